@@ -1,0 +1,226 @@
+"""Standard poker: the best five-card high hand out of 5 to 26 cards.
+
+Every hand gets a dense value 1..7462 (higher is better, equal exactly when the
+hands tie): the 7,462 classes of five-card poker hands in order, high card
+``7-5-4-3-2`` = 1 up to the royal flush = 7462.  :func:`poker_rank` returns it
+wrapped in a :class:`PokerRank` with the category and the best five cards;
+:func:`poker_rank_batch` returns the bare values for a whole array of hands
+(compiled with numba, parallel over rows).  Both call the same core
+(:func:`analytics.evaluator._tables.rank_from_masks`), so they agree exactly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from enum import IntEnum
+from functools import cache
+from typing import Any, Final, overload
+
+import numpy as np
+import numpy.typing as npt
+
+from analytics.evaluator import _tables
+from analytics.evaluator._common import EvaluationError, as_code_matrix, as_known_cards
+from parsers.cards import Card, Rank, Suit
+
+__all__ = [
+    "POKER_MAX_CARDS",
+    "POKER_MIN_CARDS",
+    "POKER_RANK_COUNT",
+    "PokerCategory",
+    "PokerRank",
+    "card_combinations",
+    "poker_category_of",
+    "poker_rank",
+    "poker_rank_batch",
+]
+
+POKER_MIN_CARDS: Final = 5
+POKER_MAX_CARDS: Final = 26
+POKER_RANK_COUNT: Final = _tables.MAX_RANK
+"""Number of distinct five-card hand values (7,462); values run 1..7462."""
+
+
+class PokerCategory(IntEnum):
+    """Poker hand categories, ordered low to high."""
+
+    HIGH_CARD = 0
+    PAIR = 1
+    TWO_PAIR = 2
+    THREE_OF_A_KIND = 3
+    STRAIGHT = 4
+    FLUSH = 5
+    FULL_HOUSE = 6
+    FOUR_OF_A_KIND = 7
+    STRAIGHT_FLUSH = 8
+
+    @property
+    def label(self) -> str:
+        """Snake-case name: ``high_card`` ... ``straight_flush``."""
+        return self.name.lower()
+
+    @property
+    def text(self) -> str:
+        """Words for people: ``straight flush``."""
+        return self.name.lower().replace("_", " ")
+
+    @property
+    def lowest_value(self) -> int:
+        """The smallest dense value in this category."""
+        return _tables.CATEGORY_BASES[self]
+
+    @property
+    def highest_value(self) -> int:
+        """The largest dense value in this category."""
+        if self is PokerCategory.STRAIGHT_FLUSH:
+            return _tables.MAX_RANK
+        return _tables.CATEGORY_BASES[self + 1] - 1
+
+
+_BASES: Final = np.array(_tables.CATEGORY_BASES, dtype=np.int32)
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class PokerRank:
+    """The value of a poker hand: compares (and hashes) by :attr:`value` only.
+
+    Two ranks are equal exactly when the hands tie, whatever the suits or the
+    unused cards.
+    """
+
+    value: int
+    """Dense value 1..7462, higher is better."""
+    best_five: tuple[Card, ...] = field(compare=False)
+    """The five cards that make the hand, most significant first (the wheel ends with the ace)."""
+
+    @property
+    def category(self) -> PokerCategory:
+        """The hand's category."""
+        return PokerCategory(int(np.searchsorted(_BASES, self.value, side="right")) - 1)
+
+    def __str__(self) -> str:
+        cards = " ".join(str(card) for card in self.best_five)
+        return f"{self.category.text} (rank {self.value} of {POKER_RANK_COUNT}): {cards}"
+
+
+@cache
+def _table_list() -> list[int]:
+    # Indexing a list is several times faster than a numpy array from Python.
+    return [int(x) for x in _tables.build_table()]
+
+
+def poker_rank(cards: Iterable[Card] | str) -> PokerRank:
+    """The best five-card high hand out of 5 to 26 distinct known cards.
+
+    ``cards`` is an iterable of :class:`~parsers.cards.Card` or a card string
+    such as ``"AsKsQsJsTs9h2c"``.  Raises :class:`EvaluationError` (a
+    ``ValueError``) for fewer than 5 or more than 26 cards, unknown or repeated
+    cards.
+    """
+    hand = as_known_cards(cards, POKER_MIN_CARDS, POKER_MAX_CARDS, "poker")
+    c1 = c2 = c3 = c4 = sm = 0
+    for card in hand:
+        code = card.code
+        bit = 1 << (code >> 2)
+        c4 |= c3 & bit
+        c3 |= c2 & bit
+        c2 |= c1 & bit
+        c1 |= bit
+        sm |= bit << ((code & 3) * 16)
+    table: Any = _table_list()
+    value = int(_tables.rank_from_masks(c1, c2, c3, c4, sm, table))
+    return PokerRank(value, _best_five(hand, value))
+
+
+def _best_five(hand: tuple[Card, ...], value: int) -> tuple[Card, ...]:
+    """The five cards behind ``value``, most significant first."""
+    category = PokerCategory(int(np.searchsorted(_BASES, value, side="right")) - 1)
+    by_rank: dict[int, list[Card]] = {}
+    for card in sorted(hand, key=lambda c: c.code, reverse=True):  # higher suit code first
+        assert card.rank is not None
+        by_rank.setdefault(int(card.rank), []).append(card)
+
+    if category in (PokerCategory.STRAIGHT_FLUSH, PokerCategory.FLUSH):
+        table = _table_list()
+        for suit in sorted(Suit, reverse=True):
+            suited = [c for c in hand if c.suit is suit]
+            mask = sum(1 << int(c.rank) for c in suited if c.rank is not None)
+            if table[_tables.FLUSHR + mask] == value:
+                by_rank = {int(c.rank): [c] for c in suited if c.rank is not None}
+                break
+        if category is PokerCategory.FLUSH:
+            return tuple(by_rank[r][0] for r in sorted(by_rank, reverse=True)[:5])
+    if category in (PokerCategory.STRAIGHT_FLUSH, PokerCategory.STRAIGHT):
+        base = _tables.STRAIGHT_FLUSH_BASE if category is PokerCategory.STRAIGHT_FLUSH else (
+            _tables.STRAIGHT_BASE
+        )
+        high = value - base + 3  # rank of the top card: 3 (the five, a wheel) .. 12 (ace)
+        ranks = [3, 2, 1, 0, int(Rank.ACE)] if high == 3 else [high - i for i in range(5)]
+        return tuple(by_rank[int(r)][0] for r in ranks)
+
+    # Grouped categories: take ranks by (copies wanted, rank), highest first.
+    counts = {r: len(cs) for r, cs in by_rank.items()}
+    shape = {
+        PokerCategory.FOUR_OF_A_KIND: (4, 1),
+        PokerCategory.FULL_HOUSE: (3, 2),
+        PokerCategory.THREE_OF_A_KIND: (3, 1, 1),
+        PokerCategory.TWO_PAIR: (2, 2, 1),
+        PokerCategory.PAIR: (2, 1, 1, 1),
+        PokerCategory.HIGH_CARD: (1, 1, 1, 1, 1),
+    }[category]
+    chosen: list[Card] = []
+    used: set[int] = set()
+    for need in shape:
+        rank = max(r for r in counts if r not in used and counts[r] >= need)
+        used.add(rank)
+        chosen.extend(by_rank[rank][:need])
+    return tuple(chosen)
+
+
+@overload
+def poker_category_of(value: int) -> PokerCategory: ...
+@overload
+def poker_category_of(value: npt.ArrayLike) -> npt.NDArray[np.int8]: ...
+def poker_category_of(value: int | npt.ArrayLike) -> PokerCategory | npt.NDArray[np.int8]:
+    """The category of a dense value (an int gives a :class:`PokerCategory`).
+
+    An array of values gives an int8 array of category numbers (compare with
+    ``PokerCategory.FLUSH`` etc., or index ``list(PokerCategory)``).
+    """
+    if isinstance(value, int | np.integer):
+        number = int(value)
+        if not 1 <= number <= POKER_RANK_COUNT:
+            raise EvaluationError(f"poker rank {number} is out of range 1..{POKER_RANK_COUNT}")
+        return PokerCategory(int(np.searchsorted(_BASES, number, side="right")) - 1)
+    values = np.asarray(value)
+    return (np.searchsorted(_BASES, values, side="right") - 1).astype(np.int8)
+
+
+def poker_rank_batch(codes: npt.ArrayLike) -> npt.NDArray[np.int32]:
+    """Dense values (1..7462, higher better) of many hands at once.
+
+    ``codes`` is an integer array of shape (n, k), card codes ``4 * rank + suit``
+    (0..51), with one fixed k from 5 to 26 per call.  The result orders hands
+    exactly as :func:`poker_rank` does (``poker_rank(h).value`` for each row).
+    Rows are not checked for repeated cards (for speed); a row with a repeated
+    card gets an unspecified value.  int8 input is the fastest (least memory).
+    """
+    from analytics.evaluator import _kernels  # numba is imported on first batch use
+
+    array = as_code_matrix(codes, range(POKER_MIN_CARDS, POKER_MAX_CARDS + 1), "poker")
+    if not array.flags.c_contiguous:
+        array = np.ascontiguousarray(array)
+    return _kernels.poker_rank_rows(array)
+
+
+def card_combinations(k: int, deck_size: int = 52) -> npt.NDArray[np.int8]:
+    """Every k-card subset of the first ``deck_size`` card codes, lexicographic, as int8 rows.
+
+    ``card_combinations(5)`` is all 2,598,960 five-card hands (13 MB).
+    """
+    from analytics.evaluator import _kernels
+
+    if not 0 <= k <= deck_size <= 52:
+        raise EvaluationError(f"cannot choose {k} cards out of {deck_size}")
+    return _kernels.combinations(deck_size, k)

@@ -1,0 +1,145 @@
+"""Reading one action string: ``p2 cbr 6 # a comment``, ``d dh p1 AsKd``, ``p3 pl 7h8h9h``.
+
+Syntax only: the actor exists, the verb is known for the game and the arguments
+have the right shape.  Whether the action was allowed at that moment is the
+rules engines' question.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from parsers.cards import Card, CardError, parse_cards
+from parsers.knobs import Game
+from parsers.model import DEALER, RUMMOLI_POTS, Action, Verb
+
+__all__ = ["GAME_VERBS", "ActionSyntaxError", "parse_action"]
+
+
+class ActionSyntaxError(ValueError):
+    """An action string that does not follow the grammar."""
+
+
+_DEALER_VERBS: Final = frozenset({Verb.DEAL_HOLE, Verb.DEAL_WIDOW, Verb.IMPASSE})
+
+GAME_VERBS: Final[dict[Game, frozenset[Verb]]] = {
+    Game.SEVENEIGHT: frozenset(
+        {Verb.DEAL_HOLE, Verb.BET_RAISE, Verb.CHECK_CALL, Verb.FOLD, Verb.SHOW_MUCK, Verb.TURN_UP}
+    ),
+    Game.RUMMOLI: frozenset(
+        {
+            Verb.DEAL_HOLE, Verb.DEAL_WIDOW, Verb.IMPASSE, Verb.BET_RAISE, Verb.CHECK_CALL,
+            Verb.FOLD, Verb.SHOW_MUCK, Verb.EXCHANGE, Verb.PASS_WIDOW, Verb.BID, Verb.BID_PASS,
+            Verb.AUCTION_WIN, Verb.CLAIM, Verb.PLAY,
+        }
+    ),
+    Game.BIGTWO: frozenset({Verb.DEAL_HOLE, Verb.PLAY, Verb.PASS}),
+}
+"""The verbs each game's histories may use (besides no-op commentary)."""
+
+_VERBS: Final = {verb.value: verb for verb in Verb if verb is not Verb.NOOP}
+_NO_ARGUMENT: Final = frozenset(
+    {Verb.CHECK_CALL, Verb.FOLD, Verb.EXCHANGE, Verb.PASS_WIDOW, Verb.BID_PASS, Verb.PASS,
+     Verb.IMPASSE}
+)
+MAX_DIGITS: Final = 15
+"""Chip amounts have at most 15 digits, so every total fits a 64-bit integer."""
+
+_AMOUNT: Final = frozenset({Verb.BET_RAISE, Verb.BID, Verb.AUCTION_WIN})
+_GAME_NAMES: Final = {Game.SEVENEIGHT: "7 & 8", Game.RUMMOLI: "Rummoli", Game.BIGTWO: "Big Two"}
+
+
+def _actor(token: str, players: int) -> int:
+    if token == "d":
+        return DEALER
+    if len(token) >= 2 and token[0] == "p" and token[1:].isdigit() and token[1] != "0":
+        number = int(token[1:])
+        if number <= players:
+            return number
+        raise ActionSyntaxError(f"{token!r} is not a player (this hand has {players})")
+    raise ActionSyntaxError(f"{token!r} is not an actor (expected d or p1..p{players})")
+
+
+def _card_list(tokens: list[str], verb: Verb, *, required: bool) -> tuple[Card, ...]:
+    text = "".join(tokens)
+    if not text:
+        if required:
+            raise ActionSyntaxError(f"{verb.value} needs cards")
+        return ()
+    try:
+        cards = parse_cards(text)
+    except CardError as error:
+        raise ActionSyntaxError(str(error)) from None
+    seen: set[int] = set()
+    for card in cards:
+        if card.is_known:
+            if card.code in seen:
+                raise ActionSyntaxError(f"card {card} appears twice in {text!r}")
+            seen.add(card.code)
+    return cards
+
+
+def parse_action(text: str, game: Game, players: int, line: int = 0) -> Action:
+    """Read one action string of a hand of ``game`` with ``players`` players.
+
+    Raises :class:`ActionSyntaxError` with a message that says what was expected.
+    """
+    body, hash_mark, comment_text = text.partition("#")
+    comment = comment_text.strip() if hash_mark else None
+    tokens = body.split()
+    if not tokens:
+        return Action(DEALER, Verb.NOOP, comment=comment, line=line)
+    if len(tokens) < 2:
+        raise ActionSyntaxError(f"{text.strip()!r}: expected an actor then a verb")
+    actor = _actor(tokens[0], players)
+    verb = _VERBS.get(tokens[1])
+    if verb is None or verb not in GAME_VERBS[game]:
+        allowed = " ".join(sorted(v.value for v in GAME_VERBS[game]))
+        raise ActionSyntaxError(
+            f"{tokens[1]!r} is not a {_GAME_NAMES[game]} verb (expected one of: {allowed})"
+        )
+    if (actor == DEALER) != (verb in _DEALER_VERBS):
+        who = "the dealer" if actor == DEALER else "a player"
+        raise ActionSyntaxError(f"{verb.value!r} is not an action of {who}")
+    arguments = tokens[2:]
+    if verb in _NO_ARGUMENT:
+        if arguments:
+            raise ActionSyntaxError(f"{verb.value} takes no argument, got {' '.join(arguments)!r}")
+        return Action(actor, verb, comment=comment, line=line)
+    if verb in _AMOUNT:
+        if len(arguments) != 1:
+            raise ActionSyntaxError(f"{verb.value} takes one amount of chips")
+        amount = _amount(arguments[0], verb)
+        return Action(actor, verb, amount=amount, comment=comment, line=line)
+    if verb is Verb.DEAL_HOLE:
+        if not arguments:
+            raise ActionSyntaxError("dh needs a player and cards, as in 'd dh p1 AsKd'")
+        target = _actor(arguments[0], players)
+        if target == DEALER:
+            raise ActionSyntaxError("dh deals to a player (p1..pN), not to d")
+        cards = _card_list(arguments[1:], verb, required=True)
+        return Action(actor, verb, cards=cards, target=target, comment=comment, line=line)
+    if verb is Verb.CLAIM:
+        if len(arguments) != 1 or arguments[0] not in RUMMOLI_POTS:
+            raise ActionSyntaxError(f"cl takes one pot name: {' '.join(RUMMOLI_POTS)}")
+        return Action(actor, verb, pot=arguments[0], comment=comment, line=line)
+    if verb is Verb.TURN_UP:
+        cards = _card_list(arguments, verb, required=True)
+        if len(cards) != 1:
+            raise ActionSyntaxError("up turns exactly one card face up")
+        return Action(actor, verb, cards=cards, comment=comment, line=line)
+    # sm (cards optional), pl and dw (cards required)
+    cards = _card_list(arguments, verb, required=verb is not Verb.SHOW_MUCK)
+    return Action(actor, verb, cards=cards, comment=comment, line=line)
+
+
+def _amount(token: str, verb: Verb) -> int:
+    if not (token.isascii() and token.isdigit()) or len(token) > MAX_DIGITS:
+        raise ActionSyntaxError(
+            f"{token[:20]!r} is not an amount: {verb.value} takes a whole number of chips"
+            f" from 0 to {10**MAX_DIGITS - 1}"
+        )
+    amount = int(token)
+    if verb is Verb.BET_RAISE and amount == 0:
+        raise ActionSyntaxError("cbr needs an amount above 0")
+    return amount

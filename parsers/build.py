@@ -1,0 +1,322 @@
+"""Turning one parsed TOML document into a :class:`HandHistory`, collecting every problem.
+
+Structure only: required fields, types, knobs, array lengths, action syntax,
+cards dealt twice.  Each problem becomes a :class:`ParseError` with the line of
+the field or action it concerns.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable
+from enum import StrEnum
+from typing import Any, Final
+
+from parsers.actions import ActionSyntaxError, parse_action
+from parsers.errors import ParseError
+from parsers.fields import GAME_FIELDS, KNOB_FIELDS, VARIANTS
+from parsers.knobs import BigTwoRules, Game, RummoliRules, SevenEightRules
+from parsers.model import FORMAT_VERSION, RUMMOLI_POTS, Action, GameRules, HandHistory, Verb
+from parsers.tomlsubset import Document
+
+__all__ = ["PLAYER_LIMITS", "build_hand"]
+
+PLAYER_LIMITS: Final = {Game.SEVENEIGHT: (2, 17), Game.RUMMOLI: (2, 8), Game.BIGTWO: (2, 4)}
+"""Fewest and most players per game (RULES.md)."""
+
+MAX_CHIPS: Final = 10**15 - 1
+"""The largest chip amount or stack accepted; keeps every sum within 64 bits."""
+
+_GAME_NAMES: Final = {Game.SEVENEIGHT: "7 & 8", Game.RUMMOLI: "Rummoli", Game.BIGTWO: "Big Two"}
+_INT_LISTS: Final = ("starting_stacks", "finishing_stacks", "winnings", "antes",
+                     "blinds_or_straddles", "seats")
+_STRINGS: Final = ("currency", "event", "author", "venue", "url", "city", "region", "country",
+                   "time_zone", "game_id")
+_COUNTS: Final = ("seat_count", "day", "month", "year", "round", "dealer")
+_CHIPS: Final = ("min_bet", "small_bet", "big_bet")
+
+
+class _Problems:
+    """Collects errors for one hand, each located at a line."""
+
+    def __init__(self, source: str, index: int, start_line: int, lines: dict[str, int]) -> None:
+        self.source = source
+        self.index = index
+        self.start_line = start_line
+        self.lines = lines
+        self.errors: list[ParseError] = []
+
+    def add(self, message: str, *, key: str | None = None, line: int | None = None,
+            where: str | None = None) -> None:
+        if line is None:
+            line = self.lines.get(key, self.start_line) if key else self.start_line
+        self.errors.append(
+            ParseError(message, source=self.source, line=line, hand_index=self.index,
+                       field=where or key)
+        )
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _type_name(value: object) -> str:
+    return {bool: "a boolean", int: "an integer", float: "a number with a fraction",
+            str: "a string", list: "an array", dict: "a table"}.get(type(value), type(value).__name__)
+
+
+def build_hand(doc: Document, *, source: str, index: int, start_line: int, raw: str) -> HandHistory:
+    """Validate ``doc`` and build the hand; problems go to ``HandHistory.errors``."""
+    values = doc.values
+    problems = _Problems(source, index, start_line, doc.lines)
+    fields: dict[str, Any] = {}
+
+    version = values.get("format_version", FORMAT_VERSION)
+    if version != FORMAT_VERSION or not _is_int(version):
+        problems.add(f"format version {version!r} is not supported (this handlab reads "
+                     f"version {FORMAT_VERSION})", key="format_version")
+
+    variant_value = values.get("variant")
+    variant = VARIANTS.get(variant_value) if isinstance(variant_value, str) else None
+    if variant is None:
+        if variant_value is None:
+            problems.add("missing required field 'variant'", where="variant")
+        else:
+            problems.add(f"unknown variant {variant_value!r} (expected one of: "
+                         f"{', '.join(VARIANTS)})", key="variant")
+        return _finish(None, str(variant_value or ""), None, fields, (), problems, raw)
+    game = variant.game
+
+    allowed = GAME_FIELDS[game]
+    for key in values:
+        if key.startswith("_") or key in allowed:
+            continue
+        owner = next((g for g, keys in KNOB_FIELDS.items() if key in keys), None)
+        if owner is not None:
+            problems.add(f"{key!r} is a {_GAME_NAMES[owner]} knob, not a {_GAME_NAMES[game]} one",
+                         key=key)
+        else:
+            problems.add(f"unknown field {key!r} (user fields start with '_')", key=key)
+
+    _read_scalars(values, fields, problems)
+    rules = _read_rules(game, values, problems)
+    players = _player_count(game, values, fields, problems)
+    _read_stakes(game, variant.betting is not None and variant.betting.value == "fixed_limit",
+                 values, fields, problems, players)
+
+    actions = _read_actions(game, values, doc.element_lines.get("actions"), problems, players)
+    fields["user_fields"] = tuple((k, v) for k, v in values.items() if k.startswith("_"))
+    return _finish(game, variant.code, rules, fields, actions, problems, raw)
+
+
+def _finish(game: Game | None, variant: str, rules: GameRules | None, fields: dict[str, Any],
+            actions: tuple[Action, ...], problems: _Problems, raw: str) -> HandHistory:
+    return HandHistory(
+        game=game, variant=variant, rules=rules, actions=actions,
+        source=problems.source, line=problems.start_line, index=problems.index, raw=raw,
+        errors=tuple(problems.errors), **fields,
+    )
+
+
+def _read_scalars(values: dict[str, Any], fields: dict[str, Any], problems: _Problems) -> None:
+    for key in _STRINGS:
+        if key in values:
+            value = values[key]
+            if isinstance(value, str):
+                fields[key] = value
+            else:
+                problems.add(f"{key} must be a string, not {_type_name(value)}", key=key)
+    for key in _COUNTS:
+        if key in values:
+            value = values[key]
+            if _is_int(value) and 0 <= value <= MAX_CHIPS:
+                fields[key] = value
+            else:
+                problems.add(f"{key} must be a whole number >= 0, not {value!r}", key=key)
+    for key in ("hand", "table"):
+        if key in values:
+            value = values[key]
+            if isinstance(value, str) or (_is_int(value) and abs(value) <= MAX_CHIPS):
+                fields[key] = value
+            else:
+                problems.add(f"{key} must be a string or an integer, not {_type_name(value)}",
+                             key=key)
+    if "time" in values:
+        value = values["time"]
+        if isinstance(value, dt.time):
+            fields["time"] = value
+        elif isinstance(value, str):
+            try:
+                fields["time"] = dt.time.fromisoformat(value)
+            except ValueError:
+                problems.add(f"time must be a local time like 20:15:00, not {value!r}", key="time")
+        else:
+            problems.add(f"time must be a local time like 20:15:00, not {_type_name(value)}",
+                         key="time")
+    if "players" in values:
+        names = values["players"]
+        if isinstance(names, list) and all(isinstance(n, str) for n in names):
+            fields["players"] = tuple(names)
+        else:
+            problems.add("players must be an array of strings", key="players")
+
+
+def _knob(enum_or_type: object, key: str, value: object, problems: _Problems) -> object:
+    if isinstance(enum_or_type, type) and issubclass(enum_or_type, StrEnum):
+        try:
+            return enum_or_type(value)
+        except ValueError:
+            choices = ", ".join(member.value for member in enum_or_type)
+            problems.add(f"{value!r} is not a value of knob {key} (expected one of: {choices})",
+                         key=key)
+            return None
+    if enum_or_type is bool:
+        if isinstance(value, bool):
+            return value
+        problems.add(f"knob {key} must be true or false, not {value!r}", key=key)
+        return None
+    if enum_or_type is int:
+        if _is_int(value):
+            return value
+        problems.add(f"knob {key} must be an integer, not {value!r}", key=key)
+        return None
+    if isinstance(value, str):
+        return value
+    problems.add(f"knob {key} must be a string, not {_type_name(value)}", key=key)
+    return None
+
+
+def _read_rules(game: Game, values: dict[str, Any], problems: _Problems) -> GameRules | None:
+    knobs: dict[str, object] = {}
+    for key, kind in KNOB_FIELDS[game].items():
+        if key in values:
+            value = _knob(kind, key, values[key], problems)
+            if value is None:
+                return None
+            knobs[key] = value
+    factory: Callable[..., GameRules] = {
+        Game.RUMMOLI: RummoliRules, Game.BIGTWO: BigTwoRules, Game.SEVENEIGHT: SevenEightRules
+    }[game]
+    try:
+        return factory(**knobs)
+    except ValueError as error:
+        key = next(iter(knobs), None)
+        bad = next((k for k in knobs if k in str(error)), key)
+        problems.add(str(error), key=bad)
+        return None
+
+
+def _player_count(game: Game, values: dict[str, Any], fields: dict[str, Any],
+                  problems: _Problems) -> int:
+    stacks = values.get("starting_stacks")
+    names = fields.get("players")
+    if stacks is None and names is None:
+        required = "starting_stacks" if game is not Game.BIGTWO else "players or starting_stacks"
+        problems.add(f"missing required field {required!r} (it gives the number of players)",
+                     where="starting_stacks")
+        return 0
+    count = len(stacks) if isinstance(stacks, list) else len(names or ())
+    low, high = PLAYER_LIMITS[game]
+    if not low <= count <= high:
+        problems.add(f"{_GAME_NAMES[game]} is played by {low} to {high} players, not {count}",
+                     key="starting_stacks" if stacks is not None else "players")
+    if names is not None and len(names) != count:
+        problems.add(f"players has {len(names)} names for {count} players", key="players")
+    return count
+
+
+def _int_list(key: str, value: object, count: int, problems: _Problems,
+              length: int | None = None) -> tuple[int, ...] | None:
+    expected = count if length is None else length
+    if not isinstance(value, list):
+        problems.add(f"{key} must be an array of integers, not {_type_name(value)}", key=key)
+        return None
+    bad = [v for v in value if not _is_int(v) or not 0 <= v <= MAX_CHIPS]
+    if bad:
+        what = "whole numbers of chips" if any(isinstance(v, float) for v in bad) else "integers"
+        problems.add(f"{key} must hold {what} from 0 to {MAX_CHIPS}, not {bad[0]!r}", key=key)
+        return None
+    if len(value) != expected:
+        problems.add(f"{key} has {len(value)} entries, expected {expected}", key=key)
+        return None
+    return tuple(value)
+
+
+def _read_stakes(game: Game, fixed_limit: bool, values: dict[str, Any], fields: dict[str, Any],
+                 problems: _Problems, players: int) -> None:
+    for key in _INT_LISTS:
+        if key in values:
+            fields[key] = _int_list(key, values[key], players, problems)
+    for key in _CHIPS:
+        if key in values:
+            value = values[key]
+            if _is_int(value) and 0 < value <= MAX_CHIPS:
+                fields[key] = value
+            else:
+                problems.add(f"{key} must be a whole number of chips above 0, not {value!r}",
+                             key=key)
+    if game is Game.SEVENEIGHT:
+        required = ["antes", "blinds_or_straddles", "starting_stacks"]
+        required += ["small_bet", "big_bet"] if fixed_limit else ["min_bet"]
+    elif game is Game.RUMMOLI:
+        required = ["starting_stacks", "dealer"] + (["small_bet"] if fixed_limit else [])
+    else:
+        required = []
+    for key in required:
+        if key not in values:
+            problems.add(f"missing required field {key!r} for {_GAME_NAMES[game]}", where=key)
+    forbidden = ["min_bet"] if fixed_limit else ["small_bet", "big_bet"]
+    for key in forbidden:
+        if key in values:
+            structure = "fixed-limit" if fixed_limit else "no-limit and pot-limit"
+            problems.add(f"{key} is not used in {structure} variants", key=key)
+    dealer = fields.get("dealer")
+    if dealer is not None and not 1 <= dealer <= players:
+        problems.add(f"dealer {dealer} is not a player (expected 1..{players})", key="dealer")
+    if "board_before" in values:
+        fields["board_before"] = _int_list("board_before", values["board_before"], players,
+                                           problems, length=len(RUMMOLI_POTS))
+    if "finale_pot" in values:
+        pot = values["finale_pot"]
+        if pot == "all" or pot in RUMMOLI_POTS:
+            fields["finale_pot"] = pot
+        else:
+            problems.add(f"finale_pot must be 'all' or a pot name ({' '.join(RUMMOLI_POTS)}),"
+                         f" not {pot!r}", key="finale_pot")
+
+
+_DEALING: Final = frozenset({Verb.DEAL_HOLE, Verb.DEAL_WIDOW})
+
+
+def _read_actions(game: Game, values: dict[str, Any], element_lines: list[int] | None,
+                  problems: _Problems, players: int) -> tuple[Action, ...]:
+    texts = values.get("actions")
+    if texts is None:
+        problems.add("missing required field 'actions'", where="actions")
+        return ()
+    if not isinstance(texts, list) or not all(isinstance(t, str) for t in texts):
+        problems.add("actions must be an array of strings", key="actions")
+        return ()
+    key_line = problems.lines.get("actions", problems.start_line)
+    lines = element_lines if element_lines and len(element_lines) == len(texts) else None
+    actions: list[Action] = []
+    dealt: dict[int, int] = {}
+    for number, text in enumerate(texts):
+        line = lines[number] if lines else key_line
+        try:
+            action = parse_action(text, game, players, line)
+        except ActionSyntaxError as error:
+            problems.add(str(error), line=line, where=f"actions[{number}]")
+            continue
+        if action.verb in _DEALING:
+            for card in action.cards:
+                if not card.is_known:
+                    continue
+                if card.code in dealt:
+                    problems.add(f"card {card} is dealt twice (first on line {dealt[card.code]})",
+                                 line=line, where=f"actions[{number}]")
+                else:
+                    dealt[card.code] = line
+        actions.append(action)
+    return tuple(actions)
+

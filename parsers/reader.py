@@ -1,0 +1,238 @@
+"""Streaming reader: hand histories one at a time, from a path, a stream or a string.
+
+Like python-chess's PGN reader, a file is read lazily, hand by hand, so a 1 GB
+``.phhs`` parses in bounded memory; a broken hand does not stop the rest of the
+file.  In lenient mode (the default) a hand's problems are attached to it as
+``hand.errors``; in strict mode the first problem is raised as a
+:class:`~parsers.errors.ParseError`.
+
+File layout: a ``.phh`` file holds one hand as top-level keys; a ``.phhs`` file
+holds many, each under a table header ``[1]``, ``[2]``, ... (any bare name is
+accepted).  Keys before the first header, if any, form a hand of their own.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+import tomllib
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import IO, Final
+
+from parsers.build import build_hand
+from parsers.errors import ParseError
+from parsers.knobs import Game
+from parsers.model import HandHistory
+from parsers.tomlsubset import Document, Unsupported, parse_document
+
+__all__ = ["MAX_HAND_LINES", "MAX_LINE_LENGTH", "Chunk", "iter_chunks", "loads_hands", "read_hands"]
+
+MAX_LINE_LENGTH: Final = 64 * 1024
+"""Longer lines are refused (the hand is rejected, the file goes on): no hand needs them."""
+
+MAX_HAND_LINES: Final = 20_000
+"""A hand with more lines is refused; the longest legal Rummoli round is a few hundred."""
+
+_HEADER: Final = re.compile(r"\s*\[\s*([A-Za-z0-9_-]+)\s*\]\s*(?:#.*)?\Z")
+_TOML_POSITION: Final = re.compile(r"\(at line (\d+), column (\d+)\)")
+
+Source = str | os.PathLike[str] | IO[str] | IO[bytes]
+
+
+@dataclass(slots=True)
+class Chunk:
+    """The raw text of one hand: its lines, where it starts, and a problem found while reading."""
+
+    index: int
+    first_line: int
+    lines: list[str]
+    header: str | None
+    problem: ParseError | None = None
+
+
+def _decoded_lines(stream: IO[bytes] | IO[str], source: str) -> Iterator[tuple[str | None, str]]:
+    """Yield ``(line, problem)``: the line without its end, or None with a reason it is unreadable."""
+    first = True
+    while True:
+        # readline with a limit keeps memory bounded even for a file with no line ends.
+        raw = stream.readline(MAX_LINE_LENGTH + 1)
+        if not raw:
+            return
+        if len(raw) > MAX_LINE_LENGTH:
+            end = b"\n" if isinstance(raw, bytes) else "\n"
+            while raw and not raw.endswith(end):  # type: ignore[arg-type]
+                raw = stream.readline(MAX_LINE_LENGTH + 1)
+            first = False
+            yield None, f"line longer than {MAX_LINE_LENGTH} characters"
+            continue
+        if isinstance(raw, bytes):
+            if first and raw.startswith(b"\xef\xbb\xbf"):
+                raw = raw[3:]
+            elif first and raw[:2] in (b"\xff\xfe", b"\xfe\xff"):
+                yield None, "the file is UTF-16; handlab reads UTF-8"
+                return
+            first = False
+            try:
+                text = raw.decode("utf-8")
+            except UnicodeDecodeError as error:
+                yield None, f"not valid UTF-8 (byte {error.start + 1} of the line)"
+                continue
+        else:
+            if first and raw.startswith("\ufeff"):
+                raw = raw[1:]
+            first = False
+            text = raw
+        if "\x00" in text:
+            yield None, "binary data (NUL byte) in the line"
+            continue
+        yield text.rstrip("\r\n"), ""
+
+
+def iter_chunks(stream: IO[bytes] | IO[str], source: str) -> Iterator[Chunk]:
+    """Split a stream into per-hand chunks without parsing them (bounded memory)."""
+    index = 0
+    current: Chunk | None = None
+    pending: list[str] = []  # blank and comment lines before any key of a headerless hand
+    line_number = 0
+    for line, problem in _decoded_lines(stream, source):
+        line_number += 1
+        if line is None:
+            if current is None:
+                index += 1
+                current = Chunk(index, line_number, [], None)
+            if current.problem is None:
+                current.problem = ParseError(problem, source=source, line=line_number,
+                                             hand_index=current.index)
+            current.lines.append("")
+            continue
+        header = _HEADER.match(line) if line[:1] in "[ \t" else None
+        if header is not None:
+            if current is not None:
+                yield current
+            index += 1
+            current = Chunk(index, line_number + 1, [], header.group(1))
+            pending = []
+            continue
+        if current is None:
+            stripped = line.strip()
+            if not stripped or stripped[0] == "#":
+                pending.append(line)
+                continue
+            index += 1
+            current = Chunk(index, line_number - len(pending), pending, None)
+            pending = []
+        if len(current.lines) >= MAX_HAND_LINES:
+            if current.problem is None:
+                current.problem = ParseError(f"hand longer than {MAX_HAND_LINES} lines",
+                                             source=source, line=line_number,
+                                             hand_index=current.index)
+            continue
+        current.lines.append(line)
+    if current is not None:
+        yield current
+
+
+def _parse_chunk(chunk: Chunk, source: str) -> tuple[Document | None, ParseError | None]:
+    try:
+        return parse_document(chunk.lines, chunk.first_line), None
+    except (Unsupported, IndexError, RecursionError):
+        pass
+    text = "\n".join(chunk.lines)
+    try:
+        values = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        message = str(error)
+        position = _TOML_POSITION.search(message)
+        line = column = None
+        if position:
+            line = chunk.first_line + int(position.group(1)) - 1
+            column = int(position.group(2))
+            message = message[: position.start()].strip()
+        return None, ParseError(f"malformed TOML: {message}", source=source, line=line,
+                                column=column, hand_index=chunk.index)
+    except RecursionError:
+        return None, ParseError("malformed TOML: nested too deeply", source=source,
+                                line=chunk.first_line, hand_index=chunk.index)
+    key_lines = _key_lines(chunk)
+    return Document(values, {k: key_lines.get(k, chunk.first_line) for k in values}, {}), None
+
+
+def _key_lines(chunk: Chunk) -> dict[str, int]:
+    """Best-effort key positions when tomllib parsed the hand (it reports none)."""
+    found: dict[str, int] = {}
+    for offset, line in enumerate(chunk.lines):
+        key, equals, _ = line.partition("=")
+        key = key.strip().strip('"')
+        if equals and key and key not in found:
+            found[key] = chunk.first_line + offset
+    return found
+
+
+def _hand_from_chunk(chunk: Chunk, source: str) -> HandHistory:
+    raw = "\n".join(chunk.lines)
+    if chunk.problem is not None:
+        return _broken(chunk, source, raw, chunk.problem)
+    document, error = _parse_chunk(chunk, source)
+    if document is None:
+        assert error is not None
+        return _broken(chunk, source, raw, error)
+    return build_hand(document, source=source, index=chunk.index, start_line=chunk.first_line,
+                      raw=raw)
+
+
+def _broken(chunk: Chunk, source: str, raw: str, error: ParseError) -> HandHistory:
+    return HandHistory(game=None, variant="", rules=None, source=source, line=chunk.first_line,
+                       index=chunk.index, raw=raw, errors=(error,))
+
+
+def _open(source: Source) -> tuple[IO[bytes] | IO[str], str, bool]:
+    if isinstance(source, os.PathLike) or (
+        isinstance(source, str) and "\n" not in source and "=" not in source
+    ):
+        path = os.fspath(source)
+        return open(path, "rb"), path, True  # noqa: SIM115 - closed by read_hands
+    if isinstance(source, str):
+        return io.StringIO(source), "<string>", True
+    name = getattr(source, "name", None)
+    return source, str(name) if isinstance(name, str) else "<stream>", False
+
+
+def read_hands(
+    source: Source,
+    *,
+    strict: bool = False,
+    games: Iterable[Game] | None = None,
+    name: str | None = None,
+) -> Iterator[HandHistory]:
+    """Yield the hands of ``source`` one at a time.
+
+    ``source`` is a path, a text or binary stream, or a string holding the
+    histories themselves (a string with a newline or ``=`` is taken as text).
+    ``name`` overrides the source name used in errors.  With ``strict=True`` the
+    first problem raises :class:`ParseError`; otherwise problems are attached to
+    the hand they belong to (``hand.errors``) and reading goes on.  ``games``
+    keeps only hands of those games (hands with errors are always yielded).
+    """
+    stream, source_name, owned = _open(source)
+    if name is not None:
+        source_name = name
+    wanted = frozenset(games) if games is not None else None
+    try:
+        for chunk in iter_chunks(stream, source_name):
+            hand = _hand_from_chunk(chunk, source_name)
+            if hand.errors:
+                if strict:
+                    raise hand.errors[0]
+            elif wanted is not None and hand.game not in wanted:
+                continue
+            yield hand
+    finally:
+        if owned:
+            stream.close()
+
+
+def loads_hands(text: str, *, strict: bool = False, name: str = "<string>") -> list[HandHistory]:
+    """All hands of ``text`` (the histories themselves, never a path), as a list."""
+    return list(read_hands(io.StringIO(text), strict=strict, name=name))
