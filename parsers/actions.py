@@ -61,22 +61,23 @@ def _actor(token: str, players: int) -> int:
 
 
 def _card_list(tokens: list[str], verb: Verb, *, required: bool) -> tuple[Card, ...]:
-    text = "".join(tokens)
-    if not text:
+    if not tokens:
         if required:
             raise ActionSyntaxError(f"{verb.value} needs cards")
         return ()
-    try:
-        cards = parse_cards(text)
-    except CardError as error:
-        raise ActionSyntaxError(str(error)) from None
+    cards: list[Card] = []
+    for token in tokens:
+        try:
+            cards.extend(parse_cards(token))
+        except CardError:
+            raise ActionSyntaxError(f"{token[:20]!r} is not a card or a list of cards") from None
     seen: set[int] = set()
     for card in cards:
         if card.is_known:
             if card.code in seen:
-                raise ActionSyntaxError(f"card {card} appears twice in {text!r}")
+                raise ActionSyntaxError(f"card {card} appears twice in {' '.join(tokens)!r}")
             seen.add(card.code)
-    return cards
+    return tuple(cards)
 
 
 def parse_action(text: str, game: Game, players: int, line: int = 0) -> Action:
@@ -126,7 +127,7 @@ def parse_action(text: str, game: Game, players: int, line: int = 0) -> Action:
     if verb is Verb.TURN_UP:
         cards = _card_list(arguments, verb, required=True)
         if len(cards) != 1:
-            raise ActionSyntaxError("up turns exactly one card face up")
+            raise ActionSyntaxError(f"up turns exactly one card face up, not {len(cards)}")
         return Action(actor, verb, cards=cards, comment=comment, line=line)
     # sm (cards optional), pl and dw (cards required)
     cards = _card_list(arguments, verb, required=verb is not Verb.SHOW_MUCK)

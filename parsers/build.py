@@ -61,8 +61,9 @@ def _is_int(value: object) -> bool:
 
 
 def _type_name(value: object) -> str:
-    return {bool: "a boolean", int: "an integer", float: "a number with a fraction",
-            str: "a string", list: "an array", dict: "a table"}.get(type(value), type(value).__name__)
+    names = {bool: "a boolean", int: "an integer", float: "a number with a fraction",
+             str: "a string", list: "an array", dict: "a table"}
+    return names.get(type(value), type(value).__name__)
 
 
 def build_hand(doc: Document, *, source: str, index: int, start_line: int, raw: str) -> HandHistory:
@@ -114,7 +115,7 @@ def _finish(game: Game | None, variant: str, rules: GameRules | None, fields: di
     return HandHistory(
         game=game, variant=variant, rules=rules, actions=actions,
         source=problems.source, line=problems.start_line, index=problems.index, raw=raw,
-        errors=tuple(problems.errors), **fields,
+        errors=tuple(sorted(problems.errors, key=lambda error: error.line or 0)), **fields,
     )
 
 
@@ -164,7 +165,7 @@ def _read_scalars(values: dict[str, Any], fields: dict[str, Any], problems: _Pro
 def _knob(enum_or_type: object, key: str, value: object, problems: _Problems) -> object:
     if isinstance(enum_or_type, type) and issubclass(enum_or_type, StrEnum):
         try:
-            return enum_or_type(value)
+            return enum_or_type(str(value)) if isinstance(value, str) else enum_or_type(value)
         except ValueError:
             choices = ", ".join(member.value for member in enum_or_type)
             problems.add(f"{value!r} is not a value of knob {key} (expected one of: {choices})",
@@ -186,24 +187,38 @@ def _knob(enum_or_type: object, key: str, value: object, problems: _Problems) ->
     return None
 
 
+def _knob_value_problem(key: str, value: object) -> str | None:
+    """Constraints on string knobs that their type alone does not express."""
+    if key == "lead_card" and value not in ("3d", "3c"):
+        return f"{value!r} is not a value of knob lead_card (expected one of: 3d, 3c)"
+    if key == "suit_order" and (not isinstance(value, str) or sorted(value) != sorted("cdhs")):
+        return f"{value!r} is not a value of knob suit_order (expected the letters c d h s in" \
+               " some order, lowest first, as in 'dchs')"
+    if key == "ante" and isinstance(value, int) and value < 0:
+        return f"knob ante must be 0 or more, not {value}"
+    return None
+
+
 def _read_rules(game: Game, values: dict[str, Any], problems: _Problems) -> GameRules | None:
     knobs: dict[str, object] = {}
+    failed = False
     for key, kind in KNOB_FIELDS[game].items():
-        if key in values:
-            value = _knob(kind, key, values[key], problems)
-            if value is None:
-                return None
-            knobs[key] = value
+        if key not in values:
+            continue
+        value = _knob(kind, key, values[key], problems)
+        problem = _knob_value_problem(key, value) if value is not None else None
+        if problem is not None:
+            problems.add(problem, key=key)
+        if value is None or problem is not None:
+            failed = True
+            continue
+        knobs[key] = value
+    if failed:
+        return None
     factory: Callable[..., GameRules] = {
         Game.RUMMOLI: RummoliRules, Game.BIGTWO: BigTwoRules, Game.SEVENEIGHT: SevenEightRules
     }[game]
-    try:
-        return factory(**knobs)
-    except ValueError as error:
-        key = next(iter(knobs), None)
-        bad = next((k for k in knobs if k in str(error)), key)
-        problems.add(str(error), key=bad)
-        return None
+    return factory(**knobs)
 
 
 def _player_count(game: Game, values: dict[str, Any], fields: dict[str, Any],
@@ -226,15 +241,17 @@ def _player_count(game: Game, values: dict[str, Any], fields: dict[str, Any],
 
 
 def _int_list(key: str, value: object, count: int, problems: _Problems,
-              length: int | None = None) -> tuple[int, ...] | None:
+              length: int | None = None, *, signed: bool = False) -> tuple[int, ...] | None:
     expected = count if length is None else length
     if not isinstance(value, list):
         problems.add(f"{key} must be an array of integers, not {_type_name(value)}", key=key)
         return None
-    bad = [v for v in value if not _is_int(v) or not 0 <= v <= MAX_CHIPS]
+    low = -MAX_CHIPS if signed else 0
+    bad = [v for v in value if not _is_int(v) or not low <= v <= MAX_CHIPS]
     if bad:
         what = "whole numbers of chips" if any(isinstance(v, float) for v in bad) else "integers"
-        problems.add(f"{key} must hold {what} from 0 to {MAX_CHIPS}, not {bad[0]!r}", key=key)
+        problems.add(f"{key} must hold {what} from {low} to {MAX_CHIPS}, not {bad[0]!r}",
+                     key=key)
         return None
     if len(value) != expected:
         problems.add(f"{key} has {len(value)} entries, expected {expected}", key=key)
@@ -246,7 +263,9 @@ def _read_stakes(game: Game, fixed_limit: bool, values: dict[str, Any], fields: 
                  problems: _Problems, players: int) -> None:
     for key in _INT_LISTS:
         if key in values:
-            fields[key] = _int_list(key, values[key], players, problems)
+            # Big Two stacks are running point totals, which go below zero.
+            signed = game is Game.BIGTWO and key in ("starting_stacks", "finishing_stacks")
+            fields[key] = _int_list(key, values[key], players, problems, signed=signed)
     for key in _CHIPS:
         if key in values:
             value = values[key]

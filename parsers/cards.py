@@ -159,7 +159,9 @@ def parse_card(text: str) -> Card:
     if card is None:
         card = _BY_TEXT.get(text.strip())
         if card is None:
-            raise CardError(f"{text!r} is not a card (expected rank 2-9/T/J/Q/K/A then suit c/d/h/s, or ??)")
+            raise CardError(
+                f"{text!r} is not a card (expected rank 2-9/T/J/Q/K/A then suit c/d/h/s, or ??)"
+            )
     return card
 
 

@@ -25,7 +25,7 @@ from parsers.build import build_hand
 from parsers.errors import ParseError
 from parsers.knobs import Game
 from parsers.model import HandHistory
-from parsers.tomlsubset import Document, Unsupported, parse_document
+from parsers.tomlsubset import INT64_MAX, INT64_MIN, Document, Unsupported, parse_document
 
 __all__ = ["MAX_HAND_LINES", "MAX_LINE_LENGTH", "Chunk", "iter_chunks", "loads_hands", "read_hands"]
 
@@ -53,7 +53,7 @@ class Chunk:
 
 
 def _decoded_lines(stream: IO[bytes] | IO[str], source: str) -> Iterator[tuple[str | None, str]]:
-    """Yield ``(line, problem)``: the line without its end, or None with a reason it is unreadable."""
+    """Yield ``(line, problem)``: the line without its end, or None and why it is unreadable."""
     first = True
     while True:
         # readline with a limit keeps memory bounded even for a file with no line ends.
@@ -152,11 +152,34 @@ def _parse_chunk(chunk: Chunk, source: str) -> tuple[Document | None, ParseError
             message = message[: position.start()].strip()
         return None, ParseError(f"malformed TOML: {message}", source=source, line=line,
                                 column=column, hand_index=chunk.index)
-    except RecursionError:
-        return None, ParseError("malformed TOML: nested too deeply", source=source,
+    except (RecursionError, ValueError) as error:
+        # tomllib raises ValueError for integers of more than 4300 digits.
+        reason = ("nested too deeply" if isinstance(error, RecursionError)
+                  else "integer out of the 64-bit range (TOML integers are 64-bit)")
+        return None, ParseError(f"malformed TOML: {reason}", source=source,
                                 line=chunk.first_line, hand_index=chunk.index)
+    out_of_range = _first_out_of_range(values)
+    if out_of_range is not None:
+        key, line = out_of_range, _key_lines(chunk).get(out_of_range, chunk.first_line)
+        return None, ParseError(f"{key}: integer out of the 64-bit range (TOML integers are"
+                                " 64-bit)", source=source, line=line, hand_index=chunk.index)
     key_lines = _key_lines(chunk)
     return Document(values, {k: key_lines.get(k, chunk.first_line) for k in values}, {}), None
+
+
+def _out_of_range(value: object) -> bool:
+    if isinstance(value, int) and not isinstance(value, bool):
+        return not INT64_MIN <= value <= INT64_MAX
+    if isinstance(value, list):
+        return any(_out_of_range(item) for item in value)
+    if isinstance(value, dict):
+        return any(_out_of_range(item) for item in value.values())
+    return False
+
+
+def _first_out_of_range(values: dict[str, object]) -> str | None:
+    """The first key holding an integer TOML cannot represent (tomllib accepts any size)."""
+    return next((key for key, value in values.items() if _out_of_range(value)), None)
 
 
 def _key_lines(chunk: Chunk) -> dict[str, int]:
@@ -192,7 +215,7 @@ def _open(source: Source) -> tuple[IO[bytes] | IO[str], str, bool]:
         isinstance(source, str) and "\n" not in source and "=" not in source
     ):
         path = os.fspath(source)
-        return open(path, "rb"), path, True  # noqa: SIM115 - closed by read_hands
+        return open(path, "rb"), path, True  # closed by read_hands
     if isinstance(source, str):
         return io.StringIO(source), "<string>", True
     name = getattr(source, "name", None)

@@ -40,6 +40,9 @@ class Document:
     element_lines: dict[str, list[int]]
 
 
+INT64_MIN: Final = -(2**63)
+INT64_MAX: Final = 2**63 - 1
+
 _BARE_KEY: Final = re.compile(r"[A-Za-z0-9_-]+\Z")
 _INTEGER: Final = re.compile(r"[+-]?(?:0|[1-9](?:_?[0-9])*)\Z")
 _FLOAT: Final = re.compile(
@@ -176,7 +179,10 @@ def _scalar(token: str) -> Value:
     if token == "false":
         return False
     if _INTEGER.match(token):
-        return int(token.replace("_", ""))
+        digits = token.replace("_", "")
+        if len(digits) > 20 or not INT64_MIN <= int(digits) <= INT64_MAX:
+            raise Unsupported("integer out of the 64-bit range")
+        return int(digits)
     if _FLOAT.match(token) and any(c in token for c in ".eE"):
         return float(token.replace("_", ""))
     if token in ("inf", "+inf", "-inf", "nan", "+nan", "-nan"):

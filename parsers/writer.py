@@ -113,7 +113,9 @@ def dumps_hand(hand: HandHistory) -> str:
     values = _header_values(hand)
     lines: list[str] = []
     for name in FIELD_ORDER:
-        if name == "actions":
+        if name == "actions" and not hand.actions:
+            lines.append("actions = []")
+        elif name == "actions":
             lines.append("actions = [")
             lines.extend(f"  {_string(format_action(a))}," for a in hand.actions)
             lines.append("]")

@@ -1,0 +1,167 @@
+"""The streaming reader: sources, the fast TOML subset against tomllib, hostile input, memory."""
+
+from __future__ import annotations
+
+import gc
+import io
+import re
+import tomllib
+import tracemalloc
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from parsers import dumps_hand, loads_hands, read_hands
+from parsers.knobs import Game
+from parsers.reader import MAX_LINE_LENGTH, iter_chunks
+from parsers.tomlsubset import Unsupported, parse_document
+
+ROOT = Path(__file__).parent.parent
+SEVENEIGHT = ROOT / "tests" / "data" / "valid" / "seveneight.phh"
+
+
+def _toml_sources() -> Iterator[tuple[str, str]]:
+    """Every history in tests/ and docs/, and every ```toml block of the docs."""
+    for folder in (ROOT / "tests", ROOT / "docs"):
+        for path in sorted(folder.rglob("*")):
+            if path.suffix in (".phh", ".phhs"):
+                yield str(path.relative_to(ROOT)), path.read_text(encoding="utf-8")
+            elif path.suffix == ".md":
+                text = path.read_text(encoding="utf-8")
+                for number, block in enumerate(re.findall(r"```toml\n(.*?)```", text, re.S)):
+                    yield f"{path.relative_to(ROOT)}#{number}", block
+
+
+SOURCES = list(_toml_sources())
+
+
+@pytest.mark.parametrize(("name", "text"), SOURCES, ids=[name for name, _ in SOURCES])
+def test_fast_reader_agrees_with_tomllib(name: str, text: str) -> None:
+    for chunk in iter_chunks(io.StringIO(text), name):
+        chunk_text = "\n".join(chunk.lines)
+        try:
+            expected = tomllib.loads(chunk_text)
+        except tomllib.TOMLDecodeError:
+            with pytest.raises(Unsupported):
+                parse_document(chunk.lines, chunk.first_line)
+            continue
+        try:
+            document = parse_document(chunk.lines, chunk.first_line)
+        except Unsupported:
+            continue  # the reader falls back to tomllib for this hand: nothing to compare
+        assert document.values == expected
+
+
+def test_the_fast_path_is_taken_for_written_files() -> None:
+    """The writer's own output never needs the slow fallback."""
+    (hand,) = read_hands(SEVENEIGHT)
+    lines = dumps_hand(hand).splitlines()
+    assert parse_document(lines).values == tomllib.loads(dumps_hand(hand))
+
+
+def test_docs_examples_read_without_errors() -> None:
+    blocks = [text for name, text in SOURCES if name.startswith("docs/format.md#")]
+    assert len(blocks) >= 3
+    games = set()
+    for text in blocks:
+        # The Rummoli excerpt elides the rest of the round with a "..." line.
+        for hand in loads_hands(text.replace('  "...",\n', "")):
+            assert hand.errors == (), [str(e) for e in hand.errors]
+            games.add(hand.game)
+    assert games == set(Game)
+
+
+@pytest.mark.parametrize("kind", ["path", "str_path", "binary", "text", "string"])
+def test_every_kind_of_source(kind: str) -> None:
+    text = SEVENEIGHT.read_text(encoding="utf-8")
+    source: object = {
+        "path": SEVENEIGHT,
+        "str_path": str(SEVENEIGHT),
+        "binary": io.BytesIO(text.encode()),
+        "text": io.StringIO(text),
+        "string": text,
+    }[kind]
+    (hand,) = read_hands(source)  # type: ignore[arg-type]
+    assert hand.ok and hand.game is Game.SEVENEIGHT and len(hand.actions) == 16
+
+
+def _two_hands_around(bad: bytes) -> bytes:
+    good = b'variant = "B2"\nplayers = ["a", "b"]\nactions = []\n'
+    return b"[1]\n" + good + b"[2]\n" + bad + b"\n" + good + b"[3]\n" + good
+
+
+@pytest.mark.parametrize(
+    ("bad", "message"),
+    [
+        (b'_x = "\xff\xfe"', "not valid UTF-8"),
+        (b"_x = 1\x00", "NUL byte"),
+        (b'_x = "' + b"a" * (MAX_LINE_LENGTH + 10) + b'"', "line longer than"),
+        (b"_x = " + b"[" * 5000 + b"]" * 5000, "TOML"),
+        (b"_x = 1" + b"0" * 5000, "64-bit"),
+        (b"_x = 1" + b"0" * 30, "64-bit"),
+    ],
+    ids=["utf8", "nul", "long_line", "deep_nesting", "huge_integer", "big_integer"],
+)
+def test_hostile_lines_spoil_one_hand_only(bad: bytes, message: str) -> None:
+    hands = list(read_hands(io.BytesIO(_two_hands_around(bad)), name="hostile.phhs"))
+    assert [hand.index for hand in hands] == [1, 2, 3]
+    assert hands[0].ok and hands[2].ok
+    assert not hands[1].ok
+    assert message in str(hands[1].errors[0])
+    assert hands[1].errors[0].line == 6
+
+
+def test_utf16_file_is_reported_not_misread() -> None:
+    data = 'variant = "B2"\nplayers = ["a", "b"]\nactions = []\n'.encode("utf-16")
+    (hand,) = read_hands(io.BytesIO(data), name="u16.phh")
+    assert "UTF-16" in str(hand.errors[0])
+
+
+def test_utf8_bom_is_skipped() -> None:
+    data = b"\xef\xbb\xbf" + SEVENEIGHT.read_bytes()
+    (hand,) = read_hands(io.BytesIO(data))
+    assert hand.ok
+
+
+def test_a_line_without_end_is_read_in_bounded_pieces() -> None:
+    """A 'file' of 2 MB with no newline at all: one clear error, bounded memory."""
+    data = b"x" * (2 * 1024 * 1024)
+    tracemalloc.start()
+    hands = list(read_hands(io.BytesIO(data), name="blob"))
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    assert len(hands) == 1 and "line longer than" in str(hands[0].errors[0])
+    assert peak < 1024 * 1024
+
+
+def test_large_file_parses_in_bounded_memory(tmp_path: Path) -> None:
+    """Peak memory is independent of the file's size: hands are streamed, not accumulated."""
+    (hand,) = read_hands(SEVENEIGHT)
+    one = "[{}]\n" + dumps_hand(hand) + "\n"
+
+    def peak_for(count: int) -> tuple[int, int]:
+        path = tmp_path / f"big{count}.phhs"
+        with path.open("w", encoding="utf-8") as stream:
+            for number in range(1, count + 1):
+                stream.write(one.format(number))
+        gc.collect()
+        tracemalloc.start()
+        seen = 0
+        for parsed in read_hands(path):
+            assert parsed.ok
+            seen += 1
+        _, peak = tracemalloc.get_traced_memory()
+        tracemalloc.stop()
+        return seen, peak
+
+    small_count, small_peak = peak_for(200)
+    big_count, big_peak = peak_for(4000)
+    assert (small_count, big_count) == (200, 4000)
+    # 20x the hands, yet the peak stays within a small constant of the small file's.
+    assert big_peak < small_peak * 2 + 256 * 1024, (small_peak, big_peak)
+
+
+def test_games_filter_keeps_only_the_named_games() -> None:
+    path = ROOT / "tests" / "data" / "valid" / "mixed.phhs"
+    assert {h.game for h in read_hands(path, games=[Game.BIGTWO])} == {Game.BIGTWO}
