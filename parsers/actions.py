@@ -80,11 +80,28 @@ def _card_list(tokens: list[str], verb: Verb, *, required: bool) -> tuple[Card, 
     return tuple(cards)
 
 
+_CACHE: dict[tuple[str, Game, int], Action] = {}
+_CACHE_LIMIT: Final = 100_000
+
+
 def parse_action(text: str, game: Game, players: int, line: int = 0) -> Action:
     """Read one action string of a hand of ``game`` with ``players`` players.
 
     Raises :class:`ActionSyntaxError` with a message that says what was expected.
     """
+    # Betting and passing strings repeat across hands ("p1 cc", "p2 f"): parse each once.
+    key = (text, game, players)
+    cached = _CACHE.get(key)
+    if cached is None:
+        cached = _parse_action(text, game, players)
+        if len(_CACHE) >= _CACHE_LIMIT:
+            _CACHE.clear()
+        _CACHE[key] = cached
+    return Action(cached.actor, cached.verb, cached.cards, cached.amount, cached.target,
+                  cached.pot, cached.comment, line)
+
+
+def _parse_action(text: str, game: Game, players: int, line: int = 0) -> Action:
     body, hash_mark, comment_text = text.partition("#")
     comment = comment_text.strip() if hash_mark else None
     tokens = body.split()

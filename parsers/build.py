@@ -164,13 +164,12 @@ def _read_scalars(values: dict[str, Any], fields: dict[str, Any], problems: _Pro
 
 def _knob(enum_or_type: object, key: str, value: object, problems: _Problems) -> object:
     if isinstance(enum_or_type, type) and issubclass(enum_or_type, StrEnum):
-        try:
-            return enum_or_type(str(value)) if isinstance(value, str) else enum_or_type(value)
-        except ValueError:
-            choices = ", ".join(member.value for member in enum_or_type)
-            problems.add(f"{value!r} is not a value of knob {key} (expected one of: {choices})",
-                         key=key)
-            return None
+        choices = [member.value for member in enum_or_type]
+        if isinstance(value, str) and value in choices:
+            return enum_or_type(value)
+        problems.add(f"{value!r} is not a value of knob {key} (expected one of: "
+                     f"{', '.join(choices)})", key=key)
+        return None
     if enum_or_type is bool:
         if isinstance(value, bool):
             return value

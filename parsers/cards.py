@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import Final
 
@@ -99,18 +99,17 @@ class Card:
 
     rank: Rank | None
     suit: Suit | None
+    code: int = field(init=False, repr=False, compare=False)
+    """``4 * rank + suit``, or -1 for the unknown card (computed once: hot loops read it)."""
+
+    def __post_init__(self) -> None:
+        code = -1 if self.rank is None or self.suit is None else 4 * self.rank + self.suit
+        object.__setattr__(self, "code", code)
 
     @property
     def is_known(self) -> bool:
         """False for ``??``."""
-        return self.rank is not None
-
-    @property
-    def code(self) -> int:
-        """``4 * rank + suit``, or -1 for the unknown card."""
-        if self.rank is None or self.suit is None:
-            return -1
-        return 4 * int(self.rank) + int(self.suit)
+        return self.code >= 0
 
     def __str__(self) -> str:
         if self.rank is None or self.suit is None:

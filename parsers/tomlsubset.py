@@ -198,6 +198,67 @@ def _scalar(token: str) -> Value:
     raise Unsupported(f"unsupported value {token!r}")
 
 
+_SIMPLE_STRING: Final = re.compile(r'"([^"\\\x00-\x1f\x7f]*)"\s*(?:#.*)?\Z')
+_SIMPLE_ELEMENT: Final = re.compile(r'\s*"([^"\\\x00-\x1f\x7f]*)"\s*,?\s*(?:#.*)?\Z')
+_SIMPLE_INTEGER: Final = re.compile(r"(-?(?:0|[1-9][0-9]{0,17}))\s*(?:#.*)?\Z")
+_INT: Final = r"-?(?:0|[1-9][0-9]{0,17})"
+_STR: Final = r'"[^"\\\x00-\x1f\x7f]*"'
+_INTEGER_ARRAY: Final = re.compile(
+    rf"\[\s*((?:{_INT}\s*,\s*)*(?:{_INT})?)\s*,?\s*\]\s*(?:#.*)?\Z"
+)
+_STRING_ARRAY: Final = re.compile(
+    rf"\[\s*((?:{_STR}\s*,\s*)*(?:{_STR})?)\s*,?\s*\]\s*(?:#.*)?\Z"
+)
+_ARRAY_END: Final = re.compile(r"\s*\]\s*(?:#.*)?\Z")
+
+
+def _fast_value(text: str) -> Value | None:
+    """The common one-line shapes, without the general scanner; None when not one of them."""
+    match = _SIMPLE_STRING.match(text)
+    if match:
+        return match.group(1)
+    match = _SIMPLE_INTEGER.match(text)
+    if match:
+        return int(match.group(1))
+    if text[:1] != "[":
+        return None
+    match = _INTEGER_ARRAY.match(text)
+    if match:
+        body = match.group(1).strip()
+        return [int(item) for item in body.split(",")] if body else []
+    match = _STRING_ARRAY.match(text)
+    if match:
+        return re.findall(r'"([^"]*)"', match.group(1))
+    return None
+
+
+def _fast_multiline_strings(
+    lines: list[str], row: int
+) -> tuple[list[Value], list[int], int] | None:
+    """An array of plain strings, one per line, closed by ``]`` alone: the actions' usual shape.
+
+    Returns the items, their row offsets and the row of the closing bracket, or None
+    when the array has any other shape.
+    """
+    items: list[Value] = []
+    rows: list[int] = []
+    total = len(lines)
+    while row < total:
+        line = lines[row]
+        match = _SIMPLE_ELEMENT.match(line)
+        if match is not None:
+            items.append(match.group(1))
+            rows.append(row)
+        elif _ARRAY_END.match(line):
+            return items, rows, row
+        else:
+            stripped = line.strip()
+            if stripped and stripped[0] != "#":
+                return None
+        row += 1
+    return None
+
+
 def parse_document(lines: list[str], first_line: int = 1) -> Document:
     """Parse ``lines`` (without line ends) as top-level ``key = value`` pairs.
 
@@ -210,11 +271,12 @@ def parse_document(lines: list[str], first_line: int = 1) -> Document:
     element_lines: dict[str, list[int]] = {}
     cursor = _Cursor(lines, first_line)
     total = len(lines)
-    while cursor.row < total:
-        line = lines[cursor.row]
+    row = 0
+    while row < total:
+        line = lines[row]
         stripped = line.strip()
         if not stripped or stripped[0] == "#":
-            cursor.row += 1
+            row += 1
             continue
         equals = line.find("=")
         if equals < 0:
@@ -224,17 +286,33 @@ def parse_document(lines: list[str], first_line: int = 1) -> Document:
             raise Unsupported("non-bare key")
         if key in values:
             raise Unsupported("duplicate key")
+        key_lines[key] = first_line + row
+        text = line[equals + 1 :].strip()
+        value = _fast_value(text)
+        if value is not None:
+            values[key] = value
+            if isinstance(value, list):
+                element_lines[key] = [first_line + row] * len(value)
+            row += 1
+            continue
+        if text == "[" or (text.startswith("[") and text[1:].lstrip().startswith("#")):
+            found = _fast_multiline_strings(lines, row + 1)
+            if found is not None:
+                items, rows, end = found
+                values[key] = items
+                element_lines[key] = [first_line + r for r in rows]
+                row = end + 1
+                continue
+        # The general scanner, for every other shape.
+        cursor.row = row
         cursor.pos = equals + 1
         cursor.skip_blank(multiline=False)
-        key_line = cursor.number
         value = cursor.value()
         if isinstance(value, list):
             element_lines[key] = cursor.last_element_lines
         values[key] = value
-        key_lines[key] = key_line
         cursor.skip_blank(multiline=False)
         if cursor.pos < len(cursor.line):
             raise Unsupported("trailing text after value")
-        cursor.row += 1
-        cursor.pos = 0
+        row = cursor.row + 1
     return Document(values, key_lines, element_lines)

@@ -1,0 +1,45 @@
+"""Shared helpers for the benchmarks: repeated timing with medians, and ratio tables.
+
+The machine is shared and noisy: every figure is the median of several runs, and
+peers are measured side by side in the same run so that ratios are meaningful.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Measure:
+    """A throughput measured as the median of ``runs`` timings."""
+
+    name: str
+    items: int
+    seconds: float
+
+    @property
+    def rate(self) -> float:
+        return self.items / self.seconds
+
+
+def measure(name: str, items: int, work: Callable[[], object], runs: int = 5) -> Measure:
+    """Run ``work`` ``runs`` times (after one warm-up) and keep the median time."""
+    work()
+    timings = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        work()
+        timings.append(time.perf_counter() - start)
+    return Measure(name, items, statistics.median(timings))
+
+
+def report(title: str, measures: list[Measure], baseline: str, unit: str = "hands/s") -> None:
+    """Print rates and ratios against ``baseline`` (a name in ``measures``)."""
+    base = next(m for m in measures if m.name == baseline)
+    print(f"\n{title}")
+    print(f"{'':34s} {unit:>14s} {'x ' + baseline:>22s}")
+    for m in measures:
+        print(f"{m.name:34s} {m.rate:14,.0f} {m.rate / base.rate:22.1f}")
