@@ -64,9 +64,8 @@ def validate(
 
     Every problem is printed as ``file:line: hand N: what is wrong``.
     """
-    from parsers import read_hands
-
     from analytics.rules import RuleError, replay
+    from parsers import read_hands
 
     counts: Counter[tuple[str, str]] = Counter()
     for path in _history_files(paths):

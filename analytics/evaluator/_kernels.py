@@ -11,13 +11,29 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Callable
-from typing import Any, Final, TypeVar
+from typing import Any, Protocol, TypeVar, cast
 
 import numba
 import numpy as np
 import numpy.typing as npt
 
-from analytics.evaluator import _tables
+from analytics.evaluator._tables import (
+    CT2,
+    CT3,
+    FLUSHR,
+    FULL_HOUSE_BASE,
+    HB,
+    HIGH_CARD_BASE,
+    HIGHD,
+    PAIR_BASE,
+    QUADS_BASE,
+    STR,
+    STRAIGHT_BASE,
+    STRAIGHT_FLUSH_BASE,
+    TRIPS_BASE,
+    TWO_PAIR_BASE,
+    table_array,
+)
 
 _F = TypeVar("_F", bound=Callable[..., Any])
 
@@ -29,42 +45,108 @@ def _jit(parallel: bool = False) -> Callable[[_F], _F]:
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", numba.NumbaWarning)
-                return numba.njit(cache=True, parallel=parallel, nogil=True)(func)  # type: ignore[no-any-return]
+                return cast(_F, numba.njit(cache=True, parallel=parallel, nogil=True)(func))
         except RuntimeError:  # no writable cache locator: compile per process instead
-            return numba.njit(cache=False, parallel=parallel, nogil=True)(func)  # type: ignore[no-any-return]
+            return cast(_F, numba.njit(cache=False, parallel=parallel, nogil=True)(func))
 
     return wrap
 
 
-TABLE: Final = _tables.build_table()
-_rank_from_masks = _jit()(_tables.rank_from_masks)
+class IntTable(Protocol):
+    """What :func:`rank_from_suit_masks` needs of the table: integer indexing."""
+
+    def __getitem__(self, index: int, /) -> int: ...
+
+
+def rank_from_suit_masks(sm: int, table: IntTable) -> int:
+    """The dense value 1..7462 of the best five cards of a hand given as suit masks.
+
+    ``sm`` holds four 13-bit suit masks (bit = rank) packed 16 bits apart: card
+    ``4 * rank + suit`` is bit ``16 * suit + rank``.  ``table`` is the table of
+    :func:`~analytics.evaluator._tables.build_table`: the array itself under
+    numba, or the same as a list of ints for plain-Python speed.  This function
+    must stay numba-compilable: integers and indexing only.
+    """
+    T = table  # noqa: N806 - a short name keeps the table look-ups readable
+    # Rank multiplicities from the suit masks: a rank is held at least twice when
+    # it is in at least two suit masks, and so on.  Cheaper than counting per card.
+    m = 8191
+    a = sm & m
+    b = (sm >> 16) & m
+    c = (sm >> 32) & m
+    d = (sm >> 48) & m
+    a_and_b = a & b
+    c_and_d = c & d
+    a_or_b = a | b
+    c_or_d = c | d
+    c1 = a_or_b | c_or_d
+    c2 = a_and_b | c_and_d | (a_or_b & c_or_d)
+    c3 = (a_and_b & c_or_d) | (c_and_d & a_or_b)
+    c4 = a_and_b & c_and_d
+    best_flush = max(
+        max(T[FLUSHR + (sm & m)], T[FLUSHR + ((sm >> 16) & m)]),
+        max(T[FLUSHR + ((sm >> 32) & m)], T[FLUSHR + ((sm >> 48) & m)]),
+    )
+    if best_flush >= STRAIGHT_FLUSH_BASE:
+        return best_flush
+    if c4:
+        quad = T[HB + c4]
+        kicker = T[HB + (c1 & ~(1 << quad))]
+        return QUADS_BASE + quad * 12 + kicker - (1 if kicker > quad else 0)
+    if c3:
+        trips = T[HB + c3]
+        others = c2 & ~(1 << trips)  # a second set of trips also fills the pair
+        if others:
+            pair = T[HB + others]
+            return FULL_HOUSE_BASE + trips * 12 + pair - (1 if pair > trips else 0)
+    if best_flush:
+        return best_flush
+    straight = T[STR + c1]
+    if straight >= 0:
+        return STRAIGHT_BASE + straight
+    if c3:
+        trips = T[HB + c3]
+        rest = c1 & ~(1 << trips)
+        squeezed = ((rest >> (trips + 1)) << trips) | (rest & ((1 << trips) - 1))
+        return TRIPS_BASE + trips * 66 + T[CT2 + squeezed]
+    if c2:
+        high_pair = T[HB + c2]
+        low_pairs = c2 & ~(1 << high_pair)
+        if low_pairs:
+            low_pair = T[HB + low_pairs]
+            kicker = T[HB + (c1 & ~(1 << high_pair) & ~(1 << low_pair))]
+            kicker_index = (
+                kicker - (1 if kicker > high_pair else 0) - (1 if kicker > low_pair else 0)
+            )
+            pair_index = high_pair * (high_pair - 1) // 2 + low_pair
+            return TWO_PAIR_BASE + pair_index * 11 + kicker_index
+        rest = c1 & ~(1 << high_pair)
+        squeezed = ((rest >> (high_pair + 1)) << high_pair) | (rest & ((1 << high_pair) - 1))
+        return PAIR_BASE + high_pair * 220 + T[CT3 + squeezed]
+    return HIGH_CARD_BASE + T[HIGHD + c1]
+
+
+# The core lives in this file, next to the kernels that call it, because numba's
+# on-disk cache only notices edits to the file of the cached function: a core
+# imported from another module could go stale in the cache.
+_rank_from_suit_masks = _jit()(rank_from_suit_masks)
 
 
 @_jit(parallel=True)
 def _poker_rank_rows(codes: Any, table: Any, out: Any) -> None:  # pragma: no cover - jitted
     n, k = codes.shape
     for i in numba.prange(n):
-        c1 = 0
-        c2 = 0
-        c3 = 0
-        c4 = 0
         sm = 0
         for j in range(k):
-            code = np.int64(codes[i, j])
-            bit = np.int64(1) << (code >> 2)
-            # Bit-sliced counters: a rank's bit climbs one mask per copy seen.
-            c4 |= c3 & bit
-            c3 |= c2 & bit
-            c2 |= c1 & bit
-            c1 |= bit
-            sm |= bit << ((code & 3) * 16)
-        out[i] = _rank_from_masks(c1, c2, c3, c4, sm, table)
+            code = int(codes[i, j])
+            sm |= 1 << ((code & 3) * 16 + (code >> 2))
+        out[i] = _rank_from_suit_masks(sm, table)
 
 
 def poker_rank_rows(codes: npt.NDArray[np.integer[Any]]) -> npt.NDArray[np.int32]:
     """Dense poker values of the rows of a validated (n, k) integer array."""
     out = np.empty(codes.shape[0], dtype=np.int32)
-    _poker_rank_rows(codes, TABLE, out)
+    _poker_rank_rows(codes, table_array(), out)
     return out
 
 

@@ -20,10 +20,10 @@ straight flush     7453..7462     10
 A hand of any size is summarised by bit masks over the 13 ranks: ``c1`` (ranks
 held at least once), ``c2``, ``c3``, ``c4`` (at least twice, three, four times)
 and four 13-bit suit masks packed 16 bits apart in one integer ``sm``.
-:func:`rank_from_masks` turns these into the dense value using one flat table
-``T`` of 8192-entry sub-tables.  The same function runs as plain Python (for the
-scalar API, with ``T`` as a list) and compiled by numba (for batches, with ``T``
-as an array), so scalar and batch results cannot drift apart.
+``_kernels.rank_from_suit_masks`` turns these into the dense value using one flat
+table ``T`` of 8192-entry sub-tables.  The same function (in ``_kernels.py``) runs as
+plain Python for the scalar API and compiled by numba for batches, so scalar and
+batch results cannot drift apart.
 
 Within a category, ordering two sets of ranks of the same size is the same as
 comparing their bit masks as integers, and the index of a k-subset among all
@@ -34,6 +34,7 @@ out of the mask first (``_squeeze``) to make the numbering dense.
 
 from __future__ import annotations
 
+from functools import cache
 from math import comb
 from typing import Final
 
@@ -102,9 +103,13 @@ def _best_straight(mask: int) -> int:
     return 0 if mask & wheel == wheel else -1
 
 
-def build_table() -> npt.NDArray[np.int32]:
-    """Build the flat lookup table (7 x 8192 int32, about 230 kB) in a few milliseconds."""
-    table = np.zeros(_N_TABLES * _SIZE, dtype=np.int32)
+def build_table() -> npt.NDArray[np.int16]:
+    """Build the flat lookup table (7 x 8192 int16, 115 kB).
+
+    int16 rather than int32 halves the table's cache footprint, which makes the
+    batch kernel about twice as fast.
+    """
+    table = np.zeros(_N_TABLES * _SIZE, dtype=np.int16)
     five_sets = [m for m in range(_SIZE) if m.bit_count() == 5 and _best_straight(m) < 0]
     dense_high = {m: i for i, m in enumerate(sorted(five_sets))}
     assert len(dense_high) == 1277
@@ -124,52 +129,15 @@ def build_table() -> npt.NDArray[np.int32]:
     return table
 
 
-def rank_from_masks(c1: int, c2: int, c3: int, c4: int, sm: int, T: npt.NDArray[np.int32]) -> int:
-    """The dense value 1..7462 of the best five cards described by the masks.
+@cache
+def table_array() -> npt.NDArray[np.int16]:
+    """The table, built once per process."""
+    table = build_table()
+    table.flags.writeable = False
+    return table
 
-    ``T`` is :func:`build_table`'s table (an array, or the same as a list for
-    plain-Python speed).  This function must stay numba-compilable: integers and
-    indexing only.
-    """
-    m = 8191
-    best_flush = max(
-        max(T[FLUSHR + (sm & m)], T[FLUSHR + ((sm >> 16) & m)]),
-        max(T[FLUSHR + ((sm >> 32) & m)], T[FLUSHR + ((sm >> 48) & m)]),
-    )
-    if best_flush >= STRAIGHT_FLUSH_BASE:
-        return best_flush
-    if c4:
-        quad = T[HB + c4]
-        kicker = T[HB + (c1 & ~(1 << quad))]
-        return QUADS_BASE + quad * 12 + kicker - (1 if kicker > quad else 0)
-    if c3:
-        trips = T[HB + c3]
-        others = c2 & ~(1 << trips)  # a second set of trips also fills the pair
-        if others:
-            pair = T[HB + others]
-            return FULL_HOUSE_BASE + trips * 12 + pair - (1 if pair > trips else 0)
-    if best_flush:
-        return best_flush
-    straight = T[STR + c1]
-    if straight >= 0:
-        return STRAIGHT_BASE + straight
-    if c3:
-        trips = T[HB + c3]
-        rest = c1 & ~(1 << trips)
-        squeezed = ((rest >> (trips + 1)) << trips) | (rest & ((1 << trips) - 1))
-        return TRIPS_BASE + trips * 66 + T[CT2 + squeezed]
-    if c2:
-        high_pair = T[HB + c2]
-        low_pairs = c2 & ~(1 << high_pair)
-        if low_pairs:
-            low_pair = T[HB + low_pairs]
-            kicker = T[HB + (c1 & ~(1 << high_pair) & ~(1 << low_pair))]
-            kicker_index = (
-                kicker - (1 if kicker > high_pair else 0) - (1 if kicker > low_pair else 0)
-            )
-            pair_index = high_pair * (high_pair - 1) // 2 + low_pair
-            return TWO_PAIR_BASE + pair_index * 11 + kicker_index
-        rest = c1 & ~(1 << high_pair)
-        squeezed = ((rest >> (high_pair + 1)) << high_pair) | (rest & ((1 << high_pair) - 1))
-        return PAIR_BASE + high_pair * 220 + T[CT3 + squeezed]
-    return HIGH_CARD_BASE + T[HIGHD + c1]
+
+@cache
+def table_list() -> list[int]:
+    """The table as a list of ints: indexing a list is much faster than an array from Python."""
+    return [int(x) for x in table_array()]

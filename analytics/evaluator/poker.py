@@ -14,7 +14,6 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import IntEnum
-from functools import cache
 from typing import Any, Final, overload
 
 import numpy as np
@@ -104,12 +103,6 @@ class PokerRank:
         return f"{self.category.text} (rank {self.value} of {POKER_RANK_COUNT}): {cards}"
 
 
-@cache
-def _table_list() -> list[int]:
-    # Indexing a list is several times faster than a numpy array from Python.
-    return [int(x) for x in _tables.build_table()]
-
-
 def poker_rank(cards: Iterable[Card] | str) -> PokerRank:
     """The best five-card high hand out of 5 to 26 distinct known cards.
 
@@ -119,17 +112,14 @@ def poker_rank(cards: Iterable[Card] | str) -> PokerRank:
     cards.
     """
     hand = as_known_cards(cards, POKER_MIN_CARDS, POKER_MAX_CARDS, "poker")
-    c1 = c2 = c3 = c4 = sm = 0
+    from analytics.evaluator._kernels import rank_from_suit_masks  # imports numba only
+
+    sm = 0
     for card in hand:
         code = card.code
-        bit = 1 << (code >> 2)
-        c4 |= c3 & bit
-        c3 |= c2 & bit
-        c2 |= c1 & bit
-        c1 |= bit
-        sm |= bit << ((code & 3) * 16)
-    table: Any = _table_list()
-    value = int(_tables.rank_from_masks(c1, c2, c3, c4, sm, table))
+        sm |= 1 << ((code & 3) * 16 + (code >> 2))
+    # The plain-Python core: the very code the batch kernel compiles.
+    value = int(rank_from_suit_masks(sm, _tables.table_list()))
     return PokerRank(value, _best_five(hand, value))
 
 
@@ -142,7 +132,7 @@ def _best_five(hand: tuple[Card, ...], value: int) -> tuple[Card, ...]:
         by_rank.setdefault(int(card.rank), []).append(card)
 
     if category in (PokerCategory.STRAIGHT_FLUSH, PokerCategory.FLUSH):
-        table = _table_list()
+        table = _tables.table_list()
         for suit in sorted(Suit, reverse=True):
             suited = [c for c in hand if c.suit is suit]
             mask = sum(1 << int(c.rank) for c in suited if c.rank is not None)
@@ -179,7 +169,7 @@ def _best_five(hand: tuple[Card, ...], value: int) -> tuple[Card, ...]:
 
 
 @overload
-def poker_category_of(value: int) -> PokerCategory: ...
+def poker_category_of(value: int | np.integer[Any]) -> PokerCategory: ...
 @overload
 def poker_category_of(value: npt.ArrayLike) -> npt.NDArray[np.int8]: ...
 def poker_category_of(value: int | npt.ArrayLike) -> PokerCategory | npt.NDArray[np.int8]:

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from enum import IntEnum
 from functools import cache
 from itertools import combinations
-from typing import Final, overload
+from typing import Any, Final, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -193,17 +193,19 @@ def seveneight_rank_batch(codes: npt.ArrayLike) -> npt.NDArray[np.int32]:
     array = as_code_matrix(codes, (2, 3), "7 & 8").astype(np.intp, copy=False)
     values = _two_card_tables()[0]
     if array.shape[1] == 2:
-        return values[array[:, 0], array[:, 1]] * np.int32(_THIRD_SPAN)
+        pairs: npt.NDArray[np.int32] = values[array[:, 0], array[:, 1]] * np.int32(_THIRD_SPAN)
+        return pairs
     a, b, c = array[:, 0], array[:, 1], array[:, 2]
     span = np.int32(_THIRD_SPAN)
     ab = values[a, b] * span + (c >> 2).astype(np.int32) + 1
     ac = values[a, c] * span + (b >> 2).astype(np.int32) + 1
     bc = values[b, c] * span + (a >> 2).astype(np.int32) + 1
-    return np.maximum(np.maximum(ab, ac), bc).astype(np.int32)
+    best: npt.NDArray[np.int32] = np.maximum(np.maximum(ab, ac), bc).astype(np.int32)
+    return best
 
 
 @overload
-def seveneight_category_of(value: int) -> SevenEightCategory: ...
+def seveneight_category_of(value: int | np.integer[Any]) -> SevenEightCategory: ...
 @overload
 def seveneight_category_of(value: npt.ArrayLike) -> npt.NDArray[np.int8]: ...
 def seveneight_category_of(
