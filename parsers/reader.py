@@ -52,42 +52,101 @@ class Chunk:
     problem: ParseError | None = None
 
 
-def _decoded_lines(stream: IO[bytes] | IO[str], source: str) -> Iterator[tuple[str | None, str]]:
-    """Yield ``(line, problem)``: the line without its end, or None and why it is unreadable."""
+_BLOCK: Final = 1 << 18
+
+
+def _line_problem(text: str) -> str:
+    if len(text) > MAX_LINE_LENGTH:
+        return f"line longer than {MAX_LINE_LENGTH} characters"
+    if "\x00" in text:
+        return "binary data (NUL byte) in the line"
+    return ""
+
+
+def _careful_lines(raw_lines: list[bytes]) -> Iterator[tuple[str | None, str]]:
+    """Decode a block line by line, so that one bad line spoils only itself."""
+    for raw in raw_lines:
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as error:
+            yield None, f"not valid UTF-8 (byte {error.start + 1} of the line)"
+            continue
+        problem = _line_problem(text)
+        yield (None, problem) if problem else (text.rstrip("\r"), "")
+
+
+def _byte_lines(stream: IO[bytes]) -> Iterator[tuple[str | None, str]]:
+    """Lines of a binary stream, read in blocks of bounded size and decoded block by block.
+
+    The common case (a block of valid UTF-8 without NUL bytes or overlong lines) costs
+    one decode and one split per block; a block with a problem is redone line by line.
+    """
+    start = stream.read(3)
+    if start[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        yield None, "the file is UTF-16; handlab reads UTF-8"
+        return
+    carry = start[3:] if start == b"\xef\xbb\xbf" else start
+    skipping = False  # inside a line already reported as too long
+    while True:
+        block = stream.read(_BLOCK)
+        data = carry + block
+        if not block:
+            if data and not skipping:
+                yield from _careful_lines([data])
+            return
+        cut = data.rfind(b"\n")
+        if cut < 0:
+            # No line end in a whole block: the line is too long; drop it as it streams by.
+            if not skipping:
+                yield None, f"line longer than {MAX_LINE_LENGTH} characters"
+                skipping = True
+            carry = b""
+            continue
+        carry = data[cut + 1 :]
+        complete = data[: cut + 1]
+        if skipping:
+            first_end = complete.find(b"\n")
+            complete = complete[first_end + 1 :]
+            skipping = False
+        raw_lines = complete.split(b"\n")[:-1]
+        try:
+            text = complete.decode("utf-8")
+        except UnicodeDecodeError:
+            yield from _careful_lines(raw_lines)
+            continue
+        lines = text.split("\n")[:-1]
+        if "\x00" in text or max(map(len, lines), default=0) > MAX_LINE_LENGTH:
+            yield from _careful_lines(raw_lines)
+            continue
+        for line in lines:
+            yield line.rstrip("\r") if line.endswith("\r") else line, ""
+
+
+def _text_lines(stream: IO[str]) -> Iterator[tuple[str | None, str]]:
+    """Lines of a text stream; ``readline`` with a limit keeps memory bounded."""
     first = True
     while True:
-        # readline with a limit keeps memory bounded even for a file with no line ends.
         raw = stream.readline(MAX_LINE_LENGTH + 1)
         if not raw:
             return
         if len(raw) > MAX_LINE_LENGTH:
-            end = b"\n" if isinstance(raw, bytes) else "\n"
-            while raw and not raw.endswith(end):  # type: ignore[arg-type]
+            while raw and not raw.endswith("\n"):
                 raw = stream.readline(MAX_LINE_LENGTH + 1)
             first = False
             yield None, f"line longer than {MAX_LINE_LENGTH} characters"
             continue
-        if isinstance(raw, bytes):
-            if first and raw.startswith(b"\xef\xbb\xbf"):
-                raw = raw[3:]
-            elif first and raw[:2] in (b"\xff\xfe", b"\xfe\xff"):
-                yield None, "the file is UTF-16; handlab reads UTF-8"
-                return
-            first = False
-            try:
-                text = raw.decode("utf-8")
-            except UnicodeDecodeError as error:
-                yield None, f"not valid UTF-8 (byte {error.start + 1} of the line)"
-                continue
-        else:
-            if first and raw.startswith("\ufeff"):
-                raw = raw[1:]
-            first = False
-            text = raw
-        if "\x00" in text:
-            yield None, "binary data (NUL byte) in the line"
-            continue
-        yield text.rstrip("\r\n"), ""
+        if first and raw.startswith("\ufeff"):
+            raw = raw[1:]
+        first = False
+        problem = _line_problem(raw)
+        yield (None, problem) if problem else (raw.rstrip("\r\n"), "")
+
+
+def _decoded_lines(stream: IO[bytes] | IO[str], source: str) -> Iterator[tuple[str | None, str]]:
+    """Yield ``(line, problem)``: the line without its end, or None and why it is unreadable."""
+    if isinstance(stream, io.TextIOBase) or isinstance(stream.read(0), str):
+        return _text_lines(stream)  # type: ignore[arg-type]
+    return _byte_lines(stream)  # type: ignore[arg-type]
 
 
 def iter_chunks(stream: IO[bytes] | IO[str], source: str) -> Iterator[Chunk]:
@@ -107,7 +166,9 @@ def iter_chunks(stream: IO[bytes] | IO[str], source: str) -> Iterator[Chunk]:
                                              hand_index=current.index)
             current.lines.append("")
             continue
-        header = _HEADER.match(line) if line[:1] in "[ \t" else None
+        first_char = line[:1]
+        header = (_HEADER.match(line)
+                  if first_char == "[" or (first_char in (" ", "\t") and "[" in line) else None)
         if header is not None:
             if current is not None:
                 yield current
