@@ -156,9 +156,9 @@ def test_large_file_parses_in_bounded_memory(tmp_path: Path) -> None:
         return seen, peak
 
     # Past the reader's block size (a few thousand hands), the peak stops growing.
-    small_count, small_peak = peak_for(3000)
-    big_count, big_peak = peak_for(24000)
-    assert (small_count, big_count) == (3000, 24000)
+    small_count, small_peak = peak_for(1500)
+    big_count, big_peak = peak_for(6000)
+    assert (small_count, big_count) == (1500, 6000)
     assert big_peak < small_peak * 1.25, (small_peak, big_peak)
 
 
