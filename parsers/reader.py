@@ -19,7 +19,7 @@ import re
 import tomllib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import IO, Final
+from typing import IO, Any, Final, cast
 
 from parsers.build import build_hand
 from parsers.errors import ParseError
@@ -55,98 +55,92 @@ class Chunk:
 _BLOCK: Final = 1 << 18
 
 
-def _line_problem(text: str) -> str:
-    if len(text) > MAX_LINE_LENGTH:
-        return f"line longer than {MAX_LINE_LENGTH} characters"
-    if "\x00" in text:
-        return "binary data (NUL byte) in the line"
-    return ""
+class _BadLine:
+    """A line that cannot be read, with the reason; it takes its place in the line count."""
+
+    __slots__ = ("problem",)
+
+    def __init__(self, problem: str) -> None:
+        self.problem = problem
 
 
-def _careful_lines(raw_lines: list[bytes]) -> Iterator[tuple[str | None, str]]:
-    """Decode a block line by line, so that one bad line spoils only itself."""
+_Line = str | _BadLine
+
+
+def _careful(raw_lines: list[bytes] | list[str]) -> list[_Line]:
+    """Check (and decode) lines one by one, so that one bad line spoils only itself."""
+    out: list[_Line] = []
     for raw in raw_lines:
-        try:
-            text = raw.decode("utf-8")
-        except UnicodeDecodeError as error:
-            yield None, f"not valid UTF-8 (byte {error.start + 1} of the line)"
-            continue
-        problem = _line_problem(text)
-        yield (None, problem) if problem else (text.rstrip("\r"), "")
+        if isinstance(raw, bytes):
+            try:
+                text = raw.decode("utf-8")
+            except UnicodeDecodeError as error:
+                out.append(_BadLine(f"not valid UTF-8 (byte {error.start + 1} of the line)"))
+                continue
+        else:
+            text = raw
+        if len(text) > MAX_LINE_LENGTH:
+            out.append(_BadLine(f"line longer than {MAX_LINE_LENGTH} characters"))
+        elif "\x00" in text:
+            out.append(_BadLine("binary data (NUL byte) in the line"))
+        else:
+            out.append(text.rstrip("\r"))
+    return out
 
 
-def _byte_lines(stream: IO[bytes]) -> Iterator[tuple[str | None, str]]:
-    """Lines of a binary stream, read in blocks of bounded size and decoded block by block.
+def _line_batches(stream: IO[bytes] | IO[str]) -> Iterator[list[_Line]]:
+    """The stream's lines (without line ends), in batches, reading blocks of bounded size.
 
-    The common case (a block of valid UTF-8 without NUL bytes or overlong lines) costs
-    one decode and one split per block; a block with a problem is redone line by line.
+    The common case -- a block of valid UTF-8 with no NUL byte, carriage return or
+    overlong line -- costs one decode and one split per block; a block with any of
+    those is redone line by line.  A line with no end within a whole block is too
+    long: it is reported once and skipped as it streams by, so memory stays bounded.
     """
+    text_mode = isinstance(stream.read(0), str)
+    # str for text streams, bytes for binary ones: the same slicing code serves both.
+    newline: Any = "\n" if text_mode else b"\n"
     start = stream.read(3)
-    if start[:2] in (b"\xff\xfe", b"\xfe\xff"):
-        yield None, "the file is UTF-16; handlab reads UTF-8"
-        return
-    carry = start[3:] if start == b"\xef\xbb\xbf" else start
+    if isinstance(start, bytes):
+        if start[:2] in (b"\xff\xfe", b"\xfe\xff"):
+            yield [_BadLine("the file is UTF-16; handlab reads UTF-8")]
+            return
+        carry: Any = start[3:] if start == b"\xef\xbb\xbf" else start
+    else:
+        carry = start[1:] if start.startswith("\ufeff") else start
     skipping = False  # inside a line already reported as too long
     while True:
         block = stream.read(_BLOCK)
-        data = carry + block
+        data: Any = carry + block
         if not block:
             if data and not skipping:
-                yield from _careful_lines([data])
+                yield _careful([data])
             return
-        cut = data.rfind(b"\n")
+        cut = data.rfind(newline)
         if cut < 0:
-            # No line end in a whole block: the line is too long; drop it as it streams by.
             if not skipping:
-                yield None, f"line longer than {MAX_LINE_LENGTH} characters"
+                yield [_BadLine(f"line longer than {MAX_LINE_LENGTH} characters")]
                 skipping = True
-            carry = b""
+            carry = data[:0]
             continue
         carry = data[cut + 1 :]
         complete = data[: cut + 1]
         if skipping:
-            first_end = complete.find(b"\n")
-            complete = complete[first_end + 1 :]
+            complete = complete[complete.find(newline) + 1 :]
             skipping = False
-        raw_lines = complete.split(b"\n")[:-1]
-        try:
-            text = complete.decode("utf-8")
-        except UnicodeDecodeError:
-            yield from _careful_lines(raw_lines)
-            continue
-        lines = text.split("\n")[:-1]
-        if "\x00" in text or max(map(len, lines), default=0) > MAX_LINE_LENGTH:
-            yield from _careful_lines(raw_lines)
-            continue
-        for line in lines:
-            yield line.rstrip("\r") if line.endswith("\r") else line, ""
-
-
-def _text_lines(stream: IO[str]) -> Iterator[tuple[str | None, str]]:
-    """Lines of a text stream; ``readline`` with a limit keeps memory bounded."""
-    first = True
-    while True:
-        raw = stream.readline(MAX_LINE_LENGTH + 1)
-        if not raw:
-            return
-        if len(raw) > MAX_LINE_LENGTH:
-            while raw and not raw.endswith("\n"):
-                raw = stream.readline(MAX_LINE_LENGTH + 1)
-            first = False
-            yield None, f"line longer than {MAX_LINE_LENGTH} characters"
-            continue
-        if first and raw.startswith("\ufeff"):
-            raw = raw[1:]
-        first = False
-        problem = _line_problem(raw)
-        yield (None, problem) if problem else (raw.rstrip("\r\n"), "")
-
-
-def _decoded_lines(stream: IO[bytes] | IO[str], source: str) -> Iterator[tuple[str | None, str]]:
-    """Yield ``(line, problem)``: the line without its end, or None and why it is unreadable."""
-    if isinstance(stream, io.TextIOBase) or isinstance(stream.read(0), str):
-        return _text_lines(stream)  # type: ignore[arg-type]
-    return _byte_lines(stream)  # type: ignore[arg-type]
+        if isinstance(complete, bytes):
+            try:
+                text = complete.decode("utf-8")
+            except UnicodeDecodeError:
+                yield _careful(complete.split(b"\n")[:-1])
+                continue
+        else:
+            text = complete
+        lines = text.split("\n")
+        lines.pop()
+        if "\x00" in text or "\r" in text or max(map(len, lines), default=0) > MAX_LINE_LENGTH:
+            yield _careful(lines)
+        else:
+            yield cast(list[_Line], lines)
 
 
 def iter_chunks(stream: IO[bytes] | IO[str], source: str) -> Iterator[Chunk]:
@@ -155,42 +149,44 @@ def iter_chunks(stream: IO[bytes] | IO[str], source: str) -> Iterator[Chunk]:
     current: Chunk | None = None
     pending: list[str] = []  # blank and comment lines before any key of a headerless hand
     line_number = 0
-    for line, problem in _decoded_lines(stream, source):
-        line_number += 1
-        if line is None:
-            if current is None:
-                index += 1
-                current = Chunk(index, line_number, [], None)
-            if current.problem is None:
-                current.problem = ParseError(problem, source=source, line=line_number,
-                                             hand_index=current.index)
-            current.lines.append("")
-            continue
-        first_char = line[:1]
-        header = (_HEADER.match(line)
-                  if first_char == "[" or (first_char in (" ", "\t") and "[" in line) else None)
-        if header is not None:
-            if current is not None:
-                yield current
-            index += 1
-            current = Chunk(index, line_number + 1, [], header.group(1))
-            pending = []
-            continue
-        if current is None:
-            stripped = line.strip()
-            if not stripped or stripped[0] == "#":
-                pending.append(line)
+    header_match = _HEADER.match
+    for batch in _line_batches(stream):
+        for line in batch:
+            line_number += 1
+            if not isinstance(line, str):
+                if current is None:
+                    index += 1
+                    current = Chunk(index, line_number, [], None)
+                if current.problem is None:
+                    current.problem = ParseError(line.problem, source=source, line=line_number,
+                                                 hand_index=current.index)
+                current.lines.append("")
                 continue
-            index += 1
-            current = Chunk(index, line_number - len(pending), pending, None)
-            pending = []
-        if len(current.lines) >= MAX_HAND_LINES:
-            if current.problem is None:
+            first_char = line[:1]
+            if first_char == "[" or (first_char in (" ", "\t") and "[" in line):
+                header = header_match(line)
+                if header is not None:
+                    if current is not None:
+                        yield current
+                    index += 1
+                    current = Chunk(index, line_number + 1, [], header.group(1))
+                    pending = []
+                    continue
+            if current is None:
+                stripped = line.strip()
+                if not stripped or stripped[0] == "#":
+                    pending.append(line)
+                    continue
+                index += 1
+                current = Chunk(index, line_number - len(pending), pending, None)
+                pending = []
+            lines = current.lines
+            if len(lines) < MAX_HAND_LINES:
+                lines.append(line)
+            elif current.problem is None:
                 current.problem = ParseError(f"hand longer than {MAX_HAND_LINES} lines",
                                              source=source, line=line_number,
                                              hand_index=current.index)
-            continue
-        current.lines.append(line)
     if current is not None:
         yield current
 

@@ -214,22 +214,50 @@ _ARRAY_END: Final = re.compile(r"\s*\]\s*(?:#.*)?\Z")
 
 def _fast_value(text: str) -> Value | None:
     """The common one-line shapes, without the general scanner; None when not one of them."""
-    match = _SIMPLE_STRING.match(text)
-    if match:
-        return match.group(1)
-    match = _SIMPLE_INTEGER.match(text)
-    if match:
-        return int(match.group(1))
-    if text[:1] != "[":
+    first = text[:1]
+    if first == '"':
+        match = _SIMPLE_STRING.match(text)
+        return match.group(1) if match else None
+    if first == "[":
+        match = _INTEGER_ARRAY.match(text)
+        if match:
+            body = match.group(1).strip()
+            return [int(item) for item in body.split(",")] if body else []
+        match = _STRING_ARRAY.match(text)
+        if match:
+            return re.findall(r'"([^"]*)"', match.group(1))
         return None
-    match = _INTEGER_ARRAY.match(text)
-    if match:
-        body = match.group(1).strip()
-        return [int(item) for item in body.split(",")] if body else []
-    match = _STRING_ARRAY.match(text)
-    if match:
-        return re.findall(r'"([^"]*)"', match.group(1))
+    if first.isdigit() or first == "-":
+        match = _SIMPLE_INTEGER.match(text)
+        if match:
+            return int(match.group(1))
     return None
+
+
+_LINE_CACHE: dict[str, tuple[str, Value]] = {}
+_LINE_CACHE_LIMIT: Final = 20_000
+
+
+def _cached_line(line: str) -> tuple[str, Value] | None:
+    """``key = value`` of a one-line field, remembered: headers repeat from hand to hand.
+
+    Cached values are shared between documents, which is safe because nothing
+    mutates a parsed document (the hand builder copies arrays into tuples).
+    """
+    found = _LINE_CACHE.get(line)
+    if found is not None:
+        return found
+    key, equals, rest = line.partition("=")
+    key = key.strip()
+    if not equals or not _BARE_KEY.match(key):
+        return None
+    value = _fast_value(rest.strip())
+    if value is None:
+        return None
+    if len(_LINE_CACHE) >= _LINE_CACHE_LIMIT:
+        _LINE_CACHE.clear()
+    _LINE_CACHE[line] = found = (key, value)
+    return found
 
 
 def _fast_multiline_strings(
@@ -278,6 +306,17 @@ def parse_document(lines: list[str], first_line: int = 1) -> Document:
         if not stripped or stripped[0] == "#":
             row += 1
             continue
+        simple = _cached_line(line)
+        if simple is not None:
+            key, value = simple
+            if key in values:
+                raise Unsupported("duplicate key")
+            values[key] = value
+            key_lines[key] = first_line + row
+            if isinstance(value, list):
+                element_lines[key] = [first_line + row] * len(value)
+            row += 1
+            continue
         equals = line.find("=")
         if equals < 0:
             raise Unsupported("expected key = value")
@@ -288,13 +327,6 @@ def parse_document(lines: list[str], first_line: int = 1) -> Document:
             raise Unsupported("duplicate key")
         key_lines[key] = first_line + row
         text = line[equals + 1 :].strip()
-        value = _fast_value(text)
-        if value is not None:
-            values[key] = value
-            if isinstance(value, list):
-                element_lines[key] = [first_line + row] * len(value)
-            row += 1
-            continue
         if text == "[" or (text.startswith("[") and text[1:].lstrip().startswith("#")):
             found = _fast_multiline_strings(lines, row + 1)
             if found is not None:
