@@ -147,12 +147,18 @@ def serve(
     headless: Annotated[bool, typer.Option(help="Do not open a browser.")] = False,
 ) -> None:
     """Open the dashboard (building the default database from the bundled samples if needed)."""
+    from analytics.warehouse.ingest import ensure_database
+
+    console.print("handlab: preparing the database (first run loads data/samples/)...")
+    database = ensure_database()
+    console.print(f"handlab: dashboard on http://{host}:{port} (database {database})")
     command = [sys.executable, "-m", "streamlit", "run", str(PROJECT_ROOT / "app.py"),
                "--server.address", host, "--server.port", str(port),
                "--browser.gatherUsageStats", "false"]
     if headless:
         command += ["--server.headless", "true"]
-    environment = dict(os.environ, STREAMLIT_BROWSER_GATHER_USAGE_STATS="false")
+    environment = dict(os.environ, STREAMLIT_BROWSER_GATHER_USAGE_STATS="false",
+                       HANDLAB_DB=str(database))
     raise typer.Exit(subprocess.call(command, cwd=PROJECT_ROOT, env=environment))
 
 

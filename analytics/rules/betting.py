@@ -257,8 +257,10 @@ class BettingRound:
 
     def fold(self, player: int | None = None) -> None:
         """``player`` (default: the actor) folds."""
-        self.verify_fold(player)
-        who = self.order[self._pos]
+        who = self._actor
+        if who is None or (player is not None and player != who):
+            self.verify_fold(player)  # raises: not his turn, or the round is over
+            return
         self.in_hand[who] = False
         self._players_in -= 1
         if self.stacks[who] > 0:
@@ -279,8 +281,10 @@ class BettingRound:
 
     def check_or_call(self, player: int | None = None) -> int:
         """``player`` (default: the actor) checks or calls; returns the chips put in."""
-        self.verify_check_or_call(player)
-        who = self.order[self._pos]
+        who = self._actor
+        if who is None or (player is not None and player != who):
+            self.verify_check_or_call(player)  # raises: not his turn, or the round is over
+            return 0
         amount = min(self.current_bet - self.committed[who], self.stacks[who])
         if amount:
             self.stacks[who] -= amount

@@ -106,6 +106,9 @@ class SevenEightState:
         structure: the betting structure.
         bet_sizes: the minimum bet (no and pot limit) or the fixed bet size of
             betting rounds 1 and 2 (``small_bet``, ``big_bet`` in fixed limit).
+
+    ``stacks`` and ``contributions`` are brought up to date at the end of each
+    betting round; during a round, its live figures are on :attr:`betting`.
     """
 
     __slots__ = (
@@ -343,7 +346,8 @@ class SevenEightState:
     # ----------------------------------------------------------------- betting
 
     def _betting_for(self, player: int) -> BettingRound:
-        betting = self.betting
+        phase = self.phase
+        betting = self._betting if phase is Phase.BETTING1 or phase is Phase.BETTING2 else None
         if betting is None:
             if self.phase is Phase.OVER:
                 raise _error(self._over_message(), "order")
@@ -443,12 +447,10 @@ class SevenEightState:
         if betting.players_in <= 1:
             self.phase = Phase.OVER
             self._pending = set()
-        elif self.phase is Phase.BETTING1:
-            self.phase = Phase.DEAL_THIRD
-            self._pending = {p for p in range(self.n) if self.in_hand[p]}
-        else:
-            self.phase = Phase.SHOWDOWN
-            self._pending = {p for p in range(self.n) if self.in_hand[p]}
+            return
+        in_hand = self.in_hand
+        self._pending = {p for p in range(self.n) if in_hand[p]}
+        self.phase = Phase.DEAL_THIRD if self.phase is Phase.BETTING1 else Phase.SHOWDOWN
 
     def _start_round2(self) -> None:
         self.phase = Phase.BETTING2
@@ -475,10 +477,11 @@ class SevenEightState:
         if not cards:
             return
         hole = self.holes[player]
-        if UNKNOWN in hole:
+        # Identity comparisons: cards are interned, and dataclass hashing is slow.
+        if any(card is UNKNOWN for card in hole):
             raise _error(f"{_p(player)}'s cards were dealt unseen ({format_cards(hole)}): a"
                          " showdown with unknown cards cannot be settled", "unknown")
-        if len(cards) != len(hole) or set(cards) != set(hole):
+        if len(cards) != len(hole) or sorted(map(id, cards)) != sorted(map(id, hole)):
             raise _error(f"{_p(player)} shows {format_cards(cards)} but was dealt"
                          f" {format_cards(hole)}", "showdown")
 

@@ -15,7 +15,9 @@ from parsers.model import HandHistory
 __all__ = ["simulate"]
 
 
-def simulate(game: Game, n: int, players: int, seed: int, **options: object) -> Iterator[HandHistory]:
+def simulate(
+    game: Game, n: int, players: int, seed: int, **options: object
+) -> Iterator[HandHistory]:
     """``n`` hands (7 & 8), games (Big Two) or rounds (Rummoli), deterministic for ``seed``."""
     module = import_module(f"analytics.simulate.{game.value}")
     simulator = getattr(module, f"simulate_{game.value}")

@@ -26,7 +26,7 @@ import numpy as np
 
 from analytics.evaluator import seveneight_rank_batch
 from analytics.rules.seveneight import SevenEightState
-from parsers.cards import Card
+from parsers.cards import DECK, Card
 
 __all__ = ["BOT_STYLES", "LOOSE", "TIGHT", "BotStyle", "Decision", "EquityTables",
            "SevenEightBot", "equity_tables"]
@@ -85,6 +85,10 @@ def equity_tables() -> EquityTables:
                + np.searchsorted(everyone, values, side="right")) / (2.0 * len(values))
     shown = [float(overall[(triples == up).any(axis=1)].mean()) for up in range(52)]
     return EquityTables(value3, beat_rows, round1, shown)
+
+
+_CODES: Final = {id(card): card.code for card in DECK}
+"""Card code by object id: cards are interned, and ``Card.code`` computes on every call."""
 
 
 def _key(a: int, b: int, c: int) -> int:
@@ -158,16 +162,18 @@ class SevenEightBot:
     def equity(self, state: SevenEightState, player: int) -> float:
         """Chance of beating every opponent still in, given their up cards."""
         tables = self.tables
-        hole = state.holes[player]
-        ups = [card.code for q, card in enumerate(state.up_cards)
-               if q != player and state.in_hand[q] and card is not None]
+        codes = _CODES
+        hole = [codes[id(card)] for card in state.holes[player]]
+        in_hand = state.in_hand
+        ups = [codes[id(card)] for q, card in enumerate(state.up_cards)
+               if q != player and in_hand[q] and card is not None]
         chance = 1.0
         if len(hole) == 2:
-            row = tables.round1[hole[0].code * 52 + hole[1].code]
+            row = tables.round1[hole[0] * 52 + hole[1]]
             for up in ups:
                 chance *= row[up]
         else:
-            value = tables.value3[_key(hole[0].code, hole[1].code, hole[2].code)]
+            value = tables.value3[_key(hole[0], hole[1], hole[2])]
             beat = tables.beat
             for up in ups:
                 chance *= beat[up][value]

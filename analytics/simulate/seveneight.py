@@ -123,13 +123,15 @@ def simulate_seveneight(
         clock += dt.timedelta(days=1)
 
 
-_ACTIONS: dict[tuple[int, Verb, tuple[Card, ...], int | None], Action] = {}
+_ACTIONS: dict[tuple[int, ...], Action] = {}
 
 
 def _cached_action(actor: int, verb: Verb, cards: tuple[Card, ...], target: int | None) -> Action:
     """The same immutable Action object for the same step: building a frozen dataclass costs
-    more than a dictionary look-up, and hands repeat these steps endlessly."""
-    key = (actor, verb, cards, target)
+    more than a dictionary look-up, and hands repeat these steps endlessly.  The key is made of
+    plain integers (cards and verbs are singletons, so their ids identify them), which hash
+    fastest."""
+    key = (actor, id(verb), target or 0, *map(id, cards))
     action = _ACTIONS.get(key)
     if action is None:
         action = _ACTIONS[key] = Action(actor, verb, cards, target=target)
