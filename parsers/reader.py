@@ -27,7 +27,15 @@ from parsers.knobs import Game
 from parsers.model import HandHistory
 from parsers.tomlsubset import INT64_MAX, INT64_MIN, Document, Unsupported, parse_document
 
-__all__ = ["MAX_HAND_LINES", "MAX_LINE_LENGTH", "Chunk", "iter_chunks", "loads_hands", "read_hands"]
+__all__ = [
+    "MAX_HAND_LINES",
+    "MAX_LINE_LENGTH",
+    "Chunk",
+    "hand_from_chunk",
+    "iter_chunks",
+    "loads_hands",
+    "read_hands",
+]
 
 MAX_LINE_LENGTH: Final = 64 * 1024
 """Longer lines are refused (the hand is rejected, the file goes on): no hand needs them."""
@@ -250,7 +258,11 @@ def _key_lines(chunk: Chunk) -> dict[str, int]:
     return found
 
 
-def _hand_from_chunk(chunk: Chunk, source: str) -> HandHistory:
+def hand_from_chunk(chunk: Chunk, source: str) -> HandHistory:
+    """Parse and build one chunk (from :func:`iter_chunks`): what ``read_hands`` does per hand.
+
+    Public so that a process pool can split a file in the parent and build hands in workers.
+    """
     raw = "\n".join(chunk.lines)
     if chunk.problem is not None:
         return _broken(chunk, source, raw, chunk.problem)
@@ -301,7 +313,7 @@ def read_hands(
     wanted = frozenset(games) if games is not None else None
     try:
         for chunk in iter_chunks(stream, source_name):
-            hand = _hand_from_chunk(chunk, source_name)
+            hand = hand_from_chunk(chunk, source_name)
             if hand.errors:
                 if strict:
                     raise hand.errors[0]

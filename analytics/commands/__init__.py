@@ -1,0 +1,1 @@
+"""``handlab`` sub-commands that live in their own modules (registered by analytics.cli)."""

@@ -1,0 +1,99 @@
+"""``handlab equity GAME CARDS...``: equity and hand strength from the command line.
+
+Examples::
+
+    handlab equity seveneight 7c8c AsKs                 # observer, round 1: exact
+    handlab equity seveneight 7c8c As?? 5d??            # p1's view: up cards and ??
+    handlab equity seveneight 7c8c2d AsKsQh --street 2  # round 2, every card known
+    handlab equity seveneight 7c8c AsKs --dead 9d9h --monte-carlo --samples 1000000
+    handlab equity rummoli 2d3d4d4s6d6s8cTsJhQdKh --players 4
+    handlab equity bigtwo 3d4c5h6s7d8c8d8h9s9cKdKc2s --players 4 --samples 200
+
+Exit codes: 0 done, 2 bad input.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+from rich.console import Console
+
+from parsers.knobs import Game
+
+__all__ = ["equity"]
+
+_out = Console()
+_err = Console(stderr=True)
+
+
+def equity(
+    game: Annotated[Game, typer.Argument(help="seveneight, rummoli or bigtwo.")],
+    hands: Annotated[list[str], typer.Argument(
+        help="seveneight: one hand per player (7c8c, As?? for an unseen card, three cards in"
+             " round 2); rummoli, bigtwo: the one hand to rate.")],
+    dead: Annotated[str, typer.Option(
+        "--dead", help="seveneight: cards out of play. rummoli: widow cards you know.")] = "",
+    street: Annotated[int | None, typer.Option(
+        "--street", min=1, max=2, help="seveneight: betting round (default: inferred).")] = None,
+    players: Annotated[int, typer.Option(
+        "--players", "-p", min=2, max=8, help="rummoli, bigtwo: players at the table.")] = 4,
+    exact: Annotated[bool, typer.Option("--exact", help="Enumerate, however long.")] = False,
+    monte_carlo: Annotated[bool, typer.Option("--monte-carlo", help="Simulate.")] = False,
+    samples: Annotated[int | None, typer.Option(
+        "--samples", "-n", min=2, help="Monte Carlo samples / bot continuations.")] = None,
+    seed: Annotated[int, typer.Option("--seed", "-s", help="Random seed.")] = 0,
+) -> None:
+    """Equity of a 7 & 8 spot, Rummoli poker strength, or Big Two deal strength."""
+    from analytics.equity.seveneight import Method
+    from analytics.evaluator import EvaluationError
+
+    if exact and monte_carlo:
+        _err.print("[red]error:[/red] choose --exact or --monte-carlo, not both")
+        raise typer.Exit(2)
+    method: Method = "exact" if exact else "monte_carlo" if monte_carlo else "auto"
+    try:
+        if game is Game.SEVENEIGHT:
+            from analytics.equity.seveneight import DEFAULT_SAMPLES, seveneight_equity
+
+            result = seveneight_equity(hands, dead=dead, street=street, method=method,
+                                       samples=samples or DEFAULT_SAMPLES, seed=seed)
+            _out.print(result.describe([f"p{i + 1} {h}" for i, h in enumerate(hands)]),
+                       highlight=False)
+        elif game is Game.RUMMOLI:
+            from analytics.equity.rummoli import RUMMOLI_SAMPLES, rummoli_strength
+
+            _one_hand(hands)
+            strength = rummoli_strength(hands[0], players, widow=dead, method=method,
+                                        samples=samples or RUMMOLI_SAMPLES, seed=seed)
+            how = (f"exact, {strength.deals:,} deals" if strength.exact
+                   else f"Monte Carlo, {strength.deals:,} samples")
+            _out.print(f"best at the table: {100 * strength.p_best:.3f}%"
+                       f" +/- {100 * strength.std_error:.3f}%  (alone {100 * strength.p_win:.3f}%,"
+                       f" pot share {100 * strength.share:.3f}%; {how})", highlight=False)
+        else:
+            from analytics.equity.bigtwo import (
+                BIGTWO_SAMPLES,
+                bigtwo_deal_strength,
+                bigtwo_features,
+            )
+
+            _one_hand(hands)
+            features = bigtwo_features(hands[0])
+            first = bigtwo_deal_strength(hands[0], players, samples=samples or BIGTWO_SAMPLES,
+                                         seed=seed)
+            _out.print(f"goes out first: {100 * first.p_first:.1f}%"
+                       f" +/- {100 * first.std_error:.1f}% ({first.samples} continuations,"
+                       f" {first.style} bots)", highlight=False)
+            _out.print(f"2s {features.twos}, aces {features.aces}, pairs {features.pairs},"
+                       f" triples {features.triples}, five-card plays {features.five_card}",
+                       highlight=False)
+    except (EvaluationError, ValueError) as error:
+        _err.print(f"[red]error:[/red] {error}")
+        raise typer.Exit(2) from None
+
+
+def _one_hand(hands: list[str]) -> None:
+    if len(hands) != 1:
+        raise ValueError(f"give the one hand to rate, not {len(hands)} (separate cards without"
+                         " spaces: AsKd...)")

@@ -1,0 +1,98 @@
+"""``handlab ingest PATH... [--db FILE]``: load histories into the warehouse.
+
+Shows a progress bar with hands per second, then a summary table by game and
+the files that need attention.  Exit code 0 when everything loaded (or was
+already there), 1 when some hands were rejected (they are in the ``rejects``
+table with their line and reason), 2 for usage or I/O errors (a missing path,
+an unreadable or over-limit source, a database held by another process).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    Progress,
+    ProgressColumn,
+    Task,
+    TaskProgressColumn,
+    TextColumn,
+    TimeElapsedColumn,
+)
+from rich.table import Table
+from rich.text import Text
+
+__all__ = ["ingest"]
+
+_console = Console(stderr=True)
+
+
+class _HandsColumn(ProgressColumn):
+    """Hands read so far and the rate: ``12,345 hands  4,321/s``."""
+
+    def render(self, task: Task) -> Text:
+        hands = int(task.fields.get("hands", 0))
+        elapsed = task.elapsed or 0.0
+        rate = hands / elapsed if elapsed > 0 else 0.0
+        return Text(f"{hands:,} hands  {rate:,.0f}/s", style="progress.data.speed")
+
+
+def ingest(
+    paths: Annotated[list[Path], typer.Argument(
+        help="Files, folders (recursive), .zip or .gz of .phh/.phhs histories.")],
+    db: Annotated[Path | None, typer.Option(
+        "--db", help="Database file (default: $HANDLAB_DB, else data/handlab.duckdb).")] = None,
+    workers: Annotated[int | None, typer.Option(
+        "--workers", "-j", min=0, help="Worker processes (0: none; default: one per core).")
+    ] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+) -> None:
+    """Validate, re-score and load hand histories; a file already loaded is skipped."""
+    from analytics.warehouse import IngestProgress, WarehouseError
+    from analytics.warehouse import ingest as run_ingest
+
+    progress = Progress(TextColumn("[progress.description]{task.description}"), BarColumn(),
+                        TaskProgressColumn(), _HandsColumn(), TimeElapsedColumn(),
+                        console=_console, disable=quiet, transient=False)
+    task = progress.add_task("ingest", total=None, hands=0)
+
+    def report(step: IngestProgress) -> None:
+        progress.update(task, total=max(step.bytes_total, 1), completed=step.bytes_done,
+                        hands=step.hands)
+
+    try:
+        with progress:
+            summary = run_ingest(paths, db, workers=workers, progress=report)
+    except WarehouseError as error:
+        _console.print(f"[red]error:[/red] {error}", highlight=False)
+        raise typer.Exit(2) from None
+    except OSError as error:
+        _console.print(f"[red]error:[/red] {error}", highlight=False)
+        raise typer.Exit(2) from None
+
+    table = Table(title=f"handlab ingest → {summary.db}")
+    for column in ("game", "loaded", "duplicates", "rejected"):
+        table.add_column(column, justify="left" if column == "game" else "right")
+    for game in sorted(summary.by_game):
+        counts = summary.by_game[game]
+        table.add_row(game, f"{counts.loaded:,}", f"{counts.duplicates:,}",
+                      f"{counts.rejected:,}")
+    table.add_row("all", f"{summary.loaded:,}", f"{summary.duplicates:,}",
+                  f"{summary.rejected:,}", style="bold")
+    _console.print(table)
+    skipped = [f for f in summary.files if f.status == "already loaded"]
+    if skipped:
+        _console.print(f"{len(skipped)} file(s) already loaded: nothing added from them.")
+    for item in summary.files:
+        if item.status == "partial":
+            _console.print(f"[yellow]{item.name}[/yellow]: {item.rejected} hand(s) rejected, "
+                           f"first: {item.message}", highlight=False)
+        elif item.status == "error":
+            _console.print(f"[red]{item.name}[/red]: {item.message}", highlight=False)
+    _console.print(f"{summary.hands:,} hands read in {summary.seconds:.1f} s "
+                   f"({summary.hands_per_second:,.0f} hands/s)")
+    raise typer.Exit(summary.exit_code)

@@ -1,0 +1,84 @@
+"""``handlab report --db FILE [filters] --out report.html``: the dashboard's report, offline.
+
+The suffix of ``--out`` picks the format: ``.html`` (self-contained: charts and
+plotly.js embedded), ``.xlsx`` (every table of the report, a sheet each),
+``.csv`` or ``.parquet`` (one table, ``--table``).  The filters are the
+dashboard's: ``--game``, ``--player`` (repeatable), ``--from``/``--to``,
+``--session``, ``--knob name=value`` (repeatable), ``--stakes``.  Exit code 0 on
+success, 2 for usage errors or a database that cannot be read.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+
+from parsers.knobs import Game
+
+__all__ = ["report"]
+
+_console = Console(stderr=True)
+
+
+def _day(text: str | None, what: str) -> dt.date | None:
+    if text is None:
+        return None
+    try:
+        return dt.date.fromisoformat(text)
+    except ValueError:
+        raise typer.BadParameter(f"{text!r} is not a date (YYYY-MM-DD)", param_hint=what) from None
+
+
+def report(
+    out: Annotated[Path, typer.Option(
+        "--out", "-o", help="Where to write: .html, .xlsx, .csv or .parquet.")],
+    db: Annotated[Path | None, typer.Option(
+        "--db", help="Database file (default: $HANDLAB_DB, else data/handlab.duckdb).")] = None,
+    game: Annotated[Game | None, typer.Option("--game", "-g", help="Only this game.")] = None,
+    player: Annotated[list[str] | None, typer.Option(
+        "--player", "-p", help="Only hands with this player (repeatable).")] = None,
+    date_from: Annotated[str | None, typer.Option("--from", help="First day, YYYY-MM-DD.")] = None,
+    date_to: Annotated[str | None, typer.Option("--to", help="Last day, YYYY-MM-DD.")] = None,
+    session: Annotated[str | None, typer.Option(
+        "--session", help="A game id, or a session label (table and day).")] = None,
+    knob: Annotated[list[str] | None, typer.Option(
+        "--knob", help="A rule knob as name=value, e.g. scoring=cards (repeatable).")] = None,
+    stakes: Annotated[str | None, typer.Option(
+        "--stakes", help="A stakes label as the dashboard shows it, e.g. 'N78 min 2'.")] = None,
+    table: Annotated[str, typer.Option(
+        "--table", help="For .csv/.parquet: players, overview, sessions, hand_types or "
+        "positions.")] = "players",
+    title: Annotated[str, typer.Option("--title", help="The report's title.")] = "handlab report",
+) -> None:
+    """Write a report of the hands matching the filters (the dashboard's view, offline)."""
+    from analytics.reports import write_report
+    from analytics.warehouse import WarehouseError, reader
+    from analytics.warehouse.views import HandFilter
+
+    knobs = []
+    for text in knob or []:
+        name, sep, value = text.partition("=")
+        if not sep or not name or not value:
+            raise typer.BadParameter(f"{text!r} is not name=value", param_hint="--knob")
+        knobs.append((name.strip(), value.strip()))
+    try:
+        hand_filter = HandFilter(
+            game=game.value if game is not None else None, players=tuple(player or ()),
+            date_from=_day(date_from, "--from"), date_to=_day(date_to, "--to"),
+            session=session, knobs=tuple(knobs), stakes=stakes)
+    except ValueError as error:
+        raise typer.BadParameter(str(error)) from None
+    try:
+        with reader(db) as con:
+            written = write_report(con, hand_filter, out, table=table, title=title)
+    except ValueError as error:
+        _console.print(f"[red]error:[/red] {error}", highlight=False)
+        raise typer.Exit(2) from None
+    except (WarehouseError, OSError) as error:
+        _console.print(f"[red]error:[/red] {error}", highlight=False)
+        raise typer.Exit(2) from None
+    _console.print(f"wrote {written} ({hand_filter.describe()})", highlight=False)

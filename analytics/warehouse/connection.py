@@ -1,0 +1,237 @@
+"""Opening the warehouse: where it lives, the one writer, and readers that never crash.
+
+DuckDB lets one process open a database file for writing; while it has it
+open, other processes cannot open the file at all, not even read-only, and
+fail at once with a lock error.  handlab's answer (docs/warehouse.md):
+
+* **Writers** (``handlab ingest``, the dashboard's uploads) use
+  :func:`open_writer`: it waits, retrying, while a reader or another writer
+  holds the file, then migrates the schema.  A long ingest releases the file
+  between files from time to time (:class:`WriterLease`) so readers get in.
+* **Readers** (the dashboard, queries) use :func:`open_reader` for each
+  question and close it at once.  While a writer holds the file the reader
+  retries for a short while, then raises :class:`WarehouseBusy`, which the
+  dashboard turns into "an ingest is running, retrying" instead of a crash.
+* In one process, DuckDB refuses a read-only connection next to a read-write one
+  to the same file; there a reader shares the process's database instead, which is
+  safe because DuckDB isolates transactions within a process.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Final
+
+import duckdb
+
+from analytics.warehouse.errors import WarehouseBusy, WarehouseMissing, WarehouseSchemaError
+from analytics.warehouse.schema import LATEST_VERSION, migrate, schema_version
+
+__all__ = [
+    "DEFAULT_DB",
+    "ENV_VAR",
+    "WriterLease",
+    "current_version",
+    "is_lock_error",
+    "open_reader",
+    "open_writer",
+    "project_root",
+    "reader",
+    "reader_unchecked",
+    "resolve_db",
+    "writer",
+]
+
+ENV_VAR: Final = "HANDLAB_DB"
+DEFAULT_DB: Final = Path("data") / "handlab.duckdb"
+"""Relative to the project root (the folder holding ``pyproject.toml``), else the working dir."""
+
+_WRITER_MEMORY: Final = "512MB"  # keeps ingest's peak (with workers) under 1 GiB
+
+
+def project_root() -> Path:
+    """The folder holding handlab's ``pyproject.toml`` (a source checkout), else the working dir."""
+    here = Path(__file__).resolve()
+    for parent in here.parents:
+        if (parent / "pyproject.toml").is_file() and (parent / "analytics").is_dir():
+            return parent
+    return Path.cwd()
+
+
+def resolve_db(db: Path | str | None = None) -> Path:
+    """The database file to use: ``db``, else ``$HANDLAB_DB``, else ``data/handlab.duckdb``."""
+    if db is not None and str(db) != "":
+        return Path(db)
+    env = os.environ.get(ENV_VAR)
+    if env:
+        return Path(env)
+    return project_root() / DEFAULT_DB
+
+
+def is_lock_error(error: BaseException) -> bool:
+    """True for DuckDB's "another process holds the file" and "same file, other config" errors."""
+    text = str(error)
+    if isinstance(error, duckdb.IOException):
+        return "lock" in text.lower()
+    if isinstance(error, duckdb.ConnectionException):
+        return "different configuration" in text
+    return False
+
+
+def _retrying_connect(path: Path, *, read_only: bool, wait: float,
+                      config: dict[str, str | bool | int | float | list[str]]
+                      ) -> duckdb.DuckDBPyConnection:
+    """Connect, retrying lock conflicts with jittered backoff until ``wait`` seconds pass."""
+    deadline = time.monotonic() + wait
+    delay = 0.01
+    while True:
+        try:
+            return duckdb.connect(str(path), read_only=read_only, config=config)
+        except (duckdb.IOException, duckdb.ConnectionException) as error:
+            if not is_lock_error(error):
+                raise
+            if read_only and isinstance(error, duckdb.ConnectionException):
+                # This process already has the file open read-write: share that instance.
+                return duckdb.connect(str(path), config=config)
+            if time.monotonic() >= deadline:
+                who = "being written by another process" if read_only else "in use"
+                raise WarehouseBusy(f"{path} is {who}; try again in a moment "
+                                    f"({error})") from error
+        time.sleep(min(delay, max(0.0, deadline - time.monotonic())) * random.uniform(0.5, 1.0))
+        delay = min(delay * 2, 0.1)
+
+
+def open_writer(db: Path | str | None = None, *, wait: float = 60.0) -> duckdb.DuckDBPyConnection:
+    """Open the database for writing (creating it and its folder), migrated to the latest schema.
+
+    Waits up to ``wait`` seconds while other processes hold the file, then raises
+    :class:`WarehouseBusy`.
+    """
+    path = resolve_db(db)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    con = _retrying_connect(path, read_only=False, wait=wait, config={})
+    try:
+        # A setting, not connect() config: in-process readers must connect with the same config.
+        con.execute(f"SET memory_limit = '{_WRITER_MEMORY}'")
+        migrate(con)
+    except BaseException:
+        con.close()
+        raise
+    return con
+
+
+def open_reader(db: Path | str | None = None, *, wait: float = 3.0) -> duckdb.DuckDBPyConnection:
+    """Open the database for reading; close it as soon as the question is answered.
+
+    Raises :class:`WarehouseMissing` when the file does not exist,
+    :class:`WarehouseBusy` when a writer holds it for more than ``wait`` seconds,
+    and :class:`WarehouseSchemaError` when its schema is not the one this code
+    reads (a writer migrates it: run ``handlab ingest`` or open the dashboard).
+    """
+    path = resolve_db(db)
+    if not path.exists():
+        raise WarehouseMissing(f"{path} does not exist yet: load hands with `handlab ingest`")
+    con = _retrying_connect(path, read_only=True, wait=wait, config={})
+    version = schema_version(con)
+    if version != LATEST_VERSION:
+        con.close()
+        raise WarehouseSchemaError(
+            f"{path} is at schema version {version}, this handlab reads {LATEST_VERSION}; "
+            "open it once for writing (handlab ingest) to migrate it")
+    return con
+
+
+@contextmanager
+def reader(db: Path | str | None = None, *, wait: float = 3.0
+           ) -> Iterator[duckdb.DuckDBPyConnection]:
+    """``with reader(db) as con:`` a read connection, closed on exit."""
+    con = open_reader(db, wait=wait)
+    try:
+        yield con
+    finally:
+        con.close()
+
+
+@contextmanager
+def writer(db: Path | str | None = None, *, wait: float = 60.0
+           ) -> Iterator[duckdb.DuckDBPyConnection]:
+    """``with writer(db) as con:`` the write connection, closed (and checkpointed) on exit."""
+    con = open_writer(db, wait=wait)
+    try:
+        yield con
+    finally:
+        con.close()
+
+
+class WriterLease:
+    """The write connection of a long ingest, released now and then for readers.
+
+    After each committed file, :meth:`maybe_release` closes the connection if it
+    has been held longer than ``hold`` seconds, pauses ``pause`` seconds (a reader
+    retrying every few tens of milliseconds gets in), and reopens it, waiting while
+    readers finish.  A reader therefore waits at most about ``hold`` seconds plus
+    one file's load.
+    """
+
+    def __init__(self, db: Path | str | None = None, *, wait: float = 60.0, hold: float = 2.0,
+                 pause: float = 0.15) -> None:
+        self.path = resolve_db(db)
+        self.wait = wait
+        self.hold = hold
+        self.pause = pause
+        self._con: duckdb.DuckDBPyConnection | None = open_writer(self.path, wait=wait)
+        self._since = time.monotonic()
+
+    @property
+    def con(self) -> duckdb.DuckDBPyConnection:
+        """The open write connection."""
+        if self._con is None:
+            self._con = open_writer(self.path, wait=self.wait)
+            self._since = time.monotonic()
+        return self._con
+
+    def maybe_release(self) -> bool:
+        """Between transactions: let readers in if the file has been held long enough."""
+        if self._con is None or time.monotonic() - self._since < self.hold:
+            return False
+        self._con.close()
+        self._con = None
+        time.sleep(self.pause)
+        return True
+
+    def close(self) -> None:
+        """Close the connection (DuckDB checkpoints the write-ahead log)."""
+        if self._con is not None:
+            self._con.close()
+            self._con = None
+
+    def __enter__(self) -> WriterLease:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def current_version(db: Path | str | None = None) -> int:
+    """The schema version of ``db`` (0 when it is empty); opens it read-only."""
+    with reader_unchecked(db) as con:
+        return schema_version(con)
+
+
+@contextmanager
+def reader_unchecked(db: Path | str | None = None, *, wait: float = 3.0
+                     ) -> Iterator[duckdb.DuckDBPyConnection]:
+    """A read connection without the schema check (for inspecting old databases)."""
+    path = resolve_db(db)
+    if not path.exists():
+        raise WarehouseMissing(f"{path} does not exist")
+    con = _retrying_connect(path, read_only=True, wait=wait, config={})
+    try:
+        yield con
+    finally:
+        con.close()

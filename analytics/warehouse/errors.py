@@ -1,0 +1,49 @@
+"""The errors the warehouse raises on purpose.
+
+Every one derives from :class:`WarehouseError` (itself a
+:class:`~parsers.errors.HandlabError`), so the CLI and the dashboard can catch
+the family in one clause and still tell "try again in a moment"
+(:class:`WarehouseBusy`) from "this database is unusable"
+(:class:`WarehouseSchemaError`) or "this input is hostile or unreadable"
+(:class:`SourceError`).
+"""
+
+from __future__ import annotations
+
+from parsers.errors import HandlabError
+
+__all__ = [
+    "SourceError",
+    "SourceLimitError",
+    "WarehouseBusy",
+    "WarehouseError",
+    "WarehouseMissing",
+    "WarehouseSchemaError",
+]
+
+
+class WarehouseError(HandlabError):
+    """Base class of the warehouse's errors."""
+
+
+class WarehouseBusy(WarehouseError):
+    """The database file is locked by another process (DuckDB allows one writer).
+
+    Raised after waiting the caller's timeout; the operation can be retried.
+    """
+
+
+class WarehouseMissing(WarehouseError):
+    """A reader asked for a database file that does not exist."""
+
+
+class WarehouseSchemaError(WarehouseError):
+    """The database's schema is newer than this code, or older and opened read-only."""
+
+
+class SourceError(WarehouseError):
+    """An input (file, folder, archive member) that cannot be read at all."""
+
+
+class SourceLimitError(SourceError):
+    """An input exceeds a safety limit: too large, too compressed, or an unsafe member name."""

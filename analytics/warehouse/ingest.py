@@ -1,0 +1,396 @@
+"""``ingest(paths, db)``: load hand histories into the warehouse, completely and once.
+
+The flow (docs/warehouse.md has the reasoning):
+
+1. **Plan**: expand the paths into sources, hash each source's content
+   (sha256, decompressed) and drop those the ``files`` table already records:
+   rerunning an ingest costs one read of each file.
+2. **Work**: sources become :class:`~analytics.warehouse.pipeline.Unit` s,
+   parsed, replayed and re-scored in a pool of worker processes (or inline), at
+   most a few units in flight so memory stays bounded.
+3. **Load**: the main process is the one writer.  It takes results in order and
+   loads each file in one transaction (:mod:`analytics.warehouse.loader`).
+
+The result is an :class:`IngestSummary`, which is also what ``handlab ingest``
+prints and turns into its exit code.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import multiprocessing
+import os
+import time
+from collections import Counter, deque
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from multiprocessing.pool import AsyncResult, Pool
+from pathlib import Path
+from typing import Final
+
+from analytics.warehouse.connection import WriterLease, project_root, resolve_db
+from analytics.warehouse.errors import SourceError
+from analytics.warehouse.loader import (
+    FileStats,
+    begin_file,
+    commit_file,
+    known_files,
+    load_batch,
+    load_rejects,
+    rollback,
+)
+from analytics.warehouse.pipeline import Unit, UnitResult, init_worker, process_unit
+from analytics.warehouse.rows import FileContext
+from analytics.warehouse.sources import Limits, SourceRef, content_digest, expand, open_source
+from parsers.reader import Chunk, iter_chunks
+
+__all__ = [
+    "SAMPLES",
+    "FileSummary",
+    "GameCounts",
+    "IngestProgress",
+    "IngestSummary",
+    "ensure_database",
+    "ingest",
+]
+
+BATCH_HANDS: Final = 5_000
+"""Hands per Arrow batch: large enough that per-insert costs vanish, small enough for memory."""
+
+WHOLE_SOURCE_BYTES: Final = 8 * 1024**2
+"""Sources up to this size go to a worker whole; larger ones are split by the main process."""
+
+_INLINE_BYTES: Final = 2 * 1024**2
+"""Below this much content a worker pool costs more than it saves."""
+
+
+@dataclass(slots=True)
+class GameCounts:
+    """Hands of one game: loaded now, already present, rejected."""
+
+    loaded: int = 0
+    duplicates: int = 0
+    rejected: int = 0
+
+
+@dataclass(slots=True)
+class FileSummary:
+    """What happened to one source.
+
+    ``status`` is ``loaded``, ``partial`` (loaded, some hands rejected),
+    ``already loaded`` (its content was loaded before: nothing to do) or
+    ``error`` (unreadable or over a limit: nothing of it loaded; see ``message``).
+    """
+
+    name: str
+    status: str
+    sha256: str | None = None
+    hands: int = 0
+    loaded: int = 0
+    duplicates: int = 0
+    rejected: int = 0
+    message: str | None = None
+
+
+@dataclass(slots=True)
+class IngestSummary:
+    """The outcome of an ingest; ``exit_code`` is 0 (all loaded), 1 (rejects) or 2 (errors)."""
+
+    db: Path
+    files: list[FileSummary] = field(default_factory=list)
+    by_game: dict[str, GameCounts] = field(default_factory=dict)
+    seconds: float = 0.0
+
+    @property
+    def hands(self) -> int:
+        """Hands read in this run (files already loaded are not read)."""
+        return sum(f.hands for f in self.files)
+
+    @property
+    def loaded(self) -> int:
+        """Hands added to the warehouse."""
+        return sum(f.loaded for f in self.files)
+
+    @property
+    def duplicates(self) -> int:
+        """Hands read that the warehouse already held."""
+        return sum(f.duplicates for f in self.files)
+
+    @property
+    def rejected(self) -> int:
+        """Hands refused (parse or rules errors), recorded in ``rejects``."""
+        return sum(f.rejected for f in self.files)
+
+    @property
+    def errors(self) -> list[FileSummary]:
+        """Sources that could not be read at all."""
+        return [f for f in self.files if f.status == "error"]
+
+    @property
+    def hands_per_second(self) -> float:
+        """Hands read per second of the whole run."""
+        return self.hands / self.seconds if self.seconds > 0 else 0.0
+
+    @property
+    def exit_code(self) -> int:
+        """2 when a source could not be read, else 1 when hands were rejected, else 0."""
+        if self.errors:
+            return 2
+        return 1 if self.rejected else 0
+
+
+@dataclass(frozen=True, slots=True)
+class IngestProgress:
+    """Reported after each batch: hands and content bytes done so far."""
+
+    hands: int
+    bytes_done: int
+    bytes_total: int
+    current: str
+
+
+ProgressCallback = Callable[[IngestProgress], None]
+
+
+@dataclass(slots=True)
+class _Planned:
+    ref: SourceRef
+    context: FileContext
+    size: int
+    summary: FileSummary
+    stats: FileStats = field(default_factory=FileStats)
+    # (loaded|duplicates|rejected, game) -> hands; added to the summary when the file commits
+    games: Counter[tuple[str, str]] = field(default_factory=Counter)
+    started: dt.datetime | None = None  # when its transaction began
+    state: str = "pending"  # pending, open (transaction begun), done
+
+
+def _plan(refs: list[SourceRef], limits: Limits, known: Callable[[list[str]], set[str]],
+          summary: IngestSummary) -> list[_Planned]:
+    """Hash every source; keep those whose content is not loaded yet (nor earlier in this run)."""
+    planned: list[_Planned] = []
+    digests: list[tuple[SourceRef, str, int]] = []
+    for ref in refs:
+        try:
+            sha, size = content_digest(ref, limits)
+        except SourceError as error:
+            summary.files.append(FileSummary(ref.name, "error", message=str(error)))
+            continue
+        digests.append((ref, sha, size))
+    loaded = known([sha for _, sha, _ in digests])
+    first_seen: dict[str, str] = {}
+    for ref, sha, size in digests:
+        if sha in loaded:
+            summary.files.append(FileSummary(ref.name, "already loaded", sha,
+                                             message="this content was loaded before"))
+            continue
+        if sha in first_seen:
+            summary.files.append(FileSummary(ref.name, "already loaded", sha,
+                                             message=f"same content as {first_seen[sha]}"))
+            continue
+        first_seen[sha] = ref.name
+        file_summary = FileSummary(ref.name, "pending", sha)
+        summary.files.append(file_summary)
+        context = FileContext(ref.name, sha, dt.datetime.now())
+        planned.append(_Planned(ref, context, size, file_summary))
+    return planned
+
+
+def _units(planned: list[_Planned], limits: Limits, whole_bytes: int
+           ) -> Iterator[Unit | UnitResult]:
+    """The work, file by file, in order.  A source that fails while the main process
+    splits it yields a ready-made error result in its place."""
+    for file_no, item in enumerate(planned):
+        def unit(last: bool, size: int, ref: SourceRef | None = None,
+                 chunks: tuple[Chunk, ...] = (), file_no: int = file_no,
+                 item: _Planned = item) -> Unit:
+            return Unit(file_no, item.context, last, BATCH_HANDS, limits, ref, chunks, size)
+
+        if item.size <= whole_bytes:
+            yield unit(True, item.size, ref=item.ref)
+            continue
+        try:
+            with open_source(item.ref, limits) as stream:
+                batch: list[Chunk] = []
+                start = 0
+                for chunk in iter_chunks(stream.as_io(), item.context.path):
+                    batch.append(chunk)
+                    if len(batch) >= BATCH_HANDS:
+                        yield unit(False, stream.count - start, chunks=tuple(batch))
+                        start = stream.count
+                        batch = []
+                yield unit(True, stream.count - start, chunks=tuple(batch))
+        except SourceError as error:
+            yield UnitResult(file_no, last=True, error=str(error))
+
+
+def _run(units: Iterator[Unit | UnitResult], workers: int) -> Iterator[UnitResult]:
+    """Results in the order of ``units``: computed by a process pool, or inline."""
+    if workers <= 0:
+        for unit in units:
+            yield unit if isinstance(unit, UnitResult) else process_unit(unit)
+        return
+    # fork: workers inherit the loaded modules (fast start); the pool is created before
+    # any database connection exists, so no DuckDB state is duplicated into a child.
+    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+    context = multiprocessing.get_context(method)
+    pool: Pool = context.Pool(workers, initializer=init_worker)
+    pending: deque[AsyncResult[UnitResult] | UnitResult] = deque()
+    window = 2 * workers  # in flight: keeps workers busy, bounds memory
+    try:
+        for unit in units:
+            pending.append(unit if isinstance(unit, UnitResult)
+                           else pool.apply_async(process_unit, (unit,)))
+            while len(pending) >= window:
+                yield _take(pending.popleft())
+        while pending:
+            yield _take(pending.popleft())
+        pool.close()
+    finally:
+        pool.terminate()
+        pool.join()
+
+
+def _take(item: AsyncResult[UnitResult] | UnitResult) -> UnitResult:
+    return item if isinstance(item, UnitResult) else item.get()
+
+
+def _auto_workers(total_bytes: int) -> int:
+    if total_bytes < _INLINE_BYTES:
+        return 0
+    return max(1, min(os.cpu_count() or 1, 8))
+
+
+def ingest(
+    paths: Sequence[Path | str] | Path | str,
+    db: Path | str | None = None,
+    *,
+    workers: int | None = None,
+    limits: Limits | None = None,
+    progress: ProgressCallback | None = None,
+    wait: float = 60.0,
+    hold: float = 2.0,
+) -> IngestSummary:
+    """Load the hand histories under ``paths`` into the warehouse ``db``.
+
+    ``paths`` are files, folders (searched recursively), ``.zip`` or ``.gz``
+    files.  ``db`` defaults to ``$HANDLAB_DB`` or ``data/handlab.duckdb``.
+    ``workers`` is the number of worker processes (0: all in this process;
+    None: one per core, or none for small inputs).  ``limits`` bounds what one
+    source may expand to.  ``progress`` is called after each batch.  ``wait`` is
+    how long to wait for the database while another process holds it; ``hold``
+    how long to keep it before letting waiting readers in (between two files).
+
+    Raises :class:`~analytics.warehouse.errors.SourceError` when a path does not
+    exist (nothing is loaded) and
+    :class:`~analytics.warehouse.errors.WarehouseBusy` when the database stays
+    locked.  Unreadable sources and rejected hands are reported in the summary.
+    """
+    started = time.perf_counter()
+    limits = limits or Limits()
+    path_list = [paths] if isinstance(paths, str | Path) else list(paths)
+    summary = IngestSummary(resolve_db(db))
+    refs = expand([Path(p) for p in path_list], limits)
+    for ref in refs:
+        if ref.problem is not None:
+            summary.files.append(FileSummary(ref.name, "error", message=f"{ref.name}: "
+                                             f"{ref.problem}"))
+    refs = [ref for ref in refs if ref.problem is None]
+    with WriterLease(summary.db, wait=wait, hold=hold) as lease:
+        planned = _plan(refs, limits, lambda shas: known_files(lease.con, shas), summary)
+        total = sum(item.size for item in planned)
+        count = _auto_workers(total) if workers is None else workers
+        whole = WHOLE_SOURCE_BYTES if count > 0 else 0  # inline: always stream in batches
+        hands_done = bytes_done = 0
+        current: _Planned | None = None
+        try:
+            for result in _run(_units(planned, limits, whole), count):
+                item = planned[result.file_no]
+                current = item
+                bytes_done += result.size
+                hands_done += result.hands
+                _apply(lease, item, result, summary)
+                if result.last and item.state == "done":
+                    current = None
+                    lease.maybe_release()
+                if progress is not None:
+                    progress(IngestProgress(hands_done, bytes_done, total, item.context.path))
+        except BaseException:
+            if current is not None and current.state == "open":
+                rollback(lease.con)
+            raise
+    summary.seconds = time.perf_counter() - started
+    return summary
+
+
+def _apply(lease: WriterLease, item: _Planned, result: UnitResult,
+           summary: IngestSummary) -> None:
+    """Load one result into the file's transaction; commit after the file's last unit."""
+    if item.state == "done":
+        return  # the file was found loaded, or failed: its remaining units are moot
+    con = lease.con
+    file_summary = item.summary
+    if item.state == "pending":
+        if not begin_file(con, item.context):
+            item.state = "done"
+            file_summary.status = "already loaded"
+            file_summary.message = "loaded by another ingest meanwhile"
+            return
+        item.state = "open"
+        item.started = dt.datetime.now()
+    if result.error is not None:
+        rollback(con)
+        item.state = "done"
+        file_summary.status = "error"
+        file_summary.message = result.error
+        return
+    stats = item.stats
+    stats.hands += result.hands
+    game_loaded: Counter[str] = Counter()
+    game_duplicates: Counter[str] = Counter(result.batch_duplicates)
+    for tables in result.batches:
+        loaded, duplicates = load_batch(con, tables)
+        game_loaded.update(loaded)
+        game_duplicates.update(duplicates)
+    load_rejects(con, item.context, result.rejects)
+    if result.rejects and file_summary.message is None:
+        file_summary.message = result.rejects[0].error.splitlines()[0]
+    stats.loaded += sum(game_loaded.values())
+    stats.duplicates += sum(game_duplicates.values())
+    stats.rejected += len(result.rejects)
+    item.games.update({("loaded", g): n for g, n in game_loaded.items()})
+    item.games.update({("duplicates", g): n for g, n in game_duplicates.items()})
+    item.games.update({("rejected", g): n for g, n in result.rejected.items()})
+    if result.last:
+        commit_file(con, item.context, item.size, stats, item.started or item.context.loaded_at)
+        item.state = "done"
+        # Only a committed file counts: a rolled-back one reports as an error with zeros.
+        file_summary.status = "partial" if stats.rejected else "loaded"
+        file_summary.hands, file_summary.loaded = stats.hands, stats.loaded
+        file_summary.duplicates, file_summary.rejected = stats.duplicates, stats.rejected
+        for (kind, game), n in item.games.items():
+            counts = summary.by_game.setdefault(game, GameCounts())
+            setattr(counts, kind, getattr(counts, kind) + n)
+
+
+SAMPLES: Final = project_root() / "data" / "samples"
+"""The bundled sample histories the default database is built from."""
+
+
+def ensure_database(db: Path | str | None = None, samples: Path | None = None) -> Path:
+    """The database path, built from the sample histories first if the file does not exist.
+
+    What the dashboard and the query commands call before reading, so a fresh
+    checkout shows data at once.  An existing database is left alone (even an
+    empty one): the samples are loaded once, not on every start.
+    """
+    path = resolve_db(db)
+    if path.exists():
+        return path
+    folder = SAMPLES if samples is None else samples
+    if folder.is_dir():
+        ingest([folder], path, workers=0)
+    else:
+        with WriterLease(path):
+            pass  # creates the file with the current schema
+    return path

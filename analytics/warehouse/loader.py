@@ -1,0 +1,149 @@
+"""The single writer's side of ingest: one transaction per file, bulk inserts, no duplicates.
+
+Each source file is loaded in one transaction: its hands and everything hanging
+off them, its rejects, and last its ``files`` row.  Killed at any moment, the
+database holds either the whole file or none of it; the ``files`` row is the
+proof of completion that lets a rerun skip it.
+
+Rows arrive as Arrow tables and go in with ``INSERT INTO t BY NAME SELECT * FROM
+batch`` (DuckDB scans the Arrow memory directly).  Duplicates are removed by an
+anti-join: the batch's ids are semi-joined against ``hands`` (the small side is
+the hash-table side, so this costs one scan of the id column), and rows of
+hands already there are filtered out of every table before the insert.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+from collections import Counter
+from dataclasses import dataclass
+from typing import Final
+
+import duckdb
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from analytics.warehouse.rows import FileContext, RejectRow, reject_table
+
+__all__ = ["FileStats", "begin_file", "commit_file", "known_files", "load_batch",
+           "load_rejects", "rollback"]
+
+# Child tables first, ``hands`` last within a batch: nothing reads them mid-transaction.
+_BATCH_TABLES: Final = ("hands", "seats", "actions", "showdowns", "awards", "board")
+
+
+@dataclass(slots=True)
+class FileStats:
+    """Counts for one file's ``files`` row."""
+
+    hands: int = 0
+    loaded: int = 0
+    duplicates: int = 0
+    rejected: int = 0
+
+
+def known_files(con: duckdb.DuckDBPyConnection, digests: list[str]) -> set[str]:
+    """Which of ``digests`` are already recorded as loaded."""
+    if not digests:
+        return set()
+    found = con.execute("SELECT sha256 FROM files WHERE sha256 IN (SELECT unnest(?))",
+                        [digests]).fetchall()
+    return {row[0] for row in found}
+
+
+def begin_file(con: duckdb.DuckDBPyConnection, context: FileContext) -> bool:
+    """Start the file's transaction; False (and no transaction) if it is already loaded.
+
+    Checked inside the transaction because another ingest may have loaded the same
+    content since this one planned its work.
+    """
+    con.execute("BEGIN TRANSACTION")
+    # fetchall, not fetchone: DuckDB refuses register() while a result is unfinished.
+    rows = con.execute("SELECT count(*) FROM files WHERE sha256 = ?", [context.sha256]).fetchall()
+    if rows[0][0]:
+        con.execute("ROLLBACK")
+        return False
+    return True
+
+
+def _insert(con: duckdb.DuckDBPyConnection, table: str, data: pa.Table) -> None:
+    if data.num_rows == 0:
+        return
+    con.register("_handlab_batch", data)
+    try:
+        # table comes from the fixed tuple above, never from input.
+        con.execute(f"INSERT INTO {table} BY NAME SELECT * FROM _handlab_batch")
+    finally:
+        con.unregister("_handlab_batch")
+
+
+def load_batch(con: duckdb.DuckDBPyConnection, tables: dict[str, pa.Table]
+               ) -> tuple[Counter[str], Counter[str]]:
+    """Insert one batch's new hands; return (loaded, duplicates) counted by game."""
+    hands = tables["hands"]
+    loaded: Counter[str] = Counter()
+    duplicates: Counter[str] = Counter()
+    if hands.num_rows == 0:
+        return loaded, duplicates
+    con.register("_handlab_ids", hands.select(["hand_id"]))
+    try:
+        existing = con.execute(
+            "SELECT hand_id FROM hands WHERE hand_id IN (SELECT hand_id FROM _handlab_ids)"
+        ).fetchnumpy()["hand_id"]
+    finally:
+        con.unregister("_handlab_ids")
+    if len(existing):
+        seen = pa.array(existing, type=pa.int64())
+        old = pc.is_in(hands["hand_id"], value_set=seen)
+        duplicates.update(hands.filter(old)["game"].to_pylist())
+        tables = {name: table.filter(pc.invert(pc.is_in(table["hand_id"], value_set=seen)))
+                  for name, table in tables.items()}
+        hands = tables["hands"]
+    loaded.update(dict(zip(*_value_counts(hands["game"]), strict=True)))
+    for name in _BATCH_TABLES:
+        _insert(con, name, tables[name])
+    return loaded, duplicates
+
+
+def _value_counts(column: pa.ChunkedArray) -> tuple[list[str], list[int]]:
+    counts = pc.value_counts(column)
+    return counts.field("values").to_pylist(), counts.field("counts").to_pylist()
+
+
+def load_rejects(con: duckdb.DuckDBPyConnection, context: FileContext,
+                 rejects: list[RejectRow]) -> None:
+    """Record rejected hands; one per (file content, hand index), however often it is read."""
+    if not rejects:
+        return
+    con.register("_handlab_rejects", reject_table(context, rejects))
+    try:
+        con.execute("""
+            INSERT INTO rejects BY NAME
+            SELECT * FROM _handlab_rejects r
+            WHERE NOT EXISTS (SELECT 1 FROM rejects x
+                              WHERE x.sha256 = r.sha256 AND x.hand_index = r.hand_index)
+        """)
+    finally:
+        con.unregister("_handlab_rejects")
+
+
+def commit_file(con: duckdb.DuckDBPyConnection, context: FileContext, size: int,
+                stats: FileStats, started: dt.datetime) -> None:
+    """Record the file as loaded and commit its transaction: the file is now all in."""
+    finished = dt.datetime.now()
+    status = "partial" if stats.rejected else "loaded"
+    con.execute(
+        "INSERT INTO files (sha256, path, size, status, hands, loaded, duplicates, rejected, "
+        "started_at, finished_at, seconds) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [context.sha256, context.path, size, status, stats.hands, stats.loaded,
+         stats.duplicates, stats.rejected, started, finished,
+         (finished - started).total_seconds()],
+    )
+    con.execute("COMMIT")
+
+
+def rollback(con: duckdb.DuckDBPyConnection) -> None:
+    """Abandon the open file transaction, if any."""
+    with contextlib.suppress(duckdb.TransactionException):  # no transaction was open
+        con.execute("ROLLBACK")

@@ -1,0 +1,319 @@
+"""Hands and their outcomes turned into column batches, one Arrow table per warehouse table.
+
+A :class:`Batch` collects plain Python lists column by column (appends and
+list extensions are the cheapest thing Python can do per value) and turns them
+into Arrow tables with the exact column types of the schema in one step, so the
+database receives a few large vectors per batch instead of millions of rows.
+Rejected hands become :class:`RejectRow` records.  Column meanings are in
+docs/schema.md.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from collections import Counter
+from dataclasses import dataclass, field, fields
+from typing import Final
+
+import pyarrow as pa
+
+from analytics.rules.base import Outcome
+from analytics.warehouse.identity import ActionColumns, action_columns, hand_id
+from parsers.knobs import Game
+from parsers.model import RUMMOLI_POTS, HandHistory, Verb
+
+__all__ = ["ARROW_SCHEMAS", "Batch", "FileContext", "RejectRow", "reject_table", "street_of"]
+
+
+@dataclass(frozen=True, slots=True)
+class FileContext:
+    """What every row of one source file shares."""
+
+    path: str
+    sha256: str
+    loaded_at: dt.datetime
+
+
+@dataclass(frozen=True, slots=True)
+class RejectRow:
+    """A hand that could not be loaded, with where it is and why."""
+
+    hand_index: int
+    line: int | None
+    stage: str  # "parse" (the reader) or "rules" (the engine's replay)
+    game: str | None
+    error: str
+    raw: str
+
+
+_I16 = pa.int16()
+_I32 = pa.int32()
+_I64 = pa.int64()
+_STR = pa.string()
+
+ARROW_SCHEMAS: Final[dict[str, pa.Schema]] = {
+    "hands": pa.schema([
+        ("hand_id", _I64), ("game", _STR), ("variant", _STR), ("rules", _STR),
+        ("min_bet", _I64), ("small_bet", _I64), ("big_bet", _I64), ("game_id", _STR),
+        ("round", _I32), ("hand_label", _STR), ("table_name", _STR), ("event", _STR),
+        ("played_on", pa.date32()), ("played_time", pa.time64("us")), ("time_zone", _STR),
+        ("currency", _STR), ("num_players", _I16), ("dealer", _I16), ("winner", _I16),
+        ("num_actions", _I32), ("finale_pot", _STR), ("source_file", _STR),
+        ("source_sha256", _STR), ("source_line", _I32), ("source_index", _I32),
+        ("loaded_at", pa.timestamp("us")),
+    ]),
+    "seats": pa.schema([
+        ("hand_id", _I64), ("game", _STR), ("seat", _I16), ("player", _STR),
+        ("starting_stack", _I64), ("ante", _I64), ("blind", _I64), ("finishing_stack", _I64),
+        ("net", _I64),
+        ("won", _I64), ("pots_won", _I16), ("place", _I16), ("winner", pa.bool_()),
+    ]),
+    "actions": pa.schema([
+        ("hand_id", _I64), ("seq", _I32), ("actor", _I16), ("verb", _STR), ("cards", _STR),
+        ("amount", _I64), ("target", _I16), ("pot", _STR), ("street", _STR), ("line", _I32),
+        ("comment", _STR),
+    ]),
+    "showdowns": pa.schema([
+        ("hand_id", _I64), ("game", _STR), ("player", _I16), ("cards", _STR), ("category", _STR),
+        ("rank", _I64),
+    ]),
+    "awards": pa.schema([
+        ("hand_id", _I64), ("pot", _STR), ("player", _I16), ("amount", _I64),
+    ]),
+    "board": pa.schema([
+        ("hand_id", _I64), ("pot", _STR), ("pot_order", pa.int8()), ("before", _I64),
+        ("antes", _I64), ("won_by", _I16), ("amount", _I64), ("after", _I64),
+    ]),
+}
+"""Column names and Arrow types of each table, in the schema's order."""
+
+_REJECT_SCHEMA: Final = pa.schema([
+    ("sha256", _STR), ("file", _STR), ("hand_index", _I32), ("line", _I32), ("stage", _STR),
+    ("game", _STR), ("error", _STR), ("raw", _STR), ("rejected_at", pa.timestamp("us")),
+])
+
+# Streets (phases) by verb.  7 & 8's betting verbs are resolved by position (round 1 or 2).
+_STREET_BY_VERB: Final = {
+    Game.BIGTWO: {Verb.DEAL_HOLE.value: "deal", Verb.PLAY.value: "play", Verb.PASS.value: "play"},
+    Game.RUMMOLI: {
+        Verb.DEAL_HOLE.value: "deal", Verb.DEAL_WIDOW.value: "deal",
+        Verb.EXCHANGE.value: "widow", Verb.PASS_WIDOW.value: "widow",
+        Verb.BID.value: "auction", Verb.BID_PASS.value: "auction",
+        Verb.AUCTION_WIN.value: "auction", Verb.BET_RAISE.value: "poker",
+        Verb.CHECK_CALL.value: "poker", Verb.FOLD.value: "poker",
+        Verb.SHOW_MUCK.value: "showdown", Verb.PLAY.value: "rummoli",
+        Verb.CLAIM.value: "rummoli", Verb.IMPASSE.value: "rummoli",
+    },
+}
+_BETTING: Final = frozenset({Verb.BET_RAISE.value, Verb.CHECK_CALL.value, Verb.FOLD.value})
+_DEAL: Final = Verb.DEAL_HOLE.value
+_UP: Final = Verb.TURN_UP.value
+_SHOW: Final = Verb.SHOW_MUCK.value
+
+
+def street_of(game: Game, verbs: tuple[str, ...]) -> list[str]:
+    """The street (phase) of each action (given by verb code), for filtering and grouping.
+
+    A label, not a rule check: the engine has already accepted the order.  7 & 8
+    deals its third card between the two betting rounds, so a deal after the
+    up-cards starts round 2 (``third``); a no-op takes the street before it.
+    """
+    streets: list[str] = []
+    append = streets.append
+    current = "deal"
+    if game is not Game.SEVENEIGHT:
+        get = _STREET_BY_VERB[game].get
+        for verb in verbs:
+            current = get(verb, current)
+            append(current)
+        return streets
+    seen_up = False
+    for verb in verbs:
+        if verb in _BETTING:
+            if current != "round2":
+                current = "round2" if current == "third" else "round1"
+        elif verb == _DEAL:
+            current = "third" if seen_up else "deal"
+        elif verb == _UP:
+            seen_up = True
+            current = "up"
+        elif verb == _SHOW:
+            current = "showdown"
+        append(current)
+    return streets
+
+
+_RULES_JSON: dict[object, str] = {}
+
+
+def _rules_json(rules: object) -> str:
+    """Every knob of the hand's rule set (defaults included), as a JSON object; cached."""
+    text = _RULES_JSON.get(rules)
+    if text is None:
+        values = {}
+        if rules is not None:
+            for spec in fields(rules):  # type: ignore[arg-type]
+                value = getattr(rules, spec.name)
+                values[spec.name] = getattr(value, "value", value)
+        text = json.dumps(values, sort_keys=True)
+        if len(_RULES_JSON) < 10_000:
+            _RULES_JSON[rules] = text
+    return text
+
+
+def _text(value: object) -> str | None:
+    return None if value is None else str(value)
+
+
+@dataclass(slots=True)
+class Batch:
+    """Columns of the hands of one batch; ``add`` skips a hand already in the batch."""
+
+    context: FileContext
+    columns: dict[str, dict[str, list[object]]] = field(init=False)
+    ids: set[int] = field(default_factory=set)
+    duplicates: Counter[str] = field(default_factory=Counter)
+    added: Counter[str] = field(default_factory=Counter)
+
+    def __post_init__(self) -> None:
+        self.columns = {name: {column: [] for column in schema.names}
+                        for name, schema in ARROW_SCHEMAS.items()}
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    def add(self, hand: HandHistory, outcome: Outcome) -> bool:
+        """Add a replayed hand; return False when the batch already holds it."""
+        assert hand.game is not None  # replay() refuses hands without a game
+        columns = action_columns(hand.actions)
+        key = hand_id(hand, columns)
+        game = hand.game.value
+        if key in self.ids:
+            self.duplicates[game] += 1
+            return False
+        self.ids.add(key)
+        self.added[game] += 1
+        self._add_hand(key, hand, outcome)
+        self._add_seats(key, hand, outcome)
+        self._add_actions(key, hand, columns)
+        cols = self.columns
+        for shown in outcome.showdown:
+            row = cols["showdowns"]
+            row["hand_id"].append(key)
+            row["game"].append(game)
+            row["player"].append(shown.player)
+            row["cards"].append(shown.cards)
+            row["category"].append(shown.category)
+            row["rank"].append(shown.rank)
+        for award in outcome.awards:
+            row = cols["awards"]
+            row["hand_id"].append(key)
+            row["pot"].append(award.pot)
+            row["player"].append(award.player)
+            row["amount"].append(award.amount)
+        if hand.game is Game.RUMMOLI:
+            self._add_board(key, hand, outcome)
+        return True
+
+    def _add_hand(self, key: int, hand: HandHistory, outcome: Outcome) -> None:
+        row = self.columns["hands"]
+        values: dict[str, object] = {
+            "hand_id": key, "game": hand.game.value if hand.game else None,
+            "variant": hand.variant, "rules": _rules_json(hand.rules), "min_bet": hand.min_bet,
+            "small_bet": hand.small_bet, "big_bet": hand.big_bet, "game_id": hand.game_id,
+            "round": hand.round, "hand_label": _text(hand.hand), "table_name": _text(hand.table),
+            "event": hand.event, "played_on": hand.date, "played_time": hand.time,
+            "time_zone": hand.time_zone, "currency": hand.currency,
+            "num_players": hand.num_players, "dealer": hand.dealer, "winner": outcome.winner,
+            "num_actions": len(hand.actions), "finale_pot": hand.finale_pot,
+            "source_file": self.context.path, "source_sha256": self.context.sha256,
+            "source_line": hand.line, "source_index": hand.index,
+            "loaded_at": self.context.loaded_at,
+        }
+        for name, value in values.items():
+            row[name].append(value)
+
+    def _add_seats(self, key: int, hand: HandHistory, outcome: Outcome) -> None:
+        row = self.columns["seats"]
+        count = hand.num_players
+        won = [0] * count
+        pots = [set[str]() for _ in range(count)]
+        for award in outcome.awards:
+            if 1 <= award.player <= count:
+                won[award.player - 1] += award.amount
+                if award.amount > 0:
+                    pots[award.player - 1].add(award.pot)
+        place = {seat: rank for rank, seat in enumerate(outcome.finishing_order, start=1)}
+        finishing = outcome.finishing_stacks or hand.finishing_stacks
+        seats = range(1, count + 1)
+        nets = outcome.nets
+        row["hand_id"].extend([key] * count)
+        row["game"].extend([hand.game.value if hand.game else ""] * count)
+        row["seat"].extend(seats)
+        row["player"].extend([hand.player_name(seat) for seat in seats])
+        row["starting_stack"].extend(hand.starting_stacks or [None] * count)
+        row["ante"].extend(hand.antes or [None] * count)
+        row["blind"].extend(hand.blinds_or_straddles or [None] * count)
+        row["finishing_stack"].extend(finishing or [None] * count)
+        row["net"].extend(nets)
+        row["won"].extend(won)
+        row["pots_won"].extend([len(found) for found in pots])
+        row["place"].extend([place.get(seat) for seat in seats])
+        # The engine names the winner where the game has one; otherwise a positive net wins.
+        if outcome.winner is not None:
+            row["winner"].extend([seat == outcome.winner for seat in seats])
+        else:
+            row["winner"].extend([net > 0 for net in nets])
+
+    def _add_actions(self, key: int, hand: HandHistory, columns: ActionColumns) -> None:
+        assert hand.game is not None
+        row = self.columns["actions"]
+        count = len(columns.actors)
+        row["hand_id"].extend([key] * count)
+        row["seq"].extend(range(count))
+        row["actor"].extend(columns.actors)
+        row["verb"].extend(columns.verbs)
+        row["cards"].extend(columns.cards)
+        row["amount"].extend(columns.amounts)
+        row["target"].extend(columns.targets)
+        row["pot"].extend(columns.pots)
+        row["street"].extend(street_of(hand.game, columns.verbs))
+        row["line"].extend([line or None for line in columns.lines])
+        row["comment"].extend(columns.comments)
+
+    def _add_board(self, key: int, hand: HandHistory, outcome: Outcome) -> None:
+        row = self.columns["board"]
+        before = hand.board_before or (0,) * len(RUMMOLI_POTS)
+        after = outcome.board_after
+        for order, pot in enumerate(RUMMOLI_POTS):
+            paid = [(a.amount, -a.player, a.player) for a in outcome.awards if a.pot == pot]
+            amount = sum(entry[0] for entry in paid)
+            # The largest share names the winner; a tie goes to the lower seat.
+            won_by = max(paid)[2] if paid else None
+            row["hand_id"].append(key)
+            row["pot"].append(pot)
+            row["pot_order"].append(order)
+            row["before"].append(before[order])
+            # Chips put in during the round (the antes, and any payment the rules send there).
+            row["antes"].append(after[order] + amount - before[order] if after else 0)
+            row["won_by"].append(won_by)
+            row["amount"].append(amount)
+            row["after"].append(after[order] if after else None)
+
+    def tables(self) -> dict[str, pa.Table]:
+        """The batch as one Arrow table per warehouse table (types as in the schema)."""
+        return {
+            name: pa.Table.from_pydict(self.columns[name], schema=schema)
+            for name, schema in ARROW_SCHEMAS.items()
+        }
+
+
+def reject_table(context: FileContext, rejects: list[RejectRow]) -> pa.Table:
+    """Rejected hands of one file as an Arrow table for the ``rejects`` table."""
+    return pa.Table.from_pylist(
+        [{"sha256": context.sha256, "file": context.path, "hand_index": r.hand_index,
+          "line": r.line, "stage": r.stage, "game": r.game, "error": r.error, "raw": r.raw,
+          "rejected_at": context.loaded_at} for r in rejects],
+        schema=_REJECT_SCHEMA,
+    )

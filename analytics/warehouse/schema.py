@@ -1,0 +1,263 @@
+"""The warehouse schema, created and migrated by code, never by hand.
+
+Each migration is a numbered list of SQL statements applied in one transaction
+together with its row in ``schema_version``, so a process killed during a
+migration leaves the database at the previous version, and the next writer
+simply applies it again.  Add a migration by appending to :data:`MIGRATIONS`;
+never edit one that has shipped.  docs/schema.md explains every column.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final
+
+import duckdb
+
+from analytics.warehouse.errors import WarehouseSchemaError
+
+__all__ = ["LATEST_VERSION", "MIGRATIONS", "TABLES", "VIEWS", "Migration", "migrate",
+           "schema_version"]
+
+
+@dataclass(frozen=True, slots=True)
+class Migration:
+    """One step of the schema's history."""
+
+    version: int
+    description: str
+    statements: tuple[str, ...]
+
+
+_TABLES_V1: Final = (
+    """
+    CREATE TABLE files (
+        sha256      VARCHAR PRIMARY KEY,
+        path        VARCHAR NOT NULL,
+        size        BIGINT NOT NULL,
+        status      VARCHAR NOT NULL,
+        hands       INTEGER NOT NULL,
+        loaded      INTEGER NOT NULL,
+        duplicates  INTEGER NOT NULL,
+        rejected    INTEGER NOT NULL,
+        started_at  TIMESTAMP NOT NULL,
+        finished_at TIMESTAMP NOT NULL,
+        seconds     DOUBLE NOT NULL
+    )
+    """,
+    """
+    CREATE TABLE hands (
+        hand_id       BIGINT NOT NULL,
+        game          VARCHAR NOT NULL,
+        variant       VARCHAR NOT NULL,
+        rules         VARCHAR NOT NULL,
+        min_bet       BIGINT,
+        small_bet     BIGINT,
+        big_bet       BIGINT,
+        game_id       VARCHAR,
+        round         INTEGER,
+        hand_label    VARCHAR,
+        table_name    VARCHAR,
+        event         VARCHAR,
+        played_on     DATE,
+        played_time   TIME,
+        time_zone     VARCHAR,
+        currency      VARCHAR,
+        num_players   SMALLINT NOT NULL,
+        dealer        SMALLINT,
+        winner        SMALLINT,
+        num_actions   INTEGER NOT NULL,
+        finale_pot    VARCHAR,
+        source_file   VARCHAR NOT NULL,
+        source_sha256 VARCHAR NOT NULL,
+        source_line   INTEGER NOT NULL,
+        source_index  INTEGER NOT NULL,
+        loaded_at     TIMESTAMP NOT NULL
+    )
+    """,
+    """
+    CREATE TABLE seats (
+        hand_id         BIGINT NOT NULL,
+        game            VARCHAR NOT NULL,
+        seat            SMALLINT NOT NULL,
+        player          VARCHAR NOT NULL,
+        starting_stack  BIGINT,
+        ante            BIGINT,
+        blind           BIGINT,
+        finishing_stack BIGINT,
+        net             BIGINT NOT NULL,
+        won             BIGINT NOT NULL,
+        pots_won        SMALLINT NOT NULL,
+        place           SMALLINT,
+        winner          BOOLEAN NOT NULL
+    )
+    """,
+    """
+    CREATE TABLE actions (
+        hand_id BIGINT NOT NULL,
+        seq     INTEGER NOT NULL,
+        actor   SMALLINT NOT NULL,
+        verb    VARCHAR NOT NULL,
+        cards   VARCHAR,
+        amount  BIGINT,
+        target  SMALLINT,
+        pot     VARCHAR,
+        street  VARCHAR NOT NULL,
+        line    INTEGER,
+        comment VARCHAR
+    )
+    """,
+    """
+    CREATE TABLE showdowns (
+        hand_id  BIGINT NOT NULL,
+        game     VARCHAR NOT NULL,
+        player   SMALLINT NOT NULL,
+        cards    VARCHAR NOT NULL,
+        category VARCHAR NOT NULL,
+        rank     BIGINT NOT NULL
+    )
+    """,
+    """
+    CREATE TABLE awards (
+        hand_id BIGINT NOT NULL,
+        pot     VARCHAR NOT NULL,
+        player  SMALLINT NOT NULL,
+        amount  BIGINT NOT NULL
+    )
+    """,
+    """
+    CREATE TABLE board (
+        hand_id   BIGINT NOT NULL,
+        pot       VARCHAR NOT NULL,
+        pot_order TINYINT NOT NULL,
+        before    BIGINT NOT NULL,
+        antes     BIGINT NOT NULL,
+        won_by    SMALLINT,
+        amount    BIGINT NOT NULL,
+        after     BIGINT
+    )
+    """,
+    """
+    CREATE TABLE rejects (
+        sha256      VARCHAR NOT NULL,
+        file        VARCHAR NOT NULL,
+        hand_index  INTEGER NOT NULL,
+        line        INTEGER,
+        stage       VARCHAR NOT NULL,
+        game        VARCHAR,
+        error       VARCHAR NOT NULL,
+        raw         VARCHAR NOT NULL,
+        rejected_at TIMESTAMP NOT NULL,
+        PRIMARY KEY (sha256, hand_index)
+    )
+    """,
+)
+
+# The views answer the dashboard's questions; queries.py filters and shapes them.
+_VIEWS_V2: Final = (
+    """
+    CREATE OR REPLACE VIEW v_seat_results AS
+    SELECT s.hand_id, s.game, h.variant, h.game_id, h.round, s.seat, s.player, s.net, s.won,
+           s.pots_won, s.place, s.winner, coalesce(h.played_on, CAST(h.loaded_at AS DATE)) AS day
+    FROM seats s JOIN hands h USING (hand_id)
+    """,
+    """
+    CREATE OR REPLACE VIEW v_player_stats AS
+    SELECT game, player, count(*) AS hands, count(*) FILTER (WHERE winner) AS wins,
+           count(*) FILTER (WHERE winner) / count(*) AS win_rate,
+           CAST(sum(net) AS BIGINT) AS net, avg(net) AS net_per_hand
+    FROM seats
+    GROUP BY game, player
+    """,
+    """
+    CREATE OR REPLACE VIEW v_hands_by_day AS
+    SELECT game, coalesce(played_on, CAST(loaded_at AS DATE)) AS day, count(*) AS hands
+    FROM hands
+    GROUP BY ALL
+    """,
+    """
+    CREATE OR REPLACE VIEW v_hand_types AS
+    SELECT game, category, count(*) AS hands_shown
+    FROM showdowns
+    GROUP BY ALL
+    """,
+    """
+    CREATE OR REPLACE VIEW v_rummoli_board AS
+    SELECT h.game_id, h.round, b.pot, b.pot_order, b.before, b.antes, b.amount, b.won_by,
+           s.player AS won_by_player, b.after, b.hand_id
+    FROM board b
+    JOIN hands h USING (hand_id)
+    LEFT JOIN seats s ON s.hand_id = b.hand_id AND s.seat = b.won_by
+    """,
+    """
+    CREATE OR REPLACE VIEW v_rejects_summary AS
+    SELECT file, stage, count(*) AS rejected, min(line) AS first_line,
+           arg_min(error, hand_index) AS first_error
+    FROM rejects
+    GROUP BY file, stage
+    """,
+)
+
+MIGRATIONS: Final = (
+    Migration(1, "tables: files, hands, seats, actions, showdowns, awards, board, rejects",
+              _TABLES_V1),
+    Migration(2, "dashboard views", _VIEWS_V2),
+)
+LATEST_VERSION: Final = MIGRATIONS[-1].version
+
+TABLES: Final = ("files", "hands", "seats", "actions", "showdowns", "awards", "board", "rejects")
+"""Every table the ingest writes, in the order it writes them."""
+
+VIEWS: Final = ("v_seat_results", "v_player_stats", "v_hands_by_day", "v_hand_types",
+                "v_rummoli_board", "v_rejects_summary")
+
+_VERSION_TABLE: Final = """
+    CREATE TABLE IF NOT EXISTS schema_version (
+        version     INTEGER PRIMARY KEY,
+        description VARCHAR NOT NULL,
+        applied_at  TIMESTAMP NOT NULL DEFAULT current_timestamp
+    )
+"""
+
+
+def schema_version(con: duckdb.DuckDBPyConnection) -> int:
+    """The version the database is at: 0 for an empty database."""
+    # fetchall, not fetchone: DuckDB refuses some calls while a result is unfinished.
+    found = con.execute(
+        "SELECT count(*) FROM information_schema.tables WHERE table_name = 'schema_version'"
+    ).fetchall()
+    if found[0][0] == 0:
+        return 0
+    rows = con.execute("SELECT coalesce(max(version), 0) FROM schema_version").fetchall()
+    return int(rows[0][0])
+
+
+def migrate(con: duckdb.DuckDBPyConnection, target: int = LATEST_VERSION) -> list[int]:
+    """Bring the schema up to ``target``; return the versions applied (empty when current).
+
+    A database newer than this code is refused rather than written to, since an
+    old writer could violate invariants it does not know about.
+    """
+    current = schema_version(con)
+    if current > LATEST_VERSION:
+        raise WarehouseSchemaError(
+            f"the database is at schema version {current}, newer than this handlab "
+            f"({LATEST_VERSION}); upgrade handlab"
+        )
+    applied: list[int] = []
+    for migration in MIGRATIONS:
+        if migration.version <= current or migration.version > target:
+            continue
+        con.execute("BEGIN TRANSACTION")
+        try:
+            con.execute(_VERSION_TABLE)
+            for statement in migration.statements:
+                con.execute(statement)
+            con.execute("INSERT INTO schema_version (version, description) VALUES (?, ?)",
+                        [migration.version, migration.description])
+            con.execute("COMMIT")
+        except BaseException:
+            con.execute("ROLLBACK")
+            raise
+        applied.append(migration.version)
+    return applied

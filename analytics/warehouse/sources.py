@@ -1,0 +1,257 @@
+"""Where hands come from: files, folders (recursive), ``.zip`` archives and ``.gz`` files.
+
+:func:`expand` turns the paths a user gives into :class:`SourceRef` records,
+one per history file (an archive member is a file of its own), without reading
+them.  :func:`open_source` opens one as a binary stream that counts what it
+yields and stops at the :class:`Limits`, so a hostile upload (a zip bomb, a
+huge file, a member named ``../../etc/passwd``) fails that one source with a
+:class:`~analytics.warehouse.errors.SourceLimitError` instead of exhausting the
+machine.  Nothing is ever extracted to disk.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import os
+import stat
+import zipfile
+import zlib
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+from typing import IO, Final, Literal, cast
+
+from analytics.warehouse.errors import SourceError, SourceLimitError
+
+__all__ = [
+    "HISTORY_SUFFIXES",
+    "BoundedReader",
+    "Limits",
+    "SourceRef",
+    "content_digest",
+    "expand",
+    "open_source",
+]
+
+HISTORY_SUFFIXES: Final = (".phh", ".phhs")
+"""Suffixes of history files found in folders and archives."""
+
+_GIB: Final = 1024**3
+_MIB: Final = 1024**2
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """Safety limits on what one source may expand to.
+
+    The defaults suit trusted files on the command line; the dashboard's upload
+    path should pass tighter ones.  ``max_ratio`` allows small files more slack
+    (``ratio_floor`` bytes) because tiny inputs legitimately compress very well.
+    """
+
+    max_file_bytes: int = 16 * _GIB
+    max_uncompressed_bytes: int = 16 * _GIB
+    max_ratio: float = 100.0
+    ratio_floor: int = 16 * _MIB
+    max_members: int = 100_000
+
+
+SourceKind = Literal["file", "gzip", "zip"]
+
+
+@dataclass(frozen=True, slots=True)
+class SourceRef:
+    """One history file to load: a plain file, a gzip file, or a member of a zip archive.
+
+    ``name`` is what the warehouse records as the file (``games.zip:day1.phhs`` for a
+    member); ``problem`` is set when the source must not be read (unsafe name,
+    declared sizes over the limits).
+    """
+
+    kind: SourceKind
+    path: str
+    member: str | None = None
+    size: int = 0
+    problem: str | None = None
+
+    @property
+    def name(self) -> str:
+        """The source's name as shown and stored."""
+        return f"{self.path}:{self.member}" if self.member is not None else self.path
+
+
+def _is_history(name: str) -> bool:
+    return name.lower().endswith(HISTORY_SUFFIXES)
+
+
+def _unsafe_member(name: str) -> str | None:
+    """Why an archive member's name is unsafe, or None.  We never extract, but the
+    name is stored and shown, and the dashboard might one day save uploads."""
+    if "\x00" in name or "\\" in name:
+        return "the name holds a NUL byte or a backslash"
+    pure = PurePosixPath(name)
+    if pure.is_absolute() or (len(name) > 1 and name[1] == ":"):
+        return "the name is an absolute path"
+    if ".." in pure.parts:
+        return "the name climbs out of the archive ('..')"
+    return None
+
+
+def _zip_members(path: str, limits: Limits) -> list[SourceRef]:
+    try:
+        with zipfile.ZipFile(path) as archive:
+            infos = [info for info in archive.infolist() if not info.is_dir()]
+    except (zipfile.BadZipFile, OSError) as error:
+        return [SourceRef("zip", path, None, 0, f"not a readable zip archive: {error}")]
+    if len(infos) > limits.max_members:
+        return [SourceRef("zip", path, None, 0,
+                          f"{len(infos)} members, more than the limit of {limits.max_members}")]
+    declared = sum(info.file_size for info in infos)
+    if declared > limits.max_uncompressed_bytes:
+        return [SourceRef("zip", path, None, 0,
+                          f"expands to {declared} bytes, over the limit of "
+                          f"{limits.max_uncompressed_bytes}")]
+    refs = []
+    for info in infos:
+        problem = _unsafe_member(info.filename)
+        if problem is None and not _is_history(info.filename):
+            continue  # READMEs and the like travel in archives; only histories are loaded
+        if problem is None and info.file_size > max(limits.ratio_floor,
+                                                    limits.max_ratio * info.compress_size):
+            problem = (f"compressed {info.compress_size} bytes expand to {info.file_size} "
+                       f"(more than {limits.max_ratio:g} times): refused as a zip bomb")
+        refs.append(SourceRef("zip", path, info.filename, info.file_size, problem))
+    return refs
+
+
+def _one_path(path: Path, limits: Limits, explicit: bool) -> list[SourceRef]:
+    text = os.fspath(path)
+    info = path.stat()
+    if stat.S_ISDIR(info.st_mode):
+        refs: list[SourceRef] = []
+        # Sorted for a reproducible load order; symlinked folders are not followed (loops).
+        for root, dirs, files in os.walk(text, followlinks=False):
+            dirs.sort()
+            for name in sorted(files):
+                lower = name.lower()
+                if _is_history(lower) or lower.endswith((".zip", ".gz")):
+                    refs.extend(_one_path(Path(root) / name, limits, explicit=False))
+        return refs
+    lower = text.lower()
+    if lower.endswith(".zip"):
+        return _zip_members(text, limits)
+    if lower.endswith(".gz"):
+        return [SourceRef("gzip", text, None, info.st_size)]
+    if not explicit and not _is_history(lower):
+        return []
+    problem = None
+    if info.st_size > limits.max_file_bytes:
+        problem = f"{info.st_size} bytes, over the limit of {limits.max_file_bytes}"
+    return [SourceRef("file", text, None, info.st_size, problem)]
+
+
+def expand(paths: list[Path] | list[str], limits: Limits | None = None) -> list[SourceRef]:
+    """The history files named by ``paths``, in order; raise SourceError for a missing path.
+
+    Folders are searched recursively for ``.phh``, ``.phhs``, ``.zip`` and ``.gz``;
+    a file named explicitly is read whatever its suffix.
+    """
+    limits = limits or Limits()
+    refs: list[SourceRef] = []
+    for item in paths:
+        path = Path(item)
+        try:
+            refs.extend(_one_path(path, limits, explicit=True))
+        except FileNotFoundError:
+            raise SourceError(f"{path}: no such file or folder") from None
+        except OSError as error:
+            raise SourceError(f"{path}: {error.strerror or error}") from error
+    return refs
+
+
+# What a container raises when its bytes are bad: a corrupt gzip stream, a bad zip CRC, a
+# truncated file, a file that vanished.
+_READ_ERRORS: Final = (OSError, EOFError, zlib.error, zipfile.BadZipFile)
+
+
+class BoundedReader:
+    """A read-only binary stream that stops past ``limit`` bytes; ``count`` is bytes read so far.
+
+    Read errors of the container become :class:`SourceError` here, at the read,
+    so that an error raised by the code consuming the stream is never mistaken
+    for a problem of the input.
+    """
+
+    def __init__(self, inner: IO[bytes], limit: int, what: str) -> None:
+        self._inner = inner
+        self._limit = limit
+        self._what = what
+        self.count = 0
+
+    def _account(self, data: bytes) -> bytes:
+        self.count += len(data)
+        if self.count > self._limit:
+            raise SourceLimitError(f"{self._what}: more than {self._limit} bytes "
+                                   "(decompressed): refused")
+        return data
+
+    def read(self, size: int = -1) -> bytes:
+        try:
+            data = self._inner.read(size)
+        except _READ_ERRORS as error:
+            raise SourceError(f"{self._what}: cannot be read: {error}") from error
+        return self._account(data)
+
+    def readline(self, size: int = -1) -> bytes:
+        try:
+            data = self._inner.readline(size)
+        except _READ_ERRORS as error:
+            raise SourceError(f"{self._what}: cannot be read: {error}") from error
+        return self._account(data)
+
+    def as_io(self) -> IO[bytes]:
+        """This reader typed as the binary stream the parsers accept (they only call readline)."""
+        return cast(IO[bytes], self)
+
+
+@contextmanager
+def open_source(ref: SourceRef, limits: Limits | None = None) -> Iterator[BoundedReader]:
+    """Open ``ref`` for reading as bytes, within the limits.
+
+    Problems of the input (a corrupt gzip stream, a bad zip CRC, a vanished file,
+    a limit exceeded) raise :class:`SourceError` when they happen, possibly mid-read.
+    """
+    limits = limits or Limits()
+    if ref.problem is not None:
+        raise SourceLimitError(f"{ref.name}: {ref.problem}")
+    with ExitStack() as stack:
+        try:
+            if ref.kind == "file":
+                raw: IO[bytes] = stack.enter_context(open(ref.path, "rb"))
+                limit = limits.max_file_bytes
+            elif ref.kind == "gzip":
+                raw = cast(IO[bytes], stack.enter_context(gzip.GzipFile(ref.path, "rb")))
+                compressed = os.stat(ref.path).st_size
+                limit = min(limits.max_uncompressed_bytes,
+                            max(limits.ratio_floor, int(limits.max_ratio * compressed)))
+            else:
+                archive = stack.enter_context(zipfile.ZipFile(ref.path))
+                assert ref.member is not None
+                raw = stack.enter_context(archive.open(ref.member))
+                limit = limits.max_uncompressed_bytes
+        except (*_READ_ERRORS, KeyError) as error:
+            raise SourceError(f"{ref.name}: cannot be read: {error}") from error
+        yield BoundedReader(raw, limit, ref.name)
+
+
+def content_digest(ref: SourceRef, limits: Limits | None = None) -> tuple[str, int]:
+    """The sha256 (hex) and byte count of the source's content (decompressed)."""
+    digest = hashlib.sha256()
+    size = 0
+    with open_source(ref, limits) as stream:
+        while block := stream.read(_MIB):
+            digest.update(block)
+            size += len(block)
+    return digest.hexdigest(), size

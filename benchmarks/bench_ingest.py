@@ -1,0 +1,185 @@
+"""End-to-end ingest speed (parse, validate, re-score, load) and dashboard query times.
+
+Run: ``.venv/bin/python benchmarks/bench_ingest.py [--hands 1000000] [--files 40]``
+
+Hands: the simulators are slower than ingest, so a base set of simulated hands
+is written many times over, each copy with its own ``_copy`` user field.  Every copy
+is a distinct hand to the warehouse (its identity includes user fields) and costs
+exactly what the original costs to parse, replay and load.  pokerkit's PHH
+loader plus a full state replay is timed in the same run on no-limit hold'em
+hands of the same length (it does not know our games), for the ratio.
+Peak memory is the largest resident set of this process and of any worker.
+"""
+
+from __future__ import annotations
+
+import argparse
+import resource
+import shutil
+import statistics
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from analytics.warehouse import ingest, reader  # noqa: E402
+from analytics.warehouse import queries as q  # noqa: E402
+from parsers import HandHistory, dumps_hand  # noqa: E402
+
+POKERKIT_HAND = """variant = 'NT'
+ante_trimming_status = true
+antes = [0, 0, 0]
+blinds_or_straddles = [1, 2, 0]
+min_bet = 2
+starting_stacks = [200, 200, 200]
+actions = ['d dh p1 AcAs', 'd dh p2 7h6h', 'd dh p3 KsQs', 'p3 cbr 6', 'p1 cc', 'p2 f', \
+'d db 2c8dTs', 'p1 cc', 'p3 cbr 10', 'p1 cc', 'd db 9h', 'p1 cc', 'p3 cc', 'd db 3d', 'p1 cc', \
+'p3 cc', 'p1 sm AcAs', 'p3 sm KsQs']
+"""
+
+
+def pokerkit_rate(hands: int) -> float:
+    """pokerkit: load a PHH hand and iterate every state (a full replay), hands per second."""
+    from pokerkit import HandHistory as PokerkitHistory
+
+    def work() -> None:
+        for _ in range(hands):
+            for _state in PokerkitHistory.loads(POKERKIT_HAND):
+                pass
+
+    timings = []
+    for _ in range(3):
+        started = time.perf_counter()
+        work()
+        timings.append(time.perf_counter() - started)
+    return hands / statistics.median(timings)
+
+
+def base_hands(game: str, count: int) -> list[HandHistory]:
+    """``count`` simulated hands of ``game`` (4 players)."""
+    if game == "seveneight":
+        from analytics.simulate.seveneight import simulate_seveneight
+
+        return list(simulate_seveneight(count, 4, 7))
+    if game == "bigtwo":
+        from analytics.simulate.bigtwo import simulate_bigtwo
+
+        return list(simulate_bigtwo(count, 4, 7))
+    from analytics.simulate.rummoli import simulate_rummoli
+
+    return list(simulate_rummoli(count, 4, 7))
+
+
+def copies(texts: list[str], total: int, start: int) -> Iterator[str]:
+    """``total`` distinct hands: the base texts again and again, each with its own ``_copy``."""
+    for number in range(total):
+        yield f"[{number + 1}]\n{texts[number % len(texts)]}_copy = {start + number}\n"
+
+
+def write_inputs(folder: Path, game: str, total: int, files: int, base: int) -> int:
+    """Write ``total`` hands of ``game`` into ``files`` .phhs files; return bytes written."""
+    folder.mkdir(parents=True, exist_ok=True)
+    texts = [dumps_hand(hand) for hand in base_hands(game, base)]
+    per_file = -(-total // files)
+    written = 0
+    for index in range(files):
+        count = min(per_file, total - index * per_file)
+        if count <= 0:
+            break
+        text = "\n".join(copies(texts, count, index * per_file))
+        (folder / f"{game}-{index:03d}.phhs").write_text(text, encoding="utf-8")
+        written += len(text)
+    return written
+
+
+def peak_mib() -> tuple[float, float]:
+    """Peak resident memory of this process and of its largest child, in MiB."""
+    own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    return own, children
+
+
+def timed_ingest(folder: Path, db: Path, workers: int | None) -> tuple[float, int]:
+    started = time.perf_counter()
+    summary = ingest([folder], db, workers=workers)
+    seconds = time.perf_counter() - started
+    assert summary.exit_code == 0, [f for f in summary.files if f.status != "loaded"]
+    return seconds, summary.loaded
+
+
+def median_ms(work: Callable[[], object], runs: int = 5) -> float:
+    work()
+    timings = []
+    for _ in range(runs):
+        started = time.perf_counter()
+        work()
+        timings.append(time.perf_counter() - started)
+    return statistics.median(timings) * 1000
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hands", type=int, default=1_000_000, help="7 & 8 hands")
+    parser.add_argument("--files", type=int, default=40, help="files the 7 & 8 hands are split in")
+    parser.add_argument("--games", type=int, default=20_000, help="Big Two games")
+    parser.add_argument("--rounds", type=int, default=20_000, help="Rummoli rounds")
+    parser.add_argument("--base", type=int, default=2_000, help="distinct simulated hands")
+    parser.add_argument("--workers", type=int, default=None, help="worker processes")
+    parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "out" / "ingest")
+    parser.add_argument("--pokerkit-hands", type=int, default=300)
+    args = parser.parse_args()
+
+    if args.out.exists():
+        shutil.rmtree(args.out)
+    plan = [("seveneight", args.hands, args.files), ("bigtwo", args.games, 4),
+            ("rummoli", args.rounds, 4)]
+    print("writing inputs ...", flush=True)
+    for game, total, files in plan:
+        if total:
+            size = write_inputs(args.out / game, game, total, files, min(args.base, total))
+            print(f"  {game}: {total:,} hands, {size / 2**20:,.0f} MiB", flush=True)
+
+    reference = pokerkit_rate(args.pokerkit_hands)
+    db = args.out / "bench.duckdb"
+    print(f"\n{'ingest':34s} {'hands':>10s} {'seconds':>9s} {'hands/s':>9s} {'x pokerkit':>11s}")
+    print(f"{'pokerkit PHH load + replay':34s} {args.pokerkit_hands:10,d} {'':9s} "
+          f"{reference:9,.0f} {1.0:11.1f}")
+    for game, total, _ in plan:
+        if not total:
+            continue
+        seconds, loaded = timed_ingest(args.out / game, db, args.workers)
+        rate = loaded / seconds
+        print(f"{game + ' end to end':34s} {loaded:10,d} {seconds:9.1f} {rate:9,.0f} "
+              f"{rate / reference:11.1f}", flush=True)
+    own, child = peak_mib()
+    print(f"\npeak memory: main process {own:,.0f} MiB, largest worker {child:,.0f} MiB")
+    started = time.perf_counter()
+    seconds, _ = timed_ingest(args.out / "seveneight", db, args.workers)
+    print(f"rerun of the 7 & 8 files (all already loaded): {time.perf_counter() - started:.1f} s")
+
+    with reader(db) as con:
+        total = con.execute("SELECT count(*) FROM hands").fetchall()[0][0]
+        print(f"\ndashboard queries over {total:,} hands (median of 5, ms)")
+        questions: list[tuple[str, Callable[[], object]]] = [
+            ("totals", lambda: q.totals(con)),
+            ("hands_over_time (month)", lambda: q.hands_over_time(con, bucket="month")),
+            ("player_stats (all games)", lambda: q.player_stats(con)),
+            ("player_stats (7 & 8)", lambda: q.player_stats(con, game="seveneight")),
+            ("net_over_time (7 & 8)", lambda: q.net_over_time(con, game="seveneight")),
+            ("hand_types", lambda: q.hand_types(con)),
+            ("rummoli_games", lambda: q.rummoli_games(con)),
+            ("rummoli_board (all)", lambda: q.rummoli_board(con)),
+            ("rejects_summary", lambda: q.rejects_summary(con)),
+            ("files", lambda: q.files(con)),
+            ("hand_actions (one hand)", lambda: q.hand_actions(con, int(con.execute(
+                "SELECT hand_id FROM hands LIMIT 1").fetchall()[0][0]))),
+        ]
+        for name, work in questions:
+            print(f"  {name:32s} {median_ms(work):8.1f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,131 @@
+"""The dashboard reading while an ingest writes: neither side crashes.
+
+DuckDB lets one process hold a file for writing and locks every other process
+out.  A reader must then either succeed or raise WarehouseBusy, which the
+dashboard can catch and retry; a writer waits for readers to finish.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from analytics.warehouse import (
+    WarehouseBusy,
+    WarehouseMissing,
+    WarehouseSchemaError,
+    ingest,
+    open_reader,
+    open_writer,
+    reader,
+)
+from analytics.warehouse import queries as q
+from analytics.warehouse.schema import migrate
+from tests.test_warehouse_data import BIGTWO, SEVENEIGHT, phhs, simulated_text, write
+
+ROOT = Path(__file__).resolve().parent.parent
+
+HOLD_SCRIPT = """
+import sys
+from analytics.warehouse import open_writer
+con = open_writer(sys.argv[1])
+print("holding", flush=True)
+sys.stdin.read()  # hold the file until the test closes our stdin
+con.close()
+"""
+
+INGEST_SCRIPT = """
+import sys
+from analytics.warehouse import ingest
+print("start", flush=True)
+summary = ingest([sys.argv[1]], sys.argv[2], workers=0, hold=0.05)
+sys.exit(summary.exit_code)
+"""
+
+
+def spawn(script: str, *args: str) -> subprocess.Popen[str]:
+    process = subprocess.Popen([sys.executable, "-c", script, *args], cwd=ROOT, text=True,
+                               stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                               env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    assert process.stdout is not None
+    process.stdout.readline()
+    return process
+
+
+def test_reader_gets_busy_while_another_process_writes(tmp_path: Path) -> None:
+    db = tmp_path / "w.duckdb"
+    ingest([write(tmp_path / "a.phhs", SEVENEIGHT)], db, workers=0)
+    holder = spawn(HOLD_SCRIPT, str(db))
+    try:
+        started = time.monotonic()
+        with pytest.raises(WarehouseBusy, match="another process"):
+            open_reader(db, wait=0.3)
+        assert time.monotonic() - started < 5  # it waited briefly, then gave a clear answer
+        with pytest.raises(WarehouseBusy):
+            open_writer(db, wait=0.2)
+    finally:
+        assert holder.stdin is not None
+        holder.stdin.close()
+        holder.wait()
+    with reader(db) as con:
+        assert q.totals(con)["hands"].tolist() == [1]
+
+
+def test_dashboard_reads_during_an_ingest(tmp_path: Path) -> None:
+    folder = tmp_path / "in"
+    for number in range(6):
+        write(folder / f"p{number}.phhs", simulated_text("bigtwo", 12, seed=number + 10))
+    db = tmp_path / "w.duckdb"
+    ingest([write(tmp_path / "first.phhs", BIGTWO)], db, workers=0)
+    process = spawn(INGEST_SCRIPT, str(folder), str(db))
+    outcomes = {"ok": 0, "busy": 0}
+    while process.poll() is None:
+        try:
+            with reader(db, wait=0.5) as con:
+                stats = q.player_stats(con)
+                files = q.files(con)
+                # A reader sees whole files only.
+                assert int(stats["hands"].sum()) == int(
+                    con.execute("SELECT count(*) FROM seats").fetchall()[0][0])
+                assert int(files["loaded"].sum()) == int(
+                    con.execute("SELECT count(*) FROM hands").fetchall()[0][0])
+            outcomes["ok"] += 1
+        except WarehouseBusy:
+            outcomes["busy"] += 1
+        time.sleep(0.01)
+    print(f"reads during the ingest: {outcomes}")  # pytest -s shows how often each happened
+    assert process.returncode == 0
+    assert sum(outcomes.values()) > 0
+    with reader(db) as con:
+        assert int(con.execute("SELECT count(*) FROM hands").fetchall()[0][0]) == 73
+
+
+def test_reader_in_the_writing_process_shares_its_database(tmp_path: Path) -> None:
+    db = tmp_path / "w.duckdb"
+    ingest([write(tmp_path / "a.phhs", phhs(SEVENEIGHT, BIGTWO))], db, workers=0)
+    con = open_writer(db)
+    try:
+        with reader(db) as read:
+            assert q.totals(read)["hands"].sum() == 2
+    finally:
+        con.close()
+
+
+def test_reader_errors_are_clear(tmp_path: Path) -> None:
+    with pytest.raises(WarehouseMissing):
+        open_reader(tmp_path / "none.duckdb")
+    import duckdb
+
+    old = tmp_path / "old.duckdb"
+    with duckdb.connect(str(old)) as con:
+        migrate(con, target=1)
+    with pytest.raises(WarehouseSchemaError, match="schema version 1"):
+        open_reader(old)
+    open_writer(old).close()  # a writer migrates it
+    with reader(old) as con:
+        assert q.files(con).empty

@@ -1,0 +1,102 @@
+"""Schema creation and migration by code; the dashboard's queries on known data."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import duckdb
+import pytest
+
+from analytics.warehouse import WarehouseSchemaError, ingest, open_writer, reader
+from analytics.warehouse import queries as q
+from analytics.warehouse.rows import ARROW_SCHEMAS
+from analytics.warehouse.schema import LATEST_VERSION, TABLES, VIEWS, migrate, schema_version
+from tests.test_warehouse_data import BIGTWO, RULES_BROKEN, SEVENEIGHT, phhs, relabel, write
+
+
+def test_migrates_an_empty_database(tmp_path: Path) -> None:
+    with duckdb.connect(str(tmp_path / "w.duckdb")) as con:
+        assert schema_version(con) == 0
+        assert migrate(con) == list(range(1, LATEST_VERSION + 1))
+        assert migrate(con) == []  # idempotent
+        names = {row[0] for row in con.execute(
+            "SELECT table_name FROM information_schema.tables").fetchall()}
+        assert set(TABLES) | set(VIEWS) | {"schema_version"} <= names
+        versions = con.execute("SELECT version FROM schema_version ORDER BY 1").fetchall()
+        assert [v for (v,) in versions] == list(range(1, LATEST_VERSION + 1))
+
+
+def test_migrates_step_by_step(tmp_path: Path) -> None:
+    with duckdb.connect(str(tmp_path / "w.duckdb")) as con:
+        assert migrate(con, target=1) == [1]
+        assert schema_version(con) == 1
+        assert migrate(con) == list(range(2, LATEST_VERSION + 1))
+
+
+def test_refuses_a_newer_database(tmp_path: Path) -> None:
+    db = tmp_path / "w.duckdb"
+    with duckdb.connect(str(db)) as con:
+        migrate(con)
+        con.execute("INSERT INTO schema_version (version, description) VALUES (999, 'future')")
+    with pytest.raises(WarehouseSchemaError, match="newer"):
+        open_writer(db)
+
+
+def test_arrow_batches_match_the_tables(tmp_path: Path) -> None:
+    with duckdb.connect(str(tmp_path / "w.duckdb")) as con:
+        migrate(con)
+        for table, schema in ARROW_SCHEMAS.items():
+            columns = [row[0] for row in con.execute(
+                "SELECT column_name FROM information_schema.columns WHERE table_name = ? "
+                "ORDER BY ordinal_position", [table]).fetchall()]
+            assert columns == schema.names, table
+
+
+@pytest.fixture(scope="module")
+def loaded(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("queries")
+    hands = [SEVENEIGHT, relabel(SEVENEIGHT, 2), BIGTWO, RULES_BROKEN]
+    write(folder / "in" / "a.phhs", phhs(*hands))
+    ingest([folder / "in"], folder / "w.duckdb", workers=0)
+    return folder / "w.duckdb"
+
+
+def test_query_answers(loaded: Path) -> None:
+    with reader(loaded) as con:
+        totals = q.totals(con).set_index("game")
+        assert totals.loc["seveneight", "hands"] == 2 and totals.loc["bigtwo", "players"] == 2
+        over = q.hands_over_time(con, bucket="month")
+        assert over[over.game == "seveneight"]["hands"].tolist() == [2]
+        assert str(over[over.game == "seveneight"]["period"].iloc[0])[:10] == "2026-11-01"
+        stats = q.player_stats(con, game="seveneight", order="net")
+        assert stats["player"].tolist() == ["Ann", "Bo", "Cy"]
+        assert stats["net"].tolist() == [36, -4, -32] and stats["wins"].tolist() == [2, 0, 0]
+        assert stats["win_rate"].tolist() == [1.0, 0.0, 0.0]
+        assert q.player_stats(con, min_hands=3).empty
+        types = q.hand_types(con, game="seveneight")
+        assert dict(zip(types.category, types.hands_shown, strict=True)) == {
+            "seven_eight_flush": 2, "fifteen": 2}
+        assert types["share"].sum() == pytest.approx(1.0)
+        rejects = q.rejects_summary(con)
+        assert rejects[["stage", "rejected"]].values.tolist() == [["rules", 1]]
+        assert "p3 cbr 3" in q.rejects(con)["error"].iloc[0]
+        assert q.files(con)["status"].tolist() == ["partial"]
+        hand = int(con.execute("SELECT hand_id FROM hands WHERE game = 'bigtwo'"
+                               ).fetchall()[0][0])
+        actions = q.hand_actions(con, hand)
+        assert actions["player"].tolist()[:3] == ["dealer", "dealer", "Ann"]
+        net = q.net_over_time(con, game="bigtwo", players=["Bo"])
+        assert net[["player", "net", "cumulative_net"]].values.tolist() == [["Bo", -20, -20]]
+        assert q.rummoli_board(con).empty and q.rummoli_games(con).empty
+
+
+def test_queries_refuse_unknown_identifiers(loaded: Path) -> None:
+    with reader(loaded) as con:
+        with pytest.raises(ValueError, match="bucket"):
+            q.hands_over_time(con, bucket="day; DROP TABLE hands")
+        with pytest.raises(ValueError, match="order"):
+            q.player_stats(con, order="net; --")
+        with pytest.raises(ValueError, match="unknown game"):
+            q.player_stats(con, game="chess")
+        # Values are bound, never spliced: a quote is just a file name that matches nothing.
+        assert q.rejects(con, file="x' OR '1'='1").empty
