@@ -1,0 +1,654 @@
+"""numba kernels of the equity engine: exact enumeration and Monte Carlo over card codes.
+
+Importing this module imports numba; each kernel compiles on its first call and
+is cached on disk when a cache directory is writable (as the evaluator's
+kernels are).  The Python wrappers in :mod:`analytics.equity.seveneight` and
+:mod:`analytics.equity.rummoli` validate input and import this module lazily.
+
+Both games share one shape of problem: some players hold known cards and some
+*slots* still to be filled from a pool of unseen cards.  Slot ``s`` belongs to
+player ``owner[s]``; the slots of one player are consecutive.  The exact kernels
+walk every way of filling the slots, where the cards a player receives form an
+unordered set (so a player's slots take increasing pool positions), which visits
+every equally likely deal exactly once.  The Monte Carlo kernels deal the slots
+from a partial Fisher-Yates shuffle of the pool.
+
+Random numbers come from splitmix64 streams, one per chunk of samples, seeded
+from ``(seed, chunk)``: the result depends on the seed only, not on how many
+threads numba runs.
+
+Caution: the poker kernels compile the evaluator's
+:func:`~analytics.evaluator._kernels.rank_from_suit_masks` into this file's
+machine code.  numba's disk cache only watches this file, so after an edit of
+the evaluator's core, touch this file (or clear ``__pycache__``) to recompile.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable
+from typing import Any, Final, TypeVar, cast
+
+import numba
+import numpy as np
+
+from analytics.evaluator._kernels import rank_from_suit_masks
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+CHUNKS: Final = 64
+"""Monte Carlo samples are split into this many independent streams (fixed, for determinism)."""
+
+
+def _jit(parallel: bool = False) -> Callable[[_F], _F]:
+    """``numba.njit`` with on-disk caching when a cache directory is usable."""
+
+    def wrap(func: _F) -> _F:
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", numba.NumbaWarning)
+                return cast(_F, numba.njit(cache=True, parallel=parallel, nogil=True)(func))
+        except RuntimeError:  # no writable cache locator: compile per process instead
+            return cast(_F, numba.njit(cache=False, parallel=parallel, nogil=True)(func))
+
+    return wrap
+
+
+_rank = _jit()(rank_from_suit_masks)
+
+
+@_jit()
+def _splitmix(state: Any) -> Any:  # pragma: no cover - jitted
+    # One step of splitmix64: returns (new state, 64 random bits).
+    state = state + np.uint64(0x9E3779B97F4A7C15)
+    z = state
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return state, z ^ (z >> np.uint64(31))
+
+
+@_jit()
+def _below(bits: Any, n: int) -> int:  # pragma: no cover - jitted
+    # A number in 0..n-1 from 64 random bits (Lemire's multiply-shift on the top 32 bits;
+    # the bias, below n / 2**32, is far under any standard error we report).
+    return int(((bits >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
+
+
+@_jit()
+def _stream_start(seed: int, chunk: int) -> Any:  # pragma: no cover - jitted
+    state = np.uint64(seed) * np.uint64(0xD1B54A32D192ED03) + np.uint64(chunk + 1)
+    state, _ = _splitmix(state)
+    return state
+
+
+# --------------------------------------------------------------------------- 7 & 8
+
+
+@_jit()
+def _seveneight_score(cards: Any, table3: Any, vals: Any, eq: Any, win: Any,
+                      tie: Any, sq: Any) -> None:  # pragma: no cover - jitted
+    # Value every player's three cards, find the best, credit win / tie shares.
+    m = cards.shape[0]
+    best = -1
+    ties = 0
+    for i in range(m):
+        v = table3[cards[i, 0] * 2704 + cards[i, 1] * 52 + cards[i, 2]]
+        vals[i] = v
+        if v > best:
+            best = v
+            ties = 1
+        elif v == best:
+            ties += 1
+    share = 1.0 / ties
+    for i in range(m):
+        if vals[i] == best:
+            eq[i] += share
+            sq[i] += share * share
+            if ties == 1:
+                win[i] += 1.0
+            else:
+                tie[i] += 1.0
+
+
+@_jit()
+def seveneight_exact(cards: Any, owner: Any, pos: Any, pool: Any, table3: Any, eq: Any,
+                     win: Any, tie: Any) -> int:  # pragma: no cover - jitted
+    """Enumerate every deal of ``pool`` cards into the slots; return the number of deals.
+
+    ``cards`` is (m, 3): known codes, slots overwritten in place.  ``eq``, ``win``
+    and ``tie`` (length m) receive sums over deals (equity shares, outright
+    wins, shared wins).
+    """
+    m = cards.shape[0]
+    vals = np.empty(m, dtype=np.int64)
+    sq = np.zeros(m, dtype=np.float64)
+    n_slots = owner.shape[0]
+    n_pool = pool.shape[0]
+    if n_slots == 0:
+        _seveneight_score(cards, table3, vals, eq, win, tie, sq)
+        return 1
+    idx = np.full(n_slots, -1, dtype=np.int64)
+    low = np.zeros(n_slots, dtype=np.int64)
+    used = np.zeros(n_pool, dtype=np.bool_)
+    deals = 0
+    d = 0
+    while d >= 0:
+        j = idx[d]
+        if j >= 0:
+            used[j] = False
+            j += 1
+        else:
+            j = low[d]
+        while j < n_pool and used[j]:
+            j += 1
+        if j >= n_pool:
+            idx[d] = -1
+            d -= 1
+            continue
+        idx[d] = j
+        used[j] = True
+        cards[owner[d], pos[d]] = pool[j]
+        if d == n_slots - 1:
+            _seveneight_score(cards, table3, vals, eq, win, tie, sq)
+            deals += 1
+        else:
+            d += 1
+            # A player's own cards form a set: take them in increasing pool order.
+            low[d] = j + 1 if owner[d] == owner[d - 1] else 0
+            idx[d] = -1
+    return deals
+
+
+@_jit(parallel=True)
+def seveneight_monte_carlo(cards: Any, owner: Any, pos: Any, pool: Any, table3: Any,
+                           samples: int, seed: int, eq: Any, sq: Any, win: Any,
+                           tie: Any) -> None:  # pragma: no cover - jitted
+    """Deal ``samples`` random completions; per-chunk sums go to rows of eq/sq/win/tie.
+
+    ``eq``, ``sq``, ``win``, ``tie`` are (CHUNKS, m): sums of the equity share,
+    of its square (for the standard error), of outright wins and of shared wins.
+    """
+    m = cards.shape[0]
+    n_slots = owner.shape[0]
+    n_pool = pool.shape[0]
+    chunks = eq.shape[0]
+    for c in numba.prange(chunks):
+        count = samples // chunks + (1 if c < samples % chunks else 0)
+        state = _stream_start(seed, c)
+        mine = cards.copy()
+        deck = pool.copy()
+        vals = np.empty(m, dtype=np.int64)
+        for _ in range(count):
+            for s in range(n_slots):
+                state, bits = _splitmix(state)
+                j = s + _below(bits, n_pool - s)
+                card = deck[j]
+                deck[j] = deck[s]
+                deck[s] = card
+                mine[owner[s], pos[s]] = card
+            _seveneight_score(mine, table3, vals, eq[c], win[c], tie[c], sq[c])
+
+
+@_jit()
+def _pots_score(cards: Any, table3: Any, vals: Any, eligible: Any, amounts: Any,
+                expected: Any) -> None:  # pragma: no cover - jitted
+    # Value every hand, then share each pot among its best eligible hands.
+    m = cards.shape[0]
+    for i in range(m):
+        vals[i] = table3[cards[i, 0] * 2704 + cards[i, 1] * 52 + cards[i, 2]]
+    for p in range(eligible.shape[0]):
+        best = -1
+        ties = 0
+        for i in range(m):
+            if eligible[p, i]:
+                if vals[i] > best:
+                    best = vals[i]
+                    ties = 1
+                elif vals[i] == best:
+                    ties += 1
+        share = amounts[p] / ties
+        for i in range(m):
+            if eligible[p, i] and vals[i] == best:
+                expected[i] += share
+
+
+@_jit()
+def seveneight_pots(cards: Any, owner: Any, pos: Any, pool: Any, table3: Any,
+                    eligible: Any, amounts: Any, expected: Any) -> int:  # pragma: no cover
+    """Exact expected winnings from several pots: sum over deals of each player's chips.
+
+    ``eligible`` is (pots, m) booleans, ``amounts`` the chips of each pot;
+    ``expected`` (length m) receives the sum over all deals of what each player
+    wins (divide by the returned number of deals).  Split pots are shared equally.
+    """
+    m = cards.shape[0]
+    vals = np.empty(m, dtype=np.int64)
+    n_slots = owner.shape[0]
+    n_pool = pool.shape[0]
+    if n_slots == 0:
+        _pots_score(cards, table3, vals, eligible, amounts, expected)
+        return 1
+    idx = np.full(n_slots, -1, dtype=np.int64)
+    low = np.zeros(n_slots, dtype=np.int64)
+    used = np.zeros(n_pool, dtype=np.bool_)
+    deals = 0
+    d = 0
+    while d >= 0:
+        j = idx[d]
+        if j >= 0:
+            used[j] = False
+            j += 1
+        else:
+            j = low[d]
+        while j < n_pool and used[j]:
+            j += 1
+        if j >= n_pool:
+            idx[d] = -1
+            d -= 1
+            continue
+        idx[d] = j
+        used[j] = True
+        cards[owner[d], pos[d]] = pool[j]
+        if d == n_slots - 1:
+            _pots_score(cards, table3, vals, eligible, amounts, expected)
+            deals += 1
+        else:
+            d += 1
+            low[d] = j + 1 if owner[d] == owner[d - 1] else 0
+            idx[d] = -1
+    return deals
+
+
+# --------------------------------------------------------------------------- Rummoli
+
+
+@_jit()
+def _rummoli_score(masks: Any, hero: int, table: Any) -> float:  # pragma: no cover - jitted
+    # The hero's share of "best at the table": 1, 1/t when t hands tie for best, 0 if beaten.
+    ties = 1
+    for i in range(masks.shape[0]):
+        v = _rank(masks[i], table)
+        if v > hero:
+            return 0.0
+        if v == hero:
+            ties += 1
+    return 1.0 / ties
+
+
+@_jit()
+def _next_combination(comb: Any, level: int, size: int, n: int) -> bool:  # pragma: no cover
+    # The next size-subset of range(n) in lexicographic order, in place; False at the end.
+    i = size - 1
+    while i >= 0 and comb[level, i] == n - size + i:
+        i -= 1
+    if i < 0:
+        return False
+    comb[level, i] += 1
+    for k in range(i + 1, size):
+        comb[level, k] = comb[level, k - 1] + 1
+    return True
+
+
+@_jit()
+def rummoli_exact(sizes: Any, pool: Any, hero: int, table: Any,
+                  out: Any) -> int:  # pragma: no cover - jitted
+    """Enumerate every deal of opponents' hands from ``pool``; return the number of deals.
+
+    Opponent ``o`` gets ``sizes[o]`` cards; leftover pool cards are the widow's
+    unknown cards (dead).  Each opponent's hand runs through the combinations
+    of the cards the earlier opponents left (no dead ends, unlike a card-by-card
+    search).  ``out`` receives [sum of shares, outright wins, ties for best].
+    """
+    levels = sizes.shape[0]
+    n_pool = pool.shape[0]
+    bits = np.empty(n_pool, dtype=np.int64)
+    for j in range(n_pool):
+        code = pool[j]
+        bits[j] = np.int64(1) << ((code & 3) * 16 + (code >> 2))
+    widest = 1
+    for o in range(levels):
+        widest = max(widest, sizes[o])
+    avail = np.empty((levels, n_pool), dtype=np.int64)
+    count = np.empty(levels, dtype=np.int64)
+    comb = np.zeros((levels, widest), dtype=np.int64)
+    masks = np.zeros(levels, dtype=np.int64)
+    taken = np.zeros(n_pool, dtype=np.bool_)
+    for j in range(n_pool):
+        avail[0, j] = j
+    count[0] = n_pool
+    for i in range(sizes[0]):
+        comb[0, i] = i
+    deals = 0
+    o = 0
+    while True:
+        mask = np.int64(0)
+        for i in range(sizes[o]):
+            mask |= bits[avail[o, comb[o, i]]]
+        masks[o] = mask
+        if o < levels - 1:
+            # The next opponent draws from what this one left.
+            for i in range(count[o]):
+                taken[i] = False
+            for i in range(sizes[o]):
+                taken[comb[o, i]] = True
+            k = 0
+            for i in range(count[o]):
+                if not taken[i]:
+                    avail[o + 1, k] = avail[o, i]
+                    k += 1
+            count[o + 1] = k
+            o += 1
+            for i in range(sizes[o]):
+                comb[o, i] = i
+            continue
+        share = _rummoli_score(masks, hero, table)
+        out[0] += share
+        if share == 1.0:
+            out[1] += 1.0
+        elif share > 0.0:
+            out[2] += 1.0
+        deals += 1
+        while o >= 0 and not _next_combination(comb, o, sizes[o], count[o]):
+            o -= 1
+        if o < 0:
+            return deals
+
+
+@_jit(parallel=True)
+def rummoli_monte_carlo(owner: Any, pool: Any, n_opponents: int, hero: int, table: Any,
+                        samples: int, seed: int, out: Any) -> None:  # pragma: no cover
+    """Random deals of the opponents' hands; ``out`` is (CHUNKS, 4): shares, squares, wins, ties."""
+    n_slots = owner.shape[0]
+    n_pool = pool.shape[0]
+    chunks = out.shape[0]
+    for c in numba.prange(chunks):
+        count = samples // chunks + (1 if c < samples % chunks else 0)
+        state = _stream_start(seed, c)
+        deck = pool.copy()
+        masks = np.zeros(n_opponents, dtype=np.int64)
+        for _ in range(count):
+            for i in range(n_opponents):
+                masks[i] = 0
+            for s in range(n_slots):
+                state, rnd = _splitmix(state)
+                j = s + _below(rnd, n_pool - s)
+                card = deck[j]
+                deck[j] = deck[s]
+                deck[s] = card
+                masks[owner[s]] |= np.int64(1) << ((card & 3) * 16 + (card >> 2))
+            share = _rummoli_score(masks, hero, table)
+            out[c, 0] += share
+            out[c, 1] += share * share
+            if share == 1.0:
+                out[c, 2] += 1.0
+            elif share > 0.0:
+                out[c, 3] += 1.0
+
+
+@_jit(parallel=True)
+def seveneight_pots_monte_carlo(cards: Any, owner: Any, pos: Any, pool: Any, table3: Any,
+                                eligible: Any, amounts: Any, samples: int, seed: int,
+                                sums: Any, squares: Any) -> None:  # pragma: no cover
+    """Monte Carlo version of :func:`seveneight_pots`: per-chunk sums and squares, (CHUNKS, m)."""
+    m = cards.shape[0]
+    n_slots = owner.shape[0]
+    n_pool = pool.shape[0]
+    chunks = sums.shape[0]
+    for c in numba.prange(chunks):
+        count = samples // chunks + (1 if c < samples % chunks else 0)
+        state = _stream_start(seed, c)
+        mine = cards.copy()
+        deck = pool.copy()
+        vals = np.empty(m, dtype=np.int64)
+        won = np.zeros(m, dtype=np.float64)
+        for _ in range(count):
+            for s in range(n_slots):
+                state, bits = _splitmix(state)
+                j = s + _below(bits, n_pool - s)
+                card = deck[j]
+                deck[j] = deck[s]
+                deck[s] = card
+                mine[owner[s], pos[s]] = card
+            for i in range(m):
+                won[i] = 0.0
+            _pots_score(mine, table3, vals, eligible, amounts, won)
+            for i in range(m):
+                sums[c, i] += won[i]
+                squares[c, i] += won[i] * won[i]
+
+
+# One card to come for each player (the common case: every all-in, and any spot where
+# the hole cards are known) is enumerated from a precomputed (players, pool) table of
+# each player's value with each possible card: a leaf is then a few loads from a small
+# array instead of look-ups scattered over the 0.5 MB three-card table.
+
+
+@_jit()
+def _score_values(vals: Any, eq: Any, win: Any, tie: Any) -> None:  # pragma: no cover
+    m = vals.shape[0]
+    best = -1
+    ties = 0
+    for i in range(m):
+        v = vals[i]
+        if v > best:
+            best = v
+            ties = 1
+        elif v == best:
+            ties += 1
+    share = 1.0 / ties
+    for i in range(m):
+        if vals[i] == best:
+            eq[i] += share
+            if ties == 1:
+                win[i] += 1.0
+            else:
+                tie[i] += 1.0
+
+
+@_jit()
+def _pots_values(vals: Any, eligible: Any, amounts: Any, expected: Any) -> None:  # pragma: no cover
+    m = vals.shape[0]
+    for p in range(eligible.shape[0]):
+        best = -1
+        ties = 0
+        for i in range(m):
+            if eligible[p, i]:
+                if vals[i] > best:
+                    best = vals[i]
+                    ties = 1
+                elif vals[i] == best:
+                    ties += 1
+        share = amounts[p] / ties
+        for i in range(m):
+            if eligible[p, i] and vals[i] == best:
+                expected[i] += share
+
+
+@_jit()
+def _count_around(sorted_values: Any, values_last: Any, idx: Any, depth: int,
+                  b: int) -> Any:  # pragma: no cover - jitted
+    # How many of the cards still available give the last player a value below, equal to
+    # and above b: binary search in his sorted values, then take out the cards in use.
+    n_pool = sorted_values.shape[0]
+    lo = np.searchsorted(sorted_values, b, side="left")
+    hi = np.searchsorted(sorted_values, b, side="right")
+    below = lo
+    equal = hi - lo
+    above = n_pool - hi
+    for q in range(depth):
+        v = values_last[idx[q]]
+        if v < b:
+            below -= 1
+        elif v == b:
+            equal -= 1
+        else:
+            above -= 1
+    return below, equal, above
+
+
+@_jit()
+def _finish_equity(values: Any, vals: Any, last: int, sorted_last: Any, idx: Any, depth: int,
+                   eq: Any, win: Any, tie: Any) -> None:  # pragma: no cover - jitted
+    # Every card the last player may still get, at once: the others' best b is fixed.
+    m = vals.shape[0]
+    b = -1
+    t = 0
+    for i in range(m):
+        if i != last:
+            if vals[i] > b:
+                b = vals[i]
+                t = 1
+            elif vals[i] == b:
+                t += 1
+    below, equal, above = _count_around(sorted_last, values[last], idx, depth, b)
+    eq[last] += above
+    win[last] += above
+    if equal > 0:
+        share = equal / (t + 1)
+        eq[last] += share
+        tie[last] += equal
+        for i in range(m):
+            if i != last and vals[i] == b:
+                eq[i] += share
+                tie[i] += equal
+    if below > 0:
+        share = below / t
+        for i in range(m):
+            if i != last and vals[i] == b:
+                eq[i] += share
+                if t == 1:
+                    win[i] += below
+                else:
+                    tie[i] += below
+
+
+@_jit()
+def _finish_pots(values: Any, vals: Any, last: int, sorted_last: Any, idx: Any, depth: int,
+                 eligible: Any, amounts: Any, expected: Any) -> None:  # pragma: no cover
+    # As _finish_equity, pot by pot, crediting chips.
+    m = vals.shape[0]
+    available = sorted_last.shape[0] - depth
+    for p in range(eligible.shape[0]):
+        b = -1
+        t = 0
+        for i in range(m):
+            if i != last and eligible[p, i]:
+                if vals[i] > b:
+                    b = vals[i]
+                    t = 1
+                elif vals[i] == b:
+                    t += 1
+        amount = amounts[p]
+        if not eligible[p, last]:
+            share = amount * available / t
+            for i in range(m):
+                if i != last and eligible[p, i] and vals[i] == b:
+                    expected[i] += share
+            continue
+        if t == 0:
+            expected[last] += amount * available
+            continue
+        below, equal, above = _count_around(sorted_last, values[last], idx, depth, b)
+        expected[last] += amount * (above + equal / (t + 1))
+        share = amount * (equal / (t + 1) + below / t)
+        for i in range(m):
+            if i != last and eligible[p, i] and vals[i] == b:
+                expected[i] += share
+
+
+@_jit()
+def single_slot_exact(values: Any, slotted: Any, eligible: Any, amounts: Any, eq: Any,
+                      win: Any, tie: Any) -> int:  # pragma: no cover - jitted
+    """Exact enumeration when each player has at most one card to come.
+
+    ``values`` is (m, pool): player i's hand value if he gets pool card j (a
+    constant row for a player with nothing to come); ``slotted`` lists the
+    players with a card to come (at least one).  With no pots (``eligible`` has
+    0 rows) the equity shares, outright wins and ties are summed into eq/win/tie;
+    with pots, eq receives each player's chips won.  Returns the number of deals.
+
+    The cards of all slotted players but the last are enumerated; the last
+    player's card is then counted, not enumerated: against the others' best
+    hand, a binary search in his sorted values says for how many of the cards
+    left he wins, ties or loses.  A heads-up spot costs one pass over the pool.
+    """
+    m = values.shape[0]
+    n_pool = values.shape[1]
+    k = slotted.shape[0]
+    last = slotted[k - 1]
+    sorted_last = np.sort(values[last])
+    vals = np.empty(m, dtype=np.int64)
+    for i in range(m):
+        vals[i] = values[i, 0]
+    pots = eligible.shape[0] > 0
+    depth = k - 1
+    idx = np.full(max(depth, 1), -1, dtype=np.int64)
+    if depth == 0:
+        if pots:
+            _finish_pots(values, vals, last, sorted_last, idx, 0, eligible, amounts, eq)
+        else:
+            _finish_equity(values, vals, last, sorted_last, idx, 0, eq, win, tie)
+        return int(n_pool)
+    used = np.zeros(n_pool, dtype=np.bool_)
+    prefixes = 0
+    d = 0
+    while d >= 0:
+        j = idx[d]
+        if j >= 0:
+            used[j] = False
+        j += 1
+        while j < n_pool and used[j]:
+            j += 1
+        if j >= n_pool:
+            idx[d] = -1
+            d -= 1
+            continue
+        idx[d] = j
+        used[j] = True
+        player = slotted[d]
+        vals[player] = values[player, j]
+        if d == depth - 1:
+            if pots:
+                _finish_pots(values, vals, last, sorted_last, idx, depth, eligible, amounts, eq)
+            else:
+                _finish_equity(values, vals, last, sorted_last, idx, depth, eq, win, tie)
+            prefixes += 1
+        else:
+            d += 1
+    return int(prefixes * (n_pool - depth))
+
+
+# --------------------------------------------------------------------------- theory
+
+
+@_jit()
+def no_straight_flush_ranks(table: Any, nxt: Any, sizes: Any,
+                            classes: Any) -> Any:  # pragma: no cover - jitted
+    """The ranks 2..K of :func:`analytics.equity.theory._no_straight_flush`'s programme.
+
+    ``table`` is (suit state, class, cards) after the ace; each rank takes every
+    subset of suits (``nxt``: next suit state or -1 for a straight flush,
+    ``sizes``: cards in the subset, ``classes``: class after a rank held m times).
+    """
+    for _ in range(12):
+        new = np.zeros_like(table)
+        degrees = table.shape[2]
+        for state in range(table.shape[0]):
+            for cls in range(table.shape[1]):
+                empty = True
+                for degree in range(degrees):
+                    if table[state, cls, degree] != 0:
+                        empty = False
+                        break
+                if empty:
+                    continue
+                for subset in range(16):
+                    target = nxt[state, subset]
+                    if target < 0:
+                        continue
+                    m = sizes[subset]
+                    after = classes[cls, m]
+                    for degree in range(degrees - m):
+                        new[target, after, degree + m] += table[state, cls, degree]
+        table = new
+    return table

@@ -1,0 +1,262 @@
+"""All-in adjusted results for 7 & 8 hands (PokerTracker's "all-in equity adjusted winnings").
+
+When the betting is over before the third cards are dealt, and two or more
+players are still in, nothing the players do any more changes the result:
+only the cards do.  At that moment each player's *expected* result is his
+equity in every pot he is eligible for times its chips; the difference between
+his actual result and the expected one is luck, which is what separating luck
+from skill means.
+
+**Which hands.** A hand qualifies when the third cards were dealt and no bet,
+call, check or fold followed them: the betting closed in round 1 with at most
+one player left holding chips (everyone else all in), so round 2 had no action.
+A hand whose round 2 was played, an all-in in round 2 (no card to come) and a
+hand won by folds do not qualify: their actual result is their expected one.
+
+**The moment.** The hand is replayed with the 7 & 8 rules engine
+(:class:`~analytics.rules.seveneight.SevenEightState`) up to the first third
+card; its contributions, who is still in and the hole cards are read there.
+
+**Pots.** :func:`analytics.rules.pots.build_pots` returns uncalled chips and
+layers the rest into a main pot and side pots; each pot's equity is computed
+among its own eligible players, in one enumeration for all pots.
+
+**Which cards are known.** The hole cards of the players still in (an all-in
+showdown shows them); ``??`` cards and the third cards are drawn from the
+unseen cards.  Folded players' cards are not used by default, as in
+PokerTracker and Hold'em Manager, where they are not known; pass
+``use_folded_cards=True`` to treat folded players' recorded cards as dead.
+
+Exact enumeration covers every hand with up to four players all in
+(``4 x 3`` known cards: 3.3 million deals); more players, or unseen hole cards
+that push the count above ``budget``, use Monte Carlo with a standard error.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from analytics.equity.seveneight import (
+    DEFAULT_BUDGET,
+    SevenEightSpot,
+    seveneight_table,
+    single_slot_values,
+)
+from analytics.rules.base import Outcome
+from analytics.rules.pots import build_pots
+from analytics.rules.seveneight import SevenEightState
+from parsers.cards import UNKNOWN, Card
+from parsers.knobs import Game
+from parsers.model import HandHistory, Verb
+
+__all__ = ["ALLIN_SAMPLES", "AllInPlayer", "AllInResult", "allin_adjusted", "allin_moment"]
+
+ALLIN_SAMPLES = 100_000
+"""Monte Carlo samples for an all-in too large to enumerate (5 or more players)."""
+
+_BETTING = frozenset({Verb.BET_RAISE, Verb.CHECK_CALL, Verb.FOLD})
+
+
+@dataclass(frozen=True, slots=True)
+class AllInPlayer:
+    """One player still in at the all-in moment.
+
+    Chips: ``contributed`` (everything he put in, uncalled chips included),
+    ``refund`` (uncalled chips returned), ``expected_won`` (expected chips from
+    the pots), ``actual_won`` (chips he won from the pots).  Nets: ``expected_net
+    = expected_won + refund - contributed``, ``actual_net`` (the replay's net) and
+    ``luck = actual_net - expected_net``.  ``equity`` is ``expected_won`` as a
+    share of all the pots; ``std_error`` is that of ``expected_won`` (0 when exact).
+    """
+
+    seat: int
+    contributed: int
+    refund: int
+    equity: float
+    expected_won: float
+    actual_won: int
+    expected_net: float
+    actual_net: int
+    luck: float
+    std_error: float
+
+
+@dataclass(frozen=True, slots=True)
+class AllInResult:
+    """The all-in moment of a hand and each contesting player's expected and actual result."""
+
+    players: tuple[AllInPlayer, ...]
+    pot: int
+    """Chips in the pots at the all-in moment (uncalled chips already returned)."""
+    pots: int
+    """Number of pots (main pot plus side pots)."""
+    exact: bool
+    deals: int
+    """Deals enumerated, or Monte Carlo samples."""
+
+
+def allin_moment(hand: HandHistory) -> int | None:
+    """Index of the first third-card deal if ``hand`` qualifies (see the module doc), else None.
+
+    Cheap: one pass over the actions, no replay; most hands are turned down here.
+    """
+    if hand.game is not Game.SEVENEIGHT:
+        return None
+    # From the end back to the last betting action: the third cards are dealt together
+    # (nothing happens between them), so the hand qualifies exactly when some third card
+    # comes after the last bet, call, check or fold.  Most hands stop after a step or two.
+    actions = hand.actions
+    third = None
+    deal, betting = Verb.DEAL_HOLE, _BETTING
+    for index in range(len(actions) - 1, -1, -1):
+        action = actions[index]
+        verb = action.verb
+        if verb in betting:
+            break
+        if verb is deal and len(action.cards) == 1:
+            third = index
+    return third
+
+
+def allin_adjusted(
+    hand: HandHistory,
+    outcome: Outcome | None = None,
+    *,
+    use_folded_cards: bool = False,
+    budget: int = DEFAULT_BUDGET,
+    samples: int = ALLIN_SAMPLES,
+    seed: int = 0,
+) -> AllInResult | None:
+    """Expected against actual results of a 7 & 8 hand all in with cards to come, else None.
+
+    ``outcome`` is the rules engine's :class:`~analytics.rules.base.Outcome` of
+    the hand (its nets are the actual results); without it the hand is replayed.
+    Raises :class:`~analytics.rules.base.RuleError` for a hand that does not replay.
+    """
+    third = allin_moment(hand)
+    if third is None:
+        return None
+    from analytics.equity import _kernels
+
+    if outcome is None:
+        from analytics.rules import replay
+
+        outcome = replay(hand)
+    moment = _moment_from_outcome(hand, outcome, third) or _moment_from_replay(hand, third)
+    contributions, in_hand, holes = moment
+    n = len(in_hand)
+    contestants = [p for p in range(n) if in_hand[p]]
+    layout = build_pots(contributions, in_hand)
+    pots = [pot for pot in layout.pots if pot.amount > 0]
+    total = sum(pot.amount for pot in pots)
+
+    # Cards: each contestant's known hole cards, then slots for ?? and the third card.
+    m = len(contestants)
+    cards = np.full((m, 3), -1, dtype=np.int64)
+    seen: set[int] = set()
+    owner: list[int] = []
+    pos: list[int] = []
+    for row, player in enumerate(contestants):
+        known = [card.code for card in holes[player] if card.is_known]
+        cards[row, :len(known)] = known
+        seen.update(known)
+        for column in range(len(known), 3):
+            owner.append(row)
+            pos.append(column)
+    if use_folded_cards:
+        for player in range(n):
+            if not in_hand[player]:
+                seen.update(card.code for card in holes[player] if card.is_known)
+    pool = np.array([code for code in range(52) if code not in seen], dtype=np.int64)
+    owner_array = np.array(owner, dtype=np.int64)
+    pos_array = np.array(pos, dtype=np.int64)
+    row_of = {player: row for row, player in enumerate(contestants)}
+    eligible = np.zeros((len(pots), m), dtype=np.bool_)
+    for index, pot in enumerate(pots):
+        for player in pot.eligible:
+            eligible[index, row_of[player]] = True
+    amounts = np.array([pot.amount for pot in pots], dtype=np.float64)
+
+    spot = SevenEightSpot(cards, owner_array, pos_array, pool, 1)
+    deals = spot.deals
+    expected = np.zeros(m)
+    errors = np.zeros(m)
+    exact = deals <= budget
+    if exact:
+        if spot.single_slot:
+            unused = np.zeros(m)
+            deals = _kernels.single_slot_exact(single_slot_values(spot), owner_array, eligible,
+                                               amounts, expected, unused, unused)
+        else:
+            deals = _kernels.seveneight_pots(cards, owner_array, pos_array, pool,
+                                             seveneight_table(), eligible, amounts, expected)
+        expected /= deals
+    else:
+        shape = (_kernels.CHUNKS, m)
+        sums, squares = np.zeros(shape), np.zeros(shape)
+        _kernels.seveneight_pots_monte_carlo(cards, owner_array, pos_array, pool,
+                                             seveneight_table(), eligible, amounts, samples,
+                                             seed, sums, squares)
+        expected = sums.sum(axis=0) / samples
+        variance = np.maximum(squares.sum(axis=0) / samples - expected ** 2, 0.0)
+        errors = np.sqrt(variance / (samples - 1))
+        deals = samples
+
+    players = []
+    for row, player in enumerate(contestants):
+        contributed = contributions[player]
+        refund = layout.refunds[player]
+        actual_net = outcome.nets[player]
+        expected_won = float(expected[row])
+        expected_net = expected_won + refund - contributed
+        players.append(AllInPlayer(
+            seat=player + 1, contributed=contributed, refund=refund,
+            equity=expected_won / total if total else 0.0, expected_won=expected_won,
+            actual_won=actual_net + contributed - refund, expected_net=expected_net,
+            actual_net=actual_net, luck=actual_net - expected_net,
+            std_error=float(errors[row])))
+    return AllInResult(tuple(players), total, len(pots), exact, int(deals))
+
+
+_Moment = tuple[tuple[int, ...], list[bool], list[list[Card]]]
+
+
+def _moment_from_outcome(hand: HandHistory, outcome: Outcome, third: int) -> _Moment | None:
+    """Contributions, who is in and the hole cards, read without a replay.
+
+    With no betting after the third cards, the engine's final contributions
+    (``outcome.extra["contributions"]``) are those of the all-in moment, the
+    players still in are those dealt a third card, and the hole cards are the
+    deal with any ``??`` replaced by the card turned up.  None when the outcome
+    does not carry the contributions (then the hand is replayed).
+    """
+    contributions = outcome.extra.get("contributions")
+    n = hand.num_players
+    if not isinstance(contributions, tuple) or len(contributions) != n:
+        return None
+    holes: list[list[Card]] = [[] for _ in range(n)]
+    for action in hand.actions[:third]:
+        verb = action.verb
+        if verb is Verb.DEAL_HOLE and action.target is not None:
+            holes[action.target - 1] = list(action.cards)
+        elif verb is Verb.TURN_UP and action.cards:
+            hole = holes[action.actor - 1]
+            card = action.cards[0]
+            if card not in hole and UNKNOWN in hole:
+                hole[hole.index(UNKNOWN)] = card
+    in_hand = [False] * n
+    for action in hand.actions[third:]:
+        if action.verb is Verb.DEAL_HOLE and action.target is not None:
+            in_hand[action.target - 1] = True
+    return tuple(int(c) for c in contributions), in_hand, holes
+
+
+def _moment_from_replay(hand: HandHistory, third: int) -> _Moment:
+    """The same, from the rules engine replayed up to the first third card."""
+    state = SevenEightState.from_hand(hand)
+    for action in hand.actions[:third]:
+        state.apply(action)
+    return (tuple(state.contributions), list(state.in_hand),
+            [list(hole) for hole in state.holes])

@@ -1,0 +1,261 @@
+"""Rummoli poker strength: the chance that a hand is the best poker hand at the table.
+
+In Rummoli all 52 cards are dealt to the players and the widow (RULES.md
+section 1), and each player's poker hand is the best five of all his cards.
+For a player who knows only his own hand, the other players' hands and the
+widow are a random split of the cards he cannot see; the widow's cards are dead
+(after the exchange nobody plays them).  :func:`rummoli_strength` gives:
+
+* ``p_best``: the probability that no other player holds a better hand (a tie
+  for best counts: he at least shares the poker pot at a showdown);
+* ``share``: the expected share of the poker pot if everyone showed down
+  (1 for best alone, 1/k in a k-way tie);
+* ``p_win``: best alone.
+
+It enumerates every split of the unseen cards when there are at most ``budget``
+(feasible only when few cards are unseen, e.g. a dealer who exchanged with
+the widow knows the widow's cards: with two players the split is then known),
+and otherwise deals ``samples`` random splits, with the standard errors.
+
+**Hand sizes.** The deal goes round from the dealer's left, the widow last in
+each turn, so with ``52 = q * (N + 1) + r`` the first ``r`` players in deal
+order hold ``q + 1`` cards and the widow (last in every turn) holds ``q``
+(everybody holds 13 with three players).  By default the opponents get the
+sizes that leave the hero's own size consistent with this; after a widow
+exchange the sizes move with the hands, so per-round figures
+(:func:`rummoli_round_strengths`) take the real sizes from the history.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Final
+
+import numpy as np
+
+from analytics.equity.seveneight import Method
+from analytics.evaluator import EvaluationError, poker_rank
+from analytics.rules.base import Outcome
+from parsers.cards import Card, CardError, parse_cards
+from parsers.knobs import Game
+from parsers.model import HandHistory, Verb
+
+__all__ = [
+    "RUMMOLI_BUDGET",
+    "RUMMOLI_SAMPLES",
+    "RummoliRoundStrength",
+    "RummoliStrength",
+    "rummoli_default_sizes",
+    "rummoli_round_strengths",
+    "rummoli_strength",
+]
+
+RUMMOLI_BUDGET: Final = 2_000_000
+"""Enumerate exactly when there are at most this many splits of the unseen cards."""
+
+RUMMOLI_SAMPLES: Final = 20_000
+"""Default Monte Carlo samples (standard error of a probability <= 0.0036)."""
+
+
+@dataclass(frozen=True, slots=True)
+class RummoliStrength:
+    """How strong a Rummoli poker hand is against the unseen hands (see the module doc).
+
+    ``std_error`` is that of ``p_best``, ``share_std_error`` that of ``share``;
+    both 0 for an exact result.
+    """
+
+    p_best: float
+    share: float
+    p_win: float
+    std_error: float
+    share_std_error: float
+    exact: bool
+    deals: int
+
+
+def rummoli_default_sizes(hand_size: int, players: int) -> tuple[tuple[int, ...], int]:
+    """Opponents' hand sizes and the widow's size for a hand of ``hand_size`` among ``players``.
+
+    Raises :class:`~analytics.evaluator.EvaluationError` when the hand size cannot
+    occur with that many players (then give the sizes explicitly).
+    """
+    if not 2 <= players <= 8:
+        raise EvaluationError(f"Rummoli is played by 2 to 8 players, not {players}")
+    q, r = divmod(52, players + 1)
+    if hand_size == q + 1 and r > 0:
+        long_hands = r - 1
+    elif hand_size == q:
+        long_hands = r
+    else:
+        raise EvaluationError(
+            f"with {players} players hands hold {q} or {q + 1} cards, not {hand_size};"
+            " give opponent_sizes and widow_size")
+    opponents = (q + 1,) * long_hands + (q,) * (players - 1 - long_hands)
+    return opponents, q
+
+
+def _cards(cards: str | Iterable[Card], what: str) -> tuple[Card, ...]:
+    if isinstance(cards, str):
+        try:
+            parsed = parse_cards(cards)
+        except CardError as error:
+            raise EvaluationError(f"{what}: {error}") from error
+    else:
+        parsed = tuple(cards)
+    if any(not card.is_known for card in parsed):
+        raise EvaluationError(f"{what}: every card must be known (no ??)")
+    return parsed
+
+
+def rummoli_strength(
+    hand: str | Iterable[Card],
+    players: int,
+    *,
+    opponent_sizes: Sequence[int] | None = None,
+    widow_size: int | None = None,
+    widow: str | Iterable[Card] = (),
+    method: Method = "auto",
+    budget: int = RUMMOLI_BUDGET,
+    samples: int = RUMMOLI_SAMPLES,
+    seed: int = 0,
+) -> RummoliStrength:
+    """The chance that ``hand`` (5 to 26 cards) is the best poker hand at a table of ``players``.
+
+    ``opponent_sizes`` and ``widow_size`` default to :func:`rummoli_default_sizes`;
+    ``widow`` lists widow cards the player knows (his old hand after he
+    exchanged with the widow), which are then out of the opponents' reach.
+    ``method``/``budget``/``samples``/``seed`` as for
+    :func:`~analytics.equity.seveneight.seveneight_equity`.
+    """
+    from analytics.equity import _kernels
+    from analytics.evaluator._tables import table_array
+
+    own = _cards(hand, "hand")
+    known_widow = _cards(widow, "widow")
+    hero = poker_rank(own).value  # checks 5..26 distinct known cards
+    if opponent_sizes is None or widow_size is None:
+        default_opponents, default_widow = rummoli_default_sizes(len(own), players)
+        opponent_sizes = default_opponents if opponent_sizes is None else opponent_sizes
+        widow_size = default_widow if widow_size is None else widow_size
+    sizes = [int(size) for size in opponent_sizes]
+    if len(sizes) != players - 1:
+        raise EvaluationError(f"{players} players need {players - 1} opponent sizes,"
+                              f" not {len(sizes)}")
+    if any(not 5 <= size <= 26 for size in sizes):
+        raise EvaluationError(f"opponents' hands hold 5 to 26 cards, not {sizes}")
+    if len(own) + sum(sizes) + widow_size != 52:
+        raise EvaluationError(f"hand {len(own)} + opponents {sum(sizes)} + widow {widow_size}"
+                              " cards is not the 52 of the deck")
+    if len(known_widow) > widow_size:
+        raise EvaluationError(f"{len(known_widow)} known widow cards but the widow holds"
+                              f" {widow_size}")
+    seen = {card.code for card in own}
+    if len(seen) != len(own) or any(card.code in seen for card in known_widow) or (
+            len({card.code for card in known_widow}) != len(known_widow)):
+        raise EvaluationError("a card is given twice")
+    seen.update(card.code for card in known_widow)
+    pool = np.array([code for code in range(52) if code not in seen], dtype=np.int64)
+    owner = np.repeat(np.arange(len(sizes), dtype=np.int64), sizes)
+    table = table_array()
+    deals = math.factorial(pool.size) // math.prod(math.factorial(s) for s in sizes) // (
+        math.factorial(pool.size - sum(sizes)))
+    if method not in ("auto", "exact", "monte_carlo"):
+        raise EvaluationError(f"method is auto, exact or monte_carlo, not {method!r}")
+    if method == "exact" or (method == "auto" and deals <= budget):
+        out = np.zeros(3)
+        count = _kernels.rummoli_exact(np.array(sizes, dtype=np.int64), pool, hero, table, out)
+        return RummoliStrength((out[1] + out[2]) / count, out[0] / count, out[1] / count,
+                               0.0, 0.0, True, int(count))
+    if samples < 2:
+        raise EvaluationError("Monte Carlo needs at least 2 samples")
+    sums = np.zeros((_kernels.CHUNKS, 4))
+    _kernels.rummoli_monte_carlo(owner, pool, len(sizes), hero, table, samples, seed, sums)
+    share_sum, share_sq, wins, ties = sums.sum(axis=0)
+    share = share_sum / samples
+    p_best = (wins + ties) / samples
+    share_var = max(share_sq / samples - share * share, 0.0)
+    return RummoliStrength(
+        float(p_best), float(share), float(wins / samples),
+        math.sqrt(p_best * (1 - p_best) / (samples - 1)),
+        math.sqrt(share_var / (samples - 1)), False, samples)
+
+
+@dataclass(frozen=True, slots=True)
+class RummoliRoundStrength:
+    """One player's poker strength in a Rummoli round, expected against realised.
+
+    ``cards`` is the hand he played poker with (after any widow exchange).
+    ``realised_share`` is his share of "best hand at the table" judged on every
+    player's actual cards (1, 1/k for a k-way tie, 0); ``won_poker_pot`` whether
+    he won chips from the ``poker`` pot (``finale`` in a finale round; None
+    without the outcome).
+    """
+
+    seat: int
+    cards: str
+    hand_size: int
+    category: str
+    strength: RummoliStrength
+    realised_share: float
+    won_poker_pot: bool | None
+
+
+def rummoli_round_strengths(
+    hand: HandHistory,
+    outcome: Outcome | None = None,
+    *,
+    budget: int = RUMMOLI_BUDGET,
+    samples: int = RUMMOLI_SAMPLES,
+    seed: int = 0,
+) -> list[RummoliRoundStrength]:
+    """Every dealt player's poker strength in a Rummoli round, from his own point of view.
+
+    The hands are those after the widow exchange (``xw`` by the dealer or ``aw``
+    by the auction winner); an exchanger knows the widow's cards (his old hand).
+    Returns [] for a round whose cards are not all known or that is not Rummoli.
+    """
+    if hand.game is not Game.RUMMOLI:
+        return []
+    hands: dict[int, list[Card]] = {}
+    widow: list[Card] = []
+    exchanger: int | None = None
+    for action in hand.actions:
+        verb = action.verb
+        if verb is Verb.DEAL_HOLE and action.target is not None:
+            hands.setdefault(action.target, []).extend(action.cards)
+        elif verb is Verb.DEAL_WIDOW:
+            widow.extend(action.cards)
+        elif verb in (Verb.EXCHANGE, Verb.AUCTION_WIN) and action.actor in hands:
+            exchanger = action.actor
+            hands[exchanger], widow = widow, hands[exchanger]
+        elif verb in (Verb.BET_RAISE, Verb.CHECK_CALL, Verb.FOLD, Verb.PLAY):
+            break  # the poker phase has begun: the hands are fixed
+    every = [card for cards in hands.values() for card in cards] + widow
+    if len(hands) < 2 or any(not card.is_known for card in every) or len(every) != 52:
+        return []
+    seats = sorted(hands)
+    values = {seat: poker_rank(hands[seat]) for seat in seats}
+    best = max(rank.value for rank in values.values())
+    tied = sum(1 for rank in values.values() if rank.value == best)
+    poker_winners = None
+    if outcome is not None:
+        # A finale round plays its poker for the pot named "finale".
+        pots = ("poker", "finale")
+        poker_winners = {a.player for a in outcome.awards if a.pot in pots and a.amount > 0}
+    rows = []
+    for number, seat in enumerate(seats):
+        own = hands[seat]
+        strength = rummoli_strength(
+            own, len(seats), opponent_sizes=[len(hands[s]) for s in seats if s != seat],
+            widow_size=len(widow), widow=widow if seat == exchanger else (),
+            budget=budget, samples=samples, seed=seed + number)
+        rank = values[seat]
+        rows.append(RummoliRoundStrength(
+            seat=seat, cards="".join(str(card) for card in own), hand_size=len(own),
+            category=rank.category.label, strength=strength,
+            realised_share=1.0 / tied if rank.value == best else 0.0,
+            won_poker_pot=None if poker_winners is None else seat in poker_winners))
+    return rows

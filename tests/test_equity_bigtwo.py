@@ -1,0 +1,68 @@
+"""Big Two deal strength and hand features."""
+
+from __future__ import annotations
+
+import pytest
+
+from analytics.equity import bigtwo_deal_strength, bigtwo_features, bigtwo_game_features
+from analytics.evaluator import EvaluationError, bigtwo_all_combos
+from analytics.simulate.bigtwo import simulate_bigtwo
+from parsers.cards import parse_cards
+from parsers.knobs import BigTwoDeal, BigTwoRules
+
+STRONG = "2s2h2d2cAsAhKsKhQsQhJsJhTs"
+WEAK = "3d3c4h5s6d7c8h9sTdJcQh4d5c"
+
+
+def test_features_count_twos_aces_and_plays() -> None:
+    features = bigtwo_features(STRONG)
+    assert (features.twos, features.aces, features.cards) == (4, 2, 13)
+    assert not features.has_lead
+    combos = bigtwo_all_combos(parse_cards(STRONG), BigTwoRules())
+    assert features.five_card == sum(1 for c in combos if c.size == 5)
+    assert features.pairs == sum(1 for c in combos if c.size == 2)
+    assert features.pairs == 6 + 4  # four 2s make six pairs; aces to jacks one each
+    assert bigtwo_features(WEAK).has_lead
+
+
+def test_game_features_cover_every_player() -> None:
+    game = next(simulate_bigtwo(1, 4, 2))
+    rows = bigtwo_game_features(game)
+    assert [row.seat for row in rows] == [1, 2, 3, 4]
+    assert sum(row.twos for row in rows) == 4
+    assert sum(row.aces for row in rows) == 4
+    assert sum(row.has_lead for row in rows) == 1
+
+
+def test_deal_strength_is_seeded_and_orders_hands() -> None:
+    strong = bigtwo_deal_strength(STRONG, samples=40, seed=1)
+    again = bigtwo_deal_strength(STRONG, samples=40, seed=1)
+    weak = bigtwo_deal_strength(WEAK, samples=40, seed=1)
+    assert strong == again
+    assert strong.p_first > weak.p_first
+    middle = bigtwo_deal_strength("3d4d5d6d7dAcAd9s9hKc2d8c8h", samples=40, seed=1)
+    assert 0 < middle.std_error < 0.1
+    assert middle.std_error == pytest.approx(
+        (middle.p_first * (1 - middle.p_first) / 39) ** 0.5)
+
+
+def test_deal_all_with_three_players_gives_leftovers_to_the_lead_holder() -> None:
+    rules = BigTwoRules(deal=BigTwoDeal.ALL)
+    # 52 = 3 x 17 + 1: the holder of 3d gets 18 cards.
+    long_hand = "3d" + "4c4d4h4s5c5d5h5s6c6d6h6s7c7d7h7s"
+    assert len(parse_cards(long_hand)) == 17
+    with pytest.raises(EvaluationError, match="17 or 18"):
+        bigtwo_deal_strength(long_hand[:-2], 3, rules, samples=2)
+    result = bigtwo_deal_strength(long_hand + "8c", 3, rules, samples=10, seed=3)
+    assert 0.0 <= result.p_first <= 1.0
+    short = bigtwo_deal_strength("4c4d4h4s5c5d5h5s6c6d6h6s7c7d7h7s8c", 3, rules, samples=10)
+    assert 0.0 <= short.p_first <= 1.0
+
+
+def test_bad_hands_are_rejected() -> None:
+    with pytest.raises(EvaluationError, match="13"):
+        bigtwo_deal_strength("3d4d", 4, samples=2)
+    with pytest.raises(EvaluationError, match="distinct"):
+        bigtwo_features("3d3d")
+    with pytest.raises(EvaluationError, match="2 to 4"):
+        bigtwo_deal_strength(STRONG, 5, samples=2)
