@@ -1,0 +1,57 @@
+"""Cards drawn as cards: small, self-contained HTML snippets (no images, no network).
+
+Each card is an inline-block ``<span>`` with its rank and suit symbol, red for
+hearts and diamonds; a card nobody saw is drawn face down.  The snippets carry
+their own inline styles so they look the same in the dashboard
+(``st.html``/``st.markdown``) and in an exported HTML report.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from html import escape
+from typing import Final
+
+from parsers.cards import Card, parse_cards
+
+__all__ = ["card_html", "cards_html", "chips_html"]
+
+_SUITS: Final = {"c": "♣", "d": "♦", "h": "♥", "s": "♠"}
+_RED: Final = frozenset("dh")
+_BASE: Final = ("display:inline-block;min-width:2.1em;padding:0.25em 0.3em;margin:0 0.15em;"
+                "border:1px solid #999;border-radius:0.35em;background:#fff;"
+                "font-family:Georgia,serif;font-weight:bold;text-align:center;"
+                "box-shadow:1px 1px 2px rgba(0,0,0,0.15);")
+_BACK: Final = ("display:inline-block;min-width:2.1em;padding:0.25em 0.3em;margin:0 0.15em;"
+                "border:1px solid #345;border-radius:0.35em;color:#fff;text-align:center;"
+                "background:repeating-linear-gradient(45deg,#2b4c7e,#2b4c7e 4px,#3b5c8e 4px,"
+                "#3b5c8e 8px);")
+
+
+def card_html(card: Card | str, *, faded: bool = False) -> str:
+    """One card as an HTML span; ``faded`` draws it greyed (a folded or laid card)."""
+    text = str(card)
+    if text == "??" or len(text) != 2:
+        return f'<span class="hl-card hl-back" style="{_BACK}" title="unseen card">?</span>'
+    rank, suit = text[0], text[1]
+    color = "#c0392b" if suit in _RED else "#1b1b1b"
+    opacity = "opacity:0.45;" if faded else ""
+    label = "10" if rank == "T" else rank
+    return (f'<span class="hl-card" style="{_BASE}color:{color};{opacity}" '
+            f'title="{escape(text)}">{escape(label)}{_SUITS.get(suit, "?")}</span>')
+
+
+def cards_html(cards: Iterable[Card | str] | str, *, faded: bool = False,
+               empty: str = "—") -> str:
+    """Several cards side by side; ``cards`` may be card text (``AsKd``) or cards."""
+    items: Iterable[Card | str] = parse_cards(cards) if isinstance(cards, str) else cards
+    html = "".join(card_html(card, faded=faded) for card in items)
+    return f'<span class="hl-cards">{html}</span>' if html else escape(empty)
+
+
+def chips_html(amount: int | None, *, label: str = "") -> str:
+    """A chip count as a small pill (``label`` before it), or a dash when unknown."""
+    shown = "—" if amount is None else f"{amount:,}"
+    prefix = f"{escape(label)} " if label else ""
+    return ('<span style="display:inline-block;padding:0.1em 0.5em;border-radius:1em;'
+            f'background:#f3e9c6;border:1px solid #c9b46b;">{prefix}{shown}</span>')

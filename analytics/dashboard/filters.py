@@ -1,0 +1,123 @@
+"""Filter state <-> URL query parameters, and the choices the filters offer.
+
+A view is shared by its URL: ``?game=seveneight&player=Ann&player=Bo&from=2026-01-01``.
+:func:`from_params` reads a query-parameter mapping (as ``st.query_params``
+gives it) into a :class:`~analytics.warehouse.views.HandFilter`, ignoring what
+it cannot use (an unknown game, a malformed date) rather than failing, since
+URLs are typed, pasted and truncated by people; :func:`to_params` writes one
+back.  Plain functions: the Streamlit widgets live in :mod:`analytics.dashboard.ui`.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Final
+
+import pandas as pd
+
+from analytics.warehouse.views import KNOBS, HandFilter
+from parsers.knobs import Game
+
+__all__ = ["FILTER_KEYS", "Options", "from_params", "options_from_frame", "to_params"]
+
+FILTER_KEYS: Final = ("game", "player", "from", "to", "session", "knob", "stakes")
+"""The query parameters the filters own; pages may add others (``hand``, ``pot_game``)."""
+
+ParamValue = str | list[str]
+
+
+def _all(params: Mapping[str, ParamValue], key: str) -> list[str]:
+    value = params.get(key)
+    if value is None:
+        return []
+    return [value] if isinstance(value, str) else [str(v) for v in value]
+
+
+def _first(params: Mapping[str, ParamValue], key: str) -> str | None:
+    values = [v for v in _all(params, key) if v != ""]
+    return values[-1] if values else None
+
+
+def _day(text: str | None) -> dt.date | None:
+    if text is None:
+        return None
+    try:
+        return dt.date.fromisoformat(text)
+    except ValueError:
+        return None
+
+
+def from_params(params: Mapping[str, ParamValue]) -> HandFilter:
+    """The filter a URL's query parameters describe (unusable values are dropped)."""
+    game = _first(params, "game")
+    if game not in {g.value for g in Game}:
+        game = None
+    players = tuple(dict.fromkeys(p for p in _all(params, "player") if p))
+    knobs = []
+    for text in _all(params, "knob"):
+        name, sep, value = text.partition("=")
+        if sep and name in KNOBS and value:
+            knobs.append((name, value))
+    start, end = _day(_first(params, "from")), _day(_first(params, "to"))
+    if start is not None and end is not None and start > end:
+        start, end = end, start
+    return HandFilter(game=game, players=players, date_from=start, date_to=end,
+                      session=_first(params, "session"), knobs=tuple(knobs),
+                      stakes=_first(params, "stakes"))
+
+
+def to_params(f: HandFilter) -> dict[str, ParamValue]:
+    """The query parameters for a filter (only the fields that filter)."""
+    params: dict[str, ParamValue] = {}
+    if f.game:
+        params["game"] = f.game
+    if f.players:
+        params["player"] = list(f.players)
+    if f.date_from:
+        params["from"] = f.date_from.isoformat()
+    if f.date_to:
+        params["to"] = f.date_to.isoformat()
+    if f.session:
+        params["session"] = f.session
+    if f.knobs:
+        params["knob"] = [f"{name}={value}" for name, value in f.knobs]
+    if f.stakes:
+        params["stakes"] = f.stakes
+    return params
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """What each filter can choose from (from :func:`analytics.warehouse.views.filter_options`)."""
+
+    games: tuple[str, ...]
+    players: tuple[str, ...]
+    sessions: tuple[str, ...]
+    stakes: tuple[str, ...]
+    knobs: tuple[str, ...]  # "name=value"
+    first_day: dt.date | None
+    last_day: dt.date | None
+
+
+def options_from_frame(frame: pd.DataFrame) -> Options:
+    """Turn the ``kind``/``value`` rows of ``filter_options`` into :class:`Options`.
+
+    Knob choices come from every distinct rule set: each knob with each value seen.
+    """
+    def values(kind: str) -> tuple[str, ...]:
+        return tuple(sorted(str(v) for v in frame.loc[frame["kind"] == kind, "value"]
+                            if v is not None and not pd.isna(v)))
+
+    knobs: set[str] = {f"variant={v}" for v in values("variant")}
+    for text in values("rules"):
+        for name, value in json.loads(text).items():
+            if name in KNOBS:
+                shown = json.dumps(value) if isinstance(value, bool) else str(value)
+                knobs.add(f"{name}={shown}")
+    first, last = values("first_day"), values("last_day")
+    return Options(values("game"), values("player"), values("session"), values("stakes"),
+                   tuple(sorted(knobs)), _day(first[0]) if first else None,
+                   _day(last[0]) if last else None)

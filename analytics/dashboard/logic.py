@@ -1,0 +1,317 @@
+"""The dashboard's arithmetic: plain functions of DataFrames, unit-tested without Streamlit.
+
+Pages fetch frames with :mod:`analytics.warehouse.views` and shape them here:
+confidence intervals, hand categories (the shared evaluator on stored card
+text), exact category distributions by enumeration, goodness-of-fit tests, the
+Rummoli board in shapes the charts want, and the upload summary.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import cache
+from typing import Final
+
+import numpy as np
+import numpy.typing as npt
+import pandas as pd
+from scipy import stats
+
+from analytics.evaluator import (
+    PokerCategory,
+    SevenEightCategory,
+    bigtwo_combo,
+    card_combinations,
+    poker_category_of,
+    poker_rank_batch,
+    seveneight_category_of,
+    seveneight_rank_batch,
+)
+from analytics.warehouse.ingest import FileSummary
+from parsers.cards import RANK_SYMBOLS, SUIT_SYMBOLS
+from parsers.knobs import BigTwoRules
+from parsers.model import RUMMOLI_POTS
+
+__all__ = [
+    "EXACT_POKER_MAX",
+    "Fit",
+    "bigtwo_kinds",
+    "board_areas",
+    "card_codes",
+    "category_counts",
+    "goodness_of_fit",
+    "poker_categories",
+    "poker_theory",
+    "pot_summary",
+    "seveneight_categories",
+    "seveneight_theory",
+    "split_table",
+    "upload_table",
+    "with_confidence",
+]
+
+Z95: Final = 1.959963984540054
+"""The two-sided 95 % normal quantile."""
+
+EXACT_POKER_MAX: Final = 6
+"""Largest hand size whose category distribution is enumerated exactly (C(52, 6) is 20 M
+hands, about a second); larger Rummoli hands have no theory column yet (see docs)."""
+
+# Byte value of a rank or suit character -> its index; everything else -> -1.
+_RANK_OF: Final = np.full(256, -1, dtype=np.int16)
+_SUIT_OF: Final = np.full(256, -1, dtype=np.int16)
+for _i, _c in enumerate(RANK_SYMBOLS):
+    _RANK_OF[ord(_c)] = _i
+for _i, _c in enumerate(SUIT_SYMBOLS):
+    _SUIT_OF[ord(_c)] = _i
+
+
+def with_confidence(frame: pd.DataFrame, *, mean: str = "mean", sd: str = "sd",
+                    n: str = "hands") -> pd.DataFrame:
+    """``frame`` with ``ci_low``/``ci_high``: mean ± 1.96·sd/√n (the normal approximation).
+
+    A group of one hand has no standard deviation; its interval is left empty
+    rather than pretending to be exact.
+    """
+    out = frame.copy()
+    counts = out[n].astype("float64")
+    spread = out[sd].astype("float64")
+    half: pd.Series = Z95 * spread / np.sqrt(counts)
+    out["ci_low"] = out[mean].astype("float64") - half
+    out["ci_high"] = out[mean].astype("float64") + half
+    return out
+
+
+def card_codes(cards: Iterable[str], k: int) -> npt.NDArray[np.int8]:
+    """Card texts of exactly ``k`` canonical cards each (``AsKd``) as an (n, k) int8 code array.
+
+    Vectorised (one bytes buffer, two table look-ups) because the hand-types page
+    evaluates tens of thousands of hands per view.  Raises ValueError for text
+    that is not ``k`` canonical cards.
+    """
+    texts = list(cards)
+    if not texts:
+        return np.zeros((0, k), dtype=np.int8)
+    raw = "".join(texts).encode("ascii", errors="replace")
+    if len(raw) != 2 * k * len(texts):
+        raise ValueError(f"every hand must be {k} cards")
+    buffer = np.frombuffer(raw, dtype=np.uint8).reshape(len(texts), k, 2)
+    ranks = _RANK_OF[buffer[:, :, 0]]
+    suits = _SUIT_OF[buffer[:, :, 1]]
+    if (ranks < 0).any() or (suits < 0).any():
+        raise ValueError("not canonical card text")
+    return (4 * ranks + suits).astype(np.int8)
+
+
+def _by_size(cards: pd.Series) -> dict[int, pd.Index]:
+    sizes = cards.str.len() // 2
+    return {int(size): group.index for size, group in cards.groupby(sizes)}
+
+
+def seveneight_categories(cards: pd.Series) -> pd.Series:
+    """The 7 & 8 category label of each hand of two or three cards (others: empty)."""
+    parts = [pd.Series("", index=cards.index, dtype="object")]
+    for size, index in _by_size(cards).items():
+        if size not in (2, 3):  # a muck or a partial deal: no category
+            continue
+        values = seveneight_rank_batch(card_codes(cards.loc[index], size))
+        labels = [SevenEightCategory(int(c)).label for c in seveneight_category_of(values)]
+        parts.append(pd.Series(labels, index=index, dtype="object"))
+    return _combine(parts)
+
+
+def _combine(parts: list[pd.Series]) -> pd.Series:
+    """The first part (all blanks) overwritten by the labelled parts."""
+    out = parts[0].copy()
+    for part in parts[1:]:
+        out.update(part)
+    return out
+
+
+def poker_categories(cards: pd.Series) -> pd.Series:
+    """The best-five poker category label of each hand of 5 to 26 cards (others: empty)."""
+    parts = [pd.Series("", index=cards.index, dtype="object")]
+    for size, index in _by_size(cards).items():
+        if not 5 <= size <= 26:
+            continue
+        values = poker_rank_batch(card_codes(cards.loc[index], size))
+        labels = [PokerCategory(int(c)).label for c in poker_category_of(values)]
+        parts.append(pd.Series(labels, index=index, dtype="object"))
+    return _combine(parts)
+
+
+def bigtwo_kinds(cards: pd.Series, rules: pd.Series) -> pd.Series:
+    """The kind of each Big Two play (``single`` ... ``straight_flush``) under its hand's knobs
+    (``rules`` holds the warehouse's JSON of knobs); ``not a combination`` otherwise."""
+    parsed: dict[str, BigTwoRules] = {}
+    labels = []
+    for text, knobs in zip(cards, rules, strict=True):
+        rule_set = parsed.get(knobs)
+        if rule_set is None:
+            rule_set = parsed[knobs] = BigTwoRules(**json.loads(knobs))
+        combo = bigtwo_combo(text, rule_set)
+        labels.append(combo.kind.label if combo is not None else "not a combination")
+    return pd.Series(labels, index=cards.index, dtype="object")
+
+
+@cache
+def seveneight_theory(size: int) -> pd.Series:
+    """Exact probability of each 7 & 8 category for ``size`` (2 or 3) random cards.
+
+    Every one of the C(52, size) hands is evaluated (1,326 or 22,100).
+    """
+    if size not in (2, 3):
+        raise ValueError("7 & 8 hands have two or three cards")
+    values = seveneight_rank_batch(card_combinations(size))
+    counts = np.bincount(seveneight_category_of(values).astype(np.intp),
+                         minlength=len(SevenEightCategory))
+    labels = [category.label for category in SevenEightCategory]
+    return pd.Series(counts / counts.sum(), index=labels, name="theory")
+
+
+@cache
+def poker_theory(size: int) -> pd.Series:
+    """Exact probability of each best-five poker category for ``size`` random cards.
+
+    Enumerates all C(52, size) hands, so only up to :data:`EXACT_POKER_MAX`
+    cards; ValueError beyond (C(52, 7) is 134 M hands, too slow for a page).
+    """
+    if not 5 <= size <= EXACT_POKER_MAX:
+        raise ValueError(f"exact poker theory is enumerated for 5..{EXACT_POKER_MAX} cards")
+    values = poker_rank_batch(card_combinations(size))
+    counts = np.bincount(poker_category_of(values).astype(np.intp),
+                         minlength=len(PokerCategory))
+    labels = [category.label for category in PokerCategory]
+    return pd.Series(counts / counts.sum(), index=labels, name="theory")
+
+
+def category_counts(labels: pd.Series, order: Iterable[str] | None = None) -> pd.Series:
+    """How often each label occurs, in ``order`` (missing labels count 0), empty labels dropped."""
+    counts = labels[labels != ""].value_counts()
+    if order is not None:
+        counts = counts.reindex(list(order), fill_value=0)
+    return counts.astype("int64").rename("observed")
+
+
+@dataclass(frozen=True, slots=True)
+class Fit:
+    """A chi-square goodness-of-fit test of observed counts against a theory.
+
+    ``table`` has per category: observed, expected (n times the probability),
+    observed and theory shares.  Categories expected fewer than 5 times are pooled
+    for the test (the chi-square approximation needs it); ``dof`` counts pooled bins.
+    """
+
+    table: pd.DataFrame
+    statistic: float
+    p_value: float
+    dof: int
+    n: int
+
+
+def goodness_of_fit(observed: pd.Series, theory: pd.Series) -> Fit:
+    """Compare observed category counts with theory probabilities (``scipy.stats.chisquare``).
+
+    With fewer than two usable bins (or no hands) the test is undefined: the
+    statistic and p-value are NaN.
+    """
+    labels = list(theory.index)
+    counts = observed.reindex(labels, fill_value=0).astype("int64")
+    extra = int(observed.drop(labels, errors="ignore").sum())
+    if extra:
+        raise ValueError("observed categories the theory does not know: "
+                         + ", ".join(map(str, observed.drop(labels, errors="ignore").index)))
+    n = int(counts.sum())
+    expected = theory.astype("float64") * n
+    table = pd.DataFrame({
+        "category": labels,
+        "observed": counts.to_numpy(),
+        "expected": expected.to_numpy(),
+        "observed_share": counts.to_numpy() / n if n else np.zeros(len(labels)),
+        "theory_share": theory.to_numpy(),
+    })
+    possible = expected > 0
+    big = possible & (expected >= 5)
+    obs_bins = [float(v) for v in counts[big].tolist()]
+    exp_bins = [float(v) for v in expected[big].tolist()]
+    small = possible & ~big
+    if small.any():
+        pooled_obs, pooled_exp = float(counts[small].sum()), float(expected[small].sum())
+        if pooled_exp >= 5 or not exp_bins:
+            obs_bins.append(pooled_obs)
+            exp_bins.append(pooled_exp)
+        else:  # still too small on its own: join the smallest regular bin
+            target = exp_bins.index(min(exp_bins))
+            obs_bins[target] += pooled_obs
+            exp_bins[target] += pooled_exp
+    if n == 0 or len(obs_bins) < 2:
+        return Fit(table, math.nan, math.nan, 0, n)
+    result = stats.chisquare(np.array(obs_bins), np.array(exp_bins))
+    return Fit(table, float(result.statistic), float(result.pvalue), len(obs_bins) - 1, n)
+
+
+def split_table(split: pd.DataFrame, parts: Iterable[str]) -> pd.DataFrame:
+    """Rummoli results per player by part, per round: one row per player, one column per part
+    (chips per round) plus ``net per round``; parts in the given order."""
+    if split.empty:
+        return pd.DataFrame(columns=["player", "rounds", *parts, "net per round"])
+    wide = split.pivot_table(index=["player", "rounds"], columns="part", values="amount",
+                             aggfunc="sum", fill_value=0)
+    wide = wide.reindex(columns=list(parts), fill_value=0)
+    per_round = wide.div(wide.index.get_level_values("rounds"), axis=0)
+    per_round["net per round"] = per_round.sum(axis=1)
+    return per_round.reset_index()
+
+
+def board_areas(board: pd.DataFrame) -> pd.DataFrame:
+    """One Rummoli game's board in long form for stacked areas: round, pot, chips on the pot
+    at the end of the round's antes (before anyone wins it), in pot order."""
+    if board.empty:
+        return pd.DataFrame(columns=["round", "pot", "chips"])
+    out = board.assign(chips=board["before"] + board["antes"])
+    out["pot"] = pd.Categorical(out["pot"], categories=list(RUMMOLI_POTS), ordered=True)
+    return out.sort_values(["round", "pot"])[["round", "pot", "chips"]].reset_index(drop=True)
+
+
+def pot_summary(winners: pd.DataFrame) -> pd.DataFrame:
+    """Per pot: rounds, rounds won, share won, chips paid out, the player who won it most."""
+    rows = []
+    for pot in RUMMOLI_POTS:
+        part = winners[winners["pot"] == pot]
+        if part.empty:
+            continue
+        won = part[part["won_by_player"].notna()]
+        rounds = int(part["rounds"].sum())
+        top = won.sort_values(["rounds", "won_by_player"], ascending=[False, True]).head(1)
+        rows.append({
+            "pot": pot, "rounds": rounds, "won": int(won["rounds"].sum()),
+            "share_won": float(won["rounds"].sum()) / rounds if rounds else 0.0,
+            "chips_paid": int(part["chips"].sum()),
+            "top_winner": top["won_by_player"].iloc[0] if len(top) else None,
+            "top_winner_times": int(top["rounds"].iloc[0]) if len(top) else 0,
+        })
+    return pd.DataFrame(rows, columns=["pot", "rounds", "won", "share_won", "chips_paid",
+                                       "top_winner", "top_winner_times"])
+
+
+def upload_table(files: Iterable[FileSummary], names: dict[str, str]) -> pd.DataFrame:
+    """The upload's per-file summary: file (as uploaded), status, hands, loaded, duplicates,
+    rejected, message.  ``files`` are the ingest's FileSummary records; ``names`` maps the
+    temporary paths back to the uploaded names (zip members keep their member name)."""
+    rows = []
+    for item in files:
+        path, _, member = item.name.partition(":")
+        shown = names.get(path, path)
+        if member:
+            shown = f"{shown}:{member}"
+        message = item.message or ""
+        for temp, original in names.items():
+            message = message.replace(temp, original)  # no temp paths in what people read
+        rows.append({"file": shown, "status": item.status, "hands": item.hands,
+                     "loaded": item.loaded, "duplicates": item.duplicates,
+                     "rejected": item.rejected, "message": message})
+    return pd.DataFrame(rows, columns=["file", "status", "hands", "loaded", "duplicates",
+                                       "rejected", "message"])

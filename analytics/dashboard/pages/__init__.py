@@ -1,0 +1,1 @@
+"""The dashboard's pages: thin Streamlit scripts run by ``st.navigation`` (see app.py)."""

@@ -1,0 +1,66 @@
+"""Overview: hands by game and over time, players, sessions, data quality."""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from analytics.dashboard import charts, logic, ui
+
+
+def render() -> None:
+    """Draw the page for the current filters."""
+    ctx = ui.context()
+    st.title("Overview")
+    st.caption(f"Filters: {ctx.filter.describe()}")
+    games: pd.DataFrame = ui.ask("overview")
+    players: pd.DataFrame = ui.ask("player_results")
+    rejects: pd.DataFrame = ui.ask("rejects", limit=1000)
+    hands, sessions, rejected = (int(games["hands"].sum()), int(games["sessions"].sum()),
+                                 ctx.version[2])
+    one, two, three, four = st.columns(4)
+    one.metric("Hands", f"{hands:,}")
+    two.metric("Players", f"{players['player'].nunique():,}")
+    three.metric("Sessions", f"{sessions:,}")
+    four.metric("Rejected hands", f"{rejected:,}")
+    if hands == 0:
+        st.info("No hands match the filters. Load histories on the Upload page, or widen "
+                "the filters in the sidebar.")
+    ui.report_button(ctx, key="report_overview")
+
+    st.subheader("Hands by game")
+    st.dataframe(games, hide_index=True)
+    ui.download_buttons(games, "hands-by-game", key="games")
+
+    bucket = st.segmented_control("Period", ["day", "week", "month", "year"], default="week",
+                                  key="overview_bucket") or "week"
+    st.plotly_chart(charts.hands_over_time(ui.ask("hands_over_time", bucket=bucket)),
+                    key="chart_over_time")
+
+    st.subheader("Players")
+    table = logic.with_confidence(players)
+    st.dataframe(table, hide_index=True, column_config={
+        "mean": st.column_config.NumberColumn("mean per hand", format="%.2f"),
+        "sd": st.column_config.NumberColumn(format="%.2f"),
+        "ci_low": st.column_config.NumberColumn("95% CI low", format="%.2f"),
+        "ci_high": st.column_config.NumberColumn("95% CI high", format="%.2f")})
+    ui.download_buttons(table, "players", key="players")
+
+    st.subheader("Sessions")
+    session_table: pd.DataFrame = ui.ask("sessions", limit=500)
+    st.dataframe(session_table, hide_index=True)
+    ui.download_buttons(session_table, "sessions", key="sessions")
+
+    st.subheader("Data quality")
+    if rejects.empty:
+        st.success("No hand was rejected.")
+    else:
+        by_file = (rejects.groupby(["file", "stage"]).agg(rejected=("hand_index", "size"),
+                                                           first_line=("line", "min"))
+                   .reset_index())
+        st.dataframe(by_file, hide_index=True)
+        st.dataframe(rejects, hide_index=True)
+        ui.download_buttons(rejects, "rejects", key="rejects")
+
+
+render()

@@ -1,0 +1,145 @@
+"""Hand replayer: pick any hand and step through it, cards drawn as cards, chips and pots
+updated after every action (equities where known)."""
+
+from __future__ import annotations
+
+from html import escape
+
+import pandas as pd
+import streamlit as st
+
+from analytics.dashboard import ui
+from analytics.dashboard.cards import cards_html, chips_html
+from analytics.dashboard.replayer import Step, hand_from_detail, replay_steps, steps_frame
+from parsers.model import RUMMOLI_POTS, HandHistory
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def _steps(db: str, version: tuple[int, str, int], hand_id: int
+           ) -> tuple[HandHistory, list[Step], pd.DataFrame]:
+    detail: dict[str, pd.DataFrame] = ui.ask("hand_detail", hand_id=hand_id)
+    hand = hand_from_detail(detail)
+    streets = [str(s) for s in detail["actions"]["street"]]
+    return hand, replay_steps(hand, streets=streets), detail["hand"]
+
+
+def _label(row: pd.Series) -> str:
+    """A picker label; unique, since the picker tells options apart by their text."""
+    day = row["day"].date() if hasattr(row["day"], "date") else row["day"]
+    clock = f" {row['played_time']}" if pd.notna(row["played_time"]) else ""
+    where = row["session"] if pd.notna(row["session"]) else ""
+    number = f" r{int(row['round'])}" if pd.notna(row["round"]) else ""
+    winner = f" · won by {row['winner']}" if pd.notna(row["winner"]) else ""
+    return (f"{day}{clock} · {row['game']} · {where}{number} · {row['players']}{winner} "
+            f"· #{row['hand_id']}")
+
+
+def _seats_html(hand: HandHistory, step: Step) -> str:
+    rows = []
+    equity_column = step.equities is not None
+    for seat in range(hand.num_players):
+        name = escape(hand.player_name(seat + 1))
+        folded = step.folded[seat]
+        holding = cards_html(step.holding[seat], faded=folded)
+        visible = cards_html(step.visible[seat], empty="")
+        stack = step.stacks[seat] if seat < len(step.stacks) else None
+        net = "" if step.nets is None else f"{step.nets[seat]:+d}"
+        cells = [f"<b>{name}</b>{' (folded)' if folded else ''}", holding, visible,
+                 chips_html(stack) if stack is not None else "",
+                 str(step.committed[seat]) if step.stacks[seat] is not None else "", net]
+        if equity_column and step.equities is not None:
+            value = step.equities[seat]
+            cells.append("" if value is None else f"{value:.1%}")
+        rows.append("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
+    heads = ["player", "cards held", "face up / shown", "stack", "put in", "result"]
+    if equity_column:
+        heads.append("equity")
+    head = "".join(f"<th style='text-align:left;padding:4px 10px'>{h}</th>" for h in heads)
+    return ("<table class='hl-seats' style='border-collapse:collapse;font-size:1.05em'>"
+            f"<tr>{head}</tr>{''.join(rows)}</table>")
+
+
+def _middle_html(hand: HandHistory, step: Step) -> str:
+    parts = []
+    if step.pot is not None and hand.game is not None and hand.game.value == "seveneight":
+        parts.append(chips_html(step.pot, label="pot"))
+    if step.board is not None:
+        pots = " ".join(chips_html(chips, label=name)
+                        for name, chips in zip(RUMMOLI_POTS, step.board, strict=True))
+        parts.append(f"<div>Board: {pots}</div>")
+        if step.pot:
+            parts.append(chips_html(step.pot, label="bets"))
+    if step.table:
+        label = "On the table" if hand.game is not None and hand.game.value == "bigtwo" \
+            else "Laid"
+        parts.append(f"<div>{label}: {cards_html(step.table)}</div>")
+    return "<div class='hl-middle' style='margin:0.6em 0'>" + "".join(parts) + "</div>"
+
+
+def _move(key: str, to: int, last: int) -> None:
+    st.session_state[key] = max(0, min(last, to))
+
+
+def render() -> None:
+    """Draw the picker and the chosen hand at the chosen step."""
+    ctx = ui.context()
+    st.title("Hand replayer")
+    hands: pd.DataFrame = ui.ask("hand_list", limit=500)
+    wanted = st.query_params.get("hand")
+    hand_id: int | None = None
+    if wanted is not None and wanted.lstrip("-").isdigit():
+        hand_id = int(wanted)
+    if hands.empty and hand_id is None:
+        st.info("No hands match the filters.")
+        return
+    ids = [int(h) for h in hands["hand_id"]]
+    labels = {int(r["hand_id"]): _label(r) for _, r in hands.iterrows()}
+    if hand_id is not None and hand_id not in labels:
+        ids.insert(0, hand_id)
+        labels[hand_id] = f"hand {hand_id} (from the link)"
+    # Seed the picker from the link once; afterwards the widget's own state rules, so a
+    # changing default can never swap the hand under the user.
+    if st.session_state.get("replayer_hand") not in labels:
+        st.session_state["replayer_hand"] = hand_id if hand_id is not None else ids[0]
+    chosen = st.selectbox("Hand (the 500 most recent matching the filters)", ids,
+                          format_func=lambda i: labels.get(i, str(i)), key="replayer_hand")
+    if chosen is None:
+        return
+    if st.query_params.get("hand") != str(chosen):
+        st.query_params["hand"] = str(chosen)
+    try:
+        hand, steps, head = _steps(ctx.db, ctx.version, int(chosen))
+    except (IndexError, KeyError):
+        st.error(f"There is no hand {chosen} in the database.")
+        return
+    info = head.iloc[0]
+    st.caption(f"{info['game']} · {info['variant']} · hand id {chosen} · from "
+               f"{info['source_file']} (hand {info['source_index']}, line {info['source_line']})")
+    last = len(steps) - 1
+    key = f"replayer_step_{chosen}"
+    if key not in st.session_state:
+        st.session_state[key] = last
+    # Callbacks move the step before the script runs, so every button's state is current.
+    at = int(st.session_state[key])
+    back, forward, start, end = st.columns(4)
+    back.button("◀ Back", key="step_back", disabled=at <= 0, on_click=_move,
+                args=(key, at - 1, last))
+    forward.button("Next ▶", key="step_next", disabled=at >= last, on_click=_move,
+                   args=(key, at + 1, last))
+    start.button("⏮ Start", key="step_start", on_click=_move, args=(key, 0, last))
+    end.button("End ⏭", key="step_end", on_click=_move, args=(key, last, last))
+    position = st.slider("Step", 0, last, key=key)
+    step = steps[position]
+    st.markdown(f"**Step {position} of {last}** · {step.street} · "
+                f"`{step.notation or '—'}` — {step.words}")
+    st.html(_seats_html(hand, step) + _middle_html(hand, step))
+    if step.equities is None:
+        st.caption("Equities: not available yet for stored hands (the equity engine is a "
+                   "later feature); chips and pots are the rules engine's.")
+    table = steps_frame(steps, [hand.player_name(s + 1) for s in range(hand.num_players)])
+    with st.expander("All steps"):
+        st.dataframe(table, hide_index=True)
+        ui.download_buttons(table, f"hand-{chosen}", key="hand_steps")
+
+
+render()

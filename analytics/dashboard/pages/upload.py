@@ -1,0 +1,102 @@
+"""Upload: several history files or .zip folders at once, with a progress bar and a summary."""
+
+from __future__ import annotations
+
+import re
+import tempfile
+from pathlib import Path
+from typing import Final
+
+import pandas as pd
+import streamlit as st
+
+from analytics.dashboard import logic, ui
+from analytics.warehouse import IngestProgress, Limits, SourceError, ingest, reader, views
+
+MAX_FILE_MB: Final = 100
+"""Per-file upload limit; the server's own limit (.streamlit/config.toml) is the outer bound."""
+
+UPLOAD_LIMITS: Final = Limits(max_file_bytes=MAX_FILE_MB * 1024**2,
+                              max_uncompressed_bytes=1024**3, max_ratio=100.0,
+                              ratio_floor=16 * 1024**2, max_members=10_000)
+"""Tighter than the command line's: uploads come from whoever can reach the page."""
+
+_SAFE: Final = re.compile(r"[^A-Za-z0-9._-]+")
+
+
+def safe_name(name: str, number: int) -> str:
+    """A file name for an upload inside the temp folder: its last path part, tame characters
+    only, numbered so two uploads of the same name do not collide."""
+    base = _SAFE.sub("_", Path(name.replace("\\", "/")).name).strip("._") or "upload"
+    return f"{number:02d}-{base}"
+
+
+def render() -> None:
+    """Draw the page; load the chosen files when asked."""
+    ctx = ui.context()
+    st.title("Upload hand histories")
+    st.write("Histories in handlab's format (`.phh`, `.phhs`), gzip files (`.gz`) or whole "
+             "folders packed as `.zip`. Hands already in the database are counted as "
+             "duplicates; broken hands are rejected with the line and the reason.")
+    files = st.file_uploader("History files", type=["phh", "phhs", "zip", "gz"],
+                             accept_multiple_files=True, key="upload_files",
+                             max_upload_size=MAX_FILE_MB)
+    if st.button("Load into the database", type="primary", disabled=not files,
+                 key="upload_go"):
+        _load(ctx.db, list(files or []))
+    result = st.session_state.get("upload_result")
+    if isinstance(result, dict):
+        _show(result)
+
+
+def _load(db: str, uploads: list[object]) -> None:
+    bar = st.progress(0.0, text="Reading…")
+
+    def progress(step: IngestProgress) -> None:
+        share = step.bytes_done / step.bytes_total if step.bytes_total else 1.0
+        bar.progress(min(1.0, share), text=f"{step.hands:,} hands read…")
+
+    with tempfile.TemporaryDirectory(prefix="handlab-upload-") as folder:
+        names: dict[str, str] = {}
+        paths = []
+        for number, upload in enumerate(uploads, start=1):
+            original = str(getattr(upload, "name", "upload"))
+            path = Path(folder) / safe_name(original, number)
+            path.write_bytes(upload.getvalue())  # type: ignore[attr-defined]
+            names[str(path)] = original
+            paths.append(path)
+        try:
+            summary = ingest(paths, db, workers=0, limits=UPLOAD_LIMITS, progress=progress,
+                             wait=30.0)
+        except SourceError as error:
+            bar.empty()
+            st.error(f"Nothing was loaded: {error}")
+            return
+        with reader(db) as con:
+            rejected = views.rejects(con, files=list(names), limit=1000)
+    bar.progress(1.0, text="Done.")
+    table = logic.upload_table(summary.files, names)
+    for temp, original in names.items():
+        rejected["file"] = rejected["file"].str.replace(temp, original, regex=False)
+    st.session_state["upload_result"] = {"table": table, "rejects": rejected,
+                                         "loaded": summary.loaded,
+                                         "duplicates": summary.duplicates,
+                                         "rejected": summary.rejected}
+
+
+def _show(result: dict[str, object]) -> None:
+    table = result["table"]
+    rejects = result["rejects"]
+    assert isinstance(table, pd.DataFrame) and isinstance(rejects, pd.DataFrame)
+    st.success(f"Loaded {result['loaded']:,} new hands; {result['duplicates']:,} duplicates; "
+               f"{result['rejected']:,} rejected. Every page shows the new hands now.")
+    st.subheader("Per file")
+    st.dataframe(table, hide_index=True)
+    ui.download_buttons(table, "upload-summary", key="upload_summary")
+    if not rejects.empty:
+        st.subheader("Rejected hands")
+        st.dataframe(rejects, hide_index=True)
+        ui.download_buttons(rejects, "upload-rejects", key="upload_rejects")
+
+
+render()

@@ -1,0 +1,89 @@
+"""Win rates: per player and game with confidence intervals, cumulative results, by position
+and visible card (7 & 8), by place and cards left (Big Two), by part (Rummoli)."""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from analytics.dashboard import charts, logic, ui
+from analytics.warehouse.views import SPLIT_PARTS
+
+_UNITS = {"bigtwo": "points", "rummoli": "chips", "seveneight": "chips"}
+_NAMES = {"seveneight": "7 & 8", "bigtwo": "Big Two", "rummoli": "Rummoli"}
+
+
+def render() -> None:
+    """Draw the page: one tab per game in the filtered data."""
+    st.title("Win rates")
+    st.caption("Mean result per hand (7 & 8), game (Big Two, points) or round (Rummoli) with "
+               "95 % confidence intervals: mean ± 1.96·sd/√n.")
+    results = logic.with_confidence(ui.ask("player_results"))
+    games = [g for g in ("seveneight", "bigtwo", "rummoli") if g in set(results["game"])]
+    if not games:
+        st.info("No hands match the filters.")
+        return
+    ui.download_buttons(results, "win-rates", key="win_rates")
+    tabs = st.tabs([_NAMES[g] for g in games])
+    positions = logic.with_confidence(ui.ask("by_position"))
+    for tab, game in zip(tabs, games, strict=True):
+        with tab:
+            rows = results[results["game"] == game]
+            st.plotly_chart(charts.bar_with_ci(rows, x="player", title="Win rate per player",
+                                               y_title=f"mean {_UNITS[game]} per hand"),
+                            key=f"ci_{game}")
+            st.dataframe(rows, hide_index=True)
+            st.plotly_chart(charts.cumulative(ui.ask("cumulative_net", game=game),
+                                              unit=_UNITS[game]), key=f"cum_{game}")
+            if game == "seveneight":
+                st.caption("The all-in adjusted line needs equities at the all-in moment; "
+                           "the equity engine is a later feature, so only the actual line "
+                           "is drawn.")
+            by_seat = positions[positions["game"] == game]
+            st.plotly_chart(charts.bar_with_ci(by_seat, x="position", color="players",
+                                               title="By position (colour: players at the "
+                                                     "table)"),
+                            key=f"pos_{game}")
+            ui.download_buttons(by_seat, f"{game}-positions", key=f"pos_{game}")
+            if game == "seveneight":
+                _seveneight()
+            elif game == "bigtwo":
+                _bigtwo()
+            else:
+                _rummoli()
+
+
+def _seveneight() -> None:
+    cards = logic.with_confidence(ui.ask("by_up_card"))
+    order = {rank: i for i, rank in enumerate("23456789TJQKA")}
+    cards = cards.sort_values("up_rank", key=lambda s: s.map(order))
+    st.plotly_chart(charts.bar_with_ci(cards, x="up_rank", title="By the card turned up"),
+                    key="up_card")
+    ui.download_buttons(cards, "seveneight-up-card", key="up_card")
+
+
+def _bigtwo() -> None:
+    places: pd.DataFrame = ui.ask("bigtwo_places")
+    places = places.assign(place=places["place"].astype("Int64").astype(str)
+                           .replace("<NA>", "not out"))
+    st.plotly_chart(charts.grouped_bars(places, x="player", y="games", color="place",
+                                        title="Games by finishing place", barmode="stack"),
+                    key="places")
+    st.dataframe(places, hide_index=True)
+    ui.download_buttons(places, "bigtwo-places", key="places")
+    left: pd.DataFrame = ui.ask("bigtwo_cards_left")
+    st.plotly_chart(charts.cards_left(left), key="cards_left")
+    ui.download_buttons(left, "bigtwo-cards-left", key="cards_left")
+
+
+def _rummoli() -> None:
+    split = logic.split_table(ui.ask("rummoli_split"), list(SPLIT_PARTS))
+    st.plotly_chart(charts.split_bars(split, list(SPLIT_PARTS)), key="split")
+    st.caption("Chips per round from the poker pot, the pay-card pots, the Rummoli pot, the "
+               "auction and the end-of-round payments; 'antes and bets' is what was paid in, "
+               "so the parts add up to the net.")
+    st.dataframe(split, hide_index=True)
+    ui.download_buttons(split, "rummoli-split", key="split")
+
+
+render()

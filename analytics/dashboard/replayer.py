@@ -1,0 +1,325 @@
+"""The hand replayer's model: a stored hand rebuilt, then its state after every action.
+
+The warehouse keeps every hand's header, seats and actions
+(:func:`analytics.warehouse.views.hand_detail`); :func:`hand_from_detail` turns
+them back into a :class:`~parsers.model.HandHistory`, and :func:`replay_steps`
+feeds it action by action to its game's rules engine, reading chips, pots and
+the board from the engine's state (the one place the rules live), while the
+cards each player holds are followed from the actions themselves.  A last
+``settle`` step shows the engine's :class:`~analytics.rules.Outcome`.
+
+Equities: a :class:`Step` has an ``equities`` slot (one value per seat, None
+where unknown).  :func:`replay_steps` takes an ``equities`` callable that
+returns one tuple per step; no equity engine exists yet, so the page passes
+none and the column is omitted.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+import pandas as pd
+
+from analytics.rules import Outcome, RuleError, replay
+from parsers.cards import Card, format_cards, parse_cards
+from parsers.knobs import (
+    BIGTWO_KNOBS,
+    RUMMOLI_KNOBS,
+    BigTwoRules,
+    Game,
+    RummoliRules,
+    SevenEightRules,
+)
+from parsers.model import DEALER, Action, GameRules, HandHistory, Verb
+from parsers.writer import format_action
+
+__all__ = ["EquityProvider", "Step", "hand_from_detail", "replay_steps", "rules_from_json",
+           "steps_frame"]
+
+EquityProvider = Callable[[HandHistory], Sequence[tuple[float | None, ...]]]
+"""Given a hand, one tuple of equities (per seat, None when unknown) per step."""
+
+_VERB_WORDS: Final = {
+    Verb.DEAL_HOLE: "is dealt", Verb.BET_RAISE: "bets/raises to", Verb.CHECK_CALL: "checks/calls",
+    Verb.FOLD: "folds", Verb.SHOW_MUCK: "shows", Verb.TURN_UP: "turns up",
+    Verb.DEAL_WIDOW: "deals the widow", Verb.EXCHANGE: "exchanges his hand for the widow",
+    Verb.PASS_WIDOW: "keeps his hand: the widow is auctioned", Verb.BID: "bids",
+    Verb.BID_PASS: "passes in the auction", Verb.AUCTION_WIN: "wins the auction at",
+    Verb.CLAIM: "claims", Verb.IMPASSE: "declares an impasse", Verb.PLAY: "plays",
+    Verb.PASS: "passes", Verb.NOOP: "(note)",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """The hand after one action (``index`` -1: before the first; ``len(actions)``: settled).
+
+    Per seat (index 0 is ``p1``): ``holding`` the cards held now (as dealt and
+    not yet played; ``??`` unseen), ``visible`` the cards others can see (7 & 8
+    up card, shown hands), ``folded``, ``stacks`` chips behind (None for Big Two,
+    which is played for points), ``committed`` chips put in this hand so far.
+    ``pot`` is the chips in the middle (7 & 8; Rummoli: bets of the poker phase),
+    ``board`` the nine Rummoli pots, ``table`` the cards on the table (Big Two's
+    last play, Rummoli's cards laid in the current run).
+    """
+
+    index: int
+    notation: str
+    actor: str
+    street: str
+    words: str
+    holding: tuple[tuple[str, ...], ...]
+    visible: tuple[tuple[str, ...], ...]
+    folded: tuple[bool, ...]
+    stacks: tuple[int | None, ...]
+    committed: tuple[int, ...]
+    pot: int | None
+    board: tuple[int, ...] | None
+    table: tuple[str, ...]
+    nets: tuple[int, ...] | None = None
+    equities: tuple[float | None, ...] | None = field(default=None)
+
+
+def rules_from_json(game: Game | str, text: str | None) -> GameRules:
+    """The rule set of ``game`` from the warehouse's JSON of knobs (missing knobs: defaults)."""
+    values: dict[str, Any] = json.loads(text) if text else {}
+    game = Game(game)
+    if game is Game.SEVENEIGHT:
+        return SevenEightRules()
+    kinds: dict[str, Any] = dict(RUMMOLI_KNOBS if game is Game.RUMMOLI else BIGTWO_KNOBS)
+    # The JSON holds enum values as text; the rule sets compare enum members.
+    typed = {name: (kinds[name](value) if kinds[name] not in (int, str, bool) else value)
+             for name, value in values.items() if name in kinds}
+    return RummoliRules(**typed) if game is Game.RUMMOLI else BigTwoRules(**typed)
+
+
+def _missing(value: object) -> bool:
+    """SQL NULL as pandas hands it over: None, NA, NaT or a float NaN."""
+    return value is None or value is pd.NA or value is pd.NaT or (
+        isinstance(value, float) and value != value)
+
+
+def _int_or_none(value: object) -> int | None:
+    return None if _missing(value) else int(str(value))
+
+
+def _str_or_none(value: object) -> str | None:
+    return None if _missing(value) else str(value)
+
+
+def _column(frame: pd.DataFrame, name: str) -> tuple[int, ...] | None:
+    values = [_int_or_none(v) for v in frame[name]] if name in frame else []
+    if not values or any(v is None for v in values):
+        return None
+    return tuple(v for v in values if v is not None)
+
+
+def hand_from_detail(detail: dict[str, pd.DataFrame]) -> HandHistory:
+    """Rebuild a hand from the warehouse rows of :func:`~analytics.warehouse.views.hand_detail`.
+
+    The result replays exactly like the history it was loaded from (the
+    warehouse stores every action with its cards, amount, target and pot).
+    """
+    head = detail["hand"].iloc[0]
+    seats = detail["seats"].sort_values("seat")
+    game = Game(str(head["game"]))
+    actions = []
+    for row in detail["actions"].itertuples(index=False):
+        cards_text = _str_or_none(row.cards)
+        actions.append(Action(
+            actor=_int_or_none(row.actor) or 0, verb=Verb(str(row.verb)),
+            cards=parse_cards(cards_text) if cards_text else (),
+            amount=_int_or_none(row.amount), target=_int_or_none(row.target),
+            pot=_str_or_none(row.pot), comment=_str_or_none(row.comment),
+            line=_int_or_none(row.line) or 0))
+    board = detail.get("board")
+    board_before = None
+    if game is Game.RUMMOLI and board is not None and not board.empty:
+        board_before = tuple(int(v) for v in board.sort_values("pot_order")["before"].tolist())
+    return HandHistory(
+        game=game, variant=str(head["variant"]),
+        rules=rules_from_json(game, _str_or_none(head["rules"])),
+        actions=tuple(actions),
+        starting_stacks=_column(seats, "starting_stack") if game is not Game.BIGTWO else None,
+        antes=_column(seats, "ante"), blinds_or_straddles=_column(seats, "blind"),
+        min_bet=_int_or_none(head["min_bet"]), small_bet=_int_or_none(head["small_bet"]),
+        big_bet=_int_or_none(head["big_bet"]),
+        players=tuple(str(p) for p in seats["player"]),
+        game_id=_str_or_none(head["game_id"]), round=_int_or_none(head["round"]),
+        dealer=_int_or_none(head["dealer"]), board_before=board_before,
+        finale_pot=_str_or_none(head["finale_pot"]),
+        table=_str_or_none(head["table_name"]),
+    )
+
+
+def _new_state(hand: HandHistory) -> Any:
+    """The game's engine state at the start of the hand (duck-typed: the engines differ)."""
+    if hand.game is Game.SEVENEIGHT:
+        from analytics.rules.seveneight import SevenEightState
+
+        return SevenEightState.from_hand(hand)
+    if hand.game is Game.RUMMOLI:
+        from analytics.rules.rummoli import state_from_hand
+
+        return state_from_hand(hand)
+    from analytics.rules.bigtwo import BigTwoState
+
+    assert isinstance(hand.rules, BigTwoRules)
+    return BigTwoState(hand.rules, hand.num_players)
+
+
+def _chips(game: Game, state: Any, n: int, start: Sequence[int] | None
+           ) -> tuple[tuple[int | None, ...], tuple[int, ...], int | None,
+                      tuple[int, ...] | None]:
+    """Stacks, chips committed this hand, pot and board as the engine state has them now."""
+    if game is Game.BIGTWO:
+        return (None,) * n, (0,) * n, None, None
+    if game is Game.SEVENEIGHT:
+        # Stacks from the round in progress (it holds the bets); what is missing from the
+        # starting stacks is in the pot, blinds included, which the state's own ``pot``
+        # leaves out before the first betting round starts.
+        betting = state.betting
+        stacks = list(betting.stacks if betting is not None else state.stacks)
+        committed = tuple(s - now for s, now in zip(start or stacks, stacks, strict=True))
+        return tuple(stacks), committed, sum(committed), None
+    # Rummoli: a poker round in progress holds the stacks and the bets.
+    poker = state.poker if getattr(state.phase, "name", "") == "BETTING" else None
+    stacks = list(poker.stacks if poker is not None else state.stacks)
+    bets = int(sum(poker.committed)) if poker is not None else 0
+    committed = tuple(s - now for s, now in zip(start or stacks, stacks, strict=True))
+    return tuple(stacks), committed, bets, tuple(int(c) for c in state.board)
+
+
+def replay_steps(hand: HandHistory, equities: EquityProvider | None = None,
+                 streets: Sequence[str] | None = None) -> list[Step]:
+    """The state before the first action, after each action, and settled at the end.
+
+    Raises :class:`~analytics.rules.RuleError` when the hand does not replay
+    (a hand in the warehouse always does: the ingest replayed it).
+    """
+    if hand.game is None:
+        raise RuleError("the hand names no game", hand=hand)
+    game = hand.game
+    n = hand.num_players
+    outcome: Outcome = replay(hand)
+    state = _new_state(hand)
+    start = tuple(hand.starting_stacks) if hand.starting_stacks is not None else None
+    holding: list[list[str]] = [[] for _ in range(n)]
+    visible: list[list[str]] = [[] for _ in range(n)]
+    folded = [False] * n
+    widow: list[str] = []
+    table: list[str] = []
+    steps: list[Step] = []
+
+    def snapshot(index: int, notation: str, actor: str, street: str, words: str) -> Step:
+        stacks, committed, pot, board = _chips(game, state, n, start)
+        return Step(index, notation, actor, street, words,
+                    tuple(tuple(h) for h in holding), tuple(tuple(v) for v in visible),
+                    tuple(folded), stacks, committed, pot, board, tuple(table))
+
+    steps.append(snapshot(-1, "", "", "start", "Before the first action: antes and blinds in."))
+    for index, action in enumerate(hand.actions):
+        state.apply(action)
+        seat = action.actor - 1
+        cards = [str(card) for card in action.cards]
+        verb = action.verb
+        if verb is Verb.DEAL_HOLE and action.target is not None:
+            holding[action.target - 1].extend(cards)
+        elif verb is Verb.DEAL_WIDOW:
+            widow = cards
+        elif verb in (Verb.EXCHANGE, Verb.AUCTION_WIN):
+            holding[seat], widow = sorted(widow, key=_card_order), holding[seat]
+        elif verb is Verb.TURN_UP:
+            visible[seat] = cards
+        elif verb is Verb.SHOW_MUCK:
+            visible[seat] = cards if cards else visible[seat]
+            if not cards:
+                folded[seat] = True
+        elif verb is Verb.FOLD:
+            folded[seat] = True
+        elif verb is Verb.PLAY:
+            _remove(holding[seat], action.cards)
+            # Big Two shows the last play; Rummoli the current run, as far as it fits.
+            table = cards if game is Game.BIGTWO else [*table, *cards][-12:]
+        elif verb is Verb.PASS and game is Game.BIGTWO and getattr(state, "table", 1) is None:
+            table = []  # everybody passed: the trick is over
+        actor = "dealer" if action.actor == DEALER else hand.player_name(action.actor)
+        street = streets[index] if streets is not None and index < len(streets) else ""
+        steps.append(snapshot(index, format_action(action), actor, street,
+                              _words(actor, action, hand)))
+    final_stacks: tuple[int | None, ...] = (
+        tuple(outcome.finishing_stacks) if outcome.finishing_stacks is not None and start
+        else (None,) * n)
+    won = ", ".join(f"{hand.player_name(a.player)} {a.amount:+d} ({a.pot})"
+                    for a in outcome.awards if a.amount)
+    last = steps[-1]
+    steps.append(Step(len(hand.actions), "", "", "settled",
+                      f"Settled: {won or 'nothing changes hands'}.", last.holding, last.visible,
+                      last.folded, final_stacks, last.committed,
+                      0 if last.pot is not None else None,
+                      tuple(outcome.board_after) if outcome.board_after is not None else None,
+                      last.table, nets=tuple(outcome.nets)))
+    if equities is not None:
+        values = list(equities(hand))
+        steps = [_with_equities(step, values[i] if i < len(values) else None)
+                 for i, step in enumerate(steps)]
+    return steps
+
+
+def _with_equities(step: Step, values: tuple[float | None, ...] | None) -> Step:
+    return Step(step.index, step.notation, step.actor, step.street, step.words, step.holding,
+                step.visible, step.folded, step.stacks, step.committed, step.pot, step.board,
+                step.table, step.nets, values)
+
+
+def _card_order(text: str) -> int:
+    return parse_cards(text)[0].code
+
+
+def _remove(held: list[str], cards: Sequence[Card]) -> None:
+    """Take played cards out of a holding (an unseen ``??`` holding loses one unseen card)."""
+    for card in cards:
+        text = str(card)
+        if text in held:
+            held.remove(text)
+        elif "??" in held:
+            held.remove("??")
+
+
+def _words(actor: str, action: Action, hand: HandHistory) -> str:
+    """The action in words: ``Ann bets/raises to 6``, ``dealer deals Bo AsKd``."""
+    verb = action.verb
+    cards = format_cards(action.cards, " ")
+    if verb is Verb.DEAL_HOLE and action.target is not None:
+        text = f"{actor} deals {hand.player_name(action.target)} {cards}"
+    else:
+        text = f"{actor} {_VERB_WORDS.get(verb, verb.value)}"
+        if action.amount is not None:
+            text += f" {action.amount}"
+        if cards:
+            text += f" {cards}"
+        if action.pot:
+            text += f" {action.pot}"
+    if verb is Verb.SHOW_MUCK and not action.cards:
+        text = f"{actor} mucks"
+    if action.comment:
+        text += f" ({action.comment})"
+    return text
+
+
+def steps_frame(steps: Sequence[Step], players: Sequence[str]) -> pd.DataFrame:
+    """The steps as a table (one row per step): step, action, words, pot, and per player his
+    stack and cards, for download and for the page's action list."""
+    rows = []
+    for step in steps:
+        row: dict[str, object] = {"step": step.index + 1, "action": step.notation,
+                                  "words": step.words, "pot": step.pot}
+        for seat, name in enumerate(players):
+            row[f"{name} stack"] = step.stacks[seat] if seat < len(step.stacks) else None
+            row[f"{name} cards"] = "".join(step.holding[seat]) if seat < len(step.holding) else ""
+        rows.append(row)
+    return pd.DataFrame(rows)
+

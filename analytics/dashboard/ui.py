@@ -1,0 +1,238 @@
+"""The Streamlit side shared by every page: database, cached questions, filters, downloads.
+
+* :func:`start` runs at the top of every script run (from ``app.py``): makes sure
+  the database exists (built from the bundled samples on first start), reads the
+  data version, draws the sidebar filters and keeps them in the URL.
+* :func:`ask` answers a question of :mod:`analytics.warehouse.views` through
+  ``st.cache_data`` keyed by the question, the filter, its arguments and the data
+  version, so a repeated view is instant and an upload shows everywhere at once.
+  Each uncached question opens its own read-only connection and closes it.
+* :func:`guarded` turns "an ingest holds the database" into a friendly
+  retrying notice instead of a traceback.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Final
+
+import pandas as pd
+import streamlit as st
+
+from analytics import reports
+from analytics.dashboard import filters
+from analytics.warehouse import WarehouseBusy, ensure_database, reader, resolve_db, views
+from analytics.warehouse.views import HandFilter
+
+__all__ = ["Context", "ask", "context", "download_buttons", "guarded", "report_button", "start"]
+
+_QUESTIONS: Final = frozenset(views.__all__)
+_RETRY_SECONDS: Final = 2.0
+_MAX_RETRIES: Final = 30
+_CTX_KEY: Final = "_handlab_context"
+
+
+@dataclass(frozen=True, slots=True)
+class Context:
+    """What a page needs: the database, its data version and the current filter."""
+
+    db: str
+    version: tuple[int, str, int]
+    filter: HandFilter
+    options: filters.Options
+
+
+@st.cache_resource(show_spinner="Preparing the database from the bundled samples…")
+def _ensure(db: str) -> str:
+    """Build the database from data/samples once per server process (if it does not exist)."""
+    return str(ensure_database(db))
+
+
+def _version(db: str) -> tuple[int, str, int]:
+    with reader(db) as con:
+        return views.data_version(con)
+
+
+@st.cache_data(max_entries=1024, show_spinner=False)
+def _cached(question: str, db: str, version: tuple[int, str, int], hand_filter: HandFilter,
+            arguments: tuple[tuple[str, Any], ...]) -> Any:
+    """One question's answer; ``version`` is only part of the cache key."""
+    del version  # the key alone: a new version misses the cache and reads fresh data
+    function = getattr(views, question)
+    with reader(db) as con:
+        if question in ("hand_detail", "filter_options", "data_version", "rejects"):
+            return function(con, **dict(arguments))
+        return function(con, hand_filter, **dict(arguments))
+
+
+def ask(question: str, hand_filter: HandFilter | None = None, **arguments: Any) -> Any:
+    """The answer to ``views.<question>(con, filter, **arguments)``, cached by filter and data."""
+    if question not in _QUESTIONS:
+        raise ValueError(f"unknown question {question!r}")
+    ctx = context()
+    chosen = ctx.filter if hand_filter is None else hand_filter
+    return _cached(question, ctx.db, ctx.version, chosen, tuple(sorted(arguments.items())))
+
+
+def context() -> Context:
+    """The current run's :class:`Context` (set by :func:`start`)."""
+    ctx = st.session_state.get(_CTX_KEY)
+    if not isinstance(ctx, Context):
+        raise RuntimeError("ui.start() must run before a page (app.py calls it)")
+    return ctx
+
+
+@contextmanager
+def guarded() -> Iterator[None]:
+    """Show "database busy, retrying" and rerun shortly when a writer holds the database."""
+    try:
+        yield
+    except WarehouseBusy as error:
+        tries = int(st.session_state.get("_handlab_busy", 0)) + 1
+        st.session_state["_handlab_busy"] = tries
+        st.warning("The database is busy: an ingest is writing to it. "
+                   f"Retrying in {_RETRY_SECONDS:.0f} s… ({error})", icon="⏳")
+        if tries <= _MAX_RETRIES:
+            time.sleep(_RETRY_SECONDS)
+            st.rerun()
+        st.button("Retry now")
+    else:
+        st.session_state["_handlab_busy"] = 0
+
+
+def _init_widgets(params: HandFilter, options: filters.Options) -> None:
+    """Seed the filter widgets from the URL once per session (a shared link opens as sent).
+
+    Later, when loaded data widens the span of days, a date left at the old edge
+    moves to the new one, so the new hands are not filtered out.
+    """
+    state = st.session_state
+    span = (options.first_day, options.last_day)
+    if state.get("_handlab_filters_seeded"):
+        old_first, old_last = state.get("_handlab_span", span)
+        if span != (old_first, old_last):
+            state["f_from"] = _moved(state.get("f_from"), old_first, span, options.first_day)
+            state["f_to"] = _moved(state.get("f_to"), old_last, span, options.last_day)
+        state["_handlab_span"] = span
+        return
+    state["_handlab_span"] = span
+    state["f_game"] = params.game if params.game in options.games else "all games"
+    state["f_players"] = [p for p in params.players if p in options.players]
+    state["f_from"] = params.date_from or options.first_day
+    state["f_to"] = params.date_to or options.last_day
+    state["f_session"] = params.session or ""
+    state["f_knobs"] = [f"{n}={v}" for n, v in params.knobs
+                        if f"{n}={v}" in options.knobs]
+    state["f_stakes"] = params.stakes if params.stakes in options.stakes else "all stakes"
+    state["_handlab_filters_seeded"] = True
+
+
+def _moved(value: object, old_edge: object, span: tuple[object, object], edge: object
+           ) -> object:
+    """A date widget's value after the data's span changed: an edge follows the edge, and a
+    value outside the new span (which the widget would refuse) moves to it."""
+    low, high = span
+    if low is None or high is None or value is None or value == old_edge:
+        return edge
+    if not low <= value <= high:  # type: ignore[operator]
+        return edge
+    return value
+
+
+def _sidebar(options: filters.Options) -> HandFilter:
+    """The filter widgets; their values, as a filter (dates equal to the data's span do not
+    filter, so new data outside the span still shows)."""
+    state = st.session_state
+    sidebar = st.sidebar
+    sidebar.header("Filters")
+    sidebar.selectbox("Game", ["all games", *options.games], key="f_game")
+    sidebar.multiselect("Players", list(options.players), key="f_players",
+                        placeholder="all players")
+    left, right = sidebar.columns(2)
+    left.date_input("From", key="f_from", min_value=options.first_day,
+                    max_value=options.last_day, format="YYYY-MM-DD")
+    right.date_input("To", key="f_to", min_value=options.first_day, max_value=options.last_day,
+                     format="YYYY-MM-DD")
+    sessions = ["", *options.sessions]
+    if state.get("f_session") not in sessions:
+        sessions.append(str(state.get("f_session")))
+    sidebar.selectbox("Session or game id", sessions, key="f_session",
+                      format_func=lambda s: s or "all sessions")
+    sidebar.multiselect("Rule knobs", list(options.knobs), key="f_knobs",
+                        placeholder="any rules")
+    sidebar.selectbox("Stakes", ["all stakes", *options.stakes], key="f_stakes")
+    game = state.get("f_game")
+    start, end = state.get("f_from"), state.get("f_to")
+    knobs = tuple(tuple(k.split("=", 1)) for k in state.get("f_knobs", []))
+    stakes = state.get("f_stakes")
+    return HandFilter(
+        game=None if game in (None, "all games") else str(game),
+        players=tuple(state.get("f_players", [])),
+        date_from=start if start and start != options.first_day else None,
+        date_to=end if end and end != options.last_day else None,
+        session=state.get("f_session") or None,
+        knobs=tuple((n, v) for n, v in knobs),
+        stakes=None if stakes in (None, "all stakes") else str(stakes))
+
+
+def _sync_url(hand_filter: HandFilter) -> None:
+    """Write the filter into the URL, keeping the page's own parameters (``hand``, ...)."""
+    wanted = filters.to_params(hand_filter)
+    current = {key: st.query_params.get_all(key) for key in st.query_params}
+    for key in filters.FILTER_KEYS:
+        value = wanted.get(key)
+        have = current.get(key, [])
+        target = [value] if isinstance(value, str) else list(value or [])
+        if have != target:
+            if target:
+                st.query_params[key] = target if len(target) > 1 else target[0]
+            elif key in st.query_params:
+                del st.query_params[key]
+
+
+def start() -> Context:
+    """Prepare the run: database, data version, filters (sidebar + URL); return the context."""
+    db = _ensure(str(resolve_db()))
+    with reader(db) as con:
+        version = views.data_version(con)
+    options = filters.options_from_frame(
+        _cached("filter_options", db, version, HandFilter(), ()))
+    url = {key: st.query_params.get_all(key) for key in st.query_params}
+    _init_widgets(filters.from_params(url), options)
+    hand_filter = _sidebar(options)
+    _sync_url(hand_filter)
+    st.sidebar.caption(f"Database: `{Path(db).name}` · {version[0]} file(s) loaded")
+    ctx = Context(db, version, hand_filter, options)
+    st.session_state[_CTX_KEY] = ctx
+    return ctx
+
+
+def download_buttons(frame: pd.DataFrame, name: str, *, key: str) -> None:
+    """CSV, XLSX and Parquet downloads of one table (built only when clicked)."""
+    columns = st.columns(3)
+    for column, fmt in zip(columns, ("csv", "xlsx", "parquet"), strict=True):
+        column.download_button(
+            f"{fmt.upper()}", data=_deferred(frame, fmt), file_name=f"{name}.{fmt}",
+            mime=reports.FORMATS[fmt], key=f"dl_{key}_{fmt}", on_click="ignore",
+            help=f"Download this table as {fmt.upper()}")
+
+
+def _deferred(frame: pd.DataFrame, fmt: str) -> Callable[[], bytes]:
+    return lambda: reports.table_bytes(frame, fmt)
+
+
+def report_button(ctx: Context, *, key: str = "report") -> None:
+    """A download of the self-contained HTML report of the current filters."""
+    def build() -> bytes:
+        with reader(ctx.db) as con:
+            return reports.render_html(reports.build_report(con, ctx.filter)).encode("utf-8")
+
+    st.download_button("HTML report of these filters", data=build,
+                       file_name="handlab-report.html", mime="text/html", key=key,
+                       on_click="ignore", icon="📄",
+                       help="Charts and tables of the current filters in one file that opens "
+                            "offline")

@@ -1,0 +1,27 @@
+"""handlab's dashboard: ``streamlit run app.py`` (or ``handlab serve``).
+
+The entry point only sets the page up, draws the shared filters and runs the
+chosen page; each page is a thin script in analytics/dashboard/pages/ whose
+logic lives in plain, unit-tested functions (docs/dashboard.md).
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from analytics.dashboard import ui
+
+PAGES = "analytics/dashboard/pages"
+
+st.set_page_config(page_title="handlab", page_icon="🃏", layout="wide")
+navigation = st.navigation([
+    st.Page(f"{PAGES}/overview.py", title="Overview", icon="📊", default=True),
+    st.Page(f"{PAGES}/upload.py", title="Upload", icon="📤"),
+    st.Page(f"{PAGES}/win_rates.py", title="Win rates", icon="📈"),
+    st.Page(f"{PAGES}/pots.py", title="Pot accumulation", icon="💰"),
+    st.Page(f"{PAGES}/hand_types.py", title="Hand types", icon="🃏"),
+    st.Page(f"{PAGES}/replayer.py", title="Hand replayer", icon="▶️"),
+])
+with ui.guarded():
+    ui.start()
+    navigation.run()

@@ -1,0 +1,1 @@
+"""End-to-end tests in real Chromium against a real ``streamlit run`` server."""

@@ -1,0 +1,95 @@
+"""A ``streamlit run app.py`` server on a free port over a small simulated warehouse, and a
+headless Chromium (Debian's, driven by Playwright) to look at it."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.test_dashboard_data import build_dashboard_db
+
+CHROMIUM = Path("/usr/bin/chromium")
+ROOT = Path(__file__).resolve().parents[2]
+SCREENSHOTS = ROOT / "tests" / "artifacts" / "screenshots"
+CHROMIUM_ARGS = ["--no-sandbox", "--headless=new", "--disable-gpu",
+                 "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync", "--no-first-run"]
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def _wait_healthy(url: str, process: subprocess.Popen[bytes], timeout: float = 90.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"streamlit exited with {process.returncode}")
+        try:
+            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as answer:
+                if answer.status == 200:
+                    return
+        except OSError:
+            pass
+        time.sleep(0.3)
+    raise RuntimeError(f"streamlit did not become healthy within {timeout:.0f} s")
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The base URL of a dashboard over a private copy of the test warehouse."""
+    if not CHROMIUM.exists():
+        pytest.skip("Debian chromium is not installed at /usr/bin/chromium "
+                    "(apt-get install -y chromium)")
+    folder = tmp_path_factory.mktemp("browser")
+    db = folder / "browser.duckdb"
+    shutil.copy(build_dashboard_db(tmp_path_factory.mktemp("browser-source")), db)
+    port = _free_port()
+    log = (folder / "streamlit.log").open("wb")
+    environment = dict(os.environ, HANDLAB_DB=str(db), STREAMLIT_BROWSER_GATHER_USAGE_STATS="false")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"),
+         "--server.headless", "true", "--server.port", str(port),
+         "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false"],
+        cwd=ROOT, env=environment, stdout=log, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        _wait_healthy(url, process)
+        yield url
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+        log.close()
+
+
+@pytest.fixture(scope="session")
+def browser_page(server: str) -> Iterator[object]:
+    """A Playwright page in headless Chromium, downloads allowed."""
+    from playwright.sync_api import sync_playwright
+
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        context = browser.new_context(viewport={"width": 1400, "height": 1000},
+                                      accept_downloads=True)
+        page = context.new_page()
+        page.set_default_timeout(60_000)
+        try:
+            yield page
+        finally:
+            context.close()
+            browser.close()

@@ -1,0 +1,109 @@
+"""The dashboard in real Chromium: open it, upload a file and see the counts change, open a
+hand in the replayer, download the report and read it; a screenshot of every page is saved
+to tests/artifacts/screenshots/ for reviewers."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.browser.conftest import SCREENSHOTS
+from tests.test_dashboard_data import extra_histories
+
+pytestmark = pytest.mark.browser
+
+
+def _hands(page: Any) -> int:
+    """The Overview's "Hands" metric, once the page has settled."""
+    metric = page.locator('[data-testid="stMetric"]', has_text="Hands").first
+    metric.wait_for()
+    value = metric.locator('[data-testid="stMetricValue"]').inner_text()
+    return int(value.replace(",", ""))
+
+
+def _settle(page: Any) -> None:
+    """Wait until the script run is over (the app root's ``data-test-script-state``)."""
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=\"stApp\"]')"
+        "?.getAttribute('data-test-script-state') === 'notRunning'")
+
+
+def _open(page: Any, url: str, title: str) -> None:
+    page.goto(url)
+    page.get_by_role("heading", name=title).first.wait_for()
+    _settle(page)
+
+
+def _shot(page: Any, name: str) -> None:
+    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
+
+
+def test_the_dashboard_end_to_end(server: str, browser_page: Any, tmp_path: Path) -> None:
+    page = browser_page
+    _open(page, server, "Overview")
+    assert _hands(page) == 190
+    _shot(page, "overview")
+
+    # A filter in the URL is applied (a shared link opens as sent).
+    _open(page, f"{server}/?game=bigtwo", "Overview")
+    page.wait_for_function("() => document.body.innerText.includes('game bigtwo')")
+    assert _hands(page) == 30
+
+    # Upload a new file: the counts change everywhere.
+    _open(page, f"{server}/upload", "Upload hand histories")
+    extra = extra_histories(tmp_path / "evening.phhs")
+    page.locator('input[type="file"]').set_input_files(str(extra))
+    page.get_by_text("evening.phhs").first.wait_for()
+    page.get_by_role("button", name="Load into the database").click()
+    page.get_by_text(re.compile(r"Loaded 25 new hands")).wait_for()
+    _settle(page)
+    _shot(page, "upload")
+    _open(page, server, "Overview")
+    page.wait_for_function("() => !document.body.innerText.includes('game bigtwo')")
+    assert _hands(page) == 215
+
+    # The replayer: a hand opened by its link, stepped through, cards drawn as cards.
+    _open(page, f"{server}/replayer", "Hand replayer")
+    page.locator(".hl-card").first.wait_for()
+    page.get_by_text(re.compile(r"Step \d+ of \d+")).wait_for()
+    hand = re.search(r"hand=(-?\d+)", page.url)
+    assert hand is not None
+    cards_at_end = page.locator(".hl-card").count()
+    _settle(page)
+    page.get_by_role("button", name="⏮ Start").click()
+    page.get_by_text(re.compile(r"Step 0 of \d+")).wait_for()
+    _settle(page)
+    page.get_by_role("button", name="Next ▶").click()
+    page.get_by_text(re.compile(r"Step 1 of \d+")).wait_for()
+    assert page.locator(".hl-card").count() < cards_at_end  # one player dealt so far
+    _shot(page, "replayer")
+
+    # The report of the current filters downloads and holds what the page shows.
+    _open(page, server, "Overview")
+    with page.expect_download() as download_info:
+        page.get_by_role("button", name=re.compile("HTML report of these filters")).click()
+    report = Path(download_info.value.path()).read_text(encoding="utf-8")
+    assert "<h2>Overview</h2>" in report and "<h2>Win rates</h2>" in report
+    assert "215 hands in 3 game(s)" in report
+    assert re.search(r"<script[^>]+src=", report) is None  # opens offline
+
+    # Every other page renders without an error; a screenshot of each.
+    for path, title, name in (("win_rates", "Win rates", "win-rates"),
+                              ("pots", "Pot accumulation (Rummoli)", "pots"),
+                              ("hand_types", "Hand types", "hand-types")):
+        _open(page, f"{server}/{path}", title)
+        page.locator(".js-plotly-plot").first.wait_for()
+        assert page.locator('[data-testid="stException"]').count() == 0
+        _shot(page, name)
+
+
+def test_screenshots_were_saved() -> None:
+    """Reviewers look at these; the end-to-end test above writes them."""
+    if not (SCREENSHOTS / "overview.png").exists():
+        pytest.skip("the end-to-end test did not run")
+    for name in ("overview", "upload", "replayer", "win-rates", "pots", "hand-types"):
+        assert (SCREENSHOTS / f"{name}.png").stat().st_size > 10_000
+

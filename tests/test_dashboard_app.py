@@ -1,0 +1,215 @@
+"""AppTest for every page: no exception, the expected elements, filters change the numbers,
+the URL carries the filters, uploads show everywhere, the replayer steps through a hand."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import duckdb
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from analytics.warehouse import ENV_VAR
+from tests.test_dashboard_data import dashboard_db, extra_histories
+
+__all__ = ["dashboard_db"]  # the fixture, re-exported for pytest
+
+APP = str(Path(__file__).resolve().parent.parent / "app.py")
+PAGES = "analytics/dashboard/pages"
+TIMEOUT = 180
+
+
+@pytest.fixture
+def db(dashboard_db: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv(ENV_VAR, str(dashboard_db))
+    return dashboard_db
+
+
+@pytest.fixture
+def own_db(dashboard_db: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A private copy, for tests that load more hands."""
+    copy = tmp_path / "own.duckdb"
+    shutil.copy(dashboard_db, copy)
+    monkeypatch.setenv(ENV_VAR, str(copy))
+    return copy
+
+
+def _app(page: str | None = None, **params: str | list[str]) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    for key, value in params.items():
+        at.query_params[key] = value
+    at.run()
+    if page is not None:
+        at.switch_page(f"{PAGES}/{page}.py").run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def _metric(at: AppTest, label: str) -> int:
+    for metric in at.metric:
+        if metric.label == label:
+            return int(str(metric.value).replace(",", ""))
+    raise AssertionError(f"no metric {label!r}: {[m.label for m in at.metric]}")
+
+
+def _count(db: Path, sql: str) -> int:
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        return int(con.execute(sql).fetchall()[0][0])
+    finally:
+        con.close()
+
+
+def test_overview_shows_counts_tables_and_the_reject(db: Path) -> None:
+    at = _app()
+    assert at.title[0].value == "Overview"
+    assert _metric(at, "Hands") == 190
+    assert _metric(at, "Rejected hands") == 1
+    assert _metric(at, "Players") == _count(db, "SELECT count(DISTINCT player) FROM seats")
+    assert len(at.get("plotly_chart")) == 1
+    assert len(at.dataframe) >= 4  # games, players, sessions, rejects (summary and list)
+    rejects = at.dataframe[-1].value
+    assert list(rejects["line"]) == [12]
+    assert "p9" in rejects["error"].iloc[0]
+    assert len(at.get("download_button")) >= 4 * 3 + 1  # tables x formats + the report
+
+
+def test_the_game_filter_changes_the_numbers_and_the_url(db: Path) -> None:
+    at = _app()
+    at.selectbox(key="f_game").select("bigtwo").run()
+    assert not at.exception
+    assert _metric(at, "Hands") == 30
+    assert at.query_params["game"] == "bigtwo"
+    at.selectbox(key="f_game").select("all games").run()
+    assert _metric(at, "Hands") == 190
+    assert "game" not in at.query_params
+
+
+def test_filters_are_read_from_the_url(db: Path) -> None:
+    at = _app(game="rummoli")
+    assert at.selectbox(key="f_game").value == "rummoli"
+    assert _metric(at, "Hands") == 40
+    player = at.multiselect(key="f_players").options[0]
+    at.multiselect(key="f_players").select(player).run()
+    hands = _count(db, "SELECT count(*) FROM seats WHERE game = 'rummoli' AND player = "
+                       f"'{player}'")
+    assert _metric(at, "Hands") == hands < 40
+    assert at.query_params["player"] == player
+
+
+def test_a_bad_url_is_ignored_not_fatal(db: Path) -> None:
+    at = _app(game="poker", **{"from": "yesterday", "knob": "nonsense"})
+    assert _metric(at, "Hands") == 190
+
+
+def test_upload_loads_new_hands_everywhere(own_db: Path, tmp_path: Path) -> None:
+    at = _app("upload")
+    assert at.title[0].value == "Upload hand histories"
+    assert at.button(key="upload_go").disabled
+    extra = extra_histories(tmp_path / "more.phhs").read_bytes()
+    at.file_uploader(key="upload_files").set_value(
+        [("more.phhs", extra, "application/octet-stream"),
+         ("../../evil name.phhs", extra, "application/octet-stream")])
+    at.run()
+    at.button(key="upload_go").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    table = at.dataframe[0].value
+    assert list(table["file"]) == ["more.phhs", "../../evil name.phhs"]
+    assert list(table["loaded"]) == [25, 0]
+    assert list(table["status"]) == ["loaded", "already loaded"]
+    assert "new hands" in at.success[0].value
+    at.switch_page(f"{PAGES}/overview.py").run()
+    assert _metric(at, "Hands") == 215
+
+
+def test_upload_reports_rejects_with_line_numbers(own_db: Path) -> None:
+    from tests.test_dashboard_data import BROKEN
+
+    at = _app("upload")
+    at.file_uploader(key="upload_files").set_value(
+        ("bad.phhs", BROKEN.replace("7c8c", "7c8d").encode(), "application/octet-stream"))
+    at.run()
+    at.button(key="upload_go").click().run()
+    assert not at.exception
+    rejects = at.dataframe[-1].value
+    assert list(rejects["file"]) == ["bad.phhs"]
+    assert list(rejects["line"]) == [12]
+
+
+def test_win_rates_has_a_tab_per_game_and_follows_filters(db: Path) -> None:
+    at = _app("win_rates")
+    assert at.title[0].value == "Win rates"
+    assert [t.label for t in at.tabs] == ["7 & 8", "Big Two", "Rummoli"]
+    assert len(at.get("plotly_chart")) >= 12
+    everyone = at.dataframe[0].value
+    assert {"ci_low", "ci_high"} <= set(everyone.columns)
+    assert (everyone["ci_low"] <= everyone["mean"]).all()
+    assert set(everyone["game"]) == {"seveneight"}  # the first tab's table
+    at.selectbox(key="f_game").select("bigtwo").run()
+    assert not at.exception
+    assert [t.label for t in at.tabs] == ["Big Two"]
+    player = at.dataframe[0].value["player"].iloc[0]
+    at.multiselect(key="f_players").select(player).run()
+    assert list(at.dataframe[0].value["player"]) == [player]
+
+
+def test_pots_page_draws_the_board_of_a_game(db: Path) -> None:
+    at = _app("pots")
+    assert at.title[0].value == "Pot accumulation (Rummoli)"
+    assert len(at.get("plotly_chart")) == 4
+    summary = at.dataframe[0].value
+    assert summary["pot"].iloc[0] == "poker"
+    assert len(summary) == 9
+    game_id = at.selectbox(key="pots_game").options[1]
+    at.selectbox(key="pots_game").select(game_id).run()
+    assert at.query_params["pot_game"] == game_id
+    at.selectbox(key="f_game").select("bigtwo").run()
+    assert "another game" in at.info[0].value
+
+
+def test_hand_types_compares_with_theory(db: Path) -> None:
+    at = _app("hand_types")
+    assert at.title[0].value == "Hand types"
+    assert [h.value for h in at.main.header] == ["7 & 8", "Rummoli", "Big Two"]
+    captions = " ".join(c.value for c in at.caption)
+    assert "Chi-square goodness of fit" in captions
+    first = at.dataframe[0].value
+    assert first["observed"].sum() == _count(db, "SELECT count(*) FROM seats "
+                                                 "WHERE game = 'seveneight'")
+    assert abs(first["theory_share"].sum() - 1) < 1e-9
+
+
+def test_replayer_steps_through_a_hand_from_the_url(db: Path) -> None:
+    hand_id = _count(db, "SELECT hand_id FROM hands WHERE game = 'seveneight' "
+                         "ORDER BY hand_id LIMIT 1")
+    at = _app("replayer", hand=str(hand_id))
+    assert at.title[0].value == "Hand replayer"
+    assert at.selectbox(key="replayer_hand").value == hand_id
+    slider = at.slider(key=f"replayer_step_{hand_id}")
+    last = slider.value
+    assert last == slider.max > 5
+    html = at.get("html")[0].proto.body
+    assert "hl-card" in html
+    at.button(key="step_start").click().run()
+    assert at.slider(key=f"replayer_step_{hand_id}").value == 0
+    at.button(key="step_next").click().run()
+    assert at.slider(key=f"replayer_step_{hand_id}").value == 1
+    assert "deals" in at.markdown[0].value
+
+
+def test_the_busy_database_shows_a_retry_notice() -> None:
+    def page() -> None:
+        import streamlit as st
+
+        from analytics.dashboard import ui
+        from analytics.warehouse import WarehouseBusy
+
+        st.session_state["_handlab_busy"] = 100  # past the automatic retries: no sleeping
+        with ui.guarded():
+            raise WarehouseBusy("held by a test")
+
+    at = AppTest.from_function(page, default_timeout=TIMEOUT).run()
+    assert not at.exception
+    assert "busy" in at.warning[0].value
+    assert at.button[0].label == "Retry now"

@@ -1,0 +1,257 @@
+"""The dashboard's plain functions: statistics, categories, theory, filters <-> URL, cards,
+charts, the replayer and the extra warehouse questions."""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+from collections.abc import Iterator
+from pathlib import Path
+
+import duckdb
+import numpy as np
+import pandas as pd
+import pytest
+
+from analytics.dashboard import cards, charts, filters, logic
+from analytics.dashboard.replayer import hand_from_detail, replay_steps, rules_from_json
+from analytics.evaluator import poker_rank, seveneight_rank
+from analytics.rules import replay
+from analytics.warehouse import views
+from analytics.warehouse.ingest import FileSummary
+from analytics.warehouse.views import HandFilter
+from parsers.knobs import BigTwoRules, BigTwoScoring, Claim, RummoliRules, Straights
+from parsers.model import RUMMOLI_POTS
+from tests.test_dashboard_data import dashboard_db
+
+__all__ = ["dashboard_db"]
+
+
+@pytest.fixture
+def con(dashboard_db: Path) -> Iterator[duckdb.DuckDBPyConnection]:
+    connection = duckdb.connect(str(dashboard_db), read_only=True)
+    yield connection
+    connection.close()
+
+
+# -- statistics ------------------------------------------------------------------------
+
+
+def test_confidence_interval_is_mean_plus_minus_1_96_sd_over_root_n() -> None:
+    frame = pd.DataFrame({"mean": [2.0, 1.0], "sd": [4.0, np.nan], "hands": [16, 1]})
+    out = logic.with_confidence(frame)
+    assert out["ci_low"].iloc[0] == pytest.approx(2 - 1.959964 * 4 / 4, abs=1e-6)
+    assert out["ci_high"].iloc[0] == pytest.approx(2 + 1.959964, abs=1e-6)
+    assert math.isnan(out["ci_low"].iloc[1])  # one hand: no interval, not a fake one
+
+
+def test_goodness_of_fit_pools_small_bins_and_detects_a_bad_fit() -> None:
+    theory = pd.Series({"a": 0.5, "b": 0.49, "c": 0.01})
+    good = logic.goodness_of_fit(pd.Series({"a": 50, "b": 49, "c": 1}), theory)
+    assert good.dof == 1  # c is expected once: too few even pooled, so it joins b
+    assert good.p_value > 0.5
+    bad = logic.goodness_of_fit(pd.Series({"a": 90, "b": 10}), theory)
+    assert bad.p_value < 1e-6
+    assert list(bad.table["observed"]) == [90, 10, 0]
+    with pytest.raises(ValueError, match="does not know"):
+        logic.goodness_of_fit(pd.Series({"z": 3}), theory)
+    nothing = logic.goodness_of_fit(pd.Series(dtype="int64"), theory)
+    assert math.isnan(nothing.p_value) and nothing.n == 0
+
+
+# -- categories and theory -----------------------------------------------------------------
+
+
+def test_card_codes_match_the_parser() -> None:
+    codes = logic.card_codes(["AsKd", "2c3h"], 2)
+    assert codes.tolist() == [[51, 45], [0, 6]]
+    with pytest.raises(ValueError, match="canonical"):
+        logic.card_codes(["Zz2c"], 2)
+    with pytest.raises(ValueError, match="2 cards"):
+        logic.card_codes(["As"], 2)
+
+
+def test_categories_agree_with_the_scalar_evaluator() -> None:
+    hands = pd.Series(["7c8c", "7c8c2d", "AsAh", "9d6d"])
+    got = logic.seveneight_categories(hands)
+    assert list(got) == [seveneight_rank(h).category.label for h in hands]
+    poker = pd.Series(["AsKsQsJsTs", "2c2d2h5s5c9d", "2c3d"])
+    labels = logic.poker_categories(poker)
+    assert list(labels[:2]) == [poker_rank(h).category.label for h in poker[:2]]
+    assert labels.iloc[2] == ""  # too few cards for poker: no category
+
+
+def test_bigtwo_kinds_follow_each_hands_knobs() -> None:
+    plays = pd.Series(["3d4c5h6s7d", "3d4c5h6s7d", "3d3c", "3d4c"])
+    rules = pd.Series(['{"straights": "sg_hk"}', '{"straights": "vietnamese"}', "{}", "{}"])
+    kinds = list(logic.bigtwo_kinds(plays, rules))
+    assert kinds[0] == "straight"
+    assert kinds[2:] == ["pair", "not a combination"]
+
+
+def test_exact_theory_is_a_distribution_with_the_known_counts() -> None:
+    two = logic.seveneight_theory(2)
+    assert two.sum() == pytest.approx(1.0)
+    assert two["pair"] == pytest.approx(78 / 1326)  # 13 ranks x C(4, 2) pairs
+    five = logic.poker_theory(5)
+    assert five["four_of_a_kind"] == pytest.approx(624 / 2598960)
+    assert five["straight_flush"] == pytest.approx(40 / 2598960)  # royal flushes included
+    with pytest.raises(ValueError, match="enumerated"):
+        logic.poker_theory(logic.EXACT_POKER_MAX + 1)
+
+
+# -- filters <-> URL -----------------------------------------------------------------------
+
+
+def test_filter_round_trips_through_query_params() -> None:
+    chosen = HandFilter(game="rummoli", players=("Ann", "Bo"), date_from=dt.date(2026, 1, 2),
+                        date_to=dt.date(2026, 2, 1), session="g-7",
+                        knobs=(("claim", "manual"), ("variant", "NRM")), stakes="NRM min 1")
+    params = filters.to_params(chosen)
+    assert params["player"] == ["Ann", "Bo"]
+    assert filters.from_params(params) == chosen
+    assert filters.to_params(HandFilter()) == {}
+
+
+def test_unusable_query_params_are_dropped() -> None:
+    got = filters.from_params({"game": "poker", "from": "2026-13-01", "to": "2026-01-05",
+                               "knob": ["secret=1", "scoring=", "scoring=rank"],
+                               "player": ["", "Ann", "Ann"]})
+    assert got == HandFilter(players=("Ann",), date_to=dt.date(2026, 1, 5),
+                             knobs=(("scoring", "rank"),))
+    swapped = filters.from_params({"from": "2026-02-01", "to": "2026-01-01"})
+    assert swapped.date_from == dt.date(2026, 1, 1)
+
+
+def test_options_list_knob_values_from_stored_rules(con: duckdb.DuckDBPyConnection) -> None:
+    options = filters.options_from_frame(views.filter_options(con))
+    assert options.games == ("bigtwo", "rummoli", "seveneight")
+    assert "variant=N78" in options.knobs
+    assert any(k.startswith("scoring=") for k in options.knobs)
+    assert options.first_day is not None and options.last_day is not None
+    assert options.first_day <= options.last_day
+
+
+# -- cards and charts ---------------------------------------------------------------------
+
+
+def test_cards_are_drawn_with_suits_colours_and_backs() -> None:
+    html = cards.cards_html("AhTs??")
+    assert html.count("title=") == 3
+    assert "A♥" in html and "10♠" in html and "#c0392b" in html
+    assert "hl-back" in html
+    assert cards.cards_html("") == "—"
+    assert "<script" not in cards.cards_html(["<script>"])
+
+
+def test_charts_handle_empty_and_real_frames() -> None:
+    nothing = charts.hands_over_time(pd.DataFrame(columns=["period", "game", "hands"]))
+    assert nothing.layout.annotations[0].text.startswith("No hands")
+    frame = pd.DataFrame({"player": ["a", "b"], "mean": [1.0, -1.0], "ci_low": [0.0, -2.0],
+                          "ci_high": [2.0, 0.0], "hands": [10, 12]})
+    figure = charts.bar_with_ci(frame, x="player", title="t")
+    assert list(figure.data[0].error_y.array) == [1.0, 1.0]
+    curve = charts.cumulative(pd.DataFrame({"player": ["a", "a"], "hand_no": [1, 2],
+                                            "cumulative": [3, 1],
+                                            "cumulative_ev": [2.0, 2.5]}))
+    assert [t.name for t in curve.data] == ["a", "a (all-in adjusted)"]
+
+
+# -- views ------------------------------------------------------------------------------
+
+
+def test_views_follow_the_filter(con: duckdb.DuckDBPyConnection) -> None:
+    everything = views.overview(con, HandFilter())
+    assert dict(zip(everything["game"], everything["hands"], strict=True)) == {
+        "bigtwo": 30, "rummoli": 40, "seveneight": 120}
+    player = str(views.player_results(con, HandFilter(game="bigtwo"))["player"].iloc[0])
+    mine = views.player_results(con, HandFilter(players=(player,)))
+    assert set(mine["player"]) == {player}
+    late = views.overview(con, HandFilter(date_from=dt.date(2100, 1, 1)))
+    assert late.empty
+    knob = views.overview(con, HandFilter(knobs=(("variant", "B2"),)))
+    assert list(knob["game"]) == ["bigtwo"]
+    with pytest.raises(ValueError, match="unknown knob"):
+        HandFilter(knobs=(("'; DROP TABLE hands; --", "x"),))
+
+
+def test_rummoli_split_adds_up_to_the_net(con: duckdb.DuckDBPyConnection) -> None:
+    split = views.rummoli_split(con, HandFilter())
+    nets = views.player_results(con, HandFilter(game="rummoli")).set_index("player")["net"]
+    totals = split.groupby("player")["amount"].sum()
+    assert (totals.sort_index() == nets.sort_index()).all()
+    table = logic.split_table(split, list(views.SPLIT_PARTS))
+    assert table["net per round"].to_numpy() == pytest.approx(
+        (nets / views.player_results(con, HandFilter(game="rummoli"))
+         .set_index("player")["hands"]).reindex(table["player"]).to_numpy())
+
+
+def test_pot_views_count_every_round_of_every_pot(con: duckdb.DuckDBPyConnection) -> None:
+    winners = views.pot_winners(con, HandFilter())
+    summary = logic.pot_summary(winners)
+    assert list(summary["pot"]) == list(RUMMOLI_POTS)
+    assert (summary["rounds"] == 40).all()
+    streaks = views.pot_streaks(con, HandFilter())
+    assert streaks.groupby("pot")["rounds"].sum().eq(40).all()
+    assert (streaks.loc[streaks["since"] == 0, "mean_before"] >= 0).all()
+
+
+def test_bigtwo_cards_left_counts_every_seat(con: duckdb.DuckDBPyConnection) -> None:
+    left = views.bigtwo_cards_left(con, HandFilter())
+    assert int(left["games"].sum()) == 4 * 30
+    assert int(left.loc[left["cards_left"] == 0, "games"].sum()) >= 30  # every game has a winner
+
+
+# -- replayer --------------------------------------------------------------------------
+
+
+def test_rules_from_json_gives_typed_knobs() -> None:
+    rules = rules_from_json("bigtwo", '{"scoring": "rank", "straights": "vietnamese", '
+                                      '"four_card_plays": true}')
+    assert rules == BigTwoRules(scoring=BigTwoScoring.RANK, straights=Straights.VIETNAMESE,
+                                four_card_plays=True)
+    assert rules_from_json("rummoli", '{"claim": "manual", "ante": 2}') == RummoliRules(
+        ante=2, claim=Claim.MANUAL)
+
+
+@pytest.mark.parametrize("game", ["seveneight", "bigtwo", "rummoli"])
+def test_stored_hands_replay_to_their_stored_result(con: duckdb.DuckDBPyConnection,
+                                                    game: str) -> None:
+    ids = [r[0] for r in con.execute("SELECT hand_id FROM hands WHERE game = ? ORDER BY hand_id "
+                                     "LIMIT 8", [game]).fetchall()]
+    for hand_id in ids:
+        detail = views.hand_detail(con, hand_id)
+        hand = hand_from_detail(detail)
+        steps = replay_steps(hand)
+        assert len(steps) == len(hand.actions) + 2
+        nets = tuple(int(n) for n in detail["seats"]["net"])
+        assert replay(hand).nets == nets == steps[-1].nets
+        if game != "bigtwo":
+            assert steps[-1].stacks == tuple(int(s) for s in detail["seats"]["finishing_stack"])
+        dealt = sum(len(h) for h in steps[-1].holding)
+        assert dealt <= 52
+        assert steps[0].index == -1 and steps[1].notation.startswith("d dh p")
+
+
+def test_replayer_follows_chips_in_a_seveneight_hand() -> None:
+    from parsers import loads_hands
+    from tests.test_warehouse_data import SEVENEIGHT
+
+    hand = loads_hands(SEVENEIGHT)[0]
+    steps = replay_steps(hand, equities=lambda h: [(0.5,) * h.num_players])
+    assert steps[0].stacks == (99, 98, 100) and steps[0].pot == 3  # blinds posted
+    raise_step = next(s for s in steps if s.notation.startswith("p3 cbr 6"))
+    assert raise_step.stacks[2] == 94 and raise_step.pot == 9
+    assert steps[-1].stacks == (118, 98, 84)
+    assert steps[-1].visible[0] == ("7c", "8c", "2c")
+    assert steps[0].equities == (0.5, 0.5, 0.5) and steps[1].equities is None
+
+
+def test_upload_table_shows_uploaded_names_not_temp_paths() -> None:
+    summaries = [FileSummary("/tmp/x/01-a.phhs", "partial", "s", 3, 2, 0, 1,
+                             "/tmp/x/01-a.phhs:9: hand 2: bad"),
+                 FileSummary("/tmp/x/02-b.zip:day1.phhs", "loaded", "t", 1, 1, 0, 0)]
+    table = logic.upload_table(summaries, {"/tmp/x/01-a.phhs": "a.phhs",
+                                           "/tmp/x/02-b.zip": "b.zip"})
+    assert list(table["file"]) == ["a.phhs", "b.zip:day1.phhs"]
+    assert table["message"].iloc[0] == "a.phhs:9: hand 2: bad"

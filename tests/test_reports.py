@@ -1,0 +1,142 @@
+"""Exports: tables as CSV/XLSX/Parquet, the self-contained HTML report, ``handlab report``."""
+
+from __future__ import annotations
+
+import io
+import re
+import zipfile
+from pathlib import Path
+
+import duckdb
+import pandas as pd
+import pytest
+from typer.testing import CliRunner
+
+from analytics import reports
+from analytics.warehouse.views import HandFilter
+from tests.test_dashboard_data import dashboard_db
+
+__all__ = ["dashboard_db"]
+
+FRAME = pd.DataFrame({"player": ["Ann", "Bo"], "net": [12, -12],
+                      "mean": [1.5, None], "day": pd.to_datetime(["2026-01-01", "2026-01-02"])})
+
+
+def _xlsx(data: bytes) -> tuple[list[str], str]:
+    """Sheet names and all text of a workbook, read as the zip of XML it is (no openpyxl)."""
+    with zipfile.ZipFile(io.BytesIO(data)) as book:
+        workbook = book.read("xl/workbook.xml").decode("utf-8")
+        text = " ".join(book.read(name).decode("utf-8") for name in book.namelist()
+                        if name.endswith(".xml"))
+    return re.findall(r'<sheet name="([^"]+)"', workbook), text
+
+
+@pytest.mark.parametrize("fmt", ["csv", "parquet"])
+def test_tables_round_trip_through_every_format(fmt: str) -> None:
+    data = reports.table_bytes(FRAME, fmt)
+    if fmt == "csv":
+        back = pd.read_csv(io.BytesIO(data), parse_dates=["day"])
+    else:
+        back = pd.read_parquet(io.BytesIO(data))
+    assert list(back["player"]) == ["Ann", "Bo"]
+    assert list(back["net"]) == [12, -12]
+    assert back["mean"].isna().tolist() == [False, True]
+    with pytest.raises(ValueError, match="unknown table format"):
+        reports.table_bytes(FRAME, "pdf")
+
+
+def test_xlsx_holds_the_table() -> None:
+    sheets, text = _xlsx(reports.table_bytes(FRAME, "xlsx"))
+    assert sheets == ["data"]
+    assert "Ann" in text and "player" in text
+
+
+def test_workbook_sheet_names_are_valid_and_unique() -> None:
+    data = reports.tables_xlsx({"a/b": FRAME, "A/B": FRAME, "x" * 40: FRAME})
+    sheets, _ = _xlsx(data)
+    assert len(sheets) == len({s.lower() for s in sheets}) == 3
+    assert all(len(name) <= 31 and "/" not in name for name in sheets)
+
+
+def _report_html(db: Path, hand_filter: HandFilter) -> str:
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        return reports.render_html(reports.build_report(con, hand_filter, title="Test <report>"))
+    finally:
+        con.close()
+
+
+def test_html_report_is_self_contained(dashboard_db: Path) -> None:
+    html = _report_html(dashboard_db, HandFilter())
+    assert html.startswith("<!DOCTYPE html>")
+    assert "Test &lt;report&gt;" in html  # escaped
+    assert re.search(r"<script[^>]+src=", html) is None  # nothing fetched from the network
+    assert "<link" not in html
+    assert html.count("plotly.js v") >= 1 or "Plotly" in html  # the library is inline
+    assert html.count('class="plotly-graph-div"') >= 8
+    for heading in ("Overview", "Win rates", "Big Two", "Rummoli", "Hand types"):
+        assert f"<h2>{heading}</h2>" in html
+
+
+def test_html_report_follows_the_filter(dashboard_db: Path) -> None:
+    html = _report_html(dashboard_db, HandFilter(game="bigtwo"))
+    assert "game bigtwo" in html
+    assert "<h2>Big Two</h2>" in html and "<h2>Rummoli</h2>" not in html
+    assert "30 hands in 1 game(s)" in html
+
+
+def test_cli_writes_every_format(dashboard_db: Path, tmp_path: Path) -> None:
+    from analytics.cli import app
+
+    runner = CliRunner()
+    for name in ("r.html", "r.xlsx", "r.csv", "r.parquet"):
+        result = runner.invoke(app, ["report", "--db", str(dashboard_db), "--game",
+                                     "seveneight", "--out", str(tmp_path / name)])
+        assert result.exit_code == 0, result.output
+    players = pd.read_csv(tmp_path / "r.csv")
+    assert set(players["game"]) == {"seveneight"}
+    assert {"ci_low", "ci_high"} <= set(players.columns)
+    assert len(pd.read_parquet(tmp_path / "r.parquet")) == len(players)
+    sheets, _ = _xlsx((tmp_path / "r.xlsx").read_bytes())
+    assert "players" in sheets and "overview" in sheets
+    assert "game seveneight" in (tmp_path / "r.html").read_text(encoding="utf-8")
+
+
+def test_cli_filters_by_player_and_table(dashboard_db: Path, tmp_path: Path) -> None:
+    from analytics.cli import app
+
+    con = duckdb.connect(str(dashboard_db), read_only=True)
+    player = con.execute("SELECT min(player) FROM seats WHERE game = 'rummoli'").fetchall()[0][0]
+    con.close()
+    out = tmp_path / "sessions.csv"
+    result = CliRunner().invoke(app, ["report", "--db", str(dashboard_db), "--player", player,
+                                      "--table", "sessions", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    sessions = pd.read_csv(out)
+    assert len(sessions) > 0 and "session" in sessions.columns
+
+
+@pytest.mark.parametrize(("arguments", "message"), [
+    (["--out", "r.txt"], "use .html"),
+    (["--out", "r.csv", "--table", "secrets"], "unknown table"),
+    (["--out", "r.html", "--knob", "nonsense"], "name=value"),
+    (["--out", "r.html", "--knob", "evil=1"], "unknown knob"),
+    (["--out", "r.html", "--from", "yesterday"], "not a date"),
+])
+def test_cli_refuses_bad_arguments(dashboard_db: Path, tmp_path: Path, arguments: list[str],
+                                   message: str) -> None:
+    from analytics.cli import app
+
+    arguments = [a if not a.startswith("r.") else str(tmp_path / a) for a in arguments]
+    result = CliRunner().invoke(app, ["report", "--db", str(dashboard_db), *arguments])
+    assert result.exit_code == 2
+    assert message in result.output
+
+
+def test_cli_reports_a_missing_database(tmp_path: Path) -> None:
+    from analytics.cli import app
+
+    result = CliRunner().invoke(app, ["report", "--db", str(tmp_path / "none.duckdb"),
+                                      "--out", str(tmp_path / "r.html")])
+    assert result.exit_code == 2
+    assert "does not exist" in result.output
