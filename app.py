@@ -15,12 +15,12 @@ PAGES = "analytics/dashboard/pages"
 
 st.set_page_config(page_title="handlab", page_icon="🃏", layout="wide")
 navigation = st.navigation([
-    st.Page(f"{PAGES}/overview.py", title="Overview", icon="📊", default=True),
-    st.Page(f"{PAGES}/upload.py", title="Upload", icon="📤"),
-    st.Page(f"{PAGES}/win_rates.py", title="Win rates", icon="📈"),
-    st.Page(f"{PAGES}/pots.py", title="Pot accumulation", icon="💰"),
-    st.Page(f"{PAGES}/hand_types.py", title="Hand types", icon="🃏"),
-    st.Page(f"{PAGES}/replayer.py", title="Hand replayer", icon="▶️"),
+    st.Page(f"{PAGES}/overview.py", title="Overview", icon=":material/dashboard:", default=True),
+    st.Page(f"{PAGES}/upload.py", title="Upload", icon=":material/upload_file:"),
+    st.Page(f"{PAGES}/win_rates.py", title="Win rates", icon=":material/trending_up:"),
+    st.Page(f"{PAGES}/pots.py", title="Pot accumulation", icon=":material/savings:"),
+    st.Page(f"{PAGES}/hand_types.py", title="Hand types", icon=":material/bar_chart:"),
+    st.Page(f"{PAGES}/replayer.py", title="Hand replayer", icon=":material/play_circle:"),
 ])
 with ui.guarded():
     ui.start()

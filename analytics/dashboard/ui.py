@@ -95,7 +95,8 @@ def guarded() -> Iterator[None]:
         tries = int(st.session_state.get("_handlab_busy", 0)) + 1
         st.session_state["_handlab_busy"] = tries
         st.warning("The database is busy: an ingest is writing to it. "
-                   f"Retrying in {_RETRY_SECONDS:.0f} s… ({error})", icon="⏳")
+                   f"Retrying in {_RETRY_SECONDS:.0f} s… ({error})",
+                   icon=":material/hourglass_top:")
         if tries <= _MAX_RETRIES:
             time.sleep(_RETRY_SECONDS)
             st.rerun()
@@ -233,6 +234,6 @@ def report_button(ctx: Context, *, key: str = "report") -> None:
 
     st.download_button("HTML report of these filters", data=build,
                        file_name="handlab-report.html", mime="text/html", key=key,
-                       on_click="ignore", icon="📄",
+                       on_click="ignore", icon=":material/description:",
                        help="Charts and tables of the current filters in one file that opens "
                             "offline")

@@ -73,10 +73,10 @@ def test_the_dashboard_end_to_end(server: str, browser_page: Any, tmp_path: Path
     assert hand is not None
     cards_at_end = page.locator(".hl-card").count()
     _settle(page)
-    page.get_by_role("button", name="⏮ Start").click()
+    page.get_by_role("button", name="Start").click()
     page.get_by_text(re.compile(r"Step 0 of \d+")).wait_for()
     _settle(page)
-    page.get_by_role("button", name="Next ▶").click()
+    page.get_by_role("button", name="Next").click()
     page.get_by_text(re.compile(r"Step 1 of \d+")).wait_for()
     assert page.locator(".hl-card").count() < cards_at_end  # one player dealt so far
     _shot(page, "replayer")

@@ -122,12 +122,15 @@ def render() -> None:
     # Callbacks move the step before the script runs, so every button's state is current.
     at = int(st.session_state[key])
     back, forward, start, end = st.columns(4)
-    back.button("◀ Back", key="step_back", disabled=at <= 0, on_click=_move,
-                args=(key, at - 1, last))
-    forward.button("Next ▶", key="step_next", disabled=at >= last, on_click=_move,
-                   args=(key, at + 1, last))
-    start.button("⏮ Start", key="step_start", on_click=_move, args=(key, 0, last))
-    end.button("End ⏭", key="step_end", on_click=_move, args=(key, last, last))
+    # Material icons ship with Streamlit, so they draw even where no emoji font is installed.
+    back.button("Back", key="step_back", icon=":material/chevron_left:", disabled=at <= 0,
+                on_click=_move, args=(key, at - 1, last))
+    forward.button("Next", key="step_next", icon=":material/chevron_right:",
+                   disabled=at >= last, on_click=_move, args=(key, at + 1, last))
+    start.button("Start", key="step_start", icon=":material/first_page:", on_click=_move,
+                 args=(key, 0, last))
+    end.button("End", key="step_end", icon=":material/last_page:", on_click=_move,
+               args=(key, last, last))
     position = st.slider("Step", 0, last, key=key)
     step = steps[position]
     st.markdown(f"**Step {position} of {last}** · {step.street} · "
