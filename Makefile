@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: setup run test lint typecheck contracts unit bench clean
+.PHONY: setup run test lint typecheck contracts unit bench fuzz clean
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "handlab needs Python 3.11 or newer")'
@@ -32,6 +32,9 @@ unit: setup
 	$(BIN)/python -m pytest
 
 test: lint typecheck contracts unit
+
+fuzz: setup
+	$(BIN)/python benchmarks/fuzz.py --cases 100000
 
 bench: setup
 	$(BIN)/python -m pip install --quiet -e '.[dev,bench]'

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import random
 import signal
@@ -21,20 +22,36 @@ from tests.test_warehouse_data import PARSE_BROKEN, phhs, simulated, write
 ROOT = Path(__file__).resolve().parent.parent
 MARKER = "handlab-kill-test"
 
-SCRIPT = f"""# {MARKER}
-import sys
+ZYGOTE = f"""# {MARKER}
+import os, sys
 from analytics.warehouse import ingest
-import analytics.rules.seveneight  # imported before "start", so the kill window is the ingest
-print("start", flush=True)
-ingest([sys.argv[1]], sys.argv[2], workers=int(sys.argv[3]), hold=0.3)
+from analytics.rules import replay
+from parsers import read_hands
+for hand in read_hands(sys.argv[1]):  # imports and the evaluator's JIT, once, before the forks
+    if hand.ok:
+        replay(hand)
+print("ready", flush=True)
+for job in sys.stdin:
+    folder, db, workers = job.split()
+    pid = os.fork()
+    if pid == 0:
+        try:
+            ingest([folder], db, workers=int(workers), hold=0.3)
+        except BaseException:
+            os._exit(3)
+        os._exit(0)
+    print(pid, flush=True)
+    print(os.waitpid(pid, 0)[1], flush=True)
 """
+"""Forks one ingest per line of input: a round costs a fork, not a Python start-up."""
 
 
-def make_inputs(folder: Path) -> None:
-    """Eight files, overlapping in pairs, one with a rejected hand."""
-    hands = simulated("seveneight", 490, seed=3)
+def make_inputs(folder: Path, per_file: int = 24) -> None:
+    """Eight files, overlapping in pairs (four hands), one with a rejected hand."""
+    hands = simulated("seveneight", 8 * per_file, seed=3)
+    step = per_file - 4
     for number in range(8):
-        chosen = hands[number * 60 : number * 60 + 70]  # ten hands shared with the next file
+        chosen = hands[number * step : number * step + per_file]
         text = dumps_hands(chosen)
         if number == 5:
             text += phhs(PARSE_BROKEN).replace("[1]", "[99]")
@@ -78,11 +95,11 @@ def check_consistent(db: Path) -> int:
         return hands
 
 
-def orphans() -> list[int]:
+def orphans(zygote: int) -> list[int]:
     """Processes of a killed ingest still alive (workers must die with their parent)."""
     found = []
     for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
+        if not entry.name.isdigit() or int(entry.name) == zygote:
             continue
         try:
             if MARKER.encode() in (entry / "cmdline").read_bytes():
@@ -92,59 +109,102 @@ def orphans() -> list[int]:
     return found
 
 
-def start(folder: Path, db: Path, workers: int, environment: dict[str, str]
-          ) -> subprocess.Popen[str]:
-    """Start an ingest subprocess and return once it has imported everything."""
-    process = subprocess.Popen([sys.executable, "-c", SCRIPT, str(folder), str(db),
-                                str(workers)], env=environment, cwd=ROOT,
-                               stdout=subprocess.PIPE, text=True)
-    assert process.stdout is not None
-    assert process.stdout.readline().strip() == "start"
-    return process
+class Zygote:
+    """The fork server: ``start`` forks an ingest and returns its pid, ``wait`` its status."""
+
+    def __init__(self, warm_up: Path) -> None:
+        self.process = subprocess.Popen(
+            [sys.executable, "-c", ZYGOTE, str(warm_up)], cwd=ROOT, text=True,
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            env=dict(os.environ, PYTHONPATH=str(ROOT)))
+        assert self.readline() == "ready"
+
+    def readline(self) -> str:
+        assert self.process.stdout is not None
+        return self.process.stdout.readline().strip()
+
+    def start(self, folder: Path, db: Path, workers: int) -> int:
+        assert self.process.stdin is not None
+        self.process.stdin.write(f"{folder} {db} {workers}\n")
+        self.process.stdin.flush()
+        return int(self.readline())
+
+    def wait(self) -> int:
+        return int(self.readline())
+
+    def close(self) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.close()
+        self.process.wait(timeout=30)
+
+
+KILLS = 24
+ROUNDS_PER_DB = 3
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(sys.platform != "linux", reason="uses /proc and kill -9")
+@pytest.mark.skipif(sys.platform != "linux", reason="uses fork, /proc and kill -9")
 def test_kill_nine_at_random_moments(tmp_path: Path) -> None:
+    """24 kills -9, inline and with workers; three in a row on each database, then a rerun."""
     folder = tmp_path / "in"
     make_inputs(folder)
     reference = ingest([folder], tmp_path / "reference.duckdb", workers=0)
     assert reference.rejected == 1
     expected = reference.loaded
+    with reader(tmp_path / "reference.duckdb") as ref:
+        reference_ids = ref.execute("SELECT hand_id FROM hands ORDER BY hand_id").fetchall()
+        reference_rejects = ref.execute(
+            "SELECT sha256, hand_index FROM rejects ORDER BY ALL").fetchall()
 
-    db = tmp_path / "killed.duckdb"
     rng = random.Random(20261129)
-    environment = dict(os.environ, PYTHONPATH=str(ROOT))
-    # Measure one run (from its "start" line) to spread the kills over the ingest itself.
-    timing = start(folder, tmp_path / "timing.duckdb", 0, environment)
-    started = time.monotonic()
-    assert timing.wait() == 0
-    duration = time.monotonic() - started
-    kills = 0
-    for attempt in range(6):
-        workers = 2 if attempt % 2 else 0
-        process = start(folder, db, workers, environment)
-        time.sleep(rng.uniform(0.0, duration))
-        if process.poll() is None:
-            process.send_signal(signal.SIGKILL)
-            kills += 1
-        process.wait()
-        deadline = time.monotonic() + 5
-        while orphans() and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert orphans() == []
-        if db.exists():
-            # Printed (pytest -s) to see that kills land between and inside files.
-            print(f"kill {attempt}: {check_consistent(db)} of {expected} hands in")
-    assert kills >= 1  # the test means nothing if every run finished first
+    zygote = Zygote(folder / "part0.phhs")
+    try:
+        # Measure one undisturbed run (from the fork) to spread the kills over the ingest.
+        started = time.monotonic()
+        zygote.start(folder, tmp_path / "timing.duckdb", 0)
+        assert zygote.wait() == 0
+        duration = time.monotonic() - started
+        print(f"an undisturbed ingest takes {duration:.2f} s from the fork")
+        kills = attempts = on_this_db = 0
+        databases = [tmp_path / "killed0.duckdb"]
+        while kills < KILLS:
+            attempts += 1
+            assert attempts <= 3 * KILLS, f"only {kills} kills landed in {attempts} runs"
+            db = databases[-1]
+            workers = 2 if attempts % 2 else 0
+            pid = zygote.start(folder, db, workers)
+            time.sleep(rng.uniform(0.0, duration))
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+            status = zygote.wait()
+            killed = os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGKILL
+            if killed:
+                kills += 1
+                on_this_db += 1
+            else:
+                assert os.WEXITSTATUS(status) == 0
+            if not killed or on_this_db == ROUNDS_PER_DB:  # done with it: start a fresh one
+                on_this_db = 0
+                databases.append(tmp_path / f"killed{len(databases)}.duckdb")
+            deadline = time.monotonic() + 5
+            while orphans(zygote.process.pid) and time.monotonic() < deadline:
+                time.sleep(0.05)
+            assert orphans(zygote.process.pid) == []
+            if db.exists():
+                # Printed (pytest -s) to see that kills land between and inside files.
+                print(f"kill {kills} (run {attempts}): {check_consistent(db)} of {expected} in")
+    finally:
+        zygote.close()
 
-    rerun = ingest([folder], db, workers=0)
-    assert check_consistent(db) == expected
-    assert rerun.exit_code in (0, 1)
-    with reader(db) as con, reader(tmp_path / "reference.duckdb") as ref:
-        sql = "SELECT hand_id FROM hands ORDER BY hand_id"
-        assert con.execute(sql).fetchall() == ref.execute(sql).fetchall()
-        sql = "SELECT sha256, hand_index FROM rejects ORDER BY ALL"
-        assert con.execute(sql).fetchall() == ref.execute(sql).fetchall()
-    again = ingest([folder], db, workers=0)
-    assert again.loaded == 0 and {f.status for f in again.files} == {"already loaded"}
+    # Each killed database completes on a rerun, with nothing twice.
+    for db in (db for db in databases if db.exists()):
+        rerun = ingest([folder], db, workers=0)
+        assert rerun.exit_code in (0, 1)
+        assert check_consistent(db) == expected
+        with reader(db) as con:
+            sql = "SELECT hand_id FROM hands ORDER BY hand_id"
+            assert con.execute(sql).fetchall() == reference_ids
+            sql = "SELECT sha256, hand_index FROM rejects ORDER BY ALL"
+            assert con.execute(sql).fetchall() == reference_rejects
+        again = ingest([folder], db, workers=0)
+        assert again.loaded == 0 and {f.status for f in again.files} == {"already loaded"}

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import os
 import random
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -157,15 +158,47 @@ def reader(db: Path | str | None = None, *, wait: float = 3.0
         con.close()
 
 
+_LOCKS_GUARD = threading.Lock()
+_WRITER_LOCKS: dict[Path, threading.Lock] = {}
+
+
+def _writer_lock(path: Path) -> threading.Lock:
+    """The lock that keeps two writers of one process apart for the database at ``path``.
+
+    DuckDB's file lock only separates processes: two connections of one process
+    (two browser sessions uploading to one Streamlit server) could otherwise write
+    at once, and each transaction would check for duplicates only against what the
+    other had not yet committed.
+    """
+    with _LOCKS_GUARD:
+        return _WRITER_LOCKS.setdefault(path.resolve(), threading.Lock())
+
+
+def _acquire(lock: threading.Lock, path: Path, wait: float) -> None:
+    if not lock.acquire(timeout=max(wait, 0.0)):
+        raise WarehouseBusy(f"{path} is being written by another ingest of this process; "
+                            "try again in a moment")
+
+
 @contextmanager
 def writer(db: Path | str | None = None, *, wait: float = 60.0
            ) -> Iterator[duckdb.DuckDBPyConnection]:
-    """``with writer(db) as con:`` the write connection, closed (and checkpointed) on exit."""
-    con = open_writer(db, wait=wait)
+    """``with writer(db) as con:`` the write connection, closed (and checkpointed) on exit.
+
+    Only one ``writer`` or :class:`WriterLease` per database holds it at a time in
+    a process; others wait up to ``wait`` seconds.
+    """
+    path = resolve_db(db)
+    lock = _writer_lock(path)
+    _acquire(lock, path, wait)
     try:
-        yield con
+        con = open_writer(path, wait=wait)
+        try:
+            yield con
+        finally:
+            con.close()
     finally:
-        con.close()
+        lock.release()
 
 
 class WriterLease:
@@ -184,31 +217,43 @@ class WriterLease:
         self.wait = wait
         self.hold = hold
         self.pause = pause
-        self._con: duckdb.DuckDBPyConnection | None = open_writer(self.path, wait=wait)
+        self._lock = _writer_lock(self.path)
+        self._con: duckdb.DuckDBPyConnection | None = None
+        self._open()
+
+    def _open(self) -> duckdb.DuckDBPyConnection:
+        # The in-process lock first (other threads of this process), then the file (other
+        # processes); the lock is held exactly as long as the connection is open.
+        _acquire(self._lock, self.path, self.wait)
+        try:
+            self._con = open_writer(self.path, wait=self.wait)
+        except BaseException:
+            self._lock.release()
+            raise
         self._since = time.monotonic()
+        return self._con
 
     @property
     def con(self) -> duckdb.DuckDBPyConnection:
         """The open write connection."""
-        if self._con is None:
-            self._con = open_writer(self.path, wait=self.wait)
-            self._since = time.monotonic()
-        return self._con
+        return self._con if self._con is not None else self._open()
 
     def maybe_release(self) -> bool:
         """Between transactions: let readers in if the file has been held long enough."""
         if self._con is None or time.monotonic() - self._since < self.hold:
             return False
-        self._con.close()
-        self._con = None
+        self.close()
         time.sleep(self.pause)
         return True
 
     def close(self) -> None:
         """Close the connection (DuckDB checkpoints the write-ahead log)."""
         if self._con is not None:
-            self._con.close()
-            self._con = None
+            try:
+                self._con.close()
+            finally:
+                self._con = None
+                self._lock.release()
 
     def __enter__(self) -> WriterLease:
         return self

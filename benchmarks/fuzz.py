@@ -1,0 +1,138 @@
+"""The long fuzz run: 100,000+ mutated histories through the reader and the rules engines.
+
+Run: ``.venv/bin/python benchmarks/fuzz.py [--cases N] [--seed S] [--workers W]``
+(``make fuzz``).  Each case takes a valid hand of one of the three games from
+``data/samples/``, applies one to four random mutations (``tests/mutate.py``:
+flips, dropped, duplicated, swapped and replaced bytes, tokens and lines,
+truncation) and checks that every hand either replays or is rejected with a
+ParseError or RuleError naming its line, within the hang bound.  It prints the
+rate, the outcomes, and every failure with its reproducer; reproducers' bytes
+go to ``benchmarks/out/fuzz-failure-N.phhs``.  Exit code 1 if anything failed.
+The figures in docs/reliability.md come from this script.
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import random
+import sys
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from tests.mutate import (  # noqa: E402  (the project root must be on the path first)
+    HANG_SECONDS,
+    KINDS,
+    FuzzFailure,
+    Hang,
+    Mutation,
+    hang_guard,
+    load_seeds,
+    mutate,
+    run_case,
+)
+
+OUT = ROOT / "benchmarks" / "out"
+
+
+@dataclass
+class Tally:
+    """What a slice of cases came to."""
+
+    cases: int = 0
+    hands: Counter[str] = field(default_factory=Counter)  # ok / parse / rules, per hand
+    cases_by: Counter[str] = field(default_factory=Counter)  # a case's worst outcome
+    kinds: Counter[str] = field(default_factory=Counter)
+    games: Counter[str] = field(default_factory=Counter)
+    slowest: float = 0.0
+    failures: list[tuple[str, int, str, list[Mutation], bool, bytes]] = field(
+        default_factory=list)
+
+
+def case(rng: random.Random, count: int) -> tuple[int, list[Mutation], bool]:
+    """A random case: seed index, mutations, whether to read it as text."""
+    edits = [Mutation(rng.choice(KINDS), rng.randrange(1 << 30), rng.randrange(1 << 30),
+                      rng.randrange(1 << 16)) for _ in range(rng.randint(1, 4))]
+    return rng.randrange(count), edits, rng.random() < 0.2
+
+
+def work(job: tuple[int, int, int]) -> Tally:
+    """Run ``cases`` cases from the random stream ``(seed, slice)``."""
+    seed, part, cases = job
+    seeds = load_seeds()
+    rng = random.Random(f"{seed}:{part}")
+    tally = Tally()
+    for _, data in seeds:  # warm-up (imports, the evaluator's JIT): not part of the timings
+        run_case(data)
+    for _ in range(cases):
+        index, edits, text = case(rng, len(seeds))
+        name, data = seeds[index]
+        mutated = mutate(data, edits)
+        tally.kinds.update(edit.kind for edit in edits)
+        tally.games[name.split("-")[0]] += 1
+        started = time.perf_counter()
+        try:
+            with hang_guard():
+                counts = run_case(mutated, text=text)
+        except (FuzzFailure, Hang) as error:
+            tally.failures.append((str(error), index, name, edits, text, mutated))
+            tally.cases_by["FAILED"] += 1
+            counts = {}
+        tally.slowest = max(tally.slowest, time.perf_counter() - started)
+        tally.cases += 1
+        tally.hands.update(counts)
+        if counts:
+            worst = ("rules" if counts.get("rules") else "parse" if counts.get("parse")
+                     else "ok" if counts.get("ok") else "empty")
+            tally.cases_by[worst] += 1
+    return tally
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--cases", type=int, default=100_000)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--workers", type=int, default=multiprocessing.cpu_count())
+    args = parser.parse_args()
+    slices = max(1, args.workers) * 8
+    jobs = [(args.seed, part, args.cases // slices + (part < args.cases % slices))
+            for part in range(slices)]
+    total = Tally()
+    started = time.perf_counter()
+    with multiprocessing.get_context("fork").Pool(max(1, args.workers)) as pool:
+        for tally in pool.imap_unordered(work, jobs):
+            total.cases += tally.cases
+            total.hands.update(tally.hands)
+            total.cases_by.update(tally.cases_by)
+            total.kinds.update(tally.kinds)
+            total.games.update(tally.games)
+            total.slowest = max(total.slowest, tally.slowest)
+            total.failures.extend(tally.failures)
+            print(f"  {total.cases:,} cases...", file=sys.stderr, flush=True)
+    seconds = time.perf_counter() - started
+    print(f"fuzz: {total.cases:,} cases in {seconds:.1f} s with {args.workers} worker(s): "
+          f"{total.cases / seconds:,.0f} cases/s (seed {args.seed}, {len(load_seeds())} seeds)")
+    print(f"cases per seed game: {dict(sorted(total.games.items()))}")
+    print(f"cases by outcome (worst hand): {dict(sorted(total.cases_by.items()))}")
+    print(f"hands: {dict(sorted(total.hands.items()))} "
+          f"(ok = replayed and turned into rows; parse/rules = rejected at a line)")
+    print(f"mutations: {dict(sorted(total.kinds.items()))}")
+    print(f"slowest case: {total.slowest * 1000:.0f} ms (hang bound {HANG_SECONDS:g} s)")
+    print(f"failures: {len(total.failures)}")
+    if total.failures:
+        OUT.mkdir(parents=True, exist_ok=True)
+        for number, (message, index, name, edits, text, data) in enumerate(total.failures[:50]):
+            path = OUT / f"fuzz-failure-{number}.phhs"
+            path.write_bytes(data)
+            print(f"- {message}\n  seed {index} ({name}), text={text}, {path}\n"
+                  f"  mutations={edits!r}")
+    return 1 if total.failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

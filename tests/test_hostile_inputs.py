@@ -1,0 +1,273 @@
+"""Hostile uploads through the ingest API: a clear error, bounded memory and time, nothing partial.
+
+Each input of issue 8's list goes through ``analytics.ingest`` with the
+dashboard's upload limits (the upload page calls the same function in the
+server's process, so "ingest returns a summary" is "the app stays up"), and the
+reader where it matters.  The big ones (a 1 GB file, a 100 MB line, zip and gzip
+bombs) run in one subprocess that reports its peak memory.
+"""
+
+from __future__ import annotations
+
+import gzip
+import io
+import json
+import os
+import struct
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+from typing import Final
+
+import pytest
+
+from analytics import ingest
+from analytics.warehouse import Limits, reader
+from analytics.warehouse.ingest import IngestSummary
+from parsers import read_hands
+from tests.test_warehouse_data import BIGTWO, SEVENEIGHT, phhs, write
+from tests.test_warehouse_kill import check_consistent
+
+ROOT: Final = Path(__file__).resolve().parent.parent
+MIB: Final = 1024**2
+
+UPLOAD: Final = Limits(max_file_bytes=100 * MIB, max_uncompressed_bytes=1024**3,
+                       max_ratio=100.0, ratio_floor=16 * MIB, max_members=10_000)
+"""The upload page's limits (analytics/dashboard/pages/upload.py; test_exposure checks them)."""
+
+HANG: Final = 300.0
+"""Seconds after which a hostile input counts as a hang (a generous bound, not a timing)."""
+
+
+def load(tmp_path: Path, *paths: Path, limits: Limits = UPLOAD) -> IngestSummary:
+    """Ingest like the upload page does; check the database holds whole files only."""
+    db = tmp_path / "hostile.duckdb"
+    summary = ingest(list(paths), db, workers=0, limits=limits, wait=30.0)
+    check_consistent(db)
+    return summary
+
+
+def rejects(tmp_path: Path) -> list[tuple[str, int, str]]:
+    with reader(tmp_path / "hostile.duckdb") as con:
+        rows = con.execute("SELECT file, line, error FROM rejects ORDER BY file, hand_index")
+        return [(str(f), int(line), str(e)) for f, line, e in rows.fetchall()]
+
+
+def around(bad: bytes) -> bytes:
+    """A bad hand between two good ones (7 & 8 and Big Two)."""
+    return (b"[1]\n" + SEVENEIGHT.encode() + b"\n[2]\n" + bad + b"\n[3]\n" + BIGTWO.encode())
+
+
+def hand_with(field: str, value: str) -> bytes:
+    """The 7 & 8 example with one header line replaced (or added)."""
+    lines = [line for line in SEVENEIGHT.splitlines() if not line.startswith(f"{field} =")]
+    return "\n".join([*lines, f"{field} = {value}"]).encode()
+
+
+PLAYERS: Final = 10_000
+CASES: Final[dict[str, tuple[bytes, str]]] = {
+    "binary": (os.urandom(4096).replace(b"[", b"(") + b"\n", ""),
+    "invalid_utf8": (SEVENEIGHT.replace('"Bo"', '"B\xff"').encode("latin-1"),
+                     "not valid UTF-8"),
+    "nul_byte": (SEVENEIGHT.replace('"Bo"', '"B\x00"').encode(), "NUL byte"),
+    "deep_array": (b"_x = " + b"[" * 30_000 + b"]" * 30_000, "nested too deeply"),
+    "deep_table": (b"_x = " + b"{a = " * 10_000 + b"1" + b"}" * 10_000, "nested too deeply"),
+    "deep_actions": (b'variant = "B2"\nplayers = ["a", "b"]\nactions = ' + b"[" * 5000
+                     + b"]" * 5000, "TOML"),
+    "huge_integer": (hand_with("starting_stacks", "[1" + "0" * 5000 + ", 100, 100]"), "64-bit"),
+    "big_integer": (hand_with("starting_stacks", "[100000000000000000000, 100, 100]"),
+                    "64-bit"),
+    "beyond_chips": (hand_with("starting_stacks", "[1000000000000000, 100, 100]"),
+                     "starting_stacks"),
+    "negative_stack": (hand_with("starting_stacks", "[-100, 100, 100]"), "starting_stacks"),
+    "fractional_stack": (hand_with("starting_stacks", "[100.5, 100, 100]"), "starting_stacks"),
+    "negative_bet": (SEVENEIGHT.replace('"p3 cbr 6 #', '"p3 cbr -6 #').encode(), "cbr"),
+    "fractional_bet": (SEVENEIGHT.replace('"p3 cbr 6 #', '"p3 cbr 6.5 #').encode(), "cbr"),
+    "negative_blind": (hand_with("blinds_or_straddles", "[1, -2, 0]"), "blinds_or_straddles"),
+    "players_10000": (
+        b'variant = "N78"\nmin_bet = 2\nstarting_stacks = [' + b", ".join([b"100"] * PLAYERS)
+        + b"]\nantes = [" + b", ".join([b"0"] * PLAYERS) + b"]\nblinds_or_straddles = ["
+        + b", ".join([b"0"] * PLAYERS) + b"]\nplayers = [\n"
+        + b"".join(b'  "p%d",\n' % n for n in range(PLAYERS)) + b"]\nactions = []\n",
+        "players, not 10000"),
+    "players_10000_bigtwo": (
+        b'variant = "B2"\nplayers = [\n' + b"".join(b'  "p%d",\n' % n for n in range(PLAYERS))
+        + b"]\nactions = []\n", "players, not 10000"),
+}
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_hostile_hand_is_rejected_at_its_line_and_the_rest_loads(tmp_path: Path,
+                                                                 name: str) -> None:
+    bad, message = CASES[name]
+    path = tmp_path / f"{name}.phhs"
+    path.write_bytes(around(bad))
+    summary = load(tmp_path, path)
+    (file,) = summary.files
+    assert file.status == "partial", file
+    assert (file.loaded, file.rejected) == (2, 1), file
+    ((_, line, error),) = rejects(tmp_path)
+    first = SEVENEIGHT.count("\n") + 4  # [1], the hand, a blank line, [2]: the bad hand
+    assert first <= line <= first + bad.count(b"\n"), (line, error)
+    assert message in error, error
+    assert len(error) < 2000  # a clear message, not the input echoed back
+    # The reader alone says the same, hand by hand, without raising.
+    hands = list(read_hands(io.BytesIO(around(bad)), name=path.name))
+    assert [hand.ok for hand in hands] == [True, False, True] or name == "binary"
+
+
+def test_binary_file_loads_nothing(tmp_path: Path) -> None:
+    path = tmp_path / "noise.phhs"
+    path.write_bytes(os.urandom(4 * MIB))
+    summary = load(tmp_path, path)
+    assert summary.loaded == 0 and summary.rejected >= 1
+    assert all(line >= 1 for _, line, _ in rejects(tmp_path))
+
+
+def test_utf16_file_with_bom_is_one_clear_reject(tmp_path: Path) -> None:
+    path = tmp_path / "u16.phhs"
+    path.write_bytes(phhs(SEVENEIGHT, BIGTWO).encode("utf-16"))  # BOM first
+    summary = load(tmp_path, path)
+    assert (summary.loaded, summary.rejected) == (0, 1)
+    ((_, line, error),) = rejects(tmp_path)
+    assert line == 1 and "UTF-16" in error
+
+
+def zip_with(path: Path, members: dict[str, bytes]) -> Path:
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, data in members.items():
+            archive.writestr(name, data)
+    return path
+
+
+def test_zip_with_path_traversal_names(tmp_path: Path) -> None:
+    good = phhs(SEVENEIGHT).encode()
+    evil = {"../../evil1.phhs": good, "/tmp/evil2.phhs": good, "a\\..\\..\\evil3.phhs": good,
+            "ok/../../evil4.phhs": good, "C:/evil5.phhs": good, "fine/good.phhs": good}
+    (tmp_path / "up").mkdir()
+    archive = zip_with(tmp_path / "up" / "traversal.zip", evil)
+    summary = load(tmp_path, archive)
+    status = {f.name.split(":", 1)[1]: f for f in summary.files}
+    assert status["fine/good.phhs"].status == "loaded"
+    for name in evil:
+        if name != "fine/good.phhs":
+            assert status[name].status == "error", status[name]
+            assert "absolute" in str(status[name].message) or "climbs" in str(
+                status[name].message) or "backslash" in str(status[name].message)
+    assert summary.loaded == 1
+    assert not list(tmp_path.rglob("evil*")) and not list(tmp_path.parent.glob("evil*"))
+
+
+def test_zip_with_too_many_members(tmp_path: Path) -> None:
+    members = {f"m{n}.phhs": phhs(BIGTWO.replace("round = 1", f"round = {n + 1}")).encode()
+               for n in range(6)}
+    archive = zip_with(tmp_path / "many.zip", members)
+    summary = load(tmp_path, archive, limits=Limits(max_members=5))
+    assert summary.loaded == 0 and "more than the limit of 5" in str(summary.files[0].message)
+
+
+def test_zip_member_lying_about_its_size(tmp_path: Path) -> None:
+    """The central directory says 100 bytes; the data inflates to 4 MiB: a CRC error, not 4 MiB."""
+    archive = zip_with(tmp_path / "liar.zip", {"liar.phhs": b"_x = 1\n" * (600_000)})
+    data = bytearray(archive.read_bytes())
+    central = data.rindex(b"PK\x01\x02")
+    data[central + 24 : central + 28] = struct.pack("<I", 100)  # uncompressed size
+    archive.write_bytes(bytes(data))
+    summary = load(tmp_path, archive)
+    (file,) = summary.files
+    assert file.status == "error" and "cannot be read" in str(file.message), file
+    assert summary.loaded == 0
+
+
+BIG_SCRIPT = """
+import json, resource, sys, time, tracemalloc
+from pathlib import Path
+from analytics import ingest
+from analytics.warehouse import Limits
+upload = Limits(max_file_bytes=100 * 2**20, max_uncompressed_bytes=2**30, max_ratio=100.0,
+                ratio_floor=16 * 2**20, max_members=10_000)
+folder = Path(sys.argv[1])
+def rss():
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+ingest([folder / "warm.phhs"], folder / "warm.duckdb", workers=0)  # imports, JIT, DuckDB
+report = {"baseline_rss": rss()}
+for name in sys.argv[2:]:
+    for limits_name, limits in (("upload", upload), ("cli", Limits())):
+        tracemalloc.start()
+        started = time.monotonic()
+        summary = ingest([folder / name], folder / f"{name}-{limits_name}.duckdb", workers=0,
+                         limits=limits)
+        seconds = time.monotonic() - started
+        peak = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+        report[f"{name}/{limits_name}"] = {
+            "seconds": seconds, "traced_peak": peak, "rss": rss(),
+            "files": [[f.status, f.loaded, f.rejected, f.message] for f in summary.files]}
+print(json.dumps(report))
+"""
+
+
+@pytest.mark.slow
+def test_big_hostile_inputs_in_bounded_memory_and_time(tmp_path: Path) -> None:
+    """A 1 GB file, a 100 MB line, a zip bomb and a gzip bomb, with the upload limits and
+    the command line's: each ends in a clear error (or loads its valid hands) while the
+    process's peak memory stays far below the input's size."""
+    write(tmp_path / "warm.phhs", phhs(SEVENEIGHT, BIGTWO))
+    good = phhs(SEVENEIGHT).encode()
+    # 1 GiB, sparse: a valid hand, then hand 2: NUL bytes (no line end) up to the last byte.
+    with (tmp_path / "1gb.phhs").open("wb") as stream:
+        stream.write(good + b"[2]\n")
+        stream.truncate(1024**3)
+    # One line of 100 MB inside hand 2, between two valid hands.
+    with (tmp_path / "line.phhs").open("wb") as stream:
+        stream.write(good + b"[2]\n_x = \"")
+        for _ in range(100):
+            stream.write(b"a" * 1_000_000)
+        stream.write(b'"\n' + phhs(BIGTWO).replace("[1]", "[3]").encode())
+    # A zip bomb: 400 MB of zeros in one member (about 400 KB compressed).
+    with zipfile.ZipFile(tmp_path / "bomb.zip", "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("readme.txt", b"not a history")
+        archive.writestr("ok.phhs", good)
+        with archive.open("bomb.phhs", "w", force_zip64=True) as member:
+            for _ in range(400):
+                member.write(bytes(1_000_000))
+    # A gzip bomb: 400 MB of zeros.
+    with gzip.open(tmp_path / "bomb.phhs.gz", "wb") as packed:
+        for _ in range(400):
+            packed.write(bytes(1_000_000))
+    names = ["1gb.phhs", "line.phhs", "bomb.zip", "bomb.phhs.gz"]
+    completed = subprocess.run(
+        [sys.executable, "-c", BIG_SCRIPT, str(tmp_path), *names], cwd=ROOT,
+        env=dict(os.environ, PYTHONPATH=str(ROOT)), capture_output=True, text=True,
+        timeout=HANG)
+    assert completed.returncode == 0, completed.stderr[-3000:]
+    report = json.loads(completed.stdout.splitlines()[-1])
+    baseline = report.pop("baseline_rss")
+    for key, item in report.items():  # pytest -s: the figures of docs/reliability.md
+        print(f"{key}: {item['seconds']:.1f} s, traced peak {item['traced_peak'] / MIB:.1f} MiB,"
+              f" peak RSS {baseline / MIB:.0f} MiB + {(item['rss'] - baseline) / MIB:.0f} MiB")
+    for key, item in report.items():
+        assert item["traced_peak"] < 64 * MIB, (key, item["traced_peak"])
+        assert item["rss"] - baseline < 256 * MIB, (key, item["rss"] - baseline)
+        for status, _, _, message in item["files"]:
+            assert status in ("loaded", "partial") or message, (key, item)
+
+    def files(key: str) -> list[list[object]]:
+        return list(report[key]["files"])
+
+    # The 1 GB file: over the upload limit (refused unread); the CLI reads it through.
+    ((status, loaded, _, message),) = files("1gb.phhs/upload")
+    assert status == "error" and loaded == 0 and "over the limit" in str(message)
+    ((status, loaded, rejected, message),) = files("1gb.phhs/cli")
+    assert (status, loaded, rejected) == ("partial", 1, 1), message
+    assert "line longer than" in str(message) or "NUL" in str(message)
+    for limits in ("upload", "cli"):
+        ((status, loaded, rejected, message),) = files(f"line.phhs/{limits}")
+        assert (status, loaded, rejected) == ("partial", 2, 1)
+        assert "line longer than" in str(message) and ":36:" in str(message), message
+        statuses = sorted(str(f[0]) for f in files(f"bomb.zip/{limits}"))
+        assert statuses == ["error", "loaded"], files(f"bomb.zip/{limits}")
+        assert any("zip bomb" in str(f[3]) for f in files(f"bomb.zip/{limits}"))
+        ((status, loaded, _, message),) = files(f"bomb.phhs.gz/{limits}")
+        assert status == "error" and loaded == 0 and "decompressed" in str(message), message

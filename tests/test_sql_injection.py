@@ -1,0 +1,215 @@
+"""SQL injection: hostile strings in every filter and inside uploaded files change nothing.
+
+Player names, game ids, tables, events and comments made of injection strings
+are loaded, then every question of ``queries`` and ``views`` is asked with
+those strings in each of its filters.  Every value is bound as a parameter, so
+the strings match exactly themselves: the answers are right (the hostile
+player's own rows, or nothing), identifiers outside the whitelists are refused
+with ValueError, and the schema and every table's row count are unchanged.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import inspect
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, Final
+
+import duckdb
+import pandas as pd
+import pytest
+
+from analytics import ingest
+from analytics.warehouse import queries, reader, views
+from analytics.warehouse.views import HandFilter
+from tests.test_warehouse_data import BIGTWO, SEVENEIGHT, phhs, write
+
+INJECTIONS: Final = (
+    "x' OR '1'='1",
+    "'; DROP TABLE hands; --",
+    "Robert'); DROP TABLE seats;--",
+    '"; DELETE FROM files; --',
+    "' UNION SELECT sha256 FROM files --",
+    "$game",
+    "?",
+    "%",
+    "_",
+    "\\",
+    "*/ SELECT 1 /*",
+    "NULL",
+    "Zoë 🂡",
+)
+
+
+def toml(value: str) -> str:
+    return json.dumps(value, ensure_ascii=False)  # a valid TOML basic string
+
+
+def hostile_histories() -> str:
+    hands = []
+    for number in range(0, len(INJECTIONS), 3):
+        names = [*INJECTIONS[number : number + 3], "Ann", "Bo"][:3]
+        text = SEVENEIGHT.replace('players = ["Ann", "Bo", "Cy"]',
+                                  f"players = [{', '.join(toml(n) for n in names)}]")
+        text = text.replace('table = "Kitchen"', f"table = {toml(INJECTIONS[number])}")
+        text = text.replace('"p3 cbr 6 # first to act, left of the big blind"',
+                            toml(f"p3 cbr 6 # {INJECTIONS[number]}"))
+        hands.append(text + f"event = {toml(INJECTIONS[-1 - number])}\n")
+    for number, name in enumerate(INJECTIONS[:4]):
+        text = BIGTWO.replace('game_id = "sunday-2026-11-29"', f"game_id = {toml(name)}")
+        hands.append(text.replace('players = ["Ann", "Bo"]',
+                                  f'players = [{toml(name)}, "Bo{number}"]'))
+    hands.append(SEVENEIGHT.replace('"p2 f"', toml(f"p9 f # {INJECTIONS[3]}")))  # a reject
+    return phhs(*hands)
+
+
+@pytest.fixture(scope="module")
+def db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("sql")
+    source = write(folder / "'; DROP TABLE files; --.phhs", hostile_histories())
+    database = folder / "w.duckdb"
+    summary = ingest([source], database, workers=0)
+    assert (summary.loaded, summary.rejected) == (9, 1), summary.files
+    return database
+
+
+def snapshot(con: duckdb.DuckDBPyConnection) -> dict[str, int]:
+    tables = [row[0] for row in con.execute(
+        "SELECT table_name FROM information_schema.tables ORDER BY 1").fetchall()]
+    return {name: int(con.execute(f'SELECT count(*) FROM "{name}"').fetchall()[0][0])
+            for name in tables}
+
+
+def seats_of(con: duckdb.DuckDBPyConnection, player: str) -> int:
+    return int(con.execute("SELECT count(*) FROM seats WHERE player = ?",
+                           [player]).fetchall()[0][0])
+
+
+def test_names_are_stored_exactly(db: Path) -> None:
+    with reader(db) as con:
+        stored = {row[0] for row in con.execute("SELECT player FROM seats").fetchall()}
+        assert set(INJECTIONS) <= stored
+        ids = {row[0] for row in con.execute("SELECT game_id FROM hands").fetchall()}
+        assert set(INJECTIONS[:4]) <= ids
+        assert snapshot(con)["hands"] == 9
+
+
+def test_queries_bind_every_filter(db: Path) -> None:
+    with reader(db) as con:
+        before = snapshot(con)
+        for value in INJECTIONS:
+            calls: list[tuple[Callable[..., Any], dict[str, Any]]] = [
+                (queries.hands_over_time, {"game": value}),
+                (queries.player_stats, {"game": value}),
+                (queries.hand_types, {"game": value}),
+                (queries.net_over_time, {"game": value}),
+                (queries.hands_over_time, {"bucket": value}),
+                (queries.net_over_time, {"game": "bigtwo", "bucket": value}),
+                (queries.player_stats, {"order": value})]
+            for function, arguments in calls:
+                with pytest.raises(ValueError, match="unknown"):
+                    function(con, **arguments)
+            expected = seats_of(con, value)
+            stats = queries.player_stats(con, min_hands=1)
+            assert int(stats.loc[stats["player"] == value, "hands"].sum()) == expected
+            for game in ("seveneight", "bigtwo"):
+                net = queries.net_over_time(con, game=game, players=[value])
+                assert set(net["player"]) <= {value}
+            net = queries.net_over_time(con, game="seveneight", players=[value, "Ann"])
+            assert set(net["player"]) <= {value, "Ann"}
+            board = queries.rummoli_board(con, game_id=value)
+            assert board.empty
+            assert queries.rejects(con, file=value).empty
+            games = queries.rummoli_games(con)
+            assert isinstance(games, pd.DataFrame)
+            assert queries.hand_actions(con, hand_id=-1).empty
+        rejected = queries.rejects(con)
+        assert len(rejected) == 1
+        (path,) = rejected["file"]
+        assert len(queries.rejects(con, file=path)) == 1
+        assert len(queries.files(con)) == 1 and queries.rejects_summary(con)["rejected"].sum() == 1
+        assert snapshot(con) == before
+
+
+def _view_questions() -> list[tuple[str, Callable[..., Any]]]:
+    found: list[tuple[str, Callable[..., Any]]] = []
+    for name in views.__all__:
+        function = getattr(views, name)
+        if not inspect.isfunction(function) or name == "where":
+            continue
+        parameters = list(inspect.signature(function).parameters.values())
+        if len(parameters) >= 2 and parameters[1].name == "f":
+            found.append((name, function))
+    return found
+
+
+def _required(function: Callable[..., Any], value: str) -> dict[str, object]:
+    """Values for the keyword-only arguments a question requires."""
+    fill: dict[str, object] = {}
+    for parameter in inspect.signature(function).parameters.values():
+        if parameter.kind is parameter.KEYWORD_ONLY and parameter.default is parameter.empty:
+            fill[parameter.name] = "seveneight" if parameter.name == "game" else value
+    return fill
+
+
+QUESTIONS: Final = _view_questions()
+VIEW_INJECTIONS: Final = ("x' OR '1'='1", "'; DROP TABLE hands; --", '"; DELETE FROM files; --',
+                          "$game", "?", "\\")
+"""Per view question, the strings that would break string-built SQL (the rest: players test)."""
+
+
+def test_every_view_question_is_covered() -> None:
+    assert len(QUESTIONS) >= 10, [name for name, _ in QUESTIONS]
+
+
+@pytest.mark.parametrize(("name", "question"), QUESTIONS, ids=[n for n, _ in QUESTIONS])
+def test_views_bind_every_filter(db: Path, name: str, question: Callable[..., Any]) -> None:
+    with reader(db) as con:
+        before = snapshot(con)
+        everything = question(con, HandFilter(), **_required(question, "x"))
+        for value in VIEW_INJECTIONS:
+            hostile = HandFilter(players=(value,), session=value, stakes=value,
+                                 knobs=(("variant", value), ("deal", value)))
+            result = question(con, hostile, **_required(question, value))
+            frames = result.values() if isinstance(result, dict) else [result]
+            for frame in frames:
+                assert isinstance(frame, pd.DataFrame)
+            # Each filter alone: a player who sat matches only his own hands.
+            only = question(con, HandFilter(players=(value,)), **_required(question, value))
+            if isinstance(only, pd.DataFrame) and "player" in only.columns and not only.empty:
+                assert set(only["player"]) <= {value} or name in ("cumulative_net",), name
+            singles = (HandFilter(session=value), HandFilter(stakes=value),
+                       HandFilter(knobs=(("variant", value),)),
+                       HandFilter(date_from=dt.date(1900, 1, 1), players=(value,)))
+            for single in singles if value in INJECTIONS[:3] else ():
+                question(con, single, **_required(question, value))
+            for bad in ({"game": value}, {"knobs": ((value, "x"),)}):
+                with pytest.raises(ValueError, match="unknown"):
+                    HandFilter(**bad)
+        if isinstance(everything, pd.DataFrame):  # the hostile runs changed nothing
+            again = question(con, HandFilter(), **_required(question, "x"))
+            pd.testing.assert_frame_equal(everything, again)
+        assert snapshot(con) == before
+
+
+def test_view_player_filter_finds_the_hostile_player(db: Path) -> None:
+    with reader(db) as con:
+        for value in INJECTIONS:
+            results = views.player_results(con, HandFilter(players=(value,)))
+            assert set(results["player"]) <= {value}
+            mine = results.loc[results["player"] == value]
+            assert int(mine["hands"].sum()) == seats_of(con, value), value
+        sessions = views.sessions(con, HandFilter(session=INJECTIONS[1]))
+        assert set(sessions["session"]) == {INJECTIONS[1]}
+        assert views.hand_list(con, HandFilter(session="' OR 1=1 --")).empty
+
+
+def test_views_refuse_identifiers_outside_the_whitelists(db: Path) -> None:
+    with reader(db) as con:
+        for value in INJECTIONS:
+            with pytest.raises(ValueError, match="unknown"):
+                views.hands_over_time(con, HandFilter(), bucket=value)
+        assert views.rejects(con, files=list(INJECTIONS)).empty
+        assert len(views.rejects(con, game="seveneight")) == 1
