@@ -120,6 +120,53 @@ def median_ms(work: Callable[[], object], runs: int = 5) -> float:
     return statistics.median(timings) * 1000
 
 
+def stage_rates(folder: Path, game: str, hands: int, pokerkit_hands: int) -> None:
+    """The worker's work per stage on one core, CPU time (best of 3), beside pokerkit's."""
+    import datetime as dt
+    import io
+
+    from analytics.rules import replay
+    from analytics.warehouse.rows import Batch, FileContext
+    from parsers.reader import hand_from_chunk, iter_chunks
+
+    write_inputs(folder, game, hands, 1, min(hands, 2_000))
+    (path,) = folder.glob("*.phhs")
+    data = path.read_bytes()
+    context = FileContext(str(path), "0" * 64, dt.datetime.now())
+    best = [float("inf")] * 5
+    for _ in range(3):
+        clock = [time.process_time()]
+        chunks = list(iter_chunks(io.BytesIO(data), str(path)))
+        clock.append(time.process_time())
+        parsed = [hand_from_chunk(chunk, str(path)) for chunk in chunks]
+        clock.append(time.process_time())
+        outcomes = [replay(hand) for hand in parsed]
+        clock.append(time.process_time())
+        batch = Batch(context)
+        for hand, outcome in zip(parsed, outcomes, strict=True):
+            batch.add(hand, outcome)
+        clock.append(time.process_time())
+        batch.tables()
+        clock.append(time.process_time())
+        best = [min(b, later - earlier) for b, earlier, later in zip(best, clock, clock[1:],
+                                                                     strict=False)]
+    started = time.process_time()
+    from pokerkit import HandHistory as PokerkitHistory
+
+    for _ in range(pokerkit_hands):
+        for _state in PokerkitHistory.loads(POKERKIT_HAND):
+            pass
+    reference = pokerkit_hands / (time.process_time() - started)
+    names = ("split (iter_chunks)", "parse + build", "replay + re-score", "ids + rows",
+             "Arrow tables")
+    print(f"{game}: {len(chunks):,} hands, CPU microseconds per hand (best of 3)")
+    for name, seconds in zip(names, best, strict=True):
+        print(f"  {name:22s} {seconds / len(chunks) * 1e6:8.1f}")
+    total = sum(best) / len(chunks)
+    print(f"  {'total':22s} {total * 1e6:8.1f}  = {1 / total:,.0f} hands per CPU-second"
+          f" ({1 / total / reference:.1f}x pokerkit's {reference:,.0f} per CPU-second)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=1_000_000, help="7 & 8 hands")
@@ -130,7 +177,16 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=None, help="worker processes")
     parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "out" / "ingest")
     parser.add_argument("--pokerkit-hands", type=int, default=300)
+    parser.add_argument("--stages", action="store_true",
+                        help="only time the worker's stages on one core (CPU time), per game")
     args = parser.parse_args()
+
+    if args.stages:
+        for game, total in (("seveneight", min(args.hands, 20_000)),
+                            ("bigtwo", min(args.games, 2_000)),
+                            ("rummoli", min(args.rounds, 2_000))):
+            stage_rates(args.out / "stages" / game, game, total, args.pokerkit_hands)
+        return
 
     if args.out.exists():
         shutil.rmtree(args.out)

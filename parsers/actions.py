@@ -101,6 +101,46 @@ def parse_action(text: str, game: Game, players: int, line: int = 0) -> Action:
                   cached.pot, cached.comment, line)
 
 
+ParsedAction = tuple[int, Verb, tuple[Card, ...], int | None, int | None, str | None,
+                     str | None, tuple[int, ...] | None]
+"""An action's fields but its line, then the codes of the known cards it deals (dealing verbs
+only, else None): what :func:`action_table` remembers per action text."""
+
+_TABLES: dict[tuple[str, int], dict[str, ParsedAction]] = {}
+
+
+def action_table(game: Game, players: int) -> dict[str, ParsedAction]:
+    """The parsed actions of ``game`` with ``players`` players, by text (fill with
+    :func:`parse_into`).
+
+    One dictionary per game and player count, keyed by the text alone: the reader
+    looks each action up once per hand, and a string key hashes much faster than
+    a key holding an enum.
+    """
+    key = (game._value_, players)  # not .value: a Python-level property
+    table = _TABLES.get(key)
+    if table is None:
+        table = _TABLES[key] = {}
+    return table
+
+
+def parse_into(table: dict[str, ParsedAction], text: str, game: Game,
+               players: int) -> ParsedAction:
+    """Parse ``text`` as :func:`parse_action` does and remember it in ``table``."""
+    action = _parse_action(text, game, players)
+    codes = (tuple(card.code for card in action.cards if card.is_known)
+             if action.verb in _DEALING_VERBS else None)
+    entry: ParsedAction = (action.actor, action.verb, action.cards, action.amount,
+                           action.target, action.pot, action.comment, codes)
+    if len(table) >= _CACHE_LIMIT:
+        table.clear()
+    table[text] = entry
+    return entry
+
+
+_DEALING_VERBS: Final = frozenset({Verb.DEAL_HOLE, Verb.DEAL_WIDOW})
+
+
 def _parse_action(text: str, game: Game, players: int, line: int = 0) -> Action:
     body, hash_mark, comment_text = text.partition("#")
     comment = comment_text.strip() if hash_mark else None

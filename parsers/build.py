@@ -7,16 +7,18 @@ the field or action it concerns.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 from collections.abc import Callable
 from enum import StrEnum
 from typing import Any, Final
 
-from parsers.actions import ActionSyntaxError, parse_action
+from parsers._fastinit import positional_constructor
+from parsers.actions import ActionSyntaxError, action_table, parse_into
 from parsers.errors import ParseError
 from parsers.fields import GAME_FIELDS, KNOB_FIELDS, VARIANTS
-from parsers.knobs import BigTwoRules, Game, RummoliRules, SevenEightRules
-from parsers.model import FORMAT_VERSION, RUMMOLI_POTS, Action, GameRules, HandHistory, Verb
+from parsers.knobs import Betting, BigTwoRules, Game, RummoliRules, SevenEightRules
+from parsers.model import FORMAT_VERSION, RUMMOLI_POTS, Action, GameRules, HandHistory
 from parsers.tomlsubset import Document
 
 __all__ = ["PLAYER_LIMITS", "build_hand"]
@@ -33,6 +35,8 @@ _INT_LISTS: Final = ("starting_stacks", "finishing_stacks", "winnings", "antes",
 _STRINGS: Final = ("currency", "event", "author", "venue", "url", "city", "region", "country",
                    "time_zone", "game_id")
 _COUNTS: Final = ("seat_count", "day", "month", "year", "round", "dealer")
+_MAX_COUNT: Final = 2**31 - 1
+"""The largest count (round number, seat count, ...): the warehouse stores them as 32-bit."""
 _CHIPS: Final = ("min_bet", "small_bet", "big_bet")
 
 
@@ -54,6 +58,10 @@ class _Problems:
             ParseError(message, source=self.source, line=line, hand_index=self.index,
                        field=where or key)
         )
+
+
+_INT_TYPE: Final = frozenset({int})
+_STR_TYPE: Final = frozenset({str})
 
 
 def _is_int(value: object) -> bool:
@@ -89,7 +97,9 @@ def build_hand(doc: Document, *, source: str, index: int, start_line: int, raw: 
     game = variant.game
 
     allowed = GAME_FIELDS[game]
-    for key in values:
+    # Usually every key is allowed or a user field: one set difference says so.
+    extra = values.keys() - allowed
+    for key in values if extra and not all(k.startswith("_") for k in extra) else ():
         if key.startswith("_") or key in allowed:
             continue
         owner = next((g for g, keys in KNOB_FIELDS.items() if key in keys), None)
@@ -102,7 +112,7 @@ def build_hand(doc: Document, *, source: str, index: int, start_line: int, raw: 
     _read_scalars(values, fields, problems)
     rules = _read_rules(game, values, problems)
     players = _player_count(game, values, fields, problems)
-    _read_stakes(game, variant.betting is not None and variant.betting.value == "fixed_limit",
+    _read_stakes(game, variant.betting is Betting.FIXED_LIMIT,
                  values, fields, problems, players)
 
     actions = _read_actions(game, values, doc.element_lines.get("actions"), problems, players)
@@ -112,11 +122,23 @@ def build_hand(doc: Document, *, source: str, index: int, start_line: int, raw: 
 
 def _finish(game: Game | None, variant: str, rules: GameRules | None, fields: dict[str, Any],
             actions: tuple[Action, ...], problems: _Problems, raw: str) -> HandHistory:
-    return HandHistory(
+    values = _HAND_DEFAULTS.copy()  # every field, in order, at its default
+    values.update(fields)
+    values.update(
         game=game, variant=variant, rules=rules, actions=actions,
         source=problems.source, line=problems.start_line, index=problems.index, raw=raw,
-        errors=tuple(sorted(problems.errors, key=lambda error: error.line or 0)), **fields,
+        errors=(tuple(sorted(problems.errors, key=lambda error: error.line or 0))
+                if problems.errors else ()),
     )
+    hand: HandHistory = _NEW_HAND(*values.values())  # HandHistory(**values), through the slots
+    return hand
+
+
+_HAND_DEFAULTS: Final[dict[str, Any]] = {
+    spec.name: None if spec.default is dataclasses.MISSING else spec.default
+    for spec in dataclasses.fields(HandHistory)
+}
+_NEW_HAND: Final = positional_constructor(HandHistory)
 
 
 def _read_scalars(values: dict[str, Any], fields: dict[str, Any], problems: _Problems) -> None:
@@ -130,10 +152,11 @@ def _read_scalars(values: dict[str, Any], fields: dict[str, Any], problems: _Pro
     for key in _COUNTS:
         if key in values:
             value = values[key]
-            if _is_int(value) and 0 <= value <= MAX_CHIPS:
+            if _is_int(value) and 0 <= value <= _MAX_COUNT:
                 fields[key] = value
             else:
-                problems.add(f"{key} must be a whole number >= 0, not {value!r}", key=key)
+                problems.add(f"{key} must be a whole number from 0 to {_MAX_COUNT}, "
+                             f"not {value!r}", key=key)
     for key in ("hand", "table"):
         if key in values:
             value = values[key]
@@ -246,7 +269,12 @@ def _int_list(key: str, value: object, count: int, problems: _Problems,
         problems.add(f"{key} must be an array of integers, not {_type_name(value)}", key=key)
         return None
     low = -MAX_CHIPS if signed else 0
-    bad = [v for v in value if not _is_int(v) or not low <= v <= MAX_CHIPS]
+    # The usual case, checked in C: only ints (bool is a subclass, not int itself), in range.
+    if {*map(type, value)} <= _INT_TYPE and (
+            not value or (low <= min(value) and max(value) <= MAX_CHIPS)):
+        bad = []
+    else:
+        bad = [v for v in value if not _is_int(v) or not low <= v <= MAX_CHIPS]
     if bad:
         what = "whole numbers of chips" if any(isinstance(v, float) for v in bad) else "integers"
         problems.add(f"{key} must hold {what} from {low} to {MAX_CHIPS}, not {bad[0]!r}",
@@ -303,7 +331,7 @@ def _read_stakes(game: Game, fixed_limit: bool, values: dict[str, Any], fields: 
                          f" not {pot!r}", key="finale_pot")
 
 
-_DEALING: Final = frozenset({Verb.DEAL_HOLE, Verb.DEAL_WIDOW})
+_NEW_ACTION: Final = positional_constructor(Action)
 
 
 def _read_actions(game: Game, values: dict[str, Any], element_lines: list[int] | None,
@@ -312,21 +340,37 @@ def _read_actions(game: Game, values: dict[str, Any], element_lines: list[int] |
     if texts is None:
         problems.add("missing required field 'actions'", where="actions")
         return ()
-    if not isinstance(texts, list) or not all(isinstance(t, str) for t in texts):
+    if not isinstance(texts, list) or not (
+            {*map(type, texts)} <= _STR_TYPE or all(isinstance(t, str) for t in texts)):
         problems.add("actions must be an array of strings", key="actions")
         return ()
     key_line = problems.lines.get("actions", problems.start_line)
     lines = element_lines if element_lines and len(element_lines) == len(texts) else None
     actions: list[Action] = []
+    append = actions.append
     dealt: dict[int, int] = {}
+    # Parsed once per distinct text (per game and player count); per hand, only a lookup
+    # and the object itself, built through the slots (see parsers._fastinit).
+    table = action_table(game, players)
+    get = table.get
+    new_action = _NEW_ACTION
     for number, text in enumerate(texts):
         line = lines[number] if lines else key_line
-        try:
-            action = parse_action(text, game, players, line)
-        except ActionSyntaxError as error:
-            problems.add(str(error), line=line, where=f"actions[{number}]")
-            continue
-        if action.verb in _DEALING:
+        entry = get(text)
+        if entry is None:
+            try:
+                entry = parse_into(table, text, game, players)
+            except ActionSyntaxError as error:
+                problems.add(str(error), line=line, where=f"actions[{number}]")
+                continue
+        actor, verb, cards, amount, target, pot, comment, codes = entry
+        action = new_action(actor, verb, cards, amount, target, pot, comment, line)
+        if codes is not None:
+            if dealt.keys().isdisjoint(codes):
+                for code in codes:
+                    dealt[code] = line
+                append(action)
+                continue
             for card in action.cards:
                 if not card.is_known:
                     continue
@@ -335,6 +379,6 @@ def _read_actions(game: Game, values: dict[str, Any], element_lines: list[int] |
                                  line=line, where=f"actions[{number}]")
                 else:
                     dealt[card.code] = line
-        actions.append(action)
+        append(action)
     return tuple(actions)
 

@@ -59,6 +59,18 @@ class Chunk:
     header: str | None
     problem: ParseError | None = None
 
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        # Chunks go to worker processes by the thousand: one string of joined lines (they
+        # hold no line end) pickles several times faster than the dataclass's slots state.
+        lines: object = "\n".join(self.lines) if self.lines else self.lines
+        return _unpickle_chunk, (self.index, self.first_line, lines, self.header, self.problem)
+
+
+def _unpickle_chunk(index: int, first_line: int, lines: str | list[str], header: str | None,
+                    problem: ParseError | None) -> Chunk:
+    return Chunk(index, first_line, lines.split("\n") if isinstance(lines, str) else lines,
+                 header, problem)
+
 
 _BLOCK: Final = 1 << 18
 
@@ -96,7 +108,7 @@ def _careful(raw_lines: list[bytes] | list[str]) -> list[_Line]:
     return out
 
 
-def _line_batches(stream: IO[bytes] | IO[str]) -> Iterator[list[_Line]]:
+def _line_batches(stream: IO[bytes] | IO[str]) -> Iterator[tuple[list[_Line], bool]]:
     """The stream's lines (without line ends), in batches, reading blocks of bounded size.
 
     The common case -- a block of valid UTF-8 with no NUL byte, carriage return or
@@ -110,7 +122,7 @@ def _line_batches(stream: IO[bytes] | IO[str]) -> Iterator[list[_Line]]:
     start = stream.read(3)
     if isinstance(start, bytes):
         if start[:2] in (b"\xff\xfe", b"\xfe\xff"):
-            yield [_BadLine("the file is UTF-16; handlab reads UTF-8")]
+            yield [_BadLine("the file is UTF-16; handlab reads UTF-8")], False
             return
         carry: Any = start[3:] if start == b"\xef\xbb\xbf" else start
     else:
@@ -121,12 +133,12 @@ def _line_batches(stream: IO[bytes] | IO[str]) -> Iterator[list[_Line]]:
         data: Any = carry + block
         if not block:
             if data and not skipping:
-                yield _careful([data])
+                yield _careful([data]), False
             return
         cut = data.rfind(newline)
         if cut < 0:
             if not skipping:
-                yield [_BadLine(f"line longer than {MAX_LINE_LENGTH} characters")]
+                yield [_BadLine(f"line longer than {MAX_LINE_LENGTH} characters")], False
                 skipping = True
             carry = data[:0]
             continue
@@ -139,16 +151,34 @@ def _line_batches(stream: IO[bytes] | IO[str]) -> Iterator[list[_Line]]:
             try:
                 text = complete.decode("utf-8")
             except UnicodeDecodeError:
-                yield _careful(complete.split(b"\n")[:-1])
+                yield _careful(complete.split(b"\n")[:-1]), False
                 continue
         else:
             text = complete
         lines = text.split("\n")
         lines.pop()
         if "\x00" in text or "\r" in text or max(map(len, lines), default=0) > MAX_LINE_LENGTH:
-            yield _careful(lines)
+            yield _careful(lines), False
         else:
-            yield cast(list[_Line], lines)
+            yield cast(list[_Line], lines), True  # every line a str
+
+
+_HEADER_STARTS: Final = ("[", " ", "\t")
+
+
+def _take_lines(chunk: Chunk, batch: list[_Line], start: int, end: int, before: int,
+                source: str) -> None:
+    """Add ``batch[start:end]`` (all str; ``before`` lines precede the batch) to ``chunk``,
+    as the line-by-line loop of :func:`iter_chunks` would."""
+    lines = chunk.lines
+    room = MAX_HAND_LINES - len(lines)
+    if end - start <= room:
+        lines += batch[start:end]  # type: ignore[arg-type]
+        return
+    lines += batch[start:start + room]  # type: ignore[arg-type]
+    if chunk.problem is None:
+        chunk.problem = ParseError(f"hand longer than {MAX_HAND_LINES} lines", source=source,
+                                   line=before + start + room + 1, hand_index=chunk.index)
 
 
 def iter_chunks(stream: IO[bytes] | IO[str], source: str) -> Iterator[Chunk]:
@@ -158,7 +188,26 @@ def iter_chunks(stream: IO[bytes] | IO[str], source: str) -> Iterator[Chunk]:
     pending: list[str] = []  # blank and comment lines before any key of a headerless hand
     line_number = 0
     header_match = _HEADER.match
-    for batch in _line_batches(stream):
+    for batch, clean in _line_batches(stream):
+        if clean and current is not None:
+            # The usual case, a batch of good lines inside the file's hands: find the header
+            # lines, and hand the lines between them over in slices.
+            start = 0
+            for row in [row for row, text in enumerate(batch) if "[" in text]:  # type: ignore[operator]
+                text_line: str = batch[row]  # type: ignore[assignment]
+                if text_line[0] not in _HEADER_STARTS:
+                    continue
+                header = header_match(text_line)
+                if header is None:
+                    continue
+                _take_lines(current, batch, start, row, line_number, source)
+                yield current
+                index += 1
+                current = Chunk(index, line_number + row + 2, [], header.group(1))
+                start = row + 1
+            _take_lines(current, batch, start, len(batch), line_number, source)
+            line_number += len(batch)
+            continue
         for line in batch:
             line_number += 1
             if not isinstance(line, str):
@@ -215,6 +264,11 @@ def _parse_chunk(chunk: Chunk, source: str) -> tuple[Document | None, ParseError
             line = chunk.first_line + int(position.group(1)) - 1
             column = int(position.group(2))
             message = message[: position.start()].strip()
+        else:
+            # "(at end of document)": the hand's text ends inside a value; name its last line.
+            filled = [n for n, text_line in enumerate(chunk.lines) if text_line.strip()]
+            line = chunk.first_line + (filled[-1] if filled else 0)
+            message = message.replace("(at end of document)", "at the end of the hand").strip()
         return None, ParseError(f"malformed TOML: {message}", source=source, line=line,
                                 column=column, hand_index=chunk.index)
     except (RecursionError, ValueError) as error:

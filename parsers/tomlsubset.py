@@ -204,7 +204,8 @@ _SIMPLE_INTEGER: Final = re.compile(r"(-?(?:0|[1-9][0-9]{0,17}))\s*(?:#.*)?\Z")
 _INT: Final = r"-?(?:0|[1-9][0-9]{0,17})"
 _STR: Final = r'"[^"\\\x00-\x1f\x7f]*"'
 _INTEGER_ARRAY: Final = re.compile(
-    rf"\[\s*((?:{_INT}\s*,\s*)*(?:{_INT})?)\s*,?\s*\]\s*(?:#.*)?\Z"
+    rf"\[\s*((?:{_INT}\s*,\s*)*(?:{_INT})?)\s*,?\s*\]\s*(?:#.*)?\Z",
+    re.ASCII,  # int() rejects some Unicode spaces that \s matches (U+001C...)
 )
 _STRING_ARRAY: Final = re.compile(
     rf"\[\s*((?:{_STR}\s*,\s*)*(?:{_STR})?)\s*,?\s*\]\s*(?:#.*)?\Z"
@@ -221,7 +222,7 @@ def _fast_value(text: str) -> Value | None:
     if first == "[":
         match = _INTEGER_ARRAY.match(text)
         if match:
-            body = match.group(1).strip()
+            body = match.group(1).strip().rstrip(",")  # TOML allows a trailing comma
             return [int(item) for item in body.split(",")] if body else []
         match = _STRING_ARRAY.match(text)
         if match:
@@ -232,6 +233,9 @@ def _fast_value(text: str) -> Value | None:
         if match:
             return int(match.group(1))
     return None
+
+
+_BARE_TOKEN: Final = re.compile(r"[^ \t,\]#\"'\[{]+\Z")
 
 
 _LINE_CACHE: dict[str, tuple[str, Value]] = {}
@@ -251,13 +255,25 @@ def _cached_line(line: str) -> tuple[str, Value] | None:
     key = key.strip()
     if not equals or not _BARE_KEY.match(key):
         return None
-    value = _fast_value(rest.strip())
+    text = rest.strip()
+    value = _fast_value(text)
     if value is None:
-        return None
+        # One bare scalar -- a time (``19:05:00``), a float, a boolean -- read as the general
+        # scanner reads it (which skips only spaces and tabs around it).
+        if not _BARE_TOKEN.match(text) or rest.strip(" \t") != text:
+            return None
+        try:
+            value = _scalar(text)
+        except Unsupported:
+            return None
     if len(_LINE_CACHE) >= _LINE_CACHE_LIMIT:
         _LINE_CACHE.clear()
     _LINE_CACHE[line] = found = (key, value)
     return found
+
+
+_ELEMENT_CACHE: dict[str, str] = {}
+"""The string held by a one-element line of a multi-line array (``  "p1 cc",``), by line."""
 
 
 def _fast_multiline_strings(
@@ -271,11 +287,22 @@ def _fast_multiline_strings(
     items: list[Value] = []
     rows: list[int] = []
     total = len(lines)
+    known = _ELEMENT_CACHE.get  # element lines repeat from hand to hand ("p1 cc",)
     while row < total:
         line = lines[row]
+        item = known(line)
+        if item is not None:
+            items.append(item)
+            rows.append(row)
+            row += 1
+            continue
         match = _SIMPLE_ELEMENT.match(line)
         if match is not None:
-            items.append(match.group(1))
+            item = match.group(1)
+            if len(_ELEMENT_CACHE) >= _LINE_CACHE_LIMIT:
+                _ELEMENT_CACHE.clear()
+            _ELEMENT_CACHE[line] = item
+            items.append(item)
             rows.append(row)
         elif _ARRAY_END.match(line):
             return items, rows, row
@@ -297,16 +324,19 @@ def parse_document(lines: list[str], first_line: int = 1) -> Document:
     values: dict[str, Value] = {}
     key_lines: dict[str, int] = {}
     element_lines: dict[str, list[int]] = {}
-    cursor = _Cursor(lines, first_line)
+    cursor: _Cursor | None = None  # the general scanner, made when first needed
     total = len(lines)
     row = 0
+    cached = _LINE_CACHE.get
     while row < total:
         line = lines[row]
-        stripped = line.strip()
-        if not stripped or stripped[0] == "#":
-            row += 1
-            continue
-        simple = _cached_line(line)
+        simple = cached(line)  # a header line seen before: no other work
+        if simple is None:
+            stripped = line.strip()
+            if not stripped or stripped[0] == "#":
+                row += 1
+                continue
+            simple = _cached_line(line)
         if simple is not None:
             key, value = simple
             if key in values:
@@ -336,6 +366,8 @@ def parse_document(lines: list[str], first_line: int = 1) -> Document:
                 row = end + 1
                 continue
         # The general scanner, for every other shape.
+        if cursor is None:
+            cursor = _Cursor(lines, first_line)
         cursor.row = row
         cursor.pos = equals + 1
         cursor.skip_blank(multiline=False)

@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from importlib import import_module
 
 from analytics.rules.base import Outcome, PotAward, RuleError, ShowdownHand
@@ -27,6 +28,12 @@ def replay(hand: HandHistory) -> Outcome:
         raise RuleError(f"the hand has parse errors: {hand.errors[0]}", hand=hand)
     if hand.game is None:
         raise RuleError("the hand names no game", hand=hand)
-    engine = import_module(_ENGINES[hand.game])
-    outcome: Outcome = engine.replay(hand)
+    engine = _LOADED.get(hand.game)
+    if engine is None:
+        engine = _LOADED[hand.game] = import_module(_ENGINES[hand.game]).replay
+    outcome: Outcome = engine(hand)
     return outcome
+
+
+_LOADED: dict[Game, Callable[[HandHistory], Outcome]] = {}
+"""Each engine's ``replay``, once imported (``import_module`` costs more than a replay step)."""

@@ -54,6 +54,9 @@ _FIELDS: Final = tuple(
     if spec.compare and spec.name != "actions"
 )
 
+_FIELD_VALUES: Final = operator.attrgetter(*(name for name, _ in _FIELDS))
+"""Every compared field's value in one call (a tuple, in the order of ``_FIELDS``)."""
+
 _ACTION_FIELDS: Final = operator.attrgetter(
     "actor", "verb", "cards", "amount", "target", "pot", "comment", "line"
 )
@@ -61,10 +64,22 @@ _ACTION_FIELDS: Final = operator.attrgetter(
 
 def cards_text(cards: tuple[Card, ...]) -> str:
     """Cards in canonical notation (``AsKd``), fast for the interned cards."""
+    # The reader shares one tuple among all actions of the same text: remember its text by
+    # identity, holding the tuple so that its id cannot be reused while remembered.
+    known = _CARDS_TEXT.get(id(cards))
+    if known is not None and known[0] is cards:
+        return known[1]
     try:
-        return "".join(map(_card_text, map(id, cards)))
+        text = "".join(map(_card_text, map(id, cards)))
     except KeyError:  # a Card built directly rather than interned: slower, same text
         return "".join(str(card) for card in cards)
+    if len(_CARDS_TEXT) >= 50_000:
+        _CARDS_TEXT.clear()
+    _CARDS_TEXT[id(cards)] = (cards, text)
+    return text
+
+
+_CARDS_TEXT: dict[int, tuple[tuple[Card, ...], str]] = {}
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,8 +150,7 @@ def canonical_key(hand: HandHistory, columns: ActionColumns | None = None) -> st
     """The canonical text the identity hash is computed from (for debugging and tests)."""
     items: list[object] = []
     append = items.append
-    for name, default in _FIELDS:
-        value = getattr(hand, name)
+    for (name, default), value in zip(_FIELDS, _FIELD_VALUES(hand), strict=True):
         if value is None or value == default:
             continue
         if type(value) not in _PLAIN:

@@ -11,15 +11,25 @@ import pandas as pd
 import streamlit as st
 
 from analytics.dashboard import logic, ui
-from analytics.warehouse import IngestProgress, Limits, SourceError, ingest, reader, views
+from analytics.warehouse import (
+    IngestProgress,
+    Limits,
+    SourceError,
+    WarehouseBusy,
+    ingest,
+    reader,
+    views,
+)
 
+# (Comments, not docstrings: a page is a script, and Streamlit's "magic" would show a bare
+# string on the page.)
+# Per-file upload limit; the server's own limit (.streamlit/config.toml) is the outer bound.
 MAX_FILE_MB: Final = 100
-"""Per-file upload limit; the server's own limit (.streamlit/config.toml) is the outer bound."""
 
+# Tighter than the command line's: uploads come from whoever can reach the page.
 UPLOAD_LIMITS: Final = Limits(max_file_bytes=MAX_FILE_MB * 1024**2,
                               max_uncompressed_bytes=1024**3, max_ratio=100.0,
                               ratio_floor=16 * 1024**2, max_members=10_000)
-"""Tighter than the command line's: uploads come from whoever can reach the page."""
 
 _SAFE: Final = re.compile(r"[^A-Za-z0-9._-]+")
 
@@ -72,28 +82,47 @@ def _load(db: str, uploads: list[object]) -> None:
             bar.empty()
             st.error(f"Nothing was loaded: {error}")
             return
-        with reader(db) as con:
-            rejected = views.rejects(con, files=list(names), limit=1000)
     bar.progress(1.0, text="Done.")
-    table = logic.upload_table(summary.files, names)
+    # The summary is kept before anything else touches the database: another writer (a CLI
+    # ingest) may take it right now, and the rejected hands' details can wait for it.
+    st.session_state["upload_result"] = {
+        "table": logic.upload_table(summary.files, names), "rejects": None, "names": names,
+        "db": db, "loaded": summary.loaded, "duplicates": summary.duplicates,
+        "rejected": summary.rejected,
+    }
+
+
+def _rejects(result: dict[str, object]) -> pd.DataFrame | None:
+    """The upload's rejected hands, read once and kept; None while the database is busy."""
+    rejects = result.get("rejects")
+    if isinstance(rejects, pd.DataFrame):
+        return rejects
+    names = result["names"]
+    assert isinstance(names, dict)
+    try:
+        with reader(str(result["db"]), wait=10.0) as con:
+            rejects = views.rejects(con, files=list(names), limit=1000)
+    except WarehouseBusy:
+        return None
     for temp, original in names.items():
-        rejected["file"] = rejected["file"].str.replace(temp, original, regex=False)
-    st.session_state["upload_result"] = {"table": table, "rejects": rejected,
-                                         "loaded": summary.loaded,
-                                         "duplicates": summary.duplicates,
-                                         "rejected": summary.rejected}
+        rejects["file"] = rejects["file"].str.replace(temp, original, regex=False)
+    result["rejects"] = rejects
+    return rejects
 
 
 def _show(result: dict[str, object]) -> None:
     table = result["table"]
-    rejects = result["rejects"]
-    assert isinstance(table, pd.DataFrame) and isinstance(rejects, pd.DataFrame)
+    assert isinstance(table, pd.DataFrame)
+    rejects = _rejects(result) if result["rejected"] else pd.DataFrame()
     st.success(f"Loaded {result['loaded']:,} new hands; {result['duplicates']:,} duplicates; "
                f"{result['rejected']:,} rejected. Every page shows the new hands now.")
     st.subheader("Per file")
     st.dataframe(table, hide_index=True)
     ui.download_buttons(table, "upload-summary", key="upload_summary")
-    if not rejects.empty:
+    if rejects is None:
+        st.info("The rejected hands' details will show here once the database is free "
+                "(another ingest is writing to it); reload the page in a moment.")
+    elif not rejects.empty:
         st.subheader("Rejected hands")
         st.dataframe(rejects, hide_index=True)
         ui.download_buttons(rejects, "upload-rejects", key="upload_rejects")
