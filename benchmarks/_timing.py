@@ -43,3 +43,32 @@ def report(title: str, measures: list[Measure], baseline: str, unit: str = "hand
     print(f"{'':34s} {unit:>14s} {'x ' + baseline:>22s}")
     for m in measures:
         print(f"{m.name:34s} {m.rate:14,.0f} {m.rate / base.rate:22.1f}")
+
+
+# The reference hand for pokerkit's PHH load + replay: a three-handed no-limit hold'em hand
+# of the same length and shape as the 7 & 8 hands we time (pokerkit does not know our games).
+HOLDEM = """variant = "NT"
+antes = [0, 0, 0]
+blinds_or_straddles = [1, 2, 0]
+min_bet = 2
+starting_stacks = [100, 100, 100]
+actions = [
+  "d dh p1 7c8c",
+  "d dh p2 AsKs",
+  "d dh p3 5d9d",
+  "p3 cbr 6",
+  "p1 cc",
+  "p2 f",
+  "d db 2cTh3s",
+  "p1 cc",
+  "p3 cbr 10",
+  "p1 cc",
+  "d db 4d",
+  "p1 cc",
+  "p3 cc",
+  "d db Jc",
+  "p1 cc",
+  "p3 cc",
+]
+players = ["Ann", "Bo", "Cy"]
+"""

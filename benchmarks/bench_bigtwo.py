@@ -13,37 +13,11 @@ import sys
 import time
 
 import pokerkit
-from _timing import Measure, measure, report
+from _timing import HOLDEM, Measure, measure, report
 
 from analytics.rules.bigtwo import prepare_plays, replay
 from analytics.simulate.bigtwo import simulate_bigtwo
 from parsers import BigTwoRules, HandHistory, dumps_hands, loads_hands
-
-HOLDEM = """variant = "NT"
-antes = [0, 0, 0]
-blinds_or_straddles = [1, 2, 0]
-min_bet = 2
-starting_stacks = [100, 100, 100]
-actions = [
-  "d dh p1 7c8c",
-  "d dh p2 AsKs",
-  "d dh p3 5d9d",
-  "p3 cbr 6",
-  "p1 cc",
-  "p2 f",
-  "d db 2cTh3s",
-  "p1 cc",
-  "p3 cbr 10",
-  "p1 cc",
-  "d db 4d",
-  "p1 cc",
-  "p3 cc",
-  "d db Jc",
-  "p1 cc",
-  "p3 cc",
-]
-players = ["Ann", "Bo", "Cy"]
-"""
 
 
 def _replay_measures(players: int, batch: list[HandHistory], text: str, games: int,

@@ -12,38 +12,13 @@ import sys
 import tomllib
 from pathlib import Path
 
-from _timing import measure, report
+from _timing import HOLDEM, measure, report
 
 from parsers import dumps_hand, read_hands
 from parsers.reader import iter_chunks
 
 ROOT = Path(__file__).resolve().parent.parent
 
-HOLDEM = """variant = "NT"
-antes = [0, 0, 0]
-blinds_or_straddles = [1, 2, 0]
-min_bet = 2
-starting_stacks = [100, 100, 100]
-actions = [
-  "d dh p1 7c8c",
-  "d dh p2 AsKs",
-  "d dh p3 5d9d",
-  "p3 cbr 6",
-  "p1 cc",
-  "p2 f",
-  "d db 2cTh3s",
-  "p1 cc",
-  "p3 cbr 10",
-  "p1 cc",
-  "d db 4d",
-  "p1 cc",
-  "p3 cc",
-  "d db Jc",
-  "p1 cc",
-  "p3 cc",
-]
-players = ["Ann", "Bo", "Cy"]
-"""
 
 
 def main() -> None:

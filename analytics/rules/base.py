@@ -45,6 +45,16 @@ class RuleError(HandlabError):
         self.rule = rule
         super().__init__(str(self))
 
+    def located(self, hand: HandHistory, action_index: int | None = None,
+                action: Action | None = None) -> RuleError:
+        """This error placed in ``hand`` (at action ``action_index`` when given).
+
+        Engines raise errors without knowing where the hand came from; ``replay``
+        re-raises them through this so every message names the file, line and action.
+        """
+        return RuleError(self.message, hand=hand, action_index=action_index, action=action,
+                         rule=self.rule)
+
     def __str__(self) -> str:
         parts = [self.source + (f":{self.line}" if self.line is not None else "")]
         if self.hand_index is not None:

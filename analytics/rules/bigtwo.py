@@ -678,7 +678,7 @@ def replay(hand: HandHistory) -> Outcome:
     try:
         state = BigTwoState(rules, hand.num_players)
     except RuleError as error:
-        raise RuleError(error.message, hand=hand, rule=error.rule) from None
+        raise error.located(hand) from None
     play, pass_turn, apply = state.play, state.pass_turn, state.apply
     for index, action in enumerate(hand.actions):
         try:
@@ -690,15 +690,13 @@ def replay(hand: HandHistory) -> Outcome:
             else:
                 apply(action)
         except RuleError as error:
-            raise RuleError(error.message, hand=hand, action_index=index, action=action,
-                            rule=error.rule) from None
+            raise error.located(hand, index, action) from None
     try:
         outcome = state.outcome(hand.starting_stacks)
     except RuleError as error:
         last = len(hand.actions) - 1
-        raise RuleError(error.message, hand=hand, rule=error.rule,
-                        action_index=last if last >= 0 else None,
-                        action=hand.actions[last] if last >= 0 else None) from None
+        raise error.located(hand, last if last >= 0 else None,
+                            hand.actions[last] if last >= 0 else None) from None
     _check_stated(hand, outcome)
     return outcome
 

@@ -76,7 +76,7 @@ def state_from_hand(hand: HandHistory) -> RummoliState:
                             min_bet=min_bet, board_before=hand.board_before,
                             finale_pot=hand.finale_pot)
     except RuleError as error:
-        raise RuleError(error.message, hand=hand, rule=error.rule) from None
+        raise error.located(hand) from None
 
 
 def stated_winnings(outcome: Outcome, players: int) -> tuple[int, ...]:
@@ -110,12 +110,11 @@ def replay(hand: HandHistory) -> Outcome:
             else:
                 apply(action)
         except RuleError as error:
-            raise RuleError(error.message, hand=hand, action_index=index, action=action,
-                            rule=error.rule) from None
+            raise error.located(hand, index, action) from None
     try:
         outcome = state.outcome()
     except RuleError as error:
-        raise RuleError(error.message, hand=hand, rule=error.rule) from None
+        raise error.located(hand) from None
     _check_totals(hand, outcome)
     return outcome
 

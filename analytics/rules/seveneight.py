@@ -197,7 +197,7 @@ class SevenEightState:
             return cls(hand.starting_stacks, hand.antes or (0,) * n,
                        hand.blinds_or_straddles or (0,) * n, structure, sizes)
         except RuleError as error:
-            raise RuleError(error.message, hand=hand, rule=error.rule) from None
+            raise error.located(hand) from None
 
     # ----------------------------------------------------------------- orders
 
@@ -600,12 +600,11 @@ def replay(hand: HandHistory) -> Outcome:
         try:
             apply(action)
         except RuleError as error:
-            raise RuleError(error.message, hand=hand, action_index=index, action=action,
-                            rule=error.rule) from None
+            raise error.located(hand, index, action) from None
     try:
         outcome = state.outcome()
     except RuleError as error:
-        raise RuleError(error.message, hand=hand, rule=error.rule) from None
+        raise error.located(hand) from None
     _check_stated(hand, outcome)
     return outcome
 
