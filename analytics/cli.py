@@ -152,14 +152,40 @@ def serve(
     console.print("handlab: preparing the database (first run loads data/samples/)...")
     database = ensure_database()
     console.print(f"handlab: dashboard on http://{host}:{port} (database {database})")
+    # Streamlit always runs headless (its first-run e-mail prompt would block a fresh
+    # machine); handlab opens the browser itself once the server answers.
     command = [sys.executable, "-m", "streamlit", "run", str(PROJECT_ROOT / "app.py"),
                "--server.address", host, "--server.port", str(port),
-               "--browser.gatherUsageStats", "false"]
-    if headless:
-        command += ["--server.headless", "true"]
+               "--server.headless", "true", "--browser.gatherUsageStats", "false"]
     environment = dict(os.environ, STREAMLIT_BROWSER_GATHER_USAGE_STATS="false",
                        HANDLAB_DB=str(database))
-    raise typer.Exit(subprocess.call(command, cwd=PROJECT_ROOT, env=environment))
+    server = subprocess.Popen(command, cwd=PROJECT_ROOT, env=environment)
+    if not headless:
+        _open_when_ready(f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else host}:{port}",
+                         server)
+    try:
+        code = server.wait()
+    except KeyboardInterrupt:
+        server.terminate()
+        code = server.wait()
+    raise typer.Exit(code)
+
+
+def _open_when_ready(url: str, server: subprocess.Popen[bytes], timeout: float = 60.0) -> None:
+    """Open ``url`` in the user's browser as soon as the server's health check answers."""
+    import time
+    import urllib.request
+    import webbrowser
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline and server.poll() is None:
+        try:
+            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=1) as response:
+                if response.status == 200:
+                    webbrowser.open(url)
+                    return
+        except OSError:
+            time.sleep(0.3)
 
 
 def _register_optional_commands() -> None:

@@ -155,6 +155,20 @@ def test_charts_handle_empty_and_real_frames() -> None:
                                             "cumulative": [3, 1],
                                             "cumulative_ev": [2.0, 2.5]}))
     assert [t.name for t in curve.data] == ["a", "a (all-in adjusted)"]
+    assert curve.data[1].line.dash == "dash"
+
+
+def test_allin_table() -> None:
+    assert logic.allin_table(pd.DataFrame()).empty
+    totals = pd.DataFrame({"player": ["a", "b"], "hands": [4, 2], "all_in_hands": [1, 0],
+                           "net": [8, -8], "adjusted_net": [6.0, -8.0],
+                           "all_in_actual_net": [5, 0], "all_in_expected_net": [3.0, 0.0],
+                           "luck": [2.0, 0.0], "luck_std_error": [0.0, 0.0]})
+    table = logic.allin_table(totals)
+    assert table["player"].tolist() == ["a", "b"]
+    assert table["net_per_hand"].tolist() == [2.0, -4.0]
+    assert table["adjusted_per_hand"].tolist() == [1.5, -4.0]
+    assert (table["net"] - table["adjusted_net"]).tolist() == table["luck"].tolist()
 
 
 # -- views ------------------------------------------------------------------------------

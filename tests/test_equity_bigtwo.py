@@ -2,13 +2,21 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
-from analytics.equity import bigtwo_deal_strength, bigtwo_features, bigtwo_game_features
+from analytics.equity import (
+    bigtwo_deal_strength,
+    bigtwo_features,
+    bigtwo_features_fast,
+    bigtwo_game_features,
+    bigtwo_game_features_fast,
+)
 from analytics.evaluator import EvaluationError, bigtwo_all_combos
 from analytics.simulate.bigtwo import simulate_bigtwo
-from parsers.cards import parse_cards
-from parsers.knobs import BigTwoDeal, BigTwoRules
+from parsers.cards import DECK, parse_cards
+from parsers.knobs import BigTwoDeal, BigTwoRules, Straights
 
 STRONG = "2s2h2d2cAsAhKsKhQsQhJsJhTs"
 WEAK = "3d3c4h5s6d7c8h9sTdJcQh4d5c"
@@ -66,3 +74,18 @@ def test_bad_hands_are_rejected() -> None:
         bigtwo_features("3d3d")
     with pytest.raises(EvaluationError, match="2 to 4"):
         bigtwo_deal_strength(STRONG, 5, samples=2)
+
+
+def test_fast_features_equal_the_listed_ones() -> None:
+    for game in simulate_bigtwo(30, 4, 9):
+        assert bigtwo_game_features_fast(game) == bigtwo_game_features(game)
+    rng = random.Random(3)
+    for straights in Straights:
+        for four in (False, True):
+            rules = BigTwoRules(straights=straights, four_card_plays=four, lead_card="3c")
+            for _ in range(150):
+                hand = rng.sample(DECK, rng.choice([5, 6, 9, 13, 17, 26]))
+                assert bigtwo_features_fast(hand, rules, 3) == bigtwo_features(hand, rules, 3)
+    assert bigtwo_features_fast(STRONG) == bigtwo_features(STRONG)
+    with pytest.raises(EvaluationError):
+        bigtwo_features_fast("3d3d4c5h6s")

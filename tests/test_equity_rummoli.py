@@ -133,3 +133,25 @@ def test_round_strengths_follow_the_exchange() -> None:
         assert sum(row.realised_share for row in rows) == pytest.approx(1.0)
         assert all(0.0 <= row.strength.p_best <= 1.0 for row in rows)
         assert sum(bool(row.won_poker_pot) for row in rows) >= 1
+
+
+def test_round_strengths_equal_direct_calls_and_serial_kernel_equals_parallel() -> None:
+    from analytics.equity import _kernels
+
+    for hand in list(simulate_rummoli(6, 4, 4)):
+        rows = rummoli_round_strengths(hand, replay(hand), samples=300, seed=17)
+        sizes = {row.seat: row.hand_size for row in rows}
+        exchanged = {a.actor for a in hand.actions if a.verb.value in ("xw", "aw")}
+        for number, row in enumerate(rows):
+            if row.seat in exchanged:
+                continue  # the exchanger's widow cards are checked by the test above
+            direct = rummoli_strength(
+                row.cards, len(rows), opponent_sizes=[n for s, n in sizes.items() if s != row.seat],
+                widow_size=52 - sum(sizes.values()), samples=300, seed=17 + number)
+            assert row.strength == direct
+    owner = np.repeat(np.arange(2, dtype=np.int64), [13, 13])
+    pool = np.arange(13, 52, dtype=np.int64)
+    a, b = np.zeros((_kernels.CHUNKS, 4)), np.zeros((_kernels.CHUNKS, 4))
+    _kernels.rummoli_monte_carlo(owner, pool, 2, 5000, table_array(), 999, 5, a)
+    _kernels.rummoli_monte_carlo_serial(owner, pool, 2, 5000, table_array(), 999, 5, b)
+    assert (a == b).all()

@@ -38,6 +38,7 @@ from parsers.model import RUMMOLI_POTS
 __all__ = [
     "EXACT_POKER_MAX",
     "Fit",
+    "allin_table",
     "bigtwo_kinds",
     "board_areas",
     "card_codes",
@@ -251,6 +252,21 @@ def goodness_of_fit(observed: pd.Series, theory: pd.Series) -> Fit:
         return Fit(table, math.nan, math.nan, 0, n)
     result = stats.chisquare(np.array(obs_bins), np.array(exp_bins))
     return Fit(table, float(result.statistic), float(result.pvalue), len(obs_bins) - 1, n)
+
+
+def allin_table(totals: pd.DataFrame) -> pd.DataFrame:
+    """7 & 8 actual against all-in adjusted results per player (from ``views.allin_totals``):
+    hands, all-in hands, net and adjusted net (total and per hand), luck, and luck in
+    standard errors of the Monte Carlo rows (blank when every row was exact)."""
+    columns = ["player", "hands", "all_in_hands", "net", "adjusted_net", "net_per_hand",
+               "adjusted_per_hand", "luck", "luck_std_error"]
+    if totals.empty:
+        return pd.DataFrame(columns=columns)
+    table = totals.copy()
+    table["net_per_hand"] = table["net"] / table["hands"]
+    table["adjusted_per_hand"] = table["adjusted_net"] / table["hands"]
+    return table[columns].sort_values(["luck", "player"], ascending=[False, True],
+                                      ignore_index=True)
 
 
 def split_table(split: pd.DataFrame, parts: Iterable[str]) -> pd.DataFrame:

@@ -19,7 +19,9 @@ from analytics.equity.bigtwo import (
     BigTwoStrength,
     bigtwo_deal_strength,
     bigtwo_features,
+    bigtwo_features_fast,
     bigtwo_game_features,
+    bigtwo_game_features_fast,
 )
 from analytics.equity.rummoli import (
     RummoliRoundStrength,
@@ -57,7 +59,9 @@ __all__ = [
     "allin_moment",
     "bigtwo_deal_strength",
     "bigtwo_features",
+    "bigtwo_features_fast",
     "bigtwo_game_features",
+    "bigtwo_game_features_fast",
     "bigtwo_twos_counts",
     "goodness_of_fit",
     "poker_category_counts",

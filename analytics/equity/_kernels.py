@@ -354,35 +354,53 @@ def rummoli_exact(sizes: Any, pool: Any, hero: int, table: Any,
             return deals
 
 
+@_jit()
+def _rummoli_chunk(owner: Any, pool: Any, n_opponents: int, hero: int, table: Any,
+                   count: int, seed: int, c: int, out: Any) -> None:  # pragma: no cover
+    """``count`` random deals of chunk ``c`` (its own stream) added to ``out[c]``."""
+    n_slots = owner.shape[0]
+    n_pool = pool.shape[0]
+    state = _stream_start(seed, c)
+    deck = pool.copy()
+    masks = np.zeros(n_opponents, dtype=np.int64)
+    for _ in range(count):
+        for i in range(n_opponents):
+            masks[i] = 0
+        for s in range(n_slots):
+            state, rnd = _splitmix(state)
+            j = s + _below(rnd, n_pool - s)
+            card = deck[j]
+            deck[j] = deck[s]
+            deck[s] = card
+            masks[owner[s]] |= np.int64(1) << ((card & 3) * 16 + (card >> 2))
+        share = _rummoli_score(masks, hero, table)
+        out[c, 0] += share
+        out[c, 1] += share * share
+        if share == 1.0:
+            out[c, 2] += 1.0
+        elif share > 0.0:
+            out[c, 3] += 1.0
+
+
 @_jit(parallel=True)
 def rummoli_monte_carlo(owner: Any, pool: Any, n_opponents: int, hero: int, table: Any,
                         samples: int, seed: int, out: Any) -> None:  # pragma: no cover
     """Random deals of the opponents' hands; ``out`` is (CHUNKS, 4): shares, squares, wins, ties."""
-    n_slots = owner.shape[0]
-    n_pool = pool.shape[0]
     chunks = out.shape[0]
     for c in numba.prange(chunks):
         count = samples // chunks + (1 if c < samples % chunks else 0)
-        state = _stream_start(seed, c)
-        deck = pool.copy()
-        masks = np.zeros(n_opponents, dtype=np.int64)
-        for _ in range(count):
-            for i in range(n_opponents):
-                masks[i] = 0
-            for s in range(n_slots):
-                state, rnd = _splitmix(state)
-                j = s + _below(rnd, n_pool - s)
-                card = deck[j]
-                deck[j] = deck[s]
-                deck[s] = card
-                masks[owner[s]] |= np.int64(1) << ((card & 3) * 16 + (card >> 2))
-            share = _rummoli_score(masks, hero, table)
-            out[c, 0] += share
-            out[c, 1] += share * share
-            if share == 1.0:
-                out[c, 2] += 1.0
-            elif share > 0.0:
-                out[c, 3] += 1.0
+        _rummoli_chunk(owner, pool, n_opponents, hero, table, count, seed, c, out)
+
+
+@_jit()
+def rummoli_monte_carlo_serial(owner: Any, pool: Any, n_opponents: int, hero: int, table: Any,
+                               samples: int, seed: int, out: Any) -> None:  # pragma: no cover
+    """:func:`rummoli_monte_carlo` on the calling thread (the same result): for a few
+    hundred samples, waking the thread pool costs more than the work."""
+    chunks = out.shape[0]
+    for c in range(chunks):
+        count = samples // chunks + (1 if c < samples % chunks else 0)
+        _rummoli_chunk(owner, pool, n_opponents, hero, table, count, seed, c, out)
 
 
 @_jit(parallel=True)

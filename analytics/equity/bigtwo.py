@@ -13,6 +13,9 @@ own seat does not matter and it is dealt to seat 1.
 2s, aces, the lead card, and the pairs, triples and five-card plays the hand
 can make under the rules (from the evaluator's ``bigtwo_all_combos``).
 :func:`bigtwo_game_features` gives them for every player of a recorded game.
+:func:`bigtwo_features_fast` / :func:`bigtwo_game_features_fast` give the same
+values by counting (binomials over rank and suit counts) instead of listing the
+plays: about twenty times cheaper, which is what the warehouse stores per game.
 
 A continuation costs a few milliseconds (one bot game, stopped at the first
 player out), so the strength is meant for a chosen hand or a sample of hands;
@@ -21,6 +24,7 @@ the features are cheap enough to store for every player of every game.
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 from collections.abc import Iterable, Sequence
@@ -28,8 +32,9 @@ from dataclasses import dataclass
 from typing import Final
 
 from analytics.evaluator import EvaluationError, bigtwo_all_combos, bigtwo_card_key
+from analytics.evaluator.bigtwo import _runs
 from parsers.cards import DECK, Card, CardError, Rank, parse_cards
-from parsers.knobs import BigTwoDeal, BigTwoRules, Game
+from parsers.knobs import BigTwoDeal, BigTwoRules, Game, Straights
 from parsers.model import HandHistory, Verb
 
 __all__ = [
@@ -38,7 +43,9 @@ __all__ = [
     "BigTwoStrength",
     "bigtwo_deal_strength",
     "bigtwo_features",
+    "bigtwo_features_fast",
     "bigtwo_game_features",
+    "bigtwo_game_features_fast",
 ]
 
 BIGTWO_SAMPLES: Final = 200
@@ -111,11 +118,110 @@ def bigtwo_game_features(hand: HandHistory) -> list[BigTwoFeatures]:
     """Features of every player's dealt hand in a recorded Big Two game ([] otherwise)."""
     if hand.game is not Game.BIGTWO or not isinstance(hand.rules, BigTwoRules):
         return []
+    dealt = _dealt(hand)
+    return [bigtwo_features(dealt[seat], hand.rules, seat) for seat in sorted(dealt)]
+
+
+def bigtwo_features_fast(cards: str | Iterable[Card], rules: BigTwoRules | None = None,
+                         seat: int = 1) -> BigTwoFeatures:
+    """:func:`bigtwo_features` computed by counting instead of listing the plays (same values).
+
+    Pairs and triples are ``C(n, 2)`` and ``C(n, 3)`` per rank; straights (and
+    straight flushes) the product of the counts of each valid run's ranks;
+    flushes ``C(n, 5)`` per suit minus the runs that suit holds whole (those are
+    straight flushes, counted with the runs); full houses ``C(t, 3) C(p, 2)`` per
+    pair of ranks; four of a kind one play per kicker.
+    """
+    rules = rules or BigTwoRules()
+    if isinstance(cards, str):
+        cards = _hand(cards)
+    ranks = [0] * 13
+    suits = [0, 0, 0, 0]  # rank bit masks, per suit
+    seen = 0
+    size = 0
+    for card in cards:
+        code = card.code
+        if code < 0 or seen >> code & 1:
+            raise EvaluationError("a Big Two hand needs distinct known cards")
+        seen |= 1 << code
+        size += 1
+        ranks[code >> 2] += 1
+        suits[code & 3] |= 1 << (code >> 2)
+    held = 0
+    for rank, n in enumerate(ranks):
+        if n:
+            held |= 1 << rank
+    reached = 0  # bit mask of the ranks some five-card play can shed
+    five = 0
+    runs = _run_masks(rules.straights)
+    for mask, members in runs:
+        if held & mask == mask:
+            a, b, c, d, e = members
+            five += ranks[a] * ranks[b] * ranks[c] * ranks[d] * ranks[e]
+            reached |= mask
+    for suit in suits:
+        suited = suit.bit_count()
+        if suited < 5:
+            continue
+        whole = [mask for mask, _ in runs if suit & mask == mask]  # straight flushes
+        five += math.comb(suited, 5) - len(whole)
+        with_rank = math.comb(suited - 1, 4)  # five-card sets of the suit holding a given card
+        for rank in range(13):
+            bit = 1 << rank
+            if suit & bit and with_rank > sum(1 for mask in whole if mask & bit):
+                reached |= bit
+    pair_ways = [_PAIRS[n] for n in ranks]
+    all_pairs = sum(pair_ways)
+    paired = 0
+    for rank, n in enumerate(ranks):
+        if n >= 2:
+            paired |= 1 << rank
+    for rank, n in enumerate(ranks):
+        if n >= 3:
+            others = all_pairs - pair_ways[rank]
+            if others:
+                five += _TRIPLES[n] * others
+                reached |= paired | (1 << rank)
+        if n == 4 and size > 4:
+            five += size - 4
+            reached |= held
+    return BigTwoFeatures(
+        seat=seat, cards=size, twos=ranks[int(Rank.TWO)], aces=ranks[int(Rank.ACE)],
+        has_lead=bool(seen >> _lead_code(rules.lead_card) & 1), pairs=all_pairs,
+        triples=sum(_TRIPLES[n] for n in ranks), five_card=five,
+        distinct_five_card_ranks=reached.bit_count())
+
+
+_PAIRS: Final = tuple(math.comb(n, 2) for n in range(5))
+_TRIPLES: Final = tuple(math.comb(n, 3) for n in range(5))
+
+
+@functools.cache
+def _lead_code(lead_card: str) -> int:
+    return parse_cards(lead_card)[0].code
+
+
+@functools.cache
+def _run_masks(straights: Straights) -> tuple[tuple[int, tuple[int, ...]], ...]:
+    """The valid straights as (bit mask of ranks, ranks), for counting."""
+    return tuple((sum(1 << rank for rank in run), tuple(sorted(run)))
+                 for run in _runs(straights))
+
+
+def _dealt(hand: HandHistory) -> dict[int, list[Card]]:
     dealt: dict[int, list[Card]] = {}
     for action in hand.actions:
         if action.verb is Verb.DEAL_HOLE and action.target is not None:
             dealt.setdefault(action.target, []).extend(action.cards)
-    return [bigtwo_features(dealt[seat], hand.rules, seat) for seat in sorted(dealt)]
+    return dealt
+
+
+def bigtwo_game_features_fast(hand: HandHistory) -> list[BigTwoFeatures]:
+    """:func:`bigtwo_game_features` by :func:`bigtwo_features_fast` (the same values)."""
+    if hand.game is not Game.BIGTWO or not isinstance(hand.rules, BigTwoRules):
+        return []
+    dealt = _dealt(hand)
+    return [bigtwo_features_fast(dealt[seat], hand.rules, seat) for seat in sorted(dealt)]
 
 
 def _opponent_sizes(hand_size: int, players: int, rules: BigTwoRules) -> tuple[int, int]:

@@ -28,6 +28,7 @@ exchange the sizes move with the hands, so per-round figures
 
 from __future__ import annotations
 
+import bisect
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -36,7 +37,7 @@ from typing import Final
 import numpy as np
 
 from analytics.equity.seveneight import Method
-from analytics.evaluator import EvaluationError, poker_rank
+from analytics.evaluator import EvaluationError, PokerCategory, poker_rank
 from analytics.rules.base import Outcome
 from parsers.cards import Card, CardError, parse_cards
 from parsers.knobs import Game
@@ -57,6 +58,9 @@ RUMMOLI_BUDGET: Final = 2_000_000
 
 RUMMOLI_SAMPLES: Final = 20_000
 """Default Monte Carlo samples (standard error of a probability <= 0.0036)."""
+
+_SERIAL_SAMPLES: Final = 2_000
+"""Up to this many samples run on the calling thread (the same numbers, no thread wake-ups)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,9 +134,6 @@ def rummoli_strength(
     ``method``/``budget``/``samples``/``seed`` as for
     :func:`~analytics.equity.seveneight.seveneight_equity`.
     """
-    from analytics.equity import _kernels
-    from analytics.evaluator._tables import table_array
-
     own = _cards(hand, "hand")
     known_widow = _cards(widow, "widow")
     hero = poker_rank(own).value  # checks 5..26 distinct known cards
@@ -157,8 +158,20 @@ def rummoli_strength(
             len({card.code for card in known_widow}) != len(known_widow)):
         raise EvaluationError("a card is given twice")
     seen.update(card.code for card in known_widow)
-    pool = np.array([code for code in range(52) if code not in seen], dtype=np.int64)
-    owner = np.repeat(np.arange(len(sizes), dtype=np.int64), sizes)
+    return _strength(hero, seen, sizes, method=method, budget=budget, samples=samples,
+                     seed=seed)
+
+
+def _strength(hero: int, seen: set[int], sizes: list[int], *, method: Method, budget: int,
+              samples: int, seed: int) -> RummoliStrength:
+    """The strength of a hand of value ``hero`` against opponents of ``sizes`` (validated)
+    dealt from the cards not in ``seen`` (the hand and the widow cards it knows)."""
+    from analytics.equity import _kernels
+    from analytics.evaluator._tables import table_array
+
+    free = np.ones(52, dtype=np.bool_)
+    free[list(seen)] = False
+    pool = np.flatnonzero(free)
     table = table_array()
     deals = math.factorial(pool.size) // math.prod(math.factorial(s) for s in sizes) // (
         math.factorial(pool.size - sum(sizes)))
@@ -171,16 +184,38 @@ def rummoli_strength(
                                0.0, 0.0, True, int(count))
     if samples < 2:
         raise EvaluationError("Monte Carlo needs at least 2 samples")
+    owner = np.repeat(np.arange(len(sizes), dtype=np.int64), sizes)
     sums = np.zeros((_kernels.CHUNKS, 4))
-    _kernels.rummoli_monte_carlo(owner, pool, len(sizes), hero, table, samples, seed, sums)
-    share_sum, share_sq, wins, ties = sums.sum(axis=0)
+    kernel = (_kernels.rummoli_monte_carlo_serial if samples <= _SERIAL_SAMPLES
+              else _kernels.rummoli_monte_carlo)
+    kernel(owner, pool, len(sizes), hero, table, samples, seed, sums)
+    share_sum, share_sq, wins, ties = sums.sum(axis=0).tolist()
     share = share_sum / samples
     p_best = (wins + ties) / samples
     share_var = max(share_sq / samples - share * share, 0.0)
     return RummoliStrength(
-        float(p_best), float(share), float(wins / samples),
+        p_best, share, wins / samples,
         math.sqrt(p_best * (1 - p_best) / (samples - 1)),
         math.sqrt(share_var / (samples - 1)), False, samples)
+
+
+def _category_label(value: int) -> str:
+    """``poker_category_of(value).label``, without numpy (a bisection of a short list)."""
+    from analytics.evaluator._tables import CATEGORY_BASES
+
+    return PokerCategory(bisect.bisect_right(CATEGORY_BASES, value) - 1).label
+
+
+def _poker_value(cards: Sequence[Card]) -> int:
+    """``poker_rank(cards).value`` without the checks and the best five (cards validated)."""
+    from analytics.evaluator._kernels import rank_from_suit_masks
+    from analytics.evaluator._tables import table_list
+
+    sm = 0
+    for card in cards:
+        code = card.code
+        sm |= 1 << ((code & 3) * 16 + (code >> 2))
+    return int(rank_from_suit_masks(sm, table_list()))
 
 
 @dataclass(frozen=True, slots=True)
@@ -236,10 +271,15 @@ def rummoli_round_strengths(
     every = [card for cards in hands.values() for card in cards] + widow
     if len(hands) < 2 or any(not card.is_known for card in every) or len(every) != 52:
         return []
+    if len({card.code for card in every}) != 52:
+        raise EvaluationError("a card is dealt twice")
+    if any(not 5 <= len(cards) <= 26 for cards in hands.values()):
+        raise EvaluationError("Rummoli hands hold 5 to 26 cards")
     seats = sorted(hands)
-    values = {seat: poker_rank(hands[seat]) for seat in seats}
-    best = max(rank.value for rank in values.values())
-    tied = sum(1 for rank in values.values() if rank.value == best)
+    values = {seat: _poker_value(hands[seat]) for seat in seats}
+    best = max(values.values())
+    tied = sum(1 for value in values.values() if value == best)
+    widow_codes = {card.code for card in widow}
     poker_winners = None
     if outcome is not None:
         # A finale round plays its poker for the pot named "finale".
@@ -248,14 +288,17 @@ def rummoli_round_strengths(
     rows = []
     for number, seat in enumerate(seats):
         own = hands[seat]
-        strength = rummoli_strength(
-            own, len(seats), opponent_sizes=[len(hands[s]) for s in seats if s != seat],
-            widow_size=len(widow), widow=widow if seat == exchanger else (),
-            budget=budget, samples=samples, seed=seed + number)
-        rank = values[seat]
+        # As rummoli_strength(own, len(seats), opponent_sizes=..., widow_size=len(widow),
+        # widow=widow if seat == exchanger else ()), without checking again what is checked.
+        seen = {card.code for card in own}
+        if seat == exchanger:
+            seen |= widow_codes
+        value = values[seat]
+        strength = _strength(value, seen, [len(hands[s]) for s in seats if s != seat],
+                             method="auto", budget=budget, samples=samples, seed=seed + number)
         rows.append(RummoliRoundStrength(
             seat=seat, cards="".join(str(card) for card in own), hand_size=len(own),
-            category=rank.category.label, strength=strength,
-            realised_share=1.0 / tied if rank.value == best else 0.0,
+            category=_category_label(value), strength=strength,
+            realised_share=1.0 / tied if value == best else 0.0,
             won_poker_pot=None if poker_winners is None else seat in poker_winners))
     return rows

@@ -30,7 +30,8 @@ __all__ = ["FileStats", "begin_file", "commit_file", "known_files", "load_batch"
            "load_rejects", "rollback"]
 
 # Child tables first, ``hands`` last within a batch: nothing reads them mid-transaction.
-_BATCH_TABLES: Final = ("hands", "seats", "actions", "showdowns", "awards", "board")
+_BATCH_TABLES: Final = ("hands", "seats", "actions", "showdowns", "awards", "board",
+                        "allin_results", "rummoli_strength", "bigtwo_features")
 
 
 @dataclass(slots=True)

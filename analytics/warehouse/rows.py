@@ -19,6 +19,7 @@ from typing import Final
 import pyarrow as pa
 
 from analytics.rules.base import Outcome
+from analytics.warehouse.equities import add_equity_rows
 from analytics.warehouse.identity import ActionColumns, action_columns, hand_id
 from parsers.knobs import Game
 from parsers.model import RUMMOLI_POTS, HandHistory, Verb
@@ -51,6 +52,8 @@ _I16 = pa.int16()
 _I32 = pa.int32()
 _I64 = pa.int64()
 _STR = pa.string()
+_F64 = pa.float64()
+_BOOL = pa.bool_()
 
 ARROW_SCHEMAS: Final[dict[str, pa.Schema]] = {
     "hands": pa.schema([
@@ -84,6 +87,23 @@ ARROW_SCHEMAS: Final[dict[str, pa.Schema]] = {
     "board": pa.schema([
         ("hand_id", _I64), ("pot", _STR), ("pot_order", pa.int8()), ("before", _I64),
         ("antes", _I64), ("won_by", _I16), ("amount", _I64), ("after", _I64),
+    ]),
+    "allin_results": pa.schema([
+        ("hand_id", _I64), ("seat", _I16), ("player", _STR), ("contributed", _I64),
+        ("refund", _I64), ("equity", _F64), ("expected_won", _F64), ("actual_won", _I64),
+        ("expected_net", _F64), ("actual_net", _I64), ("luck", _F64), ("std_error", _F64),
+        ("pot", _I64), ("pots", _I16), ("exact", _BOOL), ("deals", _I64),
+    ]),
+    "rummoli_strength": pa.schema([
+        ("hand_id", _I64), ("seat", _I16), ("player", _STR), ("hand_size", _I16),
+        ("category", _STR), ("p_best", _F64), ("share", _F64), ("p_win", _F64),
+        ("std_error", _F64), ("share_std_error", _F64), ("exact", _BOOL), ("samples", _I64),
+        ("realised_share", _F64), ("won_poker_pot", _BOOL),
+    ]),
+    "bigtwo_features": pa.schema([
+        ("hand_id", _I64), ("seat", _I16), ("player", _STR), ("cards", _I16), ("twos", _I16),
+        ("aces", _I16), ("has_lead", _BOOL), ("pairs", _I16), ("triples", _I16),
+        ("five_card", _I32), ("distinct_five_card_ranks", _I16),
     ]),
 }
 """Column names and Arrow types of each table, in the schema's order."""
@@ -214,6 +234,7 @@ class Batch:
             row["amount"].append(award.amount)
         if hand.game is Game.RUMMOLI:
             self._add_board(key, hand, outcome)
+        add_equity_rows(cols, key, hand, outcome)
         return True
 
     def _add_hand(self, key: int, hand: HandHistory, outcome: Outcome) -> None:

@@ -198,18 +198,119 @@ _VIEWS_V2: Final = (
     """,
 )
 
+# Equities computed on ingest (analytics/warehouse/equities.py), and their dashboard views.
+# A database migrated from version 2 keeps its hands; their equity rows appear when they
+# are loaded into a new database (the ingest skips files it already holds).
+_EQUITY_V3: Final = (
+    """
+    CREATE TABLE allin_results (
+        hand_id      BIGINT NOT NULL,
+        seat         SMALLINT NOT NULL,
+        player       VARCHAR NOT NULL,
+        contributed  BIGINT NOT NULL,
+        refund       BIGINT NOT NULL,
+        equity       DOUBLE NOT NULL,
+        expected_won DOUBLE NOT NULL,
+        actual_won   BIGINT NOT NULL,
+        expected_net DOUBLE NOT NULL,
+        actual_net   BIGINT NOT NULL,
+        luck         DOUBLE NOT NULL,
+        std_error    DOUBLE NOT NULL,
+        pot          BIGINT NOT NULL,
+        pots         SMALLINT NOT NULL,
+        exact        BOOLEAN NOT NULL,
+        deals        BIGINT NOT NULL
+    )
+    """,
+    """
+    CREATE TABLE rummoli_strength (
+        hand_id         BIGINT NOT NULL,
+        seat            SMALLINT NOT NULL,
+        player          VARCHAR NOT NULL,
+        hand_size       SMALLINT NOT NULL,
+        category        VARCHAR NOT NULL,
+        p_best          DOUBLE NOT NULL,
+        share           DOUBLE NOT NULL,
+        p_win           DOUBLE NOT NULL,
+        std_error       DOUBLE NOT NULL,
+        share_std_error DOUBLE NOT NULL,
+        exact           BOOLEAN NOT NULL,
+        samples         BIGINT NOT NULL,
+        realised_share  DOUBLE NOT NULL,
+        won_poker_pot   BOOLEAN
+    )
+    """,
+    """
+    CREATE TABLE bigtwo_features (
+        hand_id                  BIGINT NOT NULL,
+        seat                     SMALLINT NOT NULL,
+        player                   VARCHAR NOT NULL,
+        cards                    SMALLINT NOT NULL,
+        twos                     SMALLINT NOT NULL,
+        aces                     SMALLINT NOT NULL,
+        has_lead                 BOOLEAN NOT NULL,
+        pairs                    SMALLINT NOT NULL,
+        triples                  SMALLINT NOT NULL,
+        five_card                INTEGER NOT NULL,
+        distinct_five_card_ranks SMALLINT NOT NULL
+    )
+    """,
+    # 7 & 8 result per seat, actual and all-in adjusted (the expected net where the hand
+    # was all in with cards to come, else the actual net).
+    """
+    CREATE OR REPLACE VIEW v_allin_adjusted AS
+    SELECT s.hand_id, s.seat, s.player, coalesce(h.played_on, CAST(h.loaded_at AS DATE)) AS day,
+           h.played_time, h.source_index, s.net, coalesce(a.expected_net, s.net) AS adjusted_net,
+           coalesce(a.luck, 0) AS luck, a.hand_id IS NOT NULL AS all_in
+    FROM seats s JOIN hands h USING (hand_id)
+    LEFT JOIN allin_results a ON a.hand_id = s.hand_id AND a.seat = s.seat
+    WHERE s.game = 'seveneight'
+    """,
+    """
+    CREATE OR REPLACE VIEW v_allin_player_totals AS
+    SELECT player, count(*) AS all_in_hands, CAST(sum(actual_net) AS BIGINT) AS actual_net,
+           sum(expected_net) AS expected_net, sum(luck) AS luck
+    FROM allin_results
+    GROUP BY player
+    """,
+    """
+    CREATE OR REPLACE VIEW v_allin_cumulative AS
+    SELECT player, hand_id, day,
+           row_number() OVER w AS hand_no,
+           CAST(sum(net) OVER w AS BIGINT) AS cumulative,
+           sum(adjusted_net) OVER w AS cumulative_adjusted
+    FROM v_allin_adjusted
+    WINDOW w AS (PARTITION BY player ORDER BY day, played_time, source_index, hand_id
+                 ROWS UNBOUNDED PRECEDING)
+    """,
+    """
+    CREATE OR REPLACE VIEW v_rummoli_poker_share AS
+    SELECT player, count(*) AS rounds, sum(share) AS expected_share,
+           sum(realised_share) AS realised_share,
+           count(*) FILTER (WHERE won_poker_pot) AS poker_pots_won,
+           avg(p_best) AS mean_p_best, sqrt(sum(share_std_error * share_std_error))
+               AS expected_share_std_error
+    FROM rummoli_strength
+    GROUP BY player
+    """,
+)
+
 MIGRATIONS: Final = (
     Migration(1, "tables: files, hands, seats, actions, showdowns, awards, board, rejects",
               _TABLES_V1),
     Migration(2, "dashboard views", _VIEWS_V2),
+    Migration(3, "equities on ingest: allin_results, rummoli_strength, bigtwo_features, "
+                 "their views", _EQUITY_V3),
 )
 LATEST_VERSION: Final = MIGRATIONS[-1].version
 
-TABLES: Final = ("files", "hands", "seats", "actions", "showdowns", "awards", "board", "rejects")
+TABLES: Final = ("files", "hands", "seats", "actions", "showdowns", "awards", "board", "rejects",
+                  "allin_results", "rummoli_strength", "bigtwo_features")
 """Every table the ingest writes, in the order it writes them."""
 
 VIEWS: Final = ("v_seat_results", "v_player_stats", "v_hands_by_day", "v_hand_types",
-                "v_rummoli_board", "v_rejects_summary")
+                "v_rummoli_board", "v_rejects_summary", "v_allin_adjusted",
+                "v_allin_player_totals", "v_allin_cumulative", "v_rummoli_poker_share")
 
 _VERSION_TABLE: Final = """
     CREATE TABLE IF NOT EXISTS schema_version (

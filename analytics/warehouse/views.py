@@ -28,6 +28,7 @@ __all__ = [
     "SESSION",
     "STAKES",
     "HandFilter",
+    "allin_totals",
     "bigtwo_cards_left",
     "bigtwo_places",
     "by_position",
@@ -46,6 +47,7 @@ __all__ = [
     "pot_winners",
     "rejects",
     "rummoli_board",
+    "rummoli_poker_share",
     "rummoli_split",
     "sessions",
     "showdown_types",
@@ -270,27 +272,32 @@ def cumulative_net(con: duckdb.DuckDBPyConnection, f: HandFilter, *, game: str,
 
     At most ``points`` points per player (the last hand of each stretch), for the
     ``top`` players with most hands unless players are chosen.  Columns: player,
-    hand_no (his n-th hand), cumulative, and for 7 & 8 ``cumulative_ev`` (the
-    all-in adjusted line) when equities are known (not yet: always null).
+    hand_no (his n-th hand), cumulative, and ``cumulative_ev``: for 7 & 8 the all-in
+    adjusted line (the expected net from ``allin_results`` where the hand was all in
+    with cards to come, else the actual net), null for the other games.
     """
     cond, params = where(f, game=game)
     seat_cond, seat_params = _seat_players(f)
     params |= seat_params | {"points": points, "top": top}
     return _frame(con, f"""
         WITH rows AS (
-            SELECT s.player, s.net, {DAY} AS day, h.played_time, h.source_index, h.hand_id
+            SELECT s.player, s.net, {DAY} AS day, h.played_time, h.source_index, h.hand_id,
+                   CASE WHEN s.game = 'seveneight' THEN coalesce(a.expected_net, s.net) END
+                       AS adjusted
             FROM seats s JOIN hands h USING (hand_id)
+            LEFT JOIN allin_results a ON a.hand_id = s.hand_id AND a.seat = s.seat
             WHERE {cond} AND {seat_cond}),
         chosen AS (SELECT player FROM rows GROUP BY player
                    ORDER BY count(*) DESC, player LIMIT $top),
         ordered AS (
             SELECT player, row_number() OVER w AS hand_no, sum(net) OVER w AS cumulative,
+                   sum(adjusted) OVER w AS cumulative_ev,
                    count(*) OVER (PARTITION BY player) AS total
             FROM rows WHERE player IN (SELECT player FROM chosen)
             WINDOW w AS (PARTITION BY player ORDER BY day, played_time, source_index, hand_id
                          ROWS UNBOUNDED PRECEDING))
         SELECT player, hand_no, CAST(cumulative AS BIGINT) AS cumulative,
-               CAST(NULL AS BIGINT) AS cumulative_ev
+               CAST(cumulative_ev AS DOUBLE) AS cumulative_ev
         FROM ordered
         WHERE hand_no = total OR hand_no % greatest(1, total // $points) = 0
         ORDER BY player, hand_no
@@ -392,6 +399,46 @@ def rummoli_split(con: duckdb.DuckDBPyConnection, f: HandFilter) -> pd.DataFrame
                                       WHERE p.player = t.player), 0) AS BIGINT)
         FROM totals t
         ORDER BY 1, 3
+    """, params | seat_params)
+
+
+def allin_totals(con: duckdb.DuckDBPyConnection, f: HandFilter) -> pd.DataFrame:
+    """7 & 8 all-in adjusted results per player: hands, all-in hands, actual net, all-in
+    adjusted net (expected where all in with cards to come, else actual), the luck in
+    all-in hands (actual minus expected) and its standard error from Monte Carlo rows."""
+    cond, params = where(f, game="seveneight")
+    seat_cond, seat_params = _seat_players(f)
+    return _frame(con, f"""
+        SELECT s.player, count(*) AS hands, count(a.hand_id) AS all_in_hands,
+               CAST(sum(s.net) AS BIGINT) AS net,
+               sum(coalesce(a.expected_net, s.net)) AS adjusted_net,
+               coalesce(sum(a.actual_net), 0) AS all_in_actual_net,
+               coalesce(sum(a.expected_net), 0) AS all_in_expected_net,
+               coalesce(sum(a.luck), 0) AS luck,
+               sqrt(coalesce(sum(a.std_error * a.std_error), 0)) AS luck_std_error
+        FROM seats s JOIN hands h USING (hand_id)
+        LEFT JOIN allin_results a ON a.hand_id = s.hand_id AND a.seat = s.seat
+        WHERE {cond} AND {seat_cond}
+        GROUP BY s.player ORDER BY luck DESC, s.player
+    """, params | seat_params)
+
+
+def rummoli_poker_share(con: duckdb.DuckDBPyConnection, f: HandFilter) -> pd.DataFrame:
+    """Rummoli per player: rounds with strengths, expected poker-pot share (sum of
+    ``share``: the best hand at the table judged from his own cards) against the
+    realised share on everyone's cards, poker pots actually won, the mean chance of
+    holding the best hand, and the expected share's standard error."""
+    cond, params = where(f, game="rummoli")
+    seat_cond, seat_params = _seat_players(f, alias="r")
+    return _frame(con, f"""
+        SELECT r.player, count(*) AS rounds, sum(r.share) AS expected_share,
+               sum(r.realised_share) AS realised_share,
+               count(*) FILTER (WHERE r.won_poker_pot) AS poker_pots_won,
+               avg(r.p_best) AS mean_p_best,
+               sqrt(sum(r.share_std_error * r.share_std_error)) AS expected_share_std_error
+        FROM rummoli_strength r JOIN hands h USING (hand_id)
+        WHERE {cond} AND {seat_cond}
+        GROUP BY r.player ORDER BY r.player
     """, params | seat_params)
 
 

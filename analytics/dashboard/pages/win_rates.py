@@ -36,9 +36,12 @@ def render() -> None:
             st.plotly_chart(charts.cumulative(ui.ask("cumulative_net", game=game),
                                               unit=_UNITS[game]), key=f"cum_{game}")
             if game == "seveneight":
-                st.caption("The all-in adjusted line needs equities at the all-in moment; "
-                           "the equity engine is a later feature, so only the actual line "
-                           "is drawn.")
+                st.caption("Dashed: the all-in adjusted line. In a hand all in with cards "
+                           "to come it counts the expected result (equity × pots, computed "
+                           "on ingest) instead of the actual one; luck = actual − expected.")
+                allin = logic.allin_table(ui.ask("allin_totals"))
+                st.dataframe(allin, hide_index=True)
+                ui.download_buttons(allin, "seveneight-allin", key="allin")
             by_seat = positions[positions["game"] == game]
             st.plotly_chart(charts.bar_with_ci(by_seat, x="position", color="players",
                                                title="By position (colour: players at the "
