@@ -69,11 +69,13 @@ def begin_file(con: duckdb.DuckDBPyConnection, context: FileContext) -> bool:
 
 
 def _insert(con: duckdb.DuckDBPyConnection, table: str, data: pa.Table) -> None:
+    if table not in _BATCH_TABLES:
+        raise ValueError(f"not a warehouse table: {table!r}")
     if data.num_rows == 0:
         return
     con.register("_handlab_batch", data)
     try:
-        # table comes from the fixed tuple above, never from input.
+        # An identifier cannot be bound: it is checked against the fixed tuple above.
         con.execute(f"INSERT INTO {table} BY NAME SELECT * FROM _handlab_batch")
     finally:
         con.unregister("_handlab_batch")
