@@ -18,6 +18,7 @@ FULL: list[list[str]] = [
     ["bench_evaluator.py"],
     ["bench_seveneight.py"],
     ["bench_bigtwo.py"],
+    ["bench_simulate.py"],
     ["bench_rummoli.py"],
     ["bench_ingest.py"],
 ]
@@ -26,6 +27,7 @@ QUICK: list[list[str]] = [
     ["bench_evaluator.py", "--hands", "200000", "--repeats", "3"],
     ["bench_seveneight.py", "--hands", "300", "--repeats", "3"],
     ["bench_bigtwo.py", "200", "3"],
+    ["bench_simulate.py"],
     ["bench_rummoli.py", "--rounds", "300", "--repeats", "3"],
     ["bench_ingest.py", "--hands", "20000", "--games", "1000", "--rounds", "1000"],
 ]
