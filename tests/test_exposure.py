@@ -54,11 +54,20 @@ def test_serve_binds_to_localhost_by_default(monkeypatch: pytest.MonkeyPatch,
     calls: list[list[str]] = []
     module = importlib.import_module("analytics.warehouse.ingest")
     monkeypatch.setattr(module, "ensure_database", lambda *args, **kwargs: tmp_path / "db")
-    def call(command: list[str], **kwargs: object) -> int:
-        calls.append(command)
-        return 0
 
-    monkeypatch.setattr(subprocess, "call", call)
+    class Server:
+        """Stands in for the streamlit process: records the command, exits at once."""
+
+        def __init__(self, command: list[str], **kwargs: object) -> None:
+            calls.append(command)
+
+        def wait(self) -> int:
+            return 0
+
+        def poll(self) -> int:
+            return 0
+
+    monkeypatch.setattr(subprocess, "Popen", Server)
     result = CliRunner().invoke(cli.app, ["serve", "--headless"])
     assert result.exit_code == 0, result.output
     (command,) = calls
