@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from enum import IntEnum
 from typing import Any
 
 import numpy as np
@@ -64,3 +65,17 @@ def as_code_matrix(
     if array.size and (int(array.min()) < 0 or int(array.max()) > 51):
         raise EvaluationError(f"{game} batch: card codes must be 0..51 (4 * rank + suit)")
     return array
+
+
+class NamedCategory(IntEnum):
+    """An ordered category (low to high) with the names the tables and the pages show."""
+
+    @property
+    def label(self) -> str:
+        """Snake-case name, as stored in the warehouse: ``full_house``."""
+        return self.name.lower()
+
+    @property
+    def text(self) -> str:
+        """Words for people: ``full house``."""
+        return self.name.lower().replace("_", " ")

@@ -12,12 +12,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from enum import IntEnum
 from functools import cache
 from itertools import combinations, product
 from typing import Final
 
-from analytics.evaluator._common import as_known_cards
+from analytics.evaluator._common import NamedCategory, as_known_cards
 from parsers.cards import Card, Rank
 from parsers.knobs import BigTwoRules, FlushOrder, Straights
 
@@ -35,7 +34,7 @@ __all__ = [
 DEFAULT_RULES: Final = BigTwoRules()
 
 
-class BigTwoKind(IntEnum):
+class BigTwoKind(NamedCategory):
     """Kinds of Big Two play.  Only plays of one size are comparable.
 
     Within the five-card plays the numeric order is the beating order
@@ -53,15 +52,7 @@ class BigTwoKind(IntEnum):
     FOUR_OF_A_KIND = 7
     STRAIGHT_FLUSH = 8
 
-    @property
-    def label(self) -> str:
-        """Snake-case name: ``single`` ... ``straight_flush``."""
-        return self.name.lower()
 
-    @property
-    def text(self) -> str:
-        """Words for people: ``full house``."""
-        return self.name.lower().replace("_", " ")
 
 
 # Within-size kind order, the first element of a key after the size.

@@ -13,14 +13,18 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from enum import IntEnum
 from typing import Any, Final, overload
 
 import numpy as np
 import numpy.typing as npt
 
 from analytics.evaluator import _tables
-from analytics.evaluator._common import EvaluationError, as_code_matrix, as_known_cards
+from analytics.evaluator._common import (
+    EvaluationError,
+    NamedCategory,
+    as_code_matrix,
+    as_known_cards,
+)
 from parsers.cards import Card, Rank, Suit
 
 __all__ = [
@@ -41,7 +45,7 @@ POKER_RANK_COUNT: Final = _tables.MAX_RANK
 """Number of distinct five-card hand values (7,462); values run 1..7462."""
 
 
-class PokerCategory(IntEnum):
+class PokerCategory(NamedCategory):
     """Poker hand categories, ordered low to high."""
 
     HIGH_CARD = 0
@@ -54,15 +58,7 @@ class PokerCategory(IntEnum):
     FOUR_OF_A_KIND = 7
     STRAIGHT_FLUSH = 8
 
-    @property
-    def label(self) -> str:
-        """Snake-case name: ``high_card`` ... ``straight_flush``."""
-        return self.name.lower()
 
-    @property
-    def text(self) -> str:
-        """Words for people: ``straight flush``."""
-        return self.name.lower().replace("_", " ")
 
     @property
     def lowest_value(self) -> int:

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from enum import IntEnum
 from functools import cache
 from itertools import combinations
 from typing import Any, Final, overload
@@ -23,7 +22,12 @@ from typing import Any, Final, overload
 import numpy as np
 import numpy.typing as npt
 
-from analytics.evaluator._common import EvaluationError, as_code_matrix, as_known_cards
+from analytics.evaluator._common import (
+    EvaluationError,
+    NamedCategory,
+    as_code_matrix,
+    as_known_cards,
+)
 from parsers.cards import Card, Rank
 
 __all__ = [
@@ -43,7 +47,7 @@ SEVENEIGHT_TWO_CARD_CLASSES: Final = 169
 _THIRD_SPAN: Final = 14  # third card: 0 = none, 1..13 = rank 2..A
 
 
-class SevenEightCategory(IntEnum):
+class SevenEightCategory(NamedCategory):
     """7 & 8 categories, ordered low to high."""
 
     HIGH_CARD = 0
@@ -56,10 +60,6 @@ class SevenEightCategory(IntEnum):
     SEVEN_EIGHT = 7
     SEVEN_EIGHT_FLUSH = 8
 
-    @property
-    def label(self) -> str:
-        """Snake-case name: ``high_card`` ... ``seven_eight_flush``."""
-        return self.name.lower()
 
     @property
     def text(self) -> str:

@@ -9,13 +9,14 @@ cleanly gives an :class:`Outcome`.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from parsers.errors import HandlabError
 from parsers.model import Action, HandHistory, actor_name
 from parsers.writer import format_action
 
-__all__ = ["Outcome", "PotAward", "RuleError", "ShowdownHand"]
+__all__ = ["Outcome", "PotAward", "RuleError", "ShowdownHand", "permits"]
 
 
 class RuleError(HandlabError):
@@ -79,6 +80,15 @@ def _rebuild_rule_error(message: str, source: str, hand_index: int | None,
         action_index, action_text, line, rule)
     Exception.__init__(error, str(error))
     return error
+
+
+def permits(verify: Callable[..., object], *args: object) -> bool:
+    """True when ``verify(*args)`` raises no :class:`RuleError`: the ``can_x`` of a ``verify_x``."""
+    try:
+        verify(*args)
+    except RuleError:
+        return False
+    return True
 
 
 @dataclass(frozen=True, slots=True)

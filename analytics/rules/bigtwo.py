@@ -35,7 +35,7 @@ from analytics.evaluator import (
     bigtwo_card_key,
     bigtwo_combo,
 )
-from analytics.rules.base import Outcome, PotAward, RuleError
+from analytics.rules.base import Outcome, PotAward, RuleError, permits
 from parsers.cards import DECK, Card, Rank, format_cards
 from parsers.knobs import BigTwoDeal, BigTwoRules, BigTwoScoring
 from parsers.model import DEALER, Action, HandHistory, Verb
@@ -365,11 +365,7 @@ class BigTwoState:
 
     def can_deal(self, player: int, cards: Sequence[Card]) -> bool:
         """Whether ``cards`` may be dealt to ``player`` now."""
-        try:
-            self.verify_deal(player, cards)
-        except RuleError:
-            return False
-        return True
+        return permits(self.verify_deal, player, cards)
 
     def deal(self, player: int, cards: Sequence[Card]) -> None:
         """Deal ``cards`` face down to ``player`` (``d dh pN CARDS``)."""
@@ -488,11 +484,7 @@ class BigTwoState:
 
     def can_play(self, player: int, cards: Sequence[Card]) -> bool:
         """Whether ``player`` may play ``cards`` now."""
-        try:
-            self.verify_play(player, cards)
-        except RuleError:
-            return False
-        return True
+        return permits(self.verify_play, player, cards)
 
     def play(self, player: int, cards: Sequence[Card]) -> BigTwoCombo:
         """``pN pl CARDS``: play a combination; the game ends when a player goes out."""
@@ -534,11 +526,7 @@ class BigTwoState:
 
     def can_pass(self, player: int) -> bool:
         """Whether ``player`` may pass now."""
-        try:
-            self.verify_pass(player)
-        except RuleError:
-            return False
-        return True
+        return permits(self.verify_pass, player)
 
     def pass_turn(self, player: int) -> None:
         """``pN ps``: pass.  When every other player still in has passed, the trick ends."""

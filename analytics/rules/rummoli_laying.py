@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from analytics.rules.base import PotAward, RuleError
+from analytics.rules.base import PotAward, RuleError, permits
 from analytics.rules.rummoli_cards import (
     AKD_MASK,
     BLACK,
@@ -217,11 +217,7 @@ class LayingPhase:
 
     def can_claim(self, player: int, pot: str) -> bool:
         """True when ``player`` may claim ``pot`` now."""
-        try:
-            self.verify_claim(player, pot)
-        except RuleError:
-            return False
-        return True
+        return permits(self.verify_claim, player, pot)
 
     def claim(self, player: int, pot: str) -> None:
         """``player`` claims ``pot`` (claim = manual) and wins its chips."""

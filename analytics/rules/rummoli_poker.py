@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from analytics.evaluator import poker_category_of, poker_rank
-from analytics.rules.base import PotAward, RuleError, ShowdownHand
+from analytics.rules.base import PotAward, RuleError, ShowdownHand, permits
 from analytics.rules.betting import BettingError, BettingRound
 from analytics.rules.pots import NoContenderError, build_pots, settle
 from analytics.rules.rummoli_cards import NINE_POTS, POKER_POT, POT_INDEX, cards_of
@@ -203,11 +203,7 @@ class PokerPhase:
 
     def can_show(self, player: int, codes: Sequence[int]) -> bool:
         """True when ``pN sm CARDS`` is legal now."""
-        try:
-            self.verify_show(player, codes)
-        except RuleError:
-            return False
-        return True
+        return permits(self.verify_show, player, codes)
 
     def show(self, player: int, codes: Sequence[int]) -> None:
         """``player`` shows ``codes`` (his hand or his best five) or mucks (empty)."""

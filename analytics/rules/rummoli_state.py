@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from analytics.rules.base import Outcome, PotAward, RuleError, ShowdownHand
+from analytics.rules.base import Outcome, PotAward, RuleError, ShowdownHand, permits
 from analytics.rules.betting import BettingRound
 from analytics.rules.rummoli_cards import (
     FULL_DECK,
@@ -286,11 +286,7 @@ class RummoliState(PokerPhase, LayingPhase):
 
     def can_deal(self, player: int | None, codes: Sequence[int]) -> bool:
         """True when the deal step is legal now."""
-        try:
-            self.verify_deal(player, codes)
-        except RuleError:
-            return False
-        return True
+        return permits(self.verify_deal, player, codes)
 
     def deal(self, player: int | None, codes: Sequence[int]) -> None:
         """Deal cards to player ``player`` (1..N), or to the widow when ``player`` is None."""
@@ -435,11 +431,7 @@ class RummoliState(PokerPhase, LayingPhase):
 
     def can_bid(self, player: int, amount: int) -> bool:
         """True when ``player`` may bid ``amount`` now."""
-        try:
-            self.verify_bid(player, amount)
-        except RuleError:
-            return False
-        return True
+        return permits(self.verify_bid, player, amount)
 
     def bid_range(self) -> tuple[int, int] | None:
         """The smallest and largest bid the player to bid may make, or None."""

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from enum import IntEnum
 
 from analytics.evaluator import seveneight_rank
-from analytics.rules.base import Outcome, RuleError, ShowdownHand
+from analytics.rules.base import Outcome, RuleError, ShowdownHand, permits
 from analytics.rules.betting import BettingError, BettingRound, LegalBetting
 from analytics.rules.pots import NoContenderError, settle
 from parsers.cards import UNKNOWN, Card, format_cards
@@ -275,11 +275,7 @@ class SevenEightState:
 
     def can_deal(self, player: int, cards: Sequence[Card]) -> bool:
         """True when ``cards`` may be dealt to ``player`` now."""
-        try:
-            self.verify_deal(player, cards)
-        except RuleError:
-            return False
-        return True
+        return permits(self.verify_deal, player, cards)
 
     def deal(self, player: int, cards: Sequence[Card]) -> None:
         """Deal ``cards`` face down to ``player`` (two at first, one as the third card)."""
@@ -323,11 +319,7 @@ class SevenEightState:
 
     def can_turn_up(self, player: int, card: Card) -> bool:
         """True when ``player`` may turn ``card`` face up now."""
-        try:
-            self.verify_turn_up(player, card)
-        except RuleError:
-            return False
-        return True
+        return permits(self.verify_turn_up, player, card)
 
     def turn_up(self, player: int, card: Card) -> None:
         """``player`` turns ``card``, one of his two hole cards, face up."""
@@ -369,11 +361,7 @@ class SevenEightState:
 
     def can_fold(self, player: int) -> bool:
         """True when ``player`` may fold now (always when it is his turn)."""
-        try:
-            self.verify_fold(player)
-        except RuleError:
-            return False
-        return True
+        return permits(self.verify_fold, player)
 
     def fold(self, player: int) -> None:
         """``player`` folds."""
@@ -395,11 +383,7 @@ class SevenEightState:
 
     def can_check_or_call(self, player: int) -> bool:
         """True when ``player`` may check or call now."""
-        try:
-            self.verify_check_or_call(player)
-        except RuleError:
-            return False
-        return True
+        return permits(self.verify_check_or_call, player)
 
     def check_or_call(self, player: int) -> int:
         """``player`` checks or calls; returns the chips he put in."""
@@ -421,11 +405,7 @@ class SevenEightState:
 
     def can_bet_or_raise_to(self, player: int, amount: int) -> bool:
         """True when ``player`` may bet or raise to ``amount`` (his total for the round) now."""
-        try:
-            self.verify_bet_or_raise_to(player, amount)
-        except RuleError:
-            return False
-        return True
+        return permits(self.verify_bet_or_raise_to, player, amount)
 
     def bet_or_raise_to(self, player: int, amount: int) -> int:
         """``player`` bets or raises to ``amount``; returns the chips he put in."""
@@ -487,11 +467,7 @@ class SevenEightState:
 
     def can_show_or_muck(self, player: int, cards: Sequence[Card]) -> bool:
         """True when ``player`` may show ``cards`` (or muck with no cards) now."""
-        try:
-            self.verify_show_or_muck(player, cards)
-        except RuleError:
-            return False
-        return True
+        return permits(self.verify_show_or_muck, player, cards)
 
     def show_or_muck(self, player: int, cards: Sequence[Card]) -> None:
         """``player`` shows ``cards`` (all the cards he was dealt) or mucks (no cards)."""
