@@ -98,7 +98,13 @@ def _retrying_connect(path: Path, *, read_only: bool, wait: float,
                 raise
             if read_only and isinstance(error, duckdb.ConnectionException):
                 # This process already has the file open read-write: share that instance.
-                return duckdb.connect(str(path), config=config)
+                try:
+                    return duckdb.connect(str(path), config=config)
+                except (duckdb.IOException, duckdb.ConnectionException) as shared_error:
+                    # The instance changed between the two attempts (the writer closed and
+                    # a read-only reader opened it): wait and try again like any conflict.
+                    if not is_lock_error(shared_error):
+                        raise
             if time.monotonic() >= deadline:
                 who = "being written by another process" if read_only else "in use"
                 raise WarehouseBusy(f"{path} is {who}; try again in a moment "
