@@ -4,7 +4,8 @@ The HTML report embeds plotly.js inline once (``include_plotlyjs=True``) and eve
 chart after it as a ``<div>`` with its data, so the file opens with no network.
 :func:`build_report` gathers what the dashboard shows for a :class:`HandFilter`
 (overview, win rates with confidence intervals, cumulative results, hand types
-against theory, Rummoli pots, Big Two places); the dashboard's download button
+against theory, Rummoli pots and poker strength, Big Two places, deal strength and
+deal theory); the dashboard's download button
 and ``handlab report`` both call it, so they agree.  No Streamlit here.
 """
 
@@ -23,7 +24,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from analytics.dashboard import charts, logic
-from analytics.warehouse import views
+from analytics.warehouse import equity_views, views
 from analytics.warehouse.views import HandFilter
 
 __all__ = [
@@ -172,9 +173,21 @@ def build_report(con: duckdb.DuckDBPyConnection, f: HandFilter, *,
     if "bigtwo" in games:
         places = views.bigtwo_places(con, f)
         left = views.bigtwo_cards_left(con, f)
-        sections.append(Section("Big Two", "Games by finishing place and score; cards left.",
-                                [charts.cards_left(left)],
-                                {"bigtwo_places": places, "bigtwo_cards_left": left}))
+        twos = logic.feature_table(equity_views.bigtwo_feature_results(con, f, feature="twos"))
+        held = logic.bigtwo_held_table(equity_views.bigtwo_dealt(con, f))
+        sections.append(Section(
+            "Big Two", "Games by finishing place and score; cards left; score per game by "
+            "the 2s dealt (95 % CI); what the deals hold against the exact theory (share of "
+            "deals holding each kind, with a two-sided binomial test per kind).",
+            [charts.cards_left(left),
+             charts.bar_with_ci(twos, x="bin", color="player",
+                                title="Score per game by 2s held",
+                                y_title="mean points per game"),
+             *(charts.observed_vs_theory(held[held["size"] == size].reset_index(drop=True),
+                                         f"Deals of {size} cards holding each kind")
+               for size in sorted(set(held["size"])))],
+            {"bigtwo_places": places, "bigtwo_cards_left": left, "bigtwo_by_twos": twos,
+             "bigtwo_deals_hold": held}))
     if "rummoli" in games:
         split = logic.split_table(views.rummoli_split(con, f), list(views.SPLIT_PARTS))
         pots = logic.pot_summary(views.pot_winners(con, f))
@@ -185,6 +198,14 @@ def build_report(con: duckdb.DuckDBPyConnection, f: HandFilter, *,
             "carry-over growth against every ante staying on the pot.",
             [charts.split_bars(split, list(views.SPLIT_PARTS)), charts.pot_growth(growth)],
             {"rummoli_split": split, "pots": pots, "pot_streaks": streaks}))
+        shares = logic.share_vs_expected(equity_views.rummoli_share_by_player(con, f))
+        calibration = logic.calibration_table(equity_views.rummoli_calibration(con, f))
+        sections.append(Section(
+            "Rummoli poker strength", "Poker-pot share per round: realised (on everyone's "
+            "cards) against expected from each player's strength, with the 95 % interval of "
+            "the difference; calibration of the strength estimate by bins.",
+            [charts.share_vs_expected(shares), charts.calibration(calibration)],
+            {"rummoli_poker_share": shares, "rummoli_calibration": calibration}))
     types = tables["hand_types"]
     if not types.empty:
         shown = Section("Hand types", "Categories of the hands shown down, per game.",

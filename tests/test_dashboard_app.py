@@ -115,12 +115,40 @@ def test_upload_loads_new_hands_everywhere(own_db: Path, tmp_path: Path) -> None
     at.button(key="upload_go").click().run()
     assert not at.exception, [e.value for e in at.exception]
     table = at.dataframe[0].value
-    assert list(table["file"]) == ["more.phhs", "../../evil name.phhs"]
+    assert list(table["file"]) == ["upload: more.phhs", "upload: ../../evil name.phhs"]
     assert list(table["loaded"]) == [25, 0]
     assert list(table["status"]) == ["loaded", "already loaded"]
     assert "new hands" in at.success[0].value
+    # Stored under the uploaded name, not the temporary path it was read from.
+    assert _count(own_db, "SELECT count(*) FROM files WHERE path = 'upload: more.phhs'") == 1
+    assert _count(own_db, "SELECT count(*) FROM hands "
+                          "WHERE source_file = 'upload: more.phhs'") == 25
+    assert _count(own_db, "SELECT count(*) FROM files WHERE path LIKE '%handlab-upload%'") == 0
     at.switch_page(f"{PAGES}/overview.py").run()
     assert _metric(at, "Hands") == 215
+    listed = [frame.value for frame in at.dataframe if "sha256" in frame.value.columns]
+    assert listed[0]["path"].iloc[0] == "upload: more.phhs"  # newest first
+
+
+def test_upload_names_are_tamed_and_zip_members_keep_theirs(own_db: Path,
+                                                             tmp_path: Path) -> None:
+    import io
+    import zipfile
+
+    packed = io.BytesIO()
+    with zipfile.ZipFile(packed, "w") as archive:
+        archive.writestr("night/more.phhs", extra_histories(tmp_path / "more.phhs").read_bytes())
+    at = _app("upload")
+    at.file_uploader(key="upload_files").set_value(
+        ("day\x07s\n.zip", packed.getvalue(), "application/zip"))
+    at.run()
+    at.button(key="upload_go").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    table = at.dataframe[0].value
+    assert list(table["file"]) == ["upload: day_s_.zip:night/more.phhs"]
+    assert list(table["loaded"]) == [25]
+    assert _count(own_db, "SELECT count(*) FROM hands WHERE source_file = "
+                          "'upload: day_s_.zip:night/more.phhs'") == 25
 
 
 def test_upload_reports_rejects_with_line_numbers(own_db: Path) -> None:
@@ -133,7 +161,7 @@ def test_upload_reports_rejects_with_line_numbers(own_db: Path) -> None:
     at.button(key="upload_go").click().run()
     assert not at.exception
     rejects = at.dataframe[-1].value
-    assert list(rejects["file"]) == ["bad.phhs"]
+    assert list(rejects["file"]) == ["upload: bad.phhs"]
     assert list(rejects["line"]) == [12]
 
 
@@ -196,6 +224,79 @@ def test_replayer_steps_through_a_hand_from_the_url(db: Path) -> None:
     at.button(key="step_next").click().run()
     assert at.slider(key=f"replayer_step_{hand_id}").value == 1
     assert "deals" in at.markdown[0].value
+
+
+def _seats(at: AppTest) -> str:
+    return str(at.get("html")[0].proto.body)
+
+
+@pytest.mark.parametrize(("game", "table", "heading", "text"), [
+    ("seveneight", "allin_results", "equity at the all-in", "vs actual"),
+    ("rummoli", "rummoli_strength", "poker strength", "share"),
+    ("bigtwo", "bigtwo_features", "deal", "five-card"),
+])
+def test_replayer_shows_the_stored_equities(db: Path, game: str, table: str, heading: str,
+                                            text: str) -> None:
+    hand_id = _count(db, f"SELECT min(hand_id) FROM {table}")
+    at = _app("replayer", hand=str(hand_id))
+    assert at.selectbox(key="replayer_hand").value == hand_id
+    html = _seats(at)  # the last step: every stored figure applies
+    assert f">{heading}</th>" in html
+    assert text in html
+    captions = " ".join(c.value for c in at.caption)
+    assert "Stored equities" in captions
+    stored = [f.value for f in at.dataframe if "seat" in f.value.columns]
+    assert len(stored[0]) == _count(db, f"SELECT count(*) FROM {table} "
+                                        f"WHERE hand_id = {hand_id}")
+    at.button(key="step_start").click().run()
+    assert heading in _seats(at)  # the column stays, with a dash before it applies
+    assert text not in _seats(at)
+    assert "shown from step" in " ".join(c.value for c in at.caption)
+
+
+def test_replayer_says_when_no_equity_is_known(db: Path) -> None:
+    hand_id = _count(db, "SELECT min(hand_id) FROM hands WHERE game = 'seveneight' AND "
+                         "hand_id NOT IN (SELECT hand_id FROM allin_results)")
+    at = _app("replayer", hand=str(hand_id))
+    assert "Equities: not known for this hand" in " ".join(c.value for c in at.caption)
+    assert "equity" not in _seats(at)
+
+
+def test_win_rates_shows_the_stored_equities(db: Path) -> None:
+    at = _app("win_rates")
+    keys = {chart.proto.id for chart in at.get("plotly_chart")}
+    assert len(keys) >= 15
+    frames = [f.value for f in at.dataframe]
+    shares = next(f for f in frames if "realised" in f.columns and "player" in f.columns)
+    assert shares["rounds"].sum() == _count(db, "SELECT count(*) FROM rummoli_strength")
+    calibration = next(f for f in frames if "strength" in f.columns)
+    assert calibration["rounds"].sum() == shares["rounds"].sum()
+    by_twos = next(f for f in frames if "first_share" in f.columns)
+    assert by_twos["games"].sum() == _count(db, "SELECT count(*) FROM bigtwo_features")
+    at.selectbox(key="bigtwo_feature").select("five_card").run()
+    assert not at.exception
+    bins = next(f for f in (d.value for d in at.dataframe) if "first_share" in f.columns)
+    assert set(bins["bin"]) <= {"0", "1-9", "10-49", "50-199", "200+"}
+
+
+def test_hand_types_has_big_two_deal_theory(db: Path) -> None:
+    at = _app("hand_types", game="bigtwo")
+    assert [h.value for h in at.main.header] == ["Big Two"]
+    subheaders = [h.value for h in at.main.subheader]
+    assert "Combinations the deals hold" in subheaders
+    assert "Combinations played" in subheaders
+    frames = [f.value for f in at.dataframe]
+    deals = _count(db, "SELECT count(*) FROM bigtwo_features")
+    most, twos = frames[0], frames[1]
+    assert list(most["category"]) == ["no pair", "pair", "three of a kind", "four of a kind"]
+    assert most["observed"].sum() == twos["observed"].sum() == deals
+    assert abs(twos["theory_share"].sum() - 1) < 1e-12
+    held = next(f for f in frames if "p_value" in f.columns)
+    assert set(held["hands"]) == {deals}
+    assert {"pair", "straight", "flush", "straight_flush"} <= set(held["category"])
+    captions = " ".join(c.value for c in at.caption)
+    assert captions.count("Chi-square goodness of fit") >= 1
+    assert "binomial" in captions
 
 
 def test_the_busy_database_shows_a_retry_notice() -> None:

@@ -78,10 +78,31 @@ def test_html_report_is_self_contained(dashboard_db: Path) -> None:
         assert f"<h2>{heading}</h2>" in html
 
 
+def test_html_report_has_the_stored_equities(dashboard_db: Path) -> None:
+    con = duckdb.connect(str(dashboard_db), read_only=True)
+    try:
+        report = reports.build_report(con, HandFilter())
+    finally:
+        con.close()
+    tables = report.tables()
+    for name in ("rummoli_poker_share", "rummoli_calibration", "bigtwo_by_twos",
+                 "bigtwo_deals_hold"):
+        assert not tables[name].empty, name
+    titles = [figure.layout.title.text for figure in reports.figures_of(report)]
+    assert any("realised against expected" in t for t in titles)
+    assert any("Calibration" in t for t in titles)
+    assert any("holding each kind" in t for t in titles)
+    held = tables["bigtwo_deals_hold"]
+    assert held["theory_share"].between(0, 1).all()
+    html = reports.render_html(report)
+    assert "<h2>Rummoli poker strength</h2>" in html
+
+
 def test_html_report_follows_the_filter(dashboard_db: Path) -> None:
     html = _report_html(dashboard_db, HandFilter(game="bigtwo"))
     assert "game bigtwo" in html
     assert "<h2>Big Two</h2>" in html and "<h2>Rummoli</h2>" not in html
+    assert "<h2>Rummoli poker strength</h2>" not in html
     assert "30 hands in 1 game(s)" in html
 
 

@@ -23,6 +23,7 @@ from parsers.model import RUMMOLI_POTS
 __all__ = [
     "bar_with_ci",
     "board_areas",
+    "calibration",
     "cards_left",
     "cumulative",
     "empty",
@@ -30,6 +31,7 @@ __all__ = [
     "hands_over_time",
     "observed_vs_theory",
     "pot_growth",
+    "share_vs_expected",
     "split_bars",
     "streak_lengths",
 ]
@@ -195,4 +197,47 @@ def observed_vs_theory(table: pd.DataFrame, title: str) -> go.Figure:
     if "theory_share" in table:
         figure.add_trace(go.Bar(x=table["category"], y=table["theory_share"], name="theory",
                                 hovertemplate="%{x}: %{y:.2%}<extra></extra>"))
+    return figure
+
+
+def share_vs_expected(table: pd.DataFrame) -> go.Figure:
+    """Rummoli per player: the expected poker-pot share per round from his strength (bars)
+    and the realised share (markers) with the 95 % interval of realised minus expected
+    around it (``logic.share_vs_expected``)."""
+    title = "Poker-pot share per round: realised against expected from strength"
+    if table.empty:
+        return empty(title, "No Rummoli strengths stored for these hands.")
+    figure = _figure(title, x_title="player", y_title="share of the poker pot per round")
+    figure.add_trace(go.Bar(x=table["player"], y=table["expected"], name="expected",
+                            marker={"color": "#9ecae1"},
+                            hovertemplate="%{x}: expected %{y:.3f}<extra></extra>"))
+    plus = (table["ci_high"] - table["mean"]).fillna(0)
+    minus = (table["mean"] - table["ci_low"]).fillna(0)
+    figure.add_trace(go.Scatter(
+        x=table["player"], y=table["realised"], mode="markers", name="realised (95 % CI)",
+        marker={"size": 10, "color": "#d62728"},
+        error_y={"type": "data", "array": plus, "arrayminus": minus, "visible": True},
+        customdata=table["rounds"],
+        hovertemplate="%{x}: realised %{y:.3f}<br>%{customdata} rounds<extra></extra>"))
+    return figure
+
+
+def calibration(table: pd.DataFrame) -> go.Figure:
+    """Rummoli strength calibration: mean realised share against mean expected share per
+    bin of strength (``logic.calibration_table``), with 95 % intervals and the diagonal a
+    perfectly calibrated estimate would follow."""
+    title = "Calibration: realised share by bin of expected share"
+    if table.empty:
+        return empty(title, "No Rummoli strengths stored for these hands.")
+    figure = _figure(title, x_title="expected share (strength)", y_title="realised share")
+    figure.add_trace(go.Scatter(x=[0, 1], y=[0, 1], mode="lines", name="calibrated",
+                                line={"dash": "dot", "color": "#888"}))
+    plus = (table["ci_high"] - table["mean"]).fillna(0)
+    minus = (table["mean"] - table["ci_low"]).fillna(0)
+    figure.add_trace(go.Scatter(
+        x=table["expected"], y=table["mean"], mode="markers+lines", name="observed",
+        error_y={"type": "data", "array": plus, "arrayminus": minus, "visible": True},
+        customdata=table["rounds"],
+        hovertemplate="expected %{x:.2f}: realised %{y:.2f}<br>%{customdata} rounds"
+                      "<extra></extra>"))
     return figure

@@ -8,8 +8,8 @@ Rummoli board in shapes the charts want, and the upload summary.
 
 from __future__ import annotations
 
-import json
 import math
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
@@ -20,7 +20,17 @@ import numpy.typing as npt
 import pandas as pd
 from scipy import stats
 
+from analytics.dashboard.replayer import rules_from_json
+from analytics.equity.bigtwo_theory import (
+    MOST_OF_A_RANK,
+    bigtwo_contains,
+    bigtwo_kinds_held,
+    bigtwo_most_of_a_rank,
+    bigtwo_twos,
+    kinds_for,
+)
 from analytics.evaluator import (
+    BigTwoKind,
     PokerCategory,
     SevenEightCategory,
     bigtwo_combo,
@@ -32,23 +42,28 @@ from analytics.evaluator import (
 )
 from analytics.warehouse.ingest import FileSummary
 from parsers.cards import RANK_SYMBOLS, SUIT_SYMBOLS
-from parsers.knobs import BigTwoRules
+from parsers.knobs import BigTwoRules, Game
 from parsers.model import RUMMOLI_POTS
 
 __all__ = [
     "EXACT_POKER_MAX",
     "Fit",
     "allin_table",
+    "bigtwo_held_table",
     "bigtwo_kinds",
+    "bigtwo_partition_counts",
     "board_areas",
+    "calibration_table",
     "card_codes",
     "category_counts",
+    "feature_table",
     "goodness_of_fit",
     "poker_categories",
     "poker_theory",
     "pot_summary",
     "seveneight_categories",
     "seveneight_theory",
+    "share_vs_expected",
     "split_table",
     "upload_table",
     "with_confidence",
@@ -152,10 +167,18 @@ def bigtwo_kinds(cards: pd.Series, rules: pd.Series) -> pd.Series:
     for text, knobs in zip(cards, rules, strict=True):
         rule_set = parsed.get(knobs)
         if rule_set is None:
-            rule_set = parsed[knobs] = BigTwoRules(**json.loads(knobs))
+            rule_set = parsed[knobs] = _bigtwo_rules(knobs)
         combo = bigtwo_combo(text, rule_set)
         labels.append(combo.kind.label if combo is not None else "not a combination")
     return pd.Series(labels, index=cards.index, dtype="object")
+
+
+def _bigtwo_rules(knobs: str) -> BigTwoRules:
+    """The rule set of the warehouse's JSON of knobs, enums typed (the evaluator compares
+    enum members, so ``"sg_hk"`` as plain text would not count 2-6 and A-5 as runs)."""
+    rules = rules_from_json(Game.BIGTWO, knobs)
+    assert isinstance(rules, BigTwoRules)
+    return rules
 
 
 @cache
@@ -314,15 +337,16 @@ def pot_summary(winners: pd.DataFrame) -> pd.DataFrame:
 
 
 def upload_table(files: Iterable[FileSummary], names: dict[str, str]) -> pd.DataFrame:
-    """The upload's per-file summary: file (as uploaded), status, hands, loaded, duplicates,
+    """The upload's per-file summary: file (as stored), status, hands, loaded, duplicates,
     rejected, message.  ``files`` are the ingest's FileSummary records; ``names`` maps the
-    temporary paths back to the uploaded names (zip members keep their member name)."""
+    temporary paths to the names stored (the ingest stores those already; any temp path
+    left is replaced too, zip members keep their member name)."""
     rows = []
     for item in files:
-        path, _, member = item.name.partition(":")
-        shown = names.get(path, path)
-        if member:
-            shown = f"{shown}:{member}"
+        shown = item.name
+        for temp, original in names.items():
+            if shown == temp or shown.startswith(f"{temp}:"):
+                shown = original + shown[len(temp):]
         message = item.message or ""
         for temp, original in names.items():
             message = message.replace(temp, original)  # no temp paths in what people read
@@ -331,3 +355,98 @@ def upload_table(files: Iterable[FileSummary], names: dict[str, str]) -> pd.Data
                      "rejected": item.rejected, "message": message})
     return pd.DataFrame(rows, columns=["file", "status", "hands", "loaded", "duplicates",
                                        "rejected", "message"])
+
+
+def share_vs_expected(frame: pd.DataFrame) -> pd.DataFrame:
+    """Rummoli per player (from ``equity_views.rummoli_share_by_player``): expected and
+    realised poker-pot share per round, and ``ci_low``/``ci_high`` of realised minus
+    expected (``mean``); an interval that excludes 0 is luck (or skill) beyond chance."""
+    columns = ["player", "rounds", "expected", "realised", "mean", "sd", "ci_low", "ci_high",
+               "mc_std_error", "poker_pots_won"]
+    if frame.empty:
+        return pd.DataFrame(columns=columns)
+    return with_confidence(frame, n="rounds")[columns]
+
+
+def calibration_table(frame: pd.DataFrame, bins: int = 10) -> pd.DataFrame:
+    """Rummoli calibration bins (from ``equity_views.rummoli_calibration``) with a label
+    (``0.2-0.3``) and the 95 % interval of the realised share in each bin."""
+    columns = ["bin", "strength", "rounds", "expected", "mean", "sd", "ci_low", "ci_high",
+               "poker_pots_won"]
+    if frame.empty:
+        return pd.DataFrame(columns=columns)
+    out = with_confidence(frame, n="rounds")
+    out["strength"] = [f"{b / bins:.1f}-{(b + 1) / bins:.1f}" for b in out["bin"]]
+    return out[columns]
+
+
+def feature_table(frame: pd.DataFrame) -> pd.DataFrame:
+    """Big Two results by a deal feature (from ``equity_views.bigtwo_feature_results``) with
+    the 95 % interval of the mean score per game."""
+    columns = ["player", "bin", "games", "mean", "sd", "ci_low", "ci_high", "first_share"]
+    if frame.empty:
+        return pd.DataFrame(columns=columns)
+    return with_confidence(frame, n="games")[columns]
+
+
+def _bigtwo_groups(dealt: pd.DataFrame
+                   ) -> dict[tuple[int, str, bool], tuple[BigTwoRules, list[str]]]:
+    """Dealt Big Two hands grouped by what their theory depends on: hand size and the
+    knobs that decide what a play is; each group's first rule set and its cards."""
+    parsed: dict[str, BigTwoRules] = {}
+    groups: dict[tuple[int, str, bool], tuple[BigTwoRules, list[str]]] = {}
+    for cards, knobs in zip(dealt["cards"], dealt["rules"], strict=True):
+        rule_set = parsed.get(knobs)
+        if rule_set is None:
+            rule_set = parsed[knobs] = _bigtwo_rules(knobs)
+        key = (len(cards) // 2, rule_set.straights.value, rule_set.four_card_plays)
+        groups.setdefault(key, (rule_set, []))[1].append(cards)
+    return groups
+
+
+def bigtwo_held_table(dealt: pd.DataFrame) -> pd.DataFrame:
+    """Big Two: what the dealt hands (``equity_views.bigtwo_dealt``) hold against the exact
+    theory, per hand size and the knobs that decide what a play is (``straights``,
+    ``four_card_plays``): per kind, hands, observed holding it, observed and theory share,
+    and a two-sided exact binomial test's p-value."""
+    columns = ["size", "straights", "four_card_plays", "category", "hands", "observed",
+               "observed_share", "theory_share", "p_value"]
+    rows = []
+    for (size, straights, four), (rule_set, hands) in sorted(_bigtwo_groups(dealt).items()):
+        theory = bigtwo_contains(size, rule_set)
+        held: Counter[BigTwoKind] = Counter()
+        for cards in hands:
+            held.update(bigtwo_kinds_held(cards, rule_set))
+        n = len(hands)
+        for kind in kinds_for(rule_set):
+            p = theory.counts[kind] / theory.hands
+            p_value = float(stats.binomtest(held[kind], n, p).pvalue) if 0 < p < 1 else math.nan
+            rows.append({"size": size, "straights": straights, "four_card_plays": four,
+                         "category": kind.label, "hands": n, "observed": held[kind],
+                         "observed_share": held[kind] / n, "theory_share": p,
+                         "p_value": p_value})
+    return pd.DataFrame(rows, columns=columns)
+
+
+def bigtwo_partition_counts(dealt: pd.DataFrame, size: int, what: str
+                            ) -> tuple[pd.Series, pd.Series]:
+    """Observed counts and exact theory of a partition of the ``size``-card Big Two deals:
+    ``what`` is ``most`` (most cards of one rank) or ``twos`` (2s held)."""
+    hands = dealt[dealt["cards"].str.len() == 2 * size]
+    if what == "most":
+        theory_counts = bigtwo_most_of_a_rank(size)
+        labels = [MOST_OF_A_RANK[max(_most_of_a_rank(c), 1) - 1] for c in hands["cards"]]
+    elif what == "twos":
+        theory_counts = bigtwo_twos(size)
+        labels = [str(cards[0::2].count("2")) for cards in hands["cards"]]
+    else:
+        raise ValueError(f"unknown partition {what!r} (most or twos)")
+    total = sum(theory_counts.values())
+    theory = pd.Series({k: v / total for k, v in theory_counts.items()}, name="theory")
+    observed = category_counts(pd.Series(labels, dtype="object"), theory.index)
+    return observed, theory
+
+
+def _most_of_a_rank(cards: str) -> int:
+    ranks = cards[0::2]
+    return max((ranks.count(r) for r in set(ranks)), default=0)

@@ -8,10 +8,14 @@ the board from the engine's state (the one place the rules live), while the
 cards each player holds are followed from the actions themselves.  A last
 ``settle`` step shows the engine's :class:`~analytics.rules.Outcome`.
 
-Equities: a :class:`Step` has an ``equities`` slot (one value per seat, None
-where unknown).  :func:`replay_steps` takes an ``equities`` callable that
-returns one tuple per step; no equity engine exists yet, so the page passes
-none and the column is omitted.
+Equities: :func:`stored_equities` turns the rows the ingest stored for the hand
+(:func:`analytics.warehouse.equity_views.hand_equities`) into one
+:class:`StoredEquities`: per seat a short text and a number, and the first step
+they apply to (7 & 8: the all-in point, just before the third cards; Rummoli:
+once the widow is settled, when the hands are the ones played for the poker pot;
+Big Two: once dealt).  :func:`StoredEquities.provider` fills each
+:class:`Step`'s ``equities`` slot (one value per seat, None where unknown) from
+that step on.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from typing import Any, Final
 
 import pandas as pd
 
+from analytics.equity import allin_moment
 from analytics.rules import Outcome, RuleError, replay
 from parsers.cards import Card, format_cards, parse_cards
 from parsers.knobs import (
@@ -36,10 +41,10 @@ from parsers.knobs import (
 from parsers.model import DEALER, Action, GameRules, HandHistory, Verb
 from parsers.writer import format_action
 
-__all__ = ["EquityProvider", "Step", "hand_from_detail", "replay_steps", "rules_from_json",
-           "steps_frame"]
+__all__ = ["EquityProvider", "Step", "StoredEquities", "hand_from_detail", "replay_steps",
+           "rules_from_json", "steps_frame", "stored_equities"]
 
-EquityProvider = Callable[[HandHistory], Sequence[tuple[float | None, ...]]]
+EquityProvider = Callable[[HandHistory], Sequence[tuple[float | None, ...] | None]]
 """Given a hand, one tuple of equities (per seat, None when unknown) per step."""
 
 _VERB_WORDS: Final = {
@@ -323,3 +328,110 @@ def steps_frame(steps: Sequence[Step], players: Sequence[str]) -> pd.DataFrame:
         rows.append(row)
     return pd.DataFrame(rows)
 
+
+
+# After the last of these the Rummoli hands are the ones played for the poker pot.
+_WIDOW_SETTLED: Final = frozenset({Verb.DEAL_HOLE, Verb.DEAL_WIDOW, Verb.EXCHANGE,
+                                   Verb.PASS_WIDOW, Verb.BID, Verb.BID_PASS, Verb.AUCTION_WIN})
+
+
+@dataclass(frozen=True, slots=True)
+class StoredEquities:
+    """The equities stored for one hand, as the replayer shows them.
+
+    ``cells`` per seat (index 0 is ``p1``): the text shown, empty for a seat with
+    nothing stored (a 7 & 8 player who folded before the all-in); ``values`` the
+    headline number (7 & 8 equity, Rummoli expected share, Big Two 2s held) or None;
+    ``from_step`` the position in the step list from which they apply; ``heading``
+    the column's title and ``note`` what the numbers mean; ``table`` the stored rows.
+    """
+
+    heading: str
+    from_step: int
+    cells: tuple[str, ...]
+    values: tuple[float | None, ...]
+    note: str
+    table: pd.DataFrame = field(compare=False)
+
+    def provider(self, hand: HandHistory) -> Sequence[tuple[float | None, ...] | None]:
+        """One entry per step for :func:`replay_steps`: None before :attr:`from_step`."""
+        steps = len(hand.actions) + 2
+        unknown = (None,) * len(self.values)
+        return [self.values if i >= self.from_step else unknown for i in range(steps)]
+
+
+def stored_equities(hand: HandHistory, equities: dict[str, pd.DataFrame]
+                    ) -> StoredEquities | None:
+    """What the warehouse stored for ``hand`` (frames of ``hand_equities``), or None when
+    nothing is stored (a 7 & 8 hand not all in with cards to come, a round whose cards
+    are not all known)."""
+    n = hand.num_players
+    if hand.game is Game.SEVENEIGHT:
+        rows = equities.get("allin")
+        moment = allin_moment(hand)
+        if rows is None or rows.empty or moment is None:
+            return None
+        return _build(rows, n, moment, "equity at the all-in", _allin_cell, "equity",
+                      "Equity when all in with cards to come (win + share of ties, "
+                      f"{_method(rows)}); adjusted = equity × pots − chips put in, beside "
+                      "the actual result. Luck = actual − adjusted.")
+    if hand.game is Game.RUMMOLI:
+        rows = equities.get("rummoli")
+        if rows is None or rows.empty:
+            return None
+        settled = [i for i, a in enumerate(hand.actions) if a.verb in _WIDOW_SETTLED]
+        start = settled[-1] + 1 if settled else 0
+        return _build(rows, n, start, "poker strength", _rummoli_cell, "share",
+                      "Each player's poker hand judged from his own cards (and the widow's "
+                      "if he took it): chance nobody holds better ± 1.96 standard errors, "
+                      f"expected share of the poker pot, {_method(rows)}; realised = share "
+                      "on everyone's actual cards.")
+    rows = equities.get("bigtwo")
+    if rows is None or rows.empty:
+        return None
+    dealt = [i for i, a in enumerate(hand.actions) if a.verb is Verb.DEAL_HOLE]
+    start = dealt[-1] + 1 if dealt else 0
+    return _build(rows, n, start, "deal", _bigtwo_cell, "twos",
+                  "What each dealt hand holds: 2s, aces, the lead card, and the pair, "
+                  "triple and five-card plays it can make under this game's rules.")
+
+
+def _method(rows: pd.DataFrame) -> str:
+    exact = bool(rows["exact"].all())
+    if exact:
+        return "exact: every deal of the unseen cards"
+    count = "deals" if "deals" in rows else "samples"
+    return f"Monte Carlo, {int(rows[count].max()):,} samples"
+
+
+def _build(rows: pd.DataFrame, n: int, start: int, heading: str,
+           cell: Callable[[pd.Series], str], value: str, note: str) -> StoredEquities:
+    cells = [""] * n
+    values: list[float | None] = [None] * n
+    for _, row in rows.iterrows():
+        seat = int(row["seat"]) - 1
+        if 0 <= seat < n:
+            cells[seat] = cell(row)
+            values[seat] = float(row[value])
+    return StoredEquities(heading, start, tuple(cells), tuple(values), note,
+                          rows.drop(columns=["hand_id"], errors="ignore"))
+
+
+def _allin_cell(row: pd.Series) -> str:
+    error = f" ± {1.96 * float(row['std_error']):.1f}" if not bool(row["exact"]) else ""
+    return (f"{float(row['equity']):.1%} · adjusted {float(row['expected_net']):+.1f}{error} "
+            f"vs actual {int(row['actual_net']):+d}")
+
+
+def _rummoli_cell(row: pd.Series) -> str:
+    error = float(row["std_error"])
+    spread = f" ± {1.96 * error:.0%}" if error > 0 else " (exact)"
+    return (f"{str(row['category']).replace('_', ' ')} · best {float(row['p_best']):.0%}"
+            f"{spread} · share {float(row['share']):.2f} (realised "
+            f"{float(row['realised_share']):.2f})")
+
+
+def _bigtwo_cell(row: pd.Series) -> str:
+    lead = " · holds the lead" if bool(row["has_lead"]) else ""
+    return (f"2s {int(row['twos'])} · aces {int(row['aces'])} · pairs {int(row['pairs'])} · "
+            f"triples {int(row['triples'])} · five-card {int(row['five_card'])}{lead}")

@@ -3,7 +3,8 @@
 * :func:`start` runs at the top of every script run (from ``app.py``): makes sure
   the database exists (built from the bundled samples on first start), reads the
   data version, draws the sidebar filters and keeps them in the URL.
-* :func:`ask` answers a question of :mod:`analytics.warehouse.views` through
+* :func:`ask` answers a question of :mod:`analytics.warehouse.views` (or of
+  :mod:`analytics.warehouse.equity_views`, over the stored equities) through
   ``st.cache_data`` keyed by the question, the filter, its arguments and the data
   version, so a repeated view is instant and an upload shows everywhere at once.
   Each uncached question opens its own read-only connection and closes it.
@@ -25,12 +26,22 @@ import streamlit as st
 
 from analytics import reports
 from analytics.dashboard import filters
-from analytics.warehouse import WarehouseBusy, ensure_database, reader, resolve_db, views
+from analytics.warehouse import (
+    WarehouseBusy,
+    ensure_database,
+    equity_views,
+    reader,
+    resolve_db,
+    views,
+)
 from analytics.warehouse.views import HandFilter
 
 __all__ = ["Context", "ask", "context", "download_buttons", "guarded", "report_button", "start"]
 
-_QUESTIONS: Final = frozenset(views.__all__)
+_QUESTIONS: Final = frozenset(views.__all__) | frozenset(equity_views.__all__)
+# Questions about the whole database or one hand: no filter argument.
+_UNFILTERED: Final = frozenset({"hand_detail", "filter_options", "data_version", "rejects",
+                                "hand_equities"})
 _RETRY_SECONDS: Final = 2.0
 _MAX_RETRIES: Final = 30
 _CTX_KEY: Final = "_handlab_context"
@@ -62,15 +73,17 @@ def _cached(question: str, db: str, version: tuple[int, str, int], hand_filter: 
             arguments: tuple[tuple[str, Any], ...]) -> Any:
     """One question's answer; ``version`` is only part of the cache key."""
     del version  # the key alone: a new version misses the cache and reads fresh data
-    function = getattr(views, question)
+    module = views if question in views.__all__ else equity_views
+    function = getattr(module, question)
     with reader(db) as con:
-        if question in ("hand_detail", "filter_options", "data_version", "rejects"):
+        if question in _UNFILTERED:
             return function(con, **dict(arguments))
         return function(con, hand_filter, **dict(arguments))
 
 
 def ask(question: str, hand_filter: HandFilter | None = None, **arguments: Any) -> Any:
-    """The answer to ``views.<question>(con, filter, **arguments)``, cached by filter and data."""
+    """The answer to ``views.<question>(con, filter, **arguments)`` (or the same question
+    of ``equity_views``), cached by filter and data."""
     if question not in _QUESTIONS:
         raise ValueError(f"unknown question {question!r}")
     ctx = context()

@@ -22,8 +22,8 @@ import multiprocessing
 import os
 import time
 from collections import Counter, deque
-from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from multiprocessing.pool import AsyncResult, Pool
 from pathlib import Path
 from typing import Final
@@ -270,6 +270,7 @@ def ingest(
     progress: ProgressCallback | None = None,
     wait: float = 60.0,
     hold: float = 2.0,
+    names: Mapping[str, str] | None = None,
 ) -> IngestSummary:
     """Load the hand histories under ``paths`` into the warehouse ``db``.
 
@@ -280,6 +281,9 @@ def ingest(
     source may expand to.  ``progress`` is called after each batch.  ``wait`` is
     how long to wait for the database while another process holds it; ``hold``
     how long to keep it before letting waiting readers in (between two files).
+    ``names`` maps a path as given (``str(path)``) to the name stored and shown for it
+    (an upload's ``upload: hands.phhs`` instead of its temporary path; zip members keep
+    their member name after it).
 
     Raises :class:`~analytics.warehouse.errors.SourceError` when a path does not
     exist (nothing is loaded) and
@@ -291,6 +295,9 @@ def ingest(
     path_list = [paths] if isinstance(paths, str | Path) else list(paths)
     summary = IngestSummary(resolve_db(db))
     refs = expand([Path(p) for p in path_list], limits)
+    if names:
+        refs = [replace(ref, label=names[ref.path]) if ref.path in names else ref
+                for ref in refs]
     for ref in refs:
         if ref.problem is not None:
             summary.files.append(FileSummary(ref.name, "error", message=f"{ref.name}: "

@@ -75,11 +75,14 @@ class SourceRef:
     member: str | None = None
     size: int = 0
     problem: str | None = None
+    label: str | None = None
+    """Shown and stored instead of ``path`` (an upload's original name, not its temp path)."""
 
     @property
     def name(self) -> str:
         """The source's name as shown and stored."""
-        return f"{self.path}:{self.member}" if self.member is not None else self.path
+        shown = self.path if self.label is None else self.label
+        return f"{shown}:{self.member}" if self.member is not None else shown
 
 
 def _is_history(name: str) -> bool:

@@ -47,14 +47,21 @@ def _wait_healthy(url: str, process: subprocess.Popen[bytes], timeout: float = 9
 
 
 @pytest.fixture(scope="session")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The base URL of a dashboard over a private copy of the test warehouse."""
+def browser_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The server's private copy of the test warehouse (tests may read it, read-only)."""
     if not CHROMIUM.exists():
         pytest.skip("Debian chromium is not installed at /usr/bin/chromium "
                     "(apt-get install -y chromium)")
-    folder = tmp_path_factory.mktemp("browser")
-    db = folder / "browser.duckdb"
+    db = tmp_path_factory.mktemp("browser-db") / "browser.duckdb"
     shutil.copy(build_dashboard_db(tmp_path_factory.mktemp("browser-source")), db)
+    return db
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory, browser_db: Path) -> Iterator[str]:
+    """The base URL of a dashboard over a private copy of the test warehouse."""
+    folder = tmp_path_factory.mktemp("browser")
+    db = browser_db
     port = _free_port()
     log = (folder / "streamlit.log").open("wb")
     environment = dict(os.environ, HANDLAB_DB=str(db), STREAMLIT_BROWSER_GATHER_USAGE_STATS="false")

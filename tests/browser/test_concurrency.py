@@ -132,6 +132,7 @@ class Upload:
     duplicates: int
     rejected: int
     rows: dict[str, dict[str, str]]  # file name as uploaded -> its row of the summary CSV
+    # (the CSV says "upload: <name>", the name it is stored under)
 
 
 @dataclass(slots=True)
@@ -200,7 +201,11 @@ async def _load(page: Page, who: str, log: Log) -> Upload:
         await page.get_by_role("button", name="CSV", exact=True).first.click(timeout=TIMEOUT_MS)
     download = await download_info.value
     text = Path(await download.path()).read_text(encoding="utf-8")
-    rows = {row["file"]: row for row in csv.DictReader(text.splitlines())}
+    rows = {}
+    for row in csv.DictReader(text.splitlines()):
+        # Stored and shown under the name it was uploaded with, never a temporary path.
+        assert row["file"].startswith("upload: "), row
+        rows[row["file"].removeprefix("upload: ")] = row
     loaded, duplicates, rejected = (int(n.replace(",", "")) for n in counts.groups())
     return Upload(loaded, duplicates, rejected, rows)
 

@@ -1,6 +1,7 @@
-"""The dashboard in real Chromium: open it, upload a file and see the counts change, open a
-hand in the replayer, download the report and read it; a screenshot of every page is saved
-to tests/artifacts/screenshots/ for reviewers."""
+"""The dashboard in real Chromium: open it, upload a file and see the counts change (and its
+name, not a temp path, stored), open a hand in the replayer and a hand with stored
+equities, download the report and read it; a screenshot of every page is saved to
+tests/artifacts/screenshots/ for reviewers."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+import duckdb
 import pytest
 
 from tests.browser.conftest import SCREENSHOTS
@@ -37,11 +39,21 @@ def _open(page: Any, url: str, title: str) -> None:
     _settle(page)
 
 
+def _one(db: Path, sql: str) -> int:
+    """One number from the server's database (read-only; the dashboard only reads it now)."""
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        return int(con.execute(sql).fetchall()[0][0])
+    finally:
+        con.close()
+
+
 def _shot(page: Any, name: str) -> None:
     page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
 
 
-def test_the_dashboard_end_to_end(server: str, browser_page: Any, tmp_path: Path) -> None:
+def test_the_dashboard_end_to_end(server: str, browser_page: Any, browser_db: Path,
+                                  tmp_path: Path) -> None:
     page = browser_page
     _open(page, server, "Overview")
     assert _hands(page) == 190
@@ -81,6 +93,28 @@ def test_the_dashboard_end_to_end(server: str, browser_page: Any, tmp_path: Path
     assert page.locator(".hl-card").count() < cards_at_end  # one player dealt so far
     _shot(page, "replayer")
 
+    # An uploaded hand says where it came from: the uploaded name, not a temp path.
+    uploaded = _one(browser_db, "SELECT min(hand_id) FROM hands "
+                                "WHERE source_file = 'upload: evening.phhs'")
+    _open(page, f"{server}/replayer?hand={uploaded}", "Hand replayer")
+    page.get_by_text(re.compile(r"from upload: evening\.phhs")).first.wait_for()
+    assert "handlab-upload" not in page.locator("body").inner_text()
+
+    # A 7 & 8 hand all in with cards to come: the stored equities beside the seats.
+    all_in = _one(browser_db, "SELECT min(hand_id) FROM allin_results")
+    _open(page, f"{server}/replayer?hand={all_in}", "Hand replayer")
+    seats = page.locator("table.hl-seats").first
+    seats.wait_for()
+    assert "equity at the all-in" in seats.inner_text()
+    assert re.search(r"\d+\.\d% · adjusted [+-]\d+\.\d.* vs actual [+-]\d+",
+                     seats.inner_text())
+    page.get_by_text(re.compile("Stored equities")).first.wait_for()
+    _shot(page, "replayer-equities")
+    page.get_by_role("button", name="Start").click()
+    page.get_by_text(re.compile(r"Step 0 of \d+")).wait_for()
+    _settle(page)
+    assert "vs actual" not in page.locator("table.hl-seats").first.inner_text()
+
     # The report of the current filters downloads and holds what the page shows.
     _open(page, server, "Overview")
     with page.expect_download() as download_info:
@@ -99,11 +133,26 @@ def test_the_dashboard_end_to_end(server: str, browser_page: Any, tmp_path: Path
         assert page.locator('[data-testid="stException"]').count() == 0
         _shot(page, name)
 
+    # Big Two deals against the exact theory; Rummoli strengths against the poker pots won.
+    for path, title, heading, name in (
+            ("hand_types?game=bigtwo", "Hand types", "Combinations the deals hold",
+             "hand-types-bigtwo"),
+            ("win_rates?game=rummoli", "Win rates",
+             "Poker pot: realised against expected from strength", "win-rates-rummoli")):
+        _open(page, f"{server}/{path}", title)
+        section = page.get_by_role("heading", name=heading).first
+        section.wait_for()
+        section.scroll_into_view_if_needed()
+        page.locator(".js-plotly-plot").last.wait_for()
+        assert page.locator('[data-testid="stException"]').count() == 0
+        _shot(page, name)
+
 
 def test_screenshots_were_saved() -> None:
     """Reviewers look at these; the end-to-end test above writes them."""
     if not (SCREENSHOTS / "overview.png").exists():
         pytest.skip("the end-to-end test did not run")
-    for name in ("overview", "upload", "replayer", "win-rates", "pots", "hand-types"):
+    for name in ("overview", "upload", "replayer", "replayer-equities", "win-rates", "pots",
+                 "hand-types", "hand-types-bigtwo", "win-rates-rummoli"):
         assert (SCREENSHOTS / f"{name}.png").stat().st_size > 10_000
 

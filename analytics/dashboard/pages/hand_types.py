@@ -64,6 +64,44 @@ def _players(frame: pd.DataFrame, labels: list[str], key: str) -> None:
         ui.download_buttons(shares, f"{key}-players", key=f"{key}_players")
 
 
+@st.cache_data(max_entries=64, show_spinner="Counting what the deals hold…")
+def _held(dealt: pd.DataFrame) -> pd.DataFrame:
+    return logic.bigtwo_held_table(dealt)
+
+
+def _bigtwo_dealt() -> None:
+    """What the Big Two deals contain against the exact theory (analytics.equity.bigtwo_theory):
+    per hand size, the most cards of one rank and the 2s held (each a partition of the deals,
+    so one chi-square test), and each kind of play held (a binomial test per kind)."""
+    dealt: pd.DataFrame = ui.ask("bigtwo_dealt")
+    if dealt.empty:
+        st.info("No Big Two deals with every card known match the filters.")
+        return
+    sizes = sorted(int(n) for n in (dealt["cards"].str.len() // 2).unique())
+    for size in sizes:
+        for what, title in (("most", "most cards of one rank"), ("twos", "2s held")):
+            observed, theory = logic.bigtwo_partition_counts(dealt, size, what)
+            _fit(f"Big Two: {title}, {size}-card deals", observed, theory,
+                 f"bigtwo-{what}-{size}")
+    held = _held(dealt)
+    st.subheader("Combinations the deals hold")
+    groups = held[["size", "straights", "four_card_plays"]].drop_duplicates()
+    for size, straights, four in groups.itertuples(index=False):
+        table = held[(held["size"] == size) & (held["straights"] == straights)
+                     & (held["four_card_plays"] == four)].reset_index(drop=True)
+        label = f"{size}-card deals, straights {straights}" + (
+            ", four-card plays" if four else "")
+        st.plotly_chart(charts.observed_vs_theory(table, f"Big Two: deals holding each "
+                                                         f"kind ({label})"),
+                        key=f"chart_bigtwo_held_{size}_{straights}_{four}")
+    st.caption("Share of deals holding at least one play of each kind, against the exact "
+               "chance (counted over ranks and suits under the game's straights and "
+               "four-card-plays knobs); the kinds overlap, so each has its own two-sided "
+               "binomial test (p_value) instead of one chi-square.")
+    st.dataframe(held, hide_index=True)
+    ui.download_buttons(held, "bigtwo-deals-hold", key="bigtwo-held")
+
+
 def render() -> None:
     """Draw one section per game in the filtered data."""
     st.title("Hand types")
@@ -105,12 +143,15 @@ def render() -> None:
         _players(dealt, _POKER, "rummoli")
     if "bigtwo" in present:
         st.header("Big Two")
+        _bigtwo_dealt()
+        st.subheader("Combinations played")
         played = _categorised("bigtwo", ui.ask("plays"))
         labels = [k.label for k in BigTwoKind]
         _fit("Big Two: combinations played", logic.category_counts(played["category"], labels),
              None, "bigtwo-plays")
-        st.caption("What is played depends on the players' choices, so there is no theory "
-                   "column for plays.")
+        st.caption("What is played depends on the players' choices (which combination to "
+                   "make of a hand, when to pass), so plays have no theory column: the deal "
+                   "theory is above.")
         _players(played, labels, "bigtwo")
 
 

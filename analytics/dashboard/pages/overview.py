@@ -6,6 +6,16 @@ import pandas as pd
 import streamlit as st
 
 from analytics.dashboard import charts, logic, ui
+from analytics.warehouse import queries, reader
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def _files(db: str, version: tuple[int, str, int]) -> pd.DataFrame:
+    """The files loaded, newest first (``version`` keys the cache: an upload shows at once)."""
+    del version
+    with reader(db) as con:
+        table = queries.files(con)
+    return table.iloc[::-1].reset_index(drop=True)
 
 
 def render() -> None:
@@ -50,6 +60,13 @@ def render() -> None:
     session_table: pd.DataFrame = ui.ask("sessions", limit=500)
     st.dataframe(session_table, hide_index=True)
     ui.download_buttons(session_table, "sessions", key="sessions")
+
+    st.subheader("Files loaded")
+    files = _files(ctx.db, ctx.version)
+    st.caption("Every file in the database (uploads under their original name, "
+               "'upload: …'), newest first; these do not follow the filters.")
+    st.dataframe(files, hide_index=True)
+    ui.download_buttons(files, "files", key="files")
 
     st.subheader("Data quality")
     if rejects.empty:

@@ -10,17 +10,27 @@ import streamlit as st
 
 from analytics.dashboard import ui
 from analytics.dashboard.cards import cards_html, chips_html
-from analytics.dashboard.replayer import Step, hand_from_detail, replay_steps, steps_frame
+from analytics.dashboard.replayer import (
+    Step,
+    StoredEquities,
+    hand_from_detail,
+    replay_steps,
+    steps_frame,
+    stored_equities,
+)
 from parsers.model import RUMMOLI_POTS, HandHistory
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
 def _steps(db: str, version: tuple[int, str, int], hand_id: int
-           ) -> tuple[HandHistory, list[Step], pd.DataFrame]:
+           ) -> tuple[HandHistory, list[Step], pd.DataFrame, StoredEquities | None]:
     detail: dict[str, pd.DataFrame] = ui.ask("hand_detail", hand_id=hand_id)
     hand = hand_from_detail(detail)
     streets = [str(s) for s in detail["actions"]["street"]]
-    return hand, replay_steps(hand, streets=streets), detail["hand"]
+    stored = stored_equities(hand, ui.ask("hand_equities", hand_id=hand_id))
+    steps = replay_steps(hand, streets=streets,
+                         equities=stored.provider if stored is not None else None)
+    return hand, steps, detail["hand"], stored
 
 
 def _label(row: pd.Series) -> str:
@@ -34,9 +44,11 @@ def _label(row: pd.Series) -> str:
             f"· #{row['hand_id']}")
 
 
-def _seats_html(hand: HandHistory, step: Step) -> str:
+def _seats_html(hand: HandHistory, step: Step, stored: StoredEquities | None) -> str:
     rows = []
-    equity_column = step.equities is not None
+    # The column shows from the step the stored figures apply to; before it, a dash.
+    shown = stored is not None and step.equities is not None and any(
+        v is not None for v in step.equities)
     for seat in range(hand.num_players):
         name = escape(hand.player_name(seat + 1))
         folded = step.folded[seat]
@@ -47,13 +59,13 @@ def _seats_html(hand: HandHistory, step: Step) -> str:
         cells = [f"<b>{name}</b>{' (folded)' if folded else ''}", holding, visible,
                  chips_html(stack) if stack is not None else "",
                  str(step.committed[seat]) if step.stacks[seat] is not None else "", net]
-        if equity_column and step.equities is not None:
-            value = step.equities[seat]
-            cells.append("" if value is None else f"{value:.1%}")
+        if stored is not None:
+            text = stored.cells[seat] if shown else "—"
+            cells.append(escape(text or "not in the all-in"))
         rows.append("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
     heads = ["player", "cards held", "face up / shown", "stack", "put in", "result"]
-    if equity_column:
-        heads.append("equity")
+    if stored is not None:
+        heads.append(escape(stored.heading))
     head = "".join(f"<th style='text-align:left;padding:4px 10px'>{h}</th>" for h in heads)
     return ("<table class='hl-seats' style='border-collapse:collapse;font-size:1.05em'>"
             f"<tr>{head}</tr>{''.join(rows)}</table>")
@@ -74,6 +86,23 @@ def _middle_html(hand: HandHistory, step: Step) -> str:
             else "Laid"
         parts.append(f"<div>{label}: {cards_html(step.table)}</div>")
     return "<div class='hl-middle' style='margin:0.6em 0'>" + "".join(parts) + "</div>"
+
+
+def _equity_notes(stored: StoredEquities | None, position: int, hand_id: int) -> None:
+    """What the equity column means, or why there is none."""
+    if stored is None:
+        st.caption("Equities: not known for this hand. They are stored for 7 & 8 hands all "
+                   "in with cards to come, Rummoli rounds whose cards are all known and "
+                   "every Big Two game. Chips and pots are the rules engine's.")
+        return
+    when = ("" if position >= stored.from_step
+            else f" (shown from step {stored.from_step}, ")
+    if when:
+        when += "when they apply)"
+    st.caption(f"Stored equities{when}: {stored.note}")
+    with st.expander("Stored equities of this hand"):
+        st.dataframe(stored.table, hide_index=True)
+        ui.download_buttons(stored.table, f"hand-{hand_id}-equities", key="hand_equities")
 
 
 def _move(key: str, to: int, last: int) -> None:
@@ -108,7 +137,7 @@ def render() -> None:
     if st.query_params.get("hand") != str(chosen):
         st.query_params["hand"] = str(chosen)
     try:
-        hand, steps, head = _steps(ctx.db, ctx.version, int(chosen))
+        hand, steps, head, stored = _steps(ctx.db, ctx.version, int(chosen))
     except (IndexError, KeyError):
         st.error(f"There is no hand {chosen} in the database.")
         return
@@ -135,10 +164,8 @@ def render() -> None:
     step = steps[position]
     st.markdown(f"**Step {position} of {last}** · {step.street} · "
                 f"`{step.notation or '—'}` — {step.words}")
-    st.html(_seats_html(hand, step) + _middle_html(hand, step))
-    if step.equities is None:
-        st.caption("Equities: not available yet for stored hands (the equity engine is a "
-                   "later feature); chips and pots are the rules engine's.")
+    st.html(_seats_html(hand, step, stored) + _middle_html(hand, step))
+    _equity_notes(stored, position, chosen)
     table = steps_frame(steps, [hand.player_name(s + 1) for s in range(hand.num_players)])
     with st.expander("All steps"):
         st.dataframe(table, hide_index=True)

@@ -41,6 +41,13 @@ def safe_name(name: str, number: int) -> str:
     return f"{number:02d}-{base}"
 
 
+def stored_name(name: str) -> str:
+    """The name an upload is stored and shown under: ``upload: hands.phhs`` (its original
+    name as the browser sent it, printable characters only and at most 200 of them)."""
+    shown = "".join(ch if ch.isprintable() else "_" for ch in name).strip() or "upload"
+    return f"upload: {shown[:200]}"
+
+
 def render() -> None:
     """Draw the page; load the chosen files when asked."""
     ctx = ui.context()
@@ -73,11 +80,11 @@ def _load(db: str, uploads: list[object]) -> None:
             original = str(getattr(upload, "name", "upload"))
             path = Path(folder) / safe_name(original, number)
             path.write_bytes(upload.getvalue())  # type: ignore[attr-defined]
-            names[str(path)] = original
+            names[str(path)] = stored_name(original)
             paths.append(path)
         try:
             summary = ingest(paths, db, workers=0, limits=UPLOAD_LIMITS, progress=progress,
-                             wait=30.0)
+                             wait=30.0, names=names)
         except SourceError as error:
             bar.empty()
             st.error(f"Nothing was loaded: {error}")
@@ -101,7 +108,7 @@ def _rejects(result: dict[str, object]) -> pd.DataFrame | None:
     assert isinstance(names, dict)
     try:
         with reader(str(result["db"]), wait=10.0) as con:
-            rejects = views.rejects(con, files=list(names), limit=1000)
+            rejects = views.rejects(con, files=[*names.values(), *names], limit=1000)
     except WarehouseBusy:
         return None
     for temp, original in names.items():

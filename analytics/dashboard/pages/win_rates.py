@@ -1,5 +1,6 @@
 """Win rates: per player and game with confidence intervals, cumulative results, by position
-and visible card (7 & 8), by place and cards left (Big Two), by part (Rummoli)."""
+and visible card (7 & 8), by place, cards left and deal strength (Big Two), by part and
+poker-pot share against strength (Rummoli)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import pandas as pd
 import streamlit as st
 
 from analytics.dashboard import charts, logic, ui
+from analytics.warehouse.equity_views import BIGTWO_FEATURES
 from analytics.warehouse.views import SPLIT_PARTS
 
 _UNITS = {"bigtwo": "points", "rummoli": "chips", "seveneight": "chips"}
@@ -78,6 +80,21 @@ def _bigtwo() -> None:
     st.plotly_chart(charts.cards_left(left), key="cards_left")
     ui.download_buttons(left, "bigtwo-cards-left", key="cards_left")
 
+    st.subheader("Result by deal strength")
+    names = {name: words for name, (_, words) in BIGTWO_FEATURES.items()}
+    feature = st.selectbox("Deal feature", list(names), format_func=names.__getitem__,
+                           key="bigtwo_feature") or "twos"
+    table = logic.feature_table(ui.ask("bigtwo_feature_results", feature=feature))
+    st.plotly_chart(charts.bar_with_ci(table, x="bin", color="player",
+                                       title=f"Score per game by {names[feature]}",
+                                       y_title="mean points per game"),
+                    key="bigtwo_feature_chart")
+    st.caption("The features are counted from each player's dealt cards when the game is "
+               "loaded (docs/schema.md, bigtwo_features); first_share is the share of games "
+               "he went out first. Bars: mean ± 95 % CI.")
+    st.dataframe(table, hide_index=True)
+    ui.download_buttons(table, f"bigtwo-by-{feature}", key="bigtwo_feature")
+
 
 def _rummoli() -> None:
     split = logic.split_table(ui.ask("rummoli_split"), list(SPLIT_PARTS))
@@ -87,6 +104,22 @@ def _rummoli() -> None:
                "so the parts add up to the net.")
     st.dataframe(split, hide_index=True)
     ui.download_buttons(split, "rummoli-split", key="split")
+
+    st.subheader("Poker pot: realised against expected from strength")
+    shares = logic.share_vs_expected(ui.ask("rummoli_share_by_player"))
+    st.plotly_chart(charts.share_vs_expected(shares), key="rummoli_share")
+    st.caption("Expected: each round's chance of holding the best poker hand at the table "
+               "(ties shared), judged from the player's own cards when loaded; realised: the "
+               "same on everyone's actual cards. The interval is realised − expected ± "
+               "1.96·sd/√rounds: one that leaves out 0 is more than the luck of the deal.")
+    st.dataframe(shares, hide_index=True)
+    ui.download_buttons(shares, "rummoli-poker-share", key="rummoli_share")
+    calibration = logic.calibration_table(ui.ask("rummoli_calibration"))
+    st.plotly_chart(charts.calibration(calibration), key="rummoli_calibration")
+    st.caption("Rounds in ten bins of expected share: a calibrated strength estimate puts "
+               "every bin's realised share on the diagonal (within its interval).")
+    st.dataframe(calibration, hide_index=True)
+    ui.download_buttons(calibration, "rummoli-calibration", key="rummoli_calibration")
 
 
 render()
