@@ -151,6 +151,28 @@ def test_upload_names_are_tamed_and_zip_members_keep_theirs(own_db: Path,
                           "'upload: day_s_.zip:night/more.phhs'") == 25
 
 
+def test_upload_says_when_the_database_stays_busy(own_db: Path, tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    import analytics.warehouse as warehouse
+    from analytics.warehouse import WarehouseBusy
+
+    def busy(*args: object, **kwargs: object) -> None:
+        raise WarehouseBusy("held by another process")
+
+    at = _app("upload")
+    extra = extra_histories(tmp_path / "more.phhs").read_bytes()
+    at.file_uploader(key="upload_files").set_value(
+        ("more.phhs", extra, "application/octet-stream"))
+    at.run()
+    monkeypatch.setattr(warehouse, "ingest", busy)  # the page imports it on every run
+    at.button(key="upload_go").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert "Nothing was loaded" in at.error[0].value
+    assert "Press the button again" in at.error[0].value
+    assert not at.button(key="upload_go").disabled  # the files are still there to retry
+    assert _count(own_db, "SELECT count(*) FROM files WHERE path = 'upload: more.phhs'") == 0
+
+
 def test_upload_reports_rejects_with_line_numbers(own_db: Path) -> None:
     from tests.test_dashboard_data import BROKEN
 

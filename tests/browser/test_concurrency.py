@@ -52,7 +52,7 @@ pytestmark = pytest.mark.browser
 
 T = TypeVar("T")
 
-TIMEOUT_MS = 90_000
+TIMEOUT_MS = 180_000
 """Per wait: the machine is busy, Streamlit reruns, and the CLI may hold the database."""
 
 HANDLAB = Path(sys.executable).with_name("handlab")

@@ -31,6 +31,9 @@ UPLOAD_LIMITS: Final = Limits(max_file_bytes=MAX_FILE_MB * 1024**2,
                               max_uncompressed_bytes=1024**3, max_ratio=100.0,
                               ratio_floor=16 * 1024**2, max_members=10_000)
 
+# How long an upload waits for another writer (a CLI ingest, another session's upload).
+UPLOAD_WAIT_S: Final = 90.0
+
 _SAFE: Final = re.compile(r"[^A-Za-z0-9._-]+")
 
 
@@ -84,10 +87,17 @@ def _load(db: str, uploads: list[object]) -> None:
             paths.append(path)
         try:
             summary = ingest(paths, db, workers=0, limits=UPLOAD_LIMITS, progress=progress,
-                             wait=30.0, names=names)
+                             wait=UPLOAD_WAIT_S, names=names)
         except SourceError as error:
             bar.empty()
             st.error(f"Nothing was loaded: {error}")
+            return
+        except WarehouseBusy:
+            # Said here rather than by the pages' busy notice, whose rerun would forget that
+            # this upload was ever asked for; the files stay in the uploader for another try.
+            bar.empty()
+            st.error(f"Nothing was loaded: another ingest kept the database for over "
+                     f"{UPLOAD_WAIT_S:.0f} s. Press the button again to retry.")
             return
     bar.progress(1.0, text="Done.")
     # The summary is kept before anything else touches the database: another writer (a CLI
