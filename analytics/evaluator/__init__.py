@@ -30,6 +30,7 @@ from analytics.evaluator.poker import (
     poker_category_of,
     poker_rank,
     poker_rank_batch,
+    poker_value_of_mask,
 )
 from analytics.evaluator.seveneight import (
     SEVENEIGHT_TWO_CARD_CLASSES,
@@ -65,6 +66,7 @@ __all__ = [
     "poker_category_of",
     "poker_rank",
     "poker_rank_batch",
+    "poker_value_of_mask",
     "seveneight_best_two",
     "seveneight_category_of",
     "seveneight_rank",

@@ -11,6 +11,7 @@ wrapped in a :class:`PokerRank` with the category and the best five cards;
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, Final, overload
@@ -37,6 +38,7 @@ __all__ = [
     "poker_category_of",
     "poker_rank",
     "poker_rank_batch",
+    "poker_value_of_mask",
 ]
 
 POKER_MIN_CARDS: Final = 5
@@ -74,6 +76,7 @@ class PokerCategory(NamedCategory):
 
 
 _BASES: Final = np.array(_tables.CATEGORY_BASES, dtype=np.int32)
+_CATEGORY_OF: Final = tuple(PokerCategory)
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -117,6 +120,43 @@ def poker_rank(cards: Iterable[Card] | str) -> PokerRank:
     # The plain-Python core: the very code the batch kernel compiles.
     value = int(rank_from_suit_masks(sm, _tables.table_list()))
     return PokerRank(value, _best_five(hand, value))
+
+
+def _spread_byte(byte: int, low_rank: int) -> int:
+    """Suit-mask bits of the cards in one byte of a code mask (two ranks, four suits each)."""
+    bits = 0
+    for offset in range(8):
+        if byte >> offset & 1:
+            code = 8 * low_rank // 2 + offset
+            bits |= 1 << ((code & 3) * 16 + (code >> 2) - low_rank)
+    return bits
+
+
+_SPREAD: Final = tuple(_spread_byte(byte, 0) for byte in range(256))
+"""Byte ``b`` of a code mask (ranks ``2j`` and ``2j + 1``) as suit-mask bits, shifted by ``2j``."""
+_FULL_MASK: Final = (1 << 52) - 1
+
+
+def poker_value_of_mask(mask: int) -> int:
+    """:func:`poker_rank`'s dense value (1..7462) of the cards whose codes are set in ``mask``.
+
+    ``mask`` has bit ``code`` set for each card (``4 * rank + suit``), so a hand
+    has no repeated or unknown card by construction.  The value alone, without
+    the best five cards or card objects: the rules engines' showdowns need no
+    more, and it costs a small fraction of :func:`poker_rank`.  Raises
+    :class:`EvaluationError` for fewer than 5 or more than 26 cards.
+    """
+    count = mask.bit_count()
+    if not POKER_MIN_CARDS <= count <= POKER_MAX_CARDS or mask & ~_FULL_MASK or mask < 0:
+        raise EvaluationError(f"a poker hand has {POKER_MIN_CARDS} to {POKER_MAX_CARDS} cards"
+                              f" (bits 0..51 of a code mask), not mask {mask:#x}")
+    spread = _SPREAD
+    sm = (spread[mask & 255] | spread[mask >> 8 & 255] << 2 | spread[mask >> 16 & 255] << 4
+          | spread[mask >> 24 & 255] << 6 | spread[mask >> 32 & 255] << 8
+          | spread[mask >> 40 & 255] << 10 | spread[mask >> 48 & 255] << 12)
+    from analytics.evaluator._kernels import rank_from_suit_masks  # imports numba only
+
+    return int(rank_from_suit_masks(sm, _tables.table_list()))
 
 
 def _best_five(hand: tuple[Card, ...], value: int) -> tuple[Card, ...]:
@@ -178,7 +218,8 @@ def poker_category_of(value: int | npt.ArrayLike) -> PokerCategory | npt.NDArray
         number = int(value)
         if not 1 <= number <= POKER_RANK_COUNT:
             raise EvaluationError(f"poker rank {number} is out of range 1..{POKER_RANK_COUNT}")
-        return PokerCategory(int(np.searchsorted(_BASES, number, side="right")) - 1)
+        # bisect on the plain list: the same answer as searchsorted, without numpy's overhead
+        return _CATEGORY_OF[bisect_right(_tables.CATEGORY_BASES, number) - 1]
     values = np.asarray(value)
     return (np.searchsorted(_BASES, values, side="right") - 1).astype(np.int8)
 

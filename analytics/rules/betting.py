@@ -62,6 +62,13 @@ from parsers.knobs import Betting
 
 __all__ = ["FIXED_LIMIT_MAX_BETS", "BettingError", "BettingRound", "LegalBetting"]
 
+
+# Enum members as module constants: reading ``Enum.MEMBER`` goes through the enum
+# class's descriptor (about ten times a global's cost) on every hot-path comparison.
+_BETTING_FIXED_LIMIT: Final = Betting.FIXED_LIMIT
+_BETTING_NO_LIMIT: Final = Betting.NO_LIMIT
+_BETTING_POT_LIMIT: Final = Betting.POT_LIMIT
+
 FIXED_LIMIT_MAX_BETS: Final = 4
 """Fixed limit: one bet and three raises per betting round."""
 
@@ -171,8 +178,15 @@ class BettingRound:
         self._pos = -1
         self._actor: int | None = None
         # Counts kept up to date by the actions: players not folded, and those with chips behind.
-        self._players_in = sum(1 for p in self.order if self.in_hand[p])
-        self._live = sum(1 for p in self.order if self.in_hand[p] and self.stacks[p] > 0)
+        players_in = live = 0
+        in_hand, stacks = self.in_hand, self.stacks
+        for p in self.order:
+            if in_hand[p]:
+                players_in += 1
+                if stacks[p] > 0:
+                    live += 1
+        self._players_in = players_in
+        self._live = live
         self._advance(-1)
 
     # ----------------------------------------------------------------- queries
@@ -227,9 +241,9 @@ class BettingRound:
 
     def _max_to(self, player: int) -> int:
         reach = self.committed[player] + self.stacks[player]
-        if self.structure is Betting.NO_LIMIT:
+        if self.structure is _BETTING_NO_LIMIT:
             return reach
-        if self.structure is Betting.FIXED_LIMIT:
+        if self.structure is _BETTING_FIXED_LIMIT:
             return min(self.current_bet + self.min_bet, reach)
         return min(self._pot_limit(player), reach)
 
@@ -309,7 +323,9 @@ class BettingRound:
 
     def bet_or_raise_to(self, amount: int, player: int | None = None) -> int:
         """Bet or raise to ``amount`` (the player's total for the round); returns chips put in."""
-        self.verify_bet_or_raise_to(amount, player)
+        problem = self._raise_problem(amount, player)
+        if problem is not None:
+            raise BettingError(*problem)
         who = self.order[self._pos]
         added = amount - self.committed[who]
         self.stacks[who] -= added
@@ -347,7 +363,7 @@ class BettingRound:
             return (f"p{player + 1} may not raise: the betting was not reopened (an all-in short"
                     " of a full raise does not reopen it to a player who has already acted)",
                     "reopen")
-        if self.structure is Betting.FIXED_LIMIT and self._bets >= self.max_bets:
+        if self.structure is _BETTING_FIXED_LIMIT and self._bets >= self.max_bets:
             return ("fixed limit: the betting is capped at one bet and"
                     f" {self.max_bets - 1} raises per round", "cap")
         # Somebody else must be able to put in at least one chip more than the current bet.
@@ -375,7 +391,7 @@ class BettingRound:
         if amount > reach:
             return (f"{word} to {amount} is more than p{who + 1} has: {reach} in all for the round",
                     "stack")
-        if self.structure is Betting.FIXED_LIMIT:
+        if self.structure is _BETTING_FIXED_LIMIT:
             target = min(current + self.min_bet, reach)
             if amount != target:
                 return (f"fixed limit: a {word} must be to exactly {target}, not {amount}",
@@ -386,7 +402,7 @@ class BettingRound:
             if current == 0:
                 return f"bet of {amount} is below the minimum bet of {minimum}", "min-bet"
             return f"raise to {amount} is below the minimum raise to {minimum}", "min-raise"
-        if self.structure is Betting.POT_LIMIT:
+        if self.structure is _BETTING_POT_LIMIT:
             limit = self._pot_limit(who)
             if amount > limit:
                 return (f"pot limit: {word} to {amount} is above the pot limit of {limit}",
@@ -417,14 +433,12 @@ class BettingRound:
                 self._pos = -1
                 return
         acted = self._acted
-        size = len(order)
-        for step in range(1, size + 1):
-            candidate_pos = (pos + step) % size
-            player = order[candidate_pos]
+        # The players after position pos, wrapping round (slices are cheaper than modulo steps).
+        for offset, player in enumerate(order[pos + 1:] + order[:pos + 1]):
             if in_hand[player] and stacks[player] > 0 and (
                 acted[player] < 0 or committed[player] < current
             ):
-                self._pos = candidate_pos
+                self._pos = (pos + 1 + offset) % len(order)
                 self._actor = player
                 return
         self._actor = None

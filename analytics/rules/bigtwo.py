@@ -69,6 +69,12 @@ def _bit(card: Card) -> int | None:
     """The card's bit, or None for ``??``."""
     bit = _BIT_BY_ID.get(id(card))
     return bit if bit is not None else _BIT.get(card)
+
+
+def _known_bit(card: Card) -> int:
+    """The bit of a known card, by identity when interned (hashing a card is slow)."""
+    bit = _BIT_BY_ID.get(id(card))
+    return bit if bit is not None else _BIT[card]
 _TWOS_MASK: Final = sum(1 << card.code for card in DECK if card.rank is Rank.TWO)
 _MAX_CACHED_PLAYS: Final = 100_000
 
@@ -215,7 +221,7 @@ def payment(cards_left: int, cards_dealt: int, twos_left: int, scoring: BigTwoSc
     card at all; with ``cards_with_twos`` each unplayed 2 doubles the payment again
     (the doublings multiply: two 2s pay x4).  ``rank`` scoring pays nothing.
     """
-    if scoring is BigTwoScoring.RANK or cards_left == 0:
+    if scoring is _SCORING_RANK or cards_left == 0:
         return 0
     if cards_left == cards_dealt:
         points = 3 * cards_left
@@ -223,7 +229,7 @@ def payment(cards_left: int, cards_dealt: int, twos_left: int, scoring: BigTwoSc
         points = 2 * cards_left
     else:
         points = cards_left
-    if scoring is BigTwoScoring.CARDS_WITH_TWOS:
+    if scoring is _SCORING_CARDS_WITH_TWOS:
         points <<= twos_left
     return points
 
@@ -234,6 +240,19 @@ class Phase(Enum):
     DEAL = "deal"
     PLAY = "play"
     OVER = "over"
+
+
+# Enum members as module constants: reading ``Enum.MEMBER`` goes through the enum
+# class's descriptor (about ten times a global's cost) on every hot-path comparison.
+_PHASE_DEAL: Final = Phase.DEAL
+_PHASE_OVER: Final = Phase.OVER
+_PHASE_PLAY: Final = Phase.PLAY
+_SCORING_CARDS_WITH_TWOS: Final = BigTwoScoring.CARDS_WITH_TWOS
+_SCORING_RANK: Final = BigTwoScoring.RANK
+_VERB_DEAL_HOLE: Final = Verb.DEAL_HOLE
+_VERB_NOOP: Final = Verb.NOOP
+_VERB_PASS: Final = Verb.PASS
+_VERB_PLAY: Final = Verb.PLAY
 
 
 class BigTwoState:
@@ -251,7 +270,7 @@ class BigTwoState:
         self.players = players
         self.hands = [0] * (players + 1)  # index 0 unused: players are 1-based
         self.dealt = [0] * (players + 1)
-        self.phase = Phase.DEAL
+        self.phase = _PHASE_DEAL
         self.turn: int | None = None
         self.table: BigTwoCombo | None = None
         self.table_mask = 0
@@ -263,6 +282,7 @@ class BigTwoState:
         self.plays = 0
         self.tricks = 0
         self._all_dealt = 0
+        self._opened: tuple[int, Card] | None = None  # _opening()'s answer for this deal
         self._play_rules = _play_rules(rules)
         self._memo = _PLAYS.setdefault(self._play_rules, {})
         # Per player, his possible plays by size; built on the first legal_plays() call
@@ -281,7 +301,7 @@ class BigTwoState:
     @property
     def is_over(self) -> bool:
         """True once the game is decided."""
-        return self.phase is Phase.OVER
+        return self.phase is _PHASE_OVER
 
     @property
     def leading(self) -> bool:
@@ -332,12 +352,30 @@ class BigTwoState:
         self._verify_deal(player, cards)
 
     def _verify_deal(self, player: int, cards: Sequence[Card]) -> int:
-        if self.phase is not Phase.DEAL:
+        if self.phase is not _PHASE_DEAL:
             raise RuleError("cards are dealt before the first play, not during the game",
                             rule="deal-order")
         if not 1 <= player <= self.players:
             raise RuleError(f"p{player} is not a player (this game has {self.players})",
                             rule="players")
+        try:
+            # The usual deal: interned cards, none dealt before.  Summing bits is or-ing
+            # them when no card repeats; a repeat carries, so the bit count comes out short.
+            mask = sum(map(_BIT_BY_ID.__getitem__, map(id, cards)))
+        except KeyError:
+            mask = -1
+        if mask < 0 or mask.bit_count() != len(cards) or mask & self._all_dealt:
+            # Card by card: raises at the first bad card, or masks cards built by hand.
+            mask = self._deal_mask(cards)
+        total = self.dealt[player] + len(cards)
+        if total > self._deal_limit():
+            raise RuleError(
+                f"{self._name(player)} would hold {total} cards; {self._deal_rule_text()}",
+                rule="deal-size")
+        return mask
+
+    def _deal_mask(self, cards: Sequence[Card]) -> int:
+        """The mask of dealt ``cards``, checked card by card (raises at the first bad card)."""
         mask = 0
         for card in cards:
             bit = _BIT_BY_ID.get(id(card)) or _bit(card)
@@ -347,11 +385,6 @@ class BigTwoState:
             if bit & self._all_dealt or bit & mask:
                 raise RuleError(f"card {card} is dealt twice", rule="deal-duplicate")
             mask |= bit
-        total = self.dealt[player] + len(cards)
-        if total > self._deal_limit():
-            raise RuleError(
-                f"{self._name(player)} would hold {total} cards; {self._deal_rule_text()}",
-                rule="deal-size")
         return mask
 
     def _deal_rule_text(self) -> str:
@@ -373,12 +406,22 @@ class BigTwoState:
         self.hands[player] |= mask
         self._all_dealt |= mask
         self.dealt[player] += len(cards)
+        self._opened = None
 
     def _opening(self) -> tuple[int, Card]:
-        """Check the finished deal; return who plays first and the card he must play."""
+        """Check the finished deal; return who plays first and the card he must play.
+
+        The first play asks up to three times; the answer is kept until the next deal.
+        """
+        opened = self._opened
+        if opened is None:
+            opened = self._opened = self._find_opening()
+        return opened
+
+    def _find_opening(self) -> tuple[int, Card]:
         rules = self.rules
         lead = rules.lead
-        lead_bit = _BIT[lead]
+        lead_bit = _known_bit(lead)
         if lead_bit & self._all_dealt:
             required = lead
         else:
@@ -387,7 +430,7 @@ class BigTwoState:
             if not dealt:
                 raise RuleError("no cards were dealt before the first play", rule="deal-size")
             required = min(dealt, key=card_order(rules).__getitem__)
-        bit = _BIT[required]
+        bit = _known_bit(required)
         holder = next(p for p in range(1, self.players + 1) if self.hands[p] & bit)
         for player in range(1, self.players + 1):
             expected = self._base + (self._extra if player == holder else 0)
@@ -403,24 +446,24 @@ class BigTwoState:
         :meth:`play` and :meth:`pass_turn` call it on the first play; the simulator
         calls it after dealing so that the bots can ask whose turn it is.
         """
-        if self.phase is not Phase.DEAL:
+        if self.phase is not _PHASE_DEAL:
             return
         holder, required = self._opening()
-        self.phase = Phase.PLAY
+        self.phase = _PHASE_PLAY
         self.turn = holder
         self.required_card = required
 
     # -- plays and passes ---------------------------------------------------------------
 
     def _check_turn(self, player: int) -> None:
-        if self.phase is Phase.OVER:
+        if self.phase is _PHASE_OVER:
             winner = self.finishing_order[0]
             raise RuleError(f"the game is over: {self._name(winner)} has gone out",
                             rule="game-over")
         if not 1 <= player <= self.players:
             raise RuleError(f"p{player} is not a player (this game has {self.players})",
                             rule="players")
-        if self.phase is Phase.DEAL:
+        if self.phase is _PHASE_DEAL:
             holder, required = self._opening()
             if player != holder:
                 raise RuleError(
@@ -461,8 +504,8 @@ class BigTwoState:
                 raise RuleError(f"{text}: four-card plays are not allowed "
                                 "(four_card_plays = false)", rule="combination")
             raise RuleError(f"{text} is not a Big Two combination", rule="combination")
-        required = self.required_card if self.phase is Phase.PLAY else self._opening()[1]
-        if self.plays == 0 and required is not None and not _BIT[required] & mask:
+        required = self.required_card if self.phase is _PHASE_PLAY else self._opening()[1]
+        if self.plays == 0 and required is not None and not _known_bit(required) & mask:
             if required == self.rules.lead:
                 raise RuleError(f"the first play must contain the lead card {required}",
                                 rule="lead-card")
@@ -489,31 +532,37 @@ class BigTwoState:
     def play(self, player: int, cards: Sequence[Card]) -> BigTwoCombo:
         """``pN pl CARDS``: play a combination; the game ends when a player goes out."""
         combo, mask = self._verify_play(player, cards)
-        if self.phase is Phase.DEAL:
+        if self.phase is _PHASE_DEAL:
             self.close_deal()
         self._apply_play(player, combo, mask)
         self.table_cards = tuple(cards)
         return combo
 
     def _apply_play(self, player: int, combo: BigTwoCombo, mask: int) -> None:
-        self.hands[player] &= ~mask
+        hands = self.hands
+        left = hands[player] = hands[player] & ~mask
         self.plays += 1
         self.table = combo
         self.table_mask = mask
         self.table_player = player
         self.passes = 0
-        if not self.hands[player]:
-            self.finishing_order.append(player)
-            self._in_count -= 1
-            if self.rules.scoring is not BigTwoScoring.RANK:
-                self.phase = Phase.OVER
-            elif self._in_count <= 1:
-                # rank scoring: the last player left takes the last place.
-                self.finishing_order.extend(self.in_play())
-                self.phase = Phase.OVER
-            if self.phase is Phase.OVER:
-                self.turn = None
-                return
+        if left:
+            following = player % self.players + 1
+            # The next player usually still holds cards: no search.
+            self.turn = following if hands[following] else self._next_in(player)
+            return
+        # He has gone out.
+        self.finishing_order.append(player)
+        self._in_count -= 1
+        if self.rules.scoring is not _SCORING_RANK:
+            self.phase = _PHASE_OVER
+        elif self._in_count <= 1:
+            # rank scoring: the last player left takes the last place.
+            self.finishing_order.extend(self.in_play())
+            self.phase = _PHASE_OVER
+        if self.phase is _PHASE_OVER:
+            self.turn = None
+            return
         self.turn = self._next_in(player)
 
     def verify_pass(self, player: int) -> None:
@@ -531,14 +580,20 @@ class BigTwoState:
     def pass_turn(self, player: int) -> None:
         """``pN ps``: pass.  When every other player still in has passed, the trick ends."""
         self.verify_pass(player)
+        self._passed(player)
+
+    def _passed(self, player: int) -> None:
+        """Apply a pass that :meth:`verify_pass` allows."""
         self.passes += 1
         # The trick ends once everybody still in, other than its last player, has passed
         # in succession.  If that player has gone out (rank scoring), all still in must
         # pass, and the lead falls to the next player still in after him.
         needed = self._in_count
-        if self.table_player is not None and self.hands[self.table_player]:
+        hands = self.hands
+        if self.table_player is not None and hands[self.table_player]:
             needed -= 1
-        self.turn = self._next_in(player)
+        following = player % self.players + 1
+        self.turn = following if hands[following] else self._next_in(player)
         if self.passes >= needed:
             self.table = None
             self.table_mask = 0
@@ -564,7 +619,7 @@ class BigTwoState:
         Computed from the player's plays at the deal, so it is cheap to call at
         every turn.
         """
-        if self.phase is Phase.DEAL:
+        if self.phase is _PHASE_DEAL:
             self.close_deal()
         player = self.turn
         if player is None:
@@ -582,7 +637,7 @@ class BigTwoState:
             return [o for o in by_size.get(len(table.cards), ()) if o.strength > top]
         options = [o for size in sorted(by_size) for o in by_size[size]]
         if self.plays == 0 and self.required_card is not None:
-            bit = _BIT[self.required_card]
+            bit = _known_bit(self.required_card)
             options = [o for o in options if o.mask & bit]
         return options
 
@@ -592,30 +647,30 @@ class BigTwoState:
         player = self.turn
         if player is None:
             return []
-        actions = [] if self.table is None else [Action(player, Verb.PASS)]
+        actions = [] if self.table is None else [Action(player, _VERB_PASS)]
         # combo.cards lists the strongest first; histories list a play weakest first.
-        actions += [Action(player, Verb.PLAY, cards=o.combo.cards[::-1]) for o in plays]
+        actions += [Action(player, _VERB_PLAY, cards=o.combo.cards[::-1]) for o in plays]
         return actions
 
     def apply(self, action: Action) -> None:
         """Apply one history action (deal, play, pass; no-ops are ignored)."""
         verb = action.verb
-        if verb is Verb.PLAY:
+        if verb is _VERB_PLAY:
             self.play(action.actor, action.cards)
-        elif verb is Verb.PASS:
+        elif verb is _VERB_PASS:
             self.pass_turn(action.actor)
-        elif verb is Verb.DEAL_HOLE:
+        elif verb is _VERB_DEAL_HOLE:
             if action.actor != DEALER or action.target is None:
                 raise RuleError("only the dealer deals cards", rule="deal-order")
             self.deal(action.target, action.cards)
-        elif verb is not Verb.NOOP:
+        elif verb is not _VERB_NOOP:
             raise RuleError(f"{verb.value!r} is not a Big Two action", rule="verb")
 
     # -- the result ------------------------------------------------------------------------
 
     def outcome(self, starting_stacks: Sequence[int] | None = None) -> Outcome:
         """Points, winner and finishing order of the finished game."""
-        if self.phase is not Phase.OVER:
+        if self.phase is not _PHASE_OVER:
             raise RuleError(self._unfinished_text(), rule="incomplete")
         rules = self.rules
         winner = self.finishing_order[0]
@@ -642,10 +697,10 @@ class BigTwoState:
         )
 
     def _unfinished_text(self) -> str:
-        if self.phase is Phase.DEAL:
+        if self.phase is _PHASE_DEAL:
             return "the game is not finished: no card was played"
         counts = ", ".join(f"p{p} {self.card_count(p)}" for p in self.in_play())
-        if self.rules.scoring is BigTwoScoring.RANK:
+        if self.rules.scoring is _SCORING_RANK:
             return (f"the game is not finished: with scoring = \"rank\" play goes on until "
                     f"one player is left (cards left: {counts})")
         return f"the game is not finished: nobody has gone out (cards left: {counts})"
@@ -667,18 +722,7 @@ def replay(hand: HandHistory) -> Outcome:
         state = BigTwoState(rules, hand.num_players)
     except RuleError as error:
         raise error.located(hand) from None
-    play, pass_turn, apply = state.play, state.pass_turn, state.apply
-    for index, action in enumerate(hand.actions):
-        try:
-            verb = action.verb
-            if verb is Verb.PLAY:  # the two common steps first, without apply()'s dispatch
-                play(action.actor, action.cards)
-            elif verb is Verb.PASS:
-                pass_turn(action.actor)
-            else:
-                apply(action)
-        except RuleError as error:
-            raise error.located(hand, index, action) from None
+    _play_all(state, hand)
     try:
         outcome = state.outcome(hand.starting_stacks)
     except RuleError as error:
@@ -687,6 +731,57 @@ def replay(hand: HandHistory) -> Outcome:
                             hand.actions[last] if last >= 0 else None) from None
     _check_stated(hand, outcome)
     return outcome
+
+
+def _play_all(state: BigTwoState, hand: HandHistory) -> None:
+    """Apply every action of ``hand`` to ``state``, as :meth:`BigTwoState.apply` would.
+
+    A play or pass that is plainly legal (the player to act, after the first
+    play; interned cards he holds, no card twice, a combination already
+    recognised, the trick's size and stronger than the table) is applied
+    straight away.  Everything else goes through :meth:`~BigTwoState.play`,
+    :meth:`~BigTwoState.pass_turn` or :meth:`~BigTwoState.apply`, which check it
+    in full and raise the :class:`RuleError` a player reads.  The guards only
+    ever send more actions to the full checks, never fewer.
+    """
+    bit_by_id = _BIT_BY_ID
+    memo = state._memo
+    hands = state.hands
+    play, pass_turn, apply = state.play, state.pass_turn, state.apply
+    for index, action in enumerate(hand.actions):
+        try:
+            verb = action.verb
+            if verb is _VERB_PLAY:
+                player = action.actor
+                cards = action.cards
+                if player == state.turn and state.plays:
+                    mask = 0
+                    for card in cards:
+                        bit = bit_by_id.get(id(card))
+                        if bit is None:
+                            mask = -1
+                            break
+                        mask |= bit
+                    combo = memo.get(mask) if mask > 0 else None
+                    if (combo is not None and mask.bit_count() == len(cards)
+                            and not mask & ~hands[player]):
+                        table = state.table
+                        if table is None or (len(table.cards) == len(cards)
+                                             and combo.key > table.key):
+                            state._apply_play(player, combo, mask)
+                            state.table_cards = cards
+                            continue
+                play(player, cards)
+            elif verb is _VERB_PASS:
+                player = action.actor
+                if player == state.turn and state.table is not None:
+                    state._passed(player)
+                else:
+                    pass_turn(player)
+            else:
+                apply(action)
+        except RuleError as error:
+            raise error.located(hand, index, action) from None
 
 
 def _check_stated(hand: HandHistory, outcome: Outcome) -> None:

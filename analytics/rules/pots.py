@@ -182,6 +182,9 @@ def settle(
     side: str = "side",
 ) -> Settlement:
     """Build the pots, award them and compute every player's net; see the module docstring."""
+    usual = _settle_one_pot(contributions, in_hand, strengths, odd_chip_order, dead, main)
+    if usual is not None:
+        return usual
     layout = build_pots(contributions, in_hand, dead, main=main, side=side)
     awards = award_pots(layout.pots, strengths, odd_chip_order)
     won = [0] * len(contributions)
@@ -189,3 +192,65 @@ def settle(
         won[award.player - 1] += award.amount
     nets = tuple(w + r - c for w, r, c in zip(won, layout.refunds, contributions, strict=True))
     return Settlement(layout.pots, layout.refunds, awards, tuple(won), nets)
+
+
+def _settle_one_pot(
+    contributions: Sequence[int],
+    in_hand: Sequence[bool],
+    strengths: Sequence[int | None],
+    odd_chip_order: Sequence[int],
+    dead: int,
+    main: str,
+) -> Settlement | None:
+    """:func:`settle` for the usual hand, where one pot holds everything; None otherwise.
+
+    The usual hand: once the uncalled chips go back, every player still in has
+    put in the same, and the pot has a contender.  The steps and their results
+    are those of :func:`build_pots` and :func:`award_pots` (the general path,
+    which also raises their errors); this only skips the layering into levels,
+    the intermediate objects and the per-pot look-ups, which cost more than a
+    7 & 8 hand's whole betting.
+    """
+    count = len(contributions)
+    if len(in_hand) != count or not count:
+        return None
+    ordered = sorted(contributions)
+    if ordered[0] < 0:
+        return None
+    # Uncalled chips: the largest contribution beyond the second largest goes back.
+    first = ordered[-1]
+    second = ordered[-2] if count > 1 else -1
+    paid = list(contributions)
+    refunds = [0] * count
+    if first > second >= 0:
+        top = paid.index(first)
+        refunds[top] = first - second
+        paid[top] = second
+    eligible = [player for player in range(count) if in_hand[player]]
+    if not eligible or len({paid[player] for player in eligible}) != 1:
+        return None  # nobody in, or side pots: the general path
+    amount = sum(paid) + dead
+    won = [0] * count
+    awards: list[PotAward] = []
+    if len(eligible) == 1:
+        if amount:
+            awards.append(PotAward(main, eligible[0] + 1, amount))
+            won[eligible[0]] = amount
+    elif amount:
+        contenders = [player for player in eligible if strengths[player] is not None]
+        if not contenders:
+            return None  # the general path raises NoContenderError
+        best = max([strengths[player] or 0 for player in contenders])
+        winners = [player for player in contenders if strengths[player] == best]
+        if len(winners) > 1:
+            rank_in_order = {player: position for position, player in enumerate(odd_chip_order)}
+            winners.sort(key=lambda p: rank_in_order.get(p, len(rank_in_order) + p))
+        share, odd = divmod(amount, len(winners))
+        for position, player in enumerate(winners):
+            chips = share + (1 if position < odd else 0)
+            if chips:
+                awards.append(PotAward(main, player + 1, chips))
+                won[player] += chips
+    nets = tuple([w + r - c for w, r, c in zip(won, refunds, contributions, strict=True)])
+    return Settlement((Pot(main, amount, tuple(eligible)),), tuple(refunds), tuple(awards),
+                      tuple(won), nets)

@@ -10,6 +10,7 @@ players clockwise from the last to lay.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Final
 
 from analytics.rules.base import PotAward, RuleError, permits
 from analytics.rules.rummoli_cards import (
@@ -43,6 +44,18 @@ from parsers.model import RUMMOLI_POTS
 __all__ = ["LayingPhase"]
 
 
+# Enum members as module constants: reading ``Enum.MEMBER`` goes through the enum
+# class's descriptor (about ten times a global's cost) on every hot-path comparison.
+_CLAIM_AUTO: Final = Claim.AUTO
+_LAY_REASON_COLOUR: Final = LayReason.COLOUR
+_LAY_REASON_OPEN: Final = LayReason.OPEN
+_LAY_REASON_PASSED: Final = LayReason.PASSED
+_LAY_REASON_SEQUENCE: Final = LayReason.SEQUENCE
+_PHASE_IMPASSE: Final = Phase.IMPASSE
+_PHASE_OVER: Final = Phase.OVER
+_PHASE_RUMMOLI: Final = Phase.RUMMOLI
+
+
 class LayingPhase:
     """Laying cards, claiming pots, the impasse and the end of the round."""
 
@@ -71,8 +84,8 @@ class LayingPhase:
 
     def _open_laying(self, winner: int) -> None:
         """The poker winner opens the Rummoli phase with one of his lowest cards."""
-        self.phase = Phase.RUMMOLI
-        self._why = LayReason.OPEN
+        self.phase = _PHASE_RUMMOLI
+        self._why = _LAY_REASON_OPEN
         self._turn = winner
         hand = self.hands[winner]
         self._allowed = hand & RANK_MASK[lowest_of(hand) >> 2]
@@ -82,12 +95,12 @@ class LayingPhase:
 
     def _lay_problem(self, index: int, code: int) -> str | None:
         """Why player ``index`` may not lay ``code`` now, or None."""
-        if self.phase is not Phase.RUMMOLI:
-            if self.phase is Phase.OVER and self.finale_pot is None:
+        if self.phase is not _PHASE_RUMMOLI:
+            if self.phase is _PHASE_OVER and self.finale_pot is None:
                 return "the round is over: " + (
                     "it ended at an impasse" if self.impasse
                     else f"p{self.winner} laid his last card")
-            if self.finale_pot is not None and self.phase is Phase.OVER:
+            if self.finale_pot is not None and self.phase is _PHASE_OVER:
                 return "the end-of-game round is poker only: there is no Rummoli phase"
             return f"laying a card is not allowed now: {self.expecting()}"
         if not 0 <= code < 52 or not self.hands[index] >> code & 1:
@@ -97,11 +110,11 @@ class LayingPhase:
         turn, need = player_name(self._turn), self._allowed_text()
         laid = f"{player_name(index)} laid {DECK[code]}"
         why = self._why
-        if why is LayReason.OPEN:
+        if why is _LAY_REASON_OPEN:
             if index != self._turn:
                 return f"{laid} but {turn} won the poker phase and opens the Rummoli phase"
             return f"{laid} but must open with his lowest card ({need})"
-        if why is LayReason.SEQUENCE:
+        if why is _LAY_REASON_SEQUENCE:
             if index != self._turn:
                 return f"{laid} but {turn} holds {need}, the next card of the sequence"
             return f"{laid} but must lay {need}, the next card of the sequence"
@@ -110,7 +123,7 @@ class LayingPhase:
             gone = f"nobody holds {DECK[self._missing]}"
         else:
             gone = f"{DECK[self._last]} ends its suit"
-        if why is LayReason.COLOUR:
+        if why is _LAY_REASON_COLOUR:
             return f"{laid} but {gone}: {turn} must lay his lowest {colour} card ({need})"
         last = player_name(self._last_layer)
         return (f"{laid} but {gone} and {last} holds no {colour} card: the turn passes clockwise"
@@ -120,21 +133,21 @@ class LayingPhase:
         """Check ``pN pl CARD``."""
         problem = self._lay_problem(player - 1, code)
         if problem is not None:
-            raise RuleError(problem, rule=R_LAY if self.phase is not Phase.OVER else R_END)
+            raise RuleError(problem, rule=R_LAY if self.phase is not _PHASE_OVER else R_END)
 
     def can_lay(self, player: int, code: int) -> bool:
         """True when ``player`` may lay card ``code`` now."""
-        return (self.phase is Phase.RUMMOLI and player - 1 == self._turn
+        return (self.phase is _PHASE_RUMMOLI and player - 1 == self._turn
                 and bool(self._allowed >> code & 1))
 
     def allowed_cards(self) -> tuple[Card, ...]:
         """The cards the player to lay may lay (one unless the rules give him a choice)."""
-        return cards_of(self._allowed) if self.phase is Phase.RUMMOLI else ()
+        return cards_of(self._allowed) if self.phase is _PHASE_RUMMOLI else ()
 
     def lay(self, player: int, code: int) -> None:
         """``player`` lays card ``code``; pots it completes are won (claim = auto) or claimable."""
         index = player - 1
-        if self.phase is not Phase.RUMMOLI or index != self._turn or not self._allowed >> code & 1:
+        if self.phase is not _PHASE_RUMMOLI or index != self._turn or not self._allowed >> code & 1:
             self.verify_lay(player, code)
         bit = 1 << code
         hand = self.hands[index] ^ bit
@@ -144,7 +157,8 @@ class LayingPhase:
         self.laid_by[index] = laid
         self._last = code
         self._last_layer = index
-        self._claimable = []
+        if self._claimable:
+            self._claimable = []
         if bit & PAY_CARDS:
             pot = CARD_POT.get(code)
             if pot is not None:
@@ -157,10 +171,18 @@ class LayingPhase:
         if not hand:
             self._end_round(index)
             return
+        following = code + 4
+        if following < 52:
+            holder = self._holder[following]
+            if holder >= 0:  # the usual case, without the call: he holds the next card
+                self._turn = holder
+                self._allowed = 1 << following
+                self._why = _LAY_REASON_SEQUENCE
+                return
         self._next_layer(index, code)
 
     def _pay_card(self, index: int, pot: int) -> None:
-        if self.rules.claim is Claim.AUTO:
+        if self.rules.claim is _CLAIM_AUTO:
             self._award_pot(index, pot)
         else:
             self._claimable.append(pot)
@@ -179,7 +201,7 @@ class LayingPhase:
             if holder >= 0:
                 self._turn = holder
                 self._allowed = 1 << following
-                self._why = LayReason.SEQUENCE
+                self._why = _LAY_REASON_SEQUENCE
                 return
             self._missing = following
         else:
@@ -192,22 +214,22 @@ class LayingPhase:
             if cards:
                 self._turn = other
                 self._allowed = cards & RANK_MASK[lowest_of(cards) >> 2]
-                self._why = LayReason.COLOUR if step == 0 else LayReason.PASSED
+                self._why = _LAY_REASON_COLOUR if step == 0 else _LAY_REASON_PASSED
                 return
-        self.phase = Phase.IMPASSE
+        self.phase = _PHASE_IMPASSE
 
     # ----------------------------------------------------------------- claims
 
     def verify_claim(self, player: int, pot: str) -> None:
         """Check ``pN cl POT`` (claim = manual): right after laying the card that wins it."""
-        if self.rules.claim is Claim.AUTO:
+        if self.rules.claim is _CLAIM_AUTO:
             raise RuleError("pots are paid automatically (claim = 'auto'): cl is only used"
                             " with claim = 'manual'", rule=R_CLAIM)
         number = POT_INDEX.get(pot)
         if number is None or number in (POKER_POT, RUMMOLI_POT):
             raise RuleError(f"{pot} is not a pot won by laying cards: only TS JD QC KH AS AKD"
                             " 789 are claimed", rule=R_CLAIM)
-        if self.phase not in (Phase.RUMMOLI, Phase.IMPASSE, Phase.OVER) or self._last < 0:
+        if self.phase not in (_PHASE_RUMMOLI, _PHASE_IMPASSE, _PHASE_OVER) or self._last < 0:
             raise RuleError(f"p{player} cannot claim {pot}: no card has been laid yet",
                             rule=R_CLAIM)
         if player - 1 != self._last_layer or number not in self._claimable:
@@ -234,14 +256,14 @@ class LayingPhase:
 
     def verify_impasse(self) -> None:
         """Check ``d im``: nobody holds a card of the required colour."""
-        if self.phase is not Phase.IMPASSE:
-            if self.phase is Phase.RUMMOLI:
+        if self.phase is not _PHASE_IMPASSE:
+            if self.phase is _PHASE_RUMMOLI:
                 raise RuleError(f"there is no impasse: {self.expecting()}", rule=R_IMPASSE)
             raise self._phase_error("d im", R_IMPASSE)
 
     def can_impasse(self) -> bool:
         """True when the dealer must declare an impasse now."""
-        return self.phase is Phase.IMPASSE
+        return self.phase is _PHASE_IMPASSE
 
     def declare_impasse(self) -> None:
         """The round ends without a winner: each player pays a chip per card into ``rummoli``."""
@@ -254,7 +276,7 @@ class LayingPhase:
                 self.board[RUMMOLI_POT] += pay
                 self.awards.append(PotAward("impasse", index + 1, -pay))
         self.impasse = True
-        self.phase = Phase.OVER
+        self.phase = _PHASE_OVER
 
     def _end_round(self, index: int) -> None:
         self._award_pot(index, RUMMOLI_POT)
@@ -271,4 +293,4 @@ class LayingPhase:
             self.stacks[index] += total
             self.awards.append(PotAward("payments", index + 1, total))
         self.winner = index + 1
-        self.phase = Phase.OVER
+        self.phase = _PHASE_OVER

@@ -10,8 +10,15 @@ for) as dead money in the main pot.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Final
 
-from analytics.evaluator import poker_category_of, poker_rank
+from analytics.evaluator import (
+    POKER_MAX_CARDS,
+    POKER_MIN_CARDS,
+    poker_category_of,
+    poker_rank,
+    poker_value_of_mask,
+)
 from analytics.rules.base import PotAward, RuleError, ShowdownHand, permits
 from analytics.rules.betting import BettingError, BettingRound
 from analytics.rules.pots import NoContenderError, build_pots, settle
@@ -23,9 +30,22 @@ from parsers.knobs import Betting
 __all__ = ["PokerPhase", "poker_value"]
 
 
+# Enum members as module constants: reading ``Enum.MEMBER`` goes through the enum
+# class's descriptor (about ten times a global's cost) on every hot-path comparison.
+_PHASE_BETTING: Final = Phase.BETTING
+_PHASE_OVER: Final = Phase.OVER
+_PHASE_SHOWDOWN: Final = Phase.SHOWDOWN
+
+
+_CARD_TEXT = tuple(str(card) for card in DECK)
+"""Each card's text by code: ``format_cards`` without a ``__str__`` call per card."""
+
+
 def poker_value(mask: int) -> int:
     """The dense poker value (higher is better) of the best five of the cards in ``mask``."""
-    return poker_rank(cards_of(mask)).value
+    if POKER_MIN_CARDS <= mask.bit_count() <= POKER_MAX_CARDS:
+        return poker_value_of_mask(mask)  # the same value, without building cards
+    return poker_rank(cards_of(mask)).value  # raises the evaluator's error
 
 
 class PokerPhase:
@@ -69,12 +89,12 @@ class PokerPhase:
         # on the board are already in the pot (pot limit counts them).
         self.poker = BettingRound(self.stacks, [0] * self.n, [True] * self.n, self.order,
                                   self.betting, self.min_bet, pot=self.dead_money)
-        self.phase = Phase.BETTING
+        self.phase = _PHASE_BETTING
         if self.poker.is_over:  # everybody but one is all in from the antes
             self._end_betting()
 
     def _betting(self, player: int, what: str) -> BettingRound:
-        if self.phase is not Phase.BETTING or self.poker is None:
+        if self.phase is not _PHASE_BETTING or self.poker is None:
             raise self._phase_error(f"p{player} {what}", R_POKER)
         return self.poker
 
@@ -90,7 +110,7 @@ class PokerPhase:
 
     def can_bet_raise(self, player: int, amount: int) -> bool:
         """True when ``player`` may bet or raise to ``amount`` now."""
-        return (self.phase is Phase.BETTING and self.poker is not None
+        return (self.phase is _PHASE_BETTING and self.poker is not None
                 and self.poker.can_bet_or_raise_to(amount, player - 1))
 
     def bet_raise(self, player: int, amount: int) -> None:
@@ -150,15 +170,15 @@ class PokerPhase:
             self._settle(still_in[0])
         else:
             self._pending_show = still_in
-            self.phase = Phase.SHOWDOWN
+            self.phase = _PHASE_SHOWDOWN
 
     # ----------------------------------------------------------------- showdown
 
     def verify_show(self, player: int, codes: Sequence[int]) -> None:
         """Check ``pN sm [CARDS]``: show the whole hand or its best five, or muck (no cards)."""
         index = player - 1
-        if self.phase is not Phase.SHOWDOWN:
-            if self.phase is Phase.BETTING or self.phase < Phase.BETTING:
+        if self.phase is not _PHASE_SHOWDOWN:
+            if self.phase is _PHASE_BETTING or self.phase < _PHASE_BETTING:
                 raise self._phase_error(f"p{player} sm", R_POKER)
             raise RuleError("the poker phase is over: there is no showdown now"
                             + (" (the pot was won uncontested)" if not self.showdown else ""),
@@ -213,7 +233,7 @@ class PokerPhase:
         if codes:
             value = poker_value(self.hands[index])
             self._strengths[index] = value
-            self.showdown.append(ShowdownHand(player, format_cards(DECK[c] for c in codes),
+            self.showdown.append(ShowdownHand(player, "".join([_CARD_TEXT[c] for c in codes]),
                                               poker_category_of(value).label, value))
         if not self._pending_show:
             winners = [i for i in self.order if self._strengths[i] is not None]
@@ -247,6 +267,6 @@ class PokerPhase:
         self.poker_winner = winner
         if finale:
             self.winner = winner + 1
-            self.phase = Phase.OVER
+            self.phase = _PHASE_OVER
             return
         self._open_laying(winner)

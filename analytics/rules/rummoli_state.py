@@ -56,7 +56,37 @@ from parsers.model import DEALER, RUMMOLI_POTS, Action, Verb
 
 __all__ = ["CODE_BY_ID", "Phase", "RummoliState"]
 
+
+# Enum members as module constants: reading ``Enum.MEMBER`` goes through the enum
+# class's descriptor (about ten times a global's cost) on every hot-path comparison.
+_LAY_REASON_OPEN: Final = LayReason.OPEN
+_PHASE_AUCTION: Final = Phase.AUCTION
+_PHASE_AUCTION_CLOSE: Final = Phase.AUCTION_CLOSE
+_PHASE_BETTING: Final = Phase.BETTING
+_PHASE_DEAL: Final = Phase.DEAL
+_PHASE_IMPASSE: Final = Phase.IMPASSE
+_PHASE_OVER: Final = Phase.OVER
+_PHASE_RUMMOLI: Final = Phase.RUMMOLI
+_PHASE_SHOWDOWN: Final = Phase.SHOWDOWN
+_PHASE_WIDOW: Final = Phase.WIDOW
+_VERB_AUCTION_WIN: Final = Verb.AUCTION_WIN
+_VERB_BET_RAISE: Final = Verb.BET_RAISE
+_VERB_BID: Final = Verb.BID
+_VERB_BID_PASS: Final = Verb.BID_PASS
+_VERB_CHECK_CALL: Final = Verb.CHECK_CALL
+_VERB_CLAIM: Final = Verb.CLAIM
+_VERB_DEAL_HOLE: Final = Verb.DEAL_HOLE
+_VERB_DEAL_WIDOW: Final = Verb.DEAL_WIDOW
+_VERB_EXCHANGE: Final = Verb.EXCHANGE
+_VERB_FOLD: Final = Verb.FOLD
+_VERB_IMPASSE: Final = Verb.IMPASSE
+_VERB_NOOP: Final = Verb.NOOP
+_VERB_PASS_WIDOW: Final = Verb.PASS_WIDOW
+_VERB_PLAY: Final = Verb.PLAY
+_VERB_SHOW_MUCK: Final = Verb.SHOW_MUCK
+
 _PAY_NAMES: Final = {code: str(DECK[code]).upper() for code in codes_of(PAY_CARDS)}
+_BIT_OF_CODE: Final = tuple(1 << code for code in range(52))
 _BETTING_VERBS: Final = frozenset({Verb.BET_RAISE, Verb.CHECK_CALL, Verb.FOLD})
 
 
@@ -128,7 +158,7 @@ class RummoliState(PokerPhase, LayingPhase):
         # Rummoli phase
         self._turn = -1
         self._allowed = 0
-        self._why = LayReason.OPEN
+        self._why = _LAY_REASON_OPEN
         self._missing = -1  # the next card nobody holds (for messages)
         self._last = -1  # the last card laid
         self._last_layer = -1
@@ -136,7 +166,7 @@ class RummoliState(PokerPhase, LayingPhase):
         self.awards: list[PotAward] = []
         self.winner: int | None = None  # 1-based: who emptied his hand (finale: poker winner)
         self.impasse = False
-        self.phase = Phase.DEAL
+        self.phase = _PHASE_DEAL
 
     # ================================================================= header and antes
 
@@ -208,50 +238,50 @@ class RummoliState(PokerPhase, LayingPhase):
     def turn(self) -> int | None:
         """Who acts next: a player 1..N, :data:`DEALER` (0) for ``d``, None when it is over."""
         phase = self.phase
-        if phase is Phase.DEAL or phase is Phase.IMPASSE:
+        if phase is _PHASE_DEAL or phase is _PHASE_IMPASSE:
             return DEALER
-        if phase is Phase.WIDOW:
+        if phase is _PHASE_WIDOW:
             return self.dealer
-        if phase is Phase.AUCTION:
+        if phase is _PHASE_AUCTION:
             return self._auction_at + 1
-        if phase is Phase.AUCTION_CLOSE:
+        if phase is _PHASE_AUCTION_CLOSE:
             return self.high_bidder + 1
-        if phase is Phase.BETTING:
+        if phase is _PHASE_BETTING:
             assert self.poker is not None and self.poker.actor is not None
             return self.poker.actor + 1
-        if phase is Phase.SHOWDOWN:
+        if phase is _PHASE_SHOWDOWN:
             return self._pending_show[0] + 1
-        if phase is Phase.RUMMOLI:
+        if phase is _PHASE_RUMMOLI:
             return self._turn + 1
         return None
 
     @property
     def is_over(self) -> bool:
         """True when the round has ended (only a claim of the last card may follow)."""
-        return self.phase is Phase.OVER
+        return self.phase is _PHASE_OVER
 
     def expecting(self) -> str:
         """What the round waits for, in words (used in error messages)."""
         phase = self.phase
-        if phase is Phase.DEAL:
+        if phase is _PHASE_DEAL:
             return f"the deal is not complete ({52 - self._dealt.bit_count()} cards not dealt)"
-        if phase is Phase.WIDOW:
+        if phase is _PHASE_WIDOW:
             return (f"the dealer p{self.dealer} must exchange with the widow (xw) or put it"
                     " up for auction (pw)")
-        if phase is Phase.AUCTION:
+        if phase is _PHASE_AUCTION:
             return f"p{self._auction_at + 1} is to bid (ab) or pass (ap) in the widow auction"
-        if phase is Phase.AUCTION_CLOSE:
+        if phase is _PHASE_AUCTION_CLOSE:
             return (f"p{self.high_bidder + 1} won the widow auction and must take it"
                     f" (aw {self.high_bid})")
-        if phase is Phase.BETTING:
+        if phase is _PHASE_BETTING:
             actor = self.poker.actor if self.poker is not None else None
             return f"{player_name(actor or 0)} is to act in the poker phase"
-        if phase is Phase.SHOWDOWN:
+        if phase is _PHASE_SHOWDOWN:
             names = ", ".join(player_name(i) for i in self._pending_show)
             return f"the showdown is not over ({names} to show or muck)"
-        if phase is Phase.RUMMOLI:
+        if phase is _PHASE_RUMMOLI:
             return f"{player_name(self._turn)} is to lay {self._allowed_text()}"
-        if phase is Phase.IMPASSE:
+        if phase is _PHASE_IMPASSE:
             return "the round is at an impasse: the dealer must declare it (d im)"
         return "the round is over"
 
@@ -270,7 +300,11 @@ class RummoliState(PokerPhase, LayingPhase):
 
     def verify_deal(self, player: int | None, codes: Sequence[int]) -> None:
         """Check ``d dh pN CARDS`` (``player`` = N) or ``d dw CARDS`` (``player`` None)."""
-        if self.phase is not Phase.DEAL:
+        self._verify_deal(player, codes)
+
+    def _verify_deal(self, player: int | None, codes: Sequence[int]) -> int:
+        """Check a deal step; return the mask of its cards."""
+        if self.phase is not _PHASE_DEAL:
             raise RuleError("all 52 cards are already dealt", rule=R_DEAL)
         if player is not None and not 1 <= player <= self.n:
             raise RuleError(f"p{player} is not a player", rule=R_DEAL)
@@ -283,6 +317,7 @@ class RummoliState(PokerPhase, LayingPhase):
             if seen & bit:
                 raise RuleError(f"card {DECK[code]} is dealt twice", rule=R_DEAL)
             seen |= bit
+        return seen & ~self._dealt
 
     def can_deal(self, player: int | None, codes: Sequence[int]) -> bool:
         """True when the deal step is legal now."""
@@ -290,10 +325,38 @@ class RummoliState(PokerPhase, LayingPhase):
 
     def deal(self, player: int | None, codes: Sequence[int]) -> None:
         """Deal cards to player ``player`` (1..N), or to the widow when ``player`` is None."""
-        self.verify_deal(player, codes)
-        mask = 0
-        for code in codes:
-            mask |= 1 << code
+        mask = self._verify_deal(player, codes)
+        self._dealt |= mask
+        if player is None:
+            self.widow |= mask
+        else:
+            index = player - 1
+            self.hands[index] |= mask
+            holder = self._holder
+            for code in codes:
+                holder[code] = index
+        if self._dealt == FULL_DECK:
+            self._finish_deal()
+
+    def _deal_cards(self, player: int | None, cards: Sequence[Card]) -> None:
+        """:meth:`deal` of a history's cards, with one pass over them for the usual deal.
+
+        The usual deal (the deal phase, a seated player, interned cards none of
+        which was dealt before) is applied at once; anything else goes to
+        :meth:`deal`, which checks card by card and raises the error.
+        """
+        try:
+            codes = list(map(CODE_BY_ID.__getitem__, map(id, cards)))
+        except KeyError:  # ?? or a card that is not interned
+            self.deal(player, card_codes(cards))
+            return
+        # Summing bits is or-ing them when no card repeats; a repeat carries, so the bit
+        # count comes out short.
+        mask = sum(map(_BIT_OF_CODE.__getitem__, codes))
+        if (self.phase is not _PHASE_DEAL or mask.bit_count() != len(codes)
+                or mask & self._dealt or (player is not None and not 1 <= player <= self.n)):
+            self.deal(player, card_codes(cards))
+            return
         self._dealt |= mask
         if player is None:
             self.widow |= mask
@@ -320,7 +383,7 @@ class RummoliState(PokerPhase, LayingPhase):
             raise RuleError(f"hand sizes differ by more than one: {name(large)} has"
                             f" {everything[large]} cards, {name(small)} {everything[small]}",
                             rule=R_DEAL)
-        self.phase = Phase.WIDOW
+        self.phase = _PHASE_WIDOW
 
     # ================================================================= widow
 
@@ -330,7 +393,7 @@ class RummoliState(PokerPhase, LayingPhase):
 
     def verify_exchange(self, player: int) -> None:
         """Check ``pD xw``: the dealer exchanges his hand for the widow."""
-        if self.phase is not Phase.WIDOW:
+        if self.phase is not _PHASE_WIDOW:
             raise self._phase_error(f"p{player} xw", R_WIDOW)
         if player != self.dealer:
             raise RuleError(f"only the dealer p{self.dealer} may exchange with the widow"
@@ -342,7 +405,7 @@ class RummoliState(PokerPhase, LayingPhase):
 
     def can_exchange(self, player: int) -> bool:
         """True when ``player`` may exchange with the widow now (he is the dealer, no pay card)."""
-        return self.phase is Phase.WIDOW and player == self.dealer and (
+        return self.phase is _PHASE_WIDOW and player == self.dealer and (
             self.hands[player - 1] & PAY_CARDS == 0)
 
     def exchange(self, player: int) -> None:
@@ -363,19 +426,19 @@ class RummoliState(PokerPhase, LayingPhase):
 
     def verify_pass_widow(self, player: int) -> None:
         """Check ``pD pw``: the dealer keeps his hand and the widow is auctioned."""
-        if self.phase is not Phase.WIDOW:
+        if self.phase is not _PHASE_WIDOW:
             raise self._phase_error(f"p{player} pw", R_WIDOW)
         if player != self.dealer:
             raise RuleError(f"only the dealer p{self.dealer} decides on the widow", rule=R_WIDOW)
 
     def can_pass_widow(self, player: int) -> bool:
         """True when ``player`` may put the widow up for auction now."""
-        return self.phase is Phase.WIDOW and player == self.dealer
+        return self.phase is _PHASE_WIDOW and player == self.dealer
 
     def pass_widow(self, player: int) -> None:
         """The dealer keeps his hand; the widow is auctioned."""
         self.verify_pass_widow(player)
-        self.phase = Phase.AUCTION
+        self.phase = _PHASE_AUCTION
         self._auction_at = self.dealer - 1
         self._next_bidder()
 
@@ -397,12 +460,12 @@ class RummoliState(PokerPhase, LayingPhase):
                 return
         # Nobody can outbid the high bid: the auction is over.
         if self.high_bidder >= 0:
-            self.phase = Phase.AUCTION_CLOSE
+            self.phase = _PHASE_AUCTION_CLOSE
         else:
             self._start_poker()
 
     def _verify_bidder(self, player: int, what: str) -> None:
-        if self.phase is not Phase.AUCTION:
+        if self.phase is not _PHASE_AUCTION:
             raise self._phase_error(f"p{player} {what}", R_WIDOW)
         index = player - 1
         if index == self.dealer - 1:
@@ -435,7 +498,7 @@ class RummoliState(PokerPhase, LayingPhase):
 
     def bid_range(self) -> tuple[int, int] | None:
         """The smallest and largest bid the player to bid may make, or None."""
-        if self.phase is not Phase.AUCTION:
+        if self.phase is not _PHASE_AUCTION:
             return None
         return self.high_bid + 1, self.stacks[self._auction_at]
 
@@ -452,7 +515,7 @@ class RummoliState(PokerPhase, LayingPhase):
 
     def can_pass_bid(self, player: int) -> bool:
         """True when ``player`` may pass in the auction now."""
-        return self.phase is Phase.AUCTION and player - 1 == self._auction_at
+        return self.phase is _PHASE_AUCTION and player - 1 == self._auction_at
 
     def pass_bid(self, player: int) -> None:
         """``player`` passes and is out of the auction."""
@@ -462,7 +525,7 @@ class RummoliState(PokerPhase, LayingPhase):
 
     def verify_win_auction(self, player: int, amount: int) -> None:
         """Check ``pN aw AMOUNT``: the high bidder pays the dealer and takes the widow."""
-        if self.phase is not Phase.AUCTION_CLOSE:
+        if self.phase is not _PHASE_AUCTION_CLOSE:
             raise self._phase_error(f"p{player} aw {amount}", R_WIDOW)
         if player - 1 != self.high_bidder:
             raise RuleError(f"p{player} did not win the auction: p{self.high_bidder + 1} bid"
@@ -473,7 +536,7 @@ class RummoliState(PokerPhase, LayingPhase):
 
     def can_win_auction(self, player: int, amount: int) -> bool:
         """True when ``pN aw AMOUNT`` is the step due now."""
-        return (self.phase is Phase.AUCTION_CLOSE and player - 1 == self.high_bidder
+        return (self.phase is _PHASE_AUCTION_CLOSE and player - 1 == self.high_bidder
                 and amount == self.high_bid)
 
     def win_auction(self, player: int, amount: int) -> None:
@@ -494,40 +557,40 @@ class RummoliState(PokerPhase, LayingPhase):
         """Verify and apply one parsed action (no-ops are ignored)."""
         verb = action.verb
         actor = action.actor
-        if verb is Verb.PLAY:
+        if verb is _VERB_PLAY:
             if len(action.cards) != 1:
                 raise RuleError("a Rummoli player lays one card at a time", rule=R_LAY)
             card = action.cards[0]
             code = CODE_BY_ID.get(id(card))
             self.lay(actor, code if code is not None else card.code)
         elif verb in _BETTING_VERBS:
-            if verb is Verb.CHECK_CALL:
+            if verb is _VERB_CHECK_CALL:
                 self.check_call(actor)
-            elif verb is Verb.FOLD:
+            elif verb is _VERB_FOLD:
                 self.fold(actor)
             else:
                 self.bet_raise(actor, action.amount or 0)
-        elif verb is Verb.DEAL_HOLE:
-            self.deal(action.target, card_codes(action.cards))
-        elif verb is Verb.DEAL_WIDOW:
-            self.deal(None, card_codes(action.cards))
-        elif verb is Verb.EXCHANGE:
+        elif verb is _VERB_DEAL_HOLE:
+            self._deal_cards(action.target, action.cards)
+        elif verb is _VERB_DEAL_WIDOW:
+            self._deal_cards(None, action.cards)
+        elif verb is _VERB_EXCHANGE:
             self.exchange(actor)
-        elif verb is Verb.PASS_WIDOW:
+        elif verb is _VERB_PASS_WIDOW:
             self.pass_widow(actor)
-        elif verb is Verb.BID:
+        elif verb is _VERB_BID:
             self.bid(actor, action.amount or 0)
-        elif verb is Verb.BID_PASS:
+        elif verb is _VERB_BID_PASS:
             self.pass_bid(actor)
-        elif verb is Verb.AUCTION_WIN:
+        elif verb is _VERB_AUCTION_WIN:
             self.win_auction(actor, action.amount or 0)
-        elif verb is Verb.SHOW_MUCK:
+        elif verb is _VERB_SHOW_MUCK:
             self.show(actor, card_codes(action.cards))
-        elif verb is Verb.CLAIM:
+        elif verb is _VERB_CLAIM:
             self.claim(actor, action.pot or "")
-        elif verb is Verb.IMPASSE:
+        elif verb is _VERB_IMPASSE:
             self.declare_impasse()
-        elif verb is not Verb.NOOP:
+        elif verb is not _VERB_NOOP:
             raise RuleError(f"{verb.value!r} is not a Rummoli action", rule=R_HEADER)
 
     def legal_actions(self) -> list[Action]:
@@ -540,49 +603,49 @@ class RummoliState(PokerPhase, LayingPhase):
         """
         phase = self.phase
         actions: list[Action] = []
-        if phase is Phase.DEAL:
-            actions = [Action(DEALER, Verb.DEAL_HOLE, target=p) for p in range(1, self.n + 1)]
-            actions.append(Action(DEALER, Verb.DEAL_WIDOW))
-        elif phase is Phase.WIDOW:
+        if phase is _PHASE_DEAL:
+            actions = [Action(DEALER, _VERB_DEAL_HOLE, target=p) for p in range(1, self.n + 1)]
+            actions.append(Action(DEALER, _VERB_DEAL_WIDOW))
+        elif phase is _PHASE_WIDOW:
             if self.can_exchange(self.dealer):
-                actions.append(Action(self.dealer, Verb.EXCHANGE))
-            actions.append(Action(self.dealer, Verb.PASS_WIDOW))
-        elif phase is Phase.AUCTION:
+                actions.append(Action(self.dealer, _VERB_EXCHANGE))
+            actions.append(Action(self.dealer, _VERB_PASS_WIDOW))
+        elif phase is _PHASE_AUCTION:
             player = self._auction_at + 1
             low, high = self.high_bid + 1, self.stacks[self._auction_at]
-            actions = [Action(player, Verb.BID, amount=low)]
+            actions = [Action(player, _VERB_BID, amount=low)]
             if high > low:
-                actions.append(Action(player, Verb.BID, amount=high))
-            actions.append(Action(player, Verb.BID_PASS))
-        elif phase is Phase.AUCTION_CLOSE:
-            actions = [Action(self.high_bidder + 1, Verb.AUCTION_WIN, amount=self.high_bid)]
-        elif phase is Phase.BETTING:
+                actions.append(Action(player, _VERB_BID, amount=high))
+            actions.append(Action(player, _VERB_BID_PASS))
+        elif phase is _PHASE_AUCTION_CLOSE:
+            actions = [Action(self.high_bidder + 1, _VERB_AUCTION_WIN, amount=self.high_bid)]
+        elif phase is _PHASE_BETTING:
             assert self.poker is not None
             legal = self.poker.legal_actions()
             assert legal is not None
             player = legal.player + 1
-            actions = [Action(player, Verb.FOLD), Action(player, Verb.CHECK_CALL)]
+            actions = [Action(player, _VERB_FOLD), Action(player, _VERB_CHECK_CALL)]
             if legal.min_to is not None and legal.max_to is not None:
-                actions.append(Action(player, Verb.BET_RAISE, amount=legal.min_to))
+                actions.append(Action(player, _VERB_BET_RAISE, amount=legal.min_to))
                 if legal.max_to > legal.min_to:
-                    actions.append(Action(player, Verb.BET_RAISE, amount=legal.max_to))
-        elif phase is Phase.SHOWDOWN:
+                    actions.append(Action(player, _VERB_BET_RAISE, amount=legal.max_to))
+        elif phase is _PHASE_SHOWDOWN:
             index = self._pending_show[0]
-            actions = [Action(index + 1, Verb.SHOW_MUCK, cards=cards_of(self.hands[index]))]
+            actions = [Action(index + 1, _VERB_SHOW_MUCK, cards=cards_of(self.hands[index]))]
             if self._muck_problem(index) is None:
-                actions.append(Action(index + 1, Verb.SHOW_MUCK))
-        elif phase is Phase.RUMMOLI:
-            actions = [Action(self._turn + 1, Verb.PLAY, cards=(card,))
+                actions.append(Action(index + 1, _VERB_SHOW_MUCK))
+        elif phase is _PHASE_RUMMOLI:
+            actions = [Action(self._turn + 1, _VERB_PLAY, cards=(card,))
                        for card in cards_of(self._allowed)]
-        elif phase is Phase.IMPASSE:
-            actions = [Action(DEALER, Verb.IMPASSE)]
-        actions.extend(Action(self._last_layer + 1, Verb.CLAIM, pot=RUMMOLI_POTS[p])
+        elif phase is _PHASE_IMPASSE:
+            actions = [Action(DEALER, _VERB_IMPASSE)]
+        actions.extend(Action(self._last_layer + 1, _VERB_CLAIM, pot=RUMMOLI_POTS[p])
                        for p in self._claimable)
         return actions
 
     def bet_range(self) -> tuple[int, int] | None:
         """The smallest and largest bet or raise (totals) for the player to act, or None."""
-        if self.phase is not Phase.BETTING or self.poker is None:
+        if self.phase is not _PHASE_BETTING or self.poker is None:
             return None
         legal = self.poker.legal_actions()
         if legal is None or legal.min_to is None or legal.max_to is None:
@@ -593,7 +656,7 @@ class RummoliState(PokerPhase, LayingPhase):
 
     def outcome(self) -> Outcome:
         """The round's result; raises :class:`RuleError` if the round is not over."""
-        if self.phase is not Phase.OVER:
+        if self.phase is not _PHASE_OVER:
             raise RuleError(f"the history ends before the round is over: {self.expecting()}",
                             rule=R_END)
         nets = tuple(s - b for s, b in zip(self.stacks, self.starting_stacks, strict=True))

@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import IntEnum
+from typing import Final
 
 from analytics.evaluator import seveneight_rank
 from analytics.rules.base import Outcome, RuleError, ShowdownHand, permits
@@ -62,6 +63,24 @@ class Phase(IntEnum):
     SHOWDOWN = 5  # every player still in shows or mucks
     OVER = 6
 
+
+# Enum members as module constants: reading ``Enum.MEMBER`` goes through the enum
+# class's descriptor (about ten times a global's cost) on every hot-path comparison.
+_BETTING_FIXED_LIMIT: Final = Betting.FIXED_LIMIT
+_PHASE_BETTING1: Final = Phase.BETTING1
+_PHASE_BETTING2: Final = Phase.BETTING2
+_PHASE_DEAL: Final = Phase.DEAL
+_PHASE_DEAL_THIRD: Final = Phase.DEAL_THIRD
+_PHASE_OVER: Final = Phase.OVER
+_PHASE_SHOWDOWN: Final = Phase.SHOWDOWN
+_PHASE_TURN_UP: Final = Phase.TURN_UP
+_VERB_NOOP: Final = Verb.NOOP
+
+
+_ROUND1_ORDERS: Final = {n: (1, 0) if n == 2 else (*range(2, n), 0, 1) for n in range(2, 18)}
+"""Acting order of betting round 1 by table size: left of the big blind (heads-up: the button)."""
+_ROUND2_ORDERS: Final = {n: tuple(range(n)) for n in range(2, 18)}
+"""Acting order of betting round 2: the first player still in left of the button."""
 
 _PHASE_WORDS = {
     Phase.DEAL: "the deal of two cards",
@@ -141,32 +160,31 @@ class SevenEightState:
             raise _error(f"7 & 8 is played by 2 to 17 players, not {n}", "players")
         if len(antes) != n or len(blinds) != n:
             raise _error("antes and blinds_or_straddles need one entry per player", "header")
-        for player, stack in enumerate(starting_stacks):
-            if stack <= 0:
-                raise _error(f"{_p(player)} has no chips ({stack}) and cannot be dealt in",
-                             "stacks")
+        if min(starting_stacks) <= 0:
+            for player, stack in enumerate(starting_stacks):
+                if stack <= 0:
+                    raise _error(f"{_p(player)} has no chips ({stack}) and cannot be dealt in",
+                                 "stacks")
         self.n = n
         self.starting_stacks: tuple[int, ...] = tuple(starting_stacks)
         self.structure = structure
         self.bet_sizes = bet_sizes
         stacks = list(starting_stacks)
-        contributions = [0] * n
-        for player in range(n):
-            paid = min(antes[player], stacks[player])
-            stacks[player] -= paid
-            contributions[player] = paid
-        posted = [0] * n
-        for player in range(n):
-            paid = min(blinds[player], stacks[player])
-            stacks[player] -= paid
-            posted[player] = paid
+        # Antes, then blinds, each all in when short.
+        if any(antes):
+            contributions = [min(ante, stack) for ante, stack in zip(antes, stacks, strict=True)]
+            stacks = [stack - paid for stack, paid in zip(stacks, contributions, strict=True)]
+        else:
+            contributions = [0] * n
+        posted = [min(blind, stack) for blind, stack in zip(blinds, stacks, strict=True)]
+        stacks = [stack - paid for stack, paid in zip(stacks, posted, strict=True)]
         self.stacks: list[int] = stacks
         self.contributions: list[int] = contributions
         self.in_hand: list[bool] = [True] * n
         self.holes: list[list[Card]] = [[] for _ in range(n)]
         self.up_cards: list[Card | None] = [None] * n
         self.shown: list[tuple[Card, ...] | None] = [None] * n
-        self.phase = Phase.DEAL
+        self.phase = _PHASE_DEAL
         # Who still has to act in a non-betting phase (a set of indices).
         self._pending: set[int] = set(range(n))
         self._hole_count = 0
@@ -184,7 +202,7 @@ class SevenEightState:
         if hand.starting_stacks is None:
             raise RuleError("missing starting_stacks", hand=hand, rule="header")
         n = len(hand.starting_stacks)
-        if structure is Betting.FIXED_LIMIT:
+        if structure is _BETTING_FIXED_LIMIT:
             if hand.small_bet is None or hand.big_bet is None:
                 raise RuleError("fixed limit needs small_bet and big_bet", hand=hand,
                                 rule="header")
@@ -201,17 +219,15 @@ class SevenEightState:
 
     # ----------------------------------------------------------------- orders
 
-    def _round1_order(self) -> list[int]:
-        if self.n == 2:
-            return [1, 0]  # heads-up: the button (small blind) acts first
-        return [*range(2, self.n), 0, 1]
+    def _round1_order(self) -> tuple[int, ...]:
+        return _ROUND1_ORDERS[self.n]
 
     # ----------------------------------------------------------------- queries
 
     @property
     def betting(self) -> BettingRound | None:
         """The betting round in progress, or None outside the betting phases."""
-        if self.phase is Phase.BETTING1 or self.phase is Phase.BETTING2:
+        if self.phase is _PHASE_BETTING1 or self.phase is _PHASE_BETTING2:
             return self._betting
         return None
 
@@ -237,7 +253,7 @@ class SevenEightState:
 
     def waiting_for(self) -> str:
         """Words for what the hand is waiting for (used when a history stops early)."""
-        if self.phase is Phase.OVER:
+        if self.phase is _PHASE_OVER:
             return "nothing: the hand is over"
         betting = self.betting
         if betting is not None and betting.actor is not None:
@@ -250,13 +266,13 @@ class SevenEightState:
     def verify_deal(self, player: int, cards: Sequence[Card]) -> None:
         """Raise :class:`RuleError` unless ``cards`` may be dealt to ``player`` now."""
         phase = self.phase
-        if phase is Phase.DEAL:
+        if phase is _PHASE_DEAL:
             if player not in self._pending:
                 raise _error(f"{_p(player)} has already been dealt his two cards", "deal")
             if len(cards) != 2:
                 raise _error(f"the deal gives each player two cards, not {len(cards)}", "deal")
             return
-        if phase is Phase.DEAL_THIRD:
+        if phase is _PHASE_DEAL_THIRD:
             if not self.in_hand[player]:
                 raise _error(f"{_p(player)} has folded and gets no third card", "deal")
             if player not in self._pending:
@@ -265,10 +281,10 @@ class SevenEightState:
                 raise _error(f"the third deal gives each player one card, not {len(cards)}",
                              "deal")
             return
-        if phase is Phase.TURN_UP or phase is Phase.BETTING1:
+        if phase is _PHASE_TURN_UP or phase is _PHASE_BETTING1:
             raise _error(f"no card is dealt during {_PHASE_WORDS[phase]}"
                          f" ({self.waiting_for()})", "order")
-        if phase is Phase.BETTING2 or phase is Phase.SHOWDOWN:
+        if phase is _PHASE_BETTING2 or phase is _PHASE_SHOWDOWN:
             raise _error(f"every player still in already has three cards ({self.waiting_for()})",
                          "deal")
         raise _error(self._over_message(), "order")
@@ -280,13 +296,17 @@ class SevenEightState:
     def deal(self, player: int, cards: Sequence[Card]) -> None:
         """Deal ``cards`` face down to ``player`` (two at first, one as the third card)."""
         self.verify_deal(player, cards)
+        self._dealt(player, cards)
+
+    def _dealt(self, player: int, cards: Sequence[Card]) -> None:
+        """Apply a deal that :meth:`verify_deal` allows."""
         self.holes[player].extend(cards)
         pending = self._pending
         pending.discard(player)
         if pending:
             return
-        if self.phase is Phase.DEAL:
-            self.phase = Phase.TURN_UP
+        if self.phase is _PHASE_DEAL:
+            self.phase = _PHASE_TURN_UP
             self._pending = set(range(self.n))
         else:
             self._start_round2()
@@ -295,8 +315,8 @@ class SevenEightState:
 
     def verify_turn_up(self, player: int, card: Card) -> None:
         """Raise :class:`RuleError` unless ``player`` may turn ``card`` face up now."""
-        if self.phase is not Phase.TURN_UP:
-            if self.phase is Phase.DEAL:
+        if self.phase is not _PHASE_TURN_UP:
+            if self.phase is _PHASE_DEAL:
                 raise _error("cards are turned up after every player has his two cards"
                              f" ({self.waiting_for()})", "order")
             raise _error(f"{_p(player)} can turn a card up only before betting round 1", "order")
@@ -327,11 +347,15 @@ class SevenEightState:
         hole = self.holes[player]
         if hole[0] is not card and hole[1] is not card:
             hole[0 if hole[0] is UNKNOWN else 1] = card
+        self._turned_up(player, card)
+
+    def _turned_up(self, player: int, card: Card) -> None:
+        """Apply a turn-up that :meth:`verify_turn_up` allows, of a card already in his hole."""
         self.up_cards[player] = card
         pending = self._pending
         pending.discard(player)
         if not pending:
-            self.phase = Phase.BETTING1
+            self.phase = _PHASE_BETTING1
             if self._betting.is_over:  # everybody all in on the blinds
                 self._end_betting()
 
@@ -339,11 +363,11 @@ class SevenEightState:
 
     def _betting_for(self, player: int) -> BettingRound:
         phase = self.phase
-        betting = self._betting if phase is Phase.BETTING1 or phase is Phase.BETTING2 else None
+        betting = self._betting if phase is _PHASE_BETTING1 or phase is _PHASE_BETTING2 else None
         if betting is None:
-            if self.phase is Phase.OVER:
+            if self.phase is _PHASE_OVER:
                 raise _error(self._over_message(), "order")
-            if self.phase is Phase.SHOWDOWN:
+            if self.phase is _PHASE_SHOWDOWN:
                 raise _error("the betting is over: the showdown has begun", "order")
             raise _error(f"no betting during {_PHASE_WORDS[self.phase]} ({self.waiting_for()})",
                          "order")
@@ -421,21 +445,21 @@ class SevenEightState:
     def _end_betting(self) -> None:
         betting = self._betting
         contributions = self.contributions
-        for player, chips in enumerate(betting.committed):
-            contributions[player] += chips
+        contributions[:] = [paid + chips for paid, chips in zip(contributions, betting.committed,
+                                                                strict=True)]
         self.stacks = betting.stacks
         if betting.players_in <= 1:
-            self.phase = Phase.OVER
+            self.phase = _PHASE_OVER
             self._pending = set()
             return
         in_hand = self.in_hand
         self._pending = {p for p in range(self.n) if in_hand[p]}
-        self.phase = Phase.DEAL_THIRD if self.phase is Phase.BETTING1 else Phase.SHOWDOWN
+        self.phase = _PHASE_DEAL_THIRD if self.phase is _PHASE_BETTING1 else _PHASE_SHOWDOWN
 
     def _start_round2(self) -> None:
-        self.phase = Phase.BETTING2
+        self.phase = _PHASE_BETTING2
         n = self.n
-        self._betting = BettingRound(self.stacks, [0] * n, self.in_hand, range(n),
+        self._betting = BettingRound(self.stacks, [0] * n, self.in_hand, _ROUND2_ORDERS[n],
                                      self.structure, self.bet_sizes[1],
                                      pot=sum(self.contributions))
         if self._betting.is_over:  # everybody (but perhaps one) is all in
@@ -445,8 +469,8 @@ class SevenEightState:
 
     def verify_show_or_muck(self, player: int, cards: Sequence[Card]) -> None:
         """Raise :class:`RuleError` unless ``player`` may show ``cards`` (or muck: empty) now."""
-        if self.phase is not Phase.SHOWDOWN:
-            if self.phase is Phase.OVER:
+        if self.phase is not _PHASE_SHOWDOWN:
+            if self.phase is _PHASE_OVER:
                 raise _error(self._over_message(), "order")
             raise _error(f"cards are shown at the showdown, after betting round 2"
                          f" ({self.waiting_for()})", "order")
@@ -477,7 +501,7 @@ class SevenEightState:
         pending = self._pending
         pending.discard(player)
         if not pending:
-            self.phase = Phase.OVER
+            self.phase = _PHASE_OVER
 
     def _over_message(self) -> str:
         if sum(self.in_hand) == 1:
@@ -508,32 +532,35 @@ class SevenEightState:
             self.turn_up(player, action.cards[0])
         elif verb is _SHOW:
             self.show_or_muck(player, action.cards)
-        elif verb is not Verb.NOOP:
+        elif verb is not _VERB_NOOP:
             raise _error(f"{verb.value!r} is not a 7 & 8 action", "verb")
 
     def outcome(self) -> Outcome:
         """Settle a finished hand: pots, awards, showdown hands, nets, finishing stacks."""
-        if self.phase is not Phase.OVER:
+        if self.phase is not _PHASE_OVER:
             raise _error(f"the hand is not finished: {self.waiting_for()}", "incomplete")
         n = self.n
         strengths: list[int | None] = [None] * n
         showdown: list[ShowdownHand] = []
-        for player in range(n):
-            cards = self.shown[player]
-            if cards is not None and self.in_hand[player]:
-                value, label, text = _rank(cards)
-                strengths[player] = value
-                showdown.append(ShowdownHand(player + 1, text, label, value))
-        contestants = [self.in_hand[p] for p in range(n)]
+        in_hand = self.in_hand
+        for player, cards in enumerate(self.shown):
+            if cards is not None and in_hand[player]:
+                scored = _showdown_hand(player, cards)
+                strengths[player] = scored.rank
+                showdown.append(scored)
         try:
-            result = settle(self.contributions, contestants, strengths, range(n))
+            result = settle(self.contributions, list(in_hand), strengths, range(n))
         except NoContenderError as error:
             raise _error(str(error), "showdown") from None
         nets = result.nets
         if sum(nets) != 0:  # pragma: no cover - settle() conserves by construction
             raise _error(f"chips do not balance: {sum(nets)} unaccounted for", "conservation")
-        finishing = tuple(s + d for s, d in zip(self.starting_stacks, nets, strict=True))
-        main_winner = next((a.player for a in result.awards if a.pot == "main"), None)
+        finishing = tuple([s + d for s, d in zip(self.starting_stacks, nets, strict=True)])
+        main_winner = None
+        for award in result.awards:
+            if award.pot == "main":
+                main_winner = award.player
+                break
         return Outcome(
             nets=nets,
             awards=result.awards,
@@ -563,6 +590,26 @@ def _rank(cards: tuple[Card, ...]) -> tuple[int, str, str]:
     return found
 
 
+_SHOWN: dict[tuple[int, ...], tuple[tuple[Card, ...], ShowdownHand]] = {}
+_MAX_SHOWN: Final = 200_000
+
+
+def _showdown_hand(player: int, cards: tuple[Card, ...]) -> ShowdownHand:
+    """``player``'s shown ``cards`` as a :class:`ShowdownHand`, memoised like :func:`_rank`.
+
+    The memo keeps the cards it was keyed on alive, so their ids cannot be reused
+    by other cards while the entry stands.
+    """
+    key = (player, *map(id, cards))
+    found = _SHOWN.get(key)
+    if found is None:
+        value, label, text = _rank(cards)
+        if len(_SHOWN) >= _MAX_SHOWN:
+            _SHOWN.clear()
+        found = _SHOWN[key] = (cards, ShowdownHand(player + 1, text, label, value))
+    return found[1]
+
+
 def replay(hand: HandHistory) -> Outcome:
     """Replay a 7 & 8 hand; return its :class:`Outcome` or raise :class:`RuleError`.
 
@@ -571,18 +618,75 @@ def replay(hand: HandHistory) -> Outcome:
     chips not included) against the derived ones.
     """
     state = SevenEightState.from_hand(hand)
-    apply = state.apply
-    for index, action in enumerate(hand.actions):
-        try:
-            apply(action)
-        except RuleError as error:
-            raise error.located(hand, index, action) from None
+    _play(state, hand)
     try:
         outcome = state.outcome()
     except RuleError as error:
         raise error.located(hand) from None
     _check_stated(hand, outcome)
     return outcome
+
+
+def _play(state: SevenEightState, hand: HandHistory) -> None:
+    """Play every action of ``hand`` on ``state``, as :meth:`SevenEightState.apply` does.
+
+    The common legal steps go straight to the state's pieces: a deal, a turn-up
+    or a betting step that is plainly allowed (right phase, the player to act,
+    the right number of cards) is applied without the per-action layers of the
+    public API.  Anything else, legal or not, goes through ``apply``, which
+    checks it in full and raises the :class:`RuleError` a player reads.  A
+    guard below only ever sends more actions to ``apply``, never fewer checks.
+    """
+    holes, in_hand = state.holes, state.in_hand
+    apply = state.apply
+    for index, action in enumerate(hand.actions):
+        verb = action.verb
+        phase = state.phase
+        try:
+            if verb is _DEAL:
+                target = action.target
+                cards = action.cards
+                if target is not None and (target - 1) in state._pending and (
+                        (phase is _PHASE_DEAL and len(cards) == 2)
+                        or (phase is _PHASE_DEAL_THIRD and len(cards) == 1
+                            and in_hand[target - 1])):
+                    state._dealt(target - 1, cards)
+                    continue
+            elif verb is _UP:
+                cards = action.cards
+                player = action.actor - 1
+                if phase is _PHASE_TURN_UP and len(cards) == 1 and player in state._pending:
+                    card = cards[0]
+                    hole = holes[player]
+                    if card is not UNKNOWN and (hole[0] is card or hole[1] is card):
+                        state._turned_up(player, card)
+                        continue
+            elif phase is _PHASE_BETTING1 or phase is _PHASE_BETTING2:
+                betting = state._betting
+                player = action.actor - 1
+                if player == betting._actor:
+                    if verb is _CHECK_CALL:
+                        betting.check_or_call(player)
+                    elif verb is _FOLD:
+                        betting.fold(player)
+                        in_hand[player] = False
+                    elif verb is _BET_RAISE and action.amount is not None:
+                        try:
+                            betting.bet_or_raise_to(action.amount, player)
+                        except BettingError as error:
+                            raise _error(error.message, error.rule) from None
+                    else:
+                        apply(action)
+                        continue
+                    if betting._actor is None:
+                        state._end_betting()
+                    continue
+            elif verb is _SHOW:
+                state.show_or_muck(action.actor - 1, action.cards)
+                continue
+            apply(action)
+        except RuleError as error:
+            raise error.located(hand, index, action) from None
 
 
 def _check_stated(hand: HandHistory, outcome: Outcome) -> None:
