@@ -3,11 +3,18 @@
 Simulating a million hands would take hours here, so the benchmark simulates a
 few hundred hands of each game, loads them with the real ingest, and then
 replicates the rows in SQL (new hand ids, game ids and days per copy) until
-the warehouse holds ``--hands`` hands.  Each page's questions are then timed
-uncached, with fresh read-only connections, as the dashboard asks them on a
-cache miss (a repeated view is a ``st.cache_data`` hit: microseconds).
+the warehouse holds ``--hands`` hands, and fills the derived tables
+(``seat_facts``, ``pot_facts``) for the copies with the warehouse's own
+:func:`analytics.warehouse.facts.fill_missing`, the code migration 4 backfills
+existing databases with.  Each page's questions are then timed uncached, with
+fresh read-only connections, as the dashboard asks them on a cache miss (a
+repeated view is a ``st.cache_data`` hit: microseconds): median wall and CPU
+seconds (CPU time of all DuckDB's threads, less moved by other jobs).
 
-    .venv/bin/python benchmarks/bench_dashboard.py --hands 1000000
+    .venv/bin/python benchmarks/bench_dashboard.py --hands 1000000 --keep /tmp/big.duckdb
+    # before/after in one run, on the kept database, against a checkout of the old code:
+    git archive HEAD | tar -x -C /tmp/base
+    .venv/bin/python benchmarks/bench_dashboard.py --db /tmp/big.duckdb --baseline /tmp/base
 
 Results: docs/performance.md, section "Dashboard".
 """
@@ -15,11 +22,14 @@ Results: docs/performance.md, section "Dashboard".
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import statistics
+import sys
 import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import duckdb
@@ -27,8 +37,7 @@ import duckdb
 from analytics.simulate.bigtwo import simulate_bigtwo
 from analytics.simulate.rummoli import simulate_rummoli
 from analytics.simulate.seveneight import simulate_seveneight
-from analytics.warehouse import ingest, open_writer, reader, views
-from analytics.warehouse.views import HandFilter
+from analytics.warehouse import facts, ingest, open_writer, reader, views
 from parsers import write_hands
 
 _COPIED = ("hands", "seats", "actions", "showdowns", "awards", "board")
@@ -46,7 +55,8 @@ def _base(folder: Path) -> Path:
 
 
 def _replicate(base: Path, big: Path, hands: int) -> int:
-    """Fill ``big`` with copies of ``base``'s hands until it holds about ``hands``."""
+    """Fill ``big`` with copies of ``base``'s hands until it holds about ``hands``, and their
+    facts; print how long the facts took (the backfill of a database that size)."""
     con = open_writer(big)
     try:
         con.execute(f"ATTACH '{base}' AS base (READ_ONLY)")
@@ -65,6 +75,10 @@ def _replicate(base: Path, big: Path, hands: int) -> int:
                         f"FROM base.{table} AS b, range({copies}) AS copy(k)")
         con.execute("INSERT INTO files SELECT * FROM base.files")
         con.execute("DETACH base")
+        wall, cpu = time.perf_counter(), time.process_time()
+        facts.fill_missing(con)
+        print(f"seat_facts filled in {time.perf_counter() - wall:.1f} s "
+              f"({time.process_time() - cpu:.1f} s CPU)")
         return int(con.execute("SELECT count(*) FROM hands").fetchall()[0][0])
     finally:
         con.close()
@@ -73,65 +87,110 @@ def _replicate(base: Path, big: Path, hands: int) -> int:
 Question = tuple[str, Callable[[duckdb.DuckDBPyConnection], Any]]
 
 
-def _pages(con: duckdb.DuckDBPyConnection) -> dict[str, list[Question]]:
-    """The questions each page asks on a cache miss (the filter: all hands)."""
-    f = HandFilter()
+def _pages(con: duckdb.DuckDBPyConnection, v: ModuleType = views
+           ) -> dict[str, list[Question]]:
+    """The questions each page asks on a cache miss (the filter: all hands), answered by
+    the views module ``v`` (this checkout's, or a baseline's)."""
+    f = v.HandFilter()
     game_id = str(con.execute("SELECT game_id FROM hands WHERE game = 'rummoli' "
                               "LIMIT 1").fetchall()[0][0])
     hand_id = int(con.execute("SELECT hand_id FROM hands WHERE game = 'seveneight' "
                               "LIMIT 1").fetchall()[0][0])
     return {
-        "start (every page)": [("data_version", views.data_version),
-                               ("filter_options", views.filter_options)],
-        "Overview": [("overview", lambda c: views.overview(c, f)),
-                     ("hands_over_time", lambda c: views.hands_over_time(c, f)),
-                     ("player_results", lambda c: views.player_results(c, f)),
-                     ("sessions", lambda c: views.sessions(c, f)),
-                     ("rejects", lambda c: views.rejects(c))],
-        "Win rates": [("player_results", lambda c: views.player_results(c, f)),
-                      ("by_position", lambda c: views.by_position(c, f)),
-                      *[(f"cumulative_net {g}", lambda c, g=g: views.cumulative_net(c, f, game=g))
+        "start (every page)": [("data_version", v.data_version),
+                               ("filter_options", v.filter_options)],
+        "Overview": [("overview", lambda c: v.overview(c, f)),
+                     ("hands_over_time", lambda c: v.hands_over_time(c, f)),
+                     ("player_results", lambda c: v.player_results(c, f)),
+                     ("sessions", lambda c: v.sessions(c, f)),
+                     ("rejects", lambda c: v.rejects(c))],
+        "Win rates": [("player_results", lambda c: v.player_results(c, f)),
+                      ("by_position", lambda c: v.by_position(c, f)),
+                      *[(f"cumulative_net {g}", lambda c, g=g: v.cumulative_net(c, f, game=g))
                         for g in ("seveneight", "bigtwo", "rummoli")],
-                      ("by_up_card", lambda c: views.by_up_card(c, f)),
-                      ("bigtwo_places", lambda c: views.bigtwo_places(c, f)),
-                      ("bigtwo_cards_left", lambda c: views.bigtwo_cards_left(c, f)),
-                      ("rummoli_split", lambda c: views.rummoli_split(c, f))],
-        "Pot accumulation": [("pot_winners", lambda c: views.pot_winners(c, f)),
-                             ("sessions", lambda c: views.sessions(c, f, limit=5000)),
-                             ("rummoli_board", lambda c: views.rummoli_board(
+                      ("by_up_card", lambda c: v.by_up_card(c, f)),
+                      ("bigtwo_places", lambda c: v.bigtwo_places(c, f)),
+                      ("bigtwo_cards_left", lambda c: v.bigtwo_cards_left(c, f)),
+                      ("rummoli_split", lambda c: v.rummoli_split(c, f))],
+        "Pot accumulation": [("pot_winners", lambda c: v.pot_winners(c, f)),
+                             ("sessions", lambda c: v.sessions(c, f, limit=5000)),
+                             ("rummoli_board", lambda c: v.rummoli_board(
                                  c, f, game_id=game_id)),
-                             ("pot_streaks", lambda c: views.pot_streaks(c, f))],
-        "Hand types": [("overview", lambda c: views.overview(c, f)),
-                       ("dealt_hands seveneight", lambda c: views.dealt_hands(
+                             ("pot_streaks", lambda c: v.pot_streaks(c, f))],
+        "Hand types": [("overview", lambda c: v.overview(c, f)),
+                       ("dealt_hands seveneight", lambda c: v.dealt_hands(
                            c, f, game="seveneight")),
-                       ("dealt_hands rummoli", lambda c: views.dealt_hands(c, f, game="rummoli")),
-                       ("plays", lambda c: views.plays(c, f)),
-                       ("showdown_types", lambda c: views.showdown_types(c, f))],
-        "Hand replayer": [("hand_list", lambda c: views.hand_list(c, f)),
-                          ("hand_detail", lambda c: views.hand_detail(c, hand_id))],
-        "Overview, one player": [("overview", lambda c: views.overview(
-            c, HandFilter(players=("Ann",)))), ("player_results", lambda c: views.player_results(
-                c, HandFilter(players=("Ann",))))],
+                       ("dealt_hands rummoli", lambda c: v.dealt_hands(c, f, game="rummoli")),
+                       ("plays", lambda c: v.plays(c, f)),
+                       ("showdown_types", lambda c: v.showdown_types(c, f))],
+        "Hand replayer": [("hand_list", lambda c: v.hand_list(c, f)),
+                          ("hand_detail", lambda c: v.hand_detail(c, hand_id))],
+        "Overview, one player": [("overview", lambda c: v.overview(
+            c, v.HandFilter(players=("Ann",)))), ("player_results", lambda c: v.player_results(
+                c, v.HandFilter(players=("Ann",))))],
     }
 
 
-def _time(db: Path, question: Callable[[duckdb.DuckDBPyConnection], Any], repeats: int) -> float:
-    runs = []
+def _time(db: Path, question: Callable[[duckdb.DuckDBPyConnection], Any], repeats: int
+          ) -> tuple[float, float]:
+    """Median wall and CPU seconds (CPU: all of DuckDB's threads; less moved by the load)."""
+    walls, cpus = [], []
     for _ in range(repeats):
-        start = time.perf_counter()
+        wall, cpu = time.perf_counter(), time.process_time()
         with reader(db) as con:  # a fresh connection per question, as the dashboard does
             question(con)
-        runs.append(time.perf_counter() - start)
-    return statistics.median(runs)
+        walls.append(time.perf_counter() - wall)
+        cpus.append(time.process_time() - cpu)
+    return statistics.median(walls), statistics.median(cpus)
+
+
+def _baseline(tree: Path) -> ModuleType:
+    """``analytics/warehouse/views.py`` of another checkout (e.g. ``git archive HEAD``
+    extracted), to time the questions before a change in the same process."""
+    path = tree / "analytics" / "warehouse" / "views.py"
+    spec = importlib.util.spec_from_file_location("baseline_views", path)
+    if spec is None or spec.loader is None:
+        raise SystemExit(f"no views module at {path}")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["baseline_views"] = module  # dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+def _report(db: Path, repeats: int, baseline: ModuleType | None) -> None:
+    """Time every page's questions (interleaved with the baseline's, if any); print a table."""
+    with reader(db) as con:
+        pages = _pages(con)
+        before = _pages(con, baseline) if baseline is not None else None
+    runs = ("baseline", "this checkout") if before is not None else ("this checkout",)
+    head = " | ".join(f"{run} median s | {run} CPU s" for run in runs)
+    print(f"\n| page | question | {head} |\n|---|---|" + "---:|---:|" * len(runs))
+    for page, questions in pages.items():
+        totals = [0.0] * (2 * len(runs))
+        for number, (name, question) in enumerate(questions):
+            asked = [before[page][number][1], question] if before is not None else [question]
+            figures = [x for q in asked for x in _time(db, q, repeats)]
+            totals = [t + x for t, x in zip(totals, figures, strict=True)]
+            print(f"| {page} | {name} | " + " | ".join(f"{x:.3f}" for x in figures) + " |")
+        print(f"| **{page}** | **all, uncached** | "
+              + " | ".join(f"**{x:.3f}**" for x in totals) + " |")
 
 
 def main() -> None:
-    """Build the large warehouse, time every page's questions, print a table."""
+    """Build the large warehouse (or take ``--db``), time every page's questions."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=1_000_000)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--keep", type=Path, help="Keep the large database at this path.")
+    parser.add_argument("--db", type=Path,
+                        help="Time this database (kept by an earlier --keep) instead of building.")
+    parser.add_argument("--baseline", type=Path,
+                        help="A checkout whose views.py is timed too, on the same database.")
     options = parser.parse_args()
+    baseline = _baseline(options.baseline) if options.baseline else None
+    if options.db:
+        _report(options.db, options.repeats, baseline)
+        return
     with tempfile.TemporaryDirectory(prefix="handlab-bench-") as folder:
         root = Path(folder)
         started = time.perf_counter()
@@ -140,16 +199,7 @@ def main() -> None:
         big.unlink(missing_ok=True)
         total = _replicate(base, big, options.hands)
         print(f"warehouse: {total:,} hands, built in {time.perf_counter() - started:.0f} s")
-        with reader(big) as con:
-            pages = _pages(con)
-        print(f"\n| page | question | median s (of {options.repeats}) |\n|---|---|---:|")
-        for page, questions in pages.items():
-            page_total = 0.0
-            for name, question in questions:
-                seconds = _time(big, question, options.repeats)
-                page_total += seconds
-                print(f"| {page} | {name} | {seconds:.3f} |")
-            print(f"| **{page}** | **all, uncached** | **{page_total:.3f}** |")
+        _report(big, options.repeats, baseline)
 
 
 if __name__ == "__main__":

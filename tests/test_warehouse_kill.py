@@ -92,6 +92,9 @@ def check_consistent(db: Path) -> int:
         for table in ("seats", "actions", "showdowns", "awards"):
             assert one(f"SELECT count(*) FROM {table} WHERE hand_id NOT IN "
                        "(SELECT hand_id FROM hands)") == 0
+        # The derived per-seat facts commit with their file: one row per seat, no more.
+        assert one("SELECT count(*) FROM (SELECT DISTINCT hand_id, seat FROM seat_facts)"
+                   ) == one("SELECT count(*) FROM seat_facts") == one("SELECT count(*) FROM seats")
         return hands
 
 

@@ -9,12 +9,15 @@ never edit one that has shipped.  docs/schema.md explains every column.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
 import duckdb
 
 from analytics.warehouse.errors import WarehouseSchemaError
+from analytics.warehouse.facts import POTS_TABLE, SEATS_TABLE
+from analytics.warehouse.facts import fill_missing as fill_facts
 
 __all__ = ["LATEST_VERSION", "MIGRATIONS", "TABLES", "VIEWS", "Migration", "migrate",
            "schema_version"]
@@ -22,11 +25,13 @@ __all__ = ["LATEST_VERSION", "MIGRATIONS", "TABLES", "VIEWS", "Migration", "migr
 
 @dataclass(frozen=True, slots=True)
 class Migration:
-    """One step of the schema's history."""
+    """One step of the schema's history: statements, then an optional backfill of derived
+    rows (code, for work too large for one statement), in the migration's transaction."""
 
     version: int
     description: str
     statements: tuple[str, ...]
+    backfill: Callable[[duckdb.DuckDBPyConnection], None] | None = None
 
 
 _TABLES_V1: Final = (
@@ -295,17 +300,24 @@ _EQUITY_V3: Final = (
     """,
 )
 
+# The fact tables the dashboard's questions scan (analytics/warehouse/facts.py),
+# backfilled here for the hands a database already holds; new files fill it as they commit.
+_FACTS_V4: Final = (SEATS_TABLE, POTS_TABLE)
+
 MIGRATIONS: Final = (
     Migration(1, "tables: files, hands, seats, actions, showdowns, awards, board, rejects",
               _TABLES_V1),
     Migration(2, "dashboard views", _VIEWS_V2),
     Migration(3, "equities on ingest: allin_results, rummoli_strength, bigtwo_features, "
                  "their views", _EQUITY_V3),
+    Migration(4, "seat_facts, pot_facts: derived rows for the dashboard, backfilled", _FACTS_V4,
+              backfill=fill_facts),
 )
 LATEST_VERSION: Final = MIGRATIONS[-1].version
 
 TABLES: Final = ("files", "hands", "seats", "actions", "showdowns", "awards", "board", "rejects",
-                  "allin_results", "rummoli_strength", "bigtwo_features")
+                  "allin_results", "rummoli_strength", "bigtwo_features", "seat_facts",
+                  "pot_facts")
 """Every table the ingest writes, in the order it writes them."""
 
 VIEWS: Final = ("v_seat_results", "v_player_stats", "v_hands_by_day", "v_hand_types",
@@ -354,6 +366,8 @@ def migrate(con: duckdb.DuckDBPyConnection, target: int = LATEST_VERSION) -> lis
             con.execute(_VERSION_TABLE)
             for statement in migration.statements:
                 con.execute(statement)
+            if migration.backfill is not None:
+                migration.backfill(con)
             con.execute("INSERT INTO schema_version (version, description) VALUES (?, ?)",
                         [migration.version, migration.description])
             con.execute("COMMIT")

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Final
 
 import duckdb
+import numpy as np
 import pandas as pd
 
 from parsers.knobs import BIGTWO_KNOBS, RUMMOLI_KNOBS, Game
@@ -36,6 +37,7 @@ __all__ = [
     "cumulative_net",
     "data_version",
     "dealt_hands",
+    "facts_where",
     "filter_options",
     "hand_detail",
     "hand_list",
@@ -170,6 +172,49 @@ def where(f: HandFilter, *, game: str | None = None) -> tuple[str, Params]:
     return " AND ".join(conditions), params
 
 
+def facts_where(f: HandFilter, *, game: str | None = None, seats: bool = True
+                ) -> tuple[str, Params]:
+    """The filter as SQL conditions on ``seat_facts x`` (one row per seat) and its parameters.
+
+    The same filter as :func:`where`, on the fact table's copies of the hand's columns
+    (its ``day``, ``session`` and ``stakes`` are :data:`DAY`, :data:`SESSION` and
+    :data:`STAKES`).  With ``seats`` (per-seat questions) a player filter keeps the
+    chosen players' own seats, which also keeps only hands they sat in; without it,
+    every seat of the hands any chosen player sat in.
+    """
+    conditions = ["TRUE"]
+    params: Params = {}
+    for key, value in (("game", f.game), ("only_game", game)):
+        if value is not None:
+            conditions.append(f"x.game = ${key}")
+            params[key] = value
+    if f.players:
+        conditions.append("list_contains($players, x.player)" if seats else
+                          "x.hand_id IN (SELECT hand_id FROM seat_facts "
+                          "WHERE list_contains($players, player))")
+        params["players"] = list(f.players)
+    if f.date_from is not None:
+        conditions.append("x.day >= $date_from")
+        params["date_from"] = f.date_from
+    if f.date_to is not None:
+        conditions.append("x.day <= $date_to")
+        params["date_to"] = f.date_to
+    if f.session:
+        conditions.append("(x.game_id = $session OR x.session = $session)")
+        params["session"] = f.session
+    for number, (name, value) in enumerate(f.knobs):
+        if name == "variant":
+            conditions.append(f"x.variant = $knob{number}")
+        else:
+            conditions.append(f"json_extract_string(x.rules, $path{number}) = $knob{number}")
+            params[f"path{number}"] = f"$.{name}"
+        params[f"knob{number}"] = value
+    if f.stakes:
+        conditions.append("x.stakes = $stakes")
+        params["stakes"] = f.stakes
+    return " AND ".join(conditions), params
+
+
 def _seat_players(f: HandFilter, alias: str = "s") -> tuple[str, Params]:
     """Seat rows of the chosen players only (all seats when no player is chosen)."""
     if not f.players:
@@ -214,16 +259,17 @@ def filter_options(con: duckdb.DuckDBPyConnection, *, sessions: int = 2000) -> p
 def overview(con: duckdb.DuckDBPyConnection, f: HandFilter) -> pd.DataFrame:
     """Per game: hands, distinct players, sessions, first and last day."""
     cond, params = where(f)
+    facts_cond, facts_params = facts_where(f, seats=False)
     return _frame(con, f"""
         WITH fh AS (SELECT h.hand_id, h.game, {SESSION} AS session, {DAY} AS day
                     FROM hands h WHERE {cond})
         SELECT fh.game, count(*) AS hands, any_value(p.players) AS players,
                count(DISTINCT session) AS sessions, min(day) AS first_day, max(day) AS last_day
         FROM fh
-        JOIN (SELECT s.game, count(DISTINCT s.player) AS players FROM seats s
-              WHERE s.hand_id IN (SELECT hand_id FROM fh) GROUP BY s.game) p USING (game)
+        JOIN (SELECT x.game, count(DISTINCT x.player) AS players FROM seat_facts x
+              WHERE {facts_cond} GROUP BY x.game) p USING (game)
         GROUP BY fh.game ORDER BY fh.game
-    """, params)
+    """, params | facts_params)
 
 
 def hands_over_time(con: duckdb.DuckDBPyConnection, f: HandFilter, *,
@@ -255,15 +301,14 @@ def sessions(con: duckdb.DuckDBPyConnection, f: HandFilter, *, limit: int = 500
 
 def player_results(con: duckdb.DuckDBPyConnection, f: HandFilter) -> pd.DataFrame:
     """Per game and player: hands, wins, total net, mean and standard deviation per hand."""
-    cond, params = where(f)
-    seat_cond, seat_params = _seat_players(f)
+    cond, params = facts_where(f)
     return _frame(con, f"""
-        SELECT s.game, s.player, count(*) AS hands, count(*) FILTER (WHERE s.winner) AS wins,
-               CAST(sum(s.net) AS BIGINT) AS net, avg(s.net) AS mean, stddev_samp(s.net) AS sd
-        FROM seats s JOIN hands h USING (hand_id)
-        WHERE {cond} AND {seat_cond}
-        GROUP BY ALL ORDER BY s.game, net DESC, s.player
-    """, params | seat_params)
+        SELECT x.game, x.player, count(*) AS hands, count(*) FILTER (WHERE x.winner) AS wins,
+               CAST(sum(x.net) AS BIGINT) AS net, avg(x.net) AS mean, stddev_samp(x.net) AS sd
+        FROM seat_facts x
+        WHERE {cond}
+        GROUP BY ALL ORDER BY x.game, net DESC, x.player
+    """, params)
 
 
 def cumulative_net(con: duckdb.DuckDBPyConnection, f: HandFilter, *, game: str,
@@ -276,97 +321,102 @@ def cumulative_net(con: duckdb.DuckDBPyConnection, f: HandFilter, *, game: str,
     adjusted line (the expected net from ``allin_results`` where the hand was all in
     with cards to come, else the actual net), null for the other games.
     """
-    cond, params = where(f, game=game)
-    seat_cond, seat_params = _seat_players(f)
-    params |= seat_params | {"points": points, "top": top}
-    return _frame(con, f"""
-        WITH rows AS (
-            SELECT s.player, s.net, {DAY} AS day, h.played_time, h.source_index, h.hand_id,
-                   CASE WHEN s.game = 'seveneight' THEN coalesce(a.expected_net, s.net) END
-                       AS adjusted
-            FROM seats s JOIN hands h USING (hand_id)
-            LEFT JOIN allin_results a ON a.hand_id = s.hand_id AND a.seat = s.seat
-            WHERE {cond} AND {seat_cond}),
-        chosen AS (SELECT player FROM rows GROUP BY player
-                   ORDER BY count(*) DESC, player LIMIT $top),
-        ordered AS (
-            SELECT player, row_number() OVER w AS hand_no, sum(net) OVER w AS cumulative,
-                   sum(adjusted) OVER w AS cumulative_ev,
-                   count(*) OVER (PARTITION BY player) AS total
-            FROM rows WHERE player IN (SELECT player FROM chosen)
-            WINDOW w AS (PARTITION BY player ORDER BY day, played_time, source_index, hand_id
-                         ROWS UNBOUNDED PRECEDING))
-        SELECT player, hand_no, CAST(cumulative AS BIGINT) AS cumulative,
-               CAST(cumulative_ev AS DOUBLE) AS cumulative_ev
-        FROM ordered
-        WHERE hand_no = total OR hand_no % greatest(1, total // $points) = 0
-        ORDER BY player, hand_no
-    """, params)
+    cond, params = facts_where(f, game=game)
+    chosen = con.execute(f"""
+        SELECT x.player, count(*) AS total FROM seat_facts x WHERE {cond}
+        GROUP BY x.player ORDER BY total DESC, x.player LIMIT $top
+    """, _used(f"{cond} $top", params | {"top": top})).fetchall()
+    if not chosen:
+        return _frame(con, _NO_CUMULATIVE, {})
+    # The chosen players' rows unsorted, ordered by numpy's lexsort: DuckDB's sort on these
+    # five keys (and a window's running sum) costs several times as much over a million
+    # hands.  Order of play: day, time (none: after the day's timed hands), position in
+    # the file, hand id; ``ts`` packs the first two into microseconds.
+    order = sorted(chosen)  # by name; ``code`` is the position in this list
+    rows = con.execute(f"""
+        SELECT list_position($chosen, x.player) AS code,
+               date_diff('day', DATE '1970-01-01', x.day) * 86400000000
+                   + coalesce(epoch_us(x.played_time), 86400000000) AS ts,
+               x.source_index, x.hand_id, x.net,
+               CASE WHEN x.game = 'seveneight' THEN coalesce(x.allin_expected_net, x.net)
+                    END AS adjusted
+        FROM seat_facts x
+        WHERE {cond} AND list_contains($chosen, x.player)
+    """, _used(f"{cond} $chosen", params | {"chosen": [p for p, _ in order]})).fetchnumpy()
+    play = np.lexsort((rows["hand_id"], rows["source_index"], rows["ts"], rows["code"]))
+    net = np.asarray(rows["net"], dtype=np.int64)[play]
+    adjusted = np.ma.filled(np.ma.asarray(rows["adjusted"], dtype=np.float64), np.nan)[play]
+    parts = []
+    start = 0
+    for player, total in order:
+        stop = start + int(total)
+        hand_no = np.arange(1, stop - start + 1, dtype=np.int64)
+        kept = (hand_no == total) | (hand_no % max(1, int(total) // points) == 0)
+        parts.append(pd.DataFrame({
+            "player": [player] * int(kept.sum()), "hand_no": hand_no[kept],
+            "cumulative": np.cumsum(net[start:stop])[kept],
+            "cumulative_ev": np.cumsum(adjusted[start:stop])[kept]}))
+        start = stop
+    return pd.concat(parts, ignore_index=True)
+
+
+_NO_CUMULATIVE: Final = """
+    SELECT NULL::VARCHAR AS player, NULL::BIGINT AS hand_no, NULL::BIGINT AS cumulative,
+           NULL::DOUBLE AS cumulative_ev
+    LIMIT 0
+"""
+
+
+def _used(sql: str, params: Params) -> Params:
+    """Only the parameters ``sql`` names: DuckDB refuses unused named parameters."""
+    return {key: value for key, value in params.items() if f"${key}" in sql}
 
 
 def by_position(con: duckdb.DuckDBPyConnection, f: HandFilter) -> pd.DataFrame:
     """Mean net by position: 7 & 8 seat (1 small blind ... N button), Big Two order of play,
     Rummoli seat counted from the dealer's left (1) to the dealer (N)."""
-    cond, params = where(f)
-    seat_cond, seat_params = _seat_players(f)
+    cond, params = facts_where(f)
     return _frame(con, f"""
-        SELECT s.game, h.num_players AS players,
-               CASE WHEN s.game = 'rummoli' AND h.dealer IS NOT NULL
-                    THEN ((s.seat - h.dealer - 1 + h.num_players) % h.num_players) + 1
-                    ELSE s.seat END AS position,
-               count(*) AS hands, avg(s.net) AS mean, stddev_samp(s.net) AS sd
-        FROM seats s JOIN hands h USING (hand_id)
-        WHERE {cond} AND {seat_cond}
-        GROUP BY ALL ORDER BY s.game, players, position
-    """, params | seat_params)
+        SELECT x.game, x.num_players AS players, x.position,
+               count(*) AS hands, avg(x.net) AS mean, stddev_samp(x.net) AS sd
+        FROM seat_facts x
+        WHERE {cond}
+        GROUP BY ALL ORDER BY x.game, players, position
+    """, params)
 
 
 def by_up_card(con: duckdb.DuckDBPyConnection, f: HandFilter) -> pd.DataFrame:
     """7 & 8: mean net by the rank of the card the player turned up."""
-    cond, params = where(f, game="seveneight")
-    seat_cond, seat_params = _seat_players(f)
+    cond, params = facts_where(f, game="seveneight")
     return _frame(con, f"""
-        SELECT substr(a.cards, 1, 1) AS up_rank, count(*) AS hands, avg(s.net) AS mean,
-               stddev_samp(s.net) AS sd
-        FROM actions a
-        JOIN seats s ON s.hand_id = a.hand_id AND s.seat = a.actor
-        JOIN hands h ON h.hand_id = a.hand_id
-        WHERE a.verb = 'up' AND {cond} AND {seat_cond}
+        SELECT x.up_rank, count(*) AS hands, avg(x.net) AS mean, stddev_samp(x.net) AS sd
+        FROM seat_facts x
+        WHERE x.up AND {cond}
         GROUP BY ALL
-    """, params | seat_params)
+    """, params)
 
 
 def bigtwo_places(con: duckdb.DuckDBPyConnection, f: HandFilter) -> pd.DataFrame:
     """Big Two per player: games by finishing place (none: still holding cards) and score."""
-    cond, params = where(f, game="bigtwo")
-    seat_cond, seat_params = _seat_players(f)
+    cond, params = facts_where(f, game="bigtwo")
     return _frame(con, f"""
-        SELECT s.player, s.place, count(*) AS games, avg(s.net) AS mean_score,
-               CAST(sum(s.net) AS BIGINT) AS score
-        FROM seats s JOIN hands h USING (hand_id)
-        WHERE {cond} AND {seat_cond}
-        GROUP BY ALL ORDER BY s.player, s.place NULLS LAST
-    """, params | seat_params)
+        SELECT x.player, x.place, count(*) AS games, avg(x.net) AS mean_score,
+               CAST(sum(x.net) AS BIGINT) AS score
+        FROM seat_facts x
+        WHERE {cond}
+        GROUP BY ALL ORDER BY x.player, x.place NULLS LAST
+    """, params)
 
 
 def bigtwo_cards_left(con: duckdb.DuckDBPyConnection, f: HandFilter) -> pd.DataFrame:
     """Big Two: how many games ended with each number of cards left in a player's hand."""
-    cond, params = where(f, game="bigtwo")
-    seat_cond, seat_params = _seat_players(f)
+    cond, params = facts_where(f, game="bigtwo")
     return _frame(con, f"""
-        WITH fh AS (SELECT h.hand_id FROM hands h WHERE {cond}),
-        counts AS (
-            SELECT a.hand_id, CASE WHEN a.verb = 'dh' THEN a.target ELSE a.actor END AS seat,
-                   sum(CASE WHEN a.verb = 'dh' THEN length(a.cards) // 2
-                            ELSE -(length(a.cards) // 2) END) AS cards_left
-            FROM actions a
-            WHERE a.verb IN ('dh', 'pl') AND a.hand_id IN (SELECT hand_id FROM fh)
-            GROUP BY ALL)
-        SELECT s.player, c.cards_left, count(*) AS games
-        FROM counts c JOIN seats s ON s.hand_id = c.hand_id AND s.seat = c.seat
-        WHERE {seat_cond}
-        GROUP BY ALL ORDER BY s.player, c.cards_left
-    """, params | seat_params)
+        SELECT x.player, CAST(x.cards_left AS HUGEINT) AS cards_left, count(*) AS games
+        FROM seat_facts x
+        WHERE x.cards_left IS NOT NULL AND {cond}
+        GROUP BY ALL ORDER BY x.player, cards_left
+    """, params)
 
 
 def rummoli_split(con: duckdb.DuckDBPyConnection, f: HandFilter) -> pd.DataFrame:
@@ -375,13 +425,12 @@ def rummoli_split(con: duckdb.DuckDBPyConnection, f: HandFilter) -> pd.DataFrame
     The parts add up to the player's net: ``antes and bets`` is what he paid in
     (antes, poker bets) net of the awards, i.e. net minus the other parts.
     """
-    cond, params = where(f, game="rummoli")
-    seat_cond, seat_params = _seat_players(f)
+    cond, params = facts_where(f, game="rummoli")
     cases = " ".join(f"WHEN '{pot}' THEN '{part}'" for pot, part in _SPLIT.items())
     return _frame(con, f"""
-        WITH fs AS (SELECT s.hand_id, s.seat, s.player, s.net
-                    FROM seats s JOIN hands h USING (hand_id)
-                    WHERE {cond} AND {seat_cond}),
+        WITH fs AS (SELECT x.hand_id, x.seat, x.player, x.net
+                    FROM seat_facts x
+                    WHERE {cond}),
         parts AS (
             SELECT fs.player,
                    CASE a.pot {cases}
@@ -399,28 +448,26 @@ def rummoli_split(con: duckdb.DuckDBPyConnection, f: HandFilter) -> pd.DataFrame
                                       WHERE p.player = t.player), 0) AS BIGINT)
         FROM totals t
         ORDER BY 1, 3
-    """, params | seat_params)
+    """, params)
 
 
 def allin_totals(con: duckdb.DuckDBPyConnection, f: HandFilter) -> pd.DataFrame:
     """7 & 8 all-in adjusted results per player: hands, all-in hands, actual net, all-in
     adjusted net (expected where all in with cards to come, else actual), the luck in
     all-in hands (actual minus expected) and its standard error from Monte Carlo rows."""
-    cond, params = where(f, game="seveneight")
-    seat_cond, seat_params = _seat_players(f)
+    cond, params = facts_where(f, game="seveneight")
     return _frame(con, f"""
-        SELECT s.player, count(*) AS hands, count(a.hand_id) AS all_in_hands,
-               CAST(sum(s.net) AS BIGINT) AS net,
-               sum(coalesce(a.expected_net, s.net)) AS adjusted_net,
-               coalesce(sum(a.actual_net), 0) AS all_in_actual_net,
-               coalesce(sum(a.expected_net), 0) AS all_in_expected_net,
-               coalesce(sum(a.luck), 0) AS luck,
-               sqrt(coalesce(sum(a.std_error * a.std_error), 0)) AS luck_std_error
-        FROM seats s JOIN hands h USING (hand_id)
-        LEFT JOIN allin_results a ON a.hand_id = s.hand_id AND a.seat = s.seat
-        WHERE {cond} AND {seat_cond}
-        GROUP BY s.player ORDER BY luck DESC, s.player
-    """, params | seat_params)
+        SELECT x.player, count(*) AS hands, count(*) FILTER (WHERE x.all_in) AS all_in_hands,
+               CAST(sum(x.net) AS BIGINT) AS net,
+               sum(coalesce(x.allin_expected_net, x.net)) AS adjusted_net,
+               coalesce(sum(x.allin_actual_net), 0) AS all_in_actual_net,
+               coalesce(sum(x.allin_expected_net), 0) AS all_in_expected_net,
+               coalesce(sum(x.allin_luck), 0) AS luck,
+               sqrt(coalesce(sum(x.allin_std_error * x.allin_std_error), 0)) AS luck_std_error
+        FROM seat_facts x
+        WHERE {cond}
+        GROUP BY x.player ORDER BY luck DESC, x.player
+    """, params)
 
 
 def rummoli_poker_share(con: duckdb.DuckDBPyConnection, f: HandFilter) -> pd.DataFrame:
@@ -445,26 +492,24 @@ def rummoli_poker_share(con: duckdb.DuckDBPyConnection, f: HandFilter) -> pd.Dat
 def rummoli_board(con: duckdb.DuckDBPyConnection, f: HandFilter, *, game_id: str | None,
                   limit: int = 20_000) -> pd.DataFrame:
     """The nine pots round by round of one Rummoli game (all games when ``game_id`` is None)."""
-    cond, params = where(f, game="rummoli")
+    cond, params = facts_where(f, game="rummoli", seats=False)
     params |= {"game_id": game_id, "limit": limit}
     return _frame(con, f"""
-        SELECT h.game_id, h.round, b.pot, b.pot_order, b.before, b.antes, b.amount, b.won_by,
-               s.player AS won_by_player, b.after
-        FROM board b JOIN hands h USING (hand_id)
-        LEFT JOIN seats s ON s.hand_id = b.hand_id AND s.seat = b.won_by
-        WHERE {cond} AND ($game_id IS NULL OR h.game_id = $game_id)
-        ORDER BY h.game_id, h.round, b.pot_order LIMIT $limit
+        SELECT x.game_id, x.round, x.pot, x.pot_order, x.before, x.antes, x.amount, x.won_by,
+               x.won_by_player, x.after
+        FROM pot_facts x
+        WHERE {cond} AND ($game_id IS NULL OR x.game_id = $game_id)
+        ORDER BY x.game_id, x.round, x.pot_order LIMIT $limit
     """, params)
 
 
 def pot_winners(con: duckdb.DuckDBPyConnection, f: HandFilter) -> pd.DataFrame:
     """Per pot: rounds, rounds it was won, and by whom (player, times, chips)."""
-    cond, params = where(f, game="rummoli")
+    cond, params = facts_where(f, game="rummoli", seats=False)
     return _frame(con, f"""
-        SELECT b.pot, any_value(b.pot_order) AS pot_order, s.player AS won_by_player,
-               count(*) AS rounds, CAST(sum(b.amount) AS BIGINT) AS chips
-        FROM board b JOIN hands h USING (hand_id)
-        LEFT JOIN seats s ON s.hand_id = b.hand_id AND s.seat = b.won_by
+        SELECT x.pot, any_value(x.pot_order) AS pot_order, x.won_by_player,
+               count(*) AS rounds, CAST(sum(x.amount) AS BIGINT) AS chips
+        FROM pot_facts x
         WHERE {cond}
         GROUP BY ALL ORDER BY pot_order, rounds DESC
     """, params)
@@ -475,39 +520,55 @@ def pot_streaks(con: duckdb.DuckDBPyConnection, f: HandFilter) -> pd.DataFrame:
     mean chips on the pot before the round's antes, mean antes per round, and how often
     it was won.  Comparing ``mean_before`` with ``since * mean_antes`` is the expected
     growth (every ante carried over) against the observed."""
-    cond, params = where(f, game="rummoli")
+    cond, params = facts_where(f, game="rummoli", seats=False)
+    # ``since_all`` (stored) counts over each game's whole history: it is the answer when
+    # the filter keeps every game it touches whole; otherwise the windows count again over
+    # the rows kept (the same SQL as the stored column, on fewer rows).
+    whole = "TRUE" if _whole_games(f) else """(
+        SELECT coalesce(bool_and(kept = history), TRUE)
+        FROM (SELECT count(*) AS kept, any_value(history_rounds) AS history
+              FROM rows GROUP BY game_id, pot))"""
     return _frame(con, f"""
         WITH rows AS (
-            SELECT h.game_id, h.round, b.pot, b.pot_order, b.before, b.antes,
-                   b.won_by IS NOT NULL AS won
-            FROM board b JOIN hands h USING (hand_id) WHERE {cond}),
+            SELECT x.game_id, x.round, x.pot, x.pot_order, x.before, x.antes,
+                   x.won_by IS NOT NULL AS won, x.since_all, x.history_rounds
+            FROM pot_facts x WHERE {cond}),
+        whole AS (SELECT {whole} AS whole),
+        stored AS (SELECT pot, pot_order, since_all AS since, before, antes, won
+                   FROM rows WHERE (SELECT whole FROM whole)),
         grouped AS (
             SELECT *, coalesce(sum(CAST(won AS INTEGER)) OVER (
                        PARTITION BY game_id, pot ORDER BY round
                        ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS streak
-            FROM rows),
+            FROM rows WHERE NOT (SELECT whole FROM whole)),
         numbered AS (
-            SELECT *, row_number() OVER (PARTITION BY game_id, pot, streak ORDER BY round) - 1
-                      AS since
-            FROM grouped)
+            SELECT pot, pot_order,
+                   row_number() OVER (PARTITION BY game_id, pot, streak ORDER BY round) - 1
+                       AS since, before, antes, won
+            FROM grouped),
+        counted AS (SELECT * FROM stored UNION ALL SELECT * FROM numbered)
         SELECT pot, any_value(pot_order) AS pot_order, since, count(*) AS rounds,
                avg(before) AS mean_before, avg(antes) AS mean_antes,
                count(*) FILTER (WHERE won) AS won
-        FROM numbered GROUP BY pot, since ORDER BY pot_order, since
+        FROM counted GROUP BY pot, since ORDER BY pot_order, since
     """, params)
+
+
+def _whole_games(f: HandFilter) -> bool:
+    """Whether the filter keeps every game whole (it names at most a game)."""
+    return not (f.players or f.date_from or f.date_to or f.session or f.knobs or f.stakes)
 
 
 def showdown_types(con: duckdb.DuckDBPyConnection, f: HandFilter) -> pd.DataFrame:
     """Hands shown down: game, player, hand size (cards), category, count."""
-    cond, params = where(f)
-    seat_cond, seat_params = _seat_players(f)
+    cond, params = facts_where(f)
     return _frame(con, f"""
-        SELECT d.game, s.player, length(d.cards) // 2 AS size, d.category, count(*) AS hands
-        FROM showdowns d JOIN hands h USING (hand_id)
-        JOIN seats s ON s.hand_id = d.hand_id AND s.seat = d.player
-        WHERE {cond} AND {seat_cond}
-        GROUP BY ALL ORDER BY d.game, s.player, size, d.category
-    """, params | seat_params)
+        SELECT x.game, x.player, CAST(x.shown_size AS BIGINT) AS size,
+               x.shown_category AS category, count(*) AS hands
+        FROM seat_facts x
+        WHERE x.shown_category IS NOT NULL AND {cond}
+        GROUP BY ALL ORDER BY x.game, x.player, size, category
+    """, params)
 
 
 def dealt_hands(con: duckdb.DuckDBPyConnection, f: HandFilter, *, game: str,
@@ -515,35 +576,30 @@ def dealt_hands(con: duckdb.DuckDBPyConnection, f: HandFilter, *, game: str,
     """Each player's dealt cards in ``game`` (all his ``dh`` actions in order, joined: 7 & 8's
     two cards then the third), a reproducible sample of at most ``sample`` hands: player,
     cards.  Hands with hidden cards (``??``) are left out."""
-    cond, params = where(f, game=game)
-    seat_cond, seat_params = _seat_players(f)
+    cond, params = facts_where(f, game=game)
     rows = int(sample)  # DuckDB takes only a constant in SAMPLE; int() keeps it a number
+    # The sample is drawn from the filtered rows: USING SAMPLE applies before the WHERE
+    # of its own SELECT, so the filter sits in the subquery.
     return _frame(con, f"""
-        WITH dealt AS (
-            SELECT s.player, string_agg(a.cards, '' ORDER BY a.seq) AS cards
-            FROM actions a JOIN hands h ON h.hand_id = a.hand_id
-            JOIN seats s ON s.hand_id = a.hand_id AND s.seat = a.target
-            WHERE a.verb = 'dh' AND {cond} AND {seat_cond}
-            GROUP BY a.hand_id, s.player)
-        SELECT player, cards FROM dealt WHERE NOT contains(cards, '??')
+        SELECT player, cards FROM (
+            SELECT x.player, x.dealt AS cards FROM seat_facts x
+            WHERE x.dealt IS NOT NULL AND NOT contains(x.dealt, '??') AND {cond})
         USING SAMPLE reservoir({rows} ROWS) REPEATABLE (7)
-    """, params | seat_params)
+    """, params)
 
 
 def plays(con: duckdb.DuckDBPyConnection, f: HandFilter, *, sample: int = 20_000
           ) -> pd.DataFrame:
     """Big Two combinations played, a reproducible sample of at most ``sample``: player,
     cards, rules (the hand's knobs as JSON, which decide what a combination is)."""
-    cond, params = where(f, game="bigtwo")
-    seat_cond, seat_params = _seat_players(f)
+    cond, params = facts_where(f, game="bigtwo")
     rows = int(sample)
     return _frame(con, f"""
-        SELECT s.player, a.cards, h.rules
-        FROM actions a JOIN hands h ON h.hand_id = a.hand_id
-        JOIN seats s ON s.hand_id = a.hand_id AND s.seat = a.actor
-        WHERE a.verb = 'pl' AND {cond} AND {seat_cond}
+        SELECT player, cards, rules FROM (
+            SELECT x.player, unnest(x.plays) AS cards, x.rules FROM seat_facts x
+            WHERE len(x.plays) > 0 AND {cond})
         USING SAMPLE reservoir({rows} ROWS) REPEATABLE (7)
-    """, params | seat_params)
+    """, params)
 
 
 def hand_list(con: duckdb.DuckDBPyConnection, f: HandFilter, *, limit: int = 500,
