@@ -24,6 +24,7 @@ import duckdb
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from analytics.warehouse.facts import fill_file
 from analytics.warehouse.rows import FileContext, RejectRow, reject_table
 
 __all__ = ["FileStats", "begin_file", "commit_file", "known_files", "load_batch",
@@ -134,6 +135,7 @@ def load_rejects(con: duckdb.DuckDBPyConnection, context: FileContext,
 def commit_file(con: duckdb.DuckDBPyConnection, context: FileContext, size: int,
                 stats: FileStats, started: dt.datetime) -> None:
     """Record the file as loaded and commit its transaction: the file is now all in."""
+    fill_file(con, context.sha256)  # the derived fact tables: same transaction as the hands
     finished = dt.datetime.now()
     status = "partial" if stats.rejected else "loaded"
     con.execute(
