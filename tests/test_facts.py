@@ -419,10 +419,7 @@ def test_ingest_fills_one_row_per_seat(db: Path) -> None:
                            "OR x.net <> s.net") == 0
 
 
-@pytest.mark.parametrize("chunk", [facts.CHUNK_HANDS, 5])
-def test_reloading_and_overlapping_files_add_nothing_twice(
-        tmp_path: Path, chunk: int, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(facts, "CHUNK_HANDS", chunk)
+def test_reloading_and_overlapping_files_add_nothing_twice(tmp_path: Path) -> None:
     db = tmp_path / "w.duckdb"
     first = write(tmp_path / "a.phhs", simulated_text("seveneight", 12, seed=4))
     ingest([first], db, workers=0)
@@ -450,8 +447,7 @@ def test_a_rolled_back_file_leaves_no_facts(tmp_path: Path) -> None:
     con = open_writer(db)
     try:
         assert begin_file(con, context)
-        load_batch(con, batch.tables())
-        facts.fill_file(con, context.sha256)
+        load_batch(con, batch.tables())  # fills the batch's facts too
         assert _count(con, "SELECT count(*) FROM seat_facts") == 24
         rollback(con)
         assert _count(con, "SELECT count(*) FROM seat_facts") == 0

@@ -9,9 +9,10 @@ cards, plays) and from ``allin_results``, written once when the hand is loaded.
 
 The table is derived data, filled by the warehouse itself, never by hand:
 
-* :func:`fill_file` at the end of each file's transaction (``loader.commit_file``),
-  so a file's facts commit or roll back with its hands: a killed ingest leaves
-  neither, and a rerun fills them once;
+* :func:`fill_batch` for each batch the ingest inserts (``loader.load_batch``), from
+  the batch's own rows and inside the file's transaction, so a file's facts commit
+  or roll back with its hands: a killed ingest leaves neither, and a rerun fills
+  them once;
 * :func:`fill_missing` by migration 4 (databases that existed before the table)
   and by anything that writes hands in bulk without the ingest (the dashboard
   benchmark's replicated rows).
@@ -24,14 +25,16 @@ docs/schema.md explains every column; docs/warehouse.md when they are filled.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import Final
 
 import duckdb
+import pyarrow as pa
+import pyarrow.compute as pc
 
 from analytics.warehouse.views import DAY, SESSION, STAKES
 
-__all__ = ["CHUNK_HANDS", "POTS_TABLE", "SEATS_TABLE", "fill_file", "fill_missing"]
+__all__ = ["CHUNK_HANDS", "POTS_TABLE", "SEATS_TABLE", "fill_batch", "fill_missing"]
 
 SEATS_TABLE: Final = """
     CREATE TABLE seat_facts (
@@ -73,7 +76,7 @@ SEATS_TABLE: Final = """
 # The expressions are those of analytics.warehouse.views (DAY, SESSION, STAKES and the
 # questions' derivations), evaluated once per seat here instead of once per view.
 _SEATS: Final = """
-    WITH h AS (SELECT * FROM hands h WHERE {scope}),
+    WITH h AS (SELECT * FROM {hands} h WHERE {scope}),
     acts AS (
         SELECT a.hand_id, CASE WHEN a.verb = 'dh' THEN a.target ELSE a.actor END AS seat,
                string_agg(a.cards, '' ORDER BY a.seq) FILTER (WHERE a.verb = 'dh') AS dealt,
@@ -84,7 +87,7 @@ _SEATS: Final = """
                             WHEN a.verb = 'pl' THEN -(length(a.cards) // 2) END) END
                    AS cards_left,
                list(a.cards ORDER BY a.seq) FILTER (WHERE a.verb = 'pl') AS plays
-        FROM actions a
+        FROM {actions} a
         WHERE a.verb IN ('dh', 'up', 'pl') AND a.hand_id IN (SELECT hand_id FROM h)
         GROUP BY ALL)
     SELECT s.hand_id, h.game, h.variant, h.rules, {STAKES} AS stakes, {SESSION} AS session,
@@ -100,10 +103,10 @@ _SEATS: Final = """
            a.hand_id IS NOT NULL AS all_in, a.expected_net AS allin_expected_net,
            a.actual_net AS allin_actual_net, a.luck AS allin_luck,
            a.std_error AS allin_std_error
-    FROM seats s JOIN h USING (hand_id)
+    FROM {seats} s JOIN h USING (hand_id)
     LEFT JOIN acts c ON c.hand_id = s.hand_id AND c.seat = s.seat
-    LEFT JOIN allin_results a ON a.hand_id = s.hand_id AND a.seat = s.seat
-    LEFT JOIN showdowns d ON d.hand_id = s.hand_id AND d.player = s.seat
+    LEFT JOIN {allin_results} a ON a.hand_id = s.hand_id AND a.seat = s.seat
+    LEFT JOIN {showdowns} d ON d.hand_id = s.hand_id AND d.player = s.seat
     ORDER BY h.game, day, s.hand_id, s.seat
 """
 
@@ -165,45 +168,62 @@ _POTS: Final = """
 _MISSING: Final = "h.hand_id NOT IN (SELECT hand_id FROM seat_facts)"
 _BY_DAYS: Final = (f"h.game = $game AND {DAY} BETWEEN $first AND $last "
                    f"AND {_MISSING}")
-_BY_FILE: Final = "h.source_sha256 = $sha256 AND h.source_index BETWEEN $first AND $last"
 
 
-def _fills(scope: str) -> tuple[str, ...]:
+# The warehouse tables the seat facts are derived from; a batch's own Arrow tables stand in
+# for them under these names prefixed with _BATCH_PREFIX.
+_SOURCES: Final = ("hands", "seats", "actions", "showdowns", "allin_results")
+_BATCH_PREFIX: Final = "_handlab_facts_"
+
+
+def _fills(scope: str, *, source_prefix: str = "") -> tuple[str, ...]:
     """The statements that fill both tables for the hands ``scope`` selects: the pot
     histories of their games (deleted and inserted again), then their seats.  Pots first,
-    since a scope of "hands without seat facts" selects nothing once the seats are in."""
+    since a scope of "hands without seat facts" selects nothing once the seats are in.
+    The seats are read from ``source_prefix`` + each source table's name."""
     games = _GAMES.format(scope=scope)
     names = {"DAY": DAY, "SESSION": SESSION, "STAKES": STAKES, "scope": scope, "games": games}
+    sources = {name: source_prefix + name for name in _SOURCES}
     return (_POTS_DELETE.format(games=games),
             f"INSERT INTO pot_facts BY NAME {_POTS.format(**names)}",
-            f"INSERT INTO seat_facts BY NAME {_SEATS.format(**names)}")
+            f"INSERT INTO seat_facts BY NAME {_SEATS.format(**names, **sources)}")
 
 
 _FILL_DAYS: Final = _fills(_BY_DAYS)
-_FILL_FILE: Final = _fills(_BY_FILE)
+# A batch: its seats from its own tables; its Rummoli games' pot histories from the
+# warehouse's board (a game's rounds may have come in earlier batches or files).
+_BY_BATCH: Final = (f"h.game = 'rummoli' AND h.hand_id IN "
+                    f"(SELECT hand_id FROM {_BATCH_PREFIX}hands WHERE game = 'rummoli')")
+_FILL_BATCH_POTS: Final = _fills(_BY_BATCH)[:2]
+_FILL_BATCH_SEATS: Final = _fills("TRUE", source_prefix=_BATCH_PREFIX)[2]
 
 CHUNK_HANDS: Final = 100_000
 """Hands filled per statement: the aggregation of their actions must fit the writer's
 memory limit (512 MB), which a million hands in one statement do not."""
 
 
-def fill_file(con: duckdb.DuckDBPyConnection, sha256: str) -> None:
-    """Add the facts of the hands loaded from the file ``sha256`` (inside its transaction).
+def fill_batch(con: duckdb.DuckDBPyConnection, tables: Mapping[str, pa.Table]) -> None:
+    """Add the facts of one batch of new hands, just inserted (inside the file's transaction).
 
-    The file's hands are exactly the rows of ``hands`` with that ``source_sha256``:
-    a hand already loaded from another file keeps its first source and is skipped
-    as a duplicate, so nothing is filled twice.  Filled :data:`CHUNK_HANDS` hands
-    (by position in the file) at a time.
+    ``tables`` are the rows the loader has just inserted, by warehouse table.  The seat
+    facts are derived from them, not from the warehouse tables, so a batch costs what
+    its own hands cost however large the warehouse has grown (scanning ``actions`` for a
+    file's hands took about a second per file at a million hands).  The pot histories of
+    the batch's Rummoli games are recomputed whole from ``board``, which is small.
     """
-    rows = con.execute("SELECT min(source_index), max(source_index) FROM hands "
-                       "WHERE source_sha256 = $sha256", {"sha256": sha256}).fetchall()
-    first, last = rows[0]
-    if first is None:
+    hands = tables["hands"]
+    if hands.num_rows == 0:
         return
-    for start in range(int(first), int(last) + 1, CHUNK_HANDS):
-        for statement in _FILL_FILE:
-            con.execute(statement, {"sha256": sha256, "first": start,
-                                    "last": start + CHUNK_HANDS - 1})
+    for name in _SOURCES:
+        con.register(_BATCH_PREFIX + name, tables[name])
+    try:
+        if pc.any(pc.equal(hands["game"], "rummoli")).as_py():
+            for statement in _FILL_BATCH_POTS:
+                con.execute(statement)
+        con.execute(_FILL_BATCH_SEATS)
+    finally:
+        for name in _SOURCES:
+            con.unregister(_BATCH_PREFIX + name)
 
 
 def fill_missing(con: duckdb.DuckDBPyConnection) -> None:

@@ -24,7 +24,7 @@ import duckdb
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from analytics.warehouse.facts import fill_file
+from analytics.warehouse.facts import fill_batch
 from analytics.warehouse.rows import FileContext, RejectRow, reject_table
 
 __all__ = ["FileStats", "begin_file", "commit_file", "known_files", "load_batch",
@@ -107,6 +107,7 @@ def load_batch(con: duckdb.DuckDBPyConnection, tables: dict[str, pa.Table]
     loaded.update(dict(zip(*_value_counts(hands["game"]), strict=True)))
     for name in _BATCH_TABLES:
         _insert(con, name, tables[name])
+    fill_batch(con, tables)  # the derived fact tables, from the rows just inserted
     return loaded, duplicates
 
 
@@ -135,7 +136,6 @@ def load_rejects(con: duckdb.DuckDBPyConnection, context: FileContext,
 def commit_file(con: duckdb.DuckDBPyConnection, context: FileContext, size: int,
                 stats: FileStats, started: dt.datetime) -> None:
     """Record the file as loaded and commit its transaction: the file is now all in."""
-    fill_file(con, context.sha256)  # the derived fact tables: same transaction as the hands
     finished = dt.datetime.now()
     status = "partial" if stats.rejected else "loaded"
     con.execute(
