@@ -1,11 +1,18 @@
 """Fast constructors for the frozen, slotted model classes (a private speed-up).
 
 A frozen dataclass's generated ``__init__`` sets every field through
-``object.__setattr__``, which costs about twice as much as calling the slots'
-own descriptors.  The reader builds millions of :class:`~parsers.model.Action`
-and :class:`~parsers.model.HandHistory` objects, so it uses these instead.  The
-objects are ordinary instances, equal to (and indistinguishable from) what the
-class itself builds; the caller passes every field, in declaration order, and is
+``object.__setattr__``, which costs about twice as much as an ordinary attribute
+store.  The reader builds millions of :class:`~parsers.model.Action` and
+:class:`~parsers.model.HandHistory` objects, so it uses these instead: the object
+is made as an instance of a *shadow* class -- the same ``__slots__``, hence the
+same memory layout, but no frozen ``__setattr__`` -- whose slots are filled by
+plain attribute stores (which the interpreter specialises for slots), and its
+``__class__`` is then set to the real class.  The result is an ordinary
+instance, equal to (and indistinguishable from) what the class itself builds.
+When the shadow cannot stand in (a layout Python refuses to swap), the slots'
+own ``__set__`` descriptors are called instead.
+
+The caller passes every field, in declaration order (or by keyword), and is
 responsible for the values being what ``__init__`` would accept (neither class
 has a ``__post_init__``).
 """
@@ -16,19 +23,71 @@ import dataclasses
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["positional_constructor"]
+__all__ = ["keyword_constructor", "positional_constructor", "tuple_constructor"]
+
+
+def _shadow(cls: type[Any]) -> type[Any] | None:
+    """A mutable class with the slots of ``cls``, or None when ``__class__`` cannot be swapped."""
+    slots = cls.__dict__.get("__slots__")
+    if cls.__bases__ != (object,) or not isinstance(slots, tuple):
+        return None
+    shadow = type(f"_{cls.__name__}Shadow", (), {"__slots__": slots})
+    probe: Any = object.__new__(shadow)
+    try:
+        probe.__class__ = cls
+    except TypeError:  # a layout Python will not swap
+        return None
+    return shadow
+
+
+def _compile(cls: type[Any], signature: str, prologue: str, prefix: str = "v_"
+             ) -> Callable[..., Any]:
+    """``def make(<signature>)``: ``prologue``, then each field ``f`` stored from variable
+    ``<prefix>f``."""
+    names = [spec.name for spec in dataclasses.fields(cls)]
+    assert not hasattr(cls, "__post_init__"), cls
+    shadow = _shadow(cls)
+    if shadow is not None:
+        body = "".join(f"    o.{name} = {prefix}{name}\n" for name in names)
+        source = (f"def make({signature}, _new=object.__new__, _shadow=_shadow, _cls=_cls):\n"
+                  f"{prologue}    o = _new(_shadow)\n{body}    o.__class__ = _cls\n"
+                  "    return o\n")
+    else:
+        setters = ", ".join(f"_s_{name}=_cls.{name}.__set__" for name in names)
+        body = "".join(f"    _s_{name}(o, {prefix}{name})\n" for name in names)
+        source = (f"def make({signature}, _new=object.__new__, {setters}):\n"
+                  f"{prologue}    o = _new(_cls)\n{body}    return o\n")
+    namespace: dict[str, Any] = {"_cls": cls, "_shadow": shadow, "_defaults": _defaults(cls)}
+    exec(source, namespace)  # generated from the class's own field names only
+    make: Callable[..., Any] = namespace["make"]
+    return make
+
+
+def _defaults(cls: type[Any]) -> dict[str, Any]:
+    return {spec.name: spec.default for spec in dataclasses.fields(cls)
+            if spec.default is not dataclasses.MISSING}
 
 
 def positional_constructor(cls: type[Any]) -> Callable[..., Any]:
     """A function taking every field of dataclass ``cls`` positionally, in order."""
     names = [spec.name for spec in dataclasses.fields(cls)]
-    assert not hasattr(cls, "__post_init__"), cls
-    arguments = ", ".join(f"v{i}" for i in range(len(names)))
-    setters = ", ".join(f"_s{i}=_cls.{name}.__set__" for i, name in enumerate(names))
-    body = "".join(f"    _s{i}(o, v{i})\n" for i in range(len(names)))
-    source = (f"def make({arguments}, *, _new=object.__new__, {setters}):\n"
-              f"    o = _new(_cls)\n{body}    return o\n")
-    namespace: dict[str, Any] = {"_cls": cls}
-    exec(source, namespace)  # generated from the class's own field names only
-    make: Callable[..., Any] = namespace["make"]
-    return make
+    return _compile(cls, ", ".join(f"v_{name}" for name in names) + ", *", "")
+
+
+def tuple_constructor(cls: type[Any], ignored: int = 0) -> Callable[[tuple[Any, ...], Any], Any]:
+    """A function ``make(head, last)``: ``head`` holds every field of ``cls`` but the last, in
+    order, then ``ignored`` more items, and ``last`` is the last field (the reader's actions:
+    the parsed fields and the codes of the cards dealt, then the line)."""
+    names = [spec.name for spec in dataclasses.fields(cls)]
+    unpack = "".join(f"v_{name}, " for name in names[:-1])
+    unpack += "".join(f"_ignored{i}, " for i in range(ignored))
+    return _compile(cls, f"head, v_{names[-1]}, *", f"    {unpack}= head\n")
+
+
+def keyword_constructor(cls: type[Any]) -> Callable[..., Any]:
+    """A function taking the fields of dataclass ``cls`` by keyword, with the class's defaults
+    (a field with a default factory has none here: the caller must pass it)."""
+    defaults = _defaults(cls)
+    parameters = ", ".join(f"{name}=_defaults[{name!r}]" if name in defaults else name
+                           for name in (spec.name for spec in dataclasses.fields(cls)))
+    return _compile(cls, "*, " + parameters, "", prefix="")

@@ -71,12 +71,14 @@ def _card_list(tokens: list[str], verb: Verb, *, required: bool) -> tuple[Card, 
             cards.extend(parse_cards(token))
         except CardError:
             raise ActionSyntaxError(f"{token[:20]!r} is not a card or a list of cards") from None
-    seen: set[int] = set()
-    for card in cards:
-        if card.is_known:
-            if card.code in seen:
-                raise ActionSyntaxError(f"card {card} appears twice in {' '.join(tokens)!r}")
-            seen.add(card.code)
+    codes = [card.code for card in cards if card.code >= 0]  # the known cards
+    if len(set(codes)) != len(codes):
+        seen: set[int] = set()
+        for card in cards:
+            if card.is_known:
+                if card.code in seen:
+                    raise ActionSyntaxError(f"card {card} appears twice in {' '.join(tokens)!r}")
+                seen.add(card.code)
     return tuple(cards)
 
 
@@ -128,7 +130,7 @@ def parse_into(table: dict[str, ParsedAction], text: str, game: Game,
                players: int) -> ParsedAction:
     """Parse ``text`` as :func:`parse_action` does and remember it in ``table``."""
     action = _parse_action(text, game, players)
-    codes = (tuple(card.code for card in action.cards if card.is_known)
+    codes = (tuple([card.code for card in action.cards if card.code >= 0])  # known cards
              if action.verb in _DEALING_VERBS else None)
     entry: ParsedAction = (action.actor, action.verb, action.cards, action.amount,
                            action.target, action.pot, action.comment, codes)

@@ -189,7 +189,7 @@ def parse_cards(text: str) -> tuple[Card, ...]:
     # Fast path: the canonical unseparated form our writer produces.
     if len(text) % 2 == 0 and " " not in text:
         try:
-            return tuple(_BY_TEXT[text[i : i + 2]] for i in range(0, len(text), 2))
+            return tuple([_BY_TEXT[text[i : i + 2]] for i in range(0, len(text), 2)])
         except KeyError:
             pass
     return tuple(_scan(text))

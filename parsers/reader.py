@@ -23,6 +23,7 @@ from typing import IO, Any, Final, cast
 
 from parsers.build import build_hand
 from parsers.errors import ParseError
+from parsers.fastpath import fast_hand
 from parsers.knobs import Game
 from parsers.model import HandHistory
 from parsers.tomlsubset import INT64_MAX, INT64_MIN, Document, Unsupported, parse_document
@@ -108,13 +109,15 @@ def _careful(raw_lines: list[bytes] | list[str]) -> list[_Line]:
     return out
 
 
-def _line_batches(stream: IO[bytes] | IO[str]) -> Iterator[tuple[list[_Line], bool]]:
+def _line_batches(stream: IO[bytes] | IO[str]) -> Iterator[tuple[list[_Line], str | None]]:
     """The stream's lines (without line ends), in batches, reading blocks of bounded size.
 
     The common case -- a block of valid UTF-8 with no NUL byte, carriage return or
-    overlong line -- costs one decode and one split per block; a block with any of
-    those is redone line by line.  A line with no end within a whole block is too
-    long: it is reported once and skipped as it streams by, so memory stays bounded.
+    overlong line -- costs one decode and one split per block, and comes with the
+    block's text (its lines joined by line ends, each line ended); a block with any
+    of those is redone line by line, and comes with None.  A line with no end within
+    a whole block is too long: it is reported once and skipped as it streams by, so
+    memory stays bounded.
     """
     text_mode = isinstance(stream.read(0), str)
     # str for text streams, bytes for binary ones: the same slicing code serves both.
@@ -122,7 +125,7 @@ def _line_batches(stream: IO[bytes] | IO[str]) -> Iterator[tuple[list[_Line], bo
     start = stream.read(3)
     if isinstance(start, bytes):
         if start[:2] in (b"\xff\xfe", b"\xfe\xff"):
-            yield [_BadLine("the file is UTF-16; handlab reads UTF-8")], False
+            yield [_BadLine("the file is UTF-16; handlab reads UTF-8")], None
             return
         carry: Any = start[3:] if start == b"\xef\xbb\xbf" else start
     else:
@@ -133,12 +136,12 @@ def _line_batches(stream: IO[bytes] | IO[str]) -> Iterator[tuple[list[_Line], bo
         data: Any = carry + block
         if not block:
             if data and not skipping:
-                yield _careful([data]), False
+                yield _careful([data]), None
             return
         cut = data.rfind(newline)
         if cut < 0:
             if not skipping:
-                yield [_BadLine(f"line longer than {MAX_LINE_LENGTH} characters")], False
+                yield [_BadLine(f"line longer than {MAX_LINE_LENGTH} characters")], None
                 skipping = True
             carry = data[:0]
             continue
@@ -151,19 +154,42 @@ def _line_batches(stream: IO[bytes] | IO[str]) -> Iterator[tuple[list[_Line], bo
             try:
                 text = complete.decode("utf-8")
             except UnicodeDecodeError:
-                yield _careful(complete.split(b"\n")[:-1]), False
+                yield _careful(complete.split(b"\n")[:-1]), None
                 continue
         else:
             text = complete
         lines = text.split("\n")
         lines.pop()
         if "\x00" in text or "\r" in text or max(map(len, lines), default=0) > MAX_LINE_LENGTH:
-            yield _careful(lines), False
+            yield _careful(lines), None
         else:
-            yield cast(list[_Line], lines), True  # every line a str
+            yield cast(list[_Line], lines), text  # every line a str
 
 
-_HEADER_STARTS: Final = ("[", " ", "\t")
+_HEADER_CANDIDATE: Final = re.compile(r"\n(?:\[|[ \t][^\S\n]*\[)")
+"""The line end before a line that may be a table header: one that starts with ``[``, or
+with a space or tab then whitespace then ``[`` (a search for a literal first character runs
+at C speed from line end to line end)."""
+
+
+def _header_rows(batch: list[_Line], text: str) -> Iterator[tuple[int, re.Match[str]]]:
+    """The rows of ``batch`` (all str, joined with line ends as ``text``) that are table
+    headers, with their match: every line :data:`_HEADER` matches, which must start with
+    ``[``, a space or a tab."""
+    if batch:
+        header = _HEADER.match(batch[0])  # type: ignore[arg-type]
+        if header is not None and batch[0][0] in "[ \t":  # type: ignore[index]
+            yield 0, header
+    row = 0
+    position = 0
+    count = text.count
+    for candidate in _HEADER_CANDIDATE.finditer(text):
+        line_end = candidate.start()
+        row += count("\n", position, line_end + 1)
+        position = line_end + 1
+        header = _HEADER.match(batch[row])  # type: ignore[arg-type]
+        if header is not None:
+            yield row, header
 
 
 def _take_lines(chunk: Chunk, batch: list[_Line], start: int, end: int, before: int,
@@ -188,22 +214,16 @@ def iter_chunks(stream: IO[bytes] | IO[str], source: str) -> Iterator[Chunk]:
     pending: list[str] = []  # blank and comment lines before any key of a headerless hand
     line_number = 0
     header_match = _HEADER.match
-    for batch, clean in _line_batches(stream):
-        if clean and current is not None:
+    for batch, text in _line_batches(stream):
+        if text is not None and current is not None:
             # The usual case, a batch of good lines inside the file's hands: find the header
-            # lines, and hand the lines between them over in slices.
+            # lines in the batch's text, and hand the lines between them over in slices.
             start = 0
-            for row in [row for row, text in enumerate(batch) if "[" in text]:  # type: ignore[operator]
-                text_line: str = batch[row]  # type: ignore[assignment]
-                if text_line[0] not in _HEADER_STARTS:
-                    continue
-                header = header_match(text_line)
-                if header is None:
-                    continue
+            for row, found in _header_rows(batch, text):
                 _take_lines(current, batch, start, row, line_number, source)
                 yield current
                 index += 1
-                current = Chunk(index, line_number + row + 2, [], header.group(1))
+                current = Chunk(index, line_number + row + 2, [], found.group(1))
                 start = row + 1
             _take_lines(current, batch, start, len(batch), line_number, source)
             line_number += len(batch)
@@ -316,8 +336,19 @@ def hand_from_chunk(chunk: Chunk, source: str) -> HandHistory:
     """Parse and build one chunk (from :func:`iter_chunks`): what ``read_hands`` does per hand.
 
     Public so that a process pool can split a file in the parent and build hands in workers.
+    A hand in the writer's layout with nothing to report takes the fast path
+    (:mod:`parsers.fastpath`); any other, the general one, with the same result.
     """
     raw = "\n".join(chunk.lines)
+    if chunk.problem is None:
+        hand = fast_hand(chunk.lines, chunk.first_line, source, chunk.index, raw)
+        if hand is not None:
+            return hand
+    return _general_hand(chunk, source, raw)
+
+
+def _general_hand(chunk: Chunk, source: str, raw: str) -> HandHistory:
+    """What :func:`hand_from_chunk` gives without the fast path: every shape, every problem."""
     if chunk.problem is not None:
         return _broken(chunk, source, raw, chunk.problem)
     document, error = _parse_chunk(chunk, source)

@@ -1,0 +1,344 @@
+"""The reader's fast path: a hand in the usual layout, with nothing to report, in one pass.
+
+Most hands are written by :mod:`parsers.writer` (simulators, converters, handlab
+itself): ``key = value`` header lines and an ``actions = [`` array with one
+``  "action",`` per line, closed by ``]`` alone.  :func:`fast_hand` reads such a
+hand with per-line caches -- header lines and action lines repeat from hand to
+hand -- and checks the header in one go, without collecting problems.  The moment
+anything is unusual (a line outside those shapes, any problem the general path
+would report, a value outside the usual types) it returns None and the caller
+takes the general path (:func:`parsers.tomlsubset.parse_document` then
+:func:`parsers.build.build_hand`), which gives every message and position.
+
+It must build exactly the hand the general path builds, field for field, action
+lines included; tests/test_reader_fastpath.py compares the two over every file of
+the repository, simulated hands and mutated ones.  So every check below mirrors
+one in :mod:`parsers.build`, and every line is read by the same functions
+:func:`~parsers.tomlsubset.parse_document` uses.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from operator import itemgetter
+from typing import Any, Final, cast
+
+from parsers._fastinit import keyword_constructor, tuple_constructor
+from parsers.actions import ActionSyntaxError, ParsedAction, action_table, parse_into
+from parsers.build import MAX_CHIPS, PLAYER_LIMITS, _Problems, _read_rules
+from parsers.fields import GAME_FIELDS, KNOB_FIELDS, VARIANTS
+from parsers.knobs import Betting, Game
+from parsers.model import (
+    DEALER,
+    FORMAT_VERSION,
+    RUMMOLI_POTS,
+    Action,
+    GameRules,
+    HandHistory,
+    Verb,
+)
+from parsers.tomlsubset import (
+    _ARRAY_END,
+    _ELEMENT_CACHE,
+    _LINE_CACHE,
+    _LINE_CACHE_LIMIT,
+    _SIMPLE_ELEMENT,
+    _cached_line,
+)
+
+__all__ = ["fast_hand"]
+
+_MAX_COUNT: Final = 2**31 - 1
+_INT_LISTS: Final = ("starting_stacks", "finishing_stacks", "winnings", "antes",
+                     "blinds_or_straddles", "seats")
+_STRINGS: Final = ("currency", "event", "author", "venue", "url", "city", "region", "country",
+                   "time_zone", "game_id")
+_COUNTS: Final = ("seat_count", "day", "month", "year", "round", "dealer")
+_CHIPS: Final = ("min_bet", "small_bet", "big_bet")
+_INT_TYPE: Final = frozenset({int})
+_KNOB_TYPES: Final = (str, int, bool)
+
+
+class _Plan:
+    """What a variant's hands must and must not hold, worked out once per variant code."""
+
+    __slots__ = ("allowed", "code", "default_rules", "forbidden", "game", "high", "knobs", "low",
+                 "required", "signed")
+
+    def __init__(self, code: str, game: Game, betting: Betting | None) -> None:
+        self.code = code
+        self.game = game
+        self.allowed = GAME_FIELDS[game]
+        self.knobs = tuple(KNOB_FIELDS[game])
+        fixed_limit = betting is Betting.FIXED_LIMIT
+        # parsers.build._read_stakes: the fields each game requires and those its structure
+        # does not use.
+        if game is Game.SEVENEIGHT:
+            required = ["antes", "blinds_or_straddles", "starting_stacks"]
+            required += ["small_bet", "big_bet"] if fixed_limit else ["min_bet"]
+        elif game is Game.RUMMOLI:
+            required = ["starting_stacks", "dealer"] + (["small_bet"] if fixed_limit else [])
+        else:
+            required = []
+        self.required = frozenset(required)
+        self.forbidden = frozenset(["min_bet"] if fixed_limit else ["small_bet", "big_bet"])
+        self.low, self.high = PLAYER_LIMITS[game]
+        # Big Two stacks are running point totals, which go below zero.
+        self.signed = frozenset(("starting_stacks", "finishing_stacks")
+                                if game is Game.BIGTWO else ())
+        self.default_rules = None if self.knobs else _read_rules(game, {}, _Problems("", 0, 0, {}))
+
+
+_PLANS: Final = {code: _Plan(code, v.game, v.betting) for code, v in VARIANTS.items()}
+
+_LINE_TABLES: dict[tuple[str, int], dict[str, ParsedAction]] = {}
+"""The parsed actions of one game and player count, by the array line that holds them (the
+entries of :func:`parsers.actions.action_table`: one dictionary value holds all an action
+needs, so a reader in another thread never sees half an entry)."""
+_CODES: Final = itemgetter(7)
+_RULES: dict[tuple[object, ...], GameRules] = {}
+_RULES_LIMIT: Final = 1_000
+_NEW_ACTION: Final = tuple_constructor(Action, ignored=1)  # (fields..., codes), line
+_NEW_HAND: Final = keyword_constructor(HandHistory)
+_ACTIONS_OPEN: Final = "actions = ["
+
+
+def fast_hand(lines: list[str], first_line: int, source: str, index: int,
+              raw: str) -> HandHistory | None:
+    """The hand in ``lines`` (the first is line ``first_line``), or None when the general path
+    must read it: a shape this path does not know, or any problem to report."""
+    try:
+        opening = lines.index(_ACTIONS_OPEN)
+        closing = lines.index("]", opening + 1)
+    except ValueError:
+        return None  # no actions array in the usual shape
+    header = lines[:opening] + lines[closing + 1 :]
+    if header and not header[-1]:
+        header.pop()  # the blank line between the hands of a file
+    cached = [*map(_TYPED_LINES.get, header)]
+    found = _type_lines(header) if None in cached else cast(list[tuple[str, Any]], cached)
+    if found is None:
+        return None
+    fields: dict[str, Any] = dict(found)
+    if len(fields) != len(found) or "actions" in fields:
+        return None  # a key given twice: not TOML
+    plan = _PLANS.get(fields.get("variant", ""))  # a variant line is typed only when known
+    if plan is None:
+        return None
+    keys = fields.keys()
+    extra = keys - plan.allowed
+    if (extra and not all(key[0] == "_" for key in extra)) or not keys >= plan.required or \
+            not keys.isdisjoint(plan.forbidden):
+        return None
+    players = _player_count(plan, fields)
+    if players < 0:
+        return None
+    rules = _rules(plan, fields) if plan.knobs else plan.default_rules
+    if rules is None:
+        return None
+    actions = _actions(plan.game, players, lines, opening + 1, closing, first_line)
+    if actions is None:
+        return None
+    if extra:  # user fields, in the order of the text as the general path gives them
+        user_fields = tuple([(key, fields.pop(key)) for key in list(keys) if key[0] == "_"])
+    else:
+        user_fields = ()
+    for key in plan.knobs:
+        fields.pop(key, None)
+    hand: HandHistory = _NEW_HAND(
+        game=plan.game, rules=rules, actions=actions, user_fields=user_fields,
+        source=source, line=first_line, index=index, raw=raw, **fields,
+    )
+    return hand
+
+
+_TYPED_LINES: dict[str, tuple[str, Any]] = {}
+"""A header line's key and the value the hand holds for it (a tuple for an array, a time for
+a time...), for lines whose value is right for their key whatever the hand; by line."""
+_TYPED_LINES_LIMIT: Final = 65_536
+"""Lines such as ``starting_stacks = [...]`` change from hand to hand: a file of 20,000
+hands of 7 & 8 holds some 30,000 distinct header lines, and a cache that keeps clearing
+misses most of them (a few MB at the limit)."""
+
+
+def _type_lines(header: list[str]) -> list[tuple[str, Any]] | None:
+    """Key and hand value of each header line, or None when one is not a one-line ``key =
+    value`` whose value :func:`_typed` accepts.  Blank and comment lines are skipped."""
+    found: list[tuple[str, Any]] = []
+    for line in header:
+        pair = _TYPED_LINES.get(line)
+        if pair is None:
+            stripped = line.strip()
+            if not stripped or stripped[0] == "#":
+                continue
+            # Read as parse_document reads it, then typed as build_hand would.
+            raw_pair = _LINE_CACHE.get(line) or _cached_line(line)
+            if raw_pair is None:
+                return None
+            key, value = raw_pair
+            typed = _typed(key, value)
+            if typed is _REJECTED:
+                return None
+            if len(_TYPED_LINES) >= _TYPED_LINES_LIMIT:
+                _TYPED_LINES.clear()
+            pair = _TYPED_LINES[line] = (key, typed)
+        found.append(pair)
+    return found
+
+
+_REJECTED: Final = object()
+_KIND: Final[dict[str, str]] = {
+    "format_version": "version", "variant": "variant", "hand": "hand", "table": "hand",
+    "time": "time", "players": "players", "finale_pot": "finale_pot",
+    "board_before": "int_list", **dict.fromkeys(_INT_LISTS, "int_list"),
+    **dict.fromkeys(_STRINGS, "string"), **dict.fromkeys(_COUNTS, "count"),
+    **dict.fromkeys(_CHIPS, "chips"),
+    **{key: "knob" for knobs in KNOB_FIELDS.values() for key in knobs},
+}
+
+
+def _typed(key: str, value: Any) -> Any:
+    """What ``build_hand`` makes of ``value`` under ``key`` when it reports no problem whatever
+    the hand's game and players (checked per hand: lengths, signs, the dealer, knobs); else
+    :data:`_REJECTED`."""
+    kind = _KIND.get(key, "user" if key[0] == "_" else "unknown")
+    kind_type = type(value)
+    if kind in ("user", "knob"):
+        return value
+    if kind == "version":
+        return value if kind_type is int and value == FORMAT_VERSION else _REJECTED
+    if kind == "variant":
+        return value if kind_type is str and value in _PLANS else _REJECTED
+    if kind == "string":
+        return value if kind_type is str else _REJECTED
+    if kind == "count":
+        return value if kind_type is int and 0 <= value <= _MAX_COUNT else _REJECTED
+    if kind == "chips":
+        return value if kind_type is int and 0 < value <= MAX_CHIPS else _REJECTED
+    if kind == "hand":
+        ok = kind_type is str or (kind_type is int and abs(value) <= MAX_CHIPS)
+        return value if ok else _REJECTED
+    if kind == "time":
+        if kind_type is str:
+            try:
+                return dt.time.fromisoformat(value)
+            except ValueError:
+                return _REJECTED
+        return value if kind_type is dt.time else _REJECTED
+    if kind == "players":
+        ok = kind_type is list and all(type(name) is str for name in value)
+        return tuple(value) if ok else _REJECTED
+    if kind == "int_list":
+        ok = kind_type is list and {*map(type, value)} <= _INT_TYPE and (
+            not value or (min(value) >= -MAX_CHIPS and max(value) <= MAX_CHIPS))
+        return tuple(value) if ok else _REJECTED
+    if kind == "finale_pot":
+        return value if kind_type is str and (value == "all" or value in RUMMOLI_POTS) \
+            else _REJECTED
+    return _REJECTED  # 'actions' on one line, or a key no game knows
+
+
+def _player_count(plan: _Plan, fields: dict[str, Any]) -> int:
+    """The number of players, after the checks of ``build_hand`` that depend on it (array
+    lengths, signs, the dealer); -1 when it would report a problem."""
+    get = fields.get
+    names = get("players")
+    stacks = get("starting_stacks")
+    count = len(stacks) if stacks is not None else len(names) if names is not None else -1
+    if not plan.low <= count <= plan.high or (names is not None and len(names) != count):
+        return -1
+    for key in _INT_LISTS:
+        value = get(key)
+        if value is not None and (len(value) != count or (
+                value and key not in plan.signed and min(value) < 0)):
+            return -1
+    value = get("board_before")
+    if value is not None and (len(value) != len(RUMMOLI_POTS) or (value and min(value) < 0)):
+        return -1
+    dealer = get("dealer")
+    if dealer is not None and not 1 <= dealer <= count:
+        return -1
+    return count
+
+
+def _rules(plan: _Plan, values: dict[str, Any]) -> GameRules | None:
+    """The hand's rules, one shared (frozen) object per distinct set of knobs."""
+    knobs: list[object] = [plan.game]
+    for name in plan.knobs:
+        if name in values:
+            value = values[name]
+            if type(value) not in _KNOB_TYPES:
+                return None
+            # The type is part of the key: 1 == True, but only one of them is a valid ante.
+            knobs += (name, type(value), value)
+    key = tuple(knobs)
+    rules = _RULES.get(key)
+    if rules is None:
+        problems = _Problems("", 0, 0, {})
+        rules = _read_rules(plan.game, values, problems)
+        if rules is None or problems.errors:
+            return None
+        if len(_RULES) >= _RULES_LIMIT:
+            _RULES.clear()
+        _RULES[key] = rules
+    return rules
+
+
+def _actions(game: Game, players: int, lines: list[str], start: int, end: int,
+             first_line: int) -> tuple[Action, ...] | None:
+    """The actions on ``lines[start:end]`` (the lines of the array), or None when the general
+    path would read them otherwise or report a problem."""
+    table = _LINE_TABLES.get((game._value_, players))
+    if table is None:
+        table = _LINE_TABLES[game._value_, players] = {}
+    element_lines = lines[start:end]
+    cached = [*map(table.get, element_lines)]
+    entries = cast(list[ParsedAction], cached)
+    rows: range | list[int] = range(first_line + start, first_line + end)
+    if None in cached:
+        texts = action_table(game, players)
+        for offset, entry in enumerate(cached):
+            if entry is None:
+                entry = cached[offset] = _new_line(table, texts, game, players,
+                                                   element_lines[offset])
+                if entry is None:
+                    return None
+        if _BLANK in cached:  # blank or comment lines: no action, but they take up a row
+            rows = [row for row, entry in zip(rows, entries, strict=True) if entry is not _BLANK]
+            entries = [entry for entry in entries if entry is not _BLANK]
+    dealt = [*filter(None, map(_CODES, entries))]
+    if len(dealt) > 1 and len(set().union(*dealt)) != sum(map(len, dealt)):
+        return None  # a card dealt twice
+    return tuple(map(_NEW_ACTION, entries, rows))
+
+
+_BLANK: Final[ParsedAction] = (DEALER, Verb.NOOP, (), None, None, None, None, None)
+"""Stands for a blank or comment line inside the array (compared by identity)."""
+
+
+def _new_line(table: dict[str, ParsedAction], texts: dict[str, ParsedAction], game: Game,
+              players: int, line: str) -> ParsedAction | None:
+    """Read an array line not seen before as ``_fast_multiline_strings`` does, and remember it
+    in ``table``; :data:`_BLANK` for a blank or comment line, None for any other shape."""
+    text = _ELEMENT_CACHE.get(line)
+    if text is None:
+        match = _SIMPLE_ELEMENT.match(line)
+        if match is None:
+            stripped = line.strip()
+            if _ARRAY_END.match(line) or (stripped and stripped[0] != "#"):
+                return None  # the array ends here, or a shape of the general scanner
+            return _BLANK
+        text = match.group(1)
+        if len(_ELEMENT_CACHE) >= _LINE_CACHE_LIMIT:
+            _ELEMENT_CACHE.clear()
+        _ELEMENT_CACHE[line] = text
+    entry = texts.get(text)
+    if entry is None:
+        try:
+            entry = parse_into(texts, text, game, players)
+        except ActionSyntaxError:
+            return None
+    if len(table) >= _LINE_CACHE_LIMIT:
+        table.clear()
+    table[line] = entry
+    return entry
