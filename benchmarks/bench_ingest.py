@@ -102,11 +102,27 @@ def peak_mib() -> tuple[float, float]:
     return own, children
 
 
+def cpu_seconds() -> tuple[float, float]:
+    """CPU seconds (user + system) used so far by this process and by its finished children."""
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime, children.ru_utime + children.ru_stime
+
+
 def timed_ingest(folder: Path, db: Path, workers: int | None) -> tuple[float, int]:
+    """Ingest ``folder``; return (wall seconds, hands loaded).  Prints the CPU per hand
+    of the main (writer) process and of the workers together."""
     started = time.perf_counter()
+    own_before, children_before = cpu_seconds()
     summary = ingest([folder], db, workers=workers)
     seconds = time.perf_counter() - started
+    own_after, children_after = cpu_seconds()
     assert summary.exit_code == 0, [f for f in summary.files if f.status != "loaded"]
+    if summary.hands:
+        main_us = (own_after - own_before) / summary.hands * 1e6
+        workers_us = (children_after - children_before) / summary.hands * 1e6
+        print(f"    CPU per hand: main process {main_us:,.0f} us, workers {workers_us:,.0f} us",
+              flush=True)
     return seconds, summary.loaded
 
 

@@ -176,10 +176,10 @@ def test_migrates_a_version_2_database(tmp_path: Path) -> None:
         con.execute("INSERT INTO hands (hand_id, game, variant, rules, num_players, num_actions, "
                     "source_file, source_sha256, source_line, source_index, loaded_at) "
                     "VALUES (1, 'seveneight', 'N78', '{}', 2, 0, 'old', 'x', 1, 1, now())")
-    assert LATEST_VERSION == 3
+    assert LATEST_VERSION >= 3
     con = open_writer(db)
     try:
-        assert schema_version(con) == 3
+        assert schema_version(con) == LATEST_VERSION
         assert con.execute("SELECT count(*) FROM hands").fetchall()[0][0] == 1
         assert con.execute("SELECT count(*) FROM allin_results").fetchall()[0][0] == 0
         description = con.execute("SELECT description FROM schema_version WHERE version = 3"

@@ -111,13 +111,16 @@ def _seveneight_score(cards: Any, table3: Any, vals: Any, eq: Any, win: Any,
 
 
 @_jit()
-def seveneight_exact(cards: Any, owner: Any, pos: Any, pool: Any, table3: Any, eq: Any,
-                     win: Any, tie: Any) -> int:  # pragma: no cover - jitted
-    """Enumerate every deal of ``pool`` cards into the slots; return the number of deals.
+def _walk_deals(cards: Any, owner: Any, pos: Any, pool: Any, table3: Any, eligible: Any,
+                amounts: Any, eq: Any, win: Any, tie: Any,
+                pots: bool) -> int:  # pragma: no cover - jitted
+    """Every deal of ``pool`` cards into the slots, each scored; returns the number of deals.
 
-    ``cards`` is (m, 3): known codes, slots overwritten in place.  ``eq``, ``win``
-    and ``tie`` (length m) receive sums over deals (equity shares, outright
-    wins, shared wins).
+    ``cards`` is (m, 3): known codes, slots overwritten in place.  A player's cards
+    form a set, so his slots take increasing pool positions and every equally likely
+    deal is visited once.  Without ``pots`` a deal credits equity shares, outright
+    wins and shared wins to ``eq``/``win``/``tie``; with ``pots`` it credits the chips
+    of each pot (``eligible``, ``amounts``) to ``eq``.
     """
     m = cards.shape[0]
     vals = np.empty(m, dtype=np.int64)
@@ -125,7 +128,10 @@ def seveneight_exact(cards: Any, owner: Any, pos: Any, pool: Any, table3: Any, e
     n_slots = owner.shape[0]
     n_pool = pool.shape[0]
     if n_slots == 0:
-        _seveneight_score(cards, table3, vals, eq, win, tie, sq)
+        if pots:
+            _pots_score(cards, table3, vals, eligible, amounts, eq)
+        else:
+            _seveneight_score(cards, table3, vals, eq, win, tie, sq)
         return 1
     idx = np.full(n_slots, -1, dtype=np.int64)
     low = np.zeros(n_slots, dtype=np.int64)
@@ -149,7 +155,10 @@ def seveneight_exact(cards: Any, owner: Any, pos: Any, pool: Any, table3: Any, e
         used[j] = True
         cards[owner[d], pos[d]] = pool[j]
         if d == n_slots - 1:
-            _seveneight_score(cards, table3, vals, eq, win, tie, sq)
+            if pots:
+                _pots_score(cards, table3, vals, eligible, amounts, eq)
+            else:
+                _seveneight_score(cards, table3, vals, eq, win, tie, sq)
             deals += 1
         else:
             d += 1
@@ -157,6 +166,20 @@ def seveneight_exact(cards: Any, owner: Any, pos: Any, pool: Any, table3: Any, e
             low[d] = j + 1 if owner[d] == owner[d - 1] else 0
             idx[d] = -1
     return deals
+
+
+@_jit()
+def seveneight_exact(cards: Any, owner: Any, pos: Any, pool: Any, table3: Any, eq: Any,
+                     win: Any, tie: Any) -> int:  # pragma: no cover - jitted
+    """Enumerate every deal of ``pool`` cards into the slots; return the number of deals.
+
+    ``cards`` is (m, 3): known codes, slots overwritten in place.  ``eq``, ``win``
+    and ``tie`` (length m) receive sums over deals (equity shares, outright
+    wins, shared wins).
+    """
+    no_pots = np.zeros((0, cards.shape[0]), dtype=np.bool_)
+    return _walk_deals(cards, owner, pos, pool, table3, no_pots, np.zeros(0), eq, win, tie,
+                       False)
 
 
 @_jit(parallel=True)
@@ -221,42 +244,9 @@ def seveneight_pots(cards: Any, owner: Any, pos: Any, pool: Any, table3: Any,
     ``expected`` (length m) receives the sum over all deals of what each player
     wins (divide by the returned number of deals).  Split pots are shared equally.
     """
-    m = cards.shape[0]
-    vals = np.empty(m, dtype=np.int64)
-    n_slots = owner.shape[0]
-    n_pool = pool.shape[0]
-    if n_slots == 0:
-        _pots_score(cards, table3, vals, eligible, amounts, expected)
-        return 1
-    idx = np.full(n_slots, -1, dtype=np.int64)
-    low = np.zeros(n_slots, dtype=np.int64)
-    used = np.zeros(n_pool, dtype=np.bool_)
-    deals = 0
-    d = 0
-    while d >= 0:
-        j = idx[d]
-        if j >= 0:
-            used[j] = False
-            j += 1
-        else:
-            j = low[d]
-        while j < n_pool and used[j]:
-            j += 1
-        if j >= n_pool:
-            idx[d] = -1
-            d -= 1
-            continue
-        idx[d] = j
-        used[j] = True
-        cards[owner[d], pos[d]] = pool[j]
-        if d == n_slots - 1:
-            _pots_score(cards, table3, vals, eligible, amounts, expected)
-            deals += 1
-        else:
-            d += 1
-            low[d] = j + 1 if owner[d] == owner[d - 1] else 0
-            idx[d] = -1
-    return deals
+    unused = np.zeros(cards.shape[0], dtype=np.float64)
+    return _walk_deals(cards, owner, pos, pool, table3, eligible, amounts, expected, unused,
+                       unused, True)
 
 
 # --------------------------------------------------------------------------- Rummoli
@@ -401,6 +391,82 @@ def rummoli_monte_carlo_serial(owner: Any, pool: Any, n_opponents: int, hero: in
     for c in range(chunks):
         count = samples // chunks + (1 if c < samples % chunks else 0)
         _rummoli_chunk(owner, pool, n_opponents, hero, table, count, seed, c, out)
+
+
+@_jit()
+def rummoli_round(cards: Any, sizes: Any, exchanger: int, exact: Any, table: Any,
+                  samples: int, seed: int, values: Any, totals: Any,
+                  deals: Any) -> None:  # pragma: no cover - jitted
+    """Every player's strength in one Rummoli round, in one call (on the calling thread).
+
+    ``cards`` holds all 52 codes: the players' hands one after another (``sizes[p]``
+    cards each, in seat order), then the widow.  Player ``p`` sees his own hand, and
+    the widow too when ``p == exchanger``; the unseen cards, in increasing code order,
+    are dealt to the other players in seat order (the rest is the widow's).  The
+    numbers are those of :func:`rummoli_exact` (``exact[p]``) or
+    :func:`rummoli_monte_carlo_serial` with seed ``seed + p``, player by player.
+    ``values`` receives each hand's poker value; ``totals[p]`` the exact sums (share,
+    outright wins, ties; over ``deals[p]`` deals) or the Monte Carlo sums (share, its
+    square, wins, ties) added up chunk after chunk, as ``sums.sum(axis=0)`` does.
+    """
+    sums = np.zeros((CHUNKS, 4))
+    players = sizes.shape[0]
+    masks = np.zeros(players, dtype=np.int64)
+    start = 0
+    for p in range(players):
+        for i in range(start, start + sizes[p]):
+            code = cards[i]
+            masks[p] |= np.int64(1) << ((code & 3) * 16 + (code >> 2))
+        values[p] = _rank(masks[p], table)
+        start += sizes[p]
+    widow_start = start
+    seen = np.zeros(52, dtype=np.bool_)
+    start = 0
+    for p in range(players):
+        for code in range(52):
+            seen[code] = False
+        for i in range(start, start + sizes[p]):
+            seen[cards[i]] = True
+        if p == exchanger:
+            for i in range(widow_start, 52):
+                seen[cards[i]] = True
+        start += sizes[p]
+        n_pool = 0
+        for code in range(52):
+            if not seen[code]:
+                n_pool += 1
+        pool = np.empty(n_pool, dtype=np.int64)
+        k = 0
+        for code in range(52):
+            if not seen[code]:
+                pool[k] = code
+                k += 1
+        opponent_sizes = np.empty(players - 1, dtype=np.int64)
+        k = 0
+        for o in range(players):
+            if o != p:
+                opponent_sizes[k] = sizes[o]
+                k += 1
+        if exact[p]:
+            deals[p] = rummoli_exact(opponent_sizes, pool, values[p], table, totals[p])
+            continue
+        slots = 0
+        for o in range(players - 1):
+            slots += opponent_sizes[o]
+        owner = np.empty(slots, dtype=np.int64)
+        k = 0
+        for o in range(players - 1):
+            for _ in range(opponent_sizes[o]):
+                owner[k] = o
+                k += 1
+        sums[:, :] = 0.0
+        for c in range(CHUNKS):
+            count = samples // CHUNKS + (1 if c < samples % CHUNKS else 0)
+            _rummoli_chunk(owner, pool, players - 1, values[p], table, count, seed + p, c, sums)
+        for c in range(CHUNKS):
+            for k in range(4):
+                totals[p, k] += sums[c, k]
+        deals[p] = samples
 
 
 @_jit(parallel=True)

@@ -34,6 +34,8 @@ that push the count above ``budget``, use Monte Carlo with a standard error.
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -128,11 +130,14 @@ def allin_adjusted(
     budget: int = DEFAULT_BUDGET,
     samples: int = ALLIN_SAMPLES,
     seed: int = 0,
+    threads: int | None = None,
 ) -> AllInResult | None:
     """Expected against actual results of a 7 & 8 hand all in with cards to come, else None.
 
     ``outcome`` is the rules engine's :class:`~analytics.rules.base.Outcome` of
     the hand (its nets are the actual results); without it the hand is replayed.
+    ``threads`` limits the numba threads of a Monte Carlo estimate (the exact
+    enumerations run on the calling thread anyway); the result does not depend on it.
     Raises :class:`~analytics.rules.base.RuleError` for a hand that does not replay.
     """
     third = allin_moment(hand)
@@ -196,9 +201,10 @@ def allin_adjusted(
     else:
         shape = (_kernels.CHUNKS, m)
         sums, squares = np.zeros(shape), np.zeros(shape)
-        _kernels.seveneight_pots_monte_carlo(cards, owner_array, pos_array, pool,
-                                             seveneight_table(), eligible, amounts, samples,
-                                             seed, sums, squares)
+        with _numba_threads(threads):
+            _kernels.seveneight_pots_monte_carlo(cards, owner_array, pos_array, pool,
+                                                 seveneight_table(), eligible, amounts,
+                                                 samples, seed, sums, squares)
         expected = sums.sum(axis=0) / samples
         variance = np.maximum(squares.sum(axis=0) / samples - expected ** 2, 0.0)
         errors = np.sqrt(variance / (samples - 1))
@@ -218,6 +224,22 @@ def allin_adjusted(
             actual_net=actual_net, luck=actual_net - expected_net,
             std_error=float(errors[row])))
     return AllInResult(tuple(players), total, len(pots), exact, int(deals))
+
+
+@contextlib.contextmanager
+def _numba_threads(threads: int | None) -> Iterator[None]:
+    """Run the block with at most ``threads`` numba threads (None: as configured)."""
+    if threads is None:
+        yield
+        return
+    import numba
+
+    before = numba.get_num_threads()
+    numba.set_num_threads(min(threads, before))
+    try:
+        yield
+    finally:
+        numba.set_num_threads(before)
 
 
 _Moment = tuple[tuple[int, ...], list[bool], list[list[Card]]]

@@ -35,11 +35,12 @@ from dataclasses import dataclass
 from typing import Final
 
 import numpy as np
+import numpy.typing as npt
 
 from analytics.equity.seveneight import Method
 from analytics.evaluator import EvaluationError, PokerCategory, poker_rank
 from analytics.rules.base import Outcome
-from parsers.cards import Card, CardError, parse_cards
+from parsers.cards import DECK, Card, CardError, parse_cards
 from parsers.knobs import Game
 from parsers.model import HandHistory, Verb
 
@@ -173,8 +174,7 @@ def _strength(hero: int, seen: set[int], sizes: list[int], *, method: Method, bu
     free[list(seen)] = False
     pool = np.flatnonzero(free)
     table = table_array()
-    deals = math.factorial(pool.size) // math.prod(math.factorial(s) for s in sizes) // (
-        math.factorial(pool.size - sum(sizes)))
+    deals = _deal_count(int(pool.size), tuple(sizes))
     if method not in ("auto", "exact", "monte_carlo"):
         raise EvaluationError(f"method is auto, exact or monte_carlo, not {method!r}")
     if method == "exact" or (method == "auto" and deals <= budget):
@@ -189,7 +189,69 @@ def _strength(hero: int, seen: set[int], sizes: list[int], *, method: Method, bu
     kernel = (_kernels.rummoli_monte_carlo_serial if samples <= _SERIAL_SAMPLES
               else _kernels.rummoli_monte_carlo)
     kernel(owner, pool, len(sizes), hero, table, samples, seed, sums)
+    return _estimate(sums, samples)
+
+
+def _deal_count(pool: int, sizes: tuple[int, ...]) -> int:
+    """How many ways there are to deal hands of ``sizes`` from ``pool`` cards (the rest dead)."""
+    count = _DEAL_COUNTS.get((pool, sizes))
+    if count is None:
+        count = math.factorial(pool) // math.prod(math.factorial(s) for s in sizes) // (
+            math.factorial(pool - sum(sizes)))
+        if len(_DEAL_COUNTS) < 10_000:
+            _DEAL_COUNTS[pool, sizes] = count
+    return count
+
+
+_DEAL_COUNTS: dict[tuple[int, tuple[int, ...]], int] = {}
+
+
+def _round_strengths(hands: dict[int, list[Card]], seats: list[int], widow: list[Card],
+                     exchanger: int, *, budget: int, samples: int, seed: int
+                     ) -> tuple[list[int], list[RummoliStrength]]:
+    """Poker values and strengths of every player of a round in one kernel call.
+
+    The same numbers as :func:`_strength` player by player (player ``number`` seeded
+    with ``seed + number``; ``exchanger`` is the number of the player who knows the
+    widow, or -1), for ``samples`` up to :data:`_SERIAL_SAMPLES`.
+    """
+    from analytics.equity import _kernels
+    from analytics.evaluator._tables import table_array
+
+    sizes = tuple(len(hands[seat]) for seat in seats)
+    exact = np.zeros(len(seats), dtype=np.bool_)
+    for number, size in enumerate(sizes):
+        unseen = 52 - size - (len(widow) if number == exchanger else 0)
+        exact[number] = _deal_count(unseen, sizes[:number] + sizes[number + 1:]) <= budget
+    if samples < 2 and not exact.all():
+        raise EvaluationError("Monte Carlo needs at least 2 samples")
+    codes = np.array([card.code for seat in seats for card in hands[seat]]
+                     + [card.code for card in widow], dtype=np.int64)
+    values = np.zeros(len(seats), dtype=np.int64)
+    totals = np.zeros((len(seats), 4))
+    deals = np.zeros(len(seats), dtype=np.int64)
+    _kernels.rummoli_round(codes, np.array(sizes, dtype=np.int64), exchanger, exact,
+                           table_array(), samples, seed, values, totals, deals)
+    strengths = []
+    for is_exact, count, (first, second, third, fourth) in zip(
+            exact.tolist(), deals.tolist(), totals.tolist(), strict=True):
+        if is_exact:
+            strengths.append(RummoliStrength((second + third) / count, first / count,
+                                             second / count, 0.0, 0.0, True, count))
+        else:
+            strengths.append(_from_sums(first, second, third, fourth, samples))
+    return values.tolist(), strengths
+
+
+def _estimate(sums: npt.NDArray[np.float64], samples: int) -> RummoliStrength:
+    """A Monte Carlo strength from the per-chunk sums (shares, squares, wins, ties)."""
     share_sum, share_sq, wins, ties = sums.sum(axis=0).tolist()
+    return _from_sums(share_sum, share_sq, wins, ties, samples)
+
+
+def _from_sums(share_sum: float, share_sq: float, wins: float, ties: float,
+               samples: int) -> RummoliStrength:
+    """A Monte Carlo strength from the sums over all samples."""
     share = share_sum / samples
     p_best = (wins + ties) / samples
     share_var = max(share_sq / samples - share * share, 0.0)
@@ -203,7 +265,23 @@ def _category_label(value: int) -> str:
     """``poker_category_of(value).label``, without numpy (a bisection of a short list)."""
     from analytics.evaluator._tables import CATEGORY_BASES
 
-    return PokerCategory(bisect.bisect_right(CATEGORY_BASES, value) - 1).label
+    return _CATEGORY_LABELS[bisect.bisect_right(CATEGORY_BASES, value) - 1]
+
+
+_CATEGORY_LABELS: Final = tuple(category.label for category in PokerCategory)
+"""Labels by category number (``PokerCategory(n).label``)."""
+
+
+def _cards_text(cards: list[Card]) -> str:
+    """``"".join(map(str, cards))``, by look-up for the interned cards."""
+    try:
+        return "".join(map(_CARD_TEXT.__getitem__, map(id, cards)))
+    except KeyError:  # a Card built directly rather than interned
+        return "".join(map(str, cards))
+
+
+# Cards are interned (52 objects), so id() is a key that is stable within a process.
+_CARD_TEXT: Final = {id(card): str(card) for card in DECK}
 
 
 def _poker_value(cards: Sequence[Card]) -> int:
@@ -276,28 +354,35 @@ def rummoli_round_strengths(
     if any(not 5 <= len(cards) <= 26 for cards in hands.values()):
         raise EvaluationError("Rummoli hands hold 5 to 26 cards")
     seats = sorted(hands)
-    values = {seat: _poker_value(hands[seat]) for seat in seats}
-    best = max(values.values())
-    tied = sum(1 for value in values.values() if value == best)
-    widow_codes = {card.code for card in widow}
+    sizes = [len(hands[seat]) for seat in seats]
+    number_of = seats.index(exchanger) if exchanger is not None else -1
+    if samples <= _SERIAL_SAMPLES:
+        values, strengths = _round_strengths(hands, seats, widow, number_of, budget=budget,
+                                             samples=samples, seed=seed)
+    else:  # many samples: player by player, each on numba's thread pool
+        values = [_poker_value(hands[seat]) for seat in seats]
+        widow_codes = {card.code for card in widow}
+        strengths = []
+        for number, seat in enumerate(seats):
+            # As rummoli_strength(own, len(seats), opponent_sizes=..., widow_size=len(widow),
+            # widow=widow if seat == exchanger else ()), without checking again what is checked.
+            seen = {card.code for card in hands[seat]}
+            if number == number_of:
+                seen |= widow_codes
+            strengths.append(_strength(
+                values[number], seen, sizes[:number] + sizes[number + 1:], method="auto",
+                budget=budget, samples=samples, seed=seed + number))
+    best = max(values)
+    tied = values.count(best)
     poker_winners = None
     if outcome is not None:
         # A finale round plays its poker for the pot named "finale".
         pots = ("poker", "finale")
         poker_winners = {a.player for a in outcome.awards if a.pot in pots and a.amount > 0}
     rows = []
-    for number, seat in enumerate(seats):
-        own = hands[seat]
-        # As rummoli_strength(own, len(seats), opponent_sizes=..., widow_size=len(widow),
-        # widow=widow if seat == exchanger else ()), without checking again what is checked.
-        seen = {card.code for card in own}
-        if seat == exchanger:
-            seen |= widow_codes
-        value = values[seat]
-        strength = _strength(value, seen, [len(hands[s]) for s in seats if s != seat],
-                             method="auto", budget=budget, samples=samples, seed=seed + number)
+    for seat, size, value, strength in zip(seats, sizes, values, strengths, strict=True):
         rows.append(RummoliRoundStrength(
-            seat=seat, cards="".join(str(card) for card in own), hand_size=len(own),
+            seat=seat, cards=_cards_text(hands[seat]), hand_size=size,
             category=_category_label(value), strength=strength,
             realised_share=1.0 / tied if value == best else 0.0,
             won_poker_pot=None if poker_winners is None else seat in poker_winners))

@@ -18,12 +18,13 @@ players is limited to one numba thread).  Columns: docs/schema.md.
 
 from __future__ import annotations
 
-import contextlib
-from collections.abc import Iterator
+from collections.abc import Sequence
 from typing import Final
 
 from analytics.equity import (
     AllInResult,
+    BigTwoFeatures,
+    RummoliRoundStrength,
     allin_adjusted,
     allin_moment,
     bigtwo_game_features_fast,
@@ -49,70 +50,78 @@ def seed_of(hand_id: int) -> int:
     return hand_id & _SEED_MASK
 
 
-@contextlib.contextmanager
-def _one_thread() -> Iterator[None]:
-    import numba
+def add_equity_rows(columns: Columns, key: int, hand: HandHistory, outcome: Outcome,
+                    names: Sequence[str] | None = None) -> None:
+    """Append the hand's equity rows (if its game has any) to the batch's ``columns``.
 
-    before = numba.get_num_threads()
-    numba.set_num_threads(1)
-    try:
-        yield
-    finally:
-        numba.set_num_threads(before)
-
-
-def add_equity_rows(columns: Columns, key: int, hand: HandHistory, outcome: Outcome) -> None:
-    """Append the hand's equity rows (if its game has any) to the batch's ``columns``."""
+    ``names`` are the players' names by seat (``hand.player_name``), when the caller has them.
+    """
     game = hand.game
+    if names is None:
+        names = [hand.player_name(seat) for seat in range(1, hand.num_players + 1)]
     if game is Game.SEVENEIGHT:
         if allin_moment(hand) is not None:
-            with _one_thread():
-                result = allin_adjusted(hand, outcome, seed=seed_of(key))
+            result = allin_adjusted(hand, outcome, seed=seed_of(key), threads=1)
             if result is not None:
-                _add_allin(columns["allin_results"], key, hand, result)
+                _add_allin(columns["allin_results"], key, hand, names, result)
     elif game is Game.RUMMOLI:
-        # A few hundred samples run on this thread (rummoli_strength's serial kernel).
+        # One kernel call for the whole round, on this thread.
         strengths = rummoli_round_strengths(hand, outcome, samples=RUMMOLI_INGEST_SAMPLES,
                                             seed=seed_of(key))
-        row = columns["rummoli_strength"]
-        for entry in strengths:
-            strength = entry.strength
-            row["hand_id"].append(key)
-            row["seat"].append(entry.seat)
-            row["player"].append(hand.player_name(entry.seat))
-            row["hand_size"].append(entry.hand_size)
-            row["category"].append(entry.category)
-            row["p_best"].append(strength.p_best)
-            row["share"].append(strength.share)
-            row["p_win"].append(strength.p_win)
-            row["std_error"].append(strength.std_error)
-            row["share_std_error"].append(strength.share_std_error)
-            row["exact"].append(strength.exact)
-            row["samples"].append(strength.deals)
-            row["realised_share"].append(entry.realised_share)
-            row["won_poker_pot"].append(entry.won_poker_pot)
+        if strengths:
+            _add_strengths(columns["rummoli_strength"], key, hand, names, strengths)
     elif game is Game.BIGTWO:
-        row = columns["bigtwo_features"]
-        for features in bigtwo_game_features_fast(hand):
-            row["hand_id"].append(key)
-            row["seat"].append(features.seat)
-            row["player"].append(hand.player_name(features.seat))
-            row["cards"].append(features.cards)
-            row["twos"].append(features.twos)
-            row["aces"].append(features.aces)
-            row["has_lead"].append(features.has_lead)
-            row["pairs"].append(features.pairs)
-            row["triples"].append(features.triples)
-            row["five_card"].append(features.five_card)
-            row["distinct_five_card_ranks"].append(features.distinct_five_card_ranks)
+        features = bigtwo_game_features_fast(hand)
+        if features:
+            _add_features(columns["bigtwo_features"], key, hand, names, features)
+
+
+def _name(hand: HandHistory, names: Sequence[str], seat: int) -> str:
+    return names[seat - 1] if 1 <= seat <= len(names) else hand.player_name(seat)
+
+
+def _add_strengths(row: dict[str, list[object]], key: int, hand: HandHistory,
+                   names: Sequence[str], strengths: list[RummoliRoundStrength]) -> None:
+    count = len(strengths)
+    values = [entry.strength for entry in strengths]
+    row["hand_id"].extend([key] * count)
+    row["seat"].extend([entry.seat for entry in strengths])
+    row["player"].extend([_name(hand, names, entry.seat) for entry in strengths])
+    row["hand_size"].extend([entry.hand_size for entry in strengths])
+    row["category"].extend([entry.category for entry in strengths])
+    row["p_best"].extend([strength.p_best for strength in values])
+    row["share"].extend([strength.share for strength in values])
+    row["p_win"].extend([strength.p_win for strength in values])
+    row["std_error"].extend([strength.std_error for strength in values])
+    row["share_std_error"].extend([strength.share_std_error for strength in values])
+    row["exact"].extend([strength.exact for strength in values])
+    row["samples"].extend([strength.deals for strength in values])
+    row["realised_share"].extend([entry.realised_share for entry in strengths])
+    row["won_poker_pot"].extend([entry.won_poker_pot for entry in strengths])
+
+
+def _add_features(row: dict[str, list[object]], key: int, hand: HandHistory,
+                  names: Sequence[str], features: Sequence[BigTwoFeatures]) -> None:
+    for item in features:
+        row["hand_id"].append(key)
+        row["seat"].append(item.seat)
+        row["player"].append(_name(hand, names, item.seat))
+        row["cards"].append(item.cards)
+        row["twos"].append(item.twos)
+        row["aces"].append(item.aces)
+        row["has_lead"].append(item.has_lead)
+        row["pairs"].append(item.pairs)
+        row["triples"].append(item.triples)
+        row["five_card"].append(item.five_card)
+        row["distinct_five_card_ranks"].append(item.distinct_five_card_ranks)
 
 
 def _add_allin(row: dict[str, list[object]], key: int, hand: HandHistory,
-               result: AllInResult) -> None:
+               names: Sequence[str], result: AllInResult) -> None:
     for player in result.players:
         row["hand_id"].append(key)
         row["seat"].append(player.seat)
-        row["player"].append(hand.player_name(player.seat))
+        row["player"].append(_name(hand, names, player.seat))
         row["contributed"].append(player.contributed)
         row["refund"].append(player.refund)
         row["equity"].append(player.equity)

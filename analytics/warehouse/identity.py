@@ -64,22 +64,31 @@ _ACTION_FIELDS: Final = operator.attrgetter(
 
 def cards_text(cards: tuple[Card, ...]) -> str:
     """Cards in canonical notation (``AsKd``), fast for the interned cards."""
-    # The reader shares one tuple among all actions of the same text: remember its text by
-    # identity, holding the tuple so that its id cannot be reused while remembered.
-    known = _CARDS_TEXT.get(id(cards))
-    if known is not None and known[0] is cards:
-        return known[1]
     try:
-        text = "".join(map(_card_text, map(id, cards)))
+        return "".join(map(_card_text, map(id, cards)))
     except KeyError:  # a Card built directly rather than interned: slower, same text
         return "".join(str(card) for card in cards)
-    if len(_CARDS_TEXT) >= 50_000:
-        _CARDS_TEXT.clear()
-    _CARDS_TEXT[id(cards)] = (cards, text)
+
+
+def _remember_group(cards: tuple[Card, ...]) -> str | None:
+    """An action's cards as text (None for none), remembered by the tuple's identity.
+
+    The reader shares one tuple among all actions of the same text, so look-ups mostly
+    hit.  The tuple is held while its id is remembered: the id cannot be reused by
+    another object meanwhile.
+    """
+    text = cards_text(cards) if cards else None
+    if len(_GROUPS_HELD) >= 50_000:
+        _GROUP_TEXT.clear()
+        _GROUPS_HELD.clear()
+    _GROUP_TEXT[id(cards)] = text
+    _GROUPS_HELD.append(cards)
     return text
 
 
-_CARDS_TEXT: dict[int, tuple[tuple[Card, ...], str]] = {}
+_GROUP_TEXT: dict[int, str | None] = {}
+"""Text of a cards tuple by id(); every id here is that of a tuple in ``_GROUPS_HELD``."""
+_GROUPS_HELD: list[tuple[Card, ...]] = []
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,23 +105,23 @@ class ActionColumns:
     lines: tuple[int, ...]
 
 
+_NO_ACTIONS: Final = ActionColumns((), (), (), (), (), (), (), ())
+
+
 def action_columns(actions: tuple[Action, ...]) -> ActionColumns:
     """Split actions into columns in one pass of C-level attribute access."""
     if not actions:
-        return ActionColumns((), (), (), (), (), (), (), ())
+        return _NO_ACTIONS
     actors, verbs, cards, amounts, targets, pots, comments, lines = zip(
         *map(_ACTION_FIELDS, actions), strict=True
     )
-    return ActionColumns(
-        actors=actors,
-        verbs=tuple(map(_VERB_TEXT.__getitem__, verbs)),
-        cards=tuple(cards_text(group) if group else None for group in cards),
-        amounts=amounts,
-        targets=targets,
-        pots=pots,
-        comments=comments,
-        lines=lines,
-    )
+    try:  # all in C when every cards tuple was seen before (the usual case)
+        texts = tuple(map(_GROUP_TEXT.__getitem__, map(id, cards)))
+    except KeyError:
+        texts = tuple(_GROUP_TEXT[id(group)] if id(group) in _GROUP_TEXT
+                      else _remember_group(group) for group in cards)
+    return ActionColumns(actors, tuple(map(_VERB_TEXT.__getitem__, verbs)), texts, amounts,
+                         targets, pots, comments, lines)
 
 
 def _value_key(value: object) -> str:
@@ -145,25 +154,77 @@ def _rules_key(rules: object) -> str:
 
 _PLAIN: Final = (int, str, tuple)  # repr() of these (and tuples of them) is canonical already
 
+_NAMES: Final = tuple(name for name, _ in _FIELDS)
+_DEFAULTS: Final = {name: default for name, default in _FIELDS
+                    if default is not None and default is not dataclasses.MISSING}
+"""Fields whose default is a value (``format_version``, ``user_fields``): left out at it."""
+
+
+def _column_repr(column: tuple[object, ...]) -> str:
+    """``repr(column)``, remembered: hands share many columns (seats, verbs, pots)."""
+    text = _COLUMN_REPRS.get(column)
+    if text is None:
+        text = repr(column)
+        if len(_COLUMN_REPRS) >= 20_000:
+            _COLUMN_REPRS.clear()
+        _COLUMN_REPRS[column] = text
+    return text
+
+
+# Column values are ints, strings and None (the reader's types), whose equal values have
+# equal repr(), so a column's text can be looked up by the column.
+_COLUMN_REPRS: dict[tuple[object, ...], str] = {}
+
 
 def canonical_key(hand: HandHistory, columns: ActionColumns | None = None) -> str:
-    """The canonical text the identity hash is computed from (for debugging and tests)."""
-    items: list[object] = []
-    append = items.append
-    for (name, default), value in zip(_FIELDS, _FIELD_VALUES(hand), strict=True):
-        if value is None or value == default:
+    """The canonical text the identity hash is computed from (for debugging and tests).
+
+    It is ``repr()`` of a list: the compared fields not at their default, as name and
+    value (enums, times and rule sets as text), then the tuple of the action columns.
+    The text is put together from pieces, most of them looked up (hands share most
+    header values and many columns), byte for byte what one ``repr()`` of the list gives.
+    """
+    parts: list[str] = []
+    append = parts.append
+    for name, value in zip(_NAMES, _FIELD_VALUES(hand), strict=True):
+        if value is None:
             continue
-        if type(value) not in _PLAIN:
-            value = _rules_key(value) if name == "rules" else _value_key(value)
-        append(name)
-        append(value)
+        if type(value) in _PLAIN and name != "user_fields":
+            append(_field_piece(name, value))
+        elif name in _DEFAULTS and value == _DEFAULTS[name]:
+            continue
+        else:
+            if type(value) not in _PLAIN:
+                value = _rules_key(value) if name == "rules" else _value_key(value)
+            append(f"{name!r}, {value!r}")
     if columns is None:
         columns = action_columns(hand.actions)
-    append((columns.actors, columns.verbs, columns.targets, columns.cards, columns.amounts,
-            columns.pots, columns.comments))
-    # One repr() of a list of ints, strings, None and tuples of them: stable, unambiguous, and
-    # done in C.
-    return repr(items)
+    append(f"({_column_repr(columns.actors)}, {_column_repr(columns.verbs)}, "
+           f"{_column_repr(columns.targets)}, {columns.cards!r}, {columns.amounts!r}, "
+           f"{_column_repr(columns.pots)}, {_column_repr(columns.comments)})")
+    return f"[{', '.join(filter(None, parts))}]"
+
+
+def _field_piece(name: str, value: int | str | tuple[object, ...]) -> str:
+    """``'name', repr(value)`` (empty at the field's default), remembered by (name, value).
+
+    Only for the reader's ints, strings and tuples of them, whose equal values have
+    equal repr() (``user_fields`` may hold booleans, equal to 1 and 0: never looked up).
+    """
+    key = (name, value)
+    try:
+        piece = _PIECES.get(key)
+    except TypeError:  # an unhashable value (a list inside a tuple): not remembered
+        return "" if name in _DEFAULTS and value == _DEFAULTS[name] else f"{name!r}, {value!r}"
+    if piece is None:
+        piece = "" if name in _DEFAULTS and value == _DEFAULTS[name] else f"{name!r}, {value!r}"
+        if len(_PIECES) >= 50_000:
+            _PIECES.clear()
+        _PIECES[key] = piece
+    return piece
+
+
+_PIECES: dict[tuple[str, object], str] = {}
 
 
 def hand_id(hand: HandHistory, columns: ActionColumns | None = None) -> int:

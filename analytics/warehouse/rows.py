@@ -1,9 +1,10 @@
 """Hands and their outcomes turned into column batches, one Arrow table per warehouse table.
 
-A :class:`Batch` collects plain Python lists column by column (appends and
-list extensions are the cheapest thing Python can do per value) and turns them
-into Arrow tables with the exact column types of the schema in one step, so the
-database receives a few large vectors per batch instead of millions of rows.
+A :class:`Batch` collects plain Python lists column by column (list extensions
+are the cheapest thing Python can do per value; a hand's own row is one tuple,
+transposed at the end) and turns them into Arrow tables with the exact column
+types of the schema in one step, so the database receives a few large vectors
+per batch instead of millions of rows.
 Rejected hands become :class:`RejectRow` records.  Column meanings are in
 docs/schema.md.
 """
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import operator
 from collections import Counter
 from dataclasses import dataclass, field, fields
 from typing import Final
@@ -164,6 +166,21 @@ def street_of(game: Game, verbs: tuple[str, ...]) -> list[str]:
     return streets
 
 
+def _streets(game: Game, verbs: tuple[str, ...]) -> list[str]:
+    """:func:`street_of`, remembered by the verbs (hands repeat a few verb sequences)."""
+    known = _STREETS[game]
+    streets = known.get(verbs)
+    if streets is None:
+        streets = street_of(game, verbs)
+        if len(known) >= 20_000:
+            known.clear()
+        known[verbs] = streets
+    return streets
+
+
+_STREETS: Final[dict[Game, dict[tuple[str, ...], list[str]]]] = {game: {} for game in Game}
+
+
 _RULES_JSON: dict[object, str] = {}
 
 
@@ -186,6 +203,27 @@ def _text(value: object) -> str | None:
     return None if value is None else str(value)
 
 
+_HAND_COLUMNS: Final = ARROW_SCHEMAS["hands"].names
+_SHOWDOWN_FIELDS: Final = operator.attrgetter("player", "cards", "category", "rank")
+_AWARD_FIELDS: Final = operator.attrgetter("pot", "player", "amount")
+
+
+def _player_names(hand: HandHistory, count: int) -> list[str]:
+    """``hand.player_name(seat)`` for seats 1..count, looked up once per distinct names."""
+    players = hand.players
+    key = (players, count)
+    names = _NAMES.get(key)
+    if names is None:
+        names = [hand.player_name(seat) for seat in range(1, count + 1)]
+        if len(_NAMES) >= 10_000:
+            _NAMES.clear()
+        _NAMES[key] = names
+    return names
+
+
+_NAMES: dict[tuple[tuple[str, ...] | None, int], list[str]] = {}
+
+
 @dataclass(slots=True)
 class Batch:
     """Columns of the hands of one batch; ``add`` skips a hand already in the batch."""
@@ -195,10 +233,12 @@ class Batch:
     ids: set[int] = field(default_factory=set)
     duplicates: Counter[str] = field(default_factory=Counter)
     added: Counter[str] = field(default_factory=Counter)
+    # ``hands`` rows as tuples (one append per hand), made columns by tables().
+    hand_rows: list[tuple[object, ...]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.columns = {name: {column: [] for column in schema.names}
-                        for name, schema in ARROW_SCHEMAS.items()}
+                        for name, schema in ARROW_SCHEMAS.items() if name != "hands"}
 
     def __len__(self) -> int:
         return len(self.ids)
@@ -215,72 +255,79 @@ class Batch:
         self.ids.add(key)
         self.added[game] += 1
         self._add_hand(key, hand, outcome)
-        self._add_seats(key, hand, outcome)
+        names = _player_names(hand, hand.num_players)
+        self._add_seats(key, hand, outcome, names)
         self._add_actions(key, hand, columns)
         cols = self.columns
-        for shown in outcome.showdown:
+        if outcome.showdown:
             row = cols["showdowns"]
-            row["hand_id"].append(key)
-            row["game"].append(game)
-            row["player"].append(shown.player)
-            row["cards"].append(shown.cards)
-            row["category"].append(shown.category)
-            row["rank"].append(shown.rank)
-        for award in outcome.awards:
+            count = len(outcome.showdown)
+            players, cards, categories, ranks = zip(*map(_SHOWDOWN_FIELDS, outcome.showdown),
+                                                    strict=True)
+            row["hand_id"].extend([key] * count)
+            row["game"].extend([game] * count)
+            row["player"].extend(players)
+            row["cards"].extend(cards)
+            row["category"].extend(categories)
+            row["rank"].extend(ranks)
+        if outcome.awards:
             row = cols["awards"]
-            row["hand_id"].append(key)
-            row["pot"].append(award.pot)
-            row["player"].append(award.player)
-            row["amount"].append(award.amount)
+            pots, players, amounts = zip(*map(_AWARD_FIELDS, outcome.awards), strict=True)
+            row["hand_id"].extend([key] * len(pots))
+            row["pot"].extend(pots)
+            row["player"].extend(players)
+            row["amount"].extend(amounts)
         if hand.game is Game.RUMMOLI:
             self._add_board(key, hand, outcome)
-        add_equity_rows(cols, key, hand, outcome)
+        add_equity_rows(cols, key, hand, outcome, names)
         return True
 
     def _add_hand(self, key: int, hand: HandHistory, outcome: Outcome) -> None:
-        row = self.columns["hands"]
-        values: dict[str, object] = {
-            "hand_id": key, "game": hand.game.value if hand.game else None,
-            "variant": hand.variant, "rules": _rules_json(hand.rules), "min_bet": hand.min_bet,
-            "small_bet": hand.small_bet, "big_bet": hand.big_bet, "game_id": hand.game_id,
-            "round": hand.round, "hand_label": _text(hand.hand), "table_name": _text(hand.table),
-            "event": hand.event, "played_on": hand.date, "played_time": hand.time,
-            "time_zone": hand.time_zone, "currency": hand.currency,
-            "num_players": hand.num_players, "dealer": hand.dealer, "winner": outcome.winner,
-            "num_actions": len(hand.actions), "finale_pot": hand.finale_pot,
-            "source_file": self.context.path, "source_sha256": self.context.sha256,
-            "source_line": hand.line, "source_index": hand.index,
-            "loaded_at": self.context.loaded_at,
-        }
-        for name, value in values.items():
-            row[name].append(value)
+        context = self.context
+        # In the order of ARROW_SCHEMAS["hands"].
+        self.hand_rows.append((
+            key, hand.game.value if hand.game else None, hand.variant, _rules_json(hand.rules),
+            hand.min_bet, hand.small_bet, hand.big_bet, hand.game_id, hand.round,
+            _text(hand.hand), _text(hand.table), hand.event, hand.date, hand.time,
+            hand.time_zone, hand.currency, hand.num_players, hand.dealer, outcome.winner,
+            len(hand.actions), hand.finale_pot, context.path, context.sha256, hand.line,
+            hand.index, context.loaded_at,
+        ))
 
-    def _add_seats(self, key: int, hand: HandHistory, outcome: Outcome) -> None:
+    def _add_seats(self, key: int, hand: HandHistory, outcome: Outcome,
+                   names: list[str]) -> None:
         row = self.columns["seats"]
-        count = hand.num_players
+        count = len(names)
         won = [0] * count
-        pots = [set[str]() for _ in range(count)]
-        for award in outcome.awards:
-            if 1 <= award.player <= count:
-                won[award.player - 1] += award.amount
-                if award.amount > 0:
-                    pots[award.player - 1].add(award.pot)
-        place = {seat: rank for rank, seat in enumerate(outcome.finishing_order, start=1)}
+        pots_won = [0] * count
+        if outcome.awards:
+            pots: list[set[str]] = [set() for _ in range(count)]  # not set[str](): slow
+            for award in outcome.awards:
+                if 1 <= award.player <= count:
+                    won[award.player - 1] += award.amount
+                    if award.amount > 0:
+                        pots[award.player - 1].add(award.pot)
+            pots_won = [len(found) for found in pots]
         finishing = outcome.finishing_stacks or hand.finishing_stacks
         seats = range(1, count + 1)
         nets = outcome.nets
+        nothing = [None] * count
         row["hand_id"].extend([key] * count)
         row["game"].extend([hand.game.value if hand.game else ""] * count)
         row["seat"].extend(seats)
-        row["player"].extend([hand.player_name(seat) for seat in seats])
-        row["starting_stack"].extend(hand.starting_stacks or [None] * count)
-        row["ante"].extend(hand.antes or [None] * count)
-        row["blind"].extend(hand.blinds_or_straddles or [None] * count)
-        row["finishing_stack"].extend(finishing or [None] * count)
+        row["player"].extend(names)
+        row["starting_stack"].extend(hand.starting_stacks or nothing)
+        row["ante"].extend(hand.antes or nothing)
+        row["blind"].extend(hand.blinds_or_straddles or nothing)
+        row["finishing_stack"].extend(finishing or nothing)
         row["net"].extend(nets)
         row["won"].extend(won)
-        row["pots_won"].extend([len(found) for found in pots])
-        row["place"].extend([place.get(seat) for seat in seats])
+        row["pots_won"].extend(pots_won)
+        if outcome.finishing_order:
+            place = {seat: rank for rank, seat in enumerate(outcome.finishing_order, start=1)}
+            row["place"].extend([place.get(seat) for seat in seats])
+        else:
+            row["place"].extend(nothing)
         # The engine names the winner where the game has one; otherwise a positive net wins.
         if outcome.winner is not None:
             row["winner"].extend([seat == outcome.winner for seat in seats])
@@ -299,8 +346,9 @@ class Batch:
         row["amount"].extend(columns.amounts)
         row["target"].extend(columns.targets)
         row["pot"].extend(columns.pots)
-        row["street"].extend(street_of(hand.game, columns.verbs))
-        row["line"].extend([line or None for line in columns.lines])
+        row["street"].extend(_streets(hand.game, columns.verbs))
+        lines = columns.lines
+        row["line"].extend(lines if 0 not in lines else [line or None for line in lines])
         row["comment"].extend(columns.comments)
 
     def _add_board(self, key: int, hand: HandHistory, outcome: Outcome) -> None:
@@ -324,8 +372,12 @@ class Batch:
 
     def tables(self) -> dict[str, pa.Table]:
         """The batch as one Arrow table per warehouse table (types as in the schema)."""
+        hands = self.hand_rows
+        hand_columns = list(zip(*hands, strict=True)) if hands else [()] * len(_HAND_COLUMNS)
+        columns = {"hands": dict(zip(_HAND_COLUMNS, hand_columns, strict=True)),
+                   **self.columns}
         return {
-            name: pa.Table.from_pydict(self.columns[name], schema=schema)
+            name: pa.Table.from_pydict(columns[name], schema=schema)
             for name, schema in ARROW_SCHEMAS.items()
         }
 
