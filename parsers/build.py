@@ -286,6 +286,16 @@ def _int_list(key: str, value: object, count: int, problems: _Problems,
     return tuple(value)
 
 
+def required_fields(game: Game, fixed_limit: bool) -> list[str]:
+    """The stakes fields a hand of ``game`` must state, in the order they are checked."""
+    if game is Game.SEVENEIGHT:
+        return ["antes", "blinds_or_straddles", "starting_stacks",
+                *(["small_bet", "big_bet"] if fixed_limit else ["min_bet"])]
+    if game is Game.RUMMOLI:
+        return ["starting_stacks", "dealer", *(["small_bet"] if fixed_limit else [])]
+    return []
+
+
 def _read_stakes(game: Game, fixed_limit: bool, values: dict[str, Any], fields: dict[str, Any],
                  problems: _Problems, players: int) -> None:
     for key in _INT_LISTS:
@@ -301,14 +311,7 @@ def _read_stakes(game: Game, fixed_limit: bool, values: dict[str, Any], fields: 
             else:
                 problems.add(f"{key} must be a whole number of chips above 0, not {value!r}",
                              key=key)
-    if game is Game.SEVENEIGHT:
-        required = ["antes", "blinds_or_straddles", "starting_stacks"]
-        required += ["small_bet", "big_bet"] if fixed_limit else ["min_bet"]
-    elif game is Game.RUMMOLI:
-        required = ["starting_stacks", "dealer"] + (["small_bet"] if fixed_limit else [])
-    else:
-        required = []
-    for key in required:
+    for key in required_fields(game, fixed_limit):
         if key not in values:
             problems.add(f"missing required field {key!r} for {_GAME_NAMES[game]}", where=key)
     forbidden = ["min_bet"] if fixed_limit else ["small_bet", "big_bet"]

@@ -25,7 +25,7 @@ from typing import Any, Final, cast
 
 from parsers._fastinit import keyword_constructor, tuple_constructor
 from parsers.actions import ActionSyntaxError, ParsedAction, action_table, parse_into
-from parsers.build import MAX_CHIPS, PLAYER_LIMITS, _Problems, _read_rules
+from parsers.build import MAX_CHIPS, PLAYER_LIMITS, _Problems, _read_rules, required_fields
 from parsers.fields import GAME_FIELDS, KNOB_FIELDS, VARIANTS
 from parsers.knobs import Betting, Game
 from parsers.model import (
@@ -71,16 +71,9 @@ class _Plan:
         self.allowed = GAME_FIELDS[game]
         self.knobs = tuple(KNOB_FIELDS[game])
         fixed_limit = betting is Betting.FIXED_LIMIT
-        # parsers.build._read_stakes: the fields each game requires and those its structure
-        # does not use.
-        if game is Game.SEVENEIGHT:
-            required = ["antes", "blinds_or_straddles", "starting_stacks"]
-            required += ["small_bet", "big_bet"] if fixed_limit else ["min_bet"]
-        elif game is Game.RUMMOLI:
-            required = ["starting_stacks", "dealer"] + (["small_bet"] if fixed_limit else [])
-        else:
-            required = []
-        self.required = frozenset(required)
+        # As parsers.build._read_stakes: the fields each game requires and those its
+        # structure does not use.
+        self.required = frozenset(required_fields(game, fixed_limit))
         self.forbidden = frozenset(["min_bet"] if fixed_limit else ["small_bet", "big_bet"])
         self.low, self.high = PLAYER_LIMITS[game]
         # Big Two stacks are running point totals, which go below zero.

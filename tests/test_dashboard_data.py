@@ -7,6 +7,7 @@ Other modules import :func:`build_dashboard_db` (and the ``dashboard_db`` fixtur
 from __future__ import annotations
 
 import functools
+from collections.abc import Iterator
 from pathlib import Path
 
 import duckdb
@@ -71,6 +72,14 @@ def build_dashboard_db(folder: Path) -> Path:
 def dashboard_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A read-mostly warehouse shared by the tests of a session."""
     return build_dashboard_db(tmp_path_factory.mktemp("dashboard"))
+
+
+@pytest.fixture
+def dashboard_con(dashboard_db: Path) -> Iterator[duckdb.DuckDBPyConnection]:
+    """A read-only connection to the shared test warehouse."""
+    connection = duckdb.connect(str(dashboard_db), read_only=True)
+    yield connection
+    connection.close()
 
 
 def test_the_warehouse_holds_three_games_and_a_reject(dashboard_db: Path) -> None:

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import datetime as dt
 import math
-from collections.abc import Iterator
-from pathlib import Path
 
 import duckdb
 import numpy as np
@@ -22,16 +20,14 @@ from analytics.warehouse.ingest import FileSummary
 from analytics.warehouse.views import HandFilter
 from parsers.knobs import BigTwoRules, BigTwoScoring, Claim, RummoliRules, Straights
 from parsers.model import RUMMOLI_POTS
-from tests.test_dashboard_data import dashboard_db
+from tests.test_dashboard_data import dashboard_con, dashboard_db
 
-__all__ = ["dashboard_db"]
+__all__ = ["dashboard_con", "dashboard_db"]
 
 
 @pytest.fixture
-def con(dashboard_db: Path) -> Iterator[duckdb.DuckDBPyConnection]:
-    connection = duckdb.connect(str(dashboard_db), read_only=True)
-    yield connection
-    connection.close()
+def con(dashboard_con: duckdb.DuckDBPyConnection) -> duckdb.DuckDBPyConnection:
+    return dashboard_con
 
 
 # -- statistics ------------------------------------------------------------------------

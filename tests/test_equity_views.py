@@ -5,7 +5,6 @@ their original names (ingest(names=...))."""
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
 from pathlib import Path
 
 import duckdb
@@ -20,16 +19,14 @@ from analytics.evaluator import BigTwoKind
 from analytics.warehouse import equity_views, ingest, views
 from analytics.warehouse.views import HandFilter
 from parsers.knobs import BigTwoRules
-from tests.test_dashboard_data import dashboard_db, extra_histories
+from tests.test_dashboard_data import dashboard_con, dashboard_db, extra_histories
 
-__all__ = ["dashboard_db"]
+__all__ = ["dashboard_con", "dashboard_db"]
 
 
 @pytest.fixture
-def con(dashboard_db: Path) -> Iterator[duckdb.DuckDBPyConnection]:
-    connection = duckdb.connect(str(dashboard_db), read_only=True)
-    yield connection
-    connection.close()
+def con(dashboard_con: duckdb.DuckDBPyConnection) -> duckdb.DuckDBPyConnection:
+    return dashboard_con
 
 
 def _one(con: duckdb.DuckDBPyConnection, sql: str) -> int:

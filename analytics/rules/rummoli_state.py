@@ -325,7 +325,11 @@ class RummoliState(PokerPhase, LayingPhase):
 
     def deal(self, player: int | None, codes: Sequence[int]) -> None:
         """Deal cards to player ``player`` (1..N), or to the widow when ``player`` is None."""
-        mask = self._verify_deal(player, codes)
+        self._give(player, codes, self._verify_deal(player, codes))
+
+    def _give(self, player: int | None, codes: Sequence[int], mask: int) -> None:
+        """Put the checked cards ``codes`` (bits ``mask``) in player ``player``'s hand or
+        the widow; the deal ends when the whole deck is out."""
         self._dealt |= mask
         if player is None:
             self.widow |= mask
@@ -357,17 +361,7 @@ class RummoliState(PokerPhase, LayingPhase):
                 or mask & self._dealt or (player is not None and not 1 <= player <= self.n)):
             self.deal(player, card_codes(cards))
             return
-        self._dealt |= mask
-        if player is None:
-            self.widow |= mask
-        else:
-            index = player - 1
-            self.hands[index] |= mask
-            holder = self._holder
-            for code in codes:
-                holder[code] = index
-        if self._dealt == FULL_DECK:
-            self._finish_deal()
+        self._give(player, codes, mask)
 
     def _finish_deal(self) -> None:
         sizes = [hand.bit_count() for hand in self.hands]
