@@ -10,8 +10,11 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import duckdb
+import numpy as np
+import numpy.typing as npt
 import pandas as pd
 import pytest
 
@@ -42,6 +45,17 @@ def old_overview(con: Con, f: HandFilter) -> pd.DataFrame:
         JOIN (SELECT s.game, count(DISTINCT s.player) AS players FROM seats s
               WHERE s.hand_id IN (SELECT hand_id FROM fh) GROUP BY s.game) p USING (game)
         GROUP BY fh.game ORDER BY fh.game
+    """, params)
+
+
+def old_sessions(con: Con, f: HandFilter, *, limit: int = 500) -> pd.DataFrame:
+    cond, params = where(f)
+    params["limit"] = limit
+    return _frame(con, f"""
+        SELECT {v.SESSION} AS session, h.game, count(*) AS hands, max(h.num_players) AS players,
+               min({v.DAY}) AS first_day, max({v.DAY}) AS last_day
+        FROM hands h WHERE {cond}
+        GROUP BY ALL ORDER BY last_day DESC, session LIMIT $limit
     """, params)
 
 
@@ -297,6 +311,9 @@ def _cumulative(game: str, points: int) -> tuple[Question, Question]:
 
 PAIRS: dict[str, tuple[Question, Question]] = {
     "overview": (v.overview, old_overview),
+    "sessions": (v.sessions, old_sessions),
+    "sessions, 3": (lambda c, f: v.sessions(c, f, limit=3),
+                    lambda c, f: old_sessions(c, f, limit=3)),
     "player_results": (v.player_results, old_player_results),
     **{f"cumulative_net {g} {p}": _cumulative(g, p)
        for g in ("seveneight", "bigtwo", "rummoli") for p in (400, 7)},
@@ -391,6 +408,7 @@ def test_samples_are_reproducible_and_bounded(db: Path) -> None:
 
 FACT_ORDER = "SELECT * EXCLUDE (session) FROM seat_facts ORDER BY hand_id, seat"
 POT_ORDER = "SELECT * EXCLUDE (session) FROM pot_facts ORDER BY hand_id, pot_order"
+HAND_ORDER = "SELECT * EXCLUDE (session) FROM hand_facts ORDER BY hand_id"
 
 
 def _count(con: Con, sql: str) -> int:
@@ -398,7 +416,13 @@ def _count(con: Con, sql: str) -> int:
 
 
 def _assert_one_row_per_seat(con: Con) -> None:
-    """One ``seat_facts`` row per seat, one ``pot_facts`` row per board row, no more."""
+    """One ``seat_facts`` row per seat, one ``pot_facts`` row per board row, one
+    ``hand_facts`` row per hand, no more."""
+    assert _count(con, "SELECT count(*) FROM (SELECT DISTINCT hand_id FROM hand_facts)"
+                  ) == _count(con, "SELECT count(*) FROM hand_facts") == _count(
+        con, "SELECT count(*) FROM hands")
+    assert _count(con, "SELECT count(*) FROM hands h ANTI JOIN hand_facts x USING (hand_id)"
+                  ) == 0
     assert _count(con, "SELECT count(*) FROM pot_facts") == _count(
         con, "SELECT count(*) FROM board")
     assert _count(con, "SELECT count(*) FROM board b ANTI JOIN pot_facts x "
@@ -461,12 +485,14 @@ def test_a_rolled_back_file_leaves_no_facts(tmp_path: Path) -> None:
 
 
 def _facts(db: Path) -> pd.DataFrame:
-    """Both fact tables as one frame (the session label holds the file's path: left out)."""
+    """The fact tables as one frame (the session label holds the file's path: left out)."""
     with reader(db) as con:
         seats = con.execute(FACT_ORDER).fetchdf()
         pots = con.execute(POT_ORDER).fetchdf()
+        hands = con.execute(HAND_ORDER).fetchdf()
     assert len(pots) > 0
-    return pd.concat([seats, pots], keys=["seats", "pots"])
+    assert len(hands) > 0
+    return pd.concat([seats, pots, hands], keys=["seats", "pots", "hands"])
 
 
 def test_migration_backfills_an_existing_database(tmp_path: Path) -> None:
@@ -549,3 +575,49 @@ def test_streaks_and_running_nets_on_awkward_data(tmp_path: Path) -> None:
                         v.cumulative_net(con, f, game=game, points=points),
                         old_cumulative_net(con, f, game=game, points=points),
                         obj=f"{game} {f.describe()} {points}")
+
+
+@pytest.mark.parametrize("presorted", [True, False])
+@pytest.mark.parametrize("ts_scale", [1, 2 ** 57])  # 2 ** 57: too wide to pack
+def test_play_order_is_lexsort_of_the_keys(presorted: bool, ts_scale: int) -> None:
+    """``cumulative_net``'s order of play, on rows in order of play or shuffled, with keys
+    packed or too wide to pack: numpy's plain lexsort of the four keys."""
+    rng = np.random.default_rng(7)
+    n = 5000
+    rows: dict[str, npt.NDArray[Any]] = {
+            "code": rng.integers(1, 9, n, dtype=np.int32),
+            "ts": rng.integers(0, 50, n, dtype=np.int64) * ts_scale,
+            "source_index": rng.integers(0, 4, n).astype(np.int32),
+            "hand_id": rng.permutation(n).astype(np.int64)}
+    if presorted:  # as the table is written: in order of play, players interleaved
+        play = np.lexsort((rows["hand_id"], rows["source_index"], rows["ts"]))
+        rows = {name: column[play] for name, column in rows.items()}
+    expected = np.lexsort((rows["hand_id"], rows["source_index"], rows["ts"], rows["code"]))
+    assert np.array_equal(v._play_order(rows), expected)
+    assert len(v._play_order({name: column[:0] for name, column in rows.items()})) == 0
+
+
+def old_filter_options(con: Con, *, sessions: int = 2000) -> pd.DataFrame:
+    """filter_options as it was: SESSION and STAKES evaluated on every hand."""
+    return _frame(con, f"""
+        SELECT 'game' AS kind, game AS value FROM (SELECT DISTINCT game FROM hands)
+        UNION ALL SELECT 'player', player FROM (SELECT DISTINCT player FROM seats)
+        UNION ALL SELECT 'session', session FROM (
+            SELECT {v.SESSION} AS session, max({v.DAY}) AS last FROM hands h
+            GROUP BY ALL ORDER BY last DESC, session LIMIT $sessions)
+        UNION ALL SELECT 'stakes', stakes FROM (SELECT DISTINCT {v.STAKES} AS stakes FROM hands h)
+        UNION ALL SELECT 'variant', variant FROM (SELECT DISTINCT variant FROM hands)
+        UNION ALL SELECT 'rules', rules FROM (SELECT DISTINCT rules FROM hands)
+        UNION ALL SELECT 'first_day', CAST(min({v.DAY}) AS VARCHAR) FROM hands h
+        UNION ALL SELECT 'last_day', CAST(max({v.DAY}) AS VARCHAR) FROM hands h
+        ORDER BY kind, value
+    """, {"sessions": sessions})
+
+
+def test_filter_options_answer_as_before(db: Path) -> None:
+    """Sessions and stakes labelled from distinct column values: the same options (all of
+    the sessions, so that ties on the last day cannot pick different ones)."""
+    with reader(db) as con:
+        new = v.filter_options(con)
+        pd.testing.assert_frame_equal(new, old_filter_options(con))
+        assert set(new["kind"]) >= {"game", "player", "session", "stakes", "rules"}

@@ -13,9 +13,10 @@ The table is derived data, filled by the warehouse itself, never by hand:
   the batch's own rows and inside the file's transaction, so a file's facts commit
   or roll back with its hands: a killed ingest leaves neither, and a rerun fills
   them once;
-* :func:`fill_missing` by migration 4 (databases that existed before the table)
-  and by anything that writes hands in bulk without the ingest (the dashboard
-  benchmark's replicated rows).
+* :func:`fill_missing_seats` by migration 4 (databases that existed before the table),
+  :func:`fill_missing_hands` by migration 5 (``hand_facts``, one row per hand), and
+  :func:`fill_missing` (both) by anything that writes hands in bulk without the ingest
+  (the dashboard benchmark's replicated rows).
 
 Rows are inserted ordered by game and day, so DuckDB's per-row-group min/max
 skip whole row groups when a question names a game or a date range.
@@ -34,7 +35,8 @@ import pyarrow.compute as pc
 
 from analytics.warehouse.views import DAY, SESSION, STAKES
 
-__all__ = ["CHUNK_HANDS", "POTS_TABLE", "SEATS_TABLE", "fill_batch", "fill_missing"]
+__all__ = ["CHUNK_HANDS", "HANDS_TABLE", "POTS_TABLE", "SEATS_TABLE", "fill_batch",
+           "fill_missing", "fill_missing_hands", "fill_missing_seats"]
 
 SEATS_TABLE: Final = """
     CREATE TABLE seat_facts (
@@ -72,6 +74,10 @@ SEATS_TABLE: Final = """
     )
 """
 """One row per seat (migration 4 creates it)."""
+
+# A batch's own Arrow tables are registered under their warehouse names with this prefix.
+_BATCH_PREFIX: Final = "_handlab_facts_"
+_BATCH_PREFIX_HANDS: Final = _BATCH_PREFIX + "hands"
 
 # The expressions are those of analytics.warehouse.views (DAY, SESSION, STAKES and the
 # questions' derivations), evaluated once per seat here instead of once per view.
@@ -165,6 +171,35 @@ _POTS: Final = """
     ORDER BY game, day, game_id, round, pot_order
 """
 
+HANDS_TABLE: Final = """
+    CREATE TABLE hand_facts (
+        hand_id      BIGINT NOT NULL,
+        game         VARCHAR NOT NULL,
+        variant      VARCHAR NOT NULL,
+        rules        VARCHAR NOT NULL,
+        stakes       VARCHAR NOT NULL,
+        session      VARCHAR,
+        game_id      VARCHAR,
+        day          DATE,
+        num_players  SMALLINT NOT NULL
+    )
+"""
+"""One row per hand: the hand's filter columns with its session and stakes labels, for the
+questions that count hands or sessions (migration 5).  Building the labels from every
+hand's columns was most of what those questions cost."""
+
+_HANDS: Final = """
+    SELECT h.hand_id, h.game, h.variant, h.rules, {STAKES} AS stakes, {SESSION} AS session,
+           h.game_id, {DAY} AS day, h.num_players
+    FROM {hands} h WHERE {scope}
+    ORDER BY h.game, day, h.hand_id
+"""
+_FILL_BATCH_HANDS: Final = ("INSERT INTO hand_facts BY NAME " + _HANDS.format(
+    STAKES=STAKES, SESSION=SESSION, DAY=DAY, hands=_BATCH_PREFIX_HANDS, scope="TRUE"))
+_FILL_MISSING_HANDS: Final = ("INSERT INTO hand_facts BY NAME " + _HANDS.format(
+    STAKES=STAKES, SESSION=SESSION, DAY=DAY, hands="hands",
+    scope="h.hand_id NOT IN (SELECT hand_id FROM hand_facts)"))
+
 _MISSING: Final = "h.hand_id NOT IN (SELECT hand_id FROM seat_facts)"
 _BY_DAYS: Final = (f"h.game = $game AND {DAY} BETWEEN $first AND $last "
                    f"AND {_MISSING}")
@@ -173,7 +208,6 @@ _BY_DAYS: Final = (f"h.game = $game AND {DAY} BETWEEN $first AND $last "
 # The warehouse tables the seat facts are derived from; a batch's own Arrow tables stand in
 # for them under these names prefixed with _BATCH_PREFIX.
 _SOURCES: Final = ("hands", "seats", "actions", "showdowns", "allin_results")
-_BATCH_PREFIX: Final = "_handlab_facts_"
 
 
 def _fills(scope: str, *, source_prefix: str = "") -> tuple[str, ...]:
@@ -221,13 +255,28 @@ def fill_batch(con: duckdb.DuckDBPyConnection, tables: Mapping[str, pa.Table]) -
             for statement in _FILL_BATCH_POTS:
                 con.execute(statement)
         con.execute(_FILL_BATCH_SEATS)
+        con.execute(_FILL_BATCH_HANDS)
     finally:
         for name in _SOURCES:
             con.unregister(_BATCH_PREFIX + name)
 
 
 def fill_missing(con: duckdb.DuckDBPyConnection) -> None:
-    """Add the facts of every hand that has none (migration 4's backfill, bulk loads).
+    """Add the facts (seats, pots, hands) of every hand that has none (bulk loads)."""
+    fill_missing_seats(con)
+    fill_missing_hands(con)
+
+
+def fill_missing_hands(con: duckdb.DuckDBPyConnection) -> None:
+    """Add the ``hand_facts`` row of every hand that has none (migration 5's backfill).
+
+    One statement: the rows are narrow, a million fit the writer's memory limit.
+    """
+    con.execute(_FILL_MISSING_HANDS)
+
+
+def fill_missing_seats(con: duckdb.DuckDBPyConnection) -> None:
+    """Add the seat and pot facts of every hand that has none (migration 4's backfill).
 
     Goes through the missing hands by game and day, about :data:`CHUNK_HANDS` at a
     time, so the table ends up ordered by game and day as a whole.

@@ -16,8 +16,9 @@ from typing import Final
 import duckdb
 
 from analytics.warehouse.errors import WarehouseSchemaError
-from analytics.warehouse.facts import POTS_TABLE, SEATS_TABLE
-from analytics.warehouse.facts import fill_missing as fill_facts
+from analytics.warehouse.facts import HANDS_TABLE, POTS_TABLE, SEATS_TABLE
+from analytics.warehouse.facts import fill_missing_hands as fill_hand_facts
+from analytics.warehouse.facts import fill_missing_seats as fill_facts
 
 __all__ = ["LATEST_VERSION", "MIGRATIONS", "TABLES", "VIEWS", "Migration", "migrate",
            "schema_version"]
@@ -312,12 +313,14 @@ MIGRATIONS: Final = (
                  "their views", _EQUITY_V3),
     Migration(4, "seat_facts, pot_facts: derived rows for the dashboard, backfilled", _FACTS_V4,
               backfill=fill_facts),
+    Migration(5, "hand_facts: one derived row per hand (session, stakes), backfilled",
+              (HANDS_TABLE,), backfill=fill_hand_facts),
 )
 LATEST_VERSION: Final = MIGRATIONS[-1].version
 
 TABLES: Final = ("files", "hands", "seats", "actions", "showdowns", "awards", "board", "rejects",
                   "allin_results", "rummoli_strength", "bigtwo_features", "seat_facts",
-                  "pot_facts")
+                  "pot_facts", "hand_facts")
 """Every table the ingest writes, in the order it writes them."""
 
 VIEWS: Final = ("v_seat_results", "v_player_stats", "v_hands_by_day", "v_hand_types",
