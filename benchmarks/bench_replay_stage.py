@@ -1,6 +1,7 @@
 """The ingest worker's replay stage alone: ``analytics.rules.replay`` per hand, CPU time.
 
 Run: ``.venv/bin/python benchmarks/bench_replay_stage.py [--base DIR] [--hands 2000]``
+(``--stage worker`` times the worker's whole path instead: parse, replay, rows, Arrow)
 
 The same simulated hands as ``bench_ingest.py --stages`` (4 players, seed 7) are
 written once as text; each tree (this one, and ``--base DIR``, e.g. an export of
@@ -58,10 +59,10 @@ class TreeProcess:
     shared machine hits both, not one of them.
     """
 
-    def __init__(self, tree: Path, folder: Path, games: list[str]) -> None:
+    def __init__(self, tree: Path, folder: Path, games: list[str], stage: str) -> None:
         self.process = subprocess.Popen(
             [sys.executable, __file__, "--child", str(tree), "--folder", str(folder),
-             "--games", *games],
+             "--stage", stage, "--games", *games],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=tree)
         self.ready = self._read()  # "ready" once parsed and warmed up
 
@@ -85,28 +86,49 @@ class TreeProcess:
         self.process.wait()
 
 
-def child(tree: Path, folder: Path, games: list[str]) -> None:
-    """Inside the subprocess: import ``tree``'s code, parse, warm up, then time on request."""
+def child(tree: Path, folder: Path, games: list[str], stage: str) -> None:
+    """Inside the subprocess: import ``tree``'s code, parse, warm up, then time on request.
+
+    ``stage`` "replay" times ``analytics.rules.replay`` on parsed hands; "worker" times an
+    ingest worker's whole path on raw hand chunks (parse, replay, identity, rows and the
+    equity rows, Arrow tables per chunk): ``analytics.warehouse.pipeline.process_chunks``.
+    """
     sys.path.insert(0, str(tree))
+    import datetime as dt
+    import io
+
     import analytics
     from analytics.rules import replay
+    from analytics.warehouse.pipeline import UnitResult, process_chunks
+    from analytics.warehouse.rows import FileContext
     from parsers import loads_hands
+    from parsers.reader import iter_chunks
 
     assert Path(analytics.__file__).resolve().is_relative_to(tree.resolve()), analytics.__file__
-    hands = {game: loads_hands((folder / f"{game}.phhs").read_text(encoding="utf-8"))
-             for game in games}
-    for game in games:
-        for hand in hands[game]:  # warm-up: imports, memo tables, Big Two's play table
-            replay(hand)
+    texts = {game: (folder / f"{game}.phhs").read_text(encoding="utf-8") for game in games}
+    hands = {game: loads_hands(text) for game, text in texts.items()}
+    chunks = {game: list(iter_chunks(io.StringIO(text), game)) for game, text in texts.items()}
+    context = FileContext("bench", "0" * 64, dt.datetime(2026, 1, 1))
+
+    def work(game: str, start: int) -> None:
+        if stage == "replay":
+            for hand in hands[game][start:start + CHUNK]:
+                replay(hand)
+        else:
+            process_chunks(chunks[game][start:start + CHUNK], context, CHUNK,
+                           UnitResult(0, True))
+
+    for game in games:  # warm-up: imports, memo tables, Big Two's play table, numba
+        for start in range(0, len(hands[game]), CHUNK):
+            work(game, start)
     print("ready", flush=True)
     clock = time.process_time
     for line in sys.stdin:
-        batch = hands[line.strip()]
+        game = line.strip()
         times = []
-        for start in range(0, len(batch), CHUNK):
+        for start in range(0, len(hands[game]), CHUNK):
             started = clock()
-            for hand in batch[start:start + CHUNK]:
-                replay(hand)
+            work(game, start)
             times.append(clock() - started)
         print(" ".join(map(repr, times)), flush=True)
 
@@ -118,17 +140,19 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=7,
                         help="timed passes per tree and game; the best counts")
     parser.add_argument("--games", nargs="+", choices=GAMES, default=list(GAMES))
+    parser.add_argument("--stage", choices=("replay", "worker"), default="replay",
+                        help="replay alone, or an ingest worker's whole path per hand")
     parser.add_argument("--child", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--folder", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child is not None:
-        child(args.child, args.folder, args.games)
+        child(args.child, args.folder, args.games, args.stage)
         return
     with tempfile.TemporaryDirectory() as scratch:
         folder = Path(scratch)
         write_hands(folder, args.hands, args.games)
         trees = [ROOT] + ([args.base.resolve()] if args.base else [])
-        processes = [TreeProcess(tree, folder, args.games) for tree in trees]
+        processes = [TreeProcess(tree, folder, args.games, args.stage) for tree in trees]
         chunks: list[dict[str, list[float]]] = [{} for _ in trees]
         for _ in range(args.runs):
             for game in args.games:
@@ -140,7 +164,7 @@ def main() -> None:
             process.close()
         best = [{game: sum(kept[game]) / args.hands * 1e6 for game in args.games}
                 for kept in chunks]
-    print(f"replay, CPU microseconds per hand ({args.hands:,} hands per game; each chunk of"
+    print(f"{args.stage}, CPU microseconds per hand ({args.hands:,} hands per game; each chunk of"
           f" {CHUNK} hands its best of {args.runs} passes; trees interleaved)")
     header = f"{'game':12s} {'this tree':>10s}"
     if args.base:
