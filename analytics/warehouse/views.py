@@ -142,36 +142,9 @@ def where(f: HandFilter, *, game: str | None = None) -> tuple[str, Params]:
     ``game`` narrows to one game on top of the filter (a page about Rummoli),
     and yields no rows when the filter names another game.
     """
-    conditions = ["TRUE"]
-    params: Params = {}
-    for key, value in (("game", f.game), ("only_game", game)):
-        if value is not None:
-            conditions.append(f"h.game = ${key}")
-            params[key] = value
-    if f.players:
-        conditions.append("h.hand_id IN (SELECT hand_id FROM seats "
-                          "WHERE list_contains($players, player))")
-        params["players"] = list(f.players)
-    if f.date_from is not None:
-        conditions.append(f"{DAY} >= $date_from")
-        params["date_from"] = f.date_from
-    if f.date_to is not None:
-        conditions.append(f"{DAY} <= $date_to")
-        params["date_to"] = f.date_to
-    if f.session:
-        conditions.append(f"(h.game_id = $session OR {SESSION} = $session)")
-        params["session"] = f.session
-    for number, (name, value) in enumerate(f.knobs):
-        if name == "variant":
-            conditions.append(f"h.variant = $knob{number}")
-        else:
-            conditions.append(f"json_extract_string(h.rules, $path{number}) = $knob{number}")
-            params[f"path{number}"] = f"$.{name}"
-        params[f"knob{number}"] = value
-    if f.stakes:
-        conditions.append(f"({STAKES}) = $stakes")
-        params["stakes"] = f.stakes
-    return " AND ".join(conditions), params
+    return _conditions(f, game, alias="h", day=DAY, session=SESSION, stakes=f"({STAKES})",
+                       players="h.hand_id IN (SELECT hand_id FROM seats "
+                               "WHERE list_contains($players, player))")
 
 
 def facts_where(f: HandFilter, *, game: str | None = None, seats: bool = True
@@ -185,35 +158,46 @@ def facts_where(f: HandFilter, *, game: str | None = None, seats: bool = True
     chosen players' own seats, which also keeps only hands they sat in; without it,
     every seat of the hands any chosen player sat in.
     """
+    return _conditions(f, game, alias="x", day="x.day", session="x.session",
+                       stakes="x.stakes",
+                       players="list_contains($players, x.player)" if seats else
+                               "x.hand_id IN (SELECT hand_id FROM seat_facts "
+                               "WHERE list_contains($players, player))")
+
+
+def _conditions(f: HandFilter, game: str | None, *, alias: str, day: str, session: str,
+                stakes: str, players: str) -> tuple[str, Params]:
+    """The conditions of :func:`where` and :func:`facts_where`: the same filter over the
+    table ``alias``, whose day, session and stakes are the SQL expressions given (fixed
+    text of this module, never user input; every value is a bound parameter)."""
     conditions = ["TRUE"]
     params: Params = {}
     for key, value in (("game", f.game), ("only_game", game)):
         if value is not None:
-            conditions.append(f"x.game = ${key}")
+            conditions.append(f"{alias}.game = ${key}")
             params[key] = value
     if f.players:
-        conditions.append("list_contains($players, x.player)" if seats else
-                          "x.hand_id IN (SELECT hand_id FROM seat_facts "
-                          "WHERE list_contains($players, player))")
+        conditions.append(players)
         params["players"] = list(f.players)
     if f.date_from is not None:
-        conditions.append("x.day >= $date_from")
+        conditions.append(f"{day} >= $date_from")
         params["date_from"] = f.date_from
     if f.date_to is not None:
-        conditions.append("x.day <= $date_to")
+        conditions.append(f"{day} <= $date_to")
         params["date_to"] = f.date_to
     if f.session:
-        conditions.append("(x.game_id = $session OR x.session = $session)")
+        conditions.append(f"({alias}.game_id = $session OR {session} = $session)")
         params["session"] = f.session
     for number, (name, value) in enumerate(f.knobs):
         if name == "variant":
-            conditions.append(f"x.variant = $knob{number}")
+            conditions.append(f"{alias}.variant = $knob{number}")
         else:
-            conditions.append(f"json_extract_string(x.rules, $path{number}) = $knob{number}")
+            conditions.append(
+                f"json_extract_string({alias}.rules, $path{number}) = $knob{number}")
             params[f"path{number}"] = f"$.{name}"
         params[f"knob{number}"] = value
     if f.stakes:
-        conditions.append("x.stakes = $stakes")
+        conditions.append(f"{stakes} = $stakes")
         params["stakes"] = f.stakes
     return " AND ".join(conditions), params
 
