@@ -25,33 +25,16 @@ the evaluator's core, touch this file (or clear ``__pycache__``) to recompile.
 
 from __future__ import annotations
 
-import warnings
-from collections.abc import Callable
-from typing import Any, Final, TypeVar, cast
+from typing import Any, Final
 
 import numba
 import numpy as np
 
+from analytics.evaluator._kernels import cached_jit as _jit
 from analytics.evaluator._kernels import rank_from_suit_masks
-
-_F = TypeVar("_F", bound=Callable[..., Any])
 
 CHUNKS: Final = 64
 """Monte Carlo samples are split into this many independent streams (fixed, for determinism)."""
-
-
-def _jit(parallel: bool = False) -> Callable[[_F], _F]:
-    """``numba.njit`` with on-disk caching when a cache directory is usable."""
-
-    def wrap(func: _F) -> _F:
-        try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore", numba.NumbaWarning)
-                return cast(_F, numba.njit(cache=True, parallel=parallel, nogil=True)(func))
-        except RuntimeError:  # no writable cache locator: compile per process instead
-            return cast(_F, numba.njit(cache=False, parallel=parallel, nogil=True)(func))
-
-    return wrap
 
 
 _rank = _jit()(rank_from_suit_masks)
@@ -72,6 +55,24 @@ def _below(bits: Any, n: int) -> int:  # pragma: no cover - jitted
     # A number in 0..n-1 from 64 random bits (Lemire's multiply-shift on the top 32 bits;
     # the bias, below n / 2**32, is far under any standard error we report).
     return int(((bits >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
+
+
+@_jit()
+def _chunk_samples(samples: int, chunks: int, c: int) -> int:  # pragma: no cover - jitted
+    """How many of ``samples`` fall to chunk ``c`` of ``chunks`` (the first ones take the rest)."""
+    return samples // chunks + (1 if c < samples % chunks else 0)
+
+
+@_jit()
+def _draw(state: Any, deck: Any, s: int) -> Any:  # pragma: no cover - jitted
+    """Slot ``s`` of a random deal: swap a uniformly chosen card of ``deck[s:]`` into
+    ``deck[s]`` (one Fisher-Yates step); returns (new state, the card)."""
+    state, bits = _splitmix(state)
+    j = s + _below(bits, deck.shape[0] - s)
+    card = deck[j]
+    deck[j] = deck[s]
+    deck[s] = card
+    return state, card
 
 
 @_jit()
@@ -193,21 +194,16 @@ def seveneight_monte_carlo(cards: Any, owner: Any, pos: Any, pool: Any, table3: 
     """
     m = cards.shape[0]
     n_slots = owner.shape[0]
-    n_pool = pool.shape[0]
     chunks = eq.shape[0]
     for c in numba.prange(chunks):
-        count = samples // chunks + (1 if c < samples % chunks else 0)
+        count = _chunk_samples(samples, chunks, c)
         state = _stream_start(seed, c)
         mine = cards.copy()
         deck = pool.copy()
         vals = np.empty(m, dtype=np.int64)
         for _ in range(count):
             for s in range(n_slots):
-                state, bits = _splitmix(state)
-                j = s + _below(bits, n_pool - s)
-                card = deck[j]
-                deck[j] = deck[s]
-                deck[s] = card
+                state, card = _draw(state, deck, s)
                 mine[owner[s], pos[s]] = card
             _seveneight_score(mine, table3, vals, eq[c], win[c], tie[c], sq[c])
 
@@ -349,7 +345,6 @@ def _rummoli_chunk(owner: Any, pool: Any, n_opponents: int, hero: int, table: An
                    count: int, seed: int, c: int, out: Any) -> None:  # pragma: no cover
     """``count`` random deals of chunk ``c`` (its own stream) added to ``out[c]``."""
     n_slots = owner.shape[0]
-    n_pool = pool.shape[0]
     state = _stream_start(seed, c)
     deck = pool.copy()
     masks = np.zeros(n_opponents, dtype=np.int64)
@@ -357,11 +352,7 @@ def _rummoli_chunk(owner: Any, pool: Any, n_opponents: int, hero: int, table: An
         for i in range(n_opponents):
             masks[i] = 0
         for s in range(n_slots):
-            state, rnd = _splitmix(state)
-            j = s + _below(rnd, n_pool - s)
-            card = deck[j]
-            deck[j] = deck[s]
-            deck[s] = card
+            state, card = _draw(state, deck, s)
             masks[owner[s]] |= np.int64(1) << ((card & 3) * 16 + (card >> 2))
         share = _rummoli_score(masks, hero, table)
         out[c, 0] += share
@@ -378,7 +369,7 @@ def rummoli_monte_carlo(owner: Any, pool: Any, n_opponents: int, hero: int, tabl
     """Random deals of the opponents' hands; ``out`` is (CHUNKS, 4): shares, squares, wins, ties."""
     chunks = out.shape[0]
     for c in numba.prange(chunks):
-        count = samples // chunks + (1 if c < samples % chunks else 0)
+        count = _chunk_samples(samples, chunks, c)
         _rummoli_chunk(owner, pool, n_opponents, hero, table, count, seed, c, out)
 
 
@@ -389,7 +380,7 @@ def rummoli_monte_carlo_serial(owner: Any, pool: Any, n_opponents: int, hero: in
     hundred samples, waking the thread pool costs more than the work."""
     chunks = out.shape[0]
     for c in range(chunks):
-        count = samples // chunks + (1 if c < samples % chunks else 0)
+        count = _chunk_samples(samples, chunks, c)
         _rummoli_chunk(owner, pool, n_opponents, hero, table, count, seed, c, out)
 
 
@@ -461,7 +452,7 @@ def rummoli_round(cards: Any, sizes: Any, exchanger: int, exact: Any, table: Any
                 k += 1
         sums[:, :] = 0.0
         for c in range(CHUNKS):
-            count = samples // CHUNKS + (1 if c < samples % CHUNKS else 0)
+            count = _chunk_samples(samples, CHUNKS, c)
             _rummoli_chunk(owner, pool, players - 1, values[p], table, count, seed + p, c, sums)
         for c in range(CHUNKS):
             for k in range(4):
@@ -476,10 +467,9 @@ def seveneight_pots_monte_carlo(cards: Any, owner: Any, pos: Any, pool: Any, tab
     """Monte Carlo version of :func:`seveneight_pots`: per-chunk sums and squares, (CHUNKS, m)."""
     m = cards.shape[0]
     n_slots = owner.shape[0]
-    n_pool = pool.shape[0]
     chunks = sums.shape[0]
     for c in numba.prange(chunks):
-        count = samples // chunks + (1 if c < samples % chunks else 0)
+        count = _chunk_samples(samples, chunks, c)
         state = _stream_start(seed, c)
         mine = cards.copy()
         deck = pool.copy()
@@ -487,11 +477,7 @@ def seveneight_pots_monte_carlo(cards: Any, owner: Any, pos: Any, pool: Any, tab
         won = np.zeros(m, dtype=np.float64)
         for _ in range(count):
             for s in range(n_slots):
-                state, bits = _splitmix(state)
-                j = s + _below(bits, n_pool - s)
-                card = deck[j]
-                deck[j] = deck[s]
-                deck[s] = card
+                state, card = _draw(state, deck, s)
                 mine[owner[s], pos[s]] = card
             for i in range(m):
                 won[i] = 0.0

@@ -38,7 +38,7 @@ from analytics.evaluator._tables import (
 _F = TypeVar("_F", bound=Callable[..., Any])
 
 
-def _jit(parallel: bool = False) -> Callable[[_F], _F]:
+def cached_jit(parallel: bool = False) -> Callable[[_F], _F]:
     """``numba.njit`` with on-disk caching when a cache directory is usable."""
 
     def wrap(func: _F) -> _F:
@@ -129,10 +129,10 @@ def rank_from_suit_masks(sm: int, table: IntTable) -> int:
 # The core lives in this file, next to the kernels that call it, because numba's
 # on-disk cache only notices edits to the file of the cached function: a core
 # imported from another module could go stale in the cache.
-_rank_from_suit_masks = _jit()(rank_from_suit_masks)
+_rank_from_suit_masks = cached_jit()(rank_from_suit_masks)
 
 
-@_jit(parallel=True)
+@cached_jit(parallel=True)
 def _poker_rank_rows(codes: Any, table: Any, out: Any) -> None:  # pragma: no cover - jitted
     n, k = codes.shape
     for i in numba.prange(n):
@@ -150,7 +150,7 @@ def poker_rank_rows(codes: npt.NDArray[np.integer[Any]]) -> npt.NDArray[np.int32
     return out
 
 
-@_jit()
+@cached_jit()
 def _combinations(n: int, k: int, out: Any) -> None:  # pragma: no cover - jitted
     # Lexicographic k-subsets of range(n), written row by row.
     idx = np.arange(k)
