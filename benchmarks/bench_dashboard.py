@@ -59,7 +59,7 @@ def _replicate(base: Path, big: Path, hands: int) -> int:
     facts; print how long the facts took (the backfill of a database that size)."""
     con = open_writer(big)
     try:
-        con.execute(f"ATTACH '{base}' AS base (READ_ONLY)")
+        con.execute("ATTACH $path AS base (READ_ONLY)", {"path": str(base)})
         per_copy = int(con.execute("SELECT count(*) FROM base.hands").fetchall()[0][0])
         copies = max(1, -(-hands // per_copy))
         shift = "hand_id + k * 1000003"

@@ -514,7 +514,7 @@ def test_migration_backfills_an_existing_database(tmp_path: Path) -> None:
 
 
 def _copy_rows(con: Con, source: Path) -> None:
-    con.execute(f"ATTACH '{source}' AS source (READ_ONLY)")
+    con.execute("ATTACH $path AS source (READ_ONLY)", {"path": str(source)})
     for table in ("hands", "seats", "actions", "showdowns", "awards", "board", "allin_results"):
         con.execute(f"INSERT INTO {table} SELECT * FROM source.{table}")
     con.execute("DETACH source")
