@@ -212,23 +212,9 @@ def seveneight_monte_carlo(cards: Any, owner: Any, pos: Any, pool: Any, table3: 
 def _pots_score(cards: Any, table3: Any, vals: Any, eligible: Any, amounts: Any,
                 expected: Any) -> None:  # pragma: no cover - jitted
     # Value every hand, then share each pot among its best eligible hands.
-    m = cards.shape[0]
-    for i in range(m):
+    for i in range(cards.shape[0]):
         vals[i] = table3[cards[i, 0] * 2704 + cards[i, 1] * 52 + cards[i, 2]]
-    for p in range(eligible.shape[0]):
-        best = -1
-        ties = 0
-        for i in range(m):
-            if eligible[p, i]:
-                if vals[i] > best:
-                    best = vals[i]
-                    ties = 1
-                elif vals[i] == best:
-                    ties += 1
-        share = amounts[p] / ties
-        for i in range(m):
-            if eligible[p, i] and vals[i] == best:
-                expected[i] += share
+    _pots_values(vals, eligible, amounts, expected)
 
 
 @_jit()
