@@ -15,7 +15,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from tests.browser.conftest import ROOT, _free_port, _wait_healthy
+from tests.browser.conftest import ROOT, _free_port, _stop, _wait_healthy
 
 __all__ = ["Server", "streamlit_server"]
 
@@ -55,9 +55,4 @@ def streamlit_server(db: Path, log: Path, *, timeout: float = 90.0) -> Iterator[
             _wait_healthy(url, process, timeout=timeout)
             yield Server(url, process, log)
         finally:
-            process.terminate()
-            try:
-                process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait(timeout=15)
+            _stop(process)

@@ -31,6 +31,16 @@ def _free_port() -> int:
         return int(probe.getsockname()[1])
 
 
+def _stop(process: subprocess.Popen[bytes]) -> None:
+    """Stop a server: politely, then by force if it has not gone within 15 s."""
+    process.terminate()
+    try:
+        process.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait(timeout=15)
+
+
 def _wait_healthy(url: str, process: subprocess.Popen[bytes], timeout: float = 90.0) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -75,11 +85,7 @@ def server(tmp_path_factory: pytest.TempPathFactory, browser_db: Path) -> Iterat
         _wait_healthy(url, process)
         yield url
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            process.kill()
+        _stop(process)
         log.close()
 
 
