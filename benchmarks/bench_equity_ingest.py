@@ -22,10 +22,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench_ingest import base_hands  # noqa: E402  (the hands bench_ingest.py writes)
+
 from analytics.rules import replay  # noqa: E402
 from analytics.warehouse import equities, ingest, rows  # noqa: E402
 from analytics.warehouse.rows import Batch, FileContext  # noqa: E402
-from parsers import HandHistory, dumps_hands  # noqa: E402
+from parsers import dumps_hands  # noqa: E402
 from parsers.reader import hand_from_chunk, iter_chunks  # noqa: E402
 
 _HOOK = "add_equity_rows"  # the name rows.py calls, swapped for a no-op to time without
@@ -34,21 +36,6 @@ _SAMPLES = "RUMMOLI_INGEST_SAMPLES"
 
 def _nothing(*_: object) -> None:
     return None
-
-
-def base_hands(game: str, count: int) -> list[HandHistory]:
-    """``count`` simulated hands of ``game`` (4 players), as bench_ingest.py writes them."""
-    if game == "seveneight":
-        from analytics.simulate.seveneight import simulate_seveneight
-
-        return list(simulate_seveneight(count, 4, 7))
-    if game == "bigtwo":
-        from analytics.simulate.bigtwo import simulate_bigtwo
-
-        return list(simulate_bigtwo(count, 4, 7))
-    from analytics.simulate.rummoli import simulate_rummoli
-
-    return list(simulate_rummoli(count, 4, 7))
 
 
 def worker_seconds(data: bytes) -> float:
