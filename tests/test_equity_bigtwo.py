@@ -15,7 +15,7 @@ from analytics.equity import (
 )
 from analytics.evaluator import EvaluationError, bigtwo_all_combos
 from analytics.simulate.bigtwo import simulate_bigtwo
-from parsers.cards import DECK, parse_cards
+from parsers.cards import DECK, UNKNOWN, parse_cards
 from parsers.knobs import BigTwoDeal, BigTwoRules, Straights
 
 STRONG = "2s2h2d2cAsAhKsKhQsQhJsJhTs"
@@ -89,3 +89,21 @@ def test_fast_features_equal_the_listed_ones() -> None:
     assert bigtwo_features_fast(STRONG) == bigtwo_features(STRONG)
     with pytest.raises(EvaluationError):
         bigtwo_features_fast("3d3d4c5h6s")
+
+
+def test_fast_features_equal_the_listed_ones_on_crowded_hands() -> None:
+    # Few ranks or few suits: quads, full houses, several flush suits and straight
+    # flushes, which random hands rarely hold, each under every straights rule.
+    rng = random.Random(5)
+    for straights in Straights:
+        rules = BigTwoRules(straights=straights)
+        for _ in range(40):
+            ranks = rng.sample(range(13), rng.randint(3, 8))
+            hand = rng.sample([c for c in DECK if c.code >> 2 in ranks],
+                              min(13, 4 * len(ranks)))
+            assert bigtwo_features_fast(hand, rules, 2) == bigtwo_features(hand, rules, 2)
+            suits = rng.sample(range(4), 2)
+            hand = rng.sample([c for c in DECK if c.code & 3 in suits], 13)
+            assert bigtwo_features_fast(iter(hand), rules) == bigtwo_features(hand, rules)
+    with pytest.raises(EvaluationError, match="distinct"):
+        bigtwo_features_fast([*parse_cards("3d4d"), UNKNOWN])

@@ -33,9 +33,10 @@ from typing import Final
 
 from analytics.evaluator import EvaluationError, bigtwo_all_combos, bigtwo_card_key
 from analytics.evaluator.bigtwo import _runs
+from parsers._fastinit import positional_constructor
 from parsers.cards import DECK, Card, CardError, Rank, parse_cards
 from parsers.knobs import BigTwoDeal, BigTwoRules, Game, Straights
-from parsers.model import HandHistory, Verb
+from parsers.model import Action, HandHistory, Verb
 
 __all__ = [
     "BIGTWO_SAMPLES",
@@ -130,70 +131,151 @@ def bigtwo_features_fast(cards: str | Iterable[Card], rules: BigTwoRules | None 
     straight flushes) the product of the counts of each valid run's ranks;
     flushes ``C(n, 5)`` per suit minus the runs that suit holds whole (those are
     straight flushes, counted with the runs); full houses ``C(t, 3) C(p, 2)`` per
-    pair of ranks; four of a kind one play per kicker.
+    pair of ranks; four of a kind one play per kicker.  The per-rank counts come from
+    tables indexed by the bytes of the hand's 52-bit mask, and the straights a hand's
+    ranks allow from a table indexed by those ranks (built once per straights rule).
     """
     rules = rules or BigTwoRules()
-    if isinstance(cards, str):
-        cards = _hand(cards)
-    ranks = [0] * 13
-    suits = [0, 0, 0, 0]  # rank bit masks, per suit
+    hand = _hand(cards) if isinstance(cards, str) else tuple(cards)
+    seen = _fast_mask(hand)
+    if seen < 0:
+        seen = _checked_mask(hand)
+    return _features_of_mask(seen, len(hand), _rule_tables(rules), seat)
+
+
+_BIT_BY_ID: Final = {id(card): 1 << card.code for card in DECK}
+"""Each interned card's bit, by identity (hashing a card goes through its enums: slow)."""
+
+
+def _fast_mask(cards: Sequence[Card]) -> int:
+    """The mask of ``cards`` when they are interned, known and distinct; else -1."""
+    try:
+        # Summing bits is or-ing them when no card repeats; a repeat carries, so the bit
+        # count comes out short.
+        mask = sum(map(_BIT_BY_ID.__getitem__, map(id, cards)))
+    except KeyError:  # ?? or a card built by hand
+        return -1
+    return mask if mask.bit_count() == len(cards) else -1
+
+
+def _checked_mask(cards: Iterable[Card]) -> int:
+    """The mask of ``cards``, card by card; raises at an unknown or repeated card."""
     seen = 0
-    size = 0
     for card in cards:
         code = card.code
         if code < 0 or seen >> code & 1:
             raise EvaluationError("a Big Two hand needs distinct known cards")
         seen |= 1 << code
-        size += 1
-        ranks[code >> 2] += 1
-        suits[code & 3] |= 1 << (code >> 2)
-    held = 0
-    for rank, n in enumerate(ranks):
-        if n:
-            held |= 1 << rank
-    reached = 0  # bit mask of the ranks some five-card play can shed
-    five = 0
-    runs = _run_masks(rules.straights)
-    for mask, members in runs:
-        if held & mask == mask:
-            a, b, c, d, e = members
-            five += ranks[a] * ranks[b] * ranks[c] * ranks[d] * ranks[e]
-            reached |= mask
-    for suit in suits:
-        suited = suit.bit_count()
-        if suited < 5:
+    return seen
+
+
+# The hand's mask (bit 4 * rank + suit) is read a byte, two ranks, at a time: each byte
+# value's entry in the table for its position adds that byte's share of every count into
+# fields of one integer (see _byte_entry), so seven look-ups and a sum give them all.
+# Fields, by their lowest bit.  Rank bit masks of the ranks held n >= 1, 2, 3 and 4 times:
+_HELD: Final = 0
+_PAIRED: Final = 13
+_TRIPLED: Final = 26
+_QUADS: Final = 39
+_SUITS: Final = 52  # four 13-bit rank masks, one per suit, 13 bits apart
+# Sums over the ranks of C(n, 2), C(n, 3) and C(n, 2) * C(n, 3), wide enough for 13 ranks
+# of 4 cards (78, 52 and 312 at most):
+_PAIR_COUNT: Final = 104
+_TRIPLE_COUNT: Final = 112
+_FULL_OVERLAP: Final = 120
+_PAIR_MASK: Final = 0xFF
+_TRIPLE_MASK: Final = 0xFF
+_OVERLAP_MASK: Final = 0xFFF
+_RANKS_MASK: Final = (1 << 13) - 1
+
+
+def _byte_entry(position: int, value: int) -> int:
+    """Byte ``position`` of a hand's mask (ranks ``2 * position`` and one more) as fields."""
+    entry = 0
+    for half in (0, 1):
+        rank = 2 * position + half
+        suits = value >> (4 * half) & 15
+        n = suits.bit_count()
+        if rank >= 13 or not n:
             continue
-        whole = [mask for mask, _ in runs if suit & mask == mask]  # straight flushes
-        five += math.comb(suited, 5) - len(whole)
-        with_rank = math.comb(suited - 1, 4)  # five-card sets of the suit holding a given card
-        for rank in range(13):
-            bit = 1 << rank
-            if suit & bit and with_rank > sum(1 for mask in whole if mask & bit):
-                reached |= bit
-    pair_ways = [_PAIRS[n] for n in ranks]
-    all_pairs = sum(pair_ways)
-    paired = 0
-    for rank, n in enumerate(ranks):
+        bit = 1 << rank
+        entry |= bit << _HELD
         if n >= 2:
-            paired |= 1 << rank
-    for rank, n in enumerate(ranks):
+            entry |= bit << _PAIRED
         if n >= 3:
-            others = all_pairs - pair_ways[rank]
-            if others:
-                five += _TRIPLES[n] * others
-                reached |= paired | (1 << rank)
-        if n == 4 and size > 4:
-            five += size - 4
+            entry |= bit << _TRIPLED
+        if n == 4:
+            entry |= bit << _QUADS
+        for suit in range(4):
+            if suits >> suit & 1:
+                entry |= bit << (_SUITS + 13 * suit)
+        pairs, triples = math.comb(n, 2), math.comb(n, 3)
+        entry += (pairs << _PAIR_COUNT) + (triples << _TRIPLE_COUNT) \
+            + (pairs * triples << _FULL_OVERLAP)
+    return entry
+
+
+_BYTE_TABLES: Final = tuple([_byte_entry(position, value) for value in range(256)]
+                            for position in range(7))
+
+
+def _features_of_mask(seen: int, size: int, tables: _RuleTables, seat: int) -> BigTwoFeatures:
+    """The features of the hand whose cards are the bits of ``seen`` (``size`` of them)."""
+    held_runs_by_ranks, runs, lead_code = tables
+    fields = sum(map(list.__getitem__, _BYTE_TABLES, seen.to_bytes(7, "little")))
+    held = fields >> _HELD & _RANKS_MASK
+    paired = fields >> _PAIRED & _RANKS_MASK
+    all_pairs = fields >> _PAIR_COUNT & _PAIR_MASK
+    triples = fields >> _TRIPLE_COUNT & _TRIPLE_MASK
+    # reached: bit mask of the ranks some five-card play can shed
+    reached, held_runs = held_runs_by_ranks[held]
+    five = 0
+    for a, b, c, d, e in held_runs:  # straights: one play per choice of suits
+        five += ((seen >> a & 15).bit_count() * (seen >> b & 15).bit_count()
+                 * (seen >> c & 15).bit_count() * (seen >> d & 15).bit_count()
+                 * (seen >> e & 15).bit_count())
+    for offset in (_SUITS, _SUITS + 13, _SUITS + 26, _SUITS + 39):
+        suit = fields >> offset & _RANKS_MASK
+        suited = suit.bit_count()
+        if suited >= 5:
+            five, reached = _add_flushes(suit, suited, runs, five, reached)
+    if triples:
+        # Full houses: each triple with a pair of another rank, C(t, 3) * C(p, 2).
+        five += triples * all_pairs - (fields >> _FULL_OVERLAP & _OVERLAP_MASK)
+        if paired.bit_count() >= 2:  # a triple and a pair of another rank
+            reached |= paired
+    if size > 4:
+        quads = (fields >> _QUADS & _RANKS_MASK).bit_count()
+        if quads:  # four of a kind, with any one other card
+            five += quads * (size - 4)
             reached |= held
-    return BigTwoFeatures(
-        seat=seat, cards=size, twos=ranks[int(Rank.TWO)], aces=ranks[int(Rank.ACE)],
-        has_lead=bool(seen >> _lead_code(rules.lead_card) & 1), pairs=all_pairs,
-        triples=sum(_TRIPLES[n] for n in ranks), five_card=five,
-        distinct_five_card_ranks=reached.bit_count())
+    features: BigTwoFeatures = _NEW_FEATURES(
+        seat, size, (seen >> _TWO_SHIFT & 15).bit_count(), (seen >> _ACE_SHIFT & 15).bit_count(),
+        bool(seen >> lead_code & 1), all_pairs, triples, five,
+        reached.bit_count())
+    return features
 
 
-_PAIRS: Final = tuple(math.comb(n, 2) for n in range(5))
-_TRIPLES: Final = tuple(math.comb(n, 3) for n in range(5))
+def _add_flushes(suit: int, suited: int, runs: tuple[tuple[int, tuple[int, ...]], ...],
+                 five: int, reached: int) -> tuple[int, int]:
+    """Add the flushes of one suit of ``suited`` >= 5 cards (rank mask ``suit``)."""
+    whole = [mask for mask, _ in runs if suit & mask == mask]  # straight flushes
+    five += math.comb(suited, 5) - len(whole)
+    if not whole:  # every card of the suit is in some flush
+        return five, reached | suit
+    with_rank = math.comb(suited - 1, 4)  # five-card sets of the suit holding a given card
+    for rank in range(13):
+        bit = 1 << rank
+        if suit & bit and with_rank > sum(1 for mask in whole if mask & bit):
+            reached |= bit
+    return five, reached
+
+
+_NEW_FEATURES: Final = positional_constructor(BigTwoFeatures)
+"""``BigTwoFeatures(...)`` with every field in order, without the frozen class's per-field
+``object.__setattr__`` (a third of the counting's cost otherwise)."""
+_TWO_SHIFT: Final = 4 * int(Rank.TWO)
+_ACE_SHIFT: Final = 4 * int(Rank.ACE)
 
 
 @functools.cache
@@ -203,25 +285,96 @@ def _lead_code(lead_card: str) -> int:
 
 @functools.cache
 def _run_masks(straights: Straights) -> tuple[tuple[int, tuple[int, ...]], ...]:
-    """The valid straights as (bit mask of ranks, ranks), for counting."""
-    return tuple((sum(1 << rank for rank in run), tuple(sorted(run)))
+    """The valid straights as (bit mask of ranks, shifts of their ranks in a hand's mask)."""
+    return tuple((sum(1 << rank for rank in run), tuple(4 * rank for rank in sorted(run)))
                  for run in _runs(straights))
+
+
+@functools.cache
+def _held_runs(straights: Straights) -> tuple[tuple[int, tuple[tuple[int, ...], ...]], ...]:
+    """By bit mask of the ranks a hand holds: the ranks its straights cover, and the shifts
+    of each straight's ranks in the hand's mask (8,192 entries, built once per rule)."""
+    runs = _run_masks(straights)
+    table = []
+    for held in range(1 << 13):
+        whole = [(mask, shifts) for mask, shifts in runs if held & mask == mask]
+        covered = 0
+        for mask, _ in whole:
+            covered |= mask
+        table.append((covered, tuple(shifts for _, shifts in whole)))
+    return tuple(table)
+
+
+_RuleTables = tuple[tuple[tuple[int, tuple[tuple[int, ...], ...]], ...],
+                    tuple[tuple[int, tuple[int, ...]], ...], int]
+"""What the counting needs of a rule set: :func:`_held_runs`, :func:`_run_masks` and the
+lead card's code."""
+
+
+def _rule_tables(rules: BigTwoRules) -> _RuleTables:
+    """The rule set's tables, looked up by identity (the reader shares one rules object
+    among the hands with the same knobs; hashing one hashes its enums in Python)."""
+    found = _TABLES_BY_ID.get(id(rules))
+    if found is None or found[0] is not rules:
+        found = (rules, (_held_runs(rules.straights), _run_masks(rules.straights),
+                         _lead_code(rules.lead_card)))
+        if len(_TABLES_BY_ID) >= 1_000:
+            _TABLES_BY_ID.clear()
+        _TABLES_BY_ID[id(rules)] = found  # holds ``rules``: its id is not reused meanwhile
+    return found[1]
+
+
+_TABLES_BY_ID: dict[int, tuple[BigTwoRules, _RuleTables]] = {}
 
 
 def _dealt(hand: HandHistory) -> dict[int, list[Card]]:
     dealt: dict[int, list[Card]] = {}
-    for action in hand.actions:
-        if action.verb is Verb.DEAL_HOLE and action.target is not None:
+    for action in _deals(hand):
+        if action.target is not None:
             dealt.setdefault(action.target, []).extend(action.cards)
     return dealt
+
+
+def _deals(hand: HandHistory) -> list[Action]:
+    """The hand's deal actions, picked out in one comprehension (a game has some fifty
+    plays and passes besides)."""
+    return [action for action in hand.actions if action.verb is _DEAL_HOLE]
+
+
+_DEAL_HOLE: Final = Verb.DEAL_HOLE  # a global: ``Verb.DEAL_HOLE`` goes through the enum class
 
 
 def bigtwo_game_features_fast(hand: HandHistory) -> list[BigTwoFeatures]:
     """:func:`bigtwo_game_features` by :func:`bigtwo_features_fast` (the same values)."""
     if hand.game is not Game.BIGTWO or not isinstance(hand.rules, BigTwoRules):
         return []
+    rules = hand.rules
+    tables = _rule_tables(rules)
+    dealt: dict[int, tuple[int, int]] = {}  # seat -> (mask, cards), for one deal per seat
+    for action in _deals(hand):
+        seat = action.target
+        if seat is None:
+            continue
+        seen = _fast_mask(action.cards)
+        if seen < 0 or seat in dealt:  # ??, a card twice, or a seat dealt to twice
+            return _game_features_by_lists(hand, rules)
+        dealt[seat] = (seen, len(action.cards))
+    return [_features_of_mask(*dealt[seat], tables, seat) for seat in sorted(dealt)]
+
+
+def _game_features_by_lists(hand: HandHistory, rules: BigTwoRules) -> list[BigTwoFeatures]:
+    """:func:`bigtwo_game_features_fast` for any deals: each seat's cards gathered first,
+    checked card by card (an unknown or repeated card raises, seats in order)."""
     dealt = _dealt(hand)
-    return [bigtwo_features_fast(dealt[seat], hand.rules, seat) for seat in sorted(dealt)]
+    tables = _rule_tables(rules)
+    features = []
+    for seat in sorted(dealt):
+        cards = dealt[seat]
+        seen = _fast_mask(cards)
+        if seen < 0:
+            seen = _checked_mask(cards)
+        features.append(_features_of_mask(seen, len(cards), tables, seat))
+    return features
 
 
 def _opponent_sizes(hand_size: int, players: int, rules: BigTwoRules) -> tuple[int, int]:
