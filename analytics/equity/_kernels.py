@@ -327,20 +327,42 @@ def rummoli_exact(sizes: Any, pool: Any, hero: int, table: Any,
 
 
 @_jit()
-def _rummoli_chunk(owner: Any, pool: Any, n_opponents: int, hero: int, table: Any,
+def _rummoli_chunk(owner: Any, pool: Any, deck: Any, hero: int, table: Any,
                    count: int, seed: int, c: int, out: Any) -> None:  # pragma: no cover
-    """``count`` random deals of chunk ``c`` (its own stream) added to ``out[c]``."""
+    """``count`` random deals of chunk ``c`` (its own stream) added to ``out[c]``.
+
+    ``owner`` gives each dealt slot's opponent, each opponent's slots together and in
+    order (``np.repeat(np.arange(n), sizes)``).  ``deck`` (as long as ``pool``) is scratch
+    space the caller owns: a round draws 2 deals per chunk, so allocating it per chunk cost
+    as much as the deals.  The deck starts as ``pool`` in every chunk, as a copy did.
+
+    The hero's share is 0 if any opponent beats him, else 1 / (1 + opponents tying with
+    him), as :func:`_rummoli_score` computes it.  Each opponent is valued as soon as his
+    hand is dealt, none once one has beaten the hero; in the chunk's last deal the dealing
+    stops there too (nothing reads the stream or the deck after it): the same numbers.
+    """
     n_slots = owner.shape[0]
     state = _stream_start(seed, c)
-    deck = pool.copy()
-    masks = np.zeros(n_opponents, dtype=np.int64)
-    for _ in range(count):
-        for i in range(n_opponents):
-            masks[i] = 0
+    deck[:] = pool
+    for k in range(count):
+        last = k == count - 1
+        ties = 1
+        beaten = False
+        mask = np.int64(0)
         for s in range(n_slots):
             state, card = _draw(state, deck, s)
-            masks[owner[s]] |= np.int64(1) << ((card & 3) * 16 + (card >> 2))
-        share = _rummoli_score(masks, hero, table)
+            mask |= np.int64(1) << ((card & 3) * 16 + (card >> 2))
+            if s + 1 == n_slots or owner[s + 1] != owner[s]:  # this opponent's hand is dealt
+                if not beaten:
+                    value = _rank(mask, table)
+                    if value > hero:
+                        beaten = True
+                        if last:
+                            break
+                    elif value == hero:
+                        ties += 1
+                mask = np.int64(0)
+        share = 0.0 if beaten else 1.0 / ties
         out[c, 0] += share
         out[c, 1] += share * share
         if share == 1.0:
@@ -352,11 +374,13 @@ def _rummoli_chunk(owner: Any, pool: Any, n_opponents: int, hero: int, table: An
 @_jit(parallel=True)
 def rummoli_monte_carlo(owner: Any, pool: Any, n_opponents: int, hero: int, table: Any,
                         samples: int, seed: int, out: Any) -> None:  # pragma: no cover
-    """Random deals of the opponents' hands; ``out`` is (CHUNKS, 4): shares, squares, wins, ties."""
+    """Random deals of the opponents' hands; ``out`` is (CHUNKS, 4): shares, squares, wins, ties.
+
+    ``owner`` as :func:`_rummoli_chunk` takes it (``n_opponents`` opponents)."""
     chunks = out.shape[0]
     for c in numba.prange(chunks):
         count = _chunk_samples(samples, chunks, c)
-        _rummoli_chunk(owner, pool, n_opponents, hero, table, count, seed, c, out)
+        _rummoli_chunk(owner, pool, np.empty_like(pool), hero, table, count, seed, c, out)
 
 
 @_jit()
@@ -365,9 +389,10 @@ def rummoli_monte_carlo_serial(owner: Any, pool: Any, n_opponents: int, hero: in
     """:func:`rummoli_monte_carlo` on the calling thread (the same result): for a few
     hundred samples, waking the thread pool costs more than the work."""
     chunks = out.shape[0]
+    deck = np.empty_like(pool)
     for c in range(chunks):
         count = _chunk_samples(samples, chunks, c)
-        _rummoli_chunk(owner, pool, n_opponents, hero, table, count, seed, c, out)
+        _rummoli_chunk(owner, pool, deck, hero, table, count, seed, c, out)
 
 
 @_jit()
@@ -437,9 +462,10 @@ def rummoli_round(cards: Any, sizes: Any, exchanger: int, exact: Any, table: Any
                 owner[k] = o
                 k += 1
         sums[:, :] = 0.0
+        deck = np.empty_like(pool)
         for c in range(CHUNKS):
             count = _chunk_samples(samples, CHUNKS, c)
-            _rummoli_chunk(owner, pool, players - 1, values[p], table, count, seed + p, c, sums)
+            _rummoli_chunk(owner, pool, deck, values[p], table, count, seed + p, c, sums)
         for c in range(CHUNKS):
             for k in range(4):
                 totals[p, k] += sums[c, k]

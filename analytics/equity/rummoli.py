@@ -29,6 +29,7 @@ exchange the sizes move with the hands, so per-round figures
 from __future__ import annotations
 
 import bisect
+import functools
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -52,6 +53,7 @@ __all__ = [
     "rummoli_default_sizes",
     "rummoli_round_strengths",
     "rummoli_strength",
+    "warm_up",
 ]
 
 RUMMOLI_BUDGET: Final = 2_000_000
@@ -206,41 +208,55 @@ def _deal_count(pool: int, sizes: tuple[int, ...]) -> int:
 _DEAL_COUNTS: dict[tuple[int, tuple[int, ...]], int] = {}
 
 
-def _round_strengths(hands: dict[int, list[Card]], seats: list[int], widow: list[Card],
+def _round_strengths(codes: list[int], sizes: tuple[int, ...], widow_size: int,
                      exchanger: int, *, budget: int, samples: int, seed: int
                      ) -> tuple[list[int], list[RummoliStrength]]:
     """Poker values and strengths of every player of a round in one kernel call.
 
-    The same numbers as :func:`_strength` player by player (player ``number`` seeded
-    with ``seed + number``; ``exchanger`` is the number of the player who knows the
-    widow, or -1), for ``samples`` up to :data:`_SERIAL_SAMPLES`.
+    ``codes`` are the 52 cards: the players' hands in seat order (``sizes``), then the
+    widow.  The same numbers as :func:`_strength` player by player (player ``number``
+    seeded with ``seed + number``; ``exchanger`` is the number of the player who knows
+    the widow, or -1), for ``samples`` up to :data:`_SERIAL_SAMPLES`.
     """
     from analytics.equity import _kernels
     from analytics.evaluator._tables import table_array
 
-    sizes = tuple(len(hands[seat]) for seat in seats)
-    exact = np.zeros(len(seats), dtype=np.bool_)
-    for number, size in enumerate(sizes):
-        unseen = 52 - size - (len(widow) if number == exchanger else 0)
-        exact[number] = _deal_count(unseen, sizes[:number] + sizes[number + 1:]) <= budget
-    if samples < 2 and not exact.all():
+    exact = [_deal_count(52 - size - (widow_size if number == exchanger else 0),
+                         sizes[:number] + sizes[number + 1:]) <= budget
+             for number, size in enumerate(sizes)]
+    if samples < 2 and not all(exact):
         raise EvaluationError("Monte Carlo needs at least 2 samples")
-    codes = np.array([card.code for seat in seats for card in hands[seat]]
-                     + [card.code for card in widow], dtype=np.int64)
-    values = np.zeros(len(seats), dtype=np.int64)
-    totals = np.zeros((len(seats), 4))
-    deals = np.zeros(len(seats), dtype=np.int64)
-    _kernels.rummoli_round(codes, np.array(sizes, dtype=np.int64), exchanger, exact,
-                           table_array(), samples, seed, values, totals, deals)
+    players = len(sizes)
+    values = np.zeros(players, dtype=np.int64)
+    totals = np.zeros((players, 4))
+    deals = np.zeros(players, dtype=np.int64)
+    _kernels.rummoli_round(np.array(codes, dtype=np.int64), np.array(sizes, dtype=np.int64),
+                           exchanger, np.array(exact, dtype=np.bool_), table_array(), samples,
+                           seed, values, totals, deals)
     strengths = []
     for is_exact, count, (first, second, third, fourth) in zip(
-            exact.tolist(), deals.tolist(), totals.tolist(), strict=True):
+            exact, deals.tolist(), totals.tolist(), strict=True):
         if is_exact:
             strengths.append(RummoliStrength((second + third) / count, first / count,
                                              second / count, 0.0, 0.0, True, count))
         else:
             strengths.append(_from_sums(first, second, third, fourth, samples))
     return values.tolist(), strengths
+
+
+@functools.cache
+def warm_up() -> None:
+    """Load the round kernel into this process: numba, the kernel's machine code from
+    numba's on-disk cache and the rank table (1-1.5 s of CPU the first time, nothing after).
+
+    The ingest calls it before forking its workers: they then start with the kernel loaded
+    instead of each loading it again on its first Rummoli round (its numbers do not depend
+    on the process that loaded it).
+    """
+    # A three-player deal of the whole deck, two samples: the argument types of every
+    # ingest call, so it is the overload the ingest uses that is loaded.
+    _round_strengths(list(range(52)), (13, 13, 13), 13, -1, budget=RUMMOLI_BUDGET,
+                     samples=2, seed=0)
 
 
 def _estimate(sums: npt.NDArray[np.float64], samples: int) -> RummoliStrength:
@@ -346,19 +362,21 @@ def rummoli_round_strengths(
             hands[exchanger], widow = widow, hands[exchanger]
         elif verb in (Verb.BET_RAISE, Verb.CHECK_CALL, Verb.FOLD, Verb.PLAY):
             break  # the poker phase has begun: the hands are fixed
-    every = [card for cards in hands.values() for card in cards] + widow
-    if len(hands) < 2 or any(not card.is_known for card in every) or len(every) != 52:
-        return []
-    if len({card.code for card in every}) != 52:
-        raise EvaluationError("a card is dealt twice")
-    if any(not 5 <= len(cards) <= 26 for cards in hands.values()):
-        raise EvaluationError("Rummoli hands hold 5 to 26 cards")
     seats = sorted(hands)
+    # Every card's code, the hands in seat order then the widow (unknown cards are -1).
+    codes = [card.code for seat in seats for card in hands[seat]]
+    codes += [card.code for card in widow]
+    if len(hands) < 2 or len(codes) != 52 or min(codes) < 0:
+        return []
+    if len(set(codes)) != 52:
+        raise EvaluationError("a card is dealt twice")
     sizes = [len(hands[seat]) for seat in seats]
+    if not 5 <= min(sizes) <= max(sizes) <= 26:
+        raise EvaluationError("Rummoli hands hold 5 to 26 cards")
     number_of = seats.index(exchanger) if exchanger is not None else -1
     if samples <= _SERIAL_SAMPLES:
-        values, strengths = _round_strengths(hands, seats, widow, number_of, budget=budget,
-                                             samples=samples, seed=seed)
+        values, strengths = _round_strengths(codes, tuple(sizes), len(widow), number_of,
+                                             budget=budget, samples=samples, seed=seed)
     else:  # many samples: player by player, each on numba's thread pool
         values = [_poker_value(hands[seat]) for seat in seats]
         widow_codes = {card.code for card in widow}

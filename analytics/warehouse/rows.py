@@ -353,22 +353,41 @@ class Batch:
 
     def _add_board(self, key: int, hand: HandHistory, outcome: Outcome) -> None:
         row = self.columns["board"]
-        before = hand.board_before or (0,) * len(RUMMOLI_POTS)
+        count = len(RUMMOLI_POTS)
+        before = hand.board_before or (0,) * count
         after = outcome.board_after
+        # Each pot's shares (amount, -seat, seat), the awards gone through once.
+        paid: dict[str, list[tuple[int, int, int]]] = {}
+        for award in outcome.awards:
+            share = (award.amount, -award.player, award.player)
+            shares = paid.get(award.pot)
+            if shares is None:
+                paid[award.pot] = [share]
+            else:
+                shares.append(share)
+        amounts = [0] * count
+        won_by: list[int | None] = [None] * count
         for order, pot in enumerate(RUMMOLI_POTS):
-            paid = [(a.amount, -a.player, a.player) for a in outcome.awards if a.pot == pot]
-            amount = sum(entry[0] for entry in paid)
-            # The largest share names the winner; a tie goes to the lower seat.
-            won_by = max(paid)[2] if paid else None
-            row["hand_id"].append(key)
-            row["pot"].append(pot)
-            row["pot_order"].append(order)
-            row["before"].append(before[order])
+            shares = paid.get(pot)
+            if shares:
+                amounts[order] = sum(entry[0] for entry in shares)
+                # The largest share names the winner; a tie goes to the lower seat.
+                won_by[order] = max(shares)[2]
+        orders = range(count)
+        row["hand_id"].extend([key] * count)
+        row["pot"].extend(RUMMOLI_POTS)
+        row["pot_order"].extend(orders)
+        row["before"].extend([before[order] for order in orders])
+        if after:
             # Chips put in during the round (the antes, and any payment the rules send there).
-            row["antes"].append(after[order] + amount - before[order] if after else 0)
-            row["won_by"].append(won_by)
-            row["amount"].append(amount)
-            row["after"].append(after[order] if after else None)
+            row["antes"].extend([after[order] + amounts[order] - before[order]
+                                 for order in orders])
+            row["after"].extend([after[order] for order in orders])
+        else:
+            row["antes"].extend([0] * count)
+            row["after"].extend([None] * count)
+        row["won_by"].extend(won_by)
+        row["amount"].extend(amounts)
 
     def tables(self) -> dict[str, pa.Table]:
         """The batch as one Arrow table per warehouse table (types as in the schema)."""
