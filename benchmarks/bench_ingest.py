@@ -183,6 +183,69 @@ def stage_rates(folder: Path, game: str, hands: int, pokerkit_hands: int) -> Non
           f" ({1 / total / reference:.1f}x pokerkit's {reference:,.0f} per CPU-second)")
 
 
+def handoff_rates(folder: Path, hands: int, runs: int = 5) -> None:
+    """CPU per hand to hand one large 7 & 8 file to the workers, both ways, same process.
+
+    Writer: split it into chunks here and pickle them (``ingest._split_here``, what every
+    large file got before parts; still the way for compressed sources) against scanning
+    it for cuts and pickling byte ranges (``ingest._part_units``).  Worker: unpickle a
+    unit's chunks against read its byte range and split it.  Best of ``runs``, interleaved.
+    """
+    import datetime as dt
+    import importlib
+    import io
+    import pickle
+
+    from analytics.warehouse.pipeline import Unit
+    from analytics.warehouse.rows import FileContext
+    from analytics.warehouse.sources import Limits, SourceRef, read_range
+    from parsers.reader import iter_chunks
+
+    ingest_module = importlib.import_module("analytics.warehouse.ingest")
+    write_inputs(folder, "seveneight", hands, 1, min(hands, 1_000))
+    (path,) = folder.glob("*.phhs")
+    ref = SourceRef("file", str(path), None, path.stat().st_size)
+    item = ingest_module._Planned(ref, FileContext(str(path), "0" * 64, dt.datetime.now()),
+                                  ref.size, ingest_module.FileSummary(str(path), "pending"))
+    limits = Limits()
+
+    def pickled(units: Iterator[object]) -> list[bytes]:
+        return [pickle.dumps(unit, protocol=pickle.HIGHEST_PROTOCOL) for unit in units]
+
+    def as_chunks() -> list[bytes]:
+        return pickled(ingest_module._split_here(0, item, limits))
+
+    def as_parts() -> list[bytes]:
+        return pickled(ingest_module._part_units(0, item, limits))
+
+    def unpickle_chunks(data: bytes) -> int:
+        unit: Unit = pickle.loads(data)
+        return len(unit.chunks)
+
+    def read_and_split(data: bytes) -> int:
+        unit: Unit = pickle.loads(data)
+        assert unit.ref is not None and unit.end is not None
+        begin = 0 if unit.start is None else unit.start.offset
+        part = io.BytesIO(read_range(unit.ref, begin, unit.end))
+        return sum(1 for _ in iter_chunks(part, str(path), start=unit.start))
+
+    chunk_units, part_units = as_chunks(), as_parts()
+    writer = {"chunks": as_chunks, "parts": as_parts}
+    worker = {"chunks": lambda: sum(map(unpickle_chunks, chunk_units)),
+              "parts": lambda: sum(map(read_and_split, part_units))}
+    assert worker["chunks"]() == worker["parts"]() == hands
+    for side, ways in (("writer", writer), ("worker", worker)):
+        best = dict.fromkeys(ways, float("inf"))
+        for _ in range(runs):
+            for name, work in ways.items():
+                started = time.process_time()
+                work()
+                best[name] = min(best[name], time.process_time() - started)
+        per_hand = {name: seconds / hands * 1e6 for name, seconds in best.items()}
+        print(f"{side}: chunks {per_hand['chunks']:.1f} us per hand, parts "
+              f"{per_hand['parts']:.1f} (parts/chunks {best['parts'] / best['chunks']:.2f})")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=1_000_000, help="7 & 8 hands")
@@ -195,7 +258,14 @@ def main() -> None:
     parser.add_argument("--pokerkit-hands", type=int, default=300)
     parser.add_argument("--stages", action="store_true",
                         help="only time the worker's stages on one core (CPU time), per game")
+    parser.add_argument("--handoff", action="store_true",
+                        help="only time handing one large 7 & 8 file (--hands) to the workers: "
+                             "chunks split by the writer against byte ranges (CPU time)")
     args = parser.parse_args()
+
+    if args.handoff:
+        handoff_rates(args.out / "handoff", args.hands)
+        return
 
     if args.stages:
         for game, total in (("seveneight", min(args.hands, 20_000)),

@@ -32,6 +32,8 @@ __all__ = [
     "MAX_HAND_LINES",
     "MAX_LINE_LENGTH",
     "Chunk",
+    "Cut",
+    "HandCuts",
     "hand_from_chunk",
     "iter_chunks",
     "loads_hands",
@@ -136,7 +138,11 @@ def _line_batches(stream: IO[bytes] | IO[str]) -> Iterator[tuple[list[_Line], st
         data: Any = carry + block
         if not block:
             if data and not skipping:
-                yield _careful([data]), None
+                # Line ends are left here only in a stream of three bytes or less (``start``).
+                lines = data.split(newline)
+                if len(lines) > 1 and not lines[-1]:
+                    lines.pop()
+                yield _careful(lines), None
             return
         cut = data.rfind(newline)
         if cut < 0:
@@ -207,25 +213,31 @@ def _take_lines(chunk: Chunk, batch: list[_Line], start: int, end: int, before: 
                                    line=before + start + room + 1, hand_index=chunk.index)
 
 
-def iter_chunks(stream: IO[bytes] | IO[str], source: str) -> Iterator[Chunk]:
-    """Split a stream into per-hand chunks without parsing them (bounded memory)."""
-    index = 0
+def iter_chunks(stream: IO[bytes] | IO[str], source: str, start: Cut | None = None
+                ) -> Iterator[Chunk]:
+    """Split a stream into per-hand chunks without parsing them (bounded memory).
+
+    ``start`` says the stream is the part of a file from that cut on (found by
+    :class:`HandCuts`): the chunks are numbered, and their lines counted, as in the
+    whole file.
+    """
+    index = 0 if start is None else start.hands
     current: Chunk | None = None
     pending: list[str] = []  # blank and comment lines before any key of a headerless hand
-    line_number = 0
+    line_number = 0 if start is None else start.lines
     header_match = _HEADER.match
     for batch, text in _line_batches(stream):
         if text is not None and current is not None:
             # The usual case, a batch of good lines inside the file's hands: find the header
             # lines in the batch's text, and hand the lines between them over in slices.
-            start = 0
+            first = 0
             for row, found in _header_rows(batch, text):
-                _take_lines(current, batch, start, row, line_number, source)
+                _take_lines(current, batch, first, row, line_number, source)
                 yield current
                 index += 1
                 current = Chunk(index, line_number + row + 2, [], found.group(1))
-                start = row + 1
-            _take_lines(current, batch, start, len(batch), line_number, source)
+                first = row + 1
+            _take_lines(current, batch, first, len(batch), line_number, source)
             line_number += len(batch)
             continue
         for line in batch:
@@ -266,6 +278,147 @@ def iter_chunks(stream: IO[bytes] | IO[str], source: str) -> Iterator[Chunk]:
                                              hand_index=current.index)
     if current is not None:
         yield current
+
+
+@dataclass(frozen=True, slots=True)
+class Cut:
+    """A place to split a history file between two hands: the byte offset where a table
+    header line starts, and what :func:`iter_chunks` has counted before it (hands, lines)."""
+
+    offset: int
+    hands: int
+    lines: int
+
+
+_BYTE_ORDER_MARKS: Final = (b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff")
+
+
+class HandCuts:
+    """Finds where a history file can be split between hands, from its bytes fed in order.
+
+    Lets worker processes split a large file themselves: each takes the bytes from
+    one cut to the next and calls ``iter_chunks(part, source, start=cut)``, which
+    gives exactly the chunks -- indexes and line numbers included -- that
+    :func:`iter_chunks` gives for that part of the whole file.  The parent only
+    runs this scan, a few C-speed passes over each block (it already reads every
+    byte to hash the file), instead of splitting every hand itself.
+
+    A cut is placed at the first header line after ``hands`` hands or ``size`` bytes
+    since the previous one.  The scan counts header lines exactly as
+    :func:`iter_chunks` finds them, which is simple in the usual file: valid UTF-8
+    without NUL bytes, carriage returns, byte order marks or overlong lines.  At the
+    first of those it stops finding cuts: the rest of the file is one part, and the
+    reader's line-by-line rules apply to it as ever.
+    """
+
+    def __init__(self, hands: int, size: int) -> None:
+        self._every_hands = hands
+        self._every_size = size
+        self._cuts: list[Cut] = []
+        self._taken = 0  # cuts handed out by take()
+        self._carry = b""
+        self._offset = 0  # bytes before ``_carry``
+        self._hands = 0  # chunks iter_chunks has begun before the current position
+        self._lines = 0
+        self._last = Cut(0, 0, 0)
+        self._started = False  # a first line holding keys or a bad line starts a hand
+        self._stopped = False
+
+    @property
+    def cuts(self) -> list[Cut]:
+        """The cuts found so far, in file order (none at offset 0)."""
+        return self._cuts
+
+    def take(self) -> list[Cut]:
+        """The cuts found since the last call (all of them, the first time)."""
+        taken = self._cuts[self._taken:]
+        self._taken = len(self._cuts)
+        return taken
+
+    def feed(self, block: bytes) -> None:
+        """Scan the file's next bytes."""
+        if self._stopped or not block:
+            return
+        data = self._carry + block
+        if self._offset == 0 and len(data) < 3:
+            self._carry = data  # too short to rule out a byte order mark yet
+            return
+        if self._offset == 0 and data.startswith(_BYTE_ORDER_MARKS):
+            self._stopped = True
+            return
+        end = data.rfind(b"\n") + 1
+        self._carry = data[end:]
+        if len(self._carry) > MAX_LINE_LENGTH:
+            self._stopped = True  # a line too long: the reader reports it, we stop cutting
+            return
+        if end:
+            self._scan(data[:end])
+
+    def _scan(self, complete: bytes) -> None:
+        """Count the headers and lines of whole lines ``complete``; cut where it is time."""
+        text = _plain_text(complete)
+        if text is None:
+            self._stopped = True
+            return
+        ascii_only = len(text) == len(complete)
+        for position in _header_positions(text):
+            if not self._started:
+                self._started = True
+                # Keys, not just blanks and comments, before the first header: a hand of its own.
+                self._hands += _opens_hand(text[:position])
+            offset = self._offset + (position if ascii_only
+                                     else len(text[:position].encode("utf-8")))
+            if offset and (self._hands - self._last.hands >= self._every_hands
+                           or offset - self._last.offset >= self._every_size):
+                self._last = Cut(offset, self._hands, self._lines + text.count("\n", 0, position))
+                self._cuts.append(self._last)
+            self._hands += 1
+        if not self._started:
+            self._started = _opens_hand(text) > 0
+            self._hands += self._started
+        self._lines += complete.count(b"\n")
+        self._offset += len(complete)
+
+
+def _plain_text(complete: bytes) -> str | None:
+    """``complete`` (whole lines) decoded, if every line is one the reader takes as it is:
+    valid UTF-8, no NUL byte, no carriage return, none over MAX_LINE_LENGTH bytes (hence
+    characters); else None."""
+    try:
+        text = complete.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    if "\x00" in text or "\r" in text:
+        return None
+    # Every window of MAX_LINE_LENGTH + 1 bytes from a line start holds a line end.
+    position, size = 0, len(complete)
+    while size - position > MAX_LINE_LENGTH:
+        line_end = complete.rfind(b"\n", position, position + MAX_LINE_LENGTH + 1)
+        if line_end < 0:
+            return None
+        position = line_end + 1
+    return text
+
+
+def _header_positions(text: str) -> Iterator[int]:
+    """Where the table header lines of ``text`` (whole, good lines) start: the lines
+    :func:`iter_chunks` takes for headers."""
+    find, match = text.find, _HEADER.match
+    if text[:1] in ("[", " ", "\t") and match(text, 0, find("\n")) is not None:
+        yield 0
+    for candidate in _HEADER_CANDIDATE.finditer(text):
+        start = candidate.start() + 1
+        if match(text, start, find("\n", start)) is not None:
+            yield start
+
+
+def _opens_hand(text: str) -> int:
+    """1 if ``text`` (lines before any header) holds a line that is not blank or a comment."""
+    for line in text.split("\n"):
+        stripped = line.strip()
+        if stripped and stripped[0] != "#":
+            return 1
+    return 0
 
 
 def _parse_chunk(chunk: Chunk, source: str) -> tuple[Document | None, ParseError | None]:

@@ -43,6 +43,7 @@ import numpy as np
 from analytics.equity.seveneight import (
     DEFAULT_BUDGET,
     SevenEightSpot,
+    seveneight_deals,
     seveneight_table,
     single_slot_values,
 )
@@ -158,15 +159,19 @@ def allin_adjusted(
     total = sum(pot.amount for pot in pots)
 
     # Cards: each contestant's known hole cards, then slots for ?? and the third card.
+    # The arrays are built from Python lists in one call each: an all-in hand has a few
+    # players, and element-wise numpy stores cost more than the equity kernel itself.
     m = len(contestants)
-    cards = np.full((m, 3), -1, dtype=np.int64)
+    rows: list[list[int]] = []
     seen: set[int] = set()
     owner: list[int] = []
     pos: list[int] = []
+    slots: list[int] = []
     for row, player in enumerate(contestants):
         known = [card.code for card in holes[player] if card.is_known]
-        cards[row, :len(known)] = known
+        rows.append(known + [-1] * (3 - len(known)))
         seen.update(known)
+        slots.append(3 - len(known))
         for column in range(len(known), 3):
             owner.append(row)
             pos.append(column)
@@ -174,23 +179,22 @@ def allin_adjusted(
         for player in range(n):
             if not in_hand[player]:
                 seen.update(card.code for card in holes[player] if card.is_known)
-    pool = np.array([code for code in range(52) if code not in seen], dtype=np.int64)
+    pool_codes = [code for code in range(52) if code not in seen]
+    cards = np.array(rows, dtype=np.int64).reshape(m, 3)
+    pool = np.array(pool_codes, dtype=np.int64)
     owner_array = np.array(owner, dtype=np.int64)
     pos_array = np.array(pos, dtype=np.int64)
-    row_of = {player: row for row, player in enumerate(contestants)}
-    eligible = np.zeros((len(pots), m), dtype=np.bool_)
-    for index, pot in enumerate(pots):
-        for player in pot.eligible:
-            eligible[index, row_of[player]] = True
+    eligible = np.array([[player in pot.eligible for player in contestants] for pot in pots],
+                        dtype=np.bool_).reshape(len(pots), m)
     amounts = np.array([pot.amount for pot in pots], dtype=np.float64)
 
     spot = SevenEightSpot(cards, owner_array, pos_array, pool, 1)
-    deals = spot.deals
+    deals = seveneight_deals(len(pool_codes), slots)  # spot.deals, without numpy
     expected = np.zeros(m)
     errors = np.zeros(m)
     exact = deals <= budget
     if exact:
-        if spot.single_slot:
+        if owner and len(set(owner)) == len(owner):  # spot.single_slot
             unused = np.zeros(m)
             deals = _kernels.single_slot_exact(single_slot_values(spot), owner_array, eligible,
                                                amounts, expected, unused, unused)
@@ -211,18 +215,20 @@ def allin_adjusted(
         deals = samples
 
     players = []
+    expected_values: list[float] = expected.tolist()  # Python floats, as float() of each
+    error_values: list[float] = errors.tolist()
     for row, player in enumerate(contestants):
         contributed = contributions[player]
         refund = layout.refunds[player]
         actual_net = outcome.nets[player]
-        expected_won = float(expected[row])
+        expected_won = expected_values[row]
         expected_net = expected_won + refund - contributed
         players.append(AllInPlayer(
             seat=player + 1, contributed=contributed, refund=refund,
             equity=expected_won / total if total else 0.0, expected_won=expected_won,
             actual_won=actual_net + contributed - refund, expected_net=expected_net,
             actual_net=actual_net, luck=actual_net - expected_net,
-            std_error=float(errors[row])))
+            std_error=error_values[row]))
     return AllInResult(tuple(players), total, len(pots), exact, int(deals))
 
 

@@ -5,9 +5,12 @@ The flow (docs/warehouse.md has the reasoning):
 1. **Plan**: expand the paths into sources, hash each source's content
    (sha256, decompressed) and drop those the ``files`` table already records:
    rerunning an ingest costs one read of each file.
-2. **Work**: sources become :class:`~analytics.warehouse.pipeline.Unit` s,
-   parsed, replayed and re-scored in a pool of worker processes (or inline), at
-   most a few units in flight so memory stays bounded.
+2. **Work**: sources become :class:`~analytics.warehouse.pipeline.Unit` s --
+   whole files, or parts of large ones that the workers read and split
+   themselves (the main process only scans for the cuts between hands,
+   :class:`~parsers.reader.HandCuts`) -- parsed, replayed and re-scored in a pool
+   of worker processes (or inline), at most a few units in flight so memory
+   stays bounded.
 3. **Load**: the main process is the one writer.  It takes results in order and
    loads each file in one transaction (:mod:`analytics.warehouse.loader`).
 
@@ -42,7 +45,7 @@ from analytics.warehouse.loader import (
 from analytics.warehouse.pipeline import Unit, UnitResult, init_worker, process_unit
 from analytics.warehouse.rows import FileContext
 from analytics.warehouse.sources import Limits, SourceRef, content_digest, expand, open_source
-from parsers.reader import Chunk, iter_chunks
+from parsers.reader import Chunk, Cut, HandCuts, iter_chunks
 
 __all__ = [
     "SAMPLES",
@@ -58,7 +61,16 @@ BATCH_HANDS: Final = 5_000
 """Hands per Arrow batch: large enough that per-insert costs vanish, small enough for memory."""
 
 WHOLE_SOURCE_BYTES: Final = 8 * 1024**2
-"""Sources up to this size go to a worker whole; larger ones are split by the main process."""
+"""Sources up to this size go to a worker whole; larger plain files go in parts of
+:data:`BATCH_HANDS` hands or :data:`PART_BYTES` (the workers read and split them), and
+larger compressed ones are split by the main process."""
+
+PART_BYTES: Final = 8 * 1024**2
+"""A part of a large plain file ends at the first hand after this many bytes (or
+:data:`BATCH_HANDS` hands)."""
+
+SCAN_BLOCK: Final = 1024**2
+"""Bytes read at a time while scanning a large plain file for cuts."""
 
 _INLINE_BYTES: Final = 2 * 1024**2
 """Below this much content a worker pool costs more than it saves."""
@@ -201,27 +213,67 @@ def _units(planned: list[_Planned], limits: Limits, whole_bytes: int
     """The work, file by file, in order.  A source that fails while the main process
     splits it yields a ready-made error result in its place."""
     for file_no, item in enumerate(planned):
-        def unit(last: bool, size: int, ref: SourceRef | None = None,
-                 chunks: tuple[Chunk, ...] = (), file_no: int = file_no,
-                 item: _Planned = item) -> Unit:
-            return Unit(file_no, item.context, last, BATCH_HANDS, limits, ref, chunks, size)
-
         if item.size <= whole_bytes:
-            yield unit(True, item.size, ref=item.ref)
-            continue
-        try:
-            with open_source(item.ref, limits) as stream:
-                batch: list[Chunk] = []
-                start = 0
-                for chunk in iter_chunks(stream.as_io(), item.context.path):
-                    batch.append(chunk)
-                    if len(batch) >= BATCH_HANDS:
-                        yield unit(False, stream.count - start, chunks=tuple(batch))
-                        start = stream.count
-                        batch = []
-                yield unit(True, stream.count - start, chunks=tuple(batch))
-        except SourceError as error:
-            yield UnitResult(file_no, last=True, error=str(error))
+            yield Unit(file_no, item.context, True, BATCH_HANDS, limits, item.ref,
+                       size=item.size)
+        elif item.ref.kind == "file":
+            yield from _part_units(file_no, item, limits)
+        else:
+            yield from _split_here(file_no, item, limits)
+
+
+def _part_units(file_no: int, item: _Planned, limits: Limits) -> Iterator[Unit | UnitResult]:
+    """A plain file in parts from cut to cut, which the workers read and split themselves.
+
+    The file is scanned for cuts here, a part handed out as soon as its end is found
+    (a file already loaded is never scanned).  The last part runs from the last cut
+    to the end: in a file the scan gave up on (an unusual byte, a line too long) a
+    large last part is split here instead, so that no unit is unbounded.
+    """
+    scan = HandCuts(BATCH_HANDS, PART_BYTES)
+    start: Cut | None = None
+    try:
+        with open_source(item.ref, limits) as stream:
+            while block := stream.read(SCAN_BLOCK):
+                scan.feed(block)
+                for cut in scan.take():
+                    begin = 0 if start is None else start.offset
+                    yield Unit(file_no, item.context, False, BATCH_HANDS, limits, item.ref,
+                               size=cut.offset - begin, start=start, end=cut.offset)
+                    start = cut
+            size = stream.count
+    except SourceError as error:
+        yield UnitResult(file_no, last=True, error=str(error))
+        return
+    begin = 0 if start is None else start.offset
+    if size - begin > 2 * PART_BYTES:
+        yield from _split_here(file_no, item, limits, start)
+    else:
+        yield Unit(file_no, item.context, True, BATCH_HANDS, limits, item.ref,
+                   size=size - begin, start=start, end=size)
+
+
+def _split_here(file_no: int, item: _Planned, limits: Limits, start: Cut | None = None
+                ) -> Iterator[Unit | UnitResult]:
+    """A source (from ``start`` on) split into chunks by this process, in batches."""
+    def unit(last: bool, size: int, chunks: list[Chunk]) -> Unit:
+        return Unit(file_no, item.context, last, BATCH_HANDS, limits, chunks=tuple(chunks),
+                    size=size)
+
+    offset = 0 if start is None else start.offset
+    try:
+        with open_source(item.ref, limits, offset) as stream:
+            batch: list[Chunk] = []
+            done = 0
+            for chunk in iter_chunks(stream.as_io(), item.context.path, start=start):
+                batch.append(chunk)
+                if len(batch) >= BATCH_HANDS:
+                    yield unit(False, stream.count - done, batch)
+                    done = stream.count
+                    batch = []
+            yield unit(True, stream.count - done, batch)
+    except SourceError as error:
+        yield UnitResult(file_no, last=True, error=str(error))
 
 
 def _run(units: Iterator[Unit | UnitResult], workers: int) -> Iterator[UnitResult]:
@@ -233,6 +285,12 @@ def _run(units: Iterator[Unit | UnitResult], workers: int) -> Iterator[UnitResul
     # fork: workers inherit the loaded modules (fast start); the pool is created before
     # any database connection exists, so no DuckDB state is duplicated into a child.
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+    if method == "fork" and workers > 1:
+        # Numba and the Rummoli round kernel, loaded once here (1-1.5 s of CPU) instead of
+        # once in every worker of every ingest on its first Rummoli round.
+        from analytics.equity.rummoli import warm_up
+
+        warm_up()
     context = multiprocessing.get_context(method)
     pool: Pool = context.Pool(workers, initializer=init_worker)
     pending: deque[AsyncResult[UnitResult] | UnitResult] = deque()

@@ -1,8 +1,10 @@
 """The CPU-bound half of ingest: text to parsed, replayed, re-scored column batches.
 
-A :class:`Unit` is a piece of work a worker process can do on its own: either a
-whole (small) source, which the worker opens and reads itself, or a list of raw
-hand chunks the main process has already split off a large source.  Either way
+A :class:`Unit` is a piece of work a worker process can do on its own: a whole
+(small) source, which the worker opens and reads itself; a byte range of a large
+plain file between two hands (:class:`~parsers.reader.HandCuts`), which the worker
+reads and splits itself; or a list of raw hand chunks the main process has already
+split off a large compressed source.  Either way
 :func:`process_unit` parses each hand, replays it with its game's rules engine
 (which re-scores the showdown with the shared evaluator), and returns a
 :class:`UnitResult`: Arrow tables per batch, the rejected hands, and counts.
@@ -15,6 +17,7 @@ propagates: it must stop the ingest, not be filed as bad input.
 from __future__ import annotations
 
 import ctypes
+import io
 import os
 import signal
 import sys
@@ -27,15 +30,16 @@ import pyarrow as pa
 from analytics.rules import RuleError, replay
 from analytics.warehouse.errors import SourceError
 from analytics.warehouse.rows import Batch, FileContext, RejectRow
-from analytics.warehouse.sources import Limits, SourceRef, open_source
-from parsers.reader import Chunk, hand_from_chunk, iter_chunks
+from analytics.warehouse.sources import Limits, SourceRef, open_source, read_range
+from parsers.reader import Chunk, Cut, hand_from_chunk, iter_chunks
 
 __all__ = ["Unit", "UnitResult", "init_worker", "process_chunks", "process_unit"]
 
 
 @dataclass(frozen=True, slots=True)
 class Unit:
-    """Work for one worker call: a whole source (``ref``) or chunks split off one."""
+    """Work for one worker call: a whole source (``ref``), a part of one (``ref`` and
+    ``end``: its bytes from ``start``, or 0, to ``end``), or chunks split off one."""
 
     file_no: int
     context: FileContext
@@ -45,6 +49,8 @@ class Unit:
     ref: SourceRef | None = None
     chunks: tuple[Chunk, ...] = ()
     size: int = 0  # bytes of content this unit covers, for the progress bar
+    start: Cut | None = None
+    end: int | None = None
 
 
 @dataclass(slots=True)
@@ -111,13 +117,25 @@ def process_unit(unit: Unit) -> UnitResult:
         process_chunks(unit.chunks, unit.context, unit.batch_hands, result)
         return result
     try:
-        with open_source(unit.ref, unit.limits) as stream:
-            chunks = iter_chunks(stream.as_io(), unit.context.path)
-            process_chunks(chunks, unit.context, unit.batch_hands, result)
+        if unit.end is not None:
+            _process_part(unit, unit.ref, unit.end, result)
+        else:
+            with open_source(unit.ref, unit.limits) as stream:
+                chunks = iter_chunks(stream.as_io(), unit.context.path)
+                process_chunks(chunks, unit.context, unit.batch_hands, result)
     except SourceError as error:
         # The whole file is dropped (its transaction never starts): report, don't load half.
         return UnitResult(unit.file_no, unit.last, unit.size, error=str(error))
     return result
+
+
+def _process_part(unit: Unit, ref: SourceRef, end: int, result: UnitResult) -> None:
+    """Read and split a part of a plain file between two cuts, numbering hands and lines
+    as in the whole file."""
+    begin = 0 if unit.start is None else unit.start.offset
+    part = io.BytesIO(read_range(ref, begin, end))
+    chunks = iter_chunks(part, unit.context.path, start=unit.start)
+    process_chunks(chunks, unit.context, unit.batch_hands, result)
 
 
 def init_worker() -> None:

@@ -33,6 +33,7 @@ __all__ = [
     "content_digest",
     "expand",
     "open_source",
+    "read_range",
 ]
 
 HISTORY_SUFFIXES: Final = (".phh", ".phhs")
@@ -220,8 +221,9 @@ class BoundedReader:
 
 
 @contextmanager
-def open_source(ref: SourceRef, limits: Limits | None = None) -> Iterator[BoundedReader]:
-    """Open ``ref`` for reading as bytes, within the limits.
+def open_source(ref: SourceRef, limits: Limits | None = None, offset: int = 0
+                ) -> Iterator[BoundedReader]:
+    """Open ``ref`` for reading as bytes, within the limits (a plain file from ``offset`` on).
 
     Problems of the input (a corrupt gzip stream, a bad zip CRC, a vanished file,
     a limit exceeded) raise :class:`SourceError` when they happen, possibly mid-read.
@@ -229,10 +231,13 @@ def open_source(ref: SourceRef, limits: Limits | None = None) -> Iterator[Bounde
     limits = limits or Limits()
     if ref.problem is not None:
         raise SourceLimitError(f"{ref.name}: {ref.problem}")
+    if offset and ref.kind != "file":
+        raise ValueError(f"{ref.name}: only plain files are read from an offset")
     with ExitStack() as stack:
         try:
             if ref.kind == "file":
                 raw: IO[bytes] = stack.enter_context(open(ref.path, "rb"))
+                raw.seek(offset)
                 limit = limits.max_file_bytes
             elif ref.kind == "gzip":
                 raw = cast(IO[bytes], stack.enter_context(gzip.GzipFile(ref.path, "rb")))
@@ -258,3 +263,22 @@ def content_digest(ref: SourceRef, limits: Limits | None = None) -> tuple[str, i
             digest.update(block)
             size += len(block)
     return digest.hexdigest(), size
+
+
+def read_range(ref: SourceRef, start: int, end: int) -> bytes:
+    """Bytes ``start`` to ``end`` of a plain file (a part a worker loads on its own).
+
+    A file that is shorter than that now, or unreadable, raises :class:`SourceError`:
+    it changed since it was hashed, and its parts no longer fit together.
+    """
+    if ref.kind != "file":
+        raise ValueError(f"{ref.name}: only plain files are read in ranges")
+    try:
+        with open(ref.path, "rb") as stream:
+            stream.seek(start)
+            data = stream.read(end - start)
+    except OSError as error:
+        raise SourceError(f"{ref.name}: cannot be read: {error}") from error
+    if len(data) != end - start:
+        raise SourceError(f"{ref.name}: cannot be read: the file changed while it was loaded")
+    return data
