@@ -22,6 +22,7 @@ navigation = st.navigation([
     st.Page(f"{PAGES}/hand_types.py", title="Hand types", icon=":material/bar_chart:"),
     st.Page(f"{PAGES}/replayer.py", title="Hand replayer", icon=":material/play_circle:"),
 ])
-with ui.guarded():
+# One read connection for the run's questions, closed before a busy notice's wait and rerun.
+with ui.guarded(), ui.run_connection():
     ui.start()
     navigation.run()

@@ -107,9 +107,15 @@ def options_from_frame(frame: pd.DataFrame) -> Options:
 
     Knob choices come from every distinct rule set: each knob with each value seen.
     """
+    # One pass over plain lists: masking the frame once per kind cost tens of milliseconds
+    # at 1,000,000 hands (2,000 sessions), on every script run.
+    by_kind: dict[str, list[str]] = {}
+    for kind, value in zip(frame["kind"].tolist(), frame["value"].tolist(), strict=True):
+        if value is not None and not pd.isna(value):
+            by_kind.setdefault(str(kind), []).append(str(value))
+
     def values(kind: str) -> tuple[str, ...]:
-        return tuple(sorted(str(v) for v in frame.loc[frame["kind"] == kind, "value"]
-                            if v is not None and not pd.isna(v)))
+        return tuple(sorted(by_kind.get(kind, ())))
 
     knobs: set[str] = {f"variant={v}" for v in values("variant")}
     for text in values("rules"):

@@ -7,13 +7,19 @@
   :mod:`analytics.warehouse.equity_views`, over the stored equities) through
   ``st.cache_data`` keyed by the question, the filter, its arguments and the data
   version, so a repeated view is instant and an upload shows everywhere at once.
-  Each uncached question opens its own read-only connection and closes it.
+* :func:`run_connection` (around each script run, in ``app.py``) gives the run's
+  uncached questions one read-only connection, opened at the first and closed when
+  the run ends: opening a DuckDB database costs tens of milliseconds of CPU and a
+  cold page asks 5-8 questions.  It is never held between runs, so a writer (the
+  command line's ingest, another session's upload) gets the file between them;
+  :func:`release_connection` lets go of it before this run writes (an upload).
 * :func:`guarded` turns "an ingest holds the database" into a friendly
   retrying notice instead of a traceback.
 """
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -21,6 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
+import duckdb
 import pandas as pd
 import streamlit as st
 
@@ -30,13 +37,15 @@ from analytics.warehouse import (
     WarehouseBusy,
     ensure_database,
     equity_views,
+    open_reader,
     reader,
     resolve_db,
     views,
 )
 from analytics.warehouse.views import HandFilter
 
-__all__ = ["Context", "ask", "context", "download_buttons", "guarded", "report_button", "start"]
+__all__ = ["Context", "ask", "context", "download_buttons", "guarded", "reading",
+           "release_connection", "report_button", "run_connection", "start"]
 
 _QUESTIONS: Final = frozenset(views.__all__) | frozenset(equity_views.__all__)
 # Questions about the whole database or one hand: no filter argument.
@@ -63,9 +72,71 @@ def _ensure(db: str) -> str:
     return str(ensure_database(db))
 
 
-def _version(db: str) -> tuple[int, str, int]:
-    with reader(db) as con:
-        return views.data_version(con)
+class _RunReader:
+    """The read connection a script run's questions share, opened at the first of them."""
+
+    def __init__(self) -> None:
+        self._db: str | None = None
+        self._con: duckdb.DuckDBPyConnection | None = None
+
+    def connection(self, db: str) -> duckdb.DuckDBPyConnection:
+        """The open connection to ``db`` (opening it, and closing one to another file)."""
+        if self._con is None or self._db != db:
+            self.close()
+            self._con = open_reader(db)
+            self._db = db
+        return self._con
+
+    def close(self) -> None:
+        """Close the connection if open; the next :meth:`connection` opens a new one."""
+        con, self._con, self._db = self._con, None, None
+        if con is not None:
+            con.close()
+
+
+# Per thread: Streamlit runs each session's script in a thread of its own.
+_RUN = threading.local()
+
+
+@contextmanager
+def run_connection() -> Iterator[None]:
+    """Share one read connection among the questions asked inside (one script run)."""
+    previous: _RunReader | None = getattr(_RUN, "reader", None)
+    shared = _RunReader()
+    _RUN.reader = shared
+    try:
+        yield
+    finally:
+        _RUN.reader = previous
+        shared.close()
+
+
+def release_connection() -> None:
+    """Close the run's shared read connection now, before this process writes to the file.
+
+    DuckDB refuses to open a file read-write in a process that has it open read-only;
+    a question asked afterwards opens a fresh connection.
+    """
+    shared: _RunReader | None = getattr(_RUN, "reader", None)
+    if shared is not None:
+        shared.close()
+
+
+@contextmanager
+def reading(db: str) -> Iterator[duckdb.DuckDBPyConnection]:
+    """A read connection for one question: a cursor of the run's shared connection inside
+    :func:`run_connection`, else a connection of its own, closed on exit."""
+    shared: _RunReader | None = getattr(_RUN, "reader", None)
+    if shared is None:
+        with reader(db) as con:
+            yield con
+        return
+    # A cursor per question: its own transaction and prepared statements, no leftovers.
+    cursor = shared.connection(db).cursor()
+    try:
+        yield cursor
+    finally:
+        cursor.close()
 
 
 @st.cache_data(max_entries=1024, show_spinner=False)
@@ -75,10 +146,18 @@ def _cached(question: str, db: str, version: tuple[int, str, int], hand_filter: 
     del version  # the key alone: a new version misses the cache and reads fresh data
     module = views if question in views.__all__ else equity_views
     function = getattr(module, question)
-    with reader(db) as con:
+    with reading(db) as con:
         if question in _UNFILTERED:
             return function(con, **dict(arguments))
         return function(con, hand_filter, **dict(arguments))
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def _options(db: str, version: tuple[int, str, int]) -> filters.Options:
+    """The filters' choices, kept as such: every script run draws the sidebar from them."""
+    del version  # the key alone, as in _cached
+    with reading(db) as con:
+        return filters.options_from_frame(views.filter_options(con))
 
 
 def ask(question: str, hand_filter: HandFilter | None = None, **arguments: Any) -> Any:
@@ -211,10 +290,9 @@ def _sync_url(hand_filter: HandFilter) -> None:
 def start() -> Context:
     """Prepare the run: database, data version, filters (sidebar + URL); return the context."""
     db = _ensure(str(resolve_db()))
-    with reader(db) as con:
+    with reading(db) as con:
         version = views.data_version(con)
-    options = filters.options_from_frame(
-        _cached("filter_options", db, version, HandFilter(), ()))
+    options = _options(db, version)
     url = {key: st.query_params.get_all(key) for key in st.query_params}
     _init_widgets(filters.from_params(url), options)
     hand_filter = _sidebar(options)

@@ -85,6 +85,8 @@ def _load(db: str, uploads: list[object]) -> None:
             path.write_bytes(upload.getvalue())  # type: ignore[attr-defined]
             names[str(path)] = stored_name(original)
             paths.append(path)
+        # DuckDB opens the file read-write only if this process does not hold it read-only.
+        ui.release_connection()
         try:
             summary = ingest(paths, db, workers=0, limits=UPLOAD_LIMITS, progress=progress,
                              wait=UPLOAD_WAIT_S, names=names)
