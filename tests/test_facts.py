@@ -16,8 +16,11 @@ import duckdb
 import numpy as np
 import numpy.typing as npt
 import pandas as pd
+import pyarrow as pa
 import pytest
 
+from analytics.dashboard import logic
+from analytics.evaluator import poker_rank, seveneight_rank
 from analytics.rules import replay
 from analytics.warehouse import facts, ingest, open_writer, reader
 from analytics.warehouse import views as v
@@ -295,6 +298,31 @@ def old_pot_streaks(con: Con, f: HandFilter) -> pd.DataFrame:
     """, params)
 
 
+def old_dealt_types(con: Con, f: HandFilter, *, game: str) -> pd.DataFrame:
+    """dealt_types as the Hand types page computed it: every dealt hand (the unsampled
+    old_dealt_hands), labelled by the dashboard's categorisers, counted per player."""
+    dealt = old_dealt_hands(con, f, game=game)
+    cards = dealt["cards"]
+    labelled: list[tuple[pd.Series | int, pd.Series]] = []
+    if game == "seveneight":
+        labelled = [(2, logic.seveneight_categories(cards.str.slice(0, 4))),
+                    (3, logic.seveneight_categories(cards.where(cards.str.len() == 6, "")))]
+    elif game == "rummoli":
+        labelled = [(cards.str.len() // 2, logic.poker_categories(cards))]
+    frames = [pd.DataFrame({"player": dealt["player"], "size": size, "category": labels})
+              for size, labels in labelled]
+    rows = pd.concat(frames) if frames else pd.DataFrame(columns=["player", "size", "category"])
+    rows = rows[rows["category"] != ""]
+    counts = rows.groupby(["player", "size", "category"]).size().rename("hands").reset_index()
+    text = "str" if len(counts) else "object"  # as DuckDB returns VARCHAR columns
+    return counts.astype({"player": text, "size": "int64", "category": text, "hands": "int64"})
+
+
+def _dealt_types(game: str) -> tuple[Question, Question]:
+    return (lambda c, f: v.dealt_types(c, f, game=game),
+            lambda c, f: old_dealt_types(c, f, game=game))
+
+
 Question = Callable[[Con, HandFilter], pd.DataFrame]
 _EVERYTHING = 10**7  # a sample larger than the data: the whole population, to compare
 
@@ -325,6 +353,7 @@ PAIRS: dict[str, tuple[Question, Question]] = {
     "allin_totals": (v.allin_totals, old_allin_totals),
     "showdown_types": (v.showdown_types, old_showdown_types),
     **{f"dealt_hands {g}": _unsampled_dealt(g) for g in ("seveneight", "rummoli", "bigtwo")},
+    **{f"dealt_types {g}": _dealt_types(g) for g in ("seveneight", "rummoli", "bigtwo")},
     "plays": (lambda c, f: v.plays(c, f, sample=_EVERYTHING), old_plays),
     "rummoli_board": (lambda c, f: v.rummoli_board(c, f, game_id=None),
                       lambda c, f: old_rummoli_board(c, f, game_id=None)),
@@ -336,7 +365,8 @@ PAIRS: dict[str, tuple[Question, Question]] = {
 # Questions without an ORDER BY (or sampled): compared as multisets of rows.
 # pot_winners orders by pot and rounds only: ties come in any order.
 UNORDERED = {"by_up_card", "dealt_hands seveneight", "dealt_hands rummoli", "dealt_hands bigtwo",
-             "plays", "pot_winners"}
+             "plays", "pot_winners", "dealt_types seveneight", "dealt_types rummoli",
+             "dealt_types bigtwo"}
 
 FILTERS: dict[str, HandFilter] = {
     "all": HandFilter(),
@@ -621,3 +651,136 @@ def test_filter_options_answer_as_before(db: Path) -> None:
         new = v.filter_options(con)
         pd.testing.assert_frame_equal(new, old_filter_options(con))
         assert set(new["kind"]) >= {"game", "player", "session", "stakes", "rules"}
+
+
+# ---- seat_facts v6: dealt categories and Rummoli award parts, stored at ingest ---------
+
+
+def _expected_categories(game: str, dealt: str | None) -> tuple[str | None, ...]:
+    """The three category columns of one seat, from the scalar evaluator (an independent
+    path from the batch functions the warehouse uses): only hands with every card known."""
+    if dealt is None or "??" in dealt:
+        return None, None, None
+    size = len(dealt) // 2
+    if game == "seveneight":
+        two = seveneight_rank(dealt[:4]).category.label if size >= 2 else None
+        three = seveneight_rank(dealt).category.label if size == 3 else None
+        return two, three, None
+    if game == "rummoli" and 5 <= size <= 26:
+        return None, None, poker_rank(dealt).category.label
+    return None, None, None
+
+
+CATEGORY_COLUMNS = ["dealt_two_category", "dealt_three_category", "dealt_poker_category"]
+
+
+def test_stored_categories_are_the_evaluators(db: Path) -> None:
+    with reader(db) as con:
+        rows: list[tuple[Any, ...]] = con.execute(
+            "SELECT game, dealt, dealt_size, " + ", ".join(CATEGORY_COLUMNS)
+            + " FROM seat_facts").fetchall()
+    labelled: dict[str, int] = {}
+    for game, dealt, size, *stored in rows:
+        assert tuple(stored) == _expected_categories(game, dealt), (game, dealt, stored)
+        assert size == (None if dealt is None else len(dealt) // 2)
+        labelled[game] = labelled.get(game, 0) + any(stored)
+    # Every 7 & 8 and Rummoli seat is labelled in this data (no hidden cards), Big Two none.
+    seats = {game: sum(row[0] == game for row in rows) for game in labelled}
+    assert labelled == {"seveneight": seats["seveneight"], "rummoli": seats["rummoli"],
+                        "bigtwo": 0}
+
+
+def test_dealt_categories_of_awkward_text() -> None:
+    """Hidden cards, partial deals, no deal, other games, text that is not cards: no label,
+    never an error (the ingest must not fail on what the parser let through)."""
+    rows = [("seveneight", "AsKd"), ("seveneight", "7c8c2d"), ("seveneight", "7c8c??"),
+            ("seveneight", "7c"), ("seveneight", None), ("seveneight", "Zz8c"),
+            ("seveneight", "7c8cé"), ("rummoli", "AsKsQsJsTs9d"), ("rummoli", "AsKs"),
+            ("rummoli", "AsKsQsJs??"), ("bigtwo", "3d4c5h6s7d"), ("rummoli", None)]
+    table = facts.dealt_categories(pa.table({"game": [g for g, _ in rows],
+                                             "dealt": [d for _, d in rows]}))
+    assert table.column_names == CATEGORY_COLUMNS
+    got = list(zip(*(table[name].to_pylist() for name in CATEGORY_COLUMNS), strict=True))
+    # "Zz8c" is not cards; "7c8cé" is two cards and a stray character: its first two count.
+    expected = [(None, None, None) if d == "Zz8c" else _expected_categories(g, d)
+                for g, d in rows]
+    assert got == expected
+    assert got[0][0] is not None and got[1][1] is not None and got[7][2] is not None
+    empty = facts.dealt_categories(pa.table({"game": pa.array([], pa.string()),
+                                             "dealt": pa.array([], pa.string())}))
+    assert empty.num_rows == 0 and empty.column_names == CATEGORY_COLUMNS
+
+
+def test_award_parts_are_the_awards_grouped_as_before(db: Path) -> None:
+    """Per Rummoli seat and part, the stored sums equal the old CASE over ``awards``; parts
+    without awards are NULL (the old join listed no row for them)."""
+    cases = " ".join(f"WHEN '{pot}' THEN '{part}'" for pot, part in v._SPLIT.items())
+    columns = ", ".join(f"{column} AS \"{part}\"" for part, column in v.SPLIT_COLUMNS.items())
+    with reader(db) as con:
+        old = con.execute(f"""
+            SELECT a.hand_id, a.player AS seat,
+                   CASE a.pot {cases}
+                        ELSE CASE WHEN a.pot LIKE 'poker_side%' THEN 'poker pot'
+                                  ELSE 'finale' END END AS part,
+                   CAST(sum(a.amount) AS BIGINT) AS amount
+            FROM awards a JOIN hands h USING (hand_id) WHERE h.game = 'rummoli'
+            GROUP BY ALL ORDER BY ALL""").fetchdf()
+        new = con.execute(f"""
+            SELECT hand_id, CAST(seat AS INTEGER) AS seat, part, amount
+            FROM (UNPIVOT (SELECT hand_id, seat, {columns} FROM seat_facts
+                           WHERE game = 'rummoli')
+                  ON COLUMNS(* EXCLUDE (hand_id, seat)) INTO NAME part VALUE amount)
+            ORDER BY ALL""").fetchdf()
+        others = _count(con, "SELECT count(*) FROM seat_facts WHERE game <> 'rummoli' AND ("
+                        + " OR ".join(f"{c} IS NOT NULL" for c in v.SPLIT_COLUMNS.values()) + ")")
+    assert len(old) > 0 and others == 0
+    pd.testing.assert_frame_equal(new, old.astype({"seat": "int32"}), check_dtype=False)
+
+
+@pytest.mark.parametrize("pot", ["poker", "poker_side1", "pokerXside", "rummoli", "auction",
+                                 "payments", "impasse", "K_hearts", "bonus", "finale_single"])
+def test_split_condition_groups_pots_as_the_case_did(pot: str) -> None:
+    """Each pot name meets exactly one part's condition: the part the old CASE gave it."""
+    cases = " ".join(f"WHEN '{name}' THEN '{part}'" for name, part in v._SPLIT.items())
+    with duckdb.connect() as con:
+        old = con.execute(f"""SELECT CASE $pot {cases}
+                                  ELSE CASE WHEN $pot LIKE 'poker_side%' THEN 'poker pot'
+                                  ELSE 'finale' END END""", {"pot": pot}).fetchall()[0][0]
+        met = [part for part in v.SPLIT_COLUMNS
+               if con.execute(f"SELECT {v.split_condition(part, '$pot')}",
+                              {"pot": pot}).fetchall()[0][0]]
+    assert met == [old]
+    with pytest.raises(ValueError, match="unknown part"):
+        v.split_condition("antes and bets")
+
+
+def test_migration_6_rebuilds_the_facts_of_a_version_5_database(tmp_path: Path) -> None:
+    """A version-5 database (seat_facts without the new columns, filled) comes out of
+    migration 6 with the same facts as a fresh ingest."""
+    fresh = build_dashboard_db(tmp_path / "fresh")
+    old = tmp_path / "v5.duckdb"
+    with duckdb.connect(str(old)) as con:
+        assert migrate(con, target=5) == [1, 2, 3, 4, 5]
+        _copy_rows(con, fresh)
+        v4_columns = [row[0] for row in con.execute(
+            "SELECT column_name FROM information_schema.columns "
+            "WHERE table_name = 'seat_facts' ORDER BY ordinal_position").fetchall()]
+        assert "won_poker" not in v4_columns and "dealt_two_category" not in v4_columns
+        # Filled as version 5 filled them: the facts of the old columns.
+        con.execute("ATTACH $path AS source (READ_ONLY)", {"path": str(fresh)})
+        con.execute(f"INSERT INTO seat_facts SELECT {', '.join(v4_columns)} "
+                    "FROM source.seat_facts")
+        for table in ("pot_facts", "hand_facts"):
+            con.execute(f"DELETE FROM {table}")
+            con.execute(f"INSERT INTO {table} SELECT * FROM source.{table}")
+        con.execute("DETACH source")
+    con = open_writer(old)  # migration 6
+    try:
+        assert schema_version(con) == 6
+        _assert_one_row_per_seat(con)
+    finally:
+        con.close()
+    pd.testing.assert_frame_equal(_facts(old), _facts(fresh))
+    with reader(old) as con:
+        split = v.rummoli_split(con, HandFilter())
+    assert set(split["part"]) >= {"poker pot", "antes and bets"}

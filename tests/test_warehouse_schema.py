@@ -100,3 +100,26 @@ def test_queries_refuse_unknown_identifiers(loaded: Path) -> None:
             q.player_stats(con, game="chess")
         # Values are bound, never spliced: a quote is just a file name that matches nothing.
         assert q.rejects(con, file="x' OR '1'='1").empty
+
+
+def _columns(con: duckdb.DuckDBPyConnection, table: str) -> list[str]:
+    return [row[0] for row in con.execute(
+        "SELECT column_name FROM information_schema.columns WHERE table_name = ? "
+        "ORDER BY ordinal_position", [table]).fetchall()]
+
+
+def test_migration_6_replaces_seat_facts_with_the_new_columns(tmp_path: Path) -> None:
+    """Up to version 5 seat_facts has migration 4's columns (its frozen text); migration 6
+    recreates it with the dealt categories and award parts added after them."""
+    with duckdb.connect(str(tmp_path / "w.duckdb")) as con:
+        assert migrate(con, target=5) == [1, 2, 3, 4, 5]
+        old = _columns(con, "seat_facts")
+        assert old[-1] == "allin_std_error" and "dealt" in old
+        assert migrate(con) == [6]
+        new = _columns(con, "seat_facts")
+        assert new[:len(old)] == old
+        assert new[len(old):] == [
+            "dealt_size", "dealt_two_category", "dealt_three_category",
+            "dealt_poker_category", "won_poker", "won_pay_cards", "won_rummoli",
+            "won_auction", "won_payments", "won_finale"]
+        assert con.execute("SELECT count(*) FROM seat_facts").fetchall() == [(0,)]

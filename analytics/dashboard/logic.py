@@ -40,8 +40,8 @@ from analytics.evaluator import (
     seveneight_category_of,
     seveneight_rank_batch,
 )
+from analytics.evaluator.categories import card_text_codes, poker_labels, seveneight_labels
 from analytics.warehouse.ingest import FileSummary
-from parsers.cards import RANK_SYMBOLS, SUIT_SYMBOLS
 from parsers.knobs import BigTwoRules, Game
 from parsers.model import RUMMOLI_POTS
 
@@ -76,15 +76,6 @@ EXACT_POKER_MAX: Final = 6
 """Largest hand size whose category distribution is enumerated exactly (C(52, 6) is 20 M
 hands, about a second); larger Rummoli hands have no theory column yet (see docs)."""
 
-# Byte value of a rank or suit character -> its index; everything else -> -1.
-_RANK_OF: Final = np.full(256, -1, dtype=np.int16)
-_SUIT_OF: Final = np.full(256, -1, dtype=np.int16)
-for _i, _c in enumerate(RANK_SYMBOLS):
-    _RANK_OF[ord(_c)] = _i
-for _i, _c in enumerate(SUIT_SYMBOLS):
-    _SUIT_OF[ord(_c)] = _i
-
-
 def with_confidence(frame: pd.DataFrame, *, mean: str = "mean", sd: str = "sd",
                     n: str = "hands") -> pd.DataFrame:
     """``frame`` with ``ci_low``/``ci_high``: mean ± 1.96·sd/√n (the normal approximation).
@@ -104,72 +95,53 @@ def with_confidence(frame: pd.DataFrame, *, mean: str = "mean", sd: str = "sd",
 def card_codes(cards: Iterable[str], k: int) -> npt.NDArray[np.int8]:
     """Card texts of exactly ``k`` canonical cards each (``AsKd``) as an (n, k) int8 code array.
 
-    Vectorised (one bytes buffer, two table look-ups) because the hand-types page
-    evaluates tens of thousands of hands per view.  Raises ValueError for text
-    that is not ``k`` canonical cards.
+    Vectorised (:func:`analytics.evaluator.categories.card_text_codes`).  Raises
+    ValueError for text that is not ``k`` canonical cards.
     """
-    texts = list(cards)
-    if not texts:
-        return np.zeros((0, k), dtype=np.int8)
-    raw = "".join(texts).encode("ascii", errors="replace")
-    if len(raw) != 2 * k * len(texts):
-        raise ValueError(f"every hand must be {k} cards")
-    buffer = np.frombuffer(raw, dtype=np.uint8).reshape(len(texts), k, 2)
-    ranks = _RANK_OF[buffer[:, :, 0]]
-    suits = _SUIT_OF[buffer[:, :, 1]]
-    if (ranks < 0).any() or (suits < 0).any():
+    codes, valid = card_text_codes(list(cards), k)
+    if not valid.all():
         raise ValueError("not canonical card text")
-    return (4 * ranks + suits).astype(np.int8)
-
-
-def _by_size(cards: pd.Series) -> dict[int, pd.Index]:
-    sizes = cards.str.len() // 2
-    return {int(size): group.index for size, group in cards.groupby(sizes)}
+    return codes
 
 
 def seveneight_categories(cards: pd.Series) -> pd.Series:
-    """The 7 & 8 category label of each hand of two or three cards (others: empty)."""
-    parts = [pd.Series("", index=cards.index, dtype="object")]
-    for size, index in _by_size(cards).items():
-        if size not in (2, 3):  # a muck or a partial deal: no category
-            continue
-        values = seveneight_rank_batch(card_codes(cards.loc[index], size))
-        labels = [SevenEightCategory(int(c)).label for c in seveneight_category_of(values)]
-        parts.append(pd.Series(labels, index=index, dtype="object"))
-    return _combine(parts)
+    """The 7 & 8 category label of each hand of two or three cards (others: empty).
 
-
-def _combine(parts: list[pd.Series]) -> pd.Series:
-    """The first part (all blanks) overwritten by the labelled parts."""
-    out = parts[0].copy()
-    for part in parts[1:]:
-        out.update(part)
-    return out
+    The warehouse stores the same labels for every dealt hand (``seat_facts``); this is
+    for card text the page has in hand.
+    """
+    return _blank_for_none(seveneight_labels(cards), cards.index)
 
 
 def poker_categories(cards: pd.Series) -> pd.Series:
     """The best-five poker category label of each hand of 5 to 26 cards (others: empty)."""
-    parts = [pd.Series("", index=cards.index, dtype="object")]
-    for size, index in _by_size(cards).items():
-        if not 5 <= size <= 26:
-            continue
-        values = poker_rank_batch(card_codes(cards.loc[index], size))
-        labels = [PokerCategory(int(c)).label for c in poker_category_of(values)]
-        parts.append(pd.Series(labels, index=index, dtype="object"))
-    return _combine(parts)
+    return _blank_for_none(poker_labels(cards), cards.index)
+
+
+def _blank_for_none(labels: npt.NDArray[np.object_], index: pd.Index) -> pd.Series:
+    """The evaluator's labels as a Series, no category as "" (what the counts drop)."""
+    return pd.Series(labels, index=index, dtype="object").fillna("")
 
 
 def bigtwo_kinds(cards: pd.Series, rules: pd.Series) -> pd.Series:
     """The kind of each Big Two play (``single`` ... ``straight_flush``) under its hand's knobs
     (``rules`` holds the warehouse's JSON of knobs); ``not a combination`` otherwise."""
     parsed: dict[str, BigTwoRules] = {}
+    # Each distinct play under each rule set is classified once: the same singles and pairs
+    # come up again and again (the page's 20,000 sampled plays of the dashboard benchmark's
+    # million hands are 472 distinct ones: 0.44 s of CPU became 0.11 s).
+    kinds: dict[tuple[str, str], str] = {}
     labels = []
     for text, knobs in zip(cards, rules, strict=True):
-        rule_set = parsed.get(knobs)
-        if rule_set is None:
-            rule_set = parsed[knobs] = _bigtwo_rules(knobs)
-        combo = bigtwo_combo(text, rule_set)
-        labels.append(combo.kind.label if combo is not None else "not a combination")
+        label = kinds.get((text, knobs))
+        if label is None:
+            rule_set = parsed.get(knobs)
+            if rule_set is None:
+                rule_set = parsed[knobs] = _bigtwo_rules(knobs)
+            combo = bigtwo_combo(text, rule_set)
+            label = kinds[(text, knobs)] = (combo.kind.label if combo is not None
+                                             else "not a combination")
+        labels.append(label)
     return pd.Series(labels, index=cards.index, dtype="object")
 
 

@@ -13,13 +13,16 @@ The table is derived data, filled by the warehouse itself, never by hand:
   the batch's own rows and inside the file's transaction, so a file's facts commit
   or roll back with its hands: a killed ingest leaves neither, and a rerun fills
   them once;
-* :func:`fill_missing_seats` by migration 4 (databases that existed before the table),
+* :func:`fill_missing_seats` by migration 6 (databases that existed before the table or
+  hold it without the dealt categories and award parts; migration 4 did it before),
   :func:`fill_missing_hands` by migration 5 (``hand_facts``, one row per hand), and
   :func:`fill_missing` (both) by anything that writes hands in bulk without the ingest
   (the dashboard benchmark's replicated rows).
 
 Rows are inserted ordered by game and day, so DuckDB's per-row-group min/max
-skip whole row groups when a question names a game or a date range.
+skip whole row groups when a question names a game or a date range.  The dealt
+hands' categories come from the shared evaluator (:func:`dealt_categories`), the
+Rummoli award parts from ``awards`` grouped as ``views.rummoli_split`` splits a result.
 docs/schema.md explains every column; docs/warehouse.md when they are filled.
 """
 
@@ -30,15 +33,19 @@ from collections.abc import Iterator, Mapping
 from typing import Final
 
 import duckdb
+import numpy as np
+import numpy.typing as npt
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from analytics.warehouse.views import DAY, SESSION, STAKES
+from analytics.evaluator.categories import poker_labels, seveneight_labels
+from analytics.warehouse.views import DAY, SESSION, SPLIT_COLUMNS, STAKES, split_condition
 
-__all__ = ["CHUNK_HANDS", "HANDS_TABLE", "POTS_TABLE", "SEATS_TABLE", "fill_batch",
+__all__ = ["CHUNK_HANDS", "HANDS_TABLE", "POTS_TABLE", "SEATS_TABLE", "SEATS_TABLE_V4",
+           "dealt_categories", "fill_batch",
            "fill_missing", "fill_missing_hands", "fill_missing_seats"]
 
-SEATS_TABLE: Final = """
+SEATS_TABLE_V4: Final = """
     CREATE TABLE seat_facts (
         hand_id          BIGINT NOT NULL,
         game             VARCHAR NOT NULL,
@@ -73,7 +80,55 @@ SEATS_TABLE: Final = """
         allin_std_error  DOUBLE
     )
 """
-"""One row per seat (migration 4 creates it)."""
+"""``seat_facts`` as migration 4 created it (frozen: migration 6 replaces it)."""
+
+SEATS_TABLE: Final = """
+    CREATE TABLE seat_facts (
+        hand_id          BIGINT NOT NULL,
+        game             VARCHAR NOT NULL,
+        variant          VARCHAR NOT NULL,
+        rules            VARCHAR NOT NULL,
+        stakes           VARCHAR NOT NULL,
+        session          VARCHAR,
+        game_id          VARCHAR,
+        round            INTEGER,
+        day              DATE,
+        played_time      TIME,
+        source_index     INTEGER NOT NULL,
+        num_players      SMALLINT NOT NULL,
+        dealer           SMALLINT,
+        seat             SMALLINT NOT NULL,
+        position         SMALLINT NOT NULL,
+        player           VARCHAR NOT NULL,
+        net              BIGINT NOT NULL,
+        winner           BOOLEAN NOT NULL,
+        place            SMALLINT,
+        up               BOOLEAN NOT NULL,
+        up_rank          VARCHAR,
+        cards_left       INTEGER,
+        dealt            VARCHAR,
+        plays            VARCHAR[],
+        shown_size       SMALLINT,
+        shown_category   VARCHAR,
+        all_in           BOOLEAN NOT NULL,
+        allin_expected_net DOUBLE,
+        allin_actual_net BIGINT,
+        allin_luck       DOUBLE,
+        allin_std_error  DOUBLE,
+        dealt_size       SMALLINT,
+        dealt_two_category   VARCHAR,
+        dealt_three_category VARCHAR,
+        dealt_poker_category VARCHAR,
+        won_poker        BIGINT,
+        won_pay_cards    BIGINT,
+        won_rummoli      BIGINT,
+        won_auction      BIGINT,
+        won_payments     BIGINT,
+        won_finale       BIGINT
+    )
+"""
+"""One row per seat (migration 6 creates it; the dealt categories and award parts are
+new in it)."""
 
 # A batch's own Arrow tables are registered under their warehouse names with this prefix.
 _BATCH_PREFIX: Final = "_handlab_facts_"
@@ -95,6 +150,11 @@ _SEATS: Final = """
                list(a.cards ORDER BY a.seq) FILTER (WHERE a.verb = 'pl') AS plays
         FROM {actions} a
         WHERE a.verb IN ('dh', 'up', 'pl') AND a.hand_id IN (SELECT hand_id FROM h)
+        GROUP BY ALL),
+    won AS (
+        SELECT a.hand_id, a.player AS seat, {won}
+        FROM {awards} a
+        WHERE a.hand_id IN (SELECT hand_id FROM h WHERE h.game = 'rummoli')
         GROUP BY ALL)
     SELECT s.hand_id, h.game, h.variant, h.rules, {STAKES} AS stakes, {SESSION} AS session,
            h.game_id, h.round, {DAY} AS day, h.played_time, h.source_index, h.num_players,
@@ -108,13 +168,20 @@ _SEATS: Final = """
            d.category AS shown_category,
            a.hand_id IS NOT NULL AS all_in, a.expected_net AS allin_expected_net,
            a.actual_net AS allin_actual_net, a.luck AS allin_luck,
-           a.std_error AS allin_std_error
+           a.std_error AS allin_std_error, length(c.dealt) // 2 AS dealt_size,
+           w.* EXCLUDE (hand_id, seat)
     FROM {seats} s JOIN h USING (hand_id)
     LEFT JOIN acts c ON c.hand_id = s.hand_id AND c.seat = s.seat
+    LEFT JOIN won w ON w.hand_id = s.hand_id AND w.seat = s.seat
     LEFT JOIN {allin_results} a ON a.hand_id = s.hand_id AND a.seat = s.seat
     LEFT JOIN {showdowns} d ON d.hand_id = s.hand_id AND d.player = s.seat
     ORDER BY h.game, day, s.hand_id, s.seat
 """
+
+# A Rummoli seat's awards summed per part of views.SPLIT_PARTS (NULL: no award in the part,
+# so rummoli_split lists exactly the parts the old join of awards found).
+_WON: Final = ", ".join(f"sum(a.amount) FILTER (WHERE {split_condition(part)}) AS {column}"
+                        for part, column in SPLIT_COLUMNS.items())
 
 POTS_TABLE: Final = """
     CREATE TABLE pot_facts (
@@ -142,8 +209,9 @@ POTS_TABLE: Final = """
 """Rummoli's board with the hand's filter columns, the winner's name and the pot's streak
 over its game's whole history (migration 4)."""
 
-# A game's pot history is recomputed whole whenever one of its hands is filled (its rounds
-# may come in several files, in any order): the scope's games are deleted and inserted again.
+# fill_missing recomputes a game's pot history whole whenever one of its hands is filled (its
+# rounds may come in several files, in any order): the scope's games are deleted and inserted
+# again.  The ingest's batches go the incremental way of _FILL_BATCH_POTS below.
 _GAMES: Final = """
     g.game = 'rummoli'
     AND (g.game_id IN (SELECT h.game_id FROM hands h WHERE h.game = 'rummoli' AND {scope})
@@ -207,12 +275,13 @@ _BY_DAYS: Final = (f"h.game = $game AND {DAY} BETWEEN $first AND $last "
 
 # The warehouse tables the seat facts are derived from; a batch's own Arrow tables stand in
 # for them under these names prefixed with _BATCH_PREFIX.
-_SOURCES: Final = ("hands", "seats", "actions", "showdowns", "allin_results")
+_SOURCES: Final = ("hands", "seats", "actions", "showdowns", "allin_results", "awards")
 
 
 def _fills(scope: str, *, source_prefix: str = "") -> tuple[str, ...]:
     """The statements that fill both tables for the hands ``scope`` selects: the pot
-    histories of their games (deleted and inserted again), then their seats.  Pots first,
+    histories of their games (deleted and inserted again), then the select of their seats
+    (:func:`_insert_seats` adds the dealt categories and inserts them).  Pots first,
     since a scope of "hands without seat facts" selects nothing once the seats are in.
     The seats are read from ``source_prefix`` + each source table's name."""
     games = _GAMES.format(scope=scope)
@@ -220,16 +289,111 @@ def _fills(scope: str, *, source_prefix: str = "") -> tuple[str, ...]:
     sources = {name: source_prefix + name for name in _SOURCES}
     return (_POTS_DELETE.format(games=games),
             f"INSERT INTO pot_facts BY NAME {_POTS.format(**names)}",
-            f"INSERT INTO seat_facts BY NAME {_SEATS.format(**names, **sources)}")
+            _SEATS.format(**names, **sources, won=_WON))
 
 
 _FILL_DAYS: Final = _fills(_BY_DAYS)
-# A batch: its seats from its own tables; its Rummoli games' pot histories from the
-# warehouse's board (a game's rounds may have come in earlier batches or files).
-_BY_BATCH: Final = (f"h.game = 'rummoli' AND h.hand_id IN "
-                    f"(SELECT hand_id FROM {_BATCH_PREFIX}hands WHERE game = 'rummoli')")
-_FILL_BATCH_POTS: Final = _fills(_BY_BATCH)[:2]
 _FILL_BATCH_SEATS: Final = _fills("TRUE", source_prefix=_BATCH_PREFIX)[2]
+
+# A batch's pots, incrementally (recomputing its games' whole histories with _POTS's windows
+# was most of the writer's time per Rummoli round: DuckDB's windows over the wide rows cost
+# ~10 us a row, and every batch of a long game paid for all its earlier rounds again).
+# 1. The batch's own board rows go in, from its own tables, their streak columns 0 for now.
+# 2. The streak columns of its games' whole histories are recomputed from pot_facts itself
+#    (narrow: game, pot, round, won; no join with hands, board or seats) in numpy, exactly
+#    as _POTS's windows define them, and only the rows whose values changed are updated:
+#    a game's rounds may come in several files, in any order.
+# pot_facts holds every board row the ingest loaded (fill_batch) or fill_missing filled;
+# rows written in bulk without facts get their whole games recomputed by fill_missing.
+_FILL_BATCH_POTS: Final = f"""
+    INSERT INTO pot_facts BY NAME
+    SELECT b.hand_id, h.game, h.variant, h.rules, {STAKES} AS stakes, {SESSION} AS session,
+           h.game_id, h.round, {DAY} AS day, b.pot, b.pot_order, b.before, b.antes, b.amount,
+           b.won_by, s.player AS won_by_player, b.after, 0 AS since_all, 0 AS history_rounds
+    FROM {_BATCH_PREFIX}board b JOIN {_BATCH_PREFIX}hands h USING (hand_id)
+    LEFT JOIN {_BATCH_PREFIX}seats s ON s.hand_id = b.hand_id AND s.seat = b.won_by
+    WHERE h.game = 'rummoli'
+    ORDER BY h.game, day, h.game_id, h.round, b.pot_order
+"""
+# The batch's games, as _GAMES picks them (all Rummoli rounds without a game id are one game).
+_BATCH_GAMES: Final = f"""
+    (g.game_id IN (SELECT game_id FROM {_BATCH_PREFIX}hands WHERE game = 'rummoli')
+     OR (g.game_id IS NULL
+         AND EXISTS (SELECT 1 FROM {_BATCH_PREFIX}hands
+                     WHERE game = 'rummoli' AND game_id IS NULL)))
+"""
+_POT_HISTORY: Final = f"""
+    SELECT hand_id, pot, game_id, round, won_by IS NOT NULL AS won, since_all, history_rounds
+    FROM pot_facts g WHERE {_BATCH_GAMES}
+"""
+_POT_STREAKS: Final = _BATCH_PREFIX + "pot_streaks"
+_POT_UPDATE: Final = f"""
+    UPDATE pot_facts p SET since_all = n.since_all, history_rounds = n.history_rounds
+    FROM {_POT_STREAKS} n WHERE p.hand_id = n.hand_id AND p.pot = n.pot
+"""
+
+
+def _fill_batch_pots(con: duckdb.DuckDBPyConnection, board: pa.Table) -> None:
+    """Add the batch's ``board`` rows to ``pot_facts`` and bring its games' streak columns
+    up to date (the batch's ``hands`` and ``seats`` are registered already)."""
+    con.register(_BATCH_PREFIX + "board", board)
+    try:
+        con.execute(_FILL_BATCH_POTS)
+    finally:
+        con.unregister(_BATCH_PREFIX + "board")
+    history = con.sql(_POT_HISTORY).to_arrow_table()
+    since_all, history_rounds = _pot_streaks(history)
+    changed = ((since_all != history["since_all"].to_numpy())
+               | (history_rounds != history["history_rounds"].to_numpy()))
+    if not changed.any():
+        return
+    at = pa.array(np.flatnonzero(changed))
+    con.register(_POT_STREAKS, pa.table({
+        "hand_id": history["hand_id"].take(at), "pot": history["pot"].take(at),
+        "since_all": since_all[changed], "history_rounds": history_rounds[changed]}))
+    try:
+        con.execute(_POT_UPDATE)
+    finally:
+        con.unregister(_POT_STREAKS)
+
+
+def _pot_streaks(history: pa.Table
+                 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """``since_all`` and ``history_rounds`` of every row of ``history`` (whole games' pot
+    rows: ``game_id``, ``pot``, ``round``, ``won``), as _POTS's windows define them.
+
+    In one (game, pot) ordered by round (nulls last), row i's streak is the number of wins
+    before it and ``since_all`` the number of earlier rows with the same streak: i minus
+    one minus the index of the last win before it, or i when there was none.
+    """
+    count = history.num_rows
+    if count == 0:
+        return np.zeros(0, np.int64), np.zeros(0, np.int64)
+    game = _codes(history["game_id"])
+    pot = _codes(history["pot"])
+    rounds = history["round"]
+    last = pc.max(rounds).as_py()
+    order = np.lexsort((pc.fill_null(rounds, (last or 0) + 1).to_numpy(), pot, game))
+    game, pot = game[order], pot[order]
+    starts = np.flatnonzero(np.concatenate(
+        ([True], (game[1:] != game[:-1]) | (pot[1:] != pot[:-1]))))
+    sizes = np.diff(np.append(starts, count))
+    index = np.arange(count)
+    won = history["won"].to_numpy()[order]
+    last_win = np.maximum.accumulate(np.where(won, index, -1))
+    win_before = np.concatenate(([-1], last_win[:-1]))
+    since = index - 1 - np.maximum(win_before, np.repeat(starts, sizes) - 1)
+    since_all = np.empty(count, np.int64)
+    history_rounds = np.empty(count, np.int64)
+    since_all[order] = since
+    history_rounds[order] = np.repeat(sizes, sizes)
+    return since_all, history_rounds
+
+
+def _codes(column: pa.ChunkedArray) -> npt.NDArray[np.int32]:
+    """Equal values (nulls included) as equal integers."""
+    encoded = pc.dictionary_encode(column.combine_chunks(), null_encoding="encode")
+    return np.asarray(encoded.indices.to_numpy(), dtype=np.int32)
 
 CHUNK_HANDS: Final = 100_000
 """Hands filled per statement: the aggregation of their actions must fit the writer's
@@ -243,7 +407,7 @@ def fill_batch(con: duckdb.DuckDBPyConnection, tables: Mapping[str, pa.Table]) -
     facts are derived from them, not from the warehouse tables, so a batch costs what
     its own hands cost however large the warehouse has grown (scanning ``actions`` for a
     file's hands took about a second per file at a million hands).  The pot histories of
-    the batch's Rummoli games are recomputed whole from ``board``, which is small.
+    the batch's Rummoli games are brought up to date from ``pot_facts`` itself.
     """
     hands = tables["hands"]
     if hands.num_rows == 0:
@@ -252,9 +416,8 @@ def fill_batch(con: duckdb.DuckDBPyConnection, tables: Mapping[str, pa.Table]) -
         con.register(_BATCH_PREFIX + name, tables[name])
     try:
         if pc.any(pc.equal(hands["game"], "rummoli")).as_py():
-            for statement in _FILL_BATCH_POTS:
-                con.execute(statement)
-        con.execute(_FILL_BATCH_SEATS)
+            _fill_batch_pots(con, tables["board"])
+        _insert_seats(con, _FILL_BATCH_SEATS)
         con.execute(_FILL_BATCH_HANDS)
     finally:
         for name in _SOURCES:
@@ -276,7 +439,7 @@ def fill_missing_hands(con: duckdb.DuckDBPyConnection) -> None:
 
 
 def fill_missing_seats(con: duckdb.DuckDBPyConnection) -> None:
-    """Add the seat and pot facts of every hand that has none (migration 4's backfill).
+    """Add the seat and pot facts of every hand that has none (migration 6's backfill).
 
     Goes through the missing hands by game and day, about :data:`CHUNK_HANDS` at a
     time, so the table ends up ordered by game and day as a whole.
@@ -285,9 +448,77 @@ def fill_missing_seats(con: duckdb.DuckDBPyConnection) -> None:
         SELECT game, {DAY} AS day, count(*) AS hands
         FROM hands h WHERE {_MISSING} GROUP BY ALL ORDER BY game, day
     """).fetchall()
+    *pots, seats = _FILL_DAYS
     for game, first, last in _day_chunks(days):
-        for statement in _FILL_DAYS:
-            con.execute(statement, {"game": game, "first": first, "last": last})
+        chunk = {"game": game, "first": first, "last": last}
+        for statement in pots:
+            con.execute(statement, chunk)
+        _insert_seats(con, seats, chunk)
+
+
+_SEAT_ROWS: Final = _BATCH_PREFIX + "seat_rows"
+_SEAT_CATEGORIES: Final = _BATCH_PREFIX + "seat_categories"
+
+
+def _insert_seats(con: duckdb.DuckDBPyConnection, select: str,
+                  params: Mapping[str, object] | None = None) -> None:
+    """Run the seats ``select``, add the dealt hands' categories, insert the rows (in the
+    select's order: by game and day).
+
+    The categories come from the shared evaluator's batch functions, which SQL cannot
+    call: the rows go to a temporary table, only their ``game`` and ``dealt`` columns
+    travel to Python (as Arrow), and the labels come back as an Arrow table joined by
+    position.  Fetching the whole rows as Arrow went over the writer's memory limit on a
+    backfill chunk, and converting the wide rows cost the ingest's main process more.
+    """
+    con.execute(f"CREATE OR REPLACE TEMPORARY TABLE {_SEAT_ROWS} AS {select}", params)
+    try:
+        dealt = con.sql(f"SELECT game, dealt FROM {_SEAT_ROWS}").to_arrow_table()
+        if dealt.num_rows == 0:
+            return
+        con.register(_SEAT_CATEGORIES, dealt_categories(dealt))
+        try:
+            con.execute(f"INSERT INTO seat_facts BY NAME SELECT * FROM {_SEAT_ROWS} "
+                        f"POSITIONAL JOIN {_SEAT_CATEGORIES}")
+        finally:
+            con.unregister(_SEAT_CATEGORIES)
+    finally:
+        con.execute(f"DROP TABLE IF EXISTS {_SEAT_ROWS}")
+
+
+def dealt_categories(rows: pa.Table) -> pa.Table:
+    """The dealt hands' categories of seat rows (``game``, ``dealt``), one row each:
+    ``dealt_two_category`` and ``dealt_three_category`` (7 & 8: the first two cards, all
+    three when three were dealt) and ``dealt_poker_category`` (Rummoli: the best five of the
+    hand).  Only hands whose every dealt card is known (no ``??``) are labelled."""
+    dealt = rows["dealt"].combine_chunks()
+    known = pc.fill_null(pc.invert(pc.match_substring(dealt, "??")), False)
+    labels = {name: np.full(rows.num_rows, None, dtype=object) for name in _CATEGORY_COLUMNS}
+    at, texts = _texts(rows["game"], dealt, known, "seveneight")
+    if len(at):
+        labels["dealt_two_category"][at] = seveneight_labels(
+            pc.utf8_slice_codeunits(texts, 0, 4))
+        three = pc.if_else(pc.equal(pc.utf8_length(texts), 6), texts,
+                           pa.scalar(None, pa.string()))
+        labels["dealt_three_category"][at] = seveneight_labels(three)
+    at, texts = _texts(rows["game"], dealt, known, "rummoli")
+    if len(at):
+        labels["dealt_poker_category"][at] = poker_labels(texts)
+    return pa.table({name: pa.array(column, type=pa.string())
+                     for name, column in labels.items()})
+
+
+_CATEGORY_COLUMNS: Final = ("dealt_two_category", "dealt_three_category",
+                            "dealt_poker_category")
+
+
+def _texts(game: pa.ChunkedArray, dealt: pa.StringArray, known: pa.Array, name: str
+           ) -> tuple[npt.NDArray[np.intp], pa.StringArray]:
+    """The positions and dealt texts of game ``name``'s seats whose dealt cards are all
+    known."""
+    mask = pc.and_(pc.equal(game.combine_chunks(), name), known)
+    at = np.flatnonzero(mask.to_numpy(zero_copy_only=False))
+    return at, dealt.take(pa.array(at, type=pa.int64()))
 
 
 def _day_chunks(days: list[tuple[str, dt.date, int]]

@@ -16,7 +16,7 @@ from typing import Final
 import duckdb
 
 from analytics.warehouse.errors import WarehouseSchemaError
-from analytics.warehouse.facts import HANDS_TABLE, POTS_TABLE, SEATS_TABLE
+from analytics.warehouse.facts import HANDS_TABLE, POTS_TABLE, SEATS_TABLE, SEATS_TABLE_V4
 from analytics.warehouse.facts import fill_missing_hands as fill_hand_facts
 from analytics.warehouse.facts import fill_missing_seats as fill_facts
 
@@ -301,9 +301,17 @@ _EQUITY_V3: Final = (
     """,
 )
 
-# The fact tables the dashboard's questions scan (analytics/warehouse/facts.py),
-# backfilled here for the hands a database already holds; new files fill it as they commit.
-_FACTS_V4: Final = (SEATS_TABLE, POTS_TABLE)
+# The fact tables the dashboard's questions scan (analytics/warehouse/facts.py); new files
+# fill them as they commit.  Migration 4 used to backfill them for the hands a database
+# already held; migration 6 recreates seat_facts and backfills both, so 4 no longer does
+# (its backfill runs today's seat select, which no longer fits its frozen table, and a
+# database is only read at the latest version, so an empty version-4 table is never read).
+_FACTS_V4: Final = (SEATS_TABLE_V4, POTS_TABLE)
+
+# seat_facts with the dealt hands' categories and the Rummoli award parts: dropped and
+# created again, then backfilled with the seats and pot histories of every hand (the pot
+# histories are deleted and inserted again per game, so they come out the same).
+_SEAT_FACTS_V6: Final = ("DROP TABLE seat_facts", SEATS_TABLE)
 
 MIGRATIONS: Final = (
     Migration(1, "tables: files, hands, seats, actions, showdowns, awards, board, rejects",
@@ -311,10 +319,11 @@ MIGRATIONS: Final = (
     Migration(2, "dashboard views", _VIEWS_V2),
     Migration(3, "equities on ingest: allin_results, rummoli_strength, bigtwo_features, "
                  "their views", _EQUITY_V3),
-    Migration(4, "seat_facts, pot_facts: derived rows for the dashboard, backfilled", _FACTS_V4,
-              backfill=fill_facts),
+    Migration(4, "seat_facts, pot_facts: derived rows for the dashboard, backfilled", _FACTS_V4),
     Migration(5, "hand_facts: one derived row per hand (session, stakes), backfilled",
               (HANDS_TABLE,), backfill=fill_hand_facts),
+    Migration(6, "seat_facts v6: dealt hand categories and Rummoli award parts, backfilled",
+              _SEAT_FACTS_V6, backfill=fill_facts),
 )
 LATEST_VERSION: Final = MIGRATIONS[-1].version
 

@@ -39,6 +39,7 @@ __all__ = [
     "cumulative_net",
     "data_version",
     "dealt_hands",
+    "dealt_types",
     "facts_where",
     "filter_options",
     "hand_detail",
@@ -305,47 +306,130 @@ def cumulative_net(con: duckdb.DuckDBPyConnection, f: HandFilter, *, game: str,
                    points: int = 400, top: int = 8) -> pd.DataFrame:
     """Running net per player over the hands of ``game`` he played, in order of play.
 
-    At most ``points`` points per player (the last hand of each stretch), for the
-    ``top`` players with most hands unless players are chosen.  Columns: player,
-    hand_no (his n-th hand), cumulative, and ``cumulative_ev``: for 7 & 8 the all-in
-    adjusted line (the expected net from ``allin_results`` where the hand was all in
-    with cards to come, else the actual net), null for the other games.
+    At most about ``points`` points per player, each the exact running total after his
+    hand ``hand_no``, the last always his total; for the ``top`` players with most hands
+    unless players are chosen.  Columns: player, hand_no (his n-th hand), cumulative,
+    and ``cumulative_ev``: for 7 & 8 the all-in adjusted line (the expected net from
+    ``allin_results`` where the hand was all in with cards to come, else the actual
+    net), null for the other games.
+
+    Up to :data:`_EXACT_UP_TO` seats the points are every ``total // points``-th hand,
+    from the hands sorted in order of play; above it they are the ends of time buckets
+    summed in SQL (:func:`_bucket_curves`), unless the hands do not spread over time.
     """
     cond, params = facts_where(f, game=game)
     chosen = con.execute(f"""
-        SELECT x.player, count(*) AS total FROM seat_facts x WHERE {cond}
+        SELECT x.player, count(*) AS total, min(x.day) AS first, max(x.day) AS last
+        FROM seat_facts x WHERE {cond}
         GROUP BY x.player ORDER BY total DESC, x.player LIMIT $top
     """, _used(f"{cond} $top", params | {"top": top})).fetchall()
     if not chosen:
         return _frame(con, _NO_CUMULATIVE, {})
-    # The chosen players' rows unsorted, ordered by numpy's lexsort: DuckDB's sort on these
-    # five keys (and a window's running sum) costs several times as much over a million
-    # hands.  Order of play: day, time (none: after the day's timed hands), position in
-    # the file, hand id; ``ts`` packs the first two into microseconds.
     order = sorted(chosen)  # by name; ``code`` is the position in this list
+    players = [(str(row[0]), int(row[1])) for row in order]
+    if sum(total for _, total in players) > _EXACT_UP_TO:
+        days = (min(row[2] for row in order), max(row[3] for row in order))
+        curves = _bucket_curves(con, cond, params, players, days, points)
+        if curves is not None:
+            return curves
+    return _exact_curves(con, cond, params, players, points)
+
+
+_EXACT_UP_TO: Final = 200_000
+"""Seats (of the chosen players) up to which :func:`cumulative_net` sorts every hand: a
+fraction of a second at that size, and the points are every ``total // points``-th hand."""
+
+_TIME_BUCKETS: Final = 4000
+"""Time buckets over the chosen players' days, at least (ten per point when more)."""
+
+# Order of play: day, time (none: after the day's timed hands), position in the file, hand
+# id.  ``ts`` packs the first two into microseconds since 1970 (a hand without a time
+# counts at the next midnight, after the day's timed hands).
+_PLAY_TS: Final = ("date_diff('day', DATE '1970-01-01', x.day) * 86400000000 "
+                   "+ coalesce(epoch_us(x.played_time), 86400000000)")
+_ADJUSTED: Final = ("CASE WHEN x.game = 'seveneight' THEN coalesce(x.allin_expected_net, x.net) "
+                    "END")
+_DAY_US: Final = 86_400_000_000
+
+
+def _targets(total: int, points: int) -> npt.NDArray[np.int64]:
+    """The hand numbers the exact path draws: every ``total // points``-th, and the last."""
+    step = max(1, total // points)
+    marks = np.arange(step, total + 1, step, dtype=np.int64)
+    return marks if marks[-1] == total else np.append(marks, np.int64(total))
+
+
+def _curve(player: str, hand_no: npt.NDArray[np.int64], cumulative: npt.NDArray[np.int64],
+           cumulative_ev: npt.NDArray[np.float64]) -> pd.DataFrame:
+    return pd.DataFrame({"player": [player] * len(hand_no), "hand_no": hand_no,
+                         "cumulative": cumulative, "cumulative_ev": cumulative_ev})
+
+
+def _bucket_curves(con: duckdb.DuckDBPyConnection, cond: str, params: Params,
+                   players: list[tuple[str, int]], days: tuple[dt.date, dt.date], points: int
+                   ) -> pd.DataFrame | None:
+    """The running nets at the ends of time buckets; None when a player's hands fall into
+    too few buckets to draw half his points (hands without times, all on a few days).
+
+    Each chosen player's seats are summed per time bucket in SQL (count, net, adjusted:
+    some ten thousand groups instead of millions of rows to sort).  Every hand of an
+    earlier bucket was played before every hand of a later one (``ts`` leads the order
+    of play), so the running sums over a player's buckets are exactly his running total
+    at each bucket's last hand, and the count is that hand's number.  For each hand
+    number the exact path would draw, the point is the first bucket end at or after it.
+    """
+    low = (days[0] - dt.date(1970, 1, 1)).days * _DAY_US
+    high = ((days[1] - dt.date(1970, 1, 1)).days + 2) * _DAY_US  # past every ts, untimed too
+    width = (high - low) // max(_TIME_BUCKETS, 10 * points) + 1
+    names = [name for name, _ in players]
     rows = con.execute(f"""
-        SELECT list_position($chosen, x.player) AS code,
-               date_diff('day', DATE '1970-01-01', x.day) * 86400000000
-                   + coalesce(epoch_us(x.played_time), 86400000000) AS ts,
-               x.source_index, x.hand_id, x.net,
-               CASE WHEN x.game = 'seveneight' THEN coalesce(x.allin_expected_net, x.net)
-                    END AS adjusted
+        SELECT list_position($chosen, x.player) AS code, ({_PLAY_TS} - $low) // $width AS bucket,
+               count(*) AS hands, CAST(sum(x.net) AS BIGINT) AS net,
+               sum({_ADJUSTED}) AS adjusted
         FROM seat_facts x
         WHERE {cond} AND list_contains($chosen, x.player)
-    """, _used(f"{cond} $chosen", params | {"chosen": [p for p, _ in order]})).fetchnumpy()
+        GROUP BY ALL
+    """, _used(f"{cond} $chosen $low $width",
+               params | {"chosen": names, "low": low, "width": width})).fetchnumpy()
+    code = np.asarray(rows["code"], dtype=np.int64)
+    sort = np.lexsort((np.asarray(rows["bucket"], dtype=np.int64), code))
+    code, hands = code[sort], np.asarray(rows["hands"], dtype=np.int64)[sort]
+    net = np.asarray(rows["net"], dtype=np.int64)[sort]
+    adjusted = np.ma.filled(np.ma.asarray(rows["adjusted"], dtype=np.float64), np.nan)[sort]
+    parts = []
+    for number, (player, total) in enumerate(players, start=1):
+        mine = code == number
+        ends = np.cumsum(hands[mine])
+        targets = _targets(total, points)
+        picked = np.unique(np.searchsorted(ends, targets))
+        if 2 * len(picked) < len(targets):
+            return None
+        parts.append(_curve(player, ends[picked], np.cumsum(net[mine])[picked],
+                            np.cumsum(adjusted[mine])[picked]))
+    return pd.concat(parts, ignore_index=True)
+
+
+def _exact_curves(con: duckdb.DuckDBPyConnection, cond: str, params: Params,
+                  players: list[tuple[str, int]], points: int) -> pd.DataFrame:
+    """The running nets at every ``total // points``-th hand, from every hand in order."""
+    # The chosen players' rows unsorted, ordered by numpy's lexsort: DuckDB's sort on these
+    # five keys (and a window's running sum) costs several times as much.
+    rows = con.execute(f"""
+        SELECT list_position($chosen, x.player) AS code, {_PLAY_TS} AS ts,
+               x.source_index, x.hand_id, x.net, {_ADJUSTED} AS adjusted
+        FROM seat_facts x
+        WHERE {cond} AND list_contains($chosen, x.player)
+    """, _used(f"{cond} $chosen", params | {"chosen": [p for p, _ in players]})).fetchnumpy()
     play = _play_order(rows)
     net = np.asarray(rows["net"], dtype=np.int64)[play]
     adjusted = np.ma.filled(np.ma.asarray(rows["adjusted"], dtype=np.float64), np.nan)[play]
     parts = []
     start = 0
-    for player, total in order:
-        stop = start + int(total)
-        hand_no = np.arange(1, stop - start + 1, dtype=np.int64)
-        kept = (hand_no == total) | (hand_no % max(1, int(total) // points) == 0)
-        parts.append(pd.DataFrame({
-            "player": [player] * int(kept.sum()), "hand_no": hand_no[kept],
-            "cumulative": np.cumsum(net[start:stop])[kept],
-            "cumulative_ev": np.cumsum(adjusted[start:stop])[kept]}))
+    for player, total in players:
+        stop = start + total
+        kept = _targets(total, points) - 1  # hand numbers from 1, positions from 0
+        parts.append(_curve(player, kept + 1, np.cumsum(net[start:stop])[kept],
+                            np.cumsum(adjusted[start:stop])[kept]))
         start = stop
     return pd.concat(parts, ignore_index=True)
 
@@ -430,6 +514,27 @@ def bigtwo_cards_left(con: duckdb.DuckDBPyConnection, f: HandFilter) -> pd.DataF
     """, params)
 
 
+SPLIT_COLUMNS: Final = {"poker pot": "won_poker", "pay-card pots": "won_pay_cards",
+                        "Rummoli pot": "won_rummoli", "auction": "won_auction",
+                        "end-of-round payments": "won_payments", "finale": "won_finale"}
+"""The ``seat_facts`` column holding each awarded part of a Rummoli result (all of
+:data:`SPLIT_PARTS` but what was paid in)."""
+
+
+def split_condition(part: str, pot: str = "a.pot") -> str:
+    """SQL condition that an award's ``pot`` (a column expression) counts towards ``part``:
+    the pots :data:`_SPLIT` names, poker side pots (``poker_side...``) with the poker pot,
+    any other pot as the finale; the grouping ``seat_facts`` stores the parts by."""
+    if part not in SPLIT_COLUMNS:
+        raise ValueError(f"unknown part {part!r} (expected one of {', '.join(SPLIT_COLUMNS)})")
+    named = ", ".join(f"'{name}'" for name in _SPLIT)
+    side = f"{pot} NOT IN ({named}) AND {pot} LIKE 'poker_side%'"
+    if part == "finale":
+        return f"({pot} NOT IN ({named}) AND {pot} NOT LIKE 'poker_side%')"
+    listed = ", ".join(f"'{name}'" for name, to in _SPLIT.items() if to == part)
+    return f"({pot} IN ({listed}) OR ({side}))" if part == "poker pot" else f"{pot} IN ({listed})"
+
+
 def rummoli_split(con: duckdb.DuckDBPyConnection, f: HandFilter) -> pd.DataFrame:
     """Rummoli per player and part (:data:`SPLIT_PARTS`): chips won (or paid) per part.
 
@@ -437,32 +542,26 @@ def rummoli_split(con: duckdb.DuckDBPyConnection, f: HandFilter) -> pd.DataFrame
     (antes, poker bets) net of the awards, i.e. net minus the other parts.
     """
     cond, params = facts_where(f, game="rummoli")
-    # Awards are summed per player and pot first and mapped to parts after: the CASE then
-    # runs on a few hundred rows instead of on every award (millions).
-    cases = " ".join(f"WHEN '{pot}' THEN '{part}'" for pot, part in _SPLIT.items())
+    # One scan of seat_facts, where each seat's awards are stored summed per part
+    # (:data:`SPLIT_COLUMNS`): joining ``awards`` (millions of rows) cost most of the time.
+    # A part is NULL where the seat won nothing in it, so a player lists only the parts
+    # he won something in, as the join did (UNPIVOT drops NULLs).
+    parts = ", ".join(f'"{part}"' for part in SPLIT_COLUMNS)
+    sums = ", ".join(f'sum(x.{column}) AS "{part}"' for part, column in SPLIT_COLUMNS.items())
+    awarded = " + ".join(f"coalesce(x.{column}, 0)" for column in SPLIT_COLUMNS.values())
     return _frame(con, f"""
-        WITH fs AS (SELECT x.hand_id, x.seat, x.player, x.net
-                    FROM seat_facts x
-                    WHERE {cond}),
-        by_pot AS (
-            SELECT fs.player, a.pot, sum(a.amount) AS amount
-            FROM awards a JOIN fs ON fs.hand_id = a.hand_id AND fs.seat = a.player
-            GROUP BY ALL),
-        parts AS (
-            SELECT player,
-                   CASE pot {cases}
-                        ELSE CASE WHEN pot LIKE 'poker_side%' THEN 'poker pot'
-                                  ELSE 'finale' END END AS part,
-                   sum(amount) AS amount
-            FROM by_pot GROUP BY ALL),
-        totals AS (SELECT player, count(*) AS rounds, sum(net) AS net FROM fs GROUP BY player)
-        SELECT t.player, t.rounds, p.part, CAST(p.amount AS BIGINT) AS amount
-        FROM totals t JOIN parts p USING (player)
+        WITH totals AS (
+            SELECT x.player, count(*) AS rounds, sum(x.net) - sum({awarded}) AS paid_in,
+                   {sums}
+            FROM seat_facts x
+            WHERE {cond}
+            GROUP BY x.player)
+        SELECT player, rounds, part, CAST(amount AS BIGINT) AS amount
+        FROM (UNPIVOT (SELECT * EXCLUDE (paid_in) FROM totals) ON {parts}
+              INTO NAME part VALUE amount)
         UNION ALL
-        SELECT t.player, t.rounds, 'antes and bets',
-               CAST(t.net - coalesce((SELECT sum(amount) FROM parts p
-                                      WHERE p.player = t.player), 0) AS BIGINT)
-        FROM totals t
+        SELECT player, rounds, 'antes and bets', CAST(paid_in AS BIGINT)
+        FROM totals
         ORDER BY 1, 3
     """, params)
 
@@ -540,7 +639,17 @@ def pot_streaks(con: duckdb.DuckDBPyConnection, f: HandFilter) -> pd.DataFrame:
     # ``since_all`` (stored) counts over each game's whole history: it is the answer when
     # the filter keeps every game it touches whole; otherwise the windows count again over
     # the rows kept (the same SQL as the stored column, on fewer rows).
-    whole = "TRUE" if _whole_games(f) else """(
+    if _whole_games(f):
+        # One grouping of the stored column: a third of the CPU of the query below, which
+        # plans both branches even when one is empty.
+        return _frame(con, f"""
+            SELECT x.pot, any_value(x.pot_order) AS pot_order, x.since_all AS since,
+                   count(*) AS rounds, avg(x.before) AS mean_before,
+                   avg(x.antes) AS mean_antes, count(*) FILTER (WHERE x.won_by IS NOT NULL) AS won
+            FROM pot_facts x WHERE {cond}
+            GROUP BY x.pot, x.since_all ORDER BY pot_order, since
+        """, params)
+    whole = """(
         SELECT coalesce(bool_and(kept = history), TRUE)
         FROM (SELECT count(*) AS kept, any_value(history_rounds) AS history
               FROM rows GROUP BY game_id, pot))"""
@@ -604,6 +713,37 @@ def dealt_hands(con: duckdb.DuckDBPyConnection, f: HandFilter, *, game: str,
     """, params)
 
 
+def dealt_types(con: duckdb.DuckDBPyConnection, f: HandFilter, *, game: str) -> pd.DataFrame:
+    """Dealt hands of ``game`` by category, counted over every hand the filter keeps (the
+    categories are stored when a hand is loaded): player, size (cards), category, hands.
+
+    7 & 8: the first two cards (size 2) of every hand, and all three (size 3) where three
+    were dealt; Rummoli: the best five of the dealt hand, by its size.  Hands with hidden
+    cards (``??``) are left out, as are the other games (no rows).
+    """
+    if game not in _DEALT_CATEGORIES:
+        return _frame(con, _NO_DEALT_TYPES, {})
+    cond, params = facts_where(f, game=game)
+    branches = [f"""
+        SELECT x.player, CAST({size} AS BIGINT) AS size, x.{column} AS category,
+               count(*) AS hands
+        FROM seat_facts x
+        WHERE x.{column} IS NOT NULL AND {cond}
+        GROUP BY ALL""" for size, column in _DEALT_CATEGORIES[game]]
+    return _frame(con, " UNION ALL ".join(branches) + " ORDER BY player, size, category",
+                  params)
+
+
+# The seat_facts columns dealt_types counts per game, with the hand size each stands for
+# (fixed text: the game only picks an entry, it is bound as a parameter in the filter).
+_DEALT_CATEGORIES: Final = {
+    "seveneight": (("2", "dealt_two_category"), ("3", "dealt_three_category")),
+    "rummoli": (("x.dealt_size", "dealt_poker_category"),),
+}
+_NO_DEALT_TYPES: Final = ("SELECT NULL::VARCHAR AS player, NULL::BIGINT AS size, "
+                          "NULL::VARCHAR AS category, NULL::BIGINT AS hands LIMIT 0")
+
+
 def plays(con: duckdb.DuckDBPyConnection, f: HandFilter, *, sample: int = 20_000
           ) -> pd.DataFrame:
     """Big Two combinations played, a reproducible sample of at most ``sample``: player,
@@ -624,21 +764,26 @@ def hand_list(con: duckdb.DuckDBPyConnection, f: HandFilter, *, limit: int = 500
     players, the winner and the largest net."""
     cond, params = where(f)
     params |= {"limit": limit, "offset": offset}
+    # The session label is built after the LIMIT (for 500 hands, not for every hand: most
+    # of the sort's cost).  The seats come from seat_facts, written in order of game and
+    # day: joined on the day too, the scan skips the row groups of days the page does not
+    # show (the join passes the days' range down to the scan).
     return _frame(con, f"""
         WITH fh AS (
-            SELECT h.hand_id, h.game, h.variant, {DAY} AS day, h.played_time,
-                   {SESSION} AS session, h.round, h.hand_label, h.winner, h.source_index
+            SELECT h.hand_id, h.game, h.variant, {DAY} AS day, h.played_time, h.game_id,
+                   h.table_name, h.played_on, h.source_file, h.round, h.hand_label, h.winner,
+                   h.source_index
             FROM hands h WHERE {cond}
             ORDER BY day DESC, h.played_time DESC NULLS LAST, h.source_index DESC, h.hand_id
             LIMIT $limit OFFSET $offset)
-        SELECT fh.hand_id, fh.game, fh.variant, fh.day, fh.played_time, fh.session, fh.round,
-               fh.hand_label, string_agg(s.player, ', ' ORDER BY s.seat) AS players,
-               max(CASE WHEN s.seat = fh.winner THEN s.player END) AS winner,
+        SELECT h.hand_id, h.game, h.variant, h.day, h.played_time, {SESSION} AS session,
+               h.round, h.hand_label, string_agg(s.player, ', ' ORDER BY s.seat) AS players,
+               max(CASE WHEN s.seat = h.winner THEN s.player END) AS winner,
                max(s.net) AS top_net
-        FROM fh JOIN seats s USING (hand_id)
-        GROUP BY fh.hand_id, fh.game, fh.variant, fh.day, fh.played_time, fh.session, fh.round,
-                 fh.hand_label, fh.source_index
-        ORDER BY fh.day DESC, fh.played_time DESC NULLS LAST, fh.source_index DESC, fh.hand_id
+        FROM fh h JOIN seat_facts s ON s.hand_id = h.hand_id AND s.day = h.day
+        GROUP BY h.hand_id, h.game, h.variant, h.day, h.played_time, h.game_id, h.table_name,
+                 h.played_on, h.source_file, h.round, h.hand_label, h.source_index
+        ORDER BY h.day DESC, h.played_time DESC NULLS LAST, h.source_index DESC, h.hand_id
     """, params)
 
 

@@ -1,5 +1,9 @@
 """Hand types: observed category distributions per game beside the exact theory, with a
-chi-square goodness-of-fit test, overall and per player."""
+chi-square goodness-of-fit test, overall and per player.
+
+Dealt 7 & 8 and Rummoli hands are counted exactly over every hand the filters keep
+(``views.dealt_types``: the categories are stored when a hand is loaded); Big Two plays
+are a sample categorised here."""
 
 from __future__ import annotations
 
@@ -15,21 +19,19 @@ _SEVENEIGHT = [c.label for c in SevenEightCategory]
 _POKER = [c.label for c in PokerCategory]
 
 
-@st.cache_data(max_entries=64, show_spinner="Evaluating hands…")
-def _categorised(kind: str, frame: pd.DataFrame) -> pd.DataFrame:
-    """Dealt or played cards with their category (the evaluator on the stored text)."""
-    out = frame.copy()
-    if kind == "seveneight2":
-        out["category"] = logic.seveneight_categories(out["cards"].str.slice(0, 4))
-    elif kind == "seveneight3":
-        out = out[out["cards"].str.len() == 6]
-        out["category"] = logic.seveneight_categories(out["cards"])
-    elif kind == "rummoli":
-        out["size"] = out["cards"].str.len() // 2
-        out["category"] = logic.poker_categories(out["cards"])
-    else:
-        out["category"] = logic.bigtwo_kinds(out["cards"], out["rules"])
-    return out
+@st.cache_data(max_entries=64, show_spinner="Evaluating plays…")
+def _played_counts(frame: pd.DataFrame) -> pd.DataFrame:
+    """Big Two plays (a sample: player, cards, rules) counted per player and kind (the
+    evaluator on the stored text, under each hand's knobs): player, category, hands."""
+    kinds = logic.bigtwo_kinds(frame["cards"], frame["rules"])
+    return (frame.assign(category=kinds).groupby(["player", "category"]).size()
+            .rename("hands").reset_index())
+
+
+def _observed(counts: pd.DataFrame, labels: list[str]) -> pd.Series:
+    """Hands per category (player, category, hands rows summed), in ``labels`` order."""
+    observed = counts.groupby("category")["hands"].sum().reindex(labels, fill_value=0)
+    return observed.astype("int64").rename("observed")
 
 
 def _fit(title: str, observed: pd.Series, theory: pd.Series | None, key: str) -> None:
@@ -53,11 +55,13 @@ def _fit(title: str, observed: pd.Series, theory: pd.Series | None, key: str) ->
     ui.download_buttons(fit.table, key, key=key)
 
 
-def _players(frame: pd.DataFrame, labels: list[str], key: str) -> None:
-    if frame.empty:
+def _players(counts: pd.DataFrame, labels: list[str], key: str) -> None:
+    """Each player's share of each category, from counts (player, category, hands)."""
+    if counts.empty:
         return
     with st.expander("Per player"):
-        table = (frame.groupby(["player", "category"]).size().unstack(fill_value=0)
+        table = (counts.pivot_table(index="player", columns="category", values="hands",
+                                    aggfunc="sum", fill_value=0)
                  .reindex(columns=labels, fill_value=0))
         shares = table.div(table.sum(axis=1), axis=0).reset_index()
         st.dataframe(shares, hide_index=True)
@@ -105,8 +109,8 @@ def _bigtwo_dealt() -> None:
 def render() -> None:
     """Draw one section per game in the filtered data."""
     st.title("Hand types")
-    st.caption("Dealt hands are a random sample of up to 50,000 (played combinations "
-               "20,000) of those matching the filters, the same sample on every visit.")
+    st.caption("Dealt 7 & 8 and Rummoli hands: every hand matching the filters whose "
+               "cards are all known.")
     games: pd.DataFrame = ui.ask("overview")
     present = set(games["game"])
     if not present:
@@ -114,14 +118,13 @@ def render() -> None:
         return
     if "seveneight" in present:
         st.header("7 & 8")
-        dealt = _categorised("seveneight2", ui.ask("dealt_hands", game="seveneight"))
-        _fit("7 & 8: first two cards dealt (every player)",
-             logic.category_counts(dealt["category"], _SEVENEIGHT),
+        dealt: pd.DataFrame = ui.ask("dealt_types", game="seveneight")
+        two = dealt[dealt["size"] == 2]
+        _fit("7 & 8: first two cards dealt (every player)", _observed(two, _SEVENEIGHT),
              logic.seveneight_theory(2), "seveneight-two")
-        _players(dealt, _SEVENEIGHT, "seveneight-two")
-        third = _categorised("seveneight3", ui.ask("dealt_hands", game="seveneight"))
+        _players(two, _SEVENEIGHT, "seveneight-two")
         _fit("7 & 8: all three cards (players who saw the third card)",
-             logic.category_counts(third["category"], _SEVENEIGHT),
+             _observed(dealt[dealt["size"] == 3], _SEVENEIGHT),
              logic.seveneight_theory(3), "seveneight-three")
         st.caption("Players who stay for the third card chose to, on their first two: the "
                    "three-card test measures that selection as well as the deal.")
@@ -131,27 +134,27 @@ def render() -> None:
         _fit("7 & 8: hands at showdown", counts.rename("observed"), None, "seveneight-shown")
     if "rummoli" in present:
         st.header("Rummoli")
-        dealt = _categorised("rummoli", ui.ask("dealt_hands", game="rummoli"))
-        for size in sorted(dealt["size"].unique()):
-            rows = dealt[dealt["size"] == size]
-            theory = logic.poker_theory(int(size)) if size <= logic.EXACT_POKER_MAX else None
-            _fit(f"Rummoli: best five of {size} cards dealt",
-                 logic.category_counts(rows["category"], _POKER), theory, f"rummoli-{size}")
+        hands: pd.DataFrame = ui.ask("dealt_types", game="rummoli")
+        for size in sorted(int(n) for n in hands["size"].unique()):
+            rows = hands[hands["size"] == size]
+            theory = logic.poker_theory(size) if size <= logic.EXACT_POKER_MAX else None
+            _fit(f"Rummoli: best five of {size} cards dealt", _observed(rows, _POKER), theory,
+                 f"rummoli-{size}")
             if theory is None:
                 st.caption(f"No exact theory for {size} cards yet: enumerating C(52, {size}) "
                            "hands is too slow for a page; it comes with the equity tables.")
-        _players(dealt, _POKER, "rummoli")
+        _players(hands, _POKER, "rummoli")
     if "bigtwo" in present:
         st.header("Big Two")
         _bigtwo_dealt()
         st.subheader("Combinations played")
-        played = _categorised("bigtwo", ui.ask("plays"))
+        played = _played_counts(ui.ask("plays"))
         labels = [k.label for k in BigTwoKind]
-        _fit("Big Two: combinations played", logic.category_counts(played["category"], labels),
-             None, "bigtwo-plays")
-        st.caption("What is played depends on the players' choices (which combination to "
-                   "make of a hand, when to pass), so plays have no theory column: the deal "
-                   "theory is above.")
+        _fit("Big Two: combinations played", _observed(played, labels), None, "bigtwo-plays")
+        st.caption("A random sample of up to 20,000 plays matching the filters, the same "
+                   "sample on every visit.  What is played depends on the players' choices "
+                   "(which combination to make of a hand, when to pass), so plays have no "
+                   "theory column: the deal theory is above.")
         _players(played, labels, "bigtwo")
 
 
