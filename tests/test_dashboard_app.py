@@ -75,6 +75,17 @@ def test_overview_shows_counts_tables_and_the_reject(db: Path) -> None:
     assert len(at.get("download_button")) >= 4 * 3 + 1  # tables x formats + the report
 
 
+def test_overview_without_rejects_says_so(own_db: Path) -> None:
+    con = duckdb.connect(str(own_db))
+    try:
+        con.execute("DELETE FROM rejects")
+    finally:
+        con.close()
+    at = _app()
+    assert _metric(at, "Rejected hands") == 0
+    assert "No hand was rejected." in [s.value for s in at.success]
+
+
 def test_the_game_filter_changes_the_numbers_and_the_url(db: Path) -> None:
     at = _app()
     at.selectbox(key="f_game").select("bigtwo").run()
@@ -187,21 +198,48 @@ def test_upload_reports_rejects_with_line_numbers(own_db: Path) -> None:
     assert list(rejects["line"]) == [12]
 
 
+def _tab(at: AppTest, label: str) -> AppTest:
+    """Show another tab of the Win rates page, as a click (or a link with ``?tab=``) does."""
+    at.query_params["tab"] = label
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
 def test_win_rates_has_a_tab_per_game_and_follows_filters(db: Path) -> None:
     at = _app("win_rates")
     assert at.title[0].value == "Win rates"
     assert [t.label for t in at.tabs] == ["7 & 8", "Big Two", "Rummoli"]
-    assert len(at.get("plotly_chart")) >= 12
+    # Only the shown tab runs: 7 & 8's per player, running, by position, by up card.
+    assert len(at.get("plotly_chart")) == 4
     everyone = at.dataframe[0].value
     assert {"ci_low", "ci_high"} <= set(everyone.columns)
     assert (everyone["ci_low"] <= everyone["mean"]).all()
     assert set(everyone["game"]) == {"seveneight"}  # the first tab's table
+    _tab(at, "Big Two")
+    assert set(at.dataframe[0].value["game"]) == {"bigtwo"}
+    assert len(at.get("plotly_chart")) == 6  # and places, cards left, deal strength
+    _tab(at, "Rummoli")
+    assert set(at.dataframe[0].value["game"]) == {"rummoli"}
+    assert len(at.get("plotly_chart")) == 6  # and by part, share, calibration
     at.selectbox(key="f_game").select("bigtwo").run()
     assert not at.exception
     assert [t.label for t in at.tabs] == ["Big Two"]
     player = at.dataframe[0].value["player"].iloc[0]
     at.multiselect(key="f_players").select(player).run()
     assert list(at.dataframe[0].value["player"]) == [player]
+
+
+def test_win_rates_tabs_show_what_one_page_of_tabs_showed(db: Path) -> None:
+    """Each tab draws the charts and tables that game's part of the page always had."""
+    at = _app("win_rates")
+    allin = next(f.value for f in at.dataframe if "luck" in f.value.columns)
+    assert allin["hands"].sum() == _count(db, "SELECT count(*) FROM seats "
+                                              "WHERE game = 'seveneight'")
+    charts = {chart.proto.id for chart in at.get("plotly_chart")}
+    for label in ("Big Two", "Rummoli"):
+        charts |= {chart.proto.id for chart in _tab(at, label).get("plotly_chart")}
+    assert len(charts) == 16
 
 
 def test_pots_page_draws_the_board_of_a_game(db: Path) -> None:
@@ -285,14 +323,13 @@ def test_replayer_says_when_no_equity_is_known(db: Path) -> None:
 
 
 def test_win_rates_shows_the_stored_equities(db: Path) -> None:
-    at = _app("win_rates")
-    keys = {chart.proto.id for chart in at.get("plotly_chart")}
-    assert len(keys) >= 15
+    at = _tab(_app("win_rates"), "Rummoli")
     frames = [f.value for f in at.dataframe]
     shares = next(f for f in frames if "realised" in f.columns and "player" in f.columns)
     assert shares["rounds"].sum() == _count(db, "SELECT count(*) FROM rummoli_strength")
     calibration = next(f for f in frames if "strength" in f.columns)
     assert calibration["rounds"].sum() == shares["rounds"].sum()
+    frames = [f.value for f in _tab(at, "Big Two").dataframe]
     by_twos = next(f for f in frames if "first_share" in f.columns)
     assert by_twos["games"].sum() == _count(db, "SELECT count(*) FROM bigtwo_features")
     at.selectbox(key="bigtwo_feature").select("five_card").run()

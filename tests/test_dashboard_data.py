@@ -6,17 +6,23 @@ Other modules import :func:`build_dashboard_db` (and the ``dashboard_db`` fixtur
 
 from __future__ import annotations
 
+import datetime as dt
 import functools
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import duckdb
+import numpy as np
+import pandas as pd
 import pytest
 
 from analytics.simulate.bigtwo import simulate_bigtwo
 from analytics.simulate.rummoli import simulate_rummoli
 from analytics.simulate.seveneight import simulate_seveneight
-from analytics.warehouse import ingest
+from analytics.warehouse import ingest, reader, views
+from analytics.warehouse.views import HandFilter, _frame, facts_where, where
 from parsers import write_hands
 
 BROKEN = """\
@@ -92,3 +98,137 @@ def test_the_warehouse_holds_three_games_and_a_reject(dashboard_db: Path) -> Non
     assert games == {"seveneight": 120, "bigtwo": 30, "rummoli": 40}
     assert len(rejects) == 1
     assert rejects[0][0].endswith("broken.phhs")
+
+
+# ---- cumulative_net: every point on the full curve, by both paths ---------------------
+
+CURVE_FILTERS = (HandFilter(), HandFilter(players=("Ivy", "Ned")), HandFilter(players=("Cy",)),
+                 HandFilter(date_from=dt.date(2026, 1, 6)), HandFilter(stakes="N78 min 2"),
+                 HandFilter(knobs=(("suit_order", "dchs"),)))
+
+
+def _full_curves(con: duckdb.DuckDBPyConnection, f: HandFilter, game: str) -> pd.DataFrame:
+    """Every hand's running totals per player in order of play (day, time, untimed last,
+    position in the file, hand id), by a window over every seat: the reference."""
+    cond, params = facts_where(f, game=game)
+    return _frame(con, f"""
+        SELECT x.player, row_number() OVER w AS hand_no, sum(x.net) OVER w AS cumulative,
+               sum(CASE WHEN x.game = 'seveneight' THEN coalesce(x.allin_expected_net, x.net)
+                   END) OVER w AS cumulative_ev
+        FROM seat_facts x WHERE {cond}
+        WINDOW w AS (PARTITION BY x.player ORDER BY x.day, x.played_time NULLS LAST,
+                     x.source_index, x.hand_id ROWS UNBOUNDED PRECEDING)
+    """, params)
+
+
+def _assert_on_full_curve(got: pd.DataFrame, full: pd.DataFrame, points: int) -> None:
+    """Each point is the full curve's value at its hand number; each player's last point
+    is his total; a player gets about ``points`` points (at most two per ``points``)."""
+    assert list(got.columns) == ["player", "hand_no", "cumulative", "cumulative_ev"]
+    merged = got.merge(full, on=["player", "hand_no"], how="left", suffixes=("", "_full"),
+                       validate="one_to_one")
+    assert merged["cumulative_full"].notna().all()
+    assert (merged["cumulative"] == merged["cumulative_full"]).all()
+    np.testing.assert_allclose(merged["cumulative_ev"].astype(float),
+                               merged["cumulative_ev_full"].astype(float), rtol=1e-9)
+    for player, mine in got.groupby("player"):
+        whole = full[full["player"] == player]
+        assert mine["hand_no"].is_monotonic_increasing
+        assert mine["hand_no"].iloc[-1] == len(whole)
+        assert mine["cumulative"].iloc[-1] == whole["cumulative"].iloc[-1]
+        assert len(mine) <= 2 * points
+
+
+def _paths(monkeypatch: pytest.MonkeyPatch, path: str) -> list[str]:
+    """Make ``cumulative_net`` take ``path`` at any size; the paths it then took."""
+    taken: list[str] = []
+    bucketed, exact = views._bucket_curves, views._exact_curves
+
+    def bucket_curves(*args: Any) -> pd.DataFrame | None:
+        result = bucketed(*args)
+        taken.append("buckets" if result is not None else "too few buckets")
+        return result
+
+    def exact_curves(*args: Any) -> pd.DataFrame:
+        taken.append("exact")
+        return exact(*args)
+
+    monkeypatch.setattr(views, "_EXACT_UP_TO", 0 if path == "buckets" else 10**12)
+    monkeypatch.setattr(views, "_bucket_curves", bucket_curves)
+    monkeypatch.setattr(views, "_exact_curves", exact_curves)
+    return taken
+
+
+@pytest.mark.parametrize("path", ["exact", "buckets"])
+@pytest.mark.parametrize("game", ["seveneight", "bigtwo", "rummoli"])
+def test_cumulative_points_lie_on_the_full_curve(dashboard_con: duckdb.DuckDBPyConnection,
+                                                 monkeypatch: pytest.MonkeyPatch, path: str,
+                                                 game: str) -> None:
+    taken = _paths(monkeypatch, path)
+    for f in CURVE_FILTERS:
+        for points in (3, 7, 400):
+            got = views.cumulative_net(dashboard_con, f, game=game, points=points)
+            full = _full_curves(dashboard_con, f, game)
+            _assert_on_full_curve(got, full, points)
+            top = full.groupby("player").size().reset_index(name="n").sort_values(
+                ["n", "player"], ascending=[False, True]).head(8)
+            assert sorted(set(got["player"])) == sorted(top["player"])
+    if path == "exact":
+        assert set(taken) <= {"exact"}
+    else:  # the simulated hands are timed, minutes apart: buckets at a few points
+        assert "buckets" in taken
+
+
+def test_cumulative_falls_back_when_hands_do_not_spread(
+        dashboard_db: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Hands without times, all on one day: one time bucket, so the exact path answers."""
+    copy = tmp_path / "untimed.duckdb"
+    shutil.copy(dashboard_db, copy)
+    con = duckdb.connect(str(copy))
+    try:
+        con.execute("UPDATE seat_facts SET played_time = NULL, day = DATE '2026-08-20'")
+    finally:
+        con.close()
+    taken = _paths(monkeypatch, "buckets")
+    with reader(copy) as con:
+        for f in CURVE_FILTERS[:3]:
+            got = views.cumulative_net(con, f, game="seveneight", points=7)
+            _assert_on_full_curve(got, _full_curves(con, f, "seveneight"), 7)
+    assert taken and set(taken) == {"too few buckets", "exact"}
+
+
+# ---- hand_list: as the join of hands and seats answered ------------------------------
+
+def _old_hand_list(con: duckdb.DuckDBPyConnection, f: HandFilter, *, limit: int,
+                   offset: int) -> pd.DataFrame:
+    """hand_list as it was: the session label on every hand, the seats from ``seats``."""
+    cond, params = where(f)
+    params |= {"limit": limit, "offset": offset}
+    return _frame(con, f"""
+        WITH fh AS (
+            SELECT h.hand_id, h.game, h.variant, {views.DAY} AS day, h.played_time,
+                   {views.SESSION} AS session, h.round, h.hand_label, h.winner, h.source_index
+            FROM hands h WHERE {cond}
+            ORDER BY day DESC, h.played_time DESC NULLS LAST, h.source_index DESC, h.hand_id
+            LIMIT $limit OFFSET $offset)
+        SELECT fh.hand_id, fh.game, fh.variant, fh.day, fh.played_time, fh.session, fh.round,
+               fh.hand_label, string_agg(s.player, ', ' ORDER BY s.seat) AS players,
+               max(CASE WHEN s.seat = fh.winner THEN s.player END) AS winner,
+               max(s.net) AS top_net
+        FROM fh JOIN seats s USING (hand_id)
+        GROUP BY fh.hand_id, fh.game, fh.variant, fh.day, fh.played_time, fh.session, fh.round,
+                 fh.hand_label, fh.source_index
+        ORDER BY fh.day DESC, fh.played_time DESC NULLS LAST, fh.source_index DESC, fh.hand_id
+    """, params)
+
+
+@pytest.mark.parametrize(("limit", "offset"), [(500, 0), (7, 0), (5, 30)])
+def test_hand_list_answers_as_the_join_of_seats_did(dashboard_con: duckdb.DuckDBPyConnection,
+                                                    limit: int, offset: int) -> None:
+    for f in (*CURVE_FILTERS, HandFilter(game="rummoli"), HandFilter(session="b2-12-00002"),
+              HandFilter(players=("nobody",))):
+        got = views.hand_list(dashboard_con, f, limit=limit, offset=offset)
+        pd.testing.assert_frame_equal(
+            got, _old_hand_list(dashboard_con, f, limit=limit, offset=offset),
+            obj=f"{f.describe()} {limit} {offset}")
+        assert len(got) <= limit

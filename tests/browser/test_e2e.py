@@ -133,6 +133,15 @@ def test_the_dashboard_end_to_end(server: str, browser_page: Any, browser_db: Pa
         assert page.locator('[data-testid="stException"]').count() == 0
         _shot(page, name)
 
+    # Win rates draws only the shown tab: a click on another runs that game's part, and the
+    # URL names the tab, so the link opens it again.
+    _open(page, f"{server}/win_rates", "Win rates")
+    page.get_by_role("tab", name="Big Two").click()
+    page.get_by_role("heading", name="Result by deal strength").first.wait_for()
+    _settle(page)
+    assert re.search(r"[?&]tab=Big(\+|%20)Two", page.url), page.url
+    assert page.locator('[data-testid="stException"]').count() == 0
+
     # Big Two deals against the exact theory; Rummoli strengths against the poker pots won.
     for path, title, heading, name in (
             ("hand_types?game=bigtwo", "Hand types", "Combinations the deals hold",

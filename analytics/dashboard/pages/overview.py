@@ -6,14 +6,14 @@ import pandas as pd
 import streamlit as st
 
 from analytics.dashboard import charts, logic, ui
-from analytics.warehouse import queries, reader
+from analytics.warehouse import queries
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
 def _files(db: str, version: tuple[int, str, int]) -> pd.DataFrame:
     """The files loaded, newest first (``version`` keys the cache: an upload shows at once)."""
     del version
-    with reader(db) as con:
+    with ui.reading(db) as con:
         table = queries.files(con)
     return table.iloc[::-1].reset_index(drop=True)
 
@@ -25,9 +25,12 @@ def render() -> None:
     st.caption(f"Filters: {ctx.filter.describe()}")
     games: pd.DataFrame = ui.ask("overview")
     players: pd.DataFrame = ui.ask("player_results")
-    rejects: pd.DataFrame = ui.ask("rejects", limit=1000)
     hands, sessions, rejected = (int(games["hands"].sum()), int(games["sessions"].sum()),
                                  ctx.version[2])
+    # The data version counts the rejects: none recorded, no question (nor connection) asked.
+    rejects: pd.DataFrame = (ui.ask("rejects", limit=1000) if rejected else
+                             pd.DataFrame(columns=["file", "hand_index", "line", "stage",
+                                                   "game", "error"]))
     one, two, three, four = st.columns(4)
     one.metric("Hands", f"{hands:,}")
     two.metric("Players", f"{players['player'].nunique():,}")

@@ -3,7 +3,9 @@ updated after every action (equities where known)."""
 
 from __future__ import annotations
 
+from collections.abc import Hashable, Mapping
 from html import escape
+from typing import Any
 
 import pandas as pd
 import streamlit as st
@@ -33,7 +35,7 @@ def _steps(db: str, version: tuple[int, str, int], hand_id: int
     return hand, steps, detail["hand"], stored
 
 
-def _label(row: pd.Series) -> str:
+def _label(row: Mapping[Hashable, Any]) -> str:
     """A picker label; unique, since the picker tells options apart by their text."""
     day = row["day"].date() if hasattr(row["day"], "date") else row["day"]
     clock = f" {row['played_time']}" if pd.notna(row["played_time"]) else ""
@@ -122,7 +124,8 @@ def render() -> None:
         st.info("No hands match the filters.")
         return
     ids = [int(h) for h in hands["hand_id"]]
-    labels = {int(r["hand_id"]): _label(r) for _, r in hands.iterrows()}
+    # Plain records: indexing an iterrows() Series cost more than the list's own query.
+    labels = {int(r["hand_id"]): _label(r) for r in hands.to_dict("records")}
     if hand_id is not None and hand_id not in labels:
         ids.insert(0, hand_id)
         labels[hand_id] = f"hand {hand_id} (from the link)"

@@ -4,19 +4,23 @@ poker-pot share against strength (Rummoli)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pandas as pd
 import streamlit as st
 
 from analytics.dashboard import charts, logic, ui
 from analytics.warehouse.equity_views import BIGTWO_FEATURES
-from analytics.warehouse.views import SPLIT_PARTS
+from analytics.warehouse.views import SPLIT_PARTS, HandFilter
 
 _UNITS = {"bigtwo": "points", "rummoli": "chips", "seveneight": "chips"}
 _NAMES = {"seveneight": "7 & 8", "bigtwo": "Big Two", "rummoli": "Rummoli"}
 
 
 def render() -> None:
-    """Draw the page: one tab per game in the filtered data."""
+    """Draw the page: one tab per game in the filtered data, only the shown tab's questions
+    asked (the tab is in the URL as ``tab``)."""
+    ctx = ui.context()
     st.title("Win rates")
     st.caption("Mean result per hand (7 & 8), game (Big Two, points) or round (Rummoli) with "
                "95 % confidence intervals: mean ± 1.96·sd/√n.")
@@ -26,36 +30,45 @@ def render() -> None:
         st.info("No hands match the filters.")
         return
     ui.download_buttons(results, "win-rates", key="win_rates")
-    tabs = st.tabs([_NAMES[g] for g in games])
-    positions = logic.with_confidence(ui.ask("by_position"))
+    # Tabs that track the shown one (bound to the URL) run only its questions: plain tabs
+    # draw every game's charts on every run, three times the work over a million hands.
+    tabs = st.tabs([_NAMES[g] for g in games], key="tab", bind="query-params")
     for tab, game in zip(tabs, games, strict=True):
+        if tab.open is False:
+            continue
         with tab:
-            rows = results[results["game"] == game]
-            st.plotly_chart(charts.bar_with_ci(rows, x="player", title="Win rate per player",
-                                               y_title=f"mean {_UNITS[game]} per hand"),
-                            key=f"ci_{game}")
-            st.dataframe(rows, hide_index=True)
-            st.plotly_chart(charts.cumulative(ui.ask("cumulative_net", game=game),
-                                              unit=_UNITS[game]), key=f"cum_{game}")
-            if game == "seveneight":
-                st.caption("Dashed: the all-in adjusted line. In a hand all in with cards "
-                           "to come it counts the expected result (equity × pots, computed "
-                           "on ingest) instead of the actual one; luck = actual − expected.")
-                allin = logic.allin_table(ui.ask("allin_totals"))
-                st.dataframe(allin, hide_index=True)
-                ui.download_buttons(allin, "seveneight-allin", key="allin")
-            by_seat = positions[positions["game"] == game]
-            st.plotly_chart(charts.bar_with_ci(by_seat, x="position", color="players",
-                                               title="By position (colour: players at the "
-                                                     "table)"),
-                            key=f"pos_{game}")
-            ui.download_buttons(by_seat, f"{game}-positions", key=f"pos_{game}")
-            if game == "seveneight":
-                _seveneight()
-            elif game == "bigtwo":
-                _bigtwo()
-            else:
-                _rummoli()
+            _game(game, results[results["game"] == game],
+                  replace(ctx.filter, game=game))
+
+
+def _game(game: str, rows: pd.DataFrame, only: HandFilter) -> None:
+    """One game's tab: win rates, running results, by position, the game's own charts.
+    ``only`` is the filter narrowed to the game, for questions that span every game."""
+    st.plotly_chart(charts.bar_with_ci(rows, x="player", title="Win rate per player",
+                                       y_title=f"mean {_UNITS[game]} per hand"),
+                    key=f"ci_{game}")
+    st.dataframe(rows, hide_index=True)
+    st.plotly_chart(charts.cumulative(ui.ask("cumulative_net", game=game),
+                                      unit=_UNITS[game]), key=f"cum_{game}")
+    if game == "seveneight":
+        st.caption("Dashed: the all-in adjusted line. In a hand all in with cards "
+                   "to come it counts the expected result (equity × pots, computed "
+                   "on ingest) instead of the actual one; luck = actual − expected.")
+        allin = logic.allin_table(ui.ask("allin_totals"))
+        st.dataframe(allin, hide_index=True)
+        ui.download_buttons(allin, "seveneight-allin", key="allin")
+    by_seat = logic.with_confidence(ui.ask("by_position", only))
+    st.plotly_chart(charts.bar_with_ci(by_seat, x="position", color="players",
+                                       title="By position (colour: players at the "
+                                             "table)"),
+                    key=f"pos_{game}")
+    ui.download_buttons(by_seat, f"{game}-positions", key=f"pos_{game}")
+    if game == "seveneight":
+        _seveneight()
+    elif game == "bigtwo":
+        _bigtwo()
+    else:
+        _rummoli()
 
 
 def _seveneight() -> None:
