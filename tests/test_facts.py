@@ -22,7 +22,7 @@ import pytest
 from analytics.dashboard import logic
 from analytics.evaluator import poker_rank, seveneight_rank
 from analytics.rules import replay
-from analytics.warehouse import facts, ingest, open_writer, reader
+from analytics.warehouse import equity_views, facts, ingest, open_writer, reader
 from analytics.warehouse import views as v
 from analytics.warehouse.loader import begin_file, load_batch, rollback
 from analytics.warehouse.rows import Batch, FileContext
@@ -237,6 +237,24 @@ def old_dealt_hands(con: Con, f: HandFilter, *, game: str) -> pd.DataFrame:
     """, params | seat_params)
 
 
+def old_bigtwo_dealt(con: Con, f: HandFilter) -> pd.DataFrame:
+    """Every Big Two dealt hand with its table size and rules (the old
+    ``equity_views.bigtwo_dealt`` over ``actions`` without its sample)."""
+    cond, params = where(f, game="bigtwo")
+    seat_cond, seat_params = _seat_players(f)
+    return _frame(con, f"""
+        WITH dealt AS (
+            SELECT s.player, any_value(h.num_players) AS players,
+                   string_agg(a.cards, '' ORDER BY a.seq) AS cards, any_value(h.rules) AS rules
+            FROM actions a JOIN hands h ON h.hand_id = a.hand_id
+            JOIN seats s ON s.hand_id = a.hand_id AND s.seat = a.target
+            WHERE a.verb = 'dh' AND {cond} AND {seat_cond}
+            GROUP BY a.hand_id, s.player)
+        SELECT player, CAST(players AS BIGINT) AS players, cards, rules FROM dealt
+        WHERE NOT contains(cards, '??')
+    """, params | seat_params)
+
+
 def old_plays(con: Con, f: HandFilter) -> pd.DataFrame:
     """Every Big Two play (the old question without its sample)."""
     cond, params = where(f, game="bigtwo")
@@ -355,6 +373,8 @@ PAIRS: dict[str, tuple[Question, Question]] = {
     **{f"dealt_hands {g}": _unsampled_dealt(g) for g in ("seveneight", "rummoli", "bigtwo")},
     **{f"dealt_types {g}": _dealt_types(g) for g in ("seveneight", "rummoli", "bigtwo")},
     "plays": (lambda c, f: v.plays(c, f, sample=_EVERYTHING), old_plays),
+    "bigtwo_dealt": (lambda c, f: equity_views.bigtwo_dealt(c, f, sample=_EVERYTHING),
+                     old_bigtwo_dealt),
     "rummoli_board": (lambda c, f: v.rummoli_board(c, f, game_id=None),
                       lambda c, f: old_rummoli_board(c, f, game_id=None)),
     "rummoli_board one game": (lambda c, f: v.rummoli_board(c, f, game_id="s13-g002"),
@@ -365,8 +385,8 @@ PAIRS: dict[str, tuple[Question, Question]] = {
 # Questions without an ORDER BY (or sampled): compared as multisets of rows.
 # pot_winners orders by pot and rounds only: ties come in any order.
 UNORDERED = {"by_up_card", "dealt_hands seveneight", "dealt_hands rummoli", "dealt_hands bigtwo",
-             "plays", "pot_winners", "dealt_types seveneight", "dealt_types rummoli",
-             "dealt_types bigtwo"}
+             "plays", "bigtwo_dealt", "pot_winners", "dealt_types seveneight",
+             "dealt_types rummoli", "dealt_types bigtwo"}
 
 FILTERS: dict[str, HandFilter] = {
     "all": HandFilter(),

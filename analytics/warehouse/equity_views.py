@@ -14,7 +14,7 @@ from typing import Final
 import duckdb
 import pandas as pd
 
-from analytics.warehouse.views import HandFilter, where
+from analytics.warehouse.views import HandFilter, facts_where, where
 
 __all__ = [
     "BIGTWO_FEATURES",
@@ -142,17 +142,17 @@ def bigtwo_dealt(con: duckdb.DuckDBPyConnection, f: HandFilter, *, sample: int =
     """Big Two dealt hands with their rules, a reproducible sample of at most ``sample``:
     player, players at the table, cards (all his ``dh`` cards joined), rules (JSON).
     Hands with hidden cards (``??``) are left out."""
-    cond, params = where(f, game="bigtwo")
-    seat_cond, seat_params = _players(f, "s.player")
+    # From seat_facts, which holds each seat's dealt cards joined in order: aggregating
+    # the deal actions out of ``actions`` cost about 5 s of CPU over a million hands.
+    cond, params = facts_where(f, game="bigtwo")
     rows = int(sample)  # DuckDB takes only a constant in SAMPLE; int() keeps it a number
+    # The sample is drawn from the filtered rows: USING SAMPLE applies before the WHERE
+    # of its own SELECT, so the filter sits in the subquery.
     return _frame(con, f"""
-        WITH dealt AS (
-            SELECT s.player, any_value(h.num_players) AS players,
-                   string_agg(a.cards, '' ORDER BY a.seq) AS cards, any_value(h.rules) AS rules
-            FROM actions a JOIN hands h ON h.hand_id = a.hand_id
-            JOIN seats s ON s.hand_id = a.hand_id AND s.seat = a.target
-            WHERE a.verb = 'dh' AND {cond} AND {seat_cond}
-            GROUP BY a.hand_id, s.player)
-        SELECT player, players, cards, rules FROM dealt WHERE NOT contains(cards, '??')
+        SELECT player, players, cards, rules FROM (
+            SELECT x.player, CAST(x.num_players AS BIGINT) AS players, x.dealt AS cards,
+                   x.rules
+            FROM seat_facts x
+            WHERE x.dealt IS NOT NULL AND NOT contains(x.dealt, '??') AND {cond})
         USING SAMPLE reservoir({rows} ROWS) REPEATABLE (7)
-    """, params | seat_params)
+    """, params)
