@@ -49,8 +49,10 @@ def _compile(cls: type[Any], signature: str, prologue: str, prefix: str = "v_"
     shadow = _shadow(cls)
     if shadow is not None:
         body = "".join(f"    o.{name} = {prefix}{name}\n" for name in names)
-        source = (f"def make({signature}, _new=object.__new__, _shadow=_shadow, _cls=_cls):\n"
-                  f"{prologue}    o = _new(_shadow)\n{body}    o.__class__ = _cls\n"
+        # _shadow() rather than object.__new__(_shadow): calling the class is quicker, and it
+        # has neither __new__ nor __init__ of its own.
+        source = (f"def make({signature}, _shadow=_shadow, _cls=_cls):\n"
+                  f"{prologue}    o = _shadow()\n{body}    o.__class__ = _cls\n"
                   "    return o\n")
     else:
         setters = ", ".join(f"_s_{name}=_cls.{name}.__set__" for name in names)

@@ -49,7 +49,18 @@ _AMOUNT: Final = frozenset({Verb.BET_RAISE, Verb.BID, Verb.AUCTION_WIN})
 _GAME_NAMES: Final = {Game.SEVENEIGHT: "7 & 8", Game.RUMMOLI: "Rummoli", Game.BIGTWO: "Big Two"}
 
 
+_PLAYER_TOKENS: Final = {f"p{number}": number for number in range(1, 100)}
+"""The usual actor tokens, read without the checks of :func:`_read_actor`."""
+
+
 def _actor(token: str, players: int) -> int:
+    number = _PLAYER_TOKENS.get(token)
+    if number is not None and number <= players:
+        return number
+    return _read_actor(token, players)  # the dealer, an unusual spelling, or an error
+
+
+def _read_actor(token: str, players: int) -> int:
     if token == "d":
         return DEALER
     if len(token) >= 2 and token[0] == "p" and token[1:].isdigit() and token[1] != "0":
@@ -60,18 +71,18 @@ def _actor(token: str, players: int) -> int:
     raise ActionSyntaxError(f"{token!r} is not an actor (expected d or p1..p{players})")
 
 
-def _card_list(tokens: list[str], verb: Verb, *, required: bool) -> tuple[Card, ...]:
+def _card_list(tokens: list[str], verb: Verb, *, required: bool
+               ) -> tuple[tuple[Card, ...], list[int]]:
+    """The cards of ``tokens`` and the codes of the known ones, in order."""
     if not tokens:
         if required:
             raise ActionSyntaxError(f"{verb.value} needs cards")
-        return ()
-    cards: list[Card] = []
-    for token in tokens:
-        try:
-            cards.extend(parse_cards(token))
-        except CardError:
-            raise ActionSyntaxError(f"{token[:20]!r} is not a card or a list of cards") from None
-    codes = [card.code for card in cards if card.code >= 0]  # the known cards
+        return (), []
+    if len(tokens) == 1:  # the writer's form: one token of cards without separators
+        cards = _cards_of(tokens[0])
+    else:
+        cards = tuple([card for token in tokens for card in _cards_of(token)])
+    codes = [code for card in cards if (code := card.code) >= 0]  # the known cards
     if len(set(codes)) != len(codes):
         seen: set[int] = set()
         for card in cards:
@@ -79,11 +90,14 @@ def _card_list(tokens: list[str], verb: Verb, *, required: bool) -> tuple[Card, 
                 if card.code in seen:
                     raise ActionSyntaxError(f"card {card} appears twice in {' '.join(tokens)!r}")
                 seen.add(card.code)
-    return tuple(cards)
+    return cards, codes
 
 
-_CACHE: dict[tuple[str, Game, int], Action] = {}
-_CACHE_LIMIT: Final = 100_000
+def _cards_of(token: str) -> tuple[Card, ...]:
+    try:
+        return parse_cards(token)
+    except CardError:
+        raise ActionSyntaxError(f"{token[:20]!r} is not a card or a list of cards") from None
 
 
 def parse_action(text: str, game: Game, players: int, line: int = 0) -> Action:
@@ -99,8 +113,8 @@ def parse_action(text: str, game: Game, players: int, line: int = 0) -> Action:
         if len(_CACHE) >= _CACHE_LIMIT:
             _CACHE.clear()
         _CACHE[key] = cached
-    return Action(cached.actor, cached.verb, cached.cards, cached.amount, cached.target,
-                  cached.pot, cached.comment, line)
+    actor, verb, cards, amount, target, pot, comment, _codes = cached
+    return Action(actor, verb, cards, amount, target, pot, comment, line)
 
 
 ParsedAction = tuple[int, Verb, tuple[Card, ...], int | None, int | None, str | None,
@@ -108,6 +122,8 @@ ParsedAction = tuple[int, Verb, tuple[Card, ...], int | None, int | None, str | 
 """An action's fields but its line, then the codes of the known cards it deals (dealing verbs
 only, else None): what :func:`action_table` remembers per action text."""
 
+_CACHE: dict[tuple[str, Game, int], ParsedAction] = {}
+_CACHE_LIMIT: Final = 100_000
 _TABLES: dict[tuple[str, int], dict[str, ParsedAction]] = {}
 
 
@@ -129,26 +145,21 @@ def action_table(game: Game, players: int) -> dict[str, ParsedAction]:
 def parse_into(table: dict[str, ParsedAction], text: str, game: Game,
                players: int) -> ParsedAction:
     """Parse ``text`` as :func:`parse_action` does and remember it in ``table``."""
-    action = _parse_action(text, game, players)
-    codes = (tuple([card.code for card in action.cards if card.code >= 0])  # known cards
-             if action.verb in _DEALING_VERBS else None)
-    entry: ParsedAction = (action.actor, action.verb, action.cards, action.amount,
-                           action.target, action.pot, action.comment, codes)
+    entry = _parse_action(text, game, players)
     if len(table) >= _CACHE_LIMIT:
         table.clear()
     table[text] = entry
     return entry
 
 
-_DEALING_VERBS: Final = frozenset({Verb.DEAL_HOLE, Verb.DEAL_WIDOW})
-
-
-def _parse_action(text: str, game: Game, players: int, line: int = 0) -> Action:
+def _parse_action(text: str, game: Game, players: int) -> ParsedAction:
+    """The fields of the action ``text`` but its line, as a :data:`ParsedAction` (built as a
+    tuple: an ``Action`` per distinct text would cost more than the parsing)."""
     body, hash_mark, comment_text = text.partition("#")
     comment = comment_text.strip() if hash_mark else None
     tokens = body.split()
     if not tokens:
-        return Action(DEALER, Verb.NOOP, comment=comment, line=line)
+        return DEALER, Verb.NOOP, (), None, None, None, comment, None
     if len(tokens) < 2:
         raise ActionSyntaxError(f"{text.strip()!r}: expected an actor then a verb")
     actor = _actor(tokens[0], players)
@@ -165,32 +176,33 @@ def _parse_action(text: str, game: Game, players: int, line: int = 0) -> Action:
     if verb in _NO_ARGUMENT:
         if arguments:
             raise ActionSyntaxError(f"{verb.value} takes no argument, got {' '.join(arguments)!r}")
-        return Action(actor, verb, comment=comment, line=line)
+        return actor, verb, (), None, None, None, comment, None
     if verb in _AMOUNT:
         if len(arguments) != 1:
             raise ActionSyntaxError(f"{verb.value} takes one amount of chips")
         amount = _amount(arguments[0], verb)
-        return Action(actor, verb, amount=amount, comment=comment, line=line)
+        return actor, verb, (), amount, None, None, comment, None
     if verb is Verb.DEAL_HOLE:
         if not arguments:
             raise ActionSyntaxError("dh needs a player and cards, as in 'd dh p1 AsKd'")
         target = _actor(arguments[0], players)
         if target == DEALER:
             raise ActionSyntaxError("dh deals to a player (p1..pN), not to d")
-        cards = _card_list(arguments[1:], verb, required=True)
-        return Action(actor, verb, cards=cards, target=target, comment=comment, line=line)
+        cards, codes = _card_list(arguments[1:], verb, required=True)
+        return actor, verb, cards, None, target, None, comment, tuple(codes)
     if verb is Verb.CLAIM:
         if len(arguments) != 1 or arguments[0] not in RUMMOLI_POTS:
             raise ActionSyntaxError(f"cl takes one pot name: {' '.join(RUMMOLI_POTS)}")
-        return Action(actor, verb, pot=arguments[0], comment=comment, line=line)
+        return actor, verb, (), None, None, arguments[0], comment, None
     if verb is Verb.TURN_UP:
-        cards = _card_list(arguments, verb, required=True)
+        cards, _known = _card_list(arguments, verb, required=True)
         if len(cards) != 1:
             raise ActionSyntaxError(f"up turns exactly one card face up, not {len(cards)}")
-        return Action(actor, verb, cards=cards, comment=comment, line=line)
+        return actor, verb, cards, None, None, None, comment, None
     # sm (cards optional), pl and dw (cards required)
-    cards = _card_list(arguments, verb, required=verb is not Verb.SHOW_MUCK)
-    return Action(actor, verb, cards=cards, comment=comment, line=line)
+    cards, codes = _card_list(arguments, verb, required=verb is not Verb.SHOW_MUCK)
+    return (actor, verb, cards, None, None, None, comment,
+            tuple(codes) if verb is Verb.DEAL_WIDOW else None)
 
 
 def _amount(token: str, verb: Verb) -> int:

@@ -1,0 +1,68 @@
+"""parsers.actions: one action string, read the same way by every entry point.
+
+``parse_action`` (an ``Action``) and ``parse_into`` (the reader's cached tuple) share
+one parser; these cases pin the fields and the messages of both, including the
+card-list shapes (one token, several tokens, unknown cards) and the actor spellings.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from parsers.actions import ActionSyntaxError, parse_action, parse_into
+from parsers.cards import parse_cards
+from parsers.knobs import Game
+from parsers.model import DEALER, Action, Verb
+
+GOOD = [
+    (Game.BIGTWO, "p1 pl 3d4d", Action(1, Verb.PLAY, parse_cards("3d4d")), None),
+    (Game.BIGTWO, "p2 pl 3d 4d # pair", Action(2, Verb.PLAY, parse_cards("3d4d"), comment="pair"),
+     None),
+    (Game.BIGTWO, "d dh p3 As??Kd", Action(DEALER, Verb.DEAL_HOLE, parse_cards("As??Kd"),
+                                           target=3), (51, 45)),
+    (Game.BIGTWO, "p4 ps", Action(4, Verb.PASS), None),
+    (Game.BIGTWO, "  # only a comment", Action(DEALER, Verb.NOOP, comment="only a comment"),
+     None),
+    (Game.SEVENEIGHT, "p1 cbr 20", Action(1, Verb.BET_RAISE, amount=20), None),
+    (Game.SEVENEIGHT, "p2 up 7h", Action(2, Verb.TURN_UP, parse_cards("7h")), None),
+    (Game.SEVENEIGHT, "p3 sm", Action(3, Verb.SHOW_MUCK), None),
+    (Game.SEVENEIGHT, "p\u0663 f", Action(3, Verb.FOLD), None),  # a Unicode digit, as before
+    (Game.RUMMOLI, "d dw As Kd ??", Action(DEALER, Verb.DEAL_WIDOW, parse_cards("AsKd??")),
+     (51, 45)),
+    (Game.RUMMOLI, "p2 cl rummoli", Action(2, Verb.CLAIM, pot="rummoli"), None),
+]
+
+
+@pytest.mark.parametrize(("game", "text", "expected", "codes"), GOOD)
+def test_good_actions(game: Game, text: str, expected: Action, codes: tuple[int, ...] | None
+                      ) -> None:
+    action = parse_action(text, game, 4, line=7)
+    assert action == expected
+    assert type(action) is Action and action.line == 7
+    entry = parse_into({}, text, game, 4)
+    assert entry == (expected.actor, expected.verb, expected.cards, expected.amount,
+                     expected.target, expected.pot, expected.comment, codes)
+
+
+BAD = [
+    (Game.BIGTWO, "p5 pl 3d", "'p5' is not a player (this hand has 4)"),
+    (Game.BIGTWO, "p0 pl 3d", "'p0' is not an actor (expected d or p1..p4)"),
+    (Game.BIGTWO, "p1 pl 3d Zz 4d", "'Zz' is not a card or a list of cards"),
+    (Game.BIGTWO, "p1 pl 3dXx", "'3dXx' is not a card or a list of cards"),
+    (Game.BIGTWO, "p1 pl 3d 3d", "card 3d appears twice in '3d 3d'"),
+    (Game.BIGTWO, "p1 pl", "pl needs cards"),
+    (Game.BIGTWO, "p1 cc", "'cc' is not a Big Two verb (expected one of: dh pl ps)"),
+    (Game.BIGTWO, "d dh d 3d", "dh deals to a player (p1..pN), not to d"),
+    (Game.SEVENEIGHT, "p1 up 7h8h", "up turns exactly one card face up, not 2"),
+    (Game.SEVENEIGHT, "d cbr 5", "'cbr' is not an action of the dealer"),
+    (Game.SEVENEIGHT, "p1", "'p1': expected an actor then a verb"),
+]
+
+
+@pytest.mark.parametrize(("game", "text", "message"), BAD)
+def test_bad_actions(game: Game, text: str, message: str) -> None:
+    with pytest.raises(ActionSyntaxError) as by_action:
+        parse_action(text, game, 4)
+    with pytest.raises(ActionSyntaxError) as by_table:
+        parse_into({}, text, game, 4)
+    assert str(by_action.value) == str(by_table.value) == message
