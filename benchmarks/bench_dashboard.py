@@ -106,6 +106,9 @@ def _pages(con: duckdb.DuckDBPyConnection, v: ModuleType = views
                               "LIMIT 1").fetchall()[0][0])
     hand_id = int(con.execute("SELECT hand_id FROM hands WHERE game = 'seveneight' "
                               "LIMIT 1").fetchall()[0][0])
+    # The page counts the stored categories (dealt_types) since schema 6; a baseline
+    # checkout from before asks for the dealt cards and categorises them itself.
+    dealt = getattr(v, "dealt_types", v.dealt_hands)
     return {
         "start (every page)": [("data_version", v.data_version),
                                ("filter_options", v.filter_options)],
@@ -128,9 +131,8 @@ def _pages(con: duckdb.DuckDBPyConnection, v: ModuleType = views
                                  c, f, game_id=game_id)),
                              ("pot_streaks", lambda c: v.pot_streaks(c, f))],
         "Hand types": [("overview", lambda c: v.overview(c, f)),
-                       ("dealt_hands seveneight", lambda c: v.dealt_hands(
-                           c, f, game="seveneight")),
-                       ("dealt_hands rummoli", lambda c: v.dealt_hands(c, f, game="rummoli")),
+                       *[(f"{dealt.__name__} {g}", lambda c, g=g: dealt(c, f, game=g))
+                         for g in ("seveneight", "rummoli")],
                        ("plays", lambda c: v.plays(c, f)),
                        ("showdown_types", lambda c: v.showdown_types(c, f))],
         "Hand replayer": [("hand_list", lambda c: v.hand_list(c, f)),
