@@ -16,12 +16,14 @@ from analytics.equity.bigtwo_theory import (
     bigtwo_contains,
     bigtwo_deal_sizes,
     bigtwo_kinds_held,
+    bigtwo_kinds_held_counts,
     bigtwo_most_of_a_rank,
     bigtwo_twos,
     kinds_for,
     valid_runs,
 )
 from analytics.evaluator import BigTwoKind, bigtwo_all_combos
+from analytics.evaluator.categories import card_text_codes
 from parsers.cards import Card, parse_cards
 from parsers.knobs import BigTwoDeal, BigTwoRules, Straights
 
@@ -113,6 +115,9 @@ def test_deal_sizes() -> None:
         bigtwo_deal_sizes(everything, 5)
 
 
+DECK_TEXT = [f"{rank}{suit}" for rank in "23456789TJQKA" for suit in "dchs"]
+
+
 def test_bad_sizes_are_refused() -> None:
     with pytest.raises(ValueError, match="not possible"):
         bigtwo_contains(53)
@@ -127,6 +132,27 @@ def test_kinds_held_equals_the_evaluator_on_random_deals(rules: BigTwoRules) -> 
         for _ in range(60):
             hand = rng.sample(DECK, size)
             assert bigtwo_kinds_held(hand, rules) == _evaluator_kinds(hand, rules), hand
+
+
+@pytest.mark.parametrize("rules", RULE_SETS)
+def test_counting_many_hands_at_once_equals_one_at_a_time(rules: BigTwoRules) -> None:
+    """The numpy count of the Hand types page against the per-hand function, on random
+    deals and on crowded ones (whole ranks, one suit, runs in every suit)."""
+    rng = random.Random(23)
+    crowded = [[f"{rank}{suit}" for rank in ranks for suit in "dchs"]
+               for ranks in ("AKQ", "2345", "A23", "6789", "TJQ")]
+    crowded += [[f"{rank}{suit}" for rank in "23456789TJQKA"] for suit in "dchs"]
+    crowded += [[f"{rank}{suit}" for rank in "A2345" for suit in "dc"]]
+    for size in (13, 5, 6, 17, 26):
+        hands = ["".join(rng.sample(DECK_TEXT, size)) for _ in range(300)]
+        hands += ["".join(hand[:size]) for hand in crowded if len(hand) >= size]
+        codes, valid = card_text_codes(hands, size)
+        assert valid.all()
+        one_at_a_time: Counter[BigTwoKind] = Counter()
+        for hand in hands:
+            one_at_a_time.update(bigtwo_kinds_held(hand, rules))
+        assert bigtwo_kinds_held_counts(codes, rules) == one_at_a_time, size
+    assert bigtwo_kinds_held_counts(card_text_codes([], 13)[0], rules) == Counter()
 
 
 @pytest.mark.parametrize("rules", RULE_SETS[:2])

@@ -9,7 +9,6 @@ Rummoli board in shapes the charts want, and the upload summary.
 from __future__ import annotations
 
 import math
-from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
@@ -24,13 +23,12 @@ from analytics.dashboard.replayer import rules_from_json
 from analytics.equity.bigtwo_theory import (
     MOST_OF_A_RANK,
     bigtwo_contains,
-    bigtwo_kinds_held,
+    bigtwo_kinds_held_counts,
     bigtwo_most_of_a_rank,
     bigtwo_twos,
     kinds_for,
 )
 from analytics.evaluator import (
-    BigTwoKind,
     PokerCategory,
     SevenEightCategory,
     bigtwo_combo,
@@ -386,9 +384,7 @@ def bigtwo_held_table(dealt: pd.DataFrame) -> pd.DataFrame:
     rows = []
     for (size, straights, four), (rule_set, hands) in sorted(_bigtwo_groups(dealt).items()):
         theory = bigtwo_contains(size, rule_set)
-        held: Counter[BigTwoKind] = Counter()
-        for cards in hands:
-            held.update(bigtwo_kinds_held(cards, rule_set))
+        held = bigtwo_kinds_held_counts(card_codes(hands, size), rule_set)
         n = len(hands)
         for kind in kinds_for(rule_set):
             p = theory.counts[kind] / theory.hands
