@@ -395,6 +395,7 @@ def _codes(column: pa.ChunkedArray) -> npt.NDArray[np.int32]:
     encoded = pc.dictionary_encode(column.combine_chunks(), null_encoding="encode")
     return np.asarray(encoded.indices.to_numpy(), dtype=np.int32)
 
+
 CHUNK_HANDS: Final = 100_000
 """Hands filled per statement: the aggregation of their actions must fit the writer's
 memory limit (512 MB), which a million hands in one statement do not."""
