@@ -178,24 +178,34 @@ with a space or tab then whitespace then ``[`` (a search for a literal first cha
 at C speed from line end to line end)."""
 
 
-def _header_rows(batch: list[_Line], text: str) -> Iterator[tuple[int, re.Match[str]]]:
-    """The rows of ``batch`` (all str, joined with line ends as ``text``) that are table
-    headers, with their match: every line :data:`_HEADER` matches, which must start with
-    ``[``, a space or a tab."""
-    if batch:
-        header = _HEADER.match(batch[0])  # type: ignore[arg-type]
-        if header is not None and batch[0][0] in "[ \t":  # type: ignore[index]
-            yield 0, header
+def _header_matches(text: str) -> Iterator[re.Match[str]]:
+    """The table header lines of ``text`` (whole lines, each ending with a line end) as
+    matches of :data:`_HEADER` over ``text``: every line it matches, which must start with
+    ``[``, a space or a tab.  Both :func:`iter_chunks` and :class:`HandCuts` find the hands
+    by these, so they cannot disagree on where one starts."""
+    match, find = _HEADER.match, text.find
+    if text[:1] in ("[", " ", "\t"):
+        header = match(text, 0, find("\n"))
+        if header is not None:
+            yield header
+    for candidate in _HEADER_CANDIDATE.finditer(text):
+        start = candidate.start() + 1
+        header = match(text, start, find("\n", start))
+        if header is not None:
+            yield header
+
+
+def _header_rows(text: str) -> Iterator[tuple[int, re.Match[str]]]:
+    """The rows of the lines of ``text`` (a batch of str lines, each with its line end)
+    that are table headers (:func:`_header_matches`), with their match."""
     row = 0
     position = 0
     count = text.count
-    for candidate in _HEADER_CANDIDATE.finditer(text):
-        line_end = candidate.start()
-        row += count("\n", position, line_end + 1)
-        position = line_end + 1
-        header = _HEADER.match(batch[row])  # type: ignore[arg-type]
-        if header is not None:
-            yield row, header
+    for header in _header_matches(text):
+        start = header.start()
+        row += count("\n", position, start)
+        position = start
+        yield row, header
 
 
 def _take_lines(chunk: Chunk, batch: list[_Line], start: int, end: int, before: int,
@@ -231,7 +241,7 @@ def iter_chunks(stream: IO[bytes] | IO[str], source: str, start: Cut | None = No
             # The usual case, a batch of good lines inside the file's hands: find the header
             # lines in the batch's text, and hand the lines between them over in slices.
             first = 0
-            for row, found in _header_rows(batch, text):
+            for row, found in _header_rows(text):
                 _take_lines(current, batch, first, row, line_number, source)
                 yield current
                 index += 1
@@ -361,7 +371,8 @@ class HandCuts:
             self._stopped = True
             return
         ascii_only = len(text) == len(complete)
-        for position in _header_positions(text):
+        for header in _header_matches(text):
+            position = header.start()
             if not self._started:
                 self._started = True
                 # Keys, not just blanks and comments, before the first header: a hand of its own.
@@ -398,18 +409,6 @@ def _plain_text(complete: bytes) -> str | None:
             return None
         position = line_end + 1
     return text
-
-
-def _header_positions(text: str) -> Iterator[int]:
-    """Where the table header lines of ``text`` (whole, good lines) start: the lines
-    :func:`iter_chunks` takes for headers."""
-    find, match = text.find, _HEADER.match
-    if text[:1] in ("[", " ", "\t") and match(text, 0, find("\n")) is not None:
-        yield 0
-    for candidate in _HEADER_CANDIDATE.finditer(text):
-        start = candidate.start() + 1
-        if match(text, start, find("\n", start)) is not None:
-            yield start
 
 
 def _opens_hand(text: str) -> int:
