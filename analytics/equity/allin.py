@@ -45,6 +45,7 @@ from analytics.equity.seveneight import (
     SevenEightSpot,
     seveneight_deals,
     seveneight_table,
+    single_slot_owners,
     single_slot_values,
 )
 from analytics.rules.base import Outcome
@@ -194,7 +195,7 @@ def allin_adjusted(
     errors = np.zeros(m)
     exact = deals <= budget
     if exact:
-        if owner and len(set(owner)) == len(owner):  # spot.single_slot
+        if single_slot_owners(owner):  # spot.single_slot, from the list we have
             unused = np.zeros(m)
             deals = _kernels.single_slot_exact(single_slot_values(spot), owner_array, eligible,
                                                amounts, expected, unused, unused)

@@ -43,6 +43,7 @@ __all__ = [
     "seveneight_spot",
     "seveneight_table",
     "seveneight_view",
+    "single_slot_owners",
 ]
 
 DEFAULT_BUDGET: Final = 5_000_000
@@ -104,16 +105,20 @@ class SevenEightSpot:
     @property
     def single_slot(self) -> bool:
         """True when every player has at most one card to come (the fast exact path)."""
-        if self.owner.size == 0:
-            return False  # nothing to come: the general kernel scores the one deal
-        owners = self.owner.tolist()
-        return len(set(owners)) == len(owners)
+        return single_slot_owners(self.owner.tolist())
 
     @property
     def deals(self) -> int:
         """How many equally likely deals exact enumeration visits."""
         return seveneight_deals(self.pool.size, np.bincount(self.owner,
                                                             minlength=self.cards.shape[0]))
+
+
+def single_slot_owners(owners: Sequence[int]) -> bool:
+    """:attr:`SevenEightSpot.single_slot` from the slots' owners (one entry per card to come):
+    some card to come (with none, the general kernel scores the one deal) and no player
+    owning two."""
+    return bool(owners) and len(set(owners)) == len(owners)
 
 
 def seveneight_deals(pool_size: int, slots_per_player: Iterable[int]) -> int:
