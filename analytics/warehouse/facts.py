@@ -45,8 +45,9 @@ __all__ = ["CHUNK_HANDS", "HANDS_TABLE", "POTS_TABLE", "SEATS_TABLE", "SEATS_TAB
            "dealt_categories", "fill_batch",
            "fill_missing", "fill_missing_hands", "fill_missing_seats"]
 
-SEATS_TABLE_V4: Final = """
-    CREATE TABLE seat_facts (
+# The columns of seat_facts as migration 4 created it: migration text, never to be edited
+# (SEATS_TABLE_V4 must stay what migration 4 ran); migration 6 added the ones after them.
+_SEAT_COLUMNS_V4: Final = """\
         hand_id          BIGINT NOT NULL,
         game             VARCHAR NOT NULL,
         variant          VARCHAR NOT NULL,
@@ -77,44 +78,18 @@ SEATS_TABLE_V4: Final = """
         allin_expected_net DOUBLE,
         allin_actual_net BIGINT,
         allin_luck       DOUBLE,
-        allin_std_error  DOUBLE
+        allin_std_error  DOUBLE"""
+
+SEATS_TABLE_V4: Final = f"""
+    CREATE TABLE seat_facts (
+{_SEAT_COLUMNS_V4}
     )
 """
 """``seat_facts`` as migration 4 created it (frozen: migration 6 replaces it)."""
 
-SEATS_TABLE: Final = """
+SEATS_TABLE: Final = f"""
     CREATE TABLE seat_facts (
-        hand_id          BIGINT NOT NULL,
-        game             VARCHAR NOT NULL,
-        variant          VARCHAR NOT NULL,
-        rules            VARCHAR NOT NULL,
-        stakes           VARCHAR NOT NULL,
-        session          VARCHAR,
-        game_id          VARCHAR,
-        round            INTEGER,
-        day              DATE,
-        played_time      TIME,
-        source_index     INTEGER NOT NULL,
-        num_players      SMALLINT NOT NULL,
-        dealer           SMALLINT,
-        seat             SMALLINT NOT NULL,
-        position         SMALLINT NOT NULL,
-        player           VARCHAR NOT NULL,
-        net              BIGINT NOT NULL,
-        winner           BOOLEAN NOT NULL,
-        place            SMALLINT,
-        up               BOOLEAN NOT NULL,
-        up_rank          VARCHAR,
-        cards_left       INTEGER,
-        dealt            VARCHAR,
-        plays            VARCHAR[],
-        shown_size       SMALLINT,
-        shown_category   VARCHAR,
-        all_in           BOOLEAN NOT NULL,
-        allin_expected_net DOUBLE,
-        allin_actual_net BIGINT,
-        allin_luck       DOUBLE,
-        allin_std_error  DOUBLE,
+{_SEAT_COLUMNS_V4},
         dealt_size       SMALLINT,
         dealt_two_category   VARCHAR,
         dealt_three_category VARCHAR,
