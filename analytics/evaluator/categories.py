@@ -107,9 +107,10 @@ def _labels(texts: Texts, sizes: Sequence[int],
     with ``pad`` every group in one call, each hand padded to the largest size by repeating
     its own last card.  Padding is for poker only: a poker value depends on the set of cards
     held (the kernel ORs each card into its suit's bit mask), which a repeat leaves as it
-    is, and each batch call costs several milliseconds however few hands it has (the
-    kernel runs on numba's thread pool), so a Rummoli batch of seven hand sizes would
-    pay that seven times (tests/test_evaluator_categories.py checks every size)."""
+    is.  A batch call's fixed cost is small on an idle machine (about 17 µs) but was
+    7-8 ms with both cores busy, as in an ingest (the kernel runs on numba's thread
+    pool, whose threads must be scheduled), so a Rummoli batch of seven hand sizes would
+    pay it seven times (tests/test_evaluator_categories.py checks every size)."""
     array = _string_array(texts)
     out = np.full(len(array), None, dtype=object)
     # Bytes, not characters: a group's texts are then one contiguous run of its buffer
