@@ -345,11 +345,11 @@ _TIME_BUCKETS: Final = 4000
 # Order of play: day, time (none: after the day's timed hands), position in the file, hand
 # id.  ``ts`` packs the first two into microseconds since 1970 (a hand without a time
 # counts at the next midnight, after the day's timed hands).
-_PLAY_TS: Final = ("date_diff('day', DATE '1970-01-01', x.day) * 86400000000 "
-                   "+ coalesce(epoch_us(x.played_time), 86400000000)")
+_DAY_US: Final = 86_400_000_000
+_PLAY_TS: Final = (f"date_diff('day', DATE '1970-01-01', x.day) * {_DAY_US} "
+                   f"+ coalesce(epoch_us(x.played_time), {_DAY_US})")
 _ADJUSTED: Final = ("CASE WHEN x.game = 'seveneight' THEN coalesce(x.allin_expected_net, x.net) "
                     "END")
-_DAY_US: Final = 86_400_000_000
 
 
 def _targets(total: int, points: int) -> npt.NDArray[np.int64]:
