@@ -10,6 +10,7 @@ from analytics.equity import allin_adjusted, allin_moment, seveneight_equity
 from analytics.rules import replay
 from analytics.simulate.seveneight import simulate_seveneight
 from parsers import HandHistory, loads_hands
+from parsers.cards import UNKNOWN as _UNKNOWN
 
 
 def hand_from(actions: list[str], stacks: str, blinds: str) -> HandHistory:
@@ -134,3 +135,34 @@ def test_monte_carlo_beyond_the_budget_reports_a_standard_error() -> None:
     assert [m.std_error > 0 for m in estimate.players] == [False, True, True]
     for e, m in zip(exact.players, estimate.players, strict=True):
         assert abs(m.expected_won - e.expected_won) < 4 * m.std_error + 1e-9
+
+
+def test_many_spots_solved_together_give_each_spot_alone_results() -> None:
+    # Simulated all-ins (heads-up to six players, side pots), the hands above, and spots
+    # outside the stacked kernel: an unseen hole card (two cards to come for that player)
+    # and a budget too small for exact enumeration (Monte Carlo, seeded per spot).
+    from analytics.equity.allin import allin_adjusted_many, allin_spot
+
+    hands = [hand for players in (2, 4, 6) for hand in simulate_seveneight(150, players, 11)
+             if allin_moment(hand) is not None]
+    hands += [HEADS_UP, SIDE_POT]
+    hidden = HEADS_UP.actions[0].cards[0]
+    unseen = dataclasses.replace(HEADS_UP, actions=tuple(
+        dataclasses.replace(action, cards=(action.cards[0], _UNKNOWN)) if index == 0
+        else action for index, action in enumerate(HEADS_UP.actions)))
+    assert hidden != _UNKNOWN and allin_moment(unseen) is not None
+    hands.append(unseen)
+    assert len(hands) > 20
+    spots = [allin_spot(hand, replay(hand)) for hand in hands]
+    assert all(spot is not None for spot in spots)
+    seeds = list(range(len(hands)))
+    together = allin_adjusted_many([spot for spot in spots if spot is not None], seeds)
+    alone = [allin_adjusted(hand, replay(hand), seed=seed)
+             for hand, seed in zip(hands, seeds, strict=True)]
+    assert together == alone
+    assert any(result is not None and len(result.players) > 2 for result in alone)
+    small = allin_adjusted_many([spot for spot in spots[:3] if spot is not None], [5, 6, 7],
+                                budget=10, samples=1_000)
+    assert small == [allin_adjusted(hand, replay(hand), seed=seed, budget=10, samples=1_000)
+                     for hand, seed in zip(hands[:3], [5, 6, 7], strict=True)]
+    assert not any(result.exact for result in small)

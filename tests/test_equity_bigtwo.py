@@ -107,3 +107,38 @@ def test_fast_features_equal_the_listed_ones_on_crowded_hands() -> None:
             assert bigtwo_features_fast(iter(hand), rules) == bigtwo_features(hand, rules)
     with pytest.raises(EvaluationError, match="distinct"):
         bigtwo_features_fast([*parse_cards("3d4d"), UNKNOWN])
+
+
+def test_features_of_many_hands_in_one_call_are_each_hands_features() -> None:
+    from analytics.equity.bigtwo import bigtwo_features_many
+
+    rng = random.Random(17)
+    rule_sets = [BigTwoRules(), BigTwoRules(straights=Straights.SG_HK),
+                 BigTwoRules(straights=Straights.MALAYSIAN, lead_card="3c")]
+    hands, rules = [], []
+    for _ in range(3_000):
+        hands.append(rng.sample(DECK, rng.choice([0, 1, 5, 8, 13, 13, 17, 18, 26, 40, 52])))
+        rules.append(rng.choice(rule_sets))
+    masks = [sum(1 << card.code for card in hand) for hand in hands]
+    rows = bigtwo_features_many(masks, [len(hand) for hand in hands], rules).tolist()
+    for hand, rule_set, row in zip(hands, rules, rows, strict=True):
+        one = bigtwo_features_fast(hand, rule_set)
+        assert row == [one.twos, one.aces, int(one.has_lead), one.pairs, one.triples,
+                       one.five_card, one.distinct_five_card_ranks]
+    assert bigtwo_features_many([], [], []).shape == (0, 7)
+
+
+def test_game_deals_are_the_masks_the_game_features_count() -> None:
+    from analytics.equity.bigtwo import bigtwo_features_many, bigtwo_game_deals
+
+    for hand in simulate_bigtwo(20, 4, 9):
+        deals = bigtwo_game_deals(hand)
+        assert isinstance(hand.rules, BigTwoRules)
+        rows = bigtwo_features_many([mask for _, mask, _ in deals],
+                                    [size for _, _, size in deals], [hand.rules] * len(deals))
+        expected = bigtwo_game_features_fast(hand)
+        assert [seat for seat, _, _ in deals] == [item.seat for item in expected]
+        assert [size for _, _, size in deals] == [item.cards for item in expected]
+        assert rows.tolist() == [[item.twos, item.aces, int(item.has_lead), item.pairs,
+                                  item.triples, item.five_card, item.distinct_five_card_ranks]
+                                 for item in expected]

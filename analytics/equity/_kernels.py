@@ -700,6 +700,148 @@ def single_slot_exact(values: Any, slotted: Any, eligible: Any, amounts: Any, eq
     return int(prefixes * (n_pool - depth))
 
 
+@_jit()
+def single_slot_exact_many(cards: Any, players: Any, pool: Any, pools: Any, owner: Any,
+                           owners: Any, eligible: Any, amounts: Any, pots: Any, table3: Any,
+                           expected: Any, deals: Any) -> None:  # pragma: no cover - jitted
+    """:func:`single_slot_exact` with pots for many spots stacked: spot s has the card
+    rows ``players[s]:players[s + 1]`` of ``cards`` (its contestants), the pool codes
+    ``pools[s]:pools[s + 1]``, the slotted rows ``owners[s]:owners[s + 1]`` of ``owner``
+    and the pots ``pots[s]:pots[s + 1]`` of ``eligible`` (padded with False) and
+    ``amounts``.  Each spot's chips won are summed into its rows of ``expected`` and its
+    deals stored in ``deals[s]``: the values of one call per spot with the values of
+    ``seveneight.single_slot_values``, without a call and its arrays per spot.
+    """
+    for s in range(deals.shape[0]):
+        first = players[s]
+        m = players[s + 1] - first
+        spot_pool = pool[pools[s]:pools[s + 1]]
+        n_pool = spot_pool.shape[0]
+        values = np.empty((m, n_pool), dtype=np.int64)
+        for i in range(m):
+            base = cards[first + i, 0] * 2704 + cards[first + i, 1] * 52
+            third = cards[first + i, 2]
+            for j in range(n_pool):
+                values[i, j] = table3[base + (third if third >= 0 else spot_pool[j])]
+        spot_eligible = np.ascontiguousarray(eligible[pots[s]:pots[s + 1], :m])
+        unused = np.zeros(m)
+        deals[s] = single_slot_exact(values, owner[owners[s]:owners[s + 1]], spot_eligible,
+                                     amounts[pots[s]:pots[s + 1]],
+                                     expected[first:first + m], unused, unused)
+
+
+@_jit()
+def _choose(n: int, k: int) -> int:  # pragma: no cover - jitted
+    """C(n, k) for the small counts of a Big Two hand (0 when k > n)."""
+    if k < 0 or k > n:
+        return 0
+    result = 1
+    for i in range(k):
+        result = result * (n - i) // (i + 1)
+    return result
+
+
+@_jit()
+def bigtwo_features_many(masks: Any, sizes: Any, rules: Any, leads: Any, run_masks: Any,
+                         run_counts: Any, two_shift: int, ace_shift: int,
+                         out: Any) -> None:  # pragma: no cover - jitted
+    """``bigtwo._features_of_mask`` of many dealt hands: hand h's cards are the bits
+    (``4 * rank + suit``) of ``masks[h]``, ``sizes[h]`` of them, under rule set
+    ``rules[h]`` (its valid straights: the first ``run_counts[r]`` rank masks of
+    ``run_masks[r]``) with lead card code ``leads[h]``.  Row h of ``out``: twos, aces,
+    has lead (0/1), pairs, triples, five-card plays, distinct five-card ranks.
+    """
+    counts = np.zeros(13, dtype=np.int64)
+    suits = np.zeros(4, dtype=np.int64)
+    for h in range(masks.shape[0]):
+        seen = masks[h]
+        held = 0
+        paired = 0
+        quads = 0
+        all_pairs = 0
+        triples = 0
+        overlap = 0
+        for suit in range(4):
+            suits[suit] = 0
+        for rank in range(13):
+            n = 0
+            for suit in range(4):
+                if seen >> (4 * rank + suit) & 1:
+                    n += 1
+                    suits[suit] |= 1 << rank
+            counts[rank] = n
+            if n >= 1:
+                held |= 1 << rank
+            if n >= 2:
+                paired |= 1 << rank
+            if n == 4:
+                quads += 1
+            pairs_here = _choose(n, 2)
+            triples_here = _choose(n, 3)
+            all_pairs += pairs_here
+            triples += triples_here
+            overlap += pairs_here * triples_here
+        r = rules[h]
+        reached = 0
+        five = 0
+        for i in range(run_counts[r]):  # straights: one play per choice of suits
+            run = run_masks[r, i]
+            if held & run == run:
+                reached |= run
+                product = 1
+                for rank in range(13):
+                    if run >> rank & 1:
+                        product *= counts[rank]
+                five += product
+        for suit in range(4):
+            suit_mask = suits[suit]
+            suited = 0
+            for rank in range(13):
+                suited += suit_mask >> rank & 1
+            if suited < 5:
+                continue
+            whole = 0  # straight flushes of the suit
+            for i in range(run_counts[r]):
+                if suit_mask & run_masks[r, i] == run_masks[r, i]:
+                    whole += 1
+            five += _choose(suited, 5) - whole
+            if whole == 0:  # every card of the suit is in some flush
+                reached |= suit_mask
+                continue
+            with_rank = _choose(suited - 1, 4)  # five-card sets of the suit holding a card
+            for rank in range(13):
+                if suit_mask >> rank & 1:
+                    in_straight_flushes = 0
+                    for i in range(run_counts[r]):
+                        run = run_masks[r, i]
+                        if suit_mask & run == run and run >> rank & 1:
+                            in_straight_flushes += 1
+                    if with_rank > in_straight_flushes:
+                        reached |= 1 << rank
+        if triples:
+            # Full houses: each triple with a pair of another rank.
+            five += triples * all_pairs - overlap
+            paired_ranks = 0
+            for rank in range(13):
+                paired_ranks += paired >> rank & 1
+            if paired_ranks >= 2:
+                reached |= paired
+        size = sizes[h]
+        if size > 4 and quads:  # four of a kind, with any one other card
+            five += quads * (size - 4)
+            reached |= held
+        distinct = 0
+        for rank in range(13):
+            distinct += reached >> rank & 1
+        out[h, 0] = counts[two_shift // 4]
+        out[h, 1] = counts[ace_shift // 4]
+        out[h, 2] = seen >> leads[h] & 1
+        out[h, 3] = all_pairs
+        out[h, 4] = triples
+        out[h, 5] = five
+        out[h, 6] = distinct
+
+
 # --------------------------------------------------------------------------- theory
 
 

@@ -35,7 +35,7 @@ that push the count above ``budget``, use Monte Carlo with a standard error.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -55,7 +55,8 @@ from parsers.cards import UNKNOWN, Card
 from parsers.knobs import Game
 from parsers.model import HandHistory, Verb
 
-__all__ = ["ALLIN_SAMPLES", "AllInPlayer", "AllInResult", "allin_adjusted", "allin_moment"]
+__all__ = ["ALLIN_SAMPLES", "AllInPlayer", "AllInResult", "AllInSpot", "allin_adjusted",
+           "allin_adjusted_many", "allin_moment", "allin_spot"]
 
 ALLIN_SAMPLES = 100_000
 """Monte Carlo samples for an all-in too large to enumerate (5 or more players)."""
@@ -142,11 +143,52 @@ def allin_adjusted(
     enumerations run on the calling thread anyway); the result does not depend on it.
     Raises :class:`~analytics.rules.base.RuleError` for a hand that does not replay.
     """
+    spot = allin_spot(hand, outcome, use_folded_cards=use_folded_cards)
+    if spot is None:
+        return None
+    return _solve(spot, budget, samples, seed, threads)
+
+
+@dataclass(frozen=True, slots=True)
+class AllInSpot:
+    """A qualifying hand at its all-in moment, ready to be solved (:func:`allin_spot`).
+
+    Plain lists, no arrays: many spots are solved together by :func:`allin_adjusted_many`,
+    which stacks them into arrays once.  Per contestant (in seat order): ``rows`` his
+    known hole cards' codes, -1 for each card to come; per card to come: ``owner`` (the
+    contestant's row) and ``pos`` (its column); ``pool`` the codes the cards to come are
+    drawn from; per pot with chips: ``eligible`` (by contestant) and ``amounts``.
+    """
+
+    contestants: tuple[int, ...]
+    contributions: tuple[int, ...]
+    refunds: tuple[int, ...]
+    nets: tuple[int, ...]
+    total: int
+    rows: tuple[tuple[int, ...], ...]
+    owner: tuple[int, ...]
+    pos: tuple[int, ...]
+    pool: tuple[int, ...]
+    slots: tuple[int, ...]
+    eligible: tuple[tuple[bool, ...], ...]
+    amounts: tuple[int, ...]
+
+    @property
+    def deals(self) -> int:
+        """Deals an exact enumeration goes through (:attr:`SevenEightSpot.deals`)."""
+        return seveneight_deals(len(self.pool), self.slots)
+
+    def is_single_slot(self) -> bool:
+        """Each contestant has at most one card to come (:attr:`SevenEightSpot.single_slot`)."""
+        return single_slot_owners(self.owner)
+
+
+def allin_spot(hand: HandHistory, outcome: Outcome | None = None, *,
+               use_folded_cards: bool = False) -> AllInSpot | None:
+    """The hand's all-in moment as an :class:`AllInSpot`, None when it does not qualify."""
     third = allin_moment(hand)
     if third is None:
         return None
-    from analytics.equity import _kernels
-
     if outcome is None:
         from analytics.rules import replay
 
@@ -157,20 +199,16 @@ def allin_adjusted(
     contestants = [p for p in range(n) if in_hand[p]]
     layout = build_pots(contributions, in_hand)
     pots = [pot for pot in layout.pots if pot.amount > 0]
-    total = sum(pot.amount for pot in pots)
 
     # Cards: each contestant's known hole cards, then slots for ?? and the third card.
-    # The arrays are built from Python lists in one call each: an all-in hand has a few
-    # players, and element-wise numpy stores cost more than the equity kernel itself.
-    m = len(contestants)
-    rows: list[list[int]] = []
+    rows: list[tuple[int, ...]] = []
     seen: set[int] = set()
     owner: list[int] = []
     pos: list[int] = []
     slots: list[int] = []
     for row, player in enumerate(contestants):
         known = [card.code for card in holes[player] if card.is_known]
-        rows.append(known + [-1] * (3 - len(known)))
+        rows.append((*known, *[-1] * (3 - len(known))))
         seen.update(known)
         slots.append(3 - len(known))
         for column in range(len(known), 3):
@@ -180,24 +218,97 @@ def allin_adjusted(
         for player in range(n):
             if not in_hand[player]:
                 seen.update(card.code for card in holes[player] if card.is_known)
-    pool_codes = [code for code in range(52) if code not in seen]
-    cards = np.array(rows, dtype=np.int64).reshape(m, 3)
-    pool = np.array(pool_codes, dtype=np.int64)
-    owner_array = np.array(owner, dtype=np.int64)
-    pos_array = np.array(pos, dtype=np.int64)
-    eligible = np.array([[player in pot.eligible for player in contestants] for pot in pots],
-                        dtype=np.bool_).reshape(len(pots), m)
-    amounts = np.array([pot.amount for pot in pots], dtype=np.float64)
+    return AllInSpot(
+        contestants=tuple(contestants), contributions=contributions,
+        refunds=tuple(layout.refunds), nets=tuple(outcome.nets),
+        total=sum(pot.amount for pot in pots), rows=tuple(rows), owner=tuple(owner),
+        pos=tuple(pos), pool=tuple([code for code in range(52) if code not in seen]),
+        slots=tuple(slots),
+        eligible=tuple([tuple([player in pot.eligible for player in contestants])
+                        for pot in pots]),
+        amounts=tuple([pot.amount for pot in pots]))
 
-    spot = SevenEightSpot(cards, owner_array, pos_array, pool, 1)
-    deals = seveneight_deals(len(pool_codes), slots)  # spot.deals, without numpy
+
+def allin_adjusted_many(spots: Sequence[AllInSpot], seeds: Sequence[int], *,
+                        budget: int = DEFAULT_BUDGET, samples: int = ALLIN_SAMPLES,
+                        threads: int | None = None) -> list[AllInResult]:
+    """:func:`allin_adjusted` of many spots (``seeds[i]`` is spot i's ``seed``), the same
+    results: the exact single-slot spots (nearly all of them) are enumerated by one kernel
+    call over arrays stacked once, instead of a call and a few arrays per spot."""
+    results: list[AllInResult | None] = [None] * len(spots)
+    stacked = [index for index, spot in enumerate(spots)
+               if spot.is_single_slot() and spot.deals <= budget]
+    for index, (expected, deals) in zip(stacked, _single_slot_many([spots[i] for i in stacked]),
+                                        strict=True):
+        results[index] = _result(spots[index], expected, [0.0] * len(expected), True, deals)
+    for index, spot in enumerate(spots):
+        if results[index] is None:
+            results[index] = _solve(spot, budget, samples, seeds[index], threads)
+    return [result for result in results if result is not None]
+
+
+def _single_slot_many(spots: Sequence[AllInSpot]) -> list[tuple[list[float], int]]:
+    """Exact single-slot enumerations of ``spots`` by one kernel call: each spot's expected
+    chips per contestant (already divided by the deals, as :func:`_solve` does) and deals."""
+    if not spots:
+        return []
+    from analytics.equity import _kernels
+
+    players = [0]
+    pools = [0]
+    owners = [0]
+    pot_starts = [0]
+    width = max(len(spot.rows) for spot in spots)
+    for spot in spots:
+        players.append(players[-1] + len(spot.rows))
+        pools.append(pools[-1] + len(spot.pool))
+        owners.append(owners[-1] + len(spot.owner))
+        pot_starts.append(pot_starts[-1] + len(spot.amounts))
+    cards = np.array([row for spot in spots for row in spot.rows], dtype=np.int64)
+    pool = np.array([code for spot in spots for code in spot.pool], dtype=np.int64)
+    owner = np.array([row for spot in spots for row in spot.owner], dtype=np.int64)
+    eligible = np.array([(*flags, *[False] * (width - len(flags)))
+                         for spot in spots for flags in spot.eligible],
+                        dtype=np.bool_).reshape(pot_starts[-1], width)
+    amounts = np.array([amount for spot in spots for amount in spot.amounts],
+                       dtype=np.float64)
+    expected = np.zeros(players[-1])
+    deals = np.zeros(len(spots), dtype=np.int64)
+    _kernels.single_slot_exact_many(
+        cards, np.array(players, dtype=np.int64), pool, np.array(pools, dtype=np.int64),
+        owner, np.array(owners, dtype=np.int64), eligible, amounts,
+        np.array(pot_starts, dtype=np.int64), seveneight_table(), expected, deals)
+    deal_counts: list[int] = deals.tolist()
+    # Each spot's sums divided by its deals in one array operation, as _solve's ``/=``.
+    expected /= np.repeat(deals, np.diff(players))
+    values: list[float] = expected.tolist()
+    return [(values[players[i]:players[i + 1]], deal_counts[i]) for i in range(len(spots))]
+
+
+def _solve(spot: AllInSpot, budget: int, samples: int, seed: int,
+           threads: int | None) -> AllInResult:
+    """Enumerate (or, above ``budget`` deals, estimate) one spot's expected chips."""
+    from analytics.equity import _kernels
+
+    # The arrays are built from Python lists in one call each: an all-in hand has a few
+    # players, and element-wise numpy stores cost more than the equity kernel itself.
+    m = len(spot.contestants)
+    cards = np.array(spot.rows, dtype=np.int64).reshape(m, 3)
+    pool = np.array(spot.pool, dtype=np.int64)
+    owner_array = np.array(spot.owner, dtype=np.int64)
+    pos_array = np.array(spot.pos, dtype=np.int64)
+    eligible = np.array(spot.eligible, dtype=np.bool_).reshape(len(spot.amounts), m)
+    amounts = np.array(spot.amounts, dtype=np.float64)
+
+    seven = SevenEightSpot(cards, owner_array, pos_array, pool, 1)
+    deals = spot.deals  # seven.deals, without numpy
     expected = np.zeros(m)
     errors = np.zeros(m)
     exact = deals <= budget
     if exact:
-        if single_slot_owners(owner):  # spot.single_slot, from the list we have
+        if spot.is_single_slot():  # seven.single_slot, from the lists we have
             unused = np.zeros(m)
-            deals = _kernels.single_slot_exact(single_slot_values(spot), owner_array, eligible,
+            deals = _kernels.single_slot_exact(single_slot_values(seven), owner_array, eligible,
                                                amounts, expected, unused, unused)
         else:
             deals = _kernels.seveneight_pots(cards, owner_array, pos_array, pool,
@@ -214,14 +325,19 @@ def allin_adjusted(
         variance = np.maximum(squares.sum(axis=0) / samples - expected ** 2, 0.0)
         errors = np.sqrt(variance / (samples - 1))
         deals = samples
+    # Python floats, as float() of each
+    return _result(spot, expected.tolist(), errors.tolist(), exact, int(deals))
 
+
+def _result(spot: AllInSpot, expected_values: Sequence[float], error_values: Sequence[float],
+            exact: bool, deals: int) -> AllInResult:
+    """The spot's players' expected and actual results from their expected chips."""
     players = []
-    expected_values: list[float] = expected.tolist()  # Python floats, as float() of each
-    error_values: list[float] = errors.tolist()
-    for row, player in enumerate(contestants):
-        contributed = contributions[player]
-        refund = layout.refunds[player]
-        actual_net = outcome.nets[player]
+    total = spot.total
+    for row, player in enumerate(spot.contestants):
+        contributed = spot.contributions[player]
+        refund = spot.refunds[player]
+        actual_net = spot.nets[player]
         expected_won = expected_values[row]
         expected_net = expected_won + refund - contributed
         players.append(AllInPlayer(
@@ -230,7 +346,7 @@ def allin_adjusted(
             actual_won=actual_net + contributed - refund, expected_net=expected_net,
             actual_net=actual_net, luck=actual_net - expected_net,
             std_error=error_values[row]))
-    return AllInResult(tuple(players), total, len(pots), exact, int(deals))
+    return AllInResult(tuple(players), total, len(spot.amounts), exact, deals)
 
 
 @contextlib.contextmanager

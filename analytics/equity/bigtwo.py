@@ -31,6 +31,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
+import numpy as np
+import numpy.typing as npt
+
 from analytics.evaluator import EvaluationError, bigtwo_all_combos, bigtwo_card_key
 from analytics.evaluator.bigtwo import _runs
 from parsers._fastinit import positional_constructor
@@ -45,6 +48,8 @@ __all__ = [
     "bigtwo_deal_strength",
     "bigtwo_features",
     "bigtwo_features_fast",
+    "bigtwo_features_many",
+    "bigtwo_game_deals",
     "bigtwo_game_features",
     "bigtwo_game_features_fast",
 ]
@@ -360,6 +365,69 @@ def bigtwo_game_features_fast(hand: HandHistory) -> list[BigTwoFeatures]:
             return _game_features_by_lists(hand, rules)
         dealt[seat] = (seen, len(action.cards))
     return [_features_of_mask(*dealt[seat], tables, seat) for seat in sorted(dealt)]
+
+
+def bigtwo_game_deals(hand: HandHistory) -> list[tuple[int, int, int]]:
+    """Each seat's dealt hand as (seat, bit mask of its cards, number of cards), seats in
+    order: what :func:`bigtwo_game_features_fast` counts, for :func:`bigtwo_features_many`.
+    Empty for a hand that is not Big Two; raises :class:`EvaluationError` where
+    :func:`bigtwo_game_features_fast` does (an unknown or repeated card)."""
+    if hand.game is not Game.BIGTWO or not isinstance(hand.rules, BigTwoRules):
+        return []
+    dealt: dict[int, tuple[int, int]] = {}  # seat -> (mask, cards), for one deal per seat
+    for action in _deals(hand):
+        seat = action.target
+        if seat is None:
+            continue
+        seen = _fast_mask(action.cards)
+        if seen < 0 or seat in dealt:  # ??, a card twice, or a seat dealt to twice
+            return _game_deals_by_lists(hand)
+        dealt[seat] = (seen, len(action.cards))
+    return [(seat, *dealt[seat]) for seat in sorted(dealt)]
+
+
+def _game_deals_by_lists(hand: HandHistory) -> list[tuple[int, int, int]]:
+    """:func:`bigtwo_game_deals` for any deals, as :func:`_game_features_by_lists`."""
+    deals = []
+    for seat, cards in sorted(_dealt(hand).items()):
+        seen = _fast_mask(cards)
+        if seen < 0:
+            seen = _checked_mask(cards)
+        deals.append((seat, seen, len(cards)))
+    return deals
+
+
+_RUN_SLOTS: Final = 16  # valid straights of a rule set: 10 at most
+
+
+def bigtwo_features_many(masks: Sequence[int], sizes: Sequence[int],
+                         rules: Sequence[BigTwoRules]) -> npt.NDArray[np.int64]:
+    """The features of many dealt hands by one kernel call (the values of
+    :func:`bigtwo_features_fast`): hand i holds the cards of bit mask ``masks[i]``
+    (:func:`bigtwo_game_deals`), ``sizes[i]`` of them, under ``rules[i]``.  Row i: twos,
+    aces, has_lead (0 or 1), pairs, triples, five_card, distinct_five_card_ranks."""
+    from analytics.equity import _kernels
+
+    out = np.zeros((len(masks), 7), dtype=np.int64)
+    if not masks:
+        return out
+    # The distinct rule sets (by identity: the reader shares one per set of knobs), one
+    # row each in the tables of straights and lead cards.
+    rule_sets = {id(rule_set): rule_set for rule_set in rules}
+    row_of = {key: row for row, key in enumerate(rule_sets)}
+    run_masks = np.zeros((len(rule_sets), _RUN_SLOTS), dtype=np.int64)
+    run_counts = np.zeros(len(rule_sets), dtype=np.int64)
+    leads = np.zeros(len(rule_sets), dtype=np.int64)
+    for row, rule_set in enumerate(rule_sets.values()):
+        runs = [mask for mask, _ in _run_masks(rule_set.straights)]
+        run_masks[row, :len(runs)] = runs
+        run_counts[row] = len(runs)
+        leads[row] = _lead_code(rule_set.lead_card)
+    rows = np.array([row_of[id(rule_set)] for rule_set in rules], dtype=np.int64)
+    _kernels.bigtwo_features_many(np.array(masks, dtype=np.int64),
+                                  np.array(sizes, dtype=np.int64), rows, leads[rows],
+                                  run_masks, run_counts, _TWO_SHIFT, _ACE_SHIFT, out)
+    return out
 
 
 def _game_features_by_lists(hand: HandHistory, rules: BigTwoRules) -> list[BigTwoFeatures]:

@@ -19,6 +19,7 @@ players is limited to one numba thread).  Columns: docs/schema.md.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Final
 
 from analytics.equity import (
@@ -30,11 +31,14 @@ from analytics.equity import (
     bigtwo_game_features_fast,
     rummoli_round_strengths,
 )
+from analytics.equity.allin import AllInSpot, allin_adjusted_many, allin_spot
+from analytics.equity.bigtwo import bigtwo_features_many, bigtwo_game_deals
 from analytics.rules.base import Outcome
-from parsers.knobs import Game
+from parsers.knobs import BigTwoRules, Game
 from parsers.model import HandHistory
 
-__all__ = ["RUMMOLI_INGEST_SAMPLES", "Columns", "add_equity_rows", "seed_of"]
+__all__ = ["RUMMOLI_INGEST_SAMPLES", "Columns", "PendingRows", "add_equity_rows",
+           "add_pending_rows", "seed_of"]
 
 RUMMOLI_INGEST_SAMPLES: Final = 128
 """Monte Carlo samples per player per Rummoli round at ingest (standard error of
@@ -50,17 +54,38 @@ def seed_of(hand_id: int) -> int:
     return hand_id & _SEED_MASK
 
 
+@dataclass(slots=True)
+class PendingRows:
+    """A batch's equity work left for :func:`add_pending_rows`, in the order of its hands:
+    7 & 8 all-in spots (hand id, hand, names by seat, spot), solved by one kernel call,
+    and each Big Two seat's dealt hand (hand id, seat, player, mask, cards, rule set),
+    counted by one kernel call."""
+
+    allins: list[tuple[int, HandHistory, Sequence[str], AllInSpot]] = field(
+        default_factory=list)
+    bigtwo: list[tuple[int, int, str, int, int, BigTwoRules]] = field(default_factory=list)
+
+
 def add_equity_rows(columns: Columns, key: int, hand: HandHistory, outcome: Outcome,
-                    names: Sequence[str] | None = None) -> None:
+                    names: Sequence[str] | None = None,
+                    pending: PendingRows | None = None) -> None:
     """Append the hand's equity rows (if its game has any) to the batch's ``columns``.
 
     ``names`` are the players' names by seat (``hand.player_name``), when the caller has them.
+    With ``pending``, a 7 & 8 all-in spot or a Big Two game's deals are put there
+    instead, to be solved with the batch's others by :func:`add_pending_rows` (the same
+    rows, in the same order).
     """
     game = hand.game
     if names is None:
         names = [hand.player_name(seat) for seat in range(1, hand.num_players + 1)]
     if game is Game.SEVENEIGHT:
         if allin_moment(hand) is not None:
+            if pending is not None:
+                spot = allin_spot(hand, outcome)
+                if spot is not None:
+                    pending.allins.append((key, hand, names, spot))
+                return
             result = allin_adjusted(hand, outcome, seed=seed_of(key), threads=1)
             if result is not None:
                 _add_allin(columns["allin_results"], key, hand, names, result)
@@ -71,9 +96,48 @@ def add_equity_rows(columns: Columns, key: int, hand: HandHistory, outcome: Outc
         if strengths:
             _add_strengths(columns["rummoli_strength"], key, hand, names, strengths)
     elif game is Game.BIGTWO:
+        if pending is not None and isinstance(hand.rules, BigTwoRules):
+            rules = hand.rules
+            pending.bigtwo.extend([(key, seat, _name(hand, names, seat), mask, size, rules)
+                                   for seat, mask, size in bigtwo_game_deals(hand)])
+            return
         features = bigtwo_game_features_fast(hand)
         if features:
             _add_features(columns["bigtwo_features"], key, hand, names, features)
+
+
+def add_pending_rows(columns: Columns, pending: PendingRows) -> None:
+    """Do the ``pending`` work of a batch and append its rows; empties ``pending``."""
+    if pending.allins:
+        allins = pending.allins
+        results = allin_adjusted_many([entry[3] for entry in allins],
+                                      [seed_of(entry[0]) for entry in allins], threads=1)
+        row = columns["allin_results"]
+        for (key, hand, names, _), result in zip(allins, results, strict=True):
+            _add_allin(row, key, hand, names, result)
+        allins.clear()
+    if pending.bigtwo:
+        _add_features_many(columns["bigtwo_features"], pending.bigtwo)
+        pending.bigtwo.clear()
+
+
+def _add_features_many(row: dict[str, list[object]],
+                       seats: list[tuple[int, int, str, int, int, BigTwoRules]]) -> None:
+    """Big Two feature rows of many seats: one kernel call, then one extend per column."""
+    keys, numbers, players, masks, sizes, rules = zip(*seats, strict=True)
+    counted = bigtwo_features_many(masks, sizes, rules)
+    twos, aces, leads, pairs, triples, five, distinct = counted.T.tolist()
+    row["hand_id"].extend(keys)
+    row["seat"].extend(numbers)
+    row["player"].extend(players)
+    row["cards"].extend(sizes)
+    row["twos"].extend(twos)
+    row["aces"].extend(aces)
+    row["has_lead"].extend([lead == 1 for lead in leads])
+    row["pairs"].extend(pairs)
+    row["triples"].extend(triples)
+    row["five_card"].extend(five)
+    row["distinct_five_card_ranks"].extend(distinct)
 
 
 def _name(hand: HandHistory, names: Sequence[str], seat: int) -> str:
@@ -82,22 +146,30 @@ def _name(hand: HandHistory, names: Sequence[str], seat: int) -> str:
 
 def _add_strengths(row: dict[str, list[object]], key: int, hand: HandHistory,
                    names: Sequence[str], strengths: list[RummoliRoundStrength]) -> None:
-    count = len(strengths)
-    values = [entry.strength for entry in strengths]
-    row["hand_id"].extend([key] * count)
-    row["seat"].extend([entry.seat for entry in strengths])
-    row["player"].extend([_name(hand, names, entry.seat) for entry in strengths])
-    row["hand_size"].extend([entry.hand_size for entry in strengths])
-    row["category"].extend([entry.category for entry in strengths])
-    row["p_best"].extend([strength.p_best for strength in values])
-    row["share"].extend([strength.share for strength in values])
-    row["p_win"].extend([strength.p_win for strength in values])
-    row["std_error"].extend([strength.std_error for strength in values])
-    row["share_std_error"].extend([strength.share_std_error for strength in values])
-    row["exact"].extend([strength.exact for strength in values])
-    row["samples"].extend([strength.deals for strength in values])
-    row["realised_share"].extend([entry.realised_share for entry in strengths])
-    row["won_poker_pot"].extend([entry.won_poker_pot for entry in strengths])
+    # One pass appending to every column: a round has 2 to 8 rows, and fourteen list
+    # comprehensions (one per column) cost about twice as much for so few.
+    hand_ids, seats, players = row["hand_id"], row["seat"], row["player"]
+    sizes, categories, p_best, share = (row["hand_size"], row["category"], row["p_best"],
+                                        row["share"])
+    p_win, std_error, share_std_error = row["p_win"], row["std_error"], row["share_std_error"]
+    exact, samples = row["exact"], row["samples"]
+    realised_share, won_poker_pot = row["realised_share"], row["won_poker_pot"]
+    for entry in strengths:
+        strength = entry.strength
+        hand_ids.append(key)
+        seats.append(entry.seat)
+        players.append(_name(hand, names, entry.seat))
+        sizes.append(entry.hand_size)
+        categories.append(entry.category)
+        p_best.append(strength.p_best)
+        share.append(strength.share)
+        p_win.append(strength.p_win)
+        std_error.append(strength.std_error)
+        share_std_error.append(strength.share_std_error)
+        exact.append(strength.exact)
+        samples.append(strength.deals)
+        realised_share.append(entry.realised_share)
+        won_poker_pot.append(entry.won_poker_pot)
 
 
 def _add_features(row: dict[str, list[object]], key: int, hand: HandHistory,

@@ -26,6 +26,7 @@ from hashlib import blake2b
 from typing import Final
 
 from parsers.cards import DECK, UNKNOWN, Card
+from parsers.knobs import BigTwoRules, Game, RummoliRules, SevenEightRules
 from parsers.model import Action, HandHistory, Verb
 
 __all__ = [
@@ -105,28 +106,25 @@ _NO_ACTIONS: Final = ActionColumns((), (), (), (), (), (), (), ())
 
 
 def action_columns(actions: tuple[Action, ...]) -> ActionColumns:
-    """Split actions into columns, one comprehension per field.
+    """Split actions into columns: one comprehension reads every field of an action into
+    a row tuple, ``zip`` turns the rows into columns in C.
 
-    A comprehension reads a slot with the interpreter's specialised attribute load,
-    cheaper than ``operator.attrgetter``'s generic look-up: zipping attrgetter tuples
-    cost a Big Two game (some 56 actions) about a quarter more.
+    One pass with eight slot loads per action costs less than a comprehension per field
+    (each pays the loop's own bytecodes again), and much less than ``operator.attrgetter``,
+    whose generic look-up is slower than the interpreter's specialised slot load.
     """
     if not actions:
         return _NO_ACTIONS
-    cards = [action.cards for action in actions]
+    actors, verbs, groups, amounts, targets, pots, comments, lines = zip(*[
+        (action.actor, action.verb, action.cards, action.amount, action.target, action.pot,
+         action.comment, action.line) for action in actions], strict=True)
     try:  # all in C when every cards tuple was seen before (the usual case)
-        texts = tuple(map(_GROUP_TEXT.__getitem__, map(id, cards)))
+        texts = tuple(map(_GROUP_TEXT.__getitem__, map(id, groups)))
     except KeyError:
         texts = tuple(_GROUP_TEXT[id(group)] if id(group) in _GROUP_TEXT
-                      else _remember_group(group) for group in cards)
-    verb_text = _VERB_TEXT.__getitem__
-    return ActionColumns(
-        tuple([action.actor for action in actions]),
-        tuple([verb_text(action.verb) for action in actions]), texts,
-        tuple([action.amount for action in actions]),
-        tuple([action.target for action in actions]), tuple([action.pot for action in actions]),
-        tuple([action.comment for action in actions]),
-        tuple([action.line for action in actions]))
+                      else _remember_group(group) for group in groups)
+    return ActionColumns(actors, tuple(map(_VERB_TEXT.__getitem__, verbs)), texts, amounts,
+                         targets, pots, comments, lines)
 
 
 def _value_key(value: object) -> str:
@@ -209,12 +207,97 @@ def canonical_key(hand: HandHistory, columns: ActionColumns | None = None) -> st
     The text is put together from pieces, most of them looked up (hands share most
     header values and many columns), byte for byte what one ``repr()`` of the list gives.
     """
+    values = _FIELD_VALUES(hand)
+    header = _header_by_lookup(values)
+    if header is None:
+        header = _header_in_general(values)
+    if columns is None:
+        columns = action_columns(hand.actions)
+    actions = _actions_text(columns)
+    return f"[{header}, {actions}]" if header else f"[{actions}]"
+
+
+_USER_FIELDS: Final = len(_NAMES) - 1
+assert _NAMES[_USER_FIELDS] == "user_fields"  # the one field never looked up: the last
+_HEAD_NAMES: Final = _NAMES[:_USER_FIELDS]
+
+_LOOKUP_TYPES: Final = frozenset({type(None), int, str, tuple, Game, dt.time, RummoliRules,
+                                  BigTwoRules, SevenEightRules})
+"""Types whose values :func:`_header_by_lookup` finds pieces for by equality: values of
+these types (and the reader's tuples of ints and strings) that are equal give the same
+text.  A bool (equal to 1, but encoded ``'True'``) or a float is not among them."""
+
+_PIECES_LIMIT: Final = 20_000
+
+
+def _new_piece_table(name: str) -> dict[object, str]:
+    """A field's pieces by value, with the values that are left out already in."""
+    table: dict[object, str] = {None: ""}
+    if name in _DEFAULTS:
+        table[_DEFAULTS[name]] = ""
+    return table
+
+
+_PIECE_TABLES: Final = tuple(_new_piece_table(name) for name in _HEAD_NAMES)
+"""For each field but ``user_fields``: ``'name', repr(value)`` by value ("" when left out)."""
+
+
+def _header_by_lookup(values: tuple[object, ...]) -> str | None:
+    """The fields' part of the text, each field's piece looked up by its value, all in C
+    but for the values not seen before; None when a value is not of a type that can be
+    looked up (then :func:`_header_in_general` makes the text)."""
+    head = values[:_USER_FIELDS]
+    if not _LOOKUP_TYPES.issuperset(map(type, head)):
+        return None
+    try:
+        pieces = list(map(dict.get, _PIECE_TABLES, head))
+    except TypeError:  # an unhashable value (a list inside a tuple)
+        return None
+    if None in pieces:
+        _add_pieces(pieces, head)
+    user = values[_USER_FIELDS]
+    if user:
+        if type(user) is not tuple:
+            return None
+        pieces.append(f"'user_fields', {user!r}")  # unique per hand, and may hold booleans
+    return ", ".join(filter(None, pieces))
+
+
+def _add_pieces(pieces: list[str | None], head: tuple[object, ...]) -> None:
+    """Make the pieces of the values not seen before (found by ``list.index``, in C: most
+    fields hit), and remember them."""
+    index = -1
+    while None in pieces:
+        index = pieces.index(None, index + 1)
+        name, value = _HEAD_NAMES[index], head[index]
+        piece = pieces[index] = _piece(name, value)
+        # An aware time equals another one with another offset and another text.
+        if type(value) is not dt.time or value.tzinfo is None:
+            table = _PIECE_TABLES[index]
+            if len(table) >= _PIECES_LIMIT:
+                table.clear()
+                table.update(_new_piece_table(name))
+            table[value] = piece
+
+
+def _piece(name: str, value: object) -> str:
+    """``'name', repr(value)`` as the key's list shows it, "" for a value left out."""
+    if value is None or (name in _DEFAULTS and value == _DEFAULTS[name]):
+        return ""
+    if type(value) not in _PLAIN:
+        value = _rules_key(value) if name == "rules" else _remembered_key(value)
+    return f"{name!r}, {value!r}"
+
+
+def _header_in_general(values: tuple[object, ...]) -> str:
+    """The fields' part of the text for any values (:func:`_header_by_lookup` for the
+    reader's usual ones)."""
     parts: list[str] = []
     append = parts.append
-    for name, value in zip(_NAMES, _FIELD_VALUES(hand), strict=True):
+    for name, value in zip(_NAMES, values, strict=True):
         if value is None:
             continue
-        if type(value) in _PLAIN and name != "user_fields":
+        if isinstance(value, _PLAIN) and type(value) in _PLAIN and name != "user_fields":
             append(_field_piece(name, value))
         elif name in _DEFAULTS and value == _DEFAULTS[name]:
             continue
@@ -222,12 +305,20 @@ def canonical_key(hand: HandHistory, columns: ActionColumns | None = None) -> st
             if type(value) not in _PLAIN:
                 value = _rules_key(value) if name == "rules" else _remembered_key(value)
             append(f"{name!r}, {value!r}")
-    if columns is None:
-        columns = action_columns(hand.actions)
-    append(f"({_column_repr(columns.actors)}, {_column_repr(columns.verbs)}, "
-           f"{_column_repr(columns.targets)}, {columns.cards!r}, {_amounts_repr(columns.amounts)}, "
-           f"{_column_repr(columns.pots)}, {_column_repr(columns.comments)})")
-    return f"[{', '.join(filter(None, parts))}]"
+    return ", ".join(filter(None, parts))
+
+
+def _actions_text(columns: ActionColumns) -> str:
+    """``repr()`` of the tuple of the action columns the key holds."""
+    reprs = list(map(_COLUMN_REPRS.get, (columns.actors, columns.verbs, columns.targets,
+                                         columns.pots, columns.comments)))
+    if None in reprs:
+        reprs = [_column_repr(column) for column in (columns.actors, columns.verbs,
+                                                     columns.targets, columns.pots,
+                                                     columns.comments)]
+    actors, verbs, targets, pots, comments = reprs
+    return (f"({actors}, {verbs}, {targets}, {columns.cards!r}, "
+            f"{_amounts_repr(columns.amounts)}, {pots}, {comments})")
 
 
 def _amounts_repr(amounts: tuple[int | None, ...]) -> str:

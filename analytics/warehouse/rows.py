@@ -21,7 +21,7 @@ from typing import Final
 import pyarrow as pa
 
 from analytics.rules.base import Outcome
-from analytics.warehouse.equities import add_equity_rows
+from analytics.warehouse.equities import PendingRows, add_equity_rows, add_pending_rows
 from analytics.warehouse.identity import ActionColumns, action_columns, hand_id
 from parsers.knobs import Game
 from parsers.model import RUMMOLI_POTS, HandHistory, Verb
@@ -235,6 +235,8 @@ class Batch:
     added: Counter[str] = field(default_factory=Counter)
     # ``hands`` rows as tuples (one append per hand), made columns by tables().
     hand_rows: list[tuple[object, ...]] = field(default_factory=list)
+    # Equity work done for the whole batch when the tables are made (one kernel call each).
+    pending: PendingRows = field(default_factory=PendingRows)
 
     def __post_init__(self) -> None:
         self.columns = {name: {column: [] for column in schema.names}
@@ -279,7 +281,7 @@ class Batch:
             row["amount"].extend(amounts)
         if hand.game is Game.RUMMOLI:
             self._add_board(key, hand, outcome)
-        add_equity_rows(cols, key, hand, outcome, names)
+        add_equity_rows(cols, key, hand, outcome, names, self.pending)
         return True
 
     def _add_hand(self, key: int, hand: HandHistory, outcome: Outcome) -> None:
@@ -391,6 +393,7 @@ class Batch:
 
     def tables(self) -> dict[str, pa.Table]:
         """The batch as one Arrow table per warehouse table (types as in the schema)."""
+        add_pending_rows(self.columns, self.pending)
         hands = self.hand_rows
         hand_columns = list(zip(*hands, strict=True)) if hands else [()] * len(_HAND_COLUMNS)
         columns = {"hands": dict(zip(_HAND_COLUMNS, hand_columns, strict=True)),
