@@ -20,15 +20,22 @@ Decisions where RULES.md is silent: docs/rules-seveneight.md.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
-from typing import Final
+from operator import add, sub
+from typing import Final, cast
 
 from analytics.evaluator import seveneight_rank
-from analytics.rules.base import Outcome, RuleError, ShowdownHand, permits
-from analytics.rules.betting import BettingError, BettingRound, LegalBetting
+from analytics.rules.base import Outcome, PotAward, RuleError, ShowdownHand, permits
+from analytics.rules.betting import (
+    FIXED_LIMIT_MAX_BETS,
+    BettingError,
+    BettingRound,
+    LegalBetting,
+)
 from analytics.rules.pots import NoContenderError, settle
+from parsers._fastinit import positional_constructor
 from parsers.cards import UNKNOWN, Card, format_cards
 from parsers.knobs import Betting
 from parsers.model import Action, HandHistory, Verb
@@ -67,6 +74,7 @@ class Phase(IntEnum):
 # Enum members as module constants: reading ``Enum.MEMBER`` goes through the enum
 # class's descriptor (about ten times a global's cost) on every hot-path comparison.
 _BETTING_FIXED_LIMIT: Final = Betting.FIXED_LIMIT
+_BETTING_POT_LIMIT: Final = Betting.POT_LIMIT
 _PHASE_BETTING1: Final = Phase.BETTING1
 _PHASE_BETTING2: Final = Phase.BETTING2
 _PHASE_DEAL: Final = Phase.DEAL
@@ -616,7 +624,21 @@ def replay(hand: HandHistory) -> Outcome:
     Checks every action, that the hand is complete, that chips balance, and the
     stated ``finishing_stacks`` and ``winnings`` (chips won from pots, uncalled
     chips not included) against the derived ones.
+
+    A legal hand of the usual shape is played by the lean replay (see
+    :func:`_replay_lean`); anything else by the full engine, :func:`replay_full`.
     """
+    try:
+        outcome = _replay_lean(hand)
+    except Exception:  # any surprise (a hostile input, say): the full engine decides
+        outcome = None
+    if outcome is not None:
+        return outcome
+    return replay_full(hand)
+
+
+def replay_full(hand: HandHistory) -> Outcome:
+    """:func:`replay` by the full engine, action by action: the reference for every hand."""
     state = SevenEightState.from_hand(hand)
     _play(state, hand)
     try:
@@ -626,6 +648,339 @@ def replay(hand: HandHistory) -> Outcome:
     _check_stated(hand, outcome)
     return outcome
 
+
+# ----------------------------------------------------------------- the lean replay
+#
+# Most hands are legal and take one of a few shapes: everybody dealt two cards,
+# everybody turns one up, a betting round, perhaps the third card, a second
+# round and a showdown.  _replay_lean plays such a hand straight through with
+# local variables only (no state object, no per-action method layers) and
+# returns its Outcome; at the first step it does not plainly accept, it gives
+# up (None) and replay() starts over with the full engine, which is the
+# reference and raises every RuleError.  So the lean replay only ever needs to
+# be right about the hands it accepts: tests/test_rules_lean.py checks that
+# it gives the full engine's Outcome on valid hands and gives up on invalid ones.
+
+_NEW_OUTCOME: Final[Callable[..., Outcome]] = positional_constructor(Outcome)
+"""Outcome's fields in order (nets, awards, showdown, finishing_stacks, board_after,
+finishing_order, winner, extra), set through its slots: see parsers._fastinit."""
+_NEW_AWARD: Final[Callable[[str, int, int], PotAward]] = positional_constructor(PotAward)
+
+
+def _replay_lean(hand: HandHistory) -> Outcome | None:
+    """The Outcome of a legal hand of the usual shape, or None to leave it to the full engine."""
+    structure = STRUCTURES.get(hand.variant)
+    starting = hand.starting_stacks
+    if structure is None or starting is None:
+        return None
+    if structure is _BETTING_FIXED_LIMIT:
+        size1, size2 = hand.small_bet, hand.big_bet
+    else:
+        size1 = size2 = hand.min_bet
+    n = len(starting)
+    if (size1 is None or size2 is None or size1 <= 0 or size2 <= 0 or not 2 <= n <= 17
+            or min(starting) <= 0):
+        return None
+    antes = hand.antes or (0,) * n
+    blinds = hand.blinds_or_straddles or (0,) * n
+    if len(antes) != n or len(blinds) != n or min(antes) < 0 or min(blinds) < 0:
+        return None
+    actions = hand.actions
+    holes = _lean_first_deal(actions, n)
+    if holes is None:
+        return None
+    # Antes, then blinds, each all in when short (as SevenEightState posts them).  Chips
+    # only go from stacks to the pot, so a player's contribution is always
+    # ``starting - stack``: no running totals are kept.
+    stacks = list(map(sub, starting, map(min, antes, starting))) if any(antes) else [*starting]
+    committed = list(map(min, blinds, stacks))
+    stacks = list(map(sub, stacks, committed))
+    in_hand = [True] * n
+    total = sum(starting)
+    if total >= _CANNOT_ACT:
+        return None
+    index = _lean_round(actions, 2 * n, stacks, committed, in_hand, _ROUND1_ORDERS[n],
+                        structure, size1, total - sum(stacks) - sum(committed))
+    if index < 0:
+        return None
+    if in_hand.count(True) > 1:
+        index = _lean_third_deal(actions, index, holes, in_hand)
+        if index < 0:
+            return None
+        index = _lean_round(actions, index, stacks, [0] * n, in_hand, _ROUND2_ORDERS[n],
+                            structure, size2, total - sum(stacks))
+        if index < 0:
+            return None
+    shown: list[tuple[Card, ...] | None] = [None] * n
+    if in_hand.count(True) > 1:
+        index = _lean_showdown(actions, index, holes, in_hand, shown)
+    if index != len(actions):  # an action after the end (even a no-op): the full engine
+        return None
+    contributions = list(map(sub, starting, stacks))
+    return _lean_outcome(hand, starting, contributions, in_hand, shown)
+
+
+def _lean_first_deal(actions: Sequence[Action], n: int) -> list[tuple[Card, ...]] | None:
+    """Each player's two hole cards from the first ``2 n`` actions: ``n`` deals, then ``n``
+    turn-ups (one per player, in any order); None when they are anything else."""
+    if len(actions) < 2 * n:
+        return None
+    dealt: list[tuple[Card, ...] | None] = [None] * n
+    for action in actions[:n]:
+        target = action.target
+        cards = action.cards
+        if (action.verb is not _DEAL or target is None or not 0 < target <= n
+                or len(cards) != 2 or dealt[target - 1] is not None):
+            return None
+        dealt[target - 1] = cards
+    holes = cast("list[tuple[Card, ...]]", dealt)  # every entry set: n distinct targets
+    turned = [False] * n
+    for action in actions[n:2 * n]:
+        player = action.actor - 1
+        cards = action.cards
+        if action.verb is not _UP or not 0 <= player < n or turned[player] or len(cards) != 1:
+            return None
+        card = cards[0]
+        hole = holes[player]
+        # Identity: the parser's cards are interned (a card built by hand goes the long way).
+        if card is UNKNOWN or (hole[0] is not card and hole[1] is not card):
+            return None
+        turned[player] = True
+    return holes
+
+
+def _lean_third_deal(actions: Sequence[Action], index: int, holes: list[tuple[Card, ...]],
+                     in_hand: list[bool]) -> int:
+    """Deal the third card to every player still in (any order); the next action's index, or
+    -1 when the actions are not exactly those deals."""
+    waiting = in_hand.count(True)
+    end = index + waiting
+    if end > len(actions):
+        return -1
+    dealt = [not still_in for still_in in in_hand]
+    for action in actions[index:end]:
+        target = action.target
+        cards = action.cards
+        if (action.verb is not _DEAL or target is None or not 0 < target <= len(holes)
+                or dealt[target - 1] or len(cards) != 1):
+            return -1
+        dealt[target - 1] = True
+        holes[target - 1] += cards
+    return end
+
+
+_SCANS: dict[tuple[int, ...], list[tuple[tuple[int, int], ...]]] = {}
+
+
+def _scans(order: tuple[int, ...]) -> list[tuple[tuple[int, int], ...]]:
+    """Per order position ``pos`` (and -1, the last item: none yet), the ``(position,
+    player)`` pairs after it, wrapping round: where BettingRound._advance looks next."""
+    found = _SCANS.get(order)
+    if found is None:
+        seats = len(order)
+        found = _SCANS[order] = [
+            tuple(((pos + step) % seats, order[(pos + step) % seats])
+                  for step in range(1, seats + 1))
+            for pos in range(seats)]
+        found.append(found[-1])  # index -1: from the start of the order
+    return found
+
+
+_CANNOT_ACT: Final = 1 << 62
+"""Above every bet: a lean replay takes only hands whose chips add up to less."""
+
+
+def _lean_round(actions: Sequence[Action], index: int, stacks: list[int], committed: list[int],
+                in_hand: list[bool], order: tuple[int, ...], structure: Betting, min_bet: int,
+                pot: int) -> int:
+    """Play one betting round from ``actions[index]``, as :class:`BettingRound` does.
+
+    Updates ``stacks``, ``committed`` and ``in_hand`` in place; returns the index
+    of the first action after the round, or -1 at anything but a legal check,
+    call, fold, bet or raise by the player to act (the full engine then decides).
+    """
+    current = max(committed)
+    last_raise = min_bet
+    bets = 1 if current >= min_bet else 0
+    # The bet level each player last acted on (then equal to his ``committed``): -1 before
+    # he acts, _CANNOT_ACT once he has folded or is all in.  So the players still to act
+    # are those whose level is below the current bet: one comparison per player.
+    if 0 in stacks or False in in_hand:
+        faced = [-1 if in_hand[p] and stacks[p] > 0 else _CANNOT_ACT for p in range(len(stacks))]
+    else:  # round 1 as a rule: everybody may act
+        faced = [-1] * len(stacks)
+    players_in = in_hand.count(True)
+    live = faced.count(-1)
+    fixed = structure is _BETTING_FIXED_LIMIT
+    pot_limit = structure is _BETTING_POT_LIMIT
+    count = len(actions)
+    scans = _scans(order)
+    pos = -1
+    while True:
+        # Who acts next (BettingRound._advance): nobody once one player is left, or
+        # everybody else is all in and the last one owes nothing.
+        if players_in <= 1 or live == 0:
+            return index
+        if live == 1:
+            last = next(p for p in order if in_hand[p] and stacks[p] > 0)
+            if committed[last] >= current:
+                return index
+        for at, player in scans[pos]:
+            if faced[player] < current:  # (the current bet is never below 0)
+                pos = at
+                break
+        else:
+            return index
+        if index >= count:
+            return -1
+        action = actions[index]
+        if action.actor - 1 != player:
+            return -1
+        verb = action.verb
+        if verb is _CHECK_CALL:
+            paid = min(current - committed[player], stacks[player])
+            stacks[player] -= paid
+            committed[player] += paid
+            if stacks[player]:
+                faced[player] = current
+            else:
+                live -= 1
+                faced[player] = _CANNOT_ACT
+        elif verb is _FOLD:
+            in_hand[player] = False
+            players_in -= 1
+            live -= 1  # he could act, so he had chips
+            faced[player] = _CANNOT_ACT
+        elif verb is _BET_RAISE:
+            amount = action.amount
+            if amount is None:
+                return -1
+            reach = committed[player] + stacks[player]
+            if amount <= current or reach <= current or amount > reach:
+                return -1
+            mark = faced[player]
+            if mark >= 0 and current - mark < last_raise:
+                return -1  # the betting was not reopened to him
+            if fixed:
+                if bets >= FIXED_LIMIT_MAX_BETS or amount != min(current + min_bet, reach):
+                    return -1
+            elif amount < min(current + last_raise, reach) or (
+                    pot_limit and amount > current + max(
+                        pot + sum(committed) + current - committed[player], last_raise)):
+                return -1
+            # Somebody else must be able to call at least a chip of it.
+            for other in order:
+                if other != player and in_hand[other] and (
+                        committed[other] + stacks[other] > current):
+                    break
+            else:
+                return -1
+            stacks[player] -= amount - committed[player]
+            committed[player] = amount
+            if stacks[player]:
+                faced[player] = amount
+            else:
+                live -= 1
+                faced[player] = _CANNOT_ACT
+            if amount - current >= last_raise:  # a full bet or raise
+                last_raise = amount - current
+                bets += 1
+            current = amount
+        else:
+            return -1
+        index += 1
+
+
+def _lean_showdown(actions: Sequence[Action], index: int, holes: list[tuple[Card, ...]],
+                   in_hand: list[bool], shown: list[tuple[Card, ...] | None]) -> int:
+    """Every player still in shows all his cards or mucks (any order); fills ``shown`` and
+    returns the next action's index, or -1 at anything else."""
+    waiting = in_hand.count(True)
+    end = index + waiting
+    if end > len(actions):
+        return -1
+    done = [not still_in for still_in in in_hand]
+    n = len(holes)
+    for action in actions[index:end]:
+        player = action.actor - 1
+        if action.verb is not _SHOW or not 0 <= player < n or done[player]:
+            return -1
+        done[player] = True
+        cards = action.cards
+        if cards:
+            hole = holes[player]
+            if any(card is UNKNOWN for card in hole) or len(cards) != len(hole) or (
+                    sorted(map(id, cards)) != sorted(map(id, hole))):
+                return -1
+            shown[player] = cards
+    return end
+
+
+def _lean_outcome(hand: HandHistory, starting: Sequence[int], contributions: list[int],
+                  in_hand: list[bool], shown: list[tuple[Card, ...] | None]) -> Outcome | None:
+    """:meth:`SevenEightState.outcome` and the stated-figures check, or None (the full
+    engine decides) when the hand needs side pots, nobody contests or a stated figure is off.
+
+    The one-pot settlement of :func:`analytics.rules.pots.settle` (odd chips from the
+    button's left: player order), without its intermediate objects.
+    """
+    n = len(contributions)
+    refunds = [0] * n
+    paid = contributions[:]
+    # Uncalled chips: the largest contribution beyond the second largest goes back.
+    ordered = sorted(contributions)
+    first, second = ordered[-1], ordered[-2]
+    if first > second:
+        top = paid.index(first)
+        refunds[top] = first - second
+        paid[top] = second
+    eligible = [player for player in range(n) if in_hand[player]]
+    level = paid[eligible[0]]
+    for player in eligible:
+        if paid[player] != level:
+            return None  # side pots: the general settlement
+    amount = sum(paid)
+    won = [0] * n
+    showdown: list[ShowdownHand] = []
+    if len(eligible) == 1:
+        winners = eligible
+    else:
+        best: int | None = None
+        winners = []
+        for player in eligible:
+            cards = shown[player]
+            if cards is None:
+                continue
+            scored = _showdown_hand(player, cards)
+            showdown.append(scored)
+            rank = scored.rank
+            if best is None or rank > best:
+                best, winners = rank, [player]
+            elif rank == best:
+                winners.append(player)
+        if not winners:
+            return None  # nobody contests: the full engine raises
+    awards: list[PotAward] = []
+    if amount:
+        share, odd = divmod(amount, len(winners))
+        for position, player in enumerate(winners):  # winners in player order
+            chips = share + 1 if position < odd else share
+            if chips:
+                awards.append(_NEW_AWARD("main", player + 1, chips))
+                won[player] += chips
+    nets = tuple(map(sub, map(add, won, refunds), contributions))
+    finishing = tuple(map(add, starting, nets))
+    stated = hand.finishing_stacks
+    if stated is not None and stated != finishing:  # (a tuple, as parsed)
+        return None
+    won_tuple = tuple(won)
+    stated = hand.winnings
+    if stated is not None and stated != won_tuple:
+        return None
+    return _NEW_OUTCOME(nets, tuple(awards), tuple(showdown), finishing, None, (),
+                        awards[0].player if awards else None,
+                        {"winnings": won_tuple, "refunds": tuple(refunds),
+                         "contributions": tuple(contributions)})
 
 def _play(state: SevenEightState, hand: HandHistory) -> None:
     """Play every action of ``hand`` on ``state``, as :meth:`SevenEightState.apply` does.
