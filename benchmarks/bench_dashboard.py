@@ -20,7 +20,10 @@ Then each page is rendered whole, cold, as a browser's first visit would draw it
 run through ``streamlit.testing``'s AppTest with every ``st.cache_data`` cleared, timing
 ``at.run()`` (wall and CPU: the SQL, the pandas and Plotly work and Streamlit's own), since
 "every page under a second" is about the page, not only its questions
-(``--only pages`` or ``--only questions`` for one of the two tables).
+(``--only pages`` or ``--only questions`` for one of the two tables).  The renders share
+one scan of the installed packages for Streamlit components, which the server does once at
+start-up but a new AppTest does inside its first ``run()`` (0.2 s CPU; up to seconds of
+wall on a busy disk); ``--with-component-scan`` times it in every render, as sessions 1-3 did.
 
 Results: docs/performance.md, section "Dashboard".
 """
@@ -28,7 +31,9 @@ Results: docs/performance.md, section "Dashboard".
 from __future__ import annotations
 
 import argparse
+import functools
 import importlib.util
+import inspect
 import os
 import statistics
 import sys
@@ -109,13 +114,12 @@ def _pages(con: duckdb.DuckDBPyConnection, v: ModuleType = views
     # The page counts the stored categories (dealt_types) since schema 6; a baseline
     # checkout from before asks for the dealt cards and categorises them itself.
     dealt = getattr(v, "dealt_types", v.dealt_hands)
+    ann = v.HandFilter(players=("Ann",))
     return {
         "start (every page)": [("data_version", v.data_version),
                                ("filter_options", v.filter_options)],
-        "Overview": [("overview", lambda c: v.overview(c, f)),
-                     ("hands_over_time", lambda c: v.hands_over_time(c, f)),
+        "Overview": [("overview_page", lambda c: _overview_page(v, c, f)),
                      ("player_results", lambda c: v.player_results(c, f)),
-                     ("sessions", lambda c: v.sessions(c, f)),
                      ("rejects", lambda c: v.rejects(c))],
         "Win rates": [("player_results", lambda c: v.player_results(c, f)),
                       ("by_position", lambda c: v.by_position(c, f)),
@@ -130,17 +134,35 @@ def _pages(con: duckdb.DuckDBPyConnection, v: ModuleType = views
                              ("rummoli_board", lambda c: v.rummoli_board(
                                  c, f, game_id=game_id)),
                              ("pot_streaks", lambda c: v.pot_streaks(c, f))],
-        "Hand types": [("overview", lambda c: v.overview(c, f)),
-                       *[(f"{dealt.__name__} {g}", lambda c, g=g: dealt(c, f, game=g))
-                         for g in ("seveneight", "rummoli")],
-                       ("plays", lambda c: v.plays(c, f)),
-                       ("showdown_types", lambda c: v.showdown_types(c, f))],
+        # One tab at a time since session 4 (the Big Two tab's deals are equity_views'):
+        # a baseline from before drew every game's, after an overview.
+        "Hand types, 7 & 8 tab": [
+            (f"{dealt.__name__} seveneight", lambda c: dealt(c, f, game="seveneight")),
+            ("showdown_types seveneight", lambda c: _showdown_types(v, c, f, "seveneight"))],
+        "Hand types, Rummoli tab": [
+            (f"{dealt.__name__} rummoli", lambda c: dealt(c, f, game="rummoli"))],
         "Hand replayer": [("hand_list", lambda c: v.hand_list(c, f)),
                           ("hand_detail", lambda c: v.hand_detail(c, hand_id))],
-        "Overview, one player": [("overview", lambda c: v.overview(
-            c, v.HandFilter(players=("Ann",)))), ("player_results", lambda c: v.player_results(
-                c, v.HandFilter(players=("Ann",))))],
+        "Overview, one player": [("overview_page", lambda c: _overview_page(v, c, ann)),
+                                 ("player_results", lambda c: v.player_results(c, ann))],
     }
+
+
+def _showdown_types(v: ModuleType, con: duckdb.DuckDBPyConnection, f: Any, game: str
+                    ) -> Any:
+    """Hands shown down in one game (the Hand types tab's question); a baseline checkout
+    whose ``showdown_types`` takes no game answers for every game."""
+    if "game" in inspect.signature(v.showdown_types).parameters:
+        return v.showdown_types(con, f, game=game)
+    return v.showdown_types(con, f)
+
+
+def _overview_page(v: ModuleType, con: duckdb.DuckDBPyConnection, f: Any) -> Any:
+    """The Overview page's hands by game, over time and by session: one question since
+    ``overview_page``; a baseline checkout from before asks its three."""
+    if hasattr(v, "overview_page"):
+        return v.overview_page(con, f, limit=500)
+    return (v.overview(con, f), v.hands_over_time(con, f), v.sessions(con, f, limit=500))
 
 
 def _time(db: Path, question: Callable[[duckdb.DuckDBPyConnection], Any], repeats: int
@@ -201,8 +223,21 @@ _PAGE_VISITS: tuple[tuple[str, str, dict[str, str]], ...] = (
 )
 
 
-def _render_cold(page: str, params: dict[str, str]) -> tuple[float, float]:
-    """Wall and CPU seconds of one cold render of ``page`` (every cached answer cleared)."""
+@functools.cache
+def _component_scan() -> Any:
+    """Streamlit's registry of custom components, scanned once per process (as the server
+    does at start-up)."""
+    from streamlit.components.v2.component_manager import BidiComponentManager
+
+    manager = BidiComponentManager()
+    manager.discover_and_register_components(start_file_watching=False)
+    return manager
+
+
+def _render_cold(page: str, params: dict[str, str], *, shared_scan: bool = True
+                 ) -> tuple[float, float]:
+    """Wall and CPU seconds of one cold render of ``page`` (every cached answer cleared;
+    with ``shared_scan``, not AppTest's scan for components: see the module docstring)."""
     # Imported here: the question table needs no Streamlit.
     import streamlit as st
     from streamlit.logger import set_log_level
@@ -210,6 +245,12 @@ def _render_cold(page: str, params: dict[str, str]) -> tuple[float, float]:
 
     set_log_level("error")  # not the "no runtime" and "bare mode" notes of every AppTest
     at = AppTest.from_file(str(_APP), default_timeout=600)
+    if shared_scan and hasattr(at, "_bidi_component_manager"):
+        # A new AppTest scans every installed package for custom components on its first
+        # run (0.2 s CPU, up to seconds of wall on a busy disk), inside ``at.run()``; the
+        # server scans once at start-up, so every render here shares one scan (a private
+        # attribute of Streamlit's AppTest: without it, the scan is timed as before).
+        at._bidi_component_manager = _component_scan()
     for key, value in params.items():
         at.query_params[key] = value
     at.switch_page(f"{_PAGE_FILES}/{page}.py")
@@ -222,15 +263,15 @@ def _render_cold(page: str, params: dict[str, str]) -> tuple[float, float]:
     return wall, cpu
 
 
-def _page_report(db: Path, repeats: int) -> None:
+def _page_report(db: Path, repeats: int, shared_scan: bool) -> None:
     """Render every page cold ``repeats`` times (after one untimed warm-up pass that
     imports Plotly and friends); print the median wall and CPU seconds per page."""
     os.environ[ENV_VAR] = str(db)
     for _, page, params in _PAGE_VISITS:
-        _render_cold(page, params)
+        _render_cold(page, params, shared_scan=shared_scan)
     print("\n| page, rendered cold (AppTest) | median s | CPU s |\n|---|---:|---:|")
     for label, page, params in _PAGE_VISITS:
-        runs = [_render_cold(page, params) for _ in range(repeats)]
+        runs = [_render_cold(page, params, shared_scan=shared_scan) for _ in range(repeats)]
         print(f"| {label} | {statistics.median(w for w, _ in runs):.3f} | "
               f"{statistics.median(c for _, c in runs):.3f} |")
 
@@ -248,10 +289,14 @@ def main() -> None:
                         help="A checkout whose views.py is timed too, on the same database.")
     parser.add_argument("--only", choices=("questions", "pages"),
                         help="Only the per-question table, or only the cold page renders.")
+    parser.add_argument("--with-component-scan", action="store_true",
+                        help="Time each cold render with AppTest's own scan of the installed "
+                             "packages for components (as sessions 1-3 did).")
     options = parser.parse_args()
+    shared_scan = not options.with_component_scan
     baseline = _baseline(options.baseline) if options.baseline else None
     if options.db:
-        _tables(options.db, options.repeats, baseline, options.only)
+        _tables(options.db, options.repeats, baseline, options.only, shared_scan)
         return
     with tempfile.TemporaryDirectory(prefix="handlab-bench-") as folder:
         root = Path(folder)
@@ -261,14 +306,15 @@ def main() -> None:
         big.unlink(missing_ok=True)
         total = _replicate(base, big, options.hands)
         print(f"warehouse: {total:,} hands, built in {time.perf_counter() - started:.0f} s")
-        _tables(big, options.repeats, baseline, options.only)
+        _tables(big, options.repeats, baseline, options.only, shared_scan)
 
 
-def _tables(db: Path, repeats: int, baseline: ModuleType | None, only: str | None) -> None:
+def _tables(db: Path, repeats: int, baseline: ModuleType | None, only: str | None,
+            shared_scan: bool) -> None:
     if only != "pages":
         _report(db, repeats, baseline)
     if only != "questions":
-        _page_report(db, repeats)
+        _page_report(db, repeats, shared_scan)
 
 
 if __name__ == "__main__":

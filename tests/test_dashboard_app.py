@@ -259,13 +259,24 @@ def test_pots_page_draws_the_board_of_a_game(db: Path) -> None:
 def test_hand_types_compares_with_theory(db: Path) -> None:
     at = _app("hand_types")
     assert at.title[0].value == "Hand types"
-    assert [h.value for h in at.main.header] == ["7 & 8", "Rummoli", "Big Two"]
+    # A tab per game, as on Win rates: only the shown one (7 & 8 first) runs.
+    assert [t.label for t in at.tabs] == ["7 & 8", "Rummoli", "Big Two"]
+    assert [h.value for h in at.main.header] == ["7 & 8"]
     captions = " ".join(c.value for c in at.caption)
     assert "Chi-square goodness of fit" in captions
     first = at.dataframe[0].value
     assert first["observed"].sum() == _count(db, "SELECT count(*) FROM seats "
                                                  "WHERE game = 'seveneight'")
     assert abs(first["theory_share"].sum() - 1) < 1e-9
+    at = _tab(at, "Rummoli")
+    assert [h.value for h in at.main.header] == ["Rummoli"]
+    sizes = at.dataframe[0].value  # a test per deal size (n too small for some here)
+    assert sizes["hands"].sum() == _count(db, "SELECT count(*) FROM seat_facts WHERE "
+                                              "dealt_poker_category IS NOT NULL")
+    assert sizes["p_value"].notna().any()
+    shown = at.dataframe[1].value
+    assert abs(shown["theory_share"].sum() - 1) < 1e-9
+    assert "Chi-square goodness of fit" in " ".join(c.value for c in at.caption)
 
 
 def test_replayer_steps_through_a_hand_from_the_url(db: Path) -> None:

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 from analytics.equity import (
+    _poker_counts,
     bigtwo_twos_counts,
     goodness_of_fit,
     poker_category_counts,
@@ -16,6 +18,7 @@ from analytics.equity import (
     seveneight_two_card_counts,
     seveneight_visible_card_table,
 )
+from analytics.equity.theory import derive_poker_category_counts, poker_count_table_text
 from analytics.evaluator import (
     PokerCategory,
     SevenEightCategory,
@@ -136,3 +139,12 @@ def test_goodness_of_fit_flags_impossible_categories() -> None:
     assert fit.impossible == ("pair",) and fit.p_value == 0.0
     with pytest.raises(ValueError, match="sum"):
         goodness_of_fit({}, {C.PAIR: 0.5})
+
+
+def test_shipped_poker_counts_are_what_the_derivation_gives() -> None:
+    """poker_category_counts reads analytics/equity/_poker_counts.py; its text is exactly
+    what the derivation writes today (regenerate with theory.write_poker_count_table())."""
+    shipped = Path(_poker_counts.__file__).read_text(encoding="utf-8")
+    assert poker_count_table_text() == shipped
+    for k in range(5, 27):
+        assert poker_category_counts(k) == derive_poker_category_counts(k)

@@ -233,29 +233,35 @@ def _hands_without_straight(size: int, suits: int, straights: Straights) -> int:
     for ace in options:
         states: dict[tuple[int, int, int, int], int] = {(0, 0, 0, -1): 1}
         for position in range(_POSITIONS):
-            is_ace = position in (0, _POSITIONS - 1)
-            choices = [ace] if is_ace else options
+            top = position == _POSITIONS - 1
+            choices = [ace] if position == 0 or top else options
+            at_end = position in ends
             nxt: dict[tuple[int, int, int, int], int] = defaultdict(int)
+            # What depends on the state alone is worked out once per state, not per choice
+            # (a third of the first call's CPU went to min() and repeated tests).
             for (cards, held, mono, suit), ways in states.items():
+                run = held + 1 if held < 4 else 4
+                completes = held == 4 and at_end  # a rank held here ends a valid run
                 for c, single, w in choices:
                     # The ace's cards count once: at the bottom, not again at the top.
-                    new_cards = cards + (c if position != _POSITIONS - 1 else 0)
+                    new_cards = cards if top else cards + c
                     if new_cards > size:
                         continue
                     if c == 0:
-                        state = (new_cards, 0, 0, -1)
+                        nxt[(new_cards, 0, 0, -1)] += ways
+                        continue
+                    # mono is 0 exactly when suit is -1, so a single card continues a
+                    # one-suit run only when it is of that suit.
+                    if single < 0:
+                        run_mono, run_suit = 0, -1
+                    elif single == suit:
+                        run_mono, run_suit = mono + 1, suit
                     else:
-                        run = held + 1
-                        if single >= 0 and mono > 0 and single == suit:
-                            run_mono, run_suit = mono + 1, suit
-                        elif single >= 0:
-                            run_mono, run_suit = 1, single
-                        else:
-                            run_mono, run_suit = 0, -1
-                        if run >= 5 and position in ends and run_mono < 5:
-                            continue  # a straight: this hand is not counted
-                        state = (new_cards, min(run, 4), min(run_mono, 4), run_suit)
-                    nxt[state] += ways * (w if position != _POSITIONS - 1 else 1)
+                        run_mono, run_suit = 1, single
+                    if completes and run_mono < 5:
+                        continue  # a straight: this hand is not counted
+                    key = (new_cards, run, run_mono if run_mono < 4 else 4, run_suit)
+                    nxt[key] += ways if top else ways * w
             states = nxt
         total += sum(ways for (cards, _, _, _), ways in states.items() if cards == size)
     return total
@@ -372,11 +378,15 @@ def bigtwo_kinds_held_counts(codes: npt.NDArray[np.integer[Any]],
                         for suit in range(4)], axis=1)  # (n, 4) rank masks
     # Kinds decided by the rank counts alone: once per distinct profile (a few hundred).
     profiles = (by_rank[:, :, None] == np.arange(5)).sum(axis=1)
-    distinct, which = np.unique(profiles, axis=0, return_inverse=True)
-    per_profile = np.bincount(which.reshape(-1), minlength=len(distinct))
-    for profile, count in zip(distinct, per_profile, strict=True):
-        for kind in _rank_kinds(tuple(int(n) for n in profile), size, rules.four_card_plays):
-            held[kind] += int(count)
+    # Each profile as one number (its five counts, 0..13, as base-14 digits): np.unique of
+    # a 1-d array instead of rows (axis=0 sorts the rows as records, 0.1-0.2 s of CPU for
+    # 20,000 deals).
+    digits = np.array([14 ** c for c in range(5)], dtype=np.int64)
+    distinct, per_profile = np.unique(profiles @ digits, return_counts=True)
+    for number, count in zip(distinct.tolist(), per_profile.tolist(), strict=True):
+        profile = tuple(number // 14 ** c % 14 for c in range(5))
+        for kind in _rank_kinds(profile, size, rules.four_card_plays):
+            held[kind] += count
     runs = _run_masks(rules.straights)
     run_in_suit = np.zeros(by_suit.shape, dtype=np.bool_)
     for run in runs:

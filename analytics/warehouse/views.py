@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Final
 
 import duckdb
@@ -46,6 +46,8 @@ __all__ = [
     "hand_list",
     "hands_over_time",
     "overview",
+    "overview_page",
+    "play_counts",
     "player_results",
     "plays",
     "pot_streaks",
@@ -251,16 +253,85 @@ def overview(con: duckdb.DuckDBPyConnection, f: HandFilter) -> pd.DataFrame:
     cond, params = facts_where(f, seats=False)
     # Hands, sessions and days from hand_facts (one row per hand, the session label stored),
     # players from seat_facts; each side is aggregated per game before the join.
-    return _frame(con, f"""
-        WITH fh AS (SELECT x.game, count(*) AS hands, count(DISTINCT x.session) AS sessions,
-                           min(x.day) AS first_day, max(x.day) AS last_day
-                    FROM hand_facts x WHERE {cond} GROUP BY x.game)
+    return _frame(con, _overview_sql(f"(SELECT * FROM hand_facts x WHERE {cond})", cond),
+                  params)
+
+
+def _overview_sql(kept: str, seat_cond: str) -> str:
+    """:func:`overview`'s SQL over ``kept`` (the hands kept: ``hand_facts`` rows or a table
+    of them, with game, session and day) and the seats ``seat_cond`` keeps (``x``)."""
+    return f"""
+        WITH fh AS (SELECT k.game, count(*) AS hands, count(DISTINCT k.session) AS sessions,
+                           min(k.day) AS first_day, max(k.day) AS last_day
+                    FROM {kept} k GROUP BY k.game)
         SELECT fh.game, fh.hands, p.players, fh.sessions, fh.first_day, fh.last_day
         FROM fh
         JOIN (SELECT x.game, count(DISTINCT x.player) AS players FROM seat_facts x
-              WHERE {cond} GROUP BY x.game) p USING (game)
+              WHERE {seat_cond} GROUP BY x.game) p USING (game)
         ORDER BY fh.game
-    """, params)
+    """
+
+
+_KEPT: Final = "temp.overview_kept"
+"""The temporary table :func:`overview_page` keeps a player filter's hands in."""
+_DAYS: Final = "temp.overview_days"
+"""The temporary table :func:`overview_page` keeps the hands per day and game in."""
+
+
+def overview_page(con: duckdb.DuckDBPyConnection, f: HandFilter, *, limit: int = 500
+                  ) -> dict[str, pd.DataFrame]:
+    """The Overview page's questions at once: ``overview``, ``sessions`` (the ``limit`` most
+    recent) and ``hands_over_time <bucket>`` for each of :data:`BUCKETS`, each the frame
+    :func:`overview`, :func:`sessions` and :func:`hands_over_time` answer.
+
+    The hands are counted per day once (a temporary table of this connection, dropped on
+    return) and every bucket summed from those counts, so switching the period costs no
+    query.  With a player filter the kept hands are found once too, into a temporary table
+    every answer is grouped from: asked apart, the questions repeated that semi-join over
+    every seat four times, most of the page's cost over a million hands.
+    """
+    cond, params = facts_where(f, seats=False)
+    try:
+        if f.players:
+            con.execute(f"CREATE OR REPLACE TEMP TABLE {_KEPT} AS "
+                        "SELECT x.hand_id, x.game, x.session, x.day, x.num_players "
+                        f"FROM hand_facts x WHERE {cond}", _used(cond, params))
+            answers = _kept_answers(con, f, limit)
+            kept = _KEPT
+        else:
+            answers = {"overview": overview(con, f), "sessions": sessions(con, f, limit=limit)}
+            kept = f"(SELECT x.day, x.game FROM hand_facts x WHERE {cond})"
+        con.execute(f"CREATE OR REPLACE TEMP TABLE {_DAYS} AS SELECT k.day, k.game, "
+                    f"count(*) AS hands FROM {kept} k GROUP BY ALL", _used(kept, params))
+        for bucket in BUCKETS:
+            answers[f"hands_over_time {bucket}"] = _frame(con, f"""
+                SELECT CAST(date_trunc('{bucket}', d.day) AS DATE) AS period, d.game,
+                       CAST(sum(d.hands) AS BIGINT) AS hands
+                FROM {_DAYS} d
+                GROUP BY ALL ORDER BY period, d.game
+            """, {})
+        return answers
+    finally:
+        con.execute(f"DROP TABLE IF EXISTS {_KEPT}")
+        con.execute(f"DROP TABLE IF EXISTS {_DAYS}")
+
+
+def _kept_answers(con: duckdb.DuckDBPyConnection, f: HandFilter, limit: int
+                  ) -> dict[str, pd.DataFrame]:
+    """``overview`` and ``sessions`` of the hands in :data:`_KEPT` (a player filter's)."""
+    # The seats of the kept hands: the filter without its players, and the hands kept
+    # (the same seats as the filter's semi-join, without repeating it).
+    rest, params = facts_where(replace(f, players=()), seats=False)
+    seat_cond = f"{rest} AND x.hand_id IN (SELECT hand_id FROM {_KEPT})"
+    return {
+        "overview": _frame(con, _overview_sql(_KEPT, seat_cond), params),
+        "sessions": _frame(con, f"""
+            SELECT k.session, k.game, count(*) AS hands, max(k.num_players) AS players,
+                   min(k.day) AS first_day, max(k.day) AS last_day
+            FROM {_KEPT} k
+            GROUP BY ALL ORDER BY last_day DESC, session LIMIT $limit
+        """, {"limit": limit}),
+    }
 
 
 def hands_over_time(con: duckdb.DuckDBPyConnection, f: HandFilter, *,
@@ -684,9 +755,11 @@ def _whole_games(f: HandFilter) -> bool:
     return not (f.players or f.date_from or f.date_to or f.session or f.knobs or f.stakes)
 
 
-def showdown_types(con: duckdb.DuckDBPyConnection, f: HandFilter) -> pd.DataFrame:
-    """Hands shown down: game, player, hand size (cards), category, count."""
-    cond, params = facts_where(f)
+def showdown_types(con: duckdb.DuckDBPyConnection, f: HandFilter, *, game: str | None = None
+                   ) -> pd.DataFrame:
+    """Hands shown down: game, player, hand size (cards), category, count; ``game`` keeps
+    one game's (as the filter's game does)."""
+    cond, params = facts_where(f, game=game)
     return _frame(con, f"""
         SELECT x.game, x.player, CAST(x.shown_size AS BIGINT) AS size,
                x.shown_category AS category, count(*) AS hands
@@ -758,6 +831,20 @@ def plays(con: duckdb.DuckDBPyConnection, f: HandFilter, *, sample: int = 20_000
     """, params)
 
 
+def play_counts(con: duckdb.DuckDBPyConnection, f: HandFilter) -> pd.DataFrame:
+    """Every Big Two play the filter keeps, counted: player, cards, rules (the hand's knobs as
+    JSON, which decide what a combination is), plays.  Exact, where :func:`plays` samples:
+    the same plays come up again and again, so the rows are few (the kind of each is then
+    found once per distinct text and rule set)."""
+    cond, params = facts_where(f, game="bigtwo")
+    return _frame(con, f"""
+        SELECT x.player, p.cards, x.rules, count(*) AS plays
+        FROM seat_facts x, unnest(x.plays) AS p(cards)
+        WHERE len(x.plays) > 0 AND {cond}
+        GROUP BY ALL ORDER BY x.player, p.cards, x.rules
+    """, params)
+
+
 def hand_list(con: duckdb.DuckDBPyConnection, f: HandFilter, *, limit: int = 500,
               offset: int = 0) -> pd.DataFrame:
     """Hands for the replayer's picker, most recent first: id, game, day, session, round,
@@ -791,16 +878,26 @@ def hand_detail(con: duckdb.DuckDBPyConnection, hand_id: int) -> dict[str, pd.Da
     """Everything stored about one hand: ``hand`` (one row), ``seats``, ``actions``,
     ``board`` (Rummoli), ``showdowns`` and ``awards``."""
     params: Params = {"hand_id": hand_id}
+    hand = _frame(con, "SELECT * FROM hands WHERE hand_id = $hand_id", params)
+    # Hand ids are hashes, so no zone map narrows a lookup: each scans its table's whole
+    # hand_id column.  Tables that cannot hold rows of this hand are not scanned (an
+    # unknown hand has none; only Rummoli has a board): ``$scan`` false makes the plan an
+    # empty result of the table's columns.
+    found = not hand.empty
+    rummoli = found and hand["game"].iloc[0] == "rummoli"
+
+    def rows(sql: str, scan: bool = found) -> pd.DataFrame:
+        return _frame(con, sql, params | {"scan": scan})
+
     return {
-        "hand": _frame(con, "SELECT * FROM hands WHERE hand_id = $hand_id", params),
-        "seats": _frame(con, "SELECT * FROM seats WHERE hand_id = $hand_id ORDER BY seat",
-                        params),
-        "actions": _frame(con, "SELECT * FROM actions WHERE hand_id = $hand_id ORDER BY seq",
-                          params),
-        "board": _frame(con, "SELECT * FROM board WHERE hand_id = $hand_id ORDER BY pot_order",
-                        params),
-        "showdowns": _frame(con, "SELECT * FROM showdowns WHERE hand_id = $hand_id", params),
-        "awards": _frame(con, "SELECT * FROM awards WHERE hand_id = $hand_id", params),
+        "hand": hand,
+        "seats": rows("SELECT * FROM seats WHERE $scan AND hand_id = $hand_id ORDER BY seat"),
+        "actions": rows("SELECT * FROM actions WHERE $scan AND hand_id = $hand_id "
+                        "ORDER BY seq"),
+        "board": rows("SELECT * FROM board WHERE $scan AND hand_id = $hand_id "
+                      "ORDER BY pot_order", rummoli),
+        "showdowns": rows("SELECT * FROM showdowns WHERE $scan AND hand_id = $hand_id"),
+        "awards": rows("SELECT * FROM awards WHERE $scan AND hand_id = $hand_id"),
     }
 
 

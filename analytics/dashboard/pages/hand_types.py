@@ -1,13 +1,17 @@
 """Hand types: observed category distributions per game beside the exact theory, with a
 chi-square goodness-of-fit test, overall and per player.
 
-Dealt 7 & 8 and Rummoli hands are counted exactly over every hand the filters keep
-(``views.dealt_types``: the categories are stored when a hand is loaded); Big Two plays
-are a sample categorised here."""
+One tab per game (the shown one kept in the URL as ``tab``, as on Win rates): only the
+shown tab's questions run, and the per-player tables and the Big Two plays only once
+their expander is opened.  Dealt 7 & 8 and Rummoli hands and Big Two plays are counted
+exactly over every hand the filters keep (``views.dealt_types``: the categories are stored
+when a hand is loaded; ``views.play_counts``: each distinct play categorised once); Big Two
+deals are a sample (``equity_views.bigtwo_dealt``)."""
 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import pandas as pd
 import streamlit as st
@@ -17,15 +21,14 @@ from analytics.evaluator import BigTwoKind, PokerCategory, SevenEightCategory
 
 _SEVENEIGHT = [c.label for c in SevenEightCategory]
 _POKER = [c.label for c in PokerCategory]
+_NAMES = {"seveneight": "7 & 8", "rummoli": "Rummoli", "bigtwo": "Big Two"}
 
 
 @st.cache_data(max_entries=64, show_spinner="Evaluating plays…")
-def _played_counts(frame: pd.DataFrame) -> pd.DataFrame:
-    """Big Two plays (a sample: player, cards, rules) counted per player and kind (the
-    evaluator on the stored text, under each hand's knobs): player, category, hands."""
-    kinds = logic.bigtwo_kinds(frame["cards"], frame["rules"])
-    return (frame.assign(category=kinds).groupby(["player", "category"]).size()
-            .rename("hands").reset_index())
+def _played_counts(counts: pd.DataFrame) -> pd.DataFrame:
+    """Big Two plays (every play, counted per player, card text and rules) per player and
+    kind: player, category, hands."""
+    return logic.bigtwo_played(counts)
 
 
 def _observed(counts: pd.DataFrame, labels: list[str]) -> pd.Series:
@@ -45,27 +48,94 @@ def _fit(title: str, observed: pd.Series, theory: pd.Series | None, key: str) ->
         return
     fit = logic.goodness_of_fit(observed, theory)
     st.plotly_chart(charts.observed_vs_theory(fit.table, title), key=f"chart_{key}")
-    if math.isnan(fit.statistic):
-        st.caption(f"n = {fit.n:,}: too few hands for a chi-square test.")
-    else:
-        st.caption(f"Chi-square goodness of fit: χ² = {fit.statistic:.2f}, {fit.dof} degrees "
-                   f"of freedom, p = {fit.p_value:.4f}, n = {fit.n:,} (categories expected "
-                   "fewer than 5 times are pooled).")
+    st.caption(_test_words(fit))
     st.dataframe(fit.table, hide_index=True)
     ui.download_buttons(fit.table, key, key=key)
 
 
+def _test_words(fit: logic.Fit) -> str:
+    """The chi-square test in a sentence (or why there is none)."""
+    if math.isnan(fit.statistic):
+        return f"n = {fit.n:,}: too few hands for a chi-square test."
+    return (f"Chi-square goodness of fit: χ² = {fit.statistic:.2f}, {fit.dof} degrees of "
+            f"freedom, p = {fit.p_value:.4f}, n = {fit.n:,} (categories expected fewer than 5 "
+            "times are pooled).")
+
+
 def _players(counts: pd.DataFrame, labels: list[str], key: str) -> None:
-    """Each player's share of each category, from counts (player, category, hands)."""
+    """Each player's share of each category, from counts (player, category, hands), in an
+    expander whose table is built only while it is open."""
     if counts.empty:
         return
-    with st.expander("Per player"):
+    expander = st.expander("Per player", key=f"players_{key}", on_change="rerun")
+    if not expander.open:
+        return
+    with expander:
         table = (counts.pivot_table(index="player", columns="category", values="hands",
                                     aggfunc="sum", fill_value=0)
                  .reindex(columns=labels, fill_value=0))
         shares = table.div(table.sum(axis=1), axis=0).reset_index()
         st.dataframe(shares, hide_index=True)
         ui.download_buttons(shares, f"{key}-players", key=f"{key}_players")
+
+
+def _seveneight() -> None:
+    """Dealt two and three cards against the exact theory, and the hands shown down."""
+    st.header("7 & 8")
+    dealt: pd.DataFrame = ui.ask("dealt_types", game="seveneight")
+    if dealt.empty:
+        st.info("No 7 & 8 hands with every card known match the filters.")
+        return
+    st.caption("Every dealt hand matching the filters whose cards are all known.")
+    two = dealt[dealt["size"] == 2]
+    _fit("7 & 8: first two cards dealt (every player)", _observed(two, _SEVENEIGHT),
+         logic.seveneight_theory(2), "seveneight-two")
+    _players(two, _SEVENEIGHT, "seveneight-two")
+    _fit("7 & 8: all three cards (players who saw the third card)",
+         _observed(dealt[dealt["size"] == 3], _SEVENEIGHT),
+         logic.seveneight_theory(3), "seveneight-three")
+    st.caption("Players who stay for the third card chose to, on their first two: the "
+               "three-card test measures that selection as well as the deal.")
+    shown: pd.DataFrame = ui.ask("showdown_types", game="seveneight")
+    counts = shown.groupby("category")["hands"].sum().reindex(_SEVENEIGHT, fill_value=0)
+    _fit("7 & 8: hands at showdown", counts.rename("observed"), None, "seveneight-shown")
+
+
+def _rummoli() -> None:
+    """Each deal size's test in one table; the chosen size's chart and categories."""
+    st.header("Rummoli")
+    hands: pd.DataFrame = ui.ask("dealt_types", game="rummoli")
+    if hands.empty:
+        st.info("No Rummoli hands with every card known match the filters.")
+        return
+    st.caption("Every dealt hand matching the filters whose cards are all known: the best "
+               "five of the hand against the exact chance for a hand of that size.")
+    observed = {int(size): _observed(hands[hands["size"] == size], _POKER)
+                for size in hands["size"].unique().tolist()}
+    fits = {size: logic.goodness_of_fit(counts, logic.poker_theory(size))
+            for size, counts in observed.items() if 5 <= size <= logic.EXACT_POKER_MAX}
+    st.dataframe(_size_table(observed, fits), hide_index=True)
+    # One chart, of the chosen size (the most dealt first): a chart per size cost about
+    # 55 ms of Plotly each, seven sizes at a million hands.
+    sizes = sorted(observed, key=lambda n: (-int(observed[n].sum()), n))
+    size = st.selectbox("Hand size", sizes, format_func=lambda n: f"{n} cards",
+                        key="rummoli_size") or sizes[0]
+    fit = fits.get(size)
+    _fit(f"Rummoli: best five of {size} cards dealt", observed[size],
+         None if fit is None else logic.poker_theory(size), f"rummoli-{size}")
+    _players(hands, _POKER, "rummoli")
+
+
+def _size_table(observed: dict[int, pd.Series], fits: dict[int, logic.Fit]) -> pd.DataFrame:
+    """Per deal size: hands and the chi-square test of its categories against theory."""
+    rows = []
+    for size in sorted(observed):
+        fit = fits.get(size)
+        rows.append({"size": size, "hands": int(observed[size].sum()),
+                     "chi_square": math.nan if fit is None else fit.statistic,
+                     "dof": 0 if fit is None else fit.dof,
+                     "p_value": math.nan if fit is None else fit.p_value})
+    return pd.DataFrame(rows, columns=["size", "hands", "chi_square", "dof", "p_value"])
 
 
 @st.cache_data(max_entries=64, show_spinner="Counting what the deals hold…")
@@ -81,6 +151,8 @@ def _bigtwo_dealt() -> None:
     if dealt.empty:
         st.info("No Big Two deals with every card known match the filters.")
         return
+    st.caption("A random sample of up to 20,000 deals matching the filters whose cards are "
+               "all known, the same sample on every visit.")
     sizes = sorted(int(n) for n in (dealt["cards"].str.len() // 2).unique())
     for size in sizes:
         for what, title in (("most", "most cards of one rank"), ("twos", "2s held")):
@@ -106,56 +178,45 @@ def _bigtwo_dealt() -> None:
     ui.download_buttons(held, "bigtwo-deals-hold", key="bigtwo-held")
 
 
-def render() -> None:
-    """Draw one section per game in the filtered data."""
-    st.title("Hand types")
-    st.caption("Dealt 7 & 8 and Rummoli hands: every hand matching the filters whose "
-               "cards are all known.")
-    games: pd.DataFrame = ui.ask("overview")
-    present = set(games["game"])
-    if not present:
-        st.info("No hands match the filters.")
+def _bigtwo() -> None:
+    """The deals against theory, then the combinations played (counted when opened)."""
+    st.header("Big Two")
+    _bigtwo_dealt()
+    st.subheader("Combinations played")
+    st.caption("Every play matching the filters, counted by kind.  What is played depends "
+               "on the players' choices (which combination to make of a hand, when to pass), "
+               "so plays have no theory column: the deal theory is above.")
+    expander = st.expander("Plays by kind", key="bigtwo_plays", on_change="rerun")
+    if not expander.open:
         return
-    if "seveneight" in present:
-        st.header("7 & 8")
-        dealt: pd.DataFrame = ui.ask("dealt_types", game="seveneight")
-        two = dealt[dealt["size"] == 2]
-        _fit("7 & 8: first two cards dealt (every player)", _observed(two, _SEVENEIGHT),
-             logic.seveneight_theory(2), "seveneight-two")
-        _players(two, _SEVENEIGHT, "seveneight-two")
-        _fit("7 & 8: all three cards (players who saw the third card)",
-             _observed(dealt[dealt["size"] == 3], _SEVENEIGHT),
-             logic.seveneight_theory(3), "seveneight-three")
-        st.caption("Players who stay for the third card chose to, on their first two: the "
-                   "three-card test measures that selection as well as the deal.")
-        shown = ui.ask("showdown_types")
-        shown = shown[shown["game"] == "seveneight"]
-        counts = shown.groupby("category")["hands"].sum().reindex(_SEVENEIGHT, fill_value=0)
-        _fit("7 & 8: hands at showdown", counts.rename("observed"), None, "seveneight-shown")
-    if "rummoli" in present:
-        st.header("Rummoli")
-        hands: pd.DataFrame = ui.ask("dealt_types", game="rummoli")
-        for size in sorted(int(n) for n in hands["size"].unique()):
-            rows = hands[hands["size"] == size]
-            theory = logic.poker_theory(size) if size <= logic.EXACT_POKER_MAX else None
-            _fit(f"Rummoli: best five of {size} cards dealt", _observed(rows, _POKER), theory,
-                 f"rummoli-{size}")
-            if theory is None:
-                st.caption(f"No exact theory for {size} cards yet: enumerating C(52, {size}) "
-                           "hands is too slow for a page; it comes with the equity tables.")
-        _players(hands, _POKER, "rummoli")
-    if "bigtwo" in present:
-        st.header("Big Two")
-        _bigtwo_dealt()
-        st.subheader("Combinations played")
-        played = _played_counts(ui.ask("plays"))
+    with expander:
+        played = _played_counts(ui.ask("play_counts"))
         labels = [k.label for k in BigTwoKind]
         _fit("Big Two: combinations played", _observed(played, labels), None, "bigtwo-plays")
-        st.caption("A random sample of up to 20,000 plays matching the filters, the same "
-                   "sample on every visit.  What is played depends on the players' choices "
-                   "(which combination to make of a hand, when to pass), so plays have no "
-                   "theory column: the deal theory is above.")
-        _players(played, labels, "bigtwo")
+    _players(played, labels, "bigtwo")
+
+
+_SECTIONS: dict[str, Callable[[], None]] = {
+    "seveneight": _seveneight, "rummoli": _rummoli, "bigtwo": _bigtwo}
+
+
+def render() -> None:
+    """Draw one tab per game in the data (the filter's game alone when it names one); only
+    the shown tab's section runs."""
+    ctx = ui.context()
+    st.title("Hand types")
+    # The games come from the filter choices every page loads already: no question of its
+    # own (the overview it asked before cost about 0.2-0.3 s of CPU at a million hands).
+    games = [g for g in _NAMES if g in ctx.options.games and ctx.filter.game in (None, g)]
+    if not games:
+        st.info("No hands match the filters.")
+        return
+    tabs = st.tabs([_NAMES[g] for g in games], key="tab", bind="query-params")
+    for tab, game in zip(tabs, games, strict=True):
+        if tab.open is False:
+            continue
+        with tab:
+            _SECTIONS[game]()
 
 
 render()

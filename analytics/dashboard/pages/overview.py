@@ -23,7 +23,10 @@ def render() -> None:
     ctx = ui.context()
     st.title("Overview")
     st.caption(f"Filters: {ctx.filter.describe()}")
-    games: pd.DataFrame = ui.ask("overview")
+    # One question for the hands by game, over time and by session: they share the work of
+    # finding the filter's hands (views.overview_page).
+    page: dict[str, pd.DataFrame] = ui.ask("overview_page", limit=500)
+    games = page["overview"]
     players: pd.DataFrame = ui.ask("player_results")
     hands, sessions, rejected = (int(games["hands"].sum()), int(games["sessions"].sum()),
                                  ctx.version[2])
@@ -47,7 +50,7 @@ def render() -> None:
 
     bucket = st.segmented_control("Period", ["day", "week", "month", "year"], default="week",
                                   key="overview_bucket") or "week"
-    st.plotly_chart(charts.hands_over_time(ui.ask("hands_over_time", bucket=bucket)),
+    st.plotly_chart(charts.hands_over_time(page[f"hands_over_time {bucket}"]),
                     key="chart_over_time")
 
     st.subheader("Players")
@@ -60,7 +63,7 @@ def render() -> None:
     ui.download_buttons(table, "players", key="players")
 
     st.subheader("Sessions")
-    session_table: pd.DataFrame = ui.ask("sessions", limit=500)
+    session_table = page["sessions"]
     st.dataframe(session_table, hide_index=True)
     ui.download_buttons(session_table, "sessions", key="sessions")
 
