@@ -23,7 +23,8 @@ import dataclasses
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["keyword_constructor", "positional_constructor", "tuple_constructor"]
+__all__ = ["indexed_constructor", "keyword_constructor", "positional_constructor",
+           "tuple_constructor"]
 
 
 def _shadow(cls: type[Any]) -> type[Any] | None:
@@ -40,8 +41,8 @@ def _shadow(cls: type[Any]) -> type[Any] | None:
     return shadow
 
 
-def _compile(cls: type[Any], signature: str, prologue: str, prefix: str = "v_"
-             ) -> Callable[..., Any]:
+def _compile(cls: type[Any], signature: str, prologue: str, prefix: str = "v_",
+             constants: dict[str, Any] | None = None) -> Callable[..., Any]:
     """``def make(<signature>)``: ``prologue``, then each field ``f`` stored from variable
     ``<prefix>f``."""
     names = [spec.name for spec in dataclasses.fields(cls)]
@@ -59,7 +60,8 @@ def _compile(cls: type[Any], signature: str, prologue: str, prefix: str = "v_"
         body = "".join(f"    _s_{name}(o, {prefix}{name})\n" for name in names)
         source = (f"def make({signature}, _new=object.__new__, {setters}):\n"
                   f"{prologue}    o = _new(_cls)\n{body}    return o\n")
-    namespace: dict[str, Any] = {"_cls": cls, "_shadow": shadow, "_defaults": _defaults(cls)}
+    namespace: dict[str, Any] = {"_cls": cls, "_shadow": shadow, "_defaults": _defaults(cls),
+                                 "_constants": constants or {}}
     exec(source, namespace)  # generated from the class's own field names only
     make: Callable[..., Any] = namespace["make"]
     return make
@@ -93,3 +95,31 @@ def keyword_constructor(cls: type[Any]) -> Callable[..., Any]:
     parameters = ", ".join(f"{name}=_defaults[{name!r}]" if name in defaults else name
                            for name in (spec.name for spec in dataclasses.fields(cls)))
     return _compile(cls, "*, " + parameters, "", prefix="")
+
+
+_ARGUMENTS: tuple[str, ...] = ("rules", "actions", "user_fields", "source", "line", "index", "raw")
+
+
+def indexed_constructor(cls: type[Any], positions: dict[str, int], constants: dict[str, Any],
+                        arguments: tuple[str, ...] = _ARGUMENTS) -> Callable[..., Any]:
+    """A function ``make(values, *arguments)``: each field named in ``positions`` is
+    ``values[position]``, each in ``arguments`` the argument of that name, each in
+    ``constants`` that value, and every other field its default (the reader's fast path:
+    a hand from the values of its header lines, by where each key stands)."""
+    defaults = _defaults(cls)
+    lines = []
+    for name in (spec.name for spec in dataclasses.fields(cls)):
+        if name in arguments:
+            continue
+        if name in positions:
+            lines.append(f"    v_{name} = values[{positions[name]:d}]\n")
+        elif name in constants:
+            lines.append(f"    v_{name} = _constants[{name!r}]\n")
+        else:
+            default = defaults[name]  # KeyError: the field has no default
+            # A literal for the usual defaults (None, numbers, strings, ()): no lookup per call.
+            literal = type(default) in (type(None), int, str, bool) or default == ()
+            value = repr(default) if literal else f"_defaults[{name!r}]"
+            lines.append(f"    v_{name} = {value}\n")
+    signature = "values, " + ", ".join(f"v_{name}" for name in arguments) + ", *"
+    return _compile(cls, signature, "".join(lines), constants=constants)

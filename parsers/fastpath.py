@@ -4,7 +4,9 @@ Most hands are written by :mod:`parsers.writer` (simulators, converters, handlab
 itself): ``key = value`` header lines and an ``actions = [`` array with one
 ``  "action",`` per line, closed by ``]`` alone.  :func:`fast_hand` reads such a
 hand with per-line caches -- header lines and action lines repeat from hand to
-hand -- and checks the header in one go, without collecting problems.  The moment
+hand -- and checks the header in one go, without collecting problems: what depends
+only on the header's keys, their order and the variant (its *layout*) is worked out once
+per layout (:class:`_Shape`), and the hand is filled from the values by position.  The moment
 anything is unusual (a line outside those shapes, any problem the general path
 would report, a value outside the usual types) it returns None and the caller
 takes the general path (:func:`parsers.tomlsubset.parse_document` then
@@ -20,10 +22,11 @@ one in :mod:`parsers.build`, and every line is read by the same functions
 from __future__ import annotations
 
 import datetime as dt
+import sys
 from operator import itemgetter
 from typing import Any, Final, cast
 
-from parsers._fastinit import keyword_constructor, tuple_constructor
+from parsers._fastinit import indexed_constructor, tuple_constructor
 from parsers.actions import ActionSyntaxError, ParsedAction, action_table, parse_into
 from parsers.build import MAX_CHIPS, PLAYER_LIMITS, _Problems, _read_rules, required_fields
 from parsers.fields import GAME_FIELDS, KNOB_FIELDS, VARIANTS
@@ -56,7 +59,7 @@ _STRINGS: Final = ("currency", "event", "author", "venue", "url", "city", "regio
 _COUNTS: Final = ("seat_count", "day", "month", "year", "round", "dealer")
 _CHIPS: Final = ("min_bet", "small_bet", "big_bet")
 _INT_TYPE: Final = frozenset({int})
-_KNOB_TYPES: Final = (str, int, bool)
+_KNOB_TYPES: Final = frozenset({str, int, bool})
 
 
 class _Plan:
@@ -92,7 +95,6 @@ _CODES: Final = itemgetter(7)
 _RULES: dict[tuple[object, ...], GameRules] = {}
 _RULES_LIMIT: Final = 1_000
 _NEW_ACTION: Final = tuple_constructor(Action, ignored=1)  # (fields..., codes), line
-_NEW_HAND: Final = keyword_constructor(HandHistory)
 _ACTIONS_OPEN: Final = "actions = ["
 
 
@@ -109,40 +111,119 @@ def fast_hand(lines: list[str], first_line: int, source: str, index: int,
     if header and not header[-1]:
         header.pop()  # the blank line between the hands of a file
     cached = [*map(_TYPED_LINES.get, header)]
-    found = _type_lines(header) if None in cached else cast(list[tuple[str, Any]], cached)
-    if found is None:
-        return None
-    fields: dict[str, Any] = dict(found)
-    if len(fields) != len(found) or "actions" in fields:
-        return None  # a key given twice: not TOML
-    plan = _PLANS.get(fields.get("variant", ""))  # a variant line is typed only when known
+    # all(): every cached entry is a (key, value) pair, hence true; much cheaper than
+    # ``None in cached``, which compares each pair with None through the rich comparison.
+    found = cast(list[tuple[str, Any]], cached) if all(cached) else _type_lines(header)
+    if not found:
+        return None  # a line this path does not read, or no field at all
+    keys, values = zip(*found, strict=True)
+    layout = _LAYOUTS.get(keys)
+    if layout is None:
+        layout = _new_layout(keys)
+    if not layout.usable:
+        return None  # a key given twice, 'actions' in the header, or no variant
+    shape = layout.shapes.get(values[layout.variant_at])
+    if shape is None:
+        shape = layout.shape(values[layout.variant_at])
+    plan = shape.plan
     if plan is None:
-        return None
-    keys = fields.keys()
-    extra = keys - plan.allowed
-    if (extra and not all(key[0] == "_" for key in extra)) or not keys >= plan.required or \
-            not keys.isdisjoint(plan.forbidden):
-        return None
-    players = _player_count(plan, fields)
+        return None  # keys given twice, unknown, missing or forbidden for the variant
+    players = _player_count(shape, values)
     if players < 0:
         return None
-    rules = _rules(plan, fields) if plan.knobs else plan.default_rules
+    rules = _rules(shape, values) if shape.knob_at else shape.default_rules
     if rules is None:
         return None
     actions = _actions(plan.game, players, lines, opening + 1, closing, first_line)
     if actions is None:
         return None
-    if extra:  # user fields, in the order of the text as the general path gives them
-        user_fields = tuple([(key, fields.pop(key)) for key in list(keys) if key[0] == "_"])
-    else:
-        user_fields = ()
-    for key in plan.knobs:
-        fields.pop(key, None)
-    hand: HandHistory = _NEW_HAND(
-        game=plan.game, rules=rules, actions=actions, user_fields=user_fields,
-        source=source, line=first_line, index=index, raw=raw, **fields,
-    )
+    # User fields in the order of the text, as the general path gives them.
+    user_fields = tuple([found[at] for at in shape.user_at]) if shape.user_at else ()
+    hand: HandHistory = shape.make(values, rules, actions, user_fields, source, first_line,
+                                   index, raw)
     return hand
+
+
+class _Shape:
+    """A header of given keys in a given order, for one variant: what its hands need checked
+    per hand, and the constructor that fills a hand from its values by position."""
+
+    __slots__ = ("board_at", "count_at", "dealer_at", "default_rules", "knob_at", "knob_names",
+                 "make", "plan", "sized", "unsigned", "user_at")
+
+    def __init__(self, keys: tuple[str, ...], plan: _Plan | None) -> None:
+        self.plan = plan
+        self.user_at: tuple[int, ...] = ()
+        self.knob_at: tuple[int, ...] = ()
+        if plan is None:
+            return
+        position = {key: at for at, key in enumerate(keys)}
+        # As fast_hand did with the hand's fields: only user fields beyond the variant's keys,
+        # every required one, none of the forbidden ones (checked once per layout now).
+        extra = position.keys() - plan.allowed
+        if any(key[0] != "_" for key in extra) or not position.keys() >= plan.required or \
+                not position.keys().isdisjoint(plan.forbidden):
+            self.plan = None
+            return
+        self.user_at = tuple(at for at, key in enumerate(keys) if key[0] == "_")
+        self.knob_names = tuple(key for key in plan.knobs if key in position)
+        self.knob_at = tuple(position[key] for key in self.knob_names)
+        # The number of players: the length of starting_stacks, else of players.
+        counted = "starting_stacks" if "starting_stacks" in position else "players"
+        self.count_at = position.get(counted, -1)
+        if self.count_at < 0:
+            self.plan = None  # no count: not low <= -1
+            return
+        sized = [position[key] for key in ("players", *_INT_LISTS) if key in position]
+        unsigned = [position[key] for key in _INT_LISTS
+                    if key in position and key not in plan.signed]
+        if "board_before" in position:
+            unsigned.append(position["board_before"])
+        # itemgetter of two indexes or more gives a tuple (the first is repeated to be sure).
+        self.sized = itemgetter(self.count_at, self.count_at, *sized)
+        self.unsigned = itemgetter(unsigned[0], *unsigned) if unsigned else None
+        self.board_at = position.get("board_before", -1)
+        self.dealer_at = position.get("dealer", -1)
+        self.default_rules = plan.default_rules
+        if plan.knobs and not self.knob_at:
+            self.default_rules = _read_rules(plan.game, {}, _Problems("", 0, 0, {}))
+        hand_fields = {key: at for key, at in position.items()
+                       if key[0] != "_" and key not in plan.knobs}
+        self.make = indexed_constructor(HandHistory, hand_fields, {"game": plan.game})
+
+
+class _Layout:
+    """The keys of a header, in order: where the variant stands, and a shape per variant."""
+
+    __slots__ = ("keys", "shapes", "usable", "variant_at")
+
+    def __init__(self, keys: tuple[str, ...]) -> None:
+        self.keys = keys
+        self.shapes: dict[object, _Shape] = {}
+        # A key given twice is not TOML; 'actions' belongs below the header.
+        self.usable = len(set(keys)) == len(keys) and "actions" not in keys and "variant" in keys
+        self.variant_at = keys.index("variant") if self.usable else 0
+
+    def shape(self, variant: object) -> _Shape:
+        """The shape for hands of ``variant`` (the typed value of the variant line: a code of
+        :data:`_PLANS`), remembered."""
+        plan = _PLANS.get(variant) if type(variant) is str else None
+        if len(self.shapes) >= len(_PLANS) + 1:
+            self.shapes.clear()
+        shape = self.shapes[variant] = _Shape(self.keys, plan)
+        return shape
+
+
+_LAYOUTS: dict[tuple[str, ...], _Layout] = {}
+"""By the keys of a header in order: writers use a handful of layouts, always the same."""
+_LAYOUTS_LIMIT: Final = 1_000
+
+
+def _new_layout(keys: tuple[str, ...]) -> _Layout:
+    if len(_LAYOUTS) >= _LAYOUTS_LIMIT:
+        _LAYOUTS.clear()
+    layout = _LAYOUTS[keys] = _Layout(keys)
+    return layout
 
 
 _TYPED_LINES: dict[str, tuple[str, Any]] = {}
@@ -174,7 +255,10 @@ def _type_lines(header: list[str]) -> list[tuple[str, Any]] | None:
                 return None
             if len(_TYPED_LINES) >= _TYPED_LINES_LIMIT:
                 _TYPED_LINES.clear()
-            pair = _TYPED_LINES[line] = (key, typed)
+            # Interned: the hand is built with these keys as keyword arguments, and CPython
+            # matches a keyword to its parameter by identity first; a key that is only equal
+            # costs a string comparison with every parameter before it (some 40).
+            pair = _TYPED_LINES[line] = (sys.intern(key), typed)
         found.append(pair)
     return found
 
@@ -231,44 +315,38 @@ def _typed(key: str, value: Any) -> Any:
     return _REJECTED  # 'actions' on one line, or a key no game knows
 
 
-def _player_count(plan: _Plan, fields: dict[str, Any]) -> int:
+def _player_count(shape: _Shape, values: tuple[Any, ...]) -> int:
     """The number of players, after the checks of ``build_hand`` that depend on it (array
     lengths, signs, the dealer); -1 when it would report a problem."""
-    get = fields.get
-    names = get("players")
-    stacks = get("starting_stacks")
-    count = len(stacks) if stacks is not None else len(names) if names is not None else -1
-    if not plan.low <= count <= plan.high or (names is not None and len(names) != count):
+    count = len(values[shape.count_at])
+    plan = cast(_Plan, shape.plan)
+    if not plan.low <= count <= plan.high or len({*map(len, shape.sized(values))}) != 1:
         return -1
-    for key in _INT_LISTS:
-        value = get(key)
-        if value is not None and (len(value) != count or (
-                value and key not in plan.signed and min(value) < 0)):
+    if shape.unsigned is not None:
+        lowest = [*map(min, filter(None, shape.unsigned(values)))]
+        if lowest and min(lowest) < 0:
             return -1
-    value = get("board_before")
-    if value is not None and (len(value) != len(RUMMOLI_POTS) or (value and min(value) < 0)):
+    if shape.board_at >= 0 and len(values[shape.board_at]) != len(RUMMOLI_POTS):
         return -1
-    dealer = get("dealer")
-    if dealer is not None and not 1 <= dealer <= count:
+    if shape.dealer_at >= 0 and not 1 <= values[shape.dealer_at] <= count:
         return -1
     return count
 
 
-def _rules(plan: _Plan, values: dict[str, Any]) -> GameRules | None:
+def _rules(shape: _Shape, values: tuple[Any, ...]) -> GameRules | None:
     """The hand's rules, one shared (frozen) object per distinct set of knobs."""
-    knobs: list[object] = [plan.game]
-    for name in plan.knobs:
-        if name in values:
-            value = values[name]
-            if type(value) not in _KNOB_TYPES:
-                return None
-            # The type is part of the key: 1 == True, but only one of them is a valid ante.
-            knobs += (name, type(value), value)
-    key = tuple(knobs)
+    knobs = [values[at] for at in shape.knob_at]
+    types = [*map(type, knobs)]
+    if not _KNOB_TYPES.issuperset(types):
+        return None  # (and a list would not make a key)
+    # The types are part of the key: 1 == True, but only one of them is a valid ante.
+    key = (shape.knob_names, *types, *knobs)
     rules = _RULES.get(key)
     if rules is None:
+        plan = cast(_Plan, shape.plan)
         problems = _Problems("", 0, 0, {})
-        rules = _read_rules(plan.game, values, problems)
+        rules = _read_rules(plan.game, dict(zip(shape.knob_names, knobs, strict=True)),
+                            problems)
         if rules is None or problems.errors:
             return None
         if len(_RULES) >= _RULES_LIMIT:
@@ -288,7 +366,7 @@ def _actions(game: Game, players: int, lines: list[str], start: int, end: int,
     cached = [*map(table.get, element_lines)]
     entries = cast(list[ParsedAction], cached)
     rows: range | list[int] = range(first_line + start, first_line + end)
-    if None in cached:
+    if not all(cached):  # entries are tuples, hence true: see fast_hand
         texts = action_table(game, players)
         for offset, entry in enumerate(cached):
             if entry is None:
