@@ -327,41 +327,56 @@ def rummoli_exact(sizes: Any, pool: Any, hero: int, table: Any,
 
 
 @_jit()
-def _rummoli_chunk(owner: Any, pool: Any, deck: Any, hero: int, table: Any,
+def _suit_bit(code: int) -> Any:  # pragma: no cover - jitted
+    # Card ``code``'s bit in a hand's suit masks (rank_from_suit_masks's input).
+    return np.int64(1) << ((code & 3) * 16 + (code >> 2))
+
+
+@_jit()
+def _rummoli_chunk(bits: Any, deck: Any, sizes: Any, hero: int, table: Any,
                    count: int, seed: int, c: int, out: Any) -> None:  # pragma: no cover
     """``count`` random deals of chunk ``c`` (its own stream) added to ``out[c]``.
 
-    ``owner`` gives each dealt slot's opponent, each opponent's slots together and in
-    order (``np.repeat(np.arange(n), sizes)``).  ``deck`` (as long as ``pool``) is scratch
-    space the caller owns: a round draws 2 deals per chunk, so allocating it per chunk cost
-    as much as the deals.  The deck starts as ``pool`` in every chunk, as a copy did.
+    ``bits`` are the pool's cards as suit-mask bits (:func:`_suit_bit`, in pool order);
+    opponent ``o`` gets the next ``sizes[o]`` slots of the deal.  ``deck`` (as long as
+    ``bits``) is scratch space the caller owns: a round draws 2 deals per chunk, so
+    allocating it per chunk cost as much as the deals.  The deck starts as ``bits`` in
+    every chunk.  It holds bits rather than card codes because a dealt card is only ever
+    or-ed into its holder's mask: the same shuffle, without turning codes into bits.
 
     The hero's share is 0 if any opponent beats him, else 1 / (1 + opponents tying with
     him), as :func:`_rummoli_score` computes it.  Each opponent is valued as soon as his
     hand is dealt, none once one has beaten the hero; in the chunk's last deal the dealing
     stops there too (nothing reads the stream or the deck after it): the same numbers.
     """
-    n_slots = owner.shape[0]
+    n_pool = bits.shape[0]
+    opponents = sizes.shape[0]
     state = _stream_start(seed, c)
-    deck[:] = pool
+    deck[:] = bits
     for k in range(count):
         last = k == count - 1
         ties = 1
         beaten = False
-        mask = np.int64(0)
-        for s in range(n_slots):
-            state, card = _draw(state, deck, s)
-            mask |= np.int64(1) << ((card & 3) * 16 + (card >> 2))
-            if s + 1 == n_slots or owner[s + 1] != owner[s]:  # this opponent's hand is dealt
-                if not beaten:
-                    value = _rank(mask, table)
-                    if value > hero:
-                        beaten = True
-                        if last:
-                            break
-                    elif value == hero:
-                        ties += 1
-                mask = np.int64(0)
+        s = 0
+        for o in range(opponents):
+            mask: Any = np.int64(0)  # Any: mypy would take it for a numpy scalar
+            for _ in range(sizes[o]):
+                # One Fisher-Yates step (as _draw): a uniform card of deck[s:] to deck[s].
+                state, random = _splitmix(state)
+                j = s + _below(random, n_pool - s)
+                bit = deck[j]
+                deck[j] = deck[s]
+                deck[s] = bit
+                mask |= bit
+                s += 1
+            if not beaten:
+                value = _rank(mask, table)
+                if value > hero:
+                    beaten = True
+                    if last:
+                        break
+                elif value == hero:
+                    ties += 1
         share = 0.0 if beaten else 1.0 / ties
         out[c, 0] += share
         out[c, 1] += share * share
@@ -371,16 +386,36 @@ def _rummoli_chunk(owner: Any, pool: Any, deck: Any, hero: int, table: Any,
             out[c, 3] += 1.0
 
 
+@_jit()
+def _owner_sizes(owner: Any, n_opponents: int) -> Any:  # pragma: no cover - jitted
+    # Each opponent's number of slots, from ``owner`` (np.repeat(np.arange(n), sizes)).
+    sizes = np.zeros(n_opponents, dtype=np.int64)
+    for s in range(owner.shape[0]):
+        sizes[owner[s]] += 1
+    return sizes
+
+
+@_jit()
+def _pool_bits(pool: Any) -> Any:  # pragma: no cover - jitted
+    bits = np.empty_like(pool)
+    for j in range(pool.shape[0]):
+        bits[j] = _suit_bit(pool[j])
+    return bits
+
+
 @_jit(parallel=True)
 def rummoli_monte_carlo(owner: Any, pool: Any, n_opponents: int, hero: int, table: Any,
                         samples: int, seed: int, out: Any) -> None:  # pragma: no cover
     """Random deals of the opponents' hands; ``out`` is (CHUNKS, 4): shares, squares, wins, ties.
 
-    ``owner`` as :func:`_rummoli_chunk` takes it (``n_opponents`` opponents)."""
+    Slot ``s`` of a deal goes to opponent ``owner[s]`` (``n_opponents`` opponents, each
+    one's slots together and in order: ``np.repeat(np.arange(n), sizes)``)."""
     chunks = out.shape[0]
+    sizes = _owner_sizes(owner, n_opponents)
+    bits = _pool_bits(pool)
     for c in numba.prange(chunks):
         count = _chunk_samples(samples, chunks, c)
-        _rummoli_chunk(owner, pool, np.empty_like(pool), hero, table, count, seed, c, out)
+        _rummoli_chunk(bits, np.empty_like(bits), sizes, hero, table, count, seed, c, out)
 
 
 @_jit()
@@ -389,16 +424,42 @@ def rummoli_monte_carlo_serial(owner: Any, pool: Any, n_opponents: int, hero: in
     """:func:`rummoli_monte_carlo` on the calling thread (the same result): for a few
     hundred samples, waking the thread pool costs more than the work."""
     chunks = out.shape[0]
-    deck = np.empty_like(pool)
+    sizes = _owner_sizes(owner, n_opponents)
+    bits = _pool_bits(pool)
+    deck = np.empty_like(bits)
     for c in range(chunks):
         count = _chunk_samples(samples, chunks, c)
-        _rummoli_chunk(owner, pool, deck, hero, table, count, seed, c, out)
+        _rummoli_chunk(bits, deck, sizes, hero, table, count, seed, c, out)
+
+
+@_jit()
+def _rummoli_round_row(row: Any, sums: Any, count: int, exact: bool) -> None:  # pragma: no cover
+    # A player's strength from his sums, into row[1:8] (see rummoli_round); the same
+    # operations, in the same order, as RummoliStrength's Python constructors did.
+    share_sum, second, third, fourth = sums[0], sums[1], sums[2], sums[3]
+    if exact:  # sums: shares, outright wins, ties
+        row[1] = (second + third) / count
+        row[2] = share_sum / count
+        row[3] = second / count
+        row[4] = 0.0
+        row[5] = 0.0
+        row[6] = 1.0
+    else:  # sums: shares, their squares, outright wins, ties
+        share = share_sum / count
+        p_best = (third + fourth) / count
+        share_var = max(second / count - share * share, 0.0)
+        row[1] = p_best
+        row[2] = share
+        row[3] = third / count
+        row[4] = np.sqrt(p_best * (1 - p_best) / (count - 1))
+        row[5] = np.sqrt(share_var / (count - 1))
+        row[6] = 0.0
+    row[7] = count
 
 
 @_jit()
 def rummoli_round(cards: Any, sizes: Any, exchanger: int, exact: Any, table: Any,
-                  samples: int, seed: int, values: Any, totals: Any,
-                  deals: Any) -> None:  # pragma: no cover - jitted
+                  samples: int, seed: int, out: Any) -> None:  # pragma: no cover - jitted
     """Every player's strength in one Rummoli round, in one call (on the calling thread).
 
     ``cards`` holds all 52 codes: the players' hands one after another (``sizes[p]``
@@ -407,26 +468,32 @@ def rummoli_round(cards: Any, sizes: Any, exchanger: int, exact: Any, table: Any
     are dealt to the other players in seat order (the rest is the widow's).  The
     numbers are those of :func:`rummoli_exact` (``exact[p]``) or
     :func:`rummoli_monte_carlo_serial` with seed ``seed + p``, player by player.
-    ``values`` receives each hand's poker value; ``totals[p]`` the exact sums (share,
-    outright wins, ties; over ``deals[p]`` deals) or the Monte Carlo sums (share, its
-    square, wins, ties) added up chunk after chunk, as ``sums.sum(axis=0)`` does.
+
+    ``out[p]`` (players x 8) receives player ``p``'s hand value, then his strength:
+    ``p_best, share, p_win, std_error, share_std_error``, 1.0 if exact else 0.0, and the
+    number of deals (see ``RummoliStrength``).  Computing the strength here, not from
+    the sums in Python, spares the caller a Python object per number.
     """
-    sums = np.zeros((CHUNKS, 4))
     players = sizes.shape[0]
-    masks = np.zeros(players, dtype=np.int64)
     start = 0
     for p in range(players):
+        mask: Any = np.int64(0)
         for i in range(start, start + sizes[p]):
-            code = cards[i]
-            masks[p] |= np.int64(1) << ((code & 3) * 16 + (code >> 2))
-        values[p] = _rank(masks[p], table)
+            mask |= _suit_bit(cards[i])
+        out[p, 0] = _rank(mask, table)
         start += sizes[p]
     widow_start = start
+    # Scratch space for every player (a pool is at most 47 cards): one allocation each.
+    sums = np.zeros((CHUNKS, 4))
+    total = np.zeros(4)
     seen = np.zeros(52, dtype=np.bool_)
+    pool = np.empty(52, dtype=np.int64)
+    bits = np.empty(52, dtype=np.int64)
+    deck = np.empty(52, dtype=np.int64)
+    opponent_sizes = np.empty(players - 1, dtype=np.int64)
     start = 0
     for p in range(players):
-        for code in range(52):
-            seen[code] = False
+        seen[:] = False
         for i in range(start, start + sizes[p]):
             seen[cards[i]] = True
         if p == exchanger:
@@ -436,40 +503,28 @@ def rummoli_round(cards: Any, sizes: Any, exchanger: int, exact: Any, table: Any
         n_pool = 0
         for code in range(52):
             if not seen[code]:
+                pool[n_pool] = code
+                bits[n_pool] = _suit_bit(code)
                 n_pool += 1
-        pool = np.empty(n_pool, dtype=np.int64)
-        k = 0
-        for code in range(52):
-            if not seen[code]:
-                pool[k] = code
-                k += 1
-        opponent_sizes = np.empty(players - 1, dtype=np.int64)
         k = 0
         for o in range(players):
             if o != p:
                 opponent_sizes[k] = sizes[o]
                 k += 1
+        hero = int(out[p, 0])
+        total[:] = 0.0
         if exact[p]:
-            deals[p] = rummoli_exact(opponent_sizes, pool, values[p], table, totals[p])
+            count = rummoli_exact(opponent_sizes, pool[:n_pool], hero, table, total)
+            _rummoli_round_row(out[p], total, count, True)
             continue
-        slots = 0
-        for o in range(players - 1):
-            slots += opponent_sizes[o]
-        owner = np.empty(slots, dtype=np.int64)
-        k = 0
-        for o in range(players - 1):
-            for _ in range(opponent_sizes[o]):
-                owner[k] = o
-                k += 1
         sums[:, :] = 0.0
-        deck = np.empty_like(pool)
         for c in range(CHUNKS):
-            count = _chunk_samples(samples, CHUNKS, c)
-            _rummoli_chunk(owner, pool, deck, values[p], table, count, seed + p, c, sums)
-        for c in range(CHUNKS):
+            _rummoli_chunk(bits[:n_pool], deck[:n_pool], opponent_sizes, hero, table,
+                           _chunk_samples(samples, CHUNKS, c), seed + p, c, sums)
+        for c in range(CHUNKS):  # added up chunk after chunk, as sums.sum(axis=0) does
             for k in range(4):
-                totals[p, k] += sums[c, k]
-        deals[p] = samples
+                total[k] += sums[c, k]
+        _rummoli_round_row(out[p], total, samples, False)
 
 
 @_jit(parallel=True)

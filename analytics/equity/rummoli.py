@@ -40,6 +40,7 @@ import numpy.typing as npt
 
 from analytics.equity.seveneight import Method
 from analytics.evaluator import EvaluationError, PokerCategory, poker_rank
+from analytics.evaluator._tables import CATEGORY_BASES
 from analytics.rules.base import Outcome
 from parsers.cards import DECK, Card, CardError, parse_cards
 from parsers.knobs import Game
@@ -55,6 +56,12 @@ __all__ = [
     "rummoli_strength",
     "warm_up",
 ]
+
+# Enum members as module constants: reading ``Verb.MEMBER`` goes through the enum class.
+_DEAL_HOLE: Final = Verb.DEAL_HOLE
+_DEAL_WIDOW: Final = Verb.DEAL_WIDOW
+_WIDOW_TAKEN: Final = (Verb.EXCHANGE, Verb.AUCTION_WIN)
+_POKER_BEGUN: Final = (Verb.BET_RAISE, Verb.CHECK_CALL, Verb.FOLD, Verb.PLAY)
 
 RUMMOLI_BUDGET: Final = 2_000_000
 """Enumerate exactly when there are at most this many splits of the unseen cards."""
@@ -221,27 +228,53 @@ def _round_strengths(codes: list[int], sizes: tuple[int, ...], widow_size: int,
     from analytics.equity import _kernels
     from analytics.evaluator._tables import table_array
 
-    exact = [_deal_count(52 - size - (widow_size if number == exchanger else 0),
-                         sizes[:number] + sizes[number + 1:]) <= budget
-             for number, size in enumerate(sizes)]
-    if samples < 2 and not all(exact):
+    shape = _round_shape(sizes, widow_size, exchanger, budget)
+    if samples < 2 and not shape.all_exact:
         raise EvaluationError("Monte Carlo needs at least 2 samples")
-    players = len(sizes)
-    values = np.zeros(players, dtype=np.int64)
-    totals = np.zeros((players, 4))
-    deals = np.zeros(players, dtype=np.int64)
-    _kernels.rummoli_round(np.array(codes, dtype=np.int64), np.array(sizes, dtype=np.int64),
-                           exchanger, np.array(exact, dtype=np.bool_), table_array(), samples,
-                           seed, values, totals, deals)
+    out = np.empty((len(sizes), 8))
+    # The codes (0..51) as one byte each: bytes() and a view of it cost less than
+    # np.array() of a list.
+    _kernels.rummoli_round(np.frombuffer(bytes(codes), dtype=np.uint8), shape.sizes, exchanger,
+                           shape.exact, table_array(), samples, seed, out)
+    values = []
     strengths = []
-    for is_exact, count, (first, second, third, fourth) in zip(
-            exact, deals.tolist(), totals.tolist(), strict=True):
-        if is_exact:
-            strengths.append(RummoliStrength((second + third) / count, first / count,
-                                             second / count, 0.0, 0.0, True, count))
-        else:
-            strengths.append(_from_sums(first, second, third, fourth, samples))
-    return values.tolist(), strengths
+    # Each row: value, p_best, share, p_win, std_error, share_std_error, exact, deals.
+    for value, p_best, share, p_win, error, share_error, exact, deals in out.tolist():
+        values.append(int(value))
+        strengths.append(RummoliStrength(p_best, share, p_win, error, share_error, exact > 0,
+                                         int(deals)))
+    return values, strengths
+
+
+@dataclass(frozen=True, slots=True)
+class _RoundShape:
+    """The kernel's arguments that depend on a round's hand sizes only."""
+
+    sizes: npt.NDArray[np.int64]
+    exact: npt.NDArray[np.bool_]
+    all_exact: bool
+
+
+def _round_shape(sizes: tuple[int, ...], widow_size: int, exchanger: int,
+                 budget: int) -> _RoundShape:
+    """The hand sizes and which players are enumerated exactly (their deals are few), kept
+    for the next round of the same shape (building the arrays cost more than a look-up)."""
+    key = (sizes, widow_size, exchanger, budget)
+    shape = _ROUND_SHAPES.get(key)
+    if shape is None:
+        exact = [_deal_count(52 - size - (widow_size if number == exchanger else 0),
+                             sizes[:number] + sizes[number + 1:]) <= budget
+                 for number, size in enumerate(sizes)]
+        shape = _RoundShape(np.array(sizes, dtype=np.int64), np.array(exact, dtype=np.bool_),
+                            all(exact))
+        shape.sizes.flags.writeable = False
+        shape.exact.flags.writeable = False
+        if len(_ROUND_SHAPES) < 10_000:
+            _ROUND_SHAPES[key] = shape
+    return shape
+
+
+_ROUND_SHAPES: dict[tuple[tuple[int, ...], int, int, int], _RoundShape] = {}
 
 
 @functools.cache
@@ -279,8 +312,6 @@ def _from_sums(share_sum: float, share_sq: float, wins: float, ties: float,
 
 def _category_label(value: int) -> str:
     """``poker_category_of(value).label``, without numpy (a bisection of a short list)."""
-    from analytics.evaluator._tables import CATEGORY_BASES
-
     return _CATEGORY_LABELS[bisect.bisect_right(CATEGORY_BASES, value) - 1]
 
 
@@ -353,14 +384,14 @@ def rummoli_round_strengths(
     exchanger: int | None = None
     for action in hand.actions:
         verb = action.verb
-        if verb is Verb.DEAL_HOLE and action.target is not None:
+        if verb is _DEAL_HOLE and action.target is not None:
             hands.setdefault(action.target, []).extend(action.cards)
-        elif verb is Verb.DEAL_WIDOW:
+        elif verb is _DEAL_WIDOW:
             widow.extend(action.cards)
-        elif verb in (Verb.EXCHANGE, Verb.AUCTION_WIN) and action.actor in hands:
+        elif verb in _WIDOW_TAKEN and action.actor in hands:
             exchanger = action.actor
             hands[exchanger], widow = widow, hands[exchanger]
-        elif verb in (Verb.BET_RAISE, Verb.CHECK_CALL, Verb.FOLD, Verb.PLAY):
+        elif verb in _POKER_BEGUN:
             break  # the poker phase has begun: the hands are fixed
     seats = sorted(hands)
     # Every card's code, the hands in seat order then the widow (unknown cards are -1).
@@ -397,11 +428,8 @@ def rummoli_round_strengths(
         # A finale round plays its poker for the pot named "finale".
         pots = ("poker", "finale")
         poker_winners = {a.player for a in outcome.awards if a.pot in pots and a.amount > 0}
-    rows = []
-    for seat, size, value, strength in zip(seats, sizes, values, strengths, strict=True):
-        rows.append(RummoliRoundStrength(
-            seat=seat, cards=_cards_text(hands[seat]), hand_size=size,
-            category=_category_label(value), strength=strength,
-            realised_share=1.0 / tied if value == best else 0.0,
-            won_poker_pot=None if poker_winners is None else seat in poker_winners))
-    return rows
+    # Positional arguments, in field order: keywords cost a frozen dataclass more.
+    return [RummoliRoundStrength(seat, _cards_text(hands[seat]), size, _category_label(value),
+                                 strength, 1.0 / tied if value == best else 0.0,
+                                 None if poker_winners is None else seat in poker_winners)
+            for seat, size, value, strength in zip(seats, sizes, values, strengths, strict=True)]

@@ -30,7 +30,7 @@ from typing import Final
 
 from analytics.rules.base import Outcome, RuleError
 from analytics.rules.rummoli_cards import NINE_POTS
-from analytics.rules.rummoli_state import CODE_BY_ID, Phase, RummoliState
+from analytics.rules.rummoli_state import Phase, RummoliState
 from parsers.knobs import Betting, Game, RummoliRules
 from parsers.model import RUMMOLI_POTS, HandHistory, Verb
 
@@ -99,14 +99,11 @@ def replay(hand: HandHistory) -> Outcome:
         raise RuleError(f"the hand has parse errors: {hand.errors[0]}", hand=hand)
     state = state_from_hand(hand)
     apply, lay = state.apply, state.lay
-    code_by_id = CODE_BY_ID
     for index, action in enumerate(hand.actions):
         try:
             # Most actions lay a card: take them straight to lay() (no dispatch).
             if action.verb is _PLAY and len(action.cards) == 1:
-                card = action.cards[0]
-                code = code_by_id.get(id(card))
-                lay(action.actor, code if code is not None else card.code)
+                lay(action.actor, action.cards[0].code)
             else:
                 apply(action)
         except RuleError as error:

@@ -36,16 +36,14 @@ R_IMPASSE: Final = "RULES.md 1.5 (impasse)"
 R_END: Final = "RULES.md 1.6 (end of round)"
 R_FINALE: Final = "RULES.md 1.7 (end of game)"
 
-# Cards are interned, so a card's code is an identity look-up; ``Card.code`` (a property
-# doing enum arithmetic) is the fallback for cards that were copied, e.g. unpickled.
 CODE_BY_ID: Final = {id(card): card.code for card in DECK}
-"""``id(card) -> code`` for the 52 interned cards."""
+"""``id(card) -> code`` for the 52 interned cards.  The engine no longer uses it:
+``Card.code`` is now a field computed once, which reads faster than ``id()`` and a look-up."""
 
 
 def card_codes(cards: Sequence[Card]) -> list[int]:
-    """The integer codes of cards (-1 for ``??``), fast for interned cards."""
-    by_id = CODE_BY_ID
-    return [code if (code := by_id.get(id(card))) is not None else card.code for card in cards]
+    """The integer codes of cards (-1 for ``??``)."""
+    return [card.code for card in cards]
 
 
 def player_name(index: int) -> str:

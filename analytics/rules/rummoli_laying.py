@@ -54,6 +54,9 @@ _LAY_REASON_SEQUENCE: Final = LayReason.SEQUENCE
 _PHASE_IMPASSE: Final = Phase.IMPASSE
 _PHASE_OVER: Final = Phase.OVER
 _PHASE_RUMMOLI: Final = Phase.RUMMOLI
+_POT_CARDS: Final = PAY_CARDS | SEVEN_EIGHT_NINE[0] | SEVEN_EIGHT_NINE[1] | (
+    SEVEN_EIGHT_NINE[2] | SEVEN_EIGHT_NINE[3])
+"""The cards whose laying may win a pot: the seven pay cards and the four suits' 7, 8, 9."""
 
 
 class LayingPhase:
@@ -152,13 +155,35 @@ class LayingPhase:
         bit = 1 << code
         hand = self.hands[index] ^ bit
         self.hands[index] = hand
-        self._holder[code] = -1
+        holders = self._holder
+        holders[code] = -1
         laid = self.laid_by[index] | bit
         self.laid_by[index] = laid
         self._last = code
         self._last_layer = index
         if self._claimable:
             self._claimable = []
+        if bit & _POT_CARDS:  # one test for the few cards that may win a pot
+            self._pots_won_by(index, code, bit, laid)
+        if not hand:
+            self._end_round(index)
+            return
+        following = code + 4
+        if following < 52:
+            holder = holders[following]
+            if holder >= 0:  # the usual case: he holds the next card of the suit
+                self._turn = holder
+                self._allowed = 1 << following
+                self._why = _LAY_REASON_SEQUENCE
+                return
+            self._missing = following
+        else:
+            self._missing = -1  # an ace ends its suit
+        self._switch_colour(index, code)
+
+    def _pots_won_by(self, index: int, code: int, bit: int, laid: int) -> None:
+        """Pay the pots player ``index`` wins by laying ``code`` (``bit``; ``laid``: all
+        the cards he has laid): a pay card's pot, AKD, his suit's 7-8-9."""
         if bit & PAY_CARDS:
             pot = CARD_POT.get(code)
             if pot is not None:
@@ -168,18 +193,6 @@ class LayingPhase:
         seq = SEVEN_EIGHT_NINE[code & 3]
         if bit & seq and laid & seq == seq:
             self._pay_card(index, POT_INDEX["789"])
-        if not hand:
-            self._end_round(index)
-            return
-        following = code + 4
-        if following < 52:
-            holder = self._holder[following]
-            if holder >= 0:  # the usual case, without the call: he holds the next card
-                self._turn = holder
-                self._allowed = 1 << following
-                self._why = _LAY_REASON_SEQUENCE
-                return
-        self._next_layer(index, code)
 
     def _pay_card(self, index: int, pot: int) -> None:
         if self.rules.claim is _CLAIM_AUTO:
@@ -194,18 +207,9 @@ class LayingPhase:
             self.stacks[index] += amount
             self.awards.append(PotAward(RUMMOLI_POTS[pot], index + 1, amount))
 
-    def _next_layer(self, index: int, code: int) -> None:
-        following = code + 4
-        if following < 52:
-            holder = self._holder[following]
-            if holder >= 0:
-                self._turn = holder
-                self._allowed = 1 << following
-                self._why = _LAY_REASON_SEQUENCE
-                return
-            self._missing = following
-        else:
-            self._missing = -1  # an ace ends its suit
+    def _switch_colour(self, index: int, code: int) -> None:
+        """Nobody holds the card after ``code``, just laid by player ``index``: he, or
+        the first player clockwise who can, lays his lowest card of the other colour."""
         colour = RED if (code & 3) in (0, 3) else BLACK
         hands, n = self.hands, self.n
         for step in range(n):
@@ -213,7 +217,8 @@ class LayingPhase:
             cards = hands[other] & colour
             if cards:
                 self._turn = other
-                self._allowed = cards & RANK_MASK[lowest_of(cards) >> 2]
+                lowest = (cards & -cards).bit_length() - 1  # lowest_of(cards), inline
+                self._allowed = cards & RANK_MASK[lowest >> 2]
                 self._why = _LAY_REASON_COLOUR if step == 0 else _LAY_REASON_PASSED
                 return
         self.phase = _PHASE_IMPASSE

@@ -115,10 +115,16 @@ class PokerPhase:
 
     def bet_raise(self, player: int, amount: int) -> None:
         """``player`` bets or raises to ``amount``."""
-        self.verify_bet_raise(player, amount)
-        assert self.poker is not None
-        self.poker.bet_or_raise_to(amount, player - 1)
-        if self.poker.is_over:
+        poker = self.poker
+        if self.phase is not _PHASE_BETTING or poker is None:
+            raise self._phase_error(f"p{player} cbr {amount}", R_POKER)
+        # The betting round checks the step itself and raises what its verify_... raises,
+        # before changing anything: one check instead of two (verify, then act).
+        try:
+            poker.bet_or_raise_to(amount, player - 1)
+        except BettingError as error:
+            raise self._betting_error(error) from None
+        if poker.is_over:
             self._end_betting()
 
     def verify_check_call(self, player: int) -> None:
@@ -134,10 +140,14 @@ class PokerPhase:
 
     def check_call(self, player: int) -> None:
         """``player`` checks or calls."""
-        self.verify_check_call(player)
-        assert self.poker is not None
-        self.poker.check_or_call(player - 1)
-        if self.poker.is_over:
+        poker = self.poker
+        if self.phase is not _PHASE_BETTING or poker is None:
+            raise self._phase_error(f"p{player} cc", R_POKER)
+        try:  # checked by the betting round, as in bet_raise
+            poker.check_or_call(player - 1)
+        except BettingError as error:
+            raise self._betting_error(error) from None
+        if poker.is_over:
             self._end_betting()
 
     def verify_fold(self, player: int) -> None:
@@ -153,10 +163,14 @@ class PokerPhase:
 
     def fold(self, player: int) -> None:
         """``player`` folds: he leaves the poker pot (he still plays the Rummoli phase)."""
-        self.verify_fold(player)
-        assert self.poker is not None
-        self.poker.fold(player - 1)
-        if self.poker.is_over:
+        poker = self.poker
+        if self.phase is not _PHASE_BETTING or poker is None:
+            raise self._phase_error(f"p{player} f", R_POKER)
+        try:  # checked by the betting round, as in bet_raise
+            poker.fold(player - 1)
+        except BettingError as error:
+            raise self._betting_error(error) from None
+        if poker.is_over:
             self._end_betting()
 
     def _end_betting(self) -> None:

@@ -345,21 +345,20 @@ class RummoliState(PokerPhase, LayingPhase):
     def _deal_cards(self, player: int | None, cards: Sequence[Card]) -> None:
         """:meth:`deal` of a history's cards, with one pass over them for the usual deal.
 
-        The usual deal (the deal phase, a seated player, interned cards none of
+        The usual deal (the deal phase, a seated player, known cards none of
         which was dealt before) is applied at once; anything else goes to
         :meth:`deal`, which checks card by card and raises the error.
         """
-        try:
-            codes = list(map(CODE_BY_ID.__getitem__, map(id, cards)))
-        except KeyError:  # ?? or a card that is not interned
-            self.deal(player, card_codes(cards))
+        codes = [card.code for card in cards]
+        if not codes or min(codes) < 0:  # ?? (code -1): deal() raises its error
+            self.deal(player, codes)
             return
         # Summing bits is or-ing them when no card repeats; a repeat carries, so the bit
         # count comes out short.
         mask = sum(map(_BIT_OF_CODE.__getitem__, codes))
         if (self.phase is not _PHASE_DEAL or mask.bit_count() != len(codes)
                 or mask & self._dealt or (player is not None and not 1 <= player <= self.n)):
-            self.deal(player, card_codes(cards))
+            self.deal(player, codes)
             return
         self._give(player, codes, mask)
 
@@ -554,9 +553,7 @@ class RummoliState(PokerPhase, LayingPhase):
         if verb is _VERB_PLAY:
             if len(action.cards) != 1:
                 raise RuleError("a Rummoli player lays one card at a time", rule=R_LAY)
-            card = action.cards[0]
-            code = CODE_BY_ID.get(id(card))
-            self.lay(actor, code if code is not None else card.code)
+            self.lay(actor, action.cards[0].code)
         elif verb in _BETTING_VERBS:
             if verb is _VERB_CHECK_CALL:
                 self.check_call(actor)
