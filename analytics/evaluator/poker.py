@@ -12,8 +12,9 @@ wrapped in a :class:`PokerRank` with the category and the best five cards;
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any, Final, overload
 
 import numpy as np
@@ -111,15 +112,24 @@ def poker_rank(cards: Iterable[Card] | str) -> PokerRank:
     cards.
     """
     hand = as_known_cards(cards, POKER_MIN_CARDS, POKER_MAX_CARDS, "poker")
-    from analytics.evaluator._kernels import rank_from_suit_masks  # imports numba only
-
     sm = 0
     for card in hand:
         code = card.code
         sm |= 1 << ((code & 3) * 16 + (code >> 2))
     # The plain-Python core: the very code the batch kernel compiles.
-    value = int(rank_from_suit_masks(sm, _tables.table_list()))
+    value = int(_rank_core()(sm, _tables.table_list()))
     return PokerRank(value, _best_five(hand, value))
+
+
+@cache
+def _rank_core() -> Callable[[int, list[int]], int]:
+    """The plain-Python ranking core, imported on first use (the kernels module imports
+    numba) and remembered: an import statement in the function costs more per showdown
+    than the ranking itself."""
+    from analytics.evaluator._kernels import rank_from_suit_masks
+
+    core: Callable[[int, list[int]], int] = rank_from_suit_masks
+    return core
 
 
 def _spread_byte(byte: int, low_rank: int) -> int:
@@ -154,9 +164,7 @@ def poker_value_of_mask(mask: int) -> int:
     sm = (spread[mask & 255] | spread[mask >> 8 & 255] << 2 | spread[mask >> 16 & 255] << 4
           | spread[mask >> 24 & 255] << 6 | spread[mask >> 32 & 255] << 8
           | spread[mask >> 40 & 255] << 10 | spread[mask >> 48 & 255] << 12)
-    from analytics.evaluator._kernels import rank_from_suit_masks  # imports numba only
-
-    return int(rank_from_suit_masks(sm, _tables.table_list()))
+    return int(_rank_core()(sm, _tables.table_list()))
 
 
 def _best_five(hand: tuple[Card, ...], value: int) -> tuple[Card, ...]:
