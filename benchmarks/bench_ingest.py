@@ -21,6 +21,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -246,6 +247,61 @@ def handoff_rates(folder: Path, hands: int, runs: int = 5) -> None:
               f"{per_hand['parts']:.1f} (parts/chunks {best['parts'] / best['chunks']:.2f})")
 
 
+def _replaying(blobs: list[bytes], work: Callable[[Any], Any]
+               ) -> Callable[..., Iterator[Any]]:
+    """A stand-in for ``ingest._run``: the first call computes every unit's result with
+    ``work`` and keeps it pickled; every call yields the results unpickled, as the pool's
+    would arrive."""
+    import pickle
+
+    from analytics.warehouse.pipeline import UnitResult
+
+    def run(units: Iterator[Any], workers: int, **_: object) -> Iterator[Any]:
+        planned = list(units)  # the main process's own part: planning and splitting
+        if not blobs:
+            blobs.extend(pickle.dumps(unit if isinstance(unit, UnitResult) else work(unit))
+                         for unit in planned)
+        yield from map(pickle.loads, blobs)
+
+    return run
+
+
+def writer_rates(folder: Path, games: list[tuple[str, int, int]], runs: int = 3) -> None:
+    """The writer's CPU per hand alone: each game's files are parsed and replayed first
+    (inline, pickled as the pool hands results back), then ``ingest`` runs in this process
+    on a fresh database with those results in place of its pool's.  Unpickling, the
+    de-duplication, the inserts, the facts, the commits and the lease's checkpoints count;
+    the workers' work and the Rummoli kernel's warm-up do not.  Best of ``runs``."""
+    import importlib
+
+    from analytics.warehouse.connection import open_writer
+    from analytics.warehouse.pipeline import process_unit
+
+    ingest_module = importlib.import_module("analytics.warehouse.ingest")
+    real_run = getattr(ingest_module, "_run")  # noqa: B009
+    for game, total, files in games:
+        if not total:
+            continue
+        inputs = folder / game
+        write_inputs(inputs, game, total, files, min(total, 1_000))
+        setattr(ingest_module, "_run", _replaying([], process_unit))  # noqa: B010
+        try:
+            best = float("inf")
+            db = folder / f"{game}-writer.duckdb"
+            for run in range(runs + 1):  # the first run computes the results
+                for path in (db, db.with_name(db.name + ".wal")):
+                    path.unlink(missing_ok=True)
+                open_writer(db).close()
+                started = time.process_time()
+                summary = ingest([inputs], db, workers=2)
+                if run:
+                    best = min(best, time.process_time() - started)
+        finally:
+            setattr(ingest_module, "_run", real_run)  # noqa: B010
+        print(f"{game}: writer CPU per hand {best / summary.hands * 1e6:,.1f} us "
+              f"({summary.hands:,} hands in {files} files, best of {runs})", flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=1_000_000, help="7 & 8 hands")
@@ -261,7 +317,16 @@ def main() -> None:
     parser.add_argument("--handoff", action="store_true",
                         help="only time handing one large 7 & 8 file (--hands) to the workers: "
                              "chunks split by the writer against byte ranges (CPU time)")
+    parser.add_argument("--writer", action="store_true",
+                        help="only time the writer (main process) alone on precomputed worker "
+                             "results, per game (CPU time)")
     args = parser.parse_args()
+
+    if args.writer:
+        writer_rates(args.out / "writer", [("seveneight", args.hands, args.files),
+                                           ("bigtwo", args.games, 4),
+                                           ("rummoli", args.rounds, 4)])
+        return
 
     if args.handoff:
         handoff_rates(args.out / "handoff", args.hands)

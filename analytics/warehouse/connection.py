@@ -23,7 +23,7 @@ import os
 import random
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Final
@@ -225,6 +225,8 @@ class WriterLease:
         self.pause = pause
         self._lock = _writer_lock(self.path)
         self._con: duckdb.DuckDBPyConnection | None = None
+        self._settings: dict[str, str] = {}
+        self._restore: dict[str, str] = {}
         self._open()
 
     def _open(self) -> duckdb.DuckDBPyConnection:
@@ -237,7 +239,27 @@ class WriterLease:
             self._lock.release()
             raise
         self._since = time.monotonic()
+        self._apply(self._con)
         return self._con
+
+    def configure(self, settings: Mapping[str, str]) -> None:
+        """Apply DuckDB ``settings`` (name to SQL literal, e.g. ``{"threads": "1"}``) to
+        the connection now and whenever it reopens; each close first restores the values
+        they replaced, since they are global to the database instance, which readers of
+        this process may share (:func:`open_reader`) and keep open after the lease."""
+        self._settings.update(settings)
+        if self._con is not None:
+            self._apply(self._con)
+
+    def _apply(self, con: duckdb.DuckDBPyConnection) -> None:
+        for name, value in self._settings.items():
+            if name not in self._restore:
+                found = con.execute("SELECT value FROM duckdb_settings() WHERE name = ?",
+                                    [name]).fetchall()
+                if not found:
+                    raise ValueError(f"unknown DuckDB setting {name!r}")
+                self._restore[name] = f"'{found[0][0]}'"
+            con.execute(f"SET {name} = {value}")
 
     @property
     def con(self) -> duckdb.DuckDBPyConnection:
@@ -256,6 +278,9 @@ class WriterLease:
         """Close the connection (DuckDB checkpoints the write-ahead log)."""
         if self._con is not None:
             try:
+                for name, value in self._restore.items():
+                    self._con.execute(f"SET {name} = {value}")
+                self._restore = {}
                 self._con.close()
             finally:
                 self._con = None

@@ -42,7 +42,7 @@ from analytics.evaluator.categories import poker_labels, seveneight_labels
 from analytics.warehouse.views import DAY, SESSION, SPLIT_COLUMNS, STAKES, split_condition
 
 __all__ = ["CHUNK_HANDS", "HANDS_TABLE", "POTS_TABLE", "SEATS_TABLE", "SEATS_TABLE_V4",
-           "dealt_categories", "fill_batch",
+           "dealt_categories", "fill_batch", "fill_batch_pots",
            "fill_missing", "fill_missing_hands", "fill_missing_seats"]
 
 # The columns of seat_facts as migration 4 created it: migration text, never to be edited
@@ -398,6 +398,25 @@ def fill_batch(con: duckdb.DuckDBPyConnection, tables: Mapping[str, pa.Table]) -
     finally:
         for name in _SOURCES:
             con.unregister(_BATCH_PREFIX + name)
+
+
+def fill_batch_pots(con: duckdb.DuckDBPyConnection, tables: Mapping[str, pa.Table]) -> None:
+    """Add the ``pot_facts`` rows of one batch of new hands, just inserted, whose seat and
+    hand facts came with the batch (:mod:`analytics.warehouse.fact_rows`): only the pots,
+    which need the warehouse's history, are filled here, as :func:`fill_batch` fills them."""
+    hands = tables["hands"]
+    if hands.num_rows == 0 or not pc.any(pc.equal(hands["game"], "rummoli")).as_py():
+        return
+    for name in _POT_SOURCES:
+        con.register(_BATCH_PREFIX + name, tables[name])
+    try:
+        _fill_batch_pots(con, tables["board"])
+    finally:
+        for name in _POT_SOURCES:
+            con.unregister(_BATCH_PREFIX + name)
+
+
+_POT_SOURCES: Final = ("hands", "seats")  # what _FILL_BATCH_POTS reads besides the board
 
 
 def fill_missing(con: duckdb.DuckDBPyConnection) -> None:

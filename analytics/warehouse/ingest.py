@@ -23,6 +23,7 @@ from __future__ import annotations
 import datetime as dt
 import multiprocessing
 import os
+import re
 import time
 from collections import Counter, deque
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -276,18 +277,20 @@ def _split_here(file_no: int, item: _Planned, limits: Limits, start: Cut | None 
         yield UnitResult(file_no, last=True, error=str(error))
 
 
-def _run(units: Iterator[Unit | UnitResult], workers: int) -> Iterator[UnitResult]:
-    """Results in the order of ``units``: computed by a process pool, or inline."""
+def _run(units: Iterator[Unit | UnitResult], workers: int, *, kernels: bool = True
+         ) -> Iterator[UnitResult]:
+    """Results in the order of ``units``: computed by a process pool, or inline.
+    ``kernels``: the units are likely to need numba's kernels (:func:`_needs_kernels`)."""
     if workers <= 0:
         for unit in units:
             yield unit if isinstance(unit, UnitResult) else process_unit(unit)
         return
-    # fork: workers inherit the loaded modules (fast start); the pool is created before
-    # any database connection exists, so no DuckDB state is duplicated into a child.
+    # fork: workers inherit the loaded modules (fast start).
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
-    if method == "fork" and workers > 1:
+    if method == "fork" and workers > 1 and kernels:
         # Numba and the Rummoli round kernel, loaded once here (1-1.5 s of CPU) instead of
-        # once in every worker of every ingest on its first Rummoli round.
+        # once in every worker of every ingest on its first Rummoli round (Big Two's first
+        # game needs numba too).  Not for 7 & 8 alone: 1-1.5 s per ingest for nothing.
         from analytics.equity.rummoli import warm_up
 
         warm_up()
@@ -311,6 +314,33 @@ def _run(units: Iterator[Unit | UnitResult], workers: int) -> Iterator[UnitResul
 
 def _take(item: AsyncResult[UnitResult] | UnitResult) -> UnitResult:
     return item if isinstance(item, UnitResult) else item.get()
+
+
+PEEK_BYTES: Final = 64 * 1024
+"""How much of each source's start :func:`_needs_kernels` reads."""
+
+_VARIANT: Final = re.compile(rb"""^[ \t]*variant[ \t]*=[ \t]*["']?([A-Za-z0-9]+)""", re.MULTILINE)
+_SEVENEIGHT_VARIANTS: Final = frozenset({b"N78", b"P78", b"F78"})
+
+
+def _needs_kernels(planned: list[_Planned], limits: Limits) -> bool:
+    """False when the start of every planned source names only 7 & 8 variants.
+
+    Big Two and Rummoli replays use numba's kernels, which :func:`_run` loads before
+    forking; 7 & 8 does not need them.  A guess, good for what it decides: a Big Two or
+    Rummoli hand deep inside a 7 & 8 file still replays, its worker loading the kernels
+    itself.  A source without a variant in its start, or that cannot be read, counts as
+    needing them.
+    """
+    for item in planned:
+        try:
+            with open_source(item.ref, limits) as stream:
+                variants = set(_VARIANT.findall(stream.read(PEEK_BYTES)))
+        except SourceError:
+            return True
+        if not variants or not variants <= _SEVENEIGHT_VARIANTS:
+            return True
+    return False
 
 
 def _auto_workers(total_bytes: int) -> int:
@@ -365,11 +395,13 @@ def ingest(
         planned = _plan(refs, limits, lambda shas: known_files(lease.con, shas), summary)
         total = sum(item.size for item in planned)
         count = _auto_workers(total) if workers is None else workers
+        lease.configure(_writer_settings(count))
         whole = WHOLE_SOURCE_BYTES if count > 0 else 0  # inline: always stream in batches
         hands_done = bytes_done = 0
         current: _Planned | None = None
         try:
-            for result in _run(_units(planned, limits, whole), count):
+            kernels = count > 1 and _needs_kernels(planned, limits)
+            for result in _run(_units(planned, limits, whole), count, kernels=kernels):
                 item = planned[result.file_no]
                 current = item
                 bytes_done += result.size
@@ -386,6 +418,21 @@ def ingest(
             raise
     summary.seconds = time.perf_counter() - started
     return summary
+
+
+def _writer_settings(workers: int) -> dict[str, str]:
+    """DuckDB settings for the ingest's connection (docs/performance.md, Session 4).
+
+    ``checkpoint_threshold``: with DuckDB's 16 MB a 5,000-hand file's commit went past it
+    and checkpointed, rewriting every table's last, partly filled row group each time;
+    at 64 MB the log holds about four such files and the checkpoint comes with the
+    lease's release (every ``hold`` seconds), about a third less CPU per hand.
+    ``threads``: with workers on every core the writer's inserts gain nothing from a
+    second DuckDB thread but its overhead (half the inserts' CPU)."""
+    settings = {"checkpoint_threshold": "'64MB'"}
+    if workers > 0:
+        settings["threads"] = "1"
+    return settings
 
 
 def _apply(lease: WriterLease, item: _Planned, result: UnitResult,

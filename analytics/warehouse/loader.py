@@ -24,7 +24,8 @@ import duckdb
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from analytics.warehouse.facts import fill_batch
+from analytics.warehouse.fact_rows import FACT_TABLES, with_dealt_categories
+from analytics.warehouse.facts import fill_batch, fill_batch_pots
 from analytics.warehouse.rows import FileContext, RejectRow, reject_table
 
 __all__ = ["FileStats", "begin_file", "commit_file", "known_files", "load_batch",
@@ -33,6 +34,7 @@ __all__ = ["FileStats", "begin_file", "commit_file", "known_files", "load_batch"
 # Child tables first, ``hands`` last within a batch: nothing reads them mid-transaction.
 _BATCH_TABLES: Final = ("hands", "seats", "actions", "showdowns", "awards", "board",
                         "allin_results", "rummoli_strength", "bigtwo_features")
+_INSERTED: Final = frozenset(_BATCH_TABLES + FACT_TABLES)
 
 
 @dataclass(slots=True)
@@ -70,7 +72,7 @@ def begin_file(con: duckdb.DuckDBPyConnection, context: FileContext) -> bool:
 
 
 def _insert(con: duckdb.DuckDBPyConnection, table: str, data: pa.Table) -> None:
-    if table not in _BATCH_TABLES:
+    if table not in _INSERTED:
         raise ValueError(f"not a warehouse table: {table!r}")
     if data.num_rows == 0:
         return
@@ -107,7 +109,13 @@ def load_batch(con: duckdb.DuckDBPyConnection, tables: dict[str, pa.Table]
     loaded.update(dict(zip(*_value_counts(hands["game"]), strict=True)))
     for name in _BATCH_TABLES:
         _insert(con, name, tables[name])
-    fill_batch(con, tables)  # the derived fact tables, from the rows just inserted
+    if all(name in tables for name in FACT_TABLES):
+        # Built by the worker from the batch's own rows (filtered with them above).
+        _insert(con, "seat_facts", with_dealt_categories(tables["seat_facts"]))
+        _insert(con, "hand_facts", tables["hand_facts"])
+        fill_batch_pots(con, tables)
+    else:
+        fill_batch(con, tables)  # the derived fact tables, from the rows just inserted
     return loaded, duplicates
 
 

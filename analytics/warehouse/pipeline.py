@@ -7,7 +7,9 @@ reads and splits itself; or a list of raw hand chunks the main process has alrea
 split off a large compressed source.  Either way
 :func:`process_unit` parses each hand, replays it with its game's rules engine
 (which re-scores the showdown with the shared evaluator), and returns a
-:class:`UnitResult`: Arrow tables per batch, the rejected hands, and counts.
+:class:`UnitResult`: Arrow tables per batch (with the batch's ``seat_facts`` and
+``hand_facts`` rows, :mod:`~analytics.warehouse.fact_rows`), the rejected hands, and
+counts.
 
 Only :class:`~analytics.rules.RuleError` and parse errors make a hand a
 reject.  Any other exception, a missing engine module included, is a bug and
@@ -29,6 +31,7 @@ import pyarrow as pa
 
 from analytics.rules import RuleError, replay
 from analytics.warehouse.errors import SourceError
+from analytics.warehouse.fact_rows import fact_tables
 from analytics.warehouse.rows import Batch, FileContext, RejectRow
 from analytics.warehouse.sources import Limits, SourceRef, open_source, read_range
 from parsers.reader import Chunk, Cut, hand_from_chunk, iter_chunks
@@ -107,7 +110,13 @@ def process_chunks(chunks: Iterable[Chunk], context: FileContext, batch_hands: i
 def _flush(batch: Batch, result: UnitResult) -> None:
     result.batch_duplicates.update(batch.duplicates)
     if len(batch):
-        result.batches.append(batch.tables())
+        tables = batch.tables()
+        # The derived seat_facts and hand_facts rows travel with the batch, so the single
+        # writer only filters and inserts them (None: rare data the SQL must fill).
+        facts = fact_tables(tables)
+        if facts is not None:
+            tables.update(facts)
+        result.batches.append(tables)
 
 
 def process_unit(unit: Unit) -> UnitResult:

@@ -1,0 +1,444 @@
+"""A batch's ``seat_facts`` and ``hand_facts`` rows, built from its own Arrow tables.
+
+The ingest's worker processes build them (:func:`fact_tables`, called on every batch
+they hand back), so the single writer only filters them by its de-duplication and
+inserts them, instead of running the fact SQL over each batch serially.
+
+The SQL of :mod:`analytics.warehouse.facts` stays the specification (``fill_missing``
+and the migrations use it; tests/test_fact_rows.py checks the two agree row for row):
+each step below names the SQL expression it computes, with DuckDB's semantics (``//``
+truncates, ``%`` takes the dividend's sign, ``||`` with a NULL is NULL, ``string_agg``
+skips NULLs and ``list`` keeps them).  Everything is vectorised: numpy over the rows,
+pyarrow for the strings, no Python per hand.
+
+A batch whose joins would not be one-to-one (two showdown or all-in rows for one seat,
+a hand id twice), which the engine never produces, gets no facts here (None): the
+writer then runs the SQL over it, which gives whatever the SQL gives.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final
+
+import numpy as np
+import numpy.typing as npt
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from analytics.warehouse.facts import dealt_categories
+from analytics.warehouse.views import _SPLIT as NAMED_POTS
+from analytics.warehouse.views import SPLIT_COLUMNS
+
+__all__ = ["FACT_TABLES", "fact_tables", "with_dealt_categories"]
+
+FACT_TABLES: Final = ("seat_facts", "hand_facts")
+"""The tables :func:`fact_tables` builds, as the warehouse names them."""
+
+_I16 = pa.int16()
+_I32 = pa.int32()
+_I64 = pa.int64()
+_STR = pa.string()
+_SEAT_BITS: Final = 16  # a seat (SMALLINT) and its hand's index share one int64 key
+_SEAT_OFFSET: Final = 1 << 15
+
+Ints = npt.NDArray[np.int64]
+Bools = npt.NDArray[np.bool_]
+
+
+def fact_tables(tables: dict[str, pa.Table]) -> dict[str, pa.Table] | None:
+    """The ``seat_facts`` (but its dealt categories: :func:`with_dealt_categories`) and
+    ``hand_facts`` rows of a batch's tables (as the loader inserts them: ordered by game,
+    day, hand, seat), or None when a join of the SQL would
+    not be one-to-one in this batch (the writer then fills them with the SQL)."""
+    hands = tables["hands"]
+    ids = hands["hand_id"].to_numpy()
+    if len(np.unique(ids)) != len(ids):
+        return None
+    index = _HandIndex(ids)
+    labels = _hand_labels(hands)
+    order = _hand_order(hands, labels.day)
+    seats = _seat_rows(tables, index, labels, order)
+    if seats is None:
+        return None
+    return {"seat_facts": seats, "hand_facts": _hand_facts(hands, labels, order)}
+
+
+class _HandIndex:
+    """Positions of hand ids in the batch's ``hands`` table."""
+
+    __slots__ = ("_order", "_sorted")
+
+    def __init__(self, ids: Ints) -> None:
+        self._order = np.argsort(ids, kind="stable")
+        self._sorted = ids[self._order]
+
+    def positions(self, column: pa.ChunkedArray | pa.Array) -> tuple[Ints, Bools]:
+        """The hand position of each value of ``column`` and whether it is a batch hand."""
+        values = _ints(column, fill=0)
+        if len(self._sorted) == 0:
+            return np.zeros(len(values), np.int64), np.zeros(len(values), np.bool_)
+        at = np.minimum(np.searchsorted(self._sorted, values), len(self._sorted) - 1)
+        found = (self._sorted[at] == values) & _valid(column)
+        return np.asarray(self._order[at], dtype=np.int64), found
+
+
+@dataclass(frozen=True, slots=True)
+class _HandLabels:
+    """Per hand: views.STAKES, views.SESSION and views.DAY."""
+
+    stakes: pa.Array
+    session: pa.Array
+    day: pa.Array
+
+
+def _hand_labels(hands: pa.Table) -> _HandLabels:
+    game = hands["game"]
+    variant = hands["variant"]
+    # STAKES: CASE bigtwo 'points' / small_bet set: variant small/big / else variant min m.
+    bets = pc.binary_join_element_wise(
+        variant, pc.binary_join_element_wise(pc.cast(hands["small_bet"], _STR),
+                                             pc.cast(hands["big_bet"], _STR), "/"), " ")
+    minimum = pc.binary_join_element_wise(
+        variant, pc.cast(pc.fill_null(hands["min_bet"], 1), _STR), " min ")
+    stakes = pc.if_else(pc.fill_null(pc.equal(game, "bigtwo"), False), "points",
+                        pc.if_else(pc.is_valid(hands["small_bet"]), bets, minimum))
+    # SESSION: coalesce(game_id, table_name || ' ' || played_on, table_name, source_file).
+    table_day = pc.binary_join_element_wise(hands["table_name"],
+                                            pc.cast(hands["played_on"], _STR), " ")
+    session = pc.coalesce(hands["game_id"], table_day, hands["table_name"],
+                          hands["source_file"])
+    # DAY: coalesce(played_on, CAST(loaded_at AS DATE)) (the timestamp's floor day).
+    loaded = pc.cast(pc.floor_temporal(hands["loaded_at"], unit="day"), pa.date32())
+    day = pc.coalesce(hands["played_on"], loaded)
+    return _HandLabels(_array(stakes), _array(session), _array(day))
+
+
+def _hand_order(hands: pa.Table, day: pa.Array) -> Ints:
+    """Hand positions ordered by game, day, hand id (nulls last, as DuckDB sorts)."""
+    keys = pa.table({"game": hands["game"], "day": day, "hand_id": hands["hand_id"]})
+    return np.asarray(pc.sort_indices(keys, sort_keys=[
+        ("game", "ascending"), ("day", "ascending"), ("hand_id", "ascending")]).to_numpy(),
+        dtype=np.int64)
+
+
+def _hand_facts(hands: pa.Table, labels: _HandLabels, order: Ints) -> pa.Table:
+    """facts._HANDS over the batch."""
+    take = pa.array(order)
+    return pa.table({
+        "hand_id": hands["hand_id"].take(take), "game": hands["game"].take(take),
+        "variant": hands["variant"].take(take), "rules": hands["rules"].take(take),
+        "stakes": labels.stakes.take(take), "session": labels.session.take(take),
+        "game_id": hands["game_id"].take(take), "day": labels.day.take(take),
+        "num_players": hands["num_players"].take(take),
+    })
+
+
+def _seat_rows(tables: dict[str, pa.Table], index: _HandIndex, labels: _HandLabels,
+               hand_order: Ints) -> pa.Table | None:
+    """facts._SEATS over the batch; None if a join is not one-to-one."""
+    hands, seats = tables["hands"], tables["seats"]
+    hand_at, in_batch = index.positions(seats["hand_id"])
+    kept = np.flatnonzero(in_batch & _valid(seats["seat"]))
+    seat = _ints(seats["seat"], fill=0)[kept]
+    hand_at = hand_at[kept]
+    keys = _keys(hand_at, seat)
+    if len(np.unique(keys)) != len(keys):
+        return None
+    # ORDER BY h.game, day, s.hand_id, s.seat: the hand's rank, then the seat.
+    rank = np.empty(len(hand_order), np.int64)
+    rank[hand_order] = np.arange(len(hand_order))
+    order = np.argsort(_keys(rank[hand_at], seat), kind="stable")
+    kept, seat, hand_at, keys = kept[order], seat[order], hand_at[order], keys[order]
+    rows = pa.array(kept)
+    hand_rows = pa.array(hand_at)
+    columns: dict[str, pa.Array | pa.ChunkedArray] = {"hand_id": seats["hand_id"].take(rows)}
+    for name in ("game", "variant", "rules"):
+        columns[name] = hands[name].take(hand_rows)
+    columns["stakes"] = labels.stakes.take(hand_rows)
+    columns["session"] = labels.session.take(hand_rows)
+    for name in ("game_id", "round"):
+        columns[name] = hands[name].take(hand_rows)
+    columns["day"] = labels.day.take(hand_rows)
+    for name in ("played_time", "source_index", "num_players", "dealer"):
+        columns[name] = hands[name].take(hand_rows)
+    columns["seat"] = seats["seat"].take(rows)
+    columns["position"] = _positions(hands, hand_at, seat)
+    for name in ("player", "net", "winner", "place"):
+        columns[name] = seats[name].take(rows)
+    acts = _acts(tables["actions"], index)
+    found = acts.lookup(keys)
+    columns["up"] = pc.fill_null(acts.up.take(found), False)
+    columns["up_rank"] = acts.up_rank.take(found)
+    columns["cards_left"] = acts.cards_left.take(found)
+    columns["dealt"] = acts.dealt.take(found)
+    plays = acts.plays.take(found)
+    columns["plays"] = pc.fill_null(plays, pa.scalar([], pa.list_(_STR)))
+    shown = _joined(tables["showdowns"], "player", index, keys, ("cards", "category"))
+    allin = _joined(tables["allin_results"], "seat", index, keys,
+                    ("expected_net", "actual_net", "luck", "std_error"))
+    if shown is None or allin is None:
+        return None
+    columns["shown_size"] = _halves(shown["cards"])
+    columns["shown_category"] = shown["category"]
+    columns["all_in"] = allin[_MATCHED]
+    for name in ("expected_net", "actual_net", "luck", "std_error"):
+        columns["allin_" + name] = allin[name]
+    columns["dealt_size"] = _halves(columns["dealt"])
+    columns.update(_won(tables["awards"], hands, index, keys))
+    return pa.table(columns)
+
+
+def with_dealt_categories(seats: pa.Table) -> pa.Table:
+    """``seats`` (:func:`fact_tables`'s ``seat_facts``) with the dealt hands' categories
+    (:func:`~analytics.warehouse.facts.dealt_categories`), as the SQL fill adds them.
+
+    The writer calls this, not the workers: the evaluator's batch kernels run on numba's
+    OpenMP thread pool, and a worker forked from a writer that has used it (any earlier
+    ingest of the process) is killed by GNU OpenMP as soon as it uses it too."""
+    categories = dealt_categories(seats.select(["game", "dealt"]))
+    for name in categories.column_names:
+        seats = seats.append_column(name, categories[name])
+    return seats
+
+
+def _positions(hands: pa.Table, hand_at: Ints, seat: Ints) -> pa.Array:
+    """CASE WHEN game = 'rummoli' AND dealer IS NOT NULL
+    THEN ((seat - dealer - 1 + num_players) % num_players) + 1 ELSE seat END."""
+    dealer_column = hands["dealer"].take(pa.array(hand_at))
+    rummoli = pc.fill_null(pc.equal(hands["game"].take(pa.array(hand_at)), "rummoli"),
+                           False).to_numpy(zero_copy_only=False)
+    turned = rummoli & _valid(dealer_column)
+    dealer = _ints(dealer_column, fill=0)
+    players = _ints(hands["num_players"].take(pa.array(hand_at)), fill=1)
+    players = np.where(turned & (players != 0), players, 1)
+    position = np.where(turned, np.fmod(seat - dealer - 1 + players, players) + 1, seat)
+    return pa.array(position.astype(np.int16))
+
+
+_MATCHED: Final = "_matched"
+
+
+@dataclass(frozen=True, slots=True)
+class _Acts:
+    """facts._SEATS's ``acts``: per (hand, seat) of the dh/up/pl actions, sorted by key."""
+
+    keys: Ints
+    up: pa.Array
+    up_rank: pa.Array
+    cards_left: pa.Array
+    dealt: pa.Array
+    plays: pa.Array
+
+    def lookup(self, keys: Ints) -> pa.Array:
+        """Row of each of ``keys`` in these groups (null where a seat has none)."""
+        return _lookup(self.keys, keys)
+
+
+def _acts(actions: pa.Table, index: _HandIndex) -> _Acts:
+    verb = actions["verb"]
+    wanted = pc.fill_null(pc.is_in(verb, value_set=pa.array(["dh", "up", "pl"])), False)
+    rows = actions.filter(wanted)
+    dh = pc.fill_null(pc.equal(rows["verb"], "dh"), False)
+    # GROUP BY hand_id, CASE WHEN verb = 'dh' THEN target ELSE actor END (a NULL seat
+    # groups apart and matches no seat: dropped here).
+    seat_column = pc.if_else(dh, rows["target"], rows["actor"])
+    hand_at, in_batch = index.positions(rows["hand_id"])
+    kept = in_batch & _valid(seat_column)
+    keys = _keys(hand_at, _ints(seat_column, fill=0))
+    seq = _ints(rows["seq"], fill=np.iinfo(np.int64).max)
+    # Grouped by key, ORDER BY seq within a group (NULL seqs last, as DuckDB orders them).
+    order = np.flatnonzero(kept)[np.lexsort((seq[kept], keys[kept]))]
+    keys = keys[order]
+    taken = pa.array(order)
+    verbs = _array(rows["verb"].take(taken))
+    cards = _array(rows["cards"].take(taken))
+    is_dh = pc.fill_null(pc.equal(verbs, "dh"), False).to_numpy(zero_copy_only=False)
+    is_up = pc.fill_null(pc.equal(verbs, "up"), False).to_numpy(zero_copy_only=False)
+    is_pl = pc.fill_null(pc.equal(verbs, "pl"), False).to_numpy(zero_copy_only=False)
+    starts, group = _groups(keys)
+    groups = len(starts)
+    has_cards = _valid(cards)
+    # up: count(*) FILTER (verb = 'up') > 0.
+    up = _counts(group, is_up, groups) > 0
+    # up_rank: any_value(substr(cards, 1, 1)) FILTER (verb = 'up'): the first non-null.
+    first = _first_in_group(group, is_up & has_cards, groups)
+    up_rank = pc.utf8_slice_codeunits(cards, 0, 1).take(_nullable(first))
+    # cards_left: sum of +len // 2 (dh) and -(len // 2) (pl); NULL without a non-null term.
+    halves = _ints(pc.utf8_length(cards), fill=0) // 2
+    counted = (is_dh | is_pl) & has_cards
+    terms = np.where(counted, np.where(is_dh, halves, -halves), 0)
+    left = _group_sums(group, terms, groups)
+    cards_left = pa.array(left, mask=_counts(group, counted, groups) == 0)
+    # dealt: string_agg(cards, '' ORDER BY seq) FILTER (verb = 'dh'), NULLs skipped.
+    dealt = _joined_strings(cards, group, is_dh & has_cards, groups)
+    # plays: list(cards ORDER BY seq) FILTER (verb = 'pl'), NULLs kept.
+    plays = _lists(cards, group, is_pl, groups)
+    return _Acts(keys[starts], pa.array(up), up_rank, cards_left, dealt, plays)
+
+
+def _joined(table: pa.Table, seat_name: str, index: _HandIndex, keys: Ints,
+            names: tuple[str, ...]) -> dict[str, pa.Array] | None:
+    """LEFT JOIN ``table`` ON hand_id and ``seat_name`` = seat: its ``names`` columns per
+    seat key, and ``_matched``; None when a seat matches two rows."""
+    hand_at, in_batch = index.positions(table["hand_id"])
+    kept = np.flatnonzero(in_batch & _valid(table[seat_name]))
+    own = _keys(hand_at[kept], _ints(table[seat_name], fill=0)[kept])
+    order = np.argsort(own, kind="stable")
+    own = own[order]
+    if len(own) > 1 and (own[1:] == own[:-1]).any():
+        return None
+    found = _lookup(own, keys)
+    rows = pa.array(kept[order]).take(found)
+    joined: dict[str, pa.Array] = {name: _array(table[name].take(rows)) for name in names}
+    joined[_MATCHED] = pc.is_valid(found)
+    return joined
+
+
+def _won(awards: pa.Table, hands: pa.Table, index: _HandIndex, keys: Ints
+         ) -> dict[str, pa.Array]:
+    """facts._WON: a Rummoli seat's awards summed per part (NULL: no award in the part)."""
+    hand_at, in_batch = index.positions(awards["hand_id"])
+    rummoli = pc.fill_null(pc.equal(hands["game"], "rummoli"), False).to_numpy(
+        zero_copy_only=False)
+    kept = np.flatnonzero(in_batch & rummoli[hand_at] & _valid(awards["player"]))
+    own = _keys(hand_at[kept], _ints(awards["player"], fill=0)[kept])
+    order = np.argsort(own, kind="stable")
+    own, kept = own[order], kept[order]
+    starts, group = _groups(own)
+    groups = len(starts)
+    found = _lookup(own[starts], keys)
+    amount_column = awards["amount"].take(pa.array(kept))
+    amounts = _ints(amount_column, fill=0)
+    has_amount = _valid(amount_column)
+    part_of = _parts(awards["pot"].take(pa.array(kept)))
+    won: dict[str, pa.Array] = {}
+    for part, column in SPLIT_COLUMNS.items():
+        counted = (part_of == part) & has_amount
+        sums = _group_sums(group, np.where(counted, amounts, 0), groups)
+        none = _counts(group, counted, groups) == 0
+        won[column] = pa.array(sums, mask=none).take(found)
+    return won
+
+
+# ---- small vector helpers ------------------------------------------------------------
+
+
+def _array(values: pa.Array | pa.ChunkedArray) -> pa.Array:
+    return values.combine_chunks() if isinstance(values, pa.ChunkedArray) else values
+
+
+def _ints(column: pa.Array | pa.ChunkedArray, *, fill: int) -> Ints:
+    """An integer column as int64, nulls as ``fill``."""
+    filled = pc.fill_null(_array(column), fill) if column.null_count else _array(column)
+    return np.asarray(filled.to_numpy(zero_copy_only=False), dtype=np.int64)
+
+
+def _valid(column: pa.Array | pa.ChunkedArray) -> Bools:
+    if not column.null_count:
+        return np.ones(len(column), np.bool_)
+    return np.asarray(pc.is_valid(_array(column)).to_numpy(zero_copy_only=False),
+                      dtype=np.bool_)
+
+
+def _keys(hand_at: Ints, seat: Ints) -> Ints:
+    """One int64 per (hand position, seat)."""
+    return (hand_at << _SEAT_BITS) + (seat + _SEAT_OFFSET)
+
+
+def _starts(keys: Ints) -> Ints:
+    """Where each run of equal values of sorted ``keys`` starts."""
+    if len(keys) == 0:
+        return np.zeros(0, np.int64)
+    return np.flatnonzero(np.concatenate(([True], keys[1:] != keys[:-1])))
+
+
+def _groups(keys: Ints) -> tuple[Ints, Ints]:
+    """The runs of sorted ``keys``: where each starts, and each row's run number."""
+    starts = _starts(keys)
+    sizes = np.diff(np.append(starts, len(keys)))
+    return starts, np.repeat(np.arange(len(starts), dtype=np.int64), sizes)
+
+
+def _counts(group: Ints, mask: Bools, groups: int) -> Ints:
+    """Rows per group where ``mask`` holds."""
+    return np.bincount(group[mask], minlength=groups)
+
+
+def _lookup(sorted_keys: Ints, keys: Ints) -> pa.Array:
+    """Position of each of ``keys`` in ``sorted_keys`` (unique), null where absent."""
+    if len(sorted_keys) == 0:
+        return pa.nulls(len(keys), _I64)
+    at = np.minimum(np.searchsorted(sorted_keys, keys), len(sorted_keys) - 1)
+    return pa.array(at, mask=sorted_keys[at] != keys)
+
+
+def _nullable(positions: Ints) -> pa.Array:
+    """Positions with -1 as null."""
+    return pa.array(positions, mask=positions < 0)
+
+
+def _group_sums(group: Ints, terms: Ints, groups: int) -> Ints:
+    """Exact int64 sums of ``terms`` per group."""
+    sums = np.zeros(groups, np.int64)
+    np.add.at(sums, group, terms)
+    return sums
+
+
+def _first_in_group(group: Ints, mask: Bools, groups: int) -> Ints:
+    """The first row of each group where ``mask`` holds, -1 where none does (rows are
+    sorted by group)."""
+    first = np.full(groups, -1, np.int64)
+    rows = np.flatnonzero(mask)
+    owners = group[rows]
+    at = _starts(owners)
+    first[owners[at]] = rows[at]
+    return first
+
+
+def _parts(pots: pa.Array | pa.ChunkedArray) -> npt.NDArray[np.object_]:
+    """The part (a key of views.SPLIT_COLUMNS) each award pot counts towards."""
+    codes = pc.dictionary_encode(_array(pots), null_encoding="encode")
+    names: npt.NDArray[np.object_] = np.array(
+        [_part(pot) for pot in codes.dictionary.to_pylist()], dtype=object)
+    parts: npt.NDArray[np.object_] = names[codes.indices.to_numpy(zero_copy_only=False)]
+    return parts
+
+
+def _part(pot: str | None) -> str | None:
+    """views.split_condition in Python: the pots views names go to their part, other
+    pots LIKE 'poker_side%' (``_`` is any one character) to the poker pot, the rest to the
+    finale; a NULL pot to none (every condition is NULL)."""
+    if pot is None:
+        return None
+    if pot in NAMED_POTS:
+        return NAMED_POTS[pot]
+    side = len(pot) >= len("poker_side") and pot.startswith("poker") and pot[6:10] == "side"
+    return "poker pot" if side else "finale"
+
+
+def _counts_offsets(group: Ints, mask: Bools, groups: int) -> tuple[Ints, pa.Array]:
+    counts = np.bincount(group[mask], minlength=groups)
+    offsets = np.concatenate(([0], np.cumsum(counts))).astype(np.int32)
+    return counts, pa.array(offsets, _I32)
+
+
+def _joined_strings(cards: pa.Array, group: Ints, mask: Bools, groups: int) -> pa.Array:
+    """The ``mask`` rows' strings concatenated per group in row order; null for none."""
+    counts, offsets = _counts_offsets(group, mask, groups)
+    values = cards.filter(pa.array(mask))
+    lists = pa.ListArray.from_arrays(offsets, values, mask=pa.array(counts == 0))
+    return pc.binary_join(lists, "")
+
+
+def _lists(cards: pa.Array, group: Ints, mask: Bools, groups: int) -> pa.Array:
+    """The ``mask`` rows' strings as one list per group in row order (nulls kept); null
+    for a group without such rows."""
+    counts, offsets = _counts_offsets(group, mask, groups)
+    values = cards.filter(pa.array(mask))
+    return pa.ListArray.from_arrays(offsets, values, mask=pa.array(counts == 0))
+
+
+def _halves(cards: pa.Array | pa.ChunkedArray) -> pa.Array:
+    """length(cards) // 2 (NULL for NULL)."""
+    return pc.cast(pc.divide(pc.utf8_length(_array(cards)), 2), _I16)
