@@ -353,18 +353,9 @@ def bigtwo_game_features_fast(hand: HandHistory) -> list[BigTwoFeatures]:
     """:func:`bigtwo_game_features` by :func:`bigtwo_features_fast` (the same values)."""
     if hand.game is not Game.BIGTWO or not isinstance(hand.rules, BigTwoRules):
         return []
-    rules = hand.rules
-    tables = _rule_tables(rules)
-    dealt: dict[int, tuple[int, int]] = {}  # seat -> (mask, cards), for one deal per seat
-    for action in _deals(hand):
-        seat = action.target
-        if seat is None:
-            continue
-        seen = _fast_mask(action.cards)
-        if seen < 0 or seat in dealt:  # ??, a card twice, or a seat dealt to twice
-            return _game_features_by_lists(hand, rules)
-        dealt[seat] = (seen, len(action.cards))
-    return [_features_of_mask(*dealt[seat], tables, seat) for seat in sorted(dealt)]
+    tables = _rule_tables(hand.rules)
+    return [_features_of_mask(mask, size, tables, seat)
+            for seat, mask, size in bigtwo_game_deals(hand)]
 
 
 def bigtwo_game_deals(hand: HandHistory) -> list[tuple[int, int, int]]:
@@ -387,7 +378,8 @@ def bigtwo_game_deals(hand: HandHistory) -> list[tuple[int, int, int]]:
 
 
 def _game_deals_by_lists(hand: HandHistory) -> list[tuple[int, int, int]]:
-    """:func:`bigtwo_game_deals` for any deals, as :func:`_game_features_by_lists`."""
+    """:func:`bigtwo_game_deals` for any deals: each seat's cards gathered first, checked
+    card by card (an unknown or repeated card raises, seats in order)."""
     deals = []
     for seat, cards in sorted(_dealt(hand).items()):
         seen = _fast_mask(cards)
@@ -428,21 +420,6 @@ def bigtwo_features_many(masks: Sequence[int], sizes: Sequence[int],
                                   np.array(sizes, dtype=np.int64), rows, leads[rows],
                                   run_masks, run_counts, _TWO_SHIFT, _ACE_SHIFT, out)
     return out
-
-
-def _game_features_by_lists(hand: HandHistory, rules: BigTwoRules) -> list[BigTwoFeatures]:
-    """:func:`bigtwo_game_features_fast` for any deals: each seat's cards gathered first,
-    checked card by card (an unknown or repeated card raises, seats in order)."""
-    dealt = _dealt(hand)
-    tables = _rule_tables(rules)
-    features = []
-    for seat in sorted(dealt):
-        cards = dealt[seat]
-        seen = _fast_mask(cards)
-        if seen < 0:
-            seen = _checked_mask(cards)
-        features.append(_features_of_mask(seen, len(cards), tables, seat))
-    return features
 
 
 def _opponent_sizes(hand_size: int, players: int, rules: BigTwoRules) -> tuple[int, int]:

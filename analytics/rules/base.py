@@ -16,7 +16,7 @@ from parsers.errors import HandlabError
 from parsers.model import Action, HandHistory, actor_name
 from parsers.writer import format_action
 
-__all__ = ["Outcome", "PotAward", "RuleError", "ShowdownHand", "permits"]
+__all__ = ["Outcome", "PotAward", "RuleError", "ShowdownHand", "lean_first", "permits"]
 
 
 class RuleError(HandlabError):
@@ -142,3 +142,19 @@ class Outcome:
     def describe(self) -> str:
         """One line per player: ``p1 +12``."""
         return ", ".join(f"{actor_name(i + 1)} {net:+d}" for i, net in enumerate(self.nets))
+
+
+def lean_first(lean: Callable[[HandHistory], Outcome | None],
+               full: Callable[[HandHistory], Outcome], hand: HandHistory) -> Outcome:
+    """``lean(hand)``, an engine's straight-line replay of the usual legal shapes, or
+    ``full(hand)``, its full engine, when the lean one declines (returns None) or trips.
+
+    The full engine is the reference: it gives every outcome the lean replay does not
+    and raises every :class:`RuleError`, so any surprise in the lean one (a hostile
+    input, say) is left to it rather than reported.
+    """
+    try:
+        outcome = lean(hand)
+    except Exception:  # any surprise: the full engine decides
+        outcome = None
+    return full(hand) if outcome is None else outcome

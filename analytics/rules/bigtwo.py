@@ -35,7 +35,7 @@ from analytics.evaluator import (
     bigtwo_card_key,
     bigtwo_combo,
 )
-from analytics.rules.base import Outcome, PotAward, RuleError, permits
+from analytics.rules.base import Outcome, PotAward, RuleError, lean_first, permits
 from parsers._fastinit import positional_constructor
 from parsers.cards import DECK, Card, Rank, format_cards
 from parsers.knobs import BigTwoDeal, BigTwoRules, BigTwoScoring
@@ -717,13 +717,7 @@ def replay(hand: HandHistory) -> Outcome:
     A legal game of the usual shape is played by the lean replay (see
     :func:`_replay_lean`); anything else by the full engine, :func:`replay_full`.
     """
-    try:
-        outcome = _replay_lean(hand)
-    except Exception:  # any surprise (a hostile input, say): the full engine decides
-        outcome = None
-    if outcome is not None:
-        return outcome
-    return replay_full(hand)
+    return lean_first(_replay_lean, replay_full, hand)
 
 
 def replay_full(hand: HandHistory) -> Outcome:

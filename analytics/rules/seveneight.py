@@ -27,7 +27,7 @@ from operator import add, sub
 from typing import Final, cast
 
 from analytics.evaluator import seveneight_rank
-from analytics.rules.base import Outcome, PotAward, RuleError, ShowdownHand, permits
+from analytics.rules.base import Outcome, PotAward, RuleError, ShowdownHand, lean_first, permits
 from analytics.rules.betting import (
     FIXED_LIMIT_MAX_BETS,
     BettingError,
@@ -628,13 +628,7 @@ def replay(hand: HandHistory) -> Outcome:
     A legal hand of the usual shape is played by the lean replay (see
     :func:`_replay_lean`); anything else by the full engine, :func:`replay_full`.
     """
-    try:
-        outcome = _replay_lean(hand)
-    except Exception:  # any surprise (a hostile input, say): the full engine decides
-        outcome = None
-    if outcome is not None:
-        return outcome
-    return replay_full(hand)
+    return lean_first(_replay_lean, replay_full, hand)
 
 
 def replay_full(hand: HandHistory) -> Outcome:
