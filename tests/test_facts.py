@@ -167,7 +167,7 @@ def old_bigtwo_cards_left(con: Con, f: HandFilter) -> pd.DataFrame:
 def old_rummoli_split(con: Con, f: HandFilter) -> pd.DataFrame:
     cond, params = where(f, game="rummoli")
     seat_cond, seat_params = _seat_players(f)
-    cases = " ".join(f"WHEN '{pot}' THEN '{part}'" for pot, part in v._SPLIT.items())
+    cases = " ".join(f"WHEN '{pot}' THEN '{part}'" for pot, part in v.SPLIT_POTS.items())
     return _frame(con, f"""
         WITH fs AS (SELECT s.hand_id, s.seat, s.player, s.net
                     FROM seats s JOIN hands h USING (hand_id)
@@ -734,7 +734,7 @@ def test_dealt_categories_of_awkward_text() -> None:
 def test_award_parts_are_the_awards_grouped_as_before(db: Path) -> None:
     """Per Rummoli seat and part, the stored sums equal the old CASE over ``awards``; parts
     without awards are NULL (the old join listed no row for them)."""
-    cases = " ".join(f"WHEN '{pot}' THEN '{part}'" for pot, part in v._SPLIT.items())
+    cases = " ".join(f"WHEN '{pot}' THEN '{part}'" for pot, part in v.SPLIT_POTS.items())
     columns = ", ".join(f"{column} AS \"{part}\"" for part, column in v.SPLIT_COLUMNS.items())
     with reader(db) as con:
         old = con.execute(f"""
@@ -761,7 +761,7 @@ def test_award_parts_are_the_awards_grouped_as_before(db: Path) -> None:
                                  "payments", "impasse", "K_hearts", "bonus", "finale_single"])
 def test_split_condition_groups_pots_as_the_case_did(pot: str) -> None:
     """Each pot name meets exactly one part's condition: the part the old CASE gave it."""
-    cases = " ".join(f"WHEN '{name}' THEN '{part}'" for name, part in v._SPLIT.items())
+    cases = " ".join(f"WHEN '{name}' THEN '{part}'" for name, part in v.SPLIT_POTS.items())
     with duckdb.connect() as con:
         old = con.execute(f"""SELECT CASE $pot {cases}
                                   ELSE CASE WHEN $pot LIKE 'poker_side%' THEN 'poker pot'

@@ -27,8 +27,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from analytics.warehouse.facts import dealt_categories
-from analytics.warehouse.views import _SPLIT as NAMED_POTS
-from analytics.warehouse.views import SPLIT_COLUMNS
+from analytics.warehouse.views import SPLIT_COLUMNS, SPLIT_POTS
 
 __all__ = ["FACT_TABLES", "fact_tables", "with_dealt_categories"]
 
@@ -411,8 +410,8 @@ def _part(pot: str | None) -> str | None:
     finale; a NULL pot to none (every condition is NULL)."""
     if pot is None:
         return None
-    if pot in NAMED_POTS:
-        return NAMED_POTS[pot]
+    if pot in SPLIT_POTS:
+        return SPLIT_POTS[pot]
     side = len(pot) >= len("poker_side") and pot.startswith("poker") and pot[6:10] == "side"
     return "poker pot" if side else "finale"
 

@@ -80,8 +80,7 @@ KNOBS: Final = ("variant", *sorted({*RUMMOLI_KNOBS, *BIGTWO_KNOBS}))
 BUCKETS: Final = ("day", "week", "month", "year")
 """Time buckets (a whitelist: they go into SQL as text)."""
 
-# Rummoli award pots grouped the way the win-rate page splits a player's result.
-_SPLIT: Final = {
+SPLIT_POTS: Final = {
     "poker": "poker pot",
     **dict.fromkeys(RUMMOLI_POTS[1:-1], "pay-card pots"),
     "rummoli": "Rummoli pot",
@@ -89,6 +88,8 @@ _SPLIT: Final = {
     "payments": "end-of-round payments",
     "impasse": "end-of-round payments",
 }
+"""Rummoli award pots by name, grouped into the parts the win-rate page splits a player's
+result in (poker side pots go with the poker pot, anything else is the finale)."""
 SPLIT_PARTS: Final = ("poker pot", "pay-card pots", "Rummoli pot", "auction",
                       "end-of-round payments", "finale", "antes and bets")
 """The parts of a Rummoli result, in display order; the last is what was paid in."""
@@ -594,15 +595,15 @@ SPLIT_COLUMNS: Final = {"poker pot": "won_poker", "pay-card pots": "won_pay_card
 
 def split_condition(part: str, pot: str = "a.pot") -> str:
     """SQL condition that an award's ``pot`` (a column expression) counts towards ``part``:
-    the pots :data:`_SPLIT` names, poker side pots (``poker_side...``) with the poker pot,
+    the pots :data:`SPLIT_POTS` names, poker side pots (``poker_side...``) with the poker pot,
     any other pot as the finale; the grouping ``seat_facts`` stores the parts by."""
     if part not in SPLIT_COLUMNS:
         raise ValueError(f"unknown part {part!r} (expected one of {', '.join(SPLIT_COLUMNS)})")
-    named = ", ".join(f"'{name}'" for name in _SPLIT)
+    named = ", ".join(f"'{name}'" for name in SPLIT_POTS)
     side = f"{pot} NOT IN ({named}) AND {pot} LIKE 'poker_side%'"
     if part == "finale":
         return f"({pot} NOT IN ({named}) AND {pot} NOT LIKE 'poker_side%')"
-    listed = ", ".join(f"'{name}'" for name, to in _SPLIT.items() if to == part)
+    listed = ", ".join(f"'{name}'" for name, to in SPLIT_POTS.items() if to == part)
     return f"({pot} IN ({listed}) OR ({side}))" if part == "poker pot" else f"{pot} IN ({listed})"
 
 
