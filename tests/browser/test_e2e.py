@@ -20,7 +20,10 @@ pytestmark = pytest.mark.browser
 
 def _hands(page: Any) -> int:
     """The Overview's "Hands" metric, once the page has settled."""
-    metric = page.locator('[data-testid="stMetric"]', has_text="Hands").first
+    # The label exactly: a substring match also finds "Rejected hands", which the browser
+    # may have drawn first (seen on a loaded machine: the reject count read as the hands).
+    label = page.locator('[data-testid="stMetricLabel"]', has_text=re.compile(r"^\s*Hands\s*$"))
+    metric = page.locator('[data-testid="stMetric"]', has=label).first
     metric.wait_for()
     value = metric.locator('[data-testid="stMetricValue"]').inner_text()
     return int(value.replace(",", ""))
