@@ -13,6 +13,7 @@ import sys
 import time
 from pathlib import Path
 
+import duckdb
 import pytest
 
 from analytics.warehouse import (
@@ -25,6 +26,7 @@ from analytics.warehouse import (
     reader,
 )
 from analytics.warehouse import queries as q
+from analytics.warehouse.connection import WriterLease
 from analytics.warehouse.schema import migrate
 from tests.test_warehouse_data import BIGTWO, SEVENEIGHT, phhs, simulated_text, write
 
@@ -114,6 +116,30 @@ def test_reader_in_the_writing_process_shares_its_database(tmp_path: Path) -> No
             assert q.totals(read)["hands"].sum() == 2
     finally:
         con.close()
+
+
+def test_a_lease_sets_only_listed_settings_and_restores_them(tmp_path: Path) -> None:
+    db = tmp_path / "w.duckdb"
+    ingest([write(tmp_path / "a.phhs", phhs(SEVENEIGHT))], db, workers=0)
+
+    def current(con: duckdb.DuckDBPyConnection) -> list[object]:
+        return list(con.execute(
+            "SELECT current_setting('threads'), current_setting('checkpoint_threshold')"
+        ).fetchall()[0])
+
+    with WriterLease(db) as lease:
+        before = current(lease.con)
+        lease.configure({"threads": 1, "checkpoint_threshold": "64MB"})
+        assert current(lease.con) == [1, "61.0 MiB"]
+        with pytest.raises(ValueError, match="memory_limit"):
+            lease.configure({"memory_limit": "1GB'; DROP TABLE hands; --"})
+        with reader(db) as read:  # shares the writer's instance: the settings are global
+            assert current(read) == [1, "61.0 MiB"]
+            lease.close()
+            assert current(read) == before
+        assert current(lease.con) == [1, "61.0 MiB"]  # reopened: applied again
+    with reader(db) as read:
+        assert int(read.execute("SELECT count(*) FROM hands").fetchall()[0][0]) == 1
 
 
 def test_reader_errors_are_clear(tmp_path: Path) -> None:

@@ -36,6 +36,7 @@ from analytics.warehouse.schema import LATEST_VERSION, migrate, schema_version
 __all__ = [
     "DEFAULT_DB",
     "ENV_VAR",
+    "LEASE_SETTINGS",
     "WriterLease",
     "current_version",
     "is_lock_error",
@@ -207,6 +208,17 @@ def writer(db: Path | str | None = None, *, wait: float = 60.0
         lock.release()
 
 
+LEASE_SETTINGS: Final = frozenset({"checkpoint_threshold", "threads"})
+"""DuckDB settings a :class:`WriterLease` may change (a whitelist: a setting's name goes
+into SQL as text; its value is always bound)."""
+
+
+def _set(con: duckdb.DuckDBPyConnection, name: str, value: str | int) -> None:
+    if name not in LEASE_SETTINGS:
+        raise ValueError(f"not a setting a writer lease may change: {name!r}")
+    con.execute(f"SET {name} = ?", [value])
+
+
 class WriterLease:
     """The write connection of a long ingest, released now and then for readers.
 
@@ -225,7 +237,7 @@ class WriterLease:
         self.pause = pause
         self._lock = _writer_lock(self.path)
         self._con: duckdb.DuckDBPyConnection | None = None
-        self._settings: dict[str, str] = {}
+        self._settings: dict[str, str | int] = {}
         self._restore: dict[str, str] = {}
         self._open()
 
@@ -242,11 +254,15 @@ class WriterLease:
         self._apply(self._con)
         return self._con
 
-    def configure(self, settings: Mapping[str, str]) -> None:
-        """Apply DuckDB ``settings`` (name to SQL literal, e.g. ``{"threads": "1"}``) to
-        the connection now and whenever it reopens; each close first restores the values
-        they replaced, since they are global to the database instance, which readers of
-        this process may share (:func:`open_reader`) and keep open after the lease."""
+    def configure(self, settings: Mapping[str, str | int]) -> None:
+        """Apply DuckDB ``settings`` (name to value, e.g. ``{"threads": 1}``; names from
+        :data:`LEASE_SETTINGS`) to the connection now and whenever it reopens; each close
+        first restores the values they replaced, since they are global to the database
+        instance, which readers of this process may share (:func:`open_reader`) and keep
+        open after the lease."""
+        unknown = sorted(set(settings) - LEASE_SETTINGS)
+        if unknown:
+            raise ValueError(f"not a setting a writer lease may change: {', '.join(unknown)}")
         self._settings.update(settings)
         if self._con is not None:
             self._apply(self._con)
@@ -254,12 +270,9 @@ class WriterLease:
     def _apply(self, con: duckdb.DuckDBPyConnection) -> None:
         for name, value in self._settings.items():
             if name not in self._restore:
-                found = con.execute("SELECT value FROM duckdb_settings() WHERE name = ?",
-                                    [name]).fetchall()
-                if not found:
-                    raise ValueError(f"unknown DuckDB setting {name!r}")
-                self._restore[name] = f"'{found[0][0]}'"
-            con.execute(f"SET {name} = {value}")
+                self._restore[name] = con.execute(
+                    "SELECT value FROM duckdb_settings() WHERE name = ?", [name]).fetchall()[0][0]
+            _set(con, name, value)
 
     @property
     def con(self) -> duckdb.DuckDBPyConnection:
@@ -279,7 +292,7 @@ class WriterLease:
         if self._con is not None:
             try:
                 for name, value in self._restore.items():
-                    self._con.execute(f"SET {name} = {value}")
+                    _set(self._con, name, value)
                 self._restore = {}
                 self._con.close()
             finally:

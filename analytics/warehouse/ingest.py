@@ -420,7 +420,7 @@ def ingest(
     return summary
 
 
-def _writer_settings(workers: int) -> dict[str, str]:
+def _writer_settings(workers: int) -> dict[str, str | int]:
     """DuckDB settings for the ingest's connection (docs/performance.md, Session 4).
 
     ``checkpoint_threshold``: with DuckDB's 16 MB a 5,000-hand file's commit went past it
@@ -429,9 +429,9 @@ def _writer_settings(workers: int) -> dict[str, str]:
     lease's release (every ``hold`` seconds), about a third less CPU per hand.
     ``threads``: with workers on every core the writer's inserts gain nothing from a
     second DuckDB thread but its overhead (half the inserts' CPU)."""
-    settings = {"checkpoint_threshold": "'64MB'"}
+    settings: dict[str, str | int] = {"checkpoint_threshold": "64MB"}
     if workers > 0:
-        settings["threads"] = "1"
+        settings["threads"] = 1
     return settings
 
 
