@@ -115,13 +115,15 @@ class PokerPhase:
 
     def bet_raise(self, player: int, amount: int) -> None:
         """``player`` bets or raises to ``amount``."""
-        poker = self.poker
-        if self.phase is not _PHASE_BETTING or poker is None:
-            raise self._phase_error(f"p{player} cbr {amount}", R_POKER)
-        # The betting round checks the step itself and raises what its verify_... raises,
-        # before changing anything: one check instead of two (verify, then act).
+        self._step(player, f"cbr {amount}", BettingRound.bet_or_raise_to, amount)
+
+    def _step(self, player: int, what: str, step: Callable[..., object], *args: int) -> None:
+        """``step(round, *args, seat)`` on the betting round, then the betting's end if it
+        is over.  The betting round checks the step itself and raises what its verify_...
+        raises, before changing anything: one check instead of two (verify, then act)."""
+        poker = self._betting(player, what)
         try:
-            poker.bet_or_raise_to(amount, player - 1)
+            step(poker, *args, player - 1)
         except BettingError as error:
             raise self._betting_error(error) from None
         if poker.is_over:
@@ -140,15 +142,7 @@ class PokerPhase:
 
     def check_call(self, player: int) -> None:
         """``player`` checks or calls."""
-        poker = self.poker
-        if self.phase is not _PHASE_BETTING or poker is None:
-            raise self._phase_error(f"p{player} cc", R_POKER)
-        try:  # checked by the betting round, as in bet_raise
-            poker.check_or_call(player - 1)
-        except BettingError as error:
-            raise self._betting_error(error) from None
-        if poker.is_over:
-            self._end_betting()
+        self._step(player, "cc", BettingRound.check_or_call)
 
     def verify_fold(self, player: int) -> None:
         """Check ``pN f``."""
@@ -163,15 +157,7 @@ class PokerPhase:
 
     def fold(self, player: int) -> None:
         """``player`` folds: he leaves the poker pot (he still plays the Rummoli phase)."""
-        poker = self.poker
-        if self.phase is not _PHASE_BETTING or poker is None:
-            raise self._phase_error(f"p{player} f", R_POKER)
-        try:  # checked by the betting round, as in bet_raise
-            poker.fold(player - 1)
-        except BettingError as error:
-            raise self._betting_error(error) from None
-        if poker.is_over:
-            self._end_betting()
+        self._step(player, "f", BettingRound.fold)
 
     def _end_betting(self) -> None:
         poker = self.poker
