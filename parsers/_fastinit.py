@@ -12,7 +12,7 @@ instance, equal to (and indistinguishable from) what the class itself builds.
 When the shadow cannot stand in (a layout Python refuses to swap), the slots'
 own ``__set__`` descriptors are called instead.
 
-The caller passes every field, in declaration order (or by keyword), and is
+The caller passes every field (in declaration order, or by position in a list of values), and is
 responsible for the values being what ``__init__`` would accept (neither class
 has a ``__post_init__``).
 """
@@ -23,8 +23,7 @@ import dataclasses
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["indexed_constructor", "keyword_constructor", "positional_constructor",
-           "tuple_constructor"]
+__all__ = ["indexed_constructor", "positional_constructor", "tuple_constructor"]
 
 
 def _shadow(cls: type[Any]) -> type[Any] | None:
@@ -41,15 +40,15 @@ def _shadow(cls: type[Any]) -> type[Any] | None:
     return shadow
 
 
-def _compile(cls: type[Any], signature: str, prologue: str, prefix: str = "v_",
+def _compile(cls: type[Any], signature: str, prologue: str,
              constants: dict[str, Any] | None = None) -> Callable[..., Any]:
     """``def make(<signature>)``: ``prologue``, then each field ``f`` stored from variable
-    ``<prefix>f``."""
+    ``v_f``."""
     names = [spec.name for spec in dataclasses.fields(cls)]
     assert not hasattr(cls, "__post_init__"), cls
     shadow = _shadow(cls)
     if shadow is not None:
-        body = "".join(f"    o.{name} = {prefix}{name}\n" for name in names)
+        body = "".join(f"    o.{name} = v_{name}\n" for name in names)
         # _shadow() rather than object.__new__(_shadow): calling the class is quicker, and it
         # has neither __new__ nor __init__ of its own.
         source = (f"def make({signature}, _shadow=_shadow, _cls=_cls):\n"
@@ -57,7 +56,7 @@ def _compile(cls: type[Any], signature: str, prologue: str, prefix: str = "v_",
                   "    return o\n")
     else:
         setters = ", ".join(f"_s_{name}=_cls.{name}.__set__" for name in names)
-        body = "".join(f"    _s_{name}(o, {prefix}{name})\n" for name in names)
+        body = "".join(f"    _s_{name}(o, v_{name})\n" for name in names)
         source = (f"def make({signature}, _new=object.__new__, {setters}):\n"
                   f"{prologue}    o = _new(_cls)\n{body}    return o\n")
     namespace: dict[str, Any] = {"_cls": cls, "_shadow": shadow, "_defaults": _defaults(cls),
@@ -86,15 +85,6 @@ def tuple_constructor(cls: type[Any], ignored: int = 0) -> Callable[[tuple[Any, 
     unpack = "".join(f"v_{name}, " for name in names[:-1])
     unpack += "".join(f"_ignored{i}, " for i in range(ignored))
     return _compile(cls, f"head, v_{names[-1]}, *", f"    {unpack}= head\n")
-
-
-def keyword_constructor(cls: type[Any]) -> Callable[..., Any]:
-    """A function taking the fields of dataclass ``cls`` by keyword, with the class's defaults
-    (a field with a default factory has none here: the caller must pass it)."""
-    defaults = _defaults(cls)
-    parameters = ", ".join(f"{name}=_defaults[{name!r}]" if name in defaults else name
-                           for name in (spec.name for spec in dataclasses.fields(cls)))
-    return _compile(cls, "*, " + parameters, "", prefix="")
 
 
 _ARGUMENTS: tuple[str, ...] = ("rules", "actions", "user_fields", "source", "line", "index", "raw")
