@@ -141,6 +141,11 @@ def _pages(con: duckdb.DuckDBPyConnection, v: ModuleType = views
             ("showdown_types seveneight", lambda c: _showdown_types(v, c, f, "seveneight"))],
         "Hand types, Rummoli tab": [
             (f"{dealt.__name__} rummoli", lambda c: dealt(c, f, game="rummoli"))],
+        # Asked only when the Big Two tab's "Plays by kind" expander is opened (exact
+        # counts since session 4; a baseline from before sampled the plays).
+        "Hand types, Big Two plays": [
+            ("play_counts", lambda c: v.play_counts(c, f) if hasattr(v, "play_counts")
+             else v.plays(c, f))],
         "Hand replayer": [("hand_list", lambda c: v.hand_list(c, f)),
                           ("hand_detail", lambda c: v.hand_detail(c, hand_id))],
         "Overview, one player": [("overview_page", lambda c: _overview_page(v, c, ann)),
@@ -210,16 +215,20 @@ def _report(db: Path, repeats: int, baseline: ModuleType | None) -> None:
               + " | ".join(f"**{x:.3f}**" for x in totals) + " |")
 
 
-# Each page as a first visit draws it: (label, page script, query parameters of the link).
-_PAGE_VISITS: tuple[tuple[str, str, dict[str, str]], ...] = (
-    ("Overview", "overview", {}),
-    ("Overview, one player", "overview", {"player": "Ann"}),
-    ("Win rates (7 & 8 tab)", "win_rates", {}),
-    ("Win rates, Big Two tab", "win_rates", {"tab": "Big Two"}),
-    ("Win rates, Rummoli tab", "win_rates", {"tab": "Rummoli"}),
-    ("Pot accumulation", "pots", {}),
-    ("Hand types", "hand_types", {}),
-    ("Hand replayer", "replayer", {}),
+# Each page as a first visit draws it: (label, page script, query parameters of the link,
+# widget state: an expander opened by a click).
+_PAGE_VISITS: tuple[tuple[str, str, dict[str, str], dict[str, bool]], ...] = (
+    ("Overview", "overview", {}, {}),
+    ("Overview, one player", "overview", {"player": "Ann"}, {}),
+    ("Win rates (7 & 8 tab)", "win_rates", {}, {}),
+    ("Win rates, Big Two tab", "win_rates", {"tab": "Big Two"}, {}),
+    ("Win rates, Rummoli tab", "win_rates", {"tab": "Rummoli"}, {}),
+    ("Pot accumulation", "pots", {}, {}),
+    ("Hand types", "hand_types", {}, {}),
+    ("Hand types, Big Two tab", "hand_types", {"tab": "Big Two"}, {}),
+    ("Hand types, Big Two tab, plays opened", "hand_types", {"tab": "Big Two"},
+     {"bigtwo_plays": True}),
+    ("Hand replayer", "replayer", {}, {}),
 )
 
 
@@ -234,10 +243,11 @@ def _component_scan() -> Any:
     return manager
 
 
-def _render_cold(page: str, params: dict[str, str], *, shared_scan: bool = True
-                 ) -> tuple[float, float]:
+def _render_cold(page: str, params: dict[str, str], state: dict[str, bool], *,
+                 shared_scan: bool = True) -> tuple[float, float]:
     """Wall and CPU seconds of one cold render of ``page`` (every cached answer cleared;
-    with ``shared_scan``, not AppTest's scan for components: see the module docstring)."""
+    with ``shared_scan``, not AppTest's scan for components: see the module docstring)
+    with the widgets of ``state`` set as a click would set them."""
     # Imported here: the question table needs no Streamlit.
     import streamlit as st
     from streamlit.logger import set_log_level
@@ -253,6 +263,8 @@ def _render_cold(page: str, params: dict[str, str], *, shared_scan: bool = True
         at._bidi_component_manager = _component_scan()
     for key, value in params.items():
         at.query_params[key] = value
+    for key, opened in state.items():
+        at.session_state[key] = opened
     at.switch_page(f"{_PAGE_FILES}/{page}.py")
     st.cache_data.clear()
     wall, cpu = time.perf_counter(), time.process_time()
@@ -267,11 +279,12 @@ def _page_report(db: Path, repeats: int, shared_scan: bool) -> None:
     """Render every page cold ``repeats`` times (after one untimed warm-up pass that
     imports Plotly and friends); print the median wall and CPU seconds per page."""
     os.environ[ENV_VAR] = str(db)
-    for _, page, params in _PAGE_VISITS:
-        _render_cold(page, params, shared_scan=shared_scan)
+    for _, page, params, state in _PAGE_VISITS:
+        _render_cold(page, params, state, shared_scan=shared_scan)
     print("\n| page, rendered cold (AppTest) | median s | CPU s |\n|---|---:|---:|")
-    for label, page, params in _PAGE_VISITS:
-        runs = [_render_cold(page, params, shared_scan=shared_scan) for _ in range(repeats)]
+    for label, page, params, state in _PAGE_VISITS:
+        runs = [_render_cold(page, params, state, shared_scan=shared_scan)
+                for _ in range(repeats)]
         print(f"| {label} | {statistics.median(w for w, _ in runs):.3f} | "
               f"{statistics.median(c for _, c in runs):.3f} |")
 

@@ -790,13 +790,15 @@ def test_migration_6_rebuilds_the_facts_of_a_version_5_database(tmp_path: Path) 
         con.execute("ATTACH $path AS source (READ_ONLY)", {"path": str(fresh)})
         con.execute(f"INSERT INTO seat_facts SELECT {', '.join(v4_columns)} "
                     "FROM source.seat_facts")
-        for table in ("pot_facts", "hand_facts"):
-            con.execute(f"DELETE FROM {table}")
-            con.execute(f"INSERT INTO {table} SELECT * FROM source.{table}")
+        con.execute("DELETE FROM pot_facts")
+        con.execute("INSERT INTO pot_facts SELECT * FROM source.pot_facts")
+        # hand_facts as version 5 filled them: without the players (migration 7's).
+        con.execute("DELETE FROM hand_facts")
+        con.execute("INSERT INTO hand_facts SELECT * EXCLUDE (players) FROM source.hand_facts")
         con.execute("DETACH source")
-    con = open_writer(old)  # migration 6
+    con = open_writer(old)  # migrations 6 and 7
     try:
-        assert schema_version(con) == 6
+        assert schema_version(con) == 7
         _assert_one_row_per_seat(con)
     finally:
         con.close()
@@ -804,3 +806,46 @@ def test_migration_6_rebuilds_the_facts_of_a_version_5_database(tmp_path: Path) 
     with reader(old) as con:
         split = v.rummoli_split(con, HandFilter())
     assert set(split["part"]) >= {"poker pot", "antes and bets"}
+
+
+def test_migration_7_adds_the_players_of_a_version_6_database(tmp_path: Path) -> None:
+    """A version-6 database (hand_facts without the players, filled) comes out of migration
+    7 with the same facts as a fresh ingest, each hand's players in seat order; the player
+    filter on them keeps the hands the semi-join of the seats keeps."""
+    fresh = build_dashboard_db(tmp_path / "fresh")
+    old = tmp_path / "v6.duckdb"
+    with duckdb.connect(str(old)) as con:
+        assert migrate(con, target=6) == [1, 2, 3, 4, 5, 6]
+        _copy_rows(con, fresh)
+        assert "players" not in {row[0] for row in con.execute(
+            "SELECT column_name FROM information_schema.columns "
+            "WHERE table_name = 'hand_facts'").fetchall()}
+        con.execute("ATTACH $path AS source (READ_ONLY)", {"path": str(fresh)})
+        for table in ("seat_facts", "pot_facts"):
+            con.execute(f"INSERT INTO {table} SELECT * FROM source.{table}")
+        con.execute("INSERT INTO hand_facts SELECT * EXCLUDE (players) FROM source.hand_facts")
+        con.execute("DETACH source")
+    con = open_writer(old)  # migration 7
+    try:
+        assert schema_version(con) == 7
+        _assert_one_row_per_seat(con)
+        mismatched = _count(con, """
+            SELECT count(*) FROM hand_facts x
+            WHERE x.players IS DISTINCT FROM (
+                SELECT list(s.player ORDER BY s.seat) FROM seats s WHERE s.hand_id = x.hand_id)
+        """)
+        assert mismatched == 0
+    finally:
+        con.close()
+    pd.testing.assert_frame_equal(_facts(old), _facts(fresh))
+    with reader(old) as con:
+        for players in (("Cy",), ("Cy", "nobody"), ("Pia", "Ned"), ("Dee", "Fay")):
+            f = HandFilter(players=players)
+            cond, params = v.hand_facts_where(f)
+            kept = _frame(con, f"SELECT x.hand_id FROM hand_facts x WHERE {cond} "
+                               "ORDER BY x.hand_id", params)
+            cond, params = where(f)
+            expected = _frame(con, f"SELECT h.hand_id FROM hands h WHERE {cond} "
+                                   "ORDER BY h.hand_id", params)
+            assert len(expected) > 0
+            pd.testing.assert_frame_equal(kept, expected)

@@ -115,7 +115,7 @@ def test_migration_6_replaces_seat_facts_with_the_new_columns(tmp_path: Path) ->
         assert migrate(con, target=5) == [1, 2, 3, 4, 5]
         old = _columns(con, "seat_facts")
         assert old[-1] == "allin_std_error" and "dealt" in old
-        assert migrate(con) == [6]
+        assert migrate(con, target=6) == [6]
         new = _columns(con, "seat_facts")
         assert new[:len(old)] == old
         assert new[len(old):] == [
@@ -123,3 +123,18 @@ def test_migration_6_replaces_seat_facts_with_the_new_columns(tmp_path: Path) ->
             "dealt_poker_category", "won_poker", "won_pay_cards", "won_rummoli",
             "won_auction", "won_payments", "won_finale"]
         assert con.execute("SELECT count(*) FROM seat_facts").fetchall() == [(0,)]
+
+
+def test_migration_7_replaces_hand_facts_with_the_players(tmp_path: Path) -> None:
+    """Up to version 6 hand_facts has migration 5's columns (its frozen text); migration 7
+    recreates it with each hand's players after them."""
+    with duckdb.connect(str(tmp_path / "w.duckdb")) as con:
+        assert migrate(con, target=6) == [1, 2, 3, 4, 5, 6]
+        old = _columns(con, "hand_facts")
+        assert old[-1] == "num_players" and "players" not in old
+        assert migrate(con) == [7]
+        new = _columns(con, "hand_facts")
+        assert new == [*old, "players"]
+        assert con.execute("SELECT data_type, is_nullable FROM information_schema.columns "
+                           "WHERE table_name = 'hand_facts' AND column_name = 'players'"
+                           ).fetchall() == [("VARCHAR[]", "NO")]

@@ -60,7 +60,8 @@ def fact_tables(tables: dict[str, pa.Table]) -> dict[str, pa.Table] | None:
     seats = _seat_rows(tables, index, labels, order)
     if seats is None:
         return None
-    return {"seat_facts": seats, "hand_facts": _hand_facts(hands, labels, order)}
+    players = _hand_players(tables["seats"], index, len(ids))
+    return {"seat_facts": seats, "hand_facts": _hand_facts(hands, labels, order, players)}
 
 
 class _HandIndex:
@@ -121,7 +122,8 @@ def _hand_order(hands: pa.Table, day: pa.Array) -> Ints:
         dtype=np.int64)
 
 
-def _hand_facts(hands: pa.Table, labels: _HandLabels, order: Ints) -> pa.Table:
+def _hand_facts(hands: pa.Table, labels: _HandLabels, order: Ints, players: pa.Array
+                ) -> pa.Table:
     """facts._HANDS over the batch."""
     take = pa.array(order)
     return pa.table({
@@ -129,8 +131,20 @@ def _hand_facts(hands: pa.Table, labels: _HandLabels, order: Ints) -> pa.Table:
         "variant": hands["variant"].take(take), "rules": hands["rules"].take(take),
         "stakes": labels.stakes.take(take), "session": labels.session.take(take),
         "game_id": hands["game_id"].take(take), "day": labels.day.take(take),
-        "num_players": hands["num_players"].take(take),
+        "num_players": hands["num_players"].take(take), "players": players.take(take),
     })
+
+
+def _hand_players(seats: pa.Table, index: _HandIndex, hands: int) -> pa.Array:
+    """facts._HANDS's ``players`` per hand position: coalesce(list(player ORDER BY seat),
+    []) over the hand's seats (NULL seats last, as DuckDB orders them)."""
+    hand_at, in_batch = index.positions(seats["hand_id"])
+    seat = _ints(seats["seat"], fill=np.iinfo(np.int64).max)
+    kept = np.flatnonzero(in_batch)
+    order = kept[np.lexsort((seat[kept], hand_at[kept]))]
+    counts = np.bincount(hand_at[order], minlength=hands)
+    offsets = pa.array(np.concatenate(([0], np.cumsum(counts))).astype(np.int32), _I32)
+    return pa.ListArray.from_arrays(offsets, _array(seats["player"]).take(pa.array(order)))
 
 
 def _seat_rows(tables: dict[str, pa.Table], index: _HandIndex, labels: _HandLabels,

@@ -15,7 +15,8 @@ The table is derived data, filled by the warehouse itself, never by hand:
   them once;
 * :func:`fill_missing_seats` by migration 6 (databases that existed before the table or
   hold it without the dealt categories and award parts; migration 4 did it before),
-  :func:`fill_missing_hands` by migration 5 (``hand_facts``, one row per hand), and
+  :func:`fill_missing_hands` by migration 7 (``hand_facts``, one row per hand, with its
+  players; migration 5 did it before), and
   :func:`fill_missing` (both) by anything that writes hands in bulk without the ingest
   (the dashboard benchmark's replicated rows).
 
@@ -41,8 +42,8 @@ import pyarrow.compute as pc
 from analytics.evaluator.categories import poker_labels, seveneight_labels
 from analytics.warehouse.views import DAY, SESSION, SPLIT_COLUMNS, STAKES, split_condition
 
-__all__ = ["CHUNK_HANDS", "HANDS_TABLE", "POTS_TABLE", "SEATS_TABLE", "SEATS_TABLE_V4",
-           "dealt_categories", "fill_batch", "fill_batch_pots",
+__all__ = ["CHUNK_HANDS", "HANDS_TABLE", "HANDS_TABLE_V5", "POTS_TABLE", "SEATS_TABLE",
+           "SEATS_TABLE_V4", "dealt_categories", "fill_batch", "fill_batch_pots",
            "fill_missing", "fill_missing_hands", "fill_missing_seats"]
 
 # The columns of seat_facts as migration 4 created it: migration text, never to be edited
@@ -214,8 +215,9 @@ _POTS: Final = """
     ORDER BY game, day, game_id, round, pot_order
 """
 
-HANDS_TABLE: Final = """
-    CREATE TABLE hand_facts (
+# The columns of hand_facts as migration 5 created it: migration text, never to be edited
+# (HANDS_TABLE_V5 must stay what migration 5 ran); migration 7 added the ones after them.
+_HAND_COLUMNS_V5: Final = """\
         hand_id      BIGINT NOT NULL,
         game         VARCHAR NOT NULL,
         variant      VARCHAR NOT NULL,
@@ -224,23 +226,44 @@ HANDS_TABLE: Final = """
         session      VARCHAR,
         game_id      VARCHAR,
         day          DATE,
-        num_players  SMALLINT NOT NULL
+        num_players  SMALLINT NOT NULL"""
+
+HANDS_TABLE_V5: Final = f"""
+    CREATE TABLE hand_facts (
+{_HAND_COLUMNS_V5}
+    )
+"""
+"""``hand_facts`` as migration 5 created it (frozen: migration 7 replaces it)."""
+
+HANDS_TABLE: Final = f"""
+    CREATE TABLE hand_facts (
+{_HAND_COLUMNS_V5},
+        players      VARCHAR[] NOT NULL
     )
 """
 """One row per hand: the hand's filter columns with its session and stakes labels, for the
-questions that count hands or sessions (migration 5).  Building the labels from every
-hand's columns was most of what those questions cost."""
+questions that count hands or sessions (migration 5), and its players in seat order
+(migration 7).  Building the labels from every hand's columns was most of what those
+questions cost; the players let a player filter test each hand's own row instead of
+semi-joining the seats (a hash join of a million hands against the chosen players')."""
 
+# The hand's players: ``seats`` grouped by hand, in seat order (a hand without seats, which
+# the engine never writes, gets an empty list).
 _HANDS: Final = """
+    WITH p AS (
+        SELECT s.hand_id, list(s.player ORDER BY s.seat) AS players
+        FROM {seats} s WHERE s.hand_id IN (SELECT h.hand_id FROM {hands} h WHERE {scope})
+        GROUP BY s.hand_id)
     SELECT h.hand_id, h.game, h.variant, h.rules, {STAKES} AS stakes, {SESSION} AS session,
-           h.game_id, {DAY} AS day, h.num_players
-    FROM {hands} h WHERE {scope}
+           h.game_id, {DAY} AS day, h.num_players, coalesce(p.players, []) AS players
+    FROM {hands} h LEFT JOIN p USING (hand_id) WHERE {scope}
     ORDER BY h.game, day, h.hand_id
 """
 _FILL_BATCH_HANDS: Final = ("INSERT INTO hand_facts BY NAME " + _HANDS.format(
-    STAKES=STAKES, SESSION=SESSION, DAY=DAY, hands=_BATCH_PREFIX_HANDS, scope="TRUE"))
+    STAKES=STAKES, SESSION=SESSION, DAY=DAY, hands=_BATCH_PREFIX_HANDS,
+    seats=_BATCH_PREFIX + "seats", scope="TRUE"))
 _FILL_MISSING_HANDS: Final = ("INSERT INTO hand_facts BY NAME " + _HANDS.format(
-    STAKES=STAKES, SESSION=SESSION, DAY=DAY, hands="hands",
+    STAKES=STAKES, SESSION=SESSION, DAY=DAY, hands="hands", seats="seats",
     scope="h.hand_id NOT IN (SELECT hand_id FROM hand_facts)"))
 
 _MISSING: Final = "h.hand_id NOT IN (SELECT hand_id FROM seat_facts)"
@@ -426,9 +449,10 @@ def fill_missing(con: duckdb.DuckDBPyConnection) -> None:
 
 
 def fill_missing_hands(con: duckdb.DuckDBPyConnection) -> None:
-    """Add the ``hand_facts`` row of every hand that has none (migration 5's backfill).
+    """Add the ``hand_facts`` row of every hand that has none (migration 7's backfill).
 
-    One statement: the rows are narrow, a million fit the writer's memory limit.
+    One statement: the rows are narrow (a few players each), a million fit the writer's
+    memory limit.
     """
     con.execute(_FILL_MISSING_HANDS)
 

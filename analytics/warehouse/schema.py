@@ -16,7 +16,13 @@ from typing import Final
 import duckdb
 
 from analytics.warehouse.errors import WarehouseSchemaError
-from analytics.warehouse.facts import HANDS_TABLE, POTS_TABLE, SEATS_TABLE, SEATS_TABLE_V4
+from analytics.warehouse.facts import (
+    HANDS_TABLE,
+    HANDS_TABLE_V5,
+    POTS_TABLE,
+    SEATS_TABLE,
+    SEATS_TABLE_V4,
+)
 from analytics.warehouse.facts import fill_missing_hands as fill_hand_facts
 from analytics.warehouse.facts import fill_missing_seats as fill_facts
 
@@ -313,6 +319,12 @@ _FACTS_V4: Final = (SEATS_TABLE_V4, POTS_TABLE)
 # histories are deleted and inserted again per game, so they come out the same).
 _SEAT_FACTS_V6: Final = ("DROP TABLE seat_facts", SEATS_TABLE)
 
+# hand_facts with each hand's players (the player filter tests them instead of semi-joining
+# the seats): dropped and created again, then backfilled from hands and seats.  Migration 5
+# used to backfill its table too; it no longer does, for the reason migration 4 does not
+# (today's select has the players column its frozen table lacks), and 7 fills it anyway.
+_HAND_FACTS_V7: Final = ("DROP TABLE hand_facts", HANDS_TABLE)
+
 MIGRATIONS: Final = (
     Migration(1, "tables: files, hands, seats, actions, showdowns, awards, board, rejects",
               _TABLES_V1),
@@ -321,9 +333,11 @@ MIGRATIONS: Final = (
                  "their views", _EQUITY_V3),
     Migration(4, "seat_facts, pot_facts: derived rows for the dashboard, backfilled", _FACTS_V4),
     Migration(5, "hand_facts: one derived row per hand (session, stakes), backfilled",
-              (HANDS_TABLE,), backfill=fill_hand_facts),
+              (HANDS_TABLE_V5,)),
     Migration(6, "seat_facts v6: dealt hand categories and Rummoli award parts, backfilled",
               _SEAT_FACTS_V6, backfill=fill_facts),
+    Migration(7, "hand_facts v7: each hand's players, backfilled", _HAND_FACTS_V7,
+              backfill=fill_hand_facts),
 )
 LATEST_VERSION: Final = MIGRATIONS[-1].version
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Final
 
 import duckdb
@@ -43,6 +43,7 @@ __all__ = [
     "facts_where",
     "filter_options",
     "hand_detail",
+    "hand_facts_where",
     "hand_list",
     "hands_over_time",
     "overview",
@@ -160,20 +161,48 @@ def facts_where(f: HandFilter, *, game: str | None = None, seats: bool = True
     (its ``day``, ``session`` and ``stakes`` are :data:`DAY`, :data:`SESSION` and
     :data:`STAKES`).  With ``seats`` (per-seat questions) a player filter keeps the
     chosen players' own seats, which also keeps only hands they sat in; without it,
-    every seat of the hands any chosen player sat in.
+    every seat of the hands any chosen player sat in (the hands whose stored players in
+    ``hand_facts`` hold one of them: :func:`hand_facts_where` tests them on the row).
     """
+    players = "list_contains($players, x.player)"
+    if not seats:
+        players = (f"x.hand_id IN (SELECT p.hand_id FROM hand_facts p "
+                   f"WHERE {_any_player('p.players', f.players)})")
     return _conditions(f, game, alias="x", day="x.day", session="x.session",
-                       stakes="x.stakes",
-                       players="list_contains($players, x.player)" if seats else
-                               "x.hand_id IN (SELECT hand_id FROM seat_facts "
-                               "WHERE list_contains($players, player))")
+                       stakes="x.stakes", players=players)
+
+
+def hand_facts_where(f: HandFilter, *, game: str | None = None) -> tuple[str, Params]:
+    """The filter as SQL conditions on ``hand_facts x`` (one row per hand) and its
+    parameters: :func:`facts_where` without ``seats``, but a player filter tests the
+    hand's own ``players`` list (no semi-join: over a million hands that join was most
+    of what a question with a player filter cost)."""
+    return _conditions(f, game, alias="x", day="x.day", session="x.session",
+                       stakes="x.stakes", players=_any_player("x.players", f.players))
+
+
+def _any_player(column: str, players: tuple[str, ...]) -> str:
+    """SQL: the list ``column`` holds one of ``players`` (bound as :func:`_player_params`).
+
+    One ``list_contains`` per player: DuckDB's ``list_has_any`` with the chosen list cost
+    seven times as much over a million hands' lists."""
+    return "(" + " OR ".join(f"list_contains({column}, ${key})"
+                             for key in _player_params(players)) + ")"
+
+
+def _player_params(players: tuple[str, ...]) -> Params:
+    """Each chosen player as a parameter of its own (``$player0_``, ``$player1_``...: the
+    closing ``_`` keeps one name from being the start of another for :func:`_used`)."""
+    return {f"player{number}_": player for number, player in enumerate(players)}
 
 
 def _conditions(f: HandFilter, game: str | None, *, alias: str, day: str, session: str,
                 stakes: str, players: str) -> tuple[str, Params]:
-    """The conditions of :func:`where` and :func:`facts_where`: the same filter over the
-    table ``alias``, whose day, session and stakes are the SQL expressions given (fixed
-    text of this module, never user input; every value is a bound parameter)."""
+    """The conditions of :func:`where`, :func:`facts_where` and :func:`hand_facts_where`:
+    the same filter over the table ``alias``, whose day, session and stakes are the SQL
+    expressions given (fixed text of this module, never user input; every value is a bound
+    parameter).  ``players`` may name the chosen players as one list (``$players``) or one
+    by one (:func:`_player_params`)."""
     conditions = ["TRUE"]
     params: Params = {}
     for key, value in (("game", f.game), ("only_game", game)):
@@ -183,6 +212,7 @@ def _conditions(f: HandFilter, game: str | None, *, alias: str, day: str, sessio
     if f.players:
         conditions.append(players)
         params["players"] = list(f.players)
+        params |= _player_params(f.players)
     if f.date_from is not None:
         conditions.append(f"{day} >= $date_from")
         params["date_from"] = f.date_from
@@ -251,32 +281,16 @@ def filter_options(con: duckdb.DuckDBPyConnection, *, sessions: int = 2000) -> p
 
 def overview(con: duckdb.DuckDBPyConnection, f: HandFilter) -> pd.DataFrame:
     """Per game: hands, distinct players, sessions, first and last day."""
-    cond, params = facts_where(f, seats=False)
-    # Hands, sessions and days from hand_facts (one row per hand, the session label stored),
-    # players from seat_facts; each side is aggregated per game before the join.
-    return _frame(con, _overview_sql(f"(SELECT * FROM hand_facts x WHERE {cond})", cond),
-                  params)
+    try:
+        _group_hands(con, f)
+        return _grouped_overview(con, f)
+    finally:
+        con.execute(f"DROP TABLE IF EXISTS {_GROUPS}")
 
 
-def _overview_sql(kept: str, seat_cond: str) -> str:
-    """:func:`overview`'s SQL over ``kept`` (the hands kept: ``hand_facts`` rows or a table
-    of them, with game, session and day) and the seats ``seat_cond`` keeps (``x``)."""
-    return f"""
-        WITH fh AS (SELECT k.game, count(*) AS hands, count(DISTINCT k.session) AS sessions,
-                           min(k.day) AS first_day, max(k.day) AS last_day
-                    FROM {kept} k GROUP BY k.game)
-        SELECT fh.game, fh.hands, p.players, fh.sessions, fh.first_day, fh.last_day
-        FROM fh
-        JOIN (SELECT x.game, count(DISTINCT x.player) AS players FROM seat_facts x
-              WHERE {seat_cond} GROUP BY x.game) p USING (game)
-        ORDER BY fh.game
-    """
-
-
-_KEPT: Final = "temp.overview_kept"
-"""The temporary table :func:`overview_page` keeps a player filter's hands in."""
-_DAYS: Final = "temp.overview_days"
-"""The temporary table :func:`overview_page` keeps the hands per day and game in."""
+_GROUPS: Final = "temp.overview_groups"
+"""The temporary table :func:`overview_page` counts the kept hands into, per game, session
+and day."""
 
 
 def overview_page(con: duckdb.DuckDBPyConnection, f: HandFilter, *, limit: int = 500
@@ -285,54 +299,72 @@ def overview_page(con: duckdb.DuckDBPyConnection, f: HandFilter, *, limit: int =
     recent) and ``hands_over_time <bucket>`` for each of :data:`BUCKETS`, each the frame
     :func:`overview`, :func:`sessions` and :func:`hands_over_time` answer.
 
-    The hands are counted per day once (a temporary table of this connection, dropped on
-    return) and every bucket summed from those counts, so switching the period costs no
-    query.  With a player filter the kept hands are found once too, into a temporary table
-    every answer is grouped from: asked apart, the questions repeated that semi-join over
-    every seat four times, most of the page's cost over a million hands.
+    The kept hands are counted once per game, session and day (a temporary table of this
+    connection, some tens of thousands of rows for a million hands, dropped on return)
+    and every answer but the players is summed from those counts, so switching the
+    period costs no query.  A player filter tests each hand's stored players
+    (:func:`hand_facts_where`): the semi-joins of the seats it replaced were most of the
+    page's cost over a million hands.
     """
-    cond, params = facts_where(f, seats=False)
     try:
-        if f.players:
-            con.execute(f"CREATE OR REPLACE TEMP TABLE {_KEPT} AS "
-                        "SELECT x.hand_id, x.game, x.session, x.day, x.num_players "
-                        f"FROM hand_facts x WHERE {cond}", _used(cond, params))
-            answers = _kept_answers(con, f, limit)
-            kept = _KEPT
-        else:
-            answers = {"overview": overview(con, f), "sessions": sessions(con, f, limit=limit)}
-            kept = f"(SELECT x.day, x.game FROM hand_facts x WHERE {cond})"
-        con.execute(f"CREATE OR REPLACE TEMP TABLE {_DAYS} AS SELECT k.day, k.game, "
-                    f"count(*) AS hands FROM {kept} k GROUP BY ALL", _used(kept, params))
+        _group_hands(con, f)
+        answers = {"overview": _grouped_overview(con, f),
+                   "sessions": _frame(con, f"""
+                       SELECT g.session, g.game, CAST(sum(g.hands) AS BIGINT) AS hands,
+                              max(g.players) AS players, min(g.day) AS first_day,
+                              max(g.day) AS last_day
+                       FROM {_GROUPS} g
+                       GROUP BY ALL ORDER BY last_day DESC, session LIMIT $limit
+                   """, {"limit": limit})}
         for bucket in BUCKETS:
             answers[f"hands_over_time {bucket}"] = _frame(con, f"""
-                SELECT CAST(date_trunc('{bucket}', d.day) AS DATE) AS period, d.game,
-                       CAST(sum(d.hands) AS BIGINT) AS hands
-                FROM {_DAYS} d
-                GROUP BY ALL ORDER BY period, d.game
+                SELECT CAST(date_trunc('{bucket}', g.day) AS DATE) AS period, g.game,
+                       CAST(sum(g.hands) AS BIGINT) AS hands
+                FROM {_GROUPS} g
+                GROUP BY ALL ORDER BY period, g.game
             """, {})
         return answers
     finally:
-        con.execute(f"DROP TABLE IF EXISTS {_KEPT}")
-        con.execute(f"DROP TABLE IF EXISTS {_DAYS}")
+        con.execute(f"DROP TABLE IF EXISTS {_GROUPS}")
 
 
-def _kept_answers(con: duckdb.DuckDBPyConnection, f: HandFilter, limit: int
-                  ) -> dict[str, pd.DataFrame]:
-    """``overview`` and ``sessions`` of the hands in :data:`_KEPT` (a player filter's)."""
-    # The seats of the kept hands: the filter without its players, and the hands kept
-    # (the same seats as the filter's semi-join, without repeating it).
-    rest, params = facts_where(replace(f, players=()), seats=False)
-    seat_cond = f"{rest} AND x.hand_id IN (SELECT hand_id FROM {_KEPT})"
-    return {
-        "overview": _frame(con, _overview_sql(_KEPT, seat_cond), params),
-        "sessions": _frame(con, f"""
-            SELECT k.session, k.game, count(*) AS hands, max(k.num_players) AS players,
-                   min(k.day) AS first_day, max(k.day) AS last_day
-            FROM {_KEPT} k
-            GROUP BY ALL ORDER BY last_day DESC, session LIMIT $limit
-        """, {"limit": limit}),
-    }
+def _group_hands(con: duckdb.DuckDBPyConnection, f: HandFilter) -> None:
+    """Count the hands ``f`` keeps into :data:`_GROUPS`: per game, session and day, the
+    hands and the most players at one table."""
+    cond, params = hand_facts_where(f)
+    con.execute(f"CREATE OR REPLACE TEMP TABLE {_GROUPS} AS "
+                "SELECT x.game, x.session, x.day, count(*) AS hands, "
+                "max(x.num_players) AS players "
+                f"FROM hand_facts x WHERE {cond} GROUP BY ALL", _used(cond, params))
+
+
+def _grouped_overview(con: duckdb.DuckDBPyConnection, f: HandFilter) -> pd.DataFrame:
+    """:func:`overview` from :data:`_GROUPS` and the distinct players of the kept hands."""
+    if f.players:
+        # The players of the kept hands, from their stored lists: the seats would need the
+        # kept hands joined again.
+        cond, params = hand_facts_where(f)
+        players = ("SELECT x.game, count(DISTINCT p.player) AS players "
+                   f"FROM hand_facts x, unnest(x.players) AS p(player) WHERE {cond} "
+                   "GROUP BY x.game")
+    else:
+        # One count per game, each a plain distinct count over that game's row groups:
+        # grouped by game and player at once it cost 2.4 times the CPU over 5 M seats.
+        cond, params = facts_where(f)
+        games = {f"counted_game{number}": game.value for number, game in enumerate(Game)}
+        players = " UNION ALL ".join(
+            f"SELECT ${key} AS game, count(DISTINCT x.player) AS players FROM seat_facts x "
+            f"WHERE x.game = ${key} AND {cond} HAVING count(*) > 0" for key in games)
+        params = params | games
+    return _frame(con, f"""
+        WITH fh AS (SELECT g.game, CAST(sum(g.hands) AS BIGINT) AS hands,
+                           count(DISTINCT g.session) AS sessions,
+                           min(g.day) AS first_day, max(g.day) AS last_day
+                    FROM {_GROUPS} g GROUP BY g.game)
+        SELECT fh.game, fh.hands, p.players, fh.sessions, fh.first_day, fh.last_day
+        FROM fh JOIN ({players}) p USING (game)
+        ORDER BY fh.game
+    """, params)
 
 
 def hands_over_time(con: duckdb.DuckDBPyConnection, f: HandFilter, *,
@@ -352,7 +384,7 @@ def hands_over_time(con: duckdb.DuckDBPyConnection, f: HandFilter, *,
 def sessions(con: duckdb.DuckDBPyConnection, f: HandFilter, *, limit: int = 500
              ) -> pd.DataFrame:
     """Sessions (game ids, else table and day): hands, players, first and last day."""
-    cond, params = facts_where(f, seats=False)
+    cond, params = hand_facts_where(f)
     params["limit"] = limit
     return _frame(con, f"""
         SELECT x.session, x.game, count(*) AS hands, max(x.num_players) AS players,
@@ -838,11 +870,23 @@ def play_counts(con: duckdb.DuckDBPyConnection, f: HandFilter) -> pd.DataFrame:
     the same plays come up again and again, so the rows are few (the kind of each is then
     found once per distinct text and rule set)."""
     cond, params = facts_where(f, game="bigtwo")
+    # The plays are counted per (player, rule set) number and card text: carried through
+    # the unnest and hashed with every play, the two texts cost a quarter of the question's
+    # CPU over a million hands (the rule set is a JSON text of some 150 bytes).  The
+    # numbers come from the few distinct pairs, joined back to their texts at the end.
     return _frame(con, f"""
-        SELECT x.player, p.cards, x.rules, count(*) AS plays
-        FROM seat_facts x, unnest(x.plays) AS p(cards)
-        WHERE len(x.plays) > 0 AND {cond}
-        GROUP BY ALL ORDER BY x.player, p.cards, x.rules
+        WITH pairs AS (
+            SELECT player, rules, row_number() OVER () AS pair
+            FROM (SELECT DISTINCT x.player, x.rules FROM seat_facts x
+                  WHERE len(x.plays) > 0 AND {cond})),
+        counted AS (
+            SELECT s.pair, p.cards, count(*) AS plays
+            FROM (SELECT pairs.pair, x.plays FROM seat_facts x JOIN pairs USING (player, rules)
+                  WHERE len(x.plays) > 0 AND {cond}) AS s, unnest(s.plays) AS p(cards)
+            GROUP BY ALL)
+        SELECT pairs.player, c.cards, pairs.rules, c.plays
+        FROM counted c JOIN pairs USING (pair)
+        ORDER BY pairs.player, c.cards, pairs.rules
     """, params)
 
 
