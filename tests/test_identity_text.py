@@ -124,11 +124,23 @@ def _base() -> HandHistory:
     {"hand": "A-17"},
     {"variant": "N78", "game": None},
     {"rules": None},
+    {"currency": "USD"},  # the rarely given fields: the general look-up, not the usual one
+    {"event": "Cup", "time_zone": "UTC", "country": "CA"},
+    {"author": ""},
+    {"starting_stacks": None, "user_fields": (("_copy", 3),)},
 ])
 def test_unusual_values_give_the_reference_text(change: dict[str, object]) -> None:
     hand = dataclasses.replace(_base(), **change)  # type: ignore[arg-type]
     for _ in range(2):
         assert canonical_key(hand) == reference_key(hand)
+
+
+def test_a_rule_set_equal_to_the_shared_one_gives_the_same_text() -> None:
+    base = _base()
+    assert base.rules is not None
+    twin = dataclasses.replace(base, rules=dataclasses.replace(base.rules))  # not the same object
+    assert twin.rules is not base.rules
+    assert canonical_key(twin) == canonical_key(base) == reference_key(twin)
 
 
 def test_actions_built_by_hand_give_the_reference_text() -> None:

@@ -527,6 +527,23 @@ def rummoli_round(cards: Any, sizes: Any, exchanger: int, exact: Any, table: Any
         _rummoli_round_row(out[p], total, samples, False)
 
 
+@_jit()
+def rummoli_round_many(cards: Any, sizes: Any, starts: Any, exchangers: Any, exact: Any,
+                       table: Any, samples: int, seeds: Any,
+                       out: Any) -> None:  # pragma: no cover - jitted
+    """:func:`rummoli_round` for many rounds in one call (the same numbers, round by round).
+
+    Round ``r``'s 52 codes are ``cards[52 r: 52 r + 52]``; its players are rows
+    ``starts[r]:starts[r + 1]`` of ``sizes``, ``exact`` and ``out``; ``exchangers[r]``
+    and ``seeds[r]`` are its ``exchanger`` and ``seed``.  One call per batch of rounds
+    instead of one per round: a call's argument checks cost as much as a small round.
+    """
+    for r in range(exchangers.shape[0]):
+        first, last = starts[r], starts[r + 1]
+        rummoli_round(cards[52 * r:52 * r + 52], sizes[first:last], exchangers[r],
+                      exact[first:last], table, samples, seeds[r], out[first:last])
+
+
 @_jit(parallel=True)
 def seveneight_pots_monte_carlo(cards: Any, owner: Any, pos: Any, pool: Any, table3: Any,
                                 eligible: Any, amounts: Any, samples: int, seed: int,

@@ -37,6 +37,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from typing import Final
 
 import numpy as np
 
@@ -51,7 +52,7 @@ from analytics.equity.seveneight import (
 from analytics.rules.base import Outcome
 from analytics.rules.pots import build_pots
 from analytics.rules.seveneight import SevenEightState
-from parsers.cards import UNKNOWN, Card
+from parsers.cards import UNKNOWN
 from parsers.knobs import Game
 from parsers.model import HandHistory, Verb
 
@@ -207,7 +208,7 @@ def allin_spot(hand: HandHistory, outcome: Outcome | None = None, *,
     pos: list[int] = []
     slots: list[int] = []
     for row, player in enumerate(contestants):
-        known = [card.code for card in holes[player] if card.is_known]
+        known = [code for code in holes[player] if code >= 0]
         rows.append((*known, *[-1] * (3 - len(known))))
         seen.update(known)
         slots.append(3 - len(known))
@@ -217,7 +218,7 @@ def allin_spot(hand: HandHistory, outcome: Outcome | None = None, *,
     if use_folded_cards:
         for player in range(n):
             if not in_hand[player]:
-                seen.update(card.code for card in holes[player] if card.is_known)
+                seen.update(code for code in holes[player] if code >= 0)
     return AllInSpot(
         contestants=tuple(contestants), contributions=contributions,
         refunds=tuple(layout.refunds), nets=tuple(outcome.nets),
@@ -365,11 +366,12 @@ def _numba_threads(threads: int | None) -> Iterator[None]:
         numba.set_num_threads(before)
 
 
-_Moment = tuple[tuple[int, ...], list[bool], list[list[Card]]]
+_Moment = tuple[tuple[int, ...], list[bool], list[list[int]]]
+"""Contributions, who is still in, and each player's hole cards as codes (-1 for ``??``)."""
 
 
 def _moment_from_outcome(hand: HandHistory, outcome: Outcome, third: int) -> _Moment | None:
-    """Contributions, who is in and the hole cards, read without a replay.
+    """Contributions, who is in and the hole cards' codes, read without a replay.
 
     With no betting after the third cards, the engine's final contributions
     (``outcome.extra["contributions"]``) are those of the all-in moment, the
@@ -381,21 +383,25 @@ def _moment_from_outcome(hand: HandHistory, outcome: Outcome, third: int) -> _Mo
     n = hand.num_players
     if not isinstance(contributions, tuple) or len(contributions) != n:
         return None
-    holes: list[list[Card]] = [[] for _ in range(n)]
-    for action in hand.actions[:third]:
+    # Codes, not cards: a card compared by ``in`` calls the dataclass's __eq__ in Python.
+    holes: list[list[int]] = [[] for _ in range(n)]
+    deal, turn_up = Verb.DEAL_HOLE, Verb.TURN_UP
+    actions = hand.actions
+    for action in actions[:third]:
         verb = action.verb
-        if verb is Verb.DEAL_HOLE and action.target is not None:
-            holes[action.target - 1] = list(action.cards)
-        elif verb is Verb.TURN_UP and action.cards:
+        if verb is deal:
+            if action.target is not None:
+                holes[action.target - 1] = [card.code for card in action.cards]
+        elif verb is turn_up and action.cards:
             hole = holes[action.actor - 1]
-            card = action.cards[0]
-            if card not in hole and UNKNOWN in hole:
-                hole[hole.index(UNKNOWN)] = card
+            code = action.cards[0].code
+            if code not in hole and _UNKNOWN_CODE in hole:
+                hole[hole.index(_UNKNOWN_CODE)] = code
     in_hand = [False] * n
-    for action in hand.actions[third:]:
-        if action.verb is Verb.DEAL_HOLE and action.target is not None:
+    for action in actions[third:]:
+        if action.verb is deal and action.target is not None:
             in_hand[action.target - 1] = True
-    return tuple(int(c) for c in contributions), in_hand, holes
+    return tuple([int(c) for c in contributions]), in_hand, holes
 
 
 def _moment_from_replay(hand: HandHistory, third: int) -> _Moment:
@@ -404,4 +410,7 @@ def _moment_from_replay(hand: HandHistory, third: int) -> _Moment:
     for action in hand.actions[:third]:
         state.apply(action)
     return (tuple(state.contributions), list(state.in_hand),
-            [list(hole) for hole in state.holes])
+            [[card.code for card in hole] for hole in state.holes])
+
+
+_UNKNOWN_CODE: Final = UNKNOWN.code

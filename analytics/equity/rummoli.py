@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import bisect
 import functools
+import itertools
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -49,10 +50,15 @@ from parsers.model import HandHistory, Verb
 __all__ = [
     "RUMMOLI_BUDGET",
     "RUMMOLI_SAMPLES",
+    "RummoliRoundColumns",
+    "RummoliRoundDeal",
     "RummoliRoundStrength",
     "RummoliStrength",
+    "poker_pot_winners",
     "rummoli_default_sizes",
+    "rummoli_round_deal",
     "rummoli_round_strengths",
+    "rummoli_round_strengths_many",
     "rummoli_strength",
     "warm_up",
 ]
@@ -253,6 +259,7 @@ class _RoundShape:
     sizes: npt.NDArray[np.int64]
     exact: npt.NDArray[np.bool_]
     all_exact: bool
+    exact_list: tuple[bool, ...]
 
 
 def _round_shape(sizes: tuple[int, ...], widow_size: int, exchanger: int,
@@ -266,7 +273,7 @@ def _round_shape(sizes: tuple[int, ...], widow_size: int, exchanger: int,
                              sizes[:number] + sizes[number + 1:]) <= budget
                  for number, size in enumerate(sizes)]
         shape = _RoundShape(np.array(sizes, dtype=np.int64), np.array(exact, dtype=np.bool_),
-                            all(exact))
+                            all(exact), tuple(exact))
         shape.sizes.flags.writeable = False
         shape.exact.flags.writeable = False
         if len(_ROUND_SHAPES) < 10_000:
@@ -279,17 +286,19 @@ _ROUND_SHAPES: dict[tuple[tuple[int, ...], int, int, int], _RoundShape] = {}
 
 @functools.cache
 def warm_up() -> None:
-    """Load the round kernel into this process: numba, the kernel's machine code from
+    """Load the round kernels into this process: numba, the kernels' machine code from
     numba's on-disk cache and the rank table (1-1.5 s of CPU the first time, nothing after).
 
-    The ingest calls it before forking its workers: they then start with the kernel loaded
-    instead of each loading it again on its first Rummoli round (its numbers do not depend
-    on the process that loaded it).
+    The ingest calls it before forking its workers: they then start with the kernels loaded
+    instead of each loading them again on its first Rummoli round (their numbers do not
+    depend on the process that loaded them).
     """
     # A three-player deal of the whole deck, two samples: the argument types of every
-    # ingest call, so it is the overload the ingest uses that is loaded.
+    # call, so it is the overload in use that is loaded (the ingest's: the batch kernel).
     _round_strengths(list(range(52)), (13, 13, 13), 13, -1, budget=RUMMOLI_BUDGET,
                      samples=2, seed=0)
+    deal = RummoliRoundDeal((1, 2, 3), bytes(range(52)), (13, 13, 13), 13, -1)
+    rummoli_round_strengths_many([deal], [0], samples=2)
 
 
 def _estimate(sums: npt.NDArray[np.float64], samples: int) -> RummoliStrength:
@@ -379,6 +388,57 @@ def rummoli_round_strengths(
     """
     if hand.game is not Game.RUMMOLI:
         return []
+    hands, widow, exchanger = _round_cards(hand)
+    deal = _round_deal(hands, widow, exchanger)
+    if deal is None:
+        return []
+    seats, sizes = deal.seats, deal.sizes
+    if samples <= _SERIAL_SAMPLES:
+        values, strengths = _round_strengths(list(deal.codes), sizes, deal.widow_size,
+                                             deal.exchanger, budget=budget, samples=samples,
+                                             seed=seed)
+    else:  # many samples: player by player, each on numba's thread pool
+        values = [_poker_value(hands[seat]) for seat in seats]
+        widow_codes = {card.code for card in widow}
+        strengths = []
+        for number, seat in enumerate(seats):
+            # As rummoli_strength(own, len(seats), opponent_sizes=..., widow_size=len(widow),
+            # widow=widow if seat == exchanger else ()), without checking again what is checked.
+            seen = {card.code for card in hands[seat]}
+            if number == deal.exchanger:
+                seen |= widow_codes
+            strengths.append(_strength(
+                values[number], seen, list(sizes[:number] + sizes[number + 1:]),
+                method="auto", budget=budget, samples=samples, seed=seed + number))
+    shares = _realised_shares(values)
+    poker_winners = None if outcome is None else poker_pot_winners(outcome)
+    # Positional arguments, in field order: keywords cost a frozen dataclass more.
+    return [RummoliRoundStrength(seat, _cards_text(hands[seat]), size, _category_label(value),
+                                 strength, share,
+                                 None if poker_winners is None else seat in poker_winners)
+            for seat, size, value, strength, share in zip(seats, sizes, values, strengths,
+                                                          shares, strict=True)]
+
+
+def poker_pot_winners(outcome: Outcome) -> set[int]:
+    """The players who won chips from the poker pot (``finale`` in an end-of-game round)."""
+    return {a.player for a in outcome.awards if a.pot in _POKER_POTS and a.amount > 0}
+
+
+_POKER_POTS: Final = ("poker", "finale")
+
+
+def _realised_shares(values: Sequence[int]) -> list[float]:
+    """Each player's share of "best hand at the table" on the actual cards (1/k in a k-way
+    tie for best, else 0), from the players' poker values."""
+    best = max(values)
+    tied = values.count(best)
+    return [1.0 / tied if value == best else 0.0 for value in values]
+
+
+def _round_cards(hand: HandHistory) -> tuple[dict[int, list[Card]], list[Card], int | None]:
+    """Each seat's cards, the widow's and who exchanged with it (seat, or None), as the
+    poker phase begins: after the deal and any widow exchange."""
     hands: dict[int, list[Card]] = {}
     widow: list[Card] = []
     exchanger: int | None = None
@@ -393,43 +453,112 @@ def rummoli_round_strengths(
             hands[exchanger], widow = widow, hands[exchanger]
         elif verb in _POKER_BEGUN:
             break  # the poker phase has begun: the hands are fixed
+    return hands, widow, exchanger
+
+
+@dataclass(frozen=True, slots=True)
+class RummoliRoundDeal:
+    """A round's cards as the strength kernel takes them (:func:`rummoli_round_deal`).
+
+    ``codes`` are the 52 card codes, one byte each: the hands in seat order
+    (``seats``, ``sizes``), then the widow (``widow_size`` cards).  ``exchanger`` is
+    the number (0-based, in ``seats``) of the player who knows the widow, or -1.
+    """
+
+    seats: tuple[int, ...]
+    codes: bytes
+    sizes: tuple[int, ...]
+    widow_size: int
+    exchanger: int
+
+
+def rummoli_round_deal(hand: HandHistory) -> RummoliRoundDeal | None:
+    """The cards of a Rummoli round for :func:`rummoli_round_strengths_many`, or None when
+    :func:`rummoli_round_strengths` gives [] (not Rummoli, cards not all known).
+
+    Raises :class:`~analytics.evaluator.EvaluationError` where it raises.
+    """
+    if hand.game is not Game.RUMMOLI:
+        return None
+    return _round_deal(*_round_cards(hand))
+
+
+def _round_deal(hands: dict[int, list[Card]], widow: list[Card],
+                exchanger: int | None) -> RummoliRoundDeal | None:
     seats = sorted(hands)
     # Every card's code, the hands in seat order then the widow (unknown cards are -1).
     codes = [card.code for seat in seats for card in hands[seat]]
     codes += [card.code for card in widow]
     if len(hands) < 2 or len(codes) != 52 or min(codes) < 0:
-        return []
+        return None
     if len(set(codes)) != 52:
         raise EvaluationError("a card is dealt twice")
-    sizes = [len(hands[seat]) for seat in seats]
+    sizes = tuple([len(hands[seat]) for seat in seats])
     if not 5 <= min(sizes) <= max(sizes) <= 26:
         raise EvaluationError("Rummoli hands hold 5 to 26 cards")
     number_of = seats.index(exchanger) if exchanger is not None else -1
-    if samples <= _SERIAL_SAMPLES:
-        values, strengths = _round_strengths(codes, tuple(sizes), len(widow), number_of,
-                                             budget=budget, samples=samples, seed=seed)
-    else:  # many samples: player by player, each on numba's thread pool
-        values = [_poker_value(hands[seat]) for seat in seats]
-        widow_codes = {card.code for card in widow}
-        strengths = []
-        for number, seat in enumerate(seats):
-            # As rummoli_strength(own, len(seats), opponent_sizes=..., widow_size=len(widow),
-            # widow=widow if seat == exchanger else ()), without checking again what is checked.
-            seen = {card.code for card in hands[seat]}
-            if number == number_of:
-                seen |= widow_codes
-            strengths.append(_strength(
-                values[number], seen, sizes[:number] + sizes[number + 1:], method="auto",
-                budget=budget, samples=samples, seed=seed + number))
-    best = max(values)
-    tied = values.count(best)
-    poker_winners = None
-    if outcome is not None:
-        # A finale round plays its poker for the pot named "finale".
-        pots = ("poker", "finale")
-        poker_winners = {a.player for a in outcome.awards if a.pot in pots and a.amount > 0}
-    # Positional arguments, in field order: keywords cost a frozen dataclass more.
-    return [RummoliRoundStrength(seat, _cards_text(hands[seat]), size, _category_label(value),
-                                 strength, 1.0 / tied if value == best else 0.0,
-                                 None if poker_winners is None else seat in poker_winners)
-            for seat, size, value, strength in zip(seats, sizes, values, strengths, strict=True)]
+    return RummoliRoundDeal(tuple(seats), bytes(codes), sizes, len(widow), number_of)
+
+
+@dataclass(frozen=True, slots=True)
+class RummoliRoundColumns:
+    """The strengths of many rounds' players, one list per field, round after round and
+    seat after seat within a round (see :class:`RummoliStrength` and
+    :class:`RummoliRoundStrength` for the fields)."""
+
+    hand_size: list[int]
+    category: list[str]
+    p_best: list[float]
+    share: list[float]
+    p_win: list[float]
+    std_error: list[float]
+    share_std_error: list[float]
+    exact: list[bool]
+    deals: list[int]
+    realised_share: list[float]
+
+
+def rummoli_round_strengths_many(
+    deals: Sequence[RummoliRoundDeal],
+    seeds: Sequence[int],
+    *,
+    budget: int = RUMMOLI_BUDGET,
+    samples: int = _SERIAL_SAMPLES,
+) -> RummoliRoundColumns:
+    """:func:`rummoli_round_strengths` of many rounds (``deals[i]`` seeded ``seeds[i]``) in
+    one kernel call, as columns: the same numbers, for ``samples`` up to 2,000 (the
+    rounds' Monte Carlo runs on the calling thread; more raises EvaluationError)."""
+    from analytics.equity import _kernels
+    from analytics.evaluator._tables import table_array
+
+    if samples > _SERIAL_SAMPLES:
+        raise EvaluationError(f"at most {_SERIAL_SAMPLES} samples per round in a batch,"
+                              f" not {samples}")
+    sizes: list[int] = []
+    exact: list[bool] = []
+    starts = [0]
+    for deal in deals:
+        shape = _round_shape(deal.sizes, deal.widow_size, deal.exchanger, budget)
+        if samples < 2 and not shape.all_exact:
+            raise EvaluationError("Monte Carlo needs at least 2 samples")
+        sizes += deal.sizes
+        exact += shape.exact_list
+        starts.append(len(sizes))
+    out = np.empty((len(sizes), 8))
+    if deals:
+        _kernels.rummoli_round_many(
+            np.frombuffer(b"".join([deal.codes for deal in deals]), dtype=np.uint8),
+            np.array(sizes, dtype=np.int64), np.array(starts, dtype=np.int64),
+            np.array([deal.exchanger for deal in deals], dtype=np.int64),
+            np.array(exact, dtype=np.bool_), table_array(), samples,
+            np.array(seeds, dtype=np.int64), out)
+    # Each row: value, p_best, share, p_win, std_error, share_std_error, exact, deals.
+    floats, p_best, share, p_win, error, share_error, exact_flags, counts = out.T.tolist()
+    values = [int(value) for value in floats]
+    realised: list[float] = []
+    for first, last in itertools.pairwise(starts):
+        realised += _realised_shares(values[first:last])
+    return RummoliRoundColumns(
+        sizes, [_category_label(value) for value in values], p_best, share, p_win, error,
+        share_error, [flag > 0 for flag in exact_flags], [int(count) for count in counts],
+        realised)

@@ -623,7 +623,10 @@ class RummoliState(PokerPhase, LayingPhase):
         elif phase is _PHASE_SHOWDOWN:
             index = self._pending_show[0]
             actions = [Action(index + 1, _VERB_SHOW_MUCK, cards=cards_of(self.hands[index]))]
-            if self._muck_problem(index) is None:
+            # No muck by the last to show when nobody showed: show() refuses a showdown
+            # everybody mucked (an empty pot, which _muck_problem leaves alone, included).
+            last_and_alone = len(self._pending_show) == 1 and not self.showdown
+            if self._muck_problem(index) is None and not last_and_alone:
                 actions.append(Action(index + 1, _VERB_SHOW_MUCK))
         elif phase is _PHASE_RUMMOLI:
             actions = [Action(self._turn + 1, _VERB_PLAY, cards=(card,))

@@ -33,6 +33,12 @@ from analytics.equity import (
 )
 from analytics.equity.allin import AllInSpot, allin_adjusted_many, allin_spot
 from analytics.equity.bigtwo import bigtwo_features_many, bigtwo_game_deals
+from analytics.equity.rummoli import (
+    RummoliRoundDeal,
+    poker_pot_winners,
+    rummoli_round_deal,
+    rummoli_round_strengths_many,
+)
 from analytics.rules.base import Outcome
 from parsers.knobs import BigTwoRules, Game
 from parsers.model import HandHistory
@@ -59,11 +65,14 @@ class PendingRows:
     """A batch's equity work left for :func:`add_pending_rows`, in the order of its hands:
     7 & 8 all-in spots (hand id, hand, names by seat, spot), solved by one kernel call,
     and each Big Two seat's dealt hand (hand id, seat, player, mask, cards, rule set),
-    counted by one kernel call."""
+    counted by one kernel call; each Rummoli round's cards (hand id, hand, names by seat,
+    cards, poker pot winners), its strengths computed by one kernel call."""
 
     allins: list[tuple[int, HandHistory, Sequence[str], AllInSpot]] = field(
         default_factory=list)
     bigtwo: list[tuple[int, int, str, int, int, BigTwoRules]] = field(default_factory=list)
+    rummoli: list[tuple[int, HandHistory, Sequence[str], RummoliRoundDeal, set[int]]] = field(
+        default_factory=list)
 
 
 def add_equity_rows(columns: Columns, key: int, hand: HandHistory, outcome: Outcome,
@@ -72,9 +81,9 @@ def add_equity_rows(columns: Columns, key: int, hand: HandHistory, outcome: Outc
     """Append the hand's equity rows (if its game has any) to the batch's ``columns``.
 
     ``names`` are the players' names by seat (``hand.player_name``), when the caller has them.
-    With ``pending``, a 7 & 8 all-in spot or a Big Two game's deals are put there
-    instead, to be solved with the batch's others by :func:`add_pending_rows` (the same
-    rows, in the same order).
+    With ``pending``, a 7 & 8 all-in spot, a Big Two game's deals or a Rummoli round's
+    cards are put there instead, to be solved with the batch's others by
+    :func:`add_pending_rows` (the same rows, in the same order).
     """
     game = hand.game
     if names is None:
@@ -90,6 +99,11 @@ def add_equity_rows(columns: Columns, key: int, hand: HandHistory, outcome: Outc
             if result is not None:
                 _add_allin(columns["allin_results"], key, hand, names, result)
     elif game is Game.RUMMOLI:
+        if pending is not None:
+            deal = rummoli_round_deal(hand)
+            if deal is not None:
+                pending.rummoli.append((key, hand, names, deal, poker_pot_winners(outcome)))
+            return
         # One kernel call for the whole round, on this thread.
         strengths = rummoli_round_strengths(hand, outcome, samples=RUMMOLI_INGEST_SAMPLES,
                                             seed=seed_of(key))
@@ -119,6 +133,9 @@ def add_pending_rows(columns: Columns, pending: PendingRows) -> None:
     if pending.bigtwo:
         _add_features_many(columns["bigtwo_features"], pending.bigtwo)
         pending.bigtwo.clear()
+    if pending.rummoli:
+        _add_strengths_many(columns["rummoli_strength"], pending.rummoli)
+        pending.rummoli.clear()
 
 
 def _add_features_many(row: dict[str, list[object]],
@@ -142,6 +159,34 @@ def _add_features_many(row: dict[str, list[object]],
 
 def _name(hand: HandHistory, names: Sequence[str], seat: int) -> str:
     return names[seat - 1] if 1 <= seat <= len(names) else hand.player_name(seat)
+
+
+def _add_strengths_many(
+        row: dict[str, list[object]],
+        rounds: list[tuple[int, HandHistory, Sequence[str], RummoliRoundDeal, set[int]]]) -> None:
+    """Rummoli strength rows of many rounds: one kernel call, then one extend per column
+    (the rows :func:`_add_strengths` appends round by round)."""
+    solved = rummoli_round_strengths_many([entry[3] for entry in rounds],
+                                          [seed_of(entry[0]) for entry in rounds],
+                                          samples=RUMMOLI_INGEST_SAMPLES)
+    hand_ids, seats, players, won = row["hand_id"], row["seat"], row["player"], []
+    for key, hand, names, deal, winners in rounds:
+        count = len(deal.seats)
+        hand_ids.extend([key] * count)
+        seats.extend(deal.seats)
+        players.extend([_name(hand, names, seat) for seat in deal.seats])
+        won.extend([seat in winners for seat in deal.seats])
+    row["hand_size"].extend(solved.hand_size)
+    row["category"].extend(solved.category)
+    row["p_best"].extend(solved.p_best)
+    row["share"].extend(solved.share)
+    row["p_win"].extend(solved.p_win)
+    row["std_error"].extend(solved.std_error)
+    row["share_std_error"].extend(solved.share_std_error)
+    row["exact"].extend(solved.exact)
+    row["samples"].extend(solved.deals)
+    row["realised_share"].extend(solved.realised_share)
+    row["won_poker_pot"].extend(won)
 
 
 def _add_strengths(row: dict[str, list[object]], key: int, hand: HandHistory,

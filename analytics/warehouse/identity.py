@@ -120,11 +120,17 @@ def action_columns(actions: tuple[Action, ...]) -> ActionColumns:
          action.comment, action.line) for action in actions], strict=True)
     try:  # all in C when every cards tuple was seen before (the usual case)
         texts = tuple(map(_GROUP_TEXT.__getitem__, map(id, groups)))
-    except KeyError:
-        texts = tuple(_GROUP_TEXT[id(group)] if id(group) in _GROUP_TEXT
-                      else _remember_group(group) for group in groups)
+    except KeyError:  # new deals (most hands have some): look up in C, then fill the gaps
+        texts = _texts_with_gaps(groups)
     return ActionColumns(actors, tuple(map(_VERB_TEXT.__getitem__, verbs)), texts, amounts,
                          targets, pots, comments, lines)
+
+
+def _texts_with_gaps(groups: tuple[tuple[Card, ...], ...]) -> tuple[str | None, ...]:
+    """The groups' texts when some are not remembered yet: a look-up that yields the group
+    itself for a miss (all in C), then only the misses (tuples) are made and remembered."""
+    found: map[str | tuple[Card, ...] | None] = map(_GROUP_TEXT.get, map(id, groups), groups)
+    return tuple([_remember_group(text) if isinstance(text, tuple) else text for text in found])
 
 
 def _value_key(value: object) -> str:
@@ -207,10 +213,14 @@ def canonical_key(hand: HandHistory, columns: ActionColumns | None = None) -> st
     The text is put together from pieces, most of them looked up (hands share most
     header values and many columns), byte for byte what one ``repr()`` of the list gives.
     """
-    values = _FIELD_VALUES(hand)
-    header = _header_by_lookup(values)
+    rare = _RARE_VALUES(hand)
+    # count(None): a None is found by identity, so this costs next to nothing.
+    header = _usual_header(hand) if rare.count(None) == len(rare) else None
     if header is None:
-        header = _header_in_general(values)
+        values = _FIELD_VALUES(hand)
+        header = _header_by_lookup(values)
+        if header is None:
+            header = _header_in_general(values)
     if columns is None:
         columns = action_columns(hand.actions)
     actions = _actions_text(columns)
@@ -263,21 +273,80 @@ def _header_by_lookup(values: tuple[object, ...]) -> str | None:
     return ", ".join(filter(None, pieces))
 
 
-def _add_pieces(pieces: list[str | None], head: tuple[object, ...]) -> None:
+def _add_pieces(pieces: list[str | None], head: tuple[object, ...],
+                names: tuple[str, ...] = _HEAD_NAMES,
+                tables: tuple[dict[object, str], ...] = _PIECE_TABLES) -> None:
     """Make the pieces of the values not seen before (found by ``list.index``, in C: most
-    fields hit), and remember them."""
+    fields hit), and remember them (``head``'s fields are ``names``, their pieces by value
+    in ``tables``)."""
     index = -1
-    while None in pieces:
+    for _ in range(pieces.count(None)):  # one scan for the count, not one per miss
         index = pieces.index(None, index + 1)
-        name, value = _HEAD_NAMES[index], head[index]
+        name, value = names[index], head[index]
         piece = pieces[index] = _piece(name, value)
         # An aware time equals another one with another offset and another text.
         if type(value) is not dt.time or value.tzinfo is None:
-            table = _PIECE_TABLES[index]
+            table = tables[index]
             if len(table) >= _PIECES_LIMIT:
                 table.clear()
                 table.update(_new_piece_table(name))
             table[value] = piece
+
+
+_RARE: Final = ("currency", "event", "author", "venue", "url", "city", "region", "country",
+                 "time_zone")
+"""Header fields hardly any hand gives: when none of them is given (checked with one
+``count``), :func:`_usual_header` leaves them out instead of looking each one up."""
+_RARE_VALUES: Final = operator.attrgetter(*_RARE)
+_USUAL_NAMES: Final = tuple(name for name in _HEAD_NAMES if name not in _RARE and name != "rules")
+_USUAL_VALUES: Final = operator.attrgetter(*_USUAL_NAMES)
+_USUAL_TABLES: Final = tuple(table for name, table in zip(_HEAD_NAMES, _PIECE_TABLES, strict=True)
+                             if name in _USUAL_NAMES)
+_RULES_AT: Final = _HEAD_NAMES.index("rules")
+assert _USUAL_NAMES[:_RULES_AT] == _HEAD_NAMES[:_RULES_AT]  # the rules' piece goes there
+
+
+def _usual_header(hand: HandHistory) -> str | None:
+    """:func:`_header_by_lookup` for a hand without any of the :data:`_RARE` fields (their
+    pieces are empty), the rule set's piece found by identity (a rule set's own hash is a
+    Python call); None when a value is not of a type that can be looked up."""
+    head = _USUAL_VALUES(hand)
+    if not _LOOKUP_TYPES.issuperset(map(type, head)):
+        return None
+    try:
+        pieces = list(map(dict.get, _USUAL_TABLES, head))
+    except TypeError:  # an unhashable value (a list inside a tuple)
+        return None
+    if None in pieces:
+        _add_pieces(pieces, head, _USUAL_NAMES, _USUAL_TABLES)
+    rules = _rules_piece(hand.rules)
+    if rules is None:
+        return None
+    pieces.insert(_RULES_AT, rules)
+    user = hand.user_fields
+    if user:
+        if type(user) is not tuple:
+            return None
+        pieces.append(f"'user_fields', {user!r}")  # unique per hand, and may hold booleans
+    return ", ".join(filter(None, pieces))
+
+
+def _rules_piece(rules: object) -> str | None:
+    """The ``rules`` field's piece, remembered by the rule set's identity (the reader shares
+    one frozen rule set per set of knobs); None for a value that is not a rule set."""
+    found = _RULES_PIECES.get(id(rules))
+    if found is not None and found[0] is rules:
+        return found[1]
+    if type(rules) not in _LOOKUP_TYPES:
+        return None
+    piece = _piece("rules", rules)
+    if len(_RULES_PIECES) >= 10_000:
+        _RULES_PIECES.clear()
+    _RULES_PIECES[id(rules)] = (rules, piece)  # held: its id is not reused meanwhile
+    return piece
+
+
+_RULES_PIECES: dict[int, tuple[object, str]] = {}
 
 
 def _piece(name: str, value: object) -> str:

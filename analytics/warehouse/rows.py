@@ -18,6 +18,7 @@ from collections import Counter
 from dataclasses import dataclass, field, fields
 from typing import Final
 
+import numpy as np
 import pyarrow as pa
 
 from analytics.rules.base import Outcome
@@ -145,7 +146,12 @@ def street_of(game: Game, verbs: tuple[str, ...]) -> list[str]:
     append = streets.append
     current = "deal"
     if game is not Game.SEVENEIGHT:
-        get = _STREET_BY_VERB[game].get
+        by_verb = _STREET_BY_VERB[game]
+        try:  # every verb names its street (the usual case): one look-up each, in C
+            return list(map(by_verb.__getitem__, verbs))
+        except KeyError:  # a verb without a street of its own takes the one before it
+            pass
+        get = by_verb.get
         for verb in verbs:
             current = get(verb, current)
             append(current)
@@ -166,26 +172,50 @@ def street_of(game: Game, verbs: tuple[str, ...]) -> list[str]:
     return streets
 
 
-def _streets(game: Game, verbs: tuple[str, ...]) -> list[str]:
-    """:func:`street_of`, remembered by the verbs (hands repeat a few verb sequences)."""
-    known = _STREETS[game]
-    streets = known.get(verbs)
-    if streets is None:
-        streets = street_of(game, verbs)
+_VERBS: Final = tuple(sorted(str(verb.value) for verb in Verb))
+_STREET_NAMES: Final = tuple(sorted({*(street for streets in _STREET_BY_VERB.values()
+                                       for street in streets.values()),
+                                     "deal", "round1", "round2", "third", "up", "showdown"}))
+_VERB_CODE: Final = {verb: code for code, verb in enumerate(_VERBS)}
+_STREET_CODE: Final = {street: code for code, street in enumerate(_STREET_NAMES)}
+"""The ``verb`` and ``street`` columns are collected as small codes into these names:
+tables() makes the text columns with one ``take`` from the names, in C++, instead of
+converting a Python string per action."""
+
+
+def _verb_street_codes(game: Game, verbs: tuple[str, ...]) -> tuple[list[int], list[int]]:
+    """The codes of the verbs and of their streets (:func:`street_of`), remembered by the
+    verbs (hands repeat a few verb sequences)."""
+    known = _CODES[game]
+    codes = known.get(verbs)
+    if codes is None:
+        codes = (list(map(_VERB_CODE.__getitem__, verbs)),
+                 list(map(_STREET_CODE.__getitem__, street_of(game, verbs))))
         if len(known) >= 20_000:
             known.clear()
-        known[verbs] = streets
-    return streets
+        known[verbs] = codes
+    return codes
 
 
-_STREETS: Final[dict[Game, dict[tuple[str, ...], list[str]]]] = {game: {} for game in Game}
+_CODES: Final[dict[Game, dict[tuple[str, ...], tuple[list[int], list[int]]]]] = {
+    game: {} for game in Game}
+
+
+def _names_taken(names: tuple[str, ...], codes: list[object]) -> pa.Array:
+    """The string column of ``codes`` into ``names``."""
+    return pa.array(names, _STR).take(pa.array(np.array(codes, dtype=np.int8)))
 
 
 _RULES_JSON: dict[object, str] = {}
 
 
 def _rules_json(rules: object) -> str:
-    """Every knob of the hand's rule set (defaults included), as a JSON object; cached."""
+    """Every knob of the hand's rule set (defaults included), as a JSON object; cached,
+    and remembered by the rule set's identity (its own hash is a Python call; the reader
+    shares one rule set per set of knobs)."""
+    found = _RULES_JSON_BY_ID.get(id(rules))
+    if found is not None and found[0] is rules:
+        return found[1]
     text = _RULES_JSON.get(rules)
     if text is None:
         values = {}
@@ -196,7 +226,28 @@ def _rules_json(rules: object) -> str:
         text = json.dumps(values, sort_keys=True)
         if len(_RULES_JSON) < 10_000:
             _RULES_JSON[rules] = text
+    if len(_RULES_JSON_BY_ID) >= 10_000:
+        _RULES_JSON_BY_ID.clear()
+    _RULES_JSON_BY_ID[id(rules)] = (rules, text)  # held: its id is not reused meanwhile
     return text
+
+
+_RULES_JSON_BY_ID: dict[int, tuple[object, str]] = {}
+
+
+def _date(hand: HandHistory) -> dt.date | None:
+    """``hand.date``, remembered by (year, month, day): hands of a day share it."""
+    key = (hand.year, hand.month, hand.day)
+    try:
+        return _DATES[key]
+    except KeyError:
+        date = _DATES[key] = hand.date
+        if len(_DATES) >= 10_000:
+            _DATES.clear()
+        return date
+
+
+_DATES: dict[tuple[int | None, int | None, int | None], dt.date | None] = {}
 
 
 def _text(value: object) -> str | None:
@@ -206,6 +257,10 @@ def _text(value: object) -> str | None:
 _HAND_COLUMNS: Final = ARROW_SCHEMAS["hands"].names
 _SHOWDOWN_FIELDS: Final = operator.attrgetter("player", "cards", "category", "rank")
 _AWARD_FIELDS: Final = operator.attrgetter("pot", "player", "amount")
+_POT_ORDER: Final = {pot: order for order, pot in enumerate(RUMMOLI_POTS)}
+"""Each Rummoli board pot's place in ``RUMMOLI_POTS`` (the board rows' ``pot_order``)."""
+_POT_ORDERS: Final = range(len(RUMMOLI_POTS))
+_EMPTY_BOARD: Final = (0,) * len(RUMMOLI_POTS)
 
 
 def _player_names(hand: HandHistory, count: int) -> list[str]:
@@ -223,6 +278,13 @@ def _player_names(hand: HandHistory, count: int) -> list[str]:
 
 _NAMES: dict[tuple[tuple[str, ...] | None, int], list[str]] = {}
 
+_MADE_BY_TABLES: Final = frozenset({("actions", "hand_id"), ("actions", "seq"),
+                                    ("seats", "hand_id")})
+"""Columns :meth:`Batch.tables` makes from the hands' ids and row counts (no list per row)."""
+
+_GAME_TEXT: Final = {game: str(game.value) for game in Game}
+"""A game's text by member: a dict look-up, not the ``value`` property (a Python call)."""
+
 
 @dataclass(slots=True)
 class Batch:
@@ -237,9 +299,15 @@ class Batch:
     hand_rows: list[tuple[object, ...]] = field(default_factory=list)
     # Equity work done for the whole batch when the tables are made (one kernel call each).
     pending: PendingRows = field(default_factory=PendingRows)
+    # Rows of each hand in ``actions`` and in ``seats`` (every hand has both), in the order of
+    # ``hand_rows``: tables() makes their hand_id columns (and ``actions.seq``) with numpy
+    # from these, instead of a list holding the hand's id once per row.
+    action_counts: list[int] = field(default_factory=list)
+    seat_counts: list[int] = field(default_factory=list)
 
     def __post_init__(self) -> None:
-        self.columns = {name: {column: [] for column in schema.names}
+        self.columns = {name: {column: [] for column in schema.names
+                               if (name, column) not in _MADE_BY_TABLES}
                         for name, schema in ARROW_SCHEMAS.items() if name != "hands"}
 
     def __len__(self) -> int:
@@ -250,16 +318,16 @@ class Batch:
         assert hand.game is not None  # replay() refuses hands without a game
         columns = action_columns(hand.actions)
         key = hand_id(hand, columns)
-        game = hand.game.value
+        game = _GAME_TEXT[hand.game]
         if key in self.ids:
             self.duplicates[game] += 1
             return False
         self.ids.add(key)
         self.added[game] += 1
-        self._add_hand(key, hand, outcome)
+        self._add_hand(key, game, hand, outcome)
         names = _player_names(hand, hand.num_players)
-        self._add_seats(key, hand, outcome, names)
-        self._add_actions(key, hand, columns)
+        self._add_seats(game, hand, outcome, names)
+        self._add_actions(hand.game, columns)
         cols = self.columns
         if outcome.showdown:
             row = cols["showdowns"]
@@ -284,22 +352,23 @@ class Batch:
         add_equity_rows(cols, key, hand, outcome, names, self.pending)
         return True
 
-    def _add_hand(self, key: int, hand: HandHistory, outcome: Outcome) -> None:
+    def _add_hand(self, key: int, game: str, hand: HandHistory, outcome: Outcome) -> None:
         context = self.context
         # In the order of ARROW_SCHEMAS["hands"].
         self.hand_rows.append((
-            key, hand.game.value if hand.game else None, hand.variant, _rules_json(hand.rules),
+            key, game, hand.variant, _rules_json(hand.rules),
             hand.min_bet, hand.small_bet, hand.big_bet, hand.game_id, hand.round,
-            _text(hand.hand), _text(hand.table), hand.event, hand.date, hand.time,
+            _text(hand.hand), _text(hand.table), hand.event, _date(hand), hand.time,
             hand.time_zone, hand.currency, hand.num_players, hand.dealer, outcome.winner,
             len(hand.actions), hand.finale_pot, context.path, context.sha256, hand.line,
             hand.index, context.loaded_at,
         ))
 
-    def _add_seats(self, key: int, hand: HandHistory, outcome: Outcome,
+    def _add_seats(self, game: str, hand: HandHistory, outcome: Outcome,
                    names: list[str]) -> None:
         row = self.columns["seats"]
         count = len(names)
+        self.seat_counts.append(count)
         won = [0] * count
         pots_won = [0] * count
         if outcome.awards:
@@ -314,8 +383,7 @@ class Batch:
         seats = range(1, count + 1)
         nets = outcome.nets
         nothing = [None] * count
-        row["hand_id"].extend([key] * count)
-        row["game"].extend([hand.game.value if hand.game else ""] * count)
+        row["game"].extend([game] * count)
         row["seat"].extend(seats)
         row["player"].extend(names)
         row["starting_stack"].extend(hand.starting_stacks or nothing)
@@ -326,29 +394,34 @@ class Batch:
         row["won"].extend(won)
         row["pots_won"].extend(pots_won)
         if outcome.finishing_order:
-            place = {seat: rank for rank, seat in enumerate(outcome.finishing_order, start=1)}
-            row["place"].extend([place.get(seat) for seat in seats])
+            place: list[int | None] = [None] * count
+            for rank, seat in enumerate(outcome.finishing_order, start=1):
+                if 1 <= seat <= count:  # a seat named twice keeps its last place
+                    place[seat - 1] = rank
+            row["place"].extend(place)
         else:
             row["place"].extend(nothing)
         # The engine names the winner where the game has one; otherwise a positive net wins.
-        if outcome.winner is not None:
-            row["winner"].extend([seat == outcome.winner for seat in seats])
+        winner = outcome.winner
+        if winner is not None:
+            flags = [False] * count
+            if 1 <= winner <= count:
+                flags[winner - 1] = True
+            row["winner"].extend(flags)
         else:
             row["winner"].extend([net > 0 for net in nets])
 
-    def _add_actions(self, key: int, hand: HandHistory, columns: ActionColumns) -> None:
-        assert hand.game is not None
+    def _add_actions(self, game: Game, columns: ActionColumns) -> None:
         row = self.columns["actions"]
-        count = len(columns.actors)
-        row["hand_id"].extend([key] * count)
-        row["seq"].extend(range(count))
+        self.action_counts.append(len(columns.actors))
         row["actor"].extend(columns.actors)
-        row["verb"].extend(columns.verbs)
+        verb_codes, street_codes = _verb_street_codes(game, columns.verbs)
+        row["verb"].extend(verb_codes)
         row["cards"].extend(columns.cards)
         row["amount"].extend(columns.amounts)
         row["target"].extend(columns.targets)
         row["pot"].extend(columns.pots)
-        row["street"].extend(_streets(hand.game, columns.verbs))
+        row["street"].extend(street_codes)
         lines = columns.lines
         row["line"].extend(lines if 0 not in lines else [line or None for line in lines])
         row["comment"].extend(columns.comments)
@@ -356,35 +429,33 @@ class Batch:
     def _add_board(self, key: int, hand: HandHistory, outcome: Outcome) -> None:
         row = self.columns["board"]
         count = len(RUMMOLI_POTS)
-        before = hand.board_before or (0,) * count
+        # The replay checked that board_before holds the nine pots; board_after does.
+        before = hand.board_before or _EMPTY_BOARD
         after = outcome.board_after
-        # Each pot's shares (amount, -seat, seat), the awards gone through once.
-        paid: dict[str, list[tuple[int, int, int]]] = {}
-        for award in outcome.awards:
-            share = (award.amount, -award.player, award.player)
-            shares = paid.get(award.pot)
-            if shares is None:
-                paid[award.pot] = [share]
-            else:
-                shares.append(share)
+        # Each pot's total and its winner, the awards gone through once: the largest
+        # share names the winner, a tie goes to the lower seat.
         amounts = [0] * count
         won_by: list[int | None] = [None] * count
-        for order, pot in enumerate(RUMMOLI_POTS):
-            shares = paid.get(pot)
-            if shares:
-                amounts[order] = sum(entry[0] for entry in shares)
-                # The largest share names the winner; a tie goes to the lower seat.
-                won_by[order] = max(shares)[2]
-        orders = range(count)
+        largest = [0] * count
+        for award in outcome.awards:
+            order = _POT_ORDER.get(award.pot)
+            if order is None:  # auction, payments, impasse, side pots: not board pots
+                continue
+            amount, player = award.amount, award.player
+            winner = won_by[order]
+            if winner is None or amount > largest[order] or (
+                    amount == largest[order] and player < winner):
+                won_by[order], largest[order] = player, amount
+            amounts[order] += amount
         row["hand_id"].extend([key] * count)
         row["pot"].extend(RUMMOLI_POTS)
-        row["pot_order"].extend(orders)
-        row["before"].extend([before[order] for order in orders])
+        row["pot_order"].extend(_POT_ORDERS)
+        row["before"].extend(before)
         if after:
             # Chips put in during the round (the antes, and any payment the rules send there).
-            row["antes"].extend([after[order] + amounts[order] - before[order]
-                                 for order in orders])
-            row["after"].extend([after[order] for order in orders])
+            row["antes"].extend([a + m - b for a, m, b in zip(after, amounts, before,
+                                                               strict=True)])
+            row["after"].extend(after)
         else:
             row["antes"].extend([0] * count)
             row["after"].extend([None] * count)
@@ -396,12 +467,27 @@ class Batch:
         add_pending_rows(self.columns, self.pending)
         hands = self.hand_rows
         hand_columns = list(zip(*hands, strict=True)) if hands else [()] * len(_HAND_COLUMNS)
-        columns = {"hands": dict(zip(_HAND_COLUMNS, hand_columns, strict=True)),
-                   **self.columns}
+        columns: dict[str, dict[str, object]] = {name: {**table}
+                                                 for name, table in self.columns.items()}
+        columns["hands"] = dict(zip(_HAND_COLUMNS, hand_columns, strict=True))
+        ids = np.array(hand_columns[0], dtype=np.int64)
+        columns["actions"].update(_ids_and_seq(ids, self.action_counts))
+        columns["seats"]["hand_id"] = np.repeat(ids, self.seat_counts)
+        actions = self.columns["actions"]
+        columns["actions"]["verb"] = _names_taken(_VERBS, actions["verb"])
+        columns["actions"]["street"] = _names_taken(_STREET_NAMES, actions["street"])
         return {
             name: pa.Table.from_pydict(columns[name], schema=schema)
             for name, schema in ARROW_SCHEMAS.items()
         }
+
+
+def _ids_and_seq(ids: np.ndarray, counts: list[int]) -> dict[str, np.ndarray]:
+    """Each hand's id once per row, and the rows' numbers within their hand (0, 1, ...)."""
+    repeats = np.array(counts, dtype=np.int64)
+    starts = np.cumsum(repeats) - repeats
+    seq = np.arange(int(repeats.sum()), dtype=np.int64) - np.repeat(starts, repeats)
+    return {"hand_id": np.repeat(ids, repeats), "seq": seq.astype(np.int32)}
 
 
 def reject_table(context: FileContext, rejects: list[RejectRow]) -> pa.Table:

@@ -1,0 +1,542 @@
+"""A straight-line replay of the usual legal Rummoli round (the full engine is the reference).
+
+Most rounds are legal and take one shape: the deal, the widow (kept, exchanged
+or auctioned), one betting round, perhaps a showdown where every player still
+in shows his whole hand or mucks, the poker pot (side pots go to the shared
+settlement), then the Rummoli phase with pots paid automatically, to the end of
+the round or an impasse (an end-of-game round ends with its poker).
+:func:`play_lean` deals the cards into the state the header made (a
+:class:`LeanState`), plays the widow and any auction on it (a few actions), then
+the betting, showdown, settlement and laying with local variables only (no
+per-action method layers) and returns the round's
+:class:`~analytics.rules.base.Outcome`.  At the first step it does not plainly
+accept it gives up (None), and :func:`analytics.rules.rummoli.replay` starts
+over with the full engine, which raises every :class:`RuleError`.  So the lean
+replay only needs to be right about the rounds it accepts:
+tests/test_rules_rummoli_lean.py checks that it gives the full engine's
+outcome on them and gives up on everything illegal.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Final
+
+from analytics.evaluator import poker_category_of
+from analytics.rules.base import Outcome, PotAward, RuleError, ShowdownHand
+from analytics.rules.betting import FIXED_LIMIT_MAX_BETS
+from analytics.rules.pots import NoContenderError, build_pots, settle
+from analytics.rules.rummoli_cards import (
+    AKD_MASK,
+    AKD_POT,
+    BLACK,
+    CARD_POT,
+    FULL_DECK,
+    NINE_POTS,
+    PAY_CARDS,
+    POKER_POT,
+    POT_INDEX,
+    RANK_MASK,
+    RED,
+    RUMMOLI_POT,
+    SEVEN_EIGHT_NINE,
+    SEVEN_EIGHT_NINE_POT,
+)
+from analytics.rules.rummoli_common import Phase
+from analytics.rules.rummoli_poker import poker_value
+from analytics.rules.rummoli_state import RummoliState
+from parsers._fastinit import positional_constructor
+from parsers.cards import DECK
+from parsers.knobs import Betting
+from parsers.model import RUMMOLI_POTS, Action, Verb
+
+__all__ = ["LeanState", "play_lean"]
+
+_NEW_OUTCOME: Final[Callable[..., Outcome]] = positional_constructor(Outcome)
+"""Outcome's fields in order (nets, awards, showdown, finishing_stacks, board_after,
+finishing_order, winner, extra), set through its slots: see parsers._fastinit."""
+_NEW_AWARD: Final[Callable[[str, int, int], PotAward]] = positional_constructor(PotAward)
+_NEW_SHOWN: Final[Callable[[int, str, str, int], ShowdownHand]] = positional_constructor(
+    ShowdownHand)
+
+# Enum members as module constants (an enum attribute read costs a descriptor call).
+_PHASE_BETTING: Final = Phase.BETTING
+_FIXED_LIMIT: Final = Betting.FIXED_LIMIT
+_POT_LIMIT: Final = Betting.POT_LIMIT
+_BET_RAISE: Final = Verb.BET_RAISE
+_CHECK_CALL: Final = Verb.CHECK_CALL
+_FOLD: Final = Verb.FOLD
+_PLAY: Final = Verb.PLAY
+_DEAL_HOLE: Final = Verb.DEAL_HOLE
+_DEAL_WIDOW: Final = Verb.DEAL_WIDOW
+_SHOW: Final = Verb.SHOW_MUCK
+_IMPASSE: Final = Verb.IMPASSE
+
+_CANNOT_ACT: Final = 1 << 62
+"""Above every bet: the lean replay takes only rounds whose chips add up to less."""
+_CARD_TEXT: Final = tuple(str(card) for card in DECK)
+_POT_CARDS: Final = PAY_CARDS | SEVEN_EIGHT_NINE[0] | SEVEN_EIGHT_NINE[1] | (
+    SEVEN_EIGHT_NINE[2] | SEVEN_EIGHT_NINE[3])
+"""The cards whose laying may win a pot: the seven pay cards and the four suits' 7, 8, 9."""
+_OTHER_COLOUR: Final = tuple(RED if suit in (0, 3) else BLACK for suit in range(4))
+"""By the suit of the card just laid, the colour to switch to (clubs, spades: red)."""
+_POKER_NAME: Final = RUMMOLI_POTS[POKER_POT]
+_FINALE_NAME: Final = "finale"
+"""The end-of-game round's poker pot (its side pots: ``finale_side1``...)."""
+
+
+class LeanState(RummoliState):
+    """The state of a round the lean replay plays: as :class:`RummoliState`, but its
+    poker phase only begins (the lean replay bets with local variables, so the state's
+    betting round is not built)."""
+
+    def _start_poker(self) -> None:
+        self.phase = _PHASE_BETTING
+
+
+def play_lean(state: LeanState, actions: Sequence[Action]) -> Outcome | None:
+    """The outcome of a round (claim = auto) whose header made ``state``, or None for
+    the full engine to replay it (anything unusual or illegal).
+
+    The stated ``finishing_stacks`` and ``winnings`` are not checked here.
+    """
+    index = _play_widow(state, actions)
+    if index < 0:
+        return None
+    n = state.n
+    stacks = state.stacks[:]
+    if sum(stacks) + sum(state.board) >= _CANNOT_ACT:
+        return None
+    committed = [0] * n
+    in_hand = [True] * n
+    order = state.order
+    dead = state.dead_money
+    index = _lean_betting(actions, index, stacks, committed, in_hand, order, state.betting,
+                          state.min_bet, dead)
+    if index < 0:
+        return None
+    showdown: list[ShowdownHand] = []
+    strengths: list[int | None] = [None] * n
+    if in_hand.count(True) > 1:
+        index = _lean_showdown(actions, index, state.hands, committed, in_hand, order, dead,
+                               strengths, showdown)
+        if index < 0:
+            return None
+    awards = state.awards[:]  # the auction's, if any
+    finale = state.finale_pot
+    main = _POKER_NAME if finale is None else _FINALE_NAME
+    winner = _lean_settle(committed, in_hand, strengths, order, dead, stacks, awards, main)
+    if winner < 0:
+        return None
+    board = state.board[:]
+    hands = state.hands
+    if finale is None:
+        board[POKER_POT] = 0
+        hands = hands[:]
+        index, emptied = _lean_laying(actions, index, winner, hands, state._holder[:], stacks,
+                                      board, awards)
+    else:  # the end-of-game poker: its winner wins the round; there is no Rummoli phase
+        if finale == "all":
+            board = [0] * NINE_POTS
+        else:
+            board[POT_INDEX[finale]] = 0
+        emptied = winner + 1
+    if index != len(actions):  # anything after the end (even a no-op): the full engine
+        return None
+    starting = state.starting_stacks
+    return _NEW_OUTCOME(
+        tuple([s - b for s, b in zip(stacks, starting, strict=True)]), tuple(awards),
+        tuple(showdown), tuple(stacks), tuple(board), (), emptied,
+        {"poker_winner": winner + 1, "impasse": emptied is None,
+         "exchanged": state.exchanged, "auction_price": state.auction_price,
+         "antes": tuple(state.antes), "cards_left": tuple([hand.bit_count() for hand in hands])})
+
+
+def _play_widow(state: LeanState, actions: Sequence[Action]) -> int:
+    """The deal, the widow and any auction, on the state itself; the index of the first
+    betting action, or -1 when the betting does not follow (or a step is illegal)."""
+    start = _lean_deal(state, actions)
+    if start < 0:
+        return -1
+    apply = state.apply
+    for index, action in enumerate(actions[start:], start):
+        if state.phase is _PHASE_BETTING:  # the poker phase begins: the lean betting's
+            return index
+        try:
+            apply(action)
+        except RuleError:
+            return -1
+    return -1
+
+
+def _lean_deal(state: RummoliState, actions: Sequence[Action]) -> int:
+    """Deal the cards of the first actions, all deals until the deck is out, into the
+    state's hands, widow and holders, as RummoliState.deal does; the index of the next
+    action, or -1 at anything else (a repeated or unknown card, a deal of no card, another
+    action before the deck is out, hand sizes too far apart).  On -1 the state is left
+    half dealt: it is not used again."""
+    n = state.n
+    hands, holder = state.hands, state._holder
+    widow = dealt = 0
+    hole, to_widow = _DEAL_HOLE, _DEAL_WIDOW
+    for index, action in enumerate(actions):
+        verb = action.verb
+        if verb is hole:
+            target = action.target
+            if target is None or not 1 <= target <= n:
+                return -1
+            seat = target - 1
+        elif verb is to_widow:
+            seat = -1
+        else:
+            return -1
+        mask = 0
+        for card in action.cards:
+            code = card.code
+            if code < 0:
+                return -1
+            bit = 1 << code
+            if mask & bit:
+                return -1
+            mask |= bit
+            if seat >= 0:
+                holder[code] = seat
+        if not mask or dealt & mask:
+            return -1
+        dealt |= mask
+        if seat >= 0:
+            hands[seat] |= mask
+        else:
+            widow |= mask
+        if dealt == FULL_DECK:
+            state.widow, state._dealt = widow, dealt
+            try:
+                state._finish_deal()  # the hand sizes
+            except RuleError:
+                return -1
+            return index + 1
+    return -1
+
+
+def _lean_betting(actions: Sequence[Action], index: int, stacks: list[int],
+                  committed: list[int], in_hand: list[bool], order: tuple[int, ...],
+                  structure: Betting, min_bet: int, pot: int) -> int:
+    """Play the betting round from ``actions[index]``, as :class:`BettingRound` does (no
+    blinds: nobody has put anything in; ``pot``: the poker pot's chips for pot limit).
+
+    Updates ``stacks``, ``committed`` and ``in_hand`` in place; returns the index of the
+    first action after the round, or -1 at anything but a legal check, call, fold, bet or
+    raise by the player to act.
+    """
+    current = 0
+    last_raise = min_bet
+    bets = 0
+    # The bet level each player last acted on (then equal to his ``committed``): -1 before
+    # he acts, _CANNOT_ACT once he has folded or is all in.  So the players still to act
+    # are those whose level is below the current bet: one comparison per player.
+    faced = [-1 if stack > 0 else _CANNOT_ACT for stack in stacks]
+    players_in = len(stacks)
+    live = faced.count(-1)
+    fixed = structure is _FIXED_LIMIT
+    pot_limit = structure is _POT_LIMIT
+    count = len(actions)
+    seats = len(order)
+    pos = -1
+    while True:
+        # Who acts next (BettingRound._advance): nobody once one player is left, or
+        # everybody else is all in and the last one owes nothing.
+        if players_in <= 1 or live == 0:
+            return index
+        if live == 1:
+            last = next(p for p in order if in_hand[p] and stacks[p] > 0)
+            if committed[last] >= current:
+                return index
+        for step in range(1, seats + 1):
+            at = (pos + step) % seats
+            player = order[at]
+            if faced[player] < current:  # (the current bet is never below 0)
+                pos = at
+                break
+        else:
+            return index
+        if index >= count:
+            return -1
+        action = actions[index]
+        if action.actor - 1 != player:
+            return -1
+        verb = action.verb
+        if verb is _CHECK_CALL:
+            paid = min(current - committed[player], stacks[player])
+            stacks[player] -= paid
+            committed[player] += paid
+            if stacks[player]:
+                faced[player] = current
+            else:
+                live -= 1
+                faced[player] = _CANNOT_ACT
+        elif verb is _FOLD:
+            in_hand[player] = False
+            players_in -= 1
+            live -= 1  # he could act, so he had chips
+            faced[player] = _CANNOT_ACT
+        elif verb is _BET_RAISE:
+            amount = action.amount
+            if amount is None:
+                return -1
+            reach = committed[player] + stacks[player]
+            if amount <= current or reach <= current or amount > reach:
+                return -1
+            mark = faced[player]
+            if mark >= 0 and current - mark < last_raise:
+                return -1  # the betting was not reopened to him
+            if fixed:
+                if bets >= FIXED_LIMIT_MAX_BETS or amount != min(current + min_bet, reach):
+                    return -1
+            elif amount < min(current + last_raise, reach) or (
+                    pot_limit and amount > current + max(
+                        pot + sum(committed) + current - committed[player], last_raise)):
+                return -1
+            # Somebody else must be able to call at least a chip of it.
+            for other in order:
+                if other != player and in_hand[other] and (
+                        committed[other] + stacks[other] > current):
+                    break
+            else:
+                return -1
+            stacks[player] -= amount - committed[player]
+            committed[player] = amount
+            if stacks[player]:
+                faced[player] = amount
+            else:
+                live -= 1
+                faced[player] = _CANNOT_ACT
+            if amount - current >= last_raise:  # a full bet or raise
+                last_raise = amount - current
+                bets += 1
+            current = amount
+        else:
+            return -1
+        index += 1
+
+
+def _lean_showdown(actions: Sequence[Action], index: int, hands: list[int],
+                   committed: list[int], in_hand: list[bool], order: tuple[int, ...], dead: int,
+                   strengths: list[int | None], showdown: list[ShowdownHand]) -> int:
+    """Every player still in shows his whole hand or mucks (any order), as
+    :meth:`PokerPhase.show` takes it (no best five: the full engine checks those); fills
+    ``strengths`` and ``showdown`` and returns the next action's index, or -1 at anything
+    else."""
+    pending = [player for player in order if in_hand[player]]
+    end = index + len(pending)
+    if end > len(actions):
+        return -1
+    n = len(hands)
+    for action in actions[index:end]:
+        player = action.actor - 1
+        if action.verb is not _SHOW or not 0 <= player < n or player not in pending:
+            return -1
+        codes = [card.code for card in action.cards]
+        if not codes:
+            if _may_not_muck(player, committed, in_hand, dead, pending, strengths):
+                return -1
+            pending.remove(player)
+            continue
+        pending.remove(player)
+        hand = hands[player]
+        mask = 0
+        for code in codes:
+            if code < 0 or not hand >> code & 1:
+                return -1
+            mask |= 1 << code
+        if mask != hand:
+            return -1  # the best five: the full engine checks it
+        value = poker_value(hand)
+        strengths[player] = value
+        showdown.append(_NEW_SHOWN(player + 1, "".join([_CARD_TEXT[c] for c in codes]),
+                                   poker_category_of(value).label, value))
+    return end
+
+
+def _may_not_muck(player: int, committed: list[int], in_hand: list[bool], dead: int,
+                  pending: list[int], strengths: list[int | None]) -> bool:
+    """True when ``player`` may not muck (PokerPhase._muck_problem): in some pot with
+    chips he can win, every other player has mucked, so he must show to take it."""
+    for pot in build_pots(committed, in_hand, dead).pots:
+        eligible = pot.eligible
+        if pot.amount == 0 or len(eligible) < 2 or player not in eligible:
+            continue
+        if all(other == player or (other not in pending and strengths[other] is None)
+               for other in eligible):
+            return True
+    return False
+
+
+def _lean_settle(contributions: list[int], in_hand: list[bool], strengths: list[int | None],
+                 order: tuple[int, ...], dead: int, stacks: list[int],
+                 awards: list[PotAward], main: str) -> int:
+    """Settle the poker pot when it is the only one (as :func:`analytics.rules.pots.settle`
+    does: uncalled chips back, the dead money in, odd chips in ``order``); pay ``stacks``,
+    add the ``awards`` and return the player who opens the Rummoli phase, or -1 (side pots,
+    or nobody to take the pot: the full engine decides)."""
+    eligible = [player for player in order if in_hand[player]]
+    if len(eligible) == 1:
+        winners = eligible
+    else:
+        contenders = [player for player in eligible if strengths[player] is not None]
+        if not contenders:
+            return -1
+        best = max([strengths[player] or 0 for player in contenders])
+        winners = [player for player in contenders if strengths[player] == best]
+    paid = contributions[:]
+    # Uncalled chips: the largest contribution beyond the second largest goes back.
+    ordered = sorted(contributions)
+    first, second = ordered[-1], ordered[-2]
+    refund = first - second
+    top = paid.index(first)
+    paid[top] = second
+    level = paid[eligible[0]]
+    for player in eligible:
+        if paid[player] != level:  # side pots (a player all in from the antes, say)
+            return _settle_pots(contributions, in_hand, strengths, order, dead, stacks,
+                                awards, main, winners[0])
+    stacks[top] += refund
+    amount = sum(paid) + dead
+    if amount:
+        share, odd = divmod(amount, len(winners))
+        for position, player in enumerate(winners):  # winners in order from the dealer's left
+            chips = share + 1 if position < odd else share
+            if chips:
+                awards.append(_NEW_AWARD(main, player + 1, chips))
+                stacks[player] += chips
+    return winners[0]
+
+
+def _settle_pots(contributions: list[int], in_hand: list[bool], strengths: list[int | None],
+                 order: tuple[int, ...], dead: int, stacks: list[int], awards: list[PotAward],
+                 main: str, opener: int) -> int:
+    """:func:`_lean_settle` with side pots: the shared settlement, as the full engine
+    calls it; ``opener``, or -1 when a pot has no contender."""
+    try:
+        result = settle(contributions, in_hand, strengths, order, dead=dead, main=main,
+                        side=f"{main}_side")
+    except NoContenderError:
+        return -1
+    for player, (won, refund) in enumerate(zip(result.won, result.refunds, strict=True)):
+        stacks[player] += won + refund
+    awards.extend(result.awards)
+    return opener
+
+
+def _lean_laying(actions: Sequence[Action], index: int, opener: int, hands: list[int],
+                 holder: list[int], stacks: list[int], board: list[int],
+                 awards: list[PotAward]) -> tuple[int, int | None]:
+    """The Rummoli phase from ``actions[index]``, the poker winner ``opener`` first, as
+    LayingPhase.lay plays it with claim = auto, to the end of the round or the impasse
+    declared: the index after it and the winner (1-based; None at an impasse), or
+    (-1, None) at anything else.  ``hands``, ``holder``, ``stacks``, ``board`` and
+    ``awards`` are updated in place."""
+    n = len(hands)
+    # The cards each player laid, of those that may win a pot (the rest never counts).
+    laid = [0] * n
+    turn = opener
+    hand = hands[turn]
+    low = (hand & -hand).bit_length() - 1
+    allowed = hand & RANK_MASK[low >> 2]
+    play, pot_cards = _PLAY, _POT_CARDS
+    for action in actions[index:]:
+        index += 1
+        cards = action.cards
+        if action.verb is not play or action.actor - 1 != turn or len(cards) != 1:
+            return -1, None
+        code = cards[0].code
+        if code < 0 or not allowed >> code & 1:
+            return -1, None
+        bit = 1 << code
+        hand = hands[turn] ^ bit
+        hands[turn] = hand
+        holder[code] = -1
+        if bit & pot_cards:
+            done = laid[turn] | bit
+            laid[turn] = done
+            _pots_won_by(turn, code, bit, done, stacks, board, awards)
+        if not hand:
+            _end_round(turn, hands, stacks, board, awards)
+            return index, turn + 1
+        following = code + 4
+        if following < 52:
+            next_holder = holder[following]
+            if next_holder >= 0:  # he holds the next card of the suit
+                turn = next_holder
+                allowed = 1 << following
+                continue
+        # Nobody holds the next card: he, or the first player clockwise who can, lays
+        # his lowest card of the other colour.
+        colour = _OTHER_COLOUR[code & 3]
+        for step in range(n):
+            other = (turn + step) % n
+            cards_of_colour = hands[other] & colour
+            if cards_of_colour:
+                turn = other
+                low = (cards_of_colour & -cards_of_colour).bit_length() - 1
+                allowed = cards_of_colour & RANK_MASK[low >> 2]
+                break
+        else:
+            return _impasse(actions, index, hands, stacks, board, awards), None
+    return -1, None
+
+
+def _pots_won_by(player: int, code: int, bit: int, laid: int, stacks: list[int],
+                 board: list[int], awards: list[PotAward]) -> None:
+    """Pay the pots ``player`` wins by laying ``code`` (``bit``; ``laid``: the pot cards
+    he has laid): a pay card's pot, AKD, his suit's 7-8-9."""
+    if bit & PAY_CARDS:
+        pot = CARD_POT.get(code)
+        if pot is not None:
+            _award(player, pot, stacks, board, awards)
+        elif laid & AKD_MASK == AKD_MASK:
+            _award(player, AKD_POT, stacks, board, awards)
+    seq = SEVEN_EIGHT_NINE[code & 3]
+    if bit & seq and laid & seq == seq:
+        _award(player, SEVEN_EIGHT_NINE_POT, stacks, board, awards)
+
+
+def _award(player: int, pot: int, stacks: list[int], board: list[int],
+           awards: list[PotAward]) -> None:
+    amount = board[pot]
+    if amount:
+        board[pot] = 0
+        stacks[player] += amount
+        awards.append(_NEW_AWARD(RUMMOLI_POTS[pot], player + 1, amount))
+
+
+def _end_round(player: int, hands: list[int], stacks: list[int], board: list[int],
+               awards: list[PotAward]) -> None:
+    """He laid his last card: the rummoli pot, and a chip per card from the others."""
+    _award(player, RUMMOLI_POT, stacks, board, awards)
+    total = 0
+    for other, hand in enumerate(hands):
+        if other == player or not hand:
+            continue
+        pay = min(hand.bit_count(), stacks[other])  # he pays what he has
+        if pay:
+            stacks[other] -= pay
+            total += pay
+            awards.append(_NEW_AWARD("payments", other + 1, -pay))
+    if total:
+        stacks[player] += total
+        awards.append(_NEW_AWARD("payments", player + 1, total))
+
+
+def _impasse(actions: Sequence[Action], index: int, hands: list[int], stacks: list[int],
+             board: list[int], awards: list[PotAward]) -> int:
+    """Nobody can lay: the next action must be the dealer's ``d im``; each player pays a
+    chip per card into the rummoli pot.  The index after it, or -1."""
+    if index >= len(actions) or actions[index].verb is not _IMPASSE:
+        return -1
+    for player, hand in enumerate(hands):
+        pay = min(hand.bit_count(), stacks[player])
+        if pay:
+            stacks[player] -= pay
+            board[RUMMOLI_POT] += pay
+            awards.append(_NEW_AWARD("impasse", player + 1, -pay))
+    return index + 1
