@@ -302,6 +302,29 @@ def writer_rates(folder: Path, games: list[tuple[str, int, int]], runs: int = 3)
               f"({summary.hands:,} hands in {files} files, best of {runs})", flush=True)
 
 
+def fresh_ingests(out: Path, plan: list[tuple[str, int, int]], base: int,
+                  workers: int | None) -> None:
+    """Each game's inputs ingested by a process of its own into a fresh database: the CPU
+    per hand of the main (writer) process and of the workers, each figure with everything
+    a one-game ingest pays (the numba warm-up of a Big Two or Rummoli ingest included)."""
+    import subprocess
+
+    for game, total, files in plan:
+        if not total:
+            continue
+        folder = out / "fresh" / game
+        if not folder.exists():
+            write_inputs(folder, game, total, files, min(base, total))
+        db = out / "fresh" / f"{game}.duckdb"
+        for path in (db, db.with_name(db.name + ".wal")):
+            path.unlink(missing_ok=True)
+        print(f"{game}: {total:,} hands in {files} files", flush=True)
+        command = [sys.executable, __file__, "--ingest-one", str(folder), str(db)]
+        if workers is not None:
+            command += ["--workers", str(workers)]
+        subprocess.run(command, check=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=1_000_000, help="7 & 8 hands")
@@ -320,7 +343,24 @@ def main() -> None:
     parser.add_argument("--writer", action="store_true",
                         help="only time the writer (main process) alone on precomputed worker "
                              "results, per game (CPU time)")
+    parser.add_argument("--fresh", action="store_true",
+                        help="only ingest each game in a process of its own into a fresh "
+                             "database (inputs kept in OUT/fresh): CPU per hand main/workers")
+    parser.add_argument("--ingest-one", nargs=2, type=Path, metavar=("FOLDER", "DB"),
+                        help=argparse.SUPPRESS)  # --fresh's child process
     args = parser.parse_args()
+
+    if args.ingest_one:
+        folder, db = args.ingest_one
+        seconds, loaded = timed_ingest(folder, db, 2 if args.workers is None else args.workers)
+        print(f"    {loaded:,} hands in {seconds:.1f} s", flush=True)
+        return
+
+    if args.fresh:
+        fresh_ingests(args.out, [("seveneight", args.hands, args.files),
+                                 ("bigtwo", args.games, 4), ("rummoli", args.rounds, 4)],
+                      args.base, args.workers)
+        return
 
     if args.writer:
         writer_rates(args.out / "writer", [("seveneight", args.hands, args.files),

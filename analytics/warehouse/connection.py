@@ -7,7 +7,7 @@ fail at once with a lock error.  handlab's answer (docs/warehouse.md):
 * **Writers** (``handlab ingest``, the dashboard's uploads) use
   :func:`open_writer`: it waits, retrying, while a reader or another writer
   holds the file, then migrates the schema.  A long ingest releases the file
-  between files from time to time (:class:`WriterLease`) so readers get in.
+  between files when someone is waiting for it (:class:`WriterLease`) so readers get in.
 * **Readers** (the dashboard, queries) use :func:`open_reader` for each
   question and close it at once.  While a writer holds the file the reader
   retries for a short while, then raises :class:`WarehouseBusy`, which the
@@ -19,10 +19,12 @@ fail at once with a lock error.  handlab's answer (docs/warehouse.md):
 
 from __future__ import annotations
 
+import contextlib
 import os
 import random
 import threading
 import time
+from collections import Counter
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
@@ -37,6 +39,7 @@ __all__ = [
     "DEFAULT_DB",
     "ENV_VAR",
     "LEASE_SETTINGS",
+    "UNASKED_RELEASE",
     "WriterLease",
     "current_version",
     "is_lock_error",
@@ -46,6 +49,7 @@ __all__ = [
     "reader",
     "reader_unchecked",
     "resolve_db",
+    "turn_request_path",
     "writer",
 ]
 
@@ -85,6 +89,24 @@ def is_lock_error(error: BaseException) -> bool:
     return False
 
 
+def turn_request_path(path: Path) -> Path:
+    """The file a process waiting for the database at ``path`` touches to ask the writer's
+    lease for a turn (:class:`WriterLease`): ``<database>.waiting``, next to it."""
+    return path.with_name(path.name + ".waiting")
+
+
+def _ask_for_turn(path: Path) -> None:
+    """Tell the writer holding ``path`` that another process is waiting for it (its lease
+    lets go between two files).  Best effort: in a folder this process cannot write, the
+    writer still lets go every :data:`UNASKED_RELEASE` seconds."""
+    request = turn_request_path(path)
+    try:
+        request.touch()
+        os.utime(request)  # touch() leaves an existing file's time as it is on some systems
+    except OSError:
+        pass
+
+
 def _retrying_connect(path: Path, *, read_only: bool, wait: float,
                       config: dict[str, str | bool | int | float | list[str]]
                       ) -> duckdb.DuckDBPyConnection:
@@ -97,6 +119,8 @@ def _retrying_connect(path: Path, *, read_only: bool, wait: float,
         except (duckdb.IOException, duckdb.ConnectionException) as error:
             if not is_lock_error(error):
                 raise
+            if isinstance(error, duckdb.IOException):  # another process holds the file
+                _ask_for_turn(path)
             if read_only and isinstance(error, duckdb.ConnectionException):
                 # This process already has the file open read-write: share that instance.
                 try:
@@ -167,6 +191,7 @@ def reader(db: Path | str | None = None, *, wait: float = 3.0
 
 _LOCKS_GUARD = threading.Lock()
 _WRITER_LOCKS: dict[Path, threading.Lock] = {}
+_WAITING: Counter[Path] = Counter()  # threads of this process waiting for a writer lock
 
 
 def _writer_lock(path: Path) -> threading.Lock:
@@ -182,9 +207,27 @@ def _writer_lock(path: Path) -> threading.Lock:
 
 
 def _acquire(lock: threading.Lock, path: Path, wait: float) -> None:
-    if not lock.acquire(timeout=max(wait, 0.0)):
+    if lock.acquire(blocking=False):
+        return
+    key = path.resolve()
+    with _LOCKS_GUARD:
+        _WAITING[key] += 1  # a lease of another thread sees it and lets go after its file
+    try:
+        acquired = lock.acquire(timeout=max(wait, 0.0))
+    finally:
+        with _LOCKS_GUARD:
+            _WAITING[key] -= 1
+            if not _WAITING[key]:
+                del _WAITING[key]
+    if not acquired:
         raise WarehouseBusy(f"{path} is being written by another ingest of this process; "
                             "try again in a moment")
+
+
+def _threads_waiting(path: Path) -> bool:
+    """Whether a thread of this process is waiting for the writer lock of ``path``."""
+    with _LOCKS_GUARD:
+        return _WAITING[path.resolve()] > 0
 
 
 @contextmanager
@@ -219,26 +262,37 @@ def _set(con: duckdb.DuckDBPyConnection, name: str, value: str | int) -> None:
     con.execute(f"SET {name} = ?", [value])
 
 
+UNASKED_RELEASE: Final = 60.0
+"""Seconds after which a :class:`WriterLease` lets go even if no one asked for a turn."""
+
+
 class WriterLease:
-    """The write connection of a long ingest, released now and then for readers.
+    """The write connection of a long ingest, released for readers who wait for it.
 
     After each committed file, :meth:`maybe_release` closes the connection if it
-    has been held longer than ``hold`` seconds, pauses ``pause`` seconds (a reader
-    retrying every few tens of milliseconds gets in), and reopens it, waiting while
-    readers finish.  A reader therefore waits at most about ``hold`` seconds plus
-    one file's load.
+    has been held longer than ``hold`` seconds and someone is waiting for the file (a
+    process that found it locked touched :func:`turn_request_path` since the lease took
+    the file, or a thread of this process waits for its writer lock), pauses ``pause``
+    seconds (a reader retrying every few tens of milliseconds gets in), and reopens
+    it, waiting while readers finish.  A reader therefore waits at most about ``hold``
+    seconds plus one file's load.  Unasked, the lease keeps the file (up to ``every``
+    seconds): each release costs a checkpoint and a reopen, tens of µs per hand of
+    CPU when nobody reads (docs/performance.md, Session 5, the writer).
     """
 
     def __init__(self, db: Path | str | None = None, *, wait: float = 60.0, hold: float = 2.0,
-                 pause: float = 0.15) -> None:
+                 pause: float = 0.15, every: float = UNASKED_RELEASE) -> None:
         self.path = resolve_db(db)
         self.wait = wait
         self.hold = hold
         self.pause = pause
+        self.every = every
         self._lock = _writer_lock(self.path)
         self._con: duckdb.DuckDBPyConnection | None = None
         self._settings: dict[str, str | int] = {}
         self._restore: dict[str, str] = {}
+        self._requests = turn_request_path(self.path)
+        self._requested: int | None = None  # the request file's time when the lease opened
         self._open()
 
     def _open(self) -> duckdb.DuckDBPyConnection:
@@ -251,8 +305,19 @@ class WriterLease:
             self._lock.release()
             raise
         self._since = time.monotonic()
+        self._requested = self._request_time()
         self._apply(self._con)
         return self._con
+
+    def _request_time(self) -> int | None:
+        try:
+            return self._requests.stat().st_mtime_ns
+        except OSError:
+            return None
+
+    def asked(self) -> bool:
+        """Whether someone has been waiting for the file since this lease took it."""
+        return _threads_waiting(self.path) or self._request_time() != self._requested
 
     def configure(self, settings: Mapping[str, str | int]) -> None:
         """Apply DuckDB ``settings`` (name to value, e.g. ``{"threads": 1}``; names from
@@ -280,8 +345,12 @@ class WriterLease:
         return self._con if self._con is not None else self._open()
 
     def maybe_release(self) -> bool:
-        """Between transactions: let readers in if the file has been held long enough."""
-        if self._con is None or time.monotonic() - self._since < self.hold:
+        """Between transactions: let readers in if the file has been held long enough and
+        someone waits for it (or it has been held ``every`` seconds)."""
+        if self._con is None:
+            return False
+        held = time.monotonic() - self._since
+        if held < self.hold or (held < self.every and not self.asked()):
             return False
         self.close()
         time.sleep(self.pause)
@@ -291,6 +360,12 @@ class WriterLease:
         """Close the connection (DuckDB checkpoints the write-ahead log)."""
         if self._con is not None:
             try:
+                if self._restore:
+                    # The checkpoint close() would run, done first under the lease's own
+                    # settings: with the ingest's one thread it costs 10-15% less CPU than
+                    # with the restored default (docs/performance.md, Session 5, the writer).
+                    with contextlib.suppress(duckdb.Error):  # close() checkpoints anyway
+                        self._con.execute("CHECKPOINT")
                 for name, value in self._restore.items():
                     _set(self._con, name, value)
                 self._restore = {}
