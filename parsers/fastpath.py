@@ -26,7 +26,7 @@ import sys
 from operator import itemgetter
 from typing import Any, Final, cast
 
-from parsers._fastinit import indexed_constructor, tuple_constructor
+from parsers._fastinit import indexed_constructor, tuples_builder
 from parsers.actions import ActionSyntaxError, ParsedAction, action_table, parse_into
 from parsers.build import MAX_CHIPS, PLAYER_LIMITS, _Problems, _read_rules, required_fields
 from parsers.fields import GAME_FIELDS, KNOB_FIELDS, VARIANTS
@@ -94,7 +94,7 @@ needs, so a reader in another thread never sees half an entry)."""
 _CODES: Final = itemgetter(7)
 _RULES: dict[tuple[object, ...], GameRules] = {}
 _RULES_LIMIT: Final = 1_000
-_NEW_ACTION: Final = tuple_constructor(Action, ignored=1)  # (fields..., codes), line
+_NEW_ACTIONS: Final = tuples_builder(Action, ignored=1)  # [(fields..., codes)], [line]
 _ACTIONS_OPEN: Final = "actions = ["
 
 
@@ -113,7 +113,8 @@ def fast_hand(lines: list[str], first_line: int, source: str, index: int,
     cached = [*map(_TYPED_LINES.get, header)]
     # all(): every cached entry is a (key, value) pair, hence true; much cheaper than
     # ``None in cached``, which compares each pair with None through the rich comparison.
-    found = cast(list[tuple[str, Any]], cached) if all(cached) else _type_lines(header)
+    found = (cast(list[tuple[str, Any]], cached) if all(cached)
+             else _type_lines(header, cached))
     if not found:
         return None  # a line this path does not read, or no field at all
     keys, values = zip(*found, strict=True)
@@ -235,12 +236,13 @@ hands of 7 & 8 holds some 30,000 distinct header lines, and a cache that keeps c
 misses most of them (a few MB at the limit)."""
 
 
-def _type_lines(header: list[str]) -> list[tuple[str, Any]] | None:
-    """Key and hand value of each header line, or None when one is not a one-line ``key =
+def _type_lines(header: list[str], cached: list[tuple[str, Any] | None]
+                ) -> list[tuple[str, Any]] | None:
+    """Key and hand value of each header line (``cached``: each line's entry in
+    :data:`_TYPED_LINES`, None for those not in it), or None when one is not a one-line ``key =
     value`` whose value :func:`_typed` accepts.  Blank and comment lines are skipped."""
     found: list[tuple[str, Any]] = []
-    for line in header:
-        pair = _TYPED_LINES.get(line)
+    for line, pair in zip(header, cached, strict=True):
         if pair is None:
             stripped = line.strip()
             if not stripped or stripped[0] == "#":
@@ -380,7 +382,7 @@ def _actions(game: Game, players: int, lines: list[str], start: int, end: int,
     dealt = [*filter(None, map(_CODES, entries))]
     if len(dealt) > 1 and len(set().union(*dealt)) != sum(map(len, dealt)):
         return None  # a card dealt twice
-    return tuple(map(_NEW_ACTION, entries, rows))
+    return _NEW_ACTIONS(entries, rows)
 
 
 _BLANK: Final[ParsedAction] = (DEALER, Verb.NOOP, (), None, None, None, None, None)

@@ -78,6 +78,20 @@ def _unpickle_chunk(index: int, first_line: int, lines: str | list[str], header:
 _BLOCK: Final = 1 << 18
 
 
+def _has_long_line(text: str | bytes) -> bool:
+    """Whether a line of ``text`` (whole lines, each with its line end) is longer than
+    :data:`MAX_LINE_LENGTH`: some window of that length plus one from a line start holds no
+    line end.  A few backward searches in C per block, rather than a length per line."""
+    newline: Any = "\n" if isinstance(text, str) else b"\n"
+    position, size = 0, len(text)
+    while size - position > MAX_LINE_LENGTH:
+        line_end = text.rfind(newline, position, position + MAX_LINE_LENGTH + 1)
+        if line_end < 0:
+            return True
+        position = line_end + 1
+    return False
+
+
 class _BadLine:
     """A line that cannot be read, with the reason; it takes its place in the line count."""
 
@@ -166,7 +180,7 @@ def _line_batches(stream: IO[bytes] | IO[str]) -> Iterator[tuple[list[_Line], st
             text = complete
         lines = text.split("\n")
         lines.pop()
-        if "\x00" in text or "\r" in text or max(map(len, lines), default=0) > MAX_LINE_LENGTH:
+        if "\x00" in text or "\r" in text or _has_long_line(text):
             yield _careful(lines), None
         else:
             yield cast(list[_Line], lines), text  # every line a str
@@ -223,6 +237,12 @@ def _take_lines(chunk: Chunk, batch: list[_Line], start: int, end: int, before: 
                                    line=before + start + room + 1, hand_index=chunk.index)
 
 
+def _opens_with_header(line: str) -> bool:
+    """Whether ``line`` is a table header, as both :func:`_header_matches` (for the first line
+    of a text) and the line-by-line loop of :func:`iter_chunks` find one."""
+    return line[:1] in ("[", " ", "\t") and _HEADER.match(line) is not None
+
+
 def iter_chunks(stream: IO[bytes] | IO[str], source: str, start: Cut | None = None
                 ) -> Iterator[Chunk]:
     """Split a stream into per-hand chunks without parsing them (bounded memory).
@@ -237,16 +257,23 @@ def iter_chunks(stream: IO[bytes] | IO[str], source: str, start: Cut | None = No
     line_number = 0 if start is None else start.lines
     header_match = _HEADER.match
     for batch, text in _line_batches(stream):
-        if text is not None and current is not None:
-            # The usual case, a batch of good lines inside the file's hands: find the header
-            # lines in the batch's text, and hand the lines between them over in slices.
+        if text is not None and (current is not None or (
+                not pending and _opens_with_header(cast(str, batch[0])))):
+            # The usual case, a batch of good lines inside the file's hands (or opening with
+            # the header of the first, as a .phhs file or a part from a cut does): find the
+            # header lines in the batch's text, and hand the lines between them over in slices.
             first = 0
             for row, found in _header_rows(text):
-                _take_lines(current, batch, first, row, line_number, source)
-                yield current
+                if current is not None:  # else row 0, the first header of the stream
+                    if not current.lines and row - first <= MAX_HAND_LINES:
+                        current.lines = batch[first:row]  # type: ignore[assignment]
+                    else:  # begun in an earlier batch, or too long
+                        _take_lines(current, batch, first, row, line_number, source)
+                    yield current
                 index += 1
                 current = Chunk(index, line_number + row + 2, [], found.group(1))
                 first = row + 1
+            assert current is not None  # the batch's first line at least was a header
             _take_lines(current, batch, first, len(batch), line_number, source)
             line_number += len(batch)
             continue
@@ -401,14 +428,8 @@ def _plain_text(complete: bytes) -> str | None:
         return None
     if "\x00" in text or "\r" in text:
         return None
-    # Every window of MAX_LINE_LENGTH + 1 bytes from a line start holds a line end.
-    position, size = 0, len(complete)
-    while size - position > MAX_LINE_LENGTH:
-        line_end = complete.rfind(b"\n", position, position + MAX_LINE_LENGTH + 1)
-        if line_end < 0:
-            return None
-        position = line_end + 1
-    return text
+    # Bytes: a line of at most MAX_LINE_LENGTH bytes has at most as many characters.
+    return None if _has_long_line(complete) else text
 
 
 def _opens_hand(text: str) -> int:

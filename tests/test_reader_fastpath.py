@@ -198,8 +198,9 @@ def test_the_comparison_notices_a_wrong_fast_path(monkeypatch: pytest.MonkeyPatc
     """The comparison can fail: a fast path that puts actions one line off is caught."""
     texts = [dumps_hand(hand) for hand in simulated()["bigtwo"][:20]]
     assert differences(as_file(texts))[0] == []
-    right = fastpath._NEW_ACTION
-    monkeypatch.setattr(fastpath, "_NEW_ACTION", lambda head, line: right(head, line + 1))
+    right = fastpath._NEW_ACTIONS
+    monkeypatch.setattr(fastpath, "_NEW_ACTIONS",
+                        lambda heads, lines: right(heads, [line + 1 for line in lines]))
     different, taken = differences(as_file(texts))
     assert taken == len(texts) and len(different) == 2 * len(texts)
 

@@ -1,0 +1,125 @@
+"""The objects the reader builds through the slots (parsers._fastinit) are ordinary ones,
+and the splitter's check for overlong lines finds what measuring each line finds.
+
+The fast path fills ``Action`` and ``HandHistory`` objects through a shadow subclass and
+then sets their ``__class__``; what comes out must be indistinguishable from what the
+classes' own constructors build: the exact type, equality and hashing, ``repr``,
+immutability, pickling and copying.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import pickle
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from analytics.simulate.bigtwo import simulate_bigtwo
+from analytics.simulate.rummoli import simulate_rummoli
+from analytics.simulate.seveneight import simulate_seveneight
+from parsers import HandHistory, dumps_hand, loads_hands, reader
+from parsers._fastinit import positional_constructor, tuples_builder
+from parsers.actions import action_table, parse_into
+from parsers.knobs import Game
+from parsers.model import Action, Verb
+
+
+def read_back(hands: list[HandHistory]) -> list[HandHistory]:
+    text = "\n".join(f"[{number}]\n{dumps_hand(hand)}" for number, hand in enumerate(hands, 1))
+    return loads_hands(text)
+
+
+def simulated() -> list[HandHistory]:
+    return [*simulate_seveneight(20, 4, 3), *simulate_bigtwo(5, 4, 3),
+            *simulate_rummoli(5, 4, 3)]
+
+
+def constructed(action: Action) -> Action:
+    """The same action built by the class itself."""
+    return Action(action.actor, action.verb, action.cards, action.amount, action.target,
+                  action.pot, action.comment, action.line)
+
+
+def test_read_actions_are_the_constructors_actions() -> None:
+    hands = read_back(simulated())
+    assert all(hand.ok for hand in hands)
+    actions = [action for hand in hands for action in hand.actions]
+    assert len(actions) > 200
+    for action in actions:
+        twin = constructed(action)
+        assert type(action) is Action
+        assert action == twin and hash(action) == hash(twin)
+        assert repr(action) == repr(twin)
+        assert dataclasses.astuple(action) == dataclasses.astuple(twin)
+        assert action.notation() == twin.notation()
+
+
+def test_read_actions_are_frozen_and_pickle() -> None:
+    hand = read_back(simulated()[:1])[0]
+    action = hand.actions[0]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        action.actor = 2  # type: ignore[misc]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        del action.verb
+    for each in (action, constructed(action)):  # (TypeError in Python 3.11: its own bug)
+        with pytest.raises((AttributeError, TypeError)) as raised:
+            each.extra = 1  # type: ignore[attr-defined]
+        assert not hasattr(each, "extra")
+        if each is action:
+            first = raised.type
+        else:
+            assert raised.type is first
+    for twin in (pickle.loads(pickle.dumps(action)), copy.copy(action), copy.deepcopy(action)):
+        assert type(twin) is Action and twin == action and twin.line == action.line
+    changed = dataclasses.replace(action, line=action.line + 1)
+    assert changed == action and changed.line == action.line + 1
+
+
+def test_read_hands_are_frozen_hash_and_pickle() -> None:
+    for hand in read_back(simulated()):
+        assert type(hand) is HandHistory
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            hand.variant = "x"  # type: ignore[misc]
+        twin = pickle.loads(pickle.dumps(hand))
+        assert type(twin) is HandHistory and twin == hand and repr(twin) == repr(hand)
+        assert twin.raw == hand.raw and twin.actions == hand.actions
+        assert [a.line for a in twin.actions] == [a.line for a in hand.actions]
+
+
+def test_tuples_builder_gives_one_object_per_pair() -> None:
+    table = action_table(Game.SEVENEIGHT, 3)
+    entries = [parse_into(table, text, Game.SEVENEIGHT, 3)
+               for text in ("d dh p1 AsKd", "p2 cbr 6", "p3 f", "p1 cc # a comment", "")]
+    built = tuples_builder(Action, ignored=1)(entries, range(10, 15))
+    assert type(built) is tuple and [type(a) for a in built] == [Action] * 5
+    assert [a.line for a in built] == [10, 11, 12, 13, 14]
+    assert built[0] == Action(0, Verb.DEAL_HOLE, built[0].cards, target=1)
+    assert built[1] == Action(2, Verb.BET_RAISE, amount=6)
+    assert built[3].comment == "a comment" and built[4].verb is Verb.NOOP
+    assert tuples_builder(Action, ignored=1)([], []) == ()
+
+
+def test_the_shadow_stays_out_of_sight() -> None:
+    """Objects built through the slots are of the class itself, never of its shadow."""
+    make = positional_constructor(Action)
+    action = make(1, Verb.FOLD, (), None, None, None, None, 7)
+    assert type(action) is Action and action.__class__ is Action
+    assert action == Action(1, Verb.FOLD, line=7) and action.line == 7
+    assert pickle.loads(pickle.dumps(action)) == action
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(0, 40), max_size=30), st.integers(1, 12))
+def test_long_line_check_agrees_with_line_lengths(lengths: list[int], limit: int) -> None:
+    text = "".join("x" * length + "\n" for length in lengths)
+    expected = max(lengths, default=0) > limit
+    original = reader.MAX_LINE_LENGTH
+    try:
+        reader.MAX_LINE_LENGTH = limit  # type: ignore[misc]
+        assert reader._has_long_line(text) is expected
+        assert reader._has_long_line(text.encode()) is expected
+    finally:
+        reader.MAX_LINE_LENGTH = original  # type: ignore[misc]
