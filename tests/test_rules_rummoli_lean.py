@@ -21,13 +21,12 @@ from __future__ import annotations
 import dataclasses
 import io
 import random
-from collections.abc import Callable
 from functools import cache
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from analytics.rules import Outcome, RuleError, rummoli
+from analytics.rules import rummoli
 from analytics.simulate.rummoli import simulate_rummoli
 from parsers import HandHistory, loads_hands, read_hands
 from parsers.cards import UNKNOWN
@@ -35,20 +34,7 @@ from parsers.knobs import Claim, Game, RummoliRules
 from parsers.model import Action, Verb
 from tests.mutate import KINDS, Mutation, load_seeds, mutate
 from tests.test_rules_golden import _mutated, _simulated
-
-Result = tuple[str, object]
-
-
-def result(replay: Callable[[HandHistory], Outcome], hand: HandHistory) -> Result:
-    """What ``replay`` gives for ``hand``: the outcome (with ``extra``), or the error's fields."""
-    try:
-        outcome = replay(hand)
-    except RuleError as error:
-        return "rule", (str(error), error.message, error.rule, error.line, error.action_index,
-                        error.action_text)
-    except Exception as error:  # the full engine's other errors must match too
-        return "other", (type(error).__name__, str(error))
-    return "outcome", (outcome, outcome.extra)
+from tests.test_rules_lean import result
 
 
 def assert_same(hand: HandHistory) -> None:

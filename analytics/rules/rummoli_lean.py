@@ -24,7 +24,7 @@ from typing import Final
 
 from analytics.evaluator import poker_category_of
 from analytics.rules.base import Outcome, PotAward, RuleError, ShowdownHand
-from analytics.rules.betting import FIXED_LIMIT_MAX_BETS
+from analytics.rules.lean_betting import CANNOT_ACT, lean_betting_round
 from analytics.rules.pots import NoContenderError, build_pots, settle
 from analytics.rules.rummoli_cards import (
     AKD_MASK,
@@ -47,7 +47,6 @@ from analytics.rules.rummoli_poker import poker_value
 from analytics.rules.rummoli_state import RummoliState
 from parsers._fastinit import positional_constructor
 from parsers.cards import DECK
-from parsers.knobs import Betting
 from parsers.model import RUMMOLI_POTS, Action, Verb
 
 __all__ = ["LeanState", "play_lean"]
@@ -61,19 +60,12 @@ _NEW_SHOWN: Final[Callable[[int, str, str, int], ShowdownHand]] = positional_con
 
 # Enum members as module constants (an enum attribute read costs a descriptor call).
 _PHASE_BETTING: Final = Phase.BETTING
-_FIXED_LIMIT: Final = Betting.FIXED_LIMIT
-_POT_LIMIT: Final = Betting.POT_LIMIT
-_BET_RAISE: Final = Verb.BET_RAISE
-_CHECK_CALL: Final = Verb.CHECK_CALL
-_FOLD: Final = Verb.FOLD
 _PLAY: Final = Verb.PLAY
 _DEAL_HOLE: Final = Verb.DEAL_HOLE
 _DEAL_WIDOW: Final = Verb.DEAL_WIDOW
 _SHOW: Final = Verb.SHOW_MUCK
 _IMPASSE: Final = Verb.IMPASSE
 
-_CANNOT_ACT: Final = 1 << 62
-"""Above every bet: the lean replay takes only rounds whose chips add up to less."""
 _CARD_TEXT: Final = tuple(str(card) for card in DECK)
 _POT_CARDS: Final = PAY_CARDS | SEVEN_EIGHT_NINE[0] | SEVEN_EIGHT_NINE[1] | (
     SEVEN_EIGHT_NINE[2] | SEVEN_EIGHT_NINE[3])
@@ -105,13 +97,13 @@ def play_lean(state: LeanState, actions: Sequence[Action]) -> Outcome | None:
         return None
     n = state.n
     stacks = state.stacks[:]
-    if sum(stacks) + sum(state.board) >= _CANNOT_ACT:
+    if sum(stacks) + sum(state.board) >= CANNOT_ACT:
         return None
     committed = [0] * n
     in_hand = [True] * n
     order = state.order
     dead = state.dead_money
-    index = _lean_betting(actions, index, stacks, committed, in_hand, order, state.betting,
+    index = lean_betting_round(actions, index, stacks, committed, in_hand, order, state.betting,
                           state.min_bet, dead)
     if index < 0:
         return None
@@ -216,107 +208,6 @@ def _lean_deal(state: RummoliState, actions: Sequence[Action]) -> int:
                 return -1
             return index + 1
     return -1
-
-
-def _lean_betting(actions: Sequence[Action], index: int, stacks: list[int],
-                  committed: list[int], in_hand: list[bool], order: tuple[int, ...],
-                  structure: Betting, min_bet: int, pot: int) -> int:
-    """Play the betting round from ``actions[index]``, as :class:`BettingRound` does (no
-    blinds: nobody has put anything in; ``pot``: the poker pot's chips for pot limit).
-
-    Updates ``stacks``, ``committed`` and ``in_hand`` in place; returns the index of the
-    first action after the round, or -1 at anything but a legal check, call, fold, bet or
-    raise by the player to act.
-    """
-    current = 0
-    last_raise = min_bet
-    bets = 0
-    # The bet level each player last acted on (then equal to his ``committed``): -1 before
-    # he acts, _CANNOT_ACT once he has folded or is all in.  So the players still to act
-    # are those whose level is below the current bet: one comparison per player.
-    faced = [-1 if stack > 0 else _CANNOT_ACT for stack in stacks]
-    players_in = len(stacks)
-    live = faced.count(-1)
-    fixed = structure is _FIXED_LIMIT
-    pot_limit = structure is _POT_LIMIT
-    count = len(actions)
-    seats = len(order)
-    pos = -1
-    while True:
-        # Who acts next (BettingRound._advance): nobody once one player is left, or
-        # everybody else is all in and the last one owes nothing.
-        if players_in <= 1 or live == 0:
-            return index
-        if live == 1:
-            last = next(p for p in order if in_hand[p] and stacks[p] > 0)
-            if committed[last] >= current:
-                return index
-        for step in range(1, seats + 1):
-            at = (pos + step) % seats
-            player = order[at]
-            if faced[player] < current:  # (the current bet is never below 0)
-                pos = at
-                break
-        else:
-            return index
-        if index >= count:
-            return -1
-        action = actions[index]
-        if action.actor - 1 != player:
-            return -1
-        verb = action.verb
-        if verb is _CHECK_CALL:
-            paid = min(current - committed[player], stacks[player])
-            stacks[player] -= paid
-            committed[player] += paid
-            if stacks[player]:
-                faced[player] = current
-            else:
-                live -= 1
-                faced[player] = _CANNOT_ACT
-        elif verb is _FOLD:
-            in_hand[player] = False
-            players_in -= 1
-            live -= 1  # he could act, so he had chips
-            faced[player] = _CANNOT_ACT
-        elif verb is _BET_RAISE:
-            amount = action.amount
-            if amount is None:
-                return -1
-            reach = committed[player] + stacks[player]
-            if amount <= current or reach <= current or amount > reach:
-                return -1
-            mark = faced[player]
-            if mark >= 0 and current - mark < last_raise:
-                return -1  # the betting was not reopened to him
-            if fixed:
-                if bets >= FIXED_LIMIT_MAX_BETS or amount != min(current + min_bet, reach):
-                    return -1
-            elif amount < min(current + last_raise, reach) or (
-                    pot_limit and amount > current + max(
-                        pot + sum(committed) + current - committed[player], last_raise)):
-                return -1
-            # Somebody else must be able to call at least a chip of it.
-            for other in order:
-                if other != player and in_hand[other] and (
-                        committed[other] + stacks[other] > current):
-                    break
-            else:
-                return -1
-            stacks[player] -= amount - committed[player]
-            committed[player] = amount
-            if stacks[player]:
-                faced[player] = amount
-            else:
-                live -= 1
-                faced[player] = _CANNOT_ACT
-            if amount - current >= last_raise:  # a full bet or raise
-                last_raise = amount - current
-                bets += 1
-            current = amount
-        else:
-            return -1
-        index += 1
 
 
 def _lean_showdown(actions: Sequence[Action], index: int, hands: list[int],

@@ -29,11 +29,11 @@ from typing import Final, cast
 from analytics.evaluator import seveneight_rank
 from analytics.rules.base import Outcome, PotAward, RuleError, ShowdownHand, lean_first, permits
 from analytics.rules.betting import (
-    FIXED_LIMIT_MAX_BETS,
     BettingError,
     BettingRound,
     LegalBetting,
 )
+from analytics.rules.lean_betting import CANNOT_ACT, lean_betting_round
 from analytics.rules.pots import NoContenderError, settle
 from parsers._fastinit import positional_constructor
 from parsers.cards import UNKNOWN, Card, format_cards
@@ -691,9 +691,9 @@ def _replay_lean(hand: HandHistory) -> Outcome | None:
     stacks = list(map(sub, stacks, committed))
     in_hand = [True] * n
     total = sum(starting)
-    if total >= _CANNOT_ACT:
+    if total >= CANNOT_ACT:
         return None
-    index = _lean_round(actions, 2 * n, stacks, committed, in_hand, _ROUND1_ORDERS[n],
+    index = lean_betting_round(actions, 2 * n, stacks, committed, in_hand, _ROUND1_ORDERS[n],
                         structure, size1, total - sum(stacks) - sum(committed))
     if index < 0:
         return None
@@ -701,7 +701,7 @@ def _replay_lean(hand: HandHistory) -> Outcome | None:
         index = _lean_third_deal(actions, index, holes, in_hand)
         if index < 0:
             return None
-        index = _lean_round(actions, index, stacks, [0] * n, in_hand, _ROUND2_ORDERS[n],
+        index = lean_betting_round(actions, index, stacks, [0] * n, in_hand, _ROUND2_ORDERS[n],
                             structure, size2, total - sum(stacks))
         if index < 0:
             return None
@@ -761,128 +761,6 @@ def _lean_third_deal(actions: Sequence[Action], index: int, holes: list[tuple[Ca
         dealt[target - 1] = True
         holes[target - 1] += cards
     return end
-
-
-_SCANS: dict[tuple[int, ...], list[tuple[tuple[int, int], ...]]] = {}
-
-
-def _scans(order: tuple[int, ...]) -> list[tuple[tuple[int, int], ...]]:
-    """Per order position ``pos`` (and -1, the last item: none yet), the ``(position,
-    player)`` pairs after it, wrapping round: where BettingRound._advance looks next."""
-    found = _SCANS.get(order)
-    if found is None:
-        seats = len(order)
-        found = _SCANS[order] = [
-            tuple(((pos + step) % seats, order[(pos + step) % seats])
-                  for step in range(1, seats + 1))
-            for pos in range(seats)]
-        found.append(found[-1])  # index -1: from the start of the order
-    return found
-
-
-_CANNOT_ACT: Final = 1 << 62
-"""Above every bet: a lean replay takes only hands whose chips add up to less."""
-
-
-def _lean_round(actions: Sequence[Action], index: int, stacks: list[int], committed: list[int],
-                in_hand: list[bool], order: tuple[int, ...], structure: Betting, min_bet: int,
-                pot: int) -> int:
-    """Play one betting round from ``actions[index]``, as :class:`BettingRound` does.
-
-    Updates ``stacks``, ``committed`` and ``in_hand`` in place; returns the index
-    of the first action after the round, or -1 at anything but a legal check,
-    call, fold, bet or raise by the player to act (the full engine then decides).
-    """
-    current = max(committed)
-    last_raise = min_bet
-    bets = 1 if current >= min_bet else 0
-    # The bet level each player last acted on (then equal to his ``committed``): -1 before
-    # he acts, _CANNOT_ACT once he has folded or is all in.  So the players still to act
-    # are those whose level is below the current bet: one comparison per player.
-    if 0 in stacks or False in in_hand:
-        faced = [-1 if in_hand[p] and stacks[p] > 0 else _CANNOT_ACT for p in range(len(stacks))]
-    else:  # round 1 as a rule: everybody may act
-        faced = [-1] * len(stacks)
-    players_in = in_hand.count(True)
-    live = faced.count(-1)
-    fixed = structure is _BETTING_FIXED_LIMIT
-    pot_limit = structure is _BETTING_POT_LIMIT
-    count = len(actions)
-    scans = _scans(order)
-    pos = -1
-    while True:
-        # Who acts next (BettingRound._advance): nobody once one player is left, or
-        # everybody else is all in and the last one owes nothing.
-        if players_in <= 1 or live == 0:
-            return index
-        if live == 1:
-            last = next(p for p in order if in_hand[p] and stacks[p] > 0)
-            if committed[last] >= current:
-                return index
-        for at, player in scans[pos]:
-            if faced[player] < current:  # (the current bet is never below 0)
-                pos = at
-                break
-        else:
-            return index
-        if index >= count:
-            return -1
-        action = actions[index]
-        if action.actor - 1 != player:
-            return -1
-        verb = action.verb
-        if verb is _CHECK_CALL:
-            paid = min(current - committed[player], stacks[player])
-            stacks[player] -= paid
-            committed[player] += paid
-            if stacks[player]:
-                faced[player] = current
-            else:
-                live -= 1
-                faced[player] = _CANNOT_ACT
-        elif verb is _FOLD:
-            in_hand[player] = False
-            players_in -= 1
-            live -= 1  # he could act, so he had chips
-            faced[player] = _CANNOT_ACT
-        elif verb is _BET_RAISE:
-            amount = action.amount
-            if amount is None:
-                return -1
-            reach = committed[player] + stacks[player]
-            if amount <= current or reach <= current or amount > reach:
-                return -1
-            mark = faced[player]
-            if mark >= 0 and current - mark < last_raise:
-                return -1  # the betting was not reopened to him
-            if fixed:
-                if bets >= FIXED_LIMIT_MAX_BETS or amount != min(current + min_bet, reach):
-                    return -1
-            elif amount < min(current + last_raise, reach) or (
-                    pot_limit and amount > current + max(
-                        pot + sum(committed) + current - committed[player], last_raise)):
-                return -1
-            # Somebody else must be able to call at least a chip of it.
-            for other in order:
-                if other != player and in_hand[other] and (
-                        committed[other] + stacks[other] > current):
-                    break
-            else:
-                return -1
-            stacks[player] -= amount - committed[player]
-            committed[player] = amount
-            if stacks[player]:
-                faced[player] = amount
-            else:
-                live -= 1
-                faced[player] = _CANNOT_ACT
-            if amount - current >= last_raise:  # a full bet or raise
-                last_raise = amount - current
-                bets += 1
-            current = amount
-        else:
-            return -1
-        index += 1
 
 
 def _lean_showdown(actions: Sequence[Action], index: int, holes: list[tuple[Card, ...]],

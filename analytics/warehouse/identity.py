@@ -256,16 +256,31 @@ def _header_by_lookup(values: tuple[object, ...]) -> str | None:
     """The fields' part of the text, each field's piece looked up by its value, all in C
     but for the values not seen before; None when a value is not of a type that can be
     looked up (then :func:`_header_in_general` makes the text)."""
-    head = values[:_USER_FIELDS]
+    pieces = _looked_up(values[:_USER_FIELDS], _HEAD_NAMES, _PIECE_TABLES)
+    if pieces is None:
+        return None
+    return _joined(pieces, values[_USER_FIELDS])
+
+
+def _looked_up(head: tuple[object, ...], names: tuple[str, ...],
+               tables: tuple[dict[object, str], ...]) -> list[str | None] | None:
+    """The pieces of ``head``'s values (its fields are ``names``, their pieces by value in
+    ``tables``), the new ones made and remembered; None when a value is not of a type that
+    can be looked up."""
     if not _LOOKUP_TYPES.issuperset(map(type, head)):
         return None
     try:
-        pieces = list(map(dict.get, _PIECE_TABLES, head))
+        pieces = list(map(dict.get, tables, head))
     except TypeError:  # an unhashable value (a list inside a tuple)
         return None
     if None in pieces:
-        _add_pieces(pieces, head)
-    user = values[_USER_FIELDS]
+        _add_pieces(pieces, head, names, tables)
+    return pieces
+
+
+def _joined(pieces: list[str | None], user: object) -> str | None:
+    """The header's text: its pieces and then ``user_fields``' (None if they are not a
+    tuple)."""
     if user:
         if type(user) is not tuple:
             return None
@@ -273,9 +288,8 @@ def _header_by_lookup(values: tuple[object, ...]) -> str | None:
     return ", ".join(filter(None, pieces))
 
 
-def _add_pieces(pieces: list[str | None], head: tuple[object, ...],
-                names: tuple[str, ...] = _HEAD_NAMES,
-                tables: tuple[dict[object, str], ...] = _PIECE_TABLES) -> None:
+def _add_pieces(pieces: list[str | None], head: tuple[object, ...], names: tuple[str, ...],
+                tables: tuple[dict[object, str], ...]) -> None:
     """Make the pieces of the values not seen before (found by ``list.index``, in C: most
     fields hit), and remember them (``head``'s fields are ``names``, their pieces by value
     in ``tables``)."""
@@ -310,25 +324,14 @@ def _usual_header(hand: HandHistory) -> str | None:
     """:func:`_header_by_lookup` for a hand without any of the :data:`_RARE` fields (their
     pieces are empty), the rule set's piece found by identity (a rule set's own hash is a
     Python call); None when a value is not of a type that can be looked up."""
-    head = _USUAL_VALUES(hand)
-    if not _LOOKUP_TYPES.issuperset(map(type, head)):
+    pieces = _looked_up(_USUAL_VALUES(hand), _USUAL_NAMES, _USUAL_TABLES)
+    if pieces is None:
         return None
-    try:
-        pieces = list(map(dict.get, _USUAL_TABLES, head))
-    except TypeError:  # an unhashable value (a list inside a tuple)
-        return None
-    if None in pieces:
-        _add_pieces(pieces, head, _USUAL_NAMES, _USUAL_TABLES)
     rules = _rules_piece(hand.rules)
     if rules is None:
         return None
     pieces.insert(_RULES_AT, rules)
-    user = hand.user_fields
-    if user:
-        if type(user) is not tuple:
-            return None
-        pieces.append(f"'user_fields', {user!r}")  # unique per hand, and may hold booleans
-    return ", ".join(filter(None, pieces))
+    return _joined(pieces, hand.user_fields)
 
 
 def _rules_piece(rules: object) -> str | None:
