@@ -36,7 +36,6 @@ import numpy.typing as npt
 
 from analytics.evaluator import EvaluationError, bigtwo_all_combos, bigtwo_card_key
 from analytics.evaluator.bigtwo import _runs
-from analytics.rules.bigtwo import replayed_deals
 from parsers._fastinit import positional_constructor
 from parsers.cards import DECK, Card, CardError, Rank, parse_cards
 from parsers.knobs import BigTwoDeal, BigTwoRules, Game, Straights
@@ -366,9 +365,6 @@ def bigtwo_game_deals(hand: HandHistory) -> list[tuple[int, int, int]]:
     :func:`bigtwo_game_features_fast` does (an unknown or repeated card)."""
     if hand.game is not Game.BIGTWO or not isinstance(hand.rules, BigTwoRules):
         return []
-    replayed = replayed_deals(hand.actions)  # the worker has just replayed the game
-    if replayed is not None:
-        return replayed
     dealt: dict[int, tuple[int, int]] = {}  # seat -> (mask, cards), for one deal per seat
     for action in _deals(hand):
         seat = action.target

@@ -53,7 +53,6 @@ __all__ = [
     "payment",
     "prepare_plays",
     "replay",
-    "replayed_deals",
 ]
 
 DECK_SIZE: Final = 52
@@ -811,16 +810,11 @@ finishing_order, winner, extra), set through its slots: see parsers._fastinit.""
 _NEW_AWARD: Final[Callable[[str, int, int], PotAward]] = positional_constructor(PotAward)
 
 
-_KnownPlay = tuple[int, tuple[int, ...], int, tuple[Card, ...]]
-"""A play's card mask, strength (the evaluator's key) and size, and its cards tuple: the
-entry holds the tuple, so no other object can take its id while the entry stands."""
-
-
 class _LeanRules:
     """What the lean replay needs of one rule set, found once per rules object."""
 
     __slots__ = ("bits_in_order", "deal_all", "keys", "lead_bit", "memo", "play_rules",
-                 "plays", "rank_scoring", "rules", "scoring")
+                 "rank_scoring", "rules", "scoring")
 
     def __init__(self, rules: BigTwoRules) -> None:
         self.rules = rules  # keeps the rules alive, so that their id stays theirs
@@ -829,10 +823,6 @@ class _LeanRules:
         self.memo = _PLAYS.setdefault(self.play_rules, {})
         # Mask -> strength of the plays met so far: the memo's combos' keys, one look-up.
         self.keys = _KEYS.setdefault(self.play_rules, {})
-        # Cards tuple (by identity) -> (mask, strength, size, the tuple) of the plays of two
-        # cards or more met so far: the reader shares one tuple among the actions of the same
-        # text, so most plays are found without reading their cards.
-        self.plays: dict[int, _KnownPlay] = {}
         self.lead_bit = _known_bit(rules.lead)
         # Card bits weakest first: the lowest card dealt leads when the lead card is not.
         order = card_order(rules)
@@ -870,43 +860,11 @@ def _replay_lean(hand: HandHistory) -> Outcome | None:
     if hands is None:
         return None
     dealt = [hand_mask.bit_count() for hand_mask in hands]
-    dealt_masks = hands[1:]  # (the play takes the cards out of ``hands``)
     end = _lean_play(actions, players, hands, lean)
     if end is None:
         return None
     winner, plays, tricks = end
-    if type(actions) is tuple:
-        _remember_deals(actions, tuple(zip(range(1, players + 1), dealt_masks, dealt[1:],
-                                                 strict=True)))
     return _lean_outcome(hand, players, hands, dealt, winner, plays, tricks, lean)
-
-
-_GAME_DEALS: dict[int, tuple[tuple[Action, ...], tuple[tuple[int, int, int], ...]]] = {}
-_MAX_GAME_DEALS: Final = 256
-"""Games whose deals are remembered: a worker reads a game's deals again for its features
-right after replaying it, so a short memory is enough (and holds few games' actions)."""
-
-
-def _remember_deals(actions: tuple[Action, ...], deals: tuple[tuple[int, int, int], ...]
-                    ) -> None:
-    """Remember the deals of a game the lean replay took whole (so these are all its deals).
-
-    The entry holds ``actions``, so no other object can take its id while it stands.
-    """
-    if len(_GAME_DEALS) >= _MAX_GAME_DEALS:
-        _GAME_DEALS.clear()
-    _GAME_DEALS[id(actions)] = (actions, deals)
-
-
-def replayed_deals(actions: Sequence[Action]) -> list[tuple[int, int, int]] | None:
-    """Each seat's deal as (seat, bit mask of its cards, number of cards), seats in order,
-    when a lean replay took the game of these ``actions`` (the same tuple) lately; else None.
-
-    The deals of a game just replayed, without reading its cards again: what
-    :func:`analytics.equity.bigtwo.bigtwo_game_deals` gives for it.
-    """
-    found = _GAME_DEALS.get(id(actions))
-    return None if found is None else list(found[1])
 
 
 def _lean_deal(actions: Sequence[Action], players: int, lean: _LeanRules) -> list[int] | None:
@@ -963,7 +921,6 @@ def _lean_play(actions: Sequence[Action], players: int, hands: list[int], lean: 
     if count > len(cycle) or [action.actor for action in rest] != cycle[:count]:
         return None
     keys = lean.keys
-    known_plays = lean.plays
     trick_end = players - 1
     table_key: tuple[int, ...] = ()  # the last play of the trick
     table_size = 0
@@ -980,28 +937,25 @@ def _lean_play(actions: Sequence[Action], players: int, hands: list[int], lean: 
                 tricks += 1
         elif verb is _VERB_PLAY:
             cards = action.cards
-            if len(cards) == 1:  # the usual play; a card's code is its bit number
+            size = len(cards)
+            if size == 1:  # the usual play; a card's code is its bit number
                 code = cards[0].code
                 if code < 0:
                     return None  # ??
                 mask = 1 << code
-                key = keys.get(mask)
-                if key is None:
-                    key = _lean_key(mask, cards, lean)
-                    if key is None:
-                        return None
-                size = 1
             else:
-                known = known_plays.get(id(cards))
-                if known is None:
-                    known = _lean_known_play(cards, lean)
-                    if known is None:
-                        return None
-                mask, key, size, _ = known
+                mask = _play_mask(cards)
+                if mask <= 0:
+                    return None
             player = action.actor
             hand_mask = hands[player]
             if mask & ~hand_mask:
                 return None  # a card he does not hold
+            key = keys.get(mask)
+            if key is None:
+                key = _lean_key(mask, cards, lean)
+                if key is None:
+                    return None
             if to_pass:  # he follows: same size, and stronger
                 if size != table_size or key <= table_key:
                     return None
@@ -1038,27 +992,6 @@ def _play_mask(cards: Sequence[Card]) -> int:
     except ValueError:  # ??
         return -1
     return mask if mask.bit_count() == len(cards) else -1
-
-
-def _lean_known_play(cards: Sequence[Card], lean: _LeanRules) -> _KnownPlay | None:
-    """A play of two cards or more not met before as this tuple: its mask, strength and size,
-    remembered in ``lean.plays`` (a tuple only: a list could change); None if it is no
-    combination of known, distinct cards."""
-    mask = _play_mask(cards)
-    if mask <= 0:
-        return None
-    key = lean.keys.get(mask)
-    if key is None:
-        key = _lean_key(mask, cards, lean)
-        if key is None:
-            return None
-    if type(cards) is not tuple:
-        return mask, key, len(cards), ()
-    known = lean.plays
-    if len(known) >= _MAX_CACHED_PLAYS:
-        known.clear()
-    found = known[id(cards)] = (mask, key, len(cards), cards)
-    return found
 
 
 def _lean_key(mask: int, cards: Sequence[Card], lean: _LeanRules) -> tuple[int, ...] | None:
