@@ -19,7 +19,7 @@ from __future__ import annotations
 import dataclasses
 import io
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from functools import cache
 from typing import Final
 
@@ -102,19 +102,26 @@ def test_replay_matches_the_full_engine_on_altered_hands(game: str) -> None:
                 assert_same(game, _mutated(hand, rng, kind))
 
 
+def stated_figures_off(hand: HandHistory) -> Iterator[HandHistory]:
+    """``hand`` with each player's stated finishing stack, then winnings, one chip off, and
+    with neither stated."""
+    n = hand.num_players
+    for stated in (hand.finishing_stacks or (0,) * n, hand.winnings or (0,) * n):
+        for player in range(n):
+            changed = list(stated)
+            changed[player] += 1
+            if stated is hand.winnings:
+                yield dataclasses.replace(hand, winnings=tuple(changed))
+            else:
+                yield dataclasses.replace(hand, finishing_stacks=tuple(changed))
+    yield dataclasses.replace(hand, finishing_stacks=None, winnings=None)
+
+
 @pytest.mark.parametrize("game", ENGINES)
 def test_replay_matches_the_full_engine_when_stated_figures_are_off(game: str) -> None:
     for hand in simulated(game)[::5]:
-        n = hand.num_players
-        for stated in (hand.finishing_stacks or (0,) * n, hand.winnings or (0,) * n):
-            for player in range(n):
-                changed = list(stated)
-                changed[player] += 1
-                if stated is hand.winnings:
-                    assert_same(game, dataclasses.replace(hand, winnings=tuple(changed)))
-                else:
-                    assert_same(game, dataclasses.replace(hand, finishing_stacks=tuple(changed)))
-        assert_same(game, dataclasses.replace(hand, finishing_stacks=None, winnings=None))
+        for variant in stated_figures_off(hand):
+            assert_same(game, variant)
 
 
 def _betting_bounds(hand: HandHistory, index: int) -> tuple[int, ...]:

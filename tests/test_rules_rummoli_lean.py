@@ -34,7 +34,7 @@ from parsers.knobs import Claim, Game, RummoliRules
 from parsers.model import Action, Verb
 from tests.mutate import KINDS, Mutation, load_seeds, mutate
 from tests.test_rules_golden import _mutated, _simulated
-from tests.test_rules_lean import result
+from tests.test_rules_lean import result, stated_figures_off
 
 
 def assert_same(hand: HandHistory) -> None:
@@ -94,16 +94,8 @@ def test_replay_matches_the_full_engine_on_altered_rounds() -> None:
 
 def test_replay_matches_the_full_engine_when_stated_figures_are_off() -> None:
     for hand in simulated()[::5]:
-        n = hand.num_players
-        for stated in (hand.finishing_stacks or (0,) * n, hand.winnings or (0,) * n):
-            for player in range(n):
-                changed = list(stated)
-                changed[player] += 1
-                if stated is hand.winnings:
-                    assert_same(dataclasses.replace(hand, winnings=tuple(changed)))
-                else:
-                    assert_same(dataclasses.replace(hand, finishing_stacks=tuple(changed)))
-        assert_same(dataclasses.replace(hand, finishing_stacks=None, winnings=None))
+        for variant in stated_figures_off(hand):
+            assert_same(variant)
 
 
 def _betting_bounds(hand: HandHistory, index: int) -> tuple[int, ...]:
