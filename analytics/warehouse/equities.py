@@ -65,13 +65,20 @@ class PendingRows:
     """A batch's equity work left for :func:`add_pending_rows`, in the order of its hands:
     7 & 8 all-in spots (hand id, hand, names by seat, spot), solved by one kernel call,
     and each Big Two seat's dealt hand (hand id, seat, player, mask, cards, rule set),
-    counted by one kernel call; each Rummoli round's cards (hand id, hand, names by seat,
-    cards, poker pot winners), its strengths computed by one kernel call."""
+    counted by one kernel call; each Rummoli round's cards (hand id, cards, its players'
+    names and whether each won the poker pot, in the deal's seat order), its strengths
+    computed by one kernel call.
+
+    A Rummoli entry holds no reference to the round's :class:`HandHistory`: a batch of
+    thousands of rounds would otherwise keep every round's actions alive until the batch
+    ends, and the worker's full garbage collections, which walk every live object, cost
+    more than the rest of the round's equity rows (~150 µs a round, 2,500-round batches).
+    """
 
     allins: list[tuple[int, HandHistory, Sequence[str], AllInSpot]] = field(
         default_factory=list)
     bigtwo: list[tuple[int, int, str, int, int, BigTwoRules]] = field(default_factory=list)
-    rummoli: list[tuple[int, HandHistory, Sequence[str], RummoliRoundDeal, set[int]]] = field(
+    rummoli: list[tuple[int, RummoliRoundDeal, list[str], list[bool]]] = field(
         default_factory=list)
 
 
@@ -102,7 +109,10 @@ def add_equity_rows(columns: Columns, key: int, hand: HandHistory, outcome: Outc
         if pending is not None:
             deal = rummoli_round_deal(hand)
             if deal is not None:
-                pending.rummoli.append((key, hand, names, deal, poker_pot_winners(outcome)))
+                winners = poker_pot_winners(outcome)
+                seats = deal.seats
+                pending.rummoli.append((key, deal, [_name(hand, names, seat) for seat in seats],
+                                        [seat in winners for seat in seats]))
             return
         # One kernel call for the whole round, on this thread.
         strengths = rummoli_round_strengths(hand, outcome, samples=RUMMOLI_INGEST_SAMPLES,
@@ -163,19 +173,18 @@ def _name(hand: HandHistory, names: Sequence[str], seat: int) -> str:
 
 def _add_strengths_many(
         row: dict[str, list[object]],
-        rounds: list[tuple[int, HandHistory, Sequence[str], RummoliRoundDeal, set[int]]]) -> None:
+        rounds: list[tuple[int, RummoliRoundDeal, list[str], list[bool]]]) -> None:
     """Rummoli strength rows of many rounds: one kernel call, then one extend per column
     (the rows :func:`_add_strengths` appends round by round)."""
-    solved = rummoli_round_strengths_many([entry[3] for entry in rounds],
+    solved = rummoli_round_strengths_many([entry[1] for entry in rounds],
                                           [seed_of(entry[0]) for entry in rounds],
                                           samples=RUMMOLI_INGEST_SAMPLES)
     hand_ids, seats, players, won = row["hand_id"], row["seat"], row["player"], []
-    for key, hand, names, deal, winners in rounds:
-        count = len(deal.seats)
-        hand_ids.extend([key] * count)
+    for key, deal, names, winners in rounds:
+        hand_ids.extend([key] * len(names))
         seats.extend(deal.seats)
-        players.extend([_name(hand, names, seat) for seat in deal.seats])
-        won.extend([seat in winners for seat in deal.seats])
+        players.extend(names)
+        won.extend(winners)
     row["hand_size"].extend(solved.hand_size)
     row["category"].extend(solved.category)
     row["p_best"].extend(solved.p_best)
