@@ -1,7 +1,8 @@
 """The ingest worker's replay stage alone: ``analytics.rules.replay`` per hand, CPU time.
 
 Run: ``.venv/bin/python benchmarks/bench_replay_stage.py [--base DIR] [--hands 2000]``
-(``--stage worker`` times the worker's whole path instead: parse, replay, rows, Arrow)
+(``--stage worker`` times the worker's whole path instead: parse, replay, rows, Arrow;
+``--chunk N``: hands per timed chunk, and per batch of the worker stage)
 
 The same simulated hands as ``bench_ingest.py --stages`` (4 players, seed 7) are
 written once as text; each tree (this one, and ``--base DIR``, e.g. an export of
@@ -59,10 +60,11 @@ class TreeProcess:
     shared machine hits both, not one of them.
     """
 
-    def __init__(self, tree: Path, folder: Path, games: list[str], stage: str) -> None:
+    def __init__(self, tree: Path, folder: Path, games: list[str], stage: str,
+                 chunk: int = CHUNK) -> None:
         self.process = subprocess.Popen(
             [sys.executable, __file__, "--child", str(tree), "--folder", str(folder),
-             "--stage", stage, "--games", *games],
+             "--stage", stage, "--chunk", str(chunk), "--games", *games],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=tree)
         self.ready = self._read()  # "ready" once parsed and warmed up
 
@@ -86,7 +88,7 @@ class TreeProcess:
         self.process.wait()
 
 
-def child(tree: Path, folder: Path, games: list[str], stage: str) -> None:
+def child(tree: Path, folder: Path, games: list[str], stage: str, chunk: int = CHUNK) -> None:
     """Inside the subprocess: import ``tree``'s code, parse, warm up, then time on request.
 
     ``stage`` "replay" times ``analytics.rules.replay`` on parsed hands; "worker" times an
@@ -112,21 +114,21 @@ def child(tree: Path, folder: Path, games: list[str], stage: str) -> None:
 
     def work(game: str, start: int) -> None:
         if stage == "replay":
-            for hand in hands[game][start:start + CHUNK]:
+            for hand in hands[game][start:start + chunk]:
                 replay(hand)
         else:
-            process_chunks(chunks[game][start:start + CHUNK], context, CHUNK,
+            process_chunks(chunks[game][start:start + chunk], context, chunk,
                            UnitResult(0, True))
 
     for game in games:  # warm-up: imports, memo tables, Big Two's play table, numba
-        for start in range(0, len(hands[game]), CHUNK):
+        for start in range(0, len(hands[game]), chunk):
             work(game, start)
     print("ready", flush=True)
     clock = time.process_time
     for line in sys.stdin:
         game = line.strip()
         times = []
-        for start in range(0, len(hands[game]), CHUNK):
+        for start in range(0, len(hands[game]), chunk):
             started = clock()
             work(game, start)
             times.append(clock() - started)
@@ -142,17 +144,20 @@ def main() -> None:
     parser.add_argument("--games", nargs="+", choices=GAMES, default=list(GAMES))
     parser.add_argument("--stage", choices=("replay", "worker"), default="replay",
                         help="replay alone, or an ingest worker's whole path per hand")
+    parser.add_argument("--chunk", type=int, default=CHUNK,
+                        help="hands per timed chunk (and per batch of the worker stage)")
     parser.add_argument("--child", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--folder", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child is not None:
-        child(args.child, args.folder, args.games, args.stage)
+        child(args.child, args.folder, args.games, args.stage, args.chunk)
         return
     with tempfile.TemporaryDirectory() as scratch:
         folder = Path(scratch)
         write_hands(folder, args.hands, args.games)
         trees = [ROOT] + ([args.base.resolve()] if args.base else [])
-        processes = [TreeProcess(tree, folder, args.games, args.stage) for tree in trees]
+        processes = [TreeProcess(tree, folder, args.games, args.stage, args.chunk)
+                     for tree in trees]
         chunks: list[dict[str, list[float]]] = [{} for _ in trees]
         for _ in range(args.runs):
             for game in args.games:
@@ -165,7 +170,7 @@ def main() -> None:
         best = [{game: sum(kept[game]) / args.hands * 1e6 for game in args.games}
                 for kept in chunks]
     print(f"{args.stage}, CPU microseconds per hand ({args.hands:,} hands per game; each chunk of"
-          f" {CHUNK} hands its best of {args.runs} passes; trees interleaved)")
+          f" {args.chunk} hands its best of {args.runs} passes; trees interleaved)")
     header = f"{'game':12s} {'this tree':>10s}"
     if args.base:
         header += f" {'base':>10s} {'base/this':>10s}"

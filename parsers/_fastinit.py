@@ -23,7 +23,8 @@ import dataclasses
 from collections.abc import Callable, Iterable
 from typing import Any
 
-__all__ = ["indexed_constructor", "positional_constructor", "tuples_builder"]
+__all__ = ["field_replacer", "indexed_constructor", "positional_constructor",
+           "tuples_builder"]
 
 
 def _shadow(cls: type[Any]) -> type[Any] | None:
@@ -98,7 +99,7 @@ def positional_constructor(cls: type[Any]) -> Callable[..., Any]:
 
 
 def tuples_builder(cls: type[Any], ignored: int = 0
-                   ) -> Callable[[list[tuple[Any, ...]], Iterable[Any]], tuple[Any, ...]]:
+                   ) -> Callable[[Iterable[tuple[Any, ...]], Iterable[Any]], tuple[Any, ...]]:
     """A function ``make_all(heads, lasts)``: the tuple of one object of ``cls`` per pair of
     ``zip(heads, lasts)``, where ``head`` holds every field of ``cls`` but the last, in order,
     then ``ignored`` more items, and ``last`` is the last field (the reader's actions: the
@@ -128,7 +129,7 @@ def tuples_builder(cls: type[Any], ignored: int = 0
                   f"        o = _new(_cls)\n{stores}        append(o)\n    return tuple(out)\n")
     namespace: dict[str, Any] = {"_cls": cls, "_shadow": shadow}
     exec(source, namespace)  # generated from the class's own field names only
-    make_all: Callable[[list[tuple[Any, ...]], Iterable[Any]], tuple[Any, ...]] = \
+    make_all: Callable[[Iterable[tuple[Any, ...]], Iterable[Any]], tuple[Any, ...]] = \
         namespace["make_all"]
     return make_all
 
@@ -159,3 +160,14 @@ def indexed_constructor(cls: type[Any], positions: dict[str, int], constants: di
             lines.append(f"    v_{name} = {value}\n")
     signature = "values, " + ", ".join(f"v_{name}" for name in arguments) + ", *"
     return _compile(cls, signature, "".join(lines), constants=constants)
+
+
+def field_replacer(cls: type[Any], name: str) -> Callable[[Any, Any], Any]:
+    """A function ``replace(obj, value)``: a copy of ``obj`` (an instance of dataclass ``cls``)
+    with field ``name`` set to ``value`` -- ``dataclasses.replace(obj, name=value)`` without the
+    keyword call and the frozen ``__init__`` (the ingest worker's hand gets its actions)."""
+    names = [spec.name for spec in dataclasses.fields(cls)]
+    assert name in names, (cls, name)
+    reads = "".join(f"    v_{field} = source.{field}\n" for field in names if field != name)
+    replace: Callable[[Any, Any], Any] = _compile(cls, f"source, v_{name}", reads)
+    return replace

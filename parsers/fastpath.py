@@ -26,7 +26,7 @@ import sys
 from operator import itemgetter
 from typing import Any, Final, cast
 
-from parsers._fastinit import indexed_constructor, tuples_builder
+from parsers._fastinit import indexed_constructor, positional_constructor, tuples_builder
 from parsers.actions import ActionSyntaxError, ParsedAction, action_table, parse_into
 from parsers.build import MAX_CHIPS, PLAYER_LIMITS, _Problems, _read_rules, required_fields
 from parsers.fields import GAME_FIELDS, KNOB_FIELDS, VARIANTS
@@ -34,8 +34,10 @@ from parsers.knobs import Betting, Game
 from parsers.model import (
     DEALER,
     FORMAT_VERSION,
+    NO_ACTION_FIELDS,
     RUMMOLI_POTS,
     Action,
+    ActionFields,
     GameRules,
     HandHistory,
     Verb,
@@ -49,7 +51,7 @@ from parsers.tomlsubset import (
     _cached_line,
 )
 
-__all__ = ["fast_hand"]
+__all__ = ["fast_hand", "fast_hand_fields"]
 
 _MAX_COUNT: Final = 2**31 - 1
 _INT_LISTS: Final = ("starting_stacks", "finishing_stacks", "winnings", "antes",
@@ -95,6 +97,7 @@ _CODES: Final = itemgetter(7)
 _RULES: dict[tuple[object, ...], GameRules] = {}
 _RULES_LIMIT: Final = 1_000
 _NEW_ACTIONS: Final = tuples_builder(Action, ignored=1)  # [(fields..., codes)], [line]
+_NEW_FIELDS: Final = positional_constructor(ActionFields)
 _ACTIONS_OPEN: Final = "actions = ["
 
 
@@ -102,6 +105,42 @@ def fast_hand(lines: list[str], first_line: int, source: str, index: int,
               raw: str) -> HandHistory | None:
     """The hand in ``lines`` (the first is line ``first_line``), or None when the general path
     must read it: a shape this path does not know, or any problem to report."""
+    read = _read(lines, first_line)
+    if read is None:
+        return None
+    shape, values, rules, user_fields, entries, rows = read
+    hand: HandHistory = shape.make(values, rules, _NEW_ACTIONS(entries, rows), user_fields,
+                                   source, first_line, index, raw)
+    return hand
+
+
+def fast_hand_fields(lines: list[str], first_line: int, source: str, index: int,
+                     raw: str) -> tuple[HandHistory, ActionFields] | None:
+    """:func:`fast_hand` with the actions as columns: the hand without its actions (``actions``
+    is empty) and their :class:`~parsers.model.ActionFields`, no :class:`Action` made
+    (:func:`parsers.model.with_actions` makes the hand :func:`fast_hand` gives)."""
+    read = _read(lines, first_line)
+    if read is None:
+        return None
+    shape, values, rules, user_fields, entries, rows = read
+    hand: HandHistory = shape.make(values, rules, (), user_fields, source, first_line, index,
+                                   raw)
+    if not entries:
+        return hand, NO_ACTION_FIELDS
+    # One zip in C turns the shared per-line entries into columns.
+    actors, verbs, cards, amounts, targets, pots, comments, _codes = zip(*entries, strict=True)
+    return hand, _NEW_FIELDS(actors, verbs, cards, amounts, targets, pots, comments,
+                             rows if type(rows) is range else tuple(rows))
+
+
+_Read = tuple["_Shape", tuple[Any, ...], GameRules, tuple[tuple[str, Any], ...],
+              list[ParsedAction], "range | list[int]"]
+
+
+def _read(lines: list[str], first_line: int) -> _Read | None:
+    """What :func:`fast_hand` builds a hand from: its shape, the header's values, its rules,
+    its user fields, and the parsed entry and line of each action; None for the general
+    path."""
     try:
         opening = lines.index(_ACTIONS_OPEN)
         closing = lines.index("]", opening + 1)
@@ -140,9 +179,7 @@ def fast_hand(lines: list[str], first_line: int, source: str, index: int,
         return None
     # User fields in the order of the text, as the general path gives them.
     user_fields = tuple([found[at] for at in shape.user_at]) if shape.user_at else ()
-    hand: HandHistory = shape.make(values, rules, actions, user_fields, source, first_line,
-                                   index, raw)
-    return hand
+    return shape, values, rules, user_fields, actions[0], actions[1]
 
 
 class _Shape:
@@ -358,9 +395,9 @@ def _rules(shape: _Shape, values: tuple[Any, ...]) -> GameRules | None:
 
 
 def _actions(game: Game, players: int, lines: list[str], start: int, end: int,
-             first_line: int) -> tuple[Action, ...] | None:
-    """The actions on ``lines[start:end]`` (the lines of the array), or None when the general
-    path would read them otherwise or report a problem."""
+             first_line: int) -> tuple[list[ParsedAction], range | list[int]] | None:
+    """The parsed entry and the line of each action on ``lines[start:end]`` (the lines of the
+    array), or None when the general path would read them otherwise or report a problem."""
     table = _LINE_TABLES.get((game._value_, players))
     if table is None:
         table = _LINE_TABLES[game._value_, players] = {}
@@ -382,7 +419,7 @@ def _actions(game: Game, players: int, lines: list[str], start: int, end: int,
     dealt = [*filter(None, map(_CODES, entries))]
     if len(dealt) > 1 and len(set().union(*dealt)) != sum(map(len, dealt)):
         return None  # a card dealt twice
-    return _NEW_ACTIONS(entries, rows)
+    return entries, rows
 
 
 _BLANK: Final[ParsedAction] = (DEALER, Verb.NOOP, (), None, None, None, None, None)

@@ -8,10 +8,12 @@ read from (source, line numbers, raw text), so ``read(write(h)) == h``.
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Final
+from typing import Any, Final
 
+from parsers._fastinit import field_replacer, tuples_builder
 from parsers.cards import Card
 from parsers.errors import ParseError
 from parsers.knobs import BigTwoRules, Game, RummoliRules, SevenEightRules
@@ -21,10 +23,12 @@ __all__ = [
     "FORMAT_VERSION",
     "RUMMOLI_POTS",
     "Action",
+    "ActionFields",
     "GameRules",
     "HandHistory",
     "Verb",
     "actor_name",
+    "with_actions",
 ]
 
 FORMAT_VERSION: Final = 1
@@ -181,3 +185,53 @@ class HandHistory:
         if self.players is not None and 1 <= seat <= len(self.players) and self.players[seat - 1]:
             return self.players[seat - 1]
         return f"p{seat}"
+
+
+@dataclass(frozen=True, slots=True)
+class ActionFields:
+    """A hand's actions as columns, one tuple per field of :class:`Action` (``lines`` may be a
+    range): the ingest worker's form of the actions, which the reader's fast path makes
+    without an :class:`Action` per action line, and which the 7 & 8 lean replay, the hand's
+    identity and its ``actions`` rows read.  :meth:`actions` gives the Actions themselves.
+    """
+
+    actors: tuple[int, ...]
+    verbs: tuple[Verb, ...]
+    cards: tuple[tuple[Card, ...], ...]
+    amounts: tuple[int | None, ...]
+    targets: tuple[int | None, ...]
+    pots: tuple[str | None, ...]
+    comments: tuple[str | None, ...]
+    lines: tuple[int, ...] | range
+
+    @staticmethod
+    def of(actions: tuple[Action, ...]) -> ActionFields:
+        """The fields of ``actions``."""
+        if not actions:
+            return NO_ACTION_FIELDS
+        actors, verbs, cards, amounts, targets, pots, comments, lines = zip(*[
+            (action.actor, action.verb, action.cards, action.amount, action.target, action.pot,
+             action.comment, action.line) for action in actions], strict=True)
+        return ActionFields(actors, verbs, cards, amounts, targets, pots, comments, lines)
+
+    def actions(self) -> tuple[Action, ...]:
+        """One :class:`Action` per row, equal to (and with the lines of) those the fields were
+        read from."""
+        return _ACTIONS_FROM_ROWS(zip(self.actors, self.verbs, self.cards, self.amounts,
+                                      self.targets, self.pots, self.comments, strict=True),
+                                  self.lines)
+
+
+NO_ACTION_FIELDS: Final = ActionFields((), (), (), (), (), (), (), ())
+"""The fields of a hand without actions."""
+
+_ACTIONS_FROM_ROWS: Final[Callable[[Iterable[tuple[Any, ...]], Iterable[Any]],
+                                   tuple[Action, ...]]] = tuples_builder(Action)
+_WITH_ACTIONS: Final[Callable[[HandHistory, tuple[Action, ...]], HandHistory]] = \
+    field_replacer(HandHistory, "actions")
+
+
+def with_actions(hand: HandHistory, fields: ActionFields) -> HandHistory:
+    """``hand`` (read without its actions: the reader's column form) with the actions of
+    ``fields``: the hand the reader gives, field for field."""
+    return _WITH_ACTIONS(hand, fields.actions())

@@ -23,9 +23,9 @@ from typing import IO, Any, Final, cast
 
 from parsers.build import build_hand
 from parsers.errors import ParseError
-from parsers.fastpath import fast_hand
+from parsers.fastpath import fast_hand, fast_hand_fields
 from parsers.knobs import Game
-from parsers.model import HandHistory
+from parsers.model import ActionFields, HandHistory
 from parsers.tomlsubset import INT64_MAX, INT64_MIN, Document, Unsupported, parse_document
 
 __all__ = [
@@ -34,6 +34,7 @@ __all__ = [
     "Chunk",
     "Cut",
     "HandCuts",
+    "hand_and_fields",
     "hand_from_chunk",
     "iter_chunks",
     "loads_hands",
@@ -518,6 +519,21 @@ def hand_from_chunk(chunk: Chunk, source: str) -> HandHistory:
         if hand is not None:
             return hand
     return _general_hand(chunk, source, raw)
+
+
+def hand_and_fields(chunk: Chunk, source: str) -> tuple[HandHistory, ActionFields | None]:
+    """:func:`hand_from_chunk` for the ingest worker: a hand the fast path reads comes without
+    its actions (``actions`` is empty), which are given as columns instead (the second item,
+    :class:`~parsers.model.ActionFields`: no :class:`~parsers.model.Action` per action line);
+    any other hand comes whole, with None.  ``with_actions(hand, fields)``
+    (:func:`parsers.model.with_actions`) is the hand :func:`hand_from_chunk` gives.
+    """
+    raw = "\n".join(chunk.lines)
+    if chunk.problem is None:
+        found = fast_hand_fields(chunk.lines, chunk.first_line, source, chunk.index, raw)
+        if found is not None:
+            return found
+    return _general_hand(chunk, source, raw), None
 
 
 def _general_hand(chunk: Chunk, source: str, raw: str) -> HandHistory:

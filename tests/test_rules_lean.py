@@ -17,6 +17,7 @@ replays the hand and raises every :class:`RuleError`.  These tests check:
 from __future__ import annotations
 
 import dataclasses
+import functools
 import io
 import random
 from collections.abc import Callable, Iterator
@@ -32,7 +33,7 @@ from analytics.rules.seveneight import SevenEightState
 from parsers import HandHistory, loads_hands, read_hands
 from parsers.cards import UNKNOWN, Card
 from parsers.knobs import BigTwoRules, BigTwoScoring, Game
-from parsers.model import Action
+from parsers.model import Action, ActionFields
 from tests.mutate import KINDS, Mutation, load_seeds, mutate
 from tests.test_rules_golden import _mutated, _simulated
 
@@ -60,13 +61,20 @@ def result(replay: Callable[[HandHistory], Outcome], hand: HandHistory) -> Resul
 
 
 def assert_same(game: str, hand: HandHistory) -> None:
-    """``replay`` (lean first) and ``replay_full`` agree on ``hand``."""
+    """``replay`` (lean first) and ``replay_full`` agree on ``hand``; for 7 & 8 also the
+    ingest worker's replay of the actions as columns (``replay_fields``: the hand without
+    its Actions, their fields beside it)."""
     engine = ENGINES[game]
     full = result(engine.replay_full, hand)
     assert result(engine.replay, hand) == full
     lean = lean_replay(game)(hand)
     if lean is not None:  # the lean replay accepts only what the full engine accepts
         assert full == ("outcome", (lean, lean.extra))
+    if game == "seveneight":
+        bare = dataclasses.replace(hand, actions=())
+        replay_columns = functools.partial(seveneight.replay_fields,
+                                           fields=ActionFields.of(hand.actions))
+        assert result(replay_columns, bare) == full
 
 
 @cache

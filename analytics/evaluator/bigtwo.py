@@ -24,6 +24,7 @@ __all__ = [
     "BigTwoCombo",
     "BigTwoComparisonError",
     "BigTwoKind",
+    "BigTwoMaskKeys",
     "bigtwo_all_combos",
     "bigtwo_beats",
     "bigtwo_card_key",
@@ -213,6 +214,87 @@ def _classify(hand: tuple[Card, ...], rules: BigTwoRules) -> BigTwoCombo | None:
             return made(BigTwoKind.FLUSH, suits[0], *ranks)
         return made(BigTwoKind.FLUSH, *ranks, suits[0])
     return None
+
+
+class BigTwoMaskKeys:
+    """:func:`bigtwo_combo`'s ``key`` of a play given as a card mask (bit ``card.code``),
+    under one rule set: the same key, or None where it gives None, without Card objects.
+
+    For a replay that meets a play it has not seen yet: the cards' Big Two strengths come
+    from a table by code, and the shape from the strengths sorted (strongest first, as
+    :func:`bigtwo_combo` orders them), so a new play costs a few microseconds instead of
+    the tens :func:`bigtwo_combo` spends checking and sorting Cards.
+    """
+
+    __slots__ = ("_card_keys", "_four_card_plays", "_runs", "_suit_first")
+
+    def __init__(self, rules: BigTwoRules) -> None:
+        strength = rules.suit_strength
+        # Card code 4 * poker rank + suit: its Big Two strength (bigtwo_card_key).
+        self._card_keys = [((code >> 2) - 1) % 13 * 4 + strength[code & 3]
+                           for code in range(52)]
+        # Each valid straight as a mask of its poker ranks (bit rank), with its order.
+        self._runs = {sum(1 << rank for rank in run): order
+                      for run, order in _runs(rules.straights).items()}
+        self._four_card_plays = rules.four_card_plays
+        self._suit_first = rules.flush_order is FlushOrder.SUIT_FIRST
+
+    def key(self, mask: int) -> tuple[int, ...] | None:
+        """The key of the play of the cards of ``mask`` (1 to 52 distinct cards), or None
+        when they are no combination."""
+        card_keys = self._card_keys
+        strengths = []
+        ranks_held = 0  # poker ranks, for the straights
+        while mask:
+            low = mask & -mask
+            code = low.bit_length() - 1
+            strengths.append(card_keys[code])
+            ranks_held |= 1 << (code >> 2)
+            mask ^= low
+        size = len(strengths)
+        if size == 1:
+            return (1, 0, strengths[0])
+        if not 2 <= size <= 5:
+            return None
+        strengths.sort(reverse=True)
+        ranks = [strength >> 2 for strength in strengths]
+        top_suit = strengths[0] & 3
+        if size == 2:
+            return (2, 0, ranks[0], top_suit) if ranks[0] == ranks[1] else None
+        if size == 3:
+            return (3, 0, ranks[0]) if ranks[0] == ranks[2] else None
+        if size == 4:
+            return self._four(ranks, top_suit)
+        return self._five(ranks, strengths, ranks_held)
+
+    def _four(self, ranks: list[int], top_suit: int) -> tuple[int, ...] | None:
+        if not self._four_card_plays:
+            return None
+        if ranks[0] == ranks[3]:
+            return (4, 1, ranks[0])  # four of a kind
+        if ranks[0] == ranks[1] and ranks[2] == ranks[3]:
+            return (4, 0, ranks[0], ranks[3], top_suit)  # two pairs
+        return None
+
+    def _five(self, ranks: list[int], strengths: list[int], ranks_held: int
+              ) -> tuple[int, ...] | None:
+        distinct = ranks_held.bit_count()
+        if distinct == 2:  # four of a kind or a full house: ranks[1], ranks[2] are theirs
+            if ranks[0] == ranks[3] or ranks[1] == ranks[4]:
+                return (5, 3, ranks[1])
+            return (5, 2, ranks[2])
+        if distinct != 5:
+            return None
+        top_suit = strengths[0] & 3
+        flush = all(strength & 3 == top_suit for strength in strengths)
+        run = self._runs.get(ranks_held)
+        if run is not None:
+            return (5, 4 if flush else 0, run, top_suit)
+        if flush:
+            if self._suit_first:
+                return (5, 1, top_suit, *ranks)
+            return (5, 1, *ranks, top_suit)
+        return None
 
 
 def bigtwo_beats(new: BigTwoCombo, old: BigTwoCombo) -> bool:

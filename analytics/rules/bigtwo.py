@@ -35,11 +35,12 @@ from analytics.evaluator import (
     bigtwo_card_key,
     bigtwo_combo,
 )
+from analytics.evaluator.bigtwo import BigTwoMaskKeys
 from analytics.rules.base import Outcome, PotAward, RuleError, lean_first, permits
 from parsers._fastinit import positional_constructor
 from parsers.cards import DECK, Card, Rank, format_cards
 from parsers.knobs import BigTwoDeal, BigTwoRules, BigTwoScoring
-from parsers.model import DEALER, Action, HandHistory, Verb
+from parsers.model import DEALER, Action, ActionFields, HandHistory, Verb, with_actions
 
 __all__ = [
     "DECK_SIZE",
@@ -53,6 +54,7 @@ __all__ = [
     "payment",
     "prepare_plays",
     "replay",
+    "replay_fields",
 ]
 
 DECK_SIZE: Final = 52
@@ -813,16 +815,20 @@ _NEW_AWARD: Final[Callable[[str, int, int], PotAward]] = positional_constructor(
 class _LeanRules:
     """What the lean replay needs of one rule set, found once per rules object."""
 
-    __slots__ = ("bits_in_order", "deal_all", "keys", "lead_bit", "memo", "play_rules",
-                 "rank_scoring", "rules", "scoring")
+    __slots__ = ("bits_in_order", "deal_all", "keys", "lead_bit", "mask_keys", "rank_scoring",
+                 "rules", "scoring")
 
     def __init__(self, rules: BigTwoRules) -> None:
         self.rules = rules  # keeps the rules alive, so that their id stays theirs
         self.deal_all = rules.deal is BigTwoDeal.ALL
-        self.play_rules = _play_rules(rules)
-        self.memo = _PLAYS.setdefault(self.play_rules, {})
-        # Mask -> strength of the plays met so far: the memo's combos' keys, one look-up.
-        self.keys = _KEYS.setdefault(self.play_rules, {})
+        play_rules = _play_rules(rules)
+        # Mask -> strength of the legal plays met so far (the evaluator's key), one look-up;
+        # a play not met before is recognised by its mask (no Cards: a few microseconds).
+        self.keys = _KEYS.setdefault(play_rules, {})
+        mask_keys = _MASK_KEYS.get(play_rules)
+        if mask_keys is None:
+            mask_keys = _MASK_KEYS[play_rules] = BigTwoMaskKeys(play_rules)
+        self.mask_keys = mask_keys
         self.lead_bit = _known_bit(rules.lead)
         # Card bits weakest first: the lowest card dealt leads when the lead card is not.
         order = card_order(rules)
@@ -833,6 +839,7 @@ class _LeanRules:
 
 _LEAN_RULES: dict[int, _LeanRules] = {}
 _KEYS: dict[BigTwoRules, dict[int, tuple[int, ...]]] = {}
+_MASK_KEYS: dict[BigTwoRules, BigTwoMaskKeys] = {}
 _MAX_LEAN_RULES: Final = 1_000
 
 
@@ -846,8 +853,37 @@ def _lean_rules(rules: BigTwoRules) -> _LeanRules:
     return found
 
 
+def replay_fields(hand: HandHistory, fields: ActionFields) -> Outcome:
+    """:func:`replay` of a hand read without its actions (``hand.actions`` is empty), whose
+    actions are ``fields`` (the ingest worker's form, from
+    :func:`parsers.reader.hand_and_fields`): the lean replay reads the columns, and only when
+    it declines are the actions made for the full engine
+    (:func:`parsers.model.with_actions`), which then gives every outcome and error."""
+    return lean_first(lambda _: _replay_lean_fields(hand, fields),
+                      lambda _: replay_full(with_actions(hand, fields)), hand)
+
+
 def _replay_lean(hand: HandHistory) -> Outcome | None:
-    """The Outcome of a legal game of the usual shape, or None to leave it to the full engine."""
+    """The Outcome of a legal game of the usual shape, or None to leave it to the full engine
+    (the one lean replay, :func:`_replay_lean_columns`, on the columns of the hand's actions
+    that it reads: four list comprehensions cost less than :meth:`ActionFields.of`)."""
+    actions = hand.actions
+    return _replay_lean_columns(hand, tuple([action.actor for action in actions]),
+                                [action.verb for action in actions],
+                                [action.target for action in actions],
+                                [action.cards for action in actions])
+
+
+def _replay_lean_fields(hand: HandHistory, fields: ActionFields) -> Outcome | None:
+    """The lean replay of ``hand``'s header with the actions ``fields``."""
+    return _replay_lean_columns(hand, fields.actors, fields.verbs, fields.targets, fields.cards)
+
+
+def _replay_lean_columns(hand: HandHistory, actors: tuple[int, ...], verbs: Sequence[Verb],
+                         targets: Sequence[int | None], cards: Sequence[tuple[Card, ...]]
+                         ) -> Outcome | None:
+    """The Outcome of ``hand``'s header with the actions of these columns, for a legal game
+    of the usual shape; None to leave it to the full engine."""
     rules = hand.rules
     players = hand.num_players
     if hand.errors or not isinstance(rules, BigTwoRules) or not 2 <= players <= 4:
@@ -855,34 +891,34 @@ def _replay_lean(hand: HandHistory) -> Outcome | None:
     lean = _lean_rules(rules)
     if lean.rank_scoring:
         return None  # play goes on after the first player out: the full engine
-    actions = hand.actions
-    hands = _lean_deal(actions, players, lean)
+    if len(verbs) <= players:
+        return None
+    hands = _lean_deal(actors[:players], verbs[:players], targets[:players], cards[:players],
+                       lean)
     if hands is None:
         return None
     dealt = [hand_mask.bit_count() for hand_mask in hands]
-    end = _lean_play(actions, players, hands, lean)
+    end = _lean_play(actors[players:], verbs[players:], cards[players:], hands, lean)
     if end is None:
         return None
     winner, plays, tricks = end
     return _lean_outcome(hand, players, hands, dealt, winner, plays, tricks, lean)
 
 
-def _lean_deal(actions: Sequence[Action], players: int, lean: _LeanRules) -> list[int] | None:
-    """Each player's hand after the deal, and at index 0 the bit of the card the first play
-    must hold (the lead card, or the lowest card dealt).  The deal must be one dealer's deal
-    to each player, in any order, of the right number of known cards, none twice; None
-    when the first ``players`` actions are anything else."""
-    if len(actions) <= players:
-        return None
+def _lean_deal(actors: Sequence[int], verbs: Sequence[Verb], targets: Sequence[int | None],
+               cards: Sequence[tuple[Card, ...]], lean: _LeanRules) -> list[int] | None:
+    """Each player's hand after the deal (the first ``players`` actions, whose columns these
+    are), and at index 0 the bit of the card the first play must hold (the lead card, or
+    the lowest card dealt).  The deal must be one dealer's deal to each player, in any
+    order, of the right number of known cards, none twice; None for anything else."""
+    players = len(verbs)
     hands = [0] * (players + 1)
     all_dealt = 0
-    for action in actions[:players]:
-        target = action.target
-        cards = action.cards
-        if (action.verb is not _VERB_DEAL_HOLE or action.actor != DEALER or target is None
+    for verb, actor, target, group in zip(verbs, actors, targets, cards, strict=True):
+        if (verb is not _VERB_DEAL_HOLE or actor != DEALER or target is None
                 or not 0 < target <= players or hands[target]):
             return None
-        mask = _play_mask(cards)
+        mask = _play_mask(group)
         if mask <= 0 or mask & all_dealt:
             return None
         hands[target] = mask
@@ -903,22 +939,24 @@ def _lean_deal(actions: Sequence[Action], players: int, lean: _LeanRules) -> lis
     return hands
 
 
-def _lean_play(actions: Sequence[Action], players: int, hands: list[int], lean: _LeanRules
+def _lean_play(actors: tuple[int, ...], verbs: Sequence[Verb],
+               cards: Sequence[tuple[Card, ...]], hands: list[int], lean: _LeanRules
                ) -> tuple[int, int, int] | None:
-    """Play every action after the deal, as :func:`_play_all` does, until somebody goes out.
+    """Play every action after the deal (these columns), as :func:`_play_all` does, until
+    somebody goes out.
 
     For the scorings where the game ends there (not ``rank``): until then every
     player holds cards, so the turn goes round the table in order (checked for
-    the whole game at once) and a trick ends after ``players - 1`` passes in a
-    row.  Returns the player who went out and the numbers of plays and tricks,
-    or None at anything but a legal play or pass by the player to act, or an
-    action after the end.
+    the whole game at once, by comparing the actors' column with the turn order)
+    and a trick ends after ``players - 1`` passes in a row.  Returns the player who
+    went out and the numbers of plays and tricks, or None at anything but a legal
+    play or pass by the player to act, or an action after the end.
     """
-    rest = actions[players:]
-    count = len(rest)
+    players = len(hands) - 1
+    count = len(actors)
     lead_bit = hands[0]
     cycle = _CYCLES[players][next(p for p in range(1, players + 1) if hands[p] & lead_bit)]
-    if count > len(cycle) or [action.actor for action in rest] != cycle[:count]:
+    if count > len(cycle) or actors != cycle[:count]:
         return None
     keys = lean.keys
     trick_end = players - 1
@@ -926,9 +964,8 @@ def _lean_play(actions: Sequence[Action], players: int, hands: list[int], lean: 
     table_size = 0
     # Passes still to come before the trick ends; 0: the player to act leads.
     to_pass = plays = tricks = 0
-    remaining = iter(rest)
-    for action in remaining:
-        verb = action.verb
+    remaining = zip(verbs, cards, actors, strict=True)
+    for verb, group, player in remaining:
         if verb is _VERB_PASS:
             if not to_pass:
                 return None  # the leader may not pass
@@ -936,24 +973,22 @@ def _lean_play(actions: Sequence[Action], players: int, hands: list[int], lean: 
             if not to_pass:  # the trick is over
                 tricks += 1
         elif verb is _VERB_PLAY:
-            cards = action.cards
-            size = len(cards)
+            size = len(group)
             if size == 1:  # the usual play; a card's code is its bit number
-                code = cards[0].code
+                code = group[0].code
                 if code < 0:
                     return None  # ??
                 mask = 1 << code
             else:
-                mask = _play_mask(cards)
+                mask = _play_mask(group)
                 if mask <= 0:
                     return None
-            player = action.actor
             hand_mask = hands[player]
             if mask & ~hand_mask:
                 return None  # a card he does not hold
             key = keys.get(mask)
             if key is None:
-                key = _lean_key(mask, cards, lean)
+                key = _lean_key(mask, lean)
                 if key is None:
                     return None
             if to_pass:  # he follows: same size, and stronger
@@ -976,11 +1011,12 @@ def _lean_play(actions: Sequence[Action], players: int, hands: list[int], lean: 
 _MAX_LEAN_ACTIONS: Final = 4 * DECK_SIZE
 """Plays and passes of a legal game up to the first player out: at most one play and
 ``players - 1`` passes per card."""
-_CYCLES: Final[dict[int, list[list[int]]]] = {
-    n: [[]] + [[(first - 1 + step) % n + 1 for step in range(_MAX_LEAN_ACTIONS)]
+_CYCLES: Final[dict[int, list[tuple[int, ...]]]] = {
+    n: [()] + [tuple([(first - 1 + step) % n + 1 for step in range(_MAX_LEAN_ACTIONS)])
                for first in range(1, n + 1)]
     for n in range(2, 5)}
-"""By table size and first player, the players in turn while all of them hold cards."""
+"""By table size and first player, the players in turn while all of them hold cards
+(tuples: the actors' column is compared with one slice, in C)."""
 
 
 def _play_mask(cards: Sequence[Card]) -> int:
@@ -994,16 +1030,16 @@ def _play_mask(cards: Sequence[Card]) -> int:
     return mask if mask.bit_count() == len(cards) else -1
 
 
-def _lean_key(mask: int, cards: Sequence[Card], lean: _LeanRules) -> tuple[int, ...] | None:
-    """The strength of a play not met before (the evaluator's key), or None if it is no
-    combination; remembered in ``lean.keys``."""
-    combo = _recognise(mask, cards, lean.play_rules, lean.memo)
-    if combo is None:
+def _lean_key(mask: int, lean: _LeanRules) -> tuple[int, ...] | None:
+    """The strength of a play not met before (the evaluator's key, from its mask of known,
+    distinct cards), or None if it is no combination; remembered in ``lean.keys``."""
+    key = lean.mask_keys.key(mask)
+    if key is None:
         return None
     keys = lean.keys
     if len(keys) >= _MAX_CACHED_PLAYS:
         keys.clear()
-    key = keys[mask] = combo.key
+    keys[mask] = key
     return key
 
 

@@ -11,14 +11,15 @@ engines agree).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Final
+from collections.abc import Callable, Sequence
+from operator import attrgetter
+from typing import Final, Generic, Protocol, TypeVar
 
 from analytics.rules.betting import FIXED_LIMIT_MAX_BETS
 from parsers.knobs import Betting
 from parsers.model import Action, Verb
 
-__all__ = ["CANNOT_ACT", "lean_betting_round"]
+__all__ = ["CANNOT_ACT", "lean_betting_columns", "lean_betting_round"]
 
 _FIXED_LIMIT: Final = Betting.FIXED_LIMIT
 _POT_LIMIT: Final = Betting.POT_LIMIT
@@ -50,9 +51,53 @@ CANNOT_ACT: Final = 1 << 62
 def lean_betting_round(actions: Sequence[Action], index: int, stacks: list[int],
                        committed: list[int], in_hand: list[bool], order: tuple[int, ...],
                        structure: Betting, min_bet: int, pot: int) -> int:
-    """Play one betting round from ``actions[index]``, as :class:`BettingRound` does
-    (``committed``: what each player has put in already, as blinds; ``pot``: the chips
-    in the pot before the round, for pot limit).
+    """:func:`lean_betting_columns` on a hand's :class:`Action` objects (Rummoli's poker phase),
+    read through column views: a round reads a few actions, not worth copying them all."""
+    return lean_betting_columns(_Column(actions, _ACTOR), _Column(actions, _VERB),
+                                _Column(actions, _AMOUNT), index, stacks, committed, in_hand,
+                                order, structure, min_bet, pot)
+
+
+_T = TypeVar("_T")
+_T_co = TypeVar("_T_co", covariant=True)
+
+
+class Indexed(Protocol[_T_co]):
+    """What a betting round reads of a column: its items by index, and its length."""
+
+    def __getitem__(self, index: int, /) -> _T_co: ...
+
+    def __len__(self) -> int: ...
+
+_ACTOR: Final[Callable[[Action], int]] = attrgetter("actor")
+_VERB: Final[Callable[[Action], Verb]] = attrgetter("verb")
+_AMOUNT: Final[Callable[[Action], int | None]] = attrgetter("amount")
+
+
+class _Column(Generic[_T]):
+    """One field of each action, read on demand (only indexing and ``len``)."""
+
+    __slots__ = ("_actions", "_field")
+
+    def __init__(self, actions: Sequence[Action], field: Callable[[Action], _T]) -> None:
+        self._actions = actions
+        self._field = field
+
+    def __getitem__(self, index: int) -> _T:
+        return self._field(self._actions[index])
+
+    def __len__(self) -> int:
+        return len(self._actions)
+
+
+def lean_betting_columns(actors: Indexed[int], verbs: Indexed[Verb],
+                         amounts: Indexed[int | None], index: int, stacks: list[int],
+                         committed: list[int], in_hand: list[bool], order: tuple[int, ...],
+                         structure: Betting, min_bet: int, pot: int) -> int:
+    """Play one betting round from action ``index`` (the actions given as columns: each one's
+    actor, verb and amount), as :class:`BettingRound` does (``committed``: what each player
+    has put in already, as blinds; ``pot``: the chips in the pot before the round, for pot
+    limit).
 
     Updates ``stacks``, ``committed`` and ``in_hand`` in place; returns the index
     of the first action after the round, or -1 at anything but a legal check,
@@ -72,7 +117,7 @@ def lean_betting_round(actions: Sequence[Action], index: int, stacks: list[int],
     live = faced.count(-1)
     fixed = structure is _FIXED_LIMIT
     pot_limit = structure is _POT_LIMIT
-    count = len(actions)
+    count = len(verbs)
     scans = _scans(order)
     pos = -1
     while True:
@@ -92,10 +137,9 @@ def lean_betting_round(actions: Sequence[Action], index: int, stacks: list[int],
             return index
         if index >= count:
             return -1
-        action = actions[index]
-        if action.actor - 1 != player:
+        if actors[index] - 1 != player:
             return -1
-        verb = action.verb
+        verb = verbs[index]
         if verb is _CHECK_CALL:
             paid = min(current - committed[player], stacks[player])
             stacks[player] -= paid
@@ -111,7 +155,7 @@ def lean_betting_round(actions: Sequence[Action], index: int, stacks: list[int],
             live -= 1  # he could act, so he had chips
             faced[player] = CANNOT_ACT
         elif verb is _BET_RAISE:
-            amount = action.amount
+            amount = amounts[index]
             if amount is None:
                 return -1
             reach = committed[player] + stacks[player]

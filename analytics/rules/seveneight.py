@@ -33,14 +33,15 @@ from analytics.rules.betting import (
     BettingRound,
     LegalBetting,
 )
-from analytics.rules.lean_betting import CANNOT_ACT, lean_betting_round
+from analytics.rules.lean_betting import CANNOT_ACT, lean_betting_columns
 from analytics.rules.pots import NoContenderError, settle
 from parsers._fastinit import positional_constructor
 from parsers.cards import UNKNOWN, Card, format_cards
 from parsers.knobs import Betting
-from parsers.model import Action, HandHistory, Verb
+from parsers.model import Action, ActionFields, HandHistory, Verb, with_actions
 
-__all__ = ["STRUCTURES", "Phase", "SevenEightLegal", "SevenEightState", "replay"]
+__all__ = ["STRUCTURES", "Phase", "SevenEightLegal", "SevenEightState", "replay",
+           "replay_fields"]
 
 STRUCTURES: dict[str, Betting] = {
     "N78": Betting.NO_LIMIT,
@@ -663,6 +664,34 @@ _NEW_AWARD: Final[Callable[[str, int, int], PotAward]] = positional_constructor(
 
 def _replay_lean(hand: HandHistory) -> Outcome | None:
     """The Outcome of a legal hand of the usual shape, or None to leave it to the full engine."""
+    actions = hand.actions
+    # The columns the lean replay reads: five comprehensions cost less than
+    # ActionFields.of, which reads every field into a row and transposes the rows.
+    return _replay_lean_columns(hand, [action.actor for action in actions],
+                                [action.verb for action in actions],
+                                [action.cards for action in actions],
+                                [action.amount for action in actions],
+                                [action.target for action in actions])
+
+
+def replay_fields(hand: HandHistory, fields: ActionFields) -> Outcome:
+    """:func:`replay` of a hand read without its actions (``hand.actions`` is empty), whose
+    actions are ``fields`` (the ingest worker's form, from
+    :func:`parsers.reader.hand_and_fields`): the lean replay reads the columns, and only when
+    it declines are the actions made for the full engine
+    (:func:`parsers.model.with_actions`), which then gives every outcome and error."""
+    return lean_first(lambda _: _replay_lean_columns(hand, fields.actors, fields.verbs,
+                                                     fields.cards, fields.amounts,
+                                                     fields.targets),
+                      lambda _: replay_full(with_actions(hand, fields)), hand)
+
+
+def _replay_lean_columns(hand: HandHistory, actors: Sequence[int], verbs: Sequence[Verb],
+                         cards: Sequence[tuple[Card, ...]], amounts: Sequence[int | None],
+                         targets: Sequence[int | None]) -> Outcome | None:
+    """The lean replay of ``hand``'s header with its actions as columns (each one's actor,
+    verb, cards, amount and target): the one lean replay, of the reader's columns
+    (:func:`replay_fields`) and of a hand's Actions (:func:`_replay_lean`)."""
     structure = STRUCTURES.get(hand.variant)
     starting = hand.starting_stacks
     if structure is None or starting is None:
@@ -679,8 +708,7 @@ def _replay_lean(hand: HandHistory) -> Outcome | None:
     blinds = hand.blinds_or_straddles or (0,) * n
     if len(antes) != n or len(blinds) != n or min(antes) < 0 or min(blinds) < 0:
         return None
-    actions = hand.actions
-    holes = _lean_first_deal(actions, n)
+    holes = _lean_first_deal(actors, verbs, cards, targets, n)
     if holes is None:
         return None
     # Antes, then blinds, each all in when short (as SevenEightState posts them).  Chips
@@ -693,48 +721,49 @@ def _replay_lean(hand: HandHistory) -> Outcome | None:
     total = sum(starting)
     if total >= CANNOT_ACT:
         return None
-    index = lean_betting_round(actions, 2 * n, stacks, committed, in_hand, _ROUND1_ORDERS[n],
-                        structure, size1, total - sum(stacks) - sum(committed))
+    index = lean_betting_columns(actors, verbs, amounts, 2 * n, stacks, committed, in_hand,
+                                 _ROUND1_ORDERS[n], structure, size1,
+                                 total - sum(stacks) - sum(committed))
     if index < 0:
         return None
     if in_hand.count(True) > 1:
-        index = _lean_third_deal(actions, index, holes, in_hand)
+        index = _lean_third_deal(verbs, cards, targets, index, holes, in_hand)
         if index < 0:
             return None
-        index = lean_betting_round(actions, index, stacks, [0] * n, in_hand, _ROUND2_ORDERS[n],
-                            structure, size2, total - sum(stacks))
+        index = lean_betting_columns(actors, verbs, amounts, index, stacks, [0] * n, in_hand,
+                                     _ROUND2_ORDERS[n], structure, size2, total - sum(stacks))
         if index < 0:
             return None
     shown: list[tuple[Card, ...] | None] = [None] * n
     if in_hand.count(True) > 1:
-        index = _lean_showdown(actions, index, holes, in_hand, shown)
-    if index != len(actions):  # an action after the end (even a no-op): the full engine
+        index = _lean_showdown(actors, verbs, cards, index, holes, in_hand, shown)
+    if index != len(verbs):  # an action after the end (even a no-op): the full engine
         return None
     contributions = list(map(sub, starting, stacks))
     return _lean_outcome(hand, starting, contributions, in_hand, shown)
 
 
-def _lean_first_deal(actions: Sequence[Action], n: int) -> list[tuple[Card, ...]] | None:
+def _lean_first_deal(actors: Sequence[int], verbs: Sequence[Verb],
+                     cards: Sequence[tuple[Card, ...]], targets: Sequence[int | None], n: int
+                     ) -> list[tuple[Card, ...]] | None:
     """Each player's two hole cards from the first ``2 n`` actions: ``n`` deals, then ``n``
     turn-ups (one per player, in any order); None when they are anything else."""
-    if len(actions) < 2 * n:
+    if len(verbs) < 2 * n:
         return None
     dealt: list[tuple[Card, ...] | None] = [None] * n
-    for action in actions[:n]:
-        target = action.target
-        cards = action.cards
-        if (action.verb is not _DEAL or target is None or not 0 < target <= n
-                or len(cards) != 2 or dealt[target - 1] is not None):
+    for verb, target, hole in zip(verbs[:n], targets[:n], cards[:n], strict=True):
+        if (verb is not _DEAL or target is None or not 0 < target <= n
+                or len(hole) != 2 or dealt[target - 1] is not None):
             return None
-        dealt[target - 1] = cards
+        dealt[target - 1] = hole
     holes = cast("list[tuple[Card, ...]]", dealt)  # every entry set: n distinct targets
     turned = [False] * n
-    for action in actions[n:2 * n]:
-        player = action.actor - 1
-        cards = action.cards
-        if action.verb is not _UP or not 0 <= player < n or turned[player] or len(cards) != 1:
+    end = 2 * n
+    for verb, actor, up in zip(verbs[n:end], actors[n:end], cards[n:end], strict=True):
+        player = actor - 1
+        if verb is not _UP or not 0 <= player < n or turned[player] or len(up) != 1:
             return None
-        card = cards[0]
+        card = up[0]
         hole = holes[player]
         # Identity: the parser's cards are interned (a card built by hand goes the long way).
         if card is UNKNOWN or (hole[0] is not card and hole[1] is not card):
@@ -743,42 +772,44 @@ def _lean_first_deal(actions: Sequence[Action], n: int) -> list[tuple[Card, ...]
     return holes
 
 
-def _lean_third_deal(actions: Sequence[Action], index: int, holes: list[tuple[Card, ...]],
+def _lean_third_deal(verbs: Sequence[Verb], cards: Sequence[tuple[Card, ...]],
+                     targets: Sequence[int | None], index: int, holes: list[tuple[Card, ...]],
                      in_hand: list[bool]) -> int:
     """Deal the third card to every player still in (any order); the next action's index, or
     -1 when the actions are not exactly those deals."""
     waiting = in_hand.count(True)
     end = index + waiting
-    if end > len(actions):
+    if end > len(verbs):
         return -1
     dealt = [not still_in for still_in in in_hand]
-    for action in actions[index:end]:
-        target = action.target
-        cards = action.cards
-        if (action.verb is not _DEAL or target is None or not 0 < target <= len(holes)
-                or dealt[target - 1] or len(cards) != 1):
+    for verb, target, third in zip(verbs[index:end], targets[index:end], cards[index:end],
+                                   strict=True):
+        if (verb is not _DEAL or target is None or not 0 < target <= len(holes)
+                or dealt[target - 1] or len(third) != 1):
             return -1
         dealt[target - 1] = True
-        holes[target - 1] += cards
+        holes[target - 1] += third
     return end
 
 
-def _lean_showdown(actions: Sequence[Action], index: int, holes: list[tuple[Card, ...]],
-                   in_hand: list[bool], shown: list[tuple[Card, ...] | None]) -> int:
+def _lean_showdown(actors: Sequence[int], verbs: Sequence[Verb],
+                   cards_of: Sequence[tuple[Card, ...]], index: int,
+                   holes: list[tuple[Card, ...]], in_hand: list[bool],
+                   shown: list[tuple[Card, ...] | None]) -> int:
     """Every player still in shows all his cards or mucks (any order); fills ``shown`` and
     returns the next action's index, or -1 at anything else."""
     waiting = in_hand.count(True)
     end = index + waiting
-    if end > len(actions):
+    if end > len(verbs):
         return -1
     done = [not still_in for still_in in in_hand]
     n = len(holes)
-    for action in actions[index:end]:
-        player = action.actor - 1
-        if action.verb is not _SHOW or not 0 <= player < n or done[player]:
+    for verb, actor, cards in zip(verbs[index:end], actors[index:end], cards_of[index:end],
+                                  strict=True):
+        player = actor - 1
+        if verb is not _SHOW or not 0 <= player < n or done[player]:
             return -1
         done[player] = True
-        cards = action.cards
         if cards:
             hole = holes[player]
             if any(card is UNKNOWN for card in hole) or len(cards) != len(hole) or (

@@ -41,7 +41,7 @@ from analytics.equity.rummoli import (
 )
 from analytics.rules.base import Outcome
 from parsers.knobs import BigTwoRules, Game
-from parsers.model import HandHistory
+from parsers.model import ActionFields, HandHistory
 
 __all__ = ["RUMMOLI_INGEST_SAMPLES", "Columns", "PendingRows", "add_equity_rows",
            "add_pending_rows", "seed_of"]
@@ -84,13 +84,16 @@ class PendingRows:
 
 def add_equity_rows(columns: Columns, key: int, hand: HandHistory, outcome: Outcome,
                     names: Sequence[str] | None = None,
-                    pending: PendingRows | None = None) -> None:
+                    pending: PendingRows | None = None,
+                    fields: ActionFields | None = None) -> None:
     """Append the hand's equity rows (if its game has any) to the batch's ``columns``.
 
     ``names`` are the players' names by seat (``hand.player_name``), when the caller has them.
     With ``pending``, a 7 & 8 all-in spot, a Big Two game's deals or a Rummoli round's
     cards are put there instead, to be solved with the batch's others by
-    :func:`add_pending_rows` (the same rows, in the same order).
+    :func:`add_pending_rows` (the same rows, in the same order).  ``fields``: a Big Two
+    game's actions as columns, when it was read without them
+    (:func:`parsers.reader.hand_and_fields`); the other games read ``hand.actions``.
     """
     game = hand.game
     if names is None:
@@ -123,9 +126,9 @@ def add_equity_rows(columns: Columns, key: int, hand: HandHistory, outcome: Outc
         if pending is not None and isinstance(hand.rules, BigTwoRules):
             rules = hand.rules
             pending.bigtwo.extend([(key, seat, _name(hand, names, seat), mask, size, rules)
-                                   for seat, mask, size in bigtwo_game_deals(hand)])
+                                   for seat, mask, size in bigtwo_game_deals(hand, fields)])
             return
-        features = bigtwo_game_features_fast(hand)
+        features = bigtwo_game_features_fast(hand, fields)
         if features:
             _add_features(columns["bigtwo_features"], key, hand, names, features)
 

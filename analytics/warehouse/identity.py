@@ -21,13 +21,15 @@ import dataclasses
 import datetime as dt
 import enum
 import operator
+from collections.abc import Callable
 from dataclasses import dataclass
 from hashlib import blake2b
 from typing import Final
 
+from parsers._fastinit import positional_constructor
 from parsers.cards import DECK, UNKNOWN, Card
 from parsers.knobs import BigTwoRules, Game, RummoliRules, SevenEightRules
-from parsers.model import Action, HandHistory, Verb
+from parsers.model import Action, ActionFields, HandHistory, Verb
 
 __all__ = [
     "IDENTITY_VERSION",
@@ -35,6 +37,7 @@ __all__ = [
     "action_columns",
     "canonical_key",
     "cards_text",
+    "field_columns",
     "hand_id",
     "hand_id_hex",
 ]
@@ -99,31 +102,33 @@ class ActionColumns:
     targets: tuple[int | None, ...]
     pots: tuple[str | None, ...]
     comments: tuple[str | None, ...]
-    lines: tuple[int, ...]
+    lines: tuple[int, ...] | range
 
 
 _NO_ACTIONS: Final = ActionColumns((), (), (), (), (), (), (), ())
+_NEW_COLUMNS: Final[Callable[..., ActionColumns]] = positional_constructor(ActionColumns)
+"""ActionColumns' fields in order, set through its slots (see parsers._fastinit)."""
 
 
 def action_columns(actions: tuple[Action, ...]) -> ActionColumns:
-    """Split actions into columns: one comprehension reads every field of an action into
-    a row tuple, ``zip`` turns the rows into columns in C.
+    """Split actions into columns (:func:`field_columns` of their fields)."""
+    return field_columns(ActionFields.of(actions)) if actions else _NO_ACTIONS
 
-    One pass with eight slot loads per action costs less than a comprehension per field
-    (each pays the loop's own bytecodes again), and much less than ``operator.attrgetter``,
-    whose generic look-up is slower than the interpreter's specialised slot load.
-    """
-    if not actions:
+
+def field_columns(fields: ActionFields) -> ActionColumns:
+    """The columns of actions given as :class:`~parsers.model.ActionFields` (the reader's
+    column form, or the fields of Action objects): the verbs and cards as text, the
+    other fields as they are, each column in C."""
+    if not fields.verbs:
         return _NO_ACTIONS
-    actors, verbs, groups, amounts, targets, pots, comments, lines = zip(*[
-        (action.actor, action.verb, action.cards, action.amount, action.target, action.pot,
-         action.comment, action.line) for action in actions], strict=True)
+    groups = fields.cards
     try:  # all in C when every cards tuple was seen before (the usual case)
         texts = tuple(map(_GROUP_TEXT.__getitem__, map(id, groups)))
     except KeyError:  # new deals (most hands have some): look up in C, then fill the gaps
         texts = _texts_with_gaps(groups)
-    return ActionColumns(actors, tuple(map(_VERB_TEXT.__getitem__, verbs)), texts, amounts,
-                         targets, pots, comments, lines)
+    return _NEW_COLUMNS(fields.actors, tuple(map(_VERB_TEXT.__getitem__, fields.verbs)), texts,
+                        fields.amounts, fields.targets, fields.pots, fields.comments,
+                        fields.lines)
 
 
 def _texts_with_gaps(groups: tuple[tuple[Card, ...], ...]) -> tuple[str | None, ...]:

@@ -29,12 +29,14 @@ from dataclasses import dataclass, field
 
 import pyarrow as pa
 
-from analytics.rules import RuleError, replay
+from analytics.rules import RuleError, replay, replay_fields
 from analytics.warehouse.errors import SourceError
 from analytics.warehouse.fact_rows import fact_tables
 from analytics.warehouse.rows import Batch, FileContext, RejectRow
 from analytics.warehouse.sources import Limits, SourceRef, open_source, read_range
-from parsers.reader import Chunk, Cut, hand_from_chunk, iter_chunks
+from parsers.knobs import Game
+from parsers.model import with_actions
+from parsers.reader import Chunk, Cut, hand_and_fields, iter_chunks
 
 __all__ = ["Unit", "UnitResult", "init_worker", "process_chunks", "process_unit"]
 
@@ -71,6 +73,10 @@ class UnitResult:
     error: str | None = None
 
 
+_READS_FIELDS = (Game.SEVENEIGHT, Game.BIGTWO)
+"""The games whose engines replay the actions as columns (``replay_fields``)."""
+
+
 def _error_text(error: BaseException) -> str:
     return str(error)
 
@@ -82,7 +88,9 @@ def process_chunks(chunks: Iterable[Chunk], context: FileContext, batch_hands: i
     name = context.path
     for chunk in chunks:
         result.hands += 1
-        hand = hand_from_chunk(chunk, name)
+        # The fast path's hands come without Action objects, their actions as columns
+        # (fields): 7 & 8's replay, the ids and the rows read those.
+        hand, fields = hand_and_fields(chunk, name)
         game = hand.game.value if hand.game is not None else None
         if hand.errors:
             first = hand.errors[0]
@@ -92,15 +100,18 @@ def process_chunks(chunks: Iterable[Chunk], context: FileContext, batch_hands: i
                 raw=hand.raw))
             result.rejected[game or "unknown"] += 1
             continue
+        if fields is not None and hand.game not in _READS_FIELDS:
+            hand = with_actions(hand, fields)  # the other engines replay Action objects
         try:
-            outcome = replay(hand)
+            outcome = (replay(hand) if fields is None or hand.actions
+                       else replay_fields(hand, fields))
         except RuleError as error:
             result.rejects.append(RejectRow(
                 hand_index=hand.index, line=error.line if error.line is not None else hand.line,
                 stage="rules", game=game, error=_error_text(error), raw=hand.raw))
             result.rejected[game or "unknown"] += 1
             continue
-        batch.add(hand, outcome)
+        batch.add(hand, outcome, fields)
         if len(batch) >= batch_hands:
             _flush(batch, result)
             batch = Batch(context)

@@ -23,9 +23,9 @@ import pyarrow as pa
 
 from analytics.rules.base import Outcome
 from analytics.warehouse.equities import PendingRows, add_equity_rows, add_pending_rows
-from analytics.warehouse.identity import ActionColumns, action_columns, hand_id
+from analytics.warehouse.identity import ActionColumns, action_columns, field_columns, hand_id
 from parsers.knobs import Game
-from parsers.model import RUMMOLI_POTS, HandHistory, Verb
+from parsers.model import RUMMOLI_POTS, ActionFields, HandHistory, Verb, with_actions
 
 __all__ = ["ARROW_SCHEMAS", "Batch", "FileContext", "RejectRow", "reject_table", "street_of"]
 
@@ -282,6 +282,30 @@ _MADE_BY_TABLES: Final = frozenset({("actions", "hand_id"), ("actions", "seq"),
                                     ("seats", "hand_id")})
 """Columns :meth:`Batch.tables` makes from the hands' ids and row counts (no list per row)."""
 
+_DEAL_VERB: Final = Verb.DEAL_HOLE
+_BETTING_VERBS: Final = frozenset({Verb.BET_RAISE, Verb.CHECK_CALL, Verb.FOLD})
+
+
+def _needs_actions(game: Game, fields: ActionFields) -> bool:
+    """Whether the equity rows of a hand of ``game`` with actions ``fields`` read its Action
+    objects: always but in 7 & 8, where only a hand that may have an all-in moment does
+    (:func:`analytics.equity.allin.allin_moment`, which decides: a third card dealt after
+    the last bet, call, check or fold); the others skip making them.  Big Two's read
+    the fields (its deals) instead."""
+    if game is Game.BIGTWO:
+        return False
+    if game is not Game.SEVENEIGHT:
+        return True
+    verbs, cards = fields.verbs, fields.cards
+    for index in range(len(verbs) - 1, -1, -1):
+        verb = verbs[index]
+        if verb in _BETTING_VERBS:
+            return False
+        if verb is _DEAL_VERB and len(cards[index]) == 1:
+            return True
+    return False
+
+
 _GAME_TEXT: Final = {game: str(game.value) for game in Game}
 """A game's text by member: a dict look-up, not the ``value`` property (a Python call)."""
 
@@ -313,21 +337,29 @@ class Batch:
     def __len__(self) -> int:
         return len(self.ids)
 
-    def add(self, hand: HandHistory, outcome: Outcome) -> bool:
-        """Add a replayed hand; return False when the batch already holds it."""
-        assert hand.game is not None  # replay() refuses hands without a game
-        columns = action_columns(hand.actions)
+    def add(self, hand: HandHistory, outcome: Outcome, fields: ActionFields | None = None
+            ) -> bool:
+        """Add a replayed hand; return False when the batch already holds it.
+
+        ``fields``: the hand's actions as columns (:class:`~parsers.model.ActionFields`),
+        which the id and the rows are made from; the hand may then come without its actions
+        (:func:`parsers.reader.hand_and_fields`: ``hand.actions`` is empty), which are made
+        only if the equity rows read them.
+        """
+        kind = hand.game
+        assert kind is not None  # replay() refuses hands without a game
+        columns = action_columns(hand.actions) if fields is None else field_columns(fields)
         key = hand_id(hand, columns)
-        game = _GAME_TEXT[hand.game]
+        game = _GAME_TEXT[kind]
         if key in self.ids:
             self.duplicates[game] += 1
             return False
         self.ids.add(key)
         self.added[game] += 1
-        self._add_hand(key, game, hand, outcome)
+        self._add_hand(key, game, hand, outcome, columns)
         names = _player_names(hand, hand.num_players)
         self._add_seats(game, hand, outcome, names)
-        self._add_actions(hand.game, columns)
+        self._add_actions(kind, columns)
         cols = self.columns
         if outcome.showdown:
             row = cols["showdowns"]
@@ -349,10 +381,14 @@ class Batch:
             row["amount"].extend(amounts)
         if hand.game is Game.RUMMOLI:
             self._add_board(key, hand, outcome)
-        add_equity_rows(cols, key, hand, outcome, names, self.pending)
+        if fields is not None and not hand.actions and fields.verbs and _needs_actions(
+                kind, fields):
+            hand = with_actions(hand, fields)
+        add_equity_rows(cols, key, hand, outcome, names, self.pending, fields)
         return True
 
-    def _add_hand(self, key: int, game: str, hand: HandHistory, outcome: Outcome) -> None:
+    def _add_hand(self, key: int, game: str, hand: HandHistory, outcome: Outcome,
+                  columns: ActionColumns) -> None:
         context = self.context
         # In the order of ARROW_SCHEMAS["hands"].
         self.hand_rows.append((
@@ -360,7 +396,7 @@ class Batch:
             hand.min_bet, hand.small_bet, hand.big_bet, hand.game_id, hand.round,
             _text(hand.hand), _text(hand.table), hand.event, _date(hand), hand.time,
             hand.time_zone, hand.currency, hand.num_players, hand.dealer, outcome.winner,
-            len(hand.actions), hand.finale_pot, context.path, context.sha256, hand.line,
+            len(columns.actors), hand.finale_pot, context.path, context.sha256, hand.line,
             hand.index, context.loaded_at,
         ))
 
