@@ -17,12 +17,7 @@ import pyarrow as pa
 import pytest
 
 from analytics.warehouse import facts, ingest, pipeline, reader
-from analytics.warehouse.fact_rows import (
-    FACT_TABLES,
-    _part,
-    fact_tables,
-    with_dealt_categories,
-)
+from analytics.warehouse.fact_rows import FACT_TABLES, _part, fact_tables
 from analytics.warehouse.loader import load_batch
 from analytics.warehouse.rows import FileContext
 from analytics.warehouse.schema import migrate
@@ -76,7 +71,6 @@ def worker_facts(tables: dict[str, pa.Table]) -> dict[str, pa.Table]:
     """What the loader inserts of the rows ``fact_tables`` builds for ``tables``."""
     built = fact_tables(tables)
     assert built is not None
-    built["seat_facts"] = with_dealt_categories(built["seat_facts"])
     con = _database()
     for name, rows in built.items():
         con.register("_rows", rows)

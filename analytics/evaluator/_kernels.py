@@ -9,8 +9,11 @@ compilation.  The package imports this module lazily, from the batch functions.
 
 from __future__ import annotations
 
+import importlib.util
+import sys
 import warnings
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, Protocol, TypeVar, cast
 
 import numba
@@ -36,6 +39,47 @@ from analytics.evaluator._tables import (
 )
 
 _F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def load_numba_without_scipy_linalg() -> None:
+    """Import numba's array maths with ``scipy.linalg.cython_blas`` alone instead of the
+    whole ``scipy.linalg``; call it before the process's first kernel call.
+
+    A process's first kernel call imports numba's ``arraymath``, which runs ``import
+    scipy.linalg.cython_blas`` only to know whether BLAS is there: that imports the
+    ``scipy.linalg`` package (and with it numpy's f2py and scipy's array API layer), 0.1-0.4 s
+    of CPU for functions no kernel here calls.  The extension module itself is
+    self-contained: registered under its full name just while ``arraymath`` is imported
+    here, the check finds it without running the package's ``__init__``; then it is
+    unregistered, so a later ``import scipy.linalg`` (the dashboard's scipy.stats, numba
+    compiling a BLAS call) is the usual import.  Nothing is done once ``arraymath`` or
+    ``scipy.linalg`` is loaded, or without scipy.  Not done at this module's import: a
+    process that imports it only for :func:`rank_from_suit_masks` would pay for
+    ``arraymath`` (0.12-0.17 s) without ever calling a kernel.
+    """
+    name = "scipy.linalg.cython_blas"
+    if {"numba.np.arraymath", "scipy.linalg", name} & sys.modules.keys():
+        return
+    scipy_spec = importlib.util.find_spec("scipy")  # finds, does not import
+    if scipy_spec is None or not scipy_spec.submodule_search_locations:
+        return
+    folder = Path(next(iter(scipy_spec.submodule_search_locations))) / "linalg"
+    found = sorted(folder.glob("cython_blas.*.so")) + sorted(folder.glob("cython_blas.*.pyd"))
+    if not found:
+        return
+    spec = importlib.util.spec_from_file_location(name, found[0])
+    if spec is None or spec.loader is None:
+        return
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    try:
+        spec.loader.exec_module(module)
+        import numba.np.arraymath  # noqa: F401 - its import-time BLAS check, now
+    except Exception:  # any failure: numba checks by itself, as before
+        pass
+    finally:
+        # Gone again, so that a later import of scipy.linalg's is the usual one.
+        del sys.modules[name]
 
 
 def cached_jit(parallel: bool = False) -> Callable[[_F], _F]:
@@ -143,10 +187,30 @@ def _poker_rank_rows(codes: Any, table: Any, out: Any) -> None:  # pragma: no co
         out[i] = _rank_from_suit_masks(sm, table)
 
 
-def poker_rank_rows(codes: npt.NDArray[np.integer[Any]]) -> npt.NDArray[np.int32]:
-    """Dense poker values of the rows of a validated (n, k) integer array."""
+@cached_jit()
+def _poker_rank_rows_serial(codes: Any, table: Any, out: Any) -> None:  # pragma: no cover
+    # _poker_rank_rows on the calling thread only (no prange, no thread pool).
+    n, k = codes.shape
+    for i in range(n):
+        sm = 0
+        for j in range(k):
+            code = int(codes[i, j])
+            sm |= 1 << ((code & 3) * 16 + (code >> 2))
+        out[i] = _rank_from_suit_masks(sm, table)
+
+
+def poker_rank_rows(codes: npt.NDArray[np.integer[Any]], *, parallel: bool = True
+                    ) -> npt.NDArray[np.int32]:
+    """Dense poker values of the rows of a validated (n, k) integer array.
+
+    ``parallel=False`` runs on the calling thread and never starts numba's thread pool:
+    what a process that forks workers later must use (GNU OpenMP kills a forked child of
+    a process that used its pool as soon as the child uses it too), and cheaper for small
+    batches than scheduling the pool's threads.
+    """
     out = np.empty(codes.shape[0], dtype=np.int32)
-    _poker_rank_rows(codes, table_array(), out)
+    kernel = _poker_rank_rows if parallel else _poker_rank_rows_serial
+    kernel(codes, table_array(), out)
     return out
 
 

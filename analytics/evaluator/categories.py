@@ -86,10 +86,16 @@ def seveneight_labels(texts: Texts) -> npt.NDArray[np.object_]:
     return _labels(texts, SEVENEIGHT_SIZES, _seveneight_categories, _SEVENEIGHT_LABELS)
 
 
-def poker_labels(texts: Texts) -> npt.NDArray[np.object_]:
+def poker_labels(texts: Texts, *, parallel: bool = True) -> npt.NDArray[np.object_]:
     """The best-five poker category label of each hand of 5 to 26 cards; ``None`` for the
-    rest."""
-    return _labels(texts, POKER_SIZES, _poker_categories, _POKER_LABELS, pad=True)
+    rest.
+
+    ``parallel=False`` evaluates on the calling thread, without numba's thread pool: for
+    small batches, and in any process that forks workers afterwards (the ingest's, whose
+    forked workers GNU OpenMP would kill if they used the pool after it).
+    """
+    categories = _poker_categories if parallel else _poker_categories_serial
+    return _labels(texts, POKER_SIZES, categories, _POKER_LABELS, pad=True)
 
 
 def _seveneight_categories(codes: npt.NDArray[np.int8]) -> npt.NDArray[np.int8]:
@@ -98,6 +104,14 @@ def _seveneight_categories(codes: npt.NDArray[np.int8]) -> npt.NDArray[np.int8]:
 
 def _poker_categories(codes: npt.NDArray[np.int8]) -> npt.NDArray[np.int8]:
     return poker_category_of(poker_rank_batch(codes))
+
+
+def _poker_categories_serial(codes: npt.NDArray[np.int8]) -> npt.NDArray[np.int8]:
+    # The codes are canonical cards (_codes checked them), as poker_rank_batch would.
+    from analytics.evaluator import _kernels  # numba is imported on first batch use
+
+    return poker_category_of(_kernels.poker_rank_rows(np.ascontiguousarray(codes),
+                                                      parallel=False))
 
 
 def _labels(texts: Texts, sizes: Sequence[int],

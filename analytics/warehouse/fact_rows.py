@@ -46,7 +46,7 @@ Bools = npt.NDArray[np.bool_]
 
 
 def fact_tables(tables: dict[str, pa.Table]) -> dict[str, pa.Table] | None:
-    """The ``seat_facts`` (but its dealt categories: :func:`with_dealt_categories`) and
+    """The ``seat_facts`` (with the dealt categories: :func:`with_dealt_categories`) and
     ``hand_facts`` rows of a batch's tables (as the loader inserts them: ordered by game,
     day, hand, seat), or None when a join of the SQL would
     not be one-to-one in this batch (the writer then fills them with the SQL)."""
@@ -61,7 +61,8 @@ def fact_tables(tables: dict[str, pa.Table]) -> dict[str, pa.Table] | None:
     if seats is None:
         return None
     players = _hand_players(tables["seats"], index, len(ids))
-    return {"seat_facts": seats, "hand_facts": _hand_facts(hands, labels, order, players)}
+    return {"seat_facts": with_dealt_categories(seats),
+            "hand_facts": _hand_facts(hands, labels, order, players)}
 
 
 class _HandIndex:
@@ -203,12 +204,13 @@ def _seat_rows(tables: dict[str, pa.Table], index: _HandIndex, labels: _HandLabe
 
 
 def with_dealt_categories(seats: pa.Table) -> pa.Table:
-    """``seats`` (:func:`fact_tables`'s ``seat_facts``) with the dealt hands' categories
-    (:func:`~analytics.warehouse.facts.dealt_categories`), as the SQL fill adds them.
+    """``seats`` (the seat rows :func:`fact_tables` builds) with the dealt hands'
+    categories (:func:`~analytics.warehouse.facts.dealt_categories`) appended, as the SQL
+    fill adds them.
 
-    The writer calls this, not the workers: the evaluator's batch kernels run on numba's
-    OpenMP thread pool, and a worker forked from a writer that has used it (any earlier
-    ingest of the process) is killed by GNU OpenMP as soon as it uses it too."""
+    The workers compute them (:func:`fact_tables`), so the writer needs no evaluator: the
+    poker kernel runs on the calling thread (``parallel=False``), never on numba's OpenMP
+    pool, which GNU OpenMP forbids in a worker forked from a process that has used it."""
     categories = dealt_categories(seats.select(["game", "dealt"]))
     for name in categories.column_names:
         seats = seats.append_column(name, categories[name])

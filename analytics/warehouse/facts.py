@@ -522,7 +522,8 @@ def dealt_categories(rows: pa.Table) -> pa.Table:
         labels["dealt_three_category"][at] = seveneight_labels(three)
     at, texts = _texts(rows["game"], dealt, known, "rummoli")
     if len(at):
-        labels["dealt_poker_category"][at] = poker_labels(texts)
+        # On this thread: the ingest's workers and writer must never start numba's pool.
+        labels["dealt_poker_category"][at] = poker_labels(texts, parallel=False)
     return pa.table({name: pa.array(column, type=pa.string())
                      for name, column in labels.items()})
 

@@ -46,6 +46,7 @@ from analytics.warehouse.loader import (
 from analytics.warehouse.pipeline import Unit, UnitResult, init_worker, process_unit
 from analytics.warehouse.rows import FileContext
 from analytics.warehouse.sources import Limits, SourceRef, content_digest, expand, open_source
+from parsers.fields import VARIANTS
 from parsers.reader import Chunk, Cut, HandCuts, iter_chunks
 
 __all__ = [
@@ -56,6 +57,7 @@ __all__ = [
     "IngestSummary",
     "ensure_database",
     "ingest",
+    "warm_up",
 ]
 
 BATCH_HANDS: Final = 5_000
@@ -277,23 +279,24 @@ def _split_here(file_no: int, item: _Planned, limits: Limits, start: Cut | None 
         yield UnitResult(file_no, last=True, error=str(error))
 
 
-def _run(units: Iterator[Unit | UnitResult], workers: int, *, kernels: bool = True
-         ) -> Iterator[UnitResult]:
+_ALL_GAMES: Final = frozenset(variant.game.value for variant in VARIANTS.values())
+
+
+def _run(units: Iterator[Unit | UnitResult], workers: int, *,
+         kernels: frozenset[str] = _ALL_GAMES) -> Iterator[UnitResult]:
     """Results in the order of ``units``: computed by a process pool, or inline.
-    ``kernels``: the units are likely to need numba's kernels (:func:`_needs_kernels`)."""
+    ``kernels``: the games whose numba kernels the units are likely to need
+    (:func:`_kernel_games`)."""
     if workers <= 0:
         for unit in units:
             yield unit if isinstance(unit, UnitResult) else process_unit(unit)
         return
     # fork: workers inherit the loaded modules (fast start).
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
-    if method == "fork" and workers > 1 and kernels:
-        # Numba and the Rummoli round kernel, loaded once here (1-1.5 s of CPU) instead of
-        # once in every worker of every ingest on its first Rummoli round (Big Two's first
-        # game needs numba too).  Not for 7 & 8 alone: 1-1.5 s per ingest for nothing.
-        from analytics.equity.rummoli import warm_up
-
-        warm_up()
+    if method == "fork" and workers > 1:
+        # Loaded once here instead of once in every worker of every ingest (numba's start-up
+        # is most of it: the CPU of a worker's first batch).
+        warm_up(kernels)
     context = multiprocessing.get_context(method)
     pool: Pool = context.Pool(workers, initializer=init_worker)
     pending: deque[AsyncResult[UnitResult] | UnitResult] = deque()
@@ -317,30 +320,78 @@ def _take(item: AsyncResult[UnitResult] | UnitResult) -> UnitResult:
 
 
 PEEK_BYTES: Final = 64 * 1024
-"""How much of each source's start :func:`_needs_kernels` reads."""
+"""How much of each source's start :func:`_kernel_games` reads."""
 
 _VARIANT: Final = re.compile(rb"""^[ \t]*variant[ \t]*=[ \t]*["']?([A-Za-z0-9]+)""", re.MULTILINE)
-_SEVENEIGHT_VARIANTS: Final = frozenset({b"N78", b"P78", b"F78"})
+_GAME_OF_VARIANT: Final = {code.encode(): variant.game.value
+                           for code, variant in VARIANTS.items()}
 
 
-def _needs_kernels(planned: list[_Planned], limits: Limits) -> bool:
-    """False when the start of every planned source names only 7 & 8 variants.
+def _kernel_games(planned: list[_Planned], limits: Limits) -> frozenset[str]:
+    """The games the starts of the planned sources name: those whose kernels
+    :func:`warm_up` loads before the workers fork.
 
-    Big Two and Rummoli replays use numba's kernels, which :func:`_run` loads before
-    forking; 7 & 8 does not need them.  A guess, good for what it decides: a Big Two or
-    Rummoli hand deep inside a 7 & 8 file still replays, its worker loading the kernels
-    itself.  A source without a variant in its start, or that cannot be read, counts as
-    needing them.
+    A guess, good for what it decides: a hand of another game deep inside a file still
+    replays, its worker loading that game's kernels itself.  A source without a known
+    variant in its start, or that cannot be read, counts as every game.
     """
+    games: set[str] = set()
     for item in planned:
         try:
             with open_source(item.ref, limits) as stream:
                 variants = set(_VARIANT.findall(stream.read(PEEK_BYTES)))
         except SourceError:
-            return True
-        if not variants or not variants <= _SEVENEIGHT_VARIANTS:
-            return True
-    return False
+            return _ALL_GAMES
+        if not variants or not variants <= _GAME_OF_VARIANT.keys():
+            return _ALL_GAMES
+        games.update(_GAME_OF_VARIANT[variant] for variant in variants)
+        if games == _ALL_GAMES:
+            break
+    return frozenset(games)
+
+
+def warm_up(games: frozenset[str] = _ALL_GAMES) -> None:
+    """Load into this process the numba kernels the workers use for ``games``'s hands
+    (numba itself, its typing registries, each kernel's machine code from the disk cache;
+    about 1 s of CPU the first time in a process, nothing after).
+
+    The ingest calls it before forking its workers, which then start with them loaded
+    instead of each loading them on its first batch.  Only kernels that run on the calling
+    thread are called here: a worker forked from a process that has used numba's OpenMP
+    thread pool dies when it uses the pool too.
+    """
+    if not games:
+        return
+    from analytics.evaluator._kernels import load_numba_without_scipy_linalg
+
+    load_numba_without_scipy_linalg()
+    if "seveneight" in games:
+        _warm_up_allin()
+    if "bigtwo" in games:
+        from analytics.equity.bigtwo import bigtwo_features_many
+        from parsers.knobs import BigTwoRules
+
+        bigtwo_features_many([(1 << 13) - 1], [13], [BigTwoRules()])
+    if "rummoli" in games:
+        from analytics.equity import rummoli
+        from analytics.evaluator.categories import poker_labels
+
+        rummoli.warm_up()
+        poker_labels(["AsKsQsJsTs9s8s"], parallel=False)  # the dealt categories
+
+
+def _warm_up_allin() -> None:
+    """A 7 & 8 all-in with one card to come for each of two players: the stacked exact
+    kernel, which nearly every all-in of an ingest goes through."""
+    from analytics.equity.allin import AllInSpot, allin_adjusted_many
+
+    held = (0, 5, 10, 15)
+    spot = AllInSpot(
+        contestants=(0, 1), contributions=(10, 10), refunds=(0, 0), nets=(10, -10),
+        total=20, rows=((0, 5, -1), (10, 15, -1)), owner=(0, 1), pos=(2, 2),
+        pool=tuple(code for code in range(52) if code not in held), slots=(1, 1),
+        eligible=((True, True),), amounts=(20,))
+    allin_adjusted_many([spot], [0], threads=1)
 
 
 def _auto_workers(total_bytes: int) -> int:
@@ -400,7 +451,7 @@ def ingest(
         hands_done = bytes_done = 0
         current: _Planned | None = None
         try:
-            kernels = count > 1 and _needs_kernels(planned, limits)
+            kernels = _kernel_games(planned, limits) if count > 1 else frozenset()
             for result in _run(_units(planned, limits, whole), count, kernels=kernels):
                 item = planned[result.file_no]
                 current = item

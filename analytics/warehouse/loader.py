@@ -24,7 +24,7 @@ import duckdb
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from analytics.warehouse.fact_rows import FACT_TABLES, with_dealt_categories
+from analytics.warehouse.fact_rows import FACT_TABLES
 from analytics.warehouse.facts import fill_batch, fill_batch_pots
 from analytics.warehouse.rows import FileContext, RejectRow, reject_table
 
@@ -110,8 +110,9 @@ def load_batch(con: duckdb.DuckDBPyConnection, tables: dict[str, pa.Table]
     for name in _BATCH_TABLES:
         _insert(con, name, tables[name])
     if all(name in tables for name in FACT_TABLES):
-        # Built by the worker from the batch's own rows (filtered with them above).
-        _insert(con, "seat_facts", with_dealt_categories(tables["seat_facts"]))
+        # Built by the worker from the batch's own rows (filtered with them above), the
+        # dealt categories included.
+        _insert(con, "seat_facts", tables["seat_facts"])
         _insert(con, "hand_facts", tables["hand_facts"])
         fill_batch_pots(con, tables)
     else:
