@@ -173,18 +173,25 @@ def test_a_card_dealt_twice_and_repeated_lines() -> None:
     assert assert_same(as_file([text, doubled, text])) == 2
 
 
-_mutations = st.builds(Mutation, st.sampled_from(KINDS), st.integers(0, 10**6),
-                       st.integers(0, 10**6), st.integers(0, len(INTERESTING) * 8))
+MUTATIONS = st.lists(st.builds(Mutation, st.sampled_from(KINDS), st.integers(0, 10**6),
+                               st.integers(0, 10**6), st.integers(0, len(INTERESTING) * 8)),
+                     min_size=1, max_size=3)
+"""One to three byte or token mutations (tests/mutate.py) for :func:`mutated_canonical`."""
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.integers(0, 10**6), st.lists(_mutations, min_size=1, max_size=3))
-def test_mutated_canonical_hands(pick: int, mutations: list[Mutation]) -> None:
+def mutated_canonical(pick: int, mutations: list[Mutation]) -> bytes:
+    """Two neighbouring canonical sample hands (``pick``, cycling) as one file, mutated."""
     texts = _canonical_samples()
     data = as_file([texts[pick % len(texts)], texts[(pick + 1) % len(texts)]]).encode()
     for mutation in mutations:
         data = apply(data, mutation)
-    assert_same(data)
+    return data
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 10**6), MUTATIONS)
+def test_mutated_canonical_hands(pick: int, mutations: list[Mutation]) -> None:
+    assert_same(mutated_canonical(pick, mutations))
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])

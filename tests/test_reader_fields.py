@@ -31,12 +31,14 @@ from analytics.warehouse.rows import Batch, FileContext
 from parsers import HandHistory, dumps_hand
 from parsers.model import ActionFields, with_actions
 from parsers.reader import hand_and_fields, hand_from_chunk, iter_chunks
-from tests.mutate import INTERESTING, KINDS, Mutation, apply
+from tests.mutate import Mutation
 from tests.test_reader_fastpath import (
+    MUTATIONS,
     ROOT,
     _canonical_samples,
     as_file,
     line_edits,
+    mutated_canonical,
     repository_files,
     signature,
     simulated,
@@ -124,18 +126,10 @@ def test_line_edits_of_canonical_hands() -> None:
     assert taken > 0
 
 
-_mutations = st.builds(Mutation, st.sampled_from(KINDS), st.integers(0, 10**6),
-                       st.integers(0, 10**6), st.integers(0, len(INTERESTING) * 8))
-
-
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.integers(0, 10**6), st.lists(_mutations, min_size=1, max_size=3))
+@given(st.integers(0, 10**6), MUTATIONS)
 def test_mutated_canonical_hands(pick: int, mutations: list[Mutation]) -> None:
-    texts = _canonical_samples()
-    data = as_file([texts[pick % len(texts)], texts[(pick + 1) % len(texts)]]).encode()
-    for mutation in mutations:
-        data = apply(data, mutation)
-    check(data)
+    check(mutated_canonical(pick, mutations))
 
 
 def test_the_comparison_notices_a_wrong_column(monkeypatch: pytest.MonkeyPatch) -> None:
