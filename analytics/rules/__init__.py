@@ -36,6 +36,7 @@ def replay(hand: HandHistory) -> Outcome:
 
 
 _LOADED: dict[Game, Callable[[HandHistory], Outcome]] = {}
+"""Each engine's ``replay``, once imported (``import_module`` costs more than a replay step)."""
 
 
 def replay_fields(hand: HandHistory, fields: ActionFields) -> Outcome:
@@ -53,4 +54,4 @@ def replay_fields(hand: HandHistory, fields: ActionFields) -> Outcome:
 
 
 _LOADED_FIELDS: dict[Game, Callable[[HandHistory, ActionFields], Outcome]] = {}
-"""Each engine's ``replay``, once imported (``import_module`` costs more than a replay step)."""
+"""Each engine's ``replay_fields`` (or ``replay`` of the hand with its actions), once found."""

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from parsers.errors import HandlabError
-from parsers.model import Action, HandHistory, actor_name
+from parsers.model import Action, ActionFields, HandHistory, actor_name, with_actions
 from parsers.writer import format_action
 
 __all__ = ["Outcome", "PotAward", "RuleError", "ShowdownHand", "lean_first", "permits"]
@@ -158,3 +158,15 @@ def lean_first(lean: Callable[[HandHistory], Outcome | None],
     except Exception:  # any surprise: the full engine decides
         outcome = None
     return full(hand) if outcome is None else outcome
+
+
+def lean_first_fields(lean: Callable[[HandHistory, ActionFields], Outcome | None],
+                      full: Callable[[HandHistory], Outcome], hand: HandHistory,
+                      fields: ActionFields) -> Outcome:
+    """:func:`lean_first` for a hand read without its actions (``hand.actions`` is empty),
+    whose actions are ``fields`` (the ingest worker's form, from
+    :func:`parsers.reader.hand_and_fields`): ``lean(hand, fields)`` reads the columns, and
+    only when it declines are the actions made (:func:`parsers.model.with_actions`) for
+    ``full``, which then gives every outcome and error."""
+    return lean_first(lambda _: lean(hand, fields),
+                      lambda _: full(with_actions(hand, fields)), hand)

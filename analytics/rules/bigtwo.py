@@ -36,11 +36,18 @@ from analytics.evaluator import (
     bigtwo_combo,
 )
 from analytics.evaluator.bigtwo import BigTwoMaskKeys
-from analytics.rules.base import Outcome, PotAward, RuleError, lean_first, permits
+from analytics.rules.base import (
+    Outcome,
+    PotAward,
+    RuleError,
+    lean_first,
+    lean_first_fields,
+    permits,
+)
 from parsers._fastinit import positional_constructor
 from parsers.cards import DECK, Card, Rank, format_cards
 from parsers.knobs import BigTwoDeal, BigTwoRules, BigTwoScoring
-from parsers.model import DEALER, Action, ActionFields, HandHistory, Verb, with_actions
+from parsers.model import DEALER, Action, ActionFields, HandHistory, Verb
 
 __all__ = [
     "DECK_SIZE",
@@ -854,13 +861,10 @@ def _lean_rules(rules: BigTwoRules) -> _LeanRules:
 
 
 def replay_fields(hand: HandHistory, fields: ActionFields) -> Outcome:
-    """:func:`replay` of a hand read without its actions (``hand.actions`` is empty), whose
-    actions are ``fields`` (the ingest worker's form, from
-    :func:`parsers.reader.hand_and_fields`): the lean replay reads the columns, and only when
-    it declines are the actions made for the full engine
-    (:func:`parsers.model.with_actions`), which then gives every outcome and error."""
-    return lean_first(lambda _: _replay_lean_fields(hand, fields),
-                      lambda _: replay_full(with_actions(hand, fields)), hand)
+    """:func:`replay` of a game read without its actions, whose actions are ``fields``: the
+    lean replay on the columns, the full engine when it declines
+    (:func:`~analytics.rules.base.lean_first_fields`)."""
+    return lean_first_fields(_replay_lean_fields, replay_full, hand, fields)
 
 
 def _replay_lean(hand: HandHistory) -> Outcome | None:

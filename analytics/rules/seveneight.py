@@ -27,7 +27,15 @@ from operator import add, sub
 from typing import Final, cast
 
 from analytics.evaluator import seveneight_rank
-from analytics.rules.base import Outcome, PotAward, RuleError, ShowdownHand, lean_first, permits
+from analytics.rules.base import (
+    Outcome,
+    PotAward,
+    RuleError,
+    ShowdownHand,
+    lean_first,
+    lean_first_fields,
+    permits,
+)
 from analytics.rules.betting import (
     BettingError,
     BettingRound,
@@ -38,7 +46,7 @@ from analytics.rules.pots import NoContenderError, settle
 from parsers._fastinit import positional_constructor
 from parsers.cards import UNKNOWN, Card, format_cards
 from parsers.knobs import Betting
-from parsers.model import Action, ActionFields, HandHistory, Verb, with_actions
+from parsers.model import Action, ActionFields, HandHistory, Verb
 
 __all__ = ["STRUCTURES", "Phase", "SevenEightLegal", "SevenEightState", "replay",
            "replay_fields"]
@@ -675,15 +683,16 @@ def _replay_lean(hand: HandHistory) -> Outcome | None:
 
 
 def replay_fields(hand: HandHistory, fields: ActionFields) -> Outcome:
-    """:func:`replay` of a hand read without its actions (``hand.actions`` is empty), whose
-    actions are ``fields`` (the ingest worker's form, from
-    :func:`parsers.reader.hand_and_fields`): the lean replay reads the columns, and only when
-    it declines are the actions made for the full engine
-    (:func:`parsers.model.with_actions`), which then gives every outcome and error."""
-    return lean_first(lambda _: _replay_lean_columns(hand, fields.actors, fields.verbs,
-                                                     fields.cards, fields.amounts,
-                                                     fields.targets),
-                      lambda _: replay_full(with_actions(hand, fields)), hand)
+    """:func:`replay` of a hand read without its actions, whose actions are ``fields``: the
+    lean replay on the columns, the full engine when it declines
+    (:func:`~analytics.rules.base.lean_first_fields`)."""
+    return lean_first_fields(_replay_lean_fields, replay_full, hand, fields)
+
+
+def _replay_lean_fields(hand: HandHistory, fields: ActionFields) -> Outcome | None:
+    """The lean replay of ``hand``'s header with the actions ``fields``."""
+    return _replay_lean_columns(hand, fields.actors, fields.verbs, fields.cards, fields.amounts,
+                                fields.targets)
 
 
 def _replay_lean_columns(hand: HandHistory, actors: Sequence[int], verbs: Sequence[Verb],
