@@ -52,12 +52,12 @@ from analytics.equity.seveneight import (
 from analytics.rules.base import Outcome
 from analytics.rules.pots import build_pots
 from analytics.rules.seveneight import SevenEightState
-from parsers.cards import UNKNOWN
+from parsers.cards import UNKNOWN, Card
 from parsers.knobs import Game
 from parsers.model import HandHistory, Verb
 
 __all__ = ["ALLIN_SAMPLES", "AllInPlayer", "AllInResult", "AllInSpot", "allin_adjusted",
-           "allin_adjusted_many", "allin_moment", "allin_spot"]
+           "allin_adjusted_many", "allin_moment", "allin_spot", "third_card_at"]
 
 ALLIN_SAMPLES = 100_000
 """Monte Carlo samples for an all-in too large to enumerate (5 or more players)."""
@@ -110,18 +110,24 @@ def allin_moment(hand: HandHistory) -> int | None:
     """
     if hand.game is not Game.SEVENEIGHT:
         return None
+    actions = hand.actions
+    return third_card_at([action.verb for action in actions],
+                         [action.cards for action in actions])
+
+
+def third_card_at(verbs: Sequence[Verb], cards: Sequence[tuple[Card, ...]]) -> int | None:
+    """:func:`allin_moment` of a 7 & 8 hand's actions given as columns (each one's verb and
+    cards, as :class:`~parsers.model.ActionFields` holds them)."""
     # From the end back to the last betting action: the third cards are dealt together
     # (nothing happens between them), so the hand qualifies exactly when some third card
     # comes after the last bet, call, check or fold.  Most hands stop after a step or two.
-    actions = hand.actions
     third = None
     deal, betting = Verb.DEAL_HOLE, _BETTING
-    for index in range(len(actions) - 1, -1, -1):
-        action = actions[index]
-        verb = action.verb
+    for index in range(len(verbs) - 1, -1, -1):
+        verb = verbs[index]
         if verb in betting:
             break
-        if verb is deal and len(action.cards) == 1:
+        if verb is deal and len(cards[index]) == 1:
             third = index
     return third
 

@@ -21,6 +21,7 @@ from typing import Final
 import numpy as np
 import pyarrow as pa
 
+from analytics.equity.allin import third_card_at
 from analytics.rules.base import Outcome
 from analytics.warehouse.equities import PendingRows, add_equity_rows, add_pending_rows
 from analytics.warehouse.identity import ActionColumns, action_columns, field_columns, hand_id
@@ -282,28 +283,18 @@ _MADE_BY_TABLES: Final = frozenset({("actions", "hand_id"), ("actions", "seq"),
                                     ("seats", "hand_id")})
 """Columns :meth:`Batch.tables` makes from the hands' ids and row counts (no list per row)."""
 
-_DEAL_VERB: Final = Verb.DEAL_HOLE
-_BETTING_VERBS: Final = frozenset({Verb.BET_RAISE, Verb.CHECK_CALL, Verb.FOLD})
-
 
 def _needs_actions(game: Game, fields: ActionFields) -> bool:
     """Whether the equity rows of a hand of ``game`` with actions ``fields`` read its Action
-    objects: always but in 7 & 8, where only a hand that may have an all-in moment does
-    (:func:`analytics.equity.allin.allin_moment`, which decides: a third card dealt after
-    the last bet, call, check or fold); the others skip making them.  Big Two's read
-    the fields (its deals) instead."""
+    objects: always but in 7 & 8, where only a hand with an all-in moment does (found on
+    the columns by :func:`~analytics.equity.allin.third_card_at`, the test
+    :func:`~analytics.equity.allin.allin_moment` makes); the others skip making them.  Big
+    Two's read the fields (its deals) instead."""
     if game is Game.BIGTWO:
         return False
     if game is not Game.SEVENEIGHT:
         return True
-    verbs, cards = fields.verbs, fields.cards
-    for index in range(len(verbs) - 1, -1, -1):
-        verb = verbs[index]
-        if verb in _BETTING_VERBS:
-            return False
-        if verb is _DEAL_VERB and len(cards[index]) == 1:
-            return True
-    return False
+    return third_card_at(fields.verbs, fields.cards) is not None
 
 
 _GAME_TEXT: Final = {game: str(game.value) for game in Game}
