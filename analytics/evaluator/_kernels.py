@@ -189,7 +189,10 @@ def _poker_rank_rows(codes: Any, table: Any, out: Any) -> None:  # pragma: no co
 
 @cached_jit()
 def _poker_rank_rows_serial(codes: Any, table: Any, out: Any) -> None:  # pragma: no cover
-    # _poker_rank_rows on the calling thread only (no prange, no thread pool).
+    # _poker_rank_rows on the calling thread only (no prange, no thread pool).  A second
+    # function rather than a second jit of the first one: numba's disk cache keys a
+    # function's entries by its name and signature, not by ``parallel``, so the two
+    # compilations of one function could load each other's machine code.
     n, k = codes.shape
     for i in range(n):
         sm = 0

@@ -107,11 +107,7 @@ def _poker_categories(codes: npt.NDArray[np.int8]) -> npt.NDArray[np.int8]:
 
 
 def _poker_categories_serial(codes: npt.NDArray[np.int8]) -> npt.NDArray[np.int8]:
-    # The codes are canonical cards (_codes checked them), as poker_rank_batch would.
-    from analytics.evaluator import _kernels  # numba is imported on first batch use
-
-    return poker_category_of(_kernels.poker_rank_rows(np.ascontiguousarray(codes),
-                                                      parallel=False))
+    return poker_category_of(poker_rank_batch(codes, parallel=False))
 
 
 def _labels(texts: Texts, sizes: Sequence[int],

@@ -232,7 +232,8 @@ def poker_category_of(value: int | npt.ArrayLike) -> PokerCategory | npt.NDArray
     return (np.searchsorted(_BASES, values, side="right") - 1).astype(np.int8)
 
 
-def poker_rank_batch(codes: npt.ArrayLike) -> npt.NDArray[np.int32]:
+def poker_rank_batch(codes: npt.ArrayLike, *, parallel: bool = True
+                     ) -> npt.NDArray[np.int32]:
     """Dense values (1..7462, higher better) of many hands at once.
 
     ``codes`` is an integer array of shape (n, k), card codes ``4 * rank + suit``
@@ -240,13 +241,15 @@ def poker_rank_batch(codes: npt.ArrayLike) -> npt.NDArray[np.int32]:
     exactly as :func:`poker_rank` does (``poker_rank(h).value`` for each row).
     Rows are not checked for repeated cards (for speed); a row with a repeated
     card gets an unspecified value.  int8 input is the fastest (least memory).
+    ``parallel=False`` evaluates on the calling thread, never starting numba's thread
+    pool (see :func:`analytics.evaluator._kernels.poker_rank_rows`).
     """
     from analytics.evaluator import _kernels  # numba is imported on first batch use
 
     array = as_code_matrix(codes, range(POKER_MIN_CARDS, POKER_MAX_CARDS + 1), "poker")
     if not array.flags.c_contiguous:
         array = np.ascontiguousarray(array)
-    return _kernels.poker_rank_rows(array)
+    return _kernels.poker_rank_rows(array, parallel=parallel)
 
 
 def card_combinations(k: int, deck_size: int = 52) -> npt.NDArray[np.int8]:
