@@ -1,0 +1,88 @@
+"""CPU per hand of the batch 7 & 8 replay (:func:`analytics.rules.seveneight_block.replay_block`)
+against the per-hand replay of the ingest worker (:func:`analytics.rules.seveneight.replay_fields`
+over the same hands), in the same run.
+
+The hands of a 7 & 8 file (default: the 5,000 hands of the session 6 stage file) are read
+by the per-hand reader (:func:`parsers.reader.hand_and_fields`) and made a block by
+:func:`parsers.block.block_from_hands` (not timed).  Each side is timed as the best of
+``--runs`` CPU times (``time.process_time``), after one untimed run that loads the kernel;
+the kernel's one-off load is reported apart.
+
+    .venv/bin/python benchmarks/bench_block_replay.py [--file PATH] [--runs 5]
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import io
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from analytics.rules import RuleError, seveneight
+from analytics.rules.seveneight_block import replay_block, warm_up
+from parsers.block import SevenEightBlock, block_from_hands
+from parsers.model import ActionFields, HandHistory
+from parsers.reader import hand_and_fields, iter_chunks
+
+DEFAULT_FILE = Path("/tmp/s6_stages/stages/seveneight/seveneight-000.phhs")
+
+
+def read(path: Path) -> tuple[SevenEightBlock, list[tuple[HandHistory, ActionFields]]]:
+    """The file's hands a block holds, as a block and as the per-hand path reads them."""
+    items = []
+    for chunk in iter_chunks(io.BytesIO(path.read_bytes()), path.name):
+        hand, fields = hand_and_fields(chunk, path.name)
+        if fields is None:
+            fields = ActionFields.of(hand.actions)
+        try:
+            block_from_hands(path.name, [(chunk.index, hand, fields)])
+        except (ValueError, KeyError):
+            continue
+        items.append((chunk.index, hand, fields))
+    return block_from_hands(path.name, items), [(hand, fields) for _, hand, fields in items]
+
+
+def best_cpu(work: Callable[[], object], runs: int) -> float:
+    """The least CPU time of ``runs`` calls of ``work``, after one untimed call."""
+    work()
+    timings = []
+    for _ in range(runs):
+        start = time.process_time()
+        work()
+        timings.append(time.process_time() - start)
+    return min(timings)
+
+
+def per_hand(hands: list[tuple[HandHistory, ActionFields]]) -> None:
+    replay = seveneight.replay_fields
+    for hand, fields in hands:
+        with contextlib.suppress(RuleError):
+            replay(hand, fields)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--file", type=Path, default=DEFAULT_FILE)
+    parser.add_argument("--runs", type=int, default=5)
+    args = parser.parse_args()
+    block, hands = read(args.file)
+    start = time.process_time()
+    warm_up()
+    load = time.process_time() - start
+    outcome = replay_block(block)
+    accepted = int(outcome.accepted.sum())
+    count = len(hands)
+    batch = best_cpu(lambda: replay_block(block), args.runs)
+    single = best_cpu(lambda: per_hand(hands), args.runs)
+    print(f"{args.file.name}: {count} hands in the block, {accepted} accepted by replay_block")
+    print(f"kernel load (numba import + cached kernel + rank tables): {load * 1e3:.0f} ms CPU")
+    best = f"us/hand CPU (best of {args.runs})"
+    print(f"replay_block:             {batch / count * 1e6:8.2f} {best}")
+    print(f"replay_fields per hand:   {single / count * 1e6:8.2f} {best}")
+    print(f"ratio per-hand / block:   {single / batch:8.1f}x")
+
+
+if __name__ == "__main__":
+    main()
