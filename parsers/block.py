@@ -59,8 +59,8 @@ class SevenEightBlock:
     Every hand has (the block's scope: the writer's layout): ``antes``,
     ``blinds_or_straddles``, ``starting_stacks``, ``finishing_stacks``, ``winnings``,
     ``players``, ``seats`` (one value per player),
-    ``min_bet`` or (fixed limit) ``small_bet`` and ``big_bet``, ``seat_count``, ``hand``,
-    ``table``, ``time``, ``day``, ``month``, ``year``, perhaps ``user_fields``, and no
+    ``min_bet`` or (fixed limit) ``small_bet`` and ``big_bet``, ``seat_count``, ``hand`` (a number),
+    ``table`` (text), ``time``, ``day``, ``month``, ``year``, perhaps ``user_fields``, and no
     other optional field (no ``currency``, ``event``, ``dealer``, ...); its rule set is
     its variant's defaults (no knob lines).  Cards are known (no ``??``).
     """
@@ -225,5 +225,7 @@ def _check_blockable(hand: HandHistory) -> None:
         problem = "a field a block requires is missing"
     elif hand.format_version != 1:
         problem = "another format version"
+    elif type(hand.hand) is not int or type(hand.table) is not str:
+        problem = "a hand label that is not a number or a table name that is not text"
     if problem is not None:
         raise ValueError(f"hand {hand.index}: {problem}")
