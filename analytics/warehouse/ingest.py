@@ -366,7 +366,10 @@ def warm_up(games: frozenset[str] = _ALL_GAMES) -> None:
 
     load_numba_without_scipy_linalg()
     if "seveneight" in games:
+        from analytics.rules import seveneight_block
+
         _warm_up_allin()
+        seveneight_block.warm_up()  # the batch replay (pipeline's block path)
     if "bigtwo" in games:
         from analytics.equity.bigtwo import bigtwo_features_many
         from parsers.knobs import BigTwoRules

@@ -24,16 +24,24 @@ import os
 import signal
 import sys
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from itertools import islice
 
+import numpy as np
+import numpy.typing as npt
 import pyarrow as pa
 
 from analytics.rules import RuleError, replay, replay_fields
+from analytics.rules.seveneight_block import BlockOutcome, replay_block
+from analytics.warehouse.block_equities import with_allin_rows
+from analytics.warehouse.block_rows import block_ids, block_tables
 from analytics.warehouse.errors import SourceError
 from analytics.warehouse.fact_rows import fact_tables
 from analytics.warehouse.rows import Batch, FileContext, RejectRow
 from analytics.warehouse.sources import Limits, SourceRef, open_source, read_range
+from parsers.block import SevenEightBlock
+from parsers.block_scan import scan_seveneight
 from parsers.knobs import Game
 from parsers.model import with_actions
 from parsers.reader import Chunk, Cut, hand_and_fields, iter_chunks
@@ -73,7 +81,7 @@ class UnitResult:
     error: str | None = None
 
 
-_READS_FIELDS = (Game.SEVENEIGHT, Game.BIGTWO)
+_READS_FIELDS = (Game.SEVENEIGHT, Game.BIGTWO, Game.RUMMOLI)
 """The games whose engines replay the actions as columns (``replay_fields``)."""
 
 
@@ -82,23 +90,53 @@ def _error_text(error: BaseException) -> str:
 
 
 def process_chunks(chunks: Iterable[Chunk], context: FileContext, batch_hands: int,
-                   result: UnitResult) -> None:
-    """Parse, replay and batch ``chunks`` into ``result`` (batches of ``batch_hands``)."""
+                   result: UnitResult, *, blocks: bool = True) -> None:
+    """Parse, replay and batch ``chunks`` into ``result``, one batch per ``batch_hands`` chunks
+    (less its rejects and the hands it holds twice).
+
+    With ``blocks`` (the default), the 7 & 8 hands of the writer's layout in each batch are
+    read, replayed and made rows of together (:func:`_block_batch`); every other hand goes
+    through :func:`_per_hand_batch`.  Without, every hand does: the two give the same
+    batches (tests/test_pipeline_blocks.py).
+    """
+    iterator = iter(chunks)
+    while group := list(islice(iterator, batch_hands)):
+        result.hands += len(group)
+        found = _block_batch(group, context) if blocks else None
+        if found is None:
+            found = _per_hand_batch(group, range(len(group)), context)
+        tables, rejects, duplicates = found
+        for reject in rejects:
+            result.rejects.append(reject)
+            result.rejected[reject.game or "unknown"] += 1
+        result.batch_duplicates.update(duplicates)
+        if tables is not None:
+            result.batches.append(_with_facts(tables))
+
+
+_Found = tuple[dict[str, pa.Table] | None, list[RejectRow], Counter[str]]
+"""A batch's tables (None when no hand was added; the facts not yet made), its rejects, and
+the hands it held twice by game."""
+
+
+def _per_hand_batch(group: Sequence[Chunk], positions: Iterable[int], context: FileContext
+                    ) -> _Found:
+    """The batch of the chunks of ``group`` at ``positions`` (increasing), each hand read,
+    replayed and added on its own: the path that takes every hand and gives every error."""
     batch = Batch(context)
+    rejects: list[RejectRow] = []
     name = context.path
-    for chunk in chunks:
-        result.hands += 1
+    for position in positions:
         # The fast path's hands come without Action objects, their actions as columns
         # (fields): 7 & 8's replay, the ids and the rows read those.
-        hand, fields = hand_and_fields(chunk, name)
+        hand, fields = hand_and_fields(group[position], name)
         game = hand.game.value if hand.game is not None else None
         if hand.errors:
             first = hand.errors[0]
-            result.rejects.append(RejectRow(
+            rejects.append(RejectRow(
                 hand_index=hand.index, line=first.line if first.line is not None else hand.line,
                 stage="parse", game=game, error="\n".join(str(e) for e in hand.errors),
                 raw=hand.raw))
-            result.rejected[game or "unknown"] += 1
             continue
         if fields is not None and hand.game not in _READS_FIELDS:
             hand = with_actions(hand, fields)  # the other engines replay Action objects
@@ -106,28 +144,91 @@ def process_chunks(chunks: Iterable[Chunk], context: FileContext, batch_hands: i
             outcome = (replay(hand) if fields is None or hand.actions
                        else replay_fields(hand, fields))
         except RuleError as error:
-            result.rejects.append(RejectRow(
+            rejects.append(RejectRow(
                 hand_index=hand.index, line=error.line if error.line is not None else hand.line,
                 stage="rules", game=game, error=_error_text(error), raw=hand.raw))
-            result.rejected[game or "unknown"] += 1
             continue
         batch.add(hand, outcome, fields)
-        if len(batch) >= batch_hands:
-            _flush(batch, result)
-            batch = Batch(context)
-    _flush(batch, result)
+    return (batch.tables() if len(batch) else None), rejects, batch.duplicates
 
 
-def _flush(batch: Batch, result: UnitResult) -> None:
-    result.batch_duplicates.update(batch.duplicates)
-    if len(batch):
-        tables = batch.tables()
-        # The derived seat_facts and hand_facts rows travel with the batch, so the single
-        # writer only filters and inserts them (None: rare data the SQL must fill).
-        facts = fact_tables(tables)
-        if facts is not None:
-            tables.update(facts)
-        result.batches.append(tables)
+def _with_facts(tables: dict[str, pa.Table]) -> dict[str, pa.Table]:
+    # The derived seat_facts and hand_facts rows travel with the batch, so the single
+    # writer only filters and inserts them (None: rare data the SQL must fill).
+    facts = fact_tables(tables)
+    if facts is not None:
+        tables.update(facts)
+    return tables
+
+
+def _block_batch(group: Sequence[Chunk], context: FileContext) -> _Found | None:
+    """The batch of ``group`` with its 7 & 8 hands of the writer's layout done as one block
+    (:mod:`parsers.block`): scanned, replayed (:func:`replay_block`) and made rows of
+    (:mod:`~analytics.warehouse.block_rows`, all-in equity rows by
+    :mod:`~analytics.warehouse.block_equities`) together.  The hands the block declines or
+    cannot finish (an unusual layout, a hand its replay leaves to the engine) go through
+    :func:`_per_hand_batch`, and the two parts'
+    rows are put back in the order of the chunks, as one batch of the per-hand path has
+    them.  None when there is no block (no hand of that layout), or when a hand of the block
+    and one of the other part are the same hand: the per-hand path then takes the whole
+    batch (it keeps the first of two equal hands), which is rare enough not to matter.
+    """
+    block, declined = scan_seveneight(group, context.path)
+    if not len(block):
+        return None
+    outcome = replay_block(block)
+    ids = block_ids(block)
+    left = ~outcome.accepted  # the hands the batch replay left to the engine
+    taken = np.flatnonzero(~left)
+    # The first of equal hands in the block is kept, as Batch.add keeps the first.
+    _, first = np.unique(ids[taken], return_index=True)
+    kept = taken[np.sort(first)]
+    duplicates: Counter[str] = Counter()
+    if len(kept) < len(taken):
+        duplicates["seveneight"] += len(taken) - len(kept)
+    others = sorted([*declined, *block.positions[left].tolist()])
+    other_tables, rejects, other_duplicates = _per_hand_batch(group, others, context)
+    duplicates.update(other_duplicates)
+    kept_ids = ids[kept]
+    other_ids = (np.empty(0, np.int64) if other_tables is None
+                 else other_tables["hands"]["hand_id"].to_numpy())
+    if np.isin(kept_ids, other_ids).any():
+        return None
+    if not len(kept):
+        return other_tables, rejects, duplicates
+    block_part = _block_part(block, outcome, kept, ids, context)
+    if other_tables is None:
+        return block_part, rejects, duplicates
+    # Hands are numbered in the order of the chunks (Chunk.index is the hand's source_index).
+    order = np.concatenate([block.indexes[kept],
+                            other_tables["hands"]["source_index"].to_numpy()])
+    merged = _merged(block_part, other_tables, np.concatenate([kept_ids, other_ids]), order)
+    return merged, rejects, duplicates
+
+
+def _block_part(block: SevenEightBlock, outcome: BlockOutcome, kept: npt.NDArray[np.int64],
+                ids: npt.NDArray[np.int64], context: FileContext) -> dict[str, pa.Table]:
+    """The tables of the block's hands at ``kept``, their all-in equity rows included."""
+    return with_allin_rows(block_tables(block, outcome, kept, ids, context), block, outcome,
+                           kept, ids)
+
+
+def _merged(first: dict[str, pa.Table], second: dict[str, pa.Table], ids: npt.NDArray[np.int64],
+            order: npt.NDArray[np.int64]) -> dict[str, pa.Table]:
+    """The rows of two batches of distinct hands (``ids``, hand ``ids[k]`` the ``order[k]``-th)
+    as one, every table's rows in the order of their hands and, within a hand, as they were
+    (a stable sort: each batch holds a hand's rows together and in order)."""
+    by_id = np.argsort(ids)
+    sorted_ids, sorted_order = ids[by_id], order[by_id]
+    merged: dict[str, pa.Table] = {}
+    for name, table in first.items():
+        both = pa.concat_tables([table, second[name]])
+        if both.num_rows:
+            rows = both["hand_id"].to_numpy()
+            keys = sorted_order[np.searchsorted(sorted_ids, rows)]
+            both = both.take(np.argsort(keys, kind="stable"))
+        merged[name] = both
+    return merged
 
 
 def process_unit(unit: Unit) -> UnitResult:

@@ -1,0 +1,521 @@
+"""The 7 & 8 block scanner: many chunks of the writer's layout to one :class:`SevenEightBlock`.
+
+:func:`scan_seveneight` reads the chunks of a file (:func:`parsers.reader.iter_chunks`)
+in bulk.  One regular expression per hand checks that its text has the writer's layout
+(:mod:`parsers.writer`: the keys in their order, one space around ``=``, one action per
+line) and cuts it into a few pieces.  Most pieces repeat from hand to hand -- the
+stakes lines, the players and seats, the table and date, the action lines, the user
+fields but the benchmark's ``_copy`` -- and are read once per distinct text, strictly
+(anything but canonical numbers and strings without escapes is refused); the numbers
+that change with every hand (stacks, winnings) are checked and converted for all hands
+at once, in C.  Actions are parsed by the reader's own action parser, once per
+distinct line.
+
+A chunk outside that layout, or that the per-hand path
+(:func:`parsers.reader.hand_and_fields`) reads with a problem, or as a hand a block
+cannot hold, is declined: the caller reads it there.  Declining costs speed, never
+correctness; so the checks below only ever need to be sufficient, and each mirrors one
+of :mod:`parsers.build` (player counts, list lengths, ranges, actors, cards dealt twice)
+or of :class:`SevenEightBlock`'s scope.  tests/test_parsers_block.py checks that every
+hand taken holds exactly the values :func:`parsers.block.block_from_hands` gives from the
+per-hand path's reading.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Callable, Sequence
+from itertools import compress, repeat
+from operator import attrgetter, not_
+from typing import Final, Generic, TypeVar
+
+import numpy as np
+import numpy.typing as npt
+
+from parsers.actions import ActionSyntaxError, parse_action
+from parsers.block import _VERB_CODE, MAX_ACTION_CARDS, NO_VALUE, SevenEightBlock
+from parsers.build import MAX_CHIPS, PLAYER_LIMITS
+from parsers.cards import UNKNOWN
+from parsers.knobs import Game
+from parsers.model import Verb
+from parsers.reader import Chunk
+
+__all__ = ["scan_seveneight"]
+
+Ints = npt.NDArray[np.int64]
+T = TypeVar("T")
+
+_LOW, _HIGH = PLAYER_LIMITS[Game.SEVENEIGHT]
+_CACHE_LIMIT: Final = 100_000
+"""Entries of each cache of distinct texts (cleared when full)."""
+
+# ---- the strict forms, checked once per distinct text
+
+# Canonical numbers only (no sign, underscore or leading zero), few enough digits to stay
+# within the per-hand path's bounds: chips up to MAX_CHIPS (15 digits), counts below 2**31.
+_CHIPS: Final = r"(?:0|[1-9][0-9]{0,14})"
+_POSITIVE_CHIPS: Final = r"[1-9][0-9]{0,14}"
+_COUNT: Final = r"(?:0|[1-9][0-9]{0,8})"
+_STRING: Final = r'[^"\\\x00-\x1f\x7f]*'
+"""A TOML basic string's body without escapes: what the reader's one-line forms take as it is."""
+_CHIP_LIST: Final = rf"({_CHIPS}(?:, {_CHIPS})*)"
+_USER_INT: Final = r"(?:0|-?[1-9][0-9]{0,15})"
+_USER_KEY: Final = r"_[A-Za-z0-9_-]*"
+_USER_VALUE: Final = (rf'(?:{_USER_INT}|"{_STRING}"|\[\]|\["{_STRING}"(?:, "{_STRING}")*\]'
+                      rf"|\[{_USER_INT}(?:, {_USER_INT})*\])")
+"""A user field's value: an integer, a string, an array of either (the simulator's ``_rebuys``)."""
+
+_STAKES: Final = re.compile(
+    'variant = "((?:[NP]|(F))78)"\n'
+    rf"antes = \[{_CHIP_LIST}\]\n"
+    rf"blinds_or_straddles = \[{_CHIP_LIST}\]\n"
+    f"(?(2)small_bet = ({_POSITIVE_CHIPS})\nbig_bet = ({_POSITIVE_CHIPS})"
+    f"|min_bet = ({_POSITIVE_CHIPS}))")
+_PLAYERS: Final = re.compile(
+    f'players = \\[("{_STRING}"(?:, "{_STRING}")*)\\]\n'
+    rf"seats = \[{_CHIP_LIST}\]\n"
+    f"seat_count = ({_COUNT})")
+_WHEN: Final = re.compile(
+    f'table = "({_STRING})"\n'
+    "time = ([01][0-9]|2[0-3]):([0-5][0-9]):([0-5][0-9])\n"
+    f"day = ({_COUNT})\nmonth = ({_COUNT})\nyear = ({_COUNT})")
+_USER_FIELD: Final = re.compile(f"({_USER_KEY}) = ({_USER_VALUE})")
+_ACTION_LINE: Final = re.compile(f'  "({_STRING})')
+_PLAIN_CHIP_LIST: Final = re.compile(_CHIP_LIST)
+_LEADING_ZERO: Final = re.compile(" 0[0-9]")
+
+# ---- the hand
+
+_LINE: Final = "[^\n]*"
+_HAND: Final = re.compile(
+    "format_version = 1\n"
+    f"(variant = {_LINE}\nantes = {_LINE}\nblinds_or_straddles = {_LINE}\n"
+    f"(?:min_bet = {_LINE}|small_bet = {_LINE}\nbig_bet = {_LINE}))\n"
+    r"starting_stacks = \[([0-9, ]+)\]\n"
+    'actions = \\[\n([^\\]]*",\n)\\]\n'
+    r"finishing_stacks = \[([0-9, ]+)\]\n"
+    r"winnings = \[([0-9, ]+)\]\n"
+    f"(players = {_LINE}\nseats = {_LINE}\nseat_count = {_LINE})\n"
+    f"hand = ({_CHIPS})\n"
+    f"(table = {_LINE}\ntime = {_LINE}\nday = {_LINE}\nmonth = {_LINE}\nyear = {_LINE})"
+    # The user fields, the last one apart when it is an integer (the benchmark's ``_copy``,
+    # different in every hand): the others repeat.
+    "((?:\n_[^\n]*)*?)"
+    f"(?:\n({_USER_KEY}) = ({_USER_INT}))?"
+    "\n?"
+)
+"""A whole hand in the writer's layout (its text without the table header), cut into: the
+stakes lines, starting_stacks, the action lines, finishing_stacks, winnings, the players
+lines, hand, the table and date lines, the user field lines but a last integer one, its
+key and its value.  The pieces that repeat from hand to hand are only delimited here (a
+strict pattern costs the engine twice the time): they are read strictly once per distinct
+text (:class:`_TextCache`); the arrays of chips that change with every hand are checked in
+bulk (:func:`_plain_lists`), the action lines one by one (:class:`_ActionTable`)."""
+
+
+class _TextCache(Generic[T]):
+    """Values by the text they are read from, for texts that repeat from hand to hand;
+    bounded."""
+
+    def __init__(self, read: Callable[[str], T]) -> None:
+        self._read = read
+        self._values: dict[str, T] = {}
+
+    def values(self, texts: Sequence[str]) -> list[T]:
+        """The value of each text."""
+        found = [*map(self._values.get, texts)]
+        if all(found):  # every value here is a non-empty tuple: true
+            return found  # type: ignore[return-value]
+        if len(self._values) + found.count(None) > _CACHE_LIMIT:
+            self._values.clear()
+        read, remembered = self._read, self._values
+        for at, value in enumerate(found):
+            if value is None:
+                text = texts[at]
+                value = remembered.get(text)
+                if value is None:
+                    value = remembered[text] = read(text)
+                found[at] = value
+        return found  # type: ignore[return-value]
+
+
+_REFUSED: Final = -1
+"""The player count of a piece the block does not read: no hand has it, so it is declined."""
+
+Stakes = tuple[int, str, int, int, int, str, str]
+"""Player count, variant, min_bet, small_bet, big_bet (NO_VALUE when absent), the antes'
+and the blinds' text."""
+
+
+def _stakes(text: str) -> Stakes:
+    found = _STAKES.fullmatch(text)
+    if found is None:
+        return _REFUSED, "", NO_VALUE, NO_VALUE, NO_VALUE, "", ""
+    variant, _, antes, blinds, small_bet, big_bet, min_bet = found.groups()
+    count = antes.count(",") + 1
+    if blinds.count(",") + 1 != count:
+        count = _REFUSED
+    return (count, variant, _number(min_bet), _number(small_bet), _number(big_bet), antes,
+            blinds)
+
+
+def _number(text: str | None) -> int:
+    return NO_VALUE if text is None else int(text)
+
+
+Players = tuple[int, tuple[str, ...], tuple[int, ...], int]
+"""Player count, players, seats, seat_count."""
+
+
+def _players(text: str) -> Players:
+    found = _PLAYERS.fullmatch(text)
+    if found is None:
+        return _REFUSED, (), (), 0
+    names = tuple(found.group(1)[1:-1].split('", "'))  # no quote inside a name
+    seats = tuple(map(int, found.group(2).split(", ")))
+    count = len(names) if len(seats) == len(names) else _REFUSED
+    return count, names, seats, int(found.group(3))
+
+
+When = tuple[bool, str, dt.time, int, int, int]
+"""Whether readable, table, time, day, month, year."""
+
+
+def _when(text: str) -> When:
+    found = _WHEN.fullmatch(text)
+    if found is None:
+        return False, "", dt.time(), 0, 0, 0
+    table, hour, minute, second, day, month, year = found.groups()
+    return (True, table, dt.time(int(hour), int(minute), int(second)), int(day), int(month),
+            int(year))
+
+
+UserFields = tuple[tuple[str, object], ...]
+UserLines = tuple[bool, UserFields, frozenset[str]]
+"""Whether readable, the (key, value) pairs, their keys."""
+
+
+def _user_lines(text: str) -> UserLines:
+    """The user field lines (each ``\\n_key = value``), unless a key is given twice (not TOML:
+    the per-hand path reports it)."""
+    fields = []
+    for line in text[1:].split("\n") if text else ():
+        found = _USER_FIELD.fullmatch(line)
+        if found is None:
+            return False, (), frozenset()
+        fields.append((found.group(1), _user_value(found.group(2))))
+    keys = frozenset(key for key, _ in fields)
+    return len(keys) == len(fields), tuple(fields), keys
+
+
+def _user_value(text: str) -> object:
+    """A user field's value as the reader's one-line forms read it (arrays are lists)."""
+    if text[0] == '"':
+        return text[1:-1]
+    if text == "[]":
+        return []
+    if text[:2] == '["':
+        return text[2:-2].split('", "')
+    if text[0] == "[":
+        return [*map(int, text[1:-1].split(", "))]
+    return int(text)
+
+
+_STAKES_CACHE: Final = _TextCache[Stakes](_stakes)
+_PLAYERS_CACHE: Final = _TextCache[Players](_players)
+_WHEN_CACHE: Final = _TextCache[When](_when)
+_USER_CACHE: Final = _TextCache[UserLines](_user_lines)
+
+# ---- actions
+
+_UNUSABLE: Final = 1_000
+"""The reach of an action line the block cannot hold: more than any player count."""
+_UNUSABLE_ROW: Final = (0, 0, NO_VALUE, NO_VALUE, _UNUSABLE, 0, NO_VALUE, NO_VALUE, NO_VALUE)
+_DEAL: Final = _VERB_CODE[Verb.DEAL_HOLE]
+
+
+class _ActionTable:
+    """Every action line seen, parsed once by :func:`parsers.actions.parse_action`, as a row of
+    values: actor, verb code, target, amount, reach, card count, three card codes (the
+    block's columns); and its card text.  Rows start at 1.
+
+    ``reach`` is the highest player an action names (actor or target), which the hand
+    must have; :data:`_UNUSABLE` for a line the per-hand path reports or a block does not
+    hold (a comment, ``??``, more than :data:`MAX_ACTION_CARDS` cards).
+    """
+
+    def __init__(self) -> None:
+        self._rows: dict[str, int] = {}
+        self._values: list[tuple[int, ...]] = [_UNUSABLE_ROW]
+        self._texts: list[str | None] = [None]
+        self._arrays: tuple[Ints, npt.NDArray[np.object_]] | None = None
+
+    def rows(self, lines: list[str]) -> npt.NDArray[np.intp]:
+        """The row of each action line (its text up to the closing ``",``)."""
+        try:
+            return np.fromiter(map(self._rows.get, lines), dtype=np.intp, count=len(lines))
+        except TypeError:  # None for a line not seen yet
+            pass
+        # Each distinct new line once (a block of new hands repeats most of its lines).
+        missing = {*compress(lines, map(not_, map(self._rows.get, lines)))}
+        if len(self._rows) + len(missing) > _CACHE_LIMIT:
+            self.__init__()  # type: ignore[misc]
+            missing = {*lines}
+        for line in missing:
+            self._add(line)
+        return np.fromiter(map(self._rows.__getitem__, lines), dtype=np.intp, count=len(lines))
+
+    def _add(self, line: str) -> None:
+        """Parse a line not seen before and give it the next row."""
+        self._arrays = None
+        # ``  "text`` is the writer's form; any other (a comment after the string, a line end
+        # inside...) is left to the per-hand path.
+        plain = _ACTION_LINE.fullmatch(line)
+        values, text = _parsed(plain.group(1)) if plain else (_UNUSABLE_ROW, None)
+        self._values.append(values)
+        self._texts.append(text)
+        self._rows[line] = len(self._values) - 1
+
+    def arrays(self) -> tuple[Ints, npt.NDArray[np.object_]]:
+        """The rows' values and card texts, as arrays."""
+        if self._arrays is None:
+            texts = np.empty(len(self._texts), dtype=object)
+            texts[:] = self._texts
+            self._arrays = np.array(self._values, dtype=np.int64), texts
+        return self._arrays
+
+
+def _parsed(text: str) -> tuple[tuple[int, ...], str | None]:
+    """One action's row of :class:`_ActionTable` and its card text."""
+    try:
+        # The most players: whether the hand has the players the action names is checked per
+        # hand (the parse depends on the player count for nothing else).
+        action = parse_action(text, Game.SEVENEIGHT, _HIGH)
+    except ActionSyntaxError:
+        return _UNUSABLE_ROW, None
+    cards = action.cards
+    if (action.pot is not None or action.comment is not None
+            or len(cards) > MAX_ACTION_CARDS or any(card is UNKNOWN for card in cards)):
+        return _UNUSABLE_ROW, None
+    codes = [card.code for card in cards] + [NO_VALUE] * (MAX_ACTION_CARDS - len(cards))
+    target = NO_VALUE if action.target is None else action.target
+    row = (action.actor, _VERB_CODE[action.verb], target,
+           NO_VALUE if action.amount is None else action.amount, max(action.actor, target),
+           len(cards), *codes)
+    # As block_from_hands writes them: canonical notation (``10d`` is ``Td``), None for none.
+    return row, "".join(map(str, cards)) if cards else None
+
+
+_ACTIONS: Final = _ActionTable()
+
+
+# ---- the scan
+
+
+def scan_seveneight(chunks: Sequence[Chunk], source: str) -> tuple[SevenEightBlock, list[int]]:
+    """The block of the 7 & 8 hands of ``chunks`` in the writer's layout, and the positions (in
+    ``chunks``, ascending) of the chunks it declines, for the per-hand path
+    (:func:`parsers.reader.hand_and_fields`).  Every hand taken holds exactly what
+    :func:`parsers.block.block_from_hands` makes of the per-hand path's reading; a chunk
+    that path reads with a problem, or as anything a block cannot hold, is declined.
+    Never raises for the chunks' text."""
+    taken: list[int] = []
+    raws: list[str] = []
+    found: list[tuple[str | None, ...]] = []
+    match = _HAND.fullmatch
+    for position, chunk in enumerate(chunks):
+        if chunk.problem is None:
+            raw = "\n".join(chunk.lines)
+            hand = match(raw)
+            if hand is not None:
+                taken.append(position)
+                raws.append(raw)
+                found.append(hand.groups())
+    while True:
+        block_or_bad = _block(source, chunks, taken, raws, found)
+        if isinstance(block_or_bad, SevenEightBlock):
+            break
+        # Hands with a problem the pattern does not show: drop them and build again (every
+        # check is per hand, so the others still pass).
+        keep = [True] * len(taken)
+        for row in block_or_bad:
+            keep[row] = False
+        taken = [*compress(taken, keep)]
+        raws = [*compress(raws, keep)]
+        found = [*compress(found, keep)]
+    declined = sorted(set(range(len(chunks))).difference(taken))
+    return block_or_bad, declined
+
+
+def _block(source: str, chunks: Sequence[Chunk], taken: list[int], raws: list[str],
+           found: list[tuple[str | None, ...]]) -> SevenEightBlock | list[int]:
+    """The block of the matched hands, or the rows (in ``taken``) of those that cannot be in it."""
+    if not taken:
+        return _empty(source)
+    (stakes_texts, starting, action_texts, finishing, winnings, players_texts, hand_numbers,
+     when_texts, user_texts, last_keys, last_values) = zip(*found, strict=True)
+    n = len(taken)
+    (counts, variants, min_bets, small_bets, big_bets, antes, blinds) = zip(
+        *_STAKES_CACHE.values(stakes_texts), strict=True)
+    (player_counts, players, seats, seat_counts) = zip(
+        *_PLAYERS_CACHE.values(players_texts), strict=True)
+    (readable, tables, times, days, months, years) = zip(
+        *_WHEN_CACHE.values(when_texts), strict=True)
+    changing: tuple[tuple[str, ...], ...] = (starting, finishing, winnings)
+    if not all(map(_plain_lists, changing)):
+        return _unplain_rows(changing)
+    seat_count = np.array(counts, dtype=np.int64)
+    bad = (seat_count < _LOW) | (seat_count > _HIGH) | ~np.array(readable)
+    bad |= np.array(player_counts, dtype=np.int64) != seat_count
+    for texts in changing:
+        bad |= np.array([*map(str.count, texts, repeat(","))], dtype=np.int64) + 1 != seat_count
+    user_fields, user_bad = _user_fields(user_texts, last_keys, last_values)
+    if user_bad:
+        bad[user_bad] = True
+    if bad.any():
+        return [*np.flatnonzero(bad).tolist()]
+
+    seat_offsets = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(seat_count, out=seat_offsets[1:])
+    per_seat = [*map(_ints, (starting, antes, blinds, finishing, winnings))]
+    if max(map(np.max, per_seat)) > MAX_CHIPS:
+        # 16 digits or more (numpy's conversion saturates): beyond the per-hand path's range.
+        bad |= np.logical_or.reduce([np.maximum.reduceat(values, seat_offsets[:-1]) > MAX_CHIPS
+                                     for values in per_seat])
+
+    # Actions: the text of every action line of the block, in order.
+    action_counts = np.array([*map(str.count, action_texts, repeat('",\n'))], dtype=np.int64)
+    lines = "".join(action_texts).split('",\n')
+    lines.pop()
+    rows = _ACTIONS.rows(lines)
+    table, card_texts = _ACTIONS.arrays()
+    values = table[rows]
+    action_offsets = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(action_counts, out=action_offsets[1:])
+    starts = action_offsets[:-1]
+    bad |= np.maximum.reduceat(values[:, 4], starts) > seat_count
+    bad |= _dealt_twice(values, action_counts, n)
+    if bad.any():
+        return [*np.flatnonzero(bad).tolist()]
+
+    first_lines = np.array([*map(attrgetter("first_line"), map(chunks.__getitem__, taken))],
+                           dtype=np.int64)
+    min_bet = np.array(min_bets, dtype=np.int64)
+    # The first action's row: after the header's six lines (seven with small_bet and
+    # big_bet) and the ``actions = [`` line.
+    first_rows = np.where(min_bet == NO_VALUE, 8, 7)
+    action_lines = (np.repeat(first_lines + first_rows - starts, action_counts)
+                    + np.arange(len(rows), dtype=np.int64))
+    starting_stacks, antes_, blinds_, finishing_stacks, winnings_ = per_seat
+    return SevenEightBlock(
+        source=source,
+        positions=np.array(taken, dtype=np.int64),
+        indexes=np.array([*map(attrgetter("index"), map(chunks.__getitem__, taken))],
+                         dtype=np.int64),
+        lines=first_lines,
+        raws=raws,
+        variants=[*variants],
+        min_bets=min_bet,
+        small_bets=np.array(small_bets, dtype=np.int64),
+        big_bets=np.array(big_bets, dtype=np.int64),
+        seat_offsets=seat_offsets,
+        players=[*players],
+        seats=[*seats],
+        seat_counts=np.array(seat_counts, dtype=np.int64),
+        hand_numbers=_ints(hand_numbers),
+        tables=[*tables],
+        times=[*times],
+        days=np.array(days, dtype=np.int64),
+        months=np.array(months, dtype=np.int64),
+        years=np.array(years, dtype=np.int64),
+        user_fields=user_fields,
+        starting_stacks=starting_stacks,
+        antes=antes_,
+        blinds=blinds_,
+        finishing_stacks=finishing_stacks,
+        winnings=winnings_,
+        action_offsets=action_offsets,
+        actors=values[:, 0].copy(),
+        verbs=values[:, 1].astype(np.int8),
+        targets=values[:, 2].copy(),
+        amounts=values[:, 3].copy(),
+        card_counts=values[:, 5].astype(np.int8),
+        cards=values[:, 6:].astype(np.int8),
+        card_texts=card_texts[rows].tolist(),
+        action_lines=action_lines,
+    )
+
+
+def _ints(texts: Sequence[str]) -> Ints:
+    """The integers of ``texts`` (each canonical numbers separated by ``, ``), in order, by one
+    conversion in C."""
+    return np.fromstring(",".join(texts), dtype=np.int64, sep=",")
+
+
+def _plain_lists(texts: Sequence[str]) -> bool:
+    """Whether every text (digits, commas and spaces) is canonical numbers separated by ``, ``,
+    checked on their joined text by a few scans in C."""
+    joined = ", ".join(texts)
+    commas = joined.count(",")
+    return (joined.count(" ") == commas == joined.count(", ") and ", ," not in joined
+            and joined[0] != "," and joined[-1] != " " and _LEADING_ZERO.search(joined) is None
+            and not (joined[0] == "0" and joined[1:2].isdigit()))
+
+
+def _unplain_rows(lists: tuple[tuple[str, ...], ...]) -> list[int]:
+    """The rows of the hands with an array of chips that is not canonical numbers."""
+    plain = _PLAIN_CHIP_LIST.fullmatch
+    return sorted({row for texts in lists for row, text in enumerate(texts)
+                   if plain(text) is None})
+
+
+def _user_fields(texts: Sequence[str], last_keys: Sequence[str | None],
+                 last_values: Sequence[str | None]) -> tuple[list[UserFields], list[int]]:
+    """Each hand's user fields, and the rows of the hands whose user fields the block does
+    not read (a key given twice, another form)."""
+    firsts = _USER_CACHE.values(texts)
+    if all(last_keys):  # the usual case: every hand ends with an integer field
+        numbers = _ints(last_values).tolist()  # type: ignore[arg-type]
+    else:
+        numbers = [0 if value is None else int(value) for value in last_values]
+    fields: list[UserFields] = []
+    bad: list[int] = []
+    append = fields.append
+    for row, ((readable, given, keys), key, number) in enumerate(
+            zip(firsts, last_keys, numbers, strict=True)):
+        if key is None:
+            append(given)
+        else:
+            append((*given, (key, number)))
+            readable = readable and key not in keys
+        if not readable:
+            bad.append(row)
+    return fields, bad
+
+
+def _dealt_twice(values: Ints, action_counts: Ints, n: int) -> npt.NDArray[np.bool_]:
+    """Whether each hand deals a card twice (the per-hand path reports it)."""
+    hands = np.repeat(np.arange(n, dtype=np.int64), action_counts)
+    deals = values[:, 1] == _DEAL
+    cards = values[deals, 6:]
+    keys = (hands[deals, None] * 52 + cards)[cards >= 0]
+    keys.sort()
+    twice = keys[1:][keys[1:] == keys[:-1]] // 52
+    bad = np.zeros(n, dtype=bool)
+    bad[twice] = True
+    return bad
+
+
+def _empty(source: str) -> SevenEightBlock:
+    """The block of no hands."""
+    none = np.zeros(0, dtype=np.int64)
+    return SevenEightBlock(
+        source=source, positions=none, indexes=none, lines=none, raws=[], variants=[],
+        min_bets=none, small_bets=none, big_bets=none, seat_offsets=np.zeros(1, np.int64),
+        players=[], seats=[], seat_counts=none, hand_numbers=none, tables=[], times=[],
+        days=none, months=none, years=none, user_fields=[], starting_stacks=none, antes=none,
+        blinds=none, finishing_stacks=none, winnings=none,
+        action_offsets=np.zeros(1, np.int64), actors=none, verbs=np.zeros(0, np.int8),
+        targets=none, amounts=none, card_counts=np.zeros(0, np.int8),
+        cards=np.zeros((0, MAX_ACTION_CARDS), np.int8), card_texts=[], action_lines=none)

@@ -1,0 +1,193 @@
+"""The worker's block path gives exactly the per-hand path's batches.
+
+:func:`analytics.warehouse.pipeline.process_chunks` reads the 7 & 8 hands of the
+writer's layout as blocks (scanned, replayed and made rows of together) and every
+other hand one by one.  Whatever the mix (other games, hands the scanner declines,
+rejects, all-ins, the same hand twice, hands the batch replay leaves to the engine),
+the batches (every table, row order included, and the facts), the rejects and the
+counts must be those of the per-hand path (``blocks=False``), and the golden tables
+must come out of the block path too.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import io
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from analytics.rules.seveneight_block import replay_block
+from analytics.warehouse import pipeline
+from analytics.warehouse.block_rows import block_tables
+from analytics.warehouse.rows import ARROW_SCHEMAS, FileContext
+from parsers.block import SevenEightBlock
+from parsers.block_scan import scan_seveneight
+from parsers.reader import Chunk, iter_chunks
+from tests.mutate import Mutation
+from tests.test_reader_fastpath import MUTATIONS, mutated_canonical
+from tests.test_warehouse_data import (
+    BIGTWO,
+    PARSE_BROKEN,
+    RULES_BROKEN,
+    SEVENEIGHT,
+    phhs,
+    simulated_text,
+)
+from tests.test_warehouse_rows_golden import differences
+
+ROOT = Path(__file__).resolve().parent.parent
+SOURCES = (sorted((ROOT / "tests" / "data" / "warehouse_rows").glob("*.phhs"))
+           + sorted((ROOT / "data" / "samples").glob("*.phhs")))
+CONTEXT = FileContext("golden.phhs", "0" * 64, dt.datetime(2026, 1, 2, 3, 4, 5))
+
+
+def run(data: bytes, batch_hands: int, *, blocks: bool, name: str = "test.phhs"
+        ) -> pipeline.UnitResult:
+    """What a worker makes of the history ``data`` (read as source ``name``)."""
+    result = pipeline.UnitResult(0, True)
+    pipeline.process_chunks(iter_chunks(io.BytesIO(data), name), CONTEXT, batch_hands, result,
+                            blocks=blocks)
+    return result
+
+
+def assert_same(data: bytes, batch_hands: int = 5_000) -> pipeline.UnitResult:
+    """The block path's result of ``data`` is the per-hand path's; return it."""
+    expected = run(data, batch_hands, blocks=False)
+    actual = run(data, batch_hands, blocks=True)
+    assert actual.hands == expected.hands
+    assert actual.rejects == expected.rejects
+    assert actual.rejected == expected.rejected
+    assert actual.batch_duplicates == expected.batch_duplicates
+    assert len(actual.batches) == len(expected.batches)
+    for got, want in zip(actual.batches, expected.batches, strict=True):
+        assert got.keys() == want.keys()
+        for name, table in want.items():
+            assert got[name].schema == table.schema, name
+            assert got[name].equals(table), name
+    return actual
+
+
+def hand_texts(game: str, count: int, seed: int) -> list[str]:
+    """Simulated hands as texts without their ``[n]`` table lines (for :func:`phhs`)."""
+    texts = simulated_text(game, count, seed=seed).strip().split("\n\n")
+    return [text.split("\n", 1)[1] for text in texts]
+
+
+class BlockCounter:
+    """Counts the hands the block path turns into rows (so no test passes vacuously)."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.hands = 0
+        original: Callable[..., dict[str, pa.Table]] = block_tables
+
+        def counting(*args: Any, **kwargs: Any) -> dict[str, pa.Table]:
+            tables = original(*args, **kwargs)
+            self.hands += tables["hands"].num_rows
+            return tables
+
+        monkeypatch.setattr(pipeline, "block_tables", counting)
+
+
+@pytest.mark.parametrize("path", SOURCES, ids=lambda path: path.name)
+@pytest.mark.parametrize("batch_hands", [5_000, 7])
+def test_repository_files(path: Path, batch_hands: int) -> None:
+    assert_same(path.read_bytes(), batch_hands)
+
+
+def test_golden_tables_come_out_of_the_block_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    counter = BlockCounter(monkeypatch)
+    path = ROOT / "tests" / "data" / "warehouse_rows" / "simulated-seveneight.phhs"
+    result = run(path.read_bytes(), 5_000, blocks=True, name="simulated-seveneight")
+    (tables,) = result.batches
+    tables = {name: tables[name] for name in ARROW_SCHEMAS}
+    assert differences("simulated-seveneight", tables) == []
+    # Most of the file's hands went through the block (the rest: all-ins, declines).
+    assert counter.hands > tables["hands"].num_rows // 2
+
+
+def test_simulated_hands_in_small_batches(monkeypatch: pytest.MonkeyPatch) -> None:
+    counter = BlockCounter(monkeypatch)
+    text = simulated_text("seveneight", 400, seed=7)
+    result = assert_same(text.encode(), batch_hands=64)
+    assert counter.hands > 200
+    assert len(result.batches) == 7
+
+
+def test_a_mix_of_games_rejects_and_repeats(monkeypatch: pytest.MonkeyPatch) -> None:
+    counter = BlockCounter(monkeypatch)
+    sim = hand_texts("seveneight", 30, seed=3)
+    # A 7 & 8 hand with a comment (the scanner declines it), the same hand without one,
+    # exact repeats, the other games, both kinds of broken hand, in one batch and spread.
+    commented = sim[1].replace("\nmin_bet", "  # the stakes\nmin_bet", 1)
+    hands = [sim[0], BIGTWO, sim[1], PARSE_BROKEN, sim[2], sim[0], RULES_BROKEN, commented,
+             *hand_texts("bigtwo", 3, seed=2), *sim[3:], SEVENEIGHT, sim[5], sim[4]]
+    data = phhs(*hands).encode()
+    for batch_hands in (5_000, 4, 1):
+        assert_same(data, batch_hands)
+    assert counter.hands > 0
+
+
+def declining(monkeypatch: pytest.MonkeyPatch, declined: Callable[[int], bool]) -> None:
+    """Make the scanner decline the chunks at the positions ``declined`` picks, whatever
+    their layout (the block holds the others, at their positions in the whole batch)."""
+    original = scan_seveneight
+
+    def scan(chunks: Sequence[Chunk], source: str) -> tuple[SevenEightBlock, list[int]]:
+        kept = [position for position in range(len(chunks)) if not declined(position)]
+        block, refused = original([chunks[position] for position in kept], source)
+        positions = np.array(kept, dtype=np.int64)[block.positions]
+        refused = [kept[position] for position in refused]
+        others = sorted([*refused, *(p for p in range(len(chunks)) if declined(p))])
+        return dataclasses.replace(block, positions=positions), others
+
+    monkeypatch.setattr(pipeline, "scan_seveneight", scan)
+
+
+@pytest.mark.parametrize("every", [2, 3, 5])
+def test_hands_the_scanner_declines_keep_their_place(monkeypatch: pytest.MonkeyPatch,
+                                                     every: int) -> None:
+    counter = BlockCounter(monkeypatch)
+    declining(monkeypatch, lambda position: position % every == 1)
+    text = simulated_text("seveneight", 60, seed=every)
+    assert_same(text.encode(), batch_hands=25)
+    assert counter.hands > 20
+
+
+def block_hands(count: int, seed: int) -> list[str]:
+    """``count`` simulated 7 & 8 hands (as text) that the block path takes whole (nothing its
+    replay leaves to the engine)."""
+    hands = hand_texts("seveneight", 40, seed)
+    chunks = list(iter_chunks(io.BytesIO(phhs(*hands).encode()), "pick.phhs"))
+    block, _ = scan_seveneight(chunks, "pick.phhs")
+    accepted = replay_block(block).accepted
+    return [hands[position] for position in block.positions[accepted][:count]]
+
+
+def test_the_same_hand_in_both_parts_of_a_batch(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The per-hand part holds a hand the block holds too: the per-hand path takes the
+    # batch, and keeps the first of the two (its line and index are the first's).
+    first, second = block_hands(2, seed=5)
+    counter = BlockCounter(monkeypatch)
+    declining(monkeypatch, lambda position: position == 1)
+    for order, kept in (([first, first, second], [1, 3]), ([second, first, first], [1, 2])):
+        result = assert_same(phhs(*order).encode())
+        assert sum(result.batch_duplicates.values()) == 1
+        (tables,) = result.batches
+        assert tables["hands"]["source_index"].to_pylist() == kept
+    assert counter.hands == 0
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 10**6), MUTATIONS, st.integers(1, 3))
+def test_mutated_hands(pick: int, mutations: list[Mutation], batch_hands: int) -> None:
+    data = mutated_canonical(pick, mutations)
+    assert_same(data + b"\n\n" + simulated_text("seveneight", 4, seed=pick % 97).encode(),
+                batch_hands)
