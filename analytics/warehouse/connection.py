@@ -344,13 +344,19 @@ class WriterLease:
         """The open write connection."""
         return self._con if self._con is not None else self._open()
 
-    def maybe_release(self) -> bool:
-        """Between transactions: let readers in if the file has been held long enough and
-        someone waits for it (or it has been held ``every`` seconds)."""
+    def due(self) -> bool:
+        """Whether the lease should let go at the end of the open transaction: the file has
+        been held ``hold`` seconds and someone waits for it (or held ``every`` seconds).  An
+        ingest that gathers several files in a transaction commits early when it is."""
         if self._con is None:
             return False
         held = time.monotonic() - self._since
-        if held < self.hold or (held < self.every and not self.asked()):
+        return held >= self.hold and (held >= self.every or self.asked())
+
+    def maybe_release(self) -> bool:
+        """Between transactions: let readers in if the file has been held long enough and
+        someone waits for it (or it has been held ``every`` seconds)."""
+        if not self.due():
             return False
         self.close()
         time.sleep(self.pause)

@@ -12,7 +12,8 @@ The flow (docs/warehouse.md has the reasoning):
    of worker processes (or inline), at most a few units in flight so memory
    stays bounded.
 3. **Load**: the main process is the one writer.  It takes results in order and
-   loads each file in one transaction (:mod:`analytics.warehouse.loader`).
+   loads whole files, several per transaction (:data:`GROUP_ROWS`), a file never split
+   between two (:mod:`analytics.warehouse.loader`).
 
 The result is an :class:`IngestSummary`, which is also what ``handlab ingest``
 prints and turns into its exit code.
@@ -36,11 +37,13 @@ from analytics.warehouse.connection import WriterLease, project_root, resolve_db
 from analytics.warehouse.errors import SourceError
 from analytics.warehouse.loader import (
     FileStats,
-    begin_file,
-    commit_file,
+    begin,
+    commit,
+    is_loaded,
     known_files,
     load_batch,
     load_rejects,
+    record_file,
     rollback,
 )
 from analytics.warehouse.pipeline import Unit, UnitResult, init_worker, process_unit
@@ -74,6 +77,14 @@ PART_BYTES: Final = 8 * 1024**2
 
 SCAN_BLOCK: Final = 1024**2
 """Bytes read at a time while scanning a large plain file for cuts."""
+
+GROUP_ROWS: Final = 1_000_000
+"""Rows (of every table together) after which the writer commits the whole files it has
+gathered in its transaction: seven 5,000-hand 7 & 8 files (about 156,000 rows each).
+DuckDB writes a table's rows at the commit as compressed row groups (122,880 rows) when
+the transaction holds at least one row group of them; fewer go to the write-ahead log
+first and are written again by each checkpoint.  Larger transactions write more tables
+directly and commit less often (docs/performance.md, Session 7 (W): the writer)."""
 
 _INLINE_BYTES: Final = 2 * 1024**2
 """Below this much content a worker pool costs more than it saves."""
@@ -176,8 +187,11 @@ class _Planned:
     stats: FileStats = field(default_factory=FileStats)
     # (loaded|duplicates|rejected, game) -> hands; added to the summary when the file commits
     games: Counter[tuple[str, str]] = field(default_factory=Counter)
-    started: dt.datetime | None = None  # when its transaction began
-    state: str = "pending"  # pending, open (transaction begun), done
+    started: dt.datetime | None = None  # when its load began
+    # pending; open (its first parts loaded, in a transaction of its own); loaded (whole, in
+    # the open transaction, its files row written); done (committed, or found loaded, or
+    # failed)
+    state: str = "pending"
 
 
 def _plan(refs: list[SourceRef], limits: Limits, known: Callable[[list[str]], set[str]],
@@ -298,7 +312,7 @@ def _run(units: Iterator[Unit | UnitResult], workers: int, *,
         # is most of it: the CPU of a worker's first batch).
         warm_up(kernels)
     context = multiprocessing.get_context(method)
-    pool: Pool = context.Pool(workers, initializer=init_worker)
+    pool: Pool = _QuietPool(workers, initializer=init_worker, context=context)
     pending: deque[AsyncResult[UnitResult] | UnitResult] = deque()
     window = 2 * workers  # in flight: keeps workers busy, bounds memory
     try:
@@ -313,6 +327,24 @@ def _run(units: Iterator[Unit | UnitResult], workers: int, *,
     finally:
         pool.terminate()
         pool.join()
+
+
+class _QuietPool(Pool):
+    """A pool whose worker-handler thread sleeps while results arrive.
+
+    CPython's (3.8-3.13) waits on the result pipe too (``_get_sentinels``), so while a
+    result is in the pipe and its result-handler thread is still reading it (megabytes of
+    Arrow tables per unit) it wakes again and again: 7 us of the main process's CPU per
+    7 & 8 hand, and the GIL taken from the writer (docs/performance.md, Session 7 (W)).
+    Without it, the thread wakes when a worker exits or the pool changes state; ``_run``
+    ends every pool with ``terminate``, which notifies it.
+    """
+
+    def _get_sentinels(self) -> list[object]:
+        notifier = getattr(self, "_change_notifier", None)
+        if notifier is None:  # another CPython's pool: keep its own waiting
+            return super()._get_sentinels()  # type: ignore[misc,no-any-return]
+        return [notifier._reader]
 
 
 def _take(item: AsyncResult[UnitResult] | UnitResult) -> UnitResult:
@@ -422,7 +454,8 @@ def ingest(
     None: one per core, or none for small inputs).  ``limits`` bounds what one
     source may expand to.  ``progress`` is called after each batch.  ``wait`` is
     how long to wait for the database while another process holds it; ``hold``
-    how long to keep it before letting waiting readers in (between two files).
+    how long to keep it before letting waiting readers in (between two files: the files
+    gathered in the open transaction commit first).
     ``names`` maps a path as given (``str(path)``) to the name stored and shown for it
     (an upload's ``upload: hands.phhs`` instead of its temporary path; zip members keep
     their member name after it).
@@ -452,23 +485,22 @@ def ingest(
         lease.configure(_writer_settings(count))
         whole = WHOLE_SOURCE_BYTES if count > 0 else 0  # inline: always stream in batches
         hands_done = bytes_done = 0
-        current: _Planned | None = None
+        writer = _Writer(lease, summary)
         try:
             kernels = _kernel_games(planned, limits) if count > 1 else frozenset()
             for result in _run(_units(planned, limits, whole), count, kernels=kernels):
                 item = planned[result.file_no]
-                current = item
                 bytes_done += result.size
                 hands_done += result.hands
-                _apply(lease, item, result, summary)
-                if result.last and item.state == "done":
-                    current = None
+                writer.apply(item, result)
+                if writer.between_files() and lease.due():
+                    writer.commit()
                     lease.maybe_release()
                 if progress is not None:
                     progress(IngestProgress(hands_done, bytes_done, total, item.context.path))
+            writer.commit()
         except BaseException:
-            if current is not None and current.state == "open":
-                rollback(lease.con)
+            writer.abandon()
             raise
     summary.seconds = time.perf_counter() - started
     return summary
@@ -489,54 +521,142 @@ def _writer_settings(workers: int) -> dict[str, str | int]:
     return settings
 
 
-def _apply(lease: WriterLease, item: _Planned, result: UnitResult,
-           summary: IngestSummary) -> None:
-    """Load one result into the file's transaction; commit after the file's last unit."""
-    if item.state == "done":
-        return  # the file was found loaded, or failed: its remaining units are moot
-    con = lease.con
-    file_summary = item.summary
-    if item.state == "pending":
-        if not begin_file(con, item.context):
-            item.state = "done"
-            file_summary.status = "already loaded"
-            file_summary.message = "loaded by another ingest meanwhile"
+def _result_rows(result: UnitResult) -> int:
+    return sum(table.num_rows for tables in result.batches for table in tables.values())
+
+
+class _Writer:
+    """The ingest's one transaction at a time: whole files gathered until
+    :data:`GROUP_ROWS` rows, or a file that comes in parts alone.
+
+    A transaction that holds a complete file is never rolled back by the ingest (only by
+    an exception, which ends it): a source that fails is one whose result is an error, and
+    that is known before anything of it is loaded, except for a file in parts, which
+    therefore starts a transaction of its own (the files gathered before it are committed
+    first) and is rolled back alone when a later part fails.
+    """
+
+    def __init__(self, lease: WriterLease, summary: IngestSummary) -> None:
+        self.lease = lease
+        self.summary = summary
+        self.files: list[_Planned] = []  # loaded whole in the open transaction
+        self.rows = 0
+        self.parts: _Planned | None = None  # the file in parts being loaded
+        self.active = False  # a transaction is open
+
+    def between_files(self) -> bool:
+        """Whether every file of the open transaction is complete (it may commit now)."""
+        return self.parts is None
+
+    def apply(self, item: _Planned, result: UnitResult) -> None:
+        """Load one result; a file's last result adds the file to the transaction."""
+        if item.state == "done":
+            return  # the file was found loaded, or failed: its remaining units are moot
+        if result.error is not None:
+            self._fail(item, result.error)
             return
+        if item.state == "pending":
+            if not result.last:
+                self.commit()  # a file in parts has a transaction of its own
+            if not self._start(item):
+                return
+        self._load(item, result)
+        if not result.last:
+            item.state = "open"
+            self.parts = item
+            return
+        record_file(self.lease.con, item.context, item.size, item.stats,
+                    item.started or item.context.loaded_at)
+        item.state = "loaded"
+        self.parts = None
+        self.files.append(item)
+        if self.rows >= GROUP_ROWS:
+            self.commit()
+
+    def _start(self, item: _Planned) -> bool:
+        """Open the transaction if none is, and check the file inside it; False (the file
+        done) when another ingest has loaded it meanwhile."""
+        if not self.active:
+            begin(self.lease.con)
+            self.active = True
+        if is_loaded(self.lease.con, item.context.sha256):
+            self._loaded_elsewhere(item)
+            return False
         item.state = "open"
         item.started = dt.datetime.now()
-    if result.error is not None:
-        rollback(con)
+        return True
+
+    @staticmethod
+    def _loaded_elsewhere(item: _Planned) -> None:
         item.state = "done"
-        file_summary.status = "error"
-        file_summary.message = result.error
-        return
-    stats = item.stats
-    stats.hands += result.hands
-    game_loaded: Counter[str] = Counter()
-    game_duplicates: Counter[str] = Counter(result.batch_duplicates)
-    for tables in result.batches:
-        loaded, duplicates = load_batch(con, tables)
-        game_loaded.update(loaded)
-        game_duplicates.update(duplicates)
-    load_rejects(con, item.context, result.rejects)
-    if result.rejects and file_summary.message is None:
-        file_summary.message = result.rejects[0].error.splitlines()[0]
-    stats.loaded += sum(game_loaded.values())
-    stats.duplicates += sum(game_duplicates.values())
-    stats.rejected += len(result.rejects)
-    item.games.update({("loaded", g): n for g, n in game_loaded.items()})
-    item.games.update({("duplicates", g): n for g, n in game_duplicates.items()})
-    item.games.update({("rejected", g): n for g, n in result.rejected.items()})
-    if result.last:
-        commit_file(con, item.context, item.size, stats, item.started or item.context.loaded_at)
+        item.summary.status = "already loaded"
+        item.summary.message = "loaded by another ingest meanwhile"
+
+    def _fail(self, item: _Planned, error: str) -> None:
+        """A source that could not be read: nothing of it stays (its parts so far were
+        loaded in a transaction of their own, rolled back here)."""
+        if item.state == "open":
+            rollback(self.lease.con)
+            self.active = False
+            self.parts = None
+        elif is_loaded(self.lease.con, item.context.sha256):
+            self._loaded_elsewhere(item)
+            return
         item.state = "done"
-        # Only a committed file counts: a rolled-back one reports as an error with zeros.
+        item.summary.status = "error"
+        item.summary.message = error
+
+    def _load(self, item: _Planned, result: UnitResult) -> None:
+        con = self.lease.con
+        file_summary = item.summary
+        stats = item.stats
+        stats.hands += result.hands
+        game_loaded: Counter[str] = Counter()
+        game_duplicates: Counter[str] = Counter(result.batch_duplicates)
+        for tables in result.batches:
+            loaded, duplicates = load_batch(con, tables)
+            game_loaded.update(loaded)
+            game_duplicates.update(duplicates)
+        load_rejects(con, item.context, result.rejects)
+        if result.rejects and file_summary.message is None:
+            file_summary.message = result.rejects[0].error.splitlines()[0]
+        stats.loaded += sum(game_loaded.values())
+        stats.duplicates += sum(game_duplicates.values())
+        stats.rejected += len(result.rejects)
+        item.games.update({("loaded", g): n for g, n in game_loaded.items()})
+        item.games.update({("duplicates", g): n for g, n in game_duplicates.items()})
+        item.games.update({("rejected", g): n for g, n in result.rejected.items()})
+        self.rows += _result_rows(result)
+
+    def commit(self) -> None:
+        """Commit the open transaction (if any): its files count from now on."""
+        if self.parts is not None:
+            raise RuntimeError("a file in parts cannot commit before its last part")
+        if self.active:
+            commit(self.lease.con)
+            self.active = False
+        self.rows = 0
+        for item in self.files:
+            self._count(item)
+        self.files = []
+
+    def _count(self, item: _Planned) -> None:
+        """A committed file into the summary (only a committed file counts: a rolled-back
+        one reports as an error with zeros)."""
+        item.state = "done"
+        stats, file_summary = item.stats, item.summary
         file_summary.status = "partial" if stats.rejected else "loaded"
         file_summary.hands, file_summary.loaded = stats.hands, stats.loaded
         file_summary.duplicates, file_summary.rejected = stats.duplicates, stats.rejected
         for (kind, game), n in item.games.items():
-            counts = summary.by_game.setdefault(game, GameCounts())
+            counts = self.summary.by_game.setdefault(game, GameCounts())
             setattr(counts, kind, getattr(counts, kind) + n)
+
+    def abandon(self) -> None:
+        """Roll back the open transaction, if any (the ingest is ending with an exception)."""
+        if self.active:
+            rollback(self.lease.con)
+            self.active = False
 
 
 SAMPLES: Final = project_root() / "data" / "samples"

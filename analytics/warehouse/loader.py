@@ -1,15 +1,18 @@
-"""The single writer's side of ingest: one transaction per file, bulk inserts, no duplicates.
+"""The single writer's side of ingest: whole files per transaction, bulk inserts, no duplicates.
 
-Each source file is loaded in one transaction: its hands and everything hanging
-off them, its rejects, and last its ``files`` row.  Killed at any moment, the
-database holds either the whole file or none of it; the ``files`` row is the
-proof of completion that lets a rerun skip it.
+A source file is loaded inside one transaction: its hands and everything hanging off
+them, its rejects, and last its ``files`` row.  A transaction may hold several whole
+files (the ingest gathers them: :data:`analytics.warehouse.ingest.GROUP_ROWS`), never part
+of one: killed at any moment, the database holds each file either whole or not at all;
+the ``files`` row is the proof of completion that lets a rerun skip it.
 
 Rows arrive as Arrow tables and go in with ``INSERT INTO t BY NAME SELECT * FROM
 batch`` (DuckDB scans the Arrow memory directly).  Duplicates are removed by an
 anti-join: the batch's ids are semi-joined against ``hands`` (the small side is
 the hash-table side, so this costs one scan of the id column), and rows of
-hands already there are filtered out of every table before the insert.
+hands already there are filtered out of every table before the insert.  The
+transaction sees its own earlier inserts, so a hand repeated in two files of one
+transaction loads once.
 """
 
 from __future__ import annotations
@@ -28,8 +31,8 @@ from analytics.warehouse.fact_rows import FACT_TABLES
 from analytics.warehouse.facts import fill_batch, fill_batch_pots
 from analytics.warehouse.rows import FileContext, RejectRow, reject_table
 
-__all__ = ["FileStats", "begin_file", "commit_file", "known_files", "load_batch",
-           "load_rejects", "rollback"]
+__all__ = ["FileStats", "begin", "begin_file", "commit", "commit_file", "is_loaded",
+           "known_files", "load_batch", "load_rejects", "record_file", "rollback"]
 
 # Child tables first, ``hands`` last within a batch: nothing reads them mid-transaction.
 _BATCH_TABLES: Final = ("hands", "seats", "actions", "showdowns", "awards", "board",
@@ -56,16 +59,27 @@ def known_files(con: duckdb.DuckDBPyConnection, digests: list[str]) -> set[str]:
     return {row[0] for row in found}
 
 
-def begin_file(con: duckdb.DuckDBPyConnection, context: FileContext) -> bool:
-    """Start the file's transaction; False (and no transaction) if it is already loaded.
-
-    Checked inside the transaction because another ingest may have loaded the same
-    content since this one planned its work.
-    """
+def begin(con: duckdb.DuckDBPyConnection) -> None:
+    """Open a transaction for one or more files."""
     con.execute("BEGIN TRANSACTION")
+
+
+def is_loaded(con: duckdb.DuckDBPyConnection, sha256: str) -> bool:
+    """Whether a file of this content is recorded as loaded (committed, or earlier in the
+    open transaction).
+
+    Checked inside the transaction that would load it, because another ingest may have
+    loaded the same content since this one planned its work.
+    """
     # fetchall, not fetchone: DuckDB refuses register() while a result is unfinished.
-    rows = con.execute("SELECT count(*) FROM files WHERE sha256 = ?", [context.sha256]).fetchall()
-    if rows[0][0]:
+    rows = con.execute("SELECT count(*) FROM files WHERE sha256 = ?", [sha256]).fetchall()
+    return bool(rows[0][0])
+
+
+def begin_file(con: duckdb.DuckDBPyConnection, context: FileContext) -> bool:
+    """Start a transaction for the file; False (and no transaction) if it is already loaded."""
+    begin(con)
+    if is_loaded(con, context.sha256):
         con.execute("ROLLBACK")
         return False
     return True
@@ -142,9 +156,10 @@ def load_rejects(con: duckdb.DuckDBPyConnection, context: FileContext,
         con.unregister("_handlab_rejects")
 
 
-def commit_file(con: duckdb.DuckDBPyConnection, context: FileContext, size: int,
+def record_file(con: duckdb.DuckDBPyConnection, context: FileContext, size: int,
                 stats: FileStats, started: dt.datetime) -> None:
-    """Record the file as loaded and commit its transaction: the file is now all in."""
+    """Record the file as loaded, inside its transaction: the last row of the file, which
+    commits with it."""
     finished = dt.datetime.now()
     status = "partial" if stats.rejected else "loaded"
     con.execute(
@@ -154,7 +169,18 @@ def commit_file(con: duckdb.DuckDBPyConnection, context: FileContext, size: int,
          stats.duplicates, stats.rejected, started, finished,
          (finished - started).total_seconds()],
     )
+
+
+def commit(con: duckdb.DuckDBPyConnection) -> None:
+    """Commit the open transaction: the files recorded in it are now all in."""
     con.execute("COMMIT")
+
+
+def commit_file(con: duckdb.DuckDBPyConnection, context: FileContext, size: int,
+                stats: FileStats, started: dt.datetime) -> None:
+    """Record the file as loaded and commit its transaction: the file is now all in."""
+    record_file(con, context, size, stats, started)
+    commit(con)
 
 
 def rollback(con: duckdb.DuckDBPyConnection) -> None:

@@ -1,0 +1,242 @@
+"""The writer gathers whole files in one transaction: same database, each file still all or
+nothing (a failing source, a file in parts, a file another ingest loaded, a waiting reader)."""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import importlib
+from collections.abc import Callable
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+from analytics.warehouse import IngestSummary, Limits, SourceError, ingest, reader
+from analytics.warehouse.connection import WriterLease
+from analytics.warehouse.schema import TABLES
+from analytics.warehouse.sources import SourceRef
+from parsers import dumps_hands
+from tests.test_warehouse_data import (
+    BIGTWO,
+    RULES_BROKEN,
+    SEVENEIGHT,
+    phhs,
+    relabel,
+    simulated,
+    simulated_text,
+    write,
+)
+
+# Columns that hold when a row was written, not what it says.
+_CLOCK_COLUMNS = {"files": ("started_at", "finished_at", "seconds"), "hands": ("loaded_at",),
+                  "rejects": ("rejected_at",)}
+
+
+def _ingest_module() -> ModuleType:
+    return importlib.import_module("analytics.warehouse.ingest")
+
+
+def content(db: Path) -> dict[str, list[tuple[Any, ...]]]:
+    """Every table's rows, sorted, without the clock columns."""
+    tables = {}
+    with reader(db) as con:
+        for table in TABLES:
+            skipped = _CLOCK_COLUMNS.get(table)
+            columns = f"* EXCLUDE ({', '.join(skipped)})" if skipped else "*"
+            rows = con.execute(f"SELECT {columns} FROM {table}").fetchall()
+            tables[table] = sorted(rows, key=repr)
+    return tables
+
+
+def outcome(summary: IngestSummary) -> tuple[object, ...]:
+    """What an ingest reports, file by file and game by game."""
+    files = [(f.name, f.status, f.hands, f.loaded, f.duplicates, f.rejected, f.message)
+             for f in summary.files]
+    games = sorted((game, c.loaded, c.duplicates, c.rejected)
+                   for game, c in summary.by_game.items())
+    return files, games, summary.exit_code
+
+
+def count_commits(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Patch the ingest's commit to count the transactions that commit something."""
+    module = _ingest_module()
+    commits: list[int] = []
+    real: Callable[..., None] = module.commit
+
+    def counting(con: Any) -> None:
+        commits.append(1)
+        real(con)
+
+    monkeypatch.setattr(module, "commit", counting)
+    return commits
+
+
+def make_inputs(folder: Path) -> Path:
+    """Five files: overlapping 7 & 8 files (six duplicates across files), a reject, Big Two:
+    38 hands to load."""
+    hands = simulated("seveneight", 30, seed=5)
+    write(folder / "a.phhs", dumps_hands(hands[:12]))
+    write(folder / "b.phhs", dumps_hands(hands[8:20]))  # four hands of a.phhs again
+    write(folder / "c.phhs", phhs(SEVENEIGHT, RULES_BROKEN))
+    write(folder / "d.phhs", simulated_text("bigtwo", 6, seed=2))
+    write(folder / "e.phhs", phhs(BIGTWO) + "\n" + dumps_hands(hands[18:]))  # two of b again
+    return folder
+
+
+@pytest.mark.parametrize("workers", [0, 2])
+def test_grouped_files_give_the_database_of_one_transaction_per_file(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, workers: int) -> None:
+    folder = make_inputs(tmp_path / "in")
+    module = _ingest_module()
+    commits = count_commits(monkeypatch)
+    monkeypatch.setattr(module, "GROUP_ROWS", 0)  # every file commits alone
+    alone = ingest([folder], tmp_path / "alone.duckdb", workers=workers)
+    assert len(commits) == 5
+    monkeypatch.setattr(module, "GROUP_ROWS", 10**9)
+    commits.clear()
+    grouped = ingest([folder], tmp_path / "grouped.duckdb", workers=workers)
+    assert len(commits) == 1
+    assert outcome(grouped) == outcome(alone)
+    assert (grouped.loaded, grouped.duplicates, grouped.rejected) == (38, 6, 1)
+    assert grouped.exit_code == 1
+    assert content(tmp_path / "grouped.duckdb") == content(tmp_path / "alone.duckdb")
+    again = ingest([folder], tmp_path / "grouped.duckdb", workers=workers)
+    assert {f.status for f in again.files} == {"already loaded"}
+
+
+def test_groups_close_at_the_row_count(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    folder = tmp_path / "in"
+    for number in range(6):  # six files of the same size: four distinct copies of one hand
+        write(folder / f"f{number}.phhs",
+              phhs(*(relabel(SEVENEIGHT, 10 * number + copy) for copy in range(4))))
+    module = _ingest_module()
+    commits = count_commits(monkeypatch)
+    summary = ingest([folder], tmp_path / "one.duckdb", workers=0)
+    assert len(commits) == 1 and summary.loaded == 24
+    rows = sum(len(table_rows) for table, table_rows in content(tmp_path / "one.duckdb").items()
+               if table != "files")
+    # Over two files' rows: the third file's load reaches it, so 3 + 3.
+    monkeypatch.setattr(module, "GROUP_ROWS", rows // 3 + 1)
+    commits.clear()
+    summary = ingest([folder], tmp_path / "two.duckdb", workers=0)
+    assert len(commits) == 2 and summary.loaded == 24
+    assert content(tmp_path / "two.duckdb") == content(tmp_path / "one.duckdb")
+
+
+def plan_unreadable_sources(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Let sources that fail while being hashed through the plan (as if they broke after
+    it), so that their failure comes as the worker's result, among the other files'."""
+    module = _ingest_module()
+    real = module.content_digest
+
+    def digest(ref: SourceRef, limits: Limits) -> tuple[str, int]:
+        try:
+            return real(ref, limits)  # type: ignore[no-any-return]
+        except SourceError:
+            raw = Path(ref.path).read_bytes()
+            return hashlib.sha256(raw).hexdigest(), 4 * len(raw)
+
+    monkeypatch.setattr(module, "content_digest", digest)
+
+
+def broken_gzip(path: Path, hands: int, kept: float) -> None:
+    """A gzip file of ``hands`` distinct copies of a 7 & 8 hand, cut after ``kept`` of its
+    bytes."""
+    data = gzip.compress(phhs(*(relabel(SEVENEIGHT, label) for label in range(hands))).encode())
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(data[: int(len(data) * kept)])
+
+
+@pytest.mark.parametrize("workers", [0, 2])
+def test_a_failing_source_in_a_group_loads_nothing_and_the_others_load(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, workers: int) -> None:
+    plan_unreadable_sources(monkeypatch)
+    folder = tmp_path / "in"
+    write(folder / "a.phhs", simulated_text("seveneight", 5, seed=3))
+    broken_gzip(folder / "b.phhs.gz", 20, 0.5)
+    write(folder / "c.phhs", BIGTWO)
+    commits = count_commits(monkeypatch)
+    db = tmp_path / "w.duckdb"
+    summary = ingest([folder], db, workers=workers)
+    assert [f.status for f in summary.files] == ["loaded", "error", "loaded"]
+    assert summary.loaded == 6 and summary.exit_code == 2
+    assert len(commits) == 1  # a.phhs and c.phhs together: b's failure rolled nothing back
+    with reader(db) as con:
+        assert con.execute("SELECT count(*) FROM hands").fetchall() == [(6,)]
+        assert con.execute("SELECT count(*) FROM files").fetchall() == [(2,)]
+
+
+def test_a_file_in_parts_failing_late_rolls_back_alone(tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A compressed file split by the main process, whose stream breaks after its first
+    parts were loaded: its own transaction rolls back; the whole files before and after it
+    load (those before were committed before its first part)."""
+    plan_unreadable_sources(monkeypatch)
+    module = _ingest_module()
+    monkeypatch.setattr(module, "BATCH_HANDS", 500)
+    folder = tmp_path / "in"
+    write(folder / "a.phhs", simulated_text("seveneight", 3, seed=6))
+    # Its stream breaks after some parts (the reader reads ahead: the file must be large).
+    broken_gzip(folder / "b.phhs.gz", 3_000, 0.9)
+    write(folder / "c.phhs", simulated_text("bigtwo", 3, seed=7))
+    loaded_parts: list[int] = []
+    real_load = module.load_batch
+
+    def load(con: Any, tables: Any) -> Any:
+        loaded_parts.append(tables["hands"].num_rows)
+        return real_load(con, tables)
+
+    monkeypatch.setattr(module, "load_batch", load)
+    commits = count_commits(monkeypatch)
+    summary = ingest([folder], tmp_path / "w.duckdb", workers=0)
+    assert [f.status for f in summary.files] == ["loaded", "error", "loaded"]
+    assert summary.loaded == 6 and summary.files[1].loaded == 0
+    assert len(loaded_parts) >= 3  # some of b's parts were loaded before its stream broke
+    assert len(commits) == 2  # a.phhs before b's parts; c.phhs at the end
+    with reader(tmp_path / "w.duckdb") as con:
+        assert con.execute("SELECT count(*) FROM hands").fetchall() == [(6,)]
+        assert con.execute("SELECT count(*) FROM files").fetchall() == [(2,)]
+
+
+def test_a_file_loaded_by_another_ingest_meanwhile_is_skipped_inside_the_group(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    folder = make_inputs(tmp_path / "in")
+    db = tmp_path / "w.duckdb"
+    first = ingest([folder / "b.phhs"], db, workers=0)
+    assert first.loaded == 12
+    module = _ingest_module()
+    # As if b.phhs had been loaded after this ingest planned its work.
+    monkeypatch.setattr(module, "known_files", lambda con, digests: set())
+    summary = ingest([folder], db, workers=0)
+    statuses = {Path(f.name).name: (f.status, f.message) for f in summary.files}
+    assert statuses["b.phhs"] == ("already loaded", "loaded by another ingest meanwhile")
+    assert statuses["a.phhs"][0] == "loaded" and statuses["d.phhs"][0] == "loaded"
+    reference = ingest([folder], tmp_path / "reference.duckdb", workers=0)
+    with reader(db) as con, reader(tmp_path / "reference.duckdb") as ref:
+        sql = "SELECT hand_id FROM hands ORDER BY hand_id"
+        assert con.execute(sql).fetchall() == ref.execute(sql).fetchall()
+    assert reference.loaded == first.loaded + summary.loaded
+
+
+def test_a_waiting_reader_makes_the_group_commit_at_the_next_file(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """When the lease is due (someone waits), the files gathered so far commit before the
+    lease lets go: a reader gets in after at most one more file, and sees whole files."""
+    folder = make_inputs(tmp_path / "in")
+    commits = count_commits(monkeypatch)
+    releases: list[int] = []
+    monkeypatch.setattr(WriterLease, "due", lambda self: True)
+    real_release = WriterLease.maybe_release
+
+    def release(self: WriterLease) -> bool:
+        # Called between transactions only: the files so far are committed.
+        with reader(self.path) as con:
+            releases.append(con.execute("SELECT count(*) FROM files").fetchall()[0][0])
+        return real_release(self)
+
+    monkeypatch.setattr(WriterLease, "maybe_release", release)
+    summary = ingest([folder], tmp_path / "w.duckdb", workers=0, hold=0.0)
+    assert len(commits) == 5 and releases == [1, 2, 3, 4, 5]
+    assert summary.loaded == 38
