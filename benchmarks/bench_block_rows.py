@@ -13,7 +13,9 @@ best of ``--runs``:
 * ``needs_per_hand + block_tables``: the block's tables of the same hands (ids not
   included: block_ids is timed above);
 * ``cold``: the block functions with their remembered texts cleared before each run
-  (what a block of hands never seen before costs).
+  (what a block of hands never seen before costs);
+* ``fact_tables``: the seat and hand facts the worker adds to the block's tables
+  (:func:`analytics.warehouse.fact_rows.fact_tables`), per hand taken.
 
 Usage: ``python benchmarks/bench_block_rows.py [FILE] [--runs 5]``.
 """
@@ -29,12 +31,14 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import pyarrow as pa
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from analytics.warehouse import block_rows  # noqa: E402
 from analytics.warehouse.block_rows import block_ids, block_tables, needs_per_hand  # noqa: E402
+from analytics.warehouse.fact_rows import fact_tables  # noqa: E402
 from analytics.warehouse.identity import field_columns, hand_id  # noqa: E402
 from analytics.warehouse.rows import Batch, FileContext  # noqa: E402
 from parsers.block import block_from_hands  # noqa: E402
@@ -98,7 +102,7 @@ def main() -> None:
             batch.add(hand, outcomes[index], fields)  # type: ignore[arg-type]
         return batch.tables()
 
-    def block_rows_only() -> object:
+    def block_rows_only() -> dict[str, pa.Table]:
         chosen = np.flatnonzero(~needs_per_hand(block, outcome))
         return block_tables(block, outcome, chosen, ids, context)
 
@@ -107,6 +111,7 @@ def main() -> None:
         chosen = np.flatnonzero(~needs_per_hand(block, outcome))
         return block_tables(block, outcome, chosen, found, context)
 
+    tables = block_rows_only()
     figures = [
         ("hand_id per hand", count, best_cpu(per_hand_ids, args.runs)),
         ("block_ids", count, best_cpu(lambda: block_ids(block), args.runs)),
@@ -115,6 +120,8 @@ def main() -> None:
         ("needs_per_hand + block_tables", len(take), best_cpu(block_rows_only, args.runs)),
         ("block_ids + needs + block_tables", len(take), best_cpu(everything, args.runs)),
         ("  the same, cold", len(take), best_cpu(everything, args.runs, forget)),
+        ("fact_tables of the block's tables", len(take),
+         best_cpu(lambda: fact_tables(tables), args.runs)),
     ]
     for name, hands, seconds in figures:
         print(f"{name:36s} {seconds * 1e6 / hands:8.2f} us/hand")

@@ -17,7 +17,7 @@ import pyarrow as pa
 import pytest
 
 from analytics.warehouse import facts, ingest, pipeline, reader
-from analytics.warehouse.fact_rows import FACT_TABLES, _part, fact_tables
+from analytics.warehouse.fact_rows import FACT_TABLES, _part, fact_tables, with_dealt_categories
 from analytics.warehouse.loader import load_batch
 from analytics.warehouse.rows import FileContext
 from analytics.warehouse.schema import migrate
@@ -117,6 +117,51 @@ def test_a_batch_without_rows_in_some_tables() -> None:
     for name in ("showdowns", "allin_results", "awards"):
         one[name] = one[name].slice(0, 0)
     _assert_same(worker_facts(one), sql_facts(one))
+
+
+def test_a_batch_without_actions() -> None:
+    """No actions at all: every seat has ``up`` false, no plays and NULL for the rest."""
+    path = ROOT / "tests" / "data" / "warehouse_rows" / "simulated-seveneight.phhs"
+    tables = batches(path)[0]
+    tables["actions"] = tables["actions"].slice(0, 0)
+    _assert_same(worker_facts(tables), sql_facts(tables))
+
+
+@pytest.mark.parametrize("name", ["rummoli", "bigtwo", "seveneight"])
+def test_rows_in_any_order(name: str) -> None:
+    """The SQL joins by value: rows of a hand apart and out of order (a table the engine
+    never writes, each hand's rows together) give the same facts."""
+    path = ROOT / "tests" / "data" / "warehouse_rows" / f"simulated-{name}.phhs"
+    tables = batches(path)[0]
+    for table in ("seats", "actions", "showdowns", "awards", "allin_results"):
+        rows = tables[table].num_rows
+        shuffled = [*range(0, rows, 2), *reversed(range(1, rows, 2))]
+        tables[table] = tables[table].take(pa.array(shuffled, pa.int64()))
+    _assert_same(worker_facts(tables), sql_facts(tables))
+
+
+@pytest.mark.parametrize("dealt", [
+    ["AsKd", "7c8h2d", None, "2c3c"],  # 7 & 8 seats dealt two or three cards: the fast path
+    ["AsKd", "7c8h2d", None, "2c3c4c"],
+    [None, None],
+    ["As??", "7c8h2d"], ["AsK", "7c8h2d"], ["AsKdQc7h", "7c8h2d"], ["", "7c8h2d"],
+    ["AsKx", "7c8h2d"], ["AsKd", "7c8h2é"], ["1sKd", "7c8h2d"],
+])
+@pytest.mark.parametrize("games", ["seveneight", "mixed"])
+def test_dealt_categories_of_seat_rows(dealt: list[str | None], games: str) -> None:
+    """with_dealt_categories appends exactly facts.dealt_categories' labels, whether its
+    own reading of 7 & 8 seats' cards takes the rows or the general function does."""
+    names = ["seveneight"] * len(dealt)
+    if games == "mixed":
+        names[0] = "rummoli"
+    seats = pa.table({"game": names, "dealt": pa.array(dealt, pa.string())})
+    # Sliced: the column's buffers hold rows before it, as a taken column may.
+    padded = pa.table({"game": ["seveneight", *names],
+                       "dealt": pa.array(["9d9h", *dealt], pa.string())}).slice(1)
+    expected = facts.dealt_categories(seats)
+    for rows in (seats, padded):
+        got = with_dealt_categories(rows)
+        assert got.select(expected.column_names).equals(expected)
 
 
 def test_a_seat_with_two_showdown_rows_is_left_to_the_sql() -> None:

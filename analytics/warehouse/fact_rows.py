@@ -19,15 +19,21 @@ writer then runs the SQL over it, which gives whatever the SQL gives.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Final
+from typing import Final, TypeVar
 
 import numpy as np
 import numpy.typing as npt
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from analytics.evaluator.seveneight import (
+    SevenEightCategory,
+    seveneight_category_of,
+    seveneight_rank_batch,
+)
 from analytics.warehouse.facts import dealt_categories
 from analytics.warehouse.views import SPLIT_COLUMNS, SPLIT_POTS
+from parsers.cards import RANK_SYMBOLS, SUIT_SYMBOLS
 
 __all__ = ["FACT_TABLES", "fact_tables", "with_dealt_categories"]
 
@@ -42,6 +48,7 @@ _SEAT_BITS: Final = 16  # a seat (SMALLINT) and its hand's index share one int64
 _SEAT_OFFSET: Final = 1 << 15
 
 Ints = npt.NDArray[np.int64]
+T = TypeVar("T", bound=np.generic)
 Bools = npt.NDArray[np.bool_]
 
 
@@ -51,16 +58,15 @@ def fact_tables(tables: dict[str, pa.Table]) -> dict[str, pa.Table] | None:
     day, hand, seat), or None when a join of the SQL would
     not be one-to-one in this batch (the writer then fills them with the SQL)."""
     hands = tables["hands"]
-    ids = hands["hand_id"].to_numpy()
-    if len(np.unique(ids)) != len(ids):
+    index = _HandIndex(_ints(hands["hand_id"], fill=0))
+    if index.has_repeats():
         return None
-    index = _HandIndex(ids)
     labels = _hand_labels(hands)
     order = _hand_order(hands, labels.day)
     seats = _seat_rows(tables, index, labels, order)
     if seats is None:
         return None
-    players = _hand_players(tables["seats"], index, len(ids))
+    players = _hand_players(tables["seats"], index, hands.num_rows)
     return {"seat_facts": with_dealt_categories(seats),
             "hand_facts": _hand_facts(hands, labels, order, players)}
 
@@ -74,14 +80,24 @@ class _HandIndex:
         self._order = np.argsort(ids, kind="stable")
         self._sorted = ids[self._order]
 
+    def has_repeats(self) -> bool:
+        """Whether a hand id is there twice (a sort's neighbours: no hash table)."""
+        return bool(len(self._sorted) > 1 and (self._sorted[1:] == self._sorted[:-1]).any())
+
     def positions(self, column: pa.ChunkedArray | pa.Array) -> tuple[Ints, Bools]:
-        """The hand position of each value of ``column`` and whether it is a batch hand."""
+        """The hand position of each value of ``column`` and whether it is a batch hand.
+
+        A table holds a hand's rows together, so the ids are looked up once per run of
+        equal values, not once per row."""
         values = _ints(column, fill=0)
-        if len(self._sorted) == 0:
+        if len(self._sorted) == 0 or len(values) == 0:
             return np.zeros(len(values), np.int64), np.zeros(len(values), np.bool_)
-        at = np.minimum(np.searchsorted(self._sorted, values), len(self._sorted) - 1)
-        found = (self._sorted[at] == values) & _valid(column)
-        return np.asarray(self._order[at], dtype=np.int64), found
+        starts = _starts(values)
+        runs = values[starts]
+        at = np.minimum(np.searchsorted(self._sorted, runs), len(self._sorted) - 1)
+        sizes = np.diff(np.append(starts, len(values)))
+        found = np.repeat(self._sorted[at] == runs, sizes) & _valid(column)
+        return np.repeat(np.asarray(self._order[at], dtype=np.int64), sizes), found
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,12 +173,15 @@ def _seat_rows(tables: dict[str, pa.Table], index: _HandIndex, labels: _HandLabe
     seat = _ints(seats["seat"], fill=0)[kept]
     hand_at = hand_at[kept]
     keys = _keys(hand_at, seat)
-    if len(np.unique(keys)) != len(keys):
-        return None
     # ORDER BY h.game, day, s.hand_id, s.seat: the hand's rank, then the seat.
     rank = np.empty(len(hand_order), np.int64)
     rank[hand_order] = np.arange(len(hand_order))
-    order = np.argsort(_keys(rank[hand_at], seat), kind="stable")
+    ranked = _keys(rank[hand_at], seat)
+    order = np.argsort(ranked, kind="stable")
+    ranked = ranked[order]
+    # A rank is a hand's: two equal neighbours are one seat twice (sorted, no hash table).
+    if len(ranked) > 1 and (ranked[1:] == ranked[:-1]).any():
+        return None
     kept, seat, hand_at, keys = kept[order], seat[order], hand_at[order], keys[order]
     rows = pa.array(kept)
     hand_rows = pa.array(hand_at)
@@ -180,14 +199,7 @@ def _seat_rows(tables: dict[str, pa.Table], index: _HandIndex, labels: _HandLabe
     columns["position"] = _positions(hands, hand_at, seat)
     for name in ("player", "net", "winner", "place"):
         columns[name] = seats[name].take(rows)
-    acts = _acts(tables["actions"], index)
-    found = acts.lookup(keys)
-    columns["up"] = pc.fill_null(acts.up.take(found), False)
-    columns["up_rank"] = acts.up_rank.take(found)
-    columns["cards_left"] = acts.cards_left.take(found)
-    columns["dealt"] = acts.dealt.take(found)
-    plays = acts.plays.take(found)
-    columns["plays"] = pc.fill_null(plays, pa.scalar([], pa.list_(_STR)))
+    columns.update(_acts(tables["actions"], index).of_seats(keys))
     shown = _joined(tables["showdowns"], "player", index, keys, ("cards", "category"))
     allin = _joined(tables["allin_results"], "seat", index, keys,
                     ("expected_net", "actual_net", "luck", "std_error"))
@@ -211,10 +223,68 @@ def with_dealt_categories(seats: pa.Table) -> pa.Table:
     The workers compute them (:func:`fact_tables`), so the writer needs no evaluator: the
     poker kernel runs on the calling thread (``parallel=False``), never on numba's OpenMP
     pool, which GNU OpenMP forbids in a worker forked from a process that has used it."""
-    categories = dealt_categories(seats.select(["game", "dealt"]))
+    categories = _seveneight_dealt_categories(seats)
+    if categories is None:
+        categories = dealt_categories(seats.select(["game", "dealt"]))
     for name in categories.column_names:
         seats = seats.append_column(name, categories[name])
     return seats
+
+
+_RANK_OF: Final = np.full(256, -1, dtype=np.int16)
+_SUIT_OF: Final = np.full(256, -1, dtype=np.int16)
+"""A byte's rank or suit index (-1: none), as the categories read card text."""
+for _index, _symbol in enumerate(RANK_SYMBOLS):
+    _RANK_OF[ord(_symbol)] = _index
+for _index, _symbol in enumerate(SUIT_SYMBOLS):
+    _SUIT_OF[ord(_symbol)] = _index
+_SEVENEIGHT_LABELS: Final = pa.array([category.label for category in SevenEightCategory],
+                                     _STR)
+_TWO_CARDS, _THREE_CARDS = 4, 6  # bytes of a dealt text of two, three cards
+
+
+def _seveneight_dealt_categories(seats: pa.Table) -> pa.Table | None:
+    """:func:`~analytics.warehouse.facts.dealt_categories` of seat rows that are all 7 & 8
+    seats dealt two or three known cards (or none: NULL), read from the dealt column's
+    buffer with one evaluator call per size and no Python object per seat; None for any
+    other rows (the general function then labels them).
+
+    A 7 & 8 seat is labelled when its dealt text is all cards: the first two
+    (``dealt_two_category``) and, with three, all three (``dealt_three_category``)."""
+    game, dealt = _array(seats["game"]), _array(seats["dealt"])
+    if not pa.types.is_string(dealt.type):  # the buffer read below is int32 offsets'
+        return None
+    if game.null_count or not pc.all(pc.equal(game, "seveneight")).as_py():
+        return None
+    valid = _valid(dealt)
+    rows = np.flatnonzero(valid)
+    lengths = _ints(pc.binary_length(dealt), fill=0)[rows]
+    three = lengths == _THREE_CARDS
+    if not ((lengths == _TWO_CARDS) | three).all():
+        return None
+    offsets = np.frombuffer(dealt.buffers()[1], np.int32)[dealt.offset:]
+    data = dealt.buffers()[2]
+    text = np.frombuffer(data, np.uint8) if data is not None else np.zeros(0, np.uint8)
+    # Each dealt text's six bytes (a two-card text's last two are read, then not used).
+    at = offsets[rows].astype(np.int64)[:, None] + np.arange(_THREE_CARDS)
+    raw = text[np.minimum(at, len(text) - 1)].reshape(len(rows), 3, 2)
+    ranks, suits = _RANK_OF[raw[:, :, 0]], _SUIT_OF[raw[:, :, 1]]
+    cards = (ranks >= 0) & (suits >= 0)
+    if not (cards[:, :2].all() and cards[three, 2].all()):
+        return None  # not all cards (``??``, other text): the general function's work
+    codes = (4 * ranks + suits).astype(np.int8)
+    two_category = np.full(len(valid), -1, np.int64)
+    three_category = np.full(len(valid), -1, np.int64)
+    if len(rows):
+        two_category[rows] = seveneight_category_of(
+            seveneight_rank_batch(np.ascontiguousarray(codes[:, :2])))
+    if three.any():
+        three_category[rows[three]] = seveneight_category_of(
+            seveneight_rank_batch(np.ascontiguousarray(codes[three])))
+    return pa.table({
+        "dealt_two_category": _SEVENEIGHT_LABELS.take(_nullable(two_category)),
+        "dealt_three_category": _SEVENEIGHT_LABELS.take(_nullable(three_category)),
+        "dealt_poker_category": pa.nulls(len(valid), _STR)})
 
 
 def _positions(hands: pa.Table, hand_at: Ints, seat: Ints) -> pa.Array:
@@ -236,41 +306,67 @@ _MATCHED: Final = "_matched"
 
 @dataclass(frozen=True, slots=True)
 class _Acts:
-    """facts._SEATS's ``acts``: per (hand, seat) of the dh/up/pl actions, sorted by key."""
+    """facts._SEATS's ``acts``: per (hand, seat) group of the dh/up/pl actions, sorted by
+    key: ``up``, ``up_rank``, ``cards_left`` and ``dealt``, and the group's ``pl`` cards
+    (``play_counts`` of them from ``play_starts`` in ``play_cards``)."""
 
     keys: Ints
-    up: pa.Array
+    up: Bools
     up_rank: pa.Array
-    cards_left: pa.Array
+    cards_left: Ints
+    has_cards_left: Bools
     dealt: pa.Array
-    plays: pa.Array
+    play_cards: pa.Array
+    play_starts: Ints
+    play_counts: Ints
 
-    def lookup(self, keys: Ints) -> pa.Array:
-        """Row of each of ``keys`` in these groups (null where a seat has none)."""
-        return _lookup(self.keys, keys)
+    def of_seats(self, keys: Ints) -> dict[str, pa.Array]:
+        """The columns of seats ``keys``: a seat without such actions has ``up`` false,
+        no ``plays`` (an empty list) and NULL for the others (the SQL's LEFT JOIN)."""
+        at = _positions_in(self.keys, keys)
+        taken = _nullable(at)
+        counts = _at(self.play_counts, at, 0)
+        offsets = _offsets(counts)
+        rows = np.arange(int(offsets[-1]), dtype=np.int64) + np.repeat(
+            _at(self.play_starts, at, 0) - offsets[:-1], counts)
+        return {
+            "up": pa.array(_at(self.up, at, False)),
+            "up_rank": self.up_rank.take(taken),
+            "cards_left": pa.array(_at(self.cards_left, at, 0),
+                                   mask=~_at(self.has_cards_left, at, False)),
+            "dealt": self.dealt.take(taken),
+            # coalesce(plays, []): a seat's list, empty when it played nothing.
+            "plays": pa.ListArray.from_arrays(pa.array(offsets, _I32),
+                                              self.play_cards.take(pa.array(rows))),
+        }
+
+
+_ACT_VERBS: Final = pa.array(["dh", "up", "pl"])
+_DH, _UP, _PL = range(3)
 
 
 def _acts(actions: pa.Table, index: _HandIndex) -> _Acts:
-    verb = actions["verb"]
-    wanted = pc.fill_null(pc.is_in(verb, value_set=pa.array(["dh", "up", "pl"])), False)
-    rows = actions.filter(wanted)
-    dh = pc.fill_null(pc.equal(rows["verb"], "dh"), False)
+    # The verbs the SQL filters on as codes (-1: any other, or NULL), in one pass.
+    code = _ints(pc.index_in(actions["verb"], value_set=_ACT_VERBS), fill=-1)
+    wanted = np.flatnonzero(code >= 0)
+    code = code[wanted]
+    dh = code == _DH
     # GROUP BY hand_id, CASE WHEN verb = 'dh' THEN target ELSE actor END (a NULL seat
     # groups apart and matches no seat: dropped here).
-    seat_column = pc.if_else(dh, rows["target"], rows["actor"])
-    hand_at, in_batch = index.positions(rows["hand_id"])
-    kept = in_batch & _valid(seat_column)
-    keys = _keys(hand_at, _ints(seat_column, fill=0))
-    seq = _ints(rows["seq"], fill=np.iinfo(np.int64).max)
+    seat = np.where(dh, _ints(actions["target"], fill=0)[wanted],
+                    _ints(actions["actor"], fill=0)[wanted])
+    has_seat = np.where(dh, _valid(actions["target"])[wanted],
+                        _valid(actions["actor"])[wanted])
+    hand_at, in_batch = index.positions(actions["hand_id"])
+    keys = _keys(hand_at[wanted], seat)
+    seq = _ints(actions["seq"], fill=np.iinfo(np.int64).max)[wanted]
     # Grouped by key, ORDER BY seq within a group (NULL seqs last, as DuckDB orders them).
-    order = np.flatnonzero(kept)[np.lexsort((seq[kept], keys[kept]))]
-    keys = keys[order]
-    taken = pa.array(order)
-    verbs = _array(rows["verb"].take(taken))
-    cards = _array(rows["cards"].take(taken))
-    is_dh = pc.fill_null(pc.equal(verbs, "dh"), False).to_numpy(zero_copy_only=False)
-    is_up = pc.fill_null(pc.equal(verbs, "up"), False).to_numpy(zero_copy_only=False)
-    is_pl = pc.fill_null(pc.equal(verbs, "pl"), False).to_numpy(zero_copy_only=False)
+    kept = np.flatnonzero(in_batch[wanted] & has_seat)
+    order = kept[np.lexsort((seq[kept], keys[kept]))]
+    keys, code = keys[order], code[order]
+    # Only the cards are read as Arrow: the rows kept, in group order.
+    cards = _array(actions["cards"]).take(pa.array(wanted[order]))
+    is_dh, is_up, is_pl = code == _DH, code == _UP, code == _PL
     starts, group = _groups(keys)
     groups = len(starts)
     has_cards = _valid(cards)
@@ -278,18 +374,19 @@ def _acts(actions: pa.Table, index: _HandIndex) -> _Acts:
     up = _counts(group, is_up, groups) > 0
     # up_rank: any_value(substr(cards, 1, 1)) FILTER (verb = 'up'): the first non-null.
     first = _first_in_group(group, is_up & has_cards, groups)
-    up_rank = pc.utf8_slice_codeunits(cards, 0, 1).take(_nullable(first))
+    up_rank = pc.utf8_slice_codeunits(cards.take(_nullable(first)), 0, 1)
     # cards_left: sum of +len // 2 (dh) and -(len // 2) (pl); NULL without a non-null term.
     halves = _ints(pc.utf8_length(cards), fill=0) // 2
     counted = (is_dh | is_pl) & has_cards
     terms = np.where(counted, np.where(is_dh, halves, -halves), 0)
     left = _group_sums(group, terms, groups)
-    cards_left = pa.array(left, mask=_counts(group, counted, groups) == 0)
     # dealt: string_agg(cards, '' ORDER BY seq) FILTER (verb = 'dh'), NULLs skipped.
     dealt = _joined_strings(cards, group, is_dh & has_cards, groups)
     # plays: list(cards ORDER BY seq) FILTER (verb = 'pl'), NULLs kept.
-    plays = _lists(cards, group, is_pl, groups)
-    return _Acts(keys[starts], pa.array(up), up_rank, cards_left, dealt, plays)
+    play_counts = _counts(group, is_pl, groups)
+    return _Acts(keys[starts], up, up_rank, left, _counts(group, counted, groups) > 0,
+                 dealt, cards.filter(pa.array(is_pl)), _offsets(play_counts)[:-1],
+                 play_counts)
 
 
 def _joined(table: pa.Table, seat_name: str, index: _HandIndex, keys: Ints,
@@ -384,8 +481,30 @@ def _lookup(sorted_keys: Ints, keys: Ints) -> pa.Array:
     """Position of each of ``keys`` in ``sorted_keys`` (unique), null where absent."""
     if len(sorted_keys) == 0:
         return pa.nulls(len(keys), _I64)
+    return _nullable(_positions_in(sorted_keys, keys))
+
+
+def _positions_in(sorted_keys: Ints, keys: Ints) -> Ints:
+    """Position of each of ``keys`` in ``sorted_keys`` (unique), -1 where absent."""
+    if len(sorted_keys) == 0:
+        return np.full(len(keys), -1, np.int64)
     at = np.minimum(np.searchsorted(sorted_keys, keys), len(sorted_keys) - 1)
-    return pa.array(at, mask=sorted_keys[at] != keys)
+    return np.where(sorted_keys[at] == keys, at, -1)
+
+
+def _at(values: npt.NDArray[T], at: Ints, fill: int | bool) -> npt.NDArray[T]:
+    """``values[at]``, ``fill`` where ``at`` is -1."""
+    if not len(values):
+        return np.full(len(at), fill, values.dtype)
+    found: npt.NDArray[T] = np.where(at >= 0, values[np.maximum(at, 0)], fill)
+    return found
+
+
+def _offsets(counts: Ints) -> Ints:
+    """The n + 1 offsets of lists of ``counts`` items."""
+    offsets = np.zeros(len(counts) + 1, np.int64)
+    np.cumsum(counts, out=offsets[1:])
+    return offsets
 
 
 def _nullable(positions: Ints) -> pa.Array:
@@ -444,14 +563,6 @@ def _joined_strings(cards: pa.Array, group: Ints, mask: Bools, groups: int) -> p
     values = cards.filter(pa.array(mask))
     lists = pa.ListArray.from_arrays(offsets, values, mask=pa.array(counts == 0))
     return pc.binary_join(lists, "")
-
-
-def _lists(cards: pa.Array, group: Ints, mask: Bools, groups: int) -> pa.Array:
-    """The ``mask`` rows' strings as one list per group in row order (nulls kept); null
-    for a group without such rows."""
-    counts, offsets = _counts_offsets(group, mask, groups)
-    values = cards.filter(pa.array(mask))
-    return pa.ListArray.from_arrays(offsets, values, mask=pa.array(counts == 0))
 
 
 def _halves(cards: pa.Array | pa.ChunkedArray) -> pa.Array:
