@@ -7,9 +7,9 @@ hands, from the columns, with numpy and pyarrow over the whole block:
 
 * :func:`block_ids`: each hand's id, exactly :func:`~analytics.warehouse.identity.hand_id`
   (the same canonical text, put together from pieces of the columns, hashed the same way);
-* :func:`needs_per_hand`: the hands the block rows must leave to the per-hand path (not
-  accepted by the batch replay, or with an all-in moment, whose ``allin_results`` rows
-  the per-hand path computes);
+* :func:`needs_per_hand`: the hands :func:`block_tables` alone does not make all rows of
+  (not accepted by the batch replay, or with an all-in moment, whose ``allin_results``
+  rows :mod:`~analytics.warehouse.block_equities` makes);
 * :func:`block_tables`: the Arrow tables of the hands taken, exactly
   :meth:`Batch.tables <analytics.warehouse.rows.Batch.tables>` after ``Batch.add`` of
   each of them in order.
@@ -31,6 +31,7 @@ import numpy.typing as npt
 import pyarrow as pa
 
 from analytics.rules.seveneight_block import BlockOutcome
+from analytics.warehouse.block_equities import allin_hands
 from analytics.warehouse.identity import IDENTITY_VERSION, canonical_key
 from analytics.warehouse.rows import ARROW_SCHEMAS, FileContext, _rules_json
 from parsers.block import BLOCK_VERBS, MAX_ACTION_CARDS, SevenEightBlock
@@ -391,32 +392,12 @@ def _int_or_none_texts(values: Ints) -> Texts:
 
 
 def needs_per_hand(block: SevenEightBlock, outcome: BlockOutcome) -> Bools:
-    """Whether each hand must go the per-hand path: the batch replay did not accept it,
-    or it has an all-in moment (:func:`~analytics.equity.allin.third_card_at`), whose
-    ``allin_results`` rows only the per-hand path makes."""
-    needed: Bools = ~outcome.accepted | _all_in(block)
+    """Whether :func:`block_tables` alone cannot make all of each hand's rows: the batch
+    replay did not accept it, or it has an all-in moment
+    (:func:`~analytics.warehouse.block_equities.allin_hands`), whose ``allin_results`` rows
+    :func:`~analytics.warehouse.block_equities.with_allin_rows` adds (the ingest does)."""
+    needed: Bools = ~outcome.accepted | allin_hands(block)
     return needed
-
-
-def _all_in(block: SevenEightBlock) -> Bools:
-    """Each hand's :func:`~analytics.equity.allin.third_card_at` is not None: some third
-    card (a deal of one card) comes after the hand's last bet, call, check or fold."""
-    offsets = block.action_offsets
-    starts, ends = offsets[:-1], offsets[1:]
-    verbs = block.verbs
-    if not len(verbs):
-        return np.zeros(len(block), dtype=np.bool_)
-    index = np.arange(len(verbs), dtype=np.int64)
-    betting = np.isin(verbs, _BETTING_CODES)
-    third = (verbs == _CODE[Verb.DEAL_HOLE]) & (block.card_counts == 1)
-    # The last of each up to every action (of an earlier hand when the hand has none).
-    last_betting = np.maximum.accumulate(np.where(betting, index, -1))
-    last_third = np.maximum.accumulate(np.where(third, index, -1))
-    nonempty = ends > starts
-    final = np.where(nonempty, ends - 1, 0)
-    third_at = last_third[final]
-    found: Bools = nonempty & (third_at >= starts) & (third_at > last_betting[final])
-    return found
 
 
 # ---------------------------------------------------------------------------------------
@@ -442,7 +423,9 @@ def block_tables(block: SevenEightBlock, outcome: BlockOutcome, take: Ints, ids:
     ids are ``ids`` (:func:`block_ids`, one per hand of the block): exactly
     :meth:`Batch.tables <analytics.warehouse.rows.Batch.tables>` after ``Batch.add`` of each
     hand in turn with its outcome.  Every hand taken must be accepted and without an all-in
-    moment (:func:`needs_per_hand` is False), and the ids of those taken distinct."""
+    moment (:func:`needs_per_hand` is False: the ingest adds all-in rows with
+    :func:`~analytics.warehouse.block_equities.with_allin_rows`), and the ids of those taken
+    distinct."""
     take = np.asarray(take, dtype=np.int64)
     hand_ids = ids[take]
     seat_rows, seat_hands = _rows_of(block.seat_offsets, take)
