@@ -36,6 +36,23 @@ def measure(name: str, items: int, work: Callable[[], object], runs: int = 5) ->
     return Measure(name, items, statistics.median(timings))
 
 
+def best_cpu(work: Callable[[], object], runs: int, before: Callable[[], object] | None = None,
+             *, warm_up: bool = False) -> float:
+    """The least CPU time (seconds, ``time.process_time``) of ``runs`` calls of ``work``:
+    ``before`` runs untimed ahead of each (to clear caches, say); with ``warm_up``, one
+    untimed call of ``work`` comes first (a kernel's load)."""
+    if warm_up:
+        work()
+    best = float("inf")
+    for _ in range(runs):
+        if before is not None:
+            before()
+        start = time.process_time()
+        work()
+        best = min(best, time.process_time() - start)
+    return best
+
+
 def report(title: str, measures: list[Measure], baseline: str, unit: str = "hands/s") -> None:
     """Print rates and ratios against ``baseline`` (a name in ``measures``)."""
     base = next(m for m in measures if m.name == baseline)

@@ -22,14 +22,14 @@ import argparse
 import datetime as dt
 import io
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+from _timing import best_cpu  # noqa: E402
 
 from analytics.equity.allin import AllInSpot, allin_adjusted_many  # noqa: E402
 from analytics.rules.seveneight import replay_fields  # noqa: E402
@@ -46,16 +46,6 @@ from parsers.block_scan import scan_seveneight  # noqa: E402
 from parsers.reader import hand_and_fields, iter_chunks  # noqa: E402
 
 DEFAULT = Path("/tmp/s6_stages/stages/seveneight/seveneight-000.phhs")
-
-
-def best_cpu(work: Callable[[], object], runs: int) -> float:
-    """The least CPU time (seconds) of ``runs`` calls of ``work``."""
-    best = float("inf")
-    for _ in range(runs):
-        started = time.process_time()
-        work()
-        best = min(best, time.process_time() - started)
-    return best
 
 
 def main() -> None:

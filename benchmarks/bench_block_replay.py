@@ -17,8 +17,9 @@ import argparse
 import contextlib
 import io
 import time
-from collections.abc import Callable
 from pathlib import Path
+
+from _timing import best_cpu
 
 from analytics.rules import RuleError, seveneight
 from analytics.rules.seveneight_block import replay_block, warm_up
@@ -44,17 +45,6 @@ def read(path: Path) -> tuple[SevenEightBlock, list[tuple[HandHistory, ActionFie
     return block_from_hands(path.name, items), [(hand, fields) for _, hand, fields in items]
 
 
-def best_cpu(work: Callable[[], object], runs: int) -> float:
-    """The least CPU time of ``runs`` calls of ``work``, after one untimed call."""
-    work()
-    timings = []
-    for _ in range(runs):
-        start = time.process_time()
-        work()
-        timings.append(time.process_time() - start)
-    return min(timings)
-
-
 def per_hand(hands: list[tuple[HandHistory, ActionFields]]) -> None:
     replay = seveneight.replay_fields
     for hand, fields in hands:
@@ -74,8 +64,8 @@ def main() -> None:
     outcome = replay_block(block)
     accepted = int(outcome.accepted.sum())
     count = len(hands)
-    batch = best_cpu(lambda: replay_block(block), args.runs)
-    single = best_cpu(lambda: per_hand(hands), args.runs)
+    batch = best_cpu(lambda: replay_block(block), args.runs, warm_up=True)
+    single = best_cpu(lambda: per_hand(hands), args.runs, warm_up=True)
     print(f"{args.file.name}: {count} hands in the block, {accepted} accepted by replay_block")
     print(f"kernel load (numba import + cached kernel + rank tables): {load * 1e3:.0f} ms CPU")
     best = f"us/hand CPU (best of {args.runs})"

@@ -25,8 +25,6 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +33,8 @@ import pyarrow as pa
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+from _timing import best_cpu  # noqa: E402
 
 from analytics.warehouse import block_rows  # noqa: E402
 from analytics.warehouse.block_rows import block_ids, block_tables, needs_per_hand  # noqa: E402
@@ -50,19 +50,6 @@ from tests.test_warehouse_block_rows import (  # noqa: E402
 )
 
 DEFAULT = Path("/tmp/s6_stages/stages/seveneight/seveneight-000.phhs")
-
-
-def best_cpu(work: Callable[[], object], runs: int, before: Callable[[], None] | None = None
-             ) -> float:
-    """The least CPU time (seconds) of ``runs`` calls of ``work`` (``before`` each untimed)."""
-    best = float("inf")
-    for _ in range(runs):
-        if before is not None:
-            before()
-        started = time.process_time()
-        work()
-        best = min(best, time.process_time() - started)
-    return best
 
 
 def forget() -> None:

@@ -20,9 +20,9 @@ import argparse
 import io
 import sys
 import tempfile
-import time
-from collections.abc import Callable
 from pathlib import Path
+
+from _timing import best_cpu
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -37,19 +37,6 @@ def simulated_file(folder: Path, hands: int) -> Path:
     path.write_text("\n".join(f"[{n + 1}]\n{texts[n % len(texts)]}_copy = {n}\n"
                               for n in range(hands)), encoding="utf-8")
     return path
-
-
-def best_cpu(work: Callable[[], object], runs: int, before: Callable[[], object] | None = None
-             ) -> float:
-    """The least CPU time of ``runs`` runs of ``work`` (``before`` runs untimed first)."""
-    best = float("inf")
-    for _ in range(runs):
-        if before is not None:
-            before()
-        start = time.process_time()
-        work()
-        best = min(best, time.process_time() - start)
-    return best
 
 
 def clear_caches() -> None:
