@@ -14,11 +14,18 @@ tests/test_rules_lean.py does for 7 & 8 and Big Two:
   stated figures off, byte-level mutations of the sample files and the sample
   files themselves, ``replay`` gives exactly what ``replay_full`` gives: the same
   Outcome, or an error of the same type, message, rule, line and action.
+
+Every round is also replayed as the ingest worker reads it, its actions as columns
+(``replay_fields`` on :class:`~parsers.model.ActionFields`, the hand without its
+Actions): the same outcome or error, the lean replay of the columns taking exactly the
+rounds the lean replay of the Actions takes; and the round's cards for the strength
+kernel (``rummoli_round_deal``) read from the columns are those read from the Actions.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import functools
 import io
 import random
 from functools import cache
@@ -26,19 +33,22 @@ from functools import cache
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from analytics.equity.rummoli import rummoli_round_deal
+from analytics.evaluator import EvaluationError
 from analytics.rules import rummoli
 from analytics.simulate.rummoli import simulate_rummoli
 from parsers import HandHistory, loads_hands, read_hands
 from parsers.cards import UNKNOWN
 from parsers.knobs import Claim, Game, RummoliRules
-from parsers.model import Action, Verb
+from parsers.model import Action, ActionFields, Verb
 from tests.mutate import KINDS, Mutation, load_seeds, mutate
 from tests.test_rules_golden import _mutated, _simulated
 from tests.test_rules_lean import result, stated_figures_off
 
 
 def assert_same(hand: HandHistory) -> None:
-    """``replay`` (lean first) and ``replay_full`` agree on ``hand``."""
+    """``replay`` (lean first) and ``replay_full`` agree on ``hand``, and so do the replay
+    of its actions as columns and the round's cards read from them."""
     full = result(rummoli.replay_full, hand)
     assert result(rummoli.replay, hand) == full
     try:
@@ -47,6 +57,36 @@ def assert_same(hand: HandHistory) -> None:
         lean = None
     if lean is not None:  # the lean replay accepts only what the full engine accepts
         assert full == ("outcome", (lean, lean.extra))
+    assert_same_fields(hand, full, lean)
+
+
+def _without_actions(hand: HandHistory) -> tuple[HandHistory, ActionFields]:
+    """``hand`` as the reader's column form gives it: no actions, and their fields."""
+    return dataclasses.replace(hand, actions=()), ActionFields.of(hand.actions)
+
+
+def _deal(hand: HandHistory, fields: ActionFields | None = None) -> object:
+    """The round's cards for the strength kernel, or the evaluator's error."""
+    try:
+        return rummoli_round_deal(hand, fields)
+    except EvaluationError as error:
+        return "error", str(error)
+
+
+def assert_same_fields(hand: HandHistory, full: object, lean: object) -> None:
+    """The column form of ``hand``: ``replay_fields`` gives ``full`` (what ``replay_full``
+    gives on the hand), the lean replay of the columns gives ``lean`` (its result on the
+    Actions: the same rounds taken, the same outcome), and the deal is the same."""
+    bare, fields = _without_actions(hand)
+    assert result(functools.partial(rummoli.replay_fields, fields=fields), bare) == full
+    try:
+        lean_fields = rummoli._replay_lean_fields(bare, fields)
+    except Exception:
+        lean_fields = None
+    assert lean_fields == lean
+    if lean_fields is not None and lean is not None:
+        assert lean_fields.extra == lean.extra
+    assert _deal(bare, fields) == _deal(hand)
 
 
 @cache
@@ -73,6 +113,7 @@ def test_lean_replay_takes_ordinary_rounds_and_gives_the_full_outcome() -> None:
     for hand in simulated():
         lean = rummoli._replay_lean(hand)
         full = rummoli.replay_full(hand)
+        assert_same_fields(hand, ("outcome", (full, full.extra)), lean)
         if _ordinary(hand):
             ordinary += 1
         if lean is not None:

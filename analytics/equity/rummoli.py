@@ -45,7 +45,7 @@ from analytics.evaluator._tables import CATEGORY_BASES
 from analytics.rules.base import Outcome
 from parsers.cards import DECK, Card, CardError, parse_cards
 from parsers.knobs import Game
-from parsers.model import HandHistory, Verb
+from parsers.model import ActionFields, HandHistory, Verb
 
 __all__ = [
     "RUMMOLI_BUDGET",
@@ -439,17 +439,30 @@ def _realised_shares(values: Sequence[int]) -> list[float]:
 def _round_cards(hand: HandHistory) -> tuple[dict[int, list[Card]], list[Card], int | None]:
     """Each seat's cards, the widow's and who exchanged with it (seat, or None), as the
     poker phase begins: after the deal and any widow exchange."""
+    actions = hand.actions
+    return _round_cards_columns([action.actor for action in actions],
+                                [action.verb for action in actions],
+                                [action.cards for action in actions],
+                                [action.target for action in actions])
+
+
+def _round_cards_columns(actors: Sequence[int], verbs: Sequence[Verb],
+                         cards: Sequence[tuple[Card, ...]], targets: Sequence[int | None]
+                         ) -> tuple[dict[int, list[Card]], list[Card], int | None]:
+    """:func:`_round_cards` of actions given as columns (each one's actor, verb, cards and
+    target)."""
     hands: dict[int, list[Card]] = {}
     widow: list[Card] = []
     exchanger: int | None = None
-    for action in hand.actions:
-        verb = action.verb
-        if verb is _DEAL_HOLE and action.target is not None:
-            hands.setdefault(action.target, []).extend(action.cards)
+    for index, verb in enumerate(verbs):
+        if verb is _DEAL_HOLE:
+            target = targets[index]
+            if target is not None:
+                hands.setdefault(target, []).extend(cards[index])
         elif verb is _DEAL_WIDOW:
-            widow.extend(action.cards)
-        elif verb in _WIDOW_TAKEN and action.actor in hands:
-            exchanger = action.actor
+            widow.extend(cards[index])
+        elif verb in _WIDOW_TAKEN and actors[index] in hands:
+            exchanger = actors[index]
             hands[exchanger], widow = widow, hands[exchanger]
         elif verb in _POKER_BEGUN:
             break  # the poker phase has begun: the hands are fixed
@@ -472,15 +485,21 @@ class RummoliRoundDeal:
     exchanger: int
 
 
-def rummoli_round_deal(hand: HandHistory) -> RummoliRoundDeal | None:
+def rummoli_round_deal(hand: HandHistory, fields: ActionFields | None = None
+                       ) -> RummoliRoundDeal | None:
     """The cards of a Rummoli round for :func:`rummoli_round_strengths_many`, or None when
     :func:`rummoli_round_strengths` gives [] (not Rummoli, cards not all known).
 
+    ``fields``: the round's actions as columns, when it was read without them
+    (:func:`parsers.reader.hand_and_fields`); otherwise ``hand.actions`` are read.
     Raises :class:`~analytics.evaluator.EvaluationError` where it raises.
     """
     if hand.game is not Game.RUMMOLI:
         return None
-    return _round_deal(*_round_cards(hand))
+    if fields is None:
+        return _round_deal(*_round_cards(hand))
+    return _round_deal(*_round_cards_columns(fields.actors, fields.verbs, fields.cards,
+                                             fields.targets))
 
 
 def _round_deal(hands: dict[int, list[Card]], widow: list[Card],

@@ -28,18 +28,19 @@ from __future__ import annotations
 
 from typing import Final, TypeVar
 
-from analytics.rules.base import Outcome, RuleError, lean_first
+from analytics.rules.base import Outcome, RuleError, lean_first, lean_first_fields
 from analytics.rules.rummoli_cards import NINE_POTS
-from analytics.rules.rummoli_lean import LeanState, play_lean
+from analytics.rules.rummoli_lean import LeanState, play_lean, play_lean_fields
 from analytics.rules.rummoli_state import Phase, RummoliState
 from parsers.knobs import Betting, Claim, Game, RummoliRules
-from parsers.model import RUMMOLI_POTS, HandHistory, Verb
+from parsers.model import RUMMOLI_POTS, ActionFields, HandHistory, Verb
 
 __all__ = [
     "Phase",
     "RummoliState",
     "check_board_continuity",
     "replay",
+    "replay_fields",
     "replay_full",
     "state_from_hand",
     "stated_winnings",
@@ -113,15 +114,42 @@ def replay(hand: HandHistory) -> Outcome:
 def _replay_lean(hand: HandHistory) -> Outcome | None:
     """The outcome of an ordinary legal round (claim = auto) by
     :func:`~analytics.rules.rummoli_lean.play_lean`, or None for the full engine."""
-    if hand.errors:
-        return None
-    state = _state_from_hand(hand, LeanState)
-    if state.rules.claim is not _CLAIM_AUTO:
+    state = _lean_state(hand)
+    if state is None:
         return None
     outcome = play_lean(state, hand.actions)
     if outcome is not None:
         _check_totals(hand, outcome)
     return outcome
+
+
+def replay_fields(hand: HandHistory, fields: ActionFields) -> Outcome:
+    """:func:`replay` of a round read without its actions, whose actions are ``fields`` (the
+    ingest worker's form): the lean replay on the columns, the full engine on the round
+    with its actions when it declines (:func:`~analytics.rules.base.lean_first_fields`)."""
+    return lean_first_fields(_replay_lean_fields, replay_full, hand, fields)
+
+
+def _replay_lean_fields(hand: HandHistory, fields: ActionFields) -> Outcome | None:
+    """:func:`_replay_lean` of ``hand``'s header with the actions ``fields``."""
+    state = _lean_state(hand)
+    if state is None:
+        return None
+    outcome = play_lean_fields(state, fields)
+    if outcome is not None:
+        _check_totals(hand, outcome)
+    return outcome
+
+
+def _lean_state(hand: HandHistory) -> LeanState | None:
+    """The lean replay's state for ``hand``'s header, or None (parse errors, claim not
+    auto: the full engine's rounds)."""
+    if hand.errors:
+        return None
+    state = _state_from_hand(hand, LeanState)
+    if state.rules.claim is not _CLAIM_AUTO:
+        return None
+    return state
 
 
 def replay_full(hand: HandHistory) -> Outcome:

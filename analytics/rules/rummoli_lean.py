@@ -14,7 +14,10 @@ accept it gives up (None), and :func:`analytics.rules.rummoli.replay` starts
 over with the full engine, which raises every :class:`RuleError`.  So the lean
 replay only needs to be right about the rounds it accepts:
 tests/test_rules_rummoli_lean.py checks that it gives the full engine's
-outcome on them and gives up on everything illegal.
+outcome on them and gives up on everything illegal.  It reads the actions as columns:
+:func:`play_lean_fields` takes them as the ingest worker reads them
+(:class:`~parsers.model.ActionFields`, no Action objects made), :func:`play_lean` from a
+hand's Actions; only the widow's few actions are applied by the state as Actions.
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ from typing import Final
 
 from analytics.evaluator import poker_category_of
 from analytics.rules.base import Outcome, PotAward, RuleError, ShowdownHand
-from analytics.rules.lean_betting import CANNOT_ACT, lean_betting_round
+from analytics.rules.lean_betting import CANNOT_ACT, lean_betting_columns
 from analytics.rules.pots import NoContenderError, build_pots, settle
 from analytics.rules.rummoli_cards import (
     AKD_MASK,
@@ -46,10 +49,10 @@ from analytics.rules.rummoli_common import Phase
 from analytics.rules.rummoli_poker import poker_value
 from analytics.rules.rummoli_state import RummoliState
 from parsers._fastinit import positional_constructor
-from parsers.cards import DECK
-from parsers.model import RUMMOLI_POTS, Action, Verb
+from parsers.cards import DECK, Card
+from parsers.model import RUMMOLI_POTS, Action, ActionFields, Verb
 
-__all__ = ["LeanState", "play_lean"]
+__all__ = ["LeanState", "play_lean", "play_lean_fields"]
 
 _NEW_OUTCOME: Final[Callable[..., Outcome]] = positional_constructor(Outcome)
 """Outcome's fields in order (nets, awards, showdown, finishing_stacks, board_after,
@@ -57,6 +60,8 @@ finishing_order, winner, extra), set through its slots: see parsers._fastinit.""
 _NEW_AWARD: Final[Callable[[str, int, int], PotAward]] = positional_constructor(PotAward)
 _NEW_SHOWN: Final[Callable[[int, str, str, int], ShowdownHand]] = positional_constructor(
     ShowdownHand)
+_NEW_ACTION: Final[Callable[..., Action]] = positional_constructor(Action)
+"""Action's fields in order (actor, verb, cards, amount, target, pot, comment, line)."""
 
 # Enum members as module constants (an enum attribute read costs a descriptor call).
 _PHASE_BETTING: Final = Phase.BETTING
@@ -92,7 +97,34 @@ def play_lean(state: LeanState, actions: Sequence[Action]) -> Outcome | None:
 
     The stated ``finishing_stacks`` and ``winnings`` are not checked here.
     """
-    index = _play_widow(state, actions)
+    # The columns the lean replay reads: five comprehensions cost less than
+    # ActionFields.of, which reads every field into a row and transposes the rows.
+    return _play_columns(state, [action.actor for action in actions],
+                         [action.verb for action in actions],
+                         [action.cards for action in actions],
+                         [action.amount for action in actions],
+                         [action.target for action in actions], actions.__getitem__)
+
+
+def play_lean_fields(state: LeanState, fields: ActionFields) -> Outcome | None:
+    """:func:`play_lean` of a round read without its Action objects, whose actions are
+    ``fields`` (the ingest worker's form): the same outcome, or None."""
+    def action_at(index: int) -> Action:  # the widow's few actions, for the state to apply
+        return _NEW_ACTION(fields.actors[index], fields.verbs[index], fields.cards[index],
+                           fields.amounts[index], fields.targets[index], fields.pots[index],
+                           fields.comments[index], fields.lines[index])
+
+    return _play_columns(state, fields.actors, fields.verbs, fields.cards, fields.amounts,
+                         fields.targets, action_at)
+
+
+def _play_columns(state: LeanState, actors: Sequence[int], verbs: Sequence[Verb],
+                  cards: Sequence[tuple[Card, ...]], amounts: Sequence[int | None],
+                  targets: Sequence[int | None], action_at: Callable[[int], Action]
+                  ) -> Outcome | None:
+    """:func:`play_lean` on the actions as columns (each one's actor, verb, cards, amount and
+    target); ``action_at(index)`` makes an action the state applies itself (the widow's)."""
+    index = _play_widow(state, verbs, targets, cards, action_at)
     if index < 0:
         return None
     n = state.n
@@ -103,15 +135,15 @@ def play_lean(state: LeanState, actions: Sequence[Action]) -> Outcome | None:
     in_hand = [True] * n
     order = state.order
     dead = state.dead_money
-    index = lean_betting_round(actions, index, stacks, committed, in_hand, order, state.betting,
-                          state.min_bet, dead)
+    index = lean_betting_columns(actors, verbs, amounts, index, stacks, committed, in_hand,
+                                 order, state.betting, state.min_bet, dead)
     if index < 0:
         return None
     showdown: list[ShowdownHand] = []
     strengths: list[int | None] = [None] * n
     if in_hand.count(True) > 1:
-        index = _lean_showdown(actions, index, state.hands, committed, in_hand, order, dead,
-                               strengths, showdown)
+        index = _lean_showdown(actors, verbs, cards, index, state.hands, committed, in_hand,
+                               order, dead, strengths, showdown)
         if index < 0:
             return None
     awards = state.awards[:]  # the auction's, if any
@@ -125,15 +157,15 @@ def play_lean(state: LeanState, actions: Sequence[Action]) -> Outcome | None:
     if finale is None:
         board[POKER_POT] = 0
         hands = hands[:]
-        index, emptied = _lean_laying(actions, index, winner, hands, state._holder[:], stacks,
-                                      board, awards)
+        index, emptied = _lean_laying(actors, verbs, cards, index, winner, hands,
+                                      state._holder[:], stacks, board, awards)
     else:  # the end-of-game poker: its winner wins the round; there is no Rummoli phase
         if finale == "all":
             board = [0] * NINE_POTS
         else:
             board[POT_INDEX[finale]] = 0
         emptied = winner + 1
-    if index != len(actions):  # anything after the end (even a no-op): the full engine
+    if index != len(verbs):  # anything after the end (even a no-op): the full engine
         return None
     starting = state.starting_stacks
     return _NEW_OUTCOME(
@@ -144,24 +176,27 @@ def play_lean(state: LeanState, actions: Sequence[Action]) -> Outcome | None:
          "antes": tuple(state.antes), "cards_left": tuple([hand.bit_count() for hand in hands])})
 
 
-def _play_widow(state: LeanState, actions: Sequence[Action]) -> int:
-    """The deal, the widow and any auction, on the state itself; the index of the first
-    betting action, or -1 when the betting does not follow (or a step is illegal)."""
-    start = _lean_deal(state, actions)
+def _play_widow(state: LeanState, verbs: Sequence[Verb], targets: Sequence[int | None],
+                cards: Sequence[tuple[Card, ...]], action_at: Callable[[int], Action]) -> int:
+    """The deal, the widow and any auction, on the state itself (``action_at(index)``: the
+    action the state applies); the index of the first betting action, or -1 when the
+    betting does not follow (or a step is illegal)."""
+    start = _lean_deal(state, verbs, targets, cards)
     if start < 0:
         return -1
     apply = state.apply
-    for index, action in enumerate(actions[start:], start):
+    for index in range(start, len(verbs)):
         if state.phase is _PHASE_BETTING:  # the poker phase begins: the lean betting's
             return index
         try:
-            apply(action)
+            apply(action_at(index))
         except RuleError:
             return -1
     return -1
 
 
-def _lean_deal(state: RummoliState, actions: Sequence[Action]) -> int:
+def _lean_deal(state: RummoliState, verbs: Sequence[Verb], targets: Sequence[int | None],
+               cards: Sequence[tuple[Card, ...]]) -> int:
     """Deal the cards of the first actions, all deals until the deck is out, into the
     state's hands, widow and holders, as RummoliState.deal does; the index of the next
     action, or -1 at anything else (a repeated or unknown card, a deal of no card, another
@@ -171,10 +206,9 @@ def _lean_deal(state: RummoliState, actions: Sequence[Action]) -> int:
     hands, holder = state.hands, state._holder
     widow = dealt = 0
     hole, to_widow = _DEAL_HOLE, _DEAL_WIDOW
-    for index, action in enumerate(actions):
-        verb = action.verb
+    for index, verb in enumerate(verbs):
         if verb is hole:
-            target = action.target
+            target = targets[index]
             if target is None or not 1 <= target <= n:
                 return -1
             seat = target - 1
@@ -183,7 +217,7 @@ def _lean_deal(state: RummoliState, actions: Sequence[Action]) -> int:
         else:
             return -1
         mask = 0
-        for card in action.cards:
+        for card in cards[index]:
             code = card.code
             if code < 0:
                 return -1
@@ -210,7 +244,8 @@ def _lean_deal(state: RummoliState, actions: Sequence[Action]) -> int:
     return -1
 
 
-def _lean_showdown(actions: Sequence[Action], index: int, hands: list[int],
+def _lean_showdown(actors: Sequence[int], verbs: Sequence[Verb],
+                   cards: Sequence[tuple[Card, ...]], index: int, hands: list[int],
                    committed: list[int], in_hand: list[bool], order: tuple[int, ...], dead: int,
                    strengths: list[int | None], showdown: list[ShowdownHand]) -> int:
     """Every player still in shows his whole hand or mucks (any order), as
@@ -219,14 +254,14 @@ def _lean_showdown(actions: Sequence[Action], index: int, hands: list[int],
     else."""
     pending = [player for player in order if in_hand[player]]
     end = index + len(pending)
-    if end > len(actions):
+    if end > len(verbs):
         return -1
     n = len(hands)
-    for action in actions[index:end]:
-        player = action.actor - 1
-        if action.verb is not _SHOW or not 0 <= player < n or player not in pending:
+    for at in range(index, end):
+        player = actors[at] - 1
+        if verbs[at] is not _SHOW or not 0 <= player < n or player not in pending:
             return -1
-        codes = [card.code for card in action.cards]
+        codes = [card.code for card in cards[at]]
         if not codes:
             if _may_not_muck(player, committed, in_hand, dead, pending, strengths):
                 return -1
@@ -318,10 +353,11 @@ def _settle_pots(contributions: list[int], in_hand: list[bool], strengths: list[
     return opener
 
 
-def _lean_laying(actions: Sequence[Action], index: int, opener: int, hands: list[int],
+def _lean_laying(actors: Sequence[int], verbs: Sequence[Verb],
+                 cards: Sequence[tuple[Card, ...]], index: int, opener: int, hands: list[int],
                  holder: list[int], stacks: list[int], board: list[int],
                  awards: list[PotAward]) -> tuple[int, int | None]:
-    """The Rummoli phase from ``actions[index]``, the poker winner ``opener`` first, as
+    """The Rummoli phase from action ``index``, the poker winner ``opener`` first, as
     LayingPhase.lay plays it with claim = auto, to the end of the round or the impasse
     declared: the index after it and the winner (1-based; None at an impasse), or
     (-1, None) at anything else.  ``hands``, ``holder``, ``stacks``, ``board`` and
@@ -334,12 +370,13 @@ def _lean_laying(actions: Sequence[Action], index: int, opener: int, hands: list
     low = (hand & -hand).bit_length() - 1
     allowed = hand & RANK_MASK[low >> 2]
     play, pot_cards = _PLAY, _POT_CARDS
-    for action in actions[index:]:
-        index += 1
-        cards = action.cards
-        if action.verb is not play or action.actor - 1 != turn or len(cards) != 1:
+    # One pass over the rest of the columns (zip of slices: no indexing per card).
+    for verb, actor, laid_cards in zip(verbs[index:], actors[index:], cards[index:],
+                                       strict=True):
+        if verb is not play or actor - 1 != turn or len(laid_cards) != 1:
             return -1, None
-        code = cards[0].code
+        index += 1
+        code = laid_cards[0].code
         if code < 0 or not allowed >> code & 1:
             return -1, None
         bit = 1 << code
@@ -372,7 +409,7 @@ def _lean_laying(actions: Sequence[Action], index: int, opener: int, hands: list
                 allowed = cards_of_colour & RANK_MASK[low >> 2]
                 break
         else:
-            return _impasse(actions, index, hands, stacks, board, awards), None
+            return _impasse(verbs, index, hands, stacks, board, awards), None
     return -1, None
 
 
@@ -418,11 +455,11 @@ def _end_round(player: int, hands: list[int], stacks: list[int], board: list[int
         awards.append(_NEW_AWARD("payments", player + 1, total))
 
 
-def _impasse(actions: Sequence[Action], index: int, hands: list[int], stacks: list[int],
+def _impasse(verbs: Sequence[Verb], index: int, hands: list[int], stacks: list[int],
              board: list[int], awards: list[PotAward]) -> int:
     """Nobody can lay: the next action must be the dealer's ``d im``; each player pays a
     chip per card into the rummoli pot.  The index after it, or -1."""
-    if index >= len(actions) or actions[index].verb is not _IMPASSE:
+    if index >= len(verbs) or verbs[index] is not _IMPASSE:
         return -1
     for player, hand in enumerate(hands):
         pay = min(hand.bit_count(), stacks[player])

@@ -41,7 +41,7 @@ from analytics.equity.rummoli import (
 )
 from analytics.rules.base import Outcome
 from parsers.knobs import BigTwoRules, Game
-from parsers.model import ActionFields, HandHistory
+from parsers.model import ActionFields, HandHistory, with_actions
 
 __all__ = ["RUMMOLI_INGEST_SAMPLES", "Columns", "PendingRows", "add_equity_rows",
            "add_pending_rows", "seed_of"]
@@ -92,8 +92,8 @@ def add_equity_rows(columns: Columns, key: int, hand: HandHistory, outcome: Outc
     With ``pending``, a 7 & 8 all-in spot, a Big Two game's deals or a Rummoli round's
     cards are put there instead, to be solved with the batch's others by
     :func:`add_pending_rows` (the same rows, in the same order).  ``fields``: a Big Two
-    game's actions as columns, when it was read without them
-    (:func:`parsers.reader.hand_and_fields`); the other games read ``hand.actions``.
+    game's or a Rummoli round's actions as columns, when it was read without them
+    (:func:`parsers.reader.hand_and_fields`); 7 & 8 reads ``hand.actions``.
     """
     game = hand.game
     if names is None:
@@ -110,13 +110,15 @@ def add_equity_rows(columns: Columns, key: int, hand: HandHistory, outcome: Outc
                 _add_allin(columns["allin_results"], key, hand, names, result)
     elif game is Game.RUMMOLI:
         if pending is not None:
-            deal = rummoli_round_deal(hand)
+            deal = rummoli_round_deal(hand, fields)
             if deal is not None:
                 winners = poker_pot_winners(outcome)
                 seats = deal.seats
                 pending.rummoli.append((key, deal, [_name(hand, names, seat) for seat in seats],
                                         [seat in winners for seat in seats]))
             return
+        if fields is not None and not hand.actions:
+            hand = with_actions(hand, fields)  # rummoli_round_strengths reads the Actions
         # One kernel call for the whole round, on this thread.
         strengths = rummoli_round_strengths(hand, outcome, samples=RUMMOLI_INGEST_SAMPLES,
                                             seed=seed_of(key))

@@ -286,15 +286,11 @@ _MADE_BY_TABLES: Final = frozenset({("actions", "hand_id"), ("actions", "seq"),
 
 def _needs_actions(game: Game, fields: ActionFields) -> bool:
     """Whether the equity rows of a hand of ``game`` with actions ``fields`` read its Action
-    objects: always but in 7 & 8, where only a hand with an all-in moment does (found on
-    the columns by :func:`~analytics.equity.allin.third_card_at`, the test
-    :func:`~analytics.equity.allin.allin_moment` makes); the others skip making them.  Big
-    Two's read the fields (its deals) instead."""
-    if game is Game.BIGTWO:
-        return False
-    if game is not Game.SEVENEIGHT:
-        return True
-    return third_card_at(fields.verbs, fields.cards) is not None
+    objects: only a 7 & 8 hand with an all-in moment does (found on the columns by
+    :func:`~analytics.equity.allin.third_card_at`, the test
+    :func:`~analytics.equity.allin.allin_moment` makes).  Big Two's and Rummoli's read the
+    fields (the deals) instead."""
+    return game is Game.SEVENEIGHT and third_card_at(fields.verbs, fields.cards) is not None
 
 
 _GAME_TEXT: Final = {game: str(game.value) for game in Game}
