@@ -19,6 +19,7 @@ import io
 import time
 from pathlib import Path
 
+import numpy as np
 from _timing import best_cpu
 
 from analytics.rules import RuleError, seveneight
@@ -63,10 +64,13 @@ def main() -> None:
     load = time.process_time() - start
     outcome = replay_block(block)
     accepted = int(outcome.accepted.sum())
+    side_rows = np.flatnonzero(outcome.award_pots)
+    side_pots = len(np.unique(np.searchsorted(outcome.award_offsets, side_rows, "right") - 1))
     count = len(hands)
     batch = best_cpu(lambda: replay_block(block), args.runs, warm_up=True)
     single = best_cpu(lambda: per_hand(hands), args.runs, warm_up=True)
-    print(f"{args.file.name}: {count} hands in the block, {accepted} accepted by replay_block")
+    print(f"{args.file.name}: {count} hands in the block, {accepted} accepted by replay_block"
+          f" ({side_pots} with side pots)")
     print(f"kernel load (numba import + cached kernel + rank tables): {load * 1e3:.0f} ms CPU")
     best = f"us/hand CPU (best of {args.runs})"
     print(f"replay_block:             {batch / count * 1e6:8.2f} {best}")

@@ -8,11 +8,13 @@ on disk next to this file when a cache directory is writable (see
 ``parallel=True``): the ingest forks its workers after loading it.
 
 Every step below is the lean replay's, in the same order and with the same conditions, so
-that a hand is accepted exactly when the lean replay accepts it
-(tests/test_rules_seveneight_block.py checks it).  Where the lean replay would raise (a
-shown hand with a repeated card makes the evaluator raise) or where int64 could overflow (2**60
-chips or more on the table, a bet size of 2**62 or more: the pot-limit bound adds up to three
-times the chips), the kernel declines: the per-hand replay then decides.
+that every hand the lean replay accepts is accepted; the settlement is the full engine's
+(:func:`analytics.rules.pots.settle`, side pots too), where the lean replay gives up on side
+pots (tests/test_rules_seveneight_block.py checks every accepted hand's outcome).
+Where the lean replay would raise (a shown hand with a repeated card makes the evaluator
+raise), where the full engine would (a pot nobody contests) or where int64 could overflow
+(2**60 chips or more on the table, a bet size of 2**62 or more: the pot-limit bound adds up
+to three times the chips), the kernel declines: the per-hand replay then decides.
 Constants that live in other modules (verb codes, ``CANNOT_ACT``, ``FIXED_LIMIT_MAX_BETS``)
 are passed in as arguments, not read as globals: numba bakes globals into the cached
 machine code, and its cache only watches this file.
@@ -203,8 +205,10 @@ def replay_hands(structures: Any, size1s: Any, size2s: Any, seat_offsets: Any, s
     contributions = np.zeros(seats, dtype=np.int64)
     finishing = np.zeros(seats, dtype=np.int64)
     award_offsets = np.zeros(hands + 1, dtype=np.int64)
-    award_players = np.empty(seats, dtype=np.int64)  # at most one award per seat
+    # Awards: one per seat for one pot; hands with side pots may need more (grown then).
+    award_players = np.empty(seats, dtype=np.int64)
     award_amounts = np.empty(seats, dtype=np.int64)
+    award_pots = np.empty(seats, dtype=np.int64)
     showdown_offsets = np.zeros(hands + 1, dtype=np.int64)
     showdown_players = np.empty(seats, dtype=np.int64)  # at most one row per seat
     showdown_actions = np.empty(seats, dtype=np.int64)
@@ -221,6 +225,7 @@ def replay_hands(structures: Any, size1s: Any, size2s: Any, seat_offsets: Any, s
     shown_at = np.zeros(MAX_PLAYERS, dtype=np.int64)
     paid = np.zeros(MAX_PLAYERS, dtype=np.int64)
     hand_won = np.zeros(MAX_PLAYERS, dtype=np.int64)
+    strengths = np.zeros(MAX_PLAYERS, dtype=np.int64)
     hand_refunds = np.zeros(MAX_PLAYERS, dtype=np.int64)
     winner_list = np.zeros(MAX_PLAYERS, dtype=np.int64)
     order1 = np.zeros(MAX_PLAYERS, dtype=np.int64)
@@ -374,7 +379,9 @@ def replay_hands(structures: Any, size1s: Any, size2s: Any, seat_offsets: Any, s
             index = end
         if index != a1:
             continue
-        # ---- settlement (_lean_outcome): one pot, odd chips from the button's left
+        # ---- settlement (SevenEightState.outcome: pots.settle with build_pots and
+        # award_pots): uncalled chips back, then a main pot and side pots, odd chips from
+        # the button's left (player order)
         top = 0
         for p in range(n):
             contributions[s0 + p] = starting[s0 + p] - stacks[p]
@@ -390,65 +397,39 @@ def replay_hands(structures: Any, size1s: Any, size2s: Any, seat_offsets: Any, s
         if paid[top] > second:
             hand_refunds[top] = paid[top] - second
             paid[top] = second
-        level = -1
-        for p in range(n):
-            if in_hand[p]:
-                if level < 0:
-                    level = paid[p]
-                elif paid[p] != level:
-                    bad = True  # side pots: the general settlement
-                    break
-        if bad:
-            continue
-        amount = 0
-        for p in range(n):
-            amount += paid[p]
-        count = 0
+        # The showdown rows (players still in who showed, in player order) and their
+        # strengths (-1: does not contest).
         shown_here = shows
-        if players_in == 1:
-            for p in range(n):
-                if in_hand[p]:
-                    winner_list[0] = p
-                    count = 1
-        else:
-            best = -1
-            for p in range(n):
-                row = shown_at[p]
-                if not in_hand[p] or row < 0:
-                    continue
-                a = cards[row, 0]
-                b = cards[row, 1]
-                c = cards[row, 2]
-                if a in (b, c) or b == c:
-                    bad = True  # the evaluator raises for a repeated card
-                    break
-                value = values3[a, b, c]
-                showdown_players[shown_here] = p + 1
-                showdown_actions[shown_here] = row
-                showdown_ranks[shown_here] = value
-                showdown_categories[shown_here] = categories3[a, b, c]
-                shown_here += 1
-                if value > best:
-                    best = value
-                    winner_list[0] = p
-                    count = 1
-                elif value == best:
-                    winner_list[count] = p
-                    count += 1
-            if bad or count == 0:
-                continue  # (nobody contests: the full engine raises)
-        awarded = awards
-        if amount:
-            share = amount // count
-            odd = amount - share * count
-            for k in range(count):
-                chips = share + 1 if k < odd else share
-                if chips:
-                    player = winner_list[k]
-                    award_players[awarded] = player + 1
-                    award_amounts[awarded] = chips
-                    awarded += 1
-                    hand_won[player] += chips
+        contenders = 0
+        for p in range(n):
+            strengths[p] = -1
+            row = shown_at[p]
+            if players_in == 1 or not in_hand[p] or row < 0:
+                continue
+            a = cards[row, 0]
+            b = cards[row, 1]
+            c = cards[row, 2]
+            if a in (b, c) or b == c:
+                bad = True  # the evaluator raises for a repeated card
+                break
+            value = values3[a, b, c]
+            strengths[p] = value
+            contenders += 1
+            showdown_players[shown_here] = p + 1
+            showdown_actions[shown_here] = row
+            showdown_ranks[shown_here] = value
+            showdown_categories[shown_here] = categories3[a, b, c]
+            shown_here += 1
+        if bad or (players_in > 1 and contenders == 0):
+            continue  # (nobody contests: the full engine raises)
+        if len(award_players) - awards < n * n:  # room for every pot's every winner
+            award_players = _grown(award_players, awards + n * n)
+            award_amounts = _grown(award_amounts, awards + n * n)
+            award_pots = _grown(award_pots, awards + n * n)
+        awarded = _award_pots(paid, in_hand, strengths, n, hand_won, award_players,
+                              award_amounts, award_pots, awards, winner_list)
+        if awarded < 0:
+            continue  # a pot nobody contests: the full engine raises
         for p in range(n):
             seat = s0 + p
             net = hand_won[p] + hand_refunds[p] - contributions[seat]
@@ -463,13 +444,101 @@ def replay_hands(structures: Any, size1s: Any, size2s: Any, seat_offsets: Any, s
         if bad:
             continue
         accepted[h] = True
-        winners[h] = award_players[awards] if awarded > awards else -1
+        # Outcome.winner: the first award of the main pot (there is none when the main pot
+        # holds no chips); the main pot's awards come first.
+        winners[h] = (award_players[awards] if awarded > awards and award_pots[awards] == 0
+                      else -1)
         awards = awarded
         shows = shown_here
         award_offsets[h + 1] = awards
         showdown_offsets[h + 1] = shows
     return (accepted, winners, nets, won, refunds, contributions, finishing,
             award_offsets, award_players[:awards].copy(), award_amounts[:awards].copy(),
-            showdown_offsets, showdown_players[:shows].copy(),
+            award_pots[:awards].copy(), showdown_offsets, showdown_players[:shows].copy(),
             showdown_actions[:shows].copy(), showdown_ranks[:shows].copy(),
             showdown_categories[:shows].copy())
+
+
+@cached_jit()
+def _grown(values: Any, size: int) -> Any:
+    """``values`` copied into a longer array (at least ``size``, twice its length)."""
+    bigger = np.empty(max(size, 2 * len(values)), dtype=values.dtype)
+    bigger[:len(values)] = values
+    return bigger
+
+
+@cached_jit()
+def _award_pots(paid: Any, in_hand: Any, strengths: Any, n: int, hand_won: Any,
+                award_players: Any, award_amounts: Any, award_pots: Any, awards: int,
+                winner_list: Any) -> int:
+    """:func:`analytics.rules.pots.build_pots` (after the uncalled chips: ``paid``) and
+    :func:`~analytics.rules.pots.award_pots` with the player order as the odd-chip order:
+    writes the awards from row ``awards`` on (pot number 0 for ``main``, k for ``side<k>``)
+    and adds them to ``hand_won``; the row after the last award, or -1 where a pot with
+    several eligible players has no contender (``NoContenderError``)."""
+    # The levels are the distinct contributions of the players still in, lowest first;
+    # a pot is the chips of every player between the previous level and this one (the
+    # last takes everything above: folded players' chips beyond every level).
+    previous = 0
+    below = -1  # the last level taken
+    pots = 0
+    number = 0
+    while True:
+        level = -1
+        for p in range(n):
+            if in_hand[p] and paid[p] > below and (level < 0 or paid[p] < level):
+                level = paid[p]
+        if level < 0:
+            return awards
+        last = True
+        for p in range(n):
+            if in_hand[p] and paid[p] > level:
+                last = False
+                break
+        amount = 0
+        for p in range(n):
+            top = paid[p] if last else min(paid[p], level)
+            if top > previous:
+                amount += top - previous
+        if amount > 0 or number == 0:
+            pot = pots
+            pots += 1
+            if amount > 0:
+                count = 0
+                eligible = 0
+                only = -1
+                best = -1
+                for p in range(n):
+                    if not in_hand[p] or paid[p] < level:
+                        continue
+                    eligible += 1
+                    only = p
+                    value = strengths[p]
+                    if value < 0:
+                        continue
+                    if value > best:
+                        best = value
+                        winner_list[0] = p
+                        count = 1
+                    elif value == best:
+                        winner_list[count] = p
+                        count += 1
+                if eligible == 1:  # one player may win it: his, shown or not
+                    winner_list[0] = only
+                    count = 1
+                elif count == 0:
+                    return -1
+                share = amount // count
+                odd = amount - share * count
+                for k in range(count):  # winners in player order: odd chips first
+                    chips = share + 1 if k < odd else share
+                    if chips:
+                        player = winner_list[k]
+                        award_players[awards] = player + 1
+                        award_amounts[awards] = chips
+                        award_pots[awards] = pot
+                        awards += 1
+                        hand_won[player] += chips
+        number += 1
+        previous = level
+        below = level

@@ -2,8 +2,8 @@
 
 :func:`replay_block` plays every hand of a block and gives their outcomes as
 columns (:class:`BlockOutcome`).  Like the lean replay it mirrors
-(:func:`analytics.rules.seveneight.replay_fields`), it only ever needs to be right
-about the hands it accepts: a hand it does not plainly accept is left to the
+(:func:`analytics.rules.seveneight.replay_fields`) and the full engine's settlement, it only
+ever needs to be right about the hands it accepts: a hand it does not plainly accept is left to the
 per-hand replay (``accepted`` is False), which gives the outcome or the
 :class:`~analytics.rules.RuleError` a player reads.  tests/test_rules_seveneight_block.py
 checks that every accepted hand's outcome (:func:`outcome_of`) is the per-hand
@@ -18,10 +18,15 @@ showdown row; its per-seat values are unspecified.
 
 The replay is one numba kernel (:mod:`analytics.rules._seveneight_kernels`, loaded on the
 first call, or by :func:`warm_up`) that plays the lean replay's steps hand after hand: it
-accepts a hand exactly when the lean replay does, but for the few it cannot do in int64
-(2**60 chips or more on the table, bet sizes of 2**62 or more).  Shown hands are scored by
-a table of the evaluator's values of every triple of cards; a showdown row's cards text is
-the show action's (the cards in the order shown, as the per-hand replay writes them).
+accepts every hand the lean replay accepts, but for the few it cannot do in int64 (2**60
+chips or more on the table, bet sizes of 2**62 or more), and also the hands the lean replay
+leaves to the full engine only for their side pots: it settles them as
+:meth:`~analytics.rules.seveneight.SevenEightState.outcome` does
+(:func:`analytics.rules.pots.settle`: main and side pots, each to its best eligible hand,
+odd chips from the button's left); an award's pot is :attr:`BlockOutcome.award_pots`.
+Shown hands are scored by a table of the evaluator's values of every triple of cards; a
+showdown row's cards text is the show action's (the cards in the order shown, as the
+per-hand replay writes them).
 """
 
 from __future__ import annotations
@@ -47,7 +52,7 @@ from parsers.block import BLOCK_VERBS, MAX_ACTION_CARDS, SevenEightBlock
 from parsers.knobs import Betting
 from parsers.model import Verb
 
-__all__ = ["BlockOutcome", "outcome_of", "replay_block", "warm_up"]
+__all__ = ["BlockOutcome", "outcome_of", "pot_name", "replay_block", "warm_up"]
 
 Ints = npt.NDArray[np.int64]
 
@@ -71,7 +76,7 @@ class BlockOutcome:
     refunds: Ints
     contributions: Ints
     finishing_stacks: Ints
-    # ---- awards: every one is of pot "main" (a hand with side pots is not accepted)
+    # ---- awards, in Outcome.awards' order (pot after pot, main first)
     award_offsets: Ints
     award_players: Ints
     award_amounts: Ints
@@ -84,6 +89,15 @@ class BlockOutcome:
     seat_offsets: Ints = field(default_factory=_no_offsets)
     """(n + 1) the block's ``seat_offsets`` (what :func:`outcome_of` reads the per-seat
     arrays by); :func:`replay_block` sets it, an outcome built without it has none."""
+    award_pots: Ints = field(default_factory=_no_offsets)
+    """(awards) each award's pot as a number: 0 for ``main``, k for ``side<k>``
+    (:func:`pot_name`); empty (an outcome built without it): every award is of ``main``."""
+
+
+def pot_name(number: int) -> str:
+    """The name :func:`analytics.rules.pots.build_pots` gives pot ``number`` of a hand (0:
+    ``main``, then ``side1``, ``side2``...), as :attr:`BlockOutcome.award_pots` numbers them."""
+    return f"side{number}" if number else "main"
 
 
 KERNEL_STRUCTURES: Final = (Betting.NO_LIMIT, Betting.POT_LIMIT, Betting.FIXED_LIMIT)
@@ -141,9 +155,9 @@ def _writable(values: _A) -> _A:
 
 
 def replay_block(block: SevenEightBlock) -> BlockOutcome:
-    """Replay every hand of ``block``: accepted exactly when the lean 7 & 8 replay
-    (:func:`analytics.rules.seveneight.replay_fields`'s first try) accepts the hand, then with
-    its outcome; see :class:`BlockOutcome`."""
+    """Replay every hand of ``block``: accepted when the lean 7 & 8 replay
+    (:func:`analytics.rules.seveneight.replay_fields`'s first try) accepts the hand, or
+    declines it only for its side pots, then with its outcome; see :class:`BlockOutcome`."""
     structures = np.array([_STRUCTURE_CODES.get(variant, -1) for variant in block.variants],
                           dtype=np.int64)
     fixed = structures == _FIXED_LIMIT_CODE
@@ -152,7 +166,7 @@ def replay_block(block: SevenEightBlock) -> BlockOutcome:
     size2 = np.where(fixed, _int64(block.big_bets), min_bets)
     values, categories = _rank_tables()
     (accepted, winners, nets, won, refunds, contributions, finishing, award_offsets,
-     award_players, award_amounts, showdown_offsets, showdown_players, showdown_actions,
+     award_players, award_amounts, award_pots, showdown_offsets, showdown_players, showdown_actions,
      showdown_ranks, showdown_categories) = _kernels().replay_hands(
         structures, size1, size2, _int64(block.seat_offsets), _int64(block.starting_stacks),
         _int64(block.antes), _int64(block.blinds), _int64(block.finishing_stacks),
@@ -171,7 +185,7 @@ def replay_block(block: SevenEightBlock) -> BlockOutcome:
         award_players=award_players, award_amounts=award_amounts,
         showdown_offsets=showdown_offsets, showdown_players=showdown_players,
         showdown_cards=cards, showdown_categories=labels, showdown_ranks=showdown_ranks,
-        seat_offsets=_int64(block.seat_offsets))
+        seat_offsets=_int64(block.seat_offsets), award_pots=award_pots)
 
 
 def outcome_of(outcome: BlockOutcome, i: int) -> Outcome:
@@ -185,24 +199,28 @@ def outcome_of(outcome: BlockOutcome, i: int) -> Outcome:
     awards = slice(int(outcome.award_offsets[i]), int(outcome.award_offsets[i + 1]))
     shown = slice(int(outcome.showdown_offsets[i]), int(outcome.showdown_offsets[i + 1]))
     winner = int(outcome.winners[i])
-
-    def ints(values: Ints, part: slice) -> tuple[int, ...]:
-        return tuple(values[part].tolist())
+    players = _tuple(outcome.award_players, awards)
+    pots = (_tuple(outcome.award_pots, awards) if len(outcome.award_pots)
+            else (0,) * len(players))
 
     return Outcome(
-        nets=ints(outcome.nets, seats),
-        awards=tuple(PotAward("main", player, amount) for player, amount in zip(
-            ints(outcome.award_players, awards), ints(outcome.award_amounts, awards),
-            strict=True)),
+        nets=_tuple(outcome.nets, seats),
+        awards=tuple(PotAward(pot_name(pot), player, amount) for pot, player, amount in zip(
+            pots, players, _tuple(outcome.award_amounts, awards), strict=True)),
         showdown=tuple(ShowdownHand(player, cards, category, rank) for player, cards, category,
-                       rank in zip(ints(outcome.showdown_players, shown),
+                       rank in zip(_tuple(outcome.showdown_players, shown),
                                    outcome.showdown_cards[shown],
                                    outcome.showdown_categories[shown],
-                                   ints(outcome.showdown_ranks, shown), strict=True)),
-        finishing_stacks=ints(outcome.finishing_stacks, seats),
+                                   _tuple(outcome.showdown_ranks, shown), strict=True)),
+        finishing_stacks=_tuple(outcome.finishing_stacks, seats),
         winner=None if winner < 0 else winner,
-        extra={"winnings": ints(outcome.won, seats), "refunds": ints(outcome.refunds, seats),
-               "contributions": ints(outcome.contributions, seats)})
+        extra={"winnings": _tuple(outcome.won, seats), "refunds": _tuple(outcome.refunds, seats),
+               "contributions": _tuple(outcome.contributions, seats)})
+
+
+def _tuple(values: Ints, part: slice) -> tuple[int, ...]:
+    """``values[part]`` as a tuple of ints."""
+    return tuple(values[part].tolist())
 
 
 def warm_up() -> None:

@@ -30,7 +30,7 @@ import numpy as np
 import numpy.typing as npt
 import pyarrow as pa
 
-from analytics.rules.seveneight_block import BlockOutcome
+from analytics.rules.seveneight_block import BlockOutcome, pot_name
 from analytics.warehouse.block_equities import allin_hands
 from analytics.warehouse.identity import IDENTITY_VERSION, canonical_key
 from analytics.warehouse.rows import ARROW_SCHEMAS, FileContext, _rules_json
@@ -444,7 +444,7 @@ def block_tables(block: SevenEightBlock, outcome: BlockOutcome, take: Ints, ids:
             _strings(outcome.showdown_categories, showdown_rows),
             _ints(outcome.showdown_ranks[showdown_rows], _I64)]),
         "awards": _table("awards", [
-            hand_ids[award_hands], _repeated("main", len(award_rows)),
+            hand_ids[award_hands], _pot_names(outcome, award_rows),
             _ints(outcome.award_players[award_rows], _I16),
             _ints(outcome.award_amounts[award_rows], _I64)]),
     }
@@ -477,6 +477,14 @@ def _ints(values: npt.NDArray[np.integer], kind: pa.DataType,
           missing: Bools | None = None) -> pa.Array:
     """An integer column of ``kind``, null where ``missing``."""
     return pa.array(values.astype(kind.to_pandas_dtype(), copy=False), kind, mask=missing)
+
+
+def _pot_names(outcome: BlockOutcome, award_rows: Ints) -> pa.Array:
+    """The ``pot`` column of awards ``award_rows``: ``main`` but for side pots' awards."""
+    numbers = outcome.award_pots[award_rows] if len(outcome.award_pots) else award_rows[:0]
+    if not numbers.any():  # the usual case: every award is of the main pot
+        return _repeated("main", len(award_rows))
+    return pa.array([pot_name(number) for number in numbers.tolist()], _STR)
 
 
 def _repeated(value: object, count: int, kind: pa.DataType = _STR) -> pa.Array:
@@ -577,7 +585,7 @@ def _seats_table(block: SevenEightBlock, outcome: BlockOutcome, take: Ints, hand
 def _won(block: SevenEightBlock, outcome: BlockOutcome, award_rows: Ints
          ) -> tuple[Ints, Ints]:
     """Per seat of the block: chips won in the awards (rows ``award_rows``), and the number
-    of pots won with chips (every award is of the main pot: 1 or 0)."""
+    of pots won with chips (a player has at most one award per pot: his awards)."""
     seats = len(block.starting_stacks)
     award_hands = np.searchsorted(outcome.award_offsets, award_rows, side="right") - 1
     players = outcome.award_players[award_rows]
@@ -587,7 +595,7 @@ def _won(block: SevenEightBlock, outcome: BlockOutcome, award_rows: Ints
     where = (block.seat_offsets[award_hands] + players - 1)[seated]
     won = np.bincount(where, amounts[seated], minlength=seats).astype(np.int64)
     positive = np.bincount(where[amounts[seated] > 0], minlength=seats)
-    return won, (positive > 0).astype(np.int64)
+    return won, positive.astype(np.int64)
 
 
 def _player_names(block: SevenEightBlock, take: Ints, rows: Ints) -> pa.Array:
