@@ -37,8 +37,8 @@ from analytics.evaluator.seveneight import (
 )
 from parsers.cards import RANK_SYMBOLS, SUIT_SYMBOLS
 
-__all__ = ["POKER_SIZES", "SEVENEIGHT_SIZES", "card_text_codes", "poker_labels",
-           "seveneight_labels"]
+__all__ = ["POKER_SIZES", "SEVENEIGHT_SIZES", "card_byte_codes", "card_text_codes",
+           "poker_labels", "seveneight_labels"]
 
 SEVENEIGHT_SIZES: Final = (2, 3)
 """Hand sizes with a 7 & 8 category."""
@@ -73,7 +73,7 @@ def card_text_codes(texts: Sequence[str], k: int
     raw = "".join(texts).encode("ascii", errors="replace")
     if len(raw) != 2 * k * len(texts):
         raise ValueError(f"every hand must be {k} cards")
-    return _codes(np.frombuffer(raw, dtype=np.uint8).reshape(len(texts), k, 2))
+    return card_byte_codes(np.frombuffer(raw, dtype=np.uint8).reshape(len(texts), k, 2))
 
 
 Texts: TypeAlias = Iterable[str | None] | pa.Array | pa.ChunkedArray
@@ -163,12 +163,13 @@ def _buffer_codes(array: pa.StringArray, k: int
     data = array.buffers()[2]
     raw = (np.frombuffer(data, dtype=np.uint8)[offsets[0]:offsets[-1]] if data is not None
            else np.zeros(0, dtype=np.uint8))
-    return _codes(raw.reshape(n, k, 2))
+    return card_byte_codes(raw.reshape(n, k, 2))
 
 
-def _codes(buffer: npt.NDArray[np.uint8]
-           ) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.bool_]]:
-    """Codes of an (n, k, 2) array of rank and suit bytes, and which rows are all cards."""
+def card_byte_codes(buffer: npt.NDArray[np.uint8]
+                    ) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.bool_]]:
+    """Codes (``DECK`` indexes) of an (n, k, 2) array of rank and suit bytes of card texts,
+    and which rows are all cards."""
     ranks = _RANK_OF[buffer[:, :, 0]]
     suits = _SUIT_OF[buffer[:, :, 1]]
     valid: npt.NDArray[np.bool_] = np.asarray(((ranks >= 0) & (suits >= 0)).all(axis=1))

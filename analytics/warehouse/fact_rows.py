@@ -26,6 +26,7 @@ import numpy.typing as npt
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from analytics.evaluator.categories import card_byte_codes
 from analytics.evaluator.seveneight import (
     SevenEightCategory,
     seveneight_category_of,
@@ -33,7 +34,6 @@ from analytics.evaluator.seveneight import (
 )
 from analytics.warehouse.facts import dealt_categories
 from analytics.warehouse.views import SPLIT_COLUMNS, SPLIT_POTS
-from parsers.cards import RANK_SYMBOLS, SUIT_SYMBOLS
 
 __all__ = ["FACT_TABLES", "fact_tables", "with_dealt_categories"]
 
@@ -231,13 +231,6 @@ def with_dealt_categories(seats: pa.Table) -> pa.Table:
     return seats
 
 
-_RANK_OF: Final = np.full(256, -1, dtype=np.int16)
-_SUIT_OF: Final = np.full(256, -1, dtype=np.int16)
-"""A byte's rank or suit index (-1: none), as the categories read card text."""
-for _index, _symbol in enumerate(RANK_SYMBOLS):
-    _RANK_OF[ord(_symbol)] = _index
-for _index, _symbol in enumerate(SUIT_SYMBOLS):
-    _SUIT_OF[ord(_symbol)] = _index
 _SEVENEIGHT_LABELS: Final = pa.array([category.label for category in SevenEightCategory],
                                      _STR)
 _TWO_CARDS, _THREE_CARDS = 4, 6  # bytes of a dealt text of two, three cards
@@ -268,19 +261,18 @@ def _seveneight_dealt_categories(seats: pa.Table) -> pa.Table | None:
     # Each dealt text's six bytes (a two-card text's last two are read, then not used).
     at = offsets[rows].astype(np.int64)[:, None] + np.arange(_THREE_CARDS)
     raw = text[np.minimum(at, len(text) - 1)].reshape(len(rows), 3, 2)
-    ranks, suits = _RANK_OF[raw[:, :, 0]], _SUIT_OF[raw[:, :, 1]]
-    cards = (ranks >= 0) & (suits >= 0)
-    if not (cards[:, :2].all() and cards[three, 2].all()):
+    two_codes, two_cards = card_byte_codes(raw[:, :2])
+    three_codes, three_cards = card_byte_codes(raw[three])
+    if not (two_cards.all() and three_cards.all()):
         return None  # not all cards (``??``, other text): the general function's work
-    codes = (4 * ranks + suits).astype(np.int8)
     two_category = np.full(len(valid), -1, np.int64)
     three_category = np.full(len(valid), -1, np.int64)
     if len(rows):
         two_category[rows] = seveneight_category_of(
-            seveneight_rank_batch(np.ascontiguousarray(codes[:, :2])))
+            seveneight_rank_batch(np.ascontiguousarray(two_codes)))
     if three.any():
         three_category[rows[three]] = seveneight_category_of(
-            seveneight_rank_batch(np.ascontiguousarray(codes[three])))
+            seveneight_rank_batch(np.ascontiguousarray(three_codes)))
     return pa.table({
         "dealt_two_category": _SEVENEIGHT_LABELS.take(_nullable(two_category)),
         "dealt_three_category": _SEVENEIGHT_LABELS.take(_nullable(three_category)),
