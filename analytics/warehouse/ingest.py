@@ -645,7 +645,7 @@ class _Writer:
         one reports as an error with zeros)."""
         item.state = "done"
         stats, file_summary = item.stats, item.summary
-        file_summary.status = "partial" if stats.rejected else "loaded"
+        file_summary.status = stats.status
         file_summary.hands, file_summary.loaded = stats.hands, stats.loaded
         file_summary.duplicates, file_summary.rejected = stats.duplicates, stats.rejected
         for (kind, game), n in item.games.items():

@@ -49,6 +49,11 @@ class FileStats:
     duplicates: int = 0
     rejected: int = 0
 
+    @property
+    def status(self) -> str:
+        """The file's status: ``partial`` when some hands were rejected, else ``loaded``."""
+        return "partial" if self.rejected else "loaded"
+
 
 def known_files(con: duckdb.DuckDBPyConnection, digests: list[str]) -> set[str]:
     """Which of ``digests`` are already recorded as loaded."""
@@ -161,11 +166,10 @@ def record_file(con: duckdb.DuckDBPyConnection, context: FileContext, size: int,
     """Record the file as loaded, inside its transaction: the last row of the file, which
     commits with it."""
     finished = dt.datetime.now()
-    status = "partial" if stats.rejected else "loaded"
     con.execute(
         "INSERT INTO files (sha256, path, size, status, hands, loaded, duplicates, rejected, "
         "started_at, finished_at, seconds) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        [context.sha256, context.path, size, status, stats.hands, stats.loaded,
+        [context.sha256, context.path, size, stats.status, stats.hands, stats.loaded,
          stats.duplicates, stats.rejected, started, finished,
          (finished - started).total_seconds()],
     )
