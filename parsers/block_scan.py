@@ -41,7 +41,7 @@ from parsers.knobs import Game
 from parsers.model import Verb
 from parsers.reader import Chunk
 
-__all__ = ["scan_seveneight"]
+__all__ = ["scan_seveneight", "scan_texts"]
 
 Ints = npt.NDArray[np.int64]
 T = TypeVar("T")
@@ -320,20 +320,34 @@ def scan_seveneight(chunks: Sequence[Chunk], source: str) -> tuple[SevenEightBlo
     :func:`parsers.block.block_from_hands` makes of the per-hand path's reading; a chunk
     that path reads with a problem, or as anything a block cannot hold, is declined.
     Never raises for the chunks' text."""
+    # The writer's layout has the variant on its second line, and every variant the block
+    # reads ends in ``78"``: testing that first spares a batch of other games the joins.
+    raws = [("\n".join(lines) if chunk.problem is None and len(lines := chunk.lines) > 1
+             and lines[1].endswith('78"') else None) for chunk in chunks]
+    return scan_texts(raws, [*map(_FIRST_LINE, chunks)], [*map(_INDEX, chunks)], source)
+
+
+_FIRST_LINE: Final = attrgetter("first_line")
+_INDEX: Final = attrgetter("index")
+
+
+def scan_texts(raws: Sequence[str | None], first_lines: Sequence[int], indexes: Sequence[int],
+               source: str) -> tuple[SevenEightBlock, list[int]]:
+    """:func:`scan_seveneight` of the chunks whose joined lines are ``raws`` (None for a chunk
+    with a problem, or one to decline anyway), first lines ``first_lines`` and hand indexes
+    ``indexes``: the caller that has the hands' texts without :class:`Chunk` objects
+    (:class:`parsers.reader.HandTexts`) scans them as they are."""
     taken: list[int] = []
-    raws: list[str] = []
     found: list[tuple[str | None, ...]] = []
     match = _HAND.fullmatch
-    for position, chunk in enumerate(chunks):
-        if chunk.problem is None:
-            raw = "\n".join(chunk.lines)
+    for position, raw in enumerate(raws):
+        if raw is not None:
             hand = match(raw)
             if hand is not None:
                 taken.append(position)
-                raws.append(raw)
                 found.append(hand.groups())
     while True:
-        block_or_bad = _block(source, chunks, taken, raws, found)
+        block_or_bad = _block(source, raws, first_lines, indexes, taken, found)
         if isinstance(block_or_bad, SevenEightBlock):
             break
         # Hands with a problem the pattern does not show: drop them and build again (every
@@ -342,15 +356,16 @@ def scan_seveneight(chunks: Sequence[Chunk], source: str) -> tuple[SevenEightBlo
         for row in block_or_bad:
             keep[row] = False
         taken = [*compress(taken, keep)]
-        raws = [*compress(raws, keep)]
         found = [*compress(found, keep)]
-    declined = sorted(set(range(len(chunks))).difference(taken))
+    declined = sorted(set(range(len(raws))).difference(taken))
     return block_or_bad, declined
 
 
-def _block(source: str, chunks: Sequence[Chunk], taken: list[int], raws: list[str],
-           found: list[tuple[str | None, ...]]) -> SevenEightBlock | list[int]:
-    """The block of the matched hands, or the rows (in ``taken``) of those that cannot be in it."""
+def _block(source: str, raws: Sequence[str | None], first_lines: Sequence[int],
+           indexes: Sequence[int], taken: list[int], found: list[tuple[str | None, ...]]
+           ) -> SevenEightBlock | list[int]:
+    """The block of the matched hands (at ``taken`` in ``raws``, ``first_lines`` and
+    ``indexes``), or the rows (in ``taken``) of those that cannot be in it."""
     if not taken:
         return _empty(source)
     (stakes_texts, starting, action_texts, finishing, winnings, players_texts, hand_numbers,
@@ -399,22 +414,20 @@ def _block(source: str, chunks: Sequence[Chunk], taken: list[int], raws: list[st
     if bad.any():
         return [*np.flatnonzero(bad).tolist()]
 
-    first_lines = np.array([*map(attrgetter("first_line"), map(chunks.__getitem__, taken))],
-                           dtype=np.int64)
+    lines_of = np.array([*map(first_lines.__getitem__, taken)], dtype=np.int64)
     min_bet = np.array(min_bets, dtype=np.int64)
     # The first action's row: after the header's six lines (seven with small_bet and
     # big_bet) and the ``actions = [`` line.
     first_rows = np.where(min_bet == NO_VALUE, 8, 7)
-    action_lines = (np.repeat(first_lines + first_rows - starts, action_counts)
+    action_lines = (np.repeat(lines_of + first_rows - starts, action_counts)
                     + np.arange(len(rows), dtype=np.int64))
     starting_stacks, antes_, blinds_, finishing_stacks, winnings_ = per_seat
     return SevenEightBlock(
         source=source,
         positions=np.array(taken, dtype=np.int64),
-        indexes=np.array([*map(attrgetter("index"), map(chunks.__getitem__, taken))],
-                         dtype=np.int64),
-        lines=first_lines,
-        raws=raws,
+        indexes=np.array([*map(indexes.__getitem__, taken)], dtype=np.int64),
+        lines=lines_of,
+        raws=[*map(raws.__getitem__, taken)],  # type: ignore[list-item]  # taken: all str
         variants=[*variants],
         min_bets=min_bet,
         small_bets=np.array(small_bets, dtype=np.int64),
