@@ -17,9 +17,9 @@ import io
 import os
 import re
 import tomllib
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import IO, Any, Final, cast
+from typing import IO, Any, Final, cast, overload
 
 from parsers.build import build_hand
 from parsers.errors import ParseError
@@ -34,10 +34,12 @@ __all__ = [
     "Chunk",
     "Cut",
     "HandCuts",
+    "HandTexts",
     "hand_and_fields",
     "hand_from_chunk",
     "iter_chunks",
     "loads_hands",
+    "plain_hands",
     "read_hands",
 ]
 
@@ -316,6 +318,115 @@ def iter_chunks(stream: IO[bytes] | IO[str], source: str, start: Cut | None = No
                                              hand_index=current.index)
     if current is not None:
         yield current
+
+
+class HandTexts:
+    """The hands of a plain text as :func:`iter_chunks` splits it, without a :class:`Chunk`
+    per hand: each hand's joined lines (``raws``), first line, index and header, and the
+    chunk itself on demand (:meth:`chunk`, :meth:`chunks`).
+
+    Made by :func:`plain_hands` for the usual text only, where the split is simple: the
+    hands start where the header lines are (:func:`_header_matches`, which
+    :func:`iter_chunks` uses too) and none has a problem.
+    """
+
+    __slots__ = ("_empty", "first_lines", "headers", "indexes", "raws", "source")
+
+    def __init__(self, source: str, raws: list[str], first_lines: list[int],
+                 indexes: list[int], headers: list[str], empty: frozenset[int]) -> None:
+        self.source = source
+        self.raws = raws
+        """Each hand's lines joined by line ends (``"\\n".join(chunk.lines)``)."""
+        self.first_lines = first_lines
+        self.indexes = indexes
+        self.headers = headers
+        self._empty = empty  # hands without a line (a header right before the next)
+
+    def __len__(self) -> int:
+        return len(self.raws)
+
+    def chunk(self, position: int) -> Chunk:
+        """The chunk :func:`iter_chunks` gives for the hand at ``position``."""
+        lines = [] if position in self._empty else self.raws[position].split("\n")
+        return Chunk(self.indexes[position], self.first_lines[position], lines,
+                     self.headers[position])
+
+    def chunks(self, start: int, stop: int) -> _ChunkView:
+        """The chunks of the hands from ``start`` to ``stop``, each made when it is read."""
+        return _ChunkView(self, start, min(stop, len(self.raws)))
+
+
+class _ChunkView(Sequence[Chunk]):
+    """A range of a :class:`HandTexts`'s chunks, each made on access (not kept)."""
+
+    __slots__ = ("_hands", "_start", "_stop")
+
+    def __init__(self, hands: HandTexts, start: int, stop: int) -> None:
+        self._hands, self._start, self._stop = hands, start, stop
+
+    def __len__(self) -> int:
+        return self._stop - self._start
+
+    @overload
+    def __getitem__(self, position: int) -> Chunk: ...
+
+    @overload
+    def __getitem__(self, position: slice) -> list[Chunk]: ...
+
+    def __getitem__(self, position: int | slice) -> Chunk | list[Chunk]:
+        if isinstance(position, slice):
+            return [self[at] for at in range(*position.indices(len(self)))]
+        if not 0 <= position < len(self):
+            raise IndexError(position)
+        return self._hands.chunk(self._start + position)
+
+
+def plain_hands(data: bytes, source: str, start: Cut | None = None) -> HandTexts | None:
+    """The hands of ``data`` (a whole file, or the part from cut ``start`` on) as
+    :func:`iter_chunks` gives them, when its split is simple; None when it is not.
+
+    Simple is the usual file: valid UTF-8 without a byte order mark, NUL byte, carriage
+    return or overlong line, ending with a line end, its first line a table header, no hand
+    over :data:`MAX_HAND_LINES` lines -- then no chunk has a problem, and each hand is the
+    text between two header lines.  The caller reads any other with :func:`iter_chunks`.
+    """
+    if not data.endswith(b"\n") or data.startswith(_BYTE_ORDER_MARKS):
+        return None
+    text = _plain_text(data)
+    if text is None:
+        return None
+    index = 0 if start is None else start.hands
+    before = 0 if start is None else start.lines
+    raws: list[str] = []
+    first_lines: list[int] = []
+    headers: list[str] = []
+    empty: list[int] = []
+    body = -1  # where the current hand's lines start (-1: before the first header)
+    body_row = 0
+    for row, header in _header_rows(text):
+        position = header.start()
+        if body < 0:
+            if position:
+                return None  # lines before the first header: iter_chunks' line-by-line case
+        else:
+            if row - body_row > MAX_HAND_LINES:
+                return None
+            if position == body:
+                empty.append(len(raws))
+            raws.append(text[body:position - 1])
+        body = text.find("\n", position) + 1
+        body_row = row + 1
+        first_lines.append(before + row + 2)
+        headers.append(header.group(1))
+    if body < 0:
+        return None
+    if text.count("\n", body) > MAX_HAND_LINES:
+        return None
+    if body == len(text):
+        empty.append(len(raws))
+    raws.append(text[body:-1])
+    return HandTexts(source, raws, first_lines, [*range(index + 1, index + 1 + len(raws))],
+                     headers, frozenset(empty))
 
 
 @dataclass(frozen=True, slots=True)

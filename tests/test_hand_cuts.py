@@ -21,7 +21,15 @@ from analytics.simulate.rummoli import simulate_rummoli
 from analytics.simulate.seveneight import simulate_seveneight
 from analytics.warehouse.sources import SourceRef, read_range
 from parsers import dumps_hands
-from parsers.reader import MAX_LINE_LENGTH, Chunk, Cut, HandCuts, iter_chunks
+from parsers.reader import (
+    MAX_HAND_LINES,
+    MAX_LINE_LENGTH,
+    Chunk,
+    Cut,
+    HandCuts,
+    iter_chunks,
+    plain_hands,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -39,21 +47,37 @@ def cuts_of(data: bytes, hands: int, size: int, block: int) -> list[Cut]:
     return scan.cuts
 
 
+def plain_keys(data: bytes, start: Cut | None = None) -> list[tuple[object, ...]]:
+    """The chunks of ``data`` by iter_chunks; checks that plain_hands, when it takes
+    the text, gives the same ones (raws, lines, indexes, first lines, headers)."""
+    keys = [chunk_key(c) for c in iter_chunks(io.BytesIO(data), "f", start=start)]
+    hands = plain_hands(data, "f", start)
+    if hands is not None:
+        assert [chunk_key(c) for c in hands.chunks(0, len(hands))] == keys
+        assert hands.raws == ["\n".join(key[2]) for key in keys]  # type: ignore[arg-type]
+        assert hands.first_lines == [key[1] for key in keys]
+        assert hands.indexes == [key[0] for key in keys]
+        view = hands.chunks(1, len(hands) + 5)
+        assert [chunk_key(c) for c in view[:]] == keys[1:]
+        with pytest.raises(IndexError):
+            view[len(view)]
+    return keys
+
+
 def by_parts(data: bytes, cuts: list[Cut]) -> list[tuple[object, ...]]:
     starts: list[Cut | None] = [None, *cuts]
     ends = [cut.offset for cut in cuts] + [len(data)]
     keys: list[tuple[object, ...]] = []
     for start, end in zip(starts, ends, strict=True):
         begin = 0 if start is None else start.offset
-        part = io.BytesIO(data[begin:end])
-        keys.extend(chunk_key(c) for c in iter_chunks(part, "f", start=start))
+        keys.extend(plain_keys(data[begin:end], start))
     return keys
 
 
 def assert_same_chunks(data: bytes, hands: int = 1, size: int = 1 << 30,
                        block: int = 1 << 20) -> list[Cut]:
     cuts = cuts_of(data, hands, size, block)
-    whole = [chunk_key(c) for c in iter_chunks(io.BytesIO(data), "f")]
+    whole = plain_keys(data)
     assert by_parts(data, cuts) == whole
     assert [c.offset for c in cuts] == sorted({c.offset for c in cuts})
     return cuts
@@ -70,6 +94,22 @@ def test_simulated_hands_are_cut_at_every_hand() -> None:
     assert len(cuts) == data.count(b"\n[") and cuts[0].hands == 1
     for block in (1, 7, 100, 4096):
         assert cuts_of(data, 1, 1 << 30, block) == cuts
+
+
+def test_plain_hands_takes_the_usual_text_only() -> None:
+    data = simulated()
+    hands = plain_hands(data, "f")
+    assert hands is not None and len(hands) == data.count(b"\n[") + 1
+    for unusual in (b"\xef\xbb\xbf" + data, data[:-1], b"# a comment\n" + data,
+                    data.replace(b"\n", b"\r\n", 1), data + b"\x00\n", b"", b"a = 1\n"):
+        assert plain_hands(unusual, "f") is None
+    long_hand = b"[1]\n" + b"a = 1\n" * (MAX_HAND_LINES + 1)
+    assert plain_hands(long_hand, "f") is None
+    assert plain_keys(long_hand + b"[2]\n")[0][4] is not None  # the problem iter_chunks reports
+    assert plain_hands(b"[1]\n" + b"a = 1\n" * MAX_HAND_LINES + b"[2]\n", "f") is not None
+    empty = plain_hands(b"[1]\n[2]\n\n[3]\n", "f")
+    assert empty is not None
+    assert [c.lines for c in empty.chunks(0, 3)] == [[], [""], []]
 
 
 def test_cuts_every_so_many_hands_or_bytes() -> None:

@@ -28,8 +28,9 @@ from analytics.rules.seveneight_block import replay_block
 from analytics.warehouse import pipeline
 from analytics.warehouse.block_rows import block_tables
 from analytics.warehouse.rows import ARROW_SCHEMAS, FileContext
+from analytics.warehouse.sources import Limits, SourceRef
 from parsers.block import SevenEightBlock
-from parsers.block_scan import scan_seveneight
+from parsers.block_scan import scan_seveneight, scan_texts
 from parsers.reader import Chunk, iter_chunks
 from tests.mutate import Mutation
 from tests.test_reader_fastpath import MUTATIONS, mutated_canonical
@@ -49,19 +50,24 @@ SOURCES = (sorted((ROOT / "tests" / "data" / "warehouse_rows").glob("*.phhs"))
 CONTEXT = FileContext("golden.phhs", "0" * 64, dt.datetime(2026, 1, 2, 3, 4, 5))
 
 
-def run(data: bytes, batch_hands: int, *, blocks: bool, name: str = "test.phhs"
+def run(data: bytes, batch_hands: int, *, blocks: bool, context: FileContext = CONTEXT
         ) -> pipeline.UnitResult:
-    """What a worker makes of the history ``data`` (read as source ``name``)."""
+    """What a worker makes of the chunks of the history ``data``."""
     result = pipeline.UnitResult(0, True)
-    pipeline.process_chunks(iter_chunks(io.BytesIO(data), name), CONTEXT, batch_hands, result,
-                            blocks=blocks)
+    pipeline.process_chunks(iter_chunks(io.BytesIO(data), context.path), context, batch_hands,
+                            result, blocks=blocks)
     return result
 
 
-def assert_same(data: bytes, batch_hands: int = 5_000) -> pipeline.UnitResult:
-    """The block path's result of ``data`` is the per-hand path's; return it."""
-    expected = run(data, batch_hands, blocks=False)
-    actual = run(data, batch_hands, blocks=True)
+def run_data(data: bytes, batch_hands: int) -> pipeline.UnitResult:
+    """What a worker makes of the history ``data`` read whole (:func:`pipeline.process_data`:
+    the hands' texts scanned without chunks, when the text is the usual one)."""
+    result = pipeline.UnitResult(0, True)
+    pipeline.process_data(data, CONTEXT, batch_hands, result)
+    return result
+
+
+def assert_equal(actual: pipeline.UnitResult, expected: pipeline.UnitResult) -> None:
     assert actual.hands == expected.hands
     assert actual.rejects == expected.rejects
     assert actual.rejected == expected.rejected
@@ -72,6 +78,15 @@ def assert_same(data: bytes, batch_hands: int = 5_000) -> pipeline.UnitResult:
         for name, table in want.items():
             assert got[name].schema == table.schema, name
             assert got[name].equals(table), name
+
+
+def assert_same(data: bytes, batch_hands: int = 5_000) -> pipeline.UnitResult:
+    """The block path's result of ``data``, from its chunks and from its text, is the per-hand
+    path's; return it."""
+    expected = run(data, batch_hands, blocks=False)
+    actual = run(data, batch_hands, blocks=True)
+    assert_equal(actual, expected)
+    assert_equal(run_data(data, batch_hands), expected)
     return actual
 
 
@@ -105,12 +120,29 @@ def test_repository_files(path: Path, batch_hands: int) -> None:
 def test_golden_tables_come_out_of_the_block_path(monkeypatch: pytest.MonkeyPatch) -> None:
     counter = BlockCounter(monkeypatch)
     path = ROOT / "tests" / "data" / "warehouse_rows" / "simulated-seveneight.phhs"
-    result = run(path.read_bytes(), 5_000, blocks=True, name="simulated-seveneight")
+    result = run(path.read_bytes(), 5_000, blocks=True)
     (tables,) = result.batches
     tables = {name: tables[name] for name in ARROW_SCHEMAS}
     assert differences("simulated-seveneight", tables) == []
     # Most of the file's hands went through the block (the rest: all-ins, declines).
     assert counter.hands > tables["hands"].num_rows // 2
+    from_chunks = counter.hands
+    assert_equal(run_data(path.read_bytes(), 5_000), result)
+    assert counter.hands == 2 * from_chunks  # the text's hands went through the block too
+
+
+def test_a_whole_file_read_by_a_worker(tmp_path: Path) -> None:
+    # process_unit reads a whole plain file at once; one that grew since it was planned is
+    # read to its end all the same (its first bytes and then the rest of the stream).
+    data = simulated_text("seveneight", 40, seed=11).encode()
+    path = tmp_path / "whole.phhs"
+    path.write_bytes(data)
+    context = dataclasses.replace(CONTEXT, path=str(path))
+    expected = run(data, 7, blocks=False, context=context)
+    for size in (len(data), len(data) // 2, 0):
+        ref = SourceRef("file", str(path), None, size)
+        unit = pipeline.Unit(0, context, True, 7, Limits(), ref, size=size)
+        assert_equal(pipeline.process_unit(unit), expected)
 
 
 def test_simulated_hands_in_small_batches(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -138,17 +170,28 @@ def test_a_mix_of_games_rejects_and_repeats(monkeypatch: pytest.MonkeyPatch) -> 
 def declining(monkeypatch: pytest.MonkeyPatch, declined: Callable[[int], bool]) -> None:
     """Make the scanner decline the chunks at the positions ``declined`` picks, whatever
     their layout (the block holds the others, at their positions in the whole batch)."""
-    original = scan_seveneight
+    original, original_texts = scan_seveneight, scan_texts
 
-    def scan(chunks: Sequence[Chunk], source: str) -> tuple[SevenEightBlock, list[int]]:
-        kept = [position for position in range(len(chunks)) if not declined(position)]
-        block, refused = original([chunks[position] for position in kept], source)
+    def placed(count: int, scanned: Callable[[list[int]], tuple[SevenEightBlock, list[int]]]
+               ) -> tuple[SevenEightBlock, list[int]]:
+        kept = [position for position in range(count) if not declined(position)]
+        block, refused = scanned(kept)
         positions = np.array(kept, dtype=np.int64)[block.positions]
         refused = [kept[position] for position in refused]
-        others = sorted([*refused, *(p for p in range(len(chunks)) if declined(p))])
+        others = sorted([*refused, *(p for p in range(count) if declined(p))])
         return dataclasses.replace(block, positions=positions), others
 
+    def scan(chunks: Sequence[Chunk], source: str) -> tuple[SevenEightBlock, list[int]]:
+        return placed(len(chunks), lambda kept: original([chunks[at] for at in kept], source))
+
+    def scan_text(raws: Sequence[str | None], first_lines: Sequence[int],
+                  indexes: Sequence[int], source: str) -> tuple[SevenEightBlock, list[int]]:
+        return placed(len(raws), lambda kept: original_texts(
+            [raws[at] for at in kept], [first_lines[at] for at in kept],
+            [indexes[at] for at in kept], source))
+
     monkeypatch.setattr(pipeline, "scan_seveneight", scan)
+    monkeypatch.setattr(pipeline, "scan_texts", scan_text)
 
 
 @pytest.mark.parametrize("every", [2, 3, 5])

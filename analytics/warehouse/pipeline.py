@@ -28,7 +28,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from itertools import islice
-from typing import Final
+from typing import IO, Final, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -43,12 +43,12 @@ from analytics.warehouse.fact_rows import fact_tables
 from analytics.warehouse.rows import Batch, FileContext, RejectRow
 from analytics.warehouse.sources import Limits, SourceRef, open_source, read_range
 from parsers.block import SevenEightBlock
-from parsers.block_scan import scan_seveneight
+from parsers.block_scan import scan_seveneight, scan_texts
 from parsers.knobs import Game
 from parsers.model import with_actions
-from parsers.reader import Chunk, Cut, hand_and_fields, iter_chunks
+from parsers.reader import Chunk, Cut, hand_and_fields, iter_chunks, plain_hands
 
-__all__ = ["Unit", "UnitResult", "init_worker", "process_chunks", "process_unit"]
+__all__ = ["Unit", "UnitResult", "init_worker", "process_chunks", "process_data", "process_unit"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,16 +104,47 @@ def process_chunks(chunks: Iterable[Chunk], context: FileContext, batch_hands: i
     iterator = iter(chunks)
     while group := list(islice(iterator, batch_hands)):
         result.hands += len(group)
-        found = _block_batch(group, context) if blocks else None
-        if found is None:
-            found = _per_hand_batch(group, range(len(group)), context)
-        tables, rejects, duplicates = found
-        for reject in rejects:
-            result.rejects.append(reject)
-            result.rejected[reject.game or "unknown"] += 1
-        result.batch_duplicates.update(duplicates)
-        if tables is not None:
-            result.batches.append(_with_facts(tables))
+        found = (_block_batch(group, context, scan_seveneight(group, context.path)) if blocks
+                 else None)
+        _add(result, found or _per_hand_batch(group, range(len(group)), context))
+
+
+def process_data(data: bytes, context: FileContext, batch_hands: int, result: UnitResult,
+                 start: Cut | None = None) -> None:
+    """:func:`process_chunks` of the chunks of ``data`` (a whole source, or the part of a
+    plain file from cut ``start`` on), with the same result.
+
+    A text of 7 & 8 hands whose split is simple (:func:`parsers.reader.plain_hands`: the
+    usual file) is not split into chunks: the block scanner reads each batch's hands from
+    their texts (:func:`parsers.block_scan.scan_texts`), and only the hands it declines or
+    the batch replay leaves are made chunks, for the per-hand path.
+    """
+    # Every variant the block reads ends its line with ``78"``: a text without one has no
+    # hand for the scanner, and goes the chunks' way at once.
+    hands = plain_hands(data, context.path, start) if b'78"\n' in data else None
+    if hands is None:
+        process_chunks(iter_chunks(io.BytesIO(data), context.path, start=start), context,
+                       batch_hands, result)
+        return
+    for begin in range(0, len(hands), batch_hands):
+        end = min(begin + batch_hands, len(hands))
+        group = hands.chunks(begin, end)
+        result.hands += len(group)
+        scanned = scan_texts(hands.raws[begin:end], hands.first_lines[begin:end],
+                             hands.indexes[begin:end], context.path)
+        _add(result, _block_batch(group, context, scanned)
+             or _per_hand_batch(group, range(len(group)), context))
+
+
+def _add(result: UnitResult, found: _Found) -> None:
+    """Add a batch's tables (their facts made here), rejects and repeats to ``result``."""
+    tables, rejects, duplicates = found
+    for reject in rejects:
+        result.rejects.append(reject)
+        result.rejected[reject.game or "unknown"] += 1
+    result.batch_duplicates.update(duplicates)
+    if tables is not None:
+        result.batches.append(_with_facts(tables))
 
 
 _Found = tuple[dict[str, pa.Table] | None, list[RejectRow], Counter[str]]
@@ -163,7 +194,8 @@ def _with_facts(tables: dict[str, pa.Table]) -> dict[str, pa.Table]:
     return tables
 
 
-def _block_batch(group: Sequence[Chunk], context: FileContext) -> _Found | None:
+def _block_batch(group: Sequence[Chunk], context: FileContext,
+                 scanned: tuple[SevenEightBlock, list[int]]) -> _Found | None:
     """The batch of ``group`` with its 7 & 8 hands of the writer's layout done as one block
     (:mod:`parsers.block`): scanned, replayed (:func:`replay_block`) and made rows of
     (:mod:`~analytics.warehouse.block_rows`, all-in equity rows by
@@ -174,8 +206,9 @@ def _block_batch(group: Sequence[Chunk], context: FileContext) -> _Found | None:
     them.  None when there is no block (no hand of that layout), or when a hand of the block
     and one of the other part are the same hand: the per-hand path then takes the whole
     batch (it keeps the first of two equal hands), which is rare enough not to matter.
+    ``scanned``: the scanner's block of ``group`` and the positions it declined.
     """
-    block, declined = scan_seveneight(group, context.path)
+    block, declined = scanned
     if not len(block):
         return None
     outcome = replay_block(block)
@@ -236,15 +269,30 @@ def _merged(first: dict[str, pa.Table], second: dict[str, pa.Table], ids: npt.ND
 def process_unit(unit: Unit) -> UnitResult:
     """Do one unit of work (in a worker process, or inline)."""
     result = UnitResult(unit.file_no, unit.last, unit.size)
-    if unit.ref is None:
+    ref = unit.ref
+    if ref is None:
         process_chunks(unit.chunks, unit.context, unit.batch_hands, result)
         return result
     try:
         if unit.end is not None:
-            _process_part(unit, unit.ref, unit.end, result)
+            # A part of a plain file between two cuts: hands and lines numbered as in the
+            # whole file.
+            begin = 0 if unit.start is None else unit.start.offset
+            process_data(read_range(ref, begin, unit.end), unit.context, unit.batch_hands,
+                         result, unit.start)
         else:
-            with open_source(unit.ref, unit.limits) as stream:
-                chunks = iter_chunks(stream.as_io(), unit.context.path)
+            with open_source(ref, unit.limits) as stream:
+                if ref.kind == "file":
+                    # A whole (small) plain file is read at once -- unless it grew since it
+                    # was planned: then the rest is streamed after what was read.
+                    data = stream.read(unit.size + 1)
+                    if len(data) <= unit.size:
+                        process_data(data, unit.context, unit.batch_hands, result)
+                        return result
+                    source = cast(IO[bytes], _Prefixed(data, stream.as_io()))
+                else:
+                    source = stream.as_io()
+                chunks = iter_chunks(source, unit.context.path)
                 process_chunks(chunks, unit.context, unit.batch_hands, result)
     except SourceError as error:
         # The whole file is dropped (its transaction never starts): report, don't load half.
@@ -252,13 +300,23 @@ def process_unit(unit: Unit) -> UnitResult:
     return result
 
 
-def _process_part(unit: Unit, ref: SourceRef, end: int, result: UnitResult) -> None:
-    """Read and split a part of a plain file between two cuts, numbering hands and lines
-    as in the whole file."""
-    begin = 0 if unit.start is None else unit.start.offset
-    part = io.BytesIO(read_range(ref, begin, end))
-    chunks = iter_chunks(part, unit.context.path, start=unit.start)
-    process_chunks(chunks, unit.context, unit.batch_hands, result)
+class _Prefixed(io.RawIOBase):
+    """A binary stream of ``first`` and then the rest of ``rest``."""
+
+    def __init__(self, first: bytes, rest: IO[bytes]) -> None:
+        super().__init__()
+        self._first = memoryview(first)
+        self._rest = rest
+
+    def readable(self) -> bool:
+        return True
+
+    def read(self, size: int = -1) -> bytes:
+        if self._first:
+            taken = self._first if size < 0 else self._first[:size]
+            self._first = self._first[len(taken):]
+            return bytes(taken)
+        return self._rest.read(size)
 
 
 _YOUNG_THRESHOLD: Final = 50_000
