@@ -19,6 +19,8 @@ import re
 import tomllib
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from itertools import accumulate, compress, repeat
+from operator import not_
 from typing import IO, Any, Final, cast, overload
 
 from parsers.build import build_hand
@@ -381,6 +383,13 @@ class _ChunkView(Sequence[Chunk]):
         return self._hands.chunk(self._start + position)
 
 
+_HEADER_LINE: Final = re.compile(
+    r"\n(?:\[|[ \t][^\S\n]*\[)[^\S\n]*([A-Za-z0-9_-]+)[^\S\n]*\][^\S\n]*(?:#[^\n]*)?(?=\n|\Z)")
+"""A line end and the table header line after it: exactly the lines :func:`_header_matches`
+finds (a candidate's first characters, then :data:`_HEADER` within the line, where ``\\s``
+is whitespace but a line end).  Its literal first character lets the engine skip ahead."""
+
+
 def plain_hands(data: bytes, source: str, start: Cut | None = None) -> HandTexts | None:
     """The hands of ``data`` (a whole file, or the part from cut ``start`` on) as
     :func:`iter_chunks` gives them, when its split is simple; None when it is not.
@@ -395,38 +404,26 @@ def plain_hands(data: bytes, source: str, start: Cut | None = None) -> HandTexts
     text = _plain_text(data)
     if text is None:
         return None
+    # Split in C at the header lines, each taken with the line end before it (one put
+    # before the first line, the last one's taken off): pieces[0] is what precedes the
+    # first header, then each header's name and the line ends and lines of its hand.
+    pieces = _HEADER_LINE.split("\n" + text[:-1])
+    if pieces[0]:
+        return None  # not a header first: iter_chunks' line-by-line case
+    headers = pieces[1::2]
+    bodies = pieces[2::2]
+    counts = [*map(str.count, bodies, repeat("\n"))]  # each line's end before it
+    if max(counts) > MAX_HAND_LINES:
+        return None
     index = 0 if start is None else start.hands
-    before = 0 if start is None else start.lines
-    raws: list[str] = []
-    first_lines: list[int] = []
-    headers: list[str] = []
-    empty: list[int] = []
-    body = -1  # where the current hand's lines start (-1: before the first header)
-    body_row = 0
-    for row, header in _header_rows(text):
-        position = header.start()
-        if body < 0:
-            if position:
-                return None  # lines before the first header: iter_chunks' line-by-line case
-        else:
-            if row - body_row > MAX_HAND_LINES:
-                return None
-            if position == body:
-                empty.append(len(raws))
-            raws.append(text[body:position - 1])
-        body = text.find("\n", position) + 1
-        body_row = row + 1
-        first_lines.append(before + row + 2)
-        headers.append(header.group(1))
-    if body < 0:
-        return None
-    if text.count("\n", body) > MAX_HAND_LINES:
-        return None
-    if body == len(text):
-        empty.append(len(raws))
-    raws.append(text[body:-1])
+    # A hand's first line: the line after its header, counting the hands before.
+    first_lines = [*accumulate(counts, lambda line, count: line + count + 1,
+                               initial=(0 if start is None else start.lines) + 2)]
+    first_lines.pop()
+    raws = [body[1:] for body in bodies]
+    empty = frozenset(compress(range(len(bodies)), map(not_, bodies)))
     return HandTexts(source, raws, first_lines, [*range(index + 1, index + 1 + len(raws))],
-                     headers, frozenset(empty))
+                     headers, empty)
 
 
 @dataclass(frozen=True, slots=True)
