@@ -322,20 +322,30 @@ class _Prefixed(io.RawIOBase):
 _YOUNG_THRESHOLD: Final = 50_000
 """Container objects a worker allocates between two young collections (CPython's is 700)."""
 
+# glibc's mallopt parameters (malloc.h) and the values a worker sets.
+_M_TRIM_THRESHOLD: Final = -1
+_M_MMAP_THRESHOLD: Final = -3
+_KEPT_FREE_BYTES: Final = 256 << 20
+"""Freed memory at the heap's top a worker keeps instead of giving it back to the kernel."""
+_MAPPED_BYTES: Final = 64 << 20
+"""Allocations from this size on get pages of their own (glibc's default starts at 128 KiB)."""
+
 
 def init_worker() -> None:
-    """Worker start-up: die with the parent, leave Ctrl-C to the parent, collect less.
+    """Worker start-up: die with the parent, leave Ctrl-C to the parent, collect less, and
+    keep the memory it frees for its next unit.
 
     On Linux, PR_SET_PDEATHSIG makes the kernel kill a worker whose parent dies,
     even by ``kill -9``, so no orphan keeps burning a core after a killed ingest.
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     # A unit makes hundreds of thousands of short-lived tuples, lists and chunks, which at
-    # CPython's threshold means a young collection every 700 and a full one every 70,000:
-    # ~4 us per 7 & 8 hand.  A worker's cycles are rare (an exception's traceback) and its
-    # garbage dies with the unit, so collecting every 50,000 costs little memory.  Freezing
-    # what the worker inherited (modules, numba's registries) keeps the full collections
-    # from walking it -- and from copying every page of it on write after the fork.
+    # CPython's threshold means a young collection every 700 and a full one every 70,000.
+    # A worker's cycles are rare (an exception's traceback) and its garbage dies with the
+    # unit, so collecting every 50,000 costs little memory.  Freezing what the worker
+    # inherited (modules, numba's registries) keeps the full collections from walking it --
+    # and from copying every page of it on write after the fork.  Together about a third
+    # of a worker's CPU per 7 & 8 hand (docs/performance.md, session 8 (A)).
     gc.freeze()
     gc.set_threshold(_YOUNG_THRESHOLD, *gc.get_threshold()[1:])
     if sys.platform.startswith("linux"):
@@ -344,6 +354,22 @@ def init_worker() -> None:
             pr_set_pdeathsig = 1
             libc.prctl(pr_set_pdeathsig, signal.SIGKILL)
         except OSError:
-            pass
+            libc = None
         if os.getppid() == 1:  # the parent died before prctl took effect
             os._exit(1)
+        if libc is not None:
+            _keep_freed_memory(libc)
+
+
+def _keep_freed_memory(libc: ctypes.CDLL) -> None:
+    """Make glibc's malloc keep what a unit frees for the next one.
+
+    Each unit allocates and frees megabytes (its text, its columns, its pickled result);
+    by default malloc maps the large blocks afresh and gives the heap's free top back, so
+    every unit faults its pages in again (2.3 page faults per 7 & 8 hand).  Kept, the
+    worker's resident size stays at its peak, which it reaches anyway.
+    """
+    mallopt = getattr(libc, "mallopt", None)
+    if mallopt is not None:  # glibc
+        mallopt(_M_TRIM_THRESHOLD, _KEPT_FREE_BYTES)
+        mallopt(_M_MMAP_THRESHOLD, _MAPPED_BYTES)

@@ -1,0 +1,25 @@
+"""A worker process's start-up (:func:`analytics.warehouse.pipeline.init_worker`)."""
+
+from __future__ import annotations
+
+import gc
+import multiprocessing
+import signal
+
+
+def _started_worker() -> tuple[int, int, bool]:
+    from analytics.warehouse.pipeline import init_worker
+
+    init_worker()
+    return (gc.get_threshold()[0], gc.get_freeze_count(),
+            signal.getsignal(signal.SIGINT) is signal.SIG_IGN)
+
+
+def test_a_worker_collects_less_and_leaves_ctrl_c_to_the_parent() -> None:
+    # In a child of its own: init_worker changes the process it runs in.
+    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+    with multiprocessing.get_context(method).Pool(1) as pool:
+        threshold, frozen, ignores_ctrl_c = pool.apply(_started_worker)
+    assert threshold == 50_000
+    assert frozen > 0  # what the worker inherited (or imported) is left out of collections
+    assert ignores_ctrl_c
