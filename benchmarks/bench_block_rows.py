@@ -8,10 +8,10 @@ best of ``--runs``:
 
 * ``hand_id per hand``: ``hand_id(hand, field_columns(fields))`` of each hand;
 * ``block_ids``: the same ids from the block;
-* ``Batch.add + tables``: the per-hand rows of the hands the block takes (those without an
-  all-in moment), ids included;
-* ``needs_per_hand + block_tables``: the block's tables of the same hands (ids not
-  included: block_ids is timed above);
+* ``Batch.add + tables``: the per-hand rows of the hands the block takes (those the batch
+  replay accepts, all-in rows included), ids included;
+* ``block_tables``: the block's tables of the same hands (ids not included: block_ids is
+  timed above);
 * ``cold``: the block functions with their remembered texts cleared before each run
   (what a block of hands never seen before costs);
 * ``fact_tables``: the seat and hand facts the worker adds to the block's tables
@@ -37,7 +37,7 @@ sys.path.insert(0, str(ROOT))
 from _timing import best_cpu  # noqa: E402
 
 from analytics.warehouse import block_rows  # noqa: E402
-from analytics.warehouse.block_rows import block_ids, block_tables, needs_per_hand  # noqa: E402
+from analytics.warehouse.block_rows import block_ids, block_tables  # noqa: E402
 from analytics.warehouse.fact_rows import fact_tables  # noqa: E402
 from analytics.warehouse.identity import field_columns, hand_id  # noqa: E402
 from analytics.warehouse.rows import Batch, FileContext  # noqa: E402
@@ -73,11 +73,11 @@ def main() -> None:
     outcome = outcome_from_replays(block, outcomes)
     context = FileContext(str(args.path), "0" * 64, dt.datetime(2026, 1, 2, 3, 4, 5))
     ids = block_ids(block)
-    take = np.flatnonzero(~needs_per_hand(block, outcome))
+    take = np.flatnonzero(outcome.accepted)
     taken = take.tolist()
     count = len(block)
     print(f"{args.path}: {count} hands in the block, {len(take)} taken by the block rows "
-          f"(the others: all-in or not accepted); best of {args.runs}, CPU time")
+          f"(the others: not accepted); best of {args.runs}, CPU time")
 
     def per_hand_ids() -> object:
         return [hand_id(hand, field_columns(fields)) for _, hand, fields in items]
@@ -90,12 +90,12 @@ def main() -> None:
         return batch.tables()
 
     def block_rows_only() -> dict[str, pa.Table]:
-        chosen = np.flatnonzero(~needs_per_hand(block, outcome))
+        chosen = np.flatnonzero(outcome.accepted)
         return block_tables(block, outcome, chosen, ids, context)
 
     def everything() -> object:
         found = block_ids(block)
-        chosen = np.flatnonzero(~needs_per_hand(block, outcome))
+        chosen = np.flatnonzero(outcome.accepted)
         return block_tables(block, outcome, chosen, found, context)
 
     tables = block_rows_only()
@@ -104,8 +104,8 @@ def main() -> None:
         ("block_ids", count, best_cpu(lambda: block_ids(block), args.runs)),
         ("block_ids, cold", count, best_cpu(lambda: block_ids(block), args.runs, forget)),
         ("Batch.add + tables (ids included)", len(take), best_cpu(per_hand_rows, args.runs)),
-        ("needs_per_hand + block_tables", len(take), best_cpu(block_rows_only, args.runs)),
-        ("block_ids + needs + block_tables", len(take), best_cpu(everything, args.runs)),
+        ("block_tables", len(take), best_cpu(block_rows_only, args.runs)),
+        ("block_ids + block_tables", len(take), best_cpu(everything, args.runs)),
         ("  the same, cold", len(take), best_cpu(everything, args.runs, forget)),
         ("fact_tables of the block's tables", len(take),
          best_cpu(lambda: fact_tables(tables), args.runs)),

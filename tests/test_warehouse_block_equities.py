@@ -6,8 +6,8 @@ the batch replay: :func:`allin_hands` is :func:`~analytics.equity.allin.allin_mo
 hand, :func:`allin_spots` is :func:`~analytics.equity.allin.allin_spot` of each hand with its
 outcome, and :func:`allin_rows` is the ``allin_results`` table of
 :class:`~analytics.warehouse.rows.Batch` (``add`` of the same hands, then ``tables``).  Wired
-into the worker (:func:`with_allin_rows`, the all-in hands kept in the block), the batches
-are those of the per-hand path.
+into the worker (:func:`~analytics.warehouse.block_rows.block_tables` makes the rows of its
+all-in hands), the batches are those of the per-hand path.
 """
 
 from __future__ import annotations
@@ -32,9 +32,8 @@ from analytics.warehouse.block_equities import (
     allin_spots,
     allin_supported,
     third_cards,
-    with_allin_rows,
 )
-from analytics.warehouse.block_rows import block_ids
+from analytics.warehouse.block_rows import block_ids, block_tables
 from analytics.warehouse.rows import ARROW_SCHEMAS, Batch
 from parsers.block import SevenEightBlock
 from parsers.block_scan import scan_seveneight
@@ -171,16 +170,17 @@ def test_hands_the_replay_does_not_accept_have_no_spot() -> None:
 
 
 def counting_allin_rows(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """Count the all-in rows the worker's block path makes (:func:`with_allin_rows`, which
-    the pipeline calls on the block's tables); the list returned gets one count per call."""
+    """Count the all-in rows the worker's block path makes (in the tables of
+    :func:`~analytics.warehouse.block_rows.block_tables`, which the pipeline calls); the
+    list returned gets one count per call."""
     made: list[int] = []
 
     def counting(*args: Any) -> dict[str, pa.Table]:
-        found = with_allin_rows(*args)
+        found = block_tables(*args)
         made.append(found["allin_results"].num_rows)
         return found
 
-    monkeypatch.setattr(pipeline, "with_allin_rows", counting)
+    monkeypatch.setattr(pipeline, "block_tables", counting)
     return made
 
 

@@ -30,7 +30,7 @@ from analytics.rules.base import Outcome  # noqa: E402
 from analytics.rules.seveneight import replay_fields  # noqa: E402
 from analytics.rules.seveneight_block import BlockOutcome  # noqa: E402
 from analytics.simulate.seveneight import simulate_seveneight  # noqa: E402
-from analytics.warehouse.block_rows import block_ids, block_tables, needs_per_hand  # noqa: E402
+from analytics.warehouse.block_rows import block_ids, block_tables  # noqa: E402
 from analytics.warehouse.identity import field_columns, hand_id  # noqa: E402
 from analytics.warehouse.rows import ARROW_SCHEMAS, Batch, FileContext, street_of  # noqa: E402
 from parsers.block import SevenEightBlock, block_from_hands  # noqa: E402
@@ -167,7 +167,7 @@ def assert_same_tables(actual: dict[str, pa.Table], expected: dict[str, pa.Table
 
 
 def check_items(items: Sequence[Item], take_every: int = 1) -> int:
-    """Check ids, hands needing the per-hand path and tables of ``items`` (blockable);
+    """Check ids and tables (all-in rows included) of ``items`` (blockable);
     ``take_every``: take only every so many hands of those the block may take.  Returns
     the number of hands taken."""
     block = block_from_hands("test", items)
@@ -177,12 +177,7 @@ def check_items(items: Sequence[Item], take_every: int = 1) -> int:
     assert ids.dtype == np.int64
     expected_ids = [hand_id(hand, field_columns(fields)) for _, hand, fields in items]
     assert ids.tolist() == expected_ids
-    needed = needs_per_hand(block, outcome)
-    expected_needed = [not accepted or third_card_at(fields.verbs, fields.cards) is not None
-                       for accepted, (_, _, fields) in zip(outcome.accepted.tolist(), items,
-                                                           strict=True)]
-    assert needed.tolist() == expected_needed
-    free = np.flatnonzero(~needed)
+    free = np.flatnonzero(outcome.accepted)
     # Distinct hands only (the caller's business): the first of each id.
     _, first = np.unique(ids[free], return_index=True)
     take = free[np.sort(first)][::take_every]
@@ -224,13 +219,18 @@ def test_simulated_hands(variant: str, players: int) -> None:
     check_items(items, take_every=2)
 
 
-def test_short_stacks_make_all_in_hands_that_go_the_per_hand_path() -> None:
+def test_short_stacks_make_all_in_hands_with_their_equity_rows() -> None:
     hands = simulate_seveneight(200, 4, 3, starting_stack=12)
     items = blockable(read_items("\n".join(f"[{n}]\n{dumps_hand(h)}"
                                            for n, h in enumerate(hands, start=1))))
+    allins = sum(third_card_at(fields.verbs, fields.cards) is not None
+                 for _, _, fields in items)
+    assert 0 < allins < len(items)
     block = block_from_hands("test", items)
-    needed = needs_per_hand(block, outcome_from_replays(block, replayed(items)))
-    assert 0 < needed.sum() < len(items)
+    outcome = outcome_from_replays(block, replayed(items))
+    tables = block_tables(block, outcome, np.flatnonzero(outcome.accepted), block_ids(block),
+                          CONTEXT)
+    assert tables["allin_results"].num_rows > 0
     check_items(items)
 
 
@@ -250,9 +250,8 @@ def test_hands_not_accepted_are_left_to_the_per_hand_path() -> None:
     refused: list[Outcome | None] = [None if index % 3 == 0 else outcome
                                      for index, outcome in enumerate(outcomes)]
     outcome = outcome_from_replays(block, refused)
-    needed = needs_per_hand(block, outcome)
-    assert needed[::3].all()
-    take = np.flatnonzero(~needed)
+    assert not outcome.accepted[::3].any()
+    take = np.flatnonzero(outcome.accepted)
     assert_same_tables(block_tables(block, outcome, take, block_ids(block), CONTEXT),
                        batch_tables(items, refused, take.tolist()))
 
@@ -261,7 +260,6 @@ def test_an_empty_block() -> None:
     block = block_from_hands("test", [])
     outcome = outcome_from_replays(block, [])
     assert block_ids(block).tolist() == []
-    assert needs_per_hand(block, outcome).tolist() == []
     assert_same_tables(block_tables(block, outcome, np.zeros(0, dtype=np.int64),
                                     block_ids(block), CONTEXT), Batch(CONTEXT).tables())
 

@@ -13,9 +13,8 @@ makes the same spots from a :class:`~parsers.block.SevenEightBlock` and its
   accepted: its outcome carries the contributions, nets and refunds the spot reads);
 * :func:`allin_spots`: each hand's :class:`~analytics.equity.allin.AllInSpot`, exactly
   :func:`~analytics.equity.allin.allin_spot` of the hand with its outcome;
-* :func:`allin_rows`: the ``allin_results`` table of hands, as ``Batch.tables`` makes it;
-* :func:`with_allin_rows`: a block's tables (:func:`~analytics.warehouse.block_rows.block_tables`)
-  with their ``allin_results`` filled in.
+* :func:`allin_rows`: the ``allin_results`` table of hands, as ``Batch.tables`` makes it
+  (:func:`~analytics.warehouse.block_rows.block_tables` makes it of its all-in hands).
 
 The moment is read as :func:`allin_spot` reads it from an outcome with contributions (its
 ``_moment_from_outcome``): with no betting after the third cards, the final contributions
@@ -44,8 +43,7 @@ from parsers._fastinit import positional_constructor
 from parsers.block import BLOCK_VERBS, SevenEightBlock
 from parsers.model import Verb
 
-__all__ = ["allin_hands", "allin_rows", "allin_spots", "allin_supported", "third_cards",
-           "with_allin_rows"]
+__all__ = ["allin_hands", "allin_rows", "allin_spots", "allin_supported", "third_cards"]
 
 Ints = npt.NDArray[np.int64]
 Bools = npt.NDArray[np.bool_]
@@ -240,15 +238,3 @@ _PLAYER_VALUES: Final = operator.attrgetter(
     "contributed", "refund", "equity", "expected_won", "actual_won", "expected_net",
     "actual_net", "luck", "std_error")
 """An :class:`~analytics.equity.allin.AllInPlayer`'s values, in the schema's order."""
-
-
-def with_allin_rows(tables: dict[str, pa.Table], block: SevenEightBlock,
-                    outcome: BlockOutcome, kept: Ints, ids: Ints) -> dict[str, pa.Table]:
-    """``tables`` (:func:`~analytics.warehouse.block_rows.block_tables` of hands ``kept``)
-    with ``allin_results`` holding the rows of the kept all-in hands; the other tables as
-    they are.  Every kept all-in hand must be supported (:func:`allin_supported`)."""
-    kept = np.asarray(kept, dtype=np.int64)
-    allins = kept[allin_hands(block)[kept]]
-    if len(allins):
-        tables["allin_results"] = allin_rows(block, outcome, allins, ids)
-    return tables

@@ -7,14 +7,12 @@ hands, from the columns, with numpy and pyarrow over the whole block:
 
 * :func:`block_ids`: each hand's id, exactly :func:`~analytics.warehouse.identity.hand_id`
   (the same canonical text, put together from pieces of the columns, hashed the same way);
-* :func:`needs_per_hand`: the hands :func:`block_tables` alone does not make all rows of
-  (not accepted by the batch replay, or with an all-in moment, whose ``allin_results``
-  rows :mod:`~analytics.warehouse.block_equities` makes);
-* :func:`block_tables`: the Arrow tables of the hands taken, exactly
-  :meth:`Batch.tables <analytics.warehouse.rows.Batch.tables>` after ``Batch.add`` of
-  each of them in order.
+* :func:`block_tables`: the Arrow tables of the hands taken (any the batch replay
+  accepted), exactly :meth:`Batch.tables <analytics.warehouse.rows.Batch.tables>` after
+  ``Batch.add`` of each of them in order; the all-in hands' ``allin_results`` rows are
+  :mod:`~analytics.warehouse.block_equities`'s.
 
-tests/test_warehouse_block_rows.py checks all three against the per-hand path.
+tests/test_warehouse_block_rows.py checks both against the per-hand path.
 """
 
 from __future__ import annotations
@@ -31,7 +29,7 @@ import numpy.typing as npt
 import pyarrow as pa
 
 from analytics.rules.seveneight_block import BlockOutcome, pot_name
-from analytics.warehouse.block_equities import allin_hands
+from analytics.warehouse.block_equities import allin_hands, allin_rows
 from analytics.warehouse.identity import IDENTITY_VERSION, canonical_key
 from analytics.warehouse.rows import ARROW_SCHEMAS, FileContext, _rules_json
 from parsers.block import BLOCK_VERBS, MAX_ACTION_CARDS, SevenEightBlock
@@ -39,7 +37,7 @@ from parsers.cards import DECK
 from parsers.knobs import Game, SevenEightRules
 from parsers.model import HandHistory, Verb
 
-__all__ = ["block_ids", "block_tables", "needs_per_hand"]
+__all__ = ["block_ids", "block_tables"]
 
 Ints = npt.NDArray[np.int64]
 Bools = npt.NDArray[np.bool_]
@@ -391,15 +389,6 @@ def _int_or_none_texts(values: Ints) -> Texts:
 # Which hands the block rows take
 
 
-def needs_per_hand(block: SevenEightBlock, outcome: BlockOutcome) -> Bools:
-    """Whether :func:`block_tables` alone cannot make all of each hand's rows: the batch
-    replay did not accept it, or it has an all-in moment
-    (:func:`~analytics.warehouse.block_equities.allin_hands`), whose ``allin_results`` rows
-    :func:`~analytics.warehouse.block_equities.with_allin_rows` adds (the ingest does)."""
-    needed: Bools = ~outcome.accepted | allin_hands(block)
-    return needed
-
-
 # ---------------------------------------------------------------------------------------
 # Arrow tables
 
@@ -422,10 +411,9 @@ def block_tables(block: SevenEightBlock, outcome: BlockOutcome, take: Ints, ids:
     """The tables of hands ``take`` (indexes into the block, increasing) of ``block``, whose
     ids are ``ids`` (:func:`block_ids`, one per hand of the block): exactly
     :meth:`Batch.tables <analytics.warehouse.rows.Batch.tables>` after ``Batch.add`` of each
-    hand in turn with its outcome.  Every hand taken must be accepted and without an all-in
-    moment (:func:`needs_per_hand` is False: the ingest adds all-in rows with
-    :func:`~analytics.warehouse.block_equities.with_allin_rows`), and the ids of those taken
-    distinct."""
+    hand in turn with its outcome.  Every hand taken must be accepted by the batch replay
+    (``outcome.accepted``), and the ids of those taken distinct.  The all-in hands'
+    ``allin_results`` rows are :func:`~analytics.warehouse.block_equities.allin_rows`'s."""
     take = np.asarray(take, dtype=np.int64)
     hand_ids = ids[take]
     seat_rows, seat_hands = _rows_of(block.seat_offsets, take)
@@ -448,8 +436,11 @@ def block_tables(block: SevenEightBlock, outcome: BlockOutcome, take: Ints, ids:
             _ints(outcome.award_players[award_rows], _I16),
             _ints(outcome.award_amounts[award_rows], _I64)]),
     }
+    allins = take[allin_hands(block)[take]]
+    if len(allins):
+        tables["allin_results"] = allin_rows(block, outcome, allins, ids)
     for name, schema in _SCHEMAS.items():
-        if name not in tables:  # board, and the equity tables: none for these hands
+        if name not in tables:  # board, the other equity tables: none for these hands
             tables[name] = schema.empty_table()
     return {name: tables[name] for name in _SCHEMAS}
 

@@ -35,8 +35,7 @@ import numpy.typing as npt
 import pyarrow as pa
 
 from analytics.rules import RuleError, replay, replay_fields
-from analytics.rules.seveneight_block import BlockOutcome, replay_block
-from analytics.warehouse.block_equities import with_allin_rows
+from analytics.rules.seveneight_block import replay_block
 from analytics.warehouse.block_rows import block_ids, block_tables
 from analytics.warehouse.errors import SourceError
 from analytics.warehouse.fact_rows import fact_tables
@@ -198,15 +197,14 @@ def _block_batch(group: Sequence[Chunk], context: FileContext,
                  scanned: tuple[SevenEightBlock, list[int]]) -> _Found | None:
     """The batch of ``group`` with its 7 & 8 hands of the writer's layout done as one block
     (:mod:`parsers.block`): scanned, replayed (:func:`replay_block`) and made rows of
-    (:mod:`~analytics.warehouse.block_rows`, all-in equity rows by
-    :mod:`~analytics.warehouse.block_equities`) together.  The hands the block declines or
-    cannot finish (an unusual layout, a hand its replay leaves to the engine) go through
-    :func:`_per_hand_batch`, and the two parts'
-    rows are put back in the order of the chunks, as one batch of the per-hand path has
-    them.  None when there is no block (no hand of that layout), or when a hand of the block
-    and one of the other part are the same hand: the per-hand path then takes the whole
-    batch (it keeps the first of two equal hands), which is rare enough not to matter.
-    ``scanned``: the scanner's block of ``group`` and the positions it declined.
+    (:mod:`~analytics.warehouse.block_rows`, all-in equity rows included) together.  The
+    hands the block declines or cannot finish (an unusual layout, a hand its replay leaves
+    to the engine) go through :func:`_per_hand_batch`, and the two parts' rows are put back
+    in the order of the chunks, as one batch of the per-hand path has them.  None when
+    there is no block (no hand of that layout), or when a hand of the block and one of the
+    other part are the same hand: the per-hand path then takes the whole batch (it keeps
+    the first of two equal hands), which is rare enough not to matter.  ``scanned``: the
+    scanner's block of ``group`` and the positions it declined.
     """
     block, declined = scanned
     if not len(block):
@@ -231,7 +229,7 @@ def _block_batch(group: Sequence[Chunk], context: FileContext,
         return None
     if not len(kept):
         return other_tables, rejects, duplicates
-    block_part = _block_part(block, outcome, kept, ids, context)
+    block_part = block_tables(block, outcome, kept, ids, context)
     if other_tables is None:
         return block_part, rejects, duplicates
     # Hands are numbered in the order of the chunks (Chunk.index is the hand's source_index).
@@ -239,13 +237,6 @@ def _block_batch(group: Sequence[Chunk], context: FileContext,
                             other_tables["hands"]["source_index"].to_numpy()])
     merged = _merged(block_part, other_tables, np.concatenate([kept_ids, other_ids]), order)
     return merged, rejects, duplicates
-
-
-def _block_part(block: SevenEightBlock, outcome: BlockOutcome, kept: npt.NDArray[np.int64],
-                ids: npt.NDArray[np.int64], context: FileContext) -> dict[str, pa.Table]:
-    """The tables of the block's hands at ``kept``, their all-in equity rows included."""
-    return with_allin_rows(block_tables(block, outcome, kept, ids, context), block, outcome,
-                           kept, ids)
 
 
 def _merged(first: dict[str, pa.Table], second: dict[str, pa.Table], ids: npt.NDArray[np.int64],
