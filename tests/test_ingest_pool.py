@@ -23,6 +23,8 @@ def test_forked_workers_inherit_frozen_objects_and_this_process_unfreezes() -> N
         # Every object alive at the fork (this test's modules among them) is frozen there.
         assert all(result.get(timeout=60) > 1_000 for result in counts)
         assert pool.apply_async(sum, ([1, 2, 3],)).get(timeout=60) == 6  # they still work
+        thresholds = pool.apply_async(gc.get_threshold).get(timeout=60)
+        assert thresholds == ingest_module.WORKER_GC_THRESHOLD != gc.get_threshold()
     finally:
         pool.terminate()
         pool.join()

@@ -343,10 +343,24 @@ def _start_pool(workers: int, context: multiprocessing.context.BaseContext) -> P
     if forking:
         gc.freeze()
     try:
-        return _QuietPool(workers, initializer=init_worker, context=context)
+        return _QuietPool(workers, initializer=_init_pooled_worker, context=context)
     finally:
         if forking:
             gc.unfreeze()
+
+
+WORKER_GC_THRESHOLD: Final = (50_000, 20, 20)
+"""The workers' collector thresholds (CPython's are 700, 10, 10): parsing a unit allocates
+millions of objects, nearly all freed by reference counting, and at 700 the collector ran
+about 25 times per 1,000 7 & 8 hands for 11-12 µs per hand; at these, once per unit or so,
+2.3-2.5 µs (docs/performance.md, Session 8 (W)).  What it still finds waits a little longer."""
+
+
+def _init_pooled_worker() -> None:
+    """A pool worker's start-up: :func:`~analytics.warehouse.pipeline.init_worker`, and the
+    collector's thresholds (:data:`WORKER_GC_THRESHOLD`)."""
+    init_worker()
+    gc.set_threshold(*WORKER_GC_THRESHOLD)
 
 
 class _QuietPool(Pool):
