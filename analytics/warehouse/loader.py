@@ -7,11 +7,11 @@ of one: killed at any moment, the database holds each file either whole or not a
 the ``files`` row is the proof of completion that lets a rerun skip it.
 
 Rows arrive as Arrow tables and go in with ``INSERT INTO t BY NAME SELECT * FROM
-batch`` (DuckDB scans the Arrow memory directly).  Duplicates are removed by an
-anti-join: the batch's ids are semi-joined against ``hands`` (the small side is
-the hash-table side, so this costs one scan of the id column), and rows of
-hands already there are filtered out of every table before the insert.  The
-transaction sees its own earlier inserts, so a hand repeated in two files of one
+batch`` (DuckDB scans the Arrow memory directly, finding the table by its Python name).
+Duplicates are removed by an anti-join: the batch's ids are semi-joined against
+``hands`` (the small side is the hash-table side, so this costs one scan of the id
+column), and rows of hands already there are filtered out of every table before the
+insert.  The transaction sees its own earlier inserts, so a hand repeated in two files of one
 transaction loads once.
 """
 
@@ -95,12 +95,14 @@ def _insert(con: duckdb.DuckDBPyConnection, table: str, data: pa.Table) -> None:
         raise ValueError(f"not a warehouse table: {table!r}")
     if data.num_rows == 0:
         return
-    con.register("_handlab_batch", data)
-    try:
-        # An identifier cannot be bound: it is checked against the fixed tuple above.
-        con.execute(f"INSERT INTO {table} BY NAME SELECT * FROM _handlab_batch")
-    finally:
-        con.unregister("_handlab_batch")
+    # DuckDB finds the table by this local's name (a replacement scan), not register(): a
+    # registered object stays alive until the transaction ends, even once unregistered --
+    # every batch of every file in it, about 15 MB per 5,000 7 & 8 hands on top of
+    # DuckDB's own copy (docs/performance.md, Session 8 (W)).  This one goes with the
+    # statement.  (No warehouse table has this name, which would come first.)
+    _handlab_batch = data
+    # An identifier cannot be bound: it is checked against the fixed tuple above.
+    con.execute(f"INSERT INTO {table} BY NAME SELECT * FROM _handlab_batch")
 
 
 def load_batch(con: duckdb.DuckDBPyConnection, tables: dict[str, pa.Table]
@@ -111,13 +113,10 @@ def load_batch(con: duckdb.DuckDBPyConnection, tables: dict[str, pa.Table]
     duplicates: Counter[str] = Counter()
     if hands.num_rows == 0:
         return loaded, duplicates
-    con.register("_handlab_ids", hands.select(["hand_id"]))
-    try:
-        existing = con.execute(
-            "SELECT hand_id FROM hands WHERE hand_id IN (SELECT hand_id FROM _handlab_ids)"
-        ).fetchnumpy()["hand_id"]
-    finally:
-        con.unregister("_handlab_ids")
+    _handlab_ids = hands.select(["hand_id"])  # read by name, as in _insert
+    existing = con.execute(
+        "SELECT hand_id FROM hands WHERE hand_id IN (SELECT hand_id FROM _handlab_ids)"
+    ).fetchnumpy()["hand_id"]
     if len(existing):
         seen = pa.array(existing, type=pa.int64())
         old = pc.is_in(hands["hand_id"], value_set=seen)
