@@ -22,7 +22,6 @@ prints and turns into its exit code.
 from __future__ import annotations
 
 import datetime as dt
-import gc
 import multiprocessing
 import os
 import re
@@ -330,37 +329,9 @@ def _run(units: Iterator[Unit | UnitResult], workers: int, *,
 
 
 def _start_pool(workers: int, context: multiprocessing.context.BaseContext) -> Pool:
-    """The worker pool; forked workers start with this process's objects frozen.
-
-    ``gc.freeze`` just before the fork puts every object the workers inherit (the modules,
-    numba's and the warm-up's kernels: a few hundred thousand) in the collector's permanent
-    generation, so a worker's collections skip them: less CPU per collection, and no
-    inherited page copied because a collection wrote to its objects' headers (the
-    ``gc.freeze`` documentation's advice for fork).  This process unfreezes them once the
-    workers exist: only the workers' view changes.
-    """
-    forking = context.get_start_method() == "fork"
-    if forking:
-        gc.freeze()
-    try:
-        return _QuietPool(workers, initializer=_init_pooled_worker, context=context)
-    finally:
-        if forking:
-            gc.unfreeze()
-
-
-WORKER_GC_THRESHOLD: Final = (50_000, 20, 20)
-"""The workers' collector thresholds (CPython's are 700, 10, 10): parsing a unit allocates
-millions of objects, nearly all freed by reference counting, and at 700 the collector ran
-about 25 times per 1,000 7 & 8 hands for 11-12 µs per hand; at these, once per unit or so,
-2.3-2.5 µs (docs/performance.md, Session 8 (W)).  What it still finds waits a little longer."""
-
-
-def _init_pooled_worker() -> None:
-    """A pool worker's start-up: :func:`~analytics.warehouse.pipeline.init_worker`, and the
-    collector's thresholds (:data:`WORKER_GC_THRESHOLD`)."""
-    init_worker()
-    gc.set_threshold(*WORKER_GC_THRESHOLD)
+    """The worker pool; each worker starts with :func:`~analytics.warehouse.pipeline.init_worker`
+    (which also leaves what it inherited out of its collections)."""
+    return _QuietPool(workers, initializer=init_worker, context=context)
 
 
 class _QuietPool(Pool):
