@@ -19,6 +19,7 @@ propagates: it must stop the ingest, not be filed as bad input.
 from __future__ import annotations
 
 import ctypes
+import gc
 import io
 import os
 import signal
@@ -260,11 +261,18 @@ def _process_part(unit: Unit, ref: SourceRef, end: int, result: UnitResult) -> N
 
 
 def init_worker() -> None:
-    """Worker start-up: die with the parent, leave Ctrl-C to the parent.
+    """Worker start-up: die with the parent, leave Ctrl-C to the parent, and leave the
+    objects inherited from the parent out of the worker's garbage collections.
 
     On Linux, PR_SET_PDEATHSIG makes the kernel kill a worker whose parent dies,
     even by ``kill -9``, so no orphan keeps burning a core after a killed ingest.
     """
+    # A forked worker inherits the parent's few hundred thousand objects (numba's, the
+    # modules', the writer's). Its first full collection walked them all and, writing
+    # their headers, copied every page they live on: 0.14-0.18 s of CPU per worker, in
+    # its first unit. Frozen, they are never walked; they are the parent's and live as
+    # long as the worker anyway. The worker's own objects are collected as before.
+    gc.freeze()
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if sys.platform.startswith("linux"):
         try:
