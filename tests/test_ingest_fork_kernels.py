@@ -81,3 +81,30 @@ def test_the_warm_up_is_for_the_games_the_sources_name(tmp_path: Path) -> None:
     assert games("a") == {"seveneight"}
     assert games("b") == {"bigtwo", "rummoli"}
     assert games("c") == {"seveneight", "bigtwo", "rummoli"}
+
+
+START_SCRIPT = textwrap.dedent("""
+    import gc
+    import sys
+
+    from analytics.warehouse import pipeline
+    from analytics.warehouse.ingest import warm_up
+
+    assert "analytics.rules.rummoli" not in sys.modules
+    warm_up(frozenset({"rummoli"}))
+    assert "analytics.rules.rummoli" in sys.modules, "the workers would import the engine"
+    assert gc.get_freeze_count() == 0
+    pipeline.init_worker()
+    assert gc.get_freeze_count() > 0, "the worker's collections would walk the parent's objects"
+    print("started", flush=True)
+""")
+
+
+def test_the_workers_start_with_the_engine_loaded_and_the_parents_objects_frozen() -> None:
+    """The Rummoli warm-up imports the engine before the fork (not every worker on its first
+    round), and a worker's start leaves the objects it inherited out of its collections.
+    In a child process: this one has imported the engines and frozen nothing."""
+    done = subprocess.run([sys.executable, "-c", START_SCRIPT], cwd=ROOT, capture_output=True,
+                          text=True, timeout=600, check=False)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "started" in done.stdout

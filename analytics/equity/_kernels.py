@@ -37,7 +37,10 @@ CHUNKS: Final = 64
 """Monte Carlo samples are split into this many independent streams (fixed, for determinism)."""
 
 
-_rank = _jit()(rank_from_suit_masks)
+# Inlined into the Rummoli kernels (numba's IR inlining): called, it cost a call with the
+# table passed on the stack and a status check per hand valued, and the draw loop around it
+# kept fewer values in registers.  Compiled only into its callers, whose cache holds it.
+_rank = numba.njit(inline="always", nogil=True)(rank_from_suit_masks)
 
 
 @_jit()
@@ -349,7 +352,10 @@ def _rummoli_chunk(bits: Any, deck: Any, sizes: Any, hero: int, table: Any,
     hand is dealt, none once one has beaten the hero; in the chunk's last deal the dealing
     stops there too (nothing reads the stream or the deck after it): the same numbers.
     """
-    n_pool = bits.shape[0]
+    # The slots and positions are unsigned: an index numba cannot prove non-negative costs
+    # a wrap-around fix-up per access (two per draw).  The same numbers as _draw/_below.
+    n_pool = np.uint64(bits.shape[0])
+    one, high = np.uint64(1), np.uint64(32)
     opponents = sizes.shape[0]
     state = _stream_start(seed, c)
     deck[:] = bits
@@ -357,18 +363,18 @@ def _rummoli_chunk(bits: Any, deck: Any, sizes: Any, hero: int, table: Any,
         last = k == count - 1
         ties = 1
         beaten = False
-        s = 0
+        s = np.uint64(0)
         for o in range(opponents):
             mask: Any = np.int64(0)  # Any: mypy would take it for a numpy scalar
             for _ in range(sizes[o]):
                 # One Fisher-Yates step (as _draw): a uniform card of deck[s:] to deck[s].
                 state, random = _splitmix(state)
-                j = s + _below(random, n_pool - s)
+                j = s + (((random >> high) * (n_pool - s)) >> high)
                 bit = deck[j]
                 deck[j] = deck[s]
                 deck[s] = bit
                 mask |= bit
-                s += 1
+                s += one
             if not beaten:
                 value = _rank(mask, table)
                 if value > hero:
