@@ -22,7 +22,7 @@ import pytest
 from analytics.dashboard import logic
 from analytics.evaluator import poker_rank, seveneight_rank
 from analytics.rules import replay
-from analytics.warehouse import equity_views, facts, ingest, open_writer, reader
+from analytics.warehouse import equity_views, facts, ingest, open_writer, queries, reader
 from analytics.warehouse import views as v
 from analytics.warehouse.loader import begin_file, load_batch, rollback
 from analytics.warehouse.rows import Batch, FileContext
@@ -671,6 +671,35 @@ def test_filter_options_answer_as_before(db: Path) -> None:
         new = v.filter_options(con)
         pd.testing.assert_frame_equal(new, old_filter_options(con))
         assert set(new["kind"]) >= {"game", "player", "session", "stakes", "rules"}
+
+
+def old_net_over_time(con: Con, *, game: str, players: list[str] | None = None,
+                      bucket: str = "day") -> pd.DataFrame:
+    """queries.net_over_time as it was: every seat joined with its hand (v_seat_results)."""
+    return _frame(con, f"""
+        SELECT period, player, hands, net,
+               CAST(sum(net) OVER (PARTITION BY player ORDER BY period) AS BIGINT)
+                   AS cumulative_net
+        FROM (SELECT CAST(date_trunc('{bucket}', day) AS DATE) AS period, player,
+                     count(*) AS hands, CAST(sum(net) AS BIGINT) AS net
+              FROM v_seat_results
+              WHERE game = $game AND ($players IS NULL OR list_contains($players, player))
+              GROUP BY ALL)
+        ORDER BY player, period
+    """, {"game": game, "players": players})
+
+
+@pytest.mark.parametrize("bucket", sorted(queries.BUCKETS))
+def test_net_over_time_over_facts_answers_as_the_join_did(db: Path, bucket: str) -> None:
+    """queries.net_over_time reads seat_facts: the same frame as the join of seats and
+    hands, for every game, with and without chosen players (one nobody plays)."""
+    with reader(db) as con:
+        for game in ("seveneight", "bigtwo", "rummoli"):
+            for players in (None, ["Cy"], ["Pia", "Ned"], ["Dee", "nobody"], ["nobody"], []):
+                got = queries.net_over_time(con, game=game, players=players, bucket=bucket)
+                expected = old_net_over_time(con, game=game, players=players, bucket=bucket)
+                assert len(expected) > 0 or players is not None
+                pd.testing.assert_frame_equal(got, expected, obj=f"{game} {players}")
 
 
 # ---- seat_facts v6: dealt categories and Rummoli award parts, stored at ingest ---------
