@@ -34,6 +34,26 @@ def test_migrates_step_by_step(tmp_path: Path) -> None:
         assert migrate(con) == list(range(2, LATEST_VERSION + 1))
 
 
+@pytest.mark.parametrize("target", [0, 1, LATEST_VERSION - 1, LATEST_VERSION, 999])
+def test_a_reader_sees_the_version_schema_version_sees(tmp_path: Path, target: int) -> None:
+    """open_reader reads the version table directly (no catalog lookup): an empty file (no
+    table: version 0), an old one and a newer one are refused with the version
+    schema_version gives, the current one is read."""
+    db = tmp_path / "w.duckdb"
+    with duckdb.connect(str(db)) as con:
+        migrate(con, target=min(target, LATEST_VERSION))
+        if target > LATEST_VERSION:
+            con.execute("INSERT INTO schema_version (version, description) "
+                        "VALUES (999, 'future')")
+        assert schema_version(con) == target
+    if target != LATEST_VERSION:
+        with pytest.raises(WarehouseSchemaError, match=f"schema version {target},"):
+            reader(db).__enter__()
+        return
+    with reader(db) as con:
+        assert int(con.execute("SELECT count(*) FROM hands").fetchall()[0][0]) == 0
+
+
 def test_refuses_a_newer_database(tmp_path: Path) -> None:
     db = tmp_path / "w.duckdb"
     with duckdb.connect(str(db)) as con:
