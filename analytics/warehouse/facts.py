@@ -16,13 +16,15 @@ The table is derived data, filled by the warehouse itself, never by hand:
 * :func:`fill_missing_seats` by migration 6 (databases that existed before the table or
   hold it without the dealt categories and award parts; migration 4 did it before),
   :func:`fill_missing_hands` by migration 7 (``hand_facts``, one row per hand, with its
-  players; migration 5 did it before), and
+  players; migration 5 did it before), :func:`fill_missing_play_kinds` by migration 8
+  (the Big Two plays counted by kind, in columns it adds), and
   :func:`fill_missing` (both) by anything that writes hands in bulk without the ingest
   (the dashboard benchmark's replicated rows).
 
 Rows are inserted ordered by game and day, so DuckDB's per-row-group min/max
 skip whole row groups when a question names a game or a date range.  The dealt
-hands' categories come from the shared evaluator (:func:`dealt_categories`), the
+hands' categories and the Big Two plays' kinds come from the shared evaluator
+(:func:`dealt_categories`, :func:`play_kinds`), the
 Rummoli award parts from ``awards`` grouped as ``views.rummoli_split`` splits a result.
 docs/schema.md explains every column; docs/warehouse.md when they are filled.
 """
@@ -65,7 +67,7 @@ from parsers.model import GameRules
 __all__ = ["CHUNK_HANDS", "HANDS_TABLE", "HANDS_TABLE_V5", "PLAY_KINDS_V8", "POTS_TABLE",
            "SEATS_TABLE", "SEATS_TABLE_V4", "dealt_categories", "fill_batch", "fill_batch_pots",
            "fill_missing", "fill_missing_hands", "fill_missing_play_kinds",
-           "fill_missing_seats", "play_kinds", "rules_from_json"]
+           "fill_missing_seats", "fill_seats_v6", "play_kinds", "rules_from_json"]
 
 # The columns of seat_facts as migration 4 created it: migration text, never to be edited
 # (SEATS_TABLE_V4 must stay what migration 4 ran); migration 6 added the ones after them.
