@@ -142,15 +142,24 @@ def _pages(con: duckdb.DuckDBPyConnection, v: ModuleType = views
         "Hand types, Rummoli tab": [
             (f"{dealt.__name__} rummoli", lambda c: dealt(c, f, game="rummoli"))],
         # Asked only when the Big Two tab's "Plays by kind" expander is opened (exact
-        # counts since session 4; a baseline from before sampled the plays).
-        "Hand types, Big Two plays": [
-            ("play_counts", lambda c: v.play_counts(c, f) if hasattr(v, "play_counts")
-             else v.plays(c, f))],
+        # counts since session 4; a baseline from before sampled the plays): the stored
+        # counts by kind since session 8 (play_kinds), before them every play counted by
+        # its text (play_counts, which the page then classified).
+        "Hand types, Big Two plays": [_plays_question(v, f)],
         "Hand replayer": [("hand_list", lambda c: v.hand_list(c, f)),
                           ("hand_detail", lambda c: v.hand_detail(c, hand_id))],
         "Overview, one player": [("overview_page", lambda c: _overview_page(v, c, ann)),
                                  ("player_results", lambda c: v.player_results(c, ann))],
     }
+
+
+def _plays_question(v: ModuleType, f: Any) -> Question:
+    """The Big Two plays the page asks for, as the views module ``v`` answers them."""
+    if hasattr(v, "play_kinds"):
+        return ("play_kinds", lambda c: v.play_kinds(c, f))
+    if hasattr(v, "play_counts"):
+        return ("play_counts", lambda c: v.play_counts(c, f))
+    return ("plays", lambda c: v.plays(c, f))
 
 
 def _showdown_types(v: ModuleType, con: duckdb.DuckDBPyConnection, f: Any, game: str

@@ -11,6 +11,9 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from analytics.warehouse import ENV_VAR
+from analytics.warehouse.connection import current_version
+from analytics.warehouse.schema import LATEST_VERSION, TABLES, migrate
+from analytics.warehouse.views import PLAY_KIND_COLUMNS
 from tests.test_dashboard_data import dashboard_db, extra_histories
 
 __all__ = ["dashboard_db"]  # the fixture, re-exported for pytest
@@ -384,3 +387,27 @@ def test_the_busy_database_shows_a_retry_notice() -> None:
     assert not at.exception
     assert "busy" in at.warning[0].value
     assert at.button[0].label == "Retry now"
+
+
+def test_the_dashboard_migrates_a_database_an_older_handlab_wrote(
+        dashboard_db: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A version-7 database (no play kinds: its readers would refuse it) is migrated when
+    the dashboard starts, and the pages read it: the Big Two plays are counted."""
+    old = tmp_path / "v7.duckdb"
+    columns = ", ".join(PLAY_KIND_COLUMNS.values())
+    with duckdb.connect(str(old)) as con:
+        migrate(con, target=7)
+        con.execute("ATTACH $path AS source (READ_ONLY)", {"path": str(dashboard_db)})
+        for table in TABLES:
+            kept = f" EXCLUDE ({columns})" if table == "seat_facts" else ""
+            con.execute(f"INSERT INTO {table} SELECT *{kept} FROM source.{table}")
+        con.execute("DETACH source")
+    assert current_version(old) == 7
+    monkeypatch.setenv(ENV_VAR, str(old))
+    at = _app("hand_types", tab="Big Two")
+    assert current_version(old) == LATEST_VERSION
+    at.session_state["bigtwo_plays"] = True
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert _count(old, "SELECT count(*) FROM seat_facts WHERE game = 'bigtwo' "
+                       "AND played_single IS NULL") == 0

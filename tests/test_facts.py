@@ -22,7 +22,7 @@ import pytest
 from analytics.dashboard import logic
 from analytics.evaluator import poker_rank, seveneight_rank
 from analytics.rules import replay
-from analytics.warehouse import equity_views, facts, ingest, open_writer, reader
+from analytics.warehouse import equity_views, facts, ingest, open_writer, queries, reader
 from analytics.warehouse import views as v
 from analytics.warehouse.loader import begin_file, load_batch, rollback
 from analytics.warehouse.rows import Batch, FileContext
@@ -267,6 +267,15 @@ def old_plays(con: Con, f: HandFilter) -> pd.DataFrame:
     """, params | seat_params)
 
 
+def old_play_kinds(con: Con, f: HandFilter) -> pd.DataFrame:
+    """The Big Two plays by kind as the Hand types page counted them: every play (the old
+    join), counted per player, card text and rules, each classified (logic.bigtwo_played)."""
+    counts = (old_plays(con, f).groupby(["player", "cards", "rules"]).size()
+              .rename("plays").reset_index())
+    kinds = logic.bigtwo_played(counts)
+    return kinds.astype({"hands": "int64"}) if kinds.empty else kinds
+
+
 def old_rummoli_board(con: Con, f: HandFilter, *, game_id: str | None,
                       limit: int = 20_000) -> pd.DataFrame:
     cond, params = where(f, game="rummoli")
@@ -373,6 +382,7 @@ PAIRS: dict[str, tuple[Question, Question]] = {
     **{f"dealt_hands {g}": _unsampled_dealt(g) for g in ("seveneight", "rummoli", "bigtwo")},
     **{f"dealt_types {g}": _dealt_types(g) for g in ("seveneight", "rummoli", "bigtwo")},
     "plays": (lambda c, f: v.plays(c, f, sample=_EVERYTHING), old_plays),
+    "play_kinds": (v.play_kinds, old_play_kinds),
     "bigtwo_dealt": (lambda c, f: equity_views.bigtwo_dealt(c, f, sample=_EVERYTHING),
                      old_bigtwo_dealt),
     "rummoli_board": (lambda c, f: v.rummoli_board(c, f, game_id=None),
@@ -673,6 +683,35 @@ def test_filter_options_answer_as_before(db: Path) -> None:
         assert set(new["kind"]) >= {"game", "player", "session", "stakes", "rules"}
 
 
+def old_net_over_time(con: Con, *, game: str, players: list[str] | None = None,
+                      bucket: str = "day") -> pd.DataFrame:
+    """queries.net_over_time as it was: every seat joined with its hand (v_seat_results)."""
+    return _frame(con, f"""
+        SELECT period, player, hands, net,
+               CAST(sum(net) OVER (PARTITION BY player ORDER BY period) AS BIGINT)
+                   AS cumulative_net
+        FROM (SELECT CAST(date_trunc('{bucket}', day) AS DATE) AS period, player,
+                     count(*) AS hands, CAST(sum(net) AS BIGINT) AS net
+              FROM v_seat_results
+              WHERE game = $game AND ($players IS NULL OR list_contains($players, player))
+              GROUP BY ALL)
+        ORDER BY player, period
+    """, {"game": game, "players": players})
+
+
+@pytest.mark.parametrize("bucket", sorted(queries.BUCKETS))
+def test_net_over_time_over_facts_answers_as_the_join_did(db: Path, bucket: str) -> None:
+    """queries.net_over_time reads seat_facts: the same frame as the join of seats and
+    hands, for every game, with and without chosen players (one nobody plays)."""
+    with reader(db) as con:
+        for game in ("seveneight", "bigtwo", "rummoli"):
+            for players in (None, ["Cy"], ["Pia", "Ned"], ["Dee", "nobody"], ["nobody"], []):
+                got = queries.net_over_time(con, game=game, players=players, bucket=bucket)
+                expected = old_net_over_time(con, game=game, players=players, bucket=bucket)
+                assert len(expected) > 0 or players is not None
+                pd.testing.assert_frame_equal(got, expected, obj=f"{game} {players}")
+
+
 # ---- seat_facts v6: dealt categories and Rummoli award parts, stored at ingest ---------
 
 
@@ -796,9 +835,9 @@ def test_migration_6_rebuilds_the_facts_of_a_version_5_database(tmp_path: Path) 
         con.execute("DELETE FROM hand_facts")
         con.execute("INSERT INTO hand_facts SELECT * EXCLUDE (players) FROM source.hand_facts")
         con.execute("DETACH source")
-    con = open_writer(old)  # migrations 6 and 7
+    con = open_writer(old)  # migrations 6 to 8
     try:
-        assert schema_version(con) == 7
+        assert schema_version(con) == 8
         _assert_one_row_per_seat(con)
     finally:
         con.close()
@@ -821,13 +860,15 @@ def test_migration_7_adds_the_players_of_a_version_6_database(tmp_path: Path) ->
             "SELECT column_name FROM information_schema.columns "
             "WHERE table_name = 'hand_facts'").fetchall()}
         con.execute("ATTACH $path AS source (READ_ONLY)", {"path": str(fresh)})
-        for table in ("seat_facts", "pot_facts"):
-            con.execute(f"INSERT INTO {table} SELECT * FROM source.{table}")
+        # seat_facts as version 6 filled them: without the play kinds (migration 8's).
+        kinds = ", ".join(v.PLAY_KIND_COLUMNS.values())
+        con.execute(f"INSERT INTO seat_facts SELECT * EXCLUDE ({kinds}) FROM source.seat_facts")
+        con.execute("INSERT INTO pot_facts SELECT * FROM source.pot_facts")
         con.execute("INSERT INTO hand_facts SELECT * EXCLUDE (players) FROM source.hand_facts")
         con.execute("DETACH source")
-    con = open_writer(old)  # migration 7
+    con = open_writer(old)  # migrations 7 and 8
     try:
-        assert schema_version(con) == 7
+        assert schema_version(con) == 8
         _assert_one_row_per_seat(con)
         mismatched = _count(con, """
             SELECT count(*) FROM hand_facts x
@@ -849,3 +890,76 @@ def test_migration_7_adds_the_players_of_a_version_6_database(tmp_path: Path) ->
                                    "ORDER BY h.hand_id", params)
             assert len(expected) > 0
             pd.testing.assert_frame_equal(kept, expected)
+
+
+# ---- migration 8: Big Two plays counted by kind, stored at ingest ----------------------
+
+_FOUR_CARDS = '{"four_card_plays": true}'
+
+
+@pytest.mark.parametrize("lookup", [True, False])
+def test_play_kinds_count_each_play_as_the_page_classified_it(
+        lookup: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """facts.play_kinds counts every play of a Big Two seat by the kind logic.bigtwo_kinds
+    gives it under the seat's rules (two rule sets: four-card plays on and off), 0 for the
+    kinds it did not play; plays that are no combination (repeated cards, a NULL text)
+    count as such; other games' seats get NULL.  Both ways of classifying the pairs: every
+    pair of the dictionaries (``lookup``), or only those that occur."""
+    if not lookup:
+        monkeypatch.setattr(facts, "_LOOKUP_FACTOR", 0)
+        monkeypatch.setattr(facts, "_LOOKUP_SLACK", 0)
+    plays = [["3c", "4d4h", "3c3d4c4d", "5c6c7c8c9c", "3c4d"], [], ["3c3d4c4d", "AsAhAd"],
+             ["7c"], ["3c3c", None], ["KsKhKdKc"]]
+    rows = pa.table({
+        "game": ["bigtwo", "bigtwo", "bigtwo", "rummoli", "bigtwo", "bigtwo"],
+        "rules": ["{}", "{}", _FOUR_CARDS, "{}", "{}", _FOUR_CARDS],
+        "plays": pa.array(plays, pa.list_(pa.string())),
+    })
+    got = facts.play_kinds(rows)
+    assert got is not None and got.column_names == list(v.PLAY_KIND_COLUMNS.values())
+    assert facts.play_kinds(rows.filter(pa.array([False, False, False, True, False, False]))) \
+        is None
+    for seat in (0, 1, 2, 5):
+        expected = dict.fromkeys(v.PLAY_KIND_COLUMNS, 0)
+        texts = pd.Series(plays[seat], dtype="object")
+        for kind in logic.bigtwo_kinds(texts, pd.Series([rows["rules"][seat].as_py()] * len(texts),
+                                                        dtype="object")):
+            expected[kind] += 1
+        assert [got[column][seat].as_py() for column in v.PLAY_KIND_COLUMNS.values()] \
+            == list(expected.values()), seat
+    assert [got[column][3].as_py() for column in v.PLAY_KIND_COLUMNS.values()] \
+        == [None] * len(v.PLAY_KIND_COLUMNS)
+    assert got["played_no_combination"][4].as_py() == 2
+    assert got["played_two_pairs"][2].as_py() == 1  # four-card plays on
+    assert got["played_no_combination"][0].as_py() == 2  # off: 3c3d4c4d and 3c4d
+
+
+def test_migration_8_counts_the_plays_of_a_version_7_database(tmp_path: Path) -> None:
+    """A version-7 database (seat_facts without the play kinds, filled) comes out of
+    migration 8 with the same facts as a fresh ingest: counts for every Big Two seat,
+    NULL for the other games'."""
+    fresh = build_dashboard_db(tmp_path / "fresh")
+    old = tmp_path / "v7.duckdb"
+    columns = ", ".join(v.PLAY_KIND_COLUMNS.values())
+    with duckdb.connect(str(old)) as con:
+        assert migrate(con, target=7) == [1, 2, 3, 4, 5, 6, 7]
+        _copy_rows(con, fresh)
+        con.execute("ATTACH $path AS source (READ_ONLY)", {"path": str(fresh)})
+        con.execute(f"INSERT INTO seat_facts SELECT * EXCLUDE ({columns}) "
+                    "FROM source.seat_facts")
+        for table in ("pot_facts", "hand_facts"):
+            con.execute(f"INSERT INTO {table} SELECT * FROM source.{table}")
+        con.execute("DETACH source")
+    con = open_writer(old)  # migration 8
+    try:
+        assert schema_version(con) == 8
+        _assert_one_row_per_seat(con)
+        kinds = " + ".join(v.PLAY_KIND_COLUMNS.values())
+        assert _count(con, f"SELECT count(*) FROM seat_facts WHERE game = 'bigtwo' "
+                           f"AND ({kinds}) IS DISTINCT FROM len(plays)") == 0
+        assert _count(con, f"SELECT count(*) FROM seat_facts WHERE game <> 'bigtwo' "
+                           f"AND ({kinds}) IS NOT NULL") == 0
+        assert _count(con, "SELECT count(*) FROM seat_facts WHERE game = 'bigtwo'") > 0
+    finally:
+        con.close()
+    pd.testing.assert_frame_equal(_facts(old), _facts(fresh))

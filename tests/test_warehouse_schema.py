@@ -11,6 +11,7 @@ from analytics.warehouse import WarehouseSchemaError, ingest, open_writer, reade
 from analytics.warehouse import queries as q
 from analytics.warehouse.rows import ARROW_SCHEMAS
 from analytics.warehouse.schema import LATEST_VERSION, TABLES, VIEWS, migrate, schema_version
+from analytics.warehouse.views import PLAY_KIND_COLUMNS
 from tests.test_warehouse_data import BIGTWO, RULES_BROKEN, SEVENEIGHT, phhs, relabel, write
 
 
@@ -31,6 +32,26 @@ def test_migrates_step_by_step(tmp_path: Path) -> None:
         assert migrate(con, target=1) == [1]
         assert schema_version(con) == 1
         assert migrate(con) == list(range(2, LATEST_VERSION + 1))
+
+
+@pytest.mark.parametrize("target", [0, 1, LATEST_VERSION - 1, LATEST_VERSION, 999])
+def test_a_reader_sees_the_version_schema_version_sees(tmp_path: Path, target: int) -> None:
+    """open_reader reads the version table directly (no catalog lookup): an empty file (no
+    table: version 0), an old one and a newer one are refused with the version
+    schema_version gives, the current one is read."""
+    db = tmp_path / "w.duckdb"
+    with duckdb.connect(str(db)) as con:
+        migrate(con, target=min(target, LATEST_VERSION))
+        if target > LATEST_VERSION:
+            con.execute("INSERT INTO schema_version (version, description) "
+                        "VALUES (999, 'future')")
+        assert schema_version(con) == target
+    if target != LATEST_VERSION:
+        with pytest.raises(WarehouseSchemaError, match=f"schema version {target},"):
+            reader(db).__enter__()
+        return
+    with reader(db) as con:
+        assert int(con.execute("SELECT count(*) FROM hands").fetchall()[0][0]) == 0
 
 
 def test_refuses_a_newer_database(tmp_path: Path) -> None:
@@ -132,9 +153,25 @@ def test_migration_7_replaces_hand_facts_with_the_players(tmp_path: Path) -> Non
         assert migrate(con, target=6) == [1, 2, 3, 4, 5, 6]
         old = _columns(con, "hand_facts")
         assert old[-1] == "num_players" and "players" not in old
-        assert migrate(con) == [7]
+        assert migrate(con, target=7) == [7]
         new = _columns(con, "hand_facts")
         assert new == [*old, "players"]
         assert con.execute("SELECT data_type, is_nullable FROM information_schema.columns "
                            "WHERE table_name = 'hand_facts' AND column_name = 'players'"
                            ).fetchall() == [("VARCHAR[]", "NO")]
+
+
+def test_migration_8_adds_the_play_kinds_to_seat_facts(tmp_path: Path) -> None:
+    """Up to version 7 seat_facts has migration 6's columns (its frozen text); migration 8
+    adds a nullable INTEGER count per Big Two play kind after them, keeping the rows."""
+    with duckdb.connect(str(tmp_path / "w.duckdb")) as con:
+        assert migrate(con, target=7) == [1, 2, 3, 4, 5, 6, 7]
+        old = _columns(con, "seat_facts")
+        assert old[-1] == "won_finale"
+        assert migrate(con) == [8]
+        new = _columns(con, "seat_facts")
+        assert new == [*old, *PLAY_KIND_COLUMNS.values()]
+        assert set(con.execute(
+            "SELECT data_type, is_nullable FROM information_schema.columns "
+            "WHERE table_name = 'seat_facts' AND list_contains(?, column_name)",
+            [list(PLAY_KIND_COLUMNS.values())]).fetchall()) == {("INTEGER", "YES")}

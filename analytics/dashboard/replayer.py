@@ -20,7 +20,6 @@ that step on.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
@@ -29,16 +28,13 @@ import pandas as pd
 
 from analytics.equity import allin_moment
 from analytics.rules import Outcome, RuleError, replay
+from analytics.warehouse.facts import rules_from_json
 from parsers.cards import Card, format_cards, parse_cards
 from parsers.knobs import (
-    BIGTWO_KNOBS,
-    RUMMOLI_KNOBS,
     BigTwoRules,
     Game,
-    RummoliRules,
-    SevenEightRules,
 )
-from parsers.model import DEALER, Action, GameRules, HandHistory, Verb
+from parsers.model import DEALER, Action, HandHistory, Verb
 from parsers.writer import format_action
 
 __all__ = ["EquityProvider", "Step", "StoredEquities", "hand_from_detail", "replay_steps",
@@ -86,19 +82,6 @@ class Step:
     table: tuple[str, ...]
     nets: tuple[int, ...] | None = None
     equities: tuple[float | None, ...] | None = field(default=None)
-
-
-def rules_from_json(game: Game | str, text: str | None) -> GameRules:
-    """The rule set of ``game`` from the warehouse's JSON of knobs (missing knobs: defaults)."""
-    values: dict[str, Any] = json.loads(text) if text else {}
-    game = Game(game)
-    if game is Game.SEVENEIGHT:
-        return SevenEightRules()
-    kinds: dict[str, Any] = dict(RUMMOLI_KNOBS if game is Game.RUMMOLI else BIGTWO_KNOBS)
-    # The JSON holds enum values as text; the rule sets compare enum members.
-    typed = {name: (kinds[name](value) if kinds[name] not in (int, str, bool) else value)
-             for name, value in values.items() if name in kinds}
-    return RummoliRules(**typed) if game is Game.RUMMOLI else BigTwoRules(**typed)
 
 
 def _missing(value: object) -> bool:

@@ -41,7 +41,10 @@ from analytics.warehouse import (
     reader,
     resolve_db,
     views,
+    writer,
 )
+from analytics.warehouse.connection import current_version
+from analytics.warehouse.schema import LATEST_VERSION
 from analytics.warehouse.views import HandFilter
 
 __all__ = ["Context", "ask", "context", "download_buttons", "guarded", "reading",
@@ -66,10 +69,17 @@ class Context:
     options: filters.Options
 
 
-@st.cache_resource(show_spinner="Preparing the database from the bundled samples…")
+@st.cache_resource(show_spinner="Preparing the database…")
 def _ensure(db: str) -> str:
-    """Build the database from data/samples once per server process (if it does not exist)."""
-    return str(ensure_database(db))
+    """Build the database from data/samples once per server process (if it does not exist),
+    and migrate one an older handlab wrote: its readers refuse an older schema, so without
+    this the dashboard stopped at a schema error until the next ``handlab ingest``
+    (migration 8, on a million hands: seconds)."""
+    path = ensure_database(db)
+    if current_version(path) < LATEST_VERSION:
+        with writer(path):
+            pass  # the writer migrates on open
+    return str(path)
 
 
 class _RunReader:

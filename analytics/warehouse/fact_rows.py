@@ -32,7 +32,7 @@ from analytics.evaluator.seveneight import (
     seveneight_category_of,
     seveneight_rank_batch,
 )
-from analytics.warehouse.facts import dealt_categories
+from analytics.warehouse.facts import dealt_categories, play_kinds
 from analytics.warehouse.views import SPLIT_COLUMNS, SPLIT_POTS
 
 __all__ = ["FACT_TABLES", "fact_tables", "with_dealt_categories"]
@@ -226,6 +226,12 @@ def with_dealt_categories(seats: pa.Table) -> pa.Table:
     categories = _seveneight_dealt_categories(seats)
     if categories is None:
         categories = dealt_categories(seats.select(["game", "dealt"]))
+        # The Big Two plays by kind, as the SQL fill counts them (none in a batch of 7 & 8
+        # seats: the insert leaves the columns NULL).
+        kinds = play_kinds(seats)
+        if kinds is not None:
+            categories = pa.table({**{name: categories[name] for name in categories.column_names},
+                                   **{name: kinds[name] for name in kinds.column_names}})
     for name in categories.column_names:
         seats = seats.append_column(name, categories[name])
     return seats

@@ -16,13 +16,15 @@ The table is derived data, filled by the warehouse itself, never by hand:
 * :func:`fill_missing_seats` by migration 6 (databases that existed before the table or
   hold it without the dealt categories and award parts; migration 4 did it before),
   :func:`fill_missing_hands` by migration 7 (``hand_facts``, one row per hand, with its
-  players; migration 5 did it before), and
+  players; migration 5 did it before), :func:`fill_missing_play_kinds` by migration 8
+  (the Big Two plays counted by kind, in columns it adds), and
   :func:`fill_missing` (both) by anything that writes hands in bulk without the ingest
   (the dashboard benchmark's replicated rows).
 
 Rows are inserted ordered by game and day, so DuckDB's per-row-group min/max
 skip whole row groups when a question names a game or a date range.  The dealt
-hands' categories come from the shared evaluator (:func:`dealt_categories`), the
+hands' categories and the Big Two plays' kinds come from the shared evaluator
+(:func:`dealt_categories`, :func:`play_kinds`), the
 Rummoli award parts from ``awards`` grouped as ``views.rummoli_split`` splits a result.
 docs/schema.md explains every column; docs/warehouse.md when they are filled.
 """
@@ -30,8 +32,10 @@ docs/schema.md explains every column; docs/warehouse.md when they are filled.
 from __future__ import annotations
 
 import datetime as dt
+import json
 from collections.abc import Iterator, Mapping
-from typing import Final
+from functools import lru_cache
+from typing import Any, Final
 
 import duckdb
 import numpy as np
@@ -39,12 +43,31 @@ import numpy.typing as npt
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from analytics.evaluator import EvaluationError, bigtwo_combo
 from analytics.evaluator.categories import poker_labels, seveneight_labels
-from analytics.warehouse.views import DAY, SESSION, SPLIT_COLUMNS, STAKES, split_condition
+from analytics.warehouse.views import (
+    DAY,
+    NO_COMBINATION,
+    PLAY_KIND_COLUMNS,
+    SESSION,
+    SPLIT_COLUMNS,
+    STAKES,
+    split_condition,
+)
+from parsers.knobs import (
+    BIGTWO_KNOBS,
+    RUMMOLI_KNOBS,
+    BigTwoRules,
+    Game,
+    RummoliRules,
+    SevenEightRules,
+)
+from parsers.model import GameRules
 
-__all__ = ["CHUNK_HANDS", "HANDS_TABLE", "HANDS_TABLE_V5", "POTS_TABLE", "SEATS_TABLE",
-           "SEATS_TABLE_V4", "dealt_categories", "fill_batch", "fill_batch_pots",
-           "fill_missing", "fill_missing_hands", "fill_missing_seats"]
+__all__ = ["CHUNK_HANDS", "HANDS_TABLE", "HANDS_TABLE_V5", "PLAY_KINDS_V8", "POTS_TABLE",
+           "SEATS_TABLE", "SEATS_TABLE_V4", "dealt_categories", "fill_batch", "fill_batch_pots",
+           "fill_missing", "fill_missing_hands", "fill_missing_play_kinds",
+           "fill_missing_seats", "fill_seats_v6", "play_kinds", "rules_from_json"]
 
 # The columns of seat_facts as migration 4 created it: migration text, never to be edited
 # (SEATS_TABLE_V4 must stay what migration 4 ran); migration 6 added the ones after them.
@@ -103,8 +126,14 @@ SEATS_TABLE: Final = f"""
         won_finale       BIGINT
     )
 """
-"""One row per seat (migration 6 creates it; the dealt categories and award parts are
-new in it)."""
+"""One row per seat as migration 6 created it (the dealt categories and award parts were
+new in it; frozen: migration 8 adds :data:`PLAY_KINDS_V8`)."""
+
+PLAY_KINDS_V8: Final = tuple(
+    f"ALTER TABLE seat_facts ADD COLUMN {column} INTEGER"
+    for column in PLAY_KIND_COLUMNS.values())
+"""Migration 8: a Big Two seat's plays counted per kind (``views.PLAY_KIND_COLUMNS``;
+NULL for the other games' seats)."""
 
 # A batch's own Arrow tables are registered under their warehouse names with this prefix.
 _BATCH_PREFIX: Final = "_handlab_facts_"
@@ -457,8 +486,9 @@ def fill_missing_hands(con: duckdb.DuckDBPyConnection) -> None:
     con.execute(_FILL_MISSING_HANDS)
 
 
-def fill_missing_seats(con: duckdb.DuckDBPyConnection) -> None:
-    """Add the seat and pot facts of every hand that has none (migration 6's backfill).
+def fill_missing_seats(con: duckdb.DuckDBPyConnection, *, kinds: bool = True) -> None:
+    """Add the seat and pot facts of every hand that has none (migration 6's backfill,
+    which runs without ``kinds``: its table has no play kind columns until migration 8).
 
     Goes through the missing hands by game and day, about :data:`CHUNK_HANDS` at a
     time, so the table ends up ordered by game and day as a whole.
@@ -472,7 +502,47 @@ def fill_missing_seats(con: duckdb.DuckDBPyConnection) -> None:
         chunk = {"game": game, "first": first, "last": last}
         for statement in pots:
             con.execute(statement, chunk)
-        _insert_seats(con, seats, chunk)
+        _insert_seats(con, seats, chunk, kinds=kinds)
+
+
+def fill_seats_v6(con: duckdb.DuckDBPyConnection) -> None:
+    """Migration 6's backfill: :func:`fill_missing_seats` into its table (no play kinds)."""
+    fill_missing_seats(con, kinds=False)
+
+
+_KIND_ROWS: Final = _BATCH_PREFIX + "play_kinds"
+
+
+def fill_missing_play_kinds(con: duckdb.DuckDBPyConnection) -> None:
+    """Count the plays of every Big Two seat by kind where ``seat_facts`` has no counts yet
+    (migration 8's backfill, after it added the columns): the seats' rules and plays go to
+    Python in chunks of about :data:`CHUNK_HANDS` hands' seats, by game and day as the table
+    is ordered, and their counts come back as an update joined on hand and seat."""
+    days = con.execute(f"""
+        SELECT 'bigtwo' AS game, x.day, count(*) AS seats FROM seat_facts x
+        WHERE x.game = 'bigtwo' AND x.{_FIRST_KIND} IS NULL GROUP BY ALL ORDER BY x.day
+    """).fetchall()
+    sets = ", ".join(f"{column} = k.{column}" for column in PLAY_KIND_COLUMNS.values())
+    for _, first, last in _day_chunks(days):
+        rows = con.sql(f"""
+            SELECT x.hand_id, x.seat, x.game, x.rules, x.plays FROM seat_facts x
+            WHERE x.game = 'bigtwo' AND x.day BETWEEN $first AND $last
+              AND x.{_FIRST_KIND} IS NULL
+        """, params={"first": first, "last": last}).to_arrow_table()
+        counted = play_kinds(rows)
+        if counted is None:
+            continue
+        for name in ("seat", "hand_id"):
+            counted = counted.add_column(0, name, rows[name])
+        con.register(_KIND_ROWS, counted)
+        try:
+            con.execute(f"UPDATE seat_facts x SET {sets} FROM {_KIND_ROWS} k "
+                        "WHERE x.hand_id = k.hand_id AND x.seat = k.seat")
+        finally:
+            con.unregister(_KIND_ROWS)
+
+
+_FIRST_KIND: Final = next(iter(PLAY_KIND_COLUMNS.values()))
 
 
 _SEAT_ROWS: Final = _BATCH_PREFIX + "seat_rows"
@@ -480,22 +550,29 @@ _SEAT_CATEGORIES: Final = _BATCH_PREFIX + "seat_categories"
 
 
 def _insert_seats(con: duckdb.DuckDBPyConnection, select: str,
-                  params: Mapping[str, object] | None = None) -> None:
-    """Run the seats ``select``, add the dealt hands' categories, insert the rows (in the
-    select's order: by game and day).
+                  params: Mapping[str, object] | None = None, *, kinds: bool = True) -> None:
+    """Run the seats ``select``, add the dealt hands' categories and (with ``kinds``) the
+    Big Two plays by kind, insert the rows (in the select's order: by game and day).
 
-    The categories come from the shared evaluator's batch functions, which SQL cannot
-    call: the rows go to a temporary table, only their ``game`` and ``dealt`` columns
-    travel to Python (as Arrow), and the labels come back as an Arrow table joined by
-    position.  Fetching the whole rows as Arrow went over the writer's memory limit on a
-    backfill chunk, and converting the wide rows cost the ingest's main process more.
+    The categories and kinds come from the shared evaluator, which SQL cannot call: the
+    rows go to a temporary table, only the columns they are derived from travel to Python
+    (as Arrow), and the labels come back as an Arrow table joined by position.  Fetching
+    the whole rows as Arrow went over the writer's memory limit on a backfill chunk, and
+    converting the wide rows cost the ingest's main process more.  Migration 6 fills its
+    table, which has no kind columns yet, without ``kinds`` (migration 8 adds them).
     """
     con.execute(f"CREATE OR REPLACE TEMPORARY TABLE {_SEAT_ROWS} AS {select}", params)
     try:
         dealt = con.sql(f"SELECT game, dealt FROM {_SEAT_ROWS}").to_arrow_table()
         if dealt.num_rows == 0:
             return
-        con.register(_SEAT_CATEGORIES, dealt_categories(dealt))
+        derived = dealt_categories(dealt)
+        counted = play_kinds(con.sql(
+            f"SELECT game, rules, plays FROM {_SEAT_ROWS}").to_arrow_table()) if kinds else None
+        if counted is not None:
+            for name in counted.column_names:
+                derived = derived.append_column(name, counted[name])
+        con.register(_SEAT_CATEGORIES, derived)
         try:
             con.execute(f"INSERT INTO seat_facts BY NAME SELECT * FROM {_SEAT_ROWS} "
                         f"POSITIONAL JOIN {_SEAT_CATEGORIES}")
@@ -503,6 +580,99 @@ def _insert_seats(con: duckdb.DuckDBPyConnection, select: str,
             con.unregister(_SEAT_CATEGORIES)
     finally:
         con.execute(f"DROP TABLE IF EXISTS {_SEAT_ROWS}")
+
+
+def rules_from_json(game: Game | str, text: str | None) -> GameRules:
+    """The rule set of ``game`` from the warehouse's JSON of knobs (missing knobs: defaults)."""
+    values: dict[str, Any] = json.loads(text) if text else {}
+    game = Game(game)
+    if game is Game.SEVENEIGHT:
+        return SevenEightRules()
+    kinds: dict[str, Any] = dict(RUMMOLI_KNOBS if game is Game.RUMMOLI else BIGTWO_KNOBS)
+    # The JSON holds enum values as text; the rule sets compare enum members.
+    typed = {name: (kinds[name](value) if kinds[name] not in (int, str, bool) else value)
+             for name, value in values.items() if name in kinds}
+    return RummoliRules(**typed) if game is Game.RUMMOLI else BigTwoRules(**typed)
+
+
+# A play's kind as the position of its column in views.PLAY_KIND_COLUMNS.
+_KIND_CODES: Final = {label: number for number, label in enumerate(PLAY_KIND_COLUMNS)}
+_KINDS: Final = len(_KIND_CODES)
+_NO_KIND: Final = _KIND_CODES[NO_COMBINATION]
+
+
+@lru_cache(maxsize=64)
+def _bigtwo_rules(knobs: str | None) -> BigTwoRules:
+    rules = rules_from_json(Game.BIGTWO, knobs)
+    assert isinstance(rules, BigTwoRules)
+    return rules
+
+
+@lru_cache(maxsize=65_536)
+def _play_kind(cards: str | None, knobs: str | None) -> int:
+    """The kind code of one Big Two play (its position in ``views.PLAY_KIND_COLUMNS``) under
+    the hand's knobs; cached: the same few hundred plays come up again and again."""
+    if cards is None:
+        return _NO_KIND
+    try:
+        combo = bigtwo_combo(cards, _bigtwo_rules(knobs))
+    except EvaluationError:  # unknown or repeated cards: the engine never stores them
+        return _NO_KIND
+    return _NO_KIND if combo is None else _KIND_CODES[combo.kind.label]
+
+
+# play_kinds classifies every (rule set, text) pair of the batch's dictionaries when there are
+# at most this many per play (plus the slack), else only the pairs that occur (np.unique).
+_LOOKUP_FACTOR: Final = 4
+_LOOKUP_SLACK: Final = 1024
+
+
+def play_kinds(rows: pa.Table) -> pa.Table | None:
+    """The Big Two plays of seat rows (``game``, ``rules``, ``plays``) counted per kind, one
+    row each: the columns of ``views.PLAY_KIND_COLUMNS`` (0 where a Big Two seat played
+    none of a kind, NULL for the other games); None when no row is a Big Two seat (the
+    insert then leaves the columns NULL).
+
+    Each distinct play under each rule set is classified once (``bigtwo_combo``, as the
+    Hand types page classified ``views.play_counts``): the plays and rule sets are
+    dictionary-encoded, and the codes of the distinct pairs counted per seat.
+    """
+    game = rows["game"].combine_chunks()
+    at = np.flatnonzero(pc.fill_null(pc.equal(game, "bigtwo"), False)
+                        .to_numpy(zero_copy_only=False))
+    if not len(at):
+        return None
+    taken = pa.array(at, type=pa.int64())
+    plays = rows["plays"].combine_chunks().take(taken)
+    counts = pc.fill_null(pc.list_value_length(plays), 0).to_numpy(zero_copy_only=False)
+    owner = np.repeat(np.arange(len(at), dtype=np.int64), counts)
+    texts = pc.dictionary_encode(pc.list_flatten(plays))
+    knobs = pc.dictionary_encode(rows["rules"].combine_chunks().take(taken))
+    text_codes = pc.fill_null(texts.indices, -1).to_numpy(zero_copy_only=False)
+    knob_codes = pc.fill_null(knobs.indices, -1).to_numpy(zero_copy_only=False)
+    # A pair's number: (rule set + 1) * width + text + 1 (0: a NULL, as dictionary codes -1).
+    width = len(texts.dictionary) + 1
+    pair = (knob_codes[owner] + 1) * width + text_codes + 1
+    text_of = [None, *texts.dictionary.to_pylist()]
+    knobs_of = [None, *knobs.dictionary.to_pylist()]
+    if len(knobs_of) * width <= _LOOKUP_FACTOR * len(pair) + _LOOKUP_SLACK:
+        # Few rule sets (a batch has one or two): every pair's kind, looked up by number.
+        kind = np.array([_play_kind(text, rules) for rules in knobs_of for text in text_of],
+                        dtype=np.int64)[pair]
+    else:  # many: only the pairs that occur
+        pairs, inverse = np.unique(pair, return_inverse=True)
+        kind = np.array([_play_kind(text_of[number % width], knobs_of[number // width])
+                         for number in pairs.tolist()], dtype=np.int64)[inverse.reshape(-1)]
+    per_seat = np.bincount(owner * _KINDS + kind,
+                           minlength=len(at) * _KINDS).reshape(len(at), _KINDS)
+    columns = {}
+    for number, column in enumerate(PLAY_KIND_COLUMNS.values()):
+        values = np.zeros(rows.num_rows, dtype=np.int32)
+        values[at] = per_seat[:, number]
+        mask = np.ones(rows.num_rows, dtype=np.bool_)
+        mask[at] = False
+        columns[column] = pa.array(values, type=pa.int32(), mask=mask)
+    return pa.table(columns)
 
 
 def dealt_categories(rows: pa.Table) -> pa.Table:

@@ -113,14 +113,18 @@ def net_over_time(con: duckdb.DuckDBPyConnection, *, game: Game | str,
                   players: list[str] | None = None, bucket: str = "day") -> pd.DataFrame:
     """Per player and ``bucket``: hands, net, and the running (cumulative) net."""
     part = _pick(BUCKETS, bucket, "bucket")
+    # From seat_facts (one row per seat with its hand's game and day, written in order of
+    # game and day), not v_seat_results: that view joins every seat with its hand, and
+    # over a million hands the join was most of the question (the same rows: the
+    # warehouse fills seat_facts with every seat it loads; tests/test_facts.py compares).
     return _frame(con, f"""
         SELECT period, player, hands, net,
                CAST(sum(net) OVER (PARTITION BY player ORDER BY period) AS BIGINT)
                    AS cumulative_net
-        FROM (SELECT CAST(date_trunc('{part}', day) AS DATE) AS period, player,
-                     count(*) AS hands, CAST(sum(net) AS BIGINT) AS net
-              FROM v_seat_results
-              WHERE game = $game AND ($players IS NULL OR list_contains($players, player))
+        FROM (SELECT CAST(date_trunc('{part}', x.day) AS DATE) AS period, x.player,
+                     count(*) AS hands, CAST(sum(x.net) AS BIGINT) AS net
+              FROM seat_facts x
+              WHERE x.game = $game AND ($players IS NULL OR list_contains($players, x.player))
               GROUP BY ALL)
         ORDER BY player, period
     """, {"game": _game(game), "players": players})

@@ -19,12 +19,14 @@ from analytics.warehouse.errors import WarehouseSchemaError
 from analytics.warehouse.facts import (
     HANDS_TABLE,
     HANDS_TABLE_V5,
+    PLAY_KINDS_V8,
     POTS_TABLE,
     SEATS_TABLE,
     SEATS_TABLE_V4,
+    fill_missing_play_kinds,
+    fill_seats_v6,
 )
 from analytics.warehouse.facts import fill_missing_hands as fill_hand_facts
-from analytics.warehouse.facts import fill_missing_seats as fill_facts
 
 __all__ = ["LATEST_VERSION", "MIGRATIONS", "TABLES", "VIEWS", "Migration", "migrate",
            "schema_version"]
@@ -319,6 +321,10 @@ _FACTS_V4: Final = (SEATS_TABLE_V4, POTS_TABLE)
 # histories are deleted and inserted again per game, so they come out the same).
 _SEAT_FACTS_V6: Final = ("DROP TABLE seat_facts", SEATS_TABLE)
 
+# Migration 6's backfill fills its own table: without the play kind columns, which migration 8
+# adds (columns, then an update of the Big Two seats: a database at version 7 keeps its
+# rows, so the migration costs seconds, not the full backfill's minutes).
+
 # hand_facts with each hand's players (the player filter tests them instead of semi-joining
 # the seats): dropped and created again, then backfilled from hands and seats.  Migration 5
 # used to backfill its table too; it no longer does, for the reason migration 4 does not
@@ -335,9 +341,11 @@ MIGRATIONS: Final = (
     Migration(5, "hand_facts: one derived row per hand (session, stakes), backfilled",
               (HANDS_TABLE_V5,)),
     Migration(6, "seat_facts v6: dealt hand categories and Rummoli award parts, backfilled",
-              _SEAT_FACTS_V6, backfill=fill_facts),
+              _SEAT_FACTS_V6, backfill=fill_seats_v6),
     Migration(7, "hand_facts v7: each hand's players, backfilled", _HAND_FACTS_V7,
               backfill=fill_hand_facts),
+    Migration(8, "seat_facts: Big Two plays counted by kind, backfilled", PLAY_KINDS_V8,
+              backfill=fill_missing_play_kinds),
 )
 LATEST_VERSION: Final = MIGRATIONS[-1].version
 

@@ -21,6 +21,7 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
+from analytics.evaluator import BigTwoKind
 from parsers.knobs import BIGTWO_KNOBS, RUMMOLI_KNOBS, Game
 from parsers.model import RUMMOLI_POTS
 
@@ -49,6 +50,7 @@ __all__ = [
     "overview",
     "overview_page",
     "play_counts",
+    "play_kinds",
     "player_results",
     "plays",
     "pot_streaks",
@@ -887,6 +889,40 @@ def play_counts(con: duckdb.DuckDBPyConnection, f: HandFilter) -> pd.DataFrame:
         SELECT pairs.player, c.cards, pairs.rules, c.plays
         FROM counted c JOIN pairs USING (pair)
         ORDER BY pairs.player, c.cards, pairs.rules
+    """, params)
+
+
+NO_COMBINATION: Final = "not a combination"
+"""The kind of a Big Two play that is no combination under its hand's rules."""
+
+PLAY_KIND_COLUMNS: Final = {**{kind.label: f"played_{kind.label}" for kind in BigTwoKind},
+                            NO_COMBINATION: "played_no_combination"}
+"""The ``seat_facts`` column counting a Big Two seat's plays of each kind (its label, as the
+Hand types page names it: :class:`~analytics.evaluator.BigTwoKind` labels, then
+:data:`NO_COMBINATION`); NULL for the other games."""
+
+
+def play_kinds(con: duckdb.DuckDBPyConnection, f: HandFilter) -> pd.DataFrame:
+    """Every Big Two play the filter keeps, counted per player and kind (under its hand's
+    rules): player, category (a key of :data:`PLAY_KIND_COLUMNS`), hands (plays); only
+    the kinds a player played, ordered by player and category.
+
+    The page's "Plays by kind": what :func:`play_counts` counted per card text and the page
+    then classified, summed from the counts ``seat_facts`` stores per seat and kind (filled
+    when the hand is loaded, by the evaluator: migration 8).  Unnesting and grouping every
+    play cost most of a second of CPU over a million hands; these sums cost a scan of the
+    Big Two seats' rows.
+    """
+    cond, params = facts_where(f, game="bigtwo")
+    sums = ", ".join(f'sum(x.{column}) AS "{kind}"' for kind, column in PLAY_KIND_COLUMNS.items())
+    kinds = ", ".join(f'"{kind}"' for kind in PLAY_KIND_COLUMNS)
+    return _frame(con, f"""
+        SELECT player, category, CAST(hands AS BIGINT) AS hands
+        FROM (UNPIVOT (SELECT x.player, {sums} FROM seat_facts x WHERE {cond}
+                       GROUP BY x.player)
+              ON {kinds} INTO NAME category VALUE hands)
+        WHERE hands > 0
+        ORDER BY player, category
     """, params)
 
 

@@ -5,8 +5,8 @@ One tab per game (the shown one kept in the URL as ``tab``, as on Win rates): on
 shown tab's questions run, and the per-player tables and the Big Two plays only once
 their expander is opened.  Dealt 7 & 8 and Rummoli hands and Big Two plays are counted
 exactly over every hand the filters keep (``views.dealt_types``: the categories are stored
-when a hand is loaded; ``views.play_counts``: each distinct play categorised once); Big Two
-deals are a sample (``equity_views.bigtwo_dealt``)."""
+when a hand is loaded; ``views.play_kinds``: so are each seat's plays counted by kind); Big
+Two deals are a sample (``equity_views.bigtwo_dealt``)."""
 
 from __future__ import annotations
 
@@ -22,13 +22,6 @@ from analytics.evaluator import BigTwoKind, PokerCategory, SevenEightCategory
 _SEVENEIGHT = [c.label for c in SevenEightCategory]
 _POKER = [c.label for c in PokerCategory]
 _NAMES = {"seveneight": "7 & 8", "rummoli": "Rummoli", "bigtwo": "Big Two"}
-
-
-@st.cache_data(max_entries=64, show_spinner="Evaluating plays…")
-def _played_counts(counts: pd.DataFrame) -> pd.DataFrame:
-    """Big Two plays (every play, counted per player, card text and rules) per player and
-    kind: player, category, hands."""
-    return logic.bigtwo_played(counts)
 
 
 def _observed(counts: pd.DataFrame, labels: list[str]) -> pd.Series:
@@ -190,7 +183,7 @@ def _bigtwo() -> None:
     if not expander.open:
         return
     with expander:
-        played = _played_counts(ui.ask("play_counts"))
+        played: pd.DataFrame = ui.ask("play_kinds")
         labels = [k.label for k in BigTwoKind]
         _fit("Big Two: combinations played", _observed(played, labels), None, "bigtwo-plays")
     _players(played, labels, "bigtwo")
