@@ -5,6 +5,9 @@ from __future__ import annotations
 import gc
 import multiprocessing
 import signal
+import sys
+
+import pytest
 
 
 def _started_worker() -> tuple[int, int, bool]:
@@ -23,3 +26,19 @@ def test_a_worker_collects_less_and_leaves_ctrl_c_to_the_parent() -> None:
     assert threshold == 50_000
     assert frozen > 0  # what the worker inherited (or imported) is left out of collections
     assert ignores_ctrl_c
+
+
+def _start_with_another_parent() -> None:
+    from analytics.warehouse.pipeline import init_worker
+
+    init_worker(parent=-1)  # not this process's parent: as if the real one had died
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the check is Linux's")
+def test_a_worker_whose_parent_is_gone_at_its_start_exits() -> None:
+    # Handed to init or to a subreaper before PR_SET_PDEATHSIG took effect, a worker would
+    # outlive its killed ingest; it must see that its parent is not the pool's process.
+    child = multiprocessing.get_context("fork").Process(target=_start_with_another_parent)
+    child.start()
+    child.join(timeout=60)
+    assert child.exitcode == 1

@@ -331,7 +331,8 @@ def _run(units: Iterator[Unit | UnitResult], workers: int, *,
 def _start_pool(workers: int, context: multiprocessing.context.BaseContext) -> Pool:
     """The worker pool; each worker starts with :func:`~analytics.warehouse.pipeline.init_worker`
     (which also leaves what it inherited out of its collections)."""
-    return _QuietPool(workers, initializer=init_worker, context=context)
+    return _QuietPool(workers, initializer=init_worker, initargs=(os.getpid(),),
+                      context=context)
 
 
 class _QuietPool(Pool):

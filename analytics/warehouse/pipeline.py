@@ -322,12 +322,14 @@ _MAPPED_BYTES: Final = 64 << 20
 """Allocations from this size on get pages of their own (glibc's default starts at 128 KiB)."""
 
 
-def init_worker() -> None:
+def init_worker(parent: int | None = None) -> None:
     """Worker start-up: die with the parent, leave Ctrl-C to the parent, collect less, and
     keep the memory it frees for its next unit.
 
     On Linux, PR_SET_PDEATHSIG makes the kernel kill a worker whose parent dies,
     even by ``kill -9``, so no orphan keeps burning a core after a killed ingest.
+    ``parent``: the pid of the process that started the pool, which tells a worker whose
+    parent died before the request took effect (None: only a worker handed to init tells).
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     # A unit makes hundreds of thousands of short-lived tuples, lists and chunks, which at
@@ -346,7 +348,10 @@ def init_worker() -> None:
             libc.prctl(pr_set_pdeathsig, signal.SIGKILL)
         except OSError:
             libc = None
-        if os.getppid() == 1:  # the parent died before prctl took effect
+        # The parent died before prctl took effect: the worker was handed to init, or to a
+        # subreaper (a container's init, a service manager), so compare with the parent's pid.
+        orphaned = os.getppid() == 1 if parent is None else os.getppid() != parent
+        if orphaned:
             os._exit(1)
         if libc is not None:
             _keep_freed_memory(libc)
