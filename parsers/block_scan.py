@@ -41,7 +41,7 @@ from parsers.knobs import Game
 from parsers.model import Verb
 from parsers.reader import Chunk
 
-__all__ = ["scan_seveneight", "scan_texts"]
+__all__ = ["BLOCK_VARIANT_END", "scan_seveneight", "scan_texts"]
 
 Ints = npt.NDArray[np.int64]
 T = TypeVar("T")
@@ -320,12 +320,16 @@ def scan_seveneight(chunks: Sequence[Chunk], source: str) -> tuple[SevenEightBlo
     :func:`parsers.block.block_from_hands` makes of the per-hand path's reading; a chunk
     that path reads with a problem, or as anything a block cannot hold, is declined.
     Never raises for the chunks' text."""
-    # The writer's layout has the variant on its second line, and every variant the block
-    # reads ends in ``78"``: testing that first spares a batch of other games the joins.
+    # Testing the variant line first (BLOCK_VARIANT_END) spares a batch of other games the
+    # joins.
     raws = [("\n".join(lines) if chunk.problem is None and len(lines := chunk.lines) > 1
-             and lines[1].endswith('78"') else None) for chunk in chunks]
+             and lines[1].endswith(BLOCK_VARIANT_END) else None) for chunk in chunks]
     return scan_texts(raws, [*map(_FIRST_LINE, chunks)], [*map(_INDEX, chunks)], source)
 
+
+BLOCK_VARIANT_END: Final = '78"'
+"""How the writer's variant line (a hand's second) ends for every variant a block reads: a
+hand or a text without it has nothing for the scanner."""
 
 _FIRST_LINE: Final = attrgetter("first_line")
 _INDEX: Final = attrgetter("index")

@@ -19,7 +19,6 @@ import numpy.typing as npt
 import pandas as pd
 from scipy import stats
 
-from analytics.dashboard.replayer import rules_from_json
 from analytics.equity import (
     poker_category_counts,
     seveneight_three_card_counts,
@@ -38,8 +37,10 @@ from analytics.evaluator import (
     bigtwo_combo,
 )
 from analytics.evaluator.categories import card_text_codes, poker_labels, seveneight_labels
+from analytics.warehouse.facts import bigtwo_rules
 from analytics.warehouse.ingest import FileSummary
-from parsers.knobs import BigTwoRules, Game
+from analytics.warehouse.views import NO_COMBINATION
+from parsers.knobs import BigTwoRules
 from parsers.model import RUMMOLI_POTS
 
 __all__ = [
@@ -123,8 +124,7 @@ def _blank_for_none(labels: npt.NDArray[np.object_], index: pd.Index) -> pd.Seri
 
 def bigtwo_kinds(cards: pd.Series, rules: pd.Series) -> pd.Series:
     """The kind of each Big Two play (``single`` ... ``straight_flush``) under its hand's knobs
-    (``rules`` holds the warehouse's JSON of knobs); ``not a combination`` otherwise."""
-    parsed: dict[str, BigTwoRules] = {}
+    (``rules`` holds the warehouse's JSON of knobs); ``views.NO_COMBINATION`` otherwise."""
     # Each distinct play under each rule set is classified once: the same singles and pairs
     # come up again and again (the page's 20,000 sampled plays of the dashboard benchmark's
     # million hands are 472 distinct ones: 0.44 s of CPU became 0.11 s).
@@ -133,12 +133,9 @@ def bigtwo_kinds(cards: pd.Series, rules: pd.Series) -> pd.Series:
     for text, knobs in zip(cards, rules, strict=True):
         label = kinds.get((text, knobs))
         if label is None:
-            rule_set = parsed.get(knobs)
-            if rule_set is None:
-                rule_set = parsed[knobs] = _bigtwo_rules(knobs)
-            combo = bigtwo_combo(text, rule_set)
+            combo = bigtwo_combo(text, bigtwo_rules(knobs))
             label = kinds[(text, knobs)] = (combo.kind.label if combo is not None
-                                             else "not a combination")
+                                             else NO_COMBINATION)
         labels.append(label)
     return pd.Series(labels, index=cards.index, dtype="object")
 
@@ -150,14 +147,6 @@ def bigtwo_played(counts: pd.DataFrame) -> pd.DataFrame:
     kinds = bigtwo_kinds(counts["cards"], counts["rules"])
     return (counts.assign(category=kinds).groupby(["player", "category"])["plays"].sum()
             .astype("int64").rename("hands").reset_index())
-
-
-def _bigtwo_rules(knobs: str) -> BigTwoRules:
-    """The rule set of the warehouse's JSON of knobs, enums typed (the evaluator compares
-    enum members, so ``"sg_hk"`` as plain text would not count 2-6 and A-5 as runs)."""
-    rules = rules_from_json(Game.BIGTWO, knobs)
-    assert isinstance(rules, BigTwoRules)
-    return rules
 
 
 @cache
@@ -379,7 +368,7 @@ def _bigtwo_groups(dealt: pd.DataFrame
     # each key's rule set is its first hand's, as before.
     sizes = dealt["cards"].str.len() // 2
     for (size, knobs), cards in dealt["cards"].groupby([sizes, dealt["rules"]], sort=False):
-        rule_set = _bigtwo_rules(str(knobs))
+        rule_set = bigtwo_rules(str(knobs))
         key = (int(cast("int", size)), rule_set.straights.value, rule_set.four_card_plays)
         groups.setdefault(key, (rule_set, []))[1].extend(cards.tolist())
     return groups

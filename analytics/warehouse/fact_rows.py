@@ -224,16 +224,15 @@ def with_dealt_categories(seats: pa.Table) -> pa.Table:
     poker kernel runs on the calling thread (``parallel=False``), never on numba's OpenMP
     pool, which GNU OpenMP forbids in a worker forked from a process that has used it."""
     categories = _seveneight_dealt_categories(seats)
+    derived = [categories]
     if categories is None:
-        categories = dealt_categories(seats.select(["game", "dealt"]))
-        # The Big Two plays by kind, as the SQL fill counts them (none in a batch of 7 & 8
-        # seats: the insert leaves the columns NULL).
-        kinds = play_kinds(seats)
-        if kinds is not None:
-            categories = pa.table({**{name: categories[name] for name in categories.column_names},
-                                   **{name: kinds[name] for name in kinds.column_names}})
-    for name in categories.column_names:
-        seats = seats.append_column(name, categories[name])
+        # The Big Two plays by kind too, as the SQL fill counts them (none in a batch of
+        # 7 & 8 seats: the insert leaves the columns NULL).
+        derived = [dealt_categories(seats.select(["game", "dealt"])), play_kinds(seats)]
+    for table in derived:
+        if table is not None:
+            for name in table.column_names:
+                seats = seats.append_column(name, table[name])
     return seats
 
 

@@ -65,8 +65,8 @@ from parsers.knobs import (
 from parsers.model import GameRules
 
 __all__ = ["CHUNK_HANDS", "HANDS_TABLE", "HANDS_TABLE_V5", "PLAY_KINDS_V8", "POTS_TABLE",
-           "SEATS_TABLE", "SEATS_TABLE_V4", "dealt_categories", "fill_batch", "fill_batch_pots",
-           "fill_missing", "fill_missing_hands", "fill_missing_play_kinds",
+           "SEATS_TABLE", "SEATS_TABLE_V4", "bigtwo_rules", "dealt_categories", "fill_batch",
+           "fill_batch_pots", "fill_missing", "fill_missing_hands", "fill_missing_play_kinds",
            "fill_missing_seats", "fill_seats_v6", "play_kinds", "rules_from_json"]
 
 # The columns of seat_facts as migration 4 created it: migration text, never to be edited
@@ -602,7 +602,10 @@ _NO_KIND: Final = _KIND_CODES[NO_COMBINATION]
 
 
 @lru_cache(maxsize=64)
-def _bigtwo_rules(knobs: str | None) -> BigTwoRules:
+def bigtwo_rules(knobs: str | None) -> BigTwoRules:
+    """The Big Two rule set of the warehouse's JSON of knobs, enums typed (the evaluator
+    compares enum members, so ``"sg_hk"`` as plain text would not count 2-6 and A-5 as
+    runs); cached: a warehouse holds a handful of rule sets."""
     rules = rules_from_json(Game.BIGTWO, knobs)
     assert isinstance(rules, BigTwoRules)
     return rules
@@ -615,7 +618,7 @@ def _play_kind(cards: str | None, knobs: str | None) -> int:
     if cards is None:
         return _NO_KIND
     try:
-        combo = bigtwo_combo(cards, _bigtwo_rules(knobs))
+        combo = bigtwo_combo(cards, bigtwo_rules(knobs))
     except EvaluationError:  # unknown or repeated cards: the engine never stores them
         return _NO_KIND
     return _NO_KIND if combo is None else _KIND_CODES[combo.kind.label]

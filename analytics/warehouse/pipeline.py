@@ -42,7 +42,7 @@ from analytics.warehouse.fact_rows import fact_tables
 from analytics.warehouse.rows import Batch, FileContext, RejectRow
 from analytics.warehouse.sources import Limits, SourceRef, open_source, read_range
 from parsers.block import SevenEightBlock
-from parsers.block_scan import scan_seveneight, scan_texts
+from parsers.block_scan import BLOCK_VARIANT_END, scan_seveneight, scan_texts
 from parsers.knobs import Game
 from parsers.model import with_actions
 from parsers.reader import Chunk, Cut, hand_and_fields, iter_chunks, plain_hands
@@ -118,9 +118,9 @@ def process_data(data: bytes, context: FileContext, batch_hands: int, result: Un
     their texts (:func:`parsers.block_scan.scan_texts`), and only the hands it declines or
     the batch replay leaves are made chunks, for the per-hand path.
     """
-    # Every variant the block reads ends its line with ``78"``: a text without one has no
-    # hand for the scanner, and goes the chunks' way at once.
-    hands = plain_hands(data, context.path, start) if b'78"\n' in data else None
+    # A text without a line ending as the block's variants do has no hand for the scanner,
+    # and goes the chunks' way at once.
+    hands = plain_hands(data, context.path, start) if _VARIANT_LINE_END in data else None
     if hands is None:
         process_chunks(iter_chunks(io.BytesIO(data), context.path, start=start), context,
                        batch_hands, result)
@@ -133,6 +133,9 @@ def process_data(data: bytes, context: FileContext, batch_hands: int, result: Un
                              hands.indexes[begin:end], context.path)
         _add(result, _block_batch(group, context, scanned)
              or _per_hand_batch(group, range(len(group)), context))
+
+
+_VARIANT_LINE_END: Final = (BLOCK_VARIANT_END + "\n").encode()
 
 
 def _add(result: UnitResult, found: _Found) -> None:
