@@ -268,11 +268,14 @@ def old_plays(con: Con, f: HandFilter) -> pd.DataFrame:
 
 
 def old_play_kinds(con: Con, f: HandFilter) -> pd.DataFrame:
-    """The Big Two plays by kind as the Hand types page counted them: every play (the old
-    join), counted per player, card text and rules, each classified (logic.bigtwo_played)."""
+    """The Big Two plays by kind as the Hand types page counted them until migration 8:
+    every play (the old join), counted per player, card text and rules, each distinct one
+    classified (logic.bigtwo_kinds) and summed per player and kind."""
     counts = (old_plays(con, f).groupby(["player", "cards", "rules"]).size()
               .rename("plays").reset_index())
-    kinds = logic.bigtwo_played(counts)
+    kinds = (counts.assign(category=logic.bigtwo_kinds(counts["cards"], counts["rules"]))
+             .groupby(["player", "category"])["plays"].sum().astype("int64")
+             .rename("hands").reset_index())
     return kinds.astype({"hands": "int64"}) if kinds.empty else kinds
 
 

@@ -1,6 +1,6 @@
 """The Hand types page's counting: Big Two deal partitions on card codes against a walk over
-each hand's text, every play counted exactly (``views.play_counts``) against the plays one
-by one, and the 7 & 8 showdowns of one game."""
+each hand's text, every play counted by kind exactly (``views.play_kinds``) against the
+plays classified one by one, and the 7 & 8 showdowns of one game."""
 
 from __future__ import annotations
 
@@ -78,17 +78,10 @@ FILTERS = [HandFilter(), HandFilter(players=("Cy",)), HandFilter(game="bigtwo"),
 @pytest.mark.parametrize("f", FILTERS, ids=str)
 def test_every_play_is_counted_once(dashboard_con: duckdb.DuckDBPyConnection,
                                     f: HandFilter) -> None:
-    counts = views.play_counts(dashboard_con, f)
+    played = views.play_kinds(dashboard_con, f)
     every = views.plays(dashboard_con, f, sample=_EVERYTHING)  # one row per play
-    assert int(counts["plays"].sum()) == len(every)
-    expected = (every.groupby(["player", "cards", "rules"]).size().rename("plays")
-                .reset_index())
-    got = counts.sort_values(["player", "cards", "rules"]).reset_index(drop=True)
-    assert got["plays"].dtype == "int64"
-    pd.testing.assert_frame_equal(got, expected.astype({"plays": "int64"}),
-                                  check_dtype=False)
-    # Kinds per player: the counted rows give what categorising every play one by one gives.
-    played = logic.bigtwo_played(counts)
+    assert int(played["hands"].sum()) == len(every)
+    # Kinds per player: the stored counts give what categorising every play one by one gives.
     one_by_one = (every.assign(category=logic.bigtwo_kinds(every["cards"], every["rules"]))
                   .groupby(["player", "category"]).size().rename("hands").reset_index())
     pd.testing.assert_frame_equal(played, one_by_one.astype({"hands": "int64"}),

@@ -50,7 +50,6 @@ __all__ = [
     "bigtwo_held_table",
     "bigtwo_kinds",
     "bigtwo_partition_counts",
-    "bigtwo_played",
     "board_areas",
     "calibration_table",
     "card_codes",
@@ -140,16 +139,6 @@ def bigtwo_kinds(cards: pd.Series, rules: pd.Series) -> pd.Series:
     return pd.Series(labels, index=cards.index, dtype="object")
 
 
-def bigtwo_played(counts: pd.DataFrame) -> pd.DataFrame:
-    """Big Two plays per player and kind from ``views.play_counts`` (player, cards, rules,
-    plays: every play, counted): player, category, hands (plays of that kind).  Each row is
-    a distinct play of a player under a rule set, so the evaluator runs once per row."""
-    kinds = bigtwo_kinds(counts["cards"], counts["rules"])
-    return (counts.assign(category=kinds).groupby(["player", "category"])["plays"].sum()
-            .astype("int64").rename("hands").reset_index())
-
-
-@cache
 def seveneight_theory(size: int) -> pd.Series:
     """Exact probability of each 7 & 8 category for ``size`` (2 or 3) random cards.
 

@@ -636,8 +636,8 @@ def play_kinds(rows: pa.Table) -> pa.Table | None:
     none of a kind, NULL for the other games); None when no row is a Big Two seat (the
     insert then leaves the columns NULL).
 
-    Each distinct play under each rule set is classified once (``bigtwo_combo``, as the
-    Hand types page classified ``views.play_counts``): the plays and rule sets are
+    Each distinct play under each rule set is classified once (``bigtwo_combo``, as
+    ``dashboard.logic.bigtwo_kinds`` classifies plays): the plays and rule sets are
     dictionary-encoded, and the codes of the distinct pairs counted per seat.
     """
     game = rows["game"].combine_chunks()

@@ -49,7 +49,6 @@ __all__ = [
     "hands_over_time",
     "overview",
     "overview_page",
-    "play_counts",
     "play_kinds",
     "player_results",
     "plays",
@@ -866,32 +865,6 @@ def plays(con: duckdb.DuckDBPyConnection, f: HandFilter, *, sample: int = 20_000
     """, params)
 
 
-def play_counts(con: duckdb.DuckDBPyConnection, f: HandFilter) -> pd.DataFrame:
-    """Every Big Two play the filter keeps, counted: player, cards, rules (the hand's knobs as
-    JSON, which decide what a combination is), plays.  Exact, where :func:`plays` samples:
-    the same plays come up again and again, so the rows are few (the kind of each is then
-    found once per distinct text and rule set)."""
-    cond, params = facts_where(f, game="bigtwo")
-    # The plays are counted per (player, rule set) number and card text: carried through
-    # the unnest and hashed with every play, the two texts cost a quarter of the question's
-    # CPU over a million hands (the rule set is a JSON text of some 150 bytes).  The
-    # numbers come from the few distinct pairs, joined back to their texts at the end.
-    return _frame(con, f"""
-        WITH pairs AS (
-            SELECT player, rules, row_number() OVER () AS pair
-            FROM (SELECT DISTINCT x.player, x.rules FROM seat_facts x
-                  WHERE len(x.plays) > 0 AND {cond})),
-        counted AS (
-            SELECT s.pair, p.cards, count(*) AS plays
-            FROM (SELECT pairs.pair, x.plays FROM seat_facts x JOIN pairs USING (player, rules)
-                  WHERE len(x.plays) > 0 AND {cond}) AS s, unnest(s.plays) AS p(cards)
-            GROUP BY ALL)
-        SELECT pairs.player, c.cards, pairs.rules, c.plays
-        FROM counted c JOIN pairs USING (pair)
-        ORDER BY pairs.player, c.cards, pairs.rules
-    """, params)
-
-
 NO_COMBINATION: Final = "not a combination"
 """The kind of a Big Two play that is no combination under its hand's rules."""
 
@@ -907,11 +880,11 @@ def play_kinds(con: duckdb.DuckDBPyConnection, f: HandFilter) -> pd.DataFrame:
     rules): player, category (a key of :data:`PLAY_KIND_COLUMNS`), hands (plays); only
     the kinds a player played, ordered by player and category.
 
-    The page's "Plays by kind": what :func:`play_counts` counted per card text and the page
-    then classified, summed from the counts ``seat_facts`` stores per seat and kind (filled
-    when the hand is loaded, by the evaluator: migration 8).  Unnesting and grouping every
-    play cost most of a second of CPU over a million hands; these sums cost a scan of the
-    Big Two seats' rows.
+    The page's "Plays by kind", summed from the counts ``seat_facts`` stores per seat and
+    kind (filled when the hand is loaded, by the evaluator: migration 8); until then every
+    play was counted per card text and the page classified the distinct ones.  Unnesting
+    and grouping every play cost most of a second of CPU over a million hands; these sums
+    cost a scan of the Big Two seats' rows.
     """
     cond, params = facts_where(f, game="bigtwo")
     sums = ", ".join(f'sum(x.{column}) AS "{kind}"' for kind, column in PLAY_KIND_COLUMNS.items())
