@@ -147,10 +147,7 @@ def serve(
     headless: Annotated[bool, typer.Option(help="Do not open a browser.")] = False,
 ) -> None:
     """Open the dashboard (building the default database from the bundled samples if needed)."""
-    from analytics.warehouse.ingest import ensure_database
-
-    console.print("handlab: preparing the database (first run loads data/samples/)...")
-    database = ensure_database()
+    database = _prepare_database()
     console.print(f"handlab: dashboard on http://{host}:{port} (database {database})")
     # Streamlit always runs headless (its first-run e-mail prompt would block a fresh
     # machine); handlab opens the browser itself once the server answers.
@@ -169,6 +166,28 @@ def serve(
         server.terminate()
         code = server.wait()
     raise typer.Exit(code)
+
+
+def _prepare_database() -> Path:
+    """The dashboard's database, built (kernels compiled, samples loaded) with a spinner and
+    a progress bar when it does not exist yet."""
+    from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+    from analytics.warehouse.connection import resolve_db
+    from analytics.warehouse.ingest import IngestProgress, ensure_database
+
+    if resolve_db().exists():
+        return ensure_database()
+    console.print("handlab: first start: building the database from data/samples/")
+    with Progress(SpinnerColumn(), TextColumn("{task.description}"), BarColumn(),
+                  TimeElapsedColumn(), console=console) as bar:
+        task = bar.add_task("starting", total=None)
+
+        def report(step: IngestProgress) -> None:
+            bar.update(task, total=max(step.bytes_total, 1), completed=step.bytes_done)
+
+        return ensure_database(progress=report,
+                               announce=lambda step: bar.update(task, description=step))
 
 
 def _open_when_ready(url: str, server: subprocess.Popen[bytes], timeout: float = 60.0) -> None:

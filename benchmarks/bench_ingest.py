@@ -403,9 +403,11 @@ def main() -> None:
               f"{rate / reference:11.1f}", flush=True)
     own, child = peak_mib()
     print(f"\npeak memory: main process {own:,.0f} MiB, largest worker {child:,.0f} MiB")
-    started = time.perf_counter()
-    seconds, _ = timed_ingest(args.out / "seveneight", db, args.workers)
-    print(f"rerun of the 7 & 8 files (all already loaded): {time.perf_counter() - started:.1f} s")
+    if args.hands:
+        started = time.perf_counter()
+        seconds, _ = timed_ingest(args.out / "seveneight", db, args.workers)
+        print(f"rerun of the 7 & 8 files (all already loaded): "
+              f"{time.perf_counter() - started:.1f} s")
 
     with reader(db) as con:
         total = con.execute("SELECT count(*) FROM hands").fetchall()[0][0]

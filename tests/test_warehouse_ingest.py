@@ -330,6 +330,59 @@ def test_default_database_and_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     assert counts(built)["hands"] == 2
 
 
+def test_compile_kernels_runs_two_processes(monkeypatch: pytest.MonkeyPatch) -> None:
+    import subprocess
+
+    module = importlib.import_module("analytics.warehouse.ingest")
+
+    started: list[list[str]] = []
+    real_popen = subprocess.Popen
+
+    def recording_popen(args: list[str], **kwargs: object) -> subprocess.Popen[bytes]:
+        started.append(list(args))
+        return real_popen(args, **kwargs)  # type: ignore[call-overload, no-any-return]
+
+    monkeypatch.setattr(subprocess, "Popen", recording_popen)
+    monkeypatch.setattr(module.os, "cpu_count", lambda: 2)
+    # Real processes: on a warm cache each only loads the kernels; on a cold one (a fresh
+    # clone) they compile them for the rest of the suite.
+    assert module.compile_kernels() is True
+    assert sorted(tuple(args[3:]) for args in started) == [("bigtwo", "rummoli"),
+                                                             ("seveneight",)]
+    started.clear()
+    assert module.compile_kernels(frozenset({"rummoli"})) is True  # one group: nothing to split
+    monkeypatch.setattr(module.os, "cpu_count", lambda: 1)
+    assert module.compile_kernels() is True  # one core: nothing runs
+    assert started == []
+
+
+def test_compile_kernels_reports_a_failed_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    module = importlib.import_module("analytics.warehouse.ingest")
+
+    monkeypatch.setattr(module.os, "cpu_count", lambda: 2)
+    monkeypatch.setattr(module, "_WARM_UP_SCRIPT", "raise SystemExit(3)")
+    assert module.compile_kernels() is False
+
+
+def test_serve_builds_the_first_database_with_progress(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from analytics import cli
+    module = importlib.import_module("analytics.warehouse.ingest")
+
+    samples = tmp_path / "samples"
+    write(samples / "s.phhs", phhs(SEVENEIGHT, BIGTWO))
+    monkeypatch.setattr(module, "SAMPLES", samples)
+    monkeypatch.setattr(module, "compile_kernels", lambda *args: True)
+    monkeypatch.setenv("HANDLAB_DB", str(tmp_path / "first.duckdb"))
+    built = cli._prepare_database()
+    assert built == tmp_path / "first.duckdb" and counts(built)["hands"] == 2
+    shown = capsys.readouterr().err
+    assert "first start" in shown and "loading the sample histories" in shown
+    assert cli._prepare_database() == built  # exists: no build, no message
+    assert "first start" not in capsys.readouterr().err
+
+
 def test_package_level_ingest(tmp_path: Path) -> None:
     summary = analytics.ingest(write(tmp_path / "a.phh", SEVENEIGHT), tmp_path / "w.duckdb",
                                workers=0)

@@ -69,7 +69,8 @@ class Context:
     options: filters.Options
 
 
-@st.cache_resource(show_spinner="Preparing the database…")
+@st.cache_resource(show_spinner="Preparing the database (a fresh checkout's first start "
+                   "compiles the kernels and loads data/samples/: about a minute)…")
 def _ensure(db: str) -> str:
     """Build the database from data/samples once per server process (if it does not exist),
     and migrate one an older handlab wrote: its readers refuse an older schema, so without
