@@ -45,6 +45,7 @@ import pyarrow.compute as pc
 
 from analytics.evaluator import EvaluationError, bigtwo_combo
 from analytics.evaluator.categories import poker_labels, seveneight_labels
+from analytics.warehouse.arrow_scan import arrow_over, execute_over
 from analytics.warehouse.views import (
     DAY,
     NO_COMBINATION,
@@ -135,7 +136,7 @@ PLAY_KINDS_V8: Final = tuple(
 """Migration 8: a Big Two seat's plays counted per kind (``views.PLAY_KIND_COLUMNS``;
 NULL for the other games' seats)."""
 
-# A batch's own Arrow tables are registered under their warehouse names with this prefix.
+# A batch's own Arrow tables are read (arrow_scan) under their warehouse names with this prefix.
 _BATCH_PREFIX: Final = "_handlab_facts_"
 _BATCH_PREFIX_HANDS: Final = _BATCH_PREFIX + "hands"
 
@@ -360,28 +361,20 @@ _POT_UPDATE: Final = f"""
 """
 
 
-def _fill_batch_pots(con: duckdb.DuckDBPyConnection, board: pa.Table) -> None:
+def _fill_batch_pots(con: duckdb.DuckDBPyConnection, batch: Mapping[str, pa.Table]) -> None:
     """Add the batch's ``board`` rows to ``pot_facts`` and bring its games' streak columns
-    up to date (the batch's ``hands`` and ``seats`` are registered already)."""
-    con.register(_BATCH_PREFIX + "board", board)
-    try:
-        con.execute(_FILL_BATCH_POTS)
-    finally:
-        con.unregister(_BATCH_PREFIX + "board")
-    history = con.sql(_POT_HISTORY).to_arrow_table()
+    up to date (``batch``: its tables by their names in the statements)."""
+    execute_over(con, _FILL_BATCH_POTS, batch)
+    history = arrow_over(con, _POT_HISTORY, batch)
     since_all, history_rounds = _pot_streaks(history)
     changed = ((since_all != history["since_all"].to_numpy())
                | (history_rounds != history["history_rounds"].to_numpy()))
     if not changed.any():
         return
     at = pa.array(np.flatnonzero(changed))
-    con.register(_POT_STREAKS, pa.table({
+    execute_over(con, _POT_UPDATE, {_POT_STREAKS: pa.table({
         "hand_id": history["hand_id"].take(at), "pot": history["pot"].take(at),
-        "since_all": since_all[changed], "history_rounds": history_rounds[changed]}))
-    try:
-        con.execute(_POT_UPDATE)
-    finally:
-        con.unregister(_POT_STREAKS)
+        "since_all": since_all[changed], "history_rounds": history_rounds[changed]})})
 
 
 def _pot_streaks(history: pa.Table
@@ -440,16 +433,11 @@ def fill_batch(con: duckdb.DuckDBPyConnection, tables: Mapping[str, pa.Table]) -
     hands = tables["hands"]
     if hands.num_rows == 0:
         return
-    for name in _SOURCES:
-        con.register(_BATCH_PREFIX + name, tables[name])
-    try:
-        if pc.any(pc.equal(hands["game"], "rummoli")).as_py():
-            _fill_batch_pots(con, tables["board"])
-        _insert_seats(con, _FILL_BATCH_SEATS)
-        con.execute(_FILL_BATCH_HANDS)
-    finally:
-        for name in _SOURCES:
-            con.unregister(_BATCH_PREFIX + name)
+    batch = _batch(tables, (*_SOURCES, "board"))
+    if pc.any(pc.equal(hands["game"], "rummoli")).as_py():
+        _fill_batch_pots(con, batch)
+    _insert_seats(con, _FILL_BATCH_SEATS, tables=batch)
+    execute_over(con, _FILL_BATCH_HANDS, batch)
 
 
 def fill_batch_pots(con: duckdb.DuckDBPyConnection, tables: Mapping[str, pa.Table]) -> None:
@@ -459,16 +447,15 @@ def fill_batch_pots(con: duckdb.DuckDBPyConnection, tables: Mapping[str, pa.Tabl
     hands = tables["hands"]
     if hands.num_rows == 0 or not pc.any(pc.equal(hands["game"], "rummoli")).as_py():
         return
-    for name in _POT_SOURCES:
-        con.register(_BATCH_PREFIX + name, tables[name])
-    try:
-        _fill_batch_pots(con, tables["board"])
-    finally:
-        for name in _POT_SOURCES:
-            con.unregister(_BATCH_PREFIX + name)
+    _fill_batch_pots(con, _batch(tables, _POT_SOURCES))
 
 
-_POT_SOURCES: Final = ("hands", "seats")  # what _FILL_BATCH_POTS reads besides the board
+_POT_SOURCES: Final = ("hands", "seats", "board")  # what _FILL_BATCH_POTS reads
+
+
+def _batch(tables: Mapping[str, pa.Table], names: tuple[str, ...]) -> dict[str, pa.Table]:
+    """The batch's tables ``names`` under the names the statements read them by."""
+    return {_BATCH_PREFIX + name: tables[name] for name in names}
 
 
 def fill_missing(con: duckdb.DuckDBPyConnection) -> None:
@@ -534,12 +521,8 @@ def fill_missing_play_kinds(con: duckdb.DuckDBPyConnection) -> None:
             continue
         for name in ("seat", "hand_id"):
             counted = counted.add_column(0, name, rows[name])
-        con.register(_KIND_ROWS, counted)
-        try:
-            con.execute(f"UPDATE seat_facts x SET {sets} FROM {_KIND_ROWS} k "
-                        "WHERE x.hand_id = k.hand_id AND x.seat = k.seat")
-        finally:
-            con.unregister(_KIND_ROWS)
+        execute_over(con, f"UPDATE seat_facts x SET {sets} FROM {_KIND_ROWS} k "
+                     "WHERE x.hand_id = k.hand_id AND x.seat = k.seat", {_KIND_ROWS: counted})
 
 
 _FIRST_KIND: Final = next(iter(PLAY_KIND_COLUMNS.values()))
@@ -550,9 +533,11 @@ _SEAT_CATEGORIES: Final = _BATCH_PREFIX + "seat_categories"
 
 
 def _insert_seats(con: duckdb.DuckDBPyConnection, select: str,
-                  params: Mapping[str, object] | None = None, *, kinds: bool = True) -> None:
-    """Run the seats ``select``, add the dealt hands' categories and (with ``kinds``) the
-    Big Two plays by kind, insert the rows (in the select's order: by game and day).
+                  params: Mapping[str, object] | None = None, *, kinds: bool = True,
+                  tables: Mapping[str, pa.Table] | None = None) -> None:
+    """Run the seats ``select`` (reading ``tables`` by name, if any), add the dealt hands'
+    categories and (with ``kinds``) the Big Two plays by kind, insert the rows (in the
+    select's order: by game and day).
 
     The categories and kinds come from the shared evaluator, which SQL cannot call: the
     rows go to a temporary table, only the columns they are derived from travel to Python
@@ -561,7 +546,8 @@ def _insert_seats(con: duckdb.DuckDBPyConnection, select: str,
     converting the wide rows cost the ingest's main process more.  Migration 6 fills its
     table, which has no kind columns yet, without ``kinds`` (migration 8 adds them).
     """
-    con.execute(f"CREATE OR REPLACE TEMPORARY TABLE {_SEAT_ROWS} AS {select}", params)
+    execute_over(con, f"CREATE OR REPLACE TEMPORARY TABLE {_SEAT_ROWS} AS {select}",
+                 tables or {}, params)
     try:
         dealt = con.sql(f"SELECT game, dealt FROM {_SEAT_ROWS}").to_arrow_table()
         if dealt.num_rows == 0:
@@ -572,12 +558,8 @@ def _insert_seats(con: duckdb.DuckDBPyConnection, select: str,
         if counted is not None:
             for name in counted.column_names:
                 derived = derived.append_column(name, counted[name])
-        con.register(_SEAT_CATEGORIES, derived)
-        try:
-            con.execute(f"INSERT INTO seat_facts BY NAME SELECT * FROM {_SEAT_ROWS} "
-                        f"POSITIONAL JOIN {_SEAT_CATEGORIES}")
-        finally:
-            con.unregister(_SEAT_CATEGORIES)
+        execute_over(con, f"INSERT INTO seat_facts BY NAME SELECT * FROM {_SEAT_ROWS} "
+                     f"POSITIONAL JOIN {_SEAT_CATEGORIES}", {_SEAT_CATEGORIES: derived})
     finally:
         con.execute(f"DROP TABLE IF EXISTS {_SEAT_ROWS}")
 
