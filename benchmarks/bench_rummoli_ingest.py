@@ -70,7 +70,7 @@ def writer(tree: Path, rounds: int, out: Path) -> None:
     if hasattr(facts, "_fill_batch_pots"):
         timed(facts, "_fill_batch_pots", "  pot facts")
     else:  # the older tree: its pot statements, executed by fill_batch
-        statements = set(facts._FILL_BATCH_POTS)
+        statements = set(getattr(facts, "_FILL_BATCH_POTS"))  # noqa: B009 (not in this tree)
         fill_batch = facts.fill_batch
 
         def fill(con: Any, tables: Any) -> None:

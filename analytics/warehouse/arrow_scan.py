@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from types import CodeType
-from typing import Final
+from typing import Final, cast
 
 import duckdb
 import pyarrow as pa
@@ -56,15 +56,11 @@ def execute_over(con: duckdb.DuckDBPyConnection, statement: str,
     """Run ``statement`` (with ``params``) reading each of ``tables`` under its key, not
     registered: DuckDB lets go of them with the statement, not with the transaction.
     Returns the connection, as ``con.execute`` does (fetch a query's rows at once)."""
-    result = _run(_EXECUTE, con, statement, tables, params)
-    assert isinstance(result, duckdb.DuckDBPyConnection)
-    return result
+    return cast(duckdb.DuckDBPyConnection, _run(_EXECUTE, con, statement, tables, params))
 
 
 def arrow_over(con: duckdb.DuckDBPyConnection, query: str, tables: Mapping[str, pa.Table],
                params: Mapping[str, object] | None = None) -> pa.Table:
     """The rows of ``query`` (with ``params``) as Arrow, reading each of ``tables`` under its
     key as :func:`execute_over` does."""
-    result = _run(_ARROW, con, query, tables, params)
-    assert isinstance(result, pa.Table)
-    return result
+    return cast(pa.Table, _run(_ARROW, con, query, tables, params))

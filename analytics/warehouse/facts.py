@@ -217,7 +217,7 @@ over its game's whole history (migration 4)."""
 
 # fill_missing recomputes a game's pot history whole whenever one of its hands is filled (its
 # rounds may come in several files, in any order): the scope's games are deleted and inserted
-# again.  The ingest's batches go the incremental way of _FILL_BATCH_POTS below.
+# again.  The ingest's batches go the incremental way of _BATCH_POTS below.
 _GAMES: Final = """
     g.game = 'rummoli'
     AND (g.game_id IN (SELECT h.game_id FROM hands h WHERE h.game = 'rummoli' AND {scope})
@@ -326,18 +326,21 @@ _FILL_BATCH_SEATS: Final = _fills("TRUE", source_prefix=_BATCH_PREFIX)[2]
 # A batch's pots, incrementally (recomputing its games' whole histories with _POTS's windows
 # was most of the writer's time per Rummoli round: DuckDB's windows over the wide rows cost
 # ~10 us a row, and every batch of a long game paid for all its earlier rounds again).
-# 1. The batch's own board rows go in, from its own tables, their streak columns 0 for now.
-# 2. The streak columns of its games' whole histories are recomputed from pot_facts itself
-#    (narrow: game, pot, round, won; no join with hands, board or seats) in numpy, exactly
-#    as _POTS's windows define them, and only the rows whose values changed are updated:
-#    a game's rounds may come in several files, in any order.
+# 1. The batch's own pot rows are selected from its own tables (as Arrow), and the earlier
+#    rows of its games read from pot_facts (narrow: game, pot, round, won; no join with
+#    hands, board or seats).
+# 2. The streak columns of the games' whole histories, the earlier rows then the batch's in
+#    the order they are inserted (the order of ties, as the rows were read back before), are
+#    computed in numpy exactly as _POTS's windows define them: a game's rounds may come in
+#    several files, in any order.
+# 3. The batch's rows go in with their streak columns, and only the earlier rows whose
+#    values changed are updated (none when the batch's games are new to the warehouse).
 # pot_facts holds every board row the ingest loaded (fill_batch) or fill_missing filled;
 # rows written in bulk without facts get their whole games recomputed by fill_missing.
-_FILL_BATCH_POTS: Final = f"""
-    INSERT INTO pot_facts BY NAME
+_BATCH_POTS: Final = f"""
     SELECT b.hand_id, h.game, h.variant, h.rules, {STAKES} AS stakes, {SESSION} AS session,
            h.game_id, h.round, {DAY} AS day, b.pot, b.pot_order, b.before, b.antes, b.amount,
-           b.won_by, s.player AS won_by_player, b.after, 0 AS since_all, 0 AS history_rounds
+           b.won_by, s.player AS won_by_player, b.after
     FROM {_BATCH_PREFIX}board b JOIN {_BATCH_PREFIX}hands h USING (hand_id)
     LEFT JOIN {_BATCH_PREFIX}seats s ON s.hand_id = b.hand_id AND s.seat = b.won_by
     WHERE h.game = 'rummoli'
@@ -354,6 +357,8 @@ _POT_HISTORY: Final = f"""
     SELECT hand_id, pot, game_id, round, won_by IS NOT NULL AS won, since_all, history_rounds
     FROM pot_facts g WHERE {_BATCH_GAMES}
 """
+_POT_ROWS: Final = _BATCH_PREFIX + "pot_rows"
+_POT_INSERT: Final = f"INSERT INTO pot_facts BY NAME SELECT * FROM {_POT_ROWS}"
 _POT_STREAKS: Final = _BATCH_PREFIX + "pot_streaks"
 _POT_UPDATE: Final = f"""
     UPDATE pot_facts p SET since_all = n.since_all, history_rounds = n.history_rounds
@@ -364,17 +369,33 @@ _POT_UPDATE: Final = f"""
 def _fill_batch_pots(con: duckdb.DuckDBPyConnection, batch: Mapping[str, pa.Table]) -> None:
     """Add the batch's ``board`` rows to ``pot_facts`` and bring its games' streak columns
     up to date (``batch``: its tables by their names in the statements)."""
-    execute_over(con, _FILL_BATCH_POTS, batch)
-    history = arrow_over(con, _POT_HISTORY, batch)
+    rows = arrow_over(con, _BATCH_POTS, batch)
+    if rows.num_rows == 0:
+        return
+    earlier = arrow_over(con, _POT_HISTORY, batch)
+    history = pa.concat_tables([
+        earlier.select(_STREAK_INPUTS),
+        pa.table([rows["game_id"], rows["pot"], rows["round"], pc.is_valid(rows["won_by"])],
+                 names=list(_STREAK_INPUTS))])
     since_all, history_rounds = _pot_streaks(history)
-    changed = ((since_all != history["since_all"].to_numpy())
-               | (history_rounds != history["history_rounds"].to_numpy()))
+    count = earlier.num_rows
+    rows = rows.append_column("since_all", pa.array(since_all[count:])).append_column(
+        "history_rounds", pa.array(history_rounds[count:]))
+    execute_over(con, _POT_INSERT, {_POT_ROWS: rows})
+    if not count:
+        return
+    since_all, history_rounds = since_all[:count], history_rounds[:count]
+    changed = ((since_all != earlier["since_all"].to_numpy())
+               | (history_rounds != earlier["history_rounds"].to_numpy()))
     if not changed.any():
         return
     at = pa.array(np.flatnonzero(changed))
     execute_over(con, _POT_UPDATE, {_POT_STREAKS: pa.table({
-        "hand_id": history["hand_id"].take(at), "pot": history["pot"].take(at),
+        "hand_id": earlier["hand_id"].take(at), "pot": earlier["pot"].take(at),
         "since_all": since_all[changed], "history_rounds": history_rounds[changed]})})
+
+
+_STREAK_INPUTS: Final = ("game_id", "pot", "round", "won")  # what _pot_streaks reads
 
 
 def _pot_streaks(history: pa.Table
@@ -450,7 +471,7 @@ def fill_batch_pots(con: duckdb.DuckDBPyConnection, tables: Mapping[str, pa.Tabl
     _fill_batch_pots(con, _batch(tables, _POT_SOURCES))
 
 
-_POT_SOURCES: Final = ("hands", "seats", "board")  # what _FILL_BATCH_POTS reads
+_POT_SOURCES: Final = ("hands", "seats", "board")  # what _BATCH_POTS reads
 
 
 def _batch(tables: Mapping[str, pa.Table], names: tuple[str, ...]) -> dict[str, pa.Table]:
