@@ -30,7 +30,7 @@ import pyarrow.compute as pc
 
 from analytics.warehouse.arrow_scan import execute_over
 from analytics.warehouse.fact_rows import FACT_TABLES
-from analytics.warehouse.facts import fill_batch, fill_batch_pots
+from analytics.warehouse.facts import PotGames, fill_batch, fill_batch_pots
 from analytics.warehouse.rows import FileContext, RejectRow, reject_table
 
 __all__ = ["FileStats", "begin", "begin_file", "commit", "commit_file", "is_loaded",
@@ -105,9 +105,12 @@ def _insert(con: duckdb.DuckDBPyConnection, table: str, data: pa.Table) -> None:
                  {"_handlab_batch": data})
 
 
-def load_batch(con: duckdb.DuckDBPyConnection, tables: dict[str, pa.Table]
-               ) -> tuple[Counter[str], Counter[str]]:
-    """Insert one batch's new hands; return (loaded, duplicates) counted by game."""
+def load_batch(con: duckdb.DuckDBPyConnection, tables: dict[str, pa.Table],
+               games: PotGames | None = None) -> tuple[Counter[str], Counter[str]]:
+    """Insert one batch's new hands; return (loaded, duplicates) counted by game.
+
+    ``games``: the writer's record of which Rummoli games have pot rows, kept across its
+    batches (:class:`~analytics.warehouse.facts.PotGames`), or None to look them up."""
     hands = tables["hands"]
     loaded: Counter[str] = Counter()
     duplicates: Counter[str] = Counter()
@@ -131,9 +134,9 @@ def load_batch(con: duckdb.DuckDBPyConnection, tables: dict[str, pa.Table]
         # dealt categories included.
         _insert(con, "seat_facts", tables["seat_facts"])
         _insert(con, "hand_facts", tables["hand_facts"])
-        fill_batch_pots(con, tables)
+        fill_batch_pots(con, tables, games)
     else:
-        fill_batch(con, tables)  # the derived fact tables, from the rows just inserted
+        fill_batch(con, tables, games)  # the derived fact tables, from the rows just inserted
     return loaded, duplicates
 
 
