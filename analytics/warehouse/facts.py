@@ -410,22 +410,20 @@ def _fill_batch_pots(con: duckdb.DuckDBPyConnection, batch: Mapping[str, pa.Tabl
     if rows.num_rows == 0:
         return
     ids = pc.unique(rows["game_id"]).to_pylist() if games is not None else []
-    if games is None or games.any_known(con, ids):
-        earlier = arrow_over(con, _POT_HISTORY, batch)
-    else:
-        earlier = _NO_HISTORY
-    history = pa.concat_tables([
-        earlier.select(_STREAK_INPUTS),
-        pa.table([rows["game_id"], rows["pot"], rows["round"], pc.is_valid(rows["won_by"])],
-                 names=list(_STREAK_INPUTS))])
+    history = pa.table([rows["game_id"], rows["pot"], rows["round"],
+                        pc.is_valid(rows["won_by"])], names=list(_STREAK_INPUTS))
+    earlier = (arrow_over(con, _POT_HISTORY, batch)
+               if games is None or games.any_known(con, ids) else None)
+    count = 0 if earlier is None else earlier.num_rows
+    if earlier is not None and count:
+        history = pa.concat_tables([earlier.select(_STREAK_INPUTS), history])
     since_all, history_rounds = _pot_streaks(history)
-    count = earlier.num_rows
     rows = rows.append_column("since_all", pa.array(since_all[count:])).append_column(
         "history_rounds", pa.array(history_rounds[count:]))
     execute_over(con, _POT_INSERT, {_POT_ROWS: rows})
     if games is not None:
         games.add(con, ids)
-    if not count:
+    if earlier is None or not count:
         return
     since_all, history_rounds = since_all[:count], history_rounds[:count]
     changed = ((since_all != earlier["since_all"].to_numpy())
@@ -439,12 +437,6 @@ def _fill_batch_pots(con: duckdb.DuckDBPyConnection, batch: Mapping[str, pa.Tabl
 
 
 _STREAK_INPUTS: Final = ("game_id", "pot", "round", "won")  # what _pot_streaks reads
-_NO_HISTORY: Final = pa.table({
-    "hand_id": pa.array([], pa.int64()), "pot": pa.array([], pa.string()),
-    "game_id": pa.array([], pa.string()), "round": pa.array([], pa.int32()),
-    "won": pa.array([], pa.bool_()), "since_all": pa.array([], pa.int64()),
-    "history_rounds": pa.array([], pa.int64())})
-"""_POT_HISTORY's answer for games without earlier rows (its columns' types)."""
 
 
 def _pot_streaks(history: pa.Table
