@@ -70,10 +70,10 @@ def writer(tree: Path, rounds: int, out: Path) -> None:
     if hasattr(facts, "_fill_batch_pots"):
         timed(facts, "_fill_batch_pots", "  pot facts")
     else:  # the older tree: its pot statements, executed by fill_batch
-        statements = set(facts._FILL_BATCH_POTS)
+        statements = set(getattr(facts, "_FILL_BATCH_POTS"))  # noqa: B009 (not in this tree)
         fill_batch = facts.fill_batch
 
-        def fill(con: Any, tables: Any) -> None:
+        def fill(con: Any, tables: Any, *rest: Any) -> None:
             class Timed:
                 def __getattr__(self, name: str) -> Any:
                     return getattr(con, name)
@@ -85,9 +85,9 @@ def writer(tree: Path, rounds: int, out: Path) -> None:
                         spent["  pot facts"] += time.process_time() - started
                     return result
 
-            fill_batch(cast(Any, Timed()), tables)
+            fill_batch(cast(Any, Timed()), tables, *rest)
 
-        loader.fill_batch = fill  # type: ignore[attr-defined]
+        setattr(loader, "fill_batch", fill)  # noqa: B010 (the older tree's loader)
     started = _cpu()
     summary = ingest([out / "rummoli"], out / "w.duckdb", workers=1)
     total = _cpu() - started

@@ -9,9 +9,12 @@ after the ingest has loaded the Rummoli kernel (``analytics.equity.rummoli.warm_
 
 from __future__ import annotations
 
+import datetime as dt
 import importlib
+import io
 import random
 from pathlib import Path
+from typing import Any
 
 import duckdb
 import pandas as pd
@@ -19,8 +22,14 @@ import pyarrow as pa
 import pytest
 
 from analytics.warehouse import facts, ingest, reader
+from analytics.warehouse.arrow_scan import arrow_over
+from analytics.warehouse.connection import open_writer
+from analytics.warehouse.loader import begin, commit, load_batch
+from analytics.warehouse.pipeline import UnitResult, process_chunks
+from analytics.warehouse.rows import FileContext
 from analytics.warehouse.views import DAY, SESSION, STAKES
 from parsers import dumps_hand
+from parsers.reader import iter_chunks
 from tests.test_warehouse_data import simulated, write
 
 _ALL_GAMES = "g.game = 'rummoli'"
@@ -148,3 +157,72 @@ def test_workers_forked_after_the_warm_up_give_the_same_rows(tmp_path: Path) -> 
             got = con.execute(query).fetchdf()
         assert len(expected) > 0
         pd.testing.assert_frame_equal(got, expected)
+
+
+def _round_batches(count: int, seed: int, per_batch: int) -> list[dict[str, pa.Table]]:
+    """Simulated rounds (the same few games throughout) as the worker's batches."""
+    context = FileContext("r.phhs", f"{seed:064x}", dt.datetime(2026, 1, 1, 12))
+    result = UnitResult(0, last=True)
+    text = _phhs(_round_texts(count, seed))
+    process_chunks(iter_chunks(io.StringIO(text), context.path), context, per_batch, result)
+    assert len(result.batches) == -(-count // per_batch) and not result.rejects
+    return result.batches
+
+
+def _history_queries(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Counts, in a list of one, the queries for a batch's earlier pot rows."""
+    counted = [0]
+
+    def counting(con: duckdb.DuckDBPyConnection, query: str, *args: Any) -> pa.Table:
+        counted[0] += query == facts._POT_HISTORY
+        return arrow_over(con, query, *args)
+
+    monkeypatch.setattr(facts, "arrow_over", counting)
+    return counted
+
+
+def test_new_games_skip_the_history_query(tmp_path: Path,
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """The ingest's record of the games with pot rows (facts.PotGames) spares the query for
+    earlier rows to batches whose games are all new, and only to those: files of their own
+    games, then files that continue them, in one ingest and in the next."""
+    monkeypatch.setattr(importlib.import_module("analytics.warehouse.ingest"),
+                        "BATCH_HANDS", 1_000)
+    texts = {seed: _round_texts(30, seed) for seed in (21, 22, 23)}
+    queries = _history_queries(monkeypatch)
+    db = tmp_path / "w.duckdb"
+    first = [write(tmp_path / f"a{seed}.phhs", _phhs(texts[seed][:10])) for seed in (21, 22)]
+    ingest(first, db, workers=0)
+    assert queries[0] == 0  # two files, each of games no other file has
+    pd.testing.assert_frame_equal(_stored(db), _recomputed(db))
+    ingest([write(tmp_path / "b21.phhs", _phhs(texts[21][10:])),
+            write(tmp_path / "b23.phhs", _phhs(texts[23]))], db, workers=0)
+    assert queries[0] == 1  # seed 21's games have earlier rows, seed 23's are new
+    pd.testing.assert_frame_equal(_stored(db), _recomputed(db))
+    ingest([write(tmp_path / "c22.phhs", _phhs(texts[22][10:]))], db, workers=0)
+    assert queries[0] == 2
+    pd.testing.assert_frame_equal(_stored(db), _recomputed(db))
+
+
+def test_the_record_of_games_is_read_again_on_another_connection(tmp_path: Path) -> None:
+    """A writer whose lease let go and reopened reads the games again: another writer may have
+    added rounds of a game new to it meanwhile, whose earlier rows the streaks must count."""
+    db = tmp_path / "w.duckdb"
+    (other,) = _round_batches(10, 32, 10)
+    first, second = _round_batches(20, 31, 10)
+    assert set(first["hands"]["game_id"].to_pylist()).isdisjoint(
+        other["hands"]["game_id"].to_pylist())
+    games = facts.PotGames()
+    # Each batch on a connection of its own, as after a release; the middle one by another
+    # writer, without this record.
+    for tables, record in ((other, games), (first, None), (second, games)):
+        con = open_writer(db)
+        try:
+            begin(con)
+            load_batch(con, tables, record)
+            commit(con)
+        finally:
+            con.close()
+    stored = _stored(db)
+    assert len(stored) == sum(batch["board"].num_rows for batch in (other, first, second))
+    pd.testing.assert_frame_equal(stored, _recomputed(db))

@@ -184,9 +184,9 @@ def test_a_file_in_parts_failing_late_rolls_back_alone(tmp_path: Path,
     loaded_parts: list[int] = []
     real_load = module.load_batch
 
-    def load(con: Any, tables: Any) -> Any:
+    def load(con: Any, tables: Any, *rest: Any) -> Any:
         loaded_parts.append(tables["hands"].num_rows)
-        return real_load(con, tables)
+        return real_load(con, tables, *rest)
 
     monkeypatch.setattr(module, "load_batch", load)
     commits = count_commits(monkeypatch)

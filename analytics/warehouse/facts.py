@@ -45,6 +45,7 @@ import pyarrow.compute as pc
 
 from analytics.evaluator import EvaluationError, bigtwo_combo
 from analytics.evaluator.categories import poker_labels, seveneight_labels
+from analytics.warehouse.arrow_scan import arrow_over, execute_over
 from analytics.warehouse.views import (
     DAY,
     NO_COMBINATION,
@@ -65,9 +66,10 @@ from parsers.knobs import (
 from parsers.model import GameRules
 
 __all__ = ["CHUNK_HANDS", "HANDS_TABLE", "HANDS_TABLE_V5", "PLAY_KINDS_V8", "POTS_TABLE",
-           "SEATS_TABLE", "SEATS_TABLE_V4", "bigtwo_rules", "dealt_categories", "fill_batch",
-           "fill_batch_pots", "fill_missing", "fill_missing_hands", "fill_missing_play_kinds",
-           "fill_missing_seats", "fill_seats_v6", "play_kinds", "rules_from_json"]
+           "SEATS_TABLE", "SEATS_TABLE_V4", "PotGames", "bigtwo_rules", "dealt_categories",
+           "fill_batch", "fill_batch_pots", "fill_missing", "fill_missing_hands",
+           "fill_missing_play_kinds", "fill_missing_seats", "fill_seats_v6", "play_kinds",
+           "rules_from_json"]
 
 # The columns of seat_facts as migration 4 created it: migration text, never to be edited
 # (SEATS_TABLE_V4 must stay what migration 4 ran); migration 6 added the ones after them.
@@ -135,7 +137,7 @@ PLAY_KINDS_V8: Final = tuple(
 """Migration 8: a Big Two seat's plays counted per kind (``views.PLAY_KIND_COLUMNS``;
 NULL for the other games' seats)."""
 
-# A batch's own Arrow tables are registered under their warehouse names with this prefix.
+# A batch's own Arrow tables are read (arrow_scan) under their warehouse names with this prefix.
 _BATCH_PREFIX: Final = "_handlab_facts_"
 _BATCH_PREFIX_HANDS: Final = _BATCH_PREFIX + "hands"
 
@@ -216,7 +218,7 @@ over its game's whole history (migration 4)."""
 
 # fill_missing recomputes a game's pot history whole whenever one of its hands is filled (its
 # rounds may come in several files, in any order): the scope's games are deleted and inserted
-# again.  The ingest's batches go the incremental way of _FILL_BATCH_POTS below.
+# again.  The ingest's batches go the incremental way of _BATCH_POTS below.
 _GAMES: Final = """
     g.game = 'rummoli'
     AND (g.game_id IN (SELECT h.game_id FROM hands h WHERE h.game = 'rummoli' AND {scope})
@@ -325,18 +327,21 @@ _FILL_BATCH_SEATS: Final = _fills("TRUE", source_prefix=_BATCH_PREFIX)[2]
 # A batch's pots, incrementally (recomputing its games' whole histories with _POTS's windows
 # was most of the writer's time per Rummoli round: DuckDB's windows over the wide rows cost
 # ~10 us a row, and every batch of a long game paid for all its earlier rounds again).
-# 1. The batch's own board rows go in, from its own tables, their streak columns 0 for now.
-# 2. The streak columns of its games' whole histories are recomputed from pot_facts itself
-#    (narrow: game, pot, round, won; no join with hands, board or seats) in numpy, exactly
-#    as _POTS's windows define them, and only the rows whose values changed are updated:
-#    a game's rounds may come in several files, in any order.
+# 1. The batch's own pot rows are selected from its own tables (as Arrow), and the earlier
+#    rows of its games read from pot_facts (narrow: game, pot, round, won; no join with
+#    hands, board or seats).
+# 2. The streak columns of the games' whole histories, the earlier rows then the batch's in
+#    the order they are inserted (the order of ties, as the rows were read back before), are
+#    computed in numpy exactly as _POTS's windows define them: a game's rounds may come in
+#    several files, in any order.
+# 3. The batch's rows go in with their streak columns, and only the earlier rows whose
+#    values changed are updated (none when the batch's games are new to the warehouse).
 # pot_facts holds every board row the ingest loaded (fill_batch) or fill_missing filled;
 # rows written in bulk without facts get their whole games recomputed by fill_missing.
-_FILL_BATCH_POTS: Final = f"""
-    INSERT INTO pot_facts BY NAME
+_BATCH_POTS: Final = f"""
     SELECT b.hand_id, h.game, h.variant, h.rules, {STAKES} AS stakes, {SESSION} AS session,
            h.game_id, h.round, {DAY} AS day, b.pot, b.pot_order, b.before, b.antes, b.amount,
-           b.won_by, s.player AS won_by_player, b.after, 0 AS since_all, 0 AS history_rounds
+           b.won_by, s.player AS won_by_player, b.after
     FROM {_BATCH_PREFIX}board b JOIN {_BATCH_PREFIX}hands h USING (hand_id)
     LEFT JOIN {_BATCH_PREFIX}seats s ON s.hand_id = b.hand_id AND s.seat = b.won_by
     WHERE h.game = 'rummoli'
@@ -353,6 +358,8 @@ _POT_HISTORY: Final = f"""
     SELECT hand_id, pot, game_id, round, won_by IS NOT NULL AS won, since_all, history_rounds
     FROM pot_facts g WHERE {_BATCH_GAMES}
 """
+_POT_ROWS: Final = _BATCH_PREFIX + "pot_rows"
+_POT_INSERT: Final = f"INSERT INTO pot_facts BY NAME SELECT * FROM {_POT_ROWS}"
 _POT_STREAKS: Final = _BATCH_PREFIX + "pot_streaks"
 _POT_UPDATE: Final = f"""
     UPDATE pot_facts p SET since_all = n.since_all, history_rounds = n.history_rounds
@@ -360,28 +367,76 @@ _POT_UPDATE: Final = f"""
 """
 
 
-def _fill_batch_pots(con: duckdb.DuckDBPyConnection, board: pa.Table) -> None:
+class PotGames:
+    """The game ids (None: the rounds without one) that have rows in ``pot_facts``, as the
+    writer's connection sees them, so that a batch of games new to the warehouse skips the
+    query for their earlier rows: that query scans the game ids of the whole table (about
+    0.14 s per batch at 9,000,000 pot rows, a million rounds), a cost per batch that grew
+    with everything loaded before it, while a batch's games rarely have earlier rows.
+
+    Read from the table once per connection (on the first Rummoli batch) and kept up to
+    date with the batches' games as :func:`fill_batch_pots` inserts them.  A game it holds
+    without rows (its transaction rolled back) only costs that query; a game with rows it
+    did not hold would leave the streaks wrong, so it is read again whenever the
+    connection is another one: only the writer holding the connection writes, and another
+    writer can only have written while this one's lease had let go, which reopens it.
+    """
+
+    def __init__(self) -> None:
+        self._con: duckdb.DuckDBPyConnection | None = None
+        self._ids: set[str | None] = set()
+
+    def _known(self, con: duckdb.DuckDBPyConnection) -> set[str | None]:
+        if con is not self._con:  # holding the old one, whose id() cannot come back
+            rows = con.execute("SELECT DISTINCT game_id FROM pot_facts").fetchall()
+            self._con, self._ids = con, {row[0] for row in rows}
+        return self._ids
+
+    def any_known(self, con: duckdb.DuckDBPyConnection, ids: list[str | None]) -> bool:
+        """Whether any of ``ids`` may have rows in ``pot_facts``."""
+        return not self._known(con).isdisjoint(ids)
+
+    def add(self, con: duckdb.DuckDBPyConnection, ids: list[str | None]) -> None:
+        """Record ``ids`` as having rows (just inserted on ``con``)."""
+        self._known(con).update(ids)
+
+
+def _fill_batch_pots(con: duckdb.DuckDBPyConnection, batch: Mapping[str, pa.Table],
+                     games: PotGames | None) -> None:
     """Add the batch's ``board`` rows to ``pot_facts`` and bring its games' streak columns
-    up to date (the batch's ``hands`` and ``seats`` are registered already)."""
-    con.register(_BATCH_PREFIX + "board", board)
-    try:
-        con.execute(_FILL_BATCH_POTS)
-    finally:
-        con.unregister(_BATCH_PREFIX + "board")
-    history = con.sql(_POT_HISTORY).to_arrow_table()
+    up to date (``batch``: its tables by their names in the statements; ``games``: which
+    games have rows, if known)."""
+    rows = arrow_over(con, _BATCH_POTS, batch)
+    if rows.num_rows == 0:
+        return
+    ids = pc.unique(rows["game_id"]).to_pylist() if games is not None else []
+    history = pa.table([rows["game_id"], rows["pot"], rows["round"],
+                        pc.is_valid(rows["won_by"])], names=list(_STREAK_INPUTS))
+    earlier = (arrow_over(con, _POT_HISTORY, batch)
+               if games is None or games.any_known(con, ids) else None)
+    count = 0 if earlier is None else earlier.num_rows
+    if earlier is not None and count:
+        history = pa.concat_tables([earlier.select(_STREAK_INPUTS), history])
     since_all, history_rounds = _pot_streaks(history)
-    changed = ((since_all != history["since_all"].to_numpy())
-               | (history_rounds != history["history_rounds"].to_numpy()))
+    rows = rows.append_column("since_all", pa.array(since_all[count:])).append_column(
+        "history_rounds", pa.array(history_rounds[count:]))
+    execute_over(con, _POT_INSERT, {_POT_ROWS: rows})
+    if games is not None:
+        games.add(con, ids)
+    if earlier is None or not count:
+        return
+    since_all, history_rounds = since_all[:count], history_rounds[:count]
+    changed = ((since_all != earlier["since_all"].to_numpy())
+               | (history_rounds != earlier["history_rounds"].to_numpy()))
     if not changed.any():
         return
     at = pa.array(np.flatnonzero(changed))
-    con.register(_POT_STREAKS, pa.table({
-        "hand_id": history["hand_id"].take(at), "pot": history["pot"].take(at),
-        "since_all": since_all[changed], "history_rounds": history_rounds[changed]}))
-    try:
-        con.execute(_POT_UPDATE)
-    finally:
-        con.unregister(_POT_STREAKS)
+    execute_over(con, _POT_UPDATE, {_POT_STREAKS: pa.table({
+        "hand_id": earlier["hand_id"].take(at), "pot": earlier["pot"].take(at),
+        "since_all": since_all[changed], "history_rounds": history_rounds[changed]})})
+
+
+_STREAK_INPUTS: Final = ("game_id", "pot", "round", "won")  # what _pot_streaks reads
 
 
 def _pot_streaks(history: pa.Table
@@ -428,47 +483,48 @@ CHUNK_HANDS: Final = 100_000
 memory limit (512 MB), which a million hands in one statement do not."""
 
 
-def fill_batch(con: duckdb.DuckDBPyConnection, tables: Mapping[str, pa.Table]) -> None:
+def fill_batch(con: duckdb.DuckDBPyConnection, tables: Mapping[str, pa.Table],
+               games: PotGames | None = None) -> None:
     """Add the facts of one batch of new hands, just inserted (inside the file's transaction).
 
     ``tables`` are the rows the loader has just inserted, by warehouse table.  The seat
     facts are derived from them, not from the warehouse tables, so a batch costs what
     its own hands cost however large the warehouse has grown (scanning ``actions`` for a
     file's hands took about a second per file at a million hands).  The pot histories of
-    the batch's Rummoli games are brought up to date from ``pot_facts`` itself.
+    the batch's Rummoli games are brought up to date from ``pot_facts`` itself (``games``:
+    see :func:`fill_batch_pots`).
     """
     hands = tables["hands"]
     if hands.num_rows == 0:
         return
-    for name in _SOURCES:
-        con.register(_BATCH_PREFIX + name, tables[name])
-    try:
-        if pc.any(pc.equal(hands["game"], "rummoli")).as_py():
-            _fill_batch_pots(con, tables["board"])
-        _insert_seats(con, _FILL_BATCH_SEATS)
-        con.execute(_FILL_BATCH_HANDS)
-    finally:
-        for name in _SOURCES:
-            con.unregister(_BATCH_PREFIX + name)
+    batch = _batch(tables, (*_SOURCES, "board"))
+    if pc.any(pc.equal(hands["game"], "rummoli")).as_py():
+        _fill_batch_pots(con, batch, games)
+    _insert_seats(con, _FILL_BATCH_SEATS, tables=batch)
+    execute_over(con, _FILL_BATCH_HANDS, batch)
 
 
-def fill_batch_pots(con: duckdb.DuckDBPyConnection, tables: Mapping[str, pa.Table]) -> None:
+def fill_batch_pots(con: duckdb.DuckDBPyConnection, tables: Mapping[str, pa.Table],
+                    games: PotGames | None = None) -> None:
     """Add the ``pot_facts`` rows of one batch of new hands, just inserted, whose seat and
     hand facts came with the batch (:mod:`analytics.warehouse.fact_rows`): only the pots,
-    which need the warehouse's history, are filled here, as :func:`fill_batch` fills them."""
+    which need the warehouse's history, are filled here, as :func:`fill_batch` fills them.
+
+    ``games``, the writer's record of which games have rows (kept across its batches),
+    spares a batch of new games the query for their earlier rows; without it the query
+    always runs."""
     hands = tables["hands"]
     if hands.num_rows == 0 or not pc.any(pc.equal(hands["game"], "rummoli")).as_py():
         return
-    for name in _POT_SOURCES:
-        con.register(_BATCH_PREFIX + name, tables[name])
-    try:
-        _fill_batch_pots(con, tables["board"])
-    finally:
-        for name in _POT_SOURCES:
-            con.unregister(_BATCH_PREFIX + name)
+    _fill_batch_pots(con, _batch(tables, _POT_SOURCES), games)
 
 
-_POT_SOURCES: Final = ("hands", "seats")  # what _FILL_BATCH_POTS reads besides the board
+_POT_SOURCES: Final = ("hands", "seats", "board")  # what _BATCH_POTS reads
+
+
+def _batch(tables: Mapping[str, pa.Table], names: tuple[str, ...]) -> dict[str, pa.Table]:
+    """The batch's tables ``names`` under the names the statements read them by."""
+    return {_BATCH_PREFIX + name: tables[name] for name in names}
 
 
 def fill_missing(con: duckdb.DuckDBPyConnection) -> None:
@@ -534,12 +590,8 @@ def fill_missing_play_kinds(con: duckdb.DuckDBPyConnection) -> None:
             continue
         for name in ("seat", "hand_id"):
             counted = counted.add_column(0, name, rows[name])
-        con.register(_KIND_ROWS, counted)
-        try:
-            con.execute(f"UPDATE seat_facts x SET {sets} FROM {_KIND_ROWS} k "
-                        "WHERE x.hand_id = k.hand_id AND x.seat = k.seat")
-        finally:
-            con.unregister(_KIND_ROWS)
+        execute_over(con, f"UPDATE seat_facts x SET {sets} FROM {_KIND_ROWS} k "
+                     "WHERE x.hand_id = k.hand_id AND x.seat = k.seat", {_KIND_ROWS: counted})
 
 
 _FIRST_KIND: Final = next(iter(PLAY_KIND_COLUMNS.values()))
@@ -550,9 +602,11 @@ _SEAT_CATEGORIES: Final = _BATCH_PREFIX + "seat_categories"
 
 
 def _insert_seats(con: duckdb.DuckDBPyConnection, select: str,
-                  params: Mapping[str, object] | None = None, *, kinds: bool = True) -> None:
-    """Run the seats ``select``, add the dealt hands' categories and (with ``kinds``) the
-    Big Two plays by kind, insert the rows (in the select's order: by game and day).
+                  params: Mapping[str, object] | None = None, *, kinds: bool = True,
+                  tables: Mapping[str, pa.Table] | None = None) -> None:
+    """Run the seats ``select`` (reading ``tables`` by name, if any), add the dealt hands'
+    categories and (with ``kinds``) the Big Two plays by kind, insert the rows (in the
+    select's order: by game and day).
 
     The categories and kinds come from the shared evaluator, which SQL cannot call: the
     rows go to a temporary table, only the columns they are derived from travel to Python
@@ -561,7 +615,8 @@ def _insert_seats(con: duckdb.DuckDBPyConnection, select: str,
     converting the wide rows cost the ingest's main process more.  Migration 6 fills its
     table, which has no kind columns yet, without ``kinds`` (migration 8 adds them).
     """
-    con.execute(f"CREATE OR REPLACE TEMPORARY TABLE {_SEAT_ROWS} AS {select}", params)
+    execute_over(con, f"CREATE OR REPLACE TEMPORARY TABLE {_SEAT_ROWS} AS {select}",
+                 tables or {}, params)
     try:
         dealt = con.sql(f"SELECT game, dealt FROM {_SEAT_ROWS}").to_arrow_table()
         if dealt.num_rows == 0:
@@ -572,12 +627,8 @@ def _insert_seats(con: duckdb.DuckDBPyConnection, select: str,
         if counted is not None:
             for name in counted.column_names:
                 derived = derived.append_column(name, counted[name])
-        con.register(_SEAT_CATEGORIES, derived)
-        try:
-            con.execute(f"INSERT INTO seat_facts BY NAME SELECT * FROM {_SEAT_ROWS} "
-                        f"POSITIONAL JOIN {_SEAT_CATEGORIES}")
-        finally:
-            con.unregister(_SEAT_CATEGORIES)
+        execute_over(con, f"INSERT INTO seat_facts BY NAME SELECT * FROM {_SEAT_ROWS} "
+                     f"POSITIONAL JOIN {_SEAT_CATEGORIES}", {_SEAT_CATEGORIES: derived})
     finally:
         con.execute(f"DROP TABLE IF EXISTS {_SEAT_ROWS}")
 

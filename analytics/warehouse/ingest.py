@@ -35,6 +35,7 @@ from typing import Final
 
 from analytics.warehouse.connection import WriterLease, project_root, resolve_db
 from analytics.warehouse.errors import SourceError
+from analytics.warehouse.facts import PotGames
 from analytics.warehouse.loader import (
     FileStats,
     begin,
@@ -558,6 +559,7 @@ class _Writer:
         self.rows = 0
         self.parts: _Planned | None = None  # the file in parts being loaded
         self.active = False  # a transaction is open
+        self.games = PotGames()  # the Rummoli games with pot rows, across the batches
 
     def between_files(self) -> bool:
         """Whether every file of the open transaction is complete (it may commit now)."""
@@ -629,7 +631,7 @@ class _Writer:
         game_loaded: Counter[str] = Counter()
         game_duplicates: Counter[str] = Counter(result.batch_duplicates)
         for tables in result.batches:
-            loaded, duplicates = load_batch(con, tables)
+            loaded, duplicates = load_batch(con, tables, self.games)
             game_loaded.update(loaded)
             game_duplicates.update(duplicates)
         load_rejects(con, item.context, result.rejects)

@@ -7,7 +7,8 @@ of one: killed at any moment, the database holds each file either whole or not a
 the ``files`` row is the proof of completion that lets a rerun skip it.
 
 Rows arrive as Arrow tables and go in with ``INSERT INTO t BY NAME SELECT * FROM
-batch`` (DuckDB scans the Arrow memory directly, finding the table by its Python name).
+batch`` (DuckDB scans the Arrow memory directly, finding the table by name for that
+statement alone: :mod:`analytics.warehouse.arrow_scan`).
 Duplicates are removed by an anti-join: the batch's ids are semi-joined against
 ``hands`` (the small side is the hash-table side, so this costs one scan of the id
 column), and rows of hands already there are filtered out of every table before the
@@ -27,8 +28,9 @@ import duckdb
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from analytics.warehouse.arrow_scan import execute_over
 from analytics.warehouse.fact_rows import FACT_TABLES
-from analytics.warehouse.facts import fill_batch, fill_batch_pots
+from analytics.warehouse.facts import PotGames, fill_batch, fill_batch_pots
 from analytics.warehouse.rows import FileContext, RejectRow, reject_table
 
 __all__ = ["FileStats", "begin", "begin_file", "commit", "commit_file", "is_loaded",
@@ -76,7 +78,7 @@ def is_loaded(con: duckdb.DuckDBPyConnection, sha256: str) -> bool:
     Checked inside the transaction that would load it, because another ingest may have
     loaded the same content since this one planned its work.
     """
-    # fetchall, not fetchone: DuckDB refuses register() while a result is unfinished.
+    # fetchall, not fetchone: DuckDB refuses another statement while a result is unfinished.
     rows = con.execute("SELECT count(*) FROM files WHERE sha256 = ?", [sha256]).fetchall()
     return bool(rows[0][0])
 
@@ -95,28 +97,28 @@ def _insert(con: duckdb.DuckDBPyConnection, table: str, data: pa.Table) -> None:
         raise ValueError(f"not a warehouse table: {table!r}")
     if data.num_rows == 0:
         return
-    # DuckDB finds the table by this local's name (a replacement scan), not register(): a
-    # registered object stays alive until the transaction ends, even once unregistered --
-    # every batch of every file in it, about 15 MB per 5,000 7 & 8 hands on top of
-    # DuckDB's own copy (docs/performance.md, Session 8 (W)).  This one goes with the
-    # statement.  (No warehouse table has this name, which would come first.)
-    _handlab_batch = data
+    # Not register(): a registered table stays alive until the transaction ends -- every
+    # batch of every file in it, about 15 MB per 5,000 7 & 8 hands on top of DuckDB's own
+    # copy (docs/performance.md, Session 8 (W)).  This one goes with the statement.
     # An identifier cannot be bound: it is checked against the fixed tuple above.
-    con.execute(f"INSERT INTO {table} BY NAME SELECT * FROM _handlab_batch")
+    execute_over(con, f"INSERT INTO {table} BY NAME SELECT * FROM _handlab_batch",
+                 {"_handlab_batch": data})
 
 
-def load_batch(con: duckdb.DuckDBPyConnection, tables: dict[str, pa.Table]
-               ) -> tuple[Counter[str], Counter[str]]:
-    """Insert one batch's new hands; return (loaded, duplicates) counted by game."""
+def load_batch(con: duckdb.DuckDBPyConnection, tables: dict[str, pa.Table],
+               games: PotGames | None = None) -> tuple[Counter[str], Counter[str]]:
+    """Insert one batch's new hands; return (loaded, duplicates) counted by game.
+
+    ``games``: the writer's record of which Rummoli games have pot rows, kept across its
+    batches (:class:`~analytics.warehouse.facts.PotGames`), or None to look them up."""
     hands = tables["hands"]
     loaded: Counter[str] = Counter()
     duplicates: Counter[str] = Counter()
     if hands.num_rows == 0:
         return loaded, duplicates
-    _handlab_ids = hands.select(["hand_id"])  # read by name, as in _insert
-    existing = con.execute(
-        "SELECT hand_id FROM hands WHERE hand_id IN (SELECT hand_id FROM _handlab_ids)"
-    ).fetchnumpy()["hand_id"]
+    existing = execute_over(
+        con, "SELECT hand_id FROM hands WHERE hand_id IN (SELECT hand_id FROM _handlab_ids)",
+        {"_handlab_ids": hands.select(["hand_id"])}).fetchnumpy()["hand_id"]
     if len(existing):
         seen = pa.array(existing, type=pa.int64())
         old = pc.is_in(hands["hand_id"], value_set=seen)
@@ -132,9 +134,9 @@ def load_batch(con: duckdb.DuckDBPyConnection, tables: dict[str, pa.Table]
         # dealt categories included.
         _insert(con, "seat_facts", tables["seat_facts"])
         _insert(con, "hand_facts", tables["hand_facts"])
-        fill_batch_pots(con, tables)
+        fill_batch_pots(con, tables, games)
     else:
-        fill_batch(con, tables)  # the derived fact tables, from the rows just inserted
+        fill_batch(con, tables, games)  # the derived fact tables, from the rows just inserted
     return loaded, duplicates
 
 
@@ -148,16 +150,12 @@ def load_rejects(con: duckdb.DuckDBPyConnection, context: FileContext,
     """Record rejected hands; one per (file content, hand index), however often it is read."""
     if not rejects:
         return
-    con.register("_handlab_rejects", reject_table(context, rejects))
-    try:
-        con.execute("""
-            INSERT INTO rejects BY NAME
-            SELECT * FROM _handlab_rejects r
-            WHERE NOT EXISTS (SELECT 1 FROM rejects x
-                              WHERE x.sha256 = r.sha256 AND x.hand_index = r.hand_index)
-        """)
-    finally:
-        con.unregister("_handlab_rejects")
+    execute_over(con, """
+        INSERT INTO rejects BY NAME
+        SELECT * FROM _handlab_rejects r
+        WHERE NOT EXISTS (SELECT 1 FROM rejects x
+                          WHERE x.sha256 = r.sha256 AND x.hand_index = r.hand_index)
+    """, {"_handlab_rejects": reject_table(context, rejects)})
 
 
 def record_file(con: duckdb.DuckDBPyConnection, context: FileContext, size: int,
