@@ -48,6 +48,37 @@ MAX_DIGITS: Final = 15
 _AMOUNT: Final = frozenset({Verb.BET_RAISE, Verb.BID, Verb.AUCTION_WIN})
 _GAME_NAMES: Final = {Game.SEVENEIGHT: "7 & 8", Game.RUMMOLI: "Rummoli", Game.BIGTWO: "Big Two"}
 
+# What _parse_action does with a verb's arguments, by the verb's class.
+_TAKES_NOTHING: Final = 0
+_TAKES_AMOUNT: Final = 1
+_TAKES_DEAL: Final = 2
+_TAKES_POT: Final = 3
+_TAKES_ONE_CARD: Final = 4
+_TAKES_CARDS: Final = 5
+
+
+def _takes(verb: Verb) -> int:
+    if verb in _NO_ARGUMENT:
+        return _TAKES_NOTHING
+    if verb in _AMOUNT:
+        return _TAKES_AMOUNT
+    if verb is Verb.DEAL_HOLE:
+        return _TAKES_DEAL
+    if verb is Verb.CLAIM:
+        return _TAKES_POT
+    if verb is Verb.TURN_UP:
+        return _TAKES_ONE_CARD
+    return _TAKES_CARDS  # sm (cards optional), pl and dw (cards required)
+
+
+_VERB_TABLES: Final[dict[str, dict[str, tuple[Verb, bool, int]]]] = {
+    str(game.value): {text: (verb, verb in _DEALER_VERBS, _takes(verb))
+                      for text, verb in _VERBS.items() if verb in verbs}
+    for game, verbs in GAME_VERBS.items()}
+"""By game (its value) and verb text: the verb, whether it is the dealer's, and what it takes.
+A new action text is read with one look-up by strings: hashing the enums (Python-level
+``__hash__``) for the four set tests cost a third of reading a new line."""
+
 
 _PLAYER_TOKENS: Final = {f"p{number}": number for number in range(1, 100)}
 """The usual actor tokens, read without the checks of :func:`_read_actor`."""
@@ -163,26 +194,27 @@ def _parse_action(text: str, game: Game, players: int) -> ParsedAction:
     if len(tokens) < 2:
         raise ActionSyntaxError(f"{text.strip()!r}: expected an actor then a verb")
     actor = _actor(tokens[0], players)
-    verb = _VERBS.get(tokens[1])
-    if verb is None or verb not in GAME_VERBS[game]:
+    found = _VERB_TABLES[game._value_].get(tokens[1])  # not .value: a Python-level property
+    if found is None:
         allowed = " ".join(sorted(v.value for v in GAME_VERBS[game]))
         raise ActionSyntaxError(
             f"{tokens[1]!r} is not a {_GAME_NAMES[game]} verb (expected one of: {allowed})"
         )
-    if (actor == DEALER) != (verb in _DEALER_VERBS):
+    verb, dealer_verb, takes = found
+    if (actor == DEALER) != dealer_verb:
         who = "the dealer" if actor == DEALER else "a player"
         raise ActionSyntaxError(f"{verb.value!r} is not an action of {who}")
     arguments = tokens[2:]
-    if verb in _NO_ARGUMENT:
+    if takes == _TAKES_NOTHING:
         if arguments:
             raise ActionSyntaxError(f"{verb.value} takes no argument, got {' '.join(arguments)!r}")
         return actor, verb, (), None, None, None, comment, None
-    if verb in _AMOUNT:
+    if takes == _TAKES_AMOUNT:
         if len(arguments) != 1:
             raise ActionSyntaxError(f"{verb.value} takes one amount of chips")
         amount = _amount(arguments[0], verb)
         return actor, verb, (), amount, None, None, comment, None
-    if verb is Verb.DEAL_HOLE:
+    if takes == _TAKES_DEAL:
         if not arguments:
             raise ActionSyntaxError("dh needs a player and cards, as in 'd dh p1 AsKd'")
         target = _actor(arguments[0], players)
@@ -190,11 +222,11 @@ def _parse_action(text: str, game: Game, players: int) -> ParsedAction:
             raise ActionSyntaxError("dh deals to a player (p1..pN), not to d")
         cards, codes = _card_list(arguments[1:], verb, required=True)
         return actor, verb, cards, None, target, None, comment, tuple(codes)
-    if verb is Verb.CLAIM:
+    if takes == _TAKES_POT:
         if len(arguments) != 1 or arguments[0] not in RUMMOLI_POTS:
             raise ActionSyntaxError(f"cl takes one pot name: {' '.join(RUMMOLI_POTS)}")
         return actor, verb, (), None, None, arguments[0], comment, None
-    if verb is Verb.TURN_UP:
+    if takes == _TAKES_ONE_CARD:
         cards, _known = _card_list(arguments, verb, required=True)
         if len(cards) != 1:
             raise ActionSyntaxError(f"up turns exactly one card face up, not {len(cards)}")

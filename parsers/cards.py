@@ -186,13 +186,20 @@ def parse_cards(text: str) -> tuple[Card, ...]:
     The empty string gives the empty tuple.  Duplicates are not checked here:
     whether a card may appear twice is a question for the caller.
     """
-    # Fast path: the canonical unseparated form our writer produces.
+    # Fast path: the canonical unseparated form our writer produces, cut into two-character
+    # pieces and looked up in C (a comprehension of slices cost 1.7x as much for a deal).
     if len(text) % 2 == 0 and " " not in text:
         try:
-            return tuple([_BY_TEXT[text[i : i + 2]] for i in range(0, len(text), 2)])
+            return tuple(map(_CARD_OF_TEXT, _PIECES.findall(text)))
         except KeyError:
             pass
     return tuple(_scan(text))
+
+
+_PIECES: Final = re.compile("..", re.DOTALL)
+"""Consecutive two-character pieces (DOTALL: a line break is a character like any other, so
+an even-length text gives exactly its slices [0:2], [2:4], ...)."""
+_CARD_OF_TEXT: Final = _BY_TEXT.__getitem__
 
 
 def format_cards(cards: Iterable[Card], separator: str = "") -> str:

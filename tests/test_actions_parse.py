@@ -66,3 +66,29 @@ def test_bad_actions(game: Game, text: str, message: str) -> None:
     with pytest.raises(ActionSyntaxError) as by_table:
         parse_into({}, text, game, 4)
     assert str(by_action.value) == str(by_table.value) == message
+
+
+@pytest.mark.parametrize("game", list(Game))
+@pytest.mark.parametrize("actor", ["d", "p1"])
+@pytest.mark.parametrize("verb_text", [*(verb.value for verb in Verb if verb is not Verb.NOOP),
+                                       "zz", "PL"])
+def test_every_verb_is_accepted_or_refused_as_the_games_verbs_say(
+        game: Game, actor: str, verb_text: str) -> None:
+    """The verb table (one look-up by text per game) accepts exactly ``GAME_VERBS[game]``,
+    gives the dealer exactly his verbs, and refuses the others with the same messages."""
+    from parsers.actions import GAME_VERBS
+
+    dealer_verbs = {Verb.DEAL_HOLE, Verb.DEAL_WIDOW, Verb.IMPASSE}
+    verb = next((v for v in Verb if v.value == verb_text and v is not Verb.NOOP), None)
+    try:
+        got: object = parse_action(f"{actor} {verb_text}", game, 4).verb
+    except ActionSyntaxError as error:
+        got = str(error)
+    if verb is None or verb not in GAME_VERBS[game]:
+        assert isinstance(got, str) and f"{verb_text!r} is not a " in got and " verb " in got
+    elif (actor == "d") != (verb in dealer_verbs):
+        who = "the dealer" if actor == "d" else "a player"
+        assert got == f"{verb.value!r} is not an action of {who}"
+    else:  # accepted (or refused for its missing arguments only)
+        assert got is verb or (isinstance(got, str) and " verb " not in got
+                               and "is not an action of" not in got)

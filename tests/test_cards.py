@@ -77,3 +77,31 @@ def test_format_parse_round_trip(codes: list[int]) -> None:
     cards = tuple(card_from_code(code) for code in codes)
     assert parse_cards(format_cards(cards)) == cards
     assert parse_cards(format_cards(cards, " ")) == cards
+
+
+def _pieces_reference(text: str) -> object:
+    """parse_cards as it read the canonical form before it cut the text with a regex: the
+    slices [0:2], [2:4], ... looked up, else the scanner; a CardError's message."""
+    from parsers import cards
+
+    try:
+        if len(text) % 2 == 0 and " " not in text:
+            try:
+                return tuple([cards._BY_TEXT[text[i:i + 2]] for i in range(0, len(text), 2)])
+            except KeyError:
+                pass
+        return tuple(cards._scan(text))
+    except CardError as error:
+        return str(error)
+
+
+@pytest.mark.parametrize("text", ["", "As", "AsKd2c", "As\nKd", "As\n\nKd", "\nAsK", "AsKd\n\n",
+                                  "As\tKd", "10s10h", "AsK", "????", "As??Kd", "asKD", "♠A"])
+def test_canonical_path_reads_what_the_slices_read(text: str) -> None:
+    """The canonical path's two-character pieces are the text's slices, line breaks
+    included (DOTALL): the same cards, or the same error, as before."""
+    try:
+        got: object = parse_cards(text)
+    except CardError as error:
+        got = str(error)
+    assert got == _pieces_reference(text)

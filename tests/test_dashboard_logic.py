@@ -77,14 +77,6 @@ def test_categories_agree_with_the_scalar_evaluator() -> None:
     assert labels.iloc[2] == ""  # too few cards for poker: no category
 
 
-def test_bigtwo_kinds_follow_each_hands_knobs() -> None:
-    plays = pd.Series(["3d4c5h6s7d", "3d4c5h6s7d", "3d3c", "3d4c"])
-    rules = pd.Series(['{"straights": "sg_hk"}', '{"straights": "vietnamese"}', "{}", "{}"])
-    kinds = list(logic.bigtwo_kinds(plays, rules))
-    assert kinds[0] == "straight"
-    assert kinds[2:] == ["pair", "not a combination"]
-
-
 def test_exact_theory_is_a_distribution_with_the_known_counts() -> None:
     two = logic.seveneight_theory(2)
     assert two.sum() == pytest.approx(1.0)

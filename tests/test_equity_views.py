@@ -154,14 +154,6 @@ def test_bigtwo_partitions() -> None:
         logic.bigtwo_partition_counts(dealt, 13, "aces")
 
 
-def test_played_kinds_use_typed_knobs() -> None:
-    """2-3-4-5-6 is a straight under sg_hk and nothing under vietnamese (the knobs' JSON
-    is typed, so the evaluator sees the enum member)."""
-    plays = pd.Series(["2d3c4h5s6d", "2d3c4h5s6d"])
-    rules = pd.Series(['{"straights": "sg_hk"}', '{"straights": "vietnamese"}'])
-    assert list(logic.bigtwo_kinds(plays, rules)) == ["straight", "not a combination"]
-
-
 # -- the replayer ----------------------------------------------------------------------
 
 

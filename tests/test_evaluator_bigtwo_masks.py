@@ -1,4 +1,5 @@
-"""``BigTwoMaskKeys``: a play's key from its card mask is ``bigtwo_combo``'s key, or None.
+"""``BigTwoMaskKeys``: a play's key (and kind) from its card mask is ``bigtwo_combo``'s key
+(and kind), or None.
 
 The Big Two lean replay recognises a play it has not met before by its mask
 (:class:`analytics.evaluator.bigtwo.BigTwoMaskKeys`); these tests check it against
@@ -14,7 +15,7 @@ import random
 
 import pytest
 
-from analytics.evaluator import bigtwo_all_combos, bigtwo_combo
+from analytics.evaluator import BigTwoKind, bigtwo_all_combos, bigtwo_combo
 from analytics.evaluator.bigtwo import BigTwoMaskKeys
 from parsers.cards import DECK, Card
 from parsers.knobs import BigTwoRules, FlushOrder, Straights
@@ -42,11 +43,17 @@ def expected_key(cards: tuple[Card, ...], rules: BigTwoRules) -> tuple[int, ...]
     return None if combo is None else combo.key
 
 
+def expected_kind(cards: tuple[Card, ...], rules: BigTwoRules) -> BigTwoKind | None:
+    combo = bigtwo_combo(cards, rules)
+    return None if combo is None else combo.kind
+
+
 @pytest.mark.parametrize("rules", RULE_SETS)
 def test_every_legal_play_of_the_deck(rules: BigTwoRules) -> None:
     keys = BigTwoMaskKeys(rules)
     for combo in bigtwo_all_combos(DECK, rules):
         assert keys.key(mask_of(combo.cards)) == combo.key, combo
+        assert keys.kind(mask_of(combo.cards)) is combo.kind, combo
 
 
 @pytest.mark.parametrize("rules", RULE_SETS)
@@ -57,6 +64,7 @@ def test_small_and_random_card_sets(rules: BigTwoRules) -> None:
     sets += [tuple(rng.sample(DECK, size)) for size in range(3, 8) for _ in range(600)]
     for cards in sets:
         assert keys.key(mask_of(cards)) == expected_key(cards, rules), cards
+        assert keys.kind(mask_of(cards)) is expected_kind(cards, rules), cards
 
 
 @pytest.mark.parametrize("rules", RULE_SETS[:3])
@@ -75,3 +83,4 @@ def test_five_card_shapes_that_are_no_play(rules: BigTwoRules) -> None:
     ]
     for cards in shapes:
         assert keys.key(mask_of(cards)) == expected_key(cards, rules), cards
+        assert keys.kind(mask_of(cards)) is expected_kind(cards, rules), cards

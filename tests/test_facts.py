@@ -20,7 +20,13 @@ import pyarrow as pa
 import pytest
 
 from analytics.dashboard import logic
-from analytics.evaluator import poker_rank, seveneight_rank
+from analytics.evaluator import (
+    EvaluationError,
+    bigtwo_all_combos,
+    bigtwo_combo,
+    poker_rank,
+    seveneight_rank,
+)
 from analytics.rules import replay
 from analytics.warehouse import equity_views, facts, ingest, open_writer, queries, reader
 from analytics.warehouse import views as v
@@ -28,6 +34,8 @@ from analytics.warehouse.loader import begin_file, load_batch, rollback
 from analytics.warehouse.rows import Batch, FileContext
 from analytics.warehouse.schema import migrate, schema_version
 from analytics.warehouse.views import HandFilter, _frame, _seat_players, where
+from parsers.cards import DECK
+from parsers.knobs import BigTwoRules
 from parsers.reader import hand_from_chunk, iter_chunks
 from tests.test_dashboard_data import build_dashboard_db
 from tests.test_warehouse_data import simulated_text, write
@@ -267,13 +275,40 @@ def old_plays(con: Con, f: HandFilter) -> pd.DataFrame:
     """, params | seat_params)
 
 
+def bigtwo_rules_of(knobs: str | None) -> BigTwoRules:
+    rules = facts.rules_from_json("bigtwo", knobs)
+    assert isinstance(rules, BigTwoRules)
+    return rules
+
+
+def reference_kinds(cards: pd.Series, rules: pd.Series) -> pd.Series:
+    """Each Big Two play's kind as the evaluator's scalar classifier gives it: the text read
+    as Cards and classified by ``bigtwo_combo`` under the rules of the JSON of knobs, apart
+    from ``facts.play_kind``'s card masks; cards it cannot read (``??``, a card twice, no
+    cards) are no combination, as the warehouse counts them."""
+    kinds: dict[tuple[str | None, str | None], str] = {}
+    labels = []
+    for text, knobs in zip(cards, rules, strict=True):
+        label = kinds.get((text, knobs))
+        if label is None:
+            try:
+                combo = (None if text is None
+                         else bigtwo_combo(text, bigtwo_rules_of(knobs)))
+            except EvaluationError:
+                combo = None
+            label = kinds[(text, knobs)] = (v.NO_COMBINATION if combo is None
+                                            else combo.kind.label)
+        labels.append(label)
+    return pd.Series(labels, index=cards.index, dtype="object")
+
+
 def old_play_kinds(con: Con, f: HandFilter) -> pd.DataFrame:
     """The Big Two plays by kind as the Hand types page counted them until migration 8:
     every play (the old join), counted per player, card text and rules, each distinct one
-    classified (logic.bigtwo_kinds) and summed per player and kind."""
+    classified (reference_kinds) and summed per player and kind."""
     counts = (old_plays(con, f).groupby(["player", "cards", "rules"]).size()
               .rename("plays").reset_index())
-    kinds = (counts.assign(category=logic.bigtwo_kinds(counts["cards"], counts["rules"]))
+    kinds = (counts.assign(category=reference_kinds(counts["cards"], counts["rules"]))
              .groupby(["player", "category"])["plays"].sum().astype("int64")
              .rename("hands").reset_index())
     return kinds.astype({"hands": "int64"}) if kinds.empty else kinds
@@ -903,11 +938,11 @@ _FOUR_CARDS = '{"four_card_plays": true}'
 @pytest.mark.parametrize("lookup", [True, False])
 def test_play_kinds_count_each_play_as_the_page_classified_it(
         lookup: bool, monkeypatch: pytest.MonkeyPatch) -> None:
-    """facts.play_kinds counts every play of a Big Two seat by the kind logic.bigtwo_kinds
-    gives it under the seat's rules (two rule sets: four-card plays on and off), 0 for the
-    kinds it did not play; plays that are no combination (repeated cards, a NULL text)
-    count as such; other games' seats get NULL.  Both ways of classifying the pairs: every
-    pair of the dictionaries (``lookup``), or only those that occur."""
+    """facts.play_kinds counts every play of a Big Two seat by the kind the evaluator gives
+    it (reference_kinds) under the seat's rules (two rule sets: four-card plays on and
+    off), 0 for the kinds it did not play; plays that are no combination (repeated cards,
+    a NULL text) count as such; other games' seats get NULL.  Both ways of classifying the
+    pairs: every pair of the dictionaries (``lookup``), or only those that occur."""
     if not lookup:
         monkeypatch.setattr(facts, "_LOOKUP_FACTOR", 0)
         monkeypatch.setattr(facts, "_LOOKUP_SLACK", 0)
@@ -925,8 +960,8 @@ def test_play_kinds_count_each_play_as_the_page_classified_it(
     for seat in (0, 1, 2, 5):
         expected = dict.fromkeys(v.PLAY_KIND_COLUMNS, 0)
         texts = pd.Series(plays[seat], dtype="object")
-        for kind in logic.bigtwo_kinds(texts, pd.Series([rows["rules"][seat].as_py()] * len(texts),
-                                                        dtype="object")):
+        for kind in reference_kinds(texts, pd.Series([rows["rules"][seat].as_py()] * len(texts),
+                                                     dtype="object")):
             expected[kind] += 1
         assert [got[column][seat].as_py() for column in v.PLAY_KIND_COLUMNS.values()] \
             == list(expected.values()), seat
@@ -935,6 +970,58 @@ def test_play_kinds_count_each_play_as_the_page_classified_it(
     assert got["played_no_combination"][4].as_py() == 2
     assert got["played_two_pairs"][2].as_py() == 1  # four-card plays on
     assert got["played_no_combination"][0].as_py() == 2  # off: 3c3d4c4d and 3c4d
+
+
+_KNOB_SETS = ["{}", _FOUR_CARDS, '{"straights": "sg_hk", "suit_order": "dchs"}',
+              '{"straights": "malaysian", "flush_order": "suit_first", "four_card_plays": true}',
+              '{"straights": "vietnamese", "suit_order": "shdc"}']
+
+
+@pytest.mark.parametrize("knobs", _KNOB_SETS)
+def test_play_kind_is_the_evaluators_on_every_play_and_random_cards(knobs: str) -> None:
+    """facts.play_kind (a card mask classified by BigTwoMaskKeys) gives bigtwo_combo's kind
+    on every legal play of the deck, on random card sets of 0-7 cards (mostly no
+    combination, some with a card twice), and on texts in other notations."""
+    import random
+
+    rules = bigtwo_rules_of(knobs)
+    texts = ["".join(map(str, combo.cards)) for combo in bigtwo_all_combos(DECK, rules)]
+    rng = random.Random(f"play-kind-{knobs}")
+    for size in range(8):
+        for _ in range(300):
+            cards = rng.sample(DECK, size)
+            if size and rng.random() < 0.1:
+                cards[-1] = cards[0]  # a card twice
+            texts.append("".join(map(str, cards)))
+    # Other notations parse_cards reads: the evaluator's path, the same kinds.
+    texts += ["3c 3d", "3C3D", "10s10h", "10sJsQsKsAs", "as ks qs js ts", "3c4d 5h6s7c"]
+    facts._play_kind.cache_clear()
+    got = [facts.play_kind(text, knobs) for text in texts]
+    expected = reference_kinds(pd.Series(texts, dtype="object"),
+                               pd.Series([knobs] * len(texts), dtype="object"))
+    assert got == expected.tolist()
+    assert got.count(v.NO_COMBINATION) < len(got)
+
+
+def test_play_kind_follows_each_hands_typed_knobs() -> None:
+    """2-3-4-5-6 is a straight under sg_hk and nothing under vietnamese (the knobs' JSON is
+    typed, so the evaluator sees the enum member); two pairs only with four-card plays."""
+    assert facts.play_kind("2d3c4h5s6d", '{"straights": "sg_hk"}') == "straight"
+    assert facts.play_kind("2d3c4h5s6d", '{"straights": "vietnamese"}') == v.NO_COMBINATION
+    assert facts.play_kind("3d4c5h6s7d", '{"straights": "vietnamese"}') == "straight"
+    assert facts.play_kind("3d3c", "{}") == "pair"
+    assert facts.play_kind("3c3d4c4d", "{}") == v.NO_COMBINATION
+    assert facts.play_kind("3c3d4c4d", _FOUR_CARDS) == "two_pairs"
+    assert facts.play_kind("3c3d4c4d", None) == v.NO_COMBINATION  # NULL rules: the defaults
+
+
+@pytest.mark.parametrize("text", [None, "", "??", "3c??", "3c3c", "3c4d3c", "3", "3c4", "xx",
+                                  "3c,4d", "3c" * 60, "".join(map(str, DECK)), "Zz9c"])
+def test_play_kind_never_raises_on_odd_cards(text: str | None) -> None:
+    """A NULL, unknown, repeated or unreadable play, or more cards than a play has, is no
+    combination: the warehouse classifies stored rows, and one odd row must not stop a
+    page or a migration (bigtwo_combo raises EvaluationError for most of these)."""
+    assert facts.play_kind(text, "{}") == v.NO_COMBINATION
 
 
 def test_migration_8_counts_the_plays_of_a_version_7_database(tmp_path: Path) -> None:

@@ -18,6 +18,7 @@ from analytics.warehouse import ENV_VAR, views
 from analytics.warehouse.views import HandFilter
 from tests.test_dashboard_app import _app, _count
 from tests.test_dashboard_data import dashboard_con, dashboard_db
+from tests.test_facts import reference_kinds
 
 __all__ = ["dashboard_con", "dashboard_db"]
 
@@ -82,7 +83,7 @@ def test_every_play_is_counted_once(dashboard_con: duckdb.DuckDBPyConnection,
     every = views.plays(dashboard_con, f, sample=_EVERYTHING)  # one row per play
     assert int(played["hands"].sum()) == len(every)
     # Kinds per player: the stored counts give what categorising every play one by one gives.
-    one_by_one = (every.assign(category=logic.bigtwo_kinds(every["cards"], every["rules"]))
+    one_by_one = (every.assign(category=reference_kinds(every["cards"], every["rules"]))
                   .groupby(["player", "category"]).size().rename("hands").reset_index())
     pd.testing.assert_frame_equal(played, one_by_one.astype({"hands": "int64"}),
                                   check_dtype=False)

@@ -109,3 +109,24 @@ def test_odd_deals_match(shape: str) -> None:
         variant = dataclasses.replace(hand, actions=tuple(changed))
         assert_same_replay(variant)
         assert_same_deals(variant)
+
+
+def test_play_masks_remembered_by_identity_change_nothing(monkeypatch: pytest.MonkeyPatch
+                                                          ) -> None:
+    """The lean replay remembers a play's mask by its cards tuple's identity: the same
+    outcomes with the reader's shared tuples, with equal tuples made afresh for every
+    action (every look-up a miss), and with the memo cleared at every play."""
+    hands = simulated("bigtwo")[:60]
+    shared = [bigtwo.replay_fields(*_without_actions(hand)) for hand in hands]
+    for hand, expected in zip(hands, shared, strict=True):
+        bare, fields = _without_actions(hand)
+        fresh = dataclasses.replace(fields, cards=tuple((*group,) for group in fields.cards))
+        assert all(new is not old for new, old in zip(fresh.cards, fields.cards, strict=True)
+                   if old)
+        assert bigtwo.replay_fields(bare, fresh) == expected
+    monkeypatch.setattr(bigtwo, "_GROUP_MASKS", {})
+    monkeypatch.setattr(bigtwo, "_MAX_GROUP_MASKS", 1)
+    for hand, expected in zip(hands, shared, strict=True):
+        assert bigtwo.replay_fields(*_without_actions(hand)) == expected
+        assert len(bigtwo._GROUP_MASKS) <= 1
+    assert shared == [bigtwo.replay(hand) for hand in hands]

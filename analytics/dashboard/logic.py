@@ -31,15 +31,10 @@ from analytics.equity.bigtwo_theory import (
     bigtwo_twos,
     kinds_for,
 )
-from analytics.evaluator import (
-    PokerCategory,
-    SevenEightCategory,
-    bigtwo_combo,
-)
+from analytics.evaluator import PokerCategory, SevenEightCategory
 from analytics.evaluator.categories import card_text_codes, poker_labels, seveneight_labels
 from analytics.warehouse.facts import bigtwo_rules
 from analytics.warehouse.ingest import FileSummary
-from analytics.warehouse.views import NO_COMBINATION
 from parsers.knobs import BigTwoRules
 from parsers.model import RUMMOLI_POTS
 
@@ -48,7 +43,6 @@ __all__ = [
     "Fit",
     "allin_table",
     "bigtwo_held_table",
-    "bigtwo_kinds",
     "bigtwo_partition_counts",
     "board_areas",
     "calibration_table",
@@ -119,24 +113,6 @@ def poker_categories(cards: pd.Series) -> pd.Series:
 def _blank_for_none(labels: npt.NDArray[np.object_], index: pd.Index) -> pd.Series:
     """The evaluator's labels as a Series, no category as "" (what the counts drop)."""
     return pd.Series(labels, index=index, dtype="object").fillna("")
-
-
-def bigtwo_kinds(cards: pd.Series, rules: pd.Series) -> pd.Series:
-    """The kind of each Big Two play (``single`` ... ``straight_flush``) under its hand's knobs
-    (``rules`` holds the warehouse's JSON of knobs); ``views.NO_COMBINATION`` otherwise."""
-    # Each distinct play under each rule set is classified once: the same singles and pairs
-    # come up again and again (the page's 20,000 sampled plays of the dashboard benchmark's
-    # million hands are 472 distinct ones: 0.44 s of CPU became 0.11 s).
-    kinds: dict[tuple[str, str], str] = {}
-    labels = []
-    for text, knobs in zip(cards, rules, strict=True):
-        label = kinds.get((text, knobs))
-        if label is None:
-            combo = bigtwo_combo(text, bigtwo_rules(knobs))
-            label = kinds[(text, knobs)] = (combo.kind.label if combo is not None
-                                             else NO_COMBINATION)
-        labels.append(label)
-    return pd.Series(labels, index=cards.index, dtype="object")
 
 
 def seveneight_theory(size: int) -> pd.Series:

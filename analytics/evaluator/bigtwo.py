@@ -70,6 +70,22 @@ _KIND_ORDER: Final = {
 }
 
 
+# A key's size and kind order back to the kind (the inverse of _KIND_ORDER by size; four of a
+# kind has order 1 among the four-card plays, 3 among the five-card ones).
+_KIND_OF_KEY: Final = {
+    (1, 0): BigTwoKind.SINGLE,
+    (2, 0): BigTwoKind.PAIR,
+    (3, 0): BigTwoKind.TRIPLE,
+    (4, 0): BigTwoKind.TWO_PAIRS,
+    (4, 1): BigTwoKind.FOUR_OF_A_KIND,
+    (5, 0): BigTwoKind.STRAIGHT,
+    (5, 1): BigTwoKind.FLUSH,
+    (5, 2): BigTwoKind.FULL_HOUSE,
+    (5, 3): BigTwoKind.FOUR_OF_A_KIND,
+    (5, 4): BigTwoKind.STRAIGHT_FLUSH,
+}
+
+
 class BigTwoComparisonError(TypeError):
     """Two plays that cannot be compared: different sizes, or different rule sets."""
 
@@ -266,6 +282,12 @@ class BigTwoMaskKeys:
         if size == 4:
             return self._four(ranks, top_suit)
         return self._five(ranks, strengths, ranks_held)
+
+    def kind(self, mask: int) -> BigTwoKind | None:
+        """The kind of the play of the cards of ``mask`` (:func:`bigtwo_combo`'s ``kind``),
+        or None when they are no combination."""
+        key = self.key(mask)
+        return None if key is None else _KIND_OF_KEY[key[0], key[1]]
 
     def _four(self, ranks: list[int], top_suit: int) -> tuple[int, ...] | None:
         if not self._four_card_plays:

@@ -963,6 +963,7 @@ def _lean_play(actors: tuple[int, ...], verbs: Sequence[Verb],
     if count > len(cycle) or actors != cycle[:count]:
         return None
     keys = lean.keys
+    group_masks = _GROUP_MASKS.get
     trick_end = players - 1
     table_key: tuple[int, ...] = ()  # the last play of the trick
     table_size = 0
@@ -984,7 +985,10 @@ def _lean_play(actors: tuple[int, ...], verbs: Sequence[Verb],
                     return None  # ??
                 mask = 1 << code
             else:
-                mask = _play_mask(group)
+                # The reader shares one cards tuple among the actions of one text, and a game
+                # replays the same pairs and runs as others: the mask by the tuple's identity.
+                found = group_masks(id(group))
+                mask = found[1] if found is not None and found[0] is group else _group_mask(group)
                 if mask <= 0:
                     return None
             hand_mask = hands[player]
@@ -1032,6 +1036,21 @@ def _play_mask(cards: Sequence[Card]) -> int:
     except ValueError:  # ??
         return -1
     return mask if mask.bit_count() == len(cards) else -1
+
+
+_GROUP_MASKS: dict[int, tuple[tuple[Card, ...], int]] = {}
+"""By id() of a play's cards tuple: the tuple (held, so that its id stays its own while it is
+here) and its :func:`_play_mask`."""
+_MAX_GROUP_MASKS: Final = 50_000
+
+
+def _group_mask(cards: tuple[Card, ...]) -> int:
+    """:func:`_play_mask` of a play's cards, remembered in :data:`_GROUP_MASKS`."""
+    mask = _play_mask(cards)
+    if len(_GROUP_MASKS) >= _MAX_GROUP_MASKS:
+        _GROUP_MASKS.clear()
+    _GROUP_MASKS[id(cards)] = (cards, mask)
+    return mask
 
 
 def _lean_key(mask: int, lean: _LeanRules) -> tuple[int, ...] | None:

@@ -44,6 +44,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from analytics.evaluator import EvaluationError, bigtwo_combo
+from analytics.evaluator.bigtwo import BigTwoMaskKeys
 from analytics.evaluator.categories import poker_labels, seveneight_labels
 from analytics.warehouse.arrow_scan import arrow_over, execute_over
 from analytics.warehouse.views import (
@@ -55,6 +56,7 @@ from analytics.warehouse.views import (
     STAKES,
     split_condition,
 )
+from parsers.cards import DECK
 from parsers.knobs import (
     BIGTWO_KNOBS,
     RUMMOLI_KNOBS,
@@ -68,8 +70,8 @@ from parsers.model import GameRules
 __all__ = ["CHUNK_HANDS", "HANDS_TABLE", "HANDS_TABLE_V5", "PLAY_KINDS_V8", "POTS_TABLE",
            "SEATS_TABLE", "SEATS_TABLE_V4", "PotGames", "bigtwo_rules", "dealt_categories",
            "fill_batch", "fill_batch_pots", "fill_missing", "fill_missing_hands",
-           "fill_missing_play_kinds", "fill_missing_seats", "fill_seats_v6", "play_kinds",
-           "rules_from_json"]
+           "fill_missing_play_kinds", "fill_missing_seats", "fill_seats_v6", "play_kind",
+           "play_kinds", "rules_from_json"]
 
 # The columns of seat_facts as migration 4 created it: migration text, never to be edited
 # (SEATS_TABLE_V4 must stay what migration 4 ran); migration 6 added the ones after them.
@@ -648,6 +650,7 @@ def rules_from_json(game: Game | str, text: str | None) -> GameRules:
 
 # A play's kind as the position of its column in views.PLAY_KIND_COLUMNS.
 _KIND_CODES: Final = {label: number for number, label in enumerate(PLAY_KIND_COLUMNS)}
+_KIND_LABELS: Final = tuple(PLAY_KIND_COLUMNS)
 _KINDS: Final = len(_KIND_CODES)
 _NO_KIND: Final = _KIND_CODES[NO_COMBINATION]
 
@@ -662,15 +665,59 @@ def bigtwo_rules(knobs: str | None) -> BigTwoRules:
     return rules
 
 
+@lru_cache(maxsize=64)
+def _mask_keys(knobs: str | None) -> BigTwoMaskKeys:
+    return BigTwoMaskKeys(bigtwo_rules(knobs))
+
+
+def play_kind(cards: str | None, knobs: str | None) -> str:
+    """The kind of one Big Two play (``single`` ... ``straight_flush``, the
+    :class:`~analytics.evaluator.BigTwoKind` label) under the warehouse's JSON of knobs
+    ``knobs``; ``views.NO_COMBINATION`` for cards that make no combination under them.
+
+    Never raises on a stored play: a NULL, an unknown (``??``) or repeated card, or a text
+    that is no cards at all counts as no combination too (the engine stores none of them,
+    but a page or a migration must not stop at one odd row).
+    """
+    return _KIND_LABELS[_play_kind(cards, knobs)]
+
+
+# The writer's card texts (parsers.cards.format_cards, two characters a card) -> card code.
+_CODE_OF_TEXT: Final = {str(card): card.code for card in DECK}
+
+
 @lru_cache(maxsize=65_536)
 def _play_kind(cards: str | None, knobs: str | None) -> int:
-    """The kind code of one Big Two play (its position in ``views.PLAY_KIND_COLUMNS``) under
-    the hand's knobs; cached: the same few hundred plays come up again and again."""
+    """:func:`play_kind` as the position of the kind in ``views.PLAY_KIND_COLUMNS``; cached:
+    the same few hundred plays come up again and again.
+
+    A text in the writer's form (every stored play) is read to a card mask and classified
+    by the mask (``BigTwoMaskKeys``, a few microseconds; ``bigtwo_combo`` took some twenty,
+    a cost every new play paid in every worker); any other text goes to ``bigtwo_combo``,
+    which reads the other notations ``parse_cards`` knows, so the kinds are its kinds.
+    """
     if cards is None:
         return _NO_KIND
+    mask = 0
+    if not len(cards) & 1:
+        code_of = _CODE_OF_TEXT
+        for at in range(0, len(cards), 2):
+            code = code_of.get(cards[at:at + 2])
+            if code is None:
+                mask = -1  # another notation, ??, or no card: the evaluator decides
+                break
+            bit = 1 << code
+            if mask & bit:
+                return _NO_KIND  # a card twice
+            mask |= bit
+    else:
+        mask = -1
+    if mask >= 0:
+        kind = _mask_keys(knobs).kind(mask)
+        return _NO_KIND if kind is None else _KIND_CODES[kind.label]
     try:
         combo = bigtwo_combo(cards, bigtwo_rules(knobs))
-    except EvaluationError:  # unknown or repeated cards: the engine never stores them
+    except EvaluationError:  # unknown or repeated cards, or no cards at all
         return _NO_KIND
     return _NO_KIND if combo is None else _KIND_CODES[combo.kind.label]
 
@@ -687,9 +734,9 @@ def play_kinds(rows: pa.Table) -> pa.Table | None:
     none of a kind, NULL for the other games); None when no row is a Big Two seat (the
     insert then leaves the columns NULL).
 
-    Each distinct play under each rule set is classified once (``bigtwo_combo``, as
-    ``dashboard.logic.bigtwo_kinds`` classifies plays): the plays and rule sets are
-    dictionary-encoded, and the codes of the distinct pairs counted per seat.
+    Each distinct play under each rule set is classified once (:func:`play_kind`): the
+    plays and rule sets are dictionary-encoded, and the codes of the distinct pairs counted
+    per seat.
     """
     game = rows["game"].combine_chunks()
     at = np.flatnonzero(pc.fill_null(pc.equal(game, "bigtwo"), False)
@@ -711,7 +758,11 @@ def play_kinds(rows: pa.Table) -> pa.Table | None:
     knobs_of = [None, *knobs.dictionary.to_pylist()]
     if len(knobs_of) * width <= _LOOKUP_FACTOR * len(pair) + _LOOKUP_SLACK:
         # Few rule sets (a batch has one or two): every pair's kind, looked up by number.
-        kind = np.array([_play_kind(text, rules) for rules in knobs_of for text in text_of],
+        # The NULL rule set's row only when a seat has no rules (a Big Two hand always has
+        # them): else it would classify every play a second time, under the default rules.
+        null_rules = bool((knob_codes < 0).any())
+        kind = np.array([_play_kind(text, rules) if number or null_rules else _NO_KIND
+                         for number, rules in enumerate(knobs_of) for text in text_of],
                         dtype=np.int64)[pair]
     else:  # many: only the pairs that occur
         pairs, inverse = np.unique(pair, return_inverse=True)
