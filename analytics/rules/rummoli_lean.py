@@ -87,7 +87,8 @@ _PAST_THE_ACES: Final = (-1,) * 4
 """Holders of the four codes after the aces (nobody): the holder of the card after any
 card is then one look-up, without a test for the end of the suit."""
 _ONLY_EXPECTED: Final = -2
-"""``expected`` when more than one card may be laid (no card has this code)."""
+"""The laying loop's ``expected`` while the cards that may be laid are its ``allowed``
+(the opening lay, a switch of colour): no card, known or not, has this code."""
 _POKER_NAME: Final = RUMMOLI_POTS[POKER_POT]
 _FINALE_NAME: Final = "finale"
 """The end-of-game round's poker pot (its side pots: ``finale_side1``...)."""
