@@ -4,8 +4,11 @@ Run: ``.venv/bin/python benchmarks/bench_ingest.py [--hands 1000000] [--files 40
 
 Hands: the simulators are slower than ingest, so a base set of simulated hands
 is written many times over, each copy with its own ``_copy`` user field.  Every copy
-is a distinct hand to the warehouse (its identity includes user fields) and costs
-exactly what the original costs to parse, replay and load.  pokerkit's PHH
+is a distinct hand to the warehouse (its identity includes user fields), but its action
+and header lines are ones the reader (and the ids' card texts) have seen before, so with
+``--base`` below the total the workers run on warm caches: with every hand distinct
+(``--base`` equal to the total) they spent some 30-45% more CPU per Rummoli round and ~55%
+more per Big Two game (docs/performance.md, session 9).  pokerkit's PHH
 loader plus a full state replay is timed in the same run on no-limit hold'em
 hands of the same length (it does not know our games), for the ratio.
 Peak memory is the largest resident set of this process and of any worker.
