@@ -4,8 +4,11 @@ Run: ``.venv/bin/python benchmarks/bench_ingest.py [--hands 1000000] [--files 40
 
 Hands: the simulators are slower than ingest, so a base set of simulated hands
 is written many times over, each copy with its own ``_copy`` user field.  Every copy
-is a distinct hand to the warehouse (its identity includes user fields) and costs
-exactly what the original costs to parse, replay and load.  pokerkit's PHH
+is a distinct hand to the warehouse (its identity includes user fields), but its action
+and header lines are ones the reader (and the ids' card texts) have seen before, so with
+``--base`` below the total the workers run on warm caches: with every hand distinct
+(``--base`` equal to the total) they spent some 30-45% more CPU per Rummoli round and ~55%
+more per Big Two game (docs/performance.md, session 9).  pokerkit's PHH
 loader plus a full state replay is timed in the same run on no-limit hold'em
 hands of the same length (it does not know our games), for the ratio.
 Peak memory is the largest resident set of this process and of any worker.
@@ -75,9 +78,12 @@ def base_hands(game: str, count: int) -> list[HandHistory]:
 
 
 def copies(texts: list[str], total: int, start: int) -> Iterator[str]:
-    """``total`` distinct hands: the base texts again and again, each with its own ``_copy``."""
-    for number in range(total):
-        yield f"[{number + 1}]\n{texts[number % len(texts)]}_copy = {start + number}\n"
+    """``total`` distinct hands: the base texts again and again, each with its own ``_copy``.
+    ``start`` (the hands in the files before) also says where in the base texts to go on: each
+    file taking them from the first again gave ``--base 10000 --rounds 10000`` four files of
+    the same 2,500 rounds."""
+    for number in range(start, start + total):
+        yield f"[{number - start + 1}]\n{texts[number % len(texts)]}_copy = {number}\n"
 
 
 def write_inputs(folder: Path, game: str, total: int, files: int, base: int) -> int:

@@ -223,7 +223,7 @@ def _fast_value(text: str) -> Value | None:
         match = _INTEGER_ARRAY.match(text)
         if match:
             body = match.group(1).strip().rstrip(",")  # TOML allows a trailing comma
-            return [int(item) for item in body.split(",")] if body else []
+            return [*map(int, body.split(","))] if body else []
         match = _STRING_ARRAY.match(text)
         if match:
             return re.findall(r'"([^"]*)"', match.group(1))

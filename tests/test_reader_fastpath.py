@@ -173,6 +173,30 @@ def test_a_card_dealt_twice_and_repeated_lines() -> None:
     assert assert_same(as_file([text, doubled, text])) == 2
 
 
+_ELEMENT_CHARACTERS = st.sampled_from(
+    ['"', "\\", "\t", "\x00", "\x1f", "\x7f", "\x85", "\xa0", "\u2028", "\ufeff", "#", ",",
+     " ", "p", "1", "c", "\u00e9", "\U0001f0a1"])
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 10**6), st.integers(0, 60), st.lists(_ELEMENT_CHARACTERS, max_size=4),
+       st.booleans())
+def test_element_lines_in_the_writers_shape(pick: int, at: int, inserted: list[str],
+                                            replace: bool) -> None:
+    """An action line as the writer puts it (two spaces, the quoted text, a comma) with
+    quotes, backslashes, control or unusual characters in its text: _new_line's quick test
+    of that shape gives what the general path reads, or leaves the line to the regex."""
+    text = _canonical_samples()[pick % len(_canonical_samples())]
+    lines = text.split("\n")
+    elements = [row for row, line in enumerate(lines) if line.startswith('  "')]
+    row = elements[pick % len(elements)]
+    body = lines[row][3:-2]
+    cut = at % (len(body) + 1)
+    edited = body[:cut] + "".join(inserted) + body[cut + (1 if replace else 0):]
+    lines[row] = f'  "{edited}",'
+    assert_same(as_file(["\n".join(lines), text]))
+
+
 MUTATIONS = st.lists(st.builds(Mutation, st.sampled_from(KINDS), st.integers(0, 10**6),
                                st.integers(0, 10**6), st.integers(0, len(INTERESTING) * 8)),
                      min_size=1, max_size=3)

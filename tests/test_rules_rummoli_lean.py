@@ -38,7 +38,7 @@ from analytics.evaluator import EvaluationError
 from analytics.rules import rummoli
 from analytics.simulate.rummoli import simulate_rummoli
 from parsers import HandHistory, loads_hands, read_hands
-from parsers.cards import UNKNOWN
+from parsers.cards import UNKNOWN, Card
 from parsers.knobs import Claim, Game, RummoliRules
 from parsers.model import Action, ActionFields, Verb
 from tests.mutate import KINDS, Mutation, load_seeds, mutate
@@ -182,7 +182,8 @@ def _best_five(hand: HandHistory, index: int) -> HandHistory | None:
 def test_odd_shapes_match_the_full_engine() -> None:
     """Rounds the lean replay must hand over or get right: no-ops anywhere, actions after
     the end, the end cut off, unknown cards, the best five shown, cards in another order,
-    a duplicated show, a muck by the last to show, claims, an end-of-game round."""
+    a duplicated show, a muck by the last to show, claims, an end-of-game round, deals of
+    a card twice, of an unknown card, of no card or of a card too few."""
     noop = Action(0, Verb.NOOP)
     for hand in simulated()[::4]:
         actions = list(hand.actions)
@@ -231,6 +232,21 @@ def test_odd_shapes_match_the_full_engine() -> None:
                 variants.append(_with_actions(hand, [
                     *actions[:index], dataclasses.replace(action, cards=action.cards[::-1]),
                     *actions[index + 1:]]))
+                # A deal with a card twice, an unknown card, no card, or one card fewer; and
+                # with a card twice in place of the card of the next code (the two bits add
+                # up to that card's bit).
+                codes = {card.code for card in action.cards}
+                twin = next((card for card in action.cards if card.code + 1 in codes), None)
+                odd_deals: list[tuple[Card, ...]] = [
+                    (*action.cards, action.cards[0]), (UNKNOWN, *action.cards[1:]), (),
+                    action.cards[1:]]
+                if twin is not None:
+                    odd_deals.append(tuple(twin if card.code == twin.code + 1 else card
+                                           for card in action.cards))
+                for cards in odd_deals:
+                    variants.append(_with_actions(hand, [
+                        *actions[:index], dataclasses.replace(action, cards=cards),
+                        *actions[index + 1:]]))
         for variant in variants:
             assert_same(variant)
 

@@ -77,6 +77,18 @@ _POT_CARDS: Final = PAY_CARDS | SEVEN_EIGHT_NINE[0] | SEVEN_EIGHT_NINE[1] | (
 """The cards whose laying may win a pot: the seven pay cards and the four suits' 7, 8, 9."""
 _OTHER_COLOUR: Final = tuple(RED if suit in (0, 3) else BLACK for suit in range(4))
 """By the suit of the card just laid, the colour to switch to (clubs, spades: red)."""
+# The laying loop's per-card tests as look-ups by card code: a card's bit is above 2**30
+# for most codes, and every shift or mask of such an int makes a new int object.
+_BITS: Final = tuple(1 << code for code in range(52))
+_IS_POT_CARD: Final = tuple(bool(_POT_CARDS >> code & 1) for code in range(52))
+_IS_PAY_CARD: Final = tuple(bool(PAY_CARDS >> code & 1) for code in range(52))
+_SUIT_SEVEN_EIGHT_NINE: Final = tuple(SEVEN_EIGHT_NINE[code & 3] for code in range(52))
+_PAST_THE_ACES: Final = (-1,) * 4
+"""Holders of the four codes after the aces (nobody): the holder of the card after any
+card is then one look-up, without a test for the end of the suit."""
+_ONLY_EXPECTED: Final = -2
+"""The laying loop's ``expected`` while the cards that may be laid are its ``allowed``
+(the opening lay, a switch of colour): no card, known or not, has this code."""
 _POKER_NAME: Final = RUMMOLI_POTS[POKER_POT]
 _FINALE_NAME: Final = "finale"
 """The end-of-game round's poker pot (its side pots: ``finale_side1``...)."""
@@ -158,7 +170,8 @@ def _play_columns(state: LeanState, actors: Sequence[int], verbs: Sequence[Verb]
         board[POKER_POT] = 0
         hands = hands[:]
         index, emptied = _lean_laying(actors, verbs, cards, index, winner, hands,
-                                      state._holder[:], stacks, board, awards)
+                                      [*state._holder, *_PAST_THE_ACES], stacks, board,
+                                      awards)
     else:  # the end-of-game poker: its winner wins the round; there is no Rummoli phase
         if finale == "all":
             board = [0] * NINE_POTS
@@ -360,7 +373,8 @@ def _lean_laying(actors: Sequence[int], verbs: Sequence[Verb],
     """The Rummoli phase from action ``index``, the poker winner ``opener`` first, as
     LayingPhase.lay plays it with claim = auto, to the end of the round or the impasse
     declared: the index after it and the winner (1-based; None at an impasse), or
-    (-1, None) at anything else.  ``hands``, ``holder``, ``stacks``, ``board`` and
+    (-1, None) at anything else.  ``hands``, ``holder`` (each code's holder, then -1 for
+    the four codes after the aces: :data:`_PAST_THE_ACES`), ``stacks``, ``board`` and
     ``awards`` are updated in place."""
     n = len(hands)
     # The cards each player laid, of those that may win a pot (the rest never counts).
@@ -368,8 +382,11 @@ def _lean_laying(actors: Sequence[int], verbs: Sequence[Verb],
     turn = opener
     hand = hands[turn]
     low = (hand & -hand).bit_length() - 1
+    # The cards that may be laid next: the one card ``expected`` (the next of the suit,
+    # nearly every time), else those of ``allowed``.
     allowed = hand & RANK_MASK[low >> 2]
-    play, pot_cards = _PLAY, _POT_CARDS
+    expected = _ONLY_EXPECTED
+    play, bits, is_pot_card = _PLAY, _BITS, _IS_POT_CARD
     # One pass over the rest of the columns (zip of slices: no indexing per card).
     for verb, actor, laid_cards in zip(verbs[index:], actors[index:], cards[index:],
                                        strict=True):
@@ -377,26 +394,29 @@ def _lean_laying(actors: Sequence[int], verbs: Sequence[Verb],
             return -1, None
         index += 1
         code = laid_cards[0].code
-        if code < 0 or not allowed >> code & 1:
+        if code != expected and (code < 0 or expected >= 0 or not allowed >> code & 1):
             return -1, None
-        bit = 1 << code
+        bit = bits[code]
         hand = hands[turn] ^ bit
         hands[turn] = hand
         holder[code] = -1
-        if bit & pot_cards:
+        if is_pot_card[code]:
             done = laid[turn] | bit
             laid[turn] = done
-            _pots_won_by(turn, code, bit, done, stacks, board, awards)
+            # A pay card may win its pot (or AKD's); a 7, 8 or 9 only with its suit's
+            # other two laid by the same player.
+            seq = _SUIT_SEVEN_EIGHT_NINE[code]
+            if _IS_PAY_CARD[code] or done & seq == seq:
+                _pots_won_by(turn, code, bit, done, stacks, board, awards)
         if not hand:
             _end_round(turn, hands, stacks, board, awards)
             return index, turn + 1
         following = code + 4
-        if following < 52:
-            next_holder = holder[following]
-            if next_holder >= 0:  # he holds the next card of the suit
-                turn = next_holder
-                allowed = 1 << following
-                continue
+        next_holder = holder[following]  # -1 after an ace
+        if next_holder >= 0:  # he holds the next card of the suit
+            turn = next_holder
+            expected = following
+            continue
         # Nobody holds the next card: he, or the first player clockwise who can, lays
         # his lowest card of the other colour.
         colour = _OTHER_COLOUR[code & 3]
@@ -407,6 +427,7 @@ def _lean_laying(actors: Sequence[int], verbs: Sequence[Verb],
                 turn = other
                 low = (cards_of_colour & -cards_of_colour).bit_length() - 1
                 allowed = cards_of_colour & RANK_MASK[low >> 2]
+                expected = _ONLY_EXPECTED
                 break
         else:
             return _impasse(verbs, index, hands, stacks, board, awards), None
