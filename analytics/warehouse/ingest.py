@@ -29,6 +29,7 @@ import time
 from collections import Counter, deque
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from importlib import import_module
 from multiprocessing.pool import AsyncResult, Pool
 from pathlib import Path
 from typing import Final
@@ -411,8 +412,6 @@ def warm_up(games: frozenset[str] = _ALL_GAMES) -> None:
         _warm_up_allin()
         seveneight_block.warm_up()  # the batch replay (pipeline's block path)
     if "bigtwo" in games:
-        from importlib import import_module
-
         from analytics.equity.bigtwo import bigtwo_features_many
         from parsers.knobs import BigTwoRules
 
@@ -421,8 +420,6 @@ def warm_up(games: frozenset[str] = _ALL_GAMES) -> None:
         # rather than by every worker (25 ms of CPU each, the module without a bytecode cache).
         import_module("analytics.rules.bigtwo")
     if "rummoli" in games:
-        from importlib import import_module
-
         from analytics.equity import rummoli
         from analytics.evaluator import poker_value_of_mask
         from analytics.evaluator.categories import poker_labels
