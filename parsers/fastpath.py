@@ -45,11 +45,10 @@ from parsers.model import (
 )
 from parsers.tomlsubset import (
     _ARRAY_END,
-    _ELEMENT_CACHE,
     _LINE_CACHE,
     _LINE_CACHE_LIMIT,
-    _SIMPLE_ELEMENT,
     _cached_line,
+    element_text,
 )
 
 __all__ = ["fast_hand", "fast_hand_fields"]
@@ -435,25 +434,12 @@ def _new_line(table: dict[str, ParsedAction], texts: dict[str, ParsedAction], ga
               players: int, line: str) -> ParsedAction | None:
     """Read an array line not seen before as ``_fast_multiline_strings`` does, and remember it
     in ``table``; :data:`_BLANK` for a blank or comment line, None for any other shape."""
-    text = _ELEMENT_CACHE.get(line)
-    if text is None and line[-2:] == '",' and line[:3] == '  "':
-        # The writer's element line, tested in C (a third of the regex's cost): its text is
-        # what _SIMPLE_ELEMENT's group would be when it holds no quote, backslash or control
-        # character (isprintable is stricter: anything else goes to the regex).
-        text = line[3:-2]
-        if '"' in text or "\\" in text or not text.isprintable():
-            text = None
+    text = element_text(line)
     if text is None:
-        match = _SIMPLE_ELEMENT.match(line)
-        if match is None:
-            stripped = line.strip()
-            if _ARRAY_END.match(line) or (stripped and stripped[0] != "#"):
-                return None  # the array ends here, or a shape of the general scanner
-            return _BLANK
-        text = match.group(1)
-        if len(_ELEMENT_CACHE) >= _LINE_CACHE_LIMIT:
-            _ELEMENT_CACHE.clear()
-        _ELEMENT_CACHE[line] = text
+        stripped = line.strip()
+        if _ARRAY_END.match(line) or (stripped and stripped[0] != "#"):
+            return None  # the array ends here, or a shape of the general scanner
+        return _BLANK
     entry = texts.get(text)
     if entry is None:
         try:

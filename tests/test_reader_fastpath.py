@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 from analytics.simulate.bigtwo import simulate_bigtwo
 from analytics.simulate.rummoli import simulate_rummoli
 from analytics.simulate.seveneight import simulate_seveneight
-from parsers import HandHistory, dumps_hand, fastpath, reader
+from parsers import HandHistory, dumps_hand, fastpath, reader, tomlsubset
 from parsers.reader import Chunk, _general_hand, hand_from_chunk, iter_chunks
 from tests.mutate import INTERESTING, KINDS, Mutation, apply
 from tests.strategies import hands
@@ -184,8 +184,9 @@ _ELEMENT_CHARACTERS = st.sampled_from(
 def test_element_lines_in_the_writers_shape(pick: int, at: int, inserted: list[str],
                                             replace: bool) -> None:
     """An action line as the writer puts it (two spaces, the quoted text, a comma) with
-    quotes, backslashes, control or unusual characters in its text: _new_line's quick test
-    of that shape gives what the general path reads, or leaves the line to the regex."""
+    quotes, backslashes, control or unusual characters in its text: the quick test of that
+    shape (tomlsubset.element_text, which both paths read element lines with) gives what
+    the regex reads, or leaves the line to it; and the two paths read the same hand."""
     text = _canonical_samples()[pick % len(_canonical_samples())]
     lines = text.split("\n")
     elements = [row for row, line in enumerate(lines) if line.startswith('  "')]
@@ -194,6 +195,9 @@ def test_element_lines_in_the_writers_shape(pick: int, at: int, inserted: list[s
     cut = at % (len(body) + 1)
     edited = body[:cut] + "".join(inserted) + body[cut + (1 if replace else 0):]
     lines[row] = f'  "{edited}",'
+    tomlsubset._ELEMENT_CACHE.pop(lines[row], None)
+    match = tomlsubset._SIMPLE_ELEMENT.match(lines[row])
+    assert tomlsubset.element_text(lines[row]) == (None if match is None else match.group(1))
     assert_same(as_file(["\n".join(lines), text]))
 
 
