@@ -2,16 +2,19 @@
 
 Run: ``.venv/bin/python benchmarks/bench_ingest.py [--hands 1000000] [--files 40]``
 
-Hands: the simulators are slower than ingest, so a base set of simulated hands
-is written many times over, each copy with its own ``_copy`` user field.  Every copy
-is a distinct hand to the warehouse (its identity includes user fields), but its action
-and header lines are ones the reader (and the ids' card texts) have seen before, so with
-``--base`` below the total the workers run on warm caches: with every hand distinct
-(``--base`` equal to the total) they spent some 30-45% more CPU per Rummoli round and ~55%
-more per Big Two game (docs/performance.md, session 9).  pokerkit's PHH
-loader plus a full state replay is timed in the same run on no-limit hold'em
-hands of the same length (it does not know our games), for the ratio.
-Peak memory is the largest resident set of this process and of any worker.
+Hands: by default every hand is simulated and distinct, as in a real archive (``--base 0``).
+The simulators are slower than ingest, so the inputs are written once, by child processes
+(two at a time), into ``--inputs`` and reused by later runs with the same parameters; a
+1,000,000-hand 7 & 8 set takes some five minutes to write.  With ``--base N`` below the
+total, N simulated hands are written again and again, each copy with its own ``_copy`` user
+field: every copy is a distinct hand to the warehouse (its identity includes user fields),
+but its action and header lines are ones the reader (and the ids' card texts) have seen
+before, so the workers run on warm caches and every figure flatters (session 9: ~1.3x the
+CPU per Rummoli round with every hand distinct, ~1.4x per Big Two game, ~1.6x per 7 & 8
+hand; docs/performance.md).  pokerkit's PHH loader plus a full state replay is timed in the
+same run on no-limit hold'em hands of the same length (it does not know our games), for
+the ratio.  Peak memory is the largest resident set of this process and of any worker; the
+hands are simulated in other processes, so neither counts them.
 """
 
 from __future__ import annotations
@@ -20,11 +23,12 @@ import argparse
 import resource
 import shutil
 import statistics
+import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -62,19 +66,19 @@ def pokerkit_rate(hands: int) -> float:
     return hands / statistics.median(timings)
 
 
-def base_hands(game: str, count: int) -> list[HandHistory]:
+def base_hands(game: str, count: int, seed: int = 7) -> list[HandHistory]:
     """``count`` simulated hands of ``game`` (4 players)."""
     if game == "seveneight":
         from analytics.simulate.seveneight import simulate_seveneight
 
-        return list(simulate_seveneight(count, 4, 7))
+        return list(simulate_seveneight(count, 4, seed))
     if game == "bigtwo":
         from analytics.simulate.bigtwo import simulate_bigtwo
 
-        return list(simulate_bigtwo(count, 4, 7))
+        return list(simulate_bigtwo(count, 4, seed))
     from analytics.simulate.rummoli import simulate_rummoli
 
-    return list(simulate_rummoli(count, 4, 7))
+    return list(simulate_rummoli(count, 4, seed))
 
 
 def copies(texts: list[str], total: int, start: int) -> Iterator[str]:
@@ -86,20 +90,73 @@ def copies(texts: list[str], total: int, start: int) -> Iterator[str]:
         yield f"[{number - start + 1}]\n{texts[number % len(texts)]}_copy = {number}\n"
 
 
-def write_inputs(folder: Path, game: str, total: int, files: int, base: int) -> int:
-    """Write ``total`` hands of ``game`` into ``files`` .phhs files; return bytes written."""
-    folder.mkdir(parents=True, exist_ok=True)
-    texts = [dumps_hand(hand) for hand in base_hands(game, base)]
+WRITERS: Final = 2
+"""Child processes writing one game's inputs at a time (distinct hands: each its own files)."""
+
+
+def file_sizes(total: int, files: int) -> list[int]:
+    """The hands in each of ``files`` files holding ``total`` hands (the last may hold fewer)."""
     per_file = -(-total // files)
-    written = 0
-    for index in range(files):
-        count = min(per_file, total - index * per_file)
-        if count <= 0:
-            break
-        text = "\n".join(copies(texts, count, index * per_file))
+    return [count for index in range(files) if (count := min(per_file, total - index * per_file))
+            > 0]
+
+
+def write_files(folder: Path, game: str, total: int, files: int, base: int, job: int,
+                jobs: int) -> int:
+    """Write this job's files of ``game`` (every ``jobs``-th from ``job``); return bytes written.
+
+    ``base`` below ``total``: ``base`` simulated hands copied over (one job writes every
+    file).  Otherwise every hand is simulated: job ``job`` simulates its files' hands from
+    seed ``7 + job`` (the simulators put the seed in their game and table ids, so two jobs'
+    hands never coincide)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    sizes = file_sizes(total, files)
+    starts = [sum(sizes[:index]) for index in range(len(sizes))]
+    mine = range(job, len(sizes), jobs)
+    distinct = base >= total
+    if distinct:
+        hands = base_hands(game, sum(sizes[index] for index in mine), 7 + job)
+        texts = [dumps_hand(hand) for hand in hands]
+        del hands
+    else:
+        texts = [dumps_hand(hand) for hand in base_hands(game, base)]
+    written = used = 0
+    for index in mine:
+        if distinct:  # this job's hands in turn, numbered as the whole set numbers them
+            text = "\n".join(f"[{number + 1}]\n{hand}_copy = {starts[index] + number}\n"
+                             for number, hand in enumerate(texts[used:used + sizes[index]]))
+            used += sizes[index]
+        else:
+            text = "\n".join(copies(texts, sizes[index], starts[index]))
         (folder / f"{game}-{index:03d}.phhs").write_text(text, encoding="utf-8")
         written += len(text)
     return written
+
+
+def write_inputs(folder: Path, game: str, total: int, files: int, base: int) -> int:
+    """Write ``total`` hands of ``game`` into ``files`` .phhs files in ``folder`` (``base`` 0 or
+    at least ``total``: every hand distinct), by child processes, unless the folder already
+    holds them from a run with the same parameters; return the bytes in the files.
+
+    Children: the hands simulated here would stay in this process's memory, which the
+    pool's forked workers would then count as theirs (session 9's inflated figures)."""
+    import json
+
+    base = total if base <= 0 or base >= total else base
+    manifest = folder / "inputs.json"
+    wanted = {"game": game, "hands": total, "files": files, "base": base, "version": 2}
+    if manifest.exists() and json.loads(manifest.read_text()) == wanted:
+        return sum(path.stat().st_size for path in folder.glob("*.phhs"))
+    if folder.exists():
+        shutil.rmtree(folder)
+    jobs = WRITERS if base == total and files > 1 else 1
+    children = [subprocess.Popen([sys.executable, __file__, "--write-files", game, str(folder),
+                                  str(total), str(files), str(base), str(job), str(jobs)])
+                for job in range(jobs)]
+    if any(child.wait() for child in children):
+        raise SystemExit(f"writing the {game} inputs failed")
+    manifest.write_text(json.dumps(wanted))
+    return sum(path.stat().st_size for path in folder.glob("*.phhs"))
 
 
 def peak_mib() -> tuple[float, float]:
@@ -313,14 +370,11 @@ def fresh_ingests(out: Path, plan: list[tuple[str, int, int]], base: int,
     """Each game's inputs ingested by a process of its own into a fresh database: the CPU
     per hand of the main (writer) process and of the workers, each figure with everything
     a one-game ingest pays (the numba warm-up of a Big Two or Rummoli ingest included)."""
-    import subprocess
-
     for game, total, files in plan:
         if not total:
             continue
         folder = out / "fresh" / game
-        if not folder.exists():
-            write_inputs(folder, game, total, files, min(base, total))
+        write_inputs(folder, game, total, files, min(base, total))
         db = out / "fresh" / f"{game}.duckdb"
         for path in (db, db.with_name(db.name + ".wal")):
             path.unlink(missing_ok=True)
@@ -337,9 +391,13 @@ def main() -> None:
     parser.add_argument("--files", type=int, default=40, help="files the 7 & 8 hands are split in")
     parser.add_argument("--games", type=int, default=20_000, help="Big Two games")
     parser.add_argument("--rounds", type=int, default=20_000, help="Rummoli rounds")
-    parser.add_argument("--base", type=int, default=2_000, help="distinct simulated hands")
+    parser.add_argument("--base", type=int, default=0,
+                        help="distinct simulated hands, copied over to make up the total "
+                             "(0: every hand distinct)")
     parser.add_argument("--workers", type=int, default=None, help="worker processes")
     parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "out" / "ingest")
+    parser.add_argument("--inputs", type=Path, default=ROOT / "benchmarks" / "out" / "inputs",
+                        help="where the simulated inputs are kept for later runs")
     parser.add_argument("--pokerkit-hands", type=int, default=300)
     parser.add_argument("--stages", action="store_true",
                         help="only time the worker's stages on one core (CPU time), per game")
@@ -354,7 +412,16 @@ def main() -> None:
                              "database (inputs kept in OUT/fresh): CPU per hand main/workers")
     parser.add_argument("--ingest-one", nargs=2, type=Path, metavar=("FOLDER", "DB"),
                         help=argparse.SUPPRESS)  # --fresh's child process
+    parser.add_argument("--write-files", nargs=7, metavar="ARG",
+                        help=argparse.SUPPRESS)  # write_inputs' child process
+    parser.add_argument("--measuring", action="store_true",
+                        help=argparse.SUPPRESS)  # the measuring child process
     args = parser.parse_args()
+
+    if args.write_files:
+        game, folder, *numbers = args.write_files
+        write_files(Path(folder), game, *map(int, numbers))
+        return
 
     if args.ingest_one:
         folder, db = args.ingest_one
@@ -385,16 +452,27 @@ def main() -> None:
             stage_rates(args.out / "stages" / game, game, total, args.pokerkit_hands)
         return
 
-    if args.out.exists():
-        shutil.rmtree(args.out)
     plan = [("seveneight", args.hands, args.files), ("bigtwo", args.games, 4),
             ("rummoli", args.rounds, 4)]
-    print("writing inputs ...", flush=True)
+    folders: dict[str, Path] = {}
     for game, total, files in plan:
         if total:
-            size = write_inputs(args.out / game, game, total, files, min(args.base, total))
-            print(f"  {game}: {total:,} hands, {size / 2**20:,.0f} MiB", flush=True)
-
+            base = total if args.base <= 0 else min(args.base, total)
+            folders[game] = args.inputs / f"{game}-{total}x{files}-base{base}"
+            size = write_inputs(folders[game], game, total, files, base)
+            if not args.measuring:
+                kind = "all distinct" if base == total else f"{base:,} distinct, copied over"
+                print(f"inputs: {game}, {total:,} hands ({kind}), {size / 2**20:,.0f} MiB in "
+                      f"{folders[game]}", flush=True)
+    if not args.measuring:
+        # The measuring in a process of its own, whose only children are the pool's workers:
+        # getrusage's peak of the children counts every child ever waited for, the
+        # simulating ones included.
+        subprocess.run([sys.executable, __file__, *sys.argv[1:], "--measuring"], check=True)
+        return
+    if args.out.exists():
+        shutil.rmtree(args.out)
+    args.out.mkdir(parents=True)
     reference = pokerkit_rate(args.pokerkit_hands)
     db = args.out / "bench.duckdb"
     print(f"\n{'ingest':34s} {'hands':>10s} {'seconds':>9s} {'hands/s':>9s} {'x pokerkit':>11s}")
@@ -403,7 +481,7 @@ def main() -> None:
     for game, total, _ in plan:
         if not total:
             continue
-        seconds, loaded = timed_ingest(args.out / game, db, args.workers)
+        seconds, loaded = timed_ingest(folders[game], db, args.workers)
         rate = loaded / seconds
         print(f"{game + ' end to end':34s} {loaded:10,d} {seconds:9.1f} {rate:9,.0f} "
               f"{rate / reference:11.1f}", flush=True)
@@ -411,7 +489,7 @@ def main() -> None:
     print(f"\npeak memory: main process {own:,.0f} MiB, largest worker {child:,.0f} MiB")
     if args.hands:
         started = time.perf_counter()
-        seconds, _ = timed_ingest(args.out / "seveneight", db, args.workers)
+        seconds, _ = timed_ingest(folders["seveneight"], db, args.workers)
         print(f"rerun of the 7 & 8 files (all already loaded): "
               f"{time.perf_counter() - started:.1f} s")
 
