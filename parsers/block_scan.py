@@ -8,8 +8,9 @@ stakes lines, the players and seats, the table and date, the action lines, the u
 fields but the benchmark's ``_copy`` -- and are read once per distinct text, strictly
 (anything but canonical numbers and strings without escapes is refused); the numbers
 that change with every hand (stacks, winnings) are checked and converted for all hands
-at once, in C.  Actions are parsed by the reader's own action parser, once per
-distinct line.
+at once, in C.  Actions are read once per distinct line: the new lines of a batch in the
+writer's strict form together (one regular expression, numpy over the pieces), any other
+by the reader's own action parser.
 
 A chunk outside that layout, or that the per-hand path
 (:func:`parsers.reader.hand_and_fields`) reads with a problem, or as a hand a block

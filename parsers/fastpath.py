@@ -16,7 +16,9 @@ It must build exactly the hand the general path builds, field for field, action
 lines included; tests/test_reader_fastpath.py compares the two over every file of
 the repository, simulated hands and mutated ones.  So every check below mirrors
 one in :mod:`parsers.build`, and every line is read by the same functions
-:func:`~parsers.tomlsubset.parse_document` uses.
+:func:`~parsers.tomlsubset.parse_document` uses -- but a new action line of the writer's own
+form, which :func:`_writer_entry` reads into the very entry the action parser makes
+(tests/test_parsers_writer_lines.py compares the two).
 """
 
 from __future__ import annotations
