@@ -16,20 +16,36 @@ It must build exactly the hand the general path builds, field for field, action
 lines included; tests/test_reader_fastpath.py compares the two over every file of
 the repository, simulated hands and mutated ones.  So every check below mirrors
 one in :mod:`parsers.build`, and every line is read by the same functions
-:func:`~parsers.tomlsubset.parse_document` uses.
+:func:`~parsers.tomlsubset.parse_document` uses -- but a new action line of the writer's own
+form, which :func:`_writer_entry` reads into the very entry the action parser makes
+(tests/test_parsers_writer_lines.py compares the two).
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import re
 import sys
 from itertools import compress
 from operator import itemgetter, not_
 from typing import Any, Final, cast
 
 from parsers._fastinit import indexed_constructor, positional_constructor, tuples_builder
-from parsers.actions import ActionSyntaxError, ParsedAction, action_table, parse_into
+from parsers.actions import (
+    _TAKES_AMOUNT,
+    _TAKES_DEAL,
+    _TAKES_NOTHING,
+    _TAKES_ONE_CARD,
+    _TAKES_POT,
+    _VERB_TABLES,
+    MAX_DIGITS,
+    ActionSyntaxError,
+    ParsedAction,
+    action_table,
+    parse_into,
+)
 from parsers.build import MAX_CHIPS, PLAYER_LIMITS, _Problems, _read_rules, required_fields
+from parsers.cards import DECK, Card
 from parsers.fields import GAME_FIELDS, KNOB_FIELDS, VARIANTS
 from parsers.knobs import Betting, Game
 from parsers.model import (
@@ -434,6 +450,12 @@ def _new_line(table: dict[str, ParsedAction], texts: dict[str, ParsedAction], ga
               players: int, line: str) -> ParsedAction | None:
     """Read an array line not seen before as ``_fast_multiline_strings`` does, and remember it
     in ``table``; :data:`_BLANK` for a blank or comment line, None for any other shape."""
+    entry = _writer_entry(line, game, players)
+    if entry is not None:
+        if len(table) >= _LINE_CACHE_LIMIT:
+            table.clear()
+        table[line] = entry
+        return entry
     text = element_text(line)
     if text is None:
         stripped = line.strip()
@@ -450,3 +472,91 @@ def _new_line(table: dict[str, ParsedAction], texts: dict[str, ParsedAction], ga
         table.clear()
     table[line] = entry
     return entry
+
+
+# ---- new action lines in the writer's form, read without the general action parser's layers
+
+_WRITER_ELEMENT: Final = re.compile(
+    r'  "(?:d|p([1-9])) ([a-z]+)(?: p([1-9]))?(?: ([0-9A-Za-z]+))?",')
+"""An element line of the writer's form: actor (its number; None for the dealer), verb,
+target, one argument token (cards without separators, an amount or a pot): what
+:func:`_writer_entry` reads when the verb, its arguments and the players agree."""
+_CARD_BY_TEXT: Final = {str(card): card for card in DECK}
+"""The 52 cards by their canonical text: the writer's cards and nothing else (the reader's
+other spellings and ``??`` are left to the general action parser)."""
+_CARD: Final = _CARD_BY_TEXT.__getitem__
+_CODE_BY_TEXT: Final = {str(card): card.code for card in DECK}
+_CODE: Final = _CODE_BY_TEXT.__getitem__
+_PAIRS: Final = re.compile("..", re.DOTALL)
+_POTS: Final = frozenset(RUMMOLI_POTS)
+
+
+def _writer_entry(line: str, game: Game, players: int) -> ParsedAction | None:
+    """The :data:`ParsedAction` of an element line of the writer's form, as
+    :func:`parsers.actions._parse_action` makes it from the line's text (which
+    ``element_text`` gives: the form holds no quote, backslash or control character); None
+    when it is not one (any problem included), for the general reading to say what it is.
+
+    Only what the action parser is sure to accept is taken: a known verb of the game, the
+    dealer's verbs by ``d`` and the others by a player, players and targets within
+    ``players``, and exactly the arguments the verb takes (canonical cards, none twice; a
+    whole number of at most 15 digits, above 0 for ``cbr``; a pot name)."""
+    found = _WRITER_ELEMENT.fullmatch(line)
+    if found is None:
+        return None
+    actor_digit, verb_text, target_digit, argument = found.groups()
+    kind = _VERB_TABLES[game._value_].get(verb_text)  # not .value: a Python-level property
+    if kind is None:
+        return None
+    verb, dealer_verb, takes = kind
+    actor = DEALER if actor_digit is None else int(actor_digit)
+    if (actor == DEALER) != dealer_verb or actor > players:
+        return None
+    if target_digit is not None:
+        if takes != _TAKES_DEAL:
+            return None
+        target = int(target_digit)
+        if target > players or argument is None:
+            return None
+        dealt = _writer_cards(argument)
+        if dealt is None:
+            return None
+        return actor, verb, dealt[0], None, target, None, None, dealt[1]
+    if takes == _TAKES_NOTHING:
+        return None if argument is not None else (actor, verb, (), None, None, None, None, None)
+    if argument is None:
+        # Only sm takes nothing (a muck): pl, dw, dh and up need cards, the others a value.
+        return (actor, verb, (), None, None, None, None, None) \
+            if verb is Verb.SHOW_MUCK else None
+    if takes == _TAKES_AMOUNT:
+        if not argument.isdigit() or len(argument) > MAX_DIGITS:  # [0-9A-Za-z]: ASCII
+            return None
+        amount = int(argument)
+        if amount == 0 and verb is Verb.BET_RAISE:
+            return None
+        return actor, verb, (), amount, None, None, None, None
+    if takes == _TAKES_POT:
+        return (actor, verb, (), None, None, argument, None, None) if argument in _POTS \
+            else None
+    if takes == _TAKES_DEAL:
+        return None  # dh without a target
+    shown = _writer_cards(argument)
+    if shown is None or (takes == _TAKES_ONE_CARD and len(shown[0]) != 1):
+        return None
+    return (actor, verb, shown[0], None, None, None, None,
+            shown[1] if verb is Verb.DEAL_WIDOW else None)
+
+
+def _writer_cards(token: str) -> tuple[tuple[Card, ...], tuple[int, ...]] | None:
+    """The cards of a token of canonical cards without separators and their codes; None for
+    any other token, or one that gives a card twice."""
+    if len(token) % 2:
+        return None
+    pieces = _PAIRS.findall(token)
+    try:
+        codes = tuple(map(_CODE, pieces))
+    except KeyError:
+        return None
+    if len(set(codes)) != len(codes):
+        return None
+    return tuple(map(_CARD, pieces)), codes

@@ -292,15 +292,15 @@ def _card_tuple_texts(block: SevenEightBlock) -> list[str]:
         _CARD_REPRS_MADE[0][0] = True
     table, lengths, made = _CARD_REPRS[0], _CARD_REPR_LENGTHS[0], _CARD_REPRS_MADE[0]
     combinations = _card_combination(block.cards)
-    new = combinations[~made[combinations]]
-    if len(new):
-        texts = [str(card) for card in DECK]
-        for combination in np.unique(new).tolist():
-            codes = (combination // _CARD_CODES ** 2, combination // _CARD_CODES % _CARD_CODES,
-                     combination % _CARD_CODES)
-            text = table[combination] = repr("".join(texts[code - 1] for code in codes if code))
-            lengths[combination] = len(text)
-            made[combination] = True
+    fresh = np.flatnonzero(~made[combinations])
+    if len(fresh):
+        # The block has each action's cards in canonical notation already: the text of each
+        # new combination is that of its first action (its repr: quotes around it).
+        new, first = np.unique(combinations[fresh], return_index=True)
+        texts = [*map(repr, map(block.card_texts.__getitem__, fresh[first].tolist()))]
+        table[new] = texts
+        lengths[new] = [*map(len, texts)]
+        made[new] = True
     return _tuple_texts(table[combinations], block.action_offsets, lengths[combinations])
 
 
