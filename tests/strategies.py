@@ -141,3 +141,24 @@ def hands(draw: st.DrawFn, game: Game | None = None) -> HandHistory:
         **{k: v for k, v in fields.items() if v is not None},
     )
 
+
+
+# ---- action tokens for the readers' quick paths (canonical and mangled)
+
+CANONICAL_CARDS: list[str] = [str(card) for card in DECK]
+"""The 52 cards as the writer spells them."""
+ODD_CARDS: list[str] = ["??", "10d", "10S", "as", "AS", "aS", "Q♥", "1d", "Xx", "A", "Tz", "0c"]
+"""Card spellings a quick path must leave to the general action parser (some legal, some not)."""
+
+
+def card_tokens(most_canonical: int) -> st.SearchStrategy[str]:
+    """A card argument: up to ``most_canonical`` canonical cards in one token, or a few cards
+    with odd spellings among them, in one token or separated by spaces."""
+    return st.one_of(
+        st.lists(st.sampled_from(CANONICAL_CARDS), min_size=1, max_size=most_canonical)
+        .map("".join),
+        st.lists(st.sampled_from(CANONICAL_CARDS + ODD_CARDS), min_size=0, max_size=5)
+        .map("".join),
+        st.lists(st.sampled_from(CANONICAL_CARDS + ODD_CARDS), min_size=2, max_size=3)
+        .map(" ".join),
+    )

@@ -19,20 +19,14 @@ from hypothesis import strategies as st
 
 from parsers import block_scan
 from parsers.block_scan import _ActionTable, _line_row, _strict_rows
-from parsers.cards import DECK
-
-CARDS = [str(card) for card in DECK]
-ODD_CARDS = ["??", "10d", "10S", "as", "AS", "aS", "Q♥", "1d", "Xx", "A", "Tz", "0c"]
+from tests.strategies import CANONICAL_CARDS as CARDS
+from tests.strategies import card_tokens
 
 actors = st.sampled_from(["d", "p1", "p2", "p3", "p8", "p9", "p10", "p16", "p17", "p18",
                           "p20", "p99", "p100", "p0", "p01", "P1", "q1", "dd", ""])
 verbs = st.sampled_from(["dh", "up", "sm", "cbr", "cc", "f", "pl", "ps", "dw", "xw", "cl",
                          "DH", "Up", "c", ""])
-cards = st.one_of(
-    st.lists(st.sampled_from(CARDS), min_size=1, max_size=4).map("".join),
-    st.lists(st.sampled_from(CARDS + ODD_CARDS), min_size=0, max_size=5).map("".join),
-    st.lists(st.sampled_from(CARDS + ODD_CARDS), min_size=2, max_size=3).map(" ".join),
-)
+cards = card_tokens(4)
 amounts = st.one_of(st.integers(0, 10**16).map(str),
                     st.sampled_from(["012", "00", "-5", "+5", "1_000", "1e3", "٣", "5 5"]))
 spaces = st.sampled_from([" ", " ", " ", " ", " ", " ", "  ", "\t", " \t"])
