@@ -19,6 +19,9 @@ from enum import IntEnum
 from typing import Final
 
 __all__ = [
+    "CARD_OF_TEXT",
+    "CARD_PIECES",
+    "CODE_OF_TEXT",
     "DECK",
     "UNKNOWN",
     "Card",
@@ -123,6 +126,15 @@ class Card:
 UNKNOWN: Final = Card(None, None)
 DECK: Final[tuple[Card, ...]] = tuple(Card(Rank(code // 4), Suit(code % 4)) for code in range(52))
 """The 52 known cards in code order: ``DECK[c].code == c``."""
+CARD_OF_TEXT: Final[dict[str, Card]] = {str(card): card for card in DECK}
+"""The 52 known cards by their canonical text (``As``, ``Td``): the writer's notation only,
+for quick paths that leave any other spelling, and ``??``, to :func:`parse_cards`."""
+CODE_OF_TEXT: Final[dict[str, int]] = {text: card.code for text, card in CARD_OF_TEXT.items()}
+"""The code of each known card by its canonical text."""
+CARD_PIECES: Final = re.compile("..", re.DOTALL)
+"""Consecutive two-character pieces, one per card of a canonical text without separators
+(DOTALL: a line break is a character like any other, so an even-length text gives exactly
+its slices [0:2], [2:4], ...)."""
 
 _UNICODE_SUITS: Final = {
     "♣": "c", "♧": "c",
@@ -190,15 +202,12 @@ def parse_cards(text: str) -> tuple[Card, ...]:
     # pieces and looked up in C (a comprehension of slices cost 1.7x as much for a deal).
     if len(text) % 2 == 0 and " " not in text:
         try:
-            return tuple(map(_CARD_OF_TEXT, _PIECES.findall(text)))
+            return tuple(map(_CARD_OF_TEXT, CARD_PIECES.findall(text)))
         except KeyError:
             pass
     return tuple(_scan(text))
 
 
-_PIECES: Final = re.compile("..", re.DOTALL)
-"""Consecutive two-character pieces (DOTALL: a line break is a character like any other, so
-an even-length text gives exactly its slices [0:2], [2:4], ...)."""
 _CARD_OF_TEXT: Final = _BY_TEXT.__getitem__
 
 

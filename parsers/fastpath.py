@@ -45,7 +45,7 @@ from parsers.actions import (
     parse_into,
 )
 from parsers.build import MAX_CHIPS, PLAYER_LIMITS, _Problems, _read_rules, required_fields
-from parsers.cards import DECK, Card
+from parsers.cards import CARD_OF_TEXT, CARD_PIECES, CODE_OF_TEXT, Card
 from parsers.fields import GAME_FIELDS, KNOB_FIELDS, VARIANTS
 from parsers.knobs import Betting, Game
 from parsers.model import (
@@ -481,13 +481,10 @@ _WRITER_ELEMENT: Final = re.compile(
 """An element line of the writer's form: actor (its number; None for the dealer), verb,
 target, one argument token (cards without separators, an amount or a pot): what
 :func:`_writer_entry` reads when the verb, its arguments and the players agree."""
-_CARD_BY_TEXT: Final = {str(card): card for card in DECK}
-"""The 52 cards by their canonical text: the writer's cards and nothing else (the reader's
-other spellings and ``??`` are left to the general action parser)."""
-_CARD: Final = _CARD_BY_TEXT.__getitem__
-_CODE_BY_TEXT: Final = {str(card): card.code for card in DECK}
-_CODE: Final = _CODE_BY_TEXT.__getitem__
-_PAIRS: Final = re.compile("..", re.DOTALL)
+# The writer's cards and nothing else: the reader's other spellings and ``??`` are left to
+# the general action parser.
+_CARD: Final = CARD_OF_TEXT.__getitem__
+_CODE: Final = CODE_OF_TEXT.__getitem__
 _POTS: Final = frozenset(RUMMOLI_POTS)
 
 
@@ -552,7 +549,7 @@ def _writer_cards(token: str) -> tuple[tuple[Card, ...], tuple[int, ...]] | None
     any other token, or one that gives a card twice."""
     if len(token) % 2:
         return None
-    pieces = _PAIRS.findall(token)
+    pieces = CARD_PIECES.findall(token)
     try:
         codes = tuple(map(_CODE, pieces))
     except KeyError:

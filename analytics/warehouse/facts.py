@@ -56,7 +56,7 @@ from analytics.warehouse.views import (
     STAKES,
     split_condition,
 )
-from parsers.cards import DECK
+from parsers.cards import CODE_OF_TEXT
 from parsers.knobs import (
     BIGTWO_KNOBS,
     RUMMOLI_KNOBS,
@@ -682,10 +682,6 @@ def play_kind(cards: str | None, knobs: str | None) -> str:
     return _KIND_LABELS[_play_kind(cards, knobs)]
 
 
-# The writer's card texts (parsers.cards.format_cards, two characters a card) -> card code.
-_CODE_OF_TEXT: Final = {str(card): card.code for card in DECK}
-
-
 @lru_cache(maxsize=65_536)
 def _play_kind(cards: str | None, knobs: str | None) -> int:
     """:func:`play_kind` as the position of the kind in ``views.PLAY_KIND_COLUMNS``; cached:
@@ -700,7 +696,7 @@ def _play_kind(cards: str | None, knobs: str | None) -> int:
         return _NO_KIND
     mask = 0
     if not len(cards) & 1:
-        code_of = _CODE_OF_TEXT
+        code_of = CODE_OF_TEXT  # the writer's texts (format_cards): two characters a card
         for at in range(0, len(cards), 2):
             code = code_of.get(cards[at:at + 2])
             if code is None:
