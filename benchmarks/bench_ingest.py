@@ -26,7 +26,7 @@ import statistics
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any, Final
 
@@ -81,13 +81,27 @@ def base_hands(game: str, count: int, seed: int = 7) -> list[HandHistory]:
     return list(simulate_rummoli(count, 4, seed))
 
 
+def numbered(texts: Iterable[str], start: int) -> Iterator[str]:
+    """A file's hand texts as the file holds them: each under its table header ``[1]``,
+    ``[2]``... and with its own ``_copy`` user field, numbered on from ``start`` (the hands
+    in the files before), so that no two hands of a set are the same."""
+    for offset, text in enumerate(texts):
+        yield f"[{offset + 1}]\n{text}_copy = {start + offset}\n"
+
+
 def copies(texts: list[str], total: int, start: int) -> Iterator[str]:
     """``total`` distinct hands: the base texts again and again, each with its own ``_copy``.
     ``start`` (the hands in the files before) also says where in the base texts to go on: each
     file taking them from the first again gave ``--base 10000 --rounds 10000`` four files of
     the same 2,500 rounds."""
-    for number in range(start, start + total):
-        yield f"[{number - start + 1}]\n{texts[number % len(texts)]}_copy = {number}\n"
+    return numbered((texts[number % len(texts)] for number in range(start, start + total)),
+                    start)
+
+
+def distinct_base(base: int, total: int) -> int:
+    """``--base`` as the number of distinct hands of a set of ``total``: 0 (or any number
+    from ``total`` on) for every hand distinct."""
+    return total if base <= 0 or base >= total else base
 
 
 WRITERS: Final = 2
@@ -123,8 +137,7 @@ def write_files(folder: Path, game: str, total: int, files: int, base: int, job:
     written = used = 0
     for index in mine:
         if distinct:  # this job's hands in turn, numbered as the whole set numbers them
-            text = "\n".join(f"[{number + 1}]\n{hand}_copy = {starts[index] + number}\n"
-                             for number, hand in enumerate(texts[used:used + sizes[index]]))
+            text = "\n".join(numbered(texts[used:used + sizes[index]], starts[index]))
             used += sizes[index]
         else:
             text = "\n".join(copies(texts, sizes[index], starts[index]))
@@ -142,7 +155,7 @@ def write_inputs(folder: Path, game: str, total: int, files: int, base: int) -> 
     pool's forked workers would then count as theirs (session 9's inflated figures)."""
     import json
 
-    base = total if base <= 0 or base >= total else base
+    base = distinct_base(base, total)
     manifest = folder / "inputs.json"
     wanted = {"game": game, "hands": total, "files": files, "base": base, "version": 2}
     if manifest.exists() and json.loads(manifest.read_text()) == wanted:
@@ -457,7 +470,7 @@ def main() -> None:
     folders: dict[str, Path] = {}
     for game, total, files in plan:
         if total:
-            base = total if args.base <= 0 else min(args.base, total)
+            base = distinct_base(args.base, total)
             folders[game] = args.inputs / f"{game}-{total}x{files}-base{base}"
             size = write_inputs(folders[game], game, total, files, base)
             if not args.measuring:
