@@ -81,13 +81,17 @@ PART_BYTES: Final = 8 * 1024**2
 SCAN_BLOCK: Final = 1024**2
 """Bytes read at a time while scanning a large plain file for cuts."""
 
-GROUP_ROWS: Final = 1_000_000
+GROUP_ROWS: Final = 4_000_000
 """Rows (of every table together) after which the writer commits the whole files it has
-gathered in its transaction: seven 5,000-hand 7 & 8 files (about 156,000 rows each).
-DuckDB writes a table's rows at the commit as compressed row groups (122,880 rows) when
-the transaction holds at least one row group of them; fewer go to the write-ahead log
-first and are written again by each checkpoint.  Larger transactions write more tables
-directly and commit less often (docs/performance.md, Session 7 (W): the writer)."""
+gathered in its transaction: about 25 5,000-hand 7 & 8 files (about 156,000 rows each).
+DuckDB writes a table's rows as compressed row groups (122,880 rows) during the
+transaction once it holds at least one row group of them ("optimistic writes"); fewer go
+to the write-ahead log and are written again by a checkpoint.  At this size every table
+of a 7 & 8 ingest, ``hands`` included (about 125,000 rows), is written that way, so
+the log stays small and the checkpoints short: with a million rows only the large tables
+were, and each checkpoint of the smaller ones (2.7-4.3 s of the writer's CPU at 300,000
+hands, ~5 s at a million) stopped the writer long enough for both workers to run out of
+units (docs/performance.md, Session 11)."""
 
 _INLINE_BYTES: Final = 2 * 1024**2
 """Below this much content a worker pool costs more than it saves."""
