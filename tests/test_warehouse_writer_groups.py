@@ -11,6 +11,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+import duckdb
 import pytest
 
 from analytics.warehouse import IngestSummary, Limits, SourceError, ingest, reader
@@ -240,3 +241,49 @@ def test_a_waiting_reader_makes_the_group_commit_at_the_next_file(
     summary = ingest([folder], tmp_path / "w.duckdb", workers=0, hold=0.0)
     assert len(commits) == 5 and releases == [1, 2, 3, 4, 5]
     assert summary.loaded == 38
+
+
+def test_only_the_last_commit_checkpoints_and_the_setting_is_restored(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The ingest's last commit checkpoints at once (nothing of it goes to the write-ahead
+    log), the commits before it are logged, the database is that of logged commits, and the
+    threshold is restored for a connection of this process that shares the instance."""
+    folder = tmp_path / "in"
+    for number in range(5):  # five files of the same size: four distinct copies of one hand
+        write(folder / f"f{number}.phhs",
+              phhs(*(relabel(SEVENEIGHT, 10 * number + copy) for copy in range(4))))
+    module = _ingest_module()
+    ingest([folder / "f0.phhs"], tmp_path / "one.duckdb", workers=0)
+    rows = sum(len(table_rows) for table, table_rows in content(tmp_path / "one.duckdb").items()
+               if table != "files")
+    # Commits after the second and the fourth file (in the writer), and at the end.
+    monkeypatch.setattr(module, "GROUP_ROWS", rows + rows // 2)
+    db = tmp_path / "w.duckdb"
+    with WriterLease(db):
+        pass  # the file, with its schema
+    wal = [Path(f"{db}.wal")]
+    logged: list[int] = []
+    real: Callable[..., None] = module.commit
+
+    def commit(con: Any) -> None:
+        real(con)
+        logged.append(wal[0].stat().st_size if wal[0].exists() else 0)
+
+    monkeypatch.setattr(module, "commit", commit)
+    setting = "SELECT current_setting('checkpoint_threshold')"
+    shared = duckdb.connect(str(db))
+    try:
+        before = shared.execute(setting).fetchall()
+        summary = ingest([folder], db, workers=0)
+        assert shared.execute(setting).fetchall() == before
+    finally:
+        shared.close()
+    assert summary.loaded == 20 and len(logged) == 3
+    assert logged[0] > 0 and logged[1] > logged[0] and logged[-1] == 0
+    reference = tmp_path / "reference.duckdb"
+    monkeypatch.setattr(module, "_LAST_COMMIT", {"checkpoint_threshold": "64MB"})
+    logged.clear()
+    wal[0] = Path(f"{reference}.wal")
+    assert outcome(ingest([folder], reference, workers=0)) == outcome(summary)
+    assert logged[-1] > 0  # the reference's last commit was logged
+    assert content(db) == content(reference)
