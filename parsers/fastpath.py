@@ -19,6 +19,12 @@ one in :mod:`parsers.build`, and every line is read by the same functions
 :func:`~parsers.tomlsubset.parse_document` uses -- but a new action line of the writer's own
 form, which :func:`_writer_entry` reads into the very entry the action parser makes
 (tests/test_parsers_writer_lines.py compares the two).
+
+The ingest worker reads many hands at once (:func:`fast_hands_fields`): the header lines and
+action lines none of them has seen before are read together first, for the writer's shapes
+(:func:`_type_new_header_lines`, :func:`_writer_entries`), into the same caches; each hand
+is then read as above, and any line they left out is read by the hand itself
+(tests/test_reader_together.py compares the two readings).
 """
 
 from __future__ import annotations
