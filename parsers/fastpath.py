@@ -19,6 +19,12 @@ one in :mod:`parsers.build`, and every line is read by the same functions
 :func:`~parsers.tomlsubset.parse_document` uses -- but a new action line of the writer's own
 form, which :func:`_writer_entry` reads into the very entry the action parser makes
 (tests/test_parsers_writer_lines.py compares the two).
+
+The ingest worker reads many hands at once (:func:`fast_hands_fields`): the header lines and
+action lines none of them has seen before are read together first, for the writer's shapes
+(:func:`_type_new_header_lines`, :func:`_writer_entries`), into the same caches; each hand
+is then read as above, and any line they left out is read by the hand itself
+(tests/test_reader_together.py compares the two readings).
 """
 
 from __future__ import annotations
@@ -26,7 +32,8 @@ from __future__ import annotations
 import datetime as dt
 import re
 import sys
-from itertools import compress
+from collections.abc import Sequence
+from itertools import compress, filterfalse
 from operator import itemgetter, not_
 from typing import Any, Final, cast
 
@@ -63,11 +70,13 @@ from parsers.tomlsubset import (
     _ARRAY_END,
     _LINE_CACHE,
     _LINE_CACHE_LIMIT,
+    Unsupported,
     _cached_line,
+    _scalar,
     element_text,
 )
 
-__all__ = ["fast_hand", "fast_hand_fields"]
+__all__ = ["fast_hand", "fast_hand_fields", "fast_hands_fields"]
 
 _MAX_COUNT: Final = 2**31 - 1
 _INT_LISTS: Final = ("starting_stacks", "finishing_stacks", "winnings", "antes",
@@ -117,6 +126,10 @@ _NEW_FIELDS: Final = positional_constructor(ActionFields)
 _ACTIONS_OPEN: Final = "actions = ["
 
 
+_Read = tuple["_Shape", tuple[Any, ...], GameRules, tuple[tuple[str, Any], ...],
+              list[ParsedAction], "range | list[int]"]
+
+
 def fast_hand(lines: list[str], first_line: int, source: str, index: int,
               raw: str) -> HandHistory | None:
     """The hand in ``lines`` (the first is line ``first_line``), or None when the general path
@@ -136,8 +149,30 @@ def fast_hand_fields(lines: list[str], first_line: int, source: str, index: int,
     is empty) and their :class:`~parsers.model.ActionFields`, no :class:`Action` made
     (:func:`parsers.model.with_actions` makes the hand :func:`fast_hand` gives)."""
     read = _read(lines, first_line)
-    if read is None:
-        return None
+    return None if read is None else _with_fields(read, source, first_line, index, raw)
+
+
+def fast_hands_fields(chunks: Sequence[tuple[list[str], int, int, str]], source: str
+                      ) -> list[tuple[HandHistory, ActionFields] | None]:
+    """:func:`fast_hand_fields` of each of ``chunks`` (its lines, first line, index and raw
+    text), the same hands and fields, with the lines none of them has seen before read
+    together first: the header lines (:func:`_type_new_header_lines`), then every hand's
+    header, then the new action lines (:func:`_read_new_lines`), then each hand's actions
+    from their line tables."""
+    cuts = [_cut(lines) for lines, _, _, _ in chunks]
+    _type_new_header_lines([cut[2] for cut in cuts if cut is not None])
+    heads = [None if cut is None else _head_of(cut) for cut in cuts]
+    _read_new_lines(heads, [lines for lines, _, _, _ in chunks])
+    found: list[tuple[HandHistory, ActionFields] | None] = []
+    for (lines, first_line, index, raw), head in zip(chunks, heads, strict=True):
+        read = None if head is None else _finish(head, lines, first_line)
+        found.append(None if read is None else _with_fields(read, source, first_line, index, raw))
+    return found
+
+
+def _with_fields(read: _Read, source: str, first_line: int, index: int, raw: str
+                 ) -> tuple[HandHistory, ActionFields]:
+    """The hand (without its actions) and the action columns of what :func:`_read` found."""
     shape, values, rules, user_fields, entries, rows = read
     hand: HandHistory = shape.make(values, rules, (), user_fields, source, first_line, index,
                                    raw)
@@ -149,14 +184,28 @@ def fast_hand_fields(lines: list[str], first_line: int, source: str, index: int,
                              rows if type(rows) is range else tuple(rows))
 
 
-_Read = tuple["_Shape", tuple[Any, ...], GameRules, tuple[tuple[str, Any], ...],
-              list[ParsedAction], "range | list[int]"]
-
-
 def _read(lines: list[str], first_line: int) -> _Read | None:
     """What :func:`fast_hand` builds a hand from: its shape, the header's values, its rules,
     its user fields, and the parsed entry and line of each action; None for the general
     path."""
+    head = _head(lines)
+    return None if head is None else _finish(head, lines, first_line)
+
+
+_Head = tuple["_Shape", tuple[Any, ...], GameRules, list[tuple[str, Any]], int, int, Game, int,
+              dict[str, ParsedAction]]
+"""What :func:`_head` finds: the shape, the header's values, the rules, the header's (key,
+value) pairs, where the actions array opens and closes, the game, the players, and their
+line table (:data:`_LINE_TABLES`)."""
+
+
+_Cut = tuple[int, int, list[str]]
+"""Where a hand's actions array opens and closes, and its header's lines (:func:`_cut`)."""
+
+
+def _cut(lines: list[str]) -> _Cut | None:
+    """Where the actions array of ``lines`` opens and closes, and the lines around it (the
+    header's); None for a hand without an actions array in the usual shape."""
     try:
         opening = lines.index(_ACTIONS_OPEN)
         closing = lines.index("]", opening + 1)
@@ -165,6 +214,19 @@ def _read(lines: list[str], first_line: int) -> _Read | None:
     header = lines[:opening] + lines[closing + 1 :]
     if header and not header[-1]:
         header.pop()  # the blank line between the hands of a file
+    return opening, closing, header
+
+
+def _head(lines: list[str]) -> _Head | None:
+    """The header half of :func:`_read` (everything but the action lines); None for the
+    general path."""
+    cut = _cut(lines)
+    return None if cut is None else _head_of(cut)
+
+
+def _head_of(cut: _Cut) -> _Head | None:
+    """:func:`_head` of a hand's :func:`_cut`."""
+    opening, closing, header = cut
     cached = [*map(_TYPED_LINES.get, header)]
     # all(): every cached entry is a (key, value) pair, hence true; much cheaper than
     # ``None in cached``, which compares each pair with None through the rich comparison.
@@ -190,7 +252,15 @@ def _read(lines: list[str], first_line: int) -> _Read | None:
     rules = _rules(shape, values) if shape.knob_at else shape.default_rules
     if rules is None:
         return None
-    actions = _actions(plan.game, players, lines, opening + 1, closing, first_line)
+    game = plan.game
+    return shape, values, rules, found, opening, closing, game, players, _line_table(game,
+                                                                                     players)
+
+
+def _finish(head: _Head, lines: list[str], first_line: int) -> _Read | None:
+    """:func:`_read` of a hand whose header :func:`_head` has read: its action lines."""
+    shape, values, rules, found, opening, closing, game, players, table = head
+    actions = _actions(game, players, table, lines, opening + 1, closing, first_line)
     if actions is None:
         return None
     # User fields in the order of the text, as the general path gives them.
@@ -410,13 +480,20 @@ def _rules(shape: _Shape, values: tuple[Any, ...]) -> GameRules | None:
     return rules
 
 
-def _actions(game: Game, players: int, lines: list[str], start: int, end: int,
-             first_line: int) -> tuple[list[ParsedAction], range | list[int]] | None:
-    """The parsed entry and the line of each action on ``lines[start:end]`` (the lines of the
-    array), or None when the general path would read them otherwise or report a problem."""
+def _line_table(game: Game, players: int) -> dict[str, ParsedAction]:
+    """The line table (:data:`_LINE_TABLES`) of ``game`` and ``players``, made when new."""
     table = _LINE_TABLES.get((game._value_, players))
     if table is None:
         table = _LINE_TABLES[game._value_, players] = {}
+    return table
+
+
+def _actions(game: Game, players: int, table: dict[str, ParsedAction], lines: list[str],
+             start: int, end: int, first_line: int
+             ) -> tuple[list[ParsedAction], range | list[int]] | None:
+    """The parsed entry and the line of each action on ``lines[start:end]`` (the lines of the
+    array; ``table``: the line table of ``game`` and ``players``), or None when the general
+    path would read them otherwise or report a problem."""
     element_lines = lines[start:end]
     cached = [*map(table.get, element_lines)]
     entries = cast(list[ParsedAction], cached)
@@ -557,3 +634,164 @@ def _writer_cards(token: str) -> tuple[tuple[Card, ...], tuple[int, ...]] | None
     if len(set(codes)) != len(codes):
         return None
     return tuple(map(_CARD, pieces)), codes
+
+
+# ---- the new action lines of many hands, read together
+
+def _read_new_lines(heads: Sequence[_Head | None], lines: Sequence[list[str]]) -> None:
+    """Put the entries of the action lines of the hands of ``heads`` (:func:`_head` of each of
+    ``lines``; None for a hand the general path reads) that their line tables do not hold yet
+    into those tables, each table's new lines read together (:func:`_writer_entries`).  Only
+    a cache is filled: a line this leaves out (one not of the writer's form, or any problem)
+    is read by :func:`_new_line` when its hand's actions are, and gives what it gave before.
+    """
+    new: dict[int, tuple[Game, int, dict[str, ParsedAction], dict[str, None]]] = {}
+    for head, hand_lines in zip(heads, lines, strict=True):
+        if head is None:
+            continue
+        _, _, _, _, opening, closing, game, players, table = head
+        missing = [*filterfalse(table.__contains__, hand_lines[opening + 1 : closing])]
+        if missing:
+            found = new.get(id(table))
+            if found is None:
+                found = new[id(table)] = (game, players, table, {})
+            found[3].update(dict.fromkeys(missing))
+    for game, players, table, wanted in new.values():
+        if len(wanted) > _LINE_CACHE_LIMIT:
+            continue  # more than the table holds: left to the hands
+        if len(table) + len(wanted) > _LINE_CACHE_LIMIT:
+            # As _new_line does when the table is full (the lines the hands share that this
+            # drops are read again by them).
+            table.clear()
+        texts = [*wanted]
+        table.update({text: entry for text, entry in zip(
+            texts, _writer_entries(texts, game, players), strict=True) if entry is not None})
+
+_WRITER_LINES: Final = re.compile(
+    r'^(?:  "(?:d|p([1-9])) ([a-z]+)(?: p([1-9]))?(?: ([0-9A-Za-z]+))?",|.*)$', re.MULTILINE)
+""":data:`_WRITER_ELEMENT` over lines joined by line breaks, a match for every line: the
+groups of a line of the writer's form, and only empty groups (no verb) for any other."""
+_CODE_OR_NONE: Final = CODE_OF_TEXT.get
+_CARD_OR_NONE: Final = CARD_OF_TEXT.get
+
+
+def _writer_entries(lines: list[str], game: Game, players: int) -> list[ParsedAction | None]:
+    """:func:`_writer_entry` of each of ``lines`` (none holds a line break), read together:
+    one regular expression over the joined lines, then the cards of all of them with one
+    regular expression and two look-ups in C, so each line costs a few of Python's steps."""
+    joined = "\n".join(lines)
+    found = _WRITER_LINES.findall(joined)
+    if len(found) != len(lines):  # a line break inside a line: not the reader's lines
+        return [_writer_entry(line, game, players) for line in lines]
+    verbs = _VERB_TABLES[game._value_]
+    entries: list[ParsedAction | None] = [None] * len(lines)
+    # The lines whose cards are read below: (where, actor, verb, target, size, codes kept).
+    carded: list[tuple[int, int, Verb, int | None, int, bool]] = []
+    tokens: list[str] = []
+    at = -1
+    for actor_digit, verb_text, target_digit, argument in found:
+        at += 1
+        kind = verbs.get(verb_text)  # '' (no match) is no verb
+        if kind is None:
+            continue
+        verb, dealer_verb, takes = kind
+        actor = int(actor_digit) if actor_digit else DEALER
+        if (actor == DEALER) != dealer_verb or actor > players:
+            continue
+        if target_digit:
+            if takes != _TAKES_DEAL or not argument or len(argument) % 2:
+                continue
+            target = int(target_digit)
+            if target > players:
+                continue
+            carded.append((at, actor, verb, target, len(argument) // 2, True))
+            tokens.append(argument)
+        elif takes == _TAKES_NOTHING:
+            if not argument:
+                entries[at] = (actor, verb, (), None, None, None, None, None)
+        elif not argument:
+            if verb is Verb.SHOW_MUCK:
+                entries[at] = (actor, verb, (), None, None, None, None, None)
+        elif takes == _TAKES_AMOUNT:
+            if argument.isdigit() and len(argument) <= MAX_DIGITS:
+                amount = int(argument)
+                if amount or verb is not Verb.BET_RAISE:
+                    entries[at] = (actor, verb, (), amount, None, None, None, None)
+        elif takes == _TAKES_POT:
+            if argument in _POTS:
+                entries[at] = (actor, verb, (), None, None, argument, None, None)
+        elif takes != _TAKES_DEAL and not len(argument) % 2 and (
+                takes != _TAKES_ONE_CARD or len(argument) == 2):
+            carded.append((at, actor, verb, None, len(argument) // 2,
+                           verb is Verb.DEAL_WIDOW))
+            tokens.append(argument)
+    if not carded:
+        return entries
+    # Every token is of even length, so the joined tokens' pieces fall on their cards.
+    pieces = CARD_PIECES.findall("".join(tokens))
+    # (Any: None for a piece that is no card, which the checks below find.)
+    codes: list[Any] = [*map(_CODE_OR_NONE, pieces)]
+    cards: list[Any] = [*map(_CARD_OR_NONE, pieces)]
+    # A piece that is no canonical card: the lines are checked one by one (ints, not the
+    # cards: a Card's comparison with None would be a Python call).
+    checked = None not in codes
+    start = 0
+    for where, actor, verb, dealt_to, size, keep in carded:
+        end = start + size
+        line_codes = tuple(codes[start:end])
+        start = end
+        if (checked or None not in line_codes) and len(set(line_codes)) == size:
+            entries[where] = (actor, verb, tuple(cards[start - size : start]), None, dealt_to,
+                              None, None, line_codes if keep else None)
+    return entries
+
+
+_HEADER_LINES: Final = re.compile(
+    r'^(?:([A-Za-z0-9_-]+) = (?:(-?(?:0|[1-9][0-9]{0,17}))'
+    r'|(\[(?:(?:-?(?:0|[1-9][0-9]{0,17}), )*-?(?:0|[1-9][0-9]{0,17}))?\])'
+    r'|("[^"\\\x00-\x1f\x7f]*")|([0-9]{2}:[0-9]{2}:[0-9]{2}|true|false))|.*)$',
+    re.MULTILINE)
+"""The writer's header lines, over lines joined by line breaks, a match for every line: the
+key, then the value's text in one of four groups (an integer, an array of integers, a
+string, a time or boolean), or only empty groups for any other line (which the hands' own
+reading types, or declines)."""
+
+
+def _type_new_header_lines(headers: Sequence[list[str]]) -> None:
+    """Put the typed values of the header lines of ``headers`` that :data:`_TYPED_LINES` does
+    not hold yet into it, read together: what :func:`_type_lines` would put there for each
+    line of the writer's shapes (``key = 12``, ``key = [0, -3]``, ``key = "text"``, ``key =
+    19:05:00``, ``key = true``); any other line, and one whose value ``_typed`` refuses, is
+    left to it.  Only
+    a cache is filled, as in :func:`_read_new_lines`."""
+    wanted: dict[str, None] = {}
+    for header in headers:
+        wanted.update(dict.fromkeys(filterfalse(_TYPED_LINES.__contains__, header)))
+    if not wanted or len(wanted) > _TYPED_LINES_LIMIT:
+        return
+    lines = [*wanted]
+    found = _HEADER_LINES.findall("\n".join(lines))
+    if len(found) != len(lines):  # a line break inside a line: not the reader's lines
+        return
+    if len(_TYPED_LINES) + len(lines) > _TYPED_LINES_LIMIT:
+        _TYPED_LINES.clear()  # as _type_lines does when it is full
+    value: Any
+    for line, (key, number, numbers, text, word) in zip(lines, found, strict=True):
+        if not key:
+            continue
+        # As parsers.tomlsubset._cached_line reads these shapes.
+        if number:
+            value = int(number)
+        elif numbers:
+            inside = numbers[1:-1]
+            value = [*map(int, inside.split(","))] if inside else []
+        elif text:
+            value = text[1:-1]
+        else:
+            try:
+                value = _scalar(word)
+            except Unsupported:
+                continue
+        typed = _typed(key, value)
+        if typed is not _REJECTED:
+            _TYPED_LINES[line] = (sys.intern(key), typed)

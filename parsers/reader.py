@@ -25,7 +25,7 @@ from typing import IO, Any, Final, cast, overload
 
 from parsers.build import build_hand
 from parsers.errors import ParseError
-from parsers.fastpath import fast_hand, fast_hand_fields
+from parsers.fastpath import fast_hand, fast_hand_fields, fast_hands_fields
 from parsers.knobs import Game
 from parsers.model import ActionFields, HandHistory
 from parsers.tomlsubset import INT64_MAX, INT64_MIN, Document, Unsupported, parse_document
@@ -39,6 +39,7 @@ __all__ = [
     "HandTexts",
     "hand_and_fields",
     "hand_from_chunk",
+    "hands_and_fields",
     "iter_chunks",
     "loads_hands",
     "plain_hands",
@@ -642,6 +643,22 @@ def hand_and_fields(chunk: Chunk, source: str) -> tuple[HandHistory, ActionField
         if found is not None:
             return found
     return _general_hand(chunk, source, raw), None
+
+
+def hands_and_fields(chunks: Sequence[Chunk], source: str
+                     ) -> list[tuple[HandHistory, ActionFields | None]]:
+    """:func:`hand_and_fields` of each of ``chunks``, the same hands and fields, the fast
+    path's hands read together (:func:`parsers.fastpath.fast_hands_fields`: the action lines
+    none of them has seen before are read in one go)."""
+    raws = ["\n".join(chunk.lines) for chunk in chunks]
+    fast = iter(fast_hands_fields(
+        [(chunk.lines, chunk.first_line, chunk.index, raw)
+         for chunk, raw in zip(chunks, raws, strict=True) if chunk.problem is None], source))
+    found: list[tuple[HandHistory, ActionFields | None]] = []
+    for chunk, raw in zip(chunks, raws, strict=True):
+        hand = next(fast) if chunk.problem is None else None
+        found.append(hand if hand is not None else (_general_hand(chunk, source, raw), None))
+    return found
 
 
 def _general_hand(chunk: Chunk, source: str, raw: str) -> HandHistory:

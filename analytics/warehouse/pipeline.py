@@ -25,7 +25,7 @@ import os
 import signal
 import sys
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import islice
 from typing import IO, Final, cast
@@ -44,8 +44,8 @@ from analytics.warehouse.sources import Limits, SourceRef, open_source, read_ran
 from parsers.block import SevenEightBlock
 from parsers.block_scan import BLOCK_VARIANT_END, scan_seveneight, scan_texts
 from parsers.knobs import Game
-from parsers.model import with_actions
-from parsers.reader import Chunk, Cut, hand_and_fields, iter_chunks, plain_hands
+from parsers.model import ActionFields, HandHistory, with_actions
+from parsers.reader import Chunk, Cut, hands_and_fields, iter_chunks, plain_hands
 
 __all__ = ["Unit", "UnitResult", "init_worker", "process_chunks", "process_data", "process_unit"]
 
@@ -161,10 +161,7 @@ def _per_hand_batch(group: Sequence[Chunk], positions: Iterable[int], context: F
     batch = Batch(context)
     rejects: list[RejectRow] = []
     name = context.path
-    for position in positions:
-        # The fast path's hands come without Action objects, their actions as columns
-        # (fields): 7 & 8's replay, the ids and the rows read those.
-        hand, fields = hand_and_fields(group[position], name)
+    for hand, fields in _read_hands(group, positions, name):
         game = hand.game.value if hand.game is not None else None
         if hand.errors:
             first = hand.errors[0]
@@ -185,6 +182,23 @@ def _per_hand_batch(group: Sequence[Chunk], positions: Iterable[int], context: F
             continue
         batch.add(hand, outcome, fields)
     return (batch.tables() if len(batch) else None), rejects, batch.duplicates
+
+
+def _read_hands(group: Sequence[Chunk], positions: Iterable[int], name: str
+                ) -> Iterator[tuple[HandHistory, ActionFields | None]]:
+    """:func:`~parsers.reader.hand_and_fields` of the chunks of ``group`` at ``positions``, in
+    turn, read :data:`READ_TOGETHER` at a time (:func:`~parsers.reader.hands_and_fields`: the
+    new action lines of those hands in one go).  The fast path's hands come without Action
+    objects, their actions as columns (fields): the replays, the ids and the rows read those.
+    """
+    iterator = iter(positions)
+    while part := [group[position] for position in islice(iterator, READ_TOGETHER)]:
+        yield from hands_and_fields(part, name)
+
+
+READ_TOGETHER: Final = 500
+"""Hands whose new action lines are read together: enough that the per-line work is a few
+of Python's steps, few enough that only a few hundred parsed hands are held at a time."""
 
 
 def _with_facts(tables: dict[str, pa.Table]) -> dict[str, pa.Table]:
