@@ -22,8 +22,13 @@ hand's Actions; only the widow's few actions are applied by the state as Actions
 
 from __future__ import annotations
 
+import struct
 from collections.abc import Callable, Sequence
+from functools import cache
+from types import ModuleType
 from typing import Final
+
+import numpy as np
 
 from analytics.evaluator import poker_category_of
 from analytics.rules.base import Outcome, PotAward, RuleError, ShowdownHand
@@ -115,27 +120,41 @@ def play_lean(state: LeanState, actions: Sequence[Action]) -> Outcome | None:
                          [action.verb for action in actions],
                          [action.cards for action in actions],
                          [action.amount for action in actions],
-                         [action.target for action in actions], actions.__getitem__)
+                         [action.target for action in actions], actions.__getitem__,
+                         _python_laying)
 
 
 def play_lean_fields(state: LeanState, fields: ActionFields) -> Outcome | None:
     """:func:`play_lean` of a round read without its Action objects, whose actions are
-    ``fields`` (the ingest worker's form): the same outcome, or None."""
+    ``fields`` (the ingest worker's form): the same outcome, or None.
+
+    Its laying phase goes through the numba kernel (:func:`_kernel_laying`), which imports
+    numba on a process's first round; :func:`play_lean` (the library's ``replay``) stays
+    in Python."""
     def action_at(index: int) -> Action:  # the widow's few actions, for the state to apply
         return _NEW_ACTION(fields.actors[index], fields.verbs[index], fields.cards[index],
                            fields.amounts[index], fields.targets[index], fields.pots[index],
                            fields.comments[index], fields.lines[index])
 
     return _play_columns(state, fields.actors, fields.verbs, fields.cards, fields.amounts,
-                         fields.targets, action_at)
+                         fields.targets, action_at, _kernel_laying)
+
+
+_Laying = Callable[[Sequence[int], Sequence[Verb], Sequence[tuple[Card, ...]], int, int,
+                    list[int], list[int], list[int], list[int], list[PotAward]],
+                   tuple[int, int | None]]
+"""The laying phase's signature (:func:`_lean_laying`'s, the holders without the four
+codes after the aces)."""
 
 
 def _play_columns(state: LeanState, actors: Sequence[int], verbs: Sequence[Verb],
                   cards: Sequence[tuple[Card, ...]], amounts: Sequence[int | None],
-                  targets: Sequence[int | None], action_at: Callable[[int], Action]
-                  ) -> Outcome | None:
+                  targets: Sequence[int | None], action_at: Callable[[int], Action],
+                  laying: _Laying) -> Outcome | None:
     """:func:`play_lean` on the actions as columns (each one's actor, verb, cards, amount and
-    target); ``action_at(index)`` makes an action the state applies itself (the widow's)."""
+    target); ``action_at(index)`` makes an action the state applies itself (the widow's);
+    ``laying`` plays the Rummoli phase (:func:`_python_laying` or :func:`_kernel_laying`:
+    the same answers)."""
     index = _play_widow(state, verbs, targets, cards, action_at)
     if index < 0:
         return None
@@ -169,9 +188,8 @@ def _play_columns(state: LeanState, actors: Sequence[int], verbs: Sequence[Verb]
     if finale is None:
         board[POKER_POT] = 0
         hands = hands[:]
-        index, emptied = _lean_laying(actors, verbs, cards, index, winner, hands,
-                                      [*state._holder, *_PAST_THE_ACES], stacks, board,
-                                      awards)
+        index, emptied = laying(actors, verbs, cards, index, winner, hands, state._holder,
+                                stacks, board, awards)
     else:  # the end-of-game poker: its winner wins the round; there is no Rummoli phase
         if finale == "all":
             board = [0] * NINE_POTS
@@ -364,6 +382,119 @@ def _settle_pots(contributions: list[int], in_hand: list[bool], strengths: list[
         stacks[player] += won + refund
     awards.extend(result.awards)
     return opener
+
+
+def _python_laying(actors: Sequence[int], verbs: Sequence[Verb],
+                   cards: Sequence[tuple[Card, ...]], index: int, opener: int,
+                   hands: list[int], holder: list[int], stacks: list[int], board: list[int],
+                   awards: list[PotAward]) -> tuple[int, int | None]:
+    """:func:`_lean_laying` with ``holder`` the state's (52 codes: the four after the aces
+    are added here)."""
+    return _lean_laying(actors, verbs, cards, index, opener, hands,
+                        [*holder, *_PAST_THE_ACES], stacks, board, awards)
+
+
+@cache
+def _kernel() -> ModuleType:
+    """The laying kernel's module, imported on first use: it imports numba (about half a
+    second), which the library's :func:`play_lean` should not cost."""
+    from analytics.rules import rummoli_kernel
+
+    return rummoli_kernel
+
+
+def _kernel_tables() -> list[int]:
+    """The ``tables`` argument of :func:`analytics.rules.rummoli_kernel.lay_round` (its
+    layout: CARD_POT, FLAGS, SUIT_SEQ, RANK_MASKS, OTHER_COLOUR, then four constants)."""
+    return [*[CARD_POT.get(code, -1) for code in range(52)],
+            *[int(_IS_POT_CARD[code]) | int(_IS_PAY_CARD[code]) << 1 for code in range(52)],
+            *SEVEN_EIGHT_NINE, *RANK_MASK, *_OTHER_COLOUR,
+            AKD_MASK, AKD_POT, SEVEN_EIGHT_NINE_POT, RUMMOLI_POT]
+
+
+_KERNEL_TABLES: Final = np.array(_kernel_tables(), dtype=np.int64)
+_KERNEL_POT_NAMES: Final = (*RUMMOLI_POTS, "impasse", "payments")
+"""An award's pot name by the kernel's pot number (-1 payments, -2 impasse)."""
+
+
+def _kernel_laying(actors: Sequence[int], verbs: Sequence[Verb],
+                   cards: Sequence[tuple[Card, ...]], index: int, opener: int,
+                   hands: list[int], holder: list[int], stacks: list[int], board: list[int],
+                   awards: list[PotAward]) -> tuple[int, int | None]:
+    """:func:`_python_laying` by the numba kernel (the same answers, the same updates of
+    ``hands``, ``stacks``, ``board`` and ``awards``), for the usual shape of the phase: plays
+    of one card each to the end, or to the dealer's impasse as the last action.  Anything
+    else, and every round the kernel gives up on, goes to :func:`_python_laying` (which
+    also gives every round it declines back to the full engine).
+
+    The kernel finds each card's holder from the hands, which the deal and the widow keep
+    in step with ``holder`` (a code is a player's in ``holder`` exactly when his hand holds
+    it), so ``holder`` itself is not passed."""
+    laying = verbs[index:]
+    plays = laying.count(_PLAY)
+    if plays == len(laying):
+        impasse_next = 0
+    elif plays == len(laying) - 1 and laying[-1] is _IMPASSE:  # the plays, then "d im"
+        impasse_next = 1
+    else:
+        return _python_laying(actors, verbs, cards, index, opener, hands, holder, stacks,
+                              board, awards)
+    end = index + plays
+    n = len(hands)
+    layout = _LAYOUTS.get((n, plays)) or _layout(n, plays)
+    try:
+        # A play of other than one card is a ValueError at the unpacking; an unknown card
+        # (code -1), an actor past 255 or an int past int64 is struct.error.
+        packed = layout.pack(n, opener, plays, impasse_next, *hands, *stacks, *board,
+                             *[card.code for (card,) in cards[index:end]], *actors[index:end])
+    except (ValueError, struct.error):
+        return _python_laying(actors, verbs, cards, index, opener, hands, holder, stacks,
+                              board, awards)
+    out = np.empty(2 + 2 * n + NINE_POTS + 3 * _AWARD_ROWS, dtype=np.int64)
+    taken = _kernel().lay_round(packed, _KERNEL_TABLES, out)
+    if taken < 0:
+        return _python_laying(actors, verbs, cards, index, opener, hands, holder, stacks,
+                              board, awards)
+    pots = 2 + 2 * n + NINE_POTS
+    count = int(out[0])
+    values = out[:pots + 3 * count].tolist()  # the items written (the rest is not)
+    hands[:] = values[2:2 + n]
+    stacks[:] = values[2 + n:2 + 2 * n]
+    board[:] = values[2 + 2 * n:pots]
+    if count:
+        names = _KERNEL_POT_NAMES
+        items = values[pots:]
+        awards.extend([_NEW_AWARD(names[pot], player, amount) for pot, player, amount
+                       in zip(items[::3], items[1::3], items[2::3], strict=True)])
+    return index + taken, values[1] or None
+
+
+_LAYOUTS: Final[dict[tuple[int, int], struct.Struct]] = {}
+"""The kernel's ``packed`` layout by players and plays (:func:`_layout`)."""
+
+
+def _layout(n: int, plays: int) -> struct.Struct:
+    """The layout of :func:`analytics.rules.rummoli_kernel.lay_round`'s ``packed`` for ``n``
+    players and ``plays`` plays: the int64 items (n, opener, plays, impasse next, the hands,
+    stacks and pots), then a byte per play's code and per its actor."""
+    layout = _LAYOUTS[n, plays] = struct.Struct(f"<{4 + 2 * n + NINE_POTS}q{2 * plays}B")
+    return layout
+
+
+_AWARD_ROWS: Final = 32
+"""Rows of the kernel's award buffer: more than a round can have (the seven card pots,
+AKD, 789 and rummoli, and a payment or impasse row per player of at most 8, and one);
+the kernel gives up rather than go past it."""
+
+
+def warm_up() -> None:
+    """Load the laying kernel into this process (its machine code from numba's on-disk
+    cache): two players, p1 lays his one card, the last, and the round ends.  The ingest
+    calls it (through :func:`analytics.equity.rummoli.warm_up`) before forking its
+    workers, which then start with it loaded."""
+    hands, stacks, board = [1, 2], [5, 5], [0] * NINE_POTS
+    _kernel_laying([1], [_PLAY], [(DECK[0],)], 0, 0, hands, [0, 1, *[-1] * 50], stacks,
+                   board, [])
 
 
 def _lean_laying(actors: Sequence[int], verbs: Sequence[Verb],
