@@ -30,9 +30,9 @@ from parsers.model import ActionFields, HandHistory, Verb
 from tests.test_rules_golden import _simulated
 
 _Inputs = tuple[list[int], list[Verb], list[tuple[Card, ...]], int, int, list[int],
-                list[int], list[int], list[int], list[PotAward]]
-"""A laying step's arguments (actors, verbs, cards, index, opener, hands, holder,
-stacks, board, awards)."""
+                list[int], list[int], list[PotAward]]
+"""A laying step's arguments (actors, verbs, cards, index, opener, hands, stacks, board,
+awards)."""
 
 
 class _Captured(Exception):
@@ -74,8 +74,8 @@ def _run(laying: rummoli_lean._Laying, inputs: _Inputs) -> tuple[object, ...]:
     """What ``laying`` returns on (a copy of) ``inputs``, and the lists it updates."""
     args = copy.deepcopy(inputs)
     answer = laying(*args)
-    _, _, _, _, _, hands, holder, stacks, board, awards = args
-    return answer, hands, holder, stacks, board, awards
+    _, _, _, _, _, hands, stacks, board, awards = args
+    return answer, hands, stacks, board, awards
 
 
 def assert_same(inputs: _Inputs) -> None:
@@ -186,7 +186,7 @@ def _altered(inputs: _Inputs, kind: str, spot: int, value: int) -> _Inputs:
     if kind == "cut":
         return _spliced(inputs, at, length - at, [])
     altered = copy.deepcopy(inputs)
-    stacks, board, hands = altered[7], altered[8], altered[5]
+    stacks, board, hands = altered[6], altered[7], altered[5]
     seat = value % n
     if kind == "stack":
         stacks[seat] = value % 3
@@ -222,3 +222,35 @@ def test_the_kernel_gives_the_python_laying_on_every_lay_changed() -> None:
         for at in range(start, len(inputs[1]), 5):
             for card in DECK:
                 assert_same(_replaced(inputs, at, cards=(card,)))
+
+
+def test_the_holders_found_from_the_hands_are_the_states() -> None:
+    """``_holders`` of the hands the laying starts with is the full state's ``_holder``,
+    which it keeps card by card through the deal and the widow (the lean replay's
+    LeanState keeps none); and the lean replay's deal and widow leave the state's hands,
+    widow and exchanger as the full state's."""
+    hands = [*_simulated("rummoli"), *simulate_rummoli(80, 4, 31),
+             *simulate_rummoli(40, 6, 32, variant="FRM")]
+    compared = 0
+    for hand in hands:
+        state = rummoli.state_from_hand(hand)
+        lean = rummoli._lean_state(hand)
+        if lean is None:
+            continue
+        fields = ActionFields.of(hand.actions)
+        start = rummoli_lean._play_widow(lean, list(fields.verbs), list(fields.targets),
+                                         list(fields.cards), hand.actions.__getitem__)
+        try:
+            for action in hand.actions:
+                if state.phase >= rummoli.Phase.BETTING:  # the hands are the laying's now
+                    break
+                state.apply(action)
+        except Exception:  # an illegal round: the full engine's error, nothing to compare
+            continue
+        assert state._holder == rummoli_lean._holders(state.hands)[:52]
+        assert rummoli_lean._holders(state.hands)[52:] == [-1] * 4
+        if start >= 0:
+            assert (lean.hands, lean.widow, lean.exchanged) == (
+                state.hands, state.widow, state.exchanged)
+            compared += 1
+    assert compared > 200

@@ -49,6 +49,7 @@ from analytics.rules.rummoli_cards import (
     RUMMOLI_POT,
     SEVEN_EIGHT_NINE,
     SEVEN_EIGHT_NINE_POT,
+    codes_of,
 )
 from analytics.rules.rummoli_common import Phase
 from analytics.rules.rummoli_poker import poker_value
@@ -102,10 +103,18 @@ _FINALE_NAME: Final = "finale"
 class LeanState(RummoliState):
     """The state of a round the lean replay plays: as :class:`RummoliState`, but its
     poker phase only begins (the lean replay bets with local variables, so the state's
-    betting round is not built)."""
+    betting round is not built), and it keeps no card holders (``_holder`` stays as
+    made): only the laying reads them, and the lean replay's laying finds them from the
+    hands (:func:`_holders`; the numba kernel does the same)."""
 
     def _start_poker(self) -> None:
         self.phase = _PHASE_BETTING
+
+    def _take_widow(self, index: int) -> None:
+        # RummoliState._take_widow without the holders.
+        self.hands[index], self.widow = self.widow, self.hands[index]
+        self.exchanged = index + 1
+        self._start_poker()
 
 
 def play_lean(state: LeanState, actions: Sequence[Action]) -> Outcome | None:
@@ -141,10 +150,10 @@ def play_lean_fields(state: LeanState, fields: ActionFields) -> Outcome | None:
 
 
 _Laying = Callable[[Sequence[int], Sequence[Verb], Sequence[tuple[Card, ...]], int, int,
-                    list[int], list[int], list[int], list[int], list[PotAward]],
+                    list[int], list[int], list[int], list[PotAward]],
                    tuple[int, int | None]]
-"""The laying phase's signature (:func:`_lean_laying`'s, the holders without the four
-codes after the aces)."""
+"""The laying phase's signature (:func:`_lean_laying`'s without the holders, which are
+found from the hands)."""
 
 
 def _play_columns(state: LeanState, actors: Sequence[int], verbs: Sequence[Verb],
@@ -188,8 +197,8 @@ def _play_columns(state: LeanState, actors: Sequence[int], verbs: Sequence[Verb]
     if finale is None:
         board[POKER_POT] = 0
         hands = hands[:]
-        index, emptied = laying(actors, verbs, cards, index, winner, hands, state._holder,
-                                stacks, board, awards)
+        index, emptied = laying(actors, verbs, cards, index, winner, hands, stacks, board,
+                                awards)
     else:  # the end-of-game poker: its winner wins the round; there is no Rummoli phase
         if finale == "all":
             board = [0] * NINE_POTS
@@ -226,17 +235,17 @@ def _play_widow(state: LeanState, verbs: Sequence[Verb], targets: Sequence[int |
     return -1
 
 
-def _lean_deal(state: RummoliState, verbs: Sequence[Verb], targets: Sequence[int | None],
+def _lean_deal(state: LeanState, verbs: Sequence[Verb], targets: Sequence[int | None],
                cards: Sequence[tuple[Card, ...]]) -> int:
     """Deal the cards of the first actions, all deals until the deck is out, into the
-    state's hands, widow and holders, as RummoliState.deal does; the index of the next
-    action, or -1 at anything else (a repeated or unknown card, a deal of no card, another
-    action before the deck is out, hand sizes too far apart).  On -1 the state is left
-    half dealt: it is not used again."""
+    state's hands and widow, as RummoliState.deal does (not its holders: see
+    :class:`LeanState`); the index of the next action, or -1 at anything else (a repeated
+    or unknown card, a deal of no card, another action before the deck is out, hand sizes
+    too far apart).  On -1 the state is left half dealt: it is not used again."""
     n = state.n
-    hands, holder = state.hands, state._holder
+    hands = state.hands
     widow = dealt = 0
-    hole, to_widow = _DEAL_HOLE, _DEAL_WIDOW
+    hole, to_widow, bits = _DEAL_HOLE, _DEAL_WIDOW, _BITS
     for index, verb in enumerate(verbs):
         if verb is hole:
             target = targets[index]
@@ -252,12 +261,10 @@ def _lean_deal(state: RummoliState, verbs: Sequence[Verb], targets: Sequence[int
             code = card.code
             if code < 0:
                 return -1
-            bit = 1 << code
+            bit = bits[code]  # a look-up: a shift makes a new int for most codes
             if mask & bit:
                 return -1
             mask |= bit
-            if seat >= 0:
-                holder[code] = seat
         if not mask or dealt & mask:
             return -1
         dealt |= mask
@@ -386,12 +393,23 @@ def _settle_pots(contributions: list[int], in_hand: list[bool], strengths: list[
 
 def _python_laying(actors: Sequence[int], verbs: Sequence[Verb],
                    cards: Sequence[tuple[Card, ...]], index: int, opener: int,
-                   hands: list[int], holder: list[int], stacks: list[int], board: list[int],
+                   hands: list[int], stacks: list[int], board: list[int],
                    awards: list[PotAward]) -> tuple[int, int | None]:
-    """:func:`_lean_laying` with ``holder`` the state's (52 codes: the four after the aces
-    are added here)."""
-    return _lean_laying(actors, verbs, cards, index, opener, hands,
-                        [*holder, *_PAST_THE_ACES], stacks, board, awards)
+    """:func:`_lean_laying` with the holders found from ``hands`` (:func:`_holders`)."""
+    return _lean_laying(actors, verbs, cards, index, opener, hands, _holders(hands), stacks,
+                        board, awards)
+
+
+def _holders(hands: list[int]) -> list[int]:
+    """Each code's holder (the player whose hand holds it, else -1), then -1 for the four
+    codes after the aces: :func:`_lean_laying`'s ``holder``.  The state's holders, which
+    RummoliState keeps card by card through the deal and the widow (a code is a player's
+    exactly when his hand holds it), found at once from the hands the laying starts with."""
+    holder = [-1] * (52 + len(_PAST_THE_ACES))
+    for seat, hand in enumerate(hands):
+        for code in codes_of(hand):
+            holder[code] = seat
+    return holder
 
 
 @cache
@@ -419,7 +437,7 @@ _KERNEL_POT_NAMES: Final = (*RUMMOLI_POTS, "impasse", "payments")
 
 def _kernel_laying(actors: Sequence[int], verbs: Sequence[Verb],
                    cards: Sequence[tuple[Card, ...]], index: int, opener: int,
-                   hands: list[int], holder: list[int], stacks: list[int], board: list[int],
+                   hands: list[int], stacks: list[int], board: list[int],
                    awards: list[PotAward]) -> tuple[int, int | None]:
     """:func:`_python_laying` by the numba kernel (the same answers, the same updates of
     ``hands``, ``stacks``, ``board`` and ``awards``), for the usual shape of the phase: plays
@@ -427,9 +445,7 @@ def _kernel_laying(actors: Sequence[int], verbs: Sequence[Verb],
     else, and every round the kernel gives up on, goes to :func:`_python_laying` (which
     also gives every round it declines back to the full engine).
 
-    The kernel finds each card's holder from the hands, which the deal and the widow keep
-    in step with ``holder`` (a code is a player's in ``holder`` exactly when his hand holds
-    it), so ``holder`` itself is not passed."""
+    The kernel finds each card's holder from the hands, as :func:`_holders` does."""
     laying = verbs[index:]
     plays = laying.count(_PLAY)
     if plays == len(laying):
@@ -437,8 +453,8 @@ def _kernel_laying(actors: Sequence[int], verbs: Sequence[Verb],
     elif plays == len(laying) - 1 and laying[-1] is _IMPASSE:  # the plays, then "d im"
         impasse_next = 1
     else:
-        return _python_laying(actors, verbs, cards, index, opener, hands, holder, stacks,
-                              board, awards)
+        return _python_laying(actors, verbs, cards, index, opener, hands, stacks, board,
+                              awards)
     end = index + plays
     n = len(hands)
     layout = _LAYOUTS.get((n, plays)) or _layout(n, plays)
@@ -448,13 +464,13 @@ def _kernel_laying(actors: Sequence[int], verbs: Sequence[Verb],
         packed = layout.pack(n, opener, plays, impasse_next, *hands, *stacks, *board,
                              *[card.code for (card,) in cards[index:end]], *actors[index:end])
     except (ValueError, struct.error):
-        return _python_laying(actors, verbs, cards, index, opener, hands, holder, stacks,
-                              board, awards)
+        return _python_laying(actors, verbs, cards, index, opener, hands, stacks, board,
+                              awards)
     out = np.empty(2 + 2 * n + NINE_POTS + 3 * _AWARD_ROWS, dtype=np.int64)
     taken = _kernel().lay_round(packed, _KERNEL_TABLES, out)
     if taken < 0:
-        return _python_laying(actors, verbs, cards, index, opener, hands, holder, stacks,
-                              board, awards)
+        return _python_laying(actors, verbs, cards, index, opener, hands, stacks, board,
+                              awards)
     pots = 2 + 2 * n + NINE_POTS
     count = int(out[0])
     values = out[:pots + 3 * count].tolist()  # the items written (the rest is not)
@@ -493,8 +509,7 @@ def warm_up() -> None:
     calls it (through :func:`analytics.equity.rummoli.warm_up`) before forking its
     workers, which then start with it loaded."""
     hands, stacks, board = [1, 2], [5, 5], [0] * NINE_POTS
-    _kernel_laying([1], [_PLAY], [(DECK[0],)], 0, 0, hands, [0, 1, *[-1] * 50], stacks,
-                   board, [])
+    _kernel_laying([1], [_PLAY], [(DECK[0],)], 0, 0, hands, stacks, board, [])
 
 
 def _lean_laying(actors: Sequence[int], verbs: Sequence[Verb],
