@@ -8,6 +8,8 @@ import multiprocessing
 
 import pytest
 
+from analytics.warehouse import pipeline
+
 ingest_module = importlib.import_module("analytics.warehouse.ingest")
 
 
@@ -23,7 +25,7 @@ def test_forked_workers_freeze_what_they_inherit_and_this_process_is_untouched()
         assert all(result.get(timeout=60) > 1_000 for result in counts)
         assert pool.apply_async(sum, ([1, 2, 3],)).get(timeout=60) == 6  # they still work
         threshold = pool.apply_async(gc.get_threshold).get(timeout=60)[0]
-        assert threshold == 50_000 != gc.get_threshold()[0]
+        assert threshold == pipeline._YOUNG_THRESHOLD != gc.get_threshold()[0]
     finally:
         pool.terminate()
         pool.join()

@@ -9,6 +9,8 @@ import sys
 
 import pytest
 
+from analytics.warehouse import pipeline
+
 
 def _started_worker() -> tuple[int, int, bool]:
     from analytics.warehouse.pipeline import init_worker
@@ -23,7 +25,7 @@ def test_a_worker_collects_less_and_leaves_ctrl_c_to_the_parent() -> None:
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
     with multiprocessing.get_context(method).Pool(1) as pool:
         threshold, frozen, ignores_ctrl_c = pool.apply(_started_worker)
-    assert threshold == 50_000
+    assert threshold == pipeline._YOUNG_THRESHOLD
     assert frozen > 0  # what the worker inherited (or imported) is left out of collections
     assert ignores_ctrl_c
 

@@ -22,8 +22,13 @@ hand's Actions; only the widow's few actions are applied by the state as Actions
 
 from __future__ import annotations
 
+import struct
 from collections.abc import Callable, Sequence
+from functools import cache
+from types import ModuleType
 from typing import Final
+
+import numpy as np
 
 from analytics.evaluator import poker_category_of
 from analytics.rules.base import Outcome, PotAward, RuleError, ShowdownHand
@@ -44,6 +49,7 @@ from analytics.rules.rummoli_cards import (
     RUMMOLI_POT,
     SEVEN_EIGHT_NINE,
     SEVEN_EIGHT_NINE_POT,
+    codes_of,
 )
 from analytics.rules.rummoli_common import Phase
 from analytics.rules.rummoli_poker import poker_value
@@ -97,10 +103,18 @@ _FINALE_NAME: Final = "finale"
 class LeanState(RummoliState):
     """The state of a round the lean replay plays: as :class:`RummoliState`, but its
     poker phase only begins (the lean replay bets with local variables, so the state's
-    betting round is not built)."""
+    betting round is not built), and it keeps no card holders (``_holder`` stays as
+    made): only the laying reads them, and the lean replay's laying finds them from the
+    hands (:func:`_holders`; the numba kernel does the same)."""
 
     def _start_poker(self) -> None:
         self.phase = _PHASE_BETTING
+
+    def _take_widow(self, index: int) -> None:
+        # RummoliState._take_widow without the holders.
+        self.hands[index], self.widow = self.widow, self.hands[index]
+        self.exchanged = index + 1
+        self._start_poker()
 
 
 def play_lean(state: LeanState, actions: Sequence[Action]) -> Outcome | None:
@@ -115,27 +129,41 @@ def play_lean(state: LeanState, actions: Sequence[Action]) -> Outcome | None:
                          [action.verb for action in actions],
                          [action.cards for action in actions],
                          [action.amount for action in actions],
-                         [action.target for action in actions], actions.__getitem__)
+                         [action.target for action in actions], actions.__getitem__,
+                         _python_laying)
 
 
 def play_lean_fields(state: LeanState, fields: ActionFields) -> Outcome | None:
     """:func:`play_lean` of a round read without its Action objects, whose actions are
-    ``fields`` (the ingest worker's form): the same outcome, or None."""
+    ``fields`` (the ingest worker's form): the same outcome, or None.
+
+    Its laying phase goes through the numba kernel (:func:`_kernel_laying`), which imports
+    numba on a process's first round; :func:`play_lean` (the library's ``replay``) stays
+    in Python."""
     def action_at(index: int) -> Action:  # the widow's few actions, for the state to apply
         return _NEW_ACTION(fields.actors[index], fields.verbs[index], fields.cards[index],
                            fields.amounts[index], fields.targets[index], fields.pots[index],
                            fields.comments[index], fields.lines[index])
 
     return _play_columns(state, fields.actors, fields.verbs, fields.cards, fields.amounts,
-                         fields.targets, action_at)
+                         fields.targets, action_at, _kernel_laying)
+
+
+_Laying = Callable[[Sequence[int], Sequence[Verb], Sequence[tuple[Card, ...]], int, int,
+                    list[int], list[int], list[int], list[PotAward]],
+                   tuple[int, int | None]]
+"""The laying phase's signature (:func:`_lean_laying`'s without the holders, which are
+found from the hands)."""
 
 
 def _play_columns(state: LeanState, actors: Sequence[int], verbs: Sequence[Verb],
                   cards: Sequence[tuple[Card, ...]], amounts: Sequence[int | None],
-                  targets: Sequence[int | None], action_at: Callable[[int], Action]
-                  ) -> Outcome | None:
+                  targets: Sequence[int | None], action_at: Callable[[int], Action],
+                  laying: _Laying) -> Outcome | None:
     """:func:`play_lean` on the actions as columns (each one's actor, verb, cards, amount and
-    target); ``action_at(index)`` makes an action the state applies itself (the widow's)."""
+    target); ``action_at(index)`` makes an action the state applies itself (the widow's);
+    ``laying`` plays the Rummoli phase (:func:`_python_laying` or :func:`_kernel_laying`:
+    the same answers)."""
     index = _play_widow(state, verbs, targets, cards, action_at)
     if index < 0:
         return None
@@ -169,9 +197,8 @@ def _play_columns(state: LeanState, actors: Sequence[int], verbs: Sequence[Verb]
     if finale is None:
         board[POKER_POT] = 0
         hands = hands[:]
-        index, emptied = _lean_laying(actors, verbs, cards, index, winner, hands,
-                                      [*state._holder, *_PAST_THE_ACES], stacks, board,
-                                      awards)
+        index, emptied = laying(actors, verbs, cards, index, winner, hands, stacks, board,
+                                awards)
     else:  # the end-of-game poker: its winner wins the round; there is no Rummoli phase
         if finale == "all":
             board = [0] * NINE_POTS
@@ -208,17 +235,17 @@ def _play_widow(state: LeanState, verbs: Sequence[Verb], targets: Sequence[int |
     return -1
 
 
-def _lean_deal(state: RummoliState, verbs: Sequence[Verb], targets: Sequence[int | None],
+def _lean_deal(state: LeanState, verbs: Sequence[Verb], targets: Sequence[int | None],
                cards: Sequence[tuple[Card, ...]]) -> int:
     """Deal the cards of the first actions, all deals until the deck is out, into the
-    state's hands, widow and holders, as RummoliState.deal does; the index of the next
-    action, or -1 at anything else (a repeated or unknown card, a deal of no card, another
-    action before the deck is out, hand sizes too far apart).  On -1 the state is left
-    half dealt: it is not used again."""
+    state's hands and widow, as RummoliState.deal does (not its holders: see
+    :class:`LeanState`); the index of the next action, or -1 at anything else (a repeated
+    or unknown card, a deal of no card, another action before the deck is out, hand sizes
+    too far apart).  On -1 the state is left half dealt: it is not used again."""
     n = state.n
-    hands, holder = state.hands, state._holder
+    hands = state.hands
     widow = dealt = 0
-    hole, to_widow = _DEAL_HOLE, _DEAL_WIDOW
+    hole, to_widow, bits = _DEAL_HOLE, _DEAL_WIDOW, _BITS
     for index, verb in enumerate(verbs):
         if verb is hole:
             target = targets[index]
@@ -234,12 +261,10 @@ def _lean_deal(state: RummoliState, verbs: Sequence[Verb], targets: Sequence[int
             code = card.code
             if code < 0:
                 return -1
-            bit = 1 << code
+            bit = bits[code]  # a look-up: a shift makes a new int for most codes
             if mask & bit:
                 return -1
             mask |= bit
-            if seat >= 0:
-                holder[code] = seat
         if not mask or dealt & mask:
             return -1
         dealt |= mask
@@ -364,6 +389,127 @@ def _settle_pots(contributions: list[int], in_hand: list[bool], strengths: list[
         stacks[player] += won + refund
     awards.extend(result.awards)
     return opener
+
+
+def _python_laying(actors: Sequence[int], verbs: Sequence[Verb],
+                   cards: Sequence[tuple[Card, ...]], index: int, opener: int,
+                   hands: list[int], stacks: list[int], board: list[int],
+                   awards: list[PotAward]) -> tuple[int, int | None]:
+    """:func:`_lean_laying` with the holders found from ``hands`` (:func:`_holders`)."""
+    return _lean_laying(actors, verbs, cards, index, opener, hands, _holders(hands), stacks,
+                        board, awards)
+
+
+def _holders(hands: list[int]) -> list[int]:
+    """Each code's holder (the player whose hand holds it, else -1), then -1 for the four
+    codes after the aces: :func:`_lean_laying`'s ``holder``.  The state's holders, which
+    RummoliState keeps card by card through the deal and the widow (a code is a player's
+    exactly when his hand holds it), found at once from the hands the laying starts with."""
+    holder = [-1] * (52 + len(_PAST_THE_ACES))
+    for seat, hand in enumerate(hands):
+        for code in codes_of(hand):
+            holder[code] = seat
+    return holder
+
+
+@cache
+def _kernel() -> ModuleType:
+    """The laying kernel's module, imported on first use: it imports numba (about half a
+    second), which the library's :func:`play_lean` should not cost."""
+    from analytics.rules import rummoli_kernel
+
+    return rummoli_kernel
+
+
+def _kernel_tables() -> list[int]:
+    """The ``tables`` argument of :func:`analytics.rules.rummoli_kernel.lay_round` (its
+    layout: CARD_POT, FLAGS, SUIT_SEQ, RANK_MASKS, OTHER_COLOUR, then four constants)."""
+    return [*[CARD_POT.get(code, -1) for code in range(52)],
+            *[int(_IS_POT_CARD[code]) | int(_IS_PAY_CARD[code]) << 1 for code in range(52)],
+            *SEVEN_EIGHT_NINE, *RANK_MASK, *_OTHER_COLOUR,
+            AKD_MASK, AKD_POT, SEVEN_EIGHT_NINE_POT, RUMMOLI_POT]
+
+
+_KERNEL_TABLES: Final = np.array(_kernel_tables(), dtype=np.int64)
+_KERNEL_POT_NAMES: Final = (*RUMMOLI_POTS, "impasse", "payments")
+"""An award's pot name by the kernel's pot number (-1 payments, -2 impasse)."""
+
+
+def _kernel_laying(actors: Sequence[int], verbs: Sequence[Verb],
+                   cards: Sequence[tuple[Card, ...]], index: int, opener: int,
+                   hands: list[int], stacks: list[int], board: list[int],
+                   awards: list[PotAward]) -> tuple[int, int | None]:
+    """:func:`_python_laying` by the numba kernel (the same answers, the same updates of
+    ``hands``, ``stacks``, ``board`` and ``awards``), for the usual shape of the phase: plays
+    of one card each to the end, or to the dealer's impasse as the last action.  Anything
+    else, and every round the kernel gives up on, goes to :func:`_python_laying` (which
+    also gives every round it declines back to the full engine).
+
+    The kernel finds each card's holder from the hands, as :func:`_holders` does."""
+    laying = verbs[index:]
+    plays = laying.count(_PLAY)
+    if plays == len(laying):
+        impasse_next = 0
+    elif plays == len(laying) - 1 and laying[-1] is _IMPASSE:  # the plays, then "d im"
+        impasse_next = 1
+    else:
+        return _python_laying(actors, verbs, cards, index, opener, hands, stacks, board,
+                              awards)
+    end = index + plays
+    n = len(hands)
+    layout = _LAYOUTS.get((n, plays)) or _layout(n, plays)
+    try:
+        # A play of other than one card is a ValueError at the unpacking; an unknown card
+        # (code -1), an actor past 255 or an int past int64 is struct.error.
+        packed = layout.pack(n, opener, plays, impasse_next, *hands, *stacks, *board,
+                             *[card.code for (card,) in cards[index:end]], *actors[index:end])
+    except (ValueError, struct.error):
+        return _python_laying(actors, verbs, cards, index, opener, hands, stacks, board,
+                              awards)
+    out = np.empty(2 + 2 * n + NINE_POTS + 3 * _AWARD_ROWS, dtype=np.int64)
+    taken = _kernel().lay_round(packed, _KERNEL_TABLES, out)
+    if taken < 0:
+        return _python_laying(actors, verbs, cards, index, opener, hands, stacks, board,
+                              awards)
+    pots = 2 + 2 * n + NINE_POTS
+    count = int(out[0])
+    values = out[:pots + 3 * count].tolist()  # the items written (the rest is not)
+    hands[:] = values[2:2 + n]
+    stacks[:] = values[2 + n:2 + 2 * n]
+    board[:] = values[2 + 2 * n:pots]
+    if count:
+        names = _KERNEL_POT_NAMES
+        items = values[pots:]
+        awards.extend([_NEW_AWARD(names[pot], player, amount) for pot, player, amount
+                       in zip(items[::3], items[1::3], items[2::3], strict=True)])
+    return index + taken, values[1] or None
+
+
+_LAYOUTS: Final[dict[tuple[int, int], struct.Struct]] = {}
+"""The kernel's ``packed`` layout by players and plays (:func:`_layout`)."""
+
+
+def _layout(n: int, plays: int) -> struct.Struct:
+    """The layout of :func:`analytics.rules.rummoli_kernel.lay_round`'s ``packed`` for ``n``
+    players and ``plays`` plays: the int64 items (n, opener, plays, impasse next, the hands,
+    stacks and pots), then a byte per play's code and per its actor."""
+    layout = _LAYOUTS[n, plays] = struct.Struct(f"<{4 + 2 * n + NINE_POTS}q{2 * plays}B")
+    return layout
+
+
+_AWARD_ROWS: Final = 32
+"""Rows of the kernel's award buffer: more than a round can have (the seven card pots,
+AKD, 789 and rummoli, and a payment or impasse row per player of at most 8, and one);
+the kernel gives up rather than go past it."""
+
+
+def warm_up() -> None:
+    """Load the laying kernel into this process (its machine code from numba's on-disk
+    cache): two players, p1 lays his one card, the last, and the round ends.  The ingest
+    calls it (through :func:`analytics.equity.rummoli.warm_up`) before forking its
+    workers, which then start with it loaded."""
+    hands, stacks, board = [1, 2], [5, 5], [0] * NINE_POTS
+    _kernel_laying([1], [_PLAY], [(DECK[0],)], 0, 0, hands, stacks, board, [])
 
 
 def _lean_laying(actors: Sequence[int], verbs: Sequence[Verb],

@@ -327,8 +327,16 @@ class _Prefixed(io.RawIOBase):
         return self._rest.read(size)
 
 
-_YOUNG_THRESHOLD: Final = 50_000
-"""Container objects a worker allocates between two young collections (CPython's is 700)."""
+_YOUNG_THRESHOLD: Final = 500_000
+"""Container objects a worker allocates between two young collections (CPython's is 700).
+
+Nearly everything a worker allocates is freed by reference counting; what a young
+collection walks is what is alive, and in a Big Two or Rummoli batch that is chiefly the
+batch's own column lists (hundreds of thousands of items each: every item is visited), so
+each collection cost 25-150 ms and they added up to ~20-25 us per Rummoli round and ~40
+per Big Two game (gc.callbacks, docs/performance.md, session 11 (R)).  At 500,000 a
+unit of 5,000 rounds or games runs none; cyclic garbage (rare here: no exception is kept)
+waits longer, which is all a higher threshold costs."""
 
 # glibc's mallopt parameters (malloc.h) and the values a worker sets.
 _M_TRIM_THRESHOLD: Final = -1
