@@ -667,6 +667,7 @@ def _read_new_lines(heads: Sequence[_Head | None], lines: Sequence[list[str]]) -
         table.update({text: entry for text, entry in zip(
             texts, _writer_entries(texts, game, players), strict=True) if entry is not None})
 
+
 _WRITER_LINES: Final = re.compile(
     r'^(?:  "(?:d|p([1-9])) ([a-z]+)(?: p([1-9]))?(?: ([0-9A-Za-z]+))?",|.*)$', re.MULTILINE)
 """:data:`_WRITER_ELEMENT` over lines joined by line breaks, a match for every line: the
