@@ -763,8 +763,7 @@ def _type_new_header_lines(headers: Sequence[list[str]]) -> None:
     not hold yet into it, read together: what :func:`_type_lines` would put there for each
     line of the writer's shapes (``key = 12``, ``key = [0, -3]``, ``key = "text"``, ``key =
     19:05:00``, ``key = true``); any other line, and one whose value ``_typed`` refuses, is
-    left to it.  Only
-    a cache is filled, as in :func:`_read_new_lines`."""
+    left to it.  Only a cache is filled, as in :func:`_read_new_lines`."""
     wanted: dict[str, None] = {}
     for header in headers:
         wanted.update(dict.fromkeys(filterfalse(_TYPED_LINES.__contains__, header)))

@@ -110,11 +110,8 @@ class LeanState(RummoliState):
     def _start_poker(self) -> None:
         self.phase = _PHASE_BETTING
 
-    def _take_widow(self, index: int) -> None:
-        # RummoliState._take_widow without the holders.
-        self.hands[index], self.widow = self.widow, self.hands[index]
-        self.exchanged = index + 1
-        self._start_poker()
+    def _hold_widow(self, index: int, old: int, new: int) -> None:
+        pass  # no holders kept (above)
 
 
 def play_lean(state: LeanState, actions: Sequence[Action]) -> Outcome | None:

@@ -408,14 +408,18 @@ class RummoliState(PokerPhase, LayingPhase):
 
     def _take_widow(self, index: int) -> None:
         old, new = self.hands[index], self.widow
+        self._hold_widow(index, old, new)
+        self.hands[index], self.widow = new, old
+        self.exchanged = index + 1
+        self._start_poker()
+
+    def _hold_widow(self, index: int, old: int, new: int) -> None:
+        """The holders after player ``index`` swaps his hand ``old`` for the widow ``new``."""
         holder = self._holder
         for code in codes_of(old):
             holder[code] = -1  # his old hand becomes the widow: dead for the round
         for code in codes_of(new):
             holder[code] = index
-        self.hands[index], self.widow = new, old
-        self.exchanged = index + 1
-        self._start_poker()
 
     def verify_pass_widow(self, player: int) -> None:
         """Check ``pD pw``: the dealer keeps his hand and the widow is auctioned."""
