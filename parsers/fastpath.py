@@ -25,6 +25,11 @@ action lines none of them has seen before are read together first, for the write
 (:func:`_type_new_header_lines`, :func:`_writer_entries`), into the same caches; each hand
 is then read as above, and any line they left out is read by the hand itself
 (tests/test_reader_together.py compares the two readings).
+
+A line table remembers with each line's entry the text of each of its values
+(:func:`_with_texts`), which the hand's fields carry as :attr:`~parsers.model.ActionFields.texts`:
+the hand's identity and rows are made from those texts instead of a look-up and a ``repr()``
+per value (tests/test_reader_texts.py checks them against the values).
 """
 
 from __future__ import annotations
