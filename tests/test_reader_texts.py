@@ -147,7 +147,7 @@ def test_a_changed_column_drops_the_texts() -> None:
     texts of the old values."""
     chunk = next(iter_chunks(io.StringIO(as_file([dumps_hand(simulated()["rummoli"][0])])),
                              "s"))
-    hand, fields = hand_and_fields(chunk, "s")
+    _, fields = hand_and_fields(chunk, "s")
     assert fields is not None and fields.texts is not None
     changed = dataclasses.replace(fields, amounts=tuple(
         None if amount is None else amount + 1 for amount in fields.amounts))
