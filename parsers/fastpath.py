@@ -25,6 +25,11 @@ action lines none of them has seen before are read together first, for the write
 (:func:`_type_new_header_lines`, :func:`_writer_entries`), into the same caches; each hand
 is then read as above, and any line they left out is read by the hand itself
 (tests/test_reader_together.py compares the two readings).
+
+A line table remembers with each line's entry the text of each of its values
+(:func:`_with_texts`), which the hand's fields carry as :attr:`~parsers.model.ActionFields.texts`:
+the hand's identity and rows are made from those texts instead of a look-up and a ``repr()``
+per value (tests/test_reader_texts.py checks them against the values).
 """
 
 from __future__ import annotations
@@ -34,7 +39,7 @@ import re
 import sys
 from collections.abc import Sequence
 from itertools import compress, filterfalse
-from operator import itemgetter, not_
+from operator import attrgetter, itemgetter, not_
 from typing import Any, Final, cast
 
 from parsers._fastinit import indexed_constructor, positional_constructor, tuples_builder
@@ -52,10 +57,11 @@ from parsers.actions import (
     parse_into,
 )
 from parsers.build import MAX_CHIPS, PLAYER_LIMITS, _Problems, _read_rules, required_fields
-from parsers.cards import CARD_OF_TEXT, CARD_PIECES, CODE_OF_TEXT, Card
+from parsers.cards import CARD_OF_TEXT, CARD_PIECES, CODE_OF_TEXT, DECK, UNKNOWN, Card
 from parsers.fields import GAME_FIELDS, KNOB_FIELDS, VARIANTS
 from parsers.knobs import Betting, Game
 from parsers.model import (
+    ACTION_TEXTS,
     DEALER,
     FORMAT_VERSION,
     NO_ACTION_FIELDS,
@@ -114,20 +120,24 @@ class _Plan:
 
 _PLANS: Final = {code: _Plan(code, v.game, v.betting) for code, v in VARIANTS.items()}
 
-_LINE_TABLES: dict[tuple[str, int], dict[str, ParsedAction]] = {}
+_Entry = tuple[Any, ...]
+"""A line table's entry: a :data:`~parsers.actions.ParsedAction` and then the texts of its
+values (:func:`_with_texts`, in the order of :data:`~parsers.model.ACTION_TEXTS`)."""
+_LINE_TABLES: dict[tuple[str, int], dict[str, _Entry]] = {}
 """The parsed actions of one game and player count, by the array line that holds them (the
-entries of :func:`parsers.actions.action_table`: one dictionary value holds all an action
-needs, so a reader in another thread never sees half an entry)."""
+entries of :func:`parsers.actions.action_table` and their texts: one dictionary value holds
+all an action needs, so a reader in another thread never sees half an entry)."""
 _CODES: Final = itemgetter(7)
 _RULES: dict[tuple[object, ...], GameRules] = {}
 _RULES_LIMIT: Final = 1_000
-_NEW_ACTIONS: Final = tuples_builder(Action, ignored=1)  # [(fields..., codes)], [line]
+# [(fields..., codes, texts...)], [line]
+_NEW_ACTIONS: Final = tuples_builder(Action, ignored=1 + len(ACTION_TEXTS))
 _NEW_FIELDS: Final = positional_constructor(ActionFields)
 _ACTIONS_OPEN: Final = "actions = ["
 
 
 _Read = tuple["_Shape", tuple[Any, ...], GameRules, tuple[tuple[str, Any], ...],
-              list[ParsedAction], "range | list[int]"]
+              list[_Entry], "range | list[int]"]
 
 
 def fast_hand(lines: list[str], first_line: int, source: str, index: int,
@@ -178,10 +188,11 @@ def _with_fields(read: _Read, source: str, first_line: int, index: int, raw: str
                                    raw)
     if not entries:
         return hand, NO_ACTION_FIELDS
-    # One zip in C turns the shared per-line entries into columns.
-    actors, verbs, cards, amounts, targets, pots, comments, _codes = zip(*entries, strict=True)
+    # One zip in C turns the shared per-line entries into columns, their texts' included.
+    actors, verbs, cards, amounts, targets, pots, comments, _codes, *texts = zip(*entries,
+                                                                                 strict=True)
     return hand, _NEW_FIELDS(actors, verbs, cards, amounts, targets, pots, comments,
-                             rows if type(rows) is range else tuple(rows))
+                             rows if type(rows) is range else tuple(rows), tuple(texts))
 
 
 def _read(lines: list[str], first_line: int) -> _Read | None:
@@ -193,7 +204,7 @@ def _read(lines: list[str], first_line: int) -> _Read | None:
 
 
 _Head = tuple["_Shape", tuple[Any, ...], GameRules, list[tuple[str, Any]], int, int, Game, int,
-              dict[str, ParsedAction]]
+              dict[str, _Entry]]
 """What :func:`_head` finds: the shape, the header's values, the rules, the header's (key,
 value) pairs, where the actions array opens and closes, the game, the players, and their
 line table (:data:`_LINE_TABLES`)."""
@@ -480,7 +491,7 @@ def _rules(shape: _Shape, values: tuple[Any, ...]) -> GameRules | None:
     return rules
 
 
-def _line_table(game: Game, players: int) -> dict[str, ParsedAction]:
+def _line_table(game: Game, players: int) -> dict[str, _Entry]:
     """The line table (:data:`_LINE_TABLES`) of ``game`` and ``players``, made when new."""
     table = _LINE_TABLES.get((game._value_, players))
     if table is None:
@@ -488,15 +499,15 @@ def _line_table(game: Game, players: int) -> dict[str, ParsedAction]:
     return table
 
 
-def _actions(game: Game, players: int, table: dict[str, ParsedAction], lines: list[str],
+def _actions(game: Game, players: int, table: dict[str, _Entry], lines: list[str],
              start: int, end: int, first_line: int
-             ) -> tuple[list[ParsedAction], range | list[int]] | None:
+             ) -> tuple[list[_Entry], range | list[int]] | None:
     """The parsed entry and the line of each action on ``lines[start:end]`` (the lines of the
     array; ``table``: the line table of ``game`` and ``players``), or None when the general
     path would read them otherwise or report a problem."""
     element_lines = lines[start:end]
     cached = [*map(table.get, element_lines)]
-    entries = cast(list[ParsedAction], cached)
+    entries = cast(list[_Entry], cached)
     rows: range | list[int] = range(first_line + start, first_line + end)
     if not all(cached):  # entries are tuples, hence true: see fast_hand
         texts = action_table(game, players)
@@ -523,32 +534,73 @@ _BLANK: Final[ParsedAction] = (DEALER, Verb.NOOP, (), None, None, None, None, No
 """Stands for a blank or comment line inside the array (compared by identity)."""
 
 
-def _new_line(table: dict[str, ParsedAction], texts: dict[str, ParsedAction], game: Game,
-              players: int, line: str) -> ParsedAction | None:
+def _new_line(table: dict[str, _Entry], texts: dict[str, ParsedAction], game: Game,
+              players: int, line: str) -> _Entry | None:
     """Read an array line not seen before as ``_fast_multiline_strings`` does, and remember it
     in ``table``; :data:`_BLANK` for a blank or comment line, None for any other shape."""
-    entry = _writer_entry(line, game, players)
-    if entry is not None:
-        if len(table) >= _LINE_CACHE_LIMIT:
-            table.clear()
-        table[line] = entry
-        return entry
-    text = element_text(line)
-    if text is None:
-        stripped = line.strip()
-        if _ARRAY_END.match(line) or (stripped and stripped[0] != "#"):
-            return None  # the array ends here, or a shape of the general scanner
-        return _BLANK
-    entry = texts.get(text)
-    if entry is None:
-        try:
-            entry = parse_into(texts, text, game, players)
-        except ActionSyntaxError:
-            return None
+    parsed = _writer_entry(line, game, players)
+    cards_text = _writer_cards_text(line) if parsed is not None and parsed[2] else None
+    if parsed is None:
+        text = element_text(line)
+        if text is None:
+            stripped = line.strip()
+            if _ARRAY_END.match(line) or (stripped and stripped[0] != "#"):
+                return None  # the array ends here, or a shape of the general scanner
+            return _BLANK
+        parsed = texts.get(text)
+        if parsed is None:
+            try:
+                parsed = parse_into(texts, text, game, players)
+            except ActionSyntaxError:
+                return None
     if len(table) >= _LINE_CACHE_LIMIT:
         table.clear()
-    table[line] = entry
+    entry = table[line] = _with_texts(parsed, cards_text)
     return entry
+
+
+_CARD_TEXTS: Final = [*map(str, sorted(DECK, key=attrgetter("code"))), str(UNKNOWN)]
+"""Each card's text by its code, the unknown card's (code -1) last (``Card.__str__`` is a
+Python call)."""
+_CARD_CODE: Final = attrgetter("code")
+_VERB_TEXTS: Final = {verb._value_: (str(verb._value_), repr(str(verb._value_))) for verb in Verb}
+_VALUE_TEXTS: dict[tuple[object, ...], tuple[str, ...]] = {}
+"""``repr()`` of an entry's actor, target, amount, pot and comment, by those values and the
+verb (the parser's ints, strings and None, whose equal values have equal texts): the new
+lines of a hand are mostly deals, which share them."""
+_VALUE_TEXTS_LIMIT: Final = 10_000
+
+
+def _with_texts(parsed: ParsedAction, cards_text: str | None = None) -> _Entry:
+    """The line table's entry of ``parsed``: it and the texts of its values (the columns of
+    :data:`~parsers.model.ACTION_TEXTS`), made once per line, not once per hand.
+    ``cards_text``: the cards' canonical text when the caller has it (a line of the writer's
+    form holds it), else made from the cards."""
+    actor, verb, cards, amount, target, pot, comment, _codes = parsed
+    verb_text, verb_literal = _VERB_TEXTS[verb._value_]  # not .value: a Python-level property
+    key = (actor, verb_text, target, amount, pot, comment)
+    found = _VALUE_TEXTS.get(key)
+    if found is None:
+        if len(_VALUE_TEXTS) >= _VALUE_TEXTS_LIMIT:
+            _VALUE_TEXTS.clear()
+        found = _VALUE_TEXTS[key] = (repr(actor), repr(target), repr(amount), repr(pot),
+                                     repr(comment))
+    if cards:
+        if cards_text is None:
+            cards_text = "".join(map(_CARD_TEXTS.__getitem__, map(_CARD_CODE, cards)))
+        cards_literal = repr(cards_text)
+    else:
+        cards_text, cards_literal = None, "None"
+    actor_literal, target_literal, amount_literal, pot_literal, comment_literal = found
+    return (actor, verb, cards, amount, target, pot, comment, _codes, verb_text, cards_text,
+            actor_literal, verb_literal, target_literal, cards_literal, amount_literal,
+            pot_literal, comment_literal)
+
+
+def _writer_cards_text(line: str) -> str:
+    """The cards' text of an element line of the writer's form that holds cards
+    (:data:`_WRITER_ELEMENT`): its last token, canonical cards without separators."""
+    return line[line.rindex(" ") + 1 : -2]
 
 
 # ---- new action lines in the writer's form, read without the general action parser's layers
@@ -645,7 +697,7 @@ def _read_new_lines(heads: Sequence[_Head | None], lines: Sequence[list[str]]) -
     a cache is filled: a line this leaves out (one not of the writer's form, or any problem)
     is read by :func:`_new_line` when its hand's actions are, and gives what it gave before.
     """
-    new: dict[int, tuple[Game, int, dict[str, ParsedAction], dict[str, None]]] = {}
+    new: dict[int, tuple[Game, int, dict[str, _Entry], dict[str, None]]] = {}
     for head, hand_lines in zip(heads, lines, strict=True):
         if head is None:
             continue
@@ -664,8 +716,9 @@ def _read_new_lines(heads: Sequence[_Head | None], lines: Sequence[list[str]]) -
             # drops are read again by them).
             table.clear()
         texts = [*wanted]
-        table.update({text: entry for text, entry in zip(
-            texts, _writer_entries(texts, game, players), strict=True) if entry is not None})
+        table.update({text: _with_texts(entry, _writer_cards_text(text) if entry[2] else None)
+                      for text, entry in zip(texts, _writer_entries(texts, game, players),
+                                             strict=True) if entry is not None})
 
 
 _WRITER_LINES: Final = re.compile(

@@ -19,6 +19,7 @@ from parsers.errors import ParseError
 from parsers.knobs import BigTwoRules, Game, RummoliRules, SevenEightRules
 
 __all__ = [
+    "ACTION_TEXTS",
     "DEALER",
     "FORMAT_VERSION",
     "RUMMOLI_POTS",
@@ -193,6 +194,12 @@ class ActionFields:
     range): the ingest worker's form of the actions, which the reader's fast path makes
     without an :class:`Action` per action line, and which the 7 & 8 lean replay, the hand's
     identity and its ``actions`` rows read.  :meth:`actions` gives the Actions themselves.
+
+    ``texts`` (not compared, and not taken by the constructor, so :func:`dataclasses.replace`
+    of a column leaves it None) is the reader fast path's text of every value, in the
+    columns :data:`ACTION_TEXTS` names, remembered with each action line: the hand's identity
+    and rows are made from these instead of a look-up and a ``repr()`` per value.  None
+    when not known (:meth:`of`, the general path).
     """
 
     actors: tuple[int, ...]
@@ -203,6 +210,8 @@ class ActionFields:
     pots: tuple[str | None, ...]
     comments: tuple[str | None, ...]
     lines: tuple[int, ...] | range
+    texts: tuple[tuple[str | None, ...], ...] | None = field(
+        default=None, init=False, compare=False, repr=False)
 
     @staticmethod
     def of(actions: tuple[Action, ...]) -> ActionFields:
@@ -224,6 +233,13 @@ class ActionFields:
 
 NO_ACTION_FIELDS: Final = ActionFields((), (), (), (), (), (), (), ())
 """The fields of a hand without actions."""
+
+ACTION_TEXTS: Final = ("verb", "cards", "actor_literal", "verb_literal", "target_literal",
+                       "cards_literal", "amount_literal", "pot_literal", "comment_literal")
+"""The columns of :attr:`ActionFields.texts`, one text per action each: the verb's code
+(``str(verb.value)``), the cards in canonical notation (None for none), then ``repr()`` of
+the actor, of that verb text, of the target, of that cards text, of the amount, the pot and
+the comment."""
 
 _ACTIONS_FROM_ROWS: Final[Callable[[Iterable[tuple[Any, ...]], Iterable[Any]],
                                    tuple[Action, ...]]] = tuples_builder(Action)

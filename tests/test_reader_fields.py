@@ -50,8 +50,10 @@ _CONTEXT = FileContext("fields.phhs", "0" * 64, dt.datetime(2026, 1, 1))
 
 
 def _plain(columns: ActionColumns | ActionFields) -> tuple[object, ...]:
-    """Every column, the lines as a tuple (the reader gives a range)."""
-    values = [getattr(columns, spec.name) for spec in dataclasses.fields(columns)]
+    """Every column, the lines as a tuple (the reader gives a range); not the texts the
+    reader or the identity keep beside them (compared by the hand ids)."""
+    values = [getattr(columns, spec.name) for spec in dataclasses.fields(columns)
+              if spec.compare]
     return (*values[:-1], tuple(values[-1]))
 
 
