@@ -8,7 +8,9 @@ mutations:
 
 * a chunk it takes holds exactly the values :func:`parsers.block.block_from_hands` makes
   of the per-hand path's reading (:func:`parsers.reader.hand_and_fields`), types
-  included: whole blocks are compared field by field (:func:`assert_blocks_equal`);
+  included: whole blocks are compared field by field (:func:`assert_blocks_equal`), and
+  the texts it keeps of some values (:class:`~parsers.block.BlockTexts`) are those values
+  spelled as the hand's id spells them;
 * it declines every chunk that path reads with a problem, as another game, or as a hand
   a block cannot hold;
 * it never raises, whatever the text.
@@ -19,6 +21,7 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import io
+import itertools
 import random
 from collections.abc import Iterator
 from pathlib import Path
@@ -29,7 +32,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from parsers import dumps_hand
-from parsers.block import SevenEightBlock, block_from_hands
+from parsers.block import BlockTexts, SevenEightBlock, block_from_hands
 from parsers.block_scan import scan_seveneight
 from parsers.build import MAX_CHIPS
 from parsers.errors import ParseError
@@ -59,12 +62,41 @@ def typed(value: object) -> object:
     return type(value).__name__, value
 
 
+def texts_of(block: SevenEightBlock) -> BlockTexts:
+    """The texts a block's values are spelled by in the hand's id (``repr()`` of a tuple of
+    numbers, ``time.isoformat()``, ``repr()`` of the user fields), made from the values."""
+    offsets = block.seat_offsets.tolist()
+
+    def per_hand(values: np.ndarray) -> list[str]:
+        return [repr(tuple(values[start:end].tolist()))[1:-1]
+                for start, end in itertools.pairwise(offsets)]
+
+    return BlockTexts(
+        starting_stacks=per_hand(block.starting_stacks), antes=per_hand(block.antes),
+        blinds=per_hand(block.blinds), finishing_stacks=per_hand(block.finishing_stacks),
+        winnings=per_hand(block.winnings), times=[time.isoformat() for time in block.times],
+        user_fields=[*map(repr, block.user_fields)])
+
+
+def assert_texts_spell_values(texts: BlockTexts, block: SevenEightBlock) -> None:
+    """``texts`` (a scanned block's) are ``block``'s values spelled as its id spells them."""
+    expected = texts_of(block)
+    for name in BlockTexts.__slots__:
+        assert typed(getattr(texts, name)) == typed(getattr(expected, name)), name
+
+
 def assert_blocks_equal(a: SevenEightBlock, b: SevenEightBlock) -> None:
     """Every field of the two blocks is the same: arrays in dtype, shape and values, lists
-    element by element with their types."""
+    element by element with their types; the texts of either (a scanned block's) spell
+    the other's values (block_from_hands keeps none)."""
     assert a.source == b.source
     for name in SevenEightBlock.__slots__:
         left, right = getattr(a, name), getattr(b, name)
+        if name == "texts":
+            for texts, other in ((left, b), (right, a)):
+                if texts is not None:
+                    assert_texts_spell_values(texts, other)
+            continue
         if isinstance(left, np.ndarray) or isinstance(right, np.ndarray):
             assert isinstance(left, np.ndarray) and isinstance(right, np.ndarray), name
             assert left.dtype == right.dtype, (name, left.dtype, right.dtype)

@@ -93,16 +93,28 @@ def _canonical_texts(block: SevenEightBlock) -> list[str]:
     if not len(block):
         return []
     offsets = block.seat_offsets
-    stacks, antes, blinds, finishing, winnings = (
-        _tuple_texts(_int_texts(values), offsets) for values in (
-            block.starting_stacks, block.antes, block.blinds, block.finishing_stacks,
-            block.winnings))
+    given = block.texts
+    if given is not None and (offsets[1:] - offsets[:-1] > 1).all():
+        # The scanner's texts of the values: as the tuples' repr spells them.
+        stacks, antes, blinds, finishing, winnings = (
+            given.starting_stacks, given.antes, given.blinds, given.finishing_stacks,
+            given.winnings)
+    else:
+        stacks, antes, blinds, finishing, winnings = (
+            _tuple_texts(_int_texts(values), offsets) for values in (
+                block.starting_stacks, block.antes, block.blinds, block.finishing_stacks,
+                block.winnings))
+    if given is not None:
+        times: Iterable[str] = map("'{}'".format, given.times)  # repr() of the ISO text
+    else:
+        times = _remembered(block.times, _TIME_PIECES, _time_piece, _naive)
     bets = _remembered(list(zip(block.min_bets.tolist(), block.small_bets.tolist(),
                                 block.big_bets.tolist(), strict=True)), _BETS_PIECES,
                        _bets_piece)
     heads, tails = _action_texts(block)
     cards = _card_tuple_texts(block)
-    user_names, user_values = _user_pieces(block.user_fields)
+    user_names, user_values = _user_pieces(
+        list(map(repr, block.user_fields)) if given is None else given.user_fields)
     pieces = (  # in the order of HandHistory's fields, then the actions
         repeat("["), _remembered(block.variants, _VARIANT_PIECES, _variant_piece),
         repeat(", 'starting_stacks', ("), stacks, repeat("), 'antes', ("), antes,
@@ -113,7 +125,7 @@ def _canonical_texts(block: SevenEightBlock) -> list[str]:
         repeat(", 'seat_count', "), _int_texts(block.seat_counts).tolist(),
         repeat(", 'hand', "), _int_texts(block.hand_numbers).tolist(),
         repeat(", 'table', "), _remembered(block.tables, _TABLE_REPRS, repr),
-        repeat(", 'time', "), _remembered(block.times, _TIME_PIECES, _time_piece, _naive),
+        repeat(", 'time', "), times,
         repeat(", 'day', "), _int_texts(block.days).tolist(),
         repeat(", 'month', "), _int_texts(block.months).tolist(),
         repeat(", 'year', "), _int_texts(block.years).tolist(), user_names, user_values,
@@ -193,14 +205,13 @@ _TABLE_REPRS: dict[str, str] = {}
 _USER_NAME: Final = ", 'user_fields', "
 
 
-def _user_pieces(users: list[tuple[tuple[str, object], ...]]
-                 ) -> tuple[Iterable[str], list[str]]:
-    """The ``user_fields`` piece of each hand, in two: its name and its value (both ""
-    when there are none: the field's default)."""
-    values = list(map(repr, users))
+def _user_pieces(values: list[str]) -> tuple[Iterable[str], list[str]]:
+    """The ``user_fields`` piece of each hand (``values``: ``repr()`` of its user fields),
+    in two: its name and its value (both "" when there are none: the field's default)."""
     if "()" not in values:
         return repeat(_USER_NAME), values
     names = [_USER_NAME] * len(values)
+    values = [*values]  # the caller's list stays as it is
     index = -1
     for _ in range(values.count("()")):
         index = values.index("()", index + 1)
@@ -317,17 +328,14 @@ def _action_texts(block: SevenEightBlock) -> tuple[list[str], list[str]]:
     packed = _packed_actions(block)
     if packed is None:  # a value too large to pack: every hand's texts made anew
         return _new_action_texts(block, np.arange(len(block), dtype=np.int64))
-    data = packed.tobytes()
-    width = packed.itemsize
-    keys = list(map(data.__getitem__, map(slice, (offsets[:-1] * width).tolist(),
-                                          (offsets[1:] * width).tolist())))
+    keys = _hand_keys(packed, offsets)
     heads: list[str | None] = list(map(_ACTION_HEADS.get, keys))
     tails: list[str | None] = list(map(_ACTION_TAILS.get, keys))
     if None in heads:  # the heads and tails are remembered together
         missing = [index for index, head in enumerate(heads) if head is None]
         first = {keys[index]: index for index in reversed(missing)}  # of each new key
-        new_heads, new_tails = _new_action_texts(block, np.array(list(first.values()),
-                                                                 dtype=np.int64))
+        new_heads, new_tails = _new_action_texts(
+            block, np.array(list(first.values()), dtype=np.int64), packed)
         made = dict(zip(first, zip(new_heads, new_tails, strict=True), strict=True))
         if len(_ACTION_HEADS) >= _REMEMBERED_LIMIT:
             _ACTION_HEADS.clear()
@@ -340,9 +348,27 @@ def _action_texts(block: SevenEightBlock) -> tuple[list[str], list[str]]:
     return heads, tails  # type: ignore[return-value]  # no None left
 
 
+def _hand_keys(packed: Ints, offsets: Ints, hands: Ints | None = None) -> list[bytes]:
+    """The bytes of each hand's run of ``packed`` (of ``hands``, or of every hand)."""
+    data = packed.tobytes()
+    width = packed.itemsize
+    starts, ends = (offsets[:-1], offsets[1:]) if hands is None else (
+        offsets[hands], offsets[hands + 1])
+    return list(map(data.__getitem__, map(slice, (starts * width).tolist(),
+                                          (ends * width).tolist())))
+
+
 _ACTION_HEADS: dict[bytes, str] = {}
 _ACTION_TAILS: dict[bytes, str] = {}
+_MOVES: dict[bytes, str] = {}
+"""The heads of :func:`_action_texts` by the bytes of a hand's actors, verbs and targets
+(the packed actions without their amounts): a few hundred betting sequences, which hands
+of new amounts share."""
+_NONES: dict[int, str] = {}
+"""The inside of a tuple of ``None`` by its length."""
 _AMOUNT_LIMIT: Final = 1 << 46
+_AMOUNT_SHIFT: Final = 18
+_MOVE_MASK: Final = (1 << _AMOUNT_SHIFT) - 1
 
 
 def _packed_actions(block: SevenEightBlock) -> Ints | None:
@@ -353,28 +379,63 @@ def _packed_actions(block: SevenEightBlock) -> Ints | None:
                         or amounts.max() >= _AMOUNT_LIMIT):
         return None
     verbs = block.verbs.astype(np.int64)
-    packed: Ints = actors | (verbs << 6) | ((targets + 1) << 12) | ((amounts + 1) << 18)
+    packed: Ints = (actors | (verbs << 6) | ((targets + 1) << 12)
+                    | ((amounts + 1) << _AMOUNT_SHIFT))
     return packed
 
 
 _VERB_REPRS: Final = np.array([repr(text) for text in _VERB_TEXT], dtype=object)
 
 
-def _new_action_texts(block: SevenEightBlock, hands: Ints) -> tuple[list[str], list[str]]:
+def _new_action_texts(block: SevenEightBlock, hands: Ints, packed: Ints | None = None
+                      ) -> tuple[list[str], list[str]]:
     """:func:`_action_texts` of ``hands`` (indexes into the block), made from the columns:
-    each column's tuple from its items' texts (:func:`_tuple_texts`)."""
+    each column's tuple from its items' texts (:func:`_tuple_texts`).  With ``packed``
+    (:func:`_packed_actions`), the heads of actors, verbs and targets seen before are looked
+    up (:data:`_MOVES`) and only the others made."""
+    rows, offsets = _action_rows(block, hands)
+    amounts = _tuple_texts(_int_or_none_texts(block.amounts[rows]), offsets)
+    count_list = np.diff(offsets).tolist()
+    nothing = list(map(_NONES.get, count_list))  # the block holds no pots, no comments
+    if None in nothing:
+        for index, count in enumerate(count_list):
+            if nothing[index] is None:
+                nothing[index] = _NONES.setdefault(count, ", ".join(["None"] * count)
+                                                   + ("," if count == 1 else ""))
+    tails = list(map("".join, zip(repeat("), ("), amounts, repeat("), ("), nothing,
+                                  repeat("), ("), nothing, repeat("))]"))))
+    if packed is None:
+        return _new_heads(block, hands), tails
+    keys = _hand_keys(packed & _MOVE_MASK, block.action_offsets, hands)
+    heads: list[str | None] = list(map(_MOVES.get, keys))
+    if None in heads:
+        missing = [index for index, head in enumerate(heads) if head is None]
+        first = {keys[index]: index for index in reversed(missing)}  # of each new key
+        made = dict(zip(first, _new_heads(block, hands[list(first.values())]), strict=True))
+        if len(_MOVES) + len(made) > _REMEMBERED_LIMIT:
+            _MOVES.clear()
+        _MOVES.update(made)
+        for index in missing:
+            heads[index] = made[keys[index]]
+    return heads, tails  # type: ignore[return-value]  # no None left
+
+
+def _new_heads(block: SevenEightBlock, hands: Ints) -> list[str]:
+    """The heads of :func:`_action_texts` of ``hands``, made from the columns."""
+    rows, offsets = _action_rows(block, hands)
+    actors, verbs, targets = (_tuple_texts(texts, offsets) for texts in (
+        _int_texts(block.actors[rows]), _VERB_REPRS[block.verbs[rows]],
+        _int_or_none_texts(block.targets[rows])))
+    return list(map("".join, zip(repeat("(("), actors, repeat("), ("), verbs,
+                                 repeat("), ("), targets, repeat("), ("))))
+
+
+def _action_rows(block: SevenEightBlock, hands: Ints) -> tuple[Ints, Ints]:
+    """The action rows of ``hands``, in order, and the n + 1 offsets of each hand's run
+    of them."""
     rows, _ = _rows_of(block.action_offsets, hands)
     counts = block.action_offsets[hands + 1] - block.action_offsets[hands]
-    offsets = np.concatenate(([0], np.cumsum(counts)))
-    actors, verbs, targets, amounts, nothing = (_tuple_texts(texts, offsets) for texts in (
-        _int_texts(block.actors[rows]), _VERB_REPRS[block.verbs[rows]],
-        _int_or_none_texts(block.targets[rows]), _int_or_none_texts(block.amounts[rows]),
-        np.full(len(rows), "None", dtype=object)))  # the block holds no pots, no comments
-    heads = list(map("".join, zip(repeat("(("), actors, repeat("), ("), verbs,
-                                  repeat("), ("), targets, repeat("), ("))))
-    tails = list(map("".join, zip(repeat("), ("), amounts, repeat("), ("),
-                                  nothing, repeat("), ("), nothing, repeat("))]"))))
-    return heads, tails
+    return rows, np.concatenate(([0], np.cumsum(counts)))
 
 
 def _int_or_none_texts(values: Ints) -> Texts:
