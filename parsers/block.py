@@ -61,7 +61,10 @@ class BlockTexts:
     The per-seat texts are each hand's values, canonical numbers separated by ``, `` (the
     inside of ``repr()`` of their tuple: every block hand has two players or more); a time
     is ``HH:MM:SS`` (``time.isoformat()``); the user fields are ``repr()`` of the hand's
-    :attr:`SevenEightBlock.user_fields`.
+    :attr:`SevenEightBlock.user_fields`.  And the text of the lines some values were read
+    from, which repeat from hand to hand: equal texts, equal values (``stakes``: variant,
+    antes, blinds and bets; ``players``: players, seats and seat count; ``tables``: the
+    table; ``dates``: day, month and year).
     """
 
     starting_stacks: list[str]
@@ -71,6 +74,10 @@ class BlockTexts:
     winnings: list[str]
     times: list[str]
     user_fields: list[str]
+    stakes: list[str]
+    players: list[str]
+    tables: list[str]
+    dates: list[str]
 
 
 @dataclass(frozen=True, slots=True, eq=False)

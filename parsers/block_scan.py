@@ -613,7 +613,9 @@ def _block(source: str, raws: Sequence[str | None], first_lines: Sequence[int],
         action_lines=action_lines,
         texts=BlockTexts(starting_stacks=[*starting], antes=[*antes], blinds=[*blinds],
                          finishing_stacks=[*finishing], winnings=[*winnings],
-                         times=[*time_texts], user_fields=user_reprs),
+                         times=[*time_texts], user_fields=user_reprs,
+                         stakes=[*stakes_texts], players=[*players_texts],
+                         tables=[*table_texts], dates=[*date_texts]),
     )
 
 

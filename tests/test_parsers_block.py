@@ -62,27 +62,51 @@ def typed(value: object) -> object:
     return type(value).__name__, value
 
 
-def texts_of(block: SevenEightBlock) -> BlockTexts:
+def texts_of(block: SevenEightBlock) -> dict[str, list[str]]:
     """The texts a block's values are spelled by in the hand's id (``repr()`` of a tuple of
-    numbers, ``time.isoformat()``, ``repr()`` of the user fields), made from the values."""
+    numbers, ``time.isoformat()``, ``repr()`` of the user fields), made from the values, by
+    the name of :class:`BlockTexts`' field."""
     offsets = block.seat_offsets.tolist()
 
     def per_hand(values: np.ndarray) -> list[str]:
         return [repr(tuple(values[start:end].tolist()))[1:-1]
                 for start, end in itertools.pairwise(offsets)]
 
-    return BlockTexts(
-        starting_stacks=per_hand(block.starting_stacks), antes=per_hand(block.antes),
-        blinds=per_hand(block.blinds), finishing_stacks=per_hand(block.finishing_stacks),
-        winnings=per_hand(block.winnings), times=[time.isoformat() for time in block.times],
-        user_fields=[*map(repr, block.user_fields)])
+    return {
+        "starting_stacks": per_hand(block.starting_stacks), "antes": per_hand(block.antes),
+        "blinds": per_hand(block.blinds), "finishing_stacks": per_hand(block.finishing_stacks),
+        "winnings": per_hand(block.winnings), "times": [time.isoformat() for time in block.times],
+        "user_fields": [*map(repr, block.user_fields)]}
+
+
+LINE_TEXTS = {
+    "stakes": ("variants", "min_bets", "small_bets", "big_bets", "antes", "blinds"),
+    "players": ("players", "seats", "seat_counts"),
+    "tables": ("tables",),
+    "dates": ("days", "months", "years"),
+}
+"""The texts of lines a block keeps, and the values read from them."""
 
 
 def assert_texts_spell_values(texts: BlockTexts, block: SevenEightBlock) -> None:
-    """``texts`` (a scanned block's) are ``block``'s values spelled as its id spells them."""
+    """``texts`` (a scanned block's) are ``block``'s values spelled as its id spells them,
+    and the texts of lines are the hands' own, equal ones for equal values only."""
     expected = texts_of(block)
     for name in BlockTexts.__slots__:
-        assert typed(getattr(texts, name)) == typed(getattr(expected, name)), name
+        if name not in LINE_TEXTS:
+            assert typed(getattr(texts, name)) == typed(expected[name]), name
+    offsets = block.seat_offsets.tolist()
+    for name, fields in LINE_TEXTS.items():
+        lines = getattr(texts, name)
+        assert len(lines) == len(block)
+        values_of: dict[str, object] = {}
+        for hand, line in enumerate(lines):
+            assert line in block.raws[hand], (name, line)
+            values = typed(tuple(
+                getattr(block, field)[offsets[hand]:offsets[hand + 1]].tolist()
+                if field in ("antes", "blinds") else getattr(block, field)[hand]
+                for field in fields))
+            assert values_of.setdefault(line, values) == values, (name, line)
 
 
 def assert_blocks_equal(a: SevenEightBlock, b: SevenEightBlock) -> None:

@@ -32,7 +32,7 @@ from analytics.rules.seveneight_block import BlockOutcome, pot_name
 from analytics.warehouse.block_equities import allin_hands, allin_rows
 from analytics.warehouse.identity import IDENTITY_VERSION, canonical_key
 from analytics.warehouse.rows import ARROW_SCHEMAS, FileContext, _rules_json
-from parsers.block import BLOCK_VERBS, MAX_ACTION_CARDS, SevenEightBlock
+from parsers.block import BLOCK_VERBS, MAX_ACTION_CARDS, BlockTexts, SevenEightBlock
 from parsers.cards import DECK
 from parsers.knobs import Game, SevenEightRules
 from parsers.model import HandHistory, Verb
@@ -88,33 +88,25 @@ def _canonical_texts(block: SevenEightBlock) -> list[str]:
     cards from their items' texts (:func:`_tuple_texts`), header values looked up by value
     (hands of a table share most of them), each hand's action columns but its cards looked
     up by its actions (hands repeat a few hundred betting sequences); then one join per
-    hand puts them together with the text between them, all in C.
+    hand puts them together with the text between them, all in C.  A scanned block's
+    texts (:class:`~parsers.block.BlockTexts`) give some pieces as they are and others by
+    the text of their lines (:func:`_canonical_texts_of_texts`).
     """
     if not len(block):
         return []
     offsets = block.seat_offsets
-    given = block.texts
-    if given is not None and (offsets[1:] - offsets[:-1] > 1).all():
-        # The scanner's texts of the values: as the tuples' repr spells them.
-        stacks, antes, blinds, finishing, winnings = (
-            given.starting_stacks, given.antes, given.blinds, given.finishing_stacks,
-            given.winnings)
-    else:
-        stacks, antes, blinds, finishing, winnings = (
-            _tuple_texts(_int_texts(values), offsets) for values in (
-                block.starting_stacks, block.antes, block.blinds, block.finishing_stacks,
-                block.winnings))
-    if given is not None:
-        times: Iterable[str] = map("'{}'".format, given.times)  # repr() of the ISO text
-    else:
-        times = _remembered(block.times, _TIME_PIECES, _time_piece, _naive)
+    if block.texts is not None and (offsets[1:] - offsets[:-1] > 1).all():
+        return _canonical_texts_of_texts(block, block.texts)
+    stacks, antes, blinds, finishing, winnings = (
+        _tuple_texts(_int_texts(values), offsets) for values in (
+            block.starting_stacks, block.antes, block.blinds, block.finishing_stacks,
+            block.winnings))
     bets = _remembered(list(zip(block.min_bets.tolist(), block.small_bets.tolist(),
                                 block.big_bets.tolist(), strict=True)), _BETS_PIECES,
                        _bets_piece)
     heads, tails = _action_texts(block)
     cards = _card_tuple_texts(block)
-    user_names, user_values = _user_pieces(
-        list(map(repr, block.user_fields)) if given is None else given.user_fields)
+    user_names, user_values = _user_pieces(list(map(repr, block.user_fields)))
     pieces = (  # in the order of HandHistory's fields, then the actions
         repeat("["), _remembered(block.variants, _VARIANT_PIECES, _variant_piece),
         repeat(", 'starting_stacks', ("), stacks, repeat("), 'antes', ("), antes,
@@ -125,12 +117,85 @@ def _canonical_texts(block: SevenEightBlock) -> list[str]:
         repeat(", 'seat_count', "), _int_texts(block.seat_counts).tolist(),
         repeat(", 'hand', "), _int_texts(block.hand_numbers).tolist(),
         repeat(", 'table', "), _remembered(block.tables, _TABLE_REPRS, repr),
-        repeat(", 'time', "), times,
+        repeat(", 'time', "), _remembered(block.times, _TIME_PIECES, _time_piece, _naive),
         repeat(", 'day', "), _int_texts(block.days).tolist(),
         repeat(", 'month', "), _int_texts(block.months).tolist(),
         repeat(", 'year', "), _int_texts(block.years).tolist(), user_names, user_values,
-        repeat(", "), heads, cards, tails)
+        heads, cards, tails)
     return list(map("".join, zip(*pieces)))  # noqa: B905  # the repeats never end
+
+
+def _canonical_texts_of_texts(block: SevenEightBlock, given: BlockTexts) -> list[str]:
+    """:func:`_canonical_texts` of a scanned block of hands of two players or more: the
+    per-seat texts, times and user fields as the scanner read them, and the text between
+    them made once per text of the lines it comes from (the stakes, players and date
+    lines, the table line: the same text, the same values), so each hand's text is one
+    join of 16 pieces."""
+    stakes, players, dates = given.stakes, given.players, given.dates
+    user_names, user_values = _user_pieces(given.user_fields)
+    heads, tails = _action_texts(block)
+    pieces = (
+        _remembered_at(stakes, _STAKES_HEADS, partial(_stakes_head, block)), given.starting_stacks,
+        _remembered_at(stakes, _STAKES_TAILS, partial(_stakes_tail, block)),
+        given.finishing_stacks, repeat("), 'winnings', ("), given.winnings,
+        _remembered_at(players, _PLAYERS_PIECES, partial(_players_piece, block)),
+        _int_texts(block.hand_numbers).tolist(),
+        _remembered_at(given.tables, _TABLE_PIECES, partial(_table_piece, block)),
+        given.times, _remembered_at(dates, _DATE_PIECES, partial(_date_piece, block)),
+        user_names, user_values, heads, _card_tuple_texts(block), tails)
+    return list(map("".join, zip(*pieces)))  # noqa: B905  # the repeat never ends
+
+
+def _stakes_head(block: SevenEightBlock, hand: int) -> str:
+    return f"[{_variant_piece(block.variants[hand])}, 'starting_stacks', ("
+
+
+def _stakes_tail(block: SevenEightBlock, hand: int) -> str:
+    assert block.texts is not None
+    bets = _bets_piece((int(block.min_bets[hand]), int(block.small_bets[hand]),
+                        int(block.big_bets[hand])))
+    return (f"), 'antes', ({block.texts.antes[hand]}), 'blinds_or_straddles', "
+            f"({block.texts.blinds[hand]}), {bets}'finishing_stacks', (")
+
+
+def _players_piece(block: SevenEightBlock, hand: int) -> str:
+    return (f"), 'players', {block.players[hand]!r}, 'seats', {block.seats[hand]!r}, "
+            f"'seat_count', {int(block.seat_counts[hand])}, 'hand', ")
+
+
+def _table_piece(block: SevenEightBlock, hand: int) -> str:
+    return f", 'table', {block.tables[hand]!r}, 'time', '"
+
+
+def _date_piece(block: SevenEightBlock, hand: int) -> str:
+    return (f"', 'day', {int(block.days[hand])}, 'month', {int(block.months[hand])}, "
+            f"'year', {int(block.years[hand])}")
+
+
+_STAKES_HEADS: dict[str, str] = {}
+_STAKES_TAILS: dict[str, str] = {}
+_PLAYERS_PIECES: dict[str, str] = {}
+_TABLE_PIECES: dict[str, str] = {}
+_DATE_PIECES: dict[str, str] = {}
+"""The pieces of :func:`_canonical_texts_of_texts` by the text of the lines they spell."""
+
+
+def _remembered_at(texts: list[str], pieces: dict[str, str], make: Callable[[int], str]
+                   ) -> list[str]:
+    """The piece of each hand by its ``texts``: looked up in ``pieces`` (all in C), those
+    not there yet made (``make`` of the first hand with the text) and remembered."""
+    found: list[str | None] = list(map(pieces.get, texts))
+    if None in found:
+        if len(pieces) >= _REMEMBERED_LIMIT:
+            pieces.clear()
+        index = -1
+        for _ in range(found.count(None)):  # one scan for the count, not one per miss
+            index = found.index(None, index + 1)
+            piece = pieces.get(texts[index])  # an earlier miss may have made it
+            if piece is None:
+                piece = pieces[texts[index]] = make(index)
+            found[index] = piece
+    return found  # type: ignore[return-value]  # no None left
 
 
 _REMEMBERED_LIMIT: Final = 20_000
@@ -317,7 +382,8 @@ def _card_tuple_texts(block: SevenEightBlock) -> list[str]:
 
 def _action_texts(block: SevenEightBlock) -> tuple[list[str], list[str]]:
     """Each hand's action tuple's text but for its cards' items: the text before them
-    (actors, verbs, targets) and after them (amounts, pots, comments, and the key's end).
+    (the ``, `` after the header, actors, verbs, targets) and after them (amounts, pots,
+    comments, and the key's end).
 
     Both depend only on the hand's actors, verbs, targets and amounts, packed in one
     integer per action: the bytes of the hand's run of them find the texts made for the
@@ -426,7 +492,7 @@ def _new_heads(block: SevenEightBlock, hands: Ints) -> list[str]:
     actors, verbs, targets = (_tuple_texts(texts, offsets) for texts in (
         _int_texts(block.actors[rows]), _VERB_REPRS[block.verbs[rows]],
         _int_or_none_texts(block.targets[rows])))
-    return list(map("".join, zip(repeat("(("), actors, repeat("), ("), verbs,
+    return list(map("".join, zip(repeat(", (("), actors, repeat("), ("), verbs,
                                  repeat("), ("), targets, repeat("), ("))))
 
 
