@@ -129,17 +129,17 @@ class _TextCache(Generic[T]):
         found = [*map(self._values.get, texts)]
         if all(found):  # every value here is a non-empty tuple: true
             return found  # type: ignore[return-value]
-        if len(self._values) + found.count(None) > _CACHE_LIMIT:
-            self._values.clear()
-        read, remembered = self._read, self._values
-        for at, value in enumerate(found):
-            if value is None:
-                text = texts[at]
-                value = remembered.get(text)
-                if value is None:
-                    value = remembered[text] = read(text)
-                found[at] = value
-        return found  # type: ignore[return-value]
+        # The new texts of a batch repeat within it (a new table, a new day): each is read
+        # once, and then every text looked up again, in C (no Python step per hand).
+        remembered = self._values
+        new = set(texts).difference(remembered)
+        if len(remembered) + len(new) > _CACHE_LIMIT:
+            remembered.clear()
+            new = set(texts)
+        read = self._read
+        for text in new:
+            remembered[text] = read(text)
+        return [*map(remembered.__getitem__, texts)]
 
 
 _REFUSED: Final = -1

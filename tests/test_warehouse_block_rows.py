@@ -439,3 +439,25 @@ def test_action_texts_remembered_or_made_are_the_same() -> None:
     more = dataclasses.replace(block, amounts=np.where(block.amounts > 0, block.amounts + 7,
                                                        block.amounts))
     assert block_rows._action_texts(more) == block_rows._new_action_texts(more, hands)
+
+
+def test_pieces_by_text_are_made_once_from_the_first_hand() -> None:
+    from analytics.warehouse import block_rows
+
+    rng = np.random.default_rng(8)
+    pieces: dict[str, str] = {"t1": "kept"}
+    for _ in range(20):
+        texts = [f"t{value}" for value in rng.integers(0, 9, size=rng.integers(0, 30))]
+        made: list[int] = []
+
+        def make(hand: int, texts: list[str] = texts, made: list[int] = made) -> str:
+            made.append(hand)
+            return f"{texts[hand]}@{hand}"
+
+        before = dict(pieces)
+        found = block_rows._remembered_at(texts, pieces, make)
+        made_texts = [texts[hand] for hand in made]
+        assert sorted(made_texts) == sorted({text for text in texts if text not in before})
+        assert all(hand == texts.index(texts[hand]) for hand in made), "the first hand"
+        assert found == [pieces[text] for text in texts]
+        assert all(pieces[text] == before[text] for text in before)

@@ -183,19 +183,22 @@ _DATE_PIECES: dict[str, str] = {}
 def _remembered_at(texts: list[str], pieces: dict[str, str], make: Callable[[int], str]
                    ) -> list[str]:
     """The piece of each hand by its ``texts``: looked up in ``pieces`` (all in C), those
-    not there yet made (``make`` of the first hand with the text) and remembered."""
+    not there yet made (``make`` of the first hand with the text) and remembered.
+
+    The texts of a block's new lines repeat within it (a new table's players, a new day),
+    so the misses are made once per distinct text and then looked up again, in C: no
+    Python step per hand."""
     found: list[str | None] = list(map(pieces.get, texts))
-    if None in found:
-        if len(pieces) >= _REMEMBERED_LIMIT:
-            pieces.clear()
-        index = -1
-        for _ in range(found.count(None)):  # one scan for the count, not one per miss
-            index = found.index(None, index + 1)
-            piece = pieces.get(texts[index])  # an earlier miss may have made it
-            if piece is None:
-                piece = pieces[texts[index]] = make(index)
-            found[index] = piece
-    return found  # type: ignore[return-value]  # no None left
+    if None not in found:
+        return found  # type: ignore[return-value]  # no None
+    if len(pieces) >= _REMEMBERED_LIMIT:
+        pieces.clear()
+    # Each text's first hand: the reversed pairs leave the first index last.
+    first = dict(zip(reversed(texts), range(len(texts) - 1, -1, -1), strict=True))
+    for text, index in first.items():
+        if text not in pieces:
+            pieces[text] = make(index)
+    return list(map(pieces.__getitem__, texts))
 
 
 _REMEMBERED_LIMIT: Final = 20_000
