@@ -57,7 +57,9 @@ def forget() -> None:
     remembered: list[dict[Any, str]] = [
         block_rows._ACTION_HEADS, block_rows._ACTION_TAILS, block_rows._BETS_PIECES,
         block_rows._NAME_REPRS, block_rows._SEAT_REPRS, block_rows._TIME_PIECES,
-        block_rows._TABLE_REPRS]
+        block_rows._TABLE_REPRS, block_rows._MOVES, block_rows._STAKES_HEADS,
+        block_rows._STAKES_TAILS, block_rows._PLAYERS_PIECES, block_rows._TABLE_PIECES,
+        block_rows._DATE_PIECES]
     for texts in remembered:
         texts.clear()
 

@@ -43,9 +43,10 @@ def clear_caches() -> None:
     """Forget every text the scanner has read (its per-text caches and its action table)."""
     from parsers import block_scan
 
-    for cache in (block_scan._STAKES_CACHE, block_scan._PLAYERS_CACHE, block_scan._WHEN_CACHE,
-                  block_scan._USER_CACHE):
+    for cache in (block_scan._STAKES_CACHE, block_scan._PLAYERS_CACHE, block_scan._TABLE_CACHE,
+                  block_scan._TIME_CACHE, block_scan._DATE_CACHE, block_scan._USER_CACHE):
         cache._values.clear()
+    block_scan._USER_ENDS.clear()
     block_scan._ACTIONS.__init__()  # type: ignore[misc]
 
 

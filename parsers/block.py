@@ -35,7 +35,7 @@ from parsers.cards import DECK, UNKNOWN
 from parsers.knobs import Game
 from parsers.model import ActionFields, HandHistory, Verb
 
-__all__ = ["BLOCK_VERBS", "NO_VALUE", "SevenEightBlock", "block_from_hands"]
+__all__ = ["BLOCK_VERBS", "NO_VALUE", "BlockTexts", "SevenEightBlock", "block_from_hands"]
 
 Ints = npt.NDArray[np.int64]
 
@@ -50,6 +50,34 @@ _CARD_CODE: Final = {id(card): code for code, card in enumerate(DECK)}
 
 MAX_ACTION_CARDS: Final = 3
 """Columns of :attr:`SevenEightBlock.cards`: no 7 & 8 action names more cards (a show)."""
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class BlockTexts:
+    """Some of a block's values as the texts the scanner read them from, one per hand, in
+    the spelling of the hand's id (:func:`analytics.warehouse.identity.canonical_key`), so
+    the id's text takes them as they are instead of spelling the values again.
+
+    The per-seat texts are each hand's values, canonical numbers separated by ``, `` (the
+    inside of ``repr()`` of their tuple: every block hand has two players or more); a time
+    is ``HH:MM:SS`` (``time.isoformat()``); the user fields are ``repr()`` of the hand's
+    :attr:`SevenEightBlock.user_fields`.  And the text of the lines some values were read
+    from, which repeat from hand to hand: equal texts, equal values (``stakes``: variant,
+    antes, blinds and bets; ``players``: players, seats and seat count; ``tables``: the
+    table; ``dates``: day, month and year).
+    """
+
+    starting_stacks: list[str]
+    antes: list[str]
+    blinds: list[str]
+    finishing_stacks: list[str]
+    winnings: list[str]
+    times: list[str]
+    user_fields: list[str]
+    stakes: list[str]
+    players: list[str]
+    tables: list[str]
+    dates: list[str]
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -112,6 +140,10 @@ class SevenEightBlock:
     """Each action's cards in canonical notation (``8h3c``), None for none: the ``actions``
     table's ``cards`` column and the id's text."""
     action_lines: Ints
+    # ---- the same values as text
+    texts: BlockTexts | None = None
+    """Some of the values as the scanner read them (None: the block was made from values,
+    by :func:`block_from_hands`)."""
 
     def __len__(self) -> int:
         return len(self.positions)

@@ -35,7 +35,7 @@ import numpy as np
 import numpy.typing as npt
 
 from parsers.actions import GAME_VERBS, ActionSyntaxError, parse_action
-from parsers.block import _VERB_CODE, MAX_ACTION_CARDS, NO_VALUE, SevenEightBlock
+from parsers.block import _VERB_CODE, MAX_ACTION_CARDS, NO_VALUE, BlockTexts, SevenEightBlock
 from parsers.build import MAX_CHIPS, PLAYER_LIMITS
 from parsers.cards import RANK_SYMBOLS, SUIT_SYMBOLS, UNKNOWN
 from parsers.knobs import Game
@@ -77,10 +77,9 @@ _PLAYERS: Final = re.compile(
     f'players = \\[("{_STRING}"(?:, "{_STRING}")*)\\]\n'
     rf"seats = \[{_CHIP_LIST}\]\n"
     f"seat_count = ({_COUNT})")
-_WHEN: Final = re.compile(
-    f'table = "({_STRING})"\n'
-    "time = ([01][0-9]|2[0-3]):([0-5][0-9]):([0-5][0-9])\n"
-    f"day = ({_COUNT})\nmonth = ({_COUNT})\nyear = ({_COUNT})")
+_TABLE: Final = re.compile(f'table = "({_STRING})"')
+_TIME: Final = re.compile("([01][0-9]|2[0-3]):([0-5][0-9]):([0-5][0-9])")
+_DATE: Final = re.compile(f"day = ({_COUNT})\nmonth = ({_COUNT})\nyear = ({_COUNT})")
 _USER_FIELD: Final = re.compile(f"({_USER_KEY}) = ({_USER_VALUE})")
 _ACTION_LINE: Final = re.compile(f'  "({_STRING})')
 _PLAIN_CHIP_LIST: Final = re.compile(_CHIP_LIST)
@@ -99,7 +98,8 @@ _HAND: Final = re.compile(
     r"winnings = \[([0-9, ]+)\]\n"
     f"(players = {_LINE}\nseats = {_LINE}\nseat_count = {_LINE})\n"
     f"hand = ({_CHIPS})\n"
-    f"(table = {_LINE}\ntime = {_LINE}\nday = {_LINE}\nmonth = {_LINE}\nyear = {_LINE})"
+    # The time apart: it changes from hand to hand, the table and the date lines repeat.
+    f"(table = {_LINE})\ntime = ({_LINE})\n(day = {_LINE}\nmonth = {_LINE}\nyear = {_LINE})"
     # The user fields, the last one apart when it is an integer (the benchmark's ``_copy``,
     # different in every hand): the others repeat.
     "((?:\n_[^\n]*)*?)"
@@ -108,10 +108,11 @@ _HAND: Final = re.compile(
 )
 """A whole hand in the writer's layout (its text without the table header), cut into: the
 stakes lines, starting_stacks, the action lines, finishing_stacks, winnings, the players
-lines, hand, the table and date lines, the user field lines but a last integer one, its
-key and its value.  The pieces that repeat from hand to hand are only delimited here (a
-strict pattern costs the engine twice the time): they are read strictly once per distinct
-text (:class:`_TextCache`); the arrays of chips that change with every hand are checked in
+lines, hand, the table line, the time's value, the date lines, the user field lines but a
+last integer one, its key and its value.  The pieces that repeat from hand to hand (and
+the times, of which there are 86,400) are only delimited here (a strict pattern costs the
+engine twice the time): they are read strictly once per distinct text
+(:class:`_TextCache`); the arrays of chips that change with every hand are checked in
 bulk (:func:`_plain_lists`), the action lines one by one (:class:`_ActionTable`)."""
 
 
@@ -128,17 +129,17 @@ class _TextCache(Generic[T]):
         found = [*map(self._values.get, texts)]
         if all(found):  # every value here is a non-empty tuple: true
             return found  # type: ignore[return-value]
-        if len(self._values) + found.count(None) > _CACHE_LIMIT:
-            self._values.clear()
-        read, remembered = self._read, self._values
-        for at, value in enumerate(found):
-            if value is None:
-                text = texts[at]
-                value = remembered.get(text)
-                if value is None:
-                    value = remembered[text] = read(text)
-                found[at] = value
-        return found  # type: ignore[return-value]
+        # The new texts of a batch repeat within it (a new table, a new day): each is read
+        # once, and then every text looked up again, in C (no Python step per hand).
+        remembered = self._values
+        new = set(texts).difference(remembered)
+        if len(remembered) + len(new) > _CACHE_LIMIT:
+            remembered.clear()
+            new = set(texts)
+        read = self._read
+        for text in new:
+            remembered[text] = read(text)
+        return [*map(remembered.__getitem__, texts)]
 
 
 _REFUSED: Final = -1
@@ -179,17 +180,37 @@ def _players(text: str) -> Players:
     return count, names, seats, int(found.group(3))
 
 
-When = tuple[bool, str, dt.time, int, int, int]
-"""Whether readable, table, time, day, month, year."""
+Table = tuple[bool, str]
+"""Whether readable, table."""
 
 
-def _when(text: str) -> When:
-    found = _WHEN.fullmatch(text)
+def _table(text: str) -> Table:
+    found = _TABLE.fullmatch(text)
+    return (False, "") if found is None else (True, found.group(1))
+
+
+Time = tuple[bool, dt.time]
+"""Whether readable, time."""
+
+
+def _time(text: str) -> Time:
+    found = _TIME.fullmatch(text)
     if found is None:
-        return False, "", dt.time(), 0, 0, 0
-    table, hour, minute, second, day, month, year = found.groups()
-    return (True, table, dt.time(int(hour), int(minute), int(second)), int(day), int(month),
-            int(year))
+        return False, dt.time()
+    hour, minute, second = found.groups()
+    return True, dt.time(int(hour), int(minute), int(second))
+
+
+Date = tuple[bool, int, int, int]
+"""Whether readable, day, month, year."""
+
+
+def _date(text: str) -> Date:
+    found = _DATE.fullmatch(text)
+    if found is None:
+        return False, 0, 0, 0
+    day, month, year = found.groups()
+    return True, int(day), int(month), int(year)
 
 
 UserFields = tuple[tuple[str, object], ...]
@@ -225,7 +246,10 @@ def _user_value(text: str) -> object:
 
 _STAKES_CACHE: Final = _TextCache[Stakes](_stakes)
 _PLAYERS_CACHE: Final = _TextCache[Players](_players)
-_WHEN_CACHE: Final = _TextCache[When](_when)
+_TABLE_CACHE: Final = _TextCache[Table](_table)
+_TIME_CACHE: Final = _TextCache[Time](_time)
+"""Times by their text: at most 86,400 readable ones."""
+_DATE_CACHE: Final = _TextCache[Date](_date)
 _USER_CACHE: Final = _TextCache[UserLines](_user_lines)
 
 # ---- actions
@@ -496,23 +520,26 @@ def _block(source: str, raws: Sequence[str | None], first_lines: Sequence[int],
     if not taken:
         return _empty(source)
     (stakes_texts, starting, action_texts, finishing, winnings, players_texts, hand_numbers,
-     when_texts, user_texts, last_keys, last_values) = zip(*found, strict=True)
+     table_texts, time_texts, date_texts, user_texts, last_keys, last_values) = zip(
+        *found, strict=True)
     n = len(taken)
     (counts, variants, min_bets, small_bets, big_bets, antes, blinds) = zip(
         *_STAKES_CACHE.values(stakes_texts), strict=True)
     (player_counts, players, seats, seat_counts) = zip(
         *_PLAYERS_CACHE.values(players_texts), strict=True)
-    (readable, tables, times, days, months, years) = zip(
-        *_WHEN_CACHE.values(when_texts), strict=True)
+    (table_readable, tables) = zip(*_TABLE_CACHE.values(table_texts), strict=True)
+    (time_readable, times) = zip(*_TIME_CACHE.values(time_texts), strict=True)
+    (date_readable, days, months, years) = zip(*_DATE_CACHE.values(date_texts), strict=True)
     changing: tuple[tuple[str, ...], ...] = (starting, finishing, winnings)
     if not all(map(_plain_lists, changing)):
         return _unplain_rows(changing)
     seat_count = np.array(counts, dtype=np.int64)
-    bad = (seat_count < _LOW) | (seat_count > _HIGH) | ~np.array(readable)
+    bad = (seat_count < _LOW) | (seat_count > _HIGH) | ~(
+        np.array(table_readable) & np.array(time_readable) & np.array(date_readable))
     bad |= np.array(player_counts, dtype=np.int64) != seat_count
     for texts in changing:
         bad |= np.array([*map(str.count, texts, repeat(","))], dtype=np.int64) + 1 != seat_count
-    user_fields, user_bad = _user_fields(user_texts, last_keys, last_values)
+    user_fields, user_reprs, user_bad = _user_fields(user_texts, last_keys, last_values)
     if user_bad:
         bad[user_bad] = True
     if bad.any():
@@ -584,6 +611,11 @@ def _block(source: str, raws: Sequence[str | None], first_lines: Sequence[int],
         cards=values[:, 6:].astype(np.int8),
         card_texts=card_texts[rows].tolist(),
         action_lines=action_lines,
+        texts=BlockTexts(starting_stacks=[*starting], antes=[*antes], blinds=[*blinds],
+                         finishing_stacks=[*finishing], winnings=[*winnings],
+                         times=[*time_texts], user_fields=user_reprs,
+                         stakes=[*stakes_texts], players=[*players_texts],
+                         tables=[*table_texts], dates=[*date_texts]),
     )
 
 
@@ -611,27 +643,54 @@ def _unplain_rows(lists: tuple[tuple[str, ...], ...]) -> list[int]:
 
 
 def _user_fields(texts: Sequence[str], last_keys: Sequence[str | None],
-                 last_values: Sequence[str | None]) -> tuple[list[UserFields], list[int]]:
-    """Each hand's user fields, and the rows of the hands whose user fields the block does
-    not read (a key given twice, another form)."""
+                 last_values: Sequence[str | None]
+                 ) -> tuple[list[UserFields], list[str], list[int]]:
+    """Each hand's user fields and their ``repr()``, and the rows of the hands whose user
+    fields the block does not read (a key given twice, another form)."""
     firsts = _USER_CACHE.values(texts)
     if all(last_keys):  # the usual case: every hand ends with an integer field
         numbers = _ints(last_values).tolist()  # type: ignore[arg-type]
     else:
         numbers = [0 if value is None else int(value) for value in last_values]
     fields: list[UserFields] = []
+    reprs: list[str] = []
     bad: list[int] = []
-    append = fields.append
-    for row, ((readable, given, keys), key, number) in enumerate(
-            zip(firsts, last_keys, numbers, strict=True)):
+    append, append_repr = fields.append, reprs.append
+    ends = _USER_ENDS
+    if len(ends) >= _CACHE_LIMIT:
+        ends.clear()
+    for row, (text, (readable, given, keys), key, number, value) in enumerate(
+            zip(texts, firsts, last_keys, numbers, last_values, strict=True)):
+        # repr() of the fields: the last integer's own text (canonical, so str() of its
+        # value) between the texts of the fields before it and of the end, which repeat.
+        around = ends.get((text, key))
+        if around is None:
+            around = ends[text, key] = _user_ends(given, key)
         if key is None:
             append(given)
+            append_repr(around[0])
         else:
             append((*given, (key, number)))
+            append_repr(f"{around[0]}{value}{around[1]}")
             readable = readable and key not in keys
         if not readable:
             bad.append(row)
-    return fields, bad
+    return fields, reprs, bad
+
+
+_USER_ENDS: Final[dict[tuple[str, str | None], tuple[str, str]]] = {}
+""":func:`_user_ends` by the text of the fields before the last integer one and its key."""
+
+
+def _user_ends(given: UserFields, key: str | None) -> tuple[str, str]:
+    """The text before and after the last integer field's value in ``repr()`` of a hand's
+    user fields, ``given`` and then ``key`` (all of the text before it when None)."""
+    if key is None:
+        return repr(given), ""
+    if not given:
+        return f"(({key!r}, ", "),)"
+    inside = repr(given)[1:-1].removesuffix(",")  # "(x,)" for one field
+    return f"({inside}, ({key!r}, ", "))"
 
 
 def _dealt_twice(values: Ints, action_counts: Ints, n: int) -> npt.NDArray[np.bool_]:

@@ -8,7 +8,9 @@ mutations:
 
 * a chunk it takes holds exactly the values :func:`parsers.block.block_from_hands` makes
   of the per-hand path's reading (:func:`parsers.reader.hand_and_fields`), types
-  included: whole blocks are compared field by field (:func:`assert_blocks_equal`);
+  included: whole blocks are compared field by field (:func:`assert_blocks_equal`), and
+  the texts it keeps of some values (:class:`~parsers.block.BlockTexts`) are those values
+  spelled as the hand's id spells them;
 * it declines every chunk that path reads with a problem, as another game, or as a hand
   a block cannot hold;
 * it never raises, whatever the text.
@@ -19,6 +21,7 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import io
+import itertools
 import random
 from collections.abc import Iterator
 from pathlib import Path
@@ -29,7 +32,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from parsers import dumps_hand
-from parsers.block import SevenEightBlock, block_from_hands
+from parsers.block import BlockTexts, SevenEightBlock, block_from_hands
 from parsers.block_scan import scan_seveneight
 from parsers.build import MAX_CHIPS
 from parsers.errors import ParseError
@@ -59,12 +62,65 @@ def typed(value: object) -> object:
     return type(value).__name__, value
 
 
+def texts_of(block: SevenEightBlock) -> dict[str, list[str]]:
+    """The texts a block's values are spelled by in the hand's id (``repr()`` of a tuple of
+    numbers, ``time.isoformat()``, ``repr()`` of the user fields), made from the values, by
+    the name of :class:`BlockTexts`' field."""
+    offsets = block.seat_offsets.tolist()
+
+    def per_hand(values: np.ndarray) -> list[str]:
+        return [repr(tuple(values[start:end].tolist()))[1:-1]
+                for start, end in itertools.pairwise(offsets)]
+
+    return {
+        "starting_stacks": per_hand(block.starting_stacks), "antes": per_hand(block.antes),
+        "blinds": per_hand(block.blinds), "finishing_stacks": per_hand(block.finishing_stacks),
+        "winnings": per_hand(block.winnings), "times": [time.isoformat() for time in block.times],
+        "user_fields": [*map(repr, block.user_fields)]}
+
+
+LINE_TEXTS = {
+    "stakes": ("variants", "min_bets", "small_bets", "big_bets", "antes", "blinds"),
+    "players": ("players", "seats", "seat_counts"),
+    "tables": ("tables",),
+    "dates": ("days", "months", "years"),
+}
+"""The texts of lines a block keeps, and the values read from them."""
+
+
+def assert_texts_spell_values(texts: BlockTexts, block: SevenEightBlock) -> None:
+    """``texts`` (a scanned block's) are ``block``'s values spelled as its id spells them,
+    and the texts of lines are the hands' own, equal ones for equal values only."""
+    expected = texts_of(block)
+    for name in BlockTexts.__slots__:
+        if name not in LINE_TEXTS:
+            assert typed(getattr(texts, name)) == typed(expected[name]), name
+    offsets = block.seat_offsets.tolist()
+    for name, fields in LINE_TEXTS.items():
+        lines = getattr(texts, name)
+        assert len(lines) == len(block)
+        values_of: dict[str, object] = {}
+        for hand, line in enumerate(lines):
+            assert line in block.raws[hand], (name, line)
+            values = typed(tuple(
+                getattr(block, field)[offsets[hand]:offsets[hand + 1]].tolist()
+                if field in ("antes", "blinds") else getattr(block, field)[hand]
+                for field in fields))
+            assert values_of.setdefault(line, values) == values, (name, line)
+
+
 def assert_blocks_equal(a: SevenEightBlock, b: SevenEightBlock) -> None:
     """Every field of the two blocks is the same: arrays in dtype, shape and values, lists
-    element by element with their types."""
+    element by element with their types; the texts of either (a scanned block's) spell
+    the other's values (block_from_hands keeps none)."""
     assert a.source == b.source
     for name in SevenEightBlock.__slots__:
         left, right = getattr(a, name), getattr(b, name)
+        if name == "texts":
+            for texts, other in ((left, b), (right, a)):
+                if texts is not None:
+                    assert_texts_spell_values(texts, other)
+            continue
         if isinstance(left, np.ndarray) or isinstance(right, np.ndarray):
             assert isinstance(left, np.ndarray) and isinstance(right, np.ndarray), name
             assert left.dtype == right.dtype, (name, left.dtype, right.dtype)
@@ -361,3 +417,28 @@ def test_a_large_random_mix_of_edited_hands() -> None:
     mixed = [rng.choice(edits) if rng.random() < 0.3 else rng.choice(texts) for _ in range(600)]
     taken, could = check_data(as_file(mixed))
     assert taken > 300 and taken <= could
+
+
+def test_text_cache_reads_each_new_text_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The scanner's caches of texts give each text's value, read once per batch whatever
+    how often it repeats, also when the cache starts over full."""
+    from parsers import block_scan
+
+    monkeypatch.setattr(block_scan, "_CACHE_LIMIT", 8)
+    reads: list[str] = []
+
+    def read(text: str) -> tuple[str, int]:
+        reads.append(text)
+        return text, len(text)
+
+    cache = block_scan._TextCache(read)
+    rng = random.Random(5)
+    most = 8  # the limit, or a batch's distinct texts when more
+    for _ in range(30):
+        texts = [f"t{rng.randrange(12)}" for _ in range(rng.randrange(0, 20))]
+        most = max(most, len(set(texts)))
+        reads.clear()
+        assert cache.values(texts) == [(text, len(text)) for text in texts]
+        assert sorted(reads) == sorted(set(reads)), "each text read at most once"
+        assert cache.values(texts) == [(text, len(text)) for text in texts]
+        assert len(cache._values) <= most

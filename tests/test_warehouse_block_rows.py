@@ -34,6 +34,7 @@ from analytics.warehouse.block_rows import block_ids, block_tables  # noqa: E402
 from analytics.warehouse.identity import field_columns, hand_id  # noqa: E402
 from analytics.warehouse.rows import ARROW_SCHEMAS, Batch, FileContext, street_of  # noqa: E402
 from parsers.block import SevenEightBlock, block_from_hands  # noqa: E402
+from parsers.block_scan import scan_seveneight  # noqa: E402
 from parsers.knobs import Game  # noqa: E402
 from parsers.model import ActionFields, HandHistory  # noqa: E402
 from parsers.reader import hand_and_fields, iter_chunks  # noqa: E402
@@ -320,8 +321,79 @@ def test_ids_of_any_header_values(data: st.DataObject) -> None:
     items = blockable(read_items(text))
     assert len(items) == len(hands)
     block = block_from_hands("test", items)
-    assert block_ids(block).tolist() == [hand_id(hand, field_columns(fields))
-                                         for _, hand, fields in items]
+    expected = [hand_id(hand, field_columns(fields)) for _, hand, fields in items]
+    assert block_ids(block).tolist() == expected
+    # The scanner's block, whose ids take the texts it read some values from.
+    scanned = scanned_block(text)
+    assert scanned.texts is not None or not len(scanned)
+    by_position = dict(zip((position for position, _, _ in items), expected, strict=True))
+    assert block_ids(scanned).tolist() == [by_position[position]
+                                           for position in scanned.positions.tolist()]
+
+
+_PLAIN = "abé€\U0001f600x '"
+"""Letters the scanner reads as they are (no escapes)."""
+_PLAIN_TEXT = st.text(alphabet=st.sampled_from(_PLAIN), max_size=6)
+_PLAIN_INT = st.integers(-(10**15), 10**15)
+_PLAIN_USER_VALUE = st.one_of(_PLAIN_INT, _PLAIN_TEXT, st.lists(_PLAIN_TEXT, max_size=2),
+                              st.lists(_PLAIN_INT, max_size=2))
+
+
+@st.composite
+def scannable(draw: st.DrawFn, hand: HandHistory) -> HandHistory:
+    """``hand`` with other names, table, number, time (whole seconds) and user fields, of
+    the values the scanner reads (no escapes, no booleans)."""
+    count = hand.num_players
+    names = draw(st.lists(_PLAIN_TEXT.filter(bool), min_size=count, max_size=count))
+    user = draw(st.lists(st.tuples(st.sampled_from(["_a", "_note", "_x1", "_copy"]),
+                                   _PLAIN_USER_VALUE),
+                         max_size=4, unique_by=lambda pair: pair[0]))
+    return dataclasses.replace(
+        hand, players=tuple(names), table=draw(_PLAIN_TEXT), hand=draw(st.integers(0, 10**12)),
+        time=draw(st.times()).replace(microsecond=0), day=draw(st.integers(1, 31)),
+        month=draw(st.integers(1, 12)), year=draw(st.integers(1900, 2100)),
+        user_fields=tuple(user))
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_scanned_ids_of_any_header_values(data: st.DataObject) -> None:
+    # The scanner's block keeps the texts of some values, which its ids take as they are.
+    hands = [data.draw(scannable(hand)) for hand in _BASE_HANDS]
+    text = "\n".join(f"[{n}]\n{dumps_hand(hand)}" for n, hand in enumerate(hands, start=1))
+    items = blockable(read_items(text))
+    assert len(items) == len(hands)
+    scanned = scanned_block(text)
+    assert len(scanned) == len(hands)
+    assert block_ids(scanned).tolist() == [hand_id(hand, field_columns(fields))
+                                           for _, hand, fields in items]
+
+
+def scanned_block(text: str) -> SevenEightBlock:
+    """The scanner's block of the hands of ``text`` (those it takes)."""
+    import io
+
+    chunks = list(iter_chunks(io.BytesIO(text.encode("utf-8")), "test"))
+    return scan_seveneight(chunks, "test")[0]
+
+
+@pytest.mark.parametrize("variant", ["N78", "P78", "F78"])
+def test_ids_of_scanned_hands(variant: str) -> None:
+    # Hands as the writer writes them, with user fields before and after the last integer
+    # one, or none: the scanner's block's ids (from its texts) are the per-hand path's.
+    hands = []
+    for number, hand in enumerate(simulate_seveneight(40, 4, 11, variant=variant)):
+        users: tuple[tuple[str, object], ...] = (
+            (), (("_copy", number),), (("_rebuys", ["Eli"]), ("_copy", -number)),
+            (("_note", "x"), ("_n", [1, 2]), ("_copy", 10**15 + number)),
+            (("_rebuys", []),), (("_copy", number), ("_note", "last")))[number % 6]
+        hands.append(dataclasses.replace(hand, user_fields=users))
+    text = "\n".join(f"[{n}]\n{dumps_hand(hand)}" for n, hand in enumerate(hands, start=1))
+    items = blockable(read_items(text))
+    scanned = scanned_block(text)
+    assert len(scanned) == len(items) == len(hands)
+    assert block_ids(scanned).tolist() == [hand_id(hand, field_columns(fields))
+                                           for _, hand, fields in items]
 
 
 def test_a_block_of_hands_of_many_player_counts() -> None:
@@ -357,5 +429,35 @@ def test_action_texts_remembered_or_made_are_the_same() -> None:
     made = block_rows._new_action_texts(block, hands)
     block_rows._ACTION_HEADS.clear()
     block_rows._ACTION_TAILS.clear()
-    assert block_rows._action_texts(block) == made
-    assert block_rows._action_texts(block) == made
+    block_rows._MOVES.clear()
+    assert block_rows._action_texts(block) == made  # every text made
+    block_rows._ACTION_HEADS.clear()
+    block_rows._ACTION_TAILS.clear()
+    assert block_rows._action_texts(block) == made  # the heads by the moves remembered
+    assert block_rows._action_texts(block) == made  # every text remembered
+    # Other amounts, the same moves: the heads remembered, the tails made anew.
+    more = dataclasses.replace(block, amounts=np.where(block.amounts > 0, block.amounts + 7,
+                                                       block.amounts))
+    assert block_rows._action_texts(more) == block_rows._new_action_texts(more, hands)
+
+
+def test_pieces_by_text_are_made_once_from_the_first_hand() -> None:
+    from analytics.warehouse import block_rows
+
+    rng = np.random.default_rng(8)
+    pieces: dict[str, str] = {"t1": "kept"}
+    for _ in range(20):
+        texts = [f"t{value}" for value in rng.integers(0, 9, size=rng.integers(0, 30))]
+        made: list[int] = []
+
+        def make(hand: int, texts: list[str] = texts, made: list[int] = made) -> str:
+            made.append(hand)
+            return f"{texts[hand]}@{hand}"
+
+        before = dict(pieces)
+        found = block_rows._remembered_at(texts, pieces, make)
+        made_texts = [texts[hand] for hand in made]
+        assert sorted(made_texts) == sorted({text for text in texts if text not in before})
+        assert all(hand == texts.index(texts[hand]) for hand in made), "the first hand"
+        assert found == [pieces[text] for text in texts]
+        assert all(pieces[text] == before[text] for text in before)

@@ -32,7 +32,7 @@ from analytics.rules.seveneight_block import BlockOutcome, pot_name
 from analytics.warehouse.block_equities import allin_hands, allin_rows
 from analytics.warehouse.identity import IDENTITY_VERSION, canonical_key
 from analytics.warehouse.rows import ARROW_SCHEMAS, FileContext, _rules_json
-from parsers.block import BLOCK_VERBS, MAX_ACTION_CARDS, SevenEightBlock
+from parsers.block import BLOCK_VERBS, MAX_ACTION_CARDS, BlockTexts, SevenEightBlock
 from parsers.cards import DECK
 from parsers.knobs import Game, SevenEightRules
 from parsers.model import HandHistory, Verb
@@ -88,11 +88,15 @@ def _canonical_texts(block: SevenEightBlock) -> list[str]:
     cards from their items' texts (:func:`_tuple_texts`), header values looked up by value
     (hands of a table share most of them), each hand's action columns but its cards looked
     up by its actions (hands repeat a few hundred betting sequences); then one join per
-    hand puts them together with the text between them, all in C.
+    hand puts them together with the text between them, all in C.  A scanned block's
+    texts (:class:`~parsers.block.BlockTexts`) give some pieces as they are and others by
+    the text of their lines (:func:`_canonical_texts_of_texts`).
     """
     if not len(block):
         return []
     offsets = block.seat_offsets
+    if block.texts is not None and (offsets[1:] - offsets[:-1] > 1).all():
+        return _canonical_texts_of_texts(block, block.texts)
     stacks, antes, blinds, finishing, winnings = (
         _tuple_texts(_int_texts(values), offsets) for values in (
             block.starting_stacks, block.antes, block.blinds, block.finishing_stacks,
@@ -102,7 +106,7 @@ def _canonical_texts(block: SevenEightBlock) -> list[str]:
                        _bets_piece)
     heads, tails = _action_texts(block)
     cards = _card_tuple_texts(block)
-    user_names, user_values = _user_pieces(block.user_fields)
+    user_names, user_values = _user_pieces(list(map(repr, block.user_fields)))
     pieces = (  # in the order of HandHistory's fields, then the actions
         repeat("["), _remembered(block.variants, _VARIANT_PIECES, _variant_piece),
         repeat(", 'starting_stacks', ("), stacks, repeat("), 'antes', ("), antes,
@@ -117,8 +121,84 @@ def _canonical_texts(block: SevenEightBlock) -> list[str]:
         repeat(", 'day', "), _int_texts(block.days).tolist(),
         repeat(", 'month', "), _int_texts(block.months).tolist(),
         repeat(", 'year', "), _int_texts(block.years).tolist(), user_names, user_values,
-        repeat(", "), heads, cards, tails)
+        heads, cards, tails)
     return list(map("".join, zip(*pieces)))  # noqa: B905  # the repeats never end
+
+
+def _canonical_texts_of_texts(block: SevenEightBlock, given: BlockTexts) -> list[str]:
+    """:func:`_canonical_texts` of a scanned block of hands of two players or more: the
+    per-seat texts, times and user fields as the scanner read them, and the text between
+    them made once per text of the lines it comes from (the stakes, players and date
+    lines, the table line: the same text, the same values), so each hand's text is one
+    join of 16 pieces."""
+    stakes, players, dates = given.stakes, given.players, given.dates
+    user_names, user_values = _user_pieces(given.user_fields)
+    heads, tails = _action_texts(block)
+    pieces = (
+        _remembered_at(stakes, _STAKES_HEADS, partial(_stakes_head, block)), given.starting_stacks,
+        _remembered_at(stakes, _STAKES_TAILS, partial(_stakes_tail, block)),
+        given.finishing_stacks, repeat("), 'winnings', ("), given.winnings,
+        _remembered_at(players, _PLAYERS_PIECES, partial(_players_piece, block)),
+        _int_texts(block.hand_numbers).tolist(),
+        _remembered_at(given.tables, _TABLE_PIECES, partial(_table_piece, block)),
+        given.times, _remembered_at(dates, _DATE_PIECES, partial(_date_piece, block)),
+        user_names, user_values, heads, _card_tuple_texts(block), tails)
+    return list(map("".join, zip(*pieces)))  # noqa: B905  # the repeat never ends
+
+
+def _stakes_head(block: SevenEightBlock, hand: int) -> str:
+    return f"[{_variant_piece(block.variants[hand])}, 'starting_stacks', ("
+
+
+def _stakes_tail(block: SevenEightBlock, hand: int) -> str:
+    assert block.texts is not None
+    bets = _bets_piece((int(block.min_bets[hand]), int(block.small_bets[hand]),
+                        int(block.big_bets[hand])))
+    return (f"), 'antes', ({block.texts.antes[hand]}), 'blinds_or_straddles', "
+            f"({block.texts.blinds[hand]}), {bets}'finishing_stacks', (")
+
+
+def _players_piece(block: SevenEightBlock, hand: int) -> str:
+    return (f"), 'players', {block.players[hand]!r}, 'seats', {block.seats[hand]!r}, "
+            f"'seat_count', {int(block.seat_counts[hand])}, 'hand', ")
+
+
+def _table_piece(block: SevenEightBlock, hand: int) -> str:
+    return f", 'table', {block.tables[hand]!r}, 'time', '"
+
+
+def _date_piece(block: SevenEightBlock, hand: int) -> str:
+    return (f"', 'day', {int(block.days[hand])}, 'month', {int(block.months[hand])}, "
+            f"'year', {int(block.years[hand])}")
+
+
+_STAKES_HEADS: dict[str, str] = {}
+_STAKES_TAILS: dict[str, str] = {}
+_PLAYERS_PIECES: dict[str, str] = {}
+_TABLE_PIECES: dict[str, str] = {}
+_DATE_PIECES: dict[str, str] = {}
+"""The pieces of :func:`_canonical_texts_of_texts` by the text of the lines they spell."""
+
+
+def _remembered_at(texts: list[str], pieces: dict[str, str], make: Callable[[int], str]
+                   ) -> list[str]:
+    """The piece of each hand by its ``texts``: looked up in ``pieces`` (all in C), those
+    not there yet made (``make`` of the first hand with the text) and remembered.
+
+    The texts of a block's new lines repeat within it (a new table's players, a new day),
+    so the misses are made once per distinct text and then looked up again, in C: no
+    Python step per hand."""
+    found: list[str | None] = list(map(pieces.get, texts))
+    if None not in found:
+        return found  # type: ignore[return-value]  # no None
+    if len(pieces) >= _REMEMBERED_LIMIT:
+        pieces.clear()
+    # Each text's first hand: the reversed pairs leave the first index last.
+    first = dict(zip(reversed(texts), range(len(texts) - 1, -1, -1), strict=True))
+    for text, index in first.items():
+        if text not in pieces:
+            pieces[text] = make(index)
+    return list(map(pieces.__getitem__, texts))
 
 
 _REMEMBERED_LIMIT: Final = 20_000
@@ -193,14 +273,13 @@ _TABLE_REPRS: dict[str, str] = {}
 _USER_NAME: Final = ", 'user_fields', "
 
 
-def _user_pieces(users: list[tuple[tuple[str, object], ...]]
-                 ) -> tuple[Iterable[str], list[str]]:
-    """The ``user_fields`` piece of each hand, in two: its name and its value (both ""
-    when there are none: the field's default)."""
-    values = list(map(repr, users))
+def _user_pieces(values: list[str]) -> tuple[Iterable[str], list[str]]:
+    """The ``user_fields`` piece of each hand (``values``: ``repr()`` of its user fields),
+    in two: its name and its value (both "" when there are none: the field's default)."""
     if "()" not in values:
         return repeat(_USER_NAME), values
     names = [_USER_NAME] * len(values)
+    values = [*values]  # the caller's list stays as it is
     index = -1
     for _ in range(values.count("()")):
         index = values.index("()", index + 1)
@@ -306,7 +385,8 @@ def _card_tuple_texts(block: SevenEightBlock) -> list[str]:
 
 def _action_texts(block: SevenEightBlock) -> tuple[list[str], list[str]]:
     """Each hand's action tuple's text but for its cards' items: the text before them
-    (actors, verbs, targets) and after them (amounts, pots, comments, and the key's end).
+    (the ``, `` after the header, actors, verbs, targets) and after them (amounts, pots,
+    comments, and the key's end).
 
     Both depend only on the hand's actors, verbs, targets and amounts, packed in one
     integer per action: the bytes of the hand's run of them find the texts made for the
@@ -317,17 +397,14 @@ def _action_texts(block: SevenEightBlock) -> tuple[list[str], list[str]]:
     packed = _packed_actions(block)
     if packed is None:  # a value too large to pack: every hand's texts made anew
         return _new_action_texts(block, np.arange(len(block), dtype=np.int64))
-    data = packed.tobytes()
-    width = packed.itemsize
-    keys = list(map(data.__getitem__, map(slice, (offsets[:-1] * width).tolist(),
-                                          (offsets[1:] * width).tolist())))
+    keys = _hand_keys(packed, offsets)
     heads: list[str | None] = list(map(_ACTION_HEADS.get, keys))
     tails: list[str | None] = list(map(_ACTION_TAILS.get, keys))
     if None in heads:  # the heads and tails are remembered together
         missing = [index for index, head in enumerate(heads) if head is None]
         first = {keys[index]: index for index in reversed(missing)}  # of each new key
-        new_heads, new_tails = _new_action_texts(block, np.array(list(first.values()),
-                                                                 dtype=np.int64))
+        new_heads, new_tails = _new_action_texts(
+            block, np.array(list(first.values()), dtype=np.int64), packed)
         made = dict(zip(first, zip(new_heads, new_tails, strict=True), strict=True))
         if len(_ACTION_HEADS) >= _REMEMBERED_LIMIT:
             _ACTION_HEADS.clear()
@@ -340,9 +417,27 @@ def _action_texts(block: SevenEightBlock) -> tuple[list[str], list[str]]:
     return heads, tails  # type: ignore[return-value]  # no None left
 
 
+def _hand_keys(packed: Ints, offsets: Ints, hands: Ints | None = None) -> list[bytes]:
+    """The bytes of each hand's run of ``packed`` (of ``hands``, or of every hand)."""
+    data = packed.tobytes()
+    width = packed.itemsize
+    starts, ends = (offsets[:-1], offsets[1:]) if hands is None else (
+        offsets[hands], offsets[hands + 1])
+    return list(map(data.__getitem__, map(slice, (starts * width).tolist(),
+                                          (ends * width).tolist())))
+
+
 _ACTION_HEADS: dict[bytes, str] = {}
 _ACTION_TAILS: dict[bytes, str] = {}
+_MOVES: dict[bytes, str] = {}
+"""The heads of :func:`_action_texts` by the bytes of a hand's actors, verbs and targets
+(the packed actions without their amounts): a few hundred betting sequences, which hands
+of new amounts share."""
+_NONES: dict[int, str] = {}
+"""The inside of a tuple of ``None`` by its length."""
 _AMOUNT_LIMIT: Final = 1 << 46
+_AMOUNT_SHIFT: Final = 18
+_MOVE_MASK: Final = (1 << _AMOUNT_SHIFT) - 1
 
 
 def _packed_actions(block: SevenEightBlock) -> Ints | None:
@@ -353,28 +448,63 @@ def _packed_actions(block: SevenEightBlock) -> Ints | None:
                         or amounts.max() >= _AMOUNT_LIMIT):
         return None
     verbs = block.verbs.astype(np.int64)
-    packed: Ints = actors | (verbs << 6) | ((targets + 1) << 12) | ((amounts + 1) << 18)
+    packed: Ints = (actors | (verbs << 6) | ((targets + 1) << 12)
+                    | ((amounts + 1) << _AMOUNT_SHIFT))
     return packed
 
 
 _VERB_REPRS: Final = np.array([repr(text) for text in _VERB_TEXT], dtype=object)
 
 
-def _new_action_texts(block: SevenEightBlock, hands: Ints) -> tuple[list[str], list[str]]:
+def _new_action_texts(block: SevenEightBlock, hands: Ints, packed: Ints | None = None
+                      ) -> tuple[list[str], list[str]]:
     """:func:`_action_texts` of ``hands`` (indexes into the block), made from the columns:
-    each column's tuple from its items' texts (:func:`_tuple_texts`)."""
+    each column's tuple from its items' texts (:func:`_tuple_texts`).  With ``packed``
+    (:func:`_packed_actions`), the heads of actors, verbs and targets seen before are looked
+    up (:data:`_MOVES`) and only the others made."""
+    rows, offsets = _action_rows(block, hands)
+    amounts = _tuple_texts(_int_or_none_texts(block.amounts[rows]), offsets)
+    count_list = np.diff(offsets).tolist()
+    nothing = list(map(_NONES.get, count_list))  # the block holds no pots, no comments
+    if None in nothing:
+        for index, count in enumerate(count_list):
+            if nothing[index] is None:
+                nothing[index] = _NONES.setdefault(count, ", ".join(["None"] * count)
+                                                   + ("," if count == 1 else ""))
+    tails = list(map("".join, zip(repeat("), ("), amounts, repeat("), ("), nothing,
+                                  repeat("), ("), nothing, repeat("))]"))))
+    if packed is None:
+        return _new_heads(block, hands), tails
+    keys = _hand_keys(packed & _MOVE_MASK, block.action_offsets, hands)
+    heads: list[str | None] = list(map(_MOVES.get, keys))
+    if None in heads:
+        missing = [index for index, head in enumerate(heads) if head is None]
+        first = {keys[index]: index for index in reversed(missing)}  # of each new key
+        made = dict(zip(first, _new_heads(block, hands[list(first.values())]), strict=True))
+        if len(_MOVES) + len(made) > _REMEMBERED_LIMIT:
+            _MOVES.clear()
+        _MOVES.update(made)
+        for index in missing:
+            heads[index] = made[keys[index]]
+    return heads, tails  # type: ignore[return-value]  # no None left
+
+
+def _new_heads(block: SevenEightBlock, hands: Ints) -> list[str]:
+    """The heads of :func:`_action_texts` of ``hands``, made from the columns."""
+    rows, offsets = _action_rows(block, hands)
+    actors, verbs, targets = (_tuple_texts(texts, offsets) for texts in (
+        _int_texts(block.actors[rows]), _VERB_REPRS[block.verbs[rows]],
+        _int_or_none_texts(block.targets[rows])))
+    return list(map("".join, zip(repeat(", (("), actors, repeat("), ("), verbs,
+                                 repeat("), ("), targets, repeat("), ("))))
+
+
+def _action_rows(block: SevenEightBlock, hands: Ints) -> tuple[Ints, Ints]:
+    """The action rows of ``hands``, in order, and the n + 1 offsets of each hand's run
+    of them."""
     rows, _ = _rows_of(block.action_offsets, hands)
     counts = block.action_offsets[hands + 1] - block.action_offsets[hands]
-    offsets = np.concatenate(([0], np.cumsum(counts)))
-    actors, verbs, targets, amounts, nothing = (_tuple_texts(texts, offsets) for texts in (
-        _int_texts(block.actors[rows]), _VERB_REPRS[block.verbs[rows]],
-        _int_or_none_texts(block.targets[rows]), _int_or_none_texts(block.amounts[rows]),
-        np.full(len(rows), "None", dtype=object)))  # the block holds no pots, no comments
-    heads = list(map("".join, zip(repeat("(("), actors, repeat("), ("), verbs,
-                                  repeat("), ("), targets, repeat("), ("))))
-    tails = list(map("".join, zip(repeat("), ("), amounts, repeat("), ("),
-                                  nothing, repeat("), ("), nothing, repeat("))]"))))
-    return heads, tails
+    return rows, np.concatenate(([0], np.cumsum(counts)))
 
 
 def _int_or_none_texts(values: Ints) -> Texts:
