@@ -67,8 +67,9 @@ from parsers.knobs import (
 )
 from parsers.model import GameRules
 
-__all__ = ["CHUNK_HANDS", "HANDS_TABLE", "HANDS_TABLE_V5", "PLAY_KINDS_V8", "POTS_TABLE",
-           "SEATS_TABLE", "SEATS_TABLE_V4", "PotGames", "bigtwo_rules", "dealt_categories",
+__all__ = ["CHUNK_HANDS", "HANDS_TABLE", "HANDS_TABLE_V5", "HELD_POT_ROWS", "PLAY_KINDS_V8",
+           "POTS_TABLE", "SEATS_TABLE", "SEATS_TABLE_V4", "PotGames", "PotHold",
+           "bigtwo_rules", "dealt_categories",
            "fill_batch", "fill_batch_pots", "fill_missing", "fill_missing_hands",
            "fill_missing_play_kinds", "fill_missing_seats", "fill_seats_v6", "play_kind",
            "play_kinds", "rules_from_json"]
@@ -349,16 +350,14 @@ _BATCH_POTS: Final = f"""
     WHERE h.game = 'rummoli'
     ORDER BY h.game, day, h.game_id, h.round, b.pot_order
 """
-# The batch's games, as _GAMES picks them (all Rummoli rounds without a game id are one game).
-_BATCH_GAMES: Final = f"""
-    (g.game_id IN (SELECT game_id FROM {_BATCH_PREFIX}hands WHERE game = 'rummoli')
-     OR (g.game_id IS NULL
-         AND EXISTS (SELECT 1 FROM {_BATCH_PREFIX}hands
-                     WHERE game = 'rummoli' AND game_id IS NULL)))
-"""
+# The earlier rows of the games of the pot rows being written (_POT_GAMES: their game ids),
+# as _GAMES picks games (all Rummoli rounds without a game id are one game).
+_POT_GAMES: Final = _BATCH_PREFIX + "pot_games"
 _POT_HISTORY: Final = f"""
     SELECT hand_id, pot, game_id, round, won_by IS NOT NULL AS won, since_all, history_rounds
-    FROM pot_facts g WHERE {_BATCH_GAMES}
+    FROM pot_facts g
+    WHERE g.game_id IN (SELECT game_id FROM {_POT_GAMES})
+       OR (g.game_id IS NULL AND EXISTS (SELECT 1 FROM {_POT_GAMES} WHERE game_id IS NULL))
 """
 _POT_ROWS: Final = _BATCH_PREFIX + "pot_rows"
 _POT_INSERT: Final = f"INSERT INTO pot_facts BY NAME SELECT * FROM {_POT_ROWS}"
@@ -403,18 +402,104 @@ class PotGames:
         self._known(con).update(ids)
 
 
+HELD_POT_ROWS: Final = 100_000
+"""At most this many pot rows of one game are held back (:class:`PotHold`): a file of
+rounds without game ids (one game) or one very long game would otherwise be held whole."""
+
+
+class PotHold:
+    """One file's pot rows held back from ``pot_facts``: those of the game its last batch
+    ended in, which the file's next batch may continue.
+
+    The streak columns of a game cover its whole history, so a game whose rounds span two
+    batches made the second one query the first one's rows from ``pot_facts`` and update
+    them: of the ~45 ms of the writer's CPU that an extra Rummoli batch cost, the history
+    query, the update and their numpy were 15-20 (the rest: every statement's own cost).  A
+    file's batches come to the writer in order and commit together (a file is never split
+    between transactions), so a game's rows can wait for the file's next batch: then its
+    rows of both go in at once, with their final streaks, and only games spanning files
+    (or already in the warehouse) take the query and the update.  Whatever is held back is
+    right to write at any time: a held game that appears again later, or in another file,
+    only costs that query, as a game of an earlier batch does.
+
+    The writer keeps one per file being loaded, passes it to every batch of the file
+    (:func:`fill_batch_pots`), sets :attr:`last` before the file's last batch (whose rows
+    then go in with the held ones, nothing held) and :meth:`flush` es it before the file's
+    ``files`` row (a file whose last result has no batch); a file rolled back drops it
+    (:meth:`clear`).
+    """
+
+    def __init__(self) -> None:
+        self._rows: pa.Table | None = None
+        self.last = False  # the next batch is the file's last: hold nothing back
+
+    @property
+    def rows(self) -> int:
+        """How many pot rows are held."""
+        return 0 if self._rows is None else self._rows.num_rows
+
+    def hold_back(self, rows: pa.Table, open_game: tuple[bool, str | None]) -> pa.Table:
+        """The held rows and a batch's ``rows`` (its pot rows, in their insert order), less
+        those of ``open_game`` (whether the batch has a Rummoli hand, and the game id of its
+        last one), which are held instead (unless there are too many): what to write now."""
+        if self._rows is not None and self._rows.num_rows:
+            rows = pa.concat_tables([self._rows, rows], promote_options="default")
+        self._rows = None
+        has_open, game_id = open_game
+        if self.last or not has_open or rows.num_rows == 0:
+            return rows
+        ids = rows["game_id"]
+        keep = (pc.is_null(ids) if game_id is None
+                else pc.fill_null(pc.equal(ids, pa.scalar(game_id, ids.type)), False))
+        held = rows.filter(keep)
+        if held.num_rows == 0 or held.num_rows > HELD_POT_ROWS:
+            return rows
+        self._rows = held
+        return rows.filter(pc.invert(keep))
+
+    def flush(self, con: duckdb.DuckDBPyConnection, games: PotGames | None) -> None:
+        """Write the held rows (the file's last batch is loaded)."""
+        rows, self._rows = self._rows, None
+        if rows is not None:
+            _write_pots(con, rows, games)
+
+    def clear(self) -> None:
+        """Drop the held rows (the file's transaction rolled back)."""
+        self._rows = None
+
+
+def _open_game(hands: pa.Table) -> tuple[bool, str | None]:
+    """Whether ``hands`` has a Rummoli hand, and the game id of its last one (in the file's
+    order): the game the file's next batch may continue."""
+    rummoli = np.flatnonzero(pc.fill_null(pc.equal(hands["game"], "rummoli"), False)
+                             .to_numpy(zero_copy_only=False))
+    if not len(rummoli):
+        return False, None
+    return True, hands["game_id"][int(rummoli[-1])].as_py()
+
+
 def _fill_batch_pots(con: duckdb.DuckDBPyConnection, batch: Mapping[str, pa.Table],
-                     games: PotGames | None) -> None:
+                     games: PotGames | None, hold: PotHold | None = None) -> None:
     """Add the batch's ``board`` rows to ``pot_facts`` and bring its games' streak columns
     up to date (``batch``: its tables by their names in the statements; ``games``: which
-    games have rows, if known)."""
+    games have rows, if known; ``hold``: the file's held rows, if they may wait)."""
     rows = arrow_over(con, _BATCH_POTS, batch)
+    if hold is not None:
+        rows = hold.hold_back(rows, _open_game(batch[_BATCH_PREFIX_HANDS]))
+    _write_pots(con, rows, games)
+
+
+def _write_pots(con: duckdb.DuckDBPyConnection, rows: pa.Table, games: PotGames | None
+                ) -> None:
+    """Insert pot ``rows`` (``_BATCH_POTS``'s columns) with their streak columns over their
+    games' whole histories, and update their games' earlier rows where these change."""
     if rows.num_rows == 0:
         return
-    ids = pc.unique(rows["game_id"]).to_pylist() if games is not None else []
+    unique = pc.unique(rows["game_id"])
+    ids = unique.to_pylist() if games is not None else []
     history = pa.table([rows["game_id"], rows["pot"], rows["round"],
                         pc.is_valid(rows["won_by"])], names=list(_STREAK_INPUTS))
-    earlier = (arrow_over(con, _POT_HISTORY, batch)
+    earlier = (arrow_over(con, _POT_HISTORY, {_POT_GAMES: pa.table({"game_id": unique})})
                if games is None or games.any_known(con, ids) else None)
     count = 0 if earlier is None else earlier.num_rows
     if earlier is not None and count:
@@ -486,39 +571,41 @@ memory limit (512 MB), which a million hands in one statement do not."""
 
 
 def fill_batch(con: duckdb.DuckDBPyConnection, tables: Mapping[str, pa.Table],
-               games: PotGames | None = None) -> None:
+               games: PotGames | None = None, hold: PotHold | None = None) -> None:
     """Add the facts of one batch of new hands, just inserted (inside the file's transaction).
 
     ``tables`` are the rows the loader has just inserted, by warehouse table.  The seat
     facts are derived from them, not from the warehouse tables, so a batch costs what
     its own hands cost however large the warehouse has grown (scanning ``actions`` for a
     file's hands took about a second per file at a million hands).  The pot histories of
-    the batch's Rummoli games are brought up to date from ``pot_facts`` itself (``games``:
-    see :func:`fill_batch_pots`).
+    the batch's Rummoli games are brought up to date from ``pot_facts`` itself (``games``,
+    ``hold``: see :func:`fill_batch_pots`).
     """
     hands = tables["hands"]
     if hands.num_rows == 0:
         return
     batch = _batch(tables, (*_SOURCES, "board"))
     if pc.any(pc.equal(hands["game"], "rummoli")).as_py():
-        _fill_batch_pots(con, batch, games)
+        _fill_batch_pots(con, batch, games, hold)
     _insert_seats(con, _FILL_BATCH_SEATS, tables=batch)
     execute_over(con, _FILL_BATCH_HANDS, batch)
 
 
 def fill_batch_pots(con: duckdb.DuckDBPyConnection, tables: Mapping[str, pa.Table],
-                    games: PotGames | None = None) -> None:
+                    games: PotGames | None = None, hold: PotHold | None = None) -> None:
     """Add the ``pot_facts`` rows of one batch of new hands, just inserted, whose seat and
     hand facts came with the batch (:mod:`analytics.warehouse.fact_rows`): only the pots,
     which need the warehouse's history, are filled here, as :func:`fill_batch` fills them.
 
     ``games``, the writer's record of which games have rows (kept across its batches),
     spares a batch of new games the query for their earlier rows; without it the query
-    always runs."""
+    always runs.  ``hold``: the file's :class:`PotHold`, which keeps back the rows of the
+    game the batch ends in until the file's next batch or its :meth:`~PotHold.flush`;
+    without it the batch's rows are all written now."""
     hands = tables["hands"]
     if hands.num_rows == 0 or not pc.any(pc.equal(hands["game"], "rummoli")).as_py():
         return
-    _fill_batch_pots(con, _batch(tables, _POT_SOURCES), games)
+    _fill_batch_pots(con, _batch(tables, _POT_SOURCES), games, hold)
 
 
 _POT_SOURCES: Final = ("hands", "seats", "board")  # what _BATCH_POTS reads

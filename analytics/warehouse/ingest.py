@@ -36,7 +36,7 @@ from typing import Final
 
 from analytics.warehouse.connection import WriterLease, project_root, resolve_db
 from analytics.warehouse.errors import SourceError
-from analytics.warehouse.facts import PotGames
+from analytics.warehouse.facts import PotGames, PotHold
 from analytics.warehouse.loader import (
     FileStats,
     begin,
@@ -199,6 +199,8 @@ class _Planned:
     # the open transaction, its files row written); done (committed, or found loaded, or
     # failed)
     state: str = "pending"
+    # its pot rows held back from one batch to the next (flushed before its files row)
+    pots: PotHold = field(default_factory=PotHold)
 
 
 def _plan(refs: list[SourceRef], limits: Limits, known: Callable[[list[str]], set[str]],
@@ -631,6 +633,7 @@ class _Writer:
         loaded in a transaction of their own, rolled back here)."""
         if item.state == "open":
             rollback(self.lease.con)
+            item.pots.clear()
             self.active = False
             self.parts = None
         elif is_loaded(self.lease.con, item.context.sha256):
@@ -647,10 +650,13 @@ class _Writer:
         stats.hands += result.hands
         game_loaded: Counter[str] = Counter()
         game_duplicates: Counter[str] = Counter(result.batch_duplicates)
-        for tables in result.batches:
-            loaded, duplicates = load_batch(con, tables, self.games)
+        for number, tables in enumerate(result.batches, start=1):
+            item.pots.last = result.last and number == len(result.batches)
+            loaded, duplicates = load_batch(con, tables, self.games, item.pots)
             game_loaded.update(loaded)
             game_duplicates.update(duplicates)
+        if result.last:  # the file's last batch: its held pot rows go in now
+            item.pots.flush(con, self.games)
         load_rejects(con, item.context, result.rejects)
         if result.rejects and file_summary.message is None:
             file_summary.message = result.rejects[0].error.splitlines()[0]

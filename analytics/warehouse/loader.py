@@ -30,7 +30,7 @@ import pyarrow.compute as pc
 
 from analytics.warehouse.arrow_scan import execute_over
 from analytics.warehouse.fact_rows import FACT_TABLES
-from analytics.warehouse.facts import PotGames, fill_batch, fill_batch_pots
+from analytics.warehouse.facts import PotGames, PotHold, fill_batch, fill_batch_pots
 from analytics.warehouse.rows import FileContext, RejectRow, reject_table
 
 __all__ = ["FileStats", "begin", "begin_file", "commit", "commit_file", "is_loaded",
@@ -106,11 +106,15 @@ def _insert(con: duckdb.DuckDBPyConnection, table: str, data: pa.Table) -> None:
 
 
 def load_batch(con: duckdb.DuckDBPyConnection, tables: dict[str, pa.Table],
-               games: PotGames | None = None) -> tuple[Counter[str], Counter[str]]:
+               games: PotGames | None = None, hold: PotHold | None = None
+               ) -> tuple[Counter[str], Counter[str]]:
     """Insert one batch's new hands; return (loaded, duplicates) counted by game.
 
     ``games``: the writer's record of which Rummoli games have pot rows, kept across its
-    batches (:class:`~analytics.warehouse.facts.PotGames`), or None to look them up."""
+    batches (:class:`~analytics.warehouse.facts.PotGames`), or None to look them up.
+    ``hold``: the file's held-back pot rows (:class:`~analytics.warehouse.facts.PotHold`),
+    kept across the file's batches; the caller flushes it before the file's ``files`` row.
+    Without it every batch's pot rows go in at once."""
     hands = tables["hands"]
     loaded: Counter[str] = Counter()
     duplicates: Counter[str] = Counter()
@@ -134,9 +138,9 @@ def load_batch(con: duckdb.DuckDBPyConnection, tables: dict[str, pa.Table],
         # dealt categories included.
         _insert(con, "seat_facts", tables["seat_facts"])
         _insert(con, "hand_facts", tables["hand_facts"])
-        fill_batch_pots(con, tables, games)
+        fill_batch_pots(con, tables, games, hold)
     else:
-        fill_batch(con, tables, games)  # the derived fact tables, from the rows just inserted
+        fill_batch(con, tables, games, hold)  # the derived fact tables, from the rows just inserted
     return loaded, duplicates
 
 
