@@ -18,9 +18,7 @@ import io
 import itertools
 import tempfile
 from pathlib import Path
-from typing import Any
 
-import duckdb
 import pandas as pd
 import pyarrow as pa
 import pytest
@@ -28,13 +26,18 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from analytics.warehouse import facts, ingest, reader
-from analytics.warehouse.arrow_scan import arrow_over
 from analytics.warehouse.connection import open_writer
 from analytics.warehouse.loader import begin, commit, load_batch, rollback
 from analytics.warehouse.pipeline import UnitResult, process_chunks
 from analytics.warehouse.rows import FileContext
 from parsers.reader import iter_chunks
-from tests.test_pot_facts_incremental import _phhs, _recomputed, _round_texts, _stored
+from tests.test_pot_facts_incremental import (
+    _phhs,
+    _recomputed,
+    _round_texts,
+    _stored,
+    history_queries,
+)
 from tests.test_warehouse_data import write
 
 _ROUNDS = 24
@@ -131,17 +134,6 @@ def test_held_rows_equal_the_windows_and_the_path_without_them(
                 "SELECT count(*) FROM board").fetchall()
 
 
-def _history_queries(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    counted = [0]
-
-    def counting(con: duckdb.DuckDBPyConnection, query: str, *args: Any) -> pa.Table:
-        counted[0] += query == facts._POT_HISTORY
-        return arrow_over(con, query, *args)
-
-    monkeypatch.setattr(facts, "arrow_over", counting)
-    return counted
-
-
 def test_a_file_in_many_batches_takes_no_history_query(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Every batch boundary of one file splits a game here (batches of 4 rounds, games of
@@ -150,7 +142,7 @@ def test_a_file_in_many_batches_takes_no_history_query(
     monkeypatch.setattr(importlib.import_module("analytics.warehouse.ingest"),
                         "BATCH_HANDS", 4)
     texts = _round_texts(30, 43)
-    queries = _history_queries(monkeypatch)
+    queries = history_queries(monkeypatch)
     db = tmp_path / "w.duckdb"
     ingest([write(tmp_path / "a.phhs", _phhs(texts[:25]))], db, workers=0)
     assert queries[0] == 0

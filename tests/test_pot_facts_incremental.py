@@ -169,7 +169,7 @@ def _round_batches(count: int, seed: int, per_batch: int) -> list[dict[str, pa.T
     return result.batches
 
 
-def _history_queries(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+def history_queries(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """Counts, in a list of one, the queries for a batch's earlier pot rows."""
     counted = [0]
 
@@ -189,7 +189,7 @@ def test_new_games_skip_the_history_query(tmp_path: Path,
     monkeypatch.setattr(importlib.import_module("analytics.warehouse.ingest"),
                         "BATCH_HANDS", 1_000)
     texts = {seed: _round_texts(30, seed) for seed in (21, 22, 23)}
-    queries = _history_queries(monkeypatch)
+    queries = history_queries(monkeypatch)
     db = tmp_path / "w.duckdb"
     first = [write(tmp_path / f"a{seed}.phhs", _phhs(texts[seed][:10])) for seed in (21, 22)]
     ingest(first, db, workers=0)
