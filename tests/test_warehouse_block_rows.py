@@ -455,7 +455,7 @@ def test_pieces_by_text_are_made_once_from_the_first_hand() -> None:
             return f"{texts[hand]}@{hand}"
 
         before = dict(pieces)
-        found = block_rows._remembered_at(texts, pieces, make)
+        found = block_rows._remembered_at(texts, pieces, block_rows._each(make))
         made_texts = [texts[hand] for hand in made]
         assert sorted(made_texts) == sorted({text for text in texts if text not in before})
         assert all(hand == texts.index(texts[hand]) for hand in made), "the first hand"

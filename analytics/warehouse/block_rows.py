@@ -135,13 +135,14 @@ def _canonical_texts_of_texts(block: SevenEightBlock, given: BlockTexts) -> list
     user_names, user_values = _user_pieces(given.user_fields)
     heads, tails = _action_texts(block)
     pieces = (
-        _remembered_at(stakes, _STAKES_HEADS, partial(_stakes_head, block)), given.starting_stacks,
-        _remembered_at(stakes, _STAKES_TAILS, partial(_stakes_tail, block)),
+        _remembered_at(stakes, _STAKES_HEADS, _each(partial(_stakes_head, block))),
+        given.starting_stacks,
+        _remembered_at(stakes, _STAKES_TAILS, _each(partial(_stakes_tail, block, given))),
         given.finishing_stacks, repeat("), 'winnings', ("), given.winnings,
-        _remembered_at(players, _PLAYERS_PIECES, partial(_players_piece, block)),
+        _remembered_at(players, _PLAYERS_PIECES, _each(partial(_players_piece, block))),
         _int_texts(block.hand_numbers).tolist(),
-        _remembered_at(given.tables, _TABLE_PIECES, partial(_table_piece, block)),
-        given.times, _remembered_at(dates, _DATE_PIECES, partial(_date_piece, block)),
+        _remembered_at(given.tables, _TABLE_PIECES, _each(partial(_table_piece, block))),
+        given.times, _remembered_at(dates, _DATE_PIECES, _each(partial(_date_piece, block))),
         user_names, user_values, heads, _card_tuple_texts(block), tails)
     return list(map("".join, zip(*pieces)))  # noqa: B905  # the repeat never ends
 
@@ -150,12 +151,11 @@ def _stakes_head(block: SevenEightBlock, hand: int) -> str:
     return f"[{_variant_piece(block.variants[hand])}, 'starting_stacks', ("
 
 
-def _stakes_tail(block: SevenEightBlock, hand: int) -> str:
-    assert block.texts is not None
+def _stakes_tail(block: SevenEightBlock, given: BlockTexts, hand: int) -> str:
     bets = _bets_piece((int(block.min_bets[hand]), int(block.small_bets[hand]),
                         int(block.big_bets[hand])))
-    return (f"), 'antes', ({block.texts.antes[hand]}), 'blinds_or_straddles', "
-            f"({block.texts.blinds[hand]}), {bets}'finishing_stacks', (")
+    return (f"), 'antes', ({given.antes[hand]}), 'blinds_or_straddles', "
+            f"({given.blinds[hand]}), {bets}'finishing_stacks', (")
 
 
 def _players_piece(block: SevenEightBlock, hand: int) -> str:
@@ -180,25 +180,35 @@ _DATE_PIECES: dict[str, str] = {}
 """The pieces of :func:`_canonical_texts_of_texts` by the text of the lines they spell."""
 
 
-def _remembered_at(texts: list[str], pieces: dict[str, str], make: Callable[[int], str]
-                   ) -> list[str]:
-    """The piece of each hand by its ``texts``: looked up in ``pieces`` (all in C), those
-    not there yet made (``make`` of the first hand with the text) and remembered.
+H = TypeVar("H", str, bytes)
+"""The keys of :func:`_remembered_at`: the texts of lines, the bytes of packed actions."""
 
-    The texts of a block's new lines repeat within it (a new table's players, a new day),
-    so the misses are made once per distinct text and then looked up again, in C: no
-    Python step per hand."""
-    found: list[str | None] = list(map(pieces.get, texts))
+
+def _remembered_at(keys: Sequence[H], pieces: dict[H, str],
+                   make: Callable[[list[int]], list[str]]) -> list[str]:
+    """The piece of each hand by its key (``keys``: one per hand): looked up in ``pieces``
+    (all in C); the keys not there yet made together (``make`` of the index of each one's
+    first hand) and remembered.
+
+    The new keys of a block repeat within it (a new table's players, a new day, a betting
+    sequence new to the worker), so each is made once and every hand's piece then looked
+    up in C: no Python step per hand."""
+    found: list[str | None] = list(map(pieces.get, keys))
     if None not in found:
         return found  # type: ignore[return-value]  # no None
-    if len(pieces) >= _REMEMBERED_LIMIT:
+    # Each key's first hand: the reversed pairs leave the first index last.
+    first = dict(zip(reversed(keys), range(len(keys) - 1, -1, -1), strict=True))
+    new = {key: index for key, index in first.items() if found[index] is None}
+    made = dict(zip(new, make(list(new.values())), strict=True))
+    if len(pieces) + len(made) > _REMEMBERED_LIMIT:
         pieces.clear()
-    # Each text's first hand: the reversed pairs leave the first index last.
-    first = dict(zip(reversed(texts), range(len(texts) - 1, -1, -1), strict=True))
-    for text, index in first.items():
-        if text not in pieces:
-            pieces[text] = make(index)
-    return list(map(pieces.__getitem__, texts))
+    pieces.update(made)
+    return list(map(made.get, keys, found))  # type: ignore[arg-type]  # a miss is in made
+
+
+def _each(make: Callable[[int], str]) -> Callable[[list[int]], list[str]]:
+    """A maker of one hand's piece as a maker of several (:func:`_remembered_at`)."""
+    return lambda hands: list(map(make, hands))
 
 
 _REMEMBERED_LIMIT: Final = 20_000
@@ -476,17 +486,7 @@ def _new_action_texts(block: SevenEightBlock, hands: Ints, packed: Ints | None =
     if packed is None:
         return _new_heads(block, hands), tails
     keys = _hand_keys(packed & _MOVE_MASK, block.action_offsets, hands)
-    heads: list[str | None] = list(map(_MOVES.get, keys))
-    if None in heads:
-        missing = [index for index, head in enumerate(heads) if head is None]
-        first = {keys[index]: index for index in reversed(missing)}  # of each new key
-        made = dict(zip(first, _new_heads(block, hands[list(first.values())]), strict=True))
-        if len(_MOVES) + len(made) > _REMEMBERED_LIMIT:
-            _MOVES.clear()
-        _MOVES.update(made)
-        for index in missing:
-            heads[index] = made[keys[index]]
-    return heads, tails  # type: ignore[return-value]  # no None left
+    return _remembered_at(keys, _MOVES, lambda firsts: _new_heads(block, hands[firsts])), tails
 
 
 def _new_heads(block: SevenEightBlock, hands: Ints) -> list[str]:
