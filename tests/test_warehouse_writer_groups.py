@@ -169,36 +169,74 @@ def test_a_failing_source_in_a_group_loads_nothing_and_the_others_load(
         assert con.execute("SELECT count(*) FROM files").fetchall() == [(2,)]
 
 
-def test_a_file_in_parts_failing_late_rolls_back_alone(tmp_path: Path,
-                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+def count_loads(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Patch the writer's batch load to record the hands of every batch it loads."""
+    module = _ingest_module()
+    loaded: list[int] = []
+    real_load = module.load_batch
+
+    def load(con: Any, tables: Any, *rest: Any) -> Any:
+        loaded.append(tables["hands"].num_rows)
+        return real_load(con, tables, *rest)
+
+    monkeypatch.setattr(module, "load_batch", load)
+    return loaded
+
+
+@pytest.mark.parametrize("workers", [0, 2])
+def test_a_file_in_parts_failing_late_takes_back_the_files_gathered_with_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, workers: int) -> None:
     """A compressed file split by the main process, whose stream breaks after its first
-    parts were loaded: its own transaction rolls back; the whole files before and after it
-    load (those before were committed before its first part)."""
+    parts were loaded, in the transaction of the whole file before it: the transaction
+    rolls back, that file is loaded again, the one after it loads; the database and the
+    summary are those of an ingest without the broken file."""
     plan_unreadable_sources(monkeypatch)
     module = _ingest_module()
     monkeypatch.setattr(module, "BATCH_HANDS", 500)
+    monkeypatch.setattr(module, "WHOLE_SOURCE_BYTES", 10_000)  # b.phhs.gz in parts, a whole
     folder = tmp_path / "in"
     write(folder / "a.phhs", simulated_text("seveneight", 3, seed=6))
     # Its stream breaks after some parts (the reader reads ahead: the file must be large).
     broken_gzip(folder / "b.phhs.gz", 3_000, 0.9)
     write(folder / "c.phhs", simulated_text("bigtwo", 3, seed=7))
-    loaded_parts: list[int] = []
-    real_load = module.load_batch
-
-    def load(con: Any, tables: Any, *rest: Any) -> Any:
-        loaded_parts.append(tables["hands"].num_rows)
-        return real_load(con, tables, *rest)
-
-    monkeypatch.setattr(module, "load_batch", load)
+    loaded_parts = count_loads(monkeypatch)
     commits = count_commits(monkeypatch)
-    summary = ingest([folder], tmp_path / "w.duckdb", workers=0)
+    summary = ingest([folder], tmp_path / "w.duckdb", workers=workers)
     assert [f.status for f in summary.files] == ["loaded", "error", "loaded"]
-    assert summary.loaded == 6 and summary.files[1].loaded == 0
-    assert len(loaded_parts) >= 3  # some of b's parts were loaded before its stream broke
-    assert len(commits) == 2  # a.phhs before b's parts; c.phhs at the end
-    with reader(tmp_path / "w.duckdb") as con:
-        assert con.execute("SELECT count(*) FROM hands").fetchall() == [(6,)]
-        assert con.execute("SELECT count(*) FROM files").fetchall() == [(2,)]
+    assert [f.loaded for f in summary.files] == [3, 0, 3]
+    assert [f.hands for f in summary.files] == [3, 0, 3]  # a's first load is not counted
+    assert sorted((game, c.loaded) for game, c in summary.by_game.items()) == [
+        ("bigtwo", 3), ("seveneight", 3)]
+    assert loaded_parts[0] == 3 and loaded_parts[-1] == 3  # a.phhs, then again at the end
+    assert len(loaded_parts) >= 5  # a, some of b's parts before its stream broke, c, a
+    assert len(commits) == 1  # c and a again, together at the end
+    (folder / "b.phhs.gz").unlink()
+    reference = ingest([folder], tmp_path / "reference.duckdb", workers=workers)
+    assert content(tmp_path / "w.duckdb") == content(tmp_path / "reference.duckdb")
+    assert outcome(reference)[1] == outcome(summary)[1]
+
+
+def test_files_in_parts_share_a_transaction(tmp_path: Path,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """Large files (each read by the workers in parts) gather in one transaction as whole
+    files do: one commit, the database of one transaction per file."""
+    module = _ingest_module()
+    monkeypatch.setattr(module, "WHOLE_SOURCE_BYTES", 4_000)
+    monkeypatch.setattr(module, "PART_BYTES", 4_000)
+    folder = tmp_path / "in"
+    for number, game in enumerate(("seveneight", "rummoli", "seveneight", "bigtwo")):
+        write(folder / f"f{number}.phhs", simulated_text(game, 12, seed=20 + number))
+    loaded_parts = count_loads(monkeypatch)
+    commits = count_commits(monkeypatch)
+    grouped = ingest([folder], tmp_path / "grouped.duckdb", workers=2)
+    assert len(commits) == 1
+    assert len(loaded_parts) > 8  # every file came in parts
+    monkeypatch.setattr(module, "GROUP_ROWS", 0)  # every file commits alone
+    commits.clear()
+    alone = ingest([folder], tmp_path / "alone.duckdb", workers=2)
+    assert len(commits) == 4
+    assert outcome(grouped) == outcome(alone) and grouped.loaded == 48
+    assert content(tmp_path / "grouped.duckdb") == content(tmp_path / "alone.duckdb")
 
 
 def test_a_file_loaded_by_another_ingest_meanwhile_is_skipped_inside_the_group(

@@ -195,12 +195,22 @@ class _Planned:
     # (loaded|duplicates|rejected, game) -> hands; added to the summary when the file commits
     games: Counter[tuple[str, str]] = field(default_factory=Counter)
     started: dt.datetime | None = None  # when its load began
-    # pending; open (its first parts loaded, in a transaction of its own); loaded (whole, in
+    # pending; open (its first parts loaded in the open transaction); loaded (whole, in
     # the open transaction, its files row written); done (committed, or found loaded, or
     # failed)
     state: str = "pending"
     # its pot rows held back from one batch to the next (flushed before its files row)
     pots: PotHold = field(default_factory=PotHold)
+
+    def reset(self) -> None:
+        """Back to pending: its transaction was rolled back before it committed (a file in
+        parts gathered with it failed), so it is to be loaded again."""
+        self.stats = FileStats()
+        self.games.clear()
+        self.started = None
+        self.state = "pending"
+        self.pots.clear()
+        self.summary.message = None
 
 
 def _plan(refs: list[SourceRef], limits: Limits, known: Callable[[list[str]], set[str]],
@@ -512,16 +522,21 @@ def ingest(
         writer = _Writer(lease, summary)
         try:
             kernels = _kernel_games(planned, limits) if count > 1 else frozenset()
-            for result in _run(_units(planned, limits, whole), count, kernels=kernels):
-                item = planned[result.file_no]
-                bytes_done += result.size
-                hands_done += result.hands
-                writer.apply(item, result)
-                if writer.between_files() and lease.due():
-                    writer.commit()
-                    lease.maybe_release()
-                if progress is not None:
-                    progress(IngestProgress(hands_done, bytes_done, total, item.context.path))
+            todo = planned
+            while todo:  # then the files a failing file in parts took back with it, if any
+                for result in _run(_units(todo, limits, whole), count, kernels=kernels):
+                    item = todo[result.file_no]
+                    bytes_done += result.size
+                    hands_done += result.hands
+                    writer.apply(item, result)
+                    if writer.between_files() and lease.due():
+                        writer.commit()
+                        lease.maybe_release()
+                    if progress is not None:
+                        progress(IngestProgress(hands_done, bytes_done, total,
+                                                item.context.path))
+                todo, writer.requeued = writer.requeued, []
+                total += sum(item.size for item in todo)  # their bytes are read again
             writer.commit(last=True)
         except BaseException:
             writer.abandon()
@@ -561,14 +576,19 @@ def _result_rows(result: UnitResult) -> int:
 
 
 class _Writer:
-    """The ingest's one transaction at a time: whole files gathered until
-    :data:`GROUP_ROWS` rows, or a file that comes in parts alone.
+    """The ingest's one transaction at a time: files gathered until :data:`GROUP_ROWS`
+    rows (a file is never split between two transactions).
 
-    A transaction that holds a complete file is never rolled back by the ingest (only by
-    an exception, which ends it): a source that fails is one whose result is an error, and
-    that is known before anything of it is loaded, except for a file in parts, which
-    therefore starts a transaction of its own (the files gathered before it are committed
-    first) and is rolled back alone when a later part fails.
+    A source that fails is one whose result is an error, known before anything of it is
+    loaded, except for a file in parts, whose later part may fail after its first ones
+    were loaded: the transaction is then rolled back, and the complete files gathered in it
+    go to :attr:`requeued`, to be loaded again (the ingest's next pass).  A file in parts
+    used to start a transaction of its own instead, so that its failure took nothing else
+    with it; but then a folder of large files committed at every file, and those commits
+    (each table's partly filled row groups written to the log, and checkpointed every few
+    files) cost the writer half of a million 7 & 8 hands' time in 25,000-hand files
+    (docs/performance.md, Session 13).  A late failure is rare: a compressed file cut
+    short, a source over a limit, a file changed while it is read.
     """
 
     def __init__(self, lease: WriterLease, summary: IngestSummary) -> None:
@@ -579,6 +599,8 @@ class _Writer:
         self.parts: _Planned | None = None  # the file in parts being loaded
         self.active = False  # a transaction is open
         self.games = PotGames()  # the Rummoli games with pot rows, across the batches
+        # complete files of a transaction rolled back by a file in parts that failed
+        self.requeued: list[_Planned] = []
 
     def between_files(self) -> bool:
         """Whether every file of the open transaction is complete (it may commit now)."""
@@ -591,11 +613,8 @@ class _Writer:
         if result.error is not None:
             self._fail(item, result.error)
             return
-        if item.state == "pending":
-            if not result.last:
-                self.commit()  # a file in parts has a transaction of its own
-            if not self._start(item):
-                return
+        if item.state == "pending" and not self._start(item):
+            return
         self._load(item, result)
         if not result.last:
             item.state = "open"
@@ -629,13 +648,18 @@ class _Writer:
         item.summary.message = "loaded by another ingest meanwhile"
 
     def _fail(self, item: _Planned, error: str) -> None:
-        """A source that could not be read: nothing of it stays (its parts so far were
-        loaded in a transaction of their own, rolled back here)."""
+        """A source that could not be read: nothing of it stays (when its first parts were
+        loaded, the transaction is rolled back, and the files gathered in it requeued)."""
         if item.state == "open":
             rollback(self.lease.con)
             item.pots.clear()
             self.active = False
             self.parts = None
+            self.rows = 0
+            for gathered in self.files:
+                gathered.reset()
+            self.requeued.extend(self.files)
+            self.files = []
         elif is_loaded(self.lease.con, item.context.sha256):
             self._loaded_elsewhere(item)
             return
