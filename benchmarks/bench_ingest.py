@@ -12,8 +12,9 @@ but its action and header lines are ones the reader (and the ids' card texts) ha
 before, so the workers run on warm caches and every figure flatters (session 9: ~1.3x the
 CPU per Rummoli round with every hand distinct, ~1.4x per Big Two game, ~1.6x per 7 & 8
 hand; docs/performance.md).  pokerkit's PHH loader plus a full state replay is timed in the
-same run on no-limit hold'em hands of the same length (it does not know our games), for
-the ratio.  Peak memory is the largest resident set of this process and of any worker; the
+same run, just before each game's ingest, on no-limit hold'em hands of the same length (it
+does not know our games), for the ratio, which each row sets beside the issue's target.
+Peak memory is the largest resident set of this process and of any worker; the
 hands are simulated in other processes, so neither counts them.
 """
 
@@ -64,6 +65,25 @@ def pokerkit_rate(hands: int) -> float:
         work()
         timings.append(time.perf_counter() - started)
     return hands / statistics.median(timings)
+
+
+TARGETS: Final = {"seveneight": 10_000, "bigtwo": 2_000, "rummoli": 2_000}
+"""Issue #6's rates, in hands (games, rounds) per second, set against pokerkit's PHH load and
+replay "in the same run (about 400 hands/s here)": 25x pokerkit for 7 & 8, as the issue says,
+and 5x for Big Two and Rummoli by the same reading (docs/performance.md, "Reading the
+targets")."""
+
+PAR_POKERKIT: Final = 400
+"""The pokerkit rate the issue's absolute targets were set at ("about 400 hands/s here")."""
+
+
+def target_verdict(game: str, rate: float, reference: float) -> str:
+    """The issue's target for ``game`` as a ratio to pokerkit and in absolute terms, and
+    whether ``rate`` (with pokerkit at ``reference`` beside it) meets each."""
+    wanted = TARGETS[game]
+    ratio = wanted / PAR_POKERKIT
+    return (f"{ratio:.0f}x: {'met' if rate / reference >= ratio else 'NOT met'}; "
+            f"{wanted:,}/s: {'met' if rate >= wanted else 'not met'}")
 
 
 def base_hands(game: str, count: int, seed: int = 7) -> list[HandHistory]:
@@ -486,20 +506,24 @@ def main() -> None:
     if args.out.exists():
         shutil.rmtree(args.out)
     args.out.mkdir(parents=True)
-    reference = pokerkit_rate(args.pokerkit_hands)
     db = args.out / "bench.duckdb"
-    print(f"\n{'ingest':34s} {'hands':>10s} {'seconds':>9s} {'hands/s':>9s} {'x pokerkit':>11s}")
-    print(f"{'pokerkit PHH load + replay':34s} {args.pokerkit_hands:10,d} {'':9s} "
-          f"{reference:9,.0f} {1.0:11.1f}")
+    print(f"\n{'ingest':26s} {'hands':>10s} {'seconds':>8s} {'hands/s':>9s} {'pokerkit':>9s} "
+          f"{'x pokerkit':>10s}  target (issue #6)")
     for game, total, _ in plan:
         if not total:
             continue
+        # pokerkit beside each game, just before it: the machine's speed drifts (a shared
+        # machine: pokerkit has read from 142 to 375 hands/s between sessions), and a ratio
+        # is only fair against the reference of the same minutes.
+        reference = pokerkit_rate(args.pokerkit_hands)
         seconds, loaded = timed_ingest(folders[game], db, args.workers)
         rate = loaded / seconds
-        print(f"{game + ' end to end':34s} {loaded:10,d} {seconds:9.1f} {rate:9,.0f} "
-              f"{rate / reference:11.1f}", flush=True)
+        verdict = target_verdict(game, rate, reference)
+        print(f"{game + ' end to end':26s} {loaded:10,d} {seconds:8.1f} {rate:9,.0f} "
+              f"{reference:9,.0f} {rate / reference:10.1f}  {verdict}", flush=True)
     own, child = peak_mib()
-    print(f"\npeak memory: main process {own:,.0f} MiB, largest worker {child:,.0f} MiB")
+    print(f"\npeak memory: main process {own:,.0f} MiB, largest worker {child:,.0f} MiB "
+          f"(target: under 1 GiB, {'met' if max(own, child) < 1024 else 'NOT met'})")
     if args.hands:
         started = time.perf_counter()
         seconds, _ = timed_ingest(folders["seveneight"], db, args.workers)
@@ -523,8 +547,13 @@ def main() -> None:
             ("hand_actions (one hand)", lambda: q.hand_actions(con, int(con.execute(
                 "SELECT hand_id FROM hands LIMIT 1").fetchall()[0][0]))),
         ]
+        slowest = 0.0
         for name, work in questions:
-            print(f"  {name:32s} {median_ms(work):8.1f}")
+            milliseconds = median_ms(work)
+            slowest = max(slowest, milliseconds)
+            print(f"  {name:32s} {milliseconds:8.1f}")
+        print(f"  slowest {slowest:.0f} ms (target: every query under 300 ms, "
+              f"{'met' if slowest < 300 else 'NOT met'})")
 
 
 if __name__ == "__main__":
