@@ -83,7 +83,7 @@ def target_verdict(game: str, rate: float, reference: float) -> str:
     wanted = TARGETS[game]
     ratio = wanted / PAR_POKERKIT
     return (f"{ratio:.0f}x: {'met' if rate / reference >= ratio else 'NOT met'}; "
-            f"{wanted:,}/s: {'met' if rate >= wanted else 'not met'}")
+            f"{wanted:,}/s: {'met' if rate >= wanted else 'NOT met'}")
 
 
 def base_hands(game: str, count: int, seed: int = 7) -> list[HandHistory]:
@@ -513,7 +513,7 @@ def main() -> None:
         if not total:
             continue
         # pokerkit beside each game, just before it: the machine's speed drifts (a shared
-        # machine: pokerkit has read from 142 to 375 hands/s between sessions), and a ratio
+        # machine: pokerkit has read from 136 to 375 hands/s between sessions), and a ratio
         # is only fair against the reference of the same minutes.
         reference = pokerkit_rate(args.pokerkit_hands)
         seconds, loaded = timed_ingest(folders[game], db, args.workers)
