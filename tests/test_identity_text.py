@@ -17,6 +17,7 @@ from hashlib import blake2b
 from pathlib import Path
 
 import pytest
+from hypothesis import given, strategies
 
 from analytics.simulate.bigtwo import simulate_bigtwo
 from analytics.simulate.rummoli import simulate_rummoli
@@ -168,3 +169,19 @@ def test_the_text_is_unchanged_after_the_memos_are_cleared() -> None:
         table.clear()
     assert [canonical_key(hand) for hand in hands] == before
     assert before == [reference_key(hand) for hand in hands]
+
+
+@given(strategies.integers(min_value=-(1 << 63), max_value=(1 << 63) - 1))
+def test_parse_hand_id_reads_the_hex_shown_and_the_stored_decimal(value: int) -> None:
+    from analytics.warehouse.identity import hand_id_hex, parse_hand_id
+
+    assert parse_hand_id(hand_id_hex(value)) == value
+    assert parse_hand_id(f" #{hand_id_hex(value).upper()} ") == value
+    assert parse_hand_id(str(value)) == value
+
+
+def test_parse_hand_id_refuses_what_is_no_id() -> None:
+    from analytics.warehouse.identity import parse_hand_id
+
+    for text in ["", "#", "xyz", "9" * 20, "-" + "9" * 19, "0x1f"]:
+        assert parse_hand_id(text) is None, text

@@ -40,6 +40,7 @@ __all__ = [
     "field_columns",
     "hand_id",
     "hand_id_hex",
+    "parse_hand_id",
 ]
 
 IDENTITY_VERSION: Final = 1
@@ -476,3 +477,19 @@ def hand_id(hand: HandHistory, columns: ActionColumns | None = None) -> int:
 def hand_id_hex(value: int) -> str:
     """The id as 16 hex digits, the form shown to people."""
     return f"{value & 0xFFFF_FFFF_FFFF_FFFF:016x}"
+
+
+def parse_hand_id(text: str) -> int | None:
+    """The id a person typed or pasted: 16 hex digits (:func:`hand_id_hex`, an optional
+    ``#`` before them), or the signed decimal the database stores; None for anything else.
+
+    Links made before ids were shown in hex carry the decimal form, so both are accepted.
+    """
+    cleaned = text.strip().lstrip("#").strip().lower()
+    if len(cleaned) == 16 and all(c in "0123456789abcdef" for c in cleaned):
+        value = int(cleaned, 16)
+        return value - (1 << 64) if value >= 1 << 63 else value
+    if cleaned.lstrip("-").isdigit() and len(cleaned) <= 20:
+        value = int(cleaned)
+        return value if -(1 << 63) <= value < 1 << 63 else None
+    return None
