@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: setup run test lint typecheck contracts unit bench fuzz clean
+.PHONY: setup run test check lint typecheck contracts quick unit bench fuzz clean
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "handlab needs Python 3.11 or newer")'
@@ -28,8 +28,16 @@ typecheck: setup
 contracts: setup
 	$(BIN)/lint-imports
 
+# The fast tests: everything but the slow and the browser tests, on every core.
+quick: setup
+	$(BIN)/python -m pytest -n auto -q -m "not slow and not browser"
+
+# Every test on every core, and the 25 slowest named at the end.
 unit: setup
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto -q --durations=25
+
+# While you work: lint, types, import contracts and the fast tests.
+check: lint typecheck contracts quick
 
 test: lint typecheck contracts unit
 

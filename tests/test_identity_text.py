@@ -177,7 +177,15 @@ def test_parse_hand_id_reads_the_hex_shown_and_the_stored_decimal(value: int) ->
 
     assert parse_hand_id(hand_id_hex(value)) == value
     assert parse_hand_id(f" #{hand_id_hex(value).upper()} ") == value
-    assert parse_hand_id(str(value)) == value
+    if len(str(value)) != 16:  # sixteen digits without a sign read as the hex shown
+        assert parse_hand_id(str(value)) == value
+
+
+def test_sixteen_digits_read_as_the_hex_shown() -> None:
+    from analytics.warehouse.identity import parse_hand_id
+
+    assert parse_hand_id("1000000000000000") == 1 << 60
+    assert parse_hand_id("-1000000000000000") == -(10**15)
 
 
 def test_parse_hand_id_refuses_what_is_no_id() -> None:

@@ -483,7 +483,9 @@ def parse_hand_id(text: str) -> int | None:
     """The id a person typed or pasted: 16 hex digits (:func:`hand_id_hex`, an optional
     ``#`` before them), or the signed decimal the database stores; None for anything else.
 
-    Links made before ids were shown in hex carry the decimal form, so both are accepted.
+    Links made before ids were shown in hex carry the decimal form, so both are accepted;
+    sixteen digits with no sign read as hex, the form shown (one stored id in a thousand
+    has sixteen decimal digits, and its old link then names another hand or none).
     """
     cleaned = text.strip().lstrip("#").strip().lower()
     if len(cleaned) == 16 and all(c in "0123456789abcdef" for c in cleaned):
