@@ -119,7 +119,8 @@ class FileSummary:
     """What happened to one source.
 
     ``status`` is ``loaded``, ``partial`` (loaded, some hands rejected),
-    ``already loaded`` (its content was loaded before: nothing to do) or
+    ``already loaded`` (its content was loaded before: nothing to do),
+    ``skipped`` (a symbolic link inside a folder or an archive: not followed, by design) or
     ``error`` (unreadable or over a limit: nothing of it loaded; see ``message``).
     """
 
@@ -521,10 +522,13 @@ def ingest(
         refs = [replace(ref, label=names[ref.path]) if ref.path in names else ref
                 for ref in refs]
     for ref in refs:
-        if ref.problem is not None:
+        if ref.skipped is not None:
+            summary.files.append(FileSummary(ref.name, "skipped", message=f"{ref.name}: "
+                                             f"{ref.skipped}"))
+        elif ref.problem is not None:
             summary.files.append(FileSummary(ref.name, "error", message=f"{ref.name}: "
                                              f"{ref.problem}"))
-    refs = [ref for ref in refs if ref.problem is None]
+    refs = [ref for ref in refs if ref.problem is None and ref.skipped is None]
     with WriterLease(summary.db, wait=wait, hold=hold) as lease:
         planned = _plan(refs, limits, lambda shas: known_files(lease.con, shas), summary)
         total = sum(item.size for item in planned)
