@@ -1,11 +1,16 @@
-"""The long fuzz run: 100,000+ mutated histories through the reader and the rules engines.
+"""The long fuzz run: 100,000+ mutated histories through the reader, the rules engines and
+the ingest's own path.
 
 Run: ``.venv/bin/python benchmarks/fuzz.py [--cases N] [--seed S] [--workers W]``
 (``make fuzz``).  Each case takes a valid hand of one of the three games from
 ``data/samples/``, applies one to four random mutations (``tests/mutate.py``:
 flips, dropped, duplicated, swapped and replaced bytes, tokens and lines,
 truncation) and checks that every hand either replays or is rejected with a
-ParseError or RuleError naming its line, within the hang bound.  It prints the
+ParseError or RuleError naming its line, within the hang bound; then that the
+ingest's path (the fast reader, the 7 & 8 block scanner and replay, the lean
+replays, the rows) loads exactly the hands that replay and rejects the rest, with
+no internal error (a bug caught as a reject counts as a failure) and no fast path
+failing.  It prints the
 rate, the outcomes, and every failure with its reproducer; reproducers' bytes
 go to ``benchmarks/out/fuzz-failure-N.phhs``.  Exit code 1 if anything failed.
 The figures in docs/reliability.md come from this script.
