@@ -42,7 +42,7 @@ check: lint typecheck contracts quick
 test: lint typecheck contracts unit
 
 fuzz: setup
-	$(BIN)/python benchmarks/fuzz.py --cases 100000
+	$(BIN)/python benchmarks/fuzz.py --cases 100000 --seed 1 2 3
 
 bench: setup
 	$(BIN)/python -m pip install --quiet -e '.[dev,bench]'

@@ -77,6 +77,10 @@ def validate(
                     replay(hand)
                 except RuleError as error:
                     problem = str(error)
+                except Exception as error:  # a bug in handlab: this hand, not the run
+                    problem = (f"{hand.source}:{hand.line}: hand {hand.index}: internal error:"
+                               f" {type(error).__name__}: {error} (a bug in handlab, not a"
+                               " fault of the hand)")
             counts[(game, "rejected" if problem else "valid")] += 1
             if problem and not quiet:
                 out.print(problem, markup=False, highlight=False)

@@ -1,11 +1,18 @@
-"""The long fuzz run: 100,000+ mutated histories through the reader and the rules engines.
+"""The long fuzz run: 100,000+ mutated histories through the reader, the rules engines and
+the ingest's own path.
 
-Run: ``.venv/bin/python benchmarks/fuzz.py [--cases N] [--seed S] [--workers W]``
-(``make fuzz``).  Each case takes a valid hand of one of the three games from
+Run: ``.venv/bin/python benchmarks/fuzz.py [--cases N] [--seed S ...] [--game G ...]
+[--workers W]`` (``make fuzz``: 100,000 cases per game over seeds 1, 2 and 3).  ``--cases``
+counts the cases of each game, shared among the seeds (each seed its own random stream).
+Each case takes a valid hand of one of the three games from
 ``data/samples/``, applies one to four random mutations (``tests/mutate.py``:
 flips, dropped, duplicated, swapped and replaced bytes, tokens and lines,
 truncation) and checks that every hand either replays or is rejected with a
-ParseError or RuleError naming its line, within the hang bound.  It prints the
+ParseError or RuleError naming its line, within the hang bound; then that the
+ingest's path (the fast reader, the 7 & 8 block scanner and replay, the lean
+replays, the rows) loads exactly the hands that replay and rejects the rest, with
+no internal error (a bug caught as a reject counts as a failure) and no fast path
+failing.  It prints the
 rate, the outcomes, and every failure with its reproducer; reproducers' bytes
 go to ``benchmarks/out/fuzz-failure-N.phhs``.  Exit code 1 if anything failed.
 The figures in docs/reliability.md come from this script.
@@ -54,23 +61,29 @@ class Tally:
         default_factory=list)
 
 
-def case(rng: random.Random, count: int) -> tuple[int, list[Mutation], bool]:
-    """A random case: seed index, mutations, whether to read it as text."""
+GAMES = ("bigtwo", "rummoli", "seveneight")
+"""The games, as the sample files' names begin."""
+
+
+def case(rng: random.Random, indexes: list[int]) -> tuple[int, list[Mutation], bool]:
+    """A random case: seed index (one of ``indexes``), mutations, whether to read it as
+    text."""
     edits = [Mutation(rng.choice(KINDS), rng.randrange(1 << 30), rng.randrange(1 << 30),
                       rng.randrange(1 << 16)) for _ in range(rng.randint(1, 4))]
-    return rng.randrange(count), edits, rng.random() < 0.2
+    return rng.choice(indexes), edits, rng.random() < 0.2
 
 
-def work(job: tuple[int, int, int]) -> Tally:
-    """Run ``cases`` cases from the random stream ``(seed, slice)``."""
-    seed, part, cases = job
+def work(job: tuple[int, str, int, int]) -> Tally:
+    """Run ``cases`` cases of ``game`` from the random stream ``(seed, game, slice)``."""
+    seed, game, part, cases = job
     seeds = load_seeds()
-    rng = random.Random(f"{seed}:{part}")
+    indexes = [i for i, (name, _) in enumerate(seeds) if name.startswith(game)]
+    rng = random.Random(f"{seed}:{game}:{part}")
     tally = Tally()
     for _, data in seeds:  # warm-up (imports, the evaluator's JIT): not part of the timings
         run_case(data)
     for _ in range(cases):
-        index, edits, text = case(rng, len(seeds))
+        index, edits, text = case(rng, indexes)
         name, data = seeds[index]
         mutated = mutate(data, edits)
         tally.kinds.update(edit.kind for edit in edits)
@@ -95,13 +108,19 @@ def work(job: tuple[int, int, int]) -> Tally:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--cases", type=int, default=100_000)
-    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--cases", type=int, default=100_000, help="cases per game")
+    parser.add_argument("--seed", type=int, nargs="+", default=[1, 2, 3])
+    parser.add_argument("--game", nargs="+", choices=GAMES, default=list(GAMES))
     parser.add_argument("--workers", type=int, default=multiprocessing.cpu_count())
     args = parser.parse_args()
-    slices = max(1, args.workers) * 8
-    jobs = [(args.seed, part, args.cases // slices + (part < args.cases % slices))
-            for part in range(slices)]
+    slices = max(1, args.workers) * 4
+    jobs = []
+    for game in args.game:
+        for number, seed in enumerate(args.seed):
+            # This seed's share of the game's cases, in ``slices`` slices.
+            share = args.cases // len(args.seed) + (number < args.cases % len(args.seed))
+            jobs += [(seed, game, part, share // slices + (part < share % slices))
+                     for part in range(slices)]
     total = Tally()
     started = time.perf_counter()
     with multiprocessing.get_context("fork").Pool(max(1, args.workers)) as pool:
@@ -116,7 +135,8 @@ def main() -> int:
             print(f"  {total.cases:,} cases...", file=sys.stderr, flush=True)
     seconds = time.perf_counter() - started
     print(f"fuzz: {total.cases:,} cases in {seconds:.1f} s with {args.workers} worker(s): "
-          f"{total.cases / seconds:,.0f} cases/s (seed {args.seed}, {len(load_seeds())} seeds)")
+          f"{total.cases / seconds:,.0f} cases/s (seeds {args.seed}, games {args.game}, "
+          f"{len(load_seeds())} sample hands)")
     print(f"cases per seed game: {dict(sorted(total.games.items()))}")
     print(f"cases by outcome (worst hand): {dict(sorted(total.cases_by.items()))}")
     print(f"hands: {dict(sorted(total.hands.items()))} "

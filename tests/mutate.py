@@ -9,8 +9,12 @@ reproducible from ``(seed index, mutations)`` alone and hypothesis shrinks it we
 :func:`run_case` feeds the mutated bytes through the reader and every hand that
 parses through its rules engine, and checks the promise: each hand either
 replays or is rejected with a ParseError (in ``hand.errors``) or a RuleError,
-and every error names a line.  Anything else raises :class:`FuzzFailure`; a
-case running longer than the hang bound raises :class:`Hang`.
+and every error names a line.  Then it feeds the same bytes through the ingest's
+own path (:func:`analytics.warehouse.pipeline.process_data`: the fast reader, the
+7 & 8 block scanner and replay, the lean replays, the batch rows) and checks that it
+loads exactly the hands the reference replays (the same ids), rejects the others, and
+meets no internal error and no failing fast path.  Anything else raises
+:class:`FuzzFailure`; a case running longer than the hang bound raises :class:`Hang`.
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ from pathlib import Path
 from typing import Final
 
 from analytics.rules import RuleError, replay
+from analytics.warehouse.pipeline import INTERNAL_STAGE, UnitResult, process_data
 from analytics.warehouse.rows import Batch, FileContext
 from parsers import ParseError, read_hands
 from parsers.reader import iter_chunks
@@ -217,4 +222,41 @@ def run_case(data: bytes, *, text: bool = False, rows: bool = True) -> dict[str,
         raise
     except Exception as error:
         raise FuzzFailure(f"{type(error).__name__}: {error}") from error
+    if rows:
+        # The reader of text reads what the bytes decode to: the ingest reads those bytes.
+        _check_ingest_path(data.decode("utf-8", "replace").encode() if text else data,
+                           counts, batch)
     return counts
+
+
+INGEST_BATCH: Final = 50
+"""Hands per batch on the ingest path: small, so that a case's hands span batches."""
+
+
+def _check_ingest_path(data: bytes, counts: dict[str, int], reference: Batch) -> None:
+    """Raise :class:`FuzzFailure` unless the ingest's path (:func:`process_data`) loads
+    exactly the hands the reference loaded (``reference``'s ids, its repeats counted as
+    duplicates) and rejects the others, with no internal error and no fast path failing."""
+    result = UnitResult(0, True)
+    try:
+        process_data(data, _CONTEXT, INGEST_BATCH, result)
+    except Exception as error:
+        raise FuzzFailure(f"ingest path: {type(error).__name__}: {error}") from error
+    internal = [reject for reject in result.rejects if reject.stage == INTERNAL_STAGE]
+    if internal:
+        last = (internal[0].detail or "").strip().splitlines()[-1:]
+        raise FuzzFailure(f"ingest path: {internal[0].error} [{' '.join(last)}]")
+    if result.fallbacks:
+        heading, _, trace = result.fallbacks[0].partition("\n")
+        raise FuzzFailure(f"ingest path: {heading} [{trace.strip().splitlines()[-1]}]")
+    ids: set[int] = set()
+    for tables in result.batches:
+        ids.update(tables["hands"]["hand_id"].to_pylist())
+    rejected = counts["parse"] + counts["rules"]
+    duplicates = sum(result.batch_duplicates.values())
+    if (ids != reference.ids or len(result.rejects) != rejected
+            or duplicates != sum(reference.duplicates.values())):
+        raise FuzzFailure(f"ingest path disagrees with the reader and engines: {len(ids)} "
+                          f"loaded, {duplicates} repeated, {len(result.rejects)} rejected; "
+                          f"the reference {len(reference.ids)}, "
+                          f"{sum(reference.duplicates.values())}, {rejected}")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import io
 import itertools
 import random
 from collections.abc import Iterator
@@ -21,6 +22,8 @@ from analytics.rules.rummoli import (
     RummoliState,
     check_board_continuity,
     replay,
+    replay_fields,
+    replay_full,
     state_from_hand,
 )
 from analytics.rules.rummoli_cards import PAY_CARDS
@@ -28,6 +31,7 @@ from analytics.simulate.bots_rummoli import STYLES, RummoliBot
 from analytics.simulate.rummoli import play_round, simulate_rummoli
 from parsers import RUMMOLI_POTS, Action, HandHistory, Verb, dumps_hand, loads_hands, read_hands
 from parsers.knobs import Betting, Claim, Finale, Game, RummoliRules
+from parsers.reader import hand_and_fields, iter_chunks
 
 ILLEGAL = Path(__file__).parent / "data" / "illegal" / "rummoli"
 ILLEGAL_FILES = sorted(ILLEGAL.glob("*.phh"))
@@ -112,13 +116,37 @@ def _to_showdown(state: RummoliState) -> None:
 # ---------------------------------------------------------------- antes, deal, widow
 
 
-def test_short_player_antes_one_chip_per_pot_in_board_order() -> None:
+def test_short_player_antes_a_full_ante_per_pot_in_board_order() -> None:
+    """RULES.md 1: a full ante into each pot in board order while he can, the rest into
+    the next pot (worked by hand: the other player pays 2 into each pot)."""
     state = RummoliState([5, 40], 1, rules=RummoliRules(ante=1))
     assert state.antes == [5, 9]
     assert state.stacks == [0, 31]
     assert state.board == [2, 2, 2, 2, 2, 1, 1, 1, 1]
     state = RummoliState([12, 40], 2, rules=RummoliRules(ante=2))
-    assert state.board == [4, 4, 4, 3, 3, 3, 3, 3, 3]
+    assert state.antes == [12, 18]
+    assert state.board == [4, 4, 4, 4, 4, 4, 2, 2, 2]
+    state = RummoliState([40, 5], 2, rules=RummoliRules(ante=2))
+    assert state.stacks == [22, 0]
+    assert state.board == [4, 4, 3, 2, 2, 2, 2, 2, 2]
+    state = RummoliState([17, 3, 50], 1, rules=RummoliRules(ante=3))
+    assert state.antes == [17, 3, 27]
+    #        poker TS JD QC KH AS AKD 789 rummoli
+    assert state.board == [9, 6, 6, 6, 6, 5, 3, 3, 3]
+
+
+@given(ante=st.integers(1, 6), stacks=st.lists(st.integers(1, 80), min_size=2, max_size=8))
+def test_short_antes_fill_the_board_in_order(ante: int, stacks: list[int]) -> None:
+    """Each player's ante chips, taken alone, fill the pots in board order: full antes, then
+    at most one partial pot, then nothing."""
+    state = RummoliState(stacks, 1, rules=RummoliRules(ante=ante))
+    expected = [0] * 9
+    for stack in stacks:
+        paid = min(stack, 9 * ante)
+        for pot in range(9):
+            expected[pot] += min(ante, max(0, paid - pot * ante))
+    assert state.board == expected
+    assert sum(state.board) == sum(state.antes)
 
 
 def test_finale_round_pays_no_antes_and_plays_for_the_board() -> None:
@@ -474,3 +502,20 @@ def test_documented_example_round_replays() -> None:
     assert outcome.finishing_stacks == hand.finishing_stacks
     assert outcome.winner is not None
     assert any(action.comment for action in hand.actions)
+
+
+def test_short_ante_is_the_same_on_every_path() -> None:
+    """The illegal file's round with its finishing stacks right ([31, 0]): the full engine,
+    the lean replay (and its kernel), and the lean replay of the reader's columns agree."""
+    path = ILLEGAL / "ante_short_full_antes_in_board_order.phh"
+    text = path.read_text(encoding="utf-8").replace("finishing_stacks = [30, 0]",
+                                                      "finishing_stacks = [31, 0]")
+    (hand,) = loads_hands(text)
+    full = replay_full(hand)
+    assert full.finishing_stacks == (31, 0)
+    assert full.board_after is not None and hand.board_before is not None
+    assert replay(hand) == full
+    (chunk,) = iter_chunks(io.StringIO(text), "short.phh")
+    read, fields = hand_and_fields(chunk, "short.phh")
+    assert fields is not None
+    assert replay_fields(read, fields) == full

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Final
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -526,3 +527,36 @@ def test_the_ingest_rows_of_short_stack_files_are_the_per_hand_paths() -> None:
         outcome = replay_block(block)
         assert outcome.accepted.all()
         assert (outcome.award_pots > 0).any()
+
+
+def _blind_variants(hand: HandHistory) -> list[HandHistory]:
+    """``hand`` with blinds or min_bet breaking RULES.md 3's blinds rule, every way."""
+    n = hand.num_players
+    blinds = tuple(hand.blinds_or_straddles or ())
+    small, big = (blinds[1], blinds[0]) if n == 2 else (blinds[0], blinds[1])
+    wrong: list[tuple[int, ...]] = []
+    if n == 2:
+        wrong += [(small, big + 1), (0, small), (big, 0)]
+    else:
+        wrong += [(big + 1, big, *blinds[2:]), (0, big, *blinds[2:]),
+                  (small, big, *blinds[2:-1], big)]
+    hands = [dataclasses.replace(hand, blinds_or_straddles=blinds_) for blinds_ in wrong]
+    if hand.variant != "F78":
+        hands.append(dataclasses.replace(hand, min_bet=big - 1))
+    return hands
+
+
+def test_blinds_against_the_rule_are_left_to_the_engine_which_rejects_them() -> None:
+    """RULES.md 3's blinds (a third blind, an inverted pair, a heads-up big blind on the
+    button, a min_bet below the big blind): the block accepts none, the engine rejects each
+    (and the hand as simulated is accepted)."""
+    hands = list(simulated()[::9])
+    wrong = [variant for hand in hands for variant in _blind_variants(hand)]
+    accepted, total = check_hands([*hands, *wrong])
+    outcome = replay_block(read_block(dumps_hands([*hands, *wrong]).encode("utf-8"))[0])
+    assert not outcome.accepted[len(hands):].any()
+    assert outcome.accepted[:len(hands)].sum() > len(hands) // 2
+    for hand in wrong:
+        with pytest.raises(RuleError, match=r"blinds_or_straddles|min_bet"):
+            seveneight.replay(hand)
+    assert total == len(hands) + len(wrong) and accepted <= len(hands)

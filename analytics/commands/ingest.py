@@ -93,6 +93,12 @@ def ingest(
                            f"first: {item.message}", highlight=False)
         elif item.status == "error":
             _console.print(f"[red]{item.name}[/red]: {item.message}", highlight=False)
+        elif item.status == "skipped":
+            _console.print(f"[yellow]skipped[/yellow] {item.message}", highlight=False)
+    if summary.internal_errors:
+        _console.print(f"[red]{summary.internal_errors:,} hand(s) rejected for an internal "
+                       f"error[/red] (a bug in handlab, not in the histories; the other hands "
+                       f"loaded): the tracebacks are in {summary.error_log}", highlight=False)
     _console.print(f"{summary.hands:,} hands read in {summary.seconds:.1f} s "
                    f"({summary.hands_per_second:,.0f} hands/s)")
     raise typer.Exit(summary.exit_code)

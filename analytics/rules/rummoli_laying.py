@@ -106,8 +106,11 @@ class LayingPhase:
             if self.finale_pot is not None and self.phase is _PHASE_OVER:
                 return "the end-of-game round is poker only: there is no Rummoli phase"
             return f"laying a card is not allowed now: {self.expecting()}"
-        if not 0 <= code < 52 or not self.hands[index] >> code & 1:
-            return f"{player_name(index)} does not hold {DECK[code] if code >= 0 else '??'}"
+        if code < 0:
+            return (f"{player_name(index)} lays ??: a card laid in the Rummoli phase must be"
+                    " known (who must lay next depends on it)")
+        if not self.hands[index] >> code & 1:
+            return f"{player_name(index)} does not hold {DECK[code]}"
         if index == self._turn and self._allowed >> code & 1:
             return None
         turn, need = player_name(self._turn), self._allowed_text()
@@ -140,7 +143,7 @@ class LayingPhase:
 
     def can_lay(self, player: int, code: int) -> bool:
         """True when ``player`` may lay card ``code`` now."""
-        return (self.phase is _PHASE_RUMMOLI and player - 1 == self._turn
+        return (self.phase is _PHASE_RUMMOLI and player - 1 == self._turn and code >= 0
                 and bool(self._allowed >> code & 1))
 
     def allowed_cards(self) -> tuple[Card, ...]:
@@ -150,7 +153,8 @@ class LayingPhase:
     def lay(self, player: int, code: int) -> None:
         """``player`` lays card ``code``; pots it completes are won (claim = auto) or claimable."""
         index = player - 1
-        if self.phase is not _PHASE_RUMMOLI or index != self._turn or not self._allowed >> code & 1:
+        if (self.phase is not _PHASE_RUMMOLI or index != self._turn or code < 0
+                or not self._allowed >> code & 1):
             self.verify_lay(player, code)
         bit = 1 << code
         hand = self.hands[index] ^ bit

@@ -213,8 +213,9 @@ class RummoliState(PokerPhase, LayingPhase):
     def _pay_antes(self) -> None:
         """Every player pays ``ante`` into each pot; a short player is all in for the ante.
 
-        A short player's chips go one at a time round the board in pot order
-        (poker, TS, ... rummoli), so each pot gets as even a share as possible.
+        A short player pays a full ante into each pot in board order (poker, TS, JD, QC,
+        KH, AS, AKD, 789, rummoli) while he can, and what is left into the next pot
+        (RULES.md 1): with ante 2 and 5 chips, 2 to poker, 2 to TS and 1 to JD.
         """
         ante = self.rules.ante
         full = ante * NINE_POTS
@@ -226,9 +227,11 @@ class RummoliState(PokerPhase, LayingPhase):
             return
         for index, stack in enumerate(self.stacks):
             paid = full if stack >= full else stack
-            share, extra = divmod(paid, NINE_POTS)
-            for pot in range(NINE_POTS):
-                board[pot] += share + (1 if pot < extra else 0)
+            whole, rest = divmod(paid, ante)
+            for pot in range(whole):  # a full ante into each pot while he can
+                board[pot] += ante
+            if rest:  # what is left into the next pot
+                board[whole] += rest
             self.stacks[index] = stack - paid
             self.antes[index] = paid
 

@@ -48,8 +48,8 @@ from parsers.cards import UNKNOWN, Card, format_cards
 from parsers.knobs import Betting
 from parsers.model import Action, ActionFields, HandHistory, Verb
 
-__all__ = ["STRUCTURES", "Phase", "SevenEightLegal", "SevenEightState", "replay",
-           "replay_fields"]
+__all__ = ["STRUCTURES", "Phase", "SevenEightLegal", "SevenEightState", "blinds_problem",
+           "replay", "replay_fields"]
 
 STRUCTURES: dict[str, Betting] = {
     "N78": Betting.NO_LIMIT,
@@ -132,6 +132,45 @@ def _p(player: int) -> str:
     return f"p{player + 1}"
 
 
+def blinds_problem(blinds: Sequence[int], structure: Betting, min_bet: int) -> str | None:
+    """What is wrong with a hand's blinds (``blinds_or_straddles``) and, in no-limit and
+    pot-limit, its ``min_bet``; None when nothing is (RULES.md 3).
+
+    The blinds are exactly a small and a big blind (each at least 1, the small no larger
+    than the big) posted by the two seats after the button, ``p1`` and ``p2``, every other
+    seat posting 0; heads-up the button ``p2`` posts the small blind and ``p1`` the big.
+    The minimum bet (``min_bet``) is at least the big blind.  The block replay
+    (:func:`analytics.rules.seveneight_block.replay_block`) applies the same rule to a
+    block's columns at once, leaving the hands it refuses to this engine.
+    """
+    n = len(blinds)
+    if n < 2:
+        return None  # the player count's own error comes first
+    if n == 2:
+        big, small = blinds
+        if small < 1 or big < 1:
+            return (f"blinds_or_straddles {list(blinds)}: heads-up the button p2 posts the small"
+                    " blind and p1 the big blind, each at least 1")
+        if small > big:
+            return (f"blinds_or_straddles {list(blinds)}: heads-up the button p2 posts the small"
+                    f" blind, not the big: p2's {small} is more than p1's {big}")
+    else:
+        small, big = blinds[0], blinds[1]
+        if small < 1 or big < 1:
+            return (f"blinds_or_straddles {list(blinds)}: p1 posts the small blind and p2 the"
+                    " big blind, each at least 1")
+        if small > big:
+            return (f"blinds_or_straddles {list(blinds)}: the small blind (p1, {small}) is more"
+                    f" than the big blind (p2, {big})")
+        third = next((seat for seat in range(2, n) if blinds[seat]), None)
+        if third is not None:
+            return (f"blinds_or_straddles {list(blinds)}: {_p(third)} posts {blinds[third]}, but"
+                    " only the small and the big blind post (p1 and p2); every other seat 0")
+    if structure is not _BETTING_FIXED_LIMIT and min_bet < big:
+        return f"min_bet {min_bet} is below the big blind {big} (the big blind is the minimum bet)"
+    return None
+
+
 class SevenEightState:
     """One hand of 7 & 8 in progress; see the module docstring.
 
@@ -177,6 +216,9 @@ class SevenEightState:
             raise _error(f"7 & 8 is played by 2 to 17 players, not {n}", "players")
         if len(antes) != n or len(blinds) != n:
             raise _error("antes and blinds_or_straddles need one entry per player", "header")
+        blinds_wrong = blinds_problem(blinds, structure, bet_sizes[0])
+        if blinds_wrong is not None:
+            raise _error(blinds_wrong, "blinds")
         if min(starting_stacks) <= 0:
             for player, stack in enumerate(starting_stacks):
                 if stack <= 0:
@@ -715,8 +757,9 @@ def _replay_lean_columns(hand: HandHistory, actors: Sequence[int], verbs: Sequen
         return None
     antes = hand.antes or (0,) * n
     blinds = hand.blinds_or_straddles or (0,) * n
-    if len(antes) != n or len(blinds) != n or min(antes) < 0 or min(blinds) < 0:
-        return None
+    if (len(antes) != n or len(blinds) != n or min(antes) < 0
+            or blinds_problem(blinds, structure, size1) is not None):
+        return None  # the full engine gives the error
     holes = _lean_first_deal(actors, verbs, cards, targets, n)
     if holes is None:
         return None

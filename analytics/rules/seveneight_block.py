@@ -154,6 +154,31 @@ def _writable(values: _A) -> _A:
     return values if values.flags.writeable else values.copy()
 
 
+def _blinds_right(block: SevenEightBlock, fixed: npt.NDArray[np.bool_], min_bets: Ints
+                  ) -> npt.NDArray[np.bool_]:
+    """Per hand of ``block``, whether its blinds and min_bet keep the rule
+    :func:`analytics.rules.seveneight.blinds_problem` states (on the columns, at once):
+    a small and a big blind of at least 1, the small no larger, on ``p1`` and ``p2``
+    (heads-up ``p2`` the small, ``p1`` the big), 0 elsewhere; ``min_bet`` at least the big
+    blind unless the betting is fixed-limit."""
+    offsets = _int64(block.seat_offsets)
+    blinds = _int64(block.blinds)
+    counts = np.diff(offsets)
+    right = counts >= 2
+    if not len(blinds):
+        return right
+    starts = np.minimum(offsets[:-1], len(blinds) - 1)
+    first = blinds[starts]
+    second = blinds[np.minimum(starts + 1, len(blinds) - 1)]
+    heads_up = counts == 2
+    small = np.where(heads_up, second, first)
+    big = np.where(heads_up, first, second)
+    # Seats posting something, per hand: exactly the two blinds.
+    posting = np.add.reduceat((blinds != 0).astype(np.int64), starts) * (counts > 0)
+    return (right & (small >= 1) & (small <= big) & (posting == 2)
+            & (fixed | (min_bets >= big)))
+
+
 def replay_block(block: SevenEightBlock) -> BlockOutcome:
     """Replay every hand of ``block``: accepted when the lean 7 & 8 replay
     (:func:`analytics.rules.seveneight.replay_fields`'s first try) accepts the hand, or
@@ -164,6 +189,8 @@ def replay_block(block: SevenEightBlock) -> BlockOutcome:
     min_bets = _int64(block.min_bets)
     size1 = np.where(fixed, _int64(block.small_bets), min_bets)
     size2 = np.where(fixed, _int64(block.big_bets), min_bets)
+    # A hand whose blinds or min_bet break the rule is left to the engine, which says why.
+    structures[~_blinds_right(block, fixed, min_bets)] = -1
     values, categories = _rank_tables()
     (accepted, winners, nets, won, refunds, contributions, finishing, award_offsets,
      award_players, award_amounts, award_pots, showdown_offsets, showdown_players, showdown_actions,

@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Final
 
 from analytics.warehouse.connection import WriterLease, project_root, resolve_db
+from analytics.warehouse.errorlog import ErrorLog
 from analytics.warehouse.errors import SourceError
 from analytics.warehouse.facts import PotGames, PotHold
 from analytics.warehouse.loader import (
@@ -48,8 +49,15 @@ from analytics.warehouse.loader import (
     record_file,
     rollback,
 )
-from analytics.warehouse.pipeline import Unit, UnitResult, init_worker, process_unit
-from analytics.warehouse.rows import FileContext
+from analytics.warehouse.pipeline import (
+    INTERNAL_ERROR_LOG,
+    INTERNAL_STAGE,
+    Unit,
+    UnitResult,
+    init_worker,
+    process_unit,
+)
+from analytics.warehouse.rows import FileContext, RejectRow
 from analytics.warehouse.sources import Limits, SourceRef, content_digest, expand, open_source
 from parsers.fields import VARIANTS
 from parsers.reader import Chunk, Cut, HandCuts, iter_chunks
@@ -111,7 +119,8 @@ class FileSummary:
     """What happened to one source.
 
     ``status`` is ``loaded``, ``partial`` (loaded, some hands rejected),
-    ``already loaded`` (its content was loaded before: nothing to do) or
+    ``already loaded`` (its content was loaded before: nothing to do),
+    ``skipped`` (a symbolic link inside a folder or an archive: not followed, by design) or
     ``error`` (unreadable or over a limit: nothing of it loaded; see ``message``).
     """
 
@@ -133,6 +142,11 @@ class IngestSummary:
     files: list[FileSummary] = field(default_factory=list)
     by_game: dict[str, GameCounts] = field(default_factory=dict)
     seconds: float = 0.0
+    internal_errors: int = 0
+    """Hands rejected for a bug in handlab (stage ``internal``; counted in ``rejected``)."""
+    error_log: Path | None = None
+    """The error log holding this ingest's tracebacks, when it wrote any
+    (:mod:`analytics.warehouse.errorlog`)."""
 
     @property
     def hands(self) -> int:
@@ -508,10 +522,13 @@ def ingest(
         refs = [replace(ref, label=names[ref.path]) if ref.path in names else ref
                 for ref in refs]
     for ref in refs:
-        if ref.problem is not None:
+        if ref.skipped is not None:
+            summary.files.append(FileSummary(ref.name, "skipped", message=f"{ref.name}: "
+                                             f"{ref.skipped}"))
+        elif ref.problem is not None:
             summary.files.append(FileSummary(ref.name, "error", message=f"{ref.name}: "
                                              f"{ref.problem}"))
-    refs = [ref for ref in refs if ref.problem is None]
+    refs = [ref for ref in refs if ref.problem is None and ref.skipped is None]
     with WriterLease(summary.db, wait=wait, hold=hold) as lease:
         planned = _plan(refs, limits, lambda shas: known_files(lease.con, shas), summary)
         total = sum(item.size for item in planned)
@@ -599,6 +616,7 @@ class _Writer:
         self.parts: _Planned | None = None  # the file in parts being loaded
         self.active = False  # a transaction is open
         self.games = PotGames()  # the Rummoli games with pot rows, across the batches
+        self.log = ErrorLog(summary.db)  # the tracebacks of the bugs met
         # complete files of a transaction rolled back by a file in parts that failed
         self.requeued: list[_Planned] = []
 
@@ -681,16 +699,38 @@ class _Writer:
             game_duplicates.update(duplicates)
         if result.last:  # the file's last batch: its held pot rows go in now
             item.pots.flush(con, self.games)
-        load_rejects(con, item.context, result.rejects)
-        if result.rejects and file_summary.message is None:
-            file_summary.message = result.rejects[0].error.splitlines()[0]
+        rejects = self._logged(result)
+        load_rejects(con, item.context, rejects)
+        if rejects and file_summary.message is None:
+            file_summary.message = rejects[0].error.splitlines()[0]
         stats.loaded += sum(game_loaded.values())
         stats.duplicates += sum(game_duplicates.values())
         stats.rejected += len(result.rejects)
+        stats.internal += sum(r.stage == INTERNAL_STAGE for r in result.rejects)
         item.games.update({("loaded", g): n for g, n in game_loaded.items()})
         item.games.update({("duplicates", g): n for g, n in game_duplicates.items()})
         item.games.update({("rejected", g): n for g, n in result.rejected.items()})
         self.rows += _result_rows(result)
+
+    def _logged(self, result: UnitResult) -> list[RejectRow]:
+        """``result``'s rejects, their tracebacks and the fast paths' written to the error
+        log (an internal error's reason then names the log's path)."""
+        log = self.log
+        for text in result.fallbacks:
+            heading, _, trace = text.partition("\n")
+            log.write(heading, trace)
+        rejects = result.rejects
+        if not result.fallbacks and not any(r.stage == INTERNAL_STAGE for r in rejects):
+            return rejects
+        named: list[RejectRow] = []
+        for reject in rejects:
+            if reject.stage == INTERNAL_STAGE:
+                log.write(reject.error.split(" (a bug in handlab")[0], reject.detail or "")
+                reject = replace(reject, error=reject.error.replace(INTERNAL_ERROR_LOG,
+                                                                    str(log.path)))
+            named.append(reject)
+        self.summary.error_log = log.path
+        return named
 
     def commit(self, *, last: bool = False) -> None:
         """Commit the open transaction (if any): its files count from now on.
@@ -717,6 +757,7 @@ class _Writer:
         file_summary.status = stats.status
         file_summary.hands, file_summary.loaded = stats.hands, stats.loaded
         file_summary.duplicates, file_summary.rejected = stats.duplicates, stats.rejected
+        self.summary.internal_errors += stats.internal
         for (kind, game), n in item.games.items():
             counts = self.summary.by_game.setdefault(game, GameCounts())
             setattr(counts, kind, getattr(counts, kind) + n)

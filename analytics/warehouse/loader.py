@@ -50,6 +50,7 @@ class FileStats:
     loaded: int = 0
     duplicates: int = 0
     rejected: int = 0
+    internal: int = 0  # of the rejected, those rejected for a bug in handlab (not recorded)
 
     @property
     def status(self) -> str:

@@ -11,9 +11,17 @@ split off a large compressed source.  Either way
 ``hand_facts`` rows, :mod:`~analytics.warehouse.fact_rows`), the rejected hands, and
 counts.
 
-Only :class:`~analytics.rules.RuleError` and parse errors make a hand a
-reject.  Any other exception, a missing engine module included, is a bug and
-propagates: it must stop the ingest, not be filed as bad input.
+A :class:`~analytics.rules.RuleError` or a parse error makes a hand a reject (bad
+input).  Any other exception while one hand is read, replayed or made rows of is a bug
+in handlab, and it must not take the other hands down: that hand becomes a reject of
+stage ``internal`` ("internal error", the exception's type and message), its traceback
+travels with the reject (:attr:`~analytics.warehouse.rows.RejectRow.detail`) to the
+ingest's error log, and the rest of the file goes on (docs/reliability.md); only a broken
+installation (an engine module missing) and a lack of memory, no hand's fault, still stop
+the ingest (:data:`_NOT_A_HAND_FAULT`).  A fast path
+(the 7 & 8 block, a batch's rows made together) that fails falls back to the per-hand
+path, hand by hand, so the failure is pinned on the hand that causes it; the fast
+path's own traceback goes to the log too (:attr:`UnitResult.fallbacks`).
 """
 
 from __future__ import annotations
@@ -24,9 +32,11 @@ import io
 import os
 import signal
 import sys
+import traceback
 from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from itertools import islice
 from typing import IO, Final, cast
 
@@ -34,7 +44,7 @@ import numpy as np
 import numpy.typing as npt
 import pyarrow as pa
 
-from analytics.rules import RuleError, replay, replay_fields
+from analytics.rules import Outcome, RuleError, replay, replay_fields
 from analytics.rules.seveneight_block import replay_block
 from analytics.warehouse.block_rows import block_ids, block_tables
 from analytics.warehouse.errors import SourceError
@@ -47,7 +57,12 @@ from parsers.knobs import Game
 from parsers.model import ActionFields, HandHistory, with_actions
 from parsers.reader import Chunk, Cut, hands_and_fields, iter_chunks, plain_hands
 
-__all__ = ["Unit", "UnitResult", "init_worker", "process_chunks", "process_data", "process_unit"]
+__all__ = ["INTERNAL_STAGE", "Unit", "UnitResult", "init_worker", "process_chunks", "process_data",
+           "process_unit"]
+
+INTERNAL_STAGE: Final = "internal"
+"""The stage of a reject whose hand met a bug in handlab (an unexpected exception), not a
+fault of its own; the others are ``parse`` and ``rules``."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,6 +95,9 @@ class UnitResult:
     rejected: Counter[str] = field(default_factory=Counter)
     batch_duplicates: Counter[str] = field(default_factory=Counter)
     error: str | None = None
+    # Tracebacks of fast paths that failed and left their hands to the per-hand path (no
+    # hand is lost by it, but the bug goes to the error log).
+    fallbacks: list[str] = field(default_factory=list)
 
 
 _READS_FIELDS = (Game.SEVENEIGHT, Game.BIGTWO, Game.RUMMOLI)
@@ -103,9 +121,10 @@ def process_chunks(chunks: Iterable[Chunk], context: FileContext, batch_hands: i
     iterator = iter(chunks)
     while group := list(islice(iterator, batch_hands)):
         result.hands += len(group)
-        found = (_block_batch(group, context, scan_seveneight(group, context.path)) if blocks
+        found = (_fast_block_batch(group, context, result,
+                                   partial(scan_seveneight, group, context.path)) if blocks
                  else None)
-        _add(result, found or _per_hand_batch(group, range(len(group)), context))
+        _add(result, found or _per_hand_batch(group, range(len(group)), context, result))
 
 
 def process_data(data: bytes, context: FileContext, batch_hands: int, result: UnitResult,
@@ -129,10 +148,10 @@ def process_data(data: bytes, context: FileContext, batch_hands: int, result: Un
         end = min(begin + batch_hands, len(hands))
         group = hands.chunks(begin, end)
         result.hands += len(group)
-        scanned = scan_texts(hands.raws[begin:end], hands.first_lines[begin:end],
-                             hands.indexes[begin:end], context.path)
-        _add(result, _block_batch(group, context, scanned)
-             or _per_hand_batch(group, range(len(group)), context))
+        scan = partial(scan_texts, hands.raws[begin:end], hands.first_lines[begin:end],
+                       hands.indexes[begin:end], context.path)
+        _add(result, _fast_block_batch(group, context, result, scan)
+             or _per_hand_batch(group, range(len(group)), context, result))
 
 
 _VARIANT_LINE_END: Final = (BLOCK_VARIANT_END + "\n").encode()
@@ -146,7 +165,39 @@ def _add(result: UnitResult, found: _Found) -> None:
         result.rejected[reject.game or "unknown"] += 1
     result.batch_duplicates.update(duplicates)
     if tables is not None:
-        result.batches.append(_with_facts(tables))
+        result.batches.append(_with_facts(tables, result))
+
+
+def _fast_block_batch(group: Sequence[Chunk], context: FileContext, result: UnitResult,
+                      scan: Callable[[], tuple[SevenEightBlock, list[int]]]) -> _Found | None:
+    """:func:`_block_batch` of ``group`` with the scanner's block (``scan()``), or None --
+    the per-hand path takes the whole batch -- when the block path fails (a bug: its
+    traceback goes to ``result.fallbacks``)."""
+    try:
+        return _block_batch(group, context, scan(), result)
+    except _NOT_A_HAND_FAULT:
+        raise
+    except Exception:  # a bug of the fast path: the per-hand path decides every hand
+        result.fallbacks.append(_fallback_text("the 7 & 8 block path", context.path, group))
+        return None
+
+
+def _fallback_text(path_name: str, file: str, group: Sequence[Chunk]) -> str:
+    """A log entry for a fast path that failed on the batch ``group`` of ``file``."""
+    if len(group):
+        first, last = group[0], group[len(group) - 1]  # a lazy sequence: no index -1
+        where = f"hands {first.index}-{last.index} (lines {first.first_line}-{last.first_line})"
+    else:
+        where = "no hand"
+    return (f"{file}: {path_name} failed on {where}; the per-hand path took them\n"
+            f"{traceback.format_exc()}")
+
+
+_NOT_A_HAND_FAULT: Final = (MemoryError, ImportError, SourceError)
+"""Exceptions that are no hand's fault and are never made a reject: the machine out of
+memory, handlab's installation broken (an engine module missing: every hand would be
+rejected and its file recorded as loaded), the source unreadable (which fails the whole
+file, :func:`process_unit`).  They stop the ingest (or fail the file) as before."""
 
 
 _Found = tuple[dict[str, pa.Table] | None, list[RejectRow], Counter[str]]
@@ -154,34 +205,138 @@ _Found = tuple[dict[str, pa.Table] | None, list[RejectRow], Counter[str]]
 the hands it held twice by game."""
 
 
-def _per_hand_batch(group: Sequence[Chunk], positions: Iterable[int], context: FileContext
-                    ) -> _Found:
+def _per_hand_batch(group: Sequence[Chunk], positions: Iterable[int], context: FileContext,
+                    result: UnitResult | None = None) -> _Found:
     """The batch of the chunks of ``group`` at ``positions`` (increasing), each hand read,
-    replayed and added on its own: the path that takes every hand and gives every error."""
+    replayed and added on its own: the path that takes every hand and gives every error.
+
+    A hand whose replay raises anything but a :class:`RuleError` is an internal-error
+    reject (:func:`_internal_reject`).  When reading the hands together or making the
+    batch's rows fails (a bug there cannot be pinned on one hand), the batch is done again
+    one hand at a time (:func:`_hand_by_hand`), and the traceback goes to
+    ``result.fallbacks``.
+    """
+    chosen = list(positions)
+    try:
+        return _hands_together(group, chosen, context)
+    except _NOT_A_HAND_FAULT:
+        raise
+    except Exception:  # a bug of the batch's reading or rows: find its hand, keep the rest
+        if result is not None:
+            result.fallbacks.append(_fallback_text("the batch's reading or rows", context.path,
+                                                   [group[p] for p in chosen]))
+        return _hand_by_hand(group, chosen, context)
+
+
+def _hands_together(group: Sequence[Chunk], positions: list[int], context: FileContext
+                    ) -> _Found:
+    """:func:`_per_hand_batch` the usual way: the hands read together, their rows made as
+    one batch."""
     batch = Batch(context)
     rejects: list[RejectRow] = []
+    for hand, fields in _read_hands(group, positions, context.path):
+        found = _replayed(hand, fields, context.path)
+        if isinstance(found, RejectRow):
+            rejects.append(found)
+        else:
+            batch.add(hand, found, fields)
+    return (batch.tables() if len(batch) else None), rejects, batch.duplicates
+
+
+def _hand_by_hand(group: Sequence[Chunk], positions: list[int], context: FileContext
+                  ) -> _Found:
+    """:func:`_per_hand_batch` with each hand read, replayed and made rows of alone (slow:
+    only after a failure of the usual way), an exception at any step making that hand an
+    internal-error reject.  Its rows are put together as the usual way's, a hand the batch
+    already holds counted as a duplicate."""
+    parts: list[dict[str, pa.Table]] = []
+    rejects: list[RejectRow] = []
+    duplicates: Counter[str] = Counter()
+    ids: set[int] = set()
     name = context.path
-    for hand, fields in _read_hands(group, positions, name):
-        game = hand.game.value if hand.game is not None else None
-        if hand.errors:
-            first = hand.errors[0]
-            rejects.append(RejectRow(
-                hand_index=hand.index, line=first.line if first.line is not None else hand.line,
-                stage="parse", game=game, error="\n".join(str(e) for e in hand.errors),
-                raw=hand.raw))
+    for position in positions:
+        chunk = group[position]
+        try:
+            ((hand, fields),) = list(hands_and_fields([chunk], name))
+        except _NOT_A_HAND_FAULT:
+            raise
+        except Exception as error:
+            rejects.append(_internal_reject(error, name, chunk.index, chunk.first_line, None,
+                                            "\n".join(chunk.lines)))
             continue
+        found = _replayed(hand, fields, name)
+        if isinstance(found, RejectRow):
+            rejects.append(found)
+            continue
+        batch = Batch(context)
+        try:
+            batch.add(hand, found, fields)
+            tables = batch.tables()
+        except _NOT_A_HAND_FAULT:
+            raise
+        except Exception as error:
+            rejects.append(_internal_reject(error, name, hand.index, hand.line,
+                                            _game_of(hand), hand.raw))
+            continue
+        (key,) = batch.ids
+        if key in ids:
+            duplicates[_game_of(hand) or "unknown"] += 1
+            continue
+        ids.add(key)
+        parts.append(tables)
+    if not parts:
+        return None, rejects, duplicates
+    together = {table: pa.concat_tables([part[table] for part in parts])
+                for table in parts[0]}
+    return together, rejects, duplicates
+
+
+def _replayed(hand: HandHistory, fields: ActionFields | None, name: str
+              ) -> Outcome | RejectRow:
+    """The outcome of ``hand`` (read with ``fields``, or with its actions), or its reject:
+    a parse error, a rules error, or an internal error (any other exception)."""
+    game = _game_of(hand)
+    if hand.errors:
+        first = hand.errors[0]
+        return RejectRow(
+            hand_index=hand.index, line=first.line if first.line is not None else hand.line,
+            stage="parse", game=game, error="\n".join(str(e) for e in hand.errors),
+            raw=hand.raw)
+    try:
         if fields is not None and hand.game not in _READS_FIELDS:
             hand = with_actions(hand, fields)  # the other engines replay Action objects
-        try:
-            outcome = (replay(hand) if fields is None or hand.actions
-                       else replay_fields(hand, fields))
-        except RuleError as error:
-            rejects.append(RejectRow(
-                hand_index=hand.index, line=error.line if error.line is not None else hand.line,
-                stage="rules", game=game, error=_error_text(error), raw=hand.raw))
-            continue
-        batch.add(hand, outcome, fields)
-    return (batch.tables() if len(batch) else None), rejects, batch.duplicates
+        return (replay(hand) if fields is None or hand.actions
+                else replay_fields(hand, fields))
+    except RuleError as error:
+        return RejectRow(
+            hand_index=hand.index, line=error.line if error.line is not None else hand.line,
+            stage="rules", game=game, error=_error_text(error), raw=hand.raw)
+    except _NOT_A_HAND_FAULT:
+        raise
+    except Exception as error:  # a bug in an engine: this hand only
+        return _internal_reject(error, name, hand.index, hand.line, game, hand.raw)
+
+
+def _game_of(hand: HandHistory) -> str | None:
+    return hand.game.value if hand.game is not None else None
+
+
+INTERNAL_ERROR_LOG: Final = "the ingest's error log"
+"""How a worker's internal-error reject names the log its traceback goes to; the writer
+puts the log's path in its place (:mod:`analytics.warehouse.errorlog`)."""
+
+
+def _internal_reject(error: Exception, name: str, index: int, line: int | None,
+                     game: str | None, raw: str) -> RejectRow:
+    """The reject of a hand that met a bug: where, the exception's type and message, and
+    (in ``detail``, for the log) the traceback."""
+    where = f"{name}:{line}" if line is not None else name
+    message = str(error).splitlines()[0] if str(error) else ""
+    text = (f"{where}: hand {index}: internal error: {type(error).__name__}"
+            f"{': ' + message if message else ''} (a bug in handlab, not a fault of the hand;"
+            f" the traceback is in {INTERNAL_ERROR_LOG})")
+    return RejectRow(hand_index=index, line=line, stage=INTERNAL_STAGE, game=game, error=text,
+                     raw=raw, detail=traceback.format_exc())
 
 
 def _read_hands(group: Sequence[Chunk], positions: Iterable[int], name: str
@@ -201,17 +356,33 @@ READ_TOGETHER: Final = 500
 of Python's steps, few enough that only a few hundred parsed hands are held at a time."""
 
 
-def _with_facts(tables: dict[str, pa.Table]) -> dict[str, pa.Table]:
+def _with_facts(tables: dict[str, pa.Table], result: UnitResult) -> dict[str, pa.Table]:
     # The derived seat_facts and hand_facts rows travel with the batch, so the single
-    # writer only filters and inserts them (None: rare data the SQL must fill).
-    facts = fact_tables(tables)
+    # writer only filters and inserts them (None: rare data the SQL must fill).  They
+    # come from the batch's rows, which are right: when making them fails, the SQL fills
+    # them as it does for the rare data, and the failure goes to the log.
+    try:
+        facts = fact_tables(tables)
+    except _NOT_A_HAND_FAULT:
+        raise
+    except Exception:
+        result.fallbacks.append(f"{_tables_file(tables)}: the batch's seat and hand facts "
+                                f"failed; the SQL filled them\n{traceback.format_exc()}")
+        facts = None
     if facts is not None:
         tables.update(facts)
     return tables
 
 
+def _tables_file(tables: dict[str, pa.Table]) -> str:
+    """The source file of a batch's tables, for a log entry."""
+    files = tables["hands"]["source_file"]
+    return str(files[0]) if len(files) else "a batch"
+
+
 def _block_batch(group: Sequence[Chunk], context: FileContext,
-                 scanned: tuple[SevenEightBlock, list[int]]) -> _Found | None:
+                 scanned: tuple[SevenEightBlock, list[int]], result: UnitResult | None = None
+                 ) -> _Found | None:
     """The batch of ``group`` with its 7 & 8 hands of the writer's layout done as one block
     (:mod:`parsers.block`): scanned, replayed (:func:`replay_block`) and made rows of
     (:mod:`~analytics.warehouse.block_rows`, all-in equity rows included) together.  The
@@ -237,7 +408,7 @@ def _block_batch(group: Sequence[Chunk], context: FileContext,
     if len(kept) < len(taken):
         duplicates["seveneight"] += len(taken) - len(kept)
     others = sorted([*declined, *block.positions[left].tolist()])
-    other_tables, rejects, other_duplicates = _per_hand_batch(group, others, context)
+    other_tables, rejects, other_duplicates = _per_hand_batch(group, others, context, result)
     duplicates.update(other_duplicates)
     kept_ids = ids[kept]
     other_ids = (np.empty(0, np.int64) if other_tables is None

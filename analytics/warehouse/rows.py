@@ -28,7 +28,8 @@ from analytics.warehouse.identity import ActionColumns, action_columns, field_co
 from parsers.knobs import Game
 from parsers.model import RUMMOLI_POTS, ActionFields, HandHistory, Verb, with_actions
 
-__all__ = ["ARROW_SCHEMAS", "Batch", "FileContext", "RejectRow", "reject_table", "street_of"]
+__all__ = ["ARROW_SCHEMAS", "RAW_KEPT_BYTES", "Batch", "FileContext", "RejectRow", "kept_raw",
+           "reject_table", "street_of"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +51,9 @@ class RejectRow:
     game: str | None
     error: str
     raw: str
+    detail: str | None = field(default=None, compare=False)
+    """For an internal error (stage ``internal``), the traceback: it goes to the ingest's
+    error log, not to the ``rejects`` table."""
 
 
 _I16 = pa.int16()
@@ -529,11 +533,33 @@ def _ids_and_seq(ids: np.ndarray, counts: list[int]) -> dict[str, np.ndarray]:
     return {"hand_id": np.repeat(ids, repeats), "seq": seq.astype(np.int32)}
 
 
+RAW_KEPT_BYTES: Final = 4096
+"""The most of a rejected hand's text the ``rejects`` table keeps (its first bytes): enough
+for any ordinary hand, and a file that is not a history at all (a file given by mistake,
+a hostile upload) is not copied into the database whole."""
+
+
+def kept_raw(raw: str) -> tuple[str, str | None]:
+    """A rejected hand's text as stored: at most its first :data:`RAW_KEPT_BYTES` bytes of
+    UTF-8 (cut at a character's start), and a note saying it was cut (None when whole)."""
+    if len(raw) * 4 <= RAW_KEPT_BYTES:  # surely short enough: no encoding needed
+        return raw, None
+    data = raw.encode("utf-8", "surrogatepass")
+    if len(data) <= RAW_KEPT_BYTES:
+        return raw, None
+    kept = data[:RAW_KEPT_BYTES].decode("utf-8", "ignore")
+    return kept, (f"the hand's text is {len(data):,} bytes: rejects.raw keeps its first "
+                  f"{RAW_KEPT_BYTES:,}")
+
+
 def reject_table(context: FileContext, rejects: list[RejectRow]) -> pa.Table:
-    """Rejected hands of one file as an Arrow table for the ``rejects`` table."""
-    return pa.Table.from_pylist(
-        [{"sha256": context.sha256, "file": context.path, "hand_index": r.hand_index,
-          "line": r.line, "stage": r.stage, "game": r.game, "error": r.error, "raw": r.raw,
-          "rejected_at": context.loaded_at} for r in rejects],
-        schema=_REJECT_SCHEMA,
-    )
+    """Rejected hands of one file as an Arrow table for the ``rejects`` table (a hand's
+    text cut to :data:`RAW_KEPT_BYTES`, :func:`kept_raw`, the error saying so)."""
+    rows = []
+    for r in rejects:
+        raw, cut = kept_raw(r.raw)
+        rows.append({"sha256": context.sha256, "file": context.path,
+                     "hand_index": r.hand_index, "line": r.line, "stage": r.stage,
+                     "game": r.game, "error": r.error if cut is None else f"{r.error}\n({cut})",
+                     "raw": raw, "rejected_at": context.loaded_at})
+    return pa.Table.from_pylist(rows, schema=_REJECT_SCHEMA)

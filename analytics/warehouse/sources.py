@@ -78,6 +78,13 @@ class SourceRef:
     problem: str | None = None
     label: str | None = None
     """Shown and stored instead of ``path`` (an upload's original name, not its temp path)."""
+    skipped: str | None = None
+    """Why the source is left unread on purpose (a symbolic link inside a folder or an
+    archive); the ingest names it in its summary as skipped."""
+    follow: bool = True
+    """Whether the file at ``path`` may be opened through a symbolic link: True for a path
+    given itself, False for one found in a folder (opened with ``O_NOFOLLOW``, so a file
+    swapped for a link after the folder was listed is not read either)."""
 
     @property
     def name(self) -> str:
@@ -103,12 +110,20 @@ def _unsafe_member(name: str) -> str | None:
     return None
 
 
-def _zip_members(path: str, limits: Limits) -> list[SourceRef]:
+def _open_binary(path: str, follow: bool) -> IO[bytes]:
+    """``path`` opened for reading bytes; with ``follow`` False, not through a symbolic
+    link (``O_NOFOLLOW``: a link raises OSError)."""
+    flags = os.O_RDONLY | (0 if follow else getattr(os, "O_NOFOLLOW", 0))
+    return os.fdopen(os.open(path, flags), "rb")
+
+
+def _zip_members(path: str, limits: Limits, follow: bool = True) -> list[SourceRef]:
     try:
-        with zipfile.ZipFile(path) as archive:
+        with _open_binary(path, follow) as raw, zipfile.ZipFile(raw) as archive:
             infos = [info for info in archive.infolist() if not info.is_dir()]
     except (zipfile.BadZipFile, OSError) as error:
-        return [SourceRef("zip", path, None, 0, f"not a readable zip archive: {error}")]
+        return [SourceRef("zip", path, None, 0, f"not a readable zip archive: {error}",
+                          follow=follow)]
     if len(infos) > limits.max_members:
         return [SourceRef("zip", path, None, 0,
                           f"{len(infos)} members, more than the limit of {limits.max_members}")]
@@ -122,45 +137,75 @@ def _zip_members(path: str, limits: Limits) -> list[SourceRef]:
         problem = _unsafe_member(info.filename)
         if problem is None and not _is_history(info.filename):
             continue  # READMEs and the like travel in archives; only histories are loaded
+        if problem is None and stat.S_ISLNK(info.external_attr >> 16):
+            refs.append(SourceRef("zip", path, info.filename, info.file_size,
+                                  skipped=_LINK_IN_ARCHIVE, follow=follow))
+            continue
         if problem is None and info.file_size > max(limits.ratio_floor,
                                                     limits.max_ratio * info.compress_size):
             problem = (f"compressed {info.compress_size} bytes expand to {info.file_size} "
                        f"(more than {limits.max_ratio:g} times): refused as a zip bomb")
-        refs.append(SourceRef("zip", path, info.filename, info.file_size, problem))
+        refs.append(SourceRef("zip", path, info.filename, info.file_size, problem,
+                              follow=follow))
     return refs
+
+
+_LINK_IN_FOLDER: Final = ("a symbolic link inside a folder: not followed (only a link given "
+                          "itself is read)")
+_LINK_TO_FOLDER: Final = "a symbolic link to a folder inside a folder: not followed"
+_LINK_IN_ARCHIVE: Final = "a symbolic link inside an archive: not followed"
 
 
 def _one_path(path: Path, limits: Limits, explicit: bool) -> list[SourceRef]:
     text = os.fspath(path)
-    info = path.stat()
+    # A path given itself may be a link, and is followed; one found in a folder is not.
+    info = path.stat() if explicit else path.lstat()
     if stat.S_ISDIR(info.st_mode):
-        refs: list[SourceRef] = []
-        # Sorted for a reproducible load order; symlinked folders are not followed (loops).
-        for root, dirs, files in os.walk(text, followlinks=False):
-            dirs.sort()
-            for name in sorted(files):
-                lower = name.lower()
-                if _is_history(lower) or lower.endswith((".zip", ".gz")):
-                    refs.extend(_one_path(Path(root) / name, limits, explicit=False))
-        return refs
+        return _folder(text, limits)
     lower = text.lower()
     if lower.endswith(".zip"):
-        return _zip_members(text, limits)
+        return _zip_members(text, limits, follow=explicit)
     if lower.endswith(".gz"):
-        return [SourceRef("gzip", text, None, info.st_size)]
+        return [SourceRef("gzip", text, None, info.st_size, follow=explicit)]
     if not explicit and not _is_history(lower):
         return []
     problem = None
     if info.st_size > limits.max_file_bytes:
         problem = f"{info.st_size} bytes, over the limit of {limits.max_file_bytes}"
-    return [SourceRef("file", text, None, info.st_size, problem)]
+    return [SourceRef("file", text, None, info.st_size, problem, follow=explicit)]
+
+
+def _folder(text: str, limits: Limits) -> list[SourceRef]:
+    """The sources of a folder, recursively, in a reproducible (sorted) order.
+
+    A symbolic link inside it, to a file or a folder, is not followed: it is named as
+    skipped.  A folder of links would otherwise read (and, as rejects, store) whatever
+    they point to, ``/etc/passwd`` say; and links to folders can loop.
+    """
+    refs: list[SourceRef] = []
+    for root, dirs, files in os.walk(text, followlinks=False):
+        dirs.sort()
+        for name in dirs:
+            if os.path.islink(os.path.join(root, name)):
+                refs.append(SourceRef("file", os.path.join(root, name), skipped=_LINK_TO_FOLDER))
+        for name in sorted(files):
+            lower = name.lower()
+            if _is_history(lower) or lower.endswith((".zip", ".gz")):
+                full = os.path.join(root, name)
+                if os.path.islink(full):
+                    refs.append(SourceRef("file", full, skipped=_LINK_IN_FOLDER))
+                else:
+                    refs.extend(_one_path(Path(full), limits, explicit=False))
+    return refs
 
 
 def expand(paths: list[Path] | list[str], limits: Limits | None = None) -> list[SourceRef]:
     """The history files named by ``paths``, in order; raise SourceError for a missing path.
 
     Folders are searched recursively for ``.phh``, ``.phhs``, ``.zip`` and ``.gz``;
-    a file named explicitly is read whatever its suffix.
+    a file named explicitly is read whatever its suffix.  A symbolic link given in
+    ``paths`` is followed; one inside a folder or an archive is not: its record says why
+    (``skipped``).
     """
     limits = limits or Limits()
     refs: list[SourceRef] = []
@@ -235,17 +280,19 @@ def open_source(ref: SourceRef, limits: Limits | None = None, offset: int = 0
         raise ValueError(f"{ref.name}: only plain files are read from an offset")
     with ExitStack() as stack:
         try:
+            outer = stack.enter_context(_open_binary(ref.path, ref.follow))
             if ref.kind == "file":
-                raw: IO[bytes] = stack.enter_context(open(ref.path, "rb"))
+                raw: IO[bytes] = outer
                 raw.seek(offset)
                 limit = limits.max_file_bytes
             elif ref.kind == "gzip":
-                raw = cast(IO[bytes], stack.enter_context(gzip.GzipFile(ref.path, "rb")))
-                compressed = os.stat(ref.path).st_size
+                raw = cast(IO[bytes], stack.enter_context(gzip.GzipFile(fileobj=outer,
+                                                                        mode="rb")))
+                compressed = os.fstat(outer.fileno()).st_size
                 limit = min(limits.max_uncompressed_bytes,
                             max(limits.ratio_floor, int(limits.max_ratio * compressed)))
             else:
-                archive = stack.enter_context(zipfile.ZipFile(ref.path))
+                archive = stack.enter_context(zipfile.ZipFile(outer))
                 assert ref.member is not None
                 raw = stack.enter_context(archive.open(ref.member))
                 limit = limits.max_uncompressed_bytes
@@ -274,7 +321,7 @@ def read_range(ref: SourceRef, start: int, end: int) -> bytes:
     if ref.kind != "file":
         raise ValueError(f"{ref.name}: only plain files are read in ranges")
     try:
-        with open(ref.path, "rb") as stream:
+        with _open_binary(ref.path, ref.follow) as stream:
             stream.seek(start)
             data = stream.read(end - start)
     except OSError as error:

@@ -38,11 +38,14 @@ class Server:
 
 
 @contextmanager
-def streamlit_server(db: Path, log: Path, *, timeout: float = 90.0) -> Iterator[Server]:
+def streamlit_server(db: Path, log: Path, *, timeout: float = 90.0,
+                     env: dict[str, str] | None = None) -> Iterator[Server]:
     """``streamlit run app.py`` over ``db`` (``$HANDLAB_DB``) on a free port, healthy on entry,
-    stopped on exit (so the database file is free again afterwards)."""
+    stopped on exit (so the database file is free again afterwards).  ``env``: more
+    environment variables for the server (a planted bug's, say)."""
     port = _free_port()
-    environment = dict(os.environ, HANDLAB_DB=str(db), STREAMLIT_BROWSER_GATHER_USAGE_STATS="false")
+    environment = dict(os.environ, HANDLAB_DB=str(db), STREAMLIT_BROWSER_GATHER_USAGE_STATS="false",
+                       **(env or {}))
     with log.open("wb") as output:
         process = subprocess.Popen(
             [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"),

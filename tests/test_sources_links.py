@@ -1,0 +1,160 @@
+"""Symbolic links: followed when given, never inside a folder or an archive; rejects.raw
+keeps at most the first 4 KB of a hand's text (issue #26, defect 2)."""
+
+from __future__ import annotations
+
+import os
+import stat
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from analytics.warehouse import SourceError, ingest, reader
+from analytics.warehouse.rows import RAW_KEPT_BYTES, kept_raw
+from analytics.warehouse.sources import SourceRef, expand, open_source
+from tests.test_warehouse_data import BIGTWO, SEVENEIGHT, phhs, write
+from tests.test_warehouse_kill import check_consistent
+
+SECRET = "root:x:0:0:the secret line:/root:/bin/bash\n" * 3
+
+
+def _rejects(db: Path) -> list[tuple[str, str, str]]:
+    with reader(db) as con:
+        rows = con.execute("SELECT file, error, raw FROM rejects ORDER BY file").fetchall()
+        return [(str(f), str(e), str(r)) for f, e, r in rows]
+
+
+def _folder_of_links(tmp_path: Path) -> tuple[Path, Path]:
+    """A folder with a good history, links to a secret file (as .phhs and .phh), a link to
+    a folder of histories, and a link to a gzip file; and the secret file itself."""
+    secret = tmp_path / "outside" / "passwd"
+    write(secret, SECRET)
+    other = tmp_path / "outside" / "histories"
+    write(other / "more.phhs", phhs(BIGTWO))
+    folder = tmp_path / "in"
+    write(folder / "good.phhs", phhs(SEVENEIGHT))
+    (folder / "passwd.phhs").symlink_to(secret)
+    (folder / "sub").mkdir()
+    (folder / "sub" / "shadow.phh").symlink_to(secret)
+    (folder / "linked").symlink_to(other, target_is_directory=True)
+    (folder / "broken.phhs").symlink_to(tmp_path / "nowhere")
+    return folder, secret
+
+
+def test_links_inside_a_folder_are_named_as_skipped_and_not_read(tmp_path: Path) -> None:
+    folder, _ = _folder_of_links(tmp_path)
+    db = tmp_path / "w.duckdb"
+    summary = ingest([folder], db, workers=0)
+    check_consistent(db)
+    by_name = {Path(f.name).relative_to(folder).as_posix(): f for f in summary.files}
+    assert set(by_name) == {"good.phhs", "passwd.phhs", "sub/shadow.phh", "linked",
+                            "broken.phhs"}
+    assert (by_name["good.phhs"].status, by_name["good.phhs"].loaded) == ("loaded", 1)
+    for name in ("passwd.phhs", "sub/shadow.phh", "broken.phhs"):
+        assert by_name[name].status == "skipped"
+        assert by_name[name].message == (f"{folder / name}: a symbolic link inside a folder:"
+                                         " not followed (only a link given itself is read)")
+    assert by_name["linked"].status == "skipped"
+    assert "a symbolic link to a folder inside a folder: not followed" in (
+        by_name["linked"].message or "")
+    assert (summary.loaded, summary.rejected, summary.exit_code) == (1, 0, 0)
+    assert _rejects(db) == []
+    with reader(db) as con:
+        assert con.execute("SELECT count(*) FROM files").fetchall() == [(1,)]
+
+
+def test_a_link_given_itself_is_followed(tmp_path: Path) -> None:
+    target = write(tmp_path / "real" / "games.phhs", phhs(SEVENEIGHT, BIGTWO))
+    link = tmp_path / "link.phhs"
+    link.symlink_to(target)
+    folder_link = tmp_path / "folder-link"
+    folder_link.symlink_to(target.parent, target_is_directory=True)
+    summary = ingest([link], tmp_path / "a.duckdb", workers=0)
+    assert (summary.loaded, summary.exit_code) == (2, 0)
+    summary = ingest([folder_link], tmp_path / "b.duckdb", workers=0)
+    assert (summary.loaded, summary.exit_code) == (2, 0)
+
+
+def test_a_file_swapped_for_a_link_after_listing_is_not_read(tmp_path: Path) -> None:
+    folder = tmp_path / "in"
+    write(folder / "a.phhs", phhs(SEVENEIGHT))
+    (ref,) = expand([folder])
+    assert not ref.follow
+    (folder / "a.phhs").unlink()
+    (folder / "a.phhs").symlink_to(write(tmp_path / "secret", SECRET))
+    with pytest.raises(SourceError, match="cannot be read"), open_source(ref) as stream:
+        stream.read()
+    given = SourceRef("file", str(folder / "a.phhs"))  # given itself: followed
+    with open_source(given) as stream:
+        assert stream.read() == SECRET.encode()
+
+
+def test_links_inside_an_archive_are_skipped(tmp_path: Path) -> None:
+    archive = tmp_path / "games.zip"
+    with zipfile.ZipFile(archive, "w") as bundle:
+        bundle.writestr("good.phhs", phhs(SEVENEIGHT))
+        link = zipfile.ZipInfo("passwd.phhs")
+        link.external_attr = (stat.S_IFLNK | 0o777) << 16
+        bundle.writestr(link, "/etc/passwd")
+    db = tmp_path / "w.duckdb"
+    summary = ingest([archive], db, workers=0)
+    statuses = {f.name: (f.status, f.message) for f in summary.files}
+    assert statuses[f"{archive}:good.phhs"][0] == "loaded"
+    assert statuses[f"{archive}:passwd.phhs"] == (
+        "skipped", f"{archive}:passwd.phhs: a symbolic link inside an archive: not followed")
+    assert (summary.loaded, summary.exit_code) == (1, 0)
+    assert _rejects(db) == []
+
+
+def test_a_rejected_hand_keeps_at_most_4_kb_of_its_text(tmp_path: Path) -> None:
+    # A long file that is not a history (a file given by mistake): one reject, its text cut.
+    long_text = "".join(f"line {n}: {'é' * 50} not a hand history\n" for n in range(400))
+    source = write(tmp_path / "notes.phhs", long_text)
+    db = tmp_path / "w.duckdb"
+    summary = ingest([source], db, workers=0)
+    assert summary.rejected == 1
+    ((_, error, raw),) = _rejects(db)
+    assert len(raw.encode("utf-8")) <= RAW_KEPT_BYTES
+    assert raw.encode("utf-8") == long_text.encode("utf-8")[:len(raw.encode("utf-8"))]
+    assert len(raw.encode("utf-8")) > RAW_KEPT_BYTES - 4  # cut at a character's start
+    size = len(long_text.rstrip("\n").encode("utf-8"))
+    assert error.endswith(f"(the hand's text is {size:,} bytes: rejects.raw keeps its first "
+                          f"{RAW_KEPT_BYTES:,})")
+
+
+def test_a_short_rejected_hand_is_kept_whole(tmp_path: Path) -> None:
+    bad = phhs(SEVENEIGHT.replace('"p3 cbr 6 #', '"p3 cbr -6 #'))
+    source = write(tmp_path / "bad.phhs", bad)
+    db = tmp_path / "w.duckdb"
+    ingest([source], db, workers=0)
+    ((_, error, raw),) = _rejects(db)
+    assert "rejects.raw keeps" not in error
+    assert raw.strip() in bad and len(raw) > 200
+
+
+@pytest.mark.parametrize("text", ["", "a" * 4096, "a" * 4097, "é" * 2047 + "ab",
+                                  "a" + "€" * 2000, "x" * 1023 + "😀" * 2])
+def test_kept_raw_cuts_utf8_at_a_character(text: str) -> None:
+    kept, note = kept_raw(text)
+    data, whole = kept.encode(), text.encode()
+    assert whole.startswith(data) and len(data) <= RAW_KEPT_BYTES
+    if len(whole) <= RAW_KEPT_BYTES:
+        assert (kept, note) == (text, None)
+    else:
+        assert len(data) > RAW_KEPT_BYTES - 4
+        assert note == (f"the hand's text is {len(whole):,} bytes: rejects.raw keeps its "
+                        f"first {RAW_KEPT_BYTES:,}")
+
+
+def test_the_etc_passwd_case_of_the_issue(tmp_path: Path) -> None:
+    """A folder of links to /etc/passwd and /etc/shadow stores nothing of them."""
+    folder = tmp_path / "in"
+    folder.mkdir()
+    for name in ("passwd", "shadow"):
+        if os.path.exists(f"/etc/{name}"):
+            (folder / f"{name}.phhs").symlink_to(f"/etc/{name}")
+    db = tmp_path / "w.duckdb"
+    summary = ingest([folder], db, workers=0)
+    assert {f.status for f in summary.files} <= {"skipped"}
+    assert _rejects(db) == []
