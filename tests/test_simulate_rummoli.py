@@ -109,13 +109,14 @@ def _cut_short_finales(hands: list[HandHistory]) -> int:
     """Games whose per_pot finale stopped with chips still on the board because one player
     held every other chip (the case that crashed the simulator)."""
     cut = 0
-    for hand, following in itertools.pairwise([*hands, None]):
-        last_of_game = following is None or following.game_id != hand.game_id
-        if hand.finale_pot is None or not last_of_game or following is None:
+    for position, hand in enumerate(hands):
+        following = hands[position + 1] if position + 1 < len(hands) else None
+        # The session's last round may be cut by the budget, not by the game's end.
+        if following is None or following.game_id == hand.game_id or hand.finale_pot is None:
             continue
         board = replay(hand).board_after
         assert hand.finishing_stacks is not None and board is not None
-        if any(board) and sum(1 for stack in hand.finishing_stacks if stack > 0) == 1:
+        if any(board) and sum(stack > 0 for stack in hand.finishing_stacks) == 1:
             cut += 1
     return cut
 
