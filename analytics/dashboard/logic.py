@@ -348,14 +348,17 @@ def upload_verdict(table: pd.DataFrame) -> UploadVerdict:
 def upload_messages(table: pd.DataFrame, rejects: pd.DataFrame | None) -> list[str]:
     """Every message of an upload in full, one a line: the files' (not read, refused, the
     first reject of a partial file) and then each rejected hand's (``file:line: reason``)."""
-    lines = [f"{row.file}: {row.message}" if not str(row.message).startswith(str(row.file))
-             else str(row.message)
-             for row in table.itertuples() if row.message and row.status != "already loaded"]
+    lines = []
+    for name, status, message in zip(table["file"].astype(str), table["status"].astype(str),
+                                     table["message"].fillna("").astype(str), strict=True):
+        if message and status != "already loaded":
+            lines.append(message if message.startswith(name) else f"{name}: {message}")
     if rejects is not None and not rejects.empty:
-        for row in rejects.itertuples():
-            text = str(row.error)
-            lines.append(text if text.startswith(str(row.file))
-                         else f"{row.file}:{row.line}: hand {row.hand_index}: {text}")
+        for name, line, index, error in zip(
+                rejects["file"].astype(str), rejects["line"].tolist(),
+                rejects["hand_index"].tolist(), rejects["error"].astype(str), strict=True):
+            lines.append(error if error.startswith(name)
+                         else f"{name}:{line}: hand {index}: {error}")
     return list(dict.fromkeys(lines))  # a partial file's first reject is also a reject
 
 
