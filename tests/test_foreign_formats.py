@@ -180,3 +180,10 @@ def test_upload_messages_are_whole_and_once() -> None:
                             "error": [f"upload: b.phhs:9: hand 2: {long_reason}"]})
     assert logic.upload_messages(table, rejects) == [
         "upload: huge.phhs: too big", f"upload: b.phhs:9: hand 2: {long_reason}"]
+
+
+def test_a_file_over_the_page_limit_is_refused_with_its_size() -> None:
+    assert logic.upload_refusal(100 * 1024**2, 100) is None
+    reason = logic.upload_refusal(150 * 1024**2 + 1, 100)
+    assert reason is not None and reason.startswith("150.0 MB, over the upload limit of 100 MB")
+    assert "handlab ingest" in reason

@@ -59,6 +59,7 @@ __all__ = [
     "share_vs_expected",
     "split_table",
     "upload_messages",
+    "upload_refusal",
     "upload_table",
     "upload_verdict",
     "with_confidence",
@@ -296,6 +297,15 @@ def upload_table(files: Iterable[FileSummary], names: dict[str, str],
                      "rejected": item.rejected, "message": message})
     return pd.DataFrame(rows, columns=["file", "status", "hands", "loaded", "duplicates",
                                        "rejected", "message"])
+
+
+def upload_refusal(size: int, limit_mb: int) -> str | None:
+    """Why an uploaded file of ``size`` bytes is not passed to the ingest (over the page's
+    limit of ``limit_mb`` MB), or None."""
+    if size > limit_mb * 1024**2:
+        return (f"{size / 1024**2:,.1f} MB, over the upload limit of {limit_mb} MB: not "
+                "read (load it with `handlab ingest FILE`)")
+    return None
 
 
 @dataclass(frozen=True, slots=True)

@@ -78,15 +78,6 @@ def render() -> None:
         _show(result)
 
 
-def _refusal(upload: object) -> str | None:
-    """Why an upload is not passed to the ingest, or None."""
-    size = int(getattr(upload, "size", 0))
-    if size > MAX_FILE_MB * 1024**2:
-        return (f"{size / 1024**2:,.1f} MB, over the upload limit of {MAX_FILE_MB} MB: "
-                "not read (load it with `handlab ingest FILE`)")
-    return None
-
-
 def _load(db: str, uploads: list[object]) -> None:
     bar = st.progress(0.0, text="Reading…")
 
@@ -100,7 +91,7 @@ def _load(db: str, uploads: list[object]) -> None:
         paths = []
         for number, upload in enumerate(uploads, start=1):
             original = str(getattr(upload, "name", "upload"))
-            reason = _refusal(upload)
+            reason = logic.upload_refusal(int(getattr(upload, "size", 0)), MAX_FILE_MB)
             if reason is not None:
                 refused.append((stored_name(original), reason))
                 continue
