@@ -10,6 +10,7 @@ import os
 import subprocess
 import sys
 from collections import Counter
+from collections.abc import Iterator
 from importlib import import_module
 from pathlib import Path
 from typing import Annotated
@@ -18,7 +19,9 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from parsers.knobs import Game
+from parsers.build import PLAYER_LIMITS
+from parsers.knobs import Finale, Game
+from parsers.model import HandHistory
 
 app = typer.Typer(
     name="handlab",
@@ -62,14 +65,29 @@ def validate(
 ) -> None:
     """Check histories: syntax and structure, then (by default) the rules of play.
 
-    Every problem is printed as ``file:line: hand N: what is wrong``.
+    Every problem is printed as ``file:line: hand N: what is wrong``; a hand that repeats
+    an earlier one (the same hand id: ingest would skip it) as a duplicate.  A file in
+    another format (a poker site's export, CSV, JSON) or without any hand is an error.
+    Exit code 1 when anything is rejected or no hand was found at all.
     """
     from analytics.rules import RuleError, replay
+    from analytics.warehouse.identity import hand_id
     from parsers import read_hands
+    from parsers.foreign import HEAD_BYTES, foreign_format
 
     counts: Counter[tuple[str, str]] = Counter()
+    first_seen: dict[int, str] = {}
+    unread = 0
     for path in _history_files(paths):
+        with path.open("rb") as stream:
+            foreign = foreign_format(stream.read(HEAD_BYTES))
+        if foreign is not None:
+            unread += 1
+            out.print(f"{path}: {foreign.message}", markup=False, highlight=False)
+            continue
+        hands = 0
         for hand in read_hands(path):
+            hands += 1
             game = hand.game.value if hand.game else "unknown"
             problem: str | None = str(hand.errors[0]) if hand.errors else None
             if problem is None and rules:
@@ -81,17 +99,33 @@ def validate(
                     problem = (f"{hand.source}:{hand.line}: hand {hand.index}: internal error:"
                                f" {type(error).__name__}: {error} (a bug in handlab, not a"
                                " fault of the hand)")
-            counts[(game, "rejected" if problem else "valid")] += 1
+            status = "rejected" if problem else "valid"
+            where = f"{path}:{hand.line}: hand {hand.index}"
+            if problem is None:
+                first = first_seen.setdefault(hand_id(hand), where)
+                if first != where:
+                    status = "duplicate"
+                    problem = f"{where}: duplicate of {first} (ingest would skip it)"
+            counts[(game, status)] += 1
             if problem and not quiet:
                 out.print(problem, markup=False, highlight=False)
+        if hands == 0:
+            unread += 1
+            out.print(f"{path}: no hands in this file", markup=False, highlight=False)
     table = Table(title="handlab validate")
     table.add_column("game")
-    table.add_column("valid", justify="right")
-    table.add_column("rejected", justify="right")
+    for column in ("valid", "duplicates", "rejected"):
+        table.add_column(column, justify="right")
     for game in sorted({game for game, _ in counts}):
-        table.add_row(game, str(counts[(game, "valid")]), str(counts[(game, "rejected")]))
-    console.print(table)
-    if any(status == "rejected" for _, status in counts):
+        table.add_row(game, str(counts[(game, "valid")]), str(counts[(game, "duplicate")]),
+                      str(counts[(game, "rejected")]))
+    if counts:
+        console.print(table)
+    if unread:
+        console.print(f"{unread} file(s) without any hand handlab reads", highlight=False)
+    if not counts:
+        console.print("no hands found", highlight=False)
+    if unread or not counts or any(status == "rejected" for _, status in counts):
         raise typer.Exit(1)
 
 
@@ -109,38 +143,75 @@ def eval_command(
         raise typer.Exit(2) from None
 
 
+GAME_NAMES = {Game.RUMMOLI: "Rummoli", Game.BIGTWO: "Big Two", Game.SEVENEIGHT: "7 & 8"}
+
+
+def _players_help() -> str:
+    ranges = ", ".join(f"{GAME_NAMES[game]} {low}-{high}"
+                       for game, (low, high) in PLAYER_LIMITS.items())
+    return f"Players at the table: {ranges}."
+
+
 @app.command()
 def simulate(
     game: Annotated[Game, typer.Argument(help="The game to simulate.")],
     hands: Annotated[int, typer.Option("--hands", "-n", min=1, help="Hands/games/rounds.")] = 1000,
-    players: Annotated[int, typer.Option("--players", "-p", min=2, max=17)] = 4,
+    players: Annotated[int, typer.Option("--players", "-p", help=_players_help())] = 4,
     seed: Annotated[int, typer.Option("--seed", "-s")] = 1,
     out_dir: Annotated[Path, typer.Option("--out", "-o", help="Folder to write into.")] = Path("."),
+    finale: Annotated[Finale | None, typer.Option(
+        help="Rummoli only: how each game's leftover board is played off (default single).")
+    ] = None,
 ) -> None:
-    """Play hands with the bots and write them as a .phhs file (deterministic for a seed)."""
+    """Play hands with the bots and write them as a .phhs file (deterministic for a seed).
+
+    Arguments are checked first; a failed run leaves no file behind.
+    """
+    low, high = PLAYER_LIMITS[game]
+    if not low <= players <= high:
+        raise typer.BadParameter(f"{GAME_NAMES[game]} is played by {low} to {high} players, "
+                                 f"not {players}", param_hint="'--players' / '-p'")
+    options: dict[str, object] = {}
+    if finale is not None:
+        if game is not Game.RUMMOLI:
+            raise typer.BadParameter("only Rummoli has a finale", param_hint="'--finale'")
+        options["finale"] = finale.value
+    target = out_dir / f"{game.value}-p{players}-seed{seed}.phhs"
+    try:
+        written = _write_simulated(game, hands, players, seed, options, target)
+    except (ValueError, OSError) as error:
+        console.print(f"[red]error:[/red] {error}", highlight=False)
+        raise typer.Exit(2) from None
+    console.print(f"wrote {written} {game.value} hands to {target}")
+
+
+def _write_simulated(game: Game, hands: int, players: int, seed: int,
+                     options: dict[str, object], target: Path) -> int:
+    """Simulate into a temporary file beside ``target`` and rename it to ``target`` once
+    every hand is written; on any failure the temporary file is removed."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
+    from analytics.simulate import simulate as run_simulator
     from parsers import write_hands
 
-    module = import_module(f"analytics.simulate.{game.value}")
-    simulator = getattr(module, f"simulate_{game.value}")
-    out_dir.mkdir(parents=True, exist_ok=True)
-    target = out_dir / f"{game.value}-p{players}-seed{seed}.phhs"
-    with Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
-                  TimeRemainingColumn(), console=console) as progress:
-        task = progress.add_task(f"simulating {game.value}", total=hands)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    temporary = target.with_name(f".{target.name}.{os.getpid()}.part")
+    try:
+        with Progress("[progress.description]{task.description}", BarColumn(),
+                      MofNCompleteColumn(), TimeRemainingColumn(), console=console) as progress:
+            task = progress.add_task(f"simulating {game.value}", total=hands)
 
-        def tracked() -> object:
-            for hand in simulator(hands, players, seed):
-                progress.advance(task)
-                yield hand
+            def tracked() -> Iterator[HandHistory]:
+                for hand in run_simulator(game, hands, players, seed, **options):
+                    progress.advance(task)
+                    yield hand
 
-        try:
-            written = write_hands(tracked(), target)  # type: ignore[arg-type]
-        except ValueError as error:
-            console.print(f"[red]error:[/red] {error}")
-            raise typer.Exit(2) from None
-    console.print(f"wrote {written} {game.value} hands to {target}")
+            written = write_hands(tracked(), temporary)
+        os.replace(temporary, target)
+    except BaseException:
+        temporary.unlink(missing_ok=True)
+        raise
+    return written
 
 
 @app.command()

@@ -99,6 +99,15 @@ def _replicate(base: Path, big: Path, hands: int) -> int:
         con.close()
 
 
+def build_large(path: Path, hands: int) -> int:
+    """A warehouse of about ``hands`` hands at ``path`` (a few hundred simulated hands per
+    game, ingested, then replicated in SQL as :func:`main` builds it); its hand count.
+    bench_pages.py times the dashboard in Chromium on it."""
+    with tempfile.TemporaryDirectory(prefix="handlab-bench-") as folder:
+        path.unlink(missing_ok=True)
+        return _replicate(_base(Path(folder)), path, hands)
+
+
 Question = tuple[str, Callable[[duckdb.DuckDBPyConnection], Any]]
 
 

@@ -286,10 +286,12 @@ def test_bad_input() -> None:
 
 def test_describe_hand() -> None:
     assert describe_hand("poker", "As Ks Qs Js Ts") == (
-        "straight flush (rank 7462 of 7462): As Ks Qs Js Ts"
+        "royal flush (rank 7462 of 7462): A♠ K♠ Q♠ J♠ 10♠"
     )
-    assert describe_hand("seveneight", "7h 8d As").startswith("seven-eight (rank 168 of 169")
-    assert describe_hand("bigtwo", "2c3d4h5s6c").startswith("straight (key (5, 0, 8,")
+    assert describe_hand("seveneight", "7h 8d As") == (
+        "seven-eight (rank 168 of 169): 8♦ 7♥, third card A♠ (breaks ties)")
+    assert describe_hand("bigtwo", "2c3d4h5s6c") == (
+        "straight 2-3-4-5-6, 2♣ high: 2♣ 6♣ 5♠ 4♥ 3♦")
     vietnamese = BigTwoRules(straights=Straights.VIETNAMESE)
     with pytest.raises(ValueError, match="not a legal Big Two"):
         describe_hand("bigtwo", "2c3d4h5s6c", vietnamese)
@@ -299,3 +301,40 @@ def test_describe_hand() -> None:
         describe_hand("poker", "AsKs")
     with pytest.raises(ValueError, match="not a card"):
         describe_hand("poker", "AsKsQsJsXx")
+
+
+@pytest.mark.parametrize(("game", "cards", "expected"), [
+    # Big Two under the default rules (suits ♦ < ♣ < ♥ < ♠, 2 the highest rank).
+    ("bigtwo", "3d 3c", "pair of 3s, 3♣ high: 3♣ 3♦"),
+    ("bigtwo", "2s", "single 2♠"),
+    ("bigtwo", "9c 9d 9h", "three 9s: 9♥ 9♣ 9♦"),
+    ("bigtwo", "3d 4c 5h 6s 7d", "straight 3-4-5-6-7, 7♦ high: 7♦ 6♠ 5♥ 4♣ 3♦"),
+    ("bigtwo", "Ac 2d 3h 4s 5c", "straight A-2-3-4-5, 2♦ high: 2♦ A♣ 5♣ 4♠ 3♥"),
+    ("bigtwo", "Th Jd Qc Ks Ah", "straight 10-J-Q-K-A, A♥ high: A♥ K♠ Q♣ J♦ 10♥"),
+    ("bigtwo", "Ah Kh 9h 5h 3h", "flush in ♥, ace high: A♥ K♥ 9♥ 5♥ 3♥"),
+    ("bigtwo", "8c 8d 8s 4h 4c", "full house, 8s over 4s: 8♠ 8♣ 8♦ 4♥ 4♣"),
+    ("bigtwo", "9c 9d 9h 9s 3d", "four 9s with 3♦: 9♠ 9♥ 9♣ 9♦ 3♦"),
+    ("bigtwo", "9h 8h 7h 6h 5h", "straight flush 5-6-7-8-9, 9♥ high: 9♥ 8♥ 7♥ 6♥ 5♥"),
+    # Poker (Rummoli's poker hand): the category and what makes it.
+    ("poker", "Ks 9d 7c 4d 2h", "high card, king high (rank 502 of 7462): K♠ 9♦ 7♣ 4♦ 2♥"),
+    ("poker", "Qs Qd 7c 4d 2h", "pair of queens"),
+    ("poker", "As Ad 7c 7d 2h", "two pair, aces and 7s (rank 4919 of 7462): A♠ A♦ 7♦ 7♣ 2♥"),
+    ("poker", "Ts Td Tc 4d 2h", "three of a kind, 10s"),
+    ("poker", "5s 4d 3c 2d Ah", "straight, 5 high (rank 5854 of 7462): 5♠ 4♦ 3♣ 2♦ A♥"),
+    ("poker", "Ks 9s 7s 4s 2s", "flush, king high"),
+    ("poker", "Ks Kd Kc 4d 4h", "full house, kings over 4s"),
+    ("poker", "Js Jd Jc Jh 4h", "four of a kind, jacks"),
+    ("poker", "9s 8s 7s 6s 5s", "straight flush, 9 high"),
+    ("seveneight", "7c 8d", "seven-eight (rank 168 of 169): 8♦ 7♣"),
+])
+def test_descriptions_are_words_not_keys(game: str, cards: str, expected: str) -> None:
+    text = describe_hand(game, cards)
+    assert text.startswith(expected), text
+    assert "key" not in text and "value" not in text and "(" not in text.split(":")[-1]
+
+
+def test_two_pairs_description_under_four_card_plays() -> None:
+    rules = BigTwoRules(four_card_plays=True)
+    assert describe_hand("bigtwo", "Ks Kd 4c 4h", rules) == (
+        "two pairs, kings and 4s, K♠ high: K♠ K♦ 4♥ 4♣")
+    assert describe_hand("bigtwo", "9s 9d 9c 9h", rules) == "four 9s: 9♠ 9♥ 9♣ 9♦"

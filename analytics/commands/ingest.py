@@ -92,7 +92,10 @@ def ingest(
             _console.print(f"[yellow]{item.name}[/yellow]: {item.rejected} hand(s) rejected, "
                            f"first: {item.message}", highlight=False)
         elif item.status == "error":
-            _console.print(f"[red]{item.name}[/red]: {item.message}", highlight=False)
+            message = str(item.message)
+            shown = message[len(item.name) + 2:] if message.startswith(f"{item.name}: ") \
+                else message  # the file is named once
+            _console.print(f"[red]{item.name}[/red]: {shown}", highlight=False)
         elif item.status == "skipped":
             _console.print(f"[yellow]skipped[/yellow] {item.message}", highlight=False)
     if summary.internal_errors:

@@ -5,7 +5,8 @@ plotly.js embedded), ``.xlsx`` (every table of the report, a sheet each),
 ``.csv`` or ``.parquet`` (one table, ``--table``).  The filters are the
 dashboard's: ``--game``, ``--player`` (repeatable), ``--from``/``--to``,
 ``--session``, ``--knob name=value`` (repeatable), ``--stakes``.  Exit code 0 on
-success, 2 for usage errors or a database that cannot be read.
+success, 1 when no hand matches the filters (nothing is written), 2 for usage errors or
+a database that cannot be read.
 """
 
 from __future__ import annotations
@@ -56,7 +57,7 @@ def report(
 ) -> None:
     """Write a report of the hands matching the filters (the dashboard's view, offline)."""
     from analytics.reports import write_report
-    from analytics.warehouse import WarehouseError, reader
+    from analytics.warehouse import WarehouseError, reader, views
     from analytics.warehouse.views import HandFilter
 
     knobs = []
@@ -74,6 +75,11 @@ def report(
         raise typer.BadParameter(str(error)) from None
     try:
         with reader(db) as con:
+            if views.overview(con, hand_filter).empty:
+                # An empty report looks like a report of nothing happening: say it instead.
+                _console.print(f"[red]error:[/red] no hands match ({hand_filter.describe()}); "
+                               f"nothing written to {out}", highlight=False)
+                raise typer.Exit(1)
             written = write_report(con, hand_filter, out, table=table, title=title)
     except ValueError as error:
         _console.print(f"[red]error:[/red] {error}", highlight=False)

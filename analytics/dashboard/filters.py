@@ -15,18 +15,81 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Final
+from urllib.parse import quote
 
 import pandas as pd
 
 from analytics.warehouse.views import KNOBS, HandFilter
 from parsers.knobs import Game
 
-__all__ = ["FILTER_KEYS", "Options", "from_params", "options_from_frame", "to_params"]
+__all__ = ["FILTER_KEYS", "MAX_QUERY_CHARS", "MAX_VALUE_CHARS", "Options", "bounded_params",
+           "fits_url", "from_params", "options_from_frame", "oversize_keys", "to_params"]
 
 FILTER_KEYS: Final = ("game", "player", "from", "to", "session", "knob", "stakes")
 """The query parameters the filters own; pages may add others (``hand``, ``pot_game``)."""
 
 ParamValue = str | list[str]
+
+MAX_VALUE_CHARS: Final = 256
+"""The longest query value (URL-encoded) the dashboard reads or writes.  Names, days,
+session ids and knobs are far shorter; a longer value was not written by the dashboard."""
+
+MAX_QUERY_CHARS: Final = 6000
+"""What the filters may add to a URL (URL-encoded).  The server answers a request line over
+about 16 KB with "Invalid HTTP request", so a link the dashboard writes stays well below."""
+
+_LABELS: Final = {"game": "game", "player": "player", "from": "first day", "to": "last day",
+                  "session": "session", "knob": "rule knob", "stakes": "stakes"}
+
+
+def _encoded(key: str, value: str) -> int:
+    """Characters ``&key=value`` takes in a URL."""
+    return len(key) + len(quote(value, safe="")) + 2
+
+
+def fits_url(value: str) -> bool:
+    """True when a value is short enough to write into the URL (:data:`MAX_VALUE_CHARS`)."""
+    return len(quote(value, safe="")) <= MAX_VALUE_CHARS
+
+
+def oversize_keys(params: Mapping[str, ParamValue]) -> tuple[str, ...]:
+    """The filter keys of ``params`` with a value over :data:`MAX_VALUE_CHARS` (which
+    :func:`from_params` ignores): to tell the user their link was cut or tampered with."""
+    return tuple(key for key in FILTER_KEYS
+                 if any(not fits_url(value) for value in _all(params, key)))
+
+
+def bounded_params(params: Mapping[str, ParamValue]
+                   ) -> tuple[dict[str, ParamValue], tuple[str, ...]]:
+    """``params`` (from :func:`to_params`) cut to fit a URL, and a notice for each cut.
+
+    A value over :data:`MAX_VALUE_CHARS` is left out; list values (players, knobs) are kept
+    in order while the whole stays within :data:`MAX_QUERY_CHARS`.  The page itself still
+    uses the full filter: only the link (to share or reload) is shorter.
+    """
+    budget = MAX_QUERY_CHARS
+    kept: dict[str, ParamValue] = {}
+    notices: list[str] = []
+    for key, value in params.items():
+        values = [value] if isinstance(value, str) else list(value)
+        fitting = []
+        for item in values:
+            size = _encoded(key, item)
+            if fits_url(item) and size <= budget:
+                fitting.append(item)
+                budget -= size
+        label = _LABELS.get(key, key)
+        if len(fitting) < len(values):
+            if isinstance(value, str):
+                notices.append(f"The {label} is too long for the link: the link leaves it "
+                               "out (this page still uses it).")
+            else:
+                notices.append(f"The link holds {len(fitting):,} of the {len(values):,} "
+                               f"{label}s chosen (a link holds a few KB); this page uses "
+                               "them all.")
+        if fitting:
+            kept[key] = fitting[0] if isinstance(value, str) else fitting
+    return kept, tuple(notices)
 
 
 def _all(params: Mapping[str, ParamValue], key: str) -> list[str]:
@@ -36,8 +99,13 @@ def _all(params: Mapping[str, ParamValue], key: str) -> list[str]:
     return [value] if isinstance(value, str) else [str(v) for v in value]
 
 
+def _usable(params: Mapping[str, ParamValue], key: str) -> list[str]:
+    """The key's values that the dashboard could have written (not over the size bound)."""
+    return [v for v in _all(params, key) if fits_url(v)]
+
+
 def _first(params: Mapping[str, ParamValue], key: str) -> str | None:
-    values = [v for v in _all(params, key) if v != ""]
+    values = [v for v in _usable(params, key) if v != ""]
     return values[-1] if values else None
 
 
@@ -55,9 +123,9 @@ def from_params(params: Mapping[str, ParamValue]) -> HandFilter:
     game = _first(params, "game")
     if game not in {g.value for g in Game}:
         game = None
-    players = tuple(dict.fromkeys(p for p in _all(params, "player") if p))
+    players = tuple(dict.fromkeys(p for p in _usable(params, "player") if p))
     knobs = []
-    for text in _all(params, "knob"):
+    for text in _usable(params, "knob"):
         name, sep, value = text.partition("=")
         if sep and name in KNOBS and value:
             knobs.append((name, value))

@@ -41,6 +41,7 @@ from parsers.model import RUMMOLI_POTS
 __all__ = [
     "EXACT_POKER_MAX",
     "Fit",
+    "UploadVerdict",
     "allin_table",
     "bigtwo_held_table",
     "bigtwo_partition_counts",
@@ -57,7 +58,10 @@ __all__ = [
     "seveneight_theory",
     "share_vs_expected",
     "split_table",
+    "upload_messages",
+    "upload_refusal",
     "upload_table",
+    "upload_verdict",
     "with_confidence",
 ]
 
@@ -270,12 +274,16 @@ def pot_summary(winners: pd.DataFrame) -> pd.DataFrame:
                                        "top_winner", "top_winner_times"])
 
 
-def upload_table(files: Iterable[FileSummary], names: dict[str, str]) -> pd.DataFrame:
+def upload_table(files: Iterable[FileSummary], names: dict[str, str],
+                 refused: Iterable[tuple[str, str]] = ()) -> pd.DataFrame:
     """The upload's per-file summary: file (as stored), status, hands, loaded, duplicates,
     rejected, message.  ``files`` are the ingest's FileSummary records; ``names`` maps the
     temporary paths to the names stored (the ingest stores those already; any temp path
-    left is replaced too, zip members keep their member name)."""
-    rows = []
+    left is replaced too, zip members keep their member name).  ``refused`` are the files
+    the page did not pass to the ingest (name, reason: over the size limit), listed first
+    with the status ``refused``."""
+    rows = [{"file": name, "status": "refused", "hands": 0, "loaded": 0, "duplicates": 0,
+             "rejected": 0, "message": reason} for name, reason in refused]
     for item in files:
         shown = item.name
         for temp, original in names.items():
@@ -289,6 +297,79 @@ def upload_table(files: Iterable[FileSummary], names: dict[str, str]) -> pd.Data
                      "rejected": item.rejected, "message": message})
     return pd.DataFrame(rows, columns=["file", "status", "hands", "loaded", "duplicates",
                                        "rejected", "message"])
+
+
+def upload_refusal(size: int, limit_mb: int) -> str | None:
+    """Why an uploaded file of ``size`` bytes is not passed to the ingest (over the page's
+    limit of ``limit_mb`` MB), or None."""
+    if size > limit_mb * 1024**2:
+        return (f"{size / 1024**2:,.1f} MB, over the upload limit of {limit_mb} MB: not "
+                "read (load it with `handlab ingest FILE`)")
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class UploadVerdict:
+    """What an upload did, in one sentence, and how loud to say it: ``error`` when nothing
+    was loaded, ``warning`` when some hands or files were left out, ``success`` when every
+    hand read was loaded, ``info`` when everything was in the database already."""
+
+    level: str
+    text: str
+
+
+def _plural(count: int, one: str, many: str | None = None) -> str:
+    return f"{count:,} {one if count == 1 else (many or one + 's')}"
+
+
+def upload_verdict(table: pd.DataFrame) -> UploadVerdict:
+    """The verdict on an upload from its :func:`upload_table`."""
+    loaded, duplicates = int(table["loaded"].sum()), int(table["duplicates"].sum())
+    rejected = int(table["rejected"].sum())
+    unread = int(table["status"].isin(["error", "refused"]).sum())
+    before = int((table["status"] == "already loaded").sum())
+    problems = []
+    if rejected:
+        problems.append(f"{_plural(rejected, 'hand')} rejected")
+    if unread:
+        problems.append(f"{_plural(unread, 'file')} not read")
+    kept = []
+    if duplicates:
+        kept.append(f"{_plural(duplicates, 'duplicate')} skipped")
+    if before:
+        kept.append(f"{_plural(before, 'file')} loaded before")
+    tail = f" ({'; '.join(kept)})" if kept else ""
+    if loaded and problems:
+        return UploadVerdict("warning", f"Loaded {_plural(loaded, 'new hand')}, but "
+                             f"{' and '.join(problems)}: see the messages below{tail}. "
+                             "Every page shows the new hands now.")
+    if loaded:
+        return UploadVerdict("success", f"Loaded {_plural(loaded, 'new hand')}{tail}. "
+                             "Every page shows the new hands now.")
+    if problems:
+        return UploadVerdict("error", f"Nothing was loaded: {' and '.join(problems)}{tail}. "
+                             "The messages below say why.")
+    if kept:
+        return UploadVerdict("info", f"Nothing new: {'; '.join(kept)}. These hands were "
+                             "already in the database.")
+    return UploadVerdict("error", "Nothing was loaded: the files hold no hands.")
+
+
+def upload_messages(table: pd.DataFrame, rejects: pd.DataFrame | None) -> list[str]:
+    """Every message of an upload in full, one a line: the files' (not read, refused, the
+    first reject of a partial file) and then each rejected hand's (``file:line: reason``)."""
+    lines = []
+    for name, status, message in zip(table["file"].astype(str), table["status"].astype(str),
+                                     table["message"].fillna("").astype(str), strict=True):
+        if message and status != "already loaded":
+            lines.append(message if message.startswith(name) else f"{name}: {message}")
+    if rejects is not None and not rejects.empty:
+        for name, line, index, error in zip(
+                rejects["file"].astype(str), rejects["line"].tolist(),
+                rejects["hand_index"].tolist(), rejects["error"].astype(str), strict=True):
+            lines.append(error if error.startswith(name)
+                         else f"{name}:{line}: hand {index}: {error}")
+    return list(dict.fromkeys(lines))  # a partial file's first reject is also a reject
 
 
 def share_vs_expected(frame: pd.DataFrame) -> pd.DataFrame:

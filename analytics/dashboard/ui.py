@@ -284,8 +284,12 @@ def _sidebar(options: filters.Options) -> HandFilter:
 
 
 def _sync_url(hand_filter: HandFilter) -> None:
-    """Write the filter into the URL, keeping the page's own parameters (``hand``, ...)."""
-    wanted = filters.to_params(hand_filter)
+    """Write the filter into the URL, keeping the page's own parameters (``hand``, ...);
+    the link is kept short enough for the server (:func:`filters.bounded_params`), with a
+    notice in the sidebar when it leaves something out."""
+    wanted, notices = filters.bounded_params(filters.to_params(hand_filter))
+    for notice in notices:
+        st.sidebar.caption(f":material/link_off: {notice}")
     current = {key: st.query_params.get_all(key) for key in st.query_params}
     for key in filters.FILTER_KEYS:
         value = wanted.get(key)
@@ -306,6 +310,9 @@ def start() -> Context:
     options = _options(db, version)
     url = {key: st.query_params.get_all(key) for key in st.query_params}
     _init_widgets(filters.from_params(url), options)
+    for key in filters.oversize_keys(url):
+        st.sidebar.warning(f"The link's {key!r} value is too long to be one the dashboard "
+                           "wrote: it is ignored.", icon=":material/link_off:")
     hand_filter = _sidebar(options)
     _sync_url(hand_filter)
     st.sidebar.caption(f"Database: `{Path(db).name}` · {version[0]} file(s) loaded")

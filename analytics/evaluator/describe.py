@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Final
 
 from analytics.evaluator._common import EvaluationError
-from analytics.evaluator.bigtwo import bigtwo_combo
-from analytics.evaluator.poker import POKER_RANK_COUNT, poker_rank
+from analytics.evaluator.bigtwo import BigTwoCombo, BigTwoKind, bigtwo_combo
+from analytics.evaluator.poker import POKER_RANK_COUNT, PokerCategory, poker_rank
 from analytics.evaluator.seveneight import SEVENEIGHT_TWO_CARD_CLASSES, seveneight_rank
-from parsers.cards import CardError, parse_cards
+from parsers.cards import Card, CardError, Rank, Suit, parse_cards
 from parsers.knobs import BigTwoRules
 
-__all__ = ["GAMES", "describe_hand"]
+__all__ = ["GAMES", "bigtwo_words", "describe_hand"]
 
 _ALIASES: Final = {
     "poker": "poker",
@@ -34,7 +35,9 @@ def describe_hand(game: str, cards: str, rules: BigTwoRules | None = None) -> st
     ``rules`` applies to Big Two only (default rules otherwise).
 
     >>> describe_hand("poker", "AsKsQsJsTs")
-    'straight flush (rank 7462 of 7462): As Ks Qs Js Ts'
+    'royal flush (rank 7462 of 7462): A♠ K♠ Q♠ J♠ 10♠'
+    >>> describe_hand("bigtwo", "3d 3c")
+    'pair of 3s, 3♣ high: 3♣ 3♦'
 
     Raises ``ValueError`` with a readable message for an unknown game, unreadable
     cards or a wrong number of cards.
@@ -48,19 +51,110 @@ def describe_hand(game: str, cards: str, rules: BigTwoRules | None = None) -> st
         raise EvaluationError(str(error)) from error
     if normalised == "poker":
         rank = poker_rank(hand)
-        best = " ".join(str(card) for card in rank.best_five)
-        return f"{rank.category.text} (rank {rank.value} of {POKER_RANK_COUNT}): {best}"
+        return (f"{_poker_words(rank.category, rank.best_five)} (rank {rank.value} of "
+                f"{POKER_RANK_COUNT}): {_cards(rank.best_five)}")
     if normalised == "seveneight":
         hand78 = seveneight_rank(hand)
-        text = (
-            f"{hand78.category.text} (rank {hand78.two_card_value} of "
-            f"{SEVENEIGHT_TWO_CARD_CLASSES}, value {hand78.value}): "
-            + " ".join(str(card) for card in hand78.best_two)
-        )
+        text = (f"{hand78.category.text} (rank {hand78.two_card_value} of "
+                f"{SEVENEIGHT_TWO_CARD_CLASSES}): {_cards(hand78.best_two)}")
         if hand78.third is not None:
-            text += f", third card {hand78.third}"
+            text += f", third card {_card(hand78.third)} (breaks ties)"
         return text
     play = bigtwo_combo(hand, rules or BigTwoRules())
     if play is None:
         raise ValueError(f"{cards!r} is not a legal Big Two combination under these rules")
-    return f"{play.kind.text} (key {play.key}): " + " ".join(str(card) for card in play.cards)
+    words = bigtwo_words(play)
+    return words if play.kind is BigTwoKind.SINGLE else f"{words}: {_cards(play.cards)}"
+
+
+_SUIT_SIGNS: Final = {Suit.CLUBS: "♣", Suit.DIAMONDS: "♦", Suit.HEARTS: "♥", Suit.SPADES: "♠"}
+_FACES: Final = {Rank.TEN: "10", Rank.JACK: "jack", Rank.QUEEN: "queen", Rank.KING: "king",
+                 Rank.ACE: "ace"}
+
+
+def _card(card: Card) -> str:
+    """A card as people write it: ``10♥``, ``A♠``, ``3♣``."""
+    if card.rank is None or card.suit is None:
+        return "??"
+    rank = "10" if card.rank is Rank.TEN else card.rank.symbol
+    return f"{rank}{_SUIT_SIGNS[card.suit]}"
+
+
+def _cards(cards: Iterable[Card]) -> str:
+    return " ".join(_card(card) for card in cards)
+
+
+def _rank(rank: Rank | None) -> str:
+    """A rank in words: ``3``, ``10``, ``jack``, ``ace``."""
+    assert rank is not None
+    return _FACES.get(rank, rank.symbol)
+
+
+def _ranks(rank: Rank | None) -> str:
+    """A rank in the plural: ``3s``, ``10s``, ``jacks``, ``aces``."""
+    return f"{_rank(rank)}s"
+
+
+def _groups(cards: tuple[Card, ...]) -> list[Rank | None]:
+    """The ranks of the cards, the most numerous first (then the higher)."""
+    counts: dict[Rank | None, int] = {}
+    for card in cards:
+        counts[card.rank] = counts.get(card.rank, 0) + 1
+    return sorted(counts, key=lambda r: (counts[r], -1 if r is None else int(r)), reverse=True)
+
+
+def _poker_words(category: PokerCategory, five: tuple[Card, ...]) -> str:
+    """``two pair, aces and 7s``, ``straight, 5 high``: the category and what makes it."""
+    ranks = _groups(five)
+    top = five[0].rank  # best_five is strongest first (the 5 of a five-high straight)
+    words = {
+        PokerCategory.HIGH_CARD: f"high card, {_rank(ranks[0])} high",
+        PokerCategory.PAIR: f"pair of {_ranks(ranks[0])}",
+        PokerCategory.TWO_PAIR: f"two pair, {_ranks(ranks[0])} and {_ranks(ranks[1])}",
+        PokerCategory.THREE_OF_A_KIND: f"three of a kind, {_ranks(ranks[0])}",
+        PokerCategory.STRAIGHT: f"straight, {_rank(top)} high",
+        PokerCategory.FLUSH: f"flush, {_rank(ranks[0])} high",
+        PokerCategory.FULL_HOUSE: f"full house, {_ranks(ranks[0])} over {_ranks(ranks[1])}",
+        PokerCategory.FOUR_OF_A_KIND: f"four of a kind, {_ranks(ranks[0])}",
+        PokerCategory.STRAIGHT_FLUSH: ("royal flush" if top is Rank.ACE
+                                       else f"straight flush, {_rank(top)} high"),
+    }
+    return words[category]
+
+
+def bigtwo_words(play: BigTwoCombo) -> str:
+    """A Big Two play in words, with what decides it against a play of its kind:
+    ``pair of 3s, 3♣ high``, ``full house, 8s over 4s``, ``flush in ♥, ace high``."""
+    cards = play.cards  # strongest first in Big Two order (the 2 of 2-3-4-5-6)
+    ranks = _groups(cards)
+    high = _card(cards[0])
+    kind = play.kind
+    if kind is BigTwoKind.SINGLE:
+        return f"single {high}"
+    if kind is BigTwoKind.PAIR:
+        return f"pair of {_ranks(ranks[0])}, {high} high"
+    if kind is BigTwoKind.TRIPLE:
+        return f"three {_ranks(ranks[0])}"
+    if kind is BigTwoKind.TWO_PAIRS:
+        return f"two pairs, {_ranks(cards[0].rank)} and {_ranks(cards[3].rank)}, {high} high"
+    if kind is BigTwoKind.FOUR_OF_A_KIND:
+        others = [card for card in cards if card.rank != ranks[0]]
+        return f"four {_ranks(ranks[0])}" + (f" with {_card(others[0])}" if others else "")
+    if kind is BigTwoKind.FULL_HOUSE:
+        return f"full house, {_ranks(ranks[0])} over {_ranks(ranks[1])}"
+    if kind is BigTwoKind.FLUSH:
+        assert cards[0].suit is not None
+        return f"flush in {_SUIT_SIGNS[cards[0].suit]}, {_rank(cards[0].rank)} high"
+    run = "-".join(_card(card)[:-1] for card in _run_order(cards))
+    name = "straight flush" if kind is BigTwoKind.STRAIGHT_FLUSH else "straight"
+    return f"{name} {run}, {high} high"
+
+
+def _run_order(cards: tuple[Card, ...]) -> list[Card]:
+    """The cards of a straight from its bottom to its top as people say it (A-2-3-4-5,
+    2-3-4-5-6, 3-4-5-6-7 ... 10-J-Q-K-A)."""
+    ranks = {card.rank for card in cards}
+    ordered = sorted(cards, key=lambda c: -1 if c.rank is None else int(c.rank))
+    if Rank.ACE in ranks and Rank.TWO in ranks:  # A-2-3-4-5: the ace at the bottom
+        return ordered[-1:] + ordered[:-1]
+    return ordered

@@ -11,7 +11,9 @@ board and the stacks carrying over) ending with the end-of-game poker per the
 A player with no chips sits out: the round's ``players``, ``seats`` and
 ``starting_stacks`` list only the players who play it (``seats`` keeps each one's
 seat number at the table).  A game ends early when fewer than two players have
-chips; then there is no finale and the board's chips stay unplayed.
+chips; then there is no finale and the board's chips stay unplayed.  The same holds
+in the middle of a ``per_pot`` finale: once one player holds every chip off the
+board the game is over and the pots not played for yet stay on the board.
 """
 
 from __future__ import annotations
@@ -242,7 +244,9 @@ def simulate_rummoli(n: int, players: int, seed: int, **options: object) -> Iter
         if len(game.seated()) < 2:
             continue
         for pot in _finale_pots(finale, game.board):
-            if produced >= n:
+            # A per_pot finale can leave one player with every chip off the board: he has
+            # no one to play the next pot against, so the game is over (its chips stay).
+            if produced >= n or len(game.seated()) < 2:
                 break
             yield session.play(game, pot)
             produced += 1

@@ -58,8 +58,16 @@ from analytics.warehouse.pipeline import (
     process_unit,
 )
 from analytics.warehouse.rows import FileContext, RejectRow
-from analytics.warehouse.sources import Limits, SourceRef, content_digest, expand, open_source
+from analytics.warehouse.sources import (
+    Limits,
+    SourceRef,
+    content_digest,
+    expand,
+    open_source,
+    read_head,
+)
 from parsers.fields import VARIANTS
+from parsers.foreign import ForeignFormat, foreign_format
 from parsers.reader import Chunk, Cut, HandCuts, iter_chunks
 
 __all__ = [
@@ -250,12 +258,26 @@ def _plan(refs: list[SourceRef], limits: Limits, known: Callable[[list[str]], se
             summary.files.append(FileSummary(ref.name, "already loaded", sha,
                                              message=f"same content as {first_seen[sha]}"))
             continue
+        foreign = _foreign(ref, limits)
+        if foreign is not None:
+            # Not a history at all: one clear message instead of a TOML error per "hand".
+            summary.files.append(FileSummary(ref.name, "error", sha,
+                                             message=f"{ref.name}: {foreign.message}"))
+            continue
         first_seen[sha] = ref.name
         file_summary = FileSummary(ref.name, "pending", sha)
         summary.files.append(file_summary)
         context = FileContext(ref.name, sha, dt.datetime.now())
         planned.append(_Planned(ref, context, size, file_summary))
     return planned
+
+
+def _foreign(ref: SourceRef, limits: Limits) -> ForeignFormat | None:
+    """The foreign format the source is in (a PokerStars export, CSV, JSON...), or None."""
+    try:
+        return foreign_format(read_head(ref, limits))
+    except SourceError:
+        return None  # reported where the source is read
 
 
 def _units(planned: list[_Planned], limits: Limits, whole_bytes: int

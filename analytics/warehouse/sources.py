@@ -24,6 +24,7 @@ from pathlib import Path, PurePosixPath
 from typing import IO, Final, Literal, cast
 
 from analytics.warehouse.errors import SourceError, SourceLimitError
+from parsers.foreign import HEAD_BYTES
 
 __all__ = [
     "HISTORY_SUFFIXES",
@@ -33,6 +34,7 @@ __all__ = [
     "content_digest",
     "expand",
     "open_source",
+    "read_head",
     "read_range",
 ]
 
@@ -310,6 +312,14 @@ def content_digest(ref: SourceRef, limits: Limits | None = None) -> tuple[str, i
             digest.update(block)
             size += len(block)
     return digest.hexdigest(), size
+
+
+def read_head(ref: SourceRef, limits: Limits | None = None, size: int = HEAD_BYTES) -> bytes:
+    """The first ``size`` bytes of the source's content (decompressed): enough to tell its
+    format (:func:`parsers.foreign.foreign_format`).  Raises :class:`SourceError` as
+    :func:`open_source` does."""
+    with open_source(ref, limits) as stream:
+        return stream.read(size)
 
 
 def read_range(ref: SourceRef, start: int, end: int) -> bytes:

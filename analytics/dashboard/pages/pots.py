@@ -6,7 +6,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from analytics.dashboard import charts, logic, ui
+from analytics.dashboard import charts, filters, logic, ui
 
 
 def render() -> None:
@@ -26,8 +26,8 @@ def render() -> None:
     game_id = st.selectbox("Game", ids, index=ids.index(wanted) if wanted in ids else 0,
                            key="pots_game")
     if game_id is not None:
-        if st.query_params.get("pot_game") != game_id:
-            st.query_params["pot_game"] = game_id
+        if st.query_params.get("pot_game") != game_id and filters.fits_url(game_id):
+            st.query_params["pot_game"] = game_id  # (a game id too long for a link: not kept)
         board: pd.DataFrame = ui.ask("rummoli_board", game_id=game_id)
         st.plotly_chart(charts.board_areas(logic.board_areas(board), game_id), key="board")
         ui.download_buttons(board, f"board-{game_id}", key="board")

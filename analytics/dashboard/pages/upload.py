@@ -12,6 +12,7 @@ import streamlit as st
 
 from analytics.dashboard import logic, ui
 from analytics.warehouse import (
+    FileSummary,
     IngestProgress,
     Limits,
     SourceError,
@@ -25,6 +26,10 @@ from analytics.warehouse import (
 # string on the page.)
 # Per-file upload limit; the server's own limit (.streamlit/config.toml) is the outer bound.
 MAX_FILE_MB: Final = 100
+
+# The widget takes files up to the server's limit, so that one over MAX_FILE_MB reaches the
+# page and is listed as refused (the widget would drop it silently in the browser).
+SERVER_MB: Final = int(st.get_option("server.maxUploadSize"))
 
 # Tighter than the command line's: uploads come from whoever can reach the page.
 UPLOAD_LIMITS: Final = Limits(max_file_bytes=MAX_FILE_MB * 1024**2,
@@ -57,10 +62,14 @@ def render() -> None:
     st.title("Upload hand histories")
     st.write("Histories in handlab's format (`.phh`, `.phhs`), gzip files (`.gz`) or whole "
              "folders packed as `.zip`. Hands already in the database are counted as "
-             "duplicates; broken hands are rejected with the line and the reason.")
-    files = st.file_uploader("History files", type=["phh", "phhs", "zip", "gz"],
-                             accept_multiple_files=True, key="upload_files",
-                             max_upload_size=MAX_FILE_MB)
+             "duplicates; broken hands are rejected with the line and the reason; a file in "
+             "another format (a poker site's export, CSV, JSON) is named as such.")
+    st.caption(f"At most {MAX_FILE_MB} MB a file here (larger ones are listed as refused; "
+               f"the browser refuses files over {SERVER_MB} MB before sending them). Load "
+               "bigger files with `handlab ingest FILE`.")
+    # Any type: a file in another format is read and named, rather than greyed out.
+    files = st.file_uploader("History files", accept_multiple_files=True, key="upload_files",
+                             max_upload_size=SERVER_MB)
     if st.button("Load into the database", type="primary", disabled=not files,
                  key="upload_go"):
         _load(ctx.db, list(files or []))
@@ -76,38 +85,47 @@ def _load(db: str, uploads: list[object]) -> None:
         share = step.bytes_done / step.bytes_total if step.bytes_total else 1.0
         bar.progress(min(1.0, share), text=f"{step.hands:,} hands read…")
 
+    refused: list[tuple[str, str]] = []
     with tempfile.TemporaryDirectory(prefix="handlab-upload-") as folder:
         names: dict[str, str] = {}
         paths = []
         for number, upload in enumerate(uploads, start=1):
             original = str(getattr(upload, "name", "upload"))
+            reason = logic.upload_refusal(int(getattr(upload, "size", 0)), MAX_FILE_MB)
+            if reason is not None:
+                refused.append((stored_name(original), reason))
+                continue
             path = Path(folder) / safe_name(original, number)
             path.write_bytes(upload.getvalue())  # type: ignore[attr-defined]
             names[str(path)] = stored_name(original)
             paths.append(path)
-        # DuckDB opens the file read-write only if this process does not hold it read-only.
-        ui.release_connection()
-        try:
-            summary = ingest(paths, db, workers=0, limits=UPLOAD_LIMITS, progress=progress,
-                             wait=UPLOAD_WAIT_S, names=names)
-        except SourceError as error:
-            bar.empty()
-            st.error(f"Nothing was loaded: {error}")
-            return
-        except WarehouseBusy:
-            # Said here rather than by the pages' busy notice, whose rerun would forget that
-            # this upload was ever asked for; the files stay in the uploader for another try.
-            bar.empty()
-            st.error(f"Nothing was loaded: another ingest kept the database for over "
-                     f"{UPLOAD_WAIT_S:.0f} s. Press the button again to retry.")
-            return
+        files: list[FileSummary] = []
+        if paths:
+            # DuckDB opens the file read-write only if this process does not hold it
+            # read-only.
+            ui.release_connection()
+            try:
+                files = ingest(paths, db, workers=0, limits=UPLOAD_LIMITS, progress=progress,
+                               wait=UPLOAD_WAIT_S, names=names).files
+            except SourceError as error:
+                bar.empty()
+                st.error(f"Nothing was loaded: {error}")
+                return
+            except WarehouseBusy:
+                # Said here rather than by the pages' busy notice, whose rerun would forget
+                # that this upload was ever asked for; the files stay in the uploader for
+                # another try.
+                bar.empty()
+                st.error(f"Nothing was loaded: another ingest kept the database for over "
+                         f"{UPLOAD_WAIT_S:.0f} s. Press the button again to retry.")
+                return
     bar.progress(1.0, text="Done.")
     # The summary is kept before anything else touches the database: another writer (a CLI
     # ingest) may take it right now, and the rejected hands' details can wait for it.
+    table = logic.upload_table(files, names, refused)
     st.session_state["upload_result"] = {
-        "table": logic.upload_table(summary.files, names), "rejects": None, "names": names,
-        "db": db, "loaded": summary.loaded, "duplicates": summary.duplicates,
-        "rejected": summary.rejected,
+        "table": table, "rejects": None, "names": names, "db": db,
+        "rejected": int(table["rejected"].sum()),
     }
 
 
@@ -129,19 +147,28 @@ def _rejects(result: dict[str, object]) -> pd.DataFrame | None:
     return rejects
 
 
+_SAY: Final = {"error": st.error, "warning": st.warning, "success": st.success,
+               "info": st.info}
+
+
 def _show(result: dict[str, object]) -> None:
     table = result["table"]
     assert isinstance(table, pd.DataFrame)
     rejects = _rejects(result) if result["rejected"] else pd.DataFrame()
-    st.success(f"Loaded {result['loaded']:,} new hands; {result['duplicates']:,} duplicates; "
-               f"{result['rejected']:,} rejected. Every page shows the new hands now.")
+    verdict = logic.upload_verdict(table)
+    _SAY[verdict.level](verdict.text)
     st.subheader("Per file")
-    st.dataframe(table, hide_index=True)
+    st.dataframe(table, hide_index=True, column_config={
+        "message": st.column_config.TextColumn("message (in full below)", width="large")})
     ui.download_buttons(table, "upload-summary", key="upload_summary")
     if rejects is None:
         st.info("The rejected hands' details will show here once the database is free "
                 "(another ingest is writing to it); reload the page in a moment.")
-    elif not rejects.empty:
+    messages = logic.upload_messages(table, rejects)
+    if messages:
+        st.subheader("Messages in full")
+        st.code("\n".join(messages), language=None, wrap_lines=True)
+    if rejects is not None and not rejects.empty:
         st.subheader("Rejected hands")
         st.dataframe(rejects, hide_index=True)
         ui.download_buttons(rejects, "upload-rejects", key="upload_rejects")

@@ -1,0 +1,222 @@
+"""Page speed as a user feels it: each dashboard page in real Chromium, navigation to idle.
+
+Starts ``streamlit run app.py`` on a free port (as the browser tests do:
+tests/browser/_server.py) over a database, drives Debian's Chromium through Playwright and
+times, for each page, from the navigation (or the filter change) until the page is idle:
+the script run is over (the app's ``data-test-script-state`` is ``notRunning``), no element
+is stale (``data-stale="true"``: drawn by an earlier run and not yet redrawn) and the page's
+title is drawn.  Three figures per page, the median of ``--repeats`` rounds, each round on a
+freshly started server (its caches empty):
+
+* **cold**: the page's first visit on the new server through the sidebar's link (the
+  Overview's is the app's first load by its address: the browser loads the app, the server
+  runs its first script);
+* **warm**: the page visited again through the sidebar (``st.cache_data`` hits);
+* **filter**: on the warm page, the sidebar's game filter changed, until the page is idle
+  again (the new filter's questions are not cached yet);
+
+and the app opened again by its address (a new browser session) at the end of the round.
+
+    .venv/bin/python benchmarks/bench_pages.py                       # the samples
+    .venv/bin/python benchmarks/bench_pages.py --db /tmp/big.duckdb  # any database
+    .venv/bin/python benchmarks/bench_pages.py --build 1000000 --db /tmp/big.duckdb
+
+Without ``--db`` the database is built from data/samples/ in a temporary folder (as
+``handlab serve`` builds its first one).  ``--build N`` first writes a database of about N
+hands at ``--db`` (benchmarks/bench_dashboard.py's replicated simulated hands).  The server
+gets a copy of the database (it may write to it: migrations).  Targets (issue #27): every
+page idle within 1 s on the samples and 2 s on a million hands.  Results:
+docs/performance.md, section "Pages in Chromium".
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+_ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(_ROOT))
+
+from analytics.warehouse.ingest import SAMPLES, ensure_database  # noqa: E402
+from tests.browser._server import streamlit_server  # noqa: E402
+from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
+
+
+@dataclass(frozen=True, slots=True)
+class Page:
+    """A dashboard page: its URL path, sidebar link, title and the game its filter change
+    picks."""
+
+    path: str
+    link: str
+    title: str
+    game: str
+
+
+PAGES = (
+    Page("", "Overview", "Overview", "seveneight"),
+    Page("upload", "Upload", "Upload hand histories", "seveneight"),
+    Page("win_rates", "Win rates", "Win rates", "seveneight"),
+    Page("pots", "Pot accumulation", "Pot accumulation (Rummoli)", "rummoli"),
+    Page("hand_types", "Hand types", "Hand types", "seveneight"),
+    Page("replayer", "Hand replayer", "Hand replayer", "seveneight"),
+)
+
+_IDLE = """() => {
+    const app = document.querySelector('[data-testid="stApp"]');
+    return app !== null
+        && app.getAttribute('data-test-script-state') === 'notRunning'
+        && document.querySelector('[data-stale="true"]') === null
+        && document.querySelector('[data-testid="stStatusWidgetRunningIcon"]') === null;
+}"""
+
+
+def _idle(page: Any, title: str) -> None:
+    page.get_by_role("heading", name=title).first.wait_for()
+    page.wait_for_function(_IDLE, polling=10)
+
+
+def _timed(work: Callable[[], None]) -> float:
+    started = time.perf_counter()
+    work()
+    return time.perf_counter() - started
+
+
+def _on(target: Page) -> Callable[[str], bool]:
+    """Whether a URL is the target page's (its path, whatever the query)."""
+    def matches(url: str) -> bool:
+        path = url.split("://", 1)[-1].split("/", 1)[-1].split("?", 1)[0]
+        return path == target.path
+    return matches
+
+
+def _open(page: Any, url: str, target: Page) -> float:
+    """A page loaded by its address (the browser's first visit: the app starts too)."""
+    def go() -> None:
+        page.goto(f"{url}/{target.path}")
+        _idle(page, target.title)
+    return _timed(go)
+
+
+def _navigate(page: Any, target: Page) -> float:
+    """A page reached through the sidebar's link, as a user moves between pages."""
+    link = page.locator('[data-testid="stSidebarNav"] a', has_text=target.link).first
+
+    def go() -> None:
+        link.click()
+        page.wait_for_url(_on(target))
+        _idle(page, target.title)
+    return _timed(go)
+
+
+def _pick_game(page: Any, target: Page, game: str) -> float:
+    """Pick ``game`` in the sidebar's Game filter; seconds until the page is idle again."""
+    box = page.locator('[data-testid="stSidebar"] [data-testid="stSelectbox"]',
+                       has_text="Game").first
+    box.click()
+    option = page.get_by_role("option", name=game, exact=True)
+
+    def change() -> None:
+        option.click()
+        # The run writes the filter into the URL: from then on "idle" means that run ended.
+        page.wait_for_url(lambda url: (f"game={game}" in url) == (game != "all games"))
+        _idle(page, target.title)
+    return _timed(change)
+
+
+def _round(db: Path, log: Path) -> dict[tuple[str, str], float]:
+    """One round on a fresh server: first load, then cold, warm and filter-change seconds
+    per page."""
+    from playwright.sync_api import sync_playwright
+
+    seconds: dict[tuple[str, str], float] = {}
+    with streamlit_server(db, log) as server, sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            context = browser.new_context(viewport={"width": 1400, "height": 1000})
+            page = context.new_page()
+            page.set_default_timeout(120_000)
+            seconds[("Overview", "first load")] = _open(page, server.url, PAGES[0])
+            for target in PAGES[1:]:
+                seconds[(target.title, "cold")] = _navigate(page, target)
+            seconds[("Overview", "cold")] = seconds[("Overview", "first load")]
+            for target in PAGES:
+                seconds[(target.title, "warm")] = _navigate(page, target)
+                seconds[(target.title, "filter")] = _pick_game(page, target, target.game)
+                _pick_game(page, target, "all games")
+            seconds[("Overview", "warm load")] = _open(page, server.url, PAGES[0])
+        finally:
+            browser.close()
+    return seconds
+
+
+def _report(rounds: list[dict[tuple[str, str], float]], target: float) -> None:
+    def median(title: str, kind: str) -> float:
+        return statistics.median(r[(title, kind)] for r in rounds)
+
+    print(f"\nmedian of {len(rounds)} rounds, seconds to idle; target {target:g} s")
+    print("| page | cold | warm | filter change |")
+    print("|---|---:|---:|---:|")
+    for page in PAGES:
+        cells = [f"{median(page.title, kind):.2f}" for kind in ("cold", "warm", "filter")]
+        print(f"| {page.title} | {' | '.join(cells)} |")
+    print(f"\nthe app opened by its address (a new browser session): first load "
+          f"{median('Overview', 'first load'):.2f} s (server just started), again "
+          f"{median('Overview', 'warm load'):.2f} s")
+    medians = [median(page.title, kind) for page in PAGES for kind in ("cold", "warm", "filter")
+               if (page.title, kind) != ("Overview", "cold")]
+    over = sum(value > target for value in medians)
+    print(f"{over} of {len(medians)} medians of the pages (the first load aside) over the "
+          f"{target:g} s target")
+
+
+def main() -> None:
+    """Time every page cold, warm and after a filter change; print the medians."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--db", type=Path, help="The database (default: built from "
+                        "data/samples/ in a temporary folder).")
+    parser.add_argument("--build", type=int, metavar="HANDS",
+                        help="First write a database of about HANDS simulated hands at --db.")
+    parser.add_argument("--repeats", type=int, default=5, help="Rounds (a fresh server each).")
+    parser.add_argument("--target", type=float, help="Seconds a page may take (default: 1 "
+                        "on the samples, 2 on another database).")
+    options = parser.parse_args()
+    if not CHROMIUM.exists():
+        sys.exit(f"no Chromium at {CHROMIUM} (apt-get install -y chromium)")
+    with tempfile.TemporaryDirectory(prefix="handlab-pages-") as folder:
+        root = Path(folder)
+        if options.build:
+            if options.db is None:
+                sys.exit("--build needs --db (where to write the database)")
+            sys.path.insert(0, str(_ROOT / "benchmarks"))
+            from bench_dashboard import build_large
+
+            started = time.perf_counter()
+            hands = build_large(options.db, options.build)
+            print(f"built {options.db}: {hands:,} hands in {time.perf_counter() - started:.0f} s")
+        source = options.db or ensure_database(root / "samples.duckdb", SAMPLES)
+        target = options.target or (2.0 if options.db else 1.0)
+        rounds = []
+        for number in range(options.repeats):
+            served = root / "served.duckdb"
+            shutil.copy(source, served)
+            Path(f"{served}.wal").unlink(missing_ok=True)
+            rounds.append(_round(served, root / f"streamlit-{number}.log"))
+            served.unlink()
+            print(f"round {number + 1}: " + ", ".join(
+                f"{title} {kind} {value:.2f}" for (title, kind), value in rounds[-1].items()),
+                flush=True)
+        print(f"\ndatabase: {source}")
+        _report(rounds, target)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,131 @@
+"""The command line says what went wrong and exits non-zero (issue #27, item 10): simulate
+checks its arguments before writing and leaves no partial file, validate reports empty
+files, foreign formats and duplicates, report refuses to write an empty report."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from analytics.cli import app
+from analytics.simulate import simulate
+from parsers import write_hands
+from parsers.foreign import HANDLAB_READS
+from parsers.knobs import Game
+from tests.test_dashboard_data import dashboard_db
+
+__all__ = ["dashboard_db"]
+
+RUNNER = CliRunner(env={"COLUMNS": "240"})
+
+
+def _said(output: str) -> str:
+    return " ".join(output.split())  # rich wraps at the terminal width
+
+
+@pytest.mark.parametrize(("game", "players", "limits"), [
+    ("bigtwo", 6, "2 to 4"), ("rummoli", 9, "2 to 8"), ("seveneight", 18, "2 to 17"),
+    ("bigtwo", 1, "2 to 4"),
+])
+def test_simulate_refuses_a_table_size_before_writing(tmp_path: Path, game: str, players: int,
+                                                      limits: str) -> None:
+    result = RUNNER.invoke(app, ["simulate", game, "-p", str(players), "-n", "3",
+                                      "-o", str(tmp_path)])
+    assert result.exit_code == 2
+    assert f"played by {limits} players, not {players}" in _said(result.output)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_simulate_help_gives_each_games_range() -> None:
+    result = RUNNER.invoke(app, ["simulate", "--help"])
+    said = _said(result.output)
+    assert "7 & 8 2-17" in said and "Rummoli 2-8" in said and "Big Two 2-4" in said
+
+
+def test_simulate_failing_midway_leaves_no_file(tmp_path: Path,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    real = simulate
+
+    def breaks_after_two(game: Game, n: int, players: int, seed: int, **options: object
+                         ) -> object:
+        for number, hand in enumerate(real(game, n, players, seed, **options)):
+            if number == 2:
+                raise ValueError("the bots fell out")
+            yield hand
+
+    monkeypatch.setattr("analytics.simulate.simulate", breaks_after_two)
+    result = RUNNER.invoke(app, ["simulate", "bigtwo", "-p", "4", "-n", "5",
+                                      "-o", str(tmp_path)])
+    assert result.exit_code == 2 and "the bots fell out" in result.output
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_simulate_rummoli_finale_option(tmp_path: Path) -> None:
+    from parsers import read_hands
+
+    result = RUNNER.invoke(app, ["simulate", "rummoli", "-p", "3", "-n", "40", "-s", "4",
+                                      "--finale", "per_pot", "-o", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    (written,) = tmp_path.iterdir()
+    hands = list(read_hands(written))
+    assert len(hands) == 40
+    assert {hand.rules.finale.value for hand in hands} == {"per_pot"}  # type: ignore[union-attr]
+    assert any(hand.finale_pot not in (None, "all") for hand in hands)
+    refused = RUNNER.invoke(app, ["simulate", "bigtwo", "--finale", "per_pot",
+                                       "-o", str(tmp_path / "other")])
+    assert refused.exit_code == 2 and "only Rummoli" in _said(refused.output)
+    assert not (tmp_path / "other").exists()
+
+
+def test_validate_an_empty_file_says_no_hands(tmp_path: Path) -> None:
+    empty = tmp_path / "empty.phhs"
+    empty.write_text("")
+    result = RUNNER.invoke(app, ["validate", str(empty)])
+    assert result.exit_code == 1
+    assert "empty.phhs: no hands in this file" in _said(result.output)
+    assert "no hands found" in _said(result.output)
+
+
+def test_validate_names_a_foreign_format(tmp_path: Path) -> None:
+    export = tmp_path / "stars.txt"
+    export.write_text("PokerStars Hand #254446474436: Hold'em No Limit ($0.01/$0.02 USD) - "
+                      "2024/12/01 12:00:00 ET\nTable 'Aase II' 6-max Seat #3 is the button\n")
+    result = RUNNER.invoke(app, ["validate", str(export)])
+    assert result.exit_code == 1
+    said = _said(result.output)
+    assert "looks like a PokerStars hand history" in said and HANDLAB_READS in said
+    assert "malformed TOML" not in said
+
+
+def test_validate_flags_duplicates_as_ingest_would_skip_them(tmp_path: Path) -> None:
+    hands = list(simulate(Game.BIGTWO, 3, 4, 7))
+    path = tmp_path / "twice.phhs"
+    write_hands([*hands, hands[1]], path)
+    result = RUNNER.invoke(app, ["validate", str(path)])
+    assert result.exit_code == 0, result.output  # a duplicate is skipped, not an error
+    said = _said(result.output)
+    assert "hand 4: duplicate of" in said and "hand 2 (ingest would skip it)" in said
+    assert "│ bigtwo │ 3 │ 1 │ 0 │" in said
+
+
+def test_report_for_nobody_writes_nothing_and_says_so(dashboard_db: Path,
+                                                      tmp_path: Path) -> None:
+    out = tmp_path / "nobody.csv"
+    result = RUNNER.invoke(app, ["report", "--db", str(dashboard_db), "--player",
+                                      "Nobody", "--out", str(out)])
+    assert result.exit_code == 1
+    assert "no hands match" in _said(result.output) and "Nobody" in _said(result.output)
+    assert not out.exists()
+
+
+@pytest.mark.parametrize(("game", "cards", "expected"), [
+    ("bigtwo", ["3d", "3c"], "pair of 3s, 3♣ high: 3♣ 3♦"),
+    ("rummoli", ["As", "Ad", "7c", "7d", "2h"], "two pair, aces and 7s"),
+    ("seveneight", ["7c", "8d"], "seven-eight (rank 168 of 169): 8♦ 7♣"),
+])
+def test_eval_prints_words(game: str, cards: list[str], expected: str) -> None:
+    result = RUNNER.invoke(app, ["eval", game, *cards])
+    assert result.exit_code == 0
+    assert expected in result.output and "key" not in result.output
