@@ -74,7 +74,7 @@ def test_overview_shows_counts_tables_and_the_reject(db: Path) -> None:
     assert len(at.dataframe) >= 4  # games, players, sessions, rejects (summary and list)
     rejects = at.dataframe[-1].value
     assert list(rejects["line"]) == [12]
-    assert "p9" in rejects["error"].iloc[0]
+    assert "p9" in rejects["reason"].iloc[0]
     assert len(at.get("download_button")) >= 4 * 3 + 1  # tables x formats + the report
 
 
@@ -305,13 +305,13 @@ def _seats(at: AppTest) -> str:
     return str(at.get("html")[0].proto.body)
 
 
-@pytest.mark.parametrize(("game", "table", "heading", "text"), [
-    ("seveneight", "allin_results", "equity at the all-in", "vs actual"),
-    ("rummoli", "rummoli_strength", "poker strength", "share"),
-    ("bigtwo", "bigtwo_features", "deal", "five-card"),
+@pytest.mark.parametrize(("game", "table", "heading", "text", "what"), [
+    ("seveneight", "allin_results", "equity at the all-in", "vs actual", "Stored equities"),
+    ("rummoli", "rummoli_strength", "poker strength", "share", "Stored equities"),
+    ("bigtwo", "bigtwo_features", "deal features", "five-card", "Deal features"),
 ])
 def test_replayer_shows_the_stored_equities(db: Path, game: str, table: str, heading: str,
-                                            text: str) -> None:
+                                            text: str, what: str) -> None:
     hand_id = _count(db, f"SELECT min(hand_id) FROM {table}")
     at = _app("replayer", hand=str(hand_id))
     assert at.selectbox(key="replayer_hand").value == hand_id
@@ -319,7 +319,7 @@ def test_replayer_shows_the_stored_equities(db: Path, game: str, table: str, hea
     assert f">{heading}</th>" in html
     assert text in html
     captions = " ".join(c.value for c in at.caption)
-    assert "Stored equities" in captions
+    assert what in captions
     stored = [f.value for f in at.dataframe if "seat" in f.value.columns]
     assert len(stored[0]) == _count(db, f"SELECT count(*) FROM {table} "
                                         f"WHERE hand_id = {hand_id}")

@@ -653,3 +653,87 @@ def up_card_table(rows: pd.DataFrame) -> pd.DataFrame:
     table = table.set_index("up_rank").reindex(order).reset_index()
     table["hands"] = table["hands"].fillna(0).astype("int64")
     return table
+
+
+OVERVIEW_HEADERS: Final = {"game": "game", "hands": "hands (games, rounds)",
+                           "players": "players", "sessions": "sessions",
+                           "first_day": "first day", "last_day": "last day"}
+"""Headers of ``views.overview`` (a Big Two row counts games, a Rummoli row rounds)."""
+
+SESSION_HEADERS: Final = {"session": "session or game id", "game": "game",
+                          "hands": "hands (games, rounds)", "players": "players",
+                          "first_day": "first day", "last_day": "last day"}
+"""Headers of ``views.sessions``."""
+
+REJECT_FILE_HEADERS: Final = {"file": "file", "stage": "stage", "rejected": "hands rejected",
+                              "first_line": "first line"}
+"""Headers of the rejected hands counted per file."""
+
+REJECT_HEADERS: Final = {"file": "file", "hand_index": "hand", "line": "line",
+                         "stage": "stage", "game": "game", "error": "reason"}
+"""Headers of ``views.rejects``."""
+
+FILE_HEADERS: Final = {"name": "file", "status": "status", "hands": "hands",
+                       "loaded": "loaded", "duplicates": "duplicates", "rejected": "rejected",
+                       "finished_at": "loaded at", "path": "full path"}
+"""Headers of :func:`files_table`."""
+
+
+def short_name(path: str) -> str:
+    """A stored file's name as people read it: the last part of its path (an upload keeps
+    ``upload: name``; a zip member ``archive.zip:member``)."""
+    prefix = ""
+    if path.startswith("upload: "):
+        prefix, path = "upload: ", path[len("upload: "):]
+    head, _, member = path.partition(".zip:")
+    if member:
+        return prefix + head.replace("\\", "/").rsplit("/", 1)[-1] + ".zip:" + member
+    return prefix + path.replace("\\", "/").rsplit("/", 1)[-1]
+
+
+def files_table(files: pd.DataFrame) -> pd.DataFrame:
+    """The files loaded (``queries.files``) as people read them: the short name first, the
+    counts, when it was loaded (to the second) and the full path last; no content hash."""
+    out = files.assign(name=[short_name(str(p)) for p in files["path"]],
+                       finished_at=pd.to_datetime(files["finished_at"]).dt.floor("s"))
+    return human_table(out, FILE_HEADERS)
+
+
+def files_html(files: pd.DataFrame) -> str:
+    """:func:`files_table` as an HTML table whose file names show the full path on hover
+    (a ``title``), every text escaped."""
+    from html import escape
+
+    table = files_table(files)
+    heads = [c for c in table.columns if c != FILE_HEADERS["path"]]
+    rows = []
+    for record in table.to_dict("records"):
+        cells = []
+        for column in heads:
+            value = "" if pd.isna(record[column]) else str(record[column])
+            title = (f' title="{escape(str(record[FILE_HEADERS["path"]]))}"'
+                     if column == FILE_HEADERS["name"] else "")
+            cells.append(f"<td{title}>{escape(value)}</td>")
+        rows.append("<tr>" + "".join(cells) + "</tr>")
+    head = "".join(f"<th>{escape(c)}</th>" for c in heads)
+    return ("<table class='hl-files' style='border-collapse:collapse;font-size:0.9em'>"
+            f"<tr>{head}</tr>{''.join(rows)}</table>")
+
+
+def player_tables(results: pd.DataFrame) -> list[tuple[str, str, pd.DataFrame]]:
+    """The Overview's players (``views.results_by_level``), one table per game in its own
+    unit: (game, title, table with human headers).  7 & 8 in big blinds per 100 hands over
+    every stake (:func:`seveneight_big_blinds`); Big Two and Rummoli one row per level
+    (scoring rule, ante) and player, each in its level's unit."""
+    tables = []
+    for game in ("seveneight", "bigtwo", "rummoli"):
+        if not (results["game"] == game).any():
+            continue
+        if game == "seveneight":
+            table = human_table(seveneight_big_blinds(results), BB_HEADERS)
+            title = "7 & 8: big blinds per 100 hands"
+        else:
+            table = human_table(level_results(results, game), level_headers(game))
+            title = f"{GAME_NAMES[game]}: {NET_UNITS[game]} per {PER[game]}"
+        tables.append((game, title, table))
+    return tables
