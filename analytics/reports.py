@@ -14,7 +14,7 @@ from __future__ import annotations
 import datetime as dt
 import io
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from html import escape
 from pathlib import Path
 from typing import Final
@@ -135,87 +135,237 @@ def _games(con: duckdb.DuckDBPyConnection, f: HandFilter) -> list[str]:
     return [str(g) for g in present["game"]]
 
 
+REPORT_PLAYERS: Final = 16
+"""Players a report's running-total chart draws at most (the most active; the biggest
+winner and loser always): its title says how many of how many."""
+
+
 def report_tables(con: duckdb.DuckDBPyConnection, f: HandFilter) -> dict[str, pd.DataFrame]:
-    """The tables of :data:`TABLES` for the filter (what ``--table`` chooses from)."""
-    players = logic.with_confidence(views.player_results(con, f))
-    positions = logic.with_confidence(views.by_position(con, f))
+    """The tables of :data:`TABLES` for the filter (what ``--table`` chooses from).
+
+    ``players`` is one row per game, level and player (``views.results_by_level``) with the
+    unit its numbers are in: a row never averages across units."""
+    players = logic.with_confidence(views.results_by_level(con, f))
+    players.insert(2, "unit", [f"{logic.NET_UNITS[g]} per {logic.PER[g]}"
+                               for g in players["game"]])
+    positions = logic.with_confidence(views.by_position(con, f, by_level=True))
     return {
-        "players": players,
+        "players": players.drop(columns=["net_sq"]),
         "overview": views.overview(con, f),
         "sessions": views.sessions(con, f),
         "hand_types": views.showdown_types(con, f),
-        "positions": positions,
+        "positions": positions.drop(columns=["net_sq"]),
     }
+
+
+def _cumulative(con: duckdb.DuckDBPyConnection, f: HandFilter, game: str,
+                totals: pd.DataFrame, unit: str, *, big_blinds: bool = False,
+                title: str | None = None) -> go.Figure:
+    """A game's running totals of :data:`REPORT_PLAYERS` players at most
+    (:func:`logic.default_players`), the title saying how many of how many."""
+    chosen = logic.default_players(totals, most=REPORT_PLAYERS)
+    curves = views.cumulative_net(con, replace(f, players=tuple(chosen)), game=game,
+                                  top=max(1, len(chosen)), big_blinds=big_blinds)
+    return charts.cumulative(curves, unit=unit, of=int(totals["player"].nunique()),
+                             per=logic.PER[game], title=title)
+
+
+def _shown_types(types: pd.DataFrame, game: str) -> tuple[go.Figure, pd.DataFrame]:
+    """The categories of one game's hands shown down: a chart and its table."""
+    counts = types[types["game"] == game].groupby("category")["hands"].sum()
+    table = pd.DataFrame({"category": counts.index, "observed": counts.to_numpy()})
+    table["observed_share"] = table["observed"] / max(1, int(table["observed"].sum()))
+    figure = charts.observed_vs_theory(table, f"{logic.GAME_NAMES[game]}: hands shown down")
+    return figure, logic.human_table(table, _SHOWN_HEADERS, decimals=3)
+
+
+_SHOWN_HEADERS: Final = {"category": "category", "observed": "hands shown",
+                         "observed_share": "share"}
+
+
+def _seveneight(con: duckdb.DuckDBPyConnection, f: HandFilter, results: pd.DataFrame,
+                types: pd.DataFrame) -> Section:
+    """The 7 & 8 section: big blinds per 100 hands, chips per stake level, running totals in
+    big blinds, all-in luck, by position and by the card turned up, hands shown."""
+    only = replace(f, game="seveneight")
+    rates = logic.seveneight_big_blinds(results)
+    by_seat = logic.in_big_blinds(views.by_position(con, only, by_level=True),
+                                  ["players", "position"])
+    cards = logic.up_card_table(views.by_up_card(con, f, by_level=True))
+    allin = logic.allin_table(views.allin_totals(con, f, by_level=True))
+    shown, shown_table = _shown_types(types, "seveneight")
+    return Section(
+        "7 & 8", "Results in big blinds per 100 hands: each stake's chips divided by its own "
+        "big blind (the stake's opening bet) before anything is added; chips per hand at each "
+        "stake level in their own table. 95 % confidence intervals: mean ± 1.96·sd/√n.",
+        [charts.bar_with_ci(rates, x="player", mean="bb_per_100",
+                            title="7 & 8: win rate per player (big blinds per 100 hands)",
+                            y_title="big blinds per 100 hands"),
+         _cumulative(con, f, "seveneight", rates[["player", "hands", "net_bb"]].rename(
+             columns={"net_bb": "net"}), "big blinds", big_blinds=True,
+             title="7 & 8: cumulative big blinds"),
+         charts.bar_with_ci(by_seat.assign(players=by_seat["players"].astype(str)),
+                            x="position", color="players", mean="bb_per_100",
+                            title="7 & 8 by position (colour: players at the table)",
+                            y_title="big blinds per 100 hands"),
+         charts.bar_with_ci(cards, x="up_rank", mean="bb_per_100",
+                            title="7 & 8 by the card turned up", x_title="rank turned up",
+                            x_order=list("23456789TJQKA"),
+                            y_title="big blinds per 100 hands"),
+         shown],
+        {"Win rates (big blinds per 100 hands)": logic.human_table(rates, logic.BB_HEADERS),
+         "Chips per hand at each stake level": logic.human_table(
+             logic.level_results(results, "seveneight"), logic.level_headers("seveneight")),
+         "All-in adjusted results and luck": logic.human_table(allin, logic.ALLIN_HEADERS),
+         "By position": logic.human_table(by_seat, logic.POSITION_BB_HEADERS),
+         "By the card turned up": logic.human_table(cards, logic.UP_CARD_HEADERS),
+         "Hands shown down (7 & 8)": shown_table})
+
+
+def _levels(results: pd.DataFrame, game: str) -> list[tuple[str, str]]:
+    """A game's levels in the results: (knob value, level label), e.g. ("cards",
+    "scoring cards")."""
+    labels = sorted(str(v) for v in results.loc[results["game"] == game, "level"].unique())
+    return [(label.split(" ", 1)[1], label) for label in labels]
+
+
+def _level_figures(con: duckdb.DuckDBPyConnection, f: HandFilter, game: str,
+                   results: pd.DataFrame, knob: str, words: str
+                   ) -> tuple[list[go.Figure], dict[str, pd.DataFrame]]:
+    """Per level of ``game`` (each scoring rule, each ante): the win rates and the running
+    totals, in that level's own unit."""
+    figures: list[go.Figure] = []
+    tables: dict[str, pd.DataFrame] = {}
+    unit = f"{logic.NET_UNITS[game]} per {logic.PER[game]}"
+    name = logic.GAME_NAMES[game]
+    for value, level in _levels(results, game):
+        table = logic.level_results(results[results["level"] == level], game)
+        narrowed = replace(f, game=game, knobs=(*f.knobs, (knob, value)))
+        figures.append(charts.bar_with_ci(
+            table, x="player", title=f"{name}: win rate per player ({words} {value})",
+            y_title=unit, per=f"{logic.PER[game]}s"))
+        figures.append(_cumulative(con, narrowed, game, table[["player", "hands", "net"]],
+                                   logic.NET_UNITS[game],
+                                   title=f"{name}: cumulative {logic.NET_UNITS[game]} "
+                                         f"({words} {value})"))
+        tables[f"Win rates ({words} {value})"] = logic.human_table(
+            table, logic.level_headers(game))
+    return figures, tables
+
+
+def _bigtwo(con: duckdb.DuckDBPyConnection, f: HandFilter, results: pd.DataFrame,
+            types: pd.DataFrame) -> Section:
+    """The Big Two section: per scoring rule the win rates, running totals and score by 2s
+    held; every game by finishing place; cards left; what the deals hold."""
+    figures, tables = _level_figures(con, f, "bigtwo", results, "scoring", "scoring")
+    places = logic.bigtwo_place_table(views.bigtwo_places(con, f))
+    order = list(places["place"].cat.categories) if len(places) else []
+    figures.append(charts.grouped_bars(
+        places.assign(place=places["place"].astype(str)), x="player", y="games",
+        color="place", order=order, barmode="stack", y_title="games",
+        title=f"Big Two: games by finishing place (every game; '{logic.NOT_OUT}': still "
+              "holding cards)"))
+    tables["Games by finishing place"] = logic.human_table(places, logic.PLACE_HEADERS)
+    left = views.bigtwo_cards_left(con, f)
+    figures.append(charts.cards_left(left))
+    tables["Cards left at the end"] = logic.human_table(left, logic.CARDS_LEFT_HEADERS)
+    for value, _ in _levels(results, "bigtwo"):
+        narrowed = replace(f, knobs=(*f.knobs, ("scoring", value)))
+        twos = logic.feature_table(equity_views.bigtwo_feature_results(con, narrowed,
+                                                                       feature="twos"))
+        figures.append(charts.bar_with_ci(twos, x="bin", color="player",
+                                          title=f"Big Two: score per game by 2s held "
+                                                f"(scoring {value})",
+                                          x_title="2s held", y_title="points per game",
+                                          per="games"))
+        tables[f"Score by 2s held (scoring {value})"] = logic.human_table(
+            twos, logic.FEATURE_HEADERS)
+    held = logic.bigtwo_held_table(equity_views.bigtwo_dealt(con, f))
+    for size in sorted(set(held["size"])):
+        figures.append(charts.observed_vs_theory(held[held["size"] == size].reset_index(
+            drop=True), f"Big Two: deals of {size} cards holding each kind"))
+    tables["What the deals hold against theory"] = logic.human_table(
+        held, _HELD_HEADERS, decimals=4)
+    shown, shown_table = _shown_types(types, "bigtwo")
+    if len(shown_table):
+        figures.append(shown)
+        tables["Hands shown down (Big Two)"] = shown_table
+    return Section(
+        "Big Two", "Points per game under each scoring rule on its own (points under one "
+        "rule are not points under another); every game counted by finishing place, a "
+        f"player still holding cards at the end as '{logic.NOT_OUT}'; what the deals hold "
+        "against the exact theory (a two-sided binomial test per kind).", figures, tables)
+
+
+_HELD_HEADERS: Final = {
+    "size": "cards dealt", "straights": "straights", "four_card_plays": "four-card plays",
+    "category": "kind", "hands": "deals", "observed": "deals holding it",
+    "observed_share": "observed share", "theory_share": "exact share", "p_value": "p-value"}
+
+
+def _rummoli(con: duckdb.DuckDBPyConnection, f: HandFilter, results: pd.DataFrame,
+             types: pd.DataFrame) -> Section:
+    """The Rummoli section: per ante the win rates, running totals and the result by part;
+    the nine pots; carry-over growth; poker strength against the realised share."""
+    figures, tables = _level_figures(con, f, "rummoli", results, "ante", "ante")
+    for value, _ in _levels(results, "rummoli"):
+        narrowed = replace(f, knobs=(*f.knobs, ("ante", value)))
+        split = logic.split_table(views.rummoli_split(con, narrowed), list(views.SPLIT_PARTS))
+        figure = charts.split_bars(split, list(views.SPLIT_PARTS))
+        figure.update_layout(title={"text": f"Rummoli result per round, by part (ante {value})"})
+        figures.append(figure)
+        tables[f"Result by part (ante {value})"] = logic.human_table(
+            split, logic.split_headers(list(views.SPLIT_PARTS)))
+    pots = logic.pot_summary(views.pot_winners(con, f))
+    growth = logic.pot_growth(views.pot_streaks(con, f))
+    figures.append(charts.pot_growth(growth))
+    tables["The nine pots: how often won, and by whom"] = logic.human_table(
+        pots, logic.POT_SUMMARY_HEADERS)
+    tables["Pot growth: observed against expected"] = logic.human_table(
+        growth, logic.POT_GROWTH_HEADERS)
+    shares = logic.share_vs_expected(equity_views.rummoli_share_by_player(con, f))
+    calibration = logic.calibration_table(equity_views.rummoli_calibration(con, f))
+    figures += [charts.share_vs_expected(shares), charts.calibration(calibration)]
+    tables["Poker-pot share against strength"] = logic.human_table(
+        shares, logic.SHARE_HEADERS, decimals=3)
+    tables["Calibration of the strength"] = logic.human_table(
+        calibration, logic.CALIBRATION_HEADERS, decimals=3)
+    shown, shown_table = _shown_types(types, "rummoli")
+    if len(shown_table):
+        figures.append(shown)
+        tables["Hands shown down (Rummoli)"] = shown_table
+    return Section(
+        "Rummoli", "Chips per round under each ante on its own, split into the parts of the "
+        "round; the nine pots: how often won and by whom, and carry-over growth against "
+        "every ante paid in staying on the pot; the poker pot's realised share against "
+        "the share expected from each player's strength.", figures, tables)
+
+
+_SECTIONS: Final = {"seveneight": _seveneight, "bigtwo": _bigtwo, "rummoli": _rummoli}
 
 
 def build_report(con: duckdb.DuckDBPyConnection, f: HandFilter, *,
                  title: str = "handlab report") -> Report:
-    """What the dashboard shows for ``f``, as report sections."""
+    """What the dashboard shows for ``f``, as report sections: the overview, then a section
+    per game in that game's own units."""
     tables = report_tables(con, f)
     games = _games(con, f)
+    overview = tables["overview"]
     sections = [Section(
         "Overview",
-        f"{int(tables['overview']['hands'].sum()):,} hands in {len(games)} game(s).",
+        f"{int(overview['hands'].sum()):,} hands in {len(games)} game(s).",
         [charts.hands_over_time(views.hands_over_time(con, f, bucket="week"))],
-        {"overview": tables["overview"], "sessions": tables["sessions"]},
+        {"Hands by game": logic.human_table(
+            overview.assign(game=overview["game"].map(logic.GAME_NAMES)),
+            logic.OVERVIEW_HEADERS),
+         "Sessions": logic.human_table(
+            tables["sessions"].assign(game=tables["sessions"]["game"].map(logic.GAME_NAMES)),
+            logic.SESSION_HEADERS)},
     )]
-    players = tables["players"]
-    win = Section("Win rates", "Mean net per hand (chips; Big Two: points) with 95 % "
-                  "confidence intervals (mean ± 1.96·sd/√n).", tables={"players": players})
-    for game in games:
-        rows = players[players["game"] == game]
-        win.figures.append(charts.bar_with_ci(rows, x="player", title=f"{game}: win rate"))
-        unit = "points" if game == "bigtwo" else "chips"
-        win.figures.append(charts.cumulative(views.cumulative_net(con, f, game=game),
-                                             unit=f"{unit} ({game})"))
-    win.tables["positions"] = tables["positions"]
-    sections.append(win)
-    if "bigtwo" in games:
-        places = views.bigtwo_places(con, f)
-        left = views.bigtwo_cards_left(con, f)
-        twos = logic.feature_table(equity_views.bigtwo_feature_results(con, f, feature="twos"))
-        held = logic.bigtwo_held_table(equity_views.bigtwo_dealt(con, f))
-        sections.append(Section(
-            "Big Two", "Games by finishing place and score; cards left; score per game by "
-            "the 2s dealt (95 % CI); what the deals hold against the exact theory (share of "
-            "deals holding each kind, with a two-sided binomial test per kind).",
-            [charts.cards_left(left),
-             charts.bar_with_ci(twos, x="bin", color="player",
-                                title="Score per game by 2s held",
-                                y_title="mean points per game"),
-             *(charts.observed_vs_theory(held[held["size"] == size].reset_index(drop=True),
-                                         f"Deals of {size} cards holding each kind")
-               for size in sorted(set(held["size"])))],
-            {"bigtwo_places": places, "bigtwo_cards_left": left, "bigtwo_by_twos": twos,
-             "bigtwo_deals_hold": held}))
-    if "rummoli" in games:
-        split = logic.split_table(views.rummoli_split(con, f), list(views.SPLIT_PARTS))
-        pots = logic.pot_summary(views.pot_winners(con, f))
-        streaks = views.pot_streaks(con, f)
-        growth = streaks.assign(expected=streaks["since"] * streaks["mean_antes"])
-        sections.append(Section(
-            "Rummoli", "Result per round by part; the nine pots: how often won and by whom; "
-            "carry-over growth against every ante staying on the pot.",
-            [charts.split_bars(split, list(views.SPLIT_PARTS)), charts.pot_growth(growth)],
-            {"rummoli_split": split, "pots": pots, "pot_streaks": streaks}))
-        shares = logic.share_vs_expected(equity_views.rummoli_share_by_player(con, f))
-        calibration = logic.calibration_table(equity_views.rummoli_calibration(con, f))
-        sections.append(Section(
-            "Rummoli poker strength", "Poker-pot share per round: realised (on everyone's "
-            "cards) against expected from each player's strength, with the 95 % interval of "
-            "the difference; calibration of the strength estimate by bins.",
-            [charts.share_vs_expected(shares), charts.calibration(calibration)],
-            {"rummoli_poker_share": shares, "rummoli_calibration": calibration}))
+    results = views.results_by_level(con, f)
     types = tables["hand_types"]
-    if not types.empty:
-        shown = Section("Hand types", "Categories of the hands shown down, per game.",
-                        tables={"hand_types": types})
-        for game in games:
-            counts = types[types["game"] == game].groupby("category")["hands"].sum()
-            table = pd.DataFrame({"category": counts.index, "observed": counts.to_numpy()})
-            table["observed_share"] = table["observed"] / max(1, int(table["observed"].sum()))
-            shown.figures.append(charts.observed_vs_theory(table, f"{game}: hands shown"))
-        sections.append(shown)
+    sections += [_SECTIONS[game](con, f, results, types)
+                 for game in ("seveneight", "bigtwo", "rummoli") if game in games]
     return Report(title, f.describe(), dt.datetime.now().replace(microsecond=0), sections)
 
 
@@ -227,6 +377,8 @@ table{border-collapse:collapse;font-size:0.85em;margin:0.5em 0 1.5em}
 th,td{border:1px solid #ddd;padding:0.25em 0.6em;text-align:right}
 th{background:#f4f4f4} td:first-child,th:first-child{text-align:left}
 section{margin-bottom:3em}
+.contents{background:#f8f8f8;border:1px solid #ddd;padding:0.5em 1.5em;margin-bottom:2em}
+.contents ul{font-size:0.9em;margin:0.2em 0 0.6em}
 """
 
 
@@ -243,9 +395,10 @@ def render_html(report: Report, *, max_rows: int = 500) -> str:
         f'<p class="meta">Filters: {escape(report.filter_text)}. '
         f"Generated {report.generated.isoformat(sep=' ')} by handlab.</p>",
     ]
+    parts.append(_contents(report))
     plotly_included = False
-    for section in report.sections:
-        parts.append(f"<section><h2>{escape(section.title)}</h2>")
+    for number, section in enumerate(report.sections, start=1):
+        parts.append(f'<section id="s{number}"><h2>{escape(section.title)}</h2>')
         if section.text:
             parts.append(f"<p>{escape(section.text)}</p>")
         for figure in section.figures:
@@ -253,16 +406,34 @@ def render_html(report: Report, *, max_rows: int = 500) -> str:
                                         include_plotlyjs=not plotly_included,
                                         config={"displaylogo": False}))
             plotly_included = True
-        for name, frame in section.tables.items():
-            parts.append(f"<h3>{escape(name)}</h3>")
+        for table_number, (name, frame) in enumerate(section.tables.items(), start=1):
+            parts.append(f'<h3 id="s{number}-t{table_number}">{escape(name)}</h3>')
             shown = frame.head(max_rows)
             parts.append(shown.to_html(index=False, escape=True, na_rep="",
-                                       float_format=lambda v: f"{v:,.3f}"))
+                                       float_format=_number))
             if len(frame) > max_rows:
                 parts.append(f"<p>First {max_rows:,} of {len(frame):,} rows.</p>")
         parts.append("</section>")
     parts.append("</body></html>")
     return "\n".join(parts)
+
+
+def _number(value: float) -> str:
+    """A fractional number in a report table: thousands separated, at most three
+    decimals, no trailing zeros (``1,234.5``, ``0.125``, ``3``)."""
+    text = f"{value:,.3f}".rstrip("0").rstrip(".")
+    return "0" if text in ("-0", "") else text
+
+
+def _contents(report: Report) -> str:
+    """The report's table of contents: each section, and its tables, linked."""
+    items = []
+    for number, section in enumerate(report.sections, start=1):
+        tables = "".join(f'<li><a href="#s{number}-t{t}">{escape(name)}</a></li>'
+                         for t, name in enumerate(section.tables, start=1))
+        items.append(f'<li><a href="#s{number}">{escape(section.title)}</a>'
+                     f"<ul>{tables}</ul></li>")
+    return f'<nav class="contents"><h2>Contents</h2><ol>{"".join(items)}</ol></nav>'
 
 
 def write_report(con: duckdb.DuckDBPyConnection, f: HandFilter, out: Path, *,

@@ -74,7 +74,7 @@ def test_overview_shows_counts_tables_and_the_reject(db: Path) -> None:
     assert len(at.dataframe) >= 4  # games, players, sessions, rejects (summary and list)
     rejects = at.dataframe[-1].value
     assert list(rejects["line"]) == [12]
-    assert "p9" in rejects["error"].iloc[0]
+    assert "p9" in rejects["reason"].iloc[0]
     assert len(at.get("download_button")) >= 4 * 3 + 1  # tables x formats + the report
 
 
@@ -215,15 +215,16 @@ def test_win_rates_has_a_tab_per_game_and_follows_filters(db: Path) -> None:
     assert [t.label for t in at.tabs] == ["7 & 8", "Big Two", "Rummoli"]
     # Only the shown tab runs: 7 & 8's per player, running, by position, by up card.
     assert len(at.get("plotly_chart")) == 4
-    everyone = at.dataframe[0].value
-    assert {"ci_low", "ci_high"} <= set(everyone.columns)
-    assert (everyone["ci_low"] <= everyone["mean"]).all()
-    assert set(everyone["game"]) == {"seveneight"}  # the first tab's table
+    everyone = at.dataframe[0].value  # the first tab's table: 7 & 8 in big blinds
+    assert {"95 % CI low (bb/100)", "95 % CI high (bb/100)"} <= set(everyone.columns)
+    assert (everyone["95 % CI low (bb/100)"] <= everyone["big blinds per 100 hands"]).all()
+    assert everyone["hands"].sum() == _count(db, "SELECT count(*) FROM seats "
+                                                 "WHERE game = 'seveneight'")
     _tab(at, "Big Two")
-    assert set(at.dataframe[0].value["game"]) == {"bigtwo"}
+    assert "points per game" in at.dataframe[0].value.columns
     assert len(at.get("plotly_chart")) == 6  # and places, cards left, deal strength
     _tab(at, "Rummoli")
-    assert set(at.dataframe[0].value["game"]) == {"rummoli"}
+    assert "chips per round" in at.dataframe[0].value.columns
     assert len(at.get("plotly_chart")) == 6  # and by part, share, calibration
     at.selectbox(key="f_game").select("bigtwo").run()
     assert not at.exception
@@ -236,7 +237,7 @@ def test_win_rates_has_a_tab_per_game_and_follows_filters(db: Path) -> None:
 def test_win_rates_tabs_show_what_one_page_of_tabs_showed(db: Path) -> None:
     """Each tab draws the charts and tables that game's part of the page always had."""
     at = _app("win_rates")
-    allin = next(f.value for f in at.dataframe if "luck" in f.value.columns)
+    allin = next(f.value for f in at.dataframe if "luck (big blinds)" in f.value.columns)
     assert allin["hands"].sum() == _count(db, "SELECT count(*) FROM seats "
                                               "WHERE game = 'seveneight'")
     charts = {chart.proto.id for chart in at.get("plotly_chart")}
@@ -304,13 +305,13 @@ def _seats(at: AppTest) -> str:
     return str(at.get("html")[0].proto.body)
 
 
-@pytest.mark.parametrize(("game", "table", "heading", "text"), [
-    ("seveneight", "allin_results", "equity at the all-in", "vs actual"),
-    ("rummoli", "rummoli_strength", "poker strength", "share"),
-    ("bigtwo", "bigtwo_features", "deal", "five-card"),
+@pytest.mark.parametrize(("game", "table", "heading", "text", "what"), [
+    ("seveneight", "allin_results", "equity at the all-in", "vs actual", "Stored equities"),
+    ("rummoli", "rummoli_strength", "poker strength", "share", "Stored equities"),
+    ("bigtwo", "bigtwo_features", "deal features", "five-card", "Deal features"),
 ])
 def test_replayer_shows_the_stored_equities(db: Path, game: str, table: str, heading: str,
-                                            text: str) -> None:
+                                            text: str, what: str) -> None:
     hand_id = _count(db, f"SELECT min(hand_id) FROM {table}")
     at = _app("replayer", hand=str(hand_id))
     assert at.selectbox(key="replayer_hand").value == hand_id
@@ -318,7 +319,7 @@ def test_replayer_shows_the_stored_equities(db: Path, game: str, table: str, hea
     assert f">{heading}</th>" in html
     assert text in html
     captions = " ".join(c.value for c in at.caption)
-    assert "Stored equities" in captions
+    assert what in captions
     stored = [f.value for f in at.dataframe if "seat" in f.value.columns]
     assert len(stored[0]) == _count(db, f"SELECT count(*) FROM {table} "
                                         f"WHERE hand_id = {hand_id}")
@@ -339,17 +340,18 @@ def test_replayer_says_when_no_equity_is_known(db: Path) -> None:
 def test_win_rates_shows_the_stored_equities(db: Path) -> None:
     at = _tab(_app("win_rates"), "Rummoli")
     frames = [f.value for f in at.dataframe]
-    shares = next(f for f in frames if "realised" in f.columns and "player" in f.columns)
+    shares = next(f for f in frames if "realised share per round" in f.columns)
     assert shares["rounds"].sum() == _count(db, "SELECT count(*) FROM rummoli_strength")
-    calibration = next(f for f in frames if "strength" in f.columns)
+    calibration = next(f for f in frames if "expected share (bin)" in f.columns)
     assert calibration["rounds"].sum() == shares["rounds"].sum()
     frames = [f.value for f in _tab(at, "Big Two").dataframe]
-    by_twos = next(f for f in frames if "first_share" in f.columns)
+    by_twos = next(f for f in frames if "share of games out first" in f.columns)
     assert by_twos["games"].sum() == _count(db, "SELECT count(*) FROM bigtwo_features")
     at.selectbox(key="bigtwo_feature").select("five_card").run()
     assert not at.exception
-    bins = next(f for f in (d.value for d in at.dataframe) if "first_share" in f.columns)
-    assert set(bins["bin"]) <= {"0", "1-9", "10-49", "50-199", "200+"}
+    bins = next(f for f in (d.value for d in at.dataframe)
+                if "share of games out first" in f.columns)
+    assert set(bins["feature"]) <= {"0", "1-9", "10-49", "50-199", "200+"}
 
 
 def test_hand_types_has_big_two_deal_theory(db: Path) -> None:

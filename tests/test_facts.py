@@ -357,8 +357,9 @@ def old_pot_streaks(con: Con, f: HandFilter) -> pd.DataFrame:
                       AS since
             FROM grouped)
         SELECT pot, any_value(pot_order) AS pot_order, since, count(*) AS rounds,
-               avg(before) AS mean_before, avg(antes) AS mean_antes,
-               count(*) FILTER (WHERE won) AS won
+               avg(before) AS mean_before, count(*) FILTER (WHERE won) AS won,
+               CAST(coalesce(sum(antes) FILTER (WHERE antes > 0), 0) AS BIGINT) AS paid_in,
+               count(*) FILTER (WHERE antes > 0) AS paid_rounds
         FROM numbered GROUP BY pot, since ORDER BY pot_order, since
     """, params)
 

@@ -74,7 +74,7 @@ def test_html_report_is_self_contained(dashboard_db: Path) -> None:
     assert "<link" not in html
     assert html.count("plotly.js v") >= 1 or "Plotly" in html  # the library is inline
     assert html.count('class="plotly-graph-div"') >= 8
-    for heading in ("Overview", "Win rates", "Big Two", "Rummoli", "Hand types"):
+    for heading in ("Contents", "Overview", "7 &amp; 8", "Big Two", "Rummoli"):
         assert f"<h2>{heading}</h2>" in html
 
 
@@ -85,24 +85,24 @@ def test_html_report_has_the_stored_equities(dashboard_db: Path) -> None:
     finally:
         con.close()
     tables = report.tables()
-    for name in ("rummoli_poker_share", "rummoli_calibration", "bigtwo_by_twos",
-                 "bigtwo_deals_hold"):
+    for name in ("Poker-pot share against strength", "Calibration of the strength",
+                 "Score by 2s held (scoring cards)", "What the deals hold against theory"):
         assert not tables[name].empty, name
     titles = [figure.layout.title.text for figure in reports.figures_of(report)]
     assert any("realised against expected" in t for t in titles)
     assert any("Calibration" in t for t in titles)
     assert any("holding each kind" in t for t in titles)
-    held = tables["bigtwo_deals_hold"]
-    assert held["theory_share"].between(0, 1).all()
+    held = tables["What the deals hold against theory"]
+    assert held["exact share"].between(0, 1).all()
     html = reports.render_html(report)
-    assert "<h2>Rummoli poker strength</h2>" in html
+    assert "<h2>Rummoli</h2>" in html
 
 
 def test_html_report_follows_the_filter(dashboard_db: Path) -> None:
     html = _report_html(dashboard_db, HandFilter(game="bigtwo"))
     assert "game bigtwo" in html
     assert "<h2>Big Two</h2>" in html and "<h2>Rummoli</h2>" not in html
-    assert "<h2>Rummoli poker strength</h2>" not in html
+    assert "<h2>7 &amp; 8</h2>" not in html
     assert "30 hands in 1 game(s)" in html
 
 
@@ -119,7 +119,7 @@ def test_cli_writes_every_format(dashboard_db: Path, tmp_path: Path) -> None:
     assert {"ci_low", "ci_high"} <= set(players.columns)
     assert len(pd.read_parquet(tmp_path / "r.parquet")) == len(players)
     sheets, _ = _xlsx((tmp_path / "r.xlsx").read_bytes())
-    assert "players" in sheets and "overview" in sheets
+    assert "Hands by game" in sheets and "Win rates (big blinds per 100 h" in sheets
     assert "game seveneight" in (tmp_path / "r.html").read_text(encoding="utf-8")
 
 

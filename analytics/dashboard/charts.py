@@ -12,8 +12,9 @@ express costs about 0.15 s and a template 0.07 s per figure, against under
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Any
+import zlib
+from collections.abc import Iterable, Sequence
+from typing import Any, Final
 
 import pandas as pd
 import plotly.graph_objects as go
@@ -30,6 +31,7 @@ __all__ = [
     "grouped_bars",
     "hands_over_time",
     "observed_vs_theory",
+    "player_colours",
     "pot_growth",
     "share_vs_expected",
     "split_bars",
@@ -37,6 +39,40 @@ __all__ = [
 ]
 
 _GRID = "#e5e5e5"
+
+PALETTE: Final = (
+    "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f",
+    "#bcbd22", "#17becf", "#393b79", "#ad494a", "#637939", "#8c6d31", "#843c39", "#7b4173",
+    "#3182bd", "#e6550d", "#31a354", "#756bb1", "#636363", "#6baed6", "#fd8d3c", "#74c476",
+    "#9e9ac8", "#e7ba52", "#d6616b", "#ce6dbd", "#5254a3", "#b5cf6b", "#bd9e39", "#a55194",
+    "#17a589", "#c0392b", "#2e4053", "#b9770e",
+)
+"""A large qualitative palette (plotly's D3 ten, then the darker and lighter d3 category20
+shades and a few more): one colour per player within a chart, up to 36 players."""
+
+
+def player_colours(names: Iterable[str]) -> dict[str, str]:
+    """One distinct colour per name, the same for a name on every chart and page.
+
+    A name's colour is its place in :data:`PALETTE` by a stable hash (CRC-32 of its text,
+    not Python's salted ``hash``); when two names of one chart land on one colour, the
+    later in name order takes the next free one, so colours stay distinct within a chart
+    (up to the palette's size, then they repeat).  Every chart that colours by player uses
+    this function.
+    """
+    colours: dict[str, str] = {}
+    used: set[int] = set()
+    for name in sorted(set(names)):
+        slot = zlib.crc32(name.encode("utf-8")) % len(PALETTE)
+        for step in range(len(PALETTE)):
+            if (slot + step) % len(PALETTE) not in used:
+                slot = (slot + step) % len(PALETTE)
+                break
+        used.add(slot)
+        if len(used) == len(PALETTE):
+            used.clear()
+        colours[name] = PALETTE[slot]
+    return colours
 
 
 def _figure(title: str, *, height: int = 380, barmode: str | None = None,
@@ -79,15 +115,32 @@ def _groups(frame: pd.DataFrame, column: str | None,
 def grouped_bars(frame: pd.DataFrame, *, x: str, y: str, color: str | None, title: str,
                  barmode: str = "group", x_title: str | None = None,
                  y_title: str | None = None, order: Iterable[str] | None = None,
-                 height: int = 380) -> go.Figure:
-    """Bars of ``y`` against ``x``, one trace per value of ``color``."""
+                 height: int = 380, x_order: Sequence[str] | None = None) -> go.Figure:
+    """Bars of ``y`` against ``x``, one trace per value of ``color`` (a column of player
+    names gets each player's own colour, :func:`player_colours`); ``x_order`` makes the x
+    axis categorical in that order (text that looks like numbers stays text)."""
     if frame.empty:
         return empty(title)
     figure = _figure(title, barmode=barmode, x_title=x_title or x, y_title=y_title or y,
                      height=height)
-    for name, rows in _groups(frame, color, order):
-        figure.add_trace(go.Bar(x=rows[x], y=rows[y], name=name or y))
+    groups = _groups(frame, color, order)
+    colours = player_colours(name for name, _ in groups) if color in _PLAYER_COLUMNS else {}
+    for name, rows in groups:
+        marker = {"color": colours[name]} if name in colours else None
+        figure.add_trace(go.Bar(x=rows[x], y=rows[y], name=name or y, marker=marker))
+    if x_order is not None:
+        _categorical_x(figure, x_order)
     return figure
+
+
+_PLAYER_COLUMNS: Final = frozenset({"player", "won_by_player"})
+"""Columns whose values are player names: charts colour them with :func:`player_colours`."""
+
+
+def _categorical_x(figure: go.Figure, order: Sequence[str]) -> None:
+    """A categorical x axis in ``order``: plotly reads text like ``2``...``9`` as numbers
+    and drops ``T``...``A`` from such an axis otherwise."""
+    figure.update_xaxes(type="category", categoryorder="array", categoryarray=list(order))
 
 
 def hands_over_time(frame: pd.DataFrame) -> go.Figure:
@@ -97,35 +150,55 @@ def hands_over_time(frame: pd.DataFrame) -> go.Figure:
 
 
 def bar_with_ci(frame: pd.DataFrame, *, x: str, title: str, color: str | None = None,
-                y_title: str = "mean net per hand") -> go.Figure:
-    """Bars of ``mean`` with 95 % error bars from ``ci_low``/``ci_high``."""
+                y_title: str = "mean net per hand", mean: str = "mean",
+                x_title: str | None = None, x_order: Sequence[str] | None = None,
+                per: str = "hands") -> go.Figure:
+    """Bars of ``mean`` with 95 % error bars from ``ci_low``/``ci_high``; the x axis is
+    categorical (in ``x_order`` when given, else as the rows come)."""
     if frame.empty:
         return empty(title)
-    figure = _figure(title, barmode="group", x_title=x, y_title=y_title)
-    for name, rows in _groups(frame, color):
-        plus = (rows["ci_high"] - rows["mean"]).fillna(0)
-        minus = (rows["mean"] - rows["ci_low"]).fillna(0)
+    figure = _figure(title, barmode="group", x_title=x_title or x, y_title=y_title)
+    groups = _groups(frame, color)
+    colours = player_colours(name for name, _ in groups) if color in _PLAYER_COLUMNS else {}
+    single = player_colours(frame[x].astype(str)) if x in _PLAYER_COLUMNS else {}
+    for name, rows in groups:
+        plus = (rows["ci_high"] - rows[mean]).fillna(0)
+        minus = (rows[mean] - rows["ci_low"]).fillna(0)
+        marker = ({"color": colours[name]} if name in colours else
+                  {"color": [single[str(v)] for v in rows[x]]} if single else None)
         figure.add_trace(go.Bar(
-            x=rows[x].astype(str), y=rows["mean"], name=name or "mean",
+            x=rows[x].astype(str), y=rows[mean], name=name or y_title, marker=marker,
             error_y={"type": "data", "array": plus, "arrayminus": minus, "visible": True},
             customdata=rows.get("hands"),
-            hovertemplate="%{x}: %{y:.2f} per hand<br>%{customdata} hands<extra></extra>"))
+            hovertemplate=f"%{{x}}: %{{y:.2f}}<br>%{{customdata}} {per}<extra></extra>"))
+    _categorical_x(figure, list(x_order) if x_order is not None
+                   else list(dict.fromkeys(frame[x].astype(str))))
     return figure
 
 
-def cumulative(frame: pd.DataFrame, *, unit: str = "chips") -> go.Figure:
-    """Running net per player against his hand number; the all-in adjusted line
-    (``cumulative_ev``) dashed beside it where it is known."""
-    title = f"Cumulative {unit}"
+def cumulative(frame: pd.DataFrame, *, unit: str = "chips", of: int | None = None,
+               per: str = "hand", title: str | None = None) -> go.Figure:
+    """Running net per player against his hand number, each player in his own colour
+    (:func:`player_colours`); the all-in adjusted line (``cumulative_ev``) dashed beside it
+    in the same colour where it is known.  ``of``: how many players there are, so the
+    title says how many of them the chart shows."""
+    title = title or f"Cumulative {unit}"
     if frame.empty:
         return empty(title)
-    figure = _figure(title, x_title="hand (his n-th)", y_title=unit, height=420)
-    for player, rows in _groups(frame, "player"):
+    shown = int(frame["player"].nunique())
+    if of is not None:
+        title += f" (showing {shown} of {of} players)"
+    figure = _figure(title, x_title=f"{per} (his n-th)", y_title=unit, height=460)
+    groups = _groups(frame, "player")
+    colours = player_colours(name for name, _ in groups)
+    for player, rows in groups:
+        line = {"color": colours[player]}
         figure.add_trace(go.Scattergl(x=rows["hand_no"], y=rows["cumulative"], mode="lines",
-                                      name=player))
+                                      name=player, line=line, legendgroup=player))
         if "cumulative_ev" in rows and rows["cumulative_ev"].notna().any():
             figure.add_trace(go.Scattergl(x=rows["hand_no"], y=rows["cumulative_ev"],
-                                          mode="lines", line={"dash": "dash"},
+                                          mode="lines", line={**line, "dash": "dash"},
+                                          legendgroup=player,
                                           name=f"{player} (all-in adjusted)"))
     return figure
 

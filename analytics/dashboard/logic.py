@@ -218,12 +218,24 @@ def goodness_of_fit(observed: pd.Series, theory: pd.Series) -> Fit:
 def allin_table(totals: pd.DataFrame) -> pd.DataFrame:
     """7 & 8 actual against all-in adjusted results per player (from ``views.allin_totals``):
     hands, all-in hands, net and adjusted net (total and per hand), luck, and luck in
-    standard errors of the Monte Carlo rows (blank when every row was exact)."""
+    standard errors of the Monte Carlo rows (0 when every row was exact).
+
+    Rows per stake level (``by_level``: a ``level`` column) are counted in big blinds, each
+    level's chips divided by its own big blind before they are added (:func:`big_blind`);
+    rows without levels stay in chips."""
     columns = ["player", "hands", "all_in_hands", "net", "adjusted_net", "net_per_hand",
                "adjusted_per_hand", "luck", "luck_std_error"]
     if totals.empty:
         return pd.DataFrame(columns=columns)
     table = totals.copy()
+    if "level" in table:
+        blinds = table["level"].map(big_blind).astype("float64")
+        for column in ("net", "adjusted_net", "luck", "luck_std_error"):
+            table[column] = table[column] / blinds
+        table["luck_std_error"] = table["luck_std_error"] ** 2
+        table = table.groupby("player", as_index=False)[
+            ["hands", "all_in_hands", "net", "adjusted_net", "luck", "luck_std_error"]].sum()
+        table["luck_std_error"] = np.sqrt(table["luck_std_error"])
     table["net_per_hand"] = table["net"] / table["hands"]
     table["adjusted_per_hand"] = table["adjusted_net"] / table["hands"]
     return table[columns].sort_values(["luck", "player"], ascending=[False, True],
@@ -466,3 +478,343 @@ def bigtwo_partition_counts(dealt: pd.DataFrame, size: int, what: str
         found = np.bincount((ranks == 0).sum(axis=1), minlength=5)
         observed = pd.Series(found[:len(theory)], index=theory.index)
     return observed.astype("int64").rename("observed"), theory
+
+
+GAME_NAMES: Final = {"seveneight": "7 & 8", "bigtwo": "Big Two", "rummoli": "Rummoli"}
+"""Each game's name as people say it."""
+
+PER: Final = {"seveneight": "hand", "bigtwo": "game", "rummoli": "round"}
+"""What one row of ``seat_facts`` is, per game: a 7 & 8 hand, a Big Two game, a Rummoli
+round."""
+
+NET_UNITS: Final = {"seveneight": "chips", "bigtwo": "points", "rummoli": "chips"}
+"""What a result is counted in, per game (7 & 8 also in big blinds: :func:`big_blind`)."""
+
+
+def big_blind(level: str) -> int:
+    """The big blind of a 7 & 8 stake level (``views.STAKES``: ``N78 min 2``, ``F78 2/4``):
+    the stake's opening bet, ``min_bet`` in no-limit and pot-limit and the small bet in
+    fixed-limit, which the big blind posts (docs/dashboard.md)."""
+    words = level.rsplit(" ", 1)[-1]
+    try:
+        value = int(words.split("/", 1)[0])
+    except ValueError:
+        raise ValueError(f"not a 7 & 8 stake level: {level!r}") from None
+    if value <= 0:
+        raise ValueError(f"a 7 & 8 stake level with no bet size: {level!r}")
+    return value
+
+
+def level_results(results: pd.DataFrame, game: str) -> pd.DataFrame:
+    """One game's rows of ``views.results_by_level`` with the 95 % interval of the mean, each
+    row in its own level's unit (never averaged across levels): level, player, hands
+    (games, rounds), wins, net, mean, sd, ci_low, ci_high."""
+    columns = ["level", "player", "hands", "wins", "net", "mean", "sd", "ci_low", "ci_high"]
+    rows = results[results["game"] == game]
+    if rows.empty:
+        return pd.DataFrame(columns=columns)
+    return with_confidence(rows)[columns].reset_index(drop=True)
+
+
+def in_big_blinds(rows: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
+    """7 & 8 rows of one stake level each (``level``, ``hands``, ``net``, ``net_sq``: from
+    ``views.results_by_level`` or a ``by_level`` question) combined per ``keys`` in big
+    blinds per 100 hands: keys, hands, net_bb (big blinds won), bb_per_100, sd (per 100
+    hands), ci_low, ci_high.  Each level's chips are divided by its own big blind before
+    anything is added, so stakes never mix; sorted by the keys."""
+    columns = [*keys, "hands", "net_bb", "bb_per_100", "sd", "ci_low", "ci_high"]
+    if rows.empty:
+        return pd.DataFrame(columns=columns)
+    blinds = rows["level"].map(big_blind).astype("float64")
+    parts = rows[keys].assign(hands=rows["hands"].astype("int64"),
+                              net_bb=rows["net"] / blinds,
+                              sq_bb=rows["net_sq"] / blinds**2)
+    sums = parts.groupby(keys, sort=True).sum().reset_index()
+    n = sums["hands"].astype("float64")
+    mean = sums["net_bb"] / n
+    variance = (sums["sq_bb"] - n * mean**2) / (n - 1)
+    sums["bb_per_100"] = 100 * mean
+    sums["sd"] = 100 * np.sqrt(variance.clip(lower=0).where(n > 1))
+    return with_confidence(sums, mean="bb_per_100")[columns]
+
+
+def seveneight_big_blinds(results: pd.DataFrame) -> pd.DataFrame:
+    """7 & 8 per player over every stake level (``views.results_by_level``) in big blinds
+    per 100 hands (:func:`in_big_blinds`), the best first."""
+    rows = results[results["game"] == "seveneight"]
+    out = in_big_blinds(rows, ["player"])
+    return out.sort_values(["bb_per_100", "player"], ascending=[False, True],
+                           ignore_index=True)
+
+
+def pot_growth(streaks: pd.DataFrame) -> pd.DataFrame:
+    """Rummoli pot growth (``views.pot_streaks``) with ``mean_paid_in``, each pot's mean
+    antes per round that paid some in, and ``expected``: ``since`` × that, the chips a pot
+    holds after ``since`` carried-over rounds if every ante stays on it.  A round that
+    clears a pot (negative stored antes) pays nothing in, so nothing here is negative."""
+    if streaks.empty:
+        return streaks.assign(mean_paid_in=pd.Series(dtype="float64"),
+                              expected=pd.Series(dtype="float64"))
+    totals = streaks.groupby("pot")[["paid_in", "paid_rounds"]].transform("sum")
+    rate = (totals["paid_in"] / totals["paid_rounds"].where(totals["paid_rounds"] > 0)
+            ).fillna(0.0)
+    return streaks.assign(mean_paid_in=rate, expected=streaks["since"] * rate)
+
+
+NOT_OUT: Final = "did not go out"
+"""The finishing place of a Big Two player still holding cards when the game ended."""
+
+
+def place_label(place: object) -> str:
+    """A Big Two finishing place in words: ``1st``, ``2nd``..., :data:`NOT_OUT` for none."""
+    if place is None or place is pd.NA or (isinstance(place, float) and math.isnan(place)):
+        return NOT_OUT
+    number = int(cast("int", place))
+    suffix = {1: "st", 2: "nd", 3: "rd"}.get(number if number < 20 else number % 10, "th")
+    return f"{number}{suffix}"
+
+
+def bigtwo_place_table(places: pd.DataFrame) -> pd.DataFrame:
+    """Big Two games per player and finishing place (``views.bigtwo_places``), every game
+    counted: a player still holding cards at the end (under ``cards`` scoring everybody
+    but the winner) is :data:`NOT_OUT`, a place of its own, last.  Columns: player, place
+    (words), games, mean_score, score; ``place`` is an ordered categorical."""
+    columns = ["player", "place", "games", "mean_score", "score"]
+    if places.empty:
+        return pd.DataFrame(columns=columns)
+    numbers = sorted(int(p) for p in places["place"].dropna().unique())
+    order = [place_label(p) for p in numbers] + [NOT_OUT]
+    out = places.assign(place=[place_label(p) for p in places["place"].tolist()])
+    out["place"] = pd.Categorical(out["place"], categories=order, ordered=True)
+    return out.sort_values(["player", "place"], ignore_index=True)[columns]
+
+
+def default_players(totals: pd.DataFrame, most: int = 8) -> list[str]:
+    """The players a running-total chart shows before anyone chooses: the ``most`` with most
+    hands, and the biggest winner and loser when they are not among them (``totals``:
+    player, hands, net)."""
+    if totals.empty:
+        return []
+    by_hands = totals.sort_values(["hands", "player"], ascending=[False, True])
+    chosen = [str(p) for p in by_hands["player"].head(most)]
+    by_net = totals.sort_values(["net", "player"])
+    for name in (str(by_net["player"].iloc[-1]), str(by_net["player"].iloc[0])):
+        if name not in chosen:
+            chosen.append(name)
+    return sorted(chosen)
+
+
+def human_table(frame: pd.DataFrame, names: dict[str, str], *, decimals: int = 2
+                ) -> pd.DataFrame:
+    """A table as people read it: the columns ``names`` lists, in its order and under its
+    words (the unit in the header), fractional numbers rounded to ``decimals``, dates
+    without a time of day."""
+    out = frame[[c for c in names if c in frame.columns]].copy()
+    for column in out.columns:
+        values = out[column]
+        if pd.api.types.is_float_dtype(values.dtype):
+            out[column] = values.round(decimals)
+        elif pd.api.types.is_datetime64_any_dtype(values.dtype):
+            out[column] = values.dt.date
+    return out.rename(columns=names)
+
+
+POT_SUMMARY_HEADERS: Final = {
+    "pot": "pot", "rounds": "rounds", "won": "rounds won", "share_won": "share won",
+    "chips_paid": "chips paid out", "top_winner": "won most by",
+    "top_winner_times": "times he won it"}
+"""Headers of :func:`pot_summary`'s table as the Pot accumulation page shows it."""
+
+POT_GROWTH_HEADERS: Final = {
+    "pot": "pot", "since": "rounds carried over", "rounds": "rounds",
+    "mean_before": "mean chips on the pot before the round", "won": "rounds won",
+    "paid_in": "antes paid in (chips)", "paid_rounds": "rounds that paid antes in",
+    "mean_paid_in": "mean antes per paying round (chips)",
+    "expected": "expected chips (every ante kept)"}
+"""Headers of :func:`pot_growth`'s table."""
+
+BOARD_HEADERS: Final = {
+    "game_id": "game", "round": "round", "pot": "pot", "before": "chips before",
+    "paid_in": "antes paid in (chips)", "cleared": "chips cleared at the end of the game",
+    "amount": "chips won", "won_by_player": "won by", "after": "chips after"}
+"""Headers of :func:`board_table`."""
+
+
+def board_table(board: pd.DataFrame) -> pd.DataFrame:
+    """One Rummoli game's board round by round (``views.rummoli_board``) as people read it:
+    the stored ``antes`` split into the antes paid in and the chips a finale cleared off
+    the pot (stored as negative antes), so no column shows negative chips."""
+    out = board.copy()
+    out["paid_in"] = board["antes"].clip(lower=0)
+    out["cleared"] = (-board["antes"]).clip(lower=0)
+    return human_table(out, BOARD_HEADERS)
+
+
+BB_HEADERS: Final = {
+    "player": "player", "hands": "hands", "net_bb": "net (big blinds)",
+    "bb_per_100": "big blinds per 100 hands", "sd": "sd (bb per 100 hands)",
+    "ci_low": "95 % CI low (bb/100)", "ci_high": "95 % CI high (bb/100)"}
+"""Headers of :func:`seveneight_big_blinds`."""
+
+POSITION_BB_HEADERS: Final = {
+    "players": "players at the table", "position": "position", **{
+        k: v for k, v in BB_HEADERS.items() if k != "player"}}
+"""Headers of 7 & 8 results by position in big blinds."""
+
+UP_CARD_HEADERS: Final = {"up_rank": "rank turned up", **{
+    k: v for k, v in BB_HEADERS.items() if k != "player"}}
+"""Headers of :func:`up_card_table`."""
+
+ALLIN_HEADERS: Final = {
+    "player": "player", "hands": "hands", "all_in_hands": "hands all in with cards to come",
+    "net": "net (big blinds)", "adjusted_net": "all-in adjusted net (big blinds)",
+    "net_per_hand": "net per hand (bb)", "adjusted_per_hand": "adjusted per hand (bb)",
+    "luck": "luck (big blinds)", "luck_std_error": "luck's Monte Carlo std. error (bb)"}
+"""Headers of :func:`allin_table` over levels (big blinds)."""
+
+PLACE_HEADERS: Final = {"player": "player", "place": "finishing place", "games": "games"}
+"""Headers of :func:`bigtwo_place_table` (the score is on the win-rate table, per rule)."""
+
+CARDS_LEFT_HEADERS: Final = {"player": "player", "cards_left": "cards left at the end",
+                             "games": "games"}
+"""Headers of ``views.bigtwo_cards_left``."""
+
+FEATURE_HEADERS: Final = {
+    "player": "player", "bin": "feature", "games": "games", "mean": "points per game",
+    "sd": "sd (points)", "ci_low": "95 % CI low (points)", "ci_high": "95 % CI high (points)",
+    "first_share": "share of games out first"}
+"""Headers of :func:`feature_table`."""
+
+SHARE_HEADERS: Final = {
+    "player": "player", "rounds": "rounds", "expected": "expected share per round",
+    "realised": "realised share per round", "mean": "realised − expected",
+    "sd": "sd (share)", "ci_low": "95 % CI low", "ci_high": "95 % CI high",
+    "mc_std_error": "Monte Carlo std. error", "poker_pots_won": "poker pots won"}
+"""Headers of :func:`share_vs_expected`."""
+
+CALIBRATION_HEADERS: Final = {
+    "strength": "expected share (bin)", "rounds": "rounds", "expected": "mean expected share",
+    "mean": "mean realised share", "sd": "sd (share)", "ci_low": "95 % CI low",
+    "ci_high": "95 % CI high", "poker_pots_won": "poker pots won"}
+"""Headers of :func:`calibration_table`."""
+
+
+def level_headers(game: str) -> dict[str, str]:
+    """Headers of :func:`level_results` for ``game``, the unit in each."""
+    per, unit = PER[game], NET_UNITS[game]
+    level = {"seveneight": "stakes", "bigtwo": "scoring rule", "rummoli": "ante"}[game]
+    return {"level": level, "player": "player", "hands": f"{per}s", "wins": f"{per}s won",
+            "net": f"net ({unit})", "mean": f"{unit} per {per}", "sd": f"sd ({unit})",
+            "ci_low": f"95 % CI low ({unit} per {per})",
+            "ci_high": f"95 % CI high ({unit} per {per})"}
+
+
+def position_headers(game: str) -> dict[str, str]:
+    """Headers of results by position of one level of ``game``."""
+    per, unit = PER[game], NET_UNITS[game]
+    return {"players": "players at the table", "position": "position", "hands": f"{per}s",
+            "mean": f"{unit} per {per}", "sd": f"sd ({unit})",
+            "ci_low": f"95 % CI low ({unit} per {per})",
+            "ci_high": f"95 % CI high ({unit} per {per})"}
+
+
+def split_headers(parts: list[str]) -> dict[str, str]:
+    """Headers of :func:`split_table`: each part in chips per round."""
+    return {"player": "player", "rounds": "rounds",
+            **{part: f"{part} (chips per round)" for part in parts},
+            "net per round": "net (chips per round)"}
+
+
+def up_card_table(rows: pd.DataFrame) -> pd.DataFrame:
+    """7 & 8 results by the rank turned up (``views.by_up_card`` with ``by_level``) in big
+    blinds per 100 hands, every rank 2 to A in rank order (a rank nobody turned up: a row
+    with no hands)."""
+    table = in_big_blinds(rows, ["up_rank"])
+    order = list("23456789TJQKA")
+    table = table.set_index("up_rank").reindex(order).reset_index()
+    table["hands"] = table["hands"].fillna(0).astype("int64")
+    return table
+
+
+OVERVIEW_HEADERS: Final = {"game": "game", "hands": "hands (games, rounds)",
+                           "players": "players", "sessions": "sessions",
+                           "first_day": "first day", "last_day": "last day"}
+"""Headers of ``views.overview`` (a Big Two row counts games, a Rummoli row rounds)."""
+
+SESSION_HEADERS: Final = {"session": "session or game id", "game": "game",
+                          "hands": "hands (games, rounds)", "players": "players",
+                          "first_day": "first day", "last_day": "last day"}
+"""Headers of ``views.sessions``."""
+
+REJECT_FILE_HEADERS: Final = {"file": "file", "stage": "stage", "rejected": "hands rejected",
+                              "first_line": "first line"}
+"""Headers of the rejected hands counted per file."""
+
+REJECT_HEADERS: Final = {"file": "file", "hand_index": "hand", "line": "line",
+                         "stage": "stage", "game": "game", "error": "reason"}
+"""Headers of ``views.rejects``."""
+
+FILE_HEADERS: Final = {"name": "file", "status": "status", "hands": "hands",
+                       "loaded": "loaded", "duplicates": "duplicates", "rejected": "rejected",
+                       "finished_at": "loaded at", "path": "full path"}
+"""Headers of :func:`files_table`."""
+
+
+def short_name(path: str) -> str:
+    """A stored file's name as people read it: the last part of its path (an upload keeps
+    ``upload: name``; a zip member ``archive.zip:member``)."""
+    prefix = ""
+    if path.startswith("upload: "):
+        prefix, path = "upload: ", path[len("upload: "):]
+    head, _, member = path.partition(".zip:")
+    if member:
+        return prefix + head.replace("\\", "/").rsplit("/", 1)[-1] + ".zip:" + member
+    return prefix + path.replace("\\", "/").rsplit("/", 1)[-1]
+
+
+def files_table(files: pd.DataFrame) -> pd.DataFrame:
+    """The files loaded (``queries.files``) as people read them: the short name first, the
+    counts, when it was loaded (to the second) and the full path last; no content hash."""
+    out = files.assign(name=[short_name(str(p)) for p in files["path"]],
+                       finished_at=pd.to_datetime(files["finished_at"]).dt.floor("s"))
+    return human_table(out, FILE_HEADERS)
+
+
+def files_html(files: pd.DataFrame) -> str:
+    """:func:`files_table` as an HTML table whose file names show the full path on hover
+    (a ``title``), every text escaped."""
+    from html import escape
+
+    table = files_table(files)
+    heads = [c for c in table.columns if c != FILE_HEADERS["path"]]
+    rows = []
+    for record in table.to_dict("records"):
+        cells = []
+        for column in heads:
+            value = "" if pd.isna(record[column]) else str(record[column])
+            title = (f' title="{escape(str(record[FILE_HEADERS["path"]]))}"'
+                     if column == FILE_HEADERS["name"] else "")
+            cells.append(f"<td{title}>{escape(value)}</td>")
+        rows.append("<tr>" + "".join(cells) + "</tr>")
+    head = "".join(f"<th>{escape(c)}</th>" for c in heads)
+    return ("<table class='hl-files' style='border-collapse:collapse;font-size:0.9em'>"
+            f"<tr>{head}</tr>{''.join(rows)}</table>")
+
+
+def player_tables(results: pd.DataFrame) -> list[tuple[str, str, pd.DataFrame]]:
+    """The Overview's players (``views.results_by_level``), one table per game in its own
+    unit: (game, title, table with human headers).  7 & 8 in big blinds per 100 hands over
+    every stake (:func:`seveneight_big_blinds`); Big Two and Rummoli one row per level
+    (scoring rule, ante) and player, each in its level's unit."""
+    tables = []
+    for game in ("seveneight", "bigtwo", "rummoli"):
+        if not (results["game"] == game).any():
+            continue
+        if game == "seveneight":
+            table = human_table(seveneight_big_blinds(results), BB_HEADERS)
+            title = "7 & 8: big blinds per 100 hands"
+        else:
+            table = human_table(level_results(results, game), level_headers(game))
+            title = f"{GAME_NAMES[game]}: {NET_UNITS[game]} per {PER[game]}"
+        tables.append((game, title, table))
+    return tables

@@ -177,7 +177,15 @@ def _chips(game: Game, state: Any, n: int, start: Sequence[int] | None
     poker = state.poker if getattr(state.phase, "name", "") == "BETTING" else None
     stacks = list(poker.stacks if poker is not None else state.stacks)
     bets = int(sum(poker.committed)) if poker is not None else 0
-    committed = tuple(s - now for s, now in zip(start or stacks, stacks, strict=True))
+    # Put in: what left the stack less what came back as a prize (pots, payments, the
+    # auction price: the awards so far), so a winner's is never negative; an uncalled bet
+    # handed back is no prize, so it is no longer counted once it is back.
+    received = [0] * n
+    for award in state.awards:
+        if award.amount > 0 and 1 <= award.player <= n:
+            received[award.player - 1] += award.amount
+    committed = tuple(s - now + got
+                      for s, now, got in zip(start or stacks, stacks, received, strict=True))
     return tuple(stacks), committed, bets, tuple(int(c) for c in state.board)
 
 
@@ -246,7 +254,7 @@ def replay_steps(hand: HandHistory, equities: EquityProvider | None = None,
     last = steps[-1]
     steps.append(Step(len(hand.actions), "", "", "settled",
                       f"Settled: {won or 'nothing changes hands'}.", last.holding, last.visible,
-                      last.folded, final_stacks, last.committed,
+                      last.folded, final_stacks, _settled_put_in(outcome, last.committed),
                       0 if last.pot is not None else None,
                       tuple(outcome.board_after) if outcome.board_after is not None else None,
                       last.table, nets=tuple(outcome.nets)))
@@ -255,6 +263,20 @@ def replay_steps(hand: HandHistory, equities: EquityProvider | None = None,
         steps = [_with_equities(step, values[i] if i < len(values) else None)
                  for i, step in enumerate(steps)]
     return steps
+
+
+def _settled_put_in(outcome: Outcome, committed: tuple[int, ...]) -> tuple[int, ...]:
+    """Chips each player put in, once the hand is settled: what he received (his positive
+    awards: pots won, payments, the auction price) less his net.  That counts antes, bets
+    that were called, payments and the auction price he paid, and not an uncalled bet that
+    came back; Big Two (points, no chips) keeps ``committed``."""
+    if outcome.finishing_stacks is None:
+        return committed
+    received = [0] * len(outcome.nets)
+    for award in outcome.awards:
+        if award.amount > 0 and 1 <= award.player <= len(received):
+            received[award.player - 1] += award.amount
+    return tuple(r - int(n) for r, n in zip(received, outcome.nets, strict=True))
 
 
 def _with_equities(step: Step, values: tuple[float | None, ...] | None) -> Step:
@@ -302,11 +324,18 @@ def steps_frame(steps: Sequence[Step], players: Sequence[str]) -> pd.DataFrame:
     """The steps as a table (one row per step): step, action, words, pot, and per player his
     stack and cards, for download and for the page's action list."""
     rows = []
+    chips = any(v is not None for step in steps for v in step.stacks)
     for step in steps:
         row: dict[str, object] = {"step": step.index + 1, "action": step.notation,
-                                  "words": step.words, "pot": step.pot}
+                                  "words": step.words}
+        if chips:  # Big Two is played for points: no pot, stacks nor chips put in
+            row["pot (chips)"] = step.pot
         for seat, name in enumerate(players):
-            row[f"{name} stack"] = step.stacks[seat] if seat < len(step.stacks) else None
+            if chips:
+                row[f"{name} stack (chips)"] = (step.stacks[seat] if seat < len(step.stacks)
+                                                else None)
+                row[f"{name} put in (chips)"] = (step.committed[seat]
+                                                 if seat < len(step.committed) else None)
             row[f"{name} cards"] = "".join(step.holding[seat]) if seat < len(step.holding) else ""
         rows.append(row)
     return pd.DataFrame(rows)
@@ -374,7 +403,7 @@ def stored_equities(hand: HandHistory, equities: dict[str, pd.DataFrame]
         return None
     dealt = [i for i, a in enumerate(hand.actions) if a.verb is Verb.DEAL_HOLE]
     start = dealt[-1] + 1 if dealt else 0
-    return _build(rows, n, start, "deal", _bigtwo_cell, "twos",
+    return _build(rows, n, start, "deal features", _bigtwo_cell, "twos",
                   "What each dealt hand holds: 2s, aces, the lead card, and the pair, "
                   "triple and five-card plays it can make under this game's rules.")
 

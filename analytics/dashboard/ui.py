@@ -256,11 +256,11 @@ def _sidebar(options: filters.Options) -> HandFilter:
     sidebar.selectbox("Game", ["all games", *options.games], key="f_game")
     sidebar.multiselect("Players", list(options.players), key="f_players",
                         placeholder="all players")
-    left, right = sidebar.columns(2)
-    left.date_input("From", key="f_from", min_value=options.first_day,
-                    max_value=options.last_day, format="YYYY-MM-DD")
-    right.date_input("To", key="f_to", min_value=options.first_day, max_value=options.last_day,
-                     format="YYYY-MM-DD")
+    # One above the other: side by side in the sidebar's width the dates were cut off.
+    sidebar.date_input("From", key="f_from", min_value=options.first_day,
+                       max_value=options.last_day, format="YYYY-MM-DD")
+    sidebar.date_input("To", key="f_to", min_value=options.first_day,
+                       max_value=options.last_day, format="YYYY-MM-DD")
     sessions = ["", *options.sessions]
     if state.get("f_session") not in sessions:
         sessions.append(str(state.get("f_session")))

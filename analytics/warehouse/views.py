@@ -29,6 +29,7 @@ __all__ = [
     "BUCKETS",
     "DAY",
     "KNOBS",
+    "LEVEL",
     "SESSION",
     "STAKES",
     "HandFilter",
@@ -53,6 +54,7 @@ __all__ = [
     "player_results",
     "plays",
     "pot_streaks",
+    "results_by_level",
     "pot_winners",
     "rejects",
     "rummoli_board",
@@ -407,8 +409,34 @@ def player_results(con: duckdb.DuckDBPyConnection, f: HandFilter) -> pd.DataFram
     """, params)
 
 
+LEVEL: Final = ("CASE WHEN x.game = 'seveneight' THEN x.stakes "
+                "WHEN x.game = 'bigtwo' THEN 'scoring ' || coalesce("
+                "json_extract_string(x.rules, '$.scoring'), 'cards') "
+                "ELSE 'ante ' || coalesce(json_extract_string(x.rules, '$.ante'), '1') END")
+"""The unit a result is counted in, besides the game: 7 & 8's stakes (chips of one stake
+level are not chips of another), Big Two's ``scoring`` knob (points under one rule are not
+points under another), Rummoli's ante (chips per round grow with it).  The defaults are the
+format's (``cards``, an ante of 1)."""
+
+
+def results_by_level(con: duckdb.DuckDBPyConnection, f: HandFilter) -> pd.DataFrame:
+    """Per game, level (:data:`LEVEL`) and player: hands, wins, net, the sum of squared nets
+    (``net_sq``, so per-level rows combine exactly: big blinds across 7 & 8 stakes), mean
+    and standard deviation per hand (game, round), each in the level's own unit."""
+    cond, params = facts_where(f)
+    return _frame(con, f"""
+        SELECT x.game, {LEVEL} AS level, x.player, count(*) AS hands,
+               count(*) FILTER (WHERE x.winner) AS wins, CAST(sum(x.net) AS BIGINT) AS net,
+               sum(CAST(x.net AS DOUBLE) * x.net) AS net_sq, avg(x.net) AS mean,
+               stddev_samp(x.net) AS sd
+        FROM seat_facts x
+        WHERE {cond}
+        GROUP BY ALL ORDER BY x.game, level, net DESC, x.player
+    """, params)
+
+
 def cumulative_net(con: duckdb.DuckDBPyConnection, f: HandFilter, *, game: str,
-                   points: int = 400, top: int = 8) -> pd.DataFrame:
+                   points: int = 400, top: int = 8, big_blinds: bool = False) -> pd.DataFrame:
     """Running net per player over the hands of ``game`` he played, in order of play.
 
     At most about ``points`` points per player, each the exact running total after his
@@ -416,7 +444,8 @@ def cumulative_net(con: duckdb.DuckDBPyConnection, f: HandFilter, *, game: str,
     unless players are chosen.  Columns: player, hand_no (his n-th hand), cumulative,
     and ``cumulative_ev``: for 7 & 8 the all-in adjusted line (the expected net from
     ``allin_results`` where the hand was all in with cards to come, else the actual
-    net), null for the other games.
+    net), null for the other games.  With ``big_blinds`` (7 & 8) every hand's chips are
+    divided by its stake's big blind (:data:`BIG_BLIND`) first, so stakes never mix.
 
     Up to :data:`_EXACT_UP_TO` seats the points are every ``total // points``-th hand,
     from the hands sorted in order of play; above it they are the ends of time buckets
@@ -434,10 +463,10 @@ def cumulative_net(con: duckdb.DuckDBPyConnection, f: HandFilter, *, game: str,
     players = [(str(row[0]), int(row[1])) for row in order]
     if sum(total for _, total in players) > _EXACT_UP_TO:
         days = (min(row[2] for row in order), max(row[3] for row in order))
-        curves = _bucket_curves(con, cond, params, players, days, points)
+        curves = _bucket_curves(con, cond, params, players, days, points, big_blinds)
         if curves is not None:
             return curves
-    return _exact_curves(con, cond, params, players, points)
+    return _exact_curves(con, cond, params, players, points, big_blinds)
 
 
 _EXACT_UP_TO: Final = 200_000
@@ -455,6 +484,16 @@ _PLAY_TS: Final = (f"date_diff('day', DATE '1970-01-01', x.day) * {_DAY_US} "
                    f"+ coalesce(epoch_us(x.played_time), {_DAY_US})")
 _ADJUSTED: Final = ("CASE WHEN x.game = 'seveneight' THEN coalesce(x.allin_expected_net, x.net) "
                     "END")
+BIG_BLIND: Final = r"CAST(regexp_extract(x.stakes, '(\d+)(/\d+)?$', 1) AS DOUBLE)"
+"""SQL: a 7 & 8 seat's big blind, read from its :data:`STAKES` label (the stake's opening
+bet: ``min_bet``, or the fixed-limit small bet; ``logic.big_blind`` reads it the same way)."""
+
+
+def _nets(big_blinds: bool) -> tuple[str, str]:
+    """SQL of a seat's net and all-in adjusted net, in chips or in big blinds."""
+    if not big_blinds:
+        return "x.net", _ADJUSTED
+    return f"(x.net / {BIG_BLIND})", f"(({_ADJUSTED}) / {BIG_BLIND})"
 
 
 def _targets(total: int, points: int) -> npt.NDArray[np.int64]:
@@ -464,15 +503,16 @@ def _targets(total: int, points: int) -> npt.NDArray[np.int64]:
     return marks if marks[-1] == total else np.append(marks, np.int64(total))
 
 
-def _curve(player: str, hand_no: npt.NDArray[np.int64], cumulative: npt.NDArray[np.int64],
+def _curve(player: str, hand_no: npt.NDArray[np.int64],
+           cumulative: npt.NDArray[np.int64] | npt.NDArray[np.float64],
            cumulative_ev: npt.NDArray[np.float64]) -> pd.DataFrame:
     return pd.DataFrame({"player": [player] * len(hand_no), "hand_no": hand_no,
                          "cumulative": cumulative, "cumulative_ev": cumulative_ev})
 
 
 def _bucket_curves(con: duckdb.DuckDBPyConnection, cond: str, params: Params,
-                   players: list[tuple[str, int]], days: tuple[dt.date, dt.date], points: int
-                   ) -> pd.DataFrame | None:
+                   players: list[tuple[str, int]], days: tuple[dt.date, dt.date], points: int,
+                   big_blinds: bool = False) -> pd.DataFrame | None:
     """The running nets at the ends of time buckets; None when a player's hands fall into
     too few buckets to draw half his points (hands without times, all on a few days).
 
@@ -487,10 +527,12 @@ def _bucket_curves(con: duckdb.DuckDBPyConnection, cond: str, params: Params,
     high = ((days[1] - dt.date(1970, 1, 1)).days + 2) * _DAY_US  # past every ts, untimed too
     width = (high - low) // max(_TIME_BUCKETS, 10 * points) + 1
     names = [name for name, _ in players]
+    net_sql, adjusted_sql = _nets(big_blinds)
+    total = f"sum({net_sql})" if big_blinds else "CAST(sum(x.net) AS BIGINT)"
     rows = con.execute(f"""
         SELECT list_position($chosen, x.player) AS code, ({_PLAY_TS} - $low) // $width AS bucket,
-               count(*) AS hands, CAST(sum(x.net) AS BIGINT) AS net,
-               sum({_ADJUSTED}) AS adjusted
+               count(*) AS hands, {total} AS net,
+               sum({adjusted_sql}) AS adjusted
         FROM seat_facts x
         WHERE {cond} AND list_contains($chosen, x.player)
         GROUP BY ALL
@@ -499,7 +541,7 @@ def _bucket_curves(con: duckdb.DuckDBPyConnection, cond: str, params: Params,
     code = np.asarray(rows["code"], dtype=np.int64)
     sort = np.lexsort((np.asarray(rows["bucket"], dtype=np.int64), code))
     code, hands = code[sort], np.asarray(rows["hands"], dtype=np.int64)[sort]
-    net = np.asarray(rows["net"], dtype=np.int64)[sort]
+    net = np.asarray(rows["net"], dtype=np.float64 if big_blinds else np.int64)[sort]
     adjusted = np.ma.filled(np.ma.asarray(rows["adjusted"], dtype=np.float64), np.nan)[sort]
     parts = []
     for number, (player, total) in enumerate(players, start=1):
@@ -515,18 +557,20 @@ def _bucket_curves(con: duckdb.DuckDBPyConnection, cond: str, params: Params,
 
 
 def _exact_curves(con: duckdb.DuckDBPyConnection, cond: str, params: Params,
-                  players: list[tuple[str, int]], points: int) -> pd.DataFrame:
+                  players: list[tuple[str, int]], points: int, big_blinds: bool = False
+                  ) -> pd.DataFrame:
     """The running nets at every ``total // points``-th hand, from every hand in order."""
+    net_sql, adjusted_sql = _nets(big_blinds)
     # The chosen players' rows unsorted, ordered by numpy's lexsort: DuckDB's sort on these
     # five keys (and a window's running sum) costs several times as much.
     rows = con.execute(f"""
         SELECT list_position($chosen, x.player) AS code, {_PLAY_TS} AS ts,
-               x.source_index, x.hand_id, x.net, {_ADJUSTED} AS adjusted
+               x.source_index, x.hand_id, {net_sql} AS net, {adjusted_sql} AS adjusted
         FROM seat_facts x
         WHERE {cond} AND list_contains($chosen, x.player)
     """, _used(f"{cond} $chosen", params | {"chosen": [p for p, _ in players]})).fetchnumpy()
     play = _play_order(rows)
-    net = np.asarray(rows["net"], dtype=np.int64)[play]
+    net = np.asarray(rows["net"], dtype=np.float64 if big_blinds else np.int64)[play]
     adjusted = np.ma.filled(np.ma.asarray(rows["adjusted"], dtype=np.float64), np.nan)[play]
     parts = []
     start = 0
@@ -572,24 +616,37 @@ def _used(sql: str, params: Params) -> Params:
     return {key: value for key, value in params.items() if f"${key}" in sql}
 
 
-def by_position(con: duckdb.DuckDBPyConnection, f: HandFilter) -> pd.DataFrame:
+_BY_LEVEL: Final = (f"{LEVEL} AS level, CAST(sum(x.net) AS BIGINT) AS net, "
+                    "sum(CAST(x.net AS DOUBLE) * x.net) AS net_sq, ")
+"""The per-level columns of :func:`by_position` and :func:`by_up_card` with ``by_level``."""
+
+
+def by_position(con: duckdb.DuckDBPyConnection, f: HandFilter, *, by_level: bool = False
+                ) -> pd.DataFrame:
     """Mean net by position: 7 & 8 seat (1 small blind ... N button), Big Two order of play,
-    Rummoli seat counted from the dealer's left (1) to the dealer (N)."""
+    Rummoli seat counted from the dealer's left (1) to the dealer (N).  With ``by_level``
+    also per :data:`LEVEL`, with the net and the sum of squared nets (rows of one unit,
+    which ``logic.in_big_blinds`` combines over 7 & 8's stakes)."""
     cond, params = facts_where(f)
+    level = _BY_LEVEL if by_level else ""
     return _frame(con, f"""
-        SELECT x.game, x.num_players AS players, x.position,
+        SELECT x.game, {level}x.num_players AS players, x.position,
                count(*) AS hands, avg(x.net) AS mean, stddev_samp(x.net) AS sd
         FROM seat_facts x
         WHERE {cond}
-        GROUP BY ALL ORDER BY x.game, players, position
+        GROUP BY ALL ORDER BY ALL
     """, params)
 
 
-def by_up_card(con: duckdb.DuckDBPyConnection, f: HandFilter) -> pd.DataFrame:
-    """7 & 8: mean net by the rank of the card the player turned up."""
+def by_up_card(con: duckdb.DuckDBPyConnection, f: HandFilter, *, by_level: bool = False
+               ) -> pd.DataFrame:
+    """7 & 8: mean net by the rank of the card the player turned up (with ``by_level``: per
+    stake level too, as :func:`by_position`)."""
     cond, params = facts_where(f, game="seveneight")
+    level = _BY_LEVEL if by_level else ""
     return _frame(con, f"""
-        SELECT x.up_rank, count(*) AS hands, avg(x.net) AS mean, stddev_samp(x.net) AS sd
+        SELECT {level}x.up_rank, count(*) AS hands, avg(x.net) AS mean,
+               stddev_samp(x.net) AS sd
         FROM seat_facts x
         WHERE x.up AND {cond}
         GROUP BY ALL
@@ -671,13 +728,17 @@ def rummoli_split(con: duckdb.DuckDBPyConnection, f: HandFilter) -> pd.DataFrame
     """, params)
 
 
-def allin_totals(con: duckdb.DuckDBPyConnection, f: HandFilter) -> pd.DataFrame:
+def allin_totals(con: duckdb.DuckDBPyConnection, f: HandFilter, *, by_level: bool = False
+                 ) -> pd.DataFrame:
     """7 & 8 all-in adjusted results per player: hands, all-in hands, actual net, all-in
     adjusted net (expected where all in with cards to come, else actual), the luck in
-    all-in hands (actual minus expected) and its standard error from Monte Carlo rows."""
+    all-in hands (actual minus expected) and its standard error from Monte Carlo rows;
+    with ``by_level`` per stake level too (``level`` after the player: chips of one
+    stake each)."""
     cond, params = facts_where(f, game="seveneight")
+    level = f"{LEVEL} AS level, " if by_level else ""
     return _frame(con, f"""
-        SELECT x.player, count(*) AS hands, count(*) FILTER (WHERE x.all_in) AS all_in_hands,
+        SELECT x.player, {level}count(*) AS hands, count(*) FILTER (WHERE x.all_in) AS all_in_hands,
                CAST(sum(x.net) AS BIGINT) AS net,
                sum(coalesce(x.allin_expected_net, x.net)) AS adjusted_net,
                coalesce(sum(x.allin_actual_net), 0) AS all_in_actual_net,
@@ -686,7 +747,7 @@ def allin_totals(con: duckdb.DuckDBPyConnection, f: HandFilter) -> pd.DataFrame:
                sqrt(coalesce(sum(x.allin_std_error * x.allin_std_error), 0)) AS luck_std_error
         FROM seat_facts x
         WHERE {cond}
-        GROUP BY x.player ORDER BY luck DESC, x.player
+        GROUP BY ALL ORDER BY luck DESC, x.player{', level' if by_level else ''}
     """, params)
 
 
@@ -737,9 +798,13 @@ def pot_winners(con: duckdb.DuckDBPyConnection, f: HandFilter) -> pd.DataFrame:
 
 def pot_streaks(con: duckdb.DuckDBPyConnection, f: HandFilter) -> pd.DataFrame:
     """Per pot and ``since`` (rounds since the pot was last won within its game): rounds,
-    mean chips on the pot before the round's antes, mean antes per round, and how often
-    it was won.  Comparing ``mean_before`` with ``since * mean_antes`` is the expected
-    growth (every ante carried over) against the observed."""
+    mean chips on the pot before the round's antes, how often it was won, and the antes
+    actually paid in: ``paid_in`` (chips) over ``paid_rounds`` (rounds that paid some).
+
+    A round that clears a pot without a winner (the end-of-game finale moves the board
+    into its own pot) is stored with negative ``antes`` (``before + antes - amount =
+    after``); those are no antes, so ``paid_in`` counts only positive ones and the
+    expected growth (:func:`analytics.dashboard.logic.pot_growth`) never falls below 0."""
     cond, params = facts_where(f, game="rummoli", seats=False)
     # ``since_all`` (stored) counts over each game's whole history: it is the answer when
     # the filter keeps every game it touches whole; otherwise the windows count again over
@@ -750,7 +815,10 @@ def pot_streaks(con: duckdb.DuckDBPyConnection, f: HandFilter) -> pd.DataFrame:
         return _frame(con, f"""
             SELECT x.pot, any_value(x.pot_order) AS pot_order, x.since_all AS since,
                    count(*) AS rounds, avg(x.before) AS mean_before,
-                   avg(x.antes) AS mean_antes, count(*) FILTER (WHERE x.won_by IS NOT NULL) AS won
+                   count(*) FILTER (WHERE x.won_by IS NOT NULL) AS won,
+                   CAST(coalesce(sum(x.antes) FILTER (WHERE x.antes > 0), 0) AS BIGINT)
+                       AS paid_in,
+                   count(*) FILTER (WHERE x.antes > 0) AS paid_rounds
             FROM pot_facts x WHERE {cond}
             GROUP BY x.pot, x.since_all ORDER BY pot_order, since
         """, params)
@@ -778,8 +846,9 @@ def pot_streaks(con: duckdb.DuckDBPyConnection, f: HandFilter) -> pd.DataFrame:
             FROM grouped),
         counted AS (SELECT * FROM stored UNION ALL SELECT * FROM numbered)
         SELECT pot, any_value(pot_order) AS pot_order, since, count(*) AS rounds,
-               avg(before) AS mean_before, avg(antes) AS mean_antes,
-               count(*) FILTER (WHERE won) AS won
+               avg(before) AS mean_before, count(*) FILTER (WHERE won) AS won,
+               CAST(coalesce(sum(antes) FILTER (WHERE antes > 0), 0) AS BIGINT) AS paid_in,
+               count(*) FILTER (WHERE antes > 0) AS paid_rounds
         FROM counted GROUP BY pot, since ORDER BY pot_order, since
     """, params)
 

@@ -27,7 +27,7 @@ def render() -> None:
     # finding the filter's hands (views.overview_page).
     page: dict[str, pd.DataFrame] = ui.ask("overview_page", limit=500)
     games = page["overview"]
-    players: pd.DataFrame = ui.ask("player_results")
+    players: pd.DataFrame = ui.ask("results_by_level")
     hands, sessions, rejected = (int(games["hands"].sum()), int(games["sessions"].sum()),
                                  ctx.version[2])
     # The data version counts the rejects: none recorded, no question (nor connection) asked.
@@ -45,8 +45,10 @@ def render() -> None:
     ui.report_button(ctx, key="report_overview")
 
     st.subheader("Hands by game")
-    st.dataframe(games, hide_index=True)
-    ui.download_buttons(games, "hands-by-game", key="games")
+    games_table = logic.human_table(games.assign(game=games["game"].map(logic.GAME_NAMES)),
+                                    logic.OVERVIEW_HEADERS)
+    st.dataframe(games_table, hide_index=True)
+    ui.download_buttons(games_table, "hands-by-game", key="games")
 
     bucket = st.segmented_control("Period", ["day", "week", "month", "year"], default="week",
                                   key="overview_bucket") or "week"
@@ -54,25 +56,28 @@ def render() -> None:
                     key="chart_over_time")
 
     st.subheader("Players")
-    table = logic.with_confidence(players)
-    st.dataframe(table, hide_index=True, column_config={
-        "mean": st.column_config.NumberColumn("mean per hand", format="%.2f"),
-        "sd": st.column_config.NumberColumn(format="%.2f"),
-        "ci_low": st.column_config.NumberColumn("95% CI low", format="%.2f"),
-        "ci_high": st.column_config.NumberColumn("95% CI high", format="%.2f")})
-    ui.download_buttons(table, "players", key="players")
+    st.caption("Each game in its own unit, never averaged across units: 7 & 8 in big blinds "
+               "per 100 hands over every stake, Big Two in points per game under each "
+               "scoring rule, Rummoli in chips per round under each ante.")
+    for game, title, table in logic.player_tables(players):
+        st.markdown(f"**{title}**")
+        st.dataframe(table, hide_index=True)
+        ui.download_buttons(table, f"players-{game}", key=f"players_{game}")
 
     st.subheader("Sessions")
-    session_table = page["sessions"]
+    session_table = logic.human_table(
+        page["sessions"].assign(game=page["sessions"]["game"].map(logic.GAME_NAMES)),
+        logic.SESSION_HEADERS)
     st.dataframe(session_table, hide_index=True)
     ui.download_buttons(session_table, "sessions", key="sessions")
 
     st.subheader("Files loaded")
     files = _files(ctx.db, ctx.version)
     st.caption("Every file in the database (uploads under their original name, "
-               "'upload: …'), newest first; these do not follow the filters.")
-    st.dataframe(files, hide_index=True)
-    ui.download_buttons(files, "files", key="files")
+               "'upload: …'), newest first; these do not follow the filters. Hover over a "
+               "name for its full path.")
+    st.html(logic.files_html(files))
+    ui.download_buttons(logic.files_table(files), "files", key="files")
 
     st.subheader("Data quality")
     if rejects.empty:
@@ -81,9 +86,11 @@ def render() -> None:
         by_file = (rejects.groupby(["file", "stage"]).agg(rejected=("hand_index", "size"),
                                                            first_line=("line", "min"))
                    .reset_index())
-        st.dataframe(by_file, hide_index=True)
-        st.dataframe(rejects, hide_index=True)
-        ui.download_buttons(rejects, "rejects", key="rejects")
+        st.dataframe(logic.human_table(by_file, logic.REJECT_FILE_HEADERS), hide_index=True)
+        shown = logic.human_table(rejects, logic.REJECT_HEADERS)
+        st.dataframe(shown, hide_index=True, column_config={
+            "reason": st.column_config.TextColumn(width="large")})
+        ui.download_buttons(shown, "rejects", key="rejects")
 
 
 render()

@@ -7,6 +7,7 @@ import pandas as pd
 import streamlit as st
 
 from analytics.dashboard import charts, filters, logic, ui
+from parsers.model import RUMMOLI_POTS
 
 
 def render() -> None:
@@ -30,26 +31,34 @@ def render() -> None:
             st.query_params["pot_game"] = game_id  # (a game id too long for a link: not kept)
         board: pd.DataFrame = ui.ask("rummoli_board", game_id=game_id)
         st.plotly_chart(charts.board_areas(logic.board_areas(board), game_id), key="board")
-        ui.download_buttons(board, f"board-{game_id}", key="board")
+        ui.download_buttons(logic.board_table(board), f"board-{game_id}",
+                            key="board")
 
     st.subheader("How often each pot is won, and by whom")
     summary = logic.pot_summary(winners)
-    st.dataframe(summary, hide_index=True, column_config={
-        "share_won": st.column_config.NumberColumn("share won", format="percent")})
-    ui.download_buttons(summary, "pots", key="pots")
+    shown = logic.human_table(summary, logic.POT_SUMMARY_HEADERS)
+    st.dataframe(shown, hide_index=True, column_config={
+        "share won": st.column_config.NumberColumn(format="percent")})
+    ui.download_buttons(shown, "pots", key="pots")
     won = winners[winners["won_by_player"].notna()]
     st.plotly_chart(charts.grouped_bars(won, x="pot", y="rounds", color="won_by_player",
-                                        title="Pots won, by player", barmode="stack"),
+                                        title="Pots won, by player", barmode="stack",
+                                        x_title="pot", y_title="rounds won",
+                                        x_order=list(RUMMOLI_POTS)),
                     key="won_by")
 
     st.subheader("Carry-over streaks and growth")
     streaks: pd.DataFrame = ui.ask("pot_streaks")
-    growth = streaks.assign(expected=streaks["since"] * streaks["mean_antes"])
+    growth = logic.pot_growth(streaks)
     st.plotly_chart(charts.streak_lengths(streaks), key="streaks")
     st.plotly_chart(charts.pot_growth(growth), key="growth")
-    st.caption("Expected: every round's antes stay on the pot (rounds carried over × mean "
-               "antes per round); observed: the mean chips on the pot before the round.")
-    ui.download_buttons(growth, "pot-growth", key="growth")
+    st.caption("Expected: every round's antes stay on the pot (rounds carried over × the "
+               "pot's mean antes per round that paid some in; the end-of-game round that "
+               "clears a pot pays nothing in); observed: the mean chips on the pot before "
+               "the round.")
+    growth_table = logic.human_table(growth, logic.POT_GROWTH_HEADERS)
+    st.dataframe(growth_table, hide_index=True)
+    ui.download_buttons(growth_table, "pot-growth", key="growth")
 
 
 render()

@@ -20,6 +20,8 @@ from analytics.dashboard.replayer import (
     steps_frame,
     stored_equities,
 )
+from analytics.warehouse.identity import hand_id_hex, parse_hand_id
+from parsers.knobs import Game
 from parsers.model import RUMMOLI_POTS, HandHistory
 
 
@@ -43,10 +45,14 @@ def _label(row: Mapping[Hashable, Any]) -> str:
     number = f" r{int(row['round'])}" if pd.notna(row["round"]) else ""
     winner = f" · won by {row['winner']}" if pd.notna(row["winner"]) else ""
     return (f"{day}{clock} · {row['game']} · {where}{number} · {row['players']}{winner} "
-            f"· #{row['hand_id']}")
+            f"· {hand_id_hex(int(row['hand_id']))}")
 
 
 def _seats_html(hand: HandHistory, step: Step, stored: StoredEquities | None) -> str:
+    """The seats at ``step``: the columns the game has (Big Two is played for points: no
+    stack, no chips put in)."""
+    chips = hand.game is not Game.BIGTWO
+    unit = "chips" if chips else "points"
     rows = []
     # The column shows from the step the stored figures apply to; before it, a dash.
     shown = stored is not None and step.equities is not None and any(
@@ -58,14 +64,17 @@ def _seats_html(hand: HandHistory, step: Step, stored: StoredEquities | None) ->
         visible = cards_html(step.visible[seat], empty="")
         stack = step.stacks[seat] if seat < len(step.stacks) else None
         net = "" if step.nets is None else f"{step.nets[seat]:+d}"
-        cells = [f"<b>{name}</b>{' (folded)' if folded else ''}", holding, visible,
-                 chips_html(stack) if stack is not None else "",
-                 str(step.committed[seat]) if step.stacks[seat] is not None else "", net]
+        cells = [f"<b>{name}</b>{' (folded)' if folded else ''}", holding, visible]
+        if chips:
+            cells += [chips_html(stack) if stack is not None else "",
+                      str(step.committed[seat]) if stack is not None else ""]
+        cells.append(net)
         if stored is not None:
             text = stored.cells[seat] if shown else "—"
             cells.append(escape(text or "not in the all-in"))
         rows.append("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
-    heads = ["player", "cards held", "face up / shown", "stack", "put in", "result"]
+    heads = ["player", "cards held", "face up / shown",
+             *(["stack (chips)", "put in (chips)"] if chips else []), f"result ({unit})"]
     if stored is not None:
         heads.append(escape(stored.heading))
     head = "".join(f"<th style='text-align:left;padding:4px 10px'>{h}</th>" for h in heads)
@@ -90,8 +99,9 @@ def _middle_html(hand: HandHistory, step: Step) -> str:
     return "<div class='hl-middle' style='margin:0.6em 0'>" + "".join(parts) + "</div>"
 
 
-def _equity_notes(stored: StoredEquities | None, position: int, hand_id: int) -> None:
-    """What the equity column means, or why there is none."""
+def _equity_notes(stored: StoredEquities | None, position: int, hand_id: int,
+                  game: Game | None) -> None:
+    """What the equity column means, or why there is none (Big Two's are deal features)."""
     if stored is None:
         st.caption("Equities: not known for this hand. They are stored for 7 & 8 hands all "
                    "in with cards to come, Rummoli rounds whose cards are all known and "
@@ -101,10 +111,12 @@ def _equity_notes(stored: StoredEquities | None, position: int, hand_id: int) ->
             else f" (shown from step {stored.from_step}, ")
     if when:
         when += "when they apply)"
-    st.caption(f"Stored equities{when}: {stored.note}")
-    with st.expander("Stored equities of this hand"):
+    what = "Deal features" if game is Game.BIGTWO else "Stored equities"
+    st.caption(f"{what}{when}: {stored.note}")
+    with st.expander(f"{what} of this hand"):
         st.dataframe(stored.table, hide_index=True)
-        ui.download_buttons(stored.table, f"hand-{hand_id}-equities", key="hand_equities")
+        ui.download_buttons(stored.table, f"hand-{hand_id_hex(hand_id)}-equities",
+                            key="hand_equities")
 
 
 def _move(key: str, to: int, last: int) -> None:
@@ -117,9 +129,8 @@ def render() -> None:
     st.title("Hand replayer")
     hands: pd.DataFrame = ui.ask("hand_list", limit=500)
     wanted = st.query_params.get("hand")
-    hand_id: int | None = None
-    if wanted is not None and wanted.lstrip("-").isdigit():
-        hand_id = int(wanted)
+    # The short hex id shown everywhere, or the decimal form older links carry.
+    hand_id = parse_hand_id(wanted) if wanted is not None else None
     if hands.empty and hand_id is None:
         st.info("No hands match the filters.")
         return
@@ -128,7 +139,7 @@ def render() -> None:
     labels = {int(r["hand_id"]): _label(r) for r in hands.to_dict("records")}
     if hand_id is not None and hand_id not in labels:
         ids.insert(0, hand_id)
-        labels[hand_id] = f"hand {hand_id} (from the link)"
+        labels[hand_id] = f"hand {hand_id_hex(hand_id)} (from the link)"
     # Seed the picker from the link once; afterwards the widget's own state rules, so a
     # changing default can never swap the hand under the user.
     if st.session_state.get("replayer_hand") not in labels:
@@ -137,15 +148,16 @@ def render() -> None:
                           format_func=lambda i: labels.get(i, str(i)), key="replayer_hand")
     if chosen is None:
         return
-    if st.query_params.get("hand") != str(chosen):
-        st.query_params["hand"] = str(chosen)
+    shown_id = hand_id_hex(int(chosen))
+    if st.query_params.get("hand") != shown_id:
+        st.query_params["hand"] = shown_id
     try:
         hand, steps, head, stored = _steps(ctx.db, ctx.version, int(chosen))
     except (IndexError, KeyError):
-        st.error(f"There is no hand {chosen} in the database.")
+        st.error(f"There is no hand {shown_id} in the database.")
         return
     info = head.iloc[0]
-    st.caption(f"{info['game']} · {info['variant']} · hand id {chosen} · from "
+    st.caption(f"{info['game']} · {info['variant']} · hand id `{shown_id}` · from "
                f"{info['source_file']} (hand {info['source_index']}, line {info['source_line']})")
     last = len(steps) - 1
     key = f"replayer_step_{chosen}"
@@ -168,11 +180,11 @@ def render() -> None:
     st.markdown(f"**Step {position} of {last}** · {step.street} · "
                 f"`{step.notation or '—'}` — {step.words}")
     st.html(_seats_html(hand, step, stored) + _middle_html(hand, step))
-    _equity_notes(stored, position, chosen)
+    _equity_notes(stored, position, chosen, hand.game)
     table = steps_frame(steps, [hand.player_name(s + 1) for s in range(hand.num_players)])
     with st.expander("All steps"):
         st.dataframe(table, hide_index=True)
-        ui.download_buttons(table, f"hand-{chosen}", key="hand_steps")
+        ui.download_buttons(table, f"hand-{shown_id}", key="hand_steps")
 
 
 render()

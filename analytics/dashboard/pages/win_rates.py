@@ -1,6 +1,11 @@
 """Win rates: per player and game with confidence intervals, cumulative results, by position
 and visible card (7 & 8), by place, cards left and deal strength (Big Two), by part and
-poker-pot share against strength (Rummoli)."""
+poker-pot share against strength (Rummoli).
+
+Units never mix (docs/dashboard.md): 7 & 8 in big blinds per 100 hands (each stake's chips
+divided by its own big blind) with a table of chips per hand per stake level; Big Two in
+points per game under one scoring rule at a time, Rummoli in chips per round under one ante
+at a time (a picker when the filters keep several)."""
 
 from __future__ import annotations
 
@@ -13,8 +18,9 @@ from analytics.dashboard import charts, logic, ui
 from analytics.warehouse.equity_views import BIGTWO_FEATURES
 from analytics.warehouse.views import SPLIT_PARTS, HandFilter
 
-_UNITS = {"bigtwo": "points", "rummoli": "chips", "seveneight": "chips"}
-_NAMES = {"seveneight": "7 & 8", "bigtwo": "Big Two", "rummoli": "Rummoli"}
+_RANKS = list("23456789TJQKA")
+# The knob each game's results are counted under, beside the game (views.LEVEL's words).
+_LEVEL_KNOB = {"bigtwo": ("scoring", "scoring rule"), "rummoli": ("ante", "ante")}
 
 
 def render() -> None:
@@ -22,117 +28,195 @@ def render() -> None:
     asked (the tab is in the URL as ``tab``)."""
     ctx = ui.context()
     st.title("Win rates")
-    st.caption("Mean result per hand (7 & 8), game (Big Two, points) or round (Rummoli) with "
-               "95 % confidence intervals: mean ± 1.96·sd/√n.")
-    results = logic.with_confidence(ui.ask("player_results"))
+    st.caption("7 & 8 in big blinds per 100 hands, Big Two in points per game under one "
+               "scoring rule, Rummoli in chips per round under one ante, with 95 % confidence "
+               "intervals: mean ± 1.96·sd/√n.")
+    results: pd.DataFrame = ui.ask("results_by_level")
     games = [g for g in ("seveneight", "bigtwo", "rummoli") if g in set(results["game"])]
     if not games:
         st.info("No hands match the filters.")
         return
-    ui.download_buttons(results, "win-rates", key="win_rates")
     # Tabs that track the shown one (bound to the URL) run only its questions: plain tabs
     # draw every game's charts on every run, three times the work over a million hands.
-    tabs = st.tabs([_NAMES[g] for g in games], key="tab", bind="query-params")
+    tabs = st.tabs([logic.GAME_NAMES[g] for g in games], key="tab", bind="query-params")
     for tab, game in zip(tabs, games, strict=True):
         if tab.open is False:
             continue
         with tab:
-            _game(game, results[results["game"] == game],
-                  replace(ctx.filter, game=game))
+            only = replace(ctx.filter, game=game)
+            if game == "seveneight":
+                _seveneight(results, only)
+            else:
+                _by_level(game, results, only)
 
 
-def _game(game: str, rows: pd.DataFrame, only: HandFilter) -> None:
-    """One game's tab: win rates, running results, by position, the game's own charts.
-    ``only`` is the filter narrowed to the game, for questions that span every game."""
-    st.plotly_chart(charts.bar_with_ci(rows, x="player", title="Win rate per player",
-                                       y_title=f"mean {_UNITS[game]} per hand"),
-                    key=f"ci_{game}")
-    st.dataframe(rows, hide_index=True)
-    st.plotly_chart(charts.cumulative(ui.ask("cumulative_net", game=game),
-                                      unit=_UNITS[game]), key=f"cum_{game}")
-    if game == "seveneight":
-        st.caption("Dashed: the all-in adjusted line. In a hand all in with cards "
-                   "to come it counts the expected result (equity × pots, computed "
-                   "on ingest) instead of the actual one; luck = actual − expected.")
-        allin = logic.allin_table(ui.ask("allin_totals"))
-        st.dataframe(allin, hide_index=True)
-        ui.download_buttons(allin, "seveneight-allin", key="allin")
-    by_seat = logic.with_confidence(ui.ask("by_position", only))
-    st.plotly_chart(charts.bar_with_ci(by_seat, x="position", color="players",
-                                       title="By position (colour: players at the "
-                                             "table)"),
-                    key=f"pos_{game}")
-    ui.download_buttons(by_seat, f"{game}-positions", key=f"pos_{game}")
-    if game == "seveneight":
-        _seveneight()
-    elif game == "bigtwo":
-        _bigtwo()
-    else:
-        _rummoli()
+def _cumulative(game: str, only: HandFilter, totals: pd.DataFrame, unit: str,
+                big_blinds: bool = False) -> None:
+    """The running totals of the players chosen in a picker (at first the most active, and
+    the biggest winner and loser), the title saying how many of how many."""
+    names = sorted(str(p) for p in totals["player"])
+    chosen = st.multiselect("Players in the running totals", names,
+                            default=logic.default_players(totals), key=f"cum_players_{game}")
+    if not chosen:
+        st.info("Choose players to draw their running totals.")
+        return
+    curves = ui.ask("cumulative_net", replace(only, players=tuple(chosen)), game=game,
+                    top=len(chosen), big_blinds=big_blinds)
+    st.plotly_chart(charts.cumulative(curves, unit=unit, of=len(names),
+                                      per=logic.PER[game]), key=f"cum_{game}")
 
 
-def _seveneight() -> None:
-    cards = logic.with_confidence(ui.ask("by_up_card"))
-    order = {rank: i for i, rank in enumerate("23456789TJQKA")}
-    cards = cards.sort_values("up_rank", key=lambda s: s.map(order))
-    st.plotly_chart(charts.bar_with_ci(cards, x="up_rank", title="By the card turned up"),
+def _seveneight(results: pd.DataFrame, only: HandFilter) -> None:
+    """7 & 8: big blinds per 100 hands per player, chips per stake level, running totals in
+    big blinds, the all-in table, by position and by the card turned up."""
+    rates = logic.seveneight_big_blinds(results)
+    st.plotly_chart(charts.bar_with_ci(rates, x="player", mean="bb_per_100",
+                                       title="Win rate per player (big blinds per 100 hands)",
+                                       y_title="big blinds per 100 hands"),
+                    key="ci_seveneight")
+    rates_table = logic.human_table(rates, logic.BB_HEADERS)
+    st.dataframe(rates_table, hide_index=True)
+    ui.download_buttons(rates_table, "seveneight-win-rates", key="win_rates_seveneight")
+    st.caption("A big blind is the stake's opening bet (min_bet; the small bet in fixed "
+               "limit): each stake's chips are divided by its own big blind before they are "
+               "added.")
+    levels = logic.human_table(logic.level_results(results, "seveneight"),
+                               logic.level_headers("seveneight"))
+    with st.expander("Chips per hand at each stake level"):
+        st.dataframe(levels, hide_index=True)
+        ui.download_buttons(levels, "seveneight-by-stakes", key="levels_seveneight")
+    _cumulative("seveneight", only, rates[["player", "hands", "net_bb"]].rename(
+        columns={"net_bb": "net"}), "big blinds", big_blinds=True)
+    st.caption("Dashed: the all-in adjusted line. In a hand all in with cards to come it "
+               "counts the expected result (equity × pots, computed on ingest) instead of the "
+               "actual one; luck = actual − expected.")
+    allin = logic.human_table(logic.allin_table(ui.ask("allin_totals", by_level=True)),
+                              logic.ALLIN_HEADERS)
+    st.dataframe(allin, hide_index=True)
+    ui.download_buttons(allin, "seveneight-allin", key="allin")
+    by_seat = logic.in_big_blinds(ui.ask("by_position", only, by_level=True),
+                                  ["players", "position"])
+    st.plotly_chart(charts.bar_with_ci(by_seat.assign(players=by_seat["players"].astype(str)),
+                                       x="position", color="players", mean="bb_per_100",
+                                       title="By position (colour: players at the table)",
+                                       y_title="big blinds per 100 hands"),
+                    key="pos_seveneight")
+    ui.download_buttons(logic.human_table(by_seat, logic.POSITION_BB_HEADERS),
+                        "seveneight-positions", key="pos_seveneight")
+    cards = logic.up_card_table(ui.ask("by_up_card", by_level=True))
+    st.plotly_chart(charts.bar_with_ci(cards, x="up_rank", mean="bb_per_100",
+                                       title="By the card turned up",
+                                       x_title="rank turned up", x_order=_RANKS,
+                                       y_title="big blinds per 100 hands"),
                     key="up_card")
-    ui.download_buttons(cards, "seveneight-up-card", key="up_card")
+    ui.download_buttons(logic.human_table(cards, logic.UP_CARD_HEADERS),
+                        "seveneight-up-card", key="up_card")
 
 
-def _bigtwo() -> None:
-    places: pd.DataFrame = ui.ask("bigtwo_places")
-    places = places.assign(place=places["place"].astype("Int64").astype(str)
-                           .replace("<NA>", "not out"))
-    st.plotly_chart(charts.grouped_bars(places, x="player", y="games", color="place",
-                                        title="Games by finishing place", barmode="stack"),
+def _by_level(game: str, results: pd.DataFrame, only: HandFilter) -> None:
+    """Big Two or Rummoli under one scoring rule or ante (a picker when there are several):
+    every chart and table of the tab is of that level's games alone."""
+    knob, words = _LEVEL_KNOB[game]
+    rows = results[results["game"] == game]
+    levels = sorted(str(v) for v in rows["level"].unique())
+    values = [level.split(" ", 1)[1] for level in levels]
+    value = values[0]
+    if len(values) > 1:
+        value = st.selectbox(f"Results under the {words}", values, key=f"level_{game}",
+                             help=f"Points (chips) under one {words} are not those of another: "
+                                  "each is shown on its own.") or values[0]
+    level = f"{knob} {value}"
+    narrowed = replace(only, knobs=(*only.knobs, (knob, value)))
+    unit = f"{logic.NET_UNITS[game]} per {logic.PER[game]}"
+    table = logic.level_results(rows[rows["level"] == level].assign(game=game), game)
+    st.plotly_chart(charts.bar_with_ci(table, x="player",
+                                       title=f"Win rate per player ({words} {value})",
+                                       y_title=unit, per=f"{logic.PER[game]}s"),
+                    key=f"ci_{game}")
+    shown = logic.human_table(table, logic.level_headers(game))
+    st.dataframe(shown, hide_index=True)
+    ui.download_buttons(shown, f"{game}-win-rates", key=f"win_rates_{game}")
+    totals = table[["player", "hands", "net"]]
+    _cumulative(game, narrowed, totals, logic.NET_UNITS[game])
+    by_seat = logic.with_confidence(ui.ask("by_position", narrowed))
+    by_seat = by_seat[by_seat["game"] == game]
+    st.plotly_chart(charts.bar_with_ci(by_seat.assign(players=by_seat["players"].astype(str)),
+                                       x="position", color="players",
+                                       title="By position (colour: players at the table)",
+                                       y_title=unit, per=f"{logic.PER[game]}s"),
+                    key=f"pos_{game}")
+    ui.download_buttons(logic.human_table(by_seat, logic.position_headers(game)),
+                        f"{game}-positions", key=f"pos_{game}")
+    if game == "bigtwo":
+        _bigtwo(narrowed, value)
+    else:
+        _rummoli(narrowed)
+
+
+def _bigtwo(only: HandFilter, scoring: str) -> None:
+    places = logic.bigtwo_place_table(ui.ask("bigtwo_places", only))
+    order = list(places["place"].cat.categories) if len(places) else []
+    st.plotly_chart(charts.grouped_bars(places.assign(place=places["place"].astype(str)),
+                                        x="player", y="games", color="place", order=order,
+                                        title="Games by finishing place (every game; "
+                                              f"'{logic.NOT_OUT}': still holding cards)",
+                                        barmode="stack", y_title="games"),
                     key="places")
-    st.dataframe(places, hide_index=True)
-    ui.download_buttons(places, "bigtwo-places", key="places")
-    left: pd.DataFrame = ui.ask("bigtwo_cards_left")
+    st.caption(f"Every game counts once per player. Under '{scoring}' scoring a player "
+               f"still holding cards when the game ended has no place: he is counted "
+               f"under '{logic.NOT_OUT}' (docs/dashboard.md).")
+    place_table = logic.human_table(places, logic.PLACE_HEADERS)
+    st.dataframe(place_table, hide_index=True)
+    ui.download_buttons(place_table, "bigtwo-places", key="places")
+    left: pd.DataFrame = ui.ask("bigtwo_cards_left", only)
     st.plotly_chart(charts.cards_left(left), key="cards_left")
-    ui.download_buttons(left, "bigtwo-cards-left", key="cards_left")
+    ui.download_buttons(logic.human_table(left, logic.CARDS_LEFT_HEADERS),
+                        "bigtwo-cards-left", key="cards_left")
 
     st.subheader("Result by deal strength")
     names = {name: words for name, (_, words) in BIGTWO_FEATURES.items()}
     feature = st.selectbox("Deal feature", list(names), format_func=names.__getitem__,
                            key="bigtwo_feature") or "twos"
-    table = logic.feature_table(ui.ask("bigtwo_feature_results", feature=feature))
+    table = logic.feature_table(ui.ask("bigtwo_feature_results", only, feature=feature))
     st.plotly_chart(charts.bar_with_ci(table, x="bin", color="player",
                                        title=f"Score per game by {names[feature]}",
-                                       y_title="mean points per game"),
+                                       x_title=names[feature], y_title="points per game",
+                                       per="games"),
                     key="bigtwo_feature_chart")
     st.caption("The features are counted from each player's dealt cards when the game is "
-               "loaded (docs/schema.md, bigtwo_features); first_share is the share of games "
-               "he went out first. Bars: mean ± 95 % CI.")
-    st.dataframe(table, hide_index=True)
-    ui.download_buttons(table, f"bigtwo-by-{feature}", key="bigtwo_feature")
+               "loaded (docs/schema.md, bigtwo_features). Bars: mean ± 95 % CI.")
+    shown = logic.human_table(table, logic.FEATURE_HEADERS)
+    st.dataframe(shown, hide_index=True)
+    ui.download_buttons(shown, f"bigtwo-by-{feature}", key="bigtwo_feature")
 
 
-def _rummoli() -> None:
-    split = logic.split_table(ui.ask("rummoli_split"), list(SPLIT_PARTS))
+def _rummoli(only: HandFilter) -> None:
+    split = logic.split_table(ui.ask("rummoli_split", only), list(SPLIT_PARTS))
     st.plotly_chart(charts.split_bars(split, list(SPLIT_PARTS)), key="split")
     st.caption("Chips per round from the poker pot, the pay-card pots, the Rummoli pot, the "
                "auction and the end-of-round payments; 'antes and bets' is what was paid in, "
                "so the parts add up to the net.")
-    st.dataframe(split, hide_index=True)
-    ui.download_buttons(split, "rummoli-split", key="split")
+    split_table = logic.human_table(split, logic.split_headers(list(SPLIT_PARTS)))
+    st.dataframe(split_table, hide_index=True)
+    ui.download_buttons(split_table, "rummoli-split", key="split")
 
     st.subheader("Poker pot: realised against expected from strength")
-    shares = logic.share_vs_expected(ui.ask("rummoli_share_by_player"))
+    shares = logic.share_vs_expected(ui.ask("rummoli_share_by_player", only))
     st.plotly_chart(charts.share_vs_expected(shares), key="rummoli_share")
     st.caption("Expected: each round's chance of holding the best poker hand at the table "
                "(ties shared), judged from the player's own cards when loaded; realised: the "
                "same on everyone's actual cards. The interval is realised − expected ± "
                "1.96·sd/√rounds: one that leaves out 0 is more than the luck of the deal.")
-    st.dataframe(shares, hide_index=True)
-    ui.download_buttons(shares, "rummoli-poker-share", key="rummoli_share")
-    calibration = logic.calibration_table(ui.ask("rummoli_calibration"))
+    shown = logic.human_table(shares, logic.SHARE_HEADERS, decimals=3)
+    st.dataframe(shown, hide_index=True)
+    ui.download_buttons(shown, "rummoli-poker-share", key="rummoli_share")
+    calibration = logic.calibration_table(ui.ask("rummoli_calibration", only))
     st.plotly_chart(charts.calibration(calibration), key="rummoli_calibration")
     st.caption("Rounds in ten bins of expected share: a calibrated strength estimate puts "
                "every bin's realised share on the diagonal (within its interval).")
-    st.dataframe(calibration, hide_index=True)
-    ui.download_buttons(calibration, "rummoli-calibration", key="rummoli_calibration")
+    shown = logic.human_table(calibration, logic.CALIBRATION_HEADERS, decimals=3)
+    st.dataframe(shown, hide_index=True)
+    ui.download_buttons(shown, "rummoli-calibration", key="rummoli_calibration")
 
 
 render()

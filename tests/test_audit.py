@@ -1,0 +1,478 @@
+"""The audit: every number the dashboard's pages and the HTML report show, checked against an
+independent computation from the parsed hands.
+
+The histories are in tests/data/audit/: six 7 & 8 hands written by hand (a three-way
+showdown, an uncalled raise, a side pot with an uncalled bet, a split, a fixed-limit hand and
+a hand at ten times the stakes: their results are worked out in the file's comments and
+asserted literally below), three Rummoli games of two rounds and a finale each (carry-over,
+the finale clearing the board; antes 1 and 2) and six Big Two games, two under each scoring
+rule (``cards``, ``cards_with_twos``, ``rank``), both written by the simulator and checked
+by the rules engine.  A real DuckDB is built from them by the ingest; the pages' logic
+(analytics/dashboard/logic.py, charts.py, replayer.py) and the report run over it; the
+expectations come from :func:`parsers.read_hands` and the rules engine's outcome of each
+hand in plain Python, never from the warehouse's SQL.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter, defaultdict
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import duckdb
+import pandas as pd
+import pytest
+
+from analytics import reports
+from analytics.dashboard import charts, logic
+from analytics.dashboard.replayer import hand_from_detail, replay_steps
+from analytics.rules import Outcome, replay
+from analytics.warehouse import equity_views, ingest, views
+from analytics.warehouse.views import HandFilter
+from parsers import read_hands
+from parsers.knobs import Game
+from parsers.model import RUMMOLI_POTS, HandHistory, Verb
+
+AUDIT = Path(__file__).resolve().parent / "data" / "audit"
+FILES = ("seveneight.phhs", "rummoli.phhs", "bigtwo.phhs")
+EVERYONE = HandFilter()
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """One player's seat in one hand, as worked out here from the parsed hand."""
+
+    game: str
+    level: str
+    player: str
+    seat: int
+    players: int
+    position: int
+    net: int
+    big_blind: int
+    winner: bool
+    place: int | None
+    up_rank: str | None
+    cards_left: int | None
+    session: str
+
+
+def _level(hand: HandHistory) -> str:
+    """The unit a result counts in, as the pages name it."""
+    if hand.game is Game.SEVENEIGHT:
+        if hand.small_bet is not None:
+            return f"{hand.variant} {hand.small_bet}/{hand.big_bet}"
+        return f"{hand.variant} min {hand.min_bet}"
+    if hand.game is Game.BIGTWO:
+        return f"scoring {hand.rules.scoring.value}"  # type: ignore[union-attr]
+    return f"ante {hand.rules.ante}"  # type: ignore[union-attr]
+
+
+def _session(hand: HandHistory) -> str:
+    if hand.game_id is not None:
+        return hand.game_id
+    return f"{hand.table} {hand.year:04d}-{hand.month:02d}-{hand.day:02d}"
+
+
+def _seats(hand: HandHistory, outcome: Outcome) -> Iterator[Seat]:
+    n = hand.num_players
+    blinds = hand.blinds_or_straddles or (0,) * n
+    dealt = [0] * n
+    up: list[str | None] = [None] * n
+    for action in hand.actions:
+        if action.verb is Verb.DEAL_HOLE and action.target is not None:
+            dealt[action.target - 1] += len(action.cards)
+        elif action.verb is Verb.PLAY:
+            dealt[action.actor - 1] -= len(action.cards)
+        elif action.verb is Verb.TURN_UP:
+            up[action.actor - 1] = str(action.cards[0])[0]
+    order = list(outcome.finishing_order)
+    for index, name in enumerate(hand.players or ()):
+        seat = index + 1
+        position = seat
+        if hand.game is Game.RUMMOLI and hand.dealer is not None:
+            position = (seat - hand.dealer - 1 + n) % n + 1
+        yield Seat(hand.game.value if hand.game else "", _level(hand), name, seat, n,
+                   position, outcome.nets[index], max(blinds),
+                   outcome.winner == seat, order.index(seat) + 1 if seat in order else None,
+                   up[index], dealt[index] if hand.game is Game.BIGTWO else None,
+                   _session(hand))
+
+
+@pytest.fixture(scope="module")
+def hands() -> list[tuple[HandHistory, Outcome]]:
+    parsed = [hand for name in FILES for hand in read_hands(AUDIT / name)]
+    return [(hand, replay(hand)) for hand in parsed]
+
+
+@pytest.fixture(scope="module")
+def seats(hands: list[tuple[HandHistory, Outcome]]) -> pd.DataFrame:
+    return pd.DataFrame([s for hand, outcome in hands for s in _seats(hand, outcome)])
+
+
+@pytest.fixture(scope="module")
+def con(tmp_path_factory: pytest.TempPathFactory) -> Iterator[duckdb.DuckDBPyConnection]:
+    db = tmp_path_factory.mktemp("audit") / "audit.duckdb"
+    summary = ingest([AUDIT / name for name in FILES], db, workers=0)
+    assert summary.rejected == 0
+    connection = duckdb.connect(str(db), read_only=True)
+    try:
+        yield connection
+    finally:
+        connection.close()
+
+
+def _close(a: float, b: float) -> bool:
+    return math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-9)
+
+
+# --------------------------------------------------------------------------- the hand-worked
+
+
+def test_the_hand_written_hands_come_out_as_worked_by_hand(hands: list[tuple[HandHistory,
+                                                                          Outcome]]) -> None:
+    nets = [outcome.nets for hand, outcome in hands if hand.game is Game.SEVENEIGHT]
+    assert nets == [(18, -2, -16), (-2, 2), (40, -30, -10), (0, 0), (-1, 5, -4), (-10, 10)]
+
+
+# --------------------------------------------------------------------------- Overview
+
+
+def test_overview_hands_players_sessions(con: duckdb.DuckDBPyConnection,
+                                         seats: pd.DataFrame,
+                                         hands: list[tuple[HandHistory, Outcome]]) -> None:
+    page = views.overview_page(con, EVERYONE)
+    games = page["overview"].set_index("game")
+    per_game = Counter(hand.game.value for hand, _ in hands if hand.game)
+    assert games["hands"].to_dict() == dict(per_game)
+    assert games["players"].to_dict() == seats.groupby("game")["player"].nunique().to_dict()
+    assert games["sessions"].to_dict() == seats.groupby("game")["session"].nunique().to_dict()
+    shown = logic.human_table(page["overview"], logic.OVERVIEW_HEADERS)
+    assert "00:00:00" not in shown.to_string()
+    assert int(page["sessions"]["hands"].sum()) == len(hands)
+    weekly = page["hands_over_time week"]
+    figure = charts.hands_over_time(weekly)
+    assert sum(sum(trace.y) for trace in figure.data) == len(hands)
+
+
+def _bb_per_100(rows: pd.DataFrame) -> dict[str, float]:
+    """Big blinds per 100 hands per player, from the seats in plain pandas."""
+    in_bb = rows.assign(bb=rows["net"] / rows["big_blind"])
+    return {str(k): 100 * float(v) for k, v in in_bb.groupby("player")["bb"].mean().items()}
+
+
+def test_overview_players_tables_each_in_one_unit(con: duckdb.DuckDBPyConnection,
+                                                  seats: pd.DataFrame) -> None:
+    tables = logic.player_tables(views.results_by_level(con, EVERYONE))
+    assert [game for game, _, _ in tables] == ["seveneight", "bigtwo", "rummoli"]
+    by_game = {game: table for game, _, table in tables}
+    seveneight = by_game["seveneight"].set_index("player")
+    expected = _bb_per_100(seats[seats["game"] == "seveneight"])
+    assert set(seveneight.index) == set(expected)
+    for player, value in expected.items():
+        # Shown rounded to two decimals.
+        assert abs(seveneight.loc[player, "big blinds per 100 hands"] - value) <= 0.005
+    # Ann: +18 + -2 + +40 (bb 2) and -1 (bb 2, fixed limit) = 55 chips = 27.5 bb in 4 hands.
+    assert seveneight.loc["Ann", "net (big blinds)"] == 27.5
+    assert seveneight.loc["Ann", "big blinds per 100 hands"] == 687.5
+    for game, unit in (("bigtwo", "points per game"), ("rummoli", "chips per round")):
+        table = by_game[game]
+        assert unit in table.columns
+        mine = seats[seats["game"] == game]
+        level = "scoring rule" if game == "bigtwo" else "ante"
+        for (lvl, player), rows in mine.groupby(["level", "player"]):
+            row = table[(table[level] == lvl) & (table["player"] == player)]
+            assert len(row) == 1
+            assert row.iloc[0][unit] == round(rows["net"].mean(), 2)
+            assert row.iloc[0][f"net ({logic.NET_UNITS[game]})"] == rows["net"].sum()
+
+
+# --------------------------------------------------------------------------- Win rates
+
+
+def test_win_rates_seveneight_in_big_blinds(con: duckdb.DuckDBPyConnection,
+                                            seats: pd.DataFrame) -> None:
+    results = views.results_by_level(con, EVERYONE)
+    rates = logic.seveneight_big_blinds(results).set_index("player")
+    mine = seats[seats["game"] == "seveneight"]
+    for player, value in _bb_per_100(mine).items():
+        assert _close(rates.loc[player, "bb_per_100"], value)
+        per_hand = (mine[mine["player"] == player]["net"]
+                    / mine[mine["player"] == player]["big_blind"])
+        sd = per_hand.std(ddof=1) * 100 if len(per_hand) > 1 else math.nan
+        assert (math.isnan(sd) and math.isnan(rates.loc[player, "sd"])) or _close(
+            rates.loc[player, "sd"], sd)
+    figure = charts.bar_with_ci(rates.reset_index(), x="player", mean="bb_per_100",
+                                title="t", y_title="bb/100")
+    drawn = dict(zip(figure.data[0].x, figure.data[0].y, strict=True))
+    assert {p: round(v, 9) for p, v in drawn.items()} == {
+        p: round(v, 9) for p, v in _bb_per_100(mine).items()}
+    # Chips per hand per stake level: never two stakes in one row.
+    levels = logic.level_results(results, "seveneight")
+    for (level, player), rows in mine.groupby(["level", "player"]):
+        row = levels[(levels["level"] == level) & (levels["player"] == player)]
+        assert int(row["hands"].iloc[0]) == len(rows)
+        assert _close(float(row["mean"].iloc[0]), float(rows["net"].mean()))
+
+
+def test_win_rates_levels_of_big_two_and_rummoli(con: duckdb.DuckDBPyConnection,
+                                                 seats: pd.DataFrame) -> None:
+    results = views.results_by_level(con, EVERYONE)
+    for game in ("bigtwo", "rummoli"):
+        table = logic.level_results(results, game)
+        mine = seats[seats["game"] == game]
+        assert set(table["level"]) == set(mine["level"])
+        assert len(table) == len(mine.groupby(["level", "player"]))
+        for row in table.itertuples(index=False):
+            rows = mine[(mine["level"] == row.level) & (mine["player"] == row.player)]
+            assert row.hands == len(rows) and row.net == rows["net"].sum()
+            assert row.wins == int(rows["winner"].sum())
+            assert _close(row.mean, rows["net"].mean())
+
+
+def test_cumulative_lines_end_at_each_players_total(con: duckdb.DuckDBPyConnection,
+                                                    seats: pd.DataFrame) -> None:
+    for game in ("seveneight", "bigtwo", "rummoli"):
+        mine = seats[seats["game"] == game]
+        names = tuple(sorted(mine["player"].unique()))
+        curves = views.cumulative_net(con, HandFilter(players=names), game=game,
+                                      top=len(names), big_blinds=game == "seveneight")
+        last = curves.groupby("player")["cumulative"].last()
+        total = (mine.assign(v=mine["net"] / mine["big_blind"]) if game == "seveneight"
+                 else mine.assign(v=mine["net"])).groupby("player")["v"].sum()
+        assert {p: round(float(v), 9) for p, v in last.items()} == {
+            p: round(float(v), 9) for p, v in total.items()}
+        figure = charts.cumulative(curves, of=len(names), per=logic.PER[game])
+        assert f"showing {len(names)} of {len(names)} players" in figure.layout.title.text
+        colours = [trace.line.color for trace in figure.data if "adjusted" not in trace.name]
+        assert len(set(colours)) == len(colours)
+
+
+def test_by_position_and_up_card_in_big_blinds(con: duckdb.DuckDBPyConnection,
+                                               seats: pd.DataFrame) -> None:
+    mine = seats[seats["game"] == "seveneight"].assign(
+        bb=lambda s: s["net"] / s["big_blind"])
+    by_seat = logic.in_big_blinds(views.by_position(con, HandFilter(game="seveneight"),
+                                                    by_level=True), ["players", "position"])
+    expected = mine.groupby(["players", "position"])["bb"].agg(["size", "mean"])
+    assert len(by_seat) == len(expected)
+    for row in by_seat.itertuples(index=False):
+        size, mean = expected.loc[(row.players, row.position)]
+        assert row.hands == size and _close(row.bb_per_100, 100 * mean)
+    cards = logic.up_card_table(views.by_up_card(con, EVERYONE, by_level=True))
+    assert list(cards["up_rank"]) == list("23456789TJQKA")
+    counted = mine.groupby("up_rank")["bb"].agg(["size", "mean"])
+    for row in cards.itertuples(index=False):
+        if row.up_rank in counted.index:
+            assert row.hands == counted.loc[row.up_rank, "size"]
+            assert _close(row.bb_per_100, 100 * counted.loc[row.up_rank, "mean"])
+        else:
+            assert row.hands == 0
+    figure = charts.bar_with_ci(cards, x="up_rank", mean="bb_per_100", title="t",
+                                x_order=list("23456789TJQKA"))
+    assert figure.layout.xaxis.type == "category"
+    assert list(figure.layout.xaxis.categoryarray) == list("23456789TJQKA")
+    assert {"T", "J", "Q"} <= set(figure.data[0].x)
+
+
+def test_allin_table_in_big_blinds(con: duckdb.DuckDBPyConnection, seats: pd.DataFrame) -> None:
+    table = logic.allin_table(views.allin_totals(con, EVERYONE, by_level=True))
+    mine = seats[seats["game"] == "seveneight"].assign(bb=lambda s: s["net"] / s["big_blind"])
+    expected = mine.groupby("player").agg(hands=("bb", "size"), net=("bb", "sum"))
+    table = table.set_index("player")
+    for player, row in expected.iterrows():
+        assert table.loc[player, "hands"] == row["hands"]
+        assert _close(table.loc[player, "net"], row["net"])
+
+
+def test_bigtwo_every_game_has_a_place(con: duckdb.DuckDBPyConnection,
+                                       seats: pd.DataFrame) -> None:
+    places = logic.bigtwo_place_table(views.bigtwo_places(con, EVERYONE))
+    mine = seats[seats["game"] == "bigtwo"]
+    assert places.groupby("player")["games"].sum().to_dict() == \
+        mine.groupby("player").size().to_dict()
+    labels = mine["place"].map(logic.place_label)
+    expected = Counter(zip(mine["player"], labels, strict=True))
+    shown = Counter({(r.player, str(r.place)): r.games for r in places.itertuples()})
+    assert shown == expected
+    assert expected[("Gus", logic.NOT_OUT)] == 0 and expected[("Cy", logic.NOT_OUT)] > 0
+    figure = charts.grouped_bars(places.assign(place=places["place"].astype(str)), x="player",
+                                 y="games", color="place", title="t", barmode="stack",
+                                 order=list(places["place"].cat.categories))
+    assert sum(sum(t.y) for t in figure.data) == len(mine)
+    left = views.bigtwo_cards_left(con, EVERYONE)
+    counted = Counter(zip(mine["player"], mine["cards_left"], strict=True))
+    assert Counter({(r.player, int(r.cards_left)): r.games
+                    for r in left.itertuples()}) == counted
+
+
+def _parts(hands: list[tuple[HandHistory, Outcome]]) -> dict[tuple[str, str], int]:
+    """Rummoli chips per player and part, from the awards; what was paid in is the rest."""
+    totals: dict[tuple[str, str], int] = defaultdict(int)
+    for hand, outcome in hands:
+        if hand.game is not Game.RUMMOLI:
+            continue
+        names = hand.players or ()
+        for award in outcome.awards:
+            part = views.SPLIT_POTS.get(award.pot)
+            if part is None:
+                part = "poker pot" if award.pot.startswith("poker_side") else "finale"
+            totals[(names[award.player - 1], part)] += award.amount
+        for index, name in enumerate(names):
+            totals[(name, "net")] += outcome.nets[index]
+    return totals
+
+
+def test_rummoli_split_adds_up_to_the_net(con: duckdb.DuckDBPyConnection, seats: pd.DataFrame,
+                                          hands: list[tuple[HandHistory, Outcome]]) -> None:
+    split = logic.split_table(views.rummoli_split(con, EVERYONE), list(views.SPLIT_PARTS))
+    parts = _parts(hands)
+    rounds = seats[seats["game"] == "rummoli"].groupby("player").size()
+    for row in split.to_dict("records"):
+        player = row["player"]
+        assert row["rounds"] == rounds[player]
+        for part in views.SPLIT_PARTS[:-1]:
+            assert _close(row[part], parts.get((player, part), 0) / rounds[player])
+        assert _close(row["net per round"], parts[(player, "net")] / rounds[player])
+
+
+# --------------------------------------------------------------------------- Pot accumulation
+
+
+def _board_rows(hands: list[tuple[HandHistory, Outcome]]) -> pd.DataFrame:
+    """Every Rummoli round's nine pots: before, antes paid in, cleared, won, since (rounds
+    since the pot was last won in its game), from the parsed rounds."""
+    rows = []
+    streak: dict[tuple[str, str], int] = defaultdict(int)
+    for hand, outcome in sorted(((h, o) for h, o in hands if h.game is Game.RUMMOLI),
+                                key=lambda p: (p[0].game_id or "", p[0].round or 0)):
+        before = hand.board_before or (0,) * len(RUMMOLI_POTS)
+        after = outcome.board_after or (0,) * len(RUMMOLI_POTS)
+        won: dict[str, int] = defaultdict(int)
+        for award in outcome.awards:
+            if award.pot in RUMMOLI_POTS:
+                won[award.pot] += award.amount
+        for number, pot in enumerate(RUMMOLI_POTS):
+            put = after[number] + won.get(pot, 0) - before[number]
+            key = (hand.game_id or "", pot)
+            rows.append({"pot": pot, "before": before[number], "paid_in": max(put, 0),
+                         "cleared": max(-put, 0), "won": pot in won,
+                         "since": streak[key]})
+            streak[key] = 0 if pot in won else streak[key] + 1
+    return pd.DataFrame(rows)
+
+
+def test_pot_growth_uses_only_antes_paid_in(con: duckdb.DuckDBPyConnection,
+                                            hands: list[tuple[HandHistory, Outcome]]) -> None:
+    board = _board_rows(hands)
+    assert (board["cleared"] > 0).any()  # the finales clear the board
+    assert ((board["since"] > 0) & (board["before"] > 0)).any()  # and pots carry over
+    growth = logic.pot_growth(views.pot_streaks(con, EVERYONE))
+    for row in growth.itertuples(index=False):
+        mine = board[board["pot"] == row.pot]
+        paying = mine[mine["paid_in"] > 0]
+        rate = paying["paid_in"].mean() if len(paying) else 0.0
+        at = mine[mine["since"] == row.since]
+        assert row.rounds == len(at)
+        assert _close(row.mean_before, at["before"].mean())
+        assert _close(row.expected, row.since * rate)
+        assert row.expected >= 0 and row.mean_paid_in >= 0
+    figure = charts.pot_growth(growth)
+    assert min(min(t.y) for t in figure.data) >= 0
+    summary = logic.pot_summary(views.pot_winners(con, EVERYONE)).set_index("pot")
+    for pot, mine in board.groupby("pot"):
+        assert summary.loc[pot, "rounds"] == len(mine)
+        assert summary.loc[pot, "won"] == int(mine["won"].sum())
+    one = views.rummoli_board(con, EVERYONE, game_id="s5-g001")
+    table = logic.board_table(one)
+    numbers = table.select_dtypes("number")
+    assert (numbers.fillna(0) >= 0).all().all()
+    areas = logic.board_areas(one)
+    assert (areas["chips"] >= 0).all()
+
+
+# --------------------------------------------------------------------------- Hand types
+
+
+def test_hand_types_count_every_dealt_hand(con: duckdb.DuckDBPyConnection,
+                                           hands: list[tuple[HandHistory, Outcome]]) -> None:
+    dealt = views.dealt_types(con, EVERYONE, game="seveneight")
+    cards: dict[int, int] = Counter()
+    for hand, _ in hands:
+        if hand.game is not Game.SEVENEIGHT:
+            continue
+        per_seat: dict[int, int] = Counter()
+        for action in hand.actions:
+            if action.verb is Verb.DEAL_HOLE and action.target is not None:
+                per_seat[action.target] += len(action.cards)
+        cards.update(per_seat.values())
+    assert int(dealt[dealt["size"] == 2]["hands"].sum()) == sum(cards.values())
+    assert int(dealt[dealt["size"] == 3]["hands"].sum()) == cards[3]
+    rummoli = views.dealt_types(con, EVERYONE, game="rummoli")
+    assert int(rummoli["hands"].sum()) == sum(
+        hand.num_players for hand, _ in hands if hand.game is Game.RUMMOLI)
+
+
+# --------------------------------------------------------------------------- Replayer
+
+
+PUT_IN = {1: (16, 2, 16), 2: (2, 2), 3: (20, 30, 30), 4: (6, 6), 5: (1, 4, 4), 6: (10, 10)}
+"""Chips each player left in the pot in the hand-written 7 & 8 hands (the files' comments)."""
+
+
+def test_replayer_nets_and_chips_put_in(con: duckdb.DuckDBPyConnection,
+                                        hands: list[tuple[HandHistory, Outcome]]) -> None:
+    ids = con.execute("SELECT hand_id, game, source_index FROM hands "
+                      "ORDER BY game, source_file, source_index").fetchall()
+    outcomes = {(hand.game.value if hand.game else "", hand.index): outcome
+                for hand, outcome in hands}
+    for hand_id, game, index in ids:
+        steps = replay_steps(hand_from_detail(views.hand_detail(con, hand_id)))
+        outcome = outcomes[(game, index)]
+        settled = steps[-1]
+        assert settled.nets == outcome.nets
+        if game == "seveneight":
+            assert settled.committed == PUT_IN[index]
+        if game == "rummoli":
+            received = [0] * len(outcome.nets)
+            for award in outcome.awards:
+                if award.amount > 0:
+                    received[award.player - 1] += award.amount
+            assert settled.committed == tuple(r - n for r, n in
+                                              zip(received, outcome.nets, strict=True))
+            assert all(min(step.committed) >= 0 for step in steps)
+        if game == "bigtwo":
+            assert all(stack is None for stack in settled.stacks)
+
+
+# --------------------------------------------------------------------------- the report
+
+
+def test_the_report_shows_the_same_numbers(con: duckdb.DuckDBPyConnection,
+                                           seats: pd.DataFrame) -> None:
+    report = reports.build_report(con, EVERYONE)
+    assert [s.title for s in report.sections] == ["Overview", "7 & 8", "Big Two", "Rummoli"]
+    tables = report.tables()
+    rates = tables["Win rates (big blinds per 100 hands)"].set_index("player")
+    for player, value in _bb_per_100(seats[seats["game"] == "seveneight"]).items():
+        assert abs(rates.loc[player, "big blinds per 100 hands"] - value) <= 0.005
+    places = tables["Games by finishing place"]
+    assert int(places["games"].sum()) == int((seats["game"] == "bigtwo").sum())
+    for game, words in (("bigtwo", "scoring"), ("rummoli", "ante")):
+        for level, rows in seats[seats["game"] == game].groupby("level"):
+            table = tables[f"Win rates ({words} {level.split(' ', 1)[1]})"]
+            assert int(table[f"{logic.PER[game]}s"].sum()) == len(rows)
+            assert int(table[f"net ({logic.NET_UNITS[game]})"].sum()) == rows["net"].sum()
+    growth = tables["Pot growth: observed against expected"]
+    assert (growth["expected chips (every ante kept)"] >= 0).all()
+    html = reports.render_html(report)
+    assert '<nav class="contents">' in html
+    for number, section in enumerate(report.sections, start=1):
+        assert f'href="#s{number}"' in html and f'id="s{number}"' in html
+    for name, table in tables.items():
+        assert not any(str(c).startswith(("ci_", "luck_std")) for c in table.columns), name
+    shares = equity_views.rummoli_share_by_player(con, EVERYONE)
+    assert int(shares["rounds"].sum()) == int(tables["Poker-pot share against strength"][
+        "rounds"].sum())
