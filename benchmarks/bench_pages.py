@@ -4,8 +4,9 @@ Starts ``streamlit run app.py`` on a free port (as the browser tests do:
 tests/browser/_server.py) over a database, drives Debian's Chromium through Playwright and
 times, for each page, from the navigation (or the filter change) until the page is idle:
 the script run is over (the app's ``data-test-script-state`` is ``notRunning``), no element
-is stale (``data-stale="true"``: drawn by an earlier run and not yet redrawn) and the page's
-title is drawn.  Three figures per page, the median of ``--repeats`` rounds, each round on a
+is stale (``data-stale="true"``: drawn by an earlier run and not yet redrawn) or waiting for
+its code (``stSkeleton``), every Plotly chart is drawn and the browser is free to draw the
+next frame.  Three figures per page, the median of ``--repeats`` rounds, each round on a
 freshly started server (its caches empty):
 
 * **cold**: the page's first visit on the new server through the sidebar's link (the
@@ -70,18 +71,28 @@ PAGES = (
     Page("replayer", "Hand replayer", "Hand replayer", "seveneight"),
 )
 
+# Idle: the run is over, nothing stale, no element still waiting for its code (a lazy
+# chunk: Streamlit's "stSkeleton" placeholder) and every Plotly chart drawn.
 _IDLE = """() => {
     const app = document.querySelector('[data-testid="stApp"]');
-    return app !== null
-        && app.getAttribute('data-test-script-state') === 'notRunning'
-        && document.querySelector('[data-stale="true"]') === null
-        && document.querySelector('[data-testid="stStatusWidgetRunningIcon"]') === null;
+    if (app === null || app.getAttribute('data-test-script-state') !== 'notRunning'
+        || document.querySelector('[data-stale="true"]') !== null
+        || document.querySelector('[data-testid="stStatusWidgetRunningIcon"]') !== null
+        || document.querySelector('[data-testid="stSkeleton"]') !== null) {
+        return false;
+    }
+    const charts = document.querySelectorAll('[data-testid="stPlotlyChart"]');
+    return Array.from(charts).every(chart => chart.querySelector('.main-svg') !== null);
 }"""
+
+# Resolves once the browser's main thread is free to draw a frame (drawing charts blocks it).
+_FRAME = "() => new Promise(done => requestAnimationFrame(() => setTimeout(done, 0)))"
 
 
 def _idle(page: Any, title: str) -> None:
     page.get_by_role("heading", name=title).first.wait_for()
     page.wait_for_function(_IDLE, polling=10)
+    page.evaluate(_FRAME)
 
 
 def _timed(work: Callable[[], None]) -> float:

@@ -5,10 +5,29 @@ notice) a value it could not have written."""
 from __future__ import annotations
 
 import datetime as dt
+from pathlib import Path
 from urllib.parse import urlencode
 
+import pytest
+from streamlit.testing.v1 import AppTest
+
 from analytics.dashboard import filters
+from analytics.warehouse import ENV_VAR
 from analytics.warehouse.views import HandFilter
+from tests.test_dashboard_app import APP, TIMEOUT
+from tests.test_dashboard_data import dashboard_db
+
+__all__ = ["dashboard_db"]  # the fixture, re-exported for pytest
+
+
+def _run(**params: str) -> AppTest:
+    """The app's first page run with these query parameters."""
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    for key, value in params.items():
+        at.query_params[key] = value
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
 
 
 def _url_chars(params: dict[str, filters.ParamValue]) -> int:
@@ -58,3 +77,28 @@ def test_non_ascii_values_are_measured_as_the_url_carries_them() -> None:
     name = "Zoë" * 30  # 90 characters, 120 bytes, 150 encoded
     assert filters.fits_url(name)
     assert not filters.fits_url("ë" * 50)  # 50 characters, 300 encoded
+
+
+def test_the_app_ignores_an_oversize_value_and_says_so(
+        dashboard_db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(ENV_VAR, str(dashboard_db))
+    at = _run(session="s" * 20_000, game="bigtwo")
+    warnings = [w.value for w in at.sidebar.warning]
+    assert any("'session'" in text and "ignored" in text for text in warnings), warnings
+    assert at.selectbox(key="f_session").value == ""  # all sessions: the value was dropped
+    assert at.selectbox(key="f_game").value == "bigtwo"
+
+
+def test_the_app_writes_a_bounded_link_with_a_notice(
+        dashboard_db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(ENV_VAR, str(dashboard_db))
+    monkeypatch.setattr(filters, "MAX_QUERY_CHARS", 40)  # a few names fill this link
+    at = _run()
+    players = at.multiselect(key="f_players").options[:4]
+    at.multiselect(key="f_players").set_value(players).run()
+    assert not at.exception
+    value = at.query_params["player"]
+    linked = [value] if isinstance(value, str) else list(value)
+    assert 0 < len(linked) < 4 and linked == players[:len(linked)]
+    notices = [c.value for c in at.sidebar.caption]
+    assert any(f"holds {len(linked)} of the 4 players" in text for text in notices), notices

@@ -11,10 +11,11 @@ from typing import Any
 
 import pytest
 
+from analytics.simulate.seveneight import simulate_seveneight
+from parsers import write_hands
 from tests.browser._server import streamlit_server
-from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, SCREENSHOTS
+from tests.browser.conftest import SCREENSHOTS
 from tests.browser.test_e2e import _open, _settle
-from tests.test_dashboard_data import extra_histories
 from tests.test_warehouse_data import BIGTWO, SEVENEIGHT, phhs
 
 pytestmark = pytest.mark.browser
@@ -41,22 +42,24 @@ def _upload(page: Any, server: str, files: list[Path]) -> None:
     _settle(page)
 
 
-def test_upload_summary_says_what_happened(browser_db: Path, tmp_path: Path) -> None:
-    from playwright.sync_api import sync_playwright
-
+def test_upload_summary_says_what_happened(browser_page: Any, browser_db: Path,
+                                           tmp_path: Path) -> None:
     db = tmp_path / "upload.duckdb"
     shutil.copy(browser_db, db)
-    good = extra_histories(tmp_path / "evening.phhs")
+    # Hands of their own (the end-to-end test uploads its evening.phhs to the shared
+    # database this test copies).
+    good = tmp_path / "evening.phhs"
+    write_hands(simulate_seveneight(25, 3, 4242), good)
     mixed = tmp_path / "mixed.phhs"
     mixed.write_text(phhs(BIGTWO, SEVENEIGHT + f"{LONG_FIELD} = 1\n"), encoding="utf-8")
     stars = tmp_path / "stars.txt"
     stars.write_text(STARS, encoding="utf-8")
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    with streamlit_server(db, tmp_path / "streamlit.log") as server, \
-            sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+    # The session's Chromium (one Playwright per process), a page of its own.
+    context = browser_page.context.browser.new_context(viewport={"width": 1400, "height": 1000})
+    with streamlit_server(db, tmp_path / "streamlit.log") as server:
         try:
-            page = browser.new_page(viewport={"width": 1400, "height": 1000})
+            page = context.new_page()
             page.set_default_timeout(60_000)
 
             # Some loaded, a hand rejected, a file in another format: a warning, not success.
@@ -82,4 +85,4 @@ def test_upload_summary_says_what_happened(browser_db: Path, tmp_path: Path) -> 
             assert "Every page shows" not in page.locator("body").inner_text()
             page.screenshot(path=str(SCREENSHOTS / "upload-error.png"), full_page=True)
         finally:
-            browser.close()
+            context.close()

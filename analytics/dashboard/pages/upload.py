@@ -127,6 +127,8 @@ def _load(db: str, uploads: list[object]) -> None:
         "table": table, "rejects": None, "names": names, "db": db,
         "rejected": int(table["rejected"].sum()),
     }
+    # Drawn again from the top: the sidebar's filters and file count then include the upload.
+    st.rerun()
 
 
 def _rejects(result: dict[str, object]) -> pd.DataFrame | None:
