@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import duckdb
 import pandas as pd
@@ -152,13 +152,13 @@ def test_4_seveneight_put_in_leaves_out_the_returned_bet(db: Path) -> None:
         for hand_id in ids:
             hand = hand_from_detail(views.hand_detail(con, hand_id))
             outcome = replay(hand)
-            returned = outcome.extra["refunds"]
-            if not any(returned):  # type: ignore[call-overload]
+            returned = cast("tuple[int, ...]", outcome.extra["refunds"])
+            if not any(returned):
                 continue
-            paid = outcome.extra["contributions"]
+            paid = cast("tuple[int, ...]", outcome.extra["contributions"])
             settled = replay_steps(hand)[-1]
             assert settled.committed == tuple(
-                p - r for p, r in zip(paid, returned, strict=True))  # type: ignore[call-overload]
+                p - r for p, r in zip(paid, returned, strict=True))
             checked += 1
     assert checked > 0
 

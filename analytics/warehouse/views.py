@@ -14,7 +14,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Final
+from typing import Any, Final
 
 import duckdb
 import numpy as np
@@ -54,9 +54,9 @@ __all__ = [
     "player_results",
     "plays",
     "pot_streaks",
-    "results_by_level",
     "pot_winners",
     "rejects",
+    "results_by_level",
     "rummoli_board",
     "rummoli_poker_share",
     "rummoli_split",
@@ -504,7 +504,7 @@ def _targets(total: int, points: int) -> npt.NDArray[np.int64]:
 
 
 def _curve(player: str, hand_no: npt.NDArray[np.int64],
-           cumulative: npt.NDArray[np.int64] | npt.NDArray[np.float64],
+           cumulative: npt.NDArray[Any],
            cumulative_ev: npt.NDArray[np.float64]) -> pd.DataFrame:
     return pd.DataFrame({"player": [player] * len(hand_no), "hand_no": hand_no,
                          "cumulative": cumulative, "cumulative_ev": cumulative_ev})
@@ -528,10 +528,10 @@ def _bucket_curves(con: duckdb.DuckDBPyConnection, cond: str, params: Params,
     width = (high - low) // max(_TIME_BUCKETS, 10 * points) + 1
     names = [name for name, _ in players]
     net_sql, adjusted_sql = _nets(big_blinds)
-    total = f"sum({net_sql})" if big_blinds else "CAST(sum(x.net) AS BIGINT)"
+    net_sum = f"sum({net_sql})" if big_blinds else "CAST(sum(x.net) AS BIGINT)"
     rows = con.execute(f"""
         SELECT list_position($chosen, x.player) AS code, ({_PLAY_TS} - $low) // $width AS bucket,
-               count(*) AS hands, {total} AS net,
+               count(*) AS hands, {net_sum} AS net,
                sum({adjusted_sql}) AS adjusted
         FROM seat_facts x
         WHERE {cond} AND list_contains($chosen, x.player)
