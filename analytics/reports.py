@@ -214,8 +214,7 @@ def _seveneight(con: duckdb.DuckDBPyConnection, f: HandFilter, results: pd.DataF
                             y_title="big blinds per 100 hands"),
          shown],
         {"Win rates (big blinds per 100 hands)": logic.human_table(rates, logic.BB_HEADERS),
-         "Chips per hand at each stake level": logic.human_table(
-             logic.level_results(results, "seveneight"), logic.level_headers("seveneight")),
+         "Chips per hand at each stake level": logic.level_table(results, "seveneight"),
          "All-in adjusted results and luck": logic.human_table(allin, logic.ALLIN_HEADERS),
          "By position": logic.human_table(by_seat, logic.POSITION_BB_HEADERS),
          "By the card turned up": logic.human_table(cards, logic.UP_CARD_HEADERS),
@@ -248,8 +247,8 @@ def _level_figures(con: duckdb.DuckDBPyConnection, f: HandFilter, game: str,
                                    logic.NET_UNITS[game],
                                    title=f"{name}: cumulative {logic.NET_UNITS[game]} "
                                          f"({words} {value})"))
-        tables[f"Win rates ({words} {value})"] = logic.human_table(
-            table, logic.level_headers(game))
+        tables[f"Win rates ({words} {value})"] = logic.level_table(
+            results[results["level"] == level], game)
     return figures, tables
 
 

@@ -189,7 +189,8 @@ def test_overview_players_tables_each_in_one_unit(con: duckdb.DuckDBPyConnection
         mine = seats[seats["game"] == game]
         level = "scoring rule" if game == "bigtwo" else "ante"
         for (lvl, name), rows in mine.groupby(["level", "player"]):
-            row = table[(table[level] == lvl) & (table["player"] == name)]
+            value = str(lvl).split(" ", 1)[1]  # the knob's value: "cards", "1"
+            row = table[(table[level] == value) & (table["player"] == name)]
             assert len(row) == 1
             assert row.iloc[0][unit] == round(rows["net"].mean(), 2)
             assert row.iloc[0][f"net ({logic.NET_UNITS[game]})"] == rows["net"].sum()
@@ -207,7 +208,7 @@ def test_win_rates_seveneight_in_big_blinds(con: duckdb.DuckDBPyConnection,
         assert _close(_at(rates, player, "bb_per_100"), value)
         per_hand = (mine[mine["player"] == player]["net"]
                     / mine[mine["player"] == player]["big_blind"])
-        sd = per_hand.std(ddof=1) * 100 if len(per_hand) > 1 else math.nan
+        sd = per_hand.std(ddof=1) if len(per_hand) > 1 else math.nan
         assert (math.isnan(sd) and math.isnan(float(_at(rates, player, "sd")))) or _close(
             _at(rates, player, "sd"), sd)
     figure = charts.bar_with_ci(rates.reset_index(), x="player", mean="bb_per_100",
