@@ -378,13 +378,14 @@ def test_pot_growth_uses_only_antes_paid_in(con: duckdb.DuckDBPyConnection,
     assert (board["cleared"] > 0).any()  # the finales clear the board
     assert ((board["since"] > 0) & (board["before"] > 0)).any()  # and pots carry over
     growth = logic.pot_growth(views.pot_streaks(con, EVERYONE))
+    paying_rows = board[board["paid_in"] > 0]
+    assert len(growth) == len(paying_rows.groupby(["pot", "since"]))
     for row in growth.to_dict("records"):
-        mine = board[board["pot"] == row["pot"]]
-        paying = mine[mine["paid_in"] > 0]
-        rate = float(paying["paid_in"].mean()) if len(paying) else 0.0
-        at = mine[mine["since"] == row["since"]]
-        assert row["rounds"] == len(at)
-        assert _close(row["mean_before"], at["before"].mean())
+        paying = paying_rows[paying_rows["pot"] == row["pot"]]
+        rate = float(paying["paid_in"].mean())
+        at = paying[paying["since"] == row["since"]]
+        assert row["paid_rounds"] == len(at)
+        assert _close(row["mean_before_paid"], at["before"].mean())
         assert _close(row["expected"], float(row["since"]) * rate)
         assert float(row["expected"]) >= 0 and float(row["mean_paid_in"]) >= 0
     figure = charts.pot_growth(growth)

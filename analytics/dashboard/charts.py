@@ -246,15 +246,16 @@ def streak_lengths(frame: pd.DataFrame) -> go.Figure:
 
 
 def pot_growth(frame: pd.DataFrame) -> go.Figure:
-    """Rummoli: mean chips on a pot after k carried-over rounds, observed (markers) against the
-    growth expected if every ante stays on it (``expected``, dotted lines)."""
+    """Rummoli: mean chips on a pot after k carried-over rounds that paid antes in, observed
+    (markers) against the growth expected if every ante stays on it (``expected``, dotted
+    lines; ``logic.pot_growth``)."""
     title = "Pot growth: observed against expected"
     if frame.empty:
         return empty(title)
     figure = _figure(title, x_title="rounds carried over",
                      y_title="chips before the round's antes", height=440)
     for pot, rows in _groups(frame, "pot", RUMMOLI_POTS):
-        figure.add_trace(go.Scatter(x=rows["since"], y=rows["mean_before"], mode="markers",
+        figure.add_trace(go.Scatter(x=rows["since"], y=rows["mean_before_paid"], mode="markers",
                                     name=f"{pot} observed", legendgroup=pot))
         figure.add_trace(go.Scatter(x=rows["since"], y=rows["expected"], mode="lines",
                                     name=f"{pot} expected", legendgroup=pot,

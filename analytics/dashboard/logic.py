@@ -480,17 +480,20 @@ def seveneight_big_blinds(results: pd.DataFrame) -> pd.DataFrame:
 
 
 def pot_growth(streaks: pd.DataFrame) -> pd.DataFrame:
-    """Rummoli pot growth (``views.pot_streaks``) with ``mean_paid_in``, each pot's mean
-    antes per round that paid some in, and ``expected``: ``since`` × that, the chips a pot
-    holds after ``since`` carried-over rounds if every ante stays on it.  A round that
+    """Rummoli pot growth from ``views.pot_streaks``, over the rounds that paid antes in
+    (``paid_rounds`` > 0: the end-of-game rounds, which pay none and may clear a pot, are
+    left out): per pot and ``since``, the observed ``mean_before_paid``; ``mean_paid_in``,
+    the pot's mean antes per paying round; and ``expected``, ``since`` × that, the chips a
+    pot holds after ``since`` carried-over rounds if every ante stays on it.  A round that
     clears a pot (negative stored antes) pays nothing in, so nothing here is negative."""
-    if streaks.empty:
-        return streaks.assign(mean_paid_in=pd.Series(dtype="float64"),
-                              expected=pd.Series(dtype="float64"))
-    totals = streaks.groupby("pot")[["paid_in", "paid_rounds"]].transform("sum")
-    rate = (totals["paid_in"] / totals["paid_rounds"].where(totals["paid_rounds"] > 0)
-            ).fillna(0.0)
-    return streaks.assign(mean_paid_in=rate, expected=streaks["since"] * rate)
+    columns = [*streaks.columns, "mean_paid_in", "expected"]
+    paying = streaks[streaks["paid_rounds"] > 0] if len(streaks) else streaks
+    if paying.empty:
+        return pd.DataFrame(columns=columns)
+    totals = paying.groupby("pot")[["paid_in", "paid_rounds"]].transform("sum")
+    rate = totals["paid_in"] / totals["paid_rounds"]
+    out = paying.assign(mean_paid_in=rate, expected=paying["since"] * rate)
+    return out.reset_index(drop=True)[columns]
 
 
 NOT_OUT: Final = "did not go out"
@@ -558,9 +561,9 @@ POT_SUMMARY_HEADERS: Final = {
 """Headers of :func:`pot_summary`'s table as the Pot accumulation page shows it."""
 
 POT_GROWTH_HEADERS: Final = {
-    "pot": "pot", "since": "rounds carried over", "rounds": "rounds",
-    "mean_before": "mean chips on the pot before the round", "won": "rounds won",
-    "paid_in": "antes paid in (chips)", "paid_rounds": "rounds that paid antes in",
+    "pot": "pot", "since": "rounds carried over", "paid_rounds": "rounds that paid antes in",
+    "mean_before_paid": "mean chips on the pot before the round",
+    "paid_in": "antes paid in (chips)",
     "mean_paid_in": "mean antes per paying round (chips)",
     "expected": "expected chips (every ante kept)"}
 """Headers of :func:`pot_growth`'s table."""

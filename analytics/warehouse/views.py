@@ -799,7 +799,8 @@ def pot_winners(con: duckdb.DuckDBPyConnection, f: HandFilter) -> pd.DataFrame:
 def pot_streaks(con: duckdb.DuckDBPyConnection, f: HandFilter) -> pd.DataFrame:
     """Per pot and ``since`` (rounds since the pot was last won within its game): rounds,
     mean chips on the pot before the round's antes, how often it was won, and the antes
-    actually paid in: ``paid_in`` (chips) over ``paid_rounds`` (rounds that paid some).
+    actually paid in: ``paid_in`` (chips) over ``paid_rounds`` (rounds that paid some), and
+    ``mean_before_paid``, the mean chips before the round over those rounds alone.
 
     A round that clears a pot without a winner (the end-of-game finale moves the board
     into its own pot) is stored with negative ``antes`` (``before + antes - amount =
@@ -818,7 +819,8 @@ def pot_streaks(con: duckdb.DuckDBPyConnection, f: HandFilter) -> pd.DataFrame:
                    count(*) FILTER (WHERE x.won_by IS NOT NULL) AS won,
                    CAST(coalesce(sum(x.antes) FILTER (WHERE x.antes > 0), 0) AS BIGINT)
                        AS paid_in,
-                   count(*) FILTER (WHERE x.antes > 0) AS paid_rounds
+                   count(*) FILTER (WHERE x.antes > 0) AS paid_rounds,
+                   avg(x.before) FILTER (WHERE x.antes > 0) AS mean_before_paid
             FROM pot_facts x WHERE {cond}
             GROUP BY x.pot, x.since_all ORDER BY pot_order, since
         """, params)
@@ -848,7 +850,8 @@ def pot_streaks(con: duckdb.DuckDBPyConnection, f: HandFilter) -> pd.DataFrame:
         SELECT pot, any_value(pot_order) AS pot_order, since, count(*) AS rounds,
                avg(before) AS mean_before, count(*) FILTER (WHERE won) AS won,
                CAST(coalesce(sum(antes) FILTER (WHERE antes > 0), 0) AS BIGINT) AS paid_in,
-               count(*) FILTER (WHERE antes > 0) AS paid_rounds
+               count(*) FILTER (WHERE antes > 0) AS paid_rounds,
+               avg(before) FILTER (WHERE antes > 0) AS mean_before_paid
         FROM counted GROUP BY pot, since ORDER BY pot_order, since
     """, params)
 
