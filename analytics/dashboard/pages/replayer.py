@@ -64,8 +64,9 @@ def _seats_html(hand: HandHistory, step: Step, stored: StoredEquities | None) ->
         visible = cards_html(step.visible[seat], empty="")
         stack = step.stacks[seat] if seat < len(step.stacks) else None
         net = "" if step.nets is None else f"{step.nets[seat]:+d}"
-        cells = [f"<b>{name}</b>{' (folded)' if folded else ''}", holding, visible]
-        if chips:
+        cells = [f"<b>{name}</b>{' (folded)' if folded else ''}", holding]
+        if chips:  # Big Two has no cards face up nor a showdown, nor chips
+            cells.append(visible)
             cells += [chips_html(stack) if stack is not None else "",
                       str(step.committed[seat]) if stack is not None else ""]
         cells.append(net)
@@ -73,8 +74,9 @@ def _seats_html(hand: HandHistory, step: Step, stored: StoredEquities | None) ->
             text = stored.cells[seat] if shown else "—"
             cells.append(escape(text or "not in the all-in"))
         rows.append("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
-    heads = ["player", "cards held", "face up / shown",
-             *(["stack (chips)", "put in (chips)"] if chips else []), f"result ({unit})"]
+    heads = ["player", "cards held",
+             *(["face up / shown", "stack (chips)", "put in (chips)"] if chips else []),
+             f"result ({unit})"]
     if stored is not None:
         heads.append(escape(stored.heading))
     head = "".join(f"<th style='text-align:left;padding:4px 10px'>{h}</th>" for h in heads)
