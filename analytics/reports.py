@@ -284,7 +284,7 @@ def _bigtwo(con: duckdb.DuckDBPyConnection, f: HandFilter, results: pd.DataFrame
         figures.append(charts.observed_vs_theory(held[held["size"] == size].reset_index(
             drop=True), f"Big Two: deals of {size} cards holding each kind"))
     tables["What the deals hold against theory"] = logic.human_table(
-        held, _HELD_HEADERS, decimals=4)
+        held, logic.HELD_HEADERS, decimals=4)
     shown, shown_table = _shown_types(types, "bigtwo")
     if len(shown_table):
         figures.append(shown)
@@ -294,12 +294,6 @@ def _bigtwo(con: duckdb.DuckDBPyConnection, f: HandFilter, results: pd.DataFrame
         "rule are not points under another); every game counted by finishing place, a "
         f"player still holding cards at the end as '{logic.NOT_OUT}'; what the deals hold "
         "against the exact theory (a two-sided binomial test per kind).", figures, tables)
-
-
-_HELD_HEADERS: Final = {
-    "size": "cards dealt", "straights": "straights", "four_card_plays": "four-card plays",
-    "category": "kind", "hands": "deals", "observed": "deals holding it",
-    "observed_share": "observed share", "theory_share": "exact share", "p_value": "p-value"}
 
 
 def _rummoli(con: duckdb.DuckDBPyConnection, f: HandFilter, results: pd.DataFrame,

@@ -270,17 +270,17 @@ def test_hand_types_compares_with_theory(db: Path) -> None:
     captions = " ".join(c.value for c in at.caption)
     assert "Chi-square goodness of fit" in captions
     first = at.dataframe[0].value
-    assert first["observed"].sum() == _count(db, "SELECT count(*) FROM seats "
+    assert first["hands"].sum() == _count(db, "SELECT count(*) FROM seats "
                                                  "WHERE game = 'seveneight'")
-    assert abs(first["theory_share"].sum() - 1) < 1e-9
+    assert abs(first["exact share"].sum() - 1) < 1e-3  # shown to four decimals
     at = _tab(at, "Rummoli")
     assert [h.value for h in at.main.header] == ["Rummoli"]
     sizes = at.dataframe[0].value  # a test per deal size (n too small for some here)
     assert sizes["hands"].sum() == _count(db, "SELECT count(*) FROM seat_facts WHERE "
                                               "dealt_poker_category IS NOT NULL")
-    assert sizes["p_value"].notna().any()
+    assert sizes["p-value"].notna().any()
     shown = at.dataframe[1].value
-    assert abs(shown["theory_share"].sum() - 1) < 1e-9
+    assert abs(shown["exact share"].sum() - 1) < 1e-3
     assert "Chi-square goodness of fit" in " ".join(c.value for c in at.caption)
 
 
@@ -365,11 +365,11 @@ def test_hand_types_has_big_two_deal_theory(db: Path) -> None:
     deals = _count(db, "SELECT count(*) FROM bigtwo_features")
     most, twos = frames[0], frames[1]
     assert list(most["category"]) == ["no pair", "pair", "three of a kind", "four of a kind"]
-    assert most["observed"].sum() == twos["observed"].sum() == deals
-    assert abs(twos["theory_share"].sum() - 1) < 1e-12
-    held = next(f for f in frames if "p_value" in f.columns)
-    assert set(held["hands"]) == {deals}
-    assert {"pair", "straight", "flush", "straight_flush"} <= set(held["category"])
+    assert most["hands"].sum() == twos["hands"].sum() == deals
+    assert abs(twos["exact share"].sum() - 1) < 1e-3  # shown to four decimals
+    held = next(f for f in frames if "deals holding it" in f.columns)
+    assert set(held["deals"]) == {deals}
+    assert {"pair", "straight", "flush", "straight_flush"} <= set(held["kind"])
     captions = " ".join(c.value for c in at.caption)
     assert captions.count("Chi-square goodness of fit") >= 1
     assert "binomial" in captions

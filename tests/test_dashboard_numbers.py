@@ -235,7 +235,7 @@ def test_8_cumulative_chart_says_how_many_and_lets_the_user_choose(db: Path) -> 
 
 def test_9_tables_show_no_internals(db: Path) -> None:
     for page, tabs in (("overview", ()), ("win_rates", ("7 & 8", "Big Two", "Rummoli")),
-                       ("pots", ())):
+                       ("pots", ()), ("hand_types", ("7 & 8", "Rummoli", "Big Two"))):
         at = _app(None if page == "overview" else page)
         runs = [at] if not tabs else [_tab(at, label) for label in tabs]
         for run in runs:
@@ -245,7 +245,7 @@ def test_9_tables_show_no_internals(db: Path) -> None:
                                          r"^mean$|^sd$", str(column)), (page, column)
                     values = frame[column]
                     if pd.api.types.is_float_dtype(values.dtype):
-                        assert (values.dropna().round(3) == values.dropna()).all(), column
+                        assert (values.dropna().round(4) == values.dropna()).all(), column
                 assert "00:00:00" not in frame.to_string(), page
     at = _app()
     files = str(at.get("html")[0].proto.body)

@@ -756,3 +756,19 @@ def player_tables(results: pd.DataFrame) -> list[tuple[str, str, pd.DataFrame]]:
             title = f"{GAME_NAMES[game]}: {NET_UNITS[game]} per {PER[game]}"
         tables.append((game, title, table))
     return tables
+
+
+FIT_HEADERS: Final = {"category": "category", "observed": "hands",
+                      "expected": "expected hands", "observed_share": "observed share",
+                      "theory_share": "exact share"}
+"""Headers of a :class:`Fit` table (and of an observed-only count)."""
+
+SIZE_HEADERS: Final = {"size": "cards dealt", "hands": "hands", "chi_square": "chi-square",
+                       "dof": "degrees of freedom", "p_value": "p-value"}
+"""Headers of the Rummoli deal sizes' tests."""
+
+HELD_HEADERS: Final = {
+    "size": "cards dealt", "straights": "straights", "four_card_plays": "four-card plays",
+    "category": "kind", "hands": "deals", "observed": "deals holding it",
+    "observed_share": "observed share", "theory_share": "exact share", "p_value": "p-value"}
+"""Headers of :func:`bigtwo_held_table`."""
