@@ -19,7 +19,7 @@ from analytics.warehouse.equity_views import BIGTWO_FEATURES
 from analytics.warehouse.views import SPLIT_PARTS, HandFilter
 
 _RANKS = list("23456789TJQKA")
-# The knob each game's results are counted under, beside the game (views.LEVEL's words).
+# The knob each game's results are counted under, beside the game (views.level_of's words).
 _LEVEL_KNOB = {"bigtwo": ("scoring", "scoring rule"), "rummoli": ("ante", "ante")}
 
 
