@@ -189,8 +189,8 @@ def test_overview_players_tables_each_in_one_unit(con: duckdb.DuckDBPyConnection
         mine = seats[seats["game"] == game]
         level = "scoring rule" if game == "bigtwo" else "ante"
         for (lvl, name), rows in mine.groupby(["level", "player"]):
-            value = str(lvl).split(" ", 1)[1]  # the knob's value: "cards", "1"
-            row = table[(table[level] == value) & (table["player"] == name)]
+            knob = str(lvl).split(" ", 1)[1]  # the knob's value: "cards", "1"
+            row = table[(table[level] == knob) & (table["player"] == name)]
             assert len(row) == 1
             assert row.iloc[0][unit] == round(rows["net"].mean(), 2)
             assert row.iloc[0][f"net ({logic.NET_UNITS[game]})"] == rows["net"].sum()

@@ -463,7 +463,7 @@ def _sd(frame: pd.DataFrame) -> pd.Series:
     n = frame["hands"].astype("float64")
     mean = frame["net"] / n
     variance = (frame["net_sq"] - n * mean * mean) / (n - 1)
-    return np.sqrt(variance.clip(lower=0).where(n > 1))
+    return variance.clip(lower=0).where(n > 1).pow(0.5)
 
 
 def cumulative_net(con: duckdb.DuckDBPyConnection, f: HandFilter, *, game: str,
