@@ -173,7 +173,8 @@ def _cumulative(con: duckdb.DuckDBPyConnection, f: HandFilter, game: str,
 def _shown_types(types: pd.DataFrame, game: str) -> tuple[go.Figure, pd.DataFrame]:
     """The categories of one game's hands shown down: a chart and its table."""
     counts = types[types["game"] == game].groupby("category")["hands"].sum()
-    table = pd.DataFrame({"category": counts.index, "observed": counts.to_numpy()})
+    table = pd.DataFrame({"category": logic.category_words(pd.Series(counts.index)),
+                          "observed": counts.to_numpy()})
     table["observed_share"] = table["observed"] / max(1, int(table["observed"].sum()))
     figure = charts.observed_vs_theory(table, f"{logic.GAME_NAMES[game]}: hands shown down")
     return figure, logic.human_table(table, _SHOWN_HEADERS, decimals=3)
@@ -280,6 +281,7 @@ def _bigtwo(con: duckdb.DuckDBPyConnection, f: HandFilter, results: pd.DataFrame
         tables[f"Score by 2s held (scoring {value})"] = logic.human_table(
             twos, logic.FEATURE_HEADERS)
     held = logic.bigtwo_held_table(equity_views.bigtwo_dealt(con, f))
+    held["category"] = logic.category_words(held["category"])
     for size in sorted(set(held["size"])):
         figures.append(charts.observed_vs_theory(held[held["size"] == size].reset_index(
             drop=True), f"Big Two: deals of {size} cards holding each kind"))

@@ -369,7 +369,7 @@ def test_hand_types_has_big_two_deal_theory(db: Path) -> None:
     assert abs(twos["exact share"].sum() - 1) < 1e-3  # shown to four decimals
     held = next(f for f in frames if "deals holding it" in f.columns)
     assert set(held["deals"]) == {deals}
-    assert {"pair", "straight", "flush", "straight_flush"} <= set(held["kind"])
+    assert {"pair", "straight", "flush", "straight flush"} <= set(held["kind"])
     captions = " ".join(c.value for c in at.caption)
     assert captions.count("Chi-square goodness of fit") >= 1
     assert "binomial" in captions

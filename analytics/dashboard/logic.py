@@ -772,3 +772,9 @@ HELD_HEADERS: Final = {
     "category": "kind", "hands": "deals", "observed": "deals holding it",
     "observed_share": "observed share", "theory_share": "exact share", "p_value": "p-value"}
 """Headers of :func:`bigtwo_held_table`."""
+
+
+def category_words(labels: pd.Series) -> pd.Series:
+    """Category labels as words (``seven_eight_flush`` -> ``seven eight flush``), for what
+    people read; the counts and tests use the labels themselves."""
+    return labels.astype(str).str.replace("_", " ", regex=False)

@@ -35,15 +35,17 @@ def _fit(title: str, observed: pd.Series, theory: pd.Series | None, key: str) ->
     if theory is None:
         table = pd.DataFrame({"category": observed.index, "observed": observed.to_numpy()})
         table["observed_share"] = table["observed"] / max(1, int(table["observed"].sum()))
+        table["category"] = logic.category_words(table["category"])
         st.plotly_chart(charts.observed_vs_theory(table, title), key=f"chart_{key}")
         shown = logic.human_table(table, logic.FIT_HEADERS, decimals=4)
         st.dataframe(shown, hide_index=True)
         ui.download_buttons(shown, key, key=key)
         return
     fit = logic.goodness_of_fit(observed, theory)
-    st.plotly_chart(charts.observed_vs_theory(fit.table, title), key=f"chart_{key}")
+    worded = fit.table.assign(category=logic.category_words(fit.table["category"]))
+    st.plotly_chart(charts.observed_vs_theory(worded, title), key=f"chart_{key}")
     st.caption(_test_words(fit))
-    shown = logic.human_table(fit.table, logic.FIT_HEADERS, decimals=4)
+    shown = logic.human_table(worded, logic.FIT_HEADERS, decimals=4)
     st.dataframe(shown, hide_index=True)
     ui.download_buttons(shown, key, key=key)
 
@@ -69,7 +71,9 @@ def _players(counts: pd.DataFrame, labels: list[str], key: str) -> None:
         table = (counts.pivot_table(index="player", columns="category", values="hands",
                                     aggfunc="sum", fill_value=0)
                  .reindex(columns=labels, fill_value=0))
-        shares = table.div(table.sum(axis=1), axis=0).round(4).reset_index()
+        shares = table.div(table.sum(axis=1), axis=0).round(4)
+        shares.columns = logic.category_words(pd.Series(shares.columns)).tolist()
+        shares = shares.reset_index()
         st.dataframe(shares, hide_index=True)
         ui.download_buttons(shares, f"{key}-players", key=f"{key}_players")
 
@@ -161,6 +165,7 @@ def _bigtwo_dealt() -> None:
     for size, straights, four in groups.itertuples(index=False):
         table = held[(held["size"] == size) & (held["straights"] == straights)
                      & (held["four_card_plays"] == four)].reset_index(drop=True)
+        table["category"] = logic.category_words(table["category"])
         label = f"{size}-card deals, straights {straights}" + (
             ", four-card plays" if four else "")
         st.plotly_chart(charts.observed_vs_theory(table, f"Big Two: deals holding each "
@@ -170,7 +175,8 @@ def _bigtwo_dealt() -> None:
                "chance (counted over ranks and suits under the game's straights and "
                "four-card-plays knobs); the kinds overlap, so each has its own two-sided "
                "binomial test (p-value) instead of one chi-square.")
-    shown = logic.human_table(held, logic.HELD_HEADERS, decimals=4)
+    shown = logic.human_table(held.assign(category=logic.category_words(held["category"])),
+                              logic.HELD_HEADERS, decimals=4)
     st.dataframe(shown, hide_index=True)
     ui.download_buttons(shown, "bigtwo-deals-hold", key="bigtwo-held")
 
