@@ -10,7 +10,7 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from analytics.dashboard import ui
+from analytics.dashboard import logic, ui
 from analytics.dashboard.cards import cards_html, chips_html
 from analytics.dashboard.replayer import (
     Step,
@@ -44,7 +44,8 @@ def _label(row: Mapping[Hashable, Any]) -> str:
     where = row["session"] if pd.notna(row["session"]) else ""
     number = f" r{int(row['round'])}" if pd.notna(row["round"]) else ""
     winner = f" · won by {row['winner']}" if pd.notna(row["winner"]) else ""
-    return (f"{day}{clock} · {row['game']} · {where}{number} · {row['players']}{winner} "
+    game = logic.GAME_NAMES.get(str(row["game"]), str(row["game"]))
+    return (f"{day}{clock} · {game} · {where}{number} · {row['players']}{winner} "
             f"· {hand_id_hex(int(row['hand_id']))}")
 
 
@@ -159,8 +160,10 @@ def render() -> None:
         st.error(f"There is no hand {shown_id} in the database.")
         return
     info = head.iloc[0]
-    st.caption(f"{info['game']} · {info['variant']} · hand id `{shown_id}` · from "
-               f"{info['source_file']} (hand {info['source_index']}, line {info['source_line']})")
+    st.caption(f"{logic.GAME_NAMES.get(str(info['game']), info['game'])} · {info['variant']} · "
+               f"hand id `{shown_id}` · from {logic.short_name(str(info['source_file']))} "
+               f"(hand {info['source_index']}, line {info['source_line']})",
+               help=f"File: {info['source_file']}")
     last = len(steps) - 1
     key = f"replayer_step_{chosen}"
     if key not in st.session_state:
