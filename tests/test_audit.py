@@ -485,3 +485,98 @@ def test_the_report_shows_the_same_numbers(con: duckdb.DuckDBPyConnection,
     shares = equity_views.rummoli_share_by_player(con, EVERYONE)
     assert int(shares["rounds"].sum()) == int(tables["Poker-pot share against strength"][
         "rounds"].sum())
+
+
+# --------------------------------------------------------------------------- the other charts
+
+
+def test_pots_charts_count_every_round(con: duckdb.DuckDBPyConnection,
+                                       hands: list[tuple[HandHistory, Outcome]]) -> None:
+    board = _board_rows(hands)
+    winners = views.pot_winners(con, EVERYONE)
+    won = winners[winners["won_by_player"].notna()]
+    figure = charts.grouped_bars(won, x="pot", y="rounds", color="won_by_player", title="t",
+                                 barmode="stack", x_order=list(RUMMOLI_POTS))
+    drawn: dict[str, int] = defaultdict(int)
+    for trace in figure.data:
+        for pot, rounds in zip(trace.x, trace.y, strict=True):
+            drawn[str(pot)] += int(rounds)
+    assert dict(drawn) == {str(p): int(n) for p, n in
+                           board.groupby("pot")["won"].sum().items() if n}
+    streaks = charts.streak_lengths(views.pot_streaks(con, EVERYONE))
+    per_pot = {trace.name: sum(trace.y) for trace in streaks.data}
+    assert per_pot == {str(p): len(rows) for p, rows in board.groupby("pot")}
+    one = [(h, o) for h, o in hands if h.game_id == "s5-g001"]
+    areas = logic.board_areas(views.rummoli_board(con, EVERYONE, game_id="s5-g001"))
+    mine = _board_rows(one).assign(round=[int(h.round or 0) for h, _ in sorted(
+        one, key=lambda p: p[0].round or 0) for _ in RUMMOLI_POTS])
+    expected = {(int(r), str(p)): int(b + a - c) for r, p, b, a, c in zip(
+        mine["round"], mine["pot"], mine["before"], mine["paid_in"], mine["cleared"],
+        strict=True)}
+    assert {(int(r), str(p)): int(c) for r, p, c in areas.itertuples(index=False)} == expected
+
+
+def test_rummoli_split_chart_draws_the_table(con: duckdb.DuckDBPyConnection,
+                                             hands: list[tuple[HandHistory, Outcome]],
+                                             seats: pd.DataFrame) -> None:
+    parts = _parts(hands)
+    rounds = seats[seats["game"] == "rummoli"].groupby("player").size()
+    split = logic.split_table(views.rummoli_split(con, EVERYONE), list(views.SPLIT_PARTS))
+    figure = charts.split_bars(split, list(views.SPLIT_PARTS))
+    for trace in figure.data[:-1]:  # every awarded part; the last is what was paid in
+        for player, value in zip(trace.x, trace.y, strict=True):
+            assert _close(value, parts.get((str(player), trace.name), 0) / rounds[player])
+
+
+def test_big_two_score_by_twos_counts_every_game(con: duckdb.DuckDBPyConnection,
+                                                 seats: pd.DataFrame,
+                                                 hands: list[tuple[HandHistory, Outcome]]
+                                                 ) -> None:
+    twos: dict[tuple[str, str], int] = {}
+    for hand, _ in hands:
+        if hand.game is not Game.BIGTWO:
+            continue
+        for action in hand.actions:
+            if action.verb is Verb.DEAL_HOLE and action.target is not None:
+                name = (hand.players or ())[action.target - 1]
+                key = (f"{hand.game_id} {hand.round}", name)
+                twos[key] = twos.get(key, 0) + sum(str(c)[0] == "2" for c in action.cards)
+    for level, rows in seats[seats["game"] == "bigtwo"].groupby("level"):
+        knob = str(level).split(" ", 1)[1]
+        table = logic.feature_table(equity_views.bigtwo_feature_results(
+            con, HandFilter(knobs=(("scoring", knob),)), feature="twos"))
+        assert int(table["games"].sum()) == len(rows)
+    held = Counter(twos.values())
+    everyone = logic.feature_table(equity_views.bigtwo_feature_results(con, EVERYONE,
+                                                                      feature="twos"))
+    assert {str(k): v for k, v in held.items()} == {
+        str(b): int(g) for b, g in everyone.groupby("bin")["games"].sum().items()}
+
+
+def test_hand_types_categories_from_the_parsed_cards(
+        con: duckdb.DuckDBPyConnection, hands: list[tuple[HandHistory, Outcome]]) -> None:
+    dealt: dict[int, list[str]] = defaultdict(list)
+    sizes: Counter[int] = Counter()
+    for hand, _ in hands:
+        per_seat: dict[int, str] = defaultdict(str)
+        for action in hand.actions:
+            if action.verb is Verb.DEAL_HOLE and action.target is not None:
+                per_seat[action.target] += "".join(str(c) for c in action.cards)
+        if hand.game is Game.SEVENEIGHT:
+            for cards in per_seat.values():
+                dealt[2].append(cards[:4])
+                if len(cards) == 6:
+                    dealt[3].append(cards)
+        elif hand.game is Game.RUMMOLI:
+            sizes.update(len(cards) // 2 for cards in per_seat.values())
+    counts = views.dealt_types(con, EVERYONE, game="seveneight")
+    for size, texts in dealt.items():
+        expected = logic.category_counts(logic.seveneight_categories(pd.Series(texts)))
+        shown = counts[counts["size"] == size].groupby("category")["hands"].sum()
+        assert {str(k): int(v) for k, v in shown.items()} == {
+            str(k): int(v) for k, v in expected.items() if v}
+        fit = logic.goodness_of_fit(shown.astype("int64"), logic.seveneight_theory(size))
+        assert fit.n == len(texts)
+    rummoli = views.dealt_types(con, EVERYONE, game="rummoli")
+    assert {int(str(k)): int(v) for k, v in
+            rummoli.groupby("size")["hands"].sum().items()} == dict(sizes)
