@@ -45,11 +45,11 @@ PALETTE: Final = (
     "#1f77b4", "#f38400", "#2ca02c", "#be0032", "#875692", "#0067a5", "#e377c2", "#848482",
     "#8db600", "#17becf", "#f3c300", "#604e97", "#882d17", "#008856", "#e68fac", "#654522",
     "#a1caf1", "#d62728", "#2b3d26", "#f99379", "#b3446c", "#dcd300", "#9467bd", "#c2b280",
-    "#e25822", "#7f7f7f", "#bcbd22", "#8c564b",
+    "#e25822", "#8c564b",
 )
-"""A qualitative palette of 28 colours far apart on a white page (Kelly's colours of
-maximum contrast without white and black, and plotly's D3 ten), one per player within a
-chart."""
+"""A qualitative palette of 26 colours far apart on a white page (Kelly's colours of
+maximum contrast without white and black, and those of plotly's D3 ten that differ from
+them), one per player within a chart."""
 
 
 def player_colours(names: Iterable[str]) -> dict[str, str]:
