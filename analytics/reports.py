@@ -173,7 +173,8 @@ def _cumulative(con: duckdb.DuckDBPyConnection, f: HandFilter, game: str,
 def _shown_types(types: pd.DataFrame, game: str) -> tuple[go.Figure, pd.DataFrame]:
     """The categories of one game's hands shown down: a chart and its table."""
     counts = types[types["game"] == game].groupby("category")["hands"].sum()
-    table = pd.DataFrame({"category": counts.index, "observed": counts.to_numpy()})
+    table = pd.DataFrame({"category": logic.category_words(pd.Series(counts.index)),
+                          "observed": counts.to_numpy()})
     table["observed_share"] = table["observed"] / max(1, int(table["observed"].sum()))
     figure = charts.observed_vs_theory(table, f"{logic.GAME_NAMES[game]}: hands shown down")
     return figure, logic.human_table(table, _SHOWN_HEADERS, decimals=3)
@@ -214,8 +215,7 @@ def _seveneight(con: duckdb.DuckDBPyConnection, f: HandFilter, results: pd.DataF
                             y_title="big blinds per 100 hands"),
          shown],
         {"Win rates (big blinds per 100 hands)": logic.human_table(rates, logic.BB_HEADERS),
-         "Chips per hand at each stake level": logic.human_table(
-             logic.level_results(results, "seveneight"), logic.level_headers("seveneight")),
+         "Chips per hand at each stake level": logic.level_table(results, "seveneight"),
          "All-in adjusted results and luck": logic.human_table(allin, logic.ALLIN_HEADERS),
          "By position": logic.human_table(by_seat, logic.POSITION_BB_HEADERS),
          "By the card turned up": logic.human_table(cards, logic.UP_CARD_HEADERS),
@@ -248,8 +248,8 @@ def _level_figures(con: duckdb.DuckDBPyConnection, f: HandFilter, game: str,
                                    logic.NET_UNITS[game],
                                    title=f"{name}: cumulative {logic.NET_UNITS[game]} "
                                          f"({words} {value})"))
-        tables[f"Win rates ({words} {value})"] = logic.human_table(
-            table, logic.level_headers(game))
+        tables[f"Win rates ({words} {value})"] = logic.level_table(
+            results[results["level"] == level], game)
     return figures, tables
 
 
@@ -281,11 +281,12 @@ def _bigtwo(con: duckdb.DuckDBPyConnection, f: HandFilter, results: pd.DataFrame
         tables[f"Score by 2s held (scoring {value})"] = logic.human_table(
             twos, logic.FEATURE_HEADERS)
     held = logic.bigtwo_held_table(equity_views.bigtwo_dealt(con, f))
+    held["category"] = logic.category_words(held["category"])
     for size in sorted(set(held["size"])):
         figures.append(charts.observed_vs_theory(held[held["size"] == size].reset_index(
             drop=True), f"Big Two: deals of {size} cards holding each kind"))
     tables["What the deals hold against theory"] = logic.human_table(
-        held, _HELD_HEADERS, decimals=4)
+        held, logic.HELD_HEADERS, decimals=4)
     shown, shown_table = _shown_types(types, "bigtwo")
     if len(shown_table):
         figures.append(shown)
@@ -295,12 +296,6 @@ def _bigtwo(con: duckdb.DuckDBPyConnection, f: HandFilter, results: pd.DataFrame
         "rule are not points under another); every game counted by finishing place, a "
         f"player still holding cards at the end as '{logic.NOT_OUT}'; what the deals hold "
         "against the exact theory (a two-sided binomial test per kind).", figures, tables)
-
-
-_HELD_HEADERS: Final = {
-    "size": "cards dealt", "straights": "straights", "four_card_plays": "four-card plays",
-    "category": "kind", "hands": "deals", "observed": "deals holding it",
-    "observed_share": "observed share", "theory_share": "exact share", "p_value": "p-value"}
 
 
 def _rummoli(con: duckdb.DuckDBPyConnection, f: HandFilter, results: pd.DataFrame,

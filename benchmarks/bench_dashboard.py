@@ -128,13 +128,14 @@ def _pages(con: duckdb.DuckDBPyConnection, v: ModuleType = views
         "start (every page)": [("data_version", v.data_version),
                                ("filter_options", v.filter_options)],
         "Overview": [("overview_page", lambda c: _overview_page(v, c, f)),
-                     ("player_results", lambda c: v.player_results(c, f)),
+                     _results_question(v, f),
                      ("rejects", lambda c: v.rejects(c))],
-        "Win rates": [("player_results", lambda c: v.player_results(c, f)),
-                      ("by_position", lambda c: v.by_position(c, f)),
-                      *[(f"cumulative_net {g}", lambda c, g=g: v.cumulative_net(c, f, game=g))
+        "Win rates": [_results_question(v, f),
+                      ("by_position", lambda c: _by_level(v.by_position, c, f)),
+                      *[(f"cumulative_net {g}", lambda c, g=g: _cumulative(v, c, f, g))
                         for g in ("seveneight", "bigtwo", "rummoli")],
-                      ("by_up_card", lambda c: v.by_up_card(c, f)),
+                      ("by_up_card", lambda c: _by_level(v.by_up_card, c, f)),
+                      ("allin_totals", lambda c: _by_level(v.allin_totals, c, f)),
                       ("bigtwo_places", lambda c: v.bigtwo_places(c, f)),
                       ("bigtwo_cards_left", lambda c: v.bigtwo_cards_left(c, f)),
                       ("rummoli_split", lambda c: v.rummoli_split(c, f))],
@@ -158,8 +159,31 @@ def _pages(con: duckdb.DuckDBPyConnection, v: ModuleType = views
         "Hand replayer": [("hand_list", lambda c: v.hand_list(c, f)),
                           ("hand_detail", lambda c: v.hand_detail(c, hand_id))],
         "Overview, one player": [("overview_page", lambda c: _overview_page(v, c, ann)),
-                                 ("player_results", lambda c: v.player_results(c, ann))],
+                                 _results_question(v, ann)],
     }
+
+
+def _results_question(v: ModuleType, f: Any) -> Question:
+    """The players' results the Overview and Win rates ask for: per game, unit level and
+    player since session 17 (results_by_level), per game and player before."""
+    if hasattr(v, "results_by_level"):
+        return ("results_by_level", lambda c: v.results_by_level(c, f))
+    return ("player_results", lambda c: v.player_results(c, f))
+
+
+def _by_level(question: Callable[..., Any], con: duckdb.DuckDBPyConnection, f: Any) -> Any:
+    """A question per unit level where the views module has that argument (session 17)."""
+    if "by_level" in inspect.signature(question).parameters:
+        return question(con, f, by_level=True)
+    return question(con, f)
+
+
+def _cumulative(v: ModuleType, con: duckdb.DuckDBPyConnection, f: Any, game: str) -> Any:
+    """A game's running totals as Win rates asks: 7 & 8 in big blinds since session 17."""
+    if game == "seveneight" and "big_blinds" in inspect.signature(
+            v.cumulative_net).parameters:
+        return v.cumulative_net(con, f, game=game, big_blinds=True)
+    return v.cumulative_net(con, f, game=game)
 
 
 def _plays_question(v: ModuleType, f: Any) -> Question:

@@ -20,6 +20,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import duckdb
 import pandas as pd
@@ -124,8 +125,13 @@ def con(tmp_path_factory: pytest.TempPathFactory) -> Iterator[duckdb.DuckDBPyCon
         connection.close()
 
 
-def _close(a: float, b: float) -> bool:
-    return math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-9)
+def _close(a: Any, b: Any) -> bool:
+    return math.isclose(float(a), float(b), rel_tol=1e-9, abs_tol=1e-9)
+
+
+def _at(frame: pd.DataFrame, key: Any, column: str) -> Any:
+    """One cell, untyped (pandas' stubs type a cell as any scalar at all)."""
+    return frame.loc[key, column]
 
 
 # --------------------------------------------------------------------------- the hand-worked
@@ -173,7 +179,7 @@ def test_overview_players_tables_each_in_one_unit(con: duckdb.DuckDBPyConnection
     assert set(seveneight.index) == set(expected)
     for player, value in expected.items():
         # Shown rounded to two decimals.
-        assert abs(seveneight.loc[player, "big blinds per 100 hands"] - value) <= 0.005
+        assert abs(float(_at(seveneight, player, "big blinds per 100 hands")) - value) <= 0.005
     # Ann: +18 + -2 + +40 (bb 2) and -1 (bb 2, fixed limit) = 55 chips = 27.5 bb in 4 hands.
     assert seveneight.loc["Ann", "net (big blinds)"] == 27.5
     assert seveneight.loc["Ann", "big blinds per 100 hands"] == 687.5
@@ -182,8 +188,9 @@ def test_overview_players_tables_each_in_one_unit(con: duckdb.DuckDBPyConnection
         assert unit in table.columns
         mine = seats[seats["game"] == game]
         level = "scoring rule" if game == "bigtwo" else "ante"
-        for (lvl, player), rows in mine.groupby(["level", "player"]):
-            row = table[(table[level] == lvl) & (table["player"] == player)]
+        for (lvl, name), rows in mine.groupby(["level", "player"]):
+            knob = str(lvl).split(" ", 1)[1]  # the knob's value: "cards", "1"
+            row = table[(table[level] == knob) & (table["player"] == name)]
             assert len(row) == 1
             assert row.iloc[0][unit] == round(rows["net"].mean(), 2)
             assert row.iloc[0][f"net ({logic.NET_UNITS[game]})"] == rows["net"].sum()
@@ -198,12 +205,12 @@ def test_win_rates_seveneight_in_big_blinds(con: duckdb.DuckDBPyConnection,
     rates = logic.seveneight_big_blinds(results).set_index("player")
     mine = seats[seats["game"] == "seveneight"]
     for player, value in _bb_per_100(mine).items():
-        assert _close(rates.loc[player, "bb_per_100"], value)
+        assert _close(_at(rates, player, "bb_per_100"), value)
         per_hand = (mine[mine["player"] == player]["net"]
                     / mine[mine["player"] == player]["big_blind"])
-        sd = per_hand.std(ddof=1) * 100 if len(per_hand) > 1 else math.nan
-        assert (math.isnan(sd) and math.isnan(rates.loc[player, "sd"])) or _close(
-            rates.loc[player, "sd"], sd)
+        sd = per_hand.std(ddof=1) if len(per_hand) > 1 else math.nan
+        assert (math.isnan(sd) and math.isnan(float(_at(rates, player, "sd")))) or _close(
+            _at(rates, player, "sd"), sd)
     figure = charts.bar_with_ci(rates.reset_index(), x="player", mean="bb_per_100",
                                 title="t", y_title="bb/100")
     drawn = dict(zip(figure.data[0].x, figure.data[0].y, strict=True))
@@ -211,8 +218,8 @@ def test_win_rates_seveneight_in_big_blinds(con: duckdb.DuckDBPyConnection,
         p: round(v, 9) for p, v in _bb_per_100(mine).items()}
     # Chips per hand per stake level: never two stakes in one row.
     levels = logic.level_results(results, "seveneight")
-    for (level, player), rows in mine.groupby(["level", "player"]):
-        row = levels[(levels["level"] == level) & (levels["player"] == player)]
+    for (level, name), rows in mine.groupby(["level", "player"]):
+        row = levels[(levels["level"] == level) & (levels["player"] == name)]
         assert int(row["hands"].iloc[0]) == len(rows)
         assert _close(float(row["mean"].iloc[0]), float(rows["net"].mean()))
 
@@ -259,15 +266,16 @@ def test_by_position_and_up_card_in_big_blinds(con: duckdb.DuckDBPyConnection,
     expected = mine.groupby(["players", "position"])["bb"].agg(["size", "mean"])
     assert len(by_seat) == len(expected)
     for row in by_seat.itertuples(index=False):
-        size, mean = expected.loc[(row.players, row.position)]
+        size, mean = _at(expected, (row.players, row.position), "size"), _at(
+            expected, (row.players, row.position), "mean")
         assert row.hands == size and _close(row.bb_per_100, 100 * mean)
     cards = logic.up_card_table(views.by_up_card(con, EVERYONE, by_level=True))
     assert list(cards["up_rank"]) == list("23456789TJQKA")
     counted = mine.groupby("up_rank")["bb"].agg(["size", "mean"])
     for row in cards.itertuples(index=False):
         if row.up_rank in counted.index:
-            assert row.hands == counted.loc[row.up_rank, "size"]
-            assert _close(row.bb_per_100, 100 * counted.loc[row.up_rank, "mean"])
+            assert row.hands == _at(counted, row.up_rank, "size")
+            assert _close(row.bb_per_100, 100 * _at(counted, row.up_rank, "mean"))
         else:
             assert row.hands == 0
     figure = charts.bar_with_ci(cards, x="up_rank", mean="bb_per_100", title="t",
@@ -283,8 +291,8 @@ def test_allin_table_in_big_blinds(con: duckdb.DuckDBPyConnection, seats: pd.Dat
     expected = mine.groupby("player").agg(hands=("bb", "size"), net=("bb", "sum"))
     table = table.set_index("player")
     for player, row in expected.iterrows():
-        assert table.loc[player, "hands"] == row["hands"]
-        assert _close(table.loc[player, "net"], row["net"])
+        assert _at(table, player, "hands") == row["hands"]
+        assert _close(_at(table, player, "net"), row["net"])
 
 
 def test_bigtwo_every_game_has_a_place(con: duckdb.DuckDBPyConnection,
@@ -304,7 +312,7 @@ def test_bigtwo_every_game_has_a_place(con: duckdb.DuckDBPyConnection,
     assert sum(sum(t.y) for t in figure.data) == len(mine)
     left = views.bigtwo_cards_left(con, EVERYONE)
     counted = Counter(zip(mine["player"], mine["cards_left"], strict=True))
-    assert Counter({(r.player, int(r.cards_left)): r.games
+    assert Counter({(r.player, int(float(str(r.cards_left)))): r.games
                     for r in left.itertuples()}) == counted
 
 
@@ -370,21 +378,22 @@ def test_pot_growth_uses_only_antes_paid_in(con: duckdb.DuckDBPyConnection,
     assert (board["cleared"] > 0).any()  # the finales clear the board
     assert ((board["since"] > 0) & (board["before"] > 0)).any()  # and pots carry over
     growth = logic.pot_growth(views.pot_streaks(con, EVERYONE))
-    for row in growth.itertuples(index=False):
-        mine = board[board["pot"] == row.pot]
-        paying = mine[mine["paid_in"] > 0]
-        rate = paying["paid_in"].mean() if len(paying) else 0.0
-        at = mine[mine["since"] == row.since]
-        assert row.rounds == len(at)
-        assert _close(row.mean_before, at["before"].mean())
-        assert _close(row.expected, row.since * rate)
-        assert row.expected >= 0 and row.mean_paid_in >= 0
+    paying_rows = board[board["paid_in"] > 0]
+    assert len(growth) == len(paying_rows.groupby(["pot", "since"]))
+    for row in growth.to_dict("records"):
+        paying = paying_rows[paying_rows["pot"] == row["pot"]]
+        rate = float(paying["paid_in"].mean())
+        at = paying[paying["since"] == row["since"]]
+        assert row["paid_rounds"] == len(at)
+        assert _close(row["mean_before_paid"], at["before"].mean())
+        assert _close(row["expected"], float(row["since"]) * rate)
+        assert float(row["expected"]) >= 0 and float(row["mean_paid_in"]) >= 0
     figure = charts.pot_growth(growth)
     assert min(min(t.y) for t in figure.data) >= 0
     summary = logic.pot_summary(views.pot_winners(con, EVERYONE)).set_index("pot")
     for pot, mine in board.groupby("pot"):
-        assert summary.loc[pot, "rounds"] == len(mine)
-        assert summary.loc[pot, "won"] == int(mine["won"].sum())
+        assert _at(summary, pot, "rounds") == len(mine)
+        assert _at(summary, pot, "won") == int(mine["won"].sum())
     one = views.rummoli_board(con, EVERYONE, game_id="s5-g001")
     table = logic.board_table(one)
     numbers = table.select_dtypes("number")
@@ -399,7 +408,7 @@ def test_pot_growth_uses_only_antes_paid_in(con: duckdb.DuckDBPyConnection,
 def test_hand_types_count_every_dealt_hand(con: duckdb.DuckDBPyConnection,
                                            hands: list[tuple[HandHistory, Outcome]]) -> None:
     dealt = views.dealt_types(con, EVERYONE, game="seveneight")
-    cards: dict[int, int] = Counter()
+    cards: Counter[int] = Counter()
     for hand, _ in hands:
         if hand.game is not Game.SEVENEIGHT:
             continue
@@ -457,22 +466,117 @@ def test_the_report_shows_the_same_numbers(con: duckdb.DuckDBPyConnection,
     tables = report.tables()
     rates = tables["Win rates (big blinds per 100 hands)"].set_index("player")
     for player, value in _bb_per_100(seats[seats["game"] == "seveneight"]).items():
-        assert abs(rates.loc[player, "big blinds per 100 hands"] - value) <= 0.005
+        assert abs(float(_at(rates, player, "big blinds per 100 hands")) - value) <= 0.005
     places = tables["Games by finishing place"]
     assert int(places["games"].sum()) == int((seats["game"] == "bigtwo").sum())
     for game, words in (("bigtwo", "scoring"), ("rummoli", "ante")):
         for level, rows in seats[seats["game"] == game].groupby("level"):
-            table = tables[f"Win rates ({words} {level.split(' ', 1)[1]})"]
+            table = tables[f"Win rates ({words} {str(level).split(' ', 1)[1]})"]
             assert int(table[f"{logic.PER[game]}s"].sum()) == len(rows)
             assert int(table[f"net ({logic.NET_UNITS[game]})"].sum()) == rows["net"].sum()
     growth = tables["Pot growth: observed against expected"]
     assert (growth["expected chips (every ante kept)"] >= 0).all()
     html = reports.render_html(report)
     assert '<nav class="contents">' in html
-    for number, section in enumerate(report.sections, start=1):
+    for number in range(1, len(report.sections) + 1):
         assert f'href="#s{number}"' in html and f'id="s{number}"' in html
     for name, table in tables.items():
         assert not any(str(c).startswith(("ci_", "luck_std")) for c in table.columns), name
     shares = equity_views.rummoli_share_by_player(con, EVERYONE)
     assert int(shares["rounds"].sum()) == int(tables["Poker-pot share against strength"][
         "rounds"].sum())
+
+
+# --------------------------------------------------------------------------- the other charts
+
+
+def test_pots_charts_count_every_round(con: duckdb.DuckDBPyConnection,
+                                       hands: list[tuple[HandHistory, Outcome]]) -> None:
+    board = _board_rows(hands)
+    winners = views.pot_winners(con, EVERYONE)
+    won = winners[winners["won_by_player"].notna()]
+    figure = charts.grouped_bars(won, x="pot", y="rounds", color="won_by_player", title="t",
+                                 barmode="stack", x_order=list(RUMMOLI_POTS))
+    drawn: dict[str, int] = defaultdict(int)
+    for trace in figure.data:
+        for pot, rounds in zip(trace.x, trace.y, strict=True):
+            drawn[str(pot)] += int(rounds)
+    assert dict(drawn) == {str(p): int(n) for p, n in
+                           board.groupby("pot")["won"].sum().items() if n}
+    streaks = charts.streak_lengths(views.pot_streaks(con, EVERYONE))
+    per_pot = {trace.name: sum(trace.y) for trace in streaks.data}
+    assert per_pot == {str(p): len(rows) for p, rows in board.groupby("pot")}
+    one = [(h, o) for h, o in hands if h.game_id == "s5-g001"]
+    areas = logic.board_areas(views.rummoli_board(con, EVERYONE, game_id="s5-g001"))
+    mine = _board_rows(one).assign(round=[int(h.round or 0) for h, _ in sorted(
+        one, key=lambda p: p[0].round or 0) for _ in RUMMOLI_POTS])
+    expected = {(int(r), str(p)): int(b + a - c) for r, p, b, a, c in zip(
+        mine["round"], mine["pot"], mine["before"], mine["paid_in"], mine["cleared"],
+        strict=True)}
+    assert {(int(r), str(p)): int(c) for r, p, c in areas.itertuples(index=False)} == expected
+
+
+def test_rummoli_split_chart_draws_the_table(con: duckdb.DuckDBPyConnection,
+                                             hands: list[tuple[HandHistory, Outcome]],
+                                             seats: pd.DataFrame) -> None:
+    parts = _parts(hands)
+    rounds = seats[seats["game"] == "rummoli"].groupby("player").size()
+    split = logic.split_table(views.rummoli_split(con, EVERYONE), list(views.SPLIT_PARTS))
+    figure = charts.split_bars(split, list(views.SPLIT_PARTS))
+    for trace in figure.data[:-1]:  # every awarded part; the last is what was paid in
+        for player, value in zip(trace.x, trace.y, strict=True):
+            assert _close(value, parts.get((str(player), trace.name), 0) / rounds[player])
+
+
+def test_big_two_score_by_twos_counts_every_game(con: duckdb.DuckDBPyConnection,
+                                                 seats: pd.DataFrame,
+                                                 hands: list[tuple[HandHistory, Outcome]]
+                                                 ) -> None:
+    twos: dict[tuple[str, str], int] = {}
+    for hand, _ in hands:
+        if hand.game is not Game.BIGTWO:
+            continue
+        for action in hand.actions:
+            if action.verb is Verb.DEAL_HOLE and action.target is not None:
+                name = (hand.players or ())[action.target - 1]
+                key = (f"{hand.game_id} {hand.round}", name)
+                twos[key] = twos.get(key, 0) + sum(str(c)[0] == "2" for c in action.cards)
+    for level, rows in seats[seats["game"] == "bigtwo"].groupby("level"):
+        knob = str(level).split(" ", 1)[1]
+        table = logic.feature_table(equity_views.bigtwo_feature_results(
+            con, HandFilter(knobs=(("scoring", knob),)), feature="twos"))
+        assert int(table["games"].sum()) == len(rows)
+    held = Counter(twos.values())
+    everyone = logic.feature_table(equity_views.bigtwo_feature_results(con, EVERYONE,
+                                                                      feature="twos"))
+    assert {str(k): v for k, v in held.items()} == {
+        str(b): int(g) for b, g in everyone.groupby("bin")["games"].sum().items()}
+
+
+def test_hand_types_categories_from_the_parsed_cards(
+        con: duckdb.DuckDBPyConnection, hands: list[tuple[HandHistory, Outcome]]) -> None:
+    dealt: dict[int, list[str]] = defaultdict(list)
+    sizes: Counter[int] = Counter()
+    for hand, _ in hands:
+        per_seat: dict[int, str] = defaultdict(str)
+        for action in hand.actions:
+            if action.verb is Verb.DEAL_HOLE and action.target is not None:
+                per_seat[action.target] += "".join(str(c) for c in action.cards)
+        if hand.game is Game.SEVENEIGHT:
+            for cards in per_seat.values():
+                dealt[2].append(cards[:4])
+                if len(cards) == 6:
+                    dealt[3].append(cards)
+        elif hand.game is Game.RUMMOLI:
+            sizes.update(len(cards) // 2 for cards in per_seat.values())
+    counts = views.dealt_types(con, EVERYONE, game="seveneight")
+    for size, texts in dealt.items():
+        expected = logic.category_counts(logic.seveneight_categories(pd.Series(texts)))
+        shown = counts[counts["size"] == size].groupby("category")["hands"].sum()
+        assert {str(k): int(v) for k, v in shown.items()} == {
+            str(k): int(v) for k, v in expected.items() if v}
+        fit = logic.goodness_of_fit(shown.astype("int64"), logic.seveneight_theory(size))
+        assert fit.n == len(texts)
+    rummoli = views.dealt_types(con, EVERYONE, game="rummoli")
+    assert {int(str(k)): int(v) for k, v in
+            rummoli.groupby("size")["hands"].sum().items()} == dict(sizes)

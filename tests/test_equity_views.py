@@ -160,7 +160,7 @@ def test_bigtwo_partitions() -> None:
 @pytest.mark.parametrize(("game", "table", "heading"), [
     ("seveneight", "allin_results", "equity at the all-in"),
     ("rummoli", "rummoli_strength", "poker strength"),
-    ("bigtwo", "bigtwo_features", "deal"),
+    ("bigtwo", "bigtwo_features", "deal features"),
 ])
 def test_stored_equities_in_the_replayer(con: duckdb.DuckDBPyConnection, game: str,
                                          table: str, heading: str) -> None:

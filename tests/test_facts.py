@@ -359,7 +359,8 @@ def old_pot_streaks(con: Con, f: HandFilter) -> pd.DataFrame:
         SELECT pot, any_value(pot_order) AS pot_order, since, count(*) AS rounds,
                avg(before) AS mean_before, count(*) FILTER (WHERE won) AS won,
                CAST(coalesce(sum(antes) FILTER (WHERE antes > 0), 0) AS BIGINT) AS paid_in,
-               count(*) FILTER (WHERE antes > 0) AS paid_rounds
+               count(*) FILTER (WHERE antes > 0) AS paid_rounds,
+               avg(before) FILTER (WHERE antes > 0) AS mean_before_paid
         FROM numbered GROUP BY pot, since ORDER BY pot_order, since
     """, params)
 

@@ -19,6 +19,7 @@ from typing import Any, Final
 import pandas as pd
 import plotly.graph_objects as go
 
+from analytics.dashboard.logic import GAME_NAMES
 from parsers.model import RUMMOLI_POTS
 
 __all__ = [
@@ -41,14 +42,14 @@ __all__ = [
 _GRID = "#e5e5e5"
 
 PALETTE: Final = (
-    "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f",
-    "#bcbd22", "#17becf", "#393b79", "#ad494a", "#637939", "#8c6d31", "#843c39", "#7b4173",
-    "#3182bd", "#e6550d", "#31a354", "#756bb1", "#636363", "#6baed6", "#fd8d3c", "#74c476",
-    "#9e9ac8", "#e7ba52", "#d6616b", "#ce6dbd", "#5254a3", "#b5cf6b", "#bd9e39", "#a55194",
-    "#17a589", "#c0392b", "#2e4053", "#b9770e",
+    "#1f77b4", "#f38400", "#2ca02c", "#be0032", "#875692", "#0067a5", "#e377c2", "#848482",
+    "#8db600", "#17becf", "#f3c300", "#604e97", "#882d17", "#008856", "#e68fac", "#654522",
+    "#a1caf1", "#d62728", "#2b3d26", "#f99379", "#b3446c", "#dcd300", "#9467bd", "#c2b280",
+    "#e25822", "#8c564b",
 )
-"""A large qualitative palette (plotly's D3 ten, then the darker and lighter d3 category20
-shades and a few more): one colour per player within a chart, up to 36 players."""
+"""A qualitative palette of 26 colours far apart on a white page (Kelly's colours of
+maximum contrast without white and black, and those of plotly's D3 ten that differ from
+them), one per player within a chart."""
 
 
 def player_colours(names: Iterable[str]) -> dict[str, str]:
@@ -130,6 +131,8 @@ def grouped_bars(frame: pd.DataFrame, *, x: str, y: str, color: str | None, titl
         figure.add_trace(go.Bar(x=rows[x], y=rows[y], name=name or y, marker=marker))
     if x_order is not None:
         _categorical_x(figure, x_order)
+    if order is not None:  # a stack's legend in the given order, not reversed
+        figure.update_layout(legend={"traceorder": "normal"})
     return figure
 
 
@@ -144,9 +147,11 @@ def _categorical_x(figure: go.Figure, order: Sequence[str]) -> None:
 
 
 def hands_over_time(frame: pd.DataFrame) -> go.Figure:
-    """Stacked bars of hands per period and game (``period``, ``game``, ``hands``)."""
-    return grouped_bars(frame, x="period", y="hands", color="game", title="Hands over time",
-                        barmode="stack", x_title="period")
+    """Stacked bars of hands per period and game (``period``, ``game``, ``hands``), each game
+    under its name (a Big Two bar counts games, a Rummoli bar rounds)."""
+    named = frame.assign(game=frame["game"].map(lambda g: GAME_NAMES.get(str(g), str(g))))
+    return grouped_bars(named, x="period", y="hands", color="game", title="Hands over time",
+                        barmode="stack", x_title="period", y_title="hands (games, rounds)")
 
 
 def bar_with_ci(frame: pd.DataFrame, *, x: str, title: str, color: str | None = None,
@@ -241,15 +246,16 @@ def streak_lengths(frame: pd.DataFrame) -> go.Figure:
 
 
 def pot_growth(frame: pd.DataFrame) -> go.Figure:
-    """Rummoli: mean chips on a pot after k carried-over rounds, observed (markers) against the
-    growth expected if every ante stays on it (``expected``, dotted lines)."""
+    """Rummoli: mean chips on a pot after k carried-over rounds that paid antes in, observed
+    (markers) against the growth expected if every ante stays on it (``expected``, dotted
+    lines; ``logic.pot_growth``)."""
     title = "Pot growth: observed against expected"
     if frame.empty:
         return empty(title)
     figure = _figure(title, x_title="rounds carried over",
                      y_title="chips before the round's antes", height=440)
     for pot, rows in _groups(frame, "pot", RUMMOLI_POTS):
-        figure.add_trace(go.Scatter(x=rows["since"], y=rows["mean_before"], mode="markers",
+        figure.add_trace(go.Scatter(x=rows["since"], y=rows["mean_before_paid"], mode="markers",
                                     name=f"{pot} observed", legendgroup=pot))
         figure.add_trace(go.Scatter(x=rows["since"], y=rows["expected"], mode="lines",
                                     name=f"{pot} expected", legendgroup=pot,

@@ -516,12 +516,22 @@ def level_results(results: pd.DataFrame, game: str) -> pd.DataFrame:
     return with_confidence(rows)[columns].reset_index(drop=True)
 
 
+def level_table(results: pd.DataFrame, game: str) -> pd.DataFrame:
+    """:func:`level_results` as people read it: human headers with units, the level as the
+    knob's value alone (``cards``, ``1``; 7 & 8's stakes label as it is)."""
+    table = level_results(results, game)
+    if game != "seveneight":
+        table = table.assign(level=[str(v).split(" ", 1)[-1] for v in table["level"]])
+    return human_table(table, level_headers(game))
+
+
 def in_big_blinds(rows: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
     """7 & 8 rows of one stake level each (``level``, ``hands``, ``net``, ``net_sq``: from
     ``views.results_by_level`` or a ``by_level`` question) combined per ``keys`` in big
-    blinds per 100 hands: keys, hands, net_bb (big blinds won), bb_per_100, sd (per 100
-    hands), ci_low, ci_high.  Each level's chips are divided by its own big blind before
-    anything is added, so stakes never mix; sorted by the keys."""
+    blinds per 100 hands: keys, hands, net_bb (big blinds won), bb_per_100, sd (of one
+    hand's result, in big blinds), ci_low, ci_high (of bb_per_100).  Each level's chips
+    are divided by its own big blind before anything is added, so stakes never mix;
+    sorted by the keys."""
     columns = [*keys, "hands", "net_bb", "bb_per_100", "sd", "ci_low", "ci_high"]
     if rows.empty:
         return pd.DataFrame(columns=columns)
@@ -534,8 +544,11 @@ def in_big_blinds(rows: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
     mean = sums["net_bb"] / n
     variance = (sums["sq_bb"] - n * mean**2) / (n - 1)
     sums["bb_per_100"] = 100 * mean
-    sums["sd"] = 100 * np.sqrt(variance.clip(lower=0).where(n > 1))
-    return with_confidence(sums, mean="bb_per_100")[columns]
+    sums["sd"] = np.sqrt(variance.clip(lower=0).where(n > 1))
+    # The interval of bb/100 is 100 times the interval of the mean per hand.
+    scaled = with_confidence(sums.assign(sd=100 * sums["sd"]), mean="bb_per_100")
+    sums["ci_low"], sums["ci_high"] = scaled["ci_low"], scaled["ci_high"]
+    return sums[columns]
 
 
 def seveneight_big_blinds(results: pd.DataFrame) -> pd.DataFrame:
@@ -548,17 +561,20 @@ def seveneight_big_blinds(results: pd.DataFrame) -> pd.DataFrame:
 
 
 def pot_growth(streaks: pd.DataFrame) -> pd.DataFrame:
-    """Rummoli pot growth (``views.pot_streaks``) with ``mean_paid_in``, each pot's mean
-    antes per round that paid some in, and ``expected``: ``since`` × that, the chips a pot
-    holds after ``since`` carried-over rounds if every ante stays on it.  A round that
+    """Rummoli pot growth from ``views.pot_streaks``, over the rounds that paid antes in
+    (``paid_rounds`` > 0: the end-of-game rounds, which pay none and may clear a pot, are
+    left out): per pot and ``since``, the observed ``mean_before_paid``; ``mean_paid_in``,
+    the pot's mean antes per paying round; and ``expected``, ``since`` × that, the chips a
+    pot holds after ``since`` carried-over rounds if every ante stays on it.  A round that
     clears a pot (negative stored antes) pays nothing in, so nothing here is negative."""
-    if streaks.empty:
-        return streaks.assign(mean_paid_in=pd.Series(dtype="float64"),
-                              expected=pd.Series(dtype="float64"))
-    totals = streaks.groupby("pot")[["paid_in", "paid_rounds"]].transform("sum")
-    rate = (totals["paid_in"] / totals["paid_rounds"].where(totals["paid_rounds"] > 0)
-            ).fillna(0.0)
-    return streaks.assign(mean_paid_in=rate, expected=streaks["since"] * rate)
+    columns = [*streaks.columns, "mean_paid_in", "expected"]
+    paying = streaks[streaks["paid_rounds"] > 0] if len(streaks) else streaks
+    if paying.empty:
+        return pd.DataFrame(columns=columns)
+    totals = paying.groupby("pot")[["paid_in", "paid_rounds"]].transform("sum")
+    rate = totals["paid_in"] / totals["paid_rounds"]
+    out = paying.assign(mean_paid_in=rate, expected=paying["since"] * rate)
+    return out.reset_index(drop=True)[columns]
 
 
 NOT_OUT: Final = "did not go out"
@@ -626,9 +642,9 @@ POT_SUMMARY_HEADERS: Final = {
 """Headers of :func:`pot_summary`'s table as the Pot accumulation page shows it."""
 
 POT_GROWTH_HEADERS: Final = {
-    "pot": "pot", "since": "rounds carried over", "rounds": "rounds",
-    "mean_before": "mean chips on the pot before the round", "won": "rounds won",
-    "paid_in": "antes paid in (chips)", "paid_rounds": "rounds that paid antes in",
+    "pot": "pot", "since": "rounds carried over", "paid_rounds": "rounds that paid antes in",
+    "mean_before_paid": "mean chips on the pot before the round",
+    "paid_in": "antes paid in (chips)",
     "mean_paid_in": "mean antes per paying round (chips)",
     "expected": "expected chips (every ante kept)"}
 """Headers of :func:`pot_growth`'s table."""
@@ -652,7 +668,7 @@ def board_table(board: pd.DataFrame) -> pd.DataFrame:
 
 BB_HEADERS: Final = {
     "player": "player", "hands": "hands", "net_bb": "net (big blinds)",
-    "bb_per_100": "big blinds per 100 hands", "sd": "sd (bb per 100 hands)",
+    "bb_per_100": "big blinds per 100 hands", "sd": "sd per hand (bb)",
     "ci_low": "95 % CI low (bb/100)", "ci_high": "95 % CI high (bb/100)"}
 """Headers of :func:`seveneight_big_blinds`."""
 
@@ -775,8 +791,8 @@ def short_name(path: str) -> str:
 def files_table(files: pd.DataFrame) -> pd.DataFrame:
     """The files loaded (``queries.files``) as people read them: the short name first, the
     counts, when it was loaded (to the second) and the full path last; no content hash."""
-    out = files.assign(name=[short_name(str(p)) for p in files["path"]],
-                       finished_at=pd.to_datetime(files["finished_at"]).dt.floor("s"))
+    loaded = pd.to_datetime(files["finished_at"]).dt.strftime("%Y-%m-%d %H:%M:%S")
+    out = files.assign(name=[short_name(str(p)) for p in files["path"]], finished_at=loaded)
     return human_table(out, FILE_HEADERS)
 
 
@@ -797,7 +813,10 @@ def files_html(files: pd.DataFrame) -> str:
             cells.append(f"<td{title}>{escape(value)}</td>")
         rows.append("<tr>" + "".join(cells) + "</tr>")
     head = "".join(f"<th>{escape(c)}</th>" for c in heads)
-    return ("<table class='hl-files' style='border-collapse:collapse;font-size:0.9em'>"
+    style = ("<style>table.hl-files{border-collapse:collapse;font-size:0.9em}"
+             "table.hl-files th,table.hl-files td{padding:4px 12px;text-align:left;"
+             "border-bottom:1px solid #e6e6e6}table.hl-files th{font-weight:600}</style>")
+    return (f"{style}<table class='hl-files'>"
             f"<tr>{head}</tr>{''.join(rows)}</table>")
 
 
@@ -814,7 +833,29 @@ def player_tables(results: pd.DataFrame) -> list[tuple[str, str, pd.DataFrame]]:
             table = human_table(seveneight_big_blinds(results), BB_HEADERS)
             title = "7 & 8: big blinds per 100 hands"
         else:
-            table = human_table(level_results(results, game), level_headers(game))
+            table = level_table(results, game)
             title = f"{GAME_NAMES[game]}: {NET_UNITS[game]} per {PER[game]}"
         tables.append((game, title, table))
     return tables
+
+
+FIT_HEADERS: Final = {"category": "category", "observed": "hands",
+                      "expected": "expected hands", "observed_share": "observed share",
+                      "theory_share": "exact share"}
+"""Headers of a :class:`Fit` table (and of an observed-only count)."""
+
+SIZE_HEADERS: Final = {"size": "cards dealt", "hands": "hands", "chi_square": "chi-square",
+                       "dof": "degrees of freedom", "p_value": "p-value"}
+"""Headers of the Rummoli deal sizes' tests."""
+
+HELD_HEADERS: Final = {
+    "size": "cards dealt", "straights": "straights", "four_card_plays": "four-card plays",
+    "category": "kind", "hands": "deals", "observed": "deals holding it",
+    "observed_share": "observed share", "theory_share": "exact share", "p_value": "p-value"}
+"""Headers of :func:`bigtwo_held_table`."""
+
+
+def category_words(labels: pd.Series) -> pd.Series:
+    """Category labels as words (``seven_eight_flush`` -> ``seven eight flush``), for what
+    people read; the counts and tests use the labels themselves."""
+    return labels.astype(str).str.replace("_", " ", regex=False)

@@ -33,6 +33,7 @@ import streamlit as st
 
 from analytics import reports
 from analytics.dashboard import filters
+from analytics.dashboard.logic import GAME_NAMES
 from analytics.warehouse import (
     WarehouseBusy,
     ensure_database,
@@ -253,7 +254,8 @@ def _sidebar(options: filters.Options) -> HandFilter:
     state = st.session_state
     sidebar = st.sidebar
     sidebar.header("Filters")
-    sidebar.selectbox("Game", ["all games", *options.games], key="f_game")
+    sidebar.selectbox("Game", ["all games", *options.games], key="f_game",
+                      format_func=lambda g: GAME_NAMES.get(g, g))
     sidebar.multiselect("Players", list(options.players), key="f_players",
                         placeholder="all players")
     # One above the other: side by side in the sidebar's width the dates were cut off.

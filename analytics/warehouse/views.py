@@ -12,9 +12,10 @@ questions; docs/performance.md times them over a million hands.
 from __future__ import annotations
 
 import datetime as dt
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Final
+from typing import Any, Final
 
 import duckdb
 import numpy as np
@@ -29,7 +30,6 @@ __all__ = [
     "BUCKETS",
     "DAY",
     "KNOBS",
-    "LEVEL",
     "SESSION",
     "STAKES",
     "HandFilter",
@@ -48,15 +48,16 @@ __all__ = [
     "hand_facts_where",
     "hand_list",
     "hands_over_time",
+    "level_of",
     "overview",
     "overview_page",
     "play_kinds",
     "player_results",
     "plays",
     "pot_streaks",
-    "results_by_level",
     "pot_winners",
     "rejects",
+    "results_by_level",
     "rummoli_board",
     "rummoli_poker_share",
     "rummoli_split",
@@ -409,30 +410,60 @@ def player_results(con: duckdb.DuckDBPyConnection, f: HandFilter) -> pd.DataFram
     """, params)
 
 
-LEVEL: Final = ("CASE WHEN x.game = 'seveneight' THEN x.stakes "
-                "WHEN x.game = 'bigtwo' THEN 'scoring ' || coalesce("
-                "json_extract_string(x.rules, '$.scoring'), 'cards') "
-                "ELSE 'ante ' || coalesce(json_extract_string(x.rules, '$.ante'), '1') END")
-"""The unit a result is counted in, besides the game: 7 & 8's stakes (chips of one stake
-level are not chips of another), Big Two's ``scoring`` knob (points under one rule are not
-points under another), Rummoli's ante (chips per round grow with it).  The defaults are the
-format's (``cards``, an ante of 1)."""
-
-
 def results_by_level(con: duckdb.DuckDBPyConnection, f: HandFilter) -> pd.DataFrame:
-    """Per game, level (:data:`LEVEL`) and player: hands, wins, net, the sum of squared nets
+    """Per game, level (:func:`level_of`) and player: hands, wins, net, the sum of squared nets
     (``net_sq``, so per-level rows combine exactly: big blinds across 7 & 8 stakes), mean
     and standard deviation per hand (game, round), each in the level's own unit."""
     cond, params = facts_where(f)
-    return _frame(con, f"""
-        SELECT x.game, {LEVEL} AS level, x.player, count(*) AS hands,
+    # Grouped by the stored stakes and rules, the levels named afterwards from the few
+    # distinct rule texts: the JSON read per seat cost three times the query's CPU.
+    rows = _frame(con, f"""
+        SELECT x.game, x.stakes, x.rules, x.player, count(*) AS hands,
                count(*) FILTER (WHERE x.winner) AS wins, CAST(sum(x.net) AS BIGINT) AS net,
-               sum(CAST(x.net AS DOUBLE) * x.net) AS net_sq, avg(x.net) AS mean,
-               stddev_samp(x.net) AS sd
+               sum(CAST(x.net AS DOUBLE) * x.net) AS net_sq
         FROM seat_facts x
         WHERE {cond}
-        GROUP BY ALL ORDER BY x.game, level, net DESC, x.player
+        GROUP BY ALL
     """, params)
+    out = _by_levels(rows, ["game", "level", "player"], ["hands", "wins", "net", "net_sq"])
+    out["mean"] = out["net"] / out["hands"]
+    out["sd"] = _sd(out)
+    return out.sort_values(["game", "level", "net", "player"],
+                           ascending=[True, True, False, True], ignore_index=True)
+
+
+def level_of(game: str, stakes: str, rules: str) -> str:
+    """The unit a hand's result is counted in, besides its game: 7 & 8's stakes label (chips
+    of one stake level are not chips of another), Big Two's ``scoring`` knob (points under
+    one rule are not points under another: ``scoring cards``), Rummoli's ante (chips per
+    round grow with it: ``ante 1``); the format's defaults when the rules omit a knob."""
+    if game == "seveneight":
+        return stakes
+    knobs = json.loads(rules) if rules else {}
+    if game == "bigtwo":
+        return f"scoring {knobs.get('scoring', 'cards')}"
+    return f"ante {knobs.get('ante', 1)}"
+
+
+def _by_levels(rows: pd.DataFrame, keys: list[str], sums: list[str]) -> pd.DataFrame:
+    """Rows per game, stakes and rules summed per ``keys`` (``level`` among them: named by
+    :func:`level_of` once per distinct game, stakes and rules)."""
+    if rows.empty:
+        return pd.DataFrame(columns=[*keys, *sums])
+    named = rows[["game", "stakes", "rules"]].drop_duplicates()
+    named["level"] = [level_of(str(g), str(s), str(r)) for g, s, r in
+                      named.itertuples(index=False)]
+    merged = rows.merge(named, on=["game", "stakes", "rules"], how="left")
+    return merged.groupby(keys, as_index=False, sort=False)[sums].sum()
+
+
+def _sd(frame: pd.DataFrame) -> pd.Series:
+    """The sample standard deviation per row from ``hands``, ``net`` and ``net_sq`` (NaN for
+    a single hand, as ``stddev_samp``)."""
+    n = frame["hands"].astype("float64")
+    mean = frame["net"] / n
+    variance = (frame["net_sq"] - n * mean * mean) / (n - 1)
+    return variance.clip(lower=0).where(n > 1).pow(0.5)
 
 
 def cumulative_net(con: duckdb.DuckDBPyConnection, f: HandFilter, *, game: str,
@@ -504,7 +535,7 @@ def _targets(total: int, points: int) -> npt.NDArray[np.int64]:
 
 
 def _curve(player: str, hand_no: npt.NDArray[np.int64],
-           cumulative: npt.NDArray[np.int64] | npt.NDArray[np.float64],
+           cumulative: npt.NDArray[Any],
            cumulative_ev: npt.NDArray[np.float64]) -> pd.DataFrame:
     return pd.DataFrame({"player": [player] * len(hand_no), "hand_no": hand_no,
                          "cumulative": cumulative, "cumulative_ev": cumulative_ev})
@@ -528,10 +559,10 @@ def _bucket_curves(con: duckdb.DuckDBPyConnection, cond: str, params: Params,
     width = (high - low) // max(_TIME_BUCKETS, 10 * points) + 1
     names = [name for name, _ in players]
     net_sql, adjusted_sql = _nets(big_blinds)
-    total = f"sum({net_sql})" if big_blinds else "CAST(sum(x.net) AS BIGINT)"
+    net_sum = f"sum({net_sql})" if big_blinds else "CAST(sum(x.net) AS BIGINT)"
     rows = con.execute(f"""
         SELECT list_position($chosen, x.player) AS code, ({_PLAY_TS} - $low) // $width AS bucket,
-               count(*) AS hands, {total} AS net,
+               count(*) AS hands, {net_sum} AS net,
                sum({adjusted_sql}) AS adjusted
         FROM seat_facts x
         WHERE {cond} AND list_contains($chosen, x.player)
@@ -616,37 +647,53 @@ def _used(sql: str, params: Params) -> Params:
     return {key: value for key, value in params.items() if f"${key}" in sql}
 
 
-_BY_LEVEL: Final = (f"{LEVEL} AS level, CAST(sum(x.net) AS BIGINT) AS net, "
-                    "sum(CAST(x.net AS DOUBLE) * x.net) AS net_sq, ")
-"""The per-level columns of :func:`by_position` and :func:`by_up_card` with ``by_level``."""
-
-
 def by_position(con: duckdb.DuckDBPyConnection, f: HandFilter, *, by_level: bool = False
                 ) -> pd.DataFrame:
     """Mean net by position: 7 & 8 seat (1 small blind ... N button), Big Two order of play,
     Rummoli seat counted from the dealer's left (1) to the dealer (N).  With ``by_level``
-    also per :data:`LEVEL`, with the net and the sum of squared nets (rows of one unit,
+    also per :func:`level_of`, with the net and the sum of squared nets (rows of one unit,
     which ``logic.in_big_blinds`` combines over 7 & 8's stakes)."""
     cond, params = facts_where(f)
-    level = _BY_LEVEL if by_level else ""
+    if by_level:
+        rows = _frame(con, f"""
+            SELECT x.game, x.stakes, x.rules, x.num_players AS players, x.position,
+                   count(*) AS hands, CAST(sum(x.net) AS BIGINT) AS net,
+                   sum(CAST(x.net AS DOUBLE) * x.net) AS net_sq
+            FROM seat_facts x
+            WHERE {cond}
+            GROUP BY ALL
+        """, params)
+        out = _by_levels(rows, ["game", "level", "players", "position"],
+                         ["hands", "net", "net_sq"])
+        out["mean"] = out["net"] / out["hands"]
+        out["sd"] = _sd(out)
+        return out.sort_values(["game", "level", "players", "position"], ignore_index=True)
     return _frame(con, f"""
-        SELECT x.game, {level}x.num_players AS players, x.position,
+        SELECT x.game, x.num_players AS players, x.position,
                count(*) AS hands, avg(x.net) AS mean, stddev_samp(x.net) AS sd
         FROM seat_facts x
         WHERE {cond}
-        GROUP BY ALL ORDER BY ALL
+        GROUP BY ALL ORDER BY x.game, players, position
     """, params)
 
 
 def by_up_card(con: duckdb.DuckDBPyConnection, f: HandFilter, *, by_level: bool = False
                ) -> pd.DataFrame:
     """7 & 8: mean net by the rank of the card the player turned up (with ``by_level``: per
-    stake level too, as :func:`by_position`)."""
+    stake level too, with the net and the sum of squared nets, as :func:`by_position`)."""
     cond, params = facts_where(f, game="seveneight")
-    level = _BY_LEVEL if by_level else ""
+    if by_level:
+        return _frame(con, f"""
+            SELECT x.stakes AS level, x.up_rank, count(*) AS hands,
+                   CAST(sum(x.net) AS BIGINT) AS net,
+                   sum(CAST(x.net AS DOUBLE) * x.net) AS net_sq, avg(x.net) AS mean,
+                   stddev_samp(x.net) AS sd
+            FROM seat_facts x
+            WHERE x.up AND {cond}
+            GROUP BY ALL
+        """, params)
     return _frame(con, f"""
-        SELECT {level}x.up_rank, count(*) AS hands, avg(x.net) AS mean,
-               stddev_samp(x.net) AS sd
+        SELECT x.up_rank, count(*) AS hands, avg(x.net) AS mean, stddev_samp(x.net) AS sd
         FROM seat_facts x
         WHERE x.up AND {cond}
         GROUP BY ALL
@@ -736,7 +783,7 @@ def allin_totals(con: duckdb.DuckDBPyConnection, f: HandFilter, *, by_level: boo
     with ``by_level`` per stake level too (``level`` after the player: chips of one
     stake each)."""
     cond, params = facts_where(f, game="seveneight")
-    level = f"{LEVEL} AS level, " if by_level else ""
+    level = "x.stakes AS level, " if by_level else ""  # a 7 & 8 level is its stakes
     return _frame(con, f"""
         SELECT x.player, {level}count(*) AS hands, count(*) FILTER (WHERE x.all_in) AS all_in_hands,
                CAST(sum(x.net) AS BIGINT) AS net,
@@ -799,7 +846,8 @@ def pot_winners(con: duckdb.DuckDBPyConnection, f: HandFilter) -> pd.DataFrame:
 def pot_streaks(con: duckdb.DuckDBPyConnection, f: HandFilter) -> pd.DataFrame:
     """Per pot and ``since`` (rounds since the pot was last won within its game): rounds,
     mean chips on the pot before the round's antes, how often it was won, and the antes
-    actually paid in: ``paid_in`` (chips) over ``paid_rounds`` (rounds that paid some).
+    actually paid in: ``paid_in`` (chips) over ``paid_rounds`` (rounds that paid some), and
+    ``mean_before_paid``, the mean chips before the round over those rounds alone.
 
     A round that clears a pot without a winner (the end-of-game finale moves the board
     into its own pot) is stored with negative ``antes`` (``before + antes - amount =
@@ -818,7 +866,8 @@ def pot_streaks(con: duckdb.DuckDBPyConnection, f: HandFilter) -> pd.DataFrame:
                    count(*) FILTER (WHERE x.won_by IS NOT NULL) AS won,
                    CAST(coalesce(sum(x.antes) FILTER (WHERE x.antes > 0), 0) AS BIGINT)
                        AS paid_in,
-                   count(*) FILTER (WHERE x.antes > 0) AS paid_rounds
+                   count(*) FILTER (WHERE x.antes > 0) AS paid_rounds,
+                   avg(x.before) FILTER (WHERE x.antes > 0) AS mean_before_paid
             FROM pot_facts x WHERE {cond}
             GROUP BY x.pot, x.since_all ORDER BY pot_order, since
         """, params)
@@ -848,7 +897,8 @@ def pot_streaks(con: duckdb.DuckDBPyConnection, f: HandFilter) -> pd.DataFrame:
         SELECT pot, any_value(pot_order) AS pot_order, since, count(*) AS rounds,
                avg(before) AS mean_before, count(*) FILTER (WHERE won) AS won,
                CAST(coalesce(sum(antes) FILTER (WHERE antes > 0), 0) AS BIGINT) AS paid_in,
-               count(*) FILTER (WHERE antes > 0) AS paid_rounds
+               count(*) FILTER (WHERE antes > 0) AS paid_rounds,
+               avg(before) FILTER (WHERE antes > 0) AS mean_before_paid
         FROM counted GROUP BY pot, since ORDER BY pot_order, since
     """, params)
 

@@ -84,7 +84,7 @@ def test_the_dashboard_end_to_end(server: str, browser_page: Any, browser_db: Pa
     _open(page, f"{server}/replayer", "Hand replayer")
     page.locator(".hl-card").first.wait_for()
     page.get_by_text(re.compile(r"Step \d+ of \d+")).wait_for()
-    hand = re.search(r"hand=(-?\d+)", page.url)
+    hand = re.search(r"hand=([0-9a-f]{16})\b", page.url)  # the short id people copy
     assert hand is not None
     cards_at_end = page.locator(".hl-card").count()
     _settle(page)
@@ -123,7 +123,8 @@ def test_the_dashboard_end_to_end(server: str, browser_page: Any, browser_db: Pa
     with page.expect_download() as download_info:
         page.get_by_role("button", name=re.compile("HTML report of these filters")).click()
     report = Path(download_info.value.path()).read_text(encoding="utf-8")
-    assert "<h2>Overview</h2>" in report and "<h2>Win rates</h2>" in report
+    assert "<h2>Contents</h2>" in report and "<h2>Overview</h2>" in report
+    assert "<h2>7 &amp; 8</h2>" in report
     assert "215 hands in 3 game(s)" in report
     assert re.search(r"<script[^>]+src=", report) is None  # opens offline
 
@@ -144,6 +145,8 @@ def test_the_dashboard_end_to_end(server: str, browser_page: Any, browser_db: Pa
     _settle(page)
     assert re.search(r"[?&]tab=Big(\+|%20)Two", page.url), page.url
     assert page.locator('[data-testid="stException"]').count() == 0
+    page.locator(".js-plotly-plot").last.wait_for()
+    _shot(page, "win-rates-bigtwo")
 
     # Big Two deals against the exact theory; Rummoli strengths against the poker pots won.
     for path, title, heading, name in (
@@ -165,6 +168,6 @@ def test_screenshots_were_saved() -> None:
     if not (SCREENSHOTS / "overview.png").exists():
         pytest.skip("the end-to-end test did not run")
     for name in ("overview", "upload", "replayer", "replayer-equities", "win-rates", "pots",
-                 "hand-types", "hand-types-bigtwo", "win-rates-rummoli"):
+                 "hand-types", "hand-types-bigtwo", "win-rates-rummoli", "win-rates-bigtwo"):
         assert (SCREENSHOTS / f"{name}.png").stat().st_size > 10_000
 

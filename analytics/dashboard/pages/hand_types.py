@@ -35,15 +35,19 @@ def _fit(title: str, observed: pd.Series, theory: pd.Series | None, key: str) ->
     if theory is None:
         table = pd.DataFrame({"category": observed.index, "observed": observed.to_numpy()})
         table["observed_share"] = table["observed"] / max(1, int(table["observed"].sum()))
+        table["category"] = logic.category_words(table["category"])
         st.plotly_chart(charts.observed_vs_theory(table, title), key=f"chart_{key}")
-        st.dataframe(table, hide_index=True)
-        ui.download_buttons(table, key, key=key)
+        shown = logic.human_table(table, logic.FIT_HEADERS, decimals=4)
+        st.dataframe(shown, hide_index=True)
+        ui.download_buttons(shown, key, key=key)
         return
     fit = logic.goodness_of_fit(observed, theory)
-    st.plotly_chart(charts.observed_vs_theory(fit.table, title), key=f"chart_{key}")
+    worded = fit.table.assign(category=logic.category_words(fit.table["category"]))
+    st.plotly_chart(charts.observed_vs_theory(worded, title), key=f"chart_{key}")
     st.caption(_test_words(fit))
-    st.dataframe(fit.table, hide_index=True)
-    ui.download_buttons(fit.table, key, key=key)
+    shown = logic.human_table(worded, logic.FIT_HEADERS, decimals=4)
+    st.dataframe(shown, hide_index=True)
+    ui.download_buttons(shown, key, key=key)
 
 
 def _test_words(fit: logic.Fit) -> str:
@@ -67,7 +71,9 @@ def _players(counts: pd.DataFrame, labels: list[str], key: str) -> None:
         table = (counts.pivot_table(index="player", columns="category", values="hands",
                                     aggfunc="sum", fill_value=0)
                  .reindex(columns=labels, fill_value=0))
-        shares = table.div(table.sum(axis=1), axis=0).reset_index()
+        shares = table.div(table.sum(axis=1), axis=0).round(4)
+        shares.columns = logic.category_words(pd.Series(shares.columns)).tolist()
+        shares = shares.reset_index()
         st.dataframe(shares, hide_index=True)
         ui.download_buttons(shares, f"{key}-players", key=f"{key}_players")
 
@@ -107,7 +113,8 @@ def _rummoli() -> None:
                 for size in hands["size"].unique().tolist()}
     fits = {size: logic.goodness_of_fit(counts, logic.poker_theory(size))
             for size, counts in observed.items() if 5 <= size <= logic.EXACT_POKER_MAX}
-    st.dataframe(_size_table(observed, fits), hide_index=True)
+    st.dataframe(logic.human_table(_size_table(observed, fits), logic.SIZE_HEADERS, decimals=4),
+                 hide_index=True)
     # One chart, of the chosen size (the most dealt first): a chart per size cost about
     # 55 ms of Plotly each, seven sizes at a million hands.
     sizes = sorted(observed, key=lambda n: (-int(observed[n].sum()), n))
@@ -158,6 +165,7 @@ def _bigtwo_dealt() -> None:
     for size, straights, four in groups.itertuples(index=False):
         table = held[(held["size"] == size) & (held["straights"] == straights)
                      & (held["four_card_plays"] == four)].reset_index(drop=True)
+        table["category"] = logic.category_words(table["category"])
         label = f"{size}-card deals, straights {straights}" + (
             ", four-card plays" if four else "")
         st.plotly_chart(charts.observed_vs_theory(table, f"Big Two: deals holding each "
@@ -166,9 +174,11 @@ def _bigtwo_dealt() -> None:
     st.caption("Share of deals holding at least one play of each kind, against the exact "
                "chance (counted over ranks and suits under the game's straights and "
                "four-card-plays knobs); the kinds overlap, so each has its own two-sided "
-               "binomial test (p_value) instead of one chi-square.")
-    st.dataframe(held, hide_index=True)
-    ui.download_buttons(held, "bigtwo-deals-hold", key="bigtwo-held")
+               "binomial test (p-value) instead of one chi-square.")
+    shown = logic.human_table(held.assign(category=logic.category_words(held["category"])),
+                              logic.HELD_HEADERS, decimals=4)
+    st.dataframe(shown, hide_index=True)
+    ui.download_buttons(shown, "bigtwo-deals-hold", key="bigtwo-held")
 
 
 def _bigtwo() -> None:

@@ -52,10 +52,10 @@ def render() -> None:
     growth = logic.pot_growth(streaks)
     st.plotly_chart(charts.streak_lengths(streaks), key="streaks")
     st.plotly_chart(charts.pot_growth(growth), key="growth")
-    st.caption("Expected: every round's antes stay on the pot (rounds carried over × the "
-               "pot's mean antes per round that paid some in; the end-of-game round that "
-               "clears a pot pays nothing in); observed: the mean chips on the pot before "
-               "the round.")
+    st.caption("Over the rounds that paid antes in (the end-of-game rounds pay none and may "
+               "clear the board: they are left out). Expected: every ante stays on the pot, "
+               "rounds carried over × the pot's mean antes per round; observed: the mean "
+               "chips on the pot before the round.")
     growth_table = logic.human_table(growth, logic.POT_GROWTH_HEADERS)
     st.dataframe(growth_table, hide_index=True)
     ui.download_buttons(growth_table, "pot-growth", key="growth")

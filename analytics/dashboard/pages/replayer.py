@@ -10,7 +10,7 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from analytics.dashboard import ui
+from analytics.dashboard import logic, ui
 from analytics.dashboard.cards import cards_html, chips_html
 from analytics.dashboard.replayer import (
     Step,
@@ -44,7 +44,8 @@ def _label(row: Mapping[Hashable, Any]) -> str:
     where = row["session"] if pd.notna(row["session"]) else ""
     number = f" r{int(row['round'])}" if pd.notna(row["round"]) else ""
     winner = f" · won by {row['winner']}" if pd.notna(row["winner"]) else ""
-    return (f"{day}{clock} · {row['game']} · {where}{number} · {row['players']}{winner} "
+    game = logic.GAME_NAMES.get(str(row["game"]), str(row["game"]))
+    return (f"{day}{clock} · {game} · {where}{number} · {row['players']}{winner} "
             f"· {hand_id_hex(int(row['hand_id']))}")
 
 
@@ -64,8 +65,9 @@ def _seats_html(hand: HandHistory, step: Step, stored: StoredEquities | None) ->
         visible = cards_html(step.visible[seat], empty="")
         stack = step.stacks[seat] if seat < len(step.stacks) else None
         net = "" if step.nets is None else f"{step.nets[seat]:+d}"
-        cells = [f"<b>{name}</b>{' (folded)' if folded else ''}", holding, visible]
-        if chips:
+        cells = [f"<b>{name}</b>{' (folded)' if folded else ''}", holding]
+        if chips:  # Big Two has no cards face up nor a showdown, nor chips
+            cells.append(visible)
             cells += [chips_html(stack) if stack is not None else "",
                       str(step.committed[seat]) if stack is not None else ""]
         cells.append(net)
@@ -73,8 +75,9 @@ def _seats_html(hand: HandHistory, step: Step, stored: StoredEquities | None) ->
             text = stored.cells[seat] if shown else "—"
             cells.append(escape(text or "not in the all-in"))
         rows.append("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
-    heads = ["player", "cards held", "face up / shown",
-             *(["stack (chips)", "put in (chips)"] if chips else []), f"result ({unit})"]
+    heads = ["player", "cards held",
+             *(["face up / shown", "stack (chips)", "put in (chips)"] if chips else []),
+             f"result ({unit})"]
     if stored is not None:
         heads.append(escape(stored.heading))
     head = "".join(f"<th style='text-align:left;padding:4px 10px'>{h}</th>" for h in heads)
@@ -157,8 +160,10 @@ def render() -> None:
         st.error(f"There is no hand {shown_id} in the database.")
         return
     info = head.iloc[0]
-    st.caption(f"{info['game']} · {info['variant']} · hand id `{shown_id}` · from "
-               f"{info['source_file']} (hand {info['source_index']}, line {info['source_line']})")
+    st.caption(f"{logic.GAME_NAMES.get(str(info['game']), info['game'])} · {info['variant']} · "
+               f"hand id `{shown_id}` · from {logic.short_name(str(info['source_file']))} "
+               f"(hand {info['source_index']}, line {info['source_line']})",
+               help=f"File: {info['source_file']}")
     last = len(steps) - 1
     key = f"replayer_step_{chosen}"
     if key not in st.session_state:

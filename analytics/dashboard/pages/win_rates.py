@@ -19,7 +19,7 @@ from analytics.warehouse.equity_views import BIGTWO_FEATURES
 from analytics.warehouse.views import SPLIT_PARTS, HandFilter
 
 _RANKS = list("23456789TJQKA")
-# The knob each game's results are counted under, beside the game (views.LEVEL's words).
+# The knob each game's results are counted under, beside the game (views.level_of's words).
 _LEVEL_KNOB = {"bigtwo": ("scoring", "scoring rule"), "rummoli": ("ante", "ante")}
 
 
@@ -80,8 +80,7 @@ def _seveneight(results: pd.DataFrame, only: HandFilter) -> None:
     st.caption("A big blind is the stake's opening bet (min_bet; the small bet in fixed "
                "limit): each stake's chips are divided by its own big blind before they are "
                "added.")
-    levels = logic.human_table(logic.level_results(results, "seveneight"),
-                               logic.level_headers("seveneight"))
+    levels = logic.level_table(results, "seveneight")
     with st.expander("Chips per hand at each stake level"):
         st.dataframe(levels, hide_index=True)
         ui.download_buttons(levels, "seveneight-by-stakes", key="levels_seveneight")
@@ -133,7 +132,7 @@ def _by_level(game: str, results: pd.DataFrame, only: HandFilter) -> None:
                                        title=f"Win rate per player ({words} {value})",
                                        y_title=unit, per=f"{logic.PER[game]}s"),
                     key=f"ci_{game}")
-    shown = logic.human_table(table, logic.level_headers(game))
+    shown = logic.level_table(rows[rows["level"] == level].assign(game=game), game)
     st.dataframe(shown, hide_index=True)
     ui.download_buttons(shown, f"{game}-win-rates", key=f"win_rates_{game}")
     totals = table[["player", "hands", "net"]]
