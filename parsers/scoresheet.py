@@ -3,13 +3,12 @@
 The format is the one of the public repository yawnoc/big-two-scorer (its README; MIT-0),
 implemented here from that description.  One record per line:
 
-| line | meaning |
-|---|---|
-| ``yyyy-mm-dd`` | the date of the games below |
-| ``F=<n>`` | the fry threshold from here on (default 10) |
-| ``<P1> <P2> ...`` | the players of the games below (no leading digit, no ``#`` or ``*``) |
-| ``<L1> <L2> ...`` | one game: the cards each player had left, in name order; ``t`` after a number marks the player who takes on all losses |
-| ``# ...`` | a comment, on its own line or after any of the above |
+- ``yyyy-mm-dd``: the date of the games below;
+- ``F=<n>``: the fry threshold from here on (default 10);
+- ``<P1> <P2> ...``: the players of the games below (no leading digit, no ``#`` or ``*``);
+- ``<L1> <L2> ...``: one game, the cards each player had left, in name order; ``t`` after
+  a number marks the player who takes on all losses;
+- ``# ...``: a comment, on its own line or after any of the above.
 
 Each losses line becomes an outcome-only Big Two game (:attr:`HandHistory.cards_left`,
 ``scoring = "zero_sum"`` with the sheet's ``fry_threshold``), numbered by its position among
@@ -171,7 +170,8 @@ def _names_problem(tokens: list[str]) -> str | None:
     if starred is not None:
         return f"player name {starred!r} holds '*' (the summary's total row)"
     if not low <= len(tokens) <= high:
-        return f"Big Two is played by {low} to {high} players, not {len(tokens)} ({' '.join(tokens)})"
+        return (f"Big Two is played by {low} to {high} players, not {len(tokens)} "
+                f"({' '.join(tokens)})")
     if len(set(tokens)) != len(tokens):
         return f"a player is named twice ({' '.join(tokens)})"
     return None
