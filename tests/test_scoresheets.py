@@ -356,3 +356,25 @@ def test_zero_sum_scores_sum_to_zero(left: list[int], threshold: int,
         f"fry_threshold = {threshold}\ncards_left = {left!r}\nas_recorded = true\n"
         + (f"takes_all_losses = {taker}\n" if taker else ""))
     assert replay(hand).nets == scores
+
+
+def test_migration_9_fills_the_scores_of_games_held(tmp_path: Path) -> None:
+    """A database at version 8 holding played Big Two games gets their bigtwo_scores rows
+    from migration 9: the rows the ingest itself writes."""
+    from analytics.warehouse.connection import writer
+    from analytics.warehouse.schema import migrate
+
+    db = tmp_path / "w.duckdb"
+    ingest([SAMPLES / "bigtwo-club.phhs", SAMPLES / "bigtwo-house-rules.phhs"], db, workers=0)
+    query = "SELECT * FROM bigtwo_scores ORDER BY hand_id, seat"
+    with writer(db) as con:
+        loaded = con.execute(query).fetchall()
+        con.execute("DROP TABLE bigtwo_scores")
+        con.execute("DELETE FROM schema_version WHERE version = 9")
+        assert migrate(con) == [9]
+        assert con.execute(query).fetchall() == loaded
+        ranked = con.execute("SELECT count(*) FROM hands WHERE game = 'bigtwo' AND "
+                             "rules->>'scoring' = 'rank'").fetchall()[0][0]
+        scored = con.execute("SELECT count(DISTINCT hand_id) FROM bigtwo_scores").fetchall()[0][0]
+        games = con.execute("SELECT count(*) FROM hands WHERE game = 'bigtwo'").fetchall()[0][0]
+    assert len(loaded) > 0 and ranked > 0 and scored == games - ranked
