@@ -367,12 +367,21 @@ def test_migration_9_fills_the_scores_of_games_held(tmp_path: Path) -> None:
     db = tmp_path / "w.duckdb"
     ingest([SAMPLES / "bigtwo-club.phhs", SAMPLES / "bigtwo-house-rules.phhs"], db, workers=0)
     query = "SELECT * FROM bigtwo_scores ORDER BY hand_id, seat"
+    rules = ("SELECT (SELECT list(rules ORDER BY hand_id) FROM hands), "
+             "(SELECT list(rules ORDER BY hand_id, seat) FROM seat_facts), "
+             "(SELECT list(rules ORDER BY hand_id) FROM hand_facts)")
     with writer(db) as con:
         loaded = con.execute(query).fetchall()
+        knobs = con.execute(rules).fetchall()
+        assert '"fry_threshold": 10, "lead_card"' in str(knobs)
         con.execute("DROP TABLE bigtwo_scores")
+        for table in ("hands", "seat_facts", "hand_facts"):  # as version 8 wrote them
+            con.execute(f"UPDATE {table} SET rules = replace(rules, '\"fry_threshold\": 10, ', '')")
+        assert "fry_threshold" not in str(con.execute(rules).fetchall())
         con.execute("DELETE FROM schema_version WHERE version = 9")
         assert migrate(con) == [9]
         assert con.execute(query).fetchall() == loaded
+        assert con.execute(rules).fetchall() == knobs
         ranked = con.execute("SELECT count(*) FROM hands WHERE game = 'bigtwo' AND "
                              "rules->>'scoring' = 'rank'").fetchall()[0][0]
         scored = con.execute("SELECT count(DISTINCT hand_id) FROM bigtwo_scores").fetchall()[0][0]

@@ -27,7 +27,7 @@ from analytics.warehouse.facts import (
     fill_seats_v6,
 )
 from analytics.warehouse.facts import fill_missing_hands as fill_hand_facts
-from analytics.warehouse.scores import SCORES_TABLE, fill_missing_scores
+from analytics.warehouse.scores import RULES_WITH_THRESHOLD, SCORES_TABLE, fill_missing_scores
 
 __all__ = ["LATEST_VERSION", "MIGRATIONS", "TABLES", "VIEWS", "Migration", "migrate",
            "schema_version"]
@@ -348,7 +348,8 @@ MIGRATIONS: Final = (
     Migration(8, "seat_facts: Big Two plays counted by kind, backfilled", PLAY_KINDS_V8,
               backfill=fill_missing_play_kinds),
     Migration(9, "bigtwo_scores: Big Two cards left, fries, real losses, zero-sum scores, "
-                 "backfilled", (SCORES_TABLE,), backfill=fill_missing_scores),
+                 "backfilled; fry_threshold in the Big Two rules",
+              (*RULES_WITH_THRESHOLD, SCORES_TABLE), backfill=fill_missing_scores),
 )
 LATEST_VERSION: Final = MIGRATIONS[-1].version
 

@@ -31,6 +31,7 @@ from parsers.knobs import BigTwoRules, BigTwoScoring
 from parsers.model import HandHistory
 
 __all__ = [
+    "RULES_WITH_THRESHOLD",
     "SCORES_SCHEMA",
     "SCORES_TABLE",
     "SUMMARY_COLUMNS",
@@ -62,6 +63,15 @@ SCORES_TABLE: Final = """
         outcome_only     BOOLEAN NOT NULL
     )
 """
+
+RULES_WITH_THRESHOLD: Final = tuple(
+    f"UPDATE {table} SET rules = replace(rules, '\"lead_card\"', "
+    f"'\"fry_threshold\": 10, \"lead_card\"') "
+    f"WHERE game = 'bigtwo' AND NOT contains(rules, '\"fry_threshold\"')"
+    for table in ("hands", "seat_facts", "hand_facts"))
+"""Migration 9: the Big Two rule sets stored before the ``fry_threshold`` knob get it at its
+default, in the text the ingest writes (``json.dumps`` with sorted keys: it goes just
+before ``lead_card``), so every Big Two row's ``rules`` lists the same knobs."""
 
 SUMMARY_COLUMNS: Final = ("name", "is_regular", "game_count", "win_count", "fry_count",
                           "real_losses", "net_score", "win_fraction", "fry_fraction",
