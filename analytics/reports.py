@@ -24,7 +24,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from analytics.dashboard import charts, logic
-from analytics.warehouse import equity_views, views
+from analytics.warehouse import equity_views, scores, views
 from analytics.warehouse.views import HandFilter
 
 __all__ = [
@@ -171,6 +171,7 @@ def build_report(con: duckdb.DuckDBPyConnection, f: HandFilter, *,
     win.tables["positions"] = tables["positions"]
     sections.append(win)
     if "bigtwo" in games:
+        sections.append(_score_keeper_section(con, f))
         places = views.bigtwo_places(con, f)
         left = views.bigtwo_cards_left(con, f)
         twos = logic.feature_table(equity_views.bigtwo_feature_results(con, f, feature="twos"))
@@ -217,6 +218,25 @@ def build_report(con: duckdb.DuckDBPyConnection, f: HandFilter, *,
             shown.figures.append(charts.observed_vs_theory(table, f"{game}: hands shown"))
         sections.append(shown)
     return Report(title, f.describe(), dt.datetime.now().replace(microsecond=0), sections)
+
+
+def _score_keeper_section(con: duckdb.DuckDBPyConnection, f: HandFilter) -> Section:
+    """Big Two as a score keeper counts it (analytics.warehouse.scores): the summary and the
+    three scatter plots of the dashboard's Win rates page."""
+    summary = scores.bigtwo_score_summary(con, f)
+    line = logic.zero_sum_line(summary, scores.seats_per_game(con, f))
+    sheets = scores.outcome_only_games(con, f)
+    text = ("Per player: games, wins, fries, real losses (cards left, doubled when fried, "
+            "tripled with 13) and zero-sum net score, with their per-game values; regular "
+            "players (a quarter of the games or more) marked; the last row is the table. "
+            "Real losses per game against win fraction, fry fraction and net score per game, "
+            "the last with the theoretical line s = n(l* − l).")
+    if sheets:
+        text += (f" {sheets:,} of the games are outcome-only (score sheets): the sections "
+                 "that need the deal or the plays leave them out.")
+    return Section("Big Two score keeper", text,
+                   [charts.score_scatter(summary, y, line) for y in charts.SCORE_AXES],
+                   {"bigtwo_score_keeper": logic.score_keeper_table(summary)})
 
 
 _STYLE: Final = """

@@ -13,7 +13,7 @@ express costs about 0.15 s and a template 0.07 s per figure, against under
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, Final
 
 import pandas as pd
 import plotly.graph_objects as go
@@ -31,6 +31,7 @@ __all__ = [
     "hands_over_time",
     "observed_vs_theory",
     "pot_growth",
+    "score_scatter",
     "share_vs_expected",
     "split_bars",
     "streak_lengths",
@@ -240,4 +241,50 @@ def calibration(table: pd.DataFrame) -> go.Figure:
         customdata=table["rounds"],
         hovertemplate="expected %{x:.2f}: realised %{y:.2f}<br>%{customdata} rounds"
                       "<extra></extra>"))
+    return figure
+
+
+SCORE_AXES: Final = {
+    "win_fraction": "win fraction",
+    "fry_fraction": "fry fraction",
+    "net_score_per_game": "net score per game",
+}
+"""The score keeper's scatter plots: y column -> axis words (x: real losses per game)."""
+
+
+def score_scatter(summary: pd.DataFrame, y: str,
+                  line: tuple[float, float] | None = None) -> go.Figure:
+    """Big Two: each player's real losses per game against ``y`` (a key of
+    :data:`SCORE_AXES`), regular players (a quarter of the games or more) as filled circles,
+    the others hollow, the table's average player (``*``) as a cross; with ``line`` =
+    (n, l*) the theoretical net score s = n(l* - l)."""
+    words = SCORE_AXES[y]
+    title = f"Real losses per game against {words}"
+    if summary.empty:
+        return empty(title)
+    figure = _figure(title, x_title="real losses per game", y_title=words, height=420)
+    players = summary[summary["name"] != "*"]
+    for regular, symbol, label in ((True, "circle", "regular"),
+                                   (False, "circle-open", "not regular")):
+        rows = players[players["is_regular"].astype(bool) == regular]
+        if rows.empty:
+            continue
+        figure.add_trace(go.Scatter(
+            x=rows["real_losses_per_game"], y=rows[y], mode="markers+text", name=label,
+            text=rows["name"], textposition="top center",
+            marker={"symbol": symbol, "size": 11, "color": "#1f77b4"}))
+    total = summary[summary["name"] == "*"]
+    if not total.empty:
+        figure.add_trace(go.Scatter(
+            x=total["real_losses_per_game"], y=total[y], mode="markers+text",
+            name="average player (*)", text=["*"], textposition="top center",
+            marker={"symbol": "x", "size": 12, "color": "#444"}))
+    if line is not None and y == "net_score_per_game":
+        seats, average = line
+        low = min(0.0, float(summary["real_losses_per_game"].min()))
+        high = float(summary["real_losses_per_game"].max()) * 1.05 + 0.5
+        figure.add_trace(go.Scatter(
+            x=[low, high], y=[seats * (average - low), seats * (average - high)],
+            mode="lines", name=f"s = {seats:g}(l* − l), l* = {average:.3g}",
+            line={"color": "#d62728", "dash": "dash"}))
     return figure

@@ -39,6 +39,7 @@ __all__ = [
     "bigtwo_score_summary",
     "fill_missing_scores",
     "outcome_only_games",
+    "seats_per_game",
 ]
 
 SCORES_SCHEMA: Final = pa.schema([
@@ -181,6 +182,21 @@ def bigtwo_score_summary(con: duckdb.DuckDBPyConnection, f: HandFilter | None = 
     """
     used = {key: value for key, value in params.items() if f"${key}" in sql}
     return con.execute(sql, used).fetchdf()
+
+
+def seats_per_game(con: duckdb.DuckDBPyConnection, f: HandFilter | None = None
+                   ) -> float | None:
+    """Players per Big Two game among the games the summary counts (4 at full tables): the
+    n of the theoretical line s = n(l* - l) the dashboard draws; None without games."""
+    cond, params = facts_where(f or HandFilter(), game="bigtwo")
+    sql = f"""
+        SELECT count(*) / count(DISTINCT b.hand_id) FROM bigtwo_scores b
+        JOIN seat_facts x ON x.hand_id = b.hand_id AND x.seat = b.seat
+        WHERE {cond}
+    """
+    used = {key: value for key, value in params.items() if f"${key}" in sql}
+    found = con.execute(sql, used).fetchall()[0][0]
+    return None if found is None else float(found)
 
 
 def outcome_only_games(con: duckdb.DuckDBPyConnection, f: HandFilter | None = None) -> int:

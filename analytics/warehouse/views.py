@@ -609,12 +609,17 @@ def bigtwo_places(con: duckdb.DuckDBPyConnection, f: HandFilter) -> pd.DataFrame
 
 
 def bigtwo_cards_left(con: duckdb.DuckDBPyConnection, f: HandFilter) -> pd.DataFrame:
-    """Big Two: how many games ended with each number of cards left in a player's hand."""
+    """Big Two: how many games ended with each number of cards left in a player's hand
+    (played games: dealt minus played; outcome-only games: as the score sheet records it,
+    from ``bigtwo_scores``)."""
     cond, params = facts_where(f, game="bigtwo")
     return _frame(con, f"""
-        SELECT x.player, CAST(x.cards_left AS HUGEINT) AS cards_left, count(*) AS games
+        SELECT x.player, CAST(coalesce(x.cards_left, b.cards_left) AS HUGEINT) AS cards_left,
+               count(*) AS games
         FROM seat_facts x
-        WHERE x.cards_left IS NOT NULL AND {cond}
+        LEFT JOIN bigtwo_scores b ON b.hand_id = x.hand_id AND b.seat = x.seat
+                                 AND x.cards_left IS NULL
+        WHERE coalesce(x.cards_left, b.cards_left) IS NOT NULL AND {cond}
         GROUP BY ALL ORDER BY x.player, cards_left
     """, params)
 
