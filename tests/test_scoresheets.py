@@ -387,3 +387,22 @@ def test_migration_9_fills_the_scores_of_games_held(tmp_path: Path) -> None:
         scored = con.execute("SELECT count(DISTINCT hand_id) FROM bigtwo_scores").fetchall()[0][0]
         games = con.execute("SELECT count(*) FROM hands WHERE game = 'bigtwo'").fetchall()[0][0]
     assert len(loaded) > 0 and ranked > 0 and scored == games - ranked
+
+
+def test_replayer_rebuilds_a_sheet_game(tmp_path: Path) -> None:
+    """The hand replayer rebuilds an outcome-only game from the warehouse (its cards left
+    from bigtwo_scores) and settles it as the ingest did."""
+    from analytics.dashboard.replayer import hand_from_detail, replay_steps
+    from analytics.warehouse import views
+
+    db = tmp_path / "w.duckdb"
+    ingest([SHEETS / "simple.txt"], db, workers=0)
+    games = sheet_hands(read_score_sheet((SHEETS / "simple.txt").read_text()).games)
+    with reader(db) as con:
+        for game in games:
+            rebuilt = hand_from_detail(views.hand_detail(con, hand_id(game)))
+            assert (rebuilt.cards_left, rebuilt.takes_all_losses) == (
+                game.cards_left, game.takes_all_losses)
+            steps = replay_steps(rebuilt)
+            assert steps[-1].nets == replay(game).nets
+            assert "cards left" in steps[-1].words

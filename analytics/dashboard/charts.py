@@ -259,10 +259,11 @@ def score_scatter(summary: pd.DataFrame, y: str,
     the others hollow, the table's average player (``*``) as a cross; with ``line`` =
     (n, l*) the theoretical net score s = n(l* - l)."""
     words = SCORE_AXES[y]
-    title = f"Real losses per game against {words}"
+    title = f"{words.capitalize()} against real losses"
     if summary.empty:
         return empty(title)
-    figure = _figure(title, x_title="real losses per game", y_title=words, height=420)
+    figure = _figure(title, x_title="real losses per game", y_title=words, height=440,
+                     legend={"orientation": "h", "y": -0.22, "x": 0})
     players = summary[summary["name"] != "*"]
     for regular, symbol, label in ((True, "circle", "regular"),
                                    (False, "circle-open", "not regular")):
@@ -281,10 +282,11 @@ def score_scatter(summary: pd.DataFrame, y: str,
             marker={"symbol": "x", "size": 12, "color": "#444"}))
     if line is not None and y == "net_score_per_game":
         seats, average = line
-        low = min(0.0, float(summary["real_losses_per_game"].min()))
-        high = float(summary["real_losses_per_game"].max()) * 1.05 + 0.5
+        losses = summary["real_losses_per_game"].astype(float)
+        spread = max(0.5, float(losses.max() - losses.min()) * 0.05)
+        low, high = float(losses.min()) - spread, float(losses.max()) + spread
         figure.add_trace(go.Scatter(
             x=[low, high], y=[seats * (average - low), seats * (average - high)],
-            mode="lines", name=f"s = {seats:g}(l* − l), l* = {average:.3g}",
+            mode="lines", name=f"s = {seats:g}(l* − l)",
             line={"color": "#d62728", "dash": "dash"}))
     return figure
