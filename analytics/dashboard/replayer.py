@@ -125,14 +125,13 @@ def hand_from_detail(detail: dict[str, pd.DataFrame]) -> HandHistory:
             line=_int_or_none(row.line) or 0))
     board = detail.get("board")
     scores = detail.get("scores")
-    outcome = {}
+    left: tuple[int, ...] | None = None
+    taker: int | None = None
     if game is Game.BIGTWO and scores is not None and not scores.empty:
         # An outcome-only game (a score sheet's line): its cards left, who took on all losses.
         left = tuple(int(v) for v in scores.sort_values("seat")["cards_left"])
-        takers = [int(seat) for seat, flag in zip(scores["seat"], scores["takes_all_losses"],
-                                                  strict=True) if bool(flag)]
-        outcome = {"cards_left": left, "takes_all_losses": takers[0] if takers else None,
-                   "as_recorded": True if left.count(0) != 1 else None}
+        taker = next((int(seat) for seat, flag in zip(
+            scores["seat"], scores["takes_all_losses"], strict=True) if bool(flag)), None)
     board_before = None
     if game is Game.RUMMOLI and board is not None and not board.empty:
         board_before = tuple(int(v) for v in board.sort_values("pot_order")["before"].tolist())
@@ -149,7 +148,8 @@ def hand_from_detail(detail: dict[str, pd.DataFrame]) -> HandHistory:
         dealer=_int_or_none(head["dealer"]), board_before=board_before,
         finale_pot=_str_or_none(head["finale_pot"]),
         table=_str_or_none(head["table_name"]),
-        **outcome,
+        cards_left=left, takes_all_losses=taker,
+        as_recorded=True if left is not None and left.count(0) != 1 else None,
     )
 
 
