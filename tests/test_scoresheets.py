@@ -406,3 +406,39 @@ def test_replayer_rebuilds_a_sheet_game(tmp_path: Path) -> None:
             steps = replay_steps(rebuilt)
             assert steps[-1].nets == replay(game).nets
             assert "cards left" in steps[-1].words
+
+
+def test_fry_threshold_moves_the_doubling_of_played_games() -> None:
+    """Played games under ``cards`` scoring with fry_threshold 7: the lean replay and the
+    full engine agree, and each loser pays L, 2L from 7 on, 3L with 13 (none played), as
+    counted here from the cards left."""
+    from analytics.rules import bigtwo
+    from analytics.simulate.bigtwo import simulate_bigtwo
+    from parsers.knobs import BigTwoRules
+
+    doubled = 0
+    for game in simulate_bigtwo(40, 3, 11, rules=BigTwoRules(fry_threshold=7)):
+        full = bigtwo.replay_full(game)
+        assert bigtwo._replay_lean(game) == full
+        left = full.extra["cards_left"]
+        assert isinstance(left, tuple)
+        paid = [0 if n == 0 else 3 * n if n == 13 else 2 * n if n >= 7 else n for n in left]
+        assert full.nets == tuple(sum(paid) if seat == full.winner else -paid[seat - 1]
+                                  for seat in range(1, 4))
+        doubled += sum(7 <= n < 13 for n in left)
+    assert doubled > 0
+
+
+def test_worker_pool_loads_a_sheet_as_inline(tmp_path: Path) -> None:
+    inline, pooled = tmp_path / "a.duckdb", tmp_path / "b.duckdb"
+    sources = [SHEETS / "2023-03-03.txt", SHEETS / "simple.txt"]
+    assert ingest(sources, inline, workers=0).loaded == 14
+    assert ingest(sources, pooled, workers=2).loaded == 14
+    rows = []
+    for db in (inline, pooled):
+        with reader(db) as con:
+            rows.append(con.execute("SELECT * EXCLUDE (loaded_at) FROM hands "
+                                    "ORDER BY hand_id").fetchall())
+            rows.append(con.execute("SELECT * FROM bigtwo_scores ORDER BY hand_id, seat")
+                        .fetchall())
+    assert rows[0] == rows[2] and rows[1] == rows[3]
