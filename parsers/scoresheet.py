@@ -35,6 +35,7 @@ __all__ = [
     "ScoreSheet",
     "SheetGame",
     "SheetProblem",
+    "decode_sheet",
     "looks_like_score_sheet",
     "read_score_sheet",
     "sheet_hands",
@@ -47,6 +48,11 @@ _DATE: Final = re.compile(r"\d{4}-\d{2}-\d{2}\Z")
 _THRESHOLD: Final = re.compile(r"F\s*=\s*(\S*)\Z")
 _LOSS: Final = re.compile(r"(-?\d+)(t?)\Z")
 _NUMBER_LINE: Final = re.compile(r"^[ \t]*-?\d+t?(?:[ \t]+-?\d+t?)+[ \t]*(?:#.*)?$", re.MULTILINE)
+_UNDECODED: Final = re.compile("[\udc80-\udcff]")
+"""A byte that was not UTF-8, as ``errors="surrogateescape"`` decodes it."""
+_LOSS_WORDS: Final = re.compile(r"[ \t]*[-\d]")
+"""A line that opens with a number: a losses line (names cannot start with a digit), so a
+bad byte in it still leaves it its game number, and the games after it keep theirs."""
 _MAX_THRESHOLD: Final = 2**31 - 1
 _DEFAULT_THRESHOLD: Final = BigTwoRules().fry_threshold
 
@@ -105,7 +111,10 @@ def looks_like_score_sheet(text: str) -> bool:
 
 
 def read_score_sheet(text: str) -> ScoreSheet:
-    """The games and bad lines of a sheet's text (a leading byte-order mark is skipped)."""
+    """The games and bad lines of a sheet's text (a leading byte-order mark is skipped).
+
+    Bytes that were not UTF-8, decoded with ``errors="surrogateescape"``
+    (:func:`decode_sheet`), make their line a bad line."""
     games: list[SheetGame] = []
     problems: list[SheetProblem] = []
     date: dt.date | None = None
@@ -113,7 +122,17 @@ def read_score_sheet(text: str) -> ScoreSheet:
     names: tuple[str, ...] | None = None
     names_problem: int | None = None  # the line of the rejected names line now in force
     position = 0
+    undecoded = _UNDECODED.search(text) is not None
     for number, raw in enumerate(text.removeprefix("\ufeff").splitlines(), start=1):
+        if undecoded and _UNDECODED.search(raw.split("#", 1)[0]):  # (a comment may hold any)
+            game = _LOSS_WORDS.match(raw) is not None
+            position += game  # a losses line still takes its game number
+            problems.append(SheetProblem(
+                number, raw.encode("utf-8", "surrogateescape").decode("utf-8", "replace"),
+                "not valid UTF-8", position if game else None))
+            if not game:  # names, most likely: the games under it have none
+                names, names_problem = None, number
+            continue
         line = raw.split("#", 1)[0].strip()
         if not line:
             continue
@@ -147,6 +166,12 @@ def read_score_sheet(text: str) -> ScoreSheet:
                 names, names_problem = None, number
                 problems.append(SheetProblem(number, raw, problem))
     return ScoreSheet(tuple(games), tuple(problems))
+
+
+def decode_sheet(data: bytes) -> str:
+    """A sheet's bytes as text: UTF-8, any other byte kept as a lone surrogate so that
+    :func:`read_score_sheet` rejects its line and reads the rest."""
+    return data.decode("utf-8", errors="surrogateescape")
 
 
 def _threshold(line: str) -> int | str:

@@ -29,6 +29,7 @@ from analytics.warehouse.scores import (
 )
 from analytics.warehouse.views import HandFilter
 from parsers import loads_hands, read_hands, write_hands
+from parsers.block_scan import scan_texts
 from parsers.fastpath import fast_hand
 from parsers.knobs import BigTwoScoring
 from parsers.scoresheet import looks_like_score_sheet, read_score_sheet, sheet_hands
@@ -147,6 +148,10 @@ def test_outcome_only_games_round_trip_and_skip_the_fast_path(tmp_path: Path) ->
     first = text.split("\n\n")[0].split("\n")[1:]
     assert fast_hand(first, 2, "x", 1, "\n".join(first)) is None  # declined: the general path
     assert [hand.hand for hand in back] == list(range(1, 11))
+    # The 7 & 8 block scanner takes none of them either.
+    raws = ["\n".join(text.split("\n\n")[0].split("\n")[1:])]
+    block, declined = scan_texts(raws, [2], [1], "x")
+    assert len(block) == 0 and declined == [0]
     assert back[0].date is not None and back[0].players == ("L", "T", "C", "En")
 
 
@@ -442,3 +447,18 @@ def test_worker_pool_loads_a_sheet_as_inline(tmp_path: Path) -> None:
             rows.append(con.execute("SELECT * FROM bigtwo_scores ORDER BY hand_id, seat")
                         .fetchall())
     assert rows[0] == rows[2] and rows[1] == rows[3]
+
+
+def test_bytes_that_are_not_utf8_spoil_only_their_line(tmp_path: Path) -> None:
+    sheet = tmp_path / "bytes.txt"
+    sheet.write_bytes(b"a b\n0 5\n0 \xff\n1 0  # caf\xe9\nJ\xf6 b\n5 0\n")
+    summary = ingest([sheet], tmp_path / "w.duckdb", workers=0)
+    assert (summary.loaded, summary.rejected, summary.exit_code) == (2, 3, 1)
+    with reader(tmp_path / "w.duckdb") as con:
+        rows = con.execute("SELECT hand_index, line, error FROM rejects ORDER BY line"
+                           ).fetchall()
+        games = con.execute("SELECT source_index FROM hands ORDER BY 1").fetchall()
+    assert [(index, line) for index, line, _ in rows] == [(2, 3), (-5, 5), (4, 6)]
+    assert "not valid UTF-8" in rows[0][2] and "not valid UTF-8" in rows[1][2]
+    assert "line 5" in rows[2][2]
+    assert games == [(1,), (3,)]  # the comment's byte spoils nothing

@@ -26,11 +26,16 @@ def convert(
 ) -> None:
     """Write a Big Two score sheet as handlab histories (outcome-only games)."""
     from parsers import write_hands
-    from parsers.scoresheet import looks_like_score_sheet, read_score_sheet, sheet_hands
+    from parsers.scoresheet import (
+        decode_sheet,
+        looks_like_score_sheet,
+        read_score_sheet,
+        sheet_hands,
+    )
 
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
+        text = decode_sheet(path.read_bytes())
+    except OSError as error:
         _console.print(f"{path}: cannot read it: {error}", markup=False, highlight=False)
         raise typer.Exit(2) from None
     if not looks_like_score_sheet(text):

@@ -46,7 +46,7 @@ from parsers.block_scan import BLOCK_VARIANT_END, scan_seveneight, scan_texts
 from parsers.knobs import Game
 from parsers.model import ActionFields, HandHistory, with_actions
 from parsers.reader import Chunk, Cut, hands_and_fields, iter_chunks, plain_hands
-from parsers.scoresheet import read_score_sheet, sheet_hands
+from parsers.scoresheet import decode_sheet, read_score_sheet, sheet_hands
 
 __all__ = ["Unit", "UnitResult", "init_worker", "process_chunks", "process_data", "process_sheet",
            "process_unit"]
@@ -153,12 +153,7 @@ def process_sheet(data: bytes, context: FileContext, batch_hands: int, result: U
     bad lines count among them, so ``hands = loaded + duplicates + rejected`` holds.
     """
     name = context.path
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as error:
-        result.error = f"{name}: a score sheet must be UTF-8 (byte {error.start + 1} is not)"
-        return
-    sheet = read_score_sheet(text)
+    sheet = read_score_sheet(decode_sheet(data))
     for problem in sheet.problems:
         result.rejects.append(RejectRow(
             hand_index=problem.position if problem.position is not None else -problem.line,
