@@ -127,7 +127,8 @@ def hand_from_detail(detail: dict[str, pd.DataFrame]) -> HandHistory:
     scores = detail.get("scores")
     left: tuple[int, ...] | None = None
     taker: int | None = None
-    if game is Game.BIGTWO and scores is not None and not scores.empty:
+    if game is Game.BIGTWO and scores is not None and not scores.empty and bool(
+            scores["outcome_only"].all()):
         # An outcome-only game (a score sheet's line): its cards left, who took on all losses.
         left = tuple(int(v) for v in scores.sort_values("seat")["cards_left"])
         taker = next((int(seat) for seat, flag in zip(

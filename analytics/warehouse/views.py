@@ -935,8 +935,8 @@ def hand_list(con: duckdb.DuckDBPyConnection, f: HandFilter, *, limit: int = 500
 
 def hand_detail(con: duckdb.DuckDBPyConnection, hand_id: int) -> dict[str, pd.DataFrame]:
     """Everything stored about one hand: ``hand`` (one row), ``seats``, ``actions``,
-    ``board`` (Rummoli), ``showdowns``, ``awards`` and ``scores`` (the ``bigtwo_scores``
-    rows of an outcome-only Big Two game, whose cards left they hold)."""
+    ``board`` (Rummoli), ``showdowns``, ``awards`` and ``scores`` (Big Two: the
+    ``bigtwo_scores`` rows, which hold an outcome-only game's cards left)."""
     params: Params = {"hand_id": hand_id}
     hand = _frame(con, "SELECT * FROM hands WHERE hand_id = $hand_id", params)
     # Hand ids are hashes, so no zone map narrows a lookup: each scans its table's whole
@@ -945,8 +945,7 @@ def hand_detail(con: duckdb.DuckDBPyConnection, hand_id: int) -> dict[str, pd.Da
     # empty result of the table's columns.
     found = not hand.empty
     rummoli = found and hand["game"].iloc[0] == "rummoli"
-    outcome_only = bool(found and hand["game"].iloc[0] == "bigtwo"
-                        and hand["num_actions"].iloc[0] == 0)
+    bigtwo = found and hand["game"].iloc[0] == "bigtwo"
 
     def rows(sql: str, scan: bool = found) -> pd.DataFrame:
         return _frame(con, sql, params | {"scan": scan})
@@ -961,7 +960,7 @@ def hand_detail(con: duckdb.DuckDBPyConnection, hand_id: int) -> dict[str, pd.Da
         "showdowns": rows("SELECT * FROM showdowns WHERE $scan AND hand_id = $hand_id"),
         "awards": rows("SELECT * FROM awards WHERE $scan AND hand_id = $hand_id"),
         "scores": rows("SELECT * FROM bigtwo_scores WHERE $scan AND hand_id = $hand_id "
-                       "ORDER BY seat", outcome_only),
+                       "ORDER BY seat", bigtwo),
     }
 
 
