@@ -462,3 +462,27 @@ def test_bytes_that_are_not_utf8_spoil_only_their_line(tmp_path: Path) -> None:
     assert "not valid UTF-8" in rows[0][2] and "not valid UTF-8" in rows[1][2]
     assert "line 5" in rows[2][2]
     assert games == [(1,), (3,)]  # the comment's byte spoils nothing
+
+
+def test_upload_page_loads_a_sheet(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A score sheet uploaded on the dashboard's Upload page loads like one named to
+    ``handlab ingest`` (recognised by its content, stored under its uploaded name)."""
+    from streamlit.testing.v1 import AppTest
+
+    from analytics.warehouse import ENV_VAR
+
+    db = tmp_path / "up.duckdb"
+    ingest([SAMPLES / "bigtwo-club.phhs"], db, workers=0)
+    monkeypatch.setenv(ENV_VAR, str(db))
+    at = AppTest.from_file(str(Path(__file__).resolve().parent.parent / "app.py"),
+                           default_timeout=180)
+    at.run()
+    at.switch_page("analytics/dashboard/pages/upload.py").run()
+    at.file_uploader(key="upload_files").set_value(
+        ("2023-03-03.txt", (SHEETS / "2023-03-03.txt").read_bytes(), "text/plain"))
+    at.run()
+    at.button(key="upload_go").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    table = at.dataframe[0].value
+    assert list(table["file"]) == ["upload: 2023-03-03.txt"]
+    assert list(table["loaded"]) == [10]
