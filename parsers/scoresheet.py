@@ -123,7 +123,9 @@ def read_score_sheet(text: str) -> ScoreSheet:
     names_problem: int | None = None  # the line of the rejected names line now in force
     position = 0
     undecoded = _UNDECODED.search(text) is not None
-    for number, raw in enumerate(text.removeprefix("\ufeff").splitlines(), start=1):
+    # Lines end at "\n" (and a "\r" before it), as the file's line numbers count them.
+    for number, raw in enumerate(text.removeprefix("\ufeff").split("\n"), start=1):
+        raw = raw.removesuffix("\r")
         if undecoded and _UNDECODED.search(raw.split("#", 1)[0]):  # (a comment may hold any)
             game = _LOSS_WORDS.match(raw) is not None
             position += game  # a losses line still takes its game number

@@ -102,6 +102,8 @@ def test_sheet_lines_and_bad_lines() -> None:
         "5 0 5",              # line 14: game 9, the same game again: another game
         "F=0",                # line 15: a bad threshold
         "2023-02-30",         # line 16: not a date
+        "Ann\x0cBo",           # line 17: a form feed separates words, it ends no line
+        "0 1\r",               # line 18: game 10, a CRLF line end
         "",
     ])
     assert looks_like_score_sheet(text)
@@ -119,9 +121,11 @@ def test_sheet_lines_and_bad_lines() -> None:
             for g in sheet.games] == [
         (2, 5, ("Ann", "Bo", "Cy", "Dee"), (0, 11, 12, 13), 11),
         (8, 13, ("Ann", "Bo", "Cy"), (5, 0, 5), 11),
-        (9, 14, ("Ann", "Bo", "Cy"), (5, 0, 5), 11)]
+        (9, 14, ("Ann", "Bo", "Cy"), (5, 0, 5), 11),
+        (10, 18, ("Ann", "Bo"), (0, 1), 11)]
     hands = sheet_hands(sheet.games)
-    assert all(hand.date is not None and hand.date.isoformat() == "2023-03-03" for hand in hands)
+    assert all(hand.date is not None and hand.date.isoformat() == "2023-03-03"
+               for hand in hands)
     assert replay(hands[0]).nets == (85, -3, -11, -71)  # T = 85; 85 - 4 x (0, 22, 24, 39)
     assert hand_id(hands[1]) != hand_id(hands[2])  # identical lines, two games
 

@@ -116,7 +116,7 @@ def fill_missing_scores(con: duckdb.DuckDBPyConnection) -> None:
     games, their cards left from ``seat_facts`` (dealt minus played) and their knobs from
     ``hands.rules`` (a database before version 9 holds no outcome-only game and no taker)."""
     rows = con.execute("""
-        SELECT x.hand_id, list(x.seat ORDER BY x.seat), list(x.player ORDER BY x.seat),
+        SELECT x.hand_id, list(x.player ORDER BY x.seat),
                list(x.cards_left ORDER BY x.seat), any_value(x.rules)
         FROM seat_facts x
         WHERE x.game = 'bigtwo'
@@ -125,7 +125,7 @@ def fill_missing_scores(con: duckdb.DuckDBPyConnection) -> None:
         HAVING count(x.cards_left) = count(*)
     """).fetchall()
     columns: Columns = {name: [] for name in SCORES_SCHEMA.names}
-    for hand_id, _seats, players, left, rules_json in rows:
+    for hand_id, players, left, rules_json in rows:
         knobs = json.loads(rules_json or "{}")
         if knobs.get("scoring") == BigTwoScoring.RANK.value:
             continue
