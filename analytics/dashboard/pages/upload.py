@@ -56,9 +56,10 @@ def render() -> None:
     ctx = ui.context()
     st.title("Upload hand histories")
     st.write("Histories in handlab's format (`.phh`, `.phhs`), gzip files (`.gz`) or whole "
-             "folders packed as `.zip`. Hands already in the database are counted as "
+             "folders packed as `.zip`, and Big Two score sheets (`.txt`, recognised by "
+             "their content). Hands already in the database are counted as "
              "duplicates; broken hands are rejected with the line and the reason.")
-    files = st.file_uploader("History files", type=["phh", "phhs", "zip", "gz"],
+    files = st.file_uploader("History files", type=["phh", "phhs", "zip", "gz", "txt"],
                              accept_multiple_files=True, key="upload_files",
                              max_upload_size=MAX_FILE_MB)
     if st.button("Load into the database", type="primary", disabled=not files,
