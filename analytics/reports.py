@@ -24,7 +24,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from analytics.dashboard import charts, logic
-from analytics.warehouse import equity_views, views
+from analytics.warehouse import equity_views, scores, views
 from analytics.warehouse.views import HandFilter
 
 __all__ = [
@@ -359,9 +359,31 @@ def build_report(con: duckdb.DuckDBPyConnection, f: HandFilter, *,
     )]
     results = views.results_by_level(con, f)
     types = tables["hand_types"]
-    sections += [_SECTIONS[game](con, f, results, types)
-                 for game in ("seveneight", "bigtwo", "rummoli") if game in games]
+    for game in ("seveneight", "bigtwo", "rummoli"):
+        if game in games:
+            sections.append(_SECTIONS[game](con, f, results, types))
+        if game == "bigtwo" and game in games:
+            sections.append(_score_keeper_section(con, f))
     return Report(title, f.describe(), dt.datetime.now().replace(microsecond=0), sections)
+
+
+def _score_keeper_section(con: duckdb.DuckDBPyConnection, f: HandFilter) -> Section:
+    """Big Two as a score keeper counts it (analytics.warehouse.scores): the summary and the
+    three scatter plots of the dashboard's Win rates page."""
+    summary = scores.bigtwo_score_summary(con, f)
+    line = logic.zero_sum_line(summary, scores.seats_per_game(con, f))
+    sheets = scores.outcome_only_games(con, f)
+    text = ("Per player: games, wins, fries, real losses (cards left, doubled when fried, "
+            "tripled with 13) and zero-sum net score, with their per-game values; regular "
+            "players (a quarter of the games or more) marked; the last row is the table. "
+            "Real losses per game against win fraction, fry fraction and net score per game, "
+            "the last with the theoretical line s = n(l* − l).")
+    if sheets:
+        text += (f" {sheets:,} of the games are outcome-only (score sheets): the sections "
+                 "that need the deal or the plays leave them out.")
+    return Section("Big Two score keeper", text,
+                   [charts.score_scatter(summary, y, line) for y in charts.SCORE_AXES],
+                   {"bigtwo_score_keeper": logic.score_keeper_table(summary)})
 
 
 _STYLE: Final = """

@@ -116,6 +116,8 @@ def build_hand(doc: Document, *, source: str, index: int, start_line: int, raw: 
                  values, fields, problems, players)
 
     actions = _read_actions(game, values, doc.element_lines.get("actions"), problems, players)
+    if game is Game.BIGTWO:
+        _read_outcome(values, fields, problems, players, actions)
     fields["user_fields"] = tuple((k, v) for k, v in values.items() if k.startswith("_"))
     return _finish(game, variant.code, rules, fields, actions, problems, raw)
 
@@ -218,6 +220,8 @@ def _knob_value_problem(key: str, value: object) -> str | None:
                " some order, lowest first, as in 'dchs')"
     if key == "ante" and isinstance(value, int) and value < 0:
         return f"knob ante must be 0 or more, not {value}"
+    if key == "fry_threshold" and isinstance(value, int) and value < 1:
+        return f"knob fry_threshold must be 1 or more, not {value}"
     return None
 
 
@@ -332,6 +336,46 @@ def _read_stakes(game: Game, fixed_limit: bool, values: dict[str, Any], fields: 
         else:
             problems.add(f"finale_pot must be 'all' or a pot name ({' '.join(RUMMOLI_POTS)}),"
                          f" not {pot!r}", key="finale_pot")
+
+
+MAX_CARDS_LEFT: Final = 13
+"""The most cards an outcome-only Big Two game records for a player (13 dealt each)."""
+
+
+def _read_outcome(values: dict[str, Any], fields: dict[str, Any], problems: _Problems,
+                  players: int, actions: tuple[Action, ...]) -> None:
+    """Big Two's outcome-only fields (docs/format.md): ``cards_left`` (0 to 13 per player;
+    the game then has no actions), ``takes_all_losses`` (a player number) and
+    ``as_recorded`` (a boolean).  Whether the cards left make a finished game is the rules
+    engine's question."""
+    if "cards_left" in values:
+        left = _int_list("cards_left", values["cards_left"], players, problems)
+        if left is not None:
+            high = next((count for count in left if count > MAX_CARDS_LEFT), None)
+            if high is not None:
+                problems.add(f"cards_left must be 0 to {MAX_CARDS_LEFT} per player, not {high}",
+                             key="cards_left")
+            else:
+                fields["cards_left"] = left
+        if actions:
+            problems.add("an outcome-only game (cards_left) records no actions: "
+                         f"found {len(actions)}", key="actions")
+    if "takes_all_losses" in values:
+        taker = values["takes_all_losses"]
+        if _is_int(taker) and 1 <= taker <= max(players, 1):
+            fields["takes_all_losses"] = taker
+        else:
+            problems.add(f"takes_all_losses must be a player number 1..{players}, not {taker!r}",
+                         key="takes_all_losses")
+    if "as_recorded" in values:
+        value = values["as_recorded"]
+        if isinstance(value, bool):
+            fields["as_recorded"] = value
+        else:
+            problems.add(f"as_recorded must be true or false, not {value!r}", key="as_recorded")
+    if "as_recorded" in values and "cards_left" not in values:
+        problems.add("as_recorded belongs to an outcome-only game (cards_left)",
+                     key="as_recorded")
 
 
 _NEW_ACTION: Final = positional_constructor(Action)

@@ -14,6 +14,7 @@ __all__ = [
     "FIELD_ORDER",
     "GAME_FIELDS",
     "KNOB_FIELDS",
+    "OUTCOME_FIELDS",
     "VARIANTS",
     "Variant",
 ]
@@ -42,6 +43,10 @@ VARIANTS: Final = {
     # Big Two has no betting.
     "B2": Variant("B2", Game.BIGTWO, None),
 }
+
+OUTCOME_FIELDS: Final = ("cards_left", "takes_all_losses", "as_recorded")
+"""Big Two's outcome-only game (a score sheet's line): the cards each player had left, who
+took on all losses, and whether a line without exactly one winner is kept as recorded."""
 
 # Fields every game may carry (PHH optional fields, plus the format version).
 _COMMON: Final = (
@@ -80,7 +85,8 @@ GAME_FIELDS: Final[dict[Game, frozenset[str]]] = {
         + ("min_bet", "small_bet", "dealer", "game_id", "round", "board_before", "finale_pot")
         + tuple(RUMMOLI_KNOBS)
     ),
-    Game.BIGTWO: frozenset(_COMMON + ("game_id", "round") + tuple(BIGTWO_KNOBS)),
+    Game.BIGTWO: frozenset(_COMMON + ("game_id", "round") + OUTCOME_FIELDS
+                           + tuple(BIGTWO_KNOBS)),
 }
 """The header keys each game accepts (besides ``_``-prefixed user fields)."""
 
@@ -106,6 +112,7 @@ FIELD_ORDER: Final = (
     "flush_order",
     "four_card_plays",
     "scoring",
+    "fry_threshold",
     # stakes
     "antes",
     "blinds_or_straddles",
@@ -120,6 +127,9 @@ FIELD_ORDER: Final = (
     "board_before",
     "starting_stacks",
     "actions",
+    "cards_left",
+    "takes_all_losses",
+    "as_recorded",
     "finishing_stacks",
     "winnings",
     "currency",

@@ -9,7 +9,8 @@ nothing of it loaded) and ``handlab validate`` both print :attr:`ForeignFormat.m
 Only formats recognised with confidence are named; anything else (handlab's own TOML,
 binary data, UTF-16, a Big Two score sheet, plain text of unknown shape) is left to the
 reader, whose per-hand errors name the line.  A score sheet (a date line, ``F=10``, a
-line of names, rows of digits) is never claimed here: see :func:`looks_like_score_sheet`.
+line of names, rows of digits) is never claimed here: it is what
+:func:`parsers.scoresheet.looks_like_score_sheet` recognises.
 """
 
 from __future__ import annotations
@@ -20,9 +21,9 @@ from dataclasses import dataclass
 from typing import Final
 
 from parsers.fields import VARIANTS
+from parsers.scoresheet import looks_like_score_sheet
 
-__all__ = ["HANDLAB_READS", "HEAD_BYTES", "ForeignFormat", "foreign_format",
-           "looks_like_score_sheet"]
+__all__ = ["HANDLAB_READS", "HEAD_BYTES", "ForeignFormat", "foreign_format"]
 
 HEAD_BYTES: Final = 8192
 """How much of a file :func:`foreign_format` needs."""
@@ -76,10 +77,6 @@ _VARIANT_LINE: Final = re.compile(r"""\s*variant\s*=\s*["']([^"']*)["']""")
 
 _TOML_HEADER: Final = re.compile(r"\s*\[\s*[A-Za-z0-9_-]+\s*\]\s*(?:#.*)?\Z")
 _TOML_KEY: Final = re.compile(r"""\s*(?:[A-Za-z0-9_-]+|"[^"]*"|'[^']*')\s*(?:\.|=)""")
-_DATE: Final = re.compile(r"\s*\d{4}-\d{1,2}-\d{1,2}\s*\Z")
-_SETTING: Final = re.compile(r"\s*[A-Za-z][A-Za-z0-9_ ]*=\s*-?\d+\s*\Z")
-_NUMBER: Final = re.compile(r"-?\d+(?:\.\d+)?\Z")
-_NAME: Final = re.compile(r"[^\W\d_][\w'.-]*\Z")
 
 
 def _lines(head: str) -> list[str]:
@@ -90,25 +87,6 @@ def _lines(head: str) -> list[str]:
         lines = lines[:-1]
     return [line.rstrip("\r") for line in lines
             if line.strip() and not line.lstrip().startswith("#")]
-
-
-def _fields(line: str) -> list[str]:
-    return [field.strip() for field in re.split(r"[,;\t]|\s+", line.strip()) if field.strip()]
-
-
-def looks_like_score_sheet(lines: list[str]) -> bool:
-    """True for what may be a Big Two score sheet written by hand: a date line, settings
-    such as ``F=10``, a line of names and rows of numbers, in any mix.  Such files are
-    never called foreign here (the score-sheet import reads them)."""
-    if not lines:
-        return False
-    first = lines[0]
-    if _DATE.match(first) or _SETTING.match(first):
-        return True
-    rows = [_fields(line) for line in lines]
-    names = [row for row in rows if row and all(_NAME.match(f) for f in row)]
-    numbers = [row for row in rows if row and all(_NUMBER.match(f) for f in row)]
-    return bool(names) and len(names) + len(numbers) == len(rows)
 
 
 def _site(lines: list[str]) -> ForeignFormat | None:
@@ -204,7 +182,7 @@ def foreign_format(head: bytes | str) -> ForeignFormat | None:
     first = lines[0]
     if _TOML_HEADER.match(first) or _TOML_KEY.match(first):
         return _pokerkit(lines)
-    if looks_like_score_sheet(lines):
+    if looks_like_score_sheet(text):  # the score-sheet import reads it
         return None
     stripped = text.lstrip()
     return _site(lines) or _markup(stripped) or _json(stripped, first) or _csv(lines)

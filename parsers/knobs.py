@@ -92,6 +92,7 @@ class BigTwoScoring(StrEnum):
     CARDS = "cards"
     CARDS_WITH_TWOS = "cards_with_twos"
     RANK = "rank"
+    ZERO_SUM = "zero_sum"
 
 
 _SUIT_LETTERS: Final = {"c": Suit.CLUBS, "d": Suit.DIAMONDS, "h": Suit.HEARTS, "s": Suit.SPADES}
@@ -115,7 +116,8 @@ class BigTwoRules:
     """Big Two knobs (RULES.md section 2).
 
     ``suit_order`` lists the suits from lowest to highest (default ``dchs``:
-    diamonds < clubs < hearts < spades).
+    diamonds < clubs < hearts < spades).  ``fry_threshold``: from that many cards left a
+    loser is "fried" (his loss doubled, under ``cards`` and ``zero_sum`` scoring).
     """
 
     deal: BigTwoDeal = BigTwoDeal.THIRTEEN
@@ -125,8 +127,13 @@ class BigTwoRules:
     flush_order: FlushOrder = FlushOrder.RANK
     four_card_plays: bool = False
     scoring: BigTwoScoring = BigTwoScoring.CARDS
+    fry_threshold: int = 10
 
     def __post_init__(self) -> None:
+        if (isinstance(self.fry_threshold, bool) or not isinstance(self.fry_threshold, int)
+                or self.fry_threshold < 1):
+            raise ValueError(f"fry_threshold must be a whole number >= 1, not "
+                             f"{self.fry_threshold!r}")
         if self.lead_card not in ("3d", "3c"):
             raise ValueError(f"lead_card must be 3d or 3c, not {self.lead_card!r}")
         if len(self.suit_order) != 4 or set(self.suit_order) != set("cdhs"):
@@ -166,5 +173,6 @@ BIGTWO_KNOBS: Final = {
     "flush_order": FlushOrder,
     "four_card_plays": bool,
     "scoring": BigTwoScoring,
+    "fry_threshold": int,
 }
 """Header keys that are Big Two knobs, with the type or enum of their values."""

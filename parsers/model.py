@@ -150,6 +150,9 @@ class HandHistory:
     round: int | None = None
     board_before: tuple[int, ...] | None = None
     finale_pot: str | None = None
+    cards_left: tuple[int, ...] | None = None
+    takes_all_losses: int | None = None
+    as_recorded: bool | None = None
     user_fields: tuple[tuple[str, object], ...] = ()
     # Provenance (not part of equality)
     source: str = field(default="<string>", compare=False)
@@ -162,6 +165,11 @@ class HandHistory:
     def ok(self) -> bool:
         """True when the hand was read without errors."""
         return not self.errors
+
+    @property
+    def outcome_only(self) -> bool:
+        """True for a Big Two game recorded by its outcome only (``cards_left``, no plays)."""
+        return self.cards_left is not None
 
     @property
     def num_players(self) -> int:

@@ -14,7 +14,8 @@ import pytest
 from analytics import ingest
 from analytics.dashboard import logic
 from analytics.warehouse.ingest import FileSummary
-from parsers.foreign import HANDLAB_READS, foreign_format, looks_like_score_sheet
+from parsers.foreign import HANDLAB_READS, foreign_format
+from parsers.scoresheet import looks_like_score_sheet
 from tests.test_warehouse_data import BIGTWO, SEVENEIGHT, phhs, write
 
 POKERSTARS = """\
@@ -91,7 +92,6 @@ def test_handlab_histories_and_unknown_text_are_left_to_the_reader(name: str) ->
 SCORE_SHEETS = {
     "dated, F=10, names, rows": "2023-03-03\nF=10\nAlice Bob Carol Dave\n3 0 5 12\n0 7 2 1\n",
     "names and rows": "Alice Bob Carol Dave\n3 0 5 12\n0 7 2 1\n",
-    "comma-separated": "Alice,Bob,Carol\n3,0,5\n0,7,2\n",
     "setting first": "F=10\nAnn Bo Cy\n1 2 3\n",
 }
 
@@ -100,8 +100,13 @@ SCORE_SHEETS = {
 def test_big_two_score_sheets_are_never_called_foreign(name: str) -> None:
     text = SCORE_SHEETS[name]
     assert foreign_format(text) is None
-    lines = [line for line in text.split("\n") if line]
-    assert looks_like_score_sheet(lines)
+    assert looks_like_score_sheet(text)
+
+
+def test_a_comma_separated_sheet_is_named_a_csv_table() -> None:
+    """The score-sheet reader takes numbers between spaces; a CSV of them is named."""
+    found = foreign_format("Alice,Bob,Carol\n3,0,5\n0,7,2\n")
+    assert found is not None and "CSV" in found.what
 
 
 def test_binary_and_utf16_are_left_to_the_reader() -> None:

@@ -43,7 +43,8 @@ class _HandsColumn(ProgressColumn):
 
 def ingest(
     paths: Annotated[list[Path], typer.Argument(
-        help="Files, folders (recursive), .zip or .gz of .phh/.phhs histories.")],
+        help="Files, folders (recursive), .zip or .gz of .phh/.phhs histories; Big Two score "
+             "sheets (plain text, recognised by their content) named as files.")],
     db: Annotated[Path | None, typer.Option(
         "--db", help="Database file (default: $HANDLAB_DB, else data/handlab.duckdb).")] = None,
     workers: Annotated[int | None, typer.Option(

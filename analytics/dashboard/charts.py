@@ -34,6 +34,7 @@ __all__ = [
     "observed_vs_theory",
     "player_colours",
     "pot_growth",
+    "score_scatter",
     "share_vs_expected",
     "split_bars",
     "streak_lengths",
@@ -319,4 +320,52 @@ def calibration(table: pd.DataFrame) -> go.Figure:
         customdata=table["rounds"],
         hovertemplate="expected %{x:.2f}: realised %{y:.2f}<br>%{customdata} rounds"
                       "<extra></extra>"))
+    return figure
+
+
+SCORE_AXES: Final = {
+    "win_fraction": "win fraction",
+    "fry_fraction": "fry fraction",
+    "net_score_per_game": "net score per game",
+}
+"""The score keeper's scatter plots: y column -> axis words (x: real losses per game)."""
+
+
+def score_scatter(summary: pd.DataFrame, y: str,
+                  line: tuple[float, float] | None = None) -> go.Figure:
+    """Big Two: each player's real losses per game against ``y`` (a key of
+    :data:`SCORE_AXES`), regular players (a quarter of the games or more) as filled circles,
+    the others hollow, the table's average player (``*``) as a cross; with ``line`` =
+    (n, l*) the theoretical net score s = n(l* - l)."""
+    words = SCORE_AXES[y]
+    title = f"{words.capitalize()} against real losses"
+    if summary.empty:
+        return empty(title)
+    figure = _figure(title, x_title="real losses per game", y_title=words, height=440,
+                     legend={"orientation": "h", "y": -0.22, "x": 0})
+    players = summary[summary["name"] != "*"]
+    for regular, symbol, label in ((True, "circle", "regular"),
+                                   (False, "circle-open", "not regular")):
+        rows = players[players["is_regular"].astype(bool) == regular]
+        if rows.empty:
+            continue
+        figure.add_trace(go.Scatter(
+            x=rows["real_losses_per_game"], y=rows[y], mode="markers+text", name=label,
+            text=rows["name"], textposition="top center",
+            marker={"symbol": symbol, "size": 11, "color": "#1f77b4"}))
+    total = summary[summary["name"] == "*"]
+    if not total.empty:
+        figure.add_trace(go.Scatter(
+            x=total["real_losses_per_game"], y=total[y], mode="markers+text",
+            name="average player (*)", text=["*"], textposition="top center",
+            marker={"symbol": "x", "size": 12, "color": "#444"}))
+    if line is not None and y == "net_score_per_game":
+        seats, average = line
+        losses = summary["real_losses_per_game"].astype(float)
+        spread = max(0.5, float(losses.max() - losses.min()) * 0.05)
+        low, high = float(losses.min()) - spread, float(losses.max()) + spread
+        figure.add_trace(go.Scatter(
+            x=[low, high], y=[seats * (average - low), seats * (average - high)],
+            mode="lines", name=f"s = {seats:g}(l* − l)",
+            line={"color": "#d62728", "dash": "dash"}))
     return figure

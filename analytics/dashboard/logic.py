@@ -40,6 +40,7 @@ from parsers.model import RUMMOLI_POTS
 
 __all__ = [
     "EXACT_POKER_MAX",
+    "TABLE_ROW",
     "Fit",
     "UploadVerdict",
     "allin_table",
@@ -54,6 +55,7 @@ __all__ = [
     "poker_categories",
     "poker_theory",
     "pot_summary",
+    "score_keeper_table",
     "seveneight_categories",
     "seveneight_theory",
     "share_vs_expected",
@@ -63,6 +65,7 @@ __all__ = [
     "upload_table",
     "upload_verdict",
     "with_confidence",
+    "zero_sum_line",
 ]
 
 Z95: Final = 1.959963984540054
@@ -859,3 +862,32 @@ def category_words(labels: pd.Series) -> pd.Series:
     """Category labels as words (``seven_eight_flush`` -> ``seven eight flush``), for what
     people read; the counts and tests use the labels themselves."""
     return labels.astype(str).str.replace("_", " ", regex=False)
+def score_keeper_table(summary: pd.DataFrame) -> pd.DataFrame:
+    """The score keeper's summary (``scores.bigtwo_score_summary``) as the page shows it:
+    ``regular`` marked with a check (players of at least a quarter of the games) and the
+    ``*`` row named "table (all players)"; the numbers as the query gives them."""
+    if summary.empty:
+        return summary
+    table = summary.copy()
+    table.insert(1, "regular", ["✓" if bool(flag) else "" for flag in table["is_regular"]])
+    table = table.drop(columns=["is_regular"])
+    table["name"] = [TABLE_ROW if name == "*" else name for name in table["name"]]
+    return table.rename(columns={"name": "player"})
+
+
+TABLE_ROW: Final = "table (all players)"
+"""How the page names the summary's ``*`` row."""
+
+
+def zero_sum_line(summary: pd.DataFrame, seats_per_game: float | None
+                  ) -> tuple[float, float] | None:
+    """The theoretical net score per game against real losses per game, s = n(l* - l), as
+    (n, l*): l* the average player's real losses per game (the ``*`` row) and n the players
+    per game (4 at a full table: s = 4(l* - l)).  A player's score in a game is T - n l with
+    T the table's real losses, and T = n l* on average, hence the line.  None without games.
+    """
+    total = summary[summary["name"] == "*"] if not summary.empty else summary
+    if total.empty or not seats_per_game:
+        return None
+    return float(seats_per_game), float(total["real_losses"].iloc[0]) / float(
+        total["game_count"].iloc[0])

@@ -124,6 +124,15 @@ def hand_from_detail(detail: dict[str, pd.DataFrame]) -> HandHistory:
             pot=_str_or_none(row.pot), comment=_str_or_none(row.comment),
             line=_int_or_none(row.line) or 0))
     board = detail.get("board")
+    scores = detail.get("scores")
+    left: tuple[int, ...] | None = None
+    taker: int | None = None
+    if game is Game.BIGTWO and scores is not None and not scores.empty and bool(
+            scores["outcome_only"].all()):
+        # An outcome-only game (a score sheet's line): its cards left, who took on all losses.
+        left = tuple(int(v) for v in scores.sort_values("seat")["cards_left"])
+        taker = next((int(seat) for seat, flag in zip(
+            scores["seat"], scores["takes_all_losses"], strict=True) if bool(flag)), None)
     board_before = None
     if game is Game.RUMMOLI and board is not None and not board.empty:
         board_before = tuple(int(v) for v in board.sort_values("pot_order")["before"].tolist())
@@ -140,6 +149,8 @@ def hand_from_detail(detail: dict[str, pd.DataFrame]) -> HandHistory:
         dealer=_int_or_none(head["dealer"]), board_before=board_before,
         finale_pot=_str_or_none(head["finale_pot"]),
         table=_str_or_none(head["table_name"]),
+        cards_left=left, takes_all_losses=taker,
+        as_recorded=True if left is not None and left.count(0) != 1 else None,
     )
 
 
@@ -252,9 +263,17 @@ def replay_steps(hand: HandHistory, equities: EquityProvider | None = None,
     won = ", ".join(f"{hand.player_name(a.player)} {a.amount:+d} ({a.pot})"
                     for a in outcome.awards if a.amount)
     last = steps[-1]
+    recorded = ""
+    if hand.cards_left is not None:  # an outcome-only game: only its cards left are known
+        left = ", ".join(f"{hand.player_name(seat)} {count}"
+                         for seat, count in enumerate(hand.cards_left, start=1))
+        taker = (f"; {hand.player_name(hand.takes_all_losses)} takes on all losses"
+                 if hand.takes_all_losses is not None else "")
+        recorded = f"Outcome only (a score sheet's line), cards left: {left}{taker}. "
     steps.append(Step(len(hand.actions), "", "", "settled",
-                      f"Settled: {won or 'nothing changes hands'}.", last.holding, last.visible,
-                      last.folded, final_stacks, _settled_put_in(outcome, last.committed),
+                      f"{recorded}Settled: {won or 'nothing changes hands'}.", last.holding,
+                      last.visible, last.folded, final_stacks,
+                      _settled_put_in(outcome, last.committed),
                       0 if last.pot is not None else None,
                       tuple(outcome.board_after) if outcome.board_after is not None else None,
                       last.table, nets=tuple(outcome.nets)))

@@ -41,6 +41,7 @@ from analytics.warehouse import (
     open_reader,
     reader,
     resolve_db,
+    scores,
     views,
     writer,
 )
@@ -51,7 +52,11 @@ from analytics.warehouse.views import HandFilter
 __all__ = ["Context", "ask", "context", "download_buttons", "guarded", "reading",
            "release_connection", "report_button", "run_connection", "start"]
 
-_QUESTIONS: Final = frozenset(views.__all__) | frozenset(equity_views.__all__)
+_SCORE_QUESTIONS: Final = frozenset({"bigtwo_score_summary", "outcome_only_games",
+                                     "seats_per_game"})
+"""The questions of :mod:`analytics.warehouse.scores` (Big Two as a score keeper counts it)."""
+_QUESTIONS: Final = (frozenset(views.__all__) | frozenset(equity_views.__all__)
+                     | _SCORE_QUESTIONS)
 # Questions about the whole database or one hand: no filter argument.
 _UNFILTERED: Final = frozenset({"hand_detail", "filter_options", "data_version", "rejects",
                                 "hand_equities"})
@@ -156,7 +161,8 @@ def _cached(question: str, db: str, version: tuple[int, str, int], hand_filter: 
             arguments: tuple[tuple[str, Any], ...]) -> Any:
     """One question's answer; ``version`` is only part of the cache key."""
     del version  # the key alone: a new version misses the cache and reads fresh data
-    module = views if question in views.__all__ else equity_views
+    module = (views if question in views.__all__ else
+              scores if question in _SCORE_QUESTIONS else equity_views)
     function = getattr(module, question)
     with reading(db) as con:
         if question in _UNFILTERED:

@@ -57,11 +57,15 @@ __all__ = [
     "PlayOption",
     "card_order",
     "cards_of_mask",
+    "game_awards",
+    "game_nets",
     "mask_of",
     "payment",
     "prepare_plays",
+    "real_loss",
     "replay",
     "replay_fields",
+    "zero_sum_scores",
 ]
 
 DECK_SIZE: Final = 52
@@ -224,24 +228,91 @@ def _play_rules(rules: BigTwoRules) -> BigTwoRules:
     return found
 
 
-def payment(cards_left: int, cards_dealt: int, twos_left: int, scoring: BigTwoScoring) -> int:
-    """Points a loser pays the winner (RULES.md 2, Scoring; docs/rules-bigtwo.md).
+def payment(cards_left: int, cards_dealt: int, twos_left: int, scoring: BigTwoScoring,
+            fry_threshold: int = 10) -> int:
+    """Points a loser pays the winner under ``cards`` or ``cards_with_twos`` scoring
+    (RULES.md 2, Scoring; docs/rules-bigtwo.md).
 
-    One point per card left, doubled with 10 or more left, tripled when he played no
-    card at all; with ``cards_with_twos`` each unplayed 2 doubles the payment again
-    (the doublings multiply: two 2s pay x4).  ``rank`` scoring pays nothing.
+    One point per card left, doubled with ``fry_threshold`` (default 10) or more left,
+    tripled when he played no card at all; with ``cards_with_twos`` each unplayed 2
+    doubles the payment again (the doublings multiply: two 2s pay x4).  ``rank`` (and
+    ``zero_sum``, settled by :func:`zero_sum_scores`) pay nothing here.
     """
-    if scoring is _SCORING_RANK or cards_left == 0:
+    if scoring is _SCORING_RANK or scoring is _SCORING_ZERO_SUM or cards_left == 0:
         return 0
     if cards_left == cards_dealt:
         points = 3 * cards_left
-    elif cards_left >= 10:
+    elif cards_left >= fry_threshold:
         points = 2 * cards_left
     else:
         points = cards_left
     if scoring is _SCORING_CARDS_WITH_TWOS:
         points <<= twos_left
     return points
+
+
+def real_loss(cards_left: int, fry_threshold: int) -> int:
+    """A player's *real loss* under ``zero_sum`` scoring (RULES.md 2): L cards left with
+    L < F, 2L with F <= L < 13 (fried), else 3L; a threshold above 13 switches frying off."""
+    if cards_left < fry_threshold:
+        return cards_left
+    if cards_left < HAND_SIZE:
+        return 2 * cards_left
+    return 3 * cards_left
+
+
+def zero_sum_scores(cards_left: Sequence[int], fry_threshold: int,
+                    takes_all_losses: int | None = None
+                    ) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Each player's real loss and score for one game under ``zero_sum`` scoring.
+
+    With T the table's total real loss and n players, a player's score is T - n x his real
+    loss: everyone pays his real loss to every other player, so the scores sum to 0.  A
+    player ``takes_all_losses`` (1-based) carries T as his real loss and the others 0.
+    """
+    losses = [real_loss(left, fry_threshold) for left in cards_left]
+    total = sum(losses)
+    if takes_all_losses is not None:
+        losses = [total if player == takes_all_losses else 0
+                  for player in range(1, len(losses) + 1)]
+    count = len(losses)
+    return tuple(losses), tuple([total - count * loss for loss in losses])
+
+
+def game_nets(rules: BigTwoRules, left: Sequence[int], dealt: Sequence[int],
+              twos: Sequence[int], winner: int | None, takes_all_losses: int | None
+              ) -> tuple[int, ...]:
+    """The points of one finished game, per player: the scoring of every Big Two path (the
+    full engine, the lean replay and outcome-only games).  ``left``, ``dealt`` and ``twos``
+    are per player (cards left, cards dealt, 2s left); ``winner`` the first player out."""
+    scoring = rules.scoring
+    if scoring is _SCORING_ZERO_SUM:
+        return zero_sum_scores(left, rules.fry_threshold, takes_all_losses)[1]
+    if takes_all_losses is not None:
+        raise RuleError(f"takes_all_losses is a rule of zero_sum scoring, not of {scoring.value}",
+                        rule="takes-all-losses")
+    nets = [0] * len(left)
+    if winner is None:
+        return tuple(nets)
+    for player in range(1, len(left) + 1):
+        if player != winner:
+            owed = payment(left[player - 1], dealt[player - 1], twos[player - 1], scoring,
+                           rules.fry_threshold)
+            nets[player - 1] = -owed
+            nets[winner - 1] += owed
+    return tuple(nets)
+
+
+def game_awards(nets: Sequence[int], rules: BigTwoRules, winner: int | None
+                ) -> tuple[PotAward, ...]:
+    """What each player received from the game: the winner's points (``cards`` scorings),
+    every positive score (``zero_sum``: several players may come out ahead)."""
+    if rules.scoring is _SCORING_ZERO_SUM:
+        return tuple([PotAward("game", player, net)
+                      for player, net in enumerate(nets, start=1) if net > 0])
+    if winner is not None and nets[winner - 1]:
+        return (PotAward("game", winner, nets[winner - 1]),)
+    return ()
 
 
 class Phase(Enum):
@@ -259,6 +330,7 @@ _PHASE_OVER: Final = Phase.OVER
 _PHASE_PLAY: Final = Phase.PLAY
 _SCORING_CARDS_WITH_TWOS: Final = BigTwoScoring.CARDS_WITH_TWOS
 _SCORING_RANK: Final = BigTwoScoring.RANK
+_SCORING_ZERO_SUM: Final = BigTwoScoring.ZERO_SUM
 _VERB_DEAL_HOLE: Final = Verb.DEAL_HOLE
 _VERB_NOOP: Final = Verb.NOOP
 _VERB_PASS: Final = Verb.PASS
@@ -678,28 +750,24 @@ class BigTwoState:
 
     # -- the result ------------------------------------------------------------------------
 
-    def outcome(self, starting_stacks: Sequence[int] | None = None) -> Outcome:
-        """Points, winner and finishing order of the finished game."""
+    def outcome(self, starting_stacks: Sequence[int] | None = None,
+                takes_all_losses: int | None = None) -> Outcome:
+        """Points, winner and finishing order of the finished game (``takes_all_losses``:
+        the player who takes on all losses, ``zero_sum`` scoring)."""
         if self.phase is not _PHASE_OVER:
             raise RuleError(self._unfinished_text(), rule="incomplete")
         rules = self.rules
         winner = self.finishing_order[0]
-        left = [self.hands[p].bit_count() for p in range(1, self.players + 1)]
-        nets = [0] * self.players
-        for player in range(1, self.players + 1):
-            if player == winner:
-                continue
-            owed = payment(left[player - 1], self.dealt[player],
-                           (self.hands[player] & _TWOS_MASK).bit_count(), rules.scoring)
-            nets[player - 1] = -owed
-            nets[winner - 1] += owed
+        players = range(1, self.players + 1)
+        left = [self.hands[p].bit_count() for p in players]
+        nets = game_nets(rules, left, self.dealt[1:], [(self.hands[p] & _TWOS_MASK).bit_count()
+                                                      for p in players], winner, takes_all_losses)
         if sum(nets) != 0:  # conservation: what the winner receives is what the others pay
             raise RuleError(f"points do not balance: {sum(nets)} left over", rule="conservation")
         base = starting_stacks if starting_stacks is not None else (0,) * self.players
-        awards = (PotAward("game", winner, nets[winner - 1]),) if nets[winner - 1] else ()
         return Outcome(
-            nets=tuple(nets),
-            awards=awards,
+            nets=nets,
+            awards=game_awards(nets, rules, winner),
             finishing_stacks=tuple(s + n for s, n in zip(base, nets, strict=True)),
             finishing_order=tuple(self.finishing_order),
             winner=winner,
@@ -736,13 +804,15 @@ def replay_full(hand: HandHistory) -> Outcome:
     rules = hand.rules
     if not isinstance(rules, BigTwoRules):
         raise RuleError("not a Big Two hand (no Big Two rules)", hand=hand, rule="game")
+    if hand.cards_left is not None:
+        return _replay_outcome_only(hand, rules)
     try:
         state = BigTwoState(rules, hand.num_players)
     except RuleError as error:
         raise error.located(hand) from None
     _play_all(state, hand)
     try:
-        outcome = state.outcome(hand.starting_stacks)
+        outcome = state.outcome(hand.starting_stacks, hand.takes_all_losses)
     except RuleError as error:
         last = len(hand.actions) - 1
         raise error.located(hand, last if last >= 0 else None,
@@ -1070,15 +1140,13 @@ def _lean_outcome(hand: HandHistory, players: int, hands: list[int], dealt: list
                   winner: int, plays: int, tricks: int, lean: _LeanRules) -> Outcome | None:
     """:meth:`BigTwoState.outcome` and the stated-figures check, or None (the full engine
     decides) when a stated figure is off."""
-    scoring = lean.scoring
+    rules = lean.rules
     left = [mask.bit_count() for mask in hands[1:]]
-    nets = [0] * players
-    for player in range(1, players + 1):
-        if player != winner:
-            owed = payment(left[player - 1], dealt[player],
-                           (hands[player] & _TWOS_MASK).bit_count(), scoring)
-            nets[player - 1] = -owed
-            nets[winner - 1] += owed
+    taker = hand.takes_all_losses
+    if taker is not None and rules.scoring is not _SCORING_ZERO_SUM:
+        return None  # the full engine says why not
+    nets = game_nets(rules, left, dealt[1:], [(mask & _TWOS_MASK).bit_count()
+                                              for mask in hands[1:]], winner, taker)
     starting = hand.starting_stacks
     if starting is None:
         finishing = tuple(nets)
@@ -1089,13 +1157,57 @@ def _lean_outcome(hand: HandHistory, players: int, hands: list[int], dealt: list
     stated = hand.finishing_stacks
     if stated is not None and stated != finishing:
         return None
-    won = nets[winner - 1]
-    if hand.winnings is not None and hand.winnings != tuple(
-            [won if player == winner else 0 for player in range(1, players + 1)]):
-        return None
-    return _NEW_OUTCOME(tuple(nets), (_NEW_AWARD("game", winner, won),) if won else (), (),
-                        finishing, None, (winner,), winner,
+    awards = game_awards(nets, rules, winner)
+    if hand.winnings is not None:
+        won = [0] * players
+        for award in awards:
+            won[award.player - 1] += award.amount
+        if hand.winnings != tuple(won):
+            return None
+    return _NEW_OUTCOME(nets, awards, (), finishing, None, (winner,), winner,
                         {"cards_left": tuple(left), "plays": plays, "tricks": tricks})
+
+
+def _replay_outcome_only(hand: HandHistory, rules: BigTwoRules) -> Outcome:
+    """The outcome of an outcome-only game (``cards_left``, no plays: a score sheet's line).
+
+    Checked: the scoring counts cards (``cards`` or ``zero_sum``: the 2s left and the order
+    of going out are not recorded), 13 cards were dealt each, and exactly one player has 0
+    cards left -- unless ``as_recorded`` keeps a score keeper's line as written.  The
+    stated ``finishing_stacks`` and ``winnings`` are checked as for a played game.
+    """
+    left = hand.cards_left
+    assert left is not None
+    if rules.scoring not in (BigTwoScoring.CARDS, _SCORING_ZERO_SUM):
+        raise RuleError(f"an outcome-only game is scored by its cards left (scoring cards or "
+                        f"zero_sum), not {rules.scoring.value}: the 2s left and the order of "
+                        "going out are not recorded", hand=hand, rule="outcome-only")
+    if rules.deal is not BigTwoDeal.THIRTEEN:
+        raise RuleError("an outcome-only game records 13 cards dealt each (deal = thirteen)",
+                        hand=hand, rule="outcome-only")
+    if len(left) != hand.num_players:
+        raise RuleError(f"cards_left has {len(left)} entries for {hand.num_players} players",
+                        hand=hand, rule="outcome-only")
+    winners = [player for player, count in enumerate(left, start=1) if count == 0]
+    if len(winners) != 1 and not hand.as_recorded:
+        raise RuleError(f"an outcome-only game has one winner with 0 cards left, not "
+                        f"{len(winners)} (as_recorded = true keeps a score sheet's line as "
+                        "written)", hand=hand, rule="one-winner")
+    winner = winners[0] if len(winners) == 1 else None
+    players = len(left)
+    try:
+        nets = game_nets(rules, left, (HAND_SIZE,) * players, (0,) * players, winner,
+                         hand.takes_all_losses)
+    except RuleError as error:
+        raise error.located(hand) from None
+    base = hand.starting_stacks if hand.starting_stacks is not None else (0,) * players
+    outcome = Outcome(
+        nets=nets, awards=game_awards(nets, rules, winner),
+        finishing_stacks=tuple(s + n for s, n in zip(base, nets, strict=True)),
+        finishing_order=(winner,) if winner is not None else (), winner=winner,
+        extra={"cards_left": tuple(left), "plays": 0, "tricks": 0})
+    _check_stated(hand, outcome)
+    return outcome
 
 
 def _check_stated(hand: HandHistory, outcome: Outcome) -> None:

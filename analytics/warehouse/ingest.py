@@ -69,6 +69,7 @@ from analytics.warehouse.sources import (
 from parsers.fields import VARIANTS
 from parsers.foreign import ForeignFormat, foreign_format
 from parsers.reader import Chunk, Cut, HandCuts, iter_chunks
+from parsers.scoresheet import looks_like_score_sheet
 
 __all__ = [
     "SAMPLES",
@@ -285,13 +286,35 @@ def _units(planned: list[_Planned], limits: Limits, whole_bytes: int
     """The work, file by file, in order.  A source that fails while the main process
     splits it yields a ready-made error result in its place."""
     for file_no, item in enumerate(planned):
-        if item.size <= whole_bytes:
+        if _is_score_sheet(item, limits):
+            yield Unit(file_no, item.context, True, BATCH_HANDS, limits, item.ref,
+                       size=item.size, sheet=True)
+        elif item.size <= whole_bytes:
             yield Unit(file_no, item.context, True, BATCH_HANDS, limits, item.ref,
                        size=item.size)
         elif item.ref.kind == "file":
             yield from _part_units(file_no, item, limits)
         else:
             yield from _split_here(file_no, item, limits)
+
+
+SHEET_PROBE_BYTES: Final = 64 * 1024
+"""How much of a source decides whether it is a score sheet: a history names its variant in
+its first lines."""
+
+
+def _is_score_sheet(item: _Planned, limits: Limits) -> bool:
+    """Whether a source is a Big Two score sheet (:func:`parsers.scoresheet.looks_like_score_sheet`
+    on its first bytes): the one place the ingest decides how a source is read.  A source
+    that cannot be opened is left to the usual path, which reports it."""
+    try:
+        with open_source(item.ref, limits) as stream:
+            head = stream.read(SHEET_PROBE_BYTES)
+    except SourceError:
+        return False
+    if len(head) == SHEET_PROBE_BYTES:
+        head = head[:head.rfind(b"\n") + 1]  # whole lines only
+    return looks_like_score_sheet(head.decode("utf-8", errors="replace"))
 
 
 def _part_units(file_no: int, item: _Planned, limits: Limits) -> Iterator[Unit | UnitResult]:

@@ -38,7 +38,7 @@ __all__ = ["FileStats", "begin", "begin_file", "commit", "commit_file", "is_load
 
 # Child tables first, ``hands`` last within a batch: nothing reads them mid-transaction.
 _BATCH_TABLES: Final = ("hands", "seats", "actions", "showdowns", "awards", "board",
-                        "allin_results", "rummoli_strength", "bigtwo_features")
+                        "allin_results", "rummoli_strength", "bigtwo_features", "bigtwo_scores")
 _INSERTED: Final = frozenset(_BATCH_TABLES + FACT_TABLES)
 
 

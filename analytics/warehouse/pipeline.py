@@ -56,9 +56,10 @@ from parsers.block_scan import BLOCK_VARIANT_END, scan_seveneight, scan_texts
 from parsers.knobs import Game
 from parsers.model import ActionFields, HandHistory, with_actions
 from parsers.reader import Chunk, Cut, hands_and_fields, iter_chunks, plain_hands
+from parsers.scoresheet import decode_sheet, read_score_sheet, sheet_hands
 
 __all__ = ["INTERNAL_STAGE", "Unit", "UnitResult", "init_worker", "process_chunks", "process_data",
-           "process_unit"]
+           "process_sheet", "process_unit"]
 
 INTERNAL_STAGE: Final = "internal"
 """The stage of a reject whose hand met a bug in handlab (an unexpected exception), not a
@@ -80,6 +81,8 @@ class Unit:
     size: int = 0  # bytes of content this unit covers, for the progress bar
     start: Cut | None = None
     end: int | None = None
+    sheet: bool = False
+    """A Big Two score sheet (:mod:`parsers.scoresheet`), read whole, not a history file."""
 
 
 @dataclass(slots=True)
@@ -155,6 +158,41 @@ def process_data(data: bytes, context: FileContext, batch_hands: int, result: Un
 
 
 _VARIANT_LINE_END: Final = (BLOCK_VARIANT_END + "\n").encode()
+
+
+def process_sheet(data: bytes, context: FileContext, batch_hands: int, result: UnitResult
+                  ) -> None:
+    """Read a Big Two score sheet (:func:`parsers.scoresheet.read_score_sheet`), replay its
+    games (outcome-only, :func:`analytics.rules.replay`) and batch them into ``result``.
+
+    Each bad line is a reject (stage ``parse``) naming the file and line: a losses line
+    under its game number, any other line under minus its line number (it is no game, and
+    the rejects' key is the file and that number).  Its games are the file's hands, its
+    bad lines count among them, so ``hands = loaded + duplicates + rejected`` holds.
+    """
+    name = context.path
+    sheet = read_score_sheet(decode_sheet(data))
+    for problem in sheet.problems:
+        result.rejects.append(RejectRow(
+            hand_index=problem.position if problem.position is not None else -problem.line,
+            line=problem.line, stage="parse", game=Game.BIGTWO.value,
+            error=problem.describe(name), raw=problem.text))
+        result.rejected[Game.BIGTWO.value] += 1
+    hands = sheet_hands(sheet.games, name)
+    result.hands += len(hands) + len(sheet.problems)
+    for begin in range(0, len(hands), batch_hands):
+        batch = Batch(context)
+        rejects: list[RejectRow] = []
+        for hand in hands[begin:begin + batch_hands]:
+            try:
+                outcome = replay(hand)
+            except RuleError as error:
+                rejects.append(RejectRow(
+                    hand_index=hand.index, line=hand.line, stage="rules",
+                    game=Game.BIGTWO.value, error=_error_text(error), raw=hand.raw))
+                continue
+            batch.add(hand, outcome)
+        _add(result, (batch.tables() if len(batch) else None, rejects, batch.duplicates))
 
 
 def _add(result: UnitResult, found: _Found) -> None:
@@ -461,6 +499,9 @@ def process_unit(unit: Unit) -> UnitResult:
                          result, unit.start)
         else:
             with open_source(ref, unit.limits) as stream:
+                if unit.sheet:
+                    process_sheet(stream.read(), unit.context, unit.batch_hands, result)
+                    return result
                 if ref.kind == "file":
                     # A whole (small) plain file is read at once -- unless it grew since it
                     # was planned: then the rest is streamed after what was read.

@@ -25,6 +25,7 @@ from analytics.equity.allin import third_card_at
 from analytics.rules.base import Outcome
 from analytics.warehouse.equities import PendingRows, add_equity_rows, add_pending_rows
 from analytics.warehouse.identity import ActionColumns, action_columns, field_columns, hand_id
+from analytics.warehouse.scores import SCORES_SCHEMA, add_score_rows
 from parsers.knobs import Game
 from parsers.model import RUMMOLI_POTS, ActionFields, HandHistory, Verb, with_actions
 
@@ -113,6 +114,7 @@ ARROW_SCHEMAS: Final[dict[str, pa.Schema]] = {
         ("aces", _I16), ("has_lead", _BOOL), ("pairs", _I16), ("triples", _I16),
         ("five_card", _I32), ("distinct_five_card_ranks", _I16),
     ]),
+    "bigtwo_scores": SCORES_SCHEMA,
 }
 """Column names and Arrow types of each table, in the schema's order."""
 
@@ -386,8 +388,10 @@ class Batch:
             row["pot"].extend(pots)
             row["player"].extend(players)
             row["amount"].extend(amounts)
-        if hand.game is Game.RUMMOLI:
+        if kind is Game.RUMMOLI:
             self._add_board(key, hand, outcome)
+        elif kind is Game.BIGTWO:
+            add_score_rows(cols["bigtwo_scores"], key, hand, outcome, names)
         if fields is not None and not hand.actions and fields.verbs and _needs_actions(
                 kind, fields):
             hand = with_actions(hand, fields)

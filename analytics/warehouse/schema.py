@@ -27,6 +27,7 @@ from analytics.warehouse.facts import (
     fill_seats_v6,
 )
 from analytics.warehouse.facts import fill_missing_hands as fill_hand_facts
+from analytics.warehouse.scores import RULES_WITH_THRESHOLD, SCORES_TABLE, fill_missing_scores
 
 __all__ = ["LATEST_VERSION", "MIGRATIONS", "TABLES", "VIEWS", "Migration", "migrate",
            "schema_version"]
@@ -346,12 +347,15 @@ MIGRATIONS: Final = (
               backfill=fill_hand_facts),
     Migration(8, "seat_facts: Big Two plays counted by kind, backfilled", PLAY_KINDS_V8,
               backfill=fill_missing_play_kinds),
+    Migration(9, "bigtwo_scores: Big Two cards left, fries, real losses, zero-sum scores, "
+                 "backfilled; fry_threshold in the Big Two rules",
+              (*RULES_WITH_THRESHOLD, SCORES_TABLE), backfill=fill_missing_scores),
 )
 LATEST_VERSION: Final = MIGRATIONS[-1].version
 
 TABLES: Final = ("files", "hands", "seats", "actions", "showdowns", "awards", "board", "rejects",
                   "allin_results", "rummoli_strength", "bigtwo_features", "seat_facts",
-                  "pot_facts", "hand_facts")
+                  "pot_facts", "hand_facts", "bigtwo_scores")
 """Every table the ingest writes, in the order it writes them."""
 
 VIEWS: Final = ("v_seat_results", "v_player_stats", "v_hands_by_day", "v_hand_types",

@@ -713,12 +713,17 @@ def bigtwo_places(con: duckdb.DuckDBPyConnection, f: HandFilter) -> pd.DataFrame
 
 
 def bigtwo_cards_left(con: duckdb.DuckDBPyConnection, f: HandFilter) -> pd.DataFrame:
-    """Big Two: how many games ended with each number of cards left in a player's hand."""
+    """Big Two: how many games ended with each number of cards left in a player's hand
+    (played games: dealt minus played; outcome-only games: as the score sheet records it,
+    from ``bigtwo_scores``)."""
     cond, params = facts_where(f, game="bigtwo")
     return _frame(con, f"""
-        SELECT x.player, CAST(x.cards_left AS HUGEINT) AS cards_left, count(*) AS games
+        SELECT x.player, CAST(coalesce(x.cards_left, b.cards_left) AS HUGEINT) AS cards_left,
+               count(*) AS games
         FROM seat_facts x
-        WHERE x.cards_left IS NOT NULL AND {cond}
+        LEFT JOIN bigtwo_scores b ON b.hand_id = x.hand_id AND b.seat = x.seat
+                                 AND x.cards_left IS NULL
+        WHERE coalesce(x.cards_left, b.cards_left) IS NOT NULL AND {cond}
         GROUP BY ALL ORDER BY x.player, cards_left
     """, params)
 
@@ -1049,7 +1054,8 @@ def hand_list(con: duckdb.DuckDBPyConnection, f: HandFilter, *, limit: int = 500
 
 def hand_detail(con: duckdb.DuckDBPyConnection, hand_id: int) -> dict[str, pd.DataFrame]:
     """Everything stored about one hand: ``hand`` (one row), ``seats``, ``actions``,
-    ``board`` (Rummoli), ``showdowns`` and ``awards``."""
+    ``board`` (Rummoli), ``showdowns``, ``awards`` and ``scores`` (Big Two: the
+    ``bigtwo_scores`` rows, which hold an outcome-only game's cards left)."""
     params: Params = {"hand_id": hand_id}
     hand = _frame(con, "SELECT * FROM hands WHERE hand_id = $hand_id", params)
     # Hand ids are hashes, so no zone map narrows a lookup: each scans its table's whole
@@ -1058,6 +1064,7 @@ def hand_detail(con: duckdb.DuckDBPyConnection, hand_id: int) -> dict[str, pd.Da
     # empty result of the table's columns.
     found = not hand.empty
     rummoli = found and hand["game"].iloc[0] == "rummoli"
+    bigtwo = found and hand["game"].iloc[0] == "bigtwo"
 
     def rows(sql: str, scan: bool = found) -> pd.DataFrame:
         return _frame(con, sql, params | {"scan": scan})
@@ -1071,6 +1078,8 @@ def hand_detail(con: duckdb.DuckDBPyConnection, hand_id: int) -> dict[str, pd.Da
                       "ORDER BY pot_order", rummoli),
         "showdowns": rows("SELECT * FROM showdowns WHERE $scan AND hand_id = $hand_id"),
         "awards": rows("SELECT * FROM awards WHERE $scan AND hand_id = $hand_id"),
+        "scores": rows("SELECT * FROM bigtwo_scores WHERE $scan AND hand_id = $hand_id "
+                       "ORDER BY seat", bigtwo),
     }
 
 

@@ -184,6 +184,12 @@ def _bigtwo_dealt() -> None:
 def _bigtwo() -> None:
     """The deals against theory, then the combinations played (counted when opened)."""
     st.header("Big Two")
+    sheets = int(ui.ask("outcome_only_games"))
+    if sheets:
+        st.info(f"{sheets:,} of the Big Two games are outcome-only (score sheets): they "
+                "record no deal and no plays, so the deals and plays below leave them out "
+                "(they are not counted as empty hands). Their scores are on the Win rates "
+                "page.", icon=":material/info:")
     _bigtwo_dealt()
     st.subheader("Combinations played")
     st.caption("Every play matching the filters, counted by kind.  What is played depends "

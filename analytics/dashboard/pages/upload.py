@@ -61,7 +61,8 @@ def render() -> None:
     ctx = ui.context()
     st.title("Upload hand histories")
     st.write("Histories in handlab's format (`.phh`, `.phhs`), gzip files (`.gz`) or whole "
-             "folders packed as `.zip`. Hands already in the database are counted as "
+             "folders packed as `.zip`, and Big Two score sheets (`.txt`, recognised by their "
+             "content). Hands already in the database are counted as "
              "duplicates; broken hands are rejected with the line and the reason; a file in "
              "another format (a poker site's export, CSV, JSON) is named as such.")
     st.caption(f"At most {MAX_FILE_MB} MB a file here (larger ones are listed as refused; "

@@ -153,6 +153,9 @@ def _by_level(game: str, results: pd.DataFrame, only: HandFilter) -> None:
 
 
 def _bigtwo(only: HandFilter, scoring: str) -> None:
+    sheets = int(ui.ask("outcome_only_games", only))
+    _score_keeper(sheets, only)
+    st.subheader("Places and cards left")
     places = logic.bigtwo_place_table(ui.ask("bigtwo_places", only))
     order = list(places["place"].cat.categories) if len(places) else []
     st.plotly_chart(charts.grouped_bars(places.assign(place=places["place"].astype(str)),
@@ -183,10 +186,50 @@ def _bigtwo(only: HandFilter, scoring: str) -> None:
                                        per="games"),
                     key="bigtwo_feature_chart")
     st.caption("The features are counted from each player's dealt cards when the game is "
-               "loaded (docs/schema.md, bigtwo_features). Bars: mean ± 95 % CI.")
+               "loaded (docs/schema.md, bigtwo_features). Bars: mean ± 95 % CI."
+               + _without_sheets(sheets, "deal"))
     shown = logic.human_table(table, logic.FEATURE_HEADERS)
     st.dataframe(shown, hide_index=True)
     ui.download_buttons(shown, f"bigtwo-by-{feature}", key="bigtwo_feature")
+
+
+def _without_sheets(sheets: int, what: str) -> str:
+    """The caption's note on the outcome-only games a statistic cannot count."""
+    if not sheets:
+        return ""
+    return (f" {sheets:,} outcome-only game(s) (score sheets) record no {what} and are left "
+            "out here, not counted as zeros.")
+
+
+def _score_keeper(sheets: int, only: HandFilter) -> None:
+    """The score keeper's summary (analytics.warehouse.scores): per player games, wins,
+    fries, real losses and zero-sum net score, their per-game values, regular players
+    marked; three scatter plots against real losses per game, the net score's with the
+    theoretical line."""
+    st.subheader("Score keeper's summary")
+    summary: pd.DataFrame = ui.ask("bigtwo_score_summary", only)
+    if summary.empty:
+        st.info("No Big Two games scored by cards left match the filters.")
+        return
+    table = logic.score_keeper_table(summary)
+    st.dataframe(table, hide_index=True)
+    line = logic.zero_sum_line(summary, ui.ask("seats_per_game", only))
+    st.caption("Real loss: the cards left, doubled when fried (fry_threshold or more left, "
+               "default 10), tripled with 13; net score: zero-sum, every player pays his real "
+               "loss to every other (scores sum to 0). Regular (✓): at least a quarter of all "
+               "games. Played games and score sheets count alike"
+               + (f"; {sheets:,} of the games are outcome-only (score sheets)." if sheets
+                  else ".") + " Fractions and per-game values to 4 decimals.")
+    ui.download_buttons(table, "bigtwo-score-keeper", key="score_keeper")
+    columns = st.columns(3)
+    for column, y in zip(columns, charts.SCORE_AXES, strict=True):
+        with column:
+            st.plotly_chart(charts.score_scatter(summary, y, line), key=f"score_{y}")
+    if line is not None:
+        seats, average = line
+        st.caption(f"Dashed: the theoretical net score per game s = {seats:g}(l* − l), with "
+                   f"l* = {average:.4g} the average player's real losses per game and "
+                   f"{seats:g} players per game (T − n·l with T = n·l*).")
 
 
 def _rummoli(only: HandFilter) -> None:

@@ -1,0 +1,492 @@
+"""Big Two score sheets (issue 29): reading, converting, loading and summarising them.
+
+The acceptance test imports the example sheets of yawnoc/big-two-scorer
+(tests/data/scoresheets/, MIT-0) and compares the score keeper's summary with the
+summaries that repository published for them, every player and every column.
+"""
+
+from __future__ import annotations
+
+import csv
+import dataclasses
+from pathlib import Path
+from typing import Any, Final
+
+import duckdb
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from typer.testing import CliRunner
+
+from analytics.rules import RuleError, replay
+from analytics.rules.bigtwo import real_loss, zero_sum_scores
+from analytics.warehouse import ingest, reader
+from analytics.warehouse.identity import hand_id
+from analytics.warehouse.scores import (
+    SUMMARY_COLUMNS,
+    bigtwo_score_summary,
+    outcome_only_games,
+)
+from analytics.warehouse.views import HandFilter
+from parsers import loads_hands, read_hands, write_hands
+from parsers.block_scan import scan_texts
+from parsers.fastpath import fast_hand
+from parsers.knobs import BigTwoScoring
+from parsers.scoresheet import looks_like_score_sheet, read_score_sheet, sheet_hands
+
+SHEETS: Final = Path(__file__).parent / "data" / "scoresheets"
+SAMPLES: Final = Path(__file__).parent.parent / "data" / "samples"
+EXAMPLES: Final = ("simple.txt", "2023-03-03.txt")
+
+
+def published(name: str) -> list[dict[str, str]]:
+    """The summary yawnoc/big-two-scorer published for a sheet (its ``.tsv``)."""
+    with open(SHEETS / f"{name}.tsv", encoding="utf-8", newline="") as stream:
+        return list(csv.DictReader(stream, delimiter="\t"))
+
+
+def summary_rows(db: Path, f: HandFilter | None = None) -> list[dict[str, Any]]:
+    with reader(db) as con:
+        frame = bigtwo_score_summary(con, f)
+    assert tuple(frame.columns) == SUMMARY_COLUMNS
+    return [dict(zip(SUMMARY_COLUMNS, row, strict=True))
+            for row in frame.itertuples(index=False)]
+
+
+@pytest.mark.parametrize("name", EXAMPLES)
+def test_examples_give_the_published_summaries(tmp_path: Path, name: str) -> None:
+    db = tmp_path / "w.duckdb"
+    summary = ingest([SHEETS / name], db, workers=0)
+    assert summary.rejected == 0 and summary.exit_code == 0
+    ours = summary_rows(db)
+    theirs = published(name)
+    assert [row["name"] for row in ours] == [row["name"] for row in theirs]
+    for mine, row in zip(ours, theirs, strict=True):
+        for column in SUMMARY_COLUMNS[1:]:
+            expected = row[column]
+            got = mine[column]
+            if column == "is_regular":
+                assert bool(got) is (expected == "True"), (row["name"], column)
+            elif column.endswith(("_fraction", "_per_game")):
+                assert float(got) == float(expected), (row["name"], column, got, expected)
+            else:
+                assert int(got) == int(expected), (row["name"], column, got, expected)
+
+
+def test_summary_by_hand_for_simple() -> None:
+    """simple.txt worked by hand (RULES.md 2, zero_sum): a b c d play 0 11 12 13 (F = 10:
+    b and c fried, d tripled) -> real losses 0 22 24 39, T = 85, scores 85 - 4 x loss;
+    then 1 1 1 0 -> 1 1 1 0, T = 3; x takes on all losses in 3t 0 1 2 (T = 6) and in
+    0t 1 1 1 (T = 3, although he won)."""
+    games = sheet_hands(read_score_sheet((SHEETS / "simple.txt").read_text()).games)
+    nets = [replay(game).nets for game in games]
+    assert nets == [(85, -3, -11, -71), (-1, -1, -1, 3), (-18, 6, 6, 6), (-9, 3, 3, 3)]
+    assert [game.takes_all_losses for game in games] == [None, None, 1, 1]
+
+
+def test_sheet_lines_and_bad_lines() -> None:
+    text = "\n".join([
+        "1 2 3 4            # line 1: losses before any names",
+        "2023-03-03  # a date",
+        "F=11",
+        "Ann Bo Cy Dee",
+        "0 11 12 13",         # line 5: game 2 (F = 11: Bo fried 22, Cy 24, Dee 39)
+        "0 1 2",              # line 6: game 3, three losses for four players
+        "0t 1t 2 3",          # line 7: game 4, two takers
+        "0 14 1 2",           # line 8: game 5, above 13
+        "0 -1 1 2",           # line 9: game 6, below 0
+        "Ann 2Bo Cy",         # line 10: a name with a leading digit
+        "0 1 2",              # line 11: game 7, under a rejected names line
+        "Ann Bo Cy  # three now",
+        "5 0 5",              # line 13: game 8
+        "5 0 5",              # line 14: game 9, the same game again: another game
+        "F=0",                # line 15: a bad threshold
+        "2023-02-30",         # line 16: not a date
+        "Ann\x0cBo",           # line 17: a form feed separates words, it ends no line
+        "0 1\r",               # line 18: game 10, a CRLF line end
+        "",
+    ])
+    assert looks_like_score_sheet(text)
+    sheet = read_score_sheet(text)
+    assert [(p.line, p.position) for p in sheet.problems] == [
+        (1, 1), (6, 3), (7, 4), (8, 5), (9, 6), (10, None), (11, 7), (15, None), (16, None)]
+    messages = [p.describe("s.txt") for p in sheet.problems]
+    assert messages[0] == "s.txt:1: game 1: a losses line before any line of player names"
+    assert "3 losses for 4 players" in messages[1]
+    assert "more than one player takes on all losses (Ann, Bo)" in messages[2]
+    assert "14 is not 0 to 13" in messages[3] and "-1 is not 0 to 13" in messages[4]
+    assert messages[5] == "s.txt:10: player name '2Bo' starts with a digit"
+    assert "line 10" in messages[6]
+    assert [(g.position, g.line, g.players, g.cards_left, g.fry_threshold)
+            for g in sheet.games] == [
+        (2, 5, ("Ann", "Bo", "Cy", "Dee"), (0, 11, 12, 13), 11),
+        (8, 13, ("Ann", "Bo", "Cy"), (5, 0, 5), 11),
+        (9, 14, ("Ann", "Bo", "Cy"), (5, 0, 5), 11),
+        (10, 18, ("Ann", "Bo"), (0, 1), 11)]
+    hands = sheet_hands(sheet.games)
+    assert all(hand.date is not None and hand.date.isoformat() == "2023-03-03"
+               for hand in hands)
+    assert replay(hands[0]).nets == (85, -3, -11, -71)  # T = 85; 85 - 4 x (0, 22, 24, 39)
+    assert hand_id(hands[1]) != hand_id(hands[2])  # identical lines, two games
+
+
+def test_recogniser_tells_sheets_from_histories() -> None:
+    for name in EXAMPLES:
+        assert looks_like_score_sheet((SHEETS / name).read_text())
+    for path in sorted(SAMPLES.glob("*.phhs")):
+        with open(path, encoding="utf-8") as stream:
+            assert not looks_like_score_sheet(stream.read(65536)), path
+    assert not looks_like_score_sheet("Ann Bo Cy\n# no games\n")
+    assert not looks_like_score_sheet("x = 1\n0 1 2\n")
+    assert looks_like_score_sheet("Ann Bo\nF = 3\n0 5\n")
+
+
+def test_outcome_only_games_round_trip_and_skip_the_fast_path(tmp_path: Path) -> None:
+    games = sheet_hands(read_score_sheet((SHEETS / "2023-03-03.txt").read_text()).games)
+    out = tmp_path / "sheet.phhs"
+    assert write_hands(games, out) == len(games) == 10
+    back = list(read_hands(out))
+    assert back == games
+    assert [hand_id(hand) for hand in back] == [hand_id(game) for game in games]
+    text = out.read_text()
+    first = text.split("\n\n")[0].split("\n")[1:]
+    assert fast_hand(first, 2, "x", 1, "\n".join(first)) is None  # declined: the general path
+    assert [hand.hand for hand in back] == list(range(1, 11))
+    # The 7 & 8 block scanner takes none of them either.
+    raws = ["\n".join(text.split("\n\n")[0].split("\n")[1:])]
+    block, declined = scan_texts(raws, [2], [1], "x")
+    assert len(block) == 0 and declined == [0]
+    assert back[0].date is not None and back[0].players == ("L", "T", "C", "En")
+
+
+@pytest.mark.parametrize(("header", "expected"), [
+    ("cards_left = [0, 14]", "cards_left must be 0 to 13 per player, not 14"),
+    ("cards_left = [0, -1]", "cards_left must hold integers"),
+    ("cards_left = [0, 1, 2]", "cards_left has 3 entries, expected 2"),
+    ("cards_left = [0, 3]\ntakes_all_losses = 3", "takes_all_losses must be a player number"),
+    ("cards_left = [0, 3]\nas_recorded = 1", "as_recorded must be true or false"),
+    ("as_recorded = true", "as_recorded belongs to an outcome-only game"),
+    ("fry_threshold = 0", "knob fry_threshold must be 1 or more, not 0"),
+])
+def test_reader_checks_outcome_fields(header: str, expected: str) -> None:
+    text = f'variant = "B2"\nplayers = ["a", "b"]\nactions = []\n{header}\n'
+    (hand,) = loads_hands(text)
+    assert any(expected in str(error) for error in hand.errors), hand.errors
+
+
+def test_outcome_only_game_has_no_actions() -> None:
+    (hand,) = loads_hands('variant = "B2"\nplayers = ["a", "b"]\ncards_left = [0, 3]\n'
+                          'actions = ["d dh p1 3d"]\n')
+    assert any("records no actions" in str(error) for error in hand.errors)
+
+
+@pytest.mark.parametrize(("header", "rule"), [
+    ("cards_left = [1, 3]", "one-winner"),
+    ("cards_left = [0, 0]", "one-winner"),
+    ('cards_left = [0, 3]\nscoring = "rank"', "outcome-only"),
+    ('cards_left = [0, 3]\nscoring = "cards_with_twos"', "outcome-only"),
+    ('cards_left = [0, 3]\ndeal = "all"', "outcome-only"),
+    ("cards_left = [0, 3]\ntakes_all_losses = 1", "takes-all-losses"),
+    ("cards_left = [0, 3]\nfinishing_stacks = [3, -4]", "finishing-stacks"),
+])
+def test_engine_refuses_impossible_outcomes(header: str, rule: str) -> None:
+    (hand,) = loads_hands(f'variant = "B2"\nplayers = ["a", "b"]\nactions = []\n{header}\n')
+    assert hand.ok, hand.errors
+    with pytest.raises(RuleError) as caught:
+        replay(hand)
+    assert caught.value.rule == rule
+
+
+def test_outcome_only_scores_by_hand() -> None:
+    def nets(header: str) -> tuple[int, ...]:
+        (hand,) = loads_hands(f'variant = "B2"\nplayers = ["a", "b", "c"]\nactions = []\n'
+                              f'{header}\n')
+        return replay(hand).nets
+
+    # cards: 9 -> 9, 10 -> doubled, 13 -> tripled (none played).
+    assert nets("cards_left = [0, 9, 10]") == (29, -9, -20)
+    assert nets("cards_left = [0, 13, 5]") == (44, -39, -5)
+    # fry_threshold moves the doubling point of cards scoring; 13 stays tripled.
+    assert nets("cards_left = [0, 9, 13]\nfry_threshold = 9") == (57, -18, -39)
+    assert nets("cards_left = [0, 12, 13]\nfry_threshold = 20") == (51, -12, -39)
+    # zero_sum: real losses 0, 9, 20 (T = 29): 29 - 3 x loss.
+    assert nets('cards_left = [0, 9, 10]\nscoring = "zero_sum"') == (29, 2, -31)
+    # A threshold above 13 switches frying off, the triple too: 0, 12, 13 (T = 25).
+    assert nets('cards_left = [0, 12, 13]\nscoring = "zero_sum"\nfry_threshold = 14') == (
+        25, -11, -14)
+    # The taker carries T = 29, the others 0.
+    assert nets('cards_left = [0, 9, 10]\nscoring = "zero_sum"\ntakes_all_losses = 2') == (
+        29, -58, 29)
+    # A line kept as recorded without a winner still settles: 4 6 11 11 at F = 11.
+    (hand,) = loads_hands('variant = "B2"\nplayers = ["a", "b", "c", "d"]\nactions = []\n'
+                          'cards_left = [4, 6, 11, 11]\nscoring = "zero_sum"\n'
+                          'fry_threshold = 11\nas_recorded = true\n')
+    outcome = replay(hand)
+    assert outcome.winner is None and outcome.nets == (38, 30, -34, -34)  # 4 6 22 22, T = 54
+
+
+def test_reingest_and_a_grown_sheet_load_only_new_games(tmp_path: Path) -> None:
+    db = tmp_path / "w.duckdb"
+    lines = (SHEETS / "2023-03-03.txt").read_text().splitlines()
+    sheet = tmp_path / "sheet.txt"
+    sheet.write_text("\n".join(lines[:8]) + "\n")  # the date, the names and five games
+    first = ingest([sheet], db, workers=0)
+    assert (first.loaded, first.exit_code) == (5, 0)
+    again = ingest([sheet], db, workers=0)
+    assert again.loaded == 0 and again.files[0].status == "already loaded"
+    sheet.write_text("\n".join(lines) + "\n")  # the whole evening: ten games
+    grown = ingest([sheet], db, workers=0)
+    assert (grown.loaded, grown.duplicates) == (5, 5)
+    assert summary_rows(db)[-1]["game_count"] == 40
+    # Converted to the handlab format, the same games: nothing new either.
+    runner = CliRunner()
+    from analytics.cli import app
+
+    out = tmp_path / "sheet.phhs"
+    result = runner.invoke(app, ["convert", str(sheet), "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    converted = ingest([out], db, workers=0)
+    assert (converted.loaded, converted.duplicates) == (0, 10)
+
+
+def test_bad_lines_are_rejected_and_the_rest_loads(tmp_path: Path) -> None:
+    db = tmp_path / "w.duckdb"
+    sheet = tmp_path / "bad.txt"
+    sheet.write_text("0 1 2 3\na b c d\n0 1 2 3\n0 1 2\n0t 1t 2 3\n1a b c d\n0 1 1 1\n")
+    summary = ingest([sheet], db, workers=0)
+    assert (summary.loaded, summary.rejected, summary.exit_code) == (1, 5, 1)
+    with reader(db) as con:
+        rows = con.execute("SELECT hand_index, line, stage, error FROM rejects "
+                           "ORDER BY line").fetchall()
+    assert [(index, line) for index, line, _, _ in rows] == [
+        (1, 1), (3, 4), (4, 5), (-6, 6), (5, 7)]
+    assert all(error.startswith(f"{sheet}:{line}:") for _, line, _, error in rows)
+    runner = CliRunner()
+    from analytics.cli import app
+
+    result = runner.invoke(app, ["ingest", str(sheet), "--db", str(tmp_path / "x.duckdb"),
+                                 "-q"])
+    assert result.exit_code == 1, result.output
+    result = runner.invoke(app, ["convert", str(sheet), "--out", str(tmp_path / "b.phhs")])
+    assert result.exit_code == 1 and f"{sheet}:5:" in "".join(result.output.split())
+    assert len(list(read_hands(tmp_path / "b.phhs"))) == 1
+    result = runner.invoke(app, ["convert", str(SAMPLES / "bigtwo-club.phhs"),
+                                 "--out", str(tmp_path / "c.phhs")])
+    assert result.exit_code == 2
+
+
+def test_summary_mixes_played_games_and_filters(tmp_path: Path) -> None:
+    """Played games count in the summary as their cards left say (cards scoring here), and
+    the outcome-only ones are counted apart for the statistics that need the plays."""
+    db = tmp_path / "w.duckdb"
+    ingest([SHEETS / "simple.txt", SAMPLES / "bigtwo-club.phhs"], db, workers=0)
+    with reader(db) as con:
+        assert outcome_only_games(con) == 4
+        played = con.execute("SELECT count(*) FROM hands WHERE game = 'bigtwo'").fetchall()[0][0]
+        rows = bigtwo_score_summary(con)
+        independent = _independent_summary(con)
+        just_a = bigtwo_score_summary(con, HandFilter(players=("a",)))
+    total = rows.iloc[-1]
+    assert total["name"] == "*" and int(total["net_score"]) == 0
+    assert int(total["game_count"]) == int(
+        sum(row["game_count"] for _, row in rows.iloc[:-1].iterrows()))
+    assert played > 4
+    by_name = {row["name"]: (int(row["game_count"]), int(row["real_losses"]),
+                             int(row["net_score"])) for _, row in rows.iterrows()}
+    assert by_name == independent
+    assert list(just_a["name"]) == ["a", "*"] and int(just_a.iloc[0]["net_score"]) == 84
+
+
+def _independent_summary(con: duckdb.DuckDBPyConnection) -> dict[str, tuple[int, int, int]]:
+    """Games, real losses and zero-sum net per player computed here from seat_facts' cards
+    left (played games) and the sheet's outcomes, by RULES.md's formula, not the table's."""
+    totals: dict[str, list[int]] = {}
+    games = con.execute("""
+        SELECT h.hand_id, h.rules->>'fry_threshold', list(s.player ORDER BY s.seat),
+               list(coalesce(x.cards_left, b.cards_left) ORDER BY s.seat),
+               list(b.takes_all_losses ORDER BY s.seat)
+        FROM hands h JOIN seats s USING (hand_id)
+        JOIN seat_facts x ON x.hand_id = s.hand_id AND x.seat = s.seat
+        JOIN bigtwo_scores b ON b.hand_id = s.hand_id AND b.seat = s.seat
+        WHERE h.game = 'bigtwo' GROUP BY ALL
+    """).fetchall()
+    for _, threshold, players, left, takers in games:
+        fry = int(threshold or 10)
+        losses = [n if n < fry else 2 * n if n < 13 else 3 * n for n in left]
+        table = sum(losses)
+        if any(takers):
+            losses = [table if taker else 0 for taker in takers]
+        for player, loss in zip(players, losses, strict=True):
+            entry = totals.setdefault(player, [0, 0, 0])
+            entry[0] += 1
+            entry[1] += loss
+            entry[2] += table - len(players) * loss
+    everyone = [sum(values[i] for values in totals.values()) for i in range(3)]
+    return {**{name: (v[0], v[1], v[2]) for name, v in totals.items()},
+            "*": (everyone[0], everyone[1], everyone[2])}
+
+
+def test_scoring_knob_in_replayed_games_agrees_between_paths() -> None:
+    """Simulated games under zero_sum with another threshold: the lean replay and the full
+    engine give the same outcome, and the scores sum to 0."""
+    from analytics.rules import bigtwo
+    from analytics.simulate.bigtwo import simulate_bigtwo
+    from parsers.knobs import BigTwoRules
+
+    rules = BigTwoRules(scoring=BigTwoScoring.ZERO_SUM, fry_threshold=7)
+    seen = 0
+    for game in simulate_bigtwo(30, 4, 5, rules=rules):
+        full = bigtwo.replay_full(game)
+        lean = bigtwo._replay_lean(game)
+        assert lean is not None and lean == full and lean.extra == full.extra
+        assert sum(full.nets) == 0
+        taker = dataclasses.replace(game, takes_all_losses=2, finishing_stacks=None)
+        assert bigtwo._replay_lean(taker) == bigtwo.replay_full(taker)
+        seen += 1
+    assert seen == 30
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(0, 13), min_size=2, max_size=4), st.integers(1, 20), st.data())
+def test_zero_sum_scores_sum_to_zero(left: list[int], threshold: int,
+                                     data: st.DataObject) -> None:
+    """Everyone pays his real loss to every other player: the scores sum to 0, each is what
+    the others pay him less what he pays them, and a taker moves the losses, not the total."""
+    taker = data.draw(st.none() | st.integers(1, len(left)))
+    losses, scores = zero_sum_scores(left, threshold, taker)
+    assert sum(scores) == 0
+    assert sum(losses) == sum(real_loss(count, threshold) for count in left)
+    for me, score in enumerate(scores):
+        others = sum(loss for other, loss in enumerate(losses) if other != me)
+        assert score == others - (len(left) - 1) * losses[me]
+    names = ", ".join(f'"p{number}"' for number in range(1, len(left) + 1))
+    (hand,) = loads_hands(
+        f'variant = "B2"\nplayers = [{names}]\nactions = []\nscoring = "zero_sum"\n'
+        f"fry_threshold = {threshold}\ncards_left = {left!r}\nas_recorded = true\n"
+        + (f"takes_all_losses = {taker}\n" if taker else ""))
+    assert replay(hand).nets == scores
+
+
+def test_migration_9_fills_the_scores_of_games_held(tmp_path: Path) -> None:
+    """A database at version 8 holding played Big Two games gets their bigtwo_scores rows
+    from migration 9: the rows the ingest itself writes."""
+    from analytics.warehouse.connection import writer
+    from analytics.warehouse.schema import migrate
+
+    db = tmp_path / "w.duckdb"
+    ingest([SAMPLES / "bigtwo-club.phhs", SAMPLES / "bigtwo-house-rules.phhs"], db, workers=0)
+    query = "SELECT * FROM bigtwo_scores ORDER BY hand_id, seat"
+    rules = ("SELECT (SELECT list(rules ORDER BY hand_id) FROM hands), "
+             "(SELECT list(rules ORDER BY hand_id, seat) FROM seat_facts), "
+             "(SELECT list(rules ORDER BY hand_id) FROM hand_facts)")
+    with writer(db) as con:
+        loaded = con.execute(query).fetchall()
+        knobs = con.execute(rules).fetchall()
+        assert '"fry_threshold": 10, "lead_card"' in str(knobs)
+        con.execute("DROP TABLE bigtwo_scores")
+        for table in ("hands", "seat_facts", "hand_facts"):  # as version 8 wrote them
+            con.execute(f"UPDATE {table} SET rules = replace(rules, '\"fry_threshold\": 10, ', '')")
+        assert "fry_threshold" not in str(con.execute(rules).fetchall())
+        con.execute("DELETE FROM schema_version WHERE version = 9")
+        assert migrate(con) == [9]
+        assert con.execute(query).fetchall() == loaded
+        assert con.execute(rules).fetchall() == knobs
+        ranked = con.execute("SELECT count(*) FROM hands WHERE game = 'bigtwo' AND "
+                             "rules->>'scoring' = 'rank'").fetchall()[0][0]
+        scored = con.execute("SELECT count(DISTINCT hand_id) FROM bigtwo_scores").fetchall()[0][0]
+        games = con.execute("SELECT count(*) FROM hands WHERE game = 'bigtwo'").fetchall()[0][0]
+    assert len(loaded) > 0 and ranked > 0 and scored == games - ranked
+
+
+def test_replayer_rebuilds_a_sheet_game(tmp_path: Path) -> None:
+    """The hand replayer rebuilds an outcome-only game from the warehouse (its cards left
+    from bigtwo_scores) and settles it as the ingest did."""
+    from analytics.dashboard.replayer import hand_from_detail, replay_steps
+    from analytics.warehouse import views
+
+    db = tmp_path / "w.duckdb"
+    ingest([SHEETS / "simple.txt"], db, workers=0)
+    games = sheet_hands(read_score_sheet((SHEETS / "simple.txt").read_text()).games)
+    with reader(db) as con:
+        for game in games:
+            rebuilt = hand_from_detail(views.hand_detail(con, hand_id(game)))
+            assert (rebuilt.cards_left, rebuilt.takes_all_losses) == (
+                game.cards_left, game.takes_all_losses)
+            steps = replay_steps(rebuilt)
+            assert steps[-1].nets == replay(game).nets
+            assert "cards left" in steps[-1].words
+
+
+def test_fry_threshold_moves_the_doubling_of_played_games() -> None:
+    """Played games under ``cards`` scoring with fry_threshold 7: the lean replay and the
+    full engine agree, and each loser pays L, 2L from 7 on, 3L with 13 (none played), as
+    counted here from the cards left."""
+    from analytics.rules import bigtwo
+    from analytics.simulate.bigtwo import simulate_bigtwo
+    from parsers.knobs import BigTwoRules
+
+    doubled = 0
+    for game in simulate_bigtwo(40, 3, 11, rules=BigTwoRules(fry_threshold=7)):
+        full = bigtwo.replay_full(game)
+        assert bigtwo._replay_lean(game) == full
+        left = full.extra["cards_left"]
+        assert isinstance(left, tuple)
+        paid = [0 if n == 0 else 3 * n if n == 13 else 2 * n if n >= 7 else n for n in left]
+        assert full.nets == tuple(sum(paid) if seat == full.winner else -paid[seat - 1]
+                                  for seat in range(1, 4))
+        doubled += sum(7 <= n < 13 for n in left)
+    assert doubled > 0
+
+
+def test_worker_pool_loads_a_sheet_as_inline(tmp_path: Path) -> None:
+    inline, pooled = tmp_path / "a.duckdb", tmp_path / "b.duckdb"
+    sources = [SHEETS / "2023-03-03.txt", SHEETS / "simple.txt"]
+    assert ingest(sources, inline, workers=0).loaded == 14
+    assert ingest(sources, pooled, workers=2).loaded == 14
+    rows = []
+    for db in (inline, pooled):
+        with reader(db) as con:
+            rows.append(con.execute("SELECT * EXCLUDE (loaded_at) FROM hands "
+                                    "ORDER BY hand_id").fetchall())
+            rows.append(con.execute("SELECT * FROM bigtwo_scores ORDER BY hand_id, seat")
+                        .fetchall())
+    assert rows[0] == rows[2] and rows[1] == rows[3]
+
+
+def test_bytes_that_are_not_utf8_spoil_only_their_line(tmp_path: Path) -> None:
+    sheet = tmp_path / "bytes.txt"
+    sheet.write_bytes(b"a b\n0 5\n0 \xff\n1 0  # caf\xe9\nJ\xf6 b\n5 0\n")
+    summary = ingest([sheet], tmp_path / "w.duckdb", workers=0)
+    assert (summary.loaded, summary.rejected, summary.exit_code) == (2, 3, 1)
+    with reader(tmp_path / "w.duckdb") as con:
+        rows = con.execute("SELECT hand_index, line, error FROM rejects ORDER BY line"
+                           ).fetchall()
+        games = con.execute("SELECT source_index FROM hands ORDER BY 1").fetchall()
+    assert [(index, line) for index, line, _ in rows] == [(2, 3), (-5, 5), (4, 6)]
+    assert "not valid UTF-8" in rows[0][2] and "not valid UTF-8" in rows[1][2]
+    assert "line 5" in rows[2][2]
+    assert games == [(1,), (3,)]  # the comment's byte spoils nothing
+
+
+def test_upload_page_loads_a_sheet(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A score sheet uploaded on the dashboard's Upload page loads like one named to
+    ``handlab ingest`` (recognised by its content, stored under its uploaded name)."""
+    from streamlit.testing.v1 import AppTest
+
+    from analytics.warehouse import ENV_VAR
+
+    db = tmp_path / "up.duckdb"
+    ingest([SAMPLES / "bigtwo-club.phhs"], db, workers=0)
+    monkeypatch.setenv(ENV_VAR, str(db))
+    at = AppTest.from_file(str(Path(__file__).resolve().parent.parent / "app.py"),
+                           default_timeout=180)
+    at.run()
+    at.switch_page("analytics/dashboard/pages/upload.py").run()
+    at.file_uploader(key="upload_files").set_value(
+        ("2023-03-03.txt", (SHEETS / "2023-03-03.txt").read_bytes(), "text/plain"))
+    at.run()
+    at.button(key="upload_go").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    table = at.dataframe[0].value
+    assert list(table["file"]) == ["upload: 2023-03-03.txt"]
+    assert list(table["loaded"]) == [10]
