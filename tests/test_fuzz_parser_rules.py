@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import functools
 import io
+import re
 from pathlib import Path
 
 import pytest
@@ -136,3 +137,24 @@ def test_round_beyond_32_bits_is_a_parse_error_not_an_ingest_crash(tmp_path: Pat
     assert (summary.loaded, summary.rejected) == (1, 1)
     with pytest.raises(RuleError):
         replay(hand)
+
+
+def test_a_lay_of_an_unknown_card_is_a_rules_reject_on_every_path() -> None:
+    """Session 17's find (issue #26): a Rummoli lay of ``??`` raised ValueError (negative
+    shift count) in the full engine and stopped the ingest.  Now a RuleError at its line,
+    by the reader and engines and by the ingest's own path (run_case checks both)."""
+    tried = 0
+    for name, data in seeds():
+        text = data.decode("utf-8")
+        bad = re.sub(r'"(p\d) pl [2-9TJQKA][cdhs]"', r'"\1 pl ??"', text, count=1)
+        if not name.startswith("rummoli") or bad == text:
+            continue  # another game, or an end-of-game round (no Rummoli phase)
+        tried += 1
+        hands = text.count("\n[") + 1
+        assert run_case(bad.encode("utf-8")) == {"ok": hands - 1, "parse": 0, "rules": 1}
+        (hand, *_) = loads_hands(bad, name="lay.phhs")
+        with pytest.raises(RuleError, match="must be known") as caught:
+            replay(hand)
+        assert caught.value.line is not None and "pl ??" in bad.splitlines()[
+            caught.value.line - 1]
+    assert tried >= 12

@@ -85,9 +85,10 @@ def test_a_bug_rejects_its_hand_and_the_rest_loads(tmp_path: Path,
     log = error_log_path(db)
     assert summary.error_log == log
     line = _line_of_hand(bad, 3)
-    ((file, index, at, stage, game, error),) = _rows(
+    ((file, index, at, stage, game, found),) = _rows(
         db, "SELECT file, hand_index, line, stage, game, error FROM rejects")
     assert (file, index, at, stage, game) == (str(bad), 3, line, INTERNAL_STAGE, "rummoli")
+    error = str(found)
     assert error.startswith(f"{bad}:{line}: hand 3: internal error: ValueError: {MESSAGE}")
     assert str(log) in error
     assert by_name["bad.phhs"].message == error.splitlines()[0]
@@ -145,7 +146,7 @@ def test_a_failing_batch_is_done_hand_by_hand(tmp_path: Path,
             f"USING (hand_id) WHERE h.table_name IS DISTINCT FROM '{MARK}' ORDER BY 1, 3")
     assert _rows(db, same) == _rows(reference, same)
     ((error,),) = _rows(db, "SELECT error FROM rejects")
-    assert "internal error: KeyError" in error
+    assert "internal error: KeyError" in str(error)
     text = error_log_path(db).read_text(encoding="utf-8")
     assert "the batch's reading or rows failed" in text
     assert "KeyError: 'planted bug in the rows'" in text

@@ -175,8 +175,9 @@ def _blinds_right(block: SevenEightBlock, fixed: npt.NDArray[np.bool_], min_bets
     big = np.where(heads_up, first, second)
     # Seats posting something, per hand: exactly the two blinds.
     posting = np.add.reduceat((blinds != 0).astype(np.int64), starts) * (counts > 0)
-    return (right & (small >= 1) & (small <= big) & (posting == 2)
-            & (fixed | (min_bets >= big)))
+    kept: npt.NDArray[np.bool_] = (right & (small >= 1) & (small <= big) & (posting == 2)
+                                   & (fixed | (min_bets >= big)))
+    return kept
 
 
 def replay_block(block: SevenEightBlock) -> BlockOutcome:
