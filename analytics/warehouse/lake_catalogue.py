@@ -36,10 +36,7 @@ from analytics.warehouse.lake import (
 )
 from analytics.warehouse.schema import MIGRATIONS
 
-__all__ = ["CATALOGUE_DIR", "LAKE_ENV", "catalogue", "lake_statements", "open_lake"]
-
-LAKE_ENV: Final = "HANDLAB_LAKE"
-"""The environment variable naming a lake for the dashboard and the commands."""
+__all__ = ["CATALOGUE_DIR", "catalogue", "lake_statements", "open_lake"]
 
 CATALOGUE_DIR: Final = "_catalogue"
 _VIEW_PREFIX: Final = "CREATE OR REPLACE VIEW"
