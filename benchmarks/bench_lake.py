@@ -28,6 +28,7 @@ import shutil
 import sys
 import time
 from collections.abc import Callable
+from importlib import import_module
 from pathlib import Path
 from typing import Any
 
@@ -100,11 +101,16 @@ def questions() -> list[tuple[str, Callable[[Any], Any]]]:
                         parameters["game_id"].default is inspect.Parameter.empty):
                     keywords["game_id"] = None
                 label = name if game is None else f"{name} {game}"
-                if "f" in parameters:
-                    asked.append((label, lambda c, fn=function, k=keywords: fn(c, f, **k)))
-                else:
-                    asked.append((label, lambda c, fn=function, k=keywords: fn(c, **k)))
+                arguments = (f,) if "f" in parameters else ()
+                asked.append((label, _question(function, arguments, keywords)))
     return asked
+
+
+def _question(function: Callable[..., Any], arguments: tuple[Any, ...],
+              keywords: dict[str, Any]) -> Callable[[Any], Any]:
+    def ask(con: Any) -> Any:
+        return function(con, *arguments, **keywords)
+    return ask
 
 
 def query_times(db: Path, repeats: int) -> dict[str, float]:
@@ -164,12 +170,11 @@ def main() -> None:
     timed("lake, local engine", lambda: ingest_lake(
         folders, local, engine="local", workers=args.workers, range_bytes=range_bytes), hands)
 
-    from distributed import Client, LocalCluster
-
+    dask: Any = import_module("distributed")
     started = time.perf_counter()
-    cluster = LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True,
+    cluster = dask.LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True,
                            dashboard_address=None)
-    client = Client(cluster)
+    client = dask.Client(cluster)
     client.run(lambda: __import__("analytics.warehouse.lake_engine"))
     print(f"{'Dask LocalCluster start':<34} {time.perf_counter() - started:8.1f} s", flush=True)
     dask_lake = args.out / "lake-dask"

@@ -18,6 +18,7 @@ import multiprocessing
 import os
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from importlib import import_module
 from pathlib import Path
 from typing import Any, Final, Literal
 
@@ -79,24 +80,23 @@ def run_dask(scheduler: str | None = None, *, workers: int | None = None,
     so the scheduler runs each range once however often it is resubmitted; a worker that
     dies mid-task has its task run again elsewhere (Dask's ``allowed-failures``)."""
     def run(ranges: Sequence[LakeRange], root: str) -> Iterator[RangeOutput]:
-        from distributed import Client, LocalCluster, as_completed
-
+        dask: Any = import_module("distributed")  # untyped: used through Any
         own: list[Any] = []
         active = client
         try:
             if active is None:
                 if scheduler is not None:
-                    active = Client(scheduler)
+                    active = dask.Client(scheduler)
                 else:
-                    cluster = LocalCluster(n_workers=workers or os.cpu_count() or 1,
+                    cluster = dask.LocalCluster(n_workers=workers or os.cpu_count() or 1,
                                            threads_per_worker=1, processes=True,
                                            dashboard_address=None)
                     own.append(cluster)
-                    active = Client(cluster)
+                    active = dask.Client(cluster)
                 own.insert(0, active)
             futures = [active.submit(write_range, task, root, key=f"lake-{task.name}-{task.job}",
                                      pure=False) for task in ranges]
-            for future in as_completed(futures):
+            for future in dask.as_completed(futures):
                 yield future.result()
         finally:
             for resource in own:
@@ -188,16 +188,16 @@ def _summarise(summary: IngestSummary, sources: Sequence[PlannedSource],
             status = "already loaded" if why.startswith("loaded by another") else "error"
             summary.files.append(FileSummary(source.name, status, sha, message=why))
             continue
-        loaded = result.loaded.get(sha, {})
-        repeated = result.duplicates.get(sha, {})
-        refused = rejected.get(sha, {})
+        loaded: Mapping[str, int] = result.loaded.get(sha, {})
+        repeated: Mapping[str, int] = result.duplicates.get(sha, {})
+        refused: Mapping[str, int] = rejected.get(sha, {})
         file_summary = FileSummary(
             source.name, "partial" if refused else "loaded", sha, hands=hands.get(sha, 0),
             loaded=sum(loaded.values()), duplicates=sum(repeated.values()),
             rejected=sum(refused.values()), message=first_reject.get(sha))
         summary.files.append(file_summary)
-        for kind, counts in (("loaded", loaded), ("duplicates", repeated),
-                             ("rejected", refused)):
-            for game, n in counts.items():
+        for kind, by_game in (("loaded", loaded), ("duplicates", repeated),
+                              ("rejected", refused)):
+            for game, n in by_game.items():
                 entry = summary.by_game.setdefault(game, GameCounts())
                 setattr(entry, kind, getattr(entry, kind) + n)

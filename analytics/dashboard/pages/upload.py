@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import tempfile
 from pathlib import Path
@@ -20,6 +21,8 @@ from analytics.warehouse import (
     reader,
     views,
 )
+from analytics.warehouse.connection import LAKE_ENV_VAR, resolve_db
+from analytics.warehouse.lake_engine import ingest_lake
 
 # (Comments, not docstrings: a page is a script, and Streamlit's "magic" would show a bare
 # string on the page.)
@@ -87,9 +90,15 @@ def _load(db: str, uploads: list[object]) -> None:
             paths.append(path)
         # DuckDB opens the file read-write only if this process does not hold it read-only.
         ui.release_connection()
+        lake = os.environ.get(LAKE_ENV_VAR)
         try:
-            summary = ingest(paths, db, workers=0, limits=UPLOAD_LIMITS, progress=progress,
-                             wait=UPLOAD_WAIT_S, names=names)
+            if lake:  # the dashboard reads a Parquet lake: the upload is a job of its own
+                summary = ingest_lake(paths, lake, engine="local", workers=0,
+                                      limits=UPLOAD_LIMITS, names=names)
+                db = str(resolve_db())  # the new manifest's catalogue
+            else:
+                summary = ingest(paths, db, workers=0, limits=UPLOAD_LIMITS, progress=progress,
+                                 wait=UPLOAD_WAIT_S, names=names)
         except SourceError as error:
             bar.empty()
             st.error(f"Nothing was loaded: {error}")
