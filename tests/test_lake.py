@@ -413,3 +413,37 @@ def test_handlab_lake_makes_every_reader_read_the_lake(dask_lake: tuple[Path, In
                                       str(dask_lake[0])])
     assert result.exit_code == 0, result.output
     assert out.read_text(encoding="utf-8").count("\n") > 5
+
+
+def test_a_file_that_changes_mid_job_is_dropped_whole(histories: list[Path],
+                                                      tmp_path: Path) -> None:
+    """A large file cut short after the plan: the range that reads past its new end fails,
+    and its other ranges' rows go too (rewritten without them); the other sources load."""
+    from analytics.warehouse.sources import Limits, expand
+
+    source = tmp_path / "changing.phhs"
+    shutil.copyfile(histories[1] / "seveneight.phhs", source)
+    other = histories[1] / "bigtwo.phhs"
+    lake = tmp_path / "changed"
+    refs = expand([source, other], Limits())
+    sources, ranges, _ = lake_module.plan(refs, Limits(), set(), "job1", range_bytes=RANGE)
+    assert sum(1 for r in ranges if r.units[0].context.path == str(source)) >= 3
+    with source.open("r+b") as stream:
+        stream.truncate(source.stat().st_size - 10_000)
+    outputs = [lake_module.write_range(task, str(lake)) for task in ranges]
+    assert sum(1 for output in outputs if output.errors) == 1
+    started = dt.datetime.now()
+    result = lake_module.commit(lake, "job1", sources, outputs, started)
+    changed = next(s.sha256 for s in sources if s.name == str(source))
+    assert result.dropped == {changed: next(o.errors[changed] for o in outputs if o.errors)}
+    assert "changed while it was loaded" in result.dropped[changed]
+    state = _state(lake)
+    con = open_lake(lake)
+    try:
+        assert con.execute("SELECT DISTINCT game FROM hands").fetchall() == [("bigtwo",)]
+        assert con.execute("SELECT count(*) FROM files").fetchall()[0][0] == 1
+        orphans = con.execute("SELECT count(*) FROM seats WHERE hand_id NOT IN "
+                              "(SELECT hand_id FROM hands)").fetchall()[0][0]
+    finally:
+        con.close()
+    assert orphans == 0 and state["hands"] == 60 and state["seat_facts"] == state["seats"]

@@ -63,7 +63,9 @@ __all__ = [
     "PlannedSource",
     "RangeOutput",
     "commit",
+    "known_sources",
     "latest_manifest",
+    "latest_version",
     "new_job_id",
     "plan",
     "warehouse_schemas",
@@ -394,18 +396,21 @@ def _manifest_path(root: Path, version: int) -> Path:
     return root / MANIFEST_DIR / f"v{version:06d}.json"
 
 
-def latest_manifest(root: Path | str) -> Manifest:
-    """The newest committed manifest of the lake at ``root`` (version 0 when there is none).
-
-    A manifest file exists only complete (it is linked into place once written), so the
-    highest version present is the state to read.
-    """
+def latest_version(root: Path | str) -> int:
+    """The newest committed manifest's version (0 for an empty lake), from the folder's
+    listing alone: a manifest file exists only complete (it is linked into place once
+    written), so the highest version present is the state to read."""
     folder = Path(root) / MANIFEST_DIR
-    versions = sorted((int(m.group(1)) for entry in _listing(folder)
-                       if (m := _MANIFEST_NAME.match(entry))), reverse=True)
-    if not versions:
+    return max((int(m.group(1)) for entry in _listing(folder)
+                if (m := _MANIFEST_NAME.match(entry))), default=0)
+
+
+def latest_manifest(root: Path | str) -> Manifest:
+    """The newest committed manifest of the lake at ``root`` (version 0 when there is none)."""
+    version = latest_version(root)
+    if not version:
         return Manifest(0, {})
-    path = _manifest_path(Path(root), versions[0])
+    path = _manifest_path(Path(root), version)
     data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
     if data.get("format") != _FORMAT:
         raise WarehouseError(f"{path}: a lake manifest of an unknown format "
@@ -535,19 +540,20 @@ def _kept_files(lake: Path, output: RangeOutput, repeated: pa.Array | None, drop
     """The range's files to list: as written, or (holding duplicates or hands of a dropped
     source) rewritten without those rows under a name with the commit's version."""
     gone = set(output.sources) & dropped
-    if output.hands is None or (repeated is None and not gone):
+    if repeated is None and not gone:
         return {name: list(paths) for name, paths in output.files.items()}
-    drop_ids = output.hands.filter(pc.is_in(output.hands["source_sha256"],
-                                            value_set=pa.array(sorted(gone), pa.string())))
-    ids = pa.concat_arrays([drop_ids["hand_id"].combine_chunks().cast(pa.int64()),
+    gone_shas = pa.array(sorted(gone), pa.string())
+    hands = output.hands if output.hands is not None else pa.table(
+        {"hand_id": pa.array([], pa.int64()), "source_sha256": pa.array([], pa.string())})
+    of_gone = hands.filter(pc.is_in(hands["source_sha256"], value_set=gone_shas))
+    ids = pa.concat_arrays([of_gone["hand_id"].combine_chunks().cast(pa.int64()),
                             *([] if repeated is None else [repeated.cast(pa.int64())])])
     kept: dict[str, list[str]] = {}
     for name, paths in output.files.items():
         for relative in paths:
             table = pq.read_table(lake / relative)
             if name == "rejects":
-                table = table.filter(pc.invert(pc.is_in(
-                    table["sha256"], value_set=pa.array(sorted(gone), pa.string()))))
+                table = table.filter(pc.invert(pc.is_in(table["sha256"], value_set=gone_shas)))
             else:
                 table = table.filter(pc.invert(pc.is_in(table["hand_id"], value_set=ids)))
             if not table.num_rows:

@@ -32,6 +32,7 @@ from analytics.warehouse.lake import (
     PARTITIONS,
     Manifest,
     latest_manifest,
+    latest_version,
     warehouse_schemas,
 )
 from analytics.warehouse.schema import MIGRATIONS
@@ -126,11 +127,12 @@ def catalogue(root: Path | str) -> Path:
     """The DuckDB file of views over the lake's newest manifest (built once per version,
     whole: written aside and renamed into place), which readers open as a database."""
     lake = Path(root).resolve()
-    manifest = latest_manifest(lake)
     folder = lake / CATALOGUE_DIR
-    target = folder / f"v{manifest.version:06d}.duckdb"
-    if target.exists():
+    target = folder / f"v{latest_version(lake):06d}.duckdb"
+    if target.exists():  # the dashboard asks at every script run: no manifest read then
         return target
+    manifest = latest_manifest(lake)
+    target = folder / f"v{manifest.version:06d}.duckdb"
     folder.mkdir(parents=True, exist_ok=True)
     temporary = folder / f".v{manifest.version:06d}.{os.getpid()}.tmp"
     temporary.unlink(missing_ok=True)
