@@ -19,6 +19,7 @@
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -43,7 +44,7 @@ from analytics.warehouse import (
     views,
     writer,
 )
-from analytics.warehouse.connection import current_version
+from analytics.warehouse.connection import LAKE_ENV_VAR, current_version
 from analytics.warehouse.schema import LATEST_VERSION
 from analytics.warehouse.views import HandFilter
 
@@ -308,7 +309,9 @@ def start() -> Context:
     _init_widgets(filters.from_params(url), options)
     hand_filter = _sidebar(options)
     _sync_url(hand_filter)
-    st.sidebar.caption(f"Database: `{Path(db).name}` · {version[0]} file(s) loaded")
+    lake = os.environ.get(LAKE_ENV_VAR)
+    where = f"Lake: `{Path(lake).name}`" if lake else f"Database: `{Path(db).name}`"
+    st.sidebar.caption(f"{where} · {version[0]} file(s) loaded")
     ctx = Context(db, version, hand_filter, options)
     st.session_state[_CTX_KEY] = ctx
     return ctx

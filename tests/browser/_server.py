@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -38,11 +38,14 @@ class Server:
 
 
 @contextmanager
-def streamlit_server(db: Path, log: Path, *, timeout: float = 90.0) -> Iterator[Server]:
+def streamlit_server(db: Path, log: Path, *, timeout: float = 90.0,
+                     extra: Mapping[str, str] | None = None) -> Iterator[Server]:
     """``streamlit run app.py`` over ``db`` (``$HANDLAB_DB``) on a free port, healthy on entry,
-    stopped on exit (so the database file is free again afterwards)."""
+    stopped on exit (so the database file is free again afterwards).  ``extra``: more
+    environment (``HANDLAB_LAKE`` for a lake)."""
     port = _free_port()
     environment = dict(os.environ, HANDLAB_DB=str(db), STREAMLIT_BROWSER_GATHER_USAGE_STATS="false")
+    environment.update(extra or {})
     with log.open("wb") as output:
         process = subprocess.Popen(
             [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"),

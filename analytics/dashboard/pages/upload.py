@@ -79,6 +79,9 @@ def _load(db: str, uploads: list[object]) -> None:
         share = step.bytes_done / step.bytes_total if step.bytes_total else 1.0
         bar.progress(min(1.0, share), text=f"{step.hands:,} hands read…")
 
+    def parts(done: int, total: int) -> None:  # a lake's ingest counts its ranges
+        bar.progress(done / total, text=f"{done} of {total} part(s) read…")
+
     with tempfile.TemporaryDirectory(prefix="handlab-upload-") as folder:
         names: dict[str, str] = {}
         paths = []
@@ -94,7 +97,7 @@ def _load(db: str, uploads: list[object]) -> None:
         try:
             if lake:  # the dashboard reads a Parquet lake: the upload is a job of its own
                 summary = ingest_lake(paths, lake, engine="local", workers=0,
-                                      limits=UPLOAD_LIMITS, names=names)
+                                      limits=UPLOAD_LIMITS, names=names, progress=parts)
                 db = str(resolve_db())  # the new manifest's catalogue
             else:
                 summary = ingest(paths, db, workers=0, limits=UPLOAD_LIMITS, progress=progress,
