@@ -79,7 +79,8 @@ def database(histories: list[Path], tmp_path_factory: pytest.TempPathFactory
 def client() -> Iterator[Any]:
     """A Dask cluster of two worker processes on localhost, as CI's two cores."""
     cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                       dashboard_address=None)
+                                       dashboard_address=None,
+                                       preload=["analytics.warehouse.lake_engine"])
     with distributed.Client(cluster) as dask_client:
         yield dask_client
     cluster.close()
@@ -447,3 +448,26 @@ def test_a_file_that_changes_mid_job_is_dropped_whole(histories: list[Path],
     finally:
         con.close()
     assert orphans == 0 and state["hands"] == 60 and state["seat_facts"] == state["seats"]
+
+
+def test_handlab_ingest_lake_on_a_scheduler(histories: list[Path], client: Any,
+                                            tmp_path: Path) -> None:
+    """``handlab ingest PATHS --lake DIR --engine dask --scheduler ADDRESS``: the command's
+    summary and exit code (1: some hands rejected), the lake committed once."""
+    from typer.testing import CliRunner
+
+    from analytics.cli import app
+
+    lake = tmp_path / "cli"
+    arguments = ["ingest", *map(str, histories[2:6]), "--lake", str(lake), "--engine", "dask",
+                 "--scheduler", client.scheduler.address, "--range-mb", "1", "-q"]
+    result = CliRunner().invoke(app, arguments)
+    assert result.exit_code == 1, result.output
+    assert "190" in result.output and "broken.phhs" in result.output
+    assert latest_manifest(lake).version == 1
+    assert _state(lake)["hands"] == 190
+    again = CliRunner().invoke(app, arguments)
+    assert again.exit_code == 0 and "4 file(s) already loaded" in again.output, again.output
+    bad = CliRunner().invoke(app, ["ingest", str(histories[2]), "--lake", str(lake),
+                                   "--engine", "spark"])
+    assert bad.exit_code == 2

@@ -254,6 +254,14 @@ class RangeOutput:
     errors: dict[str, str] = field(default_factory=dict)
     rows: int = 0
 
+    def kept_hands(self) -> pa.Table | None:
+        """The hands written (``hand_id``, ``game``, ``source_sha256``, texts decoded)."""
+        if self.hands is None:
+            return None
+        return pa.table({"hand_id": self.hands["hand_id"],
+                         "game": self.hands["game"].cast(pa.string()),
+                         "source_sha256": self.hands["source_sha256"].cast(pa.string())})
+
 
 def write_range(task: LakeRange, root: str) -> RangeOutput:
     """Do one range: every unit through :func:`~analytics.warehouse.pipeline.process_unit`
@@ -305,7 +313,12 @@ def write_range(task: LakeRange, root: str) -> RangeOutput:
         output.rows += table.num_rows
         output.files[name] = _write_table(Path(root), name, table, stem)
         if name == "hands":
-            output.hands = table.select(["hand_id", "game", "source_sha256"])
+            # Sent back to the driver: the texts as dictionaries (a source's 64-character
+            # hash once, not once per hand).
+            output.hands = pa.table({
+                "hand_id": table["hand_id"],
+                "game": pc.dictionary_encode(table["game"]),
+                "source_sha256": pc.dictionary_encode(table["source_sha256"])})
     return output
 
 
@@ -506,9 +519,9 @@ def _duplicates(lake: Path, base: Manifest, outputs: Sequence[RangeOutput],
     """Per range, the ids of its hands that are duplicates: already in the lake, or in an
     earlier range of the job (a window over the job's ids in plan order, and a semi-join
     with the lake's ``hands`` ids, in DuckDB)."""
-    parts = [output.hands.append_column("range_index", pa.array(
-        np.full(output.hands.num_rows, output.index, np.int32)))
-        for output in outputs if output.hands is not None and output.hands.num_rows]
+    parts = [hands.append_column("range_index", pa.array(
+        np.full(hands.num_rows, output.index, np.int32)))
+        for output in outputs if (hands := output.kept_hands()) is not None and hands.num_rows]
     if not parts:
         return {}
     new = pa.concat_tables(parts)
@@ -543,7 +556,7 @@ def _kept_files(lake: Path, output: RangeOutput, repeated: pa.Array | None, drop
     if repeated is None and not gone:
         return {name: list(paths) for name, paths in output.files.items()}
     gone_shas = pa.array(sorted(gone), pa.string())
-    hands = output.hands if output.hands is not None else pa.table(
+    hands = output.kept_hands() or pa.table(
         {"hand_id": pa.array([], pa.int64()), "source_sha256": pa.array([], pa.string())})
     of_gone = hands.filter(pc.is_in(hands["source_sha256"], value_set=gone_shas))
     ids = pa.concat_arrays([of_gone["hand_id"].combine_chunks().cast(pa.int64()),
@@ -569,9 +582,9 @@ def _count(result: CommitResult, output: RangeOutput, repeated: pa.Array | None)
     for sha, counts in output.sources.items():
         result.duplicates.setdefault(sha, Counter()).update(counts.duplicates)
         result.loaded.setdefault(sha, Counter())
-    if output.hands is None:
+    hands = output.kept_hands()
+    if hands is None:
         return
-    hands = output.hands
     is_repeat = (pc.is_in(hands["hand_id"], value_set=repeated) if repeated is not None
                  else pa.array(np.zeros(hands.num_rows, bool)))
     for sha, game, repeat in zip(hands["source_sha256"].to_pylist(), hands["game"].to_pylist(),

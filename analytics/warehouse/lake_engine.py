@@ -39,7 +39,7 @@ from analytics.warehouse.lake import (
 from analytics.warehouse.pipeline import init_worker
 from analytics.warehouse.sources import Limits, expand
 
-__all__ = ["ENGINES", "Engine", "ingest_lake", "run_dask", "run_local"]
+__all__ = ["ENGINES", "Engine", "dask_setup", "ingest_lake", "run_dask", "run_local"]
 
 Engine = Literal["local", "dask"]
 ENGINES: Final = ("local", "dask")
@@ -90,7 +90,7 @@ def run_dask(scheduler: str | None = None, *, workers: int | None = None,
                 else:
                     cluster = dask.LocalCluster(n_workers=workers or os.cpu_count() or 1,
                                            threads_per_worker=1, processes=True,
-                                           dashboard_address=None)
+                                           dashboard_address=None, preload=[__name__])
                     own.append(cluster)
                     active = dask.Client(cluster)
                 own.insert(0, active)
@@ -102,6 +102,17 @@ def run_dask(scheduler: str | None = None, *, workers: int | None = None,
             for resource in own:
                 resource.close()
     return run
+
+
+def dask_setup(worker: object) -> None:
+    """Dask's preload hook (``dask worker --preload analytics.warehouse.lake_engine``; the
+    engine's own ``LocalCluster`` preloads it): the worker process starts as the local
+    pool's do (:func:`~analytics.warehouse.pipeline.init_worker`: collections tuned, freed
+    memory kept, dies with its nanny) with the numba kernels loaded (``ingest.warm_up``),
+    instead of paying them in its first range."""
+    del worker
+    init_worker()
+    warm_up()
 
 
 def ingest_lake(
