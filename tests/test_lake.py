@@ -340,12 +340,12 @@ def test_a_worker_killed_mid_job_changes_nothing(histories: list[Path], client: 
     assert killed.is_set()
     if summary is None:
         assert latest_manifest(lake).version == 0
-        client.wait_for_workers(2)
+        client.wait_for_workers(2, timeout=180)
         summary = ingest_lake(histories, lake, engine="dask", client=client,
                               range_bytes=RANGE // 4)
     assert_same_tables(lake, database[0])
     assert_same_summary(summary, database[1])
-    client.wait_for_workers(2)
+    client.wait_for_workers(2, timeout=180)
 
 
 def test_two_jobs_at_once_are_serialised_by_the_commit(

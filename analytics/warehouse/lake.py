@@ -43,7 +43,7 @@ import pyarrow.parquet as pq
 from analytics.warehouse.arrow_scan import arrow_over
 from analytics.warehouse.errors import SourceError, WarehouseBusy, WarehouseError
 from analytics.warehouse.fact_rows import FACT_TABLES
-from analytics.warehouse.facts import fill_batch
+from analytics.warehouse.facts import POTS_SELECT, fill_batch
 from analytics.warehouse.pipeline import Unit, process_unit
 from analytics.warehouse.rows import FileContext, reject_table
 from analytics.warehouse.schema import LATEST_VERSION, TABLES, migrate
@@ -68,7 +68,9 @@ __all__ = [
     "latest_version",
     "new_job_id",
     "plan",
+    "table_source",
     "warehouse_schemas",
+    "warehouse_sql_types",
     "write_range",
 ]
 
@@ -83,9 +85,10 @@ MANIFEST_DIR: Final = "_manifest"
 _MANIFEST_NAME: Final = re.compile(r"^v(\d{6,})\.json$")
 _FORMAT: Final = 1
 
-LAKE_TABLES: Final = tuple(name for name in TABLES if name != "pot_facts")
-"""The tables written as Parquet files.  ``pot_facts`` is a view over ``board``, ``hands`` and
-``seats`` (its streak columns span a game's whole history, which no range sees)."""
+LAKE_TABLES: Final = TABLES
+"""The tables written as Parquet files: every warehouse table.  The workers write all but
+``pot_facts``, whose streak columns span a Rummoli game's whole history, which no range sees:
+the commit writes it (:func:`commit`)."""
 
 PARTITIONS: Final = {
     "hands": ("game", "month"), "seats": ("game",), "showdowns": ("game",),
@@ -114,6 +117,43 @@ def warehouse_schemas() -> dict[str, pa.Schema]:
             f"SELECT * FROM {name} LIMIT 0").to_arrow_table().schema]) for name in TABLES}
     finally:
         con.close()
+
+
+@cache
+def warehouse_sql_types() -> dict[str, dict[str, str]]:
+    """Each table's column types as DuckDB names them (a migrated scratch database)."""
+    con = duckdb.connect()
+    try:
+        migrate(con)
+        rows = con.execute("SELECT table_name, column_name, data_type FROM "
+                           "information_schema.columns").fetchall()
+    finally:
+        con.close()
+    types: dict[str, dict[str, str]] = {}
+    for table, column, kind in rows:
+        types.setdefault(table, {})[column] = kind
+    return types
+
+
+def table_source(root: Path, name: str, files: Sequence[str]) -> str:
+    """SQL reading warehouse table ``name`` from ``files`` (relative to the lake at
+    ``root``): ``read_parquet`` with the table's partition keys as text, or, when there is
+    no file, the table's columns and types without rows.  Paths go in as literals (a view
+    cannot bind parameters); ``name`` must be a warehouse table."""
+    if name not in TABLES:
+        raise ValueError(f"not a warehouse table: {name!r}")
+    if not files:
+        types = warehouse_sql_types()[name]
+        columns = ", ".join(f'CAST(NULL AS {types[f.name]}) AS "{f.name}"'
+                            for f in warehouse_schemas()[name])
+        return f"(SELECT {columns} WHERE false)"
+    paths = ", ".join("'" + str(root / f).replace("'", "''") + "'" for f in files)
+    keys = PARTITIONS.get(name)
+    if keys is None:
+        return f"read_parquet([{paths}], hive_partitioning = false)"
+    types_of_keys = ", ".join(f"'{key}': VARCHAR" for key in keys)
+    return (f"read_parquet([{paths}], hive_partitioning = true, "
+            f"hive_types = {{{types_of_keys}}})")
 
 
 # -- plan ----------------------------------------------------------------------------------
@@ -497,12 +537,15 @@ def commit(root: Path | str, job: str, sources: Sequence[PlannedSource],
                 result.dropped[source.sha256] = "loaded by another ingest meanwhile"
         repeated = _duplicates(lake, base, ordered, set(result.dropped))
         tables = {name: list(files) for name, files in base.tables.items()}
+        new_hands: list[str] = []
         for output in ordered:
             files = _kept_files(lake, output, repeated.get(output.index),
                                 set(result.dropped), version)
             for name, paths in files.items():
                 tables.setdefault(name, []).extend(paths)
+            new_hands.extend(files.get("hands", ()))
             _count(result, output, repeated.get(output.index))
+        tables["pot_facts"] = _pot_facts(lake, tables, new_hands, version, job)
         written = _files_rows(sources, ordered, result, started)
         if written.num_rows:
             relative = f"files/v{version:06d}-{job}.parquet"
@@ -616,6 +659,54 @@ def _files_rows(sources: Sequence[PlannedSource], outputs: Sequence[RangeOutput]
             "rejected": rejected[sha], "started_at": started, "finished_at": finished,
             "seconds": (finished - started).total_seconds()})
     return pa.Table.from_pylist(rows, schema=warehouse_schemas()["files"])
+
+
+def _pot_facts(lake: Path, tables: dict[str, list[str]], new_hands: Sequence[str], version: int,
+               job: str) -> list[str]:
+    """The ``pot_facts`` files of the state being committed: the rows of every Rummoli game
+    the job's new hands touch are computed again over the whole state (the warehouse's
+    specification, ``facts.POTS_SELECT``: a game's streaks span its whole history, which no
+    range sees) into one file of this commit, and an older file holding rows of those games
+    is rewritten without them.  Untouched games keep their files."""
+    kept = list(tables.get("pot_facts", ()))
+    if not new_hands:
+        return kept
+    con = duckdb.connect()
+    try:
+        touched = con.execute(
+            f"SELECT DISTINCT game_id FROM {table_source(lake, 'hands', new_hands)} "
+            "WHERE game = 'rummoli'").fetchall()
+        if not touched:
+            return kept
+        ids = [row[0] for row in touched if row[0] is not None]
+        scope = ("(game_id IN (SELECT unnest(CAST($ids AS VARCHAR[]))) OR "
+                 f"{'game_id IS NULL' if len(ids) < len(touched) else 'FALSE'})")
+        for name in ("hands", "board", "seats"):
+            con.execute(f"CREATE TEMPORARY VIEW {name} AS "
+                        f"SELECT * FROM {table_source(lake, name, tables.get(name, ()))}")
+        rows = con.sql(f"SELECT * FROM ({POTS_SELECT}) WHERE {scope}",
+                       params={"ids": ids}).to_arrow_table()
+        result: list[str] = []
+        for relative in kept:
+            older = {"ids": ids, "file": str(lake / relative)}
+            stale = con.sql(f"SELECT count(*) FROM read_parquet($file) WHERE {scope}",
+                            params=older).fetchall()[0][0]
+            if not stale:
+                result.append(relative)
+                continue
+            remaining = con.sql(f"SELECT * FROM read_parquet($file) WHERE NOT {scope}",
+                                params=older).to_arrow_table()
+            if remaining.num_rows:
+                target = relative.removesuffix(".parquet") + f"-v{version:06d}.parquet"
+                _write_file(lake / target, remaining)
+                result.append(target)
+    finally:
+        con.close()
+    if rows.num_rows:
+        relative = f"pot_facts/v{version:06d}-{job}.parquet"
+        _write_file(lake / relative, _conformed(rows, warehouse_schemas()["pot_facts"]))
+        result.append(relative)
+    return result
 
 
 def _publish(lake: Path, version: int, job: str, tables: dict[str, list[str]]) -> bool:

@@ -10,9 +10,8 @@ newest committed manifest, so every question of the dashboard and the commands r
 
 Each table is ``SELECT <its columns> FROM read_parquet([...], hive_partitioning = true)``: a
 question that names a game reads only that game's folders (partition pruning), and one over
-dates skips row groups by their statistics.  ``pot_facts`` is the warehouse's own
-specification of it (``facts.POTS_SELECT``) over the lake's ``board``, ``hands`` and ``seats``;
-the ``v_*`` views are the migrations' own statements.
+dates skips row groups by their statistics.  The ``v_*`` views are the migrations' own
+statements.
 """
 
 from __future__ import annotations
@@ -20,19 +19,17 @@ from __future__ import annotations
 import contextlib
 import os
 import re
-from functools import cache
 from pathlib import Path
 from typing import Final
 
 import duckdb
 
-from analytics.warehouse.facts import POTS_SELECT
 from analytics.warehouse.lake import (
     LAKE_TABLES,
-    PARTITIONS,
     Manifest,
     latest_manifest,
     latest_version,
+    table_source,
     warehouse_schemas,
 )
 from analytics.warehouse.schema import MIGRATIONS
@@ -45,50 +42,14 @@ _CATALOGUE_NAME: Final = re.compile(r"^v(\d+)\.duckdb$")
 
 
 def _literal(text: str) -> str:
-    """A SQL string literal (a file path: views cannot bind parameters)."""
+    """A SQL string literal."""
     return "'" + text.replace("'", "''") + "'"
 
 
 def _table_view(root: Path, name: str, files: tuple[str, ...]) -> str:
     """The view standing for warehouse table ``name``: its columns, from its files."""
-    schema = warehouse_schemas()[name]
-    columns = ", ".join(f'"{field.name}"' for field in schema)
-    if not files:
-        # No file yet: the table's columns and types, no rows (a scratch table's, through
-        # DuckDB's own casts).
-        empty = ", ".join(f'CAST(NULL AS {_sql_type(name, field.name)}) AS "{field.name}"'
-                          for field in schema)
-        return f"CREATE VIEW {name} AS SELECT {empty} WHERE false"
-    paths = ", ".join(_literal(str(root / relative)) for relative in files)
-    keys = PARTITIONS.get(name)
-    if keys is None:
-        options = "hive_partitioning = false"
-    else:
-        types = ", ".join(f"'{key}': VARCHAR" for key in keys)
-        options = f"hive_partitioning = true, hive_types = {{{types}}}"
-    return f"CREATE VIEW {name} AS SELECT {columns} FROM read_parquet([{paths}], {options})"
-
-
-def _sql_type(table: str, column: str) -> str:
-    return _warehouse_sql_types()[table][column]
-
-
-@cache
-def _warehouse_sql_types() -> dict[str, dict[str, str]]:
-    """Each table's column types as DuckDB names them (a migrated scratch database)."""
-    from analytics.warehouse.schema import migrate
-
-    con = duckdb.connect()
-    try:
-        migrate(con)
-        rows = con.execute("SELECT table_name, column_name, data_type FROM "
-                           "information_schema.columns").fetchall()
-    finally:
-        con.close()
-    types: dict[str, dict[str, str]] = {}
-    for table, column, kind in rows:
-        types.setdefault(table, {})[column] = kind
-    return types
+    columns = ", ".join(f'"{field.name}"' for field in warehouse_schemas()[name])
+    return f"CREATE VIEW {name} AS SELECT {columns} FROM {table_source(root, name, files)}"
 
 
 def lake_statements(root: Path | str, manifest: Manifest | None = None) -> list[str]:
@@ -97,7 +58,6 @@ def lake_statements(root: Path | str, manifest: Manifest | None = None) -> list[
     lake = Path(root).resolve()
     state = latest_manifest(lake) if manifest is None else manifest
     statements = [_table_view(lake, name, state.files(name)) for name in LAKE_TABLES]
-    statements.append(f"CREATE VIEW pot_facts AS {POTS_SELECT}")
     statements.extend(statement.strip() for migration in MIGRATIONS
                       for statement in migration.statements
                       if statement.strip().startswith(_VIEW_PREFIX))

@@ -106,12 +106,13 @@ def run_dask(scheduler: str | None = None, *, workers: int | None = None,
 
 def dask_setup(worker: object) -> None:
     """Dask's preload hook (``dask worker --preload analytics.warehouse.lake_engine``; the
-    engine's own ``LocalCluster`` preloads it): the worker process starts as the local
-    pool's do (:func:`~analytics.warehouse.pipeline.init_worker`: collections tuned, freed
-    memory kept, dies with its nanny) with the numba kernels loaded (``ingest.warm_up``),
-    instead of paying them in its first range."""
+    engine's own ``LocalCluster`` preloads it): the worker process starts with the numba
+    kernels loaded (``ingest.warm_up``) instead of paying them in its first range.
+
+    Not :func:`~analytics.warehouse.pipeline.init_worker`, the local pool's start-up: its
+    parent-death signal fires when the *thread* that started the process ends, and a nanny
+    restarts a killed worker from a thread of its own (the restarted worker was killed)."""
     del worker
-    init_worker()
     warm_up()
 
 
