@@ -28,7 +28,7 @@ import os
 import re
 import secrets
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -575,12 +575,19 @@ def _duplicates(lake: Path, base: Manifest, outputs: Sequence[RangeOutput],
                 else "SELECT NULL::BIGINT AS hand_id WHERE false")
     con = duckdb.connect()
     try:
+        # The lake's ids are distinct (nothing is loaded twice), so an inner join finds each
+        # first copy held by the lake once; a join, not IN (subquery), so DuckDB builds its
+        # hash table on the smaller side (the job's ids) rather than on the lake's.
         found = arrow_over(con, f"""
-            SELECT range_index, hand_id FROM (
+            WITH job AS (
                 SELECT range_index, hand_id,
                        row_number() OVER (PARTITION BY hand_id ORDER BY range_index) AS copy
                 FROM _handlab_new)
-            WHERE copy > 1 OR hand_id IN ({lake_ids})
+            SELECT range_index, hand_id FROM job WHERE copy > 1
+            UNION ALL
+            SELECT j.range_index, j.hand_id
+            FROM job j JOIN ({lake_ids}) l ON l.hand_id = j.hand_id
+            WHERE j.copy = 1
         """, {"_handlab_new": new}, {"files": lake_files} if lake_files else None)
     finally:
         con.close()
@@ -729,7 +736,3 @@ def _publish(lake: Path, version: int, job: str, tables: dict[str, list[str]]) -
     finally:
         temporary.unlink()
     return True
-
-
-Progress = Callable[[int, int], None]
-"""Told (ranges done, ranges in all) as ranges finish."""
