@@ -12,8 +12,9 @@ The ingest's core in four steps that any engine can run (docs/scale-out.md):
   :func:`~analytics.warehouse.pipeline.process_unit` the single-machine ingest runs, then
   every table's rows as Parquet files named after the range and the job, so a retried task
   overwrites its own output and nothing else;
-* **commit** (:func:`commit`): duplicates removed (an anti-join in DuckDB against the lake's
-  ids and the job's earlier ranges), the sources' ``files`` rows written, and last a manifest
+* **commit** (:func:`commit`): duplicates removed (in DuckDB: against the lake's ids and the
+  job's earlier ranges), the ``pot_facts`` of the Rummoli games the job touches computed
+  again, the sources' ``files`` rows written, and last a manifest
   ``_manifest/v000042.json`` listing every visible file, created exclusively
   (a hard link of a complete temporary file): readers only ever see a committed state, and of
   two jobs committing at once the second sees the first's manifest and commits again on top
@@ -62,6 +63,7 @@ __all__ = [
     "Manifest",
     "PlannedSource",
     "RangeOutput",
+    "SourceCounts",
     "commit",
     "known_sources",
     "latest_manifest",
