@@ -109,9 +109,11 @@ def dask_setup(worker: object) -> None:
     engine's own ``LocalCluster`` preloads it): the worker process starts with the numba
     kernels loaded (``ingest.warm_up``) instead of paying them in its first range.
 
-    Not :func:`~analytics.warehouse.pipeline.init_worker`, the local pool's start-up: its
-    parent-death signal fires when the *thread* that started the process ends, and a nanny
-    restarts a killed worker from a thread of its own (the restarted worker was killed)."""
+    Not :func:`~analytics.warehouse.pipeline.init_worker`, the local pool's start-up: with
+    it, a worker the nanny restarted after a ``kill -9`` never joined again in
+    tests/test_lake.py (its parent-death signal is tied to the thread that started the
+    process, and the nanny starts workers from threads of its own); and its collection
+    tuning measured no gain on Dask's workers (docs/scale-out.md)."""
     del worker
     warm_up()
 
