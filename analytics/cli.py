@@ -220,10 +220,23 @@ def serve(
         "127.0.0.1"),
     port: Annotated[int, typer.Option(help="Port.")] = 8501,
     headless: Annotated[bool, typer.Option(help="Do not open a browser.")] = False,
+    lake: Annotated[Path | None, typer.Option(
+        "--lake", help="Read this Parquet lake folder instead of a database "
+        "(also $HANDLAB_LAKE).")] = None,
 ) -> None:
     """Open the dashboard (building the default database from the bundled samples if needed)."""
-    database = _prepare_database()
-    console.print(f"handlab: dashboard on http://{host}:{port} (database {database})")
+    from analytics.warehouse.connection import LAKE_ENV_VAR
+
+    lake_dir = lake if lake is not None else (
+        Path(os.environ[LAKE_ENV_VAR]) if os.environ.get(LAKE_ENV_VAR) else None)
+    if lake_dir is not None:
+        from analytics.warehouse.lake_catalogue import catalogue
+
+        database = catalogue(lake_dir)
+        console.print(f"handlab: dashboard on http://{host}:{port} (lake {lake_dir})")
+    else:
+        database = _prepare_database()
+        console.print(f"handlab: dashboard on http://{host}:{port} (database {database})")
     # Streamlit always runs headless (its first-run e-mail prompt would block a fresh
     # machine); handlab opens the browser itself once the server answers.
     command = [sys.executable, "-m", "streamlit", "run", str(PROJECT_ROOT / "app.py"),
@@ -231,6 +244,8 @@ def serve(
                "--server.headless", "true", "--browser.gatherUsageStats", "false"]
     environment = dict(os.environ, STREAMLIT_BROWSER_GATHER_USAGE_STATS="false",
                        HANDLAB_DB=str(database))
+    if lake_dir is not None:  # each script run reads the lake's newest manifest
+        environment[LAKE_ENV_VAR] = str(lake_dir.resolve())
     server = subprocess.Popen(command, cwd=PROJECT_ROOT, env=environment)
     if not headless:
         _open_when_ready(f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else host}:{port}",

@@ -1,4 +1,5 @@
-"""``handlab ingest PATH... [--db FILE]``: load histories into the warehouse.
+"""``handlab ingest PATH... [--db FILE | --lake DIR [--engine local|dask] [--scheduler URL]]``:
+load histories into the warehouse, or into a Parquet lake (docs/scale-out.md).
 
 Shows a progress bar with hands per second, then a summary table by game and
 the files that need attention.  Exit code 0 when everything loaded (or was
@@ -51,11 +52,30 @@ def ingest(
         "--workers", "-j", min=0, help="Worker processes (0: none; default: one per core).")
     ] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+    lake: Annotated[Path | None, typer.Option(
+        "--lake", help="Load into this Parquet lake folder instead of a database "
+        "(default: $HANDLAB_LAKE when set and no --db).")] = None,
+    engine: Annotated[str, typer.Option(
+        "--engine", help="With --lake: local (a process pool) or dask (a Dask cluster).")
+    ] = "local",
+    scheduler: Annotated[str | None, typer.Option(
+        "--scheduler", help="With --engine dask: the scheduler, e.g. tcp://host:8786 "
+        "(default: a local cluster of this machine's cores).")] = None,
+    range_mb: Annotated[int, typer.Option(
+        "--range-mb", min=1, help="With --lake: MiB of histories per task (64-256 for a "
+        "large archive).")] = 128,
 ) -> None:
     """Validate, re-score and load hand histories; a file already loaded is skipped."""
+    import os
+
     from analytics.warehouse import IngestProgress, WarehouseError
     from analytics.warehouse import ingest as run_ingest
+    from analytics.warehouse.connection import LAKE_ENV_VAR
 
+    if engine not in ("local", "dask"):
+        raise typer.BadParameter(f"{engine!r} is not local or dask", param_hint="--engine")
+    if lake is None and db is None and os.environ.get(LAKE_ENV_VAR):
+        lake = Path(os.environ[LAKE_ENV_VAR])
     progress = Progress(TextColumn("[progress.description]{task.description}"), BarColumn(),
                         TaskProgressColumn(), _HandsColumn(), TimeElapsedColumn(),
                         console=_console, disable=quiet, transient=False)
@@ -65,9 +85,19 @@ def ingest(
         progress.update(task, total=max(step.bytes_total, 1), completed=step.bytes_done,
                         hands=step.hands)
 
+    def ranges_done(done: int, total: int) -> None:
+        progress.update(task, total=max(total, 1), completed=done)
+
     try:
         with progress:
-            summary = run_ingest(paths, db, workers=workers, progress=report)
+            if lake is not None:
+                from analytics.warehouse.lake_engine import ingest_lake
+
+                summary = ingest_lake(paths, lake, engine="dask" if engine == "dask" else "local",
+                                      scheduler=scheduler, workers=workers,
+                                      range_bytes=range_mb * 1024**2, progress=ranges_done)
+            else:
+                summary = run_ingest(paths, db, workers=workers, progress=report)
     except WarehouseError as error:
         _console.print(f"[red]error:[/red] {error}", highlight=False)
         raise typer.Exit(2) from None

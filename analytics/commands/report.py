@@ -54,6 +54,8 @@ def report(
         "--table", help="For .csv/.parquet: players, overview, sessions, hand_types or "
         "positions.")] = "players",
     title: Annotated[str, typer.Option("--title", help="The report's title.")] = "handlab report",
+    lake: Annotated[Path | None, typer.Option(
+        "--lake", help="Read this Parquet lake folder instead of a database.")] = None,
 ) -> None:
     """Write a report of the hands matching the filters (the dashboard's view, offline)."""
     from analytics.reports import write_report
@@ -74,6 +76,10 @@ def report(
     except ValueError as error:
         raise typer.BadParameter(str(error)) from None
     try:
+        if lake is not None:
+            from analytics.warehouse.lake_catalogue import catalogue
+
+            db = catalogue(lake)
         with reader(db) as con:
             if views.overview(con, hand_filter).empty:
                 # An empty report looks like a report of nothing happening: say it instead.

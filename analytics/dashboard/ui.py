@@ -19,6 +19,7 @@
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -45,7 +46,7 @@ from analytics.warehouse import (
     views,
     writer,
 )
-from analytics.warehouse.connection import current_version
+from analytics.warehouse.connection import LAKE_ENV_VAR, current_version
 from analytics.warehouse.schema import LATEST_VERSION
 from analytics.warehouse.views import HandFilter
 
@@ -323,7 +324,9 @@ def start() -> Context:
                            "wrote: it is ignored.", icon=":material/link_off:")
     hand_filter = _sidebar(options)
     _sync_url(hand_filter)
-    st.sidebar.caption(f"Database: `{Path(db).name}` · {version[0]} file(s) loaded")
+    lake = os.environ.get(LAKE_ENV_VAR)
+    where = f"Lake: `{Path(lake).name}`" if lake else f"Database: `{Path(db).name}`"
+    st.sidebar.caption(f"{where} · {version[0]} file(s) loaded")
     ctx = Context(db, version, hand_filter, options)
     st.session_state[_CTX_KEY] = ctx
     return ctx

@@ -38,6 +38,7 @@ from analytics.warehouse.schema import LATEST_VERSION, migrate, schema_version
 __all__ = [
     "DEFAULT_DB",
     "ENV_VAR",
+    "LAKE_ENV_VAR",
     "LEASE_SETTINGS",
     "UNASKED_RELEASE",
     "WriterLease",
@@ -54,6 +55,8 @@ __all__ = [
 ]
 
 ENV_VAR: Final = "HANDLAB_DB"
+LAKE_ENV_VAR: Final = "HANDLAB_LAKE"
+"""Names a Parquet lake (docs/scale-out.md) that readers use instead of a database file."""
 DEFAULT_DB: Final = Path("data") / "handlab.duckdb"
 """Relative to the project root (the folder holding ``pyproject.toml``), else the working dir."""
 
@@ -70,9 +73,16 @@ def project_root() -> Path:
 
 
 def resolve_db(db: Path | str | None = None) -> Path:
-    """The database file to use: ``db``, else ``$HANDLAB_DB``, else ``data/handlab.duckdb``."""
+    """The database file to use: ``db``, else the catalogue of the Parquet lake that
+    ``$HANDLAB_LAKE`` names (:func:`~analytics.warehouse.lake_catalogue.catalogue`: views over
+    its files, read as a database), else ``$HANDLAB_DB``, else ``data/handlab.duckdb``."""
     if db is not None and str(db) != "":
         return Path(db)
+    lake = os.environ.get(LAKE_ENV_VAR)
+    if lake:
+        from analytics.warehouse.lake_catalogue import catalogue
+
+        return catalogue(lake)
     env = os.environ.get(ENV_VAR)
     if env:
         return Path(env)

@@ -68,7 +68,7 @@ from parsers.knobs import (
 from parsers.model import GameRules
 
 __all__ = ["CHUNK_HANDS", "HANDS_TABLE", "HANDS_TABLE_V5", "HELD_POT_ROWS", "PLAY_KINDS_V8",
-           "POTS_TABLE", "SEATS_TABLE", "SEATS_TABLE_V4", "PotGames", "PotHold",
+           "POTS_SELECT", "POTS_TABLE", "SEATS_TABLE", "SEATS_TABLE_V4", "PotGames", "PotHold",
            "bigtwo_rules", "dealt_categories",
            "fill_batch", "fill_batch_pots", "fill_missing", "fill_missing_hands",
            "fill_missing_play_kinds", "fill_missing_seats", "fill_seats_v6", "play_kind",
@@ -248,6 +248,12 @@ _POTS: Final = """
     FROM rows
     ORDER BY game, day, game_id, round, pot_order
 """
+
+POTS_SELECT: Final = _POTS.format(DAY=DAY, SESSION=SESSION, STAKES=STAKES,
+                                 games="g.game = 'rummoli'")
+"""Every ``pot_facts`` row of the hands in ``hands``, ``board`` and ``seats``, streaks over each
+game's whole history: the specification the ingest's incremental fill matches, which the
+Parquet lake (:mod:`analytics.warehouse.lake_catalogue`) uses as its ``pot_facts`` view."""
 
 # The columns of hand_facts as migration 5 created it: migration text, never to be edited
 # (HANDS_TABLE_V5 must stay what migration 5 ran); migration 7 added the ones after them.

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import tempfile
 from pathlib import Path
@@ -21,6 +22,8 @@ from analytics.warehouse import (
     reader,
     views,
 )
+from analytics.warehouse.connection import LAKE_ENV_VAR, resolve_db
+from analytics.warehouse.lake_engine import ingest_lake
 
 # (Comments, not docstrings: a page is a script, and Streamlit's "magic" would show a bare
 # string on the page.)
@@ -86,6 +89,9 @@ def _load(db: str, uploads: list[object]) -> None:
         share = step.bytes_done / step.bytes_total if step.bytes_total else 1.0
         bar.progress(min(1.0, share), text=f"{step.hands:,} hands read…")
 
+    def parts(done: int, total: int) -> None:  # a lake's ingest counts its ranges
+        bar.progress(done / total, text=f"{done} of {total} part(s) read…")
+
     refused: list[tuple[str, str]] = []
     with tempfile.TemporaryDirectory(prefix="handlab-upload-") as folder:
         names: dict[str, str] = {}
@@ -105,9 +111,16 @@ def _load(db: str, uploads: list[object]) -> None:
             # DuckDB opens the file read-write only if this process does not hold it
             # read-only.
             ui.release_connection()
+            lake = os.environ.get(LAKE_ENV_VAR)
             try:
-                files = ingest(paths, db, workers=0, limits=UPLOAD_LIMITS, progress=progress,
-                               wait=UPLOAD_WAIT_S, names=names).files
+                if lake:  # the dashboard reads a Parquet lake: the upload is a job of its own
+                    files = ingest_lake(paths, lake, engine="local", workers=0,
+                                        limits=UPLOAD_LIMITS, names=names,
+                                        progress=parts).files
+                    db = str(resolve_db())  # the new manifest's catalogue
+                else:
+                    files = ingest(paths, db, workers=0, limits=UPLOAD_LIMITS,
+                                   progress=progress, wait=UPLOAD_WAIT_S, names=names).files
             except SourceError as error:
                 bar.empty()
                 st.error(f"Nothing was loaded: {error}")

@@ -1,0 +1,112 @@
+"""Reading the Parquet lake with DuckDB: the warehouse's tables as views over the files of the
+newest committed manifest, so every question of the dashboard and the commands runs unchanged.
+
+* :func:`open_lake` is an in-memory DuckDB connection with the views, for any command;
+* :func:`catalogue` is a small DuckDB file holding the same views (and ``schema_version``),
+  one per manifest version, built once: what :func:`~analytics.warehouse.connection.resolve_db`
+  returns when ``$HANDLAB_LAKE`` names a lake, so the dashboard's readers
+  (:func:`~analytics.warehouse.connection.open_reader`, a connection per script run) open it as
+  they open a database.
+
+Each table is ``SELECT <its columns> FROM read_parquet([...], hive_partitioning = true)``: a
+question that names a game reads only that game's folders (partition pruning), and one over
+dates skips row groups by their statistics.  The ``v_*`` views are the migrations' own
+statements.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+from pathlib import Path
+from typing import Final
+
+import duckdb
+
+from analytics.warehouse.lake import (
+    LAKE_TABLES,
+    Manifest,
+    latest_manifest,
+    latest_version,
+    table_source,
+    warehouse_schemas,
+)
+from analytics.warehouse.schema import MIGRATIONS
+
+__all__ = ["CATALOGUE_DIR", "catalogue", "lake_statements", "open_lake"]
+
+CATALOGUE_DIR: Final = "_catalogue"
+_VIEW_PREFIX: Final = "CREATE OR REPLACE VIEW"
+_CATALOGUE_NAME: Final = re.compile(r"^v(\d+)\.duckdb$")
+
+
+def _literal(text: str) -> str:
+    """A SQL string literal."""
+    return "'" + text.replace("'", "''") + "'"
+
+
+def _table_view(root: Path, name: str, files: tuple[str, ...]) -> str:
+    """The view standing for warehouse table ``name``: its columns, from its files."""
+    columns = ", ".join(f'"{field.name}"' for field in warehouse_schemas()[name])
+    return f"CREATE VIEW {name} AS SELECT {columns} FROM {table_source(root, name, files)}"
+
+
+def lake_statements(root: Path | str, manifest: Manifest | None = None) -> list[str]:
+    """The statements that make a DuckDB connection read the lake at ``root`` as the
+    warehouse (its newest manifest unless ``manifest`` is given)."""
+    lake = Path(root).resolve()
+    state = latest_manifest(lake) if manifest is None else manifest
+    statements = [_table_view(lake, name, state.files(name)) for name in LAKE_TABLES]
+    statements.extend(statement.strip() for migration in MIGRATIONS
+                      for statement in migration.statements
+                      if statement.strip().startswith(_VIEW_PREFIX))
+    statements.append("CREATE TABLE schema_version (version INTEGER PRIMARY KEY, "
+                      "description VARCHAR NOT NULL, applied_at TIMESTAMP NOT NULL "
+                      "DEFAULT current_timestamp)")
+    statements.extend(
+        f"INSERT INTO schema_version (version, description) VALUES "
+        f"({migration.version}, {_literal(migration.description)})" for migration in MIGRATIONS)
+    return statements
+
+
+def open_lake(root: Path | str) -> duckdb.DuckDBPyConnection:
+    """An in-memory DuckDB connection that reads the lake at ``root`` under the warehouse's
+    table names (what any command can query as it queries the database)."""
+    con = duckdb.connect()
+    try:
+        for statement in lake_statements(root):
+            con.execute(statement)
+    except BaseException:
+        con.close()
+        raise
+    return con
+
+
+def catalogue(root: Path | str) -> Path:
+    """The DuckDB file of views over the lake's newest manifest (built once per version,
+    whole: written aside and renamed into place), which readers open as a database."""
+    lake = Path(root).resolve()
+    folder = lake / CATALOGUE_DIR
+    target = folder / f"v{latest_version(lake):06d}.duckdb"
+    if target.exists():  # the dashboard asks at every script run: no manifest read then
+        return target
+    manifest = latest_manifest(lake)
+    target = folder / f"v{manifest.version:06d}.duckdb"
+    folder.mkdir(parents=True, exist_ok=True)
+    temporary = folder / f".v{manifest.version:06d}.{os.getpid()}.tmp"
+    temporary.unlink(missing_ok=True)
+    con = duckdb.connect(str(temporary))
+    try:
+        for statement in lake_statements(lake, manifest):
+            con.execute(statement)
+        con.execute("CHECKPOINT")
+    finally:
+        con.close()
+    os.replace(temporary, target)
+    for older in folder.glob("v*.duckdb"):
+        found = _CATALOGUE_NAME.match(older.name)
+        if found and int(found.group(1)) < manifest.version:
+            with contextlib.suppress(OSError):  # a reader may still hold it: unlinked anyway
+                older.unlink()
+    return target

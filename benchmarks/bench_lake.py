@@ -1,0 +1,224 @@
+"""The Parquet lake against the single-machine database, in one run (issue #32).
+
+Run: ``.venv/bin/python benchmarks/bench_lake.py [--hands 1000000] [--workers 2] [--range-mb 16]``
+
+The same simulated histories (7 & 8 80%, Big Two 10%, Rummoli 10%, every hand distinct;
+written once into ``--inputs`` by bench_ingest's writers and reused) are loaded
+
+1. by the single-machine ingest (``ingest(paths, db, workers=N)``),
+2. into a lake with the local engine (a pool of N processes),
+3. into a lake on a Dask ``LocalCluster`` of N single-threaded worker processes (its start
+   timed apart: the workers preload ``lake_engine``, tuned and with the kernels loaded,
+   as a long-lived cluster's are);
+
+then: Dask's scheduler overhead per task (a no-op task's round trip, tasks submitted at
+once), the lake's Parquet bytes per hand and files, and every dashboard question (all
+hands) timed on the database and on the lake (best of ``--repeats``), the slowest of each
+shown.  Worker CPU: the pool's workers (this process's children), the cluster's worker
+processes (asked for their own CPU before and after).
+"""
+
+from __future__ import annotations
+
+import argparse
+import inspect
+import json
+import os
+import resource
+import shutil
+import sys
+import time
+from collections.abc import Callable
+from importlib import import_module
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from bench_ingest import write_inputs  # noqa: E402
+
+from analytics.warehouse import equity_views, ingest, reader, views  # noqa: E402
+from analytics.warehouse.ingest import compile_kernels  # noqa: E402
+from analytics.warehouse.lake import latest_manifest  # noqa: E402
+from analytics.warehouse.lake_catalogue import catalogue  # noqa: E402
+from analytics.warehouse.lake_engine import ingest_lake  # noqa: E402
+from analytics.warehouse.views import HandFilter  # noqa: E402
+
+MIX = (("seveneight", 0.8), ("bigtwo", 0.1), ("rummoli", 0.1))
+FILES_PER_GAME = 20
+
+
+def children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def own_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+def cluster_cpu(client: Any) -> float:
+    """CPU seconds the cluster's worker processes have used so far."""
+    def used() -> float:
+        import psutil
+
+        times = psutil.Process().cpu_times()
+        return float(times.user + times.system)
+    return float(sum(client.run(used).values()))
+
+
+def timed(label: str, work: Callable[[], Any], hands: int,
+          workers_cpu: Callable[[], float] = children_cpu) -> Any:
+    wall, own, kids = time.perf_counter(), own_cpu(), workers_cpu()
+    result = work()
+    wall = time.perf_counter() - wall
+    own, kids = own_cpu() - own, workers_cpu() - kids
+    print(f"{label:<34} {wall:8.1f} s wall  {hands / wall:9,.0f} hands/s  "
+          f"driver CPU {own:7.1f} s  worker CPU {kids:7.1f} s  "
+          f"({hands / max(own + kids, 1e-9):7,.0f} hands per CPU-s)", flush=True)
+    return result
+
+
+def noop(value: int) -> int:
+    return value
+
+
+def scheduler_overhead(client: Any, tasks: int) -> float:
+    """Seconds per task of Dask's own machinery: no-op tasks submitted at once and gathered."""
+    client.gather(client.map(noop, range(50), pure=False))  # warm
+    started = time.perf_counter()
+    client.gather(client.map(noop, range(tasks), pure=False))
+    return (time.perf_counter() - started) / tasks
+
+
+def questions() -> list[tuple[str, Callable[[Any], Any]]]:
+    """Every dashboard question over all hands (one per game where it needs a game)."""
+    asked: list[tuple[str, Callable[[Any], Any]]] = []
+    f = HandFilter()
+    for module in (views, equity_views):
+        for name in module.__all__:
+            function = getattr(module, name)
+            if not inspect.isfunction(function) or name.endswith("where"):
+                continue
+            parameters = inspect.signature(function).parameters
+            if "con" not in parameters or "hand_id" in parameters:
+                continue
+            needs_game = "game" in parameters and (
+                parameters["game"].default is inspect.Parameter.empty)
+            for game in (("seveneight", "bigtwo", "rummoli") if needs_game else (None,)):
+                keywords: dict[str, Any] = {} if game is None else {"game": game}
+                if "game_id" in parameters and (
+                        parameters["game_id"].default is inspect.Parameter.empty):
+                    keywords["game_id"] = None
+                label = name if game is None else f"{name} {game}"
+                arguments = (f,) if "f" in parameters else ()
+                asked.append((label, _question(function, arguments, keywords)))
+    return asked
+
+
+def _question(function: Callable[..., Any], arguments: tuple[Any, ...],
+              keywords: dict[str, Any]) -> Callable[[Any], Any]:
+    def ask(con: Any) -> Any:
+        return function(con, *arguments, **keywords)
+    return ask
+
+
+def query_times(db: Path, repeats: int) -> dict[str, float]:
+    """Each question's best time (ms), a fresh read connection per try as the dashboard
+    opens one per script run."""
+    times: dict[str, float] = {}
+    for label, question in questions():
+        best = float("inf")
+        for _ in range(repeats):
+            started = time.perf_counter()
+            with reader(db) as con:
+                question(con)
+            best = min(best, time.perf_counter() - started)
+        times[label] = best * 1000
+    return times
+
+
+def parquet_bytes(lake: Path) -> tuple[int, int]:
+    manifest = latest_manifest(lake)
+    files = [lake / f for paths in manifest.tables.values() for f in paths]
+    return sum(path.stat().st_size for path in files), len(files)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--hands", type=int, default=1_000_000)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--range-mb", type=float, default=16.0,
+                        help="MiB per range (64-256 for a real archive; smaller here so a "
+                             "small set is several tasks per worker)")
+    parser.add_argument("--inputs", type=Path, default=ROOT / "benchmarks" / "out" / "inputs-lake")
+    parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "out" / "lake")
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--tasks", type=int, default=2000, help="no-op tasks for the overhead")
+    args = parser.parse_args()
+
+    folders = []
+    text_bytes = 0
+    for game, share in MIX:
+        folder = args.inputs / f"{game}-{args.hands}"
+        text_bytes += write_inputs(folder, game, max(1, int(args.hands * share)),
+                                   FILES_PER_GAME, 0)
+        folders.append(folder)
+    hands = sum(max(1, int(args.hands * share)) for _, share in MIX)
+    print(f"{hands:,} hands, {text_bytes / 2**20:,.0f} MiB of histories, "
+          f"{args.workers} workers, ranges of {args.range_mb:g} MiB, {os.cpu_count()} cores, "
+          f"load average {os.getloadavg()[0]:.1f}", flush=True)
+    if args.out.exists():
+        shutil.rmtree(args.out)
+    args.out.mkdir(parents=True)
+    db = args.out / "single.duckdb"
+    range_bytes = int(args.range_mb * 2**20)
+
+    compile_kernels()  # numba's disk cache filled before anything is timed
+    timed("single machine (database)", lambda: ingest(folders, db, workers=args.workers),
+          hands)
+    local = args.out / "lake-local"
+    timed("lake, local engine", lambda: ingest_lake(
+        folders, local, engine="local", workers=args.workers, range_bytes=range_bytes), hands)
+
+    dask: Any = import_module("distributed")
+    started = time.perf_counter()
+    cluster = dask.LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True,
+                                dashboard_address=None,
+                                preload=["analytics.warehouse.lake_engine"])
+    client = dask.Client(cluster)
+    print(f"{'Dask LocalCluster start':<34} {time.perf_counter() - started:8.1f} s", flush=True)
+    dask_lake = args.out / "lake-dask"
+    timed("lake, Dask LocalCluster", lambda: ingest_lake(
+        folders, dask_lake, engine="dask", client=client, range_bytes=range_bytes), hands,
+          lambda: cluster_cpu(client))
+    overhead = scheduler_overhead(client, args.tasks)
+    print(f"scheduler overhead: {overhead * 1e3:.2f} ms per task ({args.tasks} no-op tasks); "
+          f"{len(latest_manifest(dask_lake).files('hands'))} hands files", flush=True)
+    client.close()
+    cluster.close()
+
+    size, files = parquet_bytes(dask_lake)
+    print(f"Parquet: {size / 2**20:,.1f} MiB in {files:,} files, {size / hands:,.0f} bytes "
+          f"per hand (histories: {text_bytes / hands:,.0f} bytes per hand; database file "
+          f"{db.stat().st_size / hands:,.0f})", flush=True)
+
+    on_db = query_times(db, args.repeats)
+    on_lake = query_times(catalogue(dask_lake), args.repeats)
+    slowest_db = max(on_db, key=lambda k: on_db[k])
+    slowest_lake = max(on_lake, key=lambda k: on_lake[k])
+    print(f"slowest question on the database: {slowest_db} {on_db[slowest_db]:,.0f} ms "
+          f"(on the lake {on_lake[slowest_db]:,.0f} ms)")
+    print(f"slowest question on the lake: {slowest_lake} {on_lake[slowest_lake]:,.0f} ms "
+          f"(on the database {on_db[slowest_lake]:,.0f} ms)")
+    print(f"all questions: database {sum(on_db.values()):,.0f} ms, "
+          f"lake {sum(on_lake.values()):,.0f} ms")
+    (args.out / "queries.json").write_text(json.dumps({"database": on_db, "lake": on_lake},
+                                                      indent=1))
+
+
+if __name__ == "__main__":
+    main()

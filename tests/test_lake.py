@@ -1,0 +1,473 @@
+"""The Parquet lake (issue #32): the lake ingest on Dask and on the local pool gives exactly the
+single-machine database, table for table and question for question; nothing twice; a job that
+fails or is killed leaves the previous state; a rerun completes it identically."""
+
+from __future__ import annotations
+
+import datetime as dt
+import inspect
+import os
+import shutil
+import signal
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import numpy as np
+import pandas as pd
+import pytest
+
+from analytics.simulate.bigtwo import simulate_bigtwo
+from analytics.simulate.rummoli import simulate_rummoli
+from analytics.simulate.seveneight import simulate_seveneight
+from analytics.warehouse import equity_views, ingest, queries, reader, views
+from analytics.warehouse import lake as lake_module
+from analytics.warehouse.connection import LAKE_ENV_VAR, resolve_db
+from analytics.warehouse.ingest import SAMPLES, IngestSummary
+from analytics.warehouse.lake import MANIFEST_DIR, LakeConflict, latest_manifest
+from analytics.warehouse.lake_catalogue import catalogue, open_lake
+from analytics.warehouse.lake_engine import ingest_lake
+from analytics.warehouse.schema import TABLES
+from analytics.warehouse.views import HandFilter
+from parsers import write_hands
+from tests.test_dashboard_data import write_histories
+
+distributed = pytest.importorskip("distributed")
+
+RANGE = 96 * 1024
+"""Bytes per range in these tests: the large files come in several parts, small ones grouped."""
+
+TIMES = frozenset({"loaded_at", "rejected_at", "started_at", "finished_at", "seconds"})
+"""Columns that say when a row was written: the only ones two ingests may differ in."""
+
+
+# ---- data --------------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def histories(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
+    """The samples, simulated histories of the three games (one 7 & 8 file of several
+    ranges), a file with rejects, and a file repeating hands of two others."""
+    folder = tmp_path_factory.mktemp("histories")
+    simulated = folder / "simulated"
+    simulated.mkdir()
+    write_hands(simulate_seveneight(600, 6, 21), simulated / "seveneight.phhs")
+    write_hands(simulate_bigtwo(60, 4, 22), simulated / "bigtwo.phhs")
+    write_hands(simulate_rummoli(80, 4, 23), simulated / "rummoli.phhs")
+    small = write_histories(folder / "small")
+    repeats = folder / "repeats.phhs"
+    # The rummoli file's hands again (whole), then the 7 & 8 file's first part: a hand held
+    # by another range of the same job, and (on a second ingest) by the lake.
+    texts = [(simulated / "rummoli.phhs").read_text(encoding="utf-8"),
+             (simulated / "seveneight.phhs").read_text(encoding="utf-8")[:40_000]]
+    cut = texts[1].rfind("\n\n")
+    repeats.write_text(texts[0] + "\n" + texts[1][:cut] + "\n", encoding="utf-8")
+    return [SAMPLES, simulated, *small, repeats]
+
+
+@pytest.fixture(scope="module")
+def database(histories: list[Path], tmp_path_factory: pytest.TempPathFactory
+             ) -> tuple[Path, IngestSummary]:
+    """The single-machine database of the same histories: what every lake must equal."""
+    db = tmp_path_factory.mktemp("db") / "single.duckdb"
+    return db, ingest(histories, db, workers=0)
+
+
+@pytest.fixture(scope="module")
+def client() -> Iterator[Any]:
+    """A Dask cluster of two worker processes on localhost, as CI's two cores."""
+    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                       dashboard_address=None,
+                                       preload=["analytics.warehouse.lake_engine"])
+    with distributed.Client(cluster) as dask_client:
+        yield dask_client
+    cluster.close()
+
+
+@pytest.fixture(scope="module")
+def dask_lake(histories: list[Path], client: Any, tmp_path_factory: pytest.TempPathFactory
+              ) -> tuple[Path, IngestSummary]:
+    lake = tmp_path_factory.mktemp("lakes") / "dask"
+    return lake, ingest_lake(histories, lake, engine="dask", client=client, range_bytes=RANGE)
+
+
+# ---- comparing a lake with the database --------------------------------------------------
+
+def _columns(con: duckdb.DuckDBPyConnection, table: str) -> str:
+    names = [row[0] for row in con.execute(f"DESCRIBE {table}").fetchall()]
+    return ", ".join(f'"{name}"' for name in names if name not in TIMES)
+
+
+def table_differences(lake: Path, db: Path) -> dict[str, tuple[int, int, int]]:
+    """Per warehouse table: its rows, and the rows of ``lake EXCEPT ALL db`` and of
+    ``db EXCEPT ALL lake`` (every column but the times of writing)."""
+    con = open_lake(lake)
+    try:
+        con.execute(f"ATTACH '{db}' AS single (READ_ONLY)")
+        found = {}
+        for table in TABLES:
+            columns = _columns(con, table)
+            ours = f"SELECT {columns} FROM {table}"
+            theirs = f"SELECT {columns} FROM single.{table}"
+            found[table] = tuple(con.execute(f"SELECT count(*) FROM ({query})").fetchall()[0][0]
+                                 for query in (ours, f"{ours} EXCEPT ALL {theirs}",
+                                               f"{theirs} EXCEPT ALL {ours}"))
+        return found
+    finally:
+        con.close()
+
+
+def assert_same_tables(lake: Path, db: Path) -> None:
+    found = table_differences(lake, db)
+    different = {table: counts for table, counts in found.items() if counts[1] or counts[2]}
+    assert not different, different
+    assert found["hands"][0] > 3000 and found["rejects"][0] > 0 and found["pot_facts"][0] > 0
+
+
+def assert_same_summary(lake: IngestSummary, single: IngestSummary) -> None:
+    """The same hands loaded, repeated and rejected, by game and by file."""
+    def by_file(summary: IngestSummary) -> list[tuple[object, ...]]:
+        return sorted((f.name, f.status, f.hands, f.loaded, f.duplicates, f.rejected)
+                      for f in summary.files)
+
+    assert by_file(lake) == by_file(single)
+    assert lake.by_game == single.by_game
+
+
+# ---- the tables ----------------------------------------------------------------------------
+
+def test_the_dask_lake_holds_the_database(dask_lake: tuple[Path, IngestSummary],
+                                          database: tuple[Path, IngestSummary]) -> None:
+    lake, summary = dask_lake
+    assert_same_tables(lake, database[0])
+    assert_same_summary(summary, database[1])
+    assert summary.duplicates > 0 and summary.rejected > 0
+    assert latest_manifest(lake).version == 1
+
+
+def test_the_local_engine_lake_holds_the_database(histories: list[Path],
+                                                  database: tuple[Path, IngestSummary],
+                                                  tmp_path: Path) -> None:
+    lake = tmp_path / "local"
+    summary = ingest_lake(histories, lake, engine="local", workers=2, range_bytes=RANGE)
+    assert_same_tables(lake, database[0])
+    assert_same_summary(summary, database[1])
+
+
+def test_ranges_start_on_hands_and_keep_their_sizes(histories: list[Path]) -> None:
+    """A large file's parts start where a hand starts, each remembering the hands and lines
+    before it; small sources are grouped; no range is much larger than asked."""
+    from analytics.warehouse.sources import Limits, expand
+
+    refs = expand([histories[1], *histories[2:6]], Limits())
+    _, ranges, _ = lake_module.plan(refs, Limits(), set(), "job", range_bytes=RANGE)
+    large = [r for r in ranges if r.units[0].context.path.endswith("simulated/seveneight.phhs")]
+    assert len(large) >= 3
+    text = (histories[1] / "seveneight.phhs").read_bytes()
+    for task in large:
+        (unit,) = task.units
+        begin = 0 if unit.start is None else unit.start.offset
+        assert begin == 0 or text[begin - 1:begin] == b"\n"
+        assert text[begin:].startswith(b"variant") or text[begin:].lstrip().startswith(b"[")
+        if unit.start is not None:
+            assert unit.start.lines == text[:begin].count(b"\n")
+        assert unit.end is not None and unit.end - begin < RANGE + 16_384
+    grouped = [r for r in ranges if len(r.units) > 1]
+    assert grouped and all(sum(u.size for u in r.units) <= RANGE for r in grouped)
+
+
+# ---- the dashboard's questions -----------------------------------------------------------
+
+FILTERS = (HandFilter(), HandFilter(game="rummoli"), HandFilter(game="seveneight"),
+           HandFilter(date_from=dt.date(2026, 1, 6), date_to=dt.date(2026, 8, 20)))
+_EVERYTHING = 10**7
+_SKIPPED = frozenset({"facts_where", "hand_facts_where", "where"})
+
+
+def _questions() -> Iterator[tuple[str, Callable[..., Any]]]:
+    for module in (views, equity_views, queries):
+        for name in module.__all__:
+            function = getattr(module, name)
+            if inspect.isfunction(function) and name not in _SKIPPED and "con" in (
+                    inspect.signature(function).parameters):
+                yield f"{module.__name__.rsplit('.', 1)[1]}.{name}", function
+
+
+def _calls(function: Callable[..., Any], hand_id: int) -> Iterator[tuple[Any, ...]]:
+    """The arguments to ask ``function`` with: every filter, every game where it needs one."""
+    parameters = inspect.signature(function).parameters
+    games = ("seveneight", "bigtwo", "rummoli") if "game" in parameters and (
+        parameters["game"].default is inspect.Parameter.empty) else (None,)
+    for game in games:
+        keywords: dict[str, Any] = {} if game is None else {"game": game}
+        if "sample" in parameters:
+            keywords["sample"] = _EVERYTHING
+        if "game_id" in parameters and parameters["game_id"].default is inspect.Parameter.empty:
+            keywords["game_id"] = None
+        if "hand_id" in parameters:
+            yield (hand_id,), keywords
+        elif "f" in parameters:
+            for hand_filter in FILTERS:
+                yield (hand_filter,), keywords
+        else:
+            yield (), keywords
+
+
+def _canonical(answer: Any) -> Any:
+    """An answer with the times of writing left out, rows in a fixed order, floats rounded."""
+    if isinstance(answer, dict):
+        return {key: _canonical(value) for key, value in answer.items()}
+    if isinstance(answer, tuple):  # data_version: files, last finish, rejects
+        return (answer[0], answer[2]) if len(answer) == 3 else answer
+    if not isinstance(answer, pd.DataFrame):
+        return answer
+    frame = answer.drop(columns=[c for c in answer.columns
+                                 if c in TIMES or pd.api.types.is_datetime64_any_dtype(
+                                     answer[c])]).reset_index(drop=True)
+    for column in frame.columns:
+        if pd.api.types.is_float_dtype(frame[column]):
+            frame[column] = frame[column].round(9)
+    keys = frame.map(repr)
+    order = np.lexsort([keys[c].to_numpy() for c in reversed(keys.columns)]) if len(
+        keys.columns) else np.arange(len(frame))
+    return frame.iloc[order].reset_index(drop=True)
+
+
+def _assert_equal(got: Any, expected: Any, what: str) -> None:
+    if isinstance(expected, dict):
+        assert got.keys() == expected.keys(), what
+        for key in expected:
+            _assert_equal(got[key], expected[key], f"{what} [{key}]")
+    elif isinstance(expected, pd.DataFrame):
+        pd.testing.assert_frame_equal(got, expected, check_dtype=False, rtol=1e-9, obj=what)
+    else:
+        assert got == expected, what
+
+
+def test_every_dashboard_question_answers_the_same(dask_lake: tuple[Path, IngestSummary],
+                                                   database: tuple[Path, IngestSummary]
+                                                   ) -> None:
+    lake = catalogue(dask_lake[0])
+    asked = 0
+    with reader(lake) as ours, reader(database[0]) as theirs:
+        hand_id = int(theirs.execute("SELECT min(hand_id) FROM allin_results").fetchall()[0][0])
+        for name, function in _questions():
+            for arguments, keywords in _calls(function, hand_id):
+                what = f"{name}{arguments}{keywords}"
+                _assert_equal(_canonical(function(ours, *arguments, **keywords)),
+                              _canonical(function(theirs, *arguments, **keywords)), what)
+                asked += 1
+    assert asked > 100
+
+
+# ---- nothing twice, nothing half-done ----------------------------------------------------
+
+def _state(lake: Path) -> dict[str, int]:
+    con = open_lake(lake)
+    try:
+        return {t: int(con.execute(f"SELECT count(*) FROM {t}").fetchall()[0][0])
+                for t in TABLES}
+    finally:
+        con.close()
+
+
+def test_reingest_loads_nothing_twice(dask_lake: tuple[Path, IngestSummary],
+                                      histories: list[Path], client: Any,
+                                      tmp_path: Path) -> None:
+    lake = tmp_path / "again"
+    shutil.copytree(dask_lake[0], lake)
+    before = _state(lake)
+    again = ingest_lake(histories, lake, engine="dask", client=client, range_bytes=RANGE)
+    assert {f.status for f in again.files} == {"already loaded"}
+    assert latest_manifest(lake).version == 1 and _state(lake) == before
+    # The same hands in a file of other content: every one a duplicate of the lake's.
+    copy = tmp_path / "copy.phhs"
+    copy.write_text("# the same hands again\n" + (histories[1] / "bigtwo.phhs").read_text(
+        encoding="utf-8"), encoding="utf-8")
+    repeated = ingest_lake([copy], lake, engine="local", workers=0, range_bytes=RANGE)
+    assert repeated.loaded == 0 and repeated.duplicates == 60
+    after = _state(lake)
+    assert after["files"] == before["files"] + 1
+    assert {t: n for t, n in after.items() if t != "files"} == {
+        t: n for t, n in before.items() if t != "files"}
+
+
+def test_a_job_stopped_before_its_commit_leaves_the_previous_state(
+        histories: list[Path], database: tuple[Path, IngestSummary], tmp_path: Path) -> None:
+    lake = tmp_path / "stopped"
+    ingest_lake(histories[:1], lake, engine="local", workers=0, range_bytes=RANGE)
+    before = _state(lake)
+
+    def stop() -> None:
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        ingest_lake(histories, lake, engine="local", workers=2, range_bytes=RANGE,
+                    before_commit=stop)
+    assert latest_manifest(lake).version == 1 and _state(lake) == before
+    assert any(lake.glob("hands/**/*.parquet"))  # its files were written, never listed
+    ingest_lake(histories, lake, engine="local", workers=2, range_bytes=RANGE)
+    assert latest_manifest(lake).version == 2
+    assert_same_tables(lake, database[0])
+
+
+def test_a_worker_killed_mid_job_changes_nothing(histories: list[Path], client: Any,
+                                                 database: tuple[Path, IngestSummary],
+                                                 tmp_path: Path) -> None:
+    """``kill -9`` of a worker process while the job's ranges run: Dask runs its task again
+    elsewhere and the job ends as an undisturbed one (or fails with nothing new visible)."""
+    lake = tmp_path / "killed"
+    pids = sorted(client.run(os.getpid).values())
+    killed = threading.Event()
+
+    def kill_when_writing() -> None:
+        deadline = time.monotonic() + 300
+        while time.monotonic() < deadline and not any(lake.glob("hands/**/*.parquet")):
+            time.sleep(0.05)
+        os.kill(pids[0], signal.SIGKILL)
+        killed.set()
+
+    killer = threading.Thread(target=kill_when_writing, daemon=True)
+    killer.start()
+    try:
+        summary: IngestSummary | None = ingest_lake(histories, lake, engine="dask",
+                                                    client=client, range_bytes=RANGE // 4)
+    except distributed.scheduler.KilledWorker:  # a task that failed on every worker it tried
+        summary = None
+    killer.join()
+    assert killed.is_set()
+    if summary is None:
+        assert latest_manifest(lake).version == 0
+        client.wait_for_workers(2, timeout=180)
+        summary = ingest_lake(histories, lake, engine="dask", client=client,
+                              range_bytes=RANGE // 4)
+    assert_same_tables(lake, database[0])
+    assert_same_summary(summary, database[1])
+    client.wait_for_workers(2, timeout=180)
+
+
+def test_two_jobs_at_once_are_serialised_by_the_commit(
+        histories: list[Path], database: tuple[Path, IngestSummary], tmp_path: Path) -> None:
+    """A job that finds another's commit made while it worked commits on top of it: the
+    sources the other loaded are dropped, the rest deduplicated against its hands."""
+    lake = tmp_path / "both"
+
+    def the_other_job() -> None:
+        ingest_lake(histories[1:3], lake, engine="local", workers=0, range_bytes=RANGE)
+
+    first = ingest_lake(histories, lake, engine="local", workers=2, range_bytes=RANGE,
+                        before_commit=the_other_job)
+    assert latest_manifest(lake).version == 2
+    meanwhile = [f for f in first.files if f.message == "loaded by another ingest meanwhile"]
+    assert len(meanwhile) == 4
+    assert_same_tables(lake, database[0])
+
+
+def test_a_commit_that_loses_the_race_commits_again_or_gives_up(
+        histories: list[Path], monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """The next version is created exclusively: a job that read a manifest another job has
+    since superseded finds the version taken, and reads the newest again."""
+    lake = tmp_path / "race"
+    ingest_lake(histories[4:5], lake, engine="local", workers=0, range_bytes=RANGE)
+    stale = latest_manifest(lake)
+    ingest_lake(histories[5:6], lake, engine="local", workers=0, range_bytes=RANGE)
+    real = lake_module.latest_manifest
+    calls: list[int] = []
+
+    def first_stale(root: Path | str) -> lake_module.Manifest:
+        calls.append(1)
+        return stale if len(calls) == 1 else real(root)  # the commit's first read is stale
+
+    monkeypatch.setattr(lake_module, "latest_manifest", first_stale)
+    summary = ingest_lake(histories[6:7], lake, engine="local", workers=0, range_bytes=RANGE)
+    assert summary.loaded > 0 and len(calls) == 2
+    monkeypatch.setattr(lake_module, "latest_manifest", lambda root: stale)
+    with pytest.raises(LakeConflict):
+        ingest_lake(histories[2:3], lake, engine="local", workers=0, range_bytes=RANGE)
+    monkeypatch.setattr(lake_module, "latest_manifest", real)
+    assert latest_manifest(lake).version == 3
+    assert sorted(p.name for p in (lake / MANIFEST_DIR).iterdir()) == [
+        "v000001.json", "v000002.json", "v000003.json"]
+
+
+# ---- readers -----------------------------------------------------------------------------
+
+def test_handlab_lake_makes_every_reader_read_the_lake(dask_lake: tuple[Path, IngestSummary],
+                                                      database: tuple[Path, IngestSummary],
+                                                      monkeypatch: pytest.MonkeyPatch,
+                                                      tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from analytics.cli import app
+
+    monkeypatch.setenv(LAKE_ENV_VAR, str(dask_lake[0]))
+    assert resolve_db() == catalogue(dask_lake[0])
+    with reader() as con:
+        got = views.overview(con, HandFilter())
+    with reader(database[0]) as con:
+        expected = views.overview(con, HandFilter())
+    pd.testing.assert_frame_equal(_canonical(got), _canonical(expected), check_dtype=False)
+    out = tmp_path / "report.csv"
+    result = CliRunner().invoke(app, ["report", "--out", str(out), "--lake",
+                                      str(dask_lake[0])])
+    assert result.exit_code == 0, result.output
+    assert out.read_text(encoding="utf-8").count("\n") > 5
+
+
+def test_a_file_that_changes_mid_job_is_dropped_whole(histories: list[Path],
+                                                      tmp_path: Path) -> None:
+    """A large file cut short after the plan: the range that reads past its new end fails,
+    and its other ranges' rows go too (rewritten without them); the other sources load."""
+    from analytics.warehouse.sources import Limits, expand
+
+    source = tmp_path / "changing.phhs"
+    shutil.copyfile(histories[1] / "seveneight.phhs", source)
+    other = histories[1] / "bigtwo.phhs"
+    lake = tmp_path / "changed"
+    refs = expand([source, other], Limits())
+    sources, ranges, _ = lake_module.plan(refs, Limits(), set(), "job1", range_bytes=RANGE)
+    assert sum(1 for r in ranges if r.units[0].context.path == str(source)) >= 3
+    with source.open("r+b") as stream:
+        stream.truncate(source.stat().st_size - 10_000)
+    outputs = [lake_module.write_range(task, str(lake)) for task in ranges]
+    assert sum(1 for output in outputs if output.errors) == 1
+    started = dt.datetime.now()
+    result = lake_module.commit(lake, "job1", sources, outputs, started)
+    changed = next(s.sha256 for s in sources if s.name == str(source))
+    assert result.dropped == {changed: next(o.errors[changed] for o in outputs if o.errors)}
+    assert "changed while it was loaded" in result.dropped[changed]
+    state = _state(lake)
+    con = open_lake(lake)
+    try:
+        assert con.execute("SELECT DISTINCT game FROM hands").fetchall() == [("bigtwo",)]
+        assert con.execute("SELECT count(*) FROM files").fetchall()[0][0] == 1
+        orphans = con.execute("SELECT count(*) FROM seats WHERE hand_id NOT IN "
+                              "(SELECT hand_id FROM hands)").fetchall()[0][0]
+    finally:
+        con.close()
+    assert orphans == 0 and state["hands"] == 60 and state["seat_facts"] == state["seats"]
+
+
+def test_handlab_ingest_lake_on_a_scheduler(histories: list[Path], client: Any,
+                                            tmp_path: Path) -> None:
+    """``handlab ingest PATHS --lake DIR --engine dask --scheduler ADDRESS``: the command's
+    summary and exit code (1: some hands rejected), the lake committed once."""
+    from typer.testing import CliRunner
+
+    from analytics.cli import app
+
+    lake = tmp_path / "cli"
+    arguments = ["ingest", *map(str, histories[2:6]), "--lake", str(lake), "--engine", "dask",
+                 "--scheduler", client.scheduler.address, "--range-mb", "1", "-q"]
+    result = CliRunner().invoke(app, arguments)
+    assert result.exit_code == 1, result.output
+    assert "190" in result.output and "broken.phhs" in result.output
+    assert latest_manifest(lake).version == 1
+    assert _state(lake)["hands"] == 190
+    again = CliRunner().invoke(app, arguments)
+    assert again.exit_code == 0 and "4 file(s) already loaded" in again.output, again.output
+    bad = CliRunner().invoke(app, ["ingest", str(histories[2]), "--lake", str(lake),
+                                   "--engine", "spark"])
+    assert bad.exit_code == 2
