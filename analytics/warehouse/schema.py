@@ -27,6 +27,7 @@ from analytics.warehouse.facts import (
     fill_seats_v6,
 )
 from analytics.warehouse.facts import fill_missing_hands as fill_hand_facts
+from analytics.warehouse.stat_facts import STAT_FACTS_TABLE, fill_missing_stats
 
 __all__ = ["LATEST_VERSION", "MIGRATIONS", "TABLES", "VIEWS", "Migration", "migrate",
            "schema_version"]
@@ -346,12 +347,14 @@ MIGRATIONS: Final = (
               backfill=fill_hand_facts),
     Migration(8, "seat_facts: Big Two plays counted by kind, backfilled", PLAY_KINDS_V8,
               backfill=fill_missing_play_kinds),
+    Migration(9, "stat_facts: the 7 & 8 statistics' counts per seat, backfilled",
+              (STAT_FACTS_TABLE,), backfill=fill_missing_stats),
 )
 LATEST_VERSION: Final = MIGRATIONS[-1].version
 
 TABLES: Final = ("files", "hands", "seats", "actions", "showdowns", "awards", "board", "rejects",
                   "allin_results", "rummoli_strength", "bigtwo_features", "seat_facts",
-                  "pot_facts", "hand_facts")
+                  "pot_facts", "hand_facts", "stat_facts")
 """Every table the ingest writes, in the order it writes them."""
 
 VIEWS: Final = ("v_seat_results", "v_player_stats", "v_hands_by_day", "v_hand_types",
