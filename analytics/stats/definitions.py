@@ -151,7 +151,7 @@ _SEVENEIGHT: Final = (
 )
 
 # Big Two: over seat_facts x ($fry_threshold is bound by the grid).
-_TWOS: Final = ("list_sum(list_transform(x.plays, p -> length(p) - length(replace(p, '2', ''))))")
+_TWOS: Final = ("list_sum(list_transform(x.plays, lambda p: length(p) - length(replace(p, '2', ''))))")
 _FIVE: Final = ("x.played_straight + x.played_flush + x.played_full_house "
                 "+ x.played_four_of_a_kind + x.played_straight_flush")
 _BIGTWO: Final = (

@@ -1,0 +1,301 @@
+"""The player statistics (analytics/stats, stat_facts, stat_views) on hand-counted hands.
+
+tests/data/stats/seveneight.phhs holds nine 7 & 8 hands written by hand (a walk, a
+limped pot, a 3-bet, an all-in before round 2, a short all-in that does not reopen the
+betting, a c-bet, a bet into the raiser, a six-handed walk, a heads-up limped pot); the
+expected counts below were counted by hand from the actions, hand by hand (the letters
+name the hands as the file's comments do).  Big Two is checked against counts made in
+pandas from ``seats`` and ``actions`` (not from ``seat_facts``), and every statistic's
+count is checked to lie within its opportunities on simulated hands (hypothesis).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from scipy.stats import binomtest
+
+from analytics.simulate.bigtwo import simulate_bigtwo
+from analytics.simulate.seveneight import simulate_seveneight
+from analytics.stats import STATS, Kind, stat_columns, stats_of
+from analytics.stats.cells import cell_text, display_grid
+from analytics.stats.interval import ratio_interval, wilson_interval
+from analytics.warehouse import ingest, open_writer, reader
+from analytics.warehouse.stat_facts import STAT_COLUMNS_V9, fill_missing_stats
+from analytics.warehouse.stat_views import player_rows, stat_grid
+from analytics.warehouse.views import HandFilter
+from parsers import write_hands
+from parsers.knobs import Game
+
+DATA = Path(__file__).parent / "data" / "stats"
+
+# Counted by hand (see the module docstring): player -> column -> value.
+EXPECTED: dict[str, dict[str, int]] = {
+    "Ann": {"vpip": 3, "vpip_opps": 9, "pfr": 0, "pfr_opps": 9,
+            "three_bet": 0, "three_bet_opps": 3, "fold_to_three_bet": 0,
+            "fold_to_three_bet_opps": 0, "af_round1": 0, "af_round1_opps": 3,
+            "af_round2": 1, "af_round2_opps": 0, "af": 1, "af_opps": 3, "afq": 1,
+            "afq_opps": 12, "cbet": 0, "cbet_opps": 0, "fold_to_cbet": 0,
+            "fold_to_cbet_opps": 0, "wtsd": 1, "wtsd_opps": 3, "wsd": 1, "wsd_opps": 1,
+            "wwsr2": 1, "wwsr2_opps": 3, "up_high": 4, "up_high_opps": 9, "hands": 9},
+    "Bo": {"vpip": 3, "vpip_opps": 9, "pfr": 0, "pfr_opps": 9,
+           "three_bet": 0, "three_bet_opps": 3, "fold_to_three_bet": 0,
+           "fold_to_three_bet_opps": 0, "af_round1": 0, "af_round1_opps": 3,
+           "af_round2": 2, "af_round2_opps": 1, "af": 2, "af_opps": 4, "afq": 2,
+           "afq_opps": 9, "cbet": 0, "cbet_opps": 0, "fold_to_cbet": 0,
+           "fold_to_cbet_opps": 1, "wtsd": 3, "wtsd_opps": 5, "wsd": 1, "wsd_opps": 3,
+           "wwsr2": 2, "wwsr2_opps": 5, "up_high": 4, "up_high_opps": 9, "hands": 9},
+    "Cy": {"vpip": 5, "vpip_opps": 7, "pfr": 4, "pfr_opps": 7,
+           "three_bet": 0, "three_bet_opps": 0, "fold_to_three_bet": 1,
+           "fold_to_three_bet_opps": 2, "af_round1": 4, "af_round1_opps": 2,
+           "af_round2": 1, "af_round2_opps": 0, "af": 5, "af_opps": 2, "afq": 5,
+           "afq_opps": 11, "cbet": 1, "cbet_opps": 1, "fold_to_cbet": 0,
+           "fold_to_cbet_opps": 0, "wtsd": 3, "wtsd_opps": 4, "wsd": 3, "wsd_opps": 3,
+           "wwsr2": 3, "wwsr2_opps": 4, "up_high": 4, "up_high_opps": 7, "hands": 7},
+    "Dee": {"vpip": 5, "vpip_opps": 7, "pfr": 3, "pfr_opps": 7,
+            "three_bet": 2, "three_bet_opps": 4, "fold_to_three_bet": 0,
+            "fold_to_three_bet_opps": 0, "af_round1": 3, "af_round1_opps": 2,
+            "af_round2": 0, "af_round2_opps": 2, "af": 3, "af_opps": 4, "afq": 3,
+            "afq_opps": 10, "cbet": 0, "cbet_opps": 0, "fold_to_cbet": 1,
+            "fold_to_cbet_opps": 1, "wtsd": 3, "wtsd_opps": 4, "wsd": 0, "wsd_opps": 3,
+            "wwsr2": 0, "wwsr2_opps": 4, "up_high": 4, "up_high_opps": 7, "hands": 7},
+    # Hand H only: a fold each (Gus's two jacks give no up_high chance).
+    "Eve": {"vpip": 0, "afq": 0, "afq_opps": 1, "up_high": 0, "up_high_opps": 1},
+    "Fay": {"vpip": 0, "afq": 0, "afq_opps": 1, "up_high": 1, "up_high_opps": 1},
+    "Gus": {"vpip": 0, "afq": 0, "afq_opps": 1, "up_high": 0, "up_high_opps": 0},
+    "Hal": {"vpip": 0, "afq": 0, "afq_opps": 1, "up_high": 1, "up_high_opps": 1},
+}
+
+# Positions by hand (file order) and player, by the blinds and the button (seat N).
+POSITIONS = {
+    (1, "Ann"): "small blind", (1, "Bo"): "big blind", (1, "Cy"): "late",
+    (1, "Dee"): "button",
+    (8, "Eve"): "early", (8, "Fay"): "late", (8, "Gus"): "late", (8, "Hal"): "button",
+    (9, "Bo"): "big blind", (9, "Ann"): "small blind",
+}
+
+
+@pytest.fixture(scope="module")
+def stats_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    db = tmp_path_factory.mktemp("stats") / "stats.duckdb"
+    summary = ingest([DATA], db, workers=0)
+    assert summary.rejected == 0
+    return db
+
+
+def _grid(db: Path, **kwargs: Any) -> pd.DataFrame:
+    with reader(db) as con:
+        return stat_grid(con, HandFilter(), game="seveneight", **kwargs)
+
+
+def test_seveneight_counts_match_the_hand_counts(stats_db: Path) -> None:
+    grid = _grid(stats_db).set_index("player")
+    assert set(grid.index) == set(EXPECTED)
+    for player, expected in EXPECTED.items():
+        got = {column: int(grid.at[player, column]) for column in expected}
+        assert got == expected, player
+
+
+def test_the_grid_has_one_count_and_one_opps_column_per_statistic(stats_db: Path) -> None:
+    grid = _grid(stats_db)
+    names = list(stat_columns("seveneight"))
+    assert [c for c in grid.columns if c in names] == names
+    assert names[:4] == ["vpip", "vpip_opps", "pfr", "pfr_opps"]
+    # The table migration 9 created holds every definition's columns, in order.
+    assert tuple(names) == STAT_COLUMNS_V9
+
+
+def test_positions_by_blinds_and_button(stats_db: Path) -> None:
+    with reader(stats_db) as con:
+        rows = con.execute("""
+            SELECT h.source_index, x.player, x.position FROM stat_facts x
+            JOIN hands h USING (hand_id)""").fetchall()
+    found = {(index, player): position for index, player, position in rows}
+    for key, position in POSITIONS.items():
+        assert found[key] == position, key
+    split = _grid(stats_db, split="position")
+    ann = split[split["player"] == "Ann"].set_index("position")
+    # Ann: small blind in A-G (7 hands) and H, and in the heads-up hand I.
+    assert int(ann.at["small blind", "vpip_opps"]) == 9
+
+
+def test_split_by_up_rank_and_stakes_add_up(stats_db: Path) -> None:
+    whole = _grid(stats_db).set_index("player")
+    for split in ("up_rank", "stakes", "position"):
+        parts = _grid(stats_db, split=split).groupby("player")[list(stat_columns(
+            "seveneight"))].sum()
+        pd.testing.assert_frame_equal(parts.astype("int64"),
+                                      whole[parts.columns].astype("int64"),
+                                      check_names=False)
+
+
+def test_results_in_big_blinds(stats_db: Path) -> None:
+    with reader(stats_db) as con:
+        seats = con.execute("""
+            SELECT s.player, s.net, coalesce(a.expected_net, s.net) AS adjusted
+            FROM seats s LEFT JOIN allin_results a USING (hand_id, seat)""").fetchdf()
+    grid = _grid(stats_db).set_index("player")
+    # Every hand's big blind is 2 chips (blinds 1/2, and 2/1 heads-up).
+    for player, rows in seats.groupby("player"):
+        hands = len(rows)
+        assert int(grid.at[player, "net"]) == int(rows["net"].sum())
+        assert grid.at[player, "bb_per_100"] == pytest.approx(
+            100 * rows["net"].sum() / 2 / hands)
+        assert grid.at[player, "allin_adj_bb_per_100"] == pytest.approx(
+            100 * rows["adjusted"].sum() / 2 / hands)
+    # Cy won the all-in of hand D (+201) but held the worse hand: adjusted below actual.
+    assert grid.at["Cy", "allin_adj_bb_per_100"] < grid.at["Cy", "bb_per_100"]
+
+
+def test_player_filter_and_dates(stats_db: Path) -> None:
+    with reader(stats_db) as con:
+        one = stat_grid(con, HandFilter(players=("Cy",)), game="seveneight")
+        early = stat_grid(con, HandFilter(date_to=pd.Timestamp("2026-11-02").date()),
+                          game="seveneight").set_index("player")
+    assert list(one["player"]) == ["Cy"]
+    # Hands A-D (1-2 November): Cy raised in C and D, folded to the 3-bet in C.
+    assert int(early.at["Cy", "pfr"]) == 2
+    assert int(early.at["Cy", "fold_to_three_bet"]) == 1
+    assert int(early.at["Cy", "vpip_opps"]) == 4
+
+
+def test_backfill_gives_the_rows_the_ingest_wrote(stats_db: Path, tmp_path: Path) -> None:
+    copy = tmp_path / "copy.duckdb"
+    copy.write_bytes(stats_db.read_bytes())
+    con = open_writer(copy)
+    try:
+        before = con.execute("SELECT * FROM stat_facts ORDER BY hand_id, seat").fetchdf()
+        con.execute("DELETE FROM stat_facts")
+        fill_missing_stats(con)
+        after = con.execute("SELECT * FROM stat_facts ORDER BY hand_id, seat").fetchdf()
+    finally:
+        con.close()
+    pd.testing.assert_frame_equal(before, after)
+
+
+def test_wilson_interval_matches_scipy() -> None:
+    for count, n in ((12, 40), (0, 7), (7, 7), (1, 1000), (500, 1000)):
+        low, high = wilson_interval([count], [n])
+        expected = binomtest(count, n).proportion_ci(0.95, method="wilson")
+        assert low[0] == pytest.approx(expected.low, abs=1e-9)
+        assert high[0] == pytest.approx(expected.high, abs=1e-9)
+    low, high = wilson_interval([0], [0])
+    assert np.isnan(low[0]) and np.isnan(high[0])
+
+
+def test_ratio_interval_maps_the_share_interval() -> None:
+    low, high = ratio_interval([12], [40])
+    share = binomtest(12, 52).proportion_ci(0.95, method="wilson")
+    assert low[0] == pytest.approx(share.low / (1 - share.low))
+    assert high[0] == pytest.approx(share.high / (1 - share.high))
+    assert low[0] < 12 / 40 < high[0]
+    assert np.isinf(ratio_interval([5], [0])[1][0])
+
+
+def test_cells_text_and_grey() -> None:
+    assert cell_text(12, 40, Kind.RATE) == "12/40 (30%)"
+    assert cell_text(12, 40, Kind.RATIO) == "12/40 (0.30)"
+    assert cell_text(3, 0, Kind.RATIO) == "3/0 (∞)"
+    assert cell_text(0, 0, Kind.RATE) == "0/0"
+    grid = pd.DataFrame({"player": ["a", "b"], "vpip": [12, 3], "vpip_opps": [40, 29],
+                         "af": [20, 5], "af_opps": [10, 5]})
+    vpip, af = (s for s in STATS[Game.SEVENEIGHT] if s.name in ("vpip", "af"))
+    cells, tips, grey = display_grid(grid, [vpip, af])
+    assert list(cells["vpip"]) == ["12/40 (30%)", "3/29 (10%)"]
+    assert list(grey["vpip"]) == [False, True]
+    assert list(grey["af"]) == [False, True]  # 30 actions counted, then 10
+    assert tips.at[0, "vpip"].startswith("95% interval 18.1% to 45.4%")
+
+
+@pytest.fixture(scope="module")
+def bigtwo_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("bigtwo")
+    write_hands(simulate_bigtwo(60, 4, 11), folder / "bigtwo.phhs")
+    write_hands(simulate_bigtwo(40, 3, 12), folder / "bigtwo3.phhs")
+    ingest([folder], folder / "b2.duckdb", workers=0)
+    return folder / "b2.duckdb"
+
+
+def test_bigtwo_against_counts_from_seats_and_actions(bigtwo_db: Path) -> None:
+    with reader(bigtwo_db) as con:
+        grid = stat_grid(con, HandFilter(), game="bigtwo", fry_threshold=6)
+        seats = con.execute("SELECT hand_id, seat, player, place, net FROM seats").fetchdf()
+        acts = con.execute("""SELECT hand_id, CASE WHEN verb = 'dh' THEN target ELSE actor END
+                              AS seat, verb, cards FROM actions
+                              WHERE verb IN ('dh', 'pl')""").fetchdf()
+    acts["n"] = acts["cards"].str.len() // 2
+    acts["twos"] = acts["cards"].str.count("2")
+    dealt = acts[acts["verb"] == "dh"].groupby(["hand_id", "seat"])["n"].sum()
+    played = acts[acts["verb"] == "pl"].groupby(["hand_id", "seat"]).agg(
+        n=("n", "sum"), twos=("twos", "sum"), five=("n", lambda s: int((s == 5).sum())))
+    seats = seats.set_index(["hand_id", "seat"])
+    seats["left"] = dealt.reindex(seats.index).fillna(0) - played["n"].reindex(
+        seats.index).fillna(0)
+    seats["twos"] = played["twos"].reindex(seats.index).fillna(0)
+    seats["five"] = played["five"].reindex(seats.index).fillna(0)
+    grid = grid.set_index("player")
+    for player, rows in seats.groupby("player"):
+        games = len(rows)
+        expected = {
+            "win_rate": int((rows["place"] == 1).sum()), "win_rate_opps": games,
+            "cards_left": int(rows["left"].sum()), "fry": int((rows["left"] >= 6).sum()),
+            "place_2": int((rows["place"] == 2).sum()),
+            "not_out": int(rows["place"].isna().sum()),
+            "twos": int(rows["twos"].sum()), "five_card": int(rows["five"].sum()),
+            "points": int(rows["net"].sum()), "games": games,
+            "wins": int((rows["place"] == 1).sum()),
+        }
+        got = {column: int(grid.at[player, column]) for column in expected}
+        assert got == expected, player
+    assert grid["fry"].sum() > 0  # the threshold of 6 is reached in some game
+
+
+def test_player_rows_joins_extra_columns(bigtwo_db: Path) -> None:
+    def extra(con: duckdb.DuckDBPyConnection, f: HandFilter) -> pd.DataFrame:
+        return con.execute("SELECT player, count(*) AS seats_seen FROM seats "
+                           "GROUP BY player").fetchdf()
+
+    with reader(bigtwo_db) as con:
+        rows = player_rows(con, HandFilter(), game="bigtwo", extras=[extra])
+    assert (rows["seats_seen"] == rows["games"]).all()
+
+
+def test_unknown_game_and_split_are_refused(stats_db: Path) -> None:
+    with pytest.raises(ValueError, match="no statistics"):
+        stats_of("rummoli")
+    with reader(stats_db) as con, pytest.raises(ValueError, match="unknown split"):
+        stat_grid(con, HandFilter(), game="seveneight", split="x; DROP TABLE hands")
+
+
+@settings(max_examples=4, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 10_000), players=st.integers(2, 6),
+       variant=st.sampled_from(["N78", "P78", "F78"]))
+def test_counts_never_exceed_opportunities(tmp_path_factory: pytest.TempPathFactory,
+                                           seed: int, players: int, variant: str) -> None:
+    folder = tmp_path_factory.mktemp("sim")
+    write_hands(simulate_seveneight(120, players, seed, variant=variant),
+                folder / "s.phhs")
+    write_hands(simulate_bigtwo(20, min(players + 1, 4), seed), folder / "b.phhs")
+    ingest([folder], folder / "s.duckdb", workers=0)
+    with reader(folder / "s.duckdb") as con:
+        for game in (Game.SEVENEIGHT, Game.BIGTWO):
+            grid = stat_grid(con, HandFilter(), game=game)
+            assert len(grid) > 0
+            for stat in stats_of(game):
+                count, opps = grid[stat.name], grid[stat.opps_column]
+                if stat.kind is Kind.RATE:
+                    assert (count >= 0).all() and (count <= opps).all(), stat.name
+                else:
+                    assert (opps >= 0).all(), stat.name
+            rows = con.execute("SELECT * FROM stat_facts").fetchdf()
+            for stat in stats_of(Game.SEVENEIGHT):
+                if stat.kind is Kind.RATE:
+                    assert (rows[stat.name] <= rows[stat.opps_column]).all(), stat.name
