@@ -209,7 +209,7 @@ def _open_when_ready(url: str, server: subprocess.Popen[bytes], timeout: float =
 
 def _register_optional_commands() -> None:
     """Commands whose modules live in analytics.commands (added as features land)."""
-    for name in ("ingest", "report", "equity"):
+    for name in ("ingest", "report", "equity", "stats"):
         try:
             module = import_module(f"analytics.commands.{name}")
         except ModuleNotFoundError as error:

@@ -32,7 +32,7 @@ from analytics.warehouse import equity_views, facts, ingest, open_writer, querie
 from analytics.warehouse import views as v
 from analytics.warehouse.loader import begin_file, load_batch, rollback
 from analytics.warehouse.rows import Batch, FileContext
-from analytics.warehouse.schema import migrate, schema_version
+from analytics.warehouse.schema import LATEST_VERSION, migrate, schema_version
 from analytics.warehouse.views import HandFilter, _frame, _seat_players, where
 from parsers.cards import DECK
 from parsers.knobs import BigTwoRules
@@ -875,7 +875,7 @@ def test_migration_6_rebuilds_the_facts_of_a_version_5_database(tmp_path: Path) 
         con.execute("DETACH source")
     con = open_writer(old)  # migrations 6 to 8
     try:
-        assert schema_version(con) == 8
+        assert schema_version(con) == LATEST_VERSION
         _assert_one_row_per_seat(con)
     finally:
         con.close()
@@ -906,7 +906,7 @@ def test_migration_7_adds_the_players_of_a_version_6_database(tmp_path: Path) ->
         con.execute("DETACH source")
     con = open_writer(old)  # migrations 7 and 8
     try:
-        assert schema_version(con) == 8
+        assert schema_version(con) == LATEST_VERSION
         _assert_one_row_per_seat(con)
         mismatched = _count(con, """
             SELECT count(*) FROM hand_facts x
@@ -1042,7 +1042,7 @@ def test_migration_8_counts_the_plays_of_a_version_7_database(tmp_path: Path) ->
         con.execute("DETACH source")
     con = open_writer(old)  # migration 8
     try:
-        assert schema_version(con) == 8
+        assert schema_version(con) == LATEST_VERSION
         _assert_one_row_per_seat(con)
         kinds = " + ".join(v.PLAY_KIND_COLUMNS.values())
         assert _count(con, f"SELECT count(*) FROM seat_facts WHERE game = 'bigtwo' "

@@ -299,3 +299,39 @@ def test_counts_never_exceed_opportunities(tmp_path_factory: pytest.TempPathFact
             for stat in stats_of(Game.SEVENEIGHT):
                 if stat.kind is Kind.RATE:
                     assert (rows[stat.name] <= rows[stat.opps_column]).all(), stat.name
+
+
+def test_cli_writes_one_row_per_player(stats_db: Path, tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from analytics.cli import app
+
+    out = tmp_path / "stats.csv"
+    result = CliRunner().invoke(app, ["stats", "seveneight", "--db", str(stats_db),
+                                      "--from", "2026-11-01", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    rows = pd.read_csv(out).set_index("player")
+    assert list(rows.columns[:4]) == ["vpip", "vpip_opps", "pfr", "pfr_opps"]
+    assert {"bb_per_100", "allin_adj_bb_per_100", "hands"} <= set(rows.columns)
+    assert int(rows.at["Dee", "three_bet"]) == EXPECTED["Dee"]["three_bet"]
+    printed = CliRunner().invoke(app, ["stats", "seveneight", "--db", str(stats_db),
+                                       "--player", "Cy"])
+    assert printed.exit_code == 0, printed.output
+    assert "5/7 (71%)" in printed.output  # Cy's vpip
+    refused = CliRunner().invoke(app, ["stats", "rummoli", "--db", str(stats_db)])
+    assert refused.exit_code == 2
+
+
+def test_migration_9_backfills_a_database_held_before(stats_db: Path, tmp_path: Path) -> None:
+    """A database at version 8 (no stat_facts) gets the table, filled for every hand held,
+    when a writer opens it."""
+    copy = tmp_path / "old.duckdb"
+    copy.write_bytes(stats_db.read_bytes())
+    with duckdb.connect(str(copy)) as con:
+        expected = con.execute("SELECT * FROM stat_facts ORDER BY hand_id, seat").fetchdf()
+        con.execute("DROP TABLE stat_facts")
+        con.execute("DELETE FROM schema_version WHERE version = 9")
+    open_writer(copy).close()
+    with reader(copy) as con:
+        got = con.execute("SELECT * FROM stat_facts ORDER BY hand_id, seat").fetchdf()
+    pd.testing.assert_frame_equal(got, expected)

@@ -168,7 +168,7 @@ def test_migration_8_adds_the_play_kinds_to_seat_facts(tmp_path: Path) -> None:
         assert migrate(con, target=7) == [1, 2, 3, 4, 5, 6, 7]
         old = _columns(con, "seat_facts")
         assert old[-1] == "won_finale"
-        assert migrate(con) == [8]
+        assert migrate(con, target=8) == [8]
         new = _columns(con, "seat_facts")
         assert new == [*old, *PLAY_KIND_COLUMNS.values()]
         assert set(con.execute(

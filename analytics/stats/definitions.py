@@ -227,7 +227,7 @@ def stats_of(game: Game | str) -> tuple[Stat, ...]:
     try:
         return STATS[Game(game)]
     except (KeyError, ValueError):
-        raise ValueError(f"no statistics for game {game!r} (expected one of "
+        raise ValueError(f"no statistics for game {str(getattr(game, 'value', game))!r} (expected one of "
                          f"{', '.join(g.value for g in STATS)})") from None
 
 
