@@ -40,6 +40,7 @@ from analytics.warehouse import (
     open_reader,
     reader,
     resolve_db,
+    stat_views,
     views,
     writer,
 )
@@ -50,7 +51,9 @@ from analytics.warehouse.views import HandFilter
 __all__ = ["Context", "ask", "context", "download_buttons", "guarded", "reading",
            "release_connection", "report_button", "run_connection", "start"]
 
-_QUESTIONS: Final = frozenset(views.__all__) | frozenset(equity_views.__all__)
+# The question modules, first match wins (a question is a public function of one of them).
+_MODULES: Final = (views, equity_views, stat_views)
+_QUESTIONS: Final = frozenset(name for module in _MODULES for name in module.__all__)
 # Questions about the whole database or one hand: no filter argument.
 _UNFILTERED: Final = frozenset({"hand_detail", "filter_options", "data_version", "rejects",
                                 "hand_equities"})
@@ -155,7 +158,7 @@ def _cached(question: str, db: str, version: tuple[int, str, int], hand_filter: 
             arguments: tuple[tuple[str, Any], ...]) -> Any:
     """One question's answer; ``version`` is only part of the cache key."""
     del version  # the key alone: a new version misses the cache and reads fresh data
-    module = views if question in views.__all__ else equity_views
+    module = next(m for m in _MODULES if question in m.__all__)
     function = getattr(module, question)
     with reading(db) as con:
         if question in _UNFILTERED:
@@ -173,7 +176,7 @@ def _options(db: str, version: tuple[int, str, int]) -> filters.Options:
 
 def ask(question: str, hand_filter: HandFilter | None = None, **arguments: Any) -> Any:
     """The answer to ``views.<question>(con, filter, **arguments)`` (or the same question
-    of ``equity_views``), cached by filter and data."""
+    of ``equity_views`` or ``stat_views``), cached by filter and data."""
     if question not in _QUESTIONS:
         raise ValueError(f"unknown question {question!r}")
     ctx = context()

@@ -21,7 +21,6 @@ from analytics.stats.definitions import (
     RESULTS,
     SOURCES,
     SPLITS,
-    Kind,
     Stat,
     stats_of,
 )
@@ -91,7 +90,3 @@ def player_rows(con: duckdb.DuckDBPyConnection, f: HandFilter, *, game: Game | s
         rows = rows.merge(more, on="player", how="left")
     return rows
 
-
-def kinds(game: Game | str) -> dict[str, Kind]:
-    """Each statistic's kind by name (how a cell shows it)."""
-    return {stat.name: stat.kind for stat in stats_of(game)}

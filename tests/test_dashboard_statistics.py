@@ -1,0 +1,86 @@
+"""The statistics page: its plain functions (the grid as HTML, the definitions) and the page
+itself under AppTest (tabs, split, threshold, filters)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from analytics.dashboard.statistics import definitions_frame, grid_html
+from analytics.stats import RESULTS, stats_of
+from analytics.warehouse import ENV_VAR, reader
+from analytics.warehouse.stat_views import stat_grid
+from analytics.warehouse.views import HandFilter
+from parsers.knobs import Game
+from tests.test_dashboard_data import dashboard_db
+
+__all__ = ["dashboard_db"]  # the shared warehouse fixture, imported for pytest
+
+APP = str(Path(__file__).resolve().parent.parent / "app.py")
+TIMEOUT = 180
+
+
+def _grid() -> pd.DataFrame:
+    rows = {name: [0, 0] for stat in stats_of("seveneight")
+            for name in (stat.name, stat.opps_column)}
+    rows |= {"vpip": [12, 3], "vpip_opps": [40, 29], "hands": [40, 29], "net": [10, -10],
+             "bb_per_100": [12.5, -17.25], "allin_adj_bb_per_100": [10.0, -15.0]}
+    return pd.DataFrame({"player": ["Ann", "Bo<b>"], **rows})
+
+
+def test_grid_html_cells_tooltips_and_grey() -> None:
+    html = grid_html(_grid(), "seveneight", min_opportunities=30)
+    assert '<td title="95% interval 18.1% to 45.4% (Wilson)">12/40 (30%)</td>' in html
+    assert re.search(r'<td class="hl-grey" title="95% interval [^"]+">3/29 \(10%\)</td>',
+                     html)
+    # Every column header carries its definition in words.
+    for stat in stats_of("seveneight"):
+        assert f'title="{stat.words}">{stat.label}</th>'.replace("'", "&#x27;") in html
+    for result in RESULTS[Game.SEVENEIGHT]:
+        assert f">{result.label}</th>" in html
+    assert "Bo&lt;b&gt;" in html and "Bo<b>" not in html  # names are escaped
+    assert "<td>-17.25</td>" in html
+    # With a threshold of 0 nothing is grey.
+    assert "hl-grey" not in grid_html(_grid(), "seveneight", min_opportunities=0)
+
+
+def test_definitions_name_every_column() -> None:
+    for game in (Game.SEVENEIGHT, Game.BIGTWO):
+        table = definitions_frame(game)
+        named = ", ".join(table["column"])
+        for stat in stats_of(game):
+            assert stat.name in named and stat.opps_column in named
+        assert table["definition"].str.len().min() > 10
+
+
+def test_statistics_page(dashboard_db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(ENV_VAR, str(dashboard_db))
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    at.run()
+    at.switch_page("analytics/dashboard/pages/statistics.py").run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.title[0].value == "Statistics"
+    assert [t.label for t in at.tabs] == ["7 & 8", "Big Two"]
+    html = at.get("html")[0].proto.body
+    with reader(dashboard_db) as con:
+        grid = stat_grid(con, HandFilter(), game="seveneight")
+    first = grid.iloc[0]
+    share = 100 * first["vpip"] / first["vpip_opps"]
+    assert f">{first['vpip']}/{first['vpip_opps']} ({share:.0f}%)</td>" in html
+    definitions = at.dataframe[0].value
+    assert "vpip, vpip_opps" in set(definitions["column"])
+    # Split by position: a row per player and position.
+    at.selectbox(key="stats_split_seveneight").select("position").run()
+    assert not at.exception
+    assert ">big blind</td>" in at.get("html")[0].proto.body
+    # Big Two's tab, and a player filter keeps his row only.
+    at.query_params["tab"] = "Big Two"
+    at.run()
+    assert not at.exception
+    assert "Win rate</th>" in at.get("html")[0].proto.body
+    at.selectbox(key="f_game").select("bigtwo").run()
+    assert [t.label for t in at.tabs] == ["Big Two"]
