@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from analytics.dashboard.statistics import definitions_frame, grid_html
+from analytics.dashboard.statistics import definitions_frame, definitions_markdown, grid_html
 from analytics.stats import RESULTS, stats_of
 from analytics.warehouse import ENV_VAR, reader
 from analytics.warehouse.stat_views import stat_grid
@@ -55,6 +55,7 @@ def test_definitions_name_every_column() -> None:
         for stat in stats_of(game):
             assert stat.name in named and stat.opps_column in named
         assert table["definition"].str.len().min() > 10
+        assert definitions_markdown(game).count("\n- ") == len(table) - 1
 
 
 def test_statistics_page(dashboard_db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -71,8 +72,8 @@ def test_statistics_page(dashboard_db: Path, monkeypatch: pytest.MonkeyPatch) ->
     first = grid.iloc[0]
     share = 100 * first["vpip"] / first["vpip_opps"]
     assert f">{first['vpip']}/{first['vpip_opps']} ({share:.0f}%)</td>" in html
-    definitions = at.dataframe[0].value
-    assert "vpip, vpip_opps" in set(definitions["column"])
+    words = " ".join(m.value for m in at.markdown)
+    assert "**VPIP** (`vpip, vpip_opps`; share)" in words
     # Split by position: a row per player and position.
     at.selectbox(key="stats_split_seveneight").select("position").run()
     assert not at.exception

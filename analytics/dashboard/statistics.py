@@ -21,7 +21,8 @@ from analytics.stats.cells import display_grid
 from analytics.stats.definitions import MIN_OPPORTUNITIES, RESULTS, Kind, stats_of
 from parsers.knobs import Game
 
-__all__ = ["GAME_NAMES", "GRID_STYLE", "definitions_frame", "grid_html", "result_text"]
+__all__ = ["GAME_NAMES", "GRID_STYLE", "definitions_frame", "definitions_markdown", "grid_html",
+           "result_text"]
 
 GAME_NAMES: Final = {Game.SEVENEIGHT: "7 & 8", Game.BIGTWO: "Big Two"}
 """The games with statistics, as the page's tabs name them."""
@@ -88,3 +89,12 @@ def definitions_frame(game: Game | str) -> pd.DataFrame:
     rows += [{"column": r.name, "header": r.label, "family": "result", "kind": "result",
               "definition": r.words} for r in RESULTS[chosen]]
     return pd.DataFrame(rows, columns=["column", "header", "family", "kind", "definition"])
+
+
+def definitions_markdown(game: Game | str) -> str:
+    """:func:`definitions_frame` as a Markdown list: the header in bold, the column names and
+    kind, then the definition (the page's definitions section)."""
+    table = definitions_frame(game)
+    return "\n".join(
+        f"- **{row.header}** (`{row.column}`; {row.kind}): {row.definition}"
+        for row in table.itertuples(index=False))

@@ -26,20 +26,21 @@ def render() -> None:
     if not games:
         st.info("Statistics exist for 7 & 8 and Big Two; the game filter names another game.")
         return
-    threshold = int(st.number_input("Grey cells under this many opportunities", min_value=0,
-                                    value=MIN_OPPORTUNITIES, step=5, key="stats_threshold"))
     tabs = st.tabs([statistics.GAME_NAMES[g] for g in games], key="tab",
                    bind="query-params")
     for tab, game in zip(tabs, games, strict=True):
         if tab.open is False:
             continue
         with tab:
-            _game(game, threshold)
+            _game(game)
 
 
-def _game(game: Game, threshold: int) -> None:
+def _game(game: Game) -> None:
     """One game's grid, its split and downloads, then its definitions."""
-    left, right = st.columns(2)
+    left, middle, right = st.columns(3)
+    threshold = int(middle.number_input("Grey cells under this many opportunities",
+                                        min_value=0, value=MIN_OPPORTUNITIES, step=5,
+                                        key=f"stats_threshold_{game.value}"))
     split = left.selectbox("Split by", ["", *SPLITS[game]], format_func=_SPLIT_NAMES.get,
                            key=f"stats_split_{game.value}") or None
     fry = FRY_THRESHOLD
@@ -55,8 +56,7 @@ def _game(game: Game, threshold: int) -> None:
                                                          min_opportunities=threshold))
     ui.download_buttons(grid, f"{game.value}-statistics", key=f"stats_{game.value}")
     st.subheader("Definitions")
-    st.dataframe(statistics.definitions_frame(game), hide_index=True,
-                 use_container_width=True)
+    st.markdown(statistics.definitions_markdown(game))
 
 
 render()

@@ -1,0 +1,40 @@
+"""The Statistics page in real Chromium: the grid draws, a header's tooltip is its
+definition, a cell's tooltip its interval; the page's screenshot is saved."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from analytics.stats import stats_of
+from tests.browser.conftest import SCREENSHOTS
+
+pytestmark = pytest.mark.browser
+
+
+def _settle(page: Any) -> None:
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=\"stApp\"]')"
+        "?.getAttribute('data-test-script-state') === 'notRunning'")
+
+
+def test_statistics_page_in_the_browser(server: str, browser_page: Any) -> None:
+    page = browser_page
+    page.goto(f"{server}/statistics")
+    page.get_by_role("heading", name="Statistics").first.wait_for()
+    table = page.locator("table.hl-stats").first
+    table.wait_for()
+    _settle(page)
+    assert page.locator('[data-testid="stException"]').count() == 0
+    vpip = stats_of("seveneight")[0]
+    header = table.locator("th", has_text=re.compile(r"^VPIP$"))
+    assert header.get_attribute("title") == vpip.words
+    cell = table.locator("tbody tr").first.locator("td").nth(1)
+    assert re.fullmatch(r"\d+/\d+ \(\d+%\)", cell.inner_text())
+    assert (cell.get_attribute("title") or "").startswith("95% interval")
+    cell.hover()
+    page.get_by_role("heading", name="Definitions").first.scroll_into_view_if_needed()
+    page.screenshot(path=str(SCREENSHOTS / "statistics.png"), full_page=True)
+    assert (SCREENSHOTS / "statistics.png").stat().st_size > 10_000
