@@ -23,9 +23,11 @@ import duckdb
 import pandas as pd
 import plotly.graph_objects as go
 
-from analytics.dashboard import charts, logic
-from analytics.warehouse import equity_views, views
+from analytics.dashboard import charts, logic, statistics
+from analytics.stats import stats_of
+from analytics.warehouse import equity_views, stat_views, views
 from analytics.warehouse.views import HandFilter
+from parsers.knobs import Game
 
 __all__ = [
     "FORMATS",
@@ -34,6 +36,7 @@ __all__ = [
     "Section",
     "build_report",
     "figures_of",
+    "statistics_sections",
     "render_html",
     "report_tables",
     "table_bytes",
@@ -109,6 +112,8 @@ class Section:
     text: str = ""
     figures: list[go.Figure] = field(default_factory=list)
     tables: dict[str, pd.DataFrame] = field(default_factory=dict)
+    html: str = ""
+    """Ready-made HTML drawn after the text (the statistics grid with its tooltips)."""
 
 
 @dataclass(slots=True)
@@ -206,6 +211,7 @@ def build_report(con: duckdb.DuckDBPyConnection, f: HandFilter, *,
             "the difference; calibration of the strength estimate by bins.",
             [charts.share_vs_expected(shares), charts.calibration(calibration)],
             {"rummoli_poker_share": shares, "rummoli_calibration": calibration}))
+    sections.extend(statistics_sections(con, f, games))
     types = tables["hand_types"]
     if not types.empty:
         shown = Section("Hand types", "Categories of the hands shown down, per game.",
@@ -217,6 +223,32 @@ def build_report(con: duckdb.DuckDBPyConnection, f: HandFilter, *,
             shown.figures.append(charts.observed_vs_theory(table, f"{game}: hands shown"))
         sections.append(shown)
     return Report(title, f.describe(), dt.datetime.now().replace(microsecond=0), sections)
+
+
+def statistics_sections(con: duckdb.DuckDBPyConnection, f: HandFilter,
+                        games: Sequence[str]) -> list[Section]:
+    """One section per game of ``games`` that has statistics: the grid as the dashboard
+    draws it (cells ``12/40 (30%)``, intervals and definitions on hover, thin cells
+    greyed), the counts as a table (for the exports) and the definitions in words."""
+    sections = []
+    for game in games:
+        try:
+            stats_of(game)
+        except ValueError:
+            continue
+        grid = stat_views.stat_grid(con, f, game=game)
+        if grid.empty:
+            continue
+        name = statistics.GAME_NAMES[Game(game)]
+        sections.append(Section(
+            f"Statistics: {name}",
+            "Each cell is count/opportunities (share); hover a cell for its 95 % Wilson "
+            "interval and a header for its definition; cells with fewer than 30 "
+            "opportunities are grey. The definitions follow the grid.",
+            tables={f"{game}_statistics": grid,
+                    f"{game}_definitions": statistics.definitions_frame(game)},
+            html=statistics.GRID_STYLE + statistics.grid_html(grid, game)))
+    return sections
 
 
 _STYLE: Final = """
@@ -248,6 +280,8 @@ def render_html(report: Report, *, max_rows: int = 500) -> str:
         parts.append(f"<section><h2>{escape(section.title)}</h2>")
         if section.text:
             parts.append(f"<p>{escape(section.text)}</p>")
+        if section.html:
+            parts.append(section.html)
         for figure in section.figures:
             parts.append(figure.to_html(full_html=False,
                                         include_plotlyjs=not plotly_included,

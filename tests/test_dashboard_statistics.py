@@ -85,3 +85,24 @@ def test_statistics_page(dashboard_db: Path, monkeypatch: pytest.MonkeyPatch) ->
     assert "Win rate</th>" in at.get("html")[0].proto.body
     at.selectbox(key="f_game").select("bigtwo").run()
     assert [t.label for t in at.tabs] == ["Big Two"]
+
+
+def test_report_has_a_statistics_section_per_game(dashboard_db: Path) -> None:
+    from analytics.reports import build_report, render_html
+
+    with reader(dashboard_db) as con:
+        report = build_report(con, HandFilter())
+        grid = stat_grid(con, HandFilter(), game="bigtwo")
+    titles = [section.title for section in report.sections]
+    assert "Statistics: 7 & 8" in titles and "Statistics: Big Two" in titles
+    html = render_html(report)
+    row = grid.iloc[0]
+    share = 100 * row["win_rate"] / row["win_rate_opps"]
+    assert f">{row['win_rate']}/{row['win_rate_opps']} ({share:.0f}%)</td>" in html
+    assert 'class="hl-stats"' in html
+    tables = report.tables()
+    assert list(tables["bigtwo_statistics"].columns[:3]) == ["player", "win_rate",
+                                                             "win_rate_opps"]
+    with reader(dashboard_db) as con:
+        only = build_report(con, HandFilter(game="rummoli"))
+    assert not any(s.title.startswith("Statistics") for s in only.sections)
