@@ -25,7 +25,7 @@ TIMEOUT = 180
 
 
 def _grid() -> pd.DataFrame:
-    rows = {name: [0, 0] for stat in stats_of("seveneight")
+    rows: dict[str, list[float]] = {name: [0, 0] for stat in stats_of("seveneight")
             for name in (stat.name, stat.opps_column)}
     rows |= {"vpip": [12, 3], "vpip_opps": [40, 29], "hands": [40, 29], "net": [10, -10],
              "bb_per_100": [12.5, -17.25], "allin_adj_bb_per_100": [10.0, -15.0]}

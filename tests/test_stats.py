@@ -90,16 +90,22 @@ def stats_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return db
 
 
+def _cells(frame: pd.DataFrame, key: str = "player") -> dict[Any, dict[str, Any]]:
+    """The frame's rows by ``key``, as plain values."""
+    return {name: {str(column): value for column, value in row.items()}
+            for name, row in frame.set_index(key).to_dict("index").items()}
+
+
 def _grid(db: Path, **kwargs: Any) -> pd.DataFrame:
     with reader(db) as con:
         return stat_grid(con, HandFilter(), game="seveneight", **kwargs)
 
 
 def test_seveneight_counts_match_the_hand_counts(stats_db: Path) -> None:
-    grid = _grid(stats_db).set_index("player")
-    assert set(grid.index) == set(EXPECTED)
+    grid = _cells(_grid(stats_db))
+    assert set(grid) == set(EXPECTED)
     for player, expected in EXPECTED.items():
-        got = {column: int(grid.at[player, column]) for column in expected}
+        got = {column: int(grid[player][column]) for column in expected}
         assert got == expected, player
 
 
@@ -121,9 +127,9 @@ def test_positions_by_blinds_and_button(stats_db: Path) -> None:
     for key, position in POSITIONS.items():
         assert found[key] == position, key
     split = _grid(stats_db, split="position")
-    ann = split[split["player"] == "Ann"].set_index("position")
+    ann = _cells(split[split["player"] == "Ann"], "position")
     # Ann: small blind in A-G (7 hands) and H, and in the heads-up hand I.
-    assert int(ann.at["small blind", "vpip_opps"]) == 9
+    assert int(ann["small blind"]["vpip_opps"]) == 9
 
 
 def test_split_by_up_rank_and_stakes_add_up(stats_db: Path) -> None:
@@ -141,29 +147,28 @@ def test_results_in_big_blinds(stats_db: Path) -> None:
         seats = con.execute("""
             SELECT s.player, s.net, coalesce(a.expected_net, s.net) AS adjusted
             FROM seats s LEFT JOIN allin_results a USING (hand_id, seat)""").fetchdf()
-    grid = _grid(stats_db).set_index("player")
+    grid = _cells(_grid(stats_db))
     # Every hand's big blind is 2 chips (blinds 1/2, and 2/1 heads-up).
     for player, rows in seats.groupby("player"):
         hands = len(rows)
-        assert int(grid.at[player, "net"]) == int(rows["net"].sum())
-        assert grid.at[player, "bb_per_100"] == pytest.approx(
+        assert int(grid[player]["net"]) == int(rows["net"].sum())
+        assert grid[player]["bb_per_100"] == pytest.approx(
             100 * rows["net"].sum() / 2 / hands)
-        assert grid.at[player, "allin_adj_bb_per_100"] == pytest.approx(
+        assert grid[player]["allin_adj_bb_per_100"] == pytest.approx(
             100 * rows["adjusted"].sum() / 2 / hands)
     # Cy won the all-in of hand D (+201) but held the worse hand: adjusted below actual.
-    assert grid.at["Cy", "allin_adj_bb_per_100"] < grid.at["Cy", "bb_per_100"]
+    assert grid["Cy"]["allin_adj_bb_per_100"] < grid["Cy"]["bb_per_100"]
 
 
 def test_player_filter_and_dates(stats_db: Path) -> None:
     with reader(stats_db) as con:
         one = stat_grid(con, HandFilter(players=("Cy",)), game="seveneight")
         early = stat_grid(con, HandFilter(date_to=pd.Timestamp("2026-11-02").date()),
-                          game="seveneight").set_index("player")
+                          game="seveneight")
     assert list(one["player"]) == ["Cy"]
     # Hands A-D (1-2 November): Cy raised in C and D, folded to the 3-bet in C.
-    assert int(early.at["Cy", "pfr"]) == 2
-    assert int(early.at["Cy", "fold_to_three_bet"]) == 1
-    assert int(early.at["Cy", "vpip_opps"]) == 4
+    cy = _cells(early)["Cy"]
+    assert (cy["pfr"], cy["fold_to_three_bet"], cy["vpip_opps"]) == (2, 1, 4)
 
 
 def test_backfill_gives_the_rows_the_ingest_wrote(stats_db: Path, tmp_path: Path) -> None:
@@ -211,7 +216,7 @@ def test_cells_text_and_grey() -> None:
     assert list(cells["vpip"]) == ["12/40 (30%)", "3/29 (10%)"]
     assert list(grey["vpip"]) == [False, True]
     assert list(grey["af"]) == [False, True]  # 30 actions counted, then 10
-    assert tips.at[0, "vpip"].startswith("95% interval 18.1% to 45.4%")
+    assert str(tips["vpip"].iloc[0]).startswith("95% interval 18.1% to 45.4%")
 
 
 @pytest.fixture(scope="module")
@@ -240,7 +245,7 @@ def test_bigtwo_against_counts_from_seats_and_actions(bigtwo_db: Path) -> None:
         seats.index).fillna(0)
     seats["twos"] = played["twos"].reindex(seats.index).fillna(0)
     seats["five"] = played["five"].reindex(seats.index).fillna(0)
-    grid = grid.set_index("player")
+    by_player = _cells(grid)
     for player, rows in seats.groupby("player"):
         games = len(rows)
         expected = {
@@ -252,7 +257,7 @@ def test_bigtwo_against_counts_from_seats_and_actions(bigtwo_db: Path) -> None:
             "points": int(rows["net"].sum()), "games": games,
             "wins": int((rows["place"] == 1).sum()),
         }
-        got = {column: int(grid.at[player, column]) for column in expected}
+        got = {column: int(by_player[player][column]) for column in expected}
         assert got == expected, player
     assert grid["fry"].sum() > 0  # the threshold of 6 is reached in some game
 
@@ -310,10 +315,10 @@ def test_cli_writes_one_row_per_player(stats_db: Path, tmp_path: Path) -> None:
     result = CliRunner().invoke(app, ["stats", "seveneight", "--db", str(stats_db),
                                       "--from", "2026-11-01", "--out", str(out)])
     assert result.exit_code == 0, result.output
-    rows = pd.read_csv(out).set_index("player")
-    assert list(rows.columns[:4]) == ["vpip", "vpip_opps", "pfr", "pfr_opps"]
+    rows = pd.read_csv(out)
+    assert list(rows.columns[:5]) == ["player", "vpip", "vpip_opps", "pfr", "pfr_opps"]
     assert {"bb_per_100", "allin_adj_bb_per_100", "hands"} <= set(rows.columns)
-    assert int(rows.at["Dee", "three_bet"]) == EXPECTED["Dee"]["three_bet"]
+    assert int(_cells(rows)["Dee"]["three_bet"]) == EXPECTED["Dee"]["three_bet"]
     printed = CliRunner().invoke(app, ["stats", "seveneight", "--db", str(stats_db),
                                        "--player", "Cy"])
     assert printed.exit_code == 0, printed.output

@@ -50,6 +50,7 @@ def stats(
         "--fry", min=1, help="Big Two: cards left that make a fry.")] = 10,
 ) -> None:
     """One row per player with the game's statistics (count and opportunities each)."""
+    from analytics.dashboard.statistics import result_text
     from analytics.reports import table_bytes
     from analytics.stats import MIN_OPPORTUNITIES, stats_of
     from analytics.stats.cells import display_grid
@@ -92,7 +93,7 @@ def stats(
             table.add_column(name, justify="right")
         for at in range(len(rows)):
             texts = [str(cells.at[at, name]) for name in names]
-            table.add_row(str(rows.at[at, "player"]),
+            table.add_row(str(rows["player"].iloc[at]),
                           *(f"[dim]{text}[/dim]" if bool(grey.at[at, name]) else text
                             for name, text in zip(names, texts, strict=True)))
         _out.print(table)
@@ -103,9 +104,8 @@ def stats(
     for column in results:
         table.add_column(column, justify="right")
     for at in range(len(rows)):
-        values = [rows.at[at, column] for column in results]
-        table.add_row(str(rows.at[at, "player"]),
-                      *(f"{v:,.2f}" if isinstance(v, float) else f"{v:,}" for v in values))
+        values = [rows[column].iloc[at] for column in results]
+        table.add_row(str(rows["player"].iloc[at]), *(result_text(v) for v in values))
     _out.print(table)
     _console.print(f"Cells: count/opportunities (share); dim: under {MIN_OPPORTUNITIES} "
                    "opportunities. Definitions: docs/statistics.md.", highlight=False)

@@ -4,8 +4,9 @@ Plain functions (no Streamlit), unit-tested: :func:`grid_html` draws a game's gr
 one self-contained HTML table (``12/40 (30%)`` cells, the 95 % interval on hover, cells
 under the opportunities threshold greyed, the definition on hover over every column
 header), which the statistics page shows with ``st.html`` and the HTML report embeds;
-:func:`definitions_frame` lists the definitions in words (the definitions section).  The definitions come from
-:mod:`analytics.stats.definitions`, the cells from :mod:`analytics.stats.cells`.
+:func:`definitions_frame` and :func:`definitions_markdown` list the definitions in words
+(the definitions section).  The definitions come from :mod:`analytics.stats.definitions`,
+the cells from :mod:`analytics.stats.cells`.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from collections.abc import Sequence
 from html import escape
 from typing import Final
 
+import numpy as np
 import pandas as pd
 
 from analytics.stats.cells import display_grid
@@ -48,7 +50,7 @@ def result_text(value: object) -> str:
         return ""
     if isinstance(value, float):
         return f"{value:,.2f}"
-    return f"{value:,}" if isinstance(value, int) else str(value)
+    return f"{int(value):,}" if isinstance(value, int | np.integer) else str(value)
 
 
 def grid_html(grid: pd.DataFrame, game: Game | str, *, keys: Sequence[str] = ("player",),

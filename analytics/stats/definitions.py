@@ -151,7 +151,8 @@ _SEVENEIGHT: Final = (
 )
 
 # Big Two: over seat_facts x ($fry_threshold is bound by the grid).
-_TWOS: Final = ("list_sum(list_transform(x.plays, lambda p: length(p) - length(replace(p, '2', ''))))")
+_TWOS: Final = ("list_sum(list_transform(x.plays, "
+                "lambda p: length(p) - length(replace(p, '2', ''))))")
 _FIVE: Final = ("x.played_straight + x.played_flush + x.played_full_house "
                 "+ x.played_four_of_a_kind + x.played_straight_flush")
 _BIGTWO: Final = (
@@ -224,10 +225,11 @@ SPLITS: Final = {
 
 def stats_of(game: Game | str) -> tuple[Stat, ...]:
     """The statistics of ``game`` (ValueError for a game that has none yet)."""
+    name = game.value if isinstance(game, Game) else game
     try:
-        return STATS[Game(game)]
+        return STATS[Game(name)]
     except (KeyError, ValueError):
-        raise ValueError(f"no statistics for game {str(getattr(game, 'value', game))!r} (expected one of "
+        raise ValueError(f"no statistics for game {name!r} (expected one of "
                          f"{', '.join(g.value for g in STATS)})") from None
 
 

@@ -14,6 +14,10 @@ _SPLIT_NAMES = {"": "no split", "position": "position", "stakes": "stakes",
                 "up_rank": "up card rank", "players": "players at the table"}
 
 
+def _split_name(split: str) -> str:
+    return _SPLIT_NAMES.get(split, split)
+
+
 def render() -> None:
     """Draw the page: one tab per game with statistics (the tab is in the URL as ``tab``)."""
     ctx = ui.context()
@@ -41,7 +45,8 @@ def _game(game: Game) -> None:
     threshold = int(middle.number_input("Grey cells under this many opportunities",
                                         min_value=0, value=MIN_OPPORTUNITIES, step=5,
                                         key=f"stats_threshold_{game.value}"))
-    split = left.selectbox("Split by", ["", *SPLITS[game]], format_func=_SPLIT_NAMES.get,
+    choices: list[str] = ["", *SPLITS[game]]
+    split = left.selectbox("Split by", choices, format_func=_split_name,
                            key=f"stats_split_{game.value}") or None
     fry = FRY_THRESHOLD
     if game is Game.BIGTWO:
