@@ -49,7 +49,7 @@ def test_grid_html_cells_tooltips_and_grey() -> None:
 
 
 def test_definitions_name_every_column() -> None:
-    for game in (Game.SEVENEIGHT, Game.BIGTWO):
+    for game in (Game.SEVENEIGHT, Game.BIGTWO, Game.RUMMOLI):
         table = definitions_frame(game)
         named = ", ".join(table["column"])
         for stat in stats_of(game):
@@ -65,7 +65,7 @@ def test_statistics_page(dashboard_db: Path, monkeypatch: pytest.MonkeyPatch) ->
     at.switch_page("analytics/dashboard/pages/statistics.py").run()
     assert not at.exception, [e.value for e in at.exception]
     assert at.title[0].value == "Statistics"
-    assert [t.label for t in at.tabs] == ["7 & 8", "Big Two"]
+    assert [t.label for t in at.tabs] == ["7 & 8", "Big Two", "Rummoli"]
     html = at.get("html")[0].proto.body
     with reader(dashboard_db) as con:
         grid = stat_grid(con, HandFilter(), game="seveneight")
@@ -105,4 +105,5 @@ def test_report_has_a_statistics_section_per_game(dashboard_db: Path) -> None:
                                                              "win_rate_opps"]
     with reader(dashboard_db) as con:
         only = build_report(con, HandFilter(game="rummoli"))
-    assert not any(s.title.startswith("Statistics") for s in only.sections)
+    assert [s.title for s in only.sections if s.title.startswith("Statistics")] == [
+        "Statistics: Rummoli"]

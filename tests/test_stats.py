@@ -11,6 +11,7 @@ count is checked to lie within its opportunities on simulated hands (hypothesis)
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +24,7 @@ from hypothesis import strategies as st
 from scipy.stats import binomtest
 
 from analytics.simulate.bigtwo import simulate_bigtwo
+from analytics.simulate.rummoli import simulate_rummoli
 from analytics.simulate.seveneight import simulate_seveneight
 from analytics.stats import STATS, Kind, stat_columns, stats_of
 from analytics.stats.cells import cell_text, display_grid
@@ -114,8 +116,10 @@ def test_the_grid_has_one_count_and_one_opps_column_per_statistic(stats_db: Path
     names = list(stat_columns("seveneight"))
     assert [c for c in grid.columns if c in names] == names
     assert names[:4] == ["vpip", "vpip_opps", "pfr", "pfr_opps"]
-    # The table migration 9 created holds every definition's columns, in order.
-    assert tuple(names) == STAT_COLUMNS_V9
+    # The table migration 9 created holds every stored definition's columns.
+    for game in (Game.SEVENEIGHT, Game.RUMMOLI):
+        assert set(stat_columns(game)) <= set(STAT_COLUMNS_V9)
+    assert tuple(names) == STAT_COLUMNS_V9[:len(names)]
 
 
 def test_positions_by_blinds_and_button(stats_db: Path) -> None:
@@ -274,7 +278,7 @@ def test_player_rows_joins_extra_columns(bigtwo_db: Path) -> None:
 
 def test_unknown_game_and_split_are_refused(stats_db: Path) -> None:
     with pytest.raises(ValueError, match="no statistics"):
-        stats_of("rummoli")
+        stats_of("poker")
     with reader(stats_db) as con, pytest.raises(ValueError, match="unknown split"):
         stat_grid(con, HandFilter(), game="seveneight", split="x; DROP TABLE hands")
 
@@ -289,9 +293,10 @@ def test_counts_never_exceed_opportunities(tmp_path_factory: pytest.TempPathFact
     write_hands(simulate_seveneight(120, players, seed, variant=variant),
                 folder / "s.phhs")
     write_hands(simulate_bigtwo(20, min(players + 1, 4), seed), folder / "b.phhs")
+    write_hands(simulate_rummoli(15, max(players, 3), seed), folder / "r.phhs")
     ingest([folder], folder / "s.duckdb", workers=0)
     with reader(folder / "s.duckdb") as con:
-        for game in (Game.SEVENEIGHT, Game.BIGTWO):
+        for game in (Game.SEVENEIGHT, Game.BIGTWO, Game.RUMMOLI):
             grid = stat_grid(con, HandFilter(), game=game)
             assert len(grid) > 0
             for stat in stats_of(game):
@@ -301,7 +306,7 @@ def test_counts_never_exceed_opportunities(tmp_path_factory: pytest.TempPathFact
                 else:
                     assert (opps >= 0).all(), stat.name
             rows = con.execute("SELECT * FROM stat_facts").fetchdf()
-            for stat in stats_of(Game.SEVENEIGHT):
+            for stat in (*stats_of(Game.SEVENEIGHT), *stats_of(Game.RUMMOLI)):
                 if stat.kind is Kind.RATE:
                     assert (rows[stat.name] <= rows[stat.opps_column]).all(), stat.name
 
@@ -323,7 +328,8 @@ def test_cli_writes_one_row_per_player(stats_db: Path, tmp_path: Path) -> None:
                                        "--player", "Cy"])
     assert printed.exit_code == 0, printed.output
     assert "5/7 (71%)" in printed.output  # Cy's vpip
-    refused = CliRunner().invoke(app, ["stats", "rummoli", "--db", str(stats_db)])
+    refused = CliRunner().invoke(app, ["stats", "seveneight", "--db", str(stats_db),
+                                       "--out", str(tmp_path / "x.txt")])
     assert refused.exit_code == 2
 
 
@@ -340,3 +346,114 @@ def test_migration_9_backfills_a_database_held_before(stats_db: Path, tmp_path: 
     with reader(copy) as con:
         got = con.execute("SELECT * FROM stat_facts ORDER BY hand_id, seat").fetchdf()
     pd.testing.assert_frame_equal(got, expected)
+
+
+RANK_ORDER = "23456789TJQKA"
+
+
+def _rummoli_recount(paths: list[Path]) -> dict[str, dict[str, int]]:
+    """Rummoli's counts per player, recounted in Python from the parsed rounds and the
+    engine's awards (not from the warehouse's SQL)."""
+    from analytics.rules import replay
+    from analytics.stats.rummoli import PAY_CARDS
+    from parsers import read_hands
+    from parsers.model import Verb
+
+    totals: dict[str, dict[str, int]] = {}
+    for path in paths:
+        for hand in read_hands(path):
+            outcome = replay(hand)
+            seats = range(1, hand.num_players + 1)
+            row = {seat: dict.fromkeys(
+                ("rounds", "dealt", "raises", "calls", "showdown", "poker_won", "exchanged",
+                 "choice", "bid", "asked", "won_auctions", "bids", "auction_net", "laying",
+                 "pay", "stops", "held", "laid", "paid", "rummoli"), 0) for seat in seats}
+            widow = 0
+            raised = False
+            laid: list[tuple[int, str]] = []
+            for action in hand.actions:
+                verb, actor = action.verb, action.actor
+                cards = "".join(str(card) for card in action.cards)
+                if verb is Verb.DEAL_HOLE:
+                    row[action.target or 0]["dealt"] = 1
+                    row[action.target or 0]["held"] += len(action.cards)
+                elif verb is Verb.DEAL_WIDOW:
+                    widow += len(action.cards)
+                elif verb is Verb.BET_RAISE:
+                    row[actor]["raises"] += 1
+                    raised = True
+                elif verb is Verb.CHECK_CALL and raised:
+                    row[actor]["calls"] += 1
+                elif verb is Verb.SHOW_MUCK:
+                    row[actor]["showdown"] = 1
+                elif verb in (Verb.EXCHANGE, Verb.PASS_WIDOW):
+                    row[actor]["choice"] += 1
+                    row[actor]["exchanged"] += verb is Verb.EXCHANGE
+                elif verb in (Verb.BID, Verb.BID_PASS, Verb.AUCTION_WIN):
+                    row[actor]["asked"] = 1
+                    row[actor]["bid"] |= verb is Verb.BID
+                    if verb is Verb.AUCTION_WIN:
+                        row[actor]["won_auctions"] += 1
+                        row[actor]["bids"] += action.amount or 0
+                elif verb is Verb.PLAY:
+                    laid.append((actor, cards))
+                    row[actor]["laid"] += 1
+                    row[actor]["pay"] += cards in PAY_CARDS
+            for (actor, card), (_, following) in itertools.pairwise(laid):
+                follows = (following[1] == card[1]
+                           and RANK_ORDER.index(following[0]) == RANK_ORDER.index(card[0]) + 1)
+                row[actor]["stops"] += not follows
+            for seat in seats:
+                if row[seat]["exchanged"] or row[seat]["won_auctions"]:
+                    row[seat]["held"] = widow
+            for award in outcome.awards:
+                seat_row = row[award.player]  # awards name players 1..N
+                if award.pot.startswith(("poker", "finale")):
+                    seat_row["poker_won"] += award.amount
+                elif award.pot == "rummoli":
+                    seat_row["rummoli"] += award.amount
+                elif award.pot == "auction":
+                    seat_row["auction_net"] += award.amount
+                elif award.pot in ("payments", "impasse") and award.amount < 0:
+                    seat_row["paid"] -= award.amount
+            for seat in seats:
+                r = row[seat]
+                laying = int(hand.finale_pot is None and bool(r["dealt"]))
+                counts = {
+                    "vpip": int(r["raises"] + r["calls"] > 0), "vpip_opps": r["dealt"],
+                    "raise": int(r["raises"] > 0), "raise_opps": r["dealt"],
+                    "poker_pot_won": int(r["poker_won"] > 0), "poker_pot_won_opps": r["dealt"],
+                    "wsd": int(bool(r["showdown"]) and r["poker_won"] > 0),
+                    "wsd_opps": r["showdown"],
+                    "widow_exchange": r["exchanged"], "widow_exchange_opps": r["choice"],
+                    "auction_bid": r["bid"], "auction_bid_opps": r["asked"],
+                    "winning_bid": r["bids"], "winning_bid_opps": r["won_auctions"],
+                    "widow_net": r["auction_net"], "widow_net_opps": r["dealt"],
+                    "pay_cards": r["pay"], "pay_cards_opps": laying,
+                    "stops": r["stops"], "stops_opps": laying,
+                    "cards_left": r["held"] - r["laid"], "cards_left_opps": laying,
+                    "chips_paid": r["paid"], "chips_paid_opps": laying,
+                    "rummoli_pot": int(r["rummoli"] > 0), "rummoli_pot_opps": laying,
+                    "rounds": 1,
+                }
+                player = totals.setdefault(hand.player_name(seat), {})
+                for name, value in counts.items():
+                    player[name] = player.get(name, 0) + int(value)
+    return totals
+
+
+def test_rummoli_counts_match_a_recount_of_the_rounds(tmp_path: Path) -> None:
+    samples = Path(__file__).resolve().parents[1] / "data" / "samples"
+    paths = sorted(samples.glob("rummoli-*.phhs"))
+    db = tmp_path / "rummoli.duckdb"
+    ingest(paths, db, workers=0)
+    with reader(db) as con:
+        grid = _cells(stat_grid(con, HandFilter(), game="rummoli"))
+    expected = _rummoli_recount(paths)
+    assert set(grid) == set(expected)
+    for player, counts in expected.items():
+        got = {name: int(grid[player][name]) for name in counts}
+        assert got == counts, player
+    # The samples exercise every family: showdowns, exchanges, auctions, stops.
+    for name in ("wsd_opps", "widow_exchange", "auction_bid", "winning_bid", "stops"):
+        assert sum(counts[name] for counts in expected.values()) > 0, name

@@ -26,7 +26,7 @@ from parsers.knobs import Game
 __all__ = ["GAME_NAMES", "GRID_STYLE", "definitions_frame", "definitions_markdown", "grid_html",
            "result_text"]
 
-GAME_NAMES: Final = {Game.SEVENEIGHT: "7 & 8", Game.BIGTWO: "Big Two"}
+GAME_NAMES: Final = {Game.SEVENEIGHT: "7 & 8", Game.BIGTWO: "Big Two", Game.RUMMOLI: "Rummoli"}
 """The games with statistics, as the page's tabs name them."""
 
 GRID_STYLE: Final = (
@@ -41,7 +41,7 @@ GRID_STYLE: Final = (
     "</style>")
 """The grid's CSS (the report and the page both include it)."""
 
-_KIND_WORDS: Final = {Kind.RATE: "share", Kind.RATIO: "ratio", Kind.MEAN: "mean per game"}
+_KIND_WORDS: Final = {Kind.RATE: "share", Kind.RATIO: "ratio", Kind.MEAN: "mean"}
 
 
 def result_text(value: object) -> str:

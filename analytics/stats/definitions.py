@@ -12,6 +12,7 @@ Where the row comes from depends on the game (:data:`SOURCES`):
   ``<name>`` and ``<name>_opps`` are these expressions evaluated over the seat's betting
   summary (:mod:`analytics.stats.seveneight`): deriving them needs the hand's actions in
   order, which a question over a million hands cannot afford to read.
+* Rummoli: ``stat_facts`` too, over the round's summary (:mod:`analytics.stats.rummoli`).
 * Big Two: ``seat_facts`` (its places, cards left and plays by kind), evaluated when asked,
   so the fry threshold can be a parameter.
 
@@ -186,7 +187,62 @@ _BIGTWO: Final = (
          "x.net", "TRUE", Kind.MEAN),
 )
 
-STATS: Final = {Game.SEVENEIGHT: _SEVENEIGHT, Game.BIGTWO: _BIGTWO}
+# Rummoli: over the round's summary (analytics.stats.rummoli.SUMMARY).
+_RM: Final = Game.RUMMOLI
+_RUMMOLI: Final = (
+    Stat("vpip", _RM, "VPIP", "poker phase",
+         "Put chips in the poker pot voluntarily: rounds where he called a bet or bet or "
+         "raised in the poker phase (the antes do not count, nor a check) over rounds he "
+         "was dealt in.",
+         "raises + calls > 0", "dealt"),
+    Stat("raise", _RM, "Raise", "poker phase",
+         "Rounds where he bet or raised (cbr) in the poker phase over rounds he was dealt "
+         "in.",
+         "raises > 0", "dealt"),
+    Stat("poker_pot_won", _RM, "Poker pot won", "poker phase",
+         "Rounds where he won at least part of the poker pot (a side pot, a split, the "
+         "finale's pot included) over rounds he was dealt in.",
+         "poker_won > 0", "dealt"),
+    Stat("wsd", _RM, "W$SD", "poker phase",
+         "Won at showdown: of the poker showdowns he reached (he showed or mucked), those "
+         "where he won at least part of the poker pot.",
+         "showdown AND poker_won > 0", "showdown"),
+    Stat("widow_exchange", _RM, "Widow exchange", "widow",
+         "Rounds he dealt and exchanged his hand for the widow, over rounds he dealt and "
+         "chose (exchange or keep).",
+         "exchanged", "widow_choice"),
+    Stat("auction_bid", _RM, "Auction bid", "widow",
+         "Auctions he bid in over auctions he was asked in (he bid, passed or won).",
+         "bid", "asked"),
+    Stat("winning_bid", _RM, "Winning bid", "widow",
+         "Average winning bid: the chips he paid for the auctions he won over those "
+         "auctions.",
+         "winning_bids", "auctions_won", Kind.MEAN),
+    Stat("widow_net", _RM, "Auction chips", "widow",
+         "Chips the widow's auction gained him (as the dealer, paid the price) or cost him "
+         "(as the winning bidder), per round dealt in.",
+         "auction_net", "dealt", Kind.MEAN),
+    Stat("pay_cards", _RM, "Pay cards laid", "laying",
+         "Pay cards (T♠ J♦ Q♣ K♥ A♠ K♦ A♦) he laid per round with a Rummoli phase.",
+         "pay_cards", "dealt AND laying", Kind.MEAN),
+    Stat("stops", _RM, "Stops", "laying",
+         "Stops he made per round with a Rummoli phase: cards he laid that the next card "
+         "laid did not follow (not the next rank of the same suit).",
+         "stops", "dealt AND laying", Kind.MEAN),
+    Stat("cards_left", _RM, "Cards left", "laying",
+         "Cards left in his hand when the round ended, per round with a Rummoli phase.",
+         "cards_left", "dealt AND laying", Kind.MEAN),
+    Stat("chips_paid", _RM, "Chips paid", "laying",
+         "Chips he paid for the cards he held at the end (to the winner, or into the "
+         "Rummoli pot at an impasse), per round with a Rummoli phase.",
+         "chips_paid", "dealt AND laying", Kind.MEAN),
+    Stat("rummoli_pot", _RM, "Rummoli pot", "laying",
+         "Rounds where he won the Rummoli pot (emptied his hand first) over rounds with a "
+         "Rummoli phase.",
+         "rummoli_won > 0", "dealt AND laying"),
+)
+
+STATS: Final = {Game.SEVENEIGHT: _SEVENEIGHT, Game.BIGTWO: _BIGTWO, Game.RUMMOLI: _RUMMOLI}
 """Every statistic, per game, in the grid's column order."""
 
 RESULTS: Final = {
@@ -210,15 +266,24 @@ RESULTS: Final = {
         Result("net", _B2, "Points", "Net points over all games.",
                "CAST(sum(x.net) AS BIGINT)"),
     ),
+    Game.RUMMOLI: (
+        Result("rounds", _RM, "Rounds", "Rounds he sat in.", "count(*)"),
+        Result("net", _RM, "Net", "Net result in chips (every pot, payment and ante).",
+               "CAST(sum(x.net) AS BIGINT)"),
+        Result("net_per_round", _RM, "Net per round", "Net chips per round.",
+               "sum(x.net) / count(*)"),
+    ),
 }
 """The result columns of each game's grid."""
 
-SOURCES: Final = {Game.SEVENEIGHT: "stat_facts", Game.BIGTWO: "seat_facts"}
+SOURCES: Final = {Game.SEVENEIGHT: "stat_facts", Game.BIGTWO: "seat_facts",
+                  Game.RUMMOLI: "stat_facts"}
 """The table each game's statistics are summed over (alias ``x``)."""
 
 SPLITS: Final = {
     Game.SEVENEIGHT: {"position": "x.position", "stakes": "x.stakes", "up_rank": "x.up_rank"},
     Game.BIGTWO: {"stakes": "x.stakes", "players": "CAST(x.num_players AS VARCHAR)"},
+    Game.RUMMOLI: {"position": "x.position", "stakes": "x.stakes"},
 }
 """What each game's grid can be split by (a whitelist: the expressions go into SQL)."""
 

@@ -44,7 +44,7 @@ def _summed(stat: Stat, stored: bool) -> str:
             f"CAST(coalesce(sum({opps}), 0) AS BIGINT) AS {stat.opps_column}")
 
 
-_STORED: Final = frozenset({Game.SEVENEIGHT})  # games whose counts stat_facts holds
+_STORED: Final = frozenset({Game.SEVENEIGHT, Game.RUMMOLI})  # games whose counts stat_facts holds
 
 
 def stat_grid(con: duckdb.DuckDBPyConnection, f: HandFilter, *, game: Game | str,

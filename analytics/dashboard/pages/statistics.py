@@ -28,7 +28,7 @@ def render() -> None:
                "below the grid (and in docs/statistics.md).")
     games = [g for g in statistics.GAME_NAMES if ctx.filter.game in (None, g.value)]
     if not games:
-        st.info("Statistics exist for 7 & 8 and Big Two; the game filter names another game.")
+        st.info("No game with statistics matches the filters.")
         return
     tabs = st.tabs([statistics.GAME_NAMES[g] for g in games], key="tab",
                    bind="query-params")
