@@ -229,7 +229,8 @@ def statistics_sections(con: duckdb.DuckDBPyConnection, f: HandFilter,
                         games: Sequence[str]) -> list[Section]:
     """One section per game of ``games`` that has statistics: the grid as the dashboard
     draws it (cells ``12/40 (30%)``, intervals and definitions on hover, thin cells
-    greyed), the counts as a table (for the exports) and the definitions in words."""
+    greyed), the cumulative results, the counts as a table (for the exports) and the
+    definitions in words."""
     sections = []
     for game in games:
         try:
@@ -240,11 +241,15 @@ def statistics_sections(con: duckdb.DuckDBPyConnection, f: HandFilter,
         if grid.empty:
             continue
         name = statistics.GAME_NAMES[Game(game)]
+        unit = stat_views.UNITS[Game(game)]
+        results = stat_views.results_over_time(con, f, game=game)
         sections.append(Section(
             f"Statistics: {name}",
             "Each cell is count/opportunities (share); hover a cell for its 95 % Wilson "
             "interval and a header for its definition; cells with fewer than 30 "
             "opportunities are grey. The definitions follow the grid.",
+            [statistics.results_figure(results, unit=unit,
+                                       title=f"{name}: cumulative results ({unit})")],
             tables={f"{game}_statistics": grid,
                     f"{game}_definitions": statistics.definitions_frame(game)},
             html=statistics.GRID_STYLE + statistics.grid_html(grid, game)))

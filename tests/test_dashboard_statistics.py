@@ -78,6 +78,7 @@ def test_statistics_page(dashboard_db: Path, monkeypatch: pytest.MonkeyPatch) ->
     at.selectbox(key="stats_split_seveneight").select("position").run()
     assert not at.exception
     assert ">big blind</td>" in at.get("html")[0].proto.body
+    assert len(at.get("plotly_chart")) == 1  # the results over time
     # Big Two's tab, and a player filter keeps his row only.
     at.query_params["tab"] = "Big Two"
     at.run()
@@ -107,3 +108,21 @@ def test_report_has_a_statistics_section_per_game(dashboard_db: Path) -> None:
         only = build_report(con, HandFilter(game="rummoli"))
     assert [s.title for s in only.sections if s.title.startswith("Statistics")] == [
         "Statistics: Rummoli"]
+
+
+def test_results_figure_draws_the_lines_each_game_has() -> None:
+    from analytics.dashboard.statistics import results_figure
+
+    frame = pd.DataFrame({"player": ["Ann", "Ann", "Bo", "Bo"], "hand_no": [1, 2, 1, 2],
+                          "hands": [1, 2, 1, 2], "actual": [1.0, 2.0, -1.0, -2.0],
+                          "adjusted": [1.0, 1.5, -1.0, -2.0],
+                          "showdown": [1.0, 1.0, 0.0, 0.0],
+                          "no_showdown": [0.0, 1.0, -1.0, -2.0]})
+    names = [trace.name for trace in results_figure(frame, unit="big blinds").data]
+    # Bo's adjusted line equals his actual one: left out.
+    assert names == ["Ann: actual", "Ann: all-in adjusted", "Ann: won at showdown",
+                     "Ann: won without showdown", "Bo: actual", "Bo: won at showdown",
+                     "Bo: won without showdown"]
+    points = frame.assign(showdown=None, no_showdown=None, adjusted=frame["actual"])
+    names = [trace.name for trace in results_figure(points, unit="points").data]
+    assert names == ["Ann: actual", "Bo: actual"]

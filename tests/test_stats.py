@@ -457,3 +457,34 @@ def test_rummoli_counts_match_a_recount_of_the_rounds(tmp_path: Path) -> None:
     # The samples exercise every family: showdowns, exchanges, auctions, stops.
     for name in ("wsd_opps", "widow_exchange", "auction_bid", "winning_bid", "stops"):
         assert sum(counts[name] for counts in expected.values()) > 0, name
+
+
+def test_results_over_time_by_hand_and_by_date(stats_db: Path) -> None:
+    from analytics.warehouse.stat_views import results_over_time
+
+    with reader(stats_db) as con:
+        by_hand = results_over_time(con, HandFilter(players=("Cy",)), game="seveneight")
+        by_day = results_over_time(con, HandFilter(players=("Cy",)), game="seveneight",
+                                   by="date")
+        nets = con.execute("""
+            SELECT s.net, sh.hand_id IS NOT NULL AS shown FROM seats s
+            JOIN hands h USING (hand_id)
+            LEFT JOIN (SELECT DISTINCT hand_id, actor FROM actions WHERE verb = 'sm') sh
+              ON sh.hand_id = s.hand_id AND sh.actor = s.seat
+            WHERE s.player = 'Cy' ORDER BY h.source_index""").fetchall()
+    # Cy's hands A-G in big blinds (2 chips): 0, -1, -3, +100.5 (D), +6 (E), +11.5 (F), 0.
+    assert [net / 2 for net, _ in nets] == [0, -1, -3, 100.5, 6, 11.5, 0]
+    assert list(by_hand["hand_no"]) == list(range(1, 8))
+    assert list(by_hand["actual"]) == list(np.cumsum([net / 2 for net, _ in nets]))
+    assert list(by_hand["showdown"]) == list(
+        np.cumsum([net / 2 if shown else 0 for net, shown in nets]))
+    assert list(by_hand["no_showdown"]) == list(
+        np.cumsum([0 if shown else net / 2 for net, shown in nets]))
+    # Hand D was all in before round 2: Cy's adjusted result there is his expected one.
+    assert by_hand["adjusted"].iloc[3] == pytest.approx(-4 + (-159.11790780141843) / 2)
+    assert by_day["actual"].iloc[-1] == by_hand["actual"].iloc[-1]
+    assert list(by_day["hands"]) == [2, 4, 6, 7]  # 1-4 November
+    with reader(stats_db) as con:
+        few = results_over_time(con, HandFilter(), game="seveneight", points=3, top=2)
+    assert set(few["player"]) == {"Ann", "Bo"}  # nine hands each: the most
+    assert list(few[few["player"] == "Ann"]["hand_no"]) == [3, 6, 9]

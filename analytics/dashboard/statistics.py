@@ -18,13 +18,14 @@ from typing import Final
 
 import numpy as np
 import pandas as pd
+import plotly.graph_objects as go
 
 from analytics.stats.cells import display_grid
 from analytics.stats.definitions import MIN_OPPORTUNITIES, RESULTS, Kind, stats_of
 from parsers.knobs import Game
 
-__all__ = ["GAME_NAMES", "GRID_STYLE", "definitions_frame", "definitions_markdown", "grid_html",
-           "result_text"]
+__all__ = ["GAME_NAMES", "GRID_STYLE", "LINES", "definitions_frame", "definitions_markdown",
+           "grid_html", "result_text", "results_figure"]
 
 GAME_NAMES: Final = {Game.SEVENEIGHT: "7 & 8", Game.BIGTWO: "Big Two", Game.RUMMOLI: "Rummoli"}
 """The games with statistics, as the page's tabs name them."""
@@ -100,3 +101,38 @@ def definitions_markdown(game: Game | str) -> str:
     return "\n".join(
         f"- **{row.header}** (`{row.column}`; {row.kind}): {row.definition}"
         for row in table.itertuples(index=False))
+
+
+LINES: Final = {"actual": ("actual", "solid"), "adjusted": ("all-in adjusted", "dash"),
+                "showdown": ("won at showdown", "dot"),
+                "no_showdown": ("won without showdown", "dashdot")}
+"""The lines of the results over time: column, then name and dash."""
+
+_PALETTE: Final = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b",
+                   "#e377c2", "#17becf", "#7f7f7f", "#bcbd22")
+
+
+def results_figure(frame: pd.DataFrame, *, unit: str, by: str = "hand",
+                   title: str = "Cumulative results") -> go.Figure:
+    """The cumulative results of ``stat_views.results_over_time``: a colour per player,
+    a dash per line (actual, all-in adjusted, won at showdown, won without showdown; the
+    lines a game does not have, all null, are left out; the adjusted line only where it
+    differs from the actual one)."""
+    x = "hand_no" if by == "hand" else "day"
+    figure = go.Figure()
+    for number, (player, rows) in enumerate(frame.groupby("player", sort=True)):
+        color = _PALETTE[number % len(_PALETTE)]
+        for column, (name, dash) in LINES.items():
+            values = rows[column]
+            if values.isna().all():
+                continue
+            if column == "adjusted" and np.allclose(values.to_numpy(dtype=np.float64),
+                                                    rows["actual"].to_numpy(dtype=np.float64)):
+                continue
+            figure.add_trace(go.Scatter(
+                x=rows[x], y=values, mode="lines", name=f"{player}: {name}",
+                legendgroup=str(player), line={"color": color, "dash": dash}))
+    figure.update_layout(title=title, xaxis_title="hand number" if by == "hand" else "day",
+                         yaxis_title=unit, template="plotly_white", height=480,
+                         legend={"font": {"size": 10}})
+    return figure

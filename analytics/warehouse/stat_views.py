@@ -27,7 +27,7 @@ from analytics.stats.definitions import (
 from analytics.warehouse.views import HandFilter, facts_where
 from parsers.knobs import Game
 
-__all__ = ["Extra", "player_rows", "stat_grid"]
+__all__ = ["BY", "UNITS", "Extra", "player_rows", "results_over_time", "stat_grid"]
 
 Extra = Callable[[duckdb.DuckDBPyConnection, HandFilter], pd.DataFrame]
 """More columns for a game's per-player rows: a question answering one row per ``player``."""
@@ -72,8 +72,7 @@ def stat_grid(con: duckdb.DuckDBPyConnection, f: HandFilter, *, game: Game | str
     """
     if "$fry_threshold" in sql:
         params = {**params, "fry_threshold": fry_threshold}
-    used = {key: value for key, value in params.items() if f"${key}" in sql}
-    return con.execute(sql, used).fetchdf()
+    return con.execute(sql, _named(sql, params)).fetchdf()
 
 
 def player_rows(con: duckdb.DuckDBPyConnection, f: HandFilter, *, game: Game | str,
@@ -90,3 +89,87 @@ def player_rows(con: duckdb.DuckDBPyConnection, f: HandFilter, *, game: Game | s
         rows = rows.merge(more, on="player", how="left")
     return rows
 
+
+
+BY: Final = {"hand": "hand_no", "date": "day"}
+"""What the results over time are drawn against (a whitelist): the player's hand number, or
+the day of play."""
+
+# Per game: the rows, each seat's result in the game's unit, its all-in adjusted result and
+# whether it went to showdown (NULL: the game has no showdown line).
+_RESULT_TERMS: Final = {
+    Game.SEVENEIGHT: ("stat_facts", "x.net / x.big_blind", "x.adjusted_net / x.big_blind",
+                      "x.wsd_opps > 0"),
+    Game.RUMMOLI: ("stat_facts", "CAST(x.net AS DOUBLE)", "CAST(x.net AS DOUBLE)",
+                   "x.wsd_opps > 0"),
+    Game.BIGTWO: ("seat_facts", "CAST(x.net AS DOUBLE)", "CAST(x.net AS DOUBLE)",
+                  "CAST(NULL AS BOOLEAN)"),
+}
+UNITS: Final = {Game.SEVENEIGHT: "big blinds", Game.RUMMOLI: "chips", Game.BIGTWO: "points"}
+"""The unit of each game's results over time."""
+
+
+def results_over_time(con: duckdb.DuckDBPyConnection, f: HandFilter, *, game: Game | str,
+                      by: str = "hand", points: int = 400, top: int = 8) -> pd.DataFrame:
+    """Each player's cumulative results in the game's unit (:data:`UNITS`: 7 & 8 in big
+    blinds, each hand's net over its big blind), by his hand number (every ``total //
+    points``-th hand and his last, in order of play: day, time, place in the file) or by
+    day: ``actual``, ``adjusted`` (7 & 8: the all-in adjusted result; the actual one
+    elsewhere), ``showdown`` and ``no_showdown`` (the results of the hands that went to
+    showdown with him, and of the others; null for Big Two), and ``hands`` so far.  For
+    the filter's players, else the ``top`` players with most hands."""
+    chosen = Game(game)
+    if by not in BY:
+        raise ValueError(f"unknown order {by!r} (expected one of {', '.join(BY)})")
+    table, unit, adjusted, showdown = _RESULT_TERMS[chosen]
+    cond, params = facts_where(f, game=chosen.value)
+    players = [str(row[0]) for row in con.execute(f"""
+        SELECT x.player FROM {table} x WHERE {cond}
+        GROUP BY x.player ORDER BY count(*) DESC, x.player LIMIT $top
+    """, _named(f"{cond} $top", params | {"top": top})).fetchall()]
+    sums = (f"sum({unit}) OVER w AS actual, sum({adjusted}) OVER w AS adjusted, "
+            f"CASE WHEN bool_or({showdown}) OVER p IS NULL THEN NULL ELSE "
+            f"sum(CASE WHEN {showdown} THEN {unit} ELSE 0 END) OVER w END AS showdown, "
+            f"CASE WHEN bool_or({showdown}) OVER p IS NULL THEN NULL ELSE "
+            f"sum(CASE WHEN {showdown} THEN 0 ELSE {unit} END) OVER w END AS no_showdown")
+    if by == "hand":
+        sql = f"""
+            WITH r AS (
+                SELECT x.player, row_number() OVER w AS hand_no,
+                       count(*) OVER p AS total, {sums}
+                FROM {table} x WHERE {cond} AND list_contains($chosen, x.player)
+                WINDOW p AS (PARTITION BY x.player),
+                       w AS (PARTITION BY x.player ORDER BY x.day, x.played_time NULLS LAST,
+                             x.source_index, x.hand_id ROWS UNBOUNDED PRECEDING))
+            SELECT player, hand_no, hand_no AS hands, actual, adjusted, showdown, no_showdown
+            FROM r WHERE hand_no % greatest(1, total // $points) = 0 OR hand_no = total
+            ORDER BY player, hand_no
+        """
+    else:
+        sql = f"""
+            WITH d AS (
+                SELECT x.player, x.day, count(*) AS n, sum({unit}) AS actual,
+                       sum({adjusted}) AS adjusted,
+                       sum(CASE WHEN {showdown} THEN {unit} ELSE 0 END) AS sd,
+                       sum(CASE WHEN {showdown} THEN 0 ELSE {unit} END) AS nsd,
+                       bool_or({showdown}) AS any_sd
+                FROM {table} x WHERE {cond} AND list_contains($chosen, x.player)
+                GROUP BY ALL)
+            SELECT player, day, sum(n) OVER w AS hands, sum(actual) OVER w AS actual,
+                   sum(adjusted) OVER w AS adjusted,
+                   CASE WHEN bool_or(any_sd) OVER p IS NULL THEN NULL
+                        ELSE sum(sd) OVER w END AS showdown,
+                   CASE WHEN bool_or(any_sd) OVER p IS NULL THEN NULL
+                        ELSE sum(nsd) OVER w END AS no_showdown
+            FROM d
+            WINDOW p AS (PARTITION BY player),
+                   w AS (PARTITION BY player ORDER BY day ROWS UNBOUNDED PRECEDING)
+            ORDER BY player, day
+        """
+    return con.execute(sql, _named(sql, params | {"chosen": players, "points": points})
+                       ).fetchdf()
+
+
+def _named(sql: str, params: dict[str, object]) -> dict[str, object]:
+    """Only the parameters ``sql`` names: DuckDB refuses unused named parameters."""
+    return {key: value for key, value in params.items() if f"${key}" in sql}

@@ -35,6 +35,12 @@ def test_statistics_page_in_the_browser(server: str, browser_page: Any) -> None:
     assert re.fullmatch(r"\d+/\d+ \(\d+%\)", cell.inner_text())
     assert (cell.get_attribute("title") or "").startswith("95% interval")
     cell.hover()
-    page.get_by_role("heading", name="Definitions").first.scroll_into_view_if_needed()
     page.screenshot(path=str(SCREENSHOTS / "statistics.png"), full_page=True)
     assert (SCREENSHOTS / "statistics.png").stat().st_size > 10_000
+    # The results over time below the grid: four lines per player (7 & 8).
+    page.get_by_role("heading", name="Results over time").first.scroll_into_view_if_needed()
+    chart = page.locator(".js-plotly-plot").first
+    chart.wait_for()
+    chart.scroll_into_view_if_needed()
+    assert chart.locator(".scatterlayer .trace").count() >= 4
+    page.screenshot(path=str(SCREENSHOTS / "statistics-results.png"), full_page=True)

@@ -8,6 +8,7 @@ import streamlit as st
 
 from analytics.dashboard import statistics, ui
 from analytics.stats import FRY_THRESHOLD, MIN_OPPORTUNITIES, SPLITS
+from analytics.warehouse.stat_views import UNITS
 from parsers.knobs import Game
 
 _SPLIT_NAMES = {"": "no split", "position": "position", "stakes": "stakes",
@@ -60,8 +61,31 @@ def _game(game: Game) -> None:
     st.html(statistics.GRID_STYLE + statistics.grid_html(grid, game, keys=keys,
                                                          min_opportunities=threshold))
     ui.download_buttons(grid, f"{game.value}-statistics", key=f"stats_{game.value}")
+    _results(game)
     st.subheader("Definitions")
     st.markdown(statistics.definitions_markdown(game))
+
+
+def _results(game: Game) -> None:
+    """The cumulative results of the four players with most hands (or the chosen ones), by
+    hand number or by day."""
+    st.subheader("Results over time")
+    by = st.radio("Against", ["hand", "date"], horizontal=True,
+                  format_func={"hand": "hand number", "date": "date"}.__getitem__,
+                  key=f"stats_by_{game.value}") or "hand"
+    frame: pd.DataFrame = ui.ask("results_over_time", game=game.value, by=by, top=4)
+    unit = UNITS[game]
+    st.plotly_chart(statistics.results_figure(frame, unit=unit, by=by,
+                                              title=f"Cumulative results ({unit})"),
+                    key=f"results_{game.value}")
+    if game is Game.SEVENEIGHT:
+        st.caption("Big blinds: each hand's net over its big blind. Dashed: all-in adjusted "
+                   "(the expected result where the hand was all in with cards to come); "
+                   "dotted: hands that went to showdown with him; dash-dot: the others.")
+    elif game is Game.RUMMOLI:
+        st.caption("Chips per round (every pot, payment and ante); dotted: rounds whose "
+                   "poker phase went to showdown with him; dash-dot: the others.")
+    ui.download_buttons(frame, f"{game.value}-results", key=f"results_{game.value}")
 
 
 render()
