@@ -79,6 +79,9 @@ def test_statistics_page(dashboard_db: Path, monkeypatch: pytest.MonkeyPatch) ->
     assert not at.exception
     assert ">big blind</td>" in at.get("html")[0].proto.body
     assert len(at.get("plotly_chart")) == 1  # the results over time
+    sessions = next(f.value for f in at.dataframe if "replay" in f.value.columns)
+    assert sessions["replay"].str.fullmatch(r"replayer\?hand=[0-9a-f]{16}").all()
+    assert sessions["hands"].sum() == grid["hands"].sum()  # every seat in one session
     # Big Two's tab, and a player filter keeps his row only.
     at.query_params["tab"] = "Big Two"
     at.run()

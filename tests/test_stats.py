@@ -488,3 +488,38 @@ def test_results_over_time_by_hand_and_by_date(stats_db: Path) -> None:
         few = results_over_time(con, HandFilter(), game="seveneight", points=3, top=2)
     assert set(few["player"]) == {"Ann", "Bo"}  # nine hands each: the most
     assert list(few[few["player"] == "Ann"]["hand_no"]) == [3, 6, 9]
+
+
+@pytest.mark.parametrize("gap", [2, 30])
+def test_sessions_match_a_recount_of_the_hands(tmp_path: Path, gap: int) -> None:
+    from analytics.warehouse.stat_views import player_sessions
+
+    sample = Path(__file__).resolve().parents[1] / "data" / "samples" / "seveneight-nl-6max.phhs"
+    db = tmp_path / "sessions.duckdb"
+    ingest([sample], db, workers=0)
+    with reader(db) as con:
+        got = player_sessions(con, HandFilter(), game="seveneight", gap_minutes=gap,
+                              limit=100_000)
+        seats = con.execute("""
+            SELECT s.player, coalesce(h.game_id, h.table_name, h.source_file) AS place,
+                   h.played_on + h.played_time AS played_at, h.source_index, s.net
+            FROM seats s JOIN hands h USING (hand_id)""").fetchdf()
+    expected = []
+    for (player, place), rows in seats.groupby(["player", "place"]):
+        rows = rows.sort_values(["played_at", "source_index"])
+        gaps = rows["played_at"].diff().dt.total_seconds() > gap * 60
+        for _, part in rows.groupby(gaps.cumsum()):
+            start, end = part["played_at"].min(), part["played_at"].max()
+            expected.append((player, place, start, len(part), int(part["net"].sum()),
+                             int(max(part["net"].max(), 0)), int(min(part["net"].min(), 0)),
+                             round((end - start).total_seconds() / 60, 6)))
+    found = sorted(zip(got["player"], got["place"], got["start"], got["hands"], got["net"],
+                       got["biggest_win"], got["biggest_loss"], got["minutes"].round(6),
+                       strict=True))
+    assert found == sorted(expected)
+    # The simulator's clock moves 40-180 s a hand: a 2-minute gap splits the evenings,
+    # 30 minutes keeps each player's evening at a table whole.
+    places = seats.groupby(["player", "place"]).ngroups
+    assert len(got) > places if gap == 2 else len(got) < 3 * places
+    hourly = got.dropna(subset=["net_per_hour"])
+    assert np.allclose(hourly["net_per_hour"], hourly["net"] * 60 / hourly["minutes"])

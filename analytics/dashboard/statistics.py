@@ -22,10 +22,11 @@ import plotly.graph_objects as go
 
 from analytics.stats.cells import display_grid
 from analytics.stats.definitions import MIN_OPPORTUNITIES, RESULTS, Kind, stats_of
+from analytics.warehouse.identity import hand_id_hex
 from parsers.knobs import Game
 
 __all__ = ["GAME_NAMES", "GRID_STYLE", "LINES", "definitions_frame", "definitions_markdown",
-           "grid_html", "result_text", "results_figure"]
+           "grid_html", "result_text", "results_figure", "sessions_table"]
 
 GAME_NAMES: Final = {Game.SEVENEIGHT: "7 & 8", Game.BIGTWO: "Big Two", Game.RUMMOLI: "Rummoli"}
 """The games with statistics, as the page's tabs name them."""
@@ -136,3 +137,13 @@ def results_figure(frame: pd.DataFrame, *, unit: str, by: str = "hand",
                          yaxis_title=unit, template="plotly_white", height=480,
                          legend={"font": {"size": 10}})
     return figure
+
+
+def sessions_table(sessions: pd.DataFrame) -> pd.DataFrame:
+    """``stat_views.player_sessions`` for people: the first hand's id in hex (the form the
+    replayer shows) and ``replay``, a link that opens it in the replayer."""
+    out = sessions.copy()
+    ids = [hand_id_hex(int(value)) for value in out["first_hand"]]
+    out["first_hand"] = ids
+    out["replay"] = [f"replayer?hand={hand}" for hand in ids]
+    return out

@@ -56,6 +56,7 @@ STAT_FACTS_TABLE: Final = """
         stakes       VARCHAR NOT NULL,
         session      VARCHAR,
         game_id      VARCHAR,
+        place        VARCHAR NOT NULL,
         day          DATE,
         played_time  TIME,
         source_index INTEGER NOT NULL,
@@ -105,7 +106,8 @@ def _fill(game: Game, scope: str, prefix: str) -> str:
         WITH t AS ({summary}),
         c AS (SELECT hand_id, seat, {_KEPT[game]}, {counted} FROM t)
         SELECT c.*, h.game, h.variant, h.rules, {STAKES} AS stakes, {SESSION} AS session,
-               h.game_id, {DAY} AS day, h.played_time, h.source_index, s.player, s.net,
+               h.game_id, coalesce(h.game_id, h.table_name, h.source_file) AS place,
+               {DAY} AS day, h.played_time, h.source_index, s.player, s.net,
                {adjusted} AS adjusted_net
         FROM c JOIN {tables["hands"]} h USING (hand_id)
         JOIN {tables["seats"]} s ON s.hand_id = c.hand_id AND s.seat = c.seat

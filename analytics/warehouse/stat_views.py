@@ -27,7 +27,8 @@ from analytics.stats.definitions import (
 from analytics.warehouse.views import HandFilter, facts_where
 from parsers.knobs import Game
 
-__all__ = ["BY", "UNITS", "Extra", "player_rows", "results_over_time", "stat_grid"]
+__all__ = ["BY", "SESSION_GAP_MINUTES", "UNITS", "Extra", "player_rows", "player_sessions",
+           "results_over_time", "stat_grid"]
 
 Extra = Callable[[duckdb.DuckDBPyConnection, HandFilter], pd.DataFrame]
 """More columns for a game's per-player rows: a question answering one row per ``player``."""
@@ -173,3 +174,60 @@ def results_over_time(con: duckdb.DuckDBPyConnection, f: HandFilter, *, game: Ga
 def _named(sql: str, params: dict[str, object]) -> dict[str, object]:
     """Only the parameters ``sql`` names: DuckDB refuses unused named parameters."""
     return {key: value for key, value in params.items() if f"${key}" in sql}
+
+
+SESSION_GAP_MINUTES: Final = 30
+"""A gap longer than this (minutes) between a player's hands at one place ends a session."""
+
+
+def player_sessions(con: duckdb.DuckDBPyConnection, f: HandFilter, *, game: Game | str,
+                    gap_minutes: int = SESSION_GAP_MINUTES, limit: int = 1000
+                    ) -> pd.DataFrame:
+    """Each player's sessions of ``game``, the latest first: his hands at one place (the
+    game id, else the table, else the source file; Big Two: the game id, else the
+    ``seat_facts.session`` label) with no gap over ``gap_minutes`` between two hands'
+    times of day.  Hands without a time of day make one session per place and day (no
+    duration).  Columns: player,
+    place, start and end (the first and last hand's time), minutes, hands, net (chips;
+    Big Two points), net_per_hour (none for a session without duration), biggest_win and
+    biggest_loss (the best and worst hand, 0 when none won or lost), first_hand (its id)."""
+    chosen = Game(game)
+    cond, params = facts_where(f, game=chosen.value)
+    table, place = (("seat_facts", "coalesce(x.game_id, x.session)") if chosen is Game.BIGTWO
+                    else ("stat_facts", "x.place"))
+    sql = f"""
+        WITH s AS (
+            SELECT x.player, {place} AS place, x.hand_id, x.net, x.day, x.source_index,
+                   CASE WHEN x.played_time IS NOT NULL THEN x.day + x.played_time END AS played_at
+            FROM {table} x WHERE {cond}),
+        o AS (
+            SELECT *, lag(played_at) OVER w AS prev_at, lag(day) OVER w AS prev_day,
+                   lag(hand_id) OVER w AS prev_hand
+            FROM s
+            WINDOW w AS (PARTITION BY player, place
+                         ORDER BY day, played_at NULLS LAST, source_index, hand_id)),
+        g AS (
+            SELECT *, sum(CASE WHEN prev_hand IS NULL
+                                 OR (played_at IS NULL) <> (prev_at IS NULL)
+                                 OR (played_at IS NULL AND day <> prev_day)
+                                 OR epoch(played_at) - epoch(prev_at) > $gap * 60
+                               THEN 1 ELSE 0 END) OVER (
+                       PARTITION BY player, place
+                       ORDER BY day, played_at NULLS LAST, source_index, hand_id
+                       ROWS UNBOUNDED PRECEDING) AS number
+            FROM o)
+        SELECT player, place, coalesce(min(played_at), CAST(min(day) AS TIMESTAMP)) AS start,
+               max(played_at) AS "end",
+               (epoch(max(played_at)) - epoch(min(played_at))) / 60 AS minutes,
+               count(*) AS hands, CAST(sum(net) AS BIGINT) AS net,
+               CASE WHEN epoch(max(played_at)) > epoch(min(played_at))
+                    THEN sum(net) * 3600 / (epoch(max(played_at)) - epoch(min(played_at))) END
+                   AS net_per_hour,
+               greatest(max(net), 0) AS biggest_win, least(min(net), 0) AS biggest_loss,
+               arg_min(hand_id, coalesce(played_at, CAST(day AS TIMESTAMP))) AS first_hand
+        FROM g GROUP BY player, place, number
+        ORDER BY start DESC, player, place
+        LIMIT $limit
+    """
+    return con.execute(sql, _named(sql, params | {"gap": gap_minutes, "limit": limit})
+                       ).fetchdf()

@@ -4,11 +4,17 @@ definition, a cell's tooltip its interval; the page's screenshot is saved."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from analytics.dashboard import statistics
 from analytics.stats import stats_of
+from analytics.warehouse import reader
+from analytics.warehouse.identity import parse_hand_id
+from analytics.warehouse.stat_views import player_sessions
+from analytics.warehouse.views import HandFilter
 from tests.browser.conftest import SCREENSHOTS
 
 pytestmark = pytest.mark.browser
@@ -20,7 +26,8 @@ def _settle(page: Any) -> None:
         "?.getAttribute('data-test-script-state') === 'notRunning'")
 
 
-def test_statistics_page_in_the_browser(server: str, browser_page: Any) -> None:
+def test_statistics_page_in_the_browser(server: str, browser_page: Any,
+                                        browser_db: Path) -> None:
     page = browser_page
     page.goto(f"{server}/statistics")
     page.get_by_role("heading", name="Statistics").first.wait_for()
@@ -44,3 +51,16 @@ def test_statistics_page_in_the_browser(server: str, browser_page: Any) -> None:
     chart.scroll_into_view_if_needed()
     assert chart.locator(".scatterlayer .trace").count() >= 4
     page.screenshot(path=str(SCREENSHOTS / "statistics-results.png"), full_page=True)
+    # A session's link opens its first hand in the replayer by the hex id.
+    page.get_by_role("heading", name="Sessions").first.scroll_into_view_if_needed()
+    with reader(browser_db) as con:
+        first = statistics.sessions_table(player_sessions(con, HandFilter(),
+                                                          game="seveneight"))
+    link = str(first["replay"].iloc[0])
+    page.goto(f"{server}/{link}")
+    page.get_by_role("heading", name="Hand replayer").first.wait_for()
+    page.get_by_text(re.compile(r"Step \d+ of \d+")).wait_for()
+    _settle(page)
+    assert page.locator('[data-testid="stException"]').count() == 0
+    hand = parse_hand_id(link.rsplit("=", 1)[1])
+    assert hand is not None and f"hand={hand}" in page.url

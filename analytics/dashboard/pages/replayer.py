@@ -20,6 +20,7 @@ from analytics.dashboard.replayer import (
     steps_frame,
     stored_equities,
 )
+from analytics.warehouse.identity import parse_hand_id
 from parsers.model import RUMMOLI_POTS, HandHistory
 
 
@@ -117,9 +118,9 @@ def render() -> None:
     st.title("Hand replayer")
     hands: pd.DataFrame = ui.ask("hand_list", limit=500)
     wanted = st.query_params.get("hand")
-    hand_id: int | None = None
-    if wanted is not None and wanted.lstrip("-").isdigit():
-        hand_id = int(wanted)
+    # A link carries the hex id shown to people (the statistics page's sessions) or the
+    # decimal one stored.
+    hand_id = parse_hand_id(wanted) if wanted is not None else None
     if hands.empty and hand_id is None:
         st.info("No hands match the filters.")
         return

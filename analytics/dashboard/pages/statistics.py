@@ -8,7 +8,7 @@ import streamlit as st
 
 from analytics.dashboard import statistics, ui
 from analytics.stats import FRY_THRESHOLD, MIN_OPPORTUNITIES, SPLITS
-from analytics.warehouse.stat_views import UNITS
+from analytics.warehouse.stat_views import SESSION_GAP_MINUTES, UNITS
 from parsers.knobs import Game
 
 _SPLIT_NAMES = {"": "no split", "position": "position", "stakes": "stakes",
@@ -62,6 +62,7 @@ def _game(game: Game) -> None:
                                                          min_opportunities=threshold))
     ui.download_buttons(grid, f"{game.value}-statistics", key=f"stats_{game.value}")
     _results(game)
+    _sessions(game)
     st.subheader("Definitions")
     st.markdown(statistics.definitions_markdown(game))
 
@@ -86,6 +87,26 @@ def _results(game: Game) -> None:
         st.caption("Chips per round (every pot, payment and ante); dotted: rounds whose "
                    "poker phase went to showdown with him; dash-dot: the others.")
     ui.download_buttons(frame, f"{game.value}-results", key=f"results_{game.value}")
+
+
+def _sessions(game: Game) -> None:
+    """Each player's sessions: start, duration, hands, net, net per hour, best and worst
+    hand, and a link to the first hand in the replayer."""
+    st.subheader("Sessions")
+    gap = int(st.number_input("A gap longer than this many minutes ends a session",
+                              min_value=1, value=SESSION_GAP_MINUTES, step=5,
+                              key=f"stats_gap_{game.value}"))
+    sessions = statistics.sessions_table(ui.ask("player_sessions", game=game.value,
+                                                gap_minutes=gap))
+    st.dataframe(sessions, hide_index=True, column_config={
+        "replay": st.column_config.LinkColumn("replay", display_text="open first hand"),
+        "minutes": st.column_config.NumberColumn("minutes", format="%.0f"),
+        "net_per_hour": st.column_config.NumberColumn("net per hour", format="%.1f")})
+    st.caption(f"Net in {'points' if game is Game.BIGTWO else 'chips'}; a session is a "
+               "player's hands at one table (or game id) with no longer gap between two "
+               "hands; hands without a time of day make one session per table and day. The "
+               "latest 1,000 sessions.")
+    ui.download_buttons(sessions, f"{game.value}-sessions", key=f"sessions_{game.value}")
 
 
 render()
