@@ -15,6 +15,7 @@ from typing import Final
 
 import duckdb
 
+from analytics.warehouse.annotations import ANNOTATION_TABLES
 from analytics.warehouse.errors import WarehouseSchemaError
 from analytics.warehouse.facts import (
     HANDS_TABLE,
@@ -349,6 +350,7 @@ MIGRATIONS: Final = (
               backfill=fill_missing_play_kinds),
     Migration(9, "stat_facts: the 7 & 8 statistics' counts per seat, backfilled",
               (STAT_FACTS_TABLE,), backfill=fill_missing_stats),
+    Migration(10, "hand_notes, player_notes: tags and notes people keep", ANNOTATION_TABLES),
 )
 LATEST_VERSION: Final = MIGRATIONS[-1].version
 
