@@ -21,6 +21,7 @@ query at most 300 ms.  Results: docs/performance.md, section "Statistics".
 from __future__ import annotations
 
 import argparse
+import functools
 import shutil
 import statistics
 import tempfile
@@ -33,22 +34,31 @@ import duckdb
 
 from analytics.simulate.seveneight import simulate_seveneight
 from analytics.warehouse import ingest, reader
-from analytics.warehouse.stat_views import stat_grid
+from analytics.warehouse.search import HandSearch, search_hands
+from analytics.warehouse.stat_views import player_sessions, results_over_time, stat_grid
 from analytics.warehouse.views import HandFilter
 from parsers import write_hands
 
 Question = Callable[[duckdb.DuckDBPyConnection], Any]
 
 
+def _split_grid(con: duckdb.DuckDBPyConnection, *, split: str) -> Any:
+    return stat_grid(con, HandFilter(), game="seveneight", split=split)
+
+
 def _questions() -> dict[str, Question]:
     f = HandFilter()
     asked: dict[str, Question] = {"7 & 8 grid": lambda c: stat_grid(c, f, game="seveneight")}
     for split in ("position", "stakes", "up_rank"):
-        asked[f"7 & 8 by {split}"] = (
-            lambda c, split=split: stat_grid(c, f, game="seveneight", split=split))
+        asked[f"7 & 8 by {split}"] = functools.partial(_split_grid, split=split)
     asked["7 & 8, one player"] = lambda c: stat_grid(c, HandFilter(players=("Ann",)),
                                                     game="seveneight")
     asked["Big Two grid"] = lambda c: stat_grid(c, f, game="bigtwo")
+    asked["Rummoli grid"] = lambda c: stat_grid(c, f, game="rummoli")
+    asked["7 & 8 results by hand"] = lambda c: results_over_time(c, f, game="seveneight")
+    asked["7 & 8 sessions"] = lambda c: player_sessions(c, f, game="seveneight")
+    asked["search: all in, shown"] = lambda c: search_hands(
+        c, f, search=HandSearch(all_in=True, showdown=True))
     return asked
 
 
