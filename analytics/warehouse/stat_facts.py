@@ -117,8 +117,12 @@ def _fill(game: Game, scope: str, prefix: str) -> str:
 
 
 _FILL_BATCH: Final = {game: _fill(game, "TRUE", _PREFIX) for game in _GAMES}
-_MISSING: Final = "h.hand_id NOT IN (SELECT hand_id FROM stat_facts)"
-_FILL_DAYS: Final = {game: _fill(game, f"{DAY} BETWEEN $first AND $last AND {_MISSING}", "")
+# A run of days' hands without rows: the anti-join reads only the rows of those days (the
+# table is ordered by game and day, so its row groups' min/max skip the others); a NOT IN
+# over the whole table ran out of the writer's memory at a million hands.
+_FILL_DAYS: Final = {game: _fill(game, f"""{DAY} BETWEEN $first AND $last
+    AND NOT EXISTS (SELECT 1 FROM stat_facts x WHERE x.hand_id = h.hand_id
+                    AND x.game = h.game AND x.day BETWEEN $first AND $last)""", "")
                      for game in _GAMES}
 
 CHUNK_HANDS: Final = 100_000
@@ -146,7 +150,9 @@ def fill_missing_stats(con: duckdb.DuckDBPyConnection) -> None:
     for game in _GAMES:
         days = con.execute(f"""
             SELECT {DAY} AS day, count(*) AS hands FROM hands h
-            WHERE h.game = $game AND {_MISSING} GROUP BY ALL ORDER BY day
+            WHERE h.game = $game
+              AND h.hand_id NOT IN (SELECT hand_id FROM stat_facts WHERE game = $game)
+            GROUP BY ALL ORDER BY day
         """, {"game": game.value}).fetchall()
         for first, last in _runs(days):
             con.execute(_FILL_DAYS[game], {"first": first, "last": last})
