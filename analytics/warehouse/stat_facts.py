@@ -125,9 +125,10 @@ _FILL_DAYS: Final = {game: _fill(game, f"""{DAY} BETWEEN $first AND $last
                     AND x.game = h.game AND x.day BETWEEN $first AND $last)""", "")
                      for game in _GAMES}
 
-CHUNK_HANDS: Final = 100_000
-"""Hands filled per statement by :func:`fill_missing_stats` (the actions' aggregation must fit
-the writer's memory limit)."""
+CHUNK_HANDS: Final = 20_000
+"""Hands filled per statement by :func:`fill_missing_stats`: the summary's windows and
+aggregations over their actions must fit the writer's memory limit (512 MB), which
+100,000 hands' did not (a million-hand backfill ran out of memory)."""
 
 
 def fill_batch_stats(con: duckdb.DuckDBPyConnection, tables: Mapping[str, pa.Table]) -> None:
