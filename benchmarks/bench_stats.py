@@ -55,8 +55,12 @@ def _questions() -> dict[str, Question]:
                                                     game="seveneight")
     asked["Big Two grid"] = lambda c: stat_grid(c, f, game="bigtwo")
     asked["Rummoli grid"] = lambda c: stat_grid(c, f, game="rummoli")
+    asked["7 & 8 results by date"] = lambda c: results_over_time(c, f, game="seveneight",
+                                                                 by="date")
     asked["7 & 8 results by hand"] = lambda c: results_over_time(c, f, game="seveneight")
     asked["7 & 8 sessions"] = lambda c: player_sessions(c, f, game="seveneight")
+    asked["7 & 8 sessions, one player"] = lambda c: player_sessions(
+        c, HandFilter(players=("Ann",)), game="seveneight")
     asked["search: all in, shown"] = lambda c: search_hands(
         c, f, search=HandSearch(all_in=True, showdown=True))
     return asked
@@ -74,7 +78,7 @@ def _report(db: Path, repeats: int) -> None:
         hands, seats = con.execute(
             "SELECT (SELECT count(*) FROM hands), (SELECT count(*) FROM stat_facts)"
         ).fetchall()[0]
-    print(f"{db}: {hands:,} hands, {seats:,} 7 & 8 seats in stat_facts")
+    print(f"{db}: {hands:,} hands, {seats:,} rows (7 & 8 and Rummoli seats) in stat_facts")
     print(f"{'question':24} {'cold wall':>10} {'cold CPU':>9} {'warm wall':>10} {'warm CPU':>9}")
     for name, question in _questions().items():
         cold = _once(db, question)

@@ -79,6 +79,9 @@ def test_statistics_page(dashboard_db: Path, monkeypatch: pytest.MonkeyPatch) ->
     assert not at.exception
     assert ">big blind</td>" in at.get("html")[0].proto.body
     assert len(at.get("plotly_chart")) == 1  # the results over time
+    assert not any("replay" in f.value.columns for f in at.dataframe)  # sessions: on asking
+    at.toggle(key="stats_sessions_seveneight").set_value(True).run()
+    assert not at.exception
     sessions = next(f.value for f in at.dataframe if "replay" in f.value.columns)
     assert sessions["replay"].str.fullmatch(r"replayer\?hand=[0-9a-f]{16}").all()
     assert sessions["hands"].sum() == grid["hands"].sum()  # every seat in one session

@@ -53,6 +53,10 @@ def test_statistics_page_in_the_browser(server: str, browser_page: Any,
     page.screenshot(path=str(SCREENSHOTS / "statistics-results.png"), full_page=True)
     # A session's link opens its first hand in the replayer by the hex id.
     page.get_by_role("heading", name="Sessions").first.scroll_into_view_if_needed()
+    page.get_by_text("Show the sessions").first.click()
+    _settle(page)
+    page.get_by_text(re.compile("A gap longer than")).first.wait_for()
+    assert page.locator('[data-testid="stException"]').count() == 0
     with reader(browser_db) as con:
         first = statistics.sessions_table(player_sessions(con, HandFilter(),
                                                           game="seveneight"))
