@@ -152,8 +152,10 @@ _SEVENEIGHT: Final = (
 )
 
 # Big Two: over seat_facts x ($fry_threshold is bound by the grid).
-_TWOS: Final = ("list_sum(list_transform(x.plays, "
-                "lambda p: length(p) - length(replace(p, '2', ''))))")
+# The 2s in his plays: the plays joined, less the text without its '2's (a suit is never
+# '2'); about half the CPU of summing the same per play with a lambda.
+_TWOS: Final = ("length(array_to_string(x.plays, '')) "
+                "- length(replace(array_to_string(x.plays, ''), '2', ''))")
 _FIVE: Final = ("x.played_straight + x.played_flush + x.played_full_house "
                 "+ x.played_four_of_a_kind + x.played_straight_flush")
 _BIGTWO: Final = (
