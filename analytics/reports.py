@@ -25,7 +25,8 @@ import plotly.graph_objects as go
 
 from analytics.dashboard import charts, logic, statistics
 from analytics.stats import stats_of
-from analytics.warehouse import equity_views, stat_views, views
+from analytics.warehouse import annotations, equity_views, stat_views, views
+from analytics.warehouse.identity import hand_id_hex
 from analytics.warehouse.views import HandFilter
 from parsers.knobs import Game
 
@@ -36,6 +37,7 @@ __all__ = [
     "Section",
     "build_report",
     "figures_of",
+    "notes_sections",
     "render_html",
     "report_tables",
     "statistics_sections",
@@ -212,6 +214,7 @@ def build_report(con: duckdb.DuckDBPyConnection, f: HandFilter, *,
             [charts.share_vs_expected(shares), charts.calibration(calibration)],
             {"rummoli_poker_share": shares, "rummoli_calibration": calibration}))
     sections.extend(statistics_sections(con, f, games))
+    sections.extend(notes_sections(con))
     types = tables["hand_types"]
     if not types.empty:
         shown = Section("Hand types", "Categories of the hands shown down, per game.",
@@ -223,6 +226,21 @@ def build_report(con: duckdb.DuckDBPyConnection, f: HandFilter, *,
             shown.figures.append(charts.observed_vs_theory(table, f"{game}: hands shown"))
         sections.append(shown)
     return Report(title, f.describe(), dt.datetime.now().replace(microsecond=0), sections)
+
+
+def notes_sections(con: duckdb.DuckDBPyConnection) -> list[Section]:
+    """The tags and notes people keep (on hands and players), when there are any: a section
+    of their own, whatever the filter (they are few and read as a list)."""
+    hands = annotations.tagged_hands(con)
+    players = annotations.player_notes(con)
+    if hands.empty and players.empty:
+        return []
+    hands = hands.assign(tags=[", ".join(t) for t in hands["tags"]])
+    hands.insert(1, "id", [hand_id_hex(int(h)) for h in hands["hand_id"]])
+    return [Section("Tags and notes", "Hands starred, tagged or noted in the replayer (by "
+                    "the hand's id, as the dashboard shows it) and notes on players.",
+                    tables={"hand_notes": hands.drop(columns=["hand_id"]),
+                            "player_notes": players})]
 
 
 def statistics_sections(con: duckdb.DuckDBPyConnection, f: HandFilter,

@@ -132,3 +132,23 @@ def test_results_figure_draws_the_lines_each_game_has() -> None:
     points = frame.assign(showdown=None, no_showdown=None, adjusted=frame["actual"])
     names = [trace.name for trace in results_figure(points, unit="points").data]
     assert names == ["Ann: actual", "Bo: actual"]
+
+
+def test_a_note_on_a_player_is_kept(dashboard_db: Path, tmp_path: Path,
+                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    import shutil
+
+    from analytics.warehouse.annotations import player_note
+
+    copy = tmp_path / "notes.duckdb"
+    shutil.copy(dashboard_db, copy)
+    monkeypatch.setenv(ENV_VAR, str(copy))
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    at.run()
+    at.switch_page("analytics/dashboard/pages/statistics.py").run()
+    player = str(at.selectbox(key="stats_note_player").value)
+    at.text_area(key=f"player_note_text_{player}").input("calls too much")
+    at.button[-1].click().run()  # the form's "Save note"
+    assert not at.exception, [e.value for e in at.exception]
+    with reader(copy) as con:
+        assert player_note(con, player) == "calls too much"

@@ -94,6 +94,14 @@ def test_notes_are_kept_found_and_survive_loading_again(db: Path) -> None:
                     ["hand_id"]) == [first]
         assert list(search_hands(con, HandFilter(), search=HandSearch(starred=True))
                     ["hand_id"]) == [first]
+    # The report lists them.
+    from analytics.reports import build_report
+
+    with reader(db) as con:
+        report = build_report(con, HandFilter())
+    notes = report.tables()["hand_notes"]
+    assert list(notes["tags"]) == ["bluff, review"]
+    assert list(report.tables()["player_notes"]["player"]) == ["Cy"]
     # An empty note forgets the hand.
     con = open_writer(db)
     try:

@@ -17,8 +17,8 @@ from typing import Final
 import duckdb
 import pandas as pd
 
-__all__ = ["ANNOTATION_TABLES", "HandNote", "hand_note", "player_note", "set_hand_note",
-           "set_player_note", "tagged_hands", "tags_from_text"]
+__all__ = ["ANNOTATION_TABLES", "HandNote", "hand_note", "player_note", "player_notes",
+           "set_hand_note", "set_player_note", "tagged_hands", "tags_from_text"]
 
 ANNOTATION_TABLES: Final = (
     """
@@ -109,3 +109,9 @@ def tagged_hands(con: duckdb.DuckDBPyConnection) -> pd.DataFrame:
         FROM hand_notes n LEFT JOIN hand_facts f USING (hand_id)
         ORDER BY n.updated_at DESC
     """).fetchdf()
+
+
+def player_notes(con: duckdb.DuckDBPyConnection) -> pd.DataFrame:
+    """Every note kept on a player, by name."""
+    return con.execute("SELECT player, note, updated_at FROM player_notes ORDER BY player"
+                       ).fetchdf()

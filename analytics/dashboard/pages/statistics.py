@@ -8,6 +8,8 @@ import streamlit as st
 
 from analytics.dashboard import statistics, ui
 from analytics.stats import FRY_THRESHOLD, MIN_OPPORTUNITIES, SPLITS
+from analytics.warehouse import writer
+from analytics.warehouse.annotations import player_note, set_player_note
 from analytics.warehouse.stat_views import SESSION_GAP_MINUTES, UNITS
 from parsers.knobs import Game
 
@@ -38,6 +40,25 @@ def render() -> None:
             continue
         with tab:
             _game(game)
+    _player_notes(ctx.db, list(ctx.options.players))
+
+
+def _player_notes(db: str, players: list[str]) -> None:
+    """A note on a player: shown, and kept (``player_notes``) when saved."""
+    with st.expander("Notes on players"):
+        player = st.selectbox("Player", players, key="stats_note_player")
+        if player is None:
+            return
+        with ui.reading(db) as con:  # not cached: a save must show at once
+            kept = player_note(con, player)
+        with st.form(f"player_note_{player}"):
+            note = st.text_area("Note", value=kept, key=f"player_note_text_{player}")
+            saved = st.form_submit_button("Save note")
+        if saved:
+            ui.release_connection()  # this process writes: DuckDB refuses it while it reads
+            with writer(db) as con:
+                set_player_note(con, player, note)
+            st.success("Saved.")
 
 
 def _game(game: Game) -> None:
