@@ -25,7 +25,8 @@ import plotly.graph_objects as go
 
 from analytics.dashboard import charts, logic, statistics
 from analytics.stats import stats_of
-from analytics.warehouse import annotations, equity_views, stat_views, views
+from analytics.warehouse import equity_views, stat_views, views
+from analytics.warehouse.annotations import player_notes, tagged_hands
 from analytics.warehouse.identity import hand_id_hex
 from analytics.warehouse.views import HandFilter
 from parsers.knobs import Game
@@ -231,8 +232,8 @@ def build_report(con: duckdb.DuckDBPyConnection, f: HandFilter, *,
 def notes_sections(con: duckdb.DuckDBPyConnection) -> list[Section]:
     """The tags and notes people keep (on hands and players), when there are any: a section
     of their own, whatever the filter (they are few and read as a list)."""
-    hands = annotations.tagged_hands(con)
-    players = annotations.player_notes(con)
+    hands = tagged_hands(con)
+    players = player_notes(con)
     if hands.empty and players.empty:
         return []
     hands = hands.assign(tags=[", ".join(t) for t in hands["tags"]])
