@@ -20,7 +20,9 @@ navigation = st.navigation([
     st.Page(f"{PAGES}/win_rates.py", title="Win rates", icon=":material/trending_up:"),
     st.Page(f"{PAGES}/pots.py", title="Pot accumulation", icon=":material/savings:"),
     st.Page(f"{PAGES}/hand_types.py", title="Hand types", icon=":material/bar_chart:"),
+    st.Page(f"{PAGES}/statistics.py", title="Statistics", icon=":material/table_chart:"),
     st.Page(f"{PAGES}/replayer.py", title="Hand replayer", icon=":material/play_circle:"),
+    st.Page(f"{PAGES}/search.py", title="Hand search", icon=":material/search:"),
 ])
 # One read connection for the run's questions, closed before a busy notice's wait and rerun.
 with ui.guarded(), ui.run_connection():

@@ -299,7 +299,7 @@ def _open_when_ready(url: str, server: subprocess.Popen[bytes], timeout: float =
 
 def _register_optional_commands() -> None:
     """Commands whose modules live in analytics.commands (added as features land)."""
-    for name in ("ingest", "report", "equity", "convert"):
+    for name in ("ingest", "report", "equity", "convert", "stats"):
         try:
             module = import_module(f"analytics.commands.{name}")
         except ModuleNotFoundError as error:

@@ -23,9 +23,13 @@ import duckdb
 import pandas as pd
 import plotly.graph_objects as go
 
-from analytics.dashboard import charts, logic
-from analytics.warehouse import equity_views, scores, views
+from analytics.dashboard import charts, logic, statistics
+from analytics.stats import stats_of
+from analytics.warehouse import equity_views, scores, stat_views, views
+from analytics.warehouse.annotations import player_notes, tagged_hands
+from analytics.warehouse.identity import hand_id_hex
 from analytics.warehouse.views import HandFilter
+from parsers.knobs import Game
 
 __all__ = [
     "FORMATS",
@@ -34,8 +38,10 @@ __all__ = [
     "Section",
     "build_report",
     "figures_of",
+    "notes_sections",
     "render_html",
     "report_tables",
+    "statistics_sections",
     "table_bytes",
     "tables_xlsx",
     "write_report",
@@ -109,6 +115,8 @@ class Section:
     text: str = ""
     figures: list[go.Figure] = field(default_factory=list)
     tables: dict[str, pd.DataFrame] = field(default_factory=dict)
+    html: str = ""
+    """Ready-made HTML drawn after the text (the statistics grid with its tooltips)."""
 
 
 @dataclass(slots=True)
@@ -364,6 +372,8 @@ def build_report(con: duckdb.DuckDBPyConnection, f: HandFilter, *,
             sections.append(_SECTIONS[game](con, f, results, types))
         if game == "bigtwo" and game in games:
             sections.append(_score_keeper_section(con, f))
+    sections.extend(statistics_sections(con, f, games))
+    sections.extend(notes_sections(con))
     return Report(title, f.describe(), dt.datetime.now().replace(microsecond=0), sections)
 
 
@@ -384,6 +394,52 @@ def _score_keeper_section(con: duckdb.DuckDBPyConnection, f: HandFilter) -> Sect
     return Section("Big Two score keeper", text,
                    [charts.score_scatter(summary, y, line) for y in charts.SCORE_AXES],
                    {"bigtwo_score_keeper": logic.score_keeper_table(summary)})
+
+
+def notes_sections(con: duckdb.DuckDBPyConnection) -> list[Section]:
+    """The tags and notes people keep (on hands and players), when there are any: a section
+    of their own, whatever the filter (they are few and read as a list)."""
+    hands = tagged_hands(con)
+    players = player_notes(con)
+    if hands.empty and players.empty:
+        return []
+    hands = hands.assign(tags=[", ".join(t) for t in hands["tags"]])
+    hands.insert(1, "id", [hand_id_hex(int(h)) for h in hands["hand_id"]])
+    return [Section("Tags and notes", "Hands starred, tagged or noted in the replayer (by "
+                    "the hand's id, as the dashboard shows it) and notes on players.",
+                    tables={"hand_notes": hands.drop(columns=["hand_id"]),
+                            "player_notes": players})]
+
+
+def statistics_sections(con: duckdb.DuckDBPyConnection, f: HandFilter,
+                        games: Sequence[str]) -> list[Section]:
+    """One section per game of ``games`` that has statistics: the grid as the dashboard
+    draws it (cells ``12/40 (30%)``, intervals and definitions on hover, thin cells
+    greyed), the cumulative results, the counts as a table (for the exports) and the
+    definitions in words."""
+    sections = []
+    for game in games:
+        try:
+            stats_of(game)
+        except ValueError:
+            continue
+        grid = stat_views.stat_grid(con, f, game=game)
+        if grid.empty:
+            continue
+        name = statistics.GAME_NAMES[Game(game)]
+        unit = stat_views.UNITS[Game(game)]
+        results = stat_views.results_over_time(con, f, game=game)
+        sections.append(Section(
+            f"Statistics: {name}",
+            "Each cell is count/opportunities (share); hover a cell for its 95 % Wilson "
+            "interval and a header for its definition; cells with fewer than 30 "
+            "opportunities are grey. The definitions follow the grid.",
+            [statistics.results_figure(results, unit=unit,
+                                       title=f"{name}: cumulative results ({unit})")],
+            tables={f"{game}_statistics": grid,
+                    f"{game}_definitions": statistics.definitions_frame(game)},
+            html=statistics.GRID_STYLE + statistics.grid_html(grid, game)))
+    return sections
 
 
 _STYLE: Final = """
@@ -418,6 +474,8 @@ def render_html(report: Report, *, max_rows: int = 500) -> str:
         parts.append(f'<section id="s{number}"><h2>{escape(section.title)}</h2>')
         if section.text:
             parts.append(f"<p>{escape(section.text)}</p>")
+        if section.html:
+            parts.append(section.html)
         for figure in section.figures:
             parts.append(figure.to_html(full_html=False,
                                         include_plotlyjs=not plotly_included,

@@ -43,6 +43,7 @@ from analytics.warehouse import (
     reader,
     resolve_db,
     scores,
+    stat_views,
     views,
     writer,
 )
@@ -56,8 +57,10 @@ __all__ = ["Context", "ask", "context", "download_buttons", "guarded", "reading"
 _SCORE_QUESTIONS: Final = frozenset({"bigtwo_score_summary", "outcome_only_games",
                                      "seats_per_game"})
 """The questions of :mod:`analytics.warehouse.scores` (Big Two as a score keeper counts it)."""
-_QUESTIONS: Final = (frozenset(views.__all__) | frozenset(equity_views.__all__)
-                     | _SCORE_QUESTIONS)
+# The question modules, first match wins (a question is a public function of one of them).
+_MODULES: Final = (views, equity_views, stat_views, scores)
+_QUESTIONS: Final = frozenset(name for module in _MODULES[:-1] for name in module.__all__
+                              ) | _SCORE_QUESTIONS
 # Questions about the whole database or one hand: no filter argument.
 _UNFILTERED: Final = frozenset({"hand_detail", "filter_options", "data_version", "rejects",
                                 "hand_equities"})
@@ -162,8 +165,7 @@ def _cached(question: str, db: str, version: tuple[int, str, int], hand_filter: 
             arguments: tuple[tuple[str, Any], ...]) -> Any:
     """One question's answer; ``version`` is only part of the cache key."""
     del version  # the key alone: a new version misses the cache and reads fresh data
-    module = (views if question in views.__all__ else
-              scores if question in _SCORE_QUESTIONS else equity_views)
+    module = next(m for m in _MODULES if question in m.__all__)
     function = getattr(module, question)
     with reading(db) as con:
         if question in _UNFILTERED:
@@ -181,7 +183,7 @@ def _options(db: str, version: tuple[int, str, int]) -> filters.Options:
 
 def ask(question: str, hand_filter: HandFilter | None = None, **arguments: Any) -> Any:
     """The answer to ``views.<question>(con, filter, **arguments)`` (or the same question
-    of ``equity_views``), cached by filter and data."""
+    of ``equity_views`` or ``stat_views``), cached by filter and data."""
     if question not in _QUESTIONS:
         raise ValueError(f"unknown question {question!r}")
     ctx = context()

@@ -47,6 +47,7 @@ from analytics.evaluator import EvaluationError, bigtwo_combo
 from analytics.evaluator.bigtwo import BigTwoMaskKeys
 from analytics.evaluator.categories import poker_labels, seveneight_labels
 from analytics.warehouse.arrow_scan import arrow_over, execute_over
+from analytics.warehouse.stat_facts import fill_missing_stats
 from analytics.warehouse.views import (
     DAY,
     NO_COMBINATION,
@@ -623,9 +624,11 @@ def _batch(tables: Mapping[str, pa.Table], names: tuple[str, ...]) -> dict[str, 
 
 
 def fill_missing(con: duckdb.DuckDBPyConnection) -> None:
-    """Add the facts (seats, pots, hands) of every hand that has none (bulk loads)."""
+    """Add the facts (seats, pots, hands, statistics) of every hand that has none (bulk
+    loads)."""
     fill_missing_seats(con)
     fill_missing_hands(con)
+    fill_missing_stats(con)
 
 
 def fill_missing_hands(con: duckdb.DuckDBPyConnection) -> None:

@@ -32,6 +32,7 @@ from analytics.warehouse.arrow_scan import execute_over
 from analytics.warehouse.fact_rows import FACT_TABLES
 from analytics.warehouse.facts import PotGames, PotHold, fill_batch, fill_batch_pots
 from analytics.warehouse.rows import FileContext, RejectRow, reject_table
+from analytics.warehouse.stat_facts import fill_batch_stats
 
 __all__ = ["FileStats", "begin", "begin_file", "commit", "commit_file", "is_loaded",
            "known_files", "load_batch", "load_rejects", "record_file", "rollback"]
@@ -142,6 +143,7 @@ def load_batch(con: duckdb.DuckDBPyConnection, tables: dict[str, pa.Table],
         fill_batch_pots(con, tables, games, hold)
     else:
         fill_batch(con, tables, games, hold)  # the derived fact tables, from the rows just inserted
+    fill_batch_stats(con, tables)  # the 7 & 8 statistics' counts, from the same rows
     return loaded, duplicates
 
 

@@ -15,6 +15,7 @@ from typing import Final
 
 import duckdb
 
+from analytics.warehouse.annotations import ANNOTATION_TABLES
 from analytics.warehouse.errors import WarehouseSchemaError
 from analytics.warehouse.facts import (
     HANDS_TABLE,
@@ -28,6 +29,7 @@ from analytics.warehouse.facts import (
 )
 from analytics.warehouse.facts import fill_missing_hands as fill_hand_facts
 from analytics.warehouse.scores import RULES_WITH_THRESHOLD, SCORES_TABLE, fill_missing_scores
+from analytics.warehouse.stat_facts import STAT_FACTS_TABLE, fill_missing_stats
 
 __all__ = ["LATEST_VERSION", "MIGRATIONS", "TABLES", "VIEWS", "Migration", "migrate",
            "schema_version"]
@@ -350,12 +352,15 @@ MIGRATIONS: Final = (
     Migration(9, "bigtwo_scores: Big Two cards left, fries, real losses, zero-sum scores, "
                  "backfilled; fry_threshold in the Big Two rules",
               (*RULES_WITH_THRESHOLD, SCORES_TABLE), backfill=fill_missing_scores),
+    Migration(10, "stat_facts: the 7 & 8 statistics' counts per seat, backfilled",
+              (STAT_FACTS_TABLE,), backfill=fill_missing_stats),
+    Migration(11, "hand_notes, player_notes: tags and notes people keep", ANNOTATION_TABLES),
 )
 LATEST_VERSION: Final = MIGRATIONS[-1].version
 
 TABLES: Final = ("files", "hands", "seats", "actions", "showdowns", "awards", "board", "rejects",
                   "allin_results", "rummoli_strength", "bigtwo_features", "seat_facts",
-                  "pot_facts", "hand_facts", "bigtwo_scores")
+                  "pot_facts", "hand_facts", "bigtwo_scores", "stat_facts")
 """Every table the ingest writes, in the order it writes them."""
 
 VIEWS: Final = ("v_seat_results", "v_player_stats", "v_hands_by_day", "v_hand_types",

@@ -20,6 +20,8 @@ from analytics.dashboard.replayer import (
     steps_frame,
     stored_equities,
 )
+from analytics.warehouse import writer
+from analytics.warehouse.annotations import HandNote, hand_note, set_hand_note, tags_from_text
 from analytics.warehouse.identity import hand_id_hex, parse_hand_id
 from parsers.knobs import Game
 from parsers.model import RUMMOLI_POTS, HandHistory
@@ -122,6 +124,27 @@ def _equity_notes(stored: StoredEquities | None, position: int, hand_id: int,
                             key="hand_equities")
 
 
+def _notes(db: str, hand_id: int) -> None:
+    """The hand's star, tags and note: shown, and kept (in their own table) when saved."""
+    with ui.reading(db) as con:  # not cached: a save must show at once
+        kept = hand_note(con, hand_id)
+    with st.form(f"notes_{hand_id}"):
+        st.markdown("**Star, tags and note** (kept by the hand's id: they outlive re-ingests)")
+        starred = st.checkbox("Starred", value=kept.starred, key=f"note_star_{hand_id}")
+        tags = st.text_input("Tags, separated by commas", value=", ".join(kept.tags),
+                             key=f"note_tags_{hand_id}")
+        note = st.text_area("Note", value=kept.note, key=f"note_text_{hand_id}")
+        saved = st.form_submit_button("Save", icon=":material/bookmark:")
+    if saved:
+        ui.release_connection()  # this process writes: DuckDB refuses it while it reads
+        with writer(db) as con:
+            set_hand_note(con, hand_id, HandNote(starred, tags_from_text(tags), note))
+        st.success("Saved.")
+    elif not kept.empty:
+        star = "★ " if kept.starred else ""
+        st.caption(f"Kept: {star}{', '.join(kept.tags)}")
+
+
 def _move(key: str, to: int, last: int) -> None:
     st.session_state[key] = max(0, min(last, to))
 
@@ -186,6 +209,7 @@ def render() -> None:
                 f"`{step.notation or '—'}` — {step.words}")
     st.html(_seats_html(hand, step, stored) + _middle_html(hand, step))
     _equity_notes(stored, position, chosen, hand.game)
+    _notes(ctx.db, int(chosen))
     table = steps_frame(steps, [hand.player_name(s + 1) for s in range(hand.num_players)])
     with st.expander("All steps"):
         st.dataframe(table, hide_index=True)

@@ -1,0 +1,111 @@
+"""``handlab stats GAME [--db FILE] [--player NAME] [--from DAY] [--to DAY] [--out FILE]``.
+
+Prints (a rich table of ``12/40 (30%)`` cells) or writes (``--out`` .csv, .xlsx or
+.parquet: the raw counts) one row per player with the game's statistics as columns
+named as in docs/statistics.md: ``vpip``, ``vpip_opps``, ``pfr``, ``pfr_opps``, ... one
+``_opps`` column beside each count, then the result columns.  The rows come from
+``stat_views.player_rows``, the one place a game's per-player row is assembled.  Exit
+code 0 on success, 2 for usage errors or a database that cannot be read.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from parsers.knobs import Game
+
+__all__ = ["stats"]
+
+_console = Console(stderr=True)
+_out = Console()
+_FORMATS = ("csv", "xlsx", "parquet")
+
+
+def _day(text: str | None, what: str) -> dt.date | None:
+    if text is None:
+        return None
+    try:
+        return dt.date.fromisoformat(text)
+    except ValueError:
+        raise typer.BadParameter(f"{text!r} is not a date (YYYY-MM-DD)", param_hint=what) from None
+
+
+def stats(
+    game: Annotated[Game, typer.Argument(help="seveneight or bigtwo.")],
+    db: Annotated[Path | None, typer.Option(
+        "--db", help="Database file (default: $HANDLAB_DB, else data/handlab.duckdb).")] = None,
+    player: Annotated[list[str] | None, typer.Option(
+        "--player", "-p", help="Only this player's seats (repeatable).")] = None,
+    date_from: Annotated[str | None, typer.Option("--from", help="First day, YYYY-MM-DD.")] = None,
+    date_to: Annotated[str | None, typer.Option("--to", help="Last day, YYYY-MM-DD.")] = None,
+    out: Annotated[Path | None, typer.Option(
+        "--out", "-o", help="Write the rows to .csv, .xlsx or .parquet instead.")] = None,
+    fry: Annotated[int, typer.Option(
+        "--fry", min=1, help="Big Two: cards left that make a fry.")] = 10,
+) -> None:
+    """One row per player with the game's statistics (count and opportunities each)."""
+    from analytics.dashboard.statistics import result_text
+    from analytics.reports import table_bytes
+    from analytics.stats import MIN_OPPORTUNITIES, stats_of
+    from analytics.stats.cells import display_grid
+    from analytics.warehouse import WarehouseError, reader
+    from analytics.warehouse.stat_views import player_rows
+    from analytics.warehouse.views import HandFilter
+
+    suffix = out.suffix.lower().lstrip(".") if out is not None else None
+    if out is not None and suffix not in _FORMATS:
+        raise typer.BadParameter(f"cannot write {out.name}: use .csv, .xlsx or .parquet",
+                                 param_hint="--out")
+    try:
+        definitions = stats_of(game.value)
+    except ValueError as error:
+        raise typer.BadParameter(str(error), param_hint="GAME") from None
+    hand_filter = HandFilter(game=game.value, players=tuple(player or ()),
+                             date_from=_day(date_from, "--from"), date_to=_day(date_to, "--to"))
+    try:
+        with reader(db) as con:
+            rows = player_rows(con, hand_filter, game=game, fry_threshold=fry)
+    except (WarehouseError, OSError) as error:
+        _console.print(f"[red]error:[/red] {error}", highlight=False)
+        raise typer.Exit(2) from None
+    if out is not None and suffix is not None:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_bytes(table_bytes(rows, suffix))
+        _console.print(f"wrote {len(rows)} player(s) to {out} ({hand_filter.describe()})",
+                       highlight=False)
+        return
+    cells, _, grey = display_grid(rows, definitions)
+    title = f"handlab stats {game.value} ({hand_filter.describe()})"
+    # One table per family of statistics (and one of results): the whole grid is too wide
+    # for a terminal.
+    families = dict.fromkeys(stat.family for stat in definitions)
+    for family in families:
+        names = [stat.name for stat in definitions if stat.family == family]
+        table = Table(title=f"{title}: {family}")
+        table.add_column("player")
+        for name in names:
+            table.add_column(name, justify="right")
+        for at in range(len(rows)):
+            texts = [str(cells.at[at, name]) for name in names]
+            table.add_row(str(rows["player"].iloc[at]),
+                          *(f"[dim]{text}[/dim]" if bool(grey.at[at, name]) else text
+                            for name, text in zip(names, texts, strict=True)))
+        _out.print(table)
+    counted = {column for stat in definitions for column in (stat.name, stat.opps_column)}
+    results = [c for c in rows.columns if c != "player" and c not in counted]
+    table = Table(title=f"{title}: results")
+    table.add_column("player")
+    for column in results:
+        table.add_column(column, justify="right")
+    for at in range(len(rows)):
+        values = [rows[column].iloc[at] for column in results]
+        table.add_row(str(rows["player"].iloc[at]), *(result_text(v) for v in values))
+    _out.print(table)
+    _console.print(f"Cells: count/opportunities (share); dim: under {MIN_OPPORTUNITIES} "
+                   "opportunities. Definitions: docs/statistics.md.", highlight=False)

@@ -1,0 +1,72 @@
+"""Hand search: the hands matching the sidebar's filters and what is looked for here (the
+category shown down, pot size, all in, showdown, a Big Two combination, a Rummoli pot won,
+starred or tagged); each result opens in the replayer."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from analytics.dashboard import ui
+from analytics.warehouse.search import (
+    CATEGORY_ORDER,
+    HandSearch,
+    categories_at_least,
+    search_hands,
+)
+from analytics.warehouse.views import PLAY_KIND_COLUMNS
+from parsers.model import RUMMOLI_POTS
+
+_EITHER = {"any": None, "yes": True, "no": False}
+
+
+def _search(game: str | None) -> HandSearch:
+    """The criteria the widgets hold."""
+    left, middle, right = st.columns(3)
+    categories: tuple[str, ...] = ()
+    if game in CATEGORY_ORDER:
+        shown = left.selectbox("Shown down", ["any", *CATEGORY_ORDER[game]],
+                               key="search_category")
+        better = left.checkbox("or better", value=True, key="search_better")
+        if shown and shown != "any":
+            categories = categories_at_least(game, shown) if better else (shown,)
+    else:
+        left.caption("Choose 7 & 8 or Rummoli in the sidebar to search by hand category.")
+    low = middle.number_input("Pot at least", min_value=0, value=None, key="search_min_pot")
+    high = middle.number_input("Pot at most", min_value=0, value=None, key="search_max_pot")
+    all_in = right.radio("All in", list(_EITHER), horizontal=True, key="search_all_in")
+    showdown = right.radio("Showdown", list(_EITHER), horizontal=True, key="search_showdown")
+    one, two, three = st.columns(3)
+    combination = one.selectbox("Big Two combination played", ["any", *PLAY_KIND_COLUMNS],
+                                key="search_combination")
+    pot = two.selectbox("Rummoli pot won", ["any", *RUMMOLI_POTS], key="search_pot")
+    starred = three.radio("Starred", list(_EITHER), horizontal=True, key="search_starred")
+    tag = three.text_input("Tag", key="search_tag")
+    return HandSearch(
+        categories=categories, min_pot=None if low is None else int(low),
+        max_pot=None if high is None else int(high), all_in=_EITHER[str(all_in)],
+        showdown=_EITHER[str(showdown)],
+        combination=None if combination in (None, "any") else str(combination),
+        pot_won=None if pot in (None, "any") else str(pot),
+        starred=_EITHER[str(starred)], tag=tag.strip() or None)
+
+
+def render() -> None:
+    """Draw the criteria and the results (asked each run, uncached: tags change)."""
+    ctx = ui.context()
+    st.title("Hand search")
+    st.caption("The hands matching the sidebar's filters and the criteria below, the latest "
+               "500 first; with players chosen, the per-seat criteria ask about their seats. "
+               "'open' shows the hand in the replayer, where it can be starred, tagged and "
+               "noted.")
+    search = _search(ctx.filter.game)
+    with ui.reading(ctx.db) as con:
+        found = search_hands(con, ctx.filter, search=search)
+    st.markdown(f"**{len(found):,} hand(s)**" + (" (the latest 500)" if len(found) == 500
+                                                 else ""))
+    st.dataframe(found.drop(columns=["hand_id"]), hide_index=True, column_config={
+        "replay": st.column_config.LinkColumn("replay", display_text="open"),
+        "day": st.column_config.DateColumn("day")})
+    ui.download_buttons(found, "hands-found", key="search")
+
+
+render()

@@ -1,0 +1,139 @@
+"""Statistics: the player-statistics grid per game (cells ``12/40 (30%)``, the interval on
+hover, thin cells greyed, the definition on every header) and the definitions in words."""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from analytics.dashboard import statistics, ui
+from analytics.stats import FRY_THRESHOLD, MIN_OPPORTUNITIES, SPLITS
+from analytics.warehouse import writer
+from analytics.warehouse.annotations import player_note, set_player_note
+from analytics.warehouse.stat_views import SESSION_GAP_MINUTES, UNITS
+from parsers.knobs import Game
+
+_SPLIT_NAMES = {"": "no split", "position": "position", "stakes": "stakes",
+                "up_rank": "up card rank", "players": "players at the table"}
+
+
+def _split_name(split: str) -> str:
+    return _SPLIT_NAMES.get(split, split)
+
+
+def render() -> None:
+    """Draw the page: one tab per game with statistics (the tab is in the URL as ``tab``)."""
+    ctx = ui.context()
+    st.title("Statistics")
+    st.caption("Each cell is count/opportunities (share); hover a cell for its 95 % Wilson "
+               "interval and a column header for its definition. Cells with fewer "
+               "opportunities than the threshold are greyed. The definitions are listed "
+               "below the grid (and in docs/statistics.md).")
+    games = [g for g in statistics.GAME_NAMES if ctx.filter.game in (None, g.value)]
+    if not games:
+        st.info("No game with statistics matches the filters.")
+        return
+    tabs = st.tabs([statistics.GAME_NAMES[g] for g in games], key="tab",
+                   bind="query-params")
+    for tab, game in zip(tabs, games, strict=True):
+        if tab.open is False:
+            continue
+        with tab:
+            _game(game)
+    _player_notes(ctx.db, list(ctx.options.players))
+
+
+def _player_notes(db: str, players: list[str]) -> None:
+    """A note on a player: shown, and kept (``player_notes``) when saved."""
+    with st.expander("Notes on players"):
+        player = st.selectbox("Player", players, key="stats_note_player")
+        if player is None:
+            return
+        with ui.reading(db) as con:  # not cached: a save must show at once
+            kept = player_note(con, player)
+        with st.form(f"player_note_{player}"):
+            note = st.text_area("Note", value=kept, key=f"player_note_text_{player}")
+            saved = st.form_submit_button("Save note")
+        if saved:
+            ui.release_connection()  # this process writes: DuckDB refuses it while it reads
+            with writer(db) as con:
+                set_player_note(con, player, note)
+            st.success("Saved.")
+
+
+def _game(game: Game) -> None:
+    """One game's grid, its split and downloads, then its definitions."""
+    left, middle, right = st.columns(3)
+    threshold = int(middle.number_input("Grey cells under this many opportunities",
+                                        min_value=0, value=MIN_OPPORTUNITIES, step=5,
+                                        key=f"stats_threshold_{game.value}"))
+    choices: list[str] = ["", *SPLITS[game]]
+    split = left.selectbox("Split by", choices, format_func=_split_name,
+                           key=f"stats_split_{game.value}") or None
+    fry = FRY_THRESHOLD
+    if game is Game.BIGTWO:
+        fry = int(right.number_input("Fry: at least this many cards left", min_value=1,
+                                     max_value=13, value=FRY_THRESHOLD, key="stats_fry"))
+    grid: pd.DataFrame = ui.ask("stat_grid", game=game.value, split=split, fry_threshold=fry)
+    if grid.empty:
+        st.info("No hands of this game match the filters.")
+        return
+    keys = ("player", split) if split else ("player",)
+    st.html(statistics.GRID_STYLE + statistics.grid_html(grid, game, keys=keys,
+                                                         min_opportunities=threshold))
+    ui.download_buttons(grid, f"{game.value}-statistics", key=f"stats_{game.value}")
+    _results(game)
+    _sessions(game)
+    st.subheader("Definitions")
+    st.markdown(statistics.definitions_markdown(game))
+
+
+def _results(game: Game) -> None:
+    """The cumulative results of the four players with most hands (or the chosen ones), by
+    hand number or by day."""
+    st.subheader("Results over time")
+    # By date first: a day's sums, then running sums over days (0.15 s CPU over a million
+    # hands); by hand number sorts every hand of the players shown (seconds at that size).
+    by = st.radio("Against", ["date", "hand"], horizontal=True,
+                  format_func={"hand": "hand number", "date": "date"}.__getitem__,
+                  key=f"stats_by_{game.value}") or "date"
+    frame: pd.DataFrame = ui.ask("results_over_time", game=game.value, by=by, top=4)
+    unit = UNITS[game]
+    st.plotly_chart(statistics.results_figure(frame, unit=unit, by=by,
+                                              title=f"Cumulative results ({unit})"),
+                    key=f"results_{game.value}")
+    if game is Game.SEVENEIGHT:
+        st.caption("Big blinds: each hand's net over its big blind. Dashed: all-in adjusted "
+                   "(the expected result where the hand was all in with cards to come); "
+                   "dotted: hands that went to showdown with him; dash-dot: the others.")
+    elif game is Game.RUMMOLI:
+        st.caption("Chips per round (every pot, payment and ante); dotted: rounds whose "
+                   "poker phase went to showdown with him; dash-dot: the others.")
+    ui.download_buttons(frame, f"{game.value}-results", key=f"results_{game.value}")
+
+
+def _sessions(game: Game) -> None:
+    """Each player's sessions: start, duration, hands, net, net per hour, best and worst
+    hand, and a link to the first hand in the replayer."""
+    st.subheader("Sessions")
+    # Asked only when wanted: every seat of the game in order, per player and place (about
+    # 3 s CPU over a million hands for all players; a player filter makes it a fraction).
+    if not st.toggle("Show the sessions", key=f"stats_sessions_{game.value}"):
+        return
+    gap = int(st.number_input("A gap longer than this many minutes ends a session",
+                              min_value=1, value=SESSION_GAP_MINUTES, step=5,
+                              key=f"stats_gap_{game.value}"))
+    sessions = statistics.sessions_table(ui.ask("player_sessions", game=game.value,
+                                                gap_minutes=gap))
+    st.dataframe(sessions, hide_index=True, column_config={
+        "replay": st.column_config.LinkColumn("replay", display_text="open first hand"),
+        "minutes": st.column_config.NumberColumn("minutes", format="%.0f"),
+        "net_per_hour": st.column_config.NumberColumn("net per hour", format="%.1f")})
+    st.caption(f"Net in {'points' if game is Game.BIGTWO else 'chips'}; a session is a "
+               "player's hands at one table (or game id) with no longer gap between two "
+               "hands; hands without a time of day make one session per table and day. The "
+               "latest 1,000 sessions.")
+    ui.download_buttons(sessions, f"{game.value}-sessions", key=f"sessions_{game.value}")
+
+
+render()

@@ -1,0 +1,149 @@
+"""The statistics grid and the definitions, as the dashboard and the report show them.
+
+Plain functions (no Streamlit), unit-tested: :func:`grid_html` draws a game's grid as
+one self-contained HTML table (``12/40 (30%)`` cells, the 95 % interval on hover, cells
+under the opportunities threshold greyed, the definition on hover over every column
+header), which the statistics page shows with ``st.html`` and the HTML report embeds;
+:func:`definitions_frame` and :func:`definitions_markdown` list the definitions in words
+(the definitions section).  The definitions come from :mod:`analytics.stats.definitions`,
+the cells from :mod:`analytics.stats.cells`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from html import escape
+from typing import Final
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+
+from analytics.stats.cells import display_grid
+from analytics.stats.definitions import MIN_OPPORTUNITIES, RESULTS, Kind, stats_of
+from analytics.warehouse.identity import hand_id_hex
+from parsers.knobs import Game
+
+__all__ = ["GAME_NAMES", "GRID_STYLE", "LINES", "definitions_frame", "definitions_markdown",
+           "grid_html", "result_text", "results_figure", "sessions_table"]
+
+GAME_NAMES: Final = {Game.SEVENEIGHT: "7 & 8", Game.BIGTWO: "Big Two", Game.RUMMOLI: "Rummoli"}
+"""The games with statistics, as the page's tabs name them."""
+
+GRID_STYLE: Final = (
+    "<style>"
+    ".hl-stats{border-collapse:collapse;font-size:0.82rem;margin:0.3em 0 1em}"
+    ".hl-stats th,.hl-stats td{border:1px solid #ddd;padding:0.2em 0.5em;text-align:right;"
+    "white-space:nowrap}"
+    ".hl-stats th{background:#f4f4f4;cursor:help;position:sticky;top:0}"
+    ".hl-stats td:first-child,.hl-stats th:first-child{text-align:left}"
+    ".hl-stats td.hl-grey{color:#aaa;background:#fafafa}"
+    ".hl-stats-wrap{overflow-x:auto;max-width:100%}"
+    "</style>")
+"""The grid's CSS (the report and the page both include it)."""
+
+_KIND_WORDS: Final = {Kind.RATE: "share", Kind.RATIO: "ratio", Kind.MEAN: "mean"}
+
+
+def result_text(value: object) -> str:
+    """A result cell: integers with thousands separators, floats to two places."""
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return ""
+    if isinstance(value, float):
+        return f"{value:,.2f}"
+    return f"{int(value):,}" if isinstance(value, int | np.integer) else str(value)
+
+
+def grid_html(grid: pd.DataFrame, game: Game | str, *, keys: Sequence[str] = ("player",),
+              min_opportunities: int = MIN_OPPORTUNITIES) -> str:
+    """The grid (``stat_views.stat_grid``'s frame) as an HTML table: the ``keys`` columns,
+    a cell per statistic (``title``: its 95 % interval; class ``hl-grey`` under
+    ``min_opportunities``), then the result columns; every header's ``title`` is the
+    definition in words."""
+    chosen = Game(game)
+    stats = stats_of(chosen)
+    results = [r for r in RESULTS[chosen] if r.name in grid.columns]
+    cells, tips, grey = display_grid(grid.reset_index(drop=True), stats, keys=keys,
+                                     min_opportunities=min_opportunities)
+    head = [f'<th title="{escape(key)}">{escape(key)}</th>' for key in keys]
+    head += [f'<th title="{escape(s.words)}">{escape(s.label)}</th>' for s in stats]
+    head += [f'<th title="{escape(r.words)}">{escape(r.label)}</th>' for r in results]
+    rows = []
+    for at in range(len(cells)):
+        row = [f"<td>{escape(str(cells.at[at, key]))}</td>" for key in keys]
+        for stat in stats:
+            shade = ' class="hl-grey"' if bool(grey.at[at, stat.name]) else ""
+            tip = str(tips.at[at, stat.name]) or f"{_KIND_WORDS[stat.kind]}, no interval"
+            row.append(f'<td{shade} title="{escape(tip)}">'
+                       f"{escape(str(cells.at[at, stat.name]))}</td>")
+        row += [f"<td>{escape(result_text(grid.at[grid.index[at], r.name]))}</td>"
+                for r in results]
+        rows.append("<tr>" + "".join(row) + "</tr>")
+    return (f'<div class="hl-stats-wrap"><table class="hl-stats"><thead><tr>{"".join(head)}'
+            f'</tr></thead><tbody>{"".join(rows)}</tbody></table></div>')
+
+
+def definitions_frame(game: Game | str) -> pd.DataFrame:
+    """Every statistic and result column of ``game`` in words: the column names, the header,
+    the family, what kind of number it is and the definition."""
+    chosen = Game(game)
+    rows = [{"column": f"{s.name}, {s.opps_column}", "header": s.label, "family": s.family,
+             "kind": _KIND_WORDS[s.kind], "definition": s.words} for s in stats_of(chosen)]
+    rows += [{"column": r.name, "header": r.label, "family": "result", "kind": "result",
+              "definition": r.words} for r in RESULTS[chosen]]
+    return pd.DataFrame(rows, columns=["column", "header", "family", "kind", "definition"])
+
+
+def definitions_markdown(game: Game | str) -> str:
+    """:func:`definitions_frame` as a Markdown list: the header in bold, the column names and
+    kind, then the definition (the page's definitions section)."""
+    table = definitions_frame(game)
+    return "\n".join(
+        f"- **{row.header}** (`{row.column}`; {row.kind}): {row.definition}"
+        for row in table.itertuples(index=False))
+
+
+LINES: Final = {"actual": ("actual", "solid"), "adjusted": ("all-in adjusted", "dash"),
+                "showdown": ("won at showdown", "dot"),
+                "no_showdown": ("won without showdown", "dashdot")}
+"""The lines of the results over time: column, then name and dash."""
+
+_PALETTE: Final = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b",
+                   "#e377c2", "#17becf", "#7f7f7f", "#bcbd22")
+
+
+def results_figure(frame: pd.DataFrame, *, unit: str, by: str = "hand",
+                   title: str = "Cumulative results") -> go.Figure:
+    """The cumulative results of ``stat_views.results_over_time``: a colour per player,
+    a dash per line (actual, all-in adjusted, won at showdown, won without showdown; the
+    lines a game does not have, all null, are left out; the adjusted line only where it
+    differs from the actual one)."""
+    x = "hand_no" if by == "hand" else "day"
+    figure = go.Figure()
+    for number, (player, rows) in enumerate(frame.groupby("player", sort=True)):
+        color = _PALETTE[number % len(_PALETTE)]
+        for column, (name, dash) in LINES.items():
+            values = rows[column]
+            if values.isna().all():
+                continue
+            if column == "adjusted" and np.allclose(values.to_numpy(dtype=np.float64),
+                                                    rows["actual"].to_numpy(dtype=np.float64)):
+                continue
+            figure.add_trace(go.Scatter(
+                x=rows[x], y=values, mode="lines", name=f"{player}: {name}",
+                legendgroup=str(player), line={"color": color, "dash": dash}))
+    figure.update_layout(title=title, xaxis_title="hand number" if by == "hand" else "day",
+                         yaxis_title=unit, template="plotly_white", height=480,
+                         legend={"font": {"size": 10}})
+    return figure
+
+
+def sessions_table(sessions: pd.DataFrame) -> pd.DataFrame:
+    """``stat_views.player_sessions`` for people: the first hand's id in hex (the form the
+    replayer shows) and ``replay``, a link that opens it in the replayer."""
+    out = sessions.copy()
+    ids = [hand_id_hex(int(value)) for value in out["first_hand"]]
+    out["first_hand"] = ids
+    out["replay"] = [f"replayer?hand={hand}" for hand in ids]
+    return out

@@ -1,0 +1,87 @@
+"""A statistics grid shaped for people: ``12/40 (30%)`` cells, intervals, greyed cells.
+
+Plain functions of the grid's DataFrame (``<name>`` and ``<name>_opps`` columns, as
+:func:`analytics.warehouse.stat_views.stat_grid` returns it), unit-tested without
+Streamlit: the dashboard's statistics page and the report's section draw what these
+return.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+
+from analytics.stats.definitions import MIN_OPPORTUNITIES, Kind, Stat
+from analytics.stats.interval import ratio_interval, wilson_interval
+
+__all__ = ["cell_text", "display_grid", "interval_text", "stat_intervals"]
+
+
+def cell_text(count: int, opportunities: int, kind: Kind) -> str:
+    """One cell: ``12/40 (30%)`` (a share), ``12/40 (0.30)`` (a ratio or a mean);
+    ``0/0`` with nothing in brackets when there is no opportunity."""
+    head = f"{count}/{opportunities}"
+    if kind is Kind.RATE:
+        return f"{head} ({100 * count / opportunities:.0f}%)" if opportunities else head
+    if opportunities:
+        return f"{head} ({count / opportunities:.2f})"
+    return f"{head} (∞)" if kind is Kind.RATIO and count else head
+
+
+def interval_text(low: float, high: float, kind: Kind) -> str:
+    """The 95 % interval in words for a tooltip; empty where there is none."""
+    if math.isnan(low) or math.isnan(high):
+        return ""
+    if kind is Kind.RATE:
+        return f"95% interval {100 * low:.1f}% to {100 * high:.1f}% (Wilson)"
+    if kind is Kind.RATIO:
+        top = "∞" if math.isinf(high) else f"{high:.2f}"
+        return f"95% interval {low:.2f} to {top} (Wilson, as a ratio)"
+    return ""
+
+
+def stat_intervals(grid: pd.DataFrame, stat: Stat) -> tuple[np.ndarray, np.ndarray]:
+    """Each row's 95 % interval of ``stat`` (NaN for a mean, or no opportunities)."""
+    count = grid[stat.name].to_numpy(dtype=np.float64)
+    opps = grid[stat.opps_column].to_numpy(dtype=np.float64)
+    if stat.kind is Kind.RATE:
+        return wilson_interval(count, opps)
+    if stat.kind is Kind.RATIO:
+        return ratio_interval(count, opps)
+    nan = np.full(len(grid), np.nan)
+    return nan, nan.copy()
+
+
+def _sample(grid: pd.DataFrame, stat: Stat) -> np.ndarray:
+    """What the greying threshold is compared with: the opportunities, or for a ratio the
+    actions it counts (both sides)."""
+    opps = grid[stat.opps_column].to_numpy(dtype=np.int64)
+    if stat.kind is Kind.RATIO:
+        return np.asarray(opps + grid[stat.name].to_numpy(dtype=np.int64))
+    return np.asarray(opps)
+
+
+def display_grid(grid: pd.DataFrame, stats: Sequence[Stat], *,
+                 keys: Sequence[str] = ("player",),
+                 min_opportunities: int = MIN_OPPORTUNITIES
+                 ) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+    """The grid for people: (cells, tooltips, greyed), three frames of the same shape:
+    the ``keys`` columns then one column per statistic (its name), holding the cell text,
+    the interval in words, and whether the cell has fewer than ``min_opportunities``
+    opportunities (a ratio: fewer counted actions)."""
+    cells = grid[list(keys)].copy()
+    tips = grid[list(keys)].copy()
+    grey = grid[list(keys)].copy()
+    for stat in stats:
+        counts = grid[stat.name].astype("int64").tolist()
+        opps = grid[stat.opps_column].astype("int64").tolist()
+        low, high = stat_intervals(grid, stat)
+        cells[stat.name] = [cell_text(c, o, stat.kind) for c, o in zip(counts, opps,
+                                                                           strict=True)]
+        tips[stat.name] = [interval_text(float(a), float(b), stat.kind)
+                           for a, b in zip(low, high, strict=True)]
+        grey[stat.name] = _sample(grid, stat) < min_opportunities
+    return cells, tips, grey

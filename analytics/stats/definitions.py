@@ -1,0 +1,306 @@
+"""Every player statistic, defined once: name, words, and its count and opportunities in SQL.
+
+A statistic is a count over its opportunities, per seat: ``count`` and ``opportunities``
+are SQL expressions over one seat's row (integers or booleans; NULL counts as 0), summed
+over the seats a question keeps.  The dashboard's grid, the report's section and
+``handlab stats`` all read these definitions (through :mod:`analytics.stats.grid`), and
+docs/statistics.md states them in the same words.
+
+Where the row comes from depends on the game (:data:`SOURCES`):
+
+* 7 & 8: ``stat_facts``, one row per seat written when the hand is loaded, whose columns
+  ``<name>`` and ``<name>_opps`` are these expressions evaluated over the seat's betting
+  summary (:mod:`analytics.stats.seveneight`): deriving them needs the hand's actions in
+  order, which a question over a million hands cannot afford to read.
+* Rummoli: ``stat_facts`` too, over the round's summary (:mod:`analytics.stats.rummoli`).
+* Big Two: ``seat_facts`` (its places, cards left and plays by kind), evaluated when asked,
+  so the fry threshold can be a parameter.
+
+A :class:`Result` is a column of the grid that is not a count over opportunities (net
+results, big blinds per 100 hands): one SQL aggregate over the same rows.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from typing import Final
+
+from parsers.knobs import Game
+
+__all__ = ["FRY_THRESHOLD", "MIN_OPPORTUNITIES", "RESULTS", "SOURCES", "SPLITS", "STATS",
+           "Kind", "Result", "Stat", "stat_columns", "stats_of"]
+
+MIN_OPPORTUNITIES: Final = 30
+"""A cell with fewer opportunities than this is greyed (the dashboard lets it be changed)."""
+
+FRY_THRESHOLD: Final = 10
+"""Big Two: a game ended with at least this many cards in hand is a fry (a parameter)."""
+
+
+class Kind(enum.Enum):
+    """How a statistic's count and opportunities are read."""
+
+    RATE = "rate"
+    """A share: ``12/40 (30%)``, with Wilson's 95 % interval."""
+    RATIO = "ratio"
+    """A ratio of two counts (the aggression factor): ``12/40 (0.30)``; its interval is
+    Wilson's for ``count / (count + opportunities)`` mapped to the ratio."""
+    MEAN = "mean"
+    """A total over opportunities (cards left per game): ``312/40 (7.80)``, no interval."""
+
+
+@dataclass(frozen=True, slots=True)
+class Stat:
+    """One statistic: its column name, header, family, definition in words, and the SQL of
+    its per-seat count and opportunities (over the game's source row)."""
+
+    name: str
+    game: Game
+    label: str
+    family: str
+    words: str
+    count: str
+    opportunities: str
+    kind: Kind = Kind.RATE
+
+    @property
+    def opps_column(self) -> str:
+        """The column of its opportunities: ``<name>_opps``."""
+        return f"{self.name}_opps"
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """A result column of the grid: an SQL aggregate over the game's source rows ``x``."""
+
+    name: str
+    game: Game
+    label: str
+    words: str
+    aggregate: str
+
+
+_SE: Final = Game.SEVENEIGHT
+_B2: Final = Game.BIGTWO
+
+# 7 & 8: over the seat's betting summary (analytics.stats.seveneight.SUMMARY_COLUMNS).
+_SEVENEIGHT: Final = (
+    Stat("vpip", _SE, "VPIP", "round 1",
+         "Voluntarily put money in the pot: hands where he called or raised in round 1 (the "
+         "betting after the up cards). Blinds do not count, nor does the big blind's check "
+         "when nobody raised; the small blind completing does count. Opportunities: hands "
+         "dealt.",
+         "r1_raises + r1_calls > 0", "TRUE"),
+    Stat("pfr", _SE, "PFR", "round 1",
+         "Raised in round 1: hands where he bet or raised (cbr) at least once in round 1, an "
+         "all-in for less than a full raise included. Opportunities: hands dealt.",
+         "r1_raises > 0", "TRUE"),
+    Stat("three_bet", _SE, "3-bet", "round 1",
+         "Made the second raise of round 1: of the hands where he acted in round 1 facing "
+         "exactly one raise (blinds are not raises), those where that action was a raise.",
+         "facing_one_raise = 'cbr'", "facing_one_raise IS NOT NULL"),
+    Stat("fold_to_three_bet", _SE, "Fold to 3-bet", "round 1",
+         "Folded to a 3-bet: of the hands where he made the first raise of round 1 and then "
+         "acted facing exactly a second raise (not a third), those where he folded.",
+         "first_raiser AND facing_two_raises = 'f'",
+         "first_raiser AND facing_two_raises IS NOT NULL"),
+    Stat("af_round1", _SE, "AF round 1", "aggression",
+         "Aggression factor in round 1: his bets and raises over his calls (a check is "
+         "neither). A ratio, not a share.",
+         "r1_raises", "r1_calls", Kind.RATIO),
+    Stat("af_round2", _SE, "AF round 2", "aggression",
+         "Aggression factor in round 2 (after the third card): bets and raises over calls.",
+         "r2_raises", "r2_calls", Kind.RATIO),
+    Stat("af", _SE, "AF", "aggression",
+         "Aggression factor over both rounds: bets and raises over calls.",
+         "r1_raises + r2_raises", "r1_calls + r2_calls", Kind.RATIO),
+    Stat("afq", _SE, "AFq", "aggression",
+         "Aggression frequency: his bets and raises over all his bets, raises, calls and "
+         "folds, both rounds (checks do not count).",
+         "r1_raises + r2_raises",
+         "r1_raises + r2_raises + r1_calls + r2_calls + r1_folds + r2_folds"),
+    Stat("cbet", _SE, "C-bet", "round 2",
+         "Continuation bet: of the hands where he made the last raise of round 1, round 2 "
+         "was reached and nobody bet before his first action in round 2, those where that "
+         "action was a bet. A limped round 1 (no raise) gives nobody the chance; an all-in "
+         "before round 2 neither (nobody acts in round 2).",
+         "last_raiser AND first_r2_verb = 'cbr' AND first_r2_facing = 0",
+         "last_raiser AND first_r2_facing = 0"),
+    Stat("fold_to_cbet", _SE, "Fold to c-bet", "round 2",
+         "Folded to a continuation bet: of the hands where another player c-bet and he then "
+         "acted facing that bet alone (no raise after it), those where he folded.",
+         "facing_cbet = 'f'", "facing_cbet IS NOT NULL"),
+    Stat("wtsd", _SE, "WTSD", "showdown",
+         "Went to showdown: of the hands where he was still in when round 2 began (he was "
+         "dealt a third card; an all-in in round 1 counts), those that went to showdown "
+         "with him in (he showed or mucked at the showdown).",
+         "saw_round2 AND showdown", "saw_round2"),
+    Stat("wsd", _SE, "W$SD", "showdown",
+         "Won at showdown: of the showdowns he reached, those where he won at least part of "
+         "a pot (a side pot or a split counts; uncalled chips returned do not).",
+         "showdown AND won > 0", "showdown"),
+    Stat("wwsr2", _SE, "WWSR2", "showdown",
+         "Won when he saw round 2: of the hands where he was still in when round 2 began, "
+         "those where he won at least part of a pot, at showdown or not.",
+         "saw_round2 AND won > 0", "saw_round2"),
+    Stat("up_high", _SE, "Up high", "up card",
+         "Turned up the higher card: of the hands where his two first cards differ in rank "
+         "(2 low, ace high) and are both known, those where he turned up the higher one.",
+         "up_rank_value > down_rank_value",
+         "up_rank_value > 0 AND down_rank_value > 0 AND up_rank_value <> down_rank_value"),
+)
+
+# Big Two: over seat_facts x ($fry_threshold is bound by the grid).
+# The 2s in his plays: the plays joined, less the text without its '2's (a suit is never
+# '2'); about half the CPU of summing the same per play with a lambda.
+_TWOS: Final = ("length(array_to_string(x.plays, '')) "
+                "- length(replace(array_to_string(x.plays, ''), '2', ''))")
+_FIVE: Final = ("x.played_straight + x.played_flush + x.played_full_house "
+                "+ x.played_four_of_a_kind + x.played_straight_flush")
+_BIGTWO: Final = (
+    Stat("win_rate", _B2, "Win rate", "result",
+         "Games won (he went out first) over games played.",
+         "x.place = 1", "TRUE"),
+    Stat("cards_left", _B2, "Cards left", "result",
+         "Average cards left in his hand when the game ended (0 when he went out): total "
+         "cards left over games.",
+         "coalesce(x.cards_left, 0)", "TRUE", Kind.MEAN),
+    Stat("fry", _B2, "Fry", "result",
+         "Games he ended holding at least the fry threshold of cards (10 unless chosen "
+         "otherwise) over games.",
+         "x.cards_left >= $fry_threshold", "TRUE"),
+    *(Stat(f"place_{place}", _B2, f"Place {place}", "places",
+           f"Games he finished in place {place} (the order players went out) over games.",
+           f"x.place = {place}", "TRUE") for place in (1, 2, 3, 4)),
+    Stat("not_out", _B2, "Not out", "places",
+         "Games that ended with him still holding cards (no finishing place) over games.",
+         "x.place IS NULL", "TRUE"),
+    Stat("twos", _B2, "2s per game", "plays",
+         "2s he played per game: 2s in all his plays over games.",
+         _TWOS, "TRUE", Kind.MEAN),
+    Stat("five_card", _B2, "5-card plays per game", "plays",
+         "Five-card plays (straights, flushes, full houses, four of a kind with a kicker, "
+         "straight flushes, as the evaluator classifies them under the game's rules) per "
+         "game.",
+         _FIVE, "TRUE", Kind.MEAN),
+    Stat("points", _B2, "Points per game", "result",
+         "Points (his net score) per game: total over games.",
+         "x.net", "TRUE", Kind.MEAN),
+)
+
+# Rummoli: over the round's summary (analytics.stats.rummoli.SUMMARY).
+_RM: Final = Game.RUMMOLI
+_RUMMOLI: Final = (
+    Stat("vpip", _RM, "VPIP", "poker phase",
+         "Put chips in the poker pot voluntarily: rounds where he called a bet or bet or "
+         "raised in the poker phase (the antes do not count, nor a check) over rounds he "
+         "was dealt in.",
+         "raises + calls > 0", "dealt"),
+    Stat("raise", _RM, "Raise", "poker phase",
+         "Rounds where he bet or raised (cbr) in the poker phase over rounds he was dealt "
+         "in.",
+         "raises > 0", "dealt"),
+    Stat("poker_pot_won", _RM, "Poker pot won", "poker phase",
+         "Rounds where he won at least part of the poker pot (a side pot, a split, the "
+         "finale's pot included) over rounds he was dealt in.",
+         "poker_won > 0", "dealt"),
+    Stat("wsd", _RM, "W$SD", "poker phase",
+         "Won at showdown: of the poker showdowns he reached (he showed or mucked), those "
+         "where he won at least part of the poker pot.",
+         "showdown AND poker_won > 0", "showdown"),
+    Stat("widow_exchange", _RM, "Widow exchange", "widow",
+         "Rounds he dealt and exchanged his hand for the widow, over rounds he dealt and "
+         "chose (exchange or keep).",
+         "exchanged", "widow_choice"),
+    Stat("auction_bid", _RM, "Auction bid", "widow",
+         "Auctions he bid in over auctions he was asked in (he bid, passed or won).",
+         "bid", "asked"),
+    Stat("winning_bid", _RM, "Winning bid", "widow",
+         "Average winning bid: the chips he paid for the auctions he won over those "
+         "auctions.",
+         "winning_bids", "auctions_won", Kind.MEAN),
+    Stat("widow_net", _RM, "Auction chips", "widow",
+         "Chips the widow's auction gained him (as the dealer, paid the price) or cost him "
+         "(as the winning bidder), per round dealt in.",
+         "auction_net", "dealt", Kind.MEAN),
+    Stat("pay_cards", _RM, "Pay cards laid", "laying",
+         "Pay cards (T♠ J♦ Q♣ K♥ A♠ K♦ A♦) he laid per round with a Rummoli phase.",
+         "pay_cards", "dealt AND laying", Kind.MEAN),
+    Stat("stops", _RM, "Stops", "laying",
+         "Stops he made per round with a Rummoli phase: cards he laid that the next card "
+         "laid did not follow (not the next rank of the same suit).",
+         "stops", "dealt AND laying", Kind.MEAN),
+    Stat("cards_left", _RM, "Cards left", "laying",
+         "Cards left in his hand when the round ended, per round with a Rummoli phase.",
+         "cards_left", "dealt AND laying", Kind.MEAN),
+    Stat("chips_paid", _RM, "Chips paid", "laying",
+         "Chips he paid for the cards he held at the end (to the winner, or into the "
+         "Rummoli pot at an impasse), per round with a Rummoli phase.",
+         "chips_paid", "dealt AND laying", Kind.MEAN),
+    Stat("rummoli_pot", _RM, "Rummoli pot", "laying",
+         "Rounds where he won the Rummoli pot (emptied his hand first) over rounds with a "
+         "Rummoli phase.",
+         "rummoli_won > 0", "dealt AND laying"),
+)
+
+STATS: Final = {Game.SEVENEIGHT: _SEVENEIGHT, Game.BIGTWO: _BIGTWO, Game.RUMMOLI: _RUMMOLI}
+"""Every statistic, per game, in the grid's column order."""
+
+RESULTS: Final = {
+    Game.SEVENEIGHT: (
+        Result("hands", _SE, "Hands", "Hands dealt.", "count(*)"),
+        Result("net", _SE, "Net", "Net result in chips.", "CAST(sum(x.net) AS BIGINT)"),
+        Result("bb_per_100", _SE, "bb/100",
+               "Net in big blinds per 100 hands: each hand's net divided by its big blind "
+               "(the largest blind posted; the minimum bet, else the small bet, when nobody "
+               "posted one), summed, over hands, times 100.",
+               "100 * sum(x.net / x.big_blind) / count(*)"),
+        Result("allin_adj_bb_per_100", _SE, "All-in adj. bb/100",
+               "As bb/100, with the expected net (equity times the pots) in place of the "
+               "actual one in hands all in with cards to come.",
+               "100 * sum(x.adjusted_net / x.big_blind) / count(*)"),
+    ),
+    Game.BIGTWO: (
+        Result("games", _B2, "Games", "Games played.", "count(*)"),
+        Result("wins", _B2, "Wins", "Games won (went out first).",
+               "count(*) FILTER (WHERE x.place = 1)"),
+        Result("net", _B2, "Points", "Net points over all games.",
+               "CAST(sum(x.net) AS BIGINT)"),
+    ),
+    Game.RUMMOLI: (
+        Result("rounds", _RM, "Rounds", "Rounds he sat in.", "count(*)"),
+        Result("net", _RM, "Net", "Net result in chips (every pot, payment and ante).",
+               "CAST(sum(x.net) AS BIGINT)"),
+        Result("net_per_round", _RM, "Net per round", "Net chips per round.",
+               "sum(x.net) / count(*)"),
+    ),
+}
+"""The result columns of each game's grid."""
+
+SOURCES: Final = {Game.SEVENEIGHT: "stat_facts", Game.BIGTWO: "seat_facts",
+                  Game.RUMMOLI: "stat_facts"}
+"""The table each game's statistics are summed over (alias ``x``)."""
+
+SPLITS: Final = {
+    Game.SEVENEIGHT: {"position": "x.position", "stakes": "x.stakes", "up_rank": "x.up_rank"},
+    Game.BIGTWO: {"stakes": "x.stakes", "players": "CAST(x.num_players AS VARCHAR)"},
+    Game.RUMMOLI: {"position": "x.position", "stakes": "x.stakes"},
+}
+"""What each game's grid can be split by (a whitelist: the expressions go into SQL)."""
+
+
+def stats_of(game: Game | str) -> tuple[Stat, ...]:
+    """The statistics of ``game`` (ValueError for a game that has none yet)."""
+    name = game.value if isinstance(game, Game) else game
+    try:
+        return STATS[Game(name)]
+    except (KeyError, ValueError):
+        raise ValueError(f"no statistics for game {name!r} (expected one of "
+                         f"{', '.join(g.value for g in STATS)})") from None
+
+
+def stat_columns(game: Game | str) -> tuple[str, ...]:
+    """The count and opportunities columns of ``game``'s statistics, in grid order:
+    ``vpip, vpip_opps, pfr, pfr_opps, ...``."""
+    return tuple(column for stat in stats_of(game) for column in (stat.name, stat.opps_column))

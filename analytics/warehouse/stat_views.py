@@ -1,0 +1,233 @@
+"""The statistics grid: each player's counts and opportunities, summed in DuckDB.
+
+:func:`stat_grid` sums the per-seat counts of :mod:`analytics.stats.definitions` over the
+seats a :class:`~analytics.warehouse.views.HandFilter` keeps (one scan of the game's
+source table: ``stat_facts`` for 7 & 8, ``seat_facts`` for Big Two), one row per player
+(and per split value), with the result columns.  :func:`player_rows` is the one place a
+game's per-player row is assembled (the grid, then any extra columns joined on the
+player): ``handlab stats``, the dashboard and the report all read it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Final
+
+import duckdb
+import pandas as pd
+
+from analytics.stats.definitions import (
+    FRY_THRESHOLD,
+    RESULTS,
+    SOURCES,
+    SPLITS,
+    Stat,
+    stats_of,
+)
+from analytics.warehouse.views import HandFilter, facts_where
+from parsers.knobs import Game
+
+__all__ = ["BY", "SESSION_GAP_MINUTES", "UNITS", "Extra", "player_rows", "player_sessions",
+           "results_over_time", "stat_grid"]
+
+Extra = Callable[[duckdb.DuckDBPyConnection, HandFilter], pd.DataFrame]
+"""More columns for a game's per-player rows: a question answering one row per ``player``."""
+
+
+def _summed(stat: Stat, stored: bool) -> str:
+    """The SQL sums of a statistic's count and opportunities over the rows ``x``."""
+    if stored:  # stat_facts holds them per seat, already evaluated
+        count, opps = f"x.{stat.name}", f"x.{stat.opps_column}"
+    else:
+        count = f"CAST(({stat.count}) AS BIGINT)"
+        opps = f"CAST(({stat.opportunities}) AS BIGINT)"
+    return (f"CAST(coalesce(sum({count}), 0) AS BIGINT) AS {stat.name}, "
+            f"CAST(coalesce(sum({opps}), 0) AS BIGINT) AS {stat.opps_column}")
+
+
+_STORED: Final = frozenset({Game.SEVENEIGHT, Game.RUMMOLI})  # games whose counts stat_facts holds
+
+
+def stat_grid(con: duckdb.DuckDBPyConnection, f: HandFilter, *, game: Game | str,
+              split: str | None = None, fry_threshold: int = FRY_THRESHOLD) -> pd.DataFrame:
+    """Per player (and per ``split`` value: :data:`~analytics.stats.definitions.SPLITS`)
+    the game's statistics as ``<name>`` (count) and ``<name>_opps`` columns, then its
+    result columns; ordered by player.  Only the filter's players' own seats count when
+    it names players."""
+    chosen = Game(game)
+    stats = stats_of(chosen)
+    splits = SPLITS[chosen]
+    if split is not None and split not in splits:
+        raise ValueError(f"unknown split {split!r} for {chosen.value} (expected one of "
+                         f"{', '.join(splits)})")
+    cond, params = facts_where(f, game=chosen.value)
+    stored = chosen in _STORED
+    by = f", {splits[split]} AS {split}" if split else ""
+    columns = ", ".join([*(_summed(stat, stored) for stat in stats),
+                         *(f"{r.aggregate} AS {r.name}" for r in RESULTS[chosen])])
+    sql = f"""
+        SELECT x.player{by}, {columns}
+        FROM {SOURCES[chosen]} x
+        WHERE {cond}
+        GROUP BY ALL ORDER BY ALL
+    """
+    if "$fry_threshold" in sql:
+        params = {**params, "fry_threshold": fry_threshold}
+    return con.execute(sql, _named(sql, params)).fetchdf()
+
+
+def player_rows(con: duckdb.DuckDBPyConnection, f: HandFilter, *, game: Game | str,
+                fry_threshold: int = FRY_THRESHOLD, extras: Sequence[Extra] = ()
+                ) -> pd.DataFrame:
+    """One row per player of ``game``: the statistics grid, then the columns of each of
+    ``extras`` joined on the player (a player an extra does not know gets empty cells)."""
+    rows = stat_grid(con, f, game=game, fry_threshold=fry_threshold)
+    for extra in extras:
+        more = extra(con, f)
+        clash = (set(more.columns) - {"player"}) & set(rows.columns)
+        if clash:
+            raise ValueError(f"extra columns clash with the grid's: {sorted(clash)}")
+        rows = rows.merge(more, on="player", how="left")
+    return rows
+
+
+
+BY: Final = {"hand": "hand_no", "date": "day"}
+"""What the results over time are drawn against (a whitelist): the player's hand number, or
+the day of play."""
+
+# Per game: the rows, each seat's result in the game's unit, its all-in adjusted result and
+# whether it went to showdown (NULL: the game has no showdown line).
+_RESULT_TERMS: Final = {
+    Game.SEVENEIGHT: ("stat_facts", "x.net / x.big_blind", "x.adjusted_net / x.big_blind",
+                      "x.wsd_opps > 0"),
+    Game.RUMMOLI: ("stat_facts", "CAST(x.net AS DOUBLE)", "CAST(x.net AS DOUBLE)",
+                   "x.wsd_opps > 0"),
+    Game.BIGTWO: ("seat_facts", "CAST(x.net AS DOUBLE)", "CAST(x.net AS DOUBLE)",
+                  "CAST(NULL AS BOOLEAN)"),
+}
+UNITS: Final = {Game.SEVENEIGHT: "big blinds", Game.RUMMOLI: "chips", Game.BIGTWO: "points"}
+"""The unit of each game's results over time."""
+
+
+def results_over_time(con: duckdb.DuckDBPyConnection, f: HandFilter, *, game: Game | str,
+                      by: str = "hand", points: int = 400, top: int = 8) -> pd.DataFrame:
+    """Each player's cumulative results in the game's unit (:data:`UNITS`: 7 & 8 in big
+    blinds, each hand's net over its big blind), by his hand number (every ``total //
+    points``-th hand and his last, in order of play: day, time, place in the file) or by
+    day: ``actual``, ``adjusted`` (7 & 8: the all-in adjusted result; the actual one
+    elsewhere), ``showdown`` and ``no_showdown`` (the results of the hands that went to
+    showdown with him, and of the others; null for Big Two), and ``hands`` so far.  For
+    the filter's players, else the ``top`` players with most hands."""
+    chosen = Game(game)
+    if by not in BY:
+        raise ValueError(f"unknown order {by!r} (expected one of {', '.join(BY)})")
+    table, unit, adjusted, showdown = _RESULT_TERMS[chosen]
+    cond, params = facts_where(f, game=chosen.value)
+    players = [str(row[0]) for row in con.execute(f"""
+        SELECT x.player FROM {table} x WHERE {cond}
+        GROUP BY x.player ORDER BY count(*) DESC, x.player LIMIT $top
+    """, _named(f"{cond} $top", params | {"top": top})).fetchall()]
+    sums = (f"sum({unit}) OVER w AS actual, sum({adjusted}) OVER w AS adjusted, "
+            f"CASE WHEN bool_or({showdown}) OVER p IS NULL THEN NULL ELSE "
+            f"sum(CASE WHEN {showdown} THEN {unit} ELSE 0 END) OVER w END AS showdown, "
+            f"CASE WHEN bool_or({showdown}) OVER p IS NULL THEN NULL ELSE "
+            f"sum(CASE WHEN {showdown} THEN 0 ELSE {unit} END) OVER w END AS no_showdown")
+    if by == "hand":
+        sql = f"""
+            WITH r AS (
+                SELECT x.player, row_number() OVER w AS hand_no,
+                       count(*) OVER p AS total, {sums}
+                FROM {table} x WHERE {cond} AND list_contains($chosen, x.player)
+                WINDOW p AS (PARTITION BY x.player),
+                       w AS (PARTITION BY x.player ORDER BY x.day, x.played_time NULLS LAST,
+                             x.source_index, x.hand_id ROWS UNBOUNDED PRECEDING))
+            SELECT player, hand_no, hand_no AS hands, actual, adjusted, showdown, no_showdown
+            FROM r WHERE hand_no % greatest(1, total // $points) = 0 OR hand_no = total
+            ORDER BY player, hand_no
+        """
+    else:
+        sql = f"""
+            WITH d AS (
+                SELECT x.player, x.day, count(*) AS n, sum({unit}) AS actual,
+                       sum({adjusted}) AS adjusted,
+                       sum(CASE WHEN {showdown} THEN {unit} ELSE 0 END) AS sd,
+                       sum(CASE WHEN {showdown} THEN 0 ELSE {unit} END) AS nsd,
+                       bool_or({showdown}) AS any_sd
+                FROM {table} x WHERE {cond} AND list_contains($chosen, x.player)
+                GROUP BY ALL)
+            SELECT player, day, sum(n) OVER w AS hands, sum(actual) OVER w AS actual,
+                   sum(adjusted) OVER w AS adjusted,
+                   CASE WHEN bool_or(any_sd) OVER p IS NULL THEN NULL
+                        ELSE sum(sd) OVER w END AS showdown,
+                   CASE WHEN bool_or(any_sd) OVER p IS NULL THEN NULL
+                        ELSE sum(nsd) OVER w END AS no_showdown
+            FROM d
+            WINDOW p AS (PARTITION BY player),
+                   w AS (PARTITION BY player ORDER BY day ROWS UNBOUNDED PRECEDING)
+            ORDER BY player, day
+        """
+    return con.execute(sql, _named(sql, params | {"chosen": players, "points": points})
+                       ).fetchdf()
+
+
+def _named(sql: str, params: dict[str, object]) -> dict[str, object]:
+    """Only the parameters ``sql`` names: DuckDB refuses unused named parameters."""
+    return {key: value for key, value in params.items() if f"${key}" in sql}
+
+
+SESSION_GAP_MINUTES: Final = 30
+"""A gap longer than this (minutes) between a player's hands at one place ends a session."""
+
+
+def player_sessions(con: duckdb.DuckDBPyConnection, f: HandFilter, *, game: Game | str,
+                    gap_minutes: int = SESSION_GAP_MINUTES, limit: int = 1000
+                    ) -> pd.DataFrame:
+    """Each player's sessions of ``game``, the latest first: his hands at one place (the
+    game id, else the table, else the source file; Big Two: the game id, else the
+    ``seat_facts.session`` label) with no gap over ``gap_minutes`` between two hands'
+    times of day.  Hands without a time of day make one session per place and day (no
+    duration).  Columns: player,
+    place, start and end (the first and last hand's time), minutes, hands, net (chips;
+    Big Two points), net_per_hour (none for a session without duration), biggest_win and
+    biggest_loss (the best and worst hand, 0 when none won or lost), first_hand (its id)."""
+    chosen = Game(game)
+    cond, params = facts_where(f, game=chosen.value)
+    table, place = (("seat_facts", "coalesce(x.game_id, x.session)") if chosen is Game.BIGTWO
+                    else ("stat_facts", "x.place"))
+    sql = f"""
+        WITH s AS (
+            SELECT x.player, {place} AS place, x.hand_id, x.net, x.day, x.source_index,
+                   CASE WHEN x.played_time IS NOT NULL THEN x.day + x.played_time END AS played_at
+            FROM {table} x WHERE {cond}),
+        o AS (
+            SELECT *, lag(played_at) OVER w AS prev_at, lag(day) OVER w AS prev_day,
+                   lag(hand_id) OVER w AS prev_hand
+            FROM s
+            WINDOW w AS (PARTITION BY player, place
+                         ORDER BY day, played_at NULLS LAST, source_index, hand_id)),
+        g AS (
+            SELECT *, sum(CASE WHEN prev_hand IS NULL
+                                 OR (played_at IS NULL) <> (prev_at IS NULL)
+                                 OR (played_at IS NULL AND day <> prev_day)
+                                 OR epoch(played_at) - epoch(prev_at) > $gap * 60
+                               THEN 1 ELSE 0 END) OVER (
+                       PARTITION BY player, place
+                       ORDER BY day, played_at NULLS LAST, source_index, hand_id
+                       ROWS UNBOUNDED PRECEDING) AS number
+            FROM o)
+        SELECT player, place, coalesce(min(played_at), CAST(min(day) AS TIMESTAMP)) AS start,
+               max(played_at) AS "end",
+               (epoch(max(played_at)) - epoch(min(played_at))) / 60 AS minutes,
+               count(*) AS hands, CAST(sum(net) AS BIGINT) AS net,
+               CASE WHEN epoch(max(played_at)) > epoch(min(played_at))
+                    THEN sum(net) * 3600 / (epoch(max(played_at)) - epoch(min(played_at))) END
+                   AS net_per_hour,
+               greatest(max(net), 0) AS biggest_win, least(min(net), 0) AS biggest_loss,
+               arg_min(hand_id, coalesce(played_at, CAST(day AS TIMESTAMP))) AS first_hand
+        FROM g GROUP BY player, place, number
+        ORDER BY start DESC, player, place
+        LIMIT $limit
+    """
+    return con.execute(sql, _named(sql, params | {"gap": gap_minutes, "limit": limit})
+                       ).fetchdf()

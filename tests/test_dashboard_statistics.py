@@ -1,0 +1,154 @@
+"""The statistics page: its plain functions (the grid as HTML, the definitions) and the page
+itself under AppTest (tabs, split, threshold, filters)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from analytics.dashboard.statistics import definitions_frame, definitions_markdown, grid_html
+from analytics.stats import RESULTS, stats_of
+from analytics.warehouse import ENV_VAR, reader
+from analytics.warehouse.stat_views import stat_grid
+from analytics.warehouse.views import HandFilter
+from parsers.knobs import Game
+from tests.test_dashboard_data import dashboard_db
+
+__all__ = ["dashboard_db"]  # the shared warehouse fixture, imported for pytest
+
+APP = str(Path(__file__).resolve().parent.parent / "app.py")
+TIMEOUT = 180
+
+
+def _grid() -> pd.DataFrame:
+    rows: dict[str, list[float]] = {name: [0, 0] for stat in stats_of("seveneight")
+            for name in (stat.name, stat.opps_column)}
+    rows |= {"vpip": [12, 3], "vpip_opps": [40, 29], "hands": [40, 29], "net": [10, -10],
+             "bb_per_100": [12.5, -17.25], "allin_adj_bb_per_100": [10.0, -15.0]}
+    return pd.DataFrame({"player": ["Ann", "Bo<b>"], **rows})
+
+
+def test_grid_html_cells_tooltips_and_grey() -> None:
+    html = grid_html(_grid(), "seveneight", min_opportunities=30)
+    assert '<td title="95% interval 18.1% to 45.4% (Wilson)">12/40 (30%)</td>' in html
+    assert re.search(r'<td class="hl-grey" title="95% interval [^"]+">3/29 \(10%\)</td>',
+                     html)
+    # Every column header carries its definition in words.
+    for stat in stats_of("seveneight"):
+        assert f'title="{stat.words}">{stat.label}</th>'.replace("'", "&#x27;") in html
+    for result in RESULTS[Game.SEVENEIGHT]:
+        assert f">{result.label}</th>" in html
+    assert "Bo&lt;b&gt;" in html and "Bo<b>" not in html  # names are escaped
+    assert "<td>-17.25</td>" in html
+    # With a threshold of 0 nothing is grey.
+    assert "hl-grey" not in grid_html(_grid(), "seveneight", min_opportunities=0)
+
+
+def test_definitions_name_every_column() -> None:
+    for game in (Game.SEVENEIGHT, Game.BIGTWO, Game.RUMMOLI):
+        table = definitions_frame(game)
+        named = ", ".join(table["column"])
+        for stat in stats_of(game):
+            assert stat.name in named and stat.opps_column in named
+        assert table["definition"].str.len().min() > 10
+        assert definitions_markdown(game).count("\n- ") == len(table) - 1
+
+
+def test_statistics_page(dashboard_db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(ENV_VAR, str(dashboard_db))
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    at.run()
+    at.switch_page("analytics/dashboard/pages/statistics.py").run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.title[0].value == "Statistics"
+    assert [t.label for t in at.tabs] == ["7 & 8", "Big Two", "Rummoli"]
+    html = at.get("html")[0].proto.body
+    with reader(dashboard_db) as con:
+        grid = stat_grid(con, HandFilter(), game="seveneight")
+    first = grid.iloc[0]
+    share = 100 * first["vpip"] / first["vpip_opps"]
+    assert f">{first['vpip']}/{first['vpip_opps']} ({share:.0f}%)</td>" in html
+    words = " ".join(m.value for m in at.markdown)
+    assert "**VPIP** (`vpip, vpip_opps`; share)" in words
+    # Split by position: a row per player and position.
+    at.selectbox(key="stats_split_seveneight").select("position").run()
+    assert not at.exception
+    assert ">big blind</td>" in at.get("html")[0].proto.body
+    assert len(at.get("plotly_chart")) == 1  # the results over time
+    assert not any("replay" in f.value.columns for f in at.dataframe)  # sessions: on asking
+    at.toggle(key="stats_sessions_seveneight").set_value(True).run()
+    assert not at.exception
+    sessions = next(f.value for f in at.dataframe if "replay" in f.value.columns)
+    assert sessions["replay"].str.fullmatch(r"replayer\?hand=[0-9a-f]{16}").all()
+    assert sessions["hands"].sum() == grid["hands"].sum()  # every seat in one session
+    # Big Two's tab, and a player filter keeps his row only.
+    at.query_params["tab"] = "Big Two"
+    at.run()
+    assert not at.exception
+    assert "Win rate</th>" in at.get("html")[0].proto.body
+    at.selectbox(key="f_game").select("bigtwo").run()
+    assert [t.label for t in at.tabs] == ["Big Two"]
+
+
+def test_report_has_a_statistics_section_per_game(dashboard_db: Path) -> None:
+    from analytics.reports import build_report, render_html
+
+    with reader(dashboard_db) as con:
+        report = build_report(con, HandFilter())
+        grid = stat_grid(con, HandFilter(), game="bigtwo")
+    titles = [section.title for section in report.sections]
+    assert "Statistics: 7 & 8" in titles and "Statistics: Big Two" in titles
+    html = render_html(report)
+    row = grid.iloc[0]
+    share = 100 * row["win_rate"] / row["win_rate_opps"]
+    assert f">{row['win_rate']}/{row['win_rate_opps']} ({share:.0f}%)</td>" in html
+    assert 'class="hl-stats"' in html
+    tables = report.tables()
+    assert list(tables["bigtwo_statistics"].columns[:3]) == ["player", "win_rate",
+                                                             "win_rate_opps"]
+    with reader(dashboard_db) as con:
+        only = build_report(con, HandFilter(game="rummoli"))
+    assert [s.title for s in only.sections if s.title.startswith("Statistics")] == [
+        "Statistics: Rummoli"]
+
+
+def test_results_figure_draws_the_lines_each_game_has() -> None:
+    from analytics.dashboard.statistics import results_figure
+
+    frame = pd.DataFrame({"player": ["Ann", "Ann", "Bo", "Bo"], "hand_no": [1, 2, 1, 2],
+                          "hands": [1, 2, 1, 2], "actual": [1.0, 2.0, -1.0, -2.0],
+                          "adjusted": [1.0, 1.5, -1.0, -2.0],
+                          "showdown": [1.0, 1.0, 0.0, 0.0],
+                          "no_showdown": [0.0, 1.0, -1.0, -2.0]})
+    names = [trace.name for trace in results_figure(frame, unit="big blinds").data]
+    # Bo's adjusted line equals his actual one: left out.
+    assert names == ["Ann: actual", "Ann: all-in adjusted", "Ann: won at showdown",
+                     "Ann: won without showdown", "Bo: actual", "Bo: won at showdown",
+                     "Bo: won without showdown"]
+    points = frame.assign(showdown=None, no_showdown=None, adjusted=frame["actual"])
+    names = [trace.name for trace in results_figure(points, unit="points").data]
+    assert names == ["Ann: actual", "Bo: actual"]
+
+
+def test_a_note_on_a_player_is_kept(dashboard_db: Path, tmp_path: Path,
+                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    import shutil
+
+    from analytics.warehouse.annotations import player_note
+
+    copy = tmp_path / "notes.duckdb"
+    shutil.copy(dashboard_db, copy)
+    monkeypatch.setenv(ENV_VAR, str(copy))
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    at.run()
+    at.switch_page("analytics/dashboard/pages/statistics.py").run()
+    player = str(at.selectbox(key="stats_note_player").value)
+    at.text_area(key=f"player_note_text_{player}").input("calls too much")
+    at.button[-1].click().run()  # the form's "Save note"
+    assert not at.exception, [e.value for e in at.exception]
+    with reader(copy) as con:
+        assert player_note(con, player) == "calls too much"

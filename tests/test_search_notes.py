@@ -1,0 +1,125 @@
+"""Hand search (analytics/warehouse/search.py) and the tags and notes kept on hands and
+players (analytics/warehouse/annotations.py), on the hand-written 7 & 8 hands and the
+shared dashboard warehouse; the notes outlive loading the same files again."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from analytics.warehouse import ingest, open_writer, reader, writer
+from analytics.warehouse.annotations import (
+    HandNote,
+    hand_note,
+    player_note,
+    set_hand_note,
+    set_player_note,
+    tagged_hands,
+    tags_from_text,
+)
+from analytics.warehouse.identity import hand_id_hex, parse_hand_id
+from analytics.warehouse.search import HandSearch, categories_at_least, search_hands
+from analytics.warehouse.views import HandFilter
+from tests.test_dashboard_data import dashboard_db
+
+__all__ = ["dashboard_db"]  # the shared warehouse fixture, imported for pytest
+
+DATA = Path(__file__).parent / "data" / "stats"
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    path = tmp_path / "search.duckdb"
+    ingest([DATA], path, workers=0)
+    return path
+
+
+def _ids(db: Path, f: HandFilter, search: HandSearch) -> list[int]:
+    """The hands found, as their positions in the file (1-based: hands A-I are 1-9)."""
+    with reader(db) as con:
+        found = search_hands(con, f, search=search)
+        index = dict(con.execute("SELECT hand_id, source_index FROM hands").fetchall())
+    return sorted(index[int(h)] for h in found["hand_id"])
+
+
+def test_search_by_each_criterion(db: Path) -> None:
+    every = HandFilter()
+    assert _ids(db, every, HandSearch()) == list(range(1, 10))
+    # Shown down: B, D, E, F, G; all in with cards to come: D and E.
+    assert _ids(db, every, HandSearch(showdown=True)) == [2, 4, 5, 6, 7]
+    assert _ids(db, every, HandSearch(showdown=False)) == [1, 3, 8, 9]
+    assert _ids(db, every, HandSearch(all_in=True)) == [4, 5]
+    # Cy showed down in D, E and F; Cy went all in in D (and was covered in E).
+    assert _ids(db, HandFilter(players=("Cy",)), HandSearch(showdown=True)) == [4, 5, 6]
+    # Categories shown: straight_flush (B, D, E, F, G) and fifteen_flush, seven_eight_flush.
+    best = categories_at_least("seveneight", "seven_eight_flush")
+    assert best == ("seven_eight_flush",)
+    assert _ids(db, every, HandSearch(categories=best)) == [7]  # Ann's 7c8c4c in G
+    # The pot: chips won from the pots (A: the blinds, 2 chips won by Bo).
+    assert _ids(db, every, HandSearch(max_pot=2)) == [1, 8]
+    assert _ids(db, every, HandSearch(min_pot=300)) == [4]  # D: 401
+    with pytest.raises(ValueError, match="unknown combination"):
+        HandSearch(combination="royal")
+
+
+def test_results_open_the_replayer_by_hex_id(db: Path) -> None:
+    with reader(db) as con:
+        found = search_hands(con, HandFilter(), search=HandSearch(all_in=True))
+    for hand_id, shown, link in zip(found["hand_id"], found["id"], found["replay"],
+                                    strict=True):
+        assert shown == hand_id_hex(int(hand_id))
+        assert link == f"replayer?hand={shown}"
+        assert parse_hand_id(shown) == int(hand_id)
+
+
+def test_notes_are_kept_found_and_survive_loading_again(db: Path) -> None:
+    with reader(db) as con:
+        first = int(search_hands(con, HandFilter(), search=HandSearch(all_in=True))
+                    ["hand_id"].iloc[0])
+    with writer(db) as con:
+        set_hand_note(con, first, HandNote(True, tags_from_text(" bluff, review,bluff ,"),
+                                           " check the call "))
+        set_player_note(con, "Cy", "raises light from late")
+    # Loading the same files again changes nothing and keeps the notes.
+    summary = ingest([DATA], db, workers=0)
+    assert summary.loaded == 0
+    with reader(db) as con:
+        assert hand_note(con, first) == HandNote(True, ("bluff", "review"), "check the call")
+        assert player_note(con, "Cy") == "raises light from late"
+        assert player_note(con, "Bo") == ""
+        tagged = tagged_hands(con)
+        assert list(tagged["hand_id"]) == [first] and tagged["game"].iloc[0] == "seveneight"
+        assert list(search_hands(con, HandFilter(), search=HandSearch(tag="review"))
+                    ["hand_id"]) == [first]
+        assert list(search_hands(con, HandFilter(), search=HandSearch(starred=True))
+                    ["hand_id"]) == [first]
+    # The report lists them.
+    from analytics.reports import build_report
+
+    with reader(db) as con:
+        report = build_report(con, HandFilter())
+    notes = report.tables()["hand_notes"]
+    assert list(notes["tags"]) == ["bluff, review"]
+    assert list(report.tables()["player_notes"]["player"]) == ["Cy"]
+    # An empty note forgets the hand.
+    con = open_writer(db)
+    try:
+        set_hand_note(con, first, HandNote())
+        assert hand_note(con, first).empty
+        assert tagged_hands(con).empty
+    finally:
+        con.close()
+
+
+def test_dashboard_search_finds_bigtwo_and_rummoli_hands(dashboard_db: Path) -> None:
+    with reader(dashboard_db) as con:
+        quads = search_hands(con, HandFilter(game="bigtwo"),
+                             search=HandSearch(combination="straight"))
+        straights = con.execute("SELECT count(DISTINCT hand_id) FROM seat_facts "
+                                "WHERE played_straight > 0").fetchall()[0][0]
+        pots = search_hands(con, HandFilter(), search=HandSearch(pot_won="TS"))
+        ts = con.execute("SELECT count(DISTINCT hand_id) FROM awards "
+                         "WHERE pot = 'TS' AND amount > 0").fetchall()[0][0]
+    assert len(quads) == min(straights, 500) and len(quads) > 0
+    assert len(pots) == min(ts, 500) and set(pots["game"]) <= {"rummoli"}

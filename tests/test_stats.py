@@ -1,0 +1,527 @@
+"""The player statistics (analytics/stats, stat_facts, stat_views) on hand-counted hands.
+
+tests/data/stats/seveneight.phhs holds nine 7 & 8 hands written by hand (a walk, a
+limped pot, a 3-bet, an all-in before round 2, a short all-in that does not reopen the
+betting, a c-bet, a bet into the raiser, a six-handed walk, a heads-up limped pot); the
+expected counts below were counted by hand from the actions, hand by hand (the letters
+name the hands as the file's comments do).  Big Two is checked against counts made in
+pandas from ``seats`` and ``actions`` (not from ``seat_facts``), and every statistic's
+count is checked to lie within its opportunities on simulated hands (hypothesis).
+"""
+
+from __future__ import annotations
+
+import itertools
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from scipy.stats import binomtest
+
+from analytics.simulate.bigtwo import simulate_bigtwo
+from analytics.simulate.rummoli import simulate_rummoli
+from analytics.simulate.seveneight import simulate_seveneight
+from analytics.stats import STATS, Kind, stat_columns, stats_of
+from analytics.stats.cells import cell_text, display_grid
+from analytics.stats.interval import ratio_interval, wilson_interval
+from analytics.warehouse import ingest, open_writer, reader
+from analytics.warehouse.stat_facts import STAT_COLUMNS_V9, fill_missing_stats
+from analytics.warehouse.stat_views import player_rows, stat_grid
+from analytics.warehouse.views import HandFilter
+from parsers import write_hands
+from parsers.knobs import Game
+
+DATA = Path(__file__).parent / "data" / "stats"
+
+# Counted by hand (see the module docstring): player -> column -> value.
+EXPECTED: dict[str, dict[str, int]] = {
+    "Ann": {"vpip": 3, "vpip_opps": 9, "pfr": 0, "pfr_opps": 9,
+            "three_bet": 0, "three_bet_opps": 3, "fold_to_three_bet": 0,
+            "fold_to_three_bet_opps": 0, "af_round1": 0, "af_round1_opps": 3,
+            "af_round2": 1, "af_round2_opps": 0, "af": 1, "af_opps": 3, "afq": 1,
+            "afq_opps": 12, "cbet": 0, "cbet_opps": 0, "fold_to_cbet": 0,
+            "fold_to_cbet_opps": 0, "wtsd": 1, "wtsd_opps": 3, "wsd": 1, "wsd_opps": 1,
+            "wwsr2": 1, "wwsr2_opps": 3, "up_high": 4, "up_high_opps": 9, "hands": 9},
+    "Bo": {"vpip": 3, "vpip_opps": 9, "pfr": 0, "pfr_opps": 9,
+           "three_bet": 0, "three_bet_opps": 3, "fold_to_three_bet": 0,
+           "fold_to_three_bet_opps": 0, "af_round1": 0, "af_round1_opps": 3,
+           "af_round2": 2, "af_round2_opps": 1, "af": 2, "af_opps": 4, "afq": 2,
+           "afq_opps": 9, "cbet": 0, "cbet_opps": 0, "fold_to_cbet": 0,
+           "fold_to_cbet_opps": 1, "wtsd": 3, "wtsd_opps": 5, "wsd": 1, "wsd_opps": 3,
+           "wwsr2": 2, "wwsr2_opps": 5, "up_high": 4, "up_high_opps": 9, "hands": 9},
+    "Cy": {"vpip": 5, "vpip_opps": 7, "pfr": 4, "pfr_opps": 7,
+           "three_bet": 0, "three_bet_opps": 0, "fold_to_three_bet": 1,
+           "fold_to_three_bet_opps": 2, "af_round1": 4, "af_round1_opps": 2,
+           "af_round2": 1, "af_round2_opps": 0, "af": 5, "af_opps": 2, "afq": 5,
+           "afq_opps": 11, "cbet": 1, "cbet_opps": 1, "fold_to_cbet": 0,
+           "fold_to_cbet_opps": 0, "wtsd": 3, "wtsd_opps": 4, "wsd": 3, "wsd_opps": 3,
+           "wwsr2": 3, "wwsr2_opps": 4, "up_high": 4, "up_high_opps": 7, "hands": 7},
+    "Dee": {"vpip": 5, "vpip_opps": 7, "pfr": 3, "pfr_opps": 7,
+            "three_bet": 2, "three_bet_opps": 4, "fold_to_three_bet": 0,
+            "fold_to_three_bet_opps": 0, "af_round1": 3, "af_round1_opps": 2,
+            "af_round2": 0, "af_round2_opps": 2, "af": 3, "af_opps": 4, "afq": 3,
+            "afq_opps": 10, "cbet": 0, "cbet_opps": 0, "fold_to_cbet": 1,
+            "fold_to_cbet_opps": 1, "wtsd": 3, "wtsd_opps": 4, "wsd": 0, "wsd_opps": 3,
+            "wwsr2": 0, "wwsr2_opps": 4, "up_high": 4, "up_high_opps": 7, "hands": 7},
+    # Hand H only: a fold each (Gus's two jacks give no up_high chance).
+    "Eve": {"vpip": 0, "afq": 0, "afq_opps": 1, "up_high": 0, "up_high_opps": 1},
+    "Fay": {"vpip": 0, "afq": 0, "afq_opps": 1, "up_high": 1, "up_high_opps": 1},
+    "Gus": {"vpip": 0, "afq": 0, "afq_opps": 1, "up_high": 0, "up_high_opps": 0},
+    "Hal": {"vpip": 0, "afq": 0, "afq_opps": 1, "up_high": 1, "up_high_opps": 1},
+}
+
+# Positions by hand (file order) and player, by the blinds and the button (seat N).
+POSITIONS = {
+    (1, "Ann"): "small blind", (1, "Bo"): "big blind", (1, "Cy"): "late",
+    (1, "Dee"): "button",
+    (8, "Eve"): "early", (8, "Fay"): "late", (8, "Gus"): "late", (8, "Hal"): "button",
+    (9, "Bo"): "big blind", (9, "Ann"): "small blind",
+}
+
+
+@pytest.fixture(scope="module")
+def stats_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    db = tmp_path_factory.mktemp("stats") / "stats.duckdb"
+    summary = ingest([DATA], db, workers=0)
+    assert summary.rejected == 0
+    return db
+
+
+def _cells(frame: pd.DataFrame, key: str = "player") -> dict[Any, dict[str, Any]]:
+    """The frame's rows by ``key``, as plain values."""
+    return {name: {str(column): value for column, value in row.items()}
+            for name, row in frame.set_index(key).to_dict("index").items()}
+
+
+def _grid(db: Path, **kwargs: Any) -> pd.DataFrame:
+    with reader(db) as con:
+        return stat_grid(con, HandFilter(), game="seveneight", **kwargs)
+
+
+def test_seveneight_counts_match_the_hand_counts(stats_db: Path) -> None:
+    grid = _cells(_grid(stats_db))
+    assert set(grid) == set(EXPECTED)
+    for player, expected in EXPECTED.items():
+        got = {column: int(grid[player][column]) for column in expected}
+        assert got == expected, player
+
+
+def test_the_grid_has_one_count_and_one_opps_column_per_statistic(stats_db: Path) -> None:
+    grid = _grid(stats_db)
+    names = list(stat_columns("seveneight"))
+    assert [c for c in grid.columns if c in names] == names
+    assert names[:4] == ["vpip", "vpip_opps", "pfr", "pfr_opps"]
+    # The table migration 10 created holds every stored definition's columns.
+    for game in (Game.SEVENEIGHT, Game.RUMMOLI):
+        assert set(stat_columns(game)) <= set(STAT_COLUMNS_V9)
+    assert tuple(names) == STAT_COLUMNS_V9[:len(names)]
+
+
+def test_positions_by_blinds_and_button(stats_db: Path) -> None:
+    with reader(stats_db) as con:
+        rows = con.execute("""
+            SELECT h.source_index, x.player, x.position FROM stat_facts x
+            JOIN hands h USING (hand_id)""").fetchall()
+    found = {(index, player): position for index, player, position in rows}
+    for key, position in POSITIONS.items():
+        assert found[key] == position, key
+    split = _grid(stats_db, split="position")
+    ann = _cells(split[split["player"] == "Ann"], "position")
+    # Ann: small blind in A-G (7 hands) and H, and in the heads-up hand I.
+    assert int(ann["small blind"]["vpip_opps"]) == 9
+
+
+def test_split_by_up_rank_and_stakes_add_up(stats_db: Path) -> None:
+    whole = _grid(stats_db).set_index("player")
+    for split in ("up_rank", "stakes", "position"):
+        parts = _grid(stats_db, split=split).groupby("player")[list(stat_columns(
+            "seveneight"))].sum()
+        pd.testing.assert_frame_equal(parts.astype("int64"),
+                                      whole[parts.columns].astype("int64"),
+                                      check_names=False)
+
+
+def test_results_in_big_blinds(stats_db: Path) -> None:
+    with reader(stats_db) as con:
+        seats = con.execute("""
+            SELECT s.player, s.net, coalesce(a.expected_net, s.net) AS adjusted
+            FROM seats s LEFT JOIN allin_results a USING (hand_id, seat)""").fetchdf()
+    grid = _cells(_grid(stats_db))
+    # Every hand's big blind is 2 chips (blinds 1/2, and 2/1 heads-up).
+    for player, rows in seats.groupby("player"):
+        hands = len(rows)
+        assert int(grid[player]["net"]) == int(rows["net"].sum())
+        assert grid[player]["bb_per_100"] == pytest.approx(
+            100 * rows["net"].sum() / 2 / hands)
+        assert grid[player]["allin_adj_bb_per_100"] == pytest.approx(
+            100 * rows["adjusted"].sum() / 2 / hands)
+    # Cy won the all-in of hand D (+201) but held the worse hand: adjusted below actual.
+    assert grid["Cy"]["allin_adj_bb_per_100"] < grid["Cy"]["bb_per_100"]
+
+
+def test_player_filter_and_dates(stats_db: Path) -> None:
+    with reader(stats_db) as con:
+        one = stat_grid(con, HandFilter(players=("Cy",)), game="seveneight")
+        early = stat_grid(con, HandFilter(date_to=pd.Timestamp("2026-11-02").date()),
+                          game="seveneight")
+    assert list(one["player"]) == ["Cy"]
+    # Hands A-D (1-2 November): Cy raised in C and D, folded to the 3-bet in C.
+    cy = _cells(early)["Cy"]
+    assert (cy["pfr"], cy["fold_to_three_bet"], cy["vpip_opps"]) == (2, 1, 4)
+
+
+def test_backfill_gives_the_rows_the_ingest_wrote(stats_db: Path, tmp_path: Path) -> None:
+    copy = tmp_path / "copy.duckdb"
+    copy.write_bytes(stats_db.read_bytes())
+    con = open_writer(copy)
+    try:
+        before = con.execute("SELECT * FROM stat_facts ORDER BY hand_id, seat").fetchdf()
+        con.execute("DELETE FROM stat_facts")
+        fill_missing_stats(con)
+        after = con.execute("SELECT * FROM stat_facts ORDER BY hand_id, seat").fetchdf()
+    finally:
+        con.close()
+    pd.testing.assert_frame_equal(before, after)
+
+
+def test_wilson_interval_matches_scipy() -> None:
+    for count, n in ((12, 40), (0, 7), (7, 7), (1, 1000), (500, 1000)):
+        low, high = wilson_interval([count], [n])
+        expected = binomtest(count, n).proportion_ci(0.95, method="wilson")
+        assert low[0] == pytest.approx(expected.low, abs=1e-9)
+        assert high[0] == pytest.approx(expected.high, abs=1e-9)
+    low, high = wilson_interval([0], [0])
+    assert np.isnan(low[0]) and np.isnan(high[0])
+
+
+def test_ratio_interval_maps_the_share_interval() -> None:
+    low, high = ratio_interval([12], [40])
+    share = binomtest(12, 52).proportion_ci(0.95, method="wilson")
+    assert low[0] == pytest.approx(share.low / (1 - share.low))
+    assert high[0] == pytest.approx(share.high / (1 - share.high))
+    assert low[0] < 12 / 40 < high[0]
+    assert np.isinf(ratio_interval([5], [0])[1][0])
+
+
+def test_cells_text_and_grey() -> None:
+    assert cell_text(12, 40, Kind.RATE) == "12/40 (30%)"
+    assert cell_text(12, 40, Kind.RATIO) == "12/40 (0.30)"
+    assert cell_text(3, 0, Kind.RATIO) == "3/0 (∞)"
+    assert cell_text(0, 0, Kind.RATE) == "0/0"
+    grid = pd.DataFrame({"player": ["a", "b"], "vpip": [12, 3], "vpip_opps": [40, 29],
+                         "af": [20, 5], "af_opps": [10, 5]})
+    vpip, af = (s for s in STATS[Game.SEVENEIGHT] if s.name in ("vpip", "af"))
+    cells, tips, grey = display_grid(grid, [vpip, af])
+    assert list(cells["vpip"]) == ["12/40 (30%)", "3/29 (10%)"]
+    assert list(grey["vpip"]) == [False, True]
+    assert list(grey["af"]) == [False, True]  # 30 actions counted, then 10
+    assert str(tips["vpip"].iloc[0]).startswith("95% interval 18.1% to 45.4%")
+
+
+@pytest.fixture(scope="module")
+def bigtwo_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("bigtwo")
+    write_hands(simulate_bigtwo(60, 4, 11), folder / "bigtwo.phhs")
+    write_hands(simulate_bigtwo(40, 3, 12), folder / "bigtwo3.phhs")
+    ingest([folder], folder / "b2.duckdb", workers=0)
+    return folder / "b2.duckdb"
+
+
+def test_bigtwo_against_counts_from_seats_and_actions(bigtwo_db: Path) -> None:
+    with reader(bigtwo_db) as con:
+        grid = stat_grid(con, HandFilter(), game="bigtwo", fry_threshold=6)
+        seats = con.execute("SELECT hand_id, seat, player, place, net FROM seats").fetchdf()
+        acts = con.execute("""SELECT hand_id, CASE WHEN verb = 'dh' THEN target ELSE actor END
+                              AS seat, verb, cards FROM actions
+                              WHERE verb IN ('dh', 'pl')""").fetchdf()
+    acts["n"] = acts["cards"].str.len() // 2
+    acts["twos"] = acts["cards"].str.count("2")
+    dealt = acts[acts["verb"] == "dh"].groupby(["hand_id", "seat"])["n"].sum()
+    played = acts[acts["verb"] == "pl"].groupby(["hand_id", "seat"]).agg(
+        n=("n", "sum"), twos=("twos", "sum"), five=("n", lambda s: int((s == 5).sum())))
+    seats = seats.set_index(["hand_id", "seat"])
+    seats["left"] = dealt.reindex(seats.index).fillna(0) - played["n"].reindex(
+        seats.index).fillna(0)
+    seats["twos"] = played["twos"].reindex(seats.index).fillna(0)
+    seats["five"] = played["five"].reindex(seats.index).fillna(0)
+    by_player = _cells(grid)
+    for player, rows in seats.groupby("player"):
+        games = len(rows)
+        expected = {
+            "win_rate": int((rows["place"] == 1).sum()), "win_rate_opps": games,
+            "cards_left": int(rows["left"].sum()), "fry": int((rows["left"] >= 6).sum()),
+            "place_2": int((rows["place"] == 2).sum()),
+            "not_out": int(rows["place"].isna().sum()),
+            "twos": int(rows["twos"].sum()), "five_card": int(rows["five"].sum()),
+            "points": int(rows["net"].sum()), "games": games,
+            "wins": int((rows["place"] == 1).sum()),
+        }
+        got = {column: int(by_player[player][column]) for column in expected}
+        assert got == expected, player
+    assert grid["fry"].sum() > 0  # the threshold of 6 is reached in some game
+
+
+def test_player_rows_joins_extra_columns(bigtwo_db: Path) -> None:
+    def extra(con: duckdb.DuckDBPyConnection, f: HandFilter) -> pd.DataFrame:
+        return con.execute("SELECT player, count(*) AS seats_seen FROM seats "
+                           "GROUP BY player").fetchdf()
+
+    with reader(bigtwo_db) as con:
+        rows = player_rows(con, HandFilter(), game="bigtwo", extras=[extra])
+    assert (rows["seats_seen"] == rows["games"]).all()
+
+
+def test_unknown_game_and_split_are_refused(stats_db: Path) -> None:
+    with pytest.raises(ValueError, match="no statistics"):
+        stats_of("poker")
+    with reader(stats_db) as con, pytest.raises(ValueError, match="unknown split"):
+        stat_grid(con, HandFilter(), game="seveneight", split="x; DROP TABLE hands")
+
+
+@settings(max_examples=4, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 10_000), players=st.integers(2, 6),
+       variant=st.sampled_from(["N78", "P78", "F78"]))
+def test_counts_never_exceed_opportunities(tmp_path_factory: pytest.TempPathFactory,
+                                           seed: int, players: int, variant: str) -> None:
+    folder = tmp_path_factory.mktemp("sim")
+    write_hands(simulate_seveneight(120, players, seed, variant=variant),
+                folder / "s.phhs")
+    write_hands(simulate_bigtwo(20, min(players + 1, 4), seed), folder / "b.phhs")
+    write_hands(simulate_rummoli(15, max(players, 3), seed), folder / "r.phhs")
+    ingest([folder], folder / "s.duckdb", workers=0)
+    with reader(folder / "s.duckdb") as con:
+        for game in (Game.SEVENEIGHT, Game.BIGTWO, Game.RUMMOLI):
+            grid = stat_grid(con, HandFilter(), game=game)
+            assert len(grid) > 0
+            for stat in stats_of(game):
+                count, opps = grid[stat.name], grid[stat.opps_column]
+                if stat.kind is Kind.RATE:
+                    assert (count >= 0).all() and (count <= opps).all(), stat.name
+                else:
+                    assert (opps >= 0).all(), stat.name
+            rows = con.execute("SELECT * FROM stat_facts").fetchdf()
+            for stat in (*stats_of(Game.SEVENEIGHT), *stats_of(Game.RUMMOLI)):
+                if stat.kind is Kind.RATE:
+                    assert (rows[stat.name] <= rows[stat.opps_column]).all(), stat.name
+
+
+def test_cli_writes_one_row_per_player(stats_db: Path, tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from analytics.cli import app
+
+    out = tmp_path / "stats.csv"
+    result = CliRunner().invoke(app, ["stats", "seveneight", "--db", str(stats_db),
+                                      "--from", "2026-11-01", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    rows = pd.read_csv(out)
+    assert list(rows.columns[:5]) == ["player", "vpip", "vpip_opps", "pfr", "pfr_opps"]
+    assert {"bb_per_100", "allin_adj_bb_per_100", "hands"} <= set(rows.columns)
+    assert int(_cells(rows)["Dee"]["three_bet"]) == EXPECTED["Dee"]["three_bet"]
+    printed = CliRunner().invoke(app, ["stats", "seveneight", "--db", str(stats_db),
+                                       "--player", "Cy"])
+    assert printed.exit_code == 0, printed.output
+    assert "5/7 (71%)" in printed.output  # Cy's vpip
+    refused = CliRunner().invoke(app, ["stats", "seveneight", "--db", str(stats_db),
+                                       "--out", str(tmp_path / "x.txt")])
+    assert refused.exit_code == 2
+
+
+def test_migration_9_backfills_a_database_held_before(stats_db: Path, tmp_path: Path) -> None:
+    """A database at version 8 (no stat_facts) gets the table, filled for every hand held,
+    when a writer opens it."""
+    copy = tmp_path / "old.duckdb"
+    copy.write_bytes(stats_db.read_bytes())
+    with duckdb.connect(str(copy)) as con:
+        expected = con.execute("SELECT * FROM stat_facts ORDER BY hand_id, seat").fetchdf()
+        con.execute("DROP TABLE stat_facts")
+        for table in ("hand_notes", "player_notes"):  # migration 11's, after it
+            con.execute(f"DROP TABLE {table}")
+        con.execute("DELETE FROM schema_version WHERE version >= 9")
+    open_writer(copy).close()
+    with reader(copy) as con:
+        got = con.execute("SELECT * FROM stat_facts ORDER BY hand_id, seat").fetchdf()
+    pd.testing.assert_frame_equal(got, expected)
+
+
+RANK_ORDER = "23456789TJQKA"
+
+
+def _rummoli_recount(paths: list[Path]) -> dict[str, dict[str, int]]:
+    """Rummoli's counts per player, recounted in Python from the parsed rounds and the
+    engine's awards (not from the warehouse's SQL)."""
+    from analytics.rules import replay
+    from analytics.stats.rummoli import PAY_CARDS
+    from parsers import read_hands
+    from parsers.model import Verb
+
+    totals: dict[str, dict[str, int]] = {}
+    for path in paths:
+        for hand in read_hands(path):
+            outcome = replay(hand)
+            seats = range(1, hand.num_players + 1)
+            row = {seat: dict.fromkeys(
+                ("rounds", "dealt", "raises", "calls", "showdown", "poker_won", "exchanged",
+                 "choice", "bid", "asked", "won_auctions", "bids", "auction_net", "laying",
+                 "pay", "stops", "held", "laid", "paid", "rummoli"), 0) for seat in seats}
+            widow = 0
+            raised = False
+            laid: list[tuple[int, str]] = []
+            for action in hand.actions:
+                verb, actor = action.verb, action.actor
+                cards = "".join(str(card) for card in action.cards)
+                if verb is Verb.DEAL_HOLE:
+                    row[action.target or 0]["dealt"] = 1
+                    row[action.target or 0]["held"] += len(action.cards)
+                elif verb is Verb.DEAL_WIDOW:
+                    widow += len(action.cards)
+                elif verb is Verb.BET_RAISE:
+                    row[actor]["raises"] += 1
+                    raised = True
+                elif verb is Verb.CHECK_CALL and raised:
+                    row[actor]["calls"] += 1
+                elif verb is Verb.SHOW_MUCK:
+                    row[actor]["showdown"] = 1
+                elif verb in (Verb.EXCHANGE, Verb.PASS_WIDOW):
+                    row[actor]["choice"] += 1
+                    row[actor]["exchanged"] += verb is Verb.EXCHANGE
+                elif verb in (Verb.BID, Verb.BID_PASS, Verb.AUCTION_WIN):
+                    row[actor]["asked"] = 1
+                    row[actor]["bid"] |= verb is Verb.BID
+                    if verb is Verb.AUCTION_WIN:
+                        row[actor]["won_auctions"] += 1
+                        row[actor]["bids"] += action.amount or 0
+                elif verb is Verb.PLAY:
+                    laid.append((actor, cards))
+                    row[actor]["laid"] += 1
+                    row[actor]["pay"] += cards in PAY_CARDS
+            for (actor, card), (_, following) in itertools.pairwise(laid):
+                follows = (following[1] == card[1]
+                           and RANK_ORDER.index(following[0]) == RANK_ORDER.index(card[0]) + 1)
+                row[actor]["stops"] += not follows
+            for seat in seats:
+                if row[seat]["exchanged"] or row[seat]["won_auctions"]:
+                    row[seat]["held"] = widow
+            for award in outcome.awards:
+                seat_row = row[award.player]  # awards name players 1..N
+                if award.pot.startswith(("poker", "finale")):
+                    seat_row["poker_won"] += award.amount
+                elif award.pot == "rummoli":
+                    seat_row["rummoli"] += award.amount
+                elif award.pot == "auction":
+                    seat_row["auction_net"] += award.amount
+                elif award.pot in ("payments", "impasse") and award.amount < 0:
+                    seat_row["paid"] -= award.amount
+            for seat in seats:
+                r = row[seat]
+                laying = int(hand.finale_pot is None and bool(r["dealt"]))
+                counts = {
+                    "vpip": int(r["raises"] + r["calls"] > 0), "vpip_opps": r["dealt"],
+                    "raise": int(r["raises"] > 0), "raise_opps": r["dealt"],
+                    "poker_pot_won": int(r["poker_won"] > 0), "poker_pot_won_opps": r["dealt"],
+                    "wsd": int(bool(r["showdown"]) and r["poker_won"] > 0),
+                    "wsd_opps": r["showdown"],
+                    "widow_exchange": r["exchanged"], "widow_exchange_opps": r["choice"],
+                    "auction_bid": r["bid"], "auction_bid_opps": r["asked"],
+                    "winning_bid": r["bids"], "winning_bid_opps": r["won_auctions"],
+                    "widow_net": r["auction_net"], "widow_net_opps": r["dealt"],
+                    "pay_cards": r["pay"], "pay_cards_opps": laying,
+                    "stops": r["stops"], "stops_opps": laying,
+                    "cards_left": r["held"] - r["laid"], "cards_left_opps": laying,
+                    "chips_paid": r["paid"], "chips_paid_opps": laying,
+                    "rummoli_pot": int(r["rummoli"] > 0), "rummoli_pot_opps": laying,
+                    "rounds": 1,
+                }
+                player = totals.setdefault(hand.player_name(seat), {})
+                for name, value in counts.items():
+                    player[name] = player.get(name, 0) + int(value)
+    return totals
+
+
+def test_rummoli_counts_match_a_recount_of_the_rounds(tmp_path: Path) -> None:
+    samples = Path(__file__).resolve().parents[1] / "data" / "samples"
+    paths = sorted(samples.glob("rummoli-*.phhs"))
+    db = tmp_path / "rummoli.duckdb"
+    ingest(paths, db, workers=0)
+    with reader(db) as con:
+        grid = _cells(stat_grid(con, HandFilter(), game="rummoli"))
+    expected = _rummoli_recount(paths)
+    assert set(grid) == set(expected)
+    for player, counts in expected.items():
+        got = {name: int(grid[player][name]) for name in counts}
+        assert got == counts, player
+    # The samples exercise every family: showdowns, exchanges, auctions, stops.
+    for name in ("wsd_opps", "widow_exchange", "auction_bid", "winning_bid", "stops"):
+        assert sum(counts[name] for counts in expected.values()) > 0, name
+
+
+def test_results_over_time_by_hand_and_by_date(stats_db: Path) -> None:
+    from analytics.warehouse.stat_views import results_over_time
+
+    with reader(stats_db) as con:
+        by_hand = results_over_time(con, HandFilter(players=("Cy",)), game="seveneight")
+        by_day = results_over_time(con, HandFilter(players=("Cy",)), game="seveneight",
+                                   by="date")
+        nets = con.execute("""
+            SELECT s.net, sh.hand_id IS NOT NULL AS shown FROM seats s
+            JOIN hands h USING (hand_id)
+            LEFT JOIN (SELECT DISTINCT hand_id, actor FROM actions WHERE verb = 'sm') sh
+              ON sh.hand_id = s.hand_id AND sh.actor = s.seat
+            WHERE s.player = 'Cy' ORDER BY h.source_index""").fetchall()
+    # Cy's hands A-G in big blinds (2 chips): 0, -1, -3, +100.5 (D), +6 (E), +11.5 (F), 0.
+    assert [net / 2 for net, _ in nets] == [0, -1, -3, 100.5, 6, 11.5, 0]
+    assert list(by_hand["hand_no"]) == list(range(1, 8))
+    assert list(by_hand["actual"]) == list(np.cumsum([net / 2 for net, _ in nets]))
+    assert list(by_hand["showdown"]) == list(
+        np.cumsum([net / 2 if shown else 0 for net, shown in nets]))
+    assert list(by_hand["no_showdown"]) == list(
+        np.cumsum([0 if shown else net / 2 for net, shown in nets]))
+    # Hand D was all in before round 2: Cy's adjusted result there is his expected one.
+    assert by_hand["adjusted"].iloc[3] == pytest.approx(-4 + (-159.11790780141843) / 2)
+    assert by_day["actual"].iloc[-1] == by_hand["actual"].iloc[-1]
+    assert list(by_day["hands"]) == [2, 4, 6, 7]  # 1-4 November
+    with reader(stats_db) as con:
+        few = results_over_time(con, HandFilter(), game="seveneight", points=3, top=2)
+    assert set(few["player"]) == {"Ann", "Bo"}  # nine hands each: the most
+    assert list(few[few["player"] == "Ann"]["hand_no"]) == [3, 6, 9]
+
+
+@pytest.mark.parametrize("gap", [2, 30])
+def test_sessions_match_a_recount_of_the_hands(tmp_path: Path, gap: int) -> None:
+    from analytics.warehouse.stat_views import player_sessions
+
+    sample = Path(__file__).resolve().parents[1] / "data" / "samples" / "seveneight-nl-6max.phhs"
+    db = tmp_path / "sessions.duckdb"
+    ingest([sample], db, workers=0)
+    with reader(db) as con:
+        got = player_sessions(con, HandFilter(), game="seveneight", gap_minutes=gap,
+                              limit=100_000)
+        seats = con.execute("""
+            SELECT s.player, coalesce(h.game_id, h.table_name, h.source_file) AS place,
+                   h.played_on + h.played_time AS played_at, h.source_index, s.net
+            FROM seats s JOIN hands h USING (hand_id)""").fetchdf()
+    expected = []
+    for (player, place), rows in seats.groupby(["player", "place"]):
+        rows = rows.sort_values(["played_at", "source_index"])
+        gaps = rows["played_at"].diff().dt.total_seconds() > gap * 60
+        for _, part in rows.groupby(gaps.cumsum()):
+            start, end = part["played_at"].min(), part["played_at"].max()
+            expected.append((player, place, start, len(part), int(part["net"].sum()),
+                             int(max(part["net"].max(), 0)), int(min(part["net"].min(), 0)),
+                             round((end - start).total_seconds() / 60, 6)))
+    found = sorted(zip(got["player"], got["place"], got["start"], got["hands"], got["net"],
+                       got["biggest_win"], got["biggest_loss"], got["minutes"].round(6),
+                       strict=True))
+    assert found == sorted(expected)
+    # The simulator's clock moves 40-180 s a hand: a 2-minute gap splits the evenings,
+    # 30 minutes keeps each player's evening at a table whole.
+    places = seats.groupby(["player", "place"]).ngroups
+    assert len(got) > places if gap == 2 else len(got) < 3 * places
+    hourly = got.dropna(subset=["net_per_hour"])
+    assert np.allclose(hourly["net_per_hour"], hourly["net"] * 60 / hourly["minutes"])
