@@ -367,12 +367,12 @@ def build_report(con: duckdb.DuckDBPyConnection, f: HandFilter, *,
     )]
     results = views.results_by_level(con, f)
     types = tables["hand_types"]
-    for game in ("seveneight", "bigtwo", "rummoli"):
-        if game in games:
-            sections.append(_SECTIONS[game](con, f, results, types))
-        if game == "bigtwo" and game in games:
+    ordered = [game for game in _SECTIONS if game in games]  # 7 & 8, Big Two, Rummoli
+    for game in ordered:
+        sections.append(_SECTIONS[game](con, f, results, types))
+        if game == "bigtwo":
             sections.append(_score_keeper_section(con, f))
-    sections.extend(statistics_sections(con, f, games))
+    sections.extend(statistics_sections(con, f, ordered))
     sections.extend(notes_sections(con))
     return Report(title, f.describe(), dt.datetime.now().replace(microsecond=0), sections)
 

@@ -462,8 +462,14 @@ def test_replayer_nets_and_chips_put_in(con: duckdb.DuckDBPyConnection,
 def test_the_report_shows_the_same_numbers(con: duckdb.DuckDBPyConnection,
                                            seats: pd.DataFrame) -> None:
     report = reports.build_report(con, EVERYONE)
-    assert [s.title for s in report.sections] == ["Overview", "7 & 8", "Big Two", "Rummoli"]
+    assert [s.title for s in report.sections] == [
+        "Overview", "7 & 8", "Big Two", "Big Two score keeper", "Rummoli",
+        "Statistics: 7 & 8", "Statistics: Big Two", "Statistics: Rummoli"]
     tables = report.tables()
+    dealt = seats[seats["game"] == "seveneight"].groupby("player").size()
+    grid = tables["seveneight_statistics"].set_index("player")
+    for player, count in dealt.items():  # vpip's opportunities: every hand dealt him
+        assert int(grid.at[player, "vpip_opps"]) == int(count), player
     rates = tables["Win rates (big blinds per 100 hands)"].set_index("player")
     for player, value in _bb_per_100(seats[seats["game"] == "seveneight"]).items():
         assert abs(float(_at(rates, player, "big blinds per 100 hands")) - value) <= 0.005

@@ -490,3 +490,27 @@ def test_upload_page_loads_a_sheet(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     table = at.dataframe[0].value
     assert list(table["file"]) == ["upload: 2023-03-03.txt"]
     assert list(table["loaded"]) == [10]
+
+
+@pytest.mark.parametrize("name", EXAMPLES)
+def test_stats_command_has_the_score_keepers_columns(tmp_path: Path, name: str) -> None:
+    """``handlab stats bigtwo --out`` carries issue #29's columns, each player's row the
+    published summary's (the ``*`` table row is the summary's own, not a player's)."""
+    from analytics.cli import app
+
+    db = tmp_path / "w.duckdb"
+    ingest([SHEETS / name], db, workers=0)
+    out = tmp_path / "stats.csv"
+    result = CliRunner().invoke(app, ["stats", "bigtwo", "--db", str(db), "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    with open(out, encoding="utf-8", newline="") as stream:
+        rows = {row["player"]: row for row in csv.DictReader(stream)}
+    theirs = {row["name"]: row for row in published(name) if row["name"] != "*"}
+    assert set(rows) == set(theirs)
+    for player, row in theirs.items():
+        for column in SUMMARY_COLUMNS[1:]:
+            got, expected = rows[player][column], row[column]
+            if column == "is_regular":
+                assert got == expected, (player, column)
+            else:
+                assert float(got) == float(expected), (player, column, got, expected)

@@ -24,11 +24,22 @@ from analytics.stats.definitions import (
     Stat,
     stats_of,
 )
+from analytics.warehouse.scores import SUMMARY_COLUMNS, bigtwo_score_summary
 from analytics.warehouse.views import HandFilter, facts_where
 from parsers.knobs import Game
 
-__all__ = ["BY", "SESSION_GAP_MINUTES", "UNITS", "Extra", "player_rows", "player_sessions",
-           "results_over_time", "stat_grid"]
+__all__ = [
+    "BY",
+    "GAME_EXTRAS",
+    "SESSION_GAP_MINUTES",
+    "UNITS",
+    "Extra",
+    "player_rows",
+    "player_sessions",
+    "results_over_time",
+    "score_keeper_columns",
+    "stat_grid",
+]
 
 Extra = Callable[[duckdb.DuckDBPyConnection, HandFilter], pd.DataFrame]
 """More columns for a game's per-player rows: a question answering one row per ``player``."""
@@ -76,20 +87,34 @@ def stat_grid(con: duckdb.DuckDBPyConnection, f: HandFilter, *, game: Game | str
     return con.execute(sql, _named(sql, params)).fetchdf()
 
 
+def score_keeper_columns(con: duckdb.DuckDBPyConnection, f: HandFilter) -> pd.DataFrame:
+    """Big Two as a score keeper counts it (:func:`scores.bigtwo_score_summary`), one row per
+    player without the table's ``*`` row: ``game_count``, ``win_count``, ``fry_count``,
+    ``real_losses``, ``net_score``, the fractions and per-game values, ``is_regular``."""
+    summary = bigtwo_score_summary(con, f)
+    summary = summary[summary["name"] != "*"].rename(columns={"name": "player"})
+    return summary[["player", *(c for c in SUMMARY_COLUMNS if c != "name")]]
+
+
+GAME_EXTRAS: Final[dict[Game, tuple[Extra, ...]]] = {Game.BIGTWO: (score_keeper_columns,)}
+"""The columns each game's row has beyond its statistics grid (issue #29's score keeper's
+for Big Two)."""
+
+
 def player_rows(con: duckdb.DuckDBPyConnection, f: HandFilter, *, game: Game | str,
-                fry_threshold: int = FRY_THRESHOLD, extras: Sequence[Extra] = ()
+                fry_threshold: int = FRY_THRESHOLD, extras: Sequence[Extra] | None = None
                 ) -> pd.DataFrame:
     """One row per player of ``game``: the statistics grid, then the columns of each of
-    ``extras`` joined on the player (a player an extra does not know gets empty cells)."""
+    ``extras`` (by default the game's :data:`GAME_EXTRAS`) joined on the player (a player
+    an extra does not know gets empty cells)."""
     rows = stat_grid(con, f, game=game, fry_threshold=fry_threshold)
-    for extra in extras:
+    for extra in GAME_EXTRAS.get(Game(game), ()) if extras is None else extras:
         more = extra(con, f)
         clash = (set(more.columns) - {"player"}) & set(rows.columns)
         if clash:
             raise ValueError(f"extra columns clash with the grid's: {sorted(clash)}")
         rows = rows.merge(more, on="player", how="left")
     return rows
-
 
 
 BY: Final = {"hand": "hand_no", "date": "day"}
