@@ -29,7 +29,7 @@ from parsers.knobs import (
 )
 from parsers.model import DEALER, Action, HandHistory, Verb
 
-__all__ = ["NAMES", "random_rules", "simulate_bigtwo"]
+__all__ = ["NAMES", "deal_hands", "random_rules", "simulate_bigtwo"]
 
 NAMES: Final = ("Ann", "Bo", "Cy", "Dee", "Eli", "Fay", "Gus", "Hal", "Ivy", "Jo", "Kim", "Lu")
 """The recurring players; each match seats a few of them."""
@@ -56,7 +56,7 @@ def random_rules(rng: random.Random) -> BigTwoRules:
     )
 
 
-def _deal(rng: random.Random, players: int, rules: BigTwoRules) -> list[list[Card]]:
+def deal_hands(rng: random.Random, players: int, rules: BigTwoRules) -> list[list[Card]]:
     """Shuffle and deal; with ``deal = "all"`` the leftovers go to the holder of the lead card."""
     deck = list(DECK)
     rng.shuffle(deck)
@@ -155,7 +155,7 @@ def _one_game(rng: random.Random, rules: BigTwoRules, bots: Sequence[BigTwoBot],
     state = BigTwoState(rules, players)
     order = card_order(rules)
     actions: list[Action] = []
-    for player, cards in enumerate(_deal(rng, players, rules), start=1):
+    for player, cards in enumerate(deal_hands(rng, players, rules), start=1):
         ordered = tuple(sorted(cards, key=order.__getitem__))
         state.deal(player, ordered)
         actions.append(Action(DEALER, Verb.DEAL_HOLE, cards=ordered, target=player))
