@@ -193,6 +193,10 @@ class HandInProgress:
             raise StepRefused(error.message) from None
         return hand
 
+    def holding(self, player: int) -> tuple[Card, ...]:
+        """The cards ``player`` holds now as recorded (``??`` where unknown)."""
+        return _holding(self.state(), player)
+
     def reveal(self, player: int, cards: Sequence[Card]) -> tuple[Action, ...]:
         """The actions with ``player``'s unknown (``??``) dealt cards named ``cards``, in the
         order he was dealt them: at a physical table cards stay hidden until shown."""

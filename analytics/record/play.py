@@ -129,22 +129,24 @@ class SeatView:
     me: int | None
 
 
-def seat_view(hand: HandInProgress, seat: int) -> SeatView:
-    """The hand in progress as the person in 0-based ``seat`` sees it."""
-    me = player_of_seat(hand, seat)
+def seat_view(hand: HandInProgress, seat: int | None) -> SeatView:
+    """The hand in progress as the person in 0-based ``seat`` sees it (None: as the recorder
+    of a live game sees it, every card entered)."""
+    me = player_of_seat(hand, seat) if seat is not None else None
+    everything = seat is None
     state = hand.state()
     names = hand.header.players or ()
     if isinstance(state, SevenEightState):
         betting = state.betting
         stacks = tuple(betting.stacks) if betting is not None else tuple(state.stacks)
         cards = tuple(
-            tuple(holes) if player + 1 == me or state.shown[player] is not None
+            tuple(holes) if everything or player + 1 == me or state.shown[player] is not None
             else tuple(card if card is state.up_cards[player] else UNKNOWN for card in holes)
             for player, holes in enumerate(state.holes))
         return SeatView(names, cards, tuple(state.up_cards), stacks, tuple(state.in_hand),
                         state.pot, (), None, me)
     counts = tuple(state.card_count(p) for p in range(1, state.players + 1))
-    cards = tuple(state.cards_of(p) if p == me else (UNKNOWN,) * counts[p - 1]
+    cards = tuple(state.cards_of(p) if everything or p == me else (UNKNOWN,) * counts[p - 1]
                   for p in range(1, state.players + 1))
     starting = hand.header.starting_stacks or (0,) * state.players
     return SeatView(names, cards, (None,) * state.players, tuple(starting),

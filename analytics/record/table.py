@@ -26,6 +26,7 @@ from analytics.record.hand import HandInProgress, NextStep, StepKind, StepRefuse
 from analytics.record.journal import JournalError, append_entry, read_entries
 from analytics.rules.base import Outcome
 from analytics.simulate.seveneight import blinds_in_order
+from analytics.warehouse.connection import project_root
 from parsers.actions import ActionSyntaxError, parse_action
 from parsers.cards import Card
 from parsers.errors import HandlabError
@@ -35,11 +36,20 @@ from parsers.model import Action, GameRules, HandHistory
 from parsers.reader import loads_hands
 from parsers.writer import dumps_hand, format_action
 
-__all__ = ["DEFAULT_FOLDER", "FiledHand", "RecordedTable", "TableSetup", "bigtwo_setup",
-           "seveneight_setup", "table_names"]
+__all__ = ["DEFAULT_FOLDER", "FOLDER_VAR", "FiledHand", "RecordedTable", "TableSetup",
+           "bigtwo_setup", "recorded_folder", "seveneight_setup", "table_names"]
 
 DEFAULT_FOLDER: Final = Path("data") / "recorded"
 """Where tables are kept, relative to the project root."""
+
+FOLDER_VAR: Final = "HANDLAB_RECORDED"
+"""The environment variable naming another folder for the tables."""
+
+
+def recorded_folder() -> Path:
+    """The folder of the tables: ``$HANDLAB_RECORDED``, else ``data/recorded/``."""
+    env = os.environ.get(FOLDER_VAR)
+    return Path(env) if env else project_root() / DEFAULT_FOLDER
 
 _NAME: Final = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,39}")
 
@@ -133,7 +143,7 @@ def bigtwo_setup(name: str, players: Sequence[str], rules: BigTwoRules | None = 
                       (0,) * len(players), bots=tuple(bots), seed=secrets.randbits(48))
 
 
-def table_names(folder: Path = DEFAULT_FOLDER) -> list[str]:
+def table_names(folder: Path) -> list[str]:
     """The tables kept in ``folder``, by name."""
     return sorted(path.stem for path in folder.glob("*.journal")) if folder.is_dir() else []
 
