@@ -113,6 +113,15 @@ def draw_filed(filed: FiledHand) -> None:
 _SUIT_FACES: Final = {"s": "♠", "h": ":red[♥]", "d": ":red[♦]", "c": "♣"}
 
 
+def _toggle(key: str, text: str) -> None:
+    """Pick ``text`` or drop it (a button's callback: it runs before the rerun draws)."""
+    picked: list[str] = st.session_state.setdefault(key, [])
+    if text in picked:
+        picked.remove(text)
+    else:
+        picked.append(text)
+
+
 def _card_picker(label: str, options: Sequence[Card], count: int, key: str) -> list[Card]:
     """A grid of the 52 cards (a row per suit): a click picks or drops a card; only
     ``options`` can be picked, at most ``count`` of them."""
@@ -126,14 +135,9 @@ def _card_picker(label: str, options: Sequence[Card], count: int, key: str) -> l
             chosen = text in picked
             usable = chosen or (text in allowed and len(picked) < count)
             shown = ("10" if rank == "T" else rank) + face
-            if column.button(shown, key=f"{key}-{text}", disabled=not usable,
-                             type="primary" if chosen else "secondary",
-                             width="stretch"):
-                if chosen:
-                    picked.remove(text)
-                else:
-                    picked.append(text)
-                st.rerun()
+            column.button(shown, key=f"{key}-{text}", disabled=not usable,
+                          type="primary" if chosen else "secondary", width="stretch",
+                          on_click=_toggle, args=(f"{key}-picked", text))
     return [parse_card(text) for text in picked]
 
 
@@ -158,7 +162,7 @@ def draw_step(table: RecordedTable, step: NextStep, *, seat_player: int | None =
             st.caption(f"The {len(unseen)} cards left in the deck.")
         left, right = st.columns(2)
         if left.button("Deal these cards", key=f"{base}-dealgo", type="primary",
-                       disabled=not cards):
+                       disabled=len(cards) != step.deal_count):
             take(table, lambda: table.record(deal_action(step.player, cards)))
         if not isinstance(hand.header.rules, BigTwoRules) and right.button(
                 "Face down (??)", key=f"{base}-dealhidden"):
@@ -247,12 +251,15 @@ def _bigtwo_play(table: RecordedTable, step: NextStep, who: str, base: str) -> N
         take(table, _doing(table, Action(step.player, Verb.PASS)))
 
 
-def bigtwo_knobs(key: str) -> BigTwoRules:
-    """The Big Two knobs a table is set up with (the others keep RULES.md's defaults)."""
+def bigtwo_knobs(key: str, *, deal_knob: bool = True) -> BigTwoRules:
+    """The Big Two knobs a table is set up with (the others keep RULES.md's defaults).
+    Without ``deal_knob`` every player is dealt 13 (the Record page: a deal of the whole
+    deck to three players gives one of them a card more, which its picker does not ask)."""
     left, middle, right = st.columns(3)
     scoring = left.selectbox("Scoring", list(BigTwoScoring), format_func=str,
                              key=f"{key}-scoring")
-    deal = middle.selectbox("Deal", list(BigTwoDeal), format_func=str, key=f"{key}-deal")
+    deal = (middle.selectbox("Deal", list(BigTwoDeal), format_func=str, key=f"{key}-deal")
+            if deal_knob else BigTwoDeal.THIRTEEN)
     lead = right.selectbox("Lead card", ("3d", "3c"), key=f"{key}-lead")
     four = st.checkbox("Four-card plays", key=f"{key}-four")
     return BigTwoRules(deal=deal or BigTwoDeal.THIRTEEN, lead_card=lead or "3d",

@@ -115,7 +115,8 @@ def _play(table: RecordedTable) -> None:
         if hand is None:
             break
         with board.container():
-            recording.draw_view(seat_view(hand, 0), step, title=f"Hand {table.number}")
+            recording.draw_view(seat_view(hand, 0), step,
+                                title=f"Hand {table.number} · step {len(hand.actions) + 1}")
         action = automatic_action(table, rng)
         if action is None:
             break

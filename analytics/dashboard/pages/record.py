@@ -39,7 +39,7 @@ def _new_table_form() -> TableSetup | None:
         big = int(last.number_input("Big blind", 1, 10**6, 2, key="record_big"))
         ante = int(st.number_input("Ante", 0, 10**6, 0, key="record_ante"))
     else:
-        rules = recording.bigtwo_knobs("record")
+        rules = recording.bigtwo_knobs("record", deal_knob=False)
     if st.button("Start the table", type="primary", key="record_start",
                  disabled=not name or len(players) < 2):
         try:
@@ -96,7 +96,8 @@ def _record(table: RecordedTable) -> None:
         st.info("The table is over: fewer than two players have chips left.")
         return
     step = table.next_step()
-    recording.draw_view(seat_view(hand, None), step, title=f"Hand {table.number}")
+    recording.draw_view(seat_view(hand, None), step,
+                        title=f"Hand {table.number} · step {len(hand.actions) + 1}")
     recording.draw_step(table, step, key="record")
     st.divider()
     if st.button("Undo the last step", key=f"record_undo_{len(hand.actions)}",

@@ -1,0 +1,91 @@
+"""The recorder's server work per click, and the filing of a finished hand (issue #30).
+
+Bots play whole 7 & 8 hands and Big Two games through
+:class:`analytics.record.table.RecordedTable`, as the Play page drives it.  Each click
+is timed as the page pays for it: ``record(action)`` (the step written and read back,
+replayed by the engine, the journal line appended and fsynced, the state updated) and
+``next_step()`` (the choices the page draws next).  The last click of a hand also
+files it: appended to the table's ``.phhs`` file, loaded alone into the warehouse (one
+ingest transaction), the next hand started; that click is reported apart.  The
+warehouse is created and warmed by one hand first, so the figures are a running
+server's, not its first start's.  Targets: a click at most 100 ms, a filing at most
+300 ms.
+
+    .venv/bin/python benchmarks/bench_record.py --hands 20
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+from analytics.record.play import automatic_action
+from analytics.record.table import RecordedTable, TableSetup, bigtwo_setup, seveneight_setup
+
+CLICK_TARGET_MS = 100.0
+FILING_TARGET_MS = 300.0
+
+
+def _play(table: RecordedTable, hands: int, rng: random.Random) -> tuple[list[float],
+                                                                         list[float]]:
+    """Milliseconds of every click that did not end a hand, and of every filing click."""
+    clicks: list[float] = []
+    filings: list[float] = []
+    while len(table.filed) < hands and table.hand is not None:
+        action = automatic_action(table, rng)
+        assert action is not None
+        start = time.perf_counter()
+        filed = table.record(action)
+        table.next_step()
+        elapsed = (time.perf_counter() - start) * 1000
+        if filed is None:
+            clicks.append(elapsed)
+        else:
+            assert filed.ingest == "loaded", filed.ingest
+            filings.append(elapsed)
+    return clicks, filings
+
+
+def _row(name: str, values: list[float], target: float) -> str:
+    ordered = sorted(values)
+    p95 = ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))]
+    verdict = "met" if ordered[-1] <= target else "NOT met"
+    return (f"{name:<28} {len(values):>6} {statistics.median(values):>9.1f} {p95:>9.1f} "
+            f"{ordered[-1]:>9.1f}   <= {target:.0f} ms: {verdict}")
+
+
+def main() -> None:
+    """Run the benchmark and print the table."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hands", type=int, default=20, help="hands (games) per game")
+    arguments = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="bench-record-") as folder_name:
+        folder = Path(folder_name)
+        db = folder / "hands.duckdb"
+        rng = random.Random(30)
+        setups: list[tuple[str, TableSetup]] = [
+            ("7 & 8, 6 players", seveneight_setup(
+                "bench78", ["Ann", "Bo", "Cy", "Dee", "Eli", "Fay"], 10_000,
+                bots=("tight", "loose") * 3)),
+            ("Big Two, 4 players", bigtwo_setup(
+                "bench2", ["Ann", "Bo", "Cy", "Dee"],
+                bots=("steady", "aggressive", "steady", "aggressive"))),
+        ]
+        warm = RecordedTable.create(folder, seveneight_setup("warm", ["A", "B"], 100,
+                                                             bots=("loose", "loose")),
+                                    ingest_into=db)
+        _play(warm, 1, rng)  # creates the warehouse and warms the ingest path
+        print(f"{'':<28} {'count':>6} {'median':>9} {'p95':>9} {'max':>9}   (ms)")
+        for label, setup in setups:
+            table = RecordedTable.create(folder, setup, ingest_into=db)
+            clicks, filings = _play(table, arguments.hands, rng)
+            print(_row(f"{label}: click", clicks, CLICK_TARGET_MS))
+            print(_row(f"{label}: filing", filings, FILING_TARGET_MS))
+
+
+if __name__ == "__main__":
+    main()
