@@ -103,7 +103,7 @@ def draw_filed(filed: FiledHand) -> None:
                         for i, net in enumerate(filed.outcome.nets))
     st.success(f"Hand {hand.hand} is over: {results}. Written to the table's file; "
                f"warehouse: {filed.ingest}. The Hand replayer shows it with every card.")
-    shown = [f"{escape(names[s.player] if s.player < len(names) else '')}: "
+    shown = [f"{escape(names[s.player - 1] if 0 < s.player <= len(names) else '')}: "
              f"{cards_html(s.cards)} ({escape(s.category.replace('_', ' '))})"
              for s in filed.outcome.showdown]
     if shown:

@@ -13,7 +13,7 @@ round, the cards it lets a player turn up, the Big Two plays that beat the table
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Final
 
@@ -105,6 +105,9 @@ class HandInProgress:
 
     header: HandHistory
     actions: tuple[Action, ...] = ()
+    known: dict[str, object] = field(default_factory=dict, compare=False, repr=False)
+    """The engine state and next step once worked out (a click asks for them several
+    times; only what reads the state, never changes it, may use them)."""
 
     @staticmethod
     def start(header: HandHistory) -> HandInProgress:
@@ -128,8 +131,12 @@ class HandInProgress:
         return replace(self.header, actions=self.actions)
 
     def state(self) -> EngineState:
-        """The engine's state after the actions so far (replayed from the start)."""
-        return _engine_state(self.history)
+        """The engine's state after the actions so far (replayed from the start once)."""
+        state = self.known.get("state")
+        if state is None:
+            state = self.known["state"] = _engine_state(self.history)
+        assert isinstance(state, SevenEightState | BigTwoState)
+        return state
 
     def checked(self, actions: tuple[Action, ...]) -> EngineState:
         """The engine state after ``actions``; raises :class:`StepRefused` unless the reader
@@ -155,15 +162,19 @@ class HandInProgress:
 
     def with_actions(self, actions: tuple[Action, ...]) -> HandInProgress:
         """The hand with ``actions`` instead (a reveal rewrites earlier deals), checked."""
-        self.checked(actions)
-        return HandInProgress(self.header, actions)
+        state = self.checked(actions)
+        return HandInProgress(self.header, actions, {"state": state})
 
     def next_step(self) -> NextStep:
         """What the hand waits for, from the engine's legal-action queries."""
-        state = self.state()
-        if isinstance(state, SevenEightState):
-            return _seveneight_next(state)
-        return _bigtwo_next(state, self.actions)
+        step = self.known.get("step")
+        if step is None:
+            state = self.state()
+            step = self.known["step"] = (_seveneight_next(state)
+                                         if isinstance(state, SevenEightState)
+                                         else _bigtwo_next(state, self.actions))
+        assert isinstance(step, NextStep)
+        return step
 
     @property
     def is_over(self) -> bool:
@@ -221,6 +232,7 @@ class HandInProgress:
         """The hand after ``player`` shows his cards, naming his ``hidden`` ones."""
         actions = self.reveal(player, hidden) if hidden else self.actions
         shown = _holding(_engine_state(replace(self.header, actions=actions)), player)
+        # (a fresh state: the revealed deals are not this hand's)
         return self.with_actions((*actions, Action(player, Verb.SHOW_MUCK, shown)))
 
 

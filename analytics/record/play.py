@@ -150,6 +150,6 @@ def seat_view(hand: HandInProgress, seat: int | None) -> SeatView:
                   for p in range(1, state.players + 1))
     starting = hand.header.starting_stacks or (0,) * state.players
     return SeatView(names, cards, (None,) * state.players, tuple(starting),
-                    tuple(count > 0 for count in counts), 0,
+                    tuple(count > 0 or not state.plays for count in counts), 0,
                     state.table_cards if state.table is not None else (),
                     state.table_player if state.table is not None else None, me)

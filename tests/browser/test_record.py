@@ -12,6 +12,7 @@ from typing import Any
 
 import duckdb
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from analytics.rules import replay
 from parsers.cards import UNKNOWN
@@ -82,8 +83,15 @@ def _click_and_wait(page: Any, name: str, done: str) -> None:
 def _deal(page: Any, who: str, cards: list[str]) -> None:
     _wait_text(page, f"to {who}")
     for number, card in enumerate(cards, start=1):
-        _click(page, card)
-        _wait_text(page, f"{number} of {len(cards)} picked")
+        picked = f": {number} of {len(cards)} picked"
+        for _ in range(3):  # a click on a page being redrawn can be lost: click again
+            _click(page, card)
+            try:
+                _main(page).get_by_text(picked).first.wait_for(timeout=10_000)
+                break
+            except PlaywrightTimeout:
+                continue
+        _wait_text(page, picked)
     _click(page, "Deal these cards")
 
 
