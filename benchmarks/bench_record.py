@@ -31,18 +31,22 @@ CLICK_TARGET_MS = 100.0
 FILING_TARGET_MS = 300.0
 
 
-def _play(table: RecordedTable, hands: int, rng: random.Random) -> tuple[list[float],
-                                                                         list[float]]:
-    """Milliseconds of every click that did not end a hand, and of every filing click."""
-    clicks: list[float] = []
-    filings: list[float] = []
+Timings = list[tuple[float, float]]
+"""(wall, CPU) milliseconds per click."""
+
+
+def _play(table: RecordedTable, hands: int, rng: random.Random) -> tuple[Timings, Timings]:
+    """Wall and CPU milliseconds of every click that did not end a hand, and of every
+    filing click."""
+    clicks: Timings = []
+    filings: Timings = []
     while len(table.filed) < hands and table.hand is not None:
         action = automatic_action(table, rng)
         assert action is not None
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         filed = table.record(action)
         table.next_step()
-        elapsed = (time.perf_counter() - start) * 1000
+        elapsed = ((time.perf_counter() - start) * 1000, (time.process_time() - cpu) * 1000)
         if filed is None:
             clicks.append(elapsed)
         else:
@@ -51,12 +55,19 @@ def _play(table: RecordedTable, hands: int, rng: random.Random) -> tuple[list[fl
     return clicks, filings
 
 
-def _row(name: str, values: list[float], target: float) -> str:
+def _stats(values: list[float]) -> tuple[float, float, float]:
     ordered = sorted(values)
     p95 = ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))]
-    verdict = "met" if ordered[-1] <= target else "NOT met"
-    return (f"{name:<28} {len(values):>6} {statistics.median(values):>9.1f} {p95:>9.1f} "
-            f"{ordered[-1]:>9.1f}   <= {target:.0f} ms: {verdict}")
+    return statistics.median(values), p95, ordered[-1]
+
+
+def _row(name: str, timings: Timings, target: float) -> str:
+    wall = _stats([w for w, _ in timings])
+    cpu = _stats([c for _, c in timings])
+    verdict = ("met" if wall[2] <= target else
+               f"p95 {'met' if wall[1] <= target else 'NOT met'}, max NOT met")
+    return (f"{name:<28} {len(timings):>5} " + " ".join(f"{v:>7.1f}" for v in wall) + "  "
+            + " ".join(f"{v:>7.1f}" for v in cpu) + f"   <= {target:.0f} ms: {verdict}")
 
 
 def main() -> None:
@@ -81,7 +92,8 @@ def main() -> None:
         for warm_setup in (seveneight_setup("warm78", ["A", "B"], 100, bots=("loose",) * 2),
                            bigtwo_setup("warm2", ["A", "B"], bots=("steady",) * 2)):
             _play(RecordedTable.create(folder, warm_setup, ingest_into=db), 1, rng)
-        print(f"{'':<28} {'count':>6} {'median':>9} {'p95':>9} {'max':>9}   (ms)")
+        print(f"{'ms':<28} {'count':>5} {'median':>7} {'p95':>7} {'max':>7}  "
+              f"{'cpu med':>7} {'p95':>7} {'max':>7}")
         for label, setup in setups:
             table = RecordedTable.create(folder, setup, ingest_into=db)
             clicks, filings = _play(table, arguments.hands, rng)
