@@ -327,3 +327,44 @@ def test_a_bigtwo_game_against_the_bots(tmp_path: Path) -> None:
     assert list(read_hands(table.history_path)) == [game.hand]
     hand = HandInProgress(table.filed[0].hand, ())
     assert hand.header.players == ("You", "Bo", "Cy", "Dee")
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_bot_tables_file_what_replays_and_reopen_where_they_were(tmp_path: Path,
+                                                                  seed: int) -> None:
+    """Whole tables of bots through the recorder: the file reads back as the hands filed and
+    replays to their results, the stacks carry over, and after any number of steps (with
+    undos among them) reopening the journal gives the same table."""
+    rng = random.Random(seed)
+    setups = [
+        seveneight_setup("t78", ["Ann", "Bo", "Cy", "Dee"], 60, blinds=(1, 2),
+                         variant=("N78", "P78", "F78")[seed % 3],
+                         bots=("tight", "loose", "loose", "tight")),
+        bigtwo_setup("tb2", ["Ann", "Bo", "Cy"],
+                     BigTwoRules(scoring=list(BigTwoScoring)[seed % len(BigTwoScoring)]),
+                     bots=("random", "steady", "aggressive")),
+    ]
+    for setup in setups:
+        table = RecordedTable.create(tmp_path, setup, ingest_into=False, clock=_clock)
+        stop = rng.randrange(40, 200)
+        for step in range(400):
+            if len(table.filed) >= 3 or table.hand is None:
+                break
+            if table.can_undo and rng.random() < 0.05:
+                table.undo()
+            else:
+                action = automatic_action(table, rng)
+                assert action is not None
+                table.record(action)
+            if step == stop:
+                again = RecordedTable.open(tmp_path, setup.name, ingest_into=False,
+                                           clock=_clock)
+                assert again.steps == table.steps
+                assert [f.hand for f in again.filed] == [f.hand for f in table.filed]
+                assert again.carry == table.carry
+        read = list(read_hands(table.history_path))
+        assert read == [filed.hand for filed in table.filed]
+        for hand, filed in zip(read, table.filed, strict=True):
+            assert replay(hand).nets == filed.outcome.nets
+        # Chips are conserved at the table, Big Two points sum to zero.
+        assert sum(table.carry.stacks) == sum(setup.stacks)
