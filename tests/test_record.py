@@ -368,3 +368,37 @@ def test_bot_tables_file_what_replays_and_reopen_where_they_were(tmp_path: Path,
             assert replay(hand).nets == filed.outcome.nets
         # Chips are conserved at the table, Big Two points sum to zero.
         assert sum(table.carry.stacks) == sum(setup.stacks)
+
+
+def test_a_hand_the_warehouse_could_not_take_comes_in_with_the_next(tmp_path: Path) -> None:
+    db = tmp_path / "hands.duckdb"
+    blocked = tmp_path / "not-a-database"
+    blocked.mkdir()  # a folder: the warehouse cannot open it
+    table = _table(tmp_path, ingest=blocked)
+    for action in README_HAND:
+        filed = table.record(action)
+    assert filed is not None and filed.ingest.startswith("not loaded")
+    assert list(read_hands(table.history_path)) == [filed.hand]  # the file has it anyway
+    again = RecordedTable.open(tmp_path, "kitchen", ingest_into=db, clock=_clock)
+    rng = random.Random(1)
+    while len(again.filed) < 2:
+        again.record(_next_by_calling(again, rng))
+    assert again.filed[-1].ingest == "loaded"
+    with duckdb.connect(str(db), read_only=True) as con:
+        assert con.execute("select count(*) from hands").fetchone() == (2,)
+
+
+def _next_by_calling(table: RecordedTable, rng: random.Random) -> Action:
+    """The dealer's cards at random, then every player checks or calls and shows."""
+    hand = table.hand
+    assert hand is not None
+    step = table.next_step()
+    if step.kind is StepKind.DEAL:
+        unseen = [card for card in DECK if card not in
+                  {c for a in hand.actions for c in a.cards}]
+        return deal_action(step.player, rng.sample(unseen, step.deal_count))
+    if step.kind is StepKind.TURN_UP:
+        return Action(step.player, Verb.TURN_UP, step.up_choices[:1])
+    if step.kind is StepKind.SHOWDOWN:
+        return Action(step.player, Verb.SHOW_MUCK, step.holding)
+    return Action(step.player, Verb.CHECK_CALL)

@@ -22,10 +22,13 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Final
 
+import duckdb
+
 from analytics.record.hand import HandInProgress, NextStep, StepKind, StepRefused
 from analytics.record.journal import JournalError, append_entry, read_entries
 from analytics.rules.base import Outcome
 from analytics.simulate.seveneight import blinds_in_order
+from analytics.warehouse import WarehouseError, ingest
 from analytics.warehouse.connection import project_root
 from parsers.actions import ActionSyntaxError, parse_action
 from parsers.cards import Card
@@ -50,6 +53,10 @@ def recorded_folder() -> Path:
     """The folder of the tables: ``$HANDLAB_RECORDED``, else ``data/recorded/``."""
     env = os.environ.get(FOLDER_VAR)
     return Path(env) if env else project_root() / DEFAULT_FOLDER
+
+INGEST_WAIT: Final = 10.0
+"""Seconds a finished hand waits for the warehouse while another process writes to it;
+after that it stays in the file and is loaded with the table's next hand."""
 
 _NAME: Final = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,39}")
 
@@ -419,20 +426,31 @@ class RecordedTable:
         return filed
 
     def _ingest(self, hand: HandHistory) -> str:
-        """Load ``hand`` alone into the warehouse; ``loaded`` or what went wrong."""
+        """Load ``hand`` alone into the warehouse; ``loaded`` or what went wrong.
+
+        When an earlier hand of the table could not be loaded (the warehouse was busy),
+        the whole ``.phhs`` file is loaded instead: the warehouse skips the hands it holds,
+        so the missing ones come in and nothing twice.
+        """
         if self.ingest_into is False:
             return "not loaded (no warehouse for this table)"
-        from analytics.warehouse import WarehouseError, ingest  # the warehouse only here
-
+        # A successful load after a failed one loads the whole file, so the table is behind
+        # exactly when the last hand's load failed.
+        behind = bool(self.filed) and self.filed[-1].ingest.startswith("not loaded")
         staging = self.folder / ".ingest"
         staging.mkdir(exist_ok=True)
         path = staging / f"{self.setup.name}-{self.carry.number}.phh"
-        path.write_text(dumps_hand(hand), encoding="utf-8")
+        if behind:
+            path = path.with_suffix(".phhs")
+            path.write_bytes(self.history_path.read_bytes())
+        else:
+            path.write_text(dumps_hand(hand), encoding="utf-8")
         db = self.ingest_into if isinstance(self.ingest_into, str | Path) else None
-        label = f"recorded: {self.setup.name}.phhs hand {self.carry.number}"
+        label = (f"recorded: {self.setup.name}.phhs" if behind
+                 else f"recorded: {self.setup.name}.phhs hand {self.carry.number}")
         try:
-            summary = ingest([path], db, workers=0, names={str(path): label})
-        except (WarehouseError, OSError) as error:
+            summary = ingest([path], db, workers=0, names={str(path): label}, wait=INGEST_WAIT)
+        except (WarehouseError, OSError, duckdb.Error) as error:
             return f"not loaded: {error}"
         finally:
             path.unlink(missing_ok=True)
