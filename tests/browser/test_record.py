@@ -1,5 +1,5 @@
 """Recording and playing in real Chromium: a 7 & 8 hand and a Big Two game recorded by
-clicking (with a reload in the middle of the hand), a 7 & 8 hand and a Big Two game played
+clicking (with a reload and an undo in the middle of the hand), a 7 & 8 hand and a Big Two game played
 against the bots; each file read back and replayed, each hand in the warehouse.  Screenshots
 go to tests/artifacts/screenshots/ (record-*.png, play-*.png)."""
 
@@ -141,6 +141,10 @@ def test_record_a_seveneight_hand_by_clicking_with_a_reload(
     _click(page, "Bet/raise to 6")
     _wait_text(page, "Ann to act")
     _click(page, "Call 5")  # her small blind of 1 is in
+    _wait_text(page, "Bo to act")
+    _click(page, "Undo the last step")  # a slip taken back, then entered again
+    _wait_text(page, "Ann to act")
+    _click(page, "Call 5")
     _wait_text(page, "Bo to act")
     _click(page, "Fold")
     _deal(page, "Ann", ["2♣"])
