@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import itertools
 import random
 from pathlib import Path
 
@@ -15,6 +16,7 @@ from analytics.record.play import automatic_action, is_persons_turn, seat_view
 from analytics.record.table import (
     RecordedTable,
     bigtwo_setup,
+    rummoli_setup,
     seveneight_setup,
     table_names,
 )
@@ -402,3 +404,34 @@ def _next_by_calling(table: RecordedTable, rng: random.Random) -> Action:
     if step.kind is StepKind.SHOWDOWN:
         return Action(step.player, Verb.SHOW_MUCK, step.holding)
     return Action(step.player, Verb.CHECK_CALL)
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_rummoli_rounds_through_the_recorder(tmp_path: Path, seed: int) -> None:
+    """Rummoli rounds of bots, every step through the recorder: the file reads back and
+    replays, the board carries to the next round, the deal passes clockwise, chips and the
+    board together are conserved, and the journal reopens to the same table."""
+    setup = rummoli_setup("parlour", ["Ann", "Bo", "Cy", "Dee"], 80,
+                          bots=("cautious", "bold", "bold", "cautious"))
+    table = RecordedTable.create(tmp_path, setup, ingest_into=False, clock=_clock)
+    rng = random.Random(seed)
+    first = table.next_step()
+    assert (first.kind, first.player, first.waiting) == (StepKind.DEAL, 1, (1, 2, 3, 4))
+    while len(table.filed) < 3 and table.hand is not None:
+        step = table.next_step()
+        if step.kind is StepKind.CHOOSE:
+            assert step.choices  # the engine's legal actions
+        action = automatic_action(table, rng)
+        assert action is not None
+        table.record(action)
+    rounds = list(read_hands(table.history_path))
+    assert rounds == [filed.hand for filed in table.filed]
+    for before, after in itertools.pairwise(rounds):
+        assert after.board_before == replay(before).board_after or (
+            after.board_before is None and not any(replay(before).board_after or ()))
+        assert after.dealer is not None and before.dealer is not None
+    assert [r.dealer for r in rounds] == [4, 1, 2]
+    total = sum(table.carry.stacks) + sum(table.carry.board)
+    assert total == 4 * 80
+    again = RecordedTable.open(tmp_path, "parlour", ingest_into=False, clock=_clock)
+    assert again.carry == table.carry and again.steps == table.steps

@@ -21,6 +21,8 @@ from analytics.rules import replay
 from analytics.rules.base import Outcome, RuleError
 from analytics.rules.bigtwo import BigTwoState
 from analytics.rules.bigtwo import Phase as BigTwoPhase
+from analytics.rules.rummoli import state_from_hand
+from analytics.rules.rummoli_state import RummoliState
 from analytics.rules.seveneight import Phase, SevenEightState
 from parsers.cards import DECK, UNKNOWN, Card
 from parsers.errors import HandlabError
@@ -32,11 +34,12 @@ from parsers.writer import dumps_hand
 __all__ = ["RECORDABLE", "EngineState", "HandInProgress", "NextStep", "StepKind",
            "StepRefused", "deal_action", "unseen_cards"]
 
-EngineState = SevenEightState | BigTwoState
+EngineState = SevenEightState | BigTwoState | RummoliState
 """The rules engines' states the recorder drives."""
 
-RECORDABLE: Final = frozenset({Game.SEVENEIGHT, Game.BIGTWO})
-"""Games the recorder drives (Rummoli is not recorded yet: docs/recording.md)."""
+RECORDABLE: Final = frozenset({Game.SEVENEIGHT, Game.BIGTWO, Game.RUMMOLI})
+"""Games the recorder drives (Rummoli's ordinary rounds, not yet on the pages:
+docs/recording.md)."""
 
 
 class StepRefused(HandlabError):
@@ -51,6 +54,7 @@ class StepKind(StrEnum):
     BET = "bet"  # fold, check or call, bet or raise
     SHOWDOWN = "showdown"  # show or muck
     PLAY = "play"  # Big Two: play a combination or pass
+    CHOOSE = "choose"  # Rummoli: one of the engine's ``choices`` (amounts within a range)
     OVER = "over"
 
 
@@ -68,7 +72,11 @@ class NextStep:
     combinations that beat the table (weakest first), ``can_pass``, and
     ``holding`` his cards.  ``waiting`` lists every player the engine waits for when
     several may act in any order (the deal, turning up, the showdown); ``player`` is
-    the first of them.
+    the first of them.  CHOOSE (Rummoli): ``choices`` are the engine's legal actions (the
+    widow, the auction, the betting, the showdown, the lays, claims, an impasse); a bet or
+    bid may be any amount from ``min_to`` to ``max_to``.  A Rummoli DEAL to player 0 is the
+    widow's; ``deal_count`` 0 there means any number (the engine checks the sizes once
+    the whole deck is out).
     """
 
     kind: StepKind
@@ -83,6 +91,7 @@ class NextStep:
     plays: tuple[tuple[Card, ...], ...] = ()
     can_pass: bool = False
     waiting: tuple[int, ...] = ()
+    choices: tuple[Action, ...] = ()
 
 
 _OVER: Final = NextStep(StepKind.OVER)
@@ -135,7 +144,7 @@ class HandInProgress:
         state = self.known.get("state")
         if state is None:
             state = self.known["state"] = _engine_state(self.history)
-        assert isinstance(state, SevenEightState | BigTwoState)
+        assert isinstance(state, SevenEightState | BigTwoState | RummoliState)
         return state
 
     def checked(self, actions: tuple[Action, ...]) -> EngineState:
@@ -170,9 +179,13 @@ class HandInProgress:
         step = self.known.get("step")
         if step is None:
             state = self.state()
-            step = self.known["step"] = (_seveneight_next(state)
-                                         if isinstance(state, SevenEightState)
-                                         else _bigtwo_next(state, self.actions))
+            if isinstance(state, SevenEightState):
+                step = _seveneight_next(state)
+            elif isinstance(state, BigTwoState):
+                step = _bigtwo_next(state, self.actions)
+            else:
+                step = _rummoli_next(state)
+            self.known["step"] = step
         assert isinstance(step, NextStep)
         return step
 
@@ -185,9 +198,9 @@ class HandInProgress:
         """The finished hand's outcome (raises :class:`StepRefused` before the end)."""
         state = self.state()
         try:
-            if isinstance(state, SevenEightState):
-                return state.outcome()
-            return state.outcome(self.header.starting_stacks)
+            if isinstance(state, BigTwoState):
+                return state.outcome(self.header.starting_stacks)
+            return state.outcome()
         except RuleError as error:
             raise StepRefused(error.message) from None
 
@@ -239,6 +252,8 @@ class HandInProgress:
 def _holding(state: EngineState, player: int) -> tuple[Card, ...]:
     if isinstance(state, SevenEightState):
         return tuple(state.holes[player - 1])
+    if isinstance(state, RummoliState):
+        return state.hand_of(player)
     return state.cards_of(player)
 
 
@@ -247,6 +262,8 @@ def _engine_state(hand: HandHistory) -> EngineState:
     state: EngineState
     if hand.game is Game.SEVENEIGHT:
         state = SevenEightState.from_hand(hand)
+    elif hand.game is Game.RUMMOLI:
+        state = state_from_hand(hand)
     elif isinstance(hand.rules, BigTwoRules):
         try:
             state = BigTwoState(hand.rules, hand.num_players)
@@ -309,6 +326,23 @@ def _bigtwo_next(state: BigTwoState, actions: Sequence[Action]) -> NextStep:
                     can_pass=state.can_pass(player))
 
 
+def _rummoli_next(state: RummoliState) -> NextStep:
+    choices = tuple(state.legal_actions())
+    if not choices:
+        return _OVER
+    if choices[0].verb is Verb.DEAL_HOLE:
+        dealt = [p for p in range(1, state.n + 1) if not state.hand_mask(p)]
+        return NextStep(StepKind.DEAL, dealt[0] if dealt else 0, waiting=tuple(dealt))
+    bet = state.bet_range() or state.bid_range()
+    player = state.turn or choices[0].actor
+    return NextStep(StepKind.CHOOSE, player, choices=choices,
+                    min_to=bet[0] if bet else None, max_to=bet[1] if bet else None,
+                    holding=state.hand_of(player) if player else ())
+
+
 def deal_action(player: int, cards: Sequence[Card]) -> Action:
-    """``d dh pN CARDS``: the dealer gives ``cards`` to ``player``."""
+    """``d dh pN CARDS``: the dealer gives ``cards`` to ``player`` (0: ``d dw CARDS``, the
+    Rummoli widow's)."""
+    if player == 0:
+        return Action(DEALER, Verb.DEAL_WIDOW, tuple(cards))
     return Action(DEALER, Verb.DEAL_HOLE, tuple(cards), target=player)

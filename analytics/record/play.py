@@ -22,15 +22,20 @@ from typing import Final
 from analytics.record.hand import HandInProgress, StepKind, deal_action, unseen_cards
 from analytics.record.table import RecordedTable
 from analytics.rules.bigtwo import BigTwoState
+from analytics.rules.rummoli import state_from_hand
+from analytics.rules.rummoli_state import RummoliState
 from analytics.rules.seveneight import SevenEightState
 from analytics.simulate.bigtwo import deal_hands
 from analytics.simulate.bots_bigtwo import BOT_STYLES as BIGTWO_STYLES
 from analytics.simulate.bots_bigtwo import make_bot
+from analytics.simulate.bots_rummoli import STYLES as RUMMOLI_STYLES
+from analytics.simulate.bots_rummoli import RummoliBot
 from analytics.simulate.bots_seveneight import BOT_STYLES as SEVENEIGHT_STYLES
 from analytics.simulate.bots_seveneight import SevenEightBot
+from analytics.simulate.rummoli import deal_round
 from parsers.cards import DECK, UNKNOWN, Card
 from parsers.knobs import BigTwoRules, Game
-from parsers.model import Action, Verb
+from parsers.model import DEALER, Action, Verb
 
 __all__ = ["BOT_STYLE_NAMES", "SeatView", "automatic_action", "is_persons_turn",
            "player_of_seat", "seat_view"]
@@ -63,6 +68,12 @@ def _shuffle(table: RecordedTable) -> list[Card]:
 
 def _dealt_cards(table: RecordedTable, hand: HandInProgress, player: int,
                  count: int) -> tuple[Card, ...]:
+    if hand.game is Game.RUMMOLI:  # the simulator's deal, one card at a time, then the widow
+        actions: list[Action] = []
+        rng = random.Random(f"{table.setup.seed}-{table.number}")
+        deal_round(state_from_hand(hand.header), rng, actions)
+        verb = Verb.DEAL_WIDOW if player == 0 else Verb.DEAL_HOLE
+        return next(a.cards for a in actions if a.verb is verb and (a.target or 0) == player)
     if isinstance(hand.header.rules, BigTwoRules):
         rng = random.Random(f"{table.setup.seed}-{table.number}")
         return tuple(deal_hands(rng, hand.header.num_players, hand.header.rules)[player - 1])
@@ -88,12 +99,16 @@ def automatic_action(table: RecordedTable, rng: random.Random) -> Action | None:
         return None
     if step.kind is StepKind.DEAL:
         return deal_action(step.player, _dealt_cards(table, hand, step.player, step.deal_count))
+    if step.choices and step.choices[0].actor == DEALER:  # a Rummoli impasse
+        return step.choices[0]
     style = table.setup.bots[_seat_of(hand, step.player)]
     if not style:
         return None
     state = hand.state()
     if isinstance(state, BigTwoState):
         return make_bot(style).choose(state, rng)
+    if isinstance(state, RummoliState):
+        return RummoliBot(RUMMOLI_STYLES[style], rng).act(state, step.player)
     bot = SevenEightBot(SEVENEIGHT_STYLES[style])
     index = step.player - 1
     if step.kind is StepKind.TURN_UP:
@@ -145,6 +160,12 @@ def seat_view(hand: HandInProgress, seat: int | None) -> SeatView:
             for player, holes in enumerate(state.holes))
         return SeatView(names, cards, tuple(state.up_cards), stacks, tuple(state.in_hand),
                         state.pot, (), None, me)
+    if isinstance(state, RummoliState):
+        counts = tuple(state.hand_mask(p).bit_count() for p in range(1, state.n + 1))
+        cards = tuple(state.hand_of(p) if everything or p == me else (UNKNOWN,) * counts[p - 1]
+                      for p in range(1, state.n + 1))
+        return SeatView(names, cards, (None,) * state.n, tuple(state.stacks),
+                        tuple(count > 0 for count in counts), 0, (), None, me)
     counts = tuple(state.card_count(p) for p in range(1, state.players + 1))
     cards = tuple(state.cards_of(p) if everything or p == me else (UNKNOWN,) * counts[p - 1]
                   for p in range(1, state.players + 1))

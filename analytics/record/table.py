@@ -34,13 +34,14 @@ from parsers.actions import ActionSyntaxError, parse_action
 from parsers.cards import Card
 from parsers.errors import HandlabError
 from parsers.fields import VARIANTS
-from parsers.knobs import Betting, BigTwoRules, Game, SevenEightRules
-from parsers.model import Action, GameRules, HandHistory
+from parsers.knobs import Betting, BigTwoRules, Game, RummoliRules, SevenEightRules
+from parsers.model import RUMMOLI_POTS, Action, GameRules, HandHistory
 from parsers.reader import loads_hands
 from parsers.writer import dumps_hand, format_action
 
 __all__ = ["DEFAULT_FOLDER", "FOLDER_VAR", "FiledHand", "RecordedTable", "TableSetup",
-           "bigtwo_setup", "recorded_folder", "seveneight_setup", "table_names"]
+           "bigtwo_setup", "recorded_folder", "rummoli_setup", "seveneight_setup",
+           "table_names"]
 
 DEFAULT_FOLDER: Final = Path("data") / "recorded"
 """Where tables are kept, relative to the project root."""
@@ -81,6 +82,7 @@ class TableSetup:
     ante: int = 0
     bots: tuple[str, ...] = ()
     seed: int = 0
+    min_bet: int = 1
 
     @property
     def game(self) -> Game:
@@ -90,11 +92,12 @@ class TableSetup:
     def to_json(self) -> dict[str, object]:
         """The setup as a journal entry (the knobs as a header the reader reads back)."""
         knobs = dumps_hand(HandHistory(game=self.game, variant=self.variant, rules=self.rules,
-                                       players=self.players, starting_stacks=self.stacks))
+                                       players=self.players, starting_stacks=self.stacks,
+                                       dealer=1 if self.game is Game.RUMMOLI else None))
         return {"name": self.name, "variant": self.variant, "knobs": knobs,
                 "players": list(self.players), "stacks": list(self.stacks),
                 "blinds": list(self.blinds), "ante": self.ante, "bots": list(self.bots),
-                "seed": self.seed}
+                "seed": self.seed, "min_bet": self.min_bet}
 
     @staticmethod
     def from_json(entry: dict[str, object]) -> TableSetup:
@@ -111,7 +114,8 @@ class TableSetup:
             players=tuple(map(str, _list(entry["players"]))),
             stacks=tuple(int(str(stack)) for stack in _list(entry["stacks"])),
             blinds=_pair(entry["blinds"]), ante=int(str(entry["ante"])),
-            bots=tuple(map(str, _list(entry.get("bots", [])))), seed=int(str(entry["seed"])))
+            bots=tuple(map(str, _list(entry.get("bots", [])))), seed=int(str(entry["seed"])),
+            min_bet=int(str(entry.get("min_bet", 1))))
 
 
 def _list(value: object) -> list[object]:
@@ -150,6 +154,18 @@ def bigtwo_setup(name: str, players: Sequence[str], rules: BigTwoRules | None = 
                       (0,) * len(players), bots=tuple(bots), seed=secrets.randbits(48))
 
 
+def rummoli_setup(name: str, players: Sequence[str], stack: int,
+                  rules: RummoliRules | None = None, *, variant: str = "NRM", min_bet: int = 1,
+                  bots: Sequence[str] = ()) -> TableSetup:
+    """A Rummoli game: ordinary rounds, the deal passing clockwise, the board carried over
+    (the end-of-game finale is not recorded)."""
+    if variant not in ("NRM", "PRM", "FRM"):
+        raise StepRefused(f"{variant!r} is not a Rummoli variant (NRM, PRM or FRM)")
+    return TableSetup(_check_name(name), variant, rules or RummoliRules(), tuple(players),
+                      (stack,) * len(players), bots=tuple(bots), seed=secrets.randbits(48),
+                      min_bet=min_bet)
+
+
 def table_names(folder: Path) -> list[str]:
     """The tables kept in ``folder``, by name."""
     return sorted(path.stem for path in folder.glob("*.journal")) if folder.is_dir() else []
@@ -176,8 +192,10 @@ class _Carry:
     """What passes from one hand to the next: stacks or scores by seat, the last button."""
 
     stacks: list[int]
+    board: list[int]  # the Rummoli board (RUMMOLI_POTS order)
     button: int  # seat index (0-based) of the last hand's button (at first: the seat
-    # before the last, so the last seat deals the first hand and seat 1 is p1)
+    # before the last, so the last seat deals the first hand and seat 1 is p1); the
+    # Rummoli dealer's seat
     number: int = 0
 
 
@@ -197,7 +215,7 @@ class RecordedTable:
     clock: Callable[[], dt.datetime] = dt.datetime.now
     steps: list[HandInProgress] = field(default_factory=list)
     filed: list[FiledHand] = field(default_factory=list)
-    carry: _Carry = field(default_factory=lambda: _Carry([], 0))
+    carry: _Carry = field(default_factory=lambda: _Carry([], [], 0))
 
     # -- files ------------------------------------------------------------------------
 
@@ -223,7 +241,8 @@ class RecordedTable:
         table = cls(folder, setup, ingest_into, clock)
         if table.journal_path.exists():
             raise StepRefused(f"a table named {setup.name!r} exists already")
-        table.carry = _Carry(list(setup.stacks), len(setup.players) - 2)
+        table.carry = _Carry(list(setup.stacks), [0] * len(RUMMOLI_POTS),
+                             len(setup.players) - 2)
         first = table._next_header()  # checked before anything is written
         if first is None:
             raise StepRefused("the table needs at least two players with chips")
@@ -245,7 +264,8 @@ class RecordedTable:
         assert isinstance(setup_entry, dict)
         setup = TableSetup.from_json(setup_entry)
         table = cls(folder, setup, ingest_into, clock)
-        table.carry = _Carry(list(setup.stacks), len(setup.players) - 2)
+        table.carry = _Carry(list(setup.stacks), [0] * len(RUMMOLI_POTS),
+                             len(setup.players) - 2)
         filing: int | None = None
         for number, entry in enumerate(entries[1:], start=2):
             try:
@@ -359,6 +379,8 @@ class RecordedTable:
         with_chips = [seat for seat in range(count) if stacks[seat] > 0]
         if len(with_chips) < 2:
             return None
+        if setup.game is Game.RUMMOLI:
+            return _dated(self._rummoli_header(with_chips, number), now)
         button = next(seat % count for seat in range(self.carry.button + 1,
                                                      self.carry.button + 1 + count)
                       if stacks[seat % count] > 0)
@@ -375,6 +397,23 @@ class RecordedTable:
             big_bet=2 * big if fixed else None,
             players=tuple(setup.players[s] for s in seats), seats=tuple(s + 1 for s in seats),
             seat_count=count, hand=number, table=setup.name), now)
+
+    def _rummoli_header(self, with_chips: list[int], number: int) -> HandHistory:
+        """A Rummoli round: the players with chips in seat order, the deal one seat on."""
+        setup, carry = self.setup, self.carry
+        count = len(carry.stacks)
+        dealer = next(seat % count for seat in range(carry.button + 1, carry.button + 1 + count)
+                      if carry.stacks[seat % count] > 0)
+        fixed = VARIANTS[setup.variant].betting is Betting.FIXED_LIMIT
+        board = tuple(carry.board)
+        return HandHistory(
+            game=Game.RUMMOLI, variant=setup.variant, rules=setup.rules,
+            starting_stacks=tuple(carry.stacks[s] for s in with_chips),
+            min_bet=None if fixed else setup.min_bet, small_bet=setup.min_bet if fixed else None,
+            players=tuple(setup.players[s] for s in with_chips),
+            seats=tuple(s + 1 for s in with_chips), seat_count=count, hand=number,
+            table=setup.name, game_id=setup.name, round=number,
+            dealer=with_chips.index(dealer) + 1, board_before=board if any(board) else None)
 
     def _start(self, header: HandHistory) -> None:
         hand = HandInProgress.start(header)
@@ -417,7 +456,9 @@ class RecordedTable:
         if hand.seats is not None:
             for seat, stack in zip(hand.seats, finishing, strict=True):
                 self.carry.stacks[seat - 1] = stack
-            self.carry.button = hand.seats[-1] - 1
+            self.carry.button = hand.seats[(hand.dealer or len(hand.seats)) - 1] - 1
+            if outcome.board_after is not None:
+                self.carry.board = list(outcome.board_after)
         else:
             self.carry.stacks = list(finishing)
         filed = FiledHand(hand, outcome, message)

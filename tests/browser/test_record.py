@@ -1,7 +1,7 @@
 """Recording and playing in real Chromium: a 7 & 8 hand and a Big Two game recorded by
-clicking (with a reload and an undo in the middle of the hand), a 7 & 8 hand and a Big Two game played
-against the bots; each file read back and replayed, each hand in the warehouse.  Screenshots
-go to tests/artifacts/screenshots/ (record-*.png, play-*.png)."""
+clicking (with a reload and an undo in the middle of the hand), a 7 & 8 hand and a Big Two
+game played against the bots; each file read back and replayed, each hand in the
+warehouse.  Screenshots go to tests/artifacts/screenshots/ (record-*.png, play-*.png)."""
 
 from __future__ import annotations
 
