@@ -9,14 +9,16 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from analytics.record.hand import deal_action
 from analytics.record.table import (
     FOLDER_VAR,
     RecordedTable,
     bigtwo_setup,
+    rummoli_setup,
     seveneight_setup,
 )
 from analytics.warehouse import ENV_VAR
-from parsers.cards import format_cards
+from parsers.cards import DECK, format_cards
 from tests.test_dashboard_data import dashboard_db
 
 __all__ = ["dashboard_db"]  # the fixture, re-exported for pytest
@@ -80,3 +82,22 @@ def test_the_play_page_lets_the_bots_move_until_the_persons_turn(folder: Path) -
     plays = at.selectbox(key=f"{base}-plays")
     assert list(plays.options) == [format_cards(play) for play in step.plays]
     assert bool([b for b in at.button if b.key == f"{base}-pass"]) == step.can_pass
+
+
+def test_the_record_page_deals_a_rummoli_round_and_offers_the_widow(folder: Path) -> None:
+    RecordedTable.create(folder, rummoli_setup("hall", ["Ann", "Bo"], 40), ingest_into=False)
+    table = RecordedTable.open(folder, "hall", ingest_into=False)
+    cards = list(DECK)
+    for player, share in ((1, cards[0:18]), (2, cards[18:35])):
+        table.record(deal_action(player, share))
+    at = _page("record", "hall")
+    assert "Deal the cards to the widow" in _texts(at)
+    at.button(key="record-1-2-dealgo").click().run()  # the 17 cards left: no picking
+    assert not at.exception, [e.value for e in at.exception]
+    # The widow: the dealer (Bo, the last seat) exchanges or keeps his hand, as the engine
+    # allows; each choice is a button.
+    labels = {button.label for button in at.button if button.key and "-choice" in button.key}
+    again = RecordedTable.open(folder, "hall", ingest_into=False)
+    expected = {"Keep the hand"} | ({"Exchange with the widow"} if any(
+        a.verb.value == "xw" for a in again.next_step().choices) else set())
+    assert labels == expected

@@ -10,6 +10,7 @@ shown, nothing changes).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from html import escape
 from pathlib import Path
 from typing import Final
@@ -22,11 +23,19 @@ from analytics.record.hand import NextStep, StepKind, StepRefused, deal_action, 
 from analytics.record.play import SeatView, seat_view
 from analytics.record.table import FiledHand, RecordedTable
 from parsers.cards import UNKNOWN, Card, format_cards, parse_card
-from parsers.knobs import BigTwoDeal, BigTwoRules, BigTwoScoring
-from parsers.model import Action, Verb
+from parsers.knobs import (
+    BigTwoDeal,
+    BigTwoRules,
+    BigTwoScoring,
+    Claim,
+    Finale,
+    RummoliRules,
+    SevenEightRules,
+)
+from parsers.model import DEALER, RUMMOLI_POTS, Action, Verb
 
-__all__ = ["bigtwo_knobs", "draw_filed", "draw_step", "draw_view", "open_table", "remember",
-           "take"]
+__all__ = ["RummoliChoice", "bigtwo_knobs", "draw_filed", "draw_step", "draw_view",
+           "open_table", "remember", "rummoli_knobs", "take"]
 
 _TABLES: Final = "_record_tables"
 
@@ -91,6 +100,12 @@ def draw_view(view: SeatView, step: NextStep, *, title: str) -> None:
     if view.trick_player is not None:
         middle = (f"<p>To beat: {cards_html(view.trick)} by "
                   f"{escape(_name(view, view.trick_player))}</p>")
+    if view.board:
+        pots = " ".join(chips_html(chips, label=_POT_NAMES.get(pot, pot))
+                        for pot, chips in zip(RUMMOLI_POTS, view.board, strict=True))
+        middle += f"<p>Board: {pots}</p>"
+    if view.laid:
+        middle += f"<p>Laid: {cards_html(view.laid)}</p>"
     st.markdown(f"#### {escape(title)}")
     st.html(f'<table class="hl-record">{"".join(rows)}</table>{middle}')
 
@@ -109,6 +124,9 @@ def draw_filed(filed: FiledHand) -> None:
     if shown:
         st.html("<p>" + " · ".join(shown) + "</p>")
 
+
+_POT_NAMES: Final = {"TS": "10♠", "JD": "J♦", "QC": "Q♣", "KH": "K♥", "AS": "A♠",
+                     "AKD": "A♦K♦", "789": "7-8-9"}
 
 _SUIT_FACES: Final = {"s": "♠", "h": ":red[♥]", "d": ":red[♦]", "c": "♣"}
 
@@ -154,17 +172,19 @@ def draw_step(table: RecordedTable, step: NextStep, *, seat_player: int | None =
     base = f"{key}-{number}-{len(hand.actions)}"
     if step.kind is StepKind.DEAL:
         unseen = unseen_cards(hand.actions)
-        st.markdown(f"**Deal {step.deal_count} card{'s' if step.deal_count > 1 else ''} "
-                    f"to {escape(who)}**")
-        cards = _card_picker("Cards dealt", unseen, step.deal_count, f"{base}-deal")
-        if len(unseen) == step.deal_count and not cards:
+        count = step.deal_count or len(unseen)  # 0: as many as the dealer gives (Rummoli)
+        whom = "the widow" if step.player == 0 else who
+        st.markdown(f"**Deal {step.deal_count or 'the'} card{'s' if count > 1 else ''} "
+                    f"to {escape(whom)}**")
+        cards = _card_picker("Cards dealt", unseen, count, f"{base}-deal")
+        if len(unseen) == count and not cards:
             cards = list(unseen)  # the rest of the deck: nothing to pick
             st.caption(f"The {len(unseen)} cards left in the deck.")
         left, right = st.columns(2)
         if left.button("Deal these cards", key=f"{base}-dealgo", type="primary",
-                       disabled=len(cards) != step.deal_count):
+                       disabled=not cards or bool(step.deal_count and len(cards) != count)):
             take(table, lambda: table.record(deal_action(step.player, cards)))
-        if not isinstance(hand.header.rules, BigTwoRules) and right.button(
+        if isinstance(hand.header.rules, SevenEightRules) and right.button(
                 "Face down (??)", key=f"{base}-dealhidden"):
             hidden = (UNKNOWN,) * step.deal_count
             take(table, lambda: table.record(deal_action(step.player, hidden)))
@@ -189,6 +209,9 @@ def draw_step(table: RecordedTable, step: NextStep, *, seat_player: int | None =
         return
     if step.kind is StepKind.SHOWDOWN:
         _showdown(table, step, view, base, seat_player)
+        return
+    if step.kind is StepKind.CHOOSE:
+        _choices(table, step, who, base)
         return
     _bigtwo_play(table, step, who, base)
 
@@ -238,6 +261,47 @@ def _showdown(table: RecordedTable, step: NextStep, view: SeatView, base: str,
         take(table, _doing(table, Action(player, Verb.SHOW_MUCK)))
 
 
+_CHOICE_WORDS: Final = {
+    Verb.EXCHANGE: "Exchange with the widow", Verb.PASS_WIDOW: "Keep the hand",
+    Verb.BID_PASS: "Pass (no bid)", Verb.FOLD: "Fold", Verb.CHECK_CALL: "Check / call",
+    Verb.IMPASSE: "Impasse: nobody can lay", Verb.PASS: "Pass"}
+
+
+def _choice_label(action: Action) -> str:
+    """The words on a Rummoli choice's button."""
+    if action.verb is Verb.PLAY:
+        return f"Lay {format_cards(action.cards)}"
+    if action.verb is Verb.SHOW_MUCK:
+        return f"Show {format_cards(action.cards)}" if action.cards else "Muck"
+    if action.verb is Verb.CLAIM:
+        return f"Claim {_POT_NAMES.get(action.pot or '', action.pot or '')}"
+    if action.verb is Verb.AUCTION_WIN:
+        return f"Wins the auction at {action.amount}"
+    return _CHOICE_WORDS.get(action.verb, action.notation())
+
+
+def _choices(table: RecordedTable, step: NextStep, who: str, base: str) -> None:
+    """One button per engine choice; a bet or bid with an amount in the engine's range."""
+    st.markdown(f"**{escape(who)} to act**" if step.player != DEALER else "**The dealer**")
+    if step.holding:
+        st.html(f"<p>{escape(who)} holds {cards_html(step.holding)}</p>")
+    plain = [a for a in step.choices if a.verb not in (Verb.BET_RAISE, Verb.BID)]
+    columns = st.columns(max(2, min(6, len(plain))))
+    for index, action in enumerate(plain):
+        if columns[index % len(columns)].button(_choice_label(action),
+                                                 key=f"{base}-choice{index}"):
+            take(table, _doing(table, action))
+    ranged = next((a for a in step.choices if a.verb in (Verb.BET_RAISE, Verb.BID)), None)
+    if ranged is not None and step.min_to is not None and step.max_to is not None:
+        word = "Bid" if ranged.verb is Verb.BID else "Bet/raise to"
+        left, right = st.columns(2)
+        amount = int(left.number_input(f"{word} ({step.min_to}-{step.max_to})",
+                                       min_value=step.min_to, max_value=step.max_to,
+                                       value=step.min_to, step=1, key=f"{base}-amount"))
+        if right.button(f"{word} {amount}", key=f"{base}-ranged"):
+            take(table, _doing(table, Action(ranged.actor, ranged.verb, amount=amount)))
+
+
 def _bigtwo_play(table: RecordedTable, step: NextStep, who: str, base: str) -> None:
     st.html(f"<p><b>{escape(who)}</b> holds {cards_html(step.holding)}</p>")
     choice = st.selectbox(f"Plays that {'lead' if not step.can_pass else 'beat the table'} "
@@ -249,6 +313,32 @@ def _bigtwo_play(table: RecordedTable, step: NextStep, who: str, base: str) -> N
         take(table, _doing(table, Action(step.player, Verb.PLAY, tuple(choice))))
     if step.can_pass and passing.button("Pass", key=f"{base}-pass"):
         take(table, _doing(table, Action(step.player, Verb.PASS)))
+
+
+@dataclass(frozen=True, slots=True)
+class RummoliChoice:
+    """What the Rummoli set-up form asked: knobs, variant, stack, minimum bet."""
+
+    rules: RummoliRules
+    variant: str
+    stack: int
+    min_bet: int
+
+
+def rummoli_knobs(key: str, *, claims: bool = True) -> RummoliChoice:
+    """The Rummoli knobs a table is set up with (no finale: it is not recorded).  Without
+    ``claims`` pots are won as laid (the Play page: the bots claim only automatically)."""
+    left, middle, right, last = st.columns(4)
+    variant = left.selectbox("Poker betting", ("NRM", "PRM", "FRM"), key=f"{key}-rvariant",
+                             format_func={"NRM": "no limit", "PRM": "pot limit",
+                                          "FRM": "fixed limit"}.__getitem__) or "NRM"
+    stack = int(middle.number_input("Starting chips", 10, 10**6, 100, key=f"{key}-rstack"))
+    ante = int(right.number_input("Ante (per pot)", 1, 10**4, 1, key=f"{key}-rante"))
+    min_bet = int(last.number_input("Minimum bet", 1, 10**4, 1, key=f"{key}-rmin"))
+    claim = (st.selectbox("Pots are won", list(Claim), format_func=str, key=f"{key}-rclaim")
+             if claims else Claim.AUTO) or Claim.AUTO
+    return RummoliChoice(RummoliRules(ante=ante, claim=claim, finale=Finale.NONE), variant,
+                         stack, min_bet)
 
 
 def bigtwo_knobs(key: str, *, deal_knob: bool = True) -> BigTwoRules:

@@ -21,8 +21,9 @@ from typing import Final
 
 from analytics.record.hand import HandInProgress, StepKind, deal_action, unseen_cards
 from analytics.record.table import RecordedTable
-from analytics.rules.bigtwo import BigTwoState
+from analytics.rules.bigtwo import BigTwoState, cards_of_mask
 from analytics.rules.rummoli import state_from_hand
+from analytics.rules.rummoli_state import Phase as RummoliPhase
 from analytics.rules.rummoli_state import RummoliState
 from analytics.rules.seveneight import SevenEightState
 from analytics.simulate.bigtwo import deal_hands
@@ -41,7 +42,8 @@ __all__ = ["BOT_STYLE_NAMES", "SeatView", "automatic_action", "is_persons_turn",
            "player_of_seat", "seat_view"]
 
 BOT_STYLE_NAMES: Final = {Game.SEVENEIGHT: tuple(SEVENEIGHT_STYLES),
-                          Game.BIGTWO: tuple(BIGTWO_STYLES)}
+                          Game.BIGTWO: tuple(BIGTWO_STYLES),
+                          Game.RUMMOLI: tuple(RUMMOLI_STYLES)}
 """The bot styles each game offers, by name."""
 
 
@@ -85,7 +87,7 @@ def is_persons_turn(table: RecordedTable) -> bool:
     """True when the hand waits for the person at the screen."""
     hand = table.hand
     step = table.next_step()
-    if hand is None or step.kind in (StepKind.OVER, StepKind.DEAL):
+    if hand is None or step.kind in (StepKind.OVER, StepKind.DEAL) or step.player == DEALER:
         return False
     return table.setup.bots[_seat_of(hand, step.player)] == ""
 
@@ -130,7 +132,8 @@ class SeatView:
     ``cards[i]`` are player ``i + 1``'s cards as the person sees them (``??`` for
     a card he may not see); ``up`` the 7 & 8 up cards; ``stacks`` the chips behind
     (7 & 8) or the match score (Big Two); ``pot`` the chips in the middle;
-    ``trick`` the Big Two play to beat and ``trick_player`` who made it.
+    ``trick`` the Big Two play to beat and ``trick_player`` who made it; ``board``
+    the nine Rummoli pots (``RUMMOLI_POTS`` order) and ``laid`` the cards laid so far.
     """
 
     names: tuple[str, ...]
@@ -142,6 +145,8 @@ class SeatView:
     trick: tuple[Card, ...]
     trick_player: int | None
     me: int | None
+    board: tuple[int, ...] = ()
+    laid: tuple[Card, ...] = ()
 
 
 def seat_view(hand: HandInProgress, seat: int | None) -> SeatView:
@@ -164,8 +169,13 @@ def seat_view(hand: HandInProgress, seat: int | None) -> SeatView:
         counts = tuple(state.hand_mask(p).bit_count() for p in range(1, state.n + 1))
         cards = tuple(state.hand_of(p) if everything or p == me else (UNKNOWN,) * counts[p - 1]
                       for p in range(1, state.n + 1))
+        laid = 0
+        for mask in state.laid_by:
+            laid |= mask
         return SeatView(names, cards, (None,) * state.n, tuple(state.stacks),
-                        tuple(count > 0 for count in counts), 0, (), None, me)
+                        tuple(count > 0 or state.phase is RummoliPhase.DEAL
+                              for count in counts), 0, (), None, me,
+                        tuple(state.board), cards_of_mask(laid))
     counts = tuple(state.card_count(p) for p in range(1, state.players + 1))
     cards = tuple(state.cards_of(p) if everything or p == me else (UNKNOWN,) * counts[p - 1]
                   for p in range(1, state.players + 1))

@@ -204,7 +204,9 @@ def _play_until_over(page: Any, limit: int) -> None:
         buttons = _main(page).get_by_role("button").all_inner_texts()
         choice = next((name for name in ("Pass", "Check", "Show") if name in buttons), None)
         choice = choice or next(
-            (b for b in buttons if b.startswith(("Call", "Turn up", "Play"))), None)
+            (b for b in buttons if b.startswith((
+                "Call", "Turn up", "Play", "Check / call", "Lay ", "Show ", "Keep the hand",
+                "Pass (no bid)", "Impasse"))), None)
         if choice is None:
             _settle(page)  # the bots are moving
             continue
@@ -253,3 +255,19 @@ def test_play_a_bigtwo_game_against_the_bots(server: str, browser_page: Any,
     assert len(games) == 1
     outcome = replay(games[0])
     assert sum(outcome.nets) == 0 and outcome.winner is not None
+
+
+def test_play_a_rummoli_round_against_the_bots(server: str, browser_page: Any,
+                                              browser_recorded: Path) -> None:
+    page = browser_page
+    time.sleep(1.1)  # a new table name (the second)
+    name = _sit_down(page, server, "Rummoli")
+    _settle(page)
+    _shot(page, "play-rummoli")
+    _play_until_over(page, 200)
+    _shot(page, "play-rummoli-over")
+    rounds = list(read_hands(browser_recorded / f"{name}.phhs"))
+    assert len(rounds) == 1
+    outcome = replay(rounds[0])
+    assert outcome.board_after is not None
+    assert sum(outcome.nets) + sum(outcome.board_after) == 0  # the board starts empty

@@ -22,6 +22,7 @@ from analytics.record.table import (
     TableSetup,
     bigtwo_setup,
     recorded_folder,
+    rummoli_setup,
     seveneight_setup,
 )
 from parsers.knobs import Game
@@ -31,7 +32,7 @@ from parsers.knobs import Game
 # Seconds the table waits before each bot's move, so a person can follow the play
 # ($HANDLAB_BOT_PAUSE: the browser tests play faster).
 PAUSE = float(os.environ.get("HANDLAB_BOT_PAUSE", "0.6"))
-GAMES = {"7 & 8": Game.SEVENEIGHT, "Big Two": Game.BIGTWO}
+GAMES = {"7 & 8": Game.SEVENEIGHT, "Big Two": Game.BIGTWO, "Rummoli": Game.RUMMOLI}
 BOT_NAMES = ("Ada", "Bix", "Cog", "Dot", "Eon", "Fiz", "Gig", "Hex")
 
 
@@ -53,6 +54,8 @@ def _setup_form() -> TableSetup | None:
         stack = int(left.number_input("Starting stack", 10, 10**6, 200, key="play_stack"))
         small = int(middle.number_input("Small blind", 1, 10**4, 1, key="play_small"))
         big = int(right.number_input("Big blind", 1, 10**4, 2, key="play_big"))
+    elif game is Game.RUMMOLI:
+        rummoli = recording.rummoli_knobs("play", claims=False)
     else:
         rules = recording.bigtwo_knobs("play")
     if st.button("Sit down", type="primary", key="play_start"):
@@ -60,6 +63,10 @@ def _setup_form() -> TableSetup | None:
             if game is Game.SEVENEIGHT:
                 return seveneight_setup(name, players, stack, blinds=(small, big),
                                         bots=("", *bots))
+            if game is Game.RUMMOLI:
+                return rummoli_setup(name, players, rummoli.stack, rummoli.rules,
+                                     variant=rummoli.variant, min_bet=rummoli.min_bet,
+                                     bots=("", *bots))
             return bigtwo_setup(name, players, rules, bots=("", *bots))
         except (StepRefused, ValueError) as error:
             st.error(str(error))

@@ -12,6 +12,7 @@ from analytics.record.table import (
     TableSetup,
     bigtwo_setup,
     recorded_folder,
+    rummoli_setup,
     seveneight_setup,
     table_names,
 )
@@ -19,7 +20,7 @@ from analytics.record.table import (
 # (Comments, not docstrings: a page is a script, and Streamlit's "magic" would show a bare
 # string on the page.)
 NEW = "New table…"
-GAMES = {"7 & 8": "seveneight", "Big Two": "bigtwo"}
+GAMES = {"7 & 8": "seveneight", "Big Two": "bigtwo", "Rummoli": "rummoli"}
 
 
 def _new_table_form() -> TableSetup | None:
@@ -38,6 +39,8 @@ def _new_table_form() -> TableSetup | None:
         small = int(right.number_input("Small blind", 1, 10**6, 1, key="record_small"))
         big = int(last.number_input("Big blind", 1, 10**6, 2, key="record_big"))
         ante = int(st.number_input("Ante", 0, 10**6, 0, key="record_ante"))
+    elif GAMES[game] == "rummoli":
+        rummoli = recording.rummoli_knobs("record")
     else:
         rules = recording.bigtwo_knobs("record", deal_knob=False)
     if st.button("Start the table", type="primary", key="record_start",
@@ -46,6 +49,9 @@ def _new_table_form() -> TableSetup | None:
             if seveneight:
                 return seveneight_setup(name, players, stack, blinds=(small, big), ante=ante,
                                         variant=variant)
+            if GAMES[game] == "rummoli":
+                return rummoli_setup(name, players, rummoli.stack, rummoli.rules,
+                                     variant=rummoli.variant, min_bet=rummoli.min_bet)
             return bigtwo_setup(name, players, rules)
         except (StepRefused, ValueError) as error:
             st.error(str(error))
