@@ -1,6 +1,6 @@
 """The recorder's server work per click, and the filing of a finished hand (issue #30).
 
-Bots play whole 7 & 8 hands and Big Two games through
+Bots play whole 7 & 8 hands, Big Two games and Rummoli rounds through
 :class:`analytics.record.table.RecordedTable`, as the Play page drives it.  Each click
 is timed as the page pays for it: ``record(action)`` (the step written and read back,
 replayed by the engine, the journal line appended and fsynced, the state updated) and
@@ -25,7 +25,13 @@ import time
 from pathlib import Path
 
 from analytics.record.play import automatic_action
-from analytics.record.table import RecordedTable, TableSetup, bigtwo_setup, seveneight_setup
+from analytics.record.table import (
+    RecordedTable,
+    TableSetup,
+    bigtwo_setup,
+    rummoli_setup,
+    seveneight_setup,
+)
 
 CLICK_TARGET_MS = 100.0
 FILING_TARGET_MS = 300.0
@@ -86,11 +92,15 @@ def main() -> None:
             ("Big Two, 4 players", bigtwo_setup(
                 "bench2", ["Ann", "Bo", "Cy", "Dee"],
                 bots=("steady", "aggressive", "steady", "aggressive"))),
+            ("Rummoli, 5 players", rummoli_setup(
+                "benchrm", ["Ann", "Bo", "Cy", "Dee", "Eli"], 1_000,
+                bots=("cautious", "bold") * 2 + ("cautious",))),
         ]
         # A hand of each game first: creates the warehouse, warms the ingest path and builds
         # the Big Two plays of the rule set, which a server does once.
         for warm_setup in (seveneight_setup("warm78", ["A", "B"], 100, bots=("loose",) * 2),
-                           bigtwo_setup("warm2", ["A", "B"], bots=("steady",) * 2)):
+                           bigtwo_setup("warm2", ["A", "B"], bots=("steady",) * 2),
+                           rummoli_setup("warmrm", ["A", "B"], 100, bots=("bold",) * 2)):
             _play(RecordedTable.create(folder, warm_setup, ingest_into=db), 1, rng)
         print(f"{'ms':<28} {'count':>5} {'median':>7} {'p95':>7} {'max':>7}  "
               f"{'cpu med':>7} {'p95':>7} {'max':>7}")
