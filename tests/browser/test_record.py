@@ -156,9 +156,8 @@ def test_record_a_seveneight_hand_by_clicking_with_a_reload(
     _wait_text(page, "Ann to act")
     _click(page, "Call 2")
     _wait_text(page, "Who shows or mucks now")
-    _click(page, "Show")  # Ann first: her cards are known
-    _wait_text(page, "Cy")
-    _click(page, "Show")
+    _click_and_wait(page, "Show", "is over")  # Ann first: her cards are known
+    _click_and_wait(page, "Show", "is over")  # then Cy's
     _wait_text(page, "Hand 1 is over")
     _shot(page, "record-filed")
     # Pot 18 (6 + 6 + 2, then 2 + 2): Ann's seven-eight flush takes it.
