@@ -23,6 +23,8 @@ navigation = st.navigation([
     st.Page(f"{PAGES}/statistics.py", title="Statistics", icon=":material/table_chart:"),
     st.Page(f"{PAGES}/replayer.py", title="Hand replayer", icon=":material/play_circle:"),
     st.Page(f"{PAGES}/search.py", title="Hand search", icon=":material/search:"),
+    st.Page(f"{PAGES}/record.py", title="Record a game", icon=":material/edit_note:"),
+    st.Page(f"{PAGES}/play.py", title="Play the bots", icon=":material/smart_toy:"),
 ])
 # One read connection for the run's questions, closed before a busy notice's wait and rerun.
 with ui.guarded(), ui.run_connection():

@@ -29,7 +29,7 @@ from parsers.knobs import (
 )
 from parsers.model import DEALER, Action, HandHistory, Verb
 
-__all__ = ["NAMES", "random_rules", "simulate_bigtwo"]
+__all__ = ["NAMES", "deal_hands", "random_rules", "simulate_bigtwo"]
 
 NAMES: Final = ("Ann", "Bo", "Cy", "Dee", "Eli", "Fay", "Gus", "Hal", "Ivy", "Jo", "Kim", "Lu")
 """The recurring players; each match seats a few of them."""
@@ -61,7 +61,7 @@ _DRAWN_SCORINGS: Final = (BigTwoScoring.CARDS, BigTwoScoring.CARDS_WITH_TWOS, Bi
 gives the sessions (and the bundled samples) it always gave; ``rules=`` plays any other."""
 
 
-def _deal(rng: random.Random, players: int, rules: BigTwoRules) -> list[list[Card]]:
+def deal_hands(rng: random.Random, players: int, rules: BigTwoRules) -> list[list[Card]]:
     """Shuffle and deal; with ``deal = "all"`` the leftovers go to the holder of the lead card."""
     deck = list(DECK)
     rng.shuffle(deck)
@@ -160,7 +160,7 @@ def _one_game(rng: random.Random, rules: BigTwoRules, bots: Sequence[BigTwoBot],
     state = BigTwoState(rules, players)
     order = card_order(rules)
     actions: list[Action] = []
-    for player, cards in enumerate(_deal(rng, players, rules), start=1):
+    for player, cards in enumerate(deal_hands(rng, players, rules), start=1):
         ordered = tuple(sorted(cards, key=order.__getitem__))
         state.deal(player, ordered)
         actions.append(Action(DEALER, Verb.DEAL_HOLE, cards=ordered, target=player))

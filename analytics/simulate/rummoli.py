@@ -31,7 +31,7 @@ from parsers.cards import DECK
 from parsers.knobs import Betting, Claim, Finale, Game, RummoliRules
 from parsers.model import DEALER, RUMMOLI_POTS, Action, HandHistory, Verb
 
-__all__ = ["NAMES", "RummoliOptions", "play_round", "simulate_rummoli"]
+__all__ = ["NAMES", "RummoliOptions", "deal_round", "play_round", "simulate_rummoli"]
 
 NAMES: Final = ("Ann", "Bo", "Cy", "Dee", "Eli", "Fay", "Gus", "Hal", "Ivy", "Jo", "Kit", "Lu")
 """The recurring players: each game seats a subset of them."""
@@ -72,7 +72,7 @@ class RummoliOptions:
             raise ValueError("rounds_per_game and starting_stack must be at least 1")
 
 
-def _deal(state: RummoliState, rng: random.Random, actions: list[Action]) -> None:
+def deal_round(state: RummoliState, rng: random.Random, actions: list[Action]) -> None:
     """Shuffle and deal one card at a time from the dealer's left, the widow after the dealer."""
     deck = list(range(52))
     rng.shuffle(deck)
@@ -97,7 +97,7 @@ def play_round(state: RummoliState, bots: Sequence[RummoliBot], rng: random.Rand
     Returns the actions in order; ``state`` holds the result.
     """
     actions: list[Action] = []
-    _deal(state, rng, actions)
+    deal_round(state, rng, actions)
     apply = state.apply
     while True:
         phase = state.phase

@@ -23,7 +23,7 @@ from parsers.cards import DECK, Card
 from parsers.knobs import Betting, Game, SevenEightRules
 from parsers.model import DEALER, Action, HandHistory, Verb
 
-__all__ = ["NAMES", "TABLES", "simulate_seveneight"]
+__all__ = ["NAMES", "TABLES", "blinds_in_order", "simulate_seveneight"]
 
 NAMES: Final = ("Ann", "Bo", "Cy", "Dee", "Eli", "Fay", "Gus", "Hal", "Ivy", "Jo", "Kit", "Lu",
                 "Max", "Ned", "Ola", "Pia", "Quin")
@@ -102,7 +102,7 @@ def simulate_seveneight(
                 actions=actions,
                 starting_stacks=hand_stacks,
                 antes=(ante,) * players,
-                blinds_or_straddles=_blinds(players, small, big),
+                blinds_or_straddles=blinds_in_order(players, small, big),
                 min_bet=None if fixed else big,
                 small_bet=sizes[0] if fixed else None,
                 big_bet=sizes[1] if fixed else None,
@@ -138,7 +138,7 @@ def _cached_action(actor: int, verb: Verb, cards: tuple[Card, ...], target: int 
     return action
 
 
-def _blinds(players: int, small: int, big: int) -> tuple[int, ...]:
+def blinds_in_order(players: int, small: int, big: int) -> tuple[int, ...]:
     """The blinds array in PHH order (heads-up the button, p2, posts the small blind)."""
     if players == 2:
         return (big, small)
@@ -157,7 +157,8 @@ def _play_hand(
 ) -> tuple[tuple[int, ...], tuple[Action, ...], tuple[int, ...], tuple[int, ...]]:
     """Play one hand; return nets, actions, finishing stacks and chips won from pots."""
     count = len(stacks)
-    state = SevenEightState(stacks, [ante] * count, _blinds(count, small, big), structure, sizes)
+    state = SevenEightState(stacks, [ante] * count, blinds_in_order(count, small, big),
+                            structure, sizes)
     deck = rng.sample(range(52), 3 * count)  # every card the hand can use, in deal order
     actions: list[Action] = []
     append = actions.append

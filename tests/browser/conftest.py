@@ -68,13 +68,21 @@ def browser_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="session")
-def server(tmp_path_factory: pytest.TempPathFactory, browser_db: Path) -> Iterator[str]:
+def browser_recorded(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The folder where the server keeps the tables recorded or played (tests read it)."""
+    return tmp_path_factory.mktemp("recorded")
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory, browser_db: Path,
+           browser_recorded: Path) -> Iterator[str]:
     """The base URL of a dashboard over a private copy of the test warehouse."""
     folder = tmp_path_factory.mktemp("browser")
     db = browser_db
     port = _free_port()
     log = (folder / "streamlit.log").open("wb")
-    environment = dict(os.environ, HANDLAB_DB=str(db), STREAMLIT_BROWSER_GATHER_USAGE_STATS="false")
+    environment = dict(os.environ, HANDLAB_DB=str(db), STREAMLIT_BROWSER_GATHER_USAGE_STATS="false",
+                       HANDLAB_RECORDED=str(browser_recorded), HANDLAB_BOT_PAUSE="0.05")
     process = subprocess.Popen(
         [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"),
          "--server.headless", "true", "--server.port", str(port),

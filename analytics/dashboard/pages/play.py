@@ -1,0 +1,143 @@
+"""Play the bots: 7 & 8 or Big Two against the simulator's bots, recorded like a live game."""
+
+from __future__ import annotations
+
+import os
+import random
+import time
+
+import streamlit as st
+
+from analytics.dashboard import recording, ui
+from analytics.record.hand import StepKind, StepRefused
+from analytics.record.play import (
+    BOT_STYLE_NAMES,
+    automatic_action,
+    is_persons_turn,
+    player_of_seat,
+    seat_view,
+)
+from analytics.record.table import (
+    RecordedTable,
+    TableSetup,
+    bigtwo_setup,
+    recorded_folder,
+    rummoli_setup,
+    seveneight_setup,
+)
+from parsers.knobs import Game
+
+# (Comments, not docstrings: a page is a script, and Streamlit's "magic" would show a bare
+# string on the page.)
+# Seconds the table waits before each bot's move, so a person can follow the play
+# ($HANDLAB_BOT_PAUSE: the browser tests play faster).
+PAUSE = float(os.environ.get("HANDLAB_BOT_PAUSE", "0.6"))
+GAMES = {"7 & 8": Game.SEVENEIGHT, "Big Two": Game.BIGTWO, "Rummoli": Game.RUMMOLI}
+BOT_NAMES = ("Ada", "Bix", "Cog", "Dot", "Eon", "Fiz", "Gig", "Hex")
+
+
+def _setup_form() -> TableSetup | None:
+    game = GAMES[st.radio("Game", list(GAMES), horizontal=True, key="play_game")]
+    you = st.text_input("Your name", value="You", key="play_you")
+    most = 4 if game is Game.BIGTWO else 8
+    seats = int(st.number_input("Seats (you and the bots)", 2, most, min(4, most),
+                                key=f"play_seats_{game}"))
+    styles = BOT_STYLE_NAMES[game]
+    columns = st.columns(seats - 1)
+    bots = [column.selectbox(f"{BOT_NAMES[i]}'s style", styles, index=i % len(styles),
+                             key=f"play_style_{game}_{i}")
+            for i, column in enumerate(columns)]
+    players = [you.strip() or "You", *BOT_NAMES[:seats - 1]]
+    name = f"play-{int(time.time())}"
+    if game is Game.SEVENEIGHT:
+        left, middle, right = st.columns(3)
+        stack = int(left.number_input("Starting stack", 10, 10**6, 200, key="play_stack"))
+        small = int(middle.number_input("Small blind", 1, 10**4, 1, key="play_small"))
+        big = int(right.number_input("Big blind", 1, 10**4, 2, key="play_big"))
+    elif game is Game.RUMMOLI:
+        rummoli = recording.rummoli_knobs("play", claims=False)
+    else:
+        rules = recording.bigtwo_knobs("play")
+    if st.button("Sit down", type="primary", key="play_start"):
+        try:
+            if game is Game.SEVENEIGHT:
+                return seveneight_setup(name, players, stack, blinds=(small, big),
+                                        bots=("", *bots))
+            if game is Game.RUMMOLI:
+                return rummoli_setup(name, players, rummoli.stack, rummoli.rules,
+                                     variant=rummoli.variant, min_bet=rummoli.min_bet,
+                                     bots=("", *bots))
+            return bigtwo_setup(name, players, rules, bots=("", *bots))
+        except (StepRefused, ValueError) as error:
+            st.error(str(error))
+    return None
+
+
+def render() -> None:
+    """Draw the page: set up a table, then play it; the bots move by themselves."""
+    ctx = ui.context()
+    folder = recorded_folder()
+    st.title("Play the bots")
+    name = st.query_params.get("table")
+    if not name or not (folder / f"{name}.journal").exists():
+        st.caption("You see your own cards and what is shown; every hand is recorded with "
+                   "all its cards, lands in the statistics and can be replayed afterwards.")
+        setup = _setup_form()
+        if setup is not None:
+            ui.release_connection()
+            RecordedTable.create(folder, setup, ingest_into=ctx.db)
+            st.query_params["table"] = setup.name
+            st.rerun()
+        return
+    table = recording.open_table(folder, name, ctx.db)
+    if st.button("Leave this table", key="play_leave"):
+        del st.query_params["table"]
+        st.rerun()
+    _play(table)
+
+
+def _play(table: RecordedTable) -> None:
+    error = st.session_state.get("record_error")
+    if error:
+        st.error(f"Not allowed: {error}")
+    seen = st.session_state.get(f"play_seen_{table.setup.name}", 0)
+    if table.filed and table.filed[-1].hand.hand != seen:
+        recording.draw_filed(table.filed[-1])
+        if table.hand is None:
+            st.info("The table is over: fewer than two players have chips left.")
+            return
+        if st.button("Next hand", type="primary", key=f"play_next_{table.number}"):
+            st.session_state[f"play_seen_{table.setup.name}"] = table.filed[-1].hand.hand
+            st.rerun()
+        return
+    hand = table.hand
+    if hand is None:
+        st.info("The table is over: fewer than two players have chips left.")
+        return
+    board = st.empty()
+    rng = random.Random()
+    while True:
+        hand = table.hand
+        step = table.next_step()
+        if hand is None:
+            break
+        with board.container():
+            recording.draw_view(seat_view(hand, 0), step,
+                                title=f"Hand {table.number} · step {len(hand.actions) + 1}")
+        action = automatic_action(table, rng)
+        if action is None:
+            break
+        if step.kind is not StepKind.DEAL:
+            time.sleep(PAUSE)
+        ui.release_connection()
+        filed = table.record(action)
+        recording.remember(table)
+        if filed is not None:
+            st.rerun()  # the hand's result first
+    if hand is None or not is_persons_turn(table):
+        st.rerun()
+    me = player_of_seat(hand, 0)
+    recording.draw_step(table, step, seat_player=me, key="play")
+
+
+render()

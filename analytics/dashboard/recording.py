@@ -1,0 +1,356 @@
+"""The Streamlit side of the Record and Play pages: the table, the step controls, the forms.
+
+Drawing only: what may be done next, every check, the journal and the filing are
+:mod:`analytics.record`'s.  A control offers exactly the engine's choices
+(:class:`~analytics.record.hand.NextStep`); a click hands the chosen action to the
+table, which refuses what the reader or the engine would not accept (the message is
+shown, nothing changes).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from html import escape
+from pathlib import Path
+from typing import Final
+
+import streamlit as st
+
+from analytics.dashboard import ui
+from analytics.dashboard.cards import cards_html, chips_html
+from analytics.record.hand import NextStep, StepKind, StepRefused, deal_action, unseen_cards
+from analytics.record.play import SeatView, seat_view
+from analytics.record.table import FiledHand, RecordedTable
+from parsers.cards import UNKNOWN, Card, format_cards, parse_card
+from parsers.knobs import (
+    BigTwoDeal,
+    BigTwoRules,
+    BigTwoScoring,
+    Claim,
+    Finale,
+    RummoliRules,
+    SevenEightRules,
+)
+from parsers.model import DEALER, RUMMOLI_POTS, Action, Verb
+
+__all__ = ["RummoliChoice", "bigtwo_knobs", "draw_filed", "draw_step", "draw_view",
+           "open_table", "remember", "rummoli_knobs", "take"]
+
+_TABLES: Final = "_record_tables"
+
+
+def open_table(folder: Path, name: str, db: str) -> RecordedTable:
+    """The table ``name``, kept for the session and read again from its journal when the
+    journal changed (another tab, a restart)."""
+    tables = st.session_state.setdefault(_TABLES, {})
+    path = folder / f"{name}.journal"
+    size = path.stat().st_size if path.exists() else -1
+    kept = tables.get(name)
+    if kept is None or kept[1] != size:
+        ui.release_connection()  # opening may finish filing a hand: it writes
+        opened = RecordedTable.open(folder, name, ingest_into=db)
+        tables[name] = (opened, path.stat().st_size)
+        return opened
+    table: RecordedTable = kept[0]
+    return table
+
+
+def remember(table: RecordedTable) -> None:
+    """Keep ``table`` for the session as its journal stands now (after steps it took)."""
+    st.session_state.setdefault(_TABLES, {})[table.setup.name] = (
+        table, table.journal_path.stat().st_size)
+
+
+def take(table: RecordedTable, step: Callable[[], FiledHand | None]) -> None:
+    """Run one step of ``table`` (a record, show or undo); show why when it is refused."""
+    ui.release_connection()  # a finished hand is loaded into the warehouse: this run writes
+    try:
+        filed = step()
+    except StepRefused as error:
+        st.session_state["record_error"] = str(error)
+    else:
+        st.session_state.pop("record_error", None)
+        if filed is not None:
+            st.session_state["record_filed"] = filed.hand.hand
+    remember(table)
+    st.rerun()
+
+
+def _name(view: SeatView, player: int) -> str:
+    names = view.names
+    return names[player - 1] if 0 < player <= len(names) else f"p{player}"
+
+
+def draw_view(view: SeatView, step: NextStep, *, title: str) -> None:
+    """The table as ``view`` sees it: each player's chips or score and cards, the pot or
+    the trick, whose turn it is."""
+    rows = []
+    for index, name in enumerate(view.names):
+        player = index + 1
+        turn = "▶ " if step.kind is not StepKind.OVER and player == step.player else ""
+        out = "" if view.in_hand[index] else " (out)"
+        mine = " (you)" if view.me == player else ""
+        rows.append(
+            f"<tr><td><b>{escape(turn + name)}</b>{escape(mine + out)}</td>"
+            f"<td>{chips_html(view.stacks[index])}</td>"
+            f"<td>{cards_html(view.cards[index], empty='no cards')}</td></tr>")
+    middle = (f"<p>Pot {chips_html(view.pot)}</p>" if view.trick_player is None and view.pot
+              else "")
+    if view.trick_player is not None:
+        middle = (f"<p>To beat: {cards_html(view.trick)} by "
+                  f"{escape(_name(view, view.trick_player))}</p>")
+    if view.board:
+        pots = " ".join(chips_html(chips, label=_POT_NAMES.get(pot, pot))
+                        for pot, chips in zip(RUMMOLI_POTS, view.board, strict=True))
+        middle += f"<p>Board: {pots}</p>"
+    if view.laid:
+        middle += f"<p>Laid: {cards_html(view.laid)}</p>"
+    st.markdown(f"#### {escape(title)}")
+    st.html(f'<table class="hl-record">{"".join(rows)}</table>{middle}')
+
+
+def draw_filed(filed: FiledHand) -> None:
+    """The last finished hand: every player's result and what the warehouse said."""
+    hand = filed.hand
+    names = hand.players or ()
+    results = ", ".join(f"{names[i] if i < len(names) else f'p{i + 1}'} {net:+d}"
+                        for i, net in enumerate(filed.outcome.nets))
+    st.success(f"Hand {hand.hand} is over: {results}. Written to the table's file; "
+               f"warehouse: {filed.ingest}. The Hand replayer shows it with every card.")
+    shown = [f"{escape(names[s.player - 1] if 0 < s.player <= len(names) else '')}: "
+             f"{cards_html(s.cards)} ({escape(s.category.replace('_', ' '))})"
+             for s in filed.outcome.showdown]
+    if shown:
+        st.html("<p>" + " · ".join(shown) + "</p>")
+
+
+_POT_NAMES: Final = {"TS": "10♠", "JD": "J♦", "QC": "Q♣", "KH": "K♥", "AS": "A♠",
+                     "AKD": "A♦K♦", "789": "7-8-9"}
+
+_SUIT_FACES: Final = {"s": "♠", "h": ":red[♥]", "d": ":red[♦]", "c": "♣"}
+
+
+def _toggle(key: str, text: str) -> None:
+    """Pick ``text`` or drop it (a button's callback: it runs before the rerun draws)."""
+    picked: list[str] = st.session_state.setdefault(key, [])
+    if text in picked:
+        picked.remove(text)
+    else:
+        picked.append(text)
+
+
+def _card_picker(label: str, options: Sequence[Card], count: int, key: str) -> list[Card]:
+    """A grid of the 52 cards (a row per suit): a click picks or drops a card; only
+    ``options`` can be picked, at most ``count`` of them."""
+    picked: list[str] = st.session_state.setdefault(f"{key}-picked", [])
+    allowed = {str(card) for card in options}
+    st.caption(f"{label}: {len(picked)} of {count} picked"
+               + (f" ({' '.join(picked)})" if picked else ""))
+    for suit, face in _SUIT_FACES.items():
+        for column, rank in zip(st.columns(13), "23456789TJQKA", strict=True):
+            text = rank + suit
+            chosen = text in picked
+            usable = chosen or (text in allowed and len(picked) < count)
+            shown = ("10" if rank == "T" else rank) + face
+            column.button(shown, key=f"{key}-{text}", disabled=not usable,
+                          type="primary" if chosen else "secondary", width="stretch",
+                          on_click=_toggle, args=(f"{key}-picked", text))
+    return [parse_card(text) for text in picked]
+
+
+def draw_step(table: RecordedTable, step: NextStep, *, seat_player: int | None = None,
+              key: str) -> None:
+    """The controls of the next step.  ``seat_player`` limits them to that player's own
+    decisions (the Play page; None on the Record page, where the recorder enters all)."""
+    hand = table.hand
+    if hand is None or step.kind is StepKind.OVER:
+        return
+    view = seat_view(hand, None)
+    who = _name(view, step.player)
+    number = table.number
+    base = f"{key}-{number}-{len(hand.actions)}"
+    if step.kind is StepKind.DEAL:
+        unseen = unseen_cards(hand.actions)
+        count = step.deal_count or len(unseen)  # 0: as many as the dealer gives (Rummoli)
+        whom = "the widow" if step.player == 0 else who
+        st.markdown(f"**Deal {step.deal_count or 'the'} card{'s' if count > 1 else ''} "
+                    f"to {escape(whom)}**")
+        cards = _card_picker("Cards dealt", unseen, count, f"{base}-deal")
+        if len(unseen) == count and not cards:
+            cards = list(unseen)  # the rest of the deck: nothing to pick
+            st.caption(f"The {len(unseen)} cards left in the deck.")
+        left, right = st.columns(2)
+        if left.button("Deal these cards", key=f"{base}-dealgo", type="primary",
+                       disabled=not cards or bool(step.deal_count and len(cards) != count)):
+            take(table, lambda: table.record(deal_action(step.player, cards)))
+        if isinstance(hand.header.rules, SevenEightRules) and right.button(
+                "Face down (??)", key=f"{base}-dealhidden"):
+            hidden = (UNKNOWN,) * step.deal_count
+            take(table, lambda: table.record(deal_action(step.player, hidden)))
+        return
+    if seat_player is not None and step.player != seat_player:
+        return
+    if step.kind is StepKind.TURN_UP:
+        st.markdown(f"**{escape(who)} turns a card up**")
+        columns = st.columns(max(2, len(step.up_choices) + (1 if step.hidden else 0)))
+        for column, card in zip(columns, step.up_choices, strict=False):
+            if column.button(f"Turn up {card}", key=f"{base}-up{card}"):
+                take(table, _doing(table, Action(step.player, Verb.TURN_UP, (card,))))
+        if step.hidden:
+            named = _card_picker("The card turned up", unseen_cards(hand.actions), 1,
+                                 f"{base}-upname")
+            if columns[-1].button("Turn up the picked card", key=f"{base}-upgo",
+                                  disabled=not named):
+                take(table, _doing(table, Action(step.player, Verb.TURN_UP, tuple(named))))
+        return
+    if step.kind is StepKind.BET:
+        _betting(table, step, who, base)
+        return
+    if step.kind is StepKind.SHOWDOWN:
+        _showdown(table, step, view, base, seat_player)
+        return
+    if step.kind is StepKind.CHOOSE:
+        _choices(table, step, who, base)
+        return
+    _bigtwo_play(table, step, who, base)
+
+
+def _doing(table: RecordedTable, action: Action) -> Callable[[], FiledHand | None]:
+    return lambda: table.record(action)
+
+
+def _betting(table: RecordedTable, step: NextStep, who: str, base: str) -> None:
+    st.markdown(f"**{escape(who)} to act**")
+    fold, call, raise_to, go = st.columns(4)
+    if fold.button("Fold", key=f"{base}-fold"):
+        take(table, _doing(table, Action(step.player, Verb.FOLD)))
+    label = "Check" if step.call == 0 else f"Call {step.call}"
+    if call.button(label, key=f"{base}-call", type="primary"):
+        take(table, _doing(table, Action(step.player, Verb.CHECK_CALL)))
+    if step.min_to is not None and step.max_to is not None:
+        amount = raise_to.number_input(
+            f"Bet or raise to ({step.min_to}-{step.max_to})", min_value=step.min_to,
+            max_value=step.max_to, value=step.min_to, step=1, key=f"{base}-amount")
+        if go.button(f"Bet/raise to {int(amount)}", key=f"{base}-raise"):
+            take(table, _doing(table, Action(step.player, Verb.BET_RAISE,
+                                             amount=int(amount))))
+
+
+def _showdown(table: RecordedTable, step: NextStep, view: SeatView, base: str,
+              seat_player: int | None) -> None:
+    hand = table.hand
+    assert hand is not None
+    player = step.player
+    if seat_player is None and len(step.waiting) > 1:
+        player = st.radio("Who shows or mucks now", step.waiting, horizontal=True,
+                          format_func=lambda p: _name(view, p), key=f"{base}-who")
+    holding = hand.holding(player)
+    hidden = holding.count(UNKNOWN)
+    st.html(f"<p><b>{escape(_name(view, player))}</b> holds {cards_html(holding)}</p>")
+    named: list[Card] = []
+    if hidden:
+        named = _card_picker(f"Name the {hidden} hidden card{'s' if hidden > 1 else ''} "
+                             "(in the order dealt)", unseen_cards(hand.actions), hidden,
+                             f"{base}-reveal{player}")
+    show, muck = st.columns(2)
+    if show.button("Show", key=f"{base}-show{player}", type="primary",
+                   disabled=len(named) != hidden):
+        take(table, lambda: table.show(player, named))
+    if muck.button("Muck", key=f"{base}-muck{player}"):
+        take(table, _doing(table, Action(player, Verb.SHOW_MUCK)))
+
+
+_CHOICE_WORDS: Final = {
+    Verb.EXCHANGE: "Exchange with the widow", Verb.PASS_WIDOW: "Keep the hand",
+    Verb.BID_PASS: "Pass (no bid)", Verb.FOLD: "Fold", Verb.CHECK_CALL: "Check / call",
+    Verb.IMPASSE: "Impasse: nobody can lay", Verb.PASS: "Pass"}
+
+
+def _choice_label(action: Action) -> str:
+    """The words on a Rummoli choice's button."""
+    if action.verb is Verb.PLAY:
+        return f"Lay {format_cards(action.cards)}"
+    if action.verb is Verb.SHOW_MUCK:
+        return f"Show {format_cards(action.cards)}" if action.cards else "Muck"
+    if action.verb is Verb.CLAIM:
+        return f"Claim {_POT_NAMES.get(action.pot or '', action.pot or '')}"
+    if action.verb is Verb.AUCTION_WIN:
+        return f"Wins the auction at {action.amount}"
+    return _CHOICE_WORDS.get(action.verb, action.notation())
+
+
+def _choices(table: RecordedTable, step: NextStep, who: str, base: str) -> None:
+    """One button per engine choice; a bet or bid with an amount in the engine's range."""
+    st.markdown(f"**{escape(who)} to act**" if step.player != DEALER else "**The dealer**")
+    if step.holding:
+        st.html(f"<p>{escape(who)} holds {cards_html(step.holding)}</p>")
+    plain = [a for a in step.choices if a.verb not in (Verb.BET_RAISE, Verb.BID)]
+    columns = st.columns(max(2, min(6, len(plain))))
+    for index, action in enumerate(plain):
+        if columns[index % len(columns)].button(_choice_label(action),
+                                                 key=f"{base}-choice{index}"):
+            take(table, _doing(table, action))
+    ranged = next((a for a in step.choices if a.verb in (Verb.BET_RAISE, Verb.BID)), None)
+    if ranged is not None and step.min_to is not None and step.max_to is not None:
+        word = "Bid" if ranged.verb is Verb.BID else "Bet/raise to"
+        left, right = st.columns(2)
+        amount = int(left.number_input(f"{word} ({step.min_to}-{step.max_to})",
+                                       min_value=step.min_to, max_value=step.max_to,
+                                       value=step.min_to, step=1, key=f"{base}-amount"))
+        if right.button(f"{word} {amount}", key=f"{base}-ranged"):
+            take(table, _doing(table, Action(ranged.actor, ranged.verb, amount=amount)))
+
+
+def _bigtwo_play(table: RecordedTable, step: NextStep, who: str, base: str) -> None:
+    st.html(f"<p><b>{escape(who)}</b> holds {cards_html(step.holding)}</p>")
+    choice = st.selectbox(f"Plays that {'lead' if not step.can_pass else 'beat the table'} "
+                          f"({len(step.plays)})", step.plays, format_func=format_cards,
+                          index=0 if step.plays else None, key=f"{base}-plays")
+    play, passing = st.columns(2)
+    if play.button("Play", key=f"{base}-play", type="primary", disabled=choice is None):
+        assert choice is not None
+        take(table, _doing(table, Action(step.player, Verb.PLAY, tuple(choice))))
+    if step.can_pass and passing.button("Pass", key=f"{base}-pass"):
+        take(table, _doing(table, Action(step.player, Verb.PASS)))
+
+
+@dataclass(frozen=True, slots=True)
+class RummoliChoice:
+    """What the Rummoli set-up form asked: knobs, variant, stack, minimum bet."""
+
+    rules: RummoliRules
+    variant: str
+    stack: int
+    min_bet: int
+
+
+def rummoli_knobs(key: str, *, claims: bool = True) -> RummoliChoice:
+    """The Rummoli knobs a table is set up with (no finale: it is not recorded).  Without
+    ``claims`` pots are won as laid (the Play page: the bots claim only automatically)."""
+    left, middle, right, last = st.columns(4)
+    variant = left.selectbox("Poker betting", ("NRM", "PRM", "FRM"), key=f"{key}-rvariant",
+                             format_func={"NRM": "no limit", "PRM": "pot limit",
+                                          "FRM": "fixed limit"}.__getitem__) or "NRM"
+    stack = int(middle.number_input("Starting chips", 10, 10**6, 100, key=f"{key}-rstack"))
+    ante = int(right.number_input("Ante (per pot)", 1, 10**4, 1, key=f"{key}-rante"))
+    min_bet = int(last.number_input("Minimum bet", 1, 10**4, 1, key=f"{key}-rmin"))
+    claim = (st.selectbox("Pots are won", list(Claim), format_func=str, key=f"{key}-rclaim")
+             if claims else Claim.AUTO) or Claim.AUTO
+    return RummoliChoice(RummoliRules(ante=ante, claim=claim, finale=Finale.NONE), variant,
+                         stack, min_bet)
+
+
+def bigtwo_knobs(key: str, *, deal_knob: bool = True) -> BigTwoRules:
+    """The Big Two knobs a table is set up with (the others keep RULES.md's defaults).
+    Without ``deal_knob`` every player is dealt 13 (the Record page: a deal of the whole
+    deck to three players gives one of them a card more, which its picker does not ask)."""
+    left, middle, right = st.columns(3)
+    scoring = left.selectbox("Scoring", list(BigTwoScoring), format_func=str,
+                             key=f"{key}-scoring")
+    deal = (middle.selectbox("Deal", list(BigTwoDeal), format_func=str, key=f"{key}-deal")
+            if deal_knob else BigTwoDeal.THIRTEEN)
+    lead = right.selectbox("Lead card", ("3d", "3c"), key=f"{key}-lead")
+    four = st.checkbox("Four-card plays", key=f"{key}-four")
+    return BigTwoRules(deal=deal or BigTwoDeal.THIRTEEN, lead_card=lead or "3d",
+                       scoring=scoring or BigTwoScoring.CARDS, four_card_plays=four)

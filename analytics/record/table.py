@@ -1,0 +1,501 @@
+"""A recorded table: its setup, the hand in progress, the journal, the finished hands.
+
+A table lives in a folder (``data/recorded/`` by default) as two files:
+``<name>.journal``, where every step is written (and fsynced) before the table
+takes it (:mod:`analytics.record.journal`), and ``<name>.phhs``, the finished
+hands, written by the parsers' writer.  When a hand is over it is appended to
+the ``.phhs`` file, loaded into the warehouse at once (that one hand: the
+warehouse loads a file in one transaction, so it never holds half a hand), and
+the table goes on: the next button and the stacks carried over (7 & 8), the
+running match score (Big Two).  :meth:`RecordedTable.open` reads the journal
+back after a reload or a restart and finishes whatever a crash interrupted.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import re
+import secrets
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Final
+
+import duckdb
+
+from analytics.record.hand import HandInProgress, NextStep, StepKind, StepRefused
+from analytics.record.journal import JournalError, append_entry, read_entries
+from analytics.rules.base import Outcome
+from analytics.simulate.seveneight import blinds_in_order
+from analytics.warehouse import WarehouseError, ingest
+from analytics.warehouse.connection import project_root
+from parsers.actions import ActionSyntaxError, parse_action
+from parsers.cards import Card
+from parsers.errors import HandlabError
+from parsers.fields import VARIANTS
+from parsers.knobs import Betting, BigTwoRules, Game, RummoliRules, SevenEightRules
+from parsers.model import RUMMOLI_POTS, Action, GameRules, HandHistory
+from parsers.reader import loads_hands
+from parsers.writer import dumps_hand, format_action
+
+__all__ = ["DEFAULT_FOLDER", "FOLDER_VAR", "FiledHand", "RecordedTable", "TableSetup",
+           "bigtwo_setup", "recorded_folder", "rummoli_setup", "seveneight_setup",
+           "table_names"]
+
+DEFAULT_FOLDER: Final = Path("data") / "recorded"
+"""Where tables are kept, relative to the project root."""
+
+FOLDER_VAR: Final = "HANDLAB_RECORDED"
+"""The environment variable naming another folder for the tables."""
+
+
+def recorded_folder() -> Path:
+    """The folder of the tables: ``$HANDLAB_RECORDED``, else ``data/recorded/``."""
+    env = os.environ.get(FOLDER_VAR)
+    return Path(env) if env else project_root() / DEFAULT_FOLDER
+
+INGEST_WAIT: Final = 10.0
+"""Seconds a finished hand waits for the warehouse while another process writes to it;
+after that it stays in the file and is loaded with the table's next hand."""
+
+_NAME: Final = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,39}")
+
+
+@dataclass(frozen=True, slots=True)
+class TableSetup:
+    """How a table plays: game, variant and knobs, the players in seat order.
+
+    ``stacks`` are the starting stacks by seat (7 & 8) or the starting match
+    score (Big Two, zeros); ``blinds`` the small and big blind and ``ante`` each
+    player's ante (7 & 8).  ``bots`` names a bot style per seat for a table played
+    against the bots (an empty style is the person at the screen); empty for a
+    recorded table.  ``seed`` shuffles the cards the computer deals there.
+    """
+
+    name: str
+    variant: str
+    rules: GameRules
+    players: tuple[str, ...]
+    stacks: tuple[int, ...]
+    blinds: tuple[int, int] = (0, 0)
+    ante: int = 0
+    bots: tuple[str, ...] = ()
+    seed: int = 0
+    min_bet: int = 1
+
+    @property
+    def game(self) -> Game:
+        """The table's game."""
+        return VARIANTS[self.variant].game
+
+    def to_json(self) -> dict[str, object]:
+        """The setup as a journal entry (the knobs as a header the reader reads back)."""
+        knobs = dumps_hand(HandHistory(game=self.game, variant=self.variant, rules=self.rules,
+                                       players=self.players, starting_stacks=self.stacks,
+                                       dealer=1 if self.game is Game.RUMMOLI else None))
+        return {"name": self.name, "variant": self.variant, "knobs": knobs,
+                "players": list(self.players), "stacks": list(self.stacks),
+                "blinds": list(self.blinds), "ante": self.ante, "bots": list(self.bots),
+                "seed": self.seed, "min_bet": self.min_bet}
+
+    @staticmethod
+    def from_json(entry: dict[str, object]) -> TableSetup:
+        """The setup of a journal's first entry."""
+        variant = str(entry["variant"])
+        rules: GameRules = SevenEightRules()  # 7 & 8 has no knobs besides its stakes
+        if VARIANTS[variant].game is not Game.SEVENEIGHT:
+            knobs = loads_hands(str(entry["knobs"]), name="the table's knobs")[0]
+            if knobs.errors or knobs.rules is None:
+                raise JournalError(f"the table's knobs do not read: {knobs.errors[:1]}")
+            rules = knobs.rules
+        return TableSetup(
+            name=str(entry["name"]), variant=variant, rules=rules,
+            players=tuple(map(str, _list(entry["players"]))),
+            stacks=tuple(int(str(stack)) for stack in _list(entry["stacks"])),
+            blinds=_pair(entry["blinds"]), ante=int(str(entry["ante"])),
+            bots=tuple(map(str, _list(entry.get("bots", [])))), seed=int(str(entry["seed"])),
+            min_bet=int(str(entry.get("min_bet", 1))))
+
+
+def _list(value: object) -> list[object]:
+    if not isinstance(value, list):
+        raise JournalError(f"expected a list in the table's setup, got {value!r}")
+    return value
+
+
+def _pair(value: object) -> tuple[int, int]:
+    first, second = map(int, map(str, _list(value)))
+    return first, second
+
+
+def _check_name(name: str) -> str:
+    if not _NAME.fullmatch(name):
+        raise StepRefused(f"{name!r} is not a table name: 1 to 40 letters, digits, - or _, "
+                          "starting with a letter or digit")
+    return name
+
+
+def seveneight_setup(name: str, players: Sequence[str], stack: int, *,
+                     blinds: tuple[int, int] = (1, 2), ante: int = 0, variant: str = "N78",
+                     bots: Sequence[str] = ()) -> TableSetup:
+    """A 7 & 8 table: everyone starts with ``stack`` chips (the engine checks the rest)."""
+    if variant not in ("N78", "P78", "F78"):
+        raise StepRefused(f"{variant!r} is not a 7 & 8 variant (N78, P78 or F78)")
+    return TableSetup(_check_name(name), variant, SevenEightRules(), tuple(players),
+                      (stack,) * len(players), blinds, ante, tuple(bots),
+                      secrets.randbits(48))
+
+
+def bigtwo_setup(name: str, players: Sequence[str], rules: BigTwoRules | None = None, *,
+                 bots: Sequence[str] = ()) -> TableSetup:
+    """A Big Two match: ``players`` in the order of play, the match score starting at 0."""
+    return TableSetup(_check_name(name), "B2", rules or BigTwoRules(), tuple(players),
+                      (0,) * len(players), bots=tuple(bots), seed=secrets.randbits(48))
+
+
+def rummoli_setup(name: str, players: Sequence[str], stack: int,
+                  rules: RummoliRules | None = None, *, variant: str = "NRM", min_bet: int = 1,
+                  bots: Sequence[str] = ()) -> TableSetup:
+    """A Rummoli game: ordinary rounds, the deal passing clockwise, the board carried over
+    (the end-of-game finale is not recorded)."""
+    if variant not in ("NRM", "PRM", "FRM"):
+        raise StepRefused(f"{variant!r} is not a Rummoli variant (NRM, PRM or FRM)")
+    return TableSetup(_check_name(name), variant, rules or RummoliRules(), tuple(players),
+                      (stack,) * len(players), bots=tuple(bots), seed=secrets.randbits(48),
+                      min_bet=min_bet)
+
+
+def table_names(folder: Path) -> list[str]:
+    """The tables kept in ``folder``, by name."""
+    return sorted(path.stem for path in folder.glob("*.journal")) if folder.is_dir() else []
+
+
+def _dated(header: HandHistory, now: dt.datetime) -> HandHistory:
+    """``header`` with the time and date of ``now`` (to the second)."""
+    return replace(header, time=now.time().replace(microsecond=0), day=now.day,
+                   month=now.month, year=now.year)
+
+
+@dataclass(frozen=True, slots=True)
+class FiledHand:
+    """A finished hand: as written to the ``.phhs`` file, its outcome, and what the warehouse
+    said (``ingest`` is ``loaded`` or the problem; the hand is in the file either way)."""
+
+    hand: HandHistory
+    outcome: Outcome
+    ingest: str
+
+
+@dataclass(slots=True)
+class _Carry:
+    """What passes from one hand to the next: stacks or scores by seat, the last button."""
+
+    stacks: list[int]
+    board: list[int]  # the Rummoli board (RUMMOLI_POTS order)
+    button: int  # seat index (0-based) of the last hand's button (at first: the seat
+    # before the last, so the last seat deals the first hand and seat 1 is p1); the
+    # Rummoli dealer's seat
+    number: int = 0
+
+
+@dataclass(slots=True)
+class RecordedTable:
+    """One table being recorded or played; see the module docstring.
+
+    ``steps`` is the hand in progress after each of its steps (the first is the
+    hand as dealt-to-nobody), so undo drops the last.  ``ingest_into`` is the
+    warehouse to load finished hands into (None: ``$HANDLAB_DB`` or the default;
+    False: none, the hands only go to the file).
+    """
+
+    folder: Path
+    setup: TableSetup
+    ingest_into: Path | str | bool | None = None
+    clock: Callable[[], dt.datetime] = dt.datetime.now
+    steps: list[HandInProgress] = field(default_factory=list)
+    filed: list[FiledHand] = field(default_factory=list)
+    carry: _Carry = field(default_factory=lambda: _Carry([], [], 0))
+
+    # -- files ------------------------------------------------------------------------
+
+    @property
+    def journal_path(self) -> Path:
+        """The table's journal."""
+        return self.folder / f"{self.setup.name}.journal"
+
+    @property
+    def history_path(self) -> Path:
+        """The table's finished hands."""
+        return self.folder / f"{self.setup.name}.phhs"
+
+    # -- opening ----------------------------------------------------------------------
+
+    @classmethod
+    def create(cls, folder: Path, setup: TableSetup, *,
+               ingest_into: Path | str | bool | None = None,
+               clock: Callable[[], dt.datetime] = dt.datetime.now) -> RecordedTable:
+        """A new table in ``folder``; its first hand starts at once (raises
+        :class:`StepRefused` when the name is taken or the engine rejects the setup)."""
+        folder.mkdir(parents=True, exist_ok=True)
+        table = cls(folder, setup, ingest_into, clock)
+        if table.journal_path.exists():
+            raise StepRefused(f"a table named {setup.name!r} exists already")
+        table.carry = _Carry(list(setup.stacks), [0] * len(RUMMOLI_POTS),
+                             len(setup.players) - 2)
+        first = table._next_header()  # checked before anything is written
+        if first is None:
+            raise StepRefused("the table needs at least two players with chips")
+        HandInProgress.start(first)
+        append_entry(table.journal_path, {"setup": setup.to_json()})
+        table._start(first)
+        return table
+
+    @classmethod
+    def open(cls, folder: Path, name: str, *, ingest_into: Path | str | bool | None = None,
+             clock: Callable[[], dt.datetime] = dt.datetime.now) -> RecordedTable:
+        """The table ``name`` as its journal left it; finishes filing a hand a crash
+        interrupted and starts the next hand when none is in progress."""
+        path = folder / f"{_check_name(name)}.journal"
+        entries = read_entries(path)
+        if not entries or "setup" not in entries[0]:
+            raise JournalError(f"{path}:1: the journal does not start with the table's setup")
+        setup_entry = entries[0]["setup"]
+        assert isinstance(setup_entry, dict)
+        setup = TableSetup.from_json(setup_entry)
+        table = cls(folder, setup, ingest_into, clock)
+        table.carry = _Carry(list(setup.stacks), [0] * len(RUMMOLI_POTS),
+                             len(setup.players) - 2)
+        filing: int | None = None
+        for number, entry in enumerate(entries[1:], start=2):
+            try:
+                filing = table._redo(entry, filing)
+            except (HandlabError, ActionSyntaxError, KeyError, ValueError) as error:
+                raise JournalError(f"{path}:{number}: {error}") from None
+        if table.steps and table.steps[-1].is_over:
+            table._file(filing)  # the crash came while (or before) filing it
+        elif not table.steps:
+            header = table._next_header()
+            if header is not None:
+                table._start(header)
+        return table
+
+    def _redo(self, entry: dict[str, object], filing: int | None) -> int | None:
+        """Take one journal entry again (no writing); return the offset of a filing begun."""
+        if "start" in entry:
+            header = loads_hands(str(entry["header"]), name="a journalled header")[0]
+            self.steps = [HandInProgress(header)]
+            self.carry.number = int(str(entry["start"]))
+        elif "add" in entry:
+            hand = self.steps[-1]
+            action = parse_action(str(entry["add"]), hand.game, hand.header.num_players)
+            self.steps.append(HandInProgress(hand.header, (*hand.actions, action)))
+        elif "set" in entry:
+            hand = self.steps[-1]
+            texts = entry["set"]
+            assert isinstance(texts, list)
+            actions = tuple(parse_action(str(text), hand.game, hand.header.num_players)
+                            for text in texts)
+            self.steps.append(HandInProgress(hand.header, actions))
+        elif "undo" in entry:
+            self.steps.pop()
+        elif "filing" in entry:
+            return int(str(entry["offset"]))
+        elif "filed" in entry:
+            self._filed(self.steps[-1].finished(), str(entry.get("ingest", "")))
+            return None
+        return filing
+
+    # -- the hand in progress ---------------------------------------------------------
+
+    @property
+    def hand(self) -> HandInProgress | None:
+        """The hand in progress (None when the table is over: fewer than two with chips)."""
+        return self.steps[-1] if self.steps else None
+
+    @property
+    def number(self) -> int:
+        """The number of the hand in progress (or of the last hand)."""
+        return self.carry.number
+
+    def next_step(self) -> NextStep:
+        """What the hand in progress waits for (OVER when the table is over)."""
+        hand = self.hand
+        return hand.next_step() if hand is not None else NextStep(StepKind.OVER)
+
+    @property
+    def can_undo(self) -> bool:
+        """True when the hand in progress has a step to undo."""
+        return len(self.steps) > 1
+
+    def record(self, action: Action) -> FiledHand | None:
+        """Take ``action`` (raises :class:`StepRefused` when it is not allowed); when it
+        ends the hand, file it and start the next; return the filed hand then."""
+        hand = self._current()
+        after = hand.with_action(action)
+        append_entry(self.journal_path, {"add": format_action(action)})
+        self.steps.append(after)
+        return self._file(None) if after.is_over else None
+
+    def show(self, player: int, hidden: Sequence[Card] = ()) -> FiledHand | None:
+        """``player`` shows his cards, naming those recorded as ``??`` (``hidden``, in the
+        order he was dealt them): the deals are rewritten with them, then the show."""
+        hand = self._current()
+        after = hand.show(player, hidden)
+        if after.actions[:-1] == hand.actions:
+            append_entry(self.journal_path, {"add": format_action(after.actions[-1])})
+        else:
+            append_entry(self.journal_path, {"set": [format_action(a) for a in after.actions]})
+        self.steps.append(after)
+        return self._file(None) if after.is_over else None
+
+    def undo(self) -> None:
+        """Take back the last step of the hand in progress."""
+        if not self.can_undo:
+            raise StepRefused("nothing to undo in this hand")
+        append_entry(self.journal_path, {"undo": True})
+        self.steps.pop()
+
+    def _current(self) -> HandInProgress:
+        hand = self.hand
+        if hand is None:
+            raise StepRefused("the table is over: fewer than two players have chips")
+        return hand
+
+    # -- the next hand ----------------------------------------------------------------
+
+    def _next_header(self) -> HandHistory | None:
+        """The header of the next hand, or None when fewer than two players have chips."""
+        setup = self.setup
+        now = self.clock()
+        number = self.carry.number + 1
+        if setup.game is Game.BIGTWO:
+            return _dated(HandHistory(
+                game=Game.BIGTWO, variant=setup.variant, rules=setup.rules,
+                starting_stacks=tuple(self.carry.stacks), players=setup.players,
+                game_id=setup.name, round=number, hand=number, table=setup.name), now)
+        stacks = self.carry.stacks
+        count = len(stacks)
+        with_chips = [seat for seat in range(count) if stacks[seat] > 0]
+        if len(with_chips) < 2:
+            return None
+        if setup.game is Game.RUMMOLI:
+            return _dated(self._rummoli_header(with_chips, number), now)
+        button = next(seat % count for seat in range(self.carry.button + 1,
+                                                     self.carry.button + 1 + count)
+                      if stacks[seat % count] > 0)
+        seats = [seat % count for seat in range(button + 1, button + 1 + count)
+                 if stacks[seat % count] > 0]
+        n = len(seats)
+        small, big = setup.blinds
+        fixed = VARIANTS[setup.variant].betting is Betting.FIXED_LIMIT
+        return _dated(HandHistory(
+            game=Game.SEVENEIGHT, variant=setup.variant, rules=setup.rules,
+            starting_stacks=tuple(stacks[s] for s in seats), antes=(setup.ante,) * n,
+            blinds_or_straddles=blinds_in_order(n, small, big),
+            min_bet=None if fixed else big, small_bet=big if fixed else None,
+            big_bet=2 * big if fixed else None,
+            players=tuple(setup.players[s] for s in seats), seats=tuple(s + 1 for s in seats),
+            seat_count=count, hand=number, table=setup.name), now)
+
+    def _rummoli_header(self, with_chips: list[int], number: int) -> HandHistory:
+        """A Rummoli round: the players with chips in seat order, the deal one seat on."""
+        setup, carry = self.setup, self.carry
+        count = len(carry.stacks)
+        dealer = next(seat % count for seat in range(carry.button + 1, carry.button + 1 + count)
+                      if carry.stacks[seat % count] > 0)
+        fixed = VARIANTS[setup.variant].betting is Betting.FIXED_LIMIT
+        board = tuple(carry.board)
+        return HandHistory(
+            game=Game.RUMMOLI, variant=setup.variant, rules=setup.rules,
+            starting_stacks=tuple(carry.stacks[s] for s in with_chips),
+            min_bet=None if fixed else setup.min_bet, small_bet=setup.min_bet if fixed else None,
+            players=tuple(setup.players[s] for s in with_chips),
+            seats=tuple(s + 1 for s in with_chips), seat_count=count, hand=number,
+            table=setup.name, game_id=setup.name, round=number,
+            dealer=with_chips.index(dealer) + 1, board_before=board if any(board) else None)
+
+    def _start(self, header: HandHistory) -> None:
+        hand = HandInProgress.start(header)
+        append_entry(self.journal_path, {"start": self.carry.number + 1,
+                                         "header": dumps_hand(header)})
+        self.carry.number += 1
+        self.steps = [hand]
+
+    # -- filing -----------------------------------------------------------------------
+
+    def _file(self, offset: int | None) -> FiledHand:
+        """Append the finished hand to the ``.phhs`` file (at ``offset`` when a filing was
+        begun before a crash), load it into the warehouse, start the next hand."""
+        hand = self.steps[-1].finished()
+        path = self.history_path
+        if offset is None:
+            offset = path.stat().st_size if path.exists() else 0
+            append_entry(self.journal_path, {"filing": self.carry.number, "offset": offset})
+        text = ("\n" if offset else "") + f"[{self.carry.number}]\n" + dumps_hand(hand)
+        with path.open("ab") as stream:
+            stream.truncate(offset)  # a torn append before a crash goes
+            stream.seek(offset)
+            stream.write(text.encode("utf-8"))
+            stream.flush()
+            os.fsync(stream.fileno())
+        message = self._ingest(hand)
+        append_entry(self.journal_path, {"filed": self.carry.number, "ingest": message})
+        filed = self._filed(hand, message)
+        header = self._next_header()
+        if header is not None:
+            self._start(header)
+        else:
+            self.steps = []
+        return filed
+
+    def _filed(self, hand: HandHistory, message: str) -> FiledHand:
+        """Carry the finished ``hand`` over to the table: stacks or scores, the button."""
+        outcome = HandInProgress(replace(hand, actions=()), hand.actions).outcome()
+        finishing = hand.finishing_stacks or ()
+        if hand.seats is not None:
+            for seat, stack in zip(hand.seats, finishing, strict=True):
+                self.carry.stacks[seat - 1] = stack
+            self.carry.button = hand.seats[(hand.dealer or len(hand.seats)) - 1] - 1
+            if outcome.board_after is not None:
+                self.carry.board = list(outcome.board_after)
+        else:
+            self.carry.stacks = list(finishing)
+        filed = FiledHand(hand, outcome, message)
+        self.filed.append(filed)
+        self.steps = []
+        return filed
+
+    def _ingest(self, hand: HandHistory) -> str:
+        """Load ``hand`` alone into the warehouse; ``loaded`` or what went wrong.
+
+        When an earlier hand of the table could not be loaded (the warehouse was busy),
+        the whole ``.phhs`` file is loaded instead: the warehouse skips the hands it holds,
+        so the missing ones come in and nothing twice.
+        """
+        if self.ingest_into is False:
+            return "not loaded (no warehouse for this table)"
+        # A successful load after a failed one loads the whole file, so the table is behind
+        # exactly when the last hand's load failed.
+        behind = bool(self.filed) and self.filed[-1].ingest.startswith("not loaded")
+        staging = self.folder / ".ingest"
+        staging.mkdir(exist_ok=True)
+        path = staging / f"{self.setup.name}-{self.carry.number}.phh"
+        if behind:
+            path = path.with_suffix(".phhs")
+            path.write_bytes(self.history_path.read_bytes())
+        else:
+            path.write_text(dumps_hand(hand), encoding="utf-8")
+        db = self.ingest_into if isinstance(self.ingest_into, str | Path) else None
+        label = (f"recorded: {self.setup.name}.phhs" if behind
+                 else f"recorded: {self.setup.name}.phhs hand {self.carry.number}")
+        try:
+            summary = ingest([path], db, workers=0, names={str(path): label}, wait=INGEST_WAIT)
+        except (WarehouseError, OSError, duckdb.Error) as error:
+            return f"not loaded: {error}"
+        finally:
+            path.unlink(missing_ok=True)
+        if summary.errors or summary.rejected:
+            problem = next((f.message for f in summary.files if f.message), "rejected")
+            return f"not loaded: {problem}"
+        return "loaded" if summary.loaded else "already loaded"

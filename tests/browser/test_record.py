@@ -1,0 +1,272 @@
+"""Recording and playing in real Chromium: a 7 & 8 hand and a Big Two game recorded by
+clicking (with a reload and an undo in the middle of the hand), a 7 & 8 hand and a Big Two
+game played against the bots; each file read back and replayed, each hand in the
+warehouse.  Screenshots go to tests/artifacts/screenshots/ (record-*.png, play-*.png)."""
+
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+from analytics.rules import replay
+from parsers.cards import UNKNOWN
+from parsers.reader import read_hands
+from tests.browser.conftest import SCREENSHOTS
+
+pytestmark = pytest.mark.browser
+
+
+def _settle(page: Any) -> None:
+    """Wait until the script run is over (after the click's rerun has begun)."""
+    time.sleep(0.25)
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=\"stApp\"]')"
+        "?.getAttribute('data-test-script-state') === 'notRunning'")
+
+
+def _main(page: Any) -> Any:
+    return page.locator('[data-testid="stMain"]')
+
+
+def _click(page: Any, name: str) -> None:
+    _main(page).get_by_role("button", name=name, exact=True).click()
+    _settle(page)
+
+
+def _has_button(page: Any, name: str) -> bool:
+    return bool(_main(page).get_by_role("button", name=name, exact=True).count())
+
+
+def _wait_text(page: Any, text: str) -> None:
+    _main(page).get_by_text(text).first.wait_for()
+    _settle(page)
+
+
+def _shot(page: Any, name: str) -> None:
+    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
+
+
+def _hands_in(db: Path, table: str) -> int:
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        row = con.execute("select count(*) from hands where table_name = ?", [table]).fetchone()
+    finally:
+        con.close()
+    assert row is not None
+    return int(row[0])
+
+
+def _step(page: Any) -> int:
+    """The step number in the table's heading ("Hand 1 · step 12"), 0 when there is none."""
+    found = re.search(r"Hand \d+ · step (\d+)", _main(page).inner_text())
+    return int(found.group(1)) if found else 0
+
+
+def _click_and_wait(page: Any, name: str, done: str) -> None:
+    """Click ``name`` and wait until the table has moved on (a later step) or ``done`` shows."""
+    before = _step(page)
+    _click(page, name)
+    for _ in range(240):
+        if _main(page).get_by_text(done).count() or _step(page) > before:
+            _settle(page)
+            return
+        time.sleep(0.25)
+    raise AssertionError(f"nothing happened after clicking {name!r}")
+
+
+def _deal(page: Any, who: str, cards: list[str]) -> None:
+    _wait_text(page, f"to {who}")
+    for number, card in enumerate(cards, start=1):
+        picked = f": {number} of {len(cards)} picked"
+        for _ in range(3):  # a click on a page being redrawn can be lost: click again
+            _click(page, card)
+            try:
+                _main(page).get_by_text(picked).first.wait_for(timeout=10_000)
+                break
+            except PlaywrightTimeout:
+                continue
+        _wait_text(page, picked)
+    _click(page, "Deal these cards")
+
+
+def _start_table(page: Any, server: str, game: str, name: str, players: str) -> None:
+    page.goto(f"{server}/record")
+    page.get_by_role("heading", name="Record a game").wait_for()
+    _settle(page)
+    if game != "7 & 8":
+        _main(page).get_by_text(game, exact=True).click()
+        _settle(page)
+    _main(page).get_by_label("Table name (letters, digits, - and _)").fill(name)
+    players_box = _main(page).get_by_label("Players in seat order (commas between names)")
+    players_box.fill(players)
+    players_box.press("Tab")
+    _settle(page)
+    _click(page, "Start the table")
+    page.wait_for_url(re.compile(rf"table={name}"))
+    _settle(page)
+
+
+def test_record_a_seveneight_hand_by_clicking_with_a_reload(
+        server: str, browser_page: Any, browser_recorded: Path, browser_db: Path) -> None:
+    page = browser_page
+    _start_table(page, server, "7 & 8", "kitchen", "Ann, Bo, Cy")
+    _deal(page, "Ann", ["7♣", "8♣"])
+    _shot(page, "record-deal")
+    _wait_text(page, "to Bo")
+    _click(page, "Face down (??)")
+    _deal(page, "Cy", ["5♦", "9♦"])
+    _wait_text(page, "Ann turns a card up")
+    _click(page, "Turn up 7c")
+    _wait_text(page, "Bo turns a card up")
+    _click(page, "A♠")  # Bo's cards are unknown: the card he turns up is named
+    _click(page, "Turn up the picked card")
+    _wait_text(page, "Cy turns a card up")
+    # A reload in the middle of the hand: the table is in the URL, the hand in the journal.
+    page.reload()
+    _wait_text(page, "Cy turns a card up")
+    _click(page, "Turn up 9d")
+    _wait_text(page, "Cy to act")
+    _shot(page, "record-bet")
+    # Cy raises to 6 (the box starts at the engine's minimum, 4), Ann calls, Bo folds.
+    _main(page).get_by_test_id("stNumberInputStepUp").click()
+    _settle(page)
+    _main(page).get_by_test_id("stNumberInputStepUp").click()
+    _settle(page)
+    _click(page, "Bet/raise to 6")
+    _wait_text(page, "Ann to act")
+    _click(page, "Call 5")  # her small blind of 1 is in
+    _wait_text(page, "Bo to act")
+    _click(page, "Undo the last step")  # a slip taken back, then entered again
+    _wait_text(page, "Ann to act")
+    _click(page, "Call 5")
+    _wait_text(page, "Bo to act")
+    _click(page, "Fold")
+    _deal(page, "Ann", ["2♣"])
+    _deal(page, "Cy", ["10♥"])
+    _wait_text(page, "Ann to act")
+    _click(page, "Check")
+    _wait_text(page, "Cy to act")
+    _click(page, "Bet/raise to 2")
+    _wait_text(page, "Ann to act")
+    _click(page, "Call 2")
+    _wait_text(page, "Who shows or mucks now")
+    _click_and_wait(page, "Show", "is over")  # Ann first: her cards are known
+    _click_and_wait(page, "Show", "is over")  # then Cy's
+    _wait_text(page, "Hand 1 is over")
+    _shot(page, "record-filed")
+    # Pot 18 (6 + 6 + 2, then 2 + 2): Ann's seven-eight flush takes it.
+    hands = list(read_hands(browser_recorded / "kitchen.phhs"))
+    assert len(hands) == 1
+    assert hands[0].finishing_stacks == (210, 198, 192)
+    assert replay(hands[0]).nets == (10, -2, -8)
+    assert any(a.cards == (UNKNOWN, UNKNOWN) for a in hands[0].actions)  # Bo's, never shown
+    assert _hands_in(browser_db, "kitchen") == 1
+    # The table goes on with the next button.
+    _wait_text(page, "Hand 2")
+
+
+def test_record_a_bigtwo_game_by_clicking(server: str, browser_page: Any,
+                                          browser_recorded: Path, browser_db: Path) -> None:
+    page = browser_page
+    _start_table(page, server, "Big Two", "porch", "Ann, Bo, Cy, Dee")
+    faces = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
+    for who, suit in (("Ann", "♠"), ("Bo", "♥"), ("Cy", "♦")):
+        _deal(page, who, [face + suit for face in faces])
+    _wait_text(page, "to Dee")
+    _click(page, "Deal these cards")  # the 13 cards left in the deck
+    _wait_text(page, "Cy holds")
+    _shot(page, "record-bigtwo")
+    # Cy holds 3d and leads; the others pass, so he leads every trick alone.
+    for _ in range(60):
+        if _main(page).get_by_text("Hand 1 is over").count():
+            break
+        _click_and_wait(page, "Pass" if _has_button(page, "Pass") else "Play",
+                        "Hand 1 is over")
+    _wait_text(page, "Hand 1 is over")
+    _shot(page, "record-bigtwo-filed")
+    games = list(read_hands(browser_recorded / "porch.phhs"))
+    assert len(games) == 1
+    assert replay(games[0]).nets == (-39, -39, 117, -39)
+    assert _hands_in(browser_db, "porch") == 1
+
+
+def _play_until_over(page: Any, limit: int) -> None:
+    for _ in range(limit):
+        if _has_button(page, "Next hand"):
+            return
+        buttons = _main(page).get_by_role("button").all_inner_texts()
+        choice = next((name for name in ("Pass", "Check", "Show") if name in buttons), None)
+        choice = choice or next(
+            (b for b in buttons if b.startswith((
+                "Call", "Turn up", "Play", "Check / call", "Lay ", "Show ", "Keep the hand",
+                "Pass (no bid)", "Impasse"))), None)
+        if choice is None:
+            _settle(page)  # the bots are moving
+            continue
+        _click_and_wait(page, choice, "is over")
+    raise AssertionError("the hand did not end")
+
+
+def _sit_down(page: Any, server: str, game: str) -> str:
+    page.goto(f"{server}/play")
+    page.get_by_role("heading", name="Play the bots").wait_for()
+    _settle(page)
+    if game != "7 & 8":
+        _main(page).get_by_text(game, exact=True).click()
+        _settle(page)
+    _click(page, "Sit down")
+    page.wait_for_url(re.compile(r"table=play-"))
+    match = re.search(r"table=(play-\d+)", page.url)
+    assert match is not None
+    return match.group(1)
+
+
+def test_play_a_seveneight_hand_against_the_bots(server: str, browser_page: Any,
+                                                 browser_recorded: Path) -> None:
+    page = browser_page
+    name = _sit_down(page, server, "7 & 8")
+    _settle(page)
+    _shot(page, "play-seveneight")
+    _play_until_over(page, 40)
+    _shot(page, "play-seveneight-over")
+    hands = list(read_hands(browser_recorded / f"{name}.phhs"))
+    assert len(hands) == 1
+    assert UNKNOWN not in {card for action in hands[0].actions for card in action.cards}
+    assert sum(replay(hands[0]).nets) == 0
+    time.sleep(1.1)  # the next table's name is the next second
+
+
+def test_play_a_bigtwo_game_against_the_bots(server: str, browser_page: Any,
+                                             browser_recorded: Path) -> None:
+    page = browser_page
+    name = _sit_down(page, server, "Big Two")
+    _settle(page)
+    _shot(page, "play-bigtwo")
+    _play_until_over(page, 120)
+    _shot(page, "play-bigtwo-over")
+    games = list(read_hands(browser_recorded / f"{name}.phhs"))
+    assert len(games) == 1
+    outcome = replay(games[0])
+    assert sum(outcome.nets) == 0 and outcome.winner is not None
+
+
+def test_play_a_rummoli_round_against_the_bots(server: str, browser_page: Any,
+                                              browser_recorded: Path) -> None:
+    page = browser_page
+    time.sleep(1.1)  # a new table name (the second)
+    name = _sit_down(page, server, "Rummoli")
+    _settle(page)
+    _shot(page, "play-rummoli")
+    _play_until_over(page, 200)
+    _shot(page, "play-rummoli-over")
+    rounds = list(read_hands(browser_recorded / f"{name}.phhs"))
+    assert len(rounds) == 1
+    outcome = replay(rounds[0])
+    assert outcome.board_after is not None
+    assert sum(outcome.nets) + sum(outcome.board_after) == 0  # the board starts empty

@@ -1,0 +1,103 @@
+"""The Record and Play pages rendered headless (Streamlit's AppTest): the engine's choices
+drawn, a click taking a step, the bots moving until it is the person's turn."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from analytics.record.hand import deal_action
+from analytics.record.table import (
+    FOLDER_VAR,
+    RecordedTable,
+    bigtwo_setup,
+    rummoli_setup,
+    seveneight_setup,
+)
+from analytics.warehouse import ENV_VAR
+from parsers.cards import DECK, format_cards
+from tests.test_dashboard_data import dashboard_db
+
+__all__ = ["dashboard_db"]  # the fixture, re-exported for pytest
+
+APP = str(Path(__file__).resolve().parent.parent / "app.py")
+PAGES = "analytics/dashboard/pages"
+
+
+@pytest.fixture
+def folder(dashboard_db: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    copy = tmp_path / "own.duckdb"
+    shutil.copy(dashboard_db, copy)
+    monkeypatch.setenv(ENV_VAR, str(copy))
+    monkeypatch.setenv(FOLDER_VAR, str(tmp_path / "recorded"))
+    monkeypatch.setenv("HANDLAB_BOT_PAUSE", "0")
+    return tmp_path / "recorded"
+
+
+def _page(page: str, table: str) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=180)
+    at.run()
+    at.query_params["table"] = table
+    at.switch_page(f"{PAGES}/{page}.py").run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def _texts(at: AppTest) -> str:
+    return " ".join(str(m.value) for m in at.markdown) + " ".join(
+        str(c.value) for c in at.caption)
+
+
+def test_the_record_page_offers_the_engines_choices_and_takes_a_step(folder: Path) -> None:
+    RecordedTable.create(folder, seveneight_setup("den", ["Ann", "Bo"], 50), ingest_into=False)
+    at = _page("record", "den")
+    assert "Deal 2 cards to Ann" in _texts(at)
+    for card in ("7c", "8c"):
+        at.button(key=f"record-1-0-deal-{card}").click().run()
+    assert "2 of 2 picked" in _texts(at)
+    # Every other card is now disabled: two are all the engine takes.
+    assert at.button(key="record-1-0-deal-As").disabled
+    at.button(key="record-1-0-dealgo").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert "Deal 2 cards to Bo" in _texts(at)
+    table = RecordedTable.open(folder, "den", ingest_into=False)
+    assert table.hand is not None and table.hand.actions[0].notation() == "d dh p1 7c8c"
+
+
+def test_the_play_page_lets_the_bots_move_until_the_persons_turn(folder: Path) -> None:
+    setup = bigtwo_setup("lounge", ["You", "Bo", "Cy", "Dee"],
+                         bots=("", "steady", "steady", "steady"))
+    RecordedTable.create(folder, setup, ingest_into=False)
+    at = _page("play", "lounge")
+    table = RecordedTable.open(folder, "lounge", ingest_into=False)
+    step = table.next_step()
+    # The computer dealt, the bots played up to the person (p1), who now sees his plays.
+    assert step.kind.value == "play" and step.player == 1
+    hand = table.hand
+    assert hand is not None
+    base = f"play-1-{len(hand.actions)}"
+    plays = at.selectbox(key=f"{base}-plays")
+    assert list(plays.options) == [format_cards(play) for play in step.plays]
+    assert bool([b for b in at.button if b.key == f"{base}-pass"]) == step.can_pass
+
+
+def test_the_record_page_deals_a_rummoli_round_and_offers_the_widow(folder: Path) -> None:
+    RecordedTable.create(folder, rummoli_setup("hall", ["Ann", "Bo"], 40), ingest_into=False)
+    table = RecordedTable.open(folder, "hall", ingest_into=False)
+    cards = list(DECK)
+    for player, share in ((1, cards[0:18]), (2, cards[18:35])):
+        table.record(deal_action(player, share))
+    at = _page("record", "hall")
+    assert "Deal the cards to the widow" in _texts(at)
+    at.button(key="record-1-2-dealgo").click().run()  # the 17 cards left: no picking
+    assert not at.exception, [e.value for e in at.exception]
+    # The widow: the dealer (Bo, the last seat) exchanges or keeps his hand, as the engine
+    # allows; each choice is a button.
+    labels = {button.label for button in at.button if button.key and "-choice" in button.key}
+    again = RecordedTable.open(folder, "hall", ingest_into=False)
+    expected = {"Keep the hand"} | ({"Exchange with the widow"} if any(
+        a.verb.value == "xw" for a in again.next_step().choices) else set())
+    assert labels == expected

@@ -1,0 +1,437 @@
+"""The recorder: hands recorded step by step through the engines, filed, loaded, resumed."""
+
+from __future__ import annotations
+
+import datetime as dt
+import itertools
+import random
+from pathlib import Path
+
+import duckdb
+import pytest
+
+from analytics.record.hand import HandInProgress, StepKind, StepRefused, deal_action
+from analytics.record.journal import append_entry, read_entries
+from analytics.record.play import automatic_action, is_persons_turn, seat_view
+from analytics.record.table import (
+    RecordedTable,
+    bigtwo_setup,
+    rummoli_setup,
+    seveneight_setup,
+    table_names,
+)
+from analytics.rules import replay
+from analytics.rules.bigtwo import BigTwoState
+from analytics.rules.seveneight import SevenEightState
+from parsers import DECK, UNKNOWN, Action, BigTwoRules, BigTwoScoring, Verb, parse_cards
+from parsers.reader import read_hands
+
+CLOCK = dt.datetime(2026, 12, 5, 20, 15)
+
+
+def _clock() -> dt.datetime:
+    return CLOCK
+
+
+def _act(player: int, verb: Verb, cards: str = "", amount: int | None = None) -> Action:
+    return Action(player, verb, parse_cards(cards) if cards else (), amount)
+
+
+def _table(folder: Path, ingest: Path | bool = False) -> RecordedTable:
+    setup = seveneight_setup("kitchen", ["Ann", "Bo", "Cy"], 100, blinds=(1, 2))
+    return RecordedTable.create(folder, setup, ingest_into=ingest, clock=_clock)
+
+
+# The README's example hand: p1 Ann (small blind), p2 Bo (big blind), p3 Cy (button).
+README_HAND = [
+    deal_action(1, parse_cards("7c8c")), deal_action(2, parse_cards("AsKs")),
+    deal_action(3, parse_cards("5d9d")),
+    _act(1, Verb.TURN_UP, "7c"), _act(2, Verb.TURN_UP, "As"), _act(3, Verb.TURN_UP, "9d"),
+    _act(3, Verb.BET_RAISE, amount=6), _act(1, Verb.CHECK_CALL), _act(2, Verb.FOLD),
+    deal_action(1, parse_cards("2c")), deal_action(3, parse_cards("Th")),
+    _act(1, Verb.CHECK_CALL), _act(3, Verb.BET_RAISE, amount=10), _act(1, Verb.CHECK_CALL),
+    _act(3, Verb.SHOW_MUCK, "5d9dTh"), _act(1, Verb.SHOW_MUCK, "7c8c2c"),
+]
+
+
+def test_a_seveneight_hand_is_recorded_filed_and_replays(tmp_path: Path) -> None:
+    table = _table(tmp_path)
+    steps = []
+    filed = None
+    for action in README_HAND:
+        steps.append(table.next_step())
+        filed = table.record(action)
+    assert filed is not None
+    # What the engine offered on the way, worked by hand: deal 2 to p1, p1 turns up one of
+    # 7c 8c, p3 first to bet facing the big blind of 2 (raise to 4..100).
+    assert (steps[0].kind, steps[0].player, steps[0].deal_count) == (StepKind.DEAL, 1, 2)
+    assert steps[3].kind is StepKind.TURN_UP and set(steps[3].up_choices) == set(
+        parse_cards("7c8c"))
+    assert (steps[6].kind, steps[6].player, steps[6].call, steps[6].min_to,
+            steps[6].max_to) == (StepKind.BET, 3, 2, 4, 100)
+    assert (steps[9].kind, steps[9].deal_count) == (StepKind.DEAL, 1)
+    assert (steps[11].kind, steps[11].player, steps[11].call) == (StepKind.BET, 1, 0)
+    assert steps[14].kind is StepKind.SHOWDOWN
+    # Pot 34 (6 + 2 + 6, then 10 + 10): Ann's seven-eight flush takes it.
+    assert filed.hand.finishing_stacks == (118, 98, 84)
+    assert filed.outcome.nets == (18, -2, -16)
+    # The file round-trips through the reader and replays to the same result.
+    read = list(read_hands(table.history_path))
+    assert read == [filed.hand]
+    assert replay(read[0]).nets == (18, -2, -16)
+    # The table goes on: the button moves to seat 1, stacks carried over.
+    hand = table.hand
+    assert hand is not None
+    assert hand.header.seats == (2, 3, 1)
+    assert hand.header.starting_stacks == (98, 84, 118)
+    assert hand.header.hand == 2 and hand.header.table == "kitchen"
+
+
+def test_illegal_steps_are_refused_and_change_nothing(tmp_path: Path) -> None:
+    table = _table(tmp_path)
+    for action in README_HAND[:6]:
+        table.record(action)
+    before = table.steps[:]
+    refused = [
+        _act(1, Verb.CHECK_CALL),  # p3 is to act first
+        _act(3, Verb.BET_RAISE, amount=3),  # below the minimum raise to 4
+        _act(3, Verb.BET_RAISE, amount=101),  # more than he has
+        deal_action(1, parse_cards("Qd")),  # no card is dealt during betting
+    ]
+    for action in refused:
+        with pytest.raises(StepRefused):
+            table.record(action)
+    assert table.steps == before
+    assert sum("add" in entry for entry in read_entries(table.journal_path)) == 6
+    # A card dealt twice is refused by the reader's check.
+    fresh = _table(tmp_path / "other")
+    fresh.record(deal_action(1, parse_cards("7c8c")))
+    with pytest.raises(StepRefused, match="dealt twice"):
+        fresh.record(deal_action(2, parse_cards("7cKs")))
+    with pytest.raises(StepRefused):  # three cards in the first deal
+        fresh.record(deal_action(2, parse_cards("AsKsQs")))
+
+
+def test_undo_takes_back_the_last_step_and_survives_a_reload(tmp_path: Path) -> None:
+    table = _table(tmp_path)
+    for action in README_HAND[:8]:
+        table.record(action)
+    assert table.next_step().player == 2
+    table.undo()
+    table.undo()
+    assert table.next_step().kind is StepKind.BET and table.next_step().player == 3
+    table.record(_act(3, Verb.CHECK_CALL))
+    again = RecordedTable.open(tmp_path, "kitchen", ingest_into=False, clock=_clock)
+    assert again.steps == table.steps
+    assert again.hand is not None and again.hand.actions[-1] == _act(3, Verb.CHECK_CALL)
+    fresh = _table(tmp_path / "new")
+    with pytest.raises(StepRefused, match="nothing to undo"):
+        fresh.undo()
+
+
+def test_hidden_cards_stay_unknown_until_shown(tmp_path: Path) -> None:
+    table = _table(tmp_path)
+    hidden = (UNKNOWN, UNKNOWN)
+    table.record(deal_action(1, parse_cards("7c8c")))  # the recorder's own cards
+    table.record(deal_action(2, hidden))
+    table.record(deal_action(3, hidden))
+    table.record(_act(1, Verb.TURN_UP, "7c"))
+    step = table.next_step()
+    assert step.kind is StepKind.TURN_UP and step.hidden == 2 and step.up_choices == ()
+    with pytest.raises(StepRefused):  # Ann holds 7c
+        table.record(_act(2, Verb.TURN_UP, "7c"))
+    table.record(_act(2, Verb.TURN_UP, "As"))
+    table.record(_act(3, Verb.TURN_UP, "9d"))
+    for action in (_act(3, Verb.BET_RAISE, amount=6), _act(1, Verb.CHECK_CALL),
+                   _act(2, Verb.FOLD)):
+        table.record(action)
+    table.record(deal_action(1, parse_cards("2c")))
+    table.record(deal_action(3, (UNKNOWN,)))
+    for action in (_act(1, Verb.CHECK_CALL), _act(3, Verb.BET_RAISE, amount=10),
+                   _act(1, Verb.CHECK_CALL)):
+        table.record(action)
+    step = table.next_step()
+    assert step.kind is StepKind.SHOWDOWN and step.waiting == (1, 3)
+    assert table.hand is not None
+    state = table.hand.state()
+    assert isinstance(state, SevenEightState)
+    assert state.holes[2] == [parse_cards("9d")[0], UNKNOWN, UNKNOWN]
+    with pytest.raises(StepRefused):  # showing needs his unknown cards named
+        table.record(_act(3, Verb.SHOW_MUCK, "9d5dTh"))
+    with pytest.raises(StepRefused):  # 2c is Ann's
+        table.show(3, parse_cards("5d2c"))
+    table.show(3, parse_cards("5dTh"))
+    filed = table.show(1)
+    assert filed is not None
+    hand = filed.hand
+    assert hand.finishing_stacks == (118, 98, 84)
+    texts = [action.notation() for action in hand.actions]
+    assert texts[:3] == ["d dh p1 7c8c", "d dh p2 ????", "d dh p3 9d5d"]
+    assert "d dh p3 Th" in texts and "p2 f" in texts
+    assert list(read_hands(table.history_path)) == [hand]
+    # The reveal rewrote the deals: a reload reads the same hand back.
+    again = RecordedTable.open(tmp_path, "kitchen", ingest_into=False, clock=_clock)
+    assert [f.hand for f in again.filed] == [hand]
+
+
+def test_resume_after_a_crash_while_filing(tmp_path: Path) -> None:
+    db = tmp_path / "hands.duckdb"
+    table = _table(tmp_path, ingest=db)
+    for action in README_HAND[:-1]:
+        table.record(action)
+    journal = table.journal_path
+    # The crash: the last step journalled, the filing begun, half the hand appended.
+    append_entry(journal, {"add": README_HAND[-1].notation()})
+    append_entry(journal, {"filing": 1, "offset": 0})
+    table.history_path.write_text("[1]\nformat_version = 1\nvariant = \"N7")
+    with journal.open("a") as stream:
+        stream.write('{"filed": 1, "ingest"')  # a torn last line
+    again = RecordedTable.open(tmp_path, "kitchen", ingest_into=db, clock=_clock)
+    assert len(again.filed) == 1 and again.filed[0].ingest == "loaded"
+    assert again.filed[0].hand.finishing_stacks == (118, 98, 84)
+    assert list(read_hands(again.history_path)) == [again.filed[0].hand]
+    assert again.hand is not None and again.number == 2
+    # Opening once more does not file or load anything twice.
+    third = RecordedTable.open(tmp_path, "kitchen", ingest_into=db, clock=_clock)
+    assert len(list(read_hands(third.history_path))) == 1
+    with duckdb.connect(str(db), read_only=True) as con:
+        row = con.execute("select count(*) from hands").fetchone()
+    assert row == (1,)
+    assert table_names(tmp_path) == ["kitchen"]
+
+
+def test_a_finished_hand_is_in_the_warehouse_at_once(tmp_path: Path) -> None:
+    db = tmp_path / "hands.duckdb"
+    table = _table(tmp_path, ingest=db)
+    for action in README_HAND:
+        filed = table.record(action)
+    assert filed is not None and filed.ingest == "loaded"
+    with duckdb.connect(str(db), read_only=True) as con:
+        rows = con.execute("select count(*), min(game) from hands").fetchall()
+    assert rows == [(1, "seveneight")]
+
+
+def _deck_in_quarters() -> list[tuple[object, ...]]:
+    cards = list(DECK)
+    random.Random(5).shuffle(cards)
+    return [tuple(cards[13 * p:13 * (p + 1)]) for p in range(4)]
+
+
+def test_a_bigtwo_match_is_recorded_with_the_engines_plays(tmp_path: Path) -> None:
+    setup = bigtwo_setup("porch", ["Ann", "Bo", "Cy", "Dee"])
+    table = RecordedTable.create(tmp_path, setup, ingest_into=False, clock=_clock)
+    for game in range(2):
+        hands = _deck_in_quarters() if game == 0 else list(reversed(_deck_in_quarters()))
+        for player, cards in enumerate(hands, start=1):
+            step = table.next_step()
+            assert (step.kind, step.player, step.deal_count) == (StepKind.DEAL, player, 13)
+            table.record(deal_action(player, cards))  # type: ignore[arg-type]
+        filed = None
+        while filed is None:
+            step = table.next_step()
+            assert step.kind is StepKind.PLAY
+            hand = table.hand
+            assert hand is not None
+            state = hand.state()
+            assert isinstance(state, BigTwoState)
+            expected = {tuple(o.combo.cards[::-1]) for o in state.legal_plays()}
+            assert set(step.plays) == expected
+            # Pass when allowed, else lead the weakest play: a game the leader runs out.
+            if step.can_pass:
+                filed = table.record(Action(step.player, Verb.PASS))
+            else:
+                filed = table.record(Action(step.player, Verb.PLAY, step.plays[0]))
+        # The holder of 3d led every trick alone and went out; the others hold 13 each:
+        # cards scoring, 13 left pays triple (39 each).
+        winner = filed.outcome.winner
+        assert winner is not None
+        nets = [117 if p == winner else -39 for p in range(1, 5)]
+        assert list(filed.outcome.nets) == nets
+        assert list(read_hands(table.history_path))[game] == filed.hand
+    first, second = (f.hand for f in table.filed)
+    assert second.starting_stacks == first.finishing_stacks
+    assert (first.round, second.round, second.game_id) == (1, 2, "porch")
+
+
+def test_bigtwo_refuses_a_play_that_does_not_beat_the_table(tmp_path: Path) -> None:
+    rules = BigTwoRules(scoring=BigTwoScoring.CARDS)
+    table = RecordedTable.create(tmp_path, bigtwo_setup("den", ["Ann", "Bo"], rules),
+                                 ingest_into=False, clock=_clock)
+    table.record(deal_action(1, parse_cards("3d4d5d6d7d8d9dTdJdQdKdAd2d")))
+    with pytest.raises(StepRefused):  # the deal must hold 13 cards each
+        table.record(deal_action(2, parse_cards("3c4c")))
+    table.record(deal_action(2, parse_cards("3c4c5c6c7c8c9cTcJcQcKcAc2c")))
+    step = table.next_step()
+    assert step.player == 1 and not step.can_pass
+    assert all(parse_cards("3d")[0] in play for play in step.plays)
+    table.record(Action(1, Verb.PLAY, parse_cards("3d")))
+    with pytest.raises(StepRefused, match="does not hold"):
+        table.record(Action(2, Verb.PLAY, parse_cards("4d")))
+    with pytest.raises(StepRefused, match="a play must have as many"):
+        table.record(Action(2, Verb.PLAY, parse_cards("3c4c5c6c7c")))
+    assert table.next_step().plays[0] == parse_cards("3c")  # c beats d (dchs order)
+    table.record(Action(2, Verb.PLAY, parse_cards("4c")))
+    with pytest.raises(StepRefused, match="does not beat"):
+        table.record(Action(1, Verb.PLAY, parse_cards("4d")))  # 4d < 4c
+    assert table.next_step().plays[0] == parse_cards("5d")
+
+
+def test_the_bots_play_through_the_recorder_and_the_person_sees_only_his_cards(
+        tmp_path: Path) -> None:
+    setup = seveneight_setup("attic", ["You", "Bo", "Cy"], 200,
+                             bots=("", "tight", "loose"))
+    table = RecordedTable.create(tmp_path, setup, ingest_into=False, clock=_clock)
+    rng = random.Random(3)
+    while table.next_step().kind is StepKind.DEAL:
+        action = automatic_action(table, rng)
+        assert action is not None
+        table.record(action)
+    assert is_persons_turn(table) and automatic_action(table, rng) is None
+    hand = table.hand
+    assert hand is not None
+    view = seat_view(hand, 0)
+    me = view.me
+    assert me is not None
+    mine = view.cards[me - 1]
+    assert UNKNOWN not in mine and len(mine) == 2
+    assert all(cards == (UNKNOWN, UNKNOWN) for p, cards in enumerate(view.cards) if p != me - 1)
+    # Play the hand out: the person always checks or calls.
+    while len(table.filed) == 0:
+        action = automatic_action(table, rng)
+        if action is None:
+            step = table.next_step()
+            action = (Action(step.player, Verb.SHOW_MUCK, step.holding)
+                      if step.kind is StepKind.SHOWDOWN else
+                      Action(step.player, Verb.TURN_UP, step.up_choices[:1])
+                      if step.kind is StepKind.TURN_UP else Action(step.player,
+                                                                   Verb.CHECK_CALL))
+        table.record(action)
+    hand_played = table.filed[0].hand
+    assert UNKNOWN not in {c for a in hand_played.actions for c in a.cards}
+    assert replay(hand_played).nets == table.filed[0].outcome.nets
+    assert sum(table.carry.stacks) == 600
+
+
+def test_a_bigtwo_game_against_the_bots(tmp_path: Path) -> None:
+    setup = bigtwo_setup("lounge", ["You", "Bo", "Cy", "Dee"],
+                         bots=("", "steady", "aggressive", "random"))
+    table = RecordedTable.create(tmp_path, setup, ingest_into=False, clock=_clock)
+    rng = random.Random(9)
+    while not table.filed:
+        action = automatic_action(table, rng)
+        if action is None:
+            step = table.next_step()
+            action = (Action(step.player, Verb.PASS) if step.can_pass
+                      else Action(step.player, Verb.PLAY, step.plays[0]))
+        table.record(action)
+    game = table.filed[0]
+    assert sum(game.outcome.nets) == 0
+    assert list(read_hands(table.history_path)) == [game.hand]
+    hand = HandInProgress(table.filed[0].hand, ())
+    assert hand.header.players == ("You", "Bo", "Cy", "Dee")
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_bot_tables_file_what_replays_and_reopen_where_they_were(tmp_path: Path,
+                                                                  seed: int) -> None:
+    """Whole tables of bots through the recorder: the file reads back as the hands filed and
+    replays to their results, the stacks carry over, and after any number of steps (with
+    undos among them) reopening the journal gives the same table."""
+    rng = random.Random(seed)
+    setups = [
+        seveneight_setup("t78", ["Ann", "Bo", "Cy", "Dee"], 60, blinds=(1, 2),
+                         variant=("N78", "P78", "F78")[seed % 3],
+                         bots=("tight", "loose", "loose", "tight")),
+        bigtwo_setup("tb2", ["Ann", "Bo", "Cy"],
+                     BigTwoRules(scoring=list(BigTwoScoring)[seed % len(BigTwoScoring)]),
+                     bots=("random", "steady", "aggressive")),
+    ]
+    for setup in setups:
+        table = RecordedTable.create(tmp_path, setup, ingest_into=False, clock=_clock)
+        stop = rng.randrange(40, 200)
+        for step in range(400):
+            if len(table.filed) >= 3 or table.hand is None:
+                break
+            if table.can_undo and rng.random() < 0.05:
+                table.undo()
+            else:
+                action = automatic_action(table, rng)
+                assert action is not None
+                table.record(action)
+            if step == stop:
+                again = RecordedTable.open(tmp_path, setup.name, ingest_into=False,
+                                           clock=_clock)
+                assert again.steps == table.steps
+                assert [f.hand for f in again.filed] == [f.hand for f in table.filed]
+                assert again.carry == table.carry
+        read = list(read_hands(table.history_path))
+        assert read == [filed.hand for filed in table.filed]
+        for hand, filed in zip(read, table.filed, strict=True):
+            assert replay(hand).nets == filed.outcome.nets
+        # Chips are conserved at the table, Big Two points sum to zero.
+        assert sum(table.carry.stacks) == sum(setup.stacks)
+
+
+def test_a_hand_the_warehouse_could_not_take_comes_in_with_the_next(tmp_path: Path) -> None:
+    db = tmp_path / "hands.duckdb"
+    blocked = tmp_path / "not-a-database"
+    blocked.mkdir()  # a folder: the warehouse cannot open it
+    table = _table(tmp_path, ingest=blocked)
+    for action in README_HAND:
+        filed = table.record(action)
+    assert filed is not None and filed.ingest.startswith("not loaded")
+    assert list(read_hands(table.history_path)) == [filed.hand]  # the file has it anyway
+    again = RecordedTable.open(tmp_path, "kitchen", ingest_into=db, clock=_clock)
+    rng = random.Random(1)
+    while len(again.filed) < 2:
+        again.record(_next_by_calling(again, rng))
+    assert again.filed[-1].ingest == "loaded"
+    with duckdb.connect(str(db), read_only=True) as con:
+        assert con.execute("select count(*) from hands").fetchone() == (2,)
+
+
+def _next_by_calling(table: RecordedTable, rng: random.Random) -> Action:
+    """The dealer's cards at random, then every player checks or calls and shows."""
+    hand = table.hand
+    assert hand is not None
+    step = table.next_step()
+    if step.kind is StepKind.DEAL:
+        unseen = [card for card in DECK if card not in
+                  {c for a in hand.actions for c in a.cards}]
+        return deal_action(step.player, rng.sample(unseen, step.deal_count))
+    if step.kind is StepKind.TURN_UP:
+        return Action(step.player, Verb.TURN_UP, step.up_choices[:1])
+    if step.kind is StepKind.SHOWDOWN:
+        return Action(step.player, Verb.SHOW_MUCK, step.holding)
+    return Action(step.player, Verb.CHECK_CALL)
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_rummoli_rounds_through_the_recorder(tmp_path: Path, seed: int) -> None:
+    """Rummoli rounds of bots, every step through the recorder: the file reads back and
+    replays, the board carries to the next round, the deal passes clockwise, chips and the
+    board together are conserved, and the journal reopens to the same table."""
+    setup = rummoli_setup("parlour", ["Ann", "Bo", "Cy", "Dee"], 80,
+                          bots=("cautious", "bold", "bold", "cautious"))
+    table = RecordedTable.create(tmp_path, setup, ingest_into=False, clock=_clock)
+    rng = random.Random(seed)
+    first = table.next_step()
+    assert (first.kind, first.player, first.waiting) == (StepKind.DEAL, 1, (1, 2, 3, 4))
+    while len(table.filed) < 3 and table.hand is not None:
+        step = table.next_step()
+        if step.kind is StepKind.CHOOSE:
+            assert step.choices  # the engine's legal actions
+        action = automatic_action(table, rng)
+        assert action is not None
+        table.record(action)
+    rounds = list(read_hands(table.history_path))
+    assert rounds == [filed.hand for filed in table.filed]
+    for before, after in itertools.pairwise(rounds):
+        assert after.board_before == replay(before).board_after or (
+            after.board_before is None and not any(replay(before).board_after or ()))
+        assert after.dealer is not None and before.dealer is not None
+    assert [r.dealer for r in rounds] == [4, 1, 2]
+    total = sum(table.carry.stacks) + sum(table.carry.board)
+    assert total == 4 * 80
+    again = RecordedTable.open(tmp_path, "parlour", ingest_into=False, clock=_clock)
+    assert again.carry == table.carry and again.steps == table.steps
