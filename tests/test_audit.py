@@ -467,9 +467,10 @@ def test_the_report_shows_the_same_numbers(con: duckdb.DuckDBPyConnection,
         "Statistics: 7 & 8", "Statistics: Big Two", "Statistics: Rummoli"]
     tables = report.tables()
     dealt = seats[seats["game"] == "seveneight"].groupby("player").size()
-    grid = tables["seveneight_statistics"].set_index("player")
-    for player, count in dealt.items():  # vpip's opportunities: every hand dealt him
-        assert int(grid.at[player, "vpip_opps"]) == int(count), player
+    grid = tables["seveneight_statistics"]
+    opportunities = dict(zip(grid["player"], grid["vpip_opps"].astype(int), strict=True))
+    # vpip's opportunities: every hand dealt him
+    assert opportunities == {str(p): int(n) for p, n in dealt.items()}
     rates = tables["Win rates (big blinds per 100 hands)"].set_index("player")
     for player, value in _bb_per_100(seats[seats["game"] == "seveneight"]).items():
         assert abs(float(_at(rates, player, "big blinds per 100 hands")) - value) <= 0.005
