@@ -83,7 +83,8 @@ def validate(
             foreign = foreign_format(stream.read(HEAD_BYTES))
         if foreign is not None:
             unread += 1
-            out.print(f"{path}: {foreign.message}", markup=False, highlight=False)
+            out.print(f"{path}: {foreign.message}", markup=False, highlight=False,
+                      soft_wrap=True)
             continue
         hands = 0
         for hand in read_hands(path):
@@ -108,10 +109,11 @@ def validate(
                     problem = f"{where}: duplicate of {first} (ingest would skip it)"
             counts[(game, status)] += 1
             if problem and not quiet:
-                out.print(problem, markup=False, highlight=False)
+                out.print(problem, markup=False, highlight=False, soft_wrap=True)
         if hands == 0:
             unread += 1
-            out.print(f"{path}: no hands in this file", markup=False, highlight=False)
+            out.print(f"{path}: no hands in this file", markup=False, highlight=False,
+                      soft_wrap=True)
     table = Table(title="handlab validate")
     table.add_column("game")
     for column in ("valid", "duplicates", "rejected"):

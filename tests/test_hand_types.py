@@ -114,7 +114,7 @@ def test_the_plays_expander_counts_every_big_two_play(dashboard_db: Path,
     at.run()
     assert not at.exception, [e.value for e in at.exception]
     played = at.dataframe[-1].value
-    assert list(played["category"]) == [kind.label for kind in BigTwoKind]
-    assert played["observed"].sum() == _count(
+    assert list(played["category"]) == [kind.label.replace("_", " ") for kind in BigTwoKind]
+    assert played["hands"].sum() == _count(  # the table's header for the observed count
         dashboard_db, "SELECT count(*) FROM actions a JOIN hands h USING (hand_id) "
                       "WHERE h.game = 'bigtwo' AND a.verb = 'pl'")

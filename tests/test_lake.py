@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 import inspect
+import math
 import os
 import shutil
 import signal
@@ -23,7 +24,7 @@ import pytest
 from analytics.simulate.bigtwo import simulate_bigtwo
 from analytics.simulate.rummoli import simulate_rummoli
 from analytics.simulate.seveneight import simulate_seveneight
-from analytics.warehouse import equity_views, ingest, queries, reader, views
+from analytics.warehouse import equity_views, ingest, queries, reader, scores, stat_views, views
 from analytics.warehouse import lake as lake_module
 from analytics.warehouse.connection import LAKE_ENV_VAR, resolve_db
 from analytics.warehouse.ingest import SAMPLES, IngestSummary
@@ -187,7 +188,7 @@ _SKIPPED = frozenset({"facts_where", "hand_facts_where", "where"})
 
 
 def _questions() -> Iterator[tuple[str, Callable[..., Any]]]:
-    for module in (views, equity_views, queries):
+    for module in (views, equity_views, queries, stat_views, scores):
         for name in module.__all__:
             function = getattr(module, name)
             if inspect.isfunction(function) and name not in _SKIPPED and "con" in (
@@ -242,6 +243,8 @@ def _assert_equal(got: Any, expected: Any, what: str) -> None:
             _assert_equal(got[key], expected[key], f"{what} [{key}]")
     elif isinstance(expected, pd.DataFrame):
         pd.testing.assert_frame_equal(got, expected, check_dtype=False, rtol=1e-9, obj=what)
+    elif isinstance(expected, float) and math.isnan(expected):  # no rows: no mean
+        assert isinstance(got, float) and math.isnan(got), what
     else:
         assert got == expected, what
 

@@ -333,8 +333,8 @@ def test_cli_writes_one_row_per_player(stats_db: Path, tmp_path: Path) -> None:
     assert refused.exit_code == 2
 
 
-def test_migration_9_backfills_a_database_held_before(stats_db: Path, tmp_path: Path) -> None:
-    """A database at version 8 (no stat_facts) gets the table, filled for every hand held,
+def test_migration_10_backfills_a_database_held_before(stats_db: Path, tmp_path: Path) -> None:
+    """A database at version 9 (no stat_facts) gets the table, filled for every hand held,
     when a writer opens it."""
     copy = tmp_path / "old.duckdb"
     copy.write_bytes(stats_db.read_bytes())
@@ -343,7 +343,7 @@ def test_migration_9_backfills_a_database_held_before(stats_db: Path, tmp_path: 
         con.execute("DROP TABLE stat_facts")
         for table in ("hand_notes", "player_notes"):  # migration 11's, after it
             con.execute(f"DROP TABLE {table}")
-        con.execute("DELETE FROM schema_version WHERE version >= 9")
+        con.execute("DELETE FROM schema_version WHERE version >= 10")
     open_writer(copy).close()
     with reader(copy) as con:
         got = con.execute("SELECT * FROM stat_facts ORDER BY hand_id, seat").fetchdf()

@@ -862,6 +862,8 @@ def category_words(labels: pd.Series) -> pd.Series:
     """Category labels as words (``seven_eight_flush`` -> ``seven eight flush``), for what
     people read; the counts and tests use the labels themselves."""
     return labels.astype(str).str.replace("_", " ", regex=False)
+
+
 def score_keeper_table(summary: pd.DataFrame) -> pd.DataFrame:
     """The score keeper's summary (``scores.bigtwo_score_summary``) as the page shows it:
     ``regular`` marked with a check (players of at least a quarter of the games) and the

@@ -49,6 +49,7 @@ from analytics.warehouse.pipeline import Unit, process_unit
 from analytics.warehouse.rows import FileContext, reject_table
 from analytics.warehouse.schema import LATEST_VERSION, TABLES, migrate
 from analytics.warehouse.sources import Limits, SourceRef, content_digest, open_source
+from analytics.warehouse.stat_facts import fill_batch_stats
 from parsers.reader import Cut, HandCuts
 
 __all__ = [
@@ -315,35 +316,12 @@ def write_range(task: LakeRange, root: str) -> RangeOutput:
     """
     output = RangeOutput(task.index)
     collected: dict[str, list[pa.Table]] = {name: [] for name in LAKE_TABLES}
-    seen = pa.array([], pa.int64())
-    for unit in task.units:
-        result = process_unit(unit)
-        sha = unit.context.sha256
-        if result.error is not None:
-            output.errors[sha] = result.error
-            continue
-        counts = output.sources.setdefault(sha, SourceCounts())
-        counts.hands += result.hands
-        counts.rejected.update(result.rejected)
-        counts.duplicates.update(result.batch_duplicates)
-        for tables in result.batches:
-            tables = _with_facts(tables)
-            ids = tables["hands"]["hand_id"]
-            repeated = pc.is_in(ids, value_set=seen)
-            if pc.any(repeated).as_py():
-                counts.duplicates.update(tables["hands"].filter(repeated)["game"].to_pylist())
-                tables = {name: table.filter(pc.invert(pc.is_in(table["hand_id"],
-                                                                value_set=seen)))
-                          for name, table in tables.items()}
-                ids = tables["hands"]["hand_id"]
-            seen = pa.concat_arrays([seen, *ids.chunks])
-            for name in collected:
-                if name in tables:
-                    collected[name].append(tables[name])
-        if result.rejects:
-            collected["rejects"].append(reject_table(unit.context, result.rejects))
-            if counts.first_reject is None:
-                counts.first_reject = result.rejects[0].error.splitlines()[0]
+    scratch = duckdb.connect()  # the facts' SQL runs here (_with_facts)
+    migrate(scratch)
+    try:
+        _collect(task, output, collected, scratch)
+    finally:
+        scratch.close()
     schemas = warehouse_schemas()
     stem = f"{task.name}-{task.job}"
     for name, parts in collected.items():
@@ -364,22 +342,64 @@ def write_range(task: LakeRange, root: str) -> RangeOutput:
     return output
 
 
-def _with_facts(tables: dict[str, pa.Table]) -> dict[str, pa.Table]:
-    """The batch with its ``seat_facts`` and ``hand_facts``: the worker made them
-    (:mod:`~analytics.warehouse.fact_rows`), or, for the rare batch whose joins are not
-    one-to-one, the warehouse's SQL fills them in a scratch database (as the single writer
-    does with ``facts.fill_batch``)."""
-    if all(name in tables for name in FACT_TABLES):
-        return tables
-    con = duckdb.connect()
-    try:
-        migrate(con)
+def _collect(task: LakeRange, output: RangeOutput, collected: dict[str, list[pa.Table]],
+             scratch: duckdb.DuckDBPyConnection) -> None:
+    """Process the range's units into ``collected`` (rows per table) and ``output``'s counts,
+    a hand repeated in the range kept once (the first)."""
+    seen = pa.array([], pa.int64())
+    for unit in task.units:
+        result = process_unit(unit)
+        sha = unit.context.sha256
+        if result.error is not None:
+            output.errors[sha] = result.error
+            continue
+        counts = output.sources.setdefault(sha, SourceCounts())
+        counts.hands += result.hands
+        counts.rejected.update(result.rejected)
+        counts.duplicates.update(result.batch_duplicates)
+        for tables in result.batches:
+            tables = _with_facts(scratch, tables)
+            ids = tables["hands"]["hand_id"]
+            repeated = pc.is_in(ids, value_set=seen)
+            if pc.any(repeated).as_py():
+                counts.duplicates.update(tables["hands"].filter(repeated)["game"].to_pylist())
+                tables = {name: table.filter(pc.invert(pc.is_in(table["hand_id"],
+                                                                value_set=seen)))
+                          for name, table in tables.items()}
+                ids = tables["hands"]["hand_id"]
+            seen = pa.concat_arrays([seen, *ids.chunks])
+            for name in collected:
+                if name in tables:
+                    collected[name].append(tables[name])
+        if result.rejects:
+            collected["rejects"].append(reject_table(unit.context, result.rejects))
+            if counts.first_reject is None:
+                counts.first_reject = result.rejects[0].error.splitlines()[0]
+
+
+def _with_facts(con: duckdb.DuckDBPyConnection, tables: dict[str, pa.Table]
+                ) -> dict[str, pa.Table]:
+    """The batch with its ``seat_facts`` and ``hand_facts`` and its ``stat_facts``, through
+    ``con``, an empty scratch database at the latest schema, left empty again.
+
+    The worker made the first two (:mod:`~analytics.warehouse.fact_rows`), or, for the rare
+    batch whose joins are not one-to-one, the warehouse's SQL fills them (as the single
+    writer does with ``facts.fill_batch``); the statistics' counts are always that SQL's
+    (``stat_facts.fill_batch_stats``, as the single writer fills them from the same rows)."""
+    made: dict[str, pa.Table] = {}
+    if not all(name in tables for name in FACT_TABLES):
         fill_batch(con, tables)
-        facts = {name: con.sql(f"SELECT * FROM {name}").to_arrow_table()
-                 for name in FACT_TABLES}
-    finally:
-        con.close()
-    return {**tables, **facts}
+        made = {name: con.sql(f"SELECT * FROM {name}").to_arrow_table() for name in FACT_TABLES}
+    fill_batch_stats(con, tables)
+    made["stat_facts"] = con.sql("SELECT * FROM stat_facts").to_arrow_table()
+    for name in _SCRATCH_TABLES:
+        con.execute(f"DELETE FROM {name}")  # a whitelist: the tables the fills write
+    return {**tables, **made}
+
+
+_SCRATCH_TABLES: Final = (*FACT_TABLES, "pot_facts", "stat_facts")
+"""The tables ``facts.fill_batch`` and ``stat_facts.fill_batch_stats`` write in the scratch
+database (:func:`_with_facts` empties them after each batch)."""
 
 
 def _conformed(table: pa.Table, schema: pa.Schema) -> pa.Table:

@@ -12,6 +12,7 @@ import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -98,22 +99,34 @@ def server(tmp_path_factory: pytest.TempPathFactory, browser_db: Path,
 
 
 @pytest.fixture(scope="session")
-def browser_page(server: str) -> Iterator[object]:
-    """A Playwright page in headless Chromium, downloads allowed."""
+def chromium() -> Iterator[Any]:
+    """One headless Chromium (Debian's, driven by Playwright's sync API) for every browser
+    test of the session: the sync API runs one Playwright per thread, so tests that need a
+    server of their own open a context of this browser rather than a Playwright."""
+    if not CHROMIUM.exists():
+        pytest.skip("Debian chromium is not installed at /usr/bin/chromium")
     from playwright.sync_api import sync_playwright
 
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        context = browser.new_context(viewport={"width": 1400, "height": 1000},
-                                      accept_downloads=True)
-        page = context.new_page()
-        page.set_default_timeout(60_000)
         try:
-            yield page
+            yield browser
         finally:
-            context.close()
             browser.close()
+
+
+@pytest.fixture(scope="session")
+def browser_page(server: str, chromium: Any) -> Iterator[object]:
+    """A Playwright page in headless Chromium, downloads allowed."""
+    context = chromium.new_context(viewport={"width": 1400, "height": 1000},
+                                   accept_downloads=True)
+    page = context.new_page()
+    page.set_default_timeout(60_000)
+    try:
+        yield page
+    finally:
+        context.close()
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -89,8 +89,8 @@ tab's sessionStorage, which survives reloads, so none that flashed by is missed.
 
 SETTLED = ("() => document.querySelector('[data-testid=\"stApp\"]')"
            "?.getAttribute('data-test-script-state') === 'notRunning'")
-LOADED = re.compile(r"Loaded ([\d,]+) new hands; ([\d,]+) duplicates; ([\d,]+) rejected")
-OUTCOME = re.compile(r"Loaded [\d,]+ new hands|Nothing was loaded")
+LOADED = re.compile(r"Loaded ([\d,]+) new hands?|Nothing new")
+OUTCOME = re.compile(r"Loaded [\d,]+ new hands?|Nothing was loaded|Nothing new")
 
 
 @dataclass(frozen=True, slots=True)
@@ -206,7 +206,10 @@ async def _load(page: Page, who: str, log: Log) -> Upload:
         # Stored and shown under the name it was uploaded with, never a temporary path.
         assert row["file"].startswith("upload: "), row
         rows[row["file"].removeprefix("upload: ")] = row
-    loaded, duplicates, rejected = (int(n.replace(",", "")) for n in counts.groups())
+    loaded, duplicates, rejected = (sum(int(row[column]) for row in rows.values())
+                                    for column in ("loaded", "duplicates", "rejected"))
+    said = counts.group(1)  # the verdict's count of new hands is the summary's
+    assert int(said.replace(",", "")) == loaded if said else loaded == 0, line
     return Upload(loaded, duplicates, rejected, rows)
 
 

@@ -19,7 +19,7 @@ import pytest
 from analytics.warehouse.connection import WriterLease
 from analytics.warehouse.errorlog import error_log_path
 from tests.browser._server import streamlit_server
-from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, ROOT, SCREENSHOTS
+from tests.browser.conftest import ROOT, SCREENSHOTS
 from tests.test_internal_errors import PLANTED, files
 
 pytestmark = pytest.mark.browser
@@ -31,11 +31,7 @@ def _settle(page: Any) -> None:
         "?.getAttribute('data-test-script-state') === 'notRunning'")
 
 
-def test_upload_with_a_hand_that_meets_a_bug(tmp_path: Path) -> None:
-    if not CHROMIUM.exists():
-        pytest.skip("Debian chromium is not installed at /usr/bin/chromium")
-    from playwright.sync_api import sync_playwright
-
+def test_upload_with_a_hand_that_meets_a_bug(tmp_path: Path, chromium: Any) -> None:
     bad, good, _ = files(tmp_path / "in")
     db = tmp_path / "upload.duckdb"
     with WriterLease(db):
@@ -43,11 +39,10 @@ def test_upload_with_a_hand_that_meets_a_bug(tmp_path: Path) -> None:
     env = {"PYTHONPATH": os.pathsep.join([str(PLANTED), str(ROOT)]),
            "HANDLAB_PLANTED_BUG": "1"}
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    with streamlit_server(db, tmp_path / "streamlit.log", env=env) as server, \
-            sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+    with streamlit_server(db, tmp_path / "streamlit.log", env=env) as server:
+        context = chromium.new_context(viewport={"width": 1400, "height": 1100})
         try:
-            page = browser.new_context(viewport={"width": 1400, "height": 1100}).new_page()
+            page = context.new_page()
             page.set_default_timeout(180_000)
             page.goto(f"{server.url}/upload")
             page.get_by_role("heading", name="Upload hand histories").first.wait_for()
@@ -55,7 +50,7 @@ def test_upload_with_a_hand_that_meets_a_bug(tmp_path: Path) -> None:
             page.locator('input[type="file"]').set_input_files([str(bad), str(good)])
             page.get_by_text("good.phhs").first.wait_for()
             page.get_by_role("button", name="Load into the database").click()
-            page.get_by_text(re.compile(r"Loaded 11 new hands; 0 duplicates; 1 rejected")
+            page.get_by_text(re.compile(r"Loaded 11 new hands, but 1 hand rejected")
                              ).wait_for()
             page.get_by_text("Rejected hands").first.wait_for()
             _settle(page)
@@ -66,7 +61,7 @@ def test_upload_with_a_hand_that_meets_a_bug(tmp_path: Path) -> None:
             assert page.locator('[data-testid="stException"]').count() == 0
             assert "Traceback" not in page.locator("body").inner_text()
         finally:
-            browser.close()
+            context.close()
         assert server.alive()
         assert "Traceback" not in server.output()
     with duckdb.connect(str(db), read_only=True) as con:

@@ -12,7 +12,7 @@ import pytest
 from analytics.warehouse.lake import latest_manifest
 from analytics.warehouse.lake_engine import ingest_lake
 from tests.browser._server import streamlit_server
-from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, SCREENSHOTS
+from tests.browser.conftest import SCREENSHOTS
 from tests.test_dashboard_data import extra_histories, write_histories
 
 pytestmark = pytest.mark.browser
@@ -34,21 +34,16 @@ def _open(page: Any, url: str, title: str) -> None:
         "?.getAttribute('data-test-script-state') === 'notRunning'")
 
 
-def test_the_dashboard_reads_and_loads_a_lake(tmp_path: Path) -> None:
-    if not CHROMIUM.exists():
-        pytest.skip("Debian chromium is not installed at /usr/bin/chromium")
-    from playwright.sync_api import sync_playwright
-
+def test_the_dashboard_reads_and_loads_a_lake(tmp_path: Path, chromium: Any) -> None:
     lake = tmp_path / "lake"
     ingest_lake(write_histories(tmp_path / "histories"), lake, workers=0)
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     # HANDLAB_DB names a file that must stay absent: every reader goes to the lake.
     unused = tmp_path / "unused.duckdb"
     with streamlit_server(unused, tmp_path / "streamlit.log",
-                          env={"HANDLAB_LAKE": str(lake)}) as server, \
-            sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        page = browser.new_page(viewport={"width": 1400, "height": 1000})
+                          env={"HANDLAB_LAKE": str(lake)}) as server:
+        context = chromium.new_context(viewport={"width": 1400, "height": 1000})
+        page = context.new_page()
         page.set_default_timeout(90_000)
         try:
             _open(page, server.url, "Overview")
@@ -71,6 +66,6 @@ def test_the_dashboard_reads_and_loads_a_lake(tmp_path: Path) -> None:
             assert page.locator('[data-testid="stException"]').count() == 0
             page.screenshot(path=str(SCREENSHOTS / "lake-win-rates.png"), full_page=True)
         finally:
-            browser.close()
+            context.close()
     assert latest_manifest(lake).version == 2
     assert not unused.exists()

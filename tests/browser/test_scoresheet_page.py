@@ -8,6 +8,7 @@ tests/artifacts/screenshots/ (``win-rates-bigtwo-sheets.png``, ``hand-types-bigt
 from __future__ import annotations
 
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -20,7 +21,7 @@ from typing import Any
 import pytest
 
 from analytics.warehouse import ingest
-from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, ROOT, SCREENSHOTS
+from tests.browser.conftest import CHROMIUM, ROOT, SCREENSHOTS
 
 pytestmark = pytest.mark.browser
 
@@ -79,9 +80,7 @@ def _settle(page: Any) -> None:
         "?.getAttribute('data-test-script-state') === 'notRunning'")
 
 
-def test_score_keeper_summary_page(sheet_server: tuple[str, Path]) -> None:
-    from playwright.sync_api import sync_playwright
-
+def test_score_keeper_summary_page(sheet_server: tuple[str, Path], chromium: Any) -> None:
     from analytics.warehouse import reader
 
     url, db = sheet_server
@@ -90,49 +89,52 @@ def test_score_keeper_summary_page(sheet_server: tuple[str, Path]) -> None:
                             "LIMIT 1").fetchall()[0][0]
 
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        page = browser.new_page(viewport={"width": 1500, "height": 1000})
-        page.set_default_timeout(90_000)
-        try:
-            page.goto(f"{url}/win_rates?game=bigtwo")
-            page.get_by_role("heading", name="Score keeper's summary").first.wait_for()
-            page.get_by_text("Net score per game against real losses").first.wait_for()
-            _settle(page)
-            assert page.locator('[data-testid="stException"]').count() == 0
-            text = page.inner_text("body")
-            assert "14 of the games are outcome-only (score sheets)" in text
-            assert "s = 4(l* − l)" in text
-            assert page.get_by_text("Win fraction against real losses").count() >= 1
-            assert page.get_by_text("Fry fraction against real losses").count() >= 1
-            page.get_by_role("heading", name="Result by deal strength").first.wait_for()
-            assert "14 outcome-only game(s) (score sheets) record no deal" in \
-                page.inner_text("body")
-            page.get_by_role("heading", name="Score keeper's summary").first \
-                .scroll_into_view_if_needed()
-            page.screenshot(path=str(SCREENSHOTS / "win-rates-bigtwo-sheets.png"),
-                            full_page=True)
-            page.get_by_text("Net score per game against real losses").first \
-                .scroll_into_view_if_needed()
-            page.mouse.wheel(0, 250)
-            page.wait_for_timeout(500)
-            page.screenshot(path=str(SCREENSHOTS / "win-rates-bigtwo-sheets-scatter.png"))
-            page.goto(f"{url}/hand_types?game=bigtwo")
-            page.get_by_role("heading", name="Big Two").first.wait_for()
-            _settle(page)
-            assert "14 of the Big Two games are outcome-only" in page.inner_text("body")
-            assert page.locator('[data-testid="stException"]').count() == 0
-            page.screenshot(path=str(SCREENSHOTS / "hand-types-bigtwo-sheets.png"),
-                            full_page=True)
-            # A sheet's game in the replayer: no plays, its settlement from the cards left.
-            page.goto(f"{url}/replayer?hand={taker}")
-            page.get_by_role("heading", name="Hand replayer").first.wait_for()
-            _settle(page)
-            assert page.locator('[data-testid="stException"]').count() == 0
-            page.screenshot(path=str(SCREENSHOTS / "replayer-bigtwo-sheet.png"),
-                            full_page=True)
-        finally:
-            browser.close()
+    context = chromium.new_context(viewport={"width": 1500, "height": 1000})
+    page = context.new_page()
+    page.set_default_timeout(90_000)
+    try:
+        page.goto(f"{url}/win_rates?game=bigtwo")
+        page.get_by_role("heading", name="Score keeper's summary").first.wait_for()
+        page.get_by_text("Net score per game against real losses").first.wait_for()
+        _settle(page)
+        assert page.locator('[data-testid="stException"]').count() == 0
+        text = page.inner_text("body")
+        assert "14 of the games are outcome-only (score sheets)" in text
+        assert "s = 4(l* − l)" in text
+        assert page.get_by_text("Win fraction against real losses").count() >= 1
+        assert page.get_by_text("Fry fraction against real losses").count() >= 1
+        page.get_by_role("heading", name="Result by deal strength").first.wait_for()
+        # The tab's charts are of one scoring rule at a time: the sheets are zero_sum.
+        page.get_by_role("combobox", name="Results under the scoring rule").click()
+        page.get_by_role("option", name="zero_sum").click()
+        page.get_by_text(re.compile(r"14 outcome-only game\(s\) \(score sheets\) record "
+                                    "no deal")).first.wait_for()
+        _settle(page)
+        page.get_by_role("heading", name="Score keeper's summary").first \
+            .scroll_into_view_if_needed()
+        page.screenshot(path=str(SCREENSHOTS / "win-rates-bigtwo-sheets.png"),
+                        full_page=True)
+        page.get_by_text("Net score per game against real losses").first \
+            .scroll_into_view_if_needed()
+        page.mouse.wheel(0, 250)
+        page.wait_for_timeout(500)
+        page.screenshot(path=str(SCREENSHOTS / "win-rates-bigtwo-sheets-scatter.png"))
+        page.goto(f"{url}/hand_types?game=bigtwo")
+        page.get_by_role("heading", name="Big Two").first.wait_for()
+        _settle(page)
+        assert "14 of the Big Two games are outcome-only" in page.inner_text("body")
+        assert page.locator('[data-testid="stException"]').count() == 0
+        page.screenshot(path=str(SCREENSHOTS / "hand-types-bigtwo-sheets.png"),
+                        full_page=True)
+        # A sheet's game in the replayer: no plays, its settlement from the cards left.
+        page.goto(f"{url}/replayer?hand={taker}")
+        page.get_by_role("heading", name="Hand replayer").first.wait_for()
+        _settle(page)
+        assert page.locator('[data-testid="stException"]').count() == 0
+        page.screenshot(path=str(SCREENSHOTS / "replayer-bigtwo-sheet.png"),
+                        full_page=True)
+    finally:
+        context.close()
 
 
 def test_report_has_the_score_keeper_section(tmp_path: Path) -> None:

@@ -12,7 +12,7 @@ import pytest
 from analytics.dashboard import statistics
 from analytics.stats import stats_of
 from analytics.warehouse import reader
-from analytics.warehouse.identity import parse_hand_id
+from analytics.warehouse.identity import hand_id_hex, parse_hand_id
 from analytics.warehouse.stat_views import player_sessions
 from analytics.warehouse.views import HandFilter
 from tests.browser.conftest import SCREENSHOTS
@@ -67,4 +67,4 @@ def test_statistics_page_in_the_browser(server: str, browser_page: Any,
     _settle(page)
     assert page.locator('[data-testid="stException"]').count() == 0
     hand = parse_hand_id(link.rsplit("=", 1)[1])
-    assert hand is not None and f"hand={hand}" in page.url
+    assert hand is not None and f"hand={hand_id_hex(hand)}" in page.url

@@ -147,14 +147,17 @@ def _by_level(game: str, results: pd.DataFrame, only: HandFilter) -> None:
     ui.download_buttons(logic.human_table(by_seat, logic.position_headers(game)),
                         f"{game}-positions", key=f"pos_{game}")
     if game == "bigtwo":
-        _bigtwo(narrowed, value)
+        _bigtwo(narrowed, value, only)
     else:
         _rummoli(narrowed)
 
 
-def _bigtwo(only: HandFilter, scoring: str) -> None:
+def _bigtwo(only: HandFilter, scoring: str, every_rule: HandFilter) -> None:
+    """Big Two under one scoring rule (``only``); first the score keeper's summary, which
+    scores every game that counts cards left alike (zero-sum from the cards left), so it
+    reads every rule's games (``every_rule``)."""
+    _score_keeper(int(ui.ask("outcome_only_games", every_rule)), every_rule)
     sheets = int(ui.ask("outcome_only_games", only))
-    _score_keeper(sheets, only)
     st.subheader("Places and cards left")
     places = logic.bigtwo_place_table(ui.ask("bigtwo_places", only))
     order = list(places["place"].cat.categories) if len(places) else []
