@@ -255,15 +255,15 @@ def test_big_two_by_hand_under_each_scoring(con: duckdb.DuckDBPyConnection) -> N
         rows = results[(results["level"] == level) & results["player"].isin(list(nets))]
         assert dict(zip(rows["player"], rows["net"].astype(int), strict=True)) == nets, level
     summary = scores.bigtwo_score_summary(con, HandFilter(players=("Hana", "Ivo", "Jun")))
-    by_name = summary.set_index("name")
+    columns = ["game_count", "win_count", "fry_count", "real_losses", "net_score"]
+    by_name = {str(row[0]): tuple(int(v) for v in row[1:])
+               for row in summary[["name", *columns]].itertuples(index=False)}
     # Real losses per game: Hana 0; Ivo 7; Jun 22 (F = 10, three games) and 11 (F = 12).
     # Zero-sum scores: T = 29 three times, then T = 18: Hana 3 x 29 + 18, Ivo 3 x 8 - 3,
     # Jun 3 x -37 - 15.
     expected = {"Hana": (4, 4, 0, 0, 105), "Ivo": (4, 0, 0, 28, 21), "Jun": (4, 0, 3, 77, -126)}
     for name, row in expected.items():
-        got = tuple(int(by_name.at[name, column]) for column in (
-            "game_count", "win_count", "fry_count", "real_losses", "net_score"))
-        assert got == row, name
+        assert by_name[name] == row, name
 
 
 def test_cumulative_lines_end_at_each_players_total(con: duckdb.DuckDBPyConnection,
