@@ -20,7 +20,7 @@ from rich.console import Console
 from rich.table import Table
 
 from parsers.build import PLAYER_LIMITS
-from parsers.knobs import Finale, Game
+from parsers.knobs import GAME_NAMES, Finale, Game
 from parsers.model import HandHistory
 
 app = typer.Typer(
@@ -143,9 +143,6 @@ def eval_command(
     except ValueError as error:
         console.print(f"[red]error:[/red] {error}")
         raise typer.Exit(2) from None
-
-
-GAME_NAMES = {Game.RUMMOLI: "Rummoli", Game.BIGTWO: "Big Two", Game.SEVENEIGHT: "7 & 8"}
 
 
 def _players_help() -> str:

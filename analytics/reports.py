@@ -29,7 +29,7 @@ from analytics.warehouse import equity_views, scores, stat_views, views
 from analytics.warehouse.annotations import player_notes, tagged_hands
 from analytics.warehouse.identity import hand_id_hex
 from analytics.warehouse.views import HandFilter
-from parsers.knobs import Game
+from parsers.knobs import GAME_NAMES, Game
 
 __all__ = [
     "FORMATS",
@@ -184,7 +184,7 @@ def _shown_types(types: pd.DataFrame, game: str) -> tuple[go.Figure, pd.DataFram
     table = pd.DataFrame({"category": logic.category_words(pd.Series(counts.index)),
                           "observed": counts.to_numpy()})
     table["observed_share"] = table["observed"] / max(1, int(table["observed"].sum()))
-    figure = charts.observed_vs_theory(table, f"{logic.GAME_NAMES[game]}: hands shown down")
+    figure = charts.observed_vs_theory(table, f"{GAME_NAMES[game]}: hands shown down")
     return figure, logic.human_table(table, _SHOWN_HEADERS, decimals=3)
 
 
@@ -245,7 +245,7 @@ def _level_figures(con: duckdb.DuckDBPyConnection, f: HandFilter, game: str,
     figures: list[go.Figure] = []
     tables: dict[str, pd.DataFrame] = {}
     unit = f"{logic.NET_UNITS[game]} per {logic.PER[game]}"
-    name = logic.GAME_NAMES[game]
+    name = GAME_NAMES[game]
     for value, level in _levels(results, game):
         table = logic.level_results(results[results["level"] == level], game)
         narrowed = replace(f, game=game, knobs=(*f.knobs, (knob, value)))
@@ -359,10 +359,10 @@ def build_report(con: duckdb.DuckDBPyConnection, f: HandFilter, *,
         f"{int(overview['hands'].sum()):,} hands in {len(games)} game(s).",
         [charts.hands_over_time(views.hands_over_time(con, f, bucket="week"))],
         {"Hands by game": logic.human_table(
-            overview.assign(game=overview["game"].map(logic.GAME_NAMES)),
+            overview.assign(game=overview["game"].map(GAME_NAMES)),
             logic.OVERVIEW_HEADERS),
          "Sessions": logic.human_table(
-            tables["sessions"].assign(game=tables["sessions"]["game"].map(logic.GAME_NAMES)),
+            tables["sessions"].assign(game=tables["sessions"]["game"].map(GAME_NAMES)),
             logic.SESSION_HEADERS)},
     )]
     results = views.results_by_level(con, f)
@@ -426,7 +426,7 @@ def statistics_sections(con: duckdb.DuckDBPyConnection, f: HandFilter,
         grid = stat_views.stat_grid(con, f, game=game)
         if grid.empty:
             continue
-        name = statistics.GAME_NAMES[Game(game)]
+        name = GAME_NAMES[Game(game)]
         unit = stat_views.UNITS[Game(game)]
         results = stat_views.results_over_time(con, f, game=game)
         sections.append(Section(

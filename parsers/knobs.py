@@ -18,6 +18,7 @@ from parsers.cards import Card, Suit, parse_card
 
 __all__ = [
     "BIGTWO_KNOBS",
+    "GAME_NAMES",
     "RUMMOLI_KNOBS",
     "Betting",
     "BigTwoDeal",
@@ -39,6 +40,11 @@ class Game(StrEnum):
     RUMMOLI = "rummoli"
     BIGTWO = "bigtwo"
     SEVENEIGHT = "seveneight"
+
+
+GAME_NAMES: Final[dict[str, str]] = {
+    Game.SEVENEIGHT: "7 & 8", Game.BIGTWO: "Big Two", Game.RUMMOLI: "Rummoli"}
+"""Each game's name as people say it (a game's value, a plain string, finds it too)."""
 
 
 class Betting(StrEnum):

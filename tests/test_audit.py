@@ -20,7 +20,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 import duckdb
 import pandas as pd
@@ -30,14 +30,14 @@ from analytics import reports
 from analytics.dashboard import charts, logic
 from analytics.dashboard.replayer import hand_from_detail, replay_steps
 from analytics.rules import Outcome, replay
-from analytics.warehouse import equity_views, ingest, views
+from analytics.warehouse import equity_views, ingest, scores, views
 from analytics.warehouse.views import HandFilter
 from parsers import read_hands
 from parsers.knobs import Game
 from parsers.model import RUMMOLI_POTS, HandHistory, Verb
 
 AUDIT = Path(__file__).resolve().parent / "data" / "audit"
-FILES = ("seveneight.phhs", "rummoli.phhs", "bigtwo.phhs")
+FILES = ("seveneight.phhs", "rummoli.phhs", "bigtwo.phhs", "bigtwo-by-hand.phhs")
 EVERYONE = HandFilter()
 
 
@@ -239,6 +239,33 @@ def test_win_rates_levels_of_big_two_and_rummoli(con: duckdb.DuckDBPyConnection,
             assert _close(row.mean, rows["net"].mean())
 
 
+# bigtwo-by-hand.phhs: one game under each scoring knob, worked out by hand in its comments.
+BY_HAND_NETS: Final = {
+    "scoring cards": {"Hana": 29 + 18, "Ivo": -7 - 7, "Jun": -22 - 11},  # F = 10 and 12
+    "scoring cards_with_twos": {"Hana": 51, "Ivo": -7, "Jun": -44},
+    "scoring zero_sum": {"Hana": 29, "Ivo": 8, "Jun": -37},
+}
+
+
+def test_big_two_by_hand_under_each_scoring(con: duckdb.DuckDBPyConnection) -> None:
+    """The Win rates tables (one per scoring rule) and the score keeper's summary give the
+    hand-worked results of bigtwo-by-hand.phhs."""
+    results = logic.level_results(views.results_by_level(con, EVERYONE), "bigtwo")
+    for level, nets in BY_HAND_NETS.items():
+        rows = results[(results["level"] == level) & results["player"].isin(list(nets))]
+        assert dict(zip(rows["player"], rows["net"].astype(int), strict=True)) == nets, level
+    summary = scores.bigtwo_score_summary(con, HandFilter(players=("Hana", "Ivo", "Jun")))
+    columns = ["game_count", "win_count", "fry_count", "real_losses", "net_score"]
+    by_name = {str(row[0]): tuple(int(v) for v in row[1:])
+               for row in summary[["name", *columns]].itertuples(index=False)}
+    # Real losses per game: Hana 0; Ivo 7; Jun 22 (F = 10, three games) and 11 (F = 12).
+    # Zero-sum scores: T = 29 three times, then T = 18: Hana 3 x 29 + 18, Ivo 3 x 8 - 3,
+    # Jun 3 x -37 - 15.
+    expected = {"Hana": (4, 4, 0, 0, 105), "Ivo": (4, 0, 0, 28, 21), "Jun": (4, 0, 3, 77, -126)}
+    for name, row in expected.items():
+        assert by_name[name] == row, name
+
+
 def test_cumulative_lines_end_at_each_players_total(con: duckdb.DuckDBPyConnection,
                                                     seats: pd.DataFrame) -> None:
     for game in ("seveneight", "bigtwo", "rummoli"):
@@ -433,13 +460,12 @@ PUT_IN = {1: (16, 2, 16), 2: (2, 2), 3: (20, 30, 30), 4: (6, 6), 5: (1, 4, 4), 6
 
 def test_replayer_nets_and_chips_put_in(con: duckdb.DuckDBPyConnection,
                                         hands: list[tuple[HandHistory, Outcome]]) -> None:
-    ids = con.execute("SELECT hand_id, game, source_index FROM hands "
+    ids = con.execute("SELECT hand_id, game, source_file, source_index FROM hands "
                       "ORDER BY game, source_file, source_index").fetchall()
-    outcomes = {(hand.game.value if hand.game else "", hand.index): outcome
-                for hand, outcome in hands}
-    for hand_id, game, index in ids:
+    outcomes = {(Path(str(hand.source)).name, hand.index): outcome for hand, outcome in hands}
+    for hand_id, game, source, index in ids:
         steps = replay_steps(hand_from_detail(views.hand_detail(con, hand_id)))
-        outcome = outcomes[(game, index)]
+        outcome = outcomes[(Path(source).name, index)]
         settled = steps[-1]
         assert settled.nets == outcome.nets
         if game == "seveneight":

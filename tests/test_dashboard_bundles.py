@@ -14,6 +14,7 @@ from streamlit.testing.v1 import AppTest
 from analytics.dashboard import charts, logic
 from analytics.warehouse import ENV_VAR, reader
 from analytics.warehouse import views as v
+from parsers.knobs import GAME_NAMES
 from tests.test_dashboard_data import build_dashboard_db
 from tests.test_facts import FILTERS
 
@@ -84,7 +85,7 @@ def test_the_overview_page_draws_the_bundle(db: Path, monkeypatch: pytest.Monkey
     # The page shows the same rows under human headers (logic.SESSION_HEADERS).
     pd.testing.assert_frame_equal(
         shown[0].reset_index(drop=True),
-        logic.human_table(expected.assign(game=expected["game"].map(logic.GAME_NAMES)),
+        logic.human_table(expected.assign(game=expected["game"].map(GAME_NAMES)),
                           logic.SESSION_HEADERS), check_dtype=False)
     at.segmented_control(key="overview_bucket").set_value("month").run()
     assert not at.exception, [e.value for e in at.exception]

@@ -11,27 +11,18 @@ a database that cannot be read.
 
 from __future__ import annotations
 
-import datetime as dt
 from pathlib import Path
 from typing import Annotated
 
 import typer
 from rich.console import Console
 
+from analytics.commands import parse_day
 from parsers.knobs import Game
 
 __all__ = ["report"]
 
 _console = Console(stderr=True)
-
-
-def _day(text: str | None, what: str) -> dt.date | None:
-    if text is None:
-        return None
-    try:
-        return dt.date.fromisoformat(text)
-    except ValueError:
-        raise typer.BadParameter(f"{text!r} is not a date (YYYY-MM-DD)", param_hint=what) from None
 
 
 def report(
@@ -71,7 +62,7 @@ def report(
     try:
         hand_filter = HandFilter(
             game=game.value if game is not None else None, players=tuple(player or ()),
-            date_from=_day(date_from, "--from"), date_to=_day(date_to, "--to"),
+            date_from=parse_day(date_from, "--from"), date_to=parse_day(date_to, "--to"),
             session=session, knobs=tuple(knobs), stakes=stakes)
     except ValueError as error:
         raise typer.BadParameter(str(error)) from None

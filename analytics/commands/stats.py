@@ -10,7 +10,6 @@ code 0 on success, 2 for usage errors or a database that cannot be read.
 
 from __future__ import annotations
 
-import datetime as dt
 from pathlib import Path
 from typing import Annotated
 
@@ -18,6 +17,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from analytics.commands import parse_day
 from parsers.knobs import Game
 
 __all__ = ["stats"]
@@ -25,15 +25,6 @@ __all__ = ["stats"]
 _console = Console(stderr=True)
 _out = Console()
 _FORMATS = ("csv", "xlsx", "parquet")
-
-
-def _day(text: str | None, what: str) -> dt.date | None:
-    if text is None:
-        return None
-    try:
-        return dt.date.fromisoformat(text)
-    except ValueError:
-        raise typer.BadParameter(f"{text!r} is not a date (YYYY-MM-DD)", param_hint=what) from None
 
 
 def stats(
@@ -67,7 +58,8 @@ def stats(
     except ValueError as error:
         raise typer.BadParameter(str(error), param_hint="GAME") from None
     hand_filter = HandFilter(game=game.value, players=tuple(player or ()),
-                             date_from=_day(date_from, "--from"), date_to=_day(date_to, "--to"))
+                             date_from=parse_day(date_from, "--from"),
+                             date_to=parse_day(date_to, "--to"))
     try:
         with reader(db) as con:
             rows = player_rows(con, hand_filter, game=game, fry_threshold=fry)

@@ -19,7 +19,7 @@ from typing import Any, Final
 import pandas as pd
 import plotly.graph_objects as go
 
-from analytics.dashboard.logic import GAME_NAMES
+from parsers.knobs import GAME_NAMES
 from parsers.model import RUMMOLI_POTS
 
 __all__ = [

@@ -35,7 +35,7 @@ from analytics.evaluator import PokerCategory, SevenEightCategory
 from analytics.evaluator.categories import card_text_codes, poker_labels, seveneight_labels
 from analytics.warehouse.facts import bigtwo_rules
 from analytics.warehouse.ingest import FileSummary
-from parsers.knobs import BigTwoRules
+from parsers.knobs import GAME_NAMES, BigTwoRules
 from parsers.model import RUMMOLI_POTS
 
 __all__ = [
@@ -483,8 +483,6 @@ def bigtwo_partition_counts(dealt: pd.DataFrame, size: int, what: str
     return observed.astype("int64").rename("observed"), theory
 
 
-GAME_NAMES: Final = {"seveneight": "7 & 8", "bigtwo": "Big Two", "rummoli": "Rummoli"}
-"""Each game's name as people say it."""
 
 PER: Final = {"seveneight": "hand", "bigtwo": "game", "rummoli": "round"}
 """What one row of ``seat_facts`` is, per game: a 7 & 8 hand, a Big Two game, a Rummoli

@@ -25,10 +25,9 @@ from analytics.stats.definitions import MIN_OPPORTUNITIES, RESULTS, Kind, stats_
 from analytics.warehouse.identity import hand_id_hex
 from parsers.knobs import Game
 
-__all__ = ["GAME_NAMES", "GRID_STYLE", "LINES", "definitions_frame", "definitions_markdown",
+__all__ = ["GRID_STYLE", "LINES", "definitions_frame", "definitions_markdown",
            "grid_html", "result_text", "results_figure", "sessions_table"]
 
-GAME_NAMES: Final = {Game.SEVENEIGHT: "7 & 8", Game.BIGTWO: "Big Two", Game.RUMMOLI: "Rummoli"}
 """The games with statistics, as the page's tabs name them."""
 
 GRID_STYLE: Final = (

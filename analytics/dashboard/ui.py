@@ -34,7 +34,6 @@ import streamlit as st
 
 from analytics import reports
 from analytics.dashboard import filters
-from analytics.dashboard.logic import GAME_NAMES
 from analytics.warehouse import (
     WarehouseBusy,
     ensure_database,
@@ -50,6 +49,7 @@ from analytics.warehouse import (
 from analytics.warehouse.connection import LAKE_ENV_VAR, current_version
 from analytics.warehouse.schema import LATEST_VERSION
 from analytics.warehouse.views import HandFilter
+from parsers.knobs import GAME_NAMES
 
 __all__ = ["Context", "ask", "context", "download_buttons", "guarded", "reading",
            "release_connection", "report_button", "run_connection", "start"]

@@ -7,6 +7,7 @@ import streamlit as st
 
 from analytics.dashboard import charts, logic, ui
 from analytics.warehouse import queries
+from parsers.knobs import GAME_NAMES
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
@@ -45,7 +46,7 @@ def render() -> None:
     ui.report_button(ctx, key="report_overview")
 
     st.subheader("Hands by game")
-    games_table = logic.human_table(games.assign(game=games["game"].map(logic.GAME_NAMES)),
+    games_table = logic.human_table(games.assign(game=games["game"].map(GAME_NAMES)),
                                     logic.OVERVIEW_HEADERS)
     st.dataframe(games_table, hide_index=True)
     ui.download_buttons(games_table, "hands-by-game", key="games")
@@ -66,7 +67,7 @@ def render() -> None:
 
     st.subheader("Sessions")
     session_table = logic.human_table(
-        page["sessions"].assign(game=page["sessions"]["game"].map(logic.GAME_NAMES)),
+        page["sessions"].assign(game=page["sessions"]["game"].map(GAME_NAMES)),
         logic.SESSION_HEADERS)
     st.dataframe(session_table, hide_index=True)
     ui.download_buttons(session_table, "sessions", key="sessions")

@@ -23,7 +23,7 @@ from analytics.dashboard.replayer import (
 from analytics.warehouse import writer
 from analytics.warehouse.annotations import HandNote, hand_note, set_hand_note, tags_from_text
 from analytics.warehouse.identity import hand_id_hex, parse_hand_id
-from parsers.knobs import Game
+from parsers.knobs import GAME_NAMES, Game
 from parsers.model import RUMMOLI_POTS, HandHistory
 
 
@@ -46,7 +46,7 @@ def _label(row: Mapping[Hashable, Any]) -> str:
     where = row["session"] if pd.notna(row["session"]) else ""
     number = f" r{int(row['round'])}" if pd.notna(row["round"]) else ""
     winner = f" · won by {row['winner']}" if pd.notna(row["winner"]) else ""
-    game = logic.GAME_NAMES.get(str(row["game"]), str(row["game"]))
+    game = GAME_NAMES.get(str(row["game"]), str(row["game"]))
     return (f"{day}{clock} · {game} · {where}{number} · {row['players']}{winner} "
             f"· {hand_id_hex(int(row['hand_id']))}")
 
@@ -183,7 +183,7 @@ def render() -> None:
         st.error(f"There is no hand {shown_id} in the database.")
         return
     info = head.iloc[0]
-    st.caption(f"{logic.GAME_NAMES.get(str(info['game']), info['game'])} · {info['variant']} · "
+    st.caption(f"{GAME_NAMES.get(str(info['game']), info['game'])} · {info['variant']} · "
                f"hand id `{shown_id}` · from {logic.short_name(str(info['source_file']))} "
                f"(hand {info['source_index']}, line {info['source_line']})",
                help=f"File: {info['source_file']}")

@@ -11,7 +11,7 @@ from analytics.stats import FRY_THRESHOLD, MIN_OPPORTUNITIES, SPLITS
 from analytics.warehouse import writer
 from analytics.warehouse.annotations import player_note, set_player_note
 from analytics.warehouse.stat_views import SESSION_GAP_MINUTES, UNITS
-from parsers.knobs import Game
+from parsers.knobs import GAME_NAMES, Game
 
 _SPLIT_NAMES = {"": "no split", "position": "position", "stakes": "stakes",
                 "up_rank": "up card rank", "players": "players at the table"}
@@ -29,11 +29,11 @@ def render() -> None:
                "interval and a column header for its definition. Cells with fewer "
                "opportunities than the threshold are greyed. The definitions are listed "
                "below the grid (and in docs/statistics.md).")
-    games = [g for g in statistics.GAME_NAMES if ctx.filter.game in (None, g.value)]
+    games = [Game(g) for g in GAME_NAMES if ctx.filter.game in (None, g)]
     if not games:
         st.info("No game with statistics matches the filters.")
         return
-    tabs = st.tabs([statistics.GAME_NAMES[g] for g in games], key="tab",
+    tabs = st.tabs([GAME_NAMES[g] for g in games], key="tab",
                    bind="query-params")
     for tab, game in zip(tabs, games, strict=True):
         if tab.open is False:

@@ -17,6 +17,7 @@ import streamlit as st
 from analytics.dashboard import charts, logic, ui
 from analytics.warehouse.equity_views import BIGTWO_FEATURES
 from analytics.warehouse.views import SPLIT_PARTS, HandFilter
+from parsers.knobs import GAME_NAMES
 
 _RANKS = list("23456789TJQKA")
 # The knob each game's results are counted under, beside the game (views.level_of's words).
@@ -38,7 +39,7 @@ def render() -> None:
         return
     # Tabs that track the shown one (bound to the URL) run only its questions: plain tabs
     # draw every game's charts on every run, three times the work over a million hands.
-    tabs = st.tabs([logic.GAME_NAMES[g] for g in games], key="tab", bind="query-params")
+    tabs = st.tabs([GAME_NAMES[g] for g in games], key="tab", bind="query-params")
     for tab, game in zip(tabs, games, strict=True):
         if tab.open is False:
             continue
