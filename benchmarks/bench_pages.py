@@ -47,6 +47,7 @@ _ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(_ROOT))
 
 from analytics.warehouse.ingest import SAMPLES, ensure_database  # noqa: E402
+from parsers.knobs import GAME_NAMES  # noqa: E402
 from tests.browser._server import streamlit_server  # noqa: E402
 from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 
@@ -133,7 +134,8 @@ def _pick_game(page: Any, target: Page, game: str) -> float:
     box = page.locator('[data-testid="stSidebar"] [data-testid="stSelectbox"]',
                        has_text="Game").first
     box.click()
-    option = page.get_by_role("option", name=game, exact=True)
+    # The filter shows each game by its name.
+    option = page.get_by_role("option", name=GAME_NAMES.get(game, game), exact=True)
 
     def change() -> None:
         option.click()
