@@ -40,6 +40,7 @@ from parsers.model import RUMMOLI_POTS
 
 __all__ = [
     "EXACT_POKER_MAX",
+    "SCORE_KEEPER_HEADERS",
     "TABLE_ROW",
     "Fit",
     "UploadVerdict",
@@ -864,19 +865,28 @@ def category_words(labels: pd.Series) -> pd.Series:
 
 def score_keeper_table(summary: pd.DataFrame) -> pd.DataFrame:
     """The score keeper's summary (``scores.bigtwo_score_summary``) as the page shows it:
-    ``regular`` marked with a check (players of at least a quarter of the games) and the
-    ``*`` row named "table (all players)"; the numbers as the query gives them."""
+    ``regular`` marked with a check (players of at least a quarter of the games), the
+    ``*`` row named "table (all players)", headers in words with units
+    (:data:`SCORE_KEEPER_HEADERS`); the numbers as the query gives them."""
     if summary.empty:
         return summary
     table = summary.copy()
     table.insert(1, "regular", ["✓" if bool(flag) else "" for flag in table["is_regular"]])
     table = table.drop(columns=["is_regular"])
     table["name"] = [TABLE_ROW if name == "*" else name for name in table["name"]]
-    return table.rename(columns={"name": "player"})
+    return table.rename(columns={"name": "player", **SCORE_KEEPER_HEADERS})
 
 
 TABLE_ROW: Final = "table (all players)"
 """How the page names the summary's ``*`` row."""
+
+SCORE_KEEPER_HEADERS: Final = {
+    "game_count": "games", "win_count": "wins", "fry_count": "fries",
+    "real_losses": "real losses (cards)", "net_score": "net score (zero-sum points)",
+    "win_fraction": "win fraction", "fry_fraction": "fry fraction",
+    "real_losses_per_game": "real losses per game (cards)",
+    "net_score_per_game": "net score per game (points)"}
+"""Headers of :func:`score_keeper_table` (``handlab stats bigtwo`` keeps the column names)."""
 
 
 def zero_sum_line(summary: pd.DataFrame, seats_per_game: float | None

@@ -56,8 +56,11 @@ def _cumulative(game: str, only: HandFilter, totals: pd.DataFrame, unit: str,
     """The running totals of the players chosen in a picker (at first the most active, and
     the biggest winner and loser), the title saying how many of how many."""
     names = sorted(str(p) for p in totals["player"])
+    # One picker per scoring rule or ante: another rule's players are not this one's.
+    level = "".join(f"_{knob}={value}" for knob, value in only.knobs)
     chosen = st.multiselect("Players in the running totals", names,
-                            default=logic.default_players(totals), key=f"cum_players_{game}")
+                            default=logic.default_players(totals),
+                            key=f"cum_players_{game}{level}")
     if not chosen:
         st.info("Choose players to draw their running totals.")
         return
