@@ -7,13 +7,7 @@ tests/artifacts/screenshots/ (``win-rates-bigtwo-sheets.png``, ``hand-types-bigt
 
 from __future__ import annotations
 
-import os
 import re
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -21,6 +15,7 @@ from typing import Any
 import pytest
 
 from analytics.warehouse import ingest
+from tests.browser._server import streamlit_server
 from tests.browser.conftest import CHROMIUM, ROOT, SCREENSHOTS
 
 pytestmark = pytest.mark.browser
@@ -39,39 +34,8 @@ def sheet_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str
     summary = ingest([SHEETS / "2023-03-03.txt", SHEETS / "simple.txt",
                       ROOT / "data" / "samples" / "bigtwo-club.phhs"], db, workers=0)
     assert summary.rejected == 0
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = int(probe.getsockname()[1])
-    log = (folder / "streamlit.log").open("wb")
-    environment = dict(os.environ, HANDLAB_DB=str(db),
-                       STREAMLIT_BROWSER_GATHER_USAGE_STATS="false")
-    process = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"),
-         "--server.headless", "true", "--server.port", str(port),
-         "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false"],
-        cwd=ROOT, env=environment, stdout=log, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 90
-        while True:
-            assert process.poll() is None, "streamlit exited"
-            try:
-                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as answer:
-                    if answer.status == 200:
-                        break
-            except OSError:
-                pass
-            assert time.monotonic() < deadline, "streamlit did not become healthy"
-            time.sleep(0.3)
-        yield url, db
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(timeout=15)
-        log.close()
+    with streamlit_server(db, folder / "streamlit.log") as server:
+        yield server.url, db
 
 
 def _settle(page: Any) -> None:
