@@ -30,11 +30,11 @@ contracts: setup
 
 # The fast tests: everything but the slow and the browser tests, on every core.
 quick: setup
-	$(BIN)/python -m pytest -n auto --dist loadgroup -q -m "not slow and not browser"
+	$(BIN)/python -m pytest -n auto -q -m "not slow and not browser"
 
 # Every test on every core, and the 25 slowest named at the end.
 unit: setup
-	$(BIN)/python -m pytest -n auto --dist loadgroup -q --durations=25
+	$(BIN)/python -m pytest -n auto -q --durations=25
 
 # While you work: lint, types, import contracts and the fast tests.
 check: lint typecheck contracts quick

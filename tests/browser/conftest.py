@@ -127,14 +127,3 @@ def browser_page(server: str, chromium: Any) -> Iterator[object]:
         yield page
     finally:
         context.close()
-
-
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Run every browser test on one xdist worker (``--dist loadgroup``), in file order.
-
-    They share one server and one Chromium per worker, and the screenshot check reads
-    what the page tests before it saved.
-    """
-    for item in items:
-        if item.get_closest_marker("browser"):
-            item.add_marker(pytest.mark.xdist_group("browser"))
