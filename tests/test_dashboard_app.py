@@ -38,7 +38,9 @@ def own_db(dashboard_db: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) 
     return copy
 
 
-def _app(page: str | None = None, **params: str | list[str]) -> AppTest:
+def open_app(page: str | None = None, **params: str | list[str]) -> AppTest:
+    """The dashboard run once with ``params`` in its URL (and switched to ``page``), with no
+    exception; other dashboard test files open it through here too."""
     at = AppTest.from_file(APP, default_timeout=TIMEOUT)
     for key, value in params.items():
         at.query_params[key] = value
@@ -65,7 +67,7 @@ def _count(db: Path, sql: str) -> int:
 
 
 def test_overview_shows_counts_tables_and_the_reject(db: Path) -> None:
-    at = _app()
+    at = open_app()
     assert at.title[0].value == "Overview"
     assert _metric(at, "Hands") == 190
     assert _metric(at, "Rejected hands") == 1
@@ -84,13 +86,13 @@ def test_overview_without_rejects_says_so(own_db: Path) -> None:
         con.execute("DELETE FROM rejects")
     finally:
         con.close()
-    at = _app()
+    at = open_app()
     assert _metric(at, "Rejected hands") == 0
     assert "No hand was rejected." in [s.value for s in at.success]
 
 
 def test_the_game_filter_changes_the_numbers_and_the_url(db: Path) -> None:
-    at = _app()
+    at = open_app()
     at.selectbox(key="f_game").select("bigtwo").run()
     assert not at.exception
     assert _metric(at, "Hands") == 30
@@ -101,7 +103,7 @@ def test_the_game_filter_changes_the_numbers_and_the_url(db: Path) -> None:
 
 
 def test_filters_are_read_from_the_url(db: Path) -> None:
-    at = _app(game="rummoli")
+    at = open_app(game="rummoli")
     assert at.selectbox(key="f_game").value == "rummoli"
     assert _metric(at, "Hands") == 40
     player = at.multiselect(key="f_players").options[0]
@@ -113,12 +115,12 @@ def test_filters_are_read_from_the_url(db: Path) -> None:
 
 
 def test_a_bad_url_is_ignored_not_fatal(db: Path) -> None:
-    at = _app(game="poker", **{"from": "yesterday", "knob": "nonsense"})
+    at = open_app(game="poker", **{"from": "yesterday", "knob": "nonsense"})
     assert _metric(at, "Hands") == 190
 
 
 def test_upload_loads_new_hands_everywhere(own_db: Path, tmp_path: Path) -> None:
-    at = _app("upload")
+    at = open_app("upload")
     assert at.title[0].value == "Upload hand histories"
     assert at.button(key="upload_go").disabled
     extra = extra_histories(tmp_path / "more.phhs").read_bytes()
@@ -153,7 +155,7 @@ def test_upload_names_are_tamed_and_zip_members_keep_theirs(own_db: Path,
     packed = io.BytesIO()
     with zipfile.ZipFile(packed, "w") as archive:
         archive.writestr("night/more.phhs", extra_histories(tmp_path / "more.phhs").read_bytes())
-    at = _app("upload")
+    at = open_app("upload")
     at.file_uploader(key="upload_files").set_value(
         ("day\x07s\n.zip", packed.getvalue(), "application/zip"))
     at.run()
@@ -174,7 +176,7 @@ def test_upload_says_when_the_database_stays_busy(own_db: Path, tmp_path: Path,
     def busy(*args: object, **kwargs: object) -> None:
         raise WarehouseBusy("held by another process")
 
-    at = _app("upload")
+    at = open_app("upload")
     extra = extra_histories(tmp_path / "more.phhs").read_bytes()
     at.file_uploader(key="upload_files").set_value(
         ("more.phhs", extra, "application/octet-stream"))
@@ -191,7 +193,7 @@ def test_upload_says_when_the_database_stays_busy(own_db: Path, tmp_path: Path,
 def test_upload_reports_rejects_with_line_numbers(own_db: Path) -> None:
     from tests.test_dashboard_data import BROKEN
 
-    at = _app("upload")
+    at = open_app("upload")
     at.file_uploader(key="upload_files").set_value(
         ("bad.phhs", BROKEN.replace("7c8c", "7c8d").encode(), "application/octet-stream"))
     at.run()
@@ -211,7 +213,7 @@ def _tab(at: AppTest, label: str) -> AppTest:
 
 
 def test_win_rates_has_a_tab_per_game_and_follows_filters(db: Path) -> None:
-    at = _app("win_rates")
+    at = open_app("win_rates")
     assert at.title[0].value == "Win rates"
     assert [t.label for t in at.tabs] == ["7 & 8", "Big Two", "Rummoli"]
     # Only the shown tab runs: 7 & 8's per player, running, by position, by up card.
@@ -238,7 +240,7 @@ def test_win_rates_has_a_tab_per_game_and_follows_filters(db: Path) -> None:
 
 def test_win_rates_tabs_show_what_one_page_of_tabs_showed(db: Path) -> None:
     """Each tab draws the charts and tables that game's part of the page always had."""
-    at = _app("win_rates")
+    at = open_app("win_rates")
     allin = next(f.value for f in at.dataframe if "luck (big blinds)" in f.value.columns)
     assert allin["hands"].sum() == _count(db, "SELECT count(*) FROM seats "
                                               "WHERE game = 'seveneight'")
@@ -249,7 +251,7 @@ def test_win_rates_tabs_show_what_one_page_of_tabs_showed(db: Path) -> None:
 
 
 def test_pots_page_draws_the_board_of_a_game(db: Path) -> None:
-    at = _app("pots")
+    at = open_app("pots")
     assert at.title[0].value == "Pot accumulation (Rummoli)"
     assert len(at.get("plotly_chart")) == 4
     summary = at.dataframe[0].value
@@ -263,7 +265,7 @@ def test_pots_page_draws_the_board_of_a_game(db: Path) -> None:
 
 
 def test_hand_types_compares_with_theory(db: Path) -> None:
-    at = _app("hand_types")
+    at = open_app("hand_types")
     assert at.title[0].value == "Hand types"
     # A tab per game, as on Win rates: only the shown one (7 & 8 first) runs.
     assert [t.label for t in at.tabs] == ["7 & 8", "Rummoli", "Big Two"]
@@ -288,7 +290,7 @@ def test_hand_types_compares_with_theory(db: Path) -> None:
 def test_replayer_steps_through_a_hand_from_the_url(db: Path) -> None:
     hand_id = _count(db, "SELECT hand_id FROM hands WHERE game = 'seveneight' "
                          "ORDER BY hand_id LIMIT 1")
-    at = _app("replayer", hand=str(hand_id))
+    at = open_app("replayer", hand=str(hand_id))
     assert at.title[0].value == "Hand replayer"
     assert at.selectbox(key="replayer_hand").value == hand_id
     slider = at.slider(key=f"replayer_step_{hand_id}")
@@ -315,7 +317,7 @@ def _seats(at: AppTest) -> str:
 def test_replayer_shows_the_stored_equities(db: Path, game: str, table: str, heading: str,
                                             text: str, what: str) -> None:
     hand_id = _count(db, f"SELECT min(hand_id) FROM {table}")
-    at = _app("replayer", hand=str(hand_id))
+    at = open_app("replayer", hand=str(hand_id))
     assert at.selectbox(key="replayer_hand").value == hand_id
     html = _seats(at)  # the last step: every stored figure applies
     assert f">{heading}</th>" in html
@@ -334,13 +336,13 @@ def test_replayer_shows_the_stored_equities(db: Path, game: str, table: str, hea
 def test_replayer_says_when_no_equity_is_known(db: Path) -> None:
     hand_id = _count(db, "SELECT min(hand_id) FROM hands WHERE game = 'seveneight' AND "
                          "hand_id NOT IN (SELECT hand_id FROM allin_results)")
-    at = _app("replayer", hand=str(hand_id))
+    at = open_app("replayer", hand=str(hand_id))
     assert "Equities: not known for this hand" in " ".join(c.value for c in at.caption)
     assert "equity" not in _seats(at)
 
 
 def test_win_rates_shows_the_stored_equities(db: Path) -> None:
-    at = _tab(_app("win_rates"), "Rummoli")
+    at = _tab(open_app("win_rates"), "Rummoli")
     frames = [f.value for f in at.dataframe]
     shares = next(f for f in frames if "realised share per round" in f.columns)
     assert shares["rounds"].sum() == _count(db, "SELECT count(*) FROM rummoli_strength")
@@ -357,7 +359,7 @@ def test_win_rates_shows_the_stored_equities(db: Path) -> None:
 
 
 def test_hand_types_has_big_two_deal_theory(db: Path) -> None:
-    at = _app("hand_types", game="bigtwo")
+    at = open_app("hand_types", game="bigtwo")
     assert [h.value for h in at.main.header] == ["Big Two"]
     subheaders = [h.value for h in at.main.subheader]
     assert "Combinations the deals hold" in subheaders
@@ -410,7 +412,7 @@ def test_the_dashboard_migrates_a_database_an_older_handlab_wrote(
         con.execute("DETACH source")
     assert current_version(old) == 7
     monkeypatch.setenv(ENV_VAR, str(old))
-    at = _app("hand_types", tab="Big Two")
+    at = open_app("hand_types", tab="Big Two")
     assert current_version(old) == LATEST_VERSION
     at.session_state["bigtwo_plays"] = True
     at.run()

@@ -20,6 +20,7 @@ from streamlit.testing.v1 import AppTest
 from analytics.dashboard import charts, logic
 from analytics.warehouse import ENV_VAR
 from analytics.warehouse.identity import hand_id_hex
+from tests.test_dashboard_app import open_app
 from tests.test_dashboard_data import dashboard_db
 
 __all__ = ["dashboard_db"]  # the fixture, re-exported for pytest
@@ -32,17 +33,6 @@ PAGES = "analytics/dashboard/pages"
 def db(dashboard_db: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv(ENV_VAR, str(dashboard_db))
     return dashboard_db
-
-
-def _app(page: str | None = None, **params: str) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=180)
-    for key, value in params.items():
-        at.query_params[key] = value
-    at.run()
-    if page is not None:
-        at.switch_page(f"{PAGES}/{page}.py").run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
 
 
 def _tab(at: AppTest, label: str) -> AppTest:
@@ -87,7 +77,7 @@ def _values(trace: dict[str, Any], axis: str) -> list[Any]:
 def test_1_pot_growth_expected_never_below_zero(db: Path) -> None:
     # The warehouse holds rounds that clear a pot (stored as negative antes)...
     assert _one(db, "SELECT count(*) FROM pot_facts WHERE antes < 0") > 0
-    at = _app("pots")
+    at = open_app("pots")
     figure = _figure(at, "Pot growth: observed against expected")
     expected = [trace for trace in figure["data"] if trace["name"].endswith("expected")]
     assert expected
@@ -100,7 +90,7 @@ def test_1_pot_growth_expected_never_below_zero(db: Path) -> None:
 
 
 def test_2_every_rank_turned_up_is_on_the_axis(db: Path) -> None:
-    at = _app("win_rates")
+    at = open_app("win_rates")
     figure = _figure(at, "By the card turned up")
     axis = figure["layout"]["xaxis"]
     assert axis["type"] == "category"
@@ -113,7 +103,7 @@ def test_2_every_rank_turned_up_is_on_the_axis(db: Path) -> None:
 
 
 def test_3_big_two_places_count_every_game(db: Path) -> None:
-    at = _tab(_app("win_rates"), "Big Two")
+    at = _tab(open_app("win_rates"), "Big Two")
     figure = _figure(at, "Games by finishing place")
     total = sum(sum(_values(trace, "y")) for trace in figure["data"])
     assert total == _one(db, "SELECT count(*) FROM seats WHERE game = 'bigtwo'")
@@ -124,7 +114,7 @@ def test_3_big_two_places_count_every_game(db: Path) -> None:
 
 def test_4_replayer_shows_what_each_game_has(db: Path) -> None:
     bigtwo = _one(db, "SELECT min(hand_id) FROM hands WHERE game = 'bigtwo'")
-    at = _app("replayer", hand=hand_id_hex(bigtwo))
+    at = open_app("replayer", hand=hand_id_hex(bigtwo))
     html = str(at.get("html")[0].proto.body)
     assert "stack" not in html and "put in" not in html and "result (points)" in html
     captions = " ".join(c.value for c in at.caption)
@@ -132,7 +122,7 @@ def test_4_replayer_shows_what_each_game_has(db: Path) -> None:
     # A Rummoli round's winner: his chips put in are never negative.
     rummoli = _one(db, "SELECT hand_id FROM seats WHERE game = 'rummoli' "
                        "ORDER BY net DESC, hand_id LIMIT 1")
-    at = _app("replayer", hand=hand_id_hex(rummoli))
+    at = open_app("replayer", hand=hand_id_hex(rummoli))
     html = str(at.get("html")[0].proto.body)
     assert "put in (chips)" in html and "result (chips)" in html
     steps = next(f.value for f in at.dataframe if "step" in f.value.columns)
@@ -167,13 +157,13 @@ def test_5_hand_ids_are_short_copyable_and_open_from_the_url(db: Path) -> None:
     hand_id = _one(db, "SELECT min(hand_id) FROM hands WHERE game = 'seveneight'")
     short = hand_id_hex(hand_id)
     assert re.fullmatch(r"[0-9a-f]{16}", short)
-    at = _app("replayer", hand=short)
+    at = open_app("replayer", hand=short)
     assert at.selectbox(key="replayer_hand").value == hand_id
     assert at.query_params["hand"] == short
     assert short in " ".join(c.value for c in at.caption)
     labels = " ".join(at.selectbox(key="replayer_hand").options)
     assert "#-" not in labels and re.search(r"· [0-9a-f]{16}\b", labels)
-    old_link = _app("replayer", hand=str(hand_id))  # links made before keep working
+    old_link = open_app("replayer", hand=str(hand_id))  # links made before keep working
     assert old_link.selectbox(key="replayer_hand").value == hand_id
     assert old_link.query_params["hand"] == short
 
@@ -183,7 +173,7 @@ def _headers(at: AppTest) -> list[str]:
 
 
 def test_7_units_never_mix(db: Path) -> None:
-    at = _app()
+    at = open_app()
     tables = [f.value for f in at.dataframe]
     players = [t for t in tables if "player" in t.columns]
     # One table per game, each in its own unit.
@@ -192,7 +182,7 @@ def test_7_units_never_mix(db: Path) -> None:
     assert "points per game" in players[1].columns and "scoring rule" in players[1].columns
     assert "chips per round" in players[2].columns and "ante" in players[2].columns
     assert not any(c in ("mean", "mean per hand") for c in _headers(at))
-    at = _app("win_rates")
+    at = open_app("win_rates")
     first = at.dataframe[0].value
     assert list(first.columns)[:4] == ["player", "hands", "net (big blinds)",
                                        "big blinds per 100 hands"]
@@ -218,7 +208,7 @@ def test_8_player_colours_are_distinct_and_stable() -> None:
 
 
 def test_8_cumulative_chart_says_how_many_and_lets_the_user_choose(db: Path) -> None:
-    at = _app("win_rates")
+    at = open_app("win_rates")
     figure = _figure(at, "Cumulative big blinds")
     players = _one(db, "SELECT count(DISTINCT player) FROM seats WHERE game = 'seveneight'")
     match = re.search(r"showing (\d+) of (\d+) players", figure["layout"]["title"]["text"])
@@ -236,7 +226,7 @@ def test_8_cumulative_chart_says_how_many_and_lets_the_user_choose(db: Path) -> 
 def test_9_tables_show_no_internals(db: Path) -> None:
     for page, tabs in (("overview", ()), ("win_rates", ("7 & 8", "Big Two", "Rummoli")),
                        ("pots", ()), ("hand_types", ("7 & 8", "Rummoli", "Big Two"))):
-        at = _app(None if page == "overview" else page)
+        at = open_app(None if page == "overview" else page)
         runs = [at] if not tabs else [_tab(at, label) for label in tabs]
         for run in runs:
             for frame in (f.value for f in run.dataframe):
@@ -247,7 +237,7 @@ def test_9_tables_show_no_internals(db: Path) -> None:
                     if pd.api.types.is_float_dtype(values.dtype):
                         assert (values.dropna().round(4) == values.dropna()).all(), column
                 assert "00:00:00" not in frame.to_string(), page
-    at = _app()
+    at = open_app()
     files = str(at.get("html")[0].proto.body)
     path = _one(db, "SELECT min(path) FROM files")
     assert f'title="{path}"' in files
@@ -265,7 +255,7 @@ def test_7_big_two_and_rummoli_show_one_level_at_a_time(
     db = tmp_path / "audit.duckdb"
     ingest([audit / "bigtwo.phhs", audit / "rummoli.phhs"], db, workers=0)
     monkeypatch.setenv(ENV_VAR, str(db))
-    at = _tab(_app("win_rates"), "Big Two")
+    at = _tab(open_app("win_rates"), "Big Two")
     picker = at.selectbox(key="level_bigtwo")
     assert picker.options == ["cards", "cards_with_twos", "rank"]
     picker.select("rank").run()
