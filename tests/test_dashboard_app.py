@@ -58,7 +58,7 @@ def _metric(at: AppTest, label: str) -> int:
     raise AssertionError(f"no metric {label!r}: {[m.label for m in at.metric]}")
 
 
-def _count(db: Path, sql: str) -> int:
+def count_rows(db: Path, sql: str) -> int:
     con = duckdb.connect(str(db), read_only=True)
     try:
         return int(con.execute(sql).fetchall()[0][0])
@@ -71,7 +71,7 @@ def test_overview_shows_counts_tables_and_the_reject(db: Path) -> None:
     assert at.title[0].value == "Overview"
     assert _metric(at, "Hands") == 190
     assert _metric(at, "Rejected hands") == 1
-    assert _metric(at, "Players") == _count(db, "SELECT count(DISTINCT player) FROM seats")
+    assert _metric(at, "Players") == count_rows(db, "SELECT count(DISTINCT player) FROM seats")
     assert len(at.get("plotly_chart")) == 1
     assert len(at.dataframe) >= 4  # games, players, sessions, rejects (summary and list)
     rejects = at.dataframe[-1].value
@@ -108,7 +108,7 @@ def test_filters_are_read_from_the_url(db: Path) -> None:
     assert _metric(at, "Hands") == 40
     player = at.multiselect(key="f_players").options[0]
     at.multiselect(key="f_players").select(player).run()
-    hands = _count(db, "SELECT count(*) FROM seats WHERE game = 'rummoli' AND player = "
+    hands = count_rows(db, "SELECT count(*) FROM seats WHERE game = 'rummoli' AND player = "
                        f"'{player}'")
     assert _metric(at, "Hands") == hands < 40
     assert at.query_params["player"] == player
@@ -136,10 +136,10 @@ def test_upload_loads_new_hands_everywhere(own_db: Path, tmp_path: Path) -> None
     assert list(table["status"]) == ["loaded", "already loaded"]
     assert "new hands" in at.success[0].value
     # Stored under the uploaded name, not the temporary path it was read from.
-    assert _count(own_db, "SELECT count(*) FROM files WHERE path = 'upload: more.phhs'") == 1
-    assert _count(own_db, "SELECT count(*) FROM hands "
+    assert count_rows(own_db, "SELECT count(*) FROM files WHERE path = 'upload: more.phhs'") == 1
+    assert count_rows(own_db, "SELECT count(*) FROM hands "
                           "WHERE source_file = 'upload: more.phhs'") == 25
-    assert _count(own_db, "SELECT count(*) FROM files WHERE path LIKE '%handlab-upload%'") == 0
+    assert count_rows(own_db, "SELECT count(*) FROM files WHERE path LIKE '%handlab-upload%'") == 0
     at.switch_page(f"{PAGES}/overview.py").run()
     assert _metric(at, "Hands") == 215
     files = next(str(h.proto.body) for h in at.get("html") if "hl-files" in h.proto.body)
@@ -164,7 +164,7 @@ def test_upload_names_are_tamed_and_zip_members_keep_theirs(own_db: Path,
     table = at.dataframe[0].value
     assert list(table["file"]) == ["upload: day_s_.zip:night/more.phhs"]
     assert list(table["loaded"]) == [25]
-    assert _count(own_db, "SELECT count(*) FROM hands WHERE source_file = "
+    assert count_rows(own_db, "SELECT count(*) FROM hands WHERE source_file = "
                           "'upload: day_s_.zip:night/more.phhs'") == 25
 
 
@@ -187,7 +187,7 @@ def test_upload_says_when_the_database_stays_busy(own_db: Path, tmp_path: Path,
     assert "Nothing was loaded" in at.error[0].value
     assert "Press the button again" in at.error[0].value
     assert not at.button(key="upload_go").disabled  # the files are still there to retry
-    assert _count(own_db, "SELECT count(*) FROM files WHERE path = 'upload: more.phhs'") == 0
+    assert count_rows(own_db, "SELECT count(*) FROM files WHERE path = 'upload: more.phhs'") == 0
 
 
 def test_upload_reports_rejects_with_line_numbers(own_db: Path) -> None:
@@ -221,7 +221,7 @@ def test_win_rates_has_a_tab_per_game_and_follows_filters(db: Path) -> None:
     everyone = at.dataframe[0].value  # the first tab's table: 7 & 8 in big blinds
     assert {"95 % CI low (bb/100)", "95 % CI high (bb/100)"} <= set(everyone.columns)
     assert (everyone["95 % CI low (bb/100)"] <= everyone["big blinds per 100 hands"]).all()
-    assert everyone["hands"].sum() == _count(db, "SELECT count(*) FROM seats "
+    assert everyone["hands"].sum() == count_rows(db, "SELECT count(*) FROM seats "
                                                  "WHERE game = 'seveneight'")
     _tab(at, "Big Two")
     assert "points per game" in at.dataframe[0].value.columns
@@ -242,7 +242,7 @@ def test_win_rates_tabs_show_what_one_page_of_tabs_showed(db: Path) -> None:
     """Each tab draws the charts and tables that game's part of the page always had."""
     at = open_app("win_rates")
     allin = next(f.value for f in at.dataframe if "luck (big blinds)" in f.value.columns)
-    assert allin["hands"].sum() == _count(db, "SELECT count(*) FROM seats "
+    assert allin["hands"].sum() == count_rows(db, "SELECT count(*) FROM seats "
                                               "WHERE game = 'seveneight'")
     charts = {chart.proto.id for chart in at.get("plotly_chart")}
     for label in ("Big Two", "Rummoli"):
@@ -273,13 +273,13 @@ def test_hand_types_compares_with_theory(db: Path) -> None:
     captions = " ".join(c.value for c in at.caption)
     assert "Chi-square goodness of fit" in captions
     first = at.dataframe[0].value
-    assert first["hands"].sum() == _count(db, "SELECT count(*) FROM seats "
+    assert first["hands"].sum() == count_rows(db, "SELECT count(*) FROM seats "
                                                  "WHERE game = 'seveneight'")
     assert abs(first["exact share"].sum() - 1) < 1e-3  # shown to four decimals
     at = _tab(at, "Rummoli")
     assert [h.value for h in at.main.header] == ["Rummoli"]
     sizes = at.dataframe[0].value  # a test per deal size (n too small for some here)
-    assert sizes["hands"].sum() == _count(db, "SELECT count(*) FROM seat_facts WHERE "
+    assert sizes["hands"].sum() == count_rows(db, "SELECT count(*) FROM seat_facts WHERE "
                                               "dealt_poker_category IS NOT NULL")
     assert sizes["p-value"].notna().any()
     shown = at.dataframe[1].value
@@ -288,7 +288,7 @@ def test_hand_types_compares_with_theory(db: Path) -> None:
 
 
 def test_replayer_steps_through_a_hand_from_the_url(db: Path) -> None:
-    hand_id = _count(db, "SELECT hand_id FROM hands WHERE game = 'seveneight' "
+    hand_id = count_rows(db, "SELECT hand_id FROM hands WHERE game = 'seveneight' "
                          "ORDER BY hand_id LIMIT 1")
     at = open_app("replayer", hand=str(hand_id))
     assert at.title[0].value == "Hand replayer"
@@ -316,7 +316,7 @@ def _seats(at: AppTest) -> str:
 ])
 def test_replayer_shows_the_stored_equities(db: Path, game: str, table: str, heading: str,
                                             text: str, what: str) -> None:
-    hand_id = _count(db, f"SELECT min(hand_id) FROM {table}")
+    hand_id = count_rows(db, f"SELECT min(hand_id) FROM {table}")
     at = open_app("replayer", hand=str(hand_id))
     assert at.selectbox(key="replayer_hand").value == hand_id
     html = _seats(at)  # the last step: every stored figure applies
@@ -325,7 +325,7 @@ def test_replayer_shows_the_stored_equities(db: Path, game: str, table: str, hea
     captions = " ".join(c.value for c in at.caption)
     assert what in captions
     stored = [f.value for f in at.dataframe if "seat" in f.value.columns]
-    assert len(stored[0]) == _count(db, f"SELECT count(*) FROM {table} "
+    assert len(stored[0]) == count_rows(db, f"SELECT count(*) FROM {table} "
                                         f"WHERE hand_id = {hand_id}")
     at.button(key="step_start").click().run()
     assert heading in _seats(at)  # the column stays, with a dash before it applies
@@ -334,7 +334,7 @@ def test_replayer_shows_the_stored_equities(db: Path, game: str, table: str, hea
 
 
 def test_replayer_says_when_no_equity_is_known(db: Path) -> None:
-    hand_id = _count(db, "SELECT min(hand_id) FROM hands WHERE game = 'seveneight' AND "
+    hand_id = count_rows(db, "SELECT min(hand_id) FROM hands WHERE game = 'seveneight' AND "
                          "hand_id NOT IN (SELECT hand_id FROM allin_results)")
     at = open_app("replayer", hand=str(hand_id))
     assert "Equities: not known for this hand" in " ".join(c.value for c in at.caption)
@@ -345,12 +345,12 @@ def test_win_rates_shows_the_stored_equities(db: Path) -> None:
     at = _tab(open_app("win_rates"), "Rummoli")
     frames = [f.value for f in at.dataframe]
     shares = next(f for f in frames if "realised share per round" in f.columns)
-    assert shares["rounds"].sum() == _count(db, "SELECT count(*) FROM rummoli_strength")
+    assert shares["rounds"].sum() == count_rows(db, "SELECT count(*) FROM rummoli_strength")
     calibration = next(f for f in frames if "expected share (bin)" in f.columns)
     assert calibration["rounds"].sum() == shares["rounds"].sum()
     frames = [f.value for f in _tab(at, "Big Two").dataframe]
     by_twos = next(f for f in frames if "share of games out first" in f.columns)
-    assert by_twos["games"].sum() == _count(db, "SELECT count(*) FROM bigtwo_features")
+    assert by_twos["games"].sum() == count_rows(db, "SELECT count(*) FROM bigtwo_features")
     at.selectbox(key="bigtwo_feature").select("five_card").run()
     assert not at.exception
     bins = next(f for f in (d.value for d in at.dataframe)
@@ -365,7 +365,7 @@ def test_hand_types_has_big_two_deal_theory(db: Path) -> None:
     assert "Combinations the deals hold" in subheaders
     assert "Combinations played" in subheaders
     frames = [f.value for f in at.dataframe]
-    deals = _count(db, "SELECT count(*) FROM bigtwo_features")
+    deals = count_rows(db, "SELECT count(*) FROM bigtwo_features")
     most, twos = frames[0], frames[1]
     assert list(most["category"]) == ["no pair", "pair", "three of a kind", "four of a kind"]
     assert most["hands"].sum() == twos["hands"].sum() == deals
@@ -417,7 +417,7 @@ def test_the_dashboard_migrates_a_database_an_older_handlab_wrote(
     at.session_state["bigtwo_plays"] = True
     at.run()
     assert not at.exception, [e.value for e in at.exception]
-    assert _count(old, "SELECT count(*) FROM seat_facts WHERE game = 'bigtwo' "
+    assert count_rows(old, "SELECT count(*) FROM seat_facts WHERE game = 'bigtwo' "
                        "AND played_single IS NULL") == 0
-    assert _count(old, "SELECT count(*) FROM bigtwo_scores") == _count(
+    assert count_rows(old, "SELECT count(*) FROM bigtwo_scores") == count_rows(
         dashboard_db, "SELECT count(*) FROM bigtwo_scores") > 0

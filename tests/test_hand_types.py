@@ -16,7 +16,7 @@ from analytics.equity.bigtwo_theory import MOST_OF_A_RANK
 from analytics.evaluator import BigTwoKind
 from analytics.warehouse import ENV_VAR, views
 from analytics.warehouse.views import HandFilter
-from tests.test_dashboard_app import _app, _count
+from tests.test_dashboard_app import count_rows, open_app
 from tests.test_dashboard_data import dashboard_con, dashboard_db
 from tests.test_facts import reference_kinds
 
@@ -107,7 +107,7 @@ def test_the_plays_expander_counts_every_big_two_play(dashboard_db: Path,
     """Closed on a first visit (the page does not count the plays); opened, it counts every
     play of the filtered hands."""
     monkeypatch.setenv(ENV_VAR, str(dashboard_db))
-    at = _app("hand_types", game="bigtwo")
+    at = open_app("hand_types", game="bigtwo")
     assert "Combinations played" in [h.value for h in at.main.subheader]
     assert not any("combinations played" in str(c.proto.spec) for c in at.get("plotly_chart"))
     at.session_state["bigtwo_plays"] = True  # what a click on the expander does
@@ -115,6 +115,6 @@ def test_the_plays_expander_counts_every_big_two_play(dashboard_db: Path,
     assert not at.exception, [e.value for e in at.exception]
     played = at.dataframe[-1].value
     assert list(played["category"]) == [kind.label.replace("_", " ") for kind in BigTwoKind]
-    assert played["hands"].sum() == _count(  # the table's header for the observed count
+    assert played["hands"].sum() == count_rows(  # the table's header for the observed count
         dashboard_db, "SELECT count(*) FROM actions a JOIN hands h USING (hand_id) "
                       "WHERE h.game = 'bigtwo' AND a.verb = 'pl'")
