@@ -418,6 +418,48 @@ def fresh_ingests(out: Path, plan: list[tuple[str, int, int]], base: int,
         subprocess.run(command, check=True)
 
 
+def ab_rates(folders: dict[str, Path], out: Path, names: list[str], repeats: int,
+             workers: int | None) -> None:
+    """Each game's ingest with every fast path on (A) and with ``names`` turned off (B,
+    ``$HANDLAB_FAST_PATHS_OFF``, :mod:`parsers.fast_paths`), each in a fresh process into a
+    fresh database, alternately (ABBA...) ``repeats`` times after a warm-up run; prints the
+    medians and their ratio, the gain the fast paths bring end to end (issue #31 keeps one
+    at 1.5x or more)."""
+    import os
+    import re
+
+    from parsers.fast_paths import OFF_VARIABLE
+
+    out.mkdir(parents=True, exist_ok=True)
+    off = ",".join(names)
+    print(f"A/B: every fast path on, against {off} off; {repeats} runs each, alternating")
+    for game, folder in folders.items():
+        rates: dict[str, list[float]] = {"on": [], "off": [], "warm-up": []}
+        for run in range(-1, repeats):  # run -1: a warm-up (numba's cache), not counted
+            for setting in (("warm-up",) if run < 0 else ("on", "off") if run % 2 == 0
+                            else ("off", "on")):
+                db = out / f"ab-{game}.duckdb"
+                for path in (db, db.with_name(db.name + ".wal")):
+                    path.unlink(missing_ok=True)
+                env = dict(os.environ)
+                env.pop(OFF_VARIABLE, None)
+                if setting == "off":
+                    env[OFF_VARIABLE] = off
+                command = [sys.executable, __file__, "--ingest-one", str(folder), str(db)]
+                if workers is not None:
+                    command += ["--workers", str(workers)]
+                shown = subprocess.run(command, check=True, env=env, capture_output=True,
+                                       text=True).stdout
+                found = re.search(r"([\d,]+) hands in ([\d.]+) s", shown)
+                assert found is not None, shown
+                rate = int(found.group(1).replace(",", "")) / float(found.group(2))
+                rates[setting].append(rate)
+                print(f"  {game} {setting:3s} {rate:9,.0f} hands/s", flush=True)
+        on, without = statistics.median(rates["on"]), statistics.median(rates["off"])
+        print(f"{game}: median {on:,.0f} hands/s with every fast path, {without:,.0f} with "
+              f"{off} off: gain {on / without:.2f}x", flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=1_000_000, help="7 & 8 hands")
@@ -443,6 +485,10 @@ def main() -> None:
     parser.add_argument("--fresh", action="store_true",
                         help="only ingest each game in a process of its own into a fresh "
                              "database (inputs kept in OUT/fresh): CPU per hand main/workers")
+    parser.add_argument("--ab", action="append", default=[], metavar="FAST_PATH",
+                        help="only A/B each game's ingest with every fast path on and with "
+                             "this one off (repeatable; names in parsers/fast_paths.py)")
+    parser.add_argument("--repeats", type=int, default=4, help="--ab's runs of each side")
     parser.add_argument("--ingest-one", nargs=2, type=Path, metavar=("FOLDER", "DB"),
                         help=argparse.SUPPRESS)  # --fresh's child process
     parser.add_argument("--write-files", nargs=7, metavar="ARG",
@@ -459,7 +505,7 @@ def main() -> None:
     if args.ingest_one:
         folder, db = args.ingest_one
         seconds, loaded = timed_ingest(folder, db, 2 if args.workers is None else args.workers)
-        print(f"    {loaded:,} hands in {seconds:.1f} s", flush=True)
+        print(f"    {loaded:,} hands in {seconds:.3f} s", flush=True)
         return
 
     if args.fresh:
@@ -497,6 +543,9 @@ def main() -> None:
                 kind = "all distinct" if base == total else f"{base:,} distinct, copied over"
                 print(f"inputs: {game}, {total:,} hands ({kind}), {size / 2**20:,.0f} MiB in "
                       f"{folders[game]}", flush=True)
+    if args.ab:
+        ab_rates(folders, args.out / "ab", args.ab, args.repeats, args.workers)
+        return
     if not args.measuring:
         # The measuring in a process of its own, whose only children are the pool's workers:
         # getrusage's peak of the children counts every child ever waited for, the

@@ -25,6 +25,7 @@ from typing import IO, Any, Final, cast, overload
 
 from parsers.build import build_hand
 from parsers.errors import ParseError
+from parsers.fast_paths import fast_path_on
 from parsers.fastpath import fast_hand, fast_hand_fields, fast_hands_fields
 from parsers.knobs import Game
 from parsers.model import ActionFields, HandHistory
@@ -615,6 +616,10 @@ def _key_lines(chunk: Chunk) -> dict[str, int]:
     return found
 
 
+_FAST_READER: Final = fast_path_on("reader")
+"""Whether hands of the writer's layout take :mod:`parsers.fastpath` (:mod:`parsers.fast_paths`)."""
+
+
 def hand_from_chunk(chunk: Chunk, source: str) -> HandHistory:
     """Parse and build one chunk (from :func:`iter_chunks`): what ``read_hands`` does per hand.
 
@@ -623,7 +628,7 @@ def hand_from_chunk(chunk: Chunk, source: str) -> HandHistory:
     (:mod:`parsers.fastpath`); any other, the general one, with the same result.
     """
     raw = "\n".join(chunk.lines)
-    if chunk.problem is None:
+    if chunk.problem is None and _FAST_READER:
         hand = fast_hand(chunk.lines, chunk.first_line, source, chunk.index, raw)
         if hand is not None:
             return hand
@@ -638,7 +643,7 @@ def hand_and_fields(chunk: Chunk, source: str) -> tuple[HandHistory, ActionField
     (:func:`parsers.model.with_actions`) is the hand :func:`hand_from_chunk` gives.
     """
     raw = "\n".join(chunk.lines)
-    if chunk.problem is None:
+    if chunk.problem is None and _FAST_READER:
         found = fast_hand_fields(chunk.lines, chunk.first_line, source, chunk.index, raw)
         if found is not None:
             return found
@@ -651,6 +656,9 @@ def hands_and_fields(chunks: Sequence[Chunk], source: str
     path's hands read together (:func:`parsers.fastpath.fast_hands_fields`: the action lines
     none of them has seen before are read in one go)."""
     raws = ["\n".join(chunk.lines) for chunk in chunks]
+    if not _FAST_READER:
+        return [(_general_hand(chunk, source, raw), None)
+                for chunk, raw in zip(chunks, raws, strict=True)]
     fast = iter(fast_hands_fields(
         [(chunk.lines, chunk.first_line, chunk.index, raw)
          for chunk, raw in zip(chunks, raws, strict=True) if chunk.problem is None], source))

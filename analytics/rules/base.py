@@ -13,6 +13,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from parsers.errors import HandlabError
+from parsers.fast_paths import fast_path_on
+from parsers.knobs import Game
 from parsers.model import Action, ActionFields, HandHistory, actor_name, with_actions
 from parsers.writer import format_action
 
@@ -147,17 +149,27 @@ class Outcome:
 def lean_first(lean: Callable[[HandHistory], Outcome | None],
                full: Callable[[HandHistory], Outcome], hand: HandHistory) -> Outcome:
     """``lean(hand)``, an engine's straight-line replay of the usual legal shapes, or
-    ``full(hand)``, its full engine, when the lean one declines (returns None) or trips.
+    ``full(hand)``, its full engine, when the lean one declines.
 
-    The full engine is the reference: it gives every outcome the lean replay does not
-    and raises every :class:`RuleError`, so any surprise in the lean one (a hostile
-    input, say) is left to it rather than reported.
+    The lean replay declines in two ways only: it returns None (a shape it does not
+    play) or raises :class:`RuleError` (an illegal hand: the full engine, the reference,
+    then raises the error every report names, located at its action).  Any other
+    exception is a bug of the lean replay and propagates: the ingest makes it the hand's
+    internal-error reject (:mod:`analytics.warehouse.pipeline`), a test fails on it; it is
+    never redone quietly by the full engine, where it would only show as slowness.
     """
+    if hand.game in _LEAN_OFF:
+        return full(hand)
     try:
         outcome = lean(hand)
-    except Exception:  # any surprise: the full engine decides
+    except RuleError:  # illegal: the full engine gives the error, located
         outcome = None
     return full(hand) if outcome is None else outcome
+
+
+_LEAN_OFF: frozenset[Game | None] = frozenset(
+    game for game in Game if not fast_path_on(f"lean-{game.value}"))
+"""The games whose lean replay is off (:mod:`parsers.fast_paths`): the full engine plays."""
 
 
 def lean_first_fields(lean: Callable[[HandHistory, ActionFields], Outcome | None],

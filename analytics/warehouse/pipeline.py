@@ -53,6 +53,7 @@ from analytics.warehouse.rows import Batch, FileContext, RejectRow
 from analytics.warehouse.sources import Limits, SourceRef, open_source, read_range
 from parsers.block import SevenEightBlock
 from parsers.block_scan import BLOCK_VARIANT_END, scan_seveneight, scan_texts
+from parsers.fast_paths import fast_path_on
 from parsers.knobs import Game
 from parsers.model import ActionFields, HandHistory, with_actions
 from parsers.reader import Chunk, Cut, hands_and_fields, iter_chunks, plain_hands
@@ -111,13 +112,18 @@ def _error_text(error: BaseException) -> str:
     return str(error)
 
 
+_BLOCKS: Final = fast_path_on("block")
+"""Whether 7 & 8 hands of the writer's layout go as blocks (:mod:`parsers.fast_paths`)."""
+
+
 def process_chunks(chunks: Iterable[Chunk], context: FileContext, batch_hands: int,
-                   result: UnitResult, *, blocks: bool = True) -> None:
+                   result: UnitResult, *, blocks: bool = _BLOCKS) -> None:
     """Parse, replay and batch ``chunks`` into ``result``, one batch per ``batch_hands`` chunks
     (less its rejects and the hands it holds twice).
 
-    With ``blocks`` (the default), the 7 & 8 hands of the writer's layout in each batch are
-    read, replayed and made rows of together (:func:`_block_batch`); every other hand goes
+    With ``blocks`` (the default, unless the block fast path is off: :mod:`parsers.fast_paths`),
+    the 7 & 8 hands of the writer's layout in each batch are read, replayed and made rows of
+    together (:func:`_block_batch`); every other hand goes
     through :func:`_per_hand_batch`.  Without, every hand does: the two give the same
     batches (tests/test_pipeline_blocks.py).
     """
@@ -142,7 +148,8 @@ def process_data(data: bytes, context: FileContext, batch_hands: int, result: Un
     """
     # A text without a line ending as the block's variants do has no hand for the scanner,
     # and goes the chunks' way at once.
-    hands = plain_hands(data, context.path, start) if _VARIANT_LINE_END in data else None
+    hands = (plain_hands(data, context.path, start)
+             if _BLOCKS and _VARIANT_LINE_END in data else None)
     if hands is None:
         process_chunks(iter_chunks(io.BytesIO(data), context.path, start=start), context,
                        batch_hands, result)

@@ -1,0 +1,45 @@
+"""Which fast paths of reading and replaying are on: the one switch that turns them off.
+
+Every fast path gives the same result as the specification it shortens (the general
+reader, the full engines), and is kept only where it earns at least 1.5x end to end
+(issue #31; docs/architecture in docs/performance.md, "Fast paths").  To measure that
+gain in the same run, ``benchmarks/bench_ingest.py --ab NAME`` ingests with and without
+one of them: the environment variable ``HANDLAB_FAST_PATHS_OFF`` (names separated by
+commas, read once, here, when handlab is imported) turns the named ones off.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Final
+
+__all__ = ["FAST_PATHS", "OFF_VARIABLE", "fast_path_on"]
+
+FAST_PATHS: Final = ("reader", "block", "lean-seveneight", "lean-bigtwo", "lean-rummoli")
+"""The fast paths, by name: ``reader``, the reader of the writer's own layout
+(:mod:`parsers.fastpath`), against the general reader (:mod:`parsers.tomlsubset` and
+:mod:`parsers.build`); ``block``, the 7 & 8 block (:mod:`parsers.block_scan`, the batch
+replay :mod:`analytics.rules.seveneight_block`, :mod:`analytics.warehouse.block_rows`),
+against the per-hand path; ``lean-GAME``, a game's lean replay, against its full engine."""
+
+OFF_VARIABLE: Final = "HANDLAB_FAST_PATHS_OFF"
+"""The environment variable naming the fast paths to turn off (for A/B measurements)."""
+
+
+def _off_from_environment() -> frozenset[str]:
+    names = frozenset(name.strip() for name in os.environ.get(OFF_VARIABLE, "").split(",")
+                      if name.strip())
+    unknown = names.difference(FAST_PATHS)
+    if unknown:
+        raise ValueError(f"${OFF_VARIABLE}: no fast path named {', '.join(sorted(unknown))}"
+                         f" (known: {', '.join(FAST_PATHS)})")
+    return names
+
+
+_OFF: Final = _off_from_environment()
+
+
+def fast_path_on(name: str) -> bool:
+    """Whether the fast path ``name`` (one of :data:`FAST_PATHS`) is on: always, unless
+    ``$HANDLAB_FAST_PATHS_OFF`` names it."""
+    return name not in _OFF
