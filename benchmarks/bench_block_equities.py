@@ -32,7 +32,7 @@ sys.path.insert(0, str(ROOT))
 from _timing import best_cpu  # noqa: E402
 
 from analytics.equity.allin import AllInSpot, allin_adjusted_many  # noqa: E402
-from analytics.rules.seveneight import replay_fields  # noqa: E402
+from analytics.rules import replay_fields  # noqa: E402
 from analytics.rules.seveneight_block import replay_block  # noqa: E402
 from analytics.warehouse.block_equities import (  # noqa: E402
     allin_rows,

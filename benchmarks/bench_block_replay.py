@@ -1,6 +1,6 @@
 """CPU per hand of the batch 7 & 8 replay (:func:`analytics.rules.seveneight_block.replay_block`)
-against the per-hand replay of the ingest worker (:func:`analytics.rules.seveneight.replay_fields`
-over the same hands), in the same run.
+against the per-hand replay of the ingest worker (:func:`analytics.rules.replay_fields` over
+the same hands), in the same run.
 
 The hands of a 7 & 8 file (default: the 5,000 hands of the session 6 stage file) are read
 by the per-hand reader (:func:`parsers.reader.hand_and_fields`) and made a block by
@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 from _timing import best_cpu
 
-from analytics.rules import RuleError, seveneight
+from analytics.rules import RuleError, replay_fields
 from analytics.rules.seveneight_block import replay_block, warm_up
 from parsers.block import SevenEightBlock, block_from_hands
 from parsers.model import ActionFields, HandHistory
@@ -47,10 +47,9 @@ def read(path: Path) -> tuple[SevenEightBlock, list[tuple[HandHistory, ActionFie
 
 
 def per_hand(hands: list[tuple[HandHistory, ActionFields]]) -> None:
-    replay = seveneight.replay_fields
     for hand, fields in hands:
         with contextlib.suppress(RuleError):
-            replay(hand, fields)
+            replay_fields(hand, fields)
 
 
 def main() -> None:

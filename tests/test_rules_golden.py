@@ -19,7 +19,7 @@ import dataclasses
 import json
 import random
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from enum import Enum
 from pathlib import Path
 from typing import Final
@@ -140,6 +140,36 @@ def _mutated(hand: HandHistory, rng: random.Random, kind: str) -> HandHistory:
     return dataclasses.replace(hand, actions=tuple(Action(**{
         f.name: getattr(a, f.name) for f in dataclasses.fields(a) if f.name != "line"})
         for a in actions))
+
+
+Result = tuple[str, object]
+
+
+def result(replay: Callable[[HandHistory], Outcome], hand: HandHistory) -> Result:
+    """What ``replay`` gives for ``hand``: the outcome (with ``extra``), or the error's fields."""
+    try:
+        outcome = replay(hand)
+    except RuleError as error:
+        return "rule", (str(error), error.message, error.rule, error.line, error.action_index,
+                        error.action_text)
+    except Exception as error:  # the other errors of two paths must match too
+        return "other", (type(error).__name__, str(error))
+    return "outcome", (outcome, outcome.extra)
+
+
+def stated_figures_off(hand: HandHistory) -> Iterator[HandHistory]:
+    """``hand`` with each player's stated finishing stack, then winnings, one chip off, and
+    with neither stated."""
+    n = hand.num_players
+    for stated in (hand.finishing_stacks or (0,) * n, hand.winnings or (0,) * n):
+        for player in range(n):
+            changed = list(stated)
+            changed[player] += 1
+            if stated is hand.winnings:
+                yield dataclasses.replace(hand, winnings=tuple(changed))
+            else:
+                yield dataclasses.replace(hand, finishing_stacks=tuple(changed))
+    yield dataclasses.replace(hand, finishing_stacks=None, winnings=None)
 
 
 def cases(game: str) -> list[str]:

@@ -1,12 +1,11 @@
-"""The batch 7 & 8 replay (:func:`analytics.rules.seveneight_block.replay_block`) is the lean
-replay, hand for hand, with the full engine's side pots.
+"""The batch 7 & 8 replay (:func:`analytics.rules.seveneight_block.replay_block`) is the
+engine's replay, hand for hand, for the hands it accepts.
 
 For every hand of a block (made by :func:`parsers.block.block_from_hands` from hands read by
-:func:`parsers.reader.hand_and_fields`): the block accepts it whenever the lean replay of
-the per-hand path accepts it, and an accepted hand's :func:`outcome_of` is the per-hand
-replay's Outcome (:func:`analytics.rules.seveneight.replay_fields`, ``extra`` too).  It also
-accepts hands the lean replay leaves to the full engine for their side pots; a hand that
-raises a RuleError is never accepted.  Inputs: every 7 & 8 file of the
+:func:`parsers.reader.hand_and_fields`): an accepted hand's :func:`outcome_of` is the
+engine's Outcome (:func:`analytics.rules.replay_fields`, ``extra`` too); a hand that raises
+a RuleError is never accepted; the counts of hands accepted are pinned where the inputs are
+fixed (the simulated set: every hand).  Inputs: every 7 & 8 file of the
 repository, simulated hands of the three variants and 2 to 17 players (all-ins, side pots,
 split pots, folds to one player), hands altered at one action, bets at and around the
 legal bounds, stated figures off, odd headers, hand-made ties with odd chips, repeated
@@ -32,8 +31,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from analytics.evaluator import seveneight_rank
-from analytics.rules import RuleError, seveneight
+from analytics.rules import RuleError, replay_fields, seveneight
 from analytics.rules import _seveneight_kernels as kernels
+from analytics.rules.seveneight import SevenEightState
 from analytics.rules.seveneight_block import (
     KERNEL_STRUCTURES,
     BlockOutcome,
@@ -50,8 +50,7 @@ from parsers.model import ActionFields, HandHistory, with_actions
 from parsers.reader import hand_and_fields, iter_chunks
 from parsers.writer import dumps_hand, dumps_hands
 from tests.mutate import KINDS, Mutation, load_seeds, mutate
-from tests.test_rules_golden import _mutated, _simulated
-from tests.test_rules_lean import _betting_bounds, stated_figures_off
+from tests.test_rules_golden import _mutated, _simulated, stated_figures_off
 
 ROOT: Final = Path(__file__).resolve().parent.parent
 
@@ -73,12 +72,19 @@ def read_block(data: bytes, source: str = "block.phhs") -> tuple[SevenEightBlock
     return block_from_hands(source, items), [(hand, fields) for _, hand, fields in items]
 
 
-def lean_accepts(hand: HandHistory, fields: ActionFields) -> bool:
-    """Whether the per-hand path's lean replay gives the outcome (not the full engine)."""
-    try:
-        return seveneight._replay_lean_fields(hand, fields) is not None
-    except Exception:  # lean_first_fields leaves any surprise to the full engine
-        return False
+def _betting_bounds(hand: HandHistory, index: int) -> tuple[int, ...]:
+    """Amounts around the legal bounds of the bet or raise at ``actions[index]``."""
+    state = SevenEightState.from_hand(hand)
+    for action in hand.actions[:index]:
+        state.apply(action)
+    legal = state.legal_actions().betting
+    amount = hand.actions[index].amount
+    assert amount is not None
+    found = {amount - 1, amount + 1, 0, 1}
+    if legal is not None and legal.min_to is not None and legal.max_to is not None:
+        found |= {legal.min_to - 1, legal.min_to, legal.max_to, legal.max_to + 1}
+    found |= {state.stacks[0] + 1}
+    return tuple(sorted(found))
 
 
 def check_block(block: SevenEightBlock, hands: list[Read]) -> tuple[int, int]:
@@ -86,17 +92,14 @@ def check_block(block: SevenEightBlock, hands: list[Read]) -> tuple[int, int]:
     outcome = replay_block(block)
     assert len(outcome.accepted) == len(hands)
     for i, (hand, fields) in enumerate(hands):
-        lean = lean_accepts(hand, fields)
-        if lean and beyond_int64_bounds(hand):
+        if beyond_int64_bounds(hand):
             assert not outcome.accepted[i]
             continue
-        if lean:
-            assert outcome.accepted[i], (i, hand.raw)
         if not outcome.accepted[i]:
             continue
         got = outcome_of(outcome, i)
         try:
-            expected = seveneight.replay_fields(hand, fields)
+            expected = replay_fields(hand, fields)
         except RuleError as error:  # pragma: no cover - the block accepted it
             raise AssertionError(f"accepted, but the per-hand replay raises {error}") from None
         assert got == expected, (i, hand.raw)
@@ -106,7 +109,7 @@ def check_block(block: SevenEightBlock, hands: list[Read]) -> tuple[int, int]:
 
 
 def beyond_int64_bounds(hand: HandHistory) -> bool:
-    """A hand the kernel declines where the lean replay's Python ints go on (see
+    """A hand the kernel declines where the engine's Python ints go on (see
     analytics.rules._seveneight_kernels): 2**60 chips or more, or a bet size of 2**62."""
     sizes = [size for size in (hand.min_bet, hand.small_bet, hand.big_bet) if size is not None]
     return sum(hand.starting_stacks or ()) >= 1 << 60 or any(size >= 1 << 62 for size in sizes)
@@ -171,7 +174,7 @@ def test_simulated_hands_of_every_variant_and_table_size() -> None:
 
 def test_the_block_takes_every_valid_simulated_hand() -> None:
     """Not a tautology: the block accepts all 440 valid simulated hands, the 56 with side pots
-    too, which the lean replay leaves to the full engine (384 of 440 on 2026-11-30)."""
+    too (the removed lean replay took 384 of 440 on 2026-11-30)."""
     accepted, total = check_hands(simulated())
     assert total == 440
     assert accepted == 440, accepted
@@ -302,7 +305,7 @@ def test_chips_beyond_the_kernels_int64_bounds_are_left_to_the_per_hand_replay()
                                 finishing_stacks=(big + 1, big, big - 1)),
             dataclasses.replace(hand, min_bet=1 << 62)]
     for altered in huge:
-        assert lean_accepts(altered, fields)
+        assert replay_fields(altered, fields).nets  # the per-hand replay plays it
         block = block_from_hands("huge.phhs", [(1, altered, fields)])
         assert check_block(block, [(altered, fields)]) == (0, 1)
 
@@ -349,7 +352,7 @@ def settled(text: str) -> str:
     """A hand's text with the finishing stacks and winnings the full engine gives it."""
     _, [(hand, fields)] = read_block(f"[1]\n{text}".encode())
     hand = with_actions(hand, fields)
-    outcome = seveneight.replay_full(
+    outcome = seveneight.replay(
         dataclasses.replace(hand, finishing_stacks=None, winnings=None))
     won = outcome.extra["winnings"]
     assert isinstance(won, tuple)

@@ -22,7 +22,7 @@ import pyarrow as pa
 import pytest
 
 from analytics.equity.allin import allin_moment, allin_spot
-from analytics.rules.seveneight import replay_fields
+from analytics.rules import replay_fields
 from analytics.rules.seveneight_block import BlockOutcome, outcome_of, replay_block
 from analytics.simulate.seveneight import simulate_seveneight
 from analytics.warehouse import pipeline

@@ -25,9 +25,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from analytics.equity.allin import third_card_at  # noqa: E402
-from analytics.rules import RuleError  # noqa: E402
+from analytics.rules import RuleError, replay_fields  # noqa: E402
 from analytics.rules.base import Outcome  # noqa: E402
-from analytics.rules.seveneight import replay_fields  # noqa: E402
 from analytics.rules.seveneight_block import BlockOutcome  # noqa: E402
 from analytics.simulate.seveneight import simulate_seveneight  # noqa: E402
 from analytics.warehouse.block_rows import block_ids, block_tables  # noqa: E402

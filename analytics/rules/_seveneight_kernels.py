@@ -1,20 +1,21 @@
-"""The numba kernel of :func:`analytics.rules.seveneight_block.replay_block`: the 7 & 8 lean
-replay (:func:`analytics.rules.seveneight._replay_lean_columns` and
-:func:`analytics.rules.lean_betting.lean_betting_columns`) over every hand of a block.
+"""The numba kernel of :func:`analytics.rules.seveneight_block.replay_block`: a straight-line
+7 & 8 replay of the usual legal shapes over every hand of a block.
 
 Importing this module imports numba; the kernel compiles on its first call and is cached
 on disk next to this file when a cache directory is writable (see
 :func:`analytics.evaluator._kernels.cached_jit`).  It runs on the calling thread only (no
 ``parallel=True``): the ingest forks its workers after loading it.
 
-Every step below is the lean replay's, in the same order and with the same conditions, so
-that every hand the lean replay accepts is accepted; the settlement is the full engine's
-(:func:`analytics.rules.pots.settle`, side pots too), where the lean replay gives up on side
-pots (tests/test_rules_seveneight_block.py checks every accepted hand's outcome).
-Where the lean replay would raise (a shown hand with a repeated card makes the evaluator
-raise), where the full engine would (a pot nobody contests) or where int64 could overflow
-(2**60 chips or more on the table, a bet size of 2**62 or more: the pot-limit bound adds up
-to three times the chips), the kernel declines: the per-hand replay then decides.
+It plays the usual shapes (two cards each, one turned up, a betting round as
+:func:`analytics.rules.lean_betting.lean_betting_columns` plays it, the third card, a second
+round, the showdown) and settles as the full engine does
+(:func:`analytics.rules.pots.settle`, side pots too); any other shape it declines, and the
+engine (:func:`analytics.rules.seveneight.replay`) then decides
+(tests/test_rules_seveneight_block.py checks every accepted hand's outcome against it).
+Where the engine would raise (a shown hand with a repeated card makes the evaluator raise,
+a pot nobody contests) or where int64 could overflow (2**60 chips or more on the table, a
+bet size of 2**62 or more: the pot-limit bound adds up to three times the chips), the
+kernel declines too.
 Constants that live in other modules (verb codes, ``CANNOT_ACT``, ``FIXED_LIMIT_MAX_BETS``)
 are passed in as arguments, not read as globals: numba bakes globals into the cached
 machine code, and its cache only watches this file.
@@ -51,7 +52,7 @@ def _betting_round(actors: Any, verbs: Any, amounts: Any, index: int, end: int, 
                    max_bets: int) -> int:
     """``lean_betting_columns`` on actions ``index:end`` of the block (the hand's last action
     is ``end - 1``): updates ``stacks``, ``committed`` and ``in_hand`` (first ``n`` entries);
-    the index of the first action after the round, or -1 (the lean replay's -1)."""
+    the index of the first action after the round, or -1 (not a shape it plays)."""
     current = committed[0]
     for p in range(1, n):
         current = max(current, committed[p])
@@ -71,7 +72,7 @@ def _betting_round(actors: Any, verbs: Any, amounts: Any, index: int, end: int, 
             faced[p] = cannot_act
     fixed = structure == FIXED_LIMIT
     pot_limit = structure == POT_LIMIT
-    pos = n - 1  # the lean replay's -1: scanning starts at order[0]
+    pos = n - 1  # scanning starts at order[0]
     while True:
         if players_in <= 1 or live == 0:
             return index
@@ -163,7 +164,7 @@ def _betting_round(actors: Any, verbs: Any, amounts: Any, index: int, end: int, 
 
 @cached_jit()
 def _same_cards(cards: Any, row: int, count: int, hole: Any, hole_count: int) -> bool:
-    """Whether action ``row``'s ``count`` cards are the hole's cards as a multiset (the lean
+    """Whether action ``row``'s ``count`` cards are the hole's cards as a multiset (the
     replay's ``sorted(map(id, cards)) == sorted(map(id, hole))``)."""
     if count != hole_count:
         return False
@@ -187,7 +188,7 @@ def replay_hands(structures: Any, size1s: Any, size2s: Any, seat_offsets: Any, s
                  action_offsets: Any, actors: Any, verbs: Any, targets: Any, amounts: Any,
                  card_counts: Any, cards: Any, values3: Any, categories3: Any,
                  verb_codes: Any, cannot_act: int, max_bets: int) -> Any:
-    """The lean replay of every hand; see :class:`~analytics.rules.seveneight_block.BlockOutcome`
+    """The replay of every hand; see :class:`~analytics.rules.seveneight_block.BlockOutcome`
     for the outputs (``showdown_actions``: the action of each shown hand, whose card text is
     the showdown row's; ``showdown_categories``: category codes).
 
@@ -242,11 +243,11 @@ def replay_hands(structures: Any, size1s: Any, size2s: Any, seat_offsets: Any, s
         structure = structures[h]
         size1 = size1s[h]
         size2 = size2s[h]
-        # ---- the header (as _replay_lean_columns checks it)
+        # ---- the header
         if structure < 0 or size1 <= 0 or size2 <= 0 or not 2 <= n <= MAX_PLAYERS:
             continue
         if size1 >= cannot_act or size2 >= cannot_act:
-            continue  # int64 sums could overflow (see the module); the lean replay has ints
+            continue  # int64 sums could overflow (see the module); the engine has ints
         total = 0
         bad = False
         for p in range(n):
@@ -260,7 +261,7 @@ def replay_hands(structures: Any, size1s: Any, size2s: Any, seat_offsets: Any, s
                 break
         if bad:
             continue
-        # ---- first deal and turn-ups (_lean_first_deal)
+        # ---- first deal and turn-ups
         if a1 - a0 < 2 * n:
             continue
         for p in range(n):
@@ -322,7 +323,7 @@ def replay_hands(structures: Any, size1s: Any, size2s: Any, seat_offsets: Any, s
             if in_hand[p]:
                 players_in += 1
         if players_in > 1:
-            # ---- the third card (_lean_third_deal)
+            # ---- the third card
             end = index + players_in
             if end > a1:
                 continue
@@ -356,7 +357,7 @@ def replay_hands(structures: Any, size1s: Any, size2s: Any, seat_offsets: Any, s
             if in_hand[p]:
                 players_in += 1
         if players_in > 1:
-            # ---- the showdown (_lean_showdown)
+            # ---- the showdown
             end = index + players_in
             if end > a1:
                 continue

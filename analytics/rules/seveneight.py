@@ -20,20 +20,16 @@ Decisions where RULES.md is silent: docs/rules-seveneight.md.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import IntEnum
-from operator import add, sub
-from typing import Final, cast
+from typing import Final
 
 from analytics.evaluator import seveneight_rank
 from analytics.rules.base import (
     Outcome,
-    PotAward,
     RuleError,
     ShowdownHand,
-    lean_first,
-    lean_first_fields,
     permits,
 )
 from analytics.rules.betting import (
@@ -41,15 +37,13 @@ from analytics.rules.betting import (
     BettingRound,
     LegalBetting,
 )
-from analytics.rules.lean_betting import CANNOT_ACT, lean_betting_columns
 from analytics.rules.pots import NoContenderError, settle
-from parsers._fastinit import positional_constructor
 from parsers.cards import UNKNOWN, Card, format_cards
 from parsers.knobs import Betting
-from parsers.model import Action, ActionFields, HandHistory, Verb
+from parsers.model import Action, HandHistory, Verb
 
 __all__ = ["STRUCTURES", "Phase", "SevenEightLegal", "SevenEightState", "blinds_problem",
-           "replay", "replay_fields"]
+           "replay"]
 
 STRUCTURES: dict[str, Betting] = {
     "N78": Betting.NO_LIMIT,
@@ -674,16 +668,11 @@ def replay(hand: HandHistory) -> Outcome:
 
     Checks every action, that the hand is complete, that chips balance, and the
     stated ``finishing_stacks`` and ``winnings`` (chips won from pots, uncalled
-    chips not included) against the derived ones.
-
-    A legal hand of the usual shape is played by the lean replay (see
-    :func:`_replay_lean`); anything else by the full engine, :func:`replay_full`.
+    chips not included) against the derived ones.  The ingest's 7 & 8 hands of the
+    writer's layout are replayed together instead, by the block kernel
+    (:mod:`analytics.rules.seveneight_block`), which leaves every hand it does not
+    plainly accept here.
     """
-    return lean_first(_replay_lean, replay_full, hand)
-
-
-def replay_full(hand: HandHistory) -> Outcome:
-    """:func:`replay` by the full engine, action by action: the reference for every hand."""
     state = SevenEightState.from_hand(hand)
     _play(state, hand)
     try:
@@ -693,249 +682,6 @@ def replay_full(hand: HandHistory) -> Outcome:
     _check_stated(hand, outcome)
     return outcome
 
-
-# ----------------------------------------------------------------- the lean replay
-#
-# Most hands are legal and take one of a few shapes: everybody dealt two cards,
-# everybody turns one up, a betting round, perhaps the third card, a second
-# round and a showdown.  _replay_lean plays such a hand straight through with
-# local variables only (no state object, no per-action method layers) and
-# returns its Outcome; at the first step it does not plainly accept, it gives
-# up (None) and replay() starts over with the full engine, which is the
-# reference and raises every RuleError.  So the lean replay only ever needs to
-# be right about the hands it accepts: tests/test_rules_lean.py checks that
-# it gives the full engine's Outcome on valid hands and gives up on invalid ones.
-
-_NEW_OUTCOME: Final[Callable[..., Outcome]] = positional_constructor(Outcome)
-"""Outcome's fields in order (nets, awards, showdown, finishing_stacks, board_after,
-finishing_order, winner, extra), set through its slots: see parsers._fastinit."""
-_NEW_AWARD: Final[Callable[[str, int, int], PotAward]] = positional_constructor(PotAward)
-
-
-def _replay_lean(hand: HandHistory) -> Outcome | None:
-    """The Outcome of a legal hand of the usual shape, or None to leave it to the full engine."""
-    actions = hand.actions
-    # The columns the lean replay reads: five comprehensions cost less than
-    # ActionFields.of, which reads every field into a row and transposes the rows.
-    return _replay_lean_columns(hand, [action.actor for action in actions],
-                                [action.verb for action in actions],
-                                [action.cards for action in actions],
-                                [action.amount for action in actions],
-                                [action.target for action in actions])
-
-
-def replay_fields(hand: HandHistory, fields: ActionFields) -> Outcome:
-    """:func:`replay` of a hand read without its actions, whose actions are ``fields``: the
-    lean replay on the columns, the full engine when it declines
-    (:func:`~analytics.rules.base.lean_first_fields`)."""
-    return lean_first_fields(_replay_lean_fields, replay_full, hand, fields)
-
-
-def _replay_lean_fields(hand: HandHistory, fields: ActionFields) -> Outcome | None:
-    """The lean replay of ``hand``'s header with the actions ``fields``."""
-    return _replay_lean_columns(hand, fields.actors, fields.verbs, fields.cards, fields.amounts,
-                                fields.targets)
-
-
-def _replay_lean_columns(hand: HandHistory, actors: Sequence[int], verbs: Sequence[Verb],
-                         cards: Sequence[tuple[Card, ...]], amounts: Sequence[int | None],
-                         targets: Sequence[int | None]) -> Outcome | None:
-    """The lean replay of ``hand``'s header with its actions as columns (each one's actor,
-    verb, cards, amount and target): the one lean replay, of the reader's columns
-    (:func:`replay_fields`) and of a hand's Actions (:func:`_replay_lean`)."""
-    structure = STRUCTURES.get(hand.variant)
-    starting = hand.starting_stacks
-    if structure is None or starting is None:
-        return None
-    if structure is _BETTING_FIXED_LIMIT:
-        size1, size2 = hand.small_bet, hand.big_bet
-    else:
-        size1 = size2 = hand.min_bet
-    n = len(starting)
-    if (size1 is None or size2 is None or size1 <= 0 or size2 <= 0 or not 2 <= n <= 17
-            or min(starting) <= 0):
-        return None
-    antes = hand.antes or (0,) * n
-    blinds = hand.blinds_or_straddles or (0,) * n
-    if (len(antes) != n or len(blinds) != n or min(antes) < 0
-            or blinds_problem(blinds, structure, size1) is not None):
-        return None  # the full engine gives the error
-    holes = _lean_first_deal(actors, verbs, cards, targets, n)
-    if holes is None:
-        return None
-    # Antes, then blinds, each all in when short (as SevenEightState posts them).  Chips
-    # only go from stacks to the pot, so a player's contribution is always
-    # ``starting - stack``: no running totals are kept.
-    stacks = list(map(sub, starting, map(min, antes, starting))) if any(antes) else [*starting]
-    committed = list(map(min, blinds, stacks))
-    stacks = list(map(sub, stacks, committed))
-    in_hand = [True] * n
-    total = sum(starting)
-    if total >= CANNOT_ACT:
-        return None
-    index = lean_betting_columns(actors, verbs, amounts, 2 * n, stacks, committed, in_hand,
-                                 _ROUND1_ORDERS[n], structure, size1,
-                                 total - sum(stacks) - sum(committed))
-    if index < 0:
-        return None
-    if in_hand.count(True) > 1:
-        index = _lean_third_deal(verbs, cards, targets, index, holes, in_hand)
-        if index < 0:
-            return None
-        index = lean_betting_columns(actors, verbs, amounts, index, stacks, [0] * n, in_hand,
-                                     _ROUND2_ORDERS[n], structure, size2, total - sum(stacks))
-        if index < 0:
-            return None
-    shown: list[tuple[Card, ...] | None] = [None] * n
-    if in_hand.count(True) > 1:
-        index = _lean_showdown(actors, verbs, cards, index, holes, in_hand, shown)
-    if index != len(verbs):  # an action after the end (even a no-op): the full engine
-        return None
-    contributions = list(map(sub, starting, stacks))
-    return _lean_outcome(hand, starting, contributions, in_hand, shown)
-
-
-def _lean_first_deal(actors: Sequence[int], verbs: Sequence[Verb],
-                     cards: Sequence[tuple[Card, ...]], targets: Sequence[int | None], n: int
-                     ) -> list[tuple[Card, ...]] | None:
-    """Each player's two hole cards from the first ``2 n`` actions: ``n`` deals, then ``n``
-    turn-ups (one per player, in any order); None when they are anything else."""
-    if len(verbs) < 2 * n:
-        return None
-    dealt: list[tuple[Card, ...] | None] = [None] * n
-    for verb, target, hole in zip(verbs[:n], targets[:n], cards[:n], strict=True):
-        if (verb is not _DEAL or target is None or not 0 < target <= n
-                or len(hole) != 2 or dealt[target - 1] is not None):
-            return None
-        dealt[target - 1] = hole
-    holes = cast("list[tuple[Card, ...]]", dealt)  # every entry set: n distinct targets
-    turned = [False] * n
-    end = 2 * n
-    for verb, actor, up in zip(verbs[n:end], actors[n:end], cards[n:end], strict=True):
-        player = actor - 1
-        if verb is not _UP or not 0 <= player < n or turned[player] or len(up) != 1:
-            return None
-        card = up[0]
-        hole = holes[player]
-        # Identity: the parser's cards are interned (a card built by hand goes the long way).
-        if card is UNKNOWN or (hole[0] is not card and hole[1] is not card):
-            return None
-        turned[player] = True
-    return holes
-
-
-def _lean_third_deal(verbs: Sequence[Verb], cards: Sequence[tuple[Card, ...]],
-                     targets: Sequence[int | None], index: int, holes: list[tuple[Card, ...]],
-                     in_hand: list[bool]) -> int:
-    """Deal the third card to every player still in (any order); the next action's index, or
-    -1 when the actions are not exactly those deals."""
-    waiting = in_hand.count(True)
-    end = index + waiting
-    if end > len(verbs):
-        return -1
-    dealt = [not still_in for still_in in in_hand]
-    for verb, target, third in zip(verbs[index:end], targets[index:end], cards[index:end],
-                                   strict=True):
-        if (verb is not _DEAL or target is None or not 0 < target <= len(holes)
-                or dealt[target - 1] or len(third) != 1):
-            return -1
-        dealt[target - 1] = True
-        holes[target - 1] += third
-    return end
-
-
-def _lean_showdown(actors: Sequence[int], verbs: Sequence[Verb],
-                   cards_of: Sequence[tuple[Card, ...]], index: int,
-                   holes: list[tuple[Card, ...]], in_hand: list[bool],
-                   shown: list[tuple[Card, ...] | None]) -> int:
-    """Every player still in shows all his cards or mucks (any order); fills ``shown`` and
-    returns the next action's index, or -1 at anything else."""
-    waiting = in_hand.count(True)
-    end = index + waiting
-    if end > len(verbs):
-        return -1
-    done = [not still_in for still_in in in_hand]
-    n = len(holes)
-    for verb, actor, cards in zip(verbs[index:end], actors[index:end], cards_of[index:end],
-                                  strict=True):
-        player = actor - 1
-        if verb is not _SHOW or not 0 <= player < n or done[player]:
-            return -1
-        done[player] = True
-        if cards:
-            hole = holes[player]
-            if any(card is UNKNOWN for card in hole) or len(cards) != len(hole) or (
-                    sorted(map(id, cards)) != sorted(map(id, hole))):
-                return -1
-            shown[player] = cards
-    return end
-
-
-def _lean_outcome(hand: HandHistory, starting: Sequence[int], contributions: list[int],
-                  in_hand: list[bool], shown: list[tuple[Card, ...] | None]) -> Outcome | None:
-    """:meth:`SevenEightState.outcome` and the stated-figures check, or None (the full
-    engine decides) when the hand needs side pots, nobody contests or a stated figure is off.
-
-    The one-pot settlement of :func:`analytics.rules.pots.settle` (odd chips from the
-    button's left: player order), without its intermediate objects.
-    """
-    n = len(contributions)
-    refunds = [0] * n
-    paid = contributions[:]
-    # Uncalled chips: the largest contribution beyond the second largest goes back.
-    ordered = sorted(contributions)
-    first, second = ordered[-1], ordered[-2]
-    if first > second:
-        top = paid.index(first)
-        refunds[top] = first - second
-        paid[top] = second
-    eligible = [player for player in range(n) if in_hand[player]]
-    level = paid[eligible[0]]
-    for player in eligible:
-        if paid[player] != level:
-            return None  # side pots: the general settlement
-    amount = sum(paid)
-    won = [0] * n
-    showdown: list[ShowdownHand] = []
-    if len(eligible) == 1:
-        winners = eligible
-    else:
-        best: int | None = None
-        winners = []
-        for player in eligible:
-            cards = shown[player]
-            if cards is None:
-                continue
-            scored = _showdown_hand(player, cards)
-            showdown.append(scored)
-            rank = scored.rank
-            if best is None or rank > best:
-                best, winners = rank, [player]
-            elif rank == best:
-                winners.append(player)
-        if not winners:
-            return None  # nobody contests: the full engine raises
-    awards: list[PotAward] = []
-    if amount:
-        share, odd = divmod(amount, len(winners))
-        for position, player in enumerate(winners):  # winners in player order
-            chips = share + 1 if position < odd else share
-            if chips:
-                awards.append(_NEW_AWARD("main", player + 1, chips))
-                won[player] += chips
-    nets = tuple(map(sub, map(add, won, refunds), contributions))
-    finishing = tuple(map(add, starting, nets))
-    stated = hand.finishing_stacks
-    if stated is not None and stated != finishing:  # (a tuple, as parsed)
-        return None
-    won_tuple = tuple(won)
-    stated = hand.winnings
-    if stated is not None and stated != won_tuple:
-        return None
-    return _NEW_OUTCOME(nets, tuple(awards), tuple(showdown), finishing, None, (),
-                        awards[0].player if awards else None,
-                        {"winnings": won_tuple, "refunds": tuple(refunds),
-                         "contributions": tuple(contributions)})
 
 def _play(state: SevenEightState, hand: HandHistory) -> None:
     """Play every action of ``hand`` on ``state``, as :meth:`SevenEightState.apply` does.

@@ -1,13 +1,12 @@
 """The 7 & 8 replay of a whole :class:`~parsers.block.SevenEightBlock` at once.
 
 :func:`replay_block` plays every hand of a block and gives their outcomes as
-columns (:class:`BlockOutcome`).  Like the lean replay it mirrors
-(:func:`analytics.rules.seveneight.replay_fields`) and the full engine's settlement, it only
-ever needs to be right about the hands it accepts: a hand it does not plainly accept is left to the
-per-hand replay (``accepted`` is False), which gives the outcome or the
-:class:`~analytics.rules.RuleError` a player reads.  tests/test_rules_seveneight_block.py
-checks that every accepted hand's outcome (:func:`outcome_of`) is the per-hand
-replay's.
+columns (:class:`BlockOutcome`).  Like any fast path it only ever needs to be right about
+the hands it accepts: a hand it does not plainly accept (``accepted`` is False) is left to
+the per-hand replay (:func:`analytics.rules.seveneight.replay`, the specification), which
+gives the outcome or the :class:`~analytics.rules.RuleError` a player reads.
+tests/test_rules_seveneight_block.py checks that every accepted hand's outcome
+(:func:`outcome_of`) is the per-hand replay's.
 
 Layout: as the block's.  Per-seat arrays follow the block's seats; the awards and
 showdown rows of hand ``i`` are rows ``award_offsets[i]:award_offsets[i + 1]`` and
@@ -17,10 +16,9 @@ showdown rows of hand ``i`` are rows ``award_offsets[i]:award_offsets[i + 1]`` a
 showdown row; its per-seat values are unspecified.
 
 The replay is one numba kernel (:mod:`analytics.rules._seveneight_kernels`, loaded on the
-first call, or by :func:`warm_up`) that plays the lean replay's steps hand after hand: it
-accepts every hand the lean replay accepts, but for the few it cannot do in int64 (2**60
-chips or more on the table, bet sizes of 2**62 or more), and also the hands the lean replay
-leaves to the full engine only for their side pots: it settles them as
+first call, or by :func:`warm_up`) that plays the usual shapes hand after hand, but for the
+few it cannot do in int64 (2**60 chips or more on the table, bet sizes of 2**62 or more),
+side pots included: it settles them as
 :meth:`~analytics.rules.seveneight.SevenEightState.outcome` does
 (:func:`analytics.rules.pots.settle`: main and side pots, each to its best eligible hand,
 odd chips from the button's left); an award's pot is :attr:`BlockOutcome.award_pots`.
