@@ -43,8 +43,7 @@ from tests.test_reader_fastpath import (
     signature,
     simulated,
 )
-from tests.test_rules_golden import _mutated, _simulated
-from tests.test_rules_lean import result
+from tests.test_rules_golden import _mutated, _simulated, result
 
 _CONTEXT = FileContext("fields.phhs", "0" * 64, dt.datetime(2026, 1, 1))
 

@@ -5,7 +5,7 @@
 (claim = auto; every shown hand shown whole) and gives
 up (None) on anything else; the full engine (``replay_full``) then replays the
 round and raises every :class:`RuleError`.  These tests check, as
-tests/test_rules_lean.py does for 7 & 8 and Big Two:
+the other games' lean replays were checked (they are gone):
 
 * on valid simulated rounds of many shapes, the lean replay accepts the
   ordinary ones and its :class:`Outcome` is the full engine's (``extra`` too);
@@ -42,8 +42,7 @@ from parsers.cards import UNKNOWN, Card
 from parsers.knobs import Claim, Game, RummoliRules
 from parsers.model import Action, ActionFields, Verb
 from tests.mutate import KINDS, Mutation, load_seeds, mutate
-from tests.test_rules_golden import _mutated, _simulated
-from tests.test_rules_lean import result, stated_figures_off
+from tests.test_rules_golden import _mutated, _simulated, result, stated_figures_off
 
 
 def assert_same(hand: HandHistory) -> None:

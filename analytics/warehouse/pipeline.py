@@ -104,7 +104,7 @@ class UnitResult:
     fallbacks: list[str] = field(default_factory=list)
 
 
-_READS_FIELDS = (Game.BIGTWO, Game.RUMMOLI)
+_READS_FIELDS = (Game.RUMMOLI,)
 """The games whose engines replay the actions as columns (``replay_fields``)."""
 
 
