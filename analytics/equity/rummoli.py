@@ -286,8 +286,7 @@ _ROUND_SHAPES: dict[tuple[tuple[int, ...], int, int, int], _RoundShape] = {}
 
 @functools.cache
 def warm_up() -> None:
-    """Load the round kernels into this process (and the replay's laying kernel,
-    :func:`analytics.rules.rummoli_lean.warm_up`): numba, the kernels' machine code from
+    """Load the round kernels into this process: numba, the kernels' machine code from
     numba's on-disk cache and the rank table (1-1.5 s of CPU the first time, nothing after).
 
     The ingest calls it before forking its workers: they then start with the kernels loaded
@@ -300,10 +299,6 @@ def warm_up() -> None:
                      samples=2, seed=0)
     deal = RummoliRoundDeal((1, 2, 3), bytes(range(52)), (13, 13, 13), 13, -1)
     rummoli_round_strengths_many([deal], [0], samples=2)
-    # The replay's laying kernel, which the workers' lean replay calls on every round.
-    from analytics.rules import rummoli_lean
-
-    rummoli_lean.warm_up()
 
 
 def _estimate(sums: npt.NDArray[np.float64], samples: int) -> RummoliStrength:

@@ -7,7 +7,7 @@ on disk next to this file when a cache directory is writable (see
 ``parallel=True``): the ingest forks its workers after loading it.
 
 It plays the usual shapes (two cards each, one turned up, a betting round as
-:func:`analytics.rules.lean_betting.lean_betting_columns` plays it, the third card, a second
+:class:`analytics.rules.betting.BettingRound` plays it, the third card, a second
 round, the showdown) and settles as the full engine does
 (:func:`analytics.rules.pots.settle`, side pots too); any other shape it declines, and the
 engine (:func:`analytics.rules.seveneight.replay`) then decides
@@ -50,16 +50,18 @@ def _betting_round(actors: Any, verbs: Any, amounts: Any, index: int, end: int, 
                    committed: Any, in_hand: Any, faced: Any, order: Any, n: int,
                    structure: int, min_bet: int, pot: int, verb_codes: Any, cannot_act: int,
                    max_bets: int) -> int:
-    """``lean_betting_columns`` on actions ``index:end`` of the block (the hand's last action
-    is ``end - 1``): updates ``stacks``, ``committed`` and ``in_hand`` (first ``n`` entries);
-    the index of the first action after the round, or -1 (not a shape it plays)."""
+    """A betting round of the usual shape (each in turn checks, calls, folds, bets or raises
+    as :class:`analytics.rules.betting.BettingRound` allows) on actions ``index:end`` of the
+    block (the hand's last action is ``end - 1``): updates ``stacks``, ``committed`` and
+    ``in_hand`` (first ``n`` entries); the index of the first action after the round, or -1
+    (not a shape it plays)."""
     current = committed[0]
     for p in range(1, n):
         current = max(current, committed[p])
     last_raise = min_bet
     bets = 1 if current >= min_bet else 0
     # faced: the bet level each player last acted on, -1 before he acts, cannot_act once
-    # he has folded or is all in (as in lean_betting_columns).
+    # he has folded or is all in.
     players_in = 0
     live = 0
     for p in range(n):

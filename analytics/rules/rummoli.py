@@ -26,22 +26,19 @@ Conservation: ``sum(nets) + sum(board_after) - sum(board_before) == 0``.
 
 from __future__ import annotations
 
-from typing import Final, TypeVar
+from typing import Final
 
-from analytics.rules.base import Outcome, RuleError, lean_first, lean_first_fields
+from analytics.rules.base import Outcome, RuleError
 from analytics.rules.rummoli_cards import NINE_POTS
-from analytics.rules.rummoli_lean import LeanState, play_lean, play_lean_fields
 from analytics.rules.rummoli_state import Phase, RummoliState
-from parsers.knobs import Betting, Claim, Game, RummoliRules
-from parsers.model import RUMMOLI_POTS, ActionFields, HandHistory, Verb
+from parsers.knobs import Betting, Game, RummoliRules
+from parsers.model import RUMMOLI_POTS, HandHistory, Verb
 
 __all__ = [
     "Phase",
     "RummoliState",
     "check_board_continuity",
     "replay",
-    "replay_fields",
-    "replay_full",
     "state_from_hand",
     "stated_winnings",
 ]
@@ -49,9 +46,7 @@ __all__ = [
 _BETTING_OF_VARIANT = {"NRM": Betting.NO_LIMIT, "PRM": Betting.POT_LIMIT,
                        "FRM": Betting.FIXED_LIMIT}
 _PLAY: Final = Verb.PLAY
-_CLAIM_AUTO: Final = Claim.AUTO
 _PAYMENT_POTS = frozenset({"auction", "payments", "impasse"})
-_State = TypeVar("_State", bound=RummoliState)
 
 
 def state_from_hand(hand: HandHistory) -> RummoliState:
@@ -60,11 +55,6 @@ def state_from_hand(hand: HandHistory) -> RummoliState:
     Raises :class:`RuleError` (naming the hand) when the header is not a
     playable Rummoli round.
     """
-    return _state_from_hand(hand, RummoliState)
-
-
-def _state_from_hand(hand: HandHistory, make: type[_State]) -> _State:
-    """:func:`state_from_hand`, the state of class ``make``."""
     if hand.game is not Game.RUMMOLI:
         raise RuleError(f"not a Rummoli hand (variant {hand.variant!r})", hand=hand)
     betting = _BETTING_OF_VARIANT.get(hand.variant)
@@ -82,8 +72,9 @@ def _state_from_hand(hand: HandHistory, make: type[_State]) -> _State:
     else:
         min_bet = hand.min_bet if hand.min_bet is not None else 1
     try:
-        return make(hand.starting_stacks, hand.dealer, rules=rules, betting=betting,
-                    min_bet=min_bet, board_before=hand.board_before, finale_pot=hand.finale_pot)
+        return RummoliState(hand.starting_stacks, hand.dealer, rules=rules, betting=betting,
+                            min_bet=min_bet, board_before=hand.board_before,
+                            finale_pot=hand.finale_pot)
     except RuleError as error:
         raise error.located(hand) from None
 
@@ -103,57 +94,7 @@ def stated_winnings(outcome: Outcome, players: int) -> tuple[int, ...]:
 
 
 def replay(hand: HandHistory) -> Outcome:
-    """Replay one Rummoli round and return its outcome; raise :class:`RuleError` if illegal.
-
-    The usual legal round goes the straight-line way (:func:`_replay_lean`); anything
-    else by the full engine, :func:`replay_full`, the reference.
-    """
-    return lean_first(_replay_lean, replay_full, hand)
-
-
-def _replay_lean(hand: HandHistory) -> Outcome | None:
-    """The outcome of an ordinary legal round (claim = auto) by
-    :func:`~analytics.rules.rummoli_lean.play_lean`, or None for the full engine."""
-    state = _lean_state(hand)
-    if state is None:
-        return None
-    outcome = play_lean(state, hand.actions)
-    if outcome is not None:
-        _check_totals(hand, outcome)
-    return outcome
-
-
-def replay_fields(hand: HandHistory, fields: ActionFields) -> Outcome:
-    """:func:`replay` of a round read without its actions, whose actions are ``fields`` (the
-    ingest worker's form): the lean replay on the columns, the full engine on the round
-    with its actions when it declines (:func:`~analytics.rules.base.lean_first_fields`)."""
-    return lean_first_fields(_replay_lean_fields, replay_full, hand, fields)
-
-
-def _replay_lean_fields(hand: HandHistory, fields: ActionFields) -> Outcome | None:
-    """:func:`_replay_lean` of ``hand``'s header with the actions ``fields``."""
-    state = _lean_state(hand)
-    if state is None:
-        return None
-    outcome = play_lean_fields(state, fields)
-    if outcome is not None:
-        _check_totals(hand, outcome)
-    return outcome
-
-
-def _lean_state(hand: HandHistory) -> LeanState | None:
-    """The lean replay's state for ``hand``'s header, or None (parse errors, claim not
-    auto: the full engine's rounds)."""
-    if hand.errors:
-        return None
-    state = _state_from_hand(hand, LeanState)
-    if state.rules.claim is not _CLAIM_AUTO:
-        return None
-    return state
-
-
-def replay_full(hand: HandHistory) -> Outcome:
-    """:func:`replay` by the full engine, action by action: the reference."""
+    """Replay one Rummoli round and return its outcome; raise :class:`RuleError` if illegal."""
     if hand.errors:
         raise RuleError(f"the hand has parse errors: {hand.errors[0]}", hand=hand)
     state = state_from_hand(hand)

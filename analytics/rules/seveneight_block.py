@@ -44,7 +44,6 @@ from analytics.evaluator.seveneight import (
 )
 from analytics.rules.base import Outcome, PotAward, ShowdownHand
 from analytics.rules.betting import FIXED_LIMIT_MAX_BETS
-from analytics.rules.lean_betting import CANNOT_ACT
 from analytics.rules.seveneight import STRUCTURES
 from parsers.block import BLOCK_VERBS, MAX_ACTION_CARDS, SevenEightBlock
 from parsers.knobs import Betting
@@ -53,6 +52,10 @@ from parsers.model import Verb
 __all__ = ["BlockOutcome", "outcome_of", "pot_name", "replay_block", "warm_up"]
 
 Ints = npt.NDArray[np.int64]
+
+CANNOT_ACT: Final = 1 << 62
+"""Above every bet: the kernel's mark of a player who has folded or is all in (it takes only
+hands whose chips add up to less, see :mod:`analytics.rules._seveneight_kernels`)."""
 
 
 def _no_offsets() -> Ints:

@@ -55,7 +55,7 @@ from parsers.block import SevenEightBlock
 from parsers.block_scan import BLOCK_VARIANT_END, scan_seveneight, scan_texts
 from parsers.fast_paths import fast_path_on
 from parsers.knobs import Game
-from parsers.model import ActionFields, HandHistory, with_actions
+from parsers.model import ActionFields, HandHistory
 from parsers.reader import Chunk, Cut, hands_and_fields, iter_chunks, plain_hands
 from parsers.scoresheet import decode_sheet, read_score_sheet, sheet_hands
 
@@ -102,10 +102,6 @@ class UnitResult:
     # Tracebacks of fast paths that failed and left their hands to the per-hand path (no
     # hand is lost by it, but the bug goes to the error log).
     fallbacks: list[str] = field(default_factory=list)
-
-
-_READS_FIELDS = (Game.RUMMOLI,)
-"""The games whose engines replay the actions as columns (``replay_fields``)."""
 
 
 def _error_text(error: BaseException) -> str:
@@ -348,10 +344,7 @@ def _replayed(hand: HandHistory, fields: ActionFields | None, name: str
             stage="parse", game=game, error="\n".join(str(e) for e in hand.errors),
             raw=hand.raw)
     try:
-        if fields is not None and hand.game not in _READS_FIELDS:
-            hand = with_actions(hand, fields)  # the other engines replay Action objects
-        return (replay(hand) if fields is None or hand.actions
-                else replay_fields(hand, fields))
+        return replay(hand) if fields is None else replay_fields(hand, fields)
     except RuleError as error:
         return RejectRow(
             hand_index=hand.index, line=error.line if error.line is not None else hand.line,
