@@ -20,8 +20,8 @@ FAST_PATHS: Final = ("reader", "block")
 (:mod:`parsers.fastpath`), against the general reader (:mod:`parsers.tomlsubset` and
 :mod:`parsers.build`); ``block``, the 7 & 8 block (:mod:`parsers.block_scan`, the batch
 replay :mod:`analytics.rules.seveneight_block`, :mod:`analytics.warehouse.block_rows`),
-against the per-hand path.  (The lean replays of the three engines went in session 18:
-1.04-1.10x end to end.)"""
+against the per-hand path.  (The engines' lean replays went in session 18: 1.04-1.10x end
+to end.)"""
 
 OFF_VARIABLE: Final = "HANDLAB_FAST_PATHS_OFF"
 """The environment variable naming the fast paths to turn off (for A/B measurements)."""

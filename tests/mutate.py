@@ -11,7 +11,7 @@ parses through its rules engine, and checks the promise: each hand either
 replays or is rejected with a ParseError (in ``hand.errors``) or a RuleError,
 and every error names a line.  Then it feeds the same bytes through the ingest's
 own path (:func:`analytics.warehouse.pipeline.process_data`: the fast reader, the
-7 & 8 block scanner and replay, the lean replays, the batch rows) and checks that it
+7 & 8 block scanner and replay, the batch rows) and checks that it
 loads exactly the hands the reference replays (the same ids), rejects the others, and
 meets no internal error and no failing fast path.  Anything else raises
 :class:`FuzzFailure`; a case running longer than the hang bound raises :class:`Hang`.

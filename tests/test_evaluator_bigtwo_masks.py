@@ -1,7 +1,7 @@
 """``BigTwoMaskKeys``: a play's key (and kind) from its card mask is ``bigtwo_combo``'s key
 (and kind), or None.
 
-The Big Two lean replay recognises a play it has not met before by its mask
+The Big Two facts recognise a play by its mask
 (:class:`analytics.evaluator.bigtwo.BigTwoMaskKeys`); these tests check it against
 :func:`analytics.evaluator.bigtwo_combo` on every legal play of the deck and on random
 card sets (mostly no combination), under rule sets covering every knob that decides

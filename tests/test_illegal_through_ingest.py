@@ -1,5 +1,5 @@
 """Every illegal history of tests/data/illegal/ is rejected by the ingest's own path too
-(the fast reader, the lean replays, the 7 & 8 block), at the line and with the message
+(the fast reader, the 7 & 8 block), at the line and with the message
 the rules engine gives: no fast path accepts what the engine refuses."""
 
 from __future__ import annotations

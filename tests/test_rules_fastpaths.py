@@ -7,8 +7,7 @@
   :func:`analytics.evaluator.poker_value_of_mask`, which must give
   :func:`analytics.evaluator.poker_rank`'s value for every hand size.
 
-The whole-replay reference is tests/test_rules_golden.py; the lean replays of 7 & 8
-and Big Two are checked against their full engines in tests/test_rules_lean.py.
+The whole-replay reference is tests/test_rules_golden.py.
 """
 
 from __future__ import annotations

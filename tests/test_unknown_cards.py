@@ -3,7 +3,7 @@
 Issue #26: a Rummoli lay of ``??`` crashed the full engine (a shift by -1).  Here every
 card of every action of the first hand of each sample file is replaced by ``??`` in turn,
 and the hand goes through the reference (reader and engine) and the ingest's own path
-(the fast reader, the lean replays and kernels, the 7 & 8 block): the engine raises
+(the fast reader, the 7 & 8 block): the engine raises
 RuleError or replays, and the ingest path rejects or loads the same hand, with no
 internal error and no fast path failing.
 """
