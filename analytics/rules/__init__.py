@@ -42,5 +42,17 @@ _LOADED: dict[Game, Callable[[HandHistory], Outcome]] = {}
 def replay_fields(hand: HandHistory, fields: ActionFields) -> Outcome:
     """:func:`replay` of a hand read without its actions (``hand.actions`` is empty), whose
     actions are ``fields`` (:func:`parsers.reader.hand_and_fields`, the ingest worker's
-    form): the hand with its actions made (:func:`parsers.model.with_actions`)."""
+    form): an engine that reads the columns itself (Big Two's lean replay) gets them, the
+    others the hand with its actions made (:func:`parsers.model.with_actions`)."""
+    if hand.game is not None and not hand.errors:
+        engine = _LOADED_FIELDS.get(hand.game)
+        if engine is None:
+            module = import_module(_ENGINES[hand.game])
+            engine = _LOADED_FIELDS[hand.game] = getattr(module, "replay_fields", None) or (
+                lambda hand, fields: module.replay(with_actions(hand, fields)))
+        return engine(hand, fields)
     return replay(with_actions(hand, fields))
+
+
+_LOADED_FIELDS: dict[Game, Callable[[HandHistory, ActionFields], Outcome]] = {}
+"""Each engine's ``replay_fields`` (or ``replay`` of the hand with its actions), once found."""
