@@ -200,8 +200,8 @@ class HandHistory:
 class ActionFields:
     """A hand's actions as columns, one tuple per field of :class:`Action` (``lines`` may be a
     range): the ingest worker's form of the actions, which the reader's fast path makes
-    without an :class:`Action` per action line, and which the hand's identity and its
-    ``actions`` rows read.  :meth:`actions` gives the Actions themselves.
+    without an :class:`Action` per action line, and which Big Two's lean replay, the hand's
+    identity and its ``actions`` rows read.  :meth:`actions` gives the Actions themselves.
 
     ``texts`` (not compared, and not taken by the constructor, so :func:`dataclasses.replace`
     of a column leaves it None) is the reader fast path's text of every value, in the
