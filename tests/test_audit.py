@@ -7,10 +7,14 @@ a hand at ten times the stakes: their results are worked out in the file's comme
 asserted literally below), three Rummoli games of two rounds and a finale each (carry-over,
 the finale clearing the board; antes 1 and 2) and six Big Two games, two under each scoring
 rule (``cards``, ``cards_with_twos``, ``rank``), both written by the simulator and checked
-by the rules engine.  A real DuckDB is built from them by the ingest; the pages' logic
-(analytics/dashboard/logic.py, charts.py, replayer.py) and the report run over it; the
-expectations come from :func:`parsers.read_hands` and the rules engine's outcome of each
-hand in plain Python, never from the warehouse's SQL.
+by the rules engine; one Big Two game under each scoring knob and one Rummoli game of four
+rounds written by hand (a stop, pay-card pots won and carried over, a split poker pot with
+its odd chip, a side pot, a short ante, chips paid for cards left and the finale clearing
+the board), their results worked out in the files' comments and asserted literally.  A real
+DuckDB is built from them by the ingest; the pages' logic (analytics/dashboard/logic.py,
+charts.py, replayer.py) and the report run over it; the expectations come from
+:func:`parsers.read_hands` and the rules engine's outcome of each hand in plain Python, or
+are the hand-worked numbers, never from the warehouse's SQL.
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, cast
 
 import duckdb
 import pandas as pd
@@ -37,7 +41,8 @@ from parsers.knobs import Game
 from parsers.model import RUMMOLI_POTS, HandHistory, Verb
 
 AUDIT = Path(__file__).resolve().parent / "data" / "audit"
-FILES = ("seveneight.phhs", "rummoli.phhs", "bigtwo.phhs", "bigtwo-by-hand.phhs")
+FILES = ("seveneight.phhs", "rummoli.phhs", "bigtwo.phhs", "bigtwo-by-hand.phhs",
+         "rummoli-by-hand.phhs")
 EVERYONE = HandFilter()
 
 
@@ -266,6 +271,225 @@ def test_big_two_by_hand_under_each_scoring(con: duckdb.DuckDBPyConnection) -> N
         assert by_name[name] == row, name
 
 
+# rummoli-by-hand.phhs: one game of four rounds, every pot worked out by hand in its comments.
+RUMMOLI_GAME: Final = "audit-rummoli-by-hand"
+RUMMOLI_ONLY: Final = HandFilter(session=RUMMOLI_GAME)
+RUMMOLI_AWARDS: Final = {  # round: (pot, player, chips) as the file's comments work them out
+    1: {("poker", "Ana", 3), ("789", "Cal", 3), ("TS", "Ben", 3), ("rummoli", "Ana", 3),
+        ("payments", "Ben", -7), ("payments", "Cal", -5), ("payments", "Ana", 12)},
+    2: {("poker", "Ben", 4), ("poker", "Cal", 3), ("789", "Ben", 3), ("AS", "Ben", 6),
+        ("KH", "Ben", 6), ("rummoli", "Ben", 3), ("payments", "Ana", -13),
+        ("payments", "Cal", -13), ("payments", "Ben", 26)},
+    3: {("poker", "Cal", 3), ("poker_side1", "Ana", 8), ("JD", "Ana", 9), ("AKD", "Ana", 8),
+        ("rummoli", "Ana", 2), ("payments", "Ben", -13), ("payments", "Cal", -3),
+        ("payments", "Ana", 16)},
+    4: {("finale", "Ben", 30)},
+}
+RUMMOLI_NETS: Final = {1: {"Ana": 9, "Ben": -13, "Cal": -11},
+                       2: {"Ana": -22, "Ben": 37, "Cal": -21},
+                       3: {"Ana": 30, "Ben": -26, "Cal": -3},
+                       4: {"Ana": -5, "Ben": 25}}
+# The board: chips before each round, the antes each pot took (Cal short in round 3: only
+# poker, TS and JD got his chip), who won it and what was left.
+RUMMOLI_BEFORE: Final = {1: (0, 0, 0, 0, 0, 0, 0, 0, 0), 2: (0, 0, 3, 3, 3, 3, 3, 0, 0),
+                         3: (0, 3, 6, 6, 0, 0, 6, 0, 0), 4: (0, 6, 0, 8, 2, 2, 0, 2, 0)}
+RUMMOLI_ANTES: Final = {1: (3,) * 9, 2: (3,) * 9, 3: (3, 3, 3, 2, 2, 2, 2, 2, 2), 4: (0,) * 9}
+RUMMOLI_WON: Final = {1: {"poker": "Ana", "TS": "Ben", "789": "Cal", "rummoli": "Ana"},
+                      2: {"poker": "Ben", "KH": "Ben", "AS": "Ben", "789": "Ben",
+                          "rummoli": "Ben"},  # the split poker pot: Ben's 4 of the 7
+                      3: {"poker": "Cal", "JD": "Ana", "AKD": "Ana", "rummoli": "Ana"},
+                      4: {}}
+RUMMOLI_AFTER: Final = {1: (0, 0, 3, 3, 3, 3, 3, 0, 0), 2: (0, 3, 6, 6, 0, 0, 6, 0, 0),
+                        3: (0, 6, 0, 8, 2, 2, 0, 2, 0), 4: (0,) * 9}
+# Per player over the game: rounds, rounds won (emptied his hand; the finale's poker winner)
+# and chips per part (views.SPLIT_PARTS): poker pot (side pots too), pay-card pots, Rummoli
+# pot, auction, payments, finale, and what he paid in (antes and bets).
+RUMMOLI_PLAYERS: Final = {
+    "Ana": (4, 2, {"poker pot": 3 + 8, "pay-card pots": 9 + 8, "Rummoli pot": 3 + 2,
+                   "auction": 0, "end-of-round payments": 12 - 13 + 16, "finale": 0,
+                   "antes and bets": -(9 + 9 + 9 + 4 + 5)}),
+    "Ben": (4, 2, {"poker pot": 4, "pay-card pots": 3 + 3 + 6 + 6, "Rummoli pot": 3,
+                   "auction": 0, "end-of-round payments": -7 + 26 - 13, "finale": 30,
+                   "antes and bets": -(9 + 9 + 2 + 9 + 4 + 5)}),
+    "Cal": (3, 0, {"poker pot": 3 + 3, "pay-card pots": 3, "Rummoli pot": 0, "auction": 0,
+                   "end-of-round payments": -5 - 13 - 3, "finale": 0,
+                   "antes and bets": -(9 + 9 + 2 + 3)}),
+}
+
+
+def test_rummoli_by_hand_rounds_as_worked_out(
+        hands: list[tuple[HandHistory, Outcome]]) -> None:
+    """The rules engine gives every award and net the file's comments work out."""
+    rounds = {int(hand.round or 0): (hand, outcome) for hand, outcome in hands
+              if hand.game_id == RUMMOLI_GAME}
+    assert sorted(rounds) == [1, 2, 3, 4]
+    for number, (hand, outcome) in rounds.items():
+        names = hand.players or ()
+        assert {(a.pot, names[a.player - 1], a.amount) for a in outcome.awards} == \
+            RUMMOLI_AWARDS[number], number
+        assert dict(zip(names, outcome.nets, strict=True)) == RUMMOLI_NETS[number]
+        assert tuple(outcome.board_after or ()) == RUMMOLI_AFTER[number]
+    for name, (_, _, parts) in RUMMOLI_PLAYERS.items():  # the parts add up to the net
+        assert sum(parts.values()) == sum(n.get(name, 0) for n in RUMMOLI_NETS.values())
+
+
+def test_rummoli_by_hand_win_rates(con: duckdb.DuckDBPyConnection) -> None:
+    """Win rates' Rummoli tab over the hand-worked game: the table and bar chart (chips per
+    round, its interval), the running totals, by position, by part (table and chart)."""
+    results = views.results_by_level(con, RUMMOLI_ONLY)
+    table = logic.level_results(results, "rummoli").set_index("player")
+    for name, (rounds, wins, parts) in RUMMOLI_PLAYERS.items():
+        nets = [n[name] for n in RUMMOLI_NETS.values() if name in n]
+        mean = sum(nets) / rounds
+        sd = math.sqrt(sum((x - mean) ** 2 for x in nets) / (rounds - 1))
+        assert _at(table, name, "level") == "ante 1"
+        assert (_at(table, name, "hands"), _at(table, name, "wins")) == (rounds, wins)
+        assert _at(table, name, "net") == sum(parts.values())
+        assert _close(_at(table, name, "mean"), mean) and _close(_at(table, name, "sd"), sd)
+        assert _close(_at(table, name, "ci_low"), mean - 1.959963984540054 * sd / rounds ** .5)
+    assert {name: (int(net), round(float(mean), 2)) for name, net, mean in logic.level_table(
+        results, "rummoli")[["player", "net (chips)", "chips per round"]].itertuples(
+            index=False)} == {"Ana": (12, 3.0), "Ben": (23, 5.75), "Cal": (-35, -11.67)}
+    figure = charts.bar_with_ci(table.reset_index(), x="player", title="t")
+    assert dict(zip(figure.data[0].x, figure.data[0].y, strict=True)) == {
+        "Ana": 3.0, "Ben": 23 / 4, "Cal": -35 / 3}
+    # Running totals: round by round, ending at the net.
+    curves = views.cumulative_net(con, RUMMOLI_ONLY, game="rummoli", top=3)
+    lines = {str(p): [int(v) for v in rows.sort_values("hand_no")["cumulative"]]
+             for p, rows in curves.groupby("player")}
+    assert lines == {"Ana": [9, -13, 17, 12], "Ben": [-13, 24, -2, 23], "Cal": [-11, -32, -35]}
+    drawn = charts.cumulative(curves, unit="chips", of=3, per="round")
+    assert {t.name: list(t.y) for t in drawn.data} == lines
+    # By position (1 = left of the dealer): three-handed rounds 1-3, the finale two-handed.
+    seats = logic.with_confidence(views.by_position(con, RUMMOLI_ONLY))
+    got = {(int(r["players"]), int(r["position"])): (int(r["hands"]),
+                                                     round(float(r["mean"]) * r["hands"]))
+           for r in seats.to_dict("records")}
+    assert got == {(3, 1): (3, 9 + 37 - 3), (3, 2): (3, -13 - 21 + 30),
+                   (3, 3): (3, -11 - 22 - 26), (2, 1): (1, 25), (2, 2): (1, -5)}
+    # By part: chips per round, as the table and the stacked bars show them.
+    split = logic.split_table(views.rummoli_split(con, RUMMOLI_ONLY),
+                              list(views.SPLIT_PARTS)).set_index("player")
+    bars = charts.split_bars(split.reset_index(), list(views.SPLIT_PARTS))
+    drawn_parts = {(str(p), t.name): v for t in bars.data
+                   for p, v in zip(t.x, t.y, strict=True)}
+    for name, (rounds, _, parts) in RUMMOLI_PLAYERS.items():
+        assert _at(split, name, "rounds") == rounds
+        for part, chips in parts.items():
+            assert _close(_at(split, name, part), chips / rounds), (name, part)
+            assert _close(drawn_parts[(name, part)], chips / rounds), (name, part)
+        assert _close(_at(split, name, "net per round"), sum(parts.values()) / rounds)
+
+
+def test_rummoli_by_hand_pots_page(con: duckdb.DuckDBPyConnection) -> None:
+    """Pot accumulation over the hand-worked game: the board round by round (table and
+    areas), the nine pots' summary, the carry-over streaks and the growth table."""
+    board = logic.board_table(views.rummoli_board(con, RUMMOLI_ONLY, game_id=RUMMOLI_GAME))
+    for number in RUMMOLI_BEFORE:
+        mine = board[board["round"] == number].set_index("pot")
+        assert tuple(mine.loc[list(RUMMOLI_POTS), "chips before"]) == RUMMOLI_BEFORE[number]
+        assert tuple(mine.loc[list(RUMMOLI_POTS), "chips after"]) == RUMMOLI_AFTER[number]
+        if number < 4:
+            assert tuple(mine.loc[list(RUMMOLI_POTS), "antes paid in (chips)"]) == \
+                RUMMOLI_ANTES[number], number
+        else:  # the finale clears what is left; nothing is paid in
+            assert tuple(mine.loc[list(RUMMOLI_POTS), "antes paid in (chips)"]) == (0,) * 9
+            assert tuple(mine.loc[list(RUMMOLI_POTS),
+                                  "chips cleared at the end of the game"]) == \
+                RUMMOLI_BEFORE[4]
+        winners = {str(p): str(w) for p, w in mine["won by"].dropna().items()}
+        assert winners == RUMMOLI_WON[number], number
+    areas = logic.board_areas(views.rummoli_board(con, RUMMOLI_ONLY, game_id=RUMMOLI_GAME))
+    peaks = {(int(r), str(p)): int(c) for r, p, c in areas.itertuples(index=False)}
+    for number in RUMMOLI_BEFORE:  # each pot at its fullest: before plus the antes; the
+        # finale's board is cleared (its chips are the finale's poker pot)
+        assert tuple(peaks[(number, pot)] for pot in RUMMOLI_POTS) == tuple(
+            b + a if number < 4 else 0 for b, a in zip(
+                RUMMOLI_BEFORE[number], RUMMOLI_ANTES[number], strict=True)), number
+    summary = logic.pot_summary(views.pot_winners(con, RUMMOLI_ONLY)).set_index("pot")
+    won = {pot: sum(pot in w for w in RUMMOLI_WON.values()) for pot in RUMMOLI_POTS}
+    paid_out = {pot: sum(b + a - after for b, a, after, w in (
+        (RUMMOLI_BEFORE[n][i], RUMMOLI_ANTES[n][i], RUMMOLI_AFTER[n][i], RUMMOLI_WON[n])
+        for n in RUMMOLI_BEFORE) if pot in w) for i, pot in enumerate(RUMMOLI_POTS)}
+    assert won == {"poker": 3, "TS": 1, "JD": 1, "QC": 0, "KH": 1, "AS": 1, "AKD": 1,
+                   "789": 2, "rummoli": 3}
+    assert paid_out == {"poker": 9, "TS": 3, "JD": 9, "QC": 0, "KH": 6, "AS": 6, "AKD": 8,
+                        "789": 6, "rummoli": 8}
+    for pot in RUMMOLI_POTS:
+        assert (_at(summary, pot, "rounds"), _at(summary, pot, "won")) == (4, won[pot]), pot
+        assert _at(summary, pot, "chips_paid") == paid_out[pot], pot
+    # Growth: the rounds that paid antes in, by rounds since the pot was last won (since,
+    # chips before, antes paid in), worked out from the board above.
+    paying = {"poker": [(0, 0, 3)] * 3, "TS": [(0, 0, 3), (0, 0, 3), (1, 3, 3)],
+              "JD": [(0, 0, 3), (1, 3, 3), (2, 6, 3)], "QC": [(0, 0, 3), (1, 3, 3), (2, 6, 2)],
+              "KH": [(0, 0, 3), (1, 3, 3), (0, 0, 2)], "AS": [(0, 0, 3), (1, 3, 3), (0, 0, 2)],
+              "AKD": [(0, 0, 3), (1, 3, 3), (2, 6, 2)], "789": [(0, 0, 3), (0, 0, 3), (0, 0, 2)],
+              "rummoli": [(0, 0, 3), (0, 0, 3), (0, 0, 2)]}
+    growth = logic.pot_growth(views.pot_streaks(con, RUMMOLI_ONLY))
+    got_growth = {(str(r["pot"]), int(r["since"])): (
+        int(r["paid_rounds"]), float(r["mean_before_paid"]), float(r["expected"]))
+        for r in growth.to_dict("records")}
+    want: dict[tuple[str, int], tuple[int, float, float]] = {}
+    for pot, rows in paying.items():
+        rate = sum(p for _, _, p in rows) / len(rows)
+        for since in sorted({s for s, _, _ in rows}):
+            at = [b for s, b, _ in rows if s == since]
+            want[(pot, since)] = (len(at), sum(at) / len(at), since * rate)
+    assert got_growth.keys() == want.keys()
+    for key, (count, before, expected) in want.items():
+        assert got_growth[key][0] == count and _close(got_growth[key][1], before), key
+        assert _close(got_growth[key][2], expected), key
+    streaks = charts.streak_lengths(views.pot_streaks(con, RUMMOLI_ONLY))
+    assert {t.name: sum(t.y) for t in streaks.data} == dict.fromkeys(RUMMOLI_POTS, 4)
+
+
+def test_rummoli_by_hand_strength_hand_types_and_report(
+        con: duckdb.DuckDBPyConnection) -> None:
+    """The poker-pot share (realised: who held the best poker hand at the table, ties
+    shared), the calibration's totals, the dealt categories and the report's Rummoli tables
+    over the hand-worked game."""
+    # Best hands held: round 1 Ben's queen-high straight flush (Ana won by betting), round 2
+    # Ben's and Cal's ace-high straights (a tie), round 3 Cal's four queens, the finale Ben's
+    # royal flush. Poker pots won (the main pot, a share counts): Ana 1, Ben 2, Cal 2.
+    shares = logic.share_vs_expected(
+        equity_views.rummoli_share_by_player(con, RUMMOLI_ONLY)).set_index("player")
+    for name, rounds, realised, won in (("Ana", 4, 0.0, 1), ("Ben", 4, 2.5 / 4, 2),
+                                        ("Cal", 3, 1.5 / 3, 2)):
+        assert _at(shares, name, "rounds") == rounds
+        assert _close(_at(shares, name, "realised"), realised), name
+        assert _at(shares, name, "poker_pots_won") == won
+    calibration = logic.calibration_table(equity_views.rummoli_calibration(con, RUMMOLI_ONLY))
+    assert int(calibration["rounds"].sum()) == 11
+    assert _close((calibration["mean"] * calibration["rounds"]).sum(), 0 + 2.5 + 1.5)
+    assert int(calibration["poker_pots_won"].sum()) == 5
+    # Dealt categories, best five of every card held (13 cards; the finale 17 and 18).
+    dealt = views.dealt_types(con, RUMMOLI_ONLY, game="rummoli")
+    assert {(str(r["player"]), int(r["size"]), str(r["category"])): int(r["hands"])
+            for r in dealt.to_dict("records")} == {
+        ("Ana", 13, "straight_flush"): 1, ("Ana", 13, "two_pair"): 1, ("Ana", 13, "flush"): 1,
+        ("Ana", 17, "straight_flush"): 1, ("Ben", 13, "straight_flush"): 1,
+        ("Ben", 13, "straight"): 2, ("Ben", 18, "straight_flush"): 1,
+        ("Cal", 13, "straight_flush"): 1, ("Cal", 13, "straight"): 1,
+        ("Cal", 13, "four_of_a_kind"): 1}
+    tables = reports.build_report(con, RUMMOLI_ONLY).tables()
+    rates = tables["Win rates (ante 1)"].set_index("player")
+    assert {p: (int(_at(rates, p, "rounds")), int(_at(rates, p, "net (chips)")))
+            for p in RUMMOLI_PLAYERS} == {"Ana": (4, 12), "Ben": (4, 23), "Cal": (3, -35)}
+    parts = tables["Result by part (ante 1)"].set_index("player")
+    for name, (rounds, _, chips) in RUMMOLI_PLAYERS.items():
+        for part, value in chips.items():
+            assert _close(_at(parts, name, f"{part} (chips per round)"),
+                          round(value / rounds, 2)), (name, part)
+    pots = tables["The nine pots: how often won, and by whom"].set_index("pot")
+    assert [int(_at(pots, pot, "rounds won")) for pot in RUMMOLI_POTS] == \
+        [3, 1, 1, 0, 1, 1, 1, 2, 3]
+    shown = tables["Hands shown down (Rummoli)"].set_index("category")
+    # Round 2: two straights; round 3: four queens, a flush, a straight; the finale: two
+    # straight flushes.
+    assert {str(k): int(v) for k, v in shown["hands shown"].items()} == {
+        "straight": 3, "four of a kind": 1, "flush": 1, "straight flush": 2}
+
+
 def test_cumulative_lines_end_at_each_players_total(con: duckdb.DuckDBPyConnection,
                                                     seats: pd.DataFrame) -> None:
     for game in ("seveneight", "bigtwo", "rummoli"):
@@ -389,6 +613,12 @@ def _board_rows(hands: list[tuple[HandHistory, Outcome]]) -> pd.DataFrame:
         for award in outcome.awards:
             if award.pot in RUMMOLI_POTS:
                 won[award.pot] += award.amount
+        # The poker pot on the board is its antes: each player's ante, or all he paid when
+        # short (poker is the first pot in board order); the bets are the poker phase's.
+        ante = int(getattr(hand.rules, "ante", 0))
+        paid = cast(tuple[int, ...], outcome.extra.get("antes", ()))
+        if "poker" in won:
+            won["poker"] = before[0] + sum(min(ante, chips) for chips in paid) - after[0]
         for number, pot in enumerate(RUMMOLI_POTS):
             put = after[number] + won.get(pot, 0) - before[number]
             key = (hand.game_id or "", pot)

@@ -10,6 +10,7 @@ import duckdb
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from analytics.dashboard.logic import SEVENEIGHT_VIEWS
 from analytics.warehouse import ENV_VAR
 from analytics.warehouse.connection import current_version
 from analytics.warehouse.schema import LATEST_VERSION, TABLES, migrate
@@ -212,12 +213,22 @@ def _tab(at: AppTest, label: str) -> AppTest:
     return at
 
 
+def show_view(at: AppTest, label: str) -> AppTest:
+    """Show another part of the Win rates page's 7 & 8 tab, as a click on its picker (or a
+    link with ``?view=``) does."""
+    at.segmented_control(key="view").set_value(label).run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
 def test_win_rates_has_a_tab_per_game_and_follows_filters(db: Path) -> None:
     at = open_app("win_rates")
     assert at.title[0].value == "Win rates"
     assert [t.label for t in at.tabs] == ["7 & 8", "Big Two", "Rummoli"]
-    # Only the shown tab runs: 7 & 8's per player, running, by position, by up card.
-    assert len(at.get("plotly_chart")) == 4
+    # Only the shown tab runs, and of 7 & 8 only the shown part: per player at first.
+    assert at.segmented_control(key="view").options == list(SEVENEIGHT_VIEWS)
+    assert at.segmented_control(key="view").value == "Per player"
+    assert len(at.get("plotly_chart")) == 1
     everyone = at.dataframe[0].value  # the first tab's table: 7 & 8 in big blinds
     assert {"95 % CI low (bb/100)", "95 % CI high (bb/100)"} <= set(everyone.columns)
     assert (everyone["95 % CI low (bb/100)"] <= everyone["big blinds per 100 hands"]).all()
@@ -239,12 +250,18 @@ def test_win_rates_has_a_tab_per_game_and_follows_filters(db: Path) -> None:
 
 
 def test_win_rates_tabs_show_what_one_page_of_tabs_showed(db: Path) -> None:
-    """Each tab draws the charts and tables that game's part of the page always had."""
+    """Each tab (the 7 & 8 tab's parts together) draws the charts and tables that game's
+    part of the page always had, each part one chart."""
     at = open_app("win_rates")
-    allin = next(f.value for f in at.dataframe if "luck (big blinds)" in f.value.columns)
+    charts = {chart.proto.id for chart in at.get("plotly_chart")}
+    for label in SEVENEIGHT_VIEWS[1:]:
+        shown = show_view(at, label).get("plotly_chart")
+        assert len(shown) == 1
+        charts |= {chart.proto.id for chart in shown}
+    allin = next(f.value for f in show_view(at, "Running totals").dataframe
+                 if "luck (big blinds)" in f.value.columns)
     assert allin["hands"].sum() == count_rows(db, "SELECT count(*) FROM seats "
                                               "WHERE game = 'seveneight'")
-    charts = {chart.proto.id for chart in at.get("plotly_chart")}
     for label in ("Big Two", "Rummoli"):
         charts |= {chart.proto.id for chart in _tab(at, label).get("plotly_chart")}
     assert len(charts) == 19

@@ -18,9 +18,10 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from analytics.dashboard import charts, logic
+from analytics.dashboard.logic import SEVENEIGHT_VIEWS
 from analytics.warehouse import ENV_VAR
 from analytics.warehouse.identity import hand_id_hex
-from tests.test_dashboard_app import open_app
+from tests.test_dashboard_app import open_app, show_view
 from tests.test_dashboard_data import dashboard_db
 
 __all__ = ["dashboard_db"]  # the fixture, re-exported for pytest
@@ -90,7 +91,7 @@ def test_1_pot_growth_expected_never_below_zero(db: Path) -> None:
 
 
 def test_2_every_rank_turned_up_is_on_the_axis(db: Path) -> None:
-    at = open_app("win_rates")
+    at = show_view(open_app("win_rates"), "By the card turned up")
     figure = _figure(at, "By the card turned up")
     axis = figure["layout"]["xaxis"]
     assert axis["type"] == "category"
@@ -208,7 +209,7 @@ def test_8_player_colours_are_distinct_and_stable() -> None:
 
 
 def test_8_cumulative_chart_says_how_many_and_lets_the_user_choose(db: Path) -> None:
-    at = open_app("win_rates")
+    at = show_view(open_app("win_rates"), "Running totals")
     figure = _figure(at, "Cumulative big blinds")
     players = _one(db, "SELECT count(DISTINCT player) FROM seats WHERE game = 'seveneight'")
     match = re.search(r"showing (\d+) of (\d+) players", figure["layout"]["title"]["text"])
@@ -227,16 +228,21 @@ def test_9_tables_show_no_internals(db: Path) -> None:
     for page, tabs in (("overview", ()), ("win_rates", ("7 & 8", "Big Two", "Rummoli")),
                        ("pots", ()), ("hand_types", ("7 & 8", "Rummoli", "Big Two"))):
         at = open_app(None if page == "overview" else page)
-        runs = [at] if not tabs else [_tab(at, label) for label in tabs]
-        for run in runs:
-            for frame in (f.value for f in run.dataframe):
-                for column in frame.columns:
-                    assert not re.search(r"ci_low|ci_high|luck_std_error|sha256|_share\b|"
-                                         r"^mean$|^sd$", str(column)), (page, column)
-                    values = frame[column]
-                    if pd.api.types.is_float_dtype(values.dtype):
-                        assert (values.dropna().round(4) == values.dropna()).all(), column
-                assert "00:00:00" not in frame.to_string(), page
+        # The first tab (7 & 8) as opened, each part of it on Win rates, then each other tab.
+        frames = [f.value for f in at.dataframe]
+        if page == "win_rates":
+            frames += [f.value for label in SEVENEIGHT_VIEWS[1:]
+                       for f in show_view(at, label).dataframe]
+        for label in tabs[1:]:
+            frames += [f.value for f in _tab(at, label).dataframe]
+        for frame in frames:
+            for column in frame.columns:
+                assert not re.search(r"ci_low|ci_high|luck_std_error|sha256|_share\b|"
+                                     r"^mean$|^sd$", str(column)), (page, column)
+                values = frame[column]
+                if pd.api.types.is_float_dtype(values.dtype):
+                    assert (values.dropna().round(4) == values.dropna()).all(), column
+            assert "00:00:00" not in frame.to_string(), page
     at = open_app()
     files = str(at.get("html")[0].proto.body)
     path = _one(db, "SELECT min(path) FROM files")

@@ -41,6 +41,7 @@ from parsers.model import RUMMOLI_POTS
 __all__ = [
     "EXACT_POKER_MAX",
     "SCORE_KEEPER_HEADERS",
+    "SEVENEIGHT_VIEWS",
     "TABLE_ROW",
     "Fit",
     "UploadVerdict",
@@ -488,6 +489,12 @@ def bigtwo_partition_counts(dealt: pd.DataFrame, size: int, what: str
 PER: Final = {"seveneight": "hand", "bigtwo": "game", "rummoli": "round"}
 """What one row of ``seat_facts`` is, per game: a 7 & 8 hand, a Big Two game, a Rummoli
 round."""
+
+SEVENEIGHT_VIEWS: Final = ("Per player", "Running totals", "By position",
+                           "By the card turned up")
+"""The parts of the Win rates page's 7 & 8 tab, one drawn at a time (the shown one in the
+URL as ``view``): all four charts and their tables on every visit kept the page over its
+1 s target (docs/performance.md, docs/dashboard.md)."""
 
 NET_UNITS: Final = {"seveneight": "chips", "bigtwo": "points", "rummoli": "chips"}
 """What a result is counted in, per game (7 & 8 also in big blinds: :func:`big_blind`)."""

@@ -26,7 +26,7 @@ from analytics.rules.base import Outcome
 from analytics.warehouse.equities import PendingRows, add_equity_rows, add_pending_rows
 from analytics.warehouse.identity import ActionColumns, action_columns, field_columns, hand_id
 from analytics.warehouse.scores import SCORES_SCHEMA, add_score_rows
-from parsers.knobs import Game
+from parsers.knobs import Game, RummoliRules
 from parsers.model import RUMMOLI_POTS, ActionFields, HandHistory, Verb, with_actions
 
 __all__ = ["ARROW_SCHEMAS", "RAW_KEPT_BYTES", "Batch", "FileContext", "RejectRow", "kept_raw",
@@ -286,6 +286,16 @@ _POT_ORDERS: Final = range(len(RUMMOLI_POTS))
 _EMPTY_BOARD: Final = (0,) * len(RUMMOLI_POTS)
 
 
+def _poker_antes(hand: HandHistory, outcome: Outcome) -> int:
+    """The antes a Rummoli round put into its poker pot: the first pot in board order, so
+    each player's full ante, or all he paid when he was short of it (RULES.md 1)."""
+    if not isinstance(hand.rules, RummoliRules):
+        return 0
+    paid = outcome.extra.get("antes", ())
+    assert isinstance(paid, tuple)
+    return sum(min(hand.rules.ante, int(chips)) for chips in paid)
+
+
 def _player_names(hand: HandHistory, count: int) -> list[str]:
     """``hand.player_name(seat)`` for seats 1..count, looked up once per distinct names."""
     players = hand.players
@@ -500,8 +510,13 @@ class Batch:
         row["before"].extend(before)
         if after:
             # Chips put in during the round (the antes, and any payment the rules send there).
-            row["antes"].extend([a + m - b for a, m, b in zip(after, amounts, before,
-                                                               strict=True)])
+            antes = [a + m - b for a, m, b in zip(after, amounts, before, strict=True)]
+            # The board's poker pot is its antes: the bets the poker phase adds to it are
+            # not board chips (they are in the awards, and a side pot's never reached this
+            # row), so the pot takes what it held plus the antes and no more.
+            antes[0] = _poker_antes(hand, outcome)
+            amounts[0] = before[0] + antes[0] - after[0]
+            row["antes"].extend(antes)
             row["after"].extend(after)
         else:
             row["antes"].extend([0] * count)

@@ -2,6 +2,10 @@
 and visible card (7 & 8), by place, cards left and deal strength (Big Two), by part and
 poker-pot share against strength (Rummoli).
 
+One tab per game, only the shown one drawn (``tab`` in the URL); the 7 & 8 tab draws one of
+its parts at a time (``view``: per player, running totals, by position, by the card turned
+up), so a visit draws one chart, not four.
+
 Units never mix (docs/dashboard.md): 7 & 8 in big blinds per 100 hands (each stake's chips
 divided by its own big blind) with a table of chips per hand per stake level; Big Two in
 points per game under one scoring rule at a time, Rummoli in chips per round under one ante
@@ -71,9 +75,25 @@ def _cumulative(game: str, only: HandFilter, totals: pd.DataFrame, unit: str,
 
 
 def _seveneight(results: pd.DataFrame, only: HandFilter) -> None:
-    """7 & 8: big blinds per 100 hands per player, chips per stake level, running totals in
-    big blinds, the all-in table, by position and by the card turned up."""
+    """7 & 8, the part chosen in the tab's picker: big blinds per 100 hands per player with
+    chips per stake level, running totals in big blinds with the all-in table, by position,
+    or by the card turned up."""
+    players, running, position, _ = logic.SEVENEIGHT_VIEWS
+    view = st.segmented_control("Show", logic.SEVENEIGHT_VIEWS, default=players, required=True,
+                                key="view", bind="query-params") or players
     rates = logic.seveneight_big_blinds(results)
+    if view == players:
+        _seveneight_players(results, rates)
+    elif view == running:
+        _seveneight_running(rates, only)
+    elif view == position:
+        _seveneight_position(only)
+    else:
+        _seveneight_up_card()
+
+
+def _seveneight_players(results: pd.DataFrame, rates: pd.DataFrame) -> None:
+    """Big blinds per 100 hands per player (chart and table) and chips per stake level."""
     st.plotly_chart(charts.bar_with_ci(rates, x="player", mean="bb_per_100",
                                        title="Win rate per player (big blinds per 100 hands)",
                                        y_title="big blinds per 100 hands"),
@@ -88,6 +108,11 @@ def _seveneight(results: pd.DataFrame, only: HandFilter) -> None:
     with st.expander("Chips per hand at each stake level"):
         st.dataframe(levels, hide_index=True)
         ui.download_buttons(levels, "seveneight-by-stakes", key="levels_seveneight")
+
+
+def _seveneight_running(rates: pd.DataFrame, only: HandFilter) -> None:
+    """The running totals in big blinds (all-in adjusted lines dashed) and the all-in
+    table."""
     _cumulative("seveneight", only, rates[["player", "hands", "net_bb"]].rename(
         columns={"net_bb": "net"}), "big blinds", big_blinds=True)
     st.caption("Dashed: the all-in adjusted line. In a hand all in with cards to come it "
@@ -97,6 +122,10 @@ def _seveneight(results: pd.DataFrame, only: HandFilter) -> None:
                               logic.ALLIN_HEADERS)
     st.dataframe(allin, hide_index=True)
     ui.download_buttons(allin, "seveneight-allin", key="allin")
+
+
+def _seveneight_position(only: HandFilter) -> None:
+    """Big blinds per 100 hands by position, per table size."""
     by_seat = logic.in_big_blinds(ui.ask("by_position", only, by_level=True),
                                   ["players", "position"])
     st.plotly_chart(charts.bar_with_ci(by_seat.assign(players=by_seat["players"].astype(str)),
@@ -106,6 +135,10 @@ def _seveneight(results: pd.DataFrame, only: HandFilter) -> None:
                     key="pos_seveneight")
     ui.download_buttons(logic.human_table(by_seat, logic.POSITION_BB_HEADERS),
                         "seveneight-positions", key="pos_seveneight")
+
+
+def _seveneight_up_card() -> None:
+    """Big blinds per 100 hands by the rank of the card a player turned up, 2 to A."""
     cards = logic.up_card_table(ui.ask("by_up_card", by_level=True))
     st.plotly_chart(charts.bar_with_ci(cards, x="up_rank", mean="bb_per_100",
                                        title="By the card turned up",
