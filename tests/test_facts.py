@@ -900,8 +900,9 @@ def test_migration_7_adds_the_players_of_a_version_6_database(tmp_path: Path) ->
             "SELECT column_name FROM information_schema.columns "
             "WHERE table_name = 'hand_facts'").fetchall()}
         con.execute("ATTACH $path AS source (READ_ONLY)", {"path": str(fresh)})
-        # seat_facts as version 6 filled them: without the play kinds (migration 8's).
-        kinds = ", ".join(v.PLAY_KIND_COLUMNS.values())
+        # seat_facts as version 6 filled them: without the play kinds (migration 8's) and
+        # the passes (12's).
+        kinds = ", ".join((*v.PLAY_KIND_COLUMNS.values(), *facts.PASS_COLUMNS))
         con.execute(f"INSERT INTO seat_facts SELECT * EXCLUDE ({kinds}) FROM source.seat_facts")
         con.execute("INSERT INTO pot_facts SELECT * FROM source.pot_facts")
         con.execute("INSERT INTO hand_facts SELECT * EXCLUDE (players) FROM source.hand_facts")
@@ -1032,7 +1033,7 @@ def test_migration_8_counts_the_plays_of_a_version_7_database(tmp_path: Path) ->
     NULL for the other games'."""
     fresh = build_dashboard_db(tmp_path / "fresh")
     old = tmp_path / "v7.duckdb"
-    columns = ", ".join(v.PLAY_KIND_COLUMNS.values())
+    columns = ", ".join((*v.PLAY_KIND_COLUMNS.values(), *facts.PASS_COLUMNS))
     with duckdb.connect(str(old)) as con:
         assert migrate(con, target=7) == [1, 2, 3, 4, 5, 6, 7]
         _copy_rows(con, fresh)

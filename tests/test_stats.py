@@ -343,6 +343,8 @@ def test_migration_10_backfills_a_database_held_before(stats_db: Path, tmp_path:
         con.execute("DROP TABLE stat_facts")
         for table in ("hand_notes", "player_notes"):  # migration 11's, after it
             con.execute(f"DROP TABLE {table}")
+        for column in ("passes", "passes_with_play"):  # migration 12's
+            con.execute(f"ALTER TABLE seat_facts DROP COLUMN {column}")
         con.execute("DELETE FROM schema_version WHERE version >= 10")
     open_writer(copy).close()
     with reader(copy) as con:

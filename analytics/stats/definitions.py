@@ -13,8 +13,9 @@ Where the row comes from depends on the game (:data:`SOURCES`):
   summary (:mod:`analytics.stats.seveneight`): deriving them needs the hand's actions in
   order, which a question over a million hands cannot afford to read.
 * Rummoli: ``stat_facts`` too, over the round's summary (:mod:`analytics.stats.rummoli`).
-* Big Two: ``seat_facts`` (its places, cards left and plays by kind), evaluated when asked,
-  so the fry threshold can be a parameter.
+* Big Two: ``seat_facts`` (its places, cards left, plays by kind and passes, the passes
+  holding a beating play counted by the rules engine on ingest), evaluated when asked, so
+  the fry threshold can be a parameter.
 
 A :class:`Result` is a column of the grid that is not a count over opportunities (net
 results, big blinds per 100 hands): one SQL aggregate over the same rows.
@@ -184,6 +185,11 @@ _BIGTWO: Final = (
          "straight flushes, as the evaluator classifies them under the game's rules) per "
          "game.",
          _FIVE, "TRUE", Kind.MEAN),
+    Stat("pass_with_play", _B2, "Pass with play", "plays",
+         "Passes he made while he held a play that beats the trick's last play (as many "
+         "cards, stronger; the rules engine decides, so a four of a kind or any five-card "
+         "play never beats a single or a pair) over all his passes. A leader may not pass.",
+         "x.passes_with_play", "x.passes"),
     Stat("points", _B2, "Points per game", "result",
          "Points (his net score) per game: total over games.",
          "x.net", "TRUE", Kind.MEAN),

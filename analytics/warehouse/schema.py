@@ -20,10 +20,12 @@ from analytics.warehouse.errors import WarehouseSchemaError
 from analytics.warehouse.facts import (
     HANDS_TABLE,
     HANDS_TABLE_V5,
+    PASSES_V12,
     PLAY_KINDS_V8,
     POTS_TABLE,
     SEATS_TABLE,
     SEATS_TABLE_V4,
+    fill_missing_passes,
     fill_missing_play_kinds,
     fill_seats_v6,
 )
@@ -355,6 +357,8 @@ MIGRATIONS: Final = (
     Migration(10, "stat_facts: the 7 & 8 statistics' counts per seat, backfilled",
               (STAT_FACTS_TABLE,), backfill=fill_missing_stats),
     Migration(11, "hand_notes, player_notes: tags and notes people keep", ANNOTATION_TABLES),
+    Migration(12, "seat_facts: Big Two passes and passes holding a beating play, backfilled",
+              PASSES_V12, backfill=fill_missing_passes),
 )
 LATEST_VERSION: Final = MIGRATIONS[-1].version
 
