@@ -435,7 +435,7 @@ def _rummoli_recount(paths: list[Path]) -> dict[str, dict[str, int]]:
                     "widow_net": r["auction_net"], "widow_net_opps": r["dealt"],
                     "pay_cards": r["pay"], "pay_cards_opps": laying,
                     "stops": r["stops"], "stops_opps": laying,
-                    "cards_left": r["held"] - r["laid"], "cards_left_opps": laying,
+                    "cards_left": (r["held"] - r["laid"]) * laying, "cards_left_opps": laying,
                     "chips_paid": r["paid"], "chips_paid_opps": laying,
                     "rummoli_pot": int(r["rummoli"] > 0), "rummoli_pot_opps": laying,
                     "rounds": 1,

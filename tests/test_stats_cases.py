@@ -22,9 +22,10 @@ from analytics.rules.base import RuleError
 from analytics.rules.bigtwo import BigTwoState
 from analytics.simulate.bigtwo import simulate_bigtwo
 from analytics.stats.bigtwo import game_passes
+from analytics.stats.rummoli import POT_NETS
 from analytics.warehouse import ingest, open_writer, reader
 from analytics.warehouse.facts import fill_missing_passes
-from analytics.warehouse.stat_views import stat_grid
+from analytics.warehouse.stat_views import results_over_time, stat_grid
 from analytics.warehouse.views import HandFilter
 from parsers import parse_cards, read_hands, write_hands
 from parsers.knobs import BigTwoRules
@@ -144,6 +145,8 @@ def test_migration_12_backfills_the_passes(bigtwo_db: Path, tmp_path: Path) -> N
                                " ORDER BY hand_id, seat").fetchdf()
         con.execute("ALTER TABLE seat_facts DROP COLUMN passes")
         con.execute("ALTER TABLE seat_facts DROP COLUMN passes_with_play")
+        for column in POT_NETS:
+            con.execute(f"ALTER TABLE stat_facts DROP COLUMN {column}")
         con.execute("DELETE FROM schema_version WHERE version >= 12")
     open_writer(copy).close()
     with reader(copy) as con:
@@ -208,3 +211,105 @@ def test_pass_with_play_against_the_evaluator_on_simulated_games(tmp_path: Path)
             for p in grid} == {p: (n, w) for p, (n, w) in totals.items()}
     assert sum(w for _, w in totals.values()) > 0  # the bots do pass holding plays
     assert sum(n - w for n, w in totals.values()) > 0  # and without
+
+
+# tests/data/stats_cases/rummoli.phhs: three rounds counted by hand in its comments (R1 a
+# showdown and an exchange, R2 an auction and a poker pot won without a showdown, R3 an
+# end-of-game round: poker only, so no laying opportunities). Player -> column -> value.
+RUMMOLI: dict[str, dict[str, float]] = {
+    "Ann": {"vpip": 1, "vpip_opps": 3, "raise": 1, "raise_opps": 3, "poker_pot_won": 1,
+            "poker_pot_won_opps": 3, "wsd": 1, "wsd_opps": 1, "widow_exchange": 0,
+            "widow_exchange_opps": 1, "auction_bid": 0, "auction_bid_opps": 0,
+            "winning_bid": 0, "winning_bid_opps": 0, "widow_net": 3, "widow_net_opps": 3,
+            "pay_cards": 1, "pay_cards_opps": 2, "stops": 1, "stops_opps": 2,
+            "cards_left": 11, "cards_left_opps": 2, "chips_paid": 11, "chips_paid_opps": 2,
+            "rummoli_pot": 1, "rummoli_pot_opps": 2, "rounds": 3, "net": 32,
+            "poker_net_per_round": 16 / 3, "pay_cards_net_per_round": -10 / 3,
+            "rummoli_net_per_round": 2 / 3, "payments_net_per_round": 21 / 3},
+    "Bo": {"vpip": 1, "vpip_opps": 3, "raise": 0, "raise_opps": 3, "poker_pot_won": 0,
+           "poker_pot_won_opps": 3, "wsd": 0, "wsd_opps": 0, "widow_exchange": 1,
+           "widow_exchange_opps": 1, "auction_bid": 1, "auction_bid_opps": 1,
+           "winning_bid": 0, "winning_bid_opps": 0, "widow_net": 0, "widow_net_opps": 3,
+           "pay_cards": 0, "pay_cards_opps": 2, "stops": 0, "stops_opps": 2,
+           "cards_left": 22, "cards_left_opps": 2, "chips_paid": 22, "chips_paid_opps": 2,
+           "rummoli_pot": 0, "rummoli_pot_opps": 2, "rounds": 3, "net": -44,
+           "poker_net_per_round": -6 / 3, "pay_cards_net_per_round": -14 / 3,
+           "rummoli_net_per_round": -2 / 3, "payments_net_per_round": -22 / 3},
+    "Cy": {"vpip": 2, "vpip_opps": 3, "raise": 2, "raise_opps": 3, "poker_pot_won": 1,
+           "poker_pot_won_opps": 3, "wsd": 0, "wsd_opps": 1, "widow_exchange": 0,
+           "widow_exchange_opps": 0, "auction_bid": 0, "auction_bid_opps": 0,
+           "winning_bid": 0, "winning_bid_opps": 0, "widow_net": 0, "widow_net_opps": 3,
+           "pay_cards": 1, "pay_cards_opps": 2, "stops": 1, "stops_opps": 2,
+           "cards_left": 11, "cards_left_opps": 2, "chips_paid": 11, "chips_paid_opps": 2,
+           "rummoli_pot": 1, "rummoli_pot_opps": 2, "rounds": 3, "net": 10,
+           "poker_net_per_round": -3 / 3, "pay_cards_net_per_round": -10 / 3,
+           "rummoli_net_per_round": 2 / 3, "payments_net_per_round": 21 / 3},
+    "Dee": {"vpip": 2, "vpip_opps": 3, "raise": 1, "raise_opps": 3, "poker_pot_won": 1,
+            "poker_pot_won_opps": 3, "wsd": 1, "wsd_opps": 2, "widow_exchange": 1,
+            "widow_exchange_opps": 1, "auction_bid": 1, "auction_bid_opps": 1,
+            "winning_bid": 3, "winning_bid_opps": 1, "widow_net": -3, "widow_net_opps": 3,
+            "pay_cards": 0, "pay_cards_opps": 2, "stops": 0, "stops_opps": 2,
+            "cards_left": 20, "cards_left_opps": 2, "chips_paid": 20, "chips_paid_opps": 2,
+            "rummoli_pot": 0, "rummoli_pot_opps": 2, "rounds": 3, "net": -22,
+            "poker_net_per_round": 17 / 3, "pay_cards_net_per_round": -14 / 3,
+            "rummoli_net_per_round": -2 / 3, "payments_net_per_round": -20 / 3},
+}
+
+
+@pytest.fixture(scope="module")
+def rummoli_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    db = tmp_path_factory.mktemp("rmcases") / "rm.duckdb"
+    summary = ingest([DATA / "rummoli.phhs"], db, workers=0)
+    assert summary.rejected == 0
+    return db
+
+
+def test_rummoli_grid_matches_the_hand_counts(rummoli_db: Path) -> None:
+    with reader(rummoli_db) as con:
+        grid = _cells(stat_grid(con, HandFilter(), game="rummoli"))
+    assert set(grid) == set(RUMMOLI)
+    for player, expected in RUMMOLI.items():
+        got = {column: float(grid[player][column]) for column in expected}
+        assert got == pytest.approx(expected), player
+
+
+def test_rummoli_results_over_time_are_the_poker_phase(rummoli_db: Path) -> None:
+    """The four lines are the poker phase's net (counted by hand, round by round):
+    Ann 17, -1, 0; Dee -11 (showdown), -1 (folded), +29 (showdown, the finale's pot)."""
+    with reader(rummoli_db) as con:
+        lines = results_over_time(con, HandFilter(players=("Ann", "Dee")), game="rummoli")
+    ann = lines[lines["player"] == "Ann"]
+    dee = lines[lines["player"] == "Dee"]
+    assert list(ann["actual"]) == [17, 16, 16]
+    assert list(ann["showdown"]) == [17, 17, 17]
+    assert list(ann["no_showdown"]) == [0, -1, -1]
+    assert list(dee["actual"]) == [-11, -12, 17]
+    assert list(dee["adjusted"]) == list(dee["actual"])  # no all-in adjustment in Rummoli
+    assert list(dee["showdown"]) == [-11, -11, 18]
+    assert list(dee["no_showdown"]) == [0, -1, -1]
+
+
+def test_rummoli_pot_nets_match_the_board(tmp_path: Path) -> None:
+    """Each round's pot nets summed over its players are what the pot lost or kept over
+    the round (the engine's ``board`` rows, before - after); they add up to each net."""
+    samples = Path(__file__).resolve().parents[1] / "data" / "samples"
+    db = tmp_path / "samples.duckdb"
+    ingest([samples / "rummoli-family.phhs", DATA / "rummoli.phhs"], db, workers=0)
+    pay = ", ".join(f"'{pot}'" for pot in ("TS", "JD", "QC", "KH", "AS", "AKD", "789"))
+    with reader(db) as con:
+        wrong = con.execute(f"""
+            WITH b AS (SELECT hand_id,
+                           sum(before - after) FILTER (WHERE pot = 'poker') AS poker,
+                           sum(before - after) FILTER (WHERE pot IN ({pay})) AS pay,
+                           sum(before - after) FILTER (WHERE pot = 'rummoli') AS rummoli
+                       FROM board GROUP BY hand_id),
+            x AS (SELECT hand_id, sum(poker_net) AS poker, sum(pay_cards_net) AS pay,
+                         sum(rummoli_net) AS rummoli,
+                         count(*) FILTER (WHERE poker_net + pay_cards_net + rummoli_net
+                                          + payments_net + widow_net <> net) AS unsummed
+                  FROM stat_facts WHERE game = 'rummoli' GROUP BY hand_id)
+            SELECT count(*) FILTER (WHERE h.finale_pot IS NULL AND (b.poker <> x.poker
+                                    OR b.pay <> x.pay OR b.rummoli <> x.rummoli)),
+                   sum(x.unsummed), count(*) FILTER (WHERE h.finale_pot IS NULL)
+            FROM x JOIN b USING (hand_id) JOIN hands h USING (hand_id)""").fetchall()[0]
+    assert wrong[0] == 0 and wrong[1] == 0 and wrong[2] > 100

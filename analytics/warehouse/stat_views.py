@@ -122,11 +122,13 @@ BY: Final = {"hand": "hand_no", "date": "day"}
 the day of play."""
 
 # Per game: the rows, each seat's result in the game's unit, its all-in adjusted result and
-# whether it went to showdown (NULL: the game has no showdown line).
+# whether it went to showdown (NULL: the game has no showdown line).  Rummoli: the poker
+# phase's net (the poker pot won less his ante into it and his bets), as issue #28 asks;
+# it has no all-in adjusted result, so that line is the actual one.
 _RESULT_TERMS: Final = {
     Game.SEVENEIGHT: ("stat_facts", "x.net / x.big_blind", "x.adjusted_net / x.big_blind",
                       "x.wsd_opps > 0"),
-    Game.RUMMOLI: ("stat_facts", "CAST(x.net AS DOUBLE)", "CAST(x.net AS DOUBLE)",
+    Game.RUMMOLI: ("stat_facts", "CAST(x.poker_net AS DOUBLE)", "CAST(x.poker_net AS DOUBLE)",
                    "x.wsd_opps > 0"),
     Game.BIGTWO: ("seat_facts", "CAST(x.net AS DOUBLE)", "CAST(x.net AS DOUBLE)",
                   "CAST(NULL AS BOOLEAN)"),
