@@ -133,7 +133,8 @@ _RESULT_TERMS: Final = {
     Game.BIGTWO: ("seat_facts", "CAST(x.net AS DOUBLE)", "CAST(x.net AS DOUBLE)",
                   "CAST(NULL AS BOOLEAN)"),
 }
-UNITS: Final = {Game.SEVENEIGHT: "big blinds", Game.RUMMOLI: "chips", Game.BIGTWO: "points"}
+UNITS: Final = {Game.SEVENEIGHT: "big blinds", Game.RUMMOLI: "chips, poker phase",
+                Game.BIGTWO: "points"}
 """The unit of each game's results over time."""
 
 
