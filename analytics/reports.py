@@ -167,13 +167,13 @@ def report_tables(con: duckdb.DuckDBPyConnection, f: HandFilter) -> dict[str, pd
 
 
 def _cumulative(con: duckdb.DuckDBPyConnection, f: HandFilter, game: str,
-                totals: pd.DataFrame, unit: str, *, big_blinds: bool = False,
-                title: str | None = None) -> go.Figure:
+                totals: pd.DataFrame, unit: str, *, title: str | None = None) -> go.Figure:
     """A game's running totals of :data:`REPORT_PLAYERS` players at most
-    (:func:`logic.default_players`), the title saying how many of how many."""
+    (:func:`logic.default_players`), the title saying how many of how many: each hand's
+    whole net in the game's unit (7 & 8 in big blinds; ``stat_views.results_over_time``)."""
     chosen = logic.default_players(totals, most=REPORT_PLAYERS)
-    curves = views.cumulative_net(con, replace(f, players=tuple(chosen)), game=game,
-                                  top=max(1, len(chosen)), big_blinds=big_blinds)
+    curves = stat_views.results_over_time(con, replace(f, players=tuple(chosen)), game=game,
+                                          top=max(1, len(chosen)), whole_round=True)
     return charts.cumulative(curves, unit=unit, of=int(totals["player"].nunique()),
                              per=logic.PER[game], title=title)
 
@@ -211,8 +211,7 @@ def _seveneight(con: duckdb.DuckDBPyConnection, f: HandFilter, results: pd.DataF
                             title="7 & 8: win rate per player (big blinds per 100 hands)",
                             y_title="big blinds per 100 hands"),
          _cumulative(con, f, "seveneight", rates[["player", "hands", "net_bb"]].rename(
-             columns={"net_bb": "net"}), "big blinds", big_blinds=True,
-             title="7 & 8: cumulative big blinds"),
+             columns={"net_bb": "net"}), "big blinds", title="7 & 8: cumulative big blinds"),
          charts.bar_with_ci(by_seat.assign(players=by_seat["players"].astype(str)),
                             x="position", color="players", mean="bb_per_100",
                             title="7 & 8 by position (colour: players at the table)",

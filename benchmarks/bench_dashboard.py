@@ -179,7 +179,12 @@ def _by_level(question: Callable[..., Any], con: duckdb.DuckDBPyConnection, f: A
 
 
 def _cumulative(v: ModuleType, con: duckdb.DuckDBPyConnection, f: Any, game: str) -> Any:
-    """A game's running totals as Win rates asks: 7 & 8 in big blinds since session 17."""
+    """A game's running totals as Win rates asks: 7 & 8 in big blinds since session 17;
+    ``stat_views.results_over_time`` since session 18 (``views.cumulative_net`` before)."""
+    if not hasattr(v, "cumulative_net"):
+        from analytics.warehouse.stat_views import results_over_time
+
+        return results_over_time(con, f, game=game, whole_round=True)
     if game == "seveneight" and "big_blinds" in inspect.signature(
             v.cumulative_net).parameters:
         return v.cumulative_net(con, f, game=game, big_blinds=True)

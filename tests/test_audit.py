@@ -34,7 +34,7 @@ from analytics import reports
 from analytics.dashboard import charts, logic
 from analytics.dashboard.replayer import hand_from_detail, replay_steps
 from analytics.rules import Outcome, replay
-from analytics.warehouse import equity_views, ingest, scores, views
+from analytics.warehouse import equity_views, ingest, scores, stat_views, views
 from analytics.warehouse.views import HandFilter
 from parsers import read_hands
 from parsers.knobs import Game
@@ -495,9 +495,9 @@ def test_cumulative_lines_end_at_each_players_total(con: duckdb.DuckDBPyConnecti
     for game in ("seveneight", "bigtwo", "rummoli"):
         mine = seats[seats["game"] == game]
         names = tuple(sorted(mine["player"].unique()))
-        curves = views.cumulative_net(con, HandFilter(players=names), game=game,
-                                      top=len(names), big_blinds=game == "seveneight")
-        last = curves.groupby("player")["cumulative"].last()
+        curves = stat_views.results_over_time(con, HandFilter(players=names), game=game,
+                                              top=len(names), whole_round=True)
+        last = curves.groupby("player")["actual"].last()
         total = (mine.assign(v=mine["net"] / mine["big_blind"]) if game == "seveneight"
                  else mine.assign(v=mine["net"])).groupby("player")["v"].sum()
         assert {p: round(float(v), 9) for p, v in last.items()} == {

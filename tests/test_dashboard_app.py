@@ -13,6 +13,7 @@ from streamlit.testing.v1 import AppTest
 from analytics.dashboard.logic import SEVENEIGHT_VIEWS
 from analytics.warehouse import ENV_VAR
 from analytics.warehouse.connection import current_version
+from analytics.warehouse.facts import PASS_COLUMNS
 from analytics.warehouse.schema import LATEST_VERSION, TABLES, migrate
 from analytics.warehouse.views import PLAY_KIND_COLUMNS
 from tests.test_dashboard_data import dashboard_db, extra_histories
@@ -417,7 +418,7 @@ def test_the_dashboard_migrates_a_database_an_older_handlab_wrote(
     """A version-7 database (no play kinds: its readers would refuse it) is migrated when
     the dashboard starts, and the pages read it: the Big Two plays are counted."""
     old = tmp_path / "v7.duckdb"
-    columns = ", ".join(PLAY_KIND_COLUMNS.values())
+    columns = ", ".join((*PLAY_KIND_COLUMNS.values(), *PASS_COLUMNS))  # 8's and 12's
     with duckdb.connect(str(old)) as con:
         migrate(con, target=7)
         con.execute("ATTACH $path AS source (READ_ONLY)", {"path": str(dashboard_db)})

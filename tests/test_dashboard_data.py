@@ -8,10 +8,8 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import duckdb
 import numpy as np
@@ -21,7 +19,8 @@ import pytest
 from analytics.simulate.bigtwo import simulate_bigtwo
 from analytics.simulate.rummoli import simulate_rummoli
 from analytics.simulate.seveneight import simulate_seveneight
-from analytics.warehouse import ingest, reader, views
+from analytics.warehouse import ingest, views
+from analytics.warehouse.stat_views import results_over_time
 from analytics.warehouse.views import HandFilter, _frame, facts_where, where
 from parsers import write_hands
 
@@ -100,7 +99,7 @@ def test_the_warehouse_holds_three_games_and_a_reject(dashboard_db: Path) -> Non
     assert rejects[0][0].endswith("broken.phhs")
 
 
-# ---- cumulative_net: every point on the full curve, by both paths ---------------------
+# ---- results_over_time (the Win rates running totals): every point on the full curve ---
 
 CURVE_FILTERS = (HandFilter(), HandFilter(players=("Ivy", "Ned")), HandFilter(players=("Cy",)),
                  HandFilter(date_from=dt.date(2026, 1, 6)), HandFilter(stakes="N78 min 2"),
@@ -109,13 +108,17 @@ CURVE_FILTERS = (HandFilter(), HandFilter(players=("Ivy", "Ned")), HandFilter(pl
 
 def _full_curves(con: duckdb.DuckDBPyConnection, f: HandFilter, game: str) -> pd.DataFrame:
     """Every hand's running totals per player in order of play (day, time, untimed last,
-    position in the file, hand id), by a window over every seat: the reference."""
+    position in the file, hand id), by a window over every seat in the game's unit (7 & 8:
+    each hand's net over its big blind): the reference."""
     cond, params = facts_where(f, game=game)
+    unit = ("CAST(b.big_blind AS DOUBLE)" if game == "seveneight" else "1.0")
     return _frame(con, f"""
-        SELECT x.player, row_number() OVER w AS hand_no, sum(x.net) OVER w AS cumulative,
-               sum(CASE WHEN x.game = 'seveneight' THEN coalesce(x.allin_expected_net, x.net)
-                   END) OVER w AS cumulative_ev
-        FROM seat_facts x WHERE {cond}
+        SELECT x.player, row_number() OVER w AS hand_no,
+               sum(x.net / {unit}) OVER w AS actual,
+               sum(coalesce(x.allin_expected_net, x.net) / {unit}) OVER w AS adjusted
+        FROM seat_facts x
+        LEFT JOIN stat_facts b ON b.hand_id = x.hand_id AND b.seat = x.seat
+        WHERE {cond}
         WINDOW w AS (PARTITION BY x.player ORDER BY x.day, x.played_time NULLS LAST,
                      x.source_index, x.hand_id ROWS UNBOUNDED PRECEDING)
     """, params)
@@ -124,77 +127,32 @@ def _full_curves(con: duckdb.DuckDBPyConnection, f: HandFilter, game: str) -> pd
 def _assert_on_full_curve(got: pd.DataFrame, full: pd.DataFrame, points: int) -> None:
     """Each point is the full curve's value at its hand number; each player's last point
     is his total; a player gets about ``points`` points (at most two per ``points``)."""
-    assert list(got.columns) == ["player", "hand_no", "cumulative", "cumulative_ev"]
     merged = got.merge(full, on=["player", "hand_no"], how="left", suffixes=("", "_full"),
                        validate="one_to_one")
-    assert merged["cumulative_full"].notna().all()
-    assert (merged["cumulative"] == merged["cumulative_full"]).all()
-    np.testing.assert_allclose(merged["cumulative_ev"].astype(float),
-                               merged["cumulative_ev_full"].astype(float), rtol=1e-9)
+    assert merged["actual_full"].notna().all()
+    np.testing.assert_allclose(merged["actual"].astype(float),
+                               merged["actual_full"].astype(float), rtol=1e-9, atol=1e-9)
+    np.testing.assert_allclose(merged["adjusted"].astype(float),
+                               merged["adjusted_full"].astype(float), rtol=1e-9, atol=1e-9)
     for player, mine in got.groupby("player"):
         whole = full[full["player"] == player]
         assert mine["hand_no"].is_monotonic_increasing
         assert mine["hand_no"].iloc[-1] == len(whole)
-        assert mine["cumulative"].iloc[-1] == whole["cumulative"].iloc[-1]
         assert len(mine) <= 2 * points
 
 
-def _paths(monkeypatch: pytest.MonkeyPatch, path: str) -> list[str]:
-    """Make ``cumulative_net`` take ``path`` at any size; the paths it then took."""
-    taken: list[str] = []
-    bucketed, exact = views._bucket_curves, views._exact_curves
-
-    def bucket_curves(*args: Any) -> pd.DataFrame | None:
-        result = bucketed(*args)
-        taken.append("buckets" if result is not None else "too few buckets")
-        return result
-
-    def exact_curves(*args: Any) -> pd.DataFrame:
-        taken.append("exact")
-        return exact(*args)
-
-    monkeypatch.setattr(views, "_EXACT_UP_TO", 0 if path == "buckets" else 10**12)
-    monkeypatch.setattr(views, "_bucket_curves", bucket_curves)
-    monkeypatch.setattr(views, "_exact_curves", exact_curves)
-    return taken
-
-
-@pytest.mark.parametrize("path", ["exact", "buckets"])
 @pytest.mark.parametrize("game", ["seveneight", "bigtwo", "rummoli"])
-def test_cumulative_points_lie_on_the_full_curve(dashboard_con: duckdb.DuckDBPyConnection,
-                                                 monkeypatch: pytest.MonkeyPatch, path: str,
-                                                 game: str) -> None:
-    taken = _paths(monkeypatch, path)
+def test_running_totals_lie_on_the_full_curve(dashboard_con: duckdb.DuckDBPyConnection,
+                                              game: str) -> None:
     for f in CURVE_FILTERS:
         for points in (3, 7, 400):
-            got = views.cumulative_net(dashboard_con, f, game=game, points=points)
+            got = results_over_time(dashboard_con, f, game=game, points=points,
+                                    whole_round=True)
             full = _full_curves(dashboard_con, f, game)
             _assert_on_full_curve(got, full, points)
             top = full.groupby("player").size().reset_index(name="n").sort_values(
                 ["n", "player"], ascending=[False, True]).head(8)
             assert sorted(set(got["player"])) == sorted(top["player"])
-    if path == "exact":
-        assert set(taken) <= {"exact"}
-    else:  # the simulated hands are timed, minutes apart: buckets at a few points
-        assert "buckets" in taken
-
-
-def test_cumulative_falls_back_when_hands_do_not_spread(
-        dashboard_db: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Hands without times, all on one day: one time bucket, so the exact path answers."""
-    copy = tmp_path / "untimed.duckdb"
-    shutil.copy(dashboard_db, copy)
-    con = duckdb.connect(str(copy))
-    try:
-        con.execute("UPDATE seat_facts SET played_time = NULL, day = DATE '2026-08-20'")
-    finally:
-        con.close()
-    taken = _paths(monkeypatch, "buckets")
-    with reader(copy) as con:
-        for f in CURVE_FILTERS[:3]:
-            got = views.cumulative_net(con, f, game="seveneight", points=7)
-            _assert_on_full_curve(got, _full_curves(con, f, "seveneight"), 7)
-    assert taken and set(taken) == {"too few buckets", "exact"}
 
 
 # ---- hand_list: as the join of hands and seats answered ------------------------------

@@ -140,10 +140,12 @@ def test_charts_handle_empty_and_real_frames() -> None:
     figure = charts.bar_with_ci(frame, x="player", title="t")
     assert list(figure.data[0].error_y.array) == [1.0, 1.0]
     curve = charts.cumulative(pd.DataFrame({"player": ["a", "a"], "hand_no": [1, 2],
-                                            "cumulative": [3, 1],
-                                            "cumulative_ev": [2.0, 2.5]}))
+                                            "actual": [3.0, 1.0], "adjusted": [2.0, 2.5]}))
     assert [t.name for t in curve.data] == ["a", "a (all-in adjusted)"]
     assert curve.data[1].line.dash == "dash"
+    same = charts.cumulative(pd.DataFrame({"player": ["a", "a"], "hand_no": [1, 2],
+                                           "actual": [3.0, 1.0], "adjusted": [3.0, 1.0]}))
+    assert [t.name for t in same.data] == ["a"]  # no adjustment: no second line
 
 
 def test_allin_table() -> None:

@@ -13,8 +13,6 @@ from pathlib import Path
 from typing import Any
 
 import duckdb
-import numpy as np
-import numpy.typing as npt
 import pandas as pd
 import pyarrow as pa
 import pytest
@@ -33,6 +31,7 @@ from analytics.warehouse import views as v
 from analytics.warehouse.loader import begin_file, load_batch, rollback
 from analytics.warehouse.rows import Batch, FileContext
 from analytics.warehouse.schema import LATEST_VERSION, migrate, schema_version
+from analytics.warehouse.stat_views import results_over_time
 from analytics.warehouse.views import HandFilter, _frame, _seat_players, where
 from parsers.cards import DECK
 from parsers.knobs import BigTwoRules
@@ -82,34 +81,46 @@ def old_player_results(con: Con, f: HandFilter) -> pd.DataFrame:
     """, params | seat_params)
 
 
-def old_cumulative_net(con: Con, f: HandFilter, *, game: str, points: int = 400,
-                       top: int = 8) -> pd.DataFrame:
+def old_running_nets(con: Con, f: HandFilter, *, game: str, points: int = 400,
+                     top: int = 8) -> pd.DataFrame:
+    """``views.cumulative_net`` as it was before session 18 (a window over the seats joined
+    with their hands), in the unit ``stat_views.results_over_time`` now draws (7 & 8: each
+    hand's net over its ``stat_facts.big_blind``): its ``actual`` and ``adjusted`` with
+    ``whole_round``."""
     cond, params = where(f, game=game)
     seat_cond, seat_params = _seat_players(f)
     params |= seat_params | {"points": points, "top": top}
+    unit = "CAST(x.big_blind AS DOUBLE)" if game == "seveneight" else "1.0"
     return _frame(con, f"""
         WITH rows AS (
-            SELECT s.player, s.net, {v.DAY} AS day, h.played_time, h.source_index, h.hand_id,
-                   CASE WHEN s.game = 'seveneight' THEN coalesce(a.expected_net, s.net) END
-                       AS adjusted
+            SELECT s.player, s.net / {unit} AS net, {v.DAY} AS day, h.played_time,
+                   h.source_index, h.hand_id,
+                   coalesce(a.expected_net, s.net) / {unit} AS adjusted
             FROM seats s JOIN hands h USING (hand_id)
             LEFT JOIN allin_results a ON a.hand_id = s.hand_id AND a.seat = s.seat
+            LEFT JOIN stat_facts x ON x.hand_id = s.hand_id AND x.seat = s.seat
             WHERE {cond} AND {seat_cond}),
         chosen AS (SELECT player FROM rows GROUP BY player
                    ORDER BY count(*) DESC, player LIMIT $top),
         ordered AS (
-            SELECT player, row_number() OVER w AS hand_no, sum(net) OVER w AS cumulative,
-                   sum(adjusted) OVER w AS cumulative_ev,
+            SELECT player, row_number() OVER w AS hand_no, sum(net) OVER w AS actual,
+                   sum(adjusted) OVER w AS adjusted,
                    count(*) OVER (PARTITION BY player) AS total
             FROM rows WHERE player IN (SELECT player FROM chosen)
             WINDOW w AS (PARTITION BY player ORDER BY day, played_time, source_index, hand_id
                          ROWS UNBOUNDED PRECEDING))
-        SELECT player, hand_no, CAST(cumulative AS BIGINT) AS cumulative,
-               CAST(cumulative_ev AS DOUBLE) AS cumulative_ev
+        SELECT player, hand_no, actual, adjusted
         FROM ordered
         WHERE hand_no = total OR hand_no % greatest(1, total // $points) = 0
         ORDER BY player, hand_no
     """, params)
+
+
+def _running(con: Con, f: HandFilter, game: str, points: int) -> pd.DataFrame:
+    """``results_over_time``'s columns that :func:`old_running_nets` gives."""
+    got = results_over_time(con, f, game=game, points=points, whole_round=True)
+    return got[["player", "hand_no", "actual", "adjusted"]].astype(
+        {"hand_no": "int64", "actual": "float64", "adjusted": "float64"})
 
 
 def old_by_position(con: Con, f: HandFilter) -> pd.DataFrame:
@@ -400,8 +411,9 @@ def _unsampled_dealt(game: str) -> tuple[Question, Question]:
 
 
 def _cumulative(game: str, points: int) -> tuple[Question, Question]:
-    return (lambda c, f: v.cumulative_net(c, f, game=game, points=points),
-            lambda c, f: old_cumulative_net(c, f, game=game, points=points))
+    return (lambda c, f: _running(c, f, game, points),
+            lambda c, f: old_running_nets(c, f, game=game, points=points).astype(
+                {"hand_no": "int64", "actual": "float64", "adjusted": "float64"}))
 
 
 PAIRS: dict[str, tuple[Question, Question]] = {
@@ -410,7 +422,7 @@ PAIRS: dict[str, tuple[Question, Question]] = {
     "sessions, 3": (lambda c, f: v.sessions(c, f, limit=3),
                     lambda c, f: old_sessions(c, f, limit=3)),
     "player_results": (v.player_results, old_player_results),
-    **{f"cumulative_net {g} {p}": _cumulative(g, p)
+    **{f"results_over_time {g} {p}": _cumulative(g, p)
        for g in ("seveneight", "bigtwo", "rummoli") for p in (400, 7)},
     "by_position": (v.by_position, old_by_position),
     "by_up_card": (v.by_up_card, old_by_up_card),
@@ -672,29 +684,11 @@ def test_streaks_and_running_nets_on_awkward_data(tmp_path: Path) -> None:
             for f in (HandFilter(), cut, HandFilter(players=("Dee", "Ivy"))):
                 for points in (400, 3):
                     pd.testing.assert_frame_equal(
-                        v.cumulative_net(con, f, game=game, points=points),
-                        old_cumulative_net(con, f, game=game, points=points),
+                        _running(con, f, game, points),
+                        old_running_nets(con, f, game=game, points=points).astype(
+                            {"hand_no": "int64", "actual": "float64",
+                             "adjusted": "float64"}),
                         obj=f"{game} {f.describe()} {points}")
-
-
-@pytest.mark.parametrize("presorted", [True, False])
-@pytest.mark.parametrize("ts_scale", [1, 2 ** 57])  # 2 ** 57: too wide to pack
-def test_play_order_is_lexsort_of_the_keys(presorted: bool, ts_scale: int) -> None:
-    """``cumulative_net``'s order of play, on rows in order of play or shuffled, with keys
-    packed or too wide to pack: numpy's plain lexsort of the four keys."""
-    rng = np.random.default_rng(7)
-    n = 5000
-    rows: dict[str, npt.NDArray[Any]] = {
-            "code": rng.integers(1, 9, n, dtype=np.int32),
-            "ts": rng.integers(0, 50, n, dtype=np.int64) * ts_scale,
-            "source_index": rng.integers(0, 4, n).astype(np.int32),
-            "hand_id": rng.permutation(n).astype(np.int64)}
-    if presorted:  # as the table is written: in order of play, players interleaved
-        play = np.lexsort((rows["hand_id"], rows["source_index"], rows["ts"]))
-        rows = {name: column[play] for name, column in rows.items()}
-    expected = np.lexsort((rows["hand_id"], rows["source_index"], rows["ts"], rows["code"]))
-    assert np.array_equal(v._play_order(rows), expected)
-    assert len(v._play_order({name: column[:0] for name, column in rows.items()})) == 0
 
 
 def old_filter_options(con: Con, *, sessions: int = 2000) -> pd.DataFrame:
@@ -900,8 +894,9 @@ def test_migration_7_adds_the_players_of_a_version_6_database(tmp_path: Path) ->
             "SELECT column_name FROM information_schema.columns "
             "WHERE table_name = 'hand_facts'").fetchall()}
         con.execute("ATTACH $path AS source (READ_ONLY)", {"path": str(fresh)})
-        # seat_facts as version 6 filled them: without the play kinds (migration 8's).
-        kinds = ", ".join(v.PLAY_KIND_COLUMNS.values())
+        # seat_facts as version 6 filled them: without the play kinds (migration 8's) and
+        # the passes (12's).
+        kinds = ", ".join((*v.PLAY_KIND_COLUMNS.values(), *facts.PASS_COLUMNS))
         con.execute(f"INSERT INTO seat_facts SELECT * EXCLUDE ({kinds}) FROM source.seat_facts")
         con.execute("INSERT INTO pot_facts SELECT * FROM source.pot_facts")
         con.execute("INSERT INTO hand_facts SELECT * EXCLUDE (players) FROM source.hand_facts")
@@ -1032,7 +1027,7 @@ def test_migration_8_counts_the_plays_of_a_version_7_database(tmp_path: Path) ->
     NULL for the other games'."""
     fresh = build_dashboard_db(tmp_path / "fresh")
     old = tmp_path / "v7.duckdb"
-    columns = ", ".join(v.PLAY_KIND_COLUMNS.values())
+    columns = ", ".join((*v.PLAY_KIND_COLUMNS.values(), *facts.PASS_COLUMNS))
     with duckdb.connect(str(old)) as con:
         assert migrate(con, target=7) == [1, 2, 3, 4, 5, 6, 7]
         _copy_rows(con, fresh)

@@ -343,6 +343,8 @@ def test_migration_10_backfills_a_database_held_before(stats_db: Path, tmp_path:
         con.execute("DROP TABLE stat_facts")
         for table in ("hand_notes", "player_notes"):  # migration 11's, after it
             con.execute(f"DROP TABLE {table}")
+        for column in ("passes", "passes_with_play"):  # migration 12's
+            con.execute(f"ALTER TABLE seat_facts DROP COLUMN {column}")
         con.execute("DELETE FROM schema_version WHERE version >= 10")
     open_writer(copy).close()
     with reader(copy) as con:
@@ -433,7 +435,7 @@ def _rummoli_recount(paths: list[Path]) -> dict[str, dict[str, int]]:
                     "widow_net": r["auction_net"], "widow_net_opps": r["dealt"],
                     "pay_cards": r["pay"], "pay_cards_opps": laying,
                     "stops": r["stops"], "stops_opps": laying,
-                    "cards_left": r["held"] - r["laid"], "cards_left_opps": laying,
+                    "cards_left": (r["held"] - r["laid"]) * laying, "cards_left_opps": laying,
                     "chips_paid": r["paid"], "chips_paid_opps": laying,
                     "rummoli_pot": int(r["rummoli"] > 0), "rummoli_pot_opps": laying,
                     "rounds": 1,

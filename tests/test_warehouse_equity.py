@@ -21,6 +21,7 @@ from analytics.warehouse import views as v
 from analytics.warehouse.equities import RUMMOLI_INGEST_SAMPLES, seed_of
 from analytics.warehouse.identity import hand_id
 from analytics.warehouse.schema import LATEST_VERSION, migrate, schema_version
+from analytics.warehouse.stat_views import results_over_time
 from parsers import dumps_hands
 from parsers.model import HandHistory
 from tests.test_warehouse_data import simulated, write
@@ -213,21 +214,28 @@ def test_dashboard_views(loaded: Path) -> None:
         sql_totals = con.execute("SELECT * FROM v_allin_player_totals").fetchdf()
         assert sorted(sql_totals["player"]) == sorted(p for p, *_ in stored)
 
-        curve = v.cumulative_net(con, v.HandFilter(), game="seveneight", points=10_000)
+        # The running totals (in big blinds) end at each player's total over his hands.
+        curve = results_over_time(con, v.HandFilter(), game="seveneight", points=10_000,
+                                  top=100)
         last = {str(r["player"]): r for r in curve.groupby("player").last()
                 .reset_index().to_dict("records")}
         assert last
-        for record in records:
-            if record["player"] in last:
-                end = last[record["player"]]
-                assert end["cumulative"] == record["net"]
-                assert end["cumulative_ev"] == pytest.approx(record["adjusted_net"])
+        in_bb = {str(p): (net, adjusted) for p, net, adjusted in con.execute("""
+            SELECT s.player, sum(s.net / x.big_blind),
+                   sum(coalesce(a.expected_net, s.net) / x.big_blind)
+            FROM seats s JOIN stat_facts x USING (hand_id, seat)
+            LEFT JOIN allin_results a USING (hand_id, seat)
+            WHERE s.game = 'seveneight' GROUP BY s.player""").fetchall()}
+        assert set(last) == set(in_bb)
+        for player, (net, adjusted) in in_bb.items():
+            assert last[player]["actual"] == pytest.approx(net)
+            assert last[player]["adjusted"] == pytest.approx(adjusted)
         series = con.execute("SELECT player, max(hand_no), arg_max(cumulative_adjusted, hand_no)"
                              " FROM v_allin_cumulative GROUP BY player").fetchall()
         for player, _, adjusted in series:
             assert adjusted == pytest.approx(by_player.loc[player, "adjusted_net"])
-        other = v.cumulative_net(con, v.HandFilter(), game="bigtwo")
-        assert other["cumulative_ev"].isna().all()
+        other = results_over_time(con, v.HandFilter(), game="bigtwo")
+        assert (other["adjusted"] == other["actual"]).all()
 
         share = v.rummoli_poker_share(con, v.HandFilter())
         assert not share.empty

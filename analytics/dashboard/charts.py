@@ -184,10 +184,11 @@ def bar_with_ci(frame: pd.DataFrame, *, x: str, title: str, color: str | None = 
 
 def cumulative(frame: pd.DataFrame, *, unit: str = "chips", of: int | None = None,
                per: str = "hand", title: str | None = None) -> go.Figure:
-    """Running net per player against his hand number, each player in his own colour
-    (:func:`player_colours`); the all-in adjusted line (``cumulative_ev``) dashed beside it
-    in the same colour where it is known.  ``of``: how many players there are, so the
-    title says how many of them the chart shows."""
+    """Running net per player against his hand number (``stat_views.results_over_time``'s
+    ``actual``), each player in his own colour (:func:`player_colours`); the all-in
+    adjusted line (``adjusted``) dashed beside it in the same colour where it differs.
+    ``of``: how many players there are, so the title says how many of them the chart
+    shows."""
     title = title or f"Cumulative {unit}"
     if frame.empty:
         return empty(title)
@@ -199,10 +200,10 @@ def cumulative(frame: pd.DataFrame, *, unit: str = "chips", of: int | None = Non
     colours = player_colours(name for name, _ in groups)
     for player, rows in groups:
         line = {"color": colours[player]}
-        figure.add_trace(go.Scattergl(x=rows["hand_no"], y=rows["cumulative"], mode="lines",
+        figure.add_trace(go.Scattergl(x=rows["hand_no"], y=rows["actual"], mode="lines",
                                       name=player, line=line, legendgroup=player))
-        if "cumulative_ev" in rows and rows["cumulative_ev"].notna().any():
-            figure.add_trace(go.Scattergl(x=rows["hand_no"], y=rows["cumulative_ev"],
+        if "adjusted" in rows and (rows["adjusted"] != rows["actual"]).any():
+            figure.add_trace(go.Scattergl(x=rows["hand_no"], y=rows["adjusted"],
                                           mode="lines", line={**line, "dash": "dash"},
                                           legendgroup=player,
                                           name=f"{player} (all-in adjusted)"))

@@ -20,7 +20,7 @@ game keeps playing the same few hundred singles, pairs and runs.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from functools import cache
@@ -715,13 +715,29 @@ class BigTwoState:
             self._pruned[player] = hand
         table = self.table
         if table is not None:
-            top = table.key
-            return [o for o in by_size.get(len(table.cards), ()) if o.strength > top]
+            return list(self._beating(player, table))
         options = [o for size in sorted(by_size) for o in by_size[size]]
         if self.plays == 0 and self.required_card is not None:
             bit = _known_bit(self.required_card)
             options = [o for o in options if o.mask & bit]
         return options
+
+    def _beating(self, player: int, table: BigTwoCombo) -> Iterator[PlayOption]:
+        """The plays ``player`` holds that beat ``table``: as many cards, a larger strength
+        (the one rule of what beats the trick, for :meth:`legal_plays` and :meth:`can_beat`)."""
+        hand = self.hands[player]
+        top = table.key
+        return (o for o in self._player_options(player).get(len(table.cards), ())
+                if o.strength > top and o.mask & hand == o.mask)
+
+    def can_beat(self) -> bool:
+        """Whether the player to act holds a play that beats the last play of the trick
+        (:meth:`legal_plays` would list one; False when he leads or nobody is to act),
+        without listing them all: the statistics ask it at every pass (``pass_with_play``)."""
+        player, table = self.turn, self.table
+        if player is None or table is None:
+            return False
+        return next(self._beating(player, table), None) is not None
 
     def legal_actions(self) -> list[Action]:
         """The actions open to the player to act: a pass when allowed, then every play."""

@@ -13,8 +13,9 @@ Where the row comes from depends on the game (:data:`SOURCES`):
   summary (:mod:`analytics.stats.seveneight`): deriving them needs the hand's actions in
   order, which a question over a million hands cannot afford to read.
 * Rummoli: ``stat_facts`` too, over the round's summary (:mod:`analytics.stats.rummoli`).
-* Big Two: ``seat_facts`` (its places, cards left and plays by kind), evaluated when asked,
-  so the fry threshold can be a parameter.
+* Big Two: ``seat_facts`` (its places, cards left, plays by kind and passes, the passes
+  holding a beating play counted by the rules engine on ingest), evaluated when asked, so
+  the fry threshold can be a parameter.
 
 A :class:`Result` is a column of the grid that is not a count over opportunities (net
 results, big blinds per 100 hands): one SQL aggregate over the same rows.
@@ -184,6 +185,11 @@ _BIGTWO: Final = (
          "straight flushes, as the evaluator classifies them under the game's rules) per "
          "game.",
          _FIVE, "TRUE", Kind.MEAN),
+    Stat("pass_with_play", _B2, "Pass with play", "plays",
+         "Passes he made while he held a play that beats the trick's last play (as many "
+         "cards, stronger; the rules engine decides, so a four of a kind or any five-card "
+         "play never beats a single or a pair) over all his passes. A leader may not pass.",
+         "x.passes_with_play", "x.passes"),
     Stat("points", _B2, "Points per game", "result",
          "Points (his net score) per game: total over games.",
          "x.net", "TRUE", Kind.MEAN),
@@ -232,8 +238,9 @@ _RUMMOLI: Final = (
          "laid did not follow (not the next rank of the same suit).",
          "stops", "dealt AND laying", Kind.MEAN),
     Stat("cards_left", _RM, "Cards left", "laying",
-         "Cards left in his hand when the round ended, per round with a Rummoli phase.",
-         "cards_left", "dealt AND laying", Kind.MEAN),
+         "Cards left in his hand when the round ended, per round with a Rummoli phase (an "
+         "end-of-game round, poker only, counts neither its cards nor itself).",
+         "CASE WHEN laying THEN cards_left ELSE 0 END", "dealt AND laying", Kind.MEAN),
     Stat("chips_paid", _RM, "Chips paid", "laying",
          "Chips he paid for the cards he held at the end (to the winner, or into the "
          "Rummoli pot at an impasse), per round with a Rummoli phase.",
@@ -274,6 +281,24 @@ RESULTS: Final = {
                "CAST(sum(x.net) AS BIGINT)"),
         Result("net_per_round", _RM, "Net per round", "Net chips per round.",
                "sum(x.net) / count(*)"),
+        Result("poker_net_per_round", _RM, "Poker pot net per round",
+               "Net chips per round from the poker pot (the poker phase alone): the poker "
+               "pot, its side pots and an end-of-game round's pot won, less his ante into the "
+               "poker pot and his bets.",
+               "sum(x.poker_net) / count(*)"),
+        Result("pay_cards_net_per_round", _RM, "Pay-card pots net per round",
+               "Net chips per round from the seven pay-card pots: the pots he won by laying "
+               "pay cards, less his antes into them.",
+               "sum(x.pay_cards_net) / count(*)"),
+        Result("rummoli_net_per_round", _RM, "Rummoli pot net per round",
+               "Net chips per round from the Rummoli pot: the pot won by going out first, "
+               "less his ante into it and what he paid into it at an impasse.",
+               "sum(x.rummoli_net) / count(*)"),
+        Result("payments_net_per_round", _RM, "Cards-left payments net per round",
+               "Net chips per round from the payments for cards left: received as the "
+               "winner, less paid for his own cards left. With the pots above and the "
+               "auction's chips (Auction chips) it adds up to Net per round.",
+               "sum(x.payments_net) / count(*)"),
     ),
 }
 """The result columns of each game's grid."""

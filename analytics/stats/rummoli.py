@@ -18,26 +18,41 @@ game; the engine has checked every action, so this only reads them:
   not the next rank of the same suit): the run stopped on it.  The round's last card is
   not counted;
 * the laying statistics count only rounds with a Rummoli phase (an end-of-game round,
-  ``hands.finale_pot`` set, is poker only).
+  ``hands.finale_pot`` set, is poker only);
+* the round's net by pot (:data:`POT_NETS`): the poker pot (its side pots and the
+  finale's pot won, less his ante into it and his bets), the pay-card pots (won less his
+  seven antes), the Rummoli pot (won, less his ante and his impasse payments) and the
+  cards-left payments (received less paid); with the auction's chips they add up to his
+  net.  His bets are what he paid in (every award less his net) less his antes: a full
+  ante into each of the nine pots in board order while his stack lasts, none in an
+  end-of-game round.
 """
 
 from __future__ import annotations
 
 from typing import Final
 
-__all__ = ["PAY_CARDS", "SUMMARY"]
+__all__ = ["PAY_CARDS", "PAY_CARD_POTS", "POT_NETS", "SUMMARY"]
 
 PAY_CARDS: Final = ("Ts", "Jd", "Qc", "Kh", "As", "Kd", "Ad")
 """The cards that win a pot when laid (RULES.md 1.3)."""
+
+PAY_CARD_POTS: Final = ("TS", "JD", "QC", "KH", "AS", "AKD", "789")
+"""The board's seven pay-card pots, in board order between ``poker`` and ``rummoli``."""
+
+POT_NETS: Final = ("poker_net", "pay_cards_net", "rummoli_net", "payments_net")
+"""The summary's net by pot (with ``auction_net``, they add up to the round's net)."""
 
 _RANKS: Final = "23456789TJQKA"
 
 # Output: hand_id, seat, position ('1'.. counted from the dealer's left, the dealer last:
 # 'dealer'), dealt, laying (the round has a Rummoli phase), and the summary columns.
 SUMMARY: Final = """
-    WITH h AS (SELECT h.hand_id, h.dealer, h.num_players, h.finale_pot IS NULL AS laying
+    WITH h AS (SELECT h.hand_id, h.dealer, h.num_players, h.finale_pot IS NULL AS laying,
+                      coalesce(CAST(json_extract(h.rules, '$.ante') AS BIGINT), 1) AS ante
                FROM {hands} h WHERE h.game = 'rummoli' AND {scope}),
-    s AS (SELECT s.hand_id, s.seat FROM {seats} s WHERE s.hand_id IN (SELECT hand_id FROM h)),
+    s AS (SELECT s.hand_id, s.seat, s.starting_stack, s.net
+          FROM {seats} s WHERE s.hand_id IN (SELECT hand_id FROM h)),
     a AS (SELECT a.hand_id, a.seq, a.actor, a.verb, a.cards, a.amount, a.target, a.street
           FROM {actions} a WHERE a.hand_id IN (SELECT hand_id FROM h)),
     poker AS (
@@ -87,9 +102,22 @@ SUMMARY: Final = """
                coalesce(sum(w.amount) FILTER (WHERE w.pot = 'rummoli'), 0) AS rummoli_won,
                coalesce(sum(w.amount) FILTER (WHERE w.pot = 'auction'), 0) AS auction_net,
                -coalesce(sum(w.amount) FILTER (WHERE w.pot IN ('payments', 'impasse')
-                                               AND w.amount < 0), 0) AS chips_paid
+                                               AND w.amount < 0), 0) AS chips_paid,
+               coalesce(sum(w.amount) FILTER (WHERE w.pot IN {pay_pots}), 0) AS pay_won,
+               coalesce(sum(w.amount) FILTER (WHERE w.pot = 'impasse'), 0) AS impasse,
+               coalesce(sum(w.amount) FILTER (WHERE w.pot = 'payments'), 0) AS payments,
+               coalesce(sum(w.amount), 0) AS awarded
         FROM {awards} w WHERE w.hand_id IN (SELECT hand_id FROM h)
-        GROUP BY ALL)
+        GROUP BY ALL),
+    -- What he paid in: every award less his net; his antes (none in an end-of-game round),
+    -- a full ante into each pot in board order while he could (RULES.md 1); the rest his
+    -- poker bets.
+    paid AS (
+        SELECT s.hand_id, s.seat, h.ante,
+               coalesce(w.awarded, 0) - s.net AS paid_in,
+               CASE WHEN h.laying THEN least(9 * h.ante, coalesce(s.starting_stack, 9 * h.ante))
+                    ELSE 0 END AS antes
+        FROM s JOIN h USING (hand_id) LEFT JOIN won w USING (hand_id, seat))
     SELECT s.hand_id, s.seat,
            CASE WHEN s.seat = h.dealer THEN 'dealer'
                 WHEN h.dealer IS NULL THEN CAST(s.seat AS VARCHAR)
@@ -108,12 +136,21 @@ SUMMARY: Final = """
            CASE WHEN coalesce(c.exchanged, 0) + coalesce(c.auctions_won, 0) > 0
                 THEN coalesce(d.widow_cards, 0) ELSE coalesce(c.dealt_cards, 0) END
                - coalesce(c.laid_cards, 0) AS cards_left, coalesce(w.chips_paid, 0) AS chips_paid,
-           coalesce(w.rummoli_won, 0) AS rummoli_won
+           coalesce(w.rummoli_won, 0) AS rummoli_won,
+           coalesce(w.poker_won, 0) - (p.paid_in - p.antes) - least(p.ante, p.antes)
+               AS poker_net,
+           coalesce(w.pay_won, 0) - least(7 * p.ante, greatest(p.antes - p.ante, 0))
+               AS pay_cards_net,
+           coalesce(w.rummoli_won, 0) + coalesce(w.impasse, 0)
+               - greatest(p.antes - 8 * p.ante, 0) AS rummoli_net,
+           coalesce(w.payments, 0) AS payments_net
     FROM s JOIN h USING (hand_id)
+    JOIN paid p USING (hand_id, seat)
     LEFT JOIN bets b USING (hand_id, seat)
     LEFT JOIN lays l USING (hand_id, seat)
     LEFT JOIN acts c USING (hand_id, seat)
     LEFT JOIN won w USING (hand_id, seat)
     LEFT JOIN widow d USING (hand_id)
 """.replace("{ranks}", _RANKS).replace(
-    "{pay_cards}", "[" + ", ".join(f"'{card}'" for card in PAY_CARDS) + "]")
+    "{pay_cards}", "[" + ", ".join(f"'{card}'" for card in PAY_CARDS) + "]").replace(
+    "{pay_pots}", "(" + ", ".join(f"'{pot}'" for pot in PAY_CARD_POTS) + ")")

@@ -32,7 +32,7 @@ from analytics.evaluator.seveneight import (
     seveneight_category_of,
     seveneight_rank_batch,
 )
-from analytics.warehouse.facts import dealt_categories, play_kinds
+from analytics.warehouse.facts import dealt_categories, pass_counts, play_kinds
 from analytics.warehouse.views import SPLIT_COLUMNS, SPLIT_POTS
 
 __all__ = ["FACT_TABLES", "fact_tables", "with_dealt_categories"]
@@ -53,7 +53,8 @@ Bools = npt.NDArray[np.bool_]
 
 
 def fact_tables(tables: dict[str, pa.Table]) -> dict[str, pa.Table] | None:
-    """The ``seat_facts`` (with the dealt categories: :func:`with_dealt_categories`) and
+    """The ``seat_facts`` (with the dealt categories: :func:`with_dealt_categories`, and Big
+    Two's passes: :func:`~analytics.warehouse.facts.pass_counts`) and
     ``hand_facts`` rows of a batch's tables (as the loader inserts them: ordered by game,
     day, hand, seat), or None when a join of the SQL would
     not be one-to-one in this batch (the writer then fills them with the SQL)."""
@@ -67,7 +68,12 @@ def fact_tables(tables: dict[str, pa.Table]) -> dict[str, pa.Table] | None:
     if seats is None:
         return None
     players = _hand_players(tables["seats"], index, hands.num_rows)
-    return {"seat_facts": with_dealt_categories(seats),
+    seats = with_dealt_categories(seats)
+    passes = pass_counts(seats, tables["actions"])  # Big Two's, by the rules engine
+    if passes is not None:
+        for name in passes.column_names:
+            seats = seats.append_column(name, passes[name])
+    return {"seat_facts": seats,
             "hand_facts": _hand_facts(hands, labels, order, players)}
 
 

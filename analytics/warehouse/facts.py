@@ -46,6 +46,8 @@ import pyarrow.compute as pc
 from analytics.evaluator import EvaluationError, bigtwo_combo
 from analytics.evaluator.bigtwo import BigTwoMaskKeys
 from analytics.evaluator.categories import poker_labels, seveneight_labels
+from analytics.rules.base import RuleError
+from analytics.stats.bigtwo import game_passes
 from analytics.warehouse.arrow_scan import arrow_over, execute_over
 from analytics.warehouse.stat_facts import fill_missing_stats
 from analytics.warehouse.views import (
@@ -57,7 +59,7 @@ from analytics.warehouse.views import (
     STAKES,
     split_condition,
 )
-from parsers.cards import CODE_OF_TEXT
+from parsers.cards import CARD_OF_TEXT, CODE_OF_TEXT, Card
 from parsers.knobs import (
     BIGTWO_KNOBS,
     RUMMOLI_KNOBS,
@@ -66,13 +68,15 @@ from parsers.knobs import (
     RummoliRules,
     SevenEightRules,
 )
-from parsers.model import GameRules
+from parsers.model import Action, GameRules, Verb
 
-__all__ = ["CHUNK_HANDS", "HANDS_TABLE", "HANDS_TABLE_V5", "HELD_POT_ROWS", "PLAY_KINDS_V8",
+__all__ = ["CHUNK_HANDS", "HANDS_TABLE", "HANDS_TABLE_V5", "HELD_POT_ROWS", "PASSES_V12",
+           "PASS_COLUMNS", "PLAY_KINDS_V8",
            "POTS_SELECT", "POTS_TABLE", "SEATS_TABLE", "SEATS_TABLE_V4", "PotGames", "PotHold",
            "bigtwo_rules", "dealt_categories",
            "fill_batch", "fill_batch_pots", "fill_missing", "fill_missing_hands",
-           "fill_missing_play_kinds", "fill_missing_seats", "fill_seats_v6", "play_kind",
+           "fill_missing_passes", "fill_missing_play_kinds", "fill_missing_seats", "fill_seats_v6",
+           "pass_counts", "play_kind",
            "play_kinds", "rules_from_json"]
 
 # The columns of seat_facts as migration 4 created it: migration text, never to be edited
@@ -594,7 +598,7 @@ def fill_batch(con: duckdb.DuckDBPyConnection, tables: Mapping[str, pa.Table],
     batch = _batch(tables, (*_SOURCES, "board"))
     if pc.any(pc.equal(hands["game"], "rummoli")).as_py():
         _fill_batch_pots(con, batch, games, hold)
-    _insert_seats(con, _FILL_BATCH_SEATS, tables=batch)
+    _insert_seats(con, _FILL_BATCH_SEATS, tables=batch, actions=_BATCH_PREFIX + "actions")
     execute_over(con, _FILL_BATCH_HANDS, batch)
 
 
@@ -701,17 +705,19 @@ _SEAT_CATEGORIES: Final = _BATCH_PREFIX + "seat_categories"
 
 def _insert_seats(con: duckdb.DuckDBPyConnection, select: str,
                   params: Mapping[str, object] | None = None, *, kinds: bool = True,
-                  tables: Mapping[str, pa.Table] | None = None) -> None:
+                  tables: Mapping[str, pa.Table] | None = None,
+                  actions: str = "actions") -> None:
     """Run the seats ``select`` (reading ``tables`` by name, if any), add the dealt hands'
-    categories and (with ``kinds``) the Big Two plays by kind, insert the rows (in the
-    select's order: by game and day).
+    categories and (with ``kinds``) the Big Two plays by kind and passes (from the table
+    ``actions``), insert the rows (in the select's order: by game and day).
 
     The categories and kinds come from the shared evaluator, which SQL cannot call: the
     rows go to a temporary table, only the columns they are derived from travel to Python
     (as Arrow), and the labels come back as an Arrow table joined by position.  Fetching
     the whole rows as Arrow went over the writer's memory limit on a backfill chunk, and
     converting the wide rows cost the ingest's main process more.  Migration 6 fills its
-    table, which has no kind columns yet, without ``kinds`` (migration 8 adds them).
+    table, which has no kind columns yet, without ``kinds`` (migration 8 adds them; 12 the
+    passes).
     """
     execute_over(con, f"CREATE OR REPLACE TEMPORARY TABLE {_SEAT_ROWS} AS {select}",
                  tables or {}, params)
@@ -722,13 +728,64 @@ def _insert_seats(con: duckdb.DuckDBPyConnection, select: str,
         derived = dealt_categories(dealt)
         counted = play_kinds(con.sql(
             f"SELECT game, rules, plays FROM {_SEAT_ROWS}").to_arrow_table()) if kinds else None
-        if counted is not None:
-            for name in counted.column_names:
-                derived = derived.append_column(name, counted[name])
+        passes = _seat_passes(con, actions, tables or {}) if kinds else None
+        for more in (counted, passes):
+            if more is not None:
+                for name in more.column_names:
+                    derived = derived.append_column(name, more[name])
         execute_over(con, f"INSERT INTO seat_facts BY NAME SELECT * FROM {_SEAT_ROWS} "
                      f"POSITIONAL JOIN {_SEAT_CATEGORIES}", {_SEAT_CATEGORIES: derived})
     finally:
         con.execute(f"DROP TABLE IF EXISTS {_SEAT_ROWS}")
+
+
+def _seat_passes(con: duckdb.DuckDBPyConnection, actions: str,
+                 tables: Mapping[str, pa.Table]) -> pa.Table | None:
+    """:func:`pass_counts` of the rows in the seat rows' temporary table, from ``actions``
+    (a warehouse table or one of ``tables``: a name of this module, never a user's)."""
+    rows = con.sql(f"SELECT hand_id, seat, game, rules, num_players "
+                   f"FROM {_SEAT_ROWS}").to_arrow_table()
+    if not pc.any(pc.equal(rows["game"], "bigtwo")).as_py():
+        return None
+    acts = arrow_over(con, f"""
+        SELECT a.hand_id, a.seq, a.actor, a.verb, a.cards, a.target FROM {actions} a
+        WHERE a.verb IN ('dh', 'pl', 'ps')
+          AND a.hand_id IN (SELECT hand_id FROM {_SEAT_ROWS} WHERE game = 'bigtwo')""",
+                      tables)
+    return pass_counts(rows, acts)
+
+
+_PASS_ROWS: Final = _BATCH_PREFIX + "passes"
+
+
+def fill_missing_passes(con: duckdb.DuckDBPyConnection) -> None:
+    """Count the passes of every Big Two seat where ``seat_facts`` has none yet (migration
+    12's backfill, after it added the columns), by runs of days of about
+    :data:`CHUNK_HANDS` hands' seats: each chunk's games are replayed from ``actions``
+    (:func:`pass_counts`) and the counts go back as an update joined on hand and seat."""
+    days = con.execute(f"""
+        SELECT 'bigtwo' AS game, x.day, count(*) AS seats FROM seat_facts x
+        WHERE x.game = 'bigtwo' AND x.{PASS_COLUMNS[0]} IS NULL GROUP BY ALL ORDER BY x.day
+    """).fetchall()
+    sets = ", ".join(f"{column} = k.{column}" for column in PASS_COLUMNS)
+    chunk = "x.game = 'bigtwo' AND x.day BETWEEN $first AND $last AND x.passes IS NULL"
+    for _, first, last in _day_chunks(days):
+        span = {"first": first, "last": last}
+        rows = con.sql(f"""
+            SELECT x.hand_id, x.seat, x.game, x.rules, x.num_players FROM seat_facts x
+            WHERE {chunk}""", params=span).to_arrow_table()
+        acts = con.sql(f"""
+            SELECT a.hand_id, a.seq, a.actor, a.verb, a.cards, a.target FROM actions a
+            WHERE a.verb IN ('dh', 'pl', 'ps')
+              AND a.hand_id IN (SELECT x.hand_id FROM seat_facts x WHERE {chunk})""",
+                       params=span).to_arrow_table()
+        counted = pass_counts(rows, acts)
+        if counted is None:
+            continue
+        for name in ("seat", "hand_id"):
+            counted = counted.add_column(0, name, rows[name])
+        execute_over(con, f"UPDATE seat_facts x SET {sets} FROM {_PASS_ROWS} k "
+                     "WHERE x.hand_id = k.hand_id AND x.seat = k.seat", {_PASS_ROWS: counted})
 
 
 def rules_from_json(game: Game | str, text: str | None) -> GameRules:
@@ -870,6 +927,76 @@ def play_kinds(rows: pa.Table) -> pa.Table | None:
         mask[at] = False
         columns[column] = pa.array(values, type=pa.int32(), mask=mask)
     return pa.table(columns)
+
+
+PASS_COLUMNS: Final = ("passes", "passes_with_play")
+"""A Big Two seat's passes and those made holding a play that beats the trick
+(:mod:`analytics.stats.bigtwo`; migration 12's columns of ``seat_facts``)."""
+
+PASSES_V12: Final = tuple(f"ALTER TABLE seat_facts ADD COLUMN {column} INTEGER"
+                          for column in PASS_COLUMNS)
+"""Migration 12: the :data:`PASS_COLUMNS` (NULL for the other games' seats)."""
+
+_PASS_VERBS: Final = {"dh": Verb.DEAL_HOLE, "pl": Verb.PLAY, "ps": Verb.PASS}
+
+
+def pass_counts(rows: pa.Table, actions: pa.Table) -> pa.Table | None:
+    """The :data:`PASS_COLUMNS` of seat rows (``hand_id``, ``seat``, ``game``, ``rules``,
+    ``num_players``), one row each, from their hands' ``actions`` (``hand_id``, ``seq``,
+    ``actor``, ``verb``, ``cards``, ``target``; other hands' rows are ignored): each Big
+    Two game replayed by the rules engine (:func:`analytics.stats.bigtwo.game_passes`); 0
+    for a seat that never passed (an outcome-only game has no actions), NULL for the other
+    games and for a game the engine refuses (a stored game never is refused).  None when
+    no row is a Big Two seat (the insert then leaves the columns NULL)."""
+    game = rows["game"].combine_chunks()
+    at = np.flatnonzero(pc.fill_null(pc.equal(game, "bigtwo"), False)
+                        .to_numpy(zero_copy_only=False))
+    if not len(at):
+        return None
+    taken = pa.array(at, type=pa.int64())
+    hand_ids = rows["hand_id"].combine_chunks().take(taken).to_pylist()
+    games = dict(zip(hand_ids, zip(rows["rules"].combine_chunks().take(taken).to_pylist(),
+                                   rows["num_players"].combine_chunks().take(taken)
+                                   .to_pylist(), strict=True), strict=True))
+    keep = pc.and_(pc.is_in(actions["hand_id"], value_set=pa.array(list(games), pa.int64())),
+                   pc.is_in(actions["verb"], value_set=pa.array(list(_PASS_VERBS))))
+    acts = actions.filter(keep).sort_by([("hand_id", "ascending"), ("seq", "ascending")])
+    by_hand: dict[int, list[Action]] = {hand: [] for hand in games}
+    # A batch repeats the same singles and pairs and every player's passes: each action
+    # made once (a third of the time went to reading cards and making actions).
+    made: dict[tuple[int, str, str | None, int | None], Action] = {}
+    for hand, actor, verb, cards, target in zip(
+            *(acts[name].to_pylist() for name in ("hand_id", "actor", "verb", "cards",
+                                                  "target")), strict=True):
+        key = (actor, verb, cards, target)
+        action = made.get(key)
+        if action is None:
+            action = made[key] = Action(actor, _PASS_VERBS[verb], _cards(cards), target=target)
+        by_hand[hand].append(action)
+    counted: dict[int, list[tuple[int, int]] | None] = {}
+    for hand, (knobs, players) in games.items():
+        try:
+            counted[hand] = game_passes(bigtwo_rules(knobs), players, by_hand[hand])
+        except (RuleError, KeyError, ValueError):
+            counted[hand] = None
+    seats = rows["seat"].combine_chunks().take(taken).to_pylist()
+    columns = {}
+    for number, column in enumerate(PASS_COLUMNS):
+        values: list[int | None] = [None] * rows.num_rows
+        for row, hand, seat in zip(at.tolist(), hand_ids, seats, strict=True):
+            found = counted[hand]
+            if found is not None and 1 <= seat <= len(found):
+                values[row] = found[seat - 1][number]
+        columns[column] = pa.array(values, type=pa.int32())
+    return pa.table(columns)
+
+
+def _cards(text: str | None) -> tuple[Card, ...]:
+    """The cards of a stored action's text (the writer's two characters a card)."""
+    if not text:
+        return ()
+    card_of = CARD_OF_TEXT
+    return tuple([card_of[text[at:at + 2]] for at in range(0, len(text), 2)])
 
 
 def dealt_categories(rows: pa.Table) -> pa.Table:

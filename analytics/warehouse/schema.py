@@ -20,16 +20,18 @@ from analytics.warehouse.errors import WarehouseSchemaError
 from analytics.warehouse.facts import (
     HANDS_TABLE,
     HANDS_TABLE_V5,
+    PASSES_V12,
     PLAY_KINDS_V8,
     POTS_TABLE,
     SEATS_TABLE,
     SEATS_TABLE_V4,
+    fill_missing_passes,
     fill_missing_play_kinds,
     fill_seats_v6,
 )
 from analytics.warehouse.facts import fill_missing_hands as fill_hand_facts
 from analytics.warehouse.scores import RULES_WITH_THRESHOLD, SCORES_TABLE, fill_missing_scores
-from analytics.warehouse.stat_facts import STAT_FACTS_TABLE, fill_missing_stats
+from analytics.warehouse.stat_facts import POT_NETS_V12, STAT_FACTS_TABLE, fill_missing_stats
 
 __all__ = ["LATEST_VERSION", "MIGRATIONS", "TABLES", "VIEWS", "Migration", "migrate",
            "schema_version"]
@@ -334,6 +336,15 @@ _SEAT_FACTS_V6: Final = ("DROP TABLE seat_facts", SEATS_TABLE)
 # (today's select has the players column its frozen table lacks), and 7 fills it anyway.
 _HAND_FACTS_V7: Final = ("DROP TABLE hand_facts", HANDS_TABLE)
 
+
+def _fill_v12(con: duckdb.DuckDBPyConnection) -> None:
+    """Migration 12's backfill: the Big Two passes, then every hand's stat facts missing
+    (the Rummoli rows it deleted; every row for a database from before version 10, whose
+    migration 10 now leaves the table empty: its fill writes today's columns)."""
+    fill_missing_passes(con)
+    fill_missing_stats(con)
+
+
 MIGRATIONS: Final = (
     Migration(1, "tables: files, hands, seats, actions, showdowns, awards, board, rejects",
               _TABLES_V1),
@@ -352,9 +363,11 @@ MIGRATIONS: Final = (
     Migration(9, "bigtwo_scores: Big Two cards left, fries, real losses, zero-sum scores, "
                  "backfilled; fry_threshold in the Big Two rules",
               (*RULES_WITH_THRESHOLD, SCORES_TABLE), backfill=fill_missing_scores),
-    Migration(10, "stat_facts: the 7 & 8 statistics' counts per seat, backfilled",
-              (STAT_FACTS_TABLE,), backfill=fill_missing_stats),
+    Migration(10, "stat_facts: the 7 & 8 statistics' counts per seat", (STAT_FACTS_TABLE,)),
     Migration(11, "hand_notes, player_notes: tags and notes people keep", ANNOTATION_TABLES),
+    Migration(12, "seat_facts: Big Two passes holding a beating play; stat_facts: Rummoli "
+                  "net by pot; both backfilled", (*PASSES_V12, *POT_NETS_V12),
+              backfill=_fill_v12),
 )
 LATEST_VERSION: Final = MIGRATIONS[-1].version
 

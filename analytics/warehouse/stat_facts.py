@@ -8,7 +8,7 @@ the grid sums them (:mod:`analytics.warehouse.stat_views`); Rummoli's rounds lik
 the summary of :mod:`analytics.stats.rummoli`.  Filled like the other fact
 tables (:mod:`analytics.warehouse.facts`): from a batch's own Arrow tables inside the
 file's transaction (:func:`fill_batch_stats`, called by ``loader.load_batch``), and for
-the hands a database held before by migration 9 and by ``facts.fill_missing``
+the hands a database held before by migration 12 and by ``facts.fill_missing``
 (:func:`fill_missing_stats`).  A new statistic of these games needs a migration adding its
 columns (tests/test_stats.py checks the table has a column for every definition).
 """
@@ -22,13 +22,15 @@ import duckdb
 import pyarrow as pa
 
 from analytics.stats.definitions import STATS, Stat
+from analytics.stats.rummoli import POT_NETS
 from analytics.stats.rummoli import SUMMARY as RUMMOLI_SUMMARY
 from analytics.stats.seveneight import SUMMARY as SEVENEIGHT_SUMMARY
 from analytics.warehouse.arrow_scan import execute_over
 from analytics.warehouse.views import DAY, SESSION, STAKES
 from parsers.knobs import Game
 
-__all__ = ["STAT_COLUMNS_V9", "STAT_FACTS_TABLE", "fill_batch_stats", "fill_missing_stats"]
+__all__ = ["POT_NETS_V12", "STAT_COLUMNS_V9", "STAT_FACTS_TABLE", "fill_batch_stats",
+           "fill_missing_stats"]
 
 STAT_COLUMNS_V9: Final = (
     "vpip", "vpip_opps", "pfr", "pfr_opps", "three_bet", "three_bet_opps",
@@ -71,7 +73,15 @@ STAT_FACTS_TABLE: Final = """
     for column in STAT_COLUMNS_V9) + """
     )
 """
-"""Migration 9: one row per 7 & 8 seat and per Rummoli seat (docs/schema.md)."""
+"""Migration 10: one row per 7 & 8 seat and per Rummoli seat (docs/schema.md; frozen:
+migration 12 adds :data:`POT_NETS_V12`)."""
+
+POT_NETS_V12: Final = (
+    *(f"ALTER TABLE stat_facts ADD COLUMN {column} BIGINT DEFAULT 0" for column in POT_NETS),
+    "DELETE FROM stat_facts WHERE game = 'rummoli'")
+"""Migration 12: a Rummoli round's net by pot (``analytics.stats.rummoli.POT_NETS``; 0 in
+7 & 8 rows); the Rummoli rows go, for its backfill (:func:`fill_missing_stats`) to write
+them again with the new columns."""
 
 _PREFIX: Final = "_handlab_stats_"
 _SOURCES: Final = ("hands", "seats", "actions", "allin_results", "awards")
@@ -79,7 +89,8 @@ _GAMES: Final = (Game.SEVENEIGHT, Game.RUMMOLI)  # the games whose counts are st
 _SUMMARIES: Final = {Game.SEVENEIGHT: SEVENEIGHT_SUMMARY, Game.RUMMOLI: RUMMOLI_SUMMARY}
 # The summaries' own columns the table keeps (besides hand and seat).
 _KEPT: Final = {Game.SEVENEIGHT: "position, up_rank, big_blind",
-                Game.RUMMOLI: "position, NULL AS up_rank, 1 AS big_blind"}
+                Game.RUMMOLI: "position, NULL AS up_rank, 1 AS big_blind, "
+                              + ", ".join(POT_NETS)}
 
 
 def _counted(stat: Stat) -> str:
@@ -145,9 +156,9 @@ def fill_batch_stats(con: duckdb.DuckDBPyConnection, tables: Mapping[str, pa.Tab
 
 
 def fill_missing_stats(con: duckdb.DuckDBPyConnection) -> None:
-    """Add the stat facts of every 7 & 8 hand that has none (migration 9's backfill, and
-    ``facts.fill_missing`` for bulk loads), by runs of days of about :data:`CHUNK_HANDS`
-    hands, so the table ends up ordered by day."""
+    """Add the stat facts of every 7 & 8 and Rummoli hand that has none (migration 12's
+    backfill, and ``facts.fill_missing`` for bulk loads), by runs of days of about
+    :data:`CHUNK_HANDS` hands, so the table ends up ordered by day."""
     for game in _GAMES:
         days = con.execute(f"""
             SELECT {DAY} AS day, count(*) AS hands FROM hands h

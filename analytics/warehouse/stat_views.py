@@ -122,32 +122,40 @@ BY: Final = {"hand": "hand_no", "date": "day"}
 the day of play."""
 
 # Per game: the rows, each seat's result in the game's unit, its all-in adjusted result and
-# whether it went to showdown (NULL: the game has no showdown line).
+# whether it went to showdown (NULL: the game has no showdown line).  Rummoli: the poker
+# phase's net (the poker pot won less his ante into it and his bets), as issue #28 asks;
+# it has no all-in adjusted result, so that line is the actual one.
 _RESULT_TERMS: Final = {
     Game.SEVENEIGHT: ("stat_facts", "x.net / x.big_blind", "x.adjusted_net / x.big_blind",
                       "x.wsd_opps > 0"),
-    Game.RUMMOLI: ("stat_facts", "CAST(x.net AS DOUBLE)", "CAST(x.net AS DOUBLE)",
+    Game.RUMMOLI: ("stat_facts", "CAST(x.poker_net AS DOUBLE)", "CAST(x.poker_net AS DOUBLE)",
                    "x.wsd_opps > 0"),
     Game.BIGTWO: ("seat_facts", "CAST(x.net AS DOUBLE)", "CAST(x.net AS DOUBLE)",
                   "CAST(NULL AS BOOLEAN)"),
 }
-UNITS: Final = {Game.SEVENEIGHT: "big blinds", Game.RUMMOLI: "chips", Game.BIGTWO: "points"}
+UNITS: Final = {Game.SEVENEIGHT: "big blinds", Game.RUMMOLI: "chips, poker phase",
+                Game.BIGTWO: "points"}
 """The unit of each game's results over time."""
 
 
 def results_over_time(con: duckdb.DuckDBPyConnection, f: HandFilter, *, game: Game | str,
-                      by: str = "hand", points: int = 400, top: int = 8) -> pd.DataFrame:
+                      by: str = "hand", points: int = 400, top: int = 8,
+                      whole_round: bool = False) -> pd.DataFrame:
     """Each player's cumulative results in the game's unit (:data:`UNITS`: 7 & 8 in big
     blinds, each hand's net over its big blind), by his hand number (every ``total //
     points``-th hand and his last, in order of play: day, time, place in the file) or by
     day: ``actual``, ``adjusted`` (7 & 8: the all-in adjusted result; the actual one
     elsewhere), ``showdown`` and ``no_showdown`` (the results of the hands that went to
     showdown with him, and of the others; null for Big Two), and ``hands`` so far.  For
-    the filter's players, else the ``top`` players with most hands."""
+    the filter's players, else the ``top`` players with most hands.  Rummoli's lines are
+    its poker phase's net; with ``whole_round`` the whole round's (every pot, payment and
+    ante: the Win rates page's running totals and the report's)."""
     chosen = Game(game)
     if by not in BY:
         raise ValueError(f"unknown order {by!r} (expected one of {', '.join(BY)})")
     table, unit, adjusted, showdown = _RESULT_TERMS[chosen]
+    if whole_round and chosen is Game.RUMMOLI:
+        unit = adjusted = "CAST(x.net AS DOUBLE)"
     cond, params = facts_where(f, game=chosen.value)
     players = [str(row[0]) for row in con.execute(f"""
         SELECT x.player FROM {table} x WHERE {cond}

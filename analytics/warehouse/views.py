@@ -13,13 +13,10 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Final
 
 import duckdb
-import numpy as np
-import numpy.typing as npt
 import pandas as pd
 
 from analytics.evaluator import BigTwoKind
@@ -38,7 +35,6 @@ __all__ = [
     "bigtwo_places",
     "by_position",
     "by_up_card",
-    "cumulative_net",
     "data_version",
     "dealt_hands",
     "dealt_types",
@@ -464,182 +460,6 @@ def _sd(frame: pd.DataFrame) -> pd.Series:
     mean = frame["net"] / n
     variance = (frame["net_sq"] - n * mean * mean) / (n - 1)
     return variance.clip(lower=0).where(n > 1).pow(0.5)
-
-
-def cumulative_net(con: duckdb.DuckDBPyConnection, f: HandFilter, *, game: str,
-                   points: int = 400, top: int = 8, big_blinds: bool = False) -> pd.DataFrame:
-    """Running net per player over the hands of ``game`` he played, in order of play.
-
-    At most about ``points`` points per player, each the exact running total after his
-    hand ``hand_no``, the last always his total; for the ``top`` players with most hands
-    unless players are chosen.  Columns: player, hand_no (his n-th hand), cumulative,
-    and ``cumulative_ev``: for 7 & 8 the all-in adjusted line (the expected net from
-    ``allin_results`` where the hand was all in with cards to come, else the actual
-    net), null for the other games.  With ``big_blinds`` (7 & 8) every hand's chips are
-    divided by its stake's big blind (:data:`BIG_BLIND`) first, so stakes never mix.
-
-    Up to :data:`_EXACT_UP_TO` seats the points are every ``total // points``-th hand,
-    from the hands sorted in order of play; above it they are the ends of time buckets
-    summed in SQL (:func:`_bucket_curves`), unless the hands do not spread over time.
-    """
-    cond, params = facts_where(f, game=game)
-    chosen = con.execute(f"""
-        SELECT x.player, count(*) AS total, min(x.day) AS first, max(x.day) AS last
-        FROM seat_facts x WHERE {cond}
-        GROUP BY x.player ORDER BY total DESC, x.player LIMIT $top
-    """, _used(f"{cond} $top", params | {"top": top})).fetchall()
-    if not chosen:
-        return _frame(con, _NO_CUMULATIVE, {})
-    order = sorted(chosen)  # by name; ``code`` is the position in this list
-    players = [(str(row[0]), int(row[1])) for row in order]
-    if sum(total for _, total in players) > _EXACT_UP_TO:
-        days = (min(row[2] for row in order), max(row[3] for row in order))
-        curves = _bucket_curves(con, cond, params, players, days, points, big_blinds)
-        if curves is not None:
-            return curves
-    return _exact_curves(con, cond, params, players, points, big_blinds)
-
-
-_EXACT_UP_TO: Final = 200_000
-"""Seats (of the chosen players) up to which :func:`cumulative_net` sorts every hand: a
-fraction of a second at that size, and the points are every ``total // points``-th hand."""
-
-_TIME_BUCKETS: Final = 4000
-"""Time buckets over the chosen players' days, at least (ten per point when more)."""
-
-# Order of play: day, time (none: after the day's timed hands), position in the file, hand
-# id.  ``ts`` packs the first two into microseconds since 1970 (a hand without a time
-# counts at the next midnight, after the day's timed hands).
-_DAY_US: Final = 86_400_000_000
-_PLAY_TS: Final = (f"date_diff('day', DATE '1970-01-01', x.day) * {_DAY_US} "
-                   f"+ coalesce(epoch_us(x.played_time), {_DAY_US})")
-_ADJUSTED: Final = ("CASE WHEN x.game = 'seveneight' THEN coalesce(x.allin_expected_net, x.net) "
-                    "END")
-BIG_BLIND: Final = r"CAST(regexp_extract(x.stakes, '(\d+)(/\d+)?$', 1) AS DOUBLE)"
-"""SQL: a 7 & 8 seat's big blind, read from its :data:`STAKES` label (the stake's opening
-bet: ``min_bet``, or the fixed-limit small bet; ``logic.big_blind`` reads it the same way)."""
-
-
-def _nets(big_blinds: bool) -> tuple[str, str]:
-    """SQL of a seat's net and all-in adjusted net, in chips or in big blinds."""
-    if not big_blinds:
-        return "x.net", _ADJUSTED
-    return f"(x.net / {BIG_BLIND})", f"(({_ADJUSTED}) / {BIG_BLIND})"
-
-
-def _targets(total: int, points: int) -> npt.NDArray[np.int64]:
-    """The hand numbers the exact path draws: every ``total // points``-th, and the last."""
-    step = max(1, total // points)
-    marks = np.arange(step, total + 1, step, dtype=np.int64)
-    return marks if marks[-1] == total else np.append(marks, np.int64(total))
-
-
-def _curve(player: str, hand_no: npt.NDArray[np.int64],
-           cumulative: npt.NDArray[Any],
-           cumulative_ev: npt.NDArray[np.float64]) -> pd.DataFrame:
-    return pd.DataFrame({"player": [player] * len(hand_no), "hand_no": hand_no,
-                         "cumulative": cumulative, "cumulative_ev": cumulative_ev})
-
-
-def _bucket_curves(con: duckdb.DuckDBPyConnection, cond: str, params: Params,
-                   players: list[tuple[str, int]], days: tuple[dt.date, dt.date], points: int,
-                   big_blinds: bool = False) -> pd.DataFrame | None:
-    """The running nets at the ends of time buckets; None when a player's hands fall into
-    too few buckets to draw half his points (hands without times, all on a few days).
-
-    Each chosen player's seats are summed per time bucket in SQL (count, net, adjusted:
-    some ten thousand groups instead of millions of rows to sort).  Every hand of an
-    earlier bucket was played before every hand of a later one (``ts`` leads the order
-    of play), so the running sums over a player's buckets are exactly his running total
-    at each bucket's last hand, and the count is that hand's number.  For each hand
-    number the exact path would draw, the point is the first bucket end at or after it.
-    """
-    low = (days[0] - dt.date(1970, 1, 1)).days * _DAY_US
-    high = ((days[1] - dt.date(1970, 1, 1)).days + 2) * _DAY_US  # past every ts, untimed too
-    width = (high - low) // max(_TIME_BUCKETS, 10 * points) + 1
-    names = [name for name, _ in players]
-    net_sql, adjusted_sql = _nets(big_blinds)
-    net_sum = f"sum({net_sql})" if big_blinds else "CAST(sum(x.net) AS BIGINT)"
-    rows = con.execute(f"""
-        SELECT list_position($chosen, x.player) AS code, ({_PLAY_TS} - $low) // $width AS bucket,
-               count(*) AS hands, {net_sum} AS net,
-               sum({adjusted_sql}) AS adjusted
-        FROM seat_facts x
-        WHERE {cond} AND list_contains($chosen, x.player)
-        GROUP BY ALL
-    """, _used(f"{cond} $chosen $low $width",
-               params | {"chosen": names, "low": low, "width": width})).fetchnumpy()
-    code = np.asarray(rows["code"], dtype=np.int64)
-    sort = np.lexsort((np.asarray(rows["bucket"], dtype=np.int64), code))
-    code, hands = code[sort], np.asarray(rows["hands"], dtype=np.int64)[sort]
-    net = np.asarray(rows["net"], dtype=np.float64 if big_blinds else np.int64)[sort]
-    adjusted = np.ma.filled(np.ma.asarray(rows["adjusted"], dtype=np.float64), np.nan)[sort]
-    parts = []
-    for number, (player, total) in enumerate(players, start=1):
-        mine = code == number
-        ends = np.cumsum(hands[mine])
-        targets = _targets(total, points)
-        picked = np.unique(np.searchsorted(ends, targets))
-        if 2 * len(picked) < len(targets):
-            return None
-        parts.append(_curve(player, ends[picked], np.cumsum(net[mine])[picked],
-                            np.cumsum(adjusted[mine])[picked]))
-    return pd.concat(parts, ignore_index=True)
-
-
-def _exact_curves(con: duckdb.DuckDBPyConnection, cond: str, params: Params,
-                  players: list[tuple[str, int]], points: int, big_blinds: bool = False
-                  ) -> pd.DataFrame:
-    """The running nets at every ``total // points``-th hand, from every hand in order."""
-    net_sql, adjusted_sql = _nets(big_blinds)
-    # The chosen players' rows unsorted, ordered by numpy's lexsort: DuckDB's sort on these
-    # five keys (and a window's running sum) costs several times as much.
-    rows = con.execute(f"""
-        SELECT list_position($chosen, x.player) AS code, {_PLAY_TS} AS ts,
-               x.source_index, x.hand_id, {net_sql} AS net, {adjusted_sql} AS adjusted
-        FROM seat_facts x
-        WHERE {cond} AND list_contains($chosen, x.player)
-    """, _used(f"{cond} $chosen", params | {"chosen": [p for p, _ in players]})).fetchnumpy()
-    play = _play_order(rows)
-    net = np.asarray(rows["net"], dtype=np.float64 if big_blinds else np.int64)[play]
-    adjusted = np.ma.filled(np.ma.asarray(rows["adjusted"], dtype=np.float64), np.nan)[play]
-    parts = []
-    start = 0
-    for player, total in players:
-        stop = start + total
-        kept = _targets(total, points) - 1  # hand numbers from 1, positions from 0
-        parts.append(_curve(player, kept + 1, np.cumsum(net[start:stop])[kept],
-                            np.cumsum(adjusted[start:stop])[kept]))
-        start = stop
-    return pd.concat(parts, ignore_index=True)
-
-
-def _play_order(rows: Mapping[str, object]) -> npt.NDArray[np.intp]:
-    """The permutation that sorts ``rows`` by player code, then order of play (``ts``,
-    ``source_index``, ``hand_id``).
-
-    ``ts`` and ``source_index`` are packed into one key when their ranges fit in 63 bits
-    (always, in practice): numpy's lexsort costs one stable sort per key, so three keys
-    instead of four save about a fifth of the sort over millions of seats.
-    """
-    ts = np.asarray(rows["ts"], dtype=np.int64)
-    index = np.asarray(rows["source_index"], dtype=np.int64)
-    code = np.asarray(rows["code"], dtype=np.int64)
-    hand_id = np.asarray(rows["hand_id"], dtype=np.int64)
-    if len(ts) == 0:
-        return np.arange(0, dtype=np.intp)
-    span = int(index.max()) - int(index.min()) + 1
-    if (int(ts.max()) - int(ts.min()) + 1) * span >= 2 ** 63:  # Python ints: no overflow
-        return np.lexsort((hand_id, index, ts, code))
-    packed = (ts - ts.min()) * span + (index - index.min())
-    return np.lexsort((hand_id, packed, code))
-
-
-_NO_CUMULATIVE: Final = """
-    SELECT NULL::VARCHAR AS player, NULL::BIGINT AS hand_no, NULL::BIGINT AS cumulative,
-           NULL::DOUBLE AS cumulative_ev
-    LIMIT 0
-"""
 
 
 def _used(sql: str, params: Params) -> Params:

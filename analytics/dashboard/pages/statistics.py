@@ -107,8 +107,9 @@ def _results(game: Game) -> None:
                    "(the expected result where the hand was all in with cards to come); "
                    "dotted: hands that went to showdown with him; dash-dot: the others.")
     elif game is Game.RUMMOLI:
-        st.caption("Chips per round (every pot, payment and ante); dotted: rounds whose "
-                   "poker phase went to showdown with him; dash-dot: the others.")
+        st.caption("The poker phase's chips per round (the poker pot won less his ante into "
+                   "it and his bets); dotted: rounds whose poker phase went to showdown with "
+                   "him; dash-dot: the others.")
     ui.download_buttons(frame, f"{game.value}-results", key=f"results_{game.value}")
 
 

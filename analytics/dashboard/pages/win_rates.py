@@ -55,8 +55,7 @@ def render() -> None:
                 _by_level(game, results, only)
 
 
-def _cumulative(game: str, only: HandFilter, totals: pd.DataFrame, unit: str,
-                big_blinds: bool = False) -> None:
+def _cumulative(game: str, only: HandFilter, totals: pd.DataFrame, unit: str) -> None:
     """The running totals of the players chosen in a picker (at first the most active, and
     the biggest winner and loser), the title saying how many of how many."""
     names = sorted(str(p) for p in totals["player"])
@@ -68,8 +67,8 @@ def _cumulative(game: str, only: HandFilter, totals: pd.DataFrame, unit: str,
     if not chosen:
         st.info("Choose players to draw their running totals.")
         return
-    curves = ui.ask("cumulative_net", replace(only, players=tuple(chosen)), game=game,
-                    top=len(chosen), big_blinds=big_blinds)
+    curves = ui.ask("results_over_time", replace(only, players=tuple(chosen)), game=game,
+                    top=len(chosen), whole_round=True)
     st.plotly_chart(charts.cumulative(curves, unit=unit, of=len(names),
                                       per=logic.PER[game]), key=f"cum_{game}")
 
@@ -114,7 +113,7 @@ def _seveneight_running(rates: pd.DataFrame, only: HandFilter) -> None:
     """The running totals in big blinds (all-in adjusted lines dashed) and the all-in
     table."""
     _cumulative("seveneight", only, rates[["player", "hands", "net_bb"]].rename(
-        columns={"net_bb": "net"}), "big blinds", big_blinds=True)
+        columns={"net_bb": "net"}), "big blinds")
     st.caption("Dashed: the all-in adjusted line. In a hand all in with cards to come it "
                "counts the expected result (equity × pots, computed on ingest) instead of the "
                "actual one; luck = actual − expected.")

@@ -1,0 +1,315 @@
+"""Big Two's and Rummoli's statistics on hand-written games, answers counted by hand.
+
+tests/data/stats_cases/bigtwo.phhs holds four Big Two games (one deal under ``cards`` and
+``zero_sum`` scoring, another under ``cards`` and ``rank``); its comments count every
+pass, the cards left, the places, the 2s, the five-card plays and the points, and the
+numbers below are those counts written out (not computed).  ``pass_with_play`` is also
+recounted on simulated games by listing each hand's plays with the evaluator
+(``bigtwo_all_combos``), not with the engine the warehouse asks.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import pandas as pd
+import pytest
+
+from analytics.evaluator import bigtwo_all_combos, bigtwo_beats, bigtwo_combo
+from analytics.rules.base import RuleError
+from analytics.rules.bigtwo import BigTwoState
+from analytics.simulate.bigtwo import simulate_bigtwo
+from analytics.stats.bigtwo import game_passes
+from analytics.stats.rummoli import POT_NETS
+from analytics.warehouse import ingest, open_writer, reader
+from analytics.warehouse.facts import fill_missing_passes
+from analytics.warehouse.stat_views import results_over_time, stat_grid
+from analytics.warehouse.views import HandFilter
+from parsers import parse_cards, read_hands, write_hands
+from parsers.knobs import BigTwoRules
+from parsers.model import Action, Verb
+
+DATA = Path(__file__).parent / "data" / "stats_cases"
+
+# Counted by hand in the file's comments: player -> column -> value (fry threshold 10).
+BIGTWO: dict[str, dict[str, int]] = {
+    "Ann": {"games": 2, "wins": 0, "win_rate": 0, "cards_left": 2, "fry": 0, "place_1": 0,
+            "not_out": 2, "twos": 0, "five_card": 4, "pass_with_play": 4,
+            "pass_with_play_opps": 14, "points": 1, "net": 1},
+    "Bo": {"games": 2, "wins": 0, "win_rate": 0, "cards_left": 8, "fry": 0, "place_1": 0,
+           "not_out": 2, "twos": 2, "five_card": 2, "pass_with_play": 4,
+           "pass_with_play_opps": 12, "points": -11, "net": -11},
+    "Cy": {"games": 2, "wins": 2, "win_rate": 2, "cards_left": 0, "fry": 0, "place_1": 2,
+           "not_out": 0, "twos": 2, "five_card": 2, "pass_with_play": 8,
+           "pass_with_play_opps": 8, "points": 10, "net": 10},
+    "Dan": {"games": 2, "wins": 2, "win_rate": 2, "cards_left": 0, "fry": 0, "place_1": 2,
+            "place_2": 0, "not_out": 0, "twos": 0, "five_card": 2, "pass_with_play": 0,
+            "pass_with_play_opps": 0, "points": 39, "net": 39},
+    "Eli": {"games": 2, "wins": 0, "win_rate": 0, "cards_left": 26, "fry": 2, "place_1": 0,
+            "place_2": 1, "not_out": 1, "twos": 0, "five_card": 0, "pass_with_play": 2,
+            "pass_with_play_opps": 8, "points": -39, "net": -39},
+}
+
+
+@pytest.fixture(scope="module")
+def bigtwo_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    db = tmp_path_factory.mktemp("b2cases") / "b2.duckdb"
+    summary = ingest([DATA / "bigtwo.phhs"], db, workers=0)
+    assert summary.rejected == 0
+    return db
+
+
+def _cells(frame: pd.DataFrame) -> dict[str, dict[str, Any]]:
+    return {str(name): {str(column): value for column, value in row.items()}
+            for name, row in frame.set_index("player").to_dict("index").items()}
+
+
+def test_bigtwo_grid_matches_the_hand_counts(bigtwo_db: Path) -> None:
+    with reader(bigtwo_db) as con:
+        grid = _cells(stat_grid(con, HandFilter(), game="bigtwo"))
+    assert set(grid) == set(BIGTWO)
+    for player, expected in BIGTWO.items():
+        got = {column: int(grid[player][column]) for column in expected}
+        assert got == expected, player
+
+
+def test_bigtwo_fry_threshold_and_games_by_scoring(bigtwo_db: Path) -> None:
+    with reader(bigtwo_db) as con:
+        low = _cells(stat_grid(con, HandFilter(), game="bigtwo", fry_threshold=4))
+        one = _cells(stat_grid(con, HandFilter(date_to=pd.Timestamp("2026-12-01").date()),
+                               game="bigtwo"))
+    # Threshold 4: Bo's 4 cards left fry him in both games, Ann's 1 never; Eli's 13 do.
+    assert {p: int(low[p]["fry"]) for p in low} == {"Ann": 0, "Bo": 2, "Cy": 0, "Dan": 0,
+                                                    "Eli": 2}
+    # 1 December: games 1 (cards: -1, -4, +5) and 2 (zero_sum: +2, -7, +5) only.
+    assert {p: int(one[p]["points"]) for p in one} == {"Ann": 1, "Bo": -11, "Cy": 10}
+
+
+def test_engine_can_beat_at_each_pass_of_game_3() -> None:
+    hand = next(h for h in read_hands(DATA / "bigtwo.phhs") if h.game_id == "stats-b2-3")
+    assert isinstance(hand.rules, BigTwoRules)
+    state = BigTwoState(hand.rules, hand.num_players)
+    answers = []
+    for action in hand.actions:
+        if action.verb is Verb.PASS:
+            answers.append(state.can_beat())
+        state.apply(action)
+    # The flush (beaten by 5555 + kicker), then Kc, 7c7h, KhKs: nothing of their size beats.
+    assert answers == [True, False, False, False]
+    assert game_passes(hand.rules, hand.num_players, hand.actions) == [(0, 0), (4, 1)]
+
+
+def test_the_leader_may_not_pass_and_can_beat_nothing() -> None:
+    state = BigTwoState(BigTwoRules(), 2)
+    state.deal(1, parse_cards("3d4d8dJdQd9c9h9s7c7hKcKhKs"))
+    state.deal(2, parse_cards("5c5d5h5s6c6d6h6s3c3h4c4hTc"))
+    state.play(1, parse_cards("3d4d8dJdQd"))  # the flush with the lead card 3d
+    state.pass_turn(2)
+    assert state.turn == 1 and state.leading
+    assert not state.can_beat()
+    with pytest.raises(RuleError, match="leads the trick and may not pass"):
+        state.pass_turn(1)
+    with pytest.raises(RuleError, match="may not pass"):
+        game_passes(BigTwoRules(), 2, [
+            Action(0, Verb.DEAL_HOLE, parse_cards("3d4d8dJdQd9c9h9s7c7hKcKhKs"), target=1),
+            Action(0, Verb.DEAL_HOLE, parse_cards("5c5d5h5s6c6d6h6s3c3h4c4hTc"), target=2),
+            Action(1, Verb.PLAY, parse_cards("3d4d8dJdQd")), Action(2, Verb.PASS),
+            Action(1, Verb.PASS)])
+
+
+def test_four_card_plays_beat_only_four_cards() -> None:
+    """With four_card_plays, a four of a kind alone is a four-card play: it beats two pairs,
+    never a single; a pass holding it over a single is a pass without a play."""
+    rules = BigTwoRules(four_card_plays=True)
+    deal = [Action(0, Verb.DEAL_HOLE, parse_cards("3d4d4c9c9hKcKh7d8dTdJdQdAs"), target=1),
+            Action(0, Verb.DEAL_HOLE, parse_cards("5c5d5h5s3c6c7c6d6h8c8hTcJc"), target=2)]
+    # p2 answers 3d with 7c, then passes on Kc: his best single is Jc (5555 is four cards).
+    single = [Action(1, Verb.PLAY, parse_cards("3d")), Action(2, Verb.PLAY, parse_cards("7c")),
+              Action(1, Verb.PLAY, parse_cards("Kc")), Action(2, Verb.PASS)]
+    assert game_passes(rules, 2, [*deal, *single]) == [(0, 0), (1, 0)]
+    # Then p1 leads 4d4c9c9h (two pairs, nines high): 5555 beats it (6d6h8c8h does not).
+    pairs = [Action(1, Verb.PLAY, parse_cards("4d4c9c9h")), Action(2, Verb.PASS)]
+    assert game_passes(rules, 2, [*deal, *single, *pairs]) == [(0, 0), (2, 1)]
+    # Without four_card_plays neither is a play at all: the engine refuses 4d4c9c9h.
+    with pytest.raises(RuleError, match="four-card plays are not allowed"):
+        game_passes(BigTwoRules(), 2, [*deal, *single, *pairs])
+
+
+def test_migration_12_backfills_the_passes(bigtwo_db: Path, tmp_path: Path) -> None:
+    copy = tmp_path / "old.duckdb"
+    copy.write_bytes(bigtwo_db.read_bytes())
+    with duckdb.connect(str(copy)) as con:
+        expected = con.execute("SELECT hand_id, seat, passes, passes_with_play FROM seat_facts"
+                               " ORDER BY hand_id, seat").fetchdf()
+        con.execute("ALTER TABLE seat_facts DROP COLUMN passes")
+        con.execute("ALTER TABLE seat_facts DROP COLUMN passes_with_play")
+        for column in POT_NETS:
+            con.execute(f"ALTER TABLE stat_facts DROP COLUMN {column}")
+        con.execute("DELETE FROM schema_version WHERE version >= 12")
+    open_writer(copy).close()
+    with reader(copy) as con:
+        got = con.execute("SELECT hand_id, seat, passes, passes_with_play FROM seat_facts"
+                          " ORDER BY hand_id, seat").fetchdf()
+    pd.testing.assert_frame_equal(got, expected)
+    con = open_writer(copy)
+    try:
+        con.execute("UPDATE seat_facts SET passes = NULL, passes_with_play = NULL")
+        fill_missing_passes(con)
+        again = con.execute("SELECT hand_id, seat, passes, passes_with_play FROM seat_facts"
+                            " ORDER BY hand_id, seat").fetchdf()
+    finally:
+        con.close()
+    pd.testing.assert_frame_equal(again, expected)
+
+
+def _recount(hand: Any) -> dict[int, list[int]]:
+    """(passes, passes holding a beating play) per seat, by the evaluator's list of every
+    play of the passer's hand (``bigtwo_all_combos``) against the trick's last play."""
+    rules = hand.rules
+    held: dict[int, set[Any]] = {}
+    table = None
+    counts = {seat: [0, 0] for seat in range(1, hand.num_players + 1)}
+    passed_since = 0
+    for action in hand.actions:
+        if action.verb is Verb.DEAL_HOLE:
+            held.setdefault(action.target, set()).update(action.cards)
+        elif action.verb is Verb.PLAY:
+            held[action.actor] -= set(action.cards)
+            table, passed_since, last = bigtwo_combo(action.cards, rules), 0, action.actor
+        elif action.verb is Verb.PASS:
+            counts[action.actor][0] += 1
+            assert table is not None
+            counts[action.actor][1] += any(
+                bigtwo_beats(option, table)
+                for option in bigtwo_all_combos(sorted(held[action.actor],
+                                                       key=lambda c: c.code), rules))
+            passed_since += 1
+            # The trick ends once every other player still holding cards has passed.
+            if passed_since >= sum(1 for seat, cards in held.items()
+                                   if cards and seat != last):
+                table = None
+    return counts
+
+
+def test_pass_with_play_against_the_evaluator_on_simulated_games(tmp_path: Path) -> None:
+    folder = tmp_path / "sim"
+    folder.mkdir()
+    hands = [*simulate_bigtwo(25, 4, 7), *simulate_bigtwo(15, 3, 8)]
+    write_hands(hands, folder / "b.phhs")
+    ingest([folder], tmp_path / "sim.duckdb", workers=0)
+    with reader(tmp_path / "sim.duckdb") as con:
+        grid = _cells(stat_grid(con, HandFilter(), game="bigtwo"))
+    totals: dict[str, list[int]] = {}
+    for hand in hands:
+        for seat, (passes, with_play) in _recount(hand).items():
+            player = totals.setdefault(hand.player_name(seat), [0, 0])
+            player[0] += passes
+            player[1] += with_play
+    assert {p: (int(grid[p]["pass_with_play_opps"]), int(grid[p]["pass_with_play"]))
+            for p in grid} == {p: (n, w) for p, (n, w) in totals.items()}
+    assert sum(w for _, w in totals.values()) > 0  # the bots do pass holding plays
+    assert sum(n - w for n, w in totals.values()) > 0  # and without
+
+
+# tests/data/stats_cases/rummoli.phhs: three rounds counted by hand in its comments (R1 a
+# showdown and an exchange, R2 an auction and a poker pot won without a showdown, R3 an
+# end-of-game round: poker only, so no laying opportunities). Player -> column -> value.
+RUMMOLI: dict[str, dict[str, float]] = {
+    "Ann": {"vpip": 1, "vpip_opps": 3, "raise": 1, "raise_opps": 3, "poker_pot_won": 1,
+            "poker_pot_won_opps": 3, "wsd": 1, "wsd_opps": 1, "widow_exchange": 0,
+            "widow_exchange_opps": 1, "auction_bid": 0, "auction_bid_opps": 0,
+            "winning_bid": 0, "winning_bid_opps": 0, "widow_net": 3, "widow_net_opps": 3,
+            "pay_cards": 1, "pay_cards_opps": 2, "stops": 1, "stops_opps": 2,
+            "cards_left": 11, "cards_left_opps": 2, "chips_paid": 11, "chips_paid_opps": 2,
+            "rummoli_pot": 1, "rummoli_pot_opps": 2, "rounds": 3, "net": 32,
+            "poker_net_per_round": 16 / 3, "pay_cards_net_per_round": -10 / 3,
+            "rummoli_net_per_round": 2 / 3, "payments_net_per_round": 21 / 3},
+    "Bo": {"vpip": 1, "vpip_opps": 3, "raise": 0, "raise_opps": 3, "poker_pot_won": 0,
+           "poker_pot_won_opps": 3, "wsd": 0, "wsd_opps": 0, "widow_exchange": 1,
+           "widow_exchange_opps": 1, "auction_bid": 1, "auction_bid_opps": 1,
+           "winning_bid": 0, "winning_bid_opps": 0, "widow_net": 0, "widow_net_opps": 3,
+           "pay_cards": 0, "pay_cards_opps": 2, "stops": 0, "stops_opps": 2,
+           "cards_left": 22, "cards_left_opps": 2, "chips_paid": 22, "chips_paid_opps": 2,
+           "rummoli_pot": 0, "rummoli_pot_opps": 2, "rounds": 3, "net": -44,
+           "poker_net_per_round": -6 / 3, "pay_cards_net_per_round": -14 / 3,
+           "rummoli_net_per_round": -2 / 3, "payments_net_per_round": -22 / 3},
+    "Cy": {"vpip": 2, "vpip_opps": 3, "raise": 2, "raise_opps": 3, "poker_pot_won": 1,
+           "poker_pot_won_opps": 3, "wsd": 0, "wsd_opps": 1, "widow_exchange": 0,
+           "widow_exchange_opps": 0, "auction_bid": 0, "auction_bid_opps": 0,
+           "winning_bid": 0, "winning_bid_opps": 0, "widow_net": 0, "widow_net_opps": 3,
+           "pay_cards": 1, "pay_cards_opps": 2, "stops": 1, "stops_opps": 2,
+           "cards_left": 11, "cards_left_opps": 2, "chips_paid": 11, "chips_paid_opps": 2,
+           "rummoli_pot": 1, "rummoli_pot_opps": 2, "rounds": 3, "net": 10,
+           "poker_net_per_round": -3 / 3, "pay_cards_net_per_round": -10 / 3,
+           "rummoli_net_per_round": 2 / 3, "payments_net_per_round": 21 / 3},
+    "Dee": {"vpip": 2, "vpip_opps": 3, "raise": 1, "raise_opps": 3, "poker_pot_won": 1,
+            "poker_pot_won_opps": 3, "wsd": 1, "wsd_opps": 2, "widow_exchange": 1,
+            "widow_exchange_opps": 1, "auction_bid": 1, "auction_bid_opps": 1,
+            "winning_bid": 3, "winning_bid_opps": 1, "widow_net": -3, "widow_net_opps": 3,
+            "pay_cards": 0, "pay_cards_opps": 2, "stops": 0, "stops_opps": 2,
+            "cards_left": 20, "cards_left_opps": 2, "chips_paid": 20, "chips_paid_opps": 2,
+            "rummoli_pot": 0, "rummoli_pot_opps": 2, "rounds": 3, "net": -22,
+            "poker_net_per_round": 17 / 3, "pay_cards_net_per_round": -14 / 3,
+            "rummoli_net_per_round": -2 / 3, "payments_net_per_round": -20 / 3},
+}
+
+
+@pytest.fixture(scope="module")
+def rummoli_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    db = tmp_path_factory.mktemp("rmcases") / "rm.duckdb"
+    summary = ingest([DATA / "rummoli.phhs"], db, workers=0)
+    assert summary.rejected == 0
+    return db
+
+
+def test_rummoli_grid_matches_the_hand_counts(rummoli_db: Path) -> None:
+    with reader(rummoli_db) as con:
+        grid = _cells(stat_grid(con, HandFilter(), game="rummoli"))
+    assert set(grid) == set(RUMMOLI)
+    for player, expected in RUMMOLI.items():
+        got = {column: float(grid[player][column]) for column in expected}
+        assert got == pytest.approx(expected), player
+
+
+def test_rummoli_results_over_time_are_the_poker_phase(rummoli_db: Path) -> None:
+    """The four lines are the poker phase's net (counted by hand, round by round):
+    Ann 17, -1, 0; Dee -11 (showdown), -1 (folded), +29 (showdown, the finale's pot)."""
+    with reader(rummoli_db) as con:
+        lines = results_over_time(con, HandFilter(players=("Ann", "Dee")), game="rummoli")
+    ann = lines[lines["player"] == "Ann"]
+    dee = lines[lines["player"] == "Dee"]
+    assert list(ann["actual"]) == [17, 16, 16]
+    assert list(ann["showdown"]) == [17, 17, 17]
+    assert list(ann["no_showdown"]) == [0, -1, -1]
+    assert list(dee["actual"]) == [-11, -12, 17]
+    assert list(dee["adjusted"]) == list(dee["actual"])  # no all-in adjustment in Rummoli
+    assert list(dee["showdown"]) == [-11, -11, 18]
+    assert list(dee["no_showdown"]) == [0, -1, -1]
+
+
+def test_rummoli_pot_nets_match_the_board(tmp_path: Path) -> None:
+    """Each round's pot nets summed over its players are what the pot lost or kept over
+    the round (the engine's ``board`` rows, before - after); they add up to each net."""
+    samples = Path(__file__).resolve().parents[1] / "data" / "samples"
+    db = tmp_path / "samples.duckdb"
+    ingest([samples / "rummoli-family.phhs", DATA / "rummoli.phhs"], db, workers=0)
+    pay = ", ".join(f"'{pot}'" for pot in ("TS", "JD", "QC", "KH", "AS", "AKD", "789"))
+    with reader(db) as con:
+        wrong = con.execute(f"""
+            WITH b AS (SELECT hand_id,
+                           sum(before - after) FILTER (WHERE pot = 'poker') AS poker,
+                           sum(before - after) FILTER (WHERE pot IN ({pay})) AS pay,
+                           sum(before - after) FILTER (WHERE pot = 'rummoli') AS rummoli
+                       FROM board GROUP BY hand_id),
+            x AS (SELECT hand_id, sum(poker_net) AS poker, sum(pay_cards_net) AS pay,
+                         sum(rummoli_net) AS rummoli,
+                         count(*) FILTER (WHERE poker_net + pay_cards_net + rummoli_net
+                                          + payments_net + widow_net <> net) AS unsummed
+                  FROM stat_facts WHERE game = 'rummoli' GROUP BY hand_id)
+            SELECT count(*) FILTER (WHERE h.finale_pot IS NULL AND (b.poker <> x.poker
+                                    OR b.pay <> x.pay OR b.rummoli <> x.rummoli)),
+                   sum(x.unsummed), count(*) FILTER (WHERE h.finale_pot IS NULL)
+            FROM x JOIN b USING (hand_id) JOIN hands h USING (hand_id)""").fetchall()[0]
+    assert wrong[0] == 0 and wrong[1] == 0 and wrong[2] > 100
