@@ -71,9 +71,29 @@ def test_statistics_page(dashboard_db: Path, monkeypatch: pytest.MonkeyPatch) ->
         grid = stat_grid(con, HandFilter(), game="seveneight")
     first = grid.iloc[0]
     share = 100 * first["vpip"] / first["vpip_opps"]
-    assert f">{first['vpip']}/{first['vpip_opps']} ({share:.0f}%)</td>" in html
+    assert f">{first['vpip']}/{first['vpip_opps']} ({share:.0f}%)</a></td>" in html
     words = " ".join(m.value for m in at.markdown)
     assert "**VPIP** (`vpip, vpip_opps`; share)" in words
+    # Every cell links to the hands behind it: the link picks its row and statistic.
+    player = str(first["player"])
+    assert (f'href="?cell_row_seveneight={player}&amp;cell_stat_seveneight=VPIP">'
+            f"{first['vpip']}/{first['vpip_opps']}") in html
+    # Picking a cell (as its link does) lists the hands behind it: the count and
+    # opportunities over them, each opening in the replayer.
+    at.selectbox(key="cell_row_seveneight").select(player).run()
+    at.selectbox(key="cell_stat_seveneight").select("VPIP").run()
+    assert not at.exception, [e.value for e in at.exception]
+    words = " ".join(m.value for m in at.markdown)
+    assert (f"**{player}, VPIP**: {first['vpip']} counted of {first['vpip_opps']} "
+            "opportunities") in words
+    listed = next(f.value for f in at.dataframe if "counted" in f.value.columns)
+    assert len(listed) == first["vpip_opps"]  # every hand dealt is an opportunity
+    assert int(listed["counted"].sum()) == first["vpip"]
+    assert listed["replay"].str.fullmatch(r"replayer\?hand=[0-9a-f]{16}").all()
+    assert listed["players"].str.contains(player).all()
+    at.selectbox(key="cell_stat_seveneight").select("WTSD").run()
+    listed = next(f.value for f in at.dataframe if "counted" in f.value.columns)
+    assert (int(listed["counted"].sum()), len(listed)) == (first["wtsd"], first["wtsd_opps"])
     # Split by position: a row per player and position.
     at.selectbox(key="stats_split_seveneight").select("position").run()
     assert not at.exception
@@ -85,6 +105,16 @@ def test_statistics_page(dashboard_db: Path, monkeypatch: pytest.MonkeyPatch) ->
     sessions = next(f.value for f in at.dataframe if "replay" in f.value.columns)
     assert sessions["replay"].str.fullmatch(r"replayer\?hand=[0-9a-f]{16}").all()
     assert sessions["hands"].sum() == grid["hands"].sum()  # every seat in one session
+    # Selecting a session lists its hands.
+    at.session_state["sessions_table_seveneight"] = {
+        "selection": {"rows": [0], "columns": [], "cells": []}}
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    listed = next(f.value for f in at.dataframe if "counted" not in f.value.columns
+                  and "players" in f.value.columns)
+    assert len(listed) == sessions["hands"].iloc[0]
+    assert int(listed["net"].sum()) == sessions["net"].iloc[0]
+    assert sessions["replay"].iloc[0] in set(listed["replay"])  # its first hand
     # Big Two's tab, and a player filter keeps his row only.
     at.query_params["tab"] = "Big Two"
     at.run()

@@ -10,6 +10,7 @@ player): ``handlab stats``, the dashboard and the report all read it.
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Callable, Sequence
 from typing import Final
 
@@ -38,20 +39,27 @@ __all__ = [
     "player_sessions",
     "results_over_time",
     "score_keeper_columns",
+    "session_hands",
     "stat_grid",
+    "stat_hands",
 ]
 
 Extra = Callable[[duckdb.DuckDBPyConnection, HandFilter], pd.DataFrame]
 """More columns for a game's per-player rows: a question answering one row per ``player``."""
 
 
+def _per_seat(stat: Stat, stored: bool) -> tuple[str, str]:
+    """The SQL of one seat's count and opportunities of a statistic over the row ``x``: what
+    the grid sums (:func:`stat_grid`) and what the hands behind a cell list
+    (:func:`stat_hands`)."""
+    if stored:  # stat_facts holds them per seat, already evaluated
+        return f"x.{stat.name}", f"x.{stat.opps_column}"
+    return f"CAST(({stat.count}) AS BIGINT)", f"CAST(({stat.opportunities}) AS BIGINT)"
+
+
 def _summed(stat: Stat, stored: bool) -> str:
     """The SQL sums of a statistic's count and opportunities over the rows ``x``."""
-    if stored:  # stat_facts holds them per seat, already evaluated
-        count, opps = f"x.{stat.name}", f"x.{stat.opps_column}"
-    else:
-        count = f"CAST(({stat.count}) AS BIGINT)"
-        opps = f"CAST(({stat.opportunities}) AS BIGINT)"
+    count, opps = _per_seat(stat, stored)
     return (f"CAST(coalesce(sum({count}), 0) AS BIGINT) AS {stat.name}, "
             f"CAST(coalesce(sum({opps}), 0) AS BIGINT) AS {stat.opps_column}")
 
@@ -84,6 +92,47 @@ def stat_grid(con: duckdb.DuckDBPyConnection, f: HandFilter, *, game: Game | str
     """
     if "$fry_threshold" in sql:
         params = {**params, "fry_threshold": fry_threshold}
+    return con.execute(sql, _named(sql, params)).fetchdf()
+
+
+def stat_hands(con: duckdb.DuckDBPyConnection, f: HandFilter, *, game: Game | str,
+               player: str, stat: str | None = None, split: str | None = None,
+               split_value: str | None = None, fry_threshold: int = FRY_THRESHOLD
+               ) -> pd.DataFrame:
+    """The hands behind one cell of :func:`stat_grid`: ``player``'s seats (of the ``split``
+    value given, NULL for the grid's empty one) that count towards ``stat`` or are an
+    opportunity of it, the latest first, with each seat's ``counted`` and
+    ``opportunities`` (the same per-seat SQL the grid sums: the columns' sums are the
+    cell's count and opportunities).  Without ``stat`` (the result columns: hands, net),
+    every hand of his the grid's row counts, each with ``counted`` = ``opportunities`` = 1.
+    Columns: hand_id, day, counted, opportunities, net."""
+    chosen = Game(game)
+    splits = SPLITS[chosen]
+    if split is not None and split not in splits:
+        raise ValueError(f"unknown split {split!r} for {chosen.value} (expected one of "
+                         f"{', '.join(splits)})")
+    if stat is None:
+        count, opps = "1", "1"
+    else:
+        named = {s.name: s for s in stats_of(chosen)}
+        if stat not in named:
+            raise ValueError(f"unknown statistic {stat!r} for {chosen.value} (expected one "
+                             f"of {', '.join(named)})")
+        count, opps = _per_seat(named[stat], chosen in _STORED)
+    cond, params = facts_where(f, game=chosen.value)
+    by = f" AND {splits[split]} IS NOT DISTINCT FROM $split_value" if split else ""
+    sql = f"""
+        SELECT hand_id, day, counted, opportunities, net FROM (
+            SELECT x.hand_id, x.day, CAST(coalesce({count}, 0) AS BIGINT) AS counted,
+                   CAST(coalesce({opps}, 0) AS BIGINT) AS opportunities,
+                   CAST(x.net AS BIGINT) AS net
+            FROM {SOURCES[chosen]} x
+            WHERE {cond} AND x.player = $player{by})
+        WHERE counted <> 0 OR opportunities <> 0
+        ORDER BY day DESC, hand_id
+    """
+    params = {**params, "player": player, "split_value": split_value,
+              "fry_threshold": fry_threshold}
     return con.execute(sql, _named(sql, params)).fetchdf()
 
 
@@ -218,8 +267,7 @@ def player_sessions(con: duckdb.DuckDBPyConnection, f: HandFilter, *, game: Game
     biggest_loss (the best and worst hand, 0 when none won or lost), first_hand (its id)."""
     chosen = Game(game)
     cond, params = facts_where(f, game=chosen.value)
-    table, place = (("seat_facts", "coalesce(x.game_id, x.session)") if chosen is Game.BIGTWO
-                    else ("stat_facts", "x.place"))
+    table, place = _session_rows(chosen)
     sql = f"""
         WITH s AS (
             SELECT x.player, {place} AS place, x.hand_id, x.net, x.day, x.source_index,
@@ -256,3 +304,36 @@ def player_sessions(con: duckdb.DuckDBPyConnection, f: HandFilter, *, game: Game
     """
     return con.execute(sql, _named(sql, params | {"gap": gap_minutes, "limit": limit})
                        ).fetchdf()
+
+
+def _session_rows(game: Game) -> tuple[str, str]:
+    """The table a game's sessions are read from and its place (SQL over ``x``)."""
+    if game is Game.BIGTWO:
+        return "seat_facts", "coalesce(x.game_id, x.session)"
+    return "stat_facts", "x.place"
+
+
+def session_hands(con: duckdb.DuckDBPyConnection, f: HandFilter, *, game: Game | str,
+                  player: str, place: str, start: dt.datetime, end: dt.datetime | None
+                  ) -> pd.DataFrame:
+    """The hands of one session of :func:`player_sessions` (its player, place, start and
+    end), in order of play: his hands at the place played from ``start`` to ``end``, or,
+    for a session without times of day (no ``end``), those of the start's day without a
+    time.  A session's hands are exactly these: his next hand at the place after a gap
+    starts another session, and hands without a time are sessions of their own.
+    Columns: hand_id, day, played_at, net."""
+    chosen = Game(game)
+    cond, params = facts_where(f, game=chosen.value)
+    table, where = _session_rows(chosen)
+    when = ("x.played_time IS NOT NULL AND x.day + x.played_time BETWEEN $start AND $end"
+            if end is not None else "x.played_time IS NULL AND x.day = CAST($start AS DATE)")
+    sql = f"""
+        SELECT x.hand_id, x.day,
+               CASE WHEN x.played_time IS NOT NULL THEN x.day + x.played_time END AS played_at,
+               CAST(x.net AS BIGINT) AS net
+        FROM {table} x
+        WHERE {cond} AND x.player = $player AND {where} = $place AND {when}
+        ORDER BY x.day, x.played_time NULLS LAST, x.source_index, x.hand_id
+    """
+    params = {**params, "player": player, "place": place, "start": start, "end": end}
+    return con.execute(sql, _named(sql, params)).fetchdf()
