@@ -31,7 +31,12 @@ from analytics.stats.cells import cell_text, display_grid
 from analytics.stats.interval import ratio_interval, wilson_interval
 from analytics.warehouse import ingest, open_writer, reader
 from analytics.warehouse.stat_facts import STAT_COLUMNS_V9, fill_missing_stats
-from analytics.warehouse.stat_views import player_rows, stat_grid
+from analytics.warehouse.stat_views import (
+    player_rows,
+    session_hands,
+    stat_grid,
+    stat_hands,
+)
 from analytics.warehouse.views import HandFilter
 from parsers import write_hands
 from parsers.knobs import Game
@@ -175,6 +180,47 @@ def test_player_filter_and_dates(stats_db: Path) -> None:
     assert (cy["pfr"], cy["fold_to_three_bet"], cy["vpip_opps"]) == (2, 1, 4)
 
 
+# The statistics counted once per hand (0 or 1 a seat): a list of hands matches them.
+PER_HAND = ("vpip", "pfr", "three_bet", "fold_to_three_bet", "cbet", "fold_to_cbet", "wtsd",
+            "wsd", "wwsr2", "up_high")
+
+
+def test_the_hands_behind_a_cell_are_the_counted_ones(stats_db: Path) -> None:
+    with reader(stats_db) as con:
+        index = dict(con.execute("SELECT hand_id, source_index FROM hands").fetchall())
+        for player, expected in EXPECTED.items():
+            for name in PER_HAND:
+                if name not in expected:
+                    continue
+                rows = stat_hands(con, HandFilter(), game="seveneight", player=player,
+                                  stat=name)
+                assert int((rows["counted"] > 0).sum()) == expected[name], (player, name)
+                assert set(rows["counted"]) <= {0, 1}
+                if f"{name}_opps" in expected:
+                    assert len(rows) == expected[f"{name}_opps"], (player, name)
+            # A ratio: its hands' counts and opportunities add up to the cell's.
+            if "af_opps" in expected:
+                rows = stat_hands(con, HandFilter(), game="seveneight", player=player,
+                                  stat="af")
+                assert (rows["counted"].sum(), rows["opportunities"].sum()) == (
+                    expected["af"], expected["af_opps"])
+            if "hands" in expected:  # a result cell: all his hands
+                rows = stat_hands(con, HandFilter(), game="seveneight", player=player)
+                assert len(rows) == expected["hands"] == rows["hand_id"].nunique()
+        # Cy folded to the 3-bet in hand C (the file's third), and faced Dee's short
+        # all-in raise in E (the fifth), which he called.
+        rows = stat_hands(con, HandFilter(), game="seveneight", player="Cy",
+                          stat="fold_to_three_bet")
+        assert sorted(index[h] for h in rows["hand_id"]) == [3, 5]
+        assert [index[h] for h in rows[rows["counted"] > 0]["hand_id"]] == [3]
+        # Split by position: Ann's small-blind hands (A-H and I).
+        rows = stat_hands(con, HandFilter(), game="seveneight", player="Ann", stat="vpip",
+                          split="position", split_value="small blind")
+        assert len(rows) == 9
+        with pytest.raises(ValueError, match="unknown statistic"):
+            stat_hands(con, HandFilter(), game="seveneight", player="Ann", stat="nope")
+
+
 def test_backfill_gives_the_rows_the_ingest_wrote(stats_db: Path, tmp_path: Path) -> None:
     copy = tmp_path / "copy.duckdb"
     copy.write_bytes(stats_db.read_bytes())
@@ -264,6 +310,18 @@ def test_bigtwo_against_counts_from_seats_and_actions(bigtwo_db: Path) -> None:
         got = {column: int(by_player[player][column]) for column in expected}
         assert got == expected, player
     assert grid["fry"].sum() > 0  # the threshold of 6 is reached in some game
+    # The games behind a cell: the player's wins, his frys (from the pandas count).
+    with reader(bigtwo_db) as con:
+        for player, rows in seats.groupby("player"):
+            won = stat_hands(con, HandFilter(), game="bigtwo", player=str(player),
+                             stat="win_rate")
+            assert len(won) == len(rows)  # every game is an opportunity
+            wins = {h for (h, _), won in (rows["place"] == 1).fillna(False).items() if won}
+            assert set(won[won["counted"] > 0]["hand_id"]) == wins
+            fried = stat_hands(con, HandFilter(), game="bigtwo", player=str(player),
+                               stat="fry", fry_threshold=6)
+            assert set(fried[fried["counted"] > 0]["hand_id"]) == {
+                h for (h, _), left in rows["left"].items() if left >= 6}
 
 
 def test_player_rows_joins_extra_columns(bigtwo_db: Path) -> None:
@@ -456,6 +514,17 @@ def test_rummoli_counts_match_a_recount_of_the_rounds(tmp_path: Path) -> None:
     for player, counts in expected.items():
         got = {name: int(grid[player][name]) for name in counts}
         assert got == counts, player
+    # The rounds behind each cell add up to the recounted count and opportunities.
+    with reader(db) as con:
+        for player, counts in expected.items():
+            for name in ("vpip", "wsd", "widow_exchange", "auction_bid", "stops"):
+                if name not in counts:
+                    continue
+                rows = stat_hands(con, HandFilter(), game="rummoli", player=player,
+                                  stat=name)
+                assert int(rows["counted"].sum()) == counts[name], (player, name)
+                if f"{name}_opps" in counts:
+                    assert int(rows["opportunities"].sum()) == counts[f"{name}_opps"]
     # The samples exercise every family: showdowns, exchanges, auctions, stops.
     for name in ("wsd_opps", "widow_exchange", "auction_bid", "winning_bid", "stops"):
         assert sum(counts[name] for counts in expected.values()) > 0, name
@@ -523,5 +592,17 @@ def test_sessions_match_a_recount_of_the_hands(tmp_path: Path, gap: int) -> None
     # 30 minutes keeps each player's evening at a table whole.
     places = seats.groupby(["player", "place"]).ngroups
     assert len(got) > places if gap == 2 else len(got) < 3 * places
+    # Each session's hands: as many as it counts, its net, and every seat in one session.
+    listed: list[int] = []
+    with reader(db) as con:
+        for session in got.itertuples(index=False):
+            hands = session_hands(con, HandFilter(), game="seveneight",
+                                  player=str(session.player), place=str(session.place),
+                                  start=session.start.to_pydatetime(),
+                                  end=session.end.to_pydatetime())
+            assert (len(hands), int(hands["net"].sum())) == (session.hands, session.net)
+            assert int(hands["hand_id"].iloc[0]) == int(session.first_hand)
+            listed += [hash((session.player, h)) for h in hands["hand_id"]]
+    assert len(listed) == len(set(listed)) == len(seats)
     hourly = got.dropna(subset=["net_per_hour"])
     assert np.allclose(hourly["net_per_hour"], hourly["net"] * 60 / hourly["minutes"])
