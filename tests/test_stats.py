@@ -558,7 +558,70 @@ def test_results_over_time_by_hand_and_by_date(stats_db: Path) -> None:
     with reader(stats_db) as con:
         few = results_over_time(con, HandFilter(), game="seveneight", points=3, top=2)
     assert set(few["player"]) == {"Ann", "Bo"}  # nine hands each: the most
-    assert list(few[few["player"] == "Ann"]["hand_no"]) == [3, 6, 9]
+    # Every third hand, at the end of its day (no day holds more than three of Ann's
+    # hands: days of 2, 2, 2, 1 and 2 hands): the days ending at 4, 6 and 9 (the last).
+    ann = few[few["player"] == "Ann"]
+    assert list(ann["hand_no"]) == [4, 6, 9]
+    with reader(stats_db) as con:
+        every = results_over_time(con, HandFilter(players=("Ann",)), game="seveneight")
+    assert list(every["hand_no"]) == list(range(1, 10))
+    assert list(ann["actual"]) == list(every.set_index("hand_no")["actual"].loc[[4, 6, 9]])
+
+
+def _running_results(db: Path) -> pd.DataFrame:
+    """Each 7 & 8 seat's running results in big blinds, counted in pandas from ``seats``,
+    ``hands`` and ``actions`` in order of play (the reference for results_over_time)."""
+    with reader(db) as con:
+        seats = con.execute("""
+            SELECT s.player, s.hand_id, s.net, coalesce(a.expected_net, s.net) AS adjusted,
+                   coalesce(h.played_on, CAST(h.loaded_at AS DATE)) AS day, h.played_time,
+                   h.source_index, greatest(coalesce(max(s2.blind), 0), 0) AS big,
+                   coalesce(h.min_bet, h.small_bet, 1) AS fallback,
+                   EXISTS (SELECT 1 FROM actions x WHERE x.hand_id = s.hand_id
+                           AND x.actor = s.seat AND x.verb = 'sm') AS shown
+            FROM seats s JOIN hands h USING (hand_id)
+            JOIN seats s2 ON s2.hand_id = s.hand_id
+            LEFT JOIN allin_results a ON a.hand_id = s.hand_id AND a.seat = s.seat
+            WHERE h.game = 'seveneight' GROUP BY ALL""").fetchdf()
+    seats["bb"] = seats["big"].where(seats["big"] > 0, seats["fallback"])
+    seats["unit"] = seats["net"] / seats["bb"]
+    seats = seats.sort_values(["player", "day", "played_time", "source_index", "hand_id"],
+                              na_position="last")
+    by = seats.groupby("player")
+    seats["hand_no"] = by.cumcount() + 1
+    seats["actual"] = by["unit"].cumsum()
+    seats["adjusted"] = (seats["adjusted"] / seats["bb"]).groupby(seats["player"]).cumsum()
+    seats["showdown"] = seats["unit"].where(seats["shown"], 0.0).groupby(
+        seats["player"]).cumsum()
+    seats["no_showdown"] = seats["unit"].where(~seats["shown"], 0.0).groupby(
+        seats["player"]).cumsum()
+    return seats
+
+
+@pytest.mark.parametrize("points", [400, 7, 50])
+def test_results_by_hand_are_exact_at_every_point(tmp_path: Path, points: int) -> None:
+    from analytics.warehouse.stat_views import results_over_time
+
+    sample = Path(__file__).resolve().parents[1] / "data" / "samples" / "seveneight-nl-6max.phhs"
+    db = tmp_path / "results.duckdb"
+    ingest([sample], db, workers=0)
+    expected = _running_results(db).set_index(["player", "hand_no"])
+    with reader(db) as con:
+        got = results_over_time(con, HandFilter(), game="seveneight", points=points, top=20)
+    assert set(got["player"]) == set(expected.index.get_level_values(0))
+    at = expected.loc[list(zip(got["player"], got["hand_no"], strict=True))]
+    for column in ("actual", "adjusted", "showdown", "no_showdown"):
+        assert np.allclose(got[column], at[column], rtol=1e-12, atol=1e-12), column
+    for player, rows in got.groupby("player"):
+        total = len(expected.loc[player])
+        hands = list(rows["hand_no"])
+        assert hands == sorted(set(hands)) and hands[-1] == total
+        if total <= points:  # every hand drawn, as before
+            assert hands == list(range(1, total + 1))
+        else:  # about every k-th hand (a day's end up to k - 1 hands after the k-th)
+            step = total // points
+            assert max(np.diff([0, *hands])) <= 2 * step - 1
+            assert points <= len(hands) <= 2 * points + 1
 
 
 @pytest.mark.parametrize("gap", [2, 30])

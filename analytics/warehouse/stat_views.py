@@ -184,15 +184,83 @@ UNITS: Final = {Game.SEVENEIGHT: "big blinds", Game.RUMMOLI: "chips", Game.BIGTW
 """The unit of each game's results over time."""
 
 
+# Results by hand number without a running sum over every hand in order of play (3 s CPU
+# over a million hands).  About every k-th hand is drawn (k: his hands over the points
+# asked), each point exact: a day of k hands or fewer is drawn at its end when a multiple
+# of k falls in it (its sums: his days before it plus the day's, from a hash aggregate and
+# running sums over days), and only a day of more than k hands has its hands put in order
+# of play, drawn at every k-th hand and at the day's end.  His last hand is always drawn.
+# {table}, {cond}, {unit}, {adjusted}, {showdown}: as results_over_time fills them
+# (whitelisted SQL).
+_BY_HAND: Final = """
+    WITH x AS (
+        SELECT x.player, x.day, x.played_time, x.source_index, x.hand_id,
+               {unit} AS unit, {adjusted} AS adjusted, {showdown} AS shown
+        FROM {table} x WHERE {cond} AND list_contains($chosen, x.player)),
+    d AS (
+        SELECT player, day, count(*) AS n, sum(unit) AS actual, sum(adjusted) AS adjusted,
+               sum(CASE WHEN shown THEN unit ELSE 0 END) AS sd,
+               sum(CASE WHEN shown THEN 0 ELSE unit END) AS nsd, bool_or(shown) AS any_sd
+        FROM x GROUP BY ALL),
+    c AS (
+        SELECT player, day, n, actual, adjusted, sd, nsd,
+               coalesce(sum(n) OVER before, 0) AS n_before,
+               coalesce(sum(actual) OVER before, 0) AS actual_before,
+               coalesce(sum(adjusted) OVER before, 0) AS adjusted_before,
+               coalesce(sum(sd) OVER before, 0) AS sd_before,
+               coalesce(sum(nsd) OVER before, 0) AS nsd_before,
+               sum(n) OVER p AS total, bool_or(any_sd) OVER p AS any_sd
+        FROM d
+        WINDOW p AS (PARTITION BY player),
+               before AS (PARTITION BY player ORDER BY day
+                          ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING)),
+    k AS (SELECT *, greatest(1, total // $points) AS every FROM c),
+    day_ends AS (
+        SELECT player, n_before + n AS hand_no, actual_before + actual AS actual,
+               adjusted_before + adjusted AS adjusted, sd_before + sd AS sd,
+               nsd_before + nsd AS nsd, any_sd
+        FROM k
+        WHERE n <= every AND ((n_before + n) // every > n_before // every
+                              OR n_before + n = total)),
+    ordered AS (
+        SELECT x.player, x.day, k.n_before + row_number() OVER (
+                   PARTITION BY x.player, x.day
+                   ORDER BY x.played_time NULLS LAST, x.source_index, x.hand_id) AS hand_no,
+               k.every, x.unit, x.adjusted, x.shown
+        FROM x JOIN k USING (player, day) WHERE k.n > k.every),
+    parts AS (
+        SELECT player, day, max(hand_no) AS hand_no, sum(unit) AS actual,
+               sum(adjusted) AS adjusted, sum(CASE WHEN shown THEN unit ELSE 0 END) AS sd,
+               sum(CASE WHEN shown THEN 0 ELSE unit END) AS nsd
+        FROM ordered GROUP BY player, day, (hand_no - 1) // every),
+    in_days AS (
+        SELECT p.player, p.hand_no,
+               k.actual_before + sum(p.actual) OVER w AS actual,
+               k.adjusted_before + sum(p.adjusted) OVER w AS adjusted,
+               k.sd_before + sum(p.sd) OVER w AS sd,
+               k.nsd_before + sum(p.nsd) OVER w AS nsd, k.any_sd
+        FROM parts p JOIN k USING (player, day)
+        WINDOW w AS (PARTITION BY p.player, p.day ORDER BY p.hand_no
+                     ROWS UNBOUNDED PRECEDING))
+    SELECT player, hand_no, hand_no AS hands, actual, adjusted,
+           CASE WHEN any_sd IS NULL THEN NULL ELSE sd END AS showdown,
+           CASE WHEN any_sd IS NULL THEN NULL ELSE nsd END AS no_showdown
+    FROM (SELECT * FROM day_ends UNION ALL SELECT * FROM in_days)
+    ORDER BY player, hand_no
+"""
+
+
 def results_over_time(con: duckdb.DuckDBPyConnection, f: HandFilter, *, game: Game | str,
                       by: str = "hand", points: int = 400, top: int = 8) -> pd.DataFrame:
     """Each player's cumulative results in the game's unit (:data:`UNITS`: 7 & 8 in big
-    blinds, each hand's net over its big blind), by his hand number (every ``total //
-    points``-th hand and his last, in order of play: day, time, place in the file) or by
-    day: ``actual``, ``adjusted`` (7 & 8: the all-in adjusted result; the actual one
-    elsewhere), ``showdown`` and ``no_showdown`` (the results of the hands that went to
-    showdown with him, and of the others; null for Big Two), and ``hands`` so far.  For
-    the filter's players, else the ``top`` players with most hands."""
+    blinds, each hand's net over its big blind), by his hand number (in order of play: day,
+    time, place in the file; about every ``total // points``-th hand, at the end of its
+    day unless the day holds more hands than that, and his last: at most about twice
+    ``points`` points, each exact) or by day: ``actual``, ``adjusted`` (7 & 8: the all-in
+    adjusted result; the actual one elsewhere), ``showdown`` and ``no_showdown`` (the
+    results of the hands that went to showdown with him, and of the others; null for Big
+    Two), and ``hands`` so far.  For the filter's players, else the ``top`` players with
+    most hands."""
     chosen = Game(game)
     if by not in BY:
         raise ValueError(f"unknown order {by!r} (expected one of {', '.join(BY)})")
@@ -202,24 +270,9 @@ def results_over_time(con: duckdb.DuckDBPyConnection, f: HandFilter, *, game: Ga
         SELECT x.player FROM {table} x WHERE {cond}
         GROUP BY x.player ORDER BY count(*) DESC, x.player LIMIT $top
     """, _named(f"{cond} $top", params | {"top": top})).fetchall()]
-    sums = (f"sum({unit}) OVER w AS actual, sum({adjusted}) OVER w AS adjusted, "
-            f"CASE WHEN bool_or({showdown}) OVER p IS NULL THEN NULL ELSE "
-            f"sum(CASE WHEN {showdown} THEN {unit} ELSE 0 END) OVER w END AS showdown, "
-            f"CASE WHEN bool_or({showdown}) OVER p IS NULL THEN NULL ELSE "
-            f"sum(CASE WHEN {showdown} THEN 0 ELSE {unit} END) OVER w END AS no_showdown")
     if by == "hand":
-        sql = f"""
-            WITH r AS (
-                SELECT x.player, row_number() OVER w AS hand_no,
-                       count(*) OVER p AS total, {sums}
-                FROM {table} x WHERE {cond} AND list_contains($chosen, x.player)
-                WINDOW p AS (PARTITION BY x.player),
-                       w AS (PARTITION BY x.player ORDER BY x.day, x.played_time NULLS LAST,
-                             x.source_index, x.hand_id ROWS UNBOUNDED PRECEDING))
-            SELECT player, hand_no, hand_no AS hands, actual, adjusted, showdown, no_showdown
-            FROM r WHERE hand_no % greatest(1, total // $points) = 0 OR hand_no = total
-            ORDER BY player, hand_no
-        """
+        sql = _BY_HAND.format(table=table, cond=cond, unit=unit, adjusted=adjusted,
+                              showdown=showdown)
     else:
         sql = f"""
             WITH d AS (

@@ -131,10 +131,11 @@ def _cell_hands(game: Game, grid: pd.DataFrame, split: str | None, fry: int) -> 
     if stat is None:
         st.markdown(f"**{row}**: {len(behind):,} hands.")
     else:
+        share = cells.cell_text(counted, opportunities, stat.kind)
+        share = share[len(f"{counted}/{opportunities}"):]  # " (30%)": the cell's share
         st.markdown(f"**{row}, {stat.label}**: {counted:,} counted of {opportunities:,} "
-                    f"opportunities ({cells.cell_text(counted, opportunities, stat.kind)}), "
-                    f"in {len(behind):,} hands ({int((behind['counted'] > 0).sum()):,} "
-                    "with a count).")
+                    f"opportunities{share}, in {len(behind):,} hands "
+                    f"({int((behind['counted'] > 0).sum()):,} with a count).")
     _listed(behind, key=f"cell_{game.value}", name=f"{game.value}-{label}-hands")
 
 
