@@ -669,3 +669,69 @@ def test_sessions_match_a_recount_of_the_hands(tmp_path: Path, gap: int) -> None
     assert len(listed) == len(set(listed)) == len(seats)
     hourly = got.dropna(subset=["net_per_hour"])
     assert np.allclose(hourly["net_per_hour"], hourly["net"] * 60 / hourly["minutes"])
+
+
+# player_sessions as session 17 wrote it, every hand in order (the reference its bins must
+# reproduce), its first hand taken in order of play (it took any of equal times): kept
+# here only to compare with.
+_SESSIONS_ROW_BY_ROW = """
+    WITH s AS (
+        SELECT x.player, x.place, x.hand_id, x.net, x.day, x.source_index,
+               CASE WHEN x.played_time IS NOT NULL THEN x.day + x.played_time END AS played_at
+        FROM stat_facts x WHERE x.game = 'seveneight'),
+    o AS (
+        SELECT *, lag(played_at) OVER w AS prev_at, lag(day) OVER w AS prev_day,
+               lag(hand_id) OVER w AS prev_hand
+        FROM s
+        WINDOW w AS (PARTITION BY player, place
+                     ORDER BY day, played_at NULLS LAST, source_index, hand_id)),
+    g AS (
+        SELECT *, sum(CASE WHEN prev_hand IS NULL
+                             OR (played_at IS NULL) <> (prev_at IS NULL)
+                             OR (played_at IS NULL AND day <> prev_day)
+                             OR epoch(played_at) - epoch(prev_at) > $gap * 60
+                           THEN 1 ELSE 0 END) OVER (
+                   PARTITION BY player, place
+                   ORDER BY day, played_at NULLS LAST, source_index, hand_id
+                   ROWS UNBOUNDED PRECEDING) AS number
+        FROM o)
+    SELECT player, place, coalesce(min(played_at), CAST(min(day) AS TIMESTAMP)) AS start,
+           max(played_at) AS "end",
+           (epoch(max(played_at)) - epoch(min(played_at))) / 60 AS minutes,
+           count(*) AS hands, CAST(sum(net) AS BIGINT) AS net,
+           CASE WHEN epoch(max(played_at)) > epoch(min(played_at))
+                THEN sum(net) * 3600 / (epoch(max(played_at)) - epoch(min(played_at))) END
+               AS net_per_hour,
+           greatest(max(net), 0) AS biggest_win, least(min(net), 0) AS biggest_loss,
+           arg_min(hand_id, (played_at, source_index, hand_id)) AS first_hand
+    FROM g GROUP BY player, place, number
+    ORDER BY start DESC, player, place
+"""
+
+
+@pytest.mark.parametrize("gap", [1, 3, 30])
+def test_sessions_by_bins_equal_the_row_by_row_sessions(tmp_path: Path, gap: int) -> None:
+    """Hands with and without a time of day at the same tables (a third lose theirs)."""
+    import re
+
+    from analytics.warehouse.stat_views import player_sessions
+
+    sample = Path(__file__).resolve().parents[1] / "data" / "samples" / "seveneight-nl-6max.phhs"
+    hands = re.split(r"(?m)^(?=\[\d+\]$)", sample.read_text())
+    mixed = "".join(re.sub(r"(?m)^time = .*\n", "", hand) if number % 3 == 0 else hand
+                    for number, hand in enumerate(hands))
+    (tmp_path / "mixed.phhs").write_text(mixed)
+    db = tmp_path / "mixed.duckdb"
+    assert ingest([tmp_path / "mixed.phhs"], db, workers=0).rejected == 0
+    with reader(db) as con:
+        untimed = con.execute("SELECT count(*) FROM hands WHERE played_time IS NULL"
+                              ).fetchall()[0][0]
+        got = player_sessions(con, HandFilter(), game="seveneight", gap_minutes=gap,
+                              limit=100_000)
+        expected = con.execute(_SESSIONS_ROW_BY_ROW, {"gap": gap}).fetchdf()
+    assert 300 < untimed < 500
+    key = ["player", "place", "start"]
+    pd.testing.assert_frame_equal(got.sort_values(key).reset_index(drop=True),
+                                  expected.sort_values(key).reset_index(drop=True),
+                                  check_dtype=False)
+    assert got["end"].isna().sum() > 0 and got["end"].notna().sum() > 0
