@@ -316,12 +316,13 @@ def test_bigtwo_against_counts_from_seats_and_actions(bigtwo_db: Path) -> None:
             won = stat_hands(con, HandFilter(), game="bigtwo", player=str(player),
                              stat="win_rate")
             assert len(won) == len(rows)  # every game is an opportunity
-            wins = {h for (h, _), won in (rows["place"] == 1).fillna(False).items() if won}
+            hand_of = rows.index.get_level_values(0).to_numpy()
+            wins = set(hand_of[(rows["place"] == 1).fillna(False).to_numpy(dtype=bool)])
             assert set(won[won["counted"] > 0]["hand_id"]) == wins
             fried = stat_hands(con, HandFilter(), game="bigtwo", player=str(player),
                                stat="fry", fry_threshold=6)
-            assert set(fried[fried["counted"] > 0]["hand_id"]) == {
-                h for (h, _), left in rows["left"].items() if left >= 6}
+            assert set(fried[fried["counted"] > 0]["hand_id"]) == set(
+                hand_of[(rows["left"] >= 6).to_numpy(dtype=bool)])
 
 
 def test_player_rows_joins_extra_columns(bigtwo_db: Path) -> None:
@@ -658,14 +659,14 @@ def test_sessions_match_a_recount_of_the_hands(tmp_path: Path, gap: int) -> None
     # Each session's hands: as many as it counts, its net, and every seat in one session.
     listed: list[int] = []
     with reader(db) as con:
-        for session in got.itertuples(index=False):
+        for session in got.to_dict("records"):
             hands = session_hands(con, HandFilter(), game="seveneight",
-                                  player=str(session.player), place=str(session.place),
-                                  start=session.start.to_pydatetime(),
-                                  end=session.end.to_pydatetime())
-            assert (len(hands), int(hands["net"].sum())) == (session.hands, session.net)
-            assert int(hands["hand_id"].iloc[0]) == int(session.first_hand)
-            listed += [hash((session.player, h)) for h in hands["hand_id"]]
+                                  player=str(session["player"]), place=str(session["place"]),
+                                  start=session["start"].to_pydatetime(),
+                                  end=session["end"].to_pydatetime())
+            assert (len(hands), int(hands["net"].sum())) == (session["hands"], session["net"])
+            assert int(hands["hand_id"].iloc[0]) == int(session["first_hand"])
+            listed += [hash((session["player"], h)) for h in hands["hand_id"]]
     assert len(listed) == len(set(listed)) == len(seats)
     hourly = got.dropna(subset=["net_per_hour"])
     assert np.allclose(hourly["net_per_hour"], hourly["net"] * 60 / hourly["minutes"])

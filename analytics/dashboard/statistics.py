@@ -28,7 +28,7 @@ from parsers.knobs import Game
 
 __all__ = ["ALL_HANDS", "GRID_STYLE", "LINES", "cell_links", "definitions_frame",
            "definitions_markdown", "grid_html", "result_text", "results_figure", "row_label",
-           "sessions_table"]
+           "sessions_table", "split_value"]
 
 """The games with statistics, as the page's tabs name them."""
 
@@ -62,13 +62,21 @@ ALL_HANDS: Final = "All hands"
 """The statistic picker's choice for a row's result cells (hands, net): all his hands."""
 
 
-def row_label(player: str, split_value: object = None, split: str | None = None) -> str:
+def split_value(value: object) -> str | None:
+    """A grid row's split value as ``stat_views.stat_hands`` takes it: text, or None for
+    the empty value (NULL, which pandas may hold as NaN)."""
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return None
+    return str(value)
+
+
+def row_label(player: str, value: object = None, split: str | None = None) -> str:
     """A grid row as the hand list's picker names it: the player, and with a split its
     value (``Ann · position: big blind``; ``none`` for an empty value)."""
     if split is None:
         return player
-    missing = split_value is None or (isinstance(split_value, float) and math.isnan(split_value))
-    return f"{player} · {split}: {'none' if missing else split_value}"
+    text = split_value(value)
+    return f"{player} · {split}: {'none' if text is None else text}"
 
 
 def cell_links(grid: pd.DataFrame, game: Game | str, *, split: str | None, base: str
@@ -81,7 +89,7 @@ def cell_links(grid: pd.DataFrame, game: Game | str, *, split: str | None, base:
     rows = grid.reset_index(drop=True)
 
     def link(at: int, column: str) -> str:
-        row = row_label(str(rows.at[at, "player"]), rows.at[at, split] if split else None,
+        row = row_label(str(rows.at[at, "player"]), rows[split].iloc[at] if split else None,
                         split)
         query = urlencode({f"cell_row_{chosen.value}": row,
                            f"cell_stat_{chosen.value}": labels.get(column, ALL_HANDS)})

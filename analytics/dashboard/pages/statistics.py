@@ -107,7 +107,7 @@ def _cell_hands(game: Game, grid: pd.DataFrame, split: str | None, fry: int) -> 
                 "statistic.")
     rows = grid.reset_index(drop=True)
     labels = {statistics.row_label(str(rows.at[at, "player"]),
-                                   rows.at[at, split] if split else None, split): at
+                                   rows[split].iloc[at] if split else None, split): at
               for at in range(len(rows))}
     stats = {s.label: s for s in stats_of(game)}
     left, right = st.columns(2)
@@ -119,12 +119,11 @@ def _cell_hands(game: Game, grid: pd.DataFrame, split: str | None, fry: int) -> 
     if row is None or label is None:
         return
     at = labels[row]
-    value = rows.at[at, split] if split else None
     stat = stats.get(label)
     behind: pd.DataFrame = ui.ask(
         "stat_hands", game=game.value, player=str(rows.at[at, "player"]),
         stat=stat.name if stat else None, split=split,
-        split_value=None if value is None or pd.isna(value) else str(value),
+        split_value=statistics.split_value(rows[split].iloc[at]) if split else None,
         fry_threshold=fry)
     counted = int(behind["counted"].sum())
     opportunities = int(behind["opportunities"].sum())
