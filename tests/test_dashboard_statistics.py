@@ -98,11 +98,20 @@ def test_statistics_page(dashboard_db: Path, monkeypatch: pytest.MonkeyPatch) ->
     at.selectbox(key="stats_split_seveneight").select("position").run()
     assert not at.exception
     assert ">big blind</td>" in at.get("html")[0].proto.body
+    # A split row's cell: the hands of that position only.
+    with reader(dashboard_db) as con:
+        split = stat_grid(con, HandFilter(), game="seveneight", split="position")
+    row = split[(split["player"] == player) & (split["position"] == "big blind")].iloc[0]
+    at.selectbox(key="cell_row_seveneight").select(f"{player} · position: big blind").run()
+    at.selectbox(key="cell_stat_seveneight").select("PFR").run()
+    assert not at.exception, [e.value for e in at.exception]
+    listed = next(f.value for f in at.dataframe if "counted" in f.value.columns)
+    assert (int(listed["counted"].sum()), len(listed)) == (row["pfr"], row["pfr_opps"])
     assert len(at.get("plotly_chart")) == 1  # the results over time
-    assert not any("replay" in f.value.columns for f in at.dataframe)  # sessions: on asking
+    assert not any("first_hand" in f.value.columns for f in at.dataframe)  # on asking
     at.toggle(key="stats_sessions_seveneight").set_value(True).run()
     assert not at.exception
-    sessions = next(f.value for f in at.dataframe if "replay" in f.value.columns)
+    sessions = next(f.value for f in at.dataframe if "first_hand" in f.value.columns)
     assert sessions["replay"].str.fullmatch(r"replayer\?hand=[0-9a-f]{16}").all()
     assert sessions["hands"].sum() == grid["hands"].sum()  # every seat in one session
     # Selecting a session lists its hands.
@@ -111,7 +120,7 @@ def test_statistics_page(dashboard_db: Path, monkeypatch: pytest.MonkeyPatch) ->
     at.run()
     assert not at.exception, [e.value for e in at.exception]
     listed = next(f.value for f in at.dataframe if "counted" not in f.value.columns
-                  and "players" in f.value.columns)
+                  and "players" in f.value.columns)  # the session's (no per-hand count)
     assert len(listed) == sessions["hands"].iloc[0]
     assert int(listed["net"].sum()) == sessions["net"].iloc[0]
     assert sessions["replay"].iloc[0] in set(listed["replay"])  # its first hand
