@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import duckdb
 import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
@@ -13,7 +14,7 @@ from streamlit.testing.v1 import AppTest
 from analytics.dashboard.statistics import definitions_frame, definitions_markdown, grid_html
 from analytics.stats import RESULTS, stats_of
 from analytics.warehouse import ENV_VAR, reader
-from analytics.warehouse.stat_views import stat_grid
+from analytics.warehouse.stat_views import results_over_time, stat_grid
 from analytics.warehouse.views import HandFilter
 from parsers.knobs import Game
 from tests.test_dashboard_data import dashboard_db
@@ -108,6 +109,23 @@ def test_statistics_page(dashboard_db: Path, monkeypatch: pytest.MonkeyPatch) ->
     listed = next(f.value for f in at.dataframe if "counted" in f.value.columns)
     assert (int(listed["counted"].sum()), len(listed)) == (row["pfr"], row["pfr_opps"])
     assert len(at.get("plotly_chart")) == 1  # the results over time
+    # A point of the results by date lists that player's hands of that day.
+    with reader(dashboard_db) as con:
+        results = results_over_time(con, HandFilter(), game="seveneight", by="date", top=4)
+    first_player = sorted(set(results["player"]))[0]  # the figure's first trace: his actual
+    day = results[results["player"] == first_player]["day"].iloc[1]
+    at.session_state["results_seveneight"] = {"selection": {
+        "points": [{"curve_number": 0, "x": str(day)[:10], "point_index": 1}],
+        "point_indices": [1], "box": [], "lasso": []}}
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    with reader(dashboard_db) as con:
+        hands = count_rows_of(con, first_player, pd.Timestamp(day).date())
+    words = " ".join(m.value for m in at.markdown)
+    assert f"**{first_player}, {str(day)[:10]}**: {hands:,} hands" in words
+    listed = [f.value for f in at.dataframe if "counted" in f.value.columns][-1]  # below
+    assert hands > 0 and len(listed) == hands
+    assert (listed["day"] == pd.Timestamp(day)).all()
     assert not any("first_hand" in f.value.columns for f in at.dataframe)  # on asking
     at.toggle(key="stats_sessions_seveneight").set_value(True).run()
     assert not at.exception
@@ -131,6 +149,15 @@ def test_statistics_page(dashboard_db: Path, monkeypatch: pytest.MonkeyPatch) ->
     assert "Win rate</th>" in at.get("html")[0].proto.body
     at.selectbox(key="f_game").select("bigtwo").run()
     assert [t.label for t in at.tabs] == ["Big Two"]
+
+
+def count_rows_of(con: duckdb.DuckDBPyConnection, player: str, day: object) -> int:
+    """A player's 7 & 8 hands of one day, counted from ``seats`` and ``hands``."""
+    return int(con.execute("""
+        SELECT count(*) FROM seats s JOIN hands h USING (hand_id)
+        WHERE h.game = 'seveneight' AND s.player = $player
+          AND coalesce(h.played_on, CAST(h.loaded_at AS DATE)) = $day""",
+        {"player": player, "day": day}).fetchall()[0][0])
 
 
 def test_report_has_a_statistics_section_per_game(dashboard_db: Path) -> None:

@@ -182,8 +182,9 @@ def results_figure(frame: pd.DataFrame, *, unit: str, by: str = "hand",
             if column == "adjusted" and np.allclose(values.to_numpy(dtype=np.float64),
                                                     rows["actual"].to_numpy(dtype=np.float64)):
                 continue
-            figure.add_trace(go.Scatter(
-                x=rows[x], y=values, mode="lines", name=f"{player}: {name}",
+            figure.add_trace(go.Scatter(  # few points: drawn too (one day is a point)
+                x=rows[x], y=values, mode="lines+markers" if len(rows) <= 60 else "lines",
+                name=f"{player}: {name}",
                 legendgroup=str(player), line={"color": color, "dash": dash}))
     figure.update_layout(title=title, xaxis_title="hand number" if by == "hand" else "day",
                          yaxis_title=unit, template="plotly_white", height=480,

@@ -3,6 +3,8 @@ hover, thin cells greyed, the definition on every header) and the definitions in
 
 from __future__ import annotations
 
+import dataclasses
+import datetime as dt
 from urllib.parse import urlencode
 
 import pandas as pd
@@ -162,9 +164,16 @@ def _results(game: Game) -> None:
                   key=f"stats_by_{game.value}") or "date"
     frame: pd.DataFrame = ui.ask("results_over_time", game=game.value, by=by, top=4)
     unit = UNITS[game]
-    st.plotly_chart(statistics.results_figure(frame, unit=unit, by=by,
-                                              title=f"Cumulative results ({unit})"),
-                    key=f"results_{game.value}")
+    figure = statistics.results_figure(frame, unit=unit, by=by,
+                                       title=f"Cumulative results ({unit})")
+    chosen = st.plotly_chart(figure, key=f"results_{game.value}", on_select="rerun",
+                             selection_mode="points")
+    if by == "date":
+        st.caption("Click a point to list that player's hands of that day.")
+        points = chosen["selection"]["points"] if chosen is not None else []
+        if points:
+            _day_hands(game, str(figure.data[int(points[0]["curve_number"])].legendgroup),
+                       dt.date.fromisoformat(str(points[0]["x"])[:10]))
     if game is Game.SEVENEIGHT:
         st.caption("Big blinds: each hand's net over its big blind. Dashed: all-in adjusted "
                    "(the expected result where the hand was all in with cards to come); "
@@ -173,6 +182,17 @@ def _results(game: Game) -> None:
         st.caption("Chips per round (every pot, payment and ante); dotted: rounds whose "
                    "poker phase went to showdown with him; dash-dot: the others.")
     ui.download_buttons(frame, f"{game.value}-results", key=f"results_{game.value}")
+
+
+def _day_hands(game: Game, player: str, day: dt.date) -> None:
+    """The hands behind a point of the results by date: the player's hands of that day
+    (the grid's "All hands" of his row, the filters narrowed to the day)."""
+    one_day = dataclasses.replace(ui.context().filter, date_from=day, date_to=day)
+    behind: pd.DataFrame = ui.ask("stat_hands", hand_filter=one_day, game=game.value,
+                                  player=player)
+    st.markdown(f"**{player}, {day:%Y-%m-%d}**: {len(behind):,} hands, net "
+                f"{int(behind['net'].sum()):,}.")
+    _listed(behind, key=f"day_{game.value}", name=f"{game.value}-{day}-hands")
 
 
 def _sessions(game: Game) -> None:
