@@ -9,7 +9,8 @@ fills ``stat_facts`` too):
     .venv/bin/python benchmarks/bench_stats.py --db /tmp/big.duckdb
 
 Prints, for each grid the Statistics page, the report and ``handlab stats`` ask (7 & 8
-whole and split by position, stakes and up card; Big Two whole), the first (cold) and the
+whole and split by position, stakes and up card; Big Two whole), the results over time,
+the sessions and the lists of hands behind a cell and a session, the first (cold) and the
 median of ``--repeats`` warm runs, wall and CPU seconds, each with a fresh read-only
 connection as the dashboard opens one per script run.  Then it copies the database,
 loads 1,000 new 7 & 8 hands into the copy with the real ingest (``--upload``), checks that
@@ -34,8 +35,14 @@ import duckdb
 
 from analytics.simulate.seveneight import simulate_seveneight
 from analytics.warehouse import ingest, reader
-from analytics.warehouse.search import HandSearch, search_hands
-from analytics.warehouse.stat_views import player_sessions, results_over_time, stat_grid
+from analytics.warehouse.search import HandSearch, describe_hands, search_hands
+from analytics.warehouse.stat_views import (
+    player_sessions,
+    results_over_time,
+    session_hands,
+    stat_grid,
+    stat_hands,
+)
 from analytics.warehouse.views import HandFilter
 from parsers import write_hands
 
@@ -44,6 +51,23 @@ Question = Callable[[duckdb.DuckDBPyConnection], Any]
 
 def _split_grid(con: duckdb.DuckDBPyConnection, *, split: str) -> Any:
     return stat_grid(con, HandFilter(), game="seveneight", split=split)
+
+
+def _cell_list(con: duckdb.DuckDBPyConnection, stat: str) -> Any:
+    """The hands behind a cell, as the statistics page lists them (the latest 500 shown)."""
+    behind = stat_hands(con, HandFilter(), game="seveneight", player="Ann", stat=stat)
+    return describe_hands(con, behind["hand_id"].head(500).tolist())
+
+
+def _session_list(con: duckdb.DuckDBPyConnection) -> Any:
+    """The hands of Ann's latest session, as the statistics page lists them."""
+    latest = player_sessions(con, HandFilter(players=("Ann",)), game="seveneight", limit=1)
+    row = latest.iloc[0]
+    end = None if row["end"] is None or row["end"] != row["end"] else row["end"]
+    behind = session_hands(con, HandFilter(), game="seveneight", player="Ann",
+                           place=str(row["place"]), start=row["start"].to_pydatetime(),
+                           end=None if end is None else end.to_pydatetime())
+    return describe_hands(con, behind["hand_id"].head(500).tolist())
 
 
 def _questions() -> dict[str, Question]:
@@ -58,9 +82,15 @@ def _questions() -> dict[str, Question]:
     asked["7 & 8 results by date"] = lambda c: results_over_time(c, f, game="seveneight",
                                                                  by="date")
     asked["7 & 8 results by hand"] = lambda c: results_over_time(c, f, game="seveneight")
+    asked["results by hand, top 4"] = lambda c: results_over_time(c, f, game="seveneight",
+                                                                  top=4)
     asked["7 & 8 sessions"] = lambda c: player_sessions(c, f, game="seveneight")
     asked["7 & 8 sessions, one player"] = lambda c: player_sessions(
         c, HandFilter(players=("Ann",)), game="seveneight")
+    # The lists behind a cell and a session (the player with most hands: the longest).
+    asked["cell hands: Ann's VPIP"] = lambda c: _cell_list(c, "vpip")
+    asked["cell hands: Ann's c-bet"] = lambda c: _cell_list(c, "cbet")
+    asked["a session's hands"] = _session_list
     asked["search: all in, shown"] = lambda c: search_hands(
         c, f, search=HandSearch(all_in=True, showdown=True))
     return asked
@@ -79,11 +109,11 @@ def _report(db: Path, repeats: int) -> None:
             "SELECT (SELECT count(*) FROM hands), (SELECT count(*) FROM stat_facts)"
         ).fetchall()[0]
     print(f"{db}: {hands:,} hands, {seats:,} rows (7 & 8 and Rummoli seats) in stat_facts")
-    print(f"{'question':24} {'cold wall':>10} {'cold CPU':>9} {'warm wall':>10} {'warm CPU':>9}")
+    print(f"{'question':26} {'cold wall':>10} {'cold CPU':>9} {'warm wall':>10} {'warm CPU':>9}")
     for name, question in _questions().items():
         cold = _once(db, question)
         warm = [_once(db, question) for _ in range(repeats)]
-        print(f"{name:24} {cold[0]:10.3f} {cold[1]:9.3f} "
+        print(f"{name:26} {cold[0]:10.3f} {cold[1]:9.3f} "
               f"{statistics.median(w for w, _ in warm):10.3f} "
               f"{statistics.median(c for _, c in warm):9.3f}")
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import duckdb
 import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
@@ -13,7 +14,7 @@ from streamlit.testing.v1 import AppTest
 from analytics.dashboard.statistics import definitions_frame, definitions_markdown, grid_html
 from analytics.stats import RESULTS, stats_of
 from analytics.warehouse import ENV_VAR, reader
-from analytics.warehouse.stat_views import stat_grid
+from analytics.warehouse.stat_views import results_over_time, stat_grid
 from analytics.warehouse.views import HandFilter
 from parsers.knobs import Game
 from tests.test_dashboard_data import dashboard_db
@@ -71,20 +72,76 @@ def test_statistics_page(dashboard_db: Path, monkeypatch: pytest.MonkeyPatch) ->
         grid = stat_grid(con, HandFilter(), game="seveneight")
     first = grid.iloc[0]
     share = 100 * first["vpip"] / first["vpip_opps"]
-    assert f">{first['vpip']}/{first['vpip_opps']} ({share:.0f}%)</td>" in html
+    assert f">{first['vpip']}/{first['vpip_opps']} ({share:.0f}%)</a></td>" in html
     words = " ".join(m.value for m in at.markdown)
     assert "**VPIP** (`vpip, vpip_opps`; share)" in words
+    # Every cell links to the hands behind it: the link picks its row and statistic.
+    player = str(first["player"])
+    assert (f'href="?cell_row_seveneight={player}&amp;cell_stat_seveneight=VPIP">'
+            f"{first['vpip']}/{first['vpip_opps']}") in html
+    # Picking a cell (as its link does) lists the hands behind it: the count and
+    # opportunities over them, each opening in the replayer.
+    at.selectbox(key="cell_row_seveneight").select(player).run()
+    at.selectbox(key="cell_stat_seveneight").select("VPIP").run()
+    assert not at.exception, [e.value for e in at.exception]
+    words = " ".join(m.value for m in at.markdown)
+    assert (f"**{player}, VPIP**: {first['vpip']} counted of {first['vpip_opps']} "
+            "opportunities") in words
+    listed = next(f.value for f in at.dataframe if "counted" in f.value.columns)
+    assert len(listed) == first["vpip_opps"]  # every hand dealt is an opportunity
+    assert int(listed["counted"].sum()) == first["vpip"]
+    assert listed["replay"].str.fullmatch(r"replayer\?hand=[0-9a-f]{16}").all()
+    assert listed["players"].str.contains(player).all()
+    at.selectbox(key="cell_stat_seveneight").select("WTSD").run()
+    listed = next(f.value for f in at.dataframe if "counted" in f.value.columns)
+    assert (int(listed["counted"].sum()), len(listed)) == (first["wtsd"], first["wtsd_opps"])
     # Split by position: a row per player and position.
     at.selectbox(key="stats_split_seveneight").select("position").run()
     assert not at.exception
     assert ">big blind</td>" in at.get("html")[0].proto.body
+    # A split row's cell: the hands of that position only.
+    with reader(dashboard_db) as con:
+        split = stat_grid(con, HandFilter(), game="seveneight", split="position")
+    row = split[(split["player"] == player) & (split["position"] == "big blind")].iloc[0]
+    at.selectbox(key="cell_row_seveneight").select(f"{player} · position: big blind").run()
+    at.selectbox(key="cell_stat_seveneight").select("PFR").run()
+    assert not at.exception, [e.value for e in at.exception]
+    listed = next(f.value for f in at.dataframe if "counted" in f.value.columns)
+    assert (int(listed["counted"].sum()), len(listed)) == (row["pfr"], row["pfr_opps"])
     assert len(at.get("plotly_chart")) == 1  # the results over time
-    assert not any("replay" in f.value.columns for f in at.dataframe)  # sessions: on asking
+    # A point of the results by date lists that player's hands of that day.
+    with reader(dashboard_db) as con:
+        results = results_over_time(con, HandFilter(), game="seveneight", by="date", top=4)
+    first_player = sorted(set(results["player"]))[0]  # the figure's first trace: his actual
+    day = results[results["player"] == first_player]["day"].iloc[1]
+    at.session_state["results_seveneight"] = {"selection": {
+        "points": [{"curve_number": 0, "x": str(day)[:10], "point_index": 1}],
+        "point_indices": [1], "box": [], "lasso": []}}
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    with reader(dashboard_db) as con:
+        hands = count_rows_of(con, first_player, pd.Timestamp(day).date())
+    words = " ".join(m.value for m in at.markdown)
+    assert f"**{first_player}, {str(day)[:10]}**: {hands:,} hands" in words
+    listed = [f.value for f in at.dataframe if "counted" in f.value.columns][-1]  # below
+    assert hands > 0 and len(listed) == hands
+    assert (listed["day"] == pd.Timestamp(day)).all()
+    assert not any("first_hand" in f.value.columns for f in at.dataframe)  # on asking
     at.toggle(key="stats_sessions_seveneight").set_value(True).run()
     assert not at.exception
-    sessions = next(f.value for f in at.dataframe if "replay" in f.value.columns)
+    sessions = next(f.value for f in at.dataframe if "first_hand" in f.value.columns)
     assert sessions["replay"].str.fullmatch(r"replayer\?hand=[0-9a-f]{16}").all()
     assert sessions["hands"].sum() == grid["hands"].sum()  # every seat in one session
+    # Selecting a session lists its hands.
+    at.session_state["sessions_table_seveneight"] = {
+        "selection": {"rows": [0], "columns": [], "cells": []}}
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    listed = next(f.value for f in at.dataframe if "counted" not in f.value.columns
+                  and "players" in f.value.columns)  # the session's (no per-hand count)
+    assert len(listed) == sessions["hands"].iloc[0]
+    assert int(listed["net"].sum()) == sessions["net"].iloc[0]
+    assert sessions["replay"].iloc[0] in set(listed["replay"])  # its first hand
     # Big Two's tab, and a player filter keeps his row only.
     at.query_params["tab"] = "Big Two"
     at.run()
@@ -92,6 +149,15 @@ def test_statistics_page(dashboard_db: Path, monkeypatch: pytest.MonkeyPatch) ->
     assert "Win rate</th>" in at.get("html")[0].proto.body
     at.selectbox(key="f_game").select("bigtwo").run()
     assert [t.label for t in at.tabs] == ["Big Two"]
+
+
+def count_rows_of(con: duckdb.DuckDBPyConnection, player: str, day: object) -> int:
+    """A player's 7 & 8 hands of one day, counted from ``seats`` and ``hands``."""
+    return int(con.execute("""
+        SELECT count(*) FROM seats s JOIN hands h USING (hand_id)
+        WHERE h.game = 'seveneight' AND s.player = $player
+          AND coalesce(h.played_on, CAST(h.loaded_at AS DATE)) = $day""",
+        {"player": player, "day": day}).fetchall()[0][0])
 
 
 def test_report_has_a_statistics_section_per_game(dashboard_db: Path) -> None:

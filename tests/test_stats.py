@@ -31,7 +31,12 @@ from analytics.stats.cells import cell_text, display_grid
 from analytics.stats.interval import ratio_interval, wilson_interval
 from analytics.warehouse import ingest, open_writer, reader
 from analytics.warehouse.stat_facts import STAT_COLUMNS_V9, fill_missing_stats
-from analytics.warehouse.stat_views import player_rows, stat_grid
+from analytics.warehouse.stat_views import (
+    player_rows,
+    session_hands,
+    stat_grid,
+    stat_hands,
+)
 from analytics.warehouse.views import HandFilter
 from parsers import write_hands
 from parsers.knobs import Game
@@ -175,6 +180,47 @@ def test_player_filter_and_dates(stats_db: Path) -> None:
     assert (cy["pfr"], cy["fold_to_three_bet"], cy["vpip_opps"]) == (2, 1, 4)
 
 
+# The statistics counted once per hand (0 or 1 a seat): a list of hands matches them.
+PER_HAND = ("vpip", "pfr", "three_bet", "fold_to_three_bet", "cbet", "fold_to_cbet", "wtsd",
+            "wsd", "wwsr2", "up_high")
+
+
+def test_the_hands_behind_a_cell_are_the_counted_ones(stats_db: Path) -> None:
+    with reader(stats_db) as con:
+        index = dict(con.execute("SELECT hand_id, source_index FROM hands").fetchall())
+        for player, expected in EXPECTED.items():
+            for name in PER_HAND:
+                if name not in expected:
+                    continue
+                rows = stat_hands(con, HandFilter(), game="seveneight", player=player,
+                                  stat=name)
+                assert int((rows["counted"] > 0).sum()) == expected[name], (player, name)
+                assert set(rows["counted"]) <= {0, 1}
+                if f"{name}_opps" in expected:
+                    assert len(rows) == expected[f"{name}_opps"], (player, name)
+            # A ratio: its hands' counts and opportunities add up to the cell's.
+            if "af_opps" in expected:
+                rows = stat_hands(con, HandFilter(), game="seveneight", player=player,
+                                  stat="af")
+                assert (rows["counted"].sum(), rows["opportunities"].sum()) == (
+                    expected["af"], expected["af_opps"])
+            if "hands" in expected:  # a result cell: all his hands
+                rows = stat_hands(con, HandFilter(), game="seveneight", player=player)
+                assert len(rows) == expected["hands"] == rows["hand_id"].nunique()
+        # Cy folded to the 3-bet in hand C (the file's third), and faced Dee's short
+        # all-in raise in E (the fifth), which he called.
+        rows = stat_hands(con, HandFilter(), game="seveneight", player="Cy",
+                          stat="fold_to_three_bet")
+        assert sorted(index[h] for h in rows["hand_id"]) == [3, 5]
+        assert [index[h] for h in rows[rows["counted"] > 0]["hand_id"]] == [3]
+        # Split by position: Ann's small-blind hands (A-H and I).
+        rows = stat_hands(con, HandFilter(), game="seveneight", player="Ann", stat="vpip",
+                          split="position", split_value="small blind")
+        assert len(rows) == 9
+        with pytest.raises(ValueError, match="unknown statistic"):
+            stat_hands(con, HandFilter(), game="seveneight", player="Ann", stat="nope")
+
+
 def test_backfill_gives_the_rows_the_ingest_wrote(stats_db: Path, tmp_path: Path) -> None:
     copy = tmp_path / "copy.duckdb"
     copy.write_bytes(stats_db.read_bytes())
@@ -264,6 +310,19 @@ def test_bigtwo_against_counts_from_seats_and_actions(bigtwo_db: Path) -> None:
         got = {column: int(by_player[player][column]) for column in expected}
         assert got == expected, player
     assert grid["fry"].sum() > 0  # the threshold of 6 is reached in some game
+    # The games behind a cell: the player's wins, his frys (from the pandas count).
+    with reader(bigtwo_db) as con:
+        for player, rows in seats.groupby("player"):
+            won = stat_hands(con, HandFilter(), game="bigtwo", player=str(player),
+                             stat="win_rate")
+            assert len(won) == len(rows)  # every game is an opportunity
+            hand_of = rows.index.get_level_values(0).to_numpy()
+            wins = set(hand_of[(rows["place"] == 1).fillna(False).to_numpy(dtype=bool)])
+            assert set(won[won["counted"] > 0]["hand_id"]) == wins
+            fried = stat_hands(con, HandFilter(), game="bigtwo", player=str(player),
+                               stat="fry", fry_threshold=6)
+            assert set(fried[fried["counted"] > 0]["hand_id"]) == set(
+                hand_of[(rows["left"] >= 6).to_numpy(dtype=bool)])
 
 
 def test_player_rows_joins_extra_columns(bigtwo_db: Path) -> None:
@@ -458,6 +517,17 @@ def test_rummoli_counts_match_a_recount_of_the_rounds(tmp_path: Path) -> None:
     for player, counts in expected.items():
         got = {name: int(grid[player][name]) for name in counts}
         assert got == counts, player
+    # The rounds behind each cell add up to the recounted count and opportunities.
+    with reader(db) as con:
+        for player, counts in expected.items():
+            for name in ("vpip", "wsd", "widow_exchange", "auction_bid", "stops"):
+                if name not in counts:
+                    continue
+                rows = stat_hands(con, HandFilter(), game="rummoli", player=player,
+                                  stat=name)
+                assert int(rows["counted"].sum()) == counts[name], (player, name)
+                if f"{name}_opps" in counts:
+                    assert int(rows["opportunities"].sum()) == counts[f"{name}_opps"]
     # The samples exercise every family: showdowns, exchanges, auctions, stops.
     for name in ("wsd_opps", "widow_exchange", "auction_bid", "winning_bid", "stops"):
         assert sum(counts[name] for counts in expected.values()) > 0, name
@@ -491,7 +561,70 @@ def test_results_over_time_by_hand_and_by_date(stats_db: Path) -> None:
     with reader(stats_db) as con:
         few = results_over_time(con, HandFilter(), game="seveneight", points=3, top=2)
     assert set(few["player"]) == {"Ann", "Bo"}  # nine hands each: the most
-    assert list(few[few["player"] == "Ann"]["hand_no"]) == [3, 6, 9]
+    # Every third hand, at the end of its day (no day holds more than three of Ann's
+    # hands: days of 2, 2, 2, 1 and 2 hands): the days ending at 4, 6 and 9 (the last).
+    ann = few[few["player"] == "Ann"]
+    assert list(ann["hand_no"]) == [4, 6, 9]
+    with reader(stats_db) as con:
+        every = results_over_time(con, HandFilter(players=("Ann",)), game="seveneight")
+    assert list(every["hand_no"]) == list(range(1, 10))
+    assert list(ann["actual"]) == list(every.set_index("hand_no")["actual"].loc[[4, 6, 9]])
+
+
+def _running_results(db: Path) -> pd.DataFrame:
+    """Each 7 & 8 seat's running results in big blinds, counted in pandas from ``seats``,
+    ``hands`` and ``actions`` in order of play (the reference for results_over_time)."""
+    with reader(db) as con:
+        seats = con.execute("""
+            SELECT s.player, s.hand_id, s.net, coalesce(a.expected_net, s.net) AS adjusted,
+                   coalesce(h.played_on, CAST(h.loaded_at AS DATE)) AS day, h.played_time,
+                   h.source_index, greatest(coalesce(max(s2.blind), 0), 0) AS big,
+                   coalesce(h.min_bet, h.small_bet, 1) AS fallback,
+                   EXISTS (SELECT 1 FROM actions x WHERE x.hand_id = s.hand_id
+                           AND x.actor = s.seat AND x.verb = 'sm') AS shown
+            FROM seats s JOIN hands h USING (hand_id)
+            JOIN seats s2 ON s2.hand_id = s.hand_id
+            LEFT JOIN allin_results a ON a.hand_id = s.hand_id AND a.seat = s.seat
+            WHERE h.game = 'seveneight' GROUP BY ALL""").fetchdf()
+    seats["bb"] = seats["big"].where(seats["big"] > 0, seats["fallback"])
+    seats["unit"] = seats["net"] / seats["bb"]
+    seats = seats.sort_values(["player", "day", "played_time", "source_index", "hand_id"],
+                              na_position="last")
+    by = seats.groupby("player")
+    seats["hand_no"] = by.cumcount() + 1
+    seats["actual"] = by["unit"].cumsum()
+    seats["adjusted"] = (seats["adjusted"] / seats["bb"]).groupby(seats["player"]).cumsum()
+    seats["showdown"] = seats["unit"].where(seats["shown"], 0.0).groupby(
+        seats["player"]).cumsum()
+    seats["no_showdown"] = seats["unit"].where(~seats["shown"], 0.0).groupby(
+        seats["player"]).cumsum()
+    return seats
+
+
+@pytest.mark.parametrize("points", [400, 7, 50])
+def test_results_by_hand_are_exact_at_every_point(tmp_path: Path, points: int) -> None:
+    from analytics.warehouse.stat_views import results_over_time
+
+    sample = Path(__file__).resolve().parents[1] / "data" / "samples" / "seveneight-nl-6max.phhs"
+    db = tmp_path / "results.duckdb"
+    ingest([sample], db, workers=0)
+    expected = _running_results(db).set_index(["player", "hand_no"])
+    with reader(db) as con:
+        got = results_over_time(con, HandFilter(), game="seveneight", points=points, top=20)
+    assert set(got["player"]) == set(expected.index.get_level_values(0))
+    at = expected.loc[list(zip(got["player"], got["hand_no"], strict=True))]
+    for column in ("actual", "adjusted", "showdown", "no_showdown"):
+        assert np.allclose(got[column], at[column], rtol=1e-12, atol=1e-12), column
+    for player, rows in got.groupby("player"):
+        total = len(expected.loc[player])
+        hands = list(rows["hand_no"])
+        assert hands == sorted(set(hands)) and hands[-1] == total
+        if total <= points:  # every hand drawn, as before
+            assert hands == list(range(1, total + 1))
+        else:  # about every k-th hand (a day's end up to k - 1 hands after the k-th)
+            step = total // points
+            assert max(np.diff([0, *hands])) <= 2 * step - 1
+            assert points <= len(hands) <= 2 * points + 1
 
 
 @pytest.mark.parametrize("gap", [2, 30])
@@ -525,5 +658,83 @@ def test_sessions_match_a_recount_of_the_hands(tmp_path: Path, gap: int) -> None
     # 30 minutes keeps each player's evening at a table whole.
     places = seats.groupby(["player", "place"]).ngroups
     assert len(got) > places if gap == 2 else len(got) < 3 * places
+    # Each session's hands: as many as it counts, its net, and every seat in one session.
+    listed: list[int] = []
+    with reader(db) as con:
+        for session in got.to_dict("records"):
+            hands = session_hands(con, HandFilter(), game="seveneight",
+                                  player=str(session["player"]), place=str(session["place"]),
+                                  start=session["start"].to_pydatetime(),
+                                  end=session["end"].to_pydatetime())
+            assert (len(hands), int(hands["net"].sum())) == (session["hands"], session["net"])
+            assert int(hands["hand_id"].iloc[0]) == int(session["first_hand"])
+            listed += [hash((session["player"], h)) for h in hands["hand_id"]]
+    assert len(listed) == len(set(listed)) == len(seats)
     hourly = got.dropna(subset=["net_per_hour"])
     assert np.allclose(hourly["net_per_hour"], hourly["net"] * 60 / hourly["minutes"])
+
+
+# player_sessions as session 17 wrote it, every hand in order (the reference its bins must
+# reproduce), its first hand taken in order of play (it took any of equal times): kept
+# here only to compare with.
+_SESSIONS_ROW_BY_ROW = """
+    WITH s AS (
+        SELECT x.player, x.place, x.hand_id, x.net, x.day, x.source_index,
+               CASE WHEN x.played_time IS NOT NULL THEN x.day + x.played_time END AS played_at
+        FROM stat_facts x WHERE x.game = 'seveneight'),
+    o AS (
+        SELECT *, lag(played_at) OVER w AS prev_at, lag(day) OVER w AS prev_day,
+               lag(hand_id) OVER w AS prev_hand
+        FROM s
+        WINDOW w AS (PARTITION BY player, place
+                     ORDER BY day, played_at NULLS LAST, source_index, hand_id)),
+    g AS (
+        SELECT *, sum(CASE WHEN prev_hand IS NULL
+                             OR (played_at IS NULL) <> (prev_at IS NULL)
+                             OR (played_at IS NULL AND day <> prev_day)
+                             OR epoch(played_at) - epoch(prev_at) > $gap * 60
+                           THEN 1 ELSE 0 END) OVER (
+                   PARTITION BY player, place
+                   ORDER BY day, played_at NULLS LAST, source_index, hand_id
+                   ROWS UNBOUNDED PRECEDING) AS number
+        FROM o)
+    SELECT player, place, coalesce(min(played_at), CAST(min(day) AS TIMESTAMP)) AS start,
+           max(played_at) AS "end",
+           (epoch(max(played_at)) - epoch(min(played_at))) / 60 AS minutes,
+           count(*) AS hands, CAST(sum(net) AS BIGINT) AS net,
+           CASE WHEN epoch(max(played_at)) > epoch(min(played_at))
+                THEN sum(net) * 3600 / (epoch(max(played_at)) - epoch(min(played_at))) END
+               AS net_per_hour,
+           greatest(max(net), 0) AS biggest_win, least(min(net), 0) AS biggest_loss,
+           arg_min(hand_id, (played_at, source_index, hand_id)) AS first_hand
+    FROM g GROUP BY player, place, number
+    ORDER BY start DESC, player, place
+"""
+
+
+@pytest.mark.parametrize("gap", [1, 3, 30])
+def test_sessions_by_bins_equal_the_row_by_row_sessions(tmp_path: Path, gap: int) -> None:
+    """Hands with and without a time of day at the same tables (a third lose theirs)."""
+    import re
+
+    from analytics.warehouse.stat_views import player_sessions
+
+    sample = Path(__file__).resolve().parents[1] / "data" / "samples" / "seveneight-nl-6max.phhs"
+    hands = re.split(r"(?m)^(?=\[\d+\]$)", sample.read_text())
+    mixed = "".join(re.sub(r"(?m)^time = .*\n", "", hand) if number % 3 == 0 else hand
+                    for number, hand in enumerate(hands))
+    (tmp_path / "mixed.phhs").write_text(mixed)
+    db = tmp_path / "mixed.duckdb"
+    assert ingest([tmp_path / "mixed.phhs"], db, workers=0).rejected == 0
+    with reader(db) as con:
+        untimed = con.execute("SELECT count(*) FROM hands WHERE played_time IS NULL"
+                              ).fetchall()[0][0]
+        got = player_sessions(con, HandFilter(), game="seveneight", gap_minutes=gap,
+                              limit=100_000)
+        expected = con.execute(_SESSIONS_ROW_BY_ROW, {"gap": gap}).fetchdf()
+    assert 300 < untimed < 500
+    key = ["player", "place", "start"]
+    pd.testing.assert_frame_equal(got.sort_values(key).reset_index(drop=True),
+                                  expected.sort_values(key).reset_index(drop=True),
+                                  check_dtype=False)
+    assert got["end"].isna().sum() > 0 and got["end"].notna().sum() > 0

@@ -12,9 +12,10 @@ the cells from :mod:`analytics.stats.cells`.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from html import escape
 from typing import Final
+from urllib.parse import urlencode
 
 import numpy as np
 import pandas as pd
@@ -25,8 +26,9 @@ from analytics.stats.definitions import MIN_OPPORTUNITIES, RESULTS, Kind, stats_
 from analytics.warehouse.identity import hand_id_hex
 from parsers.knobs import Game
 
-__all__ = ["GRID_STYLE", "LINES", "definitions_frame", "definitions_markdown",
-           "grid_html", "result_text", "results_figure", "sessions_table"]
+__all__ = ["ALL_HANDS", "GRID_STYLE", "LINES", "cell_links", "definitions_frame",
+           "definitions_markdown", "grid_html", "result_text", "results_figure", "row_label",
+           "sessions_table", "split_value"]
 
 """The games with statistics, as the page's tabs name them."""
 
@@ -39,6 +41,8 @@ GRID_STYLE: Final = (
     ".hl-stats td:first-child,.hl-stats th:first-child{text-align:left}"
     ".hl-stats td.hl-grey{color:#aaa;background:#fafafa}"
     ".hl-stats-wrap{overflow-x:auto;max-width:100%}"
+    ".hl-stats a.hl-cell{color:inherit;text-decoration:none}"
+    ".hl-stats a.hl-cell:hover{text-decoration:underline}"
     "</style>")
 """The grid's CSS (the report and the page both include it)."""
 
@@ -54,12 +58,53 @@ def result_text(value: object) -> str:
     return f"{int(value):,}" if isinstance(value, int | np.integer) else str(value)
 
 
+ALL_HANDS: Final = "All hands"
+"""The statistic picker's choice for a row's result cells (hands, net): all his hands."""
+
+
+def split_value(value: object) -> str | None:
+    """A grid row's split value as ``stat_views.stat_hands`` takes it: text, or None for
+    the empty value (NULL, which pandas may hold as NaN)."""
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return None
+    return str(value)
+
+
+def row_label(player: str, value: object = None, split: str | None = None) -> str:
+    """A grid row as the hand list's picker names it: the player, and with a split its
+    value (``Ann · position: big blind``; ``none`` for an empty value)."""
+    if split is None:
+        return player
+    text = split_value(value)
+    return f"{player} · {split}: {'none' if text is None else text}"
+
+
+def cell_links(grid: pd.DataFrame, game: Game | str, *, split: str | None, base: str
+               ) -> Callable[[int, str], str]:
+    """Each cell's link for :func:`grid_html`: ``base`` (the page's query string, without
+    its ``?``: the filters and tab) with the picker's row and statistic of that cell, the
+    statistic's label (:data:`ALL_HANDS` for a result column)."""
+    chosen = Game(game)
+    labels = {s.name: s.label for s in stats_of(chosen)}
+    rows = grid.reset_index(drop=True)
+
+    def link(at: int, column: str) -> str:
+        row = row_label(str(rows.at[at, "player"]), rows[split].iloc[at] if split else None,
+                        split)
+        query = urlencode({f"cell_row_{chosen.value}": row,
+                           f"cell_stat_{chosen.value}": labels.get(column, ALL_HANDS)})
+        return f"?{base}&{query}" if base else f"?{query}"
+    return link
+
+
 def grid_html(grid: pd.DataFrame, game: Game | str, *, keys: Sequence[str] = ("player",),
-              min_opportunities: int = MIN_OPPORTUNITIES) -> str:
+              min_opportunities: int = MIN_OPPORTUNITIES,
+              link: Callable[[int, str], str] | None = None) -> str:
     """The grid (``stat_views.stat_grid``'s frame) as an HTML table: the ``keys`` columns,
     a cell per statistic (``title``: its 95 % interval; class ``hl-grey`` under
     ``min_opportunities``), then the result columns; every header's ``title`` is the
-    definition in words."""
+    definition in words.  With ``link`` (row number, column name -> URL: the page's, not
+    the report's) every statistic and result cell links to the hands behind it."""
     chosen = Game(game)
     stats = stats_of(chosen)
     results = [r for r in RESULTS[chosen] if r.name in grid.columns]
@@ -74,13 +119,21 @@ def grid_html(grid: pd.DataFrame, game: Game | str, *, keys: Sequence[str] = ("p
         for stat in stats:
             shade = ' class="hl-grey"' if bool(grey.at[at, stat.name]) else ""
             tip = str(tips.at[at, stat.name]) or f"{_KIND_WORDS[stat.kind]}, no interval"
-            row.append(f'<td{shade} title="{escape(tip)}">'
-                       f"{escape(str(cells.at[at, stat.name]))}</td>")
-        row += [f"<td>{escape(result_text(grid.at[grid.index[at], r.name]))}</td>"
-                for r in results]
+            text = _linked(escape(str(cells.at[at, stat.name])), link, at, stat.name)
+            row.append(f'<td{shade} title="{escape(tip)}">{text}</td>')
+        for r in results:
+            value = escape(result_text(grid.at[grid.index[at], r.name]))
+            row.append(f"<td>{_linked(value, link, at, r.name)}</td>")
         rows.append("<tr>" + "".join(row) + "</tr>")
     return (f'<div class="hl-stats-wrap"><table class="hl-stats"><thead><tr>{"".join(head)}'
             f'</tr></thead><tbody>{"".join(rows)}</tbody></table></div>')
+
+
+def _linked(text: str, link: Callable[[int, str], str] | None, at: int, column: str) -> str:
+    """A cell's text, as a link to the hands behind it when the grid has links."""
+    if link is None:
+        return text
+    return f'<a class="hl-cell" target="_self" href="{escape(link(at, column))}">{text}</a>'
 
 
 def definitions_frame(game: Game | str) -> pd.DataFrame:
@@ -129,8 +182,9 @@ def results_figure(frame: pd.DataFrame, *, unit: str, by: str = "hand",
             if column == "adjusted" and np.allclose(values.to_numpy(dtype=np.float64),
                                                     rows["actual"].to_numpy(dtype=np.float64)):
                 continue
-            figure.add_trace(go.Scatter(
-                x=rows[x], y=values, mode="lines", name=f"{player}: {name}",
+            figure.add_trace(go.Scatter(  # few points: drawn too (one day is a point)
+                x=rows[x], y=values, mode="lines+markers" if len(rows) <= 60 else "lines",
+                name=f"{player}: {name}",
                 legendgroup=str(player), line={"color": color, "dash": dash}))
     figure.update_layout(title=title, xaxis_title="hand number" if by == "hand" else "day",
                          yaxis_title=unit, template="plotly_white", height=480,

@@ -10,6 +10,7 @@ and a link that opens it in the replayer.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
@@ -21,7 +22,8 @@ from analytics.warehouse.identity import hand_id_hex
 from analytics.warehouse.views import PLAY_KIND_COLUMNS, HandFilter, hand_facts_where
 from parsers.model import RUMMOLI_POTS
 
-__all__ = ["CATEGORY_ORDER", "HandSearch", "categories_at_least", "search_hands"]
+__all__ = ["CATEGORY_ORDER", "HandSearch", "categories_at_least", "describe_hands",
+           "search_hands"]
 
 CATEGORY_ORDER: Final = {
     "seveneight": tuple(c.label for c in SevenEightCategory),
@@ -106,21 +108,39 @@ def search_hands(con: duckdb.DuckDBPyConnection, f: HandFilter, *,
     pot_join = ("JOIN (SELECT hand_id, sum(won) AS pot FROM seats GROUP BY hand_id) w "
                 "USING (hand_id)" if search.min_pot is not None or search.max_pot is not None
                 else "")
+    found = f"""
+        SELECT x.hand_id, x.game, x.day, x.session, x.players, n.starred, n.tags
+        FROM hand_facts x LEFT JOIN hand_notes n USING (hand_id) {pot_join}
+        WHERE {" AND ".join(conditions)}
+        ORDER BY x.day DESC, x.hand_id
+        LIMIT $limit"""
+    return _described(con, found, params | {"limit": limit})
+
+
+def describe_hands(con: duckdb.DuckDBPyConnection, hand_ids: Sequence[int]) -> pd.DataFrame:
+    """The hands ``hand_ids`` as :func:`search_hands` lists them (the same columns, the
+    latest first): how the lists of hands behind a statistic or a session show them."""
+    found = """
+        SELECT x.hand_id, x.game, x.day, x.session, x.players, n.starred, n.tags
+        FROM hand_facts x LEFT JOIN hand_notes n USING (hand_id)
+        WHERE list_contains($hand_ids, x.hand_id)"""
+    return _described(con, found, {"hand_ids": [int(h) for h in hand_ids]})
+
+
+def _described(con: duckdb.DuckDBPyConnection, found: str,
+               params: dict[str, object]) -> pd.DataFrame:
+    """The rows of a list of hands: ``found`` (SQL of hand_facts rows ``x`` with their
+    notes) with the players, the pot, the star and tags, the hex id and the replayer's
+    link, the latest first."""
     sql = f"""
-        WITH found AS (
-            SELECT x.hand_id, x.game, x.day, x.session, x.players, n.starred, n.tags
-            FROM hand_facts x LEFT JOIN hand_notes n USING (hand_id) {pot_join}
-            WHERE {" AND ".join(conditions)}
-            ORDER BY x.day DESC, x.hand_id
-            LIMIT $limit)
+        WITH found AS ({found})
         SELECT f.hand_id, f.game, f.day, f.session, array_to_string(f.players, ', ')
                    AS players,
                (SELECT sum(won) FROM seats s WHERE s.hand_id = f.hand_id) AS pot,
                coalesce(f.starred, FALSE) AS starred, coalesce(f.tags, []) AS tags
         FROM found f ORDER BY f.day DESC, f.hand_id
     """
-    used = {key: value for key, value in (params | {"limit": limit}).items()
-            if f"${key}" in sql}
+    used = {key: value for key, value in params.items() if f"${key}" in sql}
     rows = con.execute(sql, used).fetchdf()
     ids = [hand_id_hex(int(value)) for value in rows["hand_id"]]
     rows.insert(1, "id", ids)

@@ -10,6 +10,7 @@ player): ``handlab stats``, the dashboard and the report all read it.
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Callable, Sequence
 from typing import Final
 
@@ -38,20 +39,27 @@ __all__ = [
     "player_sessions",
     "results_over_time",
     "score_keeper_columns",
+    "session_hands",
     "stat_grid",
+    "stat_hands",
 ]
 
 Extra = Callable[[duckdb.DuckDBPyConnection, HandFilter], pd.DataFrame]
 """More columns for a game's per-player rows: a question answering one row per ``player``."""
 
 
+def _per_seat(stat: Stat, stored: bool) -> tuple[str, str]:
+    """The SQL of one seat's count and opportunities of a statistic over the row ``x``: what
+    the grid sums (:func:`stat_grid`) and what the hands behind a cell list
+    (:func:`stat_hands`)."""
+    if stored:  # stat_facts holds them per seat, already evaluated
+        return f"x.{stat.name}", f"x.{stat.opps_column}"
+    return f"CAST(({stat.count}) AS BIGINT)", f"CAST(({stat.opportunities}) AS BIGINT)"
+
+
 def _summed(stat: Stat, stored: bool) -> str:
     """The SQL sums of a statistic's count and opportunities over the rows ``x``."""
-    if stored:  # stat_facts holds them per seat, already evaluated
-        count, opps = f"x.{stat.name}", f"x.{stat.opps_column}"
-    else:
-        count = f"CAST(({stat.count}) AS BIGINT)"
-        opps = f"CAST(({stat.opportunities}) AS BIGINT)"
+    count, opps = _per_seat(stat, stored)
     return (f"CAST(coalesce(sum({count}), 0) AS BIGINT) AS {stat.name}, "
             f"CAST(coalesce(sum({opps}), 0) AS BIGINT) AS {stat.opps_column}")
 
@@ -84,6 +92,47 @@ def stat_grid(con: duckdb.DuckDBPyConnection, f: HandFilter, *, game: Game | str
     """
     if "$fry_threshold" in sql:
         params = {**params, "fry_threshold": fry_threshold}
+    return con.execute(sql, _named(sql, params)).fetchdf()
+
+
+def stat_hands(con: duckdb.DuckDBPyConnection, f: HandFilter, *, game: Game | str,
+               player: str, stat: str | None = None, split: str | None = None,
+               split_value: str | None = None, fry_threshold: int = FRY_THRESHOLD
+               ) -> pd.DataFrame:
+    """The hands behind one cell of :func:`stat_grid`: ``player``'s seats (of the ``split``
+    value given, NULL for the grid's empty one) that count towards ``stat`` or are an
+    opportunity of it, the latest first, with each seat's ``counted`` and
+    ``opportunities`` (the same per-seat SQL the grid sums: the columns' sums are the
+    cell's count and opportunities).  Without ``stat`` (the result columns: hands, net),
+    every hand of his the grid's row counts, each with ``counted`` = ``opportunities`` = 1.
+    Columns: hand_id, day, counted, opportunities, net."""
+    chosen = Game(game)
+    splits = SPLITS[chosen]
+    if split is not None and split not in splits:
+        raise ValueError(f"unknown split {split!r} for {chosen.value} (expected one of "
+                         f"{', '.join(splits)})")
+    if stat is None:
+        count, opps = "1", "1"
+    else:
+        named = {s.name: s for s in stats_of(chosen)}
+        if stat not in named:
+            raise ValueError(f"unknown statistic {stat!r} for {chosen.value} (expected one "
+                             f"of {', '.join(named)})")
+        count, opps = _per_seat(named[stat], chosen in _STORED)
+    cond, params = facts_where(f, game=chosen.value)
+    by = f" AND {splits[split]} IS NOT DISTINCT FROM $split_value" if split else ""
+    sql = f"""
+        SELECT hand_id, day, counted, opportunities, net FROM (
+            SELECT x.hand_id, x.day, CAST(coalesce({count}, 0) AS BIGINT) AS counted,
+                   CAST(coalesce({opps}, 0) AS BIGINT) AS opportunities,
+                   CAST(x.net AS BIGINT) AS net
+            FROM {SOURCES[chosen]} x
+            WHERE {cond} AND x.player = $player{by})
+        WHERE counted <> 0 OR opportunities <> 0
+        ORDER BY day DESC, hand_id
+    """
+    params = {**params, "player": player, "split_value": split_value,
+              "fry_threshold": fry_threshold}
     return con.execute(sql, _named(sql, params)).fetchdf()
 
 
@@ -138,18 +187,86 @@ UNITS: Final = {Game.SEVENEIGHT: "big blinds", Game.RUMMOLI: "chips, poker phase
 """The unit of each game's results over time."""
 
 
+# Results by hand number without a running sum over every hand in order of play (3 s CPU
+# over a million hands).  About every k-th hand is drawn (k: his hands over the points
+# asked), each point exact: a day of k hands or fewer is drawn at its end when a multiple
+# of k falls in it (its sums: his days before it plus the day's, from a hash aggregate and
+# running sums over days), and only a day of more than k hands has its hands put in order
+# of play, drawn at every k-th hand and at the day's end.  His last hand is always drawn.
+# {table}, {cond}, {unit}, {adjusted}, {showdown}: as results_over_time fills them
+# (whitelisted SQL).
+_BY_HAND: Final = """
+    WITH x AS (
+        SELECT x.player, x.day, x.played_time, x.source_index, x.hand_id,
+               {unit} AS unit, {adjusted} AS adjusted, {showdown} AS shown
+        FROM {table} x WHERE {cond} AND list_contains($chosen, x.player)),
+    d AS (
+        SELECT player, day, count(*) AS n, sum(unit) AS actual, sum(adjusted) AS adjusted,
+               sum(CASE WHEN shown THEN unit ELSE 0 END) AS sd,
+               sum(CASE WHEN shown THEN 0 ELSE unit END) AS nsd, bool_or(shown) AS any_sd
+        FROM x GROUP BY ALL),
+    c AS (
+        SELECT player, day, n, actual, adjusted, sd, nsd,
+               coalesce(sum(n) OVER before, 0) AS n_before,
+               coalesce(sum(actual) OVER before, 0) AS actual_before,
+               coalesce(sum(adjusted) OVER before, 0) AS adjusted_before,
+               coalesce(sum(sd) OVER before, 0) AS sd_before,
+               coalesce(sum(nsd) OVER before, 0) AS nsd_before,
+               sum(n) OVER p AS total, bool_or(any_sd) OVER p AS any_sd
+        FROM d
+        WINDOW p AS (PARTITION BY player),
+               before AS (PARTITION BY player ORDER BY day
+                          ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING)),
+    k AS (SELECT *, greatest(1, total // $points) AS every FROM c),
+    day_ends AS (
+        SELECT player, n_before + n AS hand_no, actual_before + actual AS actual,
+               adjusted_before + adjusted AS adjusted, sd_before + sd AS sd,
+               nsd_before + nsd AS nsd, any_sd
+        FROM k
+        WHERE n <= every AND ((n_before + n) // every > n_before // every
+                              OR n_before + n = total)),
+    ordered AS (
+        SELECT x.player, x.day, k.n_before + row_number() OVER (
+                   PARTITION BY x.player, x.day
+                   ORDER BY x.played_time NULLS LAST, x.source_index, x.hand_id) AS hand_no,
+               k.every, x.unit, x.adjusted, x.shown
+        FROM x JOIN k USING (player, day) WHERE k.n > k.every),
+    parts AS (
+        SELECT player, day, max(hand_no) AS hand_no, sum(unit) AS actual,
+               sum(adjusted) AS adjusted, sum(CASE WHEN shown THEN unit ELSE 0 END) AS sd,
+               sum(CASE WHEN shown THEN 0 ELSE unit END) AS nsd
+        FROM ordered GROUP BY player, day, (hand_no - 1) // every),
+    in_days AS (
+        SELECT p.player, p.hand_no,
+               k.actual_before + sum(p.actual) OVER w AS actual,
+               k.adjusted_before + sum(p.adjusted) OVER w AS adjusted,
+               k.sd_before + sum(p.sd) OVER w AS sd,
+               k.nsd_before + sum(p.nsd) OVER w AS nsd, k.any_sd
+        FROM parts p JOIN k USING (player, day)
+        WINDOW w AS (PARTITION BY p.player, p.day ORDER BY p.hand_no
+                     ROWS UNBOUNDED PRECEDING))
+    SELECT player, hand_no, hand_no AS hands, actual, adjusted,
+           CASE WHEN any_sd IS NULL THEN NULL ELSE sd END AS showdown,
+           CASE WHEN any_sd IS NULL THEN NULL ELSE nsd END AS no_showdown
+    FROM (SELECT * FROM day_ends UNION ALL SELECT * FROM in_days)
+    ORDER BY player, hand_no
+"""
+
+
 def results_over_time(con: duckdb.DuckDBPyConnection, f: HandFilter, *, game: Game | str,
                       by: str = "hand", points: int = 400, top: int = 8,
                       whole_round: bool = False) -> pd.DataFrame:
     """Each player's cumulative results in the game's unit (:data:`UNITS`: 7 & 8 in big
-    blinds, each hand's net over its big blind), by his hand number (every ``total //
-    points``-th hand and his last, in order of play: day, time, place in the file) or by
-    day: ``actual``, ``adjusted`` (7 & 8: the all-in adjusted result; the actual one
-    elsewhere), ``showdown`` and ``no_showdown`` (the results of the hands that went to
-    showdown with him, and of the others; null for Big Two), and ``hands`` so far.  For
-    the filter's players, else the ``top`` players with most hands.  Rummoli's lines are
-    its poker phase's net; with ``whole_round`` the whole round's (every pot, payment and
-    ante: the Win rates page's running totals and the report's)."""
+    blinds, each hand's net over its big blind), by his hand number (in order of play: day,
+    time, place in the file; about every ``total // points``-th hand, at the end of its
+    day unless the day holds more hands than that, and his last: at most about twice
+    ``points`` points, each exact) or by day: ``actual``, ``adjusted`` (7 & 8: the all-in
+    adjusted result; the actual one elsewhere), ``showdown`` and ``no_showdown`` (the
+    results of the hands that went to showdown with him, and of the others; null for Big
+    Two), and ``hands`` so far.  For the filter's players, else the ``top`` players with
+    most hands.  Rummoli's lines are its poker phase's net; with ``whole_round`` the whole
+    round's (every pot, payment and ante: the Win rates page's running totals and the
+    report's)."""
     chosen = Game(game)
     if by not in BY:
         raise ValueError(f"unknown order {by!r} (expected one of {', '.join(BY)})")
@@ -161,24 +278,9 @@ def results_over_time(con: duckdb.DuckDBPyConnection, f: HandFilter, *, game: Ga
         SELECT x.player FROM {table} x WHERE {cond}
         GROUP BY x.player ORDER BY count(*) DESC, x.player LIMIT $top
     """, _named(f"{cond} $top", params | {"top": top})).fetchall()]
-    sums = (f"sum({unit}) OVER w AS actual, sum({adjusted}) OVER w AS adjusted, "
-            f"CASE WHEN bool_or({showdown}) OVER p IS NULL THEN NULL ELSE "
-            f"sum(CASE WHEN {showdown} THEN {unit} ELSE 0 END) OVER w END AS showdown, "
-            f"CASE WHEN bool_or({showdown}) OVER p IS NULL THEN NULL ELSE "
-            f"sum(CASE WHEN {showdown} THEN 0 ELSE {unit} END) OVER w END AS no_showdown")
     if by == "hand":
-        sql = f"""
-            WITH r AS (
-                SELECT x.player, row_number() OVER w AS hand_no,
-                       count(*) OVER p AS total, {sums}
-                FROM {table} x WHERE {cond} AND list_contains($chosen, x.player)
-                WINDOW p AS (PARTITION BY x.player),
-                       w AS (PARTITION BY x.player ORDER BY x.day, x.played_time NULLS LAST,
-                             x.source_index, x.hand_id ROWS UNBOUNDED PRECEDING))
-            SELECT player, hand_no, hand_no AS hands, actual, adjusted, showdown, no_showdown
-            FROM r WHERE hand_no % greatest(1, total // $points) = 0 OR hand_no = total
-            ORDER BY player, hand_no
-        """
+        sql = _BY_HAND.format(table=table, cond=cond, unit=unit, adjusted=adjusted,
+                              showdown=showdown)
     else:
         sql = f"""
             WITH d AS (
@@ -223,44 +325,87 @@ def player_sessions(con: duckdb.DuckDBPyConnection, f: HandFilter, *, game: Game
     duration).  Columns: player,
     place, start and end (the first and last hand's time), minutes, hands, net (chips;
     Big Two points), net_per_hour (none for a session without duration), biggest_win and
-    biggest_loss (the best and worst hand, 0 when none won or lost), first_hand (its id)."""
+    biggest_loss (the best and worst hand, 0 when none won or lost), first_hand (the id of
+    its first hand in order of play: time, place in the file, id)."""
     chosen = Game(game)
     cond, params = facts_where(f, game=chosen.value)
-    table, place = (("seat_facts", "coalesce(x.game_id, x.session)") if chosen is Game.BIGTWO
-                    else ("stat_facts", "x.place"))
+    table, place = _session_rows(chosen)
+    # Not every hand in order (3 s CPU over a million hands): the hands are first summed in
+    # bins of the gap's length (per place, day and bin of the time of day; a day's hands
+    # without a time are one bin, after its timed ones), in which no two hands are more
+    # than the gap apart.  So a session can only end between two bins, where the gap is
+    # the next bin's first time less the bin's last: bins in order (a few per player and
+    # day) are what the running count of sessions goes over.
     sql = f"""
         WITH s AS (
             SELECT x.player, {place} AS place, x.hand_id, x.net, x.day, x.source_index,
                    CASE WHEN x.played_time IS NOT NULL THEN x.day + x.played_time END AS played_at
             FROM {table} x WHERE {cond}),
+        b AS (
+            SELECT player, place, day, played_at IS NULL AS untimed,
+                   coalesce(epoch_us(played_at) // ($gap * 60000000), 0) AS bin,
+                   count(*) AS hands, sum(net) AS net, max(net) AS best, min(net) AS worst,
+                   min(played_at) AS first_at, max(played_at) AS last_at,
+                   arg_min(hand_id, (played_at, source_index, hand_id)) AS first_hand
+            FROM s GROUP BY ALL),
         o AS (
-            SELECT *, lag(played_at) OVER w AS prev_at, lag(day) OVER w AS prev_day,
-                   lag(hand_id) OVER w AS prev_hand
-            FROM s
-            WINDOW w AS (PARTITION BY player, place
-                         ORDER BY day, played_at NULLS LAST, source_index, hand_id)),
+            SELECT *, lag(last_at) OVER w AS prev_at, lag(day) OVER w AS prev_day,
+                   lag(untimed) OVER w AS prev_untimed
+            FROM b
+            WINDOW w AS (PARTITION BY player, place ORDER BY day, untimed, bin)),
         g AS (
-            SELECT *, sum(CASE WHEN prev_hand IS NULL
-                                 OR (played_at IS NULL) <> (prev_at IS NULL)
-                                 OR (played_at IS NULL AND day <> prev_day)
-                                 OR epoch(played_at) - epoch(prev_at) > $gap * 60
+            SELECT *, sum(CASE WHEN prev_untimed IS NULL OR untimed <> prev_untimed
+                                 OR (untimed AND day <> prev_day)
+                                 OR epoch(first_at) - epoch(prev_at) > $gap * 60
                                THEN 1 ELSE 0 END) OVER (
-                       PARTITION BY player, place
-                       ORDER BY day, played_at NULLS LAST, source_index, hand_id
+                       PARTITION BY player, place ORDER BY day, untimed, bin
                        ROWS UNBOUNDED PRECEDING) AS number
             FROM o)
-        SELECT player, place, coalesce(min(played_at), CAST(min(day) AS TIMESTAMP)) AS start,
-               max(played_at) AS "end",
-               (epoch(max(played_at)) - epoch(min(played_at))) / 60 AS minutes,
-               count(*) AS hands, CAST(sum(net) AS BIGINT) AS net,
-               CASE WHEN epoch(max(played_at)) > epoch(min(played_at))
-                    THEN sum(net) * 3600 / (epoch(max(played_at)) - epoch(min(played_at))) END
+        SELECT player, place, coalesce(min(first_at), CAST(min(day) AS TIMESTAMP)) AS start,
+               max(last_at) AS "end",
+               (epoch(max(last_at)) - epoch(min(first_at))) / 60 AS minutes,
+               sum(hands) AS hands, CAST(sum(net) AS BIGINT) AS net,
+               CASE WHEN epoch(max(last_at)) > epoch(min(first_at))
+                    THEN sum(net) * 3600 / (epoch(max(last_at)) - epoch(min(first_at))) END
                    AS net_per_hour,
-               greatest(max(net), 0) AS biggest_win, least(min(net), 0) AS biggest_loss,
-               arg_min(hand_id, coalesce(played_at, CAST(day AS TIMESTAMP))) AS first_hand
+               greatest(max(best), 0) AS biggest_win, least(min(worst), 0) AS biggest_loss,
+               arg_min(first_hand, (day, untimed, bin)) AS first_hand
         FROM g GROUP BY player, place, number
         ORDER BY start DESC, player, place
         LIMIT $limit
     """
     return con.execute(sql, _named(sql, params | {"gap": gap_minutes, "limit": limit})
                        ).fetchdf()
+
+
+def _session_rows(game: Game) -> tuple[str, str]:
+    """The table a game's sessions are read from and its place (SQL over ``x``)."""
+    if game is Game.BIGTWO:
+        return "seat_facts", "coalesce(x.game_id, x.session)"
+    return "stat_facts", "x.place"
+
+
+def session_hands(con: duckdb.DuckDBPyConnection, f: HandFilter, *, game: Game | str,
+                  player: str, place: str, start: dt.datetime, end: dt.datetime | None
+                  ) -> pd.DataFrame:
+    """The hands of one session of :func:`player_sessions` (its player, place, start and
+    end), in order of play: his hands at the place played from ``start`` to ``end``, or,
+    for a session without times of day (no ``end``), those of the start's day without a
+    time.  A session's hands are exactly these: his next hand at the place after a gap
+    starts another session, and hands without a time are sessions of their own.
+    Columns: hand_id, day, played_at, net."""
+    chosen = Game(game)
+    cond, params = facts_where(f, game=chosen.value)
+    table, where = _session_rows(chosen)
+    when = ("x.played_time IS NOT NULL AND x.day + x.played_time BETWEEN $start AND $end"
+            if end is not None else "x.played_time IS NULL AND x.day = CAST($start AS DATE)")
+    sql = f"""
+        SELECT x.hand_id, x.day,
+               CASE WHEN x.played_time IS NOT NULL THEN x.day + x.played_time END AS played_at,
+               CAST(x.net AS BIGINT) AS net
+        FROM {table} x
+        WHERE {cond} AND x.player = $player AND {where} = $place AND {when}
+        ORDER BY x.day, x.played_time NULLS LAST, x.source_index, x.hand_id
+    """
+    params = {**params, "player": player, "place": place, "start": start, "end": end}
+    return con.execute(sql, _named(sql, params)).fetchdf()

@@ -13,7 +13,8 @@ from analytics.dashboard import statistics
 from analytics.stats import stats_of
 from analytics.warehouse import reader
 from analytics.warehouse.identity import hand_id_hex, parse_hand_id
-from analytics.warehouse.stat_views import player_sessions
+from analytics.warehouse.search import describe_hands
+from analytics.warehouse.stat_views import player_sessions, stat_hands
 from analytics.warehouse.views import HandFilter
 from tests.browser.conftest import SCREENSHOTS
 
@@ -44,6 +45,31 @@ def test_statistics_page_in_the_browser(server: str, browser_page: Any,
     cell.hover()
     page.screenshot(path=str(SCREENSHOTS / "statistics.png"), full_page=True)
     assert (SCREENSHOTS / "statistics.png").stat().st_size > 10_000
+    # The cell links to the hands behind it: a click lists them, counted of opportunities.
+    player = table.locator("tbody tr").first.locator("td").first.inner_text()
+    with reader(browser_db) as con:
+        behind = stat_hands(con, HandFilter(), game="seveneight", player=player, stat="vpip")
+        listed = describe_hands(con, behind["hand_id"].head(500).tolist())
+    cell.locator("a").click()
+    words = (f"{player}, VPIP: {int(behind['counted'].sum())} counted of "
+             f"{int(behind['opportunities'].sum())} opportunities")
+    assert cell.inner_text().startswith(f"{int(behind['counted'].sum())}/{len(behind)}")
+    page.get_by_text(words).first.wait_for()
+    _settle(page)
+    assert "cell_stat_seveneight=VPIP" in page.url
+    assert page.locator('[data-testid="stException"]').count() == 0
+    page.get_by_text(words).first.scroll_into_view_if_needed()
+    page.screenshot(path=str(SCREENSHOTS / "statistics-cell-hands.png"), full_page=True)
+    # Its first hand opens in the replayer (the link the list's "open" carries).
+    page.goto(f"{server}/{listed['replay'].iloc[0]}")
+    page.get_by_role("heading", name="Hand replayer").first.wait_for()
+    page.get_by_text(re.compile(r"Step \d+ of \d+")).wait_for()
+    _settle(page)
+    assert page.locator('[data-testid="stException"]').count() == 0
+    assert player in page.content()
+    page.goto(f"{server}/statistics")
+    page.locator("table.hl-stats").first.wait_for()
+    _settle(page)
     # The results over time below the grid: four lines per player (7 & 8).
     page.get_by_role("heading", name="Results over time").first.scroll_into_view_if_needed()
     chart = page.locator(".js-plotly-plot").first

@@ -7,6 +7,7 @@ from __future__ import annotations
 import streamlit as st
 
 from analytics.dashboard import ui
+from analytics.dashboard.hand_list import show_hands
 from analytics.warehouse.search import (
     CATEGORY_ORDER,
     HandSearch,
@@ -17,6 +18,7 @@ from analytics.warehouse.views import PLAY_KIND_COLUMNS
 from parsers.model import RUMMOLI_POTS
 
 _EITHER = {"any": None, "yes": True, "no": False}
+_LIMIT = 500
 
 
 def _search(game: str | None) -> HandSearch:
@@ -60,13 +62,9 @@ def render() -> None:
                "noted.")
     search = _search(ctx.filter.game)
     with ui.reading(ctx.db) as con:
-        found = search_hands(con, ctx.filter, search=search)
-    st.markdown(f"**{len(found):,} hand(s)**" + (" (the latest 500)" if len(found) == 500
-                                                 else ""))
-    st.dataframe(found.drop(columns=["hand_id"]), hide_index=True, column_config={
-        "replay": st.column_config.LinkColumn("replay", display_text="open"),
-        "day": st.column_config.DateColumn("day")})
-    ui.download_buttons(found, "hands-found", key="search")
+        found = search_hands(con, ctx.filter, search=search, limit=_LIMIT)
+    show_hands(found, key="search", name="hands-found",
+               note=f" (the latest {_LIMIT})" if len(found) == _LIMIT else "")
 
 
 render()

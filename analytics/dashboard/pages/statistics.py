@@ -3,16 +3,23 @@ hover, thin cells greyed, the definition on every header) and the definitions in
 
 from __future__ import annotations
 
+import dataclasses
+import datetime as dt
+from urllib.parse import urlencode
+
 import pandas as pd
 import streamlit as st
 
 from analytics.dashboard import statistics, ui
-from analytics.stats import FRY_THRESHOLD, MIN_OPPORTUNITIES, SPLITS
+from analytics.dashboard.hand_list import show_hands
+from analytics.stats import FRY_THRESHOLD, MIN_OPPORTUNITIES, SPLITS, cells, stats_of
 from analytics.warehouse import writer
 from analytics.warehouse.annotations import player_note, set_player_note
+from analytics.warehouse.search import describe_hands
 from analytics.warehouse.stat_views import SESSION_GAP_MINUTES, UNITS
 from parsers.knobs import GAME_NAMES, Game
 
+_LISTED = 500  # the hands behind a cell or a session listed (the latest)
 _SPLIT_NAMES = {"": "no split", "position": "position", "stakes": "stakes",
                 "up_rank": "up card rank", "players": "players at the table"}
 
@@ -79,29 +86,94 @@ def _game(game: Game) -> None:
         st.info("No hands of this game match the filters.")
         return
     keys = ("player", split) if split else ("player",)
+    base = urlencode([(key, value) for key in st.query_params
+                      if not key.startswith("cell_")
+                      for value in st.query_params.get_all(key)])
+    links = statistics.cell_links(grid, game, split=split, base=base)
     st.html(statistics.GRID_STYLE + statistics.grid_html(grid, game, keys=keys,
-                                                         min_opportunities=threshold))
+                                                         min_opportunities=threshold,
+                                                         link=links))
     ui.download_buttons(grid, f"{game.value}-statistics", key=f"stats_{game.value}")
+    _cell_hands(game, grid, split, fry)
     _results(game)
     _sessions(game)
     st.subheader("Definitions")
     st.markdown(statistics.definitions_markdown(game))
 
 
+def _cell_hands(game: Game, grid: pd.DataFrame, split: str | None, fry: int) -> None:
+    """The hands behind one cell of the grid: a row and a statistic picked here (a click on
+    a cell picks them through the URL), the count and opportunities over them, and the
+    list, each hand opening in the replayer."""
+    st.markdown("**Hands behind a cell**: click a cell of the grid, or pick its row and "
+                "statistic.")
+    rows = grid.reset_index(drop=True)
+    labels = {statistics.row_label(str(rows.at[at, "player"]),
+                                   rows[split].iloc[at] if split else None, split): at
+              for at in range(len(rows))}
+    stats = {s.label: s for s in stats_of(game)}
+    left, right = st.columns(2)
+    row = left.selectbox("Row", list(labels), index=None, key=f"cell_row_{game.value}",
+                         bind="query-params", placeholder="Choose a player")
+    label = right.selectbox("Statistic", [*stats, statistics.ALL_HANDS], index=None,
+                            key=f"cell_stat_{game.value}", bind="query-params",
+                            placeholder="Choose a statistic")
+    if row is None or label is None:
+        return
+    at = labels[row]
+    stat = stats.get(label)
+    behind: pd.DataFrame = ui.ask(
+        "stat_hands", game=game.value, player=str(rows.at[at, "player"]),
+        stat=stat.name if stat else None, split=split,
+        split_value=statistics.split_value(rows[split].iloc[at]) if split else None,
+        fry_threshold=fry)
+    counted = int(behind["counted"].sum())
+    opportunities = int(behind["opportunities"].sum())
+    if stat is None:
+        st.markdown(f"**{row}**: {len(behind):,} hands.")
+    else:
+        share = cells.cell_text(counted, opportunities, stat.kind)
+        share = share[len(f"{counted}/{opportunities}"):]  # " (30%)": the cell's share
+        st.markdown(f"**{row}, {stat.label}**: {counted:,} counted of {opportunities:,} "
+                    f"opportunities{share}, in {len(behind):,} hands "
+                    f"({int((behind['counted'] > 0).sum()):,} with a count).")
+    _listed(behind, key=f"cell_{game.value}", name=f"{game.value}-{label}-hands")
+
+
+def _listed(behind: pd.DataFrame, *, key: str, name: str) -> None:
+    """Hands (``hand_id`` and any per-hand columns) drawn as the search page lists them,
+    the latest :data:`_LISTED` (asked uncached: tags change)."""
+    shown = behind.head(_LISTED)
+    with ui.reading(ui.context().db) as con:
+        found = describe_hands(con, shown["hand_id"].tolist())
+    extra = [c for c in ("counted", "opportunities", "net") if c in shown.columns]
+    found = found.merge(shown[["hand_id", *extra]], on="hand_id", how="left")
+    note = (f" of {len(behind):,} (the latest {_LISTED:,} listed)"
+            if len(behind) > _LISTED else "")
+    show_hands(found, key=key, name=name, note=note)
+
+
 def _results(game: Game) -> None:
     """The cumulative results of the four players with most hands (or the chosen ones), by
     hand number or by day."""
     st.subheader("Results over time")
-    # By date first: a day's sums, then running sums over days (0.15 s CPU over a million
-    # hands); by hand number sorts every hand of the players shown (seconds at that size).
+    # By date first: a day's sums, then running sums over days (0.18 s CPU over a million
+    # hands); by hand number orders only the days holding a point (0.25 s for four players).
     by = st.radio("Against", ["date", "hand"], horizontal=True,
                   format_func={"hand": "hand number", "date": "date"}.__getitem__,
                   key=f"stats_by_{game.value}") or "date"
     frame: pd.DataFrame = ui.ask("results_over_time", game=game.value, by=by, top=4)
     unit = UNITS[game]
-    st.plotly_chart(statistics.results_figure(frame, unit=unit, by=by,
-                                              title=f"Cumulative results ({unit})"),
-                    key=f"results_{game.value}")
+    figure = statistics.results_figure(frame, unit=unit, by=by,
+                                       title=f"Cumulative results ({unit})")
+    chosen = st.plotly_chart(figure, key=f"results_{game.value}", on_select="rerun",
+                             selection_mode="points")
+    if by == "date":
+        st.caption("Click a point to list that player's hands of that day.")
+        points = chosen["selection"]["points"] if chosen is not None else []
+        if points:
+            _day_hands(game, str(figure.data[int(points[0]["curve_number"])].legendgroup),
+                       dt.date.fromisoformat(str(points[0]["x"])[:10]))
     if game is Game.SEVENEIGHT:
         st.caption("Big blinds: each hand's net over its big blind. Dashed: all-in adjusted "
                    "(the expected result where the hand was all in with cards to come); "
@@ -113,12 +185,23 @@ def _results(game: Game) -> None:
     ui.download_buttons(frame, f"{game.value}-results", key=f"results_{game.value}")
 
 
+def _day_hands(game: Game, player: str, day: dt.date) -> None:
+    """The hands behind a point of the results by date: the player's hands of that day
+    (the grid's "All hands" of his row, the filters narrowed to the day)."""
+    one_day = dataclasses.replace(ui.context().filter, date_from=day, date_to=day)
+    behind: pd.DataFrame = ui.ask("stat_hands", hand_filter=one_day, game=game.value,
+                                  player=player)
+    st.markdown(f"**{player}, {day:%Y-%m-%d}**: {len(behind):,} hands, net "
+                f"{int(behind['net'].sum()):,}.")
+    _listed(behind, key=f"day_{game.value}", name=f"{game.value}-{day}-hands")
+
+
 def _sessions(game: Game) -> None:
     """Each player's sessions: start, duration, hands, net, net per hour, best and worst
     hand, and a link to the first hand in the replayer."""
     st.subheader("Sessions")
-    # Asked only when wanted: every seat of the game in order, per player and place (about
-    # 3 s CPU over a million hands for all players; a player filter makes it a fraction).
+    # Asked only when wanted: every seat of the game summed in gap-long bins, the bins in
+    # order (0.5 s CPU over a million hands for all players; one player 0.15 s).
     if not st.toggle("Show the sessions", key=f"stats_sessions_{game.value}"):
         return
     gap = int(st.number_input("A gap longer than this many minutes ends a session",
@@ -126,15 +209,30 @@ def _sessions(game: Game) -> None:
                               key=f"stats_gap_{game.value}"))
     sessions = statistics.sessions_table(ui.ask("player_sessions", game=game.value,
                                                 gap_minutes=gap))
-    st.dataframe(sessions, hide_index=True, column_config={
+    chosen = st.dataframe(sessions, hide_index=True, on_select="rerun",
+                          selection_mode="single-row", key=f"sessions_table_{game.value}",
+                          column_config={
         "replay": st.column_config.LinkColumn("replay", display_text="open first hand"),
         "minutes": st.column_config.NumberColumn("minutes", format="%.0f"),
         "net_per_hour": st.column_config.NumberColumn("net per hour", format="%.1f")})
     st.caption(f"Net in {'points' if game is Game.BIGTWO else 'chips'}; a session is a "
                "player's hands at one table (or game id) with no longer gap between two "
                "hands; hands without a time of day make one session per table and day. The "
-               "latest 1,000 sessions.")
+               "latest 1,000 sessions. Select a session (the box at the row's left) to list "
+               "its hands.")
     ui.download_buttons(sessions, f"{game.value}-sessions", key=f"sessions_{game.value}")
+    picked = chosen.selection.rows if chosen is not None else []
+    if picked:
+        session = sessions.iloc[picked[0]]
+        end = session["end"]
+        behind: pd.DataFrame = ui.ask(
+            "session_hands", game=game.value, player=str(session["player"]),
+            place=str(session["place"]), start=session["start"].to_pydatetime(),
+            end=None if pd.isna(end) else end.to_pydatetime())
+        behind = behind.sort_values("day", ascending=False, kind="stable")
+        st.markdown(f"**{session['player']}'s session at {session['place']}**, from "
+                    f"{session['start']}: {len(behind):,} hands, net {int(behind['net'].sum()):,}.")
+        _listed(behind, key=f"session_{game.value}", name=f"{game.value}-session-hands")
 
 
 render()
