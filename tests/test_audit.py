@@ -354,8 +354,9 @@ def test_rummoli_by_hand_win_rates(con: duckdb.DuckDBPyConnection) -> None:
     assert dict(zip(figure.data[0].x, figure.data[0].y, strict=True)) == {
         "Ana": 3.0, "Ben": 23 / 4, "Cal": -35 / 3}
     # Running totals: round by round, ending at the net.
-    curves = views.cumulative_net(con, RUMMOLI_ONLY, game="rummoli", top=3)
-    lines = {str(p): [int(v) for v in rows.sort_values("hand_no")["cumulative"]]
+    curves = stat_views.results_over_time(con, RUMMOLI_ONLY, game="rummoli", top=3,
+                                          whole_round=True)
+    lines = {str(p): [int(v) for v in rows.sort_values("hand_no")["actual"]]
              for p, rows in curves.groupby("player")}
     assert lines == {"Ana": [9, -13, 17, 12], "Ben": [-13, 24, -2, 23], "Cal": [-11, -32, -35]}
     drawn = charts.cumulative(curves, unit="chips", of=3, per="round")
