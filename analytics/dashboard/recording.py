@@ -21,7 +21,14 @@ from analytics.dashboard import ui
 from analytics.dashboard.cards import cards_html, chips_html
 from analytics.record.hand import NextStep, StepKind, StepRefused, deal_action, unseen_cards
 from analytics.record.play import SeatView, seat_view
-from analytics.record.table import FiledHand, RecordedTable
+from analytics.record.table import (
+    FiledHand,
+    RecordedTable,
+    TableSetup,
+    bigtwo_setup,
+    rummoli_setup,
+    seveneight_setup,
+)
 from parsers.cards import UNKNOWN, Card, format_cards, parse_card
 from parsers.knobs import (
     BigTwoDeal,
@@ -34,8 +41,9 @@ from parsers.knobs import (
 )
 from parsers.model import DEALER, RUMMOLI_POTS, Action, Verb
 
-__all__ = ["RummoliChoice", "bigtwo_knobs", "draw_filed", "draw_step", "draw_view",
-           "open_table", "remember", "rummoli_knobs", "take"]
+__all__ = ["RummoliChoice", "SevenEightChoice", "TableChoice", "bigtwo_knobs",
+           "draw_end_game", "draw_filed", "draw_step", "draw_view", "hand_title", "open_table",
+           "remember", "rummoli_knobs", "setup_table", "take"]
 
 _TABLES: Final = "_record_tables"
 
@@ -75,6 +83,37 @@ def take(table: RecordedTable, step: Callable[[], FiledHand | None]) -> None:
             st.session_state["record_filed"] = filed.hand.hand
     remember(table)
     st.rerun()
+
+
+def hand_title(table: RecordedTable) -> str:
+    """The heading of the hand in progress: its number and step, and the pot a Rummoli
+    finale round plays for."""
+    hand = table.hand
+    steps = f"step {len(hand.actions) + 1}" if hand is not None else "over"
+    pot = table.finale_pot
+    if pot is None:
+        return f"Hand {table.number} · {steps}"
+    what = "the whole board" if pot == "all" else f"the {_POT_NAMES.get(pot, pot)} pot"
+    return f"Finale: poker for {what} · hand {table.number} · {steps}"
+
+
+_FINALE_WORDS: Final = {
+    Finale.SINGLE: "all the chips on the board go into one pot and one round of poker is "
+                   "played for it",
+    Finale.PER_POT: "a round of poker is played for each pot with chips, smallest first",
+    Finale.NONE: "no finale: the chips on the board stay there"}
+
+
+def draw_end_game(table: RecordedTable, key: str) -> None:
+    """The button that ends a Rummoli game between two rounds (RULES.md 1.7), saying what
+    the table's ``finale`` knob does."""
+    rules = table.setup.rules
+    if not table.can_end_game or not isinstance(rules, RummoliRules):
+        return
+    st.caption(f"Ending the game: {_FINALE_WORDS[rules.finale]} (finale = "
+               f"\"{rules.finale}\").")
+    if st.button("End the game", key=f"{key}-endgame-{table.number}"):
+        take(table, lambda: table.end_game())
 
 
 def _name(view: SeatView, player: int) -> str:
@@ -316,6 +355,16 @@ def _bigtwo_play(table: RecordedTable, step: NextStep, who: str, base: str) -> N
 
 
 @dataclass(frozen=True, slots=True)
+class SevenEightChoice:
+    """What a 7 & 8 set-up form asked: variant, starting stack, blinds, ante."""
+
+    variant: str
+    stack: int
+    blinds: tuple[int, int]
+    ante: int = 0
+
+
+@dataclass(frozen=True, slots=True)
 class RummoliChoice:
     """What the Rummoli set-up form asked: knobs, variant, stack, minimum bet."""
 
@@ -325,9 +374,29 @@ class RummoliChoice:
     min_bet: int
 
 
+TableChoice = SevenEightChoice | RummoliChoice | BigTwoRules
+"""What a set-up form asked, by game (Big Two: its knobs)."""
+
+
+def setup_table(name: str, players: Sequence[str], choice: TableChoice, *,
+                bots: Sequence[str] = ()) -> TableSetup | None:
+    """The table a set-up form asked for; None (the reason shown) when it is refused."""
+    try:
+        if isinstance(choice, SevenEightChoice):
+            return seveneight_setup(name, players, choice.stack, blinds=choice.blinds,
+                                    ante=choice.ante, variant=choice.variant, bots=bots)
+        if isinstance(choice, RummoliChoice):
+            return rummoli_setup(name, players, choice.stack, choice.rules,
+                                 variant=choice.variant, min_bet=choice.min_bet, bots=bots)
+        return bigtwo_setup(name, players, choice, bots=bots)
+    except (StepRefused, ValueError) as error:
+        st.error(str(error))
+        return None
+
+
 def rummoli_knobs(key: str, *, claims: bool = True) -> RummoliChoice:
-    """The Rummoli knobs a table is set up with (no finale: it is not recorded).  Without
-    ``claims`` pots are won as laid (the Play page: the bots claim only automatically)."""
+    """The Rummoli knobs a table is set up with.  Without ``claims`` pots are won as laid
+    (the Play page: the bots claim only automatically)."""
     left, middle, right, last = st.columns(4)
     variant = left.selectbox("Poker betting", ("NRM", "PRM", "FRM"), key=f"{key}-rvariant",
                              format_func={"NRM": "no limit", "PRM": "pot limit",
@@ -335,9 +404,13 @@ def rummoli_knobs(key: str, *, claims: bool = True) -> RummoliChoice:
     stack = int(middle.number_input("Starting chips", 10, 10**6, 100, key=f"{key}-rstack"))
     ante = int(right.number_input("Ante (per pot)", 1, 10**4, 1, key=f"{key}-rante"))
     min_bet = int(last.number_input("Minimum bet", 1, 10**4, 1, key=f"{key}-rmin"))
-    claim = (st.selectbox("Pots are won", list(Claim), format_func=str, key=f"{key}-rclaim")
+    claim_column, finale_column = st.columns(2)
+    claim = (claim_column.selectbox("Pots are won", list(Claim), format_func=str,
+                                    key=f"{key}-rclaim")
              if claims else Claim.AUTO) or Claim.AUTO
-    return RummoliChoice(RummoliRules(ante=ante, claim=claim, finale=Finale.NONE), variant,
+    finale = finale_column.selectbox("End of game (finale)", list(Finale), format_func=str,
+                                     key=f"{key}-rfinale") or Finale.SINGLE
+    return RummoliChoice(RummoliRules(ante=ante, claim=claim, finale=finale), variant,
                          stack, min_bet)
 
 
