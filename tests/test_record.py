@@ -553,3 +553,77 @@ def test_ending_a_game_is_refused_mid_round_and_without_a_finale_ends_at_once(
     assert not seveneight.can_end_game
     with pytest.raises(StepRefused):
         seveneight.end_game()
+
+
+def _bust_cy(folder: Path) -> RecordedTable:
+    """The README hand with 16 chips each: Cy (seat 3) bets all-in and loses them all."""
+    setup = seveneight_setup("seats", ["Ann", "Bo", "Cy"], 16, blinds=(1, 2))
+    table = RecordedTable.create(folder, setup, ingest_into=False, clock=_clock)
+    for action in README_HAND:
+        table.record(action)
+    assert table.seating == (("Ann", 34), ("Bo", 14), ("Cy", 0))
+    return table
+
+
+def test_a_busted_player_rebuys_and_the_hand_lists_him(tmp_path: Path) -> None:
+    table = _bust_cy(tmp_path)
+    assert table.can_reseat
+    hand = table.hand
+    assert hand is not None and hand.header.players == ("Bo", "Ann")  # Cy sits out
+    with pytest.raises(StepRefused, match="only a player with none"):
+        table.rebuy(2, 50)
+    table.rebuy(3, 40)
+    hand = table.hand
+    assert hand is not None and table.number == 2
+    # The button moves from Cy (seat 3) to Ann (seat 1): p1 is Bo, p2 Cy, p3 Ann.
+    assert hand.header.players == ("Bo", "Cy", "Ann")
+    assert hand.header.seats == (2, 3, 1) and hand.header.starting_stacks == (14, 40, 34)
+    assert dict(hand.header.user_fields) == {"_rebuys": ["Cy"]}
+    again = RecordedTable.open(tmp_path, "seats", ingest_into=False, clock=_clock)
+    assert again.carry == table.carry and again.steps == table.steps
+    rng = random.Random(3)
+    while len(table.filed) < 3:
+        table.record(_next_by_calling(table, rng))
+    read = list(read_hands(table.history_path))
+    assert read == [filed.hand for filed in table.filed]
+    assert [dict(h.user_fields).get("_rebuys") for h in read] == [None, ["Cy"], None]
+    for hand_read, filed in zip(read, table.filed, strict=True):
+        assert replay(hand_read).nets == filed.outcome.nets
+    assert sum(stack for _, stack in table.seating) == 3 * 16 + 40
+
+
+def test_players_leave_and_join_between_hands_only(tmp_path: Path) -> None:
+    table = _bust_cy(tmp_path)
+    table.leave(3)  # Cy goes home
+    table.leave(2)  # so does Bo, with his 14 chips: Ann alone has chips
+    assert table.hand is None and table.number == 1
+    assert table.over_reason == "fewer than two players have chips left"
+    assert table.seating == (("Ann", 34), ("", 0), ("", 0))
+    with pytest.raises(StepRefused, match="not an empty seat"):
+        table.join(1, "Dee", 20)
+    with pytest.raises(StepRefused, match="not a new player"):
+        table.join(2, "Ann", 20)
+    with pytest.raises(StepRefused, match="a stack is 1 to"):
+        table.join(2, "Dee", 0)
+    table.join(2, "Dee", 25)
+    hand = table.hand
+    assert hand is not None and table.number == 2  # the table goes on with hand 2
+    assert hand.header.players == ("Dee", "Ann") and hand.header.seats == (2, 1)
+    assert hand.header.user_fields == () and hand.header.seat_count == 3
+    again = RecordedTable.open(tmp_path, "seats", ingest_into=False, clock=_clock)
+    assert again.carry == table.carry and again.steps == table.steps
+    rng = random.Random(4)
+    table.record(_next_by_calling(table, rng))  # the first card of hand 2 is dealt
+    assert not table.can_reseat
+    with pytest.raises(StepRefused, match="between two hands"):
+        table.join(3, "Eve", 30)
+    with pytest.raises(StepRefused, match="between two hands"):
+        table.leave(2)
+    while len(table.filed) < 2:
+        table.record(_next_by_calling(table, rng))
+    filed = table.filed[-1].hand
+    assert filed.players == ("Dee", "Ann") and filed.seats == (2, 1)
+    assert replay(filed).nets == table.filed[-1].outcome.nets
+    assert table.seating[:2] == (("Ann", (filed.finishing_stacks or ())[1]),
+                                 ("Dee", (filed.finishing_stacks or ())[0]))
+    assert sum(filed.finishing_stacks or ()) == 34 + 25

@@ -22,6 +22,7 @@ from analytics.dashboard.cards import cards_html, chips_html
 from analytics.record.hand import NextStep, StepKind, StepRefused, deal_action, unseen_cards
 from analytics.record.play import SeatView, seat_view
 from analytics.record.table import (
+    MAX_CHIPS,
     FiledHand,
     RecordedTable,
     TableSetup,
@@ -42,8 +43,8 @@ from parsers.knobs import (
 from parsers.model import DEALER, RUMMOLI_POTS, Action, Verb
 
 __all__ = ["RummoliChoice", "SevenEightChoice", "TableChoice", "bigtwo_knobs",
-           "draw_end_game", "draw_filed", "draw_step", "draw_view", "hand_title", "open_table",
-           "remember", "rummoli_knobs", "setup_table", "take"]
+           "draw_end_game", "draw_filed", "draw_seats", "draw_step", "draw_view", "hand_title",
+           "open_table", "remember", "rummoli_knobs", "setup_table", "take"]
 
 _TABLES: Final = "_record_tables"
 
@@ -114,6 +115,35 @@ def draw_end_game(table: RecordedTable, key: str) -> None:
                f"\"{rules.finale}\").")
     if st.button("End the game", key=f"{key}-endgame-{table.number}"):
         take(table, lambda: table.end_game())
+
+
+def draw_seats(table: RecordedTable, key: str) -> None:
+    """Between two 7 & 8 hands: a busted player rebuys or leaves, anyone leaves, a new player
+    sits down in an empty seat (the hand about to start is dealt again with them)."""
+    if not table.can_reseat:
+        return
+    seating = table.seating
+    with st.expander("Between hands: rebuys and seats", expanded=table.hand is None):
+        seat = int(st.selectbox(
+            "Seat", range(1, len(seating) + 1), key=f"{key}-seat-{table.number}",
+            format_func=lambda s: (f"Seat {s}: {seating[s - 1][0]} ({seating[s - 1][1]} chips)"
+                                   if seating[s - 1][0] else f"Seat {s}: empty")) or 1)
+        name, chips = seating[seat - 1]
+        base = f"{key}-seat{seat}-{table.number}"
+        left, right = st.columns(2)
+        if not name:
+            newcomer = left.text_input("New player's name", key=f"{base}-name")
+            stack = int(right.number_input("Buys in for", 1, MAX_CHIPS, 100, key=f"{base}-in"))
+            if st.button("Sits down", key=f"{base}-join", disabled=not newcomer.strip()):
+                take(table, lambda: table.join(seat, newcomer, stack))
+            return
+        if not chips:
+            stack = int(left.number_input(f"{name} rebuys for", 1, MAX_CHIPS, 100,
+                                          key=f"{base}-rebuy-stack"))
+            if left.button(f"{name} rebuys", key=f"{base}-rebuy", type="primary"):
+                take(table, lambda: table.rebuy(seat, stack))
+        if right.button(f"{name} leaves the table", key=f"{base}-leave"):
+            take(table, lambda: table.leave(seat))
 
 
 def _name(view: SeatView, player: int) -> str:

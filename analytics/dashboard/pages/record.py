@@ -84,12 +84,14 @@ def _record(table: RecordedTable) -> None:
     hand = table.hand
     if hand is None:
         st.info(f"The table is over: {table.over_reason}.")
+        recording.draw_seats(table, "record")
         return
     step = table.next_step()
     recording.draw_view(seat_view(hand, None), step, title=recording.hand_title(table))
     recording.draw_step(table, step, key="record")
     st.divider()
     recording.draw_end_game(table, "record")
+    recording.draw_seats(table, "record")
     if st.button("Undo the last step", key=f"record_undo_{len(hand.actions)}",
                  disabled=not table.can_undo):
         recording.take(table, lambda: table.undo())
