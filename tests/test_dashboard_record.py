@@ -94,7 +94,7 @@ def test_the_record_page_deals_a_rummoli_round_and_offers_the_widow(folder: Path
     for player, share in ((1, cards[0:18]), (2, cards[18:35])):
         table.record(deal_action(player, share))
     at = _page("record", "hall")
-    assert "Deal the cards to the widow" in _texts(at)
+    assert "Deal 17 cards to the widow" in _texts(at)
     at.button(key="record-1-2-dealgo").click().run()  # the 17 cards left: no picking
     assert not at.exception, [e.value for e in at.exception]
     # The widow: the dealer (Bo, the last seat) exchanges or keeps his hand, as the engine

@@ -30,7 +30,7 @@ from analytics.record.table import (
     rummoli_setup,
     seveneight_setup,
 )
-from parsers.cards import UNKNOWN, Card, format_cards, parse_card
+from parsers.cards import DECK, UNKNOWN, Card, format_cards, parse_card
 from parsers.knobs import (
     BigTwoDeal,
     BigTwoRules,
@@ -241,17 +241,23 @@ def draw_step(table: RecordedTable, step: NextStep, *, seat_player: int | None =
     base = f"{key}-{number}-{len(hand.actions)}"
     if step.kind is StepKind.DEAL:
         unseen = unseen_cards(hand.actions)
-        count = step.deal_count or len(unseen)  # 0: as many as the dealer gives (Rummoli)
+        if step.deal_count or step.player == 0:  # a count, or the widow: the rest
+            count = step.deal_count or len(unseen)
+            sizes = {count}
+        else:  # a Rummoli hand: the 52 cards over the players and the widow (RULES.md 1.2)
+            hands = hand.header.num_players + 1
+            sizes = {len(DECK) // hands, -(-len(DECK) // hands)}
+            count = max(sizes)
         whom = "the widow" if step.player == 0 else who
-        st.markdown(f"**Deal {step.deal_count or 'the'} card{'s' if count > 1 else ''} "
-                    f"to {escape(whom)}**")
+        many = " or ".join(map(str, sorted(sizes)))
+        st.markdown(f"**Deal {many} card{'s' if count > 1 else ''} to {escape(whom)}**")
         cards = _card_picker("Cards dealt", unseen, count, f"{base}-deal")
         if len(unseen) == count and not cards:
             cards = list(unseen)  # the rest of the deck: nothing to pick
             st.caption(f"The {len(unseen)} cards left in the deck.")
         left, right = st.columns(2)
         if left.button("Deal these cards", key=f"{base}-dealgo", type="primary",
-                       disabled=not cards or bool(step.deal_count and len(cards) != count)):
+                       disabled=len(cards) not in sizes):
             take(table, lambda: table.record(deal_action(step.player, cards)))
         if isinstance(hand.header.rules, SevenEightRules) and right.button(
                 "Face down (??)", key=f"{base}-dealhidden"):

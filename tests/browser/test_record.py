@@ -1,7 +1,8 @@
-"""Recording and playing in real Chromium: a 7 & 8 hand and a Big Two game recorded by
-clicking (with a reload and an undo in the middle of the hand), a 7 & 8 hand and a Big Two
-game played against the bots; each file read back and replayed, each hand in the
-warehouse.  Screenshots go to tests/artifacts/screenshots/ (record-*.png, play-*.png)."""
+"""Recording and playing in real Chromium: a 7 & 8 hand, a Big Two game and a Rummoli
+round recorded by clicking (with a reload and an undo in the middle of the hand, a reload
+in the middle of the Rummoli round, then the game ended with its finale), a 7 & 8 hand and
+a Big Two game played against the bots; each file read back and replayed, each hand in
+the warehouse.  Screenshots go to tests/artifacts/screenshots/ (record-*.png, play-*.png)."""
 
 from __future__ import annotations
 
@@ -80,10 +81,12 @@ def _click_and_wait(page: Any, name: str, done: str) -> None:
     raise AssertionError(f"nothing happened after clicking {name!r}")
 
 
-def _deal(page: Any, who: str, cards: list[str]) -> None:
+def _deal(page: Any, who: str, cards: list[str], of: int | None = None) -> None:
+    """Pick ``cards`` for ``who`` and deal them (``of``: the most the picker takes, when the
+    engine names no count: a Rummoli deal)."""
     _wait_text(page, f"to {who}")
     for number, card in enumerate(cards, start=1):
-        picked = f": {number} of {len(cards)} picked"
+        picked = f": {number} of {of or len(cards)} picked"
         for _ in range(3):  # a click on a page being redrawn can be lost: click again
             _click(page, card)
             try:
@@ -194,6 +197,62 @@ def test_record_a_bigtwo_game_by_clicking(server: str, browser_page: Any,
     assert len(games) == 1
     assert replay(games[0]).nets == (-39, -39, 117, -39)
     assert _hands_in(browser_db, "porch") == 1
+
+
+# Ann: every club and 2-6 of diamonds; Bo (the dealer): every heart and 2-5 of spades; the
+# widow the 17 cards left.  Both hold a royal flush, so the poker pot is split and Ann,
+# left of the dealer, lays first: every club in turn (Q♣ wins its pot, 7-8-9 of clubs the
+# 789 pot), then, the ace ending the suit, 2-6 of diamonds, and her hand is empty.
+FACES = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+RUMMOLI_ANN = [f"{face}♣" for face in FACES] + [f"{face}♦" for face in "23456"]
+RUMMOLI_BO = [f"{face}♥" for face in FACES] + [f"{face}♠" for face in "2345"]
+RUMMOLI_PREFERENCE = ("Keep the hand", "Pass (no bid)", "Check / call", "Show ", "Lay ",
+                      "Impasse")
+
+
+def test_record_a_rummoli_round_by_clicking_with_a_reload(
+        server: str, browser_page: Any, browser_recorded: Path, browser_db: Path) -> None:
+    page = browser_page
+    _start_table(page, server, "Rummoli", "hall", "Ann, Bo")
+    _deal(page, "Ann", RUMMOLI_ANN, of=18)
+    _deal(page, "Bo", RUMMOLI_BO, of=18)
+    _wait_text(page, "to the widow")
+    _shot(page, "record-rummoli-deal")
+    _click(page, "Deal these cards")  # the 17 cards left in the deck
+    lays = 0
+    for _ in range(80):
+        if _main(page).get_by_text("Hand 1 is over").count():
+            break
+        buttons = _main(page).get_by_role("button").all_inner_texts()
+        choice = next((b for want in RUMMOLI_PREFERENCE for b in buttons
+                       if b.startswith(want)), None)
+        assert choice is not None, buttons
+        if choice.startswith("Lay "):
+            lays += 1
+            if lays == 6:  # a reload in the middle of the Rummoli phase
+                _shot(page, "record-rummoli-lays")
+                page.reload()
+                _wait_text(page, "Ann to act")
+                continue
+        _click_and_wait(page, choice, "Hand 1 is over")
+    _wait_text(page, "Hand 1 is over")
+    _shot(page, "record-rummoli-filed")
+    rounds = list(read_hands(browser_recorded / "hall.phhs"))
+    assert len(rounds) == 1
+    outcome = replay(rounds[0])
+    # Worked by hand: 9 antes each; the poker pot (2) split; Ann wins Q♣ (2), 7-8-9 (2),
+    # the Rummoli pot (2) and one chip for each of Bo's 17 cards.
+    assert outcome.nets == (-9 + 1 + 2 + 2 + 2 + 17, -9 + 1 - 17)
+    assert outcome.board_after == (0, 2, 2, 0, 2, 2, 2, 0, 0)
+    assert rounds[0].finishing_stacks == outcome.finishing_stacks == (115, 75)
+    assert [a.notation() for a in rounds[0].actions if a.verb.value == "pl"][:3] == [
+        "p1 pl 2c", "p1 pl 3c", "p1 pl 4c"]
+    assert _hands_in(browser_db, "hall") == 1
+    # The game ends: the next round becomes the finale for the whole board.
+    _wait_text(page, "End the game")
+    _click(page, "End the game")
+    _wait_text(page, "Finale: poker for the whole board")
+    _shot(page, "record-rummoli-finale")
 
 
 def _play_until_over(page: Any, limit: int) -> None:
