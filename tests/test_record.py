@@ -497,7 +497,7 @@ def test_a_per_pot_finale_plays_each_pot_smallest_first(tmp_path: Path, seed: in
         assert sum(hand.board_before) - sum(after) == chips  # only its own pot is played
     if len(finale) == len(order):
         assert not any(table.carry.board)
-        assert table.over_reason == "the game is over: its finale has been played"
+        assert table.over_reason == "the game's finale has been played"
     else:  # one player won every chip off the board: the other pots stay
         assert "fewer than two players" in table.over_reason
     rounds = list(read_hands(table.history_path))

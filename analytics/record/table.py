@@ -396,7 +396,7 @@ class RecordedTable:
             return f"the game was ended without a finale{staying}"
         if sum(stack > 0 for stack in self.carry.stacks) < 2:
             return f"fewer than two players have chips left{staying}"
-        return "the game is over: its finale has been played"
+        return "the game's finale has been played"
 
     # -- 7 & 8 seats between hands ----------------------------------------------------
 
