@@ -627,3 +627,54 @@ def test_players_leave_and_join_between_hands_only(tmp_path: Path) -> None:
     assert table.seating[:2] == (("Ann", (filed.finishing_stacks or ())[1]),
                                  ("Dee", (filed.finishing_stacks or ())[0]))
     assert sum(filed.finishing_stacks or ()) == 34 + 25
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_random_rebuys_leaves_and_joins_keep_the_books(tmp_path: Path, seed: int) -> None:
+    """Hands of calling stations with seats changing at random between them: the chips at the
+    table are the buy-ins less what leavers took, hands are numbered without a gap, each
+    hand's ``_rebuys`` names who rebought since the last, the file replays, and the journal
+    reopens to the same table after every change."""
+    rng = random.Random(seed)
+    setup = seveneight_setup("churn", ["Ann", "Bo", "Cy", "Dee"], 12, blinds=(1, 2))
+    table = RecordedTable.create(tmp_path, setup, ingest_into=False, clock=_clock)
+    bought, taken, newcomers = 4 * 12, 0, iter(f"New{i}" for i in range(100))
+    expected_rebuys: list[list[str]] = []
+    rebought: list[str] = []
+    while len(table.filed) < 12:
+        if table.can_reseat and (table.hand is None or rng.random() < 0.5):
+            seat = rng.randrange(1, 5)
+            name, chips = table.seating[seat - 1]
+            if not name:
+                stack = rng.randrange(5, 30)
+                table.join(seat, next(newcomers), stack)
+                bought += stack
+            elif not chips and rng.random() < 0.7:
+                stack = rng.randrange(5, 30)
+                table.rebuy(seat, stack)
+                bought += stack
+                rebought.append(name)
+            else:
+                table.leave(seat)
+                taken += chips
+                if name in rebought:
+                    rebought.remove(name)
+            again = RecordedTable.open(tmp_path, "churn", ingest_into=False, clock=_clock)
+            assert again.carry == table.carry and again.steps == table.steps
+            assert sum(stack for _, stack in table.seating) == bought - taken
+            continue
+        if table.hand is None:
+            continue  # fewer than two with chips: the next turn changes a seat
+        before = len(table.filed)
+        table.record(_next_by_calling(table, rng))
+        if len(table.filed) > before:
+            expected_rebuys.append(rebought)
+            rebought = []
+    read = list(read_hands(table.history_path))
+    assert read == [filed.hand for filed in table.filed]
+    assert [hand.hand for hand in read] == list(range(1, 13))
+    assert [dict(hand.user_fields).get("_rebuys", []) for hand in read] == expected_rebuys
+    for hand, filed in zip(read, table.filed, strict=True):
+        assert replay(hand).nets == filed.outcome.nets
+        assert hand.seat_count == 4
+    assert sum(stack for _, stack in table.seating) == bought - taken
