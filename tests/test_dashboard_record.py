@@ -133,7 +133,7 @@ def test_the_record_page_takes_a_rebuy_between_hands(folder: Path) -> None:
         table.record(action)
     assert table.seating[2] == ("Cy", 0)
     at = _page("record", "den")
-    at.selectbox(key="record-seat-2").set_value(3).run()
+    next(box for box in at.selectbox if box.label == "Seat").set_value(3).run()
     at.number_input(key="record-seat3-2-rebuy-stack").set_value(30).run()
     at.button(key="record-seat3-2-rebuy").click().run()
     assert not at.exception, [e.value for e in at.exception]

@@ -9,6 +9,7 @@ shown, nothing changes).
 
 from __future__ import annotations
 
+import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from html import escape
@@ -123,9 +124,11 @@ def draw_seats(table: RecordedTable, key: str) -> None:
     if not table.can_reseat:
         return
     seating = table.seating
+    # A new seating is a new box: the labels of a kept box would stay as first drawn.
+    version = zlib.crc32(repr(seating).encode("utf-8"))
     with st.expander("Between hands: rebuys and seats", expanded=table.hand is None):
         seat = int(st.selectbox(
-            "Seat", range(1, len(seating) + 1), key=f"{key}-seat-{table.number}",
+            "Seat", range(1, len(seating) + 1), key=f"{key}-seat-{table.number}-{version}",
             format_func=lambda s: (f"Seat {s}: {seating[s - 1][0]} ({seating[s - 1][1]} chips)"
                                    if seating[s - 1][0] else f"Seat {s}: empty")) or 1)
         name, chips = seating[seat - 1]

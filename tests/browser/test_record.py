@@ -15,10 +15,12 @@ import duckdb
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
+from analytics.record.table import RecordedTable, seveneight_setup
 from analytics.rules import replay
 from parsers.cards import UNKNOWN
 from parsers.reader import read_hands
 from tests.browser.conftest import SCREENSHOTS
+from tests.test_record import README_HAND
 
 pytestmark = pytest.mark.browser
 
@@ -352,3 +354,35 @@ def test_play_a_rummoli_round_against_the_bots(server: str, browser_page: Any,
     assert rounds[1].board_before == outcome.board_after
     assert finale.board_after is not None and not any(finale.board_after)
     assert sum(finale.nets) == sum(outcome.board_after)  # the board went to the players
+
+
+def test_a_busted_player_rebuys_by_clicking(server: str, browser_page: Any,
+                                            browser_recorded: Path) -> None:
+    page = browser_page
+    setup = seveneight_setup("den78", ["Ann", "Bo", "Cy"], 16, blinds=(1, 2))
+    table = RecordedTable.create(browser_recorded, setup, ingest_into=False)
+    for action in README_HAND:  # Cy bets his 16 chips and loses them
+        table.record(action)
+    page.goto(f"{server}/record?table=den78")
+    _wait_text(page, "Hand 2 · step 1")
+    _main(page).get_by_text("Between hands: rebuys and seats").click()
+    _settle(page)
+    _shot(page, "record-seats")
+    _main(page).locator('[data-testid="stSelectbox"]', has_text="Seat").click()
+    page.keyboard.type("Seat 3")  # the box filters its options by what is typed
+    page.keyboard.press("Enter")
+    _settle(page)
+    _wait_text(page, "Cy rebuys for")
+    _shot(page, "record-rebuy")
+    _click(page, "Cy rebuys")
+    for _ in range(240):  # the page is redrawn: Cy has chips, so no rebuy is offered
+        if not _has_button(page, "Cy rebuys"):
+            break
+        time.sleep(0.25)
+    _wait_text(page, "Ann leaves the table")  # a new seating: the box starts at seat 1
+    _shot(page, "record-rebuy-done")
+    again = RecordedTable.open(browser_recorded, "den78", ingest_into=False)
+    hand = again.hand
+    assert hand is not None and hand.header.players == ("Bo", "Cy", "Ann")
+    assert hand.header.starting_stacks == (14, 100, 34)
+    assert dict(hand.header.user_fields) == {"_rebuys": ["Cy"]}
