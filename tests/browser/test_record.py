@@ -367,11 +367,19 @@ def test_a_busted_player_rebuys_by_clicking(server: str, browser_page: Any,
     _wait_text(page, "Hand 2 · step 1")
     _main(page).get_by_text("Between hands: rebuys and seats").click()
     _settle(page)
+    seat_box = _main(page).locator('[data-testid="stSelectbox"]', has_text="Seat")
+    seat_box.wait_for()
     _shot(page, "record-seats")
-    _main(page).locator('[data-testid="stSelectbox"]', has_text="Seat").click()
-    page.keyboard.type("Seat 3")  # the box filters its options by what is typed
-    page.keyboard.press("Enter")
-    _settle(page)
+    for _ in range(3):  # a pick on a page being redrawn can be lost: pick again
+        seat_box.click()
+        page.keyboard.type("Seat 3")  # the box filters its options by what is typed
+        page.keyboard.press("Enter")
+        _settle(page)
+        try:
+            _main(page).get_by_text("Cy rebuys for").first.wait_for(timeout=10_000)
+            break
+        except PlaywrightTimeout:
+            continue
     _wait_text(page, "Cy rebuys for")
     _shot(page, "record-rebuy")
     _click(page, "Cy rebuys")
