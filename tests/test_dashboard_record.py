@@ -3,6 +3,7 @@ drawn, a click taking a step, the bots moving until it is the person's turn."""
 
 from __future__ import annotations
 
+import random
 import shutil
 from pathlib import Path
 
@@ -10,6 +11,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from analytics.record.hand import deal_action
+from analytics.record.play import automatic_action
 from analytics.record.table import (
     FOLDER_VAR,
     RecordedTable,
@@ -20,6 +22,7 @@ from analytics.record.table import (
 from analytics.warehouse import ENV_VAR
 from parsers.cards import DECK, format_cards
 from tests.test_dashboard_data import dashboard_db
+from tests.test_record import README_HAND
 
 __all__ = ["dashboard_db"]  # the fixture, re-exported for pytest
 
@@ -91,7 +94,7 @@ def test_the_record_page_deals_a_rummoli_round_and_offers_the_widow(folder: Path
     for player, share in ((1, cards[0:18]), (2, cards[18:35])):
         table.record(deal_action(player, share))
     at = _page("record", "hall")
-    assert "Deal the cards to the widow" in _texts(at)
+    assert "Deal 17 cards to the widow" in _texts(at)
     at.button(key="record-1-2-dealgo").click().run()  # the 17 cards left: no picking
     assert not at.exception, [e.value for e in at.exception]
     # The widow: the dealer (Bo, the last seat) exchanges or keeps his hand, as the engine
@@ -101,3 +104,41 @@ def test_the_record_page_deals_a_rummoli_round_and_offers_the_widow(folder: Path
     expected = {"Keep the hand"} | ({"Exchange with the widow"} if any(
         a.verb.value == "xw" for a in again.next_step().choices) else set())
     assert labels == expected
+
+
+def test_the_record_page_ends_a_rummoli_game_with_its_finale(folder: Path) -> None:
+    setup = rummoli_setup("parlour", ["Ann", "Bo", "Cy"], 60,
+                          bots=("bold", "cautious", "bold"))  # finale = "single"
+    table = RecordedTable.create(folder, setup, ingest_into=False)
+    rng = random.Random(5)
+    while not table.filed:
+        action = automatic_action(table, rng)
+        assert action is not None
+        table.record(action)
+    assert any(table.carry.board)
+    at = _page("record", "parlour")
+    assert "one round of poker is played for it" in _texts(at)
+    at.button(key="record-endgame-2").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert "Finale: poker for the whole board · hand 2 · step 1" in _texts(at)
+    assert not [b for b in at.button if b.key == "record-endgame-2"]  # ended once
+    again = RecordedTable.open(folder, "parlour", ingest_into=False)
+    assert again.finale_pot == "all"
+
+
+def test_the_record_page_takes_a_rebuy_between_hands(folder: Path) -> None:
+    table = RecordedTable.create(folder, seveneight_setup("den", ["Ann", "Bo", "Cy"], 16),
+                                 ingest_into=False)
+    for action in README_HAND:
+        table.record(action)
+    assert table.seating[2] == ("Cy", 0)
+    at = _page("record", "den")
+    next(box for box in at.selectbox if box.label == "Seat").set_value(3).run()
+    at.number_input(key="record-seat3-2-rebuy-stack").set_value(30).run()
+    at.button(key="record-seat3-2-rebuy").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    again = RecordedTable.open(folder, "den", ingest_into=False)
+    hand = again.hand
+    assert hand is not None and hand.header.players == ("Bo", "Cy", "Ann")
+    assert hand.header.starting_stacks == (14, 30, 34)
+    assert dict(hand.header.user_fields) == {"_rebuys": ["Cy"]}

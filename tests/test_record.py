@@ -23,7 +23,18 @@ from analytics.record.table import (
 from analytics.rules import replay
 from analytics.rules.bigtwo import BigTwoState
 from analytics.rules.seveneight import SevenEightState
-from parsers import DECK, UNKNOWN, Action, BigTwoRules, BigTwoScoring, Verb, parse_cards
+from parsers import (
+    DECK,
+    RUMMOLI_POTS,
+    UNKNOWN,
+    Action,
+    BigTwoRules,
+    BigTwoScoring,
+    Finale,
+    RummoliRules,
+    Verb,
+    parse_cards,
+)
 from parsers.reader import read_hands
 
 CLOCK = dt.datetime(2026, 12, 5, 20, 15)
@@ -435,3 +446,235 @@ def test_rummoli_rounds_through_the_recorder(tmp_path: Path, seed: int) -> None:
     assert total == 4 * 80
     again = RecordedTable.open(tmp_path, "parlour", ingest_into=False, clock=_clock)
     assert again.carry == table.carry and again.steps == table.steps
+
+
+def _play_rummoli(table: RecordedTable, rng: random.Random, rounds: int) -> None:
+    """Let the bots play ``rounds`` more rounds (fewer when the table is over)."""
+    goal = len(table.filed) + rounds
+    while len(table.filed) < goal and table.hand is not None:
+        action = automatic_action(table, rng)
+        assert action is not None
+        table.record(action)
+
+
+def _smallest_first(board: tuple[int, ...]) -> list[str]:
+    """The per_pot finale's order worked out by hand: pots with chips, fewest chips first,
+    ties in board order (RULES.md 1.7)."""
+    ranked = sorted((chips, index) for index, chips in enumerate(board) if chips)
+    return [RUMMOLI_POTS[index] for _, index in ranked]
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_per_pot_finale_plays_each_pot_smallest_first(tmp_path: Path, seed: int) -> None:
+    """Ending the game turns the round about to start into the finale: one poker round per
+    pot with chips, smallest first, each round's ``finale_pot`` naming it; the board empties
+    pot by pot, the file replays, the journal reopens anywhere, and the table is over."""
+    setup = rummoli_setup("finale", ["Ann", "Bo", "Cy", "Dee"], 80,
+                          RummoliRules(finale=Finale.PER_POT),
+                          bots=("cautious", "bold", "bold", "cautious"))
+    table = RecordedTable.create(tmp_path, setup, ingest_into=False, clock=_clock)
+    rng = random.Random(seed)
+    _play_rummoli(table, rng, 2)
+    assert table.can_end_game and table.finale_pot is None
+    board = tuple(table.carry.board)
+    order = _smallest_first(board)
+    assert order, "two rounds leave chips on the board"
+    ordinary = len(table.filed)
+    table.end_game()
+    assert table.number == ordinary + 1  # the round not begun became the finale's first
+    assert not table.can_end_game and table.finale_pot == order[0]
+    while table.hand is not None:
+        _play_rummoli(table, rng, 1)
+        again = RecordedTable.open(tmp_path, "finale", ingest_into=False, clock=_clock)
+        assert again.carry == table.carry and again.steps == table.steps
+    finale = [filed.hand for filed in table.filed[ordinary:]]
+    assert [hand.finale_pot for hand in finale] == order[:len(finale)]
+    for hand in finale:
+        assert hand.board_before is not None
+        chips = hand.board_before[RUMMOLI_POTS.index(hand.finale_pot or "")]
+        after = replay(hand).board_after
+        assert after is not None and after[RUMMOLI_POTS.index(hand.finale_pot or "")] == 0
+        assert sum(hand.board_before) - sum(after) == chips  # only its own pot is played
+    if len(finale) == len(order):
+        assert not any(table.carry.board)
+        assert table.over_reason == "the game's finale has been played"
+    else:  # one player won every chip off the board: the other pots stay
+        assert "fewer than two players" in table.over_reason
+    rounds = list(read_hands(table.history_path))
+    assert rounds == [filed.hand for filed in table.filed]
+    for hand, filed in zip(rounds, table.filed, strict=True):
+        assert replay(hand).nets == filed.outcome.nets
+    assert sum(table.carry.stacks) + sum(table.carry.board) == 4 * 80
+    with pytest.raises(StepRefused, match="the table is over"):
+        table.record(Action(1, Verb.FOLD))
+
+
+def test_a_single_finale_plays_the_whole_board_in_one_round(tmp_path: Path) -> None:
+    setup = rummoli_setup("single", ["Ann", "Bo", "Cy"], 60,
+                          bots=("bold", "cautious", "bold"))  # finale = "single" by default
+    table = RecordedTable.create(tmp_path, setup, ingest_into=False, clock=_clock)
+    rng = random.Random(5)
+    _play_rummoli(table, rng, 1)
+    board = sum(table.carry.board)
+    assert board > 0
+    table.end_game()
+    assert table.finale_pot == "all"
+    header = table.steps[0].header
+    assert header.finale_pot == "all" and header.round == 2 and header.dealer == 1
+    _play_rummoli(table, rng, 1)
+    last = table.filed[-1]
+    assert last.hand.finale_pot == "all" and not any(table.carry.board)
+    assert sum(last.outcome.nets) == board  # the players won the whole board between them
+    assert table.hand is None and table.next_step().kind is StepKind.OVER
+    again = RecordedTable.open(tmp_path, "single", ingest_into=False, clock=_clock)
+    assert again.hand is None and again.carry == table.carry
+
+
+def test_ending_a_game_is_refused_mid_round_and_without_a_finale_ends_at_once(
+        tmp_path: Path) -> None:
+    setup = rummoli_setup("nofinale", ["Ann", "Bo"], 40, RummoliRules(finale=Finale.NONE),
+                          bots=("bold", "bold"))
+    table = RecordedTable.create(tmp_path, setup, ingest_into=False, clock=_clock)
+    rng = random.Random(2)
+    table.record(automatic_action(table, rng) or Action(0, Verb.PASS))  # the first deal
+    assert not table.can_end_game
+    with pytest.raises(StepRefused, match="finish or undo"):
+        table.end_game()
+    table.undo()
+    _play_rummoli(table, rng, 1)
+    left = sum(table.carry.board)
+    table.end_game()
+    assert table.hand is None and table.carry.ended and len(table.filed) == 1
+    assert table.over_reason == ("the game was ended without a finale"
+                                 + (f"; {left} chips stay on the board" if left else ""))
+    again = RecordedTable.open(tmp_path, "nofinale", ingest_into=False, clock=_clock)
+    assert again.hand is None and again.carry == table.carry
+    seveneight = _table(tmp_path)
+    assert not seveneight.can_end_game
+    with pytest.raises(StepRefused):
+        seveneight.end_game()
+
+
+def _bust_cy(folder: Path) -> RecordedTable:
+    """The README hand with 16 chips each: Cy (seat 3) bets all-in and loses them all."""
+    setup = seveneight_setup("seats", ["Ann", "Bo", "Cy"], 16, blinds=(1, 2))
+    table = RecordedTable.create(folder, setup, ingest_into=False, clock=_clock)
+    for action in README_HAND:
+        table.record(action)
+    assert table.seating == (("Ann", 34), ("Bo", 14), ("Cy", 0))
+    return table
+
+
+def test_a_busted_player_rebuys_and_the_hand_lists_him(tmp_path: Path) -> None:
+    table = _bust_cy(tmp_path)
+    assert table.can_reseat
+    hand = table.hand
+    assert hand is not None and hand.header.players == ("Bo", "Ann")  # Cy sits out
+    with pytest.raises(StepRefused, match="only a player with none"):
+        table.rebuy(2, 50)
+    table.rebuy(3, 40)
+    hand = table.hand
+    assert hand is not None and table.number == 2
+    # The button moves from Cy (seat 3) to Ann (seat 1): p1 is Bo, p2 Cy, p3 Ann.
+    assert hand.header.players == ("Bo", "Cy", "Ann")
+    assert hand.header.seats == (2, 3, 1) and hand.header.starting_stacks == (14, 40, 34)
+    assert dict(hand.header.user_fields) == {"_rebuys": ["Cy"]}
+    again = RecordedTable.open(tmp_path, "seats", ingest_into=False, clock=_clock)
+    assert again.carry == table.carry and again.steps == table.steps
+    rng = random.Random(3)
+    while len(table.filed) < 3:
+        table.record(_next_by_calling(table, rng))
+    read = list(read_hands(table.history_path))
+    assert read == [filed.hand for filed in table.filed]
+    assert [dict(h.user_fields).get("_rebuys") for h in read] == [None, ["Cy"], None]
+    for hand_read, filed in zip(read, table.filed, strict=True):
+        assert replay(hand_read).nets == filed.outcome.nets
+    assert sum(stack for _, stack in table.seating) == 3 * 16 + 40
+
+
+def test_players_leave_and_join_between_hands_only(tmp_path: Path) -> None:
+    table = _bust_cy(tmp_path)
+    table.leave(3)  # Cy goes home
+    table.leave(2)  # so does Bo, with his 14 chips: Ann alone has chips
+    assert table.hand is None and table.number == 1
+    assert table.over_reason == "fewer than two players have chips left"
+    assert table.seating == (("Ann", 34), ("", 0), ("", 0))
+    with pytest.raises(StepRefused, match="not an empty seat"):
+        table.join(1, "Dee", 20)
+    with pytest.raises(StepRefused, match="not a new player"):
+        table.join(2, "Ann", 20)
+    with pytest.raises(StepRefused, match="a stack is 1 to"):
+        table.join(2, "Dee", 0)
+    table.join(2, "Dee", 25)
+    hand = table.hand
+    assert hand is not None and table.number == 2  # the table goes on with hand 2
+    assert hand.header.players == ("Dee", "Ann") and hand.header.seats == (2, 1)
+    assert hand.header.user_fields == () and hand.header.seat_count == 3
+    again = RecordedTable.open(tmp_path, "seats", ingest_into=False, clock=_clock)
+    assert again.carry == table.carry and again.steps == table.steps
+    rng = random.Random(4)
+    table.record(_next_by_calling(table, rng))  # the first card of hand 2 is dealt
+    assert not table.can_reseat
+    with pytest.raises(StepRefused, match="between two hands"):
+        table.join(3, "Eve", 30)
+    with pytest.raises(StepRefused, match="between two hands"):
+        table.leave(2)
+    while len(table.filed) < 2:
+        table.record(_next_by_calling(table, rng))
+    filed = table.filed[-1].hand
+    assert filed.players == ("Dee", "Ann") and filed.seats == (2, 1)
+    assert replay(filed).nets == table.filed[-1].outcome.nets
+    assert table.seating[:2] == (("Ann", (filed.finishing_stacks or ())[1]),
+                                 ("Dee", (filed.finishing_stacks or ())[0]))
+    assert sum(filed.finishing_stacks or ()) == 34 + 25
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_random_rebuys_leaves_and_joins_keep_the_books(tmp_path: Path, seed: int) -> None:
+    """Hands of calling stations with seats changing at random between them: the chips at the
+    table are the buy-ins less what leavers took, hands are numbered without a gap, each
+    hand's ``_rebuys`` names who rebought since the last, the file replays, and the journal
+    reopens to the same table after every change."""
+    rng = random.Random(seed)
+    setup = seveneight_setup("churn", ["Ann", "Bo", "Cy", "Dee"], 12, blinds=(1, 2))
+    table = RecordedTable.create(tmp_path, setup, ingest_into=False, clock=_clock)
+    bought, taken, newcomers = 4 * 12, 0, iter(f"New{i}" for i in range(100))
+    expected_rebuys: list[list[str]] = []
+    rebought: list[str] = []
+    while len(table.filed) < 12:
+        if table.can_reseat and (table.hand is None or rng.random() < 0.5):
+            seat = rng.randrange(1, 5)
+            name, chips = table.seating[seat - 1]
+            if not name:
+                stack = rng.randrange(5, 30)
+                table.join(seat, next(newcomers), stack)
+                bought += stack
+            elif not chips and rng.random() < 0.7:
+                stack = rng.randrange(5, 30)
+                table.rebuy(seat, stack)
+                bought += stack
+                rebought.append(name)
+            else:
+                table.leave(seat)
+                taken += chips
+                if name in rebought:
+                    rebought.remove(name)
+            again = RecordedTable.open(tmp_path, "churn", ingest_into=False, clock=_clock)
+            assert again.carry == table.carry and again.steps == table.steps
+            assert sum(stack for _, stack in table.seating) == bought - taken
+            continue
+        if table.hand is None:
+            continue  # fewer than two with chips: the next turn changes a seat
+        before = len(table.filed)
+        table.record(_next_by_calling(table, rng))
+        if len(table.filed) > before:
+            expected_rebuys.append(rebought)
+            rebought = []
+    read = list(read_hands(table.history_path))
+    assert read == [filed.hand for filed in table.filed]
+    assert [hand.hand for hand in read] == list(range(1, 13))
+    assert [dict(hand.user_fields).get("_rebuys", []) for hand in read] == expected_rebuys
+    for hand, filed in zip(read, table.filed, strict=True):
+        assert replay(hand).nets == filed.outcome.nets
+        assert hand.seat_count == 4
+    assert sum(stack for _, stack in table.seating) == bought - taken

@@ -9,6 +9,7 @@ shown, nothing changes).
 
 from __future__ import annotations
 
+import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from html import escape
@@ -21,8 +22,16 @@ from analytics.dashboard import ui
 from analytics.dashboard.cards import cards_html, chips_html
 from analytics.record.hand import NextStep, StepKind, StepRefused, deal_action, unseen_cards
 from analytics.record.play import SeatView, seat_view
-from analytics.record.table import FiledHand, RecordedTable
-from parsers.cards import UNKNOWN, Card, format_cards, parse_card
+from analytics.record.table import (
+    MAX_CHIPS,
+    FiledHand,
+    RecordedTable,
+    TableSetup,
+    bigtwo_setup,
+    rummoli_setup,
+    seveneight_setup,
+)
+from parsers.cards import DECK, UNKNOWN, Card, format_cards, parse_card
 from parsers.knobs import (
     BigTwoDeal,
     BigTwoRules,
@@ -34,8 +43,9 @@ from parsers.knobs import (
 )
 from parsers.model import DEALER, RUMMOLI_POTS, Action, Verb
 
-__all__ = ["RummoliChoice", "bigtwo_knobs", "draw_filed", "draw_step", "draw_view",
-           "open_table", "remember", "rummoli_knobs", "take"]
+__all__ = ["RummoliChoice", "SevenEightChoice", "TableChoice", "bigtwo_knobs",
+           "draw_end_game", "draw_filed", "draw_seats", "draw_step", "draw_view", "hand_title",
+           "open_table", "remember", "rummoli_knobs", "setup_table", "take"]
 
 _TABLES: Final = "_record_tables"
 
@@ -75,6 +85,68 @@ def take(table: RecordedTable, step: Callable[[], FiledHand | None]) -> None:
             st.session_state["record_filed"] = filed.hand.hand
     remember(table)
     st.rerun()
+
+
+def hand_title(table: RecordedTable) -> str:
+    """The heading of the hand in progress: its number and step, and the pot a Rummoli
+    finale round plays for."""
+    hand = table.hand
+    steps = f"step {len(hand.actions) + 1}" if hand is not None else "over"
+    pot = table.finale_pot
+    if pot is None:
+        return f"Hand {table.number} · {steps}"
+    what = "the whole board" if pot == "all" else f"the {_POT_NAMES.get(pot, pot)} pot"
+    return f"Finale: poker for {what} · hand {table.number} · {steps}"
+
+
+_FINALE_WORDS: Final = {
+    Finale.SINGLE: "all the chips on the board go into one pot and one round of poker is "
+                   "played for it",
+    Finale.PER_POT: "a round of poker is played for each pot with chips, smallest first",
+    Finale.NONE: "no finale: the chips on the board stay there"}
+
+
+def draw_end_game(table: RecordedTable, key: str) -> None:
+    """The button that ends a Rummoli game between two rounds (RULES.md 1.7), saying what
+    the table's ``finale`` knob does."""
+    rules = table.setup.rules
+    if not table.can_end_game or not isinstance(rules, RummoliRules):
+        return
+    st.caption(f"Ending the game: {_FINALE_WORDS[rules.finale]} (finale = "
+               f"\"{rules.finale}\").")
+    if st.button("End the game", key=f"{key}-endgame-{table.number}"):
+        take(table, lambda: table.end_game())
+
+
+def draw_seats(table: RecordedTable, key: str) -> None:
+    """Between two 7 & 8 hands: a busted player rebuys or leaves, anyone leaves, a new player
+    sits down in an empty seat (the hand about to start is dealt again with them)."""
+    if not table.can_reseat:
+        return
+    seating = table.seating
+    # A new seating is a new box: the labels of a kept box would stay as first drawn.
+    version = zlib.crc32(repr(seating).encode("utf-8"))
+    with st.expander("Between hands: rebuys and seats", expanded=table.hand is None):
+        seat = int(st.selectbox(
+            "Seat", range(1, len(seating) + 1), key=f"{key}-seat-{table.number}-{version}",
+            format_func=lambda s: (f"Seat {s}: {seating[s - 1][0]} ({seating[s - 1][1]} chips)"
+                                   if seating[s - 1][0] else f"Seat {s}: empty")) or 1)
+        name, chips = seating[seat - 1]
+        base = f"{key}-seat{seat}-{table.number}"
+        left, right = st.columns(2)
+        if not name:
+            newcomer = left.text_input("New player's name", key=f"{base}-name")
+            stack = int(right.number_input("Buys in for", 1, MAX_CHIPS, 100, key=f"{base}-in"))
+            if st.button("Sits down", key=f"{base}-join", disabled=not newcomer.strip()):
+                take(table, lambda: table.join(seat, newcomer, stack))
+            return
+        if not chips:
+            stack = int(left.number_input(f"{name} rebuys for", 1, MAX_CHIPS, 100,
+                                          key=f"{base}-rebuy-stack"))
+            if left.button(f"{name} rebuys", key=f"{base}-rebuy", type="primary"):
+                take(table, lambda: table.rebuy(seat, stack))
+        if right.button(f"{name} leaves the table", key=f"{base}-leave"):
+            take(table, lambda: table.leave(seat))
 
 
 def _name(view: SeatView, player: int) -> str:
@@ -172,17 +244,23 @@ def draw_step(table: RecordedTable, step: NextStep, *, seat_player: int | None =
     base = f"{key}-{number}-{len(hand.actions)}"
     if step.kind is StepKind.DEAL:
         unseen = unseen_cards(hand.actions)
-        count = step.deal_count or len(unseen)  # 0: as many as the dealer gives (Rummoli)
+        if step.deal_count or step.player == 0:  # a count, or the widow: the rest
+            count = step.deal_count or len(unseen)
+            sizes = {count}
+        else:  # a Rummoli hand: the 52 cards over the players and the widow (RULES.md 1.2)
+            hands = hand.header.num_players + 1
+            sizes = {len(DECK) // hands, -(-len(DECK) // hands)}
+            count = max(sizes)
         whom = "the widow" if step.player == 0 else who
-        st.markdown(f"**Deal {step.deal_count or 'the'} card{'s' if count > 1 else ''} "
-                    f"to {escape(whom)}**")
+        many = " or ".join(map(str, sorted(sizes)))
+        st.markdown(f"**Deal {many} card{'s' if count > 1 else ''} to {escape(whom)}**")
         cards = _card_picker("Cards dealt", unseen, count, f"{base}-deal")
         if len(unseen) == count and not cards:
             cards = list(unseen)  # the rest of the deck: nothing to pick
             st.caption(f"The {len(unseen)} cards left in the deck.")
         left, right = st.columns(2)
         if left.button("Deal these cards", key=f"{base}-dealgo", type="primary",
-                       disabled=not cards or bool(step.deal_count and len(cards) != count)):
+                       disabled=len(cards) not in sizes):
             take(table, lambda: table.record(deal_action(step.player, cards)))
         if isinstance(hand.header.rules, SevenEightRules) and right.button(
                 "Face down (??)", key=f"{base}-dealhidden"):
@@ -316,6 +394,16 @@ def _bigtwo_play(table: RecordedTable, step: NextStep, who: str, base: str) -> N
 
 
 @dataclass(frozen=True, slots=True)
+class SevenEightChoice:
+    """What a 7 & 8 set-up form asked: variant, starting stack, blinds, ante."""
+
+    variant: str
+    stack: int
+    blinds: tuple[int, int]
+    ante: int = 0
+
+
+@dataclass(frozen=True, slots=True)
 class RummoliChoice:
     """What the Rummoli set-up form asked: knobs, variant, stack, minimum bet."""
 
@@ -325,9 +413,29 @@ class RummoliChoice:
     min_bet: int
 
 
+TableChoice = SevenEightChoice | RummoliChoice | BigTwoRules
+"""What a set-up form asked, by game (Big Two: its knobs)."""
+
+
+def setup_table(name: str, players: Sequence[str], choice: TableChoice, *,
+                bots: Sequence[str] = ()) -> TableSetup | None:
+    """The table a set-up form asked for; None (the reason shown) when it is refused."""
+    try:
+        if isinstance(choice, SevenEightChoice):
+            return seveneight_setup(name, players, choice.stack, blinds=choice.blinds,
+                                    ante=choice.ante, variant=choice.variant, bots=bots)
+        if isinstance(choice, RummoliChoice):
+            return rummoli_setup(name, players, choice.stack, choice.rules,
+                                 variant=choice.variant, min_bet=choice.min_bet, bots=bots)
+        return bigtwo_setup(name, players, choice, bots=bots)
+    except (StepRefused, ValueError) as error:
+        st.error(str(error))
+        return None
+
+
 def rummoli_knobs(key: str, *, claims: bool = True) -> RummoliChoice:
-    """The Rummoli knobs a table is set up with (no finale: it is not recorded).  Without
-    ``claims`` pots are won as laid (the Play page: the bots claim only automatically)."""
+    """The Rummoli knobs a table is set up with.  Without ``claims`` pots are won as laid
+    (the Play page: the bots claim only automatically)."""
     left, middle, right, last = st.columns(4)
     variant = left.selectbox("Poker betting", ("NRM", "PRM", "FRM"), key=f"{key}-rvariant",
                              format_func={"NRM": "no limit", "PRM": "pot limit",
@@ -335,9 +443,13 @@ def rummoli_knobs(key: str, *, claims: bool = True) -> RummoliChoice:
     stack = int(middle.number_input("Starting chips", 10, 10**6, 100, key=f"{key}-rstack"))
     ante = int(right.number_input("Ante (per pot)", 1, 10**4, 1, key=f"{key}-rante"))
     min_bet = int(last.number_input("Minimum bet", 1, 10**4, 1, key=f"{key}-rmin"))
-    claim = (st.selectbox("Pots are won", list(Claim), format_func=str, key=f"{key}-rclaim")
+    claim_column, finale_column = st.columns(2)
+    claim = (claim_column.selectbox("Pots are won", list(Claim), format_func=str,
+                                    key=f"{key}-rclaim")
              if claims else Claim.AUTO) or Claim.AUTO
-    return RummoliChoice(RummoliRules(ante=ante, claim=claim, finale=Finale.NONE), variant,
+    finale = finale_column.selectbox("End of game (finale)", list(Finale), format_func=str,
+                                     key=f"{key}-rfinale") or Finale.SINGLE
+    return RummoliChoice(RummoliRules(ante=ante, claim=claim, finale=finale), variant,
                          stack, min_bet)
 
 

@@ -38,8 +38,7 @@ EngineState = SevenEightState | BigTwoState | RummoliState
 """The rules engines' states the recorder drives."""
 
 RECORDABLE: Final = frozenset({Game.SEVENEIGHT, Game.BIGTWO, Game.RUMMOLI})
-"""Games the recorder drives (Rummoli's ordinary rounds, not yet on the pages:
-docs/recording.md)."""
+"""Games the recorder drives (docs/recording.md)."""
 
 
 class StepRefused(HandlabError):

@@ -7,8 +7,10 @@ hands, written by the parsers' writer.  When a hand is over it is appended to
 the ``.phhs`` file, loaded into the warehouse at once (that one hand: the
 warehouse loads a file in one transaction, so it never holds half a hand), and
 the table goes on: the next button and the stacks carried over (7 & 8), the
-running match score (Big Two).  :meth:`RecordedTable.open` reads the journal
-back after a reload or a restart and finishes whatever a crash interrupted.
+board carried to the next round (Rummoli, until :meth:`RecordedTable.end_game` starts
+the end-of-game finale), the running match score (Big Two).  :meth:`RecordedTable.open`
+reads the journal back after a reload or a restart and finishes whatever a crash
+interrupted.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ import duckdb
 from analytics.record.hand import HandInProgress, NextStep, StepKind, StepRefused
 from analytics.record.journal import JournalError, append_entry, read_entries
 from analytics.rules.base import Outcome
+from analytics.simulate.rummoli import finale_pots
 from analytics.simulate.seveneight import blinds_in_order
 from analytics.warehouse import WarehouseError, ingest
 from analytics.warehouse.connection import project_root
@@ -58,6 +61,12 @@ def recorded_folder() -> Path:
 INGEST_WAIT: Final = 10.0
 """Seconds a finished hand waits for the warehouse while another process writes to it;
 after that it stays in the file and is loaded with the table's next hand."""
+
+REBUYS_FIELD: Final = "_rebuys"
+"""The user field listing the players who rebought before a 7 & 8 hand (the simulator's)."""
+
+MAX_CHIPS: Final = 10**15 - 1
+"""The most chips a stack may hold (docs/format.md)."""
 
 _NAME: Final = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,39}")
 
@@ -157,8 +166,8 @@ def bigtwo_setup(name: str, players: Sequence[str], rules: BigTwoRules | None = 
 def rummoli_setup(name: str, players: Sequence[str], stack: int,
                   rules: RummoliRules | None = None, *, variant: str = "NRM", min_bet: int = 1,
                   bots: Sequence[str] = ()) -> TableSetup:
-    """A Rummoli game: ordinary rounds, the deal passing clockwise, the board carried over
-    (the end-of-game finale is not recorded)."""
+    """A Rummoli game: ordinary rounds, the deal passing clockwise, the board carried over,
+    until :meth:`RecordedTable.end_game` plays the finale ``rules.finale`` says."""
     if variant not in ("NRM", "PRM", "FRM"):
         raise StepRefused(f"{variant!r} is not a Rummoli variant (NRM, PRM or FRM)")
     return TableSetup(_check_name(name), variant, rules or RummoliRules(), tuple(players),
@@ -189,7 +198,10 @@ class FiledHand:
 
 @dataclass(slots=True)
 class _Carry:
-    """What passes from one hand to the next: stacks or scores by seat, the last button."""
+    """What passes from one hand to the next: stacks or scores by seat, the last button;
+    whether the Rummoli game is in its finale (``finale``) or over (``ended``); who sits in
+    each 7 & 8 seat (``names``, "" for an empty seat) and who rebought before the next hand
+    (``rebuys``)."""
 
     stacks: list[int]
     board: list[int]  # the Rummoli board (RUMMOLI_POTS order)
@@ -197,6 +209,10 @@ class _Carry:
     # before the last, so the last seat deals the first hand and seat 1 is p1); the
     # Rummoli dealer's seat
     number: int = 0
+    finale: bool = False
+    ended: bool = False
+    names: list[str] = field(default_factory=list)
+    rebuys: list[str] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -242,7 +258,7 @@ class RecordedTable:
         if table.journal_path.exists():
             raise StepRefused(f"a table named {setup.name!r} exists already")
         table.carry = _Carry(list(setup.stacks), [0] * len(RUMMOLI_POTS),
-                             len(setup.players) - 2)
+                             len(setup.players) - 2, names=list(setup.players))
         first = table._next_header()  # checked before anything is written
         if first is None:
             raise StepRefused("the table needs at least two players with chips")
@@ -265,7 +281,7 @@ class RecordedTable:
         setup = TableSetup.from_json(setup_entry)
         table = cls(folder, setup, ingest_into, clock)
         table.carry = _Carry(list(setup.stacks), [0] * len(RUMMOLI_POTS),
-                             len(setup.players) - 2)
+                             len(setup.players) - 2, names=list(setup.players))
         filing: int | None = None
         for number, entry in enumerate(entries[1:], start=2):
             try:
@@ -282,10 +298,19 @@ class RecordedTable:
 
     def _redo(self, entry: dict[str, object], filing: int | None) -> int | None:
         """Take one journal entry again (no writing); return the offset of a filing begun."""
-        if "start" in entry:
+        if "seat" in entry:
+            self._seat(int(str(entry["seat"])), str(entry["player"]), int(str(entry["stack"])))
+        if "last" in entry:  # a seat change left fewer than two players with chips
+            self.steps = []
+            self.carry.number = int(str(entry["last"]))
+        elif "start" in entry:
             header = loads_hands(str(entry["header"]), name="a journalled header")[0]
             self.steps = [HandInProgress(header)]
             self.carry.number = int(str(entry["start"]))
+            self.carry.finale = header.finale_pot is not None
+        elif "end" in entry:
+            self.steps = []
+            self.carry.ended = True
         elif "add" in entry:
             hand = self.steps[-1]
             action = parse_action(str(entry["add"]), hand.game, hand.header.num_players)
@@ -310,7 +335,7 @@ class RecordedTable:
 
     @property
     def hand(self) -> HandInProgress | None:
-        """The hand in progress (None when the table is over: fewer than two with chips)."""
+        """The hand in progress (None when the table is over: :attr:`over_reason` says why)."""
         return self.steps[-1] if self.steps else None
 
     @property
@@ -359,28 +384,162 @@ class RecordedTable:
     def _current(self) -> HandInProgress:
         hand = self.hand
         if hand is None:
-            raise StepRefused("the table is over: fewer than two players have chips")
+            raise StepRefused(f"the table is over: {self.over_reason}")
         return hand
+
+    @property
+    def over_reason(self) -> str:
+        """Why the table is over (when :attr:`hand` is None), in words for the page."""
+        left = sum(self.carry.board) if self.setup.game is Game.RUMMOLI else 0
+        staying = f"; {left} chips stay on the board" if left else ""
+        if self.carry.ended:
+            return f"the game was ended without a finale{staying}"
+        if sum(stack > 0 for stack in self.carry.stacks) < 2:
+            return f"fewer than two players have chips left{staying}"
+        return "the game's finale has been played"
+
+    # -- 7 & 8 seats between hands ----------------------------------------------------
+
+    @property
+    def can_reseat(self) -> bool:
+        """True when players may rebuy, leave or join (:meth:`rebuy`, :meth:`leave`,
+        :meth:`join`): a 7 & 8 table between two hands (none in progress, or the one in
+        progress has no step yet)."""
+        hand = self.hand
+        return self.setup.game is Game.SEVENEIGHT and (hand is None or not hand.actions)
+
+    @property
+    def seating(self) -> tuple[tuple[str, int], ...]:
+        """Each seat's player ("" when the seat is empty) and chips, in seat order."""
+        return tuple(zip(self.carry.names, self.carry.stacks, strict=True))
+
+    def rebuy(self, seat: int, stack: int) -> None:
+        """The busted player in 1-based ``seat`` buys ``stack`` chips before the next hand
+        (the hand lists him in its ``_rebuys`` user field, as the simulator's hands do)."""
+        name, chips = self._seated(seat)
+        if chips:
+            raise StepRefused(f"{name} has {chips} chips: only a player with none rebuys")
+        self._reseat(seat, name, stack)
+
+    def leave(self, seat: int) -> None:
+        """The player in 1-based ``seat`` leaves the table with his chips; the seat is empty."""
+        self._seated(seat)
+        self._reseat(seat, "", 0)
+
+    def join(self, seat: int, name: str, stack: int) -> None:
+        """``name`` sits down in the empty 1-based ``seat`` with ``stack`` chips."""
+        if not 1 <= seat <= len(self.carry.names) or self.carry.names[seat - 1]:
+            raise StepRefused(f"seat {seat} is not an empty seat of this table")
+        name = name.strip()
+        if not name or name in self.carry.names:
+            raise StepRefused(f"{name!r} is not a new player's name (one not seated yet)")
+        if self.setup.bots:
+            raise StepRefused("nobody joins a table played against the bots")
+        self._reseat(seat, name, stack)
+
+    def _seated(self, seat: int) -> tuple[str, int]:
+        if not 1 <= seat <= len(self.carry.names) or not self.carry.names[seat - 1]:
+            raise StepRefused(f"nobody sits in seat {seat}")
+        return self.carry.names[seat - 1], self.carry.stacks[seat - 1]
+
+    def _reseat(self, seat: int, name: str, stack: int) -> None:
+        """Seat ``name`` with ``stack`` chips in ``seat`` ("" and 0: empty it), then deal the
+        hand about to start again with the new seating (its number stays)."""
+        if not self.can_reseat:
+            raise StepRefused("seats change only between two hands: finish or undo the hand "
+                              "in progress first")
+        if name and not 1 <= stack <= MAX_CHIPS:
+            raise StepRefused(f"a stack is 1 to {MAX_CHIPS} chips, not {stack}")
+        before = (self.carry.names[seat - 1], self.carry.stacks[seat - 1],
+                  list(self.carry.rebuys))
+        number = self.carry.number if self.hand is not None else self.carry.number + 1
+        self._seat(seat, name, stack)
+        header = self._next_header(number)
+        try:  # checked before anything is written
+            hand = HandInProgress.start(header) if header is not None else None
+        except StepRefused:
+            self.carry.names[seat - 1], self.carry.stacks[seat - 1], self.carry.rebuys = before
+            raise
+        change: dict[str, object] = {"seat": seat, "player": name, "stack": stack}
+        if header is None or hand is None:  # fewer than two with chips: no hand for now
+            append_entry(self.journal_path, {**change, "last": number - 1})
+            self.carry.number, self.steps = number - 1, []
+        else:
+            append_entry(self.journal_path, {**change, "start": number,
+                                             "header": dumps_hand(header)})
+            self.carry.number, self.steps = number, [hand]
+
+    def _seat(self, seat: int, name: str, stack: int) -> None:
+        """The seat change alone, on the carry (also when the journal is read back)."""
+        carry = self.carry
+        rebought = bool(name) and name == carry.names[seat - 1] and not carry.stacks[seat - 1]
+        if carry.names[seat - 1] in carry.rebuys and not rebought:
+            carry.rebuys.remove(carry.names[seat - 1])  # he rebought, then left
+        if rebought and name not in carry.rebuys:
+            carry.rebuys.append(name)
+        carry.names[seat - 1], carry.stacks[seat - 1] = name, stack
+
+    # -- the Rummoli finale -----------------------------------------------------------
+
+    @property
+    def finale_pot(self) -> str | None:
+        """The pot the Rummoli round in progress plays for in the finale (``all`` for the
+        whole board), None in an ordinary round."""
+        hand = self.hand
+        return hand.header.finale_pot if hand is not None else None
+
+    @property
+    def can_end_game(self) -> bool:
+        """True when :meth:`end_game` may be called: a Rummoli game between two ordinary
+        rounds (the round in progress has no step yet)."""
+        hand = self.hand
+        return (self.setup.game is Game.RUMMOLI and hand is not None and not hand.actions
+                and not self.carry.finale)
+
+    def end_game(self) -> None:
+        """End the Rummoli game (RULES.md 1.7): the round about to start becomes the first
+        finale round, for the pots ``finale_pots`` (the simulator's) names for the board
+        and the ``finale`` knob; with no pot to play for (``finale = "none"`` or an empty
+        board) the table is over at once.  Raises :class:`StepRefused` unless
+        :attr:`can_end_game`."""
+        if not self.can_end_game:
+            raise StepRefused("only a Rummoli game between two ordinary rounds can end: "
+                              "finish or undo the round in progress first")
+        assert isinstance(self.setup.rules, RummoliRules)
+        pots = finale_pots(self.setup.rules.finale, self.carry.board)
+        number = self.carry.number
+        if not pots:
+            append_entry(self.journal_path, {"end": number})
+            self.steps = []
+            self.carry.ended = True
+            return
+        header = self._next_rummoli(number, pots[0])
+        assert header is not None  # the round in progress has two players with chips
+        hand = HandInProgress.start(header)
+        append_entry(self.journal_path, {"start": number, "header": dumps_hand(header)})
+        self.steps = [hand]
+        self.carry.finale = True
 
     # -- the next hand ----------------------------------------------------------------
 
-    def _next_header(self) -> HandHistory | None:
-        """The header of the next hand, or None when fewer than two players have chips."""
+    def _next_header(self, number: int | None = None) -> HandHistory | None:
+        """The header of the next hand (of hand ``number``, by default the one after the
+        last), or None when fewer than two players have chips."""
         setup = self.setup
         now = self.clock()
-        number = self.carry.number + 1
+        number = self.carry.number + 1 if number is None else number
         if setup.game is Game.BIGTWO:
             return _dated(HandHistory(
                 game=Game.BIGTWO, variant=setup.variant, rules=setup.rules,
                 starting_stacks=tuple(self.carry.stacks), players=setup.players,
                 game_id=setup.name, round=number, hand=number, table=setup.name), now)
+        if setup.game is Game.RUMMOLI:
+            return self._next_rummoli(number, None)
         stacks = self.carry.stacks
         count = len(stacks)
         with_chips = [seat for seat in range(count) if stacks[seat] > 0]
         if len(with_chips) < 2:
             return None
-        if setup.game is Game.RUMMOLI:
-            return _dated(self._rummoli_header(with_chips, number), now)
         button = next(seat % count for seat in range(self.carry.button + 1,
                                                      self.carry.button + 1 + count)
                       if stacks[seat % count] > 0)
@@ -395,10 +554,31 @@ class RecordedTable:
             blinds_or_straddles=blinds_in_order(n, small, big),
             min_bet=None if fixed else big, small_bet=big if fixed else None,
             big_bet=2 * big if fixed else None,
-            players=tuple(setup.players[s] for s in seats), seats=tuple(s + 1 for s in seats),
-            seat_count=count, hand=number, table=setup.name), now)
+            players=tuple(self.carry.names[s] for s in seats),
+            seats=tuple(s + 1 for s in seats), seat_count=count, hand=number, table=setup.name,
+            user_fields=((REBUYS_FIELD, list(self.carry.rebuys)),) if self.carry.rebuys
+            else ()), now)
 
-    def _rummoli_header(self, with_chips: list[int], number: int) -> HandHistory:
+    def _next_rummoli(self, number: int, finale_pot: str | None) -> HandHistory | None:
+        """The next Rummoli round: an ordinary one (``finale_pot`` None) until the game ends,
+        then the finale's next pot; None when the game is over or fewer than two players
+        have chips (a ``per_pot`` finale's pots not played for yet stay on the board)."""
+        carry = self.carry
+        if carry.ended:
+            return None
+        if carry.finale and finale_pot is None:
+            assert isinstance(self.setup.rules, RummoliRules)
+            pots = finale_pots(self.setup.rules.finale, carry.board)
+            if not pots:
+                return None
+            finale_pot = pots[0]
+        with_chips = [seat for seat, stack in enumerate(carry.stacks) if stack > 0]
+        if len(with_chips) < 2:
+            return None
+        return _dated(self._rummoli_header(with_chips, number, finale_pot), self.clock())
+
+    def _rummoli_header(self, with_chips: list[int], number: int,
+                        finale_pot: str | None) -> HandHistory:
         """A Rummoli round: the players with chips in seat order, the deal one seat on."""
         setup, carry = self.setup, self.carry
         count = len(carry.stacks)
@@ -413,7 +593,8 @@ class RecordedTable:
             players=tuple(setup.players[s] for s in with_chips),
             seats=tuple(s + 1 for s in with_chips), seat_count=count, hand=number,
             table=setup.name, game_id=setup.name, round=number,
-            dealer=with_chips.index(dealer) + 1, board_before=board if any(board) else None)
+            dealer=with_chips.index(dealer) + 1, board_before=board if any(board) else None,
+            finale_pot=finale_pot)
 
     def _start(self, header: HandHistory) -> None:
         hand = HandInProgress.start(header)
@@ -461,6 +642,7 @@ class RecordedTable:
                 self.carry.board = list(outcome.board_after)
         else:
             self.carry.stacks = list(finishing)
+        self.carry.rebuys = []
         filed = FiledHand(hand, outcome, message)
         self.filed.append(filed)
         self.steps = []

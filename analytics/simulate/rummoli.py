@@ -31,7 +31,8 @@ from parsers.cards import DECK
 from parsers.knobs import Betting, Claim, Finale, Game, RummoliRules
 from parsers.model import DEALER, RUMMOLI_POTS, Action, HandHistory, Verb
 
-__all__ = ["NAMES", "RummoliOptions", "deal_round", "play_round", "simulate_rummoli"]
+__all__ = ["NAMES", "RummoliOptions", "deal_round", "finale_pots", "play_round",
+           "simulate_rummoli"]
 
 NAMES: Final = ("Ann", "Bo", "Cy", "Dee", "Eli", "Fay", "Gus", "Hal", "Ivy", "Jo", "Kit", "Lu")
 """The recurring players: each game seats a subset of them."""
@@ -203,8 +204,9 @@ class _Session:
         return hand
 
 
-def _finale_pots(finale: Finale, board: Sequence[int]) -> list[str]:
-    """The end-of-game rounds still to play for this board, in order."""
+def finale_pots(finale: Finale, board: Sequence[int]) -> list[str]:
+    """The end-of-game rounds still to play for this board, in order: the ``finale_pot`` of
+    each (``all`` for ``single``; none for ``none`` or an empty board)."""
     if finale is Finale.NONE or not any(board):
         return []
     if finale is Finale.SINGLE:
@@ -243,7 +245,7 @@ def simulate_rummoli(n: int, players: int, seed: int, **options: object) -> Iter
             produced += 1
         if len(game.seated()) < 2:
             continue
-        for pot in _finale_pots(finale, game.board):
+        for pot in finale_pots(finale, game.board):
             # A per_pot finale can leave one player with every chip off the board: he has
             # no one to play the next pot against, so the game is over (its chips stay).
             if produced >= n or len(game.seated()) < 2:

@@ -1,7 +1,8 @@
-"""Recording and playing in real Chromium: a 7 & 8 hand and a Big Two game recorded by
-clicking (with a reload and an undo in the middle of the hand), a 7 & 8 hand and a Big Two
-game played against the bots; each file read back and replayed, each hand in the
-warehouse.  Screenshots go to tests/artifacts/screenshots/ (record-*.png, play-*.png)."""
+"""Recording and playing in real Chromium: a 7 & 8 hand, a Big Two game and a Rummoli
+round recorded by clicking (with a reload and an undo in the middle of the hand, a reload
+in the middle of the Rummoli round, then the game ended with its finale), a 7 & 8 hand and
+a Big Two game played against the bots; each file read back and replayed, each hand in
+the warehouse.  Screenshots go to tests/artifacts/screenshots/ (record-*.png, play-*.png)."""
 
 from __future__ import annotations
 
@@ -14,10 +15,12 @@ import duckdb
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
+from analytics.record.table import RecordedTable, seveneight_setup
 from analytics.rules import replay
 from parsers.cards import UNKNOWN
 from parsers.reader import read_hands
 from tests.browser.conftest import SCREENSHOTS
+from tests.test_record import README_HAND
 
 pytestmark = pytest.mark.browser
 
@@ -63,8 +66,9 @@ def _hands_in(db: Path, table: str) -> int:
 
 
 def _step(page: Any) -> int:
-    """The step number in the table's heading ("Hand 1 · step 12"), 0 when there is none."""
-    found = re.search(r"Hand \d+ · step (\d+)", _main(page).inner_text())
+    """The step number in the table's heading ("Hand 1 · step 12", "Finale: ... · hand 2 ·
+    step 3"), 0 when there is none."""
+    found = re.search(r"[Hh]and \d+ · step (\d+)", _main(page).inner_text())
     return int(found.group(1)) if found else 0
 
 
@@ -80,10 +84,12 @@ def _click_and_wait(page: Any, name: str, done: str) -> None:
     raise AssertionError(f"nothing happened after clicking {name!r}")
 
 
-def _deal(page: Any, who: str, cards: list[str]) -> None:
+def _deal(page: Any, who: str, cards: list[str], of: int | None = None) -> None:
+    """Pick ``cards`` for ``who`` and deal them (``of``: the most the picker takes, when the
+    engine names no count: a Rummoli deal)."""
     _wait_text(page, f"to {who}")
     for number, card in enumerate(cards, start=1):
-        picked = f": {number} of {len(cards)} picked"
+        picked = f": {number} of {of or len(cards)} picked"
         for _ in range(3):  # a click on a page being redrawn can be lost: click again
             _click(page, card)
             try:
@@ -196,9 +202,70 @@ def test_record_a_bigtwo_game_by_clicking(server: str, browser_page: Any,
     assert _hands_in(browser_db, "porch") == 1
 
 
+# Ann: every club and 2-6 of diamonds; Bo (the dealer): every heart and 2-5 of spades; the
+# widow the 17 cards left.  Both hold a royal flush, so the poker pot is split and Ann,
+# left of the dealer, lays first: every club in turn (Q♣ wins its pot, 7-8-9 of clubs the
+# 789 pot), then, the ace ending the suit, 2-6 of diamonds, and her hand is empty.
+FACES = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+RUMMOLI_ANN = [f"{face}♣" for face in FACES] + [f"{face}♦" for face in "23456"]
+RUMMOLI_BO = [f"{face}♥" for face in FACES] + [f"{face}♠" for face in "2345"]
+RUMMOLI_PREFERENCE = ("Keep the hand", "Pass (no bid)", "Check / call", "Show ", "Lay ",
+                      "Impasse")
+
+
+def test_record_a_rummoli_round_by_clicking_with_a_reload(
+        server: str, browser_page: Any, browser_recorded: Path, browser_db: Path) -> None:
+    page = browser_page
+    _start_table(page, server, "Rummoli", "hall", "Ann, Bo")
+    _deal(page, "Ann", RUMMOLI_ANN, of=18)
+    _deal(page, "Bo", RUMMOLI_BO, of=18)
+    _wait_text(page, "to the widow")
+    _shot(page, "record-rummoli-deal")
+    _click(page, "Deal these cards")  # the 17 cards left in the deck
+    _wait_text(page, "Bo to act")  # the dealer: the widow is his to take or leave
+    lays = 0
+    for _ in range(120):
+        if _main(page).get_by_text("Hand 1 is over").count():
+            break
+        buttons = _main(page).get_by_role("button").all_inner_texts()
+        choice = next((b for want in RUMMOLI_PREFERENCE for b in buttons
+                       if b.startswith(want)), None)
+        if choice is None:  # the page is still being redrawn
+            _settle(page)
+            continue
+        if choice.startswith("Lay "):
+            lays += 1
+            if lays == 6:  # a reload in the middle of the Rummoli phase
+                _shot(page, "record-rummoli-lays")
+                page.reload()
+                _wait_text(page, "Ann to act")
+                continue
+        _click_and_wait(page, choice, "Hand 1 is over")
+    _wait_text(page, "Hand 1 is over")
+    _shot(page, "record-rummoli-filed")
+    rounds = list(read_hands(browser_recorded / "hall.phhs"))
+    assert len(rounds) == 1
+    outcome = replay(rounds[0])
+    # Worked by hand: 9 antes each; the poker pot (2) split; Ann wins Q♣ (2), 7-8-9 (2),
+    # the Rummoli pot (2) and one chip for each of Bo's 17 cards.
+    assert outcome.nets == (-9 + 1 + 2 + 2 + 2 + 17, -9 + 1 - 17)
+    assert outcome.board_after == (0, 2, 2, 0, 2, 2, 2, 0, 0)
+    assert rounds[0].finishing_stacks == outcome.finishing_stacks == (115, 75)
+    assert [a.notation() for a in rounds[0].actions if a.verb.value == "pl"][:3] == [
+        "p1 pl 2c", "p1 pl 3c", "p1 pl 4c"]
+    assert _hands_in(browser_db, "hall") == 1
+    # The game ends: the next round becomes the finale for the whole board.
+    _wait_text(page, "End the game")
+    _click(page, "End the game")
+    _wait_text(page, "Finale: poker for the whole board")
+    _shot(page, "record-rummoli-finale")
+
+
 def _play_until_over(page: Any, limit: int) -> None:
+    """Play the person's moves until the hand is filed (or the table is over)."""
     for _ in range(limit):
-        if _has_button(page, "Next hand"):
+        if _has_button(page, "Next hand") or _main(page).get_by_text(
+                "The table is over").count():
             return
         buttons = _main(page).get_by_role("button").all_inner_texts()
         choice = next((name for name in ("Pass", "Check", "Show") if name in buttons), None)
@@ -270,3 +337,60 @@ def test_play_a_rummoli_round_against_the_bots(server: str, browser_page: Any,
     outcome = replay(rounds[0])
     assert outcome.board_after is not None
     assert sum(outcome.nets) + sum(outcome.board_after) == 0  # the board starts empty
+    # The game ends after this round: the finale (single) plays the board off.
+    _click(page, "End the game")
+    if not any(outcome.board_after):  # nothing to play for: the table is over at once
+        _wait_text(page, "The table is over")
+        return
+    _click(page, "Play the finale")
+    _wait_text(page, "Finale: poker for the whole board")
+    _shot(page, "play-rummoli-finale")
+    _play_until_over(page, 100)
+    _wait_text(page, "finale has been played")
+    _shot(page, "play-rummoli-finale-over")
+    rounds = list(read_hands(browser_recorded / f"{name}.phhs"))
+    assert [r.finale_pot for r in rounds] == [None, "all"]
+    finale = replay(rounds[1])
+    assert rounds[1].board_before == outcome.board_after
+    assert finale.board_after is not None and not any(finale.board_after)
+    assert sum(finale.nets) == sum(outcome.board_after)  # the board went to the players
+
+
+def test_a_busted_player_rebuys_by_clicking(server: str, browser_page: Any,
+                                            browser_recorded: Path) -> None:
+    page = browser_page
+    setup = seveneight_setup("den78", ["Ann", "Bo", "Cy"], 16, blinds=(1, 2))
+    table = RecordedTable.create(browser_recorded, setup, ingest_into=False)
+    for action in README_HAND:  # Cy bets his 16 chips and loses them
+        table.record(action)
+    page.goto(f"{server}/record?table=den78")
+    _wait_text(page, "Hand 2 · step 1")
+    _main(page).get_by_text("Between hands: rebuys and seats").click()
+    _settle(page)
+    seat_box = _main(page).locator('[data-testid="stSelectbox"]', has_text="Seat")
+    seat_box.wait_for()
+    _shot(page, "record-seats")
+    for _ in range(3):  # a pick on a page being redrawn can be lost: pick again
+        seat_box.click()
+        page.keyboard.type("Seat 3")  # the box filters its options by what is typed
+        page.keyboard.press("Enter")
+        _settle(page)
+        try:
+            _main(page).get_by_text("Cy rebuys for").first.wait_for(timeout=10_000)
+            break
+        except PlaywrightTimeout:
+            continue
+    _wait_text(page, "Cy rebuys for")
+    _shot(page, "record-rebuy")
+    _click(page, "Cy rebuys")
+    for _ in range(240):  # the page is redrawn: Cy has chips, so no rebuy is offered
+        if not _has_button(page, "Cy rebuys"):
+            break
+        time.sleep(0.25)
+    _wait_text(page, "Ann leaves the table")  # a new seating: the box starts at seat 1
+    _shot(page, "record-rebuy-done")
+    again = RecordedTable.open(browser_recorded, "den78", ingest_into=False)
+    hand = again.hand
+    assert hand is not None and hand.header.players == ("Bo", "Cy", "Ann")
+    assert hand.header.starting_stacks == (14, 100, 34)
+    assert dict(hand.header.user_fields) == {"_rebuys": ["Cy"]}

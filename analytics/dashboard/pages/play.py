@@ -9,7 +9,7 @@ import time
 import streamlit as st
 
 from analytics.dashboard import recording, ui
-from analytics.record.hand import StepKind, StepRefused
+from analytics.record.hand import StepKind
 from analytics.record.play import (
     BOT_STYLE_NAMES,
     automatic_action,
@@ -17,14 +17,7 @@ from analytics.record.play import (
     player_of_seat,
     seat_view,
 )
-from analytics.record.table import (
-    RecordedTable,
-    TableSetup,
-    bigtwo_setup,
-    recorded_folder,
-    rummoli_setup,
-    seveneight_setup,
-)
+from analytics.record.table import RecordedTable, TableSetup, recorded_folder
 from parsers.knobs import Game
 
 # (Comments, not docstrings: a page is a script, and Streamlit's "magic" would show a bare
@@ -49,27 +42,19 @@ def _setup_form() -> TableSetup | None:
             for i, column in enumerate(columns)]
     players = [you.strip() or "You", *BOT_NAMES[:seats - 1]]
     name = f"play-{int(time.time())}"
+    choice: recording.TableChoice
     if game is Game.SEVENEIGHT:
         left, middle, right = st.columns(3)
         stack = int(left.number_input("Starting stack", 10, 10**6, 200, key="play_stack"))
         small = int(middle.number_input("Small blind", 1, 10**4, 1, key="play_small"))
         big = int(right.number_input("Big blind", 1, 10**4, 2, key="play_big"))
+        choice = recording.SevenEightChoice("N78", stack, (small, big))
     elif game is Game.RUMMOLI:
-        rummoli = recording.rummoli_knobs("play", claims=False)
+        choice = recording.rummoli_knobs("play", claims=False)
     else:
-        rules = recording.bigtwo_knobs("play")
+        choice = recording.bigtwo_knobs("play")
     if st.button("Sit down", type="primary", key="play_start"):
-        try:
-            if game is Game.SEVENEIGHT:
-                return seveneight_setup(name, players, stack, blinds=(small, big),
-                                        bots=("", *bots))
-            if game is Game.RUMMOLI:
-                return rummoli_setup(name, players, rummoli.stack, rummoli.rules,
-                                     variant=rummoli.variant, min_bet=rummoli.min_bet,
-                                     bots=("", *bots))
-            return bigtwo_setup(name, players, rules, bots=("", *bots))
-        except (StepRefused, ValueError) as error:
-            st.error(str(error))
+        return recording.setup_table(name, players, choice, bots=("", *bots))
     return None
 
 
@@ -104,15 +89,17 @@ def _play(table: RecordedTable) -> None:
     if table.filed and table.filed[-1].hand.hand != seen:
         recording.draw_filed(table.filed[-1])
         if table.hand is None:
-            st.info("The table is over: fewer than two players have chips left.")
+            st.info(f"The table is over: {table.over_reason}.")
             return
-        if st.button("Next hand", type="primary", key=f"play_next_{table.number}"):
+        label = "Play the finale" if table.finale_pot is not None else "Next hand"
+        if st.button(label, type="primary", key=f"play_next_{table.number}"):
             st.session_state[f"play_seen_{table.setup.name}"] = table.filed[-1].hand.hand
             st.rerun()
+        recording.draw_end_game(table, "play")
         return
     hand = table.hand
     if hand is None:
-        st.info("The table is over: fewer than two players have chips left.")
+        st.info(f"The table is over: {table.over_reason}.")
         return
     board = st.empty()
     rng = random.Random()
@@ -122,8 +109,7 @@ def _play(table: RecordedTable) -> None:
         if hand is None:
             break
         with board.container():
-            recording.draw_view(seat_view(hand, 0), step,
-                                title=f"Hand {table.number} · step {len(hand.actions) + 1}")
+            recording.draw_view(seat_view(hand, 0), step, title=recording.hand_title(table))
         action = automatic_action(table, rng)
         if action is None:
             break

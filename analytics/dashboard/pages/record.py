@@ -7,15 +7,7 @@ import streamlit as st
 from analytics.dashboard import recording, ui
 from analytics.record.hand import StepRefused
 from analytics.record.play import seat_view
-from analytics.record.table import (
-    RecordedTable,
-    TableSetup,
-    bigtwo_setup,
-    recorded_folder,
-    rummoli_setup,
-    seveneight_setup,
-    table_names,
-)
+from analytics.record.table import RecordedTable, TableSetup, recorded_folder, table_names
 
 # (Comments, not docstrings: a page is a script, and Streamlit's "magic" would show a bare
 # string on the page.)
@@ -29,8 +21,8 @@ def _new_table_form() -> TableSetup | None:
     players_text = st.text_input("Players in seat order (commas between names)",
                                  key="record_players")
     players = [p.strip() for p in players_text.split(",") if p.strip()]
-    seveneight = GAMES[game] == "seveneight"
-    if seveneight:
+    choice: recording.TableChoice
+    if GAMES[game] == "seveneight":
         left, middle, right, last = st.columns(4)
         variant = left.selectbox("Betting", ("N78", "P78", "F78"), key="record_variant",
                                  format_func={"N78": "no limit", "P78": "pot limit",
@@ -39,22 +31,14 @@ def _new_table_form() -> TableSetup | None:
         small = int(right.number_input("Small blind", 1, 10**6, 1, key="record_small"))
         big = int(last.number_input("Big blind", 1, 10**6, 2, key="record_big"))
         ante = int(st.number_input("Ante", 0, 10**6, 0, key="record_ante"))
+        choice = recording.SevenEightChoice(variant or "N78", stack, (small, big), ante)
     elif GAMES[game] == "rummoli":
-        rummoli = recording.rummoli_knobs("record")
+        choice = recording.rummoli_knobs("record")
     else:
-        rules = recording.bigtwo_knobs("record", deal_knob=False)
+        choice = recording.bigtwo_knobs("record", deal_knob=False)
     if st.button("Start the table", type="primary", key="record_start",
                  disabled=not name or len(players) < 2):
-        try:
-            if seveneight:
-                return seveneight_setup(name, players, stack, blinds=(small, big), ante=ante,
-                                        variant=variant)
-            if GAMES[game] == "rummoli":
-                return rummoli_setup(name, players, rummoli.stack, rummoli.rules,
-                                     variant=rummoli.variant, min_bet=rummoli.min_bet)
-            return bigtwo_setup(name, players, rules)
-        except (StepRefused, ValueError) as error:
-            st.error(str(error))
+        return recording.setup_table(name, players, choice)
     return None
 
 
@@ -99,13 +83,15 @@ def _record(table: RecordedTable) -> None:
         recording.draw_filed(table.filed[-1])
     hand = table.hand
     if hand is None:
-        st.info("The table is over: fewer than two players have chips left.")
+        st.info(f"The table is over: {table.over_reason}.")
+        recording.draw_seats(table, "record")
         return
     step = table.next_step()
-    recording.draw_view(seat_view(hand, None), step,
-                        title=f"Hand {table.number} · step {len(hand.actions) + 1}")
+    recording.draw_view(seat_view(hand, None), step, title=recording.hand_title(table))
     recording.draw_step(table, step, key="record")
     st.divider()
+    recording.draw_end_game(table, "record")
+    recording.draw_seats(table, "record")
     if st.button("Undo the last step", key=f"record_undo_{len(hand.actions)}",
                  disabled=not table.can_undo):
         recording.take(table, lambda: table.undo())
