@@ -91,7 +91,7 @@ def old_running_nets(con: Con, f: HandFilter, *, game: str, points: int = 400,
     seat_cond, seat_params = _seat_players(f)
     params |= seat_params | {"points": points, "top": top}
     unit = "CAST(x.big_blind AS DOUBLE)" if game == "seveneight" else "1.0"
-    return _frame(con, f"""
+    full = _frame(con, f"""
         WITH rows AS (
             SELECT s.player, s.net / {unit} AS net, {v.DAY} AS day, h.played_time,
                    h.source_index, h.hand_id,
@@ -103,17 +103,39 @@ def old_running_nets(con: Con, f: HandFilter, *, game: str, points: int = 400,
         chosen AS (SELECT player FROM rows GROUP BY player
                    ORDER BY count(*) DESC, player LIMIT $top),
         ordered AS (
-            SELECT player, row_number() OVER w AS hand_no, sum(net) OVER w AS actual,
+            SELECT player, day, row_number() OVER w AS hand_no, sum(net) OVER w AS actual,
                    sum(adjusted) OVER w AS adjusted,
                    count(*) OVER (PARTITION BY player) AS total
             FROM rows WHERE player IN (SELECT player FROM chosen)
             WINDOW w AS (PARTITION BY player ORDER BY day, played_time, source_index, hand_id
                          ROWS UNBOUNDED PRECEDING))
-        SELECT player, hand_no, actual, adjusted
+        SELECT player, hand_no, day, total, actual, adjusted
         FROM ordered
-        WHERE hand_no = total OR hand_no % greatest(1, total // $points) = 0
         ORDER BY player, hand_no
     """, params)
+    return drawn_points(full, points)[["player", "hand_no", "actual", "adjusted"]]
+
+
+def drawn_points(full: pd.DataFrame, points: int) -> pd.DataFrame:
+    """The hands ``results_over_time`` draws of a full running curve (docs/statistics.md):
+    with k = total // points (at least 1), a day of at most k of his hands at its end when
+    a multiple of k falls in it; a longer day at each multiple of k in it and at its end;
+    his last hand always."""
+    drawn: set[tuple[str, int]] = set()
+    for player, rows in full.groupby("player", sort=False):
+        total = int(rows["total"].iloc[0])
+        k = max(1, total // points)
+        for _, day in rows.groupby("day", sort=False):
+            first, last = int(day["hand_no"].min()), int(day["hand_no"].max())
+            if last - first + 1 <= k:
+                hands = [last] if last // k > (first - 1) // k or last == total else []
+            else:
+                hands = [h for h in range(first, last + 1) if h % k == 0 or h == last]
+            drawn |= {(str(player), h) for h in hands}
+    mask = pd.Series([(str(p), int(h)) in drawn
+                      for p, h in zip(full["player"], full["hand_no"], strict=True)],
+                     index=full.index, dtype=bool)
+    return full.loc[mask].reset_index(drop=True)
 
 
 def _running(con: Con, f: HandFilter, game: str, points: int) -> pd.DataFrame:
