@@ -16,9 +16,12 @@ The ingest's core in four steps that any engine can run (docs/scale-out.md):
   job's earlier ranges), the ``pot_facts`` of the Rummoli games the job touches computed
   again, the sources' ``files`` rows written, and last a manifest
   ``_manifest/v000042.json`` listing every visible file, created exclusively
-  (a hard link of a complete temporary file): readers only ever see a committed state, and of
-  two jobs committing at once the second sees the first's manifest and commits again on top
-  of it.
+  (a hard link of a complete temporary file on a disk, a conditional put on an object store):
+  readers only ever see a committed state, and of two jobs committing at once the second sees
+  the first's manifest and commits again on top of it.
+
+The lake is a folder or any fsspec URL: every file goes through
+:class:`~analytics.warehouse.lake_store.LakeStore`.
 """
 
 from __future__ import annotations
