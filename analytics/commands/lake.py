@@ -16,6 +16,17 @@ __all__ = ["lake"]
 
 _console = Console(stderr=True)
 
+
+def _require_lake(root: str) -> None:
+    """Exit 2 unless ``root`` holds a committed lake (a typo must not look like an empty
+    lake)."""
+    from analytics.warehouse.lake import latest_version
+
+    if not latest_version(root):
+        _console.print(f"[red]error:[/red] {root}: no lake here (no committed manifest)",
+                       highlight=False)
+        raise typer.Exit(2)
+
 lake = typer.Typer(help="Keep a Parquet lake fast and small: compact, vacuum.",
                    no_args_is_help=True)
 
@@ -31,6 +42,7 @@ def compact(
     from analytics.warehouse import WarehouseError
     from analytics.warehouse.lake_maintenance import compact as run_compact
 
+    _require_lake(root)
     try:
         result = run_compact(root, target_bytes=target_mb * 1024**2)
     except (WarehouseError, OSError) as error:
@@ -60,6 +72,7 @@ def vacuum(
     from analytics.warehouse import WarehouseError
     from analytics.warehouse.lake_maintenance import vacuum as run_vacuum
 
+    _require_lake(root)
     try:
         result = run_vacuum(root, keep, grace_seconds=grace_hours * 3600)
     except (WarehouseError, OSError) as error:
