@@ -219,15 +219,14 @@ def serve(
         "127.0.0.1"),
     port: Annotated[int, typer.Option(help="Port.")] = 8501,
     headless: Annotated[bool, typer.Option(help="Do not open a browser.")] = False,
-    lake: Annotated[Path | None, typer.Option(
-        "--lake", help="Read this Parquet lake folder instead of a database "
-        "(also $HANDLAB_LAKE).")] = None,
+    lake: Annotated[str | None, typer.Option(
+        "--lake", help="Read this Parquet lake (a folder or an fsspec URL such as "
+        "s3://bucket/lake) instead of a database (also $HANDLAB_LAKE).")] = None,
 ) -> None:
     """Open the dashboard (building the default database from the bundled samples if needed)."""
     from analytics.warehouse.connection import LAKE_ENV_VAR
 
-    lake_dir = lake if lake is not None else (
-        Path(os.environ[LAKE_ENV_VAR]) if os.environ.get(LAKE_ENV_VAR) else None)
+    lake_dir = lake if lake is not None else (os.environ.get(LAKE_ENV_VAR) or None)
     if lake_dir is not None:
         from analytics.warehouse.lake_catalogue import catalogue
 
@@ -244,7 +243,9 @@ def serve(
     environment = dict(os.environ, STREAMLIT_BROWSER_GATHER_USAGE_STATS="false",
                        HANDLAB_DB=str(database))
     if lake_dir is not None:  # each script run reads the lake's newest manifest
-        environment[LAKE_ENV_VAR] = str(lake_dir.resolve())
+        from analytics.warehouse.lake_store import open_store
+
+        environment[LAKE_ENV_VAR] = open_store(lake_dir).location("")
     server = subprocess.Popen(command, cwd=PROJECT_ROOT, env=environment)
     if not headless:
         _open_when_ready(f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else host}:{port}",
@@ -306,6 +307,7 @@ def _register_optional_commands() -> None:
                 continue
             raise
         app.command(name)(getattr(module, name))
+    app.add_typer(import_module("analytics.commands.lake").lake, name="lake")
 
 
 _register_optional_commands()

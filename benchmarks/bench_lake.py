@@ -14,8 +14,12 @@ written once into ``--inputs`` by bench_ingest's writers and reused) are loaded
 then: Dask's scheduler overhead per task (a no-op task's round trip, tasks submitted at
 once), the lake's Parquet bytes per hand and files, and every dashboard question (all
 hands) timed on the database and on the lake (best of ``--repeats``), the slowest of each
-shown.  Worker CPU: the pool's workers (this process's children), the cluster's worker
-processes (asked for their own CPU before and after).
+shown; then the lake compacted (``handlab lake compact``: its time, the files before and
+after) and every question timed on it again.  Worker CPU: the pool's workers (this process's
+children), the cluster's worker processes (asked for their own CPU before and after).
+
+``--compact-only LAKE`` skips the ingests: it times the questions on an existing lake (for
+example the Dask lake of an earlier run), compacts it, and times them again.
 """
 
 from __future__ import annotations
@@ -44,6 +48,7 @@ from analytics.warehouse.ingest import compile_kernels  # noqa: E402
 from analytics.warehouse.lake import latest_manifest  # noqa: E402
 from analytics.warehouse.lake_catalogue import catalogue  # noqa: E402
 from analytics.warehouse.lake_engine import ingest_lake  # noqa: E402
+from analytics.warehouse.lake_maintenance import compact  # noqa: E402
 from analytics.warehouse.views import HandFilter  # noqa: E402
 
 MIX = (("seveneight", 0.8), ("bigtwo", 0.1), ("rummoli", 0.1))
@@ -147,6 +152,29 @@ def parquet_bytes(lake: Path) -> tuple[int, int]:
     return sum(path.stat().st_size for path in files), len(files)
 
 
+def report_queries(on_db: dict[str, float], on_lake: dict[str, float], what: str) -> None:
+    slowest_db = max(on_db, key=lambda k: on_db[k])
+    slowest_lake = max(on_lake, key=lambda k: on_lake[k])
+    print(f"slowest question on the database: {slowest_db} {on_db[slowest_db]:,.0f} ms "
+          f"(on the {what} {on_lake[slowest_db]:,.0f} ms)")
+    print(f"slowest question on the {what}: {slowest_lake} {on_lake[slowest_lake]:,.0f} ms "
+          f"(on the database {on_db[slowest_lake]:,.0f} ms)")
+    print(f"all questions: database {sum(on_db.values()):,.0f} ms, "
+          f"{what} {sum(on_lake.values()):,.0f} ms", flush=True)
+
+
+def compacted(lake: Path, on_db: dict[str, float], repeats: int) -> dict[str, float]:
+    """Compact ``lake``, print what it did and the questions' times on it (best of
+    ``repeats``)."""
+    started = time.perf_counter()
+    result = compact(lake)
+    print(f"{'compaction':<34} {time.perf_counter() - started:8.1f} s wall  "
+          f"{result.files_before:,} files -> {result.files_after:,}", flush=True)
+    on_compacted = query_times(catalogue(lake), repeats)
+    report_queries(on_db, on_compacted, "compacted lake")
+    return on_compacted
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--hands", type=int, default=1_000_000)
@@ -158,7 +186,16 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "out" / "lake")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--tasks", type=int, default=2000, help="no-op tasks for the overhead")
+    parser.add_argument("--compact-only", type=Path, default=None, metavar="LAKE",
+                        help="only the questions on LAKE before and after its compaction "
+                             "(against the database next to it, single.duckdb)")
     args = parser.parse_args()
+    if args.compact_only is not None:
+        db = args.compact_only.parent / "single.duckdb"
+        on_db = query_times(db, args.repeats)
+        report_queries(on_db, query_times(catalogue(args.compact_only), args.repeats), "lake")
+        compacted(args.compact_only, on_db, args.repeats)
+        return
 
     folders = []
     text_bytes = 0
@@ -208,16 +245,10 @@ def main() -> None:
 
     on_db = query_times(db, args.repeats)
     on_lake = query_times(catalogue(dask_lake), args.repeats)
-    slowest_db = max(on_db, key=lambda k: on_db[k])
-    slowest_lake = max(on_lake, key=lambda k: on_lake[k])
-    print(f"slowest question on the database: {slowest_db} {on_db[slowest_db]:,.0f} ms "
-          f"(on the lake {on_lake[slowest_db]:,.0f} ms)")
-    print(f"slowest question on the lake: {slowest_lake} {on_lake[slowest_lake]:,.0f} ms "
-          f"(on the database {on_db[slowest_lake]:,.0f} ms)")
-    print(f"all questions: database {sum(on_db.values()):,.0f} ms, "
-          f"lake {sum(on_lake.values()):,.0f} ms")
-    (args.out / "queries.json").write_text(json.dumps({"database": on_db, "lake": on_lake},
-                                                      indent=1))
+    report_queries(on_db, on_lake, "lake")
+    on_compacted = compacted(dask_lake, on_db, args.repeats)
+    (args.out / "queries.json").write_text(json.dumps(
+        {"database": on_db, "lake": on_lake, "compacted": on_compacted}, indent=1))
 
 
 if __name__ == "__main__":

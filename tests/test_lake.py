@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import duckdb
+import fsspec
 import numpy as np
 import pandas as pd
 import pytest
@@ -31,6 +32,7 @@ from analytics.warehouse.ingest import SAMPLES, IngestSummary
 from analytics.warehouse.lake import MANIFEST_DIR, LakeConflict, latest_manifest
 from analytics.warehouse.lake_catalogue import catalogue, open_lake
 from analytics.warehouse.lake_engine import ingest_lake
+from analytics.warehouse.lake_maintenance import compact, vacuum
 from analytics.warehouse.schema import TABLES
 from analytics.warehouse.views import HandFilter
 from parsers import write_hands
@@ -101,7 +103,7 @@ def _columns(con: duckdb.DuckDBPyConnection, table: str) -> str:
     return ", ".join(f'"{name}"' for name in names if name not in TIMES)
 
 
-def table_differences(lake: Path, db: Path) -> dict[str, tuple[int, int, int]]:
+def table_differences(lake: Path | str, db: Path) -> dict[str, tuple[int, int, int]]:
     """Per warehouse table: its rows, and the rows of ``lake EXCEPT ALL db`` and of
     ``db EXCEPT ALL lake`` (every column but the times of writing)."""
     con = open_lake(lake)
@@ -120,7 +122,7 @@ def table_differences(lake: Path, db: Path) -> dict[str, tuple[int, int, int]]:
         con.close()
 
 
-def assert_same_tables(lake: Path, db: Path) -> None:
+def assert_same_tables(lake: Path | str, db: Path) -> None:
     found = table_differences(lake, db)
     different = {table: counts for table, counts in found.items() if counts[1] or counts[2]}
     assert not different, different
@@ -474,3 +476,181 @@ def test_handlab_ingest_lake_on_a_scheduler(histories: list[Path], client: Any,
     bad = CliRunner().invoke(app, ["ingest", str(histories[2]), "--lake", str(lake),
                                    "--engine", "spark"])
     assert bad.exit_code == 2
+
+
+# ---- fsspec: inputs and lakes by URL -----------------------------------------------------
+
+def test_file_urls_for_inputs_and_lake(histories: list[Path],
+                                       database: tuple[Path, IngestSummary],
+                                       tmp_path: Path) -> None:
+    """``file://`` URLs name the same files and folders as their paths: the same lake."""
+    lake = tmp_path / "by-url"
+    summary = ingest_lake([f"file://{path}" for path in histories], f"file://{lake}",
+                          engine="local", workers=2, range_bytes=RANGE)
+    assert latest_manifest(f"file://{lake}").version == 1
+    assert_same_tables(lake, database[0])
+    assert_same_summary(summary, database[1])
+
+
+def _to_memory(histories: list[Path], folder: str) -> list[str]:
+    """The histories copied into fsspec's in-memory filesystem under ``folder``: their URLs."""
+    memory = fsspec.filesystem("memory")
+    urls = []
+    for source in histories:
+        files = sorted(source.rglob("*")) if source.is_dir() else [source]
+        for path in files:
+            if path.is_file():
+                relative = path.relative_to(source.parent)
+                memory.pipe_file(f"{folder}/{relative}", path.read_bytes())
+        urls.append(f"memory://{folder}/{source.name}")
+    return urls
+
+
+def test_a_lake_on_another_fsspec_filesystem(histories: list[Path], tmp_path: Path) -> None:
+    """Inputs and lake on fsspec's ``memory://`` filesystem (one process: its workers run
+    inline): the lake equals a database ingested from the same URLs, nothing is written
+    twice, and the manifest's version is created only once."""
+    memory = fsspec.filesystem("memory")
+    try:
+        urls = _to_memory(histories, "/inputs")
+        db = tmp_path / "from-urls.duckdb"
+        single = ingest(urls, db, workers=0)
+        lake = "memory://lake"
+        summary = ingest_lake(urls, lake, engine="local", workers=0, range_bytes=RANGE)
+        assert summary.loaded > 1000 and summary.duplicates > 0 and summary.rejected > 0
+        assert_same_summary(summary, single)
+        assert_same_tables(lake, db)
+        names = memory.find("/lake")
+        assert not [name for name in names if name.endswith(".tmp")]
+        assert memory.exists("/lake/_manifest/v000001.json")
+        again = ingest_lake(urls, lake, engine="local", workers=0, range_bytes=RANGE)
+        assert {f.status for f in again.files} == {"already loaded"}
+        assert latest_manifest(lake).version == 1
+        # The commit's exclusive create: a version that exists is not made again.
+        first = memory.cat_file("/lake/_manifest/v000001.json")
+        assert not lake_module.publish(lake, 1, "another-job", {})
+        assert memory.cat_file("/lake/_manifest/v000001.json") == first
+        tables = {name: list(files) for name, files in latest_manifest(lake).tables.items()}
+        assert lake_module.publish(lake, 2, "another-job", tables)
+        assert latest_manifest(lake).version == 2 and latest_manifest(lake).job == "another-job"
+    finally:
+        for folder in ("/inputs", "/lake"):
+            if memory.exists(folder):
+                memory.rm(folder, recursive=True)
+
+
+# ---- compaction and vacuum ---------------------------------------------------------------
+
+def _listed_files(lake: Path) -> list[str]:
+    return [f for files in latest_manifest(lake).tables.values() for f in files]
+
+
+def _unlisted_files(lake: Path) -> set[str]:
+    """The tables' files the newest manifest does not list (a commit's rewrites' originals,
+    a stopped job's)."""
+    found = {str(p.relative_to(lake)) for table in TABLES for p in (lake / table).rglob("*")
+             if p.is_file()}
+    return found - set(_listed_files(lake))
+
+
+def test_compaction_keeps_every_row_in_fewer_files(dask_lake: tuple[Path, IngestSummary],
+                                                   database: tuple[Path, IngestSummary],
+                                                   tmp_path: Path) -> None:
+    """Each partition's small files merged: every table still equals the database
+    (``EXCEPT ALL`` both ways), in fewer files, as a new version; compacting again changes
+    nothing; an ingest after it commits on top of it."""
+    lake = tmp_path / "compacted"
+    shutil.copytree(dask_lake[0], lake)
+    before = _listed_files(lake)
+    result = compact(lake)
+    after = _listed_files(lake)
+    assert result.version == 2 and latest_manifest(lake).version == 2
+    assert result.files_before == len(before) and result.files_after == len(after)
+    assert len(after) < len(before) // 2
+    # One file per (table, partition) at the default target (the lake is small).
+    assert len(after) == len({f.rsplit("/", 1)[0] for f in before})
+    assert_same_tables(lake, database[0])
+    assert compact(lake).version is None and latest_manifest(lake).version == 2
+    # A smaller target packs into several files, none merged past it.
+    again = tmp_path / "smaller"
+    shutil.copytree(dask_lake[0], again)
+    sizes = {f: (again / f).stat().st_size for f in before}
+    target = max(sizes.values()) * 3
+    compact(again, target_bytes=target)
+    merged = [f for f in _listed_files(again) if f.rsplit("/", 1)[1].startswith("c000002-")]
+    assert merged and len(_listed_files(again)) > len(after)
+    assert_same_tables(again, database[0])
+    more = tmp_path / "more.phhs"
+    write_hands(simulate_bigtwo(30, 4, 99), more)
+    extra = ingest_lake([more], lake, engine="local", workers=0, range_bytes=RANGE)
+    assert extra.loaded == 30 and latest_manifest(lake).version == 3
+    assert _state(lake)["hands"] == _state(dask_lake[0])["hands"] + 30
+
+
+def test_a_compaction_stopped_before_its_commit_leaves_the_old_state(
+        dask_lake: tuple[Path, IngestSummary], database: tuple[Path, IngestSummary],
+        tmp_path: Path) -> None:
+    """Stopped between its writes and its commit: the old version stays, its files unlisted;
+    vacuum deletes those (not a listed file), and a compaction then completes."""
+    lake = tmp_path / "stopped-compaction"
+    shutil.copytree(dask_lake[0], lake)
+    before = sorted(_listed_files(lake))
+
+    def stop() -> None:
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        compact(lake, before_commit=stop)
+    assert latest_manifest(lake).version == 1 and sorted(_listed_files(lake)) == before
+    orphans = {str(p.relative_to(lake)) for p in lake.glob("**/c000002-*.parquet")}
+    unlisted = _unlisted_files(lake)
+    assert orphans and orphans <= unlisted
+    assert_same_tables(lake, database[0])
+    young = vacuum(lake, keep=1)  # a day's grace: they may be a running job's
+    assert young.deleted_files == 0 and young.young_files == len(unlisted)
+    swept = vacuum(lake, keep=1, grace_seconds=0)
+    assert swept.deleted_files == len(unlisted) and swept.kept_versions == (1,)
+    assert not _unlisted_files(lake)
+    assert not any(lake.glob("**/c000002-*.parquet"))
+    assert all((lake / f).exists() for f in before)
+    assert compact(lake).version == 2
+    assert_same_tables(lake, database[0])
+
+
+def test_vacuum_deletes_only_files_no_kept_manifest_lists(
+        dask_lake: tuple[Path, IngestSummary], database: tuple[Path, IngestSummary],
+        tmp_path: Path) -> None:
+    """``handlab lake compact`` then ``handlab lake vacuum --keep N``: with 2 versions kept
+    nothing listed by either goes; with 1, the small files the compaction replaced and the
+    older manifest go, every file the newest lists stays, and a file outside the tables'
+    folders is left alone."""
+    from typer.testing import CliRunner
+
+    from analytics.cli import app
+
+    lake = tmp_path / "vacuumed"
+    shutil.copytree(dask_lake[0], lake)
+    original = set(_listed_files(lake))
+    (lake / "README.txt").write_text("not the lake's", encoding="utf-8")
+    compacted = CliRunner().invoke(app, ["lake", "compact", str(lake)])
+    assert compacted.exit_code == 0, compacted.output
+    assert latest_manifest(lake).version == 2
+    current = set(_listed_files(lake))
+    keep_two = CliRunner().invoke(app, ["lake", "vacuum", str(lake), "--keep", "2",
+                                        "--grace-hours", "0"])
+    assert keep_two.exit_code == 0, keep_two.output
+    assert all((lake / f).exists() for f in original | current)
+    keep_one = CliRunner().invoke(app, ["lake", "vacuum", str(lake), "--keep", "1",
+                                        "--grace-hours", "0"])
+    assert keep_one.exit_code == 0, keep_one.output
+    assert f"deleted {len(original - current):,} files" in keep_one.output
+    assert all((lake / f).exists() for f in current)
+    assert not any((lake / f).exists() for f in original - current)
+    assert sorted(p.name for p in (lake / MANIFEST_DIR).iterdir()) == ["v000002.json"]
+    assert (lake / "README.txt").exists()
+    assert_same_tables(lake, database[0])
+    assert vacuum(lake, keep=1, grace_seconds=0).deleted_files == 0
+    with pytest.raises(ValueError, match="at least 1"):
+        vacuum(lake, keep=0)
+    nowhere = CliRunner().invoke(app, ["lake", "vacuum", str(tmp_path / "typo")])
+    assert nowhere.exit_code == 2 and "no lake here" in " ".join(nowhere.output.split())

@@ -43,18 +43,20 @@ class _HandsColumn(ProgressColumn):
 
 
 def ingest(
-    paths: Annotated[list[Path], typer.Argument(
+    paths: Annotated[list[str], typer.Argument(
         help="Files, folders (recursive), .zip or .gz of .phh/.phhs histories; Big Two score "
-             "sheets (plain text, recognised by their content) named as files.")],
+             "sheets (plain text, recognised by their content) named as files; local paths "
+             "or fsspec URLs (s3://bucket/archive/).")],
     db: Annotated[Path | None, typer.Option(
         "--db", help="Database file (default: $HANDLAB_DB, else data/handlab.duckdb).")] = None,
     workers: Annotated[int | None, typer.Option(
         "--workers", "-j", min=0, help="Worker processes (0: none; default: one per core).")
     ] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
-    lake: Annotated[Path | None, typer.Option(
-        "--lake", help="Load into this Parquet lake folder instead of a database "
-        "(default: $HANDLAB_LAKE when set and no --db).")] = None,
+    lake: Annotated[str | None, typer.Option(
+        "--lake", help="Load into this Parquet lake (a folder or an fsspec URL such as "
+        "s3://bucket/lake) instead of a database (default: $HANDLAB_LAKE when set and no "
+        "--db).")] = None,
     engine: Annotated[str, typer.Option(
         "--engine", help="With --lake: local (a process pool) or dask (a Dask cluster).")
     ] = "local",
@@ -75,7 +77,7 @@ def ingest(
     if engine not in ("local", "dask"):
         raise typer.BadParameter(f"{engine!r} is not local or dask", param_hint="--engine")
     if lake is None and db is None and os.environ.get(LAKE_ENV_VAR):
-        lake = Path(os.environ[LAKE_ENV_VAR])
+        lake = os.environ[LAKE_ENV_VAR]
     progress = Progress(TextColumn("[progress.description]{task.description}"), BarColumn(),
                         TaskProgressColumn(), _HandsColumn(), TimeElapsedColumn(),
                         console=_console, disable=quiet, transient=False)
@@ -105,7 +107,7 @@ def ingest(
         _console.print(f"[red]error:[/red] {error}", highlight=False)
         raise typer.Exit(2) from None
 
-    table = Table(title=f"handlab ingest → {summary.db}")
+    table = Table(title=f"handlab ingest → {summary.db if lake is None else lake}")
     for column in ("game", "loaded", "duplicates", "rejected"):
         table.add_column(column, justify="left" if column == "game" else "right")
     for game in sorted(summary.by_game):

@@ -45,8 +45,9 @@ def report(
         "--table", help="For .csv/.parquet: players, overview, sessions, hand_types or "
         "positions.")] = "players",
     title: Annotated[str, typer.Option("--title", help="The report's title.")] = "handlab report",
-    lake: Annotated[Path | None, typer.Option(
-        "--lake", help="Read this Parquet lake folder instead of a database.")] = None,
+    lake: Annotated[str | None, typer.Option(
+        "--lake", help="Read this Parquet lake (a folder or an fsspec URL such as "
+        "s3://bucket/lake) instead of a database.")] = None,
 ) -> None:
     """Write a report of the hands matching the filters (the dashboard's view, offline)."""
     from analytics.reports import write_report

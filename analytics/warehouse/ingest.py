@@ -562,7 +562,7 @@ def ingest(
     limits = limits or Limits()
     path_list = [paths] if isinstance(paths, str | Path) else list(paths)
     summary = IngestSummary(resolve_db(db))
-    refs = expand([Path(p) for p in path_list], limits)
+    refs = expand(path_list, limits)
     if names:
         refs = [replace(ref, label=names[ref.path]) if ref.path in names else ref
                 for ref in refs]

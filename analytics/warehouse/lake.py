@@ -16,16 +16,18 @@ The ingest's core in four steps that any engine can run (docs/scale-out.md):
   job's earlier ranges), the ``pot_facts`` of the Rummoli games the job touches computed
   again, the sources' ``files`` rows written, and last a manifest
   ``_manifest/v000042.json`` listing every visible file, created exclusively
-  (a hard link of a complete temporary file): readers only ever see a committed state, and of
-  two jobs committing at once the second sees the first's manifest and commits again on top
-  of it.
+  (a hard link of a complete temporary file on a disk, a conditional put on an object store):
+  readers only ever see a committed state, and of two jobs committing at once the second sees
+  the first's manifest and commits again on top of it.
+
+The lake is a folder or any fsspec URL: every file goes through
+:class:`~analytics.warehouse.lake_store.LakeStore`.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import json
-import os
 import re
 import secrets
 from collections import Counter
@@ -39,12 +41,12 @@ import duckdb
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
-import pyarrow.parquet as pq
 
 from analytics.warehouse.arrow_scan import arrow_over
 from analytics.warehouse.errors import SourceError, WarehouseBusy, WarehouseError
 from analytics.warehouse.fact_rows import FACT_TABLES
 from analytics.warehouse.facts import POTS_SELECT, fill_batch
+from analytics.warehouse.lake_store import LakeStore, open_store
 from analytics.warehouse.pipeline import Unit, process_unit
 from analytics.warehouse.rows import FileContext, reject_table
 from analytics.warehouse.schema import LATEST_VERSION, TABLES, migrate
@@ -66,11 +68,16 @@ __all__ = [
     "RangeOutput",
     "SourceCounts",
     "commit",
+    "conformed",
     "known_sources",
     "latest_manifest",
     "latest_version",
+    "manifest_name",
+    "manifest_versions",
     "new_job_id",
     "plan",
+    "publish",
+    "read_manifest",
     "table_source",
     "warehouse_schemas",
     "warehouse_sql_types",
@@ -138,7 +145,7 @@ def warehouse_sql_types() -> dict[str, dict[str, str]]:
     return types
 
 
-def table_source(root: Path, name: str, files: Sequence[str]) -> str:
+def table_source(root: LakeStore | Path | str, name: str, files: Sequence[str]) -> str:
     """SQL reading warehouse table ``name`` from ``files`` (relative to the lake at
     ``root``): ``read_parquet`` with the table's partition keys as text, or, when there is
     no file, the table's columns and types without rows.  Paths go in as literals (a view
@@ -150,7 +157,8 @@ def table_source(root: Path, name: str, files: Sequence[str]) -> str:
         columns = ", ".join(f'CAST(NULL AS {types[f.name]}) AS "{f.name}"'
                             for f in warehouse_schemas()[name])
         return f"(SELECT {columns} WHERE false)"
-    paths = ", ".join("'" + str(root / f).replace("'", "''") + "'" for f in files)
+    store = open_store(root)
+    paths = ", ".join("'" + store.location(f).replace("'", "''") + "'" for f in files)
     keys = PARTITIONS.get(name)
     if keys is None:
         return f"read_parquet([{paths}], hive_partitioning = false)"
@@ -327,11 +335,11 @@ def write_range(task: LakeRange, root: str) -> RangeOutput:
     for name, parts in collected.items():
         if not parts:
             continue
-        table = _conformed(pa.concat_tables(parts, promote_options="permissive"), schemas[name])
+        table = conformed(pa.concat_tables(parts, promote_options="permissive"), schemas[name])
         if not table.num_rows:
             continue
         output.rows += table.num_rows
-        output.files[name] = _write_table(Path(root), name, table, stem)
+        output.files[name] = _write_table(open_store(root), name, table, stem)
         if name == "hands":
             # Sent back to the driver: the texts as dictionaries (a source's 64-character
             # hash once, not once per hand).
@@ -402,7 +410,7 @@ _SCRATCH_TABLES: Final = (*FACT_TABLES, "pot_facts", "stat_facts")
 database (:func:`_with_facts` empties them after each batch)."""
 
 
-def _conformed(table: pa.Table, schema: pa.Schema) -> pa.Table:
+def conformed(table: pa.Table, schema: pa.Schema) -> pa.Table:
     """``table`` with exactly the warehouse table's columns and types (absent ones NULL, as
     an insert by name leaves them)."""
     columns = [table[f.name].cast(f.type) if f.name in table.column_names
@@ -426,29 +434,21 @@ def _partition_keys(name: str, table: pa.Table) -> pa.ChunkedArray | None:
     return pc.binary_join_element_wise(*parts, "/")
 
 
-def _write_table(root: Path, name: str, table: pa.Table, stem: str) -> list[str]:
-    """Write ``table`` as one Parquet file per partition; the files' paths under ``root``."""
+def _write_table(store: LakeStore, name: str, table: pa.Table, stem: str) -> list[str]:
+    """Write ``table`` as one Parquet file per partition; the files' paths in the lake."""
     keys = _partition_keys(name, table)
     if keys is None:
         relative = f"{name}/{stem}.parquet"
-        _write_file(root / relative, table)
+        store.write_parquet(relative, table)
         return [relative]
     encoded = pc.dictionary_encode(keys).combine_chunks()
     written = []
     for number, folder in enumerate(encoded.dictionary.to_pylist()):
         rows = table.filter(pc.equal(encoded.indices, number))
         relative = f"{name}/{folder}/{stem}.parquet"
-        _write_file(root / relative, rows)
+        store.write_parquet(relative, rows)
         written.append(relative)
     return written
-
-
-def _write_file(path: Path, table: pa.Table) -> None:
-    """Write one Parquet file whole or not at all (a temporary file renamed over it)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    pq.write_table(table, temporary, compression="zstd")
-    os.replace(temporary, path)
 
 
 # -- manifests and commit -----------------------------------------------------------------
@@ -467,26 +467,38 @@ class Manifest:
         return self.tables.get(name, ())
 
 
-def _manifest_path(root: Path, version: int) -> Path:
-    return root / MANIFEST_DIR / f"v{version:06d}.json"
+def manifest_name(version: int) -> str:
+    """Manifest ``version``'s path in the lake."""
+    return f"{MANIFEST_DIR}/v{version:06d}.json"
 
 
-def latest_version(root: Path | str) -> int:
+def manifest_versions(root: LakeStore | Path | str) -> list[int]:
+    """The versions of the lake's committed manifests, oldest first."""
+    return sorted(int(m.group(1)) for entry in open_store(root).names(MANIFEST_DIR)
+                  if (m := _MANIFEST_NAME.match(entry)))
+
+
+def latest_version(root: LakeStore | Path | str) -> int:
     """The newest committed manifest's version (0 for an empty lake), from the folder's
-    listing alone: a manifest file exists only complete (it is linked into place once
+    listing alone: a manifest file exists only complete (linked or put into place once
     written), so the highest version present is the state to read."""
-    folder = Path(root) / MANIFEST_DIR
-    return max((int(m.group(1)) for entry in _listing(folder)
-                if (m := _MANIFEST_NAME.match(entry))), default=0)
+    return max(manifest_versions(root), default=0)
 
 
-def latest_manifest(root: Path | str) -> Manifest:
+def latest_manifest(root: LakeStore | Path | str) -> Manifest:
     """The newest committed manifest of the lake at ``root`` (version 0 when there is none)."""
-    version = latest_version(root)
+    store = open_store(root)
+    version = latest_version(store)
     if not version:
         return Manifest(0, {})
-    path = _manifest_path(Path(root), version)
-    data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    return read_manifest(store, version)
+
+
+def read_manifest(root: LakeStore | Path | str, version: int) -> Manifest:
+    """Manifest ``version`` of the lake at ``root``."""
+    store = open_store(root)
+    path = store.location(manifest_name(version))
+    data: dict[str, Any] = json.loads(store.read_bytes(manifest_name(version)))
     if data.get("format") != _FORMAT:
         raise WarehouseError(f"{path}: a lake manifest of an unknown format "
                              f"({data.get('format')!r}); upgrade handlab")
@@ -498,22 +510,16 @@ def latest_manifest(root: Path | str) -> Manifest:
     return Manifest(int(data["version"]), tables, data.get("job"))
 
 
-def _listing(folder: Path) -> list[str]:
-    try:
-        return os.listdir(folder)
-    except FileNotFoundError:
-        return []
-
-
-def known_sources(root: Path | str, manifest: Manifest) -> set[str]:
+def known_sources(root: LakeStore | Path | str, manifest: Manifest) -> set[str]:
     """The content hashes of the sources the lake holds (its ``files`` rows)."""
     files = manifest.files("files")
     if not files:
         return set()
-    con = duckdb.connect()
+    store = open_store(root)
+    con = store.connect()
     try:
         rows = con.execute("SELECT sha256 FROM read_parquet(?)",
-                           [[str(Path(root) / f) for f in files]]).fetchall()
+                           [[store.location(f) for f in files]]).fetchall()
     finally:
         con.close()
     return {row[0] for row in rows}
@@ -533,7 +539,7 @@ class CommitResult:
 _COMMIT_ATTEMPTS: Final = 8
 
 
-def commit(root: Path | str, job: str, sources: Sequence[PlannedSource],
+def commit(root: LakeStore | Path | str, job: str, sources: Sequence[PlannedSource],
            outputs: Sequence[RangeOutput], started: dt.datetime, *,
            attempts: int = _COMMIT_ATTEMPTS) -> CommitResult:
     """Make the job's ranges visible at once: a new manifest version on top of the newest.
@@ -545,10 +551,10 @@ def commit(root: Path | str, job: str, sources: Sequence[PlannedSource],
     when another job took the version first, all of it is done again on top of that one
     (up to ``attempts`` times, then :class:`LakeConflict`, nothing of this job visible).
     """
-    lake = Path(root)
+    lake = open_store(root)
     ordered = sorted(outputs, key=lambda output: output.index)
     for _ in range(attempts):
-        base = latest_manifest(lake)
+        base = latest_manifest(root)
         version = base.version + 1
         result = CommitResult(version)
         known = known_sources(lake, base)
@@ -571,15 +577,15 @@ def commit(root: Path | str, job: str, sources: Sequence[PlannedSource],
         written = _files_rows(sources, ordered, result, started)
         if written.num_rows:
             relative = f"files/v{version:06d}-{job}.parquet"
-            _write_file(lake / relative, _conformed(written, warehouse_schemas()["files"]))
+            lake.write_parquet(relative, conformed(written, warehouse_schemas()["files"]))
             tables.setdefault("files", []).append(relative)
-        if _publish(lake, version, job, tables):
+        if publish(lake, version, job, tables):
             return result
-    raise LakeConflict(f"{lake}: other ingests kept committing first ({attempts} tries); "
+    raise LakeConflict(f"{lake.url}: other ingests kept committing first ({attempts} tries); "
                        "nothing of this job is visible: run it again")
 
 
-def _duplicates(lake: Path, base: Manifest, outputs: Sequence[RangeOutput],
+def _duplicates(lake: LakeStore, base: Manifest, outputs: Sequence[RangeOutput],
                 dropped: set[str]) -> dict[int, pa.Array]:
     """Per range, the ids of its hands that are duplicates: already in the lake, or in an
     earlier range of the job (a window over the job's ids in plan order, and a semi-join
@@ -592,10 +598,10 @@ def _duplicates(lake: Path, base: Manifest, outputs: Sequence[RangeOutput],
     new = pa.concat_tables(parts)
     new = new.filter(pc.invert(pc.is_in(new["source_sha256"],
                                         value_set=pa.array(sorted(dropped), pa.string()))))
-    lake_files = [str(lake / f) for f in base.files("hands")]
+    lake_files = [lake.location(f) for f in base.files("hands")]
     lake_ids = ("SELECT hand_id FROM read_parquet($files)" if lake_files
                 else "SELECT NULL::BIGINT AS hand_id WHERE false")
-    con = duckdb.connect()
+    con = lake.connect()
     try:
         # The lake's ids are distinct (nothing is loaded twice), so an inner join finds each
         # first copy held by the lake once; a join, not IN (subquery), so DuckDB builds its
@@ -620,7 +626,7 @@ def _duplicates(lake: Path, base: Manifest, outputs: Sequence[RangeOutput],
     return repeated
 
 
-def _kept_files(lake: Path, output: RangeOutput, repeated: pa.Array | None, dropped: set[str],
+def _kept_files(lake: LakeStore, output: RangeOutput, repeated: pa.Array | None, dropped: set[str],
                 version: int) -> dict[str, list[str]]:
     """The range's files to list: as written, or (holding duplicates or hands of a dropped
     source) rewritten without those rows under a name with the commit's version."""
@@ -636,7 +642,7 @@ def _kept_files(lake: Path, output: RangeOutput, repeated: pa.Array | None, drop
     kept: dict[str, list[str]] = {}
     for name, paths in output.files.items():
         for relative in paths:
-            table = pq.read_table(lake / relative)
+            table = lake.read_parquet(relative)
             if name == "rejects":
                 table = table.filter(pc.invert(pc.is_in(table["sha256"], value_set=gone_shas)))
             else:
@@ -644,7 +650,7 @@ def _kept_files(lake: Path, output: RangeOutput, repeated: pa.Array | None, drop
             if not table.num_rows:
                 continue
             target = relative.removesuffix(".parquet") + f"-v{version:06d}.parquet"
-            _write_file(lake / target, table)
+            lake.write_parquet(target, table)
             kept.setdefault(name, []).append(target)
     return kept
 
@@ -690,8 +696,8 @@ def _files_rows(sources: Sequence[PlannedSource], outputs: Sequence[RangeOutput]
     return pa.Table.from_pylist(rows, schema=warehouse_schemas()["files"])
 
 
-def _pot_facts(lake: Path, tables: dict[str, list[str]], new_hands: Sequence[str], version: int,
-               job: str) -> list[str]:
+def _pot_facts(lake: LakeStore, tables: dict[str, list[str]], new_hands: Sequence[str],
+               version: int, job: str) -> list[str]:
     """The ``pot_facts`` files of the state being committed: the rows of every Rummoli game
     the job's new hands touch are computed again over the whole state (the warehouse's
     specification, ``facts.POTS_SELECT``: a game's streaks span its whole history, which no
@@ -700,7 +706,7 @@ def _pot_facts(lake: Path, tables: dict[str, list[str]], new_hands: Sequence[str
     kept = list(tables.get("pot_facts", ()))
     if not new_hands:
         return kept
-    con = duckdb.connect()
+    con = lake.connect()
     try:
         touched = con.execute(
             f"SELECT DISTINCT game_id FROM {table_source(lake, 'hands', new_hands)} "
@@ -717,7 +723,7 @@ def _pot_facts(lake: Path, tables: dict[str, list[str]], new_hands: Sequence[str
                        params={"ids": ids}).to_arrow_table()
         result: list[str] = []
         for relative in kept:
-            older = {"ids": ids, "file": str(lake / relative)}
+            older = {"ids": ids, "file": lake.location(relative)}
             stale = con.sql(f"SELECT count(*) FROM read_parquet($file) WHERE {scope}",
                             params=older).fetchall()[0][0]
             if not stale:
@@ -727,34 +733,25 @@ def _pot_facts(lake: Path, tables: dict[str, list[str]], new_hands: Sequence[str
                                 params=older).to_arrow_table()
             if remaining.num_rows:
                 target = relative.removesuffix(".parquet") + f"-v{version:06d}.parquet"
-                _write_file(lake / target, remaining)
+                lake.write_parquet(target, remaining)
                 result.append(target)
     finally:
         con.close()
     if rows.num_rows:
         relative = f"pot_facts/v{version:06d}-{job}.parquet"
-        _write_file(lake / relative, _conformed(rows, warehouse_schemas()["pot_facts"]))
+        lake.write_parquet(relative, conformed(rows, warehouse_schemas()["pot_facts"]))
         result.append(relative)
     return result
 
 
-def _publish(lake: Path, version: int, job: str, tables: dict[str, list[str]]) -> bool:
-    """Create manifest ``version`` exclusively; False when another job made it first."""
-    folder = lake / MANIFEST_DIR
-    folder.mkdir(parents=True, exist_ok=True)
+def publish(root: LakeStore | Path | str, version: int, job: str,
+            tables: dict[str, list[str]]) -> bool:
+    """Create manifest ``version`` listing ``tables``' files, exclusively (a hard link on a
+    disk, a conditional put on an object store: :meth:`LakeStore.create_exclusive`); False
+    when another job made that version first."""
     body = {"format": _FORMAT, "version": version, "job": job,
             "committed_at": dt.datetime.now(dt.UTC).isoformat(),
             "schema_version": LATEST_VERSION,
             "tables": {name: tables[name] for name in sorted(tables)}}
-    temporary = folder / f".{job}.{os.getpid()}.tmp"
-    with open(temporary, "w", encoding="utf-8") as stream:
-        json.dump(body, stream, indent=1)
-        stream.flush()
-        os.fsync(stream.fileno())
-    try:
-        os.link(temporary, _manifest_path(lake, version))
-    except FileExistsError:
-        return False
-    finally:
-        temporary.unlink()
-    return True
+    data = json.dumps(body, indent=1).encode("utf-8")
+    return open_store(root).create_exclusive(manifest_name(version), data)

@@ -32,11 +32,11 @@ from analytics.warehouse.lake import (
     table_source,
     warehouse_schemas,
 )
+from analytics.warehouse.lake_store import CATALOGUE_DIR, LakeStore, open_store
 from analytics.warehouse.schema import MIGRATIONS
 
 __all__ = ["CATALOGUE_DIR", "catalogue", "lake_statements", "open_lake"]
 
-CATALOGUE_DIR: Final = "_catalogue"
 _VIEW_PREFIX: Final = "CREATE OR REPLACE VIEW"
 _CATALOGUE_NAME: Final = re.compile(r"^v(\d+)\.duckdb$")
 
@@ -46,16 +46,17 @@ def _literal(text: str) -> str:
     return "'" + text.replace("'", "''") + "'"
 
 
-def _table_view(root: Path, name: str, files: tuple[str, ...]) -> str:
+def _table_view(root: LakeStore, name: str, files: tuple[str, ...]) -> str:
     """The view standing for warehouse table ``name``: its columns, from its files."""
     columns = ", ".join(f'"{field.name}"' for field in warehouse_schemas()[name])
     return f"CREATE VIEW {name} AS SELECT {columns} FROM {table_source(root, name, files)}"
 
 
-def lake_statements(root: Path | str, manifest: Manifest | None = None) -> list[str]:
+def lake_statements(root: LakeStore | Path | str, manifest: Manifest | None = None
+                    ) -> list[str]:
     """The statements that make a DuckDB connection read the lake at ``root`` as the
     warehouse (its newest manifest unless ``manifest`` is given)."""
-    lake = Path(root).resolve()
+    lake = open_store(root)
     state = latest_manifest(lake) if manifest is None else manifest
     statements = [_table_view(lake, name, state.files(name)) for name in LAKE_TABLES]
     statements.extend(statement.strip() for migration in MIGRATIONS
@@ -70,12 +71,13 @@ def lake_statements(root: Path | str, manifest: Manifest | None = None) -> list[
     return statements
 
 
-def open_lake(root: Path | str) -> duckdb.DuckDBPyConnection:
+def open_lake(root: LakeStore | Path | str) -> duckdb.DuckDBPyConnection:
     """An in-memory DuckDB connection that reads the lake at ``root`` under the warehouse's
     table names (what any command can query as it queries the database)."""
-    con = duckdb.connect()
+    store = open_store(root)
+    con = store.connect()
     try:
-        for statement in lake_statements(root):
+        for statement in lake_statements(store):
             con.execute(statement)
     except BaseException:
         con.close()
@@ -83,11 +85,14 @@ def open_lake(root: Path | str) -> duckdb.DuckDBPyConnection:
     return con
 
 
-def catalogue(root: Path | str) -> Path:
+def catalogue(root: LakeStore | Path | str) -> Path:
     """The DuckDB file of views over the lake's newest manifest (built once per version,
-    whole: written aside and renamed into place), which readers open as a database."""
-    lake = Path(root).resolve()
-    folder = lake / CATALOGUE_DIR
+    whole: written aside and renamed into place), which readers open as a database: in the
+    lake's ``_catalogue`` folder, or for a lake on an object store in this machine's cache
+    (:meth:`~analytics.warehouse.lake_store.LakeStore.catalogue_folder`; its readers need
+    DuckDB's ``httpfs`` and the store's credentials, docs/scale-out.md)."""
+    lake = open_store(root)
+    folder = lake.catalogue_folder()
     target = folder / f"v{latest_version(lake):06d}.duckdb"
     if target.exists():  # the dashboard asks at every script run: no manifest read then
         return target

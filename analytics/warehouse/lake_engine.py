@@ -36,6 +36,7 @@ from analytics.warehouse.lake import (
     plan,
     write_range,
 )
+from analytics.warehouse.lake_store import LakeStore, open_store
 from analytics.warehouse.pipeline import init_worker
 from analytics.warehouse.sources import Limits, expand
 
@@ -120,7 +121,7 @@ def dask_setup(worker: object) -> None:
 
 def ingest_lake(
     paths: Sequence[Path | str] | Path | str,
-    lake: Path | str,
+    lake: LakeStore | Path | str,
     *,
     engine: Engine = "local",
     scheduler: str | None = None,
@@ -133,7 +134,9 @@ def ingest_lake(
     before_commit: Callable[[], None] | None = None,
 ) -> IngestSummary:
     """Load the histories under ``paths`` into the Parquet lake at ``lake``, completely and
-    once; the summary counts as the single-machine ingest's does.
+    once; the summary counts as the single-machine ingest's does.  Inputs and the lake are
+    local paths or fsspec URLs (``s3://bucket/lake``: :mod:`~analytics.warehouse.lake_store`;
+    every worker must reach them by the same names).
 
     ``engine``/``scheduler``/``workers``/``client`` choose where the ranges run (module
     docstring); ``range_bytes`` is the size of a range (64-256 MiB for a large archive;
@@ -144,17 +147,17 @@ def ingest_lake(
     started = time.perf_counter()
     started_at = dt.datetime.now()
     limits = limits or Limits()
-    root = Path(lake)
-    root.mkdir(parents=True, exist_ok=True)
+    store = open_store(lake)
+    store.make_root()
     path_list = [paths] if isinstance(paths, str | Path) else list(paths)
-    summary = IngestSummary(root)
-    refs = expand([Path(p) for p in path_list], limits)
+    summary = IngestSummary(Path(store.root) if store.is_local else Path(store.url))
+    refs = expand(path_list, limits)
     if names:
         from dataclasses import replace
         refs = [replace(ref, label=names[ref.path]) if ref.path in names else ref
                 for ref in refs]
     job = new_job_id()
-    known = known_sources(root, latest_manifest(root))
+    known = known_sources(store, latest_manifest(store))
     sources, ranges, skipped = plan(refs, limits, known, job, range_bytes=range_bytes,
                                     loaded_at=started_at)
     for name, sha, why in skipped:
@@ -163,13 +166,13 @@ def ingest_lake(
     runner = run_local(workers) if engine == "local" else run_dask(
         scheduler, workers=workers, client=client)
     outputs: list[RangeOutput] = []
-    for output in runner(ranges, str(root)):
+    for output in runner(ranges, store.location("")):
         outputs.append(output)
         if progress is not None:
             progress(len(outputs), len(ranges))
     if before_commit is not None:
         before_commit()
-    result = commit(root, job, sources, outputs, started_at) if sources else None
+    result = commit(store, job, sources, outputs, started_at) if sources else None
     _summarise(summary, sources, outputs, result)
     summary.seconds = time.perf_counter() - started
     return summary

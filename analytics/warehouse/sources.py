@@ -2,7 +2,9 @@
 
 :func:`expand` turns the paths a user gives into :class:`SourceRef` records,
 one per history file (an archive member is a file of its own), without reading
-them.  :func:`open_source` opens one as a binary stream that counts what it
+them.  A path may be an fsspec URL (``s3://bucket/archive/``, ``file:///data/x.phhs``):
+a folder URL is searched as a folder is, and its files are read through fsspec.
+:func:`open_source` opens one as a binary stream that counts what it
 yields and stops at the :class:`Limits`, so a hostile upload (a zip bomb, a
 huge file, a member named ``../../etc/passwd``) fails that one source with a
 :class:`~analytics.warehouse.errors.SourceLimitError` instead of exhausting the
@@ -17,11 +19,13 @@ import os
 import stat
 import zipfile
 import zlib
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import IO, Final, Literal, cast
+
+from fsspec.core import url_to_fs
 
 from analytics.warehouse.errors import SourceError, SourceLimitError
 from parsers.foreign import HEAD_BYTES
@@ -33,6 +37,7 @@ __all__ = [
     "SourceRef",
     "content_digest",
     "expand",
+    "is_url",
     "open_source",
     "read_head",
     "read_range",
@@ -95,6 +100,15 @@ class SourceRef:
         return f"{shown}:{self.member}" if self.member is not None else shown
 
 
+_LOCAL_SCHEMES: Final = ("file://", "local://")
+
+
+def is_url(text: str) -> bool:
+    """Whether ``text`` names a file by a URL of a filesystem other than the local one
+    (``s3://...``); a ``file://`` URL and a plain path are local."""
+    return "://" in text and not text.startswith(_LOCAL_SCHEMES)
+
+
 def _is_history(name: str) -> bool:
     return name.lower().endswith(HISTORY_SUFFIXES)
 
@@ -113,8 +127,11 @@ def _unsafe_member(name: str) -> str | None:
 
 
 def _open_binary(path: str, follow: bool) -> IO[bytes]:
-    """``path`` opened for reading bytes; with ``follow`` False, not through a symbolic
-    link (``O_NOFOLLOW``: a link raises OSError)."""
+    """``path`` opened for reading bytes (a URL through fsspec); with ``follow`` False, not
+    through a symbolic link (``O_NOFOLLOW``: a link raises OSError)."""
+    if is_url(path):
+        fs, inner = url_to_fs(path)
+        return cast(IO[bytes], fs.open(inner, "rb"))
     flags = os.O_RDONLY | (0 if follow else getattr(os, "O_NOFOLLOW", 0))
     return os.fdopen(os.open(path, flags), "rb")
 
@@ -201,18 +218,58 @@ def _folder(text: str, limits: Limits) -> list[SourceRef]:
     return refs
 
 
-def expand(paths: list[Path] | list[str], limits: Limits | None = None) -> list[SourceRef]:
+def _url_sources(url: str, limits: Limits) -> list[SourceRef]:
+    """The sources an fsspec URL names: a file, or a folder's history files, ``.zip`` and
+    ``.gz`` (recursively, sorted), each by its URL; raise SourceError when there is none."""
+    fs, path = url_to_fs(url)
+    try:
+        info = fs.info(path)
+    except FileNotFoundError:
+        raise SourceError(f"{url}: no such file or folder") from None
+    except OSError as error:
+        raise SourceError(f"{url}: {error}") from error
+    if info.get("type") != "directory":
+        return _url_file(url, int(info.get("size") or 0), limits, explicit=True)
+    refs: list[SourceRef] = []
+    for found, entry in sorted(fs.find(path, detail=True).items()):
+        lower = str(found).lower()
+        if _is_history(lower) or lower.endswith((".zip", ".gz")):
+            refs.extend(_url_file(str(fs.unstrip_protocol(found)), int(entry.get("size") or 0),
+                                  limits, explicit=False))
+    return refs
+
+
+def _url_file(url: str, size: int, limits: Limits, explicit: bool) -> list[SourceRef]:
+    """One file named by URL, as :func:`_one_path` takes a local file."""
+    lower = url.lower()
+    if lower.endswith(".zip"):
+        return _zip_members(url, limits)
+    if lower.endswith(".gz"):
+        return [SourceRef("gzip", url, None, size)]
+    if not explicit and not _is_history(lower):
+        return []
+    problem = None
+    if size > limits.max_file_bytes:
+        problem = f"{size} bytes, over the limit of {limits.max_file_bytes}"
+    return [SourceRef("file", url, None, size, problem)]
+
+
+def expand(paths: Sequence[Path | str], limits: Limits | None = None) -> list[SourceRef]:
     """The history files named by ``paths``, in order; raise SourceError for a missing path.
 
     Folders are searched recursively for ``.phh``, ``.phhs``, ``.zip`` and ``.gz``;
     a file named explicitly is read whatever its suffix.  A symbolic link given in
     ``paths`` is followed; one inside a folder or an archive is not: its record says why
-    (``skipped``).
+    (``skipped``).  A path may be an fsspec URL (a ``file://`` URL is a local path).
     """
     limits = limits or Limits()
     refs: list[SourceRef] = []
     for item in paths:
-        path = Path(item)
+        text = os.fspath(item)
+        if is_url(text):
+            refs.extend(_url_sources(text, limits))
+            continue
+        path = Path(text.removeprefix("file://") if text.startswith("file://") else text)
         try:
             refs.extend(_one_path(path, limits, explicit=True))
         except FileNotFoundError:
@@ -290,7 +347,7 @@ def open_source(ref: SourceRef, limits: Limits | None = None, offset: int = 0
             elif ref.kind == "gzip":
                 raw = cast(IO[bytes], stack.enter_context(gzip.GzipFile(fileobj=outer,
                                                                         mode="rb")))
-                compressed = os.fstat(outer.fileno()).st_size
+                compressed = ref.size if is_url(ref.path) else os.fstat(outer.fileno()).st_size
                 limit = min(limits.max_uncompressed_bytes,
                             max(limits.ratio_floor, int(limits.max_ratio * compressed)))
             else:

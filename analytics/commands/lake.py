@@ -1,0 +1,85 @@
+"""``handlab lake compact DIR`` and ``handlab lake vacuum DIR --keep N``: keep a Parquet lake
+fast and small (docs/scale-out.md).  DIR is a folder or an fsspec URL (``s3://bucket/lake``).
+
+Exit code 0 when done, 2 for a lake that cannot be read or written, or a commit that other
+jobs kept winning (nothing of the compaction visible: run it again).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+from rich.console import Console
+
+__all__ = ["lake"]
+
+_console = Console(stderr=True)
+
+
+def _require_lake(root: str) -> None:
+    """Exit 2 unless ``root`` holds a committed lake (a typo must not look like an empty
+    lake)."""
+    from analytics.warehouse.lake import latest_version
+
+    if not latest_version(root):
+        _console.print(f"[red]error:[/red] {root}: no lake here (no committed manifest)",
+                       highlight=False)
+        raise typer.Exit(2)
+
+lake = typer.Typer(help="Keep a Parquet lake fast and small: compact, vacuum.",
+                   no_args_is_help=True)
+
+
+@lake.command()
+def compact(
+    root: Annotated[str, typer.Argument(help="The lake: a folder or an fsspec URL.")],
+    target_mb: Annotated[int, typer.Option(
+        "--target-mb", min=1, help="MiB of Parquet per compacted file.")] = 128,
+) -> None:
+    """Merge each partition's small Parquet files into files of about --target-mb and commit
+    them as a new version (readers see the old state or the new, never a mix)."""
+    from analytics.warehouse import WarehouseError
+    from analytics.warehouse.lake_maintenance import compact as run_compact
+
+    _require_lake(root)
+    try:
+        result = run_compact(root, target_bytes=target_mb * 1024**2)
+    except (WarehouseError, OSError) as error:
+        _console.print(f"[red]error:[/red] {error}", highlight=False)
+        raise typer.Exit(2) from None
+    if result.version is None:
+        _console.print(f"{root}: nothing to compact ({result.files_before:,} files, each "
+                       f"partition's as large as --target-mb allows)", highlight=False)
+        return
+    _console.print(f"{root}: version {result.version}: {result.merged:,} files merged into "
+                   f"{result.written:,}; {result.files_before:,} files before, "
+                   f"{result.files_after:,} now", highlight=False)
+
+
+@lake.command()
+def vacuum(
+    root: Annotated[str, typer.Argument(help="The lake: a folder or an fsspec URL.")],
+    keep: Annotated[int, typer.Option(
+        "--keep", min=1, help="Keep the files of the newest N manifest versions (readers "
+        "still on an older one fail).")] = 2,
+    grace_hours: Annotated[float, typer.Option(
+        "--grace-hours", min=0, help="Keep unlisted files younger than this: a running "
+        "job's files are listed only at its commit (0 only when no job is running).")] = 24.0,
+) -> None:
+    """Delete the files no manifest among the newest --keep versions lists, and the older
+    manifests."""
+    from analytics.warehouse import WarehouseError
+    from analytics.warehouse.lake_maintenance import vacuum as run_vacuum
+
+    _require_lake(root)
+    try:
+        result = run_vacuum(root, keep, grace_seconds=grace_hours * 3600)
+    except (WarehouseError, OSError) as error:
+        _console.print(f"[red]error:[/red] {error}", highlight=False)
+        raise typer.Exit(2) from None
+    versions = ", ".join(str(v) for v in result.kept_versions) or "none"
+    _console.print(f"{root}: kept versions {versions}; deleted {result.deleted_files:,} files "
+                   f"({result.deleted_bytes / 2**20:,.1f} MiB) and "
+                   f"{result.deleted_manifests:,} older manifests; {result.young_files:,} "
+                   f"unlisted files younger than {grace_hours:g} h kept", highlight=False)
