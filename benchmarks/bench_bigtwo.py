@@ -13,7 +13,7 @@ import sys
 import time
 
 import pokerkit
-from _timing import HOLDEM, Measure, measure, report
+from timing import HOLDEM, Measure, measure, report
 
 from analytics.rules.bigtwo import prepare_plays, replay
 from analytics.simulate.bigtwo import simulate_bigtwo

@@ -29,7 +29,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from _timing import best_cpu  # noqa: E402
+from timing import best_cpu  # noqa: E402
 
 from analytics.equity.allin import AllInSpot, allin_adjusted_many  # noqa: E402
 from analytics.rules import replay_fields  # noqa: E402

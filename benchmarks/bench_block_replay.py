@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 
 import numpy as np
-from _timing import best_cpu
+from timing import best_cpu
 
 from analytics.rules import RuleError, replay_fields
 from analytics.rules.seveneight_block import replay_block, warm_up

@@ -34,7 +34,7 @@ import pyarrow as pa
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from _timing import best_cpu  # noqa: E402
+from timing import best_cpu  # noqa: E402
 
 from analytics.warehouse import block_rows  # noqa: E402
 from analytics.warehouse.block_rows import block_ids, block_tables  # noqa: E402

@@ -22,7 +22,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from _timing import best_cpu
+from timing import best_cpu
 
 ROOT = Path(__file__).resolve().parent.parent
 

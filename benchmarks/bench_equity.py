@@ -17,7 +17,7 @@ import argparse
 import itertools
 import time
 
-from _timing import Measure, measure, report
+from timing import Measure, measure, report
 
 from analytics.equity import allin_adjusted, rummoli_strength, seveneight_equity
 from analytics.equity.bigtwo import bigtwo_deal_strength

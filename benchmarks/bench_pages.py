@@ -1,7 +1,7 @@
 """Page speed as a user feels it: each dashboard page in real Chromium, navigation to idle.
 
 Starts ``streamlit run app.py`` on a free port (as the browser tests do:
-tests/browser/_server.py) over a database, drives Debian's Chromium through Playwright and
+tests/browser/server.py) over a database, drives Debian's Chromium through Playwright and
 times, for each page, from the navigation (or the filter change) until the page is idle:
 the script run is over (the app's ``data-test-script-state`` is ``notRunning``), no element
 is stale (``data-stale="true"``: drawn by an earlier run and not yet redrawn) or waiting for
@@ -48,8 +48,8 @@ sys.path.insert(0, str(_ROOT))
 
 from analytics.warehouse.ingest import SAMPLES, ensure_database  # noqa: E402
 from parsers.knobs import GAME_NAMES  # noqa: E402
-from tests.browser._server import streamlit_server  # noqa: E402
 from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
+from tests.browser.server import streamlit_server  # noqa: E402
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,7 +12,7 @@ import sys
 import tomllib
 from pathlib import Path
 
-from _timing import HOLDEM, measure, report
+from timing import HOLDEM, measure, report
 
 from parsers import dumps_hand, read_hands
 from parsers.reader import iter_chunks

@@ -14,7 +14,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from _timing import best_cpu
+from timing import best_cpu
 
 from analytics.simulate.bigtwo import simulate_bigtwo
 from analytics.warehouse import ingest, reader

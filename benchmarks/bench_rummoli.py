@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import argparse
 
-from _timing import Measure, measure, report
+from timing import Measure, measure, report
 
 from analytics.evaluator import poker_rank
 from analytics.rules.rummoli import replay

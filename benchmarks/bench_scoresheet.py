@@ -19,7 +19,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from _timing import measure
+from timing import measure
 
 from analytics.warehouse import ingest, reader
 from parsers.scoresheet import read_score_sheet, sheet_hands

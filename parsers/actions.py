@@ -20,7 +20,7 @@ class ActionSyntaxError(ValueError):
     """An action string that does not follow the grammar."""
 
 
-_DEALER_VERBS: Final = frozenset({Verb.DEAL_HOLE, Verb.DEAL_WIDOW, Verb.IMPASSE})
+DEALER_VERBS: Final = frozenset({Verb.DEAL_HOLE, Verb.DEAL_WIDOW, Verb.IMPASSE})
 
 GAME_VERBS: Final[dict[Game, frozenset[Verb]]] = {
     Game.SEVENEIGHT: frozenset(
@@ -38,17 +38,17 @@ GAME_VERBS: Final[dict[Game, frozenset[Verb]]] = {
 """The verbs each game's histories may use (besides no-op commentary)."""
 
 _VERBS: Final = {verb.value: verb for verb in Verb if verb is not Verb.NOOP}
-_NO_ARGUMENT: Final = frozenset(
+NO_ARGUMENT: Final = frozenset(
     {Verb.CHECK_CALL, Verb.FOLD, Verb.EXCHANGE, Verb.PASS_WIDOW, Verb.BID_PASS, Verb.PASS,
      Verb.IMPASSE}
 )
 MAX_DIGITS: Final = 15
 """Chip amounts have at most 15 digits, so every total fits a 64-bit integer."""
 
-_AMOUNT: Final = frozenset({Verb.BET_RAISE, Verb.BID, Verb.AUCTION_WIN})
+AMOUNT: Final = frozenset({Verb.BET_RAISE, Verb.BID, Verb.AUCTION_WIN})
 _GAME_NAMES: Final = {Game.SEVENEIGHT: "7 & 8", Game.RUMMOLI: "Rummoli", Game.BIGTWO: "Big Two"}
 
-# What _parse_action does with a verb's arguments, by the verb's class.
+# What parse_action_parts does with a verb's arguments, by the verb's class.
 _TAKES_NOTHING: Final = 0
 _TAKES_AMOUNT: Final = 1
 _TAKES_DEAL: Final = 2
@@ -58,9 +58,9 @@ _TAKES_CARDS: Final = 5
 
 
 def _takes(verb: Verb) -> int:
-    if verb in _NO_ARGUMENT:
+    if verb in NO_ARGUMENT:
         return _TAKES_NOTHING
-    if verb in _AMOUNT:
+    if verb in AMOUNT:
         return _TAKES_AMOUNT
     if verb is Verb.DEAL_HOLE:
         return _TAKES_DEAL
@@ -72,7 +72,7 @@ def _takes(verb: Verb) -> int:
 
 
 _VERB_TABLES: Final[dict[str, dict[str, tuple[Verb, bool, int]]]] = {
-    str(game.value): {text: (verb, verb in _DEALER_VERBS, _takes(verb))
+    str(game.value): {text: (verb, verb in DEALER_VERBS, _takes(verb))
                       for text, verb in _VERBS.items() if verb in verbs}
     for game, verbs in GAME_VERBS.items()}
 """By game (its value) and verb text: the verb, whether it is the dealer's, and what it takes.
@@ -140,7 +140,7 @@ def parse_action(text: str, game: Game, players: int, line: int = 0) -> Action:
     key = (text, game, players)
     cached = _CACHE.get(key)
     if cached is None:
-        cached = _parse_action(text, game, players)
+        cached = parse_action_parts(text, game, players)
         if len(_CACHE) >= _CACHE_LIMIT:
             _CACHE.clear()
         _CACHE[key] = cached
@@ -176,14 +176,14 @@ def action_table(game: Game, players: int) -> dict[str, ParsedAction]:
 def parse_into(table: dict[str, ParsedAction], text: str, game: Game,
                players: int) -> ParsedAction:
     """Parse ``text`` as :func:`parse_action` does and remember it in ``table``."""
-    entry = _parse_action(text, game, players)
+    entry = parse_action_parts(text, game, players)
     if len(table) >= _CACHE_LIMIT:
         table.clear()
     table[text] = entry
     return entry
 
 
-def _parse_action(text: str, game: Game, players: int) -> ParsedAction:
+def parse_action_parts(text: str, game: Game, players: int) -> ParsedAction:
     """The fields of the action ``text`` but its line, as a :data:`ParsedAction` (built as a
     tuple: an ``Action`` per distinct text would cost more than the parsing)."""
     body, hash_mark, comment_text = text.partition("#")

@@ -113,7 +113,7 @@ last integer one, its key and its value.  The pieces that repeat from hand to ha
 the times, of which there are 86,400) are only delimited here (a strict pattern costs the
 engine twice the time): they are read strictly once per distinct text
 (:class:`_TextCache`); the arrays of chips that change with every hand are checked in
-bulk (:func:`_plain_lists`), the action lines one by one (:class:`_ActionTable`)."""
+bulk (:func:`_plain_lists`), the action lines one by one (:class:`ActionTable`)."""
 
 
 class _TextCache(Generic[T]):
@@ -261,7 +261,7 @@ _DEAL: Final = _VERB_CODE[Verb.DEAL_HOLE]
 _BET: Final = _VERB_CODE[Verb.BET_RAISE]
 
 
-class _ActionTable:
+class ActionTable:
     """Every action line seen, parsed once, as a row of values: actor, verb code, target,
     amount, reach, card count, three card codes (the block's columns); and its card text.
     Rows start at 1.
@@ -271,7 +271,7 @@ class _ActionTable:
     hold (a comment, ``??``, more than :data:`MAX_ACTION_CARDS` cards).
 
     The new lines of a batch in the writer's strict form are read together
-    (:func:`_strict_rows`); any other goes through :func:`_parsed`, the reader's own
+    (:func:`strict_rows`); any other goes through :func:`_parsed`, the reader's own
     action parser, one line at a time.
     """
 
@@ -303,10 +303,10 @@ class _ActionTable:
 
     def _add(self, lines: list[str]) -> None:
         """Parse lines not seen before (distinct) and give them the next rows."""
-        values, texts, taken = _strict_rows(lines)
+        values, texts, taken = strict_rows(lines)
         if not taken.all():
             declined = [*compress(lines, ~taken)]
-            others = [*map(_line_row, declined)]
+            others = [*map(line_row, declined)]
             # The strict lines first, then the others, each in the order of ``lines``.
             lines = [*compress(lines, taken), *declined]
             values = np.concatenate((values, np.array([row for row, _ in others],
@@ -331,7 +331,7 @@ class _ActionTable:
         return self._values[:self._size], self._texts[:self._size]
 
 
-def _line_row(line: str) -> tuple[tuple[int, ...], str | None]:
+def line_row(line: str) -> tuple[tuple[int, ...], str | None]:
     """The row and card text of one action line (its text up to the closing ``",``), read by
     :func:`_parsed`."""
     # ``  "text`` is the writer's form; any other (a comment after the string, a line end
@@ -341,7 +341,7 @@ def _line_row(line: str) -> tuple[tuple[int, ...], str | None]:
 
 
 def _parsed(text: str) -> tuple[tuple[int, ...], str | None]:
-    """One action's row of :class:`_ActionTable` and its card text."""
+    """One action's row of :class:`ActionTable` and its card text."""
     try:
         # The most players: whether the hand has the players the action names is checked per
         # hand (the parse depends on the player count for nothing else).
@@ -373,7 +373,7 @@ _STRICT_LINES: Final = re.compile(
 """Each line of the joined new lines: actor number (empty for the dealer), verb, target,
 cards and amount when in the strict form (canonical cards, an amount without a leading
 zero); an empty verb for any other line.  The form is loose about which verb takes what
-(one pattern for all verbs): :func:`_strict_rows` checks that per verb."""
+(one pattern for all verbs): :func:`strict_rows` checks that per verb."""
 _STRICT_VERB_CODES: Final = {str(verb.value): _VERB_CODE[verb]
                              for verb in GAME_VERBS[Game.SEVENEIGHT]}
 _VERB_KINDS: Final = len(_VERB_CODE)
@@ -387,7 +387,7 @@ def _per_verb(values: dict[Verb, int], default: int) -> Ints:
     return table
 
 
-# What each verb takes, as _parse_action reads it (7 & 8's verbs; others are never strict).
+# What each verb takes, as parse_action_parts reads it (7 & 8's verbs; others are never strict).
 _FEWEST_CARDS: Final = _per_verb({Verb.DEAL_HOLE: 1, Verb.TURN_UP: 1}, 0)
 _MOST_CARDS: Final = _per_verb({Verb.DEAL_HOLE: MAX_ACTION_CARDS, Verb.TURN_UP: 1,
                                 Verb.SHOW_MUCK: MAX_ACTION_CARDS}, 0)
@@ -398,8 +398,8 @@ _SUIT_OF_BYTE[np.frombuffer(SUIT_SYMBOLS.encode(), dtype=np.uint8)] = np.arange(
 _DIGIT: Final = ord("0")
 
 
-def _strict_rows(lines: list[str]) -> tuple[Ints, list[str | None], npt.NDArray[np.bool_]]:
-    """The rows and card texts (:class:`_ActionTable`'s) of the ``lines`` in the writer's
+def strict_rows(lines: list[str]) -> tuple[Ints, list[str | None], npt.NDArray[np.bool_]]:
+    """The rows and card texts (:class:`ActionTable`'s) of the ``lines`` in the writer's
     strict form, in order, and which lines those are (the others are for :func:`_parsed`):
     one regular expression over the joined lines, then numpy over their
     pieces.
@@ -454,7 +454,7 @@ def _numbers(texts: Sequence[str], count: int) -> Ints:
     return numbers
 
 
-_ACTIONS: Final = _ActionTable()
+_ACTIONS: Final = ActionTable()
 
 
 # ---- the scan

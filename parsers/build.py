@@ -13,9 +13,9 @@ from collections.abc import Callable
 from enum import StrEnum
 from typing import Any, Final
 
-from parsers._fastinit import positional_constructor
 from parsers.actions import ActionSyntaxError, action_table, parse_into
 from parsers.errors import ParseError
+from parsers.fastinit import positional_constructor
 from parsers.fields import GAME_FIELDS, KNOB_FIELDS, VARIANTS
 from parsers.knobs import Betting, BigTwoRules, Game, RummoliRules, SevenEightRules
 from parsers.model import FORMAT_VERSION, RUMMOLI_POTS, Action, GameRules, HandHistory
@@ -397,7 +397,7 @@ def _read_actions(game: Game, values: dict[str, Any], element_lines: list[int] |
     append = actions.append
     dealt: dict[int, int] = {}
     # Parsed once per distinct text (per game and player count); per hand, only a lookup
-    # and the object itself, built through the slots (see parsers._fastinit).
+    # and the object itself, built through the slots (see parsers.fastinit).
     table = action_table(game, players)
     get = table.get
     new_action = _NEW_ACTION

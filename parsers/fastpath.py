@@ -17,7 +17,7 @@ lines included; tests/test_reader_fastpath.py compares the two over every file o
 the repository, simulated hands and mutated ones.  So every check below mirrors
 one in :mod:`parsers.build`, and every line is read by the same functions
 :func:`~parsers.tomlsubset.parse_document` uses -- but a new action line of the writer's own
-form, which :func:`_writer_entry` reads into the very entry the action parser makes
+form, which :func:`writer_entry` reads into the very entry the action parser makes
 (tests/test_parsers_writer_lines.py compares the two).
 
 The ingest worker reads many hands at once (:func:`fast_hands_fields`): the header lines and
@@ -42,7 +42,6 @@ from itertools import compress, filterfalse
 from operator import attrgetter, itemgetter, not_
 from typing import Any, Final, cast
 
-from parsers._fastinit import indexed_constructor, positional_constructor, tuples_builder
 from parsers.actions import (
     _TAKES_AMOUNT,
     _TAKES_DEAL,
@@ -58,6 +57,7 @@ from parsers.actions import (
 )
 from parsers.build import MAX_CHIPS, PLAYER_LIMITS, _Problems, _read_rules, required_fields
 from parsers.cards import CARD_OF_TEXT, CARD_PIECES, CODE_OF_TEXT, DECK, UNKNOWN, Card
+from parsers.fastinit import indexed_constructor, positional_constructor, tuples_builder
 from parsers.fields import GAME_FIELDS, KNOB_FIELDS, VARIANTS
 from parsers.knobs import Betting, Game
 from parsers.model import (
@@ -538,7 +538,7 @@ def _new_line(table: dict[str, _Entry], texts: dict[str, ParsedAction], game: Ga
               players: int, line: str) -> _Entry | None:
     """Read an array line not seen before as ``_fast_multiline_strings`` does, and remember it
     in ``table``; :data:`_BLANK` for a blank or comment line, None for any other shape."""
-    parsed = _writer_entry(line, game, players)
+    parsed = writer_entry(line, game, players)
     cards_text = _writer_cards_text(line) if parsed is not None and parsed[2] else None
     if parsed is None:
         text = element_text(line)
@@ -609,7 +609,7 @@ _WRITER_ELEMENT: Final = re.compile(
     r'  "(?:d|p([1-9])) ([a-z]+)(?: p([1-9]))?(?: ([0-9A-Za-z]+))?",')
 """An element line of the writer's form: actor (its number; None for the dealer), verb,
 target, one argument token (cards without separators, an amount or a pot): what
-:func:`_writer_entry` reads when the verb, its arguments and the players agree."""
+:func:`writer_entry` reads when the verb, its arguments and the players agree."""
 # The writer's cards and nothing else: the reader's other spellings and ``??`` are left to
 # the general action parser.
 _CARD: Final = CARD_OF_TEXT.__getitem__
@@ -617,9 +617,9 @@ _CODE: Final = CODE_OF_TEXT.__getitem__
 _POTS: Final = frozenset(RUMMOLI_POTS)
 
 
-def _writer_entry(line: str, game: Game, players: int) -> ParsedAction | None:
+def writer_entry(line: str, game: Game, players: int) -> ParsedAction | None:
     """The :data:`ParsedAction` of an element line of the writer's form, as
-    :func:`parsers.actions._parse_action` makes it from the line's text (which
+    :func:`parsers.actions.parse_action_parts` makes it from the line's text (which
     ``element_text`` gives: the form holds no quote, backslash or control character); None
     when it is not one (any problem included), for the general reading to say what it is.
 
@@ -730,13 +730,13 @@ _CARD_OR_NONE: Final = CARD_OF_TEXT.get
 
 
 def _writer_entries(lines: list[str], game: Game, players: int) -> list[ParsedAction | None]:
-    """:func:`_writer_entry` of each of ``lines`` (none holds a line break), read together:
+    """:func:`writer_entry` of each of ``lines`` (none holds a line break), read together:
     one regular expression over the joined lines, then the cards of all of them with one
     regular expression and two look-ups in C, so each line costs a few of Python's steps."""
     joined = "\n".join(lines)
     found = _WRITER_LINES.findall(joined)
     if len(found) != len(lines):  # a line break inside a line: not the reader's lines
-        return [_writer_entry(line, game, players) for line in lines]
+        return [writer_entry(line, game, players) for line in lines]
     verbs = _VERB_TABLES[game._value_]
     entries: list[ParsedAction | None] = [None] * len(lines)
     # The lines whose cards are read below: (where, actor, verb, target, size, codes kept).

@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Final
 
-from parsers._fastinit import field_replacer, tuples_builder
 from parsers.cards import Card
 from parsers.errors import ParseError
+from parsers.fastinit import field_replacer, tuples_builder
 from parsers.knobs import BigTwoRules, Game, RummoliRules, SevenEightRules
 
 __all__ = [

@@ -632,7 +632,7 @@ def hand_from_chunk(chunk: Chunk, source: str) -> HandHistory:
         hand = fast_hand(chunk.lines, chunk.first_line, source, chunk.index, raw)
         if hand is not None:
             return hand
-    return _general_hand(chunk, source, raw)
+    return general_hand(chunk, source, raw)
 
 
 def hand_and_fields(chunk: Chunk, source: str) -> tuple[HandHistory, ActionFields | None]:
@@ -647,7 +647,7 @@ def hand_and_fields(chunk: Chunk, source: str) -> tuple[HandHistory, ActionField
         found = fast_hand_fields(chunk.lines, chunk.first_line, source, chunk.index, raw)
         if found is not None:
             return found
-    return _general_hand(chunk, source, raw), None
+    return general_hand(chunk, source, raw), None
 
 
 def hands_and_fields(chunks: Sequence[Chunk], source: str
@@ -657,7 +657,7 @@ def hands_and_fields(chunks: Sequence[Chunk], source: str
     none of them has seen before are read in one go)."""
     raws = ["\n".join(chunk.lines) for chunk in chunks]
     if not _FAST_READER:
-        return [(_general_hand(chunk, source, raw), None)
+        return [(general_hand(chunk, source, raw), None)
                 for chunk, raw in zip(chunks, raws, strict=True)]
     fast = iter(fast_hands_fields(
         [(chunk.lines, chunk.first_line, chunk.index, raw)
@@ -665,11 +665,11 @@ def hands_and_fields(chunks: Sequence[Chunk], source: str
     found: list[tuple[HandHistory, ActionFields | None]] = []
     for chunk, raw in zip(chunks, raws, strict=True):
         hand = next(fast) if chunk.problem is None else None
-        found.append(hand if hand is not None else (_general_hand(chunk, source, raw), None))
+        found.append(hand if hand is not None else (general_hand(chunk, source, raw), None))
     return found
 
 
-def _general_hand(chunk: Chunk, source: str, raw: str) -> HandHistory:
+def general_hand(chunk: Chunk, source: str, raw: str) -> HandHistory:
     """What :func:`hand_from_chunk` gives without the fast path: every shape, every problem."""
     if chunk.problem is not None:
         return _broken(chunk, source, raw, chunk.problem)

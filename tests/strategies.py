@@ -28,7 +28,7 @@ from parsers.knobs import (
 )
 from parsers.model import DEALER, RUMMOLI_POTS, Action, HandHistory, Verb
 
-_DEALER_VERBS = {Verb.DEAL_HOLE, Verb.DEAL_WIDOW, Verb.IMPASSE}
+DEALER_VERBS = {Verb.DEAL_HOLE, Verb.DEAL_WIDOW, Verb.IMPASSE}
 _text = st.text(
     alphabet=st.characters(blacklist_categories=["Cs"], blacklist_characters="\r"), max_size=12
 )
@@ -68,7 +68,7 @@ def actions_for(draw: st.DrawFn, game: Game, players: int) -> tuple[Action, ...]
         if verb is Verb.NOOP:
             actions.append(Action(DEALER, verb, comment=comment))
             continue
-        actor = DEALER if verb in _DEALER_VERBS else draw(st.integers(1, players))
+        actor = DEALER if verb in DEALER_VERBS else draw(st.integers(1, players))
         cards: tuple[Card, ...] = ()
         amount = target = pot = None
         if verb in (Verb.DEAL_HOLE, Verb.DEAL_WIDOW):

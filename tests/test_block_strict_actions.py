@@ -1,10 +1,10 @@
 """The 7 & 8 block scanner's bulk reading of new action lines gives what the one-line reading
 gives.
 
-:class:`parsers.block_scan._ActionTable` reads the new action lines of a batch in the
-writer's strict form together (:func:`parsers.block_scan._strict_rows`: one regular
+:class:`parsers.block_scan.ActionTable` reads the new action lines of a batch in the
+writer's strict form together (:func:`parsers.block_scan.strict_rows`: one regular
 expression over the joined lines, numpy over the pieces) and every other line one at a
-time (:func:`parsers.block_scan._line_row`, the reader's own action parser).  Here lines
+time (:func:`parsers.block_scan.line_row`, the reader's own action parser).  Here lines
 made of valid and mangled pieces (bad cards, cards given twice, ``??``, ``10d``, comments,
 odd spacing, unknown verbs, players beyond the most a hand may have, line breaks...) are
 read both ways: every row and card text must be the one-line reading's.
@@ -18,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from parsers import block_scan
-from parsers.block_scan import _ActionTable, _line_row, _strict_rows
+from parsers.block_scan import ActionTable, line_row, strict_rows
 from tests.strategies import CANONICAL_CARDS as CARDS
 from tests.strategies import card_tokens
 
@@ -86,13 +86,13 @@ lines = st.lists(st.one_of(writer_texts().map(line_of), action_texts().map(line_
 
 
 def expected(line: str) -> tuple[tuple[int, ...], str | None]:
-    return _line_row(line)
+    return line_row(line)
 
 
 @settings(max_examples=400, deadline=None)
 @given(lines)
 def test_strict_rows_are_the_one_line_readings(lines: list[str]) -> None:
-    rows, texts, taken = _strict_rows(lines)
+    rows, texts, taken = strict_rows(lines)
     assert len(taken) == len(lines)
     picked = [line for line, take in zip(lines, taken.tolist(), strict=True) if take]
     assert rows.shape == (len(picked), 9)
@@ -104,7 +104,7 @@ def test_strict_rows_are_the_one_line_readings(lines: list[str]) -> None:
 @settings(max_examples=300, deadline=None)
 @given(st.lists(lines, min_size=1, max_size=4))
 def test_the_table_gives_every_line_its_one_line_reading(batches: list[list[str]]) -> None:
-    table = _ActionTable()
+    table = ActionTable()
     for batch in batches:
         rows = table.rows(batch)
         values, texts = table.arrays()
@@ -118,7 +118,7 @@ def test_the_table_gives_every_line_its_one_line_reading(batches: list[list[str]
 def test_of_the_writers_lines_only_unusable_ones_are_declined(lines: list[str]) -> None:
     """The bulk reading declines only what it must: of the writer's strict lines, those the
     one-line reading finds unusable (a verb without its arguments, a card given twice)."""
-    _, _, taken = _strict_rows(lines)
+    _, _, taken = strict_rows(lines)
     for line, take in zip(lines, taken.tolist(), strict=True):
         row, _ = expected(line)
         assert take == (row[4] != block_scan._UNUSABLE), line
@@ -126,9 +126,9 @@ def test_of_the_writers_lines_only_unusable_ones_are_declined(lines: list[str]) 
 
 def test_a_line_break_inside_a_line_sends_the_batch_to_the_one_line_reading() -> None:
     lines = ['  "p1 cc', '  "p1 cc", # x\n  "p2 f', '  "d dh p1 AsKd']
-    _, _, taken = _strict_rows(lines)
+    _, _, taken = strict_rows(lines)
     assert not taken.any()
-    table = _ActionTable()
+    table = ActionTable()
     rows = table.rows(lines)
     values, texts = table.arrays()
     assert [(tuple(values[row].tolist()), texts[row]) for row in rows.tolist()] == [
@@ -137,7 +137,7 @@ def test_a_line_break_inside_a_line_sends_the_batch_to_the_one_line_reading() ->
 
 def test_the_table_grows_and_starts_over_when_full(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(block_scan, "_CACHE_LIMIT", 3000)
-    table = _ActionTable()
+    table = ActionTable()
     deals = [line_of(f"d dh p{1 + n % 17} {CARDS[n % 52]}{CARDS[(n // 52 + 1 + n) % 52]}")
              for n in range(2500)]
     for start in (0, 1000, 1500, 0):

@@ -21,7 +21,7 @@ from analytics.simulate.rummoli import simulate_rummoli
 from analytics.simulate.seveneight import simulate_seveneight
 from analytics.warehouse import ingest, views
 from analytics.warehouse.stat_views import results_over_time
-from analytics.warehouse.views import HandFilter, _frame, facts_where, where
+from analytics.warehouse.views import HandFilter, facts_where, query_frame, where
 from parsers import write_hands
 
 BROKEN = """\
@@ -112,7 +112,7 @@ def _full_curves(con: duckdb.DuckDBPyConnection, f: HandFilter, game: str) -> pd
     each hand's net over its big blind): the reference."""
     cond, params = facts_where(f, game=game)
     unit = ("CAST(b.big_blind AS DOUBLE)" if game == "seveneight" else "1.0")
-    return _frame(con, f"""
+    return query_frame(con, f"""
         SELECT x.player, row_number() OVER w AS hand_no,
                sum(x.net / {unit}) OVER w AS actual,
                sum(coalesce(x.allin_expected_net, x.net) / {unit}) OVER w AS adjusted
@@ -162,7 +162,7 @@ def _old_hand_list(con: duckdb.DuckDBPyConnection, f: HandFilter, *, limit: int,
     """hand_list as it was: the session label on every hand, the seats from ``seats``."""
     cond, params = where(f)
     params |= {"limit": limit, "offset": offset}
-    return _frame(con, f"""
+    return query_frame(con, f"""
         WITH fh AS (
             SELECT h.hand_id, h.game, h.variant, {views.DAY} AS day, h.played_time,
                    {views.SESSION} AS session, h.round, h.hand_label, h.winner, h.source_index

@@ -9,13 +9,13 @@ import numpy as np
 import pytest
 
 from analytics.equity import (
-    _kernels,
+    kernels,
     rummoli_default_sizes,
     rummoli_round_strengths,
     rummoli_strength,
 )
 from analytics.evaluator import EvaluationError, poker_rank
-from analytics.evaluator._tables import table_array
+from analytics.evaluator.lookup_tables import table_array
 from analytics.rules import replay
 from analytics.simulate.rummoli import simulate_rummoli
 from parsers.cards import DECK, Card
@@ -54,13 +54,13 @@ def test_exact_kernel_matches_brute_force_on_a_small_pool(seed: int) -> None:
     out = np.zeros(3)
     owner = np.repeat(np.arange(2, dtype=np.int64), [5, 5])
     codes = np.array([c.code for c in pool], dtype=np.int64)
-    count = _kernels.rummoli_exact(np.array([5, 5], dtype=np.int64), codes,
+    count = kernels.rummoli_exact(np.array([5, 5], dtype=np.int64), codes,
                                    poker_rank(hero).value, table_array(), out)
     assert count == deals
     assert out[0] / count == pytest.approx(share, abs=1e-12)
     assert (out[1] + out[2]) / count == pytest.approx(best, abs=1e-12)
-    estimate = np.zeros((_kernels.CHUNKS, 4))
-    _kernels.rummoli_monte_carlo(owner, codes, 2, poker_rank(hero).value, table_array(),
+    estimate = np.zeros((kernels.CHUNKS, 4))
+    kernels.rummoli_monte_carlo(owner, codes, 2, poker_rank(hero).value, table_array(),
                                  50_000, seed, estimate)
     sums = estimate.sum(axis=0)
     p = (sums[2] + sums[3]) / 50_000
@@ -136,7 +136,7 @@ def test_round_strengths_follow_the_exchange() -> None:
 
 
 def test_round_strengths_equal_direct_calls_and_serial_kernel_equals_parallel() -> None:
-    from analytics.equity import _kernels
+    from analytics.equity import kernels
 
     for hand in list(simulate_rummoli(6, 4, 4)):
         rows = rummoli_round_strengths(hand, replay(hand), samples=300, seed=17)
@@ -151,7 +151,7 @@ def test_round_strengths_equal_direct_calls_and_serial_kernel_equals_parallel() 
             assert row.strength == direct
     owner = np.repeat(np.arange(2, dtype=np.int64), [13, 13])
     pool = np.arange(13, 52, dtype=np.int64)
-    a, b = np.zeros((_kernels.CHUNKS, 4)), np.zeros((_kernels.CHUNKS, 4))
-    _kernels.rummoli_monte_carlo(owner, pool, 2, 5000, table_array(), 999, 5, a)
-    _kernels.rummoli_monte_carlo_serial(owner, pool, 2, 5000, table_array(), 999, 5, b)
+    a, b = np.zeros((kernels.CHUNKS, 4)), np.zeros((kernels.CHUNKS, 4))
+    kernels.rummoli_monte_carlo(owner, pool, 2, 5000, table_array(), 999, 5, a)
+    kernels.rummoli_monte_carlo_serial(owner, pool, 2, 5000, table_array(), 999, 5, b)
     assert (a == b).all()

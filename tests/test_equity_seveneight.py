@@ -8,10 +8,10 @@ from itertools import combinations, permutations
 import numpy as np
 import pytest
 
-from analytics.equity import _kernels
+from analytics.equity import kernels
 from analytics.equity.seveneight import (
-    _NO_AMOUNTS,
-    _NO_POTS,
+    NO_AMOUNTS,
+    NO_POTS,
     seveneight_equity,
     seveneight_spot,
     seveneight_table,
@@ -114,8 +114,8 @@ def test_fast_single_slot_path_equals_general_kernel() -> None:
         values = single_slot_values(spot)
         fast = [np.zeros(players) for _ in range(3)]
         slow = [np.zeros(players) for _ in range(3)]
-        d1 = _kernels.single_slot_exact(values, spot.owner, _NO_POTS, _NO_AMOUNTS, *fast)
-        d2 = _kernels.seveneight_exact(spot.cards.copy(), spot.owner, spot.pos, spot.pool,
+        d1 = kernels.single_slot_exact(values, spot.owner, NO_POTS, NO_AMOUNTS, *fast)
+        d2 = kernels.seveneight_exact(spot.cards.copy(), spot.owner, spot.pos, spot.pool,
                                        table, *slow)
         assert d1 == d2
         for a, b in zip(fast, slow, strict=True):
@@ -124,9 +124,9 @@ def test_fast_single_slot_path_equals_general_kernel() -> None:
         eligible[1, rng.randrange(players)] = False
         amounts = np.array([30.0, 11.0])
         e1, e2 = np.zeros(players), np.zeros(players)
-        _kernels.single_slot_exact(values, spot.owner, eligible, amounts, e1,
+        kernels.single_slot_exact(values, spot.owner, eligible, amounts, e1,
                                    np.zeros(players), np.zeros(players))
-        _kernels.seveneight_pots(spot.cards.copy(), spot.owner, spot.pos, spot.pool, table,
+        kernels.seveneight_pots(spot.cards.copy(), spot.owner, spot.pos, spot.pool, table,
                                  eligible, amounts, e2)
         np.testing.assert_allclose(e1 / d1, e2 / d2, atol=1e-9)
         assert e1.sum() / d1 == pytest.approx(41.0)

@@ -9,11 +9,11 @@ import numpy as np
 import pytest
 
 from analytics.equity import (
-    _poker_counts,
     bigtwo_twos_counts,
     goodness_of_fit,
     poker_category_counts,
     poker_category_probabilities,
+    poker_counts,
     seveneight_three_card_counts,
     seveneight_two_card_counts,
     seveneight_visible_card_table,
@@ -142,9 +142,9 @@ def test_goodness_of_fit_flags_impossible_categories() -> None:
 
 
 def test_shipped_poker_counts_are_what_the_derivation_gives() -> None:
-    """poker_category_counts reads analytics/equity/_poker_counts.py; its text is exactly
+    """poker_category_counts reads analytics/equity/poker_counts.py; its text is exactly
     what the derivation writes today (regenerate with theory.write_poker_count_table())."""
-    shipped = Path(_poker_counts.__file__).read_text(encoding="utf-8")
+    shipped = Path(poker_counts.__file__).read_text(encoding="utf-8")
     assert poker_count_table_text() == shipped
     for k in range(5, 27):
         assert poker_category_counts(k) == derive_poker_category_counts(k)

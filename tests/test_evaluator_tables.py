@@ -8,8 +8,8 @@ from math import comb
 import numpy as np
 import pytest
 
-from analytics.evaluator import _tables
-from analytics.evaluator._tables import (
+from analytics.evaluator import lookup_tables
+from analytics.evaluator.lookup_tables import (
     CT2,
     CT3,
     FLUSH_BASE,
@@ -87,7 +87,7 @@ def test_known_entries() -> None:
     royal = 0b11111 << 8  # T J Q K A
     wheel = (1 << 12) | 0b1111
     assert table[STR + royal] == 9 and table[STR + wheel] == 0
-    assert table[FLUSHR + royal] == STRAIGHT_FLUSH_BASE + 9 == _tables.MAX_RANK
+    assert table[FLUSHR + royal] == STRAIGHT_FLUSH_BASE + 9 == lookup_tables.MAX_RANK
     assert table[HB + 0] == -1 and table[POP + 8191] == 13
     seven_high = 0b101111  # 7 5 4 3 2: the lowest high-card class
     assert table[HIGHD + seven_high] == 0 and table[FLUSHR + seven_high] == FLUSH_BASE

@@ -17,7 +17,12 @@ import pyarrow as pa
 import pytest
 
 from analytics.warehouse import facts, ingest, pipeline, reader
-from analytics.warehouse.fact_rows import FACT_TABLES, _part, fact_tables, with_dealt_categories
+from analytics.warehouse.fact_rows import (
+    FACT_TABLES,
+    award_part,
+    fact_tables,
+    with_dealt_categories,
+)
 from analytics.warehouse.loader import load_batch
 from analytics.warehouse.rows import FileContext
 from analytics.warehouse.schema import migrate
@@ -186,7 +191,7 @@ def test_award_parts_are_split_condition(pot: str) -> None:
         expected = [part for part in SPLIT_COLUMNS
                     if con.execute(f"SELECT {split_condition(part, '$pot')}",
                                    {"pot": pot}).fetchall()[0][0]]
-    assert [_part(pot)] == expected
+    assert [award_part(pot)] == expected
 
 
 def _fact_rows(db: Path) -> dict[str, list[tuple[object, ...]]]:

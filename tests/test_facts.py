@@ -32,7 +32,7 @@ from analytics.warehouse.loader import begin_file, load_batch, rollback
 from analytics.warehouse.rows import Batch, FileContext
 from analytics.warehouse.schema import LATEST_VERSION, migrate, schema_version
 from analytics.warehouse.stat_views import results_over_time
-from analytics.warehouse.views import HandFilter, _frame, _seat_players, where
+from analytics.warehouse.views import HandFilter, query_frame, seat_players_where, where
 from parsers.cards import DECK
 from parsers.knobs import BigTwoRules
 from parsers.reader import hand_from_chunk, iter_chunks
@@ -46,7 +46,7 @@ Con = duckdb.DuckDBPyConnection
 
 def old_overview(con: Con, f: HandFilter) -> pd.DataFrame:
     cond, params = where(f)
-    return _frame(con, f"""
+    return query_frame(con, f"""
         WITH fh AS (SELECT h.hand_id, h.game, {v.SESSION} AS session, {v.DAY} AS day
                     FROM hands h WHERE {cond})
         SELECT fh.game, count(*) AS hands, any_value(p.players) AS players,
@@ -61,7 +61,7 @@ def old_overview(con: Con, f: HandFilter) -> pd.DataFrame:
 def old_sessions(con: Con, f: HandFilter, *, limit: int = 500) -> pd.DataFrame:
     cond, params = where(f)
     params["limit"] = limit
-    return _frame(con, f"""
+    return query_frame(con, f"""
         SELECT {v.SESSION} AS session, h.game, count(*) AS hands, max(h.num_players) AS players,
                min({v.DAY}) AS first_day, max({v.DAY}) AS last_day
         FROM hands h WHERE {cond}
@@ -71,8 +71,8 @@ def old_sessions(con: Con, f: HandFilter, *, limit: int = 500) -> pd.DataFrame:
 
 def old_player_results(con: Con, f: HandFilter) -> pd.DataFrame:
     cond, params = where(f)
-    seat_cond, seat_params = _seat_players(f)
-    return _frame(con, f"""
+    seat_cond, seat_params = seat_players_where(f)
+    return query_frame(con, f"""
         SELECT s.game, s.player, count(*) AS hands, count(*) FILTER (WHERE s.winner) AS wins,
                CAST(sum(s.net) AS BIGINT) AS net, avg(s.net) AS mean, stddev_samp(s.net) AS sd
         FROM seats s JOIN hands h USING (hand_id)
@@ -88,10 +88,10 @@ def old_running_nets(con: Con, f: HandFilter, *, game: str, points: int = 400,
     hand's net over its ``stat_facts.big_blind``): its ``actual`` and ``adjusted`` with
     ``whole_round``."""
     cond, params = where(f, game=game)
-    seat_cond, seat_params = _seat_players(f)
+    seat_cond, seat_params = seat_players_where(f)
     params |= seat_params | {"points": points, "top": top}
     unit = "CAST(x.big_blind AS DOUBLE)" if game == "seveneight" else "1.0"
-    full = _frame(con, f"""
+    full = query_frame(con, f"""
         WITH rows AS (
             SELECT s.player, s.net / {unit} AS net, {v.DAY} AS day, h.played_time,
                    h.source_index, h.hand_id,
@@ -147,8 +147,8 @@ def _running(con: Con, f: HandFilter, game: str, points: int) -> pd.DataFrame:
 
 def old_by_position(con: Con, f: HandFilter) -> pd.DataFrame:
     cond, params = where(f)
-    seat_cond, seat_params = _seat_players(f)
-    return _frame(con, f"""
+    seat_cond, seat_params = seat_players_where(f)
+    return query_frame(con, f"""
         SELECT s.game, h.num_players AS players,
                CASE WHEN s.game = 'rummoli' AND h.dealer IS NOT NULL
                     THEN ((s.seat - h.dealer - 1 + h.num_players) % h.num_players) + 1
@@ -162,8 +162,8 @@ def old_by_position(con: Con, f: HandFilter) -> pd.DataFrame:
 
 def old_by_up_card(con: Con, f: HandFilter) -> pd.DataFrame:
     cond, params = where(f, game="seveneight")
-    seat_cond, seat_params = _seat_players(f)
-    return _frame(con, f"""
+    seat_cond, seat_params = seat_players_where(f)
+    return query_frame(con, f"""
         SELECT substr(a.cards, 1, 1) AS up_rank, count(*) AS hands, avg(s.net) AS mean,
                stddev_samp(s.net) AS sd
         FROM actions a
@@ -176,8 +176,8 @@ def old_by_up_card(con: Con, f: HandFilter) -> pd.DataFrame:
 
 def old_bigtwo_places(con: Con, f: HandFilter) -> pd.DataFrame:
     cond, params = where(f, game="bigtwo")
-    seat_cond, seat_params = _seat_players(f)
-    return _frame(con, f"""
+    seat_cond, seat_params = seat_players_where(f)
+    return query_frame(con, f"""
         SELECT s.player, s.place, count(*) AS games, avg(s.net) AS mean_score,
                CAST(sum(s.net) AS BIGINT) AS score
         FROM seats s JOIN hands h USING (hand_id)
@@ -188,8 +188,8 @@ def old_bigtwo_places(con: Con, f: HandFilter) -> pd.DataFrame:
 
 def old_bigtwo_cards_left(con: Con, f: HandFilter) -> pd.DataFrame:
     cond, params = where(f, game="bigtwo")
-    seat_cond, seat_params = _seat_players(f)
-    return _frame(con, f"""
+    seat_cond, seat_params = seat_players_where(f)
+    return query_frame(con, f"""
         WITH fh AS (SELECT h.hand_id FROM hands h WHERE {cond}),
         counts AS (
             SELECT a.hand_id, CASE WHEN a.verb = 'dh' THEN a.target ELSE a.actor END AS seat,
@@ -207,9 +207,9 @@ def old_bigtwo_cards_left(con: Con, f: HandFilter) -> pd.DataFrame:
 
 def old_rummoli_split(con: Con, f: HandFilter) -> pd.DataFrame:
     cond, params = where(f, game="rummoli")
-    seat_cond, seat_params = _seat_players(f)
+    seat_cond, seat_params = seat_players_where(f)
     cases = " ".join(f"WHEN '{pot}' THEN '{part}'" for pot, part in v.SPLIT_POTS.items())
-    return _frame(con, f"""
+    return query_frame(con, f"""
         WITH fs AS (SELECT s.hand_id, s.seat, s.player, s.net
                     FROM seats s JOIN hands h USING (hand_id)
                     WHERE {cond} AND {seat_cond}),
@@ -235,8 +235,8 @@ def old_rummoli_split(con: Con, f: HandFilter) -> pd.DataFrame:
 
 def old_allin_totals(con: Con, f: HandFilter) -> pd.DataFrame:
     cond, params = where(f, game="seveneight")
-    seat_cond, seat_params = _seat_players(f)
-    return _frame(con, f"""
+    seat_cond, seat_params = seat_players_where(f)
+    return query_frame(con, f"""
         SELECT s.player, count(*) AS hands, count(a.hand_id) AS all_in_hands,
                CAST(sum(s.net) AS BIGINT) AS net,
                sum(coalesce(a.expected_net, s.net)) AS adjusted_net,
@@ -253,8 +253,8 @@ def old_allin_totals(con: Con, f: HandFilter) -> pd.DataFrame:
 
 def old_showdown_types(con: Con, f: HandFilter) -> pd.DataFrame:
     cond, params = where(f)
-    seat_cond, seat_params = _seat_players(f)
-    return _frame(con, f"""
+    seat_cond, seat_params = seat_players_where(f)
+    return query_frame(con, f"""
         SELECT d.game, s.player, length(d.cards) // 2 AS size, d.category, count(*) AS hands
         FROM showdowns d JOIN hands h USING (hand_id)
         JOIN seats s ON s.hand_id = d.hand_id AND s.seat = d.player
@@ -266,8 +266,8 @@ def old_showdown_types(con: Con, f: HandFilter) -> pd.DataFrame:
 def old_dealt_hands(con: Con, f: HandFilter, *, game: str) -> pd.DataFrame:
     """Every dealt hand (the old question without its sample)."""
     cond, params = where(f, game=game)
-    seat_cond, seat_params = _seat_players(f)
-    return _frame(con, f"""
+    seat_cond, seat_params = seat_players_where(f)
+    return query_frame(con, f"""
         WITH dealt AS (
             SELECT s.player, string_agg(a.cards, '' ORDER BY a.seq) AS cards
             FROM actions a JOIN hands h ON h.hand_id = a.hand_id
@@ -282,8 +282,8 @@ def old_bigtwo_dealt(con: Con, f: HandFilter) -> pd.DataFrame:
     """Every Big Two dealt hand with its table size and rules (the old
     ``equity_views.bigtwo_dealt`` over ``actions`` without its sample)."""
     cond, params = where(f, game="bigtwo")
-    seat_cond, seat_params = _seat_players(f)
-    return _frame(con, f"""
+    seat_cond, seat_params = seat_players_where(f)
+    return query_frame(con, f"""
         WITH dealt AS (
             SELECT s.player, any_value(h.num_players) AS players,
                    string_agg(a.cards, '' ORDER BY a.seq) AS cards, any_value(h.rules) AS rules
@@ -299,8 +299,8 @@ def old_bigtwo_dealt(con: Con, f: HandFilter) -> pd.DataFrame:
 def old_plays(con: Con, f: HandFilter) -> pd.DataFrame:
     """Every Big Two play (the old question without its sample)."""
     cond, params = where(f, game="bigtwo")
-    seat_cond, seat_params = _seat_players(f)
-    return _frame(con, f"""
+    seat_cond, seat_params = seat_players_where(f)
+    return query_frame(con, f"""
         SELECT s.player, a.cards, h.rules
         FROM actions a JOIN hands h ON h.hand_id = a.hand_id
         JOIN seats s ON s.hand_id = a.hand_id AND s.seat = a.actor
@@ -351,7 +351,7 @@ def old_rummoli_board(con: Con, f: HandFilter, *, game_id: str | None,
                       limit: int = 20_000) -> pd.DataFrame:
     cond, params = where(f, game="rummoli")
     params |= {"game_id": game_id, "limit": limit}
-    return _frame(con, f"""
+    return query_frame(con, f"""
         SELECT h.game_id, h.round, b.pot, b.pot_order, b.before, b.antes, b.amount, b.won_by,
                s.player AS won_by_player, b.after
         FROM board b JOIN hands h USING (hand_id)
@@ -363,7 +363,7 @@ def old_rummoli_board(con: Con, f: HandFilter, *, game_id: str | None,
 
 def old_pot_winners(con: Con, f: HandFilter) -> pd.DataFrame:
     cond, params = where(f, game="rummoli")
-    return _frame(con, f"""
+    return query_frame(con, f"""
         SELECT b.pot, any_value(b.pot_order) AS pot_order, s.player AS won_by_player,
                count(*) AS rounds, CAST(sum(b.amount) AS BIGINT) AS chips
         FROM board b JOIN hands h USING (hand_id)
@@ -375,7 +375,7 @@ def old_pot_winners(con: Con, f: HandFilter) -> pd.DataFrame:
 
 def old_pot_streaks(con: Con, f: HandFilter) -> pd.DataFrame:
     cond, params = where(f, game="rummoli")
-    return _frame(con, f"""
+    return query_frame(con, f"""
         WITH rows AS (
             SELECT h.game_id, h.round, b.pot, b.pot_order, b.before, b.antes,
                    b.won_by IS NOT NULL AS won
@@ -715,7 +715,7 @@ def test_streaks_and_running_nets_on_awkward_data(tmp_path: Path) -> None:
 
 def old_filter_options(con: Con, *, sessions: int = 2000) -> pd.DataFrame:
     """filter_options as it was: SESSION and STAKES evaluated on every hand."""
-    return _frame(con, f"""
+    return query_frame(con, f"""
         SELECT 'game' AS kind, game AS value FROM (SELECT DISTINCT game FROM hands)
         UNION ALL SELECT 'player', player FROM (SELECT DISTINCT player FROM seats)
         UNION ALL SELECT 'session', session FROM (
@@ -742,7 +742,7 @@ def test_filter_options_answer_as_before(db: Path) -> None:
 def old_net_over_time(con: Con, *, game: str, players: list[str] | None = None,
                       bucket: str = "day") -> pd.DataFrame:
     """queries.net_over_time as it was: every seat joined with its hand (v_seat_results)."""
-    return _frame(con, f"""
+    return query_frame(con, f"""
         SELECT period, player, hands, net,
                CAST(sum(net) OVER (PARTITION BY player ORDER BY period) AS BIGINT)
                    AS cumulative_net
@@ -940,10 +940,10 @@ def test_migration_7_adds_the_players_of_a_version_6_database(tmp_path: Path) ->
         for players in (("Cy",), ("Cy", "nobody"), ("Pia", "Ned"), ("Dee", "Fay")):
             f = HandFilter(players=players)
             cond, params = v.hand_facts_where(f)
-            kept = _frame(con, f"SELECT x.hand_id FROM hand_facts x WHERE {cond} "
+            kept = query_frame(con, f"SELECT x.hand_id FROM hand_facts x WHERE {cond} "
                                "ORDER BY x.hand_id", params)
             cond, params = where(f)
-            expected = _frame(con, f"SELECT h.hand_id FROM hands h WHERE {cond} "
+            expected = query_frame(con, f"SELECT h.hand_id FROM hands h WHERE {cond} "
                                    "ORDER BY h.hand_id", params)
             assert len(expected) > 0
             pd.testing.assert_frame_equal(kept, expected)

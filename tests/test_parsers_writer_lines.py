@@ -1,9 +1,9 @@
 """The reader's fast path reads a new action line of the writer's form as the action parser
 does.
 
-:func:`parsers.fastpath._writer_entry` reads an element line ``  "p1 pl 3h3d",`` without
+:func:`parsers.fastpath.writer_entry` reads an element line ``  "p1 pl 3h3d",`` without
 the general action parser's layers; it must give exactly
-:func:`parsers.actions._parse_action`'s entry for the line's text, or None (the general
+:func:`parsers.actions.parse_action_parts`'s entry for the line's text, or None (the general
 reading then says what the line is).  Lines here are the writer's shapes for every game
 and verb, valid or not, and mangled ones: bad cards, cards given twice, ``??``, ``10d``,
 comments, odd spacing, unknown verbs, players beyond the hand's.
@@ -14,9 +14,9 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from parsers.actions import GAME_VERBS, ActionSyntaxError, _parse_action
+from parsers.actions import GAME_VERBS, ActionSyntaxError, parse_action_parts
 from parsers.build import PLAYER_LIMITS
-from parsers.fastpath import _writer_entry
+from parsers.fastpath import writer_entry
 from parsers.knobs import Game
 from parsers.model import RUMMOLI_POTS, Verb
 from parsers.tomlsubset import element_text
@@ -68,7 +68,7 @@ def parsed(text: str | None, game: Game, count: int) -> object:
     if text is None:
         return "not an element"
     try:
-        return _parse_action(text, game, count)
+        return parse_action_parts(text, game, count)
     except ActionSyntaxError:
         return "error"
 
@@ -81,12 +81,12 @@ def test_a_writer_line_reads_as_the_action_parser_reads_it(game: Game, count: in
     low, high = PLAYER_LIMITS[game]
     count = min(max(count, low), high)
     line = shape.format(text)
-    entry = _writer_entry(line, game, count)
+    entry = writer_entry(line, game, count)
     if entry is not None:
         assert element_text(line) == text
         assert entry == parsed(text, game, count), line
         # The same objects: cards interned, verbs the enum's.
-        expected = _parse_action(text, game, count)
+        expected = parse_action_parts(text, game, count)
         assert all(a is b for a, b in zip(entry[2], expected[2], strict=True))
         assert entry[1] is expected[1]
 
@@ -105,7 +105,7 @@ def test_every_writer_line_the_parser_accepts_in_canonical_form_is_read(
     if isinstance(expected, str) or count > 9 or not all(
             writer_token(token, tokens[1]) for token in tokens) or not one_argument(tokens):
         return
-    assert _writer_entry(line, game, count) == expected, line
+    assert writer_entry(line, game, count) == expected, line
 
 
 def one_argument(tokens: list[str]) -> bool:
@@ -140,9 +140,9 @@ def test_the_writers_lines_of_each_game() -> None:
     }
     for game, texts in lines.items():
         for text in texts:
-            entry = _writer_entry(f'  "{text}",', game, 4)
+            entry = writer_entry(f'  "{text}",', game, 4)
             assert entry is not None, text
-            assert entry == _parse_action(text, game, 4)
+            assert entry == parse_action_parts(text, game, 4)
 
 
 def test_what_the_fast_reading_leaves_to_the_parser() -> None:
@@ -155,5 +155,5 @@ def test_what_the_fast_reading_leaves_to_the_parser() -> None:
     }
     for game, texts in declined.items():
         for text in texts:
-            assert _writer_entry(f'  "{text}",', game, 4) is None, text
+            assert writer_entry(f'  "{text}",', game, 4) is None, text
     assert Verb.TURN_UP not in GAME_VERBS[Game.RUMMOLI]

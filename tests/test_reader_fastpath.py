@@ -1,7 +1,7 @@
 """The reader's fast path (parsers/fastpath.py) builds exactly what the general path builds.
 
 ``hand_from_chunk`` tries :func:`parsers.fastpath.fast_hand` first and takes the
-general path (``parse_document`` then ``build_hand``, ``reader._general_hand``)
+general path (``parse_document`` then ``build_hand``, ``reader.general_hand``)
 when it declines.  Every chunk below is read both ways and compared field for
 field -- types included (``1`` and ``True`` are equal in Python, not here),
 every action's line, the errors with their positions, ``raw``, ``line``,
@@ -25,7 +25,7 @@ from analytics.simulate.bigtwo import simulate_bigtwo
 from analytics.simulate.rummoli import simulate_rummoli
 from analytics.simulate.seveneight import simulate_seveneight
 from parsers import HandHistory, dumps_hand, fastpath, reader, tomlsubset
-from parsers.reader import Chunk, _general_hand, hand_from_chunk, iter_chunks
+from parsers.reader import Chunk, general_hand, hand_from_chunk, iter_chunks
 from tests.mutate import INTERESTING, KINDS, Mutation, apply
 from tests.strategies import hands
 
@@ -56,7 +56,7 @@ def differences(data: bytes | str, source: str = "<test>") -> tuple[list[int], i
         raw = "\n".join(chunk.lines)
         fast = (fastpath.fast_hand(chunk.lines, chunk.first_line, source, chunk.index, raw)
                 if chunk.problem is None else None)
-        general = _general_hand(chunk, source, raw)
+        general = general_hand(chunk, source, raw)
         if fast is not None:
             taken += 1
             if signature(fast) != signature(general) or fast != general:

@@ -1,4 +1,4 @@
-"""The objects the reader builds through the slots (parsers._fastinit) are ordinary ones,
+"""The objects the reader builds through the slots (parsers.fastinit) are ordinary ones,
 and the splitter's check for overlong lines finds what measuring each line finds.
 
 The fast path fills ``Action`` and ``HandHistory`` objects through a shadow subclass and
@@ -21,8 +21,8 @@ from analytics.simulate.bigtwo import simulate_bigtwo
 from analytics.simulate.rummoli import simulate_rummoli
 from analytics.simulate.seveneight import simulate_seveneight
 from parsers import HandHistory, dumps_hand, loads_hands, reader
-from parsers._fastinit import positional_constructor, tuples_builder
 from parsers.actions import action_table, parse_into
+from parsers.fastinit import positional_constructor, tuples_builder
 from parsers.knobs import Game
 from parsers.model import Action, Verb
 

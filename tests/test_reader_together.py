@@ -21,7 +21,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from parsers import actions, dumps_hand, fastpath, tomlsubset
-from parsers.actions import _AMOUNT, _DEALER_VERBS, _NO_ARGUMENT, GAME_VERBS
+from parsers.actions import AMOUNT, DEALER_VERBS, GAME_VERBS, NO_ARGUMENT
 from parsers.knobs import Game
 from parsers.model import RUMMOLI_POTS, ActionFields, HandHistory, Verb, with_actions
 from parsers.reader import Chunk, hand_and_fields, hands_and_fields, iter_chunks
@@ -67,7 +67,7 @@ def game_texts(draw: st.DrawFn, game: Game, count: int) -> str:
     ``count`` players: a verb of the game, its actor, and the argument its verb takes (now
     and then a player beyond the hand's, a card twice, an amount of 0, a wrong argument)."""
     verb = draw(st.sampled_from(sorted(GAME_VERBS[game], key=str)))
-    dealer = verb in _DEALER_VERBS
+    dealer = verb in DEALER_VERBS
     player = st.integers(1, min(count + 1, 9)).map("p{}".format)
     actor = draw(st.sampled_from(["d", "p1"]) if draw(st.integers(0, 9)) == 0
                  else st.just("d") if dealer else player)
@@ -80,8 +80,8 @@ def game_texts(draw: st.DrawFn, game: Game, count: int) -> str:
                         st.sampled_from([10**15 - 1, 10**15, 10**16 + 3])).map(str)
     argument = draw(st.one_of(some_cards, one_card, amounts, st.sampled_from(RUMMOLI_POTS),
                               st.none()) if draw(st.integers(0, 9)) == 0
-                    else st.none() if verb in _NO_ARGUMENT else
-                    amounts if verb in _AMOUNT else
+                    else st.none() if verb in NO_ARGUMENT else
+                    amounts if verb in AMOUNT else
                     st.sampled_from(RUMMOLI_POTS) if verb is Verb.CLAIM else
                     one_card if verb is Verb.TURN_UP else
                     st.one_of(st.none(), some_cards) if verb is Verb.SHOW_MUCK else some_cards)
@@ -106,7 +106,7 @@ def lines_of_a_game(draw: st.DrawFn) -> tuple[Game, int, list[str]]:
 def test_lines_read_together_read_as_one_at_a_time(found: tuple[Game, int, list[str]]) -> None:
     game, count, lines = found
     together = fastpath._writer_entries(lines, game, count)
-    alone = [fastpath._writer_entry(line, game, count) for line in lines]
+    alone = [fastpath.writer_entry(line, game, count) for line in lines]
     assert len(together) == len(alone)
     for line, one, other in zip(lines, together, alone, strict=True):
         assert same_entry(one, other), line
@@ -125,7 +125,7 @@ def test_lines_of_both_kinds_read_together_as_one_at_a_time() -> None:
         '  "p1 pl 3c3c",', '  "p1 pl 3c",  ']
     lines = written + spoilt
     together = fastpath._writer_entries(lines, Game.BIGTWO, 4)
-    alone = [fastpath._writer_entry(line, Game.BIGTWO, 4) for line in lines]
+    alone = [fastpath.writer_entry(line, Game.BIGTWO, 4) for line in lines]
     for line, one, other in zip(lines, together, alone, strict=True):
         assert same_entry(one, other), line
     assert None not in alone[: len(written)]
@@ -148,13 +148,13 @@ def test_the_writers_lines_are_all_taken_together() -> None:
             lines = [*wanted]
             together = fastpath._writer_entries(lines, game, count)
             assert None not in together
-            assert together == [fastpath._writer_entry(line, game, count) for line in lines]
+            assert together == [fastpath.writer_entry(line, game, count) for line in lines]
 
 
 def test_a_line_break_inside_a_line_reads_each_line_alone() -> None:
     lines = ['  "p1 pl 3h",', '  "p2 pl 4h",\n  "p3 pl 5h",', '  "p1 ps",']
     assert fastpath._writer_entries(lines, Game.BIGTWO, 4) == [
-        fastpath._writer_entry(line, Game.BIGTWO, 4) for line in lines]
+        fastpath.writer_entry(line, Game.BIGTWO, 4) for line in lines]
 
 
 def readings(chunks: list[Chunk], source: str, size: int

@@ -32,13 +32,13 @@ from hypothesis import strategies as st
 
 from analytics.evaluator import seveneight_rank
 from analytics.rules import RuleError, replay_fields, seveneight
-from analytics.rules import _seveneight_kernels as kernels
+from analytics.rules import seveneight_kernels as kernels
 from analytics.rules.seveneight import SevenEightState
 from analytics.rules.seveneight_block import (
     KERNEL_STRUCTURES,
     BlockOutcome,
-    _rank_tables,
     outcome_of,
+    rank_tables,
     replay_block,
     warm_up,
 )
@@ -110,7 +110,7 @@ def check_block(block: SevenEightBlock, hands: list[Read]) -> tuple[int, int]:
 
 def beyond_int64_bounds(hand: HandHistory) -> bool:
     """A hand the kernel declines where the engine's Python ints go on (see
-    analytics.rules._seveneight_kernels): 2**60 chips or more, or a bet size of 2**62."""
+    analytics.rules.seveneight_kernels): 2**60 chips or more, or a bet size of 2**62."""
     sizes = [size for size in (hand.min_bet, hand.small_bet, hand.big_bet) if size is not None]
     return sum(hand.starting_stacks or ()) >= 1 << 60 or any(size >= 1 << 62 for size in sizes)
 
@@ -146,7 +146,7 @@ def test_the_kernel_numbers_structures_as_the_module_does() -> None:
 
 
 def test_rank_tables_are_the_evaluators_values_and_categories() -> None:
-    values, categories = _rank_tables()
+    values, categories = rank_tables()
     for a, b, c in combinations(range(52), 3):
         rank = seveneight_rank((DECK[a], DECK[b], DECK[c]))
         for x, y, z in ((a, b, c), (c, a, b), (b, c, a)):

@@ -259,7 +259,7 @@ def _single_slot_many(spots: Sequence[AllInSpot]) -> list[tuple[list[float], int
     chips per contestant (already divided by the deals, as :func:`_solve` does) and deals."""
     if not spots:
         return []
-    from analytics.equity import _kernels
+    from analytics.equity import kernels
 
     players = [0]
     pools = [0]
@@ -281,7 +281,7 @@ def _single_slot_many(spots: Sequence[AllInSpot]) -> list[tuple[list[float], int
                        dtype=np.float64)
     expected = np.zeros(players[-1])
     deals = np.zeros(len(spots), dtype=np.int64)
-    _kernels.single_slot_exact_many(
+    kernels.single_slot_exact_many(
         cards, np.array(players, dtype=np.int64), pool, np.array(pools, dtype=np.int64),
         owner, np.array(owners, dtype=np.int64), eligible, amounts,
         np.array(pot_starts, dtype=np.int64), seveneight_table(), expected, deals)
@@ -295,7 +295,7 @@ def _single_slot_many(spots: Sequence[AllInSpot]) -> list[tuple[list[float], int
 def _solve(spot: AllInSpot, budget: int, samples: int, seed: int,
            threads: int | None) -> AllInResult:
     """Enumerate (or, above ``budget`` deals, estimate) one spot's expected chips."""
-    from analytics.equity import _kernels
+    from analytics.equity import kernels
 
     # The arrays are built from Python lists in one call each: an all-in hand has a few
     # players, and element-wise numpy stores cost more than the equity kernel itself.
@@ -315,17 +315,17 @@ def _solve(spot: AllInSpot, budget: int, samples: int, seed: int,
     if exact:
         if spot.is_single_slot():  # seven.single_slot, from the lists we have
             unused = np.zeros(m)
-            deals = _kernels.single_slot_exact(single_slot_values(seven), owner_array, eligible,
+            deals = kernels.single_slot_exact(single_slot_values(seven), owner_array, eligible,
                                                amounts, expected, unused, unused)
         else:
-            deals = _kernels.seveneight_pots(cards, owner_array, pos_array, pool,
+            deals = kernels.seveneight_pots(cards, owner_array, pos_array, pool,
                                              seveneight_table(), eligible, amounts, expected)
         expected /= deals
     else:
-        shape = (_kernels.CHUNKS, m)
+        shape = (kernels.CHUNKS, m)
         sums, squares = np.zeros(shape), np.zeros(shape)
         with _numba_threads(threads):
-            _kernels.seveneight_pots_monte_carlo(cards, owner_array, pos_array, pool,
+            kernels.seveneight_pots_monte_carlo(cards, owner_array, pos_array, pool,
                                                  seveneight_table(), eligible, amounts,
                                                  samples, seed, sums, squares)
         expected = sums.sum(axis=0) / samples

@@ -36,8 +36,8 @@ import numpy.typing as npt
 
 from analytics.evaluator import EvaluationError, bigtwo_all_combos, bigtwo_card_key
 from analytics.evaluator.bigtwo import _runs
-from parsers._fastinit import positional_constructor
 from parsers.cards import DECK, Card, CardError, Rank, parse_cards
+from parsers.fastinit import positional_constructor
 from parsers.knobs import BigTwoDeal, BigTwoRules, Game, Straights
 from parsers.model import ActionFields, HandHistory, Verb
 
@@ -418,7 +418,7 @@ def bigtwo_features_many(masks: Sequence[int], sizes: Sequence[int],
     :func:`bigtwo_features_fast`): hand i holds the cards of bit mask ``masks[i]``
     (:func:`bigtwo_game_deals`), ``sizes[i]`` of them, under ``rules[i]``.  Row i: twos,
     aces, has_lead (0 or 1), pairs, triples, five_card, distinct_five_card_ranks."""
-    from analytics.equity import _kernels
+    from analytics.equity import kernels
 
     out = np.zeros((len(masks), 7), dtype=np.int64)
     if not masks:
@@ -436,7 +436,7 @@ def bigtwo_features_many(masks: Sequence[int], sizes: Sequence[int],
         run_counts[row] = len(runs)
         leads[row] = _lead_code(rule_set.lead_card)
     rows = np.array([row_of[id(rule_set)] for rule_set in rules], dtype=np.int64)
-    _kernels.bigtwo_features_many(np.array(masks, dtype=np.int64),
+    kernels.bigtwo_features_many(np.array(masks, dtype=np.int64),
                                   np.array(sizes, dtype=np.int64), rows, leads[rows],
                                   run_masks, run_counts, _TWO_SHIFT, _ACE_SHIFT, out)
     return out

@@ -41,7 +41,7 @@ import numpy.typing as npt
 
 from analytics.equity.seveneight import Method
 from analytics.evaluator import EvaluationError, PokerCategory, poker_rank
-from analytics.evaluator._tables import CATEGORY_BASES
+from analytics.evaluator.lookup_tables import CATEGORY_BASES
 from analytics.rules.base import Outcome
 from parsers.cards import DECK, Card, CardError, parse_cards
 from parsers.knobs import Game
@@ -182,8 +182,8 @@ def _strength(hero: int, seen: set[int], sizes: list[int], *, method: Method, bu
               samples: int, seed: int) -> RummoliStrength:
     """The strength of a hand of value ``hero`` against opponents of ``sizes`` (validated)
     dealt from the cards not in ``seen`` (the hand and the widow cards it knows)."""
-    from analytics.equity import _kernels
-    from analytics.evaluator._tables import table_array
+    from analytics.equity import kernels
+    from analytics.evaluator.lookup_tables import table_array
 
     free = np.ones(52, dtype=np.bool_)
     free[list(seen)] = False
@@ -194,15 +194,15 @@ def _strength(hero: int, seen: set[int], sizes: list[int], *, method: Method, bu
         raise EvaluationError(f"method is auto, exact or monte_carlo, not {method!r}")
     if method == "exact" or (method == "auto" and deals <= budget):
         out = np.zeros(3)
-        count = _kernels.rummoli_exact(np.array(sizes, dtype=np.int64), pool, hero, table, out)
+        count = kernels.rummoli_exact(np.array(sizes, dtype=np.int64), pool, hero, table, out)
         return RummoliStrength((out[1] + out[2]) / count, out[0] / count, out[1] / count,
                                0.0, 0.0, True, int(count))
     if samples < 2:
         raise EvaluationError("Monte Carlo needs at least 2 samples")
     owner = np.repeat(np.arange(len(sizes), dtype=np.int64), sizes)
-    sums = np.zeros((_kernels.CHUNKS, 4))
-    kernel = (_kernels.rummoli_monte_carlo_serial if samples <= _SERIAL_SAMPLES
-              else _kernels.rummoli_monte_carlo)
+    sums = np.zeros((kernels.CHUNKS, 4))
+    kernel = (kernels.rummoli_monte_carlo_serial if samples <= _SERIAL_SAMPLES
+              else kernels.rummoli_monte_carlo)
     kernel(owner, pool, len(sizes), hero, table, samples, seed, sums)
     return _estimate(sums, samples)
 
@@ -231,8 +231,8 @@ def _round_strengths(codes: list[int], sizes: tuple[int, ...], widow_size: int,
     seeded with ``seed + number``; ``exchanger`` is the number of the player who knows
     the widow, or -1), for ``samples`` up to :data:`_SERIAL_SAMPLES`.
     """
-    from analytics.equity import _kernels
-    from analytics.evaluator._tables import table_array
+    from analytics.equity import kernels
+    from analytics.evaluator.lookup_tables import table_array
 
     shape = _round_shape(sizes, widow_size, exchanger, budget)
     if samples < 2 and not shape.all_exact:
@@ -240,7 +240,7 @@ def _round_strengths(codes: list[int], sizes: tuple[int, ...], widow_size: int,
     out = np.empty((len(sizes), 8))
     # The codes (0..51) as one byte each: bytes() and a view of it cost less than
     # np.array() of a list.
-    _kernels.rummoli_round(np.frombuffer(bytes(codes), dtype=np.uint8), shape.sizes, exchanger,
+    kernels.rummoli_round(np.frombuffer(bytes(codes), dtype=np.uint8), shape.sizes, exchanger,
                            shape.exact, table_array(), samples, seed, out)
     values = []
     strengths = []
@@ -342,8 +342,8 @@ _CARD_TEXT: Final = {id(card): str(card) for card in DECK}
 
 def _poker_value(cards: Sequence[Card]) -> int:
     """``poker_rank(cards).value`` without the checks and the best five (cards validated)."""
-    from analytics.evaluator._kernels import rank_from_suit_masks
-    from analytics.evaluator._tables import table_list
+    from analytics.evaluator.kernels import rank_from_suit_masks
+    from analytics.evaluator.lookup_tables import table_list
 
     sm = 0
     for card in cards:
@@ -547,8 +547,8 @@ def rummoli_round_strengths_many(
     """:func:`rummoli_round_strengths` of many rounds (``deals[i]`` seeded ``seeds[i]``) in
     one kernel call, as columns: the same numbers, for ``samples`` up to 2,000 (the
     rounds' Monte Carlo runs on the calling thread; more raises EvaluationError)."""
-    from analytics.equity import _kernels
-    from analytics.evaluator._tables import table_array
+    from analytics.equity import kernels
+    from analytics.evaluator.lookup_tables import table_array
 
     if samples > _SERIAL_SAMPLES:
         raise EvaluationError(f"at most {_SERIAL_SAMPLES} samples per round in a batch,"
@@ -565,7 +565,7 @@ def rummoli_round_strengths_many(
         starts.append(len(sizes))
     out = np.empty((len(sizes), 8))
     if deals:
-        _kernels.rummoli_round_many(
+        kernels.rummoli_round_many(
             np.frombuffer(b"".join([deal.codes for deal in deals]), dtype=np.uint8),
             np.array(sizes, dtype=np.int64), np.array(starts, dtype=np.int64),
             np.array([deal.exchanger for deal in deals], dtype=np.int64),

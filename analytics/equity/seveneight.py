@@ -245,7 +245,7 @@ def equity_of_spot(spot: SevenEightSpot, *, method: Method = "auto",
                    budget: int = DEFAULT_BUDGET, samples: int = DEFAULT_SAMPLES,
                    seed: int = 0) -> EquityResult:
     """:func:`seveneight_equity` for a spot already checked by :func:`seveneight_spot`."""
-    from analytics.equity import _kernels
+    from analytics.equity import kernels
 
     if method not in ("auto", "exact", "monte_carlo"):
         raise EvaluationError(f"method is auto, exact or monte_carlo, not {method!r}")
@@ -257,18 +257,18 @@ def equity_of_spot(spot: SevenEightSpot, *, method: Method = "auto",
         win = np.zeros(players)
         tie = np.zeros(players)
         if spot.single_slot:
-            deals = _kernels.single_slot_exact(single_slot_values(spot), spot.owner, _NO_POTS,
-                                               _NO_AMOUNTS, eq, win, tie)
+            deals = kernels.single_slot_exact(single_slot_values(spot), spot.owner, NO_POTS,
+                                               NO_AMOUNTS, eq, win, tie)
         else:
-            deals = _kernels.seveneight_exact(spot.cards.copy(), spot.owner, spot.pos,
+            deals = kernels.seveneight_exact(spot.cards.copy(), spot.owner, spot.pos,
                                               spot.pool, table, eq, win, tie)
         return EquityResult(_tuple(eq / deals), _tuple(win / deals), _tuple(tie / deals),
                             (0.0,) * players, True, int(deals))
     if samples < 2:
         raise EvaluationError("Monte Carlo needs at least 2 samples")
-    shape = (_kernels.CHUNKS, players)
+    shape = (kernels.CHUNKS, players)
     sums, squares, wins, ties = (np.zeros(shape) for _ in range(4))
-    _kernels.seveneight_monte_carlo(spot.cards.copy(), spot.owner, spot.pos, spot.pool, table,
+    kernels.seveneight_monte_carlo(spot.cards.copy(), spot.owner, spot.pos, spot.pool, table,
                                     samples, seed, sums, squares, wins, ties)
     mean = sums.sum(axis=0) / samples
     variance = np.maximum(squares.sum(axis=0) / samples - mean * mean, 0.0)
@@ -277,8 +277,8 @@ def equity_of_spot(spot: SevenEightSpot, *, method: Method = "auto",
                         _tuple(ties.sum(axis=0) / samples), _tuple(std_error), False, samples)
 
 
-_NO_POTS: Final = np.zeros((0, 0), dtype=np.bool_)
-_NO_AMOUNTS: Final = np.zeros(0, dtype=np.float64)
+NO_POTS: Final = np.zeros((0, 0), dtype=np.bool_)
+NO_AMOUNTS: Final = np.zeros(0, dtype=np.float64)
 
 
 def single_slot_values(spot: SevenEightSpot) -> npt.NDArray[np.int64]:

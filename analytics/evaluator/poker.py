@@ -6,7 +6,7 @@ hands tie): the 7,462 classes of five-card poker hands in order, high card
 wrapped in a :class:`PokerRank` with the category and the best five cards;
 :func:`poker_rank_batch` returns the bare values for a whole array of hands
 (compiled with numba, parallel over rows).  Both call the same core
-(:func:`analytics.evaluator._tables.rank_from_masks`), so they agree exactly.
+(:func:`analytics.evaluator.lookup_tables.rank_from_masks`), so they agree exactly.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from typing import Any, Final, overload
 import numpy as np
 import numpy.typing as npt
 
-from analytics.evaluator import _tables
+from analytics.evaluator import lookup_tables
 from analytics.evaluator._common import (
     EvaluationError,
     NamedCategory,
@@ -44,7 +44,7 @@ __all__ = [
 
 POKER_MIN_CARDS: Final = 5
 POKER_MAX_CARDS: Final = 26
-POKER_RANK_COUNT: Final = _tables.MAX_RANK
+POKER_RANK_COUNT: Final = lookup_tables.MAX_RANK
 """Number of distinct five-card hand values (7,462); values run 1..7462."""
 
 
@@ -66,17 +66,17 @@ class PokerCategory(NamedCategory):
     @property
     def lowest_value(self) -> int:
         """The smallest dense value in this category."""
-        return _tables.CATEGORY_BASES[self]
+        return lookup_tables.CATEGORY_BASES[self]
 
     @property
     def highest_value(self) -> int:
         """The largest dense value in this category."""
         if self is PokerCategory.STRAIGHT_FLUSH:
-            return _tables.MAX_RANK
-        return _tables.CATEGORY_BASES[self + 1] - 1
+            return lookup_tables.MAX_RANK
+        return lookup_tables.CATEGORY_BASES[self + 1] - 1
 
 
-_BASES: Final = np.array(_tables.CATEGORY_BASES, dtype=np.int32)
+_BASES: Final = np.array(lookup_tables.CATEGORY_BASES, dtype=np.int32)
 _CATEGORY_OF: Final = tuple(PokerCategory)
 
 
@@ -117,7 +117,7 @@ def poker_rank(cards: Iterable[Card] | str) -> PokerRank:
         code = card.code
         sm |= 1 << ((code & 3) * 16 + (code >> 2))
     # The plain-Python core: the very code the batch kernel compiles.
-    value = int(_rank_core()(sm, _tables.table_list()))
+    value = int(_rank_core()(sm, lookup_tables.table_list()))
     return PokerRank(value, _best_five(hand, value))
 
 
@@ -126,7 +126,7 @@ def _rank_core() -> Callable[[int, list[int]], int]:
     """The plain-Python ranking core, imported on first use (the kernels module imports
     numba) and remembered: an import statement in the function costs more per showdown
     than the ranking itself."""
-    from analytics.evaluator._kernels import rank_from_suit_masks
+    from analytics.evaluator.kernels import rank_from_suit_masks
 
     core: Callable[[int, list[int]], int] = rank_from_suit_masks
     return core
@@ -164,7 +164,7 @@ def poker_value_of_mask(mask: int) -> int:
     sm = (spread[mask & 255] | spread[mask >> 8 & 255] << 2 | spread[mask >> 16 & 255] << 4
           | spread[mask >> 24 & 255] << 6 | spread[mask >> 32 & 255] << 8
           | spread[mask >> 40 & 255] << 10 | spread[mask >> 48 & 255] << 12)
-    return int(_rank_core()(sm, _tables.table_list()))
+    return int(_rank_core()(sm, lookup_tables.table_list()))
 
 
 def _best_five(hand: tuple[Card, ...], value: int) -> tuple[Card, ...]:
@@ -176,18 +176,18 @@ def _best_five(hand: tuple[Card, ...], value: int) -> tuple[Card, ...]:
         by_rank.setdefault(int(card.rank), []).append(card)
 
     if category in (PokerCategory.STRAIGHT_FLUSH, PokerCategory.FLUSH):
-        table = _tables.table_list()
+        table = lookup_tables.table_list()
         for suit in sorted(Suit, reverse=True):
             suited = [c for c in hand if c.suit is suit]
             mask = sum(1 << int(c.rank) for c in suited if c.rank is not None)
-            if table[_tables.FLUSHR + mask] == value:
+            if table[lookup_tables.FLUSHR + mask] == value:
                 by_rank = {int(c.rank): [c] for c in suited if c.rank is not None}
                 break
         if category is PokerCategory.FLUSH:
             return tuple(by_rank[r][0] for r in sorted(by_rank, reverse=True)[:5])
     if category in (PokerCategory.STRAIGHT_FLUSH, PokerCategory.STRAIGHT):
-        base = _tables.STRAIGHT_FLUSH_BASE if category is PokerCategory.STRAIGHT_FLUSH else (
-            _tables.STRAIGHT_BASE
+        base = lookup_tables.STRAIGHT_FLUSH_BASE if category is PokerCategory.STRAIGHT_FLUSH else (
+            lookup_tables.STRAIGHT_BASE
         )
         high = value - base + 3  # rank of the top card: 3 (the five, a wheel) .. 12 (ace)
         ranks = [3, 2, 1, 0, int(Rank.ACE)] if high == 3 else [high - i for i in range(5)]
@@ -227,7 +227,7 @@ def poker_category_of(value: int | npt.ArrayLike) -> PokerCategory | npt.NDArray
         if not 1 <= number <= POKER_RANK_COUNT:
             raise EvaluationError(f"poker rank {number} is out of range 1..{POKER_RANK_COUNT}")
         # bisect on the plain list: the same answer as searchsorted, without numpy's overhead
-        return _CATEGORY_OF[bisect_right(_tables.CATEGORY_BASES, number) - 1]
+        return _CATEGORY_OF[bisect_right(lookup_tables.CATEGORY_BASES, number) - 1]
     values = np.asarray(value)
     return (np.searchsorted(_BASES, values, side="right") - 1).astype(np.int8)
 
@@ -242,14 +242,14 @@ def poker_rank_batch(codes: npt.ArrayLike, *, parallel: bool = True
     Rows are not checked for repeated cards (for speed); a row with a repeated
     card gets an unspecified value.  int8 input is the fastest (least memory).
     ``parallel=False`` evaluates on the calling thread, never starting numba's thread
-    pool (see :func:`analytics.evaluator._kernels.poker_rank_rows`).
+    pool (see :func:`analytics.evaluator.kernels.poker_rank_rows`).
     """
-    from analytics.evaluator import _kernels  # numba is imported on first batch use
+    from analytics.evaluator import kernels  # numba is imported on first batch use
 
     array = as_code_matrix(codes, range(POKER_MIN_CARDS, POKER_MAX_CARDS + 1), "poker")
     if not array.flags.c_contiguous:
         array = np.ascontiguousarray(array)
-    return _kernels.poker_rank_rows(array, parallel=parallel)
+    return kernels.poker_rank_rows(array, parallel=parallel)
 
 
 def card_combinations(k: int, deck_size: int = 52) -> npt.NDArray[np.int8]:
@@ -257,8 +257,8 @@ def card_combinations(k: int, deck_size: int = 52) -> npt.NDArray[np.int8]:
 
     ``card_combinations(5)`` is all 2,598,960 five-card hands (13 MB).
     """
-    from analytics.evaluator import _kernels
+    from analytics.evaluator import kernels
 
     if not 0 <= k <= deck_size <= 52:
         raise EvaluationError(f"cannot choose {k} cards out of {deck_size}")
-    return _kernels.combinations(deck_size, k)
+    return kernels.combinations(deck_size, k)

@@ -44,8 +44,8 @@ from analytics.rules.base import (
     lean_first_fields,
     permits,
 )
-from parsers._fastinit import positional_constructor
 from parsers.cards import DECK, Card, Rank, format_cards
+from parsers.fastinit import positional_constructor
 from parsers.knobs import BigTwoDeal, BigTwoRules, BigTwoScoring
 from parsers.model import DEALER, Action, ActionFields, HandHistory, Verb
 
@@ -901,7 +901,7 @@ def _play_all(state: BigTwoState, hand: HandHistory) -> None:
 
 _NEW_OUTCOME: Final[Callable[..., Outcome]] = positional_constructor(Outcome)
 """Outcome's fields in order (nets, awards, showdown, finishing_stacks, board_after,
-finishing_order, winner, extra), set through its slots: see parsers._fastinit."""
+finishing_order, winner, extra), set through its slots: see parsers.fastinit."""
 _NEW_AWARD: Final[Callable[[str, int, int], PotAward]] = positional_constructor(PotAward)
 
 

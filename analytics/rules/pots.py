@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from analytics.rules.base import PotAward
-from parsers._fastinit import positional_constructor
+from parsers.fastinit import positional_constructor
 
 __all__ = ["NoContenderError", "Pot", "PotLayout", "Settlement", "award_pots", "build_pots",
            "settle"]

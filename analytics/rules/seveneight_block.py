@@ -15,7 +15,7 @@ showdown rows of hand ``i`` are rows ``award_offsets[i]:award_offsets[i + 1]`` a
 ``showdown_players``: 1 for ``p1``).  A hand that is not accepted has no award and no
 showdown row; its per-seat values are unspecified.
 
-The replay is one numba kernel (:mod:`analytics.rules._seveneight_kernels`, loaded on the
+The replay is one numba kernel (:mod:`analytics.rules.seveneight_kernels`, loaded on the
 first call, or by :func:`warm_up`) that plays the usual shapes hand after hand, but for the
 few it cannot do in int64 (2**60 chips or more on the table, bet sizes of 2**62 or more),
 side pots included: it settles them as
@@ -55,7 +55,7 @@ Ints = npt.NDArray[np.int64]
 
 CANNOT_ACT: Final = 1 << 62
 """Above every bet: the kernel's mark of a player who has folded or is all in (it takes only
-hands whose chips add up to less, see :mod:`analytics.rules._seveneight_kernels`)."""
+hands whose chips add up to less, see :mod:`analytics.rules.seveneight_kernels`)."""
 
 
 def _no_offsets() -> Ints:
@@ -102,7 +102,7 @@ def pot_name(number: int) -> str:
 
 
 KERNEL_STRUCTURES: Final = (Betting.NO_LIMIT, Betting.POT_LIMIT, Betting.FIXED_LIMIT)
-"""The kernel's code of a betting structure is its index here (``_seveneight_kernels``'s
+"""The kernel's code of a betting structure is its index here (``seveneight_kernels``'s
 NO_LIMIT, POT_LIMIT, FIXED_LIMIT)."""
 _FIXED_LIMIT_CODE: Final = KERNEL_STRUCTURES.index(Betting.FIXED_LIMIT)
 _STRUCTURE_CODES: Final = {variant: KERNEL_STRUCTURES.index(structure)
@@ -120,13 +120,13 @@ _LABELS: Final = tuple(category.label for category in SevenEightCategory)
 def _kernels() -> ModuleType:
     """The kernel module, imported on first use: it imports numba (about half a second),
     which importing this module for :class:`BlockOutcome` alone should not cost."""
-    from analytics.rules import _seveneight_kernels
+    from analytics.rules import seveneight_kernels
 
-    return _seveneight_kernels
+    return seveneight_kernels
 
 
 @cache
-def _rank_tables() -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int8]]:
+def rank_tables() -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int8]]:
     """The evaluator's value and category code of every ordered triple of card codes, as
     (52, 52, 52) arrays (triples with a repeated card hold values nobody reads): one batch
     evaluation, once per process, instead of a call per shown hand."""
@@ -193,7 +193,7 @@ def replay_block(block: SevenEightBlock) -> BlockOutcome:
     size2 = np.where(fixed, _int64(block.big_bets), min_bets)
     # A hand whose blinds or min_bet break the rule is left to the engine, which says why.
     structures[~_blinds_right(block, fixed, min_bets)] = -1
-    values, categories = _rank_tables()
+    values, categories = rank_tables()
     (accepted, winners, nets, won, refunds, contributions, finishing, award_offsets,
      award_players, award_amounts, award_pots, showdown_offsets, showdown_players, showdown_actions,
      showdown_ranks, showdown_categories) = _kernels().replay_hands(
@@ -255,7 +255,7 @@ def _tuple(values: Ints, part: slice) -> tuple[int, ...]:
 def warm_up() -> None:
     """Load the kernel and the rank tables into this process (a heads-up hand to a showdown).
     The ingest calls it before forking its workers, which then start with them loaded."""
-    values, categories = _rank_tables()
+    values, categories = rank_tables()
     deal, check_call, show, up = (int(_VERB_CODES[k]) for k in (0, 2, 4, 5))
 
     def ints(*items: int) -> Ints:

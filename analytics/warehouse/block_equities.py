@@ -39,8 +39,8 @@ from analytics.rules.pots import build_pots
 from analytics.rules.seveneight_block import BlockOutcome
 from analytics.warehouse.equities import seed_of
 from analytics.warehouse.rows import ARROW_SCHEMAS
-from parsers._fastinit import positional_constructor
 from parsers.block import BLOCK_VERBS, SevenEightBlock
+from parsers.fastinit import positional_constructor
 from parsers.model import Verb
 
 __all__ = ["allin_hands", "allin_rows", "allin_spots", "allin_supported", "third_cards"]

@@ -537,12 +537,12 @@ def _parts(pots: pa.Array | pa.ChunkedArray) -> npt.NDArray[np.object_]:
     """The part (a key of views.SPLIT_COLUMNS) each award pot counts towards."""
     codes = pc.dictionary_encode(_array(pots), null_encoding="encode")
     names: npt.NDArray[np.object_] = np.array(
-        [_part(pot) for pot in codes.dictionary.to_pylist()], dtype=object)
+        [award_part(pot) for pot in codes.dictionary.to_pylist()], dtype=object)
     parts: npt.NDArray[np.object_] = names[codes.indices.to_numpy(zero_copy_only=False)]
     return parts
 
 
-def _part(pot: str | None) -> str | None:
+def award_part(pot: str | None) -> str | None:
     """views.split_condition in Python: the pots views names go to their part, other
     pots LIKE 'poker_side%' (``_`` is any one character) to the poker pot, the rest to the
     finale; a NULL pot to none (every condition is NULL)."""

@@ -26,8 +26,8 @@ from dataclasses import dataclass, field
 from hashlib import blake2b
 from typing import Final, cast
 
-from parsers._fastinit import positional_constructor
 from parsers.cards import DECK, UNKNOWN, Card
+from parsers.fastinit import positional_constructor
 from parsers.knobs import BigTwoRules, Game, RummoliRules, SevenEightRules
 from parsers.model import Action, ActionFields, HandHistory, Verb
 
@@ -111,7 +111,7 @@ class ActionColumns:
 
 _NO_ACTIONS: Final = ActionColumns((), (), (), (), (), (), (), ())
 _NEW_COLUMNS: Final[Callable[..., ActionColumns]] = positional_constructor(ActionColumns)
-"""ActionColumns' fields in order, set through its slots (see parsers._fastinit)."""
+"""ActionColumns' fields in order, set through its slots (see parsers.fastinit)."""
 
 
 def action_columns(actions: tuple[Action, ...]) -> ActionColumns:

@@ -478,7 +478,7 @@ def warm_up(games: frozenset[str] = _ALL_GAMES) -> None:
     """
     if not games:
         return
-    from analytics.evaluator._kernels import load_numba_without_scipy_linalg
+    from analytics.evaluator.kernels import load_numba_without_scipy_linalg
 
     load_numba_without_scipy_linalg()
     if "seveneight" in games:

@@ -236,14 +236,14 @@ def _conditions(f: HandFilter, game: str | None, *, alias: str, day: str, sessio
     return " AND ".join(conditions), params
 
 
-def _seat_players(f: HandFilter, alias: str = "s") -> tuple[str, Params]:
+def seat_players_where(f: HandFilter, alias: str = "s") -> tuple[str, Params]:
     """Seat rows of the chosen players only (all seats when no player is chosen)."""
     if not f.players:
         return "TRUE", {}
     return f"list_contains($seat_players, {alias}.player)", {"seat_players": list(f.players)}
 
 
-def _frame(con: duckdb.DuckDBPyConnection, sql: str, params: Params) -> pd.DataFrame:
+def query_frame(con: duckdb.DuckDBPyConnection, sql: str, params: Params) -> pd.DataFrame:
     # Only the parameters the text names: DuckDB refuses unused named parameters.
     used = {key: value for key, value in params.items() if f"${key}" in sql}
     return con.execute(sql, used).fetchdf()
@@ -264,7 +264,7 @@ def filter_options(con: duckdb.DuckDBPyConnection, *, sessions: int = 2000) -> p
     first_day, last_day) and ``value`` (text); sessions are the most recent ``sessions``."""
     # Sessions and stakes from hand_facts, where the labels are stored: building them
     # from every hand's columns was most of the cost.
-    return _frame(con, f"""
+    return query_frame(con, f"""
         SELECT 'game' AS kind, game AS value FROM (SELECT DISTINCT game FROM hands)
         UNION ALL SELECT 'player', player FROM (SELECT DISTINCT player FROM seats)
         UNION ALL SELECT 'session', session FROM (
@@ -309,7 +309,7 @@ def overview_page(con: duckdb.DuckDBPyConnection, f: HandFilter, *, limit: int =
     try:
         _group_hands(con, f)
         answers = {"overview": _grouped_overview(con, f),
-                   "sessions": _frame(con, f"""
+                   "sessions": query_frame(con, f"""
                        SELECT g.session, g.game, CAST(sum(g.hands) AS BIGINT) AS hands,
                               max(g.players) AS players, min(g.day) AS first_day,
                               max(g.day) AS last_day
@@ -317,7 +317,7 @@ def overview_page(con: duckdb.DuckDBPyConnection, f: HandFilter, *, limit: int =
                        GROUP BY ALL ORDER BY last_day DESC, session LIMIT $limit
                    """, {"limit": limit})}
         for bucket in BUCKETS:
-            answers[f"hands_over_time {bucket}"] = _frame(con, f"""
+            answers[f"hands_over_time {bucket}"] = query_frame(con, f"""
                 SELECT CAST(date_trunc('{bucket}', g.day) AS DATE) AS period, g.game,
                        CAST(sum(g.hands) AS BIGINT) AS hands
                 FROM {_GROUPS} g
@@ -356,7 +356,7 @@ def _grouped_overview(con: duckdb.DuckDBPyConnection, f: HandFilter) -> pd.DataF
             f"SELECT ${key} AS game, count(DISTINCT x.player) AS players FROM seat_facts x "
             f"WHERE x.game = ${key} AND {cond} HAVING count(*) > 0" for key in games)
         params = params | games
-    return _frame(con, f"""
+    return query_frame(con, f"""
         WITH fh AS (SELECT g.game, CAST(sum(g.hands) AS BIGINT) AS hands,
                            count(DISTINCT g.session) AS sessions,
                            min(g.day) AS first_day, max(g.day) AS last_day
@@ -373,7 +373,7 @@ def hands_over_time(con: duckdb.DuckDBPyConnection, f: HandFilter, *,
     if bucket not in BUCKETS:
         raise ValueError(f"unknown bucket {bucket!r} (expected one of {', '.join(BUCKETS)})")
     cond, params = where(f)
-    return _frame(con, f"""
+    return query_frame(con, f"""
         SELECT CAST(date_trunc('{bucket}', {DAY}) AS DATE) AS period, h.game,
                count(*) AS hands
         FROM hands h WHERE {cond}
@@ -386,7 +386,7 @@ def sessions(con: duckdb.DuckDBPyConnection, f: HandFilter, *, limit: int = 500
     """Sessions (game ids, else table and day): hands, players, first and last day."""
     cond, params = hand_facts_where(f)
     params["limit"] = limit
-    return _frame(con, f"""
+    return query_frame(con, f"""
         SELECT x.session, x.game, count(*) AS hands, max(x.num_players) AS players,
                min(x.day) AS first_day, max(x.day) AS last_day
         FROM hand_facts x WHERE {cond}
@@ -397,7 +397,7 @@ def sessions(con: duckdb.DuckDBPyConnection, f: HandFilter, *, limit: int = 500
 def player_results(con: duckdb.DuckDBPyConnection, f: HandFilter) -> pd.DataFrame:
     """Per game and player: hands, wins, total net, mean and standard deviation per hand."""
     cond, params = facts_where(f)
-    return _frame(con, f"""
+    return query_frame(con, f"""
         SELECT x.game, x.player, count(*) AS hands, count(*) FILTER (WHERE x.winner) AS wins,
                CAST(sum(x.net) AS BIGINT) AS net, avg(x.net) AS mean, stddev_samp(x.net) AS sd
         FROM seat_facts x
@@ -413,7 +413,7 @@ def results_by_level(con: duckdb.DuckDBPyConnection, f: HandFilter) -> pd.DataFr
     cond, params = facts_where(f)
     # Grouped by the stored stakes and rules, the levels named afterwards from the few
     # distinct rule texts: the JSON read per seat cost three times the query's CPU.
-    rows = _frame(con, f"""
+    rows = query_frame(con, f"""
         SELECT x.game, x.stakes, x.rules, x.player, count(*) AS hands,
                count(*) FILTER (WHERE x.winner) AS wins, CAST(sum(x.net) AS BIGINT) AS net,
                sum(CAST(x.net AS DOUBLE) * x.net) AS net_sq
@@ -475,7 +475,7 @@ def by_position(con: duckdb.DuckDBPyConnection, f: HandFilter, *, by_level: bool
     which ``logic.in_big_blinds`` combines over 7 & 8's stakes)."""
     cond, params = facts_where(f)
     if by_level:
-        rows = _frame(con, f"""
+        rows = query_frame(con, f"""
             SELECT x.game, x.stakes, x.rules, x.num_players AS players, x.position,
                    count(*) AS hands, CAST(sum(x.net) AS BIGINT) AS net,
                    sum(CAST(x.net AS DOUBLE) * x.net) AS net_sq
@@ -488,7 +488,7 @@ def by_position(con: duckdb.DuckDBPyConnection, f: HandFilter, *, by_level: bool
         out["mean"] = out["net"] / out["hands"]
         out["sd"] = _sd(out)
         return out.sort_values(["game", "level", "players", "position"], ignore_index=True)
-    return _frame(con, f"""
+    return query_frame(con, f"""
         SELECT x.game, x.num_players AS players, x.position,
                count(*) AS hands, avg(x.net) AS mean, stddev_samp(x.net) AS sd
         FROM seat_facts x
@@ -503,7 +503,7 @@ def by_up_card(con: duckdb.DuckDBPyConnection, f: HandFilter, *, by_level: bool 
     stake level too, with the net and the sum of squared nets, as :func:`by_position`)."""
     cond, params = facts_where(f, game="seveneight")
     if by_level:
-        return _frame(con, f"""
+        return query_frame(con, f"""
             SELECT x.stakes AS level, x.up_rank, count(*) AS hands,
                    CAST(sum(x.net) AS BIGINT) AS net,
                    sum(CAST(x.net AS DOUBLE) * x.net) AS net_sq, avg(x.net) AS mean,
@@ -512,7 +512,7 @@ def by_up_card(con: duckdb.DuckDBPyConnection, f: HandFilter, *, by_level: bool 
             WHERE x.up AND {cond}
             GROUP BY ALL
         """, params)
-    return _frame(con, f"""
+    return query_frame(con, f"""
         SELECT x.up_rank, count(*) AS hands, avg(x.net) AS mean, stddev_samp(x.net) AS sd
         FROM seat_facts x
         WHERE x.up AND {cond}
@@ -523,7 +523,7 @@ def by_up_card(con: duckdb.DuckDBPyConnection, f: HandFilter, *, by_level: bool 
 def bigtwo_places(con: duckdb.DuckDBPyConnection, f: HandFilter) -> pd.DataFrame:
     """Big Two per player: games by finishing place (none: still holding cards) and score."""
     cond, params = facts_where(f, game="bigtwo")
-    return _frame(con, f"""
+    return query_frame(con, f"""
         SELECT x.player, x.place, count(*) AS games, avg(x.net) AS mean_score,
                CAST(sum(x.net) AS BIGINT) AS score
         FROM seat_facts x
@@ -537,7 +537,7 @@ def bigtwo_cards_left(con: duckdb.DuckDBPyConnection, f: HandFilter) -> pd.DataF
     (played games: dealt minus played; outcome-only games: as the score sheet records it,
     from ``bigtwo_scores``)."""
     cond, params = facts_where(f, game="bigtwo")
-    return _frame(con, f"""
+    return query_frame(con, f"""
         SELECT x.player, CAST(coalesce(x.cards_left, b.cards_left) AS HUGEINT) AS cards_left,
                count(*) AS games
         FROM seat_facts x
@@ -583,7 +583,7 @@ def rummoli_split(con: duckdb.DuckDBPyConnection, f: HandFilter) -> pd.DataFrame
     parts = ", ".join(f'"{part}"' for part in SPLIT_COLUMNS)
     sums = ", ".join(f'sum(x.{column}) AS "{part}"' for part, column in SPLIT_COLUMNS.items())
     awarded = " + ".join(f"coalesce(x.{column}, 0)" for column in SPLIT_COLUMNS.values())
-    return _frame(con, f"""
+    return query_frame(con, f"""
         WITH totals AS (
             SELECT x.player, count(*) AS rounds, sum(x.net) - sum({awarded}) AS paid_in,
                    {sums}
@@ -609,7 +609,7 @@ def allin_totals(con: duckdb.DuckDBPyConnection, f: HandFilter, *, by_level: boo
     stake each)."""
     cond, params = facts_where(f, game="seveneight")
     level = "x.stakes AS level, " if by_level else ""  # a 7 & 8 level is its stakes
-    return _frame(con, f"""
+    return query_frame(con, f"""
         SELECT x.player, {level}count(*) AS hands, count(*) FILTER (WHERE x.all_in) AS all_in_hands,
                CAST(sum(x.net) AS BIGINT) AS net,
                sum(coalesce(x.allin_expected_net, x.net)) AS adjusted_net,
@@ -629,8 +629,8 @@ def rummoli_poker_share(con: duckdb.DuckDBPyConnection, f: HandFilter) -> pd.Dat
     realised share on everyone's cards, poker pots actually won, the mean chance of
     holding the best hand, and the expected share's standard error."""
     cond, params = where(f, game="rummoli")
-    seat_cond, seat_params = _seat_players(f, alias="r")
-    return _frame(con, f"""
+    seat_cond, seat_params = seat_players_where(f, alias="r")
+    return query_frame(con, f"""
         SELECT r.player, count(*) AS rounds, sum(r.share) AS expected_share,
                sum(r.realised_share) AS realised_share,
                count(*) FILTER (WHERE r.won_poker_pot) AS poker_pots_won,
@@ -647,7 +647,7 @@ def rummoli_board(con: duckdb.DuckDBPyConnection, f: HandFilter, *, game_id: str
     """The nine pots round by round of one Rummoli game (all games when ``game_id`` is None)."""
     cond, params = facts_where(f, game="rummoli", seats=False)
     params |= {"game_id": game_id, "limit": limit}
-    return _frame(con, f"""
+    return query_frame(con, f"""
         SELECT x.game_id, x.round, x.pot, x.pot_order, x.before, x.antes, x.amount, x.won_by,
                x.won_by_player, x.after
         FROM pot_facts x
@@ -659,7 +659,7 @@ def rummoli_board(con: duckdb.DuckDBPyConnection, f: HandFilter, *, game_id: str
 def pot_winners(con: duckdb.DuckDBPyConnection, f: HandFilter) -> pd.DataFrame:
     """Per pot: rounds, rounds it was won, and by whom (player, times, chips)."""
     cond, params = facts_where(f, game="rummoli", seats=False)
-    return _frame(con, f"""
+    return query_frame(con, f"""
         SELECT x.pot, any_value(x.pot_order) AS pot_order, x.won_by_player,
                count(*) AS rounds, CAST(sum(x.amount) AS BIGINT) AS chips
         FROM pot_facts x
@@ -685,7 +685,7 @@ def pot_streaks(con: duckdb.DuckDBPyConnection, f: HandFilter) -> pd.DataFrame:
     if _whole_games(f):
         # One grouping of the stored column: a third of the CPU of the query below, which
         # plans both branches even when one is empty.
-        return _frame(con, f"""
+        return query_frame(con, f"""
             SELECT x.pot, any_value(x.pot_order) AS pot_order, x.since_all AS since,
                    count(*) AS rounds, avg(x.before) AS mean_before,
                    count(*) FILTER (WHERE x.won_by IS NOT NULL) AS won,
@@ -700,7 +700,7 @@ def pot_streaks(con: duckdb.DuckDBPyConnection, f: HandFilter) -> pd.DataFrame:
         SELECT coalesce(bool_and(kept = history), TRUE)
         FROM (SELECT count(*) AS kept, any_value(history_rounds) AS history
               FROM rows GROUP BY game_id, pot))"""
-    return _frame(con, f"""
+    return query_frame(con, f"""
         WITH rows AS (
             SELECT x.game_id, x.round, x.pot, x.pot_order, x.before, x.antes,
                    x.won_by IS NOT NULL AS won, x.since_all, x.history_rounds
@@ -738,7 +738,7 @@ def showdown_types(con: duckdb.DuckDBPyConnection, f: HandFilter, *, game: str |
     """Hands shown down: game, player, hand size (cards), category, count; ``game`` keeps
     one game's (as the filter's game does)."""
     cond, params = facts_where(f, game=game)
-    return _frame(con, f"""
+    return query_frame(con, f"""
         SELECT x.game, x.player, CAST(x.shown_size AS BIGINT) AS size,
                x.shown_category AS category, count(*) AS hands
         FROM seat_facts x
@@ -756,7 +756,7 @@ def dealt_hands(con: duckdb.DuckDBPyConnection, f: HandFilter, *, game: str,
     rows = int(sample)  # DuckDB takes only a constant in SAMPLE; int() keeps it a number
     # The sample is drawn from the filtered rows: USING SAMPLE applies before the WHERE
     # of its own SELECT, so the filter sits in the subquery.
-    return _frame(con, f"""
+    return query_frame(con, f"""
         SELECT player, cards FROM (
             SELECT x.player, x.dealt AS cards FROM seat_facts x
             WHERE x.dealt IS NOT NULL AND NOT contains(x.dealt, '??') AND {cond})
@@ -773,7 +773,7 @@ def dealt_types(con: duckdb.DuckDBPyConnection, f: HandFilter, *, game: str) -> 
     cards (``??``) are left out, as are the other games (no rows).
     """
     if game not in _DEALT_CATEGORIES:
-        return _frame(con, _NO_DEALT_TYPES, {})
+        return query_frame(con, _NO_DEALT_TYPES, {})
     cond, params = facts_where(f, game=game)
     branches = [f"""
         SELECT x.player, CAST({size} AS BIGINT) AS size, x.{column} AS category,
@@ -781,7 +781,7 @@ def dealt_types(con: duckdb.DuckDBPyConnection, f: HandFilter, *, game: str) -> 
         FROM seat_facts x
         WHERE x.{column} IS NOT NULL AND {cond}
         GROUP BY ALL""" for size, column in _DEALT_CATEGORIES[game]]
-    return _frame(con, " UNION ALL ".join(branches) + " ORDER BY player, size, category",
+    return query_frame(con, " UNION ALL ".join(branches) + " ORDER BY player, size, category",
                   params)
 
 
@@ -801,7 +801,7 @@ def plays(con: duckdb.DuckDBPyConnection, f: HandFilter, *, sample: int = 20_000
     cards, rules (the hand's knobs as JSON, which decide what a combination is)."""
     cond, params = facts_where(f, game="bigtwo")
     rows = int(sample)
-    return _frame(con, f"""
+    return query_frame(con, f"""
         SELECT player, cards, rules FROM (
             SELECT x.player, unnest(x.plays) AS cards, x.rules FROM seat_facts x
             WHERE len(x.plays) > 0 AND {cond})
@@ -833,7 +833,7 @@ def play_kinds(con: duckdb.DuckDBPyConnection, f: HandFilter) -> pd.DataFrame:
     cond, params = facts_where(f, game="bigtwo")
     sums = ", ".join(f'sum(x.{column}) AS "{kind}"' for kind, column in PLAY_KIND_COLUMNS.items())
     kinds = ", ".join(f'"{kind}"' for kind in PLAY_KIND_COLUMNS)
-    return _frame(con, f"""
+    return query_frame(con, f"""
         SELECT player, category, CAST(hands AS BIGINT) AS hands
         FROM (UNPIVOT (SELECT x.player, {sums} FROM seat_facts x WHERE {cond}
                        GROUP BY x.player)
@@ -853,7 +853,7 @@ def hand_list(con: duckdb.DuckDBPyConnection, f: HandFilter, *, limit: int = 500
     # of the sort's cost).  The seats come from seat_facts, written in order of game and
     # day: joined on the day too, the scan skips the row groups of days the page does not
     # show (the join passes the days' range down to the scan).
-    return _frame(con, f"""
+    return query_frame(con, f"""
         WITH fh AS (
             SELECT h.hand_id, h.game, h.variant, {DAY} AS day, h.played_time, h.game_id,
                    h.table_name, h.played_on, h.source_file, h.round, h.hand_label, h.winner,
@@ -877,7 +877,7 @@ def hand_detail(con: duckdb.DuckDBPyConnection, hand_id: int) -> dict[str, pd.Da
     ``board`` (Rummoli), ``showdowns``, ``awards`` and ``scores`` (Big Two: the
     ``bigtwo_scores`` rows, which hold an outcome-only game's cards left)."""
     params: Params = {"hand_id": hand_id}
-    hand = _frame(con, "SELECT * FROM hands WHERE hand_id = $hand_id", params)
+    hand = query_frame(con, "SELECT * FROM hands WHERE hand_id = $hand_id", params)
     # Hand ids are hashes, so no zone map narrows a lookup: each scans its table's whole
     # hand_id column.  Tables that cannot hold rows of this hand are not scanned (an
     # unknown hand has none; only Rummoli has a board): ``$scan`` false makes the plan an
@@ -887,7 +887,7 @@ def hand_detail(con: duckdb.DuckDBPyConnection, hand_id: int) -> dict[str, pd.Da
     bigtwo = found and hand["game"].iloc[0] == "bigtwo"
 
     def rows(sql: str, scan: bool = found) -> pd.DataFrame:
-        return _frame(con, sql, params | {"scan": scan})
+        return query_frame(con, sql, params | {"scan": scan})
 
     return {
         "hand": hand,
@@ -907,7 +907,7 @@ def rejects(con: duckdb.DuckDBPyConnection, *, files: list[str] | None = None,
             game: str | None = None, limit: int = 1000) -> pd.DataFrame:
     """Rejected hands (of the given files, of one game, or all): file, hand, line, stage,
     reason."""
-    return _frame(con, """
+    return query_frame(con, """
         SELECT file, hand_index, line, stage, game, error
         FROM rejects
         WHERE ($files IS NULL OR list_contains($files, file)

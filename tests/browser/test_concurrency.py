@@ -45,8 +45,8 @@ from analytics.simulate.rummoli import simulate_rummoli
 from analytics.simulate.seveneight import simulate_seveneight
 from analytics.warehouse import IngestSummary, ingest, open_reader
 from parsers import write_hands
-from tests.browser._server import Server, streamlit_server
 from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS
+from tests.browser.server import Server, streamlit_server
 
 pytestmark = pytest.mark.browser
 

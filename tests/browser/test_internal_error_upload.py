@@ -18,8 +18,8 @@ import pytest
 
 from analytics.warehouse.connection import WriterLease
 from analytics.warehouse.errorlog import error_log_path
-from tests.browser._server import streamlit_server
 from tests.browser.conftest import ROOT, SCREENSHOTS
+from tests.browser.server import streamlit_server
 from tests.test_internal_errors import PLANTED, files
 
 pytestmark = pytest.mark.browser

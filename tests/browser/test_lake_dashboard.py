@@ -11,8 +11,8 @@ import pytest
 
 from analytics.warehouse.lake import latest_manifest
 from analytics.warehouse.lake_engine import ingest_lake
-from tests.browser._server import streamlit_server
 from tests.browser.conftest import SCREENSHOTS
+from tests.browser.server import streamlit_server
 from tests.test_dashboard_data import extra_histories, write_histories
 
 pytestmark = pytest.mark.browser

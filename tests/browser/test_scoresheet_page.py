@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 
 from analytics.warehouse import ingest
-from tests.browser._server import streamlit_server
 from tests.browser.conftest import CHROMIUM, ROOT, SCREENSHOTS
+from tests.browser.server import streamlit_server
 
 pytestmark = pytest.mark.browser
 

@@ -13,8 +13,8 @@ import pytest
 
 from analytics.simulate.seveneight import simulate_seveneight
 from parsers import write_hands
-from tests.browser._server import streamlit_server
 from tests.browser.conftest import SCREENSHOTS
+from tests.browser.server import streamlit_server
 from tests.browser.test_e2e import _open, _settle
 from tests.test_warehouse_data import BIGTWO, SEVENEIGHT, phhs
 

@@ -20,8 +20,8 @@ straight flush     7453..7462     10
 A hand of any size is summarised by bit masks over the 13 ranks: ``c1`` (ranks
 held at least once), ``c2``, ``c3``, ``c4`` (at least twice, three, four times)
 and four 13-bit suit masks packed 16 bits apart in one integer ``sm``.
-``_kernels.rank_from_suit_masks`` turns these into the dense value using one flat
-table ``T`` of 8192-entry sub-tables.  The same function (in ``_kernels.py``) runs as
+``kernels.rank_from_suit_masks`` turns these into the dense value using one flat
+table ``T`` of 8192-entry sub-tables.  The same function (in ``kernels.py``) runs as
 plain Python for the scalar API and compiled by numba for batches, so scalar and
 batch results cannot drift apart.
 

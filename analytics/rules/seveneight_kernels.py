@@ -3,7 +3,7 @@
 
 Importing this module imports numba; the kernel compiles on its first call and is cached
 on disk next to this file when a cache directory is writable (see
-:func:`analytics.evaluator._kernels.cached_jit`).  It runs on the calling thread only (no
+:func:`analytics.evaluator.kernels.cached_jit`).  It runs on the calling thread only (no
 ``parallel=True``): the ingest forks its workers after loading it.
 
 It plays the usual shapes (two cards each, one turned up, a betting round as
@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from analytics.evaluator._kernels import cached_jit
+from analytics.evaluator.kernels import cached_jit
 
 # Indexes into the ``verb_codes`` argument (the block's code of each verb the replay reads).
 _DEAL = 0

@@ -20,7 +20,7 @@ import numba
 import numpy as np
 import numpy.typing as npt
 
-from analytics.evaluator._tables import (
+from analytics.evaluator.lookup_tables import (
     CT2,
     CT3,
     FLUSHR,
@@ -107,7 +107,7 @@ def rank_from_suit_masks(sm: int, table: IntTable) -> int:
 
     ``sm`` holds four 13-bit suit masks (bit = rank) packed 16 bits apart: card
     ``4 * rank + suit`` is bit ``16 * suit + rank``.  ``table`` is the table of
-    :func:`~analytics.evaluator._tables.build_table`: the array itself under
+    :func:`~analytics.evaluator.lookup_tables.build_table`: the array itself under
     numba, or the same as a list of ints for plain-Python speed.  This function
     must stay numba-compilable: integers and indexing only.
     """

@@ -18,7 +18,7 @@ from ``(seed, chunk)``: the result depends on the seed only, not on how many
 threads numba runs.
 
 Caution: the poker kernels compile the evaluator's
-:func:`~analytics.evaluator._kernels.rank_from_suit_masks` into this file's
+:func:`~analytics.evaluator.kernels.rank_from_suit_masks` into this file's
 machine code.  numba's disk cache only watches this file, so after an edit of
 the evaluator's core, touch this file (or clear ``__pycache__``) to recompile.
 """
@@ -30,8 +30,8 @@ from typing import Any, Final
 import numba
 import numpy as np
 
-from analytics.evaluator._kernels import cached_jit as _jit
-from analytics.evaluator._kernels import rank_from_suit_masks
+from analytics.evaluator.kernels import cached_jit as _jit
+from analytics.evaluator.kernels import rank_from_suit_masks
 
 CHUNKS: Final = 64
 """Monte Carlo samples are split into this many independent streams (fixed, for determinism)."""
