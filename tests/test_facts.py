@@ -620,7 +620,8 @@ def _copy_rows(con: Con, source: Path) -> None:
     con.execute("DETACH source")
 
 
-@pytest.mark.parametrize("chunk", [facts.CHUNK_HANDS, 7, 1])
+@pytest.mark.parametrize("chunk", [facts.CHUNK_HANDS, pytest.param(7, marks=pytest.mark.slow),
+                                   pytest.param(1, marks=pytest.mark.slow)])
 def test_fill_missing_completes_a_bulk_load(tmp_path: Path, chunk: int,
                                             monkeypatch: pytest.MonkeyPatch) -> None:
     """Rows written in bulk (as the dashboard benchmark does) get their facts on request,
