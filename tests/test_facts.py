@@ -854,6 +854,7 @@ def test_split_condition_groups_pots_as_the_case_did(pot: str) -> None:
         v.split_condition("antes and bets")
 
 
+@pytest.mark.slow
 def test_migration_6_rebuilds_the_facts_of_a_version_5_database(tmp_path: Path) -> None:
     """A version-5 database (seat_facts without the new columns, filled) comes out of
     migration 6 with the same facts as a fresh ingest."""
@@ -888,6 +889,7 @@ def test_migration_6_rebuilds_the_facts_of_a_version_5_database(tmp_path: Path) 
     assert set(split["part"]) >= {"poker pot", "antes and bets"}
 
 
+@pytest.mark.slow
 def test_migration_7_adds_the_players_of_a_version_6_database(tmp_path: Path) -> None:
     """A version-6 database (hand_facts without the players, filled) comes out of migration
     7 with the same facts as a fresh ingest, each hand's players in seat order; the player
@@ -1027,6 +1029,7 @@ def test_play_kind_never_raises_on_odd_cards(text: str | None) -> None:
     assert facts.play_kind(text, "{}") == v.NO_COMBINATION
 
 
+@pytest.mark.slow
 def test_migration_8_counts_the_plays_of_a_version_7_database(tmp_path: Path) -> None:
     """A version-7 database (seat_facts without the play kinds, filled) comes out of
     migration 8 with the same facts as a fresh ingest: counts for every Big Two seat,
