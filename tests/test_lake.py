@@ -38,6 +38,8 @@ from tests.test_dashboard_data import write_histories
 
 distributed = pytest.importorskip("distributed")
 
+pytestmark = pytest.mark.slow  # every test ingests hundreds of hands twice or more, some on Dask
+
 RANGE = 96 * 1024
 """Bytes per range in these tests: the large files come in several parts, small ones grouped."""
 
@@ -139,7 +141,6 @@ def assert_same_summary(lake: IngestSummary, single: IngestSummary) -> None:
 
 # ---- the tables ----------------------------------------------------------------------------
 
-@pytest.mark.slow
 def test_the_dask_lake_holds_the_database(dask_lake: tuple[Path, IngestSummary],
                                           database: tuple[Path, IngestSummary]) -> None:
     lake, summary = dask_lake
@@ -250,7 +251,6 @@ def _assert_equal(got: Any, expected: Any, what: str) -> None:
         assert got == expected, what
 
 
-@pytest.mark.slow
 def test_every_dashboard_question_answers_the_same(dask_lake: tuple[Path, IngestSummary],
                                                    database: tuple[Path, IngestSummary]
                                                    ) -> None:
@@ -278,7 +278,6 @@ def _state(lake: Path) -> dict[str, int]:
         con.close()
 
 
-@pytest.mark.slow
 def test_reingest_loads_nothing_twice(dask_lake: tuple[Path, IngestSummary],
                                       histories: list[Path], client: Any,
                                       tmp_path: Path) -> None:
@@ -319,7 +318,6 @@ def test_a_job_stopped_before_its_commit_leaves_the_previous_state(
     assert_same_tables(lake, database[0])
 
 
-@pytest.mark.slow
 def test_a_worker_killed_mid_job_changes_nothing(histories: list[Path], client: Any,
                                                  database: tuple[Path, IngestSummary],
                                                  tmp_path: Path) -> None:
@@ -401,7 +399,6 @@ def test_a_commit_that_loses_the_race_commits_again_or_gives_up(
 
 # ---- readers -----------------------------------------------------------------------------
 
-@pytest.mark.slow
 def test_handlab_lake_makes_every_reader_read_the_lake(dask_lake: tuple[Path, IngestSummary],
                                                       database: tuple[Path, IngestSummary],
                                                       monkeypatch: pytest.MonkeyPatch,
@@ -458,7 +455,6 @@ def test_a_file_that_changes_mid_job_is_dropped_whole(histories: list[Path],
     assert orphans == 0 and state["hands"] == 60 and state["seat_facts"] == state["seats"]
 
 
-@pytest.mark.slow
 def test_handlab_ingest_lake_on_a_scheduler(histories: list[Path], client: Any,
                                             tmp_path: Path) -> None:
     """``handlab ingest PATHS --lake DIR --engine dask --scheduler ADDRESS``: the command's
