@@ -196,6 +196,7 @@ def test_simulated_hands_of_every_variant_and_player_count_are_all_taken() -> No
     assert check_data(texts[0]) == (1, 1)
 
 
+@pytest.mark.slow
 def test_as_the_ingest_benchmark_writes_them() -> None:
     """A block of hands, each with its ``_copy`` user field after the simulator's
     ``_rebuys`` (benchmarks/bench_ingest.py), in the middle of other games' hands."""

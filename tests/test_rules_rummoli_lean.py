@@ -30,6 +30,7 @@ import io
 import random
 from functools import cache
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -155,6 +156,7 @@ def _betting_bounds(hand: HandHistory, index: int) -> tuple[int, ...]:
     return tuple(sorted(found))
 
 
+@pytest.mark.slow
 def test_bets_at_the_bounds_match_the_full_engine() -> None:
     for hand in simulated()[::3]:
         for index, action in enumerate(hand.actions):
@@ -179,6 +181,7 @@ def _best_five(hand: HandHistory, index: int) -> HandHistory | None:
     return _with_actions(hand, actions)
 
 
+@pytest.mark.slow
 def test_odd_shapes_match_the_full_engine() -> None:
     """Rounds the lean replay must hand over or get right: no-ops anywhere, actions after
     the end, the end cut off, unknown cards, the best five shown, cards in another order,
