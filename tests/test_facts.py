@@ -481,6 +481,7 @@ def test_the_filters_pick_proper_subsets(db: Path) -> None:
         assert total > 0
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("question", sorted(PAIRS))
 def test_views_over_facts_answer_as_the_joins_did(db: Path, question: str) -> None:
     new, old = PAIRS[question]
@@ -982,6 +983,7 @@ _KNOB_SETS = ["{}", _FOUR_CARDS, '{"straights": "sg_hk", "suit_order": "dchs"}',
               '{"straights": "vietnamese", "suit_order": "shdc"}']
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("knobs", _KNOB_SETS)
 def test_play_kind_is_the_evaluators_on_every_play_and_random_cards(knobs: str) -> None:
     """facts.play_kind (a card mask classified by BigTwoMaskKeys) gives bigtwo_combo's kind

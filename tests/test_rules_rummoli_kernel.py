@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from functools import cache
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -214,6 +215,7 @@ def test_the_kernel_gives_the_python_laying_on_altered_layings(
     assert_same(altered)
 
 
+@pytest.mark.slow
 def test_the_kernel_gives_the_python_laying_on_every_lay_changed() -> None:
     """Each lay of a few rounds replaced by every other card: the first illegal lay, or a
     legal one that changes the rest of the round."""

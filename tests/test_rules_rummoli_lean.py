@@ -126,6 +126,7 @@ def test_lean_replay_takes_ordinary_rounds_and_gives_the_full_outcome() -> None:
     assert taken >= 0.95 * ordinary, (taken, ordinary)
 
 
+@pytest.mark.slow
 def test_replay_matches_the_full_engine_on_altered_rounds() -> None:
     rng = random.Random("lean-rummoli")
     for hand in simulated():

@@ -184,6 +184,7 @@ def counting_allin_rows(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     return made
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", FILES, ids=lambda path: path.name)
 def test_the_worker_with_all_ins_in_the_block(path: Path) -> None:
     for batch_hands in (5_000, 50):

@@ -330,6 +330,7 @@ def test_default_database_and_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     assert counts(built)["hands"] == 2
 
 
+@pytest.mark.slow
 def test_compile_kernels_runs_two_processes(monkeypatch: pytest.MonkeyPatch) -> None:
     import subprocess
 

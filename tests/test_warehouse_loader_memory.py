@@ -38,6 +38,7 @@ def _batches(game: str, count: int, seed: int) -> list[dict[str, pa.Table]]:
     return result.batches
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("with_facts", [True, False], ids=["fact rows", "fill_batch"])
 def test_inserted_batches_are_freed_before_the_commit(tmp_path: Path, with_facts: bool) -> None:
     con = open_writer(tmp_path / "w.duckdb")

@@ -86,6 +86,7 @@ def make_inputs(folder: Path) -> Path:
     return folder
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("workers", [0, 2])
 def test_grouped_files_give_the_database_of_one_transaction_per_file(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, workers: int) -> None:
@@ -183,6 +184,7 @@ def count_loads(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     return loaded
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("workers", [0, 2])
 def test_a_file_in_parts_failing_late_takes_back_the_files_gathered_with_it(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, workers: int) -> None:
