@@ -28,9 +28,10 @@ typecheck: setup
 contracts: setup
 	$(BIN)/lint-imports
 
-# The fast tests: everything but the slow and the browser tests, on every core.
+# The fast tests: everything but the slow and the browser tests, on every core, each
+# hypothesis property with a tenth of its examples (tests/conftest.py).
 quick: setup
-	$(BIN)/python -m pytest -n auto -q -m "not slow and not browser"
+	HANDLAB_HYPOTHESIS=check $(BIN)/python -m pytest -n auto -q -m "not slow and not browser"
 
 # Every test on every core, and the 25 slowest named at the end.
 unit: setup

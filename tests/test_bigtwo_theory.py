@@ -56,7 +56,8 @@ def test_runs_come_from_the_evaluator() -> None:
 
 
 @pytest.mark.parametrize("rules", RULE_SETS)
-@pytest.mark.parametrize("size", [5, 6, 7, 8])
+@pytest.mark.parametrize("size", [5, 6, pytest.param(7, marks=pytest.mark.slow),
+                                  pytest.param(8, marks=pytest.mark.slow)])
 def test_one_suit_deck_enumerated(rules: BigTwoRules, size: int) -> None:
     """One suit: no pairs, no straights (every run is one suit), flushes and straight
     flushes decided by the runs alone."""
@@ -65,12 +66,14 @@ def test_one_suit_deck_enumerated(rules: BigTwoRules, size: int) -> None:
     assert theory.hands == math.comb(13, size)
 
 
+@pytest.mark.slow
 def test_two_suit_deck_enumerated() -> None:
     """Every one of the 65,780 five-card hands of a two-suit deck through the evaluator."""
     rules = BigTwoRules()
     assert bigtwo_contains(5, rules, suits=2).counts == _brute(2, 5, rules)
 
 
+@pytest.mark.slow
 def test_three_suit_deck_four_card_plays_enumerated() -> None:
     rules = BigTwoRules(four_card_plays=True, straights=Straights.VIETNAMESE)
     assert bigtwo_contains(4, rules, suits=3).counts == _brute(3, 4, rules)
@@ -155,6 +158,7 @@ def test_counting_many_hands_at_once_equals_one_at_a_time(rules: BigTwoRules) ->
     assert bigtwo_kinds_held_counts(card_text_codes([], 13)[0], rules) == Counter()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rules", RULE_SETS[:2])
 def test_monte_carlo_on_thirteen_card_deals(rules: BigTwoRules) -> None:
     """Real 13-card deals through bigtwo_all_combos: every kind's share within 4 standard

@@ -132,6 +132,7 @@ def test_sessions_in_processes_readers_and_a_cli_ingest_at_once(tmp_path: Path) 
     run_at_once(tmp_path, in_threads=False)
 
 
+@pytest.mark.slow
 def test_sessions_in_threads_of_one_server_readers_and_a_cli_ingest_at_once(
         tmp_path: Path) -> None:
     """Several browser sessions of one Streamlit server upload at once (threads).

@@ -6,8 +6,11 @@ Other modules import :func:`build_dashboard_db` (and the ``dashboard_db`` fixtur
 
 from __future__ import annotations
 
+import atexit
 import datetime as dt
 import functools
+import shutil
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -61,16 +64,24 @@ def extra_histories(path: Path) -> Path:
 
 
 @functools.cache
-def _built(folder: str) -> Path:
-    root = Path(folder)
+def _built_once() -> Path:
+    """The test warehouse, ingested once per process (each xdist worker builds its own)."""
+    root = Path(tempfile.mkdtemp(prefix="handlab-dashboard-"))
+    atexit.register(shutil.rmtree, root, ignore_errors=True)
     db = root / "dashboard.duckdb"
     ingest(write_histories(root / "histories"), db, workers=0)
     return db
 
 
 def build_dashboard_db(folder: Path) -> Path:
-    """The test warehouse in ``folder`` (built once per folder and process)."""
-    return _built(str(folder))
+    """A copy of the test warehouse in ``folder``: ingested once per process and copied,
+    which is what every test file used to ingest again (the copy is the caller's to change;
+    its ``file`` columns name the histories of the first build)."""
+    db = folder / "dashboard.duckdb"
+    if not db.exists():
+        folder.mkdir(parents=True, exist_ok=True)
+        shutil.copy(_built_once(), db)
+    return db
 
 
 @pytest.fixture(scope="session")

@@ -131,6 +131,7 @@ def test_4_replayer_shows_what_each_game_has(db: Path) -> None:
     assert (put_in.fillna(0) >= 0).all().all()
 
 
+@pytest.mark.slow
 def test_4_seveneight_put_in_leaves_out_the_returned_bet(db: Path) -> None:
     from analytics.dashboard.replayer import hand_from_detail, replay_steps
     from analytics.rules import replay
@@ -224,6 +225,7 @@ def test_8_cumulative_chart_says_how_many_and_lets_the_user_choose(db: Path) -> 
     assert len({t["line"]["color"] for t in lines}) == len(lines)
 
 
+@pytest.mark.slow
 def test_9_tables_show_no_internals(db: Path) -> None:
     for page, tabs in (("overview", ()), ("win_rates", ("7 & 8", "Big Two", "Rummoli")),
                        ("pots", ()), ("hand_types", ("7 & 8", "Rummoli", "Big Two"))):
@@ -251,6 +253,7 @@ def test_9_tables_show_no_internals(db: Path) -> None:
     assert "sha256" not in files
 
 
+@pytest.mark.slow
 def test_7_big_two_and_rummoli_show_one_level_at_a_time(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Over the audit histories (Big Two under three scoring rules, Rummoli at antes 1 and

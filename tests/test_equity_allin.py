@@ -127,6 +127,7 @@ def test_folded_cards_count_only_when_asked() -> None:
         seveneight_equity(["AsKs", "5d9d"], dead="7c8d").equity[0])
 
 
+@pytest.mark.slow
 def test_monte_carlo_beyond_the_budget_reports_a_standard_error() -> None:
     exact = allin_adjusted(SIDE_POT)
     estimate = allin_adjusted(SIDE_POT, budget=10, samples=100_000, seed=2)

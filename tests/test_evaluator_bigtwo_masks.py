@@ -48,6 +48,7 @@ def expected_kind(cards: tuple[Card, ...], rules: BigTwoRules) -> BigTwoKind | N
     return None if combo is None else combo.kind
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rules", RULE_SETS)
 def test_every_legal_play_of_the_deck(rules: BigTwoRules) -> None:
     keys = BigTwoMaskKeys(rules)

@@ -179,6 +179,7 @@ def test_batch_accepts_integer_dtypes_and_views(dtype: type[np.integer]) -> None
     assert np.array_equal(poker_rank_batch(wide[:, ::2]), expected)
 
 
+@pytest.mark.slow
 def test_pokerkit_orders_seven_card_hands_the_same() -> None:
     pokerkit = pytest.importorskip("pokerkit")
     rng = random.Random(7)

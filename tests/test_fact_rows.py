@@ -38,8 +38,9 @@ from tests.test_warehouse_data import (
 )
 
 ROOT = Path(__file__).resolve().parent.parent
-SOURCES = (sorted((ROOT / "tests" / "data" / "warehouse_rows").glob("*.phhs"))
-           + sorted((ROOT / "data" / "samples").glob("*.phhs")))
+SIMULATED = sorted((ROOT / "tests" / "data" / "warehouse_rows").glob("*.phhs"))
+SAMPLES = sorted((ROOT / "data" / "samples").glob("*.phhs"))
+SOURCES = SIMULATED + SAMPLES
 CONTEXT = FileContext("facts.phhs", "0" * 64, dt.datetime(2026, 1, 2, 3, 4, 5))
 
 
@@ -92,7 +93,9 @@ def _assert_same(got: dict[str, pa.Table], expected: dict[str, pa.Table]) -> Non
             assert got[name][column].equals(expected[name][column]), (name, column)
 
 
-@pytest.mark.parametrize("source", SOURCES, ids=lambda path: path.name)
+@pytest.mark.parametrize(
+    "source", [*SIMULATED, *(pytest.param(path, marks=pytest.mark.slow) for path in SAMPLES)],
+    ids=lambda path: path.name)
 def test_worker_facts_are_the_sql_facts_row_for_row(source: Path) -> None:
     for tables in batches(source, batch_hands=150):
         expected = sql_facts(tables)
@@ -100,6 +103,7 @@ def test_worker_facts_are_the_sql_facts_row_for_row(source: Path) -> None:
         _assert_same(worker_facts(tables), expected)
 
 
+@pytest.mark.slow
 def test_the_sources_hold_what_the_joins_need() -> None:
     """All-ins, showdowns, Rummoli awards of every part and missing dealers are covered."""
     stored = [sql_facts(tables)["seat_facts"] for source in SOURCES

@@ -515,6 +515,7 @@ def test_the_filters_pick_proper_subsets(db: Path) -> None:
         assert total > 0
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("question", sorted(PAIRS))
 def test_views_over_facts_answer_as_the_joins_did(db: Path, question: str) -> None:
     new, old = PAIRS[question]
@@ -654,7 +655,8 @@ def _copy_rows(con: Con, source: Path) -> None:
     con.execute("DETACH source")
 
 
-@pytest.mark.parametrize("chunk", [facts.CHUNK_HANDS, 7, 1])
+@pytest.mark.parametrize("chunk", [facts.CHUNK_HANDS, pytest.param(7, marks=pytest.mark.slow),
+                                   pytest.param(1, marks=pytest.mark.slow)])
 def test_fill_missing_completes_a_bulk_load(tmp_path: Path, chunk: int,
                                             monkeypatch: pytest.MonkeyPatch) -> None:
     """Rows written in bulk (as the dashboard benchmark does) get their facts on request,
@@ -869,6 +871,7 @@ def test_split_condition_groups_pots_as_the_case_did(pot: str) -> None:
         v.split_condition("antes and bets")
 
 
+@pytest.mark.slow
 def test_migration_6_rebuilds_the_facts_of_a_version_5_database(tmp_path: Path) -> None:
     """A version-5 database (seat_facts without the new columns, filled) comes out of
     migration 6 with the same facts as a fresh ingest."""
@@ -903,6 +906,7 @@ def test_migration_6_rebuilds_the_facts_of_a_version_5_database(tmp_path: Path) 
     assert set(split["part"]) >= {"poker pot", "antes and bets"}
 
 
+@pytest.mark.slow
 def test_migration_7_adds_the_players_of_a_version_6_database(tmp_path: Path) -> None:
     """A version-6 database (hand_facts without the players, filled) comes out of migration
     7 with the same facts as a fresh ingest, each hand's players in seat order; the player
@@ -996,6 +1000,7 @@ _KNOB_SETS = ["{}", _FOUR_CARDS, '{"straights": "sg_hk", "suit_order": "dchs"}',
               '{"straights": "vietnamese", "suit_order": "shdc"}']
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("knobs", _KNOB_SETS)
 def test_play_kind_is_the_evaluators_on_every_play_and_random_cards(knobs: str) -> None:
     """facts.play_kind (a card mask classified by BigTwoMaskKeys) gives bigtwo_combo's kind
@@ -1043,6 +1048,7 @@ def test_play_kind_never_raises_on_odd_cards(text: str | None) -> None:
     assert facts.play_kind(text, "{}") == v.NO_COMBINATION
 
 
+@pytest.mark.slow
 def test_migration_8_counts_the_plays_of_a_version_7_database(tmp_path: Path) -> None:
     """A version-7 database (seat_facts without the play kinds, filled) comes out of
     migration 8 with the same facts as a fresh ingest: counts for every Big Two seat,

@@ -214,6 +214,7 @@ def load_parts(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, text: str, worke
     return db, len(reads)
 
 
+@pytest.mark.slow
 def test_ingest_in_parts_loads_what_whole_files_load(tmp_path: Path,
                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     from analytics.warehouse import reader

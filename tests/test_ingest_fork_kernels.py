@@ -48,6 +48,7 @@ SCRIPT = textwrap.dedent("""
 """)
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(sys.platform != "linux", reason="the hazard is GNU OpenMP's, after fork")
 def test_an_ingest_after_an_ingest_and_the_thread_pool_keeps_its_workers(tmp_path: Path) -> None:
     first, second = tmp_path / "first", tmp_path / "second"

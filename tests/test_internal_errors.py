@@ -157,6 +157,7 @@ def _planted_env(kind: str = "1") -> dict[str, str]:
     return dict(os.environ, PYTHONPATH=path, HANDLAB_PLANTED_BUG=kind)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("workers", ["0", "2"])
 def test_handlab_ingest_exits_1_without_a_traceback(tmp_path: Path, workers: str) -> None:
     files(tmp_path / "in")

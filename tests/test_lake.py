@@ -40,6 +40,8 @@ from tests.test_dashboard_data import write_histories
 
 distributed = pytest.importorskip("distributed")
 
+pytestmark = pytest.mark.slow  # every test ingests hundreds of hands twice or more, some on Dask
+
 RANGE = 96 * 1024
 """Bytes per range in these tests: the large files come in several parts, small ones grouped."""
 

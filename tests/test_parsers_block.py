@@ -183,6 +183,7 @@ def test_repository_files(path: Path) -> None:
         assert blockable_count > 0, "the writer's hands are blockable"
 
 
+@pytest.mark.slow
 def test_simulated_hands_of_every_variant_and_player_count_are_all_taken() -> None:
     hands = simulated()["seveneight"]
     assert {hand.variant for hand in hands} == {"N78", "P78", "F78"}
@@ -195,6 +196,7 @@ def test_simulated_hands_of_every_variant_and_player_count_are_all_taken() -> No
     assert check_data(texts[0]) == (1, 1)
 
 
+@pytest.mark.slow
 def test_as_the_ingest_benchmark_writes_them() -> None:
     """A block of hands, each with its ``_copy`` user field after the simulator's
     ``_rebuys`` (benchmarks/bench_ingest.py), in the middle of other games' hands."""
@@ -307,6 +309,7 @@ def canonical_samples() -> list[str]:
             for i, text in enumerate(picked)]
 
 
+@pytest.mark.slow
 def test_value_edits_of_canonical_hands() -> None:
     taken = could = 0
     for text in canonical_samples():
@@ -317,6 +320,7 @@ def test_value_edits_of_canonical_hands() -> None:
     assert 0 < taken <= could
 
 
+@pytest.mark.slow
 def test_line_edits_of_canonical_hands() -> None:
     """The reader fast path's own edits (tests/test_reader_fastpath.py)."""
     for text in canonical_samples():

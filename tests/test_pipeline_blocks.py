@@ -112,7 +112,7 @@ class BlockCounter:
 
 
 @pytest.mark.parametrize("path", SOURCES, ids=lambda path: path.name)
-@pytest.mark.parametrize("batch_hands", [5_000, 7])
+@pytest.mark.parametrize("batch_hands", [5_000, pytest.param(7, marks=pytest.mark.slow)])
 def test_repository_files(path: Path, batch_hands: int) -> None:
     assert_same(path.read_bytes(), batch_hands)
 

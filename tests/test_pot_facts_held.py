@@ -120,6 +120,7 @@ def _load(db: Path, plan: list[list[_File]], *, hold: bool) -> pd.DataFrame:
     return _stored(db)
 
 
+@pytest.mark.slow
 @settings(max_examples=12, deadline=None)
 @given(_plans())
 def test_held_rows_equal_the_windows_and_the_path_without_them(

@@ -95,6 +95,7 @@ def test_rounds_in_any_order_over_files_and_batches(tmp_path: Path, seed: int,
                            ).fetchall()[0][0] > 0
 
 
+@pytest.mark.slow
 def test_one_file_in_order_and_backwards_agree(tmp_path: Path) -> None:
     texts = _round_texts(24, 5)
     forward, backward = tmp_path / "f.duckdb", tmp_path / "b.duckdb"

@@ -135,6 +135,7 @@ def test_a_line_without_end_is_read_in_bounded_pieces() -> None:
     assert peak < 1024 * 1024
 
 
+@pytest.mark.slow
 def test_large_file_parses_in_bounded_memory(tmp_path: Path) -> None:
     """Peak memory is independent of the file's size: hands are streamed, not accumulated."""
     (hand,) = read_hands(SEVENEIGHT)

@@ -105,6 +105,7 @@ def as_file(texts: list[str], extra: str = "") -> str:
     return "\n".join(f"[{n + 1}]\n{text}{extra}_copy = {n}\n" for n, text in enumerate(texts))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", ["bigtwo", "rummoli", "seveneight"])
 def test_simulated_hands(game: str) -> None:
     texts = [dumps_hand(hand) for hand in simulated()[game]]
@@ -158,6 +159,7 @@ def line_edits(text: str) -> Iterator[str]:
             yield "\n".join(lines[:row] + [edit] + lines[row + 1 :])
 
 
+@pytest.mark.slow
 def test_line_edits_of_canonical_hands() -> None:
     taken = 0
     for text in _canonical_samples():

@@ -94,12 +94,14 @@ def test_repository_files(path: Path) -> None:
     check(path.read_bytes(), str(path))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", ["bigtwo", "rummoli", "seveneight"])
 def test_simulated_hands(game: str) -> None:
     texts = [dumps_hand(hand) for hand in simulated()[game][::2]]
     assert check(as_file(texts)) == len(texts)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", ["bigtwo", "rummoli", "seveneight"])
 def test_valid_hands_of_many_shapes_and_altered_ones(game: str) -> None:
     """Short stacks (side pots, all-in hands with the equity rows), and each hand with one
@@ -120,6 +122,7 @@ def test_valid_hands_of_many_shapes_and_altered_ones(game: str) -> None:
     assert check(as_file([dumps_hand(hand) for hand in hands])) >= 0.9 * len(hands)
 
 
+@pytest.mark.slow
 def test_line_edits_of_canonical_hands() -> None:
     taken = 0
     for text in _canonical_samples():

@@ -193,6 +193,7 @@ def test_repository_files(path: object) -> None:
     assert_read_alike(path.read_bytes(), str(path))  # type: ignore[attr-defined]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", ["bigtwo", "rummoli", "seveneight"])
 @pytest.mark.parametrize("size", [1, 7, 500])
 def test_simulated_hands(game: str, size: int) -> None:

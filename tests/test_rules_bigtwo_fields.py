@@ -52,6 +52,7 @@ def assert_same_deals(hand: HandHistory) -> None:
     assert deals(bare, fields) == deals(hand)
 
 
+@pytest.mark.slow
 def test_replay_fields_gives_the_outcome_of_replay() -> None:
     hands = simulated("bigtwo")
     taken = 0

@@ -180,6 +180,7 @@ def test_the_block_takes_every_valid_simulated_hand() -> None:
     assert accepted == 440, accepted
 
 
+@pytest.mark.slow
 def test_hands_altered_at_one_action() -> None:
     rng = random.Random("block")
     altered = [_mutated(hand, rng, kind) for hand in simulated()
@@ -187,6 +188,7 @@ def test_hands_altered_at_one_action() -> None:
     check_hands(altered)
 
 
+@pytest.mark.slow
 def test_bets_at_and_around_the_legal_bounds() -> None:
     hands = []
     for hand in simulated()[::3]:

@@ -468,6 +468,7 @@ def test_bytes_that_are_not_utf8_spoil_only_their_line(tmp_path: Path) -> None:
     assert games == [(1,), (3,)]  # the comment's byte spoils nothing
 
 
+@pytest.mark.slow
 def test_upload_page_loads_a_sheet(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A score sheet uploaded on the dashboard's Upload page loads like one named to
     ``handlab ingest`` (recognised by its content, stored under its uploaded name)."""

@@ -342,6 +342,7 @@ def test_unknown_game_and_split_are_refused(stats_db: Path) -> None:
         stat_grid(con, HandFilter(), game="seveneight", split="x; DROP TABLE hands")
 
 
+@pytest.mark.slow
 @settings(max_examples=4, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(seed=st.integers(0, 10_000), players=st.integers(2, 6),
@@ -627,6 +628,7 @@ def test_results_by_hand_are_exact_at_every_point(tmp_path: Path, points: int) -
             assert points <= len(hands) <= 2 * points + 1
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("gap", [2, 30])
 def test_sessions_match_a_recount_of_the_hands(tmp_path: Path, gap: int) -> None:
     from analytics.warehouse.stat_views import player_sessions

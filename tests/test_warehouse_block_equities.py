@@ -133,6 +133,7 @@ def test_the_golden_file_has_all_in_hands() -> None:
     assert check(Read(path.read_bytes(), path.name)) > 10
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", ["N78", "P78", "F78"])
 @pytest.mark.parametrize("players", [2, 3, 4, 6, 8, 10])
 def test_simulated_hands(variant: str, players: int) -> None:
@@ -184,6 +185,7 @@ def counting_allin_rows(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     return made
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", FILES, ids=lambda path: path.name)
 def test_the_worker_with_all_ins_in_the_block(path: Path) -> None:
     for batch_hands in (5_000, 50):

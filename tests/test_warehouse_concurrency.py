@@ -59,6 +59,7 @@ def spawn(script: str, *args: str) -> subprocess.Popen[str]:
     return process
 
 
+@pytest.mark.slow
 def test_reader_gets_busy_while_another_process_writes(tmp_path: Path) -> None:
     db = tmp_path / "w.duckdb"
     ingest([write(tmp_path / "a.phhs", SEVENEIGHT)], db, workers=0)
@@ -78,6 +79,7 @@ def test_reader_gets_busy_while_another_process_writes(tmp_path: Path) -> None:
         assert q.totals(con)["hands"].tolist() == [1]
 
 
+@pytest.mark.slow
 def test_dashboard_reads_during_an_ingest(tmp_path: Path) -> None:
     folder = tmp_path / "in"
     for number in range(6):

@@ -240,6 +240,7 @@ def test_missing_path_is_a_usage_error(tmp_path: Path) -> None:
     assert not (tmp_path / "w.duckdb").exists() or counts(tmp_path / "w.duckdb")["hands"] == 0
 
 
+@pytest.mark.slow
 def test_worker_pool_gives_the_same_database(tmp_path: Path,
                                              monkeypatch: pytest.MonkeyPatch) -> None:
     module = importlib.import_module("analytics.warehouse.ingest")
@@ -330,6 +331,7 @@ def test_default_database_and_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     assert counts(built)["hands"] == 2
 
 
+@pytest.mark.slow
 def test_compile_kernels_runs_two_processes(monkeypatch: pytest.MonkeyPatch) -> None:
     import subprocess
 

@@ -38,6 +38,7 @@ def _batches(game: str, count: int, seed: int) -> list[dict[str, pa.Table]]:
     return result.batches
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("with_facts", [True, False], ids=["fact rows", "fill_batch"])
 def test_inserted_batches_are_freed_before_the_commit(tmp_path: Path, with_facts: bool) -> None:
     con = open_writer(tmp_path / "w.duckdb")
@@ -73,6 +74,7 @@ def test_inserted_batches_are_freed_before_the_commit(tmp_path: Path, with_facts
         con.close()
 
 
+@pytest.mark.slow
 def test_tables_read_by_name_go_with_the_statement(tmp_path: Path) -> None:
     """execute_over and arrow_over read the tables under their keys, bind parameters, let
     go of the tables inside the transaction, and leave a warehouse table of the same name

@@ -86,6 +86,7 @@ def make_inputs(folder: Path) -> Path:
     return folder
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("workers", [0, 2])
 def test_grouped_files_give_the_database_of_one_transaction_per_file(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, workers: int) -> None:
@@ -107,6 +108,7 @@ def test_grouped_files_give_the_database_of_one_transaction_per_file(
     assert {f.status for f in again.files} == {"already loaded"}
 
 
+@pytest.mark.slow
 def test_groups_close_at_the_row_count(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     folder = tmp_path / "in"
     for number in range(6):  # six files of the same size: four distinct copies of one hand
@@ -150,7 +152,7 @@ def broken_gzip(path: Path, hands: int, kept: float) -> None:
     path.write_bytes(data[: int(len(data) * kept)])
 
 
-@pytest.mark.parametrize("workers", [0, 2])
+@pytest.mark.parametrize("workers", [0, pytest.param(2, marks=pytest.mark.slow)])
 def test_a_failing_source_in_a_group_loads_nothing_and_the_others_load(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, workers: int) -> None:
     plan_unreadable_sources(monkeypatch)
@@ -183,6 +185,7 @@ def count_loads(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     return loaded
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("workers", [0, 2])
 def test_a_file_in_parts_failing_late_takes_back_the_files_gathered_with_it(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, workers: int) -> None:
@@ -216,6 +219,7 @@ def test_a_file_in_parts_failing_late_takes_back_the_files_gathered_with_it(
     assert outcome(reference)[1] == outcome(summary)[1]
 
 
+@pytest.mark.slow
 def test_files_in_parts_share_a_transaction(tmp_path: Path,
                                             monkeypatch: pytest.MonkeyPatch) -> None:
     """Large files (each read by the workers in parts) gather in one transaction as whole
@@ -239,6 +243,7 @@ def test_files_in_parts_share_a_transaction(tmp_path: Path,
     assert content(tmp_path / "grouped.duckdb") == content(tmp_path / "alone.duckdb")
 
 
+@pytest.mark.slow
 def test_a_file_loaded_by_another_ingest_meanwhile_is_skipped_inside_the_group(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     folder = make_inputs(tmp_path / "in")
@@ -259,6 +264,7 @@ def test_a_file_loaded_by_another_ingest_meanwhile_is_skipped_inside_the_group(
     assert reference.loaded == first.loaded + summary.loaded
 
 
+@pytest.mark.slow
 def test_a_waiting_reader_makes_the_group_commit_at_the_next_file(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """When the lease is due (someone waits), the files gathered so far commit before the
@@ -281,6 +287,7 @@ def test_a_waiting_reader_makes_the_group_commit_at_the_next_file(
     assert summary.loaded == 38
 
 
+@pytest.mark.slow
 def test_only_the_last_commit_checkpoints_and_the_setting_is_restored(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The ingest's last commit checkpoints at once (nothing of it goes to the write-ahead

@@ -15,6 +15,8 @@ import threading
 import time
 from pathlib import Path
 
+import pytest
+
 from analytics.warehouse import ingest
 from analytics.warehouse.connection import WriterLease, turn_request_path, writer
 from tests.test_warehouse_data import SEVENEIGHT, phhs, write
@@ -95,6 +97,7 @@ def test_a_thread_waiting_for_the_writer_lock_is_a_request(tmp_path: Path) -> No
         assert not lease.asked()
 
 
+@pytest.mark.slow
 def test_a_reader_of_another_process_gets_its_turn(tmp_path: Path) -> None:
     db = database(tmp_path)
     with WriterLease(db, hold=0.0) as lease:
