@@ -213,13 +213,20 @@ def _questions() -> Iterator[tuple[str, Callable[..., Any]]]:
                 yield f"{module.__name__.rsplit('.', 1)[1]}.{name}", function
 
 
-def _calls(function: Callable[..., Any], hand_id: int) -> Iterator[tuple[Any, ...]]:
-    """The arguments to ask ``function`` with: every filter, every game where it needs one."""
+def _calls(function: Callable[..., Any], hand_id: int,
+           sessions: dict[str, dict[Any, Any]]) -> Iterator[tuple[Any, ...]]:
+    """The arguments to ask ``function`` with: every filter, every game where it needs one;
+    a player, or his session, from ``sessions`` (a session of each game) where it needs
+    one."""
     parameters = inspect.signature(function).parameters
     games = ("seveneight", "bigtwo", "rummoli") if "game" in parameters and (
         parameters["game"].default is inspect.Parameter.empty) else (None,)
     for game in games:
         keywords: dict[str, Any] = {} if game is None else {"game": game}
+        session = sessions.get(str(game), {})
+        for key in ("player", "place", "start", "end"):
+            if key in parameters and parameters[key].default is inspect.Parameter.empty:
+                keywords[key] = session[key]
         if "sample" in parameters:
             keywords["sample"] = _EVERYTHING
         if "game_id" in parameters and parameters["game_id"].default is inspect.Parameter.empty:
@@ -273,8 +280,10 @@ def test_every_dashboard_question_answers_the_same(dask_lake: tuple[Path, Ingest
     asked = 0
     with reader(lake) as ours, reader(database[0]) as theirs:
         hand_id = int(theirs.execute("SELECT min(hand_id) FROM allin_results").fetchall()[0][0])
+        sessions = {game: stat_views.player_sessions(theirs, HandFilter(), game=game, limit=1)
+                    .iloc[0].to_dict() for game in ("seveneight", "bigtwo", "rummoli")}
         for name, function in _questions():
-            for arguments, keywords in _calls(function, hand_id):
+            for arguments, keywords in _calls(function, hand_id, sessions):
                 what = f"{name}{arguments}{keywords}"
                 _assert_equal(_canonical(function(ours, *arguments, **keywords)),
                               _canonical(function(theirs, *arguments, **keywords)), what)
