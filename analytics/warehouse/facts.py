@@ -668,6 +668,16 @@ def fill_seats_v6(con: duckdb.DuckDBPyConnection) -> None:
     fill_missing_seats(con, kinds=False)
 
 
+def _update_seat_facts(con: duckdb.DuckDBPyConnection, sets: str, view: str,
+                      rows: pa.Table, counted: pa.Table) -> None:
+    """Set ``sets`` (whitelisted column assignments from ``k``) on the seats of ``rows`` from
+    ``counted``, one row per seat of ``rows`` in the same order (a backfill's batch)."""
+    for name in ("seat", "hand_id"):
+        counted = counted.add_column(0, name, rows[name])
+    execute_over(con, f"UPDATE seat_facts x SET {sets} FROM {view} k "
+                 "WHERE x.hand_id = k.hand_id AND x.seat = k.seat", {view: counted})
+
+
 _KIND_ROWS: Final = _BATCH_PREFIX + "play_kinds"
 
 
@@ -690,10 +700,7 @@ def fill_missing_play_kinds(con: duckdb.DuckDBPyConnection) -> None:
         counted = play_kinds(rows)
         if counted is None:
             continue
-        for name in ("seat", "hand_id"):
-            counted = counted.add_column(0, name, rows[name])
-        execute_over(con, f"UPDATE seat_facts x SET {sets} FROM {_KIND_ROWS} k "
-                     "WHERE x.hand_id = k.hand_id AND x.seat = k.seat", {_KIND_ROWS: counted})
+        _update_seat_facts(con, sets, _KIND_ROWS, rows, counted)
 
 
 _FIRST_KIND: Final = next(iter(PLAY_KIND_COLUMNS.values()))
@@ -782,10 +789,7 @@ def fill_missing_passes(con: duckdb.DuckDBPyConnection) -> None:
         counted = pass_counts(rows, acts)
         if counted is None:
             continue
-        for name in ("seat", "hand_id"):
-            counted = counted.add_column(0, name, rows[name])
-        execute_over(con, f"UPDATE seat_facts x SET {sets} FROM {_PASS_ROWS} k "
-                     "WHERE x.hand_id = k.hand_id AND x.seat = k.seat", {_PASS_ROWS: counted})
+        _update_seat_facts(con, sets, _PASS_ROWS, rows, counted)
 
 
 def rules_from_json(game: Game | str, text: str | None) -> GameRules:
