@@ -891,10 +891,8 @@ def play_kinds(rows: pa.Table) -> pa.Table | None:
     plays and rule sets are dictionary-encoded, and the codes of the distinct pairs counted
     per seat.
     """
-    game = rows["game"].combine_chunks()
-    at = np.flatnonzero(pc.fill_null(pc.equal(game, "bigtwo"), False)
-                        .to_numpy(zero_copy_only=False))
-    if not len(at):
+    at = _bigtwo_rows(rows)
+    if at is None:
         return None
     taken = pa.array(at, type=pa.int64())
     plays = rows["plays"].combine_chunks().take(taken)
@@ -933,6 +931,15 @@ def play_kinds(rows: pa.Table) -> pa.Table | None:
     return pa.table(columns)
 
 
+def _bigtwo_rows(rows: pa.Table) -> npt.NDArray[np.int64] | None:
+    """The positions of the Big Two seats among seat rows (``game``); None when there are
+    none."""
+    game = rows["game"].combine_chunks()
+    at = np.flatnonzero(pc.fill_null(pc.equal(game, "bigtwo"), False)
+                        .to_numpy(zero_copy_only=False))
+    return at if len(at) else None
+
+
 PASS_COLUMNS: Final = ("passes", "passes_with_play")
 """A Big Two seat's passes and those made holding a play that beats the trick
 (:mod:`analytics.stats.bigtwo`; migration 12's columns of ``seat_facts``)."""
@@ -952,10 +959,8 @@ def pass_counts(rows: pa.Table, actions: pa.Table) -> pa.Table | None:
     for a seat that never passed (an outcome-only game has no actions), NULL for the other
     games and for a game the engine refuses (a stored game never is refused).  None when
     no row is a Big Two seat (the insert then leaves the columns NULL)."""
-    game = rows["game"].combine_chunks()
-    at = np.flatnonzero(pc.fill_null(pc.equal(game, "bigtwo"), False)
-                        .to_numpy(zero_copy_only=False))
-    if not len(at):
+    at = _bigtwo_rows(rows)
+    if at is None:
         return None
     taken = pa.array(at, type=pa.int64())
     hand_ids = rows["hand_id"].combine_chunks().take(taken).to_pylist()
