@@ -2,7 +2,8 @@
 
 Every fast path gives the same result as the specification it shortens (the general
 reader, the full engines), and is kept only where it earns at least 1.5x end to end
-(issue #31; docs/architecture in docs/performance.md, "Fast paths").  To measure that
+(issue #31; the inventory in docs/warehouse.md, "Fast paths"; the figures in
+docs/performance.md).  To measure that
 gain in the same run, ``benchmarks/bench_ingest.py --ab NAME`` ingests with and without
 one of them: the environment variable ``HANDLAB_FAST_PATHS_OFF`` (names separated by
 commas, read once, here, when handlab is imported) turns the named ones off.
