@@ -128,12 +128,19 @@ def _notes(db: str, hand_id: int) -> None:
     """The hand's star, tags and note: shown, and kept (in their own table) when saved."""
     with ui.reading(db) as con:  # not cached: a save must show at once
         kept = hand_note(con, hand_id)
+    # The widgets take their first value from the session state, not from `value=`: a widget
+    # whose `value=` changes after a save is a new widget to Streamlit, and its box could
+    # come up empty.
+    keys = {"star": f"note_star_{hand_id}", "tags": f"note_tags_{hand_id}",
+            "text": f"note_text_{hand_id}"}
+    st.session_state.setdefault(keys["star"], kept.starred)
+    st.session_state.setdefault(keys["tags"], ", ".join(kept.tags))
+    st.session_state.setdefault(keys["text"], kept.note)
     with st.form(f"notes_{hand_id}"):
         st.markdown("**Star, tags and note** (kept by the hand's id: they outlive re-ingests)")
-        starred = st.checkbox("Starred", value=kept.starred, key=f"note_star_{hand_id}")
-        tags = st.text_input("Tags, separated by commas", value=", ".join(kept.tags),
-                             key=f"note_tags_{hand_id}")
-        note = st.text_area("Note", value=kept.note, key=f"note_text_{hand_id}")
+        starred = st.checkbox("Starred", key=keys["star"])
+        tags = st.text_input("Tags, separated by commas", key=keys["tags"])
+        note = st.text_area("Note", key=keys["text"])
         saved = st.form_submit_button("Save", icon=":material/bookmark:")
     if saved:
         ui.release_connection()  # this process writes: DuckDB refuses it while it reads
