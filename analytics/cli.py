@@ -237,7 +237,8 @@ def serve(
         console.print(f"handlab: dashboard on http://{host}:{port} (database {database})")
     # Streamlit always runs headless (its first-run e-mail prompt would block a fresh
     # machine); handlab opens the browser itself once the server answers.
-    command = [sys.executable, "-m", "streamlit", "run", str(PROJECT_ROOT / "app.py"),
+    # serve.py: app.py with the warm-up at start (analytics/dashboard/startup.py).
+    command = [sys.executable, "-m", "streamlit", "run", str(PROJECT_ROOT / "serve.py"),
                "--server.address", host, "--server.port", str(port),
                "--server.headless", "true", "--browser.gatherUsageStats", "false"]
     environment = dict(os.environ, STREAMLIT_BROWSER_GATHER_USAGE_STATS="false",

@@ -130,13 +130,15 @@ def _listening(port: int) -> set[str]:
 
 @pytest.mark.slow
 @pytest.mark.skipif(sys.platform != "linux", reason="reads /proc/net/tcp")
-def test_real_server_listens_on_loopback_only_and_checks_xsrf(tmp_path: Path) -> None:
+@pytest.mark.parametrize("script", ["app.py", "serve.py"])  # serve.py: what handlab serve runs
+def test_real_server_listens_on_loopback_only_and_checks_xsrf(tmp_path: Path,
+                                                              script: str) -> None:
     port = _free_port()
     environment = dict(os.environ, HANDLAB_DB=str(tmp_path / "none.duckdb"))
     log = (tmp_path / "streamlit.log").open("wb")
     # The project's config file only (no --server.address): what `streamlit run` does here.
     process = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"),
+        [sys.executable, "-m", "streamlit", "run", str(ROOT / script),
          "--server.port", str(port), "--server.headless", "true"],
         cwd=ROOT, env=environment, stdout=log, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"

@@ -1,0 +1,15 @@
+"""handlab's dashboard server: ``streamlit run serve.py`` (what ``handlab serve`` runs).
+
+The dashboard is app.py; this wraps it in Streamlit's ASGI app so that the server process
+warms up once at start, before the first browser comes (imports, the first page's cached
+questions: analytics/dashboard/startup.py).  ``streamlit run app.py`` works too, without
+the warm-up.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from analytics.dashboard.startup import lifespan
+
+app = st.App("app.py", lifespan=lifespan)

@@ -1,0 +1,50 @@
+"""The server ``handlab serve`` starts (``streamlit run serve.py``): it warms up once at start
+(analytics/dashboard/startup.py), says so, and then serves the dashboard as app.py does."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from analytics.dashboard.startup import WARM_MARK
+from tests.browser.conftest import SCREENSHOTS
+from tests.browser.server import streamlit_server
+from tests.test_dashboard_data import build_dashboard_db
+
+pytestmark = pytest.mark.browser
+
+
+def test_the_served_dashboard_warms_up_then_draws_the_overview(tmp_path: Path,
+                                                              chromium: Any) -> None:
+    db = tmp_path / "served.duckdb"
+    shutil.copy(build_dashboard_db(tmp_path / "source"), db)
+    with streamlit_server(db, tmp_path / "streamlit.log", script="serve.py") as server:
+        deadline = time.monotonic() + 300
+        while WARM_MARK not in server.output():
+            assert server.alive() and time.monotonic() < deadline, server.output()
+            time.sleep(0.2)
+        line = next(text for text in server.output().splitlines() if WARM_MARK in text)
+        assert "modules imported" in line and "the first page run in" in line, line
+        assert line.endswith("(ok)"), line
+        context = chromium.new_context(viewport={"width": 1400, "height": 1000})
+        page = context.new_page()
+        page.set_default_timeout(90_000)
+        try:
+            page.goto(server.url)
+            page.get_by_role("heading", name="Overview").first.wait_for()
+            page.wait_for_function(
+                "() => document.querySelector('[data-testid=\"stApp\"]')"
+                "?.getAttribute('data-test-script-state') === 'notRunning'")
+            label = page.locator('[data-testid="stMetricLabel"]',
+                                 has_text=re.compile(r"^\s*Hands\s*$"))
+            metric = page.locator('[data-testid="stMetric"]', has=label).first
+            assert metric.locator('[data-testid="stMetricValue"]').inner_text() == "190"
+            assert page.locator('[data-testid="stException"]').count() == 0
+            page.screenshot(path=str(SCREENSHOTS / "served-overview.png"), full_page=True)
+        finally:
+            context.close()
