@@ -72,6 +72,7 @@ def test_serve_binds_to_localhost_by_default(monkeypatch: pytest.MonkeyPatch,
     result = CliRunner().invoke(cli.app, ["serve", "--headless"])
     assert result.exit_code == 0, result.output
     (command,) = calls
+    assert Path(command[command.index("run") + 1]).name == "serve.py"  # with the warm-up
     assert command[command.index("--server.address") + 1] == "127.0.0.1"
     assert command[command.index("--browser.gatherUsageStats") + 1] == "false"
     assert "--server.enableXsrfProtection" not in command  # never turned off from the CLI
