@@ -93,8 +93,6 @@ _IDLE = """() => {
     return Array.from(charts).every(chart => chart.querySelector('.main-svg') !== null);
 }"""
 
-_VIEWPORT = {"width": 1400, "height": 1000}
-
 # Resolves once the browser's main thread is free to draw a frame (drawing charts blocks it).
 _FRAME = "() => new Promise(done => requestAnimationFrame(() => setTimeout(done, 0)))"
 
@@ -178,7 +176,7 @@ def _round(db: Path, log: Path, *, wait: bool) -> dict[tuple[str, str], float]:
             seconds[("server", "warm")] = time.perf_counter() - started
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         try:
-            context = browser.new_context(viewport=_VIEWPORT)
+            context = browser.new_context(viewport={"width": 1400, "height": 1000})
             page = context.new_page()
             page.set_default_timeout(120_000)
             seconds[("Overview", "first load")] = _open(page, server.url, PAGES[0])
@@ -193,7 +191,7 @@ def _round(db: Path, log: Path, *, wait: bool) -> dict[tuple[str, str], float]:
                 seconds[(target.title, "filter")] = _pick_game(page, target, target.game)
                 _pick_game(page, target, "all games")
             seconds[("Overview", "new session")] = _open(page, server.url, PAGES[0])
-            fresh = browser.new_context(viewport=_VIEWPORT).new_page()
+            fresh = browser.new_context(viewport={"width": 1400, "height": 1000}).new_page()
             fresh.set_default_timeout(120_000)
             seconds[("Overview", "new browser")] = _open(fresh, server.url, PAGES[0])
         finally:
