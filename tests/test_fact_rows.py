@@ -206,22 +206,22 @@ def _histories(draw: st.DrawFn) -> tuple[str, int]:
     return dumps_hands(list(hands)), draw(st.integers(2, 8))
 
 
-def _thinned(draw: st.DrawFn, table: pa.Table) -> pa.Table:
+def _thinned(data: st.DataObject, table: pa.Table) -> pa.Table:
     """``table`` with drawn rows left out and the rest in a drawn order."""
     rows = table.num_rows
     if rows == 0:
         return table
-    keep = draw(st.lists(st.booleans(), min_size=rows, max_size=rows))
-    order = draw(st.permutations(range(rows)))
+    keep = data.draw(st.lists(st.booleans(), min_size=rows, max_size=rows))
+    order = data.draw(st.permutations(range(rows)))
     return table.take(pa.array([row for row in order if keep[row]], pa.int64()))
 
 
-def _with_nulls(draw: st.DrawFn, hands: pa.Table) -> pa.Table:
+def _with_nulls(data: st.DataObject, hands: pa.Table) -> pa.Table:
     """``hands`` with NULL in drawn rows of drawn nullable columns."""
-    for name in draw(st.lists(st.sampled_from(_NULLABLE), unique=True, max_size=4)):
+    for name in data.draw(st.lists(st.sampled_from(_NULLABLE), unique=True, max_size=4)):
         column = hands[name]
-        mask = pa.array(draw(st.lists(st.booleans(), min_size=hands.num_rows,
-                                      max_size=hands.num_rows)))
+        mask = pa.array(data.draw(st.lists(st.booleans(), min_size=hands.num_rows,
+                                           max_size=hands.num_rows)))
         nulled = pc.if_else(mask, pa.nulls(hands.num_rows, column.type), column)
         hands = hands.set_column(hands.column_names.index(name), name, nulled)
     return hands
@@ -238,9 +238,9 @@ def test_generated_hands_give_the_oracles_facts(histories: tuple[str, int],
     text, batch_hands = histories
     for tables in text_batches(io.StringIO(text), "generated.phhs", batch_hands):
         changed = dict(tables)
-        changed["hands"] = _with_nulls(data.draw, tables["hands"])
+        changed["hands"] = _with_nulls(data, tables["hands"])
         for name in ("seats", "actions", "showdowns", "awards", "allin_results"):
-            changed[name] = _thinned(data.draw, tables[name])
+            changed[name] = _thinned(data, tables[name])
         _assert_same(worker_facts(changed), oracle_facts(changed))
 
 
