@@ -1,4 +1,4 @@
-"""Big Two's ``pass_with_play`` on ingest: CPU per game of ``facts.pass_counts`` (issue 28).
+"""Big Two's ``pass_with_play`` on ingest: CPU per game of ``fact_rows.pass_counts`` (issue 28).
 
 Run: ``.venv/bin/python benchmarks/bench_pass_counts.py [games] [runs]``.  ``games``
 simulated four-player games (default 2,000) are loaded once into a scratch database; each
