@@ -1,4 +1,4 @@
-"""Big Two's ``pass_with_play`` on ingest: CPU per game of ``facts.pass_counts`` (issue 28).
+"""Big Two's ``pass_with_play`` on ingest: CPU per game of ``fact_rows.pass_counts`` (issue 28).
 
 Run: ``.venv/bin/python benchmarks/bench_pass_counts.py [games] [runs]``.  ``games``
 simulated four-player games (default 2,000) are loaded once into a scratch database; each
@@ -18,7 +18,7 @@ from timing import best_cpu
 
 from analytics.simulate.bigtwo import simulate_bigtwo
 from analytics.warehouse import ingest, reader
-from analytics.warehouse.facts import pass_counts
+from analytics.warehouse.fact_rows import pass_counts
 from parsers import write_hands
 
 

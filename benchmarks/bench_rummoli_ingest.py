@@ -71,7 +71,7 @@ def writer(tree: Path, rounds: int, out: Path) -> None:
         timed(facts, "_fill_batch_pots", "  pot facts")
     else:  # the older tree: its pot statements, executed by fill_batch
         statements = set(getattr(facts, "_FILL_BATCH_POTS"))  # noqa: B009 (not in this tree)
-        fill_batch = facts.fill_batch
+        fill_batch = getattr(facts, "fill_batch")  # noqa: B009 (not in this tree)
 
         def fill(con: Any, tables: Any, *rest: Any) -> None:
             class Timed:

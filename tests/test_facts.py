@@ -26,7 +26,7 @@ from analytics.evaluator import (
     seveneight_rank,
 )
 from analytics.rules import replay
-from analytics.warehouse import equity_views, facts, ingest, open_writer, queries, reader
+from analytics.warehouse import equity_views, fact_rows, facts, ingest, open_writer, queries, reader
 from analytics.warehouse import views as v
 from analytics.warehouse.loader import begin_file, load_batch, rollback
 from analytics.warehouse.rows import Batch, FileContext
@@ -309,7 +309,7 @@ def old_plays(con: Con, f: HandFilter) -> pd.DataFrame:
 
 
 def bigtwo_rules_of(knobs: str | None) -> BigTwoRules:
-    rules = facts.rules_from_json("bigtwo", knobs)
+    rules = fact_rows.rules_from_json("bigtwo", knobs)
     assert isinstance(rules, BigTwoRules)
     return rules
 
@@ -317,7 +317,7 @@ def bigtwo_rules_of(knobs: str | None) -> BigTwoRules:
 def reference_kinds(cards: pd.Series, rules: pd.Series) -> pd.Series:
     """Each Big Two play's kind as the evaluator's scalar classifier gives it: the text read
     as Cards and classified by ``bigtwo_combo`` under the rules of the JSON of knobs, apart
-    from ``facts.play_kind``'s card masks; cards it cannot read (``??``, a card twice, no
+    from ``fact_rows.play_kind``'s card masks; cards it cannot read (``??``, a card twice, no
     cards) are no combination, as the warehouse counts them."""
     kinds: dict[tuple[str | None, str | None], str] = {}
     labels = []
@@ -814,7 +814,7 @@ def test_dealt_categories_of_awkward_text() -> None:
             ("seveneight", "7c"), ("seveneight", None), ("seveneight", "Zz8c"),
             ("seveneight", "7c8cé"), ("rummoli", "AsKsQsJsTs9d"), ("rummoli", "AsKs"),
             ("rummoli", "AsKsQsJs??"), ("bigtwo", "3d4c5h6s7d"), ("rummoli", None)]
-    table = facts.dealt_categories(pa.table({"game": [g for g, _ in rows],
+    table = fact_rows.dealt_categories(pa.table({"game": [g for g, _ in rows],
                                              "dealt": [d for _, d in rows]}))
     assert table.column_names == CATEGORY_COLUMNS
     got = list(zip(*(table[name].to_pylist() for name in CATEGORY_COLUMNS), strict=True))
@@ -823,7 +823,7 @@ def test_dealt_categories_of_awkward_text() -> None:
                 for g, d in rows]
     assert got == expected
     assert got[0][0] is not None and got[1][1] is not None and got[7][2] is not None
-    empty = facts.dealt_categories(pa.table({"game": pa.array([], pa.string()),
+    empty = fact_rows.dealt_categories(pa.table({"game": pa.array([], pa.string()),
                                              "dealt": pa.array([], pa.string())}))
     assert empty.num_rows == 0 and empty.column_names == CATEGORY_COLUMNS
 
@@ -922,7 +922,7 @@ def test_migration_7_adds_the_players_of_a_version_6_database(tmp_path: Path) ->
         con.execute("ATTACH $path AS source (READ_ONLY)", {"path": str(fresh)})
         # seat_facts as version 6 filled them: without the play kinds (migration 8's) and
         # the passes (12's).
-        kinds = ", ".join((*v.PLAY_KIND_COLUMNS.values(), *facts.PASS_COLUMNS))
+        kinds = ", ".join((*v.PLAY_KIND_COLUMNS.values(), *fact_rows.PASS_COLUMNS))
         con.execute(f"INSERT INTO seat_facts SELECT * EXCLUDE ({kinds}) FROM source.seat_facts")
         con.execute("INSERT INTO pot_facts SELECT * FROM source.pot_facts")
         con.execute("INSERT INTO hand_facts SELECT * EXCLUDE (players) FROM source.hand_facts")
@@ -961,14 +961,14 @@ _FOUR_CARDS = '{"four_card_plays": true}'
 @pytest.mark.parametrize("lookup", [True, False])
 def test_play_kinds_count_each_play_as_the_page_classified_it(
         lookup: bool, monkeypatch: pytest.MonkeyPatch) -> None:
-    """facts.play_kinds counts every play of a Big Two seat by the kind the evaluator gives
-    it (reference_kinds) under the seat's rules (two rule sets: four-card plays on and
+    """fact_rows.play_kinds counts every play of a Big Two seat by the kind the evaluator
+    gives it (reference_kinds) under the seat's rules (two rule sets: four-card plays on and
     off), 0 for the kinds it did not play; plays that are no combination (repeated cards,
     a NULL text) count as such; other games' seats get NULL.  Both ways of classifying the
     pairs: every pair of the dictionaries (``lookup``), or only those that occur."""
     if not lookup:
-        monkeypatch.setattr(facts, "_LOOKUP_FACTOR", 0)
-        monkeypatch.setattr(facts, "_LOOKUP_SLACK", 0)
+        monkeypatch.setattr(fact_rows, "_LOOKUP_FACTOR", 0)
+        monkeypatch.setattr(fact_rows, "_LOOKUP_SLACK", 0)
     plays = [["3c", "4d4h", "3c3d4c4d", "5c6c7c8c9c", "3c4d"], [], ["3c3d4c4d", "AsAhAd"],
              ["7c"], ["3c3c", None], ["KsKhKdKc"]]
     rows = pa.table({
@@ -976,10 +976,10 @@ def test_play_kinds_count_each_play_as_the_page_classified_it(
         "rules": ["{}", "{}", _FOUR_CARDS, "{}", "{}", _FOUR_CARDS],
         "plays": pa.array(plays, pa.list_(pa.string())),
     })
-    got = facts.play_kinds(rows)
+    got = fact_rows.play_kinds(rows)
     assert got is not None and got.column_names == list(v.PLAY_KIND_COLUMNS.values())
-    assert facts.play_kinds(rows.filter(pa.array([False, False, False, True, False, False]))) \
-        is None
+    others = rows.filter(pa.array([False, False, False, True, False, False]))
+    assert fact_rows.play_kinds(others) is None
     for seat in (0, 1, 2, 5):
         expected = dict.fromkeys(v.PLAY_KIND_COLUMNS, 0)
         texts = pd.Series(plays[seat], dtype="object")
@@ -1003,7 +1003,7 @@ _KNOB_SETS = ["{}", _FOUR_CARDS, '{"straights": "sg_hk", "suit_order": "dchs"}',
 @pytest.mark.slow
 @pytest.mark.parametrize("knobs", _KNOB_SETS)
 def test_play_kind_is_the_evaluators_on_every_play_and_random_cards(knobs: str) -> None:
-    """facts.play_kind (a card mask classified by BigTwoMaskKeys) gives bigtwo_combo's kind
+    """fact_rows.play_kind (a card mask classified by BigTwoMaskKeys) gives bigtwo_combo's kind
     on every legal play of the deck, on random card sets of 0-7 cards (mostly no
     combination, some with a card twice), and on texts in other notations."""
     import random
@@ -1019,8 +1019,8 @@ def test_play_kind_is_the_evaluators_on_every_play_and_random_cards(knobs: str) 
             texts.append("".join(map(str, cards)))
     # Other notations parse_cards reads: the evaluator's path, the same kinds.
     texts += ["3c 3d", "3C3D", "10s10h", "10sJsQsKsAs", "as ks qs js ts", "3c4d 5h6s7c"]
-    facts._play_kind.cache_clear()
-    got = [facts.play_kind(text, knobs) for text in texts]
+    fact_rows._play_kind.cache_clear()
+    got = [fact_rows.play_kind(text, knobs) for text in texts]
     expected = reference_kinds(pd.Series(texts, dtype="object"),
                                pd.Series([knobs] * len(texts), dtype="object"))
     assert got == expected.tolist()
@@ -1030,13 +1030,13 @@ def test_play_kind_is_the_evaluators_on_every_play_and_random_cards(knobs: str) 
 def test_play_kind_follows_each_hands_typed_knobs() -> None:
     """2-3-4-5-6 is a straight under sg_hk and nothing under vietnamese (the knobs' JSON is
     typed, so the evaluator sees the enum member); two pairs only with four-card plays."""
-    assert facts.play_kind("2d3c4h5s6d", '{"straights": "sg_hk"}') == "straight"
-    assert facts.play_kind("2d3c4h5s6d", '{"straights": "vietnamese"}') == v.NO_COMBINATION
-    assert facts.play_kind("3d4c5h6s7d", '{"straights": "vietnamese"}') == "straight"
-    assert facts.play_kind("3d3c", "{}") == "pair"
-    assert facts.play_kind("3c3d4c4d", "{}") == v.NO_COMBINATION
-    assert facts.play_kind("3c3d4c4d", _FOUR_CARDS) == "two_pairs"
-    assert facts.play_kind("3c3d4c4d", None) == v.NO_COMBINATION  # NULL rules: the defaults
+    assert fact_rows.play_kind("2d3c4h5s6d", '{"straights": "sg_hk"}') == "straight"
+    assert fact_rows.play_kind("2d3c4h5s6d", '{"straights": "vietnamese"}') == v.NO_COMBINATION
+    assert fact_rows.play_kind("3d4c5h6s7d", '{"straights": "vietnamese"}') == "straight"
+    assert fact_rows.play_kind("3d3c", "{}") == "pair"
+    assert fact_rows.play_kind("3c3d4c4d", "{}") == v.NO_COMBINATION
+    assert fact_rows.play_kind("3c3d4c4d", _FOUR_CARDS) == "two_pairs"
+    assert fact_rows.play_kind("3c3d4c4d", None) == v.NO_COMBINATION  # NULL rules: the defaults
 
 
 @pytest.mark.parametrize("text", [None, "", "??", "3c??", "3c3c", "3c4d3c", "3", "3c4", "xx",
@@ -1045,7 +1045,7 @@ def test_play_kind_never_raises_on_odd_cards(text: str | None) -> None:
     """A NULL, unknown, repeated or unreadable play, or more cards than a play has, is no
     combination: the warehouse classifies stored rows, and one odd row must not stop a
     page or a migration (bigtwo_combo raises EvaluationError for most of these)."""
-    assert facts.play_kind(text, "{}") == v.NO_COMBINATION
+    assert fact_rows.play_kind(text, "{}") == v.NO_COMBINATION
 
 
 @pytest.mark.slow
@@ -1055,7 +1055,7 @@ def test_migration_8_counts_the_plays_of_a_version_7_database(tmp_path: Path) ->
     NULL for the other games'."""
     fresh = build_dashboard_db(tmp_path / "fresh")
     old = tmp_path / "v7.duckdb"
-    columns = ", ".join((*v.PLAY_KIND_COLUMNS.values(), *facts.PASS_COLUMNS))
+    columns = ", ".join((*v.PLAY_KIND_COLUMNS.values(), *fact_rows.PASS_COLUMNS))
     with duckdb.connect(str(old)) as con:
         assert migrate(con, target=7) == [1, 2, 3, 4, 5, 6, 7]
         _copy_rows(con, fresh)

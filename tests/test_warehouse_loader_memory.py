@@ -3,9 +3,9 @@
 DuckDB keeps an object given to ``register`` alive until the transaction ends, even once
 unregistered: with several files per transaction the writer held every batch of them
 (about 15 MB per 5,000 7 & 8 hands).  ``load_batch`` must hold none, and still load them:
-neither its inserts nor the facts it fills (Rummoli's pots, ``facts.fill_batch_pots``; all
-of them, ``facts.fill_batch``, for a batch without its seat and hand facts), which read the
-batch's tables through :mod:`analytics.warehouse.arrow_scan`.
+neither its inserts nor the facts it fills (Rummoli's pots, ``facts.fill_batch_pots``, which
+read the batch's tables through :mod:`analytics.warehouse.arrow_scan`; the seat and hand
+facts of a batch that comes without them, ``fact_rows.fact_tables``).
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ def _batches(game: str, count: int, seed: int) -> list[dict[str, pa.Table]]:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("with_facts", [True, False], ids=["fact rows", "fill_batch"])
+@pytest.mark.parametrize("with_facts", [True, False], ids=["fact rows", "made by the loader"])
 def test_inserted_batches_are_freed_before_the_commit(tmp_path: Path, with_facts: bool) -> None:
     con = open_writer(tmp_path / "w.duckdb")
     try:
@@ -49,7 +49,7 @@ def test_inserted_batches_are_freed_before_the_commit(tmp_path: Path, with_facts
         begin(con)
         for game, seed in (("seveneight", 1), ("bigtwo", 2), ("rummoli", 3)):
             for tables in _batches(game, 25, seed):
-                if not with_facts:  # as a batch of an older worker's: the writer fills them
+                if not with_facts:  # as a caller without them: the loader makes them
                     fact_counts = {name: tables.pop(name).num_rows for name in FACT_TABLES}
                     for name, rows in fact_counts.items():
                         expected[name] = expected.get(name, 0) + rows

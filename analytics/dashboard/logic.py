@@ -33,7 +33,7 @@ from analytics.equity.bigtwo_theory import (
 )
 from analytics.evaluator import PokerCategory, SevenEightCategory
 from analytics.evaluator.categories import card_text_codes, poker_labels, seveneight_labels
-from analytics.warehouse.facts import bigtwo_rules
+from analytics.warehouse.fact_rows import bigtwo_rules
 from analytics.warehouse.ingest import FileSummary
 from parsers.knobs import GAME_NAMES, BigTwoRules
 from parsers.model import RUMMOLI_POTS

@@ -28,7 +28,7 @@ import pandas as pd
 
 from analytics.equity import allin_moment
 from analytics.rules import Outcome, RuleError, replay
-from analytics.warehouse.facts import rules_from_json
+from analytics.warehouse.fact_rows import rules_from_json
 from parsers.cards import Card, format_cards, parse_cards
 from parsers.knobs import (
     BigTwoRules,

@@ -1,44 +1,82 @@
-"""A batch's ``seat_facts`` and ``hand_facts`` rows, built from its own Arrow tables.
+"""The ``seat_facts`` and ``hand_facts`` rows of hands, built from their own Arrow tables.
 
-The ingest's worker processes build them (:func:`fact_tables`, called on every batch
-they hand back), so the single writer only filters them by its de-duplication and
-inserts them, instead of running the fact SQL over each batch serially.
-
-The SQL of :mod:`analytics.warehouse.facts` stays the specification (``fill_missing``
-and the migrations use it; tests/test_fact_rows.py checks the two agree row for row):
-each step below names the SQL expression it computes, with DuckDB's semantics (``//``
+The one definition of the seat and hand facts (:func:`fact_tables`): the ingest's worker
+processes run it on every batch they hand back, so the single writer only filters the
+rows by its de-duplication and inserts them; the migrations' backfills and the bulk
+writers run it over the stored tables, read as Arrow in chunks
+(:mod:`analytics.warehouse.facts`).  tests/fact_oracle.py writes the same definition as
+SQL joins over the stored tables, the oracle the tests check it against row for row: each
+step below names the SQL expression it computes, with DuckDB's semantics (``//``
 truncates, ``%`` takes the dividend's sign, ``||`` with a NULL is NULL, ``string_agg``
 skips NULLs and ``list`` keeps them).  Everything is vectorised: numpy over the rows,
-pyarrow for the strings, no Python per hand.
+pyarrow for the strings, no Python per hand.  What the shared evaluator and the Big Two
+engine derive (the dealt hands' categories, the plays by kind, the passes) is here too
+(:func:`dealt_categories`, :func:`play_kinds`, :func:`pass_counts`).
 
-A batch whose joins would not be one-to-one (two showdown or all-in rows for one seat,
-a hand id twice), which the engine never produces, gets no facts here (None): the
-writer then runs the SQL over it, which gives whatever the SQL gives.
+The facts hold one row per hand and one per seat.  Rows whose joins would not be one to
+one (a hand id twice, a seat twice, two showdown or all-in rows for one seat), which the
+engine never writes and the loader never stores, raise :class:`FactRowsError` naming the
+hand: there is no second way to fill them.
 """
 
 from __future__ import annotations
 
+import json
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Final, TypeVar
+from functools import lru_cache
+from typing import Any, Final, TypeVar
 
 import numpy as np
 import numpy.typing as npt
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from analytics.evaluator.categories import card_byte_codes
+from analytics.evaluator import EvaluationError, bigtwo_combo
+from analytics.evaluator.bigtwo import BigTwoMaskKeys
+from analytics.evaluator.categories import (
+    card_byte_codes,
+    poker_labels,
+    seveneight_labels,
+)
 from analytics.evaluator.seveneight import (
     SevenEightCategory,
     seveneight_category_of,
     seveneight_rank_batch,
 )
-from analytics.warehouse.facts import dealt_categories, pass_counts, play_kinds
-from analytics.warehouse.views import SPLIT_COLUMNS, SPLIT_POTS
+from analytics.rules.base import RuleError
+from analytics.stats.bigtwo import game_passes
+from analytics.warehouse.views import (
+    NO_COMBINATION,
+    PLAY_KIND_COLUMNS,
+    SPLIT_COLUMNS,
+    SPLIT_POTS,
+)
+from parsers.cards import CARD_OF_TEXT, CODE_OF_TEXT, Card
+from parsers.knobs import (
+    BIGTWO_KNOBS,
+    RUMMOLI_KNOBS,
+    BigTwoRules,
+    Game,
+    RummoliRules,
+    SevenEightRules,
+)
+from parsers.model import Action, GameRules, Verb
 
-__all__ = ["FACT_TABLES", "fact_tables", "with_dealt_categories"]
+__all__ = ["FACT_TABLES", "PASS_COLUMNS", "FactRowsError", "award_part", "bigtwo_rules",
+           "dealt_categories", "fact_tables", "pass_counts", "play_kind", "play_kinds",
+           "rules_from_json", "with_dealt_categories"]
 
 FACT_TABLES: Final = ("seat_facts", "hand_facts")
 """The tables :func:`fact_tables` builds, as the warehouse names them."""
+
+
+class FactRowsError(ValueError):
+    """Rows the fact tables cannot hold one row per hand and per seat of (a hand id twice,
+    a seat twice, two showdown or all-in rows for one seat): never written by the engine
+    nor stored by the loader, so a bug in handlab or a bulk write gone wrong.  The message
+    names the hand (its file, line and position) and the table."""
+
 
 _I16 = pa.int16()
 _I32 = pa.int32()
@@ -52,29 +90,60 @@ T = TypeVar("T", bound=np.generic)
 Bools = npt.NDArray[np.bool_]
 
 
-def fact_tables(tables: dict[str, pa.Table]) -> dict[str, pa.Table] | None:
-    """The ``seat_facts`` (with the dealt categories: :func:`with_dealt_categories`, and Big
-    Two's passes: :func:`~analytics.warehouse.facts.pass_counts`) and
-    ``hand_facts`` rows of a batch's tables (as the loader inserts them: ordered by game,
-    day, hand, seat), or None when a join of the SQL would
-    not be one-to-one in this batch (the writer then fills them with the SQL)."""
+def fact_tables(tables: Mapping[str, pa.Table], names: tuple[str, ...] = FACT_TABLES
+                ) -> dict[str, pa.Table]:
+    """The fact tables ``names`` (of :data:`FACT_TABLES`) of hands' tables (by warehouse
+    name; rows in any order, each table's rows of the hands in ``hands``): ``seat_facts``
+    (with the dealt categories: :func:`with_dealt_categories`, and Big Two's passes:
+    :func:`pass_counts`) ordered by game, day, hand and seat, and ``hand_facts`` ordered by
+    game, day and hand.  ``hand_facts`` reads only ``hands`` and ``seats``.
+
+    Raises :class:`FactRowsError` on rows with a hand id twice, a seat twice, or two
+    showdown or all-in rows for one seat."""
     hands = tables["hands"]
     index = _HandIndex(_ints(hands["hand_id"], fill=0))
-    if index.has_repeats():
-        return None
+    repeated = index.first_repeat()
+    if repeated >= 0:
+        raise _fault(hands, repeated, "its hand id is in the hands twice")
     labels = _hand_labels(hands)
     order = _hand_order(hands, labels.day)
-    seats = _seat_rows(tables, index, labels, order)
-    if seats is None:
-        return None
-    players = _hand_players(tables["seats"], index, hands.num_rows)
-    seats = with_dealt_categories(seats)
-    passes = pass_counts(seats, tables["actions"])  # Big Two's, by the rules engine
-    if passes is not None:
-        for name in passes.column_names:
-            seats = seats.append_column(name, passes[name])
-    return {"seat_facts": seats,
-            "hand_facts": _hand_facts(hands, labels, order, players)}
+    built: dict[str, pa.Table] = {}
+    if "seat_facts" in names:
+        seats = with_dealt_categories(_seat_rows(tables, index, labels, order))
+        passes = pass_counts(seats, tables["actions"])  # Big Two's, by the rules engine
+        if passes is not None:
+            for name in passes.column_names:
+                seats = seats.append_column(name, passes[name])
+        built["seat_facts"] = seats
+    if "hand_facts" in names:
+        players = _hand_players(tables["seats"], index, hands.num_rows)
+        built["hand_facts"] = _hand_facts(hands, labels, order, players)
+    return built
+
+
+def _fault(hands: pa.Table, at: int, problem: str) -> FactRowsError:
+    """The error for the hand at position ``at`` of ``hands``: where it is, and what."""
+    def value(name: str) -> object:
+        return hands[name][at].as_py() if name in hands.column_names else "?"
+    return FactRowsError(
+        f"{value('source_file')}:{value('source_line')}: hand {value('source_index')} "
+        f"(id {value('hand_id')}): {problem}; the fact tables hold one row per hand and per "
+        "seat (the engine writes no such rows: a bug in handlab, or rows written in bulk "
+        "without the ingest)")
+
+
+def _first_repeat(sorted_keys: Ints) -> int:
+    """The position of the first of two equal neighbours in sorted ``sorted_keys``, or -1
+    (a sort's neighbours: no hash table)."""
+    if len(sorted_keys) < 2:
+        return -1
+    equal = np.flatnonzero(sorted_keys[1:] == sorted_keys[:-1])
+    return int(equal[0]) if len(equal) else -1
+
+
+def _key_seat(key: int) -> int:
+    """The seat of a (hand position, seat) key of :func:`_keys`."""
+    return (key & ((1 << _SEAT_BITS) - 1)) - _SEAT_OFFSET
 
 
 class _HandIndex:
@@ -86,9 +155,10 @@ class _HandIndex:
         self._order = np.argsort(ids, kind="stable")
         self._sorted = ids[self._order]
 
-    def has_repeats(self) -> bool:
-        """Whether a hand id is there twice (a sort's neighbours: no hash table)."""
-        return bool(len(self._sorted) > 1 and (self._sorted[1:] == self._sorted[:-1]).any())
+    def first_repeat(self) -> int:
+        """The hand position of a hand id that is there twice, or -1."""
+        at = _first_repeat(self._sorted)
+        return int(self._order[at]) if at >= 0 else -1
 
     def positions(self, column: pa.ChunkedArray | pa.Array) -> tuple[Ints, Bools]:
         """The hand position of each value of ``column`` and whether it is a batch hand.
@@ -147,7 +217,7 @@ def _hand_order(hands: pa.Table, day: pa.Array) -> Ints:
 
 def _hand_facts(hands: pa.Table, labels: _HandLabels, order: Ints, players: pa.Array
                 ) -> pa.Table:
-    """facts._HANDS over the batch."""
+    """The oracle's HANDS over the hands."""
     take = pa.array(order)
     return pa.table({
         "hand_id": hands["hand_id"].take(take), "game": hands["game"].take(take),
@@ -159,7 +229,7 @@ def _hand_facts(hands: pa.Table, labels: _HandLabels, order: Ints, players: pa.A
 
 
 def _hand_players(seats: pa.Table, index: _HandIndex, hands: int) -> pa.Array:
-    """facts._HANDS's ``players`` per hand position: coalesce(list(player ORDER BY seat),
+    """The oracle's HANDS' ``players`` per hand position: coalesce(list(player ORDER BY seat),
     []) over the hand's seats (NULL seats last, as DuckDB orders them)."""
     hand_at, in_batch = index.positions(seats["hand_id"])
     seat = _ints(seats["seat"], fill=np.iinfo(np.int64).max)
@@ -170,9 +240,9 @@ def _hand_players(seats: pa.Table, index: _HandIndex, hands: int) -> pa.Array:
     return pa.ListArray.from_arrays(offsets, _array(seats["player"]).take(pa.array(order)))
 
 
-def _seat_rows(tables: dict[str, pa.Table], index: _HandIndex, labels: _HandLabels,
-               hand_order: Ints) -> pa.Table | None:
-    """facts._SEATS over the batch; None if a join is not one-to-one."""
+def _seat_rows(tables: Mapping[str, pa.Table], index: _HandIndex, labels: _HandLabels,
+               hand_order: Ints) -> pa.Table:
+    """The oracle's SEATS over the hands (tests/fact_oracle.py)."""
     hands, seats = tables["hands"], tables["seats"]
     hand_at, in_batch = index.positions(seats["hand_id"])
     kept = np.flatnonzero(in_batch & _valid(seats["seat"]))
@@ -184,11 +254,11 @@ def _seat_rows(tables: dict[str, pa.Table], index: _HandIndex, labels: _HandLabe
     rank[hand_order] = np.arange(len(hand_order))
     ranked = _keys(rank[hand_at], seat)
     order = np.argsort(ranked, kind="stable")
-    ranked = ranked[order]
-    # A rank is a hand's: two equal neighbours are one seat twice (sorted, no hash table).
-    if len(ranked) > 1 and (ranked[1:] == ranked[:-1]).any():
-        return None
     kept, seat, hand_at, keys = kept[order], seat[order], hand_at[order], keys[order]
+    # A rank is a hand's: two equal neighbours are one seat twice.
+    twice = _first_repeat(ranked[order])
+    if twice >= 0:
+        raise _fault(hands, int(hand_at[twice]), f"seat {seat[twice]} is in seats twice")
     rows = pa.array(kept)
     hand_rows = pa.array(hand_at)
     columns: dict[str, pa.Array | pa.ChunkedArray] = {"hand_id": seats["hand_id"].take(rows)}
@@ -206,11 +276,9 @@ def _seat_rows(tables: dict[str, pa.Table], index: _HandIndex, labels: _HandLabe
     for name in ("player", "net", "winner", "place"):
         columns[name] = seats[name].take(rows)
     columns.update(_acts(tables["actions"], index).of_seats(keys))
-    shown = _joined(tables["showdowns"], "player", index, keys, ("cards", "category"))
-    allin = _joined(tables["allin_results"], "seat", index, keys,
+    shown = _joined(tables, "showdowns", "player", index, keys, ("cards", "category"))
+    allin = _joined(tables, "allin_results", "seat", index, keys,
                     ("expected_net", "actual_net", "luck", "std_error"))
-    if shown is None or allin is None:
-        return None
     columns["shown_size"] = _halves(shown["cards"])
     columns["shown_category"] = shown["category"]
     columns["all_in"] = allin[_MATCHED]
@@ -223,8 +291,8 @@ def _seat_rows(tables: dict[str, pa.Table], index: _HandIndex, labels: _HandLabe
 
 def with_dealt_categories(seats: pa.Table) -> pa.Table:
     """``seats`` (the seat rows :func:`fact_tables` builds) with the dealt hands'
-    categories (:func:`~analytics.warehouse.facts.dealt_categories`) appended, as the SQL
-    fill adds them.
+    categories (:func:`dealt_categories`) and the Big Two plays by kind
+    (:func:`play_kinds`) appended.
 
     The workers compute them (:func:`fact_tables`), so the writer needs no evaluator: the
     poker kernel runs on the calling thread (``parallel=False``), never on numba's OpenMP
@@ -232,8 +300,8 @@ def with_dealt_categories(seats: pa.Table) -> pa.Table:
     categories = _seveneight_dealt_categories(seats)
     derived = [categories]
     if categories is None:
-        # The Big Two plays by kind too, as the SQL fill counts them (none in a batch of
-        # 7 & 8 seats: the insert leaves the columns NULL).
+        # The Big Two plays by kind too (none in a batch of 7 & 8 seats: the insert leaves
+        # the columns NULL).
         derived = [dealt_categories(seats.select(["game", "dealt"])), play_kinds(seats)]
     for table in derived:
         if table is not None:
@@ -248,7 +316,7 @@ _TWO_CARDS, _THREE_CARDS = 4, 6  # bytes of a dealt text of two, three cards
 
 
 def _seveneight_dealt_categories(seats: pa.Table) -> pa.Table | None:
-    """:func:`~analytics.warehouse.facts.dealt_categories` of seat rows that are all 7 & 8
+    """:func:`dealt_categories` of seat rows that are all 7 & 8
     seats dealt two or three known cards (or none: NULL), read from the dealt column's
     buffer with one evaluator call per size and no Python object per seat; None for any
     other rows (the general function then labels them).
@@ -309,7 +377,7 @@ _MATCHED: Final = "_matched"
 
 @dataclass(frozen=True, slots=True)
 class _Acts:
-    """facts._SEATS's ``acts``: per (hand, seat) group of the dh/up/pl actions, sorted by
+    """The oracle's SEATS' ``acts``: per (hand, seat) group of the dh/up/pl actions, sorted by
     key: ``up``, ``up_rank``, ``cards_left`` and ``dealt``, and the group's ``pl`` cards
     (``play_counts`` of them from ``play_starts`` in ``play_cards``)."""
 
@@ -392,27 +460,32 @@ def _acts(actions: pa.Table, index: _HandIndex) -> _Acts:
                  play_counts)
 
 
-def _joined(table: pa.Table, seat_name: str, index: _HandIndex, keys: Ints,
-            names: tuple[str, ...]) -> dict[str, pa.Array] | None:
-    """LEFT JOIN ``table`` ON hand_id and ``seat_name`` = seat: its ``names`` columns per
-    seat key, and ``_matched``; None when a seat matches two rows."""
+def _joined(tables: Mapping[str, pa.Table], name: str, seat_name: str, index: _HandIndex,
+            keys: Ints, names: tuple[str, ...]) -> dict[str, pa.Array]:
+    """LEFT JOIN table ``name`` ON hand_id and ``seat_name`` = seat: its ``names`` columns
+    per seat key, and ``_matched``; :class:`FactRowsError` when a seat matches two rows."""
+    table = tables[name]
     hand_at, in_batch = index.positions(table["hand_id"])
     kept = np.flatnonzero(in_batch & _valid(table[seat_name]))
     own = _keys(hand_at[kept], _ints(table[seat_name], fill=0)[kept])
     order = np.argsort(own, kind="stable")
     own = own[order]
-    if len(own) > 1 and (own[1:] == own[:-1]).any():
-        return None
+    twice = _first_repeat(own)
+    if twice >= 0:
+        key = int(own[twice])
+        raise _fault(tables["hands"], key >> _SEAT_BITS,
+                     f"seat {_key_seat(key)} has two rows in {name}")
     found = _lookup(own, keys)
     rows = pa.array(kept[order]).take(found)
-    joined: dict[str, pa.Array] = {name: _array(table[name].take(rows)) for name in names}
+    joined: dict[str, pa.Array] = {column: _array(table[column].take(rows))
+                                   for column in names}
     joined[_MATCHED] = pc.is_valid(found)
     return joined
 
 
 def _won(awards: pa.Table, hands: pa.Table, index: _HandIndex, keys: Ints
          ) -> dict[str, pa.Array]:
-    """facts._WON: a Rummoli seat's awards summed per part (NULL: no award in the part)."""
+    """The oracle's WON: a Rummoli seat's awards summed per part (NULL: no award in the part)."""
     hand_at, in_batch = index.positions(awards["hand_id"])
     rummoli = pc.fill_null(pc.equal(hands["game"], "rummoli"), False).to_numpy(
         zero_copy_only=False)
@@ -434,6 +507,258 @@ def _won(awards: pa.Table, hands: pa.Table, index: _HandIndex, keys: Ints
         none = _counts(group, counted, groups) == 0
         won[column] = pa.array(sums, mask=none).take(found)
     return won
+
+
+# ---- what the shared evaluator and the Big Two engine derive -------------------------
+
+
+def rules_from_json(game: Game | str, text: str | None) -> GameRules:
+    """The rule set of ``game`` from the warehouse's JSON of knobs (missing knobs: defaults)."""
+    values: dict[str, Any] = json.loads(text) if text else {}
+    game = Game(game)
+    if game is Game.SEVENEIGHT:
+        return SevenEightRules()
+    kinds: dict[str, Any] = dict(RUMMOLI_KNOBS if game is Game.RUMMOLI else BIGTWO_KNOBS)
+    # The JSON holds enum values as text; the rule sets compare enum members.
+    typed = {name: (kinds[name](value) if kinds[name] not in (int, str, bool) else value)
+             for name, value in values.items() if name in kinds}
+    return RummoliRules(**typed) if game is Game.RUMMOLI else BigTwoRules(**typed)
+
+
+# A play's kind as the position of its column in views.PLAY_KIND_COLUMNS.
+_KIND_CODES: Final = {label: number for number, label in enumerate(PLAY_KIND_COLUMNS)}
+_KIND_LABELS: Final = tuple(PLAY_KIND_COLUMNS)
+_KINDS: Final = len(_KIND_CODES)
+_NO_KIND: Final = _KIND_CODES[NO_COMBINATION]
+
+
+@lru_cache(maxsize=64)
+def bigtwo_rules(knobs: str | None) -> BigTwoRules:
+    """The Big Two rule set of the warehouse's JSON of knobs, enums typed (the evaluator
+    compares enum members, so ``"sg_hk"`` as plain text would not count 2-6 and A-5 as
+    runs); cached: a warehouse holds a handful of rule sets."""
+    rules = rules_from_json(Game.BIGTWO, knobs)
+    assert isinstance(rules, BigTwoRules)
+    return rules
+
+
+@lru_cache(maxsize=64)
+def _mask_keys(knobs: str | None) -> BigTwoMaskKeys:
+    return BigTwoMaskKeys(bigtwo_rules(knobs))
+
+
+def play_kind(cards: str | None, knobs: str | None) -> str:
+    """The kind of one Big Two play (``single`` ... ``straight_flush``, the
+    :class:`~analytics.evaluator.BigTwoKind` label) under the warehouse's JSON of knobs
+    ``knobs``; ``views.NO_COMBINATION`` for cards that make no combination under them.
+
+    Never raises on a stored play: a NULL, an unknown (``??``) or repeated card, or a text
+    that is no cards at all counts as no combination too (the engine stores none of them,
+    but a page or a migration must not stop at one odd row).
+    """
+    return _KIND_LABELS[_play_kind(cards, knobs)]
+
+
+@lru_cache(maxsize=65_536)
+def _play_kind(cards: str | None, knobs: str | None) -> int:
+    """:func:`play_kind` as the position of the kind in ``views.PLAY_KIND_COLUMNS``; cached:
+    the same few hundred plays come up again and again.
+
+    A text in the writer's form (every stored play) is read to a card mask and classified
+    by the mask (``BigTwoMaskKeys``, a few microseconds; ``bigtwo_combo`` took some twenty,
+    a cost every new play paid in every worker); any other text goes to ``bigtwo_combo``,
+    which reads the other notations ``parse_cards`` knows, so the kinds are its kinds.
+    """
+    if cards is None:
+        return _NO_KIND
+    mask = 0
+    if not len(cards) & 1:
+        code_of = CODE_OF_TEXT  # the writer's texts (format_cards): two characters a card
+        for at in range(0, len(cards), 2):
+            code = code_of.get(cards[at:at + 2])
+            if code is None:
+                mask = -1  # another notation, ??, or no card: the evaluator decides
+                break
+            bit = 1 << code
+            if mask & bit:
+                return _NO_KIND  # a card twice
+            mask |= bit
+    else:
+        mask = -1
+    if mask >= 0:
+        kind = _mask_keys(knobs).kind(mask)
+        return _NO_KIND if kind is None else _KIND_CODES[kind.label]
+    try:
+        combo = bigtwo_combo(cards, bigtwo_rules(knobs))
+    except EvaluationError:  # unknown or repeated cards, or no cards at all
+        return _NO_KIND
+    return _NO_KIND if combo is None else _KIND_CODES[combo.kind.label]
+
+
+# play_kinds classifies every (rule set, text) pair of the batch's dictionaries when there are
+# at most this many per play (plus the slack), else only the pairs that occur (np.unique).
+_LOOKUP_FACTOR: Final = 4
+_LOOKUP_SLACK: Final = 1024
+
+
+def play_kinds(rows: pa.Table) -> pa.Table | None:
+    """The Big Two plays of seat rows (``game``, ``rules``, ``plays``) counted per kind, one
+    row each: the columns of ``views.PLAY_KIND_COLUMNS`` (0 where a Big Two seat played
+    none of a kind, NULL for the other games); None when no row is a Big Two seat (the
+    insert then leaves the columns NULL).
+
+    Each distinct play under each rule set is classified once (:func:`play_kind`): the
+    plays and rule sets are dictionary-encoded, and the codes of the distinct pairs counted
+    per seat.
+    """
+    at = _bigtwo_rows(rows)
+    if at is None:
+        return None
+    taken = pa.array(at, type=pa.int64())
+    plays = rows["plays"].combine_chunks().take(taken)
+    counts = pc.fill_null(pc.list_value_length(plays), 0).to_numpy(zero_copy_only=False)
+    owner = np.repeat(np.arange(len(at), dtype=np.int64), counts)
+    texts = pc.dictionary_encode(pc.list_flatten(plays))
+    knobs = pc.dictionary_encode(rows["rules"].combine_chunks().take(taken))
+    text_codes = pc.fill_null(texts.indices, -1).to_numpy(zero_copy_only=False)
+    knob_codes = pc.fill_null(knobs.indices, -1).to_numpy(zero_copy_only=False)
+    # A pair's number: (rule set + 1) * width + text + 1 (0: a NULL, as dictionary codes -1).
+    width = len(texts.dictionary) + 1
+    pair = (knob_codes[owner] + 1) * width + text_codes + 1
+    text_of = [None, *texts.dictionary.to_pylist()]
+    knobs_of = [None, *knobs.dictionary.to_pylist()]
+    if len(knobs_of) * width <= _LOOKUP_FACTOR * len(pair) + _LOOKUP_SLACK:
+        # Few rule sets (a batch has one or two): every pair's kind, looked up by number.
+        # The NULL rule set's row only when a seat has no rules (a Big Two hand always has
+        # them): else it would classify every play a second time, under the default rules.
+        null_rules = bool((knob_codes < 0).any())
+        kind = np.array([_play_kind(text, rules) if number or null_rules else _NO_KIND
+                         for number, rules in enumerate(knobs_of) for text in text_of],
+                        dtype=np.int64)[pair]
+    else:  # many: only the pairs that occur
+        pairs, inverse = np.unique(pair, return_inverse=True)
+        kind = np.array([_play_kind(text_of[number % width], knobs_of[number // width])
+                         for number in pairs.tolist()], dtype=np.int64)[inverse.reshape(-1)]
+    per_seat = np.bincount(owner * _KINDS + kind,
+                           minlength=len(at) * _KINDS).reshape(len(at), _KINDS)
+    columns = {}
+    for number, column in enumerate(PLAY_KIND_COLUMNS.values()):
+        values = np.zeros(rows.num_rows, dtype=np.int32)
+        values[at] = per_seat[:, number]
+        mask = np.ones(rows.num_rows, dtype=np.bool_)
+        mask[at] = False
+        columns[column] = pa.array(values, type=pa.int32(), mask=mask)
+    return pa.table(columns)
+
+
+def _bigtwo_rows(rows: pa.Table) -> npt.NDArray[np.int64] | None:
+    """The positions of the Big Two seats among seat rows (``game``); None when there are
+    none."""
+    game = rows["game"].combine_chunks()
+    at = np.flatnonzero(pc.fill_null(pc.equal(game, "bigtwo"), False)
+                        .to_numpy(zero_copy_only=False))
+    return at if len(at) else None
+
+
+PASS_COLUMNS: Final = ("passes", "passes_with_play")
+"""A Big Two seat's passes and those made holding a play that beats the trick
+(:mod:`analytics.stats.bigtwo`; migration 12's columns of ``seat_facts``)."""
+
+_PASS_VERBS: Final = {"dh": Verb.DEAL_HOLE, "pl": Verb.PLAY, "ps": Verb.PASS}
+
+
+def pass_counts(rows: pa.Table, actions: pa.Table) -> pa.Table | None:
+    """The :data:`PASS_COLUMNS` of seat rows (``hand_id``, ``seat``, ``game``, ``rules``,
+    ``num_players``), one row each, from their hands' ``actions`` (``hand_id``, ``seq``,
+    ``actor``, ``verb``, ``cards``, ``target``; other hands' rows are ignored): each Big
+    Two game replayed by the rules engine (:func:`analytics.stats.bigtwo.game_passes`); 0
+    for a seat that never passed (an outcome-only game has no actions), NULL for the other
+    games and for a game the engine refuses (a stored game never is refused).  None when
+    no row is a Big Two seat (the insert then leaves the columns NULL)."""
+    at = _bigtwo_rows(rows)
+    if at is None:
+        return None
+    taken = pa.array(at, type=pa.int64())
+    hand_ids = rows["hand_id"].combine_chunks().take(taken).to_pylist()
+    games = dict(zip(hand_ids, zip(rows["rules"].combine_chunks().take(taken).to_pylist(),
+                                   rows["num_players"].combine_chunks().take(taken)
+                                   .to_pylist(), strict=True), strict=True))
+    keep = pc.and_(pc.is_in(actions["hand_id"], value_set=pa.array(list(games), pa.int64())),
+                   pc.is_in(actions["verb"], value_set=pa.array(list(_PASS_VERBS))))
+    acts = actions.filter(keep).sort_by([("hand_id", "ascending"), ("seq", "ascending")])
+    by_hand: dict[int, list[Action]] = {hand: [] for hand in games}
+    # A batch repeats the same singles and pairs and every player's passes: each action
+    # made once (a third of the time went to reading cards and making actions).
+    made: dict[tuple[int, str, str | None, int | None], Action] = {}
+    for hand, actor, verb, cards, target in zip(
+            *(acts[name].to_pylist() for name in ("hand_id", "actor", "verb", "cards",
+                                                  "target")), strict=True):
+        key = (actor, verb, cards, target)
+        action = made.get(key)
+        if action is None:
+            action = made[key] = Action(actor, _PASS_VERBS[verb], _cards(cards), target=target)
+        by_hand[hand].append(action)
+    counted: dict[int, list[tuple[int, int]] | None] = {}
+    for hand, (knobs, players) in games.items():
+        try:
+            counted[hand] = game_passes(bigtwo_rules(knobs), players, by_hand[hand])
+        except RuleError:
+            counted[hand] = None
+    seats = rows["seat"].combine_chunks().take(taken).to_pylist()
+    columns = {}
+    for number, column in enumerate(PASS_COLUMNS):
+        values: list[int | None] = [None] * rows.num_rows
+        for row, hand, seat in zip(at.tolist(), hand_ids, seats, strict=True):
+            found = counted[hand]
+            if found is not None and 1 <= seat <= len(found):
+                values[row] = found[seat - 1][number]
+        columns[column] = pa.array(values, type=pa.int32())
+    return pa.table(columns)
+
+
+def _cards(text: str | None) -> tuple[Card, ...]:
+    """The cards of a stored action's text (the writer's two characters a card)."""
+    if not text:
+        return ()
+    card_of = CARD_OF_TEXT
+    return tuple([card_of[text[at:at + 2]] for at in range(0, len(text), 2)])
+
+
+def dealt_categories(rows: pa.Table) -> pa.Table:
+    """The dealt hands' categories of seat rows (``game``, ``dealt``), one row each:
+    ``dealt_two_category`` and ``dealt_three_category`` (7 & 8: the first two cards, all
+    three when three were dealt) and ``dealt_poker_category`` (Rummoli: the best five of the
+    hand).  Only hands whose every dealt card is known (no ``??``) are labelled."""
+    dealt = rows["dealt"].combine_chunks()
+    known = pc.fill_null(pc.invert(pc.match_substring(dealt, "??")), False)
+    labels = {name: np.full(rows.num_rows, None, dtype=object) for name in _CATEGORY_COLUMNS}
+    at, texts = _texts(rows["game"], dealt, known, "seveneight")
+    if len(at):
+        labels["dealt_two_category"][at] = seveneight_labels(
+            pc.utf8_slice_codeunits(texts, 0, 4))
+        three = pc.if_else(pc.equal(pc.utf8_length(texts), 6), texts,
+                           pa.scalar(None, pa.string()))
+        labels["dealt_three_category"][at] = seveneight_labels(three)
+    at, texts = _texts(rows["game"], dealt, known, "rummoli")
+    if len(at):
+        # On this thread: the ingest's workers and writer must never start numba's pool.
+        labels["dealt_poker_category"][at] = poker_labels(texts, parallel=False)
+    return pa.table({name: pa.array(column, type=pa.string())
+                     for name, column in labels.items()})
+
+
+_CATEGORY_COLUMNS: Final = ("dealt_two_category", "dealt_three_category",
+                            "dealt_poker_category")
+
+
+def _texts(game: pa.ChunkedArray, dealt: pa.StringArray, known: pa.Array, name: str
+           ) -> tuple[npt.NDArray[np.intp], pa.StringArray]:
+    """The positions and dealt texts of game ``name``'s seats whose dealt cards are all
+    known."""
+    mask = pc.and_(pc.equal(game.combine_chunks(), name), known)
+    at = np.flatnonzero(mask.to_numpy(zero_copy_only=False))
+    return at, dealt.take(pa.array(at, type=pa.int64()))
+
 
 
 # ---- small vector helpers ------------------------------------------------------------

@@ -44,8 +44,8 @@ import pyarrow.compute as pc
 
 from analytics.warehouse.arrow_scan import arrow_over
 from analytics.warehouse.errors import SourceError, WarehouseBusy, WarehouseError
-from analytics.warehouse.fact_rows import FACT_TABLES
-from analytics.warehouse.facts import POTS_SELECT, fill_batch
+from analytics.warehouse.fact_rows import FACT_TABLES, fact_tables
+from analytics.warehouse.facts import POTS_SELECT
 from analytics.warehouse.lake_store import LakeStore, open_store
 from analytics.warehouse.pipeline import Unit, process_unit
 from analytics.warehouse.rows import FileContext, reject_table
@@ -390,14 +390,12 @@ def _with_facts(con: duckdb.DuckDBPyConnection, tables: dict[str, pa.Table]
     """The batch with its ``seat_facts`` and ``hand_facts`` and its ``stat_facts``, through
     ``con``, an empty scratch database at the latest schema, left empty again.
 
-    The worker made the first two (:mod:`~analytics.warehouse.fact_rows`), or, for the rare
-    batch whose joins are not one-to-one, the warehouse's SQL fills them (as the single
-    writer does with ``facts.fill_batch``); the statistics' counts are always that SQL's
+    The worker made the first two (:func:`~analytics.warehouse.fact_rows.fact_tables`; made
+    here for a batch that came without them); the statistics' counts are the SQL's
     (``stat_facts.fill_batch_stats``, as the single writer fills them from the same rows)."""
     made: dict[str, pa.Table] = {}
     if not all(name in tables for name in FACT_TABLES):
-        fill_batch(con, tables)
-        made = {name: con.sql(f"SELECT * FROM {name}").to_arrow_table() for name in FACT_TABLES}
+        made = fact_tables(tables)
     fill_batch_stats(con, tables)
     made["stat_facts"] = con.sql("SELECT * FROM stat_facts").to_arrow_table()
     for name in _SCRATCH_TABLES:
@@ -405,9 +403,9 @@ def _with_facts(con: duckdb.DuckDBPyConnection, tables: dict[str, pa.Table]
     return {**tables, **made}
 
 
-_SCRATCH_TABLES: Final = (*FACT_TABLES, "pot_facts", "stat_facts")
-"""The tables ``facts.fill_batch`` and ``stat_facts.fill_batch_stats`` write in the scratch
-database (:func:`_with_facts` empties them after each batch)."""
+_SCRATCH_TABLES: Final = ("stat_facts",)
+"""The tables ``stat_facts.fill_batch_stats`` writes in the scratch database
+(:func:`_with_facts` empties them after each batch)."""
 
 
 def conformed(table: pa.Table, schema: pa.Schema) -> pa.Table:

@@ -29,8 +29,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from analytics.warehouse.arrow_scan import execute_over
-from analytics.warehouse.fact_rows import FACT_TABLES
-from analytics.warehouse.facts import PotGames, PotHold, fill_batch, fill_batch_pots
+from analytics.warehouse.fact_rows import FACT_TABLES, fact_tables
+from analytics.warehouse.facts import PotGames, PotHold, fill_batch_pots
 from analytics.warehouse.rows import FileContext, RejectRow, reject_table
 from analytics.warehouse.stat_facts import fill_batch_stats
 
@@ -135,14 +135,12 @@ def load_batch(con: duckdb.DuckDBPyConnection, tables: dict[str, pa.Table],
     loaded.update(dict(zip(*_value_counts(hands["game"]), strict=True)))
     for name in _BATCH_TABLES:
         _insert(con, name, tables[name])
-    if all(name in tables for name in FACT_TABLES):
-        # Built by the worker from the batch's own rows (filtered with them above), the
-        # dealt categories included.
-        _insert(con, "seat_facts", tables["seat_facts"])
-        _insert(con, "hand_facts", tables["hand_facts"])
-        fill_batch_pots(con, tables, games, hold)
-    else:
-        fill_batch(con, tables, games, hold)  # the derived fact tables, from the rows just inserted
+    # Built by the worker from the batch's own rows (filtered with them above), or here
+    # for a caller that brings none (fact_rows.fact_tables either way).
+    made = tables if all(name in tables for name in FACT_TABLES) else fact_tables(tables)
+    for name in FACT_TABLES:
+        _insert(con, name, made[name])
+    fill_batch_pots(con, tables, games, hold)
     fill_batch_stats(con, tables)  # the 7 & 8 statistics' counts, from the same rows
     return loaded, duplicates
 

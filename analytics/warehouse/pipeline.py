@@ -206,7 +206,7 @@ def _add(result: UnitResult, found: _Found) -> None:
         result.rejected[reject.game or "unknown"] += 1
     result.batch_duplicates.update(duplicates)
     if tables is not None:
-        result.batches.append(_with_facts(tables, result))
+        result.batches.append(_with_facts(tables))
 
 
 def _fast_block_batch(group: Sequence[Chunk], context: FileContext, result: UnitResult,
@@ -394,28 +394,14 @@ READ_TOGETHER: Final = 500
 of Python's steps, few enough that only a few hundred parsed hands are held at a time."""
 
 
-def _with_facts(tables: dict[str, pa.Table], result: UnitResult) -> dict[str, pa.Table]:
-    # The derived seat_facts and hand_facts rows travel with the batch, so the single
-    # writer only filters and inserts them (None: rare data the SQL must fill).  They
-    # come from the batch's rows, which are right: when making them fails, the SQL fills
-    # them as it does for the rare data, and the failure goes to the log.
-    try:
-        facts = fact_tables(tables)
-    except _NOT_A_HAND_FAULT:
-        raise
-    except Exception:
-        result.fallbacks.append(f"{_tables_file(tables)}: the batch's seat and hand facts "
-                                f"failed; the SQL filled them\n{traceback.format_exc()}")
-        facts = None
-    if facts is not None:
-        tables.update(facts)
+def _with_facts(tables: dict[str, pa.Table]) -> dict[str, pa.Table]:
+    """The batch with its seat_facts and hand_facts rows, which travel with it, so the
+    single writer only filters and inserts them.  Rows the engine never writes (a hand
+    id or a seat twice) raise ``fact_rows.FactRowsError``, naming the hand: a bug in
+    handlab, which stops the ingest (the file's transaction rolls back) rather than
+    filling its facts some other way."""
+    tables.update(fact_tables(tables))
     return tables
-
-
-def _tables_file(tables: dict[str, pa.Table]) -> str:
-    """The source file of a batch's tables, for a log entry."""
-    files = tables["hands"]["source_file"]
-    return str(files[0]) if len(files) else "a batch"
 
 
 def _block_batch(group: Sequence[Chunk], context: FileContext,

@@ -25,11 +25,11 @@ from analytics.warehouse.facts import (
     POTS_TABLE,
     SEATS_TABLE,
     SEATS_TABLE_V4,
+    fill_missing_hands,
     fill_missing_passes,
     fill_missing_play_kinds,
-    fill_seats_v6,
+    fill_missing_seats,
 )
-from analytics.warehouse.facts import fill_missing_hands as fill_hand_facts
 from analytics.warehouse.scores import RULES_WITH_THRESHOLD, SCORES_TABLE, fill_missing_scores
 from analytics.warehouse.stat_facts import POT_NETS_V12, STAT_FACTS_TABLE, fill_missing_stats
 
@@ -355,9 +355,9 @@ MIGRATIONS: Final = (
     Migration(5, "hand_facts: one derived row per hand (session, stakes), backfilled",
               (HANDS_TABLE_V5,)),
     Migration(6, "seat_facts v6: dealt hand categories and Rummoli award parts, backfilled",
-              _SEAT_FACTS_V6, backfill=fill_seats_v6),
+              _SEAT_FACTS_V6, backfill=fill_missing_seats),
     Migration(7, "hand_facts v7: each hand's players, backfilled", _HAND_FACTS_V7,
-              backfill=fill_hand_facts),
+              backfill=fill_missing_hands),
     Migration(8, "seat_facts: Big Two plays counted by kind, backfilled", PLAY_KINDS_V8,
               backfill=fill_missing_play_kinds),
     Migration(9, "bigtwo_scores: Big Two cards left, fries, real losses, zero-sum scores, "
