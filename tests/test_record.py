@@ -7,7 +7,6 @@ import itertools
 import random
 from pathlib import Path
 
-import duckdb
 import pytest
 
 from analytics.record.hand import HandInProgress, StepKind, StepRefused, deal_action
@@ -23,6 +22,7 @@ from analytics.record.table import (
 from analytics.rules import replay
 from analytics.rules.bigtwo import BigTwoState
 from analytics.rules.seveneight import SevenEightState
+from analytics.warehouse import reader
 from parsers import (
     DECK,
     RUMMOLI_POTS,
@@ -205,7 +205,7 @@ def test_resume_after_a_crash_while_filing(tmp_path: Path) -> None:
     # Opening once more does not file or load anything twice.
     third = RecordedTable.open(tmp_path, "kitchen", ingest_into=db, clock=_clock)
     assert len(list(read_hands(third.history_path))) == 1
-    with duckdb.connect(str(db), read_only=True) as con:
+    with reader(db) as con:
         row = con.execute("select count(*) from hands").fetchone()
     assert row == (1,)
     assert table_names(tmp_path) == ["kitchen"]
@@ -217,7 +217,7 @@ def test_a_finished_hand_is_in_the_warehouse_at_once(tmp_path: Path) -> None:
     for action in README_HAND:
         filed = table.record(action)
     assert filed is not None and filed.ingest == "loaded"
-    with duckdb.connect(str(db), read_only=True) as con:
+    with reader(db) as con:
         rows = con.execute("select count(*), min(game) from hands").fetchall()
     assert rows == [(1, "seveneight")]
 
@@ -397,7 +397,7 @@ def test_a_hand_the_warehouse_could_not_take_comes_in_with_the_next(tmp_path: Pa
     while len(again.filed) < 2:
         again.record(_next_by_calling(again, rng))
     assert again.filed[-1].ingest == "loaded"
-    with duckdb.connect(str(db), read_only=True) as con:
+    with reader(db) as con:
         assert con.execute("select count(*) from hands").fetchone() == (2,)
 
 

@@ -42,7 +42,8 @@ from parsers.model import RUMMOLI_POTS, Action, GameRules, HandHistory
 from parsers.reader import loads_hands
 from parsers.writer import dumps_hand, format_action
 
-__all__ = ["DEFAULT_FOLDER", "FOLDER_VAR", "FiledHand", "RecordedTable", "TableSetup",
+__all__ = ["DEFAULT_FOLDER", "FOLDER_VAR", "KEEP_WRITER", "FiledHand", "RecordedTable",
+           "TableSetup",
            "bigtwo_setup", "recorded_folder", "rummoli_setup", "seveneight_setup",
            "table_names"]
 
@@ -61,6 +62,12 @@ def recorded_folder() -> Path:
 INGEST_WAIT: Final = 10.0
 """Seconds a finished hand waits for the warehouse while another process writes to it;
 after that it stays in the file and is loaded with the table's next hand."""
+
+KEEP_WRITER: Final = 60.0
+"""Seconds the warehouse's write connection stays open after a filing, for the table's
+next hand (``ingest``'s ``keep``): another process or thread asking for the database gets
+it at once; this is the longest a process that cannot ask waits (the writer lease's
+``UNASKED_RELEASE``)."""
 
 REBUYS_FIELD: Final = "_rebuys"
 """The user field listing the players who rebought before a 7 & 8 hand (the simulator's)."""
@@ -222,13 +229,15 @@ class RecordedTable:
     ``steps`` is the hand in progress after each of its steps (the first is the
     hand as dealt-to-nobody), so undo drops the last.  ``ingest_into`` is the
     warehouse to load finished hands into (None: ``$HANDLAB_DB`` or the default;
-    False: none, the hands only go to the file).
+    False: none, the hands only go to the file); ``keep_writer`` how long its write
+    connection stays open for the next hand (:data:`KEEP_WRITER`; 0: closed each time).
     """
 
     folder: Path
     setup: TableSetup
     ingest_into: Path | str | bool | None = None
     clock: Callable[[], dt.datetime] = dt.datetime.now
+    keep_writer: float = KEEP_WRITER
     steps: list[HandInProgress] = field(default_factory=list)
     filed: list[FiledHand] = field(default_factory=list)
     carry: _Carry = field(default_factory=lambda: _Carry([], [], 0))
@@ -672,7 +681,8 @@ class RecordedTable:
         label = (f"recorded: {self.setup.name}.phhs" if behind
                  else f"recorded: {self.setup.name}.phhs hand {self.carry.number}")
         try:
-            summary = ingest([path], db, workers=0, names={str(path): label}, wait=INGEST_WAIT)
+            summary = ingest([path], db, workers=0, names={str(path): label}, wait=INGEST_WAIT,
+                             keep=self.keep_writer)
         except (WarehouseError, OSError, duckdb.Error) as error:
             return f"not loaded: {error}"
         finally:

@@ -11,12 +11,12 @@ import time
 from pathlib import Path
 from typing import Any
 
-import duckdb
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from analytics.record.table import RecordedTable, seveneight_setup
 from analytics.rules import replay
+from analytics.warehouse import reader
 from parsers.cards import UNKNOWN
 from parsers.reader import read_hands
 from tests.browser.conftest import SCREENSHOTS
@@ -56,11 +56,9 @@ def _shot(page: Any, name: str) -> None:
 
 
 def _hands_in(db: Path, table: str) -> int:
-    con = duckdb.connect(str(db), read_only=True)
-    try:
+    # reader(): the server keeps its write connection between hands and lets go when asked.
+    with reader(db) as con:
         row = con.execute("select count(*) from hands where table_name = ?", [table]).fetchone()
-    finally:
-        con.close()
     assert row is not None
     return int(row[0])
 
