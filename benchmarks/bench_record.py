@@ -10,9 +10,12 @@ ingest transaction), the next hand started; that click is reported apart.  The
 warehouse is created and warmed by a hand of each game first, so the figures are a
 running server's, not its first start's (the first Big Two game of a rule set builds its
 table of plays: about a second, once per server).  Targets: a click at most 100 ms, a filing at most
-300 ms.
+300 ms.  The warehouse's write connection stays open from one filing to the next
+(``KEEP_WRITER``), as on the pages; ``--keep-writer 0`` opens and closes it at each
+filing (the first filing after a pause longer than the keep).
 
     .venv/bin/python benchmarks/bench_record.py --hands 20
+    .venv/bin/python benchmarks/bench_record.py --hands 20 --keep-writer 0
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from pathlib import Path
 
 from analytics.record.play import automatic_action
 from analytics.record.table import (
+    KEEP_WRITER,
     RecordedTable,
     TableSetup,
     bigtwo_setup,
@@ -80,6 +84,8 @@ def main() -> None:
     """Run the benchmark and print the table."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=20, help="hands (games) per game")
+    parser.add_argument("--keep-writer", type=float, default=KEEP_WRITER,
+                        help="seconds the write connection stays open after a filing")
     arguments = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="bench-record-") as folder_name:
         folder = Path(folder_name)
@@ -101,11 +107,14 @@ def main() -> None:
         for warm_setup in (seveneight_setup("warm78", ["A", "B"], 100, bots=("loose",) * 2),
                            bigtwo_setup("warm2", ["A", "B"], bots=("steady",) * 2),
                            rummoli_setup("warmrm", ["A", "B"], 100, bots=("bold",) * 2)):
-            _play(RecordedTable.create(folder, warm_setup, ingest_into=db), 1, rng)
+            warm = RecordedTable.create(folder, warm_setup, ingest_into=db)
+            warm.keep_writer = arguments.keep_writer
+            _play(warm, 1, rng)
         print(f"{'ms':<28} {'count':>5} {'median':>7} {'p95':>7} {'max':>7}  "
               f"{'cpu med':>7} {'p95':>7} {'max':>7}")
         for label, setup in setups:
             table = RecordedTable.create(folder, setup, ingest_into=db)
+            table.keep_writer = arguments.keep_writer
             clicks, filings = _play(table, arguments.hands, rng)
             print(_row(f"{label}: click", clicks, CLICK_TARGET_MS))
             print(_row(f"{label}: filing", filings, FILING_TARGET_MS))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import shutil
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -22,7 +23,7 @@ from analytics.record.table import (
 from analytics.warehouse import ENV_VAR
 from parsers.cards import DECK, format_cards
 from tests.test_dashboard_data import dashboard_db
-from tests.test_record import README_HAND
+from tests.test_record import README_HAND, people_play
 
 __all__ = ["dashboard_db"]  # the fixture, re-exported for pytest
 
@@ -142,3 +143,46 @@ def test_the_record_page_takes_a_rebuy_between_hands(folder: Path) -> None:
     assert hand is not None and hand.header.players == ("Bo", "Cy", "Ann")
     assert hand.header.starting_stacks == (14, 30, 34)
     assert dict(hand.header.user_fields) == {"_rebuys": ["Cy"]}
+
+
+def test_the_record_page_changes_seats_between_rummoli_rounds(folder: Path) -> None:
+    setup = replace(rummoli_setup("club", ["Ann", "Bo", "Cy"], 40), seed=3)  # fixed deals
+    table = RecordedTable.create(folder, setup, ingest_into=False)
+    people_play(table, random.Random(3), 1)
+    board = table.carry.board
+    at = _page("record", "club")
+    assert any(e.label == "Between rounds: rebuys and seats" for e in at.expander)
+    next(box for box in at.selectbox if box.label == "Seat").set_value(2).run()
+    at.button(key="record-seat2-2-leave").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    next(box for box in at.selectbox if box.label == "Seat").set_value(2).run()
+    at.text_input(key="record-seat2-2-name").set_value("Eve").run()
+    at.number_input(key="record-seat2-2-in").set_value(25).run()
+    at.button(key="record-seat2-2-join").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    again = RecordedTable.open(folder, "club", ingest_into=False)
+    hand = again.hand
+    assert hand is not None and again.seating[1] == ("Eve", 25)
+    assert "Bo" not in (hand.header.players or ()) and "Eve" in (hand.header.players or ())
+    assert list(hand.header.board_before or [0] * 9) == board  # the board carried on
+
+
+def test_the_record_page_changes_seats_between_bigtwo_games(folder: Path) -> None:
+    RecordedTable.create(folder, bigtwo_setup("match", ["Ann", "Bo", "Cy", "Dee"]),
+                         ingest_into=False)
+    at = _page("record", "match")
+    assert any(e.label == "Between games: seats" for e in at.expander)
+    assert not [b for b in at.button if b.key is not None and "rebuy" in b.key]
+    next(box for box in at.selectbox if box.label == "Seat").set_value(2).run()
+    at.button(key="record-seat2-1-leave").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    hand = RecordedTable.open(folder, "match", ingest_into=False).hand
+    assert hand is not None and hand.header.players == ("Ann", "Cy", "Dee")
+    next(box for box in at.selectbox if box.label == "Seat").set_value(2).run()
+    assert "Joins the match with a score of 0." in _texts(at)
+    at.text_input(key="record-seat2-1-name").set_value("Eve").run()
+    at.button(key="record-seat2-1-join").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    hand = RecordedTable.open(folder, "match", ingest_into=False).hand
+    assert hand is not None and hand.header.players == ("Ann", "Eve", "Cy", "Dee")
+    assert hand.header.starting_stacks == (0, 0, 0, 0) and hand.header.seats == (1, 2, 3, 4)

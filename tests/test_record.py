@@ -5,9 +5,9 @@ from __future__ import annotations
 import datetime as dt
 import itertools
 import random
+from dataclasses import replace
 from pathlib import Path
 
-import duckdb
 import pytest
 
 from analytics.record.hand import HandInProgress, StepKind, StepRefused, deal_action
@@ -23,6 +23,7 @@ from analytics.record.table import (
 from analytics.rules import replay
 from analytics.rules.bigtwo import BigTwoState
 from analytics.rules.seveneight import SevenEightState
+from analytics.warehouse import reader
 from parsers import (
     DECK,
     RUMMOLI_POTS,
@@ -205,7 +206,7 @@ def test_resume_after_a_crash_while_filing(tmp_path: Path) -> None:
     # Opening once more does not file or load anything twice.
     third = RecordedTable.open(tmp_path, "kitchen", ingest_into=db, clock=_clock)
     assert len(list(read_hands(third.history_path))) == 1
-    with duckdb.connect(str(db), read_only=True) as con:
+    with reader(db) as con:
         row = con.execute("select count(*) from hands").fetchone()
     assert row == (1,)
     assert table_names(tmp_path) == ["kitchen"]
@@ -217,7 +218,7 @@ def test_a_finished_hand_is_in_the_warehouse_at_once(tmp_path: Path) -> None:
     for action in README_HAND:
         filed = table.record(action)
     assert filed is not None and filed.ingest == "loaded"
-    with duckdb.connect(str(db), read_only=True) as con:
+    with reader(db) as con:
         rows = con.execute("select count(*), min(game) from hands").fetchall()
     assert rows == [(1, "seveneight")]
 
@@ -397,7 +398,7 @@ def test_a_hand_the_warehouse_could_not_take_comes_in_with_the_next(tmp_path: Pa
     while len(again.filed) < 2:
         again.record(_next_by_calling(again, rng))
     assert again.filed[-1].ingest == "loaded"
-    with duckdb.connect(str(db), read_only=True) as con:
+    with reader(db) as con:
         assert con.execute("select count(*) from hands").fetchone() == (2,)
 
 
@@ -678,3 +679,123 @@ def test_random_rebuys_leaves_and_joins_keep_the_books(tmp_path: Path, seed: int
         assert replay(hand).nets == filed.outcome.nets
         assert hand.seat_count == 4
     assert sum(stack for _, stack in table.seating) == bought - taken
+
+
+def people_play(table: RecordedTable, rng: random.Random, rounds: int) -> None:
+    """``rounds`` more Rummoli rounds of a recorded table, the simulator's bots standing in
+    for the people at it (its journal keeps the table as set up: no bots)."""
+    setup = table.setup
+    table.setup = replace(setup, bots=("bold",) * len(setup.players))
+    try:
+        _play_rummoli(table, rng, rounds)
+    finally:
+        table.setup = setup
+
+
+@pytest.mark.parametrize("seed", [2, 5])
+def test_rummoli_players_leave_rebuy_and_join_between_rounds(tmp_path: Path,
+                                                             seed: int) -> None:
+    """Seats change between two ordinary rounds: the board carries on untouched, a leaver
+    takes his chips, a busted player rebuys (the round lists him in ``_rebuys``), a newcomer
+    sits in an empty seat; chips at the table plus the board are the buy-ins less what
+    leavers took; every round replays and follows the last one's board; no change once the
+    game has ended."""
+    # A fixed seed for the computer's deals: the same rounds on every run.
+    setup = replace(rummoli_setup("club", ["Ann", "Bo", "Cy", "Dee"], 20), seed=seed)
+    table = RecordedTable.create(tmp_path, setup, ingest_into=False, clock=_clock)
+    rng = random.Random(seed)
+    bought, taken = 4 * 20, 0
+    people_play(table, rng, 1)
+    board = list(table.carry.board)
+    name, chips = table.seating[1]
+    table.leave(2)
+    taken += chips
+    hand = table.hand
+    assert hand is not None and name not in (hand.header.players or ())
+    assert 2 not in (hand.header.seats or ()) and hand.header.seat_count == 4
+    assert list(hand.header.board_before or [0] * 9) == board  # the board stays
+    with pytest.raises(StepRefused, match="a stack is 1 to"):
+        table.join(2, "Eve", 0)
+    table.join(2, "Eve", 20)
+    bought += 20
+    hand = table.hand
+    assert hand is not None and (hand.header.players or ()).count("Eve") == 1
+    seats = hand.header.seats or ()
+    assert (hand.header.starting_stacks or ())[seats.index(2)] == 20
+    again = RecordedTable.open(tmp_path, "club", ingest_into=False, clock=_clock)
+    assert again.carry == table.carry and again.steps == table.steps
+    while not any(name and not chips for name, chips in table.seating):
+        assert table.hand is not None, "a player busts before the table is over"
+        people_play(table, rng, 1)
+    seat = next(s for s, (name, chips) in enumerate(table.seating, 1) if name and not chips)
+    busted = table.seating[seat - 1][0]
+    with pytest.raises(StepRefused, match="only a player with none"):
+        table.rebuy(next(s for s, (n, c) in enumerate(table.seating, 1) if c), 5)
+    table.rebuy(seat, 15)
+    bought += 15
+    hand = table.hand
+    assert hand is not None and dict(hand.header.user_fields) == {"_rebuys": [busted]}
+    assert sum(table.carry.stacks) + sum(table.carry.board) == bought - taken
+    people_play(table, rng, 1)
+    rounds = list(read_hands(table.history_path))
+    assert rounds == [filed.hand for filed in table.filed]
+    for before, after in itertools.pairwise(rounds):
+        assert list(after.board_before or [0] * 9) == list(replay(before).board_after or [])
+    for round_read, filed in zip(rounds, table.filed, strict=True):
+        assert replay(round_read).nets == filed.outcome.nets
+    assert sum(table.carry.stacks) + sum(table.carry.board) == bought - taken
+    if table.can_end_game:
+        table.end_game()
+        assert not table.can_reseat
+        with pytest.raises(StepRefused, match="between two hands"):
+            table.leave(1)
+
+
+def test_bigtwo_players_leave_and_join_between_games(tmp_path: Path) -> None:
+    """A Big Two match goes on when a player leaves (his score is final, the others' carry
+    on) and when one joins an empty seat with a score of 0; nobody rebuys; the games name
+    their seats once the seating changed, replay, and the scores stay zero-sum."""
+    table = RecordedTable.create(tmp_path, bigtwo_setup("match", ["Ann", "Bo", "Cy", "Dee"]),
+                                 ingest_into=False, clock=_clock)
+    quarters = _deck_in_quarters()
+
+    def play_game(count: int) -> None:
+        for player in range(1, count + 1):
+            table.record(deal_action(player, quarters[player - 1]))  # type: ignore[arg-type]
+        filed = None
+        while filed is None:
+            step = table.next_step()
+            filed = table.record(Action(step.player, Verb.PASS) if step.can_pass
+                                 else Action(step.player, Verb.PLAY, step.plays[0]))
+
+    play_game(4)
+    first = table.filed[-1].hand
+    assert first.seats is None  # the table's first seating: as before
+    with pytest.raises(StepRefused, match="nobody rebuys"):
+        table.rebuy(2, 10)
+    bo_final = table.seating[1][1]
+    table.leave(2)
+    hand = table.hand
+    assert hand is not None and hand.header.players == ("Ann", "Cy", "Dee")
+    assert hand.header.seats == (1, 3, 4) and hand.header.seat_count == 4
+    assert hand.header.starting_stacks == tuple(
+        (first.finishing_stacks or ())[s - 1] for s in (1, 3, 4))
+    play_game(3)
+    with pytest.raises(StepRefused, match="score of 0"):
+        table.join(2, "Eve", 5)
+    table.join(2, "Eve", 0)
+    hand = table.hand
+    assert hand is not None and hand.header.players == ("Ann", "Eve", "Cy", "Dee")
+    assert (hand.header.starting_stacks or ())[1] == 0 and hand.header.seats == (1, 2, 3, 4)
+    again = RecordedTable.open(tmp_path, "match", ingest_into=False, clock=_clock)
+    assert again.carry == table.carry and again.steps == table.steps
+    play_game(4)
+    games = list(read_hands(table.history_path))
+    assert games == [filed.hand for filed in table.filed]
+    assert [len(g.players or ()) for g in games] == [4, 3, 4]
+    for game, filed in zip(games, table.filed, strict=True):
+        assert replay(game).nets == filed.outcome.nets
+    assert sum(score for _, score in table.seating) + bo_final == 0  # cards scoring
+    for seat in (1, 2, 3):
+        table.leave(seat)
+    assert table.hand is None and "fewer than two players are seated" in table.over_reason

@@ -20,13 +20,15 @@ from analytics.warehouse import (
     WarehouseBusy,
     WarehouseMissing,
     WarehouseSchemaError,
+    connection,
     ingest,
     open_reader,
     open_writer,
     reader,
+    writer,
 )
 from analytics.warehouse import queries as q
-from analytics.warehouse.connection import WriterLease
+from analytics.warehouse.connection import WriterLease, kept_writers, leased
 from analytics.warehouse.schema import migrate
 from tests.test_warehouse_data import BIGTWO, SEVENEIGHT, phhs, simulated_text, write
 
@@ -157,3 +159,69 @@ def test_reader_errors_are_clear(tmp_path: Path) -> None:
     open_writer(old).close()  # a writer migrates it
     with reader(old) as con:
         assert q.files(con).empty
+
+
+READ_SCRIPT = """
+import sys
+from analytics.warehouse import reader
+print("start", flush=True)
+with reader(sys.argv[1], wait=10) as con:
+    print(con.execute("select count(*) from hands").fetchall()[0][0], flush=True)
+"""
+
+
+def _settings(con: duckdb.DuckDBPyConnection) -> list[object]:
+    return list(con.execute("SELECT current_setting('threads'), "
+                            "current_setting('checkpoint_threshold')").fetchall()[0])
+
+
+def test_a_kept_lease_serves_the_next_ingest_and_goes_when_another_process_asks(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    db = tmp_path / "w.duckdb"
+    with WriterLease(db) as lease:
+        defaults = _settings(lease.con)
+    opened: list[Path] = []
+    real_open = connection.open_writer
+
+    def counted(path: Path, *, wait: float) -> duckdb.DuckDBPyConnection:
+        opened.append(path)
+        return real_open(path, wait=wait)
+
+    monkeypatch.setattr(connection, "open_writer", counted)
+    first = ingest([write(tmp_path / "a.phhs", phhs(SEVENEIGHT))], db, workers=0, keep=30)
+    assert first.loaded == 1 and kept_writers() == [db.resolve()]
+    with reader(db) as read:  # this process's readers share the kept instance
+        assert int(read.execute("SELECT count(*) FROM hands").fetchall()[0][0]) == 1
+        assert _settings(read) == defaults  # the ingest's settings went back when kept
+    second = ingest([write(tmp_path / "b.phhs", phhs(BIGTWO))], db, workers=0, keep=30)
+    assert second.loaded == 1 and len(opened) == 1  # the second ingest opened nothing
+    process = spawn(READ_SCRIPT, str(db))  # locked out: it asks, the keeper lets go
+    try:
+        assert process.stdout is not None
+        assert process.stdout.readline().strip() == "2"
+    finally:
+        process.communicate(timeout=30)
+    assert process.returncode == 0 and kept_writers() == []
+
+
+def test_a_writer_of_this_process_takes_the_file_from_a_kept_lease(tmp_path: Path) -> None:
+    db = tmp_path / "w.duckdb"
+    ingest([write(tmp_path / "a.phhs", phhs(SEVENEIGHT))], db, workers=0, keep=30)
+    assert kept_writers() == [db.resolve()]
+    with writer(db, wait=0.5) as con:  # no waiting for the keeper: the lease goes at once
+        assert kept_writers() == []
+        assert int(con.execute("SELECT count(*) FROM hands").fetchall()[0][0]) == 1
+
+
+def test_a_kept_lease_goes_after_its_time_and_after_an_error(tmp_path: Path) -> None:
+    db = tmp_path / "w.duckdb"
+    ingest([write(tmp_path / "a.phhs", phhs(SEVENEIGHT))], db, workers=0, keep=0.2)
+    deadline = time.monotonic() + 10
+    while kept_writers() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert kept_writers() == []
+    with pytest.raises(RuntimeError, match="planted"), leased(db, keep=30):
+        raise RuntimeError("planted")
+    assert kept_writers() == []
+    with reader(db) as read:
+        assert int(read.execute("SELECT count(*) FROM hands").fetchall()[0][0]) == 1

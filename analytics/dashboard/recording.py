@@ -38,6 +38,7 @@ from parsers.knobs import (
     BigTwoScoring,
     Claim,
     Finale,
+    Game,
     RummoliRules,
     SevenEightRules,
 )
@@ -119,34 +120,47 @@ def draw_end_game(table: RecordedTable, key: str) -> None:
 
 
 def draw_seats(table: RecordedTable, key: str) -> None:
-    """Between two 7 & 8 hands: a busted player rebuys or leaves, anyone leaves, a new player
-    sits down in an empty seat (the hand about to start is dealt again with them)."""
+    """Between two hands (7 & 8), rounds (Rummoli) or games (Big Two): a busted player rebuys
+    or leaves, anyone leaves, a new player sits down in an empty seat (the hand about to
+    start is dealt again with them).  Big Two keeps scores: no rebuy, a newcomer starts at 0."""
     if not table.can_reseat:
         return
     seating = table.seating
+    scores = table.setup.game is Game.BIGTWO
+    unit = "points" if scores else "chips"
+    between = _BETWEEN[table.setup.game]
     # A new seating is a new box: the labels of a kept box would stay as first drawn.
     version = zlib.crc32(repr(seating).encode("utf-8"))
-    with st.expander("Between hands: rebuys and seats", expanded=table.hand is None):
+    title = f"Between {between}: {'seats' if scores else 'rebuys and seats'}"
+    with st.expander(title, expanded=table.hand is None):
         seat = int(st.selectbox(
             "Seat", range(1, len(seating) + 1), key=f"{key}-seat-{table.number}-{version}",
-            format_func=lambda s: (f"Seat {s}: {seating[s - 1][0]} ({seating[s - 1][1]} chips)"
+            format_func=lambda s: (f"Seat {s}: {seating[s - 1][0]} ({seating[s - 1][1]} {unit})"
                                    if seating[s - 1][0] else f"Seat {s}: empty")) or 1)
         name, chips = seating[seat - 1]
         base = f"{key}-seat{seat}-{table.number}"
         left, right = st.columns(2)
         if not name:
             newcomer = left.text_input("New player's name", key=f"{base}-name")
-            stack = int(right.number_input("Buys in for", 1, MAX_CHIPS, 100, key=f"{base}-in"))
+            if scores:
+                right.caption("Joins the match with a score of 0.")
+                stack = 0
+            else:
+                stack = int(right.number_input("Buys in for", 1, MAX_CHIPS, 100,
+                                               key=f"{base}-in"))
             if st.button("Sits down", key=f"{base}-join", disabled=not newcomer.strip()):
                 take(table, lambda: table.join(seat, newcomer, stack))
             return
-        if not chips:
+        if not chips and not scores:
             stack = int(left.number_input(f"{name} rebuys for", 1, MAX_CHIPS, 100,
                                           key=f"{base}-rebuy-stack"))
             if left.button(f"{name} rebuys", key=f"{base}-rebuy", type="primary"):
                 take(table, lambda: table.rebuy(seat, stack))
         if right.button(f"{name} leaves the table", key=f"{base}-leave"):
             take(table, lambda: table.leave(seat))
+
+
+_BETWEEN: Final = {Game.SEVENEIGHT: "hands", Game.RUMMOLI: "rounds", Game.BIGTWO: "games"}
 
 
 def _name(view: SeatView, player: int) -> str:

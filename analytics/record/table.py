@@ -42,7 +42,8 @@ from parsers.model import RUMMOLI_POTS, Action, GameRules, HandHistory
 from parsers.reader import loads_hands
 from parsers.writer import dumps_hand, format_action
 
-__all__ = ["DEFAULT_FOLDER", "FOLDER_VAR", "FiledHand", "RecordedTable", "TableSetup",
+__all__ = ["DEFAULT_FOLDER", "FOLDER_VAR", "KEEP_WRITER", "FiledHand", "RecordedTable",
+           "TableSetup",
            "bigtwo_setup", "recorded_folder", "rummoli_setup", "seveneight_setup",
            "table_names"]
 
@@ -61,6 +62,12 @@ def recorded_folder() -> Path:
 INGEST_WAIT: Final = 10.0
 """Seconds a finished hand waits for the warehouse while another process writes to it;
 after that it stays in the file and is loaded with the table's next hand."""
+
+KEEP_WRITER: Final = 60.0
+"""Seconds the warehouse's write connection stays open after a filing, for the table's
+next hand (``ingest``'s ``keep``): another process or thread asking for the database gets
+it at once; this is the longest a process that cannot ask waits (the writer lease's
+``UNASKED_RELEASE``)."""
 
 REBUYS_FIELD: Final = "_rebuys"
 """The user field listing the players who rebought before a 7 & 8 hand (the simulator's)."""
@@ -222,13 +229,15 @@ class RecordedTable:
     ``steps`` is the hand in progress after each of its steps (the first is the
     hand as dealt-to-nobody), so undo drops the last.  ``ingest_into`` is the
     warehouse to load finished hands into (None: ``$HANDLAB_DB`` or the default;
-    False: none, the hands only go to the file).
+    False: none, the hands only go to the file); ``keep_writer`` how long its write
+    connection stays open for the next hand (:data:`KEEP_WRITER`; 0: closed each time).
     """
 
     folder: Path
     setup: TableSetup
     ingest_into: Path | str | bool | None = None
     clock: Callable[[], dt.datetime] = dt.datetime.now
+    keep_writer: float = KEEP_WRITER
     steps: list[HandInProgress] = field(default_factory=list)
     filed: list[FiledHand] = field(default_factory=list)
     carry: _Carry = field(default_factory=lambda: _Carry([], [], 0))
@@ -394,19 +403,25 @@ class RecordedTable:
         staying = f"; {left} chips stay on the board" if left else ""
         if self.carry.ended:
             return f"the game was ended without a finale{staying}"
+        if self.setup.game is Game.BIGTWO:
+            return "fewer than two players are seated: someone joins to play on"
         if sum(stack > 0 for stack in self.carry.stacks) < 2:
             return f"fewer than two players have chips left{staying}"
         return "the game's finale has been played"
 
-    # -- 7 & 8 seats between hands ----------------------------------------------------
+    # -- seats between hands ----------------------------------------------------------
 
     @property
     def can_reseat(self) -> bool:
         """True when players may rebuy, leave or join (:meth:`rebuy`, :meth:`leave`,
-        :meth:`join`): a 7 & 8 table between two hands (none in progress, or the one in
-        progress has no step yet)."""
+        :meth:`join`): between two hands (none in progress, or the one in progress has no
+        step yet): 7 & 8 hands, Big Two games, ordinary Rummoli rounds (not once the game
+        has ended: its finale is for the players who built the board)."""
         hand = self.hand
-        return self.setup.game is Game.SEVENEIGHT and (hand is None or not hand.actions)
+        if hand is not None and hand.actions:
+            return False
+        return self.setup.game is not Game.RUMMOLI or not (self.carry.finale
+                                                             or self.carry.ended)
 
     @property
     def seating(self) -> tuple[tuple[str, int], ...]:
@@ -415,19 +430,27 @@ class RecordedTable:
 
     def rebuy(self, seat: int, stack: int) -> None:
         """The busted player in 1-based ``seat`` buys ``stack`` chips before the next hand
-        (the hand lists him in its ``_rebuys`` user field, as the simulator's hands do)."""
+        (the hand lists him in its ``_rebuys`` user field, as the simulator's hands do); 7 & 8
+        and Rummoli (a Big Two score is no stack: nobody rebuys)."""
         name, chips = self._seated(seat)
+        if self.setup.game is Game.BIGTWO:
+            raise StepRefused("a Big Two match keeps a score, not chips: nobody rebuys")
         if chips:
             raise StepRefused(f"{name} has {chips} chips: only a player with none rebuys")
         self._reseat(seat, name, stack)
 
     def leave(self, seat: int) -> None:
-        """The player in 1-based ``seat`` leaves the table with his chips; the seat is empty."""
+        """The player in 1-based ``seat`` leaves the table with his chips (Big Two: his match
+        score is final); the seat is empty.  Rummoli: what he anted stays on the board."""
         self._seated(seat)
         self._reseat(seat, "", 0)
 
     def join(self, seat: int, name: str, stack: int) -> None:
-        """``name`` sits down in the empty 1-based ``seat`` with ``stack`` chips."""
+        """``name`` sits down in the empty 1-based ``seat`` with ``stack`` chips (Big Two:
+        ``stack`` is 0, the score he joins the match with, as everyone's at its start)."""
+        if self.setup.game is Game.BIGTWO and stack:
+            raise StepRefused(f"a new Big Two player joins the match with a score of 0, "
+                              f"not {stack}")
         if not 1 <= seat <= len(self.carry.names) or self.carry.names[seat - 1]:
             raise StepRefused(f"seat {seat} is not an empty seat of this table")
         name = name.strip()
@@ -448,7 +471,7 @@ class RecordedTable:
         if not self.can_reseat:
             raise StepRefused("seats change only between two hands: finish or undo the hand "
                               "in progress first")
-        if name and not 1 <= stack <= MAX_CHIPS:
+        if name and self.setup.game is not Game.BIGTWO and not 1 <= stack <= MAX_CHIPS:
             raise StepRefused(f"a stack is 1 to {MAX_CHIPS} chips, not {stack}")
         before = (self.carry.names[seat - 1], self.carry.stacks[seat - 1],
                   list(self.carry.rebuys))
@@ -529,10 +552,7 @@ class RecordedTable:
         now = self.clock()
         number = self.carry.number + 1 if number is None else number
         if setup.game is Game.BIGTWO:
-            return _dated(HandHistory(
-                game=Game.BIGTWO, variant=setup.variant, rules=setup.rules,
-                starting_stacks=tuple(self.carry.stacks), players=setup.players,
-                game_id=setup.name, round=number, hand=number, table=setup.name), now)
+            return self._next_bigtwo(number, now)
         if setup.game is Game.RUMMOLI:
             return self._next_rummoli(number, None)
         stacks = self.carry.stacks
@@ -558,6 +578,23 @@ class RecordedTable:
             seats=tuple(s + 1 for s in seats), seat_count=count, hand=number, table=setup.name,
             user_fields=((REBUYS_FIELD, list(self.carry.rebuys)),) if self.carry.rebuys
             else ()), now)
+
+    def _next_bigtwo(self, number: int, now: dt.datetime) -> HandHistory | None:
+        """The next game of the Big Two match: the seated players in seat order with their
+        running scores; None with fewer than two seated.  The game names its ``seats`` once
+        the seating is no longer the table's first (someone left or joined)."""
+        setup, carry = self.setup, self.carry
+        seated = [seat for seat, name in enumerate(carry.names) if name]
+        if len(seated) < 2:
+            return None
+        changed = tuple(carry.names) != setup.players
+        return _dated(HandHistory(
+            game=Game.BIGTWO, variant=setup.variant, rules=setup.rules,
+            starting_stacks=tuple(carry.stacks[s] for s in seated),
+            players=tuple(carry.names[s] for s in seated),
+            seats=tuple(s + 1 for s in seated) if changed else None,
+            seat_count=len(carry.names) if changed else None,
+            game_id=setup.name, round=number, hand=number, table=setup.name), now)
 
     def _next_rummoli(self, number: int, finale_pot: str | None) -> HandHistory | None:
         """The next Rummoli round: an ordinary one (``finale_pot`` None) until the game ends,
@@ -590,11 +627,12 @@ class RecordedTable:
             game=Game.RUMMOLI, variant=setup.variant, rules=setup.rules,
             starting_stacks=tuple(carry.stacks[s] for s in with_chips),
             min_bet=None if fixed else setup.min_bet, small_bet=setup.min_bet if fixed else None,
-            players=tuple(setup.players[s] for s in with_chips),
+            players=tuple(carry.names[s] for s in with_chips),
             seats=tuple(s + 1 for s in with_chips), seat_count=count, hand=number,
             table=setup.name, game_id=setup.name, round=number,
             dealer=with_chips.index(dealer) + 1, board_before=board if any(board) else None,
-            finale_pot=finale_pot)
+            finale_pot=finale_pot,
+            user_fields=((REBUYS_FIELD, list(carry.rebuys)),) if carry.rebuys else ())
 
     def _start(self, header: HandHistory) -> None:
         hand = HandInProgress.start(header)
@@ -672,7 +710,8 @@ class RecordedTable:
         label = (f"recorded: {self.setup.name}.phhs" if behind
                  else f"recorded: {self.setup.name}.phhs hand {self.carry.number}")
         try:
-            summary = ingest([path], db, workers=0, names={str(path): label}, wait=INGEST_WAIT)
+            summary = ingest([path], db, workers=0, names={str(path): label}, wait=INGEST_WAIT,
+                             keep=self.keep_writer)
         except (WarehouseError, OSError, duckdb.Error) as error:
             return f"not loaded: {error}"
         finally:

@@ -19,6 +19,7 @@ fail at once with a lock error.  handlab's answer (docs/warehouse.md):
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import os
 import random
@@ -38,12 +39,15 @@ from analytics.warehouse.schema import LATEST_VERSION, migrate, schema_version
 __all__ = [
     "DEFAULT_DB",
     "ENV_VAR",
+    "KEEP_POLL",
     "LAKE_ENV_VAR",
     "LEASE_SETTINGS",
     "UNASKED_RELEASE",
     "WriterLease",
     "current_version",
     "is_lock_error",
+    "kept_writers",
+    "leased",
     "open_reader",
     "open_writer",
     "project_root",
@@ -160,7 +164,8 @@ def open_writer(db: Path | str | None = None, *, wait: float = 60.0) -> duckdb.D
     try:
         # A setting, not connect() config: in-process readers must connect with the same config.
         con.execute(f"SET memory_limit = '{_WRITER_MEMORY}'")
-        migrate(con)
+        if _reader_version(con) != LATEST_VERSION:  # the cheap look first (~1 ms, not ~10)
+            migrate(con)
     except BaseException:
         con.close()
         raise
@@ -236,6 +241,9 @@ def _writer_lock(path: Path) -> threading.Lock:
 
 
 def _acquire(lock: threading.Lock, path: Path, wait: float) -> None:
+    if lock.acquire(blocking=False):
+        return
+    _release_kept(path)  # a lease an ingest of this process kept (KeptWriters) goes at once
     if lock.acquire(blocking=False):
         return
     key = path.resolve()
@@ -338,6 +346,10 @@ class WriterLease:
         self._apply(self._con)
         return self._con
 
+    def restart(self) -> None:
+        """A kept lease taken again: its time held counts from now (:meth:`due`)."""
+        self._since = time.monotonic()
+
     def _request_time(self) -> int | None:
         try:
             return self._requests.stat().st_mtime_ns
@@ -409,11 +421,129 @@ class WriterLease:
                 self._con = None
                 self._lock.release()
 
+    def keep(self, seconds: float) -> None:
+        """Instead of closing: keep the connection open for the next ingest of this process
+        (:func:`leased`) until ``seconds`` pass without one or someone asks for the file
+        (:func:`kept_writers`).  Its settings go back to the database's meanwhile (readers
+        of this process share its instance); closed at once when someone has asked."""
+        con = self._con
+        if con is None:
+            return
+        if seconds <= 0 or self.asked():
+            self.close()
+            return
+        for name, value in self._restore.items():
+            _set(con, name, value)
+        self._settings = {}  # the originals stay in _restore: the next configure only SETs
+        _KEPT.put(self, seconds)
+
     def __enter__(self) -> WriterLease:
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+KEEP_POLL: Final = 0.05
+"""Seconds between two looks of the kept leases' keeper for someone waiting."""
+
+
+class _KeptLeases:
+    """The write connections ingests of this process kept open (:meth:`WriterLease.keep`),
+    by database, and the daemon thread that closes each when its time is up or someone
+    asks for its file: a process that found the file locked touched the request file, or a
+    thread of this process waits for the writer lock (that thread closes it itself at
+    once: ``_acquire``).  Taken back by the next ingest of the same database
+    (:func:`leased`), which then skips opening it: starting a DuckDB instance costs about
+    30 ms of CPU, migrating checks and the close's checkpoint more (docs/recording.md)."""
+
+    def __init__(self) -> None:
+        self._guard = threading.Lock()
+        self._kept: dict[Path, tuple[WriterLease, float]] = {}  # path -> (lease, deadline)
+        self._keeper: threading.Thread | None = None
+
+    def put(self, lease: WriterLease, seconds: float) -> None:
+        with self._guard:
+            self._kept[lease.path.resolve()] = (lease, time.monotonic() + seconds)
+            if self._keeper is None:
+                self._keeper = threading.Thread(target=self._watch, name="handlab-kept-writer",
+                                                daemon=True)
+                self._keeper.start()
+
+    def take(self, path: Path) -> WriterLease | None:
+        """The lease kept for ``path`` (no longer kept), or None."""
+        with self._guard:
+            kept = self._kept.pop(path.resolve(), None)
+        return None if kept is None else kept[0]
+
+    def paths(self) -> list[Path]:
+        """The databases a lease is kept open for."""
+        with self._guard:
+            return list(self._kept)
+
+    def release(self, path: Path | None = None) -> None:
+        """Close the lease kept for ``path`` (every kept lease when None)."""
+        with self._guard:
+            keys = list(self._kept) if path is None else [path.resolve()]
+            leases = [self._kept.pop(key)[0] for key in keys if key in self._kept]
+        for lease in leases:
+            lease.close()
+
+    def _watch(self) -> None:
+        while True:
+            time.sleep(KEEP_POLL)
+            now = time.monotonic()
+            with self._guard:
+                due = [key for key, (lease, deadline) in self._kept.items()
+                       if now >= deadline or lease.asked()]
+                leases = [self._kept.pop(key)[0] for key in due]
+                if not self._kept and not leases:
+                    self._keeper = None
+                    return
+            for lease in leases:
+                with contextlib.suppress(duckdb.Error):  # best effort: the data is committed
+                    lease.close()
+
+
+_KEPT: Final = _KeptLeases()
+atexit.register(_KEPT.release)  # the kept connections' checkpoints, before DuckDB's teardown
+
+
+def _release_kept(path: Path) -> None:
+    _KEPT.release(path)
+
+
+def kept_writers() -> list[Path]:
+    """The databases this process keeps a write connection open to (:func:`leased`)."""
+    return _KEPT.paths()
+
+
+@contextmanager
+def leased(db: Path | str | None = None, *, wait: float = 60.0, hold: float = 2.0,
+           keep: float = 0.0) -> Iterator[WriterLease]:
+    """``with leased(db) as lease:`` a :class:`WriterLease`: the one an earlier ingest of
+    this process kept open for ``db`` if there is one, else a new one.  On leaving without
+    an exception the lease is kept ``keep`` seconds for the next (:meth:`WriterLease.keep`;
+    0: closed now, as a ``with WriterLease(...)`` would); an exception closes it.
+
+    What the recorder files each finished hand through: its hands come a few seconds
+    apart, and a kept connection spares each the DuckDB instance's start, the schema
+    check and the close's checkpoint (the checkpoint comes when it is let go)."""
+    path = resolve_db(db)
+    lease = _KEPT.take(path)
+    if lease is None or lease.asked():
+        if lease is not None:
+            lease.close()
+        lease = WriterLease(path, wait=wait, hold=hold)
+    else:
+        lease.wait, lease.hold = wait, hold
+        lease.restart()
+    try:
+        yield lease
+    except BaseException:
+        lease.close()
+        raise
+    lease.keep(keep)
 
 
 def current_version(db: Path | str | None = None) -> int:

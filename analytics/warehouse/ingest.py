@@ -34,7 +34,7 @@ from multiprocessing.pool import AsyncResult, Pool
 from pathlib import Path
 from typing import Final
 
-from analytics.warehouse.connection import WriterLease, project_root, resolve_db
+from analytics.warehouse.connection import WriterLease, leased, project_root, resolve_db
 from analytics.warehouse.errorlog import ErrorLog
 from analytics.warehouse.errors import SourceError
 from analytics.warehouse.facts import PotGames, PotHold
@@ -538,6 +538,7 @@ def ingest(
     wait: float = 60.0,
     hold: float = 2.0,
     names: Mapping[str, str] | None = None,
+    keep: float = 0.0,
 ) -> IngestSummary:
     """Load the hand histories under ``paths`` into the warehouse ``db``.
 
@@ -552,6 +553,10 @@ def ingest(
     ``names`` maps a path as given (``str(path)``) to the name stored and shown for it
     (an upload's ``upload: hands.phhs`` instead of its temporary path; zip members keep
     their member name after it).
+    ``keep``: seconds to keep the write connection open afterwards for the next ingest of
+    this process (:func:`~analytics.warehouse.connection.leased`; the recorder's hands, one
+    by one), released early when another process or thread asks for the database; 0
+    closes it (and checkpoints) at the end.
 
     Raises :class:`~analytics.warehouse.errors.SourceError` when a path does not
     exist (nothing is loaded) and
@@ -574,7 +579,7 @@ def ingest(
             summary.files.append(FileSummary(ref.name, "error", message=f"{ref.name}: "
                                              f"{ref.problem}"))
     refs = [ref for ref in refs if ref.problem is None and ref.skipped is None]
-    with WriterLease(summary.db, wait=wait, hold=hold) as lease:
+    with leased(summary.db, wait=wait, hold=hold, keep=keep) as lease:
         planned = _plan(refs, limits, lambda shas: known_files(lease.con, shas), summary)
         total = sum(item.size for item in planned)
         count = _auto_workers(total) if workers is None else workers
@@ -599,7 +604,7 @@ def ingest(
                                                 item.context.path))
                 todo, writer.requeued = writer.requeued, []
                 total += sum(item.size for item in todo)  # their bytes are read again
-            writer.commit(last=True)
+            writer.commit(last=keep <= 0)  # a kept lease checkpoints when it is let go
         except BaseException:
             writer.abandon()
             raise

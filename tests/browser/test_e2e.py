@@ -9,9 +9,9 @@ import re
 from pathlib import Path
 from typing import Any
 
-import duckdb
 import pytest
 
+from analytics.warehouse import reader
 from tests.browser.conftest import SCREENSHOTS
 from tests.test_dashboard_data import extra_histories
 
@@ -43,12 +43,10 @@ def _open(page: Any, url: str, title: str) -> None:
 
 
 def _one(db: Path, sql: str) -> int:
-    """One number from the server's database (read-only; the dashboard only reads it now)."""
-    con = duckdb.connect(str(db), read_only=True)
-    try:
+    """One number from the server's database, read through ``reader``: it asks for a turn
+    when the server holds the file (it keeps its write connection between recorded hands)."""
+    with reader(db) as con:
         return int(con.execute(sql).fetchall()[0][0])
-    finally:
-        con.close()
 
 
 def _shot(page: Any, name: str) -> None:

@@ -6,21 +6,28 @@ the warehouse.  Screenshots go to tests/artifacts/screenshots/ (record-*.png, pl
 
 from __future__ import annotations
 
+import random
 import re
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-import duckdb
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from analytics.record.table import RecordedTable, seveneight_setup
+from analytics.record.table import (
+    RecordedTable,
+    bigtwo_setup,
+    rummoli_setup,
+    seveneight_setup,
+)
 from analytics.rules import replay
+from analytics.warehouse import reader
 from parsers.cards import UNKNOWN
 from parsers.reader import read_hands
 from tests.browser.conftest import SCREENSHOTS
-from tests.test_record import README_HAND
+from tests.test_record import README_HAND, people_play
 
 pytestmark = pytest.mark.browser
 
@@ -56,11 +63,9 @@ def _shot(page: Any, name: str) -> None:
 
 
 def _hands_in(db: Path, table: str) -> int:
-    con = duckdb.connect(str(db), read_only=True)
-    try:
+    # reader(): the server keeps its write connection between hands and lets go when asked.
+    with reader(db) as con:
         row = con.execute("select count(*) from hands where table_name = ?", [table]).fetchone()
-    finally:
-        con.close()
     assert row is not None
     return int(row[0])
 
@@ -394,3 +399,98 @@ def test_a_busted_player_rebuys_by_clicking(server: str, browser_page: Any,
     assert hand is not None and hand.header.players == ("Bo", "Cy", "Ann")
     assert hand.header.starting_stacks == (14, 100, 34)
     assert dict(hand.header.user_fields) == {"_rebuys": ["Cy"]}
+
+
+def _pick_seat(page: Any, seat: int, then: str) -> None:
+    """Pick ``seat`` in the box of seats (again when a redraw lost the pick) until ``then``
+    shows."""
+    seat_box = _main(page).locator('[data-testid="stSelectbox"]', has_text="Seat")
+    seat_box.wait_for()
+    for _ in range(3):
+        seat_box.click()
+        page.keyboard.type(f"Seat {seat}")  # the box filters its options by what is typed
+        page.keyboard.press("Enter")
+        _settle(page)
+        try:
+            _main(page).get_by_text(then).first.wait_for(timeout=10_000)
+            return
+        except PlaywrightTimeout:
+            continue
+    _wait_text(page, then)
+
+
+def _newcomer_sits_down(page: Any, name: str, buy_in: int | None) -> None:
+    """Type the newcomer's name (and buy-in), then click "Sits down"."""
+    box = _main(page).get_by_label("New player's name")
+    box.fill(name)
+    box.press("Enter")
+    _settle(page)
+    if buy_in is not None:
+        chips = _main(page).get_by_label("Buys in for")
+        chips.fill(str(buy_in))
+        chips.press("Enter")
+        _settle(page)
+    _click(page, "Sits down")
+    for _ in range(240):  # the page is redrawn with the new seating: no empty seat picked
+        if not _has_button(page, "Sits down"):
+            break
+        time.sleep(0.25)
+
+
+def _open_seats(page: Any, title: str) -> None:
+    _main(page).get_by_text(title).click()
+    _settle(page)
+
+
+def test_seats_change_between_rummoli_rounds_by_clicking(server: str, browser_page: Any,
+                                                         browser_recorded: Path) -> None:
+    page = browser_page
+    setup = replace(rummoli_setup("club2", ["Ann", "Bo", "Cy"], 40), seed=3)  # fixed deals
+    table = RecordedTable.create(browser_recorded, setup, ingest_into=False)
+    people_play(table, random.Random(3), 1)  # a round played: chips on the board
+    board = table.carry.board
+    page.goto(f"{server}/record?table=club2")
+    _wait_text(page, "step 1")
+    _open_seats(page, "Between rounds: rebuys and seats")
+    _pick_seat(page, 2, "Bo leaves the table")
+    _shot(page, "record-rummoli-seats")
+    _click(page, "Bo leaves the table")
+    for _ in range(240):
+        if not _has_button(page, "Bo leaves the table"):
+            break
+        time.sleep(0.25)
+    _pick_seat(page, 2, "New player's name")
+    _newcomer_sits_down(page, "Eve", 25)
+    _wait_text(page, "Ann leaves the table")  # a new seating: the box starts at seat 1
+    _shot(page, "record-rummoli-joined")
+    again = RecordedTable.open(browser_recorded, "club2", ingest_into=False)
+    hand = again.hand
+    assert hand is not None and again.seating[1] == ("Eve", 25)
+    assert "Bo" not in (hand.header.players or ())
+    assert list(hand.header.board_before or [0] * 9) == board
+
+
+def test_seats_change_between_bigtwo_games_by_clicking(server: str, browser_page: Any,
+                                                       browser_recorded: Path) -> None:
+    page = browser_page
+    RecordedTable.create(browser_recorded, bigtwo_setup("match2", ["Ann", "Bo", "Cy", "Dee"]),
+                         ingest_into=False)
+    page.goto(f"{server}/record?table=match2")
+    _wait_text(page, "step 1")
+    _open_seats(page, "Between games: seats")
+    _pick_seat(page, 2, "Bo leaves the table")
+    _click(page, "Bo leaves the table")
+    for _ in range(240):
+        if not _has_button(page, "Bo leaves the table"):
+            break
+        time.sleep(0.25)
+    hand = RecordedTable.open(browser_recorded, "match2", ingest_into=False).hand
+    assert hand is not None and hand.header.players == ("Ann", "Cy", "Dee")
+    _pick_seat(page, 2, "Joins the match with a score of 0.")
+    _shot(page, "record-bigtwo-seat-empty")
+    _newcomer_sits_down(page, "Eve", None)
+    _wait_text(page, "Ann leaves the table")  # a new seating: the box starts at seat 1
+    _shot(page, "record-bigtwo-joined")
+    hand = RecordedTable.open(browser_recorded, "match2", ingest_into=False).hand
+    assert hand is not None and hand.header.players == ("Ann", "Eve", "Cy", "Dee")
+    assert hand.header.seats == (1, 2, 3, 4)
