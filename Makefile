@@ -45,12 +45,12 @@ unit: setup
 	$(PYTEST) --durations=25
 
 # While you work: lint, types, import contracts and the fast tests, all at once (mypy, a
-# minute of one core without its cache, runs beside the tests; -Oline keeps lines whole).
+# minute of one core without its cache, runs beside the tests; their lines may interleave).
 check: setup
-	@$(MAKE) --no-print-directory -j4 -Oline lint typecheck contracts quick
+	@$(MAKE) --no-print-directory -j4 lint typecheck contracts quick
 
 test: setup
-	@$(MAKE) --no-print-directory -j4 -Oline lint typecheck contracts unit
+	@$(MAKE) --no-print-directory -j4 lint typecheck contracts unit
 
 fuzz: setup
 	$(BIN)/python benchmarks/fuzz.py --cases 100000 --seed 1 2 3
