@@ -4,6 +4,13 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
+# Every process the tests start (xdist workers, streamlit servers, pools, dask workers)
+# imports the project: let Python keep its compiled modules in __pycache__ (gitignored)
+# even where the environment says not to, or each one compiles the sources again.
+unexport PYTHONDONTWRITEBYTECODE
+# The tests on every core; work stealing evens out the end (tests/conftest.py starts the
+# browser and slow tests first).
+PYTEST := $(BIN)/python -m pytest -n auto --dist worksteal -q
 
 .PHONY: setup run test check lint typecheck contracts quick unit bench fuzz clean
 
@@ -31,16 +38,19 @@ contracts: setup
 # The fast tests: everything but the slow and the browser tests, on every core, each
 # hypothesis property with a tenth of its examples (tests/conftest.py).
 quick: setup
-	HANDLAB_HYPOTHESIS=check $(BIN)/python -m pytest -n auto -q -m "not slow and not browser"
+	HANDLAB_HYPOTHESIS=check $(PYTEST) -m "not slow and not browser"
 
 # Every test on every core, and the 25 slowest named at the end.
 unit: setup
-	$(BIN)/python -m pytest -n auto -q --durations=25
+	$(PYTEST) --durations=25
 
-# While you work: lint, types, import contracts and the fast tests.
-check: lint typecheck contracts quick
+# While you work: lint, types, import contracts and the fast tests, all at once (mypy, a
+# minute of one core without its cache, runs beside the tests; their lines may interleave).
+check: setup
+	@$(MAKE) --no-print-directory -j4 lint typecheck contracts quick
 
-test: lint typecheck contracts unit
+test: setup
+	@$(MAKE) --no-print-directory -j4 lint typecheck contracts unit
 
 fuzz: setup
 	$(BIN)/python benchmarks/fuzz.py --cases 100000 --seed 1 2 3

@@ -1,9 +1,15 @@
-"""Hypothesis profiles: every property's own number of examples under ``make test``, a tenth
-of it (at least 20) under ``make check``.
+"""Hypothesis profiles and the order the tests start in.
 
-``HANDLAB_HYPOTHESIS=check`` (set by ``make check``) selects the short profile; anything
-else, or nothing, runs the full counts, as CI does.  A test's ``@settings(max_examples=n)``
-wins over any profile in hypothesis, so the short profile lowers each test's own count here.
+Every property runs its own number of examples under ``make test``, a tenth of it (at least
+20) under ``make check``: ``HANDLAB_HYPOTHESIS=check`` (set by ``make check``) selects the
+short profile; anything else, or nothing, runs the full counts, as CI does.  A test's
+``@settings(max_examples=n)`` wins over any profile in hypothesis, so the short profile
+lowers each test's own count here.
+
+The long tests start first (browser, then slow, each group in its files' order), so that
+pytest-xdist's work stealing (``--dist worksteal`` in the Makefile) spreads the short ones
+around them instead of leaving one worker alone with a long test at the end.  No test
+depends on the order: each group is a different start, not a different result.
 """
 
 from __future__ import annotations
@@ -32,8 +38,17 @@ def check_examples(full: int) -> int:
     return min(full, max(CHECK_FLOOR, full // CHECK_SHARE))
 
 
+def start_rank(item: pytest.Item) -> int:
+    """0 for a browser test, 1 for a slow one, 2 for the rest: the order they start in."""
+    if item.get_closest_marker("browser") is not None:
+        return 0
+    return 1 if item.get_closest_marker("slow") is not None else 2
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Under the short profile, give each hypothesis test its ``check_examples``."""
+    """Start the long tests first; under the short profile, give each hypothesis test its
+    ``check_examples``."""
+    items.sort(key=start_rank)  # stable: each group keeps its files' order
     if PROFILE != "check":
         return
     for item in items:

@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
+from analytics.record.hand import StepKind, deal_action
 from analytics.record.table import (
     RecordedTable,
     bigtwo_setup,
@@ -24,6 +25,7 @@ from analytics.record.table import (
 )
 from analytics.rules import replay
 from analytics.warehouse import reader
+from parsers import Action, Verb, parse_cards
 from parsers.cards import UNKNOWN
 from parsers.reader import read_hands
 from tests.browser.conftest import SCREENSHOTS
@@ -182,19 +184,53 @@ def test_record_a_seveneight_hand_by_clicking_with_a_reload(
     _wait_text(page, "Hand 2")
 
 
+RANKS = "23456789TJQKA"
+"""The ranks in the reader's notation, two to ace."""
+
+
+def _journal(folder: Path, name: str) -> RecordedTable:
+    """The table ``name`` as the page left it, to enter steps the way the page does (its
+    ``record``) without clicking each one; the page reads the journal again on its next run."""
+    return RecordedTable.open(folder, name, ingest_into=False)
+
+
+def _pass_or_lead_the_weakest(table: RecordedTable) -> None:
+    """The step the Big Two test clicks: pass when allowed, else play the weakest play (the
+    page's preselected choice)."""
+    step = table.next_step()
+    assert step.kind is StepKind.PLAY
+    if step.can_pass:
+        table.record(Action(step.player, Verb.PASS))
+    else:
+        table.record(Action(step.player, Verb.PLAY, step.plays[0]))
+
+
 def test_record_a_bigtwo_game_by_clicking(server: str, browser_page: Any,
                                           browser_recorded: Path, browser_db: Path) -> None:
+    """The first deal, the last deal (the cards left), the last two tricks and the filing are
+    clicked; the deals and tricks between are entered through the recorder the page calls
+    (its journal), so that the game costs a few dozen clicks rather than a hundred."""
     page = browser_page
     _start_table(page, server, "Big Two", "porch", "Ann, Bo, Cy, Dee")
     faces = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
-    for who, suit in (("Ann", "♠"), ("Bo", "♥"), ("Cy", "♦")):
-        _deal(page, who, [face + suit for face in faces])
+    _deal(page, "Ann", [face + "♠" for face in faces])
+    _wait_text(page, "to Bo")
+    table = _journal(browser_recorded, "porch")
+    for player, suit in ((2, "h"), (3, "d")):  # Bo's hearts, Cy's diamonds
+        table.record(deal_action(player, parse_cards("".join(r + suit for r in RANKS))))
+    page.reload()
     _wait_text(page, "to Dee")
     _click(page, "Deal these cards")  # the 13 cards left in the deck
     _wait_text(page, "Cy holds")
     _shot(page, "record-bigtwo")
-    # Cy holds 3d and leads; the others pass, so he leads every trick alone.
-    for _ in range(60):
+    # Cy holds 3d and leads; the others pass, so he leads every trick alone.  The recorder
+    # takes the tricks until Cy leads with two cards left; the page clicks the rest.
+    table = _journal(browser_recorded, "porch")
+    while (step := table.next_step()).can_pass or len(step.holding) > 2:
+        _pass_or_lead_the_weakest(table)
+    page.reload()
+    _wait_text(page, "Cy holds")
+    for _ in range(10):
         if _main(page).get_by_text("Hand 1 is over").count():
             break
         _click_and_wait(page, "Pass" if _has_button(page, "Pass") else "Play",
@@ -214,6 +250,8 @@ def test_record_a_bigtwo_game_by_clicking(server: str, browser_page: Any,
 FACES = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 RUMMOLI_ANN = [f"{face}♣" for face in FACES] + [f"{face}♦" for face in "23456"]
 RUMMOLI_BO = [f"{face}♥" for face in FACES] + [f"{face}♠" for face in "2345"]
+SUITS = str.maketrans("♣♦♥♠", "cdhs")
+"""The page's suit symbols in the reader's notation."""
 RUMMOLI_PREFERENCE = ("Keep the hand", "Pass (no bid)", "Check / call", "Show ", "Lay ",
                       "Impasse")
 
@@ -223,7 +261,10 @@ def test_record_a_rummoli_round_by_clicking_with_a_reload(
     page = browser_page
     _start_table(page, server, "Rummoli", "hall", "Ann, Bo")
     _deal(page, "Ann", RUMMOLI_ANN, of=18)
-    _deal(page, "Bo", RUMMOLI_BO, of=18)
+    _wait_text(page, "to Bo")  # Bo's 17 through the recorder: Ann's 18 clicks proved the picker
+    _journal(browser_recorded, "hall").record(
+        deal_action(2, parse_cards("".join(RUMMOLI_BO).replace("10", "T").translate(SUITS))))
+    page.reload()
     _wait_text(page, "to the widow")
     _shot(page, "record-rummoli-deal")
     _click(page, "Deal these cards")  # the 17 cards left in the deck
