@@ -1,0 +1,78 @@
+"""Charts that show hands link to them, in real Chromium: a click on a bar of the Win rates
+page and on a point of the results by hand number (the Statistics page) lists the hands
+behind it, as many as the warehouse says; screenshots saved."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from analytics.warehouse import reader
+from analytics.warehouse.stat_views import results_over_time, stat_hands
+from analytics.warehouse.views import HandFilter
+from tests.browser.conftest import SCREENSHOTS
+
+pytestmark = pytest.mark.browser
+
+
+def _settle(page: Any) -> None:
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=\"stApp\"]')"
+        "?.getAttribute('data-test-script-state') === 'notRunning'")
+
+
+def test_a_win_rate_bar_lists_its_players_hands(server: str, browser_page: Any,
+                                                browser_db: Path) -> None:
+    page = browser_page
+    page.goto(f"{server}/win_rates")
+    page.get_by_role("heading", name="Win rates").first.wait_for()
+    chart = page.locator(".js-plotly-plot").first
+    chart.wait_for()
+    _settle(page)
+    bars = chart.locator(".barlayer .point")
+    assert bars.count() >= 2
+    # The first bar is the first player of the chart (the rows in the page's order).
+    player = chart.locator(".xaxislayer-above .xtick text").first.inner_text()
+    with reader(browser_db) as con:
+        behind = stat_hands(con, HandFilter(game="seveneight"), game="seveneight",
+                            player=player)
+    bars.first.click()
+    words = f"{player}: {len(behind):,} hands."
+    page.get_by_text(words).first.wait_for()
+    _settle(page)
+    assert page.locator('[data-testid="stException"]').count() == 0
+    assert len(behind) > 0
+    page.get_by_text(words).first.scroll_into_view_if_needed()
+    page.screenshot(path=str(SCREENSHOTS / "win-rates-bar-hands.png"), full_page=True)
+    assert (SCREENSHOTS / "win-rates-bar-hands.png").stat().st_size > 10_000
+
+
+def test_a_point_by_hand_number_lists_the_hands_since_the_last(
+        server: str, browser_page: Any, browser_db: Path) -> None:
+    page = browser_page
+    page.goto(f"{server}/statistics")
+    page.locator("table.hl-stats").first.wait_for()
+    _settle(page)
+    page.get_by_role("heading", name="Results over time").first.scroll_into_view_if_needed()
+    page.get_by_text("hand number").first.click()
+    _settle(page)
+    page.get_by_text(re.compile("since the point before it")).first.wait_for()
+    chart = page.locator(".js-plotly-plot").first
+    chart.scroll_into_view_if_needed()
+    with reader(browser_db) as con:
+        lines = results_over_time(con, HandFilter(), game="seveneight", top=4)
+    # The first trace is the first player's actual line; its second point is clicked.
+    player = sorted(str(p) for p in lines["player"].unique())[0]
+    numbers = sorted(int(n) for n in lines.loc[lines["player"] == player, "hand_no"])
+    assert len(numbers) >= 2
+    chart.locator(".scatterlayer .trace").first.locator(".points path").nth(1).click()
+    words = (f"{player}, hands {numbers[0] + 1:,} to {numbers[1]:,}: "
+             f"{numbers[1] - numbers[0]:,} hands")
+    page.get_by_text(words).first.wait_for()
+    _settle(page)
+    assert page.locator('[data-testid="stException"]').count() == 0
+    page.get_by_text(words).first.scroll_into_view_if_needed()
+    page.screenshot(path=str(SCREENSHOTS / "statistics-numbered-hands.png"), full_page=True)
