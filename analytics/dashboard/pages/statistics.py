@@ -205,7 +205,7 @@ def _sessions(game: Game) -> None:
     hand, and a link to the first hand in the replayer."""
     st.subheader("Sessions")
     # Asked only when wanted: every seat of the game summed in gap-long bins, the bins in
-    # order (0.5 s CPU over a million hands for all players; one player 0.15 s).
+    # order (0.27-0.48 s CPU over a million hands for all players; one player 0.15 s).
     if not st.toggle("Show the sessions", key=f"stats_sessions_{game.value}"):
         return
     gap = int(st.number_input("A gap longer than this many minutes ends a session",
