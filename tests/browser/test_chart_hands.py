@@ -51,7 +51,7 @@ def test_a_win_rate_bar_lists_its_players_hands(server: str, patient_page: Any,
     with reader(browser_db) as con:
         behind = stat_hands(con, HandFilter(game="seveneight"), game="seveneight",
                             player=player)
-    bars.first.click()
+    bars.first.click(force=True)  # plotly's drag layer lies over the bars
     words = f"{player}: {len(behind):,} hands."
     page.get_by_text(words).first.wait_for()
     _settle(page)
@@ -84,7 +84,7 @@ def test_a_point_by_hand_number_lists_the_hands_since_the_last(
     player = sorted(str(p) for p in lines["player"].unique())[0]
     numbers = sorted(int(n) for n in lines.loc[lines["player"] == player, "hand_no"])
     assert 2 <= len(numbers) <= 60
-    chart.locator(".scatterlayer .trace").first.locator(".points path").nth(1).click()
+    chart.locator(".scatterlayer .trace").first.locator(".points path").nth(1).click(force=True)
     words = (f"{player}, hands {numbers[0] + 1:,} to {numbers[1]:,}: "
              f"{numbers[1] - numbers[0]:,} hands")
     page.get_by_text(words).first.wait_for()
