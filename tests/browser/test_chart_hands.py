@@ -1,10 +1,8 @@
 """Charts that show hands link to them, in real Chromium: a click on a bar of the Win rates
-page and on a point of the results by hand number (the Statistics page) lists the hands
-behind it, as many as the warehouse says; screenshots saved."""
+page lists the hands behind it, as many as the warehouse says; the screenshot saved."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -12,7 +10,7 @@ from typing import Any
 import pytest
 
 from analytics.warehouse import reader
-from analytics.warehouse.stat_views import results_over_time, stat_hands
+from analytics.warehouse.stat_views import stat_hands
 from analytics.warehouse.views import HandFilter
 from tests.browser.conftest import SCREENSHOTS
 
@@ -60,35 +58,3 @@ def test_a_win_rate_bar_lists_its_players_hands(server: str, patient_page: Any,
     page.get_by_text(words).first.scroll_into_view_if_needed()
     page.screenshot(path=str(SCREENSHOTS / "win-rates-bar-hands.png"), full_page=True)
     assert (SCREENSHOTS / "win-rates-bar-hands.png").stat().st_size > 10_000
-
-
-def test_a_point_by_hand_number_lists_the_hands_since_the_last(
-        server: str, patient_page: Any, browser_db: Path) -> None:
-    page = patient_page
-    # One day's hands: few enough (at most 60 a line) for the lines to draw their points.
-    with reader(browser_db) as con:
-        day = con.execute("SELECT max(day) FROM stat_facts WHERE game = 'seveneight'"
-                          ).fetchall()[0][0]
-        one_day = HandFilter(date_from=day, date_to=day)
-        lines = results_over_time(con, one_day, game="seveneight", top=4)
-    page.goto(f"{server}/statistics?from={day.isoformat()}&to={day.isoformat()}")
-    page.locator("table.hl-stats").first.wait_for()
-    _settle(page)
-    page.get_by_role("heading", name="Results over time").first.scroll_into_view_if_needed()
-    page.get_by_text("hand number").first.click()
-    _settle(page)
-    page.get_by_text(re.compile("since the point before it")).first.wait_for()
-    chart = page.locator(".js-plotly-plot").first
-    chart.scroll_into_view_if_needed()
-    # The first trace is the first player's actual line; its second point is clicked.
-    player = sorted(str(p) for p in lines["player"].unique())[0]
-    numbers = sorted(int(n) for n in lines.loc[lines["player"] == player, "hand_no"])
-    assert 2 <= len(numbers) <= 60
-    chart.locator(".scatterlayer .trace").first.locator(".points path").nth(1).click(force=True)
-    words = (f"{player}, hands {numbers[0] + 1:,} to {numbers[1]:,}: "
-             f"{numbers[1] - numbers[0]:,} hands")
-    page.get_by_text(words).first.wait_for()
-    _settle(page)
-    assert page.locator('[data-testid="stException"]').count() == 0
-    page.get_by_text(words).first.scroll_into_view_if_needed()
-    page.screenshot(path=str(SCREENSHOTS / "statistics-numbered-hands.png"), full_page=True)
