@@ -602,6 +602,23 @@ def _running_results(db: Path) -> pd.DataFrame:
     return seats
 
 
+def test_hands_in_order_of_play_and_over_every_player(stats_db: Path) -> None:
+    """``stat_hands`` in order of play gives Cy's hands A-G as the results by hand number
+    count them (chips: 2 a big blind, counted by hand above); without a player, a bar's
+    seats: every seat that turned up a rank, as ``seat_facts`` records the up card."""
+    with reader(stats_db) as con:
+        cy = stat_hands(con, HandFilter(), game="seveneight", player="Cy", order="play")
+        aces = stat_hands(con, HandFilter(), game="seveneight", player=None,
+                          split="up_rank", split_value="A")
+        up = dict(con.execute("SELECT up_rank, count(*) FROM seat_facts "
+                              "WHERE game = 'seveneight' AND up GROUP BY ALL").fetchall())
+        with pytest.raises(ValueError, match="unknown order"):
+            stat_hands(con, HandFilter(), game="seveneight", player="Cy", order="random")
+    assert list(cy["net"]) == [0, -2, -6, 201, 12, 23, 0]
+    assert len(aces) == up["A"] > 0
+    assert set(aces["counted"]) == set(aces["opportunities"]) == {1}
+
+
 @pytest.mark.parametrize("points", [400, 7, 50])
 def test_results_by_hand_are_exact_at_every_point(tmp_path: Path, points: int) -> None:
     from analytics.warehouse.stat_views import results_over_time

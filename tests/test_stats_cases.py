@@ -3,7 +3,9 @@
 tests/data/stats_cases/bigtwo.phhs holds four Big Two games (one deal under ``cards`` and
 ``zero_sum`` scoring, another under ``cards`` and ``rank``); its comments count every
 pass, the cards left, the places, the 2s, the five-card plays and the points, and the
-numbers below are those counts written out (not computed).  ``pass_with_play`` is also
+numbers below are those counts written out (not computed); so are bigtwo_twos.phhs's
+(2s still held under ``cards_with_twos``, a fry) and rummoli.phhs's and
+rummoli_impasse.phhs's (a round ending at an impasse).  ``pass_with_play`` is also
 recounted on simulated games by listing each hand's plays with the evaluator
 (``bigtwo_all_combos``), not with the engine the warehouse asks.
 """
@@ -313,3 +315,102 @@ def test_rummoli_pot_nets_match_the_board(tmp_path: Path) -> None:
                    sum(x.unsummed), count(*) FILTER (WHERE h.finale_pot IS NULL)
             FROM x JOIN b USING (hand_id) JOIN hands h USING (hand_id)""").fetchall()[0]
     assert wrong[0] == 0 and wrong[1] == 0 and wrong[2] > 100
+
+
+# tests/data/stats_cases/bigtwo_twos.phhs: one deal played under cards_with_twos (game 1)
+# and cards (game 2); Gus ends holding a 2 with one card left, Hal holding a 2 with ten
+# (fried). Counted by hand in the file's comments. Player -> column -> value.
+BIGTWO_TWOS: dict[str, dict[str, int]] = {
+    "Fay": {"games": 2, "wins": 2, "win_rate": 2, "cards_left": 0, "fry": 0, "place_1": 2,
+            "not_out": 0, "twos": 0, "five_card": 4, "pass_with_play": 0,
+            "pass_with_play_opps": 6, "points": 63, "net": 63},
+    "Gus": {"games": 2, "wins": 0, "win_rate": 0, "cards_left": 2, "fry": 0, "place_1": 0,
+            "not_out": 2, "twos": 2, "five_card": 2, "pass_with_play": 0,
+            "pass_with_play_opps": 2, "points": -3, "net": -3},
+    "Hal": {"games": 2, "wins": 0, "win_rate": 0, "cards_left": 20, "fry": 2, "place_1": 0,
+            "not_out": 2, "twos": 0, "five_card": 0, "pass_with_play": 4,
+            "pass_with_play_opps": 10, "points": -60, "net": -60},
+}
+
+
+@pytest.fixture(scope="module")
+def bigtwo_twos_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    db = tmp_path_factory.mktemp("b2twos") / "b2.duckdb"
+    summary = ingest([DATA / "bigtwo_twos.phhs"], db, workers=0)
+    assert summary.rejected == 0
+    return db
+
+
+def test_bigtwo_twos_held_at_the_end_match_the_hand_counts(bigtwo_twos_db: Path) -> None:
+    with reader(bigtwo_twos_db) as con:
+        grid = _cells(stat_grid(con, HandFilter(), game="bigtwo"))
+    assert set(grid) == set(BIGTWO_TWOS)
+    for player, expected in BIGTWO_TWOS.items():
+        got = {column: int(grid[player][column]) for column in expected}
+        assert got == expected, player
+
+
+def test_bigtwo_each_two_held_doubles_the_payment(bigtwo_twos_db: Path) -> None:
+    """Game by game: cards_with_twos doubles Gus's 1 (one 2 held) and Hal's fried 20 (his
+    2d); plain cards scoring does not.  The 2s held are not the ``twos`` statistic (2s
+    played): Gus played one (2h) and held one (2s), Hal held one and played none."""
+    with reader(bigtwo_twos_db) as con:
+        points = {(str(game), str(player)): int(net) for game, player, net in con.execute(
+            "SELECT h.game_id, s.player, s.net FROM seats s JOIN hands h USING (hand_id)"
+        ).fetchall()}
+        by_day = results_over_time(con, HandFilter(), game="bigtwo", by="date")
+    assert points == {("stats-b2-twos-1", "Fay"): 42, ("stats-b2-twos-1", "Gus"): -2,
+                      ("stats-b2-twos-1", "Hal"): -40, ("stats-b2-twos-2", "Fay"): 21,
+                      ("stats-b2-twos-2", "Gus"): -1, ("stats-b2-twos-2", "Hal"): -20}
+    lines = {str(p): list(by_day[by_day["player"] == p]["actual"]) for p in ("Fay", "Hal")}
+    assert lines == {"Fay": [42, 63], "Hal": [-40, -60]}
+
+
+def test_bigtwo_fry_threshold_moves_only_the_fry_column(bigtwo_twos_db: Path) -> None:
+    """The grid's threshold is the question's: at 11 Hal's 10 cards left are no fry, but
+    his points stay the ones the game's own rules (threshold 10) scored."""
+    with reader(bigtwo_twos_db) as con:
+        high = _cells(stat_grid(con, HandFilter(), game="bigtwo", fry_threshold=11))
+    assert {p: int(high[p]["fry"]) for p in high} == {"Fay": 0, "Gus": 0, "Hal": 0}
+    assert int(high["Hal"]["points"]) == -60
+
+
+# tests/data/stats_cases/rummoli_impasse.phhs: one round ending at an impasse (nobody holds
+# a red card after Bo's Ac), Bo short of chips for his payment. Counted by hand in the
+# file's comments. Player -> column -> value.
+RUMMOLI_IMPASSE: dict[str, dict[str, float]] = {
+    "Ann": {"vpip": 1, "vpip_opps": 1, "raise": 1, "raise_opps": 1, "poker_pot_won": 1,
+            "poker_pot_won_opps": 1, "wsd": 0, "wsd_opps": 0, "widow_exchange": 0,
+            "widow_exchange_opps": 0, "auction_bid": 0, "auction_bid_opps": 0,
+            "winning_bid": 0, "winning_bid_opps": 0, "widow_net": 0, "widow_net_opps": 1,
+            "pay_cards": 1, "pay_cards_opps": 1, "stops": 0, "stops_opps": 1,
+            "cards_left": 6, "cards_left_opps": 1, "chips_paid": 6, "chips_paid_opps": 1,
+            "rummoli_pot": 0, "rummoli_pot_opps": 1, "rounds": 1, "net": -11,
+            "poker_net_per_round": 1, "pay_cards_net_per_round": -5,
+            "rummoli_net_per_round": -7, "payments_net_per_round": 0},
+    "Bo": {"vpip": 0, "vpip_opps": 1, "raise": 0, "raise_opps": 1, "poker_pot_won": 0,
+           "poker_pot_won_opps": 1, "wsd": 0, "wsd_opps": 0, "widow_exchange": 0,
+           "widow_exchange_opps": 1, "auction_bid": 0, "auction_bid_opps": 0,
+           "winning_bid": 0, "winning_bid_opps": 0, "widow_net": 0, "widow_net_opps": 1,
+           "pay_cards": 0, "pay_cards_opps": 1, "stops": 1, "stops_opps": 1,
+           "cards_left": 7, "cards_left_opps": 1, "chips_paid": 5, "chips_paid_opps": 1,
+           "rummoli_pot": 0, "rummoli_pot_opps": 1, "rounds": 1, "net": -12,
+           "poker_net_per_round": -1, "pay_cards_net_per_round": -5,
+           "rummoli_net_per_round": -6, "payments_net_per_round": 0},
+}
+
+
+def test_rummoli_impasse_matches_the_hand_counts(tmp_path: Path) -> None:
+    db = tmp_path / "impasse.duckdb"
+    summary = ingest([DATA / "rummoli_impasse.phhs"], db, workers=0)
+    assert summary.rejected == 0
+    with reader(db) as con:
+        grid = _cells(stat_grid(con, HandFilter(), game="rummoli"))
+        board = con.execute("SELECT pot, after FROM board ORDER BY pot").fetchall()
+    assert set(grid) == set(RUMMOLI_IMPASSE)
+    for player, expected in RUMMOLI_IMPASSE.items():
+        got = {column: float(grid[player][column]) for column in expected}
+        assert got == pytest.approx(expected), player
+    # Nobody won the Rummoli pot: its ante (2) and the impasse payments (6 + 5) stay.
+    assert dict(board) == {"poker": 0, "TS": 2, "JD": 2, "QC": 0, "KH": 2, "AS": 2,
+                           "AKD": 2, "789": 0, "rummoli": 13}

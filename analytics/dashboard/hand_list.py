@@ -1,23 +1,29 @@
 """A list of hands as the dashboard shows it: the search page's results, and the hands
-behind a statistic's cell or a session (the statistics page).
+behind a statistic's cell, a session, a point of the results over time or a bar.
 
 One component, :func:`show_hands`: how many hands, a table whose ``open`` link shows each
 hand in the replayer (by its 16-hex id), and the downloads.  The rows are what
 :func:`analytics.warehouse.search.describe_hands` and ``search_hands`` return, with any
-columns the caller adds (a statistic's count per hand).
+columns the caller adds (a statistic's count per hand).  :func:`list_behind` draws the rows
+of ``stat_views.stat_hands`` or ``session_hands`` with it, and :func:`picked_point` reads
+the point or bar a click on a chart (``st.plotly_chart(..., on_select="rerun")``) chose.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Final
 
 import pandas as pd
 import streamlit as st
 
 from analytics.dashboard import ui
+from analytics.warehouse.search import describe_hands
 
-__all__ = ["show_hands"]
+__all__ = ["LISTED", "list_behind", "picked_point", "show_hands"]
+
+LISTED: Final = 500
+"""The hands behind a cell, a session, a point or a bar listed (the first of them)."""
 
 
 def show_hands(found: pd.DataFrame, *, key: str, name: str, note: str = "",
@@ -32,3 +38,30 @@ def show_hands(found: pd.DataFrame, *, key: str, name: str, note: str = "",
                      "day": st.column_config.DateColumn("day"),
                      **(column_config or {})})
     ui.download_buttons(found, name, key=key)
+
+
+def list_behind(behind: pd.DataFrame, *, key: str, name: str) -> None:
+    """Hands (``hand_id`` and any of ``counted``, ``opportunities``, ``net`` per hand, in
+    the order given) drawn as the search page lists them, the first :data:`LISTED` (asked
+    uncached: tags change).  A hand given more than once (a bar over every player's seats)
+    is listed once, with the sums of its seats."""
+    extra = [c for c in ("counted", "opportunities", "net") if c in behind.columns]
+    if behind["hand_id"].duplicated().any():
+        behind = behind.groupby("hand_id", sort=False, as_index=False)[extra].sum()
+    shown = behind.head(LISTED)
+    with ui.reading(ui.context().db) as con:
+        found = describe_hands(con, shown["hand_id"].tolist())
+    found = found.merge(shown[["hand_id", *extra]], on="hand_id", how="left")
+    note = (f" of {len(behind):,} (the first {LISTED:,} listed)"
+            if len(behind) > LISTED else "")
+    show_hands(found, key=key, name=name, note=note)
+
+
+def picked_point(chosen: Any) -> Mapping[str, Any] | None:
+    """The first point (or bar) a click selected on a chart drawn with
+    ``on_select="rerun"``: its ``x``, ``y``, ``curve_number`` and ``point_index``; None
+    when nothing is selected."""
+    if chosen is None:
+        return None
+    points = chosen["selection"]["points"]
+    return points[0] if points else None

@@ -95,22 +95,32 @@ def stat_grid(con: duckdb.DuckDBPyConnection, f: HandFilter, *, game: Game | str
     return con.execute(sql, _named(sql, params)).fetchdf()
 
 
+_HAND_ORDERS: Final = {"latest": "day DESC, hand_id",
+                       "play": "day, played_time NULLS LAST, source_index, hand_id"}
+"""How :func:`stat_hands` orders its rows (a whitelist): the latest day first, or in order
+of play as :func:`results_over_time` numbers a player's hands."""
+
+
 def stat_hands(con: duckdb.DuckDBPyConnection, f: HandFilter, *, game: Game | str,
-               player: str, stat: str | None = None, split: str | None = None,
-               split_value: str | None = None, fry_threshold: int = FRY_THRESHOLD
-               ) -> pd.DataFrame:
+               player: str | None, stat: str | None = None, split: str | None = None,
+               split_value: str | None = None, fry_threshold: int = FRY_THRESHOLD,
+               order: str = "latest") -> pd.DataFrame:
     """The hands behind one cell of :func:`stat_grid`: ``player``'s seats (of the ``split``
     value given, NULL for the grid's empty one) that count towards ``stat`` or are an
-    opportunity of it, the latest first, with each seat's ``counted`` and
-    ``opportunities`` (the same per-seat SQL the grid sums: the columns' sums are the
-    cell's count and opportunities).  Without ``stat`` (the result columns: hands, net),
-    every hand of his the grid's row counts, each with ``counted`` = ``opportunities`` = 1.
-    Columns: hand_id, day, counted, opportunities, net."""
+    opportunity of it, with each seat's ``counted`` and ``opportunities`` (the same
+    per-seat SQL the grid sums: the columns' sums are the cell's count and opportunities).
+    Without ``stat`` (the result columns: hands, net), every hand of his the grid's row
+    counts, each with ``counted`` = ``opportunities`` = 1.  With ``player`` None, every
+    player's seats the filter keeps (a bar over all players: one row per seat).  The
+    latest first, or with ``order="play"`` in order of play (his hand numbers of
+    :func:`results_over_time`).  Columns: hand_id, day, counted, opportunities, net."""
     chosen = Game(game)
     splits = SPLITS[chosen]
     if split is not None and split not in splits:
         raise ValueError(f"unknown split {split!r} for {chosen.value} (expected one of "
                          f"{', '.join(splits)})")
+    if order not in _HAND_ORDERS:
+        raise ValueError(f"unknown order {order!r} (expected one of {', '.join(_HAND_ORDERS)})")
     if stat is None:
         count, opps = "1", "1"
     else:
@@ -121,15 +131,17 @@ def stat_hands(con: duckdb.DuckDBPyConnection, f: HandFilter, *, game: Game | st
         count, opps = _per_seat(named[stat], chosen in _STORED)
     cond, params = facts_where(f, game=chosen.value)
     by = f" AND {splits[split]} IS NOT DISTINCT FROM $split_value" if split else ""
+    his = " AND x.player = $player" if player is not None else ""
     sql = f"""
         SELECT hand_id, day, counted, opportunities, net FROM (
-            SELECT x.hand_id, x.day, CAST(coalesce({count}, 0) AS BIGINT) AS counted,
+            SELECT x.hand_id, x.day, x.played_time, x.source_index,
+                   CAST(coalesce({count}, 0) AS BIGINT) AS counted,
                    CAST(coalesce({opps}, 0) AS BIGINT) AS opportunities,
                    CAST(x.net AS BIGINT) AS net
             FROM {SOURCES[chosen]} x
-            WHERE {cond} AND x.player = $player{by})
+            WHERE {cond}{his}{by})
         WHERE counted <> 0 OR opportunities <> 0
-        ORDER BY day DESC, hand_id
+        ORDER BY {_HAND_ORDERS[order]}
     """
     params = {**params, "player": player, "split_value": split_value,
               "fry_threshold": fry_threshold}
@@ -335,9 +347,12 @@ def player_sessions(con: duckdb.DuckDBPyConnection, f: HandFilter, *, game: Game
     # without a time are one bin, after its timed ones), in which no two hands are more
     # than the gap apart.  So a session can only end between two bins, where the gap is
     # the next bin's first time less the bin's last: bins in order (a few per player and
-    # day) are what the running count of sessions goes over.
+    # day) are what the running count of sessions goes over.  The first hand is looked up
+    # for the sessions listed only (the hands at its start: for a timed session those
+    # played at its first time, else those of its day without a time), not carried through
+    # every bin: an arg_min over (time, place in file, id) per bin was a third of the CPU.
     sql = f"""
-        WITH s AS (
+        WITH s AS NOT MATERIALIZED (
             SELECT x.player, {place} AS place, x.hand_id, x.net, x.day, x.source_index,
                    CASE WHEN x.played_time IS NOT NULL THEN x.day + x.played_time END AS played_at
             FROM {table} x WHERE {cond}),
@@ -345,8 +360,7 @@ def player_sessions(con: duckdb.DuckDBPyConnection, f: HandFilter, *, game: Game
             SELECT player, place, day, played_at IS NULL AS untimed,
                    coalesce(epoch_us(played_at) // ($gap * 60000000), 0) AS bin,
                    count(*) AS hands, sum(net) AS net, max(net) AS best, min(net) AS worst,
-                   min(played_at) AS first_at, max(played_at) AS last_at,
-                   arg_min(hand_id, (played_at, source_index, hand_id)) AS first_hand
+                   min(played_at) AS first_at, max(played_at) AS last_at
             FROM s GROUP BY ALL),
         o AS (
             SELECT *, lag(last_at) OVER w AS prev_at, lag(day) OVER w AS prev_day,
@@ -360,19 +374,31 @@ def player_sessions(con: duckdb.DuckDBPyConnection, f: HandFilter, *, game: Game
                                THEN 1 ELSE 0 END) OVER (
                        PARTITION BY player, place ORDER BY day, untimed, bin
                        ROWS UNBOUNDED PRECEDING) AS number
-            FROM o)
-        SELECT player, place, coalesce(min(first_at), CAST(min(day) AS TIMESTAMP)) AS start,
-               max(last_at) AS "end",
-               (epoch(max(last_at)) - epoch(min(first_at))) / 60 AS minutes,
-               sum(hands) AS hands, CAST(sum(net) AS BIGINT) AS net,
-               CASE WHEN epoch(max(last_at)) > epoch(min(first_at))
-                    THEN sum(net) * 3600 / (epoch(max(last_at)) - epoch(min(first_at))) END
-                   AS net_per_hour,
-               greatest(max(best), 0) AS biggest_win, least(min(worst), 0) AS biggest_loss,
-               arg_min(first_hand, (day, untimed, bin)) AS first_hand
-        FROM g GROUP BY player, place, number
-        ORDER BY start DESC, player, place
-        LIMIT $limit
+            FROM o),
+        t AS (
+            SELECT player, place, coalesce(min(first_at), CAST(min(day) AS TIMESTAMP)) AS start,
+                   max(last_at) AS "end",
+                   (epoch(max(last_at)) - epoch(min(first_at))) / 60 AS minutes,
+                   sum(hands) AS hands, CAST(sum(net) AS BIGINT) AS net,
+                   CASE WHEN epoch(max(last_at)) > epoch(min(first_at))
+                        THEN sum(net) * 3600 / (epoch(max(last_at)) - epoch(min(first_at))) END
+                       AS net_per_hour,
+                   greatest(max(best), 0) AS biggest_win, least(min(worst), 0) AS biggest_loss
+            FROM g GROUP BY player, place, number
+            ORDER BY start DESC, player, place
+            LIMIT $limit),
+        f AS (
+            SELECT t.player, t.place, t.start, t."end" IS NULL AS untimed,
+                   arg_min(s.hand_id, (s.source_index, s.hand_id)) AS first_hand
+            FROM t JOIN s ON s.player = t.player AND s.place = t.place
+                         AND s.day = CAST(t.start AS DATE)
+                         AND (s.played_at = t.start
+                              OR (t."end" IS NULL AND s.played_at IS NULL))
+            GROUP BY ALL)
+        SELECT t.*, f.first_hand
+        FROM t JOIN f ON f.player = t.player AND f.place = t.place AND f.start = t.start
+                     AND f.untimed = (t."end" IS NULL)
+        ORDER BY t.start DESC, t.player, t.place
     """
     return con.execute(sql, _named(sql, params | {"gap": gap_minutes, "limit": limit})
                        ).fetchdf()

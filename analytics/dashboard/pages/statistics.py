@@ -11,15 +11,13 @@ import pandas as pd
 import streamlit as st
 
 from analytics.dashboard import statistics, ui
-from analytics.dashboard.hand_list import show_hands
+from analytics.dashboard.hand_list import list_behind, picked_point
 from analytics.stats import FRY_THRESHOLD, MIN_OPPORTUNITIES, SPLITS, cells, stats_of
 from analytics.warehouse import writer
 from analytics.warehouse.annotations import player_note, set_player_note
-from analytics.warehouse.search import describe_hands
 from analytics.warehouse.stat_views import SESSION_GAP_MINUTES, UNITS
 from parsers.knobs import GAME_NAMES, Game
 
-_LISTED = 500  # the hands behind a cell or a session listed (the latest)
 _SPLIT_NAMES = {"": "no split", "position": "position", "stakes": "stakes",
                 "up_rank": "up card rank", "players": "players at the table"}
 
@@ -137,20 +135,7 @@ def _cell_hands(game: Game, grid: pd.DataFrame, split: str | None, fry: int) -> 
         st.markdown(f"**{row}, {stat.label}**: {counted:,} counted of {opportunities:,} "
                     f"opportunities{share}, in {len(behind):,} hands "
                     f"({int((behind['counted'] > 0).sum()):,} with a count).")
-    _listed(behind, key=f"cell_{game.value}", name=f"{game.value}-{label}-hands")
-
-
-def _listed(behind: pd.DataFrame, *, key: str, name: str) -> None:
-    """Hands (``hand_id`` and any per-hand columns) drawn as the search page lists them,
-    the latest :data:`_LISTED` (asked uncached: tags change)."""
-    shown = behind.head(_LISTED)
-    with ui.reading(ui.context().db) as con:
-        found = describe_hands(con, shown["hand_id"].tolist())
-    extra = [c for c in ("counted", "opportunities", "net") if c in shown.columns]
-    found = found.merge(shown[["hand_id", *extra]], on="hand_id", how="left")
-    note = (f" of {len(behind):,} (the latest {_LISTED:,} listed)"
-            if len(behind) > _LISTED else "")
-    show_hands(found, key=key, name=name, note=note)
+    list_behind(behind, key=f"cell_{game.value}", name=f"{game.value}-{label}-hands")
 
 
 def _results(game: Game) -> None:
@@ -168,12 +153,18 @@ def _results(game: Game) -> None:
                                        title=f"Cumulative results ({unit})")
     chosen = st.plotly_chart(figure, key=f"results_{game.value}", on_select="rerun",
                              selection_mode="points")
+    point = picked_point(chosen)
     if by == "date":
         st.caption("Click a point to list that player's hands of that day.")
-        points = chosen["selection"]["points"] if chosen is not None else []
-        if points:
-            _day_hands(game, str(figure.data[int(points[0]["curve_number"])].legendgroup),
-                       dt.date.fromisoformat(str(points[0]["x"])[:10]))
+        if point is not None:
+            _day_hands(game, str(figure.data[int(point["curve_number"])].legendgroup),
+                       dt.date.fromisoformat(str(point["x"])[:10]))
+    else:
+        st.caption("Click a point to list that player's hands since the point before it.")
+        if point is not None:
+            trace = figure.data[int(point["curve_number"])]
+            _numbered_hands(game, str(trace.legendgroup), int(point["x"]),
+                            [int(x) for x in trace.x])
     if game is Game.SEVENEIGHT:
         st.caption("Big blinds: each hand's net over its big blind. Dashed: all-in adjusted "
                    "(the expected result where the hand was all in with cards to come); "
@@ -193,7 +184,20 @@ def _day_hands(game: Game, player: str, day: dt.date) -> None:
                                   player=player)
     st.markdown(f"**{player}, {day:%Y-%m-%d}**: {len(behind):,} hands, net "
                 f"{int(behind['net'].sum()):,}.")
-    _listed(behind, key=f"day_{game.value}", name=f"{game.value}-{day}-hands")
+    list_behind(behind, key=f"day_{game.value}", name=f"{game.value}-{day}-hands")
+
+
+def _numbered_hands(game: Game, player: str, last: int, drawn: list[int]) -> None:
+    """The hands behind a point of the results by hand number: the player's hands in order
+    of play after the point drawn before it (``drawn``: his line's hand numbers), up to and
+    including hand number ``last`` (the hands the line's step to the point sums)."""
+    first = max((x for x in drawn if x < last), default=0) + 1
+    behind: pd.DataFrame = ui.ask("stat_hands", game=game.value, player=player,
+                                  order="play")
+    behind = behind.iloc[first - 1:last]
+    st.markdown(f"**{player}, hands {first:,} to {last:,}**: {len(behind):,} hands, net "
+                f"{int(behind['net'].sum()):,}.")
+    list_behind(behind, key=f"numbered_{game.value}", name=f"{game.value}-{player}-hands")
 
 
 def _sessions(game: Game) -> None:
@@ -201,7 +205,7 @@ def _sessions(game: Game) -> None:
     hand, and a link to the first hand in the replayer."""
     st.subheader("Sessions")
     # Asked only when wanted: every seat of the game summed in gap-long bins, the bins in
-    # order (0.5 s CPU over a million hands for all players; one player 0.15 s).
+    # order (0.27-0.48 s CPU over a million hands for all players; one player 0.15 s).
     if not st.toggle("Show the sessions", key=f"stats_sessions_{game.value}"):
         return
     gap = int(st.number_input("A gap longer than this many minutes ends a session",
@@ -232,7 +236,7 @@ def _sessions(game: Game) -> None:
         behind = behind.sort_values("day", ascending=False, kind="stable")
         st.markdown(f"**{session['player']}'s session at {session['place']}**, from "
                     f"{session['start']}: {len(behind):,} hands, net {int(behind['net'].sum()):,}.")
-        _listed(behind, key=f"session_{game.value}", name=f"{game.value}-session-hands")
+        list_behind(behind, key=f"session_{game.value}", name=f"{game.value}-session-hands")
 
 
 render()

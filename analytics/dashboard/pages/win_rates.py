@@ -19,6 +19,7 @@ import pandas as pd
 import streamlit as st
 
 from analytics.dashboard import charts, logic, ui
+from analytics.dashboard.hand_list import list_behind, picked_point
 from analytics.warehouse.equity_views import BIGTWO_FEATURES
 from analytics.warehouse.views import SPLIT_PARTS, HandFilter
 from parsers.knobs import GAME_NAMES
@@ -26,6 +27,24 @@ from parsers.knobs import GAME_NAMES
 _RANKS = list("23456789TJQKA")
 # The knob each game's results are counted under, beside the game (views.level_of's words).
 _LEVEL_KNOB = {"bigtwo": ("scoring", "scoring rule"), "rummoli": ("ante", "ante")}
+# A Big Two place bar's stack (logic.place_label's words) -> the grid's statistic counting it.
+_PLACE_STATS = {**{logic.place_label(k): f"place_{k}" for k in (1, 2, 3, 4)},
+                logic.NOT_OUT: "not_out"}
+_CLICK_PLAYER = "Click a bar to list the hands behind it."
+
+
+def _bar_hands(only: HandFilter, game: str, *, key: str, title: str,
+               player: str | None, stat: str | None = None, split: str | None = None,
+               split_value: str | None = None) -> None:
+    """The hands behind a clicked bar: ``stat_views.stat_hands`` under the chart's filter
+    (``only``), the seats that count towards ``stat`` (every seat of the bar without one),
+    listed as the search page lists them."""
+    behind: pd.DataFrame = ui.ask("stat_hands", only, game=game, player=player, stat=stat,
+                                  split=split, split_value=split_value)
+    if stat is not None:
+        behind = behind[behind["counted"] > 0]
+    st.markdown(f"**{title}**: {behind['hand_id'].nunique():,} hands.")
+    list_behind(behind, key=f"bar_{key}", name=f"{game}-{key}-hands")
 
 
 def render() -> None:
@@ -82,21 +101,28 @@ def _seveneight(results: pd.DataFrame, only: HandFilter) -> None:
                                 key="view", bind="query-params") or players
     rates = logic.seveneight_big_blinds(results)
     if view == players:
-        _seveneight_players(results, rates)
+        _seveneight_players(results, rates, only)
     elif view == running:
         _seveneight_running(rates, only)
     elif view == position:
         _seveneight_position(only)
     else:
-        _seveneight_up_card()
+        _seveneight_up_card(only)
 
 
-def _seveneight_players(results: pd.DataFrame, rates: pd.DataFrame) -> None:
-    """Big blinds per 100 hands per player (chart and table) and chips per stake level."""
-    st.plotly_chart(charts.bar_with_ci(rates, x="player", mean="bb_per_100",
-                                       title="Win rate per player (big blinds per 100 hands)",
-                                       y_title="big blinds per 100 hands"),
-                    key="ci_seveneight")
+def _seveneight_players(results: pd.DataFrame, rates: pd.DataFrame, only: HandFilter) -> None:
+    """Big blinds per 100 hands per player (chart and table; a bar lists his hands) and
+    chips per stake level."""
+    chosen = st.plotly_chart(charts.bar_with_ci(
+        rates, x="player", mean="bb_per_100",
+        title="Win rate per player (big blinds per 100 hands)",
+        y_title="big blinds per 100 hands"), key="ci_seveneight", on_select="rerun",
+        selection_mode="points")
+    st.caption(_CLICK_PLAYER)
+    point = picked_point(chosen)
+    if point is not None:
+        _bar_hands(only, "seveneight", key="players_seveneight", title=str(point["x"]),
+                   player=str(point["x"]))
     rates_table = logic.human_table(rates, logic.BB_HEADERS)
     st.dataframe(rates_table, hide_index=True)
     ui.download_buttons(rates_table, "seveneight-win-rates", key="win_rates_seveneight")
@@ -136,14 +162,21 @@ def _seveneight_position(only: HandFilter) -> None:
                         "seveneight-positions", key="pos_seveneight")
 
 
-def _seveneight_up_card() -> None:
-    """Big blinds per 100 hands by the rank of the card a player turned up, 2 to A."""
+def _seveneight_up_card(only: HandFilter) -> None:
+    """Big blinds per 100 hands by the rank of the card a player turned up, 2 to A (a bar
+    lists the hands where a player turned up that rank)."""
     cards = logic.up_card_table(ui.ask("by_up_card", by_level=True))
-    st.plotly_chart(charts.bar_with_ci(cards, x="up_rank", mean="bb_per_100",
-                                       title="By the card turned up",
-                                       x_title="rank turned up", x_order=_RANKS,
-                                       y_title="big blinds per 100 hands"),
-                    key="up_card")
+    chosen = st.plotly_chart(charts.bar_with_ci(cards, x="up_rank", mean="bb_per_100",
+                                                title="By the card turned up",
+                                                x_title="rank turned up", x_order=_RANKS,
+                                                y_title="big blinds per 100 hands"),
+                             key="up_card", on_select="rerun", selection_mode="points")
+    st.caption(_CLICK_PLAYER)
+    point = picked_point(chosen)
+    if point is not None:
+        rank = str(point["x"])
+        _bar_hands(only, "seveneight", key="up_card", title=f"{rank} turned up",
+                   player=None, split="up_rank", split_value=rank)
     ui.download_buttons(logic.human_table(cards, logic.UP_CARD_HEADERS),
                         "seveneight-up-card", key="up_card")
 
@@ -164,10 +197,15 @@ def _by_level(game: str, results: pd.DataFrame, only: HandFilter) -> None:
     narrowed = replace(only, knobs=(*only.knobs, (knob, value)))
     unit = f"{logic.NET_UNITS[game]} per {logic.PER[game]}"
     table = logic.level_results(rows[rows["level"] == level].assign(game=game), game)
-    st.plotly_chart(charts.bar_with_ci(table, x="player",
-                                       title=f"Win rate per player ({words} {value})",
-                                       y_title=unit, per=f"{logic.PER[game]}s"),
-                    key=f"ci_{game}")
+    chosen = st.plotly_chart(charts.bar_with_ci(table, x="player",
+                                                title=f"Win rate per player ({words} {value})",
+                                                y_title=unit, per=f"{logic.PER[game]}s"),
+                             key=f"ci_{game}", on_select="rerun", selection_mode="points")
+    st.caption(_CLICK_PLAYER)
+    point = picked_point(chosen)
+    if point is not None:
+        _bar_hands(narrowed, game, key=f"players_{game}",
+                   title=f"{point['x']} ({words} {value})", player=str(point["x"]))
     shown = logic.level_table(rows[rows["level"] == level].assign(game=game), game)
     st.dataframe(shown, hide_index=True)
     ui.download_buttons(shown, f"{game}-win-rates", key=f"win_rates_{game}")
@@ -197,15 +235,20 @@ def _bigtwo(only: HandFilter, scoring: str, every_rule: HandFilter) -> None:
     st.subheader("Places and cards left")
     places = logic.bigtwo_place_table(ui.ask("bigtwo_places", only))
     order = list(places["place"].cat.categories) if len(places) else []
-    st.plotly_chart(charts.grouped_bars(places.assign(place=places["place"].astype(str)),
-                                        x="player", y="games", color="place", order=order,
-                                        title="Games by finishing place (every game; "
-                                              f"'{logic.NOT_OUT}': still holding cards)",
-                                        barmode="stack", y_title="games"),
-                    key="places")
+    figure = charts.grouped_bars(places.assign(place=places["place"].astype(str)),
+                                 x="player", y="games", color="place", order=order,
+                                 title="Games by finishing place (every game; "
+                                       f"'{logic.NOT_OUT}': still holding cards)",
+                                 barmode="stack", y_title="games")
+    chosen = st.plotly_chart(figure, key="places", on_select="rerun", selection_mode="points")
+    point = picked_point(chosen)
+    if point is not None:
+        place = str(figure.data[int(point["curve_number"])].name)
+        _bar_hands(only, "bigtwo", key="places", title=f"{point['x']}, {place}",
+                   player=str(point["x"]), stat=_PLACE_STATS[place])
     st.caption(f"Every game counts once per player. Under '{scoring}' scoring a player "
                f"still holding cards when the game ended has no place: he is counted "
-               f"under '{logic.NOT_OUT}' (docs/dashboard.md).")
+               f"under '{logic.NOT_OUT}' (docs/dashboard.md). {_CLICK_PLAYER}")
     place_table = logic.human_table(places, logic.PLACE_HEADERS)
     st.dataframe(place_table, hide_index=True)
     ui.download_buttons(place_table, "bigtwo-places", key="places")
