@@ -426,12 +426,10 @@ def test_action_texts_remembered_or_made_are_the_same() -> None:
     block = block_from_hands("test", blockable(simulated("N78", 5, 30, seed=4)))
     hands = np.arange(len(block), dtype=np.int64)
     made = block_rows._new_action_texts(block, hands)
-    block_rows._ACTION_HEADS.clear()
-    block_rows._ACTION_TAILS.clear()
+    block_rows._ACTION_TEXTS.clear()
     block_rows._MOVES.clear()
     assert block_rows._action_texts(block) == made  # every text made
-    block_rows._ACTION_HEADS.clear()
-    block_rows._ACTION_TAILS.clear()
+    block_rows._ACTION_TEXTS.clear()
     assert block_rows._action_texts(block) == made  # the heads by the moves remembered
     assert block_rows._action_texts(block) == made  # every text remembered
     # Other amounts, the same moves: the heads remembered, the tails made anew.
