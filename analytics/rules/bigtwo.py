@@ -40,9 +40,9 @@ from analytics.rules.base import (
     Outcome,
     PotAward,
     RuleError,
-    lean_first,
-    lean_first_fields,
     permits,
+    replay_with_fallback,
+    replay_with_fallback_fields,
 )
 from parsers.caching import BoundedCache
 from parsers.cards import DECK, Card, Rank, format_cards
@@ -831,7 +831,7 @@ def replay(hand: HandHistory) -> Outcome:
     A legal game of the usual shape is played by the lean replay (see
     :func:`_replay_lean`); anything else by the full engine, :func:`replay_full`.
     """
-    return lean_first(_replay_lean, replay_full, hand)
+    return replay_with_fallback(_replay_lean, replay_full, hand)
 
 
 def replay_full(hand: HandHistory) -> Outcome:
@@ -975,8 +975,8 @@ def _lean_rules(rules: BigTwoRules) -> _LeanRules:
 def replay_fields(hand: HandHistory, fields: ActionFields) -> Outcome:
     """:func:`replay` of a game read without its actions, whose actions are ``fields``: the
     lean replay on the columns, the full engine when it declines
-    (:func:`~analytics.rules.base.lean_first_fields`)."""
-    return lean_first_fields(_replay_lean_fields, replay_full, hand, fields)
+    (:func:`~analytics.rules.base.replay_with_fallback_fields`)."""
+    return replay_with_fallback_fields(_replay_lean_fields, replay_full, hand, fields)
 
 
 def _replay_lean(hand: HandHistory) -> Outcome | None:
