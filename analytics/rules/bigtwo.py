@@ -23,7 +23,6 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from enum import Enum
-from functools import cache
 from typing import Final
 
 import numpy as np
@@ -115,10 +114,16 @@ def cards_of_mask(mask: int) -> tuple[Card, ...]:
     return tuple(cards)
 
 
-@cache
 def card_order(rules: BigTwoRules) -> dict[Card, int]:
     """Each card's Big Two strength 0..51 under ``rules`` (the evaluator's card key), as a table."""
-    return {card: bigtwo_card_key(card, rules) for card in DECK}
+    found = _CARD_ORDERS.get(rules)
+    if found is None:
+        found = _CARD_ORDERS.put(rules, {card: bigtwo_card_key(card, rules) for card in DECK})
+    return found
+
+
+_CARD_ORDERS: Final = BoundedCache[BigTwoRules, dict[Card, int]](
+    "analytics.rules.bigtwo.card_orders", 1_000)
 
 
 def _sorted_text(mask: int, rules: BigTwoRules) -> str:
