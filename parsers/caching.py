@@ -109,8 +109,11 @@ class BoundedCache(dict[K, V]):
                            if value is not None)
             if len(new) <= self.limit:
                 dict.update(self, new)
-                return [*map(self.__getitem__, keys)]
-        # More new keys than the cache holds: answered, not remembered.
+                try:
+                    return [*map(self.__getitem__, keys)]
+                except KeyError:  # a hit above that another thread has emptied since
+                    pass
+        # More new keys than the cache holds, or a hit emptied since: answered all the same.
         return [new[key] if key in new else cast(V, value)
                 for key, value in zip(keys, found, strict=True)]
 

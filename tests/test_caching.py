@@ -120,3 +120,24 @@ def test_threads_filling_and_clearing_at_once_keep_it_bounded_and_right() -> Non
         thread.join()
     assert errors == []
     assert len(cache) <= 50
+
+
+def test_values_of_from_threads_that_also_clear_answers_every_key() -> None:
+    cache = BoundedCache[int, int]("tests.values_of_threads", 40)
+    errors: list[str] = []
+
+    def work(offset: int) -> None:
+        for step in range(400):
+            keys = [(step + offset + n * 3) % 90 for n in range(25)]
+            if cache.values_of(keys, lambda key: -key) != [-key for key in keys]:
+                errors.append(f"step {step}")
+            if step % 37 == offset:
+                cache.clear()
+
+    threads = [threading.Thread(target=work, args=(offset,)) for offset in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
+    assert len(cache) <= 40
