@@ -11,7 +11,6 @@ import subprocess
 import sys
 from collections import Counter
 from collections.abc import Iterator
-from importlib import import_module
 from pathlib import Path
 from typing import Annotated
 
@@ -19,6 +18,12 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from analytics.commands.convert import convert
+from analytics.commands.equity import equity
+from analytics.commands.ingest import ingest
+from analytics.commands.lake import lake
+from analytics.commands.report import report
+from analytics.commands.stats import stats
 from parsers.build import PLAYER_LIMITS
 from parsers.knobs import GAME_NAMES, Finale, Game
 from parsers.model import HandHistory
@@ -137,7 +142,8 @@ def eval_command(
     cards: Annotated[list[str], typer.Argument(help="Cards, e.g. As Kd or AsKd.")],
 ) -> None:
     """Evaluate cards with the shared evaluator: category and rank."""
-    describe = import_module("analytics.evaluator.describe").describe_hand
+    from analytics.evaluator.describe import describe_hand as describe
+
     try:
         out.print(describe(game.value, " ".join(cards)))
     except ValueError as error:
@@ -298,20 +304,10 @@ def _open_when_ready(url: str, server: subprocess.Popen[bytes], timeout: float =
             time.sleep(0.3)
 
 
-def _register_optional_commands() -> None:
-    """Commands whose modules live in analytics.commands (added as features land)."""
-    for name in ("ingest", "report", "equity", "convert", "stats"):
-        try:
-            module = import_module(f"analytics.commands.{name}")
-        except ModuleNotFoundError as error:
-            if error.name in (f"analytics.commands.{name}", "analytics.commands"):
-                continue
-            raise
-        app.command(name)(getattr(module, name))
-    app.add_typer(import_module("analytics.commands.lake").lake, name="lake")
-
-
-_register_optional_commands()
+# The commands whose modules live in analytics.commands (each imports its work when it runs).
+for _command in (ingest, report, equity, convert, stats):
+    app.command(_command.__name__)(_command)
+app.add_typer(lake, name="lake")
 
 
 def main() -> None:

@@ -54,8 +54,8 @@ DEFAULT = Path("/tmp/s6_stages/stages/seveneight/seveneight-000.phhs")
 
 def forget() -> None:
     """Clear what the block rows remember between blocks (texts by value)."""
-    remembered: list[dict[Any, str]] = [
-        block_rows._ACTION_HEADS, block_rows._ACTION_TAILS, block_rows._BETS_PIECES,
+    remembered: list[dict[Any, Any]] = [
+        block_rows._ACTION_TEXTS, block_rows._BETS_PIECES,
         block_rows._NAME_REPRS, block_rows._SEAT_REPRS, block_rows._TIME_PIECES,
         block_rows._TABLE_REPRS, block_rows._MOVES, block_rows._STAKES_HEADS,
         block_rows._STAKES_TAILS, block_rows._PLAYERS_PIECES, block_rows._TABLE_PIECES,

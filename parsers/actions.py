@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Final
 
+from parsers.caching import BoundedCache
 from parsers.cards import Card, CardError, parse_cards
 from parsers.knobs import Game
 from parsers.model import DEALER, RUMMOLI_POTS, Action, Verb
@@ -138,12 +139,9 @@ def parse_action(text: str, game: Game, players: int, line: int = 0) -> Action:
     """
     # Betting and passing strings repeat across hands ("p1 cc", "p2 f"): parse each once.
     key = (text, game, players)
-    cached = _CACHE.get(key)
+    cached = _PARSED.get(key)
     if cached is None:
-        cached = parse_action_parts(text, game, players)
-        if len(_CACHE) >= _CACHE_LIMIT:
-            _CACHE.clear()
-        _CACHE[key] = cached
+        cached = _PARSED.put(key, parse_action_parts(text, game, players))
     actor, verb, cards, amount, target, pot, comment, _codes = cached
     return Action(actor, verb, cards, amount, target, pot, comment, line)
 
@@ -153,12 +151,13 @@ ParsedAction = tuple[int, Verb, tuple[Card, ...], int | None, int | None, str | 
 """An action's fields but its line, then the codes of the known cards it deals (dealing verbs
 only, else None): what :func:`action_table` remembers per action text."""
 
-_CACHE: dict[tuple[str, Game, int], ParsedAction] = {}
 _CACHE_LIMIT: Final = 100_000
-_TABLES: dict[tuple[str, int], dict[str, ParsedAction]] = {}
+"""The most action texts remembered, in all and per game and player count."""
+_PARSED: Final = BoundedCache[tuple[str, Game, int], ParsedAction]("parsers.actions.parsed",
+                                                                  _CACHE_LIMIT)
 
 
-def action_table(game: Game, players: int) -> dict[str, ParsedAction]:
+def action_table(game: Game, players: int) -> BoundedCache[str, ParsedAction]:
     """The parsed actions of ``game`` with ``players`` players, by text (fill with
     :func:`parse_into`).
 
@@ -169,17 +168,22 @@ def action_table(game: Game, players: int) -> dict[str, ParsedAction]:
     key = (game._value_, players)  # not .value: a Python-level property
     table = _TABLES.get(key)
     if table is None:
-        table = _TABLES[key] = {}
+        table = _TABLES.put(key, BoundedCache(f"parsers.actions.table.{key[0]}.{players}",
+                                              _CACHE_LIMIT))
     return table
+
+
+_TABLES: Final = BoundedCache[tuple[str, int], BoundedCache[str, ParsedAction]](
+    "parsers.actions.tables", 64)
+"""The tables of :func:`action_table`: a handful (a game's player counts are few; a file
+may name any count, which the reader reports, so these are bounded too)."""
 
 
 def parse_into(table: dict[str, ParsedAction], text: str, game: Game,
                players: int) -> ParsedAction:
-    """Parse ``text`` as :func:`parse_action` does and remember it in ``table``."""
-    entry = parse_action_parts(text, game, players)
-    if len(table) >= _CACHE_LIMIT:
-        table.clear()
-    table[text] = entry
+    """Parse ``text`` as :func:`parse_action` does and remember it in ``table`` (bounded when
+    it is a :class:`~parsers.caching.BoundedCache`, as :func:`action_table`'s are)."""
+    entry = table[text] = parse_action_parts(text, game, players)
     return entry
 
 

@@ -26,10 +26,10 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from itertools import compress, repeat
 from operator import attrgetter
-from typing import Final, Generic, TypeVar
+from typing import Final
 
 import numpy as np
 import numpy.typing as npt
@@ -37,6 +37,7 @@ import numpy.typing as npt
 from parsers.actions import GAME_VERBS, ActionSyntaxError, parse_action
 from parsers.block import _VERB_CODE, MAX_ACTION_CARDS, NO_VALUE, BlockTexts, SevenEightBlock
 from parsers.build import MAX_CHIPS, PLAYER_LIMITS
+from parsers.caching import BoundedCache
 from parsers.cards import RANK_SYMBOLS, SUIT_SYMBOLS, UNKNOWN
 from parsers.knobs import Game
 from parsers.model import Verb
@@ -45,7 +46,6 @@ from parsers.reader import Chunk
 __all__ = ["BLOCK_VARIANT_END", "scan_seveneight", "scan_texts"]
 
 Ints = npt.NDArray[np.int64]
-T = TypeVar("T")
 
 _LOW, _HIGH = PLAYER_LIMITS[Game.SEVENEIGHT]
 _CACHE_LIMIT: Final = 100_000
@@ -112,34 +112,9 @@ lines, hand, the table line, the time's value, the date lines, the user field li
 last integer one, its key and its value.  The pieces that repeat from hand to hand (and
 the times, of which there are 86,400) are only delimited here (a strict pattern costs the
 engine twice the time): they are read strictly once per distinct text
-(:class:`_TextCache`); the arrays of chips that change with every hand are checked in
-bulk (:func:`_plain_lists`), the action lines one by one (:class:`ActionTable`)."""
-
-
-class _TextCache(Generic[T]):
-    """Values by the text they are read from, for texts that repeat from hand to hand;
-    bounded."""
-
-    def __init__(self, read: Callable[[str], T]) -> None:
-        self._read = read
-        self._values: dict[str, T] = {}
-
-    def values(self, texts: Sequence[str]) -> list[T]:
-        """The value of each text."""
-        found = [*map(self._values.get, texts)]
-        if all(found):  # every value here is a non-empty tuple: true
-            return found  # type: ignore[return-value]
-        # The new texts of a batch repeat within it (a new table, a new day): each is read
-        # once, and then every text looked up again, in C (no Python step per hand).
-        remembered = self._values
-        new = set(texts).difference(remembered)
-        if len(remembered) + len(new) > _CACHE_LIMIT:
-            remembered.clear()
-            new = set(texts)
-        read = self._read
-        for text in new:
-            remembered[text] = read(text)
-        return [*map(remembered.__getitem__, texts)]
+(:meth:`~parsers.caching.BoundedCache.values_of`); the arrays of chips that change with
+every hand are checked in bulk (:func:`_plain_lists`), the action lines one by one
+(:class:`ActionTable`)."""
 
 
 _REFUSED: Final = -1
@@ -244,13 +219,13 @@ def _user_value(text: str) -> object:
     return int(text)
 
 
-_STAKES_CACHE: Final = _TextCache[Stakes](_stakes)
-_PLAYERS_CACHE: Final = _TextCache[Players](_players)
-_TABLE_CACHE: Final = _TextCache[Table](_table)
-_TIME_CACHE: Final = _TextCache[Time](_time)
+_STAKES_CACHE: Final = BoundedCache[str, Stakes]("parsers.block_scan.stakes", _CACHE_LIMIT)
+_PLAYERS_CACHE: Final = BoundedCache[str, Players]("parsers.block_scan.players", _CACHE_LIMIT)
+_TABLE_CACHE: Final = BoundedCache[str, Table]("parsers.block_scan.table", _CACHE_LIMIT)
+_TIME_CACHE: Final = BoundedCache[str, Time]("parsers.block_scan.time", _CACHE_LIMIT)
 """Times by their text: at most 86,400 readable ones."""
-_DATE_CACHE: Final = _TextCache[Date](_date)
-_USER_CACHE: Final = _TextCache[UserLines](_user_lines)
+_DATE_CACHE: Final = BoundedCache[str, Date]("parsers.block_scan.date", _CACHE_LIMIT)
+_USER_CACHE: Final = BoundedCache[str, UserLines]("parsers.block_scan.user", _CACHE_LIMIT)
 
 # ---- actions
 
@@ -524,12 +499,13 @@ def _block(source: str, raws: Sequence[str | None], first_lines: Sequence[int],
         *found, strict=True)
     n = len(taken)
     (counts, variants, min_bets, small_bets, big_bets, antes, blinds) = zip(
-        *_STAKES_CACHE.values(stakes_texts), strict=True)
+        *_STAKES_CACHE.values_of(stakes_texts, _stakes), strict=True)
     (player_counts, players, seats, seat_counts) = zip(
-        *_PLAYERS_CACHE.values(players_texts), strict=True)
-    (table_readable, tables) = zip(*_TABLE_CACHE.values(table_texts), strict=True)
-    (time_readable, times) = zip(*_TIME_CACHE.values(time_texts), strict=True)
-    (date_readable, days, months, years) = zip(*_DATE_CACHE.values(date_texts), strict=True)
+        *_PLAYERS_CACHE.values_of(players_texts, _players), strict=True)
+    (table_readable, tables) = zip(*_TABLE_CACHE.values_of(table_texts, _table), strict=True)
+    (time_readable, times) = zip(*_TIME_CACHE.values_of(time_texts, _time), strict=True)
+    (date_readable, days, months, years) = zip(*_DATE_CACHE.values_of(date_texts, _date),
+                                               strict=True)
     changing: tuple[tuple[str, ...], ...] = (starting, finishing, winnings)
     if not all(map(_plain_lists, changing)):
         return _unplain_rows(changing)
@@ -647,7 +623,7 @@ def _user_fields(texts: Sequence[str], last_keys: Sequence[str | None],
                  ) -> tuple[list[UserFields], list[str], list[int]]:
     """Each hand's user fields and their ``repr()``, and the rows of the hands whose user
     fields the block does not read (a key given twice, another form)."""
-    firsts = _USER_CACHE.values(texts)
+    firsts = _USER_CACHE.values_of(texts, _user_lines)
     if all(last_keys):  # the usual case: every hand ends with an integer field
         numbers = _ints(last_values).tolist()  # type: ignore[arg-type]
     else:
@@ -657,8 +633,6 @@ def _user_fields(texts: Sequence[str], last_keys: Sequence[str | None],
     bad: list[int] = []
     append, append_repr = fields.append, reprs.append
     ends = _USER_ENDS
-    if len(ends) >= _CACHE_LIMIT:
-        ends.clear()
     for row, (text, (readable, given, keys), key, number, value) in enumerate(
             zip(texts, firsts, last_keys, numbers, last_values, strict=True)):
         # repr() of the fields: the last integer's own text (canonical, so str() of its
@@ -678,7 +652,8 @@ def _user_fields(texts: Sequence[str], last_keys: Sequence[str | None],
     return fields, reprs, bad
 
 
-_USER_ENDS: Final[dict[tuple[str, str | None], tuple[str, str]]] = {}
+_USER_ENDS: Final = BoundedCache[tuple[str, str | None], tuple[str, str]](
+    "parsers.block_scan.user_ends", _CACHE_LIMIT)
 """:func:`_user_ends` by the text of the fields before the last integer one and its key."""
 
 

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from parsers.build import MAX_CARDS_LEFT, PLAYER_LIMITS
+from parsers.caching import BoundedCache
 from parsers.knobs import BigTwoRules, BigTwoScoring, Game
 from parsers.model import HandHistory
 
@@ -230,15 +231,15 @@ def _game(tokens: list[str], names: tuple[str, ...] | None, names_problem: int |
     return tuple(left), takers[0] if takers else None
 
 
-_RULES: dict[int, BigTwoRules] = {}
+_RULES: Final = BoundedCache[int, BigTwoRules]("parsers.scoresheet.rules", 256)
 
 
 def _rules(threshold: int) -> BigTwoRules:
     """One shared rule set per fry threshold (the reader shares its rule sets too)."""
     rules = _RULES.get(threshold)
     if rules is None:
-        rules = _RULES[threshold] = BigTwoRules(scoring=BigTwoScoring.ZERO_SUM,
-                                                fry_threshold=threshold)
+        rules = _RULES.put(threshold, BigTwoRules(scoring=BigTwoScoring.ZERO_SUM,
+                                                  fry_threshold=threshold))
     return rules
 
 

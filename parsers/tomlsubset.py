@@ -18,6 +18,8 @@ import re
 from dataclasses import dataclass
 from typing import Final
 
+from parsers.caching import BoundedCache
+
 __all__ = ["Document", "Unsupported", "parse_document"]
 
 Value = str | int | float | bool | dt.time | list["Value"] | dict[str, "Value"]
@@ -238,8 +240,9 @@ def _fast_value(text: str) -> Value | None:
 _BARE_TOKEN: Final = re.compile(r"[^ \t,\]#\"'\[{]+\Z")
 
 
-_LINE_CACHE: dict[str, tuple[str, Value]] = {}
 _LINE_CACHE_LIMIT: Final = 20_000
+_LINE_CACHE: Final = BoundedCache[str, tuple[str, Value]]("parsers.tomlsubset.lines",
+                                                         _LINE_CACHE_LIMIT)
 
 
 def _cached_line(line: str) -> tuple[str, Value] | None:
@@ -266,13 +269,10 @@ def _cached_line(line: str) -> tuple[str, Value] | None:
             value = _scalar(text)
         except Unsupported:
             return None
-    if len(_LINE_CACHE) >= _LINE_CACHE_LIMIT:
-        _LINE_CACHE.clear()
-    _LINE_CACHE[line] = found = (key, value)
-    return found
+    return _LINE_CACHE.put(line, (key, value))
 
 
-_ELEMENT_CACHE: dict[str, str] = {}
+_ELEMENT_CACHE: Final = BoundedCache[str, str]("parsers.tomlsubset.elements", _LINE_CACHE_LIMIT)
 """The string held by a one-element line of a multi-line array (``  "p1 cc",``), by line."""
 
 
@@ -294,10 +294,7 @@ def element_text(line: str) -> str | None:
         if match is None:
             return None
         text = match.group(1)
-    if len(_ELEMENT_CACHE) >= _LINE_CACHE_LIMIT:
-        _ELEMENT_CACHE.clear()
-    _ELEMENT_CACHE[line] = text
-    return text
+    return _ELEMENT_CACHE.put(line, text)
 
 
 def _fast_multiline_strings(

@@ -4,9 +4,9 @@
 paths off, for the A/B measurements of ``benchmarks/bench_ingest.py --ab``.  With every
 fast path off the ingest must hold exactly the rows it holds with them on: each fast path
 gives what the specification it shortens (the general reader, the per-hand path) gives.
-The one lean replay left (Big Two's, :func:`analytics.rules.base.lean_first`) declines only
-by returning None or raising RuleError; any other exception propagates and is never redone
-by the full engine (the ingest makes it the hand's internal-error reject).
+The one lean replay left (Big Two's, :func:`analytics.rules.base.replay_with_fallback`)
+declines only by returning None or raising RuleError; any other exception propagates and is
+never redone by the full engine (the ingest makes it the hand's internal-error reject).
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ import duckdb
 import pytest
 
 from analytics.rules import Outcome, RuleError, bigtwo
-from analytics.rules.base import lean_first
+from analytics.rules.base import replay_with_fallback
 from analytics.warehouse import ingest
 from parsers import HandHistory, read_hands
 
@@ -35,7 +35,8 @@ def a_game() -> HandHistory:
 
 def test_a_lean_replay_that_returns_none_falls_back_to_the_full_engine() -> None:
     hand = a_game()
-    assert lean_first(lambda _: None, bigtwo.replay_full, hand) == bigtwo.replay_full(hand)
+    assert (replay_with_fallback(lambda _: None, bigtwo.replay_full, hand)
+            == bigtwo.replay_full(hand))
 
 
 def _full_calls() -> tuple[list[HandHistory], Callable[[HandHistory], Outcome]]:
@@ -55,7 +56,7 @@ def test_a_lean_replay_that_raises_a_rule_error_falls_back_to_the_full_engine() 
     def lean(_: HandHistory) -> Outcome | None:
         raise RuleError("illegal, as the lean replay sees it")
 
-    assert lean_first(lean, full, hand) == bigtwo.replay_full(hand)
+    assert replay_with_fallback(lean, full, hand) == bigtwo.replay_full(hand)
     assert called == [hand]
 
 
@@ -67,7 +68,7 @@ def test_a_bug_in_a_lean_replay_propagates_and_is_not_redone() -> None:
         raise ValueError("planted bug in the lean replay")
 
     with pytest.raises(ValueError, match="planted bug in the lean replay"):
-        lean_first(lean, full, hand)
+        replay_with_fallback(lean, full, hand)
     assert called == []
 
 

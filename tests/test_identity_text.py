@@ -22,9 +22,9 @@ from hypothesis import given, strategies
 from analytics.simulate.bigtwo import simulate_bigtwo
 from analytics.simulate.rummoli import simulate_rummoli
 from analytics.simulate.seveneight import simulate_seveneight
-from analytics.warehouse import identity
 from analytics.warehouse.identity import action_columns, canonical_key, hand_id
 from parsers import dumps_hands, loads_hands
+from parsers.caching import clear_caches
 from parsers.cards import Card, Rank, Suit
 from parsers.model import Action, HandHistory, Verb
 
@@ -163,10 +163,7 @@ def test_actions_built_by_hand_give_the_reference_text() -> None:
 def test_the_text_is_unchanged_after_the_memos_are_cleared() -> None:
     hands = _simulated()[:40]
     before = [canonical_key(hand) for hand in hands]
-    identity._GROUP_TEXT.clear()
-    identity._GROUPS_HELD.clear()
-    for table in identity._PIECE_TABLES:
-        table.clear()
+    clear_caches()  # the ids' pieces, texts of card groups and rule sets among them
     assert [canonical_key(hand) for hand in hands] == before
     assert before == [reference_key(hand) for hand in hands]
 

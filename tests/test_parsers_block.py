@@ -422,28 +422,3 @@ def test_a_large_random_mix_of_edited_hands() -> None:
     mixed = [rng.choice(edits) if rng.random() < 0.3 else rng.choice(texts) for _ in range(600)]
     taken, could = check_data(as_file(mixed))
     assert taken > 300 and taken <= could
-
-
-def test_text_cache_reads_each_new_text_once(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The scanner's caches of texts give each text's value, read once per batch whatever
-    how often it repeats, also when the cache starts over full."""
-    from parsers import block_scan
-
-    monkeypatch.setattr(block_scan, "_CACHE_LIMIT", 8)
-    reads: list[str] = []
-
-    def read(text: str) -> tuple[str, int]:
-        reads.append(text)
-        return text, len(text)
-
-    cache = block_scan._TextCache(read)
-    rng = random.Random(5)
-    most = 8  # the limit, or a batch's distinct texts when more
-    for _ in range(30):
-        texts = [f"t{rng.randrange(12)}" for _ in range(rng.randrange(0, 20))]
-        most = max(most, len(set(texts)))
-        reads.clear()
-        assert cache.values(texts) == [(text, len(text)) for text in texts]
-        assert sorted(reads) == sorted(set(reads)), "each text read at most once"
-        assert cache.values(texts) == [(text, len(text)) for text in texts]
-        assert len(cache._values) <= most

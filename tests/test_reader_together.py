@@ -20,7 +20,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from parsers import actions, dumps_hand, fastpath, tomlsubset
+from parsers import caching, dumps_hand, fastpath
 from parsers.actions import AMOUNT, DEALER_VERBS, GAME_VERBS, NO_ARGUMENT
 from parsers.knobs import Game
 from parsers.model import RUMMOLI_POTS, ActionFields, HandHistory, Verb, with_actions
@@ -45,11 +45,7 @@ def clear_caches() -> None:
     for table in fastpath._LINE_TABLES.values():
         table.clear()
     fastpath._TYPED_LINES.clear()
-    tomlsubset._LINE_CACHE.clear()
-    tomlsubset._ELEMENT_CACHE.clear()
-    for texts in actions._TABLES.values():
-        texts.clear()
-    actions._CACHE.clear()
+    caching.clear_caches()  # the TOML subset's lines, the action tables
 
 
 def same_entry(one: object, other: object) -> bool:

@@ -21,6 +21,7 @@ from analytics.equity.bigtwo import bigtwo_game_deals
 from analytics.evaluator import EvaluationError
 from analytics.rules import bigtwo
 from parsers import HandHistory
+from parsers.caching import BoundedCache
 from parsers.cards import UNKNOWN
 from parsers.model import Action, ActionFields
 from tests.test_rules_golden import _mutated, result, stated_figures_off
@@ -125,8 +126,7 @@ def test_play_masks_remembered_by_identity_change_nothing(monkeypatch: pytest.Mo
         assert all(new is not old for new, old in zip(fresh.cards, fields.cards, strict=True)
                    if old)
         assert bigtwo.replay_fields(bare, fresh) == expected
-    monkeypatch.setattr(bigtwo, "_GROUP_MASKS", {})
-    monkeypatch.setattr(bigtwo, "_MAX_GROUP_MASKS", 1)
+    monkeypatch.setattr(bigtwo, "_GROUP_MASKS", BoundedCache("tests.group_masks", 1))
     for hand, expected in zip(hands, shared, strict=True):
         assert bigtwo.replay_fields(*_without_actions(hand)) == expected
         assert len(bigtwo._GROUP_MASKS) <= 1

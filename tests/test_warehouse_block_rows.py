@@ -34,6 +34,7 @@ from analytics.warehouse.identity import field_columns, hand_id  # noqa: E402
 from analytics.warehouse.rows import ARROW_SCHEMAS, Batch, FileContext, street_of  # noqa: E402
 from parsers.block import SevenEightBlock, block_from_hands  # noqa: E402
 from parsers.block_scan import scan_seveneight  # noqa: E402
+from parsers.caching import BoundedCache  # noqa: E402
 from parsers.knobs import Game  # noqa: E402
 from parsers.model import ActionFields, HandHistory  # noqa: E402
 from parsers.reader import hand_and_fields, iter_chunks  # noqa: E402
@@ -426,12 +427,10 @@ def test_action_texts_remembered_or_made_are_the_same() -> None:
     block = block_from_hands("test", blockable(simulated("N78", 5, 30, seed=4)))
     hands = np.arange(len(block), dtype=np.int64)
     made = block_rows._new_action_texts(block, hands)
-    block_rows._ACTION_HEADS.clear()
-    block_rows._ACTION_TAILS.clear()
+    block_rows._ACTION_TEXTS.clear()
     block_rows._MOVES.clear()
     assert block_rows._action_texts(block) == made  # every text made
-    block_rows._ACTION_HEADS.clear()
-    block_rows._ACTION_TAILS.clear()
+    block_rows._ACTION_TEXTS.clear()
     assert block_rows._action_texts(block) == made  # the heads by the moves remembered
     assert block_rows._action_texts(block) == made  # every text remembered
     # Other amounts, the same moves: the heads remembered, the tails made anew.
@@ -444,7 +443,8 @@ def test_pieces_by_text_are_made_once_from_the_first_hand() -> None:
     from analytics.warehouse import block_rows
 
     rng = np.random.default_rng(8)
-    pieces: dict[str, str] = {"t1": "kept"}
+    pieces = BoundedCache[str, str]("tests.block_rows.pieces", 1_000)
+    pieces["t1"] = "kept"
     for _ in range(20):
         texts = [f"t{value}" for value in rng.integers(0, 9, size=rng.integers(0, 30))]
         made: list[int] = []

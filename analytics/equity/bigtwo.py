@@ -36,6 +36,7 @@ import numpy.typing as npt
 
 from analytics.evaluator import EvaluationError, bigtwo_all_combos, bigtwo_card_key
 from analytics.evaluator.bigtwo import _runs
+from parsers.caching import BoundedCache
 from parsers.cards import DECK, Card, CardError, Rank, parse_cards
 from parsers.fastinit import positional_constructor
 from parsers.knobs import BigTwoDeal, BigTwoRules, Game, Straights
@@ -323,13 +324,12 @@ def _rule_tables(rules: BigTwoRules) -> _RuleTables:
     if found is None or found[0] is not rules:
         found = (rules, (_held_runs(rules.straights), _run_masks(rules.straights),
                          _lead_code(rules.lead_card)))
-        if len(_TABLES_BY_ID) >= 1_000:
-            _TABLES_BY_ID.clear()
         _TABLES_BY_ID[id(rules)] = found  # holds ``rules``: its id is not reused meanwhile
     return found[1]
 
 
-_TABLES_BY_ID: dict[int, tuple[BigTwoRules, _RuleTables]] = {}
+_TABLES_BY_ID: Final = BoundedCache[int, tuple[BigTwoRules, _RuleTables]](
+    "analytics.equity.bigtwo.tables_by_id", 1_000)
 
 
 def _dealt(hand: HandHistory, fields: ActionFields | None = None) -> dict[int, list[Card]]:

@@ -47,6 +47,7 @@ import numpy as np
 import numpy.typing as npt
 
 from analytics.evaluator import BigTwoKind, bigtwo_combo
+from parsers.caching import BoundedCache
 from parsers.cards import Card, parse_cards
 from parsers.knobs import BigTwoDeal, BigTwoRules, Straights
 
@@ -267,15 +268,24 @@ def _hands_without_straight(size: int, suits: int, straights: Straights) -> int:
     return total
 
 
-@cache
 def bigtwo_contains(size: int = 13, rules: BigTwoRules | None = None, *,
                     suits: int = 4) -> BigTwoContains:
     """Exact counts of ``size``-card hands holding each kind under ``rules`` (see the module).
 
     ``suits`` below 4 uses a reduced deck (13 ranks, the first suits of ``dchs``), which
-    the tests enumerate hand by hand.
+    the tests enumerate hand by hand.  Remembered (the dashboard asks for the rule sets of
+    its database, which a user's files decide: bounded).
     """
     rules = rules or BigTwoRules()
+    return _CONTAINS.get_or_make((size, rules, suits), _contains)
+
+
+_CONTAINS: Final = BoundedCache[tuple[int, BigTwoRules, int], BigTwoContains](
+    "analytics.equity.bigtwo_theory.contains", 256)
+
+
+def _contains(key: tuple[int, BigTwoRules, int]) -> BigTwoContains:
+    size, rules, suits = key
     _check(size, suits)
     hands = math.comb(RANKS * suits, size)
     counts = dict.fromkeys(kinds_for(rules), 0)

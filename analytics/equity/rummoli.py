@@ -43,6 +43,7 @@ from analytics.equity.seveneight import Method
 from analytics.evaluator import EvaluationError, PokerCategory, poker_rank
 from analytics.evaluator.lookup_tables import CATEGORY_BASES
 from analytics.rules.base import Outcome
+from parsers.caching import BoundedCache
 from parsers.cards import DECK, Card, CardError, parse_cards
 from parsers.knobs import Game
 from parsers.model import ActionFields, HandHistory, Verb
@@ -213,12 +214,12 @@ def _deal_count(pool: int, sizes: tuple[int, ...]) -> int:
     if count is None:
         count = math.factorial(pool) // math.prod(math.factorial(s) for s in sizes) // (
             math.factorial(pool - sum(sizes)))
-        if len(_DEAL_COUNTS) < 10_000:
-            _DEAL_COUNTS[pool, sizes] = count
+        _DEAL_COUNTS[pool, sizes] = count
     return count
 
 
-_DEAL_COUNTS: dict[tuple[int, tuple[int, ...]], int] = {}
+_DEAL_COUNTS: Final = BoundedCache[tuple[int, tuple[int, ...]], int](
+    "analytics.equity.rummoli.deal_counts", 10_000)
 
 
 def _round_strengths(codes: list[int], sizes: tuple[int, ...], widow_size: int,
@@ -276,12 +277,12 @@ def _round_shape(sizes: tuple[int, ...], widow_size: int, exchanger: int,
                             all(exact), tuple(exact))
         shape.sizes.flags.writeable = False
         shape.exact.flags.writeable = False
-        if len(_ROUND_SHAPES) < 10_000:
-            _ROUND_SHAPES[key] = shape
+        _ROUND_SHAPES[key] = shape
     return shape
 
 
-_ROUND_SHAPES: dict[tuple[tuple[int, ...], int, int, int], _RoundShape] = {}
+_ROUND_SHAPES: Final = BoundedCache[tuple[tuple[int, ...], int, int, int], _RoundShape](
+    "analytics.equity.rummoli.round_shapes", 10_000)
 
 
 @functools.cache

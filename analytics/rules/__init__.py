@@ -7,19 +7,35 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from importlib import import_module
+from typing import Final
 
+from analytics.rules import bigtwo, rummoli, seveneight
 from analytics.rules.base import Outcome, PotAward, RuleError, ShowdownHand
 from parsers.knobs import Game
 from parsers.model import ActionFields, HandHistory, with_actions
 
 __all__ = ["Outcome", "PotAward", "RuleError", "ShowdownHand", "replay", "replay_fields"]
 
-_ENGINES = {
-    Game.SEVENEIGHT: "analytics.rules.seveneight",
-    Game.BIGTWO: "analytics.rules.bigtwo",
-    Game.RUMMOLI: "analytics.rules.rummoli",
+
+def _with_actions_made(engine: Callable[[HandHistory], Outcome]
+                       ) -> Callable[[HandHistory, ActionFields], Outcome]:
+    """``engine`` for a hand read without its actions: the hand with its actions made."""
+    return lambda hand, fields: engine(with_actions(hand, fields))
+
+
+_REPLAYS: Final[dict[Game, Callable[[HandHistory], Outcome]]] = {
+    Game.SEVENEIGHT: seveneight.replay,
+    Game.BIGTWO: bigtwo.replay,
+    Game.RUMMOLI: rummoli.replay,
 }
+"""Each game's engine."""
+
+_FIELD_REPLAYS: Final[dict[Game, Callable[[HandHistory, ActionFields], Outcome]]] = {
+    Game.SEVENEIGHT: _with_actions_made(seveneight.replay),
+    Game.BIGTWO: bigtwo.replay_fields,  # the lean replay reads the columns itself
+    Game.RUMMOLI: _with_actions_made(rummoli.replay),
+}
+"""Each game's engine for a hand read without its actions."""
 
 
 def replay(hand: HandHistory) -> Outcome:
@@ -28,15 +44,7 @@ def replay(hand: HandHistory) -> Outcome:
         raise RuleError(f"the hand has parse errors: {hand.errors[0]}", hand=hand)
     if hand.game is None:
         raise RuleError("the hand names no game", hand=hand)
-    engine = _LOADED.get(hand.game)
-    if engine is None:
-        engine = _LOADED[hand.game] = import_module(_ENGINES[hand.game]).replay
-    outcome: Outcome = engine(hand)
-    return outcome
-
-
-_LOADED: dict[Game, Callable[[HandHistory], Outcome]] = {}
-"""Each engine's ``replay``, once imported (``import_module`` costs more than a replay step)."""
+    return _REPLAYS[hand.game](hand)
 
 
 def replay_fields(hand: HandHistory, fields: ActionFields) -> Outcome:
@@ -45,14 +53,5 @@ def replay_fields(hand: HandHistory, fields: ActionFields) -> Outcome:
     form): an engine that reads the columns itself (Big Two's lean replay) gets them, the
     others the hand with its actions made (:func:`parsers.model.with_actions`)."""
     if hand.game is not None and not hand.errors:
-        engine = _LOADED_FIELDS.get(hand.game)
-        if engine is None:
-            module = import_module(_ENGINES[hand.game])
-            engine = _LOADED_FIELDS[hand.game] = getattr(module, "replay_fields", None) or (
-                lambda hand, fields: module.replay(with_actions(hand, fields)))
-        return engine(hand, fields)
+        return _FIELD_REPLAYS[hand.game](hand, fields)
     return replay(with_actions(hand, fields))
-
-
-_LOADED_FIELDS: dict[Game, Callable[[HandHistory, ActionFields], Outcome]] = {}
-"""Each engine's ``replay_fields`` (or ``replay`` of the hand with its actions), once found."""

@@ -18,8 +18,8 @@ from parsers.knobs import Game
 from parsers.model import Action, ActionFields, HandHistory, actor_name, with_actions
 from parsers.writer import format_action
 
-__all__ = ["Outcome", "PotAward", "RuleError", "ShowdownHand", "lean_first", "lean_first_fields",
-           "permits"]
+__all__ = ["Outcome", "PotAward", "RuleError", "ShowdownHand", "permits", "replay_with_fallback",
+           "replay_with_fallback_fields"]
 
 
 class RuleError(HandlabError):
@@ -147,8 +147,8 @@ class Outcome:
         return ", ".join(f"{actor_name(i + 1)} {net:+d}" for i, net in enumerate(self.nets))
 
 
-def lean_first(lean: Callable[[HandHistory], Outcome | None],
-               full: Callable[[HandHistory], Outcome], hand: HandHistory) -> Outcome:
+def replay_with_fallback(lean: Callable[[HandHistory], Outcome | None],
+                         full: Callable[[HandHistory], Outcome], hand: HandHistory) -> Outcome:
     """``lean(hand)``, an engine's straight-line replay of the usual legal shapes, or
     ``full(hand)``, its full engine, when the lean one declines.
 
@@ -174,13 +174,13 @@ _LEAN_OFF: frozenset[Game | None] = frozenset(
 """The games whose lean replay is off (:mod:`parsers.fast_paths`): the full engine plays."""
 
 
-def lean_first_fields(lean: Callable[[HandHistory, ActionFields], Outcome | None],
-                      full: Callable[[HandHistory], Outcome], hand: HandHistory,
-                      fields: ActionFields) -> Outcome:
-    """:func:`lean_first` for a hand read without its actions (``hand.actions`` is empty),
-    whose actions are ``fields`` (the ingest worker's form, from
+def replay_with_fallback_fields(lean: Callable[[HandHistory, ActionFields], Outcome | None],
+                                full: Callable[[HandHistory], Outcome], hand: HandHistory,
+                                fields: ActionFields) -> Outcome:
+    """:func:`replay_with_fallback` for a hand read without its actions (``hand.actions`` is
+    empty), whose actions are ``fields`` (the ingest worker's form, from
     :func:`parsers.reader.hand_and_fields`): ``lean(hand, fields)`` reads the columns, and
     only when it declines are the actions made (:func:`parsers.model.with_actions`) for
     ``full``, which then gives every outcome and error."""
-    return lean_first(lambda _: lean(hand, fields),
-                      lambda _: full(with_actions(hand, fields)), hand)
+    return replay_with_fallback(lambda _: lean(hand, fields),
+                                lambda _: full(with_actions(hand, fields)), hand)

@@ -23,7 +23,6 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from enum import Enum
-from functools import cache
 from typing import Final
 
 import numpy as np
@@ -40,10 +39,11 @@ from analytics.rules.base import (
     Outcome,
     PotAward,
     RuleError,
-    lean_first,
-    lean_first_fields,
     permits,
+    replay_with_fallback,
+    replay_with_fallback_fields,
 )
+from parsers.caching import BoundedCache
 from parsers.cards import DECK, Card, Rank, format_cards
 from parsers.fastinit import positional_constructor
 from parsers.knobs import BigTwoDeal, BigTwoRules, BigTwoScoring
@@ -114,10 +114,16 @@ def cards_of_mask(mask: int) -> tuple[Card, ...]:
     return tuple(cards)
 
 
-@cache
 def card_order(rules: BigTwoRules) -> dict[Card, int]:
     """Each card's Big Two strength 0..51 under ``rules`` (the evaluator's card key), as a table."""
-    return {card: bigtwo_card_key(card, rules) for card in DECK}
+    found = _CARD_ORDERS.get(rules)
+    if found is None:
+        found = _CARD_ORDERS.put(rules, {card: bigtwo_card_key(card, rules) for card in DECK})
+    return found
+
+
+_CARD_ORDERS: Final = BoundedCache[BigTwoRules, dict[Card, int]](
+    "analytics.rules.bigtwo.card_orders", 1_000)
 
 
 def _sorted_text(mask: int, rules: BigTwoRules) -> str:
@@ -125,9 +131,28 @@ def _sorted_text(mask: int, rules: BigTwoRules) -> str:
     return format_cards(sorted(cards_of_mask(mask), key=card_order(rules).__getitem__))
 
 
-# Memo of recognised plays: rules -> mask -> combo.  Only legal plays are stored, so the
-# memo is bounded by the number of legal plays (about 23,000 per rule set).
-_PLAYS: dict[BigTwoRules, dict[int, BigTwoCombo]] = {}
+_MAX_PLAY_RULES: Final = 64
+"""The most rule sets of plays (:func:`_play_rules`) whose memos are kept at once: four
+knobs decide a play, so a few in practice."""
+_PLAYS: Final = BoundedCache[BigTwoRules, BoundedCache[int, BigTwoCombo]](
+    "analytics.rules.bigtwo.plays", _MAX_PLAY_RULES)
+"""Memo of recognised plays: play rules -> mask -> combo.  Only legal plays are stored (about
+23,000 per rule set)."""
+
+
+def _plays_memo(play_rules: BigTwoRules) -> BoundedCache[int, BigTwoCombo]:
+    """The memo of recognised plays under ``play_rules``."""
+    memo = _PLAYS.get(play_rules)
+    if memo is None:
+        memo = _PLAYS.put(play_rules, BoundedCache(
+            f"analytics.rules.bigtwo.plays[{_play_knobs(play_rules)}]", _MAX_CACHED_PLAYS))
+    return memo
+
+
+def _play_knobs(play_rules: BigTwoRules) -> str:
+    """The knobs that decide a play, as text (the names of the caches per rule set)."""
+    return ",".join(str(getattr(getattr(play_rules, knob), "value", getattr(play_rules, knob)))
+                    for knob in ("suit_order", "straights", "flush_order", "four_card_plays"))
 
 
 def _recognise(mask: int, cards: Sequence[Card], rules: BigTwoRules,
@@ -136,8 +161,6 @@ def _recognise(mask: int, cards: Sequence[Card], rules: BigTwoRules,
     if combo is None:
         combo = bigtwo_combo(cards, rules)
         if combo is not None:
-            if len(memo) >= _MAX_CACHED_PLAYS:
-                memo.clear()
             memo[mask] = combo
     return combo
 
@@ -182,8 +205,10 @@ class _Universe:
         return [options[i] for i in hits.tolist()]
 
 
-_UNIVERSES: dict[BigTwoRules, _Universe] = {}
-_GAMES_SEEN: dict[BigTwoRules, int] = {}
+_UNIVERSES: Final = BoundedCache[BigTwoRules, _Universe]("analytics.rules.bigtwo.universes", 4)
+"""Every legal play by rule set: some 23,000 plays each, so only a few are kept."""
+_GAMES_SEEN: Final = BoundedCache[BigTwoRules, int]("analytics.rules.bigtwo.games_seen",
+                                                    _MAX_PLAY_RULES)
 _UNIVERSE_AFTER: Final = 12
 """Games under one rule set after which its universe pays for itself (0.5 s vs 2 ms/game)."""
 
@@ -211,7 +236,8 @@ def prepare_plays(rules: BigTwoRules) -> None:
         _UNIVERSES[play_rules] = _Universe(play_rules)
 
 
-_PLAY_RULES: dict[BigTwoRules, BigTwoRules] = {}
+_PLAY_RULES: Final = BoundedCache[BigTwoRules, BigTwoRules]("analytics.rules.bigtwo.play_rules",
+                                                           1_000)
 
 
 def _play_rules(rules: BigTwoRules) -> BigTwoRules:
@@ -366,7 +392,7 @@ class BigTwoState:
         self._all_dealt = 0
         self._opened: tuple[int, Card] | None = None  # _opening()'s answer for this deal
         self._play_rules = _play_rules(rules)
-        self._memo = _PLAYS.setdefault(self._play_rules, {})
+        self._memo = _plays_memo(self._play_rules)
         # Per player, his possible plays by size; built on the first legal_plays() call
         # and pruned as cards go (a play that needs a card already played never returns).
         self._options: list[dict[int, list[PlayOption]]] | None = None
@@ -810,7 +836,7 @@ def replay(hand: HandHistory) -> Outcome:
     A legal game of the usual shape is played by the lean replay (see
     :func:`_replay_lean`); anything else by the full engine, :func:`replay_full`.
     """
-    return lean_first(_replay_lean, replay_full, hand)
+    return replay_with_fallback(_replay_lean, replay_full, hand)
 
 
 def replay_full(hand: HandHistory) -> Outcome:
@@ -917,7 +943,11 @@ class _LeanRules:
         play_rules = _play_rules(rules)
         # Mask -> strength of the legal plays met so far (the evaluator's key), one look-up;
         # a play not met before is recognised by its mask (no Cards: a few microseconds).
-        self.keys = _KEYS.setdefault(play_rules, {})
+        keys = _KEYS.get(play_rules)
+        if keys is None:
+            keys = _KEYS.put(play_rules, BoundedCache(
+                f"analytics.rules.bigtwo.keys[{_play_knobs(play_rules)}]", _MAX_CACHED_PLAYS))
+        self.keys = keys
         mask_keys = _MASK_KEYS.get(play_rules)
         if mask_keys is None:
             mask_keys = _MASK_KEYS[play_rules] = BigTwoMaskKeys(play_rules)
@@ -930,27 +960,28 @@ class _LeanRules:
         self.rank_scoring = rules.scoring is _SCORING_RANK
 
 
-_LEAN_RULES: dict[int, _LeanRules] = {}
-_KEYS: dict[BigTwoRules, dict[int, tuple[int, ...]]] = {}
-_MASK_KEYS: dict[BigTwoRules, BigTwoMaskKeys] = {}
 _MAX_LEAN_RULES: Final = 1_000
+_LEAN_RULES: Final = BoundedCache[int, _LeanRules]("analytics.rules.bigtwo.lean_rules",
+                                                   _MAX_LEAN_RULES)
+_KEYS: Final = BoundedCache[BigTwoRules, BoundedCache[int, tuple[int, ...]]](
+    "analytics.rules.bigtwo.keys", _MAX_PLAY_RULES)
+_MASK_KEYS: Final = BoundedCache[BigTwoRules, BigTwoMaskKeys]("analytics.rules.bigtwo.mask_keys",
+                                                              _MAX_PLAY_RULES)
 
 
 def _lean_rules(rules: BigTwoRules) -> _LeanRules:
     """The rule set's :class:`_LeanRules`, looked up by identity (hashing rules is slow)."""
     found = _LEAN_RULES.get(id(rules))
     if found is None or found.rules is not rules:
-        if len(_LEAN_RULES) >= _MAX_LEAN_RULES:
-            _LEAN_RULES.clear()
-        found = _LEAN_RULES[id(rules)] = _LeanRules(rules)
+        found = _LEAN_RULES.put(id(rules), _LeanRules(rules))
     return found
 
 
 def replay_fields(hand: HandHistory, fields: ActionFields) -> Outcome:
     """:func:`replay` of a game read without its actions, whose actions are ``fields``: the
     lean replay on the columns, the full engine when it declines
-    (:func:`~analytics.rules.base.lean_first_fields`)."""
-    return lean_first_fields(_replay_lean_fields, replay_full, hand, fields)
+    (:func:`~analytics.rules.base.replay_with_fallback_fields`)."""
+    return replay_with_fallback_fields(_replay_lean_fields, replay_full, hand, fields)
 
 
 def _replay_lean(hand: HandHistory) -> Outcome | None:
@@ -1124,17 +1155,15 @@ def _play_mask(cards: Sequence[Card]) -> int:
     return mask if mask.bit_count() == len(cards) else -1
 
 
-_GROUP_MASKS: dict[int, tuple[tuple[Card, ...], int]] = {}
+_GROUP_MASKS: BoundedCache[int, tuple[tuple[Card, ...], int]] = BoundedCache(
+    "analytics.rules.bigtwo.group_masks", 50_000)
 """By id() of a play's cards tuple: the tuple (held, so that its id stays its own while it is
 here) and its :func:`_play_mask`."""
-_MAX_GROUP_MASKS: Final = 50_000
 
 
 def _group_mask(cards: tuple[Card, ...]) -> int:
     """:func:`_play_mask` of a play's cards, remembered in :data:`_GROUP_MASKS`."""
     mask = _play_mask(cards)
-    if len(_GROUP_MASKS) >= _MAX_GROUP_MASKS:
-        _GROUP_MASKS.clear()
     _GROUP_MASKS[id(cards)] = (cards, mask)
     return mask
 
@@ -1145,10 +1174,7 @@ def _lean_key(mask: int, lean: _LeanRules) -> tuple[int, ...] | None:
     key = lean.mask_keys.key(mask)
     if key is None:
         return None
-    keys = lean.keys
-    if len(keys) >= _MAX_CACHED_PLAYS:
-        keys.clear()
-    keys[mask] = key
+    lean.keys[mask] = key
     return key
 
 

@@ -38,6 +38,7 @@ from analytics.rules.betting import (
     LegalBetting,
 )
 from analytics.rules.pots import NoContenderError, settle
+from parsers.caching import BoundedCache
 from parsers.cards import UNKNOWN, Card, format_cards
 from parsers.knobs import Betting
 from parsers.model import Action, HandHistory, Verb
@@ -625,7 +626,9 @@ class SevenEightState:
         )
 
 
-_RANKS: dict[tuple[int, ...], tuple[int, str, str]] = {}
+_MAX_SHOWN: Final = 200_000
+_RANKS: Final = BoundedCache[tuple[int, ...], tuple[int, str, str]](
+    "analytics.rules.seveneight.ranks", _MAX_SHOWN)
 
 
 def _rank(cards: tuple[Card, ...]) -> tuple[int, str, str]:
@@ -639,12 +642,12 @@ def _rank(cards: tuple[Card, ...]) -> tuple[int, str, str]:
     found = _RANKS.get(key)
     if found is None:
         rank = seveneight_rank(cards)
-        found = _RANKS[key] = (rank.value, rank.category.label, format_cards(cards))
+        found = _RANKS.put(key, (rank.value, rank.category.label, format_cards(cards)))
     return found
 
 
-_SHOWN: dict[tuple[int, ...], tuple[tuple[Card, ...], ShowdownHand]] = {}
-_MAX_SHOWN: Final = 200_000
+_SHOWN: Final = BoundedCache[tuple[int, ...], tuple[tuple[Card, ...], ShowdownHand]](
+    "analytics.rules.seveneight.shown", _MAX_SHOWN)
 
 
 def _showdown_hand(player: int, cards: tuple[Card, ...]) -> ShowdownHand:
@@ -657,9 +660,7 @@ def _showdown_hand(player: int, cards: tuple[Card, ...]) -> ShowdownHand:
     found = _SHOWN.get(key)
     if found is None:
         value, label, text = _rank(cards)
-        if len(_SHOWN) >= _MAX_SHOWN:
-            _SHOWN.clear()
-        found = _SHOWN[key] = (cards, ShowdownHand(player + 1, text, label, value))
+        found = _SHOWN.put(key, (cards, ShowdownHand(player + 1, text, label, value)))
     return found[1]
 
 

@@ -18,11 +18,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from functools import cache
 from typing import Final, Protocol
 
 from analytics.evaluator import bigtwo_card_key
 from analytics.rules.bigtwo import BigTwoState, PlayOption
+from parsers.caching import BoundedCache
 from parsers.cards import DECK, Rank
 from parsers.knobs import BigTwoRules
 from parsers.model import Action, Verb
@@ -151,9 +151,16 @@ class RandomBot:
         return rng.choice(state.legal_actions())
 
 
-@cache
 def _bits_weakest_first(rules: BigTwoRules) -> tuple[int, ...]:
-    return tuple(1 << c.code for c in sorted(DECK, key=lambda c: bigtwo_card_key(c, rules)))
+    found = _BITS_WEAKEST_FIRST.get(rules)
+    if found is None:
+        found = _BITS_WEAKEST_FIRST.put(rules, tuple(
+            1 << c.code for c in sorted(DECK, key=lambda c: bigtwo_card_key(c, rules))))
+    return found
+
+
+_BITS_WEAKEST_FIRST: Final = BoundedCache[BigTwoRules, tuple[int, ...]](
+    "analytics.simulate.bots_bigtwo.bits_weakest_first", 1_000)
 
 
 def _lowest_bit(rules: BigTwoRules, hand: int) -> int:

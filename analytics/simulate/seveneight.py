@@ -19,6 +19,7 @@ from typing import Final
 
 from analytics.rules.seveneight import STRUCTURES, Phase, SevenEightState
 from analytics.simulate.bots_seveneight import BOT_STYLES, SevenEightBot
+from parsers.caching import BoundedCache
 from parsers.cards import DECK, Card
 from parsers.knobs import Betting, Game, SevenEightRules
 from parsers.model import DEALER, Action, HandHistory, Verb
@@ -123,7 +124,8 @@ def simulate_seveneight(
         clock += dt.timedelta(days=1)
 
 
-_ACTIONS: dict[tuple[int, ...], Action] = {}
+_ACTIONS: Final = BoundedCache[tuple[int, ...], Action]("analytics.simulate.seveneight.actions",
+                                                        100_000)
 
 
 def _cached_action(actor: int, verb: Verb, cards: tuple[Card, ...], target: int | None) -> Action:
@@ -134,7 +136,7 @@ def _cached_action(actor: int, verb: Verb, cards: tuple[Card, ...], target: int 
     key = (actor, id(verb), target or 0, *map(id, cards))
     action = _ACTIONS.get(key)
     if action is None:
-        action = _ACTIONS[key] = Action(actor, verb, cards, target=target)
+        action = _ACTIONS.put(key, Action(actor, verb, cards, target=target))
     return action
 
 

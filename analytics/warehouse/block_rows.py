@@ -33,6 +33,7 @@ from analytics.warehouse.block_equities import allin_hands, allin_rows
 from analytics.warehouse.identity import IDENTITY_VERSION, canonical_key
 from analytics.warehouse.rows import ARROW_SCHEMAS, FileContext, _rules_json
 from parsers.block import BLOCK_VERBS, MAX_ACTION_CARDS, BlockTexts, SevenEightBlock
+from parsers.caching import BoundedCache
 from parsers.cards import DECK
 from parsers.knobs import Game, SevenEightRules
 from parsers.model import HandHistory, Verb
@@ -172,11 +173,18 @@ def _date_piece(block: SevenEightBlock, hand: int) -> str:
             f"'year', {int(block.years[hand])}")
 
 
-_STAKES_HEADS: dict[str, str] = {}
-_STAKES_TAILS: dict[str, str] = {}
-_PLAYERS_PIECES: dict[str, str] = {}
-_TABLE_PIECES: dict[str, str] = {}
-_DATE_PIECES: dict[str, str] = {}
+_REMEMBERED_LIMIT: Final = 20_000
+"""The most pieces each cache here holds."""
+_STAKES_HEADS: Final = BoundedCache[str, str]("analytics.warehouse.block_rows.stakes_heads",
+                                              _REMEMBERED_LIMIT)
+_STAKES_TAILS: Final = BoundedCache[str, str]("analytics.warehouse.block_rows.stakes_tails",
+                                              _REMEMBERED_LIMIT)
+_PLAYERS_PIECES: Final = BoundedCache[str, str]("analytics.warehouse.block_rows.players",
+                                                _REMEMBERED_LIMIT)
+_TABLE_PIECES: Final = BoundedCache[str, str]("analytics.warehouse.block_rows.table",
+                                              _REMEMBERED_LIMIT)
+_DATE_PIECES: Final = BoundedCache[str, str]("analytics.warehouse.block_rows.date",
+                                             _REMEMBERED_LIMIT)
 """The pieces of :func:`_canonical_texts_of_texts` by the text of the lines they spell."""
 
 
@@ -184,7 +192,7 @@ H = TypeVar("H", str, bytes)
 """The keys of :func:`_remembered_at`: the texts of lines, the bytes of packed actions."""
 
 
-def _remembered_at(keys: Sequence[H], pieces: dict[H, str],
+def _remembered_at(keys: Sequence[H], pieces: BoundedCache[H, str],
                    make: Callable[[list[int]], list[str]]) -> list[str]:
     """The piece of each hand by its key (``keys``: one per hand): looked up in ``pieces``
     (all in C); the keys not there yet made together (``make`` of the index of each one's
@@ -200,9 +208,7 @@ def _remembered_at(keys: Sequence[H], pieces: dict[H, str],
     first = dict(zip(reversed(keys), range(len(keys) - 1, -1, -1), strict=True))
     new = {key: index for key, index in first.items() if found[index] is None}
     made = dict(zip(new, make(list(new.values())), strict=True))
-    if len(pieces) + len(made) > _REMEMBERED_LIMIT:
-        pieces.clear()
-    pieces.update(made)
+    pieces.put_many(made)
     return list(map(made.get, keys, found))  # type: ignore[arg-type]  # a miss is in made
 
 
@@ -211,7 +217,6 @@ def _each(make: Callable[[int], str]) -> Callable[[list[int]], list[str]]:
     return lambda hands: list(map(make, hands))
 
 
-_REMEMBERED_LIMIT: Final = 20_000
 K = TypeVar("K")
 
 
@@ -219,14 +224,12 @@ def _always(_: object) -> bool:
     return True
 
 
-def _remembered(values: Sequence[K], pieces: dict[K, str], make: Callable[[K], str],
+def _remembered(values: Sequence[K], pieces: BoundedCache[K, str], make: Callable[[K], str],
                 keep: Callable[[K], bool] = _always) -> list[str]:
     """``make(value)`` of each value: looked up in ``pieces`` (all in C), the values not
     there yet made and (when ``keep(value)``) remembered."""
     found: list[str | None] = list(map(pieces.get, values))
     if None in found:
-        if len(pieces) >= _REMEMBERED_LIMIT:
-            pieces.clear()
         index = -1
         for _ in range(found.count(None)):  # one scan for the count, not one per miss
             index = found.index(None, index + 1)
@@ -252,7 +255,8 @@ def _variant_piece(variant: str) -> str:
     return key[1:-len(_EMPTY_ACTIONS)]
 
 
-_VARIANT_PIECES: dict[str, str] = {}
+_VARIANT_PIECES: Final = BoundedCache[str, str]("analytics.warehouse.block_rows.variant",
+                                                _REMEMBERED_LIMIT)
 
 
 def _bets_piece(bets: tuple[int, int, int]) -> str:
@@ -262,9 +266,12 @@ def _bets_piece(bets: tuple[int, int, int]) -> str:
         ("min_bet", "small_bet", "big_bet"), bets, strict=True) if value >= 0)
 
 
-_BETS_PIECES: dict[tuple[int, int, int], str] = {}
-_NAME_REPRS: dict[tuple[str, ...], str] = {}
-_SEAT_REPRS: dict[tuple[int, ...], str] = {}
+_BETS_PIECES: Final = BoundedCache[tuple[int, int, int], str](
+    "analytics.warehouse.block_rows.bets", _REMEMBERED_LIMIT)
+_NAME_REPRS: Final = BoundedCache[tuple[str, ...], str]("analytics.warehouse.block_rows.names",
+                                                        _REMEMBERED_LIMIT)
+_SEAT_REPRS: Final = BoundedCache[tuple[int, ...], str]("analytics.warehouse.block_rows.seats",
+                                                        _REMEMBERED_LIMIT)
 
 
 def _time_piece(time: dt.time) -> str:
@@ -277,9 +284,11 @@ def _naive(time: dt.time) -> bool:
     return time.tzinfo is None
 
 
-_TIME_PIECES: dict[dt.time, str] = {}
+_TIME_PIECES: Final = BoundedCache[dt.time, str]("analytics.warehouse.block_rows.time",
+                                                 _REMEMBERED_LIMIT)
 
-_TABLE_REPRS: dict[str, str] = {}
+_TABLE_REPRS: Final = BoundedCache[str, str]("analytics.warehouse.block_rows.table_reprs",
+                                             _REMEMBERED_LIMIT)
 _USER_NAME: Final = ", 'user_fields', "
 
 
@@ -408,23 +417,18 @@ def _action_texts(block: SevenEightBlock) -> tuple[list[str], list[str]]:
     if packed is None:  # a value too large to pack: every hand's texts made anew
         return _new_action_texts(block, np.arange(len(block), dtype=np.int64))
     keys = _hand_keys(packed, offsets)
-    heads: list[str | None] = list(map(_ACTION_HEADS.get, keys))
-    tails: list[str | None] = list(map(_ACTION_TAILS.get, keys))
-    if None in heads:  # the heads and tails are remembered together
-        missing = [index for index, head in enumerate(heads) if head is None]
+    found: list[tuple[str, str] | None] = list(map(_ACTION_TEXTS.get, keys))
+    if None in found:
+        missing = [index for index, pair in enumerate(found) if pair is None]
         first = {keys[index]: index for index in reversed(missing)}  # of each new key
         new_heads, new_tails = _new_action_texts(
             block, np.array(list(first.values()), dtype=np.int64), packed)
         made = dict(zip(first, zip(new_heads, new_tails, strict=True), strict=True))
-        if len(_ACTION_HEADS) >= _REMEMBERED_LIMIT:
-            _ACTION_HEADS.clear()
-            _ACTION_TAILS.clear()
-        for key, (head, tail) in made.items():
-            _ACTION_HEADS[key] = head
-            _ACTION_TAILS[key] = tail
+        _ACTION_TEXTS.put_many(made)
         for index in missing:
-            heads[index], tails[index] = made[keys[index]]
-    return heads, tails  # type: ignore[return-value]  # no None left
+            found[index] = made[keys[index]]
+    heads, tails = zip(*found, strict=True) if found else ((), ())
+    return list(heads), list(tails)
 
 
 def _hand_keys(packed: Ints, offsets: Ints, hands: Ints | None = None) -> list[bytes]:
@@ -437,13 +441,15 @@ def _hand_keys(packed: Ints, offsets: Ints, hands: Ints | None = None) -> list[b
                                           (ends * width).tolist())))
 
 
-_ACTION_HEADS: dict[bytes, str] = {}
-_ACTION_TAILS: dict[bytes, str] = {}
-_MOVES: dict[bytes, str] = {}
+_ACTION_TEXTS: Final = BoundedCache[bytes, tuple[str, str]](
+    "analytics.warehouse.block_rows.action_texts", _REMEMBERED_LIMIT)
+"""The head and tail of :func:`_action_texts` by the bytes of a hand's packed actions."""
+_MOVES: Final = BoundedCache[bytes, str]("analytics.warehouse.block_rows.moves",
+                                         _REMEMBERED_LIMIT)
 """The heads of :func:`_action_texts` by the bytes of a hand's actors, verbs and targets
 (the packed actions without their amounts): a few hundred betting sequences, which hands
 of new amounts share."""
-_NONES: dict[int, str] = {}
+_NONES: Final = BoundedCache[int, str]("analytics.warehouse.block_rows.nones", 1_000)
 """The inside of a tuple of ``None`` by its length."""
 _AMOUNT_LIMIT: Final = 1 << 46
 _AMOUNT_SHIFT: Final = 18
@@ -479,8 +485,8 @@ def _new_action_texts(block: SevenEightBlock, hands: Ints, packed: Ints | None =
     if None in nothing:
         for index, count in enumerate(count_list):
             if nothing[index] is None:
-                nothing[index] = _NONES.setdefault(count, ", ".join(["None"] * count)
-                                                   + ("," if count == 1 else ""))
+                nothing[index] = _NONES.put(count, ", ".join(["None"] * count)
+                                            + ("," if count == 1 else ""))
     tails = list(map("".join, zip(repeat("), ("), amounts, repeat("), ("), nothing,
                                   repeat("), ("), nothing, repeat("))]"))))
     if packed is None:

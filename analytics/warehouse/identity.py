@@ -21,11 +21,13 @@ import dataclasses
 import datetime as dt
 import enum
 import operator
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from hashlib import blake2b
 from typing import Final, cast
 
+from parsers.caching import BoundedCache
 from parsers.cards import DECK, UNKNOWN, Card
 from parsers.fastinit import positional_constructor
 from parsers.knobs import BigTwoRules, Game, RummoliRules, SevenEightRules
@@ -79,17 +81,21 @@ def _remember_group(cards: tuple[Card, ...]) -> str | None:
     another object meanwhile.
     """
     text = cards_text(cards) if cards else None
-    if len(_GROUPS_HELD) >= 50_000:
-        _GROUP_TEXT.clear()
-        _GROUPS_HELD.clear()
-    _GROUP_TEXT[id(cards)] = text
-    _GROUPS_HELD.append(cards)
+    with _GROUPS_LOCK:  # the cache and the tuples it names change together
+        if len(_GROUPS_HELD) >= _GROUP_TEXT.limit:
+            _GROUP_TEXT.clear()
+            _GROUPS_HELD.clear()
+        _GROUPS_HELD.append(cards)
+        _GROUP_TEXT[id(cards)] = text
     return text
 
 
-_GROUP_TEXT: dict[int, str | None] = {}
-"""Text of a cards tuple by id(); every id here is that of a tuple in ``_GROUPS_HELD``."""
+_GROUP_TEXT: Final = BoundedCache[int, str | None]("analytics.warehouse.identity.group_text",
+                                                  50_000)
+"""Text of a cards tuple by id(); every id here is that of a tuple in ``_GROUPS_HELD``
+(which holds at least as many as the cache, so the cache never empties itself first)."""
 _GROUPS_HELD: list[tuple[Card, ...]] = []
+_GROUPS_LOCK: Final = threading.Lock()
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,16 +182,14 @@ def _value_key(value: object) -> str:
     return repr(value)
 
 
-_RULES_KEYS: dict[object, str] = {}
+_RULES_KEYS: Final = BoundedCache[object, str]("analytics.warehouse.identity.rules_keys", 10_000)
 
 
 def _rules_key(rules: object) -> str:
     # Rule sets are frozen and shared by many hands: encode each distinct one once.
     key = _RULES_KEYS.get(rules)
     if key is None:
-        key = _value_key(rules)
-        if len(_RULES_KEYS) < 10_000:
-            _RULES_KEYS[rules] = key
+        key = _RULES_KEYS.put(rules, _value_key(rules))
     return key
 
 
@@ -201,13 +205,12 @@ def _remembered_key(value: object) -> str:
         return found[1]
     key = _value_key(value)
     if isinstance(value, enum.Enum | dt.time | dt.date):
-        if len(_REMEMBERED_KEYS) >= 10_000:
-            _REMEMBERED_KEYS.clear()
         _REMEMBERED_KEYS[id(value)] = (value, key)
     return key
 
 
-_REMEMBERED_KEYS: dict[int, tuple[object, str]] = {}
+_REMEMBERED_KEYS: Final = BoundedCache[int, tuple[object, str]](
+    "analytics.warehouse.identity.remembered_keys", 10_000)
 
 _PLAIN: Final = (int, str, tuple)  # repr() of these (and tuples of them) is canonical already
 
@@ -221,16 +224,14 @@ def _column_repr(column: tuple[object, ...]) -> str:
     """``repr(column)``, remembered: hands share many columns (seats, verbs, pots)."""
     text = _COLUMN_REPRS.get(column)
     if text is None:
-        text = repr(column)
-        if len(_COLUMN_REPRS) >= 20_000:
-            _COLUMN_REPRS.clear()
-        _COLUMN_REPRS[column] = text
+        text = _COLUMN_REPRS.put(column, repr(column))
     return text
 
 
 # Column values are ints, strings and None (the reader's types), whose equal values have
 # equal repr(), so a column's text can be looked up by the column.
-_COLUMN_REPRS: dict[tuple[object, ...], str] = {}
+_COLUMN_REPRS: Final = BoundedCache[tuple[object, ...], str](
+    "analytics.warehouse.identity.column_reprs", 20_000)
 
 
 def canonical_key(hand: HandHistory, columns: ActionColumns | None = None) -> str:
@@ -268,9 +269,12 @@ text.  A bool (equal to 1, but encoded ``'True'``) or a float is not among them.
 _PIECES_LIMIT: Final = 20_000
 
 
-def _new_piece_table(name: str) -> dict[object, str]:
-    """A field's pieces by value, with the values that are left out already in."""
-    table: dict[object, str] = {None: ""}
+def _new_piece_table(name: str) -> BoundedCache[object, str]:
+    """A field's pieces by value, with the values that are left out already in (after the
+    table empties itself, they are made again as any other value)."""
+    table = BoundedCache[object, str](f"analytics.warehouse.identity.field_pieces.{name}",
+                                      _PIECES_LIMIT)
+    table[None] = ""
     if name in _DEFAULTS:
         table[_DEFAULTS[name]] = ""
     return table
@@ -328,11 +332,7 @@ def _add_pieces(pieces: list[str | None], head: tuple[object, ...], names: tuple
         piece = pieces[index] = _piece(name, value)
         # An aware time equals another one with another offset and another text.
         if type(value) is not dt.time or value.tzinfo is None:
-            table = tables[index]
-            if len(table) >= _PIECES_LIMIT:
-                table.clear()
-                table.update(_new_piece_table(name))
-            table[value] = piece
+            tables[index][value] = piece
 
 
 _RARE: Final = ("currency", "event", "author", "venue", "url", "city", "region", "country",
@@ -371,13 +371,12 @@ def _rules_piece(rules: object) -> str | None:
     if type(rules) not in _LOOKUP_TYPES:
         return None
     piece = _piece("rules", rules)
-    if len(_RULES_PIECES) >= 10_000:
-        _RULES_PIECES.clear()
     _RULES_PIECES[id(rules)] = (rules, piece)  # held: its id is not reused meanwhile
     return piece
 
 
-_RULES_PIECES: dict[int, tuple[object, str]] = {}
+_RULES_PIECES: Final = BoundedCache[int, tuple[object, str]](
+    "analytics.warehouse.identity.rules_pieces", 10_000)
 
 
 def _piece(name: str, value: object) -> str:
@@ -429,14 +428,11 @@ def _amounts_repr(amounts: tuple[int | None, ...]) -> str:
         return repr(amounts)
     text = _NONE_REPRS.get(len(amounts))
     if text is None:
-        text = repr(amounts)
-        if len(_NONE_REPRS) >= 1_000:
-            _NONE_REPRS.clear()
-        _NONE_REPRS[len(amounts)] = text
+        text = _NONE_REPRS.put(len(amounts), repr(amounts))
     return text
 
 
-_NONE_REPRS: dict[int, str] = {}
+_NONE_REPRS: Final = BoundedCache[int, str]("analytics.warehouse.identity.none_reprs", 1_000)
 
 
 def _field_piece(name: str, value: int | str | tuple[object, ...]) -> str:
@@ -452,13 +448,12 @@ def _field_piece(name: str, value: int | str | tuple[object, ...]) -> str:
         return "" if name in _DEFAULTS and value == _DEFAULTS[name] else f"{name!r}, {value!r}"
     if piece is None:
         piece = "" if name in _DEFAULTS and value == _DEFAULTS[name] else f"{name!r}, {value!r}"
-        if len(_PIECES) >= 50_000:
-            _PIECES.clear()
         _PIECES[key] = piece
     return piece
 
 
-_PIECES: dict[tuple[str, object], str] = {}
+_PIECES: Final = BoundedCache[tuple[str, object], str]("analytics.warehouse.identity.pieces",
+                                                       50_000)
 
 
 def hand_id(hand: HandHistory, columns: ActionColumns | None = None) -> int:

@@ -29,7 +29,6 @@ import time
 from collections import Counter, deque
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from importlib import import_module
 from multiprocessing.pool import AsyncResult, Pool
 from pathlib import Path
 from typing import Final
@@ -491,9 +490,6 @@ def warm_up(games: frozenset[str] = _ALL_GAMES) -> None:
         from parsers.knobs import BigTwoRules
 
         bigtwo_features_many([(1 << 13) - 1], [13], [BigTwoRules()])
-        # The engine, which the rules package imports on a game's first replay: once here
-        # rather than by every worker (25 ms of CPU each, the module without a bytecode cache).
-        import_module("analytics.rules.bigtwo")
     if "rummoli" in games:
         from analytics.equity import rummoli
         from analytics.evaluator import poker_value_of_mask
@@ -501,10 +497,9 @@ def warm_up(games: frozenset[str] = _ALL_GAMES) -> None:
 
         rummoli.warm_up()
         poker_labels(["AsKsQsJsTs9s8s"], parallel=False)  # the dealt categories
-        # The engine's seven modules and its showdowns' rank table (a list, built from the
-        # array on first use), loaded once here rather than by every worker on its first
-        # round (0.14 s and 0.01 s of CPU each, the modules without a bytecode cache).
-        import_module("analytics.rules.rummoli")
+        # The showdowns' rank table (a list, built from the array on first use), made once
+        # here rather than by every worker on its first round (0.01 s of CPU each).  The
+        # engines themselves come with the rules package, which this module imports.
         poker_value_of_mask(0b11111)
 
 

@@ -26,6 +26,7 @@ from analytics.rules.base import Outcome
 from analytics.warehouse.equities import PendingRows, add_equity_rows, add_pending_rows
 from analytics.warehouse.identity import ActionColumns, action_columns, field_columns, hand_id
 from analytics.warehouse.scores import SCORES_SCHEMA, add_score_rows
+from parsers.caching import BoundedCache
 from parsers.knobs import Game, RummoliRules
 from parsers.model import RUMMOLI_POTS, ActionFields, HandHistory, Verb, with_actions
 
@@ -229,7 +230,7 @@ def _names_taken(names: tuple[str, ...], codes: list[object]) -> pa.Array:
     return pa.array(names, _STR).take(pa.array(np.array(codes, dtype=np.int8)))
 
 
-_RULES_JSON: dict[object, str] = {}
+_RULES_JSON: Final = BoundedCache[object, str]("analytics.warehouse.rows.rules_json", 10_000)
 
 
 def _rules_json(rules: object) -> str:
@@ -246,16 +247,13 @@ def _rules_json(rules: object) -> str:
             for spec in fields(rules):  # type: ignore[arg-type]
                 value = getattr(rules, spec.name)
                 values[spec.name] = getattr(value, "value", value)
-        text = json.dumps(values, sort_keys=True)
-        if len(_RULES_JSON) < 10_000:
-            _RULES_JSON[rules] = text
-    if len(_RULES_JSON_BY_ID) >= 10_000:
-        _RULES_JSON_BY_ID.clear()
+        text = _RULES_JSON.put(rules, json.dumps(values, sort_keys=True))
     _RULES_JSON_BY_ID[id(rules)] = (rules, text)  # held: its id is not reused meanwhile
     return text
 
 
-_RULES_JSON_BY_ID: dict[int, tuple[object, str]] = {}
+_RULES_JSON_BY_ID: Final = BoundedCache[int, tuple[object, str]](
+    "analytics.warehouse.rows.rules_json_by_id", 10_000)
 
 
 def _date(hand: HandHistory) -> dt.date | None:
@@ -264,13 +262,11 @@ def _date(hand: HandHistory) -> dt.date | None:
     try:
         return _DATES[key]
     except KeyError:
-        date = _DATES[key] = hand.date
-        if len(_DATES) >= 10_000:
-            _DATES.clear()
-        return date
+        return _DATES.put(key, hand.date)
 
 
-_DATES: dict[tuple[int | None, int | None, int | None], dt.date | None] = {}
+_DATES: Final = BoundedCache[tuple[int | None, int | None, int | None], dt.date | None](
+    "analytics.warehouse.rows.dates", 10_000)
 
 
 def _text(value: object) -> str | None:
@@ -302,14 +298,12 @@ def _player_names(hand: HandHistory, count: int) -> list[str]:
     key = (players, count)
     names = _NAMES.get(key)
     if names is None:
-        names = [hand.player_name(seat) for seat in range(1, count + 1)]
-        if len(_NAMES) >= 10_000:
-            _NAMES.clear()
-        _NAMES[key] = names
+        names = _NAMES.put(key, [hand.player_name(seat) for seat in range(1, count + 1)])
     return names
 
 
-_NAMES: dict[tuple[tuple[str, ...] | None, int], list[str]] = {}
+_NAMES: Final = BoundedCache[tuple[tuple[str, ...] | None, int], list[str]](
+    "analytics.warehouse.rows.names", 10_000)
 
 _MADE_BY_TABLES: Final = frozenset({("actions", "hand_id"), ("actions", "seq"),
                                     ("seats", "hand_id")})
