@@ -25,10 +25,8 @@ from typing import IO, Any, Final, cast, overload
 
 from parsers.build import build_hand
 from parsers.errors import ParseError
-from parsers.fast_paths import fast_path_on
-from parsers.fastpath import fast_hand, fast_hand_fields, fast_hands_fields
 from parsers.knobs import Game
-from parsers.model import ActionFields, HandHistory
+from parsers.model import HandHistory
 from parsers.tomlsubset import INT64_MAX, INT64_MIN, Document, Unsupported, parse_document
 
 __all__ = [
@@ -38,9 +36,7 @@ __all__ = [
     "Cut",
     "HandCuts",
     "HandTexts",
-    "hand_and_fields",
     "hand_from_chunk",
-    "hands_and_fields",
     "iter_chunks",
     "loads_hands",
     "plain_hands",
@@ -616,61 +612,14 @@ def _key_lines(chunk: Chunk) -> dict[str, int]:
     return found
 
 
-_FAST_READER: Final = fast_path_on("reader")
-"""Whether hands of the writer's layout take :mod:`parsers.fastpath` (:mod:`parsers.fast_paths`)."""
-
-
 def hand_from_chunk(chunk: Chunk, source: str) -> HandHistory:
-    """Parse and build one chunk (from :func:`iter_chunks`): what ``read_hands`` does per hand.
+    """Parse and build one chunk (from :func:`iter_chunks`): what ``read_hands`` does per hand,
+    every shape, every problem (:mod:`parsers.tomlsubset`, with tomllib for what it declines,
+    then :mod:`parsers.build`).
 
     Public so that a process pool can split a file in the parent and build hands in workers.
-    A hand in the writer's layout with nothing to report takes the fast path
-    (:mod:`parsers.fastpath`); any other, the general one, with the same result.
     """
     raw = "\n".join(chunk.lines)
-    if chunk.problem is None and _FAST_READER:
-        hand = fast_hand(chunk.lines, chunk.first_line, source, chunk.index, raw)
-        if hand is not None:
-            return hand
-    return general_hand(chunk, source, raw)
-
-
-def hand_and_fields(chunk: Chunk, source: str) -> tuple[HandHistory, ActionFields | None]:
-    """:func:`hand_from_chunk` for the ingest worker: a hand the fast path reads comes without
-    its actions (``actions`` is empty), which are given as columns instead (the second item,
-    :class:`~parsers.model.ActionFields`: no :class:`~parsers.model.Action` per action line);
-    any other hand comes whole, with None.  ``with_actions(hand, fields)``
-    (:func:`parsers.model.with_actions`) is the hand :func:`hand_from_chunk` gives.
-    """
-    raw = "\n".join(chunk.lines)
-    if chunk.problem is None and _FAST_READER:
-        found = fast_hand_fields(chunk.lines, chunk.first_line, source, chunk.index, raw)
-        if found is not None:
-            return found
-    return general_hand(chunk, source, raw), None
-
-
-def hands_and_fields(chunks: Sequence[Chunk], source: str
-                     ) -> list[tuple[HandHistory, ActionFields | None]]:
-    """:func:`hand_and_fields` of each of ``chunks``, the same hands and fields, the fast
-    path's hands read together (:func:`parsers.fastpath.fast_hands_fields`: the action lines
-    none of them has seen before are read in one go)."""
-    raws = ["\n".join(chunk.lines) for chunk in chunks]
-    if not _FAST_READER:
-        return [(general_hand(chunk, source, raw), None)
-                for chunk, raw in zip(chunks, raws, strict=True)]
-    fast = iter(fast_hands_fields(
-        [(chunk.lines, chunk.first_line, chunk.index, raw)
-         for chunk, raw in zip(chunks, raws, strict=True) if chunk.problem is None], source))
-    found: list[tuple[HandHistory, ActionFields | None]] = []
-    for chunk, raw in zip(chunks, raws, strict=True):
-        hand = next(fast) if chunk.problem is None else None
-        found.append(hand if hand is not None else (general_hand(chunk, source, raw), None))
-    return found
-
-
-def general_hand(chunk: Chunk, source: str, raw: str) -> HandHistory:
-    """What :func:`hand_from_chunk` gives without the fast path: every shape, every problem."""
     if chunk.problem is not None:
         return _broken(chunk, source, raw, chunk.problem)
     document, error = _parse_chunk(chunk, source)

@@ -11,9 +11,9 @@ from importlib import import_module
 
 from analytics.rules.base import Outcome, PotAward, RuleError, ShowdownHand
 from parsers.knobs import Game
-from parsers.model import ActionFields, HandHistory, with_actions
+from parsers.model import HandHistory
 
-__all__ = ["Outcome", "PotAward", "RuleError", "ShowdownHand", "replay", "replay_fields"]
+__all__ = ["Outcome", "PotAward", "RuleError", "ShowdownHand", "replay"]
 
 _ENGINES = {
     Game.SEVENEIGHT: "analytics.rules.seveneight",
@@ -37,22 +37,3 @@ def replay(hand: HandHistory) -> Outcome:
 
 _LOADED: dict[Game, Callable[[HandHistory], Outcome]] = {}
 """Each engine's ``replay``, once imported (``import_module`` costs more than a replay step)."""
-
-
-def replay_fields(hand: HandHistory, fields: ActionFields) -> Outcome:
-    """:func:`replay` of a hand read without its actions (``hand.actions`` is empty), whose
-    actions are ``fields`` (:func:`parsers.reader.hand_and_fields`, the ingest worker's
-    form): an engine that reads the columns itself (Big Two's lean replay) gets them, the
-    others the hand with its actions made (:func:`parsers.model.with_actions`)."""
-    if hand.game is not None and not hand.errors:
-        engine = _LOADED_FIELDS.get(hand.game)
-        if engine is None:
-            module = import_module(_ENGINES[hand.game])
-            engine = _LOADED_FIELDS[hand.game] = getattr(module, "replay_fields", None) or (
-                lambda hand, fields: module.replay(with_actions(hand, fields)))
-        return engine(hand, fields)
-    return replay(with_actions(hand, fields))
-
-
-_LOADED_FIELDS: dict[Game, Callable[[HandHistory, ActionFields], Outcome]] = {}
-"""Each engine's ``replay_fields`` (or ``replay`` of the hand with its actions), once found."""
