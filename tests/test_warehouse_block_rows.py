@@ -146,10 +146,10 @@ def batch_tables(items: Sequence[Item], outcomes: Sequence[Outcome | None],
     """The per-hand path's tables of hands ``take``."""
     batch = Batch(CONTEXT)
     for index in take:
-        _, hand, fields = items[index]
+        _, hand, _fields = items[index]
         outcome = outcomes[index]
         assert outcome is not None
-        assert batch.add(hand, outcome, fields)
+        assert batch.add(hand, outcome)
     return batch.tables()
 
 
