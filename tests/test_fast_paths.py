@@ -76,14 +76,14 @@ def test_a_bug_in_the_big_two_lean_replay_is_its_games_internal_error(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Through the ingest: the lean replay of the file's third game fails (as a bug would),
     so that game is an internal-error reject and every other game loads."""
-    lean = getattr(bigtwo, "_replay_lean_fields")  # noqa: B009
+    lean = getattr(bigtwo, "_replay_lean")  # noqa: B009
 
     def planted(hand: HandHistory, *args: object) -> Outcome | None:
         if hand.index == 3:
             raise ValueError("planted bug in the lean replay")
         return lean(hand, *args)  # type: ignore[no-any-return]
 
-    monkeypatch.setattr(bigtwo, "_replay_lean_fields", planted)
+    monkeypatch.setattr(bigtwo, "_replay_lean", planted)
     text = (SAMPLES / "bigtwo-club.phhs").read_text(encoding="utf-8")
     games = text.split("\n[")[:8]
     path = tmp_path / "club.phhs"

@@ -13,8 +13,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from parsers import dumps_hand, loads_hands, read_hands, reader
+from parsers import dumps_hand, loads_hands, read_hands, reader, tomlsubset
 from parsers.knobs import Game
 from parsers.reader import MAX_LINE_LENGTH, iter_chunks
 from parsers.tomlsubset import Unsupported, parse_document
@@ -197,3 +199,22 @@ def test_splitting_finds_the_same_chunks_line_by_line(block: int,
     monkeypatch.setattr(reader, "_line_batches",
                         lambda stream: ((batch, None) for batch, _ in batches(stream)))
     assert chunk_list(data) == batched
+
+
+_ELEMENT_CHARACTERS = st.sampled_from(
+    ['"', "\\", "\t", "\x00", "\x1f", "\x7f", "\x85", "\xa0", "\u2028", "\ufeff", "#", ",",
+     " ", "p", "1", "c", "\u00e9", "\U0001f0a1"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=_ELEMENT_CHARACTERS, max_size=12),
+       st.sampled_from(['  "{}",', '  "{}"', ' "{}",', '  "{}" ,', '  "{}", # c', "  '{}',"]))
+def test_element_lines_read_as_the_element_rule_says(text: str, shape: str) -> None:
+    """An action line of a multi-line array, in the writer's shape or near it, with quotes,
+    backslashes, control or unusual characters in its text: tomlsubset's quick test of the
+    writer's shape gives what its element rule (``_SIMPLE_ELEMENT``) reads, or None."""
+    line = shape.format(text)
+    tomlsubset._ELEMENT_CACHE.pop(line, None)
+    match = tomlsubset._SIMPLE_ELEMENT.match(line)
+    assert tomlsubset.element_text(line) == (None if match is None else match.group(1))
+    assert tomlsubset.element_text(line) == (None if match is None else match.group(1))
