@@ -6,8 +6,8 @@ are scanned into one block and replayed by the batch replay, as the worker does.
 all-in hands the block supports (accepted, with an all-in moment) are timed, CPU time, best
 of ``--runs``:
 
-* ``per-hand path``: what the worker does with each of them today: ``hand_and_fields`` of its
-  chunk, ``replay_fields``, ``Batch.add``, then ``Batch.tables`` of them all;
+* ``per-hand path``: what the worker does with each of them today: ``hand_from_chunk`` of its
+  chunk, ``replay``, ``Batch.add``, then ``Batch.tables`` of them all;
 * ``allin_spots``: the block's spots of the same hands;
 * ``allin_adjusted_many``: the equity kernel of those spots (shared by both paths);
 * ``allin_rows``: the block's rows (spots, kernel, Arrow table);
@@ -32,7 +32,7 @@ sys.path.insert(0, str(ROOT))
 from timing import best_cpu  # noqa: E402
 
 from analytics.equity.allin import AllInSpot, allin_adjusted_many  # noqa: E402
-from analytics.rules import replay_fields  # noqa: E402
+from analytics.rules import replay  # noqa: E402
 from analytics.rules.seveneight_block import replay_block  # noqa: E402
 from analytics.warehouse.block_equities import (  # noqa: E402
     allin_rows,
@@ -43,7 +43,7 @@ from analytics.warehouse.block_rows import block_ids  # noqa: E402
 from analytics.warehouse.equities import seed_of  # noqa: E402
 from analytics.warehouse.rows import Batch, FileContext  # noqa: E402
 from parsers.block_scan import scan_seveneight  # noqa: E402
-from parsers.reader import hand_and_fields, iter_chunks  # noqa: E402
+from parsers.reader import hand_from_chunk, iter_chunks  # noqa: E402
 
 DEFAULT = Path("/tmp/s6_stages/stages/seveneight/seveneight-000.phhs")
 
@@ -72,9 +72,8 @@ def main() -> None:
     def per_hand() -> object:
         batch = Batch(context)
         for position in positions:
-            hand, fields = hand_and_fields(chunks[position], source)
-            assert fields is not None
-            batch.add(hand, replay_fields(hand, fields), fields)
+            hand = hand_from_chunk(chunks[position], source)
+            batch.add(hand, replay(hand))
         return batch.tables()
 
     def kernel() -> object:

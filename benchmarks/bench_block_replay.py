@@ -1,9 +1,9 @@
 """CPU per hand of the batch 7 & 8 replay (:func:`analytics.rules.seveneight_block.replay_block`)
-against the per-hand replay of the ingest worker (:func:`analytics.rules.replay_fields` over
+against the per-hand replay of the ingest worker (:func:`analytics.rules.replay` over
 the same hands), in the same run.
 
 The hands of a 7 & 8 file (default: the 5,000 hands of the session 6 stage file) are read
-by the per-hand reader (:func:`parsers.reader.hand_and_fields`) and made a block by
+by the per-hand reader (:func:`parsers.reader.hand_from_chunk`) and made a block by
 :func:`parsers.block.block_from_hands` (not timed).  Each side is timed as the best of
 ``--runs`` CPU times (``time.process_time``), after one untimed run that loads the kernel;
 the kernel's one-off load is reported apart.
@@ -22,11 +22,11 @@ from pathlib import Path
 import numpy as np
 from timing import best_cpu
 
-from analytics.rules import RuleError, replay_fields
+from analytics.rules import RuleError, replay
 from analytics.rules.seveneight_block import replay_block, warm_up
 from parsers.block import SevenEightBlock, block_from_hands
 from parsers.model import ActionFields, HandHistory
-from parsers.reader import hand_and_fields, iter_chunks
+from parsers.reader import hand_from_chunk, iter_chunks
 
 DEFAULT_FILE = Path("/tmp/s6_stages/stages/seveneight/seveneight-000.phhs")
 
@@ -35,9 +35,8 @@ def read(path: Path) -> tuple[SevenEightBlock, list[tuple[HandHistory, ActionFie
     """The file's hands a block holds, as a block and as the per-hand path reads them."""
     items = []
     for chunk in iter_chunks(io.BytesIO(path.read_bytes()), path.name):
-        hand, fields = hand_and_fields(chunk, path.name)
-        if fields is None:
-            fields = ActionFields.of(hand.actions)
+        hand = hand_from_chunk(chunk, path.name)
+        fields = ActionFields.of(hand.actions)
         try:
             block_from_hands(path.name, [(chunk.index, hand, fields)])
         except (ValueError, KeyError):
@@ -47,9 +46,9 @@ def read(path: Path) -> tuple[SevenEightBlock, list[tuple[HandHistory, ActionFie
 
 
 def per_hand(hands: list[tuple[HandHistory, ActionFields]]) -> None:
-    for hand, fields in hands:
+    for hand, _fields in hands:
         with contextlib.suppress(RuleError):
-            replay_fields(hand, fields)
+            replay(hand)
 
 
 def main() -> None:
@@ -73,7 +72,7 @@ def main() -> None:
     print(f"kernel load (numba import + cached kernel + rank tables): {load * 1e3:.0f} ms CPU")
     best = f"us/hand CPU (best of {args.runs})"
     print(f"replay_block:             {batch / count * 1e6:8.2f} {best}")
-    print(f"replay_fields per hand:   {single / count * 1e6:8.2f} {best}")
+    print(f"replay per hand:          {single / count * 1e6:8.2f} {best}")
     print(f"ratio per-hand / block:   {single / batch:8.1f}x")
 
 

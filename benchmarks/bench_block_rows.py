@@ -87,8 +87,8 @@ def main() -> None:
     def per_hand_rows() -> object:
         batch = Batch(context)
         for index in taken:
-            _, hand, fields = items[index]
-            batch.add(hand, outcomes[index], fields)  # type: ignore[arg-type]
+            _, hand, _fields = items[index]
+            batch.add(hand, outcomes[index])  # type: ignore[arg-type]
         return batch.tables()
 
     def block_rows_only() -> dict[str, pa.Table]:

@@ -1,12 +1,12 @@
 """CPU per hand of the 7 & 8 block scanner (parsers.block_scan.scan_seveneight) against the
-per-hand path (parsers.reader.hand_and_fields) over the same chunks, in the same run.
+per-hand path (parsers.reader.hand_from_chunk) over the same chunks, in the same run.
 
 The hands of one .phhs file (default: 5,000 simulated 4-player N78 hands written as
 ``bench_ingest.py`` writes them, each with its ``_copy`` field; or ``--file``) are split
 once (``iter_chunks``, which the worker does either way and is not timed).  Timed, CPU
 time (``time.process_time``), best of ``--runs``, the two in turn:
 
-* ``hand_and_fields``: a loop of the per-hand reading over the chunks;
+* ``hand_from_chunk``: a loop of the per-hand reading over the chunks;
 * ``scan_seveneight``: the block of the same chunks (with its caches warm, as in a worker
   that has read a block before);
 * ``scan_seveneight cold``: with its caches of distinct texts cleared before each run.
@@ -60,7 +60,7 @@ def main() -> None:
     args = parser.parse_args()
     sys.path.insert(0, str(ROOT))
     from parsers.block_scan import scan_seveneight
-    from parsers.reader import hand_and_fields, iter_chunks
+    from parsers.reader import hand_from_chunk, iter_chunks
 
     with tempfile.TemporaryDirectory() as folder:
         path = args.file or simulated_file(Path(folder), args.hands)
@@ -73,7 +73,7 @@ def main() -> None:
 
     def per_hand() -> None:
         for chunk in chunks:
-            hand_and_fields(chunk, source)
+            hand_from_chunk(chunk, source)
 
     def scan() -> None:
         scan_seveneight(chunks, source)
@@ -84,7 +84,7 @@ def main() -> None:
         scan_s = min(scan_s, best_cpu(scan, 1))
         cold_s = min(cold_s, best_cpu(scan, 1, before=clear_caches))
     n = len(chunks)
-    print(f"hand_and_fields       {per_hand_s / n * 1e6:7.1f} us/hand CPU (best of {args.runs})")
+    print(f"hand_from_chunk       {per_hand_s / n * 1e6:7.1f} us/hand CPU (best of {args.runs})")
     print(f"scan_seveneight       {scan_s / n * 1e6:7.1f} us/hand CPU   "
           f"x{per_hand_s / scan_s:.2f} faster")
     print(f"scan_seveneight cold  {cold_s / n * 1e6:7.1f} us/hand CPU   "

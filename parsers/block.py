@@ -6,7 +6,7 @@ worker reads a batch of such hands into one :class:`SevenEightBlock`: numbers in
 numpy arrays (what the batch replay, :mod:`analytics.rules.seveneight_block`, reads),
 each hand's other header values as plain Python values (what its id and its rows
 read).  A hand the block does not take (another layout, anything to report) is read
-by the per-hand path (:func:`parsers.reader.hand_and_fields`), which gives every
+by the per-hand path (:func:`parsers.reader.hand_from_chunk`), which gives every
 message; so a block only ever holds hands that path reads without a problem, with
 exactly the values it reads.
 
@@ -156,7 +156,7 @@ def _int(value: int | None) -> int:
 def block_from_hands(source: str, hands: Iterable[tuple[int, HandHistory, ActionFields]]
                      ) -> SevenEightBlock:
     """The block of ``hands`` (each with its chunk position and its actions as columns, as
-    :func:`parsers.reader.hand_and_fields` gives them), built value by value: the
+    :meth:`~parsers.model.ActionFields.of` gives them), built value by value: the
     reference for the scanner.  Raises ValueError for a hand a block cannot hold."""
     per_hand: dict[str, list[object]] = {name: [] for name in (
         "positions", "indexes", "lines", "raws", "variants", "min_bets", "small_bets",

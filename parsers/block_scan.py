@@ -13,7 +13,7 @@ writer's strict form together (one regular expression, numpy over the pieces), a
 by the reader's own action parser.
 
 A chunk outside that layout, or that the per-hand path
-(:func:`parsers.reader.hand_and_fields`) reads with a problem, or as a hand a block
+(:func:`parsers.reader.hand_from_chunk`) reads with a problem, or as a hand a block
 cannot hold, is declined: the caller reads it there.  Declining costs speed, never
 correctness; so the checks below only ever need to be sufficient, and each mirrors one
 of :mod:`parsers.build` (player counts, list lengths, ranges, actors, cards dealt twice)
@@ -438,7 +438,7 @@ _ACTIONS: Final = ActionTable()
 def scan_seveneight(chunks: Sequence[Chunk], source: str) -> tuple[SevenEightBlock, list[int]]:
     """The block of the 7 & 8 hands of ``chunks`` in the writer's layout, and the positions (in
     ``chunks``, ascending) of the chunks it declines, for the per-hand path
-    (:func:`parsers.reader.hand_and_fields`).  Every hand taken holds exactly what
+    (:func:`parsers.reader.hand_from_chunk`).  Every hand taken holds exactly what
     :func:`parsers.block.block_from_hands` makes of the per-hand path's reading; a chunk
     that path reads with a problem, or as anything a block cannot hold, is declined.
     Never raises for the chunks' text."""

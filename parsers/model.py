@@ -8,18 +8,15 @@ read from (source, line numbers, raw text), so ``read(write(h)) == h``.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, Final
+from typing import Final
 
 from parsers.cards import Card
 from parsers.errors import ParseError
-from parsers.fastinit import field_replacer, tuples_builder
 from parsers.knobs import BigTwoRules, Game, RummoliRules, SevenEightRules
 
 __all__ = [
-    "ACTION_TEXTS",
     "DEALER",
     "FORMAT_VERSION",
     "RUMMOLI_POTS",
@@ -29,7 +26,6 @@ __all__ = [
     "HandHistory",
     "Verb",
     "actor_name",
-    "with_actions",
 ]
 
 FORMAT_VERSION: Final = 1
@@ -199,15 +195,7 @@ class HandHistory:
 @dataclass(frozen=True, slots=True)
 class ActionFields:
     """A hand's actions as columns, one tuple per field of :class:`Action` (``lines`` may be a
-    range): the ingest worker's form of the actions, which the reader's fast path makes
-    without an :class:`Action` per action line, and which Big Two's lean replay, the hand's
-    identity and its ``actions`` rows read.  :meth:`actions` gives the Actions themselves.
-
-    ``texts`` (not compared, and not taken by the constructor, so :func:`dataclasses.replace`
-    of a column leaves it None) is the reader fast path's text of every value, in the
-    columns :data:`ACTION_TEXTS` names, remembered with each action line: the hand's identity
-    and rows are made from these instead of a look-up and a ``repr()`` per value.  None
-    when not known (:meth:`of`, the general path).
+    range): what the hand's identity and the 7 & 8 block (:mod:`parsers.block`) read.
     """
 
     actors: tuple[int, ...]
@@ -218,8 +206,6 @@ class ActionFields:
     pots: tuple[str | None, ...]
     comments: tuple[str | None, ...]
     lines: tuple[int, ...] | range
-    texts: tuple[tuple[str | None, ...], ...] | None = field(
-        default=None, init=False, compare=False, repr=False)
 
     @staticmethod
     def of(actions: tuple[Action, ...]) -> ActionFields:
@@ -231,31 +217,6 @@ class ActionFields:
              action.comment, action.line) for action in actions], strict=True)
         return ActionFields(actors, verbs, cards, amounts, targets, pots, comments, lines)
 
-    def actions(self) -> tuple[Action, ...]:
-        """One :class:`Action` per row, equal to (and with the lines of) those the fields were
-        read from."""
-        return _ACTIONS_FROM_ROWS(zip(self.actors, self.verbs, self.cards, self.amounts,
-                                      self.targets, self.pots, self.comments, strict=True),
-                                  self.lines)
-
 
 NO_ACTION_FIELDS: Final = ActionFields((), (), (), (), (), (), (), ())
 """The fields of a hand without actions."""
-
-ACTION_TEXTS: Final = ("verb", "cards", "actor_literal", "verb_literal", "target_literal",
-                       "cards_literal", "amount_literal", "pot_literal", "comment_literal")
-"""The columns of :attr:`ActionFields.texts`, one text per action each: the verb's code
-(``str(verb.value)``), the cards in canonical notation (None for none), then ``repr()`` of
-the actor, of that verb text, of the target, of that cards text, of the amount, the pot and
-the comment."""
-
-_ACTIONS_FROM_ROWS: Final[Callable[[Iterable[tuple[Any, ...]], Iterable[Any]],
-                                   tuple[Action, ...]]] = tuples_builder(Action)
-_WITH_ACTIONS: Final[Callable[[HandHistory, tuple[Action, ...]], HandHistory]] = \
-    field_replacer(HandHistory, "actions")
-
-
-def with_actions(hand: HandHistory, fields: ActionFields) -> HandHistory:
-    """``hand`` (read without its actions: the reader's column form) with the actions of
-    ``fields``: the hand the reader gives, field for field."""
-    return _WITH_ACTIONS(hand, fields.actions())

@@ -25,10 +25,8 @@ from typing import IO, Any, Final, cast, overload
 
 from parsers.build import build_hand
 from parsers.errors import ParseError
-from parsers.fast_paths import fast_path_on
-from parsers.fastpath import fast_hand, fast_hand_fields, fast_hands_fields
 from parsers.knobs import Game
-from parsers.model import ActionFields, HandHistory
+from parsers.model import HandHistory
 from parsers.tomlsubset import INT64_MAX, INT64_MIN, Document, Unsupported, parse_document
 
 __all__ = [
@@ -38,9 +36,7 @@ __all__ = [
     "Cut",
     "HandCuts",
     "HandTexts",
-    "hand_and_fields",
     "hand_from_chunk",
-    "hands_and_fields",
     "iter_chunks",
     "loads_hands",
     "plain_hands",
@@ -53,7 +49,21 @@ MAX_LINE_LENGTH: Final = 64 * 1024
 MAX_HAND_LINES: Final = 20_000
 """A hand with more lines is refused; the longest legal Rummoli round is a few hundred."""
 
-_HEADER: Final = re.compile(r"\s*\[\s*([A-Za-z0-9_-]+)\s*\]\s*(?:#.*)?\Z")
+_HEADER_TEXT: Final = (r"(?:\[|[ \t][^\S\n]*\[)[^\S\n]*([A-Za-z0-9_-]+)[^\S\n]*\][^\S\n]*"
+                       r"(?:#[^\n]*)?")
+"""The format's one rule for a table header line (``[1]``, `` [ name ] # comment``): a ``[``
+first, or a space or tab and then whitespace and a ``[``; a bare name; ``]``; a comment at
+most.  Every splitter of a file into hands finds the hands by it, in two forms:
+:data:`_HEADER` for one line, :data:`_HEADER_LINE` in a text."""
+
+_HEADER: Final = re.compile(_HEADER_TEXT + r"\Z")
+"""A line (without its line end) that is a table header: ``_HEADER.match(line)``."""
+
+_HEADER_LINE: Final = re.compile(r"\n" + _HEADER_TEXT + r"(?=\n|\Z)")
+"""A line end and the table header line after it, in a text of whole lines with a line end
+put before the first (whitespace but the line end, so a match never runs past its line).
+Its literal first character lets the engine skip from line end to line end in C."""
+
 _TOML_POSITION: Final = re.compile(r"\(at line (\d+), column (\d+)\)")
 
 Source = str | os.PathLike[str] | IO[str] | IO[bytes]
@@ -193,27 +203,13 @@ def _line_batches(stream: IO[bytes] | IO[str]) -> Iterator[tuple[list[_Line], st
             yield cast(list[_Line], lines), text  # every line a str
 
 
-_HEADER_CANDIDATE: Final = re.compile(r"\n(?:\[|[ \t][^\S\n]*\[)")
-"""The line end before a line that may be a table header: one that starts with ``[``, or
-with a space or tab then whitespace then ``[`` (a search for a literal first character runs
-at C speed from line end to line end)."""
-
-
 def _header_matches(text: str) -> Iterator[re.Match[str]]:
-    """The table header lines of ``text`` (whole lines, each ending with a line end) as
-    matches of :data:`_HEADER` over ``text``: every line it matches, which must start with
-    ``[``, a space or a tab.  Both :func:`iter_chunks` and :class:`HandCuts` find the hands
-    by these, so they cannot disagree on where one starts."""
-    match, find = _HEADER.match, text.find
-    if text[:1] in ("[", " ", "\t"):
-        header = match(text, 0, find("\n"))
-        if header is not None:
-            yield header
-    for candidate in _HEADER_CANDIDATE.finditer(text):
-        start = candidate.start() + 1
-        header = match(text, start, find("\n", start))
-        if header is not None:
-            yield header
+    """The table header lines of ``text`` (whole lines, each ending with a line end): matches
+    of :data:`_HEADER_LINE` over the text with a line end put before it, so that a match's
+    ``start()`` is where its line starts in ``text``.  :func:`iter_chunks`,
+    :func:`plain_hands` and :class:`HandCuts` all find the hands by this rule, so they cannot
+    disagree on where one starts."""
+    return _HEADER_LINE.finditer("\n" + text)
 
 
 def _header_rows(text: str) -> Iterator[tuple[int, re.Match[str]]]:
@@ -245,9 +241,8 @@ def _take_lines(chunk: Chunk, batch: list[_Line], start: int, end: int, before: 
 
 
 def _opens_with_header(line: str) -> bool:
-    """Whether ``line`` is a table header, as both :func:`_header_matches` (for the first line
-    of a text) and the line-by-line loop of :func:`iter_chunks` find one."""
-    return line[:1] in ("[", " ", "\t") and _HEADER.match(line) is not None
+    """Whether ``line`` is a table header (:data:`_HEADER`)."""
+    return _HEADER.match(line) is not None
 
 
 def iter_chunks(stream: IO[bytes] | IO[str], source: str, start: Cut | None = None
@@ -383,13 +378,6 @@ class _ChunkView(Sequence[Chunk]):
         if not 0 <= position < len(self):
             raise IndexError(position)
         return self._hands.chunk(self._start + position)
-
-
-_HEADER_LINE: Final = re.compile(
-    r"\n(?:\[|[ \t][^\S\n]*\[)[^\S\n]*([A-Za-z0-9_-]+)[^\S\n]*\][^\S\n]*(?:#[^\n]*)?(?=\n|\Z)")
-"""A line end and the table header line after it: exactly the lines :func:`_header_matches`
-finds (a candidate's first characters, then :data:`_HEADER` within the line, where ``\\s``
-is whitespace but a line end).  Its literal first character lets the engine skip ahead."""
 
 
 def plain_hands(data: bytes, source: str, start: Cut | None = None) -> HandTexts | None:
@@ -616,61 +604,14 @@ def _key_lines(chunk: Chunk) -> dict[str, int]:
     return found
 
 
-_FAST_READER: Final = fast_path_on("reader")
-"""Whether hands of the writer's layout take :mod:`parsers.fastpath` (:mod:`parsers.fast_paths`)."""
-
-
 def hand_from_chunk(chunk: Chunk, source: str) -> HandHistory:
-    """Parse and build one chunk (from :func:`iter_chunks`): what ``read_hands`` does per hand.
+    """Parse and build one chunk (from :func:`iter_chunks`): what ``read_hands`` does per hand,
+    every shape, every problem (:mod:`parsers.tomlsubset`, with tomllib for what it declines,
+    then :mod:`parsers.build`).
 
     Public so that a process pool can split a file in the parent and build hands in workers.
-    A hand in the writer's layout with nothing to report takes the fast path
-    (:mod:`parsers.fastpath`); any other, the general one, with the same result.
     """
     raw = "\n".join(chunk.lines)
-    if chunk.problem is None and _FAST_READER:
-        hand = fast_hand(chunk.lines, chunk.first_line, source, chunk.index, raw)
-        if hand is not None:
-            return hand
-    return general_hand(chunk, source, raw)
-
-
-def hand_and_fields(chunk: Chunk, source: str) -> tuple[HandHistory, ActionFields | None]:
-    """:func:`hand_from_chunk` for the ingest worker: a hand the fast path reads comes without
-    its actions (``actions`` is empty), which are given as columns instead (the second item,
-    :class:`~parsers.model.ActionFields`: no :class:`~parsers.model.Action` per action line);
-    any other hand comes whole, with None.  ``with_actions(hand, fields)``
-    (:func:`parsers.model.with_actions`) is the hand :func:`hand_from_chunk` gives.
-    """
-    raw = "\n".join(chunk.lines)
-    if chunk.problem is None and _FAST_READER:
-        found = fast_hand_fields(chunk.lines, chunk.first_line, source, chunk.index, raw)
-        if found is not None:
-            return found
-    return general_hand(chunk, source, raw), None
-
-
-def hands_and_fields(chunks: Sequence[Chunk], source: str
-                     ) -> list[tuple[HandHistory, ActionFields | None]]:
-    """:func:`hand_and_fields` of each of ``chunks``, the same hands and fields, the fast
-    path's hands read together (:func:`parsers.fastpath.fast_hands_fields`: the action lines
-    none of them has seen before are read in one go)."""
-    raws = ["\n".join(chunk.lines) for chunk in chunks]
-    if not _FAST_READER:
-        return [(general_hand(chunk, source, raw), None)
-                for chunk, raw in zip(chunks, raws, strict=True)]
-    fast = iter(fast_hands_fields(
-        [(chunk.lines, chunk.first_line, chunk.index, raw)
-         for chunk, raw in zip(chunks, raws, strict=True) if chunk.problem is None], source))
-    found: list[tuple[HandHistory, ActionFields | None]] = []
-    for chunk, raw in zip(chunks, raws, strict=True):
-        hand = next(fast) if chunk.problem is None else None
-        found.append(hand if hand is not None else (general_hand(chunk, source, raw), None))
-    return found
-
-
-def general_hand(chunk: Chunk, source: str, raw: str) -> HandHistory:
-    """What :func:`hand_from_chunk` gives without the fast path: every shape, every problem."""
     if chunk.problem is not None:
         return _broken(chunk, source, raw, chunk.problem)
     document, error = _parse_chunk(chunk, source)

@@ -6,9 +6,9 @@ shapes the format uses -- ``key = value`` lines whose values are strings,
 integers, floats, booleans, local times and (multi-line) arrays of those -- and
 records the line of every value and array element.  Anything outside that
 subset raises :class:`Unsupported`, and the caller falls back to tomllib for
-that hand, so a valid TOML document is never rejected for using a feature the
-fast path does not know.  A test checks both readers agree on every file in
-tests/ and docs/.
+that hand, so a valid TOML document is never rejected for using a feature this
+reader does not know.  A test checks both readers agree on every file in
+tests/ and docs/ (tests/test_reader.py).
 """
 
 from __future__ import annotations

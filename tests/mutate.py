@@ -10,7 +10,7 @@ reproducible from ``(seed index, mutations)`` alone and hypothesis shrinks it we
 parses through its rules engine, and checks the promise: each hand either
 replays or is rejected with a ParseError (in ``hand.errors``) or a RuleError,
 and every error names a line.  Then it feeds the same bytes through the ingest's
-own path (:func:`analytics.warehouse.pipeline.process_data`: the fast reader, the
+own path (:func:`analytics.warehouse.pipeline.process_data`: the per-hand reader, the
 7 & 8 block scanner and replay, the batch rows) and checks that it
 loads exactly the hands the reference replays (the same ids), rejects the others, and
 meets no internal error and no failing fast path.  Anything else raises

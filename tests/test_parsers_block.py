@@ -7,7 +7,7 @@ variants and 2 to 17 players, systematic line and value edits and hypothesis-dri
 mutations:
 
 * a chunk it takes holds exactly the values :func:`parsers.block.block_from_hands` makes
-  of the per-hand path's reading (:func:`parsers.reader.hand_and_fields`), types
+  of the per-hand path's reading (:func:`parsers.reader.hand_from_chunk`), types
   included: whole blocks are compared field by field (:func:`assert_blocks_equal`), and
   the texts it keeps of some values (:class:`~parsers.block.BlockTexts`) are those values
   spelled as the hand's id spells them;
@@ -37,9 +37,8 @@ from parsers.block_scan import scan_seveneight
 from parsers.build import MAX_CHIPS
 from parsers.errors import ParseError
 from parsers.model import ActionFields, HandHistory
-from parsers.reader import Chunk, hand_and_fields, iter_chunks
-from tests.mutate import Mutation, apply
-from tests.test_reader_fastpath import (
+from parsers.reader import Chunk, hand_from_chunk, iter_chunks
+from tests.canonical import (
     MUTATIONS,
     as_file,
     line_edits,
@@ -47,6 +46,7 @@ from tests.test_reader_fastpath import (
     repository_files,
     simulated,
 )
+from tests.mutate import Mutation, apply
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCE = "<test>"
@@ -135,9 +135,10 @@ Reading = tuple[int, HandHistory, ActionFields]
 
 def blockable(chunk: Chunk, position: int) -> Reading | None:
     """The per-hand path's reading of ``chunk`` if a block can hold it, else None."""
-    hand, fields = hand_and_fields(chunk, SOURCE)
-    if fields is None or hand.errors:
+    hand = hand_from_chunk(chunk, SOURCE)
+    if hand.errors:
         return None
+    fields = ActionFields.of(hand.actions)
     try:
         block_from_hands(SOURCE, [(position, hand, fields)])
     except ValueError:
@@ -322,7 +323,7 @@ def test_value_edits_of_canonical_hands() -> None:
 
 @pytest.mark.slow
 def test_line_edits_of_canonical_hands() -> None:
-    """The reader fast path's own edits (tests/test_reader_fastpath.py)."""
+    """Each line of canonical hands dropped, doubled or edited (tests/canonical.py)."""
     for text in canonical_samples():
         check_data(as_file(list(line_edits(text))))
 

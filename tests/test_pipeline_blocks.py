@@ -32,8 +32,8 @@ from analytics.warehouse.sources import Limits, SourceRef
 from parsers.block import SevenEightBlock
 from parsers.block_scan import scan_seveneight, scan_texts
 from parsers.reader import Chunk, iter_chunks
+from tests.canonical import MUTATIONS, mutated_canonical
 from tests.mutate import Mutation
-from tests.test_reader_fastpath import MUTATIONS, mutated_canonical
 from tests.test_warehouse_data import (
     BIGTWO,
     PARSE_BROKEN,

@@ -1,9 +1,11 @@
-"""The streaming reader: sources, the fast TOML subset against tomllib, hostile input, memory."""
+"""The streaming reader: sources, splitting into hands, the TOML subset against tomllib,
+hostile input, memory."""
 
 from __future__ import annotations
 
 import gc
 import io
+import random
 import re
 import tomllib
 import tracemalloc
@@ -11,11 +13,14 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from parsers import dumps_hand, loads_hands, read_hands
+from parsers import dumps_hand, loads_hands, read_hands, reader, tomlsubset
 from parsers.knobs import Game
 from parsers.reader import MAX_LINE_LENGTH, iter_chunks
 from parsers.tomlsubset import Unsupported, parse_document
+from tests.canonical import as_file, simulated
 
 ROOT = Path(__file__).parent.parent
 SEVENEIGHT = ROOT / "tests" / "data" / "valid" / "seveneight.phh"
@@ -37,7 +42,7 @@ SOURCES = list(_toml_sources())
 
 
 @pytest.mark.parametrize(("name", "text"), SOURCES, ids=[name for name, _ in SOURCES])
-def test_fast_reader_agrees_with_tomllib(name: str, text: str) -> None:
+def test_toml_subset_agrees_with_tomllib(name: str, text: str) -> None:
     for chunk in iter_chunks(io.StringIO(text), name):
         chunk_text = "\n".join(chunk.lines)
         try:
@@ -53,7 +58,7 @@ def test_fast_reader_agrees_with_tomllib(name: str, text: str) -> None:
         assert document.values == expected
 
 
-def test_the_fast_path_is_taken_for_written_files() -> None:
+def test_written_files_need_no_tomllib_fallback() -> None:
     """The writer's own output never needs the slow fallback."""
     (hand,) = read_hands(SEVENEIGHT)
     lines = dumps_hand(hand).splitlines()
@@ -166,3 +171,50 @@ def test_large_file_parses_in_bounded_memory(tmp_path: Path) -> None:
 def test_games_filter_keeps_only_the_named_games() -> None:
     path = ROOT / "tests" / "data" / "valid" / "mixed.phhs"
     assert {h.game for h in read_hands(path, games=[Game.BIGTWO])} == {Game.BIGTWO}
+
+
+def chunk_list(data: bytes) -> list[tuple[object, ...]]:
+    return [(c.index, c.first_line, c.lines, c.header, str(c.problem))
+            for c in iter_chunks(io.BytesIO(data), "s")]
+
+
+_ODD_HEADERS = ("[7]", " [7]", "\t[7]", " \u3000[7]", "[ 7 ] # c", "\u3000[7]", "[7] x", "[x y]",
+                "  [7]", "[1, 2]", " [", "[", "[[7]]", "\x0c[7]", " \x0b [7]")
+
+
+@pytest.mark.parametrize("block", [7, 64, 1000, 1 << 18])
+def test_splitting_finds_the_same_chunks_line_by_line(block: int,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """iter_chunks' split of plain batches at header lines agrees with its line-by-line loop."""
+    texts = [dumps_hand(hand) for hand in simulated()["rummoli"][:30]]
+    lines = as_file(texts).split("\n")
+    rng = random.Random(block)
+    for odd in _ODD_HEADERS * 3:
+        lines.insert(rng.randrange(len(lines) + 1), odd)
+    data = "\n".join(lines).encode()
+    monkeypatch.setattr(reader, "_BLOCK", block)
+    batched = chunk_list(data)
+    assert len(batched) > 30
+    batches = reader._line_batches
+    monkeypatch.setattr(reader, "_line_batches",
+                        lambda stream: ((batch, None) for batch, _ in batches(stream)))
+    assert chunk_list(data) == batched
+
+
+_ELEMENT_CHARACTERS = st.sampled_from(
+    ['"', "\\", "\t", "\x00", "\x1f", "\x7f", "\x85", "\xa0", "\u2028", "\ufeff", "#", ",",
+     " ", "p", "1", "c", "\u00e9", "\U0001f0a1"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=_ELEMENT_CHARACTERS, max_size=12),
+       st.sampled_from(['  "{}",', '  "{}"', ' "{}",', '  "{}" ,', '  "{}", # c', "  '{}',"]))
+def test_element_lines_read_as_the_element_rule_says(text: str, shape: str) -> None:
+    """An action line of a multi-line array, in the writer's shape or near it, with quotes,
+    backslashes, control or unusual characters in its text: tomlsubset's quick test of the
+    writer's shape gives what its element rule (``_SIMPLE_ELEMENT``) reads, or None."""
+    line = shape.format(text)
+    tomlsubset._ELEMENT_CACHE.pop(line, None)
+    match = tomlsubset._SIMPLE_ELEMENT.match(line)
+    assert tomlsubset.element_text(line) == (None if match is None else match.group(1))
+    assert tomlsubset.element_text(line) == (None if match is None else match.group(1))

@@ -1,9 +1,9 @@
 """The objects the reader builds through the slots (parsers.fastinit) are ordinary ones,
 and the splitter's check for overlong lines finds what measuring each line finds.
 
-The fast path fills ``Action`` and ``HandHistory`` objects through a shadow subclass and
-then sets their ``__class__``; what comes out must be indistinguishable from what the
-classes' own constructors build: the exact type, equality and hashing, ``repr``,
+The reader (:mod:`parsers.build`) fills ``Action`` and ``HandHistory`` objects through a
+shadow subclass and then sets their ``__class__``; what comes out must be indistinguishable
+from what the classes' own constructors build: the exact type, equality and hashing, ``repr``,
 immutability, pickling and copying.
 """
 
@@ -21,9 +21,7 @@ from analytics.simulate.bigtwo import simulate_bigtwo
 from analytics.simulate.rummoli import simulate_rummoli
 from analytics.simulate.seveneight import simulate_seveneight
 from parsers import HandHistory, dumps_hand, loads_hands, reader
-from parsers.actions import action_table, parse_into
-from parsers.fastinit import positional_constructor, tuples_builder
-from parsers.knobs import Game
+from parsers.fastinit import positional_constructor
 from parsers.model import Action, Verb
 
 
@@ -87,19 +85,6 @@ def test_read_hands_are_frozen_hash_and_pickle() -> None:
         assert type(twin) is HandHistory and twin == hand and repr(twin) == repr(hand)
         assert twin.raw == hand.raw and twin.actions == hand.actions
         assert [a.line for a in twin.actions] == [a.line for a in hand.actions]
-
-
-def test_tuples_builder_gives_one_object_per_pair() -> None:
-    table = action_table(Game.SEVENEIGHT, 3)
-    entries = [parse_into(table, text, Game.SEVENEIGHT, 3)
-               for text in ("d dh p1 AsKd", "p2 cbr 6", "p3 f", "p1 cc # a comment", "")]
-    built = tuples_builder(Action, ignored=1)(entries, range(10, 15))
-    assert type(built) is tuple and [type(a) for a in built] == [Action] * 5
-    assert [a.line for a in built] == [10, 11, 12, 13, 14]
-    assert built[0] == Action(0, Verb.DEAL_HOLE, built[0].cards, target=1)
-    assert built[1] == Action(2, Verb.BET_RAISE, amount=6)
-    assert built[3].comment == "a comment" and built[4].verb is Verb.NOOP
-    assert tuples_builder(Action, ignored=1)([], []) == ()
 
 
 def test_the_shadow_stays_out_of_sight() -> None:

@@ -156,3 +156,24 @@ def test_replay_matches_the_full_engine_on_the_sample_files() -> None:
             game = _game_of(hand)
             if game is not None:
                 assert_same(game, hand)
+
+
+def test_play_masks_remembered_by_identity_change_nothing(monkeypatch: pytest.MonkeyPatch
+                                                          ) -> None:
+    """The lean replay remembers a play's mask by its cards tuple's identity: the same
+    outcomes with the reader's shared tuples, with equal tuples made afresh for every
+    action (every look-up a miss), and with the memo cleared at every play."""
+    hands = simulated("bigtwo")[:60]
+    shared = [bigtwo.replay(hand) for hand in hands]
+    for hand, expected in zip(hands, shared, strict=True):
+        fresh = tuple(dataclasses.replace(action, cards=(*action.cards,))
+                      for action in hand.actions)
+        assert all(new.cards is not old.cards for new, old
+                   in zip(fresh, hand.actions, strict=True) if old.cards)
+        assert bigtwo.replay(dataclasses.replace(hand, actions=fresh)) == expected
+    monkeypatch.setattr(bigtwo, "_GROUP_MASKS", {})
+    monkeypatch.setattr(bigtwo, "_MAX_GROUP_MASKS", 1)
+    for hand, expected in zip(hands, shared, strict=True):
+        assert bigtwo.replay(hand) == expected
+        assert len(bigtwo._GROUP_MASKS) <= 1
+    assert shared == [bigtwo.replay_full(hand) for hand in hands]

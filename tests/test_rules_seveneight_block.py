@@ -2,8 +2,8 @@
 engine's replay, hand for hand, for the hands it accepts.
 
 For every hand of a block (made by :func:`parsers.block.block_from_hands` from hands read by
-:func:`parsers.reader.hand_and_fields`): an accepted hand's :func:`outcome_of` is the
-engine's Outcome (:func:`analytics.rules.replay_fields`, ``extra`` too); a hand that raises
+:func:`parsers.reader.hand_from_chunk`): an accepted hand's :func:`outcome_of` is the
+engine's Outcome (:func:`analytics.rules.replay`, ``extra`` too); a hand that raises
 a RuleError is never accepted; the counts of hands accepted are pinned where the inputs are
 fixed (the simulated set: every hand).  Inputs: every 7 & 8 file of the
 repository, simulated hands of the three variants and 2 to 17 players (all-ins, side pots,
@@ -31,7 +31,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from analytics.evaluator import seveneight_rank
-from analytics.rules import RuleError, replay_fields, seveneight
+from analytics.rules import RuleError, replay, seveneight
 from analytics.rules import seveneight_kernels as kernels
 from analytics.rules.seveneight import SevenEightState
 from analytics.rules.seveneight_block import (
@@ -46,8 +46,8 @@ from analytics.simulate.seveneight import simulate_seveneight
 from parsers.block import SevenEightBlock, block_from_hands
 from parsers.cards import DECK
 from parsers.knobs import Betting
-from parsers.model import ActionFields, HandHistory, with_actions
-from parsers.reader import hand_and_fields, iter_chunks
+from parsers.model import ActionFields, HandHistory
+from parsers.reader import hand_from_chunk, iter_chunks
 from parsers.writer import dumps_hand, dumps_hands
 from tests.mutate import KINDS, Mutation, load_seeds, mutate
 from tests.test_rules_golden import _mutated, _simulated, stated_figures_off
@@ -61,9 +61,8 @@ def read_block(data: bytes, source: str = "block.phhs") -> tuple[SevenEightBlock
     """The block of the hands of ``data`` a block can hold, and those hands as read."""
     items = []
     for chunk in iter_chunks(io.BytesIO(data), source):
-        hand, fields = hand_and_fields(chunk, source)
-        if fields is None:
-            fields = ActionFields.of(hand.actions)
+        hand = hand_from_chunk(chunk, source)
+        fields = ActionFields.of(hand.actions)
         try:
             block_from_hands(source, [(chunk.index, hand, fields)])
         except (ValueError, KeyError):  # not a hand a block holds
@@ -91,7 +90,7 @@ def check_block(block: SevenEightBlock, hands: list[Read]) -> tuple[int, int]:
     """Check every hand of ``block`` (see the module); (hands accepted, hands in all)."""
     outcome = replay_block(block)
     assert len(outcome.accepted) == len(hands)
-    for i, (hand, fields) in enumerate(hands):
+    for i, (hand, _fields) in enumerate(hands):
         if beyond_int64_bounds(hand):
             assert not outcome.accepted[i]
             continue
@@ -99,7 +98,7 @@ def check_block(block: SevenEightBlock, hands: list[Read]) -> tuple[int, int]:
             continue
         got = outcome_of(outcome, i)
         try:
-            expected = replay_fields(hand, fields)
+            expected = replay(hand)
         except RuleError as error:  # pragma: no cover - the block accepted it
             raise AssertionError(f"accepted, but the per-hand replay raises {error}") from None
         assert got == expected, (i, hand.raw)
@@ -307,7 +306,7 @@ def test_chips_beyond_the_kernels_int64_bounds_are_left_to_the_per_hand_replay()
                                 finishing_stacks=(big + 1, big, big - 1)),
             dataclasses.replace(hand, min_bet=1 << 62)]
     for altered in huge:
-        assert replay_fields(altered, fields).nets  # the per-hand replay plays it
+        assert replay(altered).nets  # the per-hand replay plays it
         block = block_from_hands("huge.phhs", [(1, altered, fields)])
         assert check_block(block, [(altered, fields)]) == (0, 1)
 
@@ -352,8 +351,7 @@ def test_short_stack_simulated_hands() -> None:
 
 def settled(text: str) -> str:
     """A hand's text with the finishing stacks and winnings the full engine gives it."""
-    _, [(hand, fields)] = read_block(f"[1]\n{text}".encode())
-    hand = with_actions(hand, fields)
+    _, [(hand, _fields)] = read_block(f"[1]\n{text}".encode())
     outcome = seveneight.replay(
         dataclasses.replace(hand, finishing_stacks=None, winnings=None))
     won = outcome.extra["winnings"]

@@ -22,7 +22,7 @@ import pyarrow as pa
 import pytest
 
 from analytics.equity.allin import allin_moment, allin_spot
-from analytics.rules import replay_fields
+from analytics.rules import replay
 from analytics.rules.seveneight_block import BlockOutcome, outcome_of, replay_block
 from analytics.simulate.seveneight import simulate_seveneight
 from analytics.warehouse import pipeline
@@ -37,8 +37,8 @@ from analytics.warehouse.block_rows import block_ids, block_tables
 from analytics.warehouse.rows import ARROW_SCHEMAS, Batch
 from parsers.block import SevenEightBlock
 from parsers.block_scan import scan_seveneight
-from parsers.model import ActionFields, HandHistory, with_actions
-from parsers.reader import Chunk, hand_and_fields, iter_chunks
+from parsers.model import HandHistory
+from parsers.reader import Chunk, hand_from_chunk, iter_chunks
 from parsers.writer import dumps_hand
 from tests.test_pipeline_blocks import CONTEXT, assert_same
 
@@ -67,20 +67,17 @@ class Read:
         self.block: SevenEightBlock = scan_seveneight(self.chunks, source)[0]
         self.outcome: BlockOutcome = replay_block(self.block)
 
-    def hand(self, i: int) -> tuple[HandHistory, ActionFields]:
-        """Block hand ``i`` as the per-hand path reads it (its actions made)."""
-        hand, fields = hand_and_fields(self.chunks[int(self.block.positions[i])], self.source)
-        if fields is None:
-            fields = ActionFields.of(hand.actions)
-        return with_actions(hand, fields), fields
+    def hand(self, i: int) -> HandHistory:
+        """Block hand ``i`` as the per-hand path reads it."""
+        return hand_from_chunk(self.chunks[int(self.block.positions[i])], self.source)
 
 
 def per_hand_allin_table(read: Read, hands: Sequence[int]) -> pa.Table:
     """``allin_results`` of a per-hand Batch of block hands ``hands`` (in that order)."""
     batch = Batch(CONTEXT)
     for i in hands:
-        hand, fields = read.hand(i)
-        assert batch.add(hand, replay_fields(hand, fields), fields)
+        hand = read.hand(i)
+        assert batch.add(hand, replay(hand))
     return batch.tables()["allin_results"]
 
 
@@ -92,7 +89,7 @@ def check(read: Read) -> int:
     thirds = third_cards(block)
     spots = allin_spots(block, outcome, every)
     for i in range(len(block)):
-        hand, _ = read.hand(i)
+        hand = read.hand(i)
         moment = allin_moment(hand)
         assert found[i] == (moment is not None), i
         if moment is not None:

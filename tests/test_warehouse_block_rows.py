@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from analytics.equity.allin import third_card_at  # noqa: E402
-from analytics.rules import RuleError, replay_fields  # noqa: E402
+from analytics.rules import RuleError, replay  # noqa: E402
 from analytics.rules.base import Outcome  # noqa: E402
 from analytics.rules.seveneight_block import BlockOutcome  # noqa: E402
 from analytics.simulate.seveneight import simulate_seveneight  # noqa: E402
@@ -37,7 +37,7 @@ from parsers.block_scan import scan_seveneight  # noqa: E402
 from parsers.caching import BoundedCache  # noqa: E402
 from parsers.knobs import Game  # noqa: E402
 from parsers.model import ActionFields, HandHistory  # noqa: E402
-from parsers.reader import hand_and_fields, iter_chunks  # noqa: E402
+from parsers.reader import hand_from_chunk, iter_chunks  # noqa: E402
 from parsers.writer import dumps_hand  # noqa: E402
 
 CONTEXT = FileContext("golden.phhs", "0" * 64, dt.datetime(2026, 1, 2, 3, 4, 5))
@@ -57,9 +57,8 @@ def read_items(text: str, source: str = "test") -> list[Item]:
     items = []
     stream = io.BytesIO(text.encode("utf-8"))
     for position, chunk in enumerate(iter_chunks(stream, source)):
-        hand, fields = hand_and_fields(chunk, source)
-        items.append((position, hand, ActionFields.of(hand.actions) if fields is None
-                      else fields))
+        hand = hand_from_chunk(chunk, source)
+        items.append((position, hand, ActionFields.of(hand.actions)))
     return items
 
 
@@ -78,9 +77,9 @@ def blockable(items: Iterable[Item], source: str = "test") -> list[Item]:
 def replayed(items: Sequence[Item]) -> list[Outcome | None]:
     """The per-hand replay of each item, None for a hand it refuses."""
     outcomes: list[Outcome | None] = []
-    for _, hand, fields in items:
+    for _, hand, _fields in items:
         try:
-            outcomes.append(replay_fields(hand, fields))
+            outcomes.append(replay(hand))
         except RuleError:
             outcomes.append(None)
     return outcomes
@@ -148,10 +147,10 @@ def batch_tables(items: Sequence[Item], outcomes: Sequence[Outcome | None],
     """The per-hand path's tables of hands ``take``."""
     batch = Batch(CONTEXT)
     for index in take:
-        _, hand, fields = items[index]
+        _, hand, _fields = items[index]
         outcome = outcomes[index]
         assert outcome is not None
-        assert batch.add(hand, outcome, fields)
+        assert batch.add(hand, outcome)
     return batch.tables()
 
 

@@ -274,8 +274,6 @@ def test_missing_engine_is_an_error_not_a_reject(tmp_path: Path,
     write(tmp_path / "in" / "a.phhs", BIGTWO)
     ingest([tmp_path / "in" / "a.phhs"], db, workers=0)
     monkeypatch.setattr(pipeline, "replay", no_engine)
-    # Hands read as columns are replayed through replay_fields.
-    monkeypatch.setattr(pipeline, "replay_fields", lambda hand, fields: no_engine(hand))
     write(tmp_path / "in" / "b.phhs", SEVENEIGHT)
     with pytest.raises(ModuleNotFoundError):
         ingest([tmp_path / "in" / "b.phhs"], db, workers=0)

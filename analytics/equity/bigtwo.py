@@ -40,7 +40,7 @@ from parsers.caching import BoundedCache
 from parsers.cards import DECK, Card, CardError, Rank, parse_cards
 from parsers.fastinit import positional_constructor
 from parsers.knobs import BigTwoDeal, BigTwoRules, Game, Straights
-from parsers.model import ActionFields, HandHistory, Verb
+from parsers.model import HandHistory, Verb
 
 __all__ = [
     "BIGTWO_SAMPLES",
@@ -332,9 +332,9 @@ _TABLES_BY_ID: Final = BoundedCache[int, tuple[BigTwoRules, _RuleTables]](
     "analytics.equity.bigtwo.tables_by_id", 1_000)
 
 
-def _dealt(hand: HandHistory, fields: ActionFields | None = None) -> dict[int, list[Card]]:
+def _dealt(hand: HandHistory) -> dict[int, list[Card]]:
     dealt: dict[int, list[Card]] = {}
-    for target, cards in _deals(hand, fields):
+    for target, cards in _deals(hand):
         if target is not None:
             dealt.setdefault(target, []).extend(cards)
     return dealt
@@ -344,64 +344,49 @@ _Deal = tuple[int | None, tuple[Card, ...]]
 """A deal action's target seat and cards."""
 
 
-def _deals(hand: HandHistory, fields: ActionFields | None = None) -> list[_Deal]:
-    """The target and cards of each of the hand's deals, in order: of its actions, or of
-    ``fields`` when given (the actions of a hand read without them).  A game has some fifty
-    plays and passes besides: the actions are picked out in one comprehension, the fields'
-    usual deals (all before the first other action) with two counts and slices, in C."""
-    if fields is None:
-        return [(action.target, action.cards) for action in hand.actions
-                if action.verb is _DEAL_HOLE]
-    verbs = fields.verbs
-    count = verbs.count(_DEAL_HOLE)
-    if verbs[:count].count(_DEAL_HOLE) == count:
-        return list(zip(fields.targets[:count], fields.cards[:count], strict=True))
-    return [(target, cards) for verb, target, cards
-            in zip(verbs, fields.targets, fields.cards, strict=True) if verb is _DEAL_HOLE]
+def _deals(hand: HandHistory) -> list[_Deal]:
+    """The target and cards of each of the hand's deals, in order (a game has some fifty
+    plays and passes besides: picked out in one comprehension)."""
+    return [(action.target, action.cards) for action in hand.actions
+            if action.verb is _DEAL_HOLE]
 
 
 _DEAL_HOLE: Final = Verb.DEAL_HOLE  # a global: ``Verb.DEAL_HOLE`` goes through the enum class
 
 
-def bigtwo_game_features_fast(hand: HandHistory, fields: ActionFields | None = None
-                              ) -> list[BigTwoFeatures]:
-    """:func:`bigtwo_game_features` by :func:`bigtwo_features_fast` (the same values);
-    ``fields`` as in :func:`bigtwo_game_deals`."""
+def bigtwo_game_features_fast(hand: HandHistory) -> list[BigTwoFeatures]:
+    """:func:`bigtwo_game_features` by :func:`bigtwo_features_fast` (the same values)."""
     if hand.game is not Game.BIGTWO or not isinstance(hand.rules, BigTwoRules):
         return []
     tables = _rule_tables(hand.rules)
     return [_features_of_mask(mask, size, tables, seat)
-            for seat, mask, size in bigtwo_game_deals(hand, fields)]
+            for seat, mask, size in bigtwo_game_deals(hand)]
 
 
-def bigtwo_game_deals(hand: HandHistory, fields: ActionFields | None = None
-                      ) -> list[tuple[int, int, int]]:
+def bigtwo_game_deals(hand: HandHistory) -> list[tuple[int, int, int]]:
     """Each seat's dealt hand as (seat, bit mask of its cards, number of cards), seats in
     order: what :func:`bigtwo_game_features_fast` counts, for :func:`bigtwo_features_many`.
     Empty for a hand that is not Big Two; raises :class:`EvaluationError` where
-    :func:`bigtwo_game_features_fast` does (an unknown or repeated card).  ``fields``: the
-    hand's actions as columns, for a hand read without them
-    (:func:`parsers.reader.hand_and_fields`)."""
+    :func:`bigtwo_game_features_fast` does (an unknown or repeated card)."""
     if hand.game is not Game.BIGTWO or not isinstance(hand.rules, BigTwoRules):
         return []
-    deals = _deals(hand, fields)
+    deals = _deals(hand)
     dealt: dict[int, tuple[int, int]] = {}  # seat -> (mask, cards), for one deal per seat
     for seat, cards in deals:
         if seat is None:
             continue
         seen = _fast_mask(cards)
         if seen < 0 or seat in dealt:  # ??, a card twice, or a seat dealt to twice
-            return _game_deals_by_lists(hand, fields)
+            return _game_deals_by_lists(hand)
         dealt[seat] = (seen, len(cards))
     return [(seat, *dealt[seat]) for seat in sorted(dealt)]
 
 
-def _game_deals_by_lists(hand: HandHistory, fields: ActionFields | None
-                         ) -> list[tuple[int, int, int]]:
+def _game_deals_by_lists(hand: HandHistory) -> list[tuple[int, int, int]]:
     """:func:`bigtwo_game_deals` for any deals: each seat's cards gathered first, checked
     card by card (an unknown or repeated card raises, seats in order)."""
     deals = []
-    for seat, cards in sorted(_dealt(hand, fields).items()):
+    for seat, cards in sorted(_dealt(hand).items()):
         seen = _fast_mask(cards)
         if seen < 0:
             seen = _checked_mask(cards)

@@ -46,7 +46,7 @@ from analytics.rules.base import Outcome
 from parsers.caching import BoundedCache
 from parsers.cards import DECK, Card, CardError, parse_cards
 from parsers.knobs import Game
-from parsers.model import ActionFields, HandHistory, Verb
+from parsers.model import HandHistory, Verb
 
 __all__ = [
     "RUMMOLI_BUDGET",
@@ -486,21 +486,15 @@ class RummoliRoundDeal:
     exchanger: int
 
 
-def rummoli_round_deal(hand: HandHistory, fields: ActionFields | None = None
-                       ) -> RummoliRoundDeal | None:
+def rummoli_round_deal(hand: HandHistory) -> RummoliRoundDeal | None:
     """The cards of a Rummoli round for :func:`rummoli_round_strengths_many`, or None when
     :func:`rummoli_round_strengths` gives [] (not Rummoli, cards not all known).
 
-    ``fields``: the round's actions as columns, when it was read without them
-    (:func:`parsers.reader.hand_and_fields`); otherwise ``hand.actions`` are read.
     Raises :class:`~analytics.evaluator.EvaluationError` where it raises.
     """
     if hand.game is not Game.RUMMOLI:
         return None
-    if fields is None:
-        return _round_deal(*_round_cards(hand))
-    return _round_deal(*_round_cards_columns(fields.actors, fields.verbs, fields.cards,
-                                             fields.targets))
+    return _round_deal(*_round_cards(hand))
 
 
 def _round_deal(hands: dict[int, list[Card]], widow: list[Card],

@@ -15,11 +15,11 @@ from dataclasses import dataclass, field
 from parsers.errors import HandlabError
 from parsers.fast_paths import FAST_PATHS, fast_path_on
 from parsers.knobs import Game
-from parsers.model import Action, ActionFields, HandHistory, actor_name, with_actions
+from parsers.model import Action, HandHistory, actor_name
 from parsers.writer import format_action
 
-__all__ = ["Outcome", "PotAward", "RuleError", "ShowdownHand", "permits", "replay_with_fallback",
-           "replay_with_fallback_fields"]
+__all__ = ["Outcome", "PotAward", "RuleError", "ShowdownHand", "permits",
+           "replay_with_fallback"]
 
 
 class RuleError(HandlabError):
@@ -172,15 +172,3 @@ _LEAN_OFF: frozenset[Game | None] = frozenset(
     game for game in Game if f"lean-{game.value}" in FAST_PATHS
     and not fast_path_on(f"lean-{game.value}"))
 """The games whose lean replay is off (:mod:`parsers.fast_paths`): the full engine plays."""
-
-
-def replay_with_fallback_fields(lean: Callable[[HandHistory, ActionFields], Outcome | None],
-                                full: Callable[[HandHistory], Outcome], hand: HandHistory,
-                                fields: ActionFields) -> Outcome:
-    """:func:`replay_with_fallback` for a hand read without its actions (``hand.actions`` is
-    empty), whose actions are ``fields`` (the ingest worker's form, from
-    :func:`parsers.reader.hand_and_fields`): ``lean(hand, fields)`` reads the columns, and
-    only when it declines are the actions made (:func:`parsers.model.with_actions`) for
-    ``full``, which then gives every outcome and error."""
-    return replay_with_fallback(lambda _: lean(hand, fields),
-                                lambda _: full(with_actions(hand, fields)), hand)

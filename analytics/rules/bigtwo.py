@@ -41,13 +41,12 @@ from analytics.rules.base import (
     RuleError,
     permits,
     replay_with_fallback,
-    replay_with_fallback_fields,
 )
 from parsers.caching import BoundedCache
 from parsers.cards import DECK, Card, Rank, format_cards
 from parsers.fastinit import positional_constructor
 from parsers.knobs import BigTwoDeal, BigTwoRules, BigTwoScoring
-from parsers.model import DEALER, Action, ActionFields, HandHistory, Verb
+from parsers.model import DEALER, Action, HandHistory, Verb
 
 __all__ = [
     "DECK_SIZE",
@@ -64,7 +63,6 @@ __all__ = [
     "prepare_plays",
     "real_loss",
     "replay",
-    "replay_fields",
     "zero_sum_scores",
 ]
 
@@ -977,13 +975,6 @@ def _lean_rules(rules: BigTwoRules) -> _LeanRules:
     return found
 
 
-def replay_fields(hand: HandHistory, fields: ActionFields) -> Outcome:
-    """:func:`replay` of a game read without its actions, whose actions are ``fields``: the
-    lean replay on the columns, the full engine when it declines
-    (:func:`~analytics.rules.base.replay_with_fallback_fields`)."""
-    return replay_with_fallback_fields(_replay_lean_fields, replay_full, hand, fields)
-
-
 def _replay_lean(hand: HandHistory) -> Outcome | None:
     """The Outcome of a legal game of the usual shape, or None to leave it to the full engine
     (the one lean replay, :func:`_replay_lean_columns`, on the columns of the hand's actions
@@ -993,11 +984,6 @@ def _replay_lean(hand: HandHistory) -> Outcome | None:
                                 [action.verb for action in actions],
                                 [action.target for action in actions],
                                 [action.cards for action in actions])
-
-
-def _replay_lean_fields(hand: HandHistory, fields: ActionFields) -> Outcome | None:
-    """The lean replay of ``hand``'s header with the actions ``fields``."""
-    return _replay_lean_columns(hand, fields.actors, fields.verbs, fields.targets, fields.cards)
 
 
 def _replay_lean_columns(hand: HandHistory, actors: tuple[int, ...], verbs: Sequence[Verb],

@@ -182,9 +182,9 @@ def _blinds_right(block: SevenEightBlock, fixed: npt.NDArray[np.bool_], min_bets
 
 
 def replay_block(block: SevenEightBlock) -> BlockOutcome:
-    """Replay every hand of ``block``: accepted when the lean 7 & 8 replay
-    (:func:`analytics.rules.seveneight.replay_fields`'s first try) accepts the hand, or
-    declines it only for its side pots, then with its outcome; see :class:`BlockOutcome`."""
+    """Replay every hand of ``block`` that the batch replay takes (the usual shape: its
+    blinds right, no side pot it cannot split), with its outcome; the others are left to
+    the full engine, :func:`analytics.rules.seveneight.replay` (:class:`BlockOutcome`)."""
     structures = np.array([_STRUCTURE_CODES.get(variant, -1) for variant in block.variants],
                           dtype=np.int64)
     fixed = structures == _FIXED_LIMIT_CODE

@@ -41,7 +41,7 @@ from analytics.equity.rummoli import (
 )
 from analytics.rules.base import Outcome
 from parsers.knobs import BigTwoRules, Game
-from parsers.model import ActionFields, HandHistory, with_actions
+from parsers.model import HandHistory
 
 __all__ = ["RUMMOLI_INGEST_SAMPLES", "Columns", "PendingRows", "add_equity_rows",
            "add_pending_rows", "seed_of"]
@@ -84,16 +84,13 @@ class PendingRows:
 
 def add_equity_rows(columns: Columns, key: int, hand: HandHistory, outcome: Outcome,
                     names: Sequence[str] | None = None,
-                    pending: PendingRows | None = None,
-                    fields: ActionFields | None = None) -> None:
+                    pending: PendingRows | None = None) -> None:
     """Append the hand's equity rows (if its game has any) to the batch's ``columns``.
 
     ``names`` are the players' names by seat (``hand.player_name``), when the caller has them.
     With ``pending``, a 7 & 8 all-in spot, a Big Two game's deals or a Rummoli round's
     cards are put there instead, to be solved with the batch's others by
-    :func:`add_pending_rows` (the same rows, in the same order).  ``fields``: a Big Two
-    game's or a Rummoli round's actions as columns, when it was read without them
-    (:func:`parsers.reader.hand_and_fields`); 7 & 8 reads ``hand.actions``.
+    :func:`add_pending_rows` (the same rows, in the same order).
     """
     game = hand.game
     if names is None:
@@ -110,15 +107,13 @@ def add_equity_rows(columns: Columns, key: int, hand: HandHistory, outcome: Outc
                 _add_allin(columns["allin_results"], key, hand, names, result)
     elif game is Game.RUMMOLI:
         if pending is not None:
-            deal = rummoli_round_deal(hand, fields)
+            deal = rummoli_round_deal(hand)
             if deal is not None:
                 winners = poker_pot_winners(outcome)
                 seats = deal.seats
                 pending.rummoli.append((key, deal, [_name(hand, names, seat) for seat in seats],
                                         [seat in winners for seat in seats]))
             return
-        if fields is not None and not hand.actions:
-            hand = with_actions(hand, fields)  # rummoli_round_strengths reads the Actions
         # One kernel call for the whole round, on this thread.
         strengths = rummoli_round_strengths(hand, outcome, samples=RUMMOLI_INGEST_SAMPLES,
                                             seed=seed_of(key))
@@ -128,9 +123,9 @@ def add_equity_rows(columns: Columns, key: int, hand: HandHistory, outcome: Outc
         if pending is not None and isinstance(hand.rules, BigTwoRules):
             rules = hand.rules
             pending.bigtwo.extend([(key, seat, _name(hand, names, seat), mask, size, rules)
-                                   for seat, mask, size in bigtwo_game_deals(hand, fields)])
+                                   for seat, mask, size in bigtwo_game_deals(hand)])
             return
-        features = bigtwo_game_features_fast(hand, fields)
+        features = bigtwo_game_features_fast(hand)
         if features:
             _add_features(columns["bigtwo_features"], key, hand, names, features)
 

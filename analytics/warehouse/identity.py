@@ -23,9 +23,9 @@ import enum
 import operator
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from hashlib import blake2b
-from typing import Final, cast
+from typing import Final
 
 from parsers.caching import BoundedCache
 from parsers.cards import DECK, UNKNOWN, Card
@@ -110,9 +110,6 @@ class ActionColumns:
     pots: tuple[str | None, ...]
     comments: tuple[str | None, ...]
     lines: tuple[int, ...] | range
-    # The actions' part of the hand's key (:func:`_actions_text`) when made with the columns
-    # (from the reader's texts, :func:`field_columns`); None: made from the columns.
-    key: str | None = field(default=None, compare=False, repr=False)
 
 
 _NO_ACTIONS: Final = ActionColumns((), (), (), (), (), (), (), ())
@@ -126,25 +123,11 @@ def action_columns(actions: tuple[Action, ...]) -> ActionColumns:
 
 
 def field_columns(fields: ActionFields) -> ActionColumns:
-    """The columns of actions given as :class:`~parsers.model.ActionFields` (the reader's
-    column form, or the fields of Action objects): the verbs and cards as text, the
-    other fields as they are, each column in C.
-
-    With the reader's texts of the values (``fields.texts``, remembered per action line),
-    the verbs and cards are those texts, and the actions' part of the key is joined from
-    their ``repr()`` texts: the same text :func:`_actions_text` makes from the columns,
-    without a look-up or a ``repr()`` per value (a new deal's cards text included)."""
+    """The columns of actions given as :class:`~parsers.model.ActionFields` (the fields of
+    Action objects, or a hand's actions as columns): the verbs and cards as text, the other
+    fields as they are, each column in C."""
     if not fields.verbs:
         return _NO_ACTIONS
-    texts = fields.texts
-    if texts is not None:
-        verbs, cards, *literals = cast(tuple[tuple[str, ...], ...], texts)
-        if len(verbs) > 1:  # every column is a tuple of two or more: "(a, b, ...)"
-            key = f"(({'), ('.join(map(_JOIN, literals))}))"
-        else:
-            key = f"({', '.join(map(_ONE, [column[0] for column in literals]))})"
-        return _NEW_COLUMNS(fields.actors, verbs, cards, fields.amounts, fields.targets,
-                            fields.pots, fields.comments, fields.lines, key)
     groups = fields.cards
     try:  # all in C when every cards tuple was seen before (the usual case)
         names = tuple(map(_GROUP_TEXT.__getitem__, map(id, groups)))
@@ -152,12 +135,7 @@ def field_columns(fields: ActionFields) -> ActionColumns:
         names = _texts_with_gaps(groups)
     return _NEW_COLUMNS(fields.actors, tuple(map(_VERB_TEXT.__getitem__, fields.verbs)), names,
                         fields.amounts, fields.targets, fields.pots, fields.comments,
-                        fields.lines, None)
-
-
-_JOIN: Final = ", ".join
-_ONE: Final = "({},)".format
-"""``repr()`` of a tuple of one item, from the item's ``repr()`` (a text)."""
+                        fields.lines)
 
 
 def _texts_with_gaps(groups: tuple[tuple[Card, ...], ...]) -> tuple[str | None, ...]:
@@ -409,8 +387,6 @@ def _header_in_general(values: tuple[object, ...]) -> str:
 
 def _actions_text(columns: ActionColumns) -> str:
     """``repr()`` of the tuple of the action columns the key holds."""
-    if columns.key is not None:
-        return columns.key
     reprs = list(map(_COLUMN_REPRS.get, (columns.actors, columns.verbs, columns.targets,
                                          columns.pots, columns.comments)))
     if None in reprs:

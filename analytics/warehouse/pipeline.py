@@ -34,7 +34,7 @@ import signal
 import sys
 import traceback
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from itertools import islice
@@ -44,7 +44,7 @@ import numpy as np
 import numpy.typing as npt
 import pyarrow as pa
 
-from analytics.rules import Outcome, RuleError, replay, replay_fields
+from analytics.rules import Outcome, RuleError, replay
 from analytics.rules.seveneight_block import replay_block
 from analytics.warehouse.block_rows import block_ids, block_tables
 from analytics.warehouse.errors import SourceError
@@ -55,8 +55,8 @@ from parsers.block import SevenEightBlock
 from parsers.block_scan import BLOCK_VARIANT_END, scan_seveneight, scan_texts
 from parsers.fast_paths import fast_path_on
 from parsers.knobs import Game
-from parsers.model import ActionFields, HandHistory
-from parsers.reader import Chunk, Cut, hands_and_fields, iter_chunks, plain_hands
+from parsers.model import HandHistory
+from parsers.reader import Chunk, Cut, hand_from_chunk, iter_chunks, plain_hands
 from parsers.scoresheet import decode_sheet, read_score_sheet, sheet_hands
 
 __all__ = ["INTERNAL_STAGE", "Unit", "UnitResult", "init_worker", "process_chunks", "process_data",
@@ -252,9 +252,9 @@ def _per_hand_batch(group: Sequence[Chunk], positions: Iterable[int], context: F
     replayed and added on its own: the path that takes every hand and gives every error.
 
     A hand whose replay raises anything but a :class:`RuleError` is an internal-error
-    reject (:func:`_internal_reject`).  When reading the hands together or making the
-    batch's rows fails (a bug there cannot be pinned on one hand), the batch is done again
-    one hand at a time (:func:`_hand_by_hand`), and the traceback goes to
+    reject (:func:`_internal_reject`).  When reading a hand or making the batch's rows
+    fails (a bug; the rows are made as one, so it cannot be pinned on one hand), the batch is
+    done again one hand at a time (:func:`_hand_by_hand`), and the traceback goes to
     ``result.fallbacks``.
     """
     chosen = list(positions)
@@ -271,16 +271,17 @@ def _per_hand_batch(group: Sequence[Chunk], positions: Iterable[int], context: F
 
 def _hands_together(group: Sequence[Chunk], positions: list[int], context: FileContext
                     ) -> _Found:
-    """:func:`_per_hand_batch` the usual way: the hands read together, their rows made as
-    one batch."""
+    """:func:`_per_hand_batch` the usual way: the hands read in turn, their rows made as one
+    batch."""
     batch = Batch(context)
     rejects: list[RejectRow] = []
-    for hand, fields in _read_hands(group, positions, context.path):
-        found = _replayed(hand, fields, context.path)
+    name = context.path
+    for hand in (hand_from_chunk(group[position], name) for position in positions):
+        found = _replayed(hand, name)
         if isinstance(found, RejectRow):
             rejects.append(found)
         else:
-            batch.add(hand, found, fields)
+            batch.add(hand, found)
     return (batch.tables() if len(batch) else None), rejects, batch.duplicates
 
 
@@ -298,20 +299,20 @@ def _hand_by_hand(group: Sequence[Chunk], positions: list[int], context: FileCon
     for position in positions:
         chunk = group[position]
         try:
-            ((hand, fields),) = list(hands_and_fields([chunk], name))
+            hand = hand_from_chunk(chunk, name)
         except _NOT_A_HAND_FAULT:
             raise
         except Exception as error:
             rejects.append(_internal_reject(error, name, chunk.index, chunk.first_line, None,
                                             "\n".join(chunk.lines)))
             continue
-        found = _replayed(hand, fields, name)
+        found = _replayed(hand, name)
         if isinstance(found, RejectRow):
             rejects.append(found)
             continue
         batch = Batch(context)
         try:
-            batch.add(hand, found, fields)
+            batch.add(hand, found)
             tables = batch.tables()
         except _NOT_A_HAND_FAULT:
             raise
@@ -332,10 +333,9 @@ def _hand_by_hand(group: Sequence[Chunk], positions: list[int], context: FileCon
     return together, rejects, duplicates
 
 
-def _replayed(hand: HandHistory, fields: ActionFields | None, name: str
-              ) -> Outcome | RejectRow:
-    """The outcome of ``hand`` (read with ``fields``, or with its actions), or its reject:
-    a parse error, a rules error, or an internal error (any other exception)."""
+def _replayed(hand: HandHistory, name: str) -> Outcome | RejectRow:
+    """The outcome of ``hand``, or its reject: a parse error, a rules error, or an internal
+    error (any other exception)."""
     game = _game_of(hand)
     if hand.errors:
         first = hand.errors[0]
@@ -344,7 +344,7 @@ def _replayed(hand: HandHistory, fields: ActionFields | None, name: str
             stage="parse", game=game, error="\n".join(str(e) for e in hand.errors),
             raw=hand.raw)
     try:
-        return replay(hand) if fields is None else replay_fields(hand, fields)
+        return replay(hand)
     except RuleError as error:
         return RejectRow(
             hand_index=hand.index, line=error.line if error.line is not None else hand.line,
@@ -375,23 +375,6 @@ def _internal_reject(error: Exception, name: str, index: int, line: int | None,
             f" the traceback is in {INTERNAL_ERROR_LOG})")
     return RejectRow(hand_index=index, line=line, stage=INTERNAL_STAGE, game=game, error=text,
                      raw=raw, detail=traceback.format_exc())
-
-
-def _read_hands(group: Sequence[Chunk], positions: Iterable[int], name: str
-                ) -> Iterator[tuple[HandHistory, ActionFields | None]]:
-    """:func:`~parsers.reader.hand_and_fields` of the chunks of ``group`` at ``positions``, in
-    turn, read :data:`READ_TOGETHER` at a time (:func:`~parsers.reader.hands_and_fields`: the
-    new action lines of those hands in one go).  The fast path's hands come without Action
-    objects, their actions as columns (fields): the replays, the ids and the rows read those.
-    """
-    iterator = iter(positions)
-    while part := [group[position] for position in islice(iterator, READ_TOGETHER)]:
-        yield from hands_and_fields(part, name)
-
-
-READ_TOGETHER: Final = 500
-"""Hands whose new action lines are read together: enough that the per-line work is a few
-of Python's steps, few enough that only a few hundred parsed hands are held at a time."""
 
 
 def _with_facts(tables: dict[str, pa.Table]) -> dict[str, pa.Table]:

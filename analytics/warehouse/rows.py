@@ -21,14 +21,13 @@ from typing import Final
 import numpy as np
 import pyarrow as pa
 
-from analytics.equity.allin import third_card_at
 from analytics.rules.base import Outcome
 from analytics.warehouse.equities import PendingRows, add_equity_rows, add_pending_rows
-from analytics.warehouse.identity import ActionColumns, action_columns, field_columns, hand_id
+from analytics.warehouse.identity import ActionColumns, action_columns, hand_id
 from analytics.warehouse.scores import SCORES_SCHEMA, add_score_rows
 from parsers.caching import BoundedCache
 from parsers.knobs import Game, RummoliRules
-from parsers.model import RUMMOLI_POTS, ActionFields, HandHistory, Verb, with_actions
+from parsers.model import RUMMOLI_POTS, HandHistory, Verb
 
 __all__ = ["ARROW_SCHEMAS", "RAW_KEPT_BYTES", "Batch", "FileContext", "RejectRow", "kept_raw",
            "reject_table", "street_of"]
@@ -310,15 +309,6 @@ _MADE_BY_TABLES: Final = frozenset({("actions", "hand_id"), ("actions", "seq"),
 """Columns :meth:`Batch.tables` makes from the hands' ids and row counts (no list per row)."""
 
 
-def _needs_actions(game: Game, fields: ActionFields) -> bool:
-    """Whether the equity rows of a hand of ``game`` with actions ``fields`` read its Action
-    objects: only a 7 & 8 hand with an all-in moment does (found on the columns by
-    :func:`~analytics.equity.allin.third_card_at`, the test
-    :func:`~analytics.equity.allin.allin_moment` makes).  Big Two's and Rummoli's read the
-    fields (the deals) instead."""
-    return game is Game.SEVENEIGHT and third_card_at(fields.verbs, fields.cards) is not None
-
-
 _GAME_TEXT: Final = {game: str(game.value) for game in Game}
 """A game's text by member: a dict look-up, not the ``value`` property (a Python call)."""
 
@@ -350,18 +340,11 @@ class Batch:
     def __len__(self) -> int:
         return len(self.ids)
 
-    def add(self, hand: HandHistory, outcome: Outcome, fields: ActionFields | None = None
-            ) -> bool:
-        """Add a replayed hand; return False when the batch already holds it.
-
-        ``fields``: the hand's actions as columns (:class:`~parsers.model.ActionFields`),
-        which the id and the rows are made from; the hand may then come without its actions
-        (:func:`parsers.reader.hand_and_fields`: ``hand.actions`` is empty), which are made
-        only if the equity rows read them.
-        """
+    def add(self, hand: HandHistory, outcome: Outcome) -> bool:
+        """Add a replayed hand; return False when the batch already holds it."""
         kind = hand.game
         assert kind is not None  # replay() refuses hands without a game
-        columns = action_columns(hand.actions) if fields is None else field_columns(fields)
+        columns = action_columns(hand.actions)
         key = hand_id(hand, columns)
         game = _GAME_TEXT[kind]
         if key in self.ids:
@@ -396,10 +379,7 @@ class Batch:
             self._add_board(key, hand, outcome)
         elif kind is Game.BIGTWO:
             add_score_rows(cols["bigtwo_scores"], key, hand, outcome, names)
-        if fields is not None and not hand.actions and fields.verbs and _needs_actions(
-                kind, fields):
-            hand = with_actions(hand, fields)
-        add_equity_rows(cols, key, hand, outcome, names, self.pending, fields)
+        add_equity_rows(cols, key, hand, outcome, names, self.pending)
         return True
 
     def _add_hand(self, key: int, game: str, hand: HandHistory, outcome: Outcome,

@@ -2,7 +2,7 @@
 
 Put this folder on ``PYTHONPATH`` with ``HANDLAB_PLANTED_BUG`` set and every Python process
 (the ``handlab`` command, a Streamlit server, their worker processes) starts with the rules
-dispatcher's ``replay`` and ``replay_fields`` raising ``ValueError`` for a hand whose
+dispatcher's ``replay`` raising ``ValueError`` for a hand whose
 ``table`` is :data:`MARK`, as a bug in an engine would.  With ``HANDLAB_PLANTED_BUG=block``
 the 7 & 8 block replay also fails on every block, as a bug of that fast path would.
 In-process tests use :func:`plant` with pytest's ``monkeypatch`` instead.
@@ -44,16 +44,14 @@ def plant(setattr: Callable[[object, str, object], None], *, block: bool = False
     dispatcher and, once imported, in the pipeline's names for it."""
     import analytics.rules as rules
 
-    for name in ("replay", "replay_fields"):
-        setattr(rules, name, failing(getattr(rules, name)))
+    setattr(rules, "replay", failing(rules.replay))
     if block:
         import analytics.rules.seveneight_block as seveneight_block
 
         setattr(seveneight_block, "replay_block", failing_block(seveneight_block.replay_block))
     import analytics.warehouse.pipeline as pipeline
 
-    for name in ("replay", "replay_fields"):
-        setattr(pipeline, name, getattr(rules, name))
+    setattr(pipeline, "replay", rules.replay)
     if block:
         setattr(pipeline, "replay_block", seveneight_block.replay_block)
 
