@@ -182,8 +182,8 @@ def _blinds_right(block: SevenEightBlock, fixed: npt.NDArray[np.bool_], min_bets
 
 
 def replay_block(block: SevenEightBlock) -> BlockOutcome:
-    """Replay every hand of ``block`` that the batch replay takes (the usual shape: its
-    blinds right, no side pot it cannot split), with its outcome; the others are left to
+    """Replay every hand of ``block`` the kernel plainly accepts (blinds and min_bet by the
+    rule, chips within int64; see the module), with its outcome; the others are left to
     the full engine, :func:`analytics.rules.seveneight.replay` (:class:`BlockOutcome`)."""
     structures = np.array([_STRUCTURE_CODES.get(variant, -1) for variant in block.variants],
                           dtype=np.int64)
