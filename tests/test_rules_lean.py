@@ -21,7 +21,7 @@ import io
 import random
 from collections.abc import Callable
 from functools import cache
-from typing import Final
+from typing import Any, Final
 
 import pytest
 from hypothesis import given, settings
@@ -29,6 +29,7 @@ from hypothesis import strategies as st
 
 from analytics.rules import Outcome, bigtwo
 from parsers import HandHistory, loads_hands, read_hands
+from parsers.caching import BoundedCache
 from parsers.cards import UNKNOWN, Card
 from parsers.knobs import BigTwoRules, BigTwoScoring, Game
 from parsers.model import Action
@@ -171,8 +172,8 @@ def test_play_masks_remembered_by_identity_change_nothing(monkeypatch: pytest.Mo
         assert all(new.cards is not old.cards for new, old
                    in zip(fresh, hand.actions, strict=True) if old.cards)
         assert bigtwo.replay(dataclasses.replace(hand, actions=fresh)) == expected
-    monkeypatch.setattr(bigtwo, "_GROUP_MASKS", {})
-    monkeypatch.setattr(bigtwo, "_MAX_GROUP_MASKS", 1)
+    monkeypatch.setattr(bigtwo, "_GROUP_MASKS",
+                        BoundedCache[int, Any]("tests.rules_lean.group_masks", 1))
     for hand, expected in zip(hands, shared, strict=True):
         assert bigtwo.replay(hand) == expected
         assert len(bigtwo._GROUP_MASKS) <= 1

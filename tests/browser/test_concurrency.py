@@ -33,6 +33,7 @@ import shutil
 import sys
 import time
 from collections.abc import Awaitable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
@@ -386,7 +387,11 @@ def test_uploads_ingest_and_readers_at_once(tmp_path: Path) -> None:
     with streamlit_server(db, tmp_path / "streamlit.log") as server:
         log("server healthy")
         try:
-            outcome = asyncio.run(_scenario(server, db, files, tmp_path, log))
+            # In a thread of its own: a worker that ran a sync Playwright test before keeps
+            # that test's event loop running in this thread, where asyncio.run() refuses.
+            with ThreadPoolExecutor(max_workers=1) as pool:
+                outcome = pool.submit(asyncio.run,
+                                      _scenario(server, db, files, tmp_path, log)).result()
         finally:
             print(log)
         assert server.alive(), server.output()
