@@ -55,12 +55,17 @@ BIGTWO: dict[str, dict[str, int]] = {
 }
 
 
-@pytest.fixture(scope="module")
-def bigtwo_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    db = tmp_path_factory.mktemp("b2cases") / "b2.duckdb"
-    summary = ingest([DATA / "bigtwo.phhs"], db, workers=0)
+def ingested_case(folder: Path, name: str) -> Path:
+    """A database holding only the case file ``name`` (every hand of it accepted)."""
+    db = folder / "cases.duckdb"
+    summary = ingest([DATA / name], db, workers=0)
     assert summary.rejected == 0
     return db
+
+
+@pytest.fixture(scope="module")
+def bigtwo_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return ingested_case(tmp_path_factory.mktemp("b2cases"), "bigtwo.phhs")
 
 
 def _cells(frame: pd.DataFrame) -> dict[str, dict[str, Any]]:
@@ -260,10 +265,7 @@ RUMMOLI: dict[str, dict[str, float]] = {
 
 @pytest.fixture(scope="module")
 def rummoli_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    db = tmp_path_factory.mktemp("rmcases") / "rm.duckdb"
-    summary = ingest([DATA / "rummoli.phhs"], db, workers=0)
-    assert summary.rejected == 0
-    return db
+    return ingested_case(tmp_path_factory.mktemp("rmcases"), "rummoli.phhs")
 
 
 def test_rummoli_grid_matches_the_hand_counts(rummoli_db: Path) -> None:
@@ -335,10 +337,7 @@ BIGTWO_TWOS: dict[str, dict[str, int]] = {
 
 @pytest.fixture(scope="module")
 def bigtwo_twos_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    db = tmp_path_factory.mktemp("b2twos") / "b2.duckdb"
-    summary = ingest([DATA / "bigtwo_twos.phhs"], db, workers=0)
-    assert summary.rejected == 0
-    return db
+    return ingested_case(tmp_path_factory.mktemp("b2twos"), "bigtwo_twos.phhs")
 
 
 def test_bigtwo_twos_held_at_the_end_match_the_hand_counts(bigtwo_twos_db: Path) -> None:
@@ -401,9 +400,7 @@ RUMMOLI_IMPASSE: dict[str, dict[str, float]] = {
 
 
 def test_rummoli_impasse_matches_the_hand_counts(tmp_path: Path) -> None:
-    db = tmp_path / "impasse.duckdb"
-    summary = ingest([DATA / "rummoli_impasse.phhs"], db, workers=0)
-    assert summary.rejected == 0
+    db = ingested_case(tmp_path, "rummoli_impasse.phhs")
     with reader(db) as con:
         grid = _cells(stat_grid(con, HandFilter(), game="rummoli"))
         board = con.execute("SELECT pot, after FROM board ORDER BY pot").fetchall()
