@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from analytics.warehouse import ingest, open_writer, reader, writer
+from analytics.warehouse import ENV_VAR, ingest, open_writer, reader, writer
 from analytics.warehouse.annotations import (
     HandNote,
     hand_note,
@@ -21,6 +21,7 @@ from analytics.warehouse.annotations import (
 from analytics.warehouse.identity import hand_id_hex, parse_hand_id
 from analytics.warehouse.search import HandSearch, categories_at_least, search_hands
 from analytics.warehouse.views import HandFilter
+from tests.test_dashboard_app import open_app
 from tests.test_dashboard_data import dashboard_db
 
 __all__ = ["dashboard_db"]  # the shared warehouse fixture, imported for pytest
@@ -73,6 +74,20 @@ def test_results_open_the_replayer_by_hex_id(db: Path) -> None:
         assert parse_hand_id(shown) == int(hand_id)
 
 
+def test_search_by_the_id_shown(db: Path) -> None:
+    """The hex id a page shows finds that hand alone; an id of no hand finds nothing."""
+    with reader(db) as con:
+        ids = dict(con.execute("SELECT source_index, hand_id FROM hands").fetchall())
+    every = HandFilter()
+    for position in (1, 4, 9):
+        typed = f"#{hand_id_hex(ids[position]).upper()}"
+        assert _ids(db, every, HandSearch(hand_id=parse_hand_id(typed))) == [position]
+    # With other criteria the id still has to meet them: hand 1 (A) went to no showdown.
+    assert _ids(db, every, HandSearch(hand_id=ids[1], showdown=True)) == []
+    unknown = next(value for value in range(1, 100) if value not in ids.values())
+    assert _ids(db, every, HandSearch(hand_id=unknown)) == []
+
+
 def test_notes_are_kept_found_and_survive_loading_again(db: Path) -> None:
     with reader(db) as con:
         first = int(search_hands(con, HandFilter(), search=HandSearch(all_in=True))
@@ -123,3 +138,17 @@ def test_dashboard_search_finds_bigtwo_and_rummoli_hands(dashboard_db: Path) -> 
                          "WHERE pot = 'TS' AND amount > 0").fetchall()[0][0]
     assert len(quads) == min(straights, 500) and len(quads) > 0
     assert len(pots) == min(ts, 500) and set(pots["game"]) <= {"rummoli"}
+
+
+def test_the_search_page_finds_a_pasted_id_and_names_a_wrong_one(
+        dashboard_db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(ENV_VAR, str(dashboard_db))
+    with reader(dashboard_db) as con:
+        hand_id = con.execute("SELECT min(hand_id) FROM hands").fetchall()[0][0]
+    at = open_app("search")
+    at.text_input(key="search_hand_id").input(f"  #{hand_id_hex(hand_id)} ").run()
+    assert not at.exception
+    assert any(m.value.startswith("**1 hand(s)**") for m in at.markdown)
+    assert not at.warning
+    at.text_input(key="search_hand_id").input("not-an-id").run()
+    assert "is not a hand id" in at.warning[0].value

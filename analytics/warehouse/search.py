@@ -45,7 +45,8 @@ class HandSearch:
     ``categories``: a shown-down hand of one of them; ``min_pot``/``max_pot``: the chips
     (points) won from the hand's pots; ``combination``: a Big Two kind played (a
     ``views.PLAY_KIND_COLUMNS`` key); ``pot_won``: a Rummoli pot someone won chips from
-    (``RUMMOLI_POTS``); ``tag``: a label kept on the hand."""
+    (``RUMMOLI_POTS``); ``tag``: a label kept on the hand; ``hand_id``: one hand, by the
+    id shown everywhere (:func:`~analytics.warehouse.identity.parse_hand_id` reads it)."""
 
     categories: tuple[str, ...] = ()
     min_pot: int | None = None
@@ -56,6 +57,7 @@ class HandSearch:
     pot_won: str | None = None
     starred: bool | None = None
     tag: str | None = None
+    hand_id: int | None = None
 
     def __post_init__(self) -> None:
         if self.combination is not None and self.combination not in PLAY_KIND_COLUMNS:
@@ -102,6 +104,9 @@ def search_hands(con: duckdb.DuckDBPyConnection, f: HandFilter, *,
     if search.tag:
         conditions.append("list_contains(n.tags, $tag)")
         params["tag"] = search.tag
+    if search.hand_id is not None:
+        conditions.append("x.hand_id = $hand_id")
+        params["hand_id"] = search.hand_id
     if search.min_pot is not None or search.max_pot is not None:
         conditions.append("w.pot BETWEEN coalesce($min_pot, w.pot) AND coalesce($max_pot, w.pot)")
         params |= {"min_pot": search.min_pot, "max_pot": search.max_pot}

@@ -1,6 +1,6 @@
 """Hand search: the hands matching the sidebar's filters and what is looked for here (the
 category shown down, pot size, all in, showdown, a Big Two combination, a Rummoli pot won,
-starred or tagged); each result opens in the replayer."""
+starred or tagged, a hand's id); each result opens in the replayer."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import streamlit as st
 
 from analytics.dashboard import ui
 from analytics.dashboard.hand_list import show_hands
+from analytics.warehouse.identity import parse_hand_id
 from analytics.warehouse.search import (
     CATEGORY_ORDER,
     HandSearch,
@@ -43,7 +44,14 @@ def _search(game: str | None) -> HandSearch:
     pot = two.selectbox("Rummoli pot won", ["any", *RUMMOLI_POTS], key="search_pot")
     starred = three.radio("Starred", list(_EITHER), horizontal=True, key="search_starred")
     tag = three.text_input("Tag", key="search_tag")
+    typed = st.text_input("Hand id", key="search_hand_id",
+                          help="The 16 hex digits every page shows (a # before them is fine).")
+    hand_id = parse_hand_id(typed) if typed.strip() else None
+    if typed.strip() and hand_id is None:
+        st.warning(f"{typed.strip()[:40]!r} is not a hand id: an id is 16 hex digits, as "
+                   "the hand lists and the replayer show it. It is left out of the search.")
     return HandSearch(
+        hand_id=hand_id,
         categories=categories, min_pot=None if low is None else int(low),
         max_pot=None if high is None else int(high), all_in=_EITHER[str(all_in)],
         showdown=_EITHER[str(showdown)],
