@@ -9,7 +9,6 @@ import os
 import random
 import shutil
 import signal
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -30,29 +29,24 @@ from analytics.warehouse.lake_engine import ingest_lake
 from analytics.warehouse.lake_maintenance import compact, vacuum
 from analytics.warehouse.schema import TABLES
 from parsers import write_hands
+from tests.fork_server import ForkServer
 
-ROOT = Path(__file__).resolve().parent.parent
-
-ZYGOTE = """
+HANDLAB_COMMANDS = """
 import os, sys
 from analytics.cli import app
 import analytics.warehouse.lake_maintenance  # imported once, before the forks
-print("ready", flush=True)
-for line in sys.stdin:
-    pid = os.fork()
-    if pid == 0:
-        code = 0
-        try:
-            app(line.split(), prog_name="handlab")
-        except SystemExit as stop:
-            code = stop.code if isinstance(stop.code, int) else 1
-        except BaseException:
-            code = 3
-        os._exit(code)
-    print(pid, flush=True)
-    print(os.waitpid(pid, 0)[1], flush=True)
+
+
+def run(words):
+    try:
+        app(words, prog_name="handlab")
+    except SystemExit as stop:
+        return stop.code if isinstance(stop.code, int) else 1
+    except BaseException:
+        return 3
+    return 0
 """
-"""Forks one ``handlab`` command per line of input: a round costs a fork, not a start-up."""
+"""The fork server's script: each line of input is one ``handlab`` command."""
 
 KILLS = 10
 """Kills that must land inside each command."""
@@ -60,35 +54,6 @@ KILLS = 10
 RANGE = 12 * 1024
 """Bytes per range of the lake under test: small, so it has a couple of hundred small files
 (a compaction of it takes a while, and a vacuum after it has as many files to delete)."""
-
-
-class Zygote:
-    """The fork server: :meth:`start` forks ``handlab ARGS`` and returns its pid,
-    :meth:`wait` its status."""
-
-    def __init__(self) -> None:
-        self.process = subprocess.Popen(
-            [sys.executable, "-c", ZYGOTE], cwd=ROOT, text=True, stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE, env=dict(os.environ, PYTHONPATH=str(ROOT)))
-        assert self.readline() == "ready"
-
-    def readline(self) -> str:
-        assert self.process.stdout is not None
-        return self.process.stdout.readline().strip()
-
-    def start(self, *args: str) -> int:
-        assert self.process.stdin is not None
-        self.process.stdin.write(" ".join(args) + "\n")
-        self.process.stdin.flush()
-        return int(self.readline())
-
-    def wait(self) -> int:
-        return int(self.readline())
-
-    def close(self) -> None:
-        assert self.process.stdin is not None
-        self.process.stdin.close()
-        self.process.wait(timeout=30)
 
 
 @pytest.fixture(scope="module")
@@ -143,7 +108,7 @@ def stale(lake: Path) -> set[str]:
             if p.is_file()} - listed
 
 
-def kill_rounds(zygote: Zygote, prepare: Path, command: list[str], tmp_path: Path,
+def kill_rounds(zygote: ForkServer, prepare: Path, command: list[str], tmp_path: Path,
                 rng: random.Random) -> list[Path]:
     """Copies of ``prepare``, each with ``handlab COMMAND <copy>`` killed -9 at a random
     moment of its undisturbed duration, until :data:`KILLS` kills landed; the copies."""
@@ -184,7 +149,7 @@ def test_kill_nine_of_compact_and_vacuum(small_files_lake: Path, tmp_path: Path)
     files_before = sum(len(f) for f in latest_manifest(small_files_lake).tables.values())
     assert files_before > 150
     rng = random.Random(20261205)
-    zygote = Zygote()
+    zygote = ForkServer(HANDLAB_COMMANDS)
     try:
         compact_lakes = kill_rounds(zygote, small_files_lake, ["lake", "compact"],
                                     tmp_path / "compact", rng)

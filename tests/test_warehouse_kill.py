@@ -9,7 +9,6 @@ import contextlib
 import os
 import random
 import signal
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -20,12 +19,12 @@ from analytics.warehouse import ingest, reader
 from analytics.warehouse.connection import current_version, reader_unchecked
 from analytics.warehouse.schema import LATEST_VERSION
 from parsers import dumps_hands
+from tests.fork_server import ForkServer
 from tests.test_warehouse_data import PARSE_BROKEN, phhs, simulated, write
 
-ROOT = Path(__file__).resolve().parent.parent
 MARKER = "handlab-kill-test"
 
-ZYGOTE = f"""# {MARKER}
+INGESTS = f"""# {MARKER}
 import os, sys
 from analytics.warehouse import ingest
 from analytics.rules import replay
@@ -33,22 +32,20 @@ from parsers import read_hands
 for hand in read_hands(sys.argv[1]):  # imports and the evaluator's JIT, once, before the forks
     if hand.ok:
         replay(hand)
-print("ready", flush=True)
-for job in sys.stdin:
-    folder, db, workers, group_rows = job.split()
-    pid = os.fork()
-    if pid == 0:
-        try:
-            if int(group_rows):  # files per transaction: all eight, or three
-                sys.modules["analytics.warehouse.ingest"].GROUP_ROWS = int(group_rows)
-            ingest([folder], db, workers=int(workers), hold=0.3)
-        except BaseException:
-            os._exit(3)
-        os._exit(0)
-    print(pid, flush=True)
-    print(os.waitpid(pid, 0)[1], flush=True)
+
+
+def run(words):
+    folder, db, workers, group_rows = words
+    try:
+        if int(group_rows):  # files per transaction: all eight, or three
+            sys.modules["analytics.warehouse.ingest"].GROUP_ROWS = int(group_rows)
+        ingest([folder], db, workers=int(workers), hold=0.3)
+    except BaseException:
+        return 3
+    return 0
 """
-"""Forks one ingest per line of input: a round costs a fork, not a Python start-up."""
+"""The fork server's script: each line of input is one ingest (folder, database, workers,
+the writer's :data:`GROUP_ROWS` or 0 to leave it)."""
 
 
 def make_inputs(folder: Path, per_file: int = 24) -> None:
@@ -117,36 +114,6 @@ def orphans(zygote: int) -> list[int]:
     return found
 
 
-class Zygote:
-    """The fork server: ``start`` forks an ingest and returns its pid, ``wait`` its status."""
-
-    def __init__(self, warm_up: Path) -> None:
-        self.process = subprocess.Popen(
-            [sys.executable, "-c", ZYGOTE, str(warm_up)], cwd=ROOT, text=True,
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            env=dict(os.environ, PYTHONPATH=str(ROOT)))
-        assert self.readline() == "ready"
-
-    def readline(self) -> str:
-        assert self.process.stdout is not None
-        return self.process.stdout.readline().strip()
-
-    def start(self, folder: Path, db: Path, workers: int, group_rows: int = 0) -> int:
-        """Fork an ingest; ``group_rows``: the writer's :data:`GROUP_ROWS` (0: as it is)."""
-        assert self.process.stdin is not None
-        self.process.stdin.write(f"{folder} {db} {workers} {group_rows}\n")
-        self.process.stdin.flush()
-        return int(self.readline())
-
-    def wait(self) -> int:
-        return int(self.readline())
-
-    def close(self) -> None:
-        assert self.process.stdin is not None
-        self.process.stdin.close()
-        self.process.wait(timeout=30)
-
-
 KILLS = 24
 ROUNDS_PER_DB = 3
 GROUP_ROWS_SMALL = 2_000
@@ -167,11 +134,11 @@ def test_kill_nine_at_random_moments(tmp_path: Path) -> None:
             "SELECT sha256, hand_index FROM rejects ORDER BY ALL").fetchall()
 
     rng = random.Random(20261129)
-    zygote = Zygote(folder / "part0.phhs")
+    zygote = ForkServer(INGESTS, str(folder / "part0.phhs"))
     try:
         # Measure one undisturbed run (from the fork) to spread the kills over the ingest.
         started = time.monotonic()
-        zygote.start(folder, tmp_path / "timing.duckdb", 0)
+        zygote.start(folder, tmp_path / "timing.duckdb", 0, 0)
         assert zygote.wait() == 0
         duration = time.monotonic() - started
         print(f"an undisturbed ingest takes {duration:.2f} s from the fork")
