@@ -40,6 +40,7 @@ from analytics.warehouse.stat_views import (
 from analytics.warehouse.views import HandFilter
 from parsers import write_hands
 from parsers.knobs import Game
+from tests.grid_cells import assert_grid_counts, grid_cells
 
 DATA = Path(__file__).parent / "data" / "stats"
 
@@ -97,23 +98,14 @@ def stats_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return db
 
 
-def _cells(frame: pd.DataFrame, key: str = "player") -> dict[Any, dict[str, Any]]:
-    """The frame's rows by ``key``, as plain values."""
-    return {name: {str(column): value for column, value in row.items()}
-            for name, row in frame.set_index(key).to_dict("index").items()}
-
-
 def _grid(db: Path, **kwargs: Any) -> pd.DataFrame:
     with reader(db) as con:
         return stat_grid(con, HandFilter(), game="seveneight", **kwargs)
 
 
 def test_seveneight_counts_match_the_hand_counts(stats_db: Path) -> None:
-    grid = _cells(_grid(stats_db))
-    assert set(grid) == set(EXPECTED)
-    for player, expected in EXPECTED.items():
-        got = {column: int(grid[player][column]) for column in expected}
-        assert got == expected, player
+    grid = grid_cells(_grid(stats_db))
+    assert_grid_counts(grid, EXPECTED)
 
 
 def test_the_grid_has_one_count_and_one_opps_column_per_statistic(stats_db: Path) -> None:
@@ -136,7 +128,7 @@ def test_positions_by_blinds_and_button(stats_db: Path) -> None:
     for key, position in POSITIONS.items():
         assert found[key] == position, key
     split = _grid(stats_db, split="position")
-    ann = _cells(split[split["player"] == "Ann"], "position")
+    ann = grid_cells(split[split["player"] == "Ann"], "position")
     # Ann: small blind in A-G (7 hands) and H, and in the heads-up hand I.
     assert int(ann["small blind"]["vpip_opps"]) == 9
 
@@ -156,7 +148,7 @@ def test_results_in_big_blinds(stats_db: Path) -> None:
         seats = con.execute("""
             SELECT s.player, s.net, coalesce(a.expected_net, s.net) AS adjusted
             FROM seats s LEFT JOIN allin_results a USING (hand_id, seat)""").fetchdf()
-    grid = _cells(_grid(stats_db))
+    grid = grid_cells(_grid(stats_db))
     # Every hand's big blind is 2 chips (blinds 1/2, and 2/1 heads-up).
     for player, rows in seats.groupby("player"):
         hands = len(rows)
@@ -176,7 +168,7 @@ def test_player_filter_and_dates(stats_db: Path) -> None:
                           game="seveneight")
     assert list(one["player"]) == ["Cy"]
     # Hands A-D (1-2 November): Cy raised in C and D, folded to the 3-bet in C.
-    cy = _cells(early)["Cy"]
+    cy = grid_cells(early)["Cy"]
     assert (cy["pfr"], cy["fold_to_three_bet"], cy["vpip_opps"]) == (2, 1, 4)
 
 
@@ -295,7 +287,7 @@ def test_bigtwo_against_counts_from_seats_and_actions(bigtwo_db: Path) -> None:
         seats.index).fillna(0)
     seats["twos"] = played["twos"].reindex(seats.index).fillna(0)
     seats["five"] = played["five"].reindex(seats.index).fillna(0)
-    by_player = _cells(grid)
+    by_player = grid_cells(grid)
     for player, rows in seats.groupby("player"):
         games = len(rows)
         expected = {
@@ -383,7 +375,7 @@ def test_cli_writes_one_row_per_player(stats_db: Path, tmp_path: Path) -> None:
     rows = pd.read_csv(out)
     assert list(rows.columns[:5]) == ["player", "vpip", "vpip_opps", "pfr", "pfr_opps"]
     assert {"bb_per_100", "allin_adj_bb_per_100", "hands"} <= set(rows.columns)
-    assert int(_cells(rows)["Dee"]["three_bet"]) == EXPECTED["Dee"]["three_bet"]
+    assert int(grid_cells(rows)["Dee"]["three_bet"]) == EXPECTED["Dee"]["three_bet"]
     printed = CliRunner().invoke(app, ["stats", "seveneight", "--db", str(stats_db),
                                        "--player", "Cy"])
     assert printed.exit_code == 0, printed.output
@@ -512,7 +504,7 @@ def test_rummoli_counts_match_a_recount_of_the_rounds(tmp_path: Path) -> None:
     db = tmp_path / "rummoli.duckdb"
     ingest(paths, db, workers=0)
     with reader(db) as con:
-        grid = _cells(stat_grid(con, HandFilter(), game="rummoli"))
+        grid = grid_cells(stat_grid(con, HandFilter(), game="rummoli"))
     expected = _rummoli_recount(paths)
     assert set(grid) == set(expected)
     for player, counts in expected.items():

@@ -32,6 +32,7 @@ from analytics.warehouse.views import HandFilter
 from parsers import parse_cards, read_hands, write_hands
 from parsers.knobs import BigTwoRules
 from parsers.model import Action, Verb
+from tests.grid_cells import assert_grid_counts, grid_cells
 
 DATA = Path(__file__).parent / "data" / "stats_cases"
 
@@ -68,25 +69,17 @@ def bigtwo_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return ingested_case(tmp_path_factory.mktemp("b2cases"), "bigtwo.phhs")
 
 
-def _cells(frame: pd.DataFrame) -> dict[str, dict[str, Any]]:
-    return {str(name): {str(column): value for column, value in row.items()}
-            for name, row in frame.set_index("player").to_dict("index").items()}
-
-
 def test_bigtwo_grid_matches_the_hand_counts(bigtwo_db: Path) -> None:
     with reader(bigtwo_db) as con:
-        grid = _cells(stat_grid(con, HandFilter(), game="bigtwo"))
-    assert set(grid) == set(BIGTWO)
-    for player, expected in BIGTWO.items():
-        got = {column: int(grid[player][column]) for column in expected}
-        assert got == expected, player
+        grid = grid_cells(stat_grid(con, HandFilter(), game="bigtwo"))
+    assert_grid_counts(grid, BIGTWO)
 
 
 def test_bigtwo_fry_threshold_and_games_by_scoring(bigtwo_db: Path) -> None:
     with reader(bigtwo_db) as con:
-        low = _cells(stat_grid(con, HandFilter(), game="bigtwo", fry_threshold=4))
-        one = _cells(stat_grid(con, HandFilter(date_to=pd.Timestamp("2026-12-01").date()),
-                               game="bigtwo"))
+        low = grid_cells(stat_grid(con, HandFilter(), game="bigtwo", fry_threshold=4))
+        one = grid_cells(stat_grid(con, HandFilter(date_to=pd.Timestamp("2026-12-01").date()),
+                                   game="bigtwo"))
     # Threshold 4: Bo's 4 cards left fry him in both games, Ann's 1 never; Eli's 13 do.
     assert {p: int(low[p]["fry"]) for p in low} == {"Ann": 0, "Bo": 2, "Cy": 0, "Dan": 0,
                                                     "Eli": 2}
@@ -207,7 +200,7 @@ def test_pass_with_play_against_the_evaluator_on_simulated_games(tmp_path: Path)
     write_hands(hands, folder / "b.phhs")
     ingest([folder], tmp_path / "sim.duckdb", workers=0)
     with reader(tmp_path / "sim.duckdb") as con:
-        grid = _cells(stat_grid(con, HandFilter(), game="bigtwo"))
+        grid = grid_cells(stat_grid(con, HandFilter(), game="bigtwo"))
     totals: dict[str, list[int]] = {}
     for hand in hands:
         for seat, (passes, with_play) in _recount(hand).items():
@@ -270,11 +263,8 @@ def rummoli_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def test_rummoli_grid_matches_the_hand_counts(rummoli_db: Path) -> None:
     with reader(rummoli_db) as con:
-        grid = _cells(stat_grid(con, HandFilter(), game="rummoli"))
-    assert set(grid) == set(RUMMOLI)
-    for player, expected in RUMMOLI.items():
-        got = {column: float(grid[player][column]) for column in expected}
-        assert got == pytest.approx(expected), player
+        grid = grid_cells(stat_grid(con, HandFilter(), game="rummoli"))
+    assert_grid_counts(grid, RUMMOLI)
 
 
 def test_rummoli_results_over_time_are_the_poker_phase(rummoli_db: Path) -> None:
@@ -342,11 +332,8 @@ def bigtwo_twos_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def test_bigtwo_twos_held_at_the_end_match_the_hand_counts(bigtwo_twos_db: Path) -> None:
     with reader(bigtwo_twos_db) as con:
-        grid = _cells(stat_grid(con, HandFilter(), game="bigtwo"))
-    assert set(grid) == set(BIGTWO_TWOS)
-    for player, expected in BIGTWO_TWOS.items():
-        got = {column: int(grid[player][column]) for column in expected}
-        assert got == expected, player
+        grid = grid_cells(stat_grid(con, HandFilter(), game="bigtwo"))
+    assert_grid_counts(grid, BIGTWO_TWOS)
 
 
 def test_bigtwo_each_two_held_doubles_the_payment(bigtwo_twos_db: Path) -> None:
@@ -369,7 +356,7 @@ def test_bigtwo_fry_threshold_moves_only_the_fry_column(bigtwo_twos_db: Path) ->
     """The grid's threshold is the question's: at 11 Hal's 10 cards left are no fry, but
     his points stay the ones the game's own rules (threshold 10) scored."""
     with reader(bigtwo_twos_db) as con:
-        high = _cells(stat_grid(con, HandFilter(), game="bigtwo", fry_threshold=11))
+        high = grid_cells(stat_grid(con, HandFilter(), game="bigtwo", fry_threshold=11))
     assert {p: int(high[p]["fry"]) for p in high} == {"Fay": 0, "Gus": 0, "Hal": 0}
     assert int(high["Hal"]["points"]) == -60
 
@@ -402,12 +389,9 @@ RUMMOLI_IMPASSE: dict[str, dict[str, float]] = {
 def test_rummoli_impasse_matches_the_hand_counts(tmp_path: Path) -> None:
     db = ingested_case(tmp_path, "rummoli_impasse.phhs")
     with reader(db) as con:
-        grid = _cells(stat_grid(con, HandFilter(), game="rummoli"))
+        grid = grid_cells(stat_grid(con, HandFilter(), game="rummoli"))
         board = con.execute("SELECT pot, after FROM board ORDER BY pot").fetchall()
-    assert set(grid) == set(RUMMOLI_IMPASSE)
-    for player, expected in RUMMOLI_IMPASSE.items():
-        got = {column: float(grid[player][column]) for column in expected}
-        assert got == pytest.approx(expected), player
+    assert_grid_counts(grid, RUMMOLI_IMPASSE)
     # Nobody won the Rummoli pot: its ante (2) and the impasse payments (6 + 5) stay.
     assert dict(board) == {"poker": 0, "TS": 2, "JD": 2, "QC": 0, "KH": 2, "AS": 2,
                            "AKD": 2, "789": 0, "rummoli": 13}
