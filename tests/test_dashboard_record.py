@@ -12,7 +12,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from analytics.record.hand import deal_action
-from analytics.record.play import automatic_action
+from analytics.record.play import automatic_action, is_persons_turn
 from analytics.record.table import (
     FOLDER_VAR,
     RecordedTable,
@@ -186,3 +186,48 @@ def test_the_record_page_changes_seats_between_bigtwo_games(folder: Path) -> Non
     hand = RecordedTable.open(folder, "match", ingest_into=False).hand
     assert hand is not None and hand.header.players == ("Ann", "Eve", "Cy", "Dee")
     assert hand.header.starting_stacks == (0, 0, 0, 0) and hand.header.seats == (1, 2, 3, 4)
+
+
+def test_the_play_page_seats_and_removes_bots_between_hands(folder: Path) -> None:
+    """The Play page's box of seats calls the Record page's ``leave``/``join``/``rebuy``: a bot
+    leaves, a new bot of the chosen style sits down, a busted bot rebuys; the person's seat
+    offers no leave."""
+    setup = seveneight_setup("botden", ["You", "Bo", "Cy"], 16, bots=("", "tight", "loose"))
+    table = RecordedTable.create(folder, setup, ingest_into=False)
+    for action in README_HAND:  # you call Cy's all-in and bust him
+        table.record(action)
+    at = _page("play", "botden")
+    assert "Hand 1 is over" in " ".join(str(s.value) for s in at.success)
+    assert any(e.label == "Between hands: rebuys and seats" for e in at.expander)
+    seats = next(box for box in at.selectbox if box.label == "Seat")
+    assert seats.options == ["Seat 1: You (you, 34 chips)", "Seat 2: Bo (tight bot, 14 chips)",
+                             "Seat 3: Cy (loose bot, 0 chips)"]
+    assert not [b for b in at.button if b.key == "play-seat1-2-leave"]  # your seat stays
+    assert "Your seat" in _texts(at)
+    seats.set_value(2).run()
+    at.button(key="play-seat2-2-leave").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert "fewer than two players have chips left" in " ".join(str(i.value) for i in at.info)
+    # No hand to come (Cy has no chips): the table stays at hand 1 until someone sits down.
+    next(box for box in at.selectbox if box.label == "Seat").set_value(2).run()
+    assert at.text_input(key="play-seat2-1-name").value == "Ada"  # a name new to the table
+    at.selectbox(key="play-seat2-1-style").set_value("loose").run()
+    at.number_input(key="play-seat2-1-in").set_value(30).run()
+    at.button(key="play-seat2-1-join").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    next(box for box in at.selectbox if box.label == "Seat").set_value(3).run()
+    at.number_input(key="play-seat3-2-rebuy-stack").set_value(20).run()
+    at.button(key="play-seat3-2-rebuy").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    again = RecordedTable.open(folder, "botden", ingest_into=False)
+    assert again.seating == (("You", 34), ("Ada", 30), ("Cy", 20))
+    assert again.bot_styles == ("", "loose", "loose")
+    hand = again.hand
+    assert hand is not None and hand.header.players == ("Ada", "Cy", "You")
+    assert dict(hand.header.user_fields) == {"_rebuys": ["Cy"]}
+    # Next hand: the computer deals and the bots, Ada among them, play up to your turn.
+    at.button(key="play_next_2").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    table = RecordedTable.open(folder, "botden", ingest_into=False)
+    assert table.number == 2 and table.hand is not None and table.hand.actions
+    assert is_persons_turn(table)
