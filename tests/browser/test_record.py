@@ -670,12 +670,13 @@ def test_the_play_page_seats_a_bot_and_its_hand_opens_in_the_replayer(
         if not _has_button(page, "Cy rebuys"):
             break
         time.sleep(0.25)
-    _wait_text(page, "Seat 1: You (you, 34 chips)")  # a new seating: the box starts at 1
+    _wait_text(page, "Your seat:")  # a new seating: the box starts at seat 1, yours
     _shot(page, "play-seats-changed")
     again = RecordedTable.open(browser_recorded, "botden78", ingest_into=False)
     assert again.seating == (("You", 34), ("Ada", 30), ("Cy", 100))
     assert again.bot_styles == ("", "tight", "loose")
     _click(page, "Next hand")
+    _wait_text(page, "Hand 2 · step")  # the computer deals, the bots play up to you
     _play_until_over(page, 40)
     _shot(page, "play-bot-seated-over")
     hands = list(read_hands(browser_recorded / "botden78.phhs"))
