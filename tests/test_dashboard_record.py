@@ -21,6 +21,7 @@ from analytics.record.table import (
     seveneight_setup,
 )
 from analytics.warehouse import ENV_VAR
+from parsers import Action, Verb
 from parsers.cards import DECK, format_cards
 from tests.test_dashboard_data import dashboard_db
 from tests.test_record import README_HAND, people_play
@@ -231,3 +232,37 @@ def test_the_play_page_seats_and_removes_bots_between_hands(folder: Path) -> Non
     table = RecordedTable.open(folder, "botden", ingest_into=False)
     assert table.number == 2 and table.hand is not None and table.hand.actions
     assert is_persons_turn(table)
+
+
+def test_the_play_page_seats_a_bot_between_bigtwo_games(folder: Path) -> None:
+    """Big Two keeps scores: a bot leaves with its score, a new bot joins with 0; no rebuy."""
+    setup = bigtwo_setup("lounge", ["You", "Ada", "Bix", "Cog"],
+                         bots=("", "steady", "aggressive", "random"))
+    table = RecordedTable.create(folder, setup, ingest_into=False)
+    rng = random.Random(4)
+    while not table.filed:
+        action = automatic_action(table, rng)
+        if action is None:  # you: pass when you may, else the weakest play
+            step = table.next_step()
+            action = (Action(step.player, Verb.PASS) if step.can_pass
+                      else Action(step.player, Verb.PLAY, step.plays[0]))
+        table.record(action)
+    scores = [score for _, score in table.seating]
+    at = _page("play", "lounge")
+    assert any(e.label == "Between games: seats" for e in at.expander)
+    assert not [b for b in at.button if b.key is not None and "rebuy" in b.key]
+    next(box for box in at.selectbox if box.label == "Seat").set_value(3).run()
+    at.button(key="play-seat3-2-leave").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    next(box for box in at.selectbox if box.label == "Seat").set_value(3).run()
+    assert "Joins the match with a score of 0." in _texts(at)
+    assert at.text_input(key="play-seat3-2-name").value == "Dot"
+    at.selectbox(key="play-seat3-2-style").set_value("random").run()
+    at.button(key="play-seat3-2-join").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    again = RecordedTable.open(folder, "lounge", ingest_into=False)
+    assert again.seating == (("You", scores[0]), ("Ada", scores[1]), ("Dot", 0),
+                             ("Cog", scores[3]))
+    assert again.bot_styles == ("", "steady", "random", "random")
+    hand = again.hand
+    assert hand is not None and hand.header.players == ("You", "Ada", "Dot", "Cog")

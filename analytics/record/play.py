@@ -2,8 +2,10 @@
 
 A table played against the bots is a :class:`~analytics.record.table.RecordedTable`
 whose setup names a bot style per seat (an empty style is the person at the
-screen).  :func:`automatic_action` gives the next step when it is not the
-person's: the dealer's cards (a shuffle fixed by the table's seed and the hand
+screen); between hands bots leave and new ones sit down through the table's ``leave``
+and ``join``, so the computer reads each seat's style now (``RecordedTable.bot_styles``).
+:func:`automatic_action` gives the next step when it is not the person's: the dealer's
+cards (a shuffle fixed by the table's seed and the hand
 number, so a reload deals the same cards) or the move of the bot to act, chosen
 by the simulator's bots (analytics/simulate/bots_*.py) from the engine's state.
 The actions go through :meth:`RecordedTable.record` like any recorded step, so

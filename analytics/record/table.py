@@ -94,7 +94,9 @@ class TableSetup:
     score (Big Two, zeros); ``blinds`` the small and big blind and ``ante`` each
     player's ante (7 & 8).  ``bots`` names a bot style per seat for a table played
     against the bots (an empty style is the person at the screen); empty for a
-    recorded table.  ``seed`` shuffles the cards the computer deals there.
+    recorded table; these are the styles the table starts with (seat changes keep each
+    seat's style now: :attr:`RecordedTable.bot_styles`).  ``seed`` shuffles the cards the
+    computer deals there.
     """
 
     name: str
@@ -490,8 +492,8 @@ class RecordedTable:
             raise StepRefused(f"{name!r} is not a new player's name (one not seated yet)")
         styles = BOT_STYLE_NAMES[self.setup.game]
         if self.carry.bots and bot not in styles:
-            raise StepRefused(f"a bot of style {', '.join(styles)} joins a table played "
-                              f"against the bots, not {bot!r}")
+            raise StepRefused("only a bot joins a table played against the bots, of style "
+                              f"{' or '.join(styles)}" + (f", not {bot!r}" if bot else ""))
         if bot and not self.carry.bots:
             raise StepRefused("a recorded table seats people, not bots")
         self._reseat(seat, name, stack, bot)

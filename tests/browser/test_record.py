@@ -546,7 +546,8 @@ def test_a_server_restart_in_the_middle_of_a_hand_resumes_it(chromium: Any,
                                                              tmp_path: Path) -> None:
     """The server is killed (SIGKILL: a crash, no clean shutdown) in the middle of a recorded
     7 & 8 hand; a new server over the same folder and warehouse finds the hand where it was
-    (the journal) and the hand is finished by clicking: the README hand, worked by hand."""
+    (the journal) and the hand is finished by clicking: the README hand, worked by hand.
+    Killed again once the hand is filed, the warehouse still holds it once."""
     db = tmp_path / "restart.duckdb"
     ingest([ROOT / "data" / "samples" / "seveneight-fl-headsup.phhs"], db, workers=0)
     folder = tmp_path / "recorded"
@@ -606,6 +607,13 @@ def test_a_server_restart_in_the_middle_of_a_hand_resumes_it(chromium: Any,
             assert replay(hands[0]).nets == (10, -2, -8)
             assert hands[0].finishing_stacks == (210, 198, 192)
             assert _hands_in(db, "tavern") == 1
+            # A second crash with the writer kept open for the next hand: the committed hand
+            # is in the write-ahead log, the next hand waits at its first step.
+            second.process.kill()
+            second.process.wait(timeout=15)
+        assert _hands_in(db, "tavern") == 1
+        table = RecordedTable.open(folder, "tavern", ingest_into=False)
+        assert table.number == 2 and table.hand is not None and not table.hand.actions
     finally:
         context.close()
 
