@@ -266,3 +266,18 @@ def test_the_play_page_seats_a_bot_between_bigtwo_games(folder: Path) -> None:
     assert again.bot_styles == ("", "steady", "random", "random")
     hand = again.hand
     assert hand is not None and hand.header.players == ("You", "Ada", "Dot", "Cog")
+
+
+def test_the_record_page_offers_no_face_down_rummoli_deal(folder: Path) -> None:
+    """A Rummoli deal names every card (docs/recording.md): no "Face down" button, and the
+    page says why; a 7 & 8 deal offers it."""
+    RecordedTable.create(folder, rummoli_setup("nook", ["Ann", "Bo"], 40), ingest_into=False)
+    at = _page("record", "nook")
+    assert "Deal 17 or 18 cards to Ann" in _texts(at)
+    assert "no face-down cards" in _texts(at)
+    assert not [b for b in at.button if b.key == "record-1-0-dealhidden"]
+    RecordedTable.create(folder, seveneight_setup("nook78", ["Ann", "Bo"], 40),
+                         ingest_into=False)
+    at = _page("record", "nook78")
+    assert [b for b in at.button if b.key == "record-1-0-dealhidden"]
+    assert "no face-down cards" not in _texts(at)

@@ -299,6 +299,10 @@ def draw_step(table: RecordedTable, step: NextStep, *, seat_player: int | None =
         whom = "the widow" if step.player == 0 else who
         many = " or ".join(map(str, sorted(sizes)))
         st.markdown(f"**Deal {many} card{'s' if count > 1 else ''} to {escape(whom)}**")
+        if hand.game is Game.RUMMOLI and step.player:
+            st.caption("Every card is named (no face-down cards): who holds each card "
+                       "decides the Rummoli phase. A player at the table enters the round "
+                       "after it, when every card has been laid, counted or turned over.")
         cards = _card_picker("Cards dealt", unseen, count, f"{base}-deal")
         if len(unseen) == count and not cards:
             cards = list(unseen)  # the rest of the deck: nothing to pick
