@@ -281,3 +281,44 @@ def test_the_record_page_offers_no_face_down_rummoli_deal(folder: Path) -> None:
     at = _page("record", "nook78")
     assert [b for b in at.button if b.key == "record-1-0-dealhidden"]
     assert "no face-down cards" not in _texts(at)
+
+
+def test_the_play_page_lets_a_busted_rummoli_bot_rebuy(folder: Path) -> None:
+    """Between Rummoli rounds on the Play page a busted bot rebuys (the next round lists it
+    in ``_rebuys``) and the board carries on."""
+    setup = replace(rummoli_setup("snug", ["You", "Ada", "Bix", "Cog"], 12,
+                                  bots=("", "bold", "bold", "cautious")), seed=7)
+    table = RecordedTable.create(folder, setup, ingest_into=False)
+    rng = random.Random(7)
+    busted = None
+    for _ in range(20_000):
+        if table.hand is not None and not table.hand.actions:  # between two rounds
+            if table.seating[0][1] == 0:
+                table.rebuy(1, 12)  # you, busted: back in (the test wants a bot out)
+                continue
+            busted = next((s for s in (2, 3, 4) if table.seating[s - 1][1] == 0), None)
+            if busted is not None:
+                break
+        action = automatic_action(table, rng)
+        if action is None:  # your move: as a bold bot would
+            table.carry.bots[0] = "bold"
+            action = automatic_action(table, rng)
+            table.carry.bots[0] = ""
+        assert action is not None
+        table.record(action)
+    assert busted is not None, "no bot busted"
+    name = table.seating[busted - 1][0]
+    board = list(table.carry.board)
+    number = table.number
+    at = _page("play", "snug")
+    assert any(e.label == "Between rounds: rebuys and seats" for e in at.expander)
+    next(box for box in at.selectbox if box.label == "Seat").set_value(busted).run()
+    at.number_input(key=f"play-seat{busted}-{number}-rebuy-stack").set_value(20).run()
+    at.button(key=f"play-seat{busted}-{number}-rebuy").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    again = RecordedTable.open(folder, "snug", ingest_into=False)
+    assert again.seating[busted - 1] == (name, 20)
+    assert again.bot_styles == setup.bots
+    hand = again.hand
+    assert hand is not None and dict(hand.header.user_fields) == {"_rebuys": [name]}
+    assert list(hand.header.board_before or [0] * 9) == board
