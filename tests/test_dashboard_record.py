@@ -12,7 +12,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from analytics.record.hand import deal_action
-from analytics.record.play import automatic_action
+from analytics.record.play import automatic_action, is_persons_turn
 from analytics.record.table import (
     FOLDER_VAR,
     RecordedTable,
@@ -21,6 +21,7 @@ from analytics.record.table import (
     seveneight_setup,
 )
 from analytics.warehouse import ENV_VAR
+from parsers import Action, Verb
 from parsers.cards import DECK, format_cards
 from tests.test_dashboard_data import dashboard_db
 from tests.test_record import README_HAND, people_play
@@ -186,3 +187,138 @@ def test_the_record_page_changes_seats_between_bigtwo_games(folder: Path) -> Non
     hand = RecordedTable.open(folder, "match", ingest_into=False).hand
     assert hand is not None and hand.header.players == ("Ann", "Eve", "Cy", "Dee")
     assert hand.header.starting_stacks == (0, 0, 0, 0) and hand.header.seats == (1, 2, 3, 4)
+
+
+def test_the_play_page_seats_and_removes_bots_between_hands(folder: Path) -> None:
+    """The Play page's box of seats calls the Record page's ``leave``/``join``/``rebuy``: a bot
+    leaves, a new bot of the chosen style sits down, a busted bot rebuys; the person's seat
+    offers no leave."""
+    setup = seveneight_setup("botden", ["You", "Bo", "Cy"], 16, bots=("", "tight", "loose"))
+    table = RecordedTable.create(folder, setup, ingest_into=False)
+    for action in README_HAND:  # you call Cy's all-in and bust him
+        table.record(action)
+    at = _page("play", "botden")
+    assert "Hand 1 is over" in " ".join(str(s.value) for s in at.success)
+    assert any(e.label == "Between hands: rebuys and seats" for e in at.expander)
+    seats = next(box for box in at.selectbox if box.label == "Seat")
+    assert seats.options == ["Seat 1: You (you, 34 chips)", "Seat 2: Bo (tight bot, 14 chips)",
+                             "Seat 3: Cy (loose bot, 0 chips)"]
+    assert not [b for b in at.button if b.key == "play-seat1-2-leave"]  # your seat stays
+    assert "Your seat" in _texts(at)
+    seats.set_value(2).run()
+    at.button(key="play-seat2-2-leave").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert "fewer than two players have chips left" in " ".join(str(i.value) for i in at.info)
+    # No hand to come (Cy has no chips): the table stays at hand 1 until someone sits down.
+    next(box for box in at.selectbox if box.label == "Seat").set_value(2).run()
+    assert at.text_input(key="play-seat2-1-name").value == "Ada"  # a name new to the table
+    at.selectbox(key="play-seat2-1-style").set_value("loose").run()
+    at.number_input(key="play-seat2-1-in").set_value(30).run()
+    at.button(key="play-seat2-1-join").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    next(box for box in at.selectbox if box.label == "Seat").set_value(3).run()
+    at.number_input(key="play-seat3-2-rebuy-stack").set_value(20).run()
+    at.button(key="play-seat3-2-rebuy").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    again = RecordedTable.open(folder, "botden", ingest_into=False)
+    assert again.seating == (("You", 34), ("Ada", 30), ("Cy", 20))
+    assert again.bot_styles == ("", "loose", "loose")
+    hand = again.hand
+    assert hand is not None and hand.header.players == ("Ada", "Cy", "You")
+    assert dict(hand.header.user_fields) == {"_rebuys": ["Cy"]}
+    # Next hand: the computer deals and the bots, Ada among them, play up to your turn.
+    at.button(key="play_next_2").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    table = RecordedTable.open(folder, "botden", ingest_into=False)
+    assert table.number == 2 and table.hand is not None and table.hand.actions
+    assert is_persons_turn(table)
+
+
+def test_the_play_page_seats_a_bot_between_bigtwo_games(folder: Path) -> None:
+    """Big Two keeps scores: a bot leaves with its score, a new bot joins with 0; no rebuy."""
+    setup = bigtwo_setup("lounge", ["You", "Ada", "Bix", "Cog"],
+                         bots=("", "steady", "aggressive", "random"))
+    table = RecordedTable.create(folder, setup, ingest_into=False)
+    rng = random.Random(4)
+    while not table.filed:
+        action = automatic_action(table, rng)
+        if action is None:  # you: pass when you may, else the weakest play
+            step = table.next_step()
+            action = (Action(step.player, Verb.PASS) if step.can_pass
+                      else Action(step.player, Verb.PLAY, step.plays[0]))
+        table.record(action)
+    scores = [score for _, score in table.seating]
+    at = _page("play", "lounge")
+    assert any(e.label == "Between games: seats" for e in at.expander)
+    assert not [b for b in at.button if b.key is not None and "rebuy" in b.key]
+    next(box for box in at.selectbox if box.label == "Seat").set_value(3).run()
+    at.button(key="play-seat3-2-leave").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    next(box for box in at.selectbox if box.label == "Seat").set_value(3).run()
+    assert "Joins the match with a score of 0." in _texts(at)
+    assert at.text_input(key="play-seat3-2-name").value == "Dot"
+    at.selectbox(key="play-seat3-2-style").set_value("random").run()
+    at.button(key="play-seat3-2-join").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    again = RecordedTable.open(folder, "lounge", ingest_into=False)
+    assert again.seating == (("You", scores[0]), ("Ada", scores[1]), ("Dot", 0),
+                             ("Cog", scores[3]))
+    assert again.bot_styles == ("", "steady", "random", "random")
+    hand = again.hand
+    assert hand is not None and hand.header.players == ("You", "Ada", "Dot", "Cog")
+
+
+def test_the_record_page_offers_no_face_down_rummoli_deal(folder: Path) -> None:
+    """A Rummoli deal names every card (docs/recording.md): no "Face down" button, and the
+    page says why; a 7 & 8 deal offers it."""
+    RecordedTable.create(folder, rummoli_setup("nook", ["Ann", "Bo"], 40), ingest_into=False)
+    at = _page("record", "nook")
+    assert "Deal 17 or 18 cards to Ann" in _texts(at)
+    assert "no face-down cards" in _texts(at)
+    assert not [b for b in at.button if b.key == "record-1-0-dealhidden"]
+    RecordedTable.create(folder, seveneight_setup("nook78", ["Ann", "Bo"], 40),
+                         ingest_into=False)
+    at = _page("record", "nook78")
+    assert [b for b in at.button if b.key == "record-1-0-dealhidden"]
+    assert "no face-down cards" not in _texts(at)
+
+
+def test_the_play_page_lets_a_busted_rummoli_bot_rebuy(folder: Path) -> None:
+    """Between Rummoli rounds on the Play page a busted bot rebuys (the next round lists it
+    in ``_rebuys``) and the board carries on."""
+    setup = replace(rummoli_setup("snug", ["You", "Ada", "Bix", "Cog"], 12,
+                                  bots=("", "bold", "bold", "cautious")), seed=7)
+    table = RecordedTable.create(folder, setup, ingest_into=False)
+    rng = random.Random(7)
+    busted = None
+    for _ in range(20_000):
+        if table.hand is not None and not table.hand.actions:  # between two rounds
+            if table.seating[0][1] == 0:
+                table.rebuy(1, 12)  # you, busted: back in (the test wants a bot out)
+                continue
+            busted = next((s for s in (2, 3, 4) if table.seating[s - 1][1] == 0), None)
+            if busted is not None:
+                break
+        action = automatic_action(table, rng)
+        if action is None:  # your move: as a bold bot would
+            table.carry.bots[0] = "bold"
+            action = automatic_action(table, rng)
+            table.carry.bots[0] = ""
+        assert action is not None
+        table.record(action)
+    assert busted is not None, "no bot busted"
+    name = table.seating[busted - 1][0]
+    board = list(table.carry.board)
+    number = table.number
+    at = _page("play", "snug")
+    assert any(e.label == "Between rounds: rebuys and seats" for e in at.expander)
+    next(box for box in at.selectbox if box.label == "Seat").set_value(busted).run()
+    at.number_input(key=f"play-seat{busted}-{number}-rebuy-stack").set_value(20).run()
+    at.button(key=f"play-seat{busted}-{number}-rebuy").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    again = RecordedTable.open(folder, "snug", ingest_into=False)
+    assert again.seating[busted - 1] == (name, 20)
+    assert again.bot_styles == setup.bots
+    hand = again.hand
+    assert hand is not None and dict(hand.header.user_fields) == {"_rebuys": [name]}
+    assert list(hand.header.board_before or [0] * 9) == board

@@ -684,12 +684,12 @@ def test_random_rebuys_leaves_and_joins_keep_the_books(tmp_path: Path, seed: int
 def people_play(table: RecordedTable, rng: random.Random, rounds: int) -> None:
     """``rounds`` more Rummoli rounds of a recorded table, the simulator's bots standing in
     for the people at it (its journal keeps the table as set up: no bots)."""
-    setup = table.setup
-    table.setup = replace(setup, bots=("bold",) * len(setup.players))
+    bots = table.carry.bots
+    table.carry.bots = ["bold"] * len(table.carry.names)
     try:
         _play_rummoli(table, rng, rounds)
     finally:
-        table.setup = setup
+        table.carry.bots = bots
 
 
 @pytest.mark.parametrize("seed", [2, 5])

@@ -21,8 +21,9 @@ import streamlit as st
 from analytics.dashboard import ui
 from analytics.dashboard.cards import cards_html, chips_html
 from analytics.record.hand import NextStep, StepKind, StepRefused, deal_action, unseen_cards
-from analytics.record.play import SeatView, seat_view
+from analytics.record.play import SeatView, new_bot_name, seat_view
 from analytics.record.table import (
+    BOT_STYLE_NAMES,
     MAX_CHIPS,
     FiledHand,
     RecordedTable,
@@ -119,45 +120,75 @@ def draw_end_game(table: RecordedTable, key: str) -> None:
         take(table, lambda: table.end_game())
 
 
-def draw_seats(table: RecordedTable, key: str) -> None:
+def draw_seats(table: RecordedTable, key: str, *, expanded: bool | None = None) -> None:
     """Between two hands (7 & 8), rounds (Rummoli) or games (Big Two): a busted player rebuys
     or leaves, anyone leaves, a new player sits down in an empty seat (the hand about to
-    start is dealt again with them).  Big Two keeps scores: no rebuy, a newcomer starts at 0."""
+    start is dealt again with them).  Big Two keeps scores: no rebuy, a newcomer starts at 0.
+    At a table played against the bots (the Play page) the newcomer is a bot of the style
+    chosen, any bot may leave, and the person's seat stays his (he rebuys when busted).
+    The box is open when no hand is in progress, or when ``expanded`` says so."""
     if not table.can_reseat:
         return
     seating = table.seating
     scores = table.setup.game is Game.BIGTWO
     unit = "points" if scores else "chips"
     between = _BETWEEN[table.setup.game]
+    bots = table.bot_styles
     # A new seating is a new box: the labels of a kept box would stay as first drawn.
-    version = zlib.crc32(repr(seating).encode("utf-8"))
+    version = zlib.crc32(repr((seating, bots)).encode("utf-8"))
     title = f"Between {between}: {'seats' if scores else 'rebuys and seats'}"
-    with st.expander(title, expanded=table.hand is None):
+    with st.expander(title, expanded=table.hand is None if expanded is None else expanded):
         seat = int(st.selectbox(
             "Seat", range(1, len(seating) + 1), key=f"{key}-seat-{table.number}-{version}",
-            format_func=lambda s: (f"Seat {s}: {seating[s - 1][0]} ({seating[s - 1][1]} {unit})"
-                                   if seating[s - 1][0] else f"Seat {s}: empty")) or 1)
+            format_func=lambda s: _seat_label(table, s, unit)) or 1)
         name, chips = seating[seat - 1]
         base = f"{key}-seat{seat}-{table.number}"
         left, right = st.columns(2)
         if not name:
-            newcomer = left.text_input("New player's name", key=f"{base}-name")
-            if scores:
-                right.caption("Joins the match with a score of 0.")
-                stack = 0
-            else:
-                stack = int(right.number_input("Buys in for", 1, MAX_CHIPS, 100,
-                                               key=f"{base}-in"))
-            if st.button("Sits down", key=f"{base}-join", disabled=not newcomer.strip()):
-                take(table, lambda: table.join(seat, newcomer, stack))
+            _draw_join(table, seat, base, scores)
             return
         if not chips and not scores:
             stack = int(left.number_input(f"{name} rebuys for", 1, MAX_CHIPS, 100,
                                           key=f"{base}-rebuy-stack"))
             if left.button(f"{name} rebuys", key=f"{base}-rebuy", type="primary"):
                 take(table, lambda: table.rebuy(seat, stack))
-        if right.button(f"{name} leaves the table", key=f"{base}-leave"):
+        if table.is_persons_seat(seat):
+            right.caption("Your seat: *Leave this table* (above) ends your game.")
+        elif right.button(f"{name} leaves the table", key=f"{base}-leave"):
             take(table, lambda: table.leave(seat))
+
+
+def _seat_label(table: RecordedTable, seat: int, unit: str) -> str:
+    """A seat in the box of seats: who sits there (a bot's style, "you") with how much."""
+    name, chips = table.seating[seat - 1]
+    if not name:
+        return f"Seat {seat}: empty"
+    bots = table.bot_styles
+    who = ("you, " if table.is_persons_seat(seat)
+           else f"{bots[seat - 1]} bot, " if bots else "")
+    return f"Seat {seat}: {name} ({who}{chips} {unit})"
+
+
+def _draw_join(table: RecordedTable, seat: int, base: str, scores: bool) -> None:
+    """The empty ``seat``: a new player (at a table of bots: a bot of a chosen style) sits
+    down with his buy-in (Big Two: a score of 0)."""
+    playing_bots = bool(table.bot_styles)
+    left, right = st.columns(2)
+    if playing_bots:
+        newcomer = left.text_input("Bot's name", value=new_bot_name(table), key=f"{base}-name")
+        style = str(left.selectbox("Style", BOT_STYLE_NAMES[table.setup.game],
+                                   key=f"{base}-style") or "")
+    else:
+        newcomer = left.text_input("New player's name", key=f"{base}-name")
+        style = ""
+    if scores:
+        right.caption("Joins the match with a score of 0.")
+        stack = 0
+    else:
+        stack = int(right.number_input("Buys in for", 1, MAX_CHIPS, 100, key=f"{base}-in"))
+    label = "Seat the bot" if playing_bots else "Sits down"
+    if st.button(label, key=f"{base}-join", disabled=not newcomer.strip()):
+        take(table, lambda: table.join(seat, newcomer, stack, style))
 
 
 _BETWEEN: Final = {Game.SEVENEIGHT: "hands", Game.RUMMOLI: "rounds", Game.BIGTWO: "games"}
@@ -268,6 +299,10 @@ def draw_step(table: RecordedTable, step: NextStep, *, seat_player: int | None =
         whom = "the widow" if step.player == 0 else who
         many = " or ".join(map(str, sorted(sizes)))
         st.markdown(f"**Deal {many} card{'s' if count > 1 else ''} to {escape(whom)}**")
+        if hand.game is Game.RUMMOLI and step.player:
+            st.caption("Every card is named (no face-down cards): who holds each card "
+                       "decides the Rummoli phase. A player at the table enters the round "
+                       "after it, when every card has been laid, counted or turned over.")
         cards = _card_picker("Cards dealt", unseen, count, f"{base}-deal")
         if len(unseen) == count and not cards:
             cards = list(unseen)  # the rest of the deck: nothing to pick

@@ -2,8 +2,10 @@
 
 A table played against the bots is a :class:`~analytics.record.table.RecordedTable`
 whose setup names a bot style per seat (an empty style is the person at the
-screen).  :func:`automatic_action` gives the next step when it is not the
-person's: the dealer's cards (a shuffle fixed by the table's seed and the hand
+screen); between hands bots leave and new ones sit down through the table's ``leave``
+and ``join``, so the computer reads each seat's style now (``RecordedTable.bot_styles``).
+:func:`automatic_action` gives the next step when it is not the person's: the dealer's
+cards (a shuffle fixed by the table's seed and the hand
 number, so a reload deals the same cards) or the move of the bot to act, chosen
 by the simulator's bots (analytics/simulate/bots_*.py) from the engine's state.
 The actions go through :meth:`RecordedTable.record` like any recorded step, so
@@ -20,14 +22,13 @@ from dataclasses import dataclass
 from typing import Final
 
 from analytics.record.hand import HandInProgress, StepKind, deal_action, unseen_cards
-from analytics.record.table import RecordedTable
+from analytics.record.table import BOT_STYLE_NAMES, RecordedTable
 from analytics.rules.bigtwo import BigTwoState, cards_of_mask
 from analytics.rules.rummoli import state_from_hand
 from analytics.rules.rummoli_state import Phase as RummoliPhase
 from analytics.rules.rummoli_state import RummoliState
 from analytics.rules.seveneight import SevenEightState
 from analytics.simulate.bigtwo import deal_hands
-from analytics.simulate.bots_bigtwo import BOT_STYLES as BIGTWO_STYLES
 from analytics.simulate.bots_bigtwo import make_bot
 from analytics.simulate.bots_rummoli import STYLES as RUMMOLI_STYLES
 from analytics.simulate.bots_rummoli import RummoliBot
@@ -38,13 +39,23 @@ from parsers.cards import DECK, UNKNOWN, Card
 from parsers.knobs import BigTwoRules, Game
 from parsers.model import DEALER, Action, Verb
 
-__all__ = ["BOT_STYLE_NAMES", "SeatView", "automatic_action", "is_persons_turn",
-           "player_of_seat", "seat_view"]
+__all__ = ["BOT_NAMES", "BOT_STYLE_NAMES", "SeatView", "automatic_action", "is_persons_turn",
+           "new_bot_name", "player_of_seat", "seat_view"]
 
-BOT_STYLE_NAMES: Final = {Game.SEVENEIGHT: tuple(SEVENEIGHT_STYLES),
-                          Game.BIGTWO: tuple(BIGTWO_STYLES),
-                          Game.RUMMOLI: tuple(RUMMOLI_STYLES)}
-"""The bot styles each game offers, by name."""
+BOT_NAMES: Final = ("Ada", "Bix", "Cog", "Dot", "Eon", "Fiz", "Gig", "Hex", "Ivo", "Jax",
+                    "Kip", "Lux", "Max", "Nib", "Orb", "Pix")
+"""The bots' names, in the order the Play page seats them."""
+
+
+def new_bot_name(table: RecordedTable) -> str:
+    """A name for a bot joining ``table``: the first of :data:`BOT_NAMES` nobody at the
+    table has had (seated now, at the start, or in a filed hand), so that a new bot's play
+    never counts in the statistics of one that left; ``Bot<N>`` once those run out."""
+    used = {*table.setup.players, *(name for name, _ in table.seating)}
+    for filed in table.filed:
+        used.update(filed.hand.players or ())
+    return next((name for name in BOT_NAMES if name not in used),
+                next(f"Bot{n}" for n in range(1, len(used) + 2) if f"Bot{n}" not in used))
 
 
 def _seat_of(hand: HandInProgress, player: int) -> int:
@@ -89,7 +100,7 @@ def is_persons_turn(table: RecordedTable) -> bool:
     step = table.next_step()
     if hand is None or step.kind in (StepKind.OVER, StepKind.DEAL) or step.player == DEALER:
         return False
-    return table.setup.bots[_seat_of(hand, step.player)] == ""
+    return table.bot_styles[_seat_of(hand, step.player)] == ""
 
 
 def automatic_action(table: RecordedTable, rng: random.Random) -> Action | None:
@@ -103,7 +114,7 @@ def automatic_action(table: RecordedTable, rng: random.Random) -> Action | None:
         return deal_action(step.player, _dealt_cards(table, hand, step.player, step.deal_count))
     if step.choices and step.choices[0].actor == DEALER:  # a Rummoli impasse
         return step.choices[0]
-    style = table.setup.bots[_seat_of(hand, step.player)]
+    style = table.bot_styles[_seat_of(hand, step.player)]
     if not style:
         return None
     state = hand.state()

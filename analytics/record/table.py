@@ -29,6 +29,9 @@ import duckdb
 from analytics.record.hand import HandInProgress, NextStep, StepKind, StepRefused
 from analytics.record.journal import JournalError, append_entry, read_entries
 from analytics.rules.base import Outcome
+from analytics.simulate.bots_bigtwo import BOT_STYLES as BIGTWO_STYLES
+from analytics.simulate.bots_rummoli import STYLES as RUMMOLI_STYLES
+from analytics.simulate.bots_seveneight import BOT_STYLES as SEVENEIGHT_STYLES
 from analytics.simulate.rummoli import finale_pots
 from analytics.simulate.seveneight import blinds_in_order
 from analytics.warehouse import WarehouseError, ingest
@@ -42,8 +45,8 @@ from parsers.model import RUMMOLI_POTS, Action, GameRules, HandHistory
 from parsers.reader import loads_hands
 from parsers.writer import dumps_hand, format_action
 
-__all__ = ["DEFAULT_FOLDER", "FOLDER_VAR", "KEEP_WRITER", "FiledHand", "RecordedTable",
-           "TableSetup",
+__all__ = ["BOT_STYLE_NAMES", "DEFAULT_FOLDER", "FOLDER_VAR", "KEEP_WRITER", "FiledHand",
+           "RecordedTable", "TableSetup",
            "bigtwo_setup", "recorded_folder", "rummoli_setup", "seveneight_setup",
            "table_names"]
 
@@ -75,6 +78,11 @@ REBUYS_FIELD: Final = "_rebuys"
 MAX_CHIPS: Final = 10**15 - 1
 """The most chips a stack may hold (docs/format.md)."""
 
+BOT_STYLE_NAMES: Final = {Game.SEVENEIGHT: tuple(SEVENEIGHT_STYLES),
+                          Game.BIGTWO: tuple(BIGTWO_STYLES),
+                          Game.RUMMOLI: tuple(RUMMOLI_STYLES)}
+"""The bot styles each game offers, by name (the simulator's bots)."""
+
 _NAME: Final = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,39}")
 
 
@@ -86,7 +94,9 @@ class TableSetup:
     score (Big Two, zeros); ``blinds`` the small and big blind and ``ante`` each
     player's ante (7 & 8).  ``bots`` names a bot style per seat for a table played
     against the bots (an empty style is the person at the screen); empty for a
-    recorded table.  ``seed`` shuffles the cards the computer deals there.
+    recorded table; these are the styles the table starts with (seat changes keep each
+    seat's style now: :attr:`RecordedTable.bot_styles`).  ``seed`` shuffles the cards the
+    computer deals there.
     """
 
     name: str
@@ -207,8 +217,9 @@ class FiledHand:
 class _Carry:
     """What passes from one hand to the next: stacks or scores by seat, the last button;
     whether the Rummoli game is in its finale (``finale``) or over (``ended``); who sits in
-    each 7 & 8 seat (``names``, "" for an empty seat) and who rebought before the next hand
-    (``rebuys``)."""
+    each seat (``names``, "" for an empty seat), who rebought before the next hand
+    (``rebuys``), and at a table played against the bots each seat's bot style (``bots``:
+    "" for the person at the screen and for an empty seat; empty at a recorded table)."""
 
     stacks: list[int]
     board: list[int]  # the Rummoli board (RUMMOLI_POTS order)
@@ -220,6 +231,7 @@ class _Carry:
     ended: bool = False
     names: list[str] = field(default_factory=list)
     rebuys: list[str] = field(default_factory=list)
+    bots: list[str] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -267,7 +279,8 @@ class RecordedTable:
         if table.journal_path.exists():
             raise StepRefused(f"a table named {setup.name!r} exists already")
         table.carry = _Carry(list(setup.stacks), [0] * len(RUMMOLI_POTS),
-                             len(setup.players) - 2, names=list(setup.players))
+                             len(setup.players) - 2, names=list(setup.players),
+                             bots=list(setup.bots))
         first = table._next_header()  # checked before anything is written
         if first is None:
             raise StepRefused("the table needs at least two players with chips")
@@ -290,7 +303,8 @@ class RecordedTable:
         setup = TableSetup.from_json(setup_entry)
         table = cls(folder, setup, ingest_into, clock)
         table.carry = _Carry(list(setup.stacks), [0] * len(RUMMOLI_POTS),
-                             len(setup.players) - 2, names=list(setup.players))
+                             len(setup.players) - 2, names=list(setup.players),
+                             bots=list(setup.bots))
         filing: int | None = None
         for number, entry in enumerate(entries[1:], start=2):
             try:
@@ -308,7 +322,8 @@ class RecordedTable:
     def _redo(self, entry: dict[str, object], filing: int | None) -> int | None:
         """Take one journal entry again (no writing); return the offset of a filing begun."""
         if "seat" in entry:
-            self._seat(int(str(entry["seat"])), str(entry["player"]), int(str(entry["stack"])))
+            self._seat(int(str(entry["seat"])), str(entry["player"]), int(str(entry["stack"])),
+                       str(entry.get("bot", "")))
         if "last" in entry:  # a seat change left fewer than two players with chips
             self.steps = []
             self.carry.number = int(str(entry["last"]))
@@ -428,6 +443,19 @@ class RecordedTable:
         """Each seat's player ("" when the seat is empty) and chips, in seat order."""
         return tuple(zip(self.carry.names, self.carry.stacks, strict=True))
 
+    @property
+    def bot_styles(self) -> tuple[str, ...]:
+        """At a table played against the bots, each seat's bot style now, in seat order (""
+        for the person at the screen and for an empty seat); empty at a recorded table.
+        Seat changes update it: a bot seated between hands plays from the next hand on."""
+        return tuple(self.carry.bots)
+
+    def is_persons_seat(self, seat: int) -> bool:
+        """True when 1-based ``seat`` is the person's at a table played against the bots."""
+        carry = self.carry
+        return (bool(carry.bots) and 1 <= seat <= len(carry.names)
+                and bool(carry.names[seat - 1]) and not carry.bots[seat - 1])
+
     def rebuy(self, seat: int, stack: int) -> None:
         """The busted player in 1-based ``seat`` buys ``stack`` chips before the next hand
         (the hand lists him in its ``_rebuys`` user field, as the simulator's hands do); 7 & 8
@@ -441,13 +469,19 @@ class RecordedTable:
 
     def leave(self, seat: int) -> None:
         """The player in 1-based ``seat`` leaves the table with his chips (Big Two: his match
-        score is final); the seat is empty.  Rummoli: what he anted stays on the board."""
+        score is final); the seat is empty.  Rummoli: what he anted stays on the board.  At a
+        table played against the bots only a bot leaves this way (the person leaves the
+        table itself; his seat stays his)."""
         self._seated(seat)
+        if self.is_persons_seat(seat):
+            raise StepRefused("your seat stays yours: leave the table to stop playing")
         self._reseat(seat, "", 0)
 
-    def join(self, seat: int, name: str, stack: int) -> None:
+    def join(self, seat: int, name: str, stack: int, bot: str = "") -> None:
         """``name`` sits down in the empty 1-based ``seat`` with ``stack`` chips (Big Two:
-        ``stack`` is 0, the score he joins the match with, as everyone's at its start)."""
+        ``stack`` is 0, the score he joins the match with, as everyone's at its start).  At a
+        table played against the bots the newcomer is a bot of style ``bot`` (one of
+        :data:`BOT_STYLE_NAMES` for the game); at a recorded table ``bot`` stays empty."""
         if self.setup.game is Game.BIGTWO and stack:
             raise StepRefused(f"a new Big Two player joins the match with a score of 0, "
                               f"not {stack}")
@@ -456,34 +490,41 @@ class RecordedTable:
         name = name.strip()
         if not name or name in self.carry.names:
             raise StepRefused(f"{name!r} is not a new player's name (one not seated yet)")
-        if self.setup.bots:
-            raise StepRefused("nobody joins a table played against the bots")
-        self._reseat(seat, name, stack)
+        styles = BOT_STYLE_NAMES[self.setup.game]
+        if self.carry.bots and bot not in styles:
+            raise StepRefused("only a bot joins a table played against the bots, of style "
+                              f"{' or '.join(styles)}" + (f", not {bot!r}" if bot else ""))
+        if bot and not self.carry.bots:
+            raise StepRefused("a recorded table seats people, not bots")
+        self._reseat(seat, name, stack, bot)
 
     def _seated(self, seat: int) -> tuple[str, int]:
         if not 1 <= seat <= len(self.carry.names) or not self.carry.names[seat - 1]:
             raise StepRefused(f"nobody sits in seat {seat}")
         return self.carry.names[seat - 1], self.carry.stacks[seat - 1]
 
-    def _reseat(self, seat: int, name: str, stack: int) -> None:
-        """Seat ``name`` with ``stack`` chips in ``seat`` ("" and 0: empty it), then deal the
-        hand about to start again with the new seating (its number stays)."""
+    def _reseat(self, seat: int, name: str, stack: int, bot: str = "") -> None:
+        """Seat ``name`` (a bot of style ``bot``, when given) with ``stack`` chips in ``seat``
+        ("" and 0: empty it), then deal the hand about to start again with the new seating
+        (its number stays)."""
         if not self.can_reseat:
             raise StepRefused("seats change only between two hands: finish or undo the hand "
                               "in progress first")
         if name and self.setup.game is not Game.BIGTWO and not 1 <= stack <= MAX_CHIPS:
             raise StepRefused(f"a stack is 1 to {MAX_CHIPS} chips, not {stack}")
         before = (self.carry.names[seat - 1], self.carry.stacks[seat - 1],
-                  list(self.carry.rebuys))
+                  list(self.carry.rebuys), list(self.carry.bots))
         number = self.carry.number if self.hand is not None else self.carry.number + 1
-        self._seat(seat, name, stack)
+        self._seat(seat, name, stack, bot)
         header = self._next_header(number)
         try:  # checked before anything is written
             hand = HandInProgress.start(header) if header is not None else None
         except StepRefused:
-            self.carry.names[seat - 1], self.carry.stacks[seat - 1], self.carry.rebuys = before
+            (self.carry.names[seat - 1], self.carry.stacks[seat - 1], self.carry.rebuys,
+             self.carry.bots) = before
             raise
-        change: dict[str, object] = {"seat": seat, "player": name, "stack": stack}
+        change: dict[str, object] = {"seat": seat, "player": name, "stack": stack,
+                                     **({"bot": bot} if bot else {})}
         if header is None or hand is None:  # fewer than two with chips: no hand for now
             append_entry(self.journal_path, {**change, "last": number - 1})
             self.carry.number, self.steps = number - 1, []
@@ -492,9 +533,11 @@ class RecordedTable:
                                              "header": dumps_hand(header)})
             self.carry.number, self.steps = number, [hand]
 
-    def _seat(self, seat: int, name: str, stack: int) -> None:
+    def _seat(self, seat: int, name: str, stack: int, bot: str = "") -> None:
         """The seat change alone, on the carry (also when the journal is read back)."""
         carry = self.carry
+        if carry.bots and (bot or not name):  # a bot joins or anyone leaves; a rebuy keeps it
+            carry.bots[seat - 1] = bot
         rebought = bool(name) and name == carry.names[seat - 1] and not carry.stacks[seat - 1]
         if carry.names[seat - 1] in carry.rebuys and not rebought:
             carry.rebuys.remove(carry.names[seat - 1])  # he rebought, then left

@@ -2,7 +2,10 @@
 round recorded by clicking (with a reload and an undo in the middle of the hand, a reload
 in the middle of the Rummoli round, then the game ended with its finale), a 7 & 8 hand and
 a Big Two game played against the bots; each file read back and replayed, each hand in
-the warehouse.  Screenshots go to tests/artifacts/screenshots/ (record-*.png, play-*.png)."""
+the warehouse.  A server killed in the middle of a recorded hand and a new one finishing
+it; seats changed on the Play page and the hand played after them opened in the Hand
+replayer with every card.  Screenshots go to tests/artifacts/screenshots/ (record-*.png,
+play-*.png)."""
 
 from __future__ import annotations
 
@@ -24,11 +27,13 @@ from analytics.record.table import (
     seveneight_setup,
 )
 from analytics.rules import replay
-from analytics.warehouse import reader
-from parsers import Action, Verb, parse_cards
+from analytics.warehouse import ingest, reader
+from analytics.warehouse.identity import hand_id, hand_id_hex
+from parsers import Action, HandHistory, Verb, parse_cards
 from parsers.cards import UNKNOWN
 from parsers.reader import read_hands
-from tests.browser.conftest import SCREENSHOTS
+from tests.browser.conftest import ROOT, SCREENSHOTS
+from tests.browser.server import streamlit_server
 from tests.test_record import README_HAND, people_play
 
 pytestmark = pytest.mark.browser
@@ -535,3 +540,158 @@ def test_seats_change_between_bigtwo_games_by_clicking(server: str, browser_page
     hand = RecordedTable.open(browser_recorded, "match2", ingest_into=False).hand
     assert hand is not None and hand.header.players == ("Ann", "Eve", "Cy", "Dee")
     assert hand.header.seats == (1, 2, 3, 4)
+
+
+def test_a_server_restart_in_the_middle_of_a_hand_resumes_it(chromium: Any,
+                                                             tmp_path: Path) -> None:
+    """The server is killed (SIGKILL: a crash, no clean shutdown) in the middle of a recorded
+    7 & 8 hand; a new server over the same folder and warehouse finds the hand where it was
+    (the journal) and the hand is finished by clicking: the README hand, worked by hand.
+    Killed again once the hand is filed, the warehouse still holds it once."""
+    db = tmp_path / "restart.duckdb"
+    ingest([ROOT / "data" / "samples" / "seveneight-fl-headsup.phhs"], db, workers=0)
+    folder = tmp_path / "recorded"
+    env = {"HANDLAB_RECORDED": str(folder)}
+    context = chromium.new_context(viewport={"width": 1400, "height": 1000})
+    page = context.new_page()
+    page.set_default_timeout(60_000)
+    try:
+        with streamlit_server(db, tmp_path / "first.log", env=env) as first:
+            _start_table(page, first.url, "7 & 8", "tavern", "Ann, Bo, Cy")
+            _deal(page, "Ann", ["7♣", "8♣"])
+            _deal(page, "Bo", ["A♠", "K♠"])
+            _deal(page, "Cy", ["5♦", "9♦"])
+            _wait_text(page, "Ann turns a card up")
+            _click(page, "Turn up 7c")
+            _wait_text(page, "Bo turns a card up")
+            before = _step(page)
+            first.process.kill()  # a crash: nothing runs after the last click's step
+            first.process.wait(timeout=15)
+        assert before == 5
+        with streamlit_server(db, tmp_path / "second.log", env=env) as second:
+            page.goto(f"{second.url}/record?table=tavern")
+            _wait_text(page, "Bo turns a card up")
+            assert _step(page) == before  # the hand where it was, nothing twice
+            _shot(page, "record-restarted")
+            _click(page, "Turn up As")
+            _wait_text(page, "Cy turns a card up")
+            _click(page, "Turn up 9d")
+            _wait_text(page, "Cy to act")
+            for _ in range(2):  # Cy raises to 6: the box starts at the engine's minimum, 4
+                _main(page).get_by_test_id("stNumberInputStepUp").click()
+                _settle(page)
+            _click(page, "Bet/raise to 6")
+            _wait_text(page, "Ann to act")
+            _click(page, "Call 5")
+            _wait_text(page, "Bo to act")
+            _click(page, "Fold")
+            _deal(page, "Ann", ["2♣"])
+            _deal(page, "Cy", ["10♥"])
+            _wait_text(page, "Ann to act")
+            _click(page, "Check")
+            _wait_text(page, "Cy to act")
+            _click(page, "Bet/raise to 2")
+            _wait_text(page, "Ann to act")
+            _click(page, "Call 2")
+            _wait_text(page, "Who shows or mucks now")
+            _click_and_wait(page, "Show", "is over")
+            _click_and_wait(page, "Show", "is over")
+            _wait_text(page, "Hand 1 is over")
+            _shot(page, "record-restarted-filed")
+            assert second.alive(), second.output()
+            # Pot 18 (6 + 6 + 2, then 2 + 2): Ann's seven-eight flush takes it.
+            hands = list(read_hands(folder / "tavern.phhs"))
+            assert len(hands) == 1
+            assert [a.notation() for a in hands[0].actions[:5]] == [
+                "d dh p1 7c8c", "d dh p2 AsKs", "d dh p3 5d9d", "p1 up 7c", "p2 up As"]
+            assert replay(hands[0]).nets == (10, -2, -8)
+            assert hands[0].finishing_stacks == (210, 198, 192)
+            assert _hands_in(db, "tavern") == 1
+            # A second crash with the writer kept open for the next hand: the committed hand
+            # is in the write-ahead log, the next hand waits at its first step.
+            second.process.kill()
+            second.process.wait(timeout=15)
+        assert _hands_in(db, "tavern") == 1
+        table = RecordedTable.open(folder, "tavern", ingest_into=False)
+        assert table.number == 2 and table.hand is not None and not table.hand.actions
+    finally:
+        context.close()
+
+
+def _replayer_shows_every_card(page: Any, server: str, hand: HandHistory) -> None:
+    """Open ``hand`` in the Hand replayer by its id (the last step shown) and check that every
+    card dealt to each player is drawn face up in his row, and no card face down."""
+    page.goto(f"{server}/replayer?hand={hand_id_hex(hand_id(hand))}")
+    page.get_by_role("heading", name="Hand replayer").first.wait_for()
+    _settle(page)
+    seats = _main(page).locator(".hl-seats")
+    seats.wait_for()
+    assert not _main(page).get_by_text("There is no hand").count()
+    rows = seats.locator("tr").all()[1:]  # the heading row first
+    assert len(rows) == hand.num_players
+    for player, row in enumerate(rows, start=1):
+        html = row.inner_html()
+        assert hand.player_name(player) in html
+        dealt = [card for action in hand.actions if action.verb is Verb.DEAL_HOLE
+                 and action.target == player for card in action.cards]
+        assert dealt and UNKNOWN not in dealt
+        for card in dealt:
+            assert f'title="{card}"' in html, (player, card)
+    assert "hl-back" not in seats.inner_html()
+
+
+def test_the_play_page_seats_a_bot_and_its_hand_opens_in_the_replayer(
+        server: str, browser_page: Any, browser_recorded: Path) -> None:
+    """Between two hands on the Play page Bo the bot leaves, a new bot (Ada) sits down in his
+    seat and busted Cy rebuys, by clicking; the next hand is played against them, filed
+    with every card, and opens in the Hand replayer with every card face up."""
+    page = browser_page
+    setup = seveneight_setup("botden78", ["You", "Bo", "Cy"], 16, blinds=(1, 2),
+                             bots=("", "tight", "loose"))
+    table = RecordedTable.create(browser_recorded, setup, ingest_into=False)
+    for action in README_HAND:  # you call Cy's all-in and bust him
+        table.record(action)
+    page.goto(f"{server}/play?table=botden78")
+    _wait_text(page, "Hand 1 is over")  # the box of seats is open between hands
+    _pick_seat(page, 2, "Bo leaves the table")
+    _shot(page, "play-seats")
+    _click(page, "Bo leaves the table")
+    for _ in range(240):
+        if not _has_button(page, "Bo leaves the table"):
+            break
+        time.sleep(0.25)
+    _pick_seat(page, 2, "Seat the bot")
+    assert _main(page).get_by_label("Bot's name").input_value() == "Ada"
+    chips = _main(page).get_by_label("Buys in for")
+    chips.fill("30")
+    chips.press("Enter")
+    _settle(page)
+    _shot(page, "play-seat-a-bot")
+    _click(page, "Seat the bot")
+    for _ in range(240):
+        if not _has_button(page, "Seat the bot"):
+            break
+        time.sleep(0.25)
+    _pick_seat(page, 3, "Cy rebuys for")
+    _click(page, "Cy rebuys")
+    for _ in range(240):
+        if not _has_button(page, "Cy rebuys"):
+            break
+        time.sleep(0.25)
+    _wait_text(page, "Your seat:")  # a new seating: the box starts at seat 1, yours
+    _shot(page, "play-seats-changed")
+    again = RecordedTable.open(browser_recorded, "botden78", ingest_into=False)
+    assert again.seating == (("You", 34), ("Ada", 30), ("Cy", 100))
+    assert again.bot_styles == ("", "tight", "loose")
+    _click(page, "Next hand")
+    _wait_text(page, "Hand 2 · step")  # the computer deals, the bots play up to you
+    _play_until_over(page, 40)
+    _shot(page, "play-bot-seated-over")
+    hands = list(read_hands(browser_recorded / "botden78.phhs"))
+    assert len(hands) == 2
+    played = hands[1]
+    assert played.players == ("Ada", "Cy", "You") and played.seats == (2, 3, 1)
+    assert dict(played.user_fields) == {"_rebuys": ["Cy"]}
+    assert sum(replay(played).nets) == 0
+    _replayer_shows_every_card(page, server, played)
+    _shot(page, "play-hand-in-replayer")

@@ -1,4 +1,5 @@
-"""Play the bots: 7 & 8 or Big Two against the simulator's bots, recorded like a live game."""
+"""Play the bots: 7 & 8, Big Two or Rummoli against the simulator's bots, recorded like a live
+game; between hands a bot is seated or leaves, a busted player rebuys."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import streamlit as st
 from analytics.dashboard import recording, ui
 from analytics.record.hand import StepKind
 from analytics.record.play import (
+    BOT_NAMES,
     BOT_STYLE_NAMES,
     automatic_action,
     is_persons_turn,
@@ -26,7 +28,6 @@ from parsers.knobs import Game
 # ($HANDLAB_BOT_PAUSE: the browser tests play faster).
 PAUSE = float(os.environ.get("HANDLAB_BOT_PAUSE", "0.6"))
 GAMES = {"7 & 8": Game.SEVENEIGHT, "Big Two": Game.BIGTWO, "Rummoli": Game.RUMMOLI}
-BOT_NAMES = ("Ada", "Bix", "Cog", "Dot", "Eon", "Fiz", "Gig", "Hex")
 
 
 def _setup_form() -> TableSetup | None:
@@ -90,16 +91,19 @@ def _play(table: RecordedTable) -> None:
         recording.draw_filed(table.filed[-1])
         if table.hand is None:
             st.info(f"The table is over: {table.over_reason}.")
+            recording.draw_seats(table, "play", expanded=True)
             return
         label = "Play the finale" if table.finale_pot is not None else "Next hand"
         if st.button(label, type="primary", key=f"play_next_{table.number}"):
             st.session_state[f"play_seen_{table.setup.name}"] = table.filed[-1].hand.hand
             st.rerun()
         recording.draw_end_game(table, "play")
+        recording.draw_seats(table, "play", expanded=True)
         return
     hand = table.hand
     if hand is None:
         st.info(f"The table is over: {table.over_reason}.")
+        recording.draw_seats(table, "play", expanded=True)
         return
     board = st.empty()
     rng = random.Random()
