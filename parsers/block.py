@@ -33,9 +33,9 @@ import numpy.typing as npt
 
 from parsers.cards import DECK, UNKNOWN
 from parsers.knobs import Game
-from parsers.model import ActionFields, HandHistory, Verb
+from parsers.model import HandHistory, Verb
 
-__all__ = ["BLOCK_VERBS", "NO_VALUE", "BlockTexts", "SevenEightBlock", "block_from_hands"]
+__all__ = ["BLOCK_VERBS", "NO_VALUE", "SevenEightBlock", "block_from_hands"]
 
 Ints = npt.NDArray[np.int64]
 
@@ -50,34 +50,6 @@ _CARD_CODE: Final = {id(card): code for code, card in enumerate(DECK)}
 
 MAX_ACTION_CARDS: Final = 3
 """Columns of :attr:`SevenEightBlock.cards`: no 7 & 8 action names more cards (a show)."""
-
-
-@dataclass(frozen=True, slots=True, eq=False)
-class BlockTexts:
-    """Some of a block's values as the texts the scanner read them from, one per hand, in
-    the spelling of the hand's id (:func:`analytics.warehouse.identity.canonical_key`), so
-    the id's text takes them as they are instead of spelling the values again.
-
-    The per-seat texts are each hand's values, canonical numbers separated by ``, `` (the
-    inside of ``repr()`` of their tuple: every block hand has two players or more); a time
-    is ``HH:MM:SS`` (``time.isoformat()``); the user fields are ``repr()`` of the hand's
-    :attr:`SevenEightBlock.user_fields`.  And the text of the lines some values were read
-    from, which repeat from hand to hand: equal texts, equal values (``stakes``: variant,
-    antes, blinds and bets; ``players``: players, seats and seat count; ``tables``: the
-    table; ``dates``: day, month and year).
-    """
-
-    starting_stacks: list[str]
-    antes: list[str]
-    blinds: list[str]
-    finishing_stacks: list[str]
-    winnings: list[str]
-    times: list[str]
-    user_fields: list[str]
-    stakes: list[str]
-    players: list[str]
-    tables: list[str]
-    dates: list[str]
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -140,10 +112,6 @@ class SevenEightBlock:
     """Each action's cards in canonical notation (``8h3c``), None for none: the ``actions``
     table's ``cards`` column and the id's text."""
     action_lines: Ints
-    # ---- the same values as text
-    texts: BlockTexts | None = None
-    """Some of the values as the scanner read them (None: the block was made from values,
-    by :func:`block_from_hands`)."""
 
     def __len__(self) -> int:
         return len(self.positions)
@@ -153,11 +121,10 @@ def _int(value: int | None) -> int:
     return NO_VALUE if value is None else value
 
 
-def block_from_hands(source: str, hands: Iterable[tuple[int, HandHistory, ActionFields]]
-                     ) -> SevenEightBlock:
-    """The block of ``hands`` (each with its chunk position and its actions as columns, as
-    :meth:`~parsers.model.ActionFields.of` gives them), built value by value: the
-    reference for the scanner.  Raises ValueError for a hand a block cannot hold."""
+def block_from_hands(source: str, hands: Iterable[tuple[int, HandHistory]]) -> SevenEightBlock:
+    """The block of ``hands`` (each with its chunk position), built value by value from the
+    per-hand path's reading: the reference for the scanner.  Raises ValueError for a hand a
+    block cannot hold."""
     per_hand: dict[str, list[object]] = {name: [] for name in (
         "positions", "indexes", "lines", "raws", "variants", "min_bets", "small_bets",
         "big_bets", "players", "seats", "seat_counts", "hand_numbers", "tables", "times",
@@ -169,7 +136,7 @@ def block_from_hands(source: str, hands: Iterable[tuple[int, HandHistory, Action
         "action_lines")}
     seat_offsets = [0]
     action_offsets = [0]
-    for position, hand, fields in hands:
+    for position, hand in hands:
         _check_blockable(hand)
         assert hand.starting_stacks is not None and hand.finishing_stacks is not None
         assert hand.winnings is not None and hand.players is not None
@@ -191,9 +158,10 @@ def block_from_hands(source: str, hands: Iterable[tuple[int, HandHistory, Action
         per_seat["finishing_stacks"].extend(hand.finishing_stacks)
         per_seat["winnings"].extend(hand.winnings)
         seat_offsets.append(seat_offsets[-1] + n)
-        for actor, verb, cards, amount, target, pot, comment, line in zip(
-                fields.actors, fields.verbs, fields.cards, fields.amounts, fields.targets,
-                fields.pots, fields.comments, fields.lines, strict=True):
+        for action in hand.actions:
+            actor, verb, cards, amount, target = (action.actor, action.verb, action.cards,
+                                                  action.amount, action.target)
+            pot, comment, line = action.pot, action.comment, action.line
             if pot is not None or comment is not None or len(cards) > MAX_ACTION_CARDS or (
                     any(card is UNKNOWN for card in cards)):
                 raise ValueError(f"hand {hand.index}: an action a block cannot hold")
@@ -206,7 +174,7 @@ def block_from_hands(source: str, hands: Iterable[tuple[int, HandHistory, Action
             per_action["cards"].append(codes + [NO_VALUE] * (MAX_ACTION_CARDS - len(codes)))
             per_action["card_texts"].append("".join(map(str, cards)) if cards else None)
             per_action["action_lines"].append(line)
-        action_offsets.append(action_offsets[-1] + len(fields.verbs))
+        action_offsets.append(action_offsets[-1] + len(hand.actions))
 
     def ints(values: list[object]) -> Ints:
         return np.array(values, dtype=np.int64)

@@ -35,7 +35,7 @@ import numpy as np
 import numpy.typing as npt
 
 from parsers.actions import GAME_VERBS, ActionSyntaxError, parse_action
-from parsers.block import _VERB_CODE, MAX_ACTION_CARDS, NO_VALUE, BlockTexts, SevenEightBlock
+from parsers.block import _VERB_CODE, MAX_ACTION_CARDS, NO_VALUE, SevenEightBlock
 from parsers.build import MAX_CHIPS, PLAYER_LIMITS
 from parsers.caching import BoundedCache
 from parsers.cards import RANK_SYMBOLS, SUIT_SYMBOLS, UNKNOWN
@@ -515,7 +515,7 @@ def _block(source: str, raws: Sequence[str | None], first_lines: Sequence[int],
     bad |= np.array(player_counts, dtype=np.int64) != seat_count
     for texts in changing:
         bad |= np.array([*map(str.count, texts, repeat(","))], dtype=np.int64) + 1 != seat_count
-    user_fields, user_reprs, user_bad = _user_fields(user_texts, last_keys, last_values)
+    user_fields, user_bad = _user_fields(user_texts, last_keys, last_values)
     if user_bad:
         bad[user_bad] = True
     if bad.any():
@@ -587,11 +587,6 @@ def _block(source: str, raws: Sequence[str | None], first_lines: Sequence[int],
         cards=values[:, 6:].astype(np.int8),
         card_texts=card_texts[rows].tolist(),
         action_lines=action_lines,
-        texts=BlockTexts(starting_stacks=[*starting], antes=[*antes], blinds=[*blinds],
-                         finishing_stacks=[*finishing], winnings=[*winnings],
-                         times=[*time_texts], user_fields=user_reprs,
-                         stakes=[*stakes_texts], players=[*players_texts],
-                         tables=[*table_texts], dates=[*date_texts]),
     )
 
 
@@ -619,53 +614,27 @@ def _unplain_rows(lists: tuple[tuple[str, ...], ...]) -> list[int]:
 
 
 def _user_fields(texts: Sequence[str], last_keys: Sequence[str | None],
-                 last_values: Sequence[str | None]
-                 ) -> tuple[list[UserFields], list[str], list[int]]:
-    """Each hand's user fields and their ``repr()``, and the rows of the hands whose user
-    fields the block does not read (a key given twice, another form)."""
+                 last_values: Sequence[str | None]) -> tuple[list[UserFields], list[int]]:
+    """Each hand's user fields, and the rows of the hands whose user fields the block does
+    not read (a key given twice, another form)."""
     firsts = _USER_CACHE.values_of(texts, _user_lines)
     if all(last_keys):  # the usual case: every hand ends with an integer field
         numbers = _ints(last_values).tolist()  # type: ignore[arg-type]
     else:
         numbers = [0 if value is None else int(value) for value in last_values]
     fields: list[UserFields] = []
-    reprs: list[str] = []
     bad: list[int] = []
-    append, append_repr = fields.append, reprs.append
-    ends = _USER_ENDS
-    for row, (text, (readable, given, keys), key, number, value) in enumerate(
-            zip(texts, firsts, last_keys, numbers, last_values, strict=True)):
-        # repr() of the fields: the last integer's own text (canonical, so str() of its
-        # value) between the texts of the fields before it and of the end, which repeat.
-        around = ends.get((text, key))
-        if around is None:
-            around = ends[text, key] = _user_ends(given, key)
+    append = fields.append
+    for row, ((readable, given, keys), key, number) in enumerate(
+            zip(firsts, last_keys, numbers, strict=True)):
         if key is None:
             append(given)
-            append_repr(around[0])
         else:
             append((*given, (key, number)))
-            append_repr(f"{around[0]}{value}{around[1]}")
             readable = readable and key not in keys
         if not readable:
             bad.append(row)
-    return fields, reprs, bad
-
-
-_USER_ENDS: Final = BoundedCache[tuple[str, str | None], tuple[str, str]](
-    "parsers.block_scan.user_ends", _CACHE_LIMIT)
-""":func:`_user_ends` by the text of the fields before the last integer one and its key."""
-
-
-def _user_ends(given: UserFields, key: str | None) -> tuple[str, str]:
-    """The text before and after the last integer field's value in ``repr()`` of a hand's
-    user fields, ``given`` and then ``key`` (all of the text before it when None)."""
-    if key is None:
-        return repr(given), ""
-    if not given:
-        return f"(({key!r}, ", "),)"
-    inside = repr(given)[1:-1].removesuffix(",")  # "(x,)" for one field
-    return f"({inside}, ({key!r}, ", "))"
+    return fields, bad
 
 
 def _dealt_twice(values: Ints, action_counts: Ints, n: int) -> npt.NDArray[np.bool_]:
