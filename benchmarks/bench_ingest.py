@@ -496,7 +496,7 @@ def main() -> None:
     parser.add_argument("--ab", action="append", default=[], metavar="FAST_PATH",
                         help="only A/B each game's ingest with every fast path on and with "
                              "this one off (repeatable; names in parsers/fast_paths.py)")
-    parser.add_argument("--base", type=Path, default=None, metavar="DIR",
+    parser.add_argument("--ab-tree", type=Path, default=None, metavar="DIR",
                         help="only A/B each game's ingest by this tree against the tree in "
                              "DIR (git archive <commit> | tar -x -C DIR), alternating")
     parser.add_argument("--repeats", type=int, default=4, help="--ab's runs of each side")
@@ -554,8 +554,8 @@ def main() -> None:
                 kind = "all distinct" if base == total else f"{base:,} distinct, copied over"
                 print(f"inputs: {game}, {total:,} hands ({kind}), {size / 2**20:,.0f} MiB in "
                       f"{folders[game]}", flush=True)
-    if args.ab or args.base:
-        ab_rates(folders, args.out / "ab", args.ab, args.repeats, args.workers, args.base)
+    if args.ab or args.ab_tree:
+        ab_rates(folders, args.out / "ab", args.ab, args.repeats, args.workers, args.ab_tree)
         return
     if not args.measuring:
         # The measuring in a process of its own, whose only children are the pool's workers:
