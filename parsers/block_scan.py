@@ -18,7 +18,7 @@ cannot hold, is declined: the caller reads it there.  Declining costs speed, nev
 correctness; so the checks below only ever need to be sufficient, and each mirrors one
 of :mod:`parsers.build` (player counts, list lengths, ranges, actors, cards dealt twice)
 or of :class:`SevenEightBlock`'s scope.  tests/test_parsers_block.py checks that every
-hand taken holds exactly the values :func:`parsers.block.block_from_hands` gives from the
+hand taken holds exactly the values :func:`tests.block_reference.block_from_hands` gives from the
 per-hand path's reading.
 """
 
@@ -35,7 +35,7 @@ import numpy as np
 import numpy.typing as npt
 
 from parsers.actions import GAME_VERBS, ActionSyntaxError, parse_action
-from parsers.block import _VERB_CODE, MAX_ACTION_CARDS, NO_VALUE, SevenEightBlock
+from parsers.block import MAX_ACTION_CARDS, NO_VALUE, VERB_CODE, SevenEightBlock
 from parsers.build import MAX_CHIPS, PLAYER_LIMITS
 from parsers.caching import BoundedCache
 from parsers.cards import RANK_SYMBOLS, SUIT_SYMBOLS, UNKNOWN
@@ -232,8 +232,8 @@ _USER_CACHE: Final = BoundedCache[str, UserLines]("parsers.block_scan.user", _CA
 _UNUSABLE: Final = 1_000
 """The reach of an action line the block cannot hold: more than any player count."""
 _UNUSABLE_ROW: Final = (0, 0, NO_VALUE, NO_VALUE, _UNUSABLE, 0, NO_VALUE, NO_VALUE, NO_VALUE)
-_DEAL: Final = _VERB_CODE[Verb.DEAL_HOLE]
-_BET: Final = _VERB_CODE[Verb.BET_RAISE]
+_DEAL: Final = VERB_CODE[Verb.DEAL_HOLE]
+_BET: Final = VERB_CODE[Verb.BET_RAISE]
 
 
 class ActionTable:
@@ -329,7 +329,7 @@ def _parsed(text: str) -> tuple[tuple[int, ...], str | None]:
         return _UNUSABLE_ROW, None
     codes = [card.code for card in cards] + [NO_VALUE] * (MAX_ACTION_CARDS - len(cards))
     target = NO_VALUE if action.target is None else action.target
-    row = (action.actor, _VERB_CODE[action.verb], target,
+    row = (action.actor, VERB_CODE[action.verb], target,
            NO_VALUE if action.amount is None else action.amount, max(action.actor, target),
            len(cards), *codes)
     # As block_from_hands writes them: canonical notation (``10d`` is ``Td``), None for none.
@@ -349,16 +349,16 @@ _STRICT_LINES: Final = re.compile(
 cards and amount when in the strict form (canonical cards, an amount without a leading
 zero); an empty verb for any other line.  The form is loose about which verb takes what
 (one pattern for all verbs): :func:`strict_rows` checks that per verb."""
-_STRICT_VERB_CODES: Final = {str(verb.value): _VERB_CODE[verb]
+_STRICTVERB_CODES: Final = {str(verb.value): VERB_CODE[verb]
                              for verb in GAME_VERBS[Game.SEVENEIGHT]}
-_VERB_KINDS: Final = len(_VERB_CODE)
+_VERB_KINDS: Final = len(VERB_CODE)
 
 
 def _per_verb(values: dict[Verb, int], default: int) -> Ints:
     """A table of one value per verb code."""
     table = np.full(_VERB_KINDS, default, dtype=np.int64)
     for verb, value in values.items():
-        table[_VERB_CODE[verb]] = value
+        table[VERB_CODE[verb]] = value
     return table
 
 
@@ -391,7 +391,7 @@ def strict_rows(lines: list[str]) -> tuple[Ints, list[str | None], npt.NDArray[n
         return (np.zeros((0, len(_UNUSABLE_ROW)), dtype=np.int64), [],
                 np.zeros(count, dtype=np.bool_))
     actor_texts, verb_texts, target_texts, card_texts, amount_texts = zip(*found, strict=True)
-    verbs = np.fromiter(map(_STRICT_VERB_CODES.get, verb_texts, repeat(-1)), dtype=np.int64,
+    verbs = np.fromiter(map(_STRICTVERB_CODES.get, verb_texts, repeat(-1)), dtype=np.int64,
                         count=count)
     actors = _numbers(actor_texts, count)
     targets = _numbers(target_texts, count)
@@ -439,7 +439,7 @@ def scan_seveneight(chunks: Sequence[Chunk], source: str) -> tuple[SevenEightBlo
     """The block of the 7 & 8 hands of ``chunks`` in the writer's layout, and the positions (in
     ``chunks``, ascending) of the chunks it declines, for the per-hand path
     (:func:`parsers.reader.hand_from_chunk`).  Every hand taken holds exactly what
-    :func:`parsers.block.block_from_hands` makes of the per-hand path's reading; a chunk
+    :func:`tests.block_reference.block_from_hands` makes of the per-hand path's reading; a chunk
     that path reads with a problem, or as anything a block cannot hold, is declined.
     Never raises for the chunks' text."""
     # Testing the variant line first (BLOCK_VARIANT_END) spares a batch of other games the

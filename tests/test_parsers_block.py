@@ -6,7 +6,7 @@ here over every history file of the repository, simulated hands of the three 7 &
 variants and 2 to 17 players, systematic line and value edits and hypothesis-driven
 mutations:
 
-* a chunk it takes holds exactly the values :func:`parsers.block.block_from_hands` makes
+* a chunk it takes holds exactly the values :func:`tests.block_reference.block_from_hands` makes
   of the per-hand path's reading (:func:`parsers.reader.hand_from_chunk`), types
   included: whole blocks are compared field by field (:func:`assert_blocks_equal`);
 * it declines every chunk that path reads with a problem, as another game, or as a hand
@@ -29,12 +29,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from parsers import dumps_hand
-from parsers.block import SevenEightBlock, block_from_hands
+from parsers.block import SevenEightBlock
 from parsers.block_scan import scan_seveneight
 from parsers.build import MAX_CHIPS
 from parsers.errors import ParseError
 from parsers.model import HandHistory
 from parsers.reader import Chunk, hand_from_chunk, iter_chunks
+from tests.block_reference import block_from_hands
 from tests.canonical import (
     MUTATIONS,
     as_file,

@@ -1,7 +1,7 @@
 """The batch 7 & 8 replay (:func:`analytics.rules.seveneight_block.replay_block`) is the
 engine's replay, hand for hand, for the hands it accepts.
 
-For every hand of a block (made by :func:`parsers.block.block_from_hands` from hands read by
+For every hand of a block (made by :func:`tests.block_reference.block_from_hands` from hands read by
 :func:`parsers.reader.hand_from_chunk`): an accepted hand's :func:`outcome_of` is the
 engine's Outcome (:func:`analytics.rules.replay`, ``extra`` too); a hand that raises
 a RuleError is never accepted; the counts of hands accepted are pinned where the inputs are
@@ -43,12 +43,13 @@ from analytics.rules.seveneight_block import (
     warm_up,
 )
 from analytics.simulate.seveneight import simulate_seveneight
-from parsers.block import SevenEightBlock, block_from_hands
+from parsers.block import SevenEightBlock
 from parsers.cards import DECK
 from parsers.knobs import Betting
 from parsers.model import HandHistory
 from parsers.reader import hand_from_chunk, iter_chunks
 from parsers.writer import dumps_hand, dumps_hands
+from tests.block_reference import block_from_hands
 from tests.mutate import KINDS, Mutation, load_seeds, mutate
 from tests.test_rules_golden import _mutated, _simulated, stated_figures_off
 

@@ -32,13 +32,14 @@ from analytics.simulate.seveneight import simulate_seveneight  # noqa: E402
 from analytics.warehouse.block_rows import block_ids, block_tables  # noqa: E402
 from analytics.warehouse.identity import hand_id  # noqa: E402
 from analytics.warehouse.rows import ARROW_SCHEMAS, Batch, FileContext, street_of  # noqa: E402
-from parsers.block import SevenEightBlock, block_from_hands  # noqa: E402
+from parsers.block import SevenEightBlock  # noqa: E402
 from parsers.block_scan import scan_seveneight  # noqa: E402
 from parsers.caching import BoundedCache  # noqa: E402
 from parsers.knobs import Game  # noqa: E402
 from parsers.model import HandHistory  # noqa: E402
 from parsers.reader import hand_from_chunk, iter_chunks  # noqa: E402
 from parsers.writer import dumps_hand  # noqa: E402
+from tests.block_reference import block_from_hands  # noqa: E402
 
 CONTEXT = FileContext("golden.phhs", "0" * 64, dt.datetime(2026, 1, 2, 3, 4, 5))
 FILES = sorted({*(ROOT / "data" / "samples").glob("seveneight*.phh*"),
