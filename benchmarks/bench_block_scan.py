@@ -46,7 +46,6 @@ def clear_caches() -> None:
     for cache in (block_scan._STAKES_CACHE, block_scan._PLAYERS_CACHE, block_scan._TABLE_CACHE,
                   block_scan._TIME_CACHE, block_scan._DATE_CACHE, block_scan._USER_CACHE):
         cache.clear()
-    block_scan._USER_ENDS.clear()
     block_scan._ACTIONS.__init__()  # type: ignore[misc]
 
 
