@@ -31,7 +31,7 @@ import pyarrow as pa
 from analytics.rules.seveneight_block import BlockOutcome, pot_name
 from analytics.warehouse.block_equities import allin_hands, allin_rows
 from analytics.warehouse.identity import IDENTITY_VERSION, canonical_key
-from analytics.warehouse.rows import ARROW_SCHEMAS, FileContext, _rules_json
+from analytics.warehouse.rows import ARROW_SCHEMAS, FileContext, rules_json
 from parsers.block import BLOCK_VERBS, MAX_ACTION_CARDS, SevenEightBlock
 from parsers.caching import BoundedCache
 from parsers.cards import DECK
@@ -588,7 +588,7 @@ def _hands_table(block: SevenEightBlock, outcome: BlockOutcome, take: Ints, hand
     num_players = block.seat_offsets[take + 1] - block.seat_offsets[take]
     return _table("hands", [
         hand_ids, _repeated(_GAME, count), pa.array(_gathered(block.variants, take), _STR),
-        _repeated(_rules_json(_RULES), count),
+        _repeated(rules_json(_RULES), count),
         _ints(min_bets, _I64, min_bets < 0), _ints(small_bets, _I64, small_bets < 0),
         _ints(big_bets, _I64, big_bets < 0), _nulls(count, _STR), _nulls(count, _I32),
         pa.array(_int_texts(block.hand_numbers[take]), _STR),
