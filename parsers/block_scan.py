@@ -8,8 +8,9 @@ stakes lines, the players and seats, the table and date, the action lines, the u
 fields but the benchmark's ``_copy`` -- and are read once per distinct text, strictly
 (anything but canonical numbers and strings without escapes is refused); the numbers
 that change with every hand (stacks, winnings) are checked and converted for all hands
-at once, in C.  Actions are read once per distinct line, by the reader's own action
-parser.
+at once, in C.  Actions are read once per distinct line: the new lines of a batch in the
+writer's strict form together (one regular expression, numpy over the pieces), any other
+by the reader's own action parser.
 
 A chunk outside that layout, or that the per-hand path
 (:func:`parsers.reader.hand_from_chunk`) reads with a problem, or as a hand a block
@@ -33,11 +34,11 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from parsers.actions import ActionSyntaxError, parse_action
+from parsers.actions import GAME_VERBS, ActionSyntaxError, parse_action
 from parsers.block import MAX_ACTION_CARDS, NO_VALUE, VERB_CODE, SevenEightBlock
 from parsers.build import MAX_CHIPS, PLAYER_LIMITS
 from parsers.caching import BoundedCache
-from parsers.cards import UNKNOWN
+from parsers.cards import RANK_SYMBOLS, SUIT_SYMBOLS, UNKNOWN
 from parsers.knobs import Game
 from parsers.model import Verb
 from parsers.reader import Chunk
@@ -232,6 +233,7 @@ _UNUSABLE: Final = 1_000
 """The reach of an action line the block cannot hold: more than any player count."""
 _UNUSABLE_ROW: Final = (0, 0, NO_VALUE, NO_VALUE, _UNUSABLE, 0, NO_VALUE, NO_VALUE, NO_VALUE)
 _DEAL: Final = VERB_CODE[Verb.DEAL_HOLE]
+_BET: Final = VERB_CODE[Verb.BET_RAISE]
 
 
 class ActionTable:
@@ -243,7 +245,9 @@ class ActionTable:
     must have; :data:`_UNUSABLE` for a line the per-hand path reports or a block does not
     hold (a comment, ``??``, more than :data:`MAX_ACTION_CARDS` cards).
 
-    Each new line goes through :func:`_parsed`, the reader's own action parser.
+    The new lines of a batch in the writer's strict form are read together
+    (:func:`strict_rows`); any other goes through :func:`_parsed`, the reader's own
+    action parser, one line at a time.
     """
 
     def __init__(self) -> None:
@@ -274,10 +278,15 @@ class ActionTable:
 
     def _add(self, lines: list[str]) -> None:
         """Parse lines not seen before (distinct) and give them the next rows."""
-        parsed = [*map(line_row, lines)]
-        values = np.array([row for row, _ in parsed], dtype=np.int64).reshape(
-            len(lines), len(_UNUSABLE_ROW))
-        texts = [text for _, text in parsed]
+        values, texts, taken = strict_rows(lines)
+        if not taken.all():
+            declined = [*compress(lines, ~taken)]
+            others = [*map(line_row, declined)]
+            # The strict lines first, then the others, each in the order of ``lines``.
+            lines = [*compress(lines, taken), *declined]
+            values = np.concatenate((values, np.array([row for row, _ in others],
+                                                      dtype=np.int64)))
+            texts = [*texts, *(text for _, text in others)]
         start, end = self._size, self._size + len(lines)
         if end > len(self._values):
             capacity = max(end, 2 * len(self._values))
@@ -325,6 +334,99 @@ def _parsed(text: str) -> tuple[tuple[int, ...], str | None]:
            len(cards), *codes)
     # As block_from_hands writes them: canonical notation (``10d`` is ``Td``), None for none.
     return row, "".join(map(str, cards)) if cards else None
+
+
+# ---- new action lines in the writer's strict form, read together
+
+_PLAYER: Final = "|".join(map(str, range(_HIGH, 0, -1)))
+"""A player's number, 1 to the most players, without a leading zero (longest first)."""
+_STRICT_CARDS: Final = "(?:[2-9TJQKA][cdhs])"
+_STRICT_LINES: Final = re.compile(
+    rf'^  "(?:d|p({_PLAYER})) (dh|up|sm|cbr|cc|f)(?: p({_PLAYER}))?'
+    rf"(?: ({_STRICT_CARDS}{{1,{MAX_ACTION_CARDS}}})| ([1-9][0-9]{{0,14}}))?$"
+    "|^.*$", re.MULTILINE)
+"""Each line of the joined new lines: actor number (empty for the dealer), verb, target,
+cards and amount when in the strict form (canonical cards, an amount without a leading
+zero); an empty verb for any other line.  The form is loose about which verb takes what
+(one pattern for all verbs): :func:`strict_rows` checks that per verb."""
+_STRICTVERB_CODES: Final = {str(verb.value): VERB_CODE[verb]
+                             for verb in GAME_VERBS[Game.SEVENEIGHT]}
+_VERB_KINDS: Final = len(VERB_CODE)
+
+
+def _per_verb(values: dict[Verb, int], default: int) -> Ints:
+    """A table of one value per verb code."""
+    table = np.full(_VERB_KINDS, default, dtype=np.int64)
+    for verb, value in values.items():
+        table[VERB_CODE[verb]] = value
+    return table
+
+
+# What each verb takes, as parse_action_parts reads it (7 & 8's verbs; others are never strict).
+_FEWEST_CARDS: Final = _per_verb({Verb.DEAL_HOLE: 1, Verb.TURN_UP: 1}, 0)
+_MOST_CARDS: Final = _per_verb({Verb.DEAL_HOLE: MAX_ACTION_CARDS, Verb.TURN_UP: 1,
+                                Verb.SHOW_MUCK: MAX_ACTION_CARDS}, 0)
+_RANK_OF_BYTE: Final = np.full(256, -1, dtype=np.int64)
+_RANK_OF_BYTE[np.frombuffer(RANK_SYMBOLS.encode(), dtype=np.uint8)] = np.arange(13)
+_SUIT_OF_BYTE: Final = np.full(256, -1, dtype=np.int64)
+_SUIT_OF_BYTE[np.frombuffer(SUIT_SYMBOLS.encode(), dtype=np.uint8)] = np.arange(4)
+_DIGIT: Final = ord("0")
+
+
+def strict_rows(lines: list[str]) -> tuple[Ints, list[str | None], npt.NDArray[np.bool_]]:
+    """The rows and card texts (:class:`ActionTable`'s) of the ``lines`` in the writer's
+    strict form, in order, and which lines those are (the others are for :func:`_parsed`):
+    one regular expression over the joined lines, then numpy over their
+    pieces.
+
+    A line is taken only when :func:`_parsed` is sure to give the same: the actor's token
+    and the verb agree (``d`` with ``dh``), the verb has its arguments (a target and one to
+    three cards for ``dh``, one card for ``up``, up to three for ``sm``, a positive amount
+    for ``cbr``, nothing for ``cc`` and ``f``), and no card is given twice.
+    """
+    count = len(lines)
+    joined = "\n".join(lines)
+    found = _STRICT_LINES.findall(joined) if joined.count("\n") == count - 1 else []
+    if len(found) != count or not count:  # a line break inside a line: each one alone
+        return (np.zeros((0, len(_UNUSABLE_ROW)), dtype=np.int64), [],
+                np.zeros(count, dtype=np.bool_))
+    actor_texts, verb_texts, target_texts, card_texts, amount_texts = zip(*found, strict=True)
+    verbs = np.fromiter(map(_STRICTVERB_CODES.get, verb_texts, repeat(-1)), dtype=np.int64,
+                        count=count)
+    actors = _numbers(actor_texts, count)
+    targets = _numbers(target_texts, count)
+    cards = np.frombuffer("".join(map(str.ljust, card_texts, repeat(2 * MAX_ACTION_CARDS),
+                                      repeat("-"))).encode(), dtype=np.uint8
+                          ).reshape(count, MAX_ACTION_CARDS, 2)
+    ranks, suits = _RANK_OF_BYTE[cards[:, :, 0]], _SUIT_OF_BYTE[cards[:, :, 1]]
+    codes = np.where(ranks >= 0, 4 * ranks + suits, NO_VALUE)
+    card_counts = (codes >= 0).sum(axis=1)
+    has_amount = np.fromiter(map(bool, amount_texts), dtype=np.bool_, count=count)
+    amounts = np.full(count, NO_VALUE, dtype=np.int64)
+    if has_amount.any():
+        amounts[has_amount] = [*map(int, compress(amount_texts, has_amount))]
+    known = np.maximum(verbs, 0)
+    deal = verbs == _DEAL
+    good = ((verbs >= 0) & ((actors == 0) == deal) & ((targets > 0) == deal)
+            & (has_amount == (verbs == _BET))
+            & (card_counts >= _FEWEST_CARDS[known]) & (card_counts <= _MOST_CARDS[known]))
+    first, second, third = codes.T
+    good &= ~(((first == second) | (first == third)) & (first >= 0))
+    good &= ~((second == third) & (second >= 0))
+    targets[targets == 0] = NO_VALUE
+    rows = np.column_stack((actors, verbs, targets, amounts, np.maximum(actors, targets),
+                            card_counts, codes))[good]
+    # The canonical form is the text _parsed makes of the cards: the line's own.
+    texts = [text or None for text in compress(card_texts, good)]
+    return rows, texts, good
+
+
+def _numbers(texts: Sequence[str], count: int) -> Ints:
+    """The numbers (one or two digits; 0 for an empty text) of ``texts``, converted in C."""
+    digits = np.frombuffer("".join(map(str.rjust, texts, repeat(2), repeat("0"))).encode(),
+                           dtype=np.uint8).reshape(count, 2).astype(np.int64) - _DIGIT
+    numbers: Ints = digits[:, 0] * 10 + digits[:, 1]
+    return numbers
 
 
 _ACTIONS: Final = ActionTable()
