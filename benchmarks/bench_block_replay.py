@@ -4,7 +4,7 @@ the same hands), in the same run.
 
 The hands of a 7 & 8 file (default: the 5,000 hands of the session 6 stage file) are read
 by the per-hand reader (:func:`parsers.reader.hand_from_chunk`) and made a block by
-:func:`parsers.block.block_from_hands` (not timed).  Each side is timed as the best of
+:func:`tests.block_reference.block_from_hands` (not timed).  Each side is timed as the best of
 ``--runs`` CPU times (``time.process_time``), after one untimed run that loads the kernel;
 the kernel's one-off load is reported apart.
 
@@ -24,29 +24,29 @@ from timing import best_cpu
 
 from analytics.rules import RuleError, replay
 from analytics.rules.seveneight_block import replay_block, warm_up
-from parsers.block import SevenEightBlock, block_from_hands
-from parsers.model import ActionFields, HandHistory
+from parsers.block import SevenEightBlock
+from parsers.model import HandHistory
 from parsers.reader import hand_from_chunk, iter_chunks
+from tests.block_reference import block_from_hands
 
 DEFAULT_FILE = Path("/tmp/s6_stages/stages/seveneight/seveneight-000.phhs")
 
 
-def read(path: Path) -> tuple[SevenEightBlock, list[tuple[HandHistory, ActionFields]]]:
+def read(path: Path) -> tuple[SevenEightBlock, list[HandHistory]]:
     """The file's hands a block holds, as a block and as the per-hand path reads them."""
     items = []
     for chunk in iter_chunks(io.BytesIO(path.read_bytes()), path.name):
         hand = hand_from_chunk(chunk, path.name)
-        fields = ActionFields.of(hand.actions)
         try:
-            block_from_hands(path.name, [(chunk.index, hand, fields)])
+            block_from_hands(path.name, [(chunk.index, hand)])
         except (ValueError, KeyError):
             continue
-        items.append((chunk.index, hand, fields))
-    return block_from_hands(path.name, items), [(hand, fields) for _, hand, fields in items]
+        items.append((chunk.index, hand))
+    return block_from_hands(path.name, items), [hand for _, hand in items]
 
 
-def per_hand(hands: list[tuple[HandHistory, ActionFields]]) -> None:
-    for hand, _fields in hands:
+def per_hand(hands: list[HandHistory]) -> None:
+    for hand in hands:
         with contextlib.suppress(RuleError):
             replay(hand)
 

@@ -6,7 +6,7 @@ hands) are read as the ingest worker reads them, put in one block, and replayed 
 hand (the block outcome is made from those outcomes, as the tests do).  Timed, CPU time,
 best of ``--runs``:
 
-* ``hand_id per hand``: ``hand_id(hand, field_columns(fields))`` of each hand;
+* ``hand_id per hand``: ``hand_id(hand)`` of each hand;
 * ``block_ids``: the same ids from the block;
 * ``Batch.add + tables``: the per-hand rows of the hands the block takes (those the batch
   replay accepts, all-in rows included), ids included;
@@ -39,9 +39,9 @@ from timing import best_cpu  # noqa: E402
 from analytics.warehouse import block_rows  # noqa: E402
 from analytics.warehouse.block_rows import block_ids, block_tables  # noqa: E402
 from analytics.warehouse.fact_rows import fact_tables  # noqa: E402
-from analytics.warehouse.identity import field_columns, hand_id  # noqa: E402
+from analytics.warehouse.identity import hand_id  # noqa: E402
 from analytics.warehouse.rows import Batch, FileContext  # noqa: E402
-from parsers.block import block_from_hands  # noqa: E402
+from tests.block_reference import block_from_hands  # noqa: E402
 from tests.test_warehouse_block_rows import (  # noqa: E402
     blockable,
     outcome_from_replays,
@@ -57,9 +57,7 @@ def forget() -> None:
     remembered: list[dict[Any, Any]] = [
         block_rows._ACTION_TEXTS, block_rows._BETS_PIECES,
         block_rows._NAME_REPRS, block_rows._SEAT_REPRS, block_rows._TIME_PIECES,
-        block_rows._TABLE_REPRS, block_rows._MOVES, block_rows._STAKES_HEADS,
-        block_rows._STAKES_TAILS, block_rows._PLAYERS_PIECES, block_rows._TABLE_PIECES,
-        block_rows._DATE_PIECES]
+        block_rows._TABLE_REPRS, block_rows._MOVES, block_rows._VARIANT_PIECES]
     for texts in remembered:
         texts.clear()
 
@@ -82,12 +80,12 @@ def main() -> None:
           f"(the others: not accepted); best of {args.runs}, CPU time")
 
     def per_hand_ids() -> object:
-        return [hand_id(hand, field_columns(fields)) for _, hand, fields in items]
+        return [hand_id(hand) for _, hand in items]
 
     def per_hand_rows() -> object:
         batch = Batch(context)
         for index in taken:
-            _, hand, _fields = items[index]
+            _, hand = items[index]
             batch.add(hand, outcomes[index])  # type: ignore[arg-type]
         return batch.tables()
 

@@ -419,12 +419,13 @@ def fresh_ingests(out: Path, plan: list[tuple[str, int, int]], base: int,
 
 
 def ab_rates(folders: dict[str, Path], out: Path, names: list[str], repeats: int,
-             workers: int | None) -> None:
+             workers: int | None, base: Path | None = None) -> None:
     """Each game's ingest with every fast path on (A) and with ``names`` turned off (B,
-    ``$HANDLAB_FAST_PATHS_OFF``, :mod:`parsers.fast_paths`), each in a fresh process into a
-    fresh database, alternately (ABBA...) ``repeats`` times after a warm-up run; prints the
-    medians and their ratio, the gain the fast paths bring end to end (issue #31 keeps one
-    at 1.5x or more)."""
+    ``$HANDLAB_FAST_PATHS_OFF``, :mod:`parsers.fast_paths`), or (``base``) by this tree (A)
+    and by the tree in ``base`` (B, e.g. ``git archive <commit> | tar -x -C DIR``), each in
+    a fresh process into a fresh database, alternately (ABBA...) ``repeats`` times after a
+    warm-up run of each; prints the medians and their ratio, the gain the fast paths (or
+    this tree) bring end to end (issue #31 keeps a fast path at 1.5x or more)."""
     import os
     import re
 
@@ -432,20 +433,26 @@ def ab_rates(folders: dict[str, Path], out: Path, names: list[str], repeats: int
 
     out.mkdir(parents=True, exist_ok=True)
     off = ",".join(names)
-    print(f"A/B: every fast path on, against {off} off; {repeats} runs each, alternating")
+    other = f"the tree in {base}" if base is not None else f"{off} off"
+    print(f"A/B: {'this tree' if base is not None else 'every fast path on'}, against "
+          f"{other}; {repeats} runs each, alternating")
     for game, folder in folders.items():
         rates: dict[str, list[float]] = {"on": [], "off": [], "warm-up": []}
         for run in range(-1, repeats):  # run -1: a warm-up (numba's cache), not counted
-            for setting in (("warm-up",) if run < 0 else ("on", "off") if run % 2 == 0
-                            else ("off", "on")):
+            for setting in (("warm-up", "warm-up-off") if run < 0 else ("on", "off")
+                            if run % 2 == 0 else ("off", "on")):
                 db = out / f"ab-{game}.duckdb"
                 for path in (db, db.with_name(db.name + ".wal")):
                     path.unlink(missing_ok=True)
                 env = dict(os.environ)
                 env.pop(OFF_VARIABLE, None)
-                if setting == "off":
-                    env[OFF_VARIABLE] = off
-                command = [sys.executable, __file__, "--ingest-one", str(folder), str(db)]
+                script = Path(__file__)
+                if setting in ("off", "warm-up-off"):
+                    if base is not None:
+                        script = base / "benchmarks" / "bench_ingest.py"
+                    else:
+                        env[OFF_VARIABLE] = off
+                command = [sys.executable, str(script), "--ingest-one", str(folder), str(db)]
                 if workers is not None:
                     command += ["--workers", str(workers)]
                 shown = subprocess.run(command, check=True, env=env, capture_output=True,
@@ -453,11 +460,12 @@ def ab_rates(folders: dict[str, Path], out: Path, names: list[str], repeats: int
                 found = re.search(r"([\d,]+) hands in ([\d.]+) s", shown)
                 assert found is not None, shown
                 rate = int(found.group(1).replace(",", "")) / float(found.group(2))
-                rates[setting].append(rate)
+                rates[setting.removesuffix("-off") if run < 0 else setting].append(rate)
                 print(f"  {game} {setting:3s} {rate:9,.0f} hands/s", flush=True)
         on, without = statistics.median(rates["on"]), statistics.median(rates["off"])
-        print(f"{game}: median {on:,.0f} hands/s with every fast path, {without:,.0f} with "
-              f"{off} off: gain {on / without:.2f}x", flush=True)
+        print(f"{game}: median {on:,.0f} hands/s with "
+              f"{'this tree' if base is not None else 'every fast path'}, {without:,.0f} with "
+              f"{other}: gain {on / without:.2f}x", flush=True)
 
 
 def main() -> None:
@@ -488,6 +496,9 @@ def main() -> None:
     parser.add_argument("--ab", action="append", default=[], metavar="FAST_PATH",
                         help="only A/B each game's ingest with every fast path on and with "
                              "this one off (repeatable; names in parsers/fast_paths.py)")
+    parser.add_argument("--ab-tree", type=Path, default=None, metavar="DIR",
+                        help="only A/B each game's ingest by this tree against the tree in "
+                             "DIR (git archive <commit> | tar -x -C DIR), alternating")
     parser.add_argument("--repeats", type=int, default=4, help="--ab's runs of each side")
     parser.add_argument("--ingest-one", nargs=2, type=Path, metavar=("FOLDER", "DB"),
                         help=argparse.SUPPRESS)  # --fresh's child process
@@ -543,8 +554,8 @@ def main() -> None:
                 kind = "all distinct" if base == total else f"{base:,} distinct, copied over"
                 print(f"inputs: {game}, {total:,} hands ({kind}), {size / 2**20:,.0f} MiB in "
                       f"{folders[game]}", flush=True)
-    if args.ab:
-        ab_rates(folders, args.out / "ab", args.ab, args.repeats, args.workers)
+    if args.ab or args.ab_tree:
+        ab_rates(folders, args.out / "ab", args.ab, args.repeats, args.workers, args.ab_tree)
         return
     if not args.measuring:
         # The measuring in a process of its own, whose only children are the pool's workers:

@@ -18,7 +18,7 @@ cannot hold, is declined: the caller reads it there.  Declining costs speed, nev
 correctness; so the checks below only ever need to be sufficient, and each mirrors one
 of :mod:`parsers.build` (player counts, list lengths, ranges, actors, cards dealt twice)
 or of :class:`SevenEightBlock`'s scope.  tests/test_parsers_block.py checks that every
-hand taken holds exactly the values :func:`parsers.block.block_from_hands` gives from the
+hand taken holds exactly the values :func:`tests.block_reference.block_from_hands` gives from the
 per-hand path's reading.
 """
 
@@ -35,7 +35,7 @@ import numpy as np
 import numpy.typing as npt
 
 from parsers.actions import GAME_VERBS, ActionSyntaxError, parse_action
-from parsers.block import _VERB_CODE, MAX_ACTION_CARDS, NO_VALUE, BlockTexts, SevenEightBlock
+from parsers.block import MAX_ACTION_CARDS, NO_VALUE, VERB_CODE, SevenEightBlock
 from parsers.build import MAX_CHIPS, PLAYER_LIMITS
 from parsers.caching import BoundedCache
 from parsers.cards import RANK_SYMBOLS, SUIT_SYMBOLS, UNKNOWN
@@ -232,8 +232,8 @@ _USER_CACHE: Final = BoundedCache[str, UserLines]("parsers.block_scan.user", _CA
 _UNUSABLE: Final = 1_000
 """The reach of an action line the block cannot hold: more than any player count."""
 _UNUSABLE_ROW: Final = (0, 0, NO_VALUE, NO_VALUE, _UNUSABLE, 0, NO_VALUE, NO_VALUE, NO_VALUE)
-_DEAL: Final = _VERB_CODE[Verb.DEAL_HOLE]
-_BET: Final = _VERB_CODE[Verb.BET_RAISE]
+_DEAL: Final = VERB_CODE[Verb.DEAL_HOLE]
+_BET: Final = VERB_CODE[Verb.BET_RAISE]
 
 
 class ActionTable:
@@ -329,7 +329,7 @@ def _parsed(text: str) -> tuple[tuple[int, ...], str | None]:
         return _UNUSABLE_ROW, None
     codes = [card.code for card in cards] + [NO_VALUE] * (MAX_ACTION_CARDS - len(cards))
     target = NO_VALUE if action.target is None else action.target
-    row = (action.actor, _VERB_CODE[action.verb], target,
+    row = (action.actor, VERB_CODE[action.verb], target,
            NO_VALUE if action.amount is None else action.amount, max(action.actor, target),
            len(cards), *codes)
     # As block_from_hands writes them: canonical notation (``10d`` is ``Td``), None for none.
@@ -349,16 +349,16 @@ _STRICT_LINES: Final = re.compile(
 cards and amount when in the strict form (canonical cards, an amount without a leading
 zero); an empty verb for any other line.  The form is loose about which verb takes what
 (one pattern for all verbs): :func:`strict_rows` checks that per verb."""
-_STRICT_VERB_CODES: Final = {str(verb.value): _VERB_CODE[verb]
+_STRICTVERB_CODES: Final = {str(verb.value): VERB_CODE[verb]
                              for verb in GAME_VERBS[Game.SEVENEIGHT]}
-_VERB_KINDS: Final = len(_VERB_CODE)
+_VERB_KINDS: Final = len(VERB_CODE)
 
 
 def _per_verb(values: dict[Verb, int], default: int) -> Ints:
     """A table of one value per verb code."""
     table = np.full(_VERB_KINDS, default, dtype=np.int64)
     for verb, value in values.items():
-        table[_VERB_CODE[verb]] = value
+        table[VERB_CODE[verb]] = value
     return table
 
 
@@ -391,7 +391,7 @@ def strict_rows(lines: list[str]) -> tuple[Ints, list[str | None], npt.NDArray[n
         return (np.zeros((0, len(_UNUSABLE_ROW)), dtype=np.int64), [],
                 np.zeros(count, dtype=np.bool_))
     actor_texts, verb_texts, target_texts, card_texts, amount_texts = zip(*found, strict=True)
-    verbs = np.fromiter(map(_STRICT_VERB_CODES.get, verb_texts, repeat(-1)), dtype=np.int64,
+    verbs = np.fromiter(map(_STRICTVERB_CODES.get, verb_texts, repeat(-1)), dtype=np.int64,
                         count=count)
     actors = _numbers(actor_texts, count)
     targets = _numbers(target_texts, count)
@@ -439,7 +439,7 @@ def scan_seveneight(chunks: Sequence[Chunk], source: str) -> tuple[SevenEightBlo
     """The block of the 7 & 8 hands of ``chunks`` in the writer's layout, and the positions (in
     ``chunks``, ascending) of the chunks it declines, for the per-hand path
     (:func:`parsers.reader.hand_from_chunk`).  Every hand taken holds exactly what
-    :func:`parsers.block.block_from_hands` makes of the per-hand path's reading; a chunk
+    :func:`tests.block_reference.block_from_hands` makes of the per-hand path's reading; a chunk
     that path reads with a problem, or as anything a block cannot hold, is declined.
     Never raises for the chunks' text."""
     # Testing the variant line first (BLOCK_VARIANT_END) spares a batch of other games the
@@ -515,7 +515,7 @@ def _block(source: str, raws: Sequence[str | None], first_lines: Sequence[int],
     bad |= np.array(player_counts, dtype=np.int64) != seat_count
     for texts in changing:
         bad |= np.array([*map(str.count, texts, repeat(","))], dtype=np.int64) + 1 != seat_count
-    user_fields, user_reprs, user_bad = _user_fields(user_texts, last_keys, last_values)
+    user_fields, user_bad = _user_fields(user_texts, last_keys, last_values)
     if user_bad:
         bad[user_bad] = True
     if bad.any():
@@ -587,11 +587,6 @@ def _block(source: str, raws: Sequence[str | None], first_lines: Sequence[int],
         cards=values[:, 6:].astype(np.int8),
         card_texts=card_texts[rows].tolist(),
         action_lines=action_lines,
-        texts=BlockTexts(starting_stacks=[*starting], antes=[*antes], blinds=[*blinds],
-                         finishing_stacks=[*finishing], winnings=[*winnings],
-                         times=[*time_texts], user_fields=user_reprs,
-                         stakes=[*stakes_texts], players=[*players_texts],
-                         tables=[*table_texts], dates=[*date_texts]),
     )
 
 
@@ -619,53 +614,27 @@ def _unplain_rows(lists: tuple[tuple[str, ...], ...]) -> list[int]:
 
 
 def _user_fields(texts: Sequence[str], last_keys: Sequence[str | None],
-                 last_values: Sequence[str | None]
-                 ) -> tuple[list[UserFields], list[str], list[int]]:
-    """Each hand's user fields and their ``repr()``, and the rows of the hands whose user
-    fields the block does not read (a key given twice, another form)."""
+                 last_values: Sequence[str | None]) -> tuple[list[UserFields], list[int]]:
+    """Each hand's user fields, and the rows of the hands whose user fields the block does
+    not read (a key given twice, another form)."""
     firsts = _USER_CACHE.values_of(texts, _user_lines)
     if all(last_keys):  # the usual case: every hand ends with an integer field
         numbers = _ints(last_values).tolist()  # type: ignore[arg-type]
     else:
         numbers = [0 if value is None else int(value) for value in last_values]
     fields: list[UserFields] = []
-    reprs: list[str] = []
     bad: list[int] = []
-    append, append_repr = fields.append, reprs.append
-    ends = _USER_ENDS
-    for row, (text, (readable, given, keys), key, number, value) in enumerate(
-            zip(texts, firsts, last_keys, numbers, last_values, strict=True)):
-        # repr() of the fields: the last integer's own text (canonical, so str() of its
-        # value) between the texts of the fields before it and of the end, which repeat.
-        around = ends.get((text, key))
-        if around is None:
-            around = ends[text, key] = _user_ends(given, key)
+    append = fields.append
+    for row, ((readable, given, keys), key, number) in enumerate(
+            zip(firsts, last_keys, numbers, strict=True)):
         if key is None:
             append(given)
-            append_repr(around[0])
         else:
             append((*given, (key, number)))
-            append_repr(f"{around[0]}{value}{around[1]}")
             readable = readable and key not in keys
         if not readable:
             bad.append(row)
-    return fields, reprs, bad
-
-
-_USER_ENDS: Final = BoundedCache[tuple[str, str | None], tuple[str, str]](
-    "parsers.block_scan.user_ends", _CACHE_LIMIT)
-""":func:`_user_ends` by the text of the fields before the last integer one and its key."""
-
-
-def _user_ends(given: UserFields, key: str | None) -> tuple[str, str]:
-    """The text before and after the last integer field's value in ``repr()`` of a hand's
-    user fields, ``given`` and then ``key`` (all of the text before it when None)."""
-    if key is None:
-        return repr(given), ""
-    if not given:
-        return f"(({key!r}, ", "),)"
-    inside = repr(given)[1:-1].removesuffix(",")  # "(x,)" for one field
-    return f"({inside}, ({key!r}, ", "))"
+    return fields, bad
 
 
 def _dealt_twice(values: Ints, action_counts: Ints, n: int) -> npt.NDArray[np.bool_]:

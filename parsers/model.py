@@ -21,7 +21,6 @@ __all__ = [
     "FORMAT_VERSION",
     "RUMMOLI_POTS",
     "Action",
-    "ActionFields",
     "GameRules",
     "HandHistory",
     "Verb",
@@ -190,33 +189,3 @@ class HandHistory:
         if self.players is not None and 1 <= seat <= len(self.players) and self.players[seat - 1]:
             return self.players[seat - 1]
         return f"p{seat}"
-
-
-@dataclass(frozen=True, slots=True)
-class ActionFields:
-    """A hand's actions as columns, one tuple per field of :class:`Action` (``lines`` may be a
-    range): what the hand's identity and the 7 & 8 block (:mod:`parsers.block`) read.
-    """
-
-    actors: tuple[int, ...]
-    verbs: tuple[Verb, ...]
-    cards: tuple[tuple[Card, ...], ...]
-    amounts: tuple[int | None, ...]
-    targets: tuple[int | None, ...]
-    pots: tuple[str | None, ...]
-    comments: tuple[str | None, ...]
-    lines: tuple[int, ...] | range
-
-    @staticmethod
-    def of(actions: tuple[Action, ...]) -> ActionFields:
-        """The fields of ``actions``."""
-        if not actions:
-            return NO_ACTION_FIELDS
-        actors, verbs, cards, amounts, targets, pots, comments, lines = zip(*[
-            (action.actor, action.verb, action.cards, action.amount, action.target, action.pot,
-             action.comment, action.line) for action in actions], strict=True)
-        return ActionFields(actors, verbs, cards, amounts, targets, pots, comments, lines)
-
-
-NO_ACTION_FIELDS: Final = ActionFields((), (), (), (), (), (), (), ())
-"""The fields of a hand without actions."""

@@ -1,4 +1,5 @@
-"""The seat and hand facts in SQL: the independent oracle that checks ``fact_rows``.
+"""The seat, hand and pot facts in SQL: the independent oracle that checks ``fact_rows``
+and the pots' streaks (``facts.with_streaks``).
 
 The warehouse computes ``seat_facts`` and ``hand_facts`` once, in numpy and pyarrow
 (:func:`analytics.warehouse.fact_rows.fact_tables`), for the ingest, the migrations'
@@ -31,7 +32,7 @@ from analytics.warehouse.fact_rows import dealt_categories, pass_counts, play_ki
 from analytics.warehouse.schema import migrate
 from analytics.warehouse.views import DAY, SESSION, SPLIT_COLUMNS, STAKES, split_condition
 
-__all__ = ["oracle_facts", "oracle_facts_of", "scratch"]
+__all__ = ["POTS", "oracle_facts", "oracle_facts_of", "scratch"]
 
 # The expressions are those of analytics.warehouse.views (DAY, SESSION, STAKES and the
 # questions' derivations), evaluated once per seat.
@@ -76,6 +77,30 @@ SEATS: Final = """
     LEFT JOIN {showdowns} d ON d.hand_id = s.hand_id AND d.player = s.seat
     ORDER BY h.game, day, s.hand_id, s.seat
 """
+
+# Rummoli's pot_facts, every game's whole history in SQL windows: the streak columns the
+# warehouse computes in numpy (facts.with_streaks; the ingest's incremental fill, the
+# backfill and the lake), as the writer itself computed them before (checked by
+# tests/test_pot_facts_incremental.py and tests/test_pot_facts_held.py).
+POTS: Final = """
+    WITH h AS (SELECT * FROM hands g WHERE {games}),
+    rows AS (
+        SELECT b.hand_id, h.game, h.variant, h.rules, {STAKES} AS stakes,
+               {SESSION} AS session, h.game_id, h.round, {DAY} AS day, b.pot, b.pot_order,
+               b.before, b.antes, b.amount, b.won_by, s.player AS won_by_player, b.after,
+               coalesce(sum(CAST(b.won_by IS NOT NULL AS INTEGER)) OVER (
+                   PARTITION BY h.game_id, b.pot ORDER BY h.round
+                   ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS streak
+        FROM board b JOIN h USING (hand_id)
+        LEFT JOIN seats s ON s.hand_id = b.hand_id AND s.seat = b.won_by)
+    SELECT * EXCLUDE (streak),
+           row_number() OVER (PARTITION BY game_id, pot, streak ORDER BY round) - 1
+               AS since_all,
+           count(*) OVER (PARTITION BY game_id, pot) AS history_rounds
+    FROM rows
+    ORDER BY game, day, game_id, round, pot_order
+""".format(games="g.game = 'rummoli'", DAY=DAY, SESSION=SESSION,
+                 STAKES=STAKES)
 
 # A Rummoli seat's awards summed per part of views.SPLIT_PARTS (NULL: no award in the part,
 # so rummoli_split lists exactly the parts the old join of awards found).

@@ -105,21 +105,26 @@ def test_a_bug_rejects_its_hand_and_the_rest_loads(tmp_path: Path,
     assert _rows(db, "SELECT count(*) FROM rejects") == [(1,)]
 
 
-def test_a_failing_block_path_leaves_its_hands_to_the_per_hand_path(
+def test_a_failing_block_path_makes_its_hands_internal_errors(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    _, _, seveneight = files(tmp_path / "in")
-    reference = ingest([seveneight], tmp_path / "reference.duckdb", workers=0)
+    """A bug in the block path is never redone quietly by the per-hand path (where it would
+    only show as slowness): the hands it was deciding are internal errors, the others of the
+    batch load, and a rerun after the fix loads them."""
+    seveneight = _hands(SAMPLES / "seveneight-nl-6max.phhs", 2)
+    rummoli = _hands(SAMPLES / "rummoli-family.phhs", 1)
+    foreign = tmp_path / "mixed.phhs"  # two hands of the block, one it declines between
+    foreign.write_text("".join(f"[{number}]\n{hand.split(chr(10), 1)[1]}" for number, hand
+                               in enumerate([seveneight[0], *rummoli, seveneight[1]], 1)),
+                       "utf-8")
     plant(monkeypatch.setattr, block=True)
     db = tmp_path / "w.duckdb"
-    summary = ingest([seveneight], db, workers=0)
-    # Now the marked hand goes through the engine, which fails on it: one internal error.
-    assert (summary.loaded, summary.rejected, summary.internal_errors) == (39, 1, 1)
-    assert reference.loaded == 40
-    same = ("SELECT hand_id, source_index FROM hands WHERE table_name IS DISTINCT FROM "
-            f"'{MARK}' ORDER BY 1")
-    assert _rows(db, same) == _rows(tmp_path / "reference.duckdb", same)
+    summary = ingest([foreign], db, workers=0)
+    assert (summary.loaded, summary.rejected, summary.internal_errors) == (1, 2, 2)
+    assert summary.exit_code == 1
+    assert _rows(db, "SELECT game FROM hands") == [("rummoli",)]
+    assert _rows(db, "SELECT hand_index, stage, game FROM rejects ORDER BY 1") == [
+        (1, INTERNAL_STAGE, "seveneight"), (3, INTERNAL_STAGE, "seveneight")]
     text = error_log_path(db).read_text(encoding="utf-8")
-    assert "the 7 & 8 block path failed on hands 1-40" in text
     assert "IndexError: planted bug in the block replay" in text
 
 

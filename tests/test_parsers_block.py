@@ -6,11 +6,9 @@ here over every history file of the repository, simulated hands of the three 7 &
 variants and 2 to 17 players, systematic line and value edits and hypothesis-driven
 mutations:
 
-* a chunk it takes holds exactly the values :func:`parsers.block.block_from_hands` makes
+* a chunk it takes holds exactly the values :func:`tests.block_reference.block_from_hands` makes
   of the per-hand path's reading (:func:`parsers.reader.hand_from_chunk`), types
-  included: whole blocks are compared field by field (:func:`assert_blocks_equal`), and
-  the texts it keeps of some values (:class:`~parsers.block.BlockTexts`) are those values
-  spelled as the hand's id spells them;
+  included: whole blocks are compared field by field (:func:`assert_blocks_equal`);
 * it declines every chunk that path reads with a problem, as another game, or as a hand
   a block cannot hold;
 * it never raises, whatever the text.
@@ -21,7 +19,6 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import io
-import itertools
 import random
 from collections.abc import Iterator
 from pathlib import Path
@@ -32,12 +29,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from parsers import dumps_hand
-from parsers.block import BlockTexts, SevenEightBlock, block_from_hands
+from parsers.block import SevenEightBlock
 from parsers.block_scan import scan_seveneight
 from parsers.build import MAX_CHIPS
 from parsers.errors import ParseError
-from parsers.model import ActionFields, HandHistory
+from parsers.model import HandHistory
 from parsers.reader import Chunk, hand_from_chunk, iter_chunks
+from tests.block_reference import block_from_hands
 from tests.canonical import (
     MUTATIONS,
     as_file,
@@ -62,65 +60,12 @@ def typed(value: object) -> object:
     return type(value).__name__, value
 
 
-def texts_of(block: SevenEightBlock) -> dict[str, list[str]]:
-    """The texts a block's values are spelled by in the hand's id (``repr()`` of a tuple of
-    numbers, ``time.isoformat()``, ``repr()`` of the user fields), made from the values, by
-    the name of :class:`BlockTexts`' field."""
-    offsets = block.seat_offsets.tolist()
-
-    def per_hand(values: np.ndarray) -> list[str]:
-        return [repr(tuple(values[start:end].tolist()))[1:-1]
-                for start, end in itertools.pairwise(offsets)]
-
-    return {
-        "starting_stacks": per_hand(block.starting_stacks), "antes": per_hand(block.antes),
-        "blinds": per_hand(block.blinds), "finishing_stacks": per_hand(block.finishing_stacks),
-        "winnings": per_hand(block.winnings), "times": [time.isoformat() for time in block.times],
-        "user_fields": [*map(repr, block.user_fields)]}
-
-
-LINE_TEXTS = {
-    "stakes": ("variants", "min_bets", "small_bets", "big_bets", "antes", "blinds"),
-    "players": ("players", "seats", "seat_counts"),
-    "tables": ("tables",),
-    "dates": ("days", "months", "years"),
-}
-"""The texts of lines a block keeps, and the values read from them."""
-
-
-def assert_texts_spell_values(texts: BlockTexts, block: SevenEightBlock) -> None:
-    """``texts`` (a scanned block's) are ``block``'s values spelled as its id spells them,
-    and the texts of lines are the hands' own, equal ones for equal values only."""
-    expected = texts_of(block)
-    for name in BlockTexts.__slots__:
-        if name not in LINE_TEXTS:
-            assert typed(getattr(texts, name)) == typed(expected[name]), name
-    offsets = block.seat_offsets.tolist()
-    for name, fields in LINE_TEXTS.items():
-        lines = getattr(texts, name)
-        assert len(lines) == len(block)
-        values_of: dict[str, object] = {}
-        for hand, line in enumerate(lines):
-            assert line in block.raws[hand], (name, line)
-            values = typed(tuple(
-                getattr(block, field)[offsets[hand]:offsets[hand + 1]].tolist()
-                if field in ("antes", "blinds") else getattr(block, field)[hand]
-                for field in fields))
-            assert values_of.setdefault(line, values) == values, (name, line)
-
-
 def assert_blocks_equal(a: SevenEightBlock, b: SevenEightBlock) -> None:
     """Every field of the two blocks is the same: arrays in dtype, shape and values, lists
-    element by element with their types; the texts of either (a scanned block's) spell
-    the other's values (block_from_hands keeps none)."""
+    element by element with their types."""
     assert a.source == b.source
     for name in SevenEightBlock.__slots__:
         left, right = getattr(a, name), getattr(b, name)
-        if name == "texts":
-            for texts, other in ((left, b), (right, a)):
-                if texts is not None:
-                    assert_texts_spell_values(texts, other)
-            continue
         if isinstance(left, np.ndarray) or isinstance(right, np.ndarray):
             assert isinstance(left, np.ndarray) and isinstance(right, np.ndarray), name
             assert left.dtype == right.dtype, (name, left.dtype, right.dtype)
@@ -130,7 +75,7 @@ def assert_blocks_equal(a: SevenEightBlock, b: SevenEightBlock) -> None:
             assert typed(left) == typed(right), name
 
 
-Reading = tuple[int, HandHistory, ActionFields]
+Reading = tuple[int, HandHistory]
 
 
 def blockable(chunk: Chunk, position: int) -> Reading | None:
@@ -138,12 +83,11 @@ def blockable(chunk: Chunk, position: int) -> Reading | None:
     hand = hand_from_chunk(chunk, SOURCE)
     if hand.errors:
         return None
-    fields = ActionFields.of(hand.actions)
     try:
-        block_from_hands(SOURCE, [(position, hand, fields)])
+        block_from_hands(SOURCE, [(position, hand)])
     except ValueError:
         return None
-    return position, hand, fields
+    return position, hand
 
 
 def check_chunks(chunks: list[Chunk]) -> tuple[int, int]:

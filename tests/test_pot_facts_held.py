@@ -4,8 +4,8 @@
 The writer holds the rows of the game a batch ends in until the file's next batch (or the
 file's end), so that a game spanning two batches of one file takes no query for its earlier
 rows and no update.  The reference is the statement that recomputes every game from
-``board`` (``facts._POTS``) and the path without the hold, over any split of the rounds into
-files and batches: in order or shuffled, repeats (duplicates) included, a game without a
+``board`` (``tests.fact_oracle.POTS``) and the path without the hold, over any split of the
+rounds into files and batches: in order or shuffled, repeats (duplicates) included, a game without a
 game id, files gathered in one transaction or each in its own, a file rolled back after some
 of its batches, rejects between the rounds.
 """

@@ -2,7 +2,7 @@
 
 The ingest adds a batch's board rows and brings its games' streak columns (``since_all``,
 ``history_rounds``) up to date from ``pot_facts`` itself; the reference here is the
-statement that recomputes every game from ``board`` (``facts._POTS``), whatever order
+statement that recomputes every game from ``board`` (``tests.fact_oracle.POTS``), whatever order
 the rounds arrived in, over however many files and batches.  Last, the workers forked
 after the ingest has loaded the Rummoli kernel (``analytics.equity.rummoli.warm_up``).
 """
@@ -27,12 +27,11 @@ from analytics.warehouse.connection import open_writer
 from analytics.warehouse.loader import begin, commit, load_batch
 from analytics.warehouse.pipeline import UnitResult, process_chunks
 from analytics.warehouse.rows import FileContext
-from analytics.warehouse.views import DAY, SESSION, STAKES
 from parsers import dumps_hand
 from parsers.reader import iter_chunks
+from tests.fact_oracle import POTS
 from tests.test_warehouse_data import simulated, write
 
-_ALL_GAMES = "g.game = 'rummoli'"
 _ORDER = ["hand_id", "pot_order"]
 
 
@@ -64,9 +63,8 @@ def _stored(db: Path) -> pd.DataFrame:
 
 def _recomputed(db: Path) -> pd.DataFrame:
     """Every game's pot rows as the old whole-history statement computes them."""
-    select = facts._POTS.format(STAKES=STAKES, SESSION=SESSION, DAY=DAY, games=_ALL_GAMES)
     with reader(db) as con:
-        frame = con.execute(select).fetchdf()
+        frame = con.execute(POTS).fetchdf()
     return frame.sort_values(_ORDER, ignore_index=True)
 
 
@@ -109,7 +107,7 @@ def test_one_file_in_order_and_backwards_agree(tmp_path: Path) -> None:
 
 
 def test_streaks_match_the_windows_on_random_histories() -> None:
-    """The numpy streaks against DuckDB's windows of _POTS on random won/lost sequences,
+    """The numpy streaks against DuckDB's windows (the oracle's POTS) on random won/lost sequences,
     rounds given in random order, several games and pots, a null game and null rounds."""
     rng = random.Random(7)
     rows: list[tuple[str | None, str, int | None, bool]] = []

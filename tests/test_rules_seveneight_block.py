@@ -1,7 +1,7 @@
 """The batch 7 & 8 replay (:func:`analytics.rules.seveneight_block.replay_block`) is the
 engine's replay, hand for hand, for the hands it accepts.
 
-For every hand of a block (made by :func:`parsers.block.block_from_hands` from hands read by
+For every hand of a block (made by :func:`tests.block_reference.block_from_hands` from hands read by
 :func:`parsers.reader.hand_from_chunk`): an accepted hand's :func:`outcome_of` is the
 engine's Outcome (:func:`analytics.rules.replay`, ``extra`` too); a hand that raises
 a RuleError is never accepted; the counts of hands accepted are pinned where the inputs are
@@ -43,32 +43,32 @@ from analytics.rules.seveneight_block import (
     warm_up,
 )
 from analytics.simulate.seveneight import simulate_seveneight
-from parsers.block import SevenEightBlock, block_from_hands
+from parsers.block import SevenEightBlock
 from parsers.cards import DECK
 from parsers.knobs import Betting
-from parsers.model import ActionFields, HandHistory
+from parsers.model import HandHistory
 from parsers.reader import hand_from_chunk, iter_chunks
 from parsers.writer import dumps_hand, dumps_hands
+from tests.block_reference import block_from_hands
 from tests.mutate import KINDS, Mutation, load_seeds, mutate
 from tests.test_rules_golden import _mutated, _simulated, stated_figures_off
 
 ROOT: Final = Path(__file__).resolve().parent.parent
 
-Read = tuple[HandHistory, ActionFields]
 
 
-def read_block(data: bytes, source: str = "block.phhs") -> tuple[SevenEightBlock, list[Read]]:
+def read_block(data: bytes, source: str = "block.phhs"
+               ) -> tuple[SevenEightBlock, list[HandHistory]]:
     """The block of the hands of ``data`` a block can hold, and those hands as read."""
     items = []
     for chunk in iter_chunks(io.BytesIO(data), source):
         hand = hand_from_chunk(chunk, source)
-        fields = ActionFields.of(hand.actions)
         try:
-            block_from_hands(source, [(chunk.index, hand, fields)])
+            block_from_hands(source, [(chunk.index, hand)])
         except (ValueError, KeyError):  # not a hand a block holds
             continue
-        items.append((chunk.index, hand, fields))
-    return block_from_hands(source, items), [(hand, fields) for _, hand, fields in items]
+        items.append((chunk.index, hand))
+    return block_from_hands(source, items), [hand for _, hand in items]
 
 
 def _betting_bounds(hand: HandHistory, index: int) -> tuple[int, ...]:
@@ -86,11 +86,11 @@ def _betting_bounds(hand: HandHistory, index: int) -> tuple[int, ...]:
     return tuple(sorted(found))
 
 
-def check_block(block: SevenEightBlock, hands: list[Read]) -> tuple[int, int]:
+def check_block(block: SevenEightBlock, hands: list[HandHistory]) -> tuple[int, int]:
     """Check every hand of ``block`` (see the module); (hands accepted, hands in all)."""
     outcome = replay_block(block)
     assert len(outcome.accepted) == len(hands)
-    for i, (hand, _fields) in enumerate(hands):
+    for i, hand in enumerate(hands):
         if beyond_int64_bounds(hand):
             assert not outcome.accepted[i]
             continue
@@ -286,29 +286,29 @@ def test_a_shown_hand_with_a_repeated_card_is_left_to_the_per_hand_replay() -> N
     """The reader rejects such a hand, but the replay must not score it either (the
     evaluator raises): the hand's columns are altered after reading."""
     text = _TIES.format(number=1, variant="N78", sizes="min_bet = 2", shown="7c8d2h")
-    _, [(hand, fields)] = read_block(text.encode("utf-8"))
-    seven, deuce = fields.cards[0][0], fields.cards[9][0]
-    cards = list(fields.cards)
-    cards[0] = (seven, seven)
-    cards[13] = (seven, seven, deuce)
-    fields = dataclasses.replace(fields, cards=tuple(cards))
-    block = block_from_hands("repeated.phhs", [(1, hand, fields)])
-    assert check_block(block, [(hand, fields)]) == (0, 1)
+    _, [hand] = read_block(text.encode("utf-8"))
+    actions = list(hand.actions)
+    seven, deuce = actions[0].cards[0], actions[9].cards[0]
+    actions[0] = dataclasses.replace(actions[0], cards=(seven, seven))
+    actions[13] = dataclasses.replace(actions[13], cards=(seven, seven, deuce))
+    hand = dataclasses.replace(hand, actions=tuple(actions))
+    block = block_from_hands("repeated.phhs", [(1, hand)])
+    assert check_block(block, [hand]) == (0, 1)
 
 
 def test_chips_beyond_the_kernels_int64_bounds_are_left_to_the_per_hand_replay() -> None:
     """The reader bounds chips far below (parsers.build.MAX_CHIPS), but the kernel must not
     overflow on other blocks: the hand's header is altered after reading."""
     text = _TIES.format(number=1, variant="N78", sizes="min_bet = 2", shown="7c8d2h")
-    _, [(hand, fields)] = read_block(text.encode("utf-8"))
+    _, [hand] = read_block(text.encode("utf-8"))
     big = 1 << 59
     huge = [dataclasses.replace(hand, starting_stacks=(big, big, big),
                                 finishing_stacks=(big + 1, big, big - 1)),
             dataclasses.replace(hand, min_bet=1 << 62)]
     for altered in huge:
         assert replay(altered).nets  # the per-hand replay plays it
-        block = block_from_hands("huge.phhs", [(1, altered, fields)])
-        assert check_block(block, [(altered, fields)]) == (0, 1)
+        block = block_from_hands("huge.phhs", [(1, altered)])
+        assert check_block(block, [altered]) == (0, 1)
 
 
 def test_an_empty_block_and_warm_up() -> None:
@@ -351,7 +351,7 @@ def test_short_stack_simulated_hands() -> None:
 
 def settled(text: str) -> str:
     """A hand's text with the finishing stacks and winnings the full engine gives it."""
-    _, [(hand, _fields)] = read_block(f"[1]\n{text}".encode())
+    _, [hand] = read_block(f"[1]\n{text}".encode())
     outcome = seveneight.replay(
         dataclasses.replace(hand, finishing_stacks=None, winnings=None))
     won = outcome.extra["winnings"]

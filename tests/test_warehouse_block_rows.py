@@ -30,35 +30,36 @@ from analytics.rules.base import Outcome  # noqa: E402
 from analytics.rules.seveneight_block import BlockOutcome  # noqa: E402
 from analytics.simulate.seveneight import simulate_seveneight  # noqa: E402
 from analytics.warehouse.block_rows import block_ids, block_tables  # noqa: E402
-from analytics.warehouse.identity import field_columns, hand_id  # noqa: E402
+from analytics.warehouse.identity import hand_id  # noqa: E402
 from analytics.warehouse.rows import ARROW_SCHEMAS, Batch, FileContext, street_of  # noqa: E402
-from parsers.block import SevenEightBlock, block_from_hands  # noqa: E402
+from parsers.block import SevenEightBlock  # noqa: E402
 from parsers.block_scan import scan_seveneight  # noqa: E402
 from parsers.caching import BoundedCache  # noqa: E402
 from parsers.knobs import Game  # noqa: E402
-from parsers.model import ActionFields, HandHistory  # noqa: E402
+from parsers.model import HandHistory  # noqa: E402
 from parsers.reader import hand_from_chunk, iter_chunks  # noqa: E402
 from parsers.writer import dumps_hand  # noqa: E402
+from tests.block_reference import block_from_hands  # noqa: E402
 
 CONTEXT = FileContext("golden.phhs", "0" * 64, dt.datetime(2026, 1, 2, 3, 4, 5))
 FILES = sorted({*(ROOT / "data" / "samples").glob("seveneight*.phh*"),
                 *(ROOT / "tests" / "data").rglob("*seveneight*.phh*"),
                 *(ROOT / "tests" / "data" / "valid").glob("mixed.phhs")})
-Item = tuple[int, HandHistory, ActionFields]
+Item = tuple[int, HandHistory]
 
 
 # ---- helpers -------------------------------------------------------------------------
 
 
 def read_items(text: str, source: str = "test") -> list[Item]:
-    """Every hand of ``text`` as the ingest worker reads it: (position, hand, fields)."""
+    """Every hand of ``text`` as the ingest worker reads it: (position, hand)."""
     import io
 
     items = []
     stream = io.BytesIO(text.encode("utf-8"))
     for position, chunk in enumerate(iter_chunks(stream, source)):
         hand = hand_from_chunk(chunk, source)
-        items.append((position, hand, ActionFields.of(hand.actions)))
+        items.append((position, hand))
     return items
 
 
@@ -77,7 +78,7 @@ def blockable(items: Iterable[Item], source: str = "test") -> list[Item]:
 def replayed(items: Sequence[Item]) -> list[Outcome | None]:
     """The per-hand replay of each item, None for a hand it refuses."""
     outcomes: list[Outcome | None] = []
-    for _, hand, _fields in items:
+    for _, hand in items:
         try:
             outcomes.append(replay(hand))
         except RuleError:
@@ -147,7 +148,7 @@ def batch_tables(items: Sequence[Item], outcomes: Sequence[Outcome | None],
     """The per-hand path's tables of hands ``take``."""
     batch = Batch(CONTEXT)
     for index in take:
-        _, hand, _fields = items[index]
+        _, hand = items[index]
         outcome = outcomes[index]
         assert outcome is not None
         assert batch.add(hand, outcome)
@@ -175,7 +176,7 @@ def check_items(items: Sequence[Item], take_every: int = 1) -> int:
     outcome = outcome_from_replays(block, outcomes)
     ids = block_ids(block)
     assert ids.dtype == np.int64
-    expected_ids = [hand_id(hand, field_columns(fields)) for _, hand, fields in items]
+    expected_ids = [hand_id(hand) for _, hand in items]
     assert ids.tolist() == expected_ids
     free = np.flatnonzero(outcome.accepted)
     # Distinct hands only (the caller's business): the first of each id.
@@ -223,8 +224,9 @@ def test_short_stacks_make_all_in_hands_with_their_equity_rows() -> None:
     hands = simulate_seveneight(200, 4, 3, starting_stack=12)
     items = blockable(read_items("\n".join(f"[{n}]\n{dumps_hand(h)}"
                                            for n, h in enumerate(hands, start=1))))
-    allins = sum(third_card_at(fields.verbs, fields.cards) is not None
-                 for _, _, fields in items)
+    allins = sum(third_card_at([action.verb for action in hand.actions],
+                               [action.cards for action in hand.actions]) is not None
+                 for _, hand in items)
     assert 0 < allins < len(items)
     block = block_from_hands("test", items)
     outcome = outcome_from_replays(block, replayed(items))
@@ -320,12 +322,11 @@ def test_ids_of_any_header_values(data: st.DataObject) -> None:
     items = blockable(read_items(text))
     assert len(items) == len(hands)
     block = block_from_hands("test", items)
-    expected = [hand_id(hand, field_columns(fields)) for _, hand, fields in items]
+    expected = [hand_id(hand) for _, hand in items]
     assert block_ids(block).tolist() == expected
-    # The scanner's block, whose ids take the texts it read some values from.
+    # The scanner's block.
     scanned = scanned_block(text)
-    assert scanned.texts is not None or not len(scanned)
-    by_position = dict(zip((position for position, _, _ in items), expected, strict=True))
+    by_position = dict(zip((position for position, _ in items), expected, strict=True))
     assert block_ids(scanned).tolist() == [by_position[position]
                                            for position in scanned.positions.tolist()]
 
@@ -357,15 +358,14 @@ def scannable(draw: st.DrawFn, hand: HandHistory) -> HandHistory:
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
 def test_scanned_ids_of_any_header_values(data: st.DataObject) -> None:
-    # The scanner's block keeps the texts of some values, which its ids take as they are.
+    # The scanner's block of values it reads from their texts.
     hands = [data.draw(scannable(hand)) for hand in _BASE_HANDS]
     text = "\n".join(f"[{n}]\n{dumps_hand(hand)}" for n, hand in enumerate(hands, start=1))
     items = blockable(read_items(text))
     assert len(items) == len(hands)
     scanned = scanned_block(text)
     assert len(scanned) == len(hands)
-    assert block_ids(scanned).tolist() == [hand_id(hand, field_columns(fields))
-                                           for _, hand, fields in items]
+    assert block_ids(scanned).tolist() == [hand_id(hand) for _, hand in items]
 
 
 def scanned_block(text: str) -> SevenEightBlock:
@@ -379,7 +379,7 @@ def scanned_block(text: str) -> SevenEightBlock:
 @pytest.mark.parametrize("variant", ["N78", "P78", "F78"])
 def test_ids_of_scanned_hands(variant: str) -> None:
     # Hands as the writer writes them, with user fields before and after the last integer
-    # one, or none: the scanner's block's ids (from its texts) are the per-hand path's.
+    # one, or none: the scanner's block's ids are the per-hand path's.
     hands = []
     for number, hand in enumerate(simulate_seveneight(40, 4, 11, variant=variant)):
         users: tuple[tuple[str, object], ...] = (
@@ -391,15 +391,13 @@ def test_ids_of_scanned_hands(variant: str) -> None:
     items = blockable(read_items(text))
     scanned = scanned_block(text)
     assert len(scanned) == len(items) == len(hands)
-    assert block_ids(scanned).tolist() == [hand_id(hand, field_columns(fields))
-                                           for _, hand, fields in items]
+    assert block_ids(scanned).tolist() == [hand_id(hand) for _, hand in items]
 
 
 def test_a_block_of_hands_of_many_player_counts() -> None:
     items = [item for players in (2, 17, 3, 2, 6) for item in
              blockable(simulated("F78", players, 6, seed=players))[:4]]
-    assert check_items([(position, hand, fields) for position, (_, hand, fields)
-                        in enumerate(items)]) > 0
+    assert check_items([(position, hand) for position, (_, hand) in enumerate(items)]) > 0
 
 
 def test_tuple_texts_of_any_sizes() -> None:
@@ -442,18 +440,19 @@ def test_pieces_by_text_are_made_once_from_the_first_hand() -> None:
     from analytics.warehouse import block_rows
 
     rng = np.random.default_rng(8)
-    pieces = BoundedCache[str, str]("tests.block_rows.pieces", 1_000)
-    pieces["t1"] = "kept"
+    pieces = BoundedCache[bytes, str]("tests.block_rows.pieces", 1_000)
+    pieces[b"t1"] = "kept"
     for _ in range(20):
-        texts = [f"t{value}" for value in rng.integers(0, 9, size=rng.integers(0, 30))]
+        texts = [f"t{value}".encode() for value in rng.integers(0, 9, size=rng.integers(0, 30))]
         made: list[int] = []
 
-        def make(hand: int, texts: list[str] = texts, made: list[int] = made) -> str:
-            made.append(hand)
-            return f"{texts[hand]}@{hand}"
+        def make(hands: list[int], texts: list[bytes] = texts, made: list[int] = made
+                 ) -> list[str]:
+            made.extend(hands)
+            return [f"{texts[hand]!r}@{hand}" for hand in hands]
 
         before = dict(pieces)
-        found = block_rows._remembered_at(texts, pieces, block_rows._each(make))
+        found = block_rows._remembered_at(texts, pieces, make)
         made_texts = [texts[hand] for hand in made]
         assert sorted(made_texts) == sorted({text for text in texts if text not in before})
         assert all(hand == texts.index(texts[hand]) for hand in made), "the first hand"

@@ -117,7 +117,7 @@ def allin_moment(hand: HandHistory) -> int | None:
 
 def third_card_at(verbs: Sequence[Verb], cards: Sequence[tuple[Card, ...]]) -> int | None:
     """:func:`allin_moment` of a 7 & 8 hand's actions given as columns (each one's verb and
-    cards, as :class:`~parsers.model.ActionFields` holds them)."""
+    cards, one sequence per field)."""
     # From the end back to the last betting action: the third cards are dealt together
     # (nothing happens between them), so the hand qualifies exactly when some third card
     # comes after the last bet, call, check or fold.  Most hands stop after a step or two.

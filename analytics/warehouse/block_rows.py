@@ -31,8 +31,8 @@ import pyarrow as pa
 from analytics.rules.seveneight_block import BlockOutcome, pot_name
 from analytics.warehouse.block_equities import allin_hands, allin_rows
 from analytics.warehouse.identity import IDENTITY_VERSION, canonical_key
-from analytics.warehouse.rows import ARROW_SCHEMAS, FileContext, _rules_json
-from parsers.block import BLOCK_VERBS, MAX_ACTION_CARDS, BlockTexts, SevenEightBlock
+from analytics.warehouse.rows import ARROW_SCHEMAS, FileContext, rules_json
+from parsers.block import BLOCK_VERBS, MAX_ACTION_CARDS, SevenEightBlock
 from parsers.caching import BoundedCache
 from parsers.cards import DECK
 from parsers.knobs import Game, SevenEightRules
@@ -89,15 +89,11 @@ def _canonical_texts(block: SevenEightBlock) -> list[str]:
     cards from their items' texts (:func:`_tuple_texts`), header values looked up by value
     (hands of a table share most of them), each hand's action columns but its cards looked
     up by its actions (hands repeat a few hundred betting sequences); then one join per
-    hand puts them together with the text between them, all in C.  A scanned block's
-    texts (:class:`~parsers.block.BlockTexts`) give some pieces as they are and others by
-    the text of their lines (:func:`_canonical_texts_of_texts`).
+    hand puts them together with the text between them, all in C.
     """
     if not len(block):
         return []
     offsets = block.seat_offsets
-    if block.texts is not None and (offsets[1:] - offsets[:-1] > 1).all():
-        return _canonical_texts_of_texts(block, block.texts)
     stacks, antes, blinds, finishing, winnings = (
         _tuple_texts(_int_texts(values), offsets) for values in (
             block.starting_stacks, block.antes, block.blinds, block.finishing_stacks,
@@ -126,81 +122,19 @@ def _canonical_texts(block: SevenEightBlock) -> list[str]:
     return list(map("".join, zip(*pieces)))  # noqa: B905  # the repeats never end
 
 
-def _canonical_texts_of_texts(block: SevenEightBlock, given: BlockTexts) -> list[str]:
-    """:func:`_canonical_texts` of a scanned block of hands of two players or more: the
-    per-seat texts, times and user fields as the scanner read them, and the text between
-    them made once per text of the lines it comes from (the stakes, players and date
-    lines, the table line: the same text, the same values), so each hand's text is one
-    join of 16 pieces."""
-    stakes, players, dates = given.stakes, given.players, given.dates
-    user_names, user_values = _user_pieces(given.user_fields)
-    heads, tails = _action_texts(block)
-    pieces = (
-        _remembered_at(stakes, _STAKES_HEADS, _each(partial(_stakes_head, block))),
-        given.starting_stacks,
-        _remembered_at(stakes, _STAKES_TAILS, _each(partial(_stakes_tail, block, given))),
-        given.finishing_stacks, repeat("), 'winnings', ("), given.winnings,
-        _remembered_at(players, _PLAYERS_PIECES, _each(partial(_players_piece, block))),
-        _int_texts(block.hand_numbers).tolist(),
-        _remembered_at(given.tables, _TABLE_PIECES, _each(partial(_table_piece, block))),
-        given.times, _remembered_at(dates, _DATE_PIECES, _each(partial(_date_piece, block))),
-        user_names, user_values, heads, _card_tuple_texts(block), tails)
-    return list(map("".join, zip(*pieces)))  # noqa: B905  # the repeat never ends
-
-
-def _stakes_head(block: SevenEightBlock, hand: int) -> str:
-    return f"[{_variant_piece(block.variants[hand])}, 'starting_stacks', ("
-
-
-def _stakes_tail(block: SevenEightBlock, given: BlockTexts, hand: int) -> str:
-    bets = _bets_piece((int(block.min_bets[hand]), int(block.small_bets[hand]),
-                        int(block.big_bets[hand])))
-    return (f"), 'antes', ({given.antes[hand]}), 'blinds_or_straddles', "
-            f"({given.blinds[hand]}), {bets}'finishing_stacks', (")
-
-
-def _players_piece(block: SevenEightBlock, hand: int) -> str:
-    return (f"), 'players', {block.players[hand]!r}, 'seats', {block.seats[hand]!r}, "
-            f"'seat_count', {int(block.seat_counts[hand])}, 'hand', ")
-
-
-def _table_piece(block: SevenEightBlock, hand: int) -> str:
-    return f", 'table', {block.tables[hand]!r}, 'time', '"
-
-
-def _date_piece(block: SevenEightBlock, hand: int) -> str:
-    return (f"', 'day', {int(block.days[hand])}, 'month', {int(block.months[hand])}, "
-            f"'year', {int(block.years[hand])}")
-
-
 _REMEMBERED_LIMIT: Final = 20_000
 """The most pieces each cache here holds."""
-_STAKES_HEADS: Final = BoundedCache[str, str]("analytics.warehouse.block_rows.stakes_heads",
-                                              _REMEMBERED_LIMIT)
-_STAKES_TAILS: Final = BoundedCache[str, str]("analytics.warehouse.block_rows.stakes_tails",
-                                              _REMEMBERED_LIMIT)
-_PLAYERS_PIECES: Final = BoundedCache[str, str]("analytics.warehouse.block_rows.players",
-                                                _REMEMBERED_LIMIT)
-_TABLE_PIECES: Final = BoundedCache[str, str]("analytics.warehouse.block_rows.table",
-                                              _REMEMBERED_LIMIT)
-_DATE_PIECES: Final = BoundedCache[str, str]("analytics.warehouse.block_rows.date",
-                                             _REMEMBERED_LIMIT)
-"""The pieces of :func:`_canonical_texts_of_texts` by the text of the lines they spell."""
 
 
-H = TypeVar("H", str, bytes)
-"""The keys of :func:`_remembered_at`: the texts of lines, the bytes of packed actions."""
-
-
-def _remembered_at(keys: Sequence[H], pieces: BoundedCache[H, str],
+def _remembered_at(keys: Sequence[bytes], pieces: BoundedCache[bytes, str],
                    make: Callable[[list[int]], list[str]]) -> list[str]:
     """The piece of each hand by its key (``keys``: one per hand): looked up in ``pieces``
     (all in C); the keys not there yet made together (``make`` of the index of each one's
     first hand) and remembered.
 
-    The new keys of a block repeat within it (a new table's players, a new day, a betting
-    sequence new to the worker), so each is made once and every hand's piece then looked
-    up in C: no Python step per hand."""
+    The new keys of a block repeat within it (a betting sequence new to the worker), so
+    each is made once and every hand's piece then looked up in C: no Python step per
+    hand."""
     found: list[str | None] = list(map(pieces.get, keys))
     if None not in found:
         return found  # type: ignore[return-value]  # no None
@@ -210,11 +144,6 @@ def _remembered_at(keys: Sequence[H], pieces: BoundedCache[H, str],
     made = dict(zip(new, make(list(new.values())), strict=True))
     pieces.put_many(made)
     return list(map(made.get, keys, found))  # type: ignore[arg-type]  # a miss is in made
-
-
-def _each(make: Callable[[int], str]) -> Callable[[list[int]], list[str]]:
-    """A maker of one hand's piece as a maker of several (:func:`_remembered_at`)."""
-    return lambda hands: list(map(make, hands))
 
 
 K = TypeVar("K")
@@ -659,7 +588,7 @@ def _hands_table(block: SevenEightBlock, outcome: BlockOutcome, take: Ints, hand
     num_players = block.seat_offsets[take + 1] - block.seat_offsets[take]
     return _table("hands", [
         hand_ids, _repeated(_GAME, count), pa.array(_gathered(block.variants, take), _STR),
-        _repeated(_rules_json(_RULES), count),
+        _repeated(rules_json(_RULES), count),
         _ints(min_bets, _I64, min_bets < 0), _ints(small_bets, _I64, small_bets < 0),
         _ints(big_bets, _I64, big_bets < 0), _nulls(count, _STR), _nulls(count, _I32),
         pa.array(_int_texts(block.hand_numbers[take]), _STR),

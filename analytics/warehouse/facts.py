@@ -53,9 +53,10 @@ from analytics.warehouse.stat_facts import fill_missing_stats
 from analytics.warehouse.views import DAY, PLAY_KIND_COLUMNS, SESSION, STAKES
 
 __all__ = ["CHUNK_HANDS", "HANDS_TABLE", "HANDS_TABLE_V5", "HELD_POT_ROWS", "PASSES_V12",
-           "PLAY_KINDS_V8", "POTS_SELECT", "POTS_TABLE", "SEATS_TABLE", "SEATS_TABLE_V4",
+           "PLAY_KINDS_V8", "POTS_TABLE", "POT_ROWS_SELECT", "SEATS_TABLE", "SEATS_TABLE_V4",
            "PotGames", "PotHold", "fill_batch_pots", "fill_missing", "fill_missing_hands",
-           "fill_missing_passes", "fill_missing_play_kinds", "fill_missing_seats"]
+           "fill_missing_passes", "fill_missing_play_kinds", "fill_missing_seats",
+           "with_streaks"]
 
 # The columns of seat_facts as migration 4 created it: migration text, never to be edited
 # (SEATS_TABLE_V4 must stay what migration 4 ran); migration 6 added the ones after them.
@@ -164,30 +165,31 @@ _GAMES: Final = """
                          WHERE h.game = 'rummoli' AND h.game_id IS NULL AND {scope})))
 """
 _POTS_DELETE: Final = "DELETE FROM pot_facts g WHERE {games}"
-_POTS: Final = """
-    WITH h AS (SELECT * FROM hands g WHERE {games}),
-    rows AS (
-        SELECT b.hand_id, h.game, h.variant, h.rules, {STAKES} AS stakes,
-               {SESSION} AS session, h.game_id, h.round, {DAY} AS day, b.pot, b.pot_order,
-               b.before, b.antes, b.amount, b.won_by, s.player AS won_by_player, b.after,
-               coalesce(sum(CAST(b.won_by IS NOT NULL AS INTEGER)) OVER (
-                   PARTITION BY h.game_id, b.pot ORDER BY h.round
-                   ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS streak
-        FROM board b JOIN h USING (hand_id)
-        LEFT JOIN seats s ON s.hand_id = b.hand_id AND s.seat = b.won_by)
-    SELECT * EXCLUDE (streak),
-           row_number() OVER (PARTITION BY game_id, pot, streak ORDER BY round) - 1
-               AS since_all,
-           count(*) OVER (PARTITION BY game_id, pot) AS history_rounds
-    FROM rows
-    ORDER BY game, day, game_id, round, pot_order
+_POT_ROWS_TEMPLATE: Final = """
+    WITH h AS (SELECT * FROM {hands} g WHERE {games})
+    SELECT b.hand_id, h.game, h.variant, h.rules, {STAKES} AS stakes, {SESSION} AS session,
+           h.game_id, h.round, {DAY} AS day, b.pot, b.pot_order, b.before, b.antes, b.amount,
+           b.won_by, s.player AS won_by_player, b.after
+    FROM {board} b JOIN h USING (hand_id)
+    LEFT JOIN {seats} s ON s.hand_id = b.hand_id AND s.seat = b.won_by
+    ORDER BY h.game, day, h.game_id, h.round, b.pot_order
 """
+"""The ``pot_facts`` rows but their streak columns (:func:`with_streaks` adds them) of the
+hands of table ``hands`` that ``games`` selects (a condition on ``g``), in insert order."""
 
-POTS_SELECT: Final = _POTS.format(DAY=DAY, SESSION=SESSION, STAKES=STAKES,
-                                 games="g.game = 'rummoli'")
-"""Every ``pot_facts`` row of the hands in ``hands``, ``board`` and ``seats``, streaks over each
-game's whole history: the specification the ingest's incremental fill matches, which the
-Parquet lake (:mod:`analytics.warehouse.lake_catalogue`) uses as its ``pot_facts`` view."""
+
+def _pot_rows_sql(games: str, prefix: str = "") -> str:
+    """:data:`_POT_ROWS_TEMPLATE` over the tables named ``prefix`` + their names."""
+    return _POT_ROWS_TEMPLATE.format(
+        hands=prefix + "hands", board=prefix + "board", seats=prefix + "seats", games=games,
+        DAY=DAY, SESSION=SESSION, STAKES=STAKES)
+
+
+POT_ROWS_SELECT: Final = _pot_rows_sql("g.game = 'rummoli'")
+"""Every Rummoli board row of the tables ``hands``, ``board`` and ``seats`` as a ``pot_facts``
+row but its streak columns: with :func:`with_streaks`, the Parquet lake's ``pot_facts``
+(:mod:`analytics.warehouse.lake`)."""
+
 
 # The columns of hand_facts as migration 5 created it: migration text, never to be edited
 # (HANDS_TABLE_V5 must stay what migration 5 ran); migration 7 added the ones after them.
@@ -228,34 +230,25 @@ _MISSING_HANDS: Final = "h.hand_id NOT IN (SELECT hand_id FROM hand_facts)"
 
 # The pot histories of the games of the hands _BY_DAYS selects, deleted and inserted again
 # (pots first: once the seats are in, "hands without seat facts" selects none of them).
-_FILL_POT_DAYS: Final = (
-    _POTS_DELETE.format(games=_GAMES.format(scope=_BY_DAYS)),
-    "INSERT INTO pot_facts BY NAME " + _POTS.format(
-        DAY=DAY, SESSION=SESSION, STAKES=STAKES, games=_GAMES.format(scope=_BY_DAYS)))
+_POTS_DELETE_DAYS: Final = _POTS_DELETE.format(games=_GAMES.format(scope=_BY_DAYS))
+_POT_ROWS_DAYS: Final = _pot_rows_sql(_GAMES.format(scope=_BY_DAYS))
 
-# A batch's pots, incrementally (recomputing its games' whole histories with _POTS's windows
+# A batch's pots, incrementally (recomputing its games' whole histories with SQL windows
 # was most of the writer's time per Rummoli round: DuckDB's windows over the wide rows cost
-# ~10 us a row, and every batch of a long game paid for all its earlier rounds again).
+# ~10 us a row, and every batch of a long game paid for all its earlier rounds again; that
+# SQL is the tests' oracle now, tests/fact_oracle.py).
 # 1. The batch's own pot rows are selected from its own tables (as Arrow), and the earlier
 #    rows of its games read from pot_facts (narrow: game, pot, round, won; no join with
 #    hands, board or seats).
 # 2. The streak columns of the games' whole histories, the earlier rows then the batch's in
 #    the order they are inserted (the order of ties, as the rows were read back before), are
-#    computed in numpy exactly as _POTS's windows define them: a game's rounds may come in
+#    computed in numpy (_pot_streaks, the one definition): a game's rounds may come in
 #    several files, in any order.
 # 3. The batch's rows go in with their streak columns, and only the earlier rows whose
 #    values changed are updated (none when the batch's games are new to the warehouse).
 # pot_facts holds every board row the ingest loaded (fill_batch_pots) or fill_missing filled;
 # rows written in bulk without facts get their whole games recomputed by fill_missing.
-_BATCH_POTS: Final = f"""
-    SELECT b.hand_id, h.game, h.variant, h.rules, {STAKES} AS stakes, {SESSION} AS session,
-           h.game_id, h.round, {DAY} AS day, b.pot, b.pot_order, b.before, b.antes, b.amount,
-           b.won_by, s.player AS won_by_player, b.after
-    FROM {_BATCH_PREFIX}board b JOIN {_BATCH_PREFIX}hands h USING (hand_id)
-    LEFT JOIN {_BATCH_PREFIX}seats s ON s.hand_id = b.hand_id AND s.seat = b.won_by
-    WHERE h.game = 'rummoli'
-    ORDER BY h.game, day, h.game_id, h.round, b.pot_order
-"""
+_BATCH_POTS: Final = _pot_rows_sql("g.game = 'rummoli'", _BATCH_PREFIX)
 # The earlier rows of the games of the pot rows being written (_POT_GAMES: their game ids),
 # as _GAMES picks games (all Rummoli rounds without a game id are one game).
 _POT_GAMES: Final = _BATCH_PREFIX + "pot_games"
@@ -432,10 +425,21 @@ def _write_pots(con: duckdb.DuckDBPyConnection, rows: pa.Table, games: PotGames 
 _STREAK_INPUTS: Final = ("game_id", "pot", "round", "won")  # what _pot_streaks reads
 
 
+def with_streaks(rows: pa.Table) -> pa.Table:
+    """Pot ``rows`` (:data:`POT_ROWS_SELECT`'s columns, whole games) with their streak
+    columns, ``since_all`` and ``history_rounds`` (:func:`_pot_streaks`)."""
+    since_all, history_rounds = _pot_streaks(pa.table(
+        [rows["game_id"], rows["pot"], rows["round"], pc.is_valid(rows["won_by"])],
+        names=list(_STREAK_INPUTS)))
+    return rows.append_column("since_all", pa.array(since_all)).append_column(
+        "history_rounds", pa.array(history_rounds))
+
+
 def _pot_streaks(history: pa.Table
                  ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
     """``since_all`` and ``history_rounds`` of every row of ``history`` (whole games' pot
-    rows: ``game_id``, ``pot``, ``round``, ``won``), as _POTS's windows define them.
+    rows: ``game_id``, ``pot``, ``round``, ``won``): the one definition of the streaks
+    (tests/fact_oracle.py has them as SQL windows, the tests' oracle).
 
     In one (game, pot) ordered by round (nulls last), row i's streak is the number of wins
     before it and ``since_all`` the number of earlier rows with the same streak: i minus
@@ -531,8 +535,10 @@ def fill_missing_seats(con: duckdb.DuckDBPyConnection) -> None:
     """
     for game, first, last in _day_chunks(_missing_days(con, _MISSING)):
         scope = {"game": game, "first": first, "last": last}
-        for statement in _FILL_POT_DAYS:
-            con.execute(statement, scope)
+        con.execute(_POTS_DELETE_DAYS, scope)
+        rows = con.sql(_POT_ROWS_DAYS, params=scope).to_arrow_table()
+        if rows.num_rows:
+            execute_over(con, _POT_INSERT, {_POT_ROWS: with_streaks(rows)})
         stored = _stored_tables(con, _BY_DAYS, scope, _SEAT_SOURCES)
         _insert_rows(con, "seat_facts", fact_tables(stored, ("seat_facts",))["seat_facts"])
 

@@ -31,7 +31,7 @@ from parsers.caching import BoundedCache
 from parsers.cards import DECK, UNKNOWN, Card
 from parsers.fastinit import positional_constructor
 from parsers.knobs import BigTwoRules, Game, RummoliRules, SevenEightRules
-from parsers.model import Action, ActionFields, HandHistory, Verb
+from parsers.model import Action, HandHistory, Verb
 
 __all__ = [
     "IDENTITY_VERSION",
@@ -39,7 +39,6 @@ __all__ = [
     "action_columns",
     "canonical_key",
     "cards_text",
-    "field_columns",
     "hand_id",
     "hand_id_hex",
     "parse_hand_id",
@@ -118,24 +117,19 @@ _NEW_COLUMNS: Final[Callable[..., ActionColumns]] = positional_constructor(Actio
 
 
 def action_columns(actions: tuple[Action, ...]) -> ActionColumns:
-    """Split actions into columns (:func:`field_columns` of their fields)."""
-    return field_columns(ActionFields.of(actions)) if actions else _NO_ACTIONS
-
-
-def field_columns(fields: ActionFields) -> ActionColumns:
-    """The columns of actions given as :class:`~parsers.model.ActionFields` (the fields of
-    Action objects, or a hand's actions as columns): the verbs and cards as text, the other
-    fields as they are, each column in C."""
-    if not fields.verbs:
+    """Split actions into columns: the verbs and cards as text, the other fields as they
+    are."""
+    if not actions:
         return _NO_ACTIONS
-    groups = fields.cards
+    actors, verbs, groups, amounts, targets, pots, comments, lines = zip(*[
+        (action.actor, action.verb, action.cards, action.amount, action.target, action.pot,
+         action.comment, action.line) for action in actions], strict=True)
     try:  # all in C when every cards tuple was seen before (the usual case)
         names = tuple(map(_GROUP_TEXT.__getitem__, map(id, groups)))
     except KeyError:  # new deals (most hands have some): look up in C, then fill the gaps
         names = _texts_with_gaps(groups)
-    return _NEW_COLUMNS(fields.actors, tuple(map(_VERB_TEXT.__getitem__, fields.verbs)), names,
-                        fields.amounts, fields.targets, fields.pots, fields.comments,
-                        fields.lines)
+    return _NEW_COLUMNS(actors, tuple(map(_VERB_TEXT.__getitem__, verbs)), names, amounts,
+                        targets, pots, comments, lines)
 
 
 def _texts_with_gaps(groups: tuple[tuple[Card, ...], ...]) -> tuple[str | None, ...]:

@@ -45,7 +45,7 @@ import pyarrow.compute as pc
 from analytics.warehouse.arrow_scan import arrow_over
 from analytics.warehouse.errors import SourceError, WarehouseBusy, WarehouseError
 from analytics.warehouse.fact_rows import FACT_TABLES, fact_tables
-from analytics.warehouse.facts import POTS_SELECT
+from analytics.warehouse.facts import POT_ROWS_SELECT, with_streaks
 from analytics.warehouse.lake_store import LakeStore, open_store
 from analytics.warehouse.pipeline import Unit, process_unit
 from analytics.warehouse.rows import FileContext, reject_table
@@ -698,9 +698,10 @@ def _pot_facts(lake: LakeStore, tables: dict[str, list[str]], new_hands: Sequenc
                version: int, job: str) -> list[str]:
     """The ``pot_facts`` files of the state being committed: the rows of every Rummoli game
     the job's new hands touch are computed again over the whole state (the warehouse's
-    specification, ``facts.POTS_SELECT``: a game's streaks span its whole history, which no
-    range sees) into one file of this commit, and an older file holding rows of those games
-    is rewritten without them.  Untouched games keep their files."""
+    definition, ``facts.POT_ROWS_SELECT`` and ``facts.with_streaks``: a game's streaks span
+    its whole history, which no range sees) into one file of this commit, and an older
+    file holding rows of those games is rewritten without them.  Untouched games keep
+    their files."""
     kept = list(tables.get("pot_facts", ()))
     if not new_hands:
         return kept
@@ -717,8 +718,8 @@ def _pot_facts(lake: LakeStore, tables: dict[str, list[str]], new_hands: Sequenc
         for name in ("hands", "board", "seats"):
             con.execute(f"CREATE TEMPORARY VIEW {name} AS "
                         f"SELECT * FROM {table_source(lake, name, tables.get(name, ()))}")
-        rows = con.sql(f"SELECT * FROM ({POTS_SELECT}) WHERE {scope}",
-                       params={"ids": ids}).to_arrow_table()
+        rows = with_streaks(con.sql(f"SELECT * FROM ({POT_ROWS_SELECT}) WHERE {scope}",
+                                    params={"ids": ids}).to_arrow_table())
         result: list[str] = []
         for relative in kept:
             older = {"ids": ids, "file": lake.location(relative)}

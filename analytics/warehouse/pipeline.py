@@ -18,10 +18,11 @@ stage ``internal`` ("internal error", the exception's type and message), its tra
 travels with the reject (:attr:`~analytics.warehouse.rows.RejectRow.detail`) to the
 ingest's error log, and the rest of the file goes on (docs/reliability.md); only a broken
 installation (an engine module missing) and a lack of memory, no hand's fault, still stop
-the ingest (:data:`_NOT_A_HAND_FAULT`).  A fast path
-(the 7 & 8 block, a batch's rows made together) that fails falls back to the per-hand
-path, hand by hand, so the failure is pinned on the hand that causes it; the fast
-path's own traceback goes to the log too (:attr:`UnitResult.fallbacks`).
+the ingest (:data:`_NOT_A_HAND_FAULT`).  A batch whose rows, made together, fail is
+made again hand by hand, so the failure is pinned on the hand that causes it (its
+traceback goes to the log too, :attr:`UnitResult.fallbacks`).  The 7 & 8 block path
+declines hands explicitly; a bug in it makes the hands it was deciding internal errors
+(:func:`_block_or_per_hand`), never redone quietly by the per-hand path.
 """
 
 from __future__ import annotations
@@ -99,8 +100,8 @@ class UnitResult:
     rejected: Counter[str] = field(default_factory=Counter)
     batch_duplicates: Counter[str] = field(default_factory=Counter)
     error: str | None = None
-    # Tracebacks of fast paths that failed and left their hands to the per-hand path (no
-    # hand is lost by it, but the bug goes to the error log).
+    # Tracebacks of batches whose rows, made together, failed and were made again hand by
+    # hand (no hand is lost by it, but the bug goes to the error log).
     fallbacks: list[str] = field(default_factory=list)
 
 
@@ -126,10 +127,9 @@ def process_chunks(chunks: Iterable[Chunk], context: FileContext, batch_hands: i
     iterator = iter(chunks)
     while group := list(islice(iterator, batch_hands)):
         result.hands += len(group)
-        found = (_fast_block_batch(group, context, result,
-                                   partial(scan_seveneight, group, context.path)) if blocks
-                 else None)
-        _add(result, found or _per_hand_batch(group, range(len(group)), context, result))
+        _add(result, _block_or_per_hand(group, context, result,
+                                        partial(scan_seveneight, group, context.path))
+             if blocks else _per_hand_batch(group, range(len(group)), context, result))
 
 
 def process_data(data: bytes, context: FileContext, batch_hands: int, result: UnitResult,
@@ -156,8 +156,7 @@ def process_data(data: bytes, context: FileContext, batch_hands: int, result: Un
         result.hands += len(group)
         scan = partial(scan_texts, hands.raws[begin:end], hands.first_lines[begin:end],
                        hands.indexes[begin:end], context.path)
-        _add(result, _fast_block_batch(group, context, result, scan)
-             or _per_hand_batch(group, range(len(group)), context, result))
+        _add(result, _block_or_per_hand(group, context, result, scan))
 
 
 _VARIANT_LINE_END: Final = (BLOCK_VARIANT_END + "\n").encode()
@@ -209,18 +208,45 @@ def _add(result: UnitResult, found: _Found) -> None:
         result.batches.append(_with_facts(tables))
 
 
-def _fast_block_batch(group: Sequence[Chunk], context: FileContext, result: UnitResult,
-                      scan: Callable[[], tuple[SevenEightBlock, list[int]]]) -> _Found | None:
-    """:func:`_block_batch` of ``group`` with the scanner's block (``scan()``), or None --
-    the per-hand path takes the whole batch -- when the block path fails (a bug: its
-    traceback goes to ``result.fallbacks``)."""
+def _block_or_per_hand(group: Sequence[Chunk], context: FileContext, result: UnitResult,
+                       scan: Callable[[], tuple[SevenEightBlock, list[int]]]) -> _Found:
+    """The batch of ``group``: its 7 & 8 hands of the writer's layout by the block path
+    (:func:`_block_batch`, the scanner's block from ``scan()``), the rest by the per-hand
+    path; the per-hand path takes the whole batch when the block path declines it (returns
+    None).  The one place the block path is chosen.
+
+    The block path declines explicitly (the scanner's declined positions, the batch
+    replay's ``accepted``, :func:`_block_batch`'s None); any exception in it is a bug, never
+    redone quietly by the per-hand path: it makes the hands it was deciding internal-error
+    rejects (:func:`_internal_batch`), with its traceback in the error log, so the ingest
+    says so (exit code 1) and a rerun after the fix loads them."""
     try:
-        return _block_batch(group, context, scan(), result)
+        block, declined = scan()
     except _NOT_A_HAND_FAULT:
         raise
-    except Exception:  # a bug of the fast path: the per-hand path decides every hand
-        result.fallbacks.append(_fallback_text("the 7 & 8 block path", context.path, group))
-        return None
+    except Exception as error:  # a bug of the scanner: every hand of the batch
+        return _internal_batch(error, group, range(len(group)), context.path, None)
+    try:
+        found = _block_batch(group, context, (block, declined), result)
+    except _NOT_A_HAND_FAULT:
+        raise
+    except Exception as error:  # a bug of the block's replay or rows: the block's hands
+        rejects = _internal_batch(error, group, block.positions.tolist(), context.path,
+                                  Game.SEVENEIGHT.value)[1]
+        tables, others, duplicates = _per_hand_batch(group, declined, context, result)
+        return tables, [*rejects, *others], duplicates
+    return found or _per_hand_batch(group, range(len(group)), context, result)
+
+
+def _internal_batch(error: Exception, group: Sequence[Chunk], positions: Iterable[int],
+                    name: str, game: str | None) -> _Found:
+    """The chunks of ``group`` at ``positions`` (hands of ``game``, when known) as
+    internal-error rejects of ``error``, a bug that cannot be pinned on one of them (the
+    block path decides them together)."""
+    rejects = [_internal_reject(error, name, chunk.index, chunk.first_line, game,
+                                "\n".join(chunk.lines))
+               for chunk in (group[position] for position in positions)]
+    return None, rejects, Counter()
 
 
 def _fallback_text(path_name: str, file: str, group: Sequence[Chunk]) -> str:

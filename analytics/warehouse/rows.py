@@ -30,7 +30,7 @@ from parsers.knobs import Game, RummoliRules
 from parsers.model import RUMMOLI_POTS, HandHistory, Verb
 
 __all__ = ["ARROW_SCHEMAS", "RAW_KEPT_BYTES", "Batch", "FileContext", "RejectRow", "kept_raw",
-           "reject_table", "street_of"]
+           "reject_table", "rules_json", "street_of"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -232,7 +232,7 @@ def _names_taken(names: tuple[str, ...], codes: list[object]) -> pa.Array:
 _RULES_JSON: Final = BoundedCache[object, str]("analytics.warehouse.rows.rules_json", 10_000)
 
 
-def _rules_json(rules: object) -> str:
+def rules_json(rules: object) -> str:
     """Every knob of the hand's rule set (defaults included), as a JSON object; cached,
     and remembered by the rule set's identity (its own hash is a Python call; the reader
     shares one rule set per set of knobs)."""
@@ -387,7 +387,7 @@ class Batch:
         context = self.context
         # In the order of ARROW_SCHEMAS["hands"].
         self.hand_rows.append((
-            key, game, hand.variant, _rules_json(hand.rules),
+            key, game, hand.variant, rules_json(hand.rules),
             hand.min_bet, hand.small_bet, hand.big_bet, hand.game_id, hand.round,
             _text(hand.hand), _text(hand.table), hand.event, _date(hand), hand.time,
             hand.time_zone, hand.currency, hand.num_players, hand.dealer, outcome.winner,
