@@ -91,6 +91,9 @@ def picked_bar(figure: go.Figure, chosen: Any) -> Bar | None:
 
 def bar_list(behind: pd.DataFrame, *, title: str, key: str, name: str) -> None:
     """The hands behind a clicked bar (rows as :func:`list_behind` takes them): "title: N
-    hands." and the list."""
-    st.markdown(f"**{title}**: {behind['hand_id'].nunique():,} hands.")
+    hands." (with "(M seats)" when a bar counts several seats of a hand: every player's
+    seats of a category) and the list."""
+    hands = behind["hand_id"].nunique()
+    seats = f" ({len(behind):,} seats)" if len(behind) != hands else ""
+    st.markdown(f"**{title}**: {hands:,} hands{seats}.")
     list_behind(behind, key=f"bar_{key}", name=name)

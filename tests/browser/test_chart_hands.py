@@ -1,7 +1,8 @@
 """Charts that show hands link to them, in real Chromium: a click on a bar of the Win rates
-page (per player, and by position) or on a point of the Statistics page's results by hand
-number lists the hands behind it, exactly those the warehouse says (the list's CSV download
-read back); the screenshots saved."""
+page (per player, and by position), of the Overview, Hand types and Pot accumulation pages,
+or on a point of the Statistics page's results by hand number lists the hands behind it,
+exactly those the warehouse says (the list's CSV download read back); the screenshots
+saved."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ import pytest
 
 from analytics.warehouse import reader
 from analytics.warehouse.stat_views import stat_hands
-from analytics.warehouse.views import HandFilter, bar_hands
+from analytics.warehouse.views import HandFilter, bar_hands, pot_streak_hands
 from tests.browser.conftest import SCREENSHOTS, settle
 
 pytestmark = pytest.mark.browser
@@ -131,3 +132,80 @@ def test_a_results_point_by_hand_number_lists_its_hands(server: str, patient_pag
     title.first.scroll_into_view_if_needed()
     page.screenshot(path=str(SCREENSHOTS / "statistics-point-hands.png"), full_page=True)
     assert _listed(page, "numbered_seveneight") == list(fifth["hand_id"])
+
+
+def _tallest(bars: Any) -> Any:
+    """The tallest of ``bars`` (a short bar is a few pixels a click can miss)."""
+    heights = [(bars.nth(at).bounding_box() or {"height": 0})["height"]
+               for at in range(bars.count())]
+    return bars.nth(heights.index(max(heights)))
+
+
+def _clicked_title(page: Any, pattern: str) -> re.Match[str]:
+    """The title a bar's list opens with ("...: N hands."), once the page has settled."""
+    title = page.get_by_text(re.compile(f"^{pattern}: [\\d,]+ hands( \\([\\d,]+ seats\\))?\\.$"))
+    title.first.wait_for()
+    settle(page)
+    assert page.locator('[data-testid="stException"]').count() == 0
+    found = re.fullmatch(f"{pattern}: ([\\d,]+) hands(?: \\(([\\d,]+) seats\\))?\\.",
+                         str(title.first.text_content()))
+    assert found is not None
+    title.first.scroll_into_view_if_needed()
+    return found
+
+
+def test_bars_of_the_overview_hand_types_and_pots_list_their_hands(
+        server: str, patient_page: Any, browser_db: Path) -> None:
+    page = patient_page
+    # The Overview: a week's bar, its first day read from the axis as plotly gives it.
+    page.goto(f"{server}/")
+    page.get_by_role("heading", name="Overview").first.wait_for()
+    chart = page.locator(".js-plotly-plot").first
+    chart.wait_for()
+    settle(page)
+    chart.locator(".barlayer .point").first.click(force=True)
+    found = _clicked_title(page, r"(7 & 8|Big Two|Rummoli), the week of (\d{4}-\d\d-\d\d)")
+    game = {"7 & 8": "seveneight", "Big Two": "bigtwo", "Rummoli": "rummoli"}[found[1]]
+    with reader(browser_db) as con:
+        week = con.execute("""
+            SELECT hand_id FROM hands WHERE game = $game
+            AND date_trunc('week', coalesce(played_on, CAST(loaded_at AS DATE)))
+                = CAST($first AS DATE)""", {"game": game, "first": found[2]}).fetchdf()
+    assert int(found[3].replace(",", "")) == len(week) > 0
+    assert sorted(_listed(page, "bar_over_time")) == sorted(week["hand_id"])
+    page.screenshot(path=str(SCREENSHOTS / "overview-bar-hands.png"), full_page=True)
+
+    # Hand types: a category of 7 & 8's first two cards (its words on the axis).
+    page.goto(f"{server}/hand_types")
+    page.get_by_role("heading", name="Hand types").first.wait_for()
+    chart = page.locator(".js-plotly-plot").first
+    chart.wait_for()
+    settle(page)
+    chart.locator(".barlayer .point").first.click(force=True)
+    found = _clicked_title(page, r"7 & 8: first two cards dealt \(every player\): ([a-z ]+)")
+    with reader(browser_db) as con:
+        seats = con.execute("""
+            SELECT hand_id FROM seat_facts WHERE game = 'seveneight'
+            AND dealt_two_category = $label""",
+                            {"label": found[1].replace(" ", "_")}).fetchdf()
+    hands = set(seats["hand_id"])  # a hand with two such seats is listed once
+    assert int(found[2].replace(",", "")) == len(hands) > 0
+    assert int(found[3].replace(",", "")) == len(seats)  # the bar counts seats
+    assert sorted(_listed(page, "bar_seveneight-two")) == sorted(hands)
+    page.screenshot(path=str(SCREENSHOTS / "hand-types-bar-hands.png"), full_page=True)
+
+    # Pot accumulation: a bar of the carry-over chart (the third chart of the page).
+    page.goto(f"{server}/pots")
+    page.get_by_role("heading", name="Pot accumulation (Rummoli)").first.wait_for()
+    page.locator(".js-plotly-plot").nth(2).wait_for()
+    settle(page)
+    chart = page.locator(".js-plotly-plot").nth(2)
+    chart.scroll_into_view_if_needed()
+    _tallest(chart.locator(".barlayer .point")).click(force=True)
+    page.screenshot(path=str(SCREENSHOTS / "pots-bar-click.png"), full_page=True)
+    found = _clicked_title(page, r"The (\w+) pot carried over (\d+) rounds")
+    with reader(browser_db) as con:
+        rounds = pot_streak_hands(con, HandFilter(), pot=found[1], since=int(found[2]))
+    assert int(found[3].replace(",", "")) == len(rounds) > 0
+    assert sorted(_listed(page, "bar_streaks")) == sorted(rounds["hand_id"].head(500))
+    page.screenshot(path=str(SCREENSHOTS / "pots-bar-hands.png"), full_page=True)
