@@ -60,11 +60,17 @@ def _base(con: duckdb.DuckDBPyConnection) -> pd.DataFrame:
 
 
 def _clicked(figure: go.Figure, x: str, name: str) -> Bar:
-    """What a click on the bar (x, trace name) of ``figure`` gives the page."""
+    """What a click on the bar (x, trace name) of ``figure`` gives the page: plotly's point
+    names its trace and index, and its ``x`` is where the bar is drawn (on a numeric axis a
+    grouped bar's offset, not its value: the page must read the value from the trace)."""
     traces = [str(trace.name) for trace in figure.data]
-    point = {"x": x, "curve_number": traces.index(name), "point_index": 0}
+    curve = traces.index(name)
+    values = [str(value) for value in figure.data[curve].x]
+    index = next(at for at, value in enumerate(values) if value == x or value[:10] == x)
+    point = {"x": -0.36, "curve_number": curve, "point_index": index}
     bar = picked_bar(figure, {"selection": {"points": [point]}})
-    assert bar is not None
+    assert bar is not None and bar.name == name
+    assert bar.x == x or bar.x[:10] == x
     return bar
 
 
@@ -274,7 +280,7 @@ def test_an_overview_bar_lists_the_hands_of_its_period(con: duckdb.DuckDBPyConne
             bar = _clicked(figure, f"{start}", {"seveneight": "7 & 8", "bigtwo": "Big Two",
                                                 "rummoli": "Rummoli"}[game])
             behind = bar_hands(con, HandFilter(), source="hand_facts",
-                               bar=(("game", game), (bucket, dt.date.fromisoformat(bar.x))))
+                               bar=(("game", game), (bucket, dt.date.fromisoformat(bar.x[:10]))))
             assert sorted(behind["hand_id"]) == sorted(by_bar[(game, start)])
             assert len(behind) == count
             expected[game] += count

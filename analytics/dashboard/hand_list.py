@@ -81,12 +81,16 @@ class Bar:
 
 def picked_bar(figure: go.Figure, chosen: Any) -> Bar | None:
     """The bar a click selected on ``figure`` (drawn with ``on_select="rerun"``), None when
-    nothing is selected."""
+    nothing is selected.  Its x is read from the trace's data at the point's index: on a
+    numeric axis plotly gives a grouped bar's drawn place (``-0.36`` for the first of
+    several bars at 0), not its value."""
     point = picked_point(chosen)
     if point is None:
         return None
     trace = figure.data[int(point["curve_number"])]
-    return Bar(x=str(point["x"]), name=str(trace.name or ""))
+    index = point.get("point_index")
+    x = point["x"] if index is None or trace.x is None else trace.x[int(index)]
+    return Bar(x=str(x), name=str(trace.name or ""))
 
 
 def bar_list(behind: pd.DataFrame, *, title: str, key: str, name: str) -> None:

@@ -144,9 +144,10 @@ def _tallest(bars: Any) -> Any:
 def _clicked_title(page: Any, pattern: str) -> re.Match[str]:
     """The title a bar's list opens with ("...: N hands."), once the page has settled."""
     title = page.get_by_text(re.compile(f"^{pattern}: [\\d,]+ hands( \\([\\d,]+ seats\\))?\\.$"))
-    title.first.wait_for()
+    error = page.locator('[data-testid="stException"]')
+    title.first.or_(error.first).wait_for()
     settle(page)
-    assert page.locator('[data-testid="stException"]').count() == 0
+    assert error.count() == 0, error.first.inner_text()
     found = re.fullmatch(f"{pattern}: ([\\d,]+) hands(?: \\(([\\d,]+) seats\\))?\\.",
                          str(title.first.text_content()))
     assert found is not None
