@@ -28,7 +28,7 @@ _FORMATS = ("csv", "xlsx", "parquet")
 
 
 def stats(
-    game: Annotated[Game, typer.Argument(help="seveneight or bigtwo.")],
+    game: Annotated[Game, typer.Argument(help="seveneight, bigtwo or rummoli.")],
     db: Annotated[Path | None, typer.Option(
         "--db", help="Database file (default: $HANDLAB_DB, else data/handlab.duckdb).")] = None,
     player: Annotated[list[str] | None, typer.Option(
@@ -57,9 +57,12 @@ def stats(
         definitions = stats_of(game.value)
     except ValueError as error:
         raise typer.BadParameter(str(error), param_hint="GAME") from None
+    first, last = parse_day(date_from, "--from"), parse_day(date_to, "--to")
+    if first is not None and last is not None and first > last:
+        raise typer.BadParameter(f"{first} is after --to {last}: no day is in both",
+                                 param_hint="--from")
     hand_filter = HandFilter(game=game.value, players=tuple(player or ()),
-                             date_from=parse_day(date_from, "--from"),
-                             date_to=parse_day(date_to, "--to"))
+                             date_from=first, date_to=last)
     try:
         with reader(db) as con:
             rows = player_rows(con, hand_filter, game=game, fry_threshold=fry)
@@ -70,6 +73,10 @@ def stats(
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_bytes(table_bytes(rows, suffix))
         _console.print(f"wrote {len(rows)} player(s) to {out} ({hand_filter.describe()})",
+                       highlight=False)
+        return
+    if rows.empty:
+        _console.print(f"No {game.value} hands match ({hand_filter.describe()}).",
                        highlight=False)
         return
     cells, _, grey = display_grid(rows, definitions)

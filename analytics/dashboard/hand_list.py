@@ -12,15 +12,18 @@ the point or bar a click on a chart (``st.plotly_chart(..., on_select="rerun")``
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any, Final
 
 import pandas as pd
+import plotly.graph_objects as go
 import streamlit as st
 
 from analytics.dashboard import ui
 from analytics.warehouse.search import describe_hands
 
-__all__ = ["LISTED", "list_behind", "picked_point", "show_hands"]
+__all__ = ["LISTED", "Bar", "bar_list", "list_behind", "picked_bar", "picked_point",
+           "show_hands"]
 
 LISTED: Final = 500
 """The hands behind a cell, a session, a point or a bar listed (the first of them)."""
@@ -65,3 +68,36 @@ def picked_point(chosen: Any) -> Mapping[str, Any] | None:
         return None
     points = chosen["selection"]["points"]
     return points[0] if points else None
+
+
+@dataclass(frozen=True, slots=True)
+class Bar:
+    """A bar a click chose: its ``x`` (as the axis shows it) and its trace's ``name`` (the
+    colour's value: a player, a table size, a pot, a game; "" for a chart of one trace)."""
+
+    x: str
+    name: str
+
+
+def picked_bar(figure: go.Figure, chosen: Any) -> Bar | None:
+    """The bar a click selected on ``figure`` (drawn with ``on_select="rerun"``), None when
+    nothing is selected.  Its x is read from the trace's data at the point's index: on a
+    numeric axis plotly gives a grouped bar's drawn place (``-0.36`` for the first of
+    several bars at 0), not its value."""
+    point = picked_point(chosen)
+    if point is None:
+        return None
+    trace = figure.data[int(point["curve_number"])]
+    index = point.get("point_index")
+    x = point["x"] if index is None or trace.x is None else trace.x[int(index)]
+    return Bar(x=str(x), name=str(trace.name or ""))
+
+
+def bar_list(behind: pd.DataFrame, *, title: str, key: str, name: str) -> None:
+    """The hands behind a clicked bar (rows as :func:`list_behind` takes them): "title: N
+    hands." (with "(M seats)" when a bar counts several seats of a hand: every player's
+    seats of a category) and the list."""
+    hands = behind["hand_id"].nunique()
+    seats = f" ({len(behind):,} seats)" if len(behind) != hands else ""
+    st.markdown(f"**{title}**: {hands:,} hands{seats}.")
+    list_behind(behind, key=f"bar_{key}", name=name)

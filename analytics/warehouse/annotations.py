@@ -2,23 +2,39 @@
 
 ``hand_notes`` holds one row per annotated hand (starred, labels, a note), keyed by the
 hand id, which is a hash of the hand's content (docs/warehouse.md): loading the same
-files again (or into a rebuilt database, then copying these tables over) finds the same
-ids, and no ingest, migration or fact fill touches these tables, so the notes outlive
-re-ingests.  ``player_notes`` holds one note per player name.  Migration 10 creates them.
-Writes go through a writer connection; reads through any.
+files again finds the same ids, and no ingest, migration or fact fill touches these
+tables, so the notes outlive re-ingests.  ``player_notes`` holds one note per player
+name.  Migration 11 creates them.  Writes go through a writer connection; reads through
+any.
+
+People's notes are the one thing in the database no file can give back, so every write
+also copies both tables to a file beside the database (:func:`notes_file`:
+``<database>.notes.json``, replaced atomically), and migration 11 fills the new tables
+from it (:func:`restore_notes`): a database deleted and built again from the same files
+gets its notes back, each on the hand with the same id (docs/statistics.md).
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import json
+import os
 from dataclasses import dataclass
-from typing import Final
+from pathlib import Path
+from typing import Any, Final
 
 import duckdb
 import pandas as pd
+import pyarrow as pa
 
-__all__ = ["ANNOTATION_TABLES", "HandNote", "hand_note", "player_note", "player_notes",
+from analytics.warehouse.errors import SourceError
+
+__all__ = ["ANNOTATION_TABLES", "NOTES_SUFFIX", "HandNote", "hand_note", "notes_file",
+           "player_note", "player_notes", "restore_notes", "save_notes_file",
            "set_hand_note", "set_player_note", "tagged_hands", "tags_from_text"]
+
+NOTES_SUFFIX: Final = ".notes.json"
+"""The file beside a database that keeps a copy of its notes: ``hands.duckdb.notes.json``."""
 
 ANNOTATION_TABLES: Final = (
     """
@@ -69,11 +85,11 @@ def set_hand_note(con: duckdb.DuckDBPyConnection, hand_id: int, note: HandNote) 
     """Keep ``note`` for the hand (replacing any), or forget it when it is empty.  The hand
     need not be in the warehouse: a note waits for its hand to be loaded."""
     con.execute("DELETE FROM hand_notes WHERE hand_id = $hand", {"hand": hand_id})
-    if note.empty:
-        return
-    con.execute("INSERT INTO hand_notes VALUES ($hand, $starred, $tags, $note, $at)",
-                {"hand": hand_id, "starred": note.starred, "tags": _clean_tags(note.tags),
-                 "note": note.note.strip(), "at": dt.datetime.now()})
+    if not note.empty:
+        con.execute("INSERT INTO hand_notes VALUES ($hand, $starred, $tags, $note, $at)",
+                    {"hand": hand_id, "starred": note.starred, "tags": _clean_tags(note.tags),
+                     "note": note.note.strip(), "at": dt.datetime.now()})
+    save_notes_file(con)
 
 
 def hand_note(con: duckdb.DuckDBPyConnection, hand_id: int) -> HandNote:
@@ -92,6 +108,7 @@ def set_player_note(con: duckdb.DuckDBPyConnection, player: str, note: str) -> N
     if note.strip():
         con.execute("INSERT INTO player_notes VALUES ($player, $note, $at)",
                     {"player": player, "note": note.strip(), "at": dt.datetime.now()})
+    save_notes_file(con)
 
 
 def player_note(con: duckdb.DuckDBPyConnection, player: str) -> str:
@@ -115,3 +132,84 @@ def player_notes(con: duckdb.DuckDBPyConnection) -> pd.DataFrame:
     """Every note kept on a player, by name."""
     return con.execute("SELECT player, note, updated_at FROM player_notes ORDER BY player"
                        ).fetchdf()
+
+
+def notes_file(con: duckdb.DuckDBPyConnection) -> Path | None:
+    """The file keeping the notes of ``con``'s database (None for one in memory)."""
+    rows = con.execute("SELECT path FROM duckdb_databases() "
+                       "WHERE database_name = current_database()").fetchall()
+    if not rows or not rows[0][0]:
+        return None
+    return Path(str(rows[0][0] + NOTES_SUFFIX))
+
+
+def save_notes_file(con: duckdb.DuckDBPyConnection) -> Path | None:
+    """Copy both notes tables to :func:`notes_file` (written beside it, then moved over it,
+    so a crash leaves the old copy or the new one, never half of one); the file, or None
+    for a database in memory.  Called by every write of a note."""
+    path = notes_file(con)
+    if path is None:
+        return None
+    hands = con.execute("SELECT hand_id, starred, tags, note, updated_at FROM hand_notes "
+                        "ORDER BY hand_id").fetchall()
+    players = con.execute("SELECT player, note, updated_at FROM player_notes ORDER BY player"
+                          ).fetchall()
+    kept = {
+        "hand_notes": [{"hand_id": int(hand), "starred": bool(starred), "tags": list(tags),
+                        "note": str(note), "updated_at": at.isoformat()}
+                       for hand, starred, tags, note, at in hands],
+        "player_notes": [{"player": str(player), "note": str(note),
+                          "updated_at": at.isoformat()} for player, note, at in players],
+    }
+    partial = path.with_name(path.name + ".partial")
+    partial.write_text(json.dumps(kept, ensure_ascii=False, indent=1), encoding="utf-8")
+    os.replace(partial, path)
+    return path
+
+
+def restore_notes(con: duckdb.DuckDBPyConnection) -> int:
+    """Fill the notes tables from :func:`notes_file` (when there is one): each kept row
+    whose hand or player has none yet, loaded from Arrow.  Migration 11 calls it when it
+    creates the tables, so a rebuilt database gets its notes back.  Returns the rows
+    restored; a file that cannot be read is a :class:`SourceError` naming it (the
+    migration is rolled back and the file stays: no note is lost)."""
+    path = notes_file(con)
+    if path is None or not path.exists():
+        return 0
+    try:
+        kept: dict[str, list[dict[str, Any]]] = json.loads(path.read_text(encoding="utf-8"))
+        hands = pa.table({
+            "hand_id": pa.array([int(r["hand_id"]) for r in kept["hand_notes"]], pa.int64()),
+            "starred": pa.array([bool(r["starred"]) for r in kept["hand_notes"]], pa.bool_()),
+            "tags": pa.array([[str(t) for t in r["tags"]] for r in kept["hand_notes"]],
+                             pa.list_(pa.string())),
+            "note": pa.array([str(r["note"]) for r in kept["hand_notes"]], pa.string()),
+            "updated_at": pa.array([dt.datetime.fromisoformat(r["updated_at"])
+                                    for r in kept["hand_notes"]], pa.timestamp("us"))})
+        players = pa.table({
+            "player": pa.array([str(r["player"]) for r in kept["player_notes"]], pa.string()),
+            "note": pa.array([str(r["note"]) for r in kept["player_notes"]], pa.string()),
+            "updated_at": pa.array([dt.datetime.fromisoformat(r["updated_at"])
+                                    for r in kept["player_notes"]], pa.timestamp("us"))})
+    except (ValueError, KeyError, TypeError) as error:
+        raise SourceError(f"{path}: the notes kept beside the database cannot be read "
+                          f"({error}); nothing was written, the file is left as it is: "
+                          "mend it or move it away") from error
+    before = _rows(con)
+    con.register("kept_hand_notes", hands)
+    con.register("kept_player_notes", players)
+    try:
+        con.execute("INSERT INTO hand_notes SELECT * FROM kept_hand_notes k "
+                    "WHERE k.hand_id NOT IN (SELECT hand_id FROM hand_notes)")
+        con.execute("INSERT INTO player_notes SELECT * FROM kept_player_notes k "
+                    "WHERE k.player NOT IN (SELECT player FROM player_notes)")
+    finally:
+        con.unregister("kept_hand_notes")
+        con.unregister("kept_player_notes")
+    return _rows(con) - before
+
+
+def _rows(con: duckdb.DuckDBPyConnection) -> int:
+    counted = con.execute("SELECT (SELECT count(*) FROM hand_notes) "
+                          "+ (SELECT count(*) FROM player_notes)").fetchall()
+    return int(counted[0][0])

@@ -14,11 +14,12 @@ from typing import Final
 import duckdb
 import pandas as pd
 
-from analytics.warehouse.views import HandFilter, facts_where, where
+from analytics.warehouse.views import DAY, HandFilter, facts_where, where
 
 __all__ = [
     "BIGTWO_FEATURES",
     "bigtwo_dealt",
+    "bigtwo_feature_hands",
     "bigtwo_feature_results",
     "hand_equities",
     "rummoli_calibration",
@@ -115,26 +116,50 @@ def rummoli_calibration(con: duckdb.DuckDBPyConnection, f: HandFilter, *, bins: 
     """, params)
 
 
+def _feature_rows(f: HandFilter, feature: str) -> tuple[str, str, dict[str, object]]:
+    """The Big Two seats by a deal feature: the bin's SQL (on ``f``), the FROM and WHERE
+    over ``bigtwo_features f``, ``hands h`` and ``seats s`` the filter keeps, and their
+    parameters (what :func:`bigtwo_feature_results` groups and
+    :func:`bigtwo_feature_hands` lists)."""
+    if feature not in BIGTWO_FEATURES:
+        raise ValueError(f"unknown feature {feature!r} (expected one of "
+                         f"{', '.join(BIGTWO_FEATURES)})")
+    cond, params = where(f, game="bigtwo")
+    seat_cond, seat_params = _players(f, "s.player")
+    rows = f"""
+        FROM bigtwo_features f JOIN hands h USING (hand_id)
+        JOIN seats s ON s.hand_id = f.hand_id AND s.seat = f.seat
+        WHERE {cond} AND {seat_cond}"""
+    return BIGTWO_FEATURES[feature][0], rows, params | seat_params
+
+
 def bigtwo_feature_results(con: duckdb.DuckDBPyConnection, f: HandFilter, *,
                            feature: str = "twos") -> pd.DataFrame:
     """Big Two results by a deal feature (:data:`BIGTWO_FEATURES`), per player: the
     feature's bin, games, mean score per game and its standard deviation, and the share
     of games won (first out)."""
-    if feature not in BIGTWO_FEATURES:
-        raise ValueError(f"unknown feature {feature!r} (expected one of "
-                         f"{', '.join(BIGTWO_FEATURES)})")
-    expression = BIGTWO_FEATURES[feature][0]
-    cond, params = where(f, game="bigtwo")
-    seat_cond, seat_params = _players(f, "s.player")
+    expression, rows, params = _feature_rows(f, feature)
     return _frame(con, f"""
         SELECT s.player, {expression} AS bin, count(*) AS games, avg(s.net) AS mean,
                stddev_samp(s.net) AS sd,
                avg(CASE WHEN s.place = 1 THEN 1.0 ELSE 0.0 END) AS first_share
-        FROM bigtwo_features f JOIN hands h USING (hand_id)
-        JOIN seats s ON s.hand_id = f.hand_id AND s.seat = f.seat
-        WHERE {cond} AND {seat_cond}
+        {rows}
         GROUP BY ALL ORDER BY s.player, bin
-    """, params | seat_params)
+    """, params)
+
+
+def bigtwo_feature_hands(con: duckdb.DuckDBPyConnection, f: HandFilter, *, feature: str,
+                         player: str, bin: str) -> pd.DataFrame:
+    """The games behind one bar of :func:`bigtwo_feature_results`: ``player``'s games whose
+    deal falls in ``bin`` of ``feature``.  Columns: hand_id, day, counted (1), net (his
+    score), the latest first."""
+    expression, rows, params = _feature_rows(f, feature)
+    return _frame(con, f"""
+        SELECT s.hand_id, {DAY} AS day,
+               CAST(1 AS BIGINT) AS counted, CAST(s.net AS BIGINT) AS net
+        {rows} AND s.player = $bar_player AND {expression} = $bar_bin
+        ORDER BY day DESC, s.hand_id
+    """, params | {"bar_player": player, "bar_bin": bin})
 
 
 def bigtwo_dealt(con: duckdb.DuckDBPyConnection, f: HandFilter, *, sample: int = 20_000

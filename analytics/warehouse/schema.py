@@ -15,7 +15,7 @@ from typing import Final
 
 import duckdb
 
-from analytics.warehouse.annotations import ANNOTATION_TABLES
+from analytics.warehouse.annotations import ANNOTATION_TABLES, restore_notes
 from analytics.warehouse.errors import WarehouseSchemaError
 from analytics.warehouse.facts import (
     HANDS_TABLE,
@@ -345,6 +345,12 @@ def _fill_v12(con: duckdb.DuckDBPyConnection) -> None:
     fill_missing_stats(con)
 
 
+def _restore_notes(con: duckdb.DuckDBPyConnection) -> None:
+    """Migration 11's backfill: the notes kept beside the database file, when it is built
+    again (``annotations.restore_notes``)."""
+    restore_notes(con)
+
+
 MIGRATIONS: Final = (
     Migration(1, "tables: files, hands, seats, actions, showdowns, awards, board, rejects",
               _TABLES_V1),
@@ -364,7 +370,8 @@ MIGRATIONS: Final = (
                  "backfilled; fry_threshold in the Big Two rules",
               (*RULES_WITH_THRESHOLD, SCORES_TABLE), backfill=fill_missing_scores),
     Migration(10, "stat_facts: the 7 & 8 statistics' counts per seat", (STAT_FACTS_TABLE,)),
-    Migration(11, "hand_notes, player_notes: tags and notes people keep", ANNOTATION_TABLES),
+    Migration(11, "hand_notes, player_notes: tags and notes people keep", ANNOTATION_TABLES,
+              backfill=_restore_notes),
     Migration(12, "seat_facts: Big Two passes holding a beating play; stat_facts: Rummoli "
                   "net by pot; both backfilled", (*PASSES_V12, *POT_NETS_V12),
               backfill=_fill_v12),

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Final
 
@@ -24,6 +25,7 @@ from parsers.knobs import BIGTWO_KNOBS, RUMMOLI_KNOBS, Game
 from parsers.model import RUMMOLI_POTS
 
 __all__ = [
+    "BAR_COLUMNS",
     "BUCKETS",
     "DAY",
     "KNOBS",
@@ -31,6 +33,7 @@ __all__ = [
     "STAKES",
     "HandFilter",
     "allin_totals",
+    "bar_hands",
     "bigtwo_cards_left",
     "bigtwo_places",
     "by_position",
@@ -50,6 +53,7 @@ __all__ = [
     "play_kinds",
     "player_results",
     "plays",
+    "pot_streak_hands",
     "pot_streaks",
     "pot_winners",
     "rejects",
@@ -696,29 +700,8 @@ def pot_streaks(con: duckdb.DuckDBPyConnection, f: HandFilter) -> pd.DataFrame:
             FROM pot_facts x WHERE {cond}
             GROUP BY x.pot, x.since_all ORDER BY pot_order, since
         """, params)
-    whole = """(
-        SELECT coalesce(bool_and(kept = history), TRUE)
-        FROM (SELECT count(*) AS kept, any_value(history_rounds) AS history
-              FROM rows GROUP BY game_id, pot))"""
     return query_frame(con, f"""
-        WITH rows AS (
-            SELECT x.game_id, x.round, x.pot, x.pot_order, x.before, x.antes,
-                   x.won_by IS NOT NULL AS won, x.since_all, x.history_rounds
-            FROM pot_facts x WHERE {cond}),
-        whole AS (SELECT {whole} AS whole),
-        stored AS (SELECT pot, pot_order, since_all AS since, before, antes, won
-                   FROM rows WHERE (SELECT whole FROM whole)),
-        grouped AS (
-            SELECT *, coalesce(sum(CAST(won AS INTEGER)) OVER (
-                       PARTITION BY game_id, pot ORDER BY round
-                       ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS streak
-            FROM rows WHERE NOT (SELECT whole FROM whole)),
-        numbered AS (
-            SELECT pot, pot_order,
-                   row_number() OVER (PARTITION BY game_id, pot, streak ORDER BY round) - 1
-                       AS since, before, antes, won
-            FROM grouped),
-        counted AS (SELECT * FROM stored UNION ALL SELECT * FROM numbered)
+        WITH {_streak_rows(cond)}
         SELECT pot, any_value(pot_order) AS pot_order, since, count(*) AS rounds,
                avg(before) AS mean_before, count(*) FILTER (WHERE won) AS won,
                CAST(coalesce(sum(antes) FILTER (WHERE antes > 0), 0) AS BIGINT) AS paid_in,
@@ -726,6 +709,52 @@ def pot_streaks(con: duckdb.DuckDBPyConnection, f: HandFilter) -> pd.DataFrame:
                avg(before) FILTER (WHERE antes > 0) AS mean_before_paid
         FROM counted GROUP BY pot, since ORDER BY pot_order, since
     """, params)
+
+
+def _streak_rows(cond: str) -> str:
+    """The common table expressions of :func:`pot_streaks` over the ``pot_facts x`` rows
+    ``cond`` keeps, ending in ``counted``: each row's hand_id, day, pot, pot_order,
+    ``since`` (rounds since the pot was last won within its game: the stored
+    ``since_all`` when the rows keep every game whole, else counted again over the rows
+    kept), before, antes and won; :func:`pot_streak_hands` lists one ``since`` of them."""
+    whole = """(
+        SELECT coalesce(bool_and(kept = history), TRUE)
+        FROM (SELECT count(*) AS kept, any_value(history_rounds) AS history
+              FROM rows GROUP BY game_id, pot))"""
+    return f"""
+        rows AS (
+            SELECT x.hand_id, x.day, x.game_id, x.round, x.pot, x.pot_order, x.before,
+                   x.antes, x.won_by IS NOT NULL AS won, x.since_all, x.history_rounds
+            FROM pot_facts x WHERE {cond}),
+        whole AS (SELECT {whole} AS whole),
+        stored AS (SELECT hand_id, day, pot, pot_order, since_all AS since, before, antes,
+                          won
+                   FROM rows WHERE (SELECT whole FROM whole)),
+        grouped AS (
+            SELECT *, coalesce(sum(CAST(won AS INTEGER)) OVER (
+                       PARTITION BY game_id, pot ORDER BY round
+                       ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS streak
+            FROM rows WHERE NOT (SELECT whole FROM whole)),
+        numbered AS (
+            SELECT hand_id, day, pot, pot_order,
+                   row_number() OVER (PARTITION BY game_id, pot, streak ORDER BY round) - 1
+                       AS since, before, antes, won
+            FROM grouped),
+        counted AS (SELECT * FROM stored UNION ALL SELECT * FROM numbered)"""
+
+
+def pot_streak_hands(con: duckdb.DuckDBPyConnection, f: HandFilter, *, pot: str,
+                     since: int) -> pd.DataFrame:
+    """The rounds behind one bar of :func:`pot_streaks` (the Pots page's carry-over chart):
+    those where ``pot`` had carried over ``since`` rounds, counted as :func:`pot_streaks`
+    counts them.  Columns: hand_id, day, counted (1), the latest first."""
+    cond, params = facts_where(f, game="rummoli", seats=False)
+    return query_frame(con, f"""
+        WITH {_streak_rows(cond)}
+        SELECT hand_id, day, CAST(1 AS BIGINT) AS counted FROM counted
+        WHERE pot = $pot AND since = $since
+        ORDER BY day DESC, hand_id
+    """, params | {"pot": pot, "since": since})
 
 
 def _whole_games(f: HandFilter) -> bool:
@@ -840,6 +869,68 @@ def play_kinds(con: duckdb.DuckDBPyConnection, f: HandFilter) -> pd.DataFrame:
               ON {kinds} INTO NAME category VALUE hands)
         WHERE hands > 0
         ORDER BY player, category
+    """, params)
+
+
+BAR_COLUMNS: Final = {
+    "seat_facts": {"player": "x.player", "players": "x.num_players",
+                   "position": "x.position", "dealt_size": "x.dealt_size",
+                   "dealt_two_category": "x.dealt_two_category",
+                   "dealt_three_category": "x.dealt_three_category",
+                   "dealt_poker_category": "x.dealt_poker_category",
+                   "shown_category": "x.shown_category"},
+    "pot_facts": {"pot": "x.pot", "won_by_player": "x.won_by_player"},
+    "hand_facts": {"game": "x.game",
+                   **{bucket: f"CAST(date_trunc('{bucket}', x.day) AS DATE)"
+                      for bucket in BUCKETS}},
+}
+"""What a bar of a chart can be (a whitelist: these go into SQL as text), per fact table
+the chart counts: ``seat_facts`` (the Win rates' positions, the Hand types' categories),
+``pot_facts`` (the Pots page's pots won by player) and ``hand_facts`` (the Overview's
+hands per period: the bucket's first day)."""
+
+
+def bar_hands(con: duckdb.DuckDBPyConnection, f: HandFilter, *, source: str,
+              bar: Iterable[tuple[str, object]], game: str | None = None,
+              kind: str | None = None) -> pd.DataFrame:
+    """The rows behind one bar of a chart counted over ``source`` (a key of
+    :data:`BAR_COLUMNS`): the rows the filter keeps (of ``game``) whose columns equal the
+    ``bar``'s values (column, value pairs: a tuple is what the dashboard's cache keys), and
+    with ``kind`` (Big Two, a :data:`PLAY_KIND_COLUMNS` key) the seats that played that
+    kind.  The same table and filter the bar's own question counts (:func:`by_position`,
+    :func:`dealt_types`, :func:`showdown_types`, :func:`play_kinds`, :func:`pot_winners`,
+    :func:`overview_page`), so the rows are the bar's count; a hand shows once per row (a
+    seat).  Columns: hand_id, day, counted (1 a row; the plays of ``kind``), and the
+    seat's ``net`` (seat_facts), the latest first."""
+    if source not in BAR_COLUMNS:
+        raise ValueError(f"unknown source {source!r} (expected one of {', '.join(BAR_COLUMNS)})")
+    columns = BAR_COLUMNS[source]
+    wanted = dict(bar)
+    unknown = sorted(set(wanted) - set(columns))
+    if unknown:
+        raise ValueError(f"unknown bar column(s) {', '.join(unknown)} for {source} (expected "
+                         f"one of {', '.join(columns)})")
+    if kind is not None and (source != "seat_facts" or kind not in PLAY_KIND_COLUMNS):
+        raise ValueError(f"unknown combination {kind!r} (expected one of "
+                         f"{', '.join(PLAY_KIND_COLUMNS)} over seat_facts)")
+    if source == "hand_facts":
+        cond, params = hand_facts_where(f, game=game)
+    else:
+        cond, params = facts_where(f, game=game, seats=source == "seat_facts")
+    conditions = [cond]
+    for number, (name, value) in enumerate(sorted(wanted.items())):
+        conditions.append(f"{columns[name]} IS NOT DISTINCT FROM $bar{number}")
+        params[f"bar{number}"] = value
+    counted = "1"
+    if kind is not None:
+        counted = f"x.{PLAY_KIND_COLUMNS[kind]}"
+        conditions.append(f"{counted} > 0")
+    net = ", CAST(x.net AS BIGINT) AS net" if source == "seat_facts" else ""
+    return query_frame(con, f"""
+        SELECT x.hand_id, x.day, CAST({counted} AS BIGINT) AS counted{net}
+        FROM {source} x
+        WHERE {" AND ".join(conditions)}
+        ORDER BY x.day DESC, x.hand_id
     """, params)
 
 

@@ -127,3 +127,21 @@ def browser_page(server: str, chromium: Any) -> Iterator[object]:
         yield page
     finally:
         context.close()
+
+
+@pytest.fixture
+def patient_page(browser_page: Any) -> Iterator[Any]:
+    """The shared page, waiting up to 3 minutes a step (a plotly page on the shared
+    machine's busiest minutes took over one), as before afterwards."""
+    browser_page.set_default_timeout(180_000)
+    try:
+        yield browser_page
+    finally:
+        browser_page.set_default_timeout(60_000)
+
+
+def settle(page: Any) -> None:
+    """Wait until the page's script has finished running (Streamlit's app state)."""
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=\"stApp\"]')"
+        "?.getAttribute('data-test-script-state') === 'notRunning'")

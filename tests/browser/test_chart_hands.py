@@ -1,37 +1,35 @@
 """Charts that show hands link to them, in real Chromium: a click on a bar of the Win rates
-page lists the hands behind it, as many as the warehouse says; the screenshot saved."""
+page (per player, and by position), of the Overview, Hand types and Pot accumulation pages,
+or on a point of the Statistics page's results by hand number lists the hands behind it,
+exactly those the warehouse says (the list's CSV download read back); the screenshots
+saved."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import io
+import re
 from pathlib import Path
 from typing import Any
 
+import pandas as pd
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from analytics.warehouse import reader
 from analytics.warehouse.stat_views import stat_hands
-from analytics.warehouse.views import HandFilter
-from tests.browser.conftest import SCREENSHOTS
+from analytics.warehouse.views import HandFilter, bar_hands, pot_streak_hands
+from tests.browser.conftest import SCREENSHOTS, settle
 
 pytestmark = pytest.mark.browser
 
 
-@pytest.fixture
-def patient_page(browser_page: Any) -> Iterator[Any]:
-    """The shared page, waiting up to 3 minutes a step (a plotly page on the shared
-    machine's busiest minutes took over one), as before afterwards."""
-    browser_page.set_default_timeout(180_000)
-    try:
-        yield browser_page
-    finally:
-        browser_page.set_default_timeout(60_000)
-
-
-def _settle(page: Any) -> None:
-    page.wait_for_function(
-        "() => document.querySelector('[data-testid=\"stApp\"]')"
-        "?.getAttribute('data-test-script-state') === 'notRunning'")
+def _listed(page: Any, key: str) -> list[int]:
+    """The hand ids of the list drawn under ``key`` (``hand_list.list_behind``'s key), from
+    its CSV download: what the list holds, not what a chart says."""
+    with page.expect_download() as download_info:
+        page.locator(f".st-key-dl_{key}_csv button").first.click()
+    data = Path(download_info.value.path()).read_bytes()
+    return [int(h) for h in pd.read_csv(io.BytesIO(data))["hand_id"]]
 
 
 def test_a_win_rate_bar_lists_its_players_hands(server: str, patient_page: Any,
@@ -41,7 +39,7 @@ def test_a_win_rate_bar_lists_its_players_hands(server: str, patient_page: Any,
     page.get_by_role("heading", name="Win rates").first.wait_for()
     chart = page.locator(".js-plotly-plot").first
     chart.wait_for()
-    _settle(page)
+    settle(page)
     bars = chart.locator(".barlayer .point")
     assert bars.count() >= 2
     # The first bar is the first player of the chart (the rows in the page's order).
@@ -52,9 +50,166 @@ def test_a_win_rate_bar_lists_its_players_hands(server: str, patient_page: Any,
     bars.first.click(force=True)  # plotly's drag layer lies over the bars
     words = f"{player}: {len(behind):,} hands."
     page.get_by_text(words).first.wait_for()
-    _settle(page)
+    settle(page)
     assert page.locator('[data-testid="stException"]').count() == 0
     assert len(behind) > 0
     page.get_by_text(words).first.scroll_into_view_if_needed()
     page.screenshot(path=str(SCREENSHOTS / "win-rates-bar-hands.png"), full_page=True)
     assert (SCREENSHOTS / "win-rates-bar-hands.png").stat().st_size > 10_000
+
+
+def test_a_position_bar_lists_the_seats_of_that_position(server: str, patient_page: Any,
+                                                         browser_db: Path) -> None:
+    page = patient_page
+    page.goto(f"{server}/win_rates?view=By%20position")
+    page.get_by_role("heading", name="Win rates").first.wait_for()
+    chart = page.locator(".js-plotly-plot").first
+    chart.wait_for()
+    settle(page)
+    bars = chart.locator(".barlayer .point")
+    assert bars.count() >= 4
+    found = _clicked_title(page, bars.first, r"Position (\d+) at (\d+)-player tables")
+    position, players, count = int(found[1]), int(found[2]), int(found[3].replace(",", ""))
+    with reader(browser_db) as con:
+        behind = bar_hands(con, HandFilter(game="seveneight"), source="seat_facts",
+                           game="seveneight", bar=(("players", players), ("position", position)))
+        # Independently: the seats of that seat number at tables of that size.
+        seats = con.execute("""
+            SELECT s.hand_id FROM seats s JOIN hands h USING (hand_id)
+            WHERE h.game = 'seveneight' AND h.num_players = $players AND s.seat = $seat
+        """, {"players": players, "seat": position}).fetchdf()
+    assert count == len(behind) == len(seats) > 0
+    page.screenshot(path=str(SCREENSHOTS / "win-rates-position-hands.png"), full_page=True)
+    assert sorted(_listed(page, "bar_pos_seveneight")) == sorted(seats["hand_id"].head(500))
+
+
+def test_a_results_point_by_hand_number_lists_its_hands(server: str, patient_page: Any,
+                                                        browser_db: Path) -> None:
+    page = patient_page
+    # One player of 20 hands: a line of at most 60 points draws its points (the players of
+    # 100 hands and more draw lines alone).
+    page.goto(f"{server}/statistics?player=Fay")
+    page.get_by_role("heading", name="Statistics").first.wait_for()
+    page.locator("table.hl-stats").first.wait_for()
+    settle(page)
+    page.locator('[data-testid="stRadio"]').get_by_text("hand number", exact=True).click()
+    chart = page.locator(".js-plotly-plot").first
+    # The first line's points (every hand of his is a point; by date his 20 hands are one
+    # day's point, so a fifth point means the chart by hand number is drawn).
+    points = chart.locator(".scatterlayer .trace").first.locator(".points path")
+    points.nth(4).wait_for(state="attached")
+    settle(page)
+    chart.scroll_into_view_if_needed()
+    points.nth(4).click(force=True)  # the fifth point: the player's fifth hand alone
+    title = page.get_by_text(re.compile(r"^.+, hands [\d,]+ to [\d,]+: [\d,]+ hands, net "))
+    title.first.wait_for()
+    settle(page)
+    assert page.locator('[data-testid="stException"]').count() == 0
+    found = re.fullmatch(r"(.+), hands ([\d,]+) to ([\d,]+): ([\d,]+) hands, net (-?[\d,]+)\.",
+                         str(title.first.text_content()))
+    assert found is not None
+    player, first, last = found[1], int(found[2]), int(found[3])
+    assert (player, first, last) == ("Fay", 5, 5)
+    with reader(browser_db) as con:
+        played = stat_hands(con, HandFilter(), game="seveneight", player=player,
+                            order="play")
+        # Independently: his hands in order of play (day, time, place in the file, id).
+        mine = con.execute("""
+            SELECT h.hand_id, s.net FROM seats s JOIN hands h USING (hand_id)
+            WHERE h.game = 'seveneight' AND s.player = $player
+            ORDER BY coalesce(h.played_on, CAST(h.loaded_at AS DATE)),
+                     h.played_time NULLS LAST, h.source_index, h.hand_id
+        """, {"player": player}).fetchdf()
+    assert list(played["hand_id"]) == list(mine["hand_id"])
+    fifth = mine.iloc[4:5]
+    assert int(found[4]) == 1 and int(found[5].replace(",", "")) == int(fifth["net"].sum())
+    title.first.scroll_into_view_if_needed()
+    page.screenshot(path=str(SCREENSHOTS / "statistics-point-hands.png"), full_page=True)
+    assert _listed(page, "numbered_seveneight") == list(fifth["hand_id"])
+
+
+def _tallest(bars: Any) -> Any:
+    """The tallest of ``bars`` (a short bar is a few pixels a click can miss)."""
+    heights = [(bars.nth(at).bounding_box() or {"height": 0})["height"]
+               for at in range(bars.count())]
+    return bars.nth(heights.index(max(heights)))
+
+
+def _clicked_title(page: Any, bar: Any, pattern: str) -> re.Match[str]:
+    """Click ``bar`` and read the title its list opens with ("...: N hands."), once the page
+    has settled.  A click that lands while the page still runs (the busy machine's minutes)
+    selects nothing: it is tried again, up to three times."""
+    title = page.get_by_text(re.compile(f"^{pattern}: [\\d,]+ hands( \\([\\d,]+ seats\\))?\\.$"))
+    error = page.locator('[data-testid="stException"]')
+    for attempt in range(3):
+        settle(page)
+        bar.click(force=True)  # plotly's drag layer lies over the bars
+        try:
+            title.first.or_(error.first).wait_for(timeout=90_000)
+            break
+        except PlaywrightTimeout:
+            if attempt == 2:
+                raise
+    settle(page)
+    assert error.count() == 0, error.first.inner_text()
+    found = re.fullmatch(f"{pattern}: ([\\d,]+) hands(?: \\(([\\d,]+) seats\\))?\\.",
+                         str(title.first.text_content()))
+    assert found is not None
+    title.first.scroll_into_view_if_needed()
+    return found
+
+
+def test_bars_of_the_overview_hand_types_and_pots_list_their_hands(
+        server: str, patient_page: Any, browser_db: Path) -> None:
+    page = patient_page
+    # The Overview: a week's bar, its first day read from the axis as plotly gives it.
+    page.goto(f"{server}/")
+    page.get_by_role("heading", name="Overview").first.wait_for()
+    chart = page.locator(".js-plotly-plot").first
+    chart.wait_for()
+    settle(page)
+    found = _clicked_title(page, chart.locator(".barlayer .point").first,
+                           r"(7 & 8|Big Two|Rummoli), the week of (\d{4}-\d\d-\d\d)")
+    game = {"7 & 8": "seveneight", "Big Two": "bigtwo", "Rummoli": "rummoli"}[found[1]]
+    with reader(browser_db) as con:
+        week = con.execute("""
+            SELECT hand_id FROM hands WHERE game = $game
+            AND date_trunc('week', coalesce(played_on, CAST(loaded_at AS DATE)))
+                = CAST($first AS DATE)""", {"game": game, "first": found[2]}).fetchdf()
+    assert int(found[3].replace(",", "")) == len(week) > 0
+    assert sorted(_listed(page, "bar_over_time")) == sorted(week["hand_id"])
+    page.screenshot(path=str(SCREENSHOTS / "overview-bar-hands.png"), full_page=True)
+
+    # Hand types: a category of 7 & 8's first two cards (its words on the axis).
+    page.goto(f"{server}/hand_types")
+    page.get_by_role("heading", name="Hand types").first.wait_for()
+    chart = page.locator(".js-plotly-plot").first
+    chart.wait_for()
+    settle(page)
+    found = _clicked_title(page, chart.locator(".barlayer .point").first,
+                           r"7 & 8: first two cards dealt \(every player\): ([a-z ]+)")
+    with reader(browser_db) as con:
+        seats = con.execute("""
+            SELECT hand_id FROM seat_facts WHERE game = 'seveneight'
+            AND dealt_two_category = $label""",
+                            {"label": found[1].replace(" ", "_")}).fetchdf()
+    hands = set(seats["hand_id"])  # a hand with two such seats is listed once
+    assert int(found[2].replace(",", "")) == len(hands) > 0
+    assert int(found[3].replace(",", "")) == len(seats)  # the bar counts seats
+    assert sorted(_listed(page, "bar_seveneight-two")) == sorted(hands)
+    page.screenshot(path=str(SCREENSHOTS / "hand-types-bar-hands.png"), full_page=True)
+
+    # Pot accumulation: a bar of the carry-over chart (the third chart of the page).
+    page.goto(f"{server}/pots")
+    page.get_by_role("heading", name="Pot accumulation (Rummoli)").first.wait_for()
+    page.locator(".js-plotly-plot").nth(2).wait_for()
+    settle(page)
+    chart = page.locator(".js-plotly-plot").nth(2)
+    chart.scroll_into_view_if_needed()
+    found = _clicked_title(page, _tallest(chart.locator(".barlayer .point")),
+                           r"The (\w+) pot carried over (\d+) rounds")
+    with reader(browser_db) as con:
+        rounds = pot_streak_hands(con, HandFilter(), pot=found[1], since=int(found[2]))
+    assert int(found[3].replace(",", "")) == len(rounds) > 0
+    assert sorted(_listed(page, "bar_streaks")) == sorted(rounds["hand_id"].head(500))
+    page.screenshot(path=str(SCREENSHOTS / "pots-bar-hands.png"), full_page=True)

@@ -14,9 +14,11 @@ import math
 from collections.abc import Callable
 
 import pandas as pd
+import plotly.graph_objects as go
 import streamlit as st
 
 from analytics.dashboard import charts, logic, ui
+from analytics.dashboard.hand_list import bar_list, picked_bar
 from analytics.evaluator import BigTwoKind, PokerCategory, SevenEightCategory
 
 _SEVENEIGHT = [c.label for c in SevenEightCategory]
@@ -30,24 +32,49 @@ def _observed(counts: pd.DataFrame, labels: list[str]) -> pd.Series:
     return observed.astype("int64").rename("observed")
 
 
-def _fit(title: str, observed: pd.Series, theory: pd.Series | None, key: str) -> None:
-    """A chart of observed against theory and the test, or observed alone."""
+Behind = Callable[[str], pd.DataFrame]
+"""The rows behind a category's bar (its label): ``ui.ask("bar_hands", ...)`` of the
+chart's question."""
+
+
+def _fit(title: str, observed: pd.Series, theory: pd.Series | None, key: str,
+         behind: Behind | None = None) -> None:
+    """A chart of observed against theory and the test, or observed alone; with
+    ``behind``, a click on a category's bar (observed or theory) lists its hands."""
     if theory is None:
         table = pd.DataFrame({"category": observed.index, "observed": observed.to_numpy()})
         table["observed_share"] = table["observed"] / max(1, int(table["observed"].sum()))
         table["category"] = logic.category_words(table["category"])
-        st.plotly_chart(charts.observed_vs_theory(table, title), key=f"chart_{key}")
+        _chart(charts.observed_vs_theory(table, title), observed, key, behind)
         shown = logic.human_table(table, logic.FIT_HEADERS, decimals=4)
         st.dataframe(shown, hide_index=True)
         ui.download_buttons(shown, key, key=key)
         return
     fit = logic.goodness_of_fit(observed, theory)
     worded = fit.table.assign(category=logic.category_words(fit.table["category"]))
-    st.plotly_chart(charts.observed_vs_theory(worded, title), key=f"chart_{key}")
+    _chart(charts.observed_vs_theory(worded, title), observed, key, behind)
     st.caption(_test_words(fit))
     shown = logic.human_table(worded, logic.FIT_HEADERS, decimals=4)
     st.dataframe(shown, hide_index=True)
     ui.download_buttons(shown, key, key=key)
+
+
+def _chart(figure: go.Figure, observed: pd.Series, key: str, behind: Behind | None) -> None:
+    """Draw ``figure`` (categories as words); with ``behind``, a clicked bar's category
+    (its label, from ``observed``'s index) lists the hands behind it."""
+    if behind is None:
+        st.plotly_chart(figure, key=f"chart_{key}")
+        return
+    chosen = st.plotly_chart(figure, key=f"chart_{key}", on_select="rerun",
+                             selection_mode="points")
+    st.caption("Click a bar to list the hands of that category.")
+    bar = picked_bar(figure, chosen)
+    if bar is None:
+        return
+    labels = [str(label) for label in observed.index]
+    label = dict(zip(logic.category_words(pd.Series(labels)), labels, strict=True))[bar.x]
+    bar_list(behind(label), title=f"{figure.layout.title.text}: {bar.x}", key=key,
+             name=f"{key}-{label}-hands")
 
 
 def _test_words(fit: logic.Fit) -> str:
@@ -88,16 +115,29 @@ def _seveneight() -> None:
     st.caption("Every dealt hand matching the filters whose cards are all known.")
     two = dealt[dealt["size"] == 2]
     _fit("7 & 8: first two cards dealt (every player)", _observed(two, _SEVENEIGHT),
-         logic.seveneight_theory(2), "seveneight-two")
+         logic.seveneight_theory(2), "seveneight-two",
+         _seats("seveneight", "dealt_two_category"))
     _players(two, _SEVENEIGHT, "seveneight-two")
     _fit("7 & 8: all three cards (players who saw the third card)",
          _observed(dealt[dealt["size"] == 3], _SEVENEIGHT),
-         logic.seveneight_theory(3), "seveneight-three")
+         logic.seveneight_theory(3), "seveneight-three",
+         _seats("seveneight", "dealt_three_category"))
     st.caption("Players who stay for the third card chose to, on their first two: the "
                "three-card test measures that selection as well as the deal.")
     shown: pd.DataFrame = ui.ask("showdown_types", game="seveneight")
     counts = shown.groupby("category")["hands"].sum().reindex(_SEVENEIGHT, fill_value=0)
-    _fit("7 & 8: hands at showdown", counts.rename("observed"), None, "seveneight-shown")
+    _fit("7 & 8: hands at showdown", counts.rename("observed"), None, "seveneight-shown",
+         _seats("seveneight", "shown_category"))
+
+
+def _seats(game: str, column: str, *also: tuple[str, object]) -> Behind:
+    """The seats of ``game`` whose ``column`` (a ``views.BAR_COLUMNS`` seat column) is the
+    clicked category, and ``also``'s columns their values: the seats its bar counts."""
+    def behind(label: str) -> pd.DataFrame:
+        rows: pd.DataFrame = ui.ask("bar_hands", source="seat_facts", game=game,
+                                    bar=((column, label), *also))
+        return rows
+    return behind
 
 
 def _rummoli() -> None:
@@ -122,7 +162,8 @@ def _rummoli() -> None:
                         key="rummoli_size") or sizes[0]
     fit = fits.get(size)
     _fit(f"Rummoli: best five of {size} cards dealt", observed[size],
-         None if fit is None else logic.poker_theory(size), f"rummoli-{size}")
+         None if fit is None else logic.poker_theory(size), f"rummoli-{size}",
+         _seats("rummoli", "dealt_poker_category", ("dealt_size", size)))
     _players(hands, _POKER, "rummoli")
 
 
@@ -201,8 +242,17 @@ def _bigtwo() -> None:
     with expander:
         played: pd.DataFrame = ui.ask("play_kinds")
         labels = [k.label for k in BigTwoKind]
-        _fit("Big Two: combinations played", _observed(played, labels), None, "bigtwo-plays")
+        _fit("Big Two: combinations played", _observed(played, labels), None, "bigtwo-plays",
+             _played)
     _players(played, labels, "bigtwo")
+
+
+def _played(kind: str) -> pd.DataFrame:
+    """The Big Two seats that played ``kind``, each counted by its plays of it: the plays
+    its bar counts."""
+    rows: pd.DataFrame = ui.ask("bar_hands", source="seat_facts", game="bigtwo", bar=(),
+                                kind=kind)
+    return rows
 
 
 _SECTIONS: dict[str, Callable[[], None]] = {

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import datetime as dt
+
 import pandas as pd
 import streamlit as st
 
 from analytics.dashboard import charts, logic, ui
+from analytics.dashboard.hand_list import bar_list, picked_bar
 from analytics.warehouse import queries
 from parsers.knobs import GAME_NAMES
 
@@ -53,8 +56,18 @@ def render() -> None:
 
     bucket = st.segmented_control("Period", ["day", "week", "month", "year"], default="week",
                                   key="overview_bucket") or "week"
-    st.plotly_chart(charts.hands_over_time(page[f"hands_over_time {bucket}"]),
-                    key="chart_over_time")
+    figure = charts.hands_over_time(page[f"hands_over_time {bucket}"])
+    chosen = st.plotly_chart(figure, key="chart_over_time", on_select="rerun",
+                             selection_mode="points")
+    st.caption(f"Bars by the {bucket} (its first day). Click a bar to list its hands.")
+    bar = picked_bar(figure, chosen)
+    if bar is not None:
+        game = {name: g for g, name in GAME_NAMES.items()}.get(bar.name, bar.name)
+        first = dt.date.fromisoformat(bar.x[:10])
+        behind: pd.DataFrame = ui.ask("bar_hands", source="hand_facts",
+                                      bar=(("game", game), (bucket, first)))
+        bar_list(behind, title=f"{bar.name}, the {bucket} of {first:%Y-%m-%d}",
+                 key="over_time", name=f"{game}-{bucket}-{first}-hands")
 
     st.subheader("Players")
     st.caption("Each game in its own unit, never averaged across units: 7 & 8 in big blinds "

@@ -16,10 +16,11 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pandas as pd
+import plotly.graph_objects as go
 import streamlit as st
 
 from analytics.dashboard import charts, logic, ui
-from analytics.dashboard.hand_list import list_behind, picked_point
+from analytics.dashboard.hand_list import bar_list, picked_bar, picked_point
 from analytics.warehouse.equity_views import BIGTWO_FEATURES
 from analytics.warehouse.views import SPLIT_PARTS, HandFilter
 from parsers.knobs import GAME_NAMES
@@ -43,8 +44,7 @@ def _bar_hands(only: HandFilter, game: str, *, key: str, title: str,
                                   split=split, split_value=split_value)
     if stat is not None:
         behind = behind[behind["counted"] > 0]
-    st.markdown(f"**{title}**: {behind['hand_id'].nunique():,} hands.")
-    list_behind(behind, key=f"bar_{key}", name=f"{game}-{key}-hands")
+    bar_list(behind, title=title, key=key, name=f"{game}-{key}-hands")
 
 
 def render() -> None:
@@ -153,13 +153,28 @@ def _seveneight_position(only: HandFilter) -> None:
     """Big blinds per 100 hands by position, per table size."""
     by_seat = logic.in_big_blinds(ui.ask("by_position", only, by_level=True),
                                   ["players", "position"])
-    st.plotly_chart(charts.bar_with_ci(by_seat.assign(players=by_seat["players"].astype(str)),
-                                       x="position", color="players", mean="bb_per_100",
-                                       title="By position (colour: players at the table)",
-                                       y_title="big blinds per 100 hands"),
-                    key="pos_seveneight")
+    _position_bars(charts.bar_with_ci(by_seat.assign(players=by_seat["players"].astype(str)),
+                                      x="position", color="players", mean="bb_per_100",
+                                      title="By position (colour: players at the table)",
+                                      y_title="big blinds per 100 hands"),
+                   only, "seveneight", key="pos_seveneight")
     ui.download_buttons(logic.human_table(by_seat, logic.POSITION_BB_HEADERS),
                         "seveneight-positions", key="pos_seveneight")
+
+
+def _position_bars(figure: go.Figure, only: HandFilter, game: str, *, key: str) -> None:
+    """A chart of results by position (x: the position, colour: players at the table); a
+    bar lists every seat of that position at tables of that size (``views.bar_hands`` over
+    the seats ``views.by_position`` counts)."""
+    chosen = st.plotly_chart(figure, key=key, on_select="rerun", selection_mode="points")
+    st.caption(_CLICK_PLAYER)
+    bar = picked_bar(figure, chosen)
+    if bar is not None:
+        behind: pd.DataFrame = ui.ask("bar_hands", only, source="seat_facts", game=game,
+                                      bar=(("players", int(bar.name)),
+                                           ("position", int(bar.x))))
+        bar_list(behind, title=f"Position {bar.x} at {bar.name}-player tables", key=key,
+                 name=f"{game}-position-{bar.x}-of-{bar.name}-hands")
 
 
 def _seveneight_up_card(only: HandFilter) -> None:
@@ -213,11 +228,11 @@ def _by_level(game: str, results: pd.DataFrame, only: HandFilter) -> None:
     _cumulative(game, narrowed, totals, logic.NET_UNITS[game])
     by_seat = logic.with_confidence(ui.ask("by_position", narrowed))
     by_seat = by_seat[by_seat["game"] == game]
-    st.plotly_chart(charts.bar_with_ci(by_seat.assign(players=by_seat["players"].astype(str)),
-                                       x="position", color="players",
-                                       title="By position (colour: players at the table)",
-                                       y_title=unit, per=f"{logic.PER[game]}s"),
-                    key=f"pos_{game}")
+    _position_bars(charts.bar_with_ci(by_seat.assign(players=by_seat["players"].astype(str)),
+                                      x="position", color="players",
+                                      title="By position (colour: players at the table)",
+                                      y_title=unit, per=f"{logic.PER[game]}s"),
+                   narrowed, game, key=f"pos_{game}")
     ui.download_buttons(logic.human_table(by_seat, logic.position_headers(game)),
                         f"{game}-positions", key=f"pos_{game}")
     if game == "bigtwo":
@@ -241,11 +256,10 @@ def _bigtwo(only: HandFilter, scoring: str, every_rule: HandFilter) -> None:
                                        f"'{logic.NOT_OUT}': still holding cards)",
                                  barmode="stack", y_title="games")
     chosen = st.plotly_chart(figure, key="places", on_select="rerun", selection_mode="points")
-    point = picked_point(chosen)
-    if point is not None:
-        place = str(figure.data[int(point["curve_number"])].name)
-        _bar_hands(only, "bigtwo", key="places", title=f"{point['x']}, {place}",
-                   player=str(point["x"]), stat=_PLACE_STATS[place])
+    bar = picked_bar(figure, chosen)
+    if bar is not None:
+        _bar_hands(only, "bigtwo", key="places", title=f"{bar.x}, {bar.name}",
+                   player=bar.x, stat=_PLACE_STATS[bar.name])
     st.caption(f"Every game counts once per player. Under '{scoring}' scoring a player "
                f"still holding cards when the game ended has no place: he is counted "
                f"under '{logic.NOT_OUT}' (docs/dashboard.md). {_CLICK_PLAYER}")
@@ -262,14 +276,21 @@ def _bigtwo(only: HandFilter, scoring: str, every_rule: HandFilter) -> None:
     feature = st.selectbox("Deal feature", list(names), format_func=names.__getitem__,
                            key="bigtwo_feature") or "twos"
     table = logic.feature_table(ui.ask("bigtwo_feature_results", only, feature=feature))
-    st.plotly_chart(charts.bar_with_ci(table, x="bin", color="player",
-                                       title=f"Score per game by {names[feature]}",
-                                       x_title=names[feature], y_title="points per game",
-                                       per="games"),
-                    key="bigtwo_feature_chart")
+    figure = charts.bar_with_ci(table, x="bin", color="player",
+                                title=f"Score per game by {names[feature]}",
+                                x_title=names[feature], y_title="points per game",
+                                per="games")
+    chosen = st.plotly_chart(figure, key="bigtwo_feature_chart", on_select="rerun",
+                             selection_mode="points")
     st.caption("The features are counted from each player's dealt cards when the game is "
-               "loaded (docs/schema.md, bigtwo_features). Bars: mean ± 95 % CI."
-               + _without_sheets(sheets, "deal"))
+               "loaded (docs/schema.md, bigtwo_features). Bars: mean ± 95 % CI. "
+               + _CLICK_PLAYER + _without_sheets(sheets, "deal"))
+    bar = picked_bar(figure, chosen)
+    if bar is not None:
+        behind: pd.DataFrame = ui.ask("bigtwo_feature_hands", only, feature=feature,
+                                      player=bar.name, bin=bar.x)
+        bar_list(behind, title=f"{bar.name}, {names[feature]}: {bar.x}",
+                 key="bigtwo_feature", name=f"bigtwo-{feature}-{bar.x}-hands")
     shown = logic.human_table(table, logic.FEATURE_HEADERS)
     st.dataframe(shown, hide_index=True)
     ui.download_buttons(shown, f"bigtwo-by-{feature}", key="bigtwo_feature")
