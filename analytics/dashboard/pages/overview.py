@@ -51,10 +51,16 @@ def render() -> None:
     st.dataframe(games_table, hide_index=True)
     ui.download_buttons(games_table, "hands-by-game", key="games")
 
-    bucket = st.segmented_control("Period", ["day", "week", "month", "year"], default="week",
-                                  key="overview_bucket") or "week"
-    st.plotly_chart(charts.hands_over_time(page[f"hands_over_time {bucket}"]),
-                    key="chart_over_time")
+    # The chart opens on demand: plotly's code is most of a new browser's first page
+    # (docs/performance.md, "Pages in Chromium"); its rows are in the page's bundle already.
+    over_time = st.expander("Hands over time (chart)", key="overview_over_time",
+                            on_change="rerun", icon=":material/bar_chart:")
+    if over_time.open:
+        with over_time:
+            bucket = st.segmented_control("Period", ["day", "week", "month", "year"],
+                                          default="week", key="overview_bucket") or "week"
+            st.plotly_chart(charts.hands_over_time(page[f"hands_over_time {bucket}"]),
+                            key="chart_over_time")
 
     st.subheader("Players")
     st.caption("Each game in its own unit, never averaged across units: 7 & 8 in big blinds "
