@@ -106,7 +106,8 @@ def test_everything_else_is_streamlits_answer(static: Path) -> None:
                  "/static/../secret.js", "/secret.js",  # outside static/: never read here
                  "/_stcore/health", "/media/abc.csv"):
         status, headers, body = _get(app, path)
-        assert body == b"from streamlit" and b"content-encoding" not in headers, path
+        assert (status, body) == (200, b"from streamlit"), path
+        assert b"content-encoding" not in headers and inner.paths[-1] == path
     # A browser that does not take gzip gets the file as Streamlit sends it.
     _, headers, body = _get(app, "/static/js/index.Q1.js", gzip_ok=False)
     assert body == b"from streamlit" and inner.paths[-1] == "/static/js/index.Q1.js"
@@ -118,7 +119,7 @@ def test_html_pages_get_the_prefetch_and_nothing_else_does(static: Path) -> None
     script = prefetch_script(_CHART)
     for path in ("/", "/win_rates"):
         status, headers, body = _get(app, path)
-        assert body == _HTML.replace(b"</head>", script + b"</head>")
+        assert (status, body) == (200, _HTML.replace(b"</head>", script + b"</head>"))
         assert headers[b"content-length"] == str(len(body)).encode()
     assert f'import("./static/js/{_CHART}")'.encode() in script
     # HEAD keeps Streamlit's length; a JSON answer and the server's own paths pass as sent.
