@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import gzip
+from collections.abc import MutableMapping
 from pathlib import Path
 from typing import Any
 
@@ -46,7 +47,7 @@ class _Streamlit:
         self.paths: list[str] = []
         self.body, self.kind = body, kind
 
-    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+    async def __call__(self, scope: MutableMapping[str, Any], receive: Any, send: Any) -> None:
         self.paths.append(scope["path"])
         await send({"type": "http.response.start", "status": 200, "headers": [
             (b"content-type", self.kind), (b"content-length", str(len(self.body)).encode())]})
