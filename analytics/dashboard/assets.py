@@ -58,19 +58,21 @@ def chart_chunk(static: Path = STATIC) -> str | None:
 
 PREFETCH_DELAY_MS: Final = 1000
 """How long the first page stays settled before the plotly chunk is run (a user reads it):
-its run holds the browser's main thread (0.3-0.5 s idle), so it does not start at once."""
+its start is one long task on the browser's main thread (4.5-5 s at load 27), which a click
+in that time waits for, so it does not start at once."""
 
 
 def prefetch_script(chunk: str) -> bytes:
     """The script added to each HTML page: once the app's first script run is over, nothing
-    waits for its code, :data:`PREFETCH_DELAY_MS` have passed and the browser is idle, import
-    ``chunk`` (a module runs once per page: the chart that asks for it later gets it at once;
-    a chart that asked before shares the same import)."""
+    waits for its code or is stale, :data:`PREFETCH_DELAY_MS` have passed and the browser is
+    idle, import ``chunk`` (a module runs once per page: the chart that asks for it later
+    gets it at once; a chart that asked before shares the same import)."""
     return (
         "<script type=\"module\">"
         "const ready = () => { const app = document.querySelector('[data-testid=\"stApp\"]');"
         " return app !== null && app.getAttribute('data-test-script-state') === 'notRunning'"
-        " && document.querySelector('[data-testid=\"stSkeleton\"]') === null; };"
+        " && document.querySelector('[data-testid=\"stSkeleton\"]') === null"
+        " && document.querySelector('[data-stale=\"true\"]') === null; };"
         "const run = () => import(\"./static/js/" + chunk + "\");"
         "const later = () => (window.requestIdleCallback"
         " ? requestIdleCallback(run, {timeout: 3000}) : run());"
