@@ -74,7 +74,11 @@ def test_overview_shows_counts_tables_and_the_reject(db: Path) -> None:
     assert _metric(at, "Hands") == 190
     assert _metric(at, "Rejected hands") == 1
     assert _metric(at, "Players") == count_rows(db, "SELECT count(DISTINCT player) FROM seats")
-    assert len(at.get("plotly_chart")) == 1
+    # The chart over time opens on demand (a new browser's first page without plotly).
+    assert len(at.get("plotly_chart")) == 0
+    at.session_state["overview_over_time"] = True
+    at.run()
+    assert not at.exception and len(at.get("plotly_chart")) == 1
     assert len(at.dataframe) >= 4  # games, players, sessions, rejects (summary and list)
     rejects = at.dataframe[-1].value
     assert list(rejects["line"]) == [12]

@@ -69,7 +69,7 @@ def test_hand_detail_answers_as_every_lookup_did(db: Path) -> None:
 
 def test_the_overview_page_draws_the_bundle(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The page with a player filter: its sessions table is ``sessions``' and switching the
-    period redraws the chart from the bundle (no question of its own)."""
+    chart, opened, redraws from the bundle when the period changes (no question of its own)."""
     monkeypatch.setenv(ENV_VAR, str(db))
     player = "Cy"
     at = AppTest.from_file(APP, default_timeout=180)
@@ -87,6 +87,10 @@ def test_the_overview_page_draws_the_bundle(db: Path, monkeypatch: pytest.Monkey
         shown[0].reset_index(drop=True),
         logic.human_table(expected.assign(game=expected["game"].map(GAME_NAMES)),
                           logic.SESSION_HEADERS), check_dtype=False)
+    # The chart opens on demand (a new browser's first page without plotly's code).
+    assert not at.get("plotly_chart") and not at.segmented_control
+    at.session_state["overview_over_time"] = True
+    at.run()
     at.segmented_control(key="overview_bucket").set_value("month").run()
     assert not at.exception, [e.value for e in at.exception]
     drawn = json.loads(at.get("plotly_chart")[0].proto.spec)["data"]

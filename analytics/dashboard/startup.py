@@ -16,7 +16,8 @@ page after a start took 4.2-4.6 s against 0.5 s for the same page later
    questions.
 
 It prints one line when done (``handlab: warm-up done ...``; benchmarks/bench_pages.py
-waits for it).  ``streamlit run app.py`` still works, without the warm-up.
+waits for it), then compresses the browser's files (analytics/dashboard/assets.py).
+``streamlit run app.py`` still works, without the warm-up.
 """
 
 from __future__ import annotations
@@ -30,6 +31,8 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, Final
+
+from analytics.dashboard.assets import static_files
 
 __all__ = ["PAGES", "WARM_MARK", "import_pages", "lifespan", "page_imports", "warm_up"]
 
@@ -101,7 +104,11 @@ async def lifespan(app: Any) -> AsyncIterator[None]:
     from streamlit.runtime import Runtime
 
     del app  # the runtime is the process's one Runtime
-    task = asyncio.create_task(warm_up(Runtime.instance()), name="handlab warm-up")
+    async def start() -> None:
+        await warm_up(Runtime.instance())
+        await asyncio.to_thread(static_files().compress_all)
+
+    task = asyncio.create_task(start(), name="handlab warm-up")
     try:
         yield
     finally:

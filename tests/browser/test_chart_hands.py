@@ -165,6 +165,8 @@ def test_bars_of_the_overview_hand_types_and_pots_list_their_hands(
     # The Overview: a week's bar, its first day read from the axis as plotly gives it.
     page.goto(f"{server}/")
     page.get_by_role("heading", name="Overview").first.wait_for()
+    settle(page)
+    page.get_by_text("Hands over time (chart)").click()  # the chart opens on demand
     chart = page.locator(".js-plotly-plot").first
     chart.wait_for()
     settle(page)

@@ -1,5 +1,7 @@
 """The server ``handlab serve`` starts (``streamlit run serve.py``): it warms up once at start
-(analytics/dashboard/startup.py), says so, and then serves the dashboard as app.py does."""
+(analytics/dashboard/startup.py), says so, and then serves the dashboard as app.py does, its
+files compressed and the plotly chunk fetched once the first page has settled
+(analytics/dashboard/assets.py); the Overview's chart opens on demand."""
 
 from __future__ import annotations
 
@@ -34,6 +36,10 @@ def test_the_served_dashboard_warms_up_then_draws_the_overview(tmp_path: Path,
         context = chromium.new_context(viewport={"width": 1400, "height": 1000})
         page = context.new_page()
         page.set_default_timeout(90_000)
+        scripts: list[tuple[str, str | None, str | None]] = []
+        page.on("response", lambda answer: scripts.append(
+            (answer.url, answer.headers.get("content-encoding"),
+             answer.headers.get("cache-control"))) if answer.url.endswith(".js") else None)
         try:
             page.goto(server.url)
             page.get_by_role("heading", name="Overview").first.wait_for()
@@ -46,5 +52,20 @@ def test_the_served_dashboard_warms_up_then_draws_the_overview(tmp_path: Path,
             assert metric.locator('[data-testid="stMetricValue"]').inner_text() == "190"
             assert page.locator('[data-testid="stException"]').count() == 0
             page.screenshot(path=str(SCREENSHOTS / "served-overview.png"), full_page=True)
+            # The first view has no chart; its JavaScript came compressed and cacheable.
+            assert page.locator('[data-testid="stPlotlyChart"]').count() == 0
+            assert [(kind, cache) for _, kind, cache in scripts] == [
+                ("gzip", "public, immutable, max-age=31536000")] * len(scripts)
+            assert any("/static/js/index." in url for url, _, _ in scripts)
+            # Once it has settled, the browser fetches plotly's chunk by itself...
+            page.wait_for_function("() => performance.getEntriesByType('resource')"
+                                   ".some(entry => entry.name.includes('/PlotlyChart.'))")
+            # ... and the chart, opened, draws the hands over time.
+            page.get_by_text("Hands over time (chart)").click()
+            chart = page.locator('[data-testid="stPlotlyChart"] .main-svg').first
+            chart.wait_for()
+            chart.scroll_into_view_if_needed()
+            assert page.locator('[data-testid="stException"]').count() == 0
+            page.screenshot(path=str(SCREENSHOTS / "served-overview-chart.png"))
         finally:
             context.close()

@@ -54,20 +54,13 @@ def render() -> None:
     st.dataframe(games_table, hide_index=True)
     ui.download_buttons(games_table, "hands-by-game", key="games")
 
-    bucket = st.segmented_control("Period", ["day", "week", "month", "year"], default="week",
-                                  key="overview_bucket") or "week"
-    figure = charts.hands_over_time(page[f"hands_over_time {bucket}"])
-    chosen = st.plotly_chart(figure, key="chart_over_time", on_select="rerun",
-                             selection_mode="points")
-    st.caption(f"Bars by the {bucket} (its first day). Click a bar to list its hands.")
-    bar = picked_bar(figure, chosen)
-    if bar is not None:
-        game = {name: g for g, name in GAME_NAMES.items()}.get(bar.name, bar.name)
-        first = dt.date.fromisoformat(bar.x[:10])
-        behind: pd.DataFrame = ui.ask("bar_hands", source="hand_facts",
-                                      bar=(("game", game), (bucket, first)))
-        bar_list(behind, title=f"{bar.name}, the {bucket} of {first:%Y-%m-%d}",
-                 key="over_time", name=f"{game}-{bucket}-{first}-hands")
+    # The chart opens on demand: plotly's code is most of a new browser's first page
+    # (docs/performance.md, "Pages in Chromium"); its rows are in the page's bundle already.
+    over_time = st.expander("Hands over time (chart)", key="overview_over_time",
+                            on_change="rerun", icon=":material/bar_chart:")
+    if over_time.open:
+        with over_time:
+            _hands_over_time(page)
 
     st.subheader("Players")
     st.caption("Each game in its own unit, never averaged across units: 7 & 8 in big blinds "
@@ -108,3 +101,21 @@ def render() -> None:
 
 
 render()
+
+
+def _hands_over_time(page: dict[str, pd.DataFrame]) -> None:
+    """Hands by day, week, month or year and game; a click on a bar lists its hands."""
+    bucket = st.segmented_control("Period", ["day", "week", "month", "year"], default="week",
+                                  key="overview_bucket") or "week"
+    figure = charts.hands_over_time(page[f"hands_over_time {bucket}"])
+    chosen = st.plotly_chart(figure, key="chart_over_time", on_select="rerun",
+                             selection_mode="points")
+    st.caption(f"Bars by the {bucket} (its first day). Click a bar to list its hands.")
+    bar = picked_bar(figure, chosen)
+    if bar is not None:
+        game = {name: g for g, name in GAME_NAMES.items()}.get(bar.name, bar.name)
+        first = dt.date.fromisoformat(bar.x[:10])
+        behind: pd.DataFrame = ui.ask("bar_hands", source="hand_facts",
+                                      bar=(("game", game), (bucket, first)))
+        bar_list(behind, title=f"{bar.name}, the {bucket} of {first:%Y-%m-%d}",
+                 key="over_time", name=f"{game}-{bucket}-{first}-hands")
