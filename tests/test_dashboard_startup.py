@@ -79,4 +79,4 @@ def test_serve_py_is_an_app_streamlit_finds_with_the_warm_up() -> None:
     call = next(node for node in ast.walk(ast.parse(SERVE.read_text(encoding="utf-8")))
                 if isinstance(node, ast.Call) and getattr(node.func, "attr", "") == "App")
     assert ast.literal_eval(call.args[0]) == "app.py"
-    assert [k.arg for k in call.keywords] == ["lifespan"]
+    assert [k.arg for k in call.keywords] == ["lifespan", "middleware"]

@@ -100,9 +100,6 @@ def render() -> None:
         ui.download_buttons(shown, "rejects", key="rejects")
 
 
-render()
-
-
 def _hands_over_time(page: dict[str, pd.DataFrame]) -> None:
     """Hands by day, week, month or year and game; a click on a bar lists its hands."""
     bucket = st.segmented_control("Period", ["day", "week", "month", "year"], default="week",
@@ -119,3 +116,6 @@ def _hands_over_time(page: dict[str, pd.DataFrame]) -> None:
                                       bar=(("game", game), (bucket, first)))
         bar_list(behind, title=f"{bar.name}, the {bucket} of {first:%Y-%m-%d}",
                  key="over_time", name=f"{game}-{bucket}-{first}-hands")
+
+
+render()
