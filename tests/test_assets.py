@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import gzip
 from collections.abc import MutableMapping
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -71,7 +72,10 @@ def _get(app: Any, path: str, *, gzip_ok: bool = True, method: str = "GET",
     headers = [(b"accept-encoding", b"gzip, deflate, br")] if gzip_ok else []
     scope = {"type": "http", "method": method, "path": path, "headers": headers,
              "root_path": root_path}
-    asyncio.run(app(scope, receive, send))
+    # In a thread of its own: a sync Playwright test earlier in this worker may have left
+    # an event loop running in the main thread, where asyncio.run refuses to start.
+    with ThreadPoolExecutor(1) as thread:
+        thread.submit(asyncio.run, app(scope, receive, send)).result()
     start = sent[0]
     body = b"".join(m.get("body", b"") for m in sent[1:])
     return start["status"], dict(start["headers"]), body
