@@ -338,7 +338,9 @@ def test_scoring_knob_in_replayed_games_agrees_between_paths() -> None:
         taker = bigtwo.replay(dataclasses.replace(game, takes_all_losses=2,
                                                   finishing_stacks=None))
         assert sum(taker.nets) == 0
-        assert [net < 0 for net in taker.nets] == [seat == 2 and any(full.extra["cards_left"])
+        left = full.extra["cards_left"]
+        assert isinstance(left, tuple)
+        assert [net < 0 for net in taker.nets] == [seat == 2 and any(left)
                                                   for seat in range(1, 5)]
         seen += 1
     assert seen == 30
