@@ -232,6 +232,23 @@ def _beats(option: PlayOption, table: BigTwoCombo) -> bool:
     return option.size == len(table.cards) and option.strength > table.key
 
 
+def _single_beaters(play_rules: BigTwoRules) -> dict[int, int]:
+    """By a single's card bit, the mask of the cards whose single beats it (:func:`_beats`):
+    :meth:`BigTwoState.can_beat` answers a single with one mask test."""
+    found = _SINGLE_BEATERS.get(play_rules)
+    if found is None:
+        singles = [_option(combo) for combo in
+                   (bigtwo_combo((card,), play_rules) for card in DECK) if combo is not None]
+        found = _SINGLE_BEATERS.put(play_rules, {
+            table.mask: sum([option.mask for option in singles if _beats(option, table.combo)])
+            for table in singles})
+    return found
+
+
+_SINGLE_BEATERS: Final = BoundedCache[BigTwoRules, dict[int, int]](
+    "analytics.rules.bigtwo.single_beaters", _MAX_PLAY_RULES)
+
+
 _UNIVERSES: Final = BoundedCache[BigTwoRules, _Universe]("analytics.rules.bigtwo.universes", 4)
 """Every legal play by rule set: some 23,000 plays each, so only a few are kept."""
 _GAMES_SEEN: Final = BoundedCache[BigTwoRules, int]("analytics.rules.bigtwo.games_seen",
@@ -428,6 +445,7 @@ class BigTwoState:
         # how many of the first he no longer holds (hands only shrink once play begins).
         self._strongest: dict[int, tuple[list[PlayOption], list[int]]] = {}
         # Per player (index 0 unused): his passes, and those made holding a beating play.
+        self._single_beaters = _single_beaters(self._play_rules)
         self.pass_counts = [0] * (players + 1)
         self.passes_with_play = [0] * (players + 1)
         self._in_count = players
@@ -804,12 +822,16 @@ class BigTwoState:
         if player is None or table is None:
             return False
         size = len(table.cards)
+        hand = self.hands[player]
+        if size == 1:
+            return bool(hand & self._single_beaters[self.table_mask])
+        if hand.bit_count() < size:
+            return False  # too few cards for a play of the trick's size
         found = self._strongest.get(player << 3 | size)
         if found is None:
             found = self._strongest[player << 3 | size] = (self._strongest_first(player, size),
                                                            [0])
         options, skipped = found
-        hand = self.hands[player]
         at, count = skipped[0], len(options)
         while at < count and options[at].mask & ~hand:
             at += 1

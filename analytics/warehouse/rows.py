@@ -522,7 +522,7 @@ class Batch:
 
     def tables(self) -> dict[str, pa.Table]:
         """The batch as one Arrow table per warehouse table (types as in the schema), and its
-        :data:`PASS_TABLE`."""
+        :data:`PASS_TABLE` when it holds Big Two games."""
         add_pending_rows(self.columns, self.pending)
         hands = self.hand_rows
         hand_columns = list(zip(*hands, strict=True)) if hands else [()] * len(_HAND_COLUMNS)
@@ -539,7 +539,8 @@ class Batch:
             name: pa.Table.from_pydict(columns[name], schema=schema)
             for name, schema in ARROW_SCHEMAS.items()
         }
-        made[PASS_TABLE] = pa.Table.from_pydict(self.pass_rows, schema=PASS_SCHEMA)
+        if self.pass_rows["hand_id"]:  # a batch of Big Two games
+            made[PASS_TABLE] = pa.Table.from_pydict(self.pass_rows, schema=PASS_SCHEMA)
         return made
 
 
