@@ -1,11 +1,11 @@
-"""Big Two's ``pass_with_play`` on ingest: CPU per game of ``fact_rows.pass_counts`` (issue 28).
+"""Big Two's ``pass_with_play`` from stored rows: CPU per game of ``fact_rows.pass_counts``.
 
 Run: ``.venv/bin/python benchmarks/bench_pass_counts.py [games] [runs]``.  ``games``
 simulated four-player games (default 2,000) are loaded once into a scratch database; each
-run replays them all from their ``actions`` rows with the rules engine, as the ingest's
-workers do for every batch (``fact_rows.fact_tables``), and the best CPU time of ``runs``
-(``time.process_time``, which a shared machine disturbs less than the wall clock) is given
-per game, beside the workers' whole cost per Big Two game in docs/performance.md.
+run replays them all from their ``actions`` rows with the rules engine, as migration 12's
+backfill and ``facts.fill_missing`` do (the ingest counts the passes in its one replay and
+pays none of this), and the best CPU time of ``runs`` (``time.process_time``, which a shared
+machine disturbs less than the wall clock) is given per game.
 """
 
 from __future__ import annotations

@@ -324,8 +324,8 @@ def _independent_summary(con: duckdb.DuckDBPyConnection) -> dict[str, tuple[int,
 
 
 def test_scoring_knob_in_replayed_games_agrees_between_paths() -> None:
-    """Simulated games under zero_sum with another threshold: the lean replay and the full
-    engine give the same outcome, and the scores sum to 0."""
+    """Simulated games under zero_sum with another threshold replay, with and without a
+    player who takes on all losses, and the scores sum to 0."""
     from analytics.rules import bigtwo
     from analytics.simulate.bigtwo import simulate_bigtwo
     from parsers.knobs import BigTwoRules
@@ -333,12 +333,15 @@ def test_scoring_knob_in_replayed_games_agrees_between_paths() -> None:
     rules = BigTwoRules(scoring=BigTwoScoring.ZERO_SUM, fry_threshold=7)
     seen = 0
     for game in simulate_bigtwo(30, 4, 5, rules=rules):
-        full = bigtwo.replay_full(game)
-        lean = bigtwo._replay_lean(game)
-        assert lean is not None and lean == full and lean.extra == full.extra
+        full = bigtwo.replay(game)
         assert sum(full.nets) == 0
-        taker = dataclasses.replace(game, takes_all_losses=2, finishing_stacks=None)
-        assert bigtwo._replay_lean(taker) == bigtwo.replay_full(taker)
+        taker = bigtwo.replay(dataclasses.replace(game, takes_all_losses=2,
+                                                  finishing_stacks=None))
+        assert sum(taker.nets) == 0
+        left = full.extra["cards_left"]
+        assert isinstance(left, tuple)
+        assert [net < 0 for net in taker.nets] == [seat == 2 and any(left)
+                                                  for seat in range(1, 5)]
         seen += 1
     assert seen == 30
 
@@ -415,17 +418,15 @@ def test_replayer_rebuilds_a_sheet_game(tmp_path: Path) -> None:
 
 
 def test_fry_threshold_moves_the_doubling_of_played_games() -> None:
-    """Played games under ``cards`` scoring with fry_threshold 7: the lean replay and the
-    full engine agree, and each loser pays L, 2L from 7 on, 3L with 13 (none played), as
-    counted here from the cards left."""
+    """Played games under ``cards`` scoring with fry_threshold 7: each loser pays L, 2L
+    from 7 on, 3L with 13 (none played), as counted here from the cards left."""
     from analytics.rules import bigtwo
     from analytics.simulate.bigtwo import simulate_bigtwo
     from parsers.knobs import BigTwoRules
 
     doubled = 0
     for game in simulate_bigtwo(40, 3, 11, rules=BigTwoRules(fry_threshold=7)):
-        full = bigtwo.replay_full(game)
-        assert bigtwo._replay_lean(game) == full
+        full = bigtwo.replay(game)
         left = full.extra["cards_left"]
         assert isinstance(left, tuple)
         paid = [0 if n == 0 else 3 * n if n == 13 else 2 * n if n >= 7 else n for n in left]

@@ -13,13 +13,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from parsers.errors import HandlabError
-from parsers.fast_paths import FAST_PATHS, fast_path_on
-from parsers.knobs import Game
 from parsers.model import Action, HandHistory, actor_name
 from parsers.writer import format_action
 
-__all__ = ["Outcome", "PotAward", "RuleError", "ShowdownHand", "permits",
-           "replay_with_fallback"]
+__all__ = ["Outcome", "PotAward", "RuleError", "ShowdownHand", "permits"]
 
 
 class RuleError(HandlabError):
@@ -145,30 +142,3 @@ class Outcome:
     def describe(self) -> str:
         """One line per player: ``p1 +12``."""
         return ", ".join(f"{actor_name(i + 1)} {net:+d}" for i, net in enumerate(self.nets))
-
-
-def replay_with_fallback(lean: Callable[[HandHistory], Outcome | None],
-                         full: Callable[[HandHistory], Outcome], hand: HandHistory) -> Outcome:
-    """``lean(hand)``, an engine's straight-line replay of the usual legal shapes, or
-    ``full(hand)``, its full engine, when the lean one declines.
-
-    The lean replay declines in two ways only: it returns None (a shape it does not
-    play) or raises :class:`RuleError` (an illegal hand: the full engine, the reference,
-    then raises the error every report names, located at its action).  Any other
-    exception is a bug of the lean replay and propagates: the ingest makes it the hand's
-    internal-error reject (:mod:`analytics.warehouse.pipeline`), a test fails on it; it is
-    never redone quietly by the full engine, where it would only show as slowness.
-    """
-    if hand.game in _LEAN_OFF:
-        return full(hand)
-    try:
-        outcome = lean(hand)
-    except RuleError:  # illegal: the full engine gives the error, located
-        outcome = None
-    return full(hand) if outcome is None else outcome
-
-
-_LEAN_OFF: frozenset[Game | None] = frozenset(
-    game for game in Game if f"lean-{game.value}" in FAST_PATHS
-    and not fast_path_on(f"lean-{game.value}"))
-"""The games whose lean replay is off (:mod:`parsers.fast_paths`): the full engine plays."""

@@ -20,7 +20,7 @@ game keeps playing the same few hundred singles, pairs and runs.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from typing import Final
@@ -34,17 +34,14 @@ from analytics.evaluator import (
     bigtwo_card_key,
     bigtwo_combo,
 )
-from analytics.evaluator.bigtwo import BigTwoMaskKeys
 from analytics.rules.base import (
     Outcome,
     PotAward,
     RuleError,
     permits,
-    replay_with_fallback,
 )
 from parsers.caching import BoundedCache
 from parsers.cards import DECK, Card, Rank, format_cards
-from parsers.fastinit import positional_constructor
 from parsers.knobs import BigTwoDeal, BigTwoRules, BigTwoScoring
 from parsers.model import DEALER, Action, HandHistory, Verb
 
@@ -194,6 +191,12 @@ class _Universe:
         self.options = [_option(combo) for combo in bigtwo_all_combos(DECK, rules)]
         self.masks: npt.NDArray[np.uint64] = np.array([o.mask for o in self.options],
                                                       dtype=np.uint64)
+        # By size, strongest first: what :meth:`BigTwoState.can_beat` walks down.
+        self.strongest: dict[int, list[PlayOption]] = {}
+        for option in sorted(self.options, key=_strength, reverse=True):
+            self.strongest.setdefault(option.size, []).append(option)
+        self.strongest_masks = {size: np.array([o.mask for o in options], dtype=np.uint64)
+                                for size, options in self.strongest.items()}
 
     def within(self, hand: int) -> list[PlayOption]:
         """The plays made only of cards in ``hand``, weakest first within each size."""
@@ -201,6 +204,49 @@ class _Universe:
         hits = np.flatnonzero((self.masks & outside) == 0)
         options = self.options
         return [options[i] for i in hits.tolist()]
+
+    def strongest_first(self, size: int, hand: int) -> list[PlayOption]:
+        """The plays of ``size`` cards that ``hand`` may hold, strongest first: every one of
+        the few singles, pairs, triples and fours; the five-card plays made only of cards
+        in ``hand`` (one vectorised test: there are some 20,000)."""
+        options = self.strongest.get(size, [])
+        if len(options) <= _WALKED_PLAYS:
+            return options
+        outside = np.uint64(~hand & ((1 << DECK_SIZE) - 1))
+        hits = np.flatnonzero((self.strongest_masks[size] & outside) == 0)
+        return [options[i] for i in hits.tolist()]
+
+
+_WALKED_PLAYS: Final = 100
+"""Plays of one size that :meth:`_Universe.strongest_first` hands over whole (walking them in
+Python costs less than a vectorised test): the singles, pairs, triples and fours."""
+
+
+def _strength(option: PlayOption) -> tuple[int, ...]:
+    return option.strength
+
+
+def _beats(option: PlayOption, table: BigTwoCombo) -> bool:
+    """The one rule of what beats the last play of a trick (RULES.md 2, no bombs): as many
+    cards, and a larger strength (the evaluator's key)."""
+    return option.size == len(table.cards) and option.strength > table.key
+
+
+def _single_beaters(play_rules: BigTwoRules) -> dict[int, int]:
+    """By a single's card bit, the mask of the cards whose single beats it (:func:`_beats`):
+    :meth:`BigTwoState.can_beat` answers a single with one mask test."""
+    found = _SINGLE_BEATERS.get(play_rules)
+    if found is None:
+        singles = [_option(combo) for combo in
+                   (bigtwo_combo((card,), play_rules) for card in DECK) if combo is not None]
+        found = _SINGLE_BEATERS.put(play_rules, {
+            table.mask: sum([option.mask for option in singles if _beats(option, table.combo)])
+            for table in singles})
+    return found
+
+
+_SINGLE_BEATERS: Final = BoundedCache[BigTwoRules, dict[int, int]](
+    "analytics.rules.bigtwo.single_beaters", _MAX_PLAY_RULES)
 
 
 _UNIVERSES: Final = BoundedCache[BigTwoRules, _Universe]("analytics.rules.bigtwo.universes", 4)
@@ -306,9 +352,9 @@ def zero_sum_scores(cards_left: Sequence[int], fry_threshold: int,
 def game_nets(rules: BigTwoRules, left: Sequence[int], dealt: Sequence[int],
               twos: Sequence[int], winner: int | None, takes_all_losses: int | None
               ) -> tuple[int, ...]:
-    """The points of one finished game, per player: the scoring of every Big Two path (the
-    full engine, the lean replay and outcome-only games).  ``left``, ``dealt`` and ``twos``
-    are per player (cards left, cards dealt, 2s left); ``winner`` the first player out."""
+    """The points of one finished game, per player: the scoring of played and outcome-only
+    games.  ``left``, ``dealt`` and ``twos`` are per player (cards left, cards dealt, 2s
+    left); ``winner`` the first player out."""
     scoring = rules.scoring
     if scoring is _SCORING_ZERO_SUM:
         return zero_sum_scores(left, rules.fry_threshold, takes_all_losses)[1]
@@ -395,6 +441,13 @@ class BigTwoState:
         # and pruned as cards go (a play that needs a card already played never returns).
         self._options: list[dict[int, list[PlayOption]]] | None = None
         self._pruned = [-1] * (players + 1)  # the hand each player's options were pruned for
+        # can_beat's plays by (player << 3 | size): those he may hold, strongest first, and
+        # how many of the first he no longer holds (hands only shrink once play begins).
+        self._strongest: dict[int, tuple[list[PlayOption], list[int]]] = {}
+        # Per player (index 0 unused): his passes, and those made holding a beating play.
+        self._single_beaters = _single_beaters(self._play_rules)
+        self.pass_counts = [0] * (players + 1)
+        self.passes_with_play = [0] * (players + 1)
         self._in_count = players
         # Cards per player, and the leftovers the holder of the lead card gets.
         if rules.deal is BigTwoDeal.ALL:
@@ -689,7 +742,11 @@ class BigTwoState:
         self._passed(player)
 
     def _passed(self, player: int) -> None:
-        """Apply a pass that :meth:`verify_pass` allows."""
+        """Apply a pass that :meth:`verify_pass` allows, counted (and whether he held a
+        beating play: :meth:`can_beat`, asked before the pass)."""
+        self.pass_counts[player] += 1
+        if self.can_beat():
+            self.passes_with_play[player] += 1
         self.passes += 1
         # The trick ends once everybody still in, other than its last player, has passed
         # in succession.  If that player has gone out (rank scoring), all still in must
@@ -747,21 +804,48 @@ class BigTwoState:
         return options
 
     def _beating(self, player: int, table: BigTwoCombo) -> Iterator[PlayOption]:
-        """The plays ``player`` holds that beat ``table``: as many cards, a larger strength
-        (the one rule of what beats the trick, for :meth:`legal_plays` and :meth:`can_beat`)."""
+        """The plays ``player`` holds that beat ``table`` (:func:`_beats`), for
+        :meth:`legal_plays`."""
         hand = self.hands[player]
-        top = table.key
         return (o for o in self._player_options(player).get(len(table.cards), ())
-                if o.strength > top and o.mask & hand == o.mask)
+                if _beats(o, table) and o.mask & hand == o.mask)
 
     def can_beat(self) -> bool:
         """Whether the player to act holds a play that beats the last play of the trick
-        (:meth:`legal_plays` would list one; False when he leads or nobody is to act),
-        without listing them all: the statistics ask it at every pass (``pass_with_play``)."""
+        (:meth:`legal_plays` would list one; False when he leads or nobody is to act).
+
+        Asked at every pass (the ``passes_with_play`` of :meth:`outcome`), so it lists
+        nothing: the strongest play of the trick's size he still holds beats it (:func:`_beats`)
+        or none does.  His plays of that size, strongest first, are found once a game; as his
+        hand only shrinks, the ones he no longer holds are skipped for good."""
         player, table = self.turn, self.table
         if player is None or table is None:
             return False
-        return next(self._beating(player, table), None) is not None
+        size = len(table.cards)
+        hand = self.hands[player]
+        if size == 1:
+            return bool(hand & self._single_beaters[self.table_mask])
+        if hand.bit_count() < size:
+            return False  # too few cards for a play of the trick's size
+        found = self._strongest.get(player << 3 | size)
+        if found is None:
+            found = self._strongest[player << 3 | size] = (self._strongest_first(player, size),
+                                                           [0])
+        options, skipped = found
+        at, count = skipped[0], len(options)
+        while at < count and options[at].mask & ~hand:
+            at += 1
+        skipped[0] = at
+        return at < count and _beats(options[at], table)
+
+    def _strongest_first(self, player: int, size: int) -> list[PlayOption]:
+        """The plays of ``size`` cards ``player`` may hold (or some he no longer does),
+        strongest first: from the table of every play when there is one and the player's
+        own plays are not listed yet (:meth:`legal_plays`, the bots), else from his own."""
+        universe = _UNIVERSES.get(self._play_rules)
+        if universe is not None and self._options is None:
+            return universe.strongest_first(size, self.hands[player])
+        return sorted(self._player_options(player).get(size, ()), key=_strength, reverse=True)
 
     def legal_actions(self) -> list[Action]:
         """The actions open to the player to act: a pass when allowed, then every play."""
@@ -811,7 +895,9 @@ class BigTwoState:
             finishing_stacks=tuple(s + n for s, n in zip(base, nets, strict=True)),
             finishing_order=tuple(self.finishing_order),
             winner=winner,
-            extra={"cards_left": tuple(left), "plays": self.plays, "tricks": self.tricks},
+            extra={"cards_left": tuple(left), "plays": self.plays, "tricks": self.tricks,
+                   "passes": tuple(self.pass_counts[1:]),
+                   "passes_with_play": tuple(self.passes_with_play[1:])},
         )
 
     def _unfinished_text(self) -> str:
@@ -831,14 +917,10 @@ def replay(hand: HandHistory) -> Outcome:
     any ``finishing_stacks`` (``starting_stacks``, or 0s, plus the points) and
     ``winnings`` (what the winner received) the history states.
 
-    A legal game of the usual shape is played by the lean replay (see
-    :func:`_replay_lean`); anything else by the full engine, :func:`replay_full`.
+    The outcome's ``extra`` holds each player's cards left, the numbers of plays and
+    tricks, and his passes and ``passes_with_play`` (those made holding a play that
+    beats the trick: :meth:`BigTwoState.can_beat`).
     """
-    return replay_with_fallback(_replay_lean, replay_full, hand)
-
-
-def replay_full(hand: HandHistory) -> Outcome:
-    """:func:`replay` by the full engine, action by action: the reference for every game."""
     if hand.errors:
         raise RuleError(f"the hand has parse errors: {hand.errors[0]}", hand=hand, rule="parse")
     rules = hand.rules
@@ -912,290 +994,6 @@ def _play_all(state: BigTwoState, hand: HandHistory) -> None:
             raise error.located(hand, index, action) from None
 
 
-# ----------------------------------------------------------------- the lean replay
-#
-# A legal game has one shape: one deal to each player, then plays and passes in
-# turn until somebody goes out.  _replay_lean plays it straight through with
-# local variables only (no state object, no per-action method layers) and
-# returns its Outcome; at the first step it does not plainly accept, it gives up
-# (None) and replay() starts over with the full engine, which is the reference
-# and raises every RuleError.  So the lean replay only ever needs to be right
-# about the games it accepts: tests/test_rules_lean.py checks that it gives the
-# full engine's Outcome on valid games and gives up on invalid ones.
-
-_NEW_OUTCOME: Final[Callable[..., Outcome]] = positional_constructor(Outcome)
-"""Outcome's fields in order (nets, awards, showdown, finishing_stacks, board_after,
-finishing_order, winner, extra), set through its slots: see parsers.fastinit."""
-_NEW_AWARD: Final[Callable[[str, int, int], PotAward]] = positional_constructor(PotAward)
-
-
-class _LeanRules:
-    """What the lean replay needs of one rule set, found once per rules object."""
-
-    __slots__ = ("bits_in_order", "deal_all", "keys", "lead_bit", "mask_keys", "rank_scoring",
-                 "rules", "scoring")
-
-    def __init__(self, rules: BigTwoRules) -> None:
-        self.rules = rules  # keeps the rules alive, so that their id stays theirs
-        self.deal_all = rules.deal is BigTwoDeal.ALL
-        play_rules = _play_rules(rules)
-        # Mask -> strength of the legal plays met so far (the evaluator's key), one look-up;
-        # a play not met before is recognised by its mask (no Cards: a few microseconds).
-        keys = _KEYS.get(play_rules)
-        if keys is None:
-            keys = _KEYS.put(play_rules, BoundedCache(
-                f"analytics.rules.bigtwo.keys[{_play_knobs(play_rules)}]", _MAX_CACHED_PLAYS))
-        self.keys = keys
-        mask_keys = _MASK_KEYS.get(play_rules)
-        if mask_keys is None:
-            mask_keys = _MASK_KEYS[play_rules] = BigTwoMaskKeys(play_rules)
-        self.mask_keys = mask_keys
-        self.lead_bit = _known_bit(rules.lead)
-        # Card bits weakest first: the lowest card dealt leads when the lead card is not.
-        order = card_order(rules)
-        self.bits_in_order = [1 << card.code for card in sorted(DECK, key=order.__getitem__)]
-        self.scoring = rules.scoring
-        self.rank_scoring = rules.scoring is _SCORING_RANK
-
-
-_MAX_LEAN_RULES: Final = 1_000
-_LEAN_RULES: Final = BoundedCache[int, _LeanRules]("analytics.rules.bigtwo.lean_rules",
-                                                   _MAX_LEAN_RULES)
-_KEYS: Final = BoundedCache[BigTwoRules, BoundedCache[int, tuple[int, ...]]](
-    "analytics.rules.bigtwo.keys", _MAX_PLAY_RULES)
-_MASK_KEYS: Final = BoundedCache[BigTwoRules, BigTwoMaskKeys]("analytics.rules.bigtwo.mask_keys",
-                                                              _MAX_PLAY_RULES)
-
-
-def _lean_rules(rules: BigTwoRules) -> _LeanRules:
-    """The rule set's :class:`_LeanRules`, looked up by identity (hashing rules is slow)."""
-    found = _LEAN_RULES.get(id(rules))
-    if found is None or found.rules is not rules:
-        found = _LEAN_RULES.put(id(rules), _LeanRules(rules))
-    return found
-
-
-def _replay_lean(hand: HandHistory) -> Outcome | None:
-    """The Outcome of a legal game of the usual shape, or None to leave it to the full engine
-    (the one lean replay, :func:`_replay_lean_columns`, on the columns of the hand's actions
-    that it reads: four list comprehensions cost less than :meth:`ActionFields.of`)."""
-    actions = hand.actions
-    return _replay_lean_columns(hand, tuple([action.actor for action in actions]),
-                                [action.verb for action in actions],
-                                [action.target for action in actions],
-                                [action.cards for action in actions])
-
-
-def _replay_lean_columns(hand: HandHistory, actors: tuple[int, ...], verbs: Sequence[Verb],
-                         targets: Sequence[int | None], cards: Sequence[tuple[Card, ...]]
-                         ) -> Outcome | None:
-    """The Outcome of ``hand``'s header with the actions of these columns, for a legal game
-    of the usual shape; None to leave it to the full engine."""
-    rules = hand.rules
-    players = hand.num_players
-    if hand.errors or not isinstance(rules, BigTwoRules) or not 2 <= players <= 4:
-        return None
-    lean = _lean_rules(rules)
-    if lean.rank_scoring:
-        return None  # play goes on after the first player out: the full engine
-    if len(verbs) <= players:
-        return None
-    hands = _lean_deal(actors[:players], verbs[:players], targets[:players], cards[:players],
-                       lean)
-    if hands is None:
-        return None
-    dealt = [hand_mask.bit_count() for hand_mask in hands]
-    end = _lean_play(actors[players:], verbs[players:], cards[players:], hands, lean)
-    if end is None:
-        return None
-    winner, plays, tricks = end
-    return _lean_outcome(hand, players, hands, dealt, winner, plays, tricks, lean)
-
-
-def _lean_deal(actors: Sequence[int], verbs: Sequence[Verb], targets: Sequence[int | None],
-               cards: Sequence[tuple[Card, ...]], lean: _LeanRules) -> list[int] | None:
-    """Each player's hand after the deal (the first ``players`` actions, whose columns these
-    are), and at index 0 the bit of the card the first play must hold (the lead card, or
-    the lowest card dealt).  The deal must be one dealer's deal to each player, in any
-    order, of the right number of known cards, none twice; None for anything else."""
-    players = len(verbs)
-    hands = [0] * (players + 1)
-    all_dealt = 0
-    for verb, actor, target, group in zip(verbs, actors, targets, cards, strict=True):
-        if (verb is not _VERB_DEAL_HOLE or actor != DEALER or target is None
-                or not 0 < target <= players or hands[target]):
-            return None
-        mask = _play_mask(group)
-        if mask <= 0 or mask & all_dealt:
-            return None
-        hands[target] = mask
-        all_dealt |= mask
-    lead_bit = lean.lead_bit
-    if not lead_bit & all_dealt:
-        # RULES.md: the lead card was not dealt, so the lowest card dealt leads.
-        lead_bit = next(bit for bit in lean.bits_in_order if bit & all_dealt)
-    if lean.deal_all:
-        base, extra = divmod(DECK_SIZE, players)
-    else:
-        base, extra = HAND_SIZE, 0
-    for player in range(1, players + 1):
-        mask = hands[player]
-        if mask.bit_count() != (base + extra if mask & lead_bit else base):
-            return None
-    hands[0] = lead_bit  # (index 0 is no player's)
-    return hands
-
-
-def _lean_play(actors: tuple[int, ...], verbs: Sequence[Verb],
-               cards: Sequence[tuple[Card, ...]], hands: list[int], lean: _LeanRules
-               ) -> tuple[int, int, int] | None:
-    """Play every action after the deal (these columns), as :func:`_play_all` does, until
-    somebody goes out.
-
-    For the scorings where the game ends there (not ``rank``): until then every
-    player holds cards, so the turn goes round the table in order (checked for
-    the whole game at once, by comparing the actors' column with the turn order)
-    and a trick ends after ``players - 1`` passes in a row.  Returns the player who
-    went out and the numbers of plays and tricks, or None at anything but a legal
-    play or pass by the player to act, or an action after the end.
-    """
-    players = len(hands) - 1
-    count = len(actors)
-    lead_bit = hands[0]
-    cycle = _CYCLES[players][next(p for p in range(1, players + 1) if hands[p] & lead_bit)]
-    if count > len(cycle) or actors != cycle[:count]:
-        return None
-    keys = lean.keys
-    group_masks = _GROUP_MASKS.get
-    trick_end = players - 1
-    table_key: tuple[int, ...] = ()  # the last play of the trick
-    table_size = 0
-    # Passes still to come before the trick ends; 0: the player to act leads.
-    to_pass = plays = tricks = 0
-    remaining = zip(verbs, cards, actors, strict=True)
-    for verb, group, player in remaining:
-        if verb is _VERB_PASS:
-            if not to_pass:
-                return None  # the leader may not pass
-            to_pass -= 1
-            if not to_pass:  # the trick is over
-                tricks += 1
-        elif verb is _VERB_PLAY:
-            size = len(group)
-            if size == 1:  # the usual play; a card's code is its bit number
-                code = group[0].code
-                if code < 0:
-                    return None  # ??
-                mask = 1 << code
-            else:
-                # The reader shares one cards tuple among the actions of one text, and a game
-                # replays the same pairs and runs as others: the mask by the tuple's identity.
-                found = group_masks(id(group))
-                mask = found[1] if found is not None and found[0] is group else _group_mask(group)
-                if mask <= 0:
-                    return None
-            hand_mask = hands[player]
-            if mask & ~hand_mask:
-                return None  # a card he does not hold
-            key = keys.get(mask)
-            if key is None:
-                key = _lean_key(mask, lean)
-                if key is None:
-                    return None
-            if to_pass:  # he follows: same size, and stronger
-                if size != table_size or key <= table_key:
-                    return None
-            elif not plays and not mask & lead_bit:
-                return None  # the first play must hold the lead card
-            plays += 1
-            table_key = key
-            table_size = size
-            to_pass = trick_end
-            hands[player] = hand_mask & ~mask
-            if not hands[player]:  # he has gone out: the game is over, and the history too
-                return None if next(remaining, None) is not None else (player, plays, tricks)
-        else:
-            return None
-    return None  # nobody went out: the full engine says the game is not finished
-
-
-_MAX_LEAN_ACTIONS: Final = 4 * DECK_SIZE
-"""Plays and passes of a legal game up to the first player out: at most one play and
-``players - 1`` passes per card."""
-_CYCLES: Final[dict[int, list[tuple[int, ...]]]] = {
-    n: [()] + [tuple([(first - 1 + step) % n + 1 for step in range(_MAX_LEAN_ACTIONS)])
-               for first in range(1, n + 1)]
-    for n in range(2, 5)}
-"""By table size and first player, the players in turn while all of them hold cards
-(tuples: the actors' column is compared with one slice, in C)."""
-
-
-def _play_mask(cards: Sequence[Card]) -> int:
-    """The mask of known, distinct ``cards``; -1 for anything else (0 for no card)."""
-    try:
-        # A card's code is its bit number (?? has -1: no shift).  Summing bits is or-ing
-        # them when no card repeats; a repeat carries, so the bit count comes out short.
-        mask = sum([1 << card.code for card in cards])
-    except ValueError:  # ??
-        return -1
-    return mask if mask.bit_count() == len(cards) else -1
-
-
-_GROUP_MASKS: BoundedCache[int, tuple[tuple[Card, ...], int]] = BoundedCache(
-    "analytics.rules.bigtwo.group_masks", 50_000)
-"""By id() of a play's cards tuple: the tuple (held, so that its id stays its own while it is
-here) and its :func:`_play_mask`."""
-
-
-def _group_mask(cards: tuple[Card, ...]) -> int:
-    """:func:`_play_mask` of a play's cards, remembered in :data:`_GROUP_MASKS`."""
-    mask = _play_mask(cards)
-    _GROUP_MASKS[id(cards)] = (cards, mask)
-    return mask
-
-
-def _lean_key(mask: int, lean: _LeanRules) -> tuple[int, ...] | None:
-    """The strength of a play not met before (the evaluator's key, from its mask of known,
-    distinct cards), or None if it is no combination; remembered in ``lean.keys``."""
-    key = lean.mask_keys.key(mask)
-    if key is None:
-        return None
-    lean.keys[mask] = key
-    return key
-
-
-def _lean_outcome(hand: HandHistory, players: int, hands: list[int], dealt: list[int],
-                  winner: int, plays: int, tricks: int, lean: _LeanRules) -> Outcome | None:
-    """:meth:`BigTwoState.outcome` and the stated-figures check, or None (the full engine
-    decides) when a stated figure is off."""
-    rules = lean.rules
-    left = [mask.bit_count() for mask in hands[1:]]
-    taker = hand.takes_all_losses
-    if taker is not None and rules.scoring is not _SCORING_ZERO_SUM:
-        return None  # the full engine says why not
-    nets = game_nets(rules, left, dealt[1:], [(mask & _TWOS_MASK).bit_count()
-                                              for mask in hands[1:]], winner, taker)
-    starting = hand.starting_stacks
-    if starting is None:
-        finishing = tuple(nets)
-    elif len(starting) == players:
-        finishing = tuple([s + n for s, n in zip(starting, nets, strict=True)])
-    else:
-        return None
-    stated = hand.finishing_stacks
-    if stated is not None and stated != finishing:
-        return None
-    awards = game_awards(nets, rules, winner)
-    if hand.winnings is not None:
-        won = [0] * players
-        for award in awards:
-            won[award.player - 1] += award.amount
-        if hand.winnings != tuple(won):
-            return None
-    return _NEW_OUTCOME(nets, awards, (), finishing, None, (winner,), winner,
-                        {"cards_left": tuple(left), "plays": plays, "tricks": tricks})
-
-
 def _replay_outcome_only(hand: HandHistory, rules: BigTwoRules) -> Outcome:
     """The outcome of an outcome-only game (``cards_left``, no plays: a score sheet's line).
 
@@ -1233,7 +1031,8 @@ def _replay_outcome_only(hand: HandHistory, rules: BigTwoRules) -> Outcome:
         nets=nets, awards=game_awards(nets, rules, winner),
         finishing_stacks=tuple(s + n for s, n in zip(base, nets, strict=True)),
         finishing_order=(winner,) if winner is not None else (), winner=winner,
-        extra={"cards_left": tuple(left), "plays": 0, "tricks": 0})
+        extra={"cards_left": tuple(left), "plays": 0, "tricks": 0, "passes": (0,) * players,
+               "passes_with_play": (0,) * players})
     _check_stated(hand, outcome)
     return outcome
 

@@ -2,11 +2,12 @@
 
 ``pass_with_play`` (:mod:`analytics.stats.definitions`) counts the passes a player made
 while he held a legal play that beats the last play of the trick, over all his passes.
-Whether he held one is the rules engine's answer (:meth:`BigTwoState.can_beat`, the rule
-:meth:`~BigTwoState.legal_plays` follows: as many cards as the trick's lead, stronger
-than its last play; RULES.md 2 has no bombs, so a four of a kind never beats a single).
-The leader of a trick may not pass, so every pass faces a play.  The game is replayed
-once, from its deal, and the question is asked just before each pass.
+The rules engine counts both as it applies each pass (:meth:`BigTwoState.can_beat`, the
+rule :meth:`~BigTwoState.legal_plays` follows: as many cards as the trick's lead, stronger
+than its last play; RULES.md 2 has no bombs, so a four of a kind never beats a single), so
+every replay's outcome carries them (``extra["passes"]``, ``extra["passes_with_play"]``):
+the ingest takes them from its one replay.  The leader of a trick may not pass, so every
+pass faces a play.  :func:`game_passes` replays a stored game's actions for the same counts.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from collections.abc import Iterable
 
 from analytics.rules.bigtwo import BigTwoState
 from parsers.knobs import BigTwoRules
-from parsers.model import Action, Verb
+from parsers.model import Action
 
 __all__ = ["game_passes"]
 
@@ -23,15 +24,10 @@ __all__ = ["game_passes"]
 def game_passes(rules: BigTwoRules, players: int, actions: Iterable[Action]
                 ) -> list[tuple[int, int]]:
     """Per player 1..``players``: (passes, passes made holding a play that beats the
-    trick).  Raises :class:`~analytics.rules.base.RuleError` on an action the engine
-    refuses (a stored game never has one)."""
+    trick), as the engine counts them while it applies ``actions``.  Raises
+    :class:`~analytics.rules.base.RuleError` on an action the engine refuses (a stored game
+    never has one)."""
     state = BigTwoState(rules, players)
-    passes = [0] * (players + 1)
-    with_play = [0] * (players + 1)
     for action in actions:
-        if action.verb is Verb.PASS:
-            passes[action.actor] += 1
-            if state.turn == action.actor and state.can_beat():
-                with_play[action.actor] += 1
         state.apply(action)
-    return list(zip(passes[1:], with_play[1:], strict=True))
+    return list(zip(state.pass_counts[1:], state.passes_with_play[1:], strict=True))

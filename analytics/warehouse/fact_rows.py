@@ -46,6 +46,7 @@ from analytics.evaluator.seveneight import (
 )
 from analytics.rules.base import RuleError
 from analytics.stats.bigtwo import game_passes
+from analytics.warehouse.rows import PASS_TABLE
 from analytics.warehouse.views import (
     NO_COMBINATION,
     PLAY_KIND_COLUMNS,
@@ -94,7 +95,8 @@ def fact_tables(tables: Mapping[str, pa.Table], names: tuple[str, ...] = FACT_TA
                 ) -> dict[str, pa.Table]:
     """The fact tables ``names`` (of :data:`FACT_TABLES`) of hands' tables (by warehouse
     name; rows in any order, each table's rows of the hands in ``hands``): ``seat_facts``
-    (with the dealt categories: :func:`with_dealt_categories`, and Big Two's passes:
+    (with the dealt categories: :func:`with_dealt_categories`, and Big Two's passes: a
+    batch's own, its :data:`~analytics.warehouse.rows.PASS_TABLE`, or else
     :func:`pass_counts`) ordered by game, day, hand and seat, and ``hand_facts`` ordered by
     game, day and hand.  ``hand_facts`` reads only ``hands`` and ``seats``.
 
@@ -110,7 +112,7 @@ def fact_tables(tables: Mapping[str, pa.Table], names: tuple[str, ...] = FACT_TA
     built: dict[str, pa.Table] = {}
     if "seat_facts" in names:
         seats = with_dealt_categories(_seat_rows(tables, index, labels, order))
-        passes = pass_counts(seats, tables["actions"])  # Big Two's, by the rules engine
+        passes = _passes(tables, index, seats)
         if passes is not None:
             for name in passes.column_names:
                 seats = seats.append_column(name, passes[name])
@@ -714,6 +716,23 @@ def pass_counts(rows: pa.Table, actions: pa.Table) -> pa.Table | None:
                 values[row] = found[seat - 1][number]
         columns[column] = pa.array(values, type=pa.int32())
     return pa.table(columns)
+
+
+def _passes(tables: Mapping[str, pa.Table], index: _HandIndex, seats: pa.Table
+            ) -> pa.Table | None:
+    """The :data:`PASS_COLUMNS` of the seat rows ``seats``: from the batch's
+    :data:`~analytics.warehouse.rows.PASS_TABLE` when it has one (what its replays counted;
+    NULL for the seats of the other games), else by :func:`pass_counts` (stored rows, which
+    no replay brought).  None when no row is a Big Two seat."""
+    counted = tables.get(PASS_TABLE)
+    if counted is None:
+        return pass_counts(seats, tables["actions"])
+    if counted.num_rows == 0:
+        return None
+    hand_at, _ = index.positions(seats["hand_id"])
+    keys = _keys(hand_at, _ints(seats["seat"], fill=0))
+    joined = _joined(tables, PASS_TABLE, "seat", index, keys, PASS_COLUMNS)
+    return pa.table({name: joined[name] for name in PASS_COLUMNS})
 
 
 def _cards(text: str | None) -> tuple[Card, ...]:

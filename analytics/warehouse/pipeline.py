@@ -50,7 +50,7 @@ from analytics.rules.seveneight_block import replay_block
 from analytics.warehouse.block_rows import block_ids, block_tables
 from analytics.warehouse.errors import SourceError
 from analytics.warehouse.fact_rows import fact_tables
-from analytics.warehouse.rows import Batch, FileContext, RejectRow
+from analytics.warehouse.rows import PASS_TABLE, Batch, FileContext, RejectRow
 from analytics.warehouse.sources import Limits, SourceRef, open_source, read_range
 from parsers.block import SevenEightBlock
 from parsers.block_scan import BLOCK_VARIANT_END, scan_seveneight, scan_texts
@@ -410,6 +410,7 @@ def _with_facts(tables: dict[str, pa.Table]) -> dict[str, pa.Table]:
     handlab, which stops the ingest (the file's transaction rolls back) rather than
     filling its facts some other way."""
     tables.update(fact_tables(tables))
+    tables.pop(PASS_TABLE, None)  # in the seat facts now
     return tables
 
 
@@ -468,8 +469,9 @@ def _merged(first: dict[str, pa.Table], second: dict[str, pa.Table], ids: npt.ND
     by_id = np.argsort(ids)
     sorted_ids, sorted_order = ids[by_id], order[by_id]
     merged: dict[str, pa.Table] = {}
-    for name, table in first.items():
-        both = pa.concat_tables([table, second[name]])
+    for name in {**first, **second}:  # a table only one batch has (PASS_TABLE) as well
+        both = pa.concat_tables([found for found in (first.get(name), second.get(name))
+                                 if found is not None])
         if both.num_rows:
             rows = both["hand_id"].to_numpy()
             keys = sorted_order[np.searchsorted(sorted_ids, rows)]

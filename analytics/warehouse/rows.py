@@ -16,7 +16,7 @@ import json
 import operator
 from collections import Counter
 from dataclasses import dataclass, field, fields
-from typing import Final
+from typing import Final, cast
 
 import numpy as np
 import pyarrow as pa
@@ -29,8 +29,8 @@ from parsers.caching import BoundedCache
 from parsers.knobs import Game, RummoliRules
 from parsers.model import RUMMOLI_POTS, HandHistory, Verb
 
-__all__ = ["ARROW_SCHEMAS", "RAW_KEPT_BYTES", "Batch", "FileContext", "RejectRow", "kept_raw",
-           "reject_table", "rules_json", "street_of"]
+__all__ = ["ARROW_SCHEMAS", "PASS_SCHEMA", "PASS_TABLE", "RAW_KEPT_BYTES", "Batch", "FileContext",
+           "RejectRow", "kept_raw", "reject_table", "rules_json", "street_of"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,6 +117,14 @@ ARROW_SCHEMAS: Final[dict[str, pa.Schema]] = {
     "bigtwo_scores": SCORES_SCHEMA,
 }
 """Column names and Arrow types of each table, in the schema's order."""
+
+PASS_TABLE: Final = "bigtwo_passes"
+"""The Big Two passes of a batch's seats, as its replays counted them (``Outcome.extra``'s
+``passes`` and ``passes_with_play``): not a warehouse table, but the batch's own, from
+which its ``seat_facts`` take them (:func:`analytics.warehouse.fact_rows.fact_tables`),
+so that no game is replayed twice."""
+PASS_SCHEMA: Final = pa.schema([("hand_id", _I64), ("seat", _I16), ("passes", _I32),
+                                ("passes_with_play", _I32)])
 
 _REJECT_SCHEMA: Final = pa.schema([
     ("sha256", _STR), ("file", _STR), ("hand_index", _I32), ("line", _I32), ("stage", _STR),
@@ -331,6 +339,9 @@ class Batch:
     # from these, instead of a list holding the hand's id once per row.
     action_counts: list[int] = field(default_factory=list)
     seat_counts: list[int] = field(default_factory=list)
+    # The PASS_TABLE's columns.
+    pass_rows: dict[str, list[int]] = field(
+        default_factory=lambda: {name: [] for name in PASS_SCHEMA.names})
 
     def __post_init__(self) -> None:
         self.columns = {name: {column: [] for column in schema.names
@@ -379,6 +390,7 @@ class Batch:
             self._add_board(key, hand, outcome)
         elif kind is Game.BIGTWO:
             add_score_rows(cols["bigtwo_scores"], key, hand, outcome, names)
+            self._add_passes(key, outcome)
         add_equity_rows(cols, key, hand, outcome, names, self.pending)
         return True
 
@@ -457,6 +469,16 @@ class Batch:
         row["line"].extend(lines if 0 not in lines else [line or None for line in lines])
         row["comment"].extend(columns.comments)
 
+    def _add_passes(self, key: int, outcome: Outcome) -> None:
+        """A Big Two game's rows of the :data:`PASS_TABLE`, from its replay's counts."""
+        passes = cast("tuple[int, ...]", outcome.extra["passes"])
+        row = self.pass_rows
+        row["hand_id"].extend([key] * len(passes))
+        row["seat"].extend(range(1, len(passes) + 1))
+        row["passes"].extend(passes)
+        row["passes_with_play"].extend(cast("tuple[int, ...]",
+                                            outcome.extra["passes_with_play"]))
+
     def _add_board(self, key: int, hand: HandHistory, outcome: Outcome) -> None:
         row = self.columns["board"]
         count = len(RUMMOLI_POTS)
@@ -499,7 +521,8 @@ class Batch:
         row["amount"].extend(amounts)
 
     def tables(self) -> dict[str, pa.Table]:
-        """The batch as one Arrow table per warehouse table (types as in the schema)."""
+        """The batch as one Arrow table per warehouse table (types as in the schema), and its
+        :data:`PASS_TABLE` when it holds Big Two games."""
         add_pending_rows(self.columns, self.pending)
         hands = self.hand_rows
         hand_columns = list(zip(*hands, strict=True)) if hands else [()] * len(_HAND_COLUMNS)
@@ -512,10 +535,13 @@ class Batch:
         actions = self.columns["actions"]
         columns["actions"]["verb"] = _names_taken(_VERBS, actions["verb"])
         columns["actions"]["street"] = _names_taken(_STREET_NAMES, actions["street"])
-        return {
+        made = {
             name: pa.Table.from_pydict(columns[name], schema=schema)
             for name, schema in ARROW_SCHEMAS.items()
         }
+        if self.pass_rows["hand_id"]:  # a batch of Big Two games
+            made[PASS_TABLE] = pa.Table.from_pydict(self.pass_rows, schema=PASS_SCHEMA)
+        return made
 
 
 def _ids_and_seq(ids: np.ndarray, counts: list[int]) -> dict[str, np.ndarray]:
