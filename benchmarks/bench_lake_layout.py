@@ -18,7 +18,10 @@ import os
 import shutil
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
+
+import duckdb
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -51,7 +54,7 @@ def game_copies(lake: Path, target: Path) -> dict[str, list[str]]:
     return copies
 
 
-def game_layout(lake: Path, copies: dict[str, list[str]]) -> object:
+def game_layout(lake: Path, copies: dict[str, list[str]]) -> duckdb.DuckDBPyConnection:
     """An ``open_lake`` connection whose partitioned tables read the game-only copies."""
     con = open_lake(lake)
     for name, files in copies.items():
@@ -74,9 +77,10 @@ def main() -> None:
           + ", ".join(f"{name} {files[name]} -> {len(copies[name])}" for name in TABLES),
           flush=True)
     f = HandFilter()
-    questions = {"filter_options": lambda con: views.filter_options(con),
-                 "hand_list": lambda con: views.hand_list(con, f),
-                 "dealt_hands rummoli": lambda con: views.dealt_hands(con, f, game="rummoli")}
+    questions: dict[str, Callable[[duckdb.DuckDBPyConnection], object]] = {
+        "filter_options": lambda con: views.filter_options(con),
+        "hand_list": lambda con: views.hand_list(con, f),
+        "dealt_hands rummoli": lambda con: views.dealt_hands(con, f, game="rummoli")}
     for label, question in questions.items():
         best = {"game and month": float("inf"), "game": float("inf")}
         for _ in range(args.rounds):
@@ -88,7 +92,7 @@ def main() -> None:
                     question(con)
                     best[layout] = min(best[layout], time.perf_counter() - begun)
                 finally:
-                    con.close()  # type: ignore[attr-defined]
+                    con.close()
         print(f"{label:<22} game and month {best['game and month'] * 1e3:7,.0f} ms  "
               f"game {best['game'] * 1e3:7,.0f} ms  ratio "
               f"{best['game and month'] / best['game']:.2f}x  (load {os.getloadavg()[0]:.1f})",
