@@ -6,20 +6,26 @@ The same simulated histories (7 & 8 80%, Big Two 10%, Rummoli 10%, every hand di
 written once into ``--inputs`` by bench_ingest's writers and reused) are loaded
 
 1. by the single-machine ingest (``ingest(paths, db, workers=N)``),
-2. into a lake with the local engine (a pool of N processes),
-3. into a lake on a Dask ``LocalCluster`` of N single-threaded worker processes (its start
+2. into a lake on a Dask ``LocalCluster`` of N single-threaded worker processes (its start
    timed apart: the workers preload ``lake_engine``, tuned and with the kernels loaded,
-   as a long-lived cluster's are);
+   as a long-lived cluster's are), then Dask's scheduler overhead per task (a no-op task's
+   round trip, tasks submitted at once), the lake's Parquet bytes per hand and files, the
+   correctness check (every table of the lake against the database, ``EXCEPT ALL`` both
+   ways, every column but the times of writing: ``lake_catalogue.table_differences``, as
+   tests/test_lake.py checks), every dashboard question (all hands) timed on the database
+   and on the lake (best of ``--repeats``; the slowest of each shown), then the lake
+   compacted (``handlab lake compact``: its time, the files before and after), every
+   question timed on it again and its tables checked again;
+3. into a lake with the local engine (a pool of N processes), checked as the other.
 
-then: Dask's scheduler overhead per task (a no-op task's round trip, tasks submitted at
-once), the lake's Parquet bytes per hand and files, and every dashboard question (all
-hands) timed on the database and on the lake (best of ``--repeats``), the slowest of each
-shown; then the lake compacted (``handlab lake compact``: its time, the files before and
-after) and every question timed on it again.  Worker CPU: the pool's workers (this process's
-children), the cluster's worker processes (asked for their own CPU before and after).
+The local engine comes last so that a run cut short on a crowded machine still has what
+needs only the database and the Dask lake.  Worker CPU: the pool's workers (this process's
+children), the cluster's worker processes (asked for their own CPU before and after); the
+load average is printed beside each figure.
 
 ``--compact-only LAKE`` skips the ingests: it times the questions on an existing lake (for
-example the Dask lake of an earlier run), compacts it, and times them again.
+example the Dask lake of an earlier run), compacts it, and times them again; ``--check-only
+LAKE`` only checks its tables against the database next to it.
 """
 
 from __future__ import annotations
@@ -46,7 +52,7 @@ from bench_ingest import write_inputs  # noqa: E402
 from analytics.warehouse import equity_views, ingest, reader, views  # noqa: E402
 from analytics.warehouse.ingest import compile_kernels  # noqa: E402
 from analytics.warehouse.lake import latest_manifest  # noqa: E402
-from analytics.warehouse.lake_catalogue import catalogue  # noqa: E402
+from analytics.warehouse.lake_catalogue import catalogue, table_differences  # noqa: E402
 from analytics.warehouse.lake_engine import ingest_lake  # noqa: E402
 from analytics.warehouse.lake_maintenance import compact  # noqa: E402
 from analytics.warehouse.views import HandFilter  # noqa: E402
@@ -83,7 +89,8 @@ def timed(label: str, work: Callable[[], Any], hands: int,
     own, kids = own_cpu() - own, workers_cpu() - kids
     print(f"{label:<34} {wall:8.1f} s wall  {hands / wall:9,.0f} hands/s  "
           f"driver CPU {own:7.1f} s  worker CPU {kids:7.1f} s  "
-          f"({hands / max(own + kids, 1e-9):7,.0f} hands per CPU-s)", flush=True)
+          f"({hands / max(own + kids, 1e-9):7,.0f} hands per CPU-s; "
+          f"load {os.getloadavg()[0]:.1f})", flush=True)
     return result
 
 
@@ -160,7 +167,25 @@ def report_queries(on_db: dict[str, float], on_lake: dict[str, float], what: str
     print(f"slowest question on the {what}: {slowest_lake} {on_lake[slowest_lake]:,.0f} ms "
           f"(on the database {on_db[slowest_lake]:,.0f} ms)")
     print(f"all questions: database {sum(on_db.values()):,.0f} ms, "
-          f"{what} {sum(on_lake.values()):,.0f} ms", flush=True)
+          f"{what} {sum(on_lake.values()):,.0f} ms (load {os.getloadavg()[0]:.1f})",
+          flush=True)
+
+
+def check_tables(lake: Path, db: Path, what: str) -> bool:
+    """Print every table of ``lake`` against ``db`` (rows, and ``EXCEPT ALL`` both ways);
+    True when all are equal."""
+    started = time.perf_counter()
+    found = table_differences(lake, db)
+    unequal = [name for name, difference in found.items() if not difference.equal]
+    rows = sum(difference.rows for difference in found.values())
+    print(f"check, {what} against the database: {len(found) - len(unequal)} of {len(found)} "
+          f"tables equal ({rows:,} rows; {time.perf_counter() - started:.1f} s)"
+          + (f"; DIFFERENT: {', '.join(unequal)}" if unequal else ""), flush=True)
+    for name, difference in found.items():
+        print(f"    {name:<22} {difference.rows:>11,} rows  lake EXCEPT ALL db "
+              f"{difference.only_in_lake:>6,}  db EXCEPT ALL lake "
+              f"{difference.only_in_database:>6,}", flush=True)
+    return not unequal
 
 
 def compacted(lake: Path, on_db: dict[str, float], repeats: int) -> dict[str, float]:
@@ -169,9 +194,11 @@ def compacted(lake: Path, on_db: dict[str, float], repeats: int) -> dict[str, fl
     started = time.perf_counter()
     result = compact(lake)
     print(f"{'compaction':<34} {time.perf_counter() - started:8.1f} s wall  "
-          f"{result.files_before:,} files -> {result.files_after:,}", flush=True)
+          f"{result.files_before:,} files -> {result.files_after:,} "
+          f"(load {os.getloadavg()[0]:.1f})", flush=True)
     on_compacted = query_times(catalogue(lake), repeats)
     report_queries(on_db, on_compacted, "compacted lake")
+    check_tables(lake, lake.parent / "single.duckdb", "the compacted lake")
     return on_compacted
 
 
@@ -189,7 +216,13 @@ def main() -> None:
     parser.add_argument("--compact-only", type=Path, default=None, metavar="LAKE",
                         help="only the questions on LAKE before and after its compaction "
                              "(against the database next to it, single.duckdb)")
+    parser.add_argument("--check-only", type=Path, default=None, metavar="LAKE",
+                        help="only check LAKE's tables against the database next to it "
+                             "(single.duckdb)")
     args = parser.parse_args()
+    if args.check_only is not None:
+        sys.exit(0 if check_tables(args.check_only, args.check_only.parent / "single.duckdb",
+                                   str(args.check_only)) else 1)
     if args.compact_only is not None:
         db = args.compact_only.parent / "single.duckdb"
         on_db = query_times(db, args.repeats)
@@ -217,9 +250,6 @@ def main() -> None:
     compile_kernels()  # numba's disk cache filled before anything is timed
     timed("single machine (database)", lambda: ingest(folders, db, workers=args.workers),
           hands)
-    local = args.out / "lake-local"
-    timed("lake, local engine", lambda: ingest_lake(
-        folders, local, engine="local", workers=args.workers, range_bytes=range_bytes), hands)
 
     dask: Any = import_module("distributed")
     started = time.perf_counter()
@@ -242,6 +272,7 @@ def main() -> None:
     print(f"Parquet: {size / 2**20:,.1f} MiB in {files:,} files, {size / hands:,.0f} bytes "
           f"per hand (histories: {text_bytes / hands:,.0f} bytes per hand; database file "
           f"{db.stat().st_size / hands:,.0f})", flush=True)
+    check_tables(dask_lake, db, "the Dask lake")
 
     on_db = query_times(db, args.repeats)
     on_lake = query_times(catalogue(dask_lake), args.repeats)
@@ -250,6 +281,11 @@ def main() -> None:
     (args.out / "queries.json").write_text(json.dumps(
         {"database": on_db, "lake": on_lake, "compacted": on_compacted}, indent=1))
 
+    # The local engine last: the figures above need only the database and the Dask lake.
+    local = args.out / "lake-local"
+    timed("lake, local engine", lambda: ingest_lake(
+        folders, local, engine="local", workers=args.workers, range_bytes=range_bytes), hands)
+    check_tables(local, db, "the local engine's lake")
 
 if __name__ == "__main__":
     main()

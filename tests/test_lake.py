@@ -16,7 +16,6 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-import duckdb
 import fsspec
 import numpy as np
 import pandas as pd
@@ -30,7 +29,12 @@ from analytics.warehouse import lake as lake_module
 from analytics.warehouse.connection import LAKE_ENV_VAR, resolve_db
 from analytics.warehouse.ingest import SAMPLES, IngestSummary
 from analytics.warehouse.lake import MANIFEST_DIR, LakeConflict, latest_manifest
-from analytics.warehouse.lake_catalogue import catalogue, open_lake
+from analytics.warehouse.lake_catalogue import (
+    WRITE_TIMES,
+    catalogue,
+    open_lake,
+    table_differences,
+)
 from analytics.warehouse.lake_engine import ingest_lake
 from analytics.warehouse.lake_maintenance import compact, vacuum
 from analytics.warehouse.schema import TABLES
@@ -44,10 +48,6 @@ pytestmark = pytest.mark.slow  # every test ingests hundreds of hands twice or m
 
 RANGE = 96 * 1024
 """Bytes per range in these tests: the large files come in several parts, small ones grouped."""
-
-TIMES = frozenset({"loaded_at", "rejected_at", "started_at", "finished_at", "seconds"})
-"""Columns that say when a row was written: the only ones two ingests may differ in."""
-
 
 # ---- data --------------------------------------------------------------------------------
 
@@ -113,35 +113,12 @@ def dask_lake(histories: list[Path], client: Any, tmp_path_factory: pytest.TempP
 
 # ---- comparing a lake with the database --------------------------------------------------
 
-def _columns(con: duckdb.DuckDBPyConnection, table: str) -> str:
-    names = [row[0] for row in con.execute(f"DESCRIBE {table}").fetchall()]
-    return ", ".join(f'"{name}"' for name in names if name not in TIMES)
-
-
-def table_differences(lake: Path | str, db: Path) -> dict[str, tuple[int, int, int]]:
-    """Per warehouse table: its rows, and the rows of ``lake EXCEPT ALL db`` and of
-    ``db EXCEPT ALL lake`` (every column but the times of writing)."""
-    con = open_lake(lake)
-    try:
-        con.execute(f"ATTACH '{db}' AS single (READ_ONLY)")
-        found = {}
-        for table in TABLES:
-            columns = _columns(con, table)
-            ours = f"SELECT {columns} FROM {table}"
-            theirs = f"SELECT {columns} FROM single.{table}"
-            found[table] = tuple(con.execute(f"SELECT count(*) FROM ({query})").fetchall()[0][0]
-                                 for query in (ours, f"{ours} EXCEPT ALL {theirs}",
-                                               f"{theirs} EXCEPT ALL {ours}"))
-        return found
-    finally:
-        con.close()
-
-
 def assert_same_tables(lake: Path | str, db: Path) -> None:
     found = table_differences(lake, db)
-    different = {table: counts for table, counts in found.items() if counts[1] or counts[2]}
+    different = {table: counts for table, counts in found.items() if not counts.equal}
     assert not different, different
-    assert found["hands"][0] > 3000 and found["rejects"][0] > 0 and found["pot_facts"][0] > 0
+    assert found["hands"].rows > 3000 and found["rejects"].rows > 0
+    assert found["pot_facts"].rows > 0
 
 
 def assert_same_summary(lake: IngestSummary, single: IngestSummary) -> None:
@@ -249,7 +226,7 @@ def _canonical(answer: Any) -> Any:
     if not isinstance(answer, pd.DataFrame):
         return answer
     frame = answer.drop(columns=[c for c in answer.columns
-                                 if c in TIMES or pd.api.types.is_datetime64_any_dtype(
+                                 if c in WRITE_TIMES or pd.api.types.is_datetime64_any_dtype(
                                      answer[c])]).reset_index(drop=True)
     for column in frame.columns:
         if pd.api.types.is_float_dtype(frame[column]):

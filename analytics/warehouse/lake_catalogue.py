@@ -19,6 +19,7 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
@@ -33,9 +34,15 @@ from analytics.warehouse.lake import (
     warehouse_schemas,
 )
 from analytics.warehouse.lake_store import CATALOGUE_DIR, LakeStore, open_store
-from analytics.warehouse.schema import MIGRATIONS
+from analytics.warehouse.schema import MIGRATIONS, TABLES
 
-__all__ = ["CATALOGUE_DIR", "catalogue", "lake_statements", "open_lake"]
+__all__ = ["CATALOGUE_DIR", "WRITE_TIMES", "TableDifference", "catalogue", "lake_statements",
+           "open_lake", "table_differences"]
+
+WRITE_TIMES: Final = frozenset({"loaded_at", "rejected_at", "started_at", "finished_at",
+                                "seconds"})
+"""Columns that say when a row was written: the only ones in which a lake and a database of
+the same histories may differ (docs/scale-out.md, "Times of writing")."""
 
 _VIEW_PREFIX: Final = "CREATE OR REPLACE VIEW"
 _CATALOGUE_NAME: Final = re.compile(r"^v(\d+)\.duckdb$")
@@ -115,3 +122,42 @@ def catalogue(root: LakeStore | Path | str) -> Path:
             with contextlib.suppress(OSError):  # a reader may still hold it: unlinked anyway
                 older.unlink()
     return target
+
+
+@dataclass(frozen=True, slots=True)
+class TableDifference:
+    """One warehouse table of a lake against a database: its rows in the lake, and the rows
+    of ``lake EXCEPT ALL database`` and of ``database EXCEPT ALL lake``."""
+
+    rows: int
+    only_in_lake: int
+    only_in_database: int
+
+    @property
+    def equal(self) -> bool:
+        """The same rows, counted with their repeats, on both sides."""
+        return not self.only_in_lake and not self.only_in_database
+
+
+def table_differences(root: LakeStore | Path | str, db: Path) -> dict[str, TableDifference]:
+    """Every warehouse table of the lake at ``root`` against the database file ``db``, on
+    every column but :data:`WRITE_TIMES` (``EXCEPT ALL`` both ways): how the lake ingest is
+    checked against the single-machine ingest of the same histories (tests/test_lake.py,
+    benchmarks/bench_lake.py)."""
+    con = open_lake(root)
+    try:
+        con.execute(f"ATTACH {_literal(str(db))} AS single (READ_ONLY)")
+        found = {}
+        for table in TABLES:
+            names = [row[0] for row in con.execute(f"DESCRIBE {table}").fetchall()]
+            columns = ", ".join(f'"{name}"' for name in names if name not in WRITE_TIMES)
+            ours = f"SELECT {columns} FROM {table}"
+            theirs = f"SELECT {columns} FROM single.{table}"
+            rows, only_ours, only_theirs = (
+                con.execute(f"SELECT count(*) FROM ({query})").fetchall()[0][0]
+                for query in (ours, f"{ours} EXCEPT ALL {theirs}",
+                              f"{theirs} EXCEPT ALL {ours}"))
+            found[table] = TableDifference(rows, only_ours, only_theirs)
+        return found
+    finally:
+        con.close()
