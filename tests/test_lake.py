@@ -610,6 +610,57 @@ def test_compaction_keeps_every_row_in_fewer_files(dask_lake: tuple[Path, Ingest
     assert _state(lake)["hands"] == _state(dask_lake[0])["hands"] + 30
 
 
+def _to_month_folders(lake: Path, share: int) -> int:
+    """Move every ``share``-th file of each partitioned table into the layout of session 18's
+    lakes (``TABLE/game=G/month=YYYY-MM/``, split by the month of the hand's day) and commit
+    that as a new version; return how many files now sit in month folders."""
+    import pyarrow.compute as pc
+    import pyarrow.parquet as pq
+
+    manifest = latest_manifest(lake)
+    tables = {name: list(files) for name, files in manifest.tables.items()}
+    moved = 0
+    for name in lake_module.PARTITIONS:
+        for number, relative in enumerate(list(tables.get(name, ()))[::share]):
+            rows = pq.read_table(lake / relative)
+            day = rows["day"] if "day" in rows.column_names else pc.coalesce(
+                rows["played_on"], pc.cast(rows["loaded_at"], "date32"))
+            months = pc.strftime(day, format="%Y-%m")
+            tables[name].remove(relative)
+            for month in sorted(set(months.to_pylist())):
+                target = (f"{relative.rsplit('/', 1)[0]}/month={month}/"
+                          f"old-{number:03d}.parquet")
+                (lake / target).parent.mkdir(parents=True, exist_ok=True)
+                pq.write_table(rows.filter(pc.equal(months, month)), lake / target)
+                tables[name].append(target)
+                moved += 1
+    assert lake_module.publish(lake, manifest.version + 1, "month-layout", tables)
+    return moved
+
+
+def test_a_lake_with_month_folders_is_read_and_compacted_into_game_folders(
+        histories: list[Path], database: tuple[Path, IngestSummary], tmp_path: Path) -> None:
+    """A lake of session 18 partitioned by game and month, some of its files then added in
+    game folders (two layouts, which DuckDB's hive reading refuses to mix), reads as the
+    database; a compaction moves every file into its game's folder, rows unchanged."""
+    lake = tmp_path / "months"
+    ingest_lake(histories, lake, engine="local", workers=0, range_bytes=RANGE)
+    assert not any("month=" in f for f in _listed_files(lake))
+    assert _to_month_folders(lake, 2) > 0
+    listed = _listed_files(lake)
+    assert any("month=" in f for f in listed) and any(
+        "month=" not in f and f.startswith("hands/game=") for f in listed)
+    assert_same_tables(lake, database[0])
+    result = compact(lake)
+    assert result.version == 3
+    compacted = _listed_files(lake)
+    assert not any("month=" in f for f in compacted)
+    assert {f.rsplit("/", 1)[0] for f in compacted if f.startswith("hands/")} == {
+        f"hands/game={game}" for game in ("bigtwo", "rummoli", "seveneight")}
+    assert_same_tables(lake, database[0])
+    assert compact(lake).version is None
+
+
 def test_a_compaction_stopped_before_its_commit_leaves_the_old_state(
         dask_lake: tuple[Path, IngestSummary], database: tuple[Path, IngestSummary],
         tmp_path: Path) -> None:

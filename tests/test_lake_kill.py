@@ -1,0 +1,225 @@
+"""kill -9 of ``handlab lake compact`` and ``handlab lake vacuum`` at random moments: the lake
+stays readable with exactly the same rows in every table, and a rerun finishes the job (as
+tests/test_warehouse_kill.py does for the database's ingest)."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import random
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import duckdb
+import pytest
+
+from analytics.simulate.bigtwo import simulate_bigtwo
+from analytics.simulate.rummoli import simulate_rummoli
+from analytics.simulate.seveneight import simulate_seveneight
+from analytics.warehouse.lake import (
+    MANIFEST_DIR,
+    latest_manifest,
+    table_source,
+)
+from analytics.warehouse.lake_catalogue import open_lake
+from analytics.warehouse.lake_engine import ingest_lake
+from analytics.warehouse.lake_maintenance import compact, vacuum
+from analytics.warehouse.schema import TABLES
+from parsers import write_hands
+
+ROOT = Path(__file__).resolve().parent.parent
+
+ZYGOTE = """
+import os, sys
+from analytics.cli import app
+import analytics.warehouse.lake_maintenance  # imported once, before the forks
+print("ready", flush=True)
+for line in sys.stdin:
+    pid = os.fork()
+    if pid == 0:
+        code = 0
+        try:
+            app(line.split(), prog_name="handlab")
+        except SystemExit as stop:
+            code = stop.code if isinstance(stop.code, int) else 1
+        except BaseException:
+            code = 3
+        os._exit(code)
+    print(pid, flush=True)
+    print(os.waitpid(pid, 0)[1], flush=True)
+"""
+"""Forks one ``handlab`` command per line of input: a round costs a fork, not a start-up."""
+
+KILLS = 10
+"""Kills that must land inside each command."""
+
+RANGE = 12 * 1024
+"""Bytes per range of the lake under test: small, so it has a couple of hundred small files
+(a compaction of it takes a while, and a vacuum after it has as many files to delete)."""
+
+
+class Zygote:
+    """The fork server: :meth:`start` forks ``handlab ARGS`` and returns its pid,
+    :meth:`wait` its status."""
+
+    def __init__(self) -> None:
+        self.process = subprocess.Popen(
+            [sys.executable, "-c", ZYGOTE], cwd=ROOT, text=True, stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE, env=dict(os.environ, PYTHONPATH=str(ROOT)))
+        assert self.readline() == "ready"
+
+    def readline(self) -> str:
+        assert self.process.stdout is not None
+        return self.process.stdout.readline().strip()
+
+    def start(self, *args: str) -> int:
+        assert self.process.stdin is not None
+        self.process.stdin.write(" ".join(args) + "\n")
+        self.process.stdin.flush()
+        return int(self.readline())
+
+    def wait(self) -> int:
+        return int(self.readline())
+
+    def close(self) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.close()
+        self.process.wait(timeout=30)
+
+
+@pytest.fixture(scope="module")
+def small_files_lake(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A lake of the three games in hundreds of small files (one commit)."""
+    folder = tmp_path_factory.mktemp("kill-histories")
+    write_hands(simulate_seveneight(240, 6, 31), folder / "seveneight.phhs")
+    write_hands(simulate_bigtwo(40, 4, 32), folder / "bigtwo.phhs")
+    write_hands(simulate_rummoli(60, 4, 33), folder / "rummoli.phhs")
+    lake = tmp_path_factory.mktemp("kill-lakes") / "small-files"
+    summary = ingest_lake([folder], lake, engine="local", workers=0, range_bytes=RANGE)
+    assert summary.loaded == 340
+    return lake
+
+
+def differences(lake: Path, reference: Path) -> dict[str, tuple[int, int, int]]:
+    """Per table of the newest manifests: rows of ``lake``, of ``lake EXCEPT ALL reference``
+    and of ``reference EXCEPT ALL lake`` (only the differing tables)."""
+    ours, theirs = latest_manifest(lake), latest_manifest(reference)
+    con = duckdb.connect()
+    try:
+        found = {}
+        for table in TABLES:
+            mine = f"SELECT * FROM {table_source(lake, table, ours.files(table))}"
+            other = f"SELECT * FROM {table_source(reference, table, theirs.files(table))}"
+            counts = tuple(con.execute(f"SELECT count(*) FROM ({query})").fetchall()[0][0]
+                           for query in (mine, f"{mine} EXCEPT ALL {other}",
+                                         f"{other} EXCEPT ALL {mine}"))
+            if counts[1] or counts[2]:
+                found[table] = counts
+        return found
+    finally:
+        con.close()
+
+
+def assert_readable_and_same(lake: Path, reference: Path) -> None:
+    """The lake opens as the warehouse (every view) and holds the reference's rows."""
+    con = open_lake(lake)
+    try:
+        assert con.execute("SELECT count(*) FROM hands").fetchall()[0][0] == 340
+        con.execute("SELECT count(*) FROM v_seat_results").fetchall()
+    finally:
+        con.close()
+    assert differences(lake, reference) == {}
+
+
+def stale(lake: Path) -> set[str]:
+    """Files under the tables' folders (temporary files included) that the newest manifest
+    does not list."""
+    listed = {f for files in latest_manifest(lake).tables.values() for f in files}
+    return {str(p.relative_to(lake)) for table in TABLES for p in (lake / table).rglob("*")
+            if p.is_file()} - listed
+
+
+def kill_rounds(zygote: Zygote, prepare: Path, command: list[str], tmp_path: Path,
+                rng: random.Random) -> list[Path]:
+    """Copies of ``prepare``, each with ``handlab COMMAND <copy>`` killed -9 at a random
+    moment of its undisturbed duration, until :data:`KILLS` kills landed; the copies."""
+    timing = tmp_path / "timing"
+    shutil.copytree(prepare, timing)
+    started = time.monotonic()
+    zygote.start(*command, str(timing))
+    assert zygote.wait() == 0
+    duration = time.monotonic() - started
+    print(f"handlab {' '.join(command)}: {duration:.2f} s undisturbed from the fork")
+    lakes: list[Path] = []
+    kills = attempts = 0
+    while kills < KILLS:
+        attempts += 1
+        assert attempts <= 3 * KILLS, f"only {kills} kills landed in {attempts} runs"
+        lake = tmp_path / f"killed{attempts}"
+        shutil.copytree(prepare, lake)
+        pid = zygote.start(*command, str(lake))
+        time.sleep(rng.uniform(0.0, duration))
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+        status = zygote.wait()
+        if os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGKILL:
+            kills += 1
+            lakes.append(lake)
+        else:
+            assert os.WEXITSTATUS(status) == 0
+            shutil.rmtree(lake)
+    return lakes
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(sys.platform != "linux", reason="uses fork and kill -9")
+def test_kill_nine_of_compact_and_vacuum(small_files_lake: Path, tmp_path: Path) -> None:
+    """Compaction, then vacuum, each killed -9 ten times at random moments: every killed
+    lake reads the same rows as before; rerun, the command finishes (a compaction: nothing
+    left to compact; a vacuum: nothing unlisted left, one manifest) with the rows unchanged."""
+    files_before = sum(len(f) for f in latest_manifest(small_files_lake).tables.values())
+    assert files_before > 150
+    rng = random.Random(20261205)
+    zygote = Zygote()
+    try:
+        compact_lakes = kill_rounds(zygote, small_files_lake, ["lake", "compact"],
+                                    tmp_path / "compact", rng)
+        compacted = tmp_path / "compacted"
+        shutil.copytree(small_files_lake, compacted)
+        assert compact(compacted).version == 2
+        replaced = len(stale(compacted))
+        vacuum_lakes = kill_rounds(
+            zygote, compacted, ["lake", "vacuum", "--keep", "1", "--grace-hours", "0"],
+            tmp_path / "vacuum", rng)
+    finally:
+        zygote.close()
+
+    for lake in compact_lakes:
+        version = latest_manifest(lake).version
+        assert version in (1, 2)  # before the commit, or after it
+        assert_readable_and_same(lake, small_files_lake)
+        again = compact(lake)
+        assert (again.version is None) == (version == 2)
+        assert compact(lake).version is None
+        assert_readable_and_same(lake, small_files_lake)
+        assert sum(len(f) for f in latest_manifest(lake).tables.values()) < files_before // 4
+        vacuum(lake, keep=1, grace_seconds=0)
+        assert stale(lake) == set()
+        assert_readable_and_same(lake, small_files_lake)
+    assert any(latest_manifest(lake).version == 1 for lake in compact_lakes)
+
+    remaining = []
+    for lake in vacuum_lakes:
+        assert latest_manifest(lake).version == 2
+        assert_readable_and_same(lake, small_files_lake)
+        remaining.append(len(stale(lake)))
+        vacuum(lake, keep=1, grace_seconds=0)
+        assert stale(lake) == set()
+        assert sorted(p.name for p in (lake / MANIFEST_DIR).iterdir()) == ["v000002.json"]
+        assert_readable_and_same(lake, small_files_lake)
+    # Some kills landed in the middle of the deletions (some files gone, some not).
+    assert any(0 < left < replaced for left in remaining), remaining
