@@ -403,6 +403,8 @@ def test_handlab_lake_makes_every_reader_read_the_lake(dask_lake: tuple[Path, In
                                                       database: tuple[Path, IngestSummary],
                                                       monkeypatch: pytest.MonkeyPatch,
                                                       tmp_path: Path) -> None:
+    """``$HANDLAB_LAKE`` makes every reader (the dashboard's, ``handlab report`` and
+    ``handlab stats``) read the lake, with the database's answers."""
     from typer.testing import CliRunner
 
     from analytics.cli import app
@@ -419,6 +421,17 @@ def test_handlab_lake_makes_every_reader_read_the_lake(dask_lake: tuple[Path, In
                                       str(dask_lake[0])])
     assert result.exit_code == 0, result.output
     assert out.read_text(encoding="utf-8").count("\n") > 5
+    # handlab stats on the lake ($HANDLAB_LAKE) writes the database's rows (the averages
+    # to the last bits: DuckDB sums the floats in another order over Parquet files).
+    for game in ("seveneight", "bigtwo"):
+        on_lake, on_db = tmp_path / f"{game}-lake.csv", tmp_path / f"{game}-db.csv"
+        assert CliRunner().invoke(app, ["stats", game, "--out", str(on_lake)]).exit_code == 0
+        assert CliRunner().invoke(app, ["stats", game, "--db", str(database[0]),
+                                        "--out", str(on_db)]).exit_code == 0
+        lake_rows = pd.read_csv(on_lake)
+        pd.testing.assert_frame_equal(lake_rows, pd.read_csv(on_db), check_exact=False,
+                                      rtol=1e-9)
+        assert len(lake_rows) > 1
 
 
 def test_a_file_that_changes_mid_job_is_dropped_whole(histories: list[Path],
@@ -585,6 +598,57 @@ def test_compaction_keeps_every_row_in_fewer_files(dask_lake: tuple[Path, Ingest
     extra = ingest_lake([more], lake, engine="local", workers=0, range_bytes=RANGE)
     assert extra.loaded == 30 and latest_manifest(lake).version == 3
     assert _state(lake)["hands"] == _state(dask_lake[0])["hands"] + 30
+
+
+def _to_month_folders(lake: Path, share: int) -> int:
+    """Move every ``share``-th file of each partitioned table into the layout of session 18's
+    lakes (``TABLE/game=G/month=YYYY-MM/``, split by the month of the hand's day) and commit
+    that as a new version; return how many files now sit in month folders."""
+    import pyarrow.compute as pc
+    import pyarrow.parquet as pq
+
+    manifest = latest_manifest(lake)
+    tables = {name: list(files) for name, files in manifest.tables.items()}
+    moved = 0
+    for name in ("hands", "seat_facts", "hand_facts"):  # the tables with a day
+        for number, relative in enumerate(list(tables.get(name, ()))[::share]):
+            rows = pq.read_table(lake / relative)
+            day = rows["day"] if "day" in rows.column_names else pc.coalesce(
+                rows["played_on"], pc.cast(rows["loaded_at"], "date32"))
+            months = pc.strftime(day, format="%Y-%m")
+            tables[name].remove(relative)
+            for month in sorted(set(months.to_pylist())):
+                target = (f"{relative.rsplit('/', 1)[0]}/month={month}/"
+                          f"old-{number:03d}.parquet")
+                (lake / target).parent.mkdir(parents=True, exist_ok=True)
+                pq.write_table(rows.filter(pc.equal(months, month)), lake / target)
+                tables[name].append(target)
+                moved += 1
+    assert lake_module.publish(lake, manifest.version + 1, "month-layout", tables)
+    return moved
+
+
+def test_a_lake_with_month_folders_is_read_and_compacted_into_game_folders(
+        histories: list[Path], database: tuple[Path, IngestSummary], tmp_path: Path) -> None:
+    """A lake of session 18 partitioned by game and month, some of its files then added in
+    game folders (two layouts, which DuckDB's hive reading refuses to mix), reads as the
+    database; a compaction moves every file into its game's folder, rows unchanged."""
+    lake = tmp_path / "months"
+    ingest_lake(histories, lake, engine="local", workers=0, range_bytes=RANGE)
+    assert not any("month=" in f for f in _listed_files(lake))
+    assert _to_month_folders(lake, 2) > 0
+    listed = _listed_files(lake)
+    assert any("month=" in f for f in listed) and any(
+        "month=" not in f and f.startswith("hands/game=") for f in listed)
+    assert_same_tables(lake, database[0])
+    result = compact(lake)
+    assert result.version == 3
+    compacted = _listed_files(lake)
+    assert not any("month=" in f for f in compacted)
+    assert {f.rsplit("/", 1)[0] for f in compacted if f.startswith("hands/")} == {
+        f"hands/game={game}" for game in ("bigtwo", "rummoli", "seveneight")}
+    assert_same_tables(lake, database[0])
+    assert compact(lake).version is None
 
 
 def test_a_compaction_stopped_before_its_commit_leaves_the_old_state(

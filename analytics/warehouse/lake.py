@@ -69,12 +69,14 @@ __all__ = [
     "SourceCounts",
     "commit",
     "conformed",
+    "hive_keys",
     "known_sources",
     "latest_manifest",
     "latest_version",
     "manifest_name",
     "manifest_versions",
     "new_job_id",
+    "partition_folder",
     "plan",
     "publish",
     "read_manifest",
@@ -101,13 +103,15 @@ LAKE_TABLES: Final = TABLES
 the commit writes it (:func:`commit`)."""
 
 PARTITIONS: Final = {
-    "hands": ("game", "month"), "seats": ("game",), "showdowns": ("game",),
-    "seat_facts": ("game", "month"), "hand_facts": ("game", "month"),
+    "hands": ("game",), "seats": ("game",), "showdowns": ("game",),
+    "seat_facts": ("game",), "hand_facts": ("game",),
 }
-"""Each table's hive partition keys, as far as it has a game and a date: ``game``, and
-``month`` (``YYYY-MM`` of the hand's day, ``coalesce(played_on, loaded_at)``).  A month, not
-a day: a range of an archive spread over a year would otherwise be hundreds of tiny files
-per table; the day filter still skips row groups by their statistics."""
+"""Each table's hive partition keys: ``game`` for the tables that have one.  A question that
+names a game reads only its folder; one over dates skips row groups by their statistics on
+``day``.  Not a month as well (lakes of session 18, still read): no question filters on a
+month, and a range of an archive spread over five years wrote a file per month and table,
+so a 300,000-hand lake was 1,845 files whose footers every question opened (2.3 s for the
+filter options, where the database takes 0.1 s; docs/scale-out.md)."""
 
 _SCAN_BLOCK: Final = 1024**2
 
@@ -159,12 +163,30 @@ def table_source(root: LakeStore | Path | str, name: str, files: Sequence[str]) 
         return f"(SELECT {columns} WHERE false)"
     store = open_store(root)
     paths = ", ".join("'" + store.location(f).replace("'", "''") + "'" for f in files)
-    keys = PARTITIONS.get(name)
-    if keys is None:
+    layouts = {hive_keys(f) for f in files}
+    if name not in PARTITIONS or len(layouts) > 1:
+        # Files of two layouts (a lake of session 18 partitioned by month as well, added to
+        # since): DuckDB refuses to mix them, and every file holds its partition columns.
         return f"read_parquet([{paths}], hive_partitioning = false)"
-    types_of_keys = ", ".join(f"'{key}': VARCHAR" for key in keys)
+    types_of_keys = ", ".join(f"'{key}': VARCHAR" for key in layouts.pop())
     return (f"read_parquet([{paths}], hive_partitioning = true, "
             f"hive_types = {{{types_of_keys}}})")
+
+
+def hive_keys(relative: str) -> tuple[str, ...]:
+    """The hive partition keys in the folders of ``relative`` (a path in the lake):
+    ``("game",)`` for ``hands/game=bigtwo/x.parquet``."""
+    return tuple(part.split("=", 1)[0] for part in relative.split("/")[1:-1] if "=" in part)
+
+
+def partition_folder(name: str, relative: str) -> str:
+    """The folder where a file of table ``name`` at ``relative`` belongs in this layout
+    (:data:`PARTITIONS`): its own folder's ``key=value`` parts of this layout's keys, so a
+    file of an older layout (``hands/game=x/month=m/``) belongs in ``hands/game=x``."""
+    keys = PARTITIONS.get(name, ())
+    kept = [part for part in relative.split("/")[1:-1]
+            if "=" in part and part.split("=", 1)[0] in keys]
+    return "/".join([name, *kept])
 
 
 # -- plan ----------------------------------------------------------------------------------
@@ -417,19 +439,10 @@ def conformed(table: pa.Table, schema: pa.Schema) -> pa.Table:
 
 
 def _partition_keys(name: str, table: pa.Table) -> pa.ChunkedArray | None:
-    """Each row's partition folder (``game=x/month=YYYY-MM``), or None when unpartitioned."""
-    keys = PARTITIONS.get(name)
-    if keys is None:
+    """Each row's partition folder (``game=x``), or None when unpartitioned."""
+    if name not in PARTITIONS:
         return None
-    parts = [pc.binary_join_element_wise("game=", table["game"], "")]
-    if "month" in keys:
-        day = table["day"] if "day" in table.column_names else pc.coalesce(
-            table["played_on"], pc.cast(table["loaded_at"], pa.date32()))
-        parts.append(pc.binary_join_element_wise("month=", pc.strftime(day, format="%Y-%m"),
-                                                 ""))
-    if len(parts) == 1:
-        return parts[0]
-    return pc.binary_join_element_wise(*parts, "/")
+    return pc.binary_join_element_wise("game=", table["game"], "")
 
 
 def _write_table(store: LakeStore, name: str, table: pa.Table, stem: str) -> list[str]:

@@ -1,11 +1,12 @@
 """Keeping a Parquet lake fast and small: compaction and vacuum (docs/scale-out.md).
 
 * :func:`compact` rewrites the small Parquet files of each table's partition (a folder: one
-  ``game=G/month=M`` of ``hands``, the whole of ``actions``) into files of about
-  ``target_bytes``, and commits a new manifest version listing them instead: the same
-  exclusive create as an ingest's commit, so readers see the state before or after, never a
-  mix, and a compaction stopped before its commit leaves the old state visible (its files are
-  listed by no manifest, and :func:`vacuum` deletes them later).
+  ``game=G`` of ``hands``, the whole of ``actions``; an older layout's ``game=G/month=M``
+  files go into their game's folder) into files of about ``target_bytes``, and commits a new
+  manifest version listing them instead: the same exclusive create as an ingest's commit, so
+  readers see the state before or after, never a mix, and a compaction stopped or killed
+  before its commit leaves the old state visible (its files are listed by no manifest, and
+  :func:`vacuum` deletes them later).
 * :func:`vacuum` deletes the files no manifest among the last ``keep`` versions lists (an
   older state's, a failed job's), and those older manifests, but never a file younger than
   ``grace_seconds``: a job still running has written files that only its commit will list.
@@ -34,6 +35,7 @@ from analytics.warehouse.lake import (
     manifest_name,
     manifest_versions,
     new_job_id,
+    partition_folder,
     publish,
     read_manifest,
     warehouse_schemas,
@@ -79,9 +81,10 @@ def compact(root: LakeStore | Path | str, *, target_bytes: int = TARGET_BYTES,
 
     A partition's files, in the manifest's order, are packed into runs whose sizes add up to
     at most ``target_bytes``; a run of two or more is rewritten as one file
-    (``<folder>/c<version>-<n>-<job>.parquet``), a file alone is kept as it is, so a
-    compacted lake compacts to itself.  When another job commits first, the compaction is
-    done again on top of its state (up to ``attempts`` times, then :class:`LakeConflict`).
+    (``<folder>/c<version>-<n>-<job>.parquet``), a file alone is kept as it is (unless it
+    is in an older layout's folder), so a compacted lake compacts to itself.  When another
+    job commits first, the compaction is done again on top of its state (up to
+    ``attempts`` times, then :class:`LakeConflict`).
     ``before_commit`` runs between the last file written and the commit (tests stop a
     compaction there).
     """
@@ -99,8 +102,8 @@ def compact(root: LakeStore | Path | str, *, target_bytes: int = TARGET_BYTES,
         merged = 0
         for name, files in base.tables.items():
             tables[name] = []
-            for folder, run in _runs(files, sizes, target_bytes):
-                if len(run) == 1:
+            for folder, run in _runs(name, files, sizes, target_bytes):
+                if len(run) == 1 and run[0].rsplit("/", 1)[0] == folder:
                     tables[name].extend(run)
                     continue
                 relative = f"{folder}/c{version:06d}-{len(written):05d}-{job}.parquet"
@@ -123,13 +126,15 @@ def compact(root: LakeStore | Path | str, *, target_bytes: int = TARGET_BYTES,
                        "the compaction changed nothing: run it again")
 
 
-def _runs(files: Sequence[str], sizes: dict[str, int], target_bytes: int
+def _runs(name: str, files: Sequence[str], sizes: dict[str, int], target_bytes: int
           ) -> Iterator[tuple[str, list[str]]]:
-    """The files grouped by folder (partition), each folder's packed in order into runs of
-    at most ``target_bytes`` (a file larger than that alone)."""
+    """Table ``name``'s files grouped by the folder of their partition in this layout
+    (:func:`~analytics.warehouse.lake.partition_folder`: an older layout's month folders
+    merge into their game's), each folder's packed in order into runs of at most
+    ``target_bytes`` (a file larger than that alone)."""
     folders: dict[str, list[str]] = {}
     for relative in files:
-        folders.setdefault(relative.rsplit("/", 1)[0], []).append(relative)
+        folders.setdefault(partition_folder(name, relative), []).append(relative)
     for folder, members in folders.items():
         run: list[str] = []
         run_bytes = 0
