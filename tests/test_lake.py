@@ -14,7 +14,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 import fsspec
 import numpy as np
@@ -202,19 +202,39 @@ def _calls(function: Callable[..., Any], hand_id: int,
         keywords: dict[str, Any] = {} if game is None else {"game": game}
         session = sessions.get(str(game), {})
         for key in ("player", "place", "start", "end"):
-            if key in parameters and parameters[key].default is inspect.Parameter.empty:
+            if key in parameters and parameters[key].default is inspect.Parameter.empty and (
+                    function.__name__ not in _BARS):
                 keywords[key] = session[key]
         if "sample" in parameters:
             keywords["sample"] = _EVERYTHING
         if "game_id" in parameters and parameters["game_id"].default is inspect.Parameter.empty:
             keywords["game_id"] = None
-        if "hand_id" in parameters:
+        if function.__name__ in _BARS:  # the hands behind a bar: some bars of each
+            for bar in _BARS[function.__name__]:
+                bar = {k: sessions["bigtwo"]["player"] if v is _PLAYER else v
+                       for k, v in bar.items()}
+                for hand_filter in FILTERS:
+                    yield (hand_filter,), {**keywords, **bar}
+        elif "hand_id" in parameters:
             yield (hand_id,), keywords
         elif "f" in parameters:
             for hand_filter in FILTERS:
                 yield (hand_filter,), keywords
         else:
             yield (), keywords
+
+
+_PLAYER: Final = object()
+"""In :data:`_BARS`: a Big Two player (of the first Big Two session)."""
+
+_BARS: Final[dict[str, tuple[dict[str, Any], ...]]] = {
+    "bar_hands": ({"source": "seat_facts", "bar": (("players", 4), ("position", 1))},
+                  {"source": "pot_facts", "bar": (("pot", "AS"),)},
+                  {"source": "hand_facts", "bar": (("game", "seveneight"),)}),
+    "pot_streak_hands": ({"pot": "AS", "since": 1}, {"pot": "rummoli", "since": 2}),
+    "bigtwo_feature_hands": ({"feature": "twos", "player": _PLAYER, "bin": "1"},),
+}
+"""The questions that list the hands behind one bar, and bars to ask them about."""
 
 
 def _canonical(answer: Any) -> Any:

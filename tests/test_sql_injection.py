@@ -146,11 +146,15 @@ def _view_questions() -> list[tuple[str, Callable[..., Any]]]:
 
 
 def _required(function: Callable[..., Any], value: str) -> dict[str, object]:
-    """Values for the keyword-only arguments a question requires."""
+    """Values for the keyword-only arguments a question requires: identifiers from their
+    whitelists (a game, :func:`views.bar_hands`' source), ``value`` everywhere it is data
+    (a bar's player)."""
+    known: dict[str, object] = {"game": "seveneight", "source": "seat_facts",
+                                "bar": (("player", value),)}
     fill: dict[str, object] = {}
     for parameter in inspect.signature(function).parameters.values():
         if parameter.kind is parameter.KEYWORD_ONLY and parameter.default is parameter.empty:
-            fill[parameter.name] = "seveneight" if parameter.name == "game" else value
+            fill[parameter.name] = known.get(parameter.name, value)
     return fill
 
 
