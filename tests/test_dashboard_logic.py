@@ -259,3 +259,10 @@ def test_upload_table_shows_uploaded_names_not_temp_paths() -> None:
                                            "/tmp/x/02-b.zip": "b.zip"})
     assert list(table["file"]) == ["a.phhs", "b.zip:day1.phhs"]
     assert table["message"].iloc[0] == "a.phhs:9: hand 2: bad"
+
+
+def test_counted_words_one_and_many() -> None:
+    assert logic.counted(1, "hand") == "1 hand"
+    assert logic.counted(0, "hand") == "0 hands"
+    assert logic.counted(1200, "hand") == "1,200 hands"
+    assert logic.counted(2, "child", "children") == "2 children"

@@ -19,7 +19,7 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from analytics.dashboard import ui
+from analytics.dashboard import logic, ui
 from analytics.warehouse.search import describe_hands
 
 __all__ = ["LISTED", "Bar", "bar_list", "list_behind", "picked_bar", "picked_point",
@@ -98,6 +98,6 @@ def bar_list(behind: pd.DataFrame, *, title: str, key: str, name: str) -> None:
     hands." (with "(M seats)" when a bar counts several seats of a hand: every player's
     seats of a category) and the list."""
     hands = behind["hand_id"].nunique()
-    seats = f" ({len(behind):,} seats)" if len(behind) != hands else ""
-    st.markdown(f"**{title}**: {hands:,} hands{seats}.")
+    seats = f" ({logic.counted(len(behind), 'seat')})" if len(behind) != hands else ""
+    st.markdown(f"**{title}**: {logic.counted(hands, 'hand')}{seats}.")
     list_behind(behind, key=f"bar_{key}", name=name)

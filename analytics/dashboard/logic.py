@@ -40,6 +40,7 @@ from parsers.model import RUMMOLI_POTS
 
 __all__ = [
     "EXACT_POKER_MAX",
+    "POSITION_WORDS",
     "SCORE_KEEPER_HEADERS",
     "SEVENEIGHT_VIEWS",
     "TABLE_ROW",
@@ -52,6 +53,7 @@ __all__ = [
     "calibration_table",
     "card_codes",
     "category_counts",
+    "counted",
     "feature_table",
     "goodness_of_fit",
     "poker_categories",
@@ -76,6 +78,11 @@ Z95: Final = 1.959963984540054
 EXACT_POKER_MAX: Final = 26
 """Largest hand size with an exact category distribution: every Rummoli deal has one (5 to
 26 cards; :mod:`analytics.equity.theory` counts them instead of enumerating)."""
+
+def counted(number: int, noun: str, plural: str | None = None) -> str:
+    """``number`` and ``noun`` as a person writes them: "1 hand", "1,200 hands"."""
+    return f"{number:,} {noun if number == 1 else plural or noun + 's'}"
+
 
 def with_confidence(frame: pd.DataFrame, *, mean: str = "mean", sd: str = "sd",
                     n: str = "hands") -> pd.DataFrame:
@@ -681,8 +688,16 @@ BB_HEADERS: Final = {
     "ci_low": "95 % CI low (bb/100)", "ci_high": "95 % CI high (bb/100)"}
 """Headers of :func:`seveneight_big_blinds`."""
 
+POSITION_WORDS: Final = {
+    "seveneight": "seat (1: small blind, last: button)",
+    "bigtwo": "seat",
+    "rummoli": "seat from the dealer's left (last: the dealer)",
+}
+"""What a position number is in each game (``seat_facts.position``, docs/schema.md)."""
+
+
 POSITION_BB_HEADERS: Final = {
-    "players": "players at the table", "position": "position", **{
+    "players": "players at the table", "position": POSITION_WORDS["seveneight"], **{
         k: v for k, v in BB_HEADERS.items() if k != "player"}}
 """Headers of 7 & 8 results by position in big blinds."""
 
@@ -737,7 +752,8 @@ def level_headers(game: str) -> dict[str, str]:
 def position_headers(game: str) -> dict[str, str]:
     """Headers of results by position of one level of ``game``."""
     per, unit = PER[game], NET_UNITS[game]
-    return {"players": "players at the table", "position": "position", "hands": f"{per}s",
+    return {"players": "players at the table", "position": POSITION_WORDS[game],
+            "hands": f"{per}s",
             "mean": f"{unit} per {per}", "sd": f"sd ({unit})",
             "ci_low": f"95 % CI low ({unit} per {per})",
             "ci_high": f"95 % CI high ({unit} per {per})"}

@@ -10,7 +10,7 @@ from urllib.parse import urlencode
 import pandas as pd
 import streamlit as st
 
-from analytics.dashboard import statistics, ui
+from analytics.dashboard import logic, statistics, ui
 from analytics.dashboard.hand_list import list_behind, picked_point
 from analytics.stats import FRY_THRESHOLD, MIN_OPPORTUNITIES, SPLITS, cells, stats_of
 from analytics.warehouse import writer
@@ -182,7 +182,7 @@ def _day_hands(game: Game, player: str, day: dt.date) -> None:
     one_day = dataclasses.replace(ui.context().filter, date_from=day, date_to=day)
     behind: pd.DataFrame = ui.ask("stat_hands", hand_filter=one_day, game=game.value,
                                   player=player)
-    st.markdown(f"**{player}, {day:%Y-%m-%d}**: {len(behind):,} hands, net "
+    st.markdown(f"**{player}, {day:%Y-%m-%d}**: {logic.counted(len(behind), 'hand')}, net "
                 f"{int(behind['net'].sum()):,}.")
     list_behind(behind, key=f"day_{game.value}", name=f"{game.value}-{day}-hands")
 
@@ -195,7 +195,8 @@ def _numbered_hands(game: Game, player: str, last: int, drawn: list[int]) -> Non
     behind: pd.DataFrame = ui.ask("stat_hands", game=game.value, player=player,
                                   order="play")
     behind = behind.iloc[first - 1:last]
-    st.markdown(f"**{player}, hands {first:,} to {last:,}**: {len(behind):,} hands, net "
+    span = f"hand {first:,}" if first == last else f"hands {first:,} to {last:,}"
+    st.markdown(f"**{player}, {span}**: {logic.counted(len(behind), 'hand')}, net "
                 f"{int(behind['net'].sum()):,}.")
     list_behind(behind, key=f"numbered_{game.value}", name=f"{game.value}-{player}-hands")
 
@@ -235,7 +236,8 @@ def _sessions(game: Game) -> None:
             end=None if pd.isna(end) else end.to_pydatetime())
         behind = behind.sort_values("day", ascending=False, kind="stable")
         st.markdown(f"**{session['player']}'s session at {session['place']}**, from "
-                    f"{session['start']}: {len(behind):,} hands, net {int(behind['net'].sum()):,}.")
+                    f"{session['start']}: {logic.counted(len(behind), 'hand')}, net "
+                    f"{int(behind['net'].sum()):,}.")
         list_behind(behind, key=f"session_{game.value}", name=f"{game.value}-session-hands")
 
 

@@ -156,6 +156,7 @@ def _seveneight_position(only: HandFilter) -> None:
     _position_bars(charts.bar_with_ci(by_seat.assign(players=by_seat["players"].astype(str)),
                                       x="position", color="players", mean="bb_per_100",
                                       title="By position (colour: players at the table)",
+                                      x_title=logic.POSITION_WORDS["seveneight"],
                                       y_title="big blinds per 100 hands"),
                    only, "seveneight", key="pos_seveneight")
     ui.download_buttons(logic.human_table(by_seat, logic.POSITION_BB_HEADERS),
@@ -231,6 +232,7 @@ def _by_level(game: str, results: pd.DataFrame, only: HandFilter) -> None:
     _position_bars(charts.bar_with_ci(by_seat.assign(players=by_seat["players"].astype(str)),
                                       x="position", color="players",
                                       title="By position (colour: players at the table)",
+                                      x_title=logic.POSITION_WORDS[game],
                                       y_title=unit, per=f"{logic.PER[game]}s"),
                    narrowed, game, key=f"pos_{game}")
     ui.download_buttons(logic.human_table(by_seat, logic.position_headers(game)),
