@@ -130,6 +130,37 @@ def _start_table(page: Any, server: str, game: str, name: str, players: str) -> 
     _settle(page)
 
 
+def _raise_to_six_and_finish(page: Any, *, slip: bool = False) -> None:
+    """The README's 7 & 8 hand from Cy's first action: Cy raises to 6 (the box starts at
+    the engine's minimum, 4), Ann calls, Bo folds; the third cards, a bet of 2 called, both
+    show.  ``slip``: Ann's call is taken back once (undo) and entered again."""
+    for _ in range(2):
+        _main(page).get_by_test_id("stNumberInputStepUp").click()
+        _settle(page)
+    _click(page, "Bet/raise to 6")
+    _wait_text(page, "Ann to act")
+    _click(page, "Call 5")  # her small blind of 1 is in
+    _wait_text(page, "Bo to act")
+    if slip:
+        _click(page, "Undo the last step")
+        _wait_text(page, "Ann to act")
+        _click(page, "Call 5")
+        _wait_text(page, "Bo to act")
+    _click(page, "Fold")
+    _deal(page, "Ann", ["2♣"])
+    _deal(page, "Cy", ["10♥"])
+    _wait_text(page, "Ann to act")
+    _click(page, "Check")
+    _wait_text(page, "Cy to act")
+    _click(page, "Bet/raise to 2")
+    _wait_text(page, "Ann to act")
+    _click(page, "Call 2")
+    _wait_text(page, "Who shows or mucks now")
+    _click_and_wait(page, "Show", "is over")  # Ann first: her cards are known
+    _click_and_wait(page, "Show", "is over")  # then Cy's
+    _wait_text(page, "Hand 1 is over")
+
+
 def test_record_a_seveneight_hand_by_clicking_with_a_reload(
         server: str, browser_page: Any, browser_recorded: Path, browser_db: Path) -> None:
     page = browser_page
@@ -151,32 +182,7 @@ def test_record_a_seveneight_hand_by_clicking_with_a_reload(
     _click(page, "Turn up 9d")
     _wait_text(page, "Cy to act")
     _shot(page, "record-bet")
-    # Cy raises to 6 (the box starts at the engine's minimum, 4), Ann calls, Bo folds.
-    _main(page).get_by_test_id("stNumberInputStepUp").click()
-    _settle(page)
-    _main(page).get_by_test_id("stNumberInputStepUp").click()
-    _settle(page)
-    _click(page, "Bet/raise to 6")
-    _wait_text(page, "Ann to act")
-    _click(page, "Call 5")  # her small blind of 1 is in
-    _wait_text(page, "Bo to act")
-    _click(page, "Undo the last step")  # a slip taken back, then entered again
-    _wait_text(page, "Ann to act")
-    _click(page, "Call 5")
-    _wait_text(page, "Bo to act")
-    _click(page, "Fold")
-    _deal(page, "Ann", ["2♣"])
-    _deal(page, "Cy", ["10♥"])
-    _wait_text(page, "Ann to act")
-    _click(page, "Check")
-    _wait_text(page, "Cy to act")
-    _click(page, "Bet/raise to 2")
-    _wait_text(page, "Ann to act")
-    _click(page, "Call 2")
-    _wait_text(page, "Who shows or mucks now")
-    _click_and_wait(page, "Show", "is over")  # Ann first: her cards are known
-    _click_and_wait(page, "Show", "is over")  # then Cy's
-    _wait_text(page, "Hand 1 is over")
+    _raise_to_six_and_finish(page, slip=True)
     _shot(page, "record-filed")
     # Pot 18 (6 + 6 + 2, then 2 + 2): Ann's seven-eight flush takes it.
     hands = list(read_hands(browser_recorded / "kitchen.phhs"))
@@ -577,26 +583,7 @@ def test_a_server_restart_in_the_middle_of_a_hand_resumes_it(chromium: Any,
             _wait_text(page, "Cy turns a card up")
             _click(page, "Turn up 9d")
             _wait_text(page, "Cy to act")
-            for _ in range(2):  # Cy raises to 6: the box starts at the engine's minimum, 4
-                _main(page).get_by_test_id("stNumberInputStepUp").click()
-                _settle(page)
-            _click(page, "Bet/raise to 6")
-            _wait_text(page, "Ann to act")
-            _click(page, "Call 5")
-            _wait_text(page, "Bo to act")
-            _click(page, "Fold")
-            _deal(page, "Ann", ["2♣"])
-            _deal(page, "Cy", ["10♥"])
-            _wait_text(page, "Ann to act")
-            _click(page, "Check")
-            _wait_text(page, "Cy to act")
-            _click(page, "Bet/raise to 2")
-            _wait_text(page, "Ann to act")
-            _click(page, "Call 2")
-            _wait_text(page, "Who shows or mucks now")
-            _click_and_wait(page, "Show", "is over")
-            _click_and_wait(page, "Show", "is over")
-            _wait_text(page, "Hand 1 is over")
+            _raise_to_six_and_finish(page)
             _shot(page, "record-restarted-filed")
             assert second.alive(), second.output()
             # Pot 18 (6 + 6 + 2, then 2 + 2): Ann's seven-eight flush takes it.
