@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from analytics.warehouse import reader
-from tests.browser.conftest import SCREENSHOTS
+from tests.browser.conftest import SCREENSHOTS, settle
 from tests.test_dashboard_data import extra_histories
 
 pytestmark = pytest.mark.browser
@@ -29,17 +29,11 @@ def _hands(page: Any) -> int:
     return int(value.replace(",", ""))
 
 
-def _settle(page: Any) -> None:
-    """Wait until the script run is over (the app root's ``data-test-script-state``)."""
-    page.wait_for_function(
-        "() => document.querySelector('[data-testid=\"stApp\"]')"
-        "?.getAttribute('data-test-script-state') === 'notRunning'")
-
-
-def _open(page: Any, url: str, title: str) -> None:
+def open_page(page: Any, url: str, title: str) -> None:
+    """Open ``url`` and wait for the page titled ``title`` to finish its script run."""
     page.goto(url)
     page.get_by_role("heading", name=title).first.wait_for()
-    _settle(page)
+    settle(page)
 
 
 def _one(db: Path, sql: str) -> int:
@@ -56,39 +50,39 @@ def _shot(page: Any, name: str) -> None:
 def test_the_dashboard_end_to_end(server: str, browser_page: Any, browser_db: Path,
                                   tmp_path: Path) -> None:
     page = browser_page
-    _open(page, server, "Overview")
+    open_page(page, server, "Overview")
     assert _hands(page) == 190
     _shot(page, "overview")
 
     # A filter in the URL is applied (a shared link opens as sent).
-    _open(page, f"{server}/?game=bigtwo", "Overview")
+    open_page(page, f"{server}/?game=bigtwo", "Overview")
     page.wait_for_function("() => document.body.innerText.includes('game bigtwo')")
     assert _hands(page) == 30
 
     # Upload a new file: the counts change everywhere.
-    _open(page, f"{server}/upload", "Upload hand histories")
+    open_page(page, f"{server}/upload", "Upload hand histories")
     extra = extra_histories(tmp_path / "evening.phhs")
     page.locator('input[type="file"]').set_input_files(str(extra))
     page.get_by_text("evening.phhs").first.wait_for()
     page.get_by_role("button", name="Load into the database").click()
     page.get_by_text(re.compile(r"Loaded 25 new hands")).wait_for()
-    _settle(page)
+    settle(page)
     _shot(page, "upload")
-    _open(page, server, "Overview")
+    open_page(page, server, "Overview")
     page.wait_for_function("() => !document.body.innerText.includes('game bigtwo')")
     assert _hands(page) == 215
 
     # The replayer: a hand opened by its link, stepped through, cards drawn as cards.
-    _open(page, f"{server}/replayer", "Hand replayer")
+    open_page(page, f"{server}/replayer", "Hand replayer")
     page.locator(".hl-card").first.wait_for()
     page.get_by_text(re.compile(r"Step \d+ of \d+")).wait_for()
     hand = re.search(r"hand=([0-9a-f]{16})\b", page.url)  # the short id people copy
     assert hand is not None
     cards_at_end = page.locator(".hl-card").count()
-    _settle(page)
+    settle(page)
     page.get_by_role("button", name="Start").click()
     page.get_by_text(re.compile(r"Step 0 of \d+")).wait_for()
-    _settle(page)
+    settle(page)
     page.get_by_role("button", name="Next").click()
     page.get_by_text(re.compile(r"Step 1 of \d+")).wait_for()
     assert page.locator(".hl-card").count() < cards_at_end  # one player dealt so far
@@ -97,13 +91,13 @@ def test_the_dashboard_end_to_end(server: str, browser_page: Any, browser_db: Pa
     # An uploaded hand says where it came from: the uploaded name, not a temp path.
     uploaded = _one(browser_db, "SELECT min(hand_id) FROM hands "
                                 "WHERE source_file = 'upload: evening.phhs'")
-    _open(page, f"{server}/replayer?hand={uploaded}", "Hand replayer")
+    open_page(page, f"{server}/replayer?hand={uploaded}", "Hand replayer")
     page.get_by_text(re.compile(r"from upload: evening\.phhs")).first.wait_for()
     assert "handlab-upload" not in page.locator("body").inner_text()
 
     # A 7 & 8 hand all in with cards to come: the stored equities beside the seats.
     all_in = _one(browser_db, "SELECT min(hand_id) FROM allin_results")
-    _open(page, f"{server}/replayer?hand={all_in}", "Hand replayer")
+    open_page(page, f"{server}/replayer?hand={all_in}", "Hand replayer")
     seats = page.locator("table.hl-seats").first
     seats.wait_for()
     assert "equity at the all-in" in seats.inner_text()
@@ -113,11 +107,11 @@ def test_the_dashboard_end_to_end(server: str, browser_page: Any, browser_db: Pa
     _shot(page, "replayer-equities")
     page.get_by_role("button", name="Start").click()
     page.get_by_text(re.compile(r"Step 0 of \d+")).wait_for()
-    _settle(page)
+    settle(page)
     assert "vs actual" not in page.locator("table.hl-seats").first.inner_text()
 
     # The report of the current filters downloads and holds what the page shows.
-    _open(page, server, "Overview")
+    open_page(page, server, "Overview")
     with page.expect_download() as download_info:
         page.get_by_role("button", name=re.compile("HTML report of these filters")).click()
     report = Path(download_info.value.path()).read_text(encoding="utf-8")
@@ -130,17 +124,17 @@ def test_the_dashboard_end_to_end(server: str, browser_page: Any, browser_db: Pa
     for path, title, name in (("win_rates", "Win rates", "win-rates"),
                               ("pots", "Pot accumulation (Rummoli)", "pots"),
                               ("hand_types", "Hand types", "hand-types")):
-        _open(page, f"{server}/{path}", title)
+        open_page(page, f"{server}/{path}", title)
         page.locator(".js-plotly-plot").first.wait_for()
         assert page.locator('[data-testid="stException"]').count() == 0
         _shot(page, name)
 
     # Win rates draws only the shown tab: a click on another runs that game's part, and the
     # URL names the tab, so the link opens it again.
-    _open(page, f"{server}/win_rates", "Win rates")
+    open_page(page, f"{server}/win_rates", "Win rates")
     page.get_by_role("tab", name="Big Two").click()
     page.get_by_role("heading", name="Result by deal strength").first.wait_for()
-    _settle(page)
+    settle(page)
     assert re.search(r"[?&]tab=Big(\+|%20)Two", page.url), page.url
     assert page.locator('[data-testid="stException"]').count() == 0
     page.locator(".js-plotly-plot").last.wait_for()
@@ -152,7 +146,7 @@ def test_the_dashboard_end_to_end(server: str, browser_page: Any, browser_db: Pa
              "hand-types-bigtwo"),
             ("win_rates?game=rummoli", "Win rates",
              "Poker pot: realised against expected from strength", "win-rates-rummoli")):
-        _open(page, f"{server}/{path}", title)
+        open_page(page, f"{server}/{path}", title)
         section = page.get_by_role("heading", name=heading).first
         section.wait_for()
         section.scroll_into_view_if_needed()

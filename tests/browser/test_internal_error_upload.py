@@ -18,17 +18,11 @@ import pytest
 
 from analytics.warehouse.connection import WriterLease
 from analytics.warehouse.errorlog import error_log_path
-from tests.browser.conftest import ROOT, SCREENSHOTS
+from tests.browser.conftest import ROOT, SCREENSHOTS, settle
 from tests.browser.server import streamlit_server
 from tests.test_internal_errors import PLANTED, files
 
 pytestmark = pytest.mark.browser
-
-
-def _settle(page: Any) -> None:
-    page.wait_for_function(
-        "() => document.querySelector('[data-testid=\"stApp\"]')"
-        "?.getAttribute('data-test-script-state') === 'notRunning'")
 
 
 def test_upload_with_a_hand_that_meets_a_bug(tmp_path: Path, chromium: Any) -> None:
@@ -46,14 +40,14 @@ def test_upload_with_a_hand_that_meets_a_bug(tmp_path: Path, chromium: Any) -> N
             page.set_default_timeout(180_000)
             page.goto(f"{server.url}/upload")
             page.get_by_role("heading", name="Upload hand histories").first.wait_for()
-            _settle(page)
+            settle(page)
             page.locator('input[type="file"]').set_input_files([str(bad), str(good)])
             page.get_by_text("good.phhs").first.wait_for()
             page.get_by_role("button", name="Load into the database").click()
             page.get_by_text(re.compile(r"Loaded 11 new hands, but 1 hand rejected")
                              ).wait_for()
             page.get_by_text("Rejected hands").first.wait_for()
-            _settle(page)
+            settle(page)
             # Both tables drawn (the per-file summary and the rejected hands): their grids.
             page.wait_for_function("() => document.querySelectorAll("
                                    "'[data-testid=\"stDataFrame\"] canvas').length >= 2")

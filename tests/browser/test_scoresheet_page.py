@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from analytics.warehouse import ingest
-from tests.browser.conftest import CHROMIUM, ROOT, SCREENSHOTS
+from tests.browser.conftest import CHROMIUM, ROOT, SCREENSHOTS, settle
 from tests.browser.server import streamlit_server
 
 pytestmark = pytest.mark.browser
@@ -38,12 +38,6 @@ def sheet_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str
         yield server.url, db
 
 
-def _settle(page: Any) -> None:
-    page.wait_for_function(
-        "() => document.querySelector('[data-testid=\"stApp\"]')"
-        "?.getAttribute('data-test-script-state') === 'notRunning'")
-
-
 def test_score_keeper_summary_page(sheet_server: tuple[str, Path], chromium: Any) -> None:
     from analytics.warehouse import reader
 
@@ -60,7 +54,7 @@ def test_score_keeper_summary_page(sheet_server: tuple[str, Path], chromium: Any
         page.goto(f"{url}/win_rates?game=bigtwo")
         page.get_by_role("heading", name="Score keeper's summary").first.wait_for()
         page.get_by_text("Net score per game against real losses").first.wait_for()
-        _settle(page)
+        settle(page)
         assert page.locator('[data-testid="stException"]').count() == 0
         text = page.inner_text("body")
         assert "14 of the games are outcome-only (score sheets)" in text
@@ -73,7 +67,7 @@ def test_score_keeper_summary_page(sheet_server: tuple[str, Path], chromium: Any
         page.get_by_role("option", name="zero_sum").click()
         page.get_by_text(re.compile(r"14 outcome-only game\(s\) \(score sheets\) record "
                                     "no deal")).first.wait_for()
-        _settle(page)
+        settle(page)
         page.get_by_role("heading", name="Score keeper's summary").first \
             .scroll_into_view_if_needed()
         page.screenshot(path=str(SCREENSHOTS / "win-rates-bigtwo-sheets.png"),
@@ -85,7 +79,7 @@ def test_score_keeper_summary_page(sheet_server: tuple[str, Path], chromium: Any
         page.screenshot(path=str(SCREENSHOTS / "win-rates-bigtwo-sheets-scatter.png"))
         page.goto(f"{url}/hand_types?game=bigtwo")
         page.get_by_role("heading", name="Big Two").first.wait_for()
-        _settle(page)
+        settle(page)
         assert "14 of the Big Two games are outcome-only" in page.inner_text("body")
         assert page.locator('[data-testid="stException"]').count() == 0
         page.screenshot(path=str(SCREENSHOTS / "hand-types-bigtwo-sheets.png"),
@@ -93,7 +87,7 @@ def test_score_keeper_summary_page(sheet_server: tuple[str, Path], chromium: Any
         # A sheet's game in the replayer: no plays, its settlement from the cards left.
         page.goto(f"{url}/replayer?hand={taker}")
         page.get_by_role("heading", name="Hand replayer").first.wait_for()
-        _settle(page)
+        settle(page)
         assert page.locator('[data-testid="stException"]').count() == 0
         page.screenshot(path=str(SCREENSHOTS / "replayer-bigtwo-sheet.png"),
                         full_page=True)

@@ -12,22 +12,16 @@ import pytest
 from analytics.warehouse import reader
 from analytics.warehouse.search import HandSearch, search_hands
 from analytics.warehouse.views import HandFilter
-from tests.browser.conftest import SCREENSHOTS
+from tests.browser.conftest import SCREENSHOTS, settle
 
 pytestmark = pytest.mark.browser
-
-
-def _settle(page: Any) -> None:
-    page.wait_for_function(
-        "() => document.querySelector('[data-testid=\"stApp\"]')"
-        "?.getAttribute('data-test-script-state') === 'notRunning'")
 
 
 def test_search_open_tag_reload(server: str, browser_page: Any, browser_db: Path) -> None:
     page = browser_page
     page.goto(f"{server}/search?game=seveneight")
     page.get_by_role("heading", name="Hand search").first.wait_for()
-    _settle(page)
+    settle(page)
     page.get_by_text("All in").first.wait_for()
     with reader(browser_db) as con:
         found = search_hands(con, HandFilter(game="seveneight"),
@@ -37,14 +31,14 @@ def test_search_open_tag_reload(server: str, browser_page: Any, browser_db: Path
     page.locator('[data-testid="stRadio"]', has_text="All in").get_by_text(
         "yes", exact=True).click()
     page.get_by_text(re.compile(rf"^{len(found):,} hand\(s\)")).first.wait_for()
-    _settle(page)
+    settle(page)
     assert page.locator('[data-testid="stException"]').count() == 0
     page.screenshot(path=str(SCREENSHOTS / "search.png"), full_page=True)
     link = str(found["replay"].iloc[0])
     # Open it (the link the table's "open" carries), tag it, save.
     page.goto(f"{server}/{link}")
     page.get_by_role("heading", name="Hand replayer").first.wait_for()
-    _settle(page)
+    settle(page)
     page.locator('[data-testid="stCheckbox"]', has_text="Starred").click()
     page.get_by_label("Tags, separated by commas").fill("review, cooler")
     page.get_by_label("Note").fill("check the equity")
@@ -53,7 +47,7 @@ def test_search_open_tag_reload(server: str, browser_page: Any, browser_db: Path
     # Reload: the tag is read back from the database.
     page.reload()
     page.get_by_role("heading", name="Hand replayer").first.wait_for()
-    _settle(page)
+    settle(page)
     page.get_by_text(re.compile(r"Kept: ★ review, cooler")).wait_for()
     assert page.get_by_label("Tags, separated by commas").input_value() == "review, cooler"
     page.screenshot(path=str(SCREENSHOTS / "replayer-tagged.png"), full_page=True)

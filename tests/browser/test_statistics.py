@@ -16,15 +16,9 @@ from analytics.warehouse.identity import hand_id_hex, parse_hand_id
 from analytics.warehouse.search import describe_hands
 from analytics.warehouse.stat_views import player_sessions, stat_hands
 from analytics.warehouse.views import HandFilter
-from tests.browser.conftest import SCREENSHOTS
+from tests.browser.conftest import SCREENSHOTS, settle
 
 pytestmark = pytest.mark.browser
-
-
-def _settle(page: Any) -> None:
-    page.wait_for_function(
-        "() => document.querySelector('[data-testid=\"stApp\"]')"
-        "?.getAttribute('data-test-script-state') === 'notRunning'")
 
 
 def test_statistics_page_in_the_browser(server: str, browser_page: Any,
@@ -34,7 +28,7 @@ def test_statistics_page_in_the_browser(server: str, browser_page: Any,
     page.get_by_role("heading", name="Statistics").first.wait_for()
     table = page.locator("table.hl-stats").first
     table.wait_for()
-    _settle(page)
+    settle(page)
     assert page.locator('[data-testid="stException"]').count() == 0
     vpip = stats_of("seveneight")[0]
     header = table.locator("th", has_text=re.compile(r"^VPIP$"))
@@ -55,7 +49,7 @@ def test_statistics_page_in_the_browser(server: str, browser_page: Any,
              f"{int(behind['opportunities'].sum())} opportunities")
     assert cell.inner_text().startswith(f"{int(behind['counted'].sum())}/{len(behind)}")
     page.get_by_text(words).first.wait_for()
-    _settle(page)
+    settle(page)
     assert "cell_stat_seveneight=VPIP" in page.url
     assert page.locator('[data-testid="stException"]').count() == 0
     page.get_by_text(words).first.scroll_into_view_if_needed()
@@ -64,12 +58,12 @@ def test_statistics_page_in_the_browser(server: str, browser_page: Any,
     page.goto(f"{server}/{listed['replay'].iloc[0]}")
     page.get_by_role("heading", name="Hand replayer").first.wait_for()
     page.get_by_text(re.compile(r"Step \d+ of \d+")).wait_for()
-    _settle(page)
+    settle(page)
     assert page.locator('[data-testid="stException"]').count() == 0
     assert player in page.content()
     page.goto(f"{server}/statistics")
     page.locator("table.hl-stats").first.wait_for()
-    _settle(page)
+    settle(page)
     # The results over time below the grid: four lines per player (7 & 8).
     page.get_by_role("heading", name="Results over time").first.scroll_into_view_if_needed()
     chart = page.locator(".js-plotly-plot").first
@@ -80,7 +74,7 @@ def test_statistics_page_in_the_browser(server: str, browser_page: Any,
     # A session's link opens its first hand in the replayer by the hex id.
     page.get_by_role("heading", name="Sessions").first.scroll_into_view_if_needed()
     page.get_by_text("Show the sessions").first.click()
-    _settle(page)
+    settle(page)
     page.get_by_text(re.compile("A gap longer than")).first.wait_for()
     assert page.locator('[data-testid="stException"]').count() == 0
     with reader(browser_db) as con:
@@ -90,7 +84,7 @@ def test_statistics_page_in_the_browser(server: str, browser_page: Any,
     page.goto(f"{server}/{link}")
     page.get_by_role("heading", name="Hand replayer").first.wait_for()
     page.get_by_text(re.compile(r"Step \d+ of \d+")).wait_for()
-    _settle(page)
+    settle(page)
     assert page.locator('[data-testid="stException"]').count() == 0
     hand = parse_hand_id(link.rsplit("=", 1)[1])
     assert hand is not None and f"hand={hand_id_hex(hand)}" in page.url

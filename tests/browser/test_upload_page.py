@@ -13,9 +13,9 @@ import pytest
 
 from analytics.simulate.seveneight import simulate_seveneight
 from parsers import write_hands
-from tests.browser.conftest import SCREENSHOTS
+from tests.browser.conftest import SCREENSHOTS, settle
 from tests.browser.server import streamlit_server
-from tests.browser.test_e2e import _open, _settle
+from tests.browser.test_e2e import open_page
 from tests.test_warehouse_data import BIGTWO, SEVENEIGHT, phhs
 
 pytestmark = pytest.mark.browser
@@ -34,12 +34,12 @@ def _alert(page: Any, kind: str) -> Any:
 
 
 def _upload(page: Any, server: str, files: list[Path]) -> None:
-    _open(page, f"{server}/upload", "Upload hand histories")
+    open_page(page, f"{server}/upload", "Upload hand histories")
     page.locator('input[type="file"]').set_input_files([str(f) for f in files])
     page.get_by_text(files[-1].name).first.wait_for()
     page.get_by_role("button", name="Load into the database").click()
     page.get_by_role("heading", name="Per file").wait_for()
-    _settle(page)
+    settle(page)
 
 
 def test_upload_summary_says_what_happened(browser_page: Any, browser_db: Path,
