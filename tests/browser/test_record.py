@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
+from playwright.sync_api import expect
 
 from analytics.record.hand import StepKind, deal_action
 from analytics.record.table import (
@@ -648,7 +649,8 @@ def test_the_play_page_seats_a_bot_and_its_hand_opens_in_the_replayer(
             break
         time.sleep(0.25)
     _pick_seat(page, 2, "Seat the bot")
-    assert _main(page).get_by_label("Bot's name").input_value() == "Ada"
+    # The name box may draw before its value lands (a CI run read ''): wait for the value.
+    expect(_main(page).get_by_label("Bot's name")).to_have_value("Ada", timeout=30_000)
     chips = _main(page).get_by_label("Buys in for")
     chips.fill("30")
     chips.press("Enter")
