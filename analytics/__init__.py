@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from analytics.warehouse.ingest import IngestSummary, ProgressCallback
-    from analytics.warehouse.sources import Limits
+    from analytics.warehouse.pipeline.run import IngestSummary, ProgressCallback
+    from analytics.warehouse.pipeline.sources import Limits
 
 __all__ = ["ingest"]
 
@@ -29,8 +29,8 @@ def ingest(
     wait: float = 60.0,
     hold: float = 2.0,
 ) -> IngestSummary:
-    """Load histories into the warehouse; see :func:`analytics.warehouse.ingest.ingest`."""
-    from analytics.warehouse.ingest import ingest as run
+    """Load histories into the warehouse; see :func:`analytics.warehouse.pipeline.run.ingest`."""
+    from analytics.warehouse.pipeline.run import ingest as run
 
     return run(paths, db, workers=workers, limits=limits, progress=progress, wait=wait,
                hold=hold)

@@ -234,7 +234,7 @@ def serve(
 
     lake_dir = lake if lake is not None else (os.environ.get(LAKE_ENV_VAR) or None)
     if lake_dir is not None:
-        from analytics.warehouse.lake_catalogue import catalogue
+        from analytics.warehouse.lake.catalogue import catalogue
 
         database = catalogue(lake_dir)
         console.print(f"handlab: dashboard on http://{host}:{port} (lake {lake_dir})")
@@ -250,7 +250,7 @@ def serve(
     environment = dict(os.environ, STREAMLIT_BROWSER_GATHER_USAGE_STATS="false",
                        HANDLAB_DB=str(database))
     if lake_dir is not None:  # each script run reads the lake's newest manifest
-        from analytics.warehouse.lake_store import open_store
+        from analytics.warehouse.lake.store import open_store
 
         environment[LAKE_ENV_VAR] = open_store(lake_dir).location("")
     server = subprocess.Popen(command, cwd=PROJECT_ROOT, env=environment)
@@ -271,7 +271,7 @@ def _prepare_database() -> Path:
     from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
     from analytics.warehouse.connection import resolve_db
-    from analytics.warehouse.ingest import IngestProgress, ensure_database
+    from analytics.warehouse.pipeline.run import IngestProgress, ensure_database
 
     if resolve_db().exists():
         return ensure_database()

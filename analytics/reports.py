@@ -25,10 +25,10 @@ import plotly.graph_objects as go
 
 from analytics.dashboard import charts, logic, statistics
 from analytics.stats import stats_of
-from analytics.warehouse import equity_views, scores, stat_views, views
 from analytics.warehouse.annotations import player_notes, tagged_hands
 from analytics.warehouse.identity import hand_id_hex
-from analytics.warehouse.views import HandFilter
+from analytics.warehouse.sql import equity_views, scores, stat_views, views
+from analytics.warehouse.sql.views import HandFilter
 from parsers.knobs import GAME_NAMES, Game
 
 __all__ = [
@@ -377,7 +377,7 @@ def build_report(con: duckdb.DuckDBPyConnection, f: HandFilter, *,
 
 
 def _score_keeper_section(con: duckdb.DuckDBPyConnection, f: HandFilter) -> Section:
-    """Big Two as a score keeper counts it (analytics.warehouse.scores): the summary and the
+    """Big Two as a score keeper counts it (analytics.warehouse.sql.scores): the summary and the
     three scatter plots of the dashboard's Win rates page."""
     summary = scores.bigtwo_score_summary(con, f)
     line = logic.zero_sum_line(summary, scores.seats_per_game(con, f))

@@ -34,11 +34,11 @@ sys.path.insert(0, str(ROOT))
 from bench_ingest import write_inputs  # noqa: E402  (the hands bench_ingest.py writes)
 
 from analytics.rules import replay  # noqa: E402
-from analytics.warehouse import rows as this_rows  # noqa: E402
+from analytics.warehouse.pipeline import rows as this_rows  # noqa: E402
 from parsers.reader import hand_from_chunk, iter_chunks  # noqa: E402
 
-_MODULES = ("analytics.warehouse.identity", "analytics.warehouse.equities",
-            "analytics.warehouse.rows")
+_MODULES = ("analytics.warehouse.identity", "analytics.warehouse.pipeline.equities",
+            "analytics.warehouse.pipeline.rows")
 
 
 def load_rows(tree: Path) -> ModuleType:

@@ -15,7 +15,7 @@ import time
 import pokerkit
 from timing import HOLDEM, Measure, measure, report
 
-from analytics.rules.bigtwo import prepare_plays, replay
+from analytics.rules.bigtwo.engine import prepare_plays, replay
 from analytics.simulate.bigtwo import simulate_bigtwo
 from parsers import BigTwoRules, HandHistory, dumps_hands, loads_hands
 

@@ -1,4 +1,4 @@
-"""CPU per all-in hand of the 7 & 8 block all-in rows (analytics.warehouse.block_equities)
+"""CPU per all-in hand of the 7 & 8 block all-in rows (analytics.warehouse.pipeline.block_equities)
 against the per-hand path, over the same hands, in the same run.
 
 The hands of one .phhs file (default: the session-6 stage file of 5,000 4-player N78 hands)
@@ -33,15 +33,15 @@ from timing import best_cpu  # noqa: E402
 
 from analytics.equity.allin import AllInSpot, allin_adjusted_many  # noqa: E402
 from analytics.rules import replay  # noqa: E402
-from analytics.rules.seveneight_block import replay_block  # noqa: E402
-from analytics.warehouse.block_equities import (  # noqa: E402
+from analytics.rules.seveneight.block import replay_block  # noqa: E402
+from analytics.warehouse.pipeline.block_equities import (  # noqa: E402
     allin_rows,
     allin_spots,
     allin_supported,
 )
-from analytics.warehouse.block_rows import block_ids  # noqa: E402
-from analytics.warehouse.equities import seed_of  # noqa: E402
-from analytics.warehouse.rows import Batch, FileContext  # noqa: E402
+from analytics.warehouse.pipeline.block_rows import block_ids  # noqa: E402
+from analytics.warehouse.pipeline.equities import seed_of  # noqa: E402
+from analytics.warehouse.pipeline.rows import Batch, FileContext  # noqa: E402
 from parsers.block_scan import scan_seveneight  # noqa: E402
 from parsers.reader import hand_from_chunk, iter_chunks  # noqa: E402
 

@@ -1,4 +1,4 @@
-"""CPU per hand of the batch 7 & 8 replay (:func:`analytics.rules.seveneight_block.replay_block`)
+"""CPU per hand of the batch 7 & 8 replay (:func:`analytics.rules.seveneight.block.replay_block`)
 against the per-hand replay of the ingest worker (:func:`analytics.rules.replay` over
 the same hands), in the same run.
 
@@ -23,7 +23,7 @@ import numpy as np
 from timing import best_cpu
 
 from analytics.rules import RuleError, replay
-from analytics.rules.seveneight_block import replay_block, warm_up
+from analytics.rules.seveneight.block import replay_block, warm_up
 from parsers.block import SevenEightBlock
 from parsers.model import HandHistory
 from parsers.reader import hand_from_chunk, iter_chunks

@@ -1,4 +1,5 @@
-"""CPU per hand of the 7 & 8 block rows (analytics.warehouse.block_rows) against the per-hand
+"""CPU per hand of the 7 & 8 block rows (analytics.warehouse.pipeline.block_rows) against the
+per-hand
 path (identity.hand_id, rows.Batch) over the same hands, in the same run.
 
 The hands of one .phhs file (default: the session-6 stage file of 5,000 4-player N78
@@ -15,7 +16,7 @@ best of ``--runs``:
 * ``cold``: the block functions with their remembered texts cleared before each run
   (what a block of hands never seen before costs);
 * ``fact_tables``: the seat and hand facts the worker adds to the block's tables
-  (:func:`analytics.warehouse.fact_rows.fact_tables`), per hand taken.
+  (:func:`analytics.warehouse.pipeline.fact_rows.fact_tables`), per hand taken.
 
 Usage: ``python benchmarks/bench_block_rows.py [FILE] [--runs 5]``.
 """
@@ -36,11 +37,11 @@ sys.path.insert(0, str(ROOT))
 
 from timing import best_cpu  # noqa: E402
 
-from analytics.warehouse import block_rows  # noqa: E402
-from analytics.warehouse.block_rows import block_ids, block_tables  # noqa: E402
-from analytics.warehouse.fact_rows import fact_tables  # noqa: E402
 from analytics.warehouse.identity import hand_id  # noqa: E402
-from analytics.warehouse.rows import Batch, FileContext  # noqa: E402
+from analytics.warehouse.pipeline import block_rows  # noqa: E402
+from analytics.warehouse.pipeline.block_rows import block_ids, block_tables  # noqa: E402
+from analytics.warehouse.pipeline.fact_rows import fact_tables  # noqa: E402
+from analytics.warehouse.pipeline.rows import Batch, FileContext  # noqa: E402
 from tests.block_reference import block_from_hands  # noqa: E402
 from tests.test_warehouse_block_rows import (  # noqa: E402
     blockable,

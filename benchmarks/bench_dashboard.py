@@ -5,7 +5,7 @@ few hundred hands of each game, loads them with the real ingest, and then
 replicates the rows in SQL (new hand ids, game ids and days per copy) until
 the warehouse holds ``--hands`` hands, and fills the derived tables
 (``seat_facts``, ``pot_facts``) for the copies with the warehouse's own
-:func:`analytics.warehouse.facts.fill_missing`, the code migration 4 backfills
+:func:`analytics.warehouse.sql.facts.fill_missing`, the code migration 4 backfills
 existing databases with.  Each page's questions are then timed uncached, with
 fresh read-only connections, as the dashboard asks them on a cache miss (a
 repeated view is a ``st.cache_data`` hit: microseconds): median wall and CPU
@@ -49,7 +49,8 @@ import duckdb
 from analytics.simulate.bigtwo import simulate_bigtwo
 from analytics.simulate.rummoli import simulate_rummoli
 from analytics.simulate.seveneight import simulate_seveneight
-from analytics.warehouse import ENV_VAR, facts, ingest, open_writer, reader, views
+from analytics.warehouse import ENV_VAR, ingest, open_writer, reader
+from analytics.warehouse.sql import facts, views
 from parsers import write_hands
 
 _COPIED = ("hands", "seats", "actions", "showdowns", "awards", "board")
@@ -182,7 +183,7 @@ def _cumulative(v: ModuleType, con: duckdb.DuckDBPyConnection, f: Any, game: str
     """A game's running totals as Win rates asks: 7 & 8 in big blinds since session 17;
     ``stat_views.results_over_time`` since session 18 (``views.cumulative_net`` before)."""
     if not hasattr(v, "cumulative_net"):
-        from analytics.warehouse.stat_views import results_over_time
+        from analytics.warehouse.sql.stat_views import results_over_time
 
         return results_over_time(con, f, game=game, whole_round=True)
     if game == "seveneight" and "big_blinds" in inspect.signature(
@@ -231,7 +232,7 @@ def _time(db: Path, question: Callable[[duckdb.DuckDBPyConnection], Any], repeat
 
 
 def _baseline(tree: Path) -> ModuleType:
-    """``analytics/warehouse/views.py`` of another checkout (e.g. ``git archive HEAD``
+    """``analytics/warehouse/sql/views.py`` of another checkout (e.g. ``git archive HEAD``
     extracted), to time the questions before a change in the same process."""
     path = tree / "analytics" / "warehouse" / "views.py"
     spec = importlib.util.spec_from_file_location("baseline_views", path)

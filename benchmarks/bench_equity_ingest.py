@@ -25,8 +25,9 @@ sys.path.insert(0, str(ROOT))
 from bench_ingest import base_hands  # noqa: E402  (the hands bench_ingest.py writes)
 
 from analytics.rules import replay  # noqa: E402
-from analytics.warehouse import equities, ingest, rows  # noqa: E402
-from analytics.warehouse.rows import Batch, FileContext  # noqa: E402
+from analytics.warehouse import ingest  # noqa: E402
+from analytics.warehouse.pipeline import equities, rows  # noqa: E402
+from analytics.warehouse.pipeline.rows import Batch, FileContext  # noqa: E402
 from parsers import dumps_hands  # noqa: E402
 from parsers.reader import hand_from_chunk, iter_chunks  # noqa: E402
 

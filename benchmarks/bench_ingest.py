@@ -35,7 +35,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from analytics.warehouse import ingest, reader  # noqa: E402
-from analytics.warehouse import queries as q  # noqa: E402
+from analytics.warehouse.sql import queries as q  # noqa: E402
 from parsers import HandHistory, dumps_hand  # noqa: E402
 
 POKERKIT_HAND = """variant = 'NT'
@@ -239,7 +239,7 @@ def stage_rates(folder: Path, game: str, hands: int, pokerkit_hands: int) -> Non
     import io
 
     from analytics.rules import replay
-    from analytics.warehouse.rows import Batch, FileContext
+    from analytics.warehouse.pipeline.rows import Batch, FileContext
     from parsers.reader import hand_from_chunk, iter_chunks
 
     write_inputs(folder, game, hands, 1, min(hands, 2_000))
@@ -293,12 +293,12 @@ def handoff_rates(folder: Path, hands: int, runs: int = 5) -> None:
     import io
     import pickle
 
-    from analytics.warehouse.pipeline import Unit
-    from analytics.warehouse.rows import FileContext
-    from analytics.warehouse.sources import Limits, SourceRef, read_range
+    from analytics.warehouse.pipeline.rows import FileContext
+    from analytics.warehouse.pipeline.sources import Limits, SourceRef, read_range
+    from analytics.warehouse.pipeline.work import Unit
     from parsers.reader import iter_chunks
 
-    ingest_module = importlib.import_module("analytics.warehouse.ingest")
+    ingest_module = importlib.import_module("analytics.warehouse.pipeline.run")
     write_inputs(folder, "seveneight", hands, 1, min(hands, 1_000))
     (path,) = folder.glob("*.phhs")
     ref = SourceRef("file", str(path), None, path.stat().st_size)
@@ -350,7 +350,7 @@ def _replaying(blobs: list[bytes], work: Callable[[Any], Any]
     would arrive."""
     import pickle
 
-    from analytics.warehouse.pipeline import UnitResult
+    from analytics.warehouse.pipeline.work import UnitResult
 
     def run(units: Iterator[Any], workers: int, **_: object) -> Iterator[Any]:
         planned = list(units)  # the main process's own part: planning and splitting
@@ -371,9 +371,9 @@ def writer_rates(folder: Path, games: list[tuple[str, int, int]], runs: int = 3)
     import importlib
 
     from analytics.warehouse.connection import open_writer
-    from analytics.warehouse.pipeline import process_unit
+    from analytics.warehouse.pipeline.work import process_unit
 
-    ingest_module = importlib.import_module("analytics.warehouse.ingest")
+    ingest_module = importlib.import_module("analytics.warehouse.pipeline.run")
     real_run = getattr(ingest_module, "_run")  # noqa: B009
     for game, total, files in games:
         if not total:

@@ -7,11 +7,11 @@ written once into ``--inputs`` by bench_ingest's writers and reused) are loaded
 
 1. by the single-machine ingest (``ingest(paths, db, workers=N)``),
 2. into a lake on a Dask ``LocalCluster`` of N single-threaded worker processes (its start
-   timed apart: the workers preload ``lake_engine``, tuned and with the kernels loaded,
+   timed apart: the workers preload ``lake.engine``, tuned and with the kernels loaded,
    as a long-lived cluster's are), then Dask's scheduler overhead per task (a no-op task's
    round trip, tasks submitted at once), the lake's Parquet bytes per hand and files, the
    correctness check (every table of the lake against the database, ``EXCEPT ALL`` both
-   ways, every column but the times of writing: ``lake_catalogue.table_differences``, as
+   ways, every column but the times of writing: ``catalogue.table_differences``, as
    tests/test_lake.py checks), every dashboard question (all hands) timed on the database
    and on the lake (best of ``--repeats``; the slowest of each shown), then the lake
    compacted (``handlab lake compact``: its time, the files before and after), every
@@ -49,13 +49,14 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from bench_ingest import write_inputs  # noqa: E402
 
-from analytics.warehouse import equity_views, ingest, reader, views  # noqa: E402
-from analytics.warehouse.ingest import compile_kernels  # noqa: E402
-from analytics.warehouse.lake import latest_manifest  # noqa: E402
-from analytics.warehouse.lake_catalogue import catalogue, table_differences  # noqa: E402
-from analytics.warehouse.lake_engine import ingest_lake  # noqa: E402
-from analytics.warehouse.lake_maintenance import compact  # noqa: E402
-from analytics.warehouse.views import HandFilter  # noqa: E402
+from analytics.warehouse import ingest, reader  # noqa: E402
+from analytics.warehouse.lake.catalogue import catalogue, table_differences  # noqa: E402
+from analytics.warehouse.lake.core import latest_manifest  # noqa: E402
+from analytics.warehouse.lake.engine import ingest_lake  # noqa: E402
+from analytics.warehouse.lake.maintenance import compact  # noqa: E402
+from analytics.warehouse.pipeline.run import compile_kernels  # noqa: E402
+from analytics.warehouse.sql import equity_views, views  # noqa: E402
+from analytics.warehouse.sql.views import HandFilter  # noqa: E402
 
 MIX = (("seveneight", 0.8), ("bigtwo", 0.1), ("rummoli", 0.1))
 FILES_PER_GAME = 20
@@ -255,7 +256,7 @@ def main() -> None:
     started = time.perf_counter()
     cluster = dask.LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True,
                                 dashboard_address=None,
-                                preload=["analytics.warehouse.lake_engine"])
+                                preload=["analytics.warehouse.lake.engine"])
     client = dask.Client(cluster)
     print(f"{'Dask LocalCluster start':<34} {time.perf_counter() - started:8.1f} s", flush=True)
     dask_lake = args.out / "lake-dask"

@@ -26,10 +26,10 @@ import duckdb
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from analytics.warehouse import views  # noqa: E402
-from analytics.warehouse.lake import latest_manifest, table_source, warehouse_schemas  # noqa: E402
-from analytics.warehouse.lake_catalogue import open_lake  # noqa: E402
-from analytics.warehouse.views import HandFilter  # noqa: E402
+from analytics.warehouse.lake.catalogue import open_lake  # noqa: E402
+from analytics.warehouse.lake.core import latest_manifest, table_source, warehouse_schemas  # noqa: E402
+from analytics.warehouse.sql import views  # noqa: E402
+from analytics.warehouse.sql.views import HandFilter  # noqa: E402
 
 TABLES = ("hands", "seat_facts", "hand_facts")
 

@@ -53,7 +53,7 @@ _ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(_ROOT))
 
 from analytics.dashboard.startup import WARM_MARK  # noqa: E402
-from analytics.warehouse.ingest import SAMPLES, ensure_database  # noqa: E402
+from analytics.warehouse.pipeline.run import SAMPLES, ensure_database  # noqa: E402
 from parsers.knobs import GAME_NAMES  # noqa: E402
 from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 from tests.browser.server import streamlit_server  # noqa: E402

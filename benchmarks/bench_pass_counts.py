@@ -18,7 +18,7 @@ from timing import best_cpu
 
 from analytics.simulate.bigtwo import simulate_bigtwo
 from analytics.warehouse import ingest, reader
-from analytics.warehouse.fact_rows import pass_counts
+from analytics.warehouse.pipeline.fact_rows import pass_counts
 from parsers import write_hands
 
 

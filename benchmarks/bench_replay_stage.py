@@ -93,7 +93,7 @@ def child(tree: Path, folder: Path, games: list[str], stage: str, chunk: int = C
 
     ``stage`` "replay" times ``analytics.rules.replay`` on parsed hands; "worker" times an
     ingest worker's whole path on raw hand chunks (parse, replay, identity, rows and the
-    equity rows, Arrow tables per chunk): ``analytics.warehouse.pipeline.process_chunks``.
+    equity rows, Arrow tables per chunk): ``analytics.warehouse.pipeline.work.process_chunks``.
     """
     sys.path.insert(0, str(tree))
     import datetime as dt
@@ -101,8 +101,8 @@ def child(tree: Path, folder: Path, games: list[str], stage: str, chunk: int = C
 
     import analytics
     from analytics.rules import replay
-    from analytics.warehouse.pipeline import UnitResult, process_chunks
-    from analytics.warehouse.rows import FileContext
+    from analytics.warehouse.pipeline.rows import FileContext
+    from analytics.warehouse.pipeline.work import UnitResult, process_chunks
     from parsers import loads_hands
     from parsers.reader import iter_chunks
 

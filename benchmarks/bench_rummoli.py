@@ -4,7 +4,7 @@ There is no other Rummoli engine to race, so the peers are the stages of our
 own pipeline measured side by side on the same simulated rounds:
 
 * parse: ``parsers.loads_hands`` of the whole ``.phhs`` text;
-* replay: ``analytics.rules.rummoli.replay`` of the parsed rounds;
+* replay: ``analytics.rules.rummoli.engine.replay`` of the parsed rounds;
 * parse + replay: both (what the ingest does per round, on one core);
 * showdown scoring: the ``poker_rank`` calls a replay makes (one per hand shown),
   alone, to show the evaluator's share of the replay;
@@ -23,7 +23,7 @@ import argparse
 from timing import Measure, measure, report
 
 from analytics.evaluator import poker_rank
-from analytics.rules.rummoli import replay
+from analytics.rules.rummoli.engine import replay
 from analytics.simulate.rummoli import simulate_rummoli
 from parsers import Verb, dumps_hands, loads_hands
 

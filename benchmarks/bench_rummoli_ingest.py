@@ -45,7 +45,9 @@ def writer(tree: Path, rounds: int, out: Path) -> None:
     sys.path[:0] = [str(tree), str(tree / "benchmarks")]
     from bench_ingest import write_inputs
 
-    from analytics.warehouse import facts, ingest, loader
+    from analytics.warehouse import ingest
+    from analytics.warehouse.pipeline import write as loader
+    from analytics.warehouse.sql import facts
 
     if out.exists():
         shutil.rmtree(out)
@@ -64,7 +66,7 @@ def writer(tree: Path, rounds: int, out: Path) -> None:
 
         setattr(module, name, wrapper)
 
-    ingest_module = sys.modules["analytics.warehouse.ingest"]
+    ingest_module = sys.modules["analytics.warehouse.pipeline.run"]
     timed(ingest_module, "load_batch", "load_batch (inserts + facts)")
     timed(ingest_module, "commit_file", "commit_file")
     if hasattr(facts, "_fill_batch_pots"):
@@ -98,8 +100,8 @@ def writer(tree: Path, rounds: int, out: Path) -> None:
 
 
 def _first_round(chunks: list[Any]) -> tuple[float, float]:
-    from analytics.warehouse.pipeline import UnitResult, process_chunks
-    from analytics.warehouse.rows import FileContext
+    from analytics.warehouse.pipeline.rows import FileContext
+    from analytics.warehouse.pipeline.work import UnitResult, process_chunks
 
     context = FileContext("bench", "0" * 64, dt.datetime(2026, 1, 1))
     started = time.process_time()

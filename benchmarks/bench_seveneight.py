@@ -4,7 +4,7 @@ Peer: pokerkit's ``HandHistory.loads(text)`` followed by a full replay
 (``for state in hh: pass``) of no-limit hold'em hands played by random agents
 with the same number of players and stacks.  We time, per hand and on one core:
 
-* handlab replay of already-parsed 7 & 8 hands (``analytics.rules.seveneight.replay``);
+* handlab replay of already-parsed 7 & 8 hands (``analytics.rules.seveneight.engine.replay``);
 * handlab parse + replay (``parsers.loads_hands`` of the whole text, then replay);
 * pokerkit loads + replay;
 * the 7 & 8 simulator (bots, engine and HandHistory objects).
@@ -22,7 +22,7 @@ import statistics
 import time
 from collections.abc import Callable
 
-from analytics.rules.seveneight import replay
+from analytics.rules.seveneight.engine import replay
 from analytics.simulate.bots_seveneight import equity_tables
 from analytics.simulate.seveneight import simulate_seveneight
 from parsers import dumps_hands, loads_hands

@@ -35,15 +35,15 @@ import duckdb
 
 from analytics.simulate.seveneight import simulate_seveneight
 from analytics.warehouse import ingest, reader
-from analytics.warehouse.search import HandSearch, describe_hands, search_hands
-from analytics.warehouse.stat_views import (
+from analytics.warehouse.sql.search import HandSearch, describe_hands, search_hands
+from analytics.warehouse.sql.stat_views import (
     player_sessions,
     results_over_time,
     session_hands,
     stat_grid,
     stat_hands,
 )
-from analytics.warehouse.views import HandFilter
+from analytics.warehouse.sql.views import HandFilter
 from parsers import write_hands
 
 Question = Callable[[duckdb.DuckDBPyConnection], Any]

@@ -3,7 +3,7 @@
 Most 7 & 8 histories are written by :mod:`parsers.writer` (the simulator, converters,
 handlab itself), always with the same header keys in the same order.  The ingest
 worker reads a batch of such hands into one :class:`SevenEightBlock`: numbers in
-numpy arrays (what the batch replay, :mod:`analytics.rules.seveneight_block`, reads),
+numpy arrays (what the batch replay, :mod:`analytics.rules.seveneight.block`, reads),
 each hand's other header values as plain Python values (what its id and its rows
 read).  A hand the block does not take (another layout, anything to report) is read
 by the per-hand path (:func:`parsers.reader.hand_from_chunk`), which gives every

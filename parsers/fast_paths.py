@@ -18,7 +18,7 @@ __all__ = ["FAST_PATHS", "OFF_VARIABLE", "fast_path_on"]
 
 FAST_PATHS: Final = ("block",)
 """The fast paths, by name: ``block``, the 7 & 8 block (:mod:`parsers.block_scan`, the batch
-replay :mod:`analytics.rules.seveneight_block`, :mod:`analytics.warehouse.block_rows`),
+replay :mod:`analytics.rules.seveneight.block`, :mod:`analytics.warehouse.pipeline.block_rows`),
 against the per-hand path.  (The 7 & 8 and Rummoli lean replays went in session 18, 1.10x
 and 1.04x end to end; the reader of the writer's own layout, ``reader``, in session 19, under
 1.5x for every game; Big Two's lean replay, ``lean-bigtwo``, in session 20, under 1.5x.)"""

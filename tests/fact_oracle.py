@@ -2,19 +2,19 @@
 and the pots' streaks (``facts.with_streaks``).
 
 The warehouse computes ``seat_facts`` and ``hand_facts`` once, in numpy and pyarrow
-(:func:`analytics.warehouse.fact_rows.fact_tables`), for the ingest, the migrations'
+(:func:`analytics.warehouse.pipeline.fact_rows.fact_tables`), for the ingest, the migrations'
 backfills and the bulk writers alike.  This is the same definition written the other way,
 as the joins and aggregations over the stored tables that the dashboard's questions ran
-before the fact tables existed (the expressions of :mod:`analytics.warehouse.views`:
+before the fact tables existed (the expressions of :mod:`analytics.warehouse.sql.views`:
 ``DAY``, ``SESSION``, ``STAKES``, ``split_condition``).  It used to be the writer's own
 fill; now only the tests run it (tests/test_fact_rows.py), row for row against
 ``fact_tables`` on the golden and sample histories and on generated hands.
 
 SQL cannot call the shared evaluator, so the dealt hands' categories, the Big Two plays by
 kind and the passes come from the same functions ``fact_tables`` uses
-(:func:`~analytics.warehouse.fact_rows.dealt_categories`,
-:func:`~analytics.warehouse.fact_rows.play_kinds`,
-:func:`~analytics.warehouse.fact_rows.pass_counts`), appended by position as the old fill
+(:func:`~analytics.warehouse.pipeline.fact_rows.dealt_categories`,
+:func:`~analytics.warehouse.pipeline.fact_rows.play_kinds`,
+:func:`~analytics.warehouse.pipeline.fact_rows.pass_counts`), appended by position as the old fill
 did; tests/test_facts.py checks those against the evaluator itself.
 """
 
@@ -27,14 +27,14 @@ from typing import Final
 import duckdb
 import pyarrow as pa
 
-from analytics.warehouse.arrow_scan import arrow_over, execute_over
-from analytics.warehouse.fact_rows import dealt_categories, pass_counts, play_kinds
-from analytics.warehouse.schema import migrate
-from analytics.warehouse.views import DAY, SESSION, SPLIT_COLUMNS, STAKES, split_condition
+from analytics.warehouse.pipeline.fact_rows import dealt_categories, pass_counts, play_kinds
+from analytics.warehouse.sql.arrow_scan import arrow_over, execute_over
+from analytics.warehouse.sql.schema import migrate
+from analytics.warehouse.sql.views import DAY, SESSION, SPLIT_COLUMNS, STAKES, split_condition
 
 __all__ = ["POTS", "oracle_facts", "oracle_facts_of", "scratch"]
 
-# The expressions are those of analytics.warehouse.views (DAY, SESSION, STAKES and the
+# The expressions are those of analytics.warehouse.sql.views (DAY, SESSION, STAKES and the
 # questions' derivations), evaluated once per seat.
 SEATS: Final = """
     WITH h AS (SELECT * FROM {hands} h),

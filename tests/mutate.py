@@ -10,7 +10,7 @@ reproducible from ``(seed index, mutations)`` alone and hypothesis shrinks it we
 parses through its rules engine, and checks the promise: each hand either
 replays or is rejected with a ParseError (in ``hand.errors``) or a RuleError,
 and every error names a line.  Then it feeds the same bytes through the ingest's
-own path (:func:`analytics.warehouse.pipeline.process_data`: the per-hand reader, the
+own path (:func:`analytics.warehouse.pipeline.work.process_data`: the per-hand reader, the
 7 & 8 block scanner and replay, the batch rows) and checks that it
 loads exactly the hands the reference replays (the same ids), rejects the others, and
 meets no internal error and no failing fast path.  Anything else raises
@@ -30,8 +30,8 @@ from pathlib import Path
 from typing import Final
 
 from analytics.rules import RuleError, replay
-from analytics.warehouse.pipeline import INTERNAL_STAGE, UnitResult, process_data
-from analytics.warehouse.rows import Batch, FileContext
+from analytics.warehouse.pipeline.rows import Batch, FileContext
+from analytics.warehouse.pipeline.work import INTERNAL_STAGE, UnitResult, process_data
 from parsers import ParseError, read_hands
 from parsers.reader import iter_chunks
 

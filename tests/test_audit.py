@@ -34,8 +34,9 @@ from analytics import reports
 from analytics.dashboard import charts, logic
 from analytics.dashboard.replayer import hand_from_detail, replay_steps
 from analytics.rules import Outcome, replay
-from analytics.warehouse import equity_views, ingest, scores, stat_views, views
-from analytics.warehouse.views import HandFilter
+from analytics.warehouse import ingest
+from analytics.warehouse.sql import equity_views, scores, stat_views, views
+from analytics.warehouse.sql.views import HandFilter
 from parsers import read_hands
 from parsers.knobs import Game
 from parsers.model import RUMMOLI_POTS, HandHistory, Verb

@@ -22,9 +22,9 @@ import pytest
 from analytics.dashboard import charts, logic
 from analytics.dashboard.hand_list import Bar, picked_bar
 from analytics.evaluator import poker_rank, seveneight_rank
-from analytics.warehouse.equity_views import bigtwo_feature_hands, bigtwo_feature_results
-from analytics.warehouse.search import HandSearch, search_hands
-from analytics.warehouse.views import (
+from analytics.warehouse.sql.equity_views import bigtwo_feature_hands, bigtwo_feature_results
+from analytics.warehouse.sql.search import HandSearch, search_hands
+from analytics.warehouse.sql.views import (
     PLAY_KIND_COLUMNS,
     HandFilter,
     bar_hands,

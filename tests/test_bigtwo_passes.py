@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import pytest
 
-from analytics.rules import bigtwo
-from analytics.rules.bigtwo import BigTwoState, prepare_plays
+from analytics.rules.bigtwo import engine as bigtwo
+from analytics.rules.bigtwo.engine import BigTwoState, prepare_plays
 from analytics.simulate.bigtwo import simulate_bigtwo
 from analytics.stats.bigtwo import game_passes
 from parsers import HandHistory

@@ -22,7 +22,7 @@ import pytest
 
 from analytics import ingest
 from analytics.warehouse import WarehouseBusy, reader
-from analytics.warehouse import queries as q
+from analytics.warehouse.sql import queries as q
 from parsers import dumps_hands
 from tests.test_warehouse_data import SEVENEIGHT, phhs, simulated, write
 from tests.test_warehouse_kill import check_consistent

@@ -13,9 +13,9 @@ from streamlit.testing.v1 import AppTest
 from analytics.dashboard.logic import SEVENEIGHT_VIEWS
 from analytics.warehouse import ENV_VAR
 from analytics.warehouse.connection import current_version
-from analytics.warehouse.fact_rows import PASS_COLUMNS
-from analytics.warehouse.schema import LATEST_VERSION, TABLES, migrate
-from analytics.warehouse.views import PLAY_KIND_COLUMNS
+from analytics.warehouse.pipeline.fact_rows import PASS_COLUMNS
+from analytics.warehouse.sql.schema import LATEST_VERSION, TABLES, migrate
+from analytics.warehouse.sql.views import PLAY_KIND_COLUMNS
 from tests.test_dashboard_data import dashboard_db, extra_histories
 
 __all__ = ["dashboard_db"]  # the fixture, re-exported for pytest

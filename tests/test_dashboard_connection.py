@@ -10,7 +10,8 @@ import duckdb
 import pytest
 
 from analytics.dashboard import ui
-from analytics.warehouse import WarehouseBusy, open_reader, views, writer
+from analytics.warehouse import WarehouseBusy, open_reader, writer
+from analytics.warehouse.sql import views
 from tests.test_dashboard_data import dashboard_db
 
 __all__ = ["dashboard_db"]  # the fixture, re-exported for pytest

@@ -22,9 +22,10 @@ import pytest
 from analytics.simulate.bigtwo import simulate_bigtwo
 from analytics.simulate.rummoli import simulate_rummoli
 from analytics.simulate.seveneight import simulate_seveneight
-from analytics.warehouse import ingest, views
-from analytics.warehouse.stat_views import results_over_time
-from analytics.warehouse.views import HandFilter, facts_where, query_frame, where
+from analytics.warehouse import ingest
+from analytics.warehouse.sql import views
+from analytics.warehouse.sql.stat_views import results_over_time
+from analytics.warehouse.sql.views import HandFilter, facts_where, query_frame, where
 from parsers import write_hands
 
 BROKEN = """\

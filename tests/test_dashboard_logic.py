@@ -15,9 +15,9 @@ from analytics.dashboard import cards, charts, filters, logic
 from analytics.dashboard.replayer import hand_from_detail, replay_steps, rules_from_json
 from analytics.evaluator import poker_rank, seveneight_rank
 from analytics.rules import replay
-from analytics.warehouse import views
-from analytics.warehouse.ingest import FileSummary
-from analytics.warehouse.views import HandFilter
+from analytics.warehouse.pipeline.run import FileSummary
+from analytics.warehouse.sql import views
+from analytics.warehouse.sql.views import HandFilter
 from parsers.knobs import BigTwoRules, BigTwoScoring, Claim, RummoliRules, Straights
 from parsers.model import RUMMOLI_POTS
 from tests.test_dashboard_data import dashboard_con, dashboard_db

@@ -135,7 +135,8 @@ def test_4_replayer_shows_what_each_game_has(db: Path) -> None:
 def test_4_seveneight_put_in_leaves_out_the_returned_bet(db: Path) -> None:
     from analytics.dashboard.replayer import hand_from_detail, replay_steps
     from analytics.rules import replay
-    from analytics.warehouse import reader, views
+    from analytics.warehouse import reader
+    from analytics.warehouse.sql import views
 
     with reader(db) as con:
         ids = [r[0] for r in con.execute("SELECT hand_id FROM hands WHERE game = "

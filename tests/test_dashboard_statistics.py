@@ -14,8 +14,8 @@ from streamlit.testing.v1 import AppTest
 from analytics.dashboard.statistics import definitions_frame, definitions_markdown, grid_html
 from analytics.stats import RESULTS, stats_of
 from analytics.warehouse import ENV_VAR, reader
-from analytics.warehouse.stat_views import results_over_time, stat_grid
-from analytics.warehouse.views import HandFilter
+from analytics.warehouse.sql.stat_views import results_over_time, stat_grid
+from analytics.warehouse.sql.views import HandFilter
 from parsers.knobs import Game
 from tests.test_dashboard_data import dashboard_db
 

@@ -13,7 +13,7 @@ from streamlit.testing.v1 import AppTest
 
 from analytics.dashboard import filters
 from analytics.warehouse import ENV_VAR
-from analytics.warehouse.views import HandFilter
+from analytics.warehouse.sql.views import HandFilter
 from tests.test_dashboard_app import APP, TIMEOUT
 from tests.test_dashboard_data import dashboard_db
 

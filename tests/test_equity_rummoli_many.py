@@ -24,13 +24,13 @@ from analytics.equity.rummoli import (
 from analytics.evaluator import EvaluationError
 from analytics.rules import replay
 from analytics.simulate.rummoli import simulate_rummoli
-from analytics.warehouse.equities import (
+from analytics.warehouse.pipeline.equities import (
     RUMMOLI_INGEST_SAMPLES,
     PendingRows,
     add_equity_rows,
     add_pending_rows,
 )
-from analytics.warehouse.rows import ARROW_SCHEMAS
+from analytics.warehouse.pipeline.rows import ARROW_SCHEMAS
 from parsers import HandHistory
 from parsers.cards import UNKNOWN
 from parsers.model import Action, Verb

@@ -1,4 +1,4 @@
-"""Questions over the stored equities (analytics.warehouse.equity_views), the dashboard's
+"""Questions over the stored equities (analytics.warehouse.sql.equity_views), the dashboard's
 arithmetic on them (logic, charts, the replayer's StoredEquities) and uploads stored under
 their original names (ingest(names=...))."""
 
@@ -16,8 +16,9 @@ from analytics.dashboard.replayer import hand_from_detail, replay_steps, stored_
 from analytics.equity import allin_moment
 from analytics.equity.bigtwo_theory import bigtwo_contains
 from analytics.evaluator import BigTwoKind
-from analytics.warehouse import equity_views, ingest, views
-from analytics.warehouse.views import HandFilter
+from analytics.warehouse import ingest
+from analytics.warehouse.sql import equity_views, views
+from analytics.warehouse.sql.views import HandFilter
 from parsers.knobs import BigTwoRules
 from tests.test_dashboard_data import dashboard_con, dashboard_db, extra_histories
 

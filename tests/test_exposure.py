@@ -53,7 +53,7 @@ def test_config_is_private_by_default() -> None:
 def test_serve_binds_to_localhost_by_default(monkeypatch: pytest.MonkeyPatch,
                                              tmp_path: Path) -> None:
     calls: list[list[str]] = []
-    module = importlib.import_module("analytics.warehouse.ingest")
+    module = importlib.import_module("analytics.warehouse.pipeline.run")
     monkeypatch.setattr(module, "ensure_database", lambda *args, **kwargs: tmp_path / "db")
 
     class Server:

@@ -3,7 +3,7 @@
 tests/fact_oracle.py writes the facts as SQL joins over the stored tables: for every batch
 of the golden and sample histories, and for generated hands (the three games' simulators
 under drawn settings, their tables shuffled, thinned and given NULLs), the rows
-:func:`~analytics.warehouse.fact_rows.fact_tables` builds, once in the warehouse, equal the
+:func:`~analytics.warehouse.pipeline.fact_rows.fact_tables` builds, once in the warehouse, equal the
 oracle's, every column, in order.  An ingest's stored facts, with rejects, duplicates
 within and across files and overlapping files mixed in, are the oracle's over the stored
 tables.  Rows whose joins would not be one to one are an error naming the hand.
@@ -24,9 +24,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from analytics.warehouse import ingest, pipeline, reader
-from analytics.warehouse.arrow_scan import execute_over
-from analytics.warehouse.fact_rows import (
+from analytics.warehouse import ingest, reader
+from analytics.warehouse.pipeline import work as pipeline
+from analytics.warehouse.pipeline.fact_rows import (
     FACT_TABLES,
     FactRowsError,
     award_part,
@@ -34,10 +34,11 @@ from analytics.warehouse.fact_rows import (
     fact_tables,
     with_dealt_categories,
 )
-from analytics.warehouse.loader import load_batch
-from analytics.warehouse.rows import FileContext
-from analytics.warehouse.schema import migrate
-from analytics.warehouse.views import SPLIT_COLUMNS, split_condition
+from analytics.warehouse.pipeline.rows import FileContext
+from analytics.warehouse.pipeline.write import load_batch
+from analytics.warehouse.sql.arrow_scan import execute_over
+from analytics.warehouse.sql.schema import migrate
+from analytics.warehouse.sql.views import SPLIT_COLUMNS, split_condition
 from parsers.reader import iter_chunks
 from parsers.writer import dumps_hands
 from tests.fact_oracle import oracle_facts, oracle_facts_of, scratch

@@ -26,13 +26,15 @@ from analytics.evaluator import (
     seveneight_rank,
 )
 from analytics.rules import replay
-from analytics.warehouse import equity_views, fact_rows, facts, ingest, open_writer, queries, reader
-from analytics.warehouse import views as v
-from analytics.warehouse.loader import begin_file, load_batch, rollback
-from analytics.warehouse.rows import Batch, FileContext
-from analytics.warehouse.schema import LATEST_VERSION, migrate, schema_version
-from analytics.warehouse.stat_views import results_over_time
-from analytics.warehouse.views import HandFilter, query_frame, seat_players_where, where
+from analytics.warehouse import ingest, open_writer, reader
+from analytics.warehouse.pipeline import fact_rows
+from analytics.warehouse.pipeline.rows import Batch, FileContext
+from analytics.warehouse.pipeline.write import begin_file, load_batch, rollback
+from analytics.warehouse.sql import equity_views, facts, queries
+from analytics.warehouse.sql import views as v
+from analytics.warehouse.sql.schema import LATEST_VERSION, migrate, schema_version
+from analytics.warehouse.sql.stat_views import results_over_time
+from analytics.warehouse.sql.views import HandFilter, query_frame, seat_players_where, where
 from parsers.cards import DECK
 from parsers.knobs import BigTwoRules
 from parsers.reader import hand_from_chunk, iter_chunks

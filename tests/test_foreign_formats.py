@@ -13,7 +13,7 @@ import pytest
 
 from analytics import ingest
 from analytics.dashboard import logic
-from analytics.warehouse.ingest import FileSummary
+from analytics.warehouse.pipeline.run import FileSummary
 from parsers.foreign import HANDLAB_READS, foreign_format
 from parsers.scoresheet import looks_like_score_sheet
 from tests.test_warehouse_data import BIGTWO, SEVENEIGHT, phhs, write

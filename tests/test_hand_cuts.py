@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from analytics.simulate.rummoli import simulate_rummoli
 from analytics.simulate.seveneight import simulate_seveneight
-from analytics.warehouse.sources import SourceRef, read_range
+from analytics.warehouse.pipeline.sources import SourceRef, read_range
 from parsers import dumps_hands
 from parsers.reader import (
     MAX_HAND_LINES,
@@ -183,10 +183,10 @@ def load_parts(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, text: str, worke
                whole: bool) -> tuple[Path, int]:
     """Ingest ``text`` as one file, in parts (small thresholds) or whole; return the
     database and how many parts were read inline (``workers == 0``)."""
-    import analytics.warehouse.pipeline as pipeline
+    import analytics.warehouse.pipeline.work as pipeline
     from analytics.warehouse import ingest
 
-    ingest_module = importlib.import_module("analytics.warehouse.ingest")
+    ingest_module = importlib.import_module("analytics.warehouse.pipeline.run")
 
     if whole:
         monkeypatch.setattr(ingest_module, "WHOLE_SOURCE_BYTES", 1 << 30)
@@ -245,11 +245,11 @@ def test_a_part_that_cannot_be_read_loads_nothing_of_its_file(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A file that shrank after it was hashed: its later part is short, the whole file is
     rolled back and reported, and a rerun (of the file as it now is) loads it."""
-    import analytics.warehouse.pipeline as pipeline
+    import analytics.warehouse.pipeline.work as pipeline
     from analytics.warehouse import SourceError, ingest, reader
     from tests.test_warehouse_data import simulated_text
 
-    ingest_module = importlib.import_module("analytics.warehouse.ingest")
+    ingest_module = importlib.import_module("analytics.warehouse.pipeline.run")
     monkeypatch.setattr(ingest_module, "WHOLE_SOURCE_BYTES", 1_000)
     monkeypatch.setattr(ingest_module, "BATCH_HANDS", 5)
     big = tmp_path / "big.phhs"

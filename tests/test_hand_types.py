@@ -14,8 +14,9 @@ import pytest
 from analytics.dashboard import logic
 from analytics.equity.bigtwo_theory import MOST_OF_A_RANK
 from analytics.evaluator import BigTwoKind
-from analytics.warehouse import ENV_VAR, views
-from analytics.warehouse.views import HandFilter
+from analytics.warehouse import ENV_VAR
+from analytics.warehouse.sql import views
+from analytics.warehouse.sql.views import HandFilter
 from tests.test_dashboard_app import count_rows, open_app
 from tests.test_dashboard_data import dashboard_con, dashboard_db
 from tests.test_facts import reference_kinds

@@ -24,7 +24,7 @@ import pytest
 
 from analytics import ingest
 from analytics.warehouse import Limits, reader
-from analytics.warehouse.ingest import IngestSummary
+from analytics.warehouse.pipeline.run import IngestSummary
 from parsers import read_hands
 from tests.test_warehouse_data import BIGTWO, SEVENEIGHT, phhs, write
 from tests.test_warehouse_kill import check_consistent

@@ -19,10 +19,10 @@ from pathlib import Path
 
 import pytest
 
-from analytics.warehouse.sources import Limits, expand
+from analytics.warehouse.pipeline.sources import Limits, expand
 from tests.test_warehouse_data import simulated_text, write
 
-ingest_module = importlib.import_module("analytics.warehouse.ingest")
+ingest_module = importlib.import_module("analytics.warehouse.pipeline.run")
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -88,14 +88,14 @@ START_SCRIPT = textwrap.dedent("""
     import gc
     import sys
 
-    from analytics.warehouse import pipeline
-    from analytics.warehouse.ingest import warm_up
+    from analytics.warehouse.pipeline import work
+    from analytics.warehouse.pipeline.run import warm_up
 
     # The engines are imported with the ingest (normal imports), before any fork.
-    assert "analytics.rules.rummoli" in sys.modules, "the workers would import the engine"
+    assert "analytics.rules.rummoli.engine" in sys.modules, "the workers would import the engine"
     warm_up(frozenset({"rummoli"}))
     assert gc.get_freeze_count() == 0
-    pipeline.init_worker()
+    work.init_worker()
     assert gc.get_freeze_count() > 0, "the worker's collections would walk the parent's objects"
     print("started", flush=True)
 """)

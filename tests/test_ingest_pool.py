@@ -8,9 +8,9 @@ import multiprocessing
 
 import pytest
 
-from analytics.warehouse import pipeline
+from analytics.warehouse.pipeline import work as pipeline
 
-ingest_module = importlib.import_module("analytics.warehouse.ingest")
+ingest_module = importlib.import_module("analytics.warehouse.pipeline.run")
 
 
 @pytest.mark.skipif("fork" not in multiprocessing.get_all_start_methods(),

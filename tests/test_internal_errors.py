@@ -19,9 +19,9 @@ import duckdb
 import pytest
 
 from analytics.warehouse import ingest
-from analytics.warehouse.errorlog import error_log_path
-from analytics.warehouse.pipeline import INTERNAL_STAGE
-from analytics.warehouse.rows import Batch
+from analytics.warehouse.pipeline.errorlog import error_log_path
+from analytics.warehouse.pipeline.rows import Batch
+from analytics.warehouse.pipeline.work import INTERNAL_STAGE
 from parsers import read_hands
 from tests.planted_bug.sitecustomize import MARK, MESSAGE, plant
 

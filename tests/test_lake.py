@@ -24,21 +24,22 @@ import pytest
 from analytics.simulate.bigtwo import simulate_bigtwo
 from analytics.simulate.rummoli import simulate_rummoli
 from analytics.simulate.seveneight import simulate_seveneight
-from analytics.warehouse import equity_views, ingest, queries, reader, scores, stat_views, views
-from analytics.warehouse import lake as lake_module
+from analytics.warehouse import ingest, reader
 from analytics.warehouse.connection import LAKE_ENV_VAR, resolve_db
-from analytics.warehouse.ingest import SAMPLES, IngestSummary
-from analytics.warehouse.lake import MANIFEST_DIR, LakeConflict, latest_manifest
-from analytics.warehouse.lake_catalogue import (
+from analytics.warehouse.lake import core as lake_module
+from analytics.warehouse.lake.catalogue import (
     WRITE_TIMES,
     catalogue,
     open_lake,
     table_differences,
 )
-from analytics.warehouse.lake_engine import ingest_lake
-from analytics.warehouse.lake_maintenance import compact, vacuum
-from analytics.warehouse.schema import TABLES
-from analytics.warehouse.views import HandFilter
+from analytics.warehouse.lake.core import MANIFEST_DIR, LakeConflict, latest_manifest
+from analytics.warehouse.lake.engine import ingest_lake
+from analytics.warehouse.lake.maintenance import compact, vacuum
+from analytics.warehouse.pipeline.run import SAMPLES, IngestSummary
+from analytics.warehouse.sql import equity_views, queries, scores, stat_views, views
+from analytics.warehouse.sql.schema import TABLES
+from analytics.warehouse.sql.views import HandFilter
 from parsers import write_hands
 from tests.test_dashboard_data import write_histories
 
@@ -84,7 +85,7 @@ def two_workers() -> Iterator[Any]:
     """A client of a Dask cluster of two worker processes on localhost, as CI's two cores."""
     cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                                        dashboard_address=None,
-                                       preload=["analytics.warehouse.lake_engine"])
+                                       preload=["analytics.warehouse.lake.engine"])
     with distributed.Client(cluster) as dask_client:
         yield dask_client
     cluster.close()
@@ -154,7 +155,7 @@ def test_the_local_engine_lake_holds_the_database(histories: list[Path],
 def test_ranges_start_on_hands_and_keep_their_sizes(histories: list[Path]) -> None:
     """A large file's parts start where a hand starts, each remembering the hands and lines
     before it; small sources are grouped; no range is much larger than asked."""
-    from analytics.warehouse.sources import Limits, expand
+    from analytics.warehouse.pipeline.sources import Limits, expand
 
     refs = expand([histories[1], *histories[2:6]], Limits())
     _, ranges, _ = lake_module.plan(refs, Limits(), set(), "job", range_bytes=RANGE)
@@ -458,7 +459,7 @@ def test_a_file_that_changes_mid_job_is_dropped_whole(histories: list[Path],
                                                       tmp_path: Path) -> None:
     """A large file cut short after the plan: the range that reads past its new end fails,
     and its other ranges' rows go too (rewritten without them); the other sources load."""
-    from analytics.warehouse.sources import Limits, expand
+    from analytics.warehouse.pipeline.sources import Limits, expand
 
     source = tmp_path / "changing.phhs"
     shutil.copyfile(histories[1] / "seveneight.phhs", source)

@@ -19,22 +19,22 @@ import pytest
 from analytics.simulate.bigtwo import simulate_bigtwo
 from analytics.simulate.rummoli import simulate_rummoli
 from analytics.simulate.seveneight import simulate_seveneight
-from analytics.warehouse.lake import (
+from analytics.warehouse.lake.catalogue import open_lake
+from analytics.warehouse.lake.core import (
     MANIFEST_DIR,
     latest_manifest,
     table_source,
 )
-from analytics.warehouse.lake_catalogue import open_lake
-from analytics.warehouse.lake_engine import ingest_lake
-from analytics.warehouse.lake_maintenance import compact, vacuum
-from analytics.warehouse.schema import TABLES
+from analytics.warehouse.lake.engine import ingest_lake
+from analytics.warehouse.lake.maintenance import compact, vacuum
+from analytics.warehouse.sql.schema import TABLES
 from parsers import write_hands
 from tests.fork_server import ForkServer
 
 HANDLAB_COMMANDS = """
 import os, sys
 from analytics.cli import app
-import analytics.warehouse.lake_maintenance  # imported once, before the forks
+import analytics.warehouse.lake.maintenance  # imported once, before the forks
 
 
 def run(words):
@@ -192,7 +192,7 @@ def test_a_vacuum_stopped_in_its_deletions(small_files_lake: Path, tmp_path: Pat
     """Deleting 215 files takes milliseconds, so random kills rarely land among them: a
     vacuum stopped after its 50th deletion leaves the newest version readable with every
     row, and a rerun finishes (nothing stale, one manifest)."""
-    from analytics.warehouse.lake_store import LakeStore
+    from analytics.warehouse.lake.store import LakeStore
 
     lake = tmp_path / "stopped-vacuum"
     shutil.copytree(small_files_lake, lake)

@@ -23,8 +23,8 @@ from analytics.warehouse.annotations import (
     tagged_hands,
     tags_from_text,
 )
-from analytics.warehouse.search import HandSearch, search_hands
-from analytics.warehouse.views import HandFilter
+from analytics.warehouse.sql.search import HandSearch, search_hands
+from analytics.warehouse.sql.views import HandFilter
 
 DATA = Path(__file__).parent / "data" / "stats"
 WAITING = 123_456_789  # a hand id no file here holds: its note waits for the hand

@@ -1,6 +1,6 @@
 """The worker's block path gives exactly the per-hand path's batches.
 
-:func:`analytics.warehouse.pipeline.process_chunks` reads the 7 & 8 hands of the
+:func:`analytics.warehouse.pipeline.work.process_chunks` reads the 7 & 8 hands of the
 writer's layout as blocks (scanned, replayed and made rows of together) and every
 other hand one by one.  Whatever the mix (other games, hands the scanner declines,
 rejects, all-ins, the same hand twice, hands the batch replay leaves to the engine),
@@ -24,11 +24,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from analytics.rules.seveneight_block import replay_block
-from analytics.warehouse import pipeline
-from analytics.warehouse.block_rows import block_tables
-from analytics.warehouse.rows import ARROW_SCHEMAS, FileContext
-from analytics.warehouse.sources import Limits, SourceRef
+from analytics.rules.seveneight.block import replay_block
+from analytics.warehouse.pipeline import work as pipeline
+from analytics.warehouse.pipeline.block_rows import block_tables
+from analytics.warehouse.pipeline.rows import ARROW_SCHEMAS, FileContext
+from analytics.warehouse.pipeline.sources import Limits, SourceRef
 from parsers.block import SevenEightBlock
 from parsers.block_scan import scan_seveneight, scan_texts
 from parsers.reader import Chunk, iter_chunks

@@ -1,4 +1,4 @@
-"""A worker process's start-up (:func:`analytics.warehouse.pipeline.init_worker`)."""
+"""A worker process's start-up (:func:`analytics.warehouse.pipeline.work.init_worker`)."""
 
 from __future__ import annotations
 
@@ -9,11 +9,11 @@ import sys
 
 import pytest
 
-from analytics.warehouse import pipeline
+from analytics.warehouse.pipeline import work as pipeline
 
 
 def _started_worker() -> tuple[int, int, bool]:
-    from analytics.warehouse.pipeline import init_worker
+    from analytics.warehouse.pipeline.work import init_worker
 
     init_worker()
     return (gc.get_threshold()[0], gc.get_freeze_count(),
@@ -31,7 +31,7 @@ def test_a_worker_collects_less_and_leaves_ctrl_c_to_the_parent() -> None:
 
 
 def _start_with_another_parent() -> None:
-    from analytics.warehouse.pipeline import init_worker
+    from analytics.warehouse.pipeline.work import init_worker
 
     init_worker(parent=-1)  # not this process's parent: as if the real one had died
 

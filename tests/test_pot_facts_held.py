@@ -25,11 +25,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from analytics.warehouse import facts, ingest, reader
+from analytics.warehouse import ingest, reader
 from analytics.warehouse.connection import open_writer
-from analytics.warehouse.loader import begin, commit, load_batch, rollback
-from analytics.warehouse.pipeline import UnitResult, process_chunks
-from analytics.warehouse.rows import FileContext
+from analytics.warehouse.pipeline.rows import FileContext
+from analytics.warehouse.pipeline.work import UnitResult, process_chunks
+from analytics.warehouse.pipeline.write import begin, commit, load_batch, rollback
+from analytics.warehouse.sql import facts
 from parsers.reader import iter_chunks
 from tests.test_pot_facts_incremental import (
     _phhs,
@@ -140,7 +141,7 @@ def test_a_file_in_many_batches_takes_no_history_query(
     """Every batch boundary of one file splits a game here (batches of 4 rounds, games of
     several rounds): held back, none of them queries the game's earlier rows; without the
     hold each does.  The next file continues the last game: one query, as before."""
-    monkeypatch.setattr(importlib.import_module("analytics.warehouse.ingest"),
+    monkeypatch.setattr(importlib.import_module("analytics.warehouse.pipeline.run"),
                         "BATCH_HANDS", 4)
     texts = _round_texts(30, 43)
     queries = history_queries(monkeypatch)
@@ -162,7 +163,7 @@ def test_rejects_between_the_rounds_and_files_in_one_transaction(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Rejected hands between a game's rounds, files gathered in one transaction, pooled
     workers: the rows equal the windows."""
-    monkeypatch.setattr(importlib.import_module("analytics.warehouse.ingest"),
+    monkeypatch.setattr(importlib.import_module("analytics.warehouse.pipeline.run"),
                         "BATCH_HANDS", 3)
     texts = _round_texts(28, 47, without_game_id=0)
     broken = texts[5].replace("d dh p1", "d dh p9", 1)

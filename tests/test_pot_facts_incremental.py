@@ -21,12 +21,13 @@ import pandas as pd
 import pyarrow as pa
 import pytest
 
-from analytics.warehouse import facts, ingest, reader
-from analytics.warehouse.arrow_scan import arrow_over
+from analytics.warehouse import ingest, reader
 from analytics.warehouse.connection import open_writer
-from analytics.warehouse.loader import begin, commit, load_batch
-from analytics.warehouse.pipeline import UnitResult, process_chunks
-from analytics.warehouse.rows import FileContext
+from analytics.warehouse.pipeline.rows import FileContext
+from analytics.warehouse.pipeline.work import UnitResult, process_chunks
+from analytics.warehouse.pipeline.write import begin, commit, load_batch
+from analytics.warehouse.sql import facts
+from analytics.warehouse.sql.arrow_scan import arrow_over
 from parsers import dumps_hand
 from parsers.reader import iter_chunks
 from tests.fact_oracle import POTS
@@ -72,7 +73,7 @@ def _recomputed(db: Path) -> pd.DataFrame:
 def test_rounds_in_any_order_over_files_and_batches(tmp_path: Path, seed: int,
                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     """A game's rounds spread over files and batches in shuffled order, repeats included."""
-    monkeypatch.setattr(importlib.import_module("analytics.warehouse.ingest"),
+    monkeypatch.setattr(importlib.import_module("analytics.warehouse.pipeline.run"),
                         "BATCH_HANDS", 5)
     texts = _round_texts(40, seed, without_game_id=1)
     rng = random.Random(seed)
@@ -185,7 +186,7 @@ def test_new_games_skip_the_history_query(tmp_path: Path,
     """The ingest's record of the games with pot rows (facts.PotGames) spares the query for
     earlier rows to batches whose games are all new, and only to those: files of their own
     games, then files that continue them, in one ingest and in the next."""
-    monkeypatch.setattr(importlib.import_module("analytics.warehouse.ingest"),
+    monkeypatch.setattr(importlib.import_module("analytics.warehouse.pipeline.run"),
                         "BATCH_HANDS", 1_000)
     texts = {seed: _round_texts(30, seed) for seed in (21, 22, 23)}
     queries = history_queries(monkeypatch)

@@ -21,8 +21,8 @@ from analytics.record.table import (
     table_names,
 )
 from analytics.rules import replay
-from analytics.rules.bigtwo import BigTwoState
-from analytics.rules.seveneight import SevenEightState
+from analytics.rules.bigtwo.engine import BigTwoState
+from analytics.rules.seveneight.engine import SevenEightState
 from analytics.warehouse import reader
 from parsers import (
     DECK,

@@ -13,7 +13,7 @@ import pytest
 from typer.testing import CliRunner
 
 from analytics import reports
-from analytics.warehouse.views import HandFilter
+from analytics.warehouse.sql.views import HandFilter
 from tests.test_dashboard_data import dashboard_db
 
 __all__ = ["dashboard_db"]

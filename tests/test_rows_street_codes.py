@@ -1,8 +1,9 @@
-"""The ``actions`` rows' verb and street codes (analytics.warehouse.rows._verb_street_codes).
+"""The ``actions`` rows' verb and street codes
+(analytics.warehouse.pipeline.rows._verb_street_codes).
 
 For the games whose verbs name their street (Big Two, Rummoli) the codes are looked up per
 verb, not remembered by the verb sequence; 7 & 8's streets go by position.  Either way the
-codes are those of :func:`~analytics.warehouse.rows.street_of`'s streets, a verb without a
+codes are those of :func:`~analytics.warehouse.pipeline.rows.street_of`'s streets, a verb without a
 street of its own (a no-op) taking the one before it.
 """
 
@@ -11,7 +12,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from analytics.warehouse import rows
+from analytics.warehouse.pipeline import rows
 from parsers.knobs import Game
 from parsers.model import Verb
 

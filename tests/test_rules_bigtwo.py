@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from analytics.rules import replay as dispatch_replay
 from analytics.rules.base import RuleError
-from analytics.rules.bigtwo import BigTwoState, Phase, payment, replay
+from analytics.rules.bigtwo.engine import BigTwoState, Phase, payment, replay
 from analytics.simulate.bots_bigtwo import RandomBot
 from parsers import (
     BigTwoDeal,

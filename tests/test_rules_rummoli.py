@@ -16,14 +16,14 @@ from hypothesis import strategies as st
 from analytics.evaluator import poker_rank
 from analytics.rules import replay as dispatch_replay
 from analytics.rules.base import RuleError
-from analytics.rules.rummoli import (
+from analytics.rules.rummoli.cards import PAY_CARDS
+from analytics.rules.rummoli.engine import (
     Phase,
     RummoliState,
     check_board_continuity,
     replay,
     state_from_hand,
 )
-from analytics.rules.rummoli_cards import PAY_CARDS
 from analytics.simulate.bots_rummoli import STYLES, RummoliBot
 from analytics.simulate.rummoli import play_round, simulate_rummoli
 from parsers import RUMMOLI_POTS, Action, HandHistory, Verb, dumps_hand, loads_hands, read_hands

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from analytics.rules import replay
 from analytics.rules.base import Outcome, PotAward, RuleError
-from analytics.rules.seveneight import Phase, SevenEightState
+from analytics.rules.seveneight.engine import Phase, SevenEightState
 from parsers import DECK, Action, HandHistory, Verb, dumps_hands, loads_hands, read_hands
 from parsers.knobs import Betting, Game, SevenEightRules
 

@@ -1,4 +1,4 @@
-"""The batch 7 & 8 replay (:func:`analytics.rules.seveneight_block.replay_block`) is the
+"""The batch 7 & 8 replay (:func:`analytics.rules.seveneight.block.replay_block`) is the
 engine's replay, hand for hand, for the hands it accepts.
 
 For every hand of a block (made by :func:`tests.block_reference.block_from_hands` from hands read by
@@ -31,10 +31,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from analytics.evaluator import seveneight_rank
-from analytics.rules import RuleError, replay, seveneight
-from analytics.rules import seveneight_kernels as kernels
-from analytics.rules.seveneight import SevenEightState
-from analytics.rules.seveneight_block import (
+from analytics.rules import RuleError, replay
+from analytics.rules.seveneight import engine as seveneight
+from analytics.rules.seveneight import kernels
+from analytics.rules.seveneight.block import (
     KERNEL_STRUCTURES,
     BlockOutcome,
     outcome_of,
@@ -42,6 +42,7 @@ from analytics.rules.seveneight_block import (
     replay_block,
     warm_up,
 )
+from analytics.rules.seveneight.engine import SevenEightState
 from analytics.simulate.seveneight import simulate_seveneight
 from parsers.block import SevenEightBlock
 from parsers.cards import DECK
@@ -109,7 +110,7 @@ def check_block(block: SevenEightBlock, hands: list[HandHistory]) -> tuple[int, 
 
 def beyond_int64_bounds(hand: HandHistory) -> bool:
     """A hand the kernel declines where the engine's Python ints go on (see
-    analytics.rules.seveneight_kernels): 2**60 chips or more, or a bet size of 2**62."""
+    analytics.rules.seveneight.kernels): 2**60 chips or more, or a bet size of 2**62."""
     sizes = [size for size in (hand.min_bet, hand.small_bet, hand.big_bet) if size is not None]
     return sum(hand.starting_stacks or ()) >= 1 << 60 or any(size >= 1 << 62 for size in sizes)
 

@@ -19,15 +19,15 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from analytics.rules import RuleError, replay
-from analytics.rules.bigtwo import real_loss, zero_sum_scores
+from analytics.rules.bigtwo.engine import real_loss, zero_sum_scores
 from analytics.warehouse import ingest, reader
 from analytics.warehouse.identity import hand_id
-from analytics.warehouse.scores import (
+from analytics.warehouse.sql.scores import (
     SUMMARY_COLUMNS,
     bigtwo_score_summary,
     outcome_only_games,
 )
-from analytics.warehouse.views import HandFilter
+from analytics.warehouse.sql.views import HandFilter
 from parsers import loads_hands, read_hands, write_hands
 from parsers.block_scan import scan_texts
 from parsers.knobs import BigTwoScoring
@@ -326,7 +326,7 @@ def _independent_summary(con: duckdb.DuckDBPyConnection) -> dict[str, tuple[int,
 def test_scoring_knob_in_replayed_games_agrees_between_paths() -> None:
     """Simulated games under zero_sum with another threshold replay, with and without a
     player who takes on all losses, and the scores sum to 0."""
-    from analytics.rules import bigtwo
+    from analytics.rules.bigtwo import engine as bigtwo
     from analytics.simulate.bigtwo import simulate_bigtwo
     from parsers.knobs import BigTwoRules
 
@@ -371,7 +371,7 @@ def test_migration_9_fills_the_scores_of_games_held(tmp_path: Path) -> None:
     """A database at version 8 holding played Big Two games gets their bigtwo_scores rows
     from migration 9: the rows the ingest itself writes."""
     from analytics.warehouse.connection import writer
-    from analytics.warehouse.schema import migrate
+    from analytics.warehouse.sql.schema import migrate
 
     db = tmp_path / "w.duckdb"
     ingest([SAMPLES / "bigtwo-club.phhs", SAMPLES / "bigtwo-house-rules.phhs"], db, workers=0)
@@ -402,7 +402,7 @@ def test_replayer_rebuilds_a_sheet_game(tmp_path: Path) -> None:
     """The hand replayer rebuilds an outcome-only game from the warehouse (its cards left
     from bigtwo_scores) and settles it as the ingest did."""
     from analytics.dashboard.replayer import hand_from_detail, replay_steps
-    from analytics.warehouse import views
+    from analytics.warehouse.sql import views
 
     db = tmp_path / "w.duckdb"
     ingest([SHEETS / "simple.txt"], db, workers=0)
@@ -420,7 +420,7 @@ def test_replayer_rebuilds_a_sheet_game(tmp_path: Path) -> None:
 def test_fry_threshold_moves_the_doubling_of_played_games() -> None:
     """Played games under ``cards`` scoring with fry_threshold 7: each loser pays L, 2L
     from 7 on, 3L with 13 (none played), as counted here from the cards left."""
-    from analytics.rules import bigtwo
+    from analytics.rules.bigtwo import engine as bigtwo
     from analytics.simulate.bigtwo import simulate_bigtwo
     from parsers.knobs import BigTwoRules
 

@@ -1,4 +1,4 @@
-"""Hand search (analytics/warehouse/search.py) and the tags and notes kept on hands and
+"""Hand search (analytics/warehouse/sql/search.py) and the tags and notes kept on hands and
 players (analytics/warehouse/annotations.py), on the hand-written 7 & 8 hands and the
 shared dashboard warehouse; the notes outlive loading the same files again."""
 
@@ -19,8 +19,8 @@ from analytics.warehouse.annotations import (
     tags_from_text,
 )
 from analytics.warehouse.identity import hand_id_hex, parse_hand_id
-from analytics.warehouse.search import HandSearch, categories_at_least, search_hands
-from analytics.warehouse.views import HandFilter
+from analytics.warehouse.sql.search import HandSearch, categories_at_least, search_hands
+from analytics.warehouse.sql.views import HandFilter
 from tests.test_dashboard_app import open_app
 from tests.test_dashboard_data import dashboard_db
 

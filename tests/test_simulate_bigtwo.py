@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from analytics.rules.bigtwo import BigTwoState, replay
+from analytics.rules.bigtwo.engine import BigTwoState, replay
 from analytics.simulate.bigtwo import NAMES, simulate_bigtwo
 from analytics.simulate.bots_bigtwo import AggressiveBot, SteadyBot, make_bot
 from parsers import BigTwoRules, BigTwoScoring, HandHistory, dumps_hands, loads_hands, parse_cards

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from analytics.rules.rummoli import check_board_continuity, replay
+from analytics.rules.rummoli.engine import check_board_continuity, replay
 from analytics.simulate.rummoli import NAMES, simulate_rummoli
 from parsers import RUMMOLI_POTS, HandHistory, dumps_hands, loads_hands
 

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from analytics.rules import replay
-from analytics.rules.seveneight import Phase, SevenEightState
+from analytics.rules.seveneight.engine import Phase, SevenEightState
 from analytics.simulate.bots_seveneight import LOOSE, TIGHT, SevenEightBot, equity_tables
 from analytics.simulate.seveneight import NAMES, simulate_seveneight
 from parsers import Verb, dumps_hands, loads_hands, parse_cards

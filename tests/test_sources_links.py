@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from analytics.warehouse import SourceError, ingest, reader
-from analytics.warehouse.rows import RAW_KEPT_BYTES, kept_raw
-from analytics.warehouse.sources import SourceRef, expand, open_source
+from analytics.warehouse.pipeline.rows import RAW_KEPT_BYTES, kept_raw
+from analytics.warehouse.pipeline.sources import SourceRef, expand, open_source
 from tests.test_warehouse_data import BIGTWO, SEVENEIGHT, phhs, write
 from tests.test_warehouse_kill import check_consistent
 

@@ -22,8 +22,9 @@ import pandas as pd
 import pytest
 
 from analytics import ingest
-from analytics.warehouse import queries, reader, views
-from analytics.warehouse.views import HandFilter
+from analytics.warehouse import reader
+from analytics.warehouse.sql import queries, views
+from analytics.warehouse.sql.views import HandFilter
 from tests.test_warehouse_data import BIGTWO, SEVENEIGHT, phhs, write
 
 INJECTIONS: Final = (

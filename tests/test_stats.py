@@ -30,14 +30,14 @@ from analytics.stats import STATS, Kind, stat_columns, stats_of
 from analytics.stats.cells import cell_text, display_grid
 from analytics.stats.interval import ratio_interval, wilson_interval
 from analytics.warehouse import ingest, open_writer, reader
-from analytics.warehouse.stat_facts import STAT_COLUMNS_V9, fill_missing_stats
-from analytics.warehouse.stat_views import (
+from analytics.warehouse.pipeline.stat_rows import STAT_COLUMNS_V9, fill_missing_stats
+from analytics.warehouse.sql.stat_views import (
     player_rows,
     session_hands,
     stat_grid,
     stat_hands,
 )
-from analytics.warehouse.views import HandFilter
+from analytics.warehouse.sql.views import HandFilter
 from parsers import write_hands
 from parsers.knobs import Game
 from tests.grid_cells import assert_grid_counts, grid_cells
@@ -527,7 +527,7 @@ def test_rummoli_counts_match_a_recount_of_the_rounds(tmp_path: Path) -> None:
 
 
 def test_results_over_time_by_hand_and_by_date(stats_db: Path) -> None:
-    from analytics.warehouse.stat_views import results_over_time
+    from analytics.warehouse.sql.stat_views import results_over_time
 
     with reader(stats_db) as con:
         by_hand = results_over_time(con, HandFilter(players=("Cy",)), game="seveneight")
@@ -613,7 +613,7 @@ def test_hands_in_order_of_play_and_over_every_player(stats_db: Path) -> None:
 
 @pytest.mark.parametrize("points", [400, 7, 50])
 def test_results_by_hand_are_exact_at_every_point(tmp_path: Path, points: int) -> None:
-    from analytics.warehouse.stat_views import results_over_time
+    from analytics.warehouse.sql.stat_views import results_over_time
 
     sample = Path(__file__).resolve().parents[1] / "data" / "samples" / "seveneight-nl-6max.phhs"
     db = tmp_path / "results.duckdb"
@@ -640,7 +640,7 @@ def test_results_by_hand_are_exact_at_every_point(tmp_path: Path, points: int) -
 @pytest.mark.slow
 @pytest.mark.parametrize("gap", [2, 30])
 def test_sessions_match_a_recount_of_the_hands(tmp_path: Path, gap: int) -> None:
-    from analytics.warehouse.stat_views import player_sessions
+    from analytics.warehouse.sql.stat_views import player_sessions
 
     sample = Path(__file__).resolve().parents[1] / "data" / "samples" / "seveneight-nl-6max.phhs"
     db = tmp_path / "sessions.duckdb"
@@ -728,7 +728,7 @@ def test_sessions_by_bins_equal_the_row_by_row_sessions(tmp_path: Path, gap: int
     """Hands with and without a time of day at the same tables (a third lose theirs)."""
     import re
 
-    from analytics.warehouse.stat_views import player_sessions
+    from analytics.warehouse.sql.stat_views import player_sessions
 
     sample = Path(__file__).resolve().parents[1] / "data" / "samples" / "seveneight-nl-6max.phhs"
     hands = re.split(r"(?m)^(?=\[\d+\]$)", sample.read_text())

@@ -21,14 +21,14 @@ import pytest
 
 from analytics.evaluator import bigtwo_all_combos, bigtwo_beats, bigtwo_combo
 from analytics.rules.base import RuleError
-from analytics.rules.bigtwo import BigTwoState
+from analytics.rules.bigtwo.engine import BigTwoState
 from analytics.simulate.bigtwo import simulate_bigtwo
 from analytics.stats.bigtwo import game_passes
 from analytics.stats.rummoli import POT_NETS
 from analytics.warehouse import ingest, open_writer, reader
-from analytics.warehouse.facts import fill_missing_passes
-from analytics.warehouse.stat_views import results_over_time, stat_grid
-from analytics.warehouse.views import HandFilter
+from analytics.warehouse.sql.facts import fill_missing_passes
+from analytics.warehouse.sql.stat_views import results_over_time, stat_grid
+from analytics.warehouse.sql.views import HandFilter
 from parsers import parse_cards, read_hands, write_hands
 from parsers.knobs import BigTwoRules
 from parsers.model import Action, Verb

@@ -18,8 +18,8 @@ from typing import Final
 import pytest
 
 from analytics.rules import RuleError, replay
-from analytics.warehouse.pipeline import UnitResult, process_data
-from analytics.warehouse.rows import FileContext
+from analytics.warehouse.pipeline.rows import FileContext
+from analytics.warehouse.pipeline.work import UnitResult, process_data
 from parsers import loads_hands
 
 SAMPLES: Final = Path(__file__).resolve().parent.parent / "data" / "samples"

@@ -1,12 +1,14 @@
-"""The block all-in rows (analytics.warehouse.block_equities) are exactly the per-hand path's.
+"""The block all-in rows (analytics.warehouse.pipeline.block_equities) are exactly the per-hand
+path's.
 
 For the 7 & 8 hands of the repository's files and of simulated tables (every variant, 2 to
 10 players, short stacks for many all-ins), read into a block by the scanner and replayed by
 the batch replay: :func:`allin_hands` is :func:`~analytics.equity.allin.allin_moment` of each
 hand, :func:`allin_spots` is :func:`~analytics.equity.allin.allin_spot` of each hand with its
 outcome, and :func:`allin_rows` is the ``allin_results`` table of
-:class:`~analytics.warehouse.rows.Batch` (``add`` of the same hands, then ``tables``).  Wired
-into the worker (:func:`~analytics.warehouse.block_rows.block_tables` makes the rows of its
+:class:`~analytics.warehouse.pipeline.rows.Batch` (``add`` of the same hands, then ``tables``).
+Wired
+into the worker (:func:`~analytics.warehouse.pipeline.block_rows.block_tables` makes the rows of its
 all-in hands), the batches are those of the per-hand path.
 """
 
@@ -23,18 +25,18 @@ import pytest
 
 from analytics.equity.allin import allin_moment, allin_spot
 from analytics.rules import replay
-from analytics.rules.seveneight_block import BlockOutcome, outcome_of, replay_block
+from analytics.rules.seveneight.block import BlockOutcome, outcome_of, replay_block
 from analytics.simulate.seveneight import simulate_seveneight
-from analytics.warehouse import pipeline
-from analytics.warehouse.block_equities import (
+from analytics.warehouse.pipeline import work as pipeline
+from analytics.warehouse.pipeline.block_equities import (
     allin_hands,
     allin_rows,
     allin_spots,
     allin_supported,
     third_cards,
 )
-from analytics.warehouse.block_rows import block_ids, block_tables
-from analytics.warehouse.rows import ARROW_SCHEMAS, Batch
+from analytics.warehouse.pipeline.block_rows import block_ids, block_tables
+from analytics.warehouse.pipeline.rows import ARROW_SCHEMAS, Batch
 from parsers.block import SevenEightBlock
 from parsers.block_scan import scan_seveneight
 from parsers.model import HandHistory
@@ -169,7 +171,7 @@ def test_hands_the_replay_does_not_accept_have_no_spot() -> None:
 
 def counting_allin_rows(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """Count the all-in rows the worker's block path makes (in the tables of
-    :func:`~analytics.warehouse.block_rows.block_tables`, which the pipeline calls); the
+    :func:`~analytics.warehouse.pipeline.block_rows.block_tables`, which the pipeline calls); the
     list returned gets one count per call."""
     made: list[int] = []
 

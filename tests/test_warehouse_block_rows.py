@@ -1,8 +1,8 @@
-"""The block rows (analytics.warehouse.block_rows) are exactly the per-hand path's.
+"""The block rows (analytics.warehouse.pipeline.block_rows) are exactly the per-hand path's.
 
 Every 7 & 8 hand a block holds gets the id :func:`~analytics.warehouse.identity.hand_id`
 gives it, and the tables of the hands taken are those of
-:class:`~analytics.warehouse.rows.Batch` (``add`` of each in order, then ``tables``),
+:class:`~analytics.warehouse.pipeline.rows.Batch` (``add`` of each in order, then ``tables``),
 compared with ``Table.equals`` and the schema.  The batch replay is another engineer's
 work: the outcomes here are made from the per-hand replay (:func:`outcome_from_replays`).
 """
@@ -27,11 +27,11 @@ sys.path.insert(0, str(ROOT))
 from analytics.equity.allin import third_card_at  # noqa: E402
 from analytics.rules import RuleError, replay  # noqa: E402
 from analytics.rules.base import Outcome  # noqa: E402
-from analytics.rules.seveneight_block import BlockOutcome  # noqa: E402
+from analytics.rules.seveneight.block import BlockOutcome  # noqa: E402
 from analytics.simulate.seveneight import simulate_seveneight  # noqa: E402
-from analytics.warehouse.block_rows import block_ids, block_tables  # noqa: E402
 from analytics.warehouse.identity import hand_id  # noqa: E402
-from analytics.warehouse.rows import ARROW_SCHEMAS, Batch, FileContext, street_of  # noqa: E402
+from analytics.warehouse.pipeline.block_rows import block_ids, block_tables  # noqa: E402
+from analytics.warehouse.pipeline.rows import ARROW_SCHEMAS, Batch, FileContext, street_of  # noqa: E402
 from parsers.block import SevenEightBlock  # noqa: E402
 from parsers.block_scan import scan_seveneight  # noqa: E402
 from parsers.caching import BoundedCache  # noqa: E402
@@ -269,7 +269,7 @@ def test_an_empty_block() -> None:
 def test_streets_match_street_of_on_odd_orders() -> None:
     # Verbs in orders no legal hand has (a bet before any deal, a no-op first, a deal
     # after a show): the block's streets still follow street_of.
-    from analytics.warehouse import block_rows
+    from analytics.warehouse.pipeline import block_rows
     from parsers.block import BLOCK_VERBS
 
     rng = np.random.default_rng(3)
@@ -401,7 +401,7 @@ def test_a_block_of_hands_of_many_player_counts() -> None:
 
 
 def test_tuple_texts_of_any_sizes() -> None:
-    from analytics.warehouse import block_rows
+    from analytics.warehouse.pipeline import block_rows
 
     sizes = [0, 1, 2, 0, 3, 1, 5]
     values = list(range(sum(sizes)))
@@ -419,7 +419,7 @@ def test_tuple_texts_of_any_sizes() -> None:
 def test_action_texts_remembered_or_made_are_the_same() -> None:
     # The texts looked up by the packed actions equal those made anew (the path of a block
     # whose values are too large to pack), for new and for remembered actions.
-    from analytics.warehouse import block_rows
+    from analytics.warehouse.pipeline import block_rows
 
     block = block_from_hands("test", blockable(simulated("N78", 5, 30, seed=4)))
     hands = np.arange(len(block), dtype=np.int64)
@@ -437,7 +437,7 @@ def test_action_texts_remembered_or_made_are_the_same() -> None:
 
 
 def test_pieces_by_text_are_made_once_from_the_first_hand() -> None:
-    from analytics.warehouse import block_rows
+    from analytics.warehouse.pipeline import block_rows
 
     rng = np.random.default_rng(8)
     pieces = BoundedCache[bytes, str]("tests.block_rows.pieces", 1_000)

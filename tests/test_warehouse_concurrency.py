@@ -27,9 +27,9 @@ from analytics.warehouse import (
     reader,
     writer,
 )
-from analytics.warehouse import queries as q
 from analytics.warehouse.connection import WriterLease, kept_writers, leased
-from analytics.warehouse.schema import migrate
+from analytics.warehouse.sql import queries as q
+from analytics.warehouse.sql.schema import migrate
 from tests.test_warehouse_data import BIGTWO, SEVENEIGHT, phhs, simulated_text, write
 
 ROOT = Path(__file__).resolve().parent.parent

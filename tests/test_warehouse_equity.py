@@ -17,11 +17,11 @@ from analytics.equity import (
 )
 from analytics.rules import replay
 from analytics.warehouse import ingest, open_writer, reader
-from analytics.warehouse import views as v
-from analytics.warehouse.equities import RUMMOLI_INGEST_SAMPLES, seed_of
 from analytics.warehouse.identity import hand_id
-from analytics.warehouse.schema import LATEST_VERSION, migrate, schema_version
-from analytics.warehouse.stat_views import results_over_time
+from analytics.warehouse.pipeline.equities import RUMMOLI_INGEST_SAMPLES, seed_of
+from analytics.warehouse.sql import views as v
+from analytics.warehouse.sql.schema import LATEST_VERSION, migrate, schema_version
+from analytics.warehouse.sql.stat_views import results_over_time
 from parsers import dumps_hands
 from parsers.model import HandHistory
 from tests.test_warehouse_data import simulated, write

@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 import analytics
 from analytics.warehouse import Limits, SourceError, ingest, reader
 from analytics.warehouse.identity import hand_id
-from analytics.warehouse.schema import TABLES
+from analytics.warehouse.sql.schema import TABLES
 from parsers import dumps_hands, loads_hands
 from tests.test_warehouse_data import (
     BIGTWO,
@@ -115,7 +115,7 @@ def test_overlapping_files_load_only_new_hands(tmp_path: Path) -> None:
 
 def test_duplicates_within_a_file_and_across_batches(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
                                                      ) -> None:
-    module = importlib.import_module("analytics.warehouse.ingest")
+    module = importlib.import_module("analytics.warehouse.pipeline.run")
 
     monkeypatch.setattr(module, "BATCH_HANDS", 3)  # the repeats land in other batches
     hands = simulated("seveneight", 8)
@@ -243,7 +243,7 @@ def test_missing_path_is_a_usage_error(tmp_path: Path) -> None:
 @pytest.mark.slow
 def test_worker_pool_gives_the_same_database(tmp_path: Path,
                                              monkeypatch: pytest.MonkeyPatch) -> None:
-    module = importlib.import_module("analytics.warehouse.ingest")
+    module = importlib.import_module("analytics.warehouse.pipeline.run")
 
     # Small thresholds so both paths run: whole files in workers, and split files.
     monkeypatch.setattr(module, "WHOLE_SOURCE_BYTES", 20_000)
@@ -265,10 +265,10 @@ def test_worker_pool_gives_the_same_database(tmp_path: Path,
 
 def test_missing_engine_is_an_error_not_a_reject(tmp_path: Path,
                                                  monkeypatch: pytest.MonkeyPatch) -> None:
-    import analytics.warehouse.pipeline as pipeline
+    import analytics.warehouse.pipeline.work as pipeline
 
     def no_engine(hand: object) -> object:
-        raise ModuleNotFoundError("No module named 'analytics.rules.seveneight'")
+        raise ModuleNotFoundError("No module named 'analytics.rules.seveneight.engine'")
 
     db = tmp_path / "w.duckdb"
     write(tmp_path / "in" / "a.phhs", BIGTWO)
@@ -333,7 +333,7 @@ def test_default_database_and_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
 def test_compile_kernels_runs_two_processes(monkeypatch: pytest.MonkeyPatch) -> None:
     import subprocess
 
-    module = importlib.import_module("analytics.warehouse.ingest")
+    module = importlib.import_module("analytics.warehouse.pipeline.run")
 
     started: list[list[str]] = []
     real_popen = subprocess.Popen
@@ -357,7 +357,7 @@ def test_compile_kernels_runs_two_processes(monkeypatch: pytest.MonkeyPatch) -> 
 
 
 def test_compile_kernels_reports_a_failed_process(monkeypatch: pytest.MonkeyPatch) -> None:
-    module = importlib.import_module("analytics.warehouse.ingest")
+    module = importlib.import_module("analytics.warehouse.pipeline.run")
 
     monkeypatch.setattr(module.os, "cpu_count", lambda: 2)
     monkeypatch.setattr(module, "_WARM_UP_SCRIPT", "raise SystemExit(3)")
@@ -368,7 +368,7 @@ def test_serve_builds_the_first_database_with_progress(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
     from analytics import cli
-    module = importlib.import_module("analytics.warehouse.ingest")
+    module = importlib.import_module("analytics.warehouse.pipeline.run")
 
     samples = tmp_path / "samples"
     write(samples / "s.phhs", phhs(SEVENEIGHT, BIGTWO))

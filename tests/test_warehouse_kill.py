@@ -17,7 +17,7 @@ import pytest
 
 from analytics.warehouse import ingest, reader
 from analytics.warehouse.connection import current_version, reader_unchecked
-from analytics.warehouse.schema import LATEST_VERSION
+from analytics.warehouse.sql.schema import LATEST_VERSION
 from parsers import dumps_hands
 from tests.fork_server import ForkServer
 from tests.test_warehouse_data import PARSE_BROKEN, phhs, simulated, write
@@ -38,7 +38,7 @@ def run(words):
     folder, db, workers, group_rows = words
     try:
         if int(group_rows):  # files per transaction: all eight, or three
-            sys.modules["analytics.warehouse.ingest"].GROUP_ROWS = int(group_rows)
+            sys.modules["analytics.warehouse.pipeline.run"].GROUP_ROWS = int(group_rows)
         ingest([folder], db, workers=int(workers), hold=0.3)
     except BaseException:
         return 3

@@ -4,7 +4,7 @@ DuckDB keeps an object given to ``register`` alive until the transaction ends, e
 unregistered: with several files per transaction the writer held every batch of them
 (about 15 MB per 5,000 7 & 8 hands).  ``load_batch`` must hold none, and still load them:
 neither its inserts nor the facts it fills (Rummoli's pots, ``facts.fill_batch_pots``, which
-read the batch's tables through :mod:`analytics.warehouse.arrow_scan`; the seat and hand
+read the batch's tables through :mod:`analytics.warehouse.sql.arrow_scan`; the seat and hand
 facts of a batch that comes without them, ``fact_rows.fact_tables``).
 """
 
@@ -19,12 +19,12 @@ from pathlib import Path
 import pyarrow as pa
 import pytest
 
-from analytics.warehouse.arrow_scan import arrow_over, execute_over
 from analytics.warehouse.connection import open_writer
-from analytics.warehouse.fact_rows import FACT_TABLES
-from analytics.warehouse.loader import begin, commit, load_batch
-from analytics.warehouse.pipeline import UnitResult, process_chunks
-from analytics.warehouse.rows import FileContext
+from analytics.warehouse.pipeline.fact_rows import FACT_TABLES
+from analytics.warehouse.pipeline.rows import FileContext
+from analytics.warehouse.pipeline.work import UnitResult, process_chunks
+from analytics.warehouse.pipeline.write import begin, commit, load_batch
+from analytics.warehouse.sql.arrow_scan import arrow_over, execute_over
 from parsers.reader import iter_chunks
 from tests.test_warehouse_data import simulated_text
 

@@ -2,7 +2,7 @@
 
 ``tests/data/warehouse_rows`` holds, for the sample histories and a few hundred
 simulated hands of each game (stored as text, so the simulators may change), the
-tables :class:`~analytics.warehouse.rows.Batch` produced before the ingest's
+tables :class:`~analytics.warehouse.pipeline.rows.Batch` produced before the ingest's
 per-hand work was made faster: every row, in order, every value, every hand id
 (IDENTITY_VERSION 1) and every equity estimate (seeded by hand id).  Any change
 of the output, intended or not, fails here.  Regenerate only with a reason (a new
@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from analytics.rules import RuleError, replay  # noqa: E402
-from analytics.warehouse.rows import ARROW_SCHEMAS, Batch, FileContext  # noqa: E402
+from analytics.warehouse.pipeline.rows import ARROW_SCHEMAS, Batch, FileContext  # noqa: E402
 from parsers.reader import hand_from_chunk, iter_chunks  # noqa: E402
 
 GOLDEN = ROOT / "tests" / "data" / "warehouse_rows"

@@ -8,10 +8,10 @@ import duckdb
 import pytest
 
 from analytics.warehouse import WarehouseSchemaError, ingest, open_writer, reader
-from analytics.warehouse import queries as q
-from analytics.warehouse.rows import ARROW_SCHEMAS
-from analytics.warehouse.schema import LATEST_VERSION, TABLES, VIEWS, migrate, schema_version
-from analytics.warehouse.views import PLAY_KIND_COLUMNS
+from analytics.warehouse.pipeline.rows import ARROW_SCHEMAS
+from analytics.warehouse.sql import queries as q
+from analytics.warehouse.sql.schema import LATEST_VERSION, TABLES, VIEWS, migrate, schema_version
+from analytics.warehouse.sql.views import PLAY_KIND_COLUMNS
 from tests.test_warehouse_data import BIGTWO, RULES_BROKEN, SEVENEIGHT, phhs, relabel, write
 
 

@@ -16,8 +16,8 @@ import pytest
 
 from analytics.warehouse import IngestSummary, Limits, SourceError, ingest, reader
 from analytics.warehouse.connection import WriterLease
-from analytics.warehouse.schema import TABLES
-from analytics.warehouse.sources import SourceRef
+from analytics.warehouse.pipeline.sources import SourceRef
+from analytics.warehouse.sql.schema import TABLES
 from parsers import dumps_hands
 from tests.test_warehouse_data import (
     BIGTWO,
@@ -36,7 +36,7 @@ _CLOCK_COLUMNS = {"files": ("started_at", "finished_at", "seconds"), "hands": ("
 
 
 def _ingest_module() -> ModuleType:
-    return importlib.import_module("analytics.warehouse.ingest")
+    return importlib.import_module("analytics.warehouse.pipeline.run")
 
 
 def content(db: Path) -> dict[str, list[tuple[Any, ...]]]:

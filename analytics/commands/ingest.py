@@ -93,7 +93,7 @@ def ingest(
     try:
         with progress:
             if lake is not None:
-                from analytics.warehouse.lake_engine import ingest_lake
+                from analytics.warehouse.lake.engine import ingest_lake
 
                 summary = ingest_lake(paths, lake, engine="dask" if engine == "dask" else "local",
                                       scheduler=scheduler, workers=workers,

@@ -20,7 +20,7 @@ _console = Console(stderr=True)
 def _require_lake(root: str) -> None:
     """Exit 2 unless ``root`` holds a committed lake (a typo must not look like an empty
     lake)."""
-    from analytics.warehouse.lake import latest_version
+    from analytics.warehouse.lake.core import latest_version
 
     if not latest_version(root):
         _console.print(f"[red]error:[/red] {root}: no lake here (no committed manifest)",
@@ -40,7 +40,7 @@ def compact(
     """Merge each partition's small Parquet files into files of about --target-mb and commit
     them as a new version (readers see the old state or the new, never a mix)."""
     from analytics.warehouse import WarehouseError
-    from analytics.warehouse.lake_maintenance import compact as run_compact
+    from analytics.warehouse.lake.maintenance import compact as run_compact
 
     _require_lake(root)
     try:
@@ -70,7 +70,7 @@ def vacuum(
     """Delete the files no manifest among the newest --keep versions lists, and the older
     manifests."""
     from analytics.warehouse import WarehouseError
-    from analytics.warehouse.lake_maintenance import vacuum as run_vacuum
+    from analytics.warehouse.lake.maintenance import vacuum as run_vacuum
 
     _require_lake(root)
     try:

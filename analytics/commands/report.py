@@ -51,8 +51,9 @@ def report(
 ) -> None:
     """Write a report of the hands matching the filters (the dashboard's view, offline)."""
     from analytics.reports import write_report
-    from analytics.warehouse import WarehouseError, reader, views
-    from analytics.warehouse.views import HandFilter
+    from analytics.warehouse import WarehouseError, reader
+    from analytics.warehouse.sql import views
+    from analytics.warehouse.sql.views import HandFilter
 
     knobs = []
     for text in knob or []:
@@ -69,7 +70,7 @@ def report(
         raise typer.BadParameter(str(error)) from None
     try:
         if lake is not None:
-            from analytics.warehouse.lake_catalogue import catalogue
+            from analytics.warehouse.lake.catalogue import catalogue
 
             db = catalogue(lake)
         with reader(db) as con:

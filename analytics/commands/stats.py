@@ -46,8 +46,8 @@ def stats(
     from analytics.stats import MIN_OPPORTUNITIES, stats_of
     from analytics.stats.cells import display_grid
     from analytics.warehouse import WarehouseError, reader
-    from analytics.warehouse.stat_views import player_rows
-    from analytics.warehouse.views import HandFilter
+    from analytics.warehouse.sql.stat_views import player_rows
+    from analytics.warehouse.sql.views import HandFilter
 
     suffix = out.suffix.lower().lstrip(".") if out is not None else None
     if out is not None and suffix not in _FORMATS:

@@ -2,7 +2,7 @@
 
 A view is shared by its URL: ``?game=seveneight&player=Ann&player=Bo&from=2026-01-01``.
 :func:`from_params` reads a query-parameter mapping (as ``st.query_params``
-gives it) into a :class:`~analytics.warehouse.views.HandFilter`, ignoring what
+gives it) into a :class:`~analytics.warehouse.sql.views.HandFilter`, ignoring what
 it cannot use (an unknown game, a malformed date) rather than failing, since
 URLs are typed, pasted and truncated by people; :func:`to_params` writes one
 back.  Plain functions: the Streamlit widgets live in :mod:`analytics.dashboard.ui`.
@@ -19,7 +19,7 @@ from urllib.parse import quote
 
 import pandas as pd
 
-from analytics.warehouse.views import KNOBS, HandFilter
+from analytics.warehouse.sql.views import KNOBS, HandFilter
 from parsers.knobs import Game
 
 __all__ = ["FILTER_KEYS", "MAX_QUERY_CHARS", "MAX_VALUE_CHARS", "Options", "bounded_params",
@@ -159,7 +159,8 @@ def to_params(f: HandFilter) -> dict[str, ParamValue]:
 
 @dataclass(frozen=True, slots=True)
 class Options:
-    """What each filter can choose from (from :func:`analytics.warehouse.views.filter_options`)."""
+    """What each filter can choose from (from
+    :func:`analytics.warehouse.sql.views.filter_options`)."""
 
     games: tuple[str, ...]
     players: tuple[str, ...]

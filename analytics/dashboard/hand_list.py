@@ -3,7 +3,7 @@ behind a statistic's cell, a session, a point of the results over time or a bar.
 
 One component, :func:`show_hands`: how many hands, a table whose ``open`` link shows each
 hand in the replayer (by its 16-hex id), and the downloads.  The rows are what
-:func:`analytics.warehouse.search.describe_hands` and ``search_hands`` return, with any
+:func:`analytics.warehouse.sql.search.describe_hands` and ``search_hands`` return, with any
 columns the caller adds (a statistic's count per hand).  :func:`list_behind` draws the rows
 of ``stat_views.stat_hands`` or ``session_hands`` with it, and :func:`picked_point` reads
 the point or bar a click on a chart (``st.plotly_chart(..., on_select="rerun")``) chose.
@@ -20,7 +20,7 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from analytics.dashboard import logic, ui
-from analytics.warehouse.search import describe_hands
+from analytics.warehouse.sql.search import describe_hands
 
 __all__ = ["LISTED", "Bar", "bar_list", "list_behind", "picked_bar", "picked_point",
            "show_hands"]

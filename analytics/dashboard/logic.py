@@ -1,6 +1,6 @@
 """The dashboard's arithmetic: plain functions of DataFrames, unit-tested without Streamlit.
 
-Pages fetch frames with :mod:`analytics.warehouse.views` and shape them here:
+Pages fetch frames with :mod:`analytics.warehouse.sql.views` and shape them here:
 confidence intervals, hand categories (the shared evaluator on stored card
 text), exact category distributions by enumeration, goodness-of-fit tests, the
 Rummoli board in shapes the charts want, and the upload summary.
@@ -33,8 +33,8 @@ from analytics.equity.bigtwo_theory import (
 )
 from analytics.evaluator import PokerCategory, SevenEightCategory
 from analytics.evaluator.categories import card_text_codes, poker_labels, seveneight_labels
-from analytics.warehouse.fact_rows import bigtwo_rules
-from analytics.warehouse.ingest import FileSummary
+from analytics.warehouse.pipeline.fact_rows import bigtwo_rules
+from analytics.warehouse.pipeline.run import FileSummary
 from parsers.knobs import GAME_NAMES, BigTwoRules
 from parsers.model import RUMMOLI_POTS
 

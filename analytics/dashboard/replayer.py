@@ -1,7 +1,7 @@
 """The hand replayer's model: a stored hand rebuilt, then its state after every action.
 
 The warehouse keeps every hand's header, seats and actions
-(:func:`analytics.warehouse.views.hand_detail`); :func:`hand_from_detail` turns
+(:func:`analytics.warehouse.sql.views.hand_detail`); :func:`hand_from_detail` turns
 them back into a :class:`~parsers.model.HandHistory`, and :func:`replay_steps`
 feeds it action by action to its game's rules engine, reading chips, pots and
 the board from the engine's state (the one place the rules live), while the
@@ -9,7 +9,7 @@ cards each player holds are followed from the actions themselves.  A last
 ``settle`` step shows the engine's :class:`~analytics.rules.Outcome`.
 
 Equities: :func:`stored_equities` turns the rows the ingest stored for the hand
-(:func:`analytics.warehouse.equity_views.hand_equities`) into one
+(:func:`analytics.warehouse.sql.equity_views.hand_equities`) into one
 :class:`StoredEquities`: per seat a short text and a number, and the first step
 they apply to (7 & 8: the all-in point, just before the third cards; Rummoli:
 once the widow is settled, when the hands are the ones played for the poker pot;
@@ -28,7 +28,7 @@ import pandas as pd
 
 from analytics.equity import allin_moment
 from analytics.rules import Outcome, RuleError, replay
-from analytics.warehouse.fact_rows import rules_from_json
+from analytics.warehouse.pipeline.fact_rows import rules_from_json
 from parsers.cards import Card, format_cards, parse_cards
 from parsers.knobs import (
     BigTwoRules,
@@ -106,7 +106,7 @@ def _column(frame: pd.DataFrame, name: str) -> tuple[int, ...] | None:
 
 
 def hand_from_detail(detail: dict[str, pd.DataFrame]) -> HandHistory:
-    """Rebuild a hand from the warehouse rows of :func:`~analytics.warehouse.views.hand_detail`.
+    """Rebuild a hand from the warehouse rows of :func:`~analytics.warehouse.sql.views.hand_detail`.
 
     The result replays exactly like the history it was loaded from (the
     warehouse stores every action with its cards, amount, target and pot).
@@ -157,14 +157,14 @@ def hand_from_detail(detail: dict[str, pd.DataFrame]) -> HandHistory:
 def _new_state(hand: HandHistory) -> Any:
     """The game's engine state at the start of the hand (duck-typed: the engines differ)."""
     if hand.game is Game.SEVENEIGHT:
-        from analytics.rules.seveneight import SevenEightState
+        from analytics.rules.seveneight.engine import SevenEightState
 
         return SevenEightState.from_hand(hand)
     if hand.game is Game.RUMMOLI:
-        from analytics.rules.rummoli import state_from_hand
+        from analytics.rules.rummoli.engine import state_from_hand
 
         return state_from_hand(hand)
-    from analytics.rules.bigtwo import BigTwoState
+    from analytics.rules.bigtwo.engine import BigTwoState
 
     assert isinstance(hand.rules, BigTwoRules)
     return BigTwoState(hand.rules, hand.num_players)

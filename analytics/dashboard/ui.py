@@ -3,8 +3,8 @@
 * :func:`start` runs at the top of every script run (from ``app.py``): makes sure
   the database exists (built from the bundled samples on first start), reads the
   data version, draws the sidebar filters and keeps them in the URL.
-* :func:`ask` answers a question of :mod:`analytics.warehouse.views` (or of
-  :mod:`analytics.warehouse.equity_views`, over the stored equities) through
+* :func:`ask` answers a question of :mod:`analytics.warehouse.sql.views` (or of
+  :mod:`analytics.warehouse.sql.equity_views`, over the stored equities) through
   ``st.cache_data`` keyed by the question, the filter, its arguments and the data
   version, so a repeated view is instant and an upload shows everywhere at once.
 * :func:`run_connection` (around each script run, in ``app.py``) gives the run's
@@ -37,18 +37,15 @@ from analytics.dashboard import filters
 from analytics.warehouse import (
     WarehouseBusy,
     ensure_database,
-    equity_views,
     open_reader,
     reader,
     resolve_db,
-    scores,
-    stat_views,
-    views,
     writer,
 )
 from analytics.warehouse.connection import LAKE_ENV_VAR, current_version
-from analytics.warehouse.schema import LATEST_VERSION
-from analytics.warehouse.views import HandFilter
+from analytics.warehouse.sql import equity_views, scores, stat_views, views
+from analytics.warehouse.sql.schema import LATEST_VERSION
+from analytics.warehouse.sql.views import HandFilter
 from parsers.knobs import GAME_NAMES
 
 __all__ = ["Context", "ask", "context", "download_buttons", "guarded", "reading",
@@ -56,7 +53,7 @@ __all__ = ["Context", "ask", "context", "download_buttons", "guarded", "reading"
 
 _SCORE_QUESTIONS: Final = frozenset({"bigtwo_score_summary", "outcome_only_games",
                                      "seats_per_game"})
-"""The questions of :mod:`analytics.warehouse.scores` (Big Two as a score keeper counts it)."""
+"""The questions of :mod:`analytics.warehouse.sql.scores` (Big Two as a score keeper counts it)."""
 # The question modules, first match wins (a question is a public function of one of them).
 _MODULES: Final = (views, equity_views, stat_views, scores)
 _QUESTIONS: Final = frozenset(name for module in _MODULES[:-1] for name in module.__all__

@@ -14,7 +14,7 @@ A hand whose round 2 was played, an all-in in round 2 (no card to come) and a
 hand won by folds do not qualify: their actual result is their expected one.
 
 **The moment.** The hand is replayed with the 7 & 8 rules engine
-(:class:`~analytics.rules.seveneight.SevenEightState`) up to the first third
+(:class:`~analytics.rules.seveneight.engine.SevenEightState`) up to the first third
 card; its contributions, who is still in and the hole cards are read there.
 
 **Pots.** :func:`analytics.rules.pots.build_pots` returns uncalled chips and
@@ -51,7 +51,7 @@ from analytics.equity.seveneight import (
 )
 from analytics.rules.base import Outcome
 from analytics.rules.pots import build_pots
-from analytics.rules.seveneight import SevenEightState
+from analytics.rules.seveneight.engine import SevenEightState
 from parsers.cards import UNKNOWN, Card
 from parsers.knobs import Game
 from parsers.model import HandHistory, Verb

@@ -3,7 +3,7 @@
 :func:`bigtwo_deal_strength` deals the cards the hand's owner cannot see to the
 other players at random, plays each deal to the first player out with the
 simulator's bots (:mod:`analytics.simulate.bots_bigtwo`, the steady style by
-default) through the rules engine (:class:`~analytics.rules.bigtwo.BigTwoState`),
+default) through the rules engine (:class:`~analytics.rules.bigtwo.engine.BigTwoState`),
 and reports the fraction of deals the hand went out first, with its binomial
 standard error.  Every seat plays the same bot by default, and the order of
 play is a circle whose first player is fixed by the lead card, so the hand's
@@ -481,7 +481,7 @@ def bigtwo_deal_strength(
     deals; deals that would give them to this hand are redrawn), and every seat
     is played by a bot of ``style`` until the first player goes out.
     """
-    from analytics.rules.bigtwo import BigTwoState, card_order, prepare_plays
+    from analytics.rules.bigtwo.engine import BigTwoState, card_order, prepare_plays
     from analytics.simulate.bots_bigtwo import make_bot
 
     rules = rules or BigTwoRules()

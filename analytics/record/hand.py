@@ -19,11 +19,11 @@ from typing import Final
 
 from analytics.rules import replay
 from analytics.rules.base import Outcome, RuleError
-from analytics.rules.bigtwo import BigTwoState
-from analytics.rules.bigtwo import Phase as BigTwoPhase
-from analytics.rules.rummoli import state_from_hand
-from analytics.rules.rummoli_state import RummoliState
-from analytics.rules.seveneight import Phase, SevenEightState
+from analytics.rules.bigtwo.engine import BigTwoState
+from analytics.rules.bigtwo.engine import Phase as BigTwoPhase
+from analytics.rules.rummoli.engine import state_from_hand
+from analytics.rules.rummoli.state import RummoliState
+from analytics.rules.seveneight.engine import Phase, SevenEightState
 from parsers.cards import DECK, UNKNOWN, Card
 from parsers.errors import HandlabError
 from parsers.knobs import BigTwoRules, Game

@@ -23,11 +23,11 @@ from typing import Final
 
 from analytics.record.hand import HandInProgress, StepKind, deal_action, unseen_cards
 from analytics.record.table import BOT_STYLE_NAMES, RecordedTable
-from analytics.rules.bigtwo import BigTwoState, cards_of_mask
-from analytics.rules.rummoli import state_from_hand
-from analytics.rules.rummoli_state import Phase as RummoliPhase
-from analytics.rules.rummoli_state import RummoliState
-from analytics.rules.seveneight import SevenEightState
+from analytics.rules.bigtwo.engine import BigTwoState, cards_of_mask
+from analytics.rules.rummoli.engine import state_from_hand
+from analytics.rules.rummoli.state import Phase as RummoliPhase
+from analytics.rules.rummoli.state import RummoliState
+from analytics.rules.seveneight.engine import SevenEightState
 from analytics.simulate.bigtwo import deal_hands
 from analytics.simulate.bots_bigtwo import make_bot
 from analytics.simulate.bots_rummoli import STYLES as RUMMOLI_STYLES

@@ -9,17 +9,19 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Final
 
-from analytics.rules import bigtwo, rummoli, seveneight
 from analytics.rules.base import Outcome, PotAward, RuleError, ShowdownHand
+from analytics.rules.bigtwo.engine import replay as replay_bigtwo
+from analytics.rules.rummoli.engine import replay as replay_rummoli
+from analytics.rules.seveneight.engine import replay as replay_seveneight
 from parsers.knobs import Game
 from parsers.model import HandHistory
 
 __all__ = ["Outcome", "PotAward", "RuleError", "ShowdownHand", "replay"]
 
 _REPLAYS: Final[dict[Game, Callable[[HandHistory], Outcome]]] = {
-    Game.SEVENEIGHT: seveneight.replay,
-    Game.BIGTWO: bigtwo.replay,
-    Game.RUMMOLI: rummoli.replay,
+    Game.SEVENEIGHT: replay_seveneight,
+    Game.BIGTWO: replay_bigtwo,
+    Game.RUMMOLI: replay_rummoli,
 }
 """Each game's engine."""
 

@@ -16,7 +16,7 @@ from collections.abc import Iterator, Sequence
 from typing import Final
 
 from analytics.evaluator import bigtwo_card_key
-from analytics.rules.bigtwo import DECK_SIZE, HAND_SIZE, BigTwoState, card_order
+from analytics.rules.bigtwo.engine import DECK_SIZE, HAND_SIZE, BigTwoState, card_order
 from analytics.simulate.bots_bigtwo import BigTwoBot, make_bot
 from parsers.cards import DECK, Card
 from parsers.knobs import (

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from typing import Final, Protocol
 
 from analytics.evaluator import bigtwo_card_key
-from analytics.rules.bigtwo import BigTwoState, PlayOption
+from analytics.rules.bigtwo.engine import BigTwoState, PlayOption
 from parsers.caching import BoundedCache
 from parsers.cards import DECK, Rank
 from parsers.knobs import BigTwoRules

@@ -1,6 +1,6 @@
 """Rummoli bots: they ask the engine what is legal and choose by the value of their hand.
 
-A bot sees the :class:`~analytics.rules.rummoli_state.RummoliState` but looks
+A bot sees the :class:`~analytics.rules.rummoli.state.RummoliState` but looks
 only at public facts and its own hand.  Its hand's value has three parts:
 
 * poker strength: the evaluator's category of the best five of all its cards;
@@ -22,8 +22,8 @@ from dataclasses import dataclass
 from typing import Final
 
 from analytics.evaluator import poker_category_of, poker_rank
-from analytics.rules.rummoli_cards import PAY_CARDS, cards_of, codes_of
-from analytics.rules.rummoli_state import Phase, RummoliState
+from analytics.rules.rummoli.cards import PAY_CARDS, cards_of, codes_of
+from analytics.rules.rummoli.state import Phase, RummoliState
 from parsers.cards import DECK
 from parsers.model import Action, Verb
 

@@ -25,7 +25,7 @@ from typing import Final
 import numpy as np
 
 from analytics.evaluator import seveneight_rank_batch
-from analytics.rules.seveneight import SevenEightState
+from analytics.rules.seveneight.engine import SevenEightState
 from parsers.cards import DECK, Card
 
 __all__ = ["BOT_STYLES", "LOOSE", "TIGHT", "BotStyle", "Decision", "EquityTables",

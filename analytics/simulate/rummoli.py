@@ -24,8 +24,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Final
 
-from analytics.rules.rummoli_cards import NINE_POTS
-from analytics.rules.rummoli_state import Phase, RummoliState
+from analytics.rules.rummoli.cards import NINE_POTS
+from analytics.rules.rummoli.state import Phase, RummoliState
 from analytics.simulate.bots_rummoli import STYLES, RummoliBot
 from parsers.cards import DECK
 from parsers.knobs import Betting, Claim, Finale, Game, RummoliRules

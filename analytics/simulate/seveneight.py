@@ -17,7 +17,7 @@ import random
 from collections.abc import Iterator
 from typing import Final
 
-from analytics.rules.seveneight import STRUCTURES, Phase, SevenEightState
+from analytics.rules.seveneight.engine import STRUCTURES, Phase, SevenEightState
 from analytics.simulate.bots_seveneight import BOT_STYLES, SevenEightBot
 from parsers.caching import BoundedCache
 from parsers.cards import DECK, Card

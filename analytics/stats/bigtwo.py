@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from analytics.rules.bigtwo import BigTwoState
+from analytics.rules.bigtwo.engine import BigTwoState
 from parsers.knobs import BigTwoRules
 from parsers.model import Action
 

@@ -1,7 +1,7 @@
 """A statistics grid shaped for people: ``12/40 (30%)`` cells, intervals, greyed cells.
 
 Plain functions of the grid's DataFrame (``<name>`` and ``<name>_opps`` columns, as
-:func:`analytics.warehouse.stat_views.stat_grid` returns it), unit-tested without
+:func:`analytics.warehouse.sql.stat_views.stat_grid` returns it), unit-tested without
 Streamlit: the dashboard's statistics page and the report's section draw what these
 return.
 """

@@ -3,7 +3,7 @@
 :data:`SUMMARY` is one SQL query over a hand's ``hands``, ``seats``, ``actions`` (and
 ``allin_results``) tables, named by placeholders so that the warehouse can run it over a
 batch's own Arrow tables when the hand is loaded, or over the warehouse's tables for the
-hands it held before (:mod:`analytics.warehouse.stat_facts`).  Its columns
+hands it held before (:mod:`analytics.warehouse.pipeline.stat_rows`).  Its columns
 (:data:`SUMMARY_COLUMNS`) are what the definitions of :mod:`analytics.stats.definitions`
 read.
 

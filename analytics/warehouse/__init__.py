@@ -1,7 +1,7 @@
 """The DuckDB warehouse: schema, ingest, and the dashboard's queries.
 
 ``ingest(paths, db)`` loads hand histories (validated by the rules engines,
-re-scored by the evaluator) into one DuckDB file; :mod:`analytics.warehouse.queries`
+re-scored by the evaluator) into one DuckDB file; :mod:`analytics.warehouse.sql.queries`
 answers the dashboard's questions from it.  Design: docs/warehouse.md; columns:
 docs/schema.md.
 """
@@ -23,7 +23,7 @@ from analytics.warehouse.errors import (
     WarehouseMissing,
     WarehouseSchemaError,
 )
-from analytics.warehouse.ingest import (
+from analytics.warehouse.pipeline.run import (
     FileSummary,
     GameCounts,
     IngestProgress,
@@ -31,7 +31,7 @@ from analytics.warehouse.ingest import (
     ensure_database,
     ingest,
 )
-from analytics.warehouse.sources import Limits
+from analytics.warehouse.pipeline.sources import Limits
 
 __all__ = [
     "DEFAULT_DB",

@@ -34,7 +34,7 @@ from typing import Final
 import duckdb
 
 from analytics.warehouse.errors import WarehouseBusy, WarehouseMissing, WarehouseSchemaError
-from analytics.warehouse.schema import LATEST_VERSION, migrate, schema_version
+from analytics.warehouse.sql.schema import LATEST_VERSION, migrate, schema_version
 
 __all__ = [
     "DEFAULT_DB",
@@ -78,13 +78,13 @@ def project_root() -> Path:
 
 def resolve_db(db: Path | str | None = None) -> Path:
     """The database file to use: ``db``, else the catalogue of the Parquet lake that
-    ``$HANDLAB_LAKE`` names (:func:`~analytics.warehouse.lake_catalogue.catalogue`: views over
+    ``$HANDLAB_LAKE`` names (:func:`~analytics.warehouse.lake.catalogue.catalogue`: views over
     its files, read as a database), else ``$HANDLAB_DB``, else ``data/handlab.duckdb``."""
     if db is not None and str(db) != "":
         return Path(db)
     lake = os.environ.get(LAKE_ENV_VAR)
     if lake:
-        from analytics.warehouse.lake_catalogue import catalogue
+        from analytics.warehouse.lake.catalogue import catalogue
 
         return catalogue(lake)
     env = os.environ.get(ENV_VAR)

@@ -17,8 +17,8 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from analytics.dashboard.logic import counted
 from analytics.warehouse import reader
-from analytics.warehouse.stat_views import stat_hands
-from analytics.warehouse.views import HandFilter, bar_hands, pot_streak_hands
+from analytics.warehouse.sql.stat_views import stat_hands
+from analytics.warehouse.sql.views import HandFilter, bar_hands, pot_streak_hands
 from tests.browser.conftest import SCREENSHOTS, settle
 
 pytestmark = pytest.mark.browser

@@ -17,7 +17,7 @@ import duckdb
 import pytest
 
 from analytics.warehouse.connection import WriterLease
-from analytics.warehouse.errorlog import error_log_path
+from analytics.warehouse.pipeline.errorlog import error_log_path
 from tests.browser.conftest import ROOT, SCREENSHOTS, settle
 from tests.browser.server import streamlit_server
 from tests.test_internal_errors import PLANTED, files

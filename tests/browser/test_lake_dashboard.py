@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from analytics.warehouse.lake import latest_manifest
-from analytics.warehouse.lake_engine import ingest_lake
+from analytics.warehouse.lake.core import latest_manifest
+from analytics.warehouse.lake.engine import ingest_lake
 from tests.browser.conftest import SCREENSHOTS
 from tests.browser.server import streamlit_server
 from tests.test_dashboard_data import extra_histories, write_histories

@@ -99,7 +99,7 @@ def test_report_has_the_score_keeper_section(tmp_path: Path) -> None:
     """The HTML report carries the summary table and the three scatter plots."""
     from analytics.reports import build_report, render_html
     from analytics.warehouse import reader
-    from analytics.warehouse.views import HandFilter
+    from analytics.warehouse.sql.views import HandFilter
 
     db = tmp_path / "r.duckdb"
     ingest([SHEETS / "2023-03-03.txt"], db, workers=0)

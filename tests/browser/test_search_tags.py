@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from analytics.warehouse import reader
-from analytics.warehouse.search import HandSearch, search_hands
-from analytics.warehouse.views import HandFilter
+from analytics.warehouse.sql.search import HandSearch, search_hands
+from analytics.warehouse.sql.views import HandFilter
 from tests.browser.conftest import SCREENSHOTS, settle
 
 pytestmark = pytest.mark.browser

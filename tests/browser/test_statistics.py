@@ -13,9 +13,9 @@ from analytics.dashboard import statistics
 from analytics.stats import stats_of
 from analytics.warehouse import reader
 from analytics.warehouse.identity import hand_id_hex, parse_hand_id
-from analytics.warehouse.search import describe_hands
-from analytics.warehouse.stat_views import player_sessions, stat_hands
-from analytics.warehouse.views import HandFilter
+from analytics.warehouse.sql.search import describe_hands
+from analytics.warehouse.sql.stat_views import player_sessions, stat_hands
+from analytics.warehouse.sql.views import HandFilter
 from tests.browser.conftest import SCREENSHOTS, settle
 
 pytestmark = pytest.mark.browser

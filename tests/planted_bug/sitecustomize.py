@@ -46,10 +46,10 @@ def plant(setattr: Callable[[object, str, object], None], *, block: bool = False
 
     setattr(rules, "replay", failing(rules.replay))
     if block:
-        import analytics.rules.seveneight_block as seveneight_block
+        import analytics.rules.seveneight.block as seveneight_block
 
         setattr(seveneight_block, "replay_block", failing_block(seveneight_block.replay_block))
-    import analytics.warehouse.pipeline as pipeline
+    import analytics.warehouse.pipeline.work as pipeline
 
     setattr(pipeline, "replay", rules.replay)
     if block:

@@ -9,7 +9,7 @@ import streamlit as st
 
 from analytics.dashboard import charts, logic, ui
 from analytics.dashboard.hand_list import bar_list, picked_bar
-from analytics.warehouse import queries
+from analytics.warehouse.sql import queries
 from parsers.knobs import GAME_NAMES
 
 

@@ -9,13 +9,13 @@ import streamlit as st
 from analytics.dashboard import ui
 from analytics.dashboard.hand_list import show_hands
 from analytics.warehouse.identity import parse_hand_id
-from analytics.warehouse.search import (
+from analytics.warehouse.sql.search import (
     CATEGORY_ORDER,
     HandSearch,
     categories_at_least,
     search_hands,
 )
-from analytics.warehouse.views import PLAY_KIND_COLUMNS
+from analytics.warehouse.sql.views import PLAY_KIND_COLUMNS
 from parsers.model import RUMMOLI_POTS
 
 _EITHER = {"any": None, "yes": True, "no": False}

@@ -15,7 +15,7 @@ from analytics.dashboard.hand_list import list_behind, picked_point
 from analytics.stats import FRY_THRESHOLD, MIN_OPPORTUNITIES, SPLITS, cells, stats_of
 from analytics.warehouse import writer
 from analytics.warehouse.annotations import player_note, set_player_note
-from analytics.warehouse.stat_views import SESSION_GAP_MINUTES, UNITS
+from analytics.warehouse.sql.stat_views import SESSION_GAP_MINUTES, UNITS
 from parsers.knobs import GAME_NAMES, Game
 
 _SPLIT_NAMES = {"": "no split", "position": "position", "stakes": "stakes",

@@ -20,10 +20,10 @@ from analytics.warehouse import (
     WarehouseBusy,
     ingest,
     reader,
-    views,
 )
 from analytics.warehouse.connection import LAKE_ENV_VAR, resolve_db
-from analytics.warehouse.lake_engine import ingest_lake
+from analytics.warehouse.lake.engine import ingest_lake
+from analytics.warehouse.sql import views
 
 # (Comments, not docstrings: a page is a script, and Streamlit's "magic" would show a bare
 # string on the page.)

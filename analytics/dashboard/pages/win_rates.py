@@ -21,8 +21,8 @@ import streamlit as st
 
 from analytics.dashboard import charts, logic, ui
 from analytics.dashboard.hand_list import bar_list, picked_bar, picked_point
-from analytics.warehouse.equity_views import BIGTWO_FEATURES
-from analytics.warehouse.views import SPLIT_PARTS, HandFilter
+from analytics.warehouse.sql.equity_views import BIGTWO_FEATURES
+from analytics.warehouse.sql.views import SPLIT_PARTS, HandFilter
 from parsers.knobs import GAME_NAMES
 
 _RANKS = list("23456789TJQKA")
@@ -307,7 +307,7 @@ def _without_sheets(sheets: int, what: str) -> str:
 
 
 def _score_keeper(sheets: int, only: HandFilter) -> None:
-    """The score keeper's summary (analytics.warehouse.scores): per player games, wins,
+    """The score keeper's summary (analytics.warehouse.sql.scores): per player games, wins,
     fries, real losses and zero-sum net score, their per-game values, regular players
     marked; three scatter plots against real losses per game, the net score's with the
     theoretical line."""

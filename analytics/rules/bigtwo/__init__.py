@@ -1,0 +1,2 @@
+"""The Big Two rules engine (RULES.md section 2).
+"""

@@ -1,0 +1,888 @@
+"""``ingest(paths, db)``: load hand histories into the warehouse, completely and once.
+
+The flow (docs/warehouse.md has the reasoning):
+
+1. **Plan**: expand the paths into sources, hash each source's content
+   (sha256, decompressed) and drop those the ``files`` table already records:
+   rerunning an ingest costs one read of each file.
+2. **Work**: sources become :class:`~analytics.warehouse.pipeline.work.Unit` s --
+   whole files, or parts of large ones that the workers read and split
+   themselves (the main process only scans for the cuts between hands,
+   :class:`~parsers.reader.HandCuts`) -- parsed, replayed and re-scored in a pool
+   of worker processes (or inline), at most a few units in flight so memory
+   stays bounded.
+3. **Load**: the main process is the one writer.  It takes results in order and
+   loads whole files, several per transaction (:data:`GROUP_ROWS`), a file never split
+   between two (:mod:`analytics.warehouse.pipeline.write`).
+
+The result is an :class:`IngestSummary`, which is also what ``handlab ingest``
+prints and turns into its exit code.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import multiprocessing
+import os
+import re
+import time
+from collections import Counter, deque
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from multiprocessing.pool import AsyncResult, Pool
+from pathlib import Path
+from typing import Final
+
+from analytics.warehouse.connection import WriterLease, leased, project_root, resolve_db
+from analytics.warehouse.errors import SourceError
+from analytics.warehouse.pipeline.errorlog import ErrorLog
+from analytics.warehouse.pipeline.rows import FileContext, RejectRow
+from analytics.warehouse.pipeline.sources import (
+    Limits,
+    SourceRef,
+    content_digest,
+    expand,
+    open_source,
+    read_head,
+)
+from analytics.warehouse.pipeline.work import (
+    INTERNAL_ERROR_LOG,
+    INTERNAL_STAGE,
+    Unit,
+    UnitResult,
+    init_worker,
+    process_unit,
+)
+from analytics.warehouse.pipeline.write import (
+    FileStats,
+    begin,
+    commit,
+    is_loaded,
+    known_files,
+    load_batch,
+    load_rejects,
+    record_file,
+    rollback,
+)
+from analytics.warehouse.sql.facts import PotGames, PotHold
+from parsers.fields import VARIANTS
+from parsers.foreign import ForeignFormat, foreign_format
+from parsers.reader import Chunk, Cut, HandCuts, iter_chunks
+from parsers.scoresheet import looks_like_score_sheet
+
+__all__ = [
+    "SAMPLES",
+    "FileSummary",
+    "GameCounts",
+    "IngestProgress",
+    "IngestSummary",
+    "compile_kernels",
+    "ensure_database",
+    "ingest",
+    "warm_up",
+]
+
+BATCH_HANDS: Final = 5_000
+"""Hands per Arrow batch: large enough that per-insert costs vanish, small enough for memory."""
+
+WHOLE_SOURCE_BYTES: Final = 8 * 1024**2
+"""Sources up to this size go to a worker whole; larger plain files go in parts of
+:data:`BATCH_HANDS` hands or :data:`PART_BYTES` (the workers read and split them), and
+larger compressed ones are split by the main process."""
+
+PART_BYTES: Final = 8 * 1024**2
+"""A part of a large plain file ends at the first hand after this many bytes (or
+:data:`BATCH_HANDS` hands)."""
+
+SCAN_BLOCK: Final = 1024**2
+"""Bytes read at a time while scanning a large plain file for cuts."""
+
+GROUP_ROWS: Final = 4_000_000
+"""Rows (of every table together) after which the writer commits the whole files it has
+gathered in its transaction: about 25 5,000-hand 7 & 8 files (about 156,000 rows each).
+DuckDB writes a table's rows as compressed row groups (122,880 rows) during the
+transaction once it holds at least one row group of them ("optimistic writes"); fewer go
+to the write-ahead log and are written again by a checkpoint.  At this size every table
+of a 7 & 8 ingest, ``hands`` included (about 125,000 rows), is written that way, so
+the log stays small and the checkpoints short: with a million rows only the large tables
+were, and each checkpoint of the smaller ones (2.7-4.3 s of the writer's CPU at 300,000
+hands, ~5 s at a million) stopped the writer long enough for both workers to run out of
+units (docs/performance.md, Session 11)."""
+
+_INLINE_BYTES: Final = 2 * 1024**2
+"""Below this much content a worker pool costs more than it saves."""
+
+
+@dataclass(slots=True)
+class GameCounts:
+    """Hands of one game: loaded now, already present, rejected."""
+
+    loaded: int = 0
+    duplicates: int = 0
+    rejected: int = 0
+
+
+@dataclass(slots=True)
+class FileSummary:
+    """What happened to one source.
+
+    ``status`` is ``loaded``, ``partial`` (loaded, some hands rejected),
+    ``already loaded`` (its content was loaded before: nothing to do),
+    ``skipped`` (a symbolic link inside a folder or an archive: not followed, by design) or
+    ``error`` (unreadable or over a limit: nothing of it loaded; see ``message``).
+    """
+
+    name: str
+    status: str
+    sha256: str | None = None
+    hands: int = 0
+    loaded: int = 0
+    duplicates: int = 0
+    rejected: int = 0
+    message: str | None = None
+
+
+@dataclass(slots=True)
+class IngestSummary:
+    """The outcome of an ingest; ``exit_code`` is 0 (all loaded), 1 (rejects) or 2 (errors)."""
+
+    db: Path
+    files: list[FileSummary] = field(default_factory=list)
+    by_game: dict[str, GameCounts] = field(default_factory=dict)
+    seconds: float = 0.0
+    internal_errors: int = 0
+    """Hands rejected for a bug in handlab (stage ``internal``; counted in ``rejected``)."""
+    error_log: Path | None = None
+    """The error log holding this ingest's tracebacks, when it wrote any
+    (:mod:`analytics.warehouse.pipeline.errorlog`)."""
+
+    @property
+    def hands(self) -> int:
+        """Hands read in this run (files already loaded are not read)."""
+        return sum(f.hands for f in self.files)
+
+    @property
+    def loaded(self) -> int:
+        """Hands added to the warehouse."""
+        return sum(f.loaded for f in self.files)
+
+    @property
+    def duplicates(self) -> int:
+        """Hands read that the warehouse already held."""
+        return sum(f.duplicates for f in self.files)
+
+    @property
+    def rejected(self) -> int:
+        """Hands refused (parse or rules errors), recorded in ``rejects``."""
+        return sum(f.rejected for f in self.files)
+
+    @property
+    def errors(self) -> list[FileSummary]:
+        """Sources that could not be read at all."""
+        return [f for f in self.files if f.status == "error"]
+
+    @property
+    def hands_per_second(self) -> float:
+        """Hands read per second of the whole run."""
+        return self.hands / self.seconds if self.seconds > 0 else 0.0
+
+    @property
+    def exit_code(self) -> int:
+        """2 when a source could not be read, else 1 when hands were rejected, else 0."""
+        if self.errors:
+            return 2
+        return 1 if self.rejected else 0
+
+
+@dataclass(frozen=True, slots=True)
+class IngestProgress:
+    """Reported after each batch: hands and content bytes done so far."""
+
+    hands: int
+    bytes_done: int
+    bytes_total: int
+    current: str
+
+
+ProgressCallback = Callable[[IngestProgress], None]
+
+
+@dataclass(slots=True)
+class _Planned:
+    ref: SourceRef
+    context: FileContext
+    size: int
+    summary: FileSummary
+    stats: FileStats = field(default_factory=FileStats)
+    # (loaded|duplicates|rejected, game) -> hands; added to the summary when the file commits
+    games: Counter[tuple[str, str]] = field(default_factory=Counter)
+    started: dt.datetime | None = None  # when its load began
+    # pending; open (its first parts loaded in the open transaction); loaded (whole, in
+    # the open transaction, its files row written); done (committed, or found loaded, or
+    # failed)
+    state: str = "pending"
+    # its pot rows held back from one batch to the next (flushed before its files row)
+    pots: PotHold = field(default_factory=PotHold)
+
+    def reset(self) -> None:
+        """Back to pending: its transaction was rolled back before it committed (a file in
+        parts gathered with it failed), so it is to be loaded again."""
+        self.stats = FileStats()
+        self.games.clear()
+        self.started = None
+        self.state = "pending"
+        self.pots.clear()
+        self.summary.message = None
+
+
+def _plan(refs: list[SourceRef], limits: Limits, known: Callable[[list[str]], set[str]],
+          summary: IngestSummary) -> list[_Planned]:
+    """Hash every source; keep those whose content is not loaded yet (nor earlier in this run)."""
+    planned: list[_Planned] = []
+    digests: list[tuple[SourceRef, str, int]] = []
+    for ref in refs:
+        try:
+            sha, size = content_digest(ref, limits)
+        except SourceError as error:
+            summary.files.append(FileSummary(ref.name, "error", message=str(error)))
+            continue
+        digests.append((ref, sha, size))
+    loaded = known([sha for _, sha, _ in digests])
+    first_seen: dict[str, str] = {}
+    for ref, sha, size in digests:
+        if sha in loaded:
+            summary.files.append(FileSummary(ref.name, "already loaded", sha,
+                                             message="this content was loaded before"))
+            continue
+        if sha in first_seen:
+            summary.files.append(FileSummary(ref.name, "already loaded", sha,
+                                             message=f"same content as {first_seen[sha]}"))
+            continue
+        foreign = _foreign(ref, limits)
+        if foreign is not None:
+            # Not a history at all: one clear message instead of a TOML error per "hand".
+            summary.files.append(FileSummary(ref.name, "error", sha,
+                                             message=f"{ref.name}: {foreign.message}"))
+            continue
+        first_seen[sha] = ref.name
+        file_summary = FileSummary(ref.name, "pending", sha)
+        summary.files.append(file_summary)
+        context = FileContext(ref.name, sha, dt.datetime.now())
+        planned.append(_Planned(ref, context, size, file_summary))
+    return planned
+
+
+def _foreign(ref: SourceRef, limits: Limits) -> ForeignFormat | None:
+    """The foreign format the source is in (a PokerStars export, CSV, JSON...), or None."""
+    try:
+        return foreign_format(read_head(ref, limits))
+    except SourceError:
+        return None  # reported where the source is read
+
+
+def _units(planned: list[_Planned], limits: Limits, whole_bytes: int
+           ) -> Iterator[Unit | UnitResult]:
+    """The work, file by file, in order.  A source that fails while the main process
+    splits it yields a ready-made error result in its place."""
+    for file_no, item in enumerate(planned):
+        if _is_score_sheet(item, limits):
+            yield Unit(file_no, item.context, True, BATCH_HANDS, limits, item.ref,
+                       size=item.size, sheet=True)
+        elif item.size <= whole_bytes:
+            yield Unit(file_no, item.context, True, BATCH_HANDS, limits, item.ref,
+                       size=item.size)
+        elif item.ref.kind == "file":
+            yield from _part_units(file_no, item, limits)
+        else:
+            yield from _split_here(file_no, item, limits)
+
+
+SHEET_PROBE_BYTES: Final = 64 * 1024
+"""How much of a source decides whether it is a score sheet: a history names its variant in
+its first lines."""
+
+
+def _is_score_sheet(item: _Planned, limits: Limits) -> bool:
+    """Whether a source is a Big Two score sheet (:func:`parsers.scoresheet.looks_like_score_sheet`
+    on its first bytes): the one place the ingest decides how a source is read.  A source
+    that cannot be opened is left to the usual path, which reports it."""
+    try:
+        with open_source(item.ref, limits) as stream:
+            head = stream.read(SHEET_PROBE_BYTES)
+    except SourceError:
+        return False
+    if len(head) == SHEET_PROBE_BYTES:
+        head = head[:head.rfind(b"\n") + 1]  # whole lines only
+    return looks_like_score_sheet(head.decode("utf-8", errors="replace"))
+
+
+def _part_units(file_no: int, item: _Planned, limits: Limits) -> Iterator[Unit | UnitResult]:
+    """A plain file in parts from cut to cut, which the workers read and split themselves.
+
+    The file is scanned for cuts here, a part handed out as soon as its end is found
+    (a file already loaded is never scanned).  The last part runs from the last cut
+    to the end: in a file the scan gave up on (an unusual byte, a line too long) a
+    large last part is split here instead, so that no unit is unbounded.
+    """
+    scan = HandCuts(BATCH_HANDS, PART_BYTES)
+    start: Cut | None = None
+    try:
+        with open_source(item.ref, limits) as stream:
+            while block := stream.read(SCAN_BLOCK):
+                scan.feed(block)
+                for cut in scan.take():
+                    begin = 0 if start is None else start.offset
+                    yield Unit(file_no, item.context, False, BATCH_HANDS, limits, item.ref,
+                               size=cut.offset - begin, start=start, end=cut.offset)
+                    start = cut
+            size = stream.count
+    except SourceError as error:
+        yield UnitResult(file_no, last=True, error=str(error))
+        return
+    begin = 0 if start is None else start.offset
+    if size - begin > 2 * PART_BYTES:
+        yield from _split_here(file_no, item, limits, start)
+    else:
+        yield Unit(file_no, item.context, True, BATCH_HANDS, limits, item.ref,
+                   size=size - begin, start=start, end=size)
+
+
+def _split_here(file_no: int, item: _Planned, limits: Limits, start: Cut | None = None
+                ) -> Iterator[Unit | UnitResult]:
+    """A source (from ``start`` on) split into chunks by this process, in batches."""
+    def unit(last: bool, size: int, chunks: list[Chunk]) -> Unit:
+        return Unit(file_no, item.context, last, BATCH_HANDS, limits, chunks=tuple(chunks),
+                    size=size)
+
+    offset = 0 if start is None else start.offset
+    try:
+        with open_source(item.ref, limits, offset) as stream:
+            batch: list[Chunk] = []
+            done = 0
+            for chunk in iter_chunks(stream.as_io(), item.context.path, start=start):
+                batch.append(chunk)
+                if len(batch) >= BATCH_HANDS:
+                    yield unit(False, stream.count - done, batch)
+                    done = stream.count
+                    batch = []
+            yield unit(True, stream.count - done, batch)
+    except SourceError as error:
+        yield UnitResult(file_no, last=True, error=str(error))
+
+
+_ALL_GAMES: Final = frozenset(variant.game.value for variant in VARIANTS.values())
+
+
+def _run(units: Iterator[Unit | UnitResult], workers: int, *,
+         kernels: frozenset[str] = _ALL_GAMES) -> Iterator[UnitResult]:
+    """Results in the order of ``units``: computed by a process pool, or inline.
+    ``kernels``: the games whose numba kernels the units are likely to need
+    (:func:`_kernel_games`)."""
+    if workers <= 0:
+        for unit in units:
+            yield unit if isinstance(unit, UnitResult) else process_unit(unit)
+        return
+    # fork: workers inherit the loaded modules (fast start).
+    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+    if method == "fork" and workers > 1:
+        # Loaded once here instead of once in every worker of every ingest (numba's start-up
+        # is most of it: the CPU of a worker's first batch).
+        warm_up(kernels)
+    pool = _start_pool(workers, multiprocessing.get_context(method))
+    pending: deque[AsyncResult[UnitResult] | UnitResult] = deque()
+    window = 2 * workers  # in flight: keeps workers busy, bounds memory
+    try:
+        for unit in units:
+            pending.append(unit if isinstance(unit, UnitResult)
+                           else pool.apply_async(process_unit, (unit,)))
+            while len(pending) >= window:
+                yield _take(pending.popleft())
+        while pending:
+            yield _take(pending.popleft())
+        pool.close()
+    finally:
+        pool.terminate()
+        pool.join()
+
+
+def _start_pool(workers: int, context: multiprocessing.context.BaseContext) -> Pool:
+    """The worker pool; each worker starts with
+    :func:`~analytics.warehouse.pipeline.work.init_worker`
+    (which also leaves what it inherited out of its collections)."""
+    return _QuietPool(workers, initializer=init_worker, initargs=(os.getpid(),),
+                      context=context)
+
+
+class _QuietPool(Pool):
+    """A pool whose worker-handler thread sleeps while results arrive.
+
+    CPython's (3.8-3.13) waits on the result pipe too (``_get_sentinels``), so while a
+    result is in the pipe and its result-handler thread is still reading it (megabytes of
+    Arrow tables per unit) it wakes again and again: 7 us of the main process's CPU per
+    7 & 8 hand, and the GIL taken from the writer (docs/performance.md, Session 7 (W)).
+    Without it, the thread wakes when a worker exits or the pool changes state; ``_run``
+    ends every pool with ``terminate``, which notifies it.
+    """
+
+    def _get_sentinels(self) -> list[object]:
+        notifier = getattr(self, "_change_notifier", None)
+        if notifier is None:  # another CPython's pool: keep its own waiting
+            return super()._get_sentinels()  # type: ignore[misc,no-any-return]
+        return [notifier._reader]
+
+
+def _take(item: AsyncResult[UnitResult] | UnitResult) -> UnitResult:
+    return item if isinstance(item, UnitResult) else item.get()
+
+
+PEEK_BYTES: Final = 64 * 1024
+"""How much of each source's start :func:`_kernel_games` reads."""
+
+_VARIANT: Final = re.compile(rb"""^[ \t]*variant[ \t]*=[ \t]*["']?([A-Za-z0-9]+)""", re.MULTILINE)
+_GAME_OF_VARIANT: Final = {code.encode(): variant.game.value
+                           for code, variant in VARIANTS.items()}
+
+
+def _kernel_games(planned: list[_Planned], limits: Limits) -> frozenset[str]:
+    """The games the starts of the planned sources name: those whose kernels
+    :func:`warm_up` loads before the workers fork.
+
+    A guess, good for what it decides: a hand of another game deep inside a file still
+    replays, its worker loading that game's kernels itself.  A source without a known
+    variant in its start, or that cannot be read, counts as every game.
+    """
+    games: set[str] = set()
+    for item in planned:
+        try:
+            with open_source(item.ref, limits) as stream:
+                variants = set(_VARIANT.findall(stream.read(PEEK_BYTES)))
+        except SourceError:
+            return _ALL_GAMES
+        if not variants or not variants <= _GAME_OF_VARIANT.keys():
+            return _ALL_GAMES
+        games.update(_GAME_OF_VARIANT[variant] for variant in variants)
+        if games == _ALL_GAMES:
+            break
+    return frozenset(games)
+
+
+def warm_up(games: frozenset[str] = _ALL_GAMES) -> None:
+    """Load into this process the numba kernels the workers use for ``games``'s hands
+    (numba itself, its typing registries, each kernel's machine code from the disk cache;
+    about 1 s of CPU the first time in a process, nothing after).
+
+    The ingest calls it before forking its workers, which then start with them loaded
+    instead of each loading them on its first batch.  Only kernels that run on the calling
+    thread are called here: a worker forked from a process that has used numba's OpenMP
+    thread pool dies when it uses the pool too.
+    """
+    if not games:
+        return
+    from analytics.evaluator.kernels import load_numba_without_scipy_linalg
+
+    load_numba_without_scipy_linalg()
+    if "seveneight" in games:
+        from analytics.rules.seveneight import block as seveneight_block
+
+        _warm_up_allin()
+        seveneight_block.warm_up()  # the batch replay (pipeline's block path)
+    if "bigtwo" in games:
+        from analytics.equity.bigtwo import bigtwo_features_many
+        from parsers.knobs import BigTwoRules
+
+        bigtwo_features_many([(1 << 13) - 1], [13], [BigTwoRules()])
+    if "rummoli" in games:
+        from analytics.equity import rummoli
+        from analytics.evaluator import poker_value_of_mask
+        from analytics.evaluator.categories import poker_labels
+
+        rummoli.warm_up()
+        poker_labels(["AsKsQsJsTs9s8s"], parallel=False)  # the dealt categories
+        # The showdowns' rank table (a list, built from the array on first use), made once
+        # here rather than by every worker on its first round (0.01 s of CPU each).  The
+        # engines themselves come with the rules package, which this module imports.
+        poker_value_of_mask(0b11111)
+
+
+def _warm_up_allin() -> None:
+    """A 7 & 8 all-in with one card to come for each of two players: the stacked exact
+    kernel, which nearly every all-in of an ingest goes through."""
+    from analytics.equity.allin import AllInSpot, allin_adjusted_many
+
+    held = (0, 5, 10, 15)
+    spot = AllInSpot(
+        contestants=(0, 1), contributions=(10, 10), refunds=(0, 0), nets=(10, -10),
+        total=20, rows=((0, 5, -1), (10, 15, -1)), owner=(0, 1), pos=(2, 2),
+        pool=tuple(code for code in range(52) if code not in held), slots=(1, 1),
+        eligible=((True, True),), amounts=(20,))
+    allin_adjusted_many([spot], [0], threads=1)
+
+
+def _auto_workers(total_bytes: int) -> int:
+    if total_bytes < _INLINE_BYTES:
+        return 0
+    return max(1, min(os.cpu_count() or 1, 8))
+
+
+def ingest(
+    paths: Sequence[Path | str] | Path | str,
+    db: Path | str | None = None,
+    *,
+    workers: int | None = None,
+    limits: Limits | None = None,
+    progress: ProgressCallback | None = None,
+    wait: float = 60.0,
+    hold: float = 2.0,
+    names: Mapping[str, str] | None = None,
+    keep: float = 0.0,
+) -> IngestSummary:
+    """Load the hand histories under ``paths`` into the warehouse ``db``.
+
+    ``paths`` are files, folders (searched recursively), ``.zip`` or ``.gz``
+    files.  ``db`` defaults to ``$HANDLAB_DB`` or ``data/handlab.duckdb``.
+    ``workers`` is the number of worker processes (0: all in this process;
+    None: one per core, or none for small inputs).  ``limits`` bounds what one
+    source may expand to.  ``progress`` is called after each batch.  ``wait`` is
+    how long to wait for the database while another process holds it; ``hold``
+    how long to keep it before letting waiting readers in (between two files: the files
+    gathered in the open transaction commit first).
+    ``names`` maps a path as given (``str(path)``) to the name stored and shown for it
+    (an upload's ``upload: hands.phhs`` instead of its temporary path; zip members keep
+    their member name after it).
+    ``keep``: seconds to keep the write connection open afterwards for the next ingest of
+    this process (:func:`~analytics.warehouse.connection.leased`; the recorder's hands, one
+    by one), released early when another process or thread asks for the database; 0
+    closes it (and checkpoints) at the end.
+
+    Raises :class:`~analytics.warehouse.errors.SourceError` when a path does not
+    exist (nothing is loaded) and
+    :class:`~analytics.warehouse.errors.WarehouseBusy` when the database stays
+    locked.  Unreadable sources and rejected hands are reported in the summary.
+    """
+    started = time.perf_counter()
+    limits = limits or Limits()
+    path_list = [paths] if isinstance(paths, str | Path) else list(paths)
+    summary = IngestSummary(resolve_db(db))
+    refs = expand(path_list, limits)
+    if names:
+        refs = [replace(ref, label=names[ref.path]) if ref.path in names else ref
+                for ref in refs]
+    for ref in refs:
+        if ref.skipped is not None:
+            summary.files.append(FileSummary(ref.name, "skipped", message=f"{ref.name}: "
+                                             f"{ref.skipped}"))
+        elif ref.problem is not None:
+            summary.files.append(FileSummary(ref.name, "error", message=f"{ref.name}: "
+                                             f"{ref.problem}"))
+    refs = [ref for ref in refs if ref.problem is None and ref.skipped is None]
+    with leased(summary.db, wait=wait, hold=hold, keep=keep) as lease:
+        planned = _plan(refs, limits, lambda shas: known_files(lease.con, shas), summary)
+        total = sum(item.size for item in planned)
+        count = _auto_workers(total) if workers is None else workers
+        lease.configure(_writer_settings(count))
+        whole = WHOLE_SOURCE_BYTES if count > 0 else 0  # inline: always stream in batches
+        hands_done = bytes_done = 0
+        writer = _Writer(lease, summary)
+        try:
+            kernels = _kernel_games(planned, limits) if count > 1 else frozenset()
+            todo = planned
+            while todo:  # then the files a failing file in parts took back with it, if any
+                for result in _run(_units(todo, limits, whole), count, kernels=kernels):
+                    item = todo[result.file_no]
+                    bytes_done += result.size
+                    hands_done += result.hands
+                    writer.apply(item, result)
+                    if writer.between_files() and lease.due():
+                        writer.commit()
+                        lease.maybe_release()
+                    if progress is not None:
+                        progress(IngestProgress(hands_done, bytes_done, total,
+                                                item.context.path))
+                todo, writer.requeued = writer.requeued, []
+                total += sum(item.size for item in todo)  # their bytes are read again
+            writer.commit(last=keep <= 0)  # a kept lease checkpoints when it is let go
+        except BaseException:
+            writer.abandon()
+            raise
+    summary.seconds = time.perf_counter() - started
+    return summary
+
+
+def _writer_settings(workers: int) -> dict[str, str | int]:
+    """DuckDB settings for the ingest's connection (docs/performance.md, Session 4).
+
+    ``checkpoint_threshold``: with DuckDB's 16 MB a 5,000-hand file's commit went past it
+    and checkpointed, rewriting every table's last, partly filled row group each time;
+    at 64 MB the log holds about four such files and the checkpoint comes with the
+    lease's release (every ``hold`` seconds), about a third less CPU per hand.
+    ``threads``: with workers on every core the writer's inserts gain nothing from a
+    second DuckDB thread but its overhead (half the inserts' CPU)."""
+    settings: dict[str, str | int] = {"checkpoint_threshold": "64MB"}
+    if workers > 0:
+        settings["threads"] = 1
+    return settings
+
+
+_LAST_COMMIT: Final = {"checkpoint_threshold": "0b"}
+"""The setting of the ingest's last commit: a commit that passes the threshold checkpoints
+instead of writing its transaction to the write-ahead log (DuckDB 1.1+), and the lease's close
+then has nothing left to checkpoint.  The close would checkpoint everything anyway, so this
+only saves the log write and its reading again: 0.77 s of CPU for the commit against 0.54 for
+the commit and 0.37 for the close's checkpoint (20,000 Big Two games, one transaction),
+after the workers' last results, while they idle (docs/performance.md, Session 11 (T)).
+When DuckDB cannot checkpoint then (another connection of this process in a transaction),
+the commit is logged as before."""
+
+
+def _result_rows(result: UnitResult) -> int:
+    return sum(table.num_rows for tables in result.batches for table in tables.values())
+
+
+class _Writer:
+    """The ingest's one transaction at a time: files gathered until :data:`GROUP_ROWS`
+    rows (a file is never split between two transactions).
+
+    A source that fails is one whose result is an error, known before anything of it is
+    loaded, except for a file in parts, whose later part may fail after its first ones
+    were loaded: the transaction is then rolled back, and the complete files gathered in it
+    go to :attr:`requeued`, to be loaded again (the ingest's next pass).  A file in parts
+    used to start a transaction of its own instead, so that its failure took nothing else
+    with it; but then a folder of large files committed at every file, and those commits
+    (each table's partly filled row groups written to the log, and checkpointed every few
+    files) cost the writer half of a million 7 & 8 hands' time in 25,000-hand files
+    (docs/performance.md, Session 13).  A late failure is rare: a compressed file cut
+    short, a source over a limit, a file changed while it is read.
+    """
+
+    def __init__(self, lease: WriterLease, summary: IngestSummary) -> None:
+        self.lease = lease
+        self.summary = summary
+        self.files: list[_Planned] = []  # loaded whole in the open transaction
+        self.rows = 0
+        self.parts: _Planned | None = None  # the file in parts being loaded
+        self.active = False  # a transaction is open
+        self.games = PotGames()  # the Rummoli games with pot rows, across the batches
+        self.log = ErrorLog(summary.db)  # the tracebacks of the bugs met
+        # complete files of a transaction rolled back by a file in parts that failed
+        self.requeued: list[_Planned] = []
+
+    def between_files(self) -> bool:
+        """Whether every file of the open transaction is complete (it may commit now)."""
+        return self.parts is None
+
+    def apply(self, item: _Planned, result: UnitResult) -> None:
+        """Load one result; a file's last result adds the file to the transaction."""
+        if item.state == "done":
+            return  # the file was found loaded, or failed: its remaining units are moot
+        if result.error is not None:
+            self._fail(item, result.error)
+            return
+        if item.state == "pending" and not self._start(item):
+            return
+        self._load(item, result)
+        if not result.last:
+            item.state = "open"
+            self.parts = item
+            return
+        record_file(self.lease.con, item.context, item.size, item.stats,
+                    item.started or item.context.loaded_at)
+        item.state = "loaded"
+        self.parts = None
+        self.files.append(item)
+        if self.rows >= GROUP_ROWS:
+            self.commit()
+
+    def _start(self, item: _Planned) -> bool:
+        """Open the transaction if none is, and check the file inside it; False (the file
+        done) when another ingest has loaded it meanwhile."""
+        if not self.active:
+            begin(self.lease.con)
+            self.active = True
+        if is_loaded(self.lease.con, item.context.sha256):
+            self._loaded_elsewhere(item)
+            return False
+        item.state = "open"
+        item.started = dt.datetime.now()
+        return True
+
+    @staticmethod
+    def _loaded_elsewhere(item: _Planned) -> None:
+        item.state = "done"
+        item.summary.status = "already loaded"
+        item.summary.message = "loaded by another ingest meanwhile"
+
+    def _fail(self, item: _Planned, error: str) -> None:
+        """A source that could not be read: nothing of it stays (when its first parts were
+        loaded, the transaction is rolled back, and the files gathered in it requeued)."""
+        if item.state == "open":
+            rollback(self.lease.con)
+            item.pots.clear()
+            self.active = False
+            self.parts = None
+            self.rows = 0
+            for gathered in self.files:
+                gathered.reset()
+            self.requeued.extend(self.files)
+            self.files = []
+        elif is_loaded(self.lease.con, item.context.sha256):
+            self._loaded_elsewhere(item)
+            return
+        item.state = "done"
+        item.summary.status = "error"
+        item.summary.message = error
+
+    def _load(self, item: _Planned, result: UnitResult) -> None:
+        con = self.lease.con
+        file_summary = item.summary
+        stats = item.stats
+        stats.hands += result.hands
+        game_loaded: Counter[str] = Counter()
+        game_duplicates: Counter[str] = Counter(result.batch_duplicates)
+        for number, tables in enumerate(result.batches, start=1):
+            item.pots.last = result.last and number == len(result.batches)
+            loaded, duplicates = load_batch(con, tables, self.games, item.pots)
+            game_loaded.update(loaded)
+            game_duplicates.update(duplicates)
+        if result.last:  # the file's last batch: its held pot rows go in now
+            item.pots.flush(con, self.games)
+        rejects = self._logged(result)
+        load_rejects(con, item.context, rejects)
+        if rejects and file_summary.message is None:
+            file_summary.message = rejects[0].error.splitlines()[0]
+        stats.loaded += sum(game_loaded.values())
+        stats.duplicates += sum(game_duplicates.values())
+        stats.rejected += len(result.rejects)
+        stats.internal += sum(r.stage == INTERNAL_STAGE for r in result.rejects)
+        item.games.update({("loaded", g): n for g, n in game_loaded.items()})
+        item.games.update({("duplicates", g): n for g, n in game_duplicates.items()})
+        item.games.update({("rejected", g): n for g, n in result.rejected.items()})
+        self.rows += _result_rows(result)
+
+    def _logged(self, result: UnitResult) -> list[RejectRow]:
+        """``result``'s rejects, their tracebacks and the fast paths' written to the error
+        log (an internal error's reason then names the log's path)."""
+        log = self.log
+        for text in result.fallbacks:
+            heading, _, trace = text.partition("\n")
+            log.write(heading, trace)
+        rejects = result.rejects
+        if not result.fallbacks and not any(r.stage == INTERNAL_STAGE for r in rejects):
+            return rejects
+        named: list[RejectRow] = []
+        for reject in rejects:
+            if reject.stage == INTERNAL_STAGE:
+                log.write(reject.error.split(" (a bug in handlab")[0], reject.detail or "")
+                reject = replace(reject, error=reject.error.replace(INTERNAL_ERROR_LOG,
+                                                                    str(log.path)))
+            named.append(reject)
+        self.summary.error_log = log.path
+        return named
+
+    def commit(self, *, last: bool = False) -> None:
+        """Commit the open transaction (if any): its files count from now on.
+
+        ``last``: the ingest's last commit, which checkpoints at once (:data:`_LAST_COMMIT`).
+        """
+        if self.parts is not None:
+            raise RuntimeError("a file in parts cannot commit before its last part")
+        if self.active:
+            if last:
+                self.lease.configure(_LAST_COMMIT)
+            commit(self.lease.con)
+            self.active = False
+        self.rows = 0
+        for item in self.files:
+            self._count(item)
+        self.files = []
+
+    def _count(self, item: _Planned) -> None:
+        """A committed file into the summary (only a committed file counts: a rolled-back
+        one reports as an error with zeros)."""
+        item.state = "done"
+        stats, file_summary = item.stats, item.summary
+        file_summary.status = stats.status
+        file_summary.hands, file_summary.loaded = stats.hands, stats.loaded
+        file_summary.duplicates, file_summary.rejected = stats.duplicates, stats.rejected
+        self.summary.internal_errors += stats.internal
+        for (kind, game), n in item.games.items():
+            counts = self.summary.by_game.setdefault(game, GameCounts())
+            setattr(counts, kind, getattr(counts, kind) + n)
+
+    def abandon(self) -> None:
+        """Roll back the open transaction, if any (the ingest is ending with an exception)."""
+        if self.active:
+            rollback(self.lease.con)
+            self.active = False
+
+
+SAMPLES: Final = project_root() / "data" / "samples"
+"""The bundled sample histories the default database is built from."""
+
+
+_KERNEL_GROUPS: Final = (frozenset({"seveneight"}), frozenset({"bigtwo", "rummoli"}))
+"""The games whose kernels :func:`compile_kernels` compiles in one process each: about
+the same compile time on either side (~27 and ~29 s of CPU here)."""
+
+_WARM_UP_SCRIPT: Final = ("import sys\n"
+                          "from analytics.warehouse.pipeline.run import warm_up\n"
+                          "warm_up(frozenset(sys.argv[1:]))\n")
+
+
+def compile_kernels(games: frozenset[str] = _ALL_GAMES) -> bool:
+    """Fill numba's on-disk cache with the kernels ``games``'s hands need, in two
+    processes at once; True when every process succeeded.
+
+    A fresh checkout has no compiled kernels, and whichever process first needs one
+    compiles it (about a minute of CPU for all three games).  Compiling the 7 & 8
+    kernels in one process and the Big Two and Rummoli ones in another cuts that wait by a
+    third on two cores (59.5 -> 39.9 s for the samples here, docs/performance.md); later
+    processes load the machine code from the cache.  When the cache is
+    already filled each process only loads it (about a second).  Best effort: nothing
+    runs on one core or for one group, and a process that fails leaves its kernels to be
+    compiled where they are first used.
+    """
+    groups = [sorted(group & games) for group in _KERNEL_GROUPS if group & games]
+    if len(groups) < 2 or (os.cpu_count() or 1) < 2:
+        return True
+    import subprocess
+    import sys
+
+    # The children import this package from where this process found it, installed or not.
+    package_root = str(Path(__file__).resolve().parents[2])
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+        part for part in (package_root, os.environ.get("PYTHONPATH", "")) if part))
+    children = [subprocess.Popen([sys.executable, "-c", _WARM_UP_SCRIPT, *group], env=env,
+                                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                 stderr=subprocess.DEVNULL)
+                for group in groups]
+    return all(child.wait() == 0 for child in children)
+
+
+def ensure_database(db: Path | str | None = None, samples: Path | None = None, *,
+                    progress: ProgressCallback | None = None,
+                    announce: Callable[[str], None] | None = None) -> Path:
+    """The database path, built from the sample histories first if the file does not exist.
+
+    What the dashboard and the query commands call before reading, so a fresh
+    checkout shows data at once.  An existing database is left alone (even an
+    empty one): the samples are loaded once, not on every start.  Building it first
+    compiles the kernels (:func:`compile_kernels`), the longest part on a fresh
+    checkout.  ``announce`` is told each step as it starts (for a console or a
+    spinner), ``progress`` follows the ingest as :func:`ingest`'s does.
+    """
+    path = resolve_db(db)
+    if path.exists():
+        return path
+    folder = SAMPLES if samples is None else samples
+    if folder.is_dir():
+        if announce is not None:
+            announce("preparing the analysis kernels (compiled once per checkout: about a "
+                     "minute the first time)")
+        compile_kernels()
+        if announce is not None:
+            announce(f"loading the sample histories of {folder}")
+        ingest([folder], path, workers=0, progress=progress)
+    else:
+        with WriterLease(path):
+            pass  # creates the file with the current schema
+    return path

@@ -1,0 +1,189 @@
+"""``stat_facts``: one row per 7 & 8 and Rummoli seat with its statistics' counts, on ingest.
+
+The statistics of :mod:`analytics.stats.definitions` need each hand's actions in order
+(who raised first, what a player faced when he acted); reading ``actions`` (about 25
+rows a hand) for a million hands takes seconds, so each seat's counts are derived once,
+when its hand is loaded, with the summary query of :mod:`analytics.stats.seveneight`, and
+the grid sums them (:mod:`analytics.warehouse.sql.stat_views`); Rummoli's rounds likewise with
+the summary of :mod:`analytics.stats.rummoli`.  Filled like the other fact
+tables (:mod:`analytics.warehouse.sql.facts`): from a batch's own Arrow tables inside the
+file's transaction (:func:`fill_batch_stats`, called by ``loader.load_batch``), and for
+the hands a database held before by migration 12 and by ``facts.fill_missing``
+(:func:`fill_missing_stats`).  A new statistic of these games needs a migration adding its
+columns (tests/test_stats.py checks the table has a column for every definition).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Final
+
+import duckdb
+import pyarrow as pa
+
+from analytics.stats.definitions import STATS, Stat
+from analytics.stats.rummoli import POT_NETS
+from analytics.stats.rummoli import SUMMARY as RUMMOLI_SUMMARY
+from analytics.stats.seveneight import SUMMARY as SEVENEIGHT_SUMMARY
+from analytics.warehouse.sql.arrow_scan import execute_over
+from analytics.warehouse.sql.views import DAY, SESSION, STAKES
+from parsers.knobs import Game
+
+__all__ = ["POT_NETS_V12", "STAT_COLUMNS_V9", "STAT_FACTS_TABLE", "fill_batch_stats",
+           "fill_missing_stats"]
+
+STAT_COLUMNS_V9: Final = (
+    "vpip", "vpip_opps", "pfr", "pfr_opps", "three_bet", "three_bet_opps",
+    "fold_to_three_bet", "fold_to_three_bet_opps", "af_round1", "af_round1_opps",
+    "af_round2", "af_round2_opps", "af", "af_opps", "afq", "afq_opps", "cbet", "cbet_opps",
+    "fold_to_cbet", "fold_to_cbet_opps", "wtsd", "wtsd_opps", "wsd", "wsd_opps", "wwsr2",
+    "wwsr2_opps", "up_high", "up_high_opps", "raise", "raise_opps", "poker_pot_won",
+    "poker_pot_won_opps", "widow_exchange", "widow_exchange_opps", "auction_bid",
+    "auction_bid_opps", "winning_bid", "winning_bid_opps", "widow_net", "widow_net_opps",
+    "pay_cards", "pay_cards_opps", "stops", "stops_opps", "cards_left", "cards_left_opps",
+    "chips_paid", "chips_paid_opps", "rummoli_pot", "rummoli_pot_opps")
+"""The statistics' columns as migration 9 created them (frozen migration text): 7 & 8's,
+then Rummoli's own (the two games share ``vpip`` and ``wsd``; a row of one game holds 0
+in the other game's columns)."""
+
+_CHIP_COLUMNS: Final = frozenset({"winning_bid", "widow_net", "chips_paid"})
+
+STAT_FACTS_TABLE: Final = """
+    CREATE TABLE stat_facts (
+        hand_id      BIGINT NOT NULL,
+        seat         SMALLINT NOT NULL,
+        game         VARCHAR NOT NULL,
+        variant      VARCHAR NOT NULL,
+        rules        VARCHAR NOT NULL,
+        stakes       VARCHAR NOT NULL,
+        session      VARCHAR,
+        game_id      VARCHAR,
+        place        VARCHAR NOT NULL,
+        day          DATE,
+        played_time  TIME,
+        source_index INTEGER NOT NULL,
+        player       VARCHAR NOT NULL,
+        position     VARCHAR,
+        up_rank      VARCHAR,
+        big_blind    BIGINT NOT NULL,
+        net          BIGINT NOT NULL,
+        adjusted_net DOUBLE NOT NULL,
+""" + ",\n".join(
+    f"        {column} {'BIGINT' if column in _CHIP_COLUMNS else 'INTEGER'} NOT NULL DEFAULT 0"
+    for column in STAT_COLUMNS_V9) + """
+    )
+"""
+"""Migration 10: one row per 7 & 8 seat and per Rummoli seat (docs/schema.md; frozen:
+migration 12 adds :data:`POT_NETS_V12`)."""
+
+POT_NETS_V12: Final = (
+    *(f"ALTER TABLE stat_facts ADD COLUMN {column} BIGINT DEFAULT 0" for column in POT_NETS),
+    "DELETE FROM stat_facts WHERE game = 'rummoli'")
+"""Migration 12: a Rummoli round's net by pot (``analytics.stats.rummoli.POT_NETS``; 0 in
+7 & 8 rows); the Rummoli rows go, for its backfill (:func:`fill_missing_stats`) to write
+them again with the new columns."""
+
+_PREFIX: Final = "_handlab_stats_"
+_SOURCES: Final = ("hands", "seats", "actions", "allin_results", "awards")
+_GAMES: Final = (Game.SEVENEIGHT, Game.RUMMOLI)  # the games whose counts are stored
+_SUMMARIES: Final = {Game.SEVENEIGHT: SEVENEIGHT_SUMMARY, Game.RUMMOLI: RUMMOLI_SUMMARY}
+# The summaries' own columns the table keeps (besides hand and seat).
+_KEPT: Final = {Game.SEVENEIGHT: "position, up_rank, big_blind",
+                Game.RUMMOLI: "position, NULL AS up_rank, 1 AS big_blind, "
+                              + ", ".join(POT_NETS)}
+
+
+def _counted(stat: Stat) -> str:
+    """The stat's count and opportunities over the summary ``t``, as stored integers."""
+    kind = "BIGINT" if stat.name in _CHIP_COLUMNS else "INTEGER"
+    return (f"coalesce(CAST(({stat.count}) AS {kind}), 0) AS {stat.name}, "
+            f"coalesce(CAST(({stat.opportunities}) AS INTEGER), 0) AS {stat.opps_column}")
+
+
+def _fill(game: Game, scope: str, prefix: str) -> str:
+    """The insert of the stat facts of ``game``'s hands that ``scope`` selects (a condition
+    on ``hands h``), reading each source table as ``prefix`` + its name."""
+    tables = {name: prefix + name for name in _SOURCES}
+    summary = _SUMMARIES[game].format(hands=tables["hands"], seats=tables["seats"],
+                                      actions=tables["actions"], awards=tables["awards"],
+                                      scope=scope)
+    counted = ", ".join(_counted(stat) for stat in STATS[game])
+    adjusted = ("coalesce(a.expected_net, s.net)" if game is Game.SEVENEIGHT
+                else "CAST(s.net AS DOUBLE)")
+    allin = (f"LEFT JOIN {tables['allin_results']} a "
+             "ON a.hand_id = c.hand_id AND a.seat = c.seat" if game is Game.SEVENEIGHT else "")
+    return f"""
+        INSERT INTO stat_facts BY NAME
+        WITH t AS ({summary}),
+        c AS (SELECT hand_id, seat, {_KEPT[game]}, {counted} FROM t)
+        SELECT c.*, h.game, h.variant, h.rules, {STAKES} AS stakes, {SESSION} AS session,
+               h.game_id, coalesce(h.game_id, h.table_name, h.source_file) AS place,
+               {DAY} AS day, h.played_time, h.source_index, s.player, s.net,
+               {adjusted} AS adjusted_net
+        FROM c JOIN {tables["hands"]} h USING (hand_id)
+        JOIN {tables["seats"]} s ON s.hand_id = c.hand_id AND s.seat = c.seat
+        {allin}
+        ORDER BY day, c.hand_id, c.seat
+    """
+
+
+_FILL_BATCH: Final = {game: _fill(game, "TRUE", _PREFIX) for game in _GAMES}
+# A run of days' hands without rows: the anti-join reads only the rows of those days (the
+# table is ordered by game and day, so its row groups' min/max skip the others); a NOT IN
+# over the whole table ran out of the writer's memory at a million hands.
+_FILL_DAYS: Final = {game: _fill(game, f"""{DAY} BETWEEN $first AND $last
+    AND NOT EXISTS (SELECT 1 FROM stat_facts x WHERE x.hand_id = h.hand_id
+                    AND x.game = h.game AND x.day BETWEEN $first AND $last)""", "")
+                     for game in _GAMES}
+
+CHUNK_HANDS: Final = 20_000
+"""Hands filled per statement by :func:`fill_missing_stats`: the summary's windows and
+aggregations over their actions must fit the writer's memory limit (512 MB), which
+100,000 hands' did not (a million-hand backfill ran out of memory)."""
+
+
+def fill_batch_stats(con: duckdb.DuckDBPyConnection, tables: Mapping[str, pa.Table]) -> None:
+    """Add the stat facts of one batch of new hands, just inserted (inside the file's
+    transaction), from the batch's own tables (as the loader inserted them)."""
+    hands = tables["hands"]
+    if hands.num_rows == 0:
+        return
+    present = set(hands["game"].unique().to_pylist())
+    for game in _GAMES:
+        if game.value in present:
+            execute_over(con, _FILL_BATCH[game],
+                         {_PREFIX + name: tables[name] for name in _SOURCES})
+
+
+def fill_missing_stats(con: duckdb.DuckDBPyConnection) -> None:
+    """Add the stat facts of every 7 & 8 and Rummoli hand that has none (migration 12's
+    backfill, and ``facts.fill_missing`` for bulk loads), by runs of days of about
+    :data:`CHUNK_HANDS` hands, so the table ends up ordered by day."""
+    for game in _GAMES:
+        days = con.execute(f"""
+            SELECT {DAY} AS day, count(*) AS hands FROM hands h
+            WHERE h.game = $game
+              AND h.hand_id NOT IN (SELECT hand_id FROM stat_facts WHERE game = $game)
+            GROUP BY ALL ORDER BY day
+        """, {"game": game.value}).fetchall()
+        for first, last in _runs(days):
+            con.execute(_FILL_DAYS[game], {"first": first, "last": last})
+
+
+def _runs(days: list[tuple[object, int]]) -> list[tuple[object, object]]:
+    """Consecutive days grouped into runs of about :data:`CHUNK_HANDS` hands."""
+    runs: list[tuple[object, object]] = []
+    start: object = None
+    total = 0
+    previous: object = None
+    for day, hands in days:
+        if start is not None and total + hands > CHUNK_HANDS:
+            runs.append((start, previous))
+            start, total = None, 0
+        if start is None:
+            start = day
+        total += hands
+        previous = day
+    if start is not None:
+        runs.append((start, previous))
+    return runs

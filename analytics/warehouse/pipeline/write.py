@@ -1,0 +1,195 @@
+"""The single writer's side of ingest: whole files per transaction, bulk inserts, no duplicates.
+
+A source file is loaded inside one transaction: its hands and everything hanging off
+them, its rejects, and last its ``files`` row.  A transaction may hold several whole
+files (the ingest gathers them: :data:`analytics.warehouse.pipeline.run.GROUP_ROWS`), never part
+of one: killed at any moment, the database holds each file either whole or not at all;
+the ``files`` row is the proof of completion that lets a rerun skip it.
+
+Rows arrive as Arrow tables and go in with ``INSERT INTO t BY NAME SELECT * FROM
+batch`` (DuckDB scans the Arrow memory directly, finding the table by name for that
+statement alone: :mod:`analytics.warehouse.sql.arrow_scan`).
+Duplicates are removed by an anti-join: the batch's ids are semi-joined against
+``hands`` (the small side is the hash-table side, so this costs one scan of the id
+column), and rows of hands already there are filtered out of every table before the
+insert.  The transaction sees its own earlier inserts, so a hand repeated in two files of one
+transaction loads once.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+from collections import Counter
+from dataclasses import dataclass
+from typing import Final
+
+import duckdb
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from analytics.warehouse.pipeline.fact_rows import FACT_TABLES, fact_tables
+from analytics.warehouse.pipeline.rows import FileContext, RejectRow, reject_table
+from analytics.warehouse.pipeline.stat_rows import fill_batch_stats
+from analytics.warehouse.sql.arrow_scan import execute_over
+from analytics.warehouse.sql.facts import PotGames, PotHold, fill_batch_pots
+
+__all__ = ["FileStats", "begin", "begin_file", "commit", "commit_file", "is_loaded",
+           "known_files", "load_batch", "load_rejects", "record_file", "rollback"]
+
+# Child tables first, ``hands`` last within a batch: nothing reads them mid-transaction.
+_BATCH_TABLES: Final = ("hands", "seats", "actions", "showdowns", "awards", "board",
+                        "allin_results", "rummoli_strength", "bigtwo_features", "bigtwo_scores")
+_INSERTED: Final = frozenset(_BATCH_TABLES + FACT_TABLES)
+
+
+@dataclass(slots=True)
+class FileStats:
+    """Counts for one file's ``files`` row."""
+
+    hands: int = 0
+    loaded: int = 0
+    duplicates: int = 0
+    rejected: int = 0
+    internal: int = 0  # of the rejected, those rejected for a bug in handlab (not recorded)
+
+    @property
+    def status(self) -> str:
+        """The file's status: ``partial`` when some hands were rejected, else ``loaded``."""
+        return "partial" if self.rejected else "loaded"
+
+
+def known_files(con: duckdb.DuckDBPyConnection, digests: list[str]) -> set[str]:
+    """Which of ``digests`` are already recorded as loaded."""
+    if not digests:
+        return set()
+    found = con.execute("SELECT sha256 FROM files WHERE sha256 IN (SELECT unnest(?))",
+                        [digests]).fetchall()
+    return {row[0] for row in found}
+
+
+def begin(con: duckdb.DuckDBPyConnection) -> None:
+    """Open a transaction for one or more files."""
+    con.execute("BEGIN TRANSACTION")
+
+
+def is_loaded(con: duckdb.DuckDBPyConnection, sha256: str) -> bool:
+    """Whether a file of this content is recorded as loaded (committed, or earlier in the
+    open transaction).
+
+    Checked inside the transaction that would load it, because another ingest may have
+    loaded the same content since this one planned its work.
+    """
+    # fetchall, not fetchone: DuckDB refuses another statement while a result is unfinished.
+    rows = con.execute("SELECT count(*) FROM files WHERE sha256 = ?", [sha256]).fetchall()
+    return bool(rows[0][0])
+
+
+def begin_file(con: duckdb.DuckDBPyConnection, context: FileContext) -> bool:
+    """Start a transaction for the file; False (and no transaction) if it is already loaded."""
+    begin(con)
+    if is_loaded(con, context.sha256):
+        con.execute("ROLLBACK")
+        return False
+    return True
+
+
+def _insert(con: duckdb.DuckDBPyConnection, table: str, data: pa.Table) -> None:
+    if table not in _INSERTED:
+        raise ValueError(f"not a warehouse table: {table!r}")
+    if data.num_rows == 0:
+        return
+    # Not register(): a registered table stays alive until the transaction ends -- every
+    # batch of every file in it, about 15 MB per 5,000 7 & 8 hands on top of DuckDB's own
+    # copy (docs/performance.md, Session 8 (W)).  This one goes with the statement.
+    # An identifier cannot be bound: it is checked against the fixed tuple above.
+    execute_over(con, f"INSERT INTO {table} BY NAME SELECT * FROM _handlab_batch",
+                 {"_handlab_batch": data})
+
+
+def load_batch(con: duckdb.DuckDBPyConnection, tables: dict[str, pa.Table],
+               games: PotGames | None = None, hold: PotHold | None = None
+               ) -> tuple[Counter[str], Counter[str]]:
+    """Insert one batch's new hands; return (loaded, duplicates) counted by game.
+
+    ``games``: the writer's record of which Rummoli games have pot rows, kept across its
+    batches (:class:`~analytics.warehouse.sql.facts.PotGames`), or None to look them up.
+    ``hold``: the file's held-back pot rows (:class:`~analytics.warehouse.sql.facts.PotHold`),
+    kept across the file's batches; the caller flushes it before the file's ``files`` row.
+    Without it every batch's pot rows go in at once."""
+    hands = tables["hands"]
+    loaded: Counter[str] = Counter()
+    duplicates: Counter[str] = Counter()
+    if hands.num_rows == 0:
+        return loaded, duplicates
+    existing = execute_over(
+        con, "SELECT hand_id FROM hands WHERE hand_id IN (SELECT hand_id FROM _handlab_ids)",
+        {"_handlab_ids": hands.select(["hand_id"])}).fetchnumpy()["hand_id"]
+    if len(existing):
+        seen = pa.array(existing, type=pa.int64())
+        old = pc.is_in(hands["hand_id"], value_set=seen)
+        duplicates.update(hands.filter(old)["game"].to_pylist())
+        tables = {name: table.filter(pc.invert(pc.is_in(table["hand_id"], value_set=seen)))
+                  for name, table in tables.items()}
+        hands = tables["hands"]
+    loaded.update(dict(zip(*_value_counts(hands["game"]), strict=True)))
+    for name in _BATCH_TABLES:
+        _insert(con, name, tables[name])
+    # Built by the worker from the batch's own rows (filtered with them above), or here
+    # for a caller that brings none (fact_rows.fact_tables either way).
+    made = tables if all(name in tables for name in FACT_TABLES) else fact_tables(tables)
+    for name in FACT_TABLES:
+        _insert(con, name, made[name])
+    fill_batch_pots(con, tables, games, hold)
+    fill_batch_stats(con, tables)  # the 7 & 8 statistics' counts, from the same rows
+    return loaded, duplicates
+
+
+def _value_counts(column: pa.ChunkedArray) -> tuple[list[str], list[int]]:
+    counts = pc.value_counts(column)
+    return counts.field("values").to_pylist(), counts.field("counts").to_pylist()
+
+
+def load_rejects(con: duckdb.DuckDBPyConnection, context: FileContext,
+                 rejects: list[RejectRow]) -> None:
+    """Record rejected hands; one per (file content, hand index), however often it is read."""
+    if not rejects:
+        return
+    execute_over(con, """
+        INSERT INTO rejects BY NAME
+        SELECT * FROM _handlab_rejects r
+        WHERE NOT EXISTS (SELECT 1 FROM rejects x
+                          WHERE x.sha256 = r.sha256 AND x.hand_index = r.hand_index)
+    """, {"_handlab_rejects": reject_table(context, rejects)})
+
+
+def record_file(con: duckdb.DuckDBPyConnection, context: FileContext, size: int,
+                stats: FileStats, started: dt.datetime) -> None:
+    """Record the file as loaded, inside its transaction: the last row of the file, which
+    commits with it."""
+    finished = dt.datetime.now()
+    con.execute(
+        "INSERT INTO files (sha256, path, size, status, hands, loaded, duplicates, rejected, "
+        "started_at, finished_at, seconds) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [context.sha256, context.path, size, stats.status, stats.hands, stats.loaded,
+         stats.duplicates, stats.rejected, started, finished,
+         (finished - started).total_seconds()],
+    )
+
+
+def commit(con: duckdb.DuckDBPyConnection) -> None:
+    """Commit the open transaction: the files recorded in it are now all in."""
+    con.execute("COMMIT")
+
+
+def commit_file(con: duckdb.DuckDBPyConnection, context: FileContext, size: int,
+                stats: FileStats, started: dt.datetime) -> None:
+    """Record the file as loaded and commit its transaction: the file is now all in."""
+    record_file(con, context, size, stats, started)
+    commit(con)
+
+
+def rollback(con: duckdb.DuckDBPyConnection) -> None:
+    """Abandon the open file transaction, if any."""
+    with contextlib.suppress(duckdb.TransactionException):  # no transaction was open
+        con.execute("ROLLBACK")

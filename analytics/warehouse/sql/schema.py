@@ -1,0 +1,445 @@
+"""The warehouse schema, created and migrated by code, never by hand.
+
+Each migration is a numbered list of SQL statements applied in one transaction
+together with its row in ``schema_version``, so a process killed during a
+migration leaves the database at the previous version, and the next writer
+simply applies it again.  Add a migration by appending to :data:`MIGRATIONS`;
+never edit one that has shipped.  docs/schema.md explains every column.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Final
+
+import duckdb
+
+from analytics.warehouse.annotations import ANNOTATION_TABLES, restore_notes
+from analytics.warehouse.errors import WarehouseSchemaError
+from analytics.warehouse.pipeline.stat_rows import (
+    POT_NETS_V12,
+    STAT_FACTS_TABLE,
+    fill_missing_stats,
+)
+from analytics.warehouse.sql.facts import (
+    HANDS_TABLE,
+    HANDS_TABLE_V5,
+    PASSES_V12,
+    PLAY_KINDS_V8,
+    POTS_TABLE,
+    SEATS_TABLE,
+    SEATS_TABLE_V4,
+    fill_missing_hands,
+    fill_missing_passes,
+    fill_missing_play_kinds,
+    fill_missing_seats,
+)
+from analytics.warehouse.sql.scores import RULES_WITH_THRESHOLD, SCORES_TABLE, fill_missing_scores
+
+__all__ = ["LATEST_VERSION", "MIGRATIONS", "TABLES", "VIEWS", "Migration", "migrate",
+           "schema_version"]
+
+
+@dataclass(frozen=True, slots=True)
+class Migration:
+    """One step of the schema's history: statements, then an optional backfill of derived
+    rows (code, for work too large for one statement), in the migration's transaction."""
+
+    version: int
+    description: str
+    statements: tuple[str, ...]
+    backfill: Callable[[duckdb.DuckDBPyConnection], None] | None = None
+
+
+_TABLES_V1: Final = (
+    """
+    CREATE TABLE files (
+        sha256      VARCHAR PRIMARY KEY,
+        path        VARCHAR NOT NULL,
+        size        BIGINT NOT NULL,
+        status      VARCHAR NOT NULL,
+        hands       INTEGER NOT NULL,
+        loaded      INTEGER NOT NULL,
+        duplicates  INTEGER NOT NULL,
+        rejected    INTEGER NOT NULL,
+        started_at  TIMESTAMP NOT NULL,
+        finished_at TIMESTAMP NOT NULL,
+        seconds     DOUBLE NOT NULL
+    )
+    """,
+    """
+    CREATE TABLE hands (
+        hand_id       BIGINT NOT NULL,
+        game          VARCHAR NOT NULL,
+        variant       VARCHAR NOT NULL,
+        rules         VARCHAR NOT NULL,
+        min_bet       BIGINT,
+        small_bet     BIGINT,
+        big_bet       BIGINT,
+        game_id       VARCHAR,
+        round         INTEGER,
+        hand_label    VARCHAR,
+        table_name    VARCHAR,
+        event         VARCHAR,
+        played_on     DATE,
+        played_time   TIME,
+        time_zone     VARCHAR,
+        currency      VARCHAR,
+        num_players   SMALLINT NOT NULL,
+        dealer        SMALLINT,
+        winner        SMALLINT,
+        num_actions   INTEGER NOT NULL,
+        finale_pot    VARCHAR,
+        source_file   VARCHAR NOT NULL,
+        source_sha256 VARCHAR NOT NULL,
+        source_line   INTEGER NOT NULL,
+        source_index  INTEGER NOT NULL,
+        loaded_at     TIMESTAMP NOT NULL
+    )
+    """,
+    """
+    CREATE TABLE seats (
+        hand_id         BIGINT NOT NULL,
+        game            VARCHAR NOT NULL,
+        seat            SMALLINT NOT NULL,
+        player          VARCHAR NOT NULL,
+        starting_stack  BIGINT,
+        ante            BIGINT,
+        blind           BIGINT,
+        finishing_stack BIGINT,
+        net             BIGINT NOT NULL,
+        won             BIGINT NOT NULL,
+        pots_won        SMALLINT NOT NULL,
+        place           SMALLINT,
+        winner          BOOLEAN NOT NULL
+    )
+    """,
+    """
+    CREATE TABLE actions (
+        hand_id BIGINT NOT NULL,
+        seq     INTEGER NOT NULL,
+        actor   SMALLINT NOT NULL,
+        verb    VARCHAR NOT NULL,
+        cards   VARCHAR,
+        amount  BIGINT,
+        target  SMALLINT,
+        pot     VARCHAR,
+        street  VARCHAR NOT NULL,
+        line    INTEGER,
+        comment VARCHAR
+    )
+    """,
+    """
+    CREATE TABLE showdowns (
+        hand_id  BIGINT NOT NULL,
+        game     VARCHAR NOT NULL,
+        player   SMALLINT NOT NULL,
+        cards    VARCHAR NOT NULL,
+        category VARCHAR NOT NULL,
+        rank     BIGINT NOT NULL
+    )
+    """,
+    """
+    CREATE TABLE awards (
+        hand_id BIGINT NOT NULL,
+        pot     VARCHAR NOT NULL,
+        player  SMALLINT NOT NULL,
+        amount  BIGINT NOT NULL
+    )
+    """,
+    """
+    CREATE TABLE board (
+        hand_id   BIGINT NOT NULL,
+        pot       VARCHAR NOT NULL,
+        pot_order TINYINT NOT NULL,
+        before    BIGINT NOT NULL,
+        antes     BIGINT NOT NULL,
+        won_by    SMALLINT,
+        amount    BIGINT NOT NULL,
+        after     BIGINT
+    )
+    """,
+    """
+    CREATE TABLE rejects (
+        sha256      VARCHAR NOT NULL,
+        file        VARCHAR NOT NULL,
+        hand_index  INTEGER NOT NULL,
+        line        INTEGER,
+        stage       VARCHAR NOT NULL,
+        game        VARCHAR,
+        error       VARCHAR NOT NULL,
+        raw         VARCHAR NOT NULL,
+        rejected_at TIMESTAMP NOT NULL,
+        PRIMARY KEY (sha256, hand_index)
+    )
+    """,
+)
+
+# The views answer the dashboard's questions; queries.py filters and shapes them.
+_VIEWS_V2: Final = (
+    """
+    CREATE OR REPLACE VIEW v_seat_results AS
+    SELECT s.hand_id, s.game, h.variant, h.game_id, h.round, s.seat, s.player, s.net, s.won,
+           s.pots_won, s.place, s.winner, coalesce(h.played_on, CAST(h.loaded_at AS DATE)) AS day
+    FROM seats s JOIN hands h USING (hand_id)
+    """,
+    """
+    CREATE OR REPLACE VIEW v_player_stats AS
+    SELECT game, player, count(*) AS hands, count(*) FILTER (WHERE winner) AS wins,
+           count(*) FILTER (WHERE winner) / count(*) AS win_rate,
+           CAST(sum(net) AS BIGINT) AS net, avg(net) AS net_per_hand
+    FROM seats
+    GROUP BY game, player
+    """,
+    """
+    CREATE OR REPLACE VIEW v_hands_by_day AS
+    SELECT game, coalesce(played_on, CAST(loaded_at AS DATE)) AS day, count(*) AS hands
+    FROM hands
+    GROUP BY ALL
+    """,
+    """
+    CREATE OR REPLACE VIEW v_hand_types AS
+    SELECT game, category, count(*) AS hands_shown
+    FROM showdowns
+    GROUP BY ALL
+    """,
+    """
+    CREATE OR REPLACE VIEW v_rummoli_board AS
+    SELECT h.game_id, h.round, b.pot, b.pot_order, b.before, b.antes, b.amount, b.won_by,
+           s.player AS won_by_player, b.after, b.hand_id
+    FROM board b
+    JOIN hands h USING (hand_id)
+    LEFT JOIN seats s ON s.hand_id = b.hand_id AND s.seat = b.won_by
+    """,
+    """
+    CREATE OR REPLACE VIEW v_rejects_summary AS
+    SELECT file, stage, count(*) AS rejected, min(line) AS first_line,
+           arg_min(error, hand_index) AS first_error
+    FROM rejects
+    GROUP BY file, stage
+    """,
+)
+
+# Equities computed on ingest (analytics/warehouse/pipeline/equities.py), and their dashboard views.
+# A database migrated from version 2 keeps its hands; their equity rows appear when they
+# are loaded into a new database (the ingest skips files it already holds).
+_EQUITY_V3: Final = (
+    """
+    CREATE TABLE allin_results (
+        hand_id      BIGINT NOT NULL,
+        seat         SMALLINT NOT NULL,
+        player       VARCHAR NOT NULL,
+        contributed  BIGINT NOT NULL,
+        refund       BIGINT NOT NULL,
+        equity       DOUBLE NOT NULL,
+        expected_won DOUBLE NOT NULL,
+        actual_won   BIGINT NOT NULL,
+        expected_net DOUBLE NOT NULL,
+        actual_net   BIGINT NOT NULL,
+        luck         DOUBLE NOT NULL,
+        std_error    DOUBLE NOT NULL,
+        pot          BIGINT NOT NULL,
+        pots         SMALLINT NOT NULL,
+        exact        BOOLEAN NOT NULL,
+        deals        BIGINT NOT NULL
+    )
+    """,
+    """
+    CREATE TABLE rummoli_strength (
+        hand_id         BIGINT NOT NULL,
+        seat            SMALLINT NOT NULL,
+        player          VARCHAR NOT NULL,
+        hand_size       SMALLINT NOT NULL,
+        category        VARCHAR NOT NULL,
+        p_best          DOUBLE NOT NULL,
+        share           DOUBLE NOT NULL,
+        p_win           DOUBLE NOT NULL,
+        std_error       DOUBLE NOT NULL,
+        share_std_error DOUBLE NOT NULL,
+        exact           BOOLEAN NOT NULL,
+        samples         BIGINT NOT NULL,
+        realised_share  DOUBLE NOT NULL,
+        won_poker_pot   BOOLEAN
+    )
+    """,
+    """
+    CREATE TABLE bigtwo_features (
+        hand_id                  BIGINT NOT NULL,
+        seat                     SMALLINT NOT NULL,
+        player                   VARCHAR NOT NULL,
+        cards                    SMALLINT NOT NULL,
+        twos                     SMALLINT NOT NULL,
+        aces                     SMALLINT NOT NULL,
+        has_lead                 BOOLEAN NOT NULL,
+        pairs                    SMALLINT NOT NULL,
+        triples                  SMALLINT NOT NULL,
+        five_card                INTEGER NOT NULL,
+        distinct_five_card_ranks SMALLINT NOT NULL
+    )
+    """,
+    # 7 & 8 result per seat, actual and all-in adjusted (the expected net where the hand
+    # was all in with cards to come, else the actual net).
+    """
+    CREATE OR REPLACE VIEW v_allin_adjusted AS
+    SELECT s.hand_id, s.seat, s.player, coalesce(h.played_on, CAST(h.loaded_at AS DATE)) AS day,
+           h.played_time, h.source_index, s.net, coalesce(a.expected_net, s.net) AS adjusted_net,
+           coalesce(a.luck, 0) AS luck, a.hand_id IS NOT NULL AS all_in
+    FROM seats s JOIN hands h USING (hand_id)
+    LEFT JOIN allin_results a ON a.hand_id = s.hand_id AND a.seat = s.seat
+    WHERE s.game = 'seveneight'
+    """,
+    """
+    CREATE OR REPLACE VIEW v_allin_player_totals AS
+    SELECT player, count(*) AS all_in_hands, CAST(sum(actual_net) AS BIGINT) AS actual_net,
+           sum(expected_net) AS expected_net, sum(luck) AS luck
+    FROM allin_results
+    GROUP BY player
+    """,
+    """
+    CREATE OR REPLACE VIEW v_allin_cumulative AS
+    SELECT player, hand_id, day,
+           row_number() OVER w AS hand_no,
+           CAST(sum(net) OVER w AS BIGINT) AS cumulative,
+           sum(adjusted_net) OVER w AS cumulative_adjusted
+    FROM v_allin_adjusted
+    WINDOW w AS (PARTITION BY player ORDER BY day, played_time, source_index, hand_id
+                 ROWS UNBOUNDED PRECEDING)
+    """,
+    """
+    CREATE OR REPLACE VIEW v_rummoli_poker_share AS
+    SELECT player, count(*) AS rounds, sum(share) AS expected_share,
+           sum(realised_share) AS realised_share,
+           count(*) FILTER (WHERE won_poker_pot) AS poker_pots_won,
+           avg(p_best) AS mean_p_best, sqrt(sum(share_std_error * share_std_error))
+               AS expected_share_std_error
+    FROM rummoli_strength
+    GROUP BY player
+    """,
+)
+
+# The fact tables the dashboard's questions scan (analytics/warehouse/sql/facts.py); new files
+# fill them as they commit.  Migration 4 used to backfill them for the hands a database
+# already held; migration 6 recreates seat_facts and backfills both, so 4 no longer does
+# (its backfill runs today's seat select, which no longer fits its frozen table, and a
+# database is only read at the latest version, so an empty version-4 table is never read).
+_FACTS_V4: Final = (SEATS_TABLE_V4, POTS_TABLE)
+
+# seat_facts with the dealt hands' categories and the Rummoli award parts: dropped and
+# created again, then backfilled with the seats and pot histories of every hand (the pot
+# histories are deleted and inserted again per game, so they come out the same).
+_SEAT_FACTS_V6: Final = ("DROP TABLE seat_facts", SEATS_TABLE)
+
+# Migration 6's backfill fills its own table: without the play kind columns, which migration 8
+# adds (columns, then an update of the Big Two seats: a database at version 7 keeps its
+# rows, so the migration costs seconds, not the full backfill's minutes).
+
+# hand_facts with each hand's players (the player filter tests them instead of semi-joining
+# the seats): dropped and created again, then backfilled from hands and seats.  Migration 5
+# used to backfill its table too; it no longer does, for the reason migration 4 does not
+# (today's select has the players column its frozen table lacks), and 7 fills it anyway.
+_HAND_FACTS_V7: Final = ("DROP TABLE hand_facts", HANDS_TABLE)
+
+
+def _fill_v12(con: duckdb.DuckDBPyConnection) -> None:
+    """Migration 12's backfill: the Big Two passes, then every hand's stat facts missing
+    (the Rummoli rows it deleted; every row for a database from before version 10, whose
+    migration 10 now leaves the table empty: its fill writes today's columns)."""
+    fill_missing_passes(con)
+    fill_missing_stats(con)
+
+
+def _restore_notes(con: duckdb.DuckDBPyConnection) -> None:
+    """Migration 11's backfill: the notes kept beside the database file, when it is built
+    again (``annotations.restore_notes``)."""
+    restore_notes(con)
+
+
+MIGRATIONS: Final = (
+    Migration(1, "tables: files, hands, seats, actions, showdowns, awards, board, rejects",
+              _TABLES_V1),
+    Migration(2, "dashboard views", _VIEWS_V2),
+    Migration(3, "equities on ingest: allin_results, rummoli_strength, bigtwo_features, "
+                 "their views", _EQUITY_V3),
+    Migration(4, "seat_facts, pot_facts: derived rows for the dashboard, backfilled", _FACTS_V4),
+    Migration(5, "hand_facts: one derived row per hand (session, stakes), backfilled",
+              (HANDS_TABLE_V5,)),
+    Migration(6, "seat_facts v6: dealt hand categories and Rummoli award parts, backfilled",
+              _SEAT_FACTS_V6, backfill=fill_missing_seats),
+    Migration(7, "hand_facts v7: each hand's players, backfilled", _HAND_FACTS_V7,
+              backfill=fill_missing_hands),
+    Migration(8, "seat_facts: Big Two plays counted by kind, backfilled", PLAY_KINDS_V8,
+              backfill=fill_missing_play_kinds),
+    Migration(9, "bigtwo_scores: Big Two cards left, fries, real losses, zero-sum scores, "
+                 "backfilled; fry_threshold in the Big Two rules",
+              (*RULES_WITH_THRESHOLD, SCORES_TABLE), backfill=fill_missing_scores),
+    Migration(10, "stat_facts: the 7 & 8 statistics' counts per seat", (STAT_FACTS_TABLE,)),
+    Migration(11, "hand_notes, player_notes: tags and notes people keep", ANNOTATION_TABLES,
+              backfill=_restore_notes),
+    Migration(12, "seat_facts: Big Two passes holding a beating play; stat_facts: Rummoli "
+                  "net by pot; both backfilled", (*PASSES_V12, *POT_NETS_V12),
+              backfill=_fill_v12),
+)
+LATEST_VERSION: Final = MIGRATIONS[-1].version
+
+TABLES: Final = ("files", "hands", "seats", "actions", "showdowns", "awards", "board", "rejects",
+                  "allin_results", "rummoli_strength", "bigtwo_features", "seat_facts",
+                  "pot_facts", "hand_facts", "bigtwo_scores", "stat_facts")
+"""Every table the ingest writes, in the order it writes them."""
+
+VIEWS: Final = ("v_seat_results", "v_player_stats", "v_hands_by_day", "v_hand_types",
+                "v_rummoli_board", "v_rejects_summary", "v_allin_adjusted",
+                "v_allin_player_totals", "v_allin_cumulative", "v_rummoli_poker_share")
+
+_VERSION_TABLE: Final = """
+    CREATE TABLE IF NOT EXISTS schema_version (
+        version     INTEGER PRIMARY KEY,
+        description VARCHAR NOT NULL,
+        applied_at  TIMESTAMP NOT NULL DEFAULT current_timestamp
+    )
+"""
+
+
+def schema_version(con: duckdb.DuckDBPyConnection) -> int:
+    """The version the database is at: 0 for an empty database."""
+    # fetchall, not fetchone: DuckDB refuses some calls while a result is unfinished.
+    found = con.execute(
+        "SELECT count(*) FROM information_schema.tables WHERE table_name = 'schema_version'"
+    ).fetchall()
+    if found[0][0] == 0:
+        return 0
+    rows = con.execute("SELECT coalesce(max(version), 0) FROM schema_version").fetchall()
+    return int(rows[0][0])
+
+
+def migrate(con: duckdb.DuckDBPyConnection, target: int = LATEST_VERSION) -> list[int]:
+    """Bring the schema up to ``target``; return the versions applied (empty when current).
+
+    A database newer than this code is refused rather than written to, since an
+    old writer could violate invariants it does not know about.
+    """
+    current = schema_version(con)
+    if current > LATEST_VERSION:
+        raise WarehouseSchemaError(
+            f"the database is at schema version {current}, newer than this handlab "
+            f"({LATEST_VERSION}); upgrade handlab"
+        )
+    applied: list[int] = []
+    for migration in MIGRATIONS:
+        if migration.version <= current or migration.version > target:
+            continue
+        con.execute("BEGIN TRANSACTION")
+        try:
+            con.execute(_VERSION_TABLE)
+            for statement in migration.statements:
+                con.execute(statement)
+            if migration.backfill is not None:
+                migration.backfill(con)
+            con.execute("INSERT INTO schema_version (version, description) VALUES (?, ?)",
+                        [migration.version, migration.description])
+            con.execute("COMMIT")
+        except BaseException:
+            con.execute("ROLLBACK")
+            raise
+        applied.append(migration.version)
+    return applied

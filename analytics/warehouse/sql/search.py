@@ -1,0 +1,153 @@
+"""Hand search: the hands matching the dashboard's filters and what a person looks for.
+
+One question, :func:`search_hands`, over ``hand_facts`` (the filters) with a condition per
+criterion (the category shown down, the pot, all in, showdown, a Big Two combination
+played, a Rummoli pot won, starred or tagged), every value bound and every identifier
+taken from a whitelist.  With players chosen, the per-seat criteria (category, all in,
+combination, pot won) ask about their seats.  The results carry the hand's id in hex
+and a link that opens it in the replayer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Final
+
+import duckdb
+import pandas as pd
+
+from analytics.evaluator import PokerCategory, SevenEightCategory
+from analytics.warehouse.identity import hand_id_hex
+from analytics.warehouse.sql.views import PLAY_KIND_COLUMNS, HandFilter, hand_facts_where
+from parsers.model import RUMMOLI_POTS
+
+__all__ = ["CATEGORY_ORDER", "HandSearch", "categories_at_least", "describe_hands",
+           "search_hands"]
+
+CATEGORY_ORDER: Final = {
+    "seveneight": tuple(c.label for c in SevenEightCategory),
+    "rummoli": tuple(c.label for c in PokerCategory),
+}
+"""Showdown categories from the weakest to the strongest, per game that shows down."""
+
+
+def categories_at_least(game: str, category: str) -> tuple[str, ...]:
+    """``category`` and every stronger one of ``game`` ("full house or better")."""
+    order = CATEGORY_ORDER[game]
+    return order[order.index(category):]
+
+
+@dataclass(frozen=True, slots=True)
+class HandSearch:
+    """What a search looks for besides the filters; empty fields do not filter.
+
+    ``categories``: a shown-down hand of one of them; ``min_pot``/``max_pot``: the chips
+    (points) won from the hand's pots; ``combination``: a Big Two kind played (a
+    ``views.PLAY_KIND_COLUMNS`` key); ``pot_won``: a Rummoli pot someone won chips from
+    (``RUMMOLI_POTS``); ``tag``: a label kept on the hand; ``hand_id``: one hand, by the
+    id shown everywhere (:func:`~analytics.warehouse.identity.parse_hand_id` reads it)."""
+
+    categories: tuple[str, ...] = ()
+    min_pot: int | None = None
+    max_pot: int | None = None
+    all_in: bool | None = None
+    showdown: bool | None = None
+    combination: str | None = None
+    pot_won: str | None = None
+    starred: bool | None = None
+    tag: str | None = None
+    hand_id: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.combination is not None and self.combination not in PLAY_KIND_COLUMNS:
+            raise ValueError(f"unknown combination {self.combination!r} (expected one of "
+                             f"{', '.join(PLAY_KIND_COLUMNS)})")
+        if self.pot_won is not None and self.pot_won not in RUMMOLI_POTS:
+            raise ValueError(f"unknown pot {self.pot_won!r} (expected one of "
+                             f"{', '.join(RUMMOLI_POTS)})")
+
+
+def _seat(condition: str, f: HandFilter) -> str:
+    """A seat of the hand (of the chosen players, if any) meets ``condition`` (on ``s``)."""
+    mine = " AND list_contains($players, s.player)" if f.players else ""
+    return (f"EXISTS (SELECT 1 FROM seat_facts s WHERE s.hand_id = x.hand_id "
+            f"AND s.day = x.day AND {condition}{mine})")
+
+
+def search_hands(con: duckdb.DuckDBPyConnection, f: HandFilter, *,
+                 search: HandSearch = HandSearch(), limit: int = 500) -> pd.DataFrame:
+    """The hands matching ``f`` and ``search``, the latest first (at most ``limit``): id
+    (and in hex), game, day, session, players, pot, the note's star and tags, and
+    ``replay``: the replayer's link."""
+    cond, params = hand_facts_where(f)
+    conditions = [cond]
+    if search.categories:
+        conditions.append(_seat("list_contains($categories, s.shown_category)", f))
+        params["categories"] = list(search.categories)
+    if search.all_in is not None:
+        conditions.append(("" if search.all_in else "NOT ") + _seat("s.all_in", f))
+    if search.showdown is not None:
+        conditions.append(("" if search.showdown else "NOT ")
+                          + _seat("s.shown_size IS NOT NULL", f))
+    if search.combination is not None:
+        conditions.append(_seat(f"s.{PLAY_KIND_COLUMNS[search.combination]} > 0", f))
+    if search.pot_won is not None:
+        mine = (" AND list_contains($players, p.player)" if f.players else "")
+        conditions.append(
+            "EXISTS (SELECT 1 FROM awards a JOIN seats p ON p.hand_id = a.hand_id "
+            "AND p.seat = a.player WHERE a.hand_id = x.hand_id AND a.pot = $pot_won "
+            f"AND a.amount > 0{mine})")
+        params["pot_won"] = search.pot_won
+    if search.starred is not None:
+        conditions.append(("" if search.starred else "NOT ") + "coalesce(n.starred, FALSE)")
+    if search.tag:
+        conditions.append("list_contains(n.tags, $tag)")
+        params["tag"] = search.tag
+    if search.hand_id is not None:
+        conditions.append("x.hand_id = $hand_id")
+        params["hand_id"] = search.hand_id
+    if search.min_pot is not None or search.max_pot is not None:
+        conditions.append("w.pot BETWEEN coalesce($min_pot, w.pot) AND coalesce($max_pot, w.pot)")
+        params |= {"min_pot": search.min_pot, "max_pot": search.max_pot}
+    pot_join = ("JOIN (SELECT hand_id, sum(won) AS pot FROM seats GROUP BY hand_id) w "
+                "USING (hand_id)" if search.min_pot is not None or search.max_pot is not None
+                else "")
+    found = f"""
+        SELECT x.hand_id, x.game, x.day, x.session, x.players, n.starred, n.tags
+        FROM hand_facts x LEFT JOIN hand_notes n USING (hand_id) {pot_join}
+        WHERE {" AND ".join(conditions)}
+        ORDER BY x.day DESC, x.hand_id
+        LIMIT $limit"""
+    return _described(con, found, params | {"limit": limit})
+
+
+def describe_hands(con: duckdb.DuckDBPyConnection, hand_ids: Sequence[int]) -> pd.DataFrame:
+    """The hands ``hand_ids`` as :func:`search_hands` lists them (the same columns, the
+    latest first): how the lists of hands behind a statistic or a session show them."""
+    found = """
+        SELECT x.hand_id, x.game, x.day, x.session, x.players, n.starred, n.tags
+        FROM hand_facts x LEFT JOIN hand_notes n USING (hand_id)
+        WHERE list_contains($hand_ids, x.hand_id)"""
+    return _described(con, found, {"hand_ids": [int(h) for h in hand_ids]})
+
+
+def _described(con: duckdb.DuckDBPyConnection, found: str,
+               params: dict[str, object]) -> pd.DataFrame:
+    """The rows of a list of hands: ``found`` (SQL of hand_facts rows ``x`` with their
+    notes) with the players, the pot, the star and tags, the hex id and the replayer's
+    link, the latest first."""
+    sql = f"""
+        WITH found AS ({found})
+        SELECT f.hand_id, f.game, f.day, f.session, array_to_string(f.players, ', ')
+                   AS players,
+               (SELECT sum(won) FROM seats s WHERE s.hand_id = f.hand_id) AS pot,
+               coalesce(f.starred, FALSE) AS starred, coalesce(f.tags, []) AS tags
+        FROM found f ORDER BY f.day DESC, f.hand_id
+    """
+    used = {key: value for key, value in params.items() if f"${key}" in sql}
+    rows = con.execute(sql, used).fetchdf()
+    ids = [hand_id_hex(int(value)) for value in rows["hand_id"]]
+    rows.insert(1, "id", ids)
+    rows["replay"] = [f"replayer?hand={hand}" for hand in ids]
+    return rows
