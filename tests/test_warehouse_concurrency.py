@@ -29,7 +29,9 @@ from analytics.warehouse import (
 )
 from analytics.warehouse.connection import WriterLease, kept_writers, leased
 from analytics.warehouse.sql import queries as q
+from analytics.warehouse.sql import views
 from analytics.warehouse.sql.schema import migrate
+from analytics.warehouse.sql.views import HandFilter
 from tests.test_warehouse_data import BIGTWO, SEVENEIGHT, phhs, simulated_text, write
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -78,7 +80,7 @@ def test_reader_gets_busy_while_another_process_writes(tmp_path: Path) -> None:
         holder.stdin.close()
         holder.wait()
     with reader(db) as con:
-        assert q.totals(con)["hands"].tolist() == [1]
+        assert views.overview(con, HandFilter())["hands"].tolist() == [1]
 
 
 @pytest.mark.slow
@@ -93,7 +95,7 @@ def test_dashboard_reads_during_an_ingest(tmp_path: Path) -> None:
     while process.poll() is None:
         try:
             with reader(db, wait=0.5) as con:
-                stats = q.player_stats(con)
+                stats = views.player_results(con, HandFilter())
                 files = q.files(con)
                 # A reader sees whole files only.
                 assert int(stats["hands"].sum()) == int(
@@ -117,7 +119,7 @@ def test_reader_in_the_writing_process_shares_its_database(tmp_path: Path) -> No
     con = open_writer(db)
     try:
         with reader(db) as read:
-            assert q.totals(read)["hands"].sum() == 2
+            assert views.overview(read, HandFilter())["hands"].sum() == 2
     finally:
         con.close()
 

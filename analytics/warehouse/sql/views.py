@@ -559,20 +559,6 @@ SPLIT_COLUMNS: Final = {"poker pot": "won_poker", "pay-card pots": "won_pay_card
 :data:`SPLIT_PARTS` but what was paid in)."""
 
 
-def split_condition(part: str, pot: str = "a.pot") -> str:
-    """SQL condition that an award's ``pot`` (a column expression) counts towards ``part``:
-    the pots :data:`SPLIT_POTS` names, poker side pots (``poker_side...``) with the poker pot,
-    any other pot as the finale; the grouping ``seat_facts`` stores the parts by."""
-    if part not in SPLIT_COLUMNS:
-        raise ValueError(f"unknown part {part!r} (expected one of {', '.join(SPLIT_COLUMNS)})")
-    named = ", ".join(f"'{name}'" for name in SPLIT_POTS)
-    side = f"{pot} NOT IN ({named}) AND {pot} LIKE 'poker_side%'"
-    if part == "finale":
-        return f"({pot} NOT IN ({named}) AND {pot} NOT LIKE 'poker_side%')"
-    listed = ", ".join(f"'{name}'" for name, to in SPLIT_POTS.items() if to == part)
-    return f"({pot} IN ({listed}) OR ({side}))" if part == "poker pot" else f"{pot} IN ({listed})"
-
-
 def rummoli_split(con: duckdb.DuckDBPyConnection, f: HandFilter) -> pd.DataFrame:
     """Rummoli per player and part (:data:`SPLIT_PARTS`): chips won (or paid) per part.
 
