@@ -6,10 +6,14 @@ short profile; anything else, or nothing, runs the full counts, as CI does.  A t
 ``@settings(max_examples=n)`` wins over any profile in hypothesis, so the short profile
 lowers each test's own count here.
 
-The long tests start first (browser, then slow, each group in its files' order), so that
-pytest-xdist's work stealing (``--dist worksteal`` in the Makefile) spreads the short ones
-around them instead of leaving one worker alone with a long test at the end.  No test
-depends on the order: each group is a different start, not a different result.
+The long tests start first (browser, then slow, then the modules that share an expensive
+setup, each group in its files' order), so that pytest-xdist (``--dist loadgroup
+--no-loadscope-reorder`` in the Makefile: tests go to whichever worker is free, in this
+order) spreads the short ones around them instead of leaving one worker alone with a long
+test at the end.  The tests of a module in :data:`SHARED_SETUP` are one xdist group: they
+run on one worker, which builds the module's fixtures once (spread over two workers, each
+built them).  No test depends on the order: each group is a different start, not a
+different result.
 """
 
 from __future__ import annotations
@@ -43,16 +47,32 @@ def check_examples(full: int) -> int:
     return min(full, max(CHECK_FLOOR, full // CHECK_SHARE))
 
 
+SHARED_SETUP: Final = frozenset({
+    "test_audit.py", "test_dashboard_bundles.py", "test_evaluator_poker.py",
+    "test_evaluator_tables.py", "test_facts.py", "test_fuzz_parser_rules.py", "test_lake.py",
+    "test_lake_kill.py", "test_sql_injection.py", "test_stats.py", "test_stats_cases.py",
+    "test_stats_export.py", "test_warehouse_equity.py", "test_warehouse_schema.py"})
+"""Test modules (in tests/) whose module-scoped fixtures ingest, enumerate or start a Dask
+cluster: each runs on one worker (an ``xdist_group`` of its own)."""
+
+
 def start_rank(item: pytest.Item) -> int:
-    """0 for a browser test, 1 for a slow one, 2 for the rest: the order they start in."""
+    """0 for a browser test, 1 for a slow one, 2 for a test of a :data:`SHARED_SETUP`
+    module, 3 for the rest: the order they start in."""
     if item.get_closest_marker("browser") is not None:
         return 0
-    return 1 if item.get_closest_marker("slow") is not None else 2
+    if item.get_closest_marker("slow") is not None:
+        return 1
+    return 2 if item.path.name in SHARED_SETUP else 3
 
 
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist's reads the groups
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Start the long tests first; under the short profile, give each hypothesis test its
-    ``check_examples``."""
+    """Group the tests of each :data:`SHARED_SETUP` module and start the long tests first;
+    under the short profile, give each hypothesis test its ``check_examples``."""
+    for item in items:
+        if item.path.parent.name == "tests" and item.path.name in SHARED_SETUP:
+            item.add_marker(pytest.mark.xdist_group(item.path.stem))
     items.sort(key=start_rank)  # stable: each group keeps its files' order
     if PROFILE != "check":
         return
