@@ -19,6 +19,7 @@ different result.
 from __future__ import annotations
 
 import os
+from pathlib import Path
 from typing import Final
 
 import pytest
@@ -40,6 +41,24 @@ settings.register_profile("full", UNTIMED)
 settings.register_profile("check", UNTIMED, max_examples=CHECK_FLOOR)
 PROFILE = "check" if os.environ.get("HANDLAB_HYPOTHESIS") == "check" else "full"
 settings.load_profile(PROFILE)
+
+
+PACKAGE: Final = Path(__file__).resolve().parent.parent / "analytics"
+"""The package whose numba kernels :func:`pytest_configure` compiles on a fresh checkout."""
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """On a checkout without numba's on-disk cache (a fresh clone, as on CI), compile the
+    ingest's kernels once, in pytest-xdist's controller before it starts the workers:
+    otherwise every worker, and every streamlit server, pool or Dask worker started before
+    one of them has written the cache, compiles them again (~50 s of CPU each)."""
+    if hasattr(config, "workerinput") or not getattr(config.option, "numprocesses", None):
+        return  # a worker (the controller did it), or no workers at all
+    if any(PACKAGE.glob("**/__pycache__/*.nbi")):
+        return
+    from analytics.warehouse.pipeline.run import warm_up
+
+    warm_up()
 
 
 def check_examples(full: int) -> int:
