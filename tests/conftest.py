@@ -10,10 +10,10 @@ The long tests start first (browser, then slow, then the modules that share an e
 setup, each group in its files' order), so that pytest-xdist (``--dist loadgroup
 --no-loadscope-reorder`` in the Makefile: tests go to whichever worker is free, in this
 order) spreads the short ones around them instead of leaving one worker alone with a long
-test at the end.  The tests of a module in :data:`SHARED_SETUP` are one xdist group: they
-run on one worker, which builds the module's fixtures once (spread over two workers, each
-built them).  No test depends on the order: each group is a different start, not a
-different result.
+test at the end.  The tests of a module in :data:`SHARED_SETUP` are one unit of work
+(:class:`SharedSetupScheduling`): they run on one worker, which builds the module's
+fixtures once (spread over two workers, each built them).  No test depends on the order:
+each group is a different start, not a different result.
 """
 
 from __future__ import annotations
@@ -24,6 +24,8 @@ from typing import Final
 
 import pytest
 from hypothesis import HealthCheck, is_hypothesis_test, settings
+from xdist.remote import Producer
+from xdist.scheduler import LoadScopeScheduling
 
 CHECK_SHARE = 10
 """Under ``make check`` a property runs a tenth of its examples ..."""
@@ -72,7 +74,26 @@ SHARED_SETUP: Final = frozenset({
     "test_lake_kill.py", "test_sql_injection.py", "test_stats.py", "test_stats_cases.py",
     "test_stats_export.py", "test_warehouse_equity.py", "test_warehouse_schema.py"})
 """Test modules (in tests/) whose module-scoped fixtures ingest, enumerate or start a Dask
-cluster: each runs on one worker (an ``xdist_group`` of its own)."""
+cluster: each runs on one worker (:class:`SharedSetupScheduling`)."""
+
+
+class SharedSetupScheduling(LoadScopeScheduling):
+    """pytest-xdist's ``loadgroup`` with the groups named here: a test of a
+    :data:`SHARED_SETUP` module is in its module's unit of work, any other test in a unit of
+    its own.  (``xdist_group`` marks do not group under pytest 9.2: pytest-xdist 3.8 writes
+    the group into ``item._nodeid``, which pytest no longer reads.)"""
+
+    def _split_scope(self, nodeid: str) -> str:
+        module = nodeid.split("::", 1)[0]
+        return module if module.startswith("tests/") and (
+            module.removeprefix("tests/") in SHARED_SETUP) else nodeid
+
+
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Producer
+                                ) -> LoadScopeScheduling | None:
+    """``--dist loadgroup`` schedules with :class:`SharedSetupScheduling`; other modes as
+    pytest-xdist does."""
+    return SharedSetupScheduling(config, log) if config.getvalue("dist") == "loadgroup" else None
 
 
 def start_rank(item: pytest.Item) -> int:
@@ -82,16 +103,12 @@ def start_rank(item: pytest.Item) -> int:
         return 0
     if item.get_closest_marker("slow") is not None:
         return 1
-    return 2 if item.path.name in SHARED_SETUP else 3
+    return 2 if item.path.parent.name == "tests" and item.path.name in SHARED_SETUP else 3
 
 
-@pytest.hookimpl(tryfirst=True)  # before pytest-xdist's reads the groups
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Group the tests of each :data:`SHARED_SETUP` module and start the long tests first;
-    under the short profile, give each hypothesis test its ``check_examples``."""
-    for item in items:
-        if item.path.parent.name == "tests" and item.path.name in SHARED_SETUP:
-            item.add_marker(pytest.mark.xdist_group(item.path.stem))
+    """Start the long tests first; under the short profile, give each hypothesis test its
+    ``check_examples``."""
     items.sort(key=start_rank)  # stable: each group keeps its files' order
     if PROFILE != "check":
         return
