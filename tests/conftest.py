@@ -77,7 +77,7 @@ SHARED_SETUP: Final = frozenset({
 cluster: each runs on one worker (:class:`SharedSetupScheduling`)."""
 
 
-class SharedSetupScheduling(LoadScopeScheduling):
+class SharedSetupScheduling(LoadScopeScheduling):  # type: ignore[misc]  # xdist: no types
     """pytest-xdist's ``loadgroup`` with the groups named here: a test of a
     :data:`SHARED_SETUP` module is in its module's unit of work, any other test in a unit of
     its own.  (``xdist_group`` marks do not group under pytest 9.2: pytest-xdist 3.8 writes
