@@ -6,14 +6,15 @@ short profile; anything else, or nothing, runs the full counts, as CI does.  A t
 ``@settings(max_examples=n)`` wins over any profile in hypothesis, so the short profile
 lowers each test's own count here.
 
-The long tests start first (browser, then slow, then the modules that share an expensive
-setup, each group in its files' order), so that pytest-xdist (``--dist loadgroup
---no-loadscope-reorder`` in the Makefile: tests go to whichever worker is free, in this
-order) spreads the short ones around them instead of leaving one worker alone with a long
-test at the end.  The tests of a module in :data:`SHARED_SETUP` are one unit of work
-(:class:`SharedSetupScheduling`): they run on one worker, which builds the module's
-fixtures once (spread over two workers, each built them).  No test depends on the order:
-each group is a different start, not a different result.
+The long tests start first (the slow modules that share an expensive setup, browser, the
+other slow tests, then the other modules that share a setup, each group in its files'
+order), so that pytest-xdist (``--dist loadgroup --no-loadscope-reorder`` in the Makefile:
+tests go to whichever worker is free, in this order) spreads the short ones around them
+instead of leaving one worker alone with a long test at the end.  The tests of a module in
+:data:`SHARED_SETUP` are one unit of work (:class:`SharedSetupScheduling`): they run on
+one worker, which builds the module's fixtures once (spread over two workers, each built
+them).  No test depends on the order: each group is a different start, not a different
+result.
 """
 
 from __future__ import annotations
@@ -97,13 +98,16 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Producer
 
 
 def start_rank(item: pytest.Item) -> int:
-    """0 for a browser test, 1 for a slow one, 2 for a test of a :data:`SHARED_SETUP`
-    module, 3 for the rest: the order they start in."""
+    """The order tests start in: 0 for a slow test of a :data:`SHARED_SETUP` module (its
+    module is one long unit of work: test_lake.py is minutes of one worker, so it starts
+    at once, beside the browser tests), 1 for a browser test, 2 for another slow one, 3 for
+    another test of a :data:`SHARED_SETUP` module, 4 for the rest."""
+    shared = item.path.parent.name == "tests" and item.path.name in SHARED_SETUP
     if item.get_closest_marker("browser") is not None:
-        return 0
-    if item.get_closest_marker("slow") is not None:
         return 1
-    return 2 if item.path.parent.name == "tests" and item.path.name in SHARED_SETUP else 3
+    if item.get_closest_marker("slow") is not None:
+        return 0 if shared else 2
+    return 3 if shared else 4
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
