@@ -69,9 +69,10 @@ def prefetch_script(chunk: str, chart_pages: Sequence[str] = ()) -> bytes:
     the chart that asks for it later gets it at once; a chart that asked before shares the
     same import) at the first of
 
-    * the first script run over (seen running, then not), nothing waiting for its code or
-      stale, :data:`PREFETCH_DELAY_MS` passed and the browser idle: never during the first
-      page's own run, whose state reads "not running" before it starts;
+    * the first script run over (seen running, or its elements drawn, and not running now),
+      nothing waiting for its code or stale, :data:`PREFETCH_DELAY_MS` passed and the
+      browser idle: never during the first page's own run, whose state reads "not running"
+      before it starts;
     * a press on a sidebar link to one of ``chart_pages`` (URL paths: pages that draw plotly
       charts): plotly starts while the server runs that page's script instead of after its
       first chart arrives."""
@@ -86,7 +87,9 @@ def prefetch_script(chunk: str, chart_pages: Sequence[str] = ()) -> bytes:
         "const watch = new MutationObserver(() => { if (state() === 'running') {"
         " ran = true; watch.disconnect(); } });"
         "watch.observe(document, {subtree: true, childList: true, attributes: true});"
-        "const ready = () => ran && state() === 'notRunning'"
+        "const drawn = () => ran || document.querySelector("
+        "'[data-testid=\"stMain\"] [data-testid=\"stElementContainer\"]') !== null;"
+        "const ready = () => state() === 'notRunning' && drawn()"
         " && document.querySelector('[data-testid=\"stSkeleton\"]') === null"
         " && document.querySelector('[data-stale=\"true\"]') === null;"
         "const later = () => (window.requestIdleCallback"
