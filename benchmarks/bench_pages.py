@@ -22,11 +22,24 @@ next frame.  Per round, on a freshly started server (its caches empty), the medi
   again (the new filter's questions are not cached yet);
 * **a new browser session**: the app opened again by its address at the end, in the same
   browser (its files cached: a returning user's new tab) and in a new browser (nothing
-  cached: a new user).
+  cached: a new user);
+* **the peers** (``--peers``): the floor, a minimal Streamlit page (benchmarks/peer_page.py:
+  a title and a small table; with one small plotly chart; with Streamlit's own Vega-Lite bar
+  chart) served by the same Streamlit the same way (benchmarks/peer_serve.py), on a fresh
+  server each round: its first load, a returning tab and a new browser, timed to idle as
+  above; the report divides handlab's first pages by the peer's.
+
+``--first`` times only a session's first pages (the first load, Upload and Win rates cold
+right after it, a returning tab and a new browser at the end); ``--dwell S`` stays S seconds
+on the first load and each cold page before the next click (a user reading it; by default
+the clicks come back to back).  ``--base PATH`` runs every
+round on this checkout and on another one (a worktree of main, say), alternating which goes
+first, served by this checkout's Python, and prints both medians with their ratio.
 
     .venv/bin/python benchmarks/bench_pages.py                       # the samples
     .venv/bin/python benchmarks/bench_pages.py --db /tmp/big.duckdb  # any database
     .venv/bin/python benchmarks/bench_pages.py --build 1000000 --db /tmp/big.duckdb
+    .venv/bin/python benchmarks/bench_pages.py --first --peers --base /work/wt-base
 
 Without ``--db`` the database is built from data/samples/ in a temporary folder (as
 ``handlab serve`` builds its first one).  ``--build N`` first writes a database of about N
@@ -55,7 +68,7 @@ sys.path.insert(0, str(_ROOT))
 from analytics.dashboard.startup import WARM_MARK  # noqa: E402
 from analytics.warehouse.pipeline.run import SAMPLES, ensure_database  # noqa: E402
 from parsers.knobs import GAME_NAMES  # noqa: E402
-from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
+from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, ROOT  # noqa: E402
 from tests.browser.server import streamlit_server  # noqa: E402
 
 
@@ -78,6 +91,12 @@ PAGES = (
     Page("hand_types", "Hand types", "Hand types", "seveneight"),
     Page("replayer", "Hand replayer", "Hand replayer", "seveneight"),
 )
+
+PEERS = tuple(Page("", "", f"Peer {kind}", "") for kind in ("table", "chart", "bar"))
+"""The peer pages (benchmarks/peer_page.py, ``HANDLAB_PEER`` = the title's last word)."""
+
+SESSION_KINDS = ("first load", "new session", "new browser")
+"""A browser session's first page: the server's first, a returning tab, a new browser."""
 
 # Idle: the run is over, nothing stale, no element still waiting for its code (a lazy
 # chunk: Streamlit's "stSkeleton" placeholder) and every Plotly chart drawn.
@@ -161,14 +180,17 @@ def _warm(server: Any, timeout: float = 600.0) -> None:
         time.sleep(0.05)
 
 
-def _round(db: Path, log: Path, *, wait: bool) -> dict[tuple[str, str], float]:
-    """One round on a fresh server: its start, first load, then cold, warm and
-    filter-change seconds per page, then a new browser session's first page."""
+def _round(db: Path, log: Path, *, wait: bool, first: bool = False, dwell: float = 0.0,
+           root: Path = ROOT) -> dict[tuple[str, str], float]:
+    """One round on a fresh server of the checkout ``root``: its start, first load, then
+    cold, warm and filter-change seconds per page (``first``: only the cold pages up to Win
+    rates; ``dwell``: seconds spent on the first load and each cold page before the next
+    click, as a user reading it), then a new browser session's first page."""
     from playwright.sync_api import sync_playwright
 
     seconds: dict[tuple[str, str], float] = {}
     started = time.perf_counter()
-    with streamlit_server(db, log, script="serve.py") as server, \
+    with streamlit_server(db, log, script="serve.py", root=root) as server, \
             sync_playwright() as playwright:
         seconds[("server", "answers")] = time.perf_counter() - started
         if wait:
@@ -183,31 +205,66 @@ def _round(db: Path, log: Path, *, wait: bool) -> dict[tuple[str, str], float]:
             if not wait:
                 _warm(server)
                 seconds[("server", "warm")] = time.perf_counter() - started
-            for target in PAGES[1:]:
+            time.sleep(dwell)
+            for target in PAGES[1:3] if first else PAGES[1:]:
                 seconds[(target.title, "cold")] = _navigate(page, target)
+                time.sleep(dwell)
             seconds[("Overview", "cold")] = seconds[("Overview", "first load")]
-            for target in PAGES:
+            for target in () if first else PAGES:
                 seconds[(target.title, "warm")] = _navigate(page, target)
                 seconds[(target.title, "filter")] = _pick_game(page, target, target.game)
                 _pick_game(page, target, "all games")
-            seconds[("Overview", "new session")] = _open(page, server.url, PAGES[0])
-            fresh = browser.new_context(viewport={"width": 1400, "height": 1000}).new_page()
-            fresh.set_default_timeout(120_000)
-            seconds[("Overview", "new browser")] = _open(fresh, server.url, PAGES[0])
+            _sessions(browser, page, server.url, PAGES[0], seconds)
         finally:
             browser.close()
     return seconds
 
 
-def _report(rounds: list[dict[tuple[str, str], float]], target: float) -> None:
+def _sessions(browser: Any, page: Any, url: str, target: Page,
+              seconds: dict[tuple[str, str], float]) -> None:
+    """A new browser session's first page: a returning user's new tab (the same browser,
+    its files cached) and a new user's (a new browser context: nothing cached)."""
+    seconds[(target.title, "new session")] = _open(page, url, target)
+    fresh = browser.new_context(viewport={"width": 1400, "height": 1000}).new_page()
+    fresh.set_default_timeout(120_000)
+    seconds[(target.title, "new browser")] = _open(fresh, url, target)
+
+
+def _peer_round(peer: Page, log: Path) -> dict[tuple[str, str], float]:
+    """The peer page on a fresh server: its first load, a returning tab, a new browser."""
+    from playwright.sync_api import sync_playwright
+
+    seconds: dict[tuple[str, str], float] = {}
+    kind = peer.title.rsplit(" ", 1)[-1]
+    with streamlit_server(log.with_suffix(".unused"), log, script="benchmarks/peer_serve.py",
+                          env={"HANDLAB_PEER": kind}) as server, \
+            sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_context(viewport={"width": 1400, "height": 1000}).new_page()
+            page.set_default_timeout(120_000)
+            seconds[(peer.title, "first load")] = _open(page, server.url, peer)
+            _sessions(browser, page, server.url, peer, seconds)
+        finally:
+            browser.close()
+    return seconds
+
+
+def _median(rounds: list[dict[tuple[str, str], float]], title: str, kind: str) -> float:
+    return statistics.median(r[(title, kind)] for r in rounds)
+
+
+def _report(rounds: list[dict[tuple[str, str], float]], target: float, *,
+            first: bool = False) -> None:
     def median(title: str, kind: str) -> float:
-        return statistics.median(r[(title, kind)] for r in rounds)
+        return _median(rounds, title, kind)
 
     print(f"\nmedian of {len(rounds)} rounds, seconds to idle; target {target:g} s")
     print("| page | cold | warm | filter change |")
     print("|---|---:|---:|---:|")
-    for page in PAGES:
-        cells = [f"{median(page.title, kind):.2f}" for kind in ("cold", "warm", "filter")]
+    for page in PAGES[:3] if first else PAGES:
+        cells = [f"{median(page.title, kind):.2f}" if (page.title, kind) in rounds[0] else "-"
+                 for kind in ("cold", "warm", "filter")]
         print(f"| {page.title} | {' | '.join(cells)} |")
     print(f"\nserver start: answers after {median('server', 'answers'):.2f} s, warm-up over "
           f"after {median('server', 'warm'):.2f} s")
@@ -215,14 +272,40 @@ def _report(rounds: list[dict[tuple[str, str], float]], target: float) -> None:
           f"{median('Overview', 'first load'):.2f} s; a new browser session at the end "
           f"{median('Overview', 'new session'):.2f} s in the same browser, "
           f"{median('Overview', 'new browser'):.2f} s in a new one (nothing cached)")
-    medians = [median(page.title, kind) for page in PAGES for kind in ("cold", "warm", "filter")
-               if (page.title, kind) != ("Overview", "cold")]
+    medians = [median(title, kind) for title, kind in rounds[0]
+               if title not in ("server", "Overview")]
     over = sum(value > target for value in medians)
     print(f"{over} of {len(medians)} medians of the pages (the first load aside) over the "
           f"{target:g} s target")
-    sessions = [median("Overview", kind) for kind in ("first load", "new session", "new browser")]
+    sessions = [median("Overview", kind) for kind in SESSION_KINDS]
     print(f"{sum(value > target for value in sessions)} of 3 first pages of a browser session "
           f"over the {target:g} s target")
+
+
+def _report_peers(rounds: list[dict[tuple[str, str], float]],
+                  peers: list[dict[tuple[str, str], float]]) -> None:
+    """The peers' first pages and handlab's divided by them."""
+    print(f"\npeers (median of {len(peers)} rounds; handlab's Overview / the peer's)")
+    print("| page | " + " | ".join(SESSION_KINDS) + " |")
+    print("|---|" + "---:|" * len(SESSION_KINDS))
+    ours = [_median(rounds, "Overview", kind) for kind in SESSION_KINDS]
+    for peer in PEERS:
+        theirs = [_median(peers, peer.title, kind) for kind in SESSION_KINDS]
+        print(f"| {peer.title} | " + " | ".join(
+            f"{value:.2f} s (handlab {mine / value:.2f}x)"
+            for mine, value in zip(ours, theirs, strict=True)) + " |")
+
+
+def _report_base(rounds: list[dict[tuple[str, str], float]],
+                 base: list[dict[tuple[str, str], float]]) -> None:
+    """This checkout's medians against the base checkout's, key by key."""
+    print(f"\nthis checkout against --base (median of {len(rounds)} alternated rounds each)")
+    print("| page | what | this | base | this/base |")
+    print("|---|---|---:|---:|---:|")
+    for title, kind in rounds[0]:
+        if (title, kind) in base[0] and (title, kind) != ("Overview", "cold"):
+            mine, theirs = _median(rounds, title, kind), _median(base, title, kind)
+            print(f"| {title} | {kind} | {mine:.2f} | {theirs:.2f} | {mine / theirs:.2f}x |")
 
 
 def main() -> None:
@@ -237,11 +320,22 @@ def main() -> None:
                         "as the server answers, during its warm-up (default: after it).")
     parser.add_argument("--target", type=float, help="Seconds a page may take (default: 1 "
                         "on the samples, 2 on another database).")
+    parser.add_argument("--first", action="store_true", help="Only a session's first pages: "
+                        "the first load, Upload and Win rates cold after it, a returning tab "
+                        "and a new browser.")
+    parser.add_argument("--peers", action="store_true", help="Also time the peer pages "
+                        "(benchmarks/peer_page.py: a minimal Streamlit page with a table, a plotly "
+                        "chart or a Vega-Lite chart).")
+    parser.add_argument("--dwell", type=float, default=0.0, metavar="SECONDS",
+                        help="Stay on the first load and each cold page this long before the "
+                        "next click, as a user reading it (default 0: back to back).")
+    parser.add_argument("--base", type=Path, metavar="PATH", help="Another checkout to run "
+                        "alternated with this one each round (a worktree of main).")
     options = parser.parse_args()
     if not CHROMIUM.exists():
         sys.exit(f"no Chromium at {CHROMIUM} (apt-get install -y chromium)")
     with tempfile.TemporaryDirectory(prefix="handlab-pages-") as folder:
-        root = Path(folder)
+        root_folder = Path(folder)
         if options.build:
             if options.db is None:
                 sys.exit("--build needs --db (where to write the database)")
@@ -251,21 +345,40 @@ def main() -> None:
             started = time.perf_counter()
             hands = build_large(options.db, options.build)
             print(f"built {options.db}: {hands:,} hands in {time.perf_counter() - started:.0f} s")
-        source = options.db or ensure_database(root / "samples.duckdb", SAMPLES)
+        source = options.db or ensure_database(root_folder / "samples.duckdb", SAMPLES)
         target = options.target or (2.0 if options.db else 1.0)
-        rounds = []
+        rounds: list[dict[tuple[str, str], float]] = []
+        base: list[dict[tuple[str, str], float]] = []
+        peers: list[dict[tuple[str, str], float]] = []
         for number in range(options.repeats):
-            served = root / "served.duckdb"
-            shutil.copy(source, served)
-            Path(f"{served}.wal").unlink(missing_ok=True)
-            rounds.append(_round(served, root / f"streamlit-{number}.log",
-                                 wait=not options.no_wait))
-            served.unlink()
-            print(f"round {number + 1}: " + ", ".join(
-                f"{title} {kind} {value:.2f}" for (title, kind), value in rounds[-1].items()),
-                flush=True)
+            # Alternated: odd rounds start with the base, so neither side always goes first.
+            order = [(ROOT, rounds), (options.base, base)] if options.base else [(ROOT, rounds)]
+            for root, results in order[::-1] if number % 2 else order:
+                served = root_folder / "served.duckdb"
+                shutil.copy(source, served)
+                Path(f"{served}.wal").unlink(missing_ok=True)
+                results.append(_round(served, root_folder / f"streamlit-{number}.log",
+                                      wait=not options.no_wait, first=options.first,
+                                      dwell=options.dwell, root=root))
+                served.unlink()
+                side = "" if root == ROOT else " (base)"
+                print(f"round {number + 1}{side}: " + ", ".join(
+                    f"{title} {kind} {value:.2f}" for (title, kind), value in results[-1].items()),
+                    flush=True)
+            if options.peers:
+                timed: dict[tuple[str, str], float] = {}
+                for peer in PEERS:
+                    timed.update(_peer_round(peer, root_folder / f"peer-{number}.log"))
+                peers.append(timed)
+                print(f"round {number + 1} (peers): " + ", ".join(
+                    f"{title} {kind} {value:.2f}" for (title, kind), value in timed.items()),
+                    flush=True)
         print(f"\ndatabase: {source}")
-        _report(rounds, target)
+        _report(rounds, target, first=options.first)
+        if base:
+            _report_base(rounds, base)
+        if peers:
+            _report_peers(rounds, peers)
 
 
 if __name__ == "__main__":
