@@ -83,9 +83,9 @@ def reference_value(value: object) -> bytes:
             -(1 << 63) <= item < 1 << 63 for item in value):
         return b"n" + _u32(len(value)) + b"".join(_i64(item) for item in value)
     if type(value) is tuple and value and all(type(item) is str for item in value):
-        data = [item.encode("utf-8", "surrogatepass") for item in value]
-        return (b"u" + _u32(len(value)) + b"".join(_u32(len(item)) for item in data)
-                + b"".join(data))
+        encoded = [item.encode("utf-8", "surrogatepass") for item in value]
+        return (b"u" + _u32(len(value)) + b"".join(_u32(len(item)) for item in encoded)
+                + b"".join(encoded))
     if isinstance(value, tuple | list):
         return b"t" + _u32(len(value)) + b"".join(reference_value(item) for item in value)
     if isinstance(value, dict):

@@ -39,13 +39,13 @@ import datetime as dt
 import enum
 import struct
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
 from hashlib import blake2b
 from itertools import chain, compress, repeat
 from operator import attrgetter, is_not
-from typing import Final
+from typing import Final, TypeVar, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -151,7 +151,8 @@ def _tuple_value(value: tuple[object, ...] | list[object]) -> bytes:
             except (struct.error, TypeError):  # not all ints, or one beyond 64 bits
                 pass
         elif first is str and set(map(type, value)) == _STR_ONLY:
-            data = list(map(str.encode, value, repeat("utf-8"), repeat("surrogatepass")))
+            texts = cast("tuple[str, ...]", value)
+            data = list(map(str.encode, texts, repeat("utf-8"), repeat("surrogatepass")))
             return struct.pack(f"<cI{count}I", b"u", count, *map(len, data)) + b"".join(data)
     return b"t" + _U32.pack(count) + b"".join(map(value_bytes, value))
 
@@ -482,16 +483,19 @@ def _variant_head(variant: str) -> bytes:
             + _field_piece("rules", _BLOCK_RULES))
 
 
-def _per_value(values: list[object], make: Callable[[object], bytes],
-               kinds: list[object] | None = None) -> list[bytes]:
+V = TypeVar("V")
+
+
+def _per_value(values: Sequence[V], make: Callable[[V], bytes],
+               kinds: Sequence[object] | None = None) -> list[bytes]:
     """``make(value)`` of each value, made once per distinct value (and kind: equal values
     of different types or texts, ``1`` and ``True``, are told apart by ``kinds``)."""
-    keys: list[object] = values if kinds is None else list(zip(values, kinds, strict=True))
+    keys: Sequence[object] = values if kinds is None else list(zip(values, kinds, strict=True))
     made = dict(zip(dict.fromkeys(keys), map(make, _firsts(keys, values)), strict=True))
     return list(map(made.__getitem__, keys))
 
 
-def _firsts(keys: list[object], values: list[object]) -> list[object]:
+def _firsts(keys: Sequence[object], values: Sequence[V]) -> list[V]:
     """The value of each distinct key's first hand, in the order of first appearance."""
     first = dict(zip(reversed(keys), reversed(values), strict=True))  # the first wins
     return [first[key] for key in dict.fromkeys(keys)]

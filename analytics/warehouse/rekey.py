@@ -123,7 +123,7 @@ def _source(path: str, folder: Path | None) -> SourceRef | None:
     """The source ``files.path`` names: a file (as given, or beside the database) or
     ``archive.zip:member``; None when there is none (an upload's label, a file gone)."""
     archive, _, member = path.rpartition(":")
-    candidates = [(path, None)]
+    candidates: list[tuple[str, str | None]] = [(path, None)]
     if archive and member:
         candidates.append((archive, member))
     for file, wanted in candidates:
