@@ -181,3 +181,11 @@ def test_a_new_database_applies_migration_13_with_nothing_to_do(tmp_path: Path) 
     with writer(db) as con:
         assert schema_version(con) == LATEST_VERSION
         assert con.execute("SELECT count(*) FROM hand_id_map").fetchall() == [(0,)]
+
+
+def test_without_a_map_an_id_names_itself() -> None:
+    con = duckdb.connect()
+    try:
+        assert current_hand_id(con, 42) == 42  # a lake's connection has no hand_id_map
+    finally:
+        con.close()

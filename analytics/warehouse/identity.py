@@ -454,13 +454,11 @@ def block_keys(block: SevenEightBlock) -> list[bytes]:
         *_int_tuples("winnings", block.winnings, seats),
         _per_value(block.players, partial(_field_piece, "players")),
         _per_value(block.seats, partial(_field_piece, "seats")),
-        _fixed_ints("seat_count", block.seat_counts), _fixed_ints("hand", block.hand_numbers),
+        _int_fields({"seat_count": block.seat_counts, "hand": block.hand_numbers}),
         _per_value(block.tables, partial(_field_piece, "table"),
                    list(map(type, block.tables))),
-        _per_value(block.times, partial(_field_piece, "time"),
-                   list(map(dt.time.isoformat, block.times))),
-        _fixed_ints("day", block.days), _fixed_ints("month", block.months),
-        _fixed_ints("year", block.years),
+        *_time_pieces(block.times),
+        _int_fields({"day": block.days, "month": block.months, "year": block.years}),
         [_field_piece("user_fields", fields) if fields else b""
          for fields in block.user_fields],
     ]
@@ -520,6 +518,33 @@ def _fixed_ints(name: str, values: Ints) -> list[bytes]:
     width = _FIXED_INT.itemsize
     starts = np.arange(len(values), dtype=np.int64) * width
     return _cut(records.tobytes(), starts, np.where(values >= 0, starts + width, starts))
+
+
+def _int_fields(columns: dict[str, Ints]) -> list[bytes]:
+    """Each hand's ``i`` fields of ``columns`` (every hand gives them; their numbers
+    follow each other), as one piece."""
+    names = list(columns)
+    assert [FIELD_NUMBERS[name] for name in names] == list(range(
+        FIELD_NUMBERS[names[0]], FIELD_NUMBERS[names[0]] + len(names)))
+    kind = np.dtype([(f"{part}{index}", code) for index in range(len(names))
+                     for part, code in (("number", "u1"), ("kind", "S1"), ("value", "<i8"))])
+    count = len(columns[names[0]])
+    records = np.zeros(count, dtype=kind)
+    for index, name in enumerate(names):
+        records[f"number{index}"] = FIELD_NUMBERS[name]
+        records[f"kind{index}"] = b"i"
+        records[f"value{index}"] = columns[name]
+    starts = np.arange(count, dtype=np.int64) * kind.itemsize
+    return _cut(records.tobytes(), starts, starts + kind.itemsize)
+
+
+def _time_pieces(times: list[dt.time]) -> tuple[list[bytes], list[bytes]]:
+    """Each hand's ``time`` field: its number, kind and length, then its ISO text (what
+    :func:`value_bytes` packs; all in C)."""
+    texts = list(map(str.encode, map(dt.time.isoformat, times)))
+    heads = {length: bytes([FIELD_NUMBERS["time"]]) + b"T" + _U32.pack(length)
+             for length in set(map(len, texts))}
+    return list(map(heads.__getitem__, map(len, texts))), texts
 
 
 def _int_tuples(name: str, values: Ints, offsets: Ints) -> tuple[list[bytes], list[bytes]]:

@@ -90,7 +90,11 @@ def rekey_hands(con: duckdb.DuckDBPyConnection) -> int:
 
 def current_hand_id(con: duckdb.DuckDBPyConnection, wanted: int) -> int:
     """The id ``wanted`` names now: its new id when it is an id from before migration 13
-    (a saved link, an exported report), else itself."""
+    (a saved link, an exported report), else itself (also where there is no map: a lake,
+    whose ids are those its writer gave)."""
+    if not con.execute("SELECT count(*) FROM information_schema.tables "
+                       "WHERE table_name = 'hand_id_map'").fetchall()[0][0]:
+        return wanted
     rows = con.execute("SELECT new_id FROM hand_id_map WHERE old_id = $id",
                        {"id": wanted}).fetchall()
     return int(rows[0][0]) if rows else wanted
