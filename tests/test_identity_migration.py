@@ -27,6 +27,8 @@ from analytics.warehouse.identity import hand_id, hand_id_hex, parse_hand_id
 from analytics.warehouse.rekey import KEYED_TABLES, current_hand_id
 from analytics.warehouse.sql.arrow_scan import execute_over
 from analytics.warehouse.sql.schema import LATEST_VERSION, TABLES, schema_version
+from analytics.warehouse.sql.search import HandSearch, search_hands
+from analytics.warehouse.sql.views import HandFilter
 from parsers import loads_hands
 from parsers.scoresheet import read_score_sheet, sheet_hands
 from tests.identity_v1 import hand_id_v1
@@ -174,6 +176,10 @@ def test_old_ids_still_name_their_hands(migrated: dict[str, object]) -> None:
             assert con.execute("SELECT count(*) FROM hands WHERE hand_id = $id",
                                {"id": now}).fetchall() == [(1,)]
         assert current_hand_id(con, WAITING) == WAITING
+        # The search page's hand id box takes an old id as well.
+        some = next(hand for hand in fresh if hand not in gone_ids)
+        found = search_hands(con, HandFilter(), search=HandSearch(hand_id=new_to_old[some]))
+        assert list(found["hand_id"]) == [some]
 
 
 def test_a_new_database_applies_migration_13_with_nothing_to_do(tmp_path: Path) -> None:
