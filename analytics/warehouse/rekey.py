@@ -72,6 +72,8 @@ def rekey_hands(con: duckdb.DuckDBPyConnection) -> int:
             if new is not None and new != old:
                 old_ids.append(int(old))
                 new_ids.append(new)
+    if not old_ids:  # a new database, or nothing to re-key: no statement over the tables
+        return 0
     mapping = pa.table({"old_id": pa.array(old_ids, pa.int64()),
                         "new_id": pa.array(new_ids, pa.int64())})
     execute_over(con, "INSERT INTO hand_id_map SELECT old_id, new_id FROM mapping",
@@ -83,7 +85,7 @@ def rekey_hands(con: duckdb.DuckDBPyConnection) -> int:
         if table in present:
             con.execute(f"UPDATE {table} SET hand_id = m.new_id FROM hand_id_map m "
                         f"WHERE {table}.hand_id = m.old_id")
-    if old_ids and "hand_notes" in present:
+    if "hand_notes" in present:
         save_notes_file(con)
     return len(old_ids)
 
