@@ -21,17 +21,18 @@ import duckdb
 import pyarrow as pa
 import pytest
 
-from analytics.warehouse import ingest, reader, writer
+from analytics.warehouse import ENV_VAR, ingest, reader, writer
 from analytics.warehouse.annotations import NOTES_SUFFIX, HandNote, hand_note, set_hand_note
 from analytics.warehouse.identity import hand_id, hand_id_hex, parse_hand_id
-from analytics.warehouse.rekey import KEYED_TABLES, current_hand_id
+from analytics.warehouse.rekey import KEYED_TABLES
 from analytics.warehouse.sql.arrow_scan import execute_over
 from analytics.warehouse.sql.schema import LATEST_VERSION, TABLES, schema_version
 from analytics.warehouse.sql.search import HandSearch, search_hands
-from analytics.warehouse.sql.views import HandFilter
+from analytics.warehouse.sql.views import HandFilter, current_hand_id
 from parsers import loads_hands
 from parsers.scoresheet import read_score_sheet, sheet_hands
 from tests.identity_v1 import hand_id_v1
+from tests.test_dashboard_app import open_app
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "data" / "samples"
@@ -180,6 +181,22 @@ def test_old_ids_still_name_their_hands(migrated: dict[str, object]) -> None:
         some = next(hand for hand in fresh if hand not in gone_ids)
         found = search_hands(con, HandFilter(), search=HandSearch(hand_id=new_to_old[some]))
         assert list(found["hand_id"]) == [some]
+
+
+def test_an_old_link_opens_its_hand_in_the_replayer(
+        migrated: dict[str, object], monkeypatch: pytest.MonkeyPatch) -> None:
+    """A ``?hand=`` link saved before migration 13 opens the same hand, and the address
+    then shows the hand's new id."""
+    db, new_to_old = migrated["db"], migrated["new_to_old"]
+    assert isinstance(db, Path) and isinstance(new_to_old, dict)
+    gone_ids = set(migrated["ids"][migrated["gone"]])  # type: ignore[index]
+    fresh = migrated["fresh"]["hands"]["hand_id"].to_pylist()  # type: ignore[index]
+    some = next(hand for hand in fresh if hand not in gone_ids)
+    monkeypatch.setenv(ENV_VAR, str(db))
+    at = open_app("replayer", hand=hand_id_hex(new_to_old[some]))
+    assert at.selectbox(key="replayer_hand").value == some
+    assert at.query_params["hand"] == hand_id_hex(some)
+    assert not [e.value for e in at.error]
 
 
 def test_a_new_database_applies_migration_13_with_nothing_to_do(tmp_path: Path) -> None:

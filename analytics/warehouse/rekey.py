@@ -10,7 +10,8 @@ parsed again and keyed.  Then every table holding hand ids gets the new ones, an
 notes file beside the database (``<db>.notes.json``) is written again with them.
 
 ``hand_id_map`` keeps each old id and its new one, so a link or export saved before
-(``?hand=`` with the old hex id) still finds its hand (:func:`current_hand_id`).  A hand
+(``?hand=`` with the old hex id) still finds its hand
+(:func:`analytics.warehouse.sql.views.current_hand_id`).  A hand
 whose file cannot be read again (moved, changed, an upload) keeps its old id: it is still
 one hand with one id, and only a copy of it loaded later from another file would be
 stored a second time (docs/warehouse.md, "Hand identity").
@@ -35,7 +36,7 @@ from parsers.model import HandHistory
 from parsers.reader import hand_from_chunk, iter_chunks
 from parsers.scoresheet import decode_sheet, looks_like_score_sheet, read_score_sheet, sheet_hands
 
-__all__ = ["HAND_ID_MAP", "KEYED_TABLES", "current_hand_id", "rekey_hands"]
+__all__ = ["HAND_ID_MAP", "KEYED_TABLES", "rekey_hands"]
 
 HAND_ID_MAP: Final = """
     CREATE TABLE hand_id_map (
@@ -88,18 +89,6 @@ def rekey_hands(con: duckdb.DuckDBPyConnection) -> int:
     if "hand_notes" in present:
         save_notes_file(con)
     return len(old_ids)
-
-
-def current_hand_id(con: duckdb.DuckDBPyConnection, wanted: int) -> int:
-    """The id ``wanted`` names now: its new id when it is an id from before migration 13
-    (a saved link, an exported report), else itself (also where there is no map: a lake,
-    whose ids are those its writer gave)."""
-    if not con.execute("SELECT count(*) FROM information_schema.tables "
-                       "WHERE table_name = 'hand_id_map'").fetchall()[0][0]:
-        return wanted
-    rows = con.execute("SELECT new_id FROM hand_id_map WHERE old_id = $id",
-                       {"id": wanted}).fetchall()
-    return int(rows[0][0]) if rows else wanted
 
 
 def _database_folder(con: duckdb.DuckDBPyConnection) -> Path | None:

@@ -19,8 +19,12 @@ import pandas as pd
 
 from analytics.evaluator import PokerCategory, SevenEightCategory
 from analytics.warehouse.identity import hand_id_hex
-from analytics.warehouse.rekey import current_hand_id
-from analytics.warehouse.sql.views import PLAY_KIND_COLUMNS, HandFilter, hand_facts_where
+from analytics.warehouse.sql.views import (
+    PLAY_KIND_COLUMNS,
+    HandFilter,
+    current_hand_id,
+    hand_facts_where,
+)
 from parsers.model import RUMMOLI_POTS
 
 __all__ = ["CATEGORY_ORDER", "HandSearch", "categories_at_least", "describe_hands",

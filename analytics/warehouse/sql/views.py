@@ -38,6 +38,7 @@ __all__ = [
     "bigtwo_places",
     "by_position",
     "by_up_card",
+    "current_hand_id",
     "data_version",
     "dealt_hands",
     "dealt_types",
@@ -947,6 +948,18 @@ def hand_list(con: duckdb.DuckDBPyConnection, f: HandFilter, *, limit: int = 500
                  h.played_on, h.source_file, h.round, h.hand_label, h.source_index
         ORDER BY h.day DESC, h.played_time DESC NULLS LAST, h.source_index DESC, h.hand_id
     """, params)
+
+
+def current_hand_id(con: duckdb.DuckDBPyConnection, hand_id: int) -> int:
+    """The id ``hand_id`` names now: its new id when it is an id from before migration 13
+    (a saved link, an exported report), else itself (also where there is no map: a lake,
+    whose ids are those its writer gave)."""
+    if not con.execute("SELECT count(*) FROM information_schema.tables "
+                       "WHERE table_name = 'hand_id_map'").fetchall()[0][0]:
+        return hand_id
+    rows = con.execute("SELECT new_id FROM hand_id_map WHERE old_id = $id",
+                       {"id": hand_id}).fetchall()
+    return int(rows[0][0]) if rows else hand_id
 
 
 def hand_detail(con: duckdb.DuckDBPyConnection, hand_id: int) -> dict[str, pd.DataFrame]:
