@@ -5,7 +5,10 @@ from __future__ import annotations
 import ast
 import asyncio
 import sys
+from collections.abc import Coroutine
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -55,6 +58,13 @@ def test_an_attribute_is_no_module_but_a_missing_module_is_an_error(tmp_path: Pa
         startup.import_pages(tmp_path)
 
 
+def _run(coroutine: Coroutine[Any, Any, tuple[bool, str]]) -> tuple[bool, str]:
+    """``asyncio.run`` in a thread of its own: a test before this one on the same worker may
+    leave an event loop running in this thread (Playwright's sync API does)."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
+
+
 class _Runtime:
     """Stands in for Streamlit's runtime: its "does the script run" answer, or an error."""
 
@@ -71,16 +81,16 @@ class _Runtime:
 
 def test_warm_up_runs_the_page_once_and_says_so(capsys: pytest.CaptureFixture[str]) -> None:
     runtime = _Runtime((True, "ok"))
-    ok, line = asyncio.run(startup.warm_up(runtime))
+    ok, line = _run(startup.warm_up(runtime))
     assert ok and runtime.runs == 1
     assert line.startswith(startup.WARM_MARK) and line.endswith("(ok)")
     assert capsys.readouterr().err.strip() == line
 
 
 def test_a_failed_warm_up_is_reported_not_raised(capsys: pytest.CaptureFixture[str]) -> None:
-    ok, line = asyncio.run(startup.warm_up(_Runtime((False, "error"))))
+    ok, line = _run(startup.warm_up(_Runtime((False, "error"))))
     assert not ok and line.endswith("(error)")
-    ok, line = asyncio.run(startup.warm_up(_Runtime(RuntimeError("database busy"))))
+    ok, line = _run(startup.warm_up(_Runtime(RuntimeError("database busy"))))
     assert not ok and line == "handlab: warm-up stopped: RuntimeError: database busy"
     assert "database busy" in capsys.readouterr().err
 
