@@ -27,11 +27,17 @@ next frame.  Per round, on a freshly started server (its caches empty), the medi
     .venv/bin/python benchmarks/bench_pages.py                       # the samples
     .venv/bin/python benchmarks/bench_pages.py --db /tmp/big.duckdb  # any database
     .venv/bin/python benchmarks/bench_pages.py --build 1000000 --db /tmp/big.duckdb
+    .venv/bin/python benchmarks/bench_pages.py --db out/single.duckdb --lake out/lake-dask
 
-Without ``--db`` the database is built from data/samples/ in a temporary folder (as
-``handlab serve`` builds its first one).  ``--build N`` first writes a database of about N
-hands at ``--db`` (benchmarks/bench_dashboard.py's replicated simulated hands).  The server
-gets a copy of the database (it may write to it: migrations).  Targets (issue #27): every
+``--lake DIR`` serves a Parquet lake as ``handlab serve --lake DIR`` does (``$HANDLAB_LAKE``:
+each script run opens the catalogue of the lake's newest manifest, docs/scale-out.md); with
+``--db`` too, each round serves the database and then the lake, each on a fresh server, and
+both are reported with the lake's median over the database's.
+
+Without ``--db`` (or ``--lake``) the database is built from data/samples/ in a temporary
+folder (as ``handlab serve`` builds its first one).  ``--build N`` first writes a database
+of about N hands at ``--db`` (benchmarks/bench_dashboard.py's replicated simulated hands).
+The server gets a copy of the database (it may write to it: migrations).  Targets (issue #27): every
 page idle within 1 s on the samples and 2 s on a million hands.  Results:
 docs/performance.md, section "Pages in Chromium".
 """
@@ -53,6 +59,7 @@ _ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(_ROOT))
 
 from analytics.dashboard.startup import WARM_MARK  # noqa: E402
+from analytics.warehouse.connection import LAKE_ENV_VAR  # noqa: E402
 from analytics.warehouse.pipeline.run import SAMPLES, ensure_database  # noqa: E402
 from parsers.knobs import GAME_NAMES  # noqa: E402
 from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
@@ -161,14 +168,16 @@ def _warm(server: Any, timeout: float = 600.0) -> None:
         time.sleep(0.05)
 
 
-def _round(db: Path, log: Path, *, wait: bool) -> dict[tuple[str, str], float]:
-    """One round on a fresh server: its start, first load, then cold, warm and
-    filter-change seconds per page, then a new browser session's first page."""
+def _round(db: Path, log: Path, *, wait: bool, env: dict[str, str] | None = None
+           ) -> dict[tuple[str, str], float]:
+    """One round on a fresh server over ``db`` (``env``: more of the server's environment,
+    the lake's variable): its start, first load, then cold, warm and filter-change seconds
+    per page, then a new browser session's first page."""
     from playwright.sync_api import sync_playwright
 
     seconds: dict[tuple[str, str], float] = {}
     started = time.perf_counter()
-    with streamlit_server(db, log, script="serve.py") as server, \
+    with streamlit_server(db, log, script="serve.py", env=env) as server, \
             sync_playwright() as playwright:
         seconds[("server", "answers")] = time.perf_counter() - started
         if wait:
@@ -199,9 +208,16 @@ def _round(db: Path, log: Path, *, wait: bool) -> dict[tuple[str, str], float]:
     return seconds
 
 
-def _report(rounds: list[dict[tuple[str, str], float]], target: float) -> None:
+Rounds = list[dict[tuple[str, str], float]]
+
+
+def _median(rounds: Rounds, title: str, kind: str) -> float:
+    return statistics.median(r[(title, kind)] for r in rounds)
+
+
+def _report(rounds: Rounds, target: float) -> None:
     def median(title: str, kind: str) -> float:
-        return statistics.median(r[(title, kind)] for r in rounds)
+        return _median(rounds, title, kind)
 
     print(f"\nmedian of {len(rounds)} rounds, seconds to idle; target {target:g} s")
     print("| page | cold | warm | filter change |")
@@ -232,11 +248,14 @@ def main() -> None:
                         "data/samples/ in a temporary folder).")
     parser.add_argument("--build", type=int, metavar="HANDS",
                         help="First write a database of about HANDS simulated hands at --db.")
+    parser.add_argument("--lake", metavar="DIR", help="Serve this Parquet lake as "
+                        "`handlab serve --lake` does (with --db: that database too, each "
+                        "round; without: the lake alone).")
     parser.add_argument("--repeats", type=int, default=5, help="Rounds (a fresh server each).")
     parser.add_argument("--no-wait", action="store_true", help="Open the first page as soon "
                         "as the server answers, during its warm-up (default: after it).")
     parser.add_argument("--target", type=float, help="Seconds a page may take (default: 1 "
-                        "on the samples, 2 on another database).")
+                        "on the samples, 2 on another database or a lake).")
     options = parser.parse_args()
     if not CHROMIUM.exists():
         sys.exit(f"no Chromium at {CHROMIUM} (apt-get install -y chromium)")
@@ -251,21 +270,72 @@ def main() -> None:
             started = time.perf_counter()
             hands = build_large(options.db, options.build)
             print(f"built {options.db}: {hands:,} hands in {time.perf_counter() - started:.0f} s")
+        served_db = options.db is not None or options.lake is None
         source = options.db or ensure_database(root / "samples.duckdb", SAMPLES)
-        target = options.target or (2.0 if options.db else 1.0)
-        rounds = []
+        target = options.target or (2.0 if options.db or options.lake else 1.0)
+        rounds: Rounds = []
+        lake_rounds: Rounds = []
         for number in range(options.repeats):
-            served = root / "served.duckdb"
-            shutil.copy(source, served)
-            Path(f"{served}.wal").unlink(missing_ok=True)
-            rounds.append(_round(served, root / f"streamlit-{number}.log",
-                                 wait=not options.no_wait))
-            served.unlink()
-            print(f"round {number + 1}: " + ", ".join(
-                f"{title} {kind} {value:.2f}" for (title, kind), value in rounds[-1].items()),
-                flush=True)
-        print(f"\ndatabase: {source}")
-        _report(rounds, target)
+            if served_db:
+                rounds.append(_database_round(source, root, number, wait=not options.no_wait))
+                _print_round("database", number, rounds[-1])
+            if options.lake is not None:
+                lake_rounds.append(_lake_round(options.lake, root, number,
+                                               wait=not options.no_wait))
+                _print_round("lake", number, lake_rounds[-1])
+        if served_db:
+            print(f"\ndatabase: {source}")
+            _report(rounds, target)
+        if options.lake is not None:
+            print(f"\nlake: {options.lake}")
+            _report(lake_rounds, target)
+        if served_db and options.lake is not None:
+            _compare(rounds, lake_rounds)
+
+
+def _database_round(source: Path, root: Path, number: int, *, wait: bool
+                    ) -> dict[tuple[str, str], float]:
+    """A round on a copy of the database ``source`` (the server may write to it:
+    migrations)."""
+    served = root / "served.duckdb"
+    shutil.copy(source, served)
+    Path(f"{served}.wal").unlink(missing_ok=True)
+    try:
+        return _round(served, root / f"streamlit-{number}.log", wait=wait)
+    finally:
+        served.unlink()
+
+
+def _lake_round(lake: str, root: Path, number: int, *, wait: bool
+                ) -> dict[tuple[str, str], float]:
+    """A round on the lake, served as ``handlab serve --lake`` serves it: ``$HANDLAB_LAKE``
+    naming it and ``$HANDLAB_DB`` its catalogue (a reader never writes to either)."""
+    from analytics.warehouse.lake.catalogue import catalogue
+    from analytics.warehouse.lake.store import open_store
+
+    return _round(catalogue(lake), root / f"streamlit-lake-{number}.log", wait=wait,
+                  env={LAKE_ENV_VAR: open_store(lake).location("")})
+
+
+def _print_round(what: str, number: int, seconds: dict[tuple[str, str], float]) -> None:
+    print(f"round {number + 1} ({what}): " + ", ".join(
+        f"{title} {kind} {value:.2f}" for (title, kind), value in seconds.items()), flush=True)
+
+
+def _compare(rounds: Rounds, lake_rounds: Rounds) -> None:
+    """Each page's median on the lake over the database's, rounds of the same run."""
+    print("\nthe lake's median over the database's")
+    print("| page | cold | warm | filter change |")
+    print("|---|---:|---:|---:|")
+    for page in PAGES:
+        cells = [f"{_median(lake_rounds, page.title, kind):.2f} / "
+                 f"{_median(rounds, page.title, kind):.2f}"
+                 for kind in ("cold", "warm", "filter")]
+        print(f"| {page.title} | {' | '.join(cells)} |")
+    print(f"first load: {_median(lake_rounds, 'Overview', 'first load'):.2f} / "
+          f"{_median(rounds, 'Overview', 'first load'):.2f} s; warm-up over after "
+          f"{_median(lake_rounds, 'server', 'warm'):.2f} / "
+          f"{_median(rounds, 'server', 'warm'):.2f} s")
 
 
 if __name__ == "__main__":
