@@ -303,7 +303,7 @@ def dask_ingest(args: argparse.Namespace, folders: list[Path], hands: int,
                                 preload=["analytics.warehouse.lake.engine"])
     client = dask.Client(cluster)
     print(f"{'Dask LocalCluster start':<34} {time.perf_counter() - started:8.1f} s", flush=True)
-    dask_lake = args.out / "lake-dask"
+    dask_lake: Path = args.out / "lake-dask"
     if dask_lake.exists():
         shutil.rmtree(dask_lake)
     timed("lake, Dask LocalCluster", lambda: ingest_lake(
@@ -320,12 +320,13 @@ def dask_ingest(args: argparse.Namespace, folders: list[Path], hands: int,
 def local_ingest(args: argparse.Namespace, folders: list[Path], hands: int,
                  range_bytes: int) -> Path:
     """The lake ingest with the local engine (a pool of ``args.workers``); returns the lake."""
-    local = args.out / "lake-local"
+    local: Path = args.out / "lake-local"
     if local.exists():
         shutil.rmtree(local)
     timed("lake, local engine", lambda: ingest_lake(
         folders, local, engine="local", workers=args.workers, range_bytes=range_bytes), hands)
     return local
+
 
 if __name__ == "__main__":
     main()
