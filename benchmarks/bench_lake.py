@@ -64,6 +64,9 @@ from analytics.warehouse.sql.views import HandFilter  # noqa: E402
 
 MIX = (("seveneight", 0.8), ("bigtwo", 0.1), ("rummoli", 0.1))
 STEPS = ("database", "dask", "local")
+FILLED = frozenset({"con", "f", "game", "game_id"})
+"""The parameters a question over all hands is given; one needing another (a hand's id, a
+chart bar's values: a click's drill-down) is not asked."""
 FILES_PER_GAME = 20
 
 
@@ -122,7 +125,9 @@ def questions() -> list[tuple[str, Callable[[Any], Any]]]:
             if not inspect.isfunction(function) or name.endswith("where"):
                 continue
             parameters = inspect.signature(function).parameters
-            if "con" not in parameters or "hand_id" in parameters:
+            if "con" not in parameters or any(  # a drill-down: one hand, one bar's rows
+                    parameter.default is inspect.Parameter.empty and name not in FILLED
+                    for name, parameter in parameters.items()):
                 continue
             needs_game = "game" in parameters and (
                 parameters["game"].default is inspect.Parameter.empty)
