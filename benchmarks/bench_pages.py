@@ -270,26 +270,27 @@ def main() -> None:
             started = time.perf_counter()
             hands = build_large(options.db, options.build)
             print(f"built {options.db}: {hands:,} hands in {time.perf_counter() - started:.0f} s")
-        served_db = options.db is not None or options.lake is None
-        source = options.db or ensure_database(root / "samples.duckdb", SAMPLES)
+        # The database: --db, else the samples' unless a lake alone is served.
+        source: Path | None = options.db or (
+            None if options.lake else ensure_database(root / "samples.duckdb", SAMPLES))
         target = options.target or (2.0 if options.db or options.lake else 1.0)
         rounds: Rounds = []
         lake_rounds: Rounds = []
         for number in range(options.repeats):
-            if served_db:
+            if source is not None:
                 rounds.append(_database_round(source, root, number, wait=not options.no_wait))
                 _print_round("database", number, rounds[-1])
             if options.lake is not None:
                 lake_rounds.append(_lake_round(options.lake, root, number,
                                                wait=not options.no_wait))
                 _print_round("lake", number, lake_rounds[-1])
-        if served_db:
+        if source is not None:
             print(f"\ndatabase: {source}")
             _report(rounds, target)
         if options.lake is not None:
             print(f"\nlake: {options.lake}")
             _report(lake_rounds, target)
-        if served_db and options.lake is not None:
+        if source is not None and options.lake is not None:
             _compare(rounds, lake_rounds)
 
 
