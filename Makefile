@@ -8,9 +8,10 @@ STAMP := $(VENV)/.installed-stamp
 # imports the project: let Python keep its compiled modules in __pycache__ (gitignored)
 # even where the environment says not to, or each one compiles the sources again.
 unexport PYTHONDONTWRITEBYTECODE
-# The tests on every core; work stealing evens out the end (tests/conftest.py starts the
-# browser and slow tests first).
-PYTEST := $(BIN)/python -m pytest -n auto --dist worksteal -q
+# The tests on every core, each to the first free worker in tests/conftest.py's order (the
+# browser and slow tests first); the tests of a module that builds an expensive fixture
+# once (conftest's SHARED_SETUP) stay on one worker.
+PYTEST := $(BIN)/python -m pytest -n auto --dist loadgroup --no-loadscope-reorder -q
 
 .PHONY: setup run test check lint typecheck contracts quick unit bench fuzz clean
 

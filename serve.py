@@ -13,6 +13,7 @@ import streamlit as st
 from starlette.middleware import Middleware
 
 from analytics.dashboard.assets import BrowserFiles
-from analytics.dashboard.startup import lifespan
+from analytics.dashboard.startup import chart_pages, lifespan
 
-app = st.App("app.py", lifespan=lifespan, middleware=[Middleware(BrowserFiles)])
+app = st.App("app.py", lifespan=lifespan,
+             middleware=[Middleware(BrowserFiles, chart_pages=chart_pages())])

@@ -34,12 +34,12 @@ from timing import best_cpu  # noqa: E402
 from analytics.equity.allin import AllInSpot, allin_adjusted_many  # noqa: E402
 from analytics.rules import replay  # noqa: E402
 from analytics.rules.seveneight.block import replay_block  # noqa: E402
+from analytics.warehouse.identity import block_ids  # noqa: E402
 from analytics.warehouse.pipeline.block_equities import (  # noqa: E402
     allin_rows,
     allin_spots,
     allin_supported,
 )
-from analytics.warehouse.pipeline.block_rows import block_ids  # noqa: E402
 from analytics.warehouse.pipeline.equities import seed_of  # noqa: E402
 from analytics.warehouse.pipeline.rows import Batch, FileContext  # noqa: E402
 from parsers.block_scan import scan_seveneight  # noqa: E402

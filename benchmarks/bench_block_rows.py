@@ -27,7 +27,6 @@ import argparse
 import datetime as dt
 import sys
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 import pyarrow as pa
@@ -37,11 +36,11 @@ sys.path.insert(0, str(ROOT))
 
 from timing import best_cpu  # noqa: E402
 
-from analytics.warehouse.identity import hand_id  # noqa: E402
-from analytics.warehouse.pipeline import block_rows  # noqa: E402
-from analytics.warehouse.pipeline.block_rows import block_ids, block_tables  # noqa: E402
+from analytics.warehouse.identity import block_ids, hand_id  # noqa: E402
+from analytics.warehouse.pipeline.block_rows import block_tables  # noqa: E402
 from analytics.warehouse.pipeline.fact_rows import fact_tables  # noqa: E402
 from analytics.warehouse.pipeline.rows import Batch, FileContext  # noqa: E402
+from parsers.caching import clear_caches  # noqa: E402
 from tests.block_reference import block_from_hands  # noqa: E402
 from tests.test_warehouse_block_rows import (  # noqa: E402
     blockable,
@@ -54,13 +53,8 @@ DEFAULT = Path("/tmp/s6_stages/stages/seveneight/seveneight-000.phhs")
 
 
 def forget() -> None:
-    """Clear what the block rows remember between blocks (texts by value)."""
-    remembered: list[dict[Any, Any]] = [
-        block_rows._ACTION_TEXTS, block_rows._BETS_PIECES,
-        block_rows._NAME_REPRS, block_rows._SEAT_REPRS, block_rows._TIME_PIECES,
-        block_rows._TABLE_REPRS, block_rows._MOVES, block_rows._VARIANT_PIECES]
-    for texts in remembered:
-        texts.clear()
+    """Clear what the ingest remembers between blocks (every bounded cache)."""
+    clear_caches()
 
 
 def main() -> None:

@@ -10,7 +10,7 @@ time (``time.process_time``), best of ``--runs``, the two in turn:
 * ``scan_seveneight``: the block of the same chunks (with its caches warm, as in a worker
   that has read a block before);
 * ``scan_seveneight cold``: with its caches of distinct texts cleared before each run;
-* ``block_ids``: the ids of the scanned block (:mod:`analytics.warehouse.pipeline.block_rows`),
+* ``block_ids``: the ids of the scanned block (:mod:`analytics.warehouse.identity`),
 warm.
 
 Usage: ``python benchmarks/bench_block_scan.py [--file FILE] [--hands 5000] [--runs 5]``.
@@ -60,7 +60,7 @@ def main() -> None:
                         help="the stage to time (the scanner; room for others)")
     args = parser.parse_args()
     sys.path.insert(0, str(ROOT))
-    from analytics.warehouse.pipeline.block_rows import block_ids
+    from analytics.warehouse.identity import block_ids
     from parsers.block_scan import scan_seveneight
     from parsers.reader import hand_from_chunk, iter_chunks
 

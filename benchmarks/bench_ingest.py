@@ -35,7 +35,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from analytics.warehouse import ingest, reader  # noqa: E402
-from analytics.warehouse.sql import queries as q  # noqa: E402
+from analytics.warehouse.sql import views as v  # noqa: E402
+from analytics.warehouse.sql.queries import files as loaded_files  # noqa: E402
+from analytics.warehouse.sql.stat_views import results_over_time  # noqa: E402
 from parsers import HandHistory, dumps_hand  # noqa: E402
 
 POKERKIT_HAND = """variant = 'NT'
@@ -593,18 +595,20 @@ def main() -> None:
     with reader(db) as con:
         total = con.execute("SELECT count(*) FROM hands").fetchall()[0][0]
         print(f"\ndashboard queries over {total:,} hands (median of 5, ms)")
+        every, seveneight = v.HandFilter(), v.HandFilter(game="seveneight")
         questions: list[tuple[str, Callable[[], object]]] = [
-            ("totals", lambda: q.totals(con)),
-            ("hands_over_time (month)", lambda: q.hands_over_time(con, bucket="month")),
-            ("player_stats (all games)", lambda: q.player_stats(con)),
-            ("player_stats (7 & 8)", lambda: q.player_stats(con, game="seveneight")),
-            ("net_over_time (7 & 8)", lambda: q.net_over_time(con, game="seveneight")),
-            ("hand_types", lambda: q.hand_types(con)),
-            ("rummoli_games", lambda: q.rummoli_games(con)),
-            ("rummoli_board (all)", lambda: q.rummoli_board(con)),
-            ("rejects_summary", lambda: q.rejects_summary(con)),
-            ("files", lambda: q.files(con)),
-            ("hand_actions (one hand)", lambda: q.hand_actions(con, int(con.execute(
+            ("overview", lambda: v.overview(con, every)),
+            ("hands_over_time (month)", lambda: v.hands_over_time(con, every, bucket="month")),
+            ("player_results (all games)", lambda: v.player_results(con, every)),
+            ("player_results (7 & 8)", lambda: v.player_results(con, seveneight)),
+            ("results_over_time (7 & 8)",
+             lambda: results_over_time(con, every, game="seveneight")),
+            ("showdown_types", lambda: v.showdown_types(con, every)),
+            ("sessions", lambda: v.sessions(con, every)),
+            ("rummoli_board (all)", lambda: v.rummoli_board(con, every, game_id=None)),
+            ("rejects", lambda: v.rejects(con)),
+            ("files", lambda: loaded_files(con)),
+            ("hand_detail (one hand)", lambda: v.hand_detail(con, int(con.execute(
                 "SELECT hand_id FROM hands LIMIT 1").fetchall()[0][0]))),
         ]
         slowest = 0.0

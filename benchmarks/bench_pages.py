@@ -22,11 +22,24 @@ next frame.  Per round, on a freshly started server (its caches empty), the medi
   again (the new filter's questions are not cached yet);
 * **a new browser session**: the app opened again by its address at the end, in the same
   browser (its files cached: a returning user's new tab) and in a new browser (nothing
-  cached: a new user).
+  cached: a new user);
+* **the peers** (``--peers``): the floor, a minimal Streamlit page (benchmarks/peer_page.py:
+  a title and a small table; with one small plotly chart; with Streamlit's own Vega-Lite bar
+  chart) served by the same Streamlit the same way (benchmarks/peer_serve.py), on a fresh
+  server each round: its first load, a returning tab and a new browser, timed to idle as
+  above; the report divides handlab's first pages by the peer's.
+
+``--first`` times only a session's first pages (the first load, Upload and Win rates cold
+right after it, a returning tab and a new browser at the end); ``--dwell S`` stays S seconds
+on the first load and each cold page before the next click (a user reading it; by default
+the clicks come back to back).  ``--base PATH`` runs every
+round on this checkout and on another one (a worktree of main, say), alternating which goes
+first, served by this checkout's Python, and prints both medians with their ratio.
 
     .venv/bin/python benchmarks/bench_pages.py                       # the samples
     .venv/bin/python benchmarks/bench_pages.py --db /tmp/big.duckdb  # any database
     .venv/bin/python benchmarks/bench_pages.py --build 1000000 --db /tmp/big.duckdb
+    .venv/bin/python benchmarks/bench_pages.py --first --peers --base /work/wt-base
     .venv/bin/python benchmarks/bench_pages.py --db out/single.duckdb --lake out/lake-dask
 
 ``--lake DIR`` serves a Parquet lake as ``handlab serve --lake DIR`` does (``$HANDLAB_LAKE``:
@@ -34,10 +47,10 @@ each script run opens the catalogue of the lake's newest manifest, docs/scale-ou
 ``--db`` too, each round serves the database and then the lake, each on a fresh server, and
 both are reported with the lake's median over the database's.
 
-Without ``--db`` (or ``--lake``) the database is built from data/samples/ in a temporary
-folder (as ``handlab serve`` builds its first one).  ``--build N`` first writes a database
-of about N hands at ``--db`` (benchmarks/bench_dashboard.py's replicated simulated hands).
-The server gets a copy of the database (it may write to it: migrations).  Targets (issue #27): every
+Without ``--db`` the database is built from data/samples/ in a temporary folder (as
+``handlab serve`` builds its first one).  ``--build N`` first writes a database of about N
+hands at ``--db`` (benchmarks/bench_dashboard.py's replicated simulated hands).  The server
+gets a copy of the database (it may write to it: migrations).  Targets (issue #27): every
 page idle within 1 s on the samples and 2 s on a million hands.  Results:
 docs/performance.md, section "Pages in Chromium".
 """
@@ -62,7 +75,7 @@ from analytics.dashboard.startup import WARM_MARK  # noqa: E402
 from analytics.warehouse.connection import LAKE_ENV_VAR  # noqa: E402
 from analytics.warehouse.pipeline.run import SAMPLES, ensure_database  # noqa: E402
 from parsers.knobs import GAME_NAMES  # noqa: E402
-from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
+from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, ROOT  # noqa: E402
 from tests.browser.server import streamlit_server  # noqa: E402
 
 
@@ -85,6 +98,12 @@ PAGES = (
     Page("hand_types", "Hand types", "Hand types", "seveneight"),
     Page("replayer", "Hand replayer", "Hand replayer", "seveneight"),
 )
+
+PEERS = tuple(Page("", "", f"Peer {kind}", "") for kind in ("table", "chart", "bar"))
+"""The peer pages (benchmarks/peer_page.py, ``HANDLAB_PEER`` = the title's last word)."""
+
+SESSION_KINDS = ("first load", "new session", "new browser")
+"""A browser session's first page: the server's first, a returning tab, a new browser."""
 
 # Idle: the run is over, nothing stale, no element still waiting for its code (a lazy
 # chunk: Streamlit's "stSkeleton" placeholder) and every Plotly chart drawn.
@@ -168,16 +187,19 @@ def _warm(server: Any, timeout: float = 600.0) -> None:
         time.sleep(0.05)
 
 
-def _round(db: Path, log: Path, *, wait: bool, env: dict[str, str] | None = None
+def _round(db: Path, log: Path, *, wait: bool, first: bool = False, dwell: float = 0.0,
+           root: Path = ROOT, env: dict[str, str] | None = None
            ) -> dict[tuple[str, str], float]:
-    """One round on a fresh server over ``db`` (``env``: more of the server's environment,
-    the lake's variable): its start, first load, then cold, warm and filter-change seconds
-    per page, then a new browser session's first page."""
+    """One round on a fresh server of the checkout ``root``: its start, first load, then
+    cold, warm and filter-change seconds per page (``first``: only the cold pages up to Win
+    rates; ``dwell``: seconds spent on the first load and each cold page before the next
+    click, as a user reading it; ``env``: more of the server's environment, the lake's
+    variable), then a new browser session's first page."""
     from playwright.sync_api import sync_playwright
 
     seconds: dict[tuple[str, str], float] = {}
     started = time.perf_counter()
-    with streamlit_server(db, log, script="serve.py", env=env) as server, \
+    with streamlit_server(db, log, script="serve.py", root=root, env=env) as server, \
             sync_playwright() as playwright:
         seconds[("server", "answers")] = time.perf_counter() - started
         if wait:
@@ -192,38 +214,66 @@ def _round(db: Path, log: Path, *, wait: bool, env: dict[str, str] | None = None
             if not wait:
                 _warm(server)
                 seconds[("server", "warm")] = time.perf_counter() - started
-            for target in PAGES[1:]:
+            time.sleep(dwell)
+            for target in PAGES[1:3] if first else PAGES[1:]:
                 seconds[(target.title, "cold")] = _navigate(page, target)
+                time.sleep(dwell)
             seconds[("Overview", "cold")] = seconds[("Overview", "first load")]
-            for target in PAGES:
+            for target in () if first else PAGES:
                 seconds[(target.title, "warm")] = _navigate(page, target)
                 seconds[(target.title, "filter")] = _pick_game(page, target, target.game)
                 _pick_game(page, target, "all games")
-            seconds[("Overview", "new session")] = _open(page, server.url, PAGES[0])
-            fresh = browser.new_context(viewport={"width": 1400, "height": 1000}).new_page()
-            fresh.set_default_timeout(120_000)
-            seconds[("Overview", "new browser")] = _open(fresh, server.url, PAGES[0])
+            _sessions(browser, page, server.url, PAGES[0], seconds)
         finally:
             browser.close()
     return seconds
 
 
-Rounds = list[dict[tuple[str, str], float]]
+def _sessions(browser: Any, page: Any, url: str, target: Page,
+              seconds: dict[tuple[str, str], float]) -> None:
+    """A new browser session's first page: a returning user's new tab (the same browser,
+    its files cached) and a new user's (a new browser context: nothing cached)."""
+    seconds[(target.title, "new session")] = _open(page, url, target)
+    fresh = browser.new_context(viewport={"width": 1400, "height": 1000}).new_page()
+    fresh.set_default_timeout(120_000)
+    seconds[(target.title, "new browser")] = _open(fresh, url, target)
 
 
-def _median(rounds: Rounds, title: str, kind: str) -> float:
+def _peer_round(peer: Page, log: Path) -> dict[tuple[str, str], float]:
+    """The peer page on a fresh server: its first load, a returning tab, a new browser."""
+    from playwright.sync_api import sync_playwright
+
+    seconds: dict[tuple[str, str], float] = {}
+    kind = peer.title.rsplit(" ", 1)[-1]
+    with streamlit_server(log.with_suffix(".unused"), log, script="benchmarks/peer_serve.py",
+                          env={"HANDLAB_PEER": kind}) as server, \
+            sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_context(viewport={"width": 1400, "height": 1000}).new_page()
+            page.set_default_timeout(120_000)
+            seconds[(peer.title, "first load")] = _open(page, server.url, peer)
+            _sessions(browser, page, server.url, peer, seconds)
+        finally:
+            browser.close()
+    return seconds
+
+
+def _median(rounds: list[dict[tuple[str, str], float]], title: str, kind: str) -> float:
     return statistics.median(r[(title, kind)] for r in rounds)
 
 
-def _report(rounds: Rounds, target: float) -> None:
+def _report(rounds: list[dict[tuple[str, str], float]], target: float, *,
+            first: bool = False) -> None:
     def median(title: str, kind: str) -> float:
         return _median(rounds, title, kind)
 
     print(f"\nmedian of {len(rounds)} rounds, seconds to idle; target {target:g} s")
     print("| page | cold | warm | filter change |")
     print("|---|---:|---:|---:|")
-    for page in PAGES:
-        cells = [f"{median(page.title, kind):.2f}" for kind in ("cold", "warm", "filter")]
+    for page in PAGES[:3] if first else PAGES:
+        cells = [f"{median(page.title, kind):.2f}" if (page.title, kind) in rounds[0] else "-"
+                 for kind in ("cold", "warm", "filter")]
         print(f"| {page.title} | {' | '.join(cells)} |")
     print(f"\nserver start: answers after {median('server', 'answers'):.2f} s, warm-up over "
           f"after {median('server', 'warm'):.2f} s")
@@ -231,14 +281,69 @@ def _report(rounds: Rounds, target: float) -> None:
           f"{median('Overview', 'first load'):.2f} s; a new browser session at the end "
           f"{median('Overview', 'new session'):.2f} s in the same browser, "
           f"{median('Overview', 'new browser'):.2f} s in a new one (nothing cached)")
-    medians = [median(page.title, kind) for page in PAGES for kind in ("cold", "warm", "filter")
-               if (page.title, kind) != ("Overview", "cold")]
+    medians = [median(title, kind) for title, kind in rounds[0]
+               if title not in ("server", "Overview")]
     over = sum(value > target for value in medians)
     print(f"{over} of {len(medians)} medians of the pages (the first load aside) over the "
           f"{target:g} s target")
-    sessions = [median("Overview", kind) for kind in ("first load", "new session", "new browser")]
+    sessions = [median("Overview", kind) for kind in SESSION_KINDS]
     print(f"{sum(value > target for value in sessions)} of 3 first pages of a browser session "
           f"over the {target:g} s target")
+
+
+def _report_peers(rounds: list[dict[tuple[str, str], float]],
+                  peers: list[dict[tuple[str, str], float]]) -> None:
+    """The peers' first pages and handlab's divided by them."""
+    print(f"\npeers (median of {len(peers)} rounds; handlab's Overview / the peer's)")
+    print("| page | " + " | ".join(SESSION_KINDS) + " |")
+    print("|---|" + "---:|" * len(SESSION_KINDS))
+    ours = [_median(rounds, "Overview", kind) for kind in SESSION_KINDS]
+    for peer in PEERS:
+        theirs = [_median(peers, peer.title, kind) for kind in SESSION_KINDS]
+        print(f"| {peer.title} | " + " | ".join(
+            f"{value:.2f} s (handlab {mine / value:.2f}x)"
+            for mine, value in zip(ours, theirs, strict=True)) + " |")
+
+
+def _report_base(rounds: list[dict[tuple[str, str], float]],
+                 base: list[dict[tuple[str, str], float]]) -> None:
+    """This checkout's medians against the base checkout's, key by key."""
+    print(f"\nthis checkout against --base (median of {len(rounds)} alternated rounds each)")
+    print("| page | what | this | base | this/base |")
+    print("|---|---|---:|---:|---:|")
+    for title, kind in rounds[0]:
+        if (title, kind) in base[0] and (title, kind) != ("Overview", "cold"):
+            mine, theirs = _median(rounds, title, kind), _median(base, title, kind)
+            print(f"| {title} | {kind} | {mine:.2f} | {theirs:.2f} | {mine / theirs:.2f}x |")
+
+
+def _lake_round(lake: str, root_folder: Path, number: int, *, wait: bool, first: bool
+                ) -> dict[tuple[str, str], float]:
+    """A round on the lake, served as ``handlab serve --lake`` serves it: ``$HANDLAB_LAKE``
+    naming it and ``$HANDLAB_DB`` its catalogue (a reader never writes to either)."""
+    from analytics.warehouse.lake.catalogue import catalogue
+    from analytics.warehouse.lake.store import open_store
+
+    return _round(catalogue(lake), root_folder / f"streamlit-lake-{number}.log", wait=wait,
+                  first=first, env={LAKE_ENV_VAR: open_store(lake).location("")})
+
+
+def _compare(rounds: list[dict[tuple[str, str], float]],
+             lake_rounds: list[dict[tuple[str, str], float]], *, first: bool) -> None:
+    """Each page's median on the lake over the database's, rounds of the same run."""
+    print("\nthe lake's median over the database's")
+    print("| page | cold | warm | filter change |")
+    print("|---|---:|---:|---:|")
+    for page in PAGES[:3] if first else PAGES:
+        cells = [f"{_median(lake_rounds, page.title, kind):.2f} / "
+                 f"{_median(rounds, page.title, kind):.2f}"
+                 if (page.title, kind) in rounds[0] else "-"
+                 for kind in ("cold", "warm", "filter")]
+        print(f"| {page.title} | {' | '.join(cells)} |")
+    print(f"first load: {_median(lake_rounds, 'Overview', 'first load'):.2f} / "
+          f"{_median(rounds, 'Overview', 'first load'):.2f} s; warm-up over after "
+          f"{_median(lake_rounds, 'server', 'warm'):.2f} / "
+          f"{_median(rounds, 'server', 'warm'):.2f} s")
 
 
 def main() -> None:
@@ -256,11 +361,22 @@ def main() -> None:
                         "as the server answers, during its warm-up (default: after it).")
     parser.add_argument("--target", type=float, help="Seconds a page may take (default: 1 "
                         "on the samples, 2 on another database or a lake).")
+    parser.add_argument("--first", action="store_true", help="Only a session's first pages: "
+                        "the first load, Upload and Win rates cold after it, a returning tab "
+                        "and a new browser.")
+    parser.add_argument("--peers", action="store_true", help="Also time the peer pages "
+                        "(benchmarks/peer_page.py: a minimal Streamlit page with a table, a plotly "
+                        "chart or a Vega-Lite chart).")
+    parser.add_argument("--dwell", type=float, default=0.0, metavar="SECONDS",
+                        help="Stay on the first load and each cold page this long before the "
+                        "next click, as a user reading it (default 0: back to back).")
+    parser.add_argument("--base", type=Path, metavar="PATH", help="Another checkout to run "
+                        "alternated with this one each round (a worktree of main).")
     options = parser.parse_args()
     if not CHROMIUM.exists():
         sys.exit(f"no Chromium at {CHROMIUM} (apt-get install -y chromium)")
     with tempfile.TemporaryDirectory(prefix="handlab-pages-") as folder:
-        root = Path(folder)
+        root_folder = Path(folder)
         if options.build:
             if options.db is None:
                 sys.exit("--build needs --db (where to write the database)")
@@ -272,71 +388,53 @@ def main() -> None:
             print(f"built {options.db}: {hands:,} hands in {time.perf_counter() - started:.0f} s")
         # The database: --db, else the samples' unless a lake alone is served.
         source: Path | None = options.db or (
-            None if options.lake else ensure_database(root / "samples.duckdb", SAMPLES))
+            None if options.lake else ensure_database(root_folder / "samples.duckdb", SAMPLES))
         target = options.target or (2.0 if options.db or options.lake else 1.0)
-        rounds: Rounds = []
-        lake_rounds: Rounds = []
+        rounds: list[dict[tuple[str, str], float]] = []
+        lake_rounds: list[dict[tuple[str, str], float]] = []
+        base: list[dict[tuple[str, str], float]] = []
+        peers: list[dict[tuple[str, str], float]] = []
         for number in range(options.repeats):
-            if source is not None:
-                rounds.append(_database_round(source, root, number, wait=not options.no_wait))
-                _print_round("database", number, rounds[-1])
+            # Alternated: odd rounds start with the base, so neither side always goes first.
+            order = [(ROOT, rounds), (options.base, base)] if options.base else [(ROOT, rounds)]
+            for root, results in (order[::-1] if number % 2 else order) if source else ():
+                served = root_folder / "served.duckdb"
+                shutil.copy(source, served)
+                Path(f"{served}.wal").unlink(missing_ok=True)
+                results.append(_round(served, root_folder / f"streamlit-{number}.log",
+                                      wait=not options.no_wait, first=options.first,
+                                      dwell=options.dwell, root=root))
+                served.unlink()
+                side = "" if root == ROOT else " (base)"
+                print(f"round {number + 1}{side}: " + ", ".join(
+                    f"{title} {kind} {value:.2f}" for (title, kind), value in results[-1].items()),
+                    flush=True)
             if options.lake is not None:
-                lake_rounds.append(_lake_round(options.lake, root, number,
-                                               wait=not options.no_wait))
-                _print_round("lake", number, lake_rounds[-1])
+                lake_rounds.append(_lake_round(options.lake, root_folder, number,
+                                               wait=not options.no_wait, first=options.first))
+                print(f"round {number + 1} (lake): " + ", ".join(
+                    f"{title} {kind} {value:.2f}"
+                    for (title, kind), value in lake_rounds[-1].items()), flush=True)
+            if options.peers:
+                timed: dict[tuple[str, str], float] = {}
+                for peer in PEERS:
+                    timed.update(_peer_round(peer, root_folder / f"peer-{number}.log"))
+                peers.append(timed)
+                print(f"round {number + 1} (peers): " + ", ".join(
+                    f"{title} {kind} {value:.2f}" for (title, kind), value in timed.items()),
+                    flush=True)
         if source is not None:
             print(f"\ndatabase: {source}")
-            _report(rounds, target)
+            _report(rounds, target, first=options.first)
         if options.lake is not None:
             print(f"\nlake: {options.lake}")
-            _report(lake_rounds, target)
-        if source is not None and options.lake is not None:
-            _compare(rounds, lake_rounds)
-
-
-def _database_round(source: Path, root: Path, number: int, *, wait: bool
-                    ) -> dict[tuple[str, str], float]:
-    """A round on a copy of the database ``source`` (the server may write to it:
-    migrations)."""
-    served = root / "served.duckdb"
-    shutil.copy(source, served)
-    Path(f"{served}.wal").unlink(missing_ok=True)
-    try:
-        return _round(served, root / f"streamlit-{number}.log", wait=wait)
-    finally:
-        served.unlink()
-
-
-def _lake_round(lake: str, root: Path, number: int, *, wait: bool
-                ) -> dict[tuple[str, str], float]:
-    """A round on the lake, served as ``handlab serve --lake`` serves it: ``$HANDLAB_LAKE``
-    naming it and ``$HANDLAB_DB`` its catalogue (a reader never writes to either)."""
-    from analytics.warehouse.lake.catalogue import catalogue
-    from analytics.warehouse.lake.store import open_store
-
-    return _round(catalogue(lake), root / f"streamlit-lake-{number}.log", wait=wait,
-                  env={LAKE_ENV_VAR: open_store(lake).location("")})
-
-
-def _print_round(what: str, number: int, seconds: dict[tuple[str, str], float]) -> None:
-    print(f"round {number + 1} ({what}): " + ", ".join(
-        f"{title} {kind} {value:.2f}" for (title, kind), value in seconds.items()), flush=True)
-
-
-def _compare(rounds: Rounds, lake_rounds: Rounds) -> None:
-    """Each page's median on the lake over the database's, rounds of the same run."""
-    print("\nthe lake's median over the database's")
-    print("| page | cold | warm | filter change |")
-    print("|---|---:|---:|---:|")
-    for page in PAGES:
-        cells = [f"{_median(lake_rounds, page.title, kind):.2f} / "
-                 f"{_median(rounds, page.title, kind):.2f}"
-                 for kind in ("cold", "warm", "filter")]
-        print(f"| {page.title} | {' | '.join(cells)} |")
-    print(f"first load: {_median(lake_rounds, 'Overview', 'first load'):.2f} / "
-          f"{_median(rounds, 'Overview', 'first load'):.2f} s; warm-up over after "
-          f"{_median(lake_rounds, 'server', 'warm'):.2f} / "
-          f"{_median(rounds, 'server', 'warm'):.2f} s")
+            _report(lake_rounds, target, first=options.first)
+        if rounds and lake_rounds:
+            _compare(rounds, lake_rounds, first=options.first)
+        if base:
+            _report_base(rounds, base)
+        if peers and rounds:
+            _report_peers(rounds, peers)
 
 
 if __name__ == "__main__":

@@ -68,7 +68,7 @@ def writer(tree: Path, rounds: int, out: Path) -> None:
 
     ingest_module = sys.modules["analytics.warehouse.pipeline.run"]
     timed(ingest_module, "load_batch", "load_batch (inserts + facts)")
-    timed(ingest_module, "commit_file", "commit_file")
+    timed(ingest_module, "commit", "commits")
     if hasattr(facts, "_fill_batch_pots"):
         timed(facts, "_fill_batch_pots", "  pot facts")
     else:  # the older tree: its pot statements, executed by fill_batch

@@ -6,9 +6,9 @@ The warehouse computes ``seat_facts`` and ``hand_facts`` once, in numpy and pyar
 backfills and the bulk writers alike.  This is the same definition written the other way,
 as the joins and aggregations over the stored tables that the dashboard's questions ran
 before the fact tables existed (the expressions of :mod:`analytics.warehouse.sql.views`:
-``DAY``, ``SESSION``, ``STAKES``, ``split_condition``).  It used to be the writer's own
-fill; now only the tests run it (tests/test_fact_rows.py), row for row against
-``fact_tables`` on the golden and sample histories and on generated hands.
+``DAY``, ``SESSION``, ``STAKES``; the award parts' :func:`split_condition` is here).  It
+used to be the writer's own fill; now only the tests run it (tests/test_fact_rows.py), row
+for row against ``fact_tables`` on the golden and sample histories and on generated hands.
 
 SQL cannot call the shared evaluator, so the dealt hands' categories, the Big Two plays by
 kind and the passes come from the same functions ``fact_tables`` uses
@@ -30,9 +30,23 @@ import pyarrow as pa
 from analytics.warehouse.pipeline.fact_rows import dealt_categories, pass_counts, play_kinds
 from analytics.warehouse.sql.arrow_scan import arrow_over, execute_over
 from analytics.warehouse.sql.schema import migrate
-from analytics.warehouse.sql.views import DAY, SESSION, SPLIT_COLUMNS, STAKES, split_condition
+from analytics.warehouse.sql.views import DAY, SESSION, SPLIT_COLUMNS, SPLIT_POTS, STAKES
 
-__all__ = ["POTS", "oracle_facts", "oracle_facts_of", "scratch"]
+__all__ = ["POTS", "oracle_facts", "oracle_facts_of", "scratch", "split_condition"]
+
+def split_condition(part: str, pot: str = "a.pot") -> str:
+    """SQL condition that an award's ``pot`` (a column expression) counts towards ``part``:
+    the pots ``views.SPLIT_POTS`` names, poker side pots (``poker_side...``) with the poker pot,
+    any other pot as the finale; the grouping ``seat_facts`` stores the parts by."""
+    if part not in SPLIT_COLUMNS:
+        raise ValueError(f"unknown part {part!r} (expected one of {', '.join(SPLIT_COLUMNS)})")
+    named = ", ".join(f"'{name}'" for name in SPLIT_POTS)
+    side = f"{pot} NOT IN ({named}) AND {pot} LIKE 'poker_side%'"
+    if part == "finale":
+        return f"({pot} NOT IN ({named}) AND {pot} NOT LIKE 'poker_side%')"
+    listed = ", ".join(f"'{name}'" for name, to in SPLIT_POTS.items() if to == part)
+    return f"({pot} IN ({listed}) OR ({side}))" if part == "poker pot" else f"{pot} IN ({listed})"
+
 
 # The expressions are those of analytics.warehouse.sql.views (DAY, SESSION, STAKES and the
 # questions' derivations), evaluated once per seat.

@@ -127,6 +127,12 @@ def test_html_pages_get_the_prefetch_and_nothing_else_does(static: Path) -> None
         assert (status, body) == (200, _HTML.replace(b"</head>", script + b"</head>"))
         assert headers[b"content-length"] == str(len(body)).encode()
     assert f'import("./static/js/{_CHART}")'.encode() in script
+    # A press on a link to a chart page starts the import; with no chart page, no link does.
+    assert b'const charts = [];' in script
+    with_pages = prefetch_script(_CHART, ("win_rates", "pots")).decode()
+    assert 'const charts = ["pots", "win_rates"];' in with_pages
+    app = BrowserFiles(page, CompressedFiles(static), static, chart_pages=("win_rates",))
+    assert b'const charts = ["win_rates"];' in _get(app, "/")[2]
     # HEAD keeps Streamlit's length; a JSON answer and the server's own paths pass as sent.
     assert _get(app, "/", method="HEAD")[1][b"content-length"] == str(len(_HTML)).encode()
     json_answer = _Streamlit(b'{"a": "</head>"}', b"application/json")

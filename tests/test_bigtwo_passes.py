@@ -78,6 +78,7 @@ def test_the_replays_pass_counts_are_the_listed_ones(setting: str, players: int)
     assert sum(count for hand in games for count, _ in listed_passes(hand)) > held > 0
 
 
+@pytest.mark.slow  # 10 s of CPU; make check keeps the seven settings above
 def test_random_knobs_pass_counts_are_the_listed_ones() -> None:
     """Knobs drawn afresh for every match (simulate_bigtwo's random_knobs)."""
     for players in (2, 3, 4):

@@ -90,9 +90,9 @@ def test_sizes_and_clear_cover_every_cache() -> None:
     sizes = cache_sizes()
     assert sizes["tests.listed"] == 1
     assert list(sizes) == sorted(sizes)
-    # The modules' own caches are listed too: the action parser's, the ids' pieces.
+    # The modules' own caches are listed too: the action parser's, the ids' rule sets.
     assert "parsers.actions.parsed" in sizes
-    assert "analytics.warehouse.identity.pieces" in sizes
+    assert "analytics.warehouse.identity.rules_by_value" in sizes
     clear_caches()
     assert cache_sizes()["tests.listed"] == 0
     assert set(cache_sizes().values()) == {0}

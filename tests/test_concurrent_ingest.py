@@ -23,6 +23,8 @@ import pytest
 from analytics import ingest
 from analytics.warehouse import WarehouseBusy, reader
 from analytics.warehouse.sql import queries as q
+from analytics.warehouse.sql import views
+from analytics.warehouse.sql.views import HandFilter
 from parsers import dumps_hands
 from tests.test_warehouse_data import SEVENEIGHT, phhs, simulated, write
 from tests.test_warehouse_kill import check_consistent
@@ -85,7 +87,7 @@ def run_at_once(tmp_path: Path, in_threads: bool) -> None:
             try:
                 with reader(db, wait=0.5) as con:
                     con.execute("BEGIN TRANSACTION")  # one snapshot for the three questions
-                    stats = q.player_stats(con)
+                    stats = views.player_results(con, HandFilter())
                     files = q.files(con)
                     hands = int(con.execute("SELECT count(*) FROM hands").fetchall()[0][0])
                     seats = int(con.execute("SELECT count(*) FROM seats").fetchall()[0][0])

@@ -7,15 +7,18 @@ import shutil
 from pathlib import Path
 
 import duckdb
+import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from analytics.dashboard import logic
 from analytics.dashboard.logic import SEVENEIGHT_VIEWS
 from analytics.warehouse import ENV_VAR
 from analytics.warehouse.connection import current_version
 from analytics.warehouse.pipeline.fact_rows import PASS_COLUMNS
+from analytics.warehouse.sql import views
 from analytics.warehouse.sql.schema import LATEST_VERSION, TABLES, migrate
-from analytics.warehouse.sql.views import PLAY_KIND_COLUMNS
+from analytics.warehouse.sql.views import PLAY_KIND_COLUMNS, HandFilter
 from tests.test_dashboard_data import dashboard_db, extra_histories
 
 __all__ = ["dashboard_db"]  # the fixture, re-exported for pytest
@@ -84,6 +87,28 @@ def test_overview_shows_counts_tables_and_the_reject(db: Path) -> None:
     assert list(rejects["line"]) == [12]
     assert "p9" in rejects["reason"].iloc[0]
     assert len(at.get("download_button")) >= 4 * 3 + 1  # tables x formats + the report
+
+
+def test_overview_players_are_a_tab_per_game_only_the_shown_one_drawn(db: Path) -> None:
+    at = open_app()
+    players = [m.value for m in at.markdown if str(m.value).startswith("**")]
+    assert players == ["**7 & 8: big blinds per 100 hands**"]
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        results = views.results_by_level(con, HandFilter())
+    finally:
+        con.close()
+    for label, game in (("Big Two", "bigtwo"), ("Rummoli", "rummoli")):
+        at.session_state["overview_players"] = label
+        at.run()
+        assert not at.exception, [e.value for e in at.exception]
+        title, table = logic.player_table(results, game)
+        assert [m.value for m in at.markdown if str(m.value).startswith("**")] == [
+            f"**{title}**"]
+        shown = [f.value for f in at.dataframe if list(f.value.columns) == list(table.columns)]
+        assert len(shown) == 1
+        pd.testing.assert_frame_equal(shown[0].reset_index(drop=True),
+                                      table.reset_index(drop=True), check_dtype=False)
 
 
 def test_overview_without_rejects_says_so(own_db: Path) -> None:

@@ -177,10 +177,14 @@ def _headers(at: AppTest) -> list[str]:
 
 def test_7_units_never_mix(db: Path) -> None:
     at = open_app()
-    tables = [f.value for f in at.dataframe]
-    players = [t for t in tables if "player" in t.columns]
-    # One table per game, each in its own unit.
-    assert len(players) == 3
+    players = []
+    for label in ("7 & 8", "Big Two", "Rummoli"):  # a tab per game, each in its own unit
+        at.session_state["overview_players"] = label
+        at.run()
+        shown = [f.value for f in at.dataframe if "player" in f.value.columns]
+        assert len(shown) == 1, label
+        players.append(shown[0])
+        assert not any(c in ("mean", "mean per hand") for c in _headers(at))
     assert "big blinds per 100 hands" in players[0].columns
     assert "points per game" in players[1].columns and "scoring rule" in players[1].columns
     assert "chips per round" in players[2].columns and "ante" in players[2].columns

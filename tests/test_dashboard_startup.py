@@ -22,6 +22,20 @@ def test_page_imports_read_every_absolute_import_once(tmp_path: Path) -> None:
     assert startup.page_imports(tmp_path) == ("os", "json", "json.dumps", "json.loads", "csv")
 
 
+def test_chart_pages_are_the_scripts_that_draw_a_plotly_chart(tmp_path: Path) -> None:
+    (tmp_path / "win_rates.py").write_text("import streamlit as st\nst.plotly_chart(f)\n",
+                                           encoding="utf-8")
+    (tmp_path / "upload.py").write_text("import streamlit as st\nst.file_uploader('x')\n",
+                                        encoding="utf-8")
+    (tmp_path / "pots.py").write_text("st.plotly_chart(a)\nst.plotly_chart(b)\n",
+                                      encoding="utf-8")
+    assert startup.chart_pages(tmp_path) == ("pots", "win_rates")
+    # The dashboard's own: every page that draws plotly charts, none that does not.
+    pages = startup.chart_pages()
+    assert {"win_rates", "pots", "hand_types", "statistics"} <= set(pages)
+    assert not {"upload", "record", "play"} & set(pages)
+
+
 def test_the_pages_modules_are_imported(tmp_path: Path) -> None:
     startup.import_pages()
     names = startup.page_imports()

@@ -38,10 +38,10 @@ from analytics.warehouse.pipeline.rows import FileContext
 from analytics.warehouse.pipeline.write import load_batch
 from analytics.warehouse.sql.arrow_scan import execute_over
 from analytics.warehouse.sql.schema import migrate
-from analytics.warehouse.sql.views import SPLIT_COLUMNS, split_condition
+from analytics.warehouse.sql.views import SPLIT_COLUMNS
 from parsers.reader import iter_chunks
 from parsers.writer import dumps_hands
-from tests.fact_oracle import oracle_facts, oracle_facts_of, scratch
+from tests.fact_oracle import oracle_facts, oracle_facts_of, scratch, split_condition
 from tests.test_warehouse_data import (
     PARSE_BROKEN,
     RULES_BROKEN,

@@ -29,8 +29,8 @@ from analytics.rules import replay
 from analytics.warehouse import ingest, open_writer, reader
 from analytics.warehouse.pipeline import fact_rows
 from analytics.warehouse.pipeline.rows import Batch, FileContext
-from analytics.warehouse.pipeline.write import begin_file, load_batch, rollback
-from analytics.warehouse.sql import equity_views, facts, queries
+from analytics.warehouse.pipeline.write import begin, is_loaded, load_batch, rollback
+from analytics.warehouse.sql import equity_views, facts
 from analytics.warehouse.sql import views as v
 from analytics.warehouse.sql.schema import LATEST_VERSION, migrate, schema_version
 from analytics.warehouse.sql.stat_views import results_over_time
@@ -607,7 +607,8 @@ def test_a_rolled_back_file_leaves_no_facts(tmp_path: Path) -> None:
             batch.add(hand, replay(hand))
     con = open_writer(db)
     try:
-        assert begin_file(con, context)
+        begin(con)
+        assert not is_loaded(con, context.sha256)
         load_batch(con, batch.tables())  # fills the batch's facts too
         assert _count(con, "SELECT count(*) FROM seat_facts") == 24
         rollback(con)
@@ -743,35 +744,6 @@ def test_filter_options_answer_as_before(db: Path) -> None:
         assert set(new["kind"]) >= {"game", "player", "session", "stakes", "rules"}
 
 
-def old_net_over_time(con: Con, *, game: str, players: list[str] | None = None,
-                      bucket: str = "day") -> pd.DataFrame:
-    """queries.net_over_time as it was: every seat joined with its hand (v_seat_results)."""
-    return query_frame(con, f"""
-        SELECT period, player, hands, net,
-               CAST(sum(net) OVER (PARTITION BY player ORDER BY period) AS BIGINT)
-                   AS cumulative_net
-        FROM (SELECT CAST(date_trunc('{bucket}', day) AS DATE) AS period, player,
-                     count(*) AS hands, CAST(sum(net) AS BIGINT) AS net
-              FROM v_seat_results
-              WHERE game = $game AND ($players IS NULL OR list_contains($players, player))
-              GROUP BY ALL)
-        ORDER BY player, period
-    """, {"game": game, "players": players})
-
-
-@pytest.mark.parametrize("bucket", sorted(queries.BUCKETS))
-def test_net_over_time_over_facts_answers_as_the_join_did(db: Path, bucket: str) -> None:
-    """queries.net_over_time reads seat_facts: the same frame as the join of seats and
-    hands, for every game, with and without chosen players (one nobody plays)."""
-    with reader(db) as con:
-        for game in ("seveneight", "bigtwo", "rummoli"):
-            for players in (None, ["Cy"], ["Pia", "Ned"], ["Dee", "nobody"], ["nobody"], []):
-                got = queries.net_over_time(con, game=game, players=players, bucket=bucket)
-                expected = old_net_over_time(con, game=game, players=players, bucket=bucket)
-                assert len(expected) > 0 or players is not None
-                pd.testing.assert_frame_equal(got, expected, obj=f"{game} {players}")
-
-
 # ---- seat_facts v6: dealt categories and Rummoli award parts, stored at ingest ---------
 
 
@@ -854,23 +826,6 @@ def test_award_parts_are_the_awards_grouped_as_before(db: Path) -> None:
                         + " OR ".join(f"{c} IS NOT NULL" for c in v.SPLIT_COLUMNS.values()) + ")")
     assert len(old) > 0 and others == 0
     pd.testing.assert_frame_equal(new, old.astype({"seat": "int32"}), check_dtype=False)
-
-
-@pytest.mark.parametrize("pot", ["poker", "poker_side1", "pokerXside", "rummoli", "auction",
-                                 "payments", "impasse", "K_hearts", "bonus", "finale_single"])
-def test_split_condition_groups_pots_as_the_case_did(pot: str) -> None:
-    """Each pot name meets exactly one part's condition: the part the old CASE gave it."""
-    cases = " ".join(f"WHEN '{name}' THEN '{part}'" for name, part in v.SPLIT_POTS.items())
-    with duckdb.connect() as con:
-        old = con.execute(f"""SELECT CASE $pot {cases}
-                                  ELSE CASE WHEN $pot LIKE 'poker_side%' THEN 'poker pot'
-                                  ELSE 'finale' END END""", {"pot": pot}).fetchall()[0][0]
-        met = [part for part in v.SPLIT_COLUMNS
-               if con.execute(f"SELECT {v.split_condition(part, '$pot')}",
-                              {"pot": pot}).fetchall()[0][0]]
-    assert met == [old]
-    with pytest.raises(ValueError, match="unknown part"):
-        v.split_condition("antes and bets")
 
 
 @pytest.mark.slow

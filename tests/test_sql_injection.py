@@ -1,7 +1,7 @@
 """SQL injection: hostile strings in every filter and inside uploaded files change nothing.
 
 Player names, game ids, tables, events and comments made of injection strings
-are loaded, then every question of ``queries`` and ``views`` is asked with
+are loaded, then every question of ``views`` and ``stat_views`` is asked with
 those strings in each of its filters.  Every value is bound as a parameter, so
 the strings match exactly themselves: the answers are right (the hostile
 player's own rows, or nothing), identifiers outside the whitelists are refused
@@ -23,7 +23,7 @@ import pytest
 
 from analytics import ingest
 from analytics.warehouse import reader
-from analytics.warehouse.sql import queries, views
+from analytics.warehouse.sql import queries, stat_views, views
 from analytics.warehouse.sql.views import HandFilter
 from tests.test_warehouse_data import BIGTWO, SEVENEIGHT, phhs, write
 
@@ -97,40 +97,28 @@ def test_names_are_stored_exactly(db: Path) -> None:
         assert snapshot(con)["hands"] == 9
 
 
-def test_queries_bind_every_filter(db: Path) -> None:
+def test_keyword_questions_bind_every_value(db: Path) -> None:
+    """The questions' keyword values outside the filter (a game id, players of the results
+    over time, files, a hand id) are data too."""
     with reader(db) as con:
         before = snapshot(con)
         for value in INJECTIONS:
-            calls: list[tuple[Callable[..., Any], dict[str, Any]]] = [
-                (queries.hands_over_time, {"game": value}),
-                (queries.player_stats, {"game": value}),
-                (queries.hand_types, {"game": value}),
-                (queries.net_over_time, {"game": value}),
-                (queries.hands_over_time, {"bucket": value}),
-                (queries.net_over_time, {"game": "bigtwo", "bucket": value}),
-                (queries.player_stats, {"order": value})]
-            for function, arguments in calls:
-                with pytest.raises(ValueError, match="unknown"):
-                    function(con, **arguments)
-            expected = seats_of(con, value)
-            stats = queries.player_stats(con, min_hands=1)
-            assert int(stats.loc[stats["player"] == value, "hands"].sum()) == expected
             for game in ("seveneight", "bigtwo"):
-                net = queries.net_over_time(con, game=game, players=[value])
+                net = stat_views.results_over_time(con, HandFilter(players=(value,)), game=game)
                 assert set(net["player"]) <= {value}
-            net = queries.net_over_time(con, game="seveneight", players=[value, "Ann"])
+            net = stat_views.results_over_time(con, HandFilter(players=(value, "Ann")),
+                                               game="seveneight")
             assert set(net["player"]) <= {value, "Ann"}
-            board = queries.rummoli_board(con, game_id=value)
-            assert board.empty
-            assert queries.rejects(con, file=value).empty
-            games = queries.rummoli_games(con)
-            assert isinstance(games, pd.DataFrame)
-            assert queries.hand_actions(con, hand_id=-1).empty
-        rejected = queries.rejects(con)
+            assert views.rummoli_board(con, HandFilter(), game_id=value).empty
+            assert views.rejects(con, files=[value]).empty
+            assert views.hand_detail(con, hand_id=-1)["actions"].empty
+            with pytest.raises(ValueError, match="unknown"):
+                stat_views.results_over_time(con, HandFilter(), game="seveneight", by=value)
+        rejected = views.rejects(con)
         assert len(rejected) == 1
         (path,) = rejected["file"]
-        assert len(queries.rejects(con, file=path)) == 1
-        assert len(queries.files(con)) == 1 and queries.rejects_summary(con)["rejected"].sum() == 1
+        assert len(views.rejects(con, files=[path])) == 1
+        assert len(queries.files(con)) == 1
         assert snapshot(con) == before
 
 

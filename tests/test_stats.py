@@ -397,6 +397,7 @@ def test_migration_10_backfills_a_database_held_before(stats_db: Path, tmp_path:
             con.execute(f"DROP TABLE {table}")
         for column in ("passes", "passes_with_play"):  # migration 12's
             con.execute(f"ALTER TABLE seat_facts DROP COLUMN {column}")
+        con.execute("DROP TABLE hand_id_map")  # migration 13's
         con.execute("DELETE FROM schema_version WHERE version >= 10")
     open_writer(copy).close()
     with reader(copy) as con:

@@ -147,6 +147,7 @@ def test_migration_12_backfills_the_passes(bigtwo_db: Path, tmp_path: Path) -> N
         con.execute("ALTER TABLE seat_facts DROP COLUMN passes_with_play")
         for column in POT_NETS:
             con.execute(f"ALTER TABLE stat_facts DROP COLUMN {column}")
+        con.execute("DROP TABLE hand_id_map")  # migration 13's
         con.execute("DELETE FROM schema_version WHERE version >= 12")
     open_writer(copy).close()
     with reader(copy) as con:

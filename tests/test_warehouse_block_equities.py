@@ -27,6 +27,7 @@ from analytics.equity.allin import allin_moment, allin_spot
 from analytics.rules import replay
 from analytics.rules.seveneight.block import BlockOutcome, outcome_of, replay_block
 from analytics.simulate.seveneight import simulate_seveneight
+from analytics.warehouse.identity import block_ids
 from analytics.warehouse.pipeline import work as pipeline
 from analytics.warehouse.pipeline.block_equities import (
     allin_hands,
@@ -35,7 +36,7 @@ from analytics.warehouse.pipeline.block_equities import (
     allin_supported,
     third_cards,
 )
-from analytics.warehouse.pipeline.block_rows import block_ids, block_tables
+from analytics.warehouse.pipeline.block_rows import block_tables
 from analytics.warehouse.pipeline.rows import ARROW_SCHEMAS, Batch
 from parsers.block import SevenEightBlock
 from parsers.block_scan import scan_seveneight

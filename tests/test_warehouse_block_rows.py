@@ -29,12 +29,11 @@ from analytics.rules import RuleError, replay  # noqa: E402
 from analytics.rules.base import Outcome  # noqa: E402
 from analytics.rules.seveneight.block import BlockOutcome  # noqa: E402
 from analytics.simulate.seveneight import simulate_seveneight  # noqa: E402
-from analytics.warehouse.identity import hand_id  # noqa: E402
-from analytics.warehouse.pipeline.block_rows import block_ids, block_tables  # noqa: E402
+from analytics.warehouse.identity import block_ids, hand_id  # noqa: E402
+from analytics.warehouse.pipeline.block_rows import block_tables  # noqa: E402
 from analytics.warehouse.pipeline.rows import ARROW_SCHEMAS, Batch, FileContext, street_of  # noqa: E402
 from parsers.block import SevenEightBlock  # noqa: E402
 from parsers.block_scan import scan_seveneight  # noqa: E402
-from parsers.caching import BoundedCache  # noqa: E402
 from parsers.knobs import Game  # noqa: E402
 from parsers.model import HandHistory  # noqa: E402
 from parsers.reader import hand_from_chunk, iter_chunks  # noqa: E402
@@ -398,63 +397,3 @@ def test_a_block_of_hands_of_many_player_counts() -> None:
     items = [item for players in (2, 17, 3, 2, 6) for item in
              blockable(simulated("F78", players, 6, seed=players))[:4]]
     assert check_items([(position, hand) for position, (_, hand) in enumerate(items)]) > 0
-
-
-def test_tuple_texts_of_any_sizes() -> None:
-    from analytics.warehouse.pipeline import block_rows
-
-    sizes = [0, 1, 2, 0, 3, 1, 5]
-    values = list(range(sum(sizes)))
-    offsets = np.concatenate(([0], np.cumsum(sizes))).astype(np.int64)
-    texts = block_rows._tuple_texts(np.array([str(v) for v in values], dtype=object), offsets)
-    expected = [repr(tuple(values[start:end]))
-                for start, end in zip(offsets[:-1].tolist(), offsets[1:].tolist(), strict=True)]
-    assert [f"({text})" for text in texts] == expected
-    same = np.arange(0, 13, 3, dtype=np.int64)  # every tuple of three
-    assert [f"({text})" for text in block_rows._tuple_texts(
-        np.array([str(v) for v in range(12)], dtype=object), same)] == [
-        repr(tuple(range(start, start + 3))) for start in range(0, 12, 3)]
-
-
-def test_action_texts_remembered_or_made_are_the_same() -> None:
-    # The texts looked up by the packed actions equal those made anew (the path of a block
-    # whose values are too large to pack), for new and for remembered actions.
-    from analytics.warehouse.pipeline import block_rows
-
-    block = block_from_hands("test", blockable(simulated("N78", 5, 30, seed=4)))
-    hands = np.arange(len(block), dtype=np.int64)
-    made = block_rows._new_action_texts(block, hands)
-    block_rows._ACTION_TEXTS.clear()
-    block_rows._MOVES.clear()
-    assert block_rows._action_texts(block) == made  # every text made
-    block_rows._ACTION_TEXTS.clear()
-    assert block_rows._action_texts(block) == made  # the heads by the moves remembered
-    assert block_rows._action_texts(block) == made  # every text remembered
-    # Other amounts, the same moves: the heads remembered, the tails made anew.
-    more = dataclasses.replace(block, amounts=np.where(block.amounts > 0, block.amounts + 7,
-                                                       block.amounts))
-    assert block_rows._action_texts(more) == block_rows._new_action_texts(more, hands)
-
-
-def test_pieces_by_text_are_made_once_from_the_first_hand() -> None:
-    from analytics.warehouse.pipeline import block_rows
-
-    rng = np.random.default_rng(8)
-    pieces = BoundedCache[bytes, str]("tests.block_rows.pieces", 1_000)
-    pieces[b"t1"] = "kept"
-    for _ in range(20):
-        texts = [f"t{value}".encode() for value in rng.integers(0, 9, size=rng.integers(0, 30))]
-        made: list[int] = []
-
-        def make(hands: list[int], texts: list[bytes] = texts, made: list[int] = made
-                 ) -> list[str]:
-            made.extend(hands)
-            return [f"{texts[hand]!r}@{hand}" for hand in hands]
-
-        before = dict(pieces)
-        found = block_rows._remembered_at(texts, pieces, make)
-        made_texts = [texts[hand] for hand in made]
-        assert sorted(made_texts) == sorted({text for text in texts if text not in before})
-        assert all(hand == texts.index(texts[hand]) for hand in made), "the first hand"
-        assert found == [pieces[text] for text in texts]
-        assert all(pieces[text] == before[text] for text in before)

@@ -4,7 +4,8 @@
 simulated hands of each game (stored as text, so the simulators may change), the
 tables :class:`~analytics.warehouse.pipeline.rows.Batch` produced before the ingest's
 per-hand work was made faster: every row, in order, every value, every hand id
-(IDENTITY_VERSION 1) and every equity estimate (seeded by hand id).  Any change
+(IDENTITY_VERSION 2 since issue #31, which changed nothing else but the Rummoli strength
+estimates seeded by the id) and every equity estimate (seeded by hand id).  Any change
 of the output, intended or not, fails here.  Regenerate only with a reason (a new
 identity version, a schema change): ``python tests/test_warehouse_rows_golden.py``.
 """

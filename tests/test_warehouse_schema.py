@@ -1,4 +1,4 @@
-"""Schema creation and migration by code; the dashboard's queries on known data."""
+"""Schema creation and migration by code; the dashboard's questions on known data."""
 
 from __future__ import annotations
 
@@ -10,8 +10,9 @@ import pytest
 from analytics.warehouse import WarehouseSchemaError, ingest, open_writer, reader
 from analytics.warehouse.pipeline.rows import ARROW_SCHEMAS
 from analytics.warehouse.sql import queries as q
+from analytics.warehouse.sql import views
 from analytics.warehouse.sql.schema import LATEST_VERSION, TABLES, VIEWS, migrate, schema_version
-from analytics.warehouse.sql.views import PLAY_KIND_COLUMNS
+from analytics.warehouse.sql.views import PLAY_KIND_COLUMNS, HandFilter
 from tests.test_warehouse_data import BIGTWO, RULES_BROKEN, SEVENEIGHT, phhs, relabel, write
 
 
@@ -82,45 +83,44 @@ def loaded(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return folder / "w.duckdb"
 
 
-def test_query_answers(loaded: Path) -> None:
+def test_question_answers(loaded: Path) -> None:
+    """The dashboard's questions (views, queries.files) on four hands worked by hand."""
+    every = HandFilter()
     with reader(loaded) as con:
-        totals = q.totals(con).set_index("game")
+        totals = views.overview(con, every).set_index("game")
         assert totals.loc["seveneight", "hands"] == 2 and totals.loc["bigtwo", "players"] == 2
-        over = q.hands_over_time(con, bucket="month")
+        over = views.hands_over_time(con, every, bucket="month")
         assert over[over.game == "seveneight"]["hands"].tolist() == [2]
         assert str(over[over.game == "seveneight"]["period"].iloc[0])[:10] == "2026-11-01"
-        stats = q.player_stats(con, game="seveneight", order="net")
+        stats = views.player_results(con, HandFilter(game="seveneight"))
         assert stats["player"].tolist() == ["Ann", "Bo", "Cy"]
         assert stats["net"].tolist() == [36, -4, -32] and stats["wins"].tolist() == [2, 0, 0]
-        assert stats["win_rate"].tolist() == [1.0, 0.0, 0.0]
-        assert q.player_stats(con, min_hands=3).empty
-        types = q.hand_types(con, game="seveneight")
-        assert dict(zip(types.category, types.hands_shown, strict=True)) == {
+        types = views.showdown_types(con, every, game="seveneight")
+        assert types.groupby("category")["hands"].sum().to_dict() == {
             "seven_eight_flush": 2, "fifteen": 2}
-        assert types["share"].sum() == pytest.approx(1.0)
-        rejects = q.rejects_summary(con)
-        assert rejects[["stage", "rejected"]].values.tolist() == [["rules", 1]]
-        assert "p3 cbr 3" in q.rejects(con)["error"].iloc[0]
+        rejects = views.rejects(con)
+        assert rejects["stage"].tolist() == ["rules"] and "p3 cbr 3" in rejects["error"].iloc[0]
         assert q.files(con)["status"].tolist() == ["partial"]
         hand = int(con.execute("SELECT hand_id FROM hands WHERE game = 'bigtwo'"
                                ).fetchall()[0][0])
-        actions = q.hand_actions(con, hand)
-        assert actions["player"].tolist()[:3] == ["dealer", "dealer", "Ann"]
-        net = q.net_over_time(con, game="bigtwo", players=["Bo"])
-        assert net[["player", "net", "cumulative_net"]].values.tolist() == [["Bo", -20, -20]]
-        assert q.rummoli_board(con).empty and q.rummoli_games(con).empty
+        detail = views.hand_detail(con, hand)
+        names = dict(zip(detail["seats"]["seat"], detail["seats"]["player"], strict=True))
+        actors = detail["actions"]["actor"].tolist()[:3]
+        assert [names.get(actor, "dealer") for actor in actors] == ["dealer", "dealer", "Ann"]
+        bo = views.player_results(con, HandFilter(game="bigtwo", players=("Bo",)))
+        assert bo[["player", "net"]].values.tolist() == [["Bo", -20]]
+        assert views.rummoli_board(con, every, game_id=None).empty
 
 
-def test_queries_refuse_unknown_identifiers(loaded: Path) -> None:
+def test_questions_refuse_unknown_identifiers(loaded: Path) -> None:
     with reader(loaded) as con:
         with pytest.raises(ValueError, match="bucket"):
-            q.hands_over_time(con, bucket="day; DROP TABLE hands")
-        with pytest.raises(ValueError, match="order"):
-            q.player_stats(con, order="net; --")
+            views.hands_over_time(con, HandFilter(), bucket="day; DROP TABLE hands")
         with pytest.raises(ValueError, match="unknown game"):
-            q.player_stats(con, game="chess")
+            HandFilter(game="chess")
         # Values are bound, never spliced: a quote is just a file name that matches nothing.
-        assert q.rejects(con, file="x' OR '1'='1").empty
+        assert views.rejects(con, files=["x' OR '1'='1"]).empty
+
 
 
 def _columns(con: duckdb.DuckDBPyConnection, table: str) -> list[str]:

@@ -12,16 +12,18 @@ browser's main thread than the rest of the page.  :class:`BrowserFiles`, an ASGI
   request), with the cache headers Streamlit gives them (content-hashed names: immutable
   for a year); other files, and browsers that do not accept gzip, get Streamlit's answer;
 * adds to each HTML page a small script that fetches and runs the plotly chunk once the
-  first page has settled and the browser is idle: the Overview's first view has no chart
-  (its chart opens on demand), and the first page with a chart then finds plotly loaded.
+  first page has settled and the browser is idle, or as soon as a sidebar link to a page
+  with charts is pressed: the Overview's first view has no chart (its chart opens on
+  demand), and the first page with a chart then finds plotly loaded or loading.
 """
 
 from __future__ import annotations
 
 import asyncio
 import gzip
+import json
 import mimetypes
-from collections.abc import Awaitable, Callable, MutableMapping
+from collections.abc import Awaitable, Callable, MutableMapping, Sequence
 from functools import cache
 from pathlib import Path
 from typing import Any, Final
@@ -62,23 +64,43 @@ its start is one long task on the browser's main thread (4.5-5 s at load 27), wh
 in that time waits for, so it does not start at once."""
 
 
-def prefetch_script(chunk: str) -> bytes:
-    """The script added to each HTML page: once the app's first script run is over, nothing
-    waits for its code or is stale, :data:`PREFETCH_DELAY_MS` have passed and the browser is
-    idle, import ``chunk`` (a module runs once per page: the chart that asks for it later
-    gets it at once; a chart that asked before shares the same import)."""
+def prefetch_script(chunk: str, chart_pages: Sequence[str] = ()) -> bytes:
+    """The script added to each HTML page: import ``chunk`` (a module runs once per page:
+    the chart that asks for it later gets it at once; a chart that asked before shares the
+    same import) at the first of
+
+    * the first script run over (seen running, or its elements drawn, and not running now),
+      nothing waiting for its code or stale, :data:`PREFETCH_DELAY_MS` passed and the
+      browser idle: never during the first page's own run, whose state reads "not running"
+      before it starts;
+    * a press on a sidebar link to one of ``chart_pages`` (URL paths: pages that draw plotly
+      charts): plotly starts while the server runs that page's script instead of after its
+      first chart arrives."""
+    pages = json.dumps(sorted(chart_pages))
     return (
         "<script type=\"module\">"
-        "const ready = () => { const app = document.querySelector('[data-testid=\"stApp\"]');"
-        " return app !== null && app.getAttribute('data-test-script-state') === 'notRunning'"
+        "let started = false, ran = false;"
+        "const run = () => { if (!started) { started = true;"
+        " import(\"./static/js/" + chunk + "\"); } };"
+        "const state = () => document.querySelector('[data-testid=\"stApp\"]')"
+        "?.getAttribute('data-test-script-state');"
+        "const watch = new MutationObserver(() => { if (state() === 'running') {"
+        " ran = true; watch.disconnect(); } });"
+        "watch.observe(document, {subtree: true, childList: true, attributes: true});"
+        "const drawn = () => ran || document.querySelector("
+        "'[data-testid=\"stMain\"] [data-testid=\"stElementContainer\"]') !== null;"
+        "const ready = () => state() === 'notRunning' && drawn()"
         " && document.querySelector('[data-testid=\"stSkeleton\"]') === null"
-        " && document.querySelector('[data-stale=\"true\"]') === null; };"
-        "const run = () => import(\"./static/js/" + chunk + "\");"
+        " && document.querySelector('[data-stale=\"true\"]') === null;"
         "const later = () => (window.requestIdleCallback"
         " ? requestIdleCallback(run, {timeout: 3000}) : run());"
-        "const wait = () => ready() ? setTimeout(later, " + str(PREFETCH_DELAY_MS) + ")"
-        " : setTimeout(wait, 250);"
+        "const wait = () => started ? null : ready() ? setTimeout(later, "
+        + str(PREFETCH_DELAY_MS) + ") : setTimeout(wait, 250);"
         "addEventListener('load', () => setTimeout(wait, 250));"
+        "const charts = " + pages + ";"
+        "addEventListener('pointerdown', (event) => { const link = event.target.closest"
+        " && event.target.closest('[data-testid=\"stSidebarNav\"] a');"
+        " if (link && charts.includes(link.pathname.split('/').pop())) { run(); } }, true);"
         "</script>").encode("utf-8")
 
 
@@ -147,11 +169,11 @@ class BrowserFiles:
     chunk prefetched by every HTML page (module docstring)."""
 
     def __init__(self, app: App, files: CompressedFiles | None = None,
-                 static: Path = STATIC) -> None:
+                 static: Path = STATIC, chart_pages: Sequence[str] = ()) -> None:
         self.app = app
         self._files = static_files() if files is None else files
         chunk = chart_chunk(static)
-        self._script = prefetch_script(chunk) if chunk else b""
+        self._script = prefetch_script(chunk, chart_pages) if chunk else b""
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or scope.get("method") not in ("GET", "HEAD"):

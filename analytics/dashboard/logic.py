@@ -847,21 +847,26 @@ def files_html(files: pd.DataFrame) -> str:
 
 def player_tables(results: pd.DataFrame) -> list[tuple[str, str, pd.DataFrame]]:
     """The Overview's players (``views.results_by_level``), one table per game in its own
-    unit: (game, title, table with human headers).  7 & 8 in big blinds per 100 hands over
-    every stake (:func:`seveneight_big_blinds`); Big Two and Rummoli one row per level
-    (scoring rule, ante) and player, each in its level's unit."""
-    tables = []
-    for game in ("seveneight", "bigtwo", "rummoli"):
-        if not (results["game"] == game).any():
-            continue
-        if game == "seveneight":
-            table = human_table(seveneight_big_blinds(results), BB_HEADERS)
-            title = "7 & 8: big blinds per 100 hands"
-        else:
-            table = level_table(results, game)
-            title = f"{GAME_NAMES[game]}: {NET_UNITS[game]} per {PER[game]}"
-        tables.append((game, title, table))
-    return tables
+    unit: (game, title, table with human headers), each :func:`player_table`."""
+    return [(game, *player_table(results, game)) for game in player_games(results)]
+
+
+def player_games(results: pd.DataFrame) -> list[str]:
+    """The games with players in ``results`` (``views.results_by_level``), in the order the
+    Overview shows them."""
+    return [game for game in ("seveneight", "bigtwo", "rummoli")
+            if (results["game"] == game).any()]
+
+
+def player_table(results: pd.DataFrame, game: str) -> tuple[str, pd.DataFrame]:
+    """One game's players table in its own unit (title, table with human headers): 7 & 8 in
+    big blinds per 100 hands over every stake (:func:`seveneight_big_blinds`); Big Two and
+    Rummoli one row per level (scoring rule, ante) and player, each in its level's unit."""
+    if game == "seveneight":
+        return ("7 & 8: big blinds per 100 hands",
+                human_table(seveneight_big_blinds(results), BB_HEADERS))
+    return (f"{GAME_NAMES[game]}: {NET_UNITS[game]} per {PER[game]}",
+            level_table(results, game))
 
 
 FIT_HEADERS: Final = {"category": "category", "observed": "hands",

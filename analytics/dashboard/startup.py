@@ -34,7 +34,8 @@ from typing import Any, Final
 
 from analytics.dashboard.assets import static_files
 
-__all__ = ["PAGES", "WARM_MARK", "import_pages", "lifespan", "page_imports", "warm_up"]
+__all__ = ["PAGES", "WARM_MARK", "chart_pages", "import_pages", "lifespan", "page_imports",
+           "warm_up"]
 
 PAGES: Final = Path(__file__).resolve().parent / "pages"
 """The page scripts (``st.navigation`` runs them: app.py)."""
@@ -55,6 +56,13 @@ def page_imports(folder: Path = PAGES) -> tuple[str, ...]:
                 found[node.module] = None
                 found.update((f"{node.module}.{alias.name}", None) for alias in node.names)
     return tuple(found)
+
+
+def chart_pages(folder: Path = PAGES) -> tuple[str, ...]:
+    """The URL paths of the pages whose script draws a plotly chart (``st.plotly_chart``),
+    read from their source: the page's path is its script's name (``st.Page``'s default)."""
+    return tuple(sorted(script.stem for script in folder.glob("*.py")
+                        if "st.plotly_chart(" in script.read_text(encoding="utf-8")))
 
 
 def import_pages(folder: Path = PAGES) -> int:

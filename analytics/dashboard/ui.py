@@ -59,8 +59,8 @@ _MODULES: Final = (views, equity_views, stat_views, scores)
 _QUESTIONS: Final = frozenset(name for module in _MODULES[:-1] for name in module.__all__
                               ) | _SCORE_QUESTIONS
 # Questions about the whole database or one hand: no filter argument.
-_UNFILTERED: Final = frozenset({"hand_detail", "filter_options", "data_version", "rejects",
-                                "hand_equities"})
+_UNFILTERED: Final = frozenset({"current_hand_id", "hand_detail", "filter_options",
+                                "data_version", "rejects", "hand_equities"})
 _RETRY_SECONDS: Final = 2.0
 _MAX_RETRIES: Final = 30
 _CTX_KEY: Final = "_handlab_context"

@@ -66,9 +66,6 @@ __all__ = [
 ]
 
 RANKS: Final = 13
-SUIT_LETTERS: Final = "dchs"
-"""Suit letters in the order the reduced decks use them (the first ``suits`` of these)."""
-
 CONTAINED_KINDS: Final = (
     BigTwoKind.PAIR, BigTwoKind.TRIPLE, BigTwoKind.TWO_PAIRS, BigTwoKind.STRAIGHT,
     BigTwoKind.FLUSH, BigTwoKind.FULL_HOUSE, BigTwoKind.FOUR_OF_A_KIND,
@@ -138,10 +135,6 @@ class BigTwoContains:
     def probability(self, kind: BigTwoKind) -> Fraction:
         """The exact chance that a hand holds ``kind``."""
         return Fraction(self.counts[kind], self.hands)
-
-    def probabilities(self) -> dict[str, float]:
-        """Kind label -> chance, in kind order (for tables)."""
-        return {kind.label: self.counts[kind] / self.hands for kind in self.counts}
 
 
 def _check(size: int, suits: int) -> None:

@@ -584,28 +584,6 @@ def seveneight_pots_monte_carlo(cards: Any, owner: Any, pos: Any, pool: Any, tab
 
 
 @_jit()
-def _score_values(vals: Any, eq: Any, win: Any, tie: Any) -> None:  # pragma: no cover
-    m = vals.shape[0]
-    best = -1
-    ties = 0
-    for i in range(m):
-        v = vals[i]
-        if v > best:
-            best = v
-            ties = 1
-        elif v == best:
-            ties += 1
-    share = 1.0 / ties
-    for i in range(m):
-        if vals[i] == best:
-            eq[i] += share
-            if ties == 1:
-                win[i] += 1.0
-            else:
-                tie[i] += 1.0
-
-
-@_jit()
 def _pots_values(vals: Any, eligible: Any, amounts: Any, expected: Any) -> None:  # pragma: no cover
     m = vals.shape[0]
     for p in range(eligible.shape[0]):

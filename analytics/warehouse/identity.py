@@ -1,18 +1,35 @@
-"""A hand's identity: its game plus a stable 64-bit hash of its content.
+"""A hand's identity: a stable 64-bit hash of its typed content (IDENTITY_VERSION 2).
 
-Two hands are the same hand exactly when :class:`~parsers.model.HandHistory`
-says they are equal: every field counts except where the hand was read from
-(source, line, index, raw text, errors).  Formatting, TOML comments, key order,
-``10d`` versus ``Td``, or the file a hand sits in do not change its identity;
-any change of a played card, an amount or a header field does.
+Two hands are the same hand exactly when :class:`~parsers.model.HandHistory` says they
+are equal: every field counts except where the hand was read from (source, line, index,
+raw text, errors).  Formatting, TOML comments, key order, ``10d`` versus ``Td``, or the
+file a hand sits in do not change its identity; any change of a played card, an amount
+or a header field does.
 
-The hash is blake2b over a canonical encoding of those fields: the same
-information as :func:`parsers.dumps_hand`, encoded several times faster, which
-matters at thousands of hands a second, and sharing its per-action work with the
-``actions`` rows (:func:`action_columns`).  Fields at their default value are left
-out, so adding an optional field to the model later does not change the identity
-of hands already loaded.  Changing the encoding itself needs a new
-:data:`IDENTITY_VERSION` and a schema migration that re-keys the database.
+The id is blake2b (8-byte digest, personalised ``handlab-hand-2``) of the hand's **key**:
+a compact binary packing of its typed values, the one definition both ingest paths use
+(:func:`hand_key` for a hand, :func:`block_keys` for the columns of a 7 & 8 block, which
+packs the same bytes with numpy).  The key is each field given, in the order of its
+number (:data:`FIELD_NUMBERS`): the number (one byte), then the value, typed:
+
+* ``i`` + int64, ``j`` + length + bytes (an int beyond 64 bits), ``b`` + byte (a bool),
+  ``f`` + float64, ``s`` + length + UTF-8, ``n`` + count + int64s (a tuple of ints),
+  ``u`` + count + lengths + UTF-8 (a tuple of texts), ``t`` + count + values (another
+  tuple or list), ``m`` + count + sorted key, value pairs,
+  ``e`` + value (an enum member), ``T``/``D``/``W`` + ISO text (time, date, date-time),
+  ``r`` + class name + count + name, value of each knob not at its default (a rule set);
+  lengths and counts are uint32, every number little-endian;
+* ``a``: the actions, as columns: their count, then each column some action gives
+  (``actor`` int64s, ``verb`` codes (:data:`VERB_CODES`), ``cards`` uint32 counts and
+  each card's two letters, rank and suit (``As``, ``??``), ``amount`` and ``target`` a
+  given-flag byte each and the int64s given, ``pot`` and ``comment`` flags and the texts
+  given), each after its number (1-7).
+
+Fields at their default (None, ``format_version`` 1, no user fields) and action columns
+no action gives are left out, so adding an optional field or column later does not change
+the ids of hands already loaded.  The numbers and codes never change; a new field or verb
+gets the next one.  Changing the packing itself needs a new :data:`IDENTITY_VERSION` and
+a migration that re-keys the database (docs/warehouse.md, "Hand identity").
 """
 
 from __future__ import annotations
@@ -20,48 +37,211 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import enum
-import operator
+import struct
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from hashlib import blake2b
-from typing import Final
+from itertools import chain, compress, repeat
+from operator import attrgetter, is_not
+from typing import Final, TypeVar, cast
 
+import numpy as np
+import numpy.typing as npt
+
+from parsers.block import BLOCK_VERBS, MAX_ACTION_CARDS, SevenEightBlock
 from parsers.caching import BoundedCache
 from parsers.cards import DECK, UNKNOWN, Card
 from parsers.fastinit import positional_constructor
 from parsers.knobs import BigTwoRules, Game, RummoliRules, SevenEightRules
-from parsers.model import Action, HandHistory, Verb
+from parsers.model import FORMAT_VERSION, Action, HandHistory, Verb
 
 __all__ = [
+    "FIELD_NUMBERS",
     "IDENTITY_VERSION",
+    "VERB_CODES",
     "ActionColumns",
     "action_columns",
-    "canonical_key",
+    "block_ids",
+    "block_keys",
     "cards_text",
     "hand_id",
     "hand_id_hex",
+    "hand_key",
+    "ids_of_keys",
     "parse_hand_id",
 ]
 
-IDENTITY_VERSION: Final = 1
+Ints = npt.NDArray[np.int64]
+
+IDENTITY_VERSION: Final = 2
 
 _PERSON: Final = f"handlab-hand-{IDENTITY_VERSION}".encode()
 
-# Cards are interned (53 objects), so id() is a fast key that is stable within a process.
+FIELD_NUMBERS: Final[dict[str, int]] = {
+    "game": 1, "variant": 2, "rules": 3, "actions": 4, "format_version": 5,
+    "starting_stacks": 6, "antes": 7, "blinds_or_straddles": 8, "min_bet": 9,
+    "small_bet": 10, "big_bet": 11, "finishing_stacks": 12, "winnings": 13, "currency": 14,
+    "players": 15, "seats": 16, "seat_count": 17, "hand": 18, "table": 19, "event": 20,
+    "author": 21, "venue": 22, "url": 23, "city": 24, "region": 25, "country": 26,
+    "time": 27, "time_zone": 28, "day": 29, "month": 30, "year": 31, "dealer": 32,
+    "game_id": 33, "round": 34, "board_before": 35, "finale_pot": 36, "cards_left": 37,
+    "takes_all_losses": 38, "as_recorded": 39, "user_fields": 40,
+}
+"""Each compared field of :class:`HandHistory` and its number in the key: fixed for good
+(a new field gets the next number)."""
+
+VERB_CODES: Final[dict[Verb, int]] = {
+    Verb.DEAL_HOLE: 1, Verb.BET_RAISE: 2, Verb.CHECK_CALL: 3, Verb.FOLD: 4,
+    Verb.SHOW_MUCK: 5, Verb.NOOP: 6, Verb.TURN_UP: 7, Verb.DEAL_WIDOW: 8, Verb.EXCHANGE: 9,
+    Verb.PASS_WIDOW: 10, Verb.BID: 11, Verb.BID_PASS: 12, Verb.AUCTION_WIN: 13,
+    Verb.CLAIM: 14, Verb.IMPASSE: 15, Verb.PLAY: 16, Verb.PASS: 17,
+}
+"""Each verb's code in the key's ``verb`` column: fixed for good."""
+
+_COMPARED: Final = tuple(spec.name for spec in dataclasses.fields(HandHistory) if spec.compare)
+assert set(_COMPARED) == set(FIELD_NUMBERS), "every compared field needs its number"
+assert set(VERB_CODES) == set(Verb), "every verb needs its code"
+assert len(set(FIELD_NUMBERS.values())) == len(FIELD_NUMBERS) < 256
+
+_HEADER_NAMES: Final = tuple(sorted((name for name in FIELD_NUMBERS if name != "actions"),
+                                    key=FIELD_NUMBERS.__getitem__))
+"""The header fields in the order of their numbers (``actions`` goes by its own)."""
+_ACTIONS_AFTER: Final = sum(FIELD_NUMBERS[name] < FIELD_NUMBERS["actions"]
+                            for name in _HEADER_NAMES)
+"""How many header fields come before the actions in the key."""
+_HEADER_VALUES: Final = attrgetter(*_HEADER_NAMES)
+_HEADER_PREFIXES: Final = tuple(bytes([FIELD_NUMBERS[name]]) for name in _HEADER_NAMES)
+_AT_DEFAULT: Final = {_HEADER_NAMES.index("format_version"): FORMAT_VERSION,
+                      _HEADER_NAMES.index("user_fields"): ()}
+"""Fields whose default is a value, by position: left out at it, like the None ones."""
+
+_U32: Final = struct.Struct("<I")
+_INT: Final = struct.Struct("<cq")
+_FLOAT: Final = struct.Struct("<cd")
+
+
+# ---------------------------------------------------------------------------------------
+# Values
+
+
+def _int_value(value: int) -> bytes:
+    try:
+        return _INT.pack(b"i", value)
+    except struct.error:  # beyond 64 bits: its two's complement bytes
+        data = value.to_bytes((value.bit_length() + 8) // 8, "little", signed=True)
+        return b"j" + _U32.pack(len(data)) + data
+
+
+def _text_value(value: str, kind: bytes = b"s") -> bytes:
+    data = value.encode("utf-8", "surrogatepass")
+    return kind + _U32.pack(len(data)) + data
+
+
+def _tuple_value(value: tuple[object, ...] | list[object]) -> bytes:
+    """``n`` for a tuple of ints (the stacks, seats...), ``u`` for one of texts (the
+    players), else ``t`` and each item."""
+    count = len(value)
+    if type(value) is tuple:
+        first = type(value[0]) if count else int
+        if first is int:
+            try:
+                return struct.pack(f"<cI{count}q", b"n", count, *value)
+            except (struct.error, TypeError):  # not all ints, or one beyond 64 bits
+                pass
+        elif first is str and set(map(type, value)) == _STR_ONLY:
+            texts = cast("tuple[str, ...]", value)
+            data = list(map(str.encode, texts, repeat("utf-8"), repeat("surrogatepass")))
+            return struct.pack(f"<cI{count}I", b"u", count, *map(len, data)) + b"".join(data)
+    return b"t" + _U32.pack(count) + b"".join(map(value_bytes, value))
+
+
+_STR_ONLY: Final = {str}
+
+
+def _mapping_value(value: dict[object, object]) -> bytes:
+    pairs = sorted((value_bytes(key), value_bytes(item)) for key, item in value.items())
+    return b"m" + _U32.pack(len(pairs)) + b"".join(chain.from_iterable(pairs))
+
+
+def _rules_value(rules: object) -> bytes:
+    """A rule set's value: its class and its knobs not at their default, remembered by
+    the rule set's identity (the reader shares one frozen rule set per set of knobs)."""
+    found = _RULES_BY_ID.get(id(rules))
+    if found is not None and found[0] is rules:
+        return found[1]
+    packed = _RULES_BY_VALUE.get(rules)
+    if packed is None:
+        assert dataclasses.is_dataclass(rules) and not isinstance(rules, type)
+        given = [value_bytes(spec.name) + value_bytes(getattr(rules, spec.name))
+                 for spec in dataclasses.fields(rules)
+                 if getattr(rules, spec.name) != spec.default]
+        packed = _RULES_BY_VALUE.put(rules, b"r" + _text_value(type(rules).__name__)[1:]
+                                     + _U32.pack(len(given)) + b"".join(given))
+    _RULES_BY_ID[id(rules)] = (rules, packed)  # held: its id is not reused meanwhile
+    return packed
+
+
+_RULES_BY_ID: Final = BoundedCache[int, tuple[object, bytes]](
+    "analytics.warehouse.identity.rules_by_id", 10_000)
+_RULES_BY_VALUE: Final = BoundedCache[object, bytes](
+    "analytics.warehouse.identity.rules_by_value", 10_000)
+
+
+def _other_value(value: object) -> bytes:
+    """The value of a type :data:`_VALUE_OF` has no entry for (subclasses, rare types)."""
+    if isinstance(value, bool):
+        return b"b\x01" if value else b"b\x00"
+    if isinstance(value, enum.Enum):
+        return b"e" + value_bytes(value.value)
+    if isinstance(value, int):
+        return _int_value(int(value))
+    if isinstance(value, float):
+        return _FLOAT.pack(b"f", value)
+    if isinstance(value, str):
+        return _text_value(str(value))
+    if isinstance(value, dt.datetime):
+        return _text_value(value.isoformat(), b"W")
+    if isinstance(value, dt.date):
+        return _text_value(value.isoformat(), b"D")
+    if isinstance(value, dt.time):
+        return _text_value(value.isoformat(), b"T")
+    if isinstance(value, tuple | list):
+        return _tuple_value(value)
+    if isinstance(value, dict):
+        return _mapping_value(value)
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return _rules_value(value)
+    raise TypeError(f"a hand's field holds a {type(value).__name__}, which has no identity")
+
+
+_GAME_VALUES: Final = {game: b"e" + _text_value(str(game.value)) for game in Game}
+
+_VALUE_OF: Final[dict[type, Callable[..., bytes]]] = {
+    RummoliRules: _rules_value, BigTwoRules: _rules_value, SevenEightRules: _rules_value,
+    int: _int_value, str: _text_value, tuple: _tuple_value, list: _tuple_value,
+    dict: _mapping_value, Game: _GAME_VALUES.__getitem__,
+    float: partial(_FLOAT.pack, b"f"),
+    bool: {True: b"b\x01", False: b"b\x00"}.__getitem__,
+    dt.time: lambda value: _text_value(value.isoformat(), b"T"),
+    dt.date: lambda value: _text_value(value.isoformat(), b"D"),
+    dt.datetime: lambda value: _text_value(value.isoformat(), b"W"),
+}
+
+
+def value_bytes(value: object) -> bytes:
+    """One value of a hand as the key packs it (type byte, then the value)."""
+    return _VALUE_OF.get(type(value), _other_value)(value)
+
+
+# ---------------------------------------------------------------------------------------
+# Actions
+
+
 _CARD_TEXT: Final = {id(card): str(card) for card in (*DECK, UNKNOWN)}
 _card_text = _CARD_TEXT.__getitem__
 _VERB_TEXT: Final = {verb: str(verb.value) for verb in Verb}
-
-# Compared fields in declaration order, with their defaults; provenance fields have compare=False.
-_FIELDS: Final = tuple(
-    (spec.name, spec.default)
-    for spec in dataclasses.fields(HandHistory)
-    if spec.compare and spec.name != "actions"
-)
-
-_FIELD_VALUES: Final = operator.attrgetter(*(name for name, _ in _FIELDS))
-"""Every compared field's value in one call (a tuple, in the order of ``_FIELDS``)."""
 
 
 def cards_text(cards: tuple[Card, ...]) -> str:
@@ -99,7 +279,8 @@ _GROUPS_LOCK: Final = threading.Lock()
 
 @dataclass(frozen=True, slots=True)
 class ActionColumns:
-    """A hand's actions as columns: what the ``actions`` table stores and the hash reads."""
+    """A hand's actions as columns: what the ``actions`` table stores (verbs and cards as
+    text) and the key packs (the cards themselves, ``groups``)."""
 
     actors: tuple[int, ...]
     verbs: tuple[str, ...]
@@ -109,9 +290,10 @@ class ActionColumns:
     pots: tuple[str | None, ...]
     comments: tuple[str | None, ...]
     lines: tuple[int, ...] | range
+    groups: tuple[tuple[Card, ...], ...]
 
 
-_NO_ACTIONS: Final = ActionColumns((), (), (), (), (), (), (), ())
+_NO_ACTIONS: Final = ActionColumns((), (), (), (), (), (), (), (), ())
 _NEW_COLUMNS: Final[Callable[..., ActionColumns]] = positional_constructor(ActionColumns)
 """ActionColumns' fields in order, set through its slots (see parsers.fastinit)."""
 
@@ -129,7 +311,7 @@ def action_columns(actions: tuple[Action, ...]) -> ActionColumns:
     except KeyError:  # new deals (most hands have some): look up in C, then fill the gaps
         names = _texts_with_gaps(groups)
     return _NEW_COLUMNS(actors, tuple(map(_VERB_TEXT.__getitem__, verbs)), names, amounts,
-                        targets, pots, comments, lines)
+                        targets, pots, comments, lines, groups)
 
 
 def _texts_with_gaps(groups: tuple[tuple[Card, ...], ...]) -> tuple[str | None, ...]:
@@ -139,304 +321,283 @@ def _texts_with_gaps(groups: tuple[tuple[Card, ...], ...]) -> tuple[str | None, 
     return tuple([_remember_group(text) if isinstance(text, tuple) else text for text in found])
 
 
-def _value_key(value: object) -> str:
-    if isinstance(value, enum.Enum):
-        return str(value.value)
-    if isinstance(value, dt.time | dt.date):
-        return value.isoformat()
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        parts = []
-        for spec in dataclasses.fields(value):
-            item = getattr(value, spec.name)
-            if item != spec.default:
-                parts.append(f"{spec.name}:{_value_key(item)}")
-        return f"{type(value).__name__}({','.join(parts)})"
-    return repr(value)
+_VERB_CODE_OF_TEXT: Final = {str(verb.value): code for verb, code in VERB_CODES.items()}
+_ACTOR, _VERB, _CARDS, _AMOUNT, _TARGET, _POT, _COMMENT = (bytes([n]) for n in range(1, 8))
 
 
-_RULES_KEYS: Final = BoundedCache[object, str]("analytics.warehouse.identity.rules_keys", 10_000)
+def _given_ints(values: tuple[int | None, ...]) -> bytes:
+    """An optional int column: a flag byte each, then the int64s given; b"" when none is."""
+    flags = bytes(map(is_not, values, repeat(None)))
+    given = flags.count(1)
+    if not given:
+        return b""
+    return flags + struct.pack(f"<{given}q", *compress(values, flags))
 
 
-def _rules_key(rules: object) -> str:
-    # Rule sets are frozen and shared by many hands: encode each distinct one once.
-    key = _RULES_KEYS.get(rules)
-    if key is None:
-        key = _RULES_KEYS.put(rules, _value_key(rules))
-    return key
+def _given_texts(values: tuple[str | None, ...]) -> bytes:
+    """An optional text column: a flag byte each, then each text given."""
+    flags = bytes(map(is_not, values, repeat(None)))
+    return flags + b"".join(_text_value(value)[1:] for value in values if value is not None)
 
 
-def _remembered_key(value: object) -> str:
-    """:func:`_value_key`, remembered by identity for enum members and times (every hand
-    of a game repeats its ``game``, and the reader shares each time line's value).
-
-    The value is held while its id is remembered, so the id is not reused meanwhile;
-    only these immutable types are remembered.
-    """
-    found = _REMEMBERED_KEYS.get(id(value))
-    if found is not None and found[0] is value:
-        return found[1]
-    key = _value_key(value)
-    if isinstance(value, enum.Enum | dt.time | dt.date):
-        _REMEMBERED_KEYS[id(value)] = (value, key)
-    return key
-
-
-_REMEMBERED_KEYS: Final = BoundedCache[int, tuple[object, str]](
-    "analytics.warehouse.identity.remembered_keys", 10_000)
-
-_PLAIN: Final = (int, str, tuple)  # repr() of these (and tuples of them) is canonical already
-
-_NAMES: Final = tuple(name for name, _ in _FIELDS)
-_DEFAULTS: Final = {name: default for name, default in _FIELDS
-                    if default is not None and default is not dataclasses.MISSING}
-"""Fields whose default is a value (``format_version``, ``user_fields``): left out at it."""
+def _actions_value(columns: ActionColumns) -> bytes:
+    """The ``a`` value of a hand's actions (the module's docstring)."""
+    count = len(columns.actors)
+    if not count:
+        return b"a\x00\x00\x00\x00"
+    parts = [b"a", _U32.pack(count), _ACTOR, struct.pack(f"<{count}q", *columns.actors),
+             _VERB, bytes(map(_VERB_CODE_OF_TEXT.__getitem__, columns.verbs))]
+    cards = "".join(filter(None, columns.cards))
+    if cards:
+        parts += (_CARDS, struct.pack(f"<{count}I", *map(len, columns.groups)),
+                  cards.encode("ascii"))
+    amounts = _given_ints(columns.amounts)
+    if amounts:
+        parts += (_AMOUNT, amounts)
+    targets = _given_ints(columns.targets)
+    if targets:
+        parts += (_TARGET, targets)
+    if columns.pots.count(None) != count:
+        parts += (_POT, _given_texts(columns.pots))
+    if columns.comments.count(None) != count:
+        parts += (_COMMENT, _given_texts(columns.comments))
+    return b"".join(parts)
 
 
-def _column_repr(column: tuple[object, ...]) -> str:
-    """``repr(column)``, remembered: hands share many columns (seats, verbs, pots)."""
-    text = _COLUMN_REPRS.get(column)
-    if text is None:
-        text = _COLUMN_REPRS.put(column, repr(column))
-    return text
+# ---------------------------------------------------------------------------------------
+# A hand's key and id
 
 
-# Column values are ints, strings and None (the reader's types), whose equal values have
-# equal repr(), so a column's text can be looked up by the column.
-_COLUMN_REPRS: Final = BoundedCache[tuple[object, ...], str](
-    "analytics.warehouse.identity.column_reprs", 20_000)
+_ACTIONS_PREFIX: Final = bytes([FIELD_NUMBERS["actions"]])
+_POSITIONS: Final = range(len(_HEADER_NAMES))
+_NONES: Final = (None,) * len(_HEADER_NAMES)
 
 
-def canonical_key(hand: HandHistory, columns: ActionColumns | None = None) -> str:
-    """The canonical text the identity hash is computed from (for debugging and tests).
-
-    It is ``repr()`` of a list: the compared fields not at their default, as name and
-    value (enums, times and rule sets as text), then the tuple of the action columns.
-    The text is put together from pieces, most of them looked up (hands share most
-    header values and many columns), byte for byte what one ``repr()`` of the list gives.
-    """
-    rare = _RARE_VALUES(hand)
-    # count(None): a None is found by identity, so this costs next to nothing.
-    header = _usual_header(hand) if rare.count(None) == len(rare) else None
-    if header is None:
-        values = _FIELD_VALUES(hand)
-        header = _header_by_lookup(values)
-        if header is None:
-            header = _header_in_general(values)
+def hand_key(hand: HandHistory, columns: ActionColumns | None = None) -> bytes:
+    """The bytes the hand's id hashes (the module's docstring); ``columns``: the hand's
+    :func:`action_columns`, when the caller has them."""
+    values = _HEADER_VALUES(hand)
+    parts: list[bytes] = []
+    append = parts.append
+    for position in compress(_POSITIONS, map(is_not, values, _NONES)):
+        value = values[position]
+        if position in _AT_DEFAULT and value == _AT_DEFAULT[position]:
+            continue
+        append(_HEADER_PREFIXES[position])
+        append(_VALUE_OF.get(type(value), _other_value)(value))
     if columns is None:
         columns = action_columns(hand.actions)
-    actions = _actions_text(columns)
-    return f"[{header}, {actions}]" if header else f"[{actions}]"
+    # After the fields numbered before the actions (two parts each; none of them has a
+    # default other than None).
+    at = 2 * sum(map(is_not, values[:_ACTIONS_AFTER], _NONES))
+    parts[at:at] = (_ACTIONS_PREFIX, _actions_value(columns))
+    return b"".join(parts)
 
 
-_USER_FIELDS: Final = len(_NAMES) - 1
-assert _NAMES[_USER_FIELDS] == "user_fields"  # the one field never looked up: the last
-_HEAD_NAMES: Final = _NAMES[:_USER_FIELDS]
-
-_LOOKUP_TYPES: Final = frozenset({type(None), int, str, tuple, Game, dt.time, RummoliRules,
-                                  BigTwoRules, SevenEightRules})
-"""Types whose values :func:`_header_by_lookup` finds pieces for by equality: values of
-these types (and the reader's tuples of ints and strings) that are equal give the same
-text.  A bool (equal to 1, but encoded ``'True'``) or a float is not among them."""
-
-_PIECES_LIMIT: Final = 20_000
+def ids_of_keys(keys: list[bytes]) -> Ints:
+    """The ids of keys: blake2b of each (8 bytes), read as big-endian signed 64-bit
+    integers (DuckDB ``BIGINT``); all in C."""
+    if not keys:
+        return np.zeros(0, dtype=np.int64)
+    digests = map(_DIGEST, map(_HASHER, keys))
+    return np.frombuffer(b"".join(digests), dtype=">i8").astype(np.int64)
 
 
-def _new_piece_table(name: str) -> BoundedCache[object, str]:
-    """A field's pieces by value, with the values that are left out already in (after the
-    table empties itself, they are made again as any other value)."""
-    table = BoundedCache[object, str](f"analytics.warehouse.identity.field_pieces.{name}",
-                                      _PIECES_LIMIT)
-    table[None] = ""
-    if name in _DEFAULTS:
-        table[_DEFAULTS[name]] = ""
-    return table
-
-
-_PIECE_TABLES: Final = tuple(_new_piece_table(name) for name in _HEAD_NAMES)
-"""For each field but ``user_fields``: ``'name', repr(value)`` by value ("" when left out)."""
-
-
-def _header_by_lookup(values: tuple[object, ...]) -> str | None:
-    """The fields' part of the text, each field's piece looked up by its value, all in C
-    but for the values not seen before; None when a value is not of a type that can be
-    looked up (then :func:`_header_in_general` makes the text)."""
-    pieces = _looked_up(values[:_USER_FIELDS], _HEAD_NAMES, _PIECE_TABLES)
-    if pieces is None:
-        return None
-    return _joined(pieces, values[_USER_FIELDS])
-
-
-def _looked_up(head: tuple[object, ...], names: tuple[str, ...],
-               tables: tuple[dict[object, str], ...]) -> list[str | None] | None:
-    """The pieces of ``head``'s values (its fields are ``names``, their pieces by value in
-    ``tables``), the new ones made and remembered; None when a value is not of a type that
-    can be looked up."""
-    if not _LOOKUP_TYPES.issuperset(map(type, head)):
-        return None
-    try:
-        pieces = list(map(dict.get, tables, head))
-    except TypeError:  # an unhashable value (a list inside a tuple)
-        return None
-    if None in pieces:
-        _add_pieces(pieces, head, names, tables)
-    return pieces
-
-
-def _joined(pieces: list[str | None], user: object) -> str | None:
-    """The header's text: its pieces and then ``user_fields``' (None if they are not a
-    tuple)."""
-    if user:
-        if type(user) is not tuple:
-            return None
-        pieces.append(f"'user_fields', {user!r}")  # unique per hand, and may hold booleans
-    return ", ".join(filter(None, pieces))
-
-
-def _add_pieces(pieces: list[str | None], head: tuple[object, ...], names: tuple[str, ...],
-                tables: tuple[dict[object, str], ...]) -> None:
-    """Make the pieces of the values not seen before (found by ``list.index``, in C: most
-    fields hit), and remember them (``head``'s fields are ``names``, their pieces by value
-    in ``tables``)."""
-    index = -1
-    for _ in range(pieces.count(None)):  # one scan for the count, not one per miss
-        index = pieces.index(None, index + 1)
-        name, value = names[index], head[index]
-        piece = pieces[index] = _piece(name, value)
-        # An aware time equals another one with another offset and another text.
-        if type(value) is not dt.time or value.tzinfo is None:
-            tables[index][value] = piece
-
-
-_RARE: Final = ("currency", "event", "author", "venue", "url", "city", "region", "country",
-                 "time_zone")
-"""Header fields hardly any hand gives: when none of them is given (checked with one
-``count``), :func:`_usual_header` leaves them out instead of looking each one up."""
-_RARE_VALUES: Final = operator.attrgetter(*_RARE)
-_USUAL_NAMES: Final = tuple(name for name in _HEAD_NAMES if name not in _RARE and name != "rules")
-_USUAL_VALUES: Final = operator.attrgetter(*_USUAL_NAMES)
-_USUAL_TABLES: Final = tuple(table for name, table in zip(_HEAD_NAMES, _PIECE_TABLES, strict=True)
-                             if name in _USUAL_NAMES)
-_RULES_AT: Final = _HEAD_NAMES.index("rules")
-assert _USUAL_NAMES[:_RULES_AT] == _HEAD_NAMES[:_RULES_AT]  # the rules' piece goes there
-
-
-def _usual_header(hand: HandHistory) -> str | None:
-    """:func:`_header_by_lookup` for a hand without any of the :data:`_RARE` fields (their
-    pieces are empty), the rule set's piece found by identity (a rule set's own hash is a
-    Python call); None when a value is not of a type that can be looked up."""
-    pieces = _looked_up(_USUAL_VALUES(hand), _USUAL_NAMES, _USUAL_TABLES)
-    if pieces is None:
-        return None
-    rules = _rules_piece(hand.rules)
-    if rules is None:
-        return None
-    pieces.insert(_RULES_AT, rules)
-    return _joined(pieces, hand.user_fields)
-
-
-def _rules_piece(rules: object) -> str | None:
-    """The ``rules`` field's piece, remembered by the rule set's identity (the reader shares
-    one frozen rule set per set of knobs); None for a value that is not a rule set."""
-    found = _RULES_PIECES.get(id(rules))
-    if found is not None and found[0] is rules:
-        return found[1]
-    if type(rules) not in _LOOKUP_TYPES:
-        return None
-    piece = _piece("rules", rules)
-    _RULES_PIECES[id(rules)] = (rules, piece)  # held: its id is not reused meanwhile
-    return piece
-
-
-_RULES_PIECES: Final = BoundedCache[int, tuple[object, str]](
-    "analytics.warehouse.identity.rules_pieces", 10_000)
-
-
-def _piece(name: str, value: object) -> str:
-    """``'name', repr(value)`` as the key's list shows it, "" for a value left out."""
-    if value is None or (name in _DEFAULTS and value == _DEFAULTS[name]):
-        return ""
-    if type(value) not in _PLAIN:
-        value = _rules_key(value) if name == "rules" else _remembered_key(value)
-    return f"{name!r}, {value!r}"
-
-
-def _header_in_general(values: tuple[object, ...]) -> str:
-    """The fields' part of the text for any values (:func:`_header_by_lookup` for the
-    reader's usual ones)."""
-    parts: list[str] = []
-    append = parts.append
-    for name, value in zip(_NAMES, values, strict=True):
-        if value is None:
-            continue
-        if isinstance(value, _PLAIN) and type(value) in _PLAIN and name != "user_fields":
-            append(_field_piece(name, value))
-        elif name in _DEFAULTS and value == _DEFAULTS[name]:
-            continue
-        else:
-            if type(value) not in _PLAIN:
-                value = _rules_key(value) if name == "rules" else _remembered_key(value)
-            append(f"{name!r}, {value!r}")
-    return ", ".join(filter(None, parts))
-
-
-def _actions_text(columns: ActionColumns) -> str:
-    """``repr()`` of the tuple of the action columns the key holds."""
-    reprs = list(map(_COLUMN_REPRS.get, (columns.actors, columns.verbs, columns.targets,
-                                         columns.pots, columns.comments)))
-    if None in reprs:
-        reprs = [_column_repr(column) for column in (columns.actors, columns.verbs,
-                                                     columns.targets, columns.pots,
-                                                     columns.comments)]
-    actors, verbs, targets, pots, comments = reprs
-    return (f"({actors}, {verbs}, {targets}, {columns.cards!r}, "
-            f"{_amounts_repr(columns.amounts)}, {pots}, {comments})")
-
-
-def _amounts_repr(amounts: tuple[int | None, ...]) -> str:
-    """``repr(amounts)``; a column of Nones (Big Two has no amounts) looked up by length."""
-    if amounts.count(None) != len(amounts):
-        return repr(amounts)
-    text = _NONE_REPRS.get(len(amounts))
-    if text is None:
-        text = _NONE_REPRS.put(len(amounts), repr(amounts))
-    return text
-
-
-_NONE_REPRS: Final = BoundedCache[int, str]("analytics.warehouse.identity.none_reprs", 1_000)
-
-
-def _field_piece(name: str, value: int | str | tuple[object, ...]) -> str:
-    """``'name', repr(value)`` (empty at the field's default), remembered by (name, value).
-
-    Only for the reader's ints, strings and tuples of them, whose equal values have
-    equal repr() (``user_fields`` may hold booleans, equal to 1 and 0: never looked up).
-    """
-    key = (name, value)
-    try:
-        piece = _PIECES.get(key)
-    except TypeError:  # an unhashable value (a list inside a tuple): not remembered
-        return "" if name in _DEFAULTS and value == _DEFAULTS[name] else f"{name!r}, {value!r}"
-    if piece is None:
-        piece = "" if name in _DEFAULTS and value == _DEFAULTS[name] else f"{name!r}, {value!r}"
-        _PIECES[key] = piece
-    return piece
-
-
-_PIECES: Final = BoundedCache[tuple[str, object], str]("analytics.warehouse.identity.pieces",
-                                                       50_000)
+_HASHER: Final = partial(blake2b, digest_size=8, person=_PERSON)
+_DIGEST: Final = blake2b.digest
 
 
 def hand_id(hand: HandHistory, columns: ActionColumns | None = None) -> int:
     """The hand's id: a signed 64-bit integer (DuckDB ``BIGINT``), stable across runs.
 
-    ``columns`` (from :func:`action_columns`) saves recomputing them when the
-    caller has them.  The game and variant are part of the key, so the same
-    actions under another variant are another hand.  64 bits make an accidental
-    collision unlikely (about 3 in 100 million at a million hands).
+    ``columns`` (from :func:`action_columns`) saves recomputing them when the caller has
+    them.  The game and variant are part of the key, so the same actions under another
+    variant are another hand.  64 bits make an accidental collision unlikely (about 3 in
+    100 million at a million hands).
     """
-    key = canonical_key(hand, columns).encode("utf-8", "surrogatepass")
-    digest = blake2b(key, digest_size=8, person=_PERSON).digest()
+    digest = blake2b(hand_key(hand, columns), digest_size=8, person=_PERSON).digest()
     return int.from_bytes(digest, "big", signed=True)
+
+
+# ---------------------------------------------------------------------------------------
+# The keys of a 7 & 8 block
+
+
+Bools = npt.NDArray[np.bool_]
+
+_BLOCK_VERB_CODES: Final = np.array([VERB_CODES[verb] for verb in BLOCK_VERBS], dtype=np.uint8)
+_BLOCK_RULES: Final = SevenEightRules()
+"""A block hand's rule set: its variant's defaults (no knob lines)."""
+_CARD_LETTERS: Final = np.array([str(card).encode("ascii") for card in DECK], dtype="S2")
+"""The two letters of each card, by its code (the block's card codes)."""
+_FIXED_INT: Final = np.dtype([("number", "u1"), ("kind", "S1"), ("value", "<i8")])
+_COUNTED: Final = np.dtype([("number", "u1"), ("kind", "S1"), ("count", "<u4")])
+
+
+def block_keys(block: SevenEightBlock) -> list[bytes]:
+    """Each hand's :func:`hand_key`, packed from the block's columns: the numbers with
+    numpy over the whole block and cut into each hand's pieces, the other values packed
+    once per distinct value (hands of a table share them), then one join per hand (the
+    fields a block hand never gives are left out, as in :func:`hand_key`)."""
+    if not len(block):
+        return []
+    seats = block.seat_offsets
+    pieces = [
+        _per_value(block.variants, _variant_head),
+        *_actions_pieces(block),
+        *_int_tuples("starting_stacks", block.starting_stacks, seats),
+        *_int_tuples("antes", block.antes, seats),
+        *_int_tuples("blinds_or_straddles", block.blinds, seats),
+        _fixed_ints("min_bet", block.min_bets), _fixed_ints("small_bet", block.small_bets),
+        _fixed_ints("big_bet", block.big_bets),
+        *_int_tuples("finishing_stacks", block.finishing_stacks, seats),
+        *_int_tuples("winnings", block.winnings, seats),
+        _per_value(block.players, partial(_field_piece, "players")),
+        _per_value(block.seats, partial(_field_piece, "seats")),
+        _int_fields({"seat_count": block.seat_counts, "hand": block.hand_numbers}),
+        _per_value(block.tables, partial(_field_piece, "table"),
+                   list(map(type, block.tables))),
+        *_time_pieces(block.times),
+        _int_fields({"day": block.days, "month": block.months, "year": block.years}),
+        [_field_piece("user_fields", fields) if fields else b""
+         for fields in block.user_fields],
+    ]
+    return list(map(b"".join, zip(*pieces, strict=True)))
+
+
+def block_ids(block: SevenEightBlock) -> Ints:
+    """Each hand's :func:`hand_id`, from the block's columns (:func:`block_keys`)."""
+    return ids_of_keys(block_keys(block))
+
+
+def _field_piece(name: str, value: object) -> bytes:
+    """A field's number and value, as :func:`hand_key` packs them."""
+    return bytes([FIELD_NUMBERS[name]]) + value_bytes(value)
+
+
+def _variant_head(variant: str) -> bytes:
+    """The key's start for a block hand of ``variant``: its game, variant and rule set."""
+    return (_field_piece("game", Game.SEVENEIGHT) + _field_piece("variant", variant)
+            + _field_piece("rules", _BLOCK_RULES))
+
+
+V = TypeVar("V")
+
+
+def _per_value(values: Sequence[V], make: Callable[[V], bytes],
+               kinds: Sequence[object] | None = None) -> list[bytes]:
+    """``make(value)`` of each value, made once per distinct value (and kind: equal values
+    of different types or texts, ``1`` and ``True``, are told apart by ``kinds``)."""
+    keys: Sequence[object] = values if kinds is None else list(zip(values, kinds, strict=True))
+    made = dict(zip(dict.fromkeys(keys), map(make, _firsts(keys, values)), strict=True))
+    return list(map(made.__getitem__, keys))
+
+
+def _firsts(keys: Sequence[object], values: Sequence[V]) -> list[V]:
+    """The value of each distinct key's first hand, in the order of first appearance."""
+    first = dict(zip(reversed(keys), reversed(values), strict=True))  # the first wins
+    return [first[key] for key in dict.fromkeys(keys)]
+
+
+def _cut(data: bytes, starts: Ints, ends: Ints) -> list[bytes]:
+    """``data[start:end]`` of each pair, all in C."""
+    return list(map(data.__getitem__, map(slice, starts.tolist(), ends.tolist())))
+
+
+def _where(given: Bools, piece: bytes) -> list[bytes]:
+    """``piece`` where given, else b""."""
+    return list(map((b"", piece).__getitem__, given.tolist()))
+
+
+def _fixed_ints(name: str, values: Ints) -> list[bytes]:
+    """Each hand's ``i`` field (left out where the block has no value, -1)."""
+    records = np.zeros(len(values), dtype=_FIXED_INT)
+    records["number"] = FIELD_NUMBERS[name]
+    records["kind"] = b"i"
+    records["value"] = values
+    width = _FIXED_INT.itemsize
+    starts = np.arange(len(values), dtype=np.int64) * width
+    return _cut(records.tobytes(), starts, np.where(values >= 0, starts + width, starts))
+
+
+def _int_fields(columns: dict[str, Ints]) -> list[bytes]:
+    """Each hand's ``i`` fields of ``columns`` (every hand gives them; their numbers
+    follow each other), as one piece."""
+    names = list(columns)
+    assert [FIELD_NUMBERS[name] for name in names] == list(range(
+        FIELD_NUMBERS[names[0]], FIELD_NUMBERS[names[0]] + len(names)))
+    kind = np.dtype([(f"{part}{index}", code) for index in range(len(names))
+                     for part, code in (("number", "u1"), ("kind", "S1"), ("value", "<i8"))])
+    count = len(columns[names[0]])
+    records = np.zeros(count, dtype=kind)
+    for index, name in enumerate(names):
+        records[f"number{index}"] = FIELD_NUMBERS[name]
+        records[f"kind{index}"] = b"i"
+        records[f"value{index}"] = columns[name]
+    starts = np.arange(count, dtype=np.int64) * kind.itemsize
+    return _cut(records.tobytes(), starts, starts + kind.itemsize)
+
+
+def _time_pieces(times: list[dt.time]) -> tuple[list[bytes], list[bytes]]:
+    """Each hand's ``time`` field: its number, kind and length, then its ISO text (what
+    :func:`value_bytes` packs; all in C)."""
+    texts = list(map(str.encode, map(dt.time.isoformat, times)))
+    heads = {length: bytes([FIELD_NUMBERS["time"]]) + b"T" + _U32.pack(length)
+             for length in set(map(len, texts))}
+    return list(map(heads.__getitem__, map(len, texts))), texts
+
+
+def _int_tuples(name: str, values: Ints, offsets: Ints) -> tuple[list[bytes], list[bytes]]:
+    """Each hand's ``n`` field of a per-seat column: its number, kind and count, then its
+    int64s."""
+    counts = np.diff(offsets)
+    records = np.zeros(len(counts), dtype=_COUNTED)
+    records["number"] = FIELD_NUMBERS[name]
+    records["kind"] = b"n"
+    records["count"] = counts
+    width = _COUNTED.itemsize
+    starts = np.arange(len(counts), dtype=np.int64) * width
+    data = values.astype("<i8").tobytes()
+    return (_cut(records.tobytes(), starts, starts + width),
+            _cut(data, offsets[:-1] * 8, offsets[1:] * 8))
+
+
+def _actions_pieces(block: SevenEightBlock) -> list[list[bytes]]:
+    """Each hand's actions field (the ``a`` value: :func:`_actions_value`), in pieces."""
+    offsets = block.action_offsets
+    counts = np.diff(offsets)
+    records = np.zeros(len(counts), dtype=_COUNTED)
+    records["number"] = FIELD_NUMBERS["actions"]
+    records["kind"] = b"a"
+    records["count"] = counts
+    width = _COUNTED.itemsize
+    starts = np.arange(len(counts), dtype=np.int64) * width
+    acting = counts > 0
+    first, last = offsets[:-1], offsets[1:]
+    pieces = [_cut(records.tobytes(), starts, starts + width),
+              _where(acting, _ACTOR), _cut(block.actors.astype("<i8").tobytes(), first * 8,
+                                           last * 8),
+              _where(acting, _VERB), _cut(_BLOCK_VERB_CODES[block.verbs].tobytes(), first,
+                                          last)]
+    card_counts = block.card_counts.astype(np.int64)
+    dealt = np.concatenate(([0], np.cumsum(card_counts)))  # cards before each action
+    with_cards = dealt[last] > dealt[first]
+    held = np.arange(MAX_ACTION_CARDS)[None, :] < card_counts[:, None]
+    letters = _CARD_LETTERS[block.cards[held]].tobytes()  # each action's cards in order
+    pieces += [_where(with_cards, _CARDS),
+               _cut(card_counts.astype("<u4").tobytes(), first * 4,
+                    np.where(with_cards, last, first) * 4),
+               _cut(letters, dealt[first] * 2,
+                    np.where(with_cards, dealt[last], dealt[first]) * 2)]
+    for prefix, values in ((_AMOUNT, block.amounts), (_TARGET, block.targets)):
+        given = values >= 0
+        before = np.concatenate(([0], np.cumsum(given)))  # values given before each action
+        some = before[last] > before[first]
+        pieces += [_where(some, prefix),
+                   _cut(given.astype(np.uint8).tobytes(), first, np.where(some, last, first)),
+                   _cut(values[given].astype("<i8").tobytes(), before[first] * 8,
+                        before[last] * 8)]
+    return pieces
 
 
 def hand_id_hex(value: int) -> str:

@@ -39,22 +39,23 @@ class Server:
 
 @contextmanager
 def streamlit_server(db: Path, log: Path, *, timeout: float = 90.0,
-                     env: dict[str, str] | None = None, script: str = "app.py"
-                     ) -> Iterator[Server]:
+                     env: dict[str, str] | None = None, script: str = "app.py",
+                     root: Path = ROOT) -> Iterator[Server]:
     """``streamlit run app.py`` over ``db`` (``$HANDLAB_DB``) on a free port, healthy on entry,
     stopped on exit (so the database file is free again afterwards).  ``env``: more
     environment variables for the server (a planted bug's, say); ``script``: ``serve.py`` for
-    the server ``handlab serve`` starts (app.py with the warm-up at start)."""
+    the server ``handlab serve`` starts (app.py with the warm-up at start); ``root``: the
+    checkout it is run from (another worktree's, for a benchmark's side-by-side rounds)."""
     port = _free_port()
     environment = dict(os.environ, HANDLAB_DB=str(db), STREAMLIT_BROWSER_GATHER_USAGE_STATS="false",
                        **(env or {}))
     with log.open("wb") as output:
         process = subprocess.Popen(
-            [sys.executable, "-m", "streamlit", "run", str(ROOT / script),
+            [sys.executable, "-m", "streamlit", "run", str(root / script),
              "--server.headless", "true", "--server.port", str(port),
              "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false",
              "--server.fileWatcherType", "none"],
-            cwd=ROOT, env=environment, stdout=output, stderr=subprocess.STDOUT)
+            cwd=root, env=environment, stdout=output, stderr=subprocess.STDOUT)
         url = f"http://127.0.0.1:{port}"
         try:
             _wait_healthy(url, process, timeout=timeout)

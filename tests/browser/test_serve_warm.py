@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from analytics.dashboard.startup import WARM_MARK
-from tests.browser.conftest import SCREENSHOTS
+from tests.browser.conftest import SCREENSHOTS, settle
 from tests.browser.server import streamlit_server
 from tests.test_dashboard_data import build_dashboard_db
 
@@ -52,6 +52,18 @@ def test_the_served_dashboard_warms_up_then_draws_the_overview(tmp_path: Path,
             assert metric.locator('[data-testid="stMetricValue"]').inner_text() == "190"
             assert page.locator('[data-testid="stException"]').count() == 0
             page.screenshot(path=str(SCREENSHOTS / "served-overview.png"), full_page=True)
+            # The players: a tab per game, the shown one drawn; another tab draws its own.
+            assert page.get_by_text("7 & 8: big blinds per 100 hands").count() == 1
+            assert page.get_by_text("Big Two: points per game").count() == 0
+            page.get_by_role("tab", name="Big Two").click()
+            page.get_by_text("Big Two: points per game").first.wait_for()
+            settle(page)
+            assert page.get_by_text("7 & 8: big blinds per 100 hands").count() == 0
+            page.get_by_text("Big Two: points per game").first.scroll_into_view_if_needed()
+            page.screenshot(path=str(SCREENSHOTS / "served-overview-players.png"))
+            page.get_by_role("tab", name="7 & 8").click()
+            page.get_by_text("7 & 8: big blinds per 100 hands").first.wait_for()
+            settle(page)
             # The first view has no chart; its JavaScript came compressed and cacheable.
             assert page.locator('[data-testid="stPlotlyChart"]').count() == 0
             assert [(kind, cache) for _, kind, cache in scripts] == [

@@ -66,10 +66,20 @@ def render() -> None:
     st.caption("Each game in its own unit, never averaged across units: 7 & 8 in big blinds "
                "per 100 hands over every stake, Big Two in points per game under each "
                "scoring rule, Rummoli in chips per round under each ante.")
-    for game, title, table in logic.player_tables(players):
-        st.markdown(f"**{title}**")
-        st.dataframe(table, hide_index=True)
-        ui.download_buttons(table, f"players-{game}", key=f"players_{game}")
+    # A tab per game, only the shown one drawn: three tables and their downloads were a
+    # third of a session's first page in the browser (docs/performance.md).
+    played = logic.player_games(players)
+    if played:
+        tabs = st.tabs([GAME_NAMES[game] for game in played], key="overview_players",
+                       on_change="rerun")
+        for tab, game in zip(tabs, played, strict=True):
+            if tab.open is False:
+                continue
+            with tab:
+                title, table = logic.player_table(players, game)
+                st.markdown(f"**{title}**")
+                st.dataframe(table, hide_index=True)
+                ui.download_buttons(table, f"players-{game}", key=f"players_{game}")
 
     st.subheader("Sessions")
     session_table = logic.human_table(

@@ -164,6 +164,8 @@ def render() -> None:
     wanted = st.query_params.get("hand")
     # The short hex id shown everywhere, or the decimal form older links carry.
     hand_id = parse_hand_id(wanted) if wanted is not None else None
+    if hand_id is not None:  # a link saved before migration 13 names the hand's old id
+        hand_id = int(ui.ask("current_hand_id", hand_id=hand_id))
     if hands.empty and hand_id is None:
         st.info("No hands match the filters.")
         return

@@ -30,7 +30,6 @@ __all__ = [
     "SEVEN_EIGHT_NINE",
     "SEVEN_EIGHT_NINE_POT",
     "bit_count",
-    "card_text",
     "cards_of",
     "codes_of",
     "lowest_of",
@@ -106,6 +105,3 @@ def cards_of(mask: int) -> tuple[Card, ...]:
     return tuple(DECK[code] for code in codes_of(mask))
 
 
-def card_text(code: int) -> str:
-    """``Th`` for a card code."""
-    return str(DECK[code])

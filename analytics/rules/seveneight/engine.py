@@ -183,7 +183,6 @@ class SevenEightState:
 
     __slots__ = (
         "_betting",
-        "_hole_count",
         "_pending",
         "bet_sizes",
         "contributions",
@@ -241,7 +240,6 @@ class SevenEightState:
         self.phase = _PHASE_DEAL
         # Who still has to act in a non-betting phase (a set of indices).
         self._pending: set[int] = set(range(n))
-        self._hole_count = 0
         # Round 1 is prepared now (blinds are in); it starts when the cards are up.
         self._betting = BettingRound(stacks, posted, self.in_hand, self._round1_order(),
                                      structure, bet_sizes[0], pot=sum(contributions))

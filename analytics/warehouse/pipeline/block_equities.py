@@ -200,8 +200,8 @@ def allin_rows(block: SevenEightBlock, outcome: BlockOutcome, hands: Ints, ids: 
                ) -> pa.Table:
     """The ``allin_results`` rows of ``hands`` (indexes into the block, in the batch's order)
     whose ids are ``ids`` (one per hand of the block,
-    :func:`~analytics.warehouse.pipeline.block_rows.
-    block_ids`): those ``Batch.tables`` makes after ``Batch.add`` of each hand, the spots
+    :func:`~analytics.warehouse.identity.block_ids`): those ``Batch.tables`` makes after
+    ``Batch.add`` of each hand, the spots
     solved by one :func:`~analytics.equity.allin.allin_adjusted_many` call seeded by
     :func:`~analytics.warehouse.pipeline.equities.seed_of` of each id.  Hands without a spot (no
     all-in moment, not accepted) have no rows."""

@@ -1,27 +1,22 @@
-"""Hand ids and Arrow rows of a whole 7 & 8 block at once.
+"""Arrow rows of a whole 7 & 8 block at once.
 
 The ingest worker reads many 7 & 8 hands into one :class:`~parsers.block.SevenEightBlock`
 and replays them together (:mod:`analytics.rules.seveneight.block`).  This module makes
 what the per-hand path (:class:`analytics.warehouse.pipeline.rows.Batch`) makes of each of those
 hands, from the columns, with numpy and pyarrow over the whole block:
-
-* :func:`block_ids`: each hand's id, exactly :func:`~analytics.warehouse.identity.hand_id`
-  (the same canonical text, put together from pieces of the columns, hashed the same way);
-* :func:`block_tables`: the Arrow tables of the hands taken (any the batch replay
-  accepted), exactly :meth:`Batch.tables <analytics.warehouse.pipeline.rows.Batch.tables>` after
-  ``Batch.add`` of each of them in order; the all-in hands' ``allin_results`` rows are
-  :mod:`~analytics.warehouse.pipeline.block_equities`'s.
+:func:`block_tables`, the Arrow tables of the hands taken (any the batch replay accepted),
+exactly :meth:`Batch.tables <analytics.warehouse.pipeline.rows.Batch.tables>` after
+``Batch.add`` of each of them in order; the all-in hands' ``allin_results`` rows are
+:mod:`~analytics.warehouse.pipeline.block_equities`'s.  The hands' ids are
+:func:`analytics.warehouse.identity.block_ids`.
 
 tests/test_warehouse_block_rows.py checks both against the per-hand path.
 """
 
 from __future__ import annotations
 
-import datetime as dt
-from collections.abc import Callable, Iterable, Sequence
-from functools import partial
-from hashlib import blake2b
-from itertools import chain, repeat
+from collections.abc import Sequence
+from itertools import chain
 from typing import Final, TypeVar
 
 import numpy as np
@@ -29,24 +24,19 @@ import numpy.typing as npt
 import pyarrow as pa
 
 from analytics.rules.seveneight.block import BlockOutcome, pot_name
-from analytics.warehouse.identity import IDENTITY_VERSION, canonical_key
 from analytics.warehouse.pipeline.block_equities import allin_hands, allin_rows
 from analytics.warehouse.pipeline.rows import ARROW_SCHEMAS, FileContext, rules_json
 from parsers.block import BLOCK_VERBS, MAX_ACTION_CARDS, SevenEightBlock
-from parsers.caching import BoundedCache
 from parsers.cards import DECK
 from parsers.knobs import Game, SevenEightRules
-from parsers.model import HandHistory, Verb
+from parsers.model import Verb
 
-__all__ = ["block_ids", "block_tables"]
+__all__ = ["block_tables"]
 
 Ints = npt.NDArray[np.int64]
 Bools = npt.NDArray[np.bool_]
 Texts = npt.NDArray[np.object_]
 """Texts (Python strings) in a numpy array: taken and gathered by index in C."""
-
-_PERSON: Final = f"handlab-hand-{IDENTITY_VERSION}".encode()
-"""blake2b's personalisation, as :func:`analytics.warehouse.identity.hand_id` uses it."""
 
 _GAME: Final = str(Game.SEVENEIGHT.value)
 _RULES: Final = SevenEightRules()
@@ -54,186 +44,13 @@ _RULES: Final = SevenEightRules()
 
 _CODE: Final = {verb: code for code, verb in enumerate(BLOCK_VERBS)}
 _VERB_TEXT: Final = tuple(str(verb.value) for verb in BLOCK_VERBS)
-"""A verb code's text (the ``actions.verb`` column, and the id's verbs)."""
+"""A verb code's text (the ``actions.verb`` column)."""
 _BETTING_CODES: Final = np.array([_CODE[Verb.BET_RAISE], _CODE[Verb.CHECK_CALL],
                                   _CODE[Verb.FOLD]], dtype=np.int8)
 
 
 # ---------------------------------------------------------------------------------------
-# Hand ids
-
-
-def block_ids(block: SevenEightBlock) -> Ints:
-    """Each hand's id: :func:`~analytics.warehouse.identity.hand_id` of the hand and its
-    actions, from the block's columns."""
-    texts = _canonical_texts(block)
-    if not texts:
-        return np.zeros(0, dtype=np.int64)
-    # All in C: encode, hash and digest each text (hand_id's steps), then read the 8 bytes
-    # of each digest as a big-endian signed integer, as hand_id does.
-    encoded = map(str.encode, texts, repeat("utf-8"), repeat("surrogatepass"))
-    digests = map(_BLAKE2B_DIGEST, map(_HASHER, encoded))
-    return np.frombuffer(b"".join(digests), dtype=">i8").astype(np.int64)
-
-
-_HASHER: Final = partial(blake2b, digest_size=8, person=_PERSON)
-_BLAKE2B_DIGEST: Final = blake2b.digest
-
-
-def _canonical_texts(block: SevenEightBlock) -> list[str]:
-    """Each hand's :func:`~analytics.warehouse.identity.canonical_key`, from the columns.
-
-    The text is ``repr()`` of a list of the header fields given (name, value; the fields
-    a block hand leaves at their default are left out) and then of the tuple of the
-    action columns.  Its pieces are made for the whole block: tuples of numbers and of
-    cards from their items' texts (:func:`_tuple_texts`), header values looked up by value
-    (hands of a table share most of them), each hand's action columns but its cards looked
-    up by its actions (hands repeat a few hundred betting sequences); then one join per
-    hand puts them together with the text between them, all in C.
-    """
-    if not len(block):
-        return []
-    offsets = block.seat_offsets
-    stacks, antes, blinds, finishing, winnings = (
-        _tuple_texts(_int_texts(values), offsets) for values in (
-            block.starting_stacks, block.antes, block.blinds, block.finishing_stacks,
-            block.winnings))
-    bets = _remembered(list(zip(block.min_bets.tolist(), block.small_bets.tolist(),
-                                block.big_bets.tolist(), strict=True)), _BETS_PIECES,
-                       _bets_piece)
-    heads, tails = _action_texts(block)
-    cards = _card_tuple_texts(block)
-    user_names, user_values = _user_pieces(list(map(repr, block.user_fields)))
-    pieces = (  # in the order of HandHistory's fields, then the actions
-        repeat("["), _remembered(block.variants, _VARIANT_PIECES, _variant_piece),
-        repeat(", 'starting_stacks', ("), stacks, repeat("), 'antes', ("), antes,
-        repeat("), 'blinds_or_straddles', ("), blinds, repeat("), "), bets,
-        repeat("'finishing_stacks', ("), finishing, repeat("), 'winnings', ("), winnings,
-        repeat("), 'players', "), _remembered(block.players, _NAME_REPRS, repr),
-        repeat(", 'seats', "), _remembered(block.seats, _SEAT_REPRS, repr),
-        repeat(", 'seat_count', "), _int_texts(block.seat_counts).tolist(),
-        repeat(", 'hand', "), _int_texts(block.hand_numbers).tolist(),
-        repeat(", 'table', "), _remembered(block.tables, _TABLE_REPRS, repr),
-        repeat(", 'time', "), _remembered(block.times, _TIME_PIECES, _time_piece, _naive),
-        repeat(", 'day', "), _int_texts(block.days).tolist(),
-        repeat(", 'month', "), _int_texts(block.months).tolist(),
-        repeat(", 'year', "), _int_texts(block.years).tolist(), user_names, user_values,
-        heads, cards, tails)
-    return list(map("".join, zip(*pieces)))  # noqa: B905  # the repeats never end
-
-
-_REMEMBERED_LIMIT: Final = 20_000
-"""The most pieces each cache here holds."""
-
-
-def _remembered_at(keys: Sequence[bytes], pieces: BoundedCache[bytes, str],
-                   make: Callable[[list[int]], list[str]]) -> list[str]:
-    """The piece of each hand by its key (``keys``: one per hand): looked up in ``pieces``
-    (all in C); the keys not there yet made together (``make`` of the index of each one's
-    first hand) and remembered.
-
-    The new keys of a block repeat within it (a betting sequence new to the worker), so
-    each is made once and every hand's piece then looked up in C: no Python step per
-    hand."""
-    found: list[str | None] = list(map(pieces.get, keys))
-    if None not in found:
-        return found  # type: ignore[return-value]  # no None
-    # Each key's first hand: the reversed pairs leave the first index last.
-    first = dict(zip(reversed(keys), range(len(keys) - 1, -1, -1), strict=True))
-    new = {key: index for key, index in first.items() if found[index] is None}
-    made = dict(zip(new, make(list(new.values())), strict=True))
-    pieces.put_many(made)
-    return list(map(made.get, keys, found))  # type: ignore[arg-type]  # a miss is in made
-
-
-K = TypeVar("K")
-
-
-def _always(_: object) -> bool:
-    return True
-
-
-def _remembered(values: Sequence[K], pieces: BoundedCache[K, str], make: Callable[[K], str],
-                keep: Callable[[K], bool] = _always) -> list[str]:
-    """``make(value)`` of each value: looked up in ``pieces`` (all in C), the values not
-    there yet made and (when ``keep(value)``) remembered."""
-    found: list[str | None] = list(map(pieces.get, values))
-    if None in found:
-        index = -1
-        for _ in range(found.count(None)):  # one scan for the count, not one per miss
-            index = found.index(None, index + 1)
-            value = values[index]
-            piece = pieces.get(value)  # an earlier miss may have made it
-            if piece is None:
-                piece = make(value)
-                if keep(value):
-                    pieces[value] = piece
-            found[index] = piece
-    return found  # type: ignore[return-value]  # no None left
-
-
-_EMPTY_ACTIONS: Final = ", ((), (), (), (), (), (), ())]"
-"""The end of the canonical text of a hand without actions."""
-
-
-def _variant_piece(variant: str) -> str:
-    """``'game', ..., 'variant', ..., 'rules', ...`` of a block hand of ``variant``: the
-    identity's own text of a hand with only these fields."""
-    key = canonical_key(HandHistory(game=Game.SEVENEIGHT, variant=variant, rules=_RULES))
-    assert key.startswith("[") and key.endswith(_EMPTY_ACTIONS), key
-    return key[1:-len(_EMPTY_ACTIONS)]
-
-
-_VARIANT_PIECES: Final = BoundedCache[str, str]("analytics.warehouse.pipeline.block_rows.variant",
-                                                _REMEMBERED_LIMIT)
-
-
-def _bets_piece(bets: tuple[int, int, int]) -> str:
-    """The pieces of ``min_bet``, ``small_bet`` and ``big_bet`` (each left out when -1),
-    each followed by ``, ``."""
-    return "".join(f"{name!r}, {value}, " for name, value in zip(
-        ("min_bet", "small_bet", "big_bet"), bets, strict=True) if value >= 0)
-
-
-_BETS_PIECES: Final = BoundedCache[tuple[int, int, int], str](
-    "analytics.warehouse.pipeline.block_rows.bets", _REMEMBERED_LIMIT)
-_NAME_REPRS: Final = BoundedCache[tuple[str, ...], str](
-    "analytics.warehouse.pipeline.block_rows.names", _REMEMBERED_LIMIT)
-_SEAT_REPRS: Final = BoundedCache[tuple[int, ...], str](
-    "analytics.warehouse.pipeline.block_rows.seats", _REMEMBERED_LIMIT)
-
-
-def _time_piece(time: dt.time) -> str:
-    """The time's text in the key: ``repr`` of its ISO form."""
-    return repr(time.isoformat())
-
-
-def _naive(time: dt.time) -> bool:
-    # An aware time equals another one with another offset and another text: not kept.
-    return time.tzinfo is None
-
-
-_TIME_PIECES: Final = BoundedCache[dt.time, str]("analytics.warehouse.pipeline.block_rows.time",
-                                                 _REMEMBERED_LIMIT)
-
-_TABLE_REPRS: Final = BoundedCache[str, str]("analytics.warehouse.pipeline.block_rows.table_reprs",
-                                             _REMEMBERED_LIMIT)
-_USER_NAME: Final = ", 'user_fields', "
-
-
-def _user_pieces(values: list[str]) -> tuple[Iterable[str], list[str]]:
-    """The ``user_fields`` piece of each hand (``values``: ``repr()`` of its user fields),
-    in two: its name and its value (both "" when there are none: the field's default)."""
-    if "()" not in values:
-        return repeat(_USER_NAME), values
-    names = [_USER_NAME] * len(values)
-    values = [*values]  # the caller's list stays as it is
-    index = -1
-    for _ in range(values.count("()")):
-        index = values.index("()", index + 1)
-        names[index] = values[index] = ""
-    return names, values
-
+# Numbers as text, cards by combination
 
 _INT_TEXT_LIMIT: Final = 1 << 16
 _INT_TEXTS: list[Texts] = []
@@ -256,41 +73,6 @@ def _int_texts(values: Ints) -> Texts:
     return texts
 
 
-def _tuple_texts(items: Texts, offsets: Ints, lengths: Ints | None = None) -> list[str]:
-    """The inside of ``repr()`` of each hand's tuple (what goes between its parentheses),
-    whose items' texts are ``items[start:end]`` (the hand's ``start`` and ``end`` in
-    ``offsets``): ``1, 2``, ``1,`` for one item, "" for none.  ``lengths``: the items'
-    lengths, when the caller knows them.
-
-    When every hand has as many items (a table's hands have as many seats), the items
-    are joined by one ``zip`` of one iterator; else all of them are joined into one text,
-    cut into the hands' pieces where their items' lengths say (all in C).
-    """
-    counts = offsets[1:] - offsets[:-1]
-    if not len(counts):
-        return []
-    texts = items[offsets[0]:offsets[-1]].tolist()
-    if (counts == counts[0]).all() and counts[0] > 1:
-        parts = iter(texts)
-        return list(map(", ".join, zip(*([parts] * int(counts[0])), strict=True)))
-    if lengths is None:
-        lengths = np.fromiter(map(len, texts), dtype=np.int64, count=len(texts))
-    else:
-        lengths = lengths[offsets[0]:offsets[-1]]
-    joined = ", ".join(texts)
-    at = np.zeros(len(texts) + 1, dtype=np.int64)  # where each item starts in the text
-    np.cumsum(lengths + 2, out=at[1:])
-    first = offsets - offsets[0]
-    # A hand's piece ends 2 before its next item would start (", "); empty for no items.
-    found = list(map(joined.__getitem__, map(slice, at[first[:-1]].tolist(),
-                                             (at[first[1:]] - 2).tolist())))
-    for hand in np.flatnonzero(counts == 1).tolist():  # repr((x,)) is "(x,)"
-        found[hand] += ","
-    for hand in np.flatnonzero(counts == 0).tolist():  # a negative slice is "" already
-        found[hand] = ""
-    return found
-
-
 _CARD_CODES: Final = len(DECK) + 1
 """Codes per card slot: -1 (no card) and the 52 cards."""
 
@@ -300,158 +82,6 @@ def _card_combination(cards: npt.NDArray[np.int8]) -> Ints:
     assert cards.shape[1] == MAX_ACTION_CARDS == 3
     codes = cards.astype(np.int64) + 1
     return (codes[:, 0] * _CARD_CODES + codes[:, 1]) * _CARD_CODES + codes[:, 2]
-
-
-_CARD_REPRS: list[Texts] = []
-_CARD_REPR_LENGTHS: list[Ints] = []
-_CARD_REPRS_MADE: list[Bools] = []
-"""By an action's cards (:func:`_card_combination`): ``repr()`` of their text (``None``
-for no cards) and its length; made as the combinations first come (there are 53 ** 3)."""
-
-
-def _card_tuple_texts(block: SevenEightBlock) -> list[str]:
-    """The inside of each hand's cards tuple (:func:`_tuple_texts` of the actions' cards
-    texts, ``'8h3c'`` or ``None``): each action's text looked up by its cards."""
-    if not _CARD_REPRS:
-        _CARD_REPRS.append(np.full(_CARD_CODES ** 3, "None", dtype=object))
-        _CARD_REPR_LENGTHS.append(np.full(_CARD_CODES ** 3, len("None"), dtype=np.int64))
-        _CARD_REPRS_MADE.append(np.zeros(_CARD_CODES ** 3, dtype=np.bool_))
-        _CARD_REPRS_MADE[0][0] = True
-    table, lengths, made = _CARD_REPRS[0], _CARD_REPR_LENGTHS[0], _CARD_REPRS_MADE[0]
-    combinations = _card_combination(block.cards)
-    fresh = np.flatnonzero(~made[combinations])
-    if len(fresh):
-        # The block has each action's cards in canonical notation already: the text of each
-        # new combination is that of its first action (its repr: quotes around it).
-        new, first = np.unique(combinations[fresh], return_index=True)
-        texts = [*map(repr, map(block.card_texts.__getitem__, fresh[first].tolist()))]
-        table[new] = texts
-        lengths[new] = [*map(len, texts)]
-        made[new] = True
-    return _tuple_texts(table[combinations], block.action_offsets, lengths[combinations])
-
-
-def _action_texts(block: SevenEightBlock) -> tuple[list[str], list[str]]:
-    """Each hand's action tuple's text but for its cards' items: the text before them
-    (the ``, `` after the header, actors, verbs, targets) and after them (amounts, pots,
-    comments, and the key's end).
-
-    Both depend only on the hand's actors, verbs, targets and amounts, packed in one
-    integer per action: the bytes of the hand's run of them find the texts made for the
-    same actions before (looked up in C); the others are made together
-    (:func:`_new_action_texts`).
-    """
-    offsets = block.action_offsets
-    packed = _packed_actions(block)
-    if packed is None:  # a value too large to pack: every hand's texts made anew
-        return _new_action_texts(block, np.arange(len(block), dtype=np.int64))
-    keys = _hand_keys(packed, offsets)
-    found: list[tuple[str, str] | None] = list(map(_ACTION_TEXTS.get, keys))
-    if None in found:
-        missing = [index for index, pair in enumerate(found) if pair is None]
-        first = {keys[index]: index for index in reversed(missing)}  # of each new key
-        new_heads, new_tails = _new_action_texts(
-            block, np.array(list(first.values()), dtype=np.int64), packed)
-        made = dict(zip(first, zip(new_heads, new_tails, strict=True), strict=True))
-        _ACTION_TEXTS.put_many(made)
-        for index in missing:
-            found[index] = made[keys[index]]
-    heads, tails = zip(*found, strict=True) if found else ((), ())
-    return list(heads), list(tails)
-
-
-def _hand_keys(packed: Ints, offsets: Ints, hands: Ints | None = None) -> list[bytes]:
-    """The bytes of each hand's run of ``packed`` (of ``hands``, or of every hand)."""
-    data = packed.tobytes()
-    width = packed.itemsize
-    starts, ends = (offsets[:-1], offsets[1:]) if hands is None else (
-        offsets[hands], offsets[hands + 1])
-    return list(map(data.__getitem__, map(slice, (starts * width).tolist(),
-                                          (ends * width).tolist())))
-
-
-_ACTION_TEXTS: Final = BoundedCache[bytes, tuple[str, str]](
-    "analytics.warehouse.pipeline.block_rows.action_texts", _REMEMBERED_LIMIT)
-"""The head and tail of :func:`_action_texts` by the bytes of a hand's packed actions."""
-_MOVES: Final = BoundedCache[bytes, str]("analytics.warehouse.pipeline.block_rows.moves",
-                                         _REMEMBERED_LIMIT)
-"""The heads of :func:`_action_texts` by the bytes of a hand's actors, verbs and targets
-(the packed actions without their amounts): a few hundred betting sequences, which hands
-of new amounts share."""
-_NONES: Final = BoundedCache[int, str]("analytics.warehouse.pipeline.block_rows.nones", 1_000)
-"""The inside of a tuple of ``None`` by its length."""
-_AMOUNT_LIMIT: Final = 1 << 46
-_AMOUNT_SHIFT: Final = 18
-_MOVE_MASK: Final = (1 << _AMOUNT_SHIFT) - 1
-
-
-def _packed_actions(block: SevenEightBlock) -> Ints | None:
-    """Each action's actor, verb, target and amount as one integer (6 bits each for the
-    first three, the rest for the amount), None when a value does not fit."""
-    actors, targets, amounts = block.actors, block.targets, block.amounts
-    if len(actors) and (actors.max() >= 63 or actors.min() < 0 or targets.max() >= 62
-                        or amounts.max() >= _AMOUNT_LIMIT):
-        return None
-    verbs = block.verbs.astype(np.int64)
-    packed: Ints = (actors | (verbs << 6) | ((targets + 1) << 12)
-                    | ((amounts + 1) << _AMOUNT_SHIFT))
-    return packed
-
-
-_VERB_REPRS: Final = np.array([repr(text) for text in _VERB_TEXT], dtype=object)
-
-
-def _new_action_texts(block: SevenEightBlock, hands: Ints, packed: Ints | None = None
-                      ) -> tuple[list[str], list[str]]:
-    """:func:`_action_texts` of ``hands`` (indexes into the block), made from the columns:
-    each column's tuple from its items' texts (:func:`_tuple_texts`).  With ``packed``
-    (:func:`_packed_actions`), the heads of actors, verbs and targets seen before are looked
-    up (:data:`_MOVES`) and only the others made."""
-    rows, offsets = _action_rows(block, hands)
-    amounts = _tuple_texts(_int_or_none_texts(block.amounts[rows]), offsets)
-    count_list = np.diff(offsets).tolist()
-    nothing = list(map(_NONES.get, count_list))  # the block holds no pots, no comments
-    if None in nothing:
-        for index, count in enumerate(count_list):
-            if nothing[index] is None:
-                nothing[index] = _NONES.put(count, ", ".join(["None"] * count)
-                                            + ("," if count == 1 else ""))
-    tails = list(map("".join, zip(repeat("), ("), amounts, repeat("), ("), nothing,
-                                  repeat("), ("), nothing, repeat("))]"))))
-    if packed is None:
-        return _new_heads(block, hands), tails
-    keys = _hand_keys(packed & _MOVE_MASK, block.action_offsets, hands)
-    return _remembered_at(keys, _MOVES, lambda firsts: _new_heads(block, hands[firsts])), tails
-
-
-def _new_heads(block: SevenEightBlock, hands: Ints) -> list[str]:
-    """The heads of :func:`_action_texts` of ``hands``, made from the columns."""
-    rows, offsets = _action_rows(block, hands)
-    actors, verbs, targets = (_tuple_texts(texts, offsets) for texts in (
-        _int_texts(block.actors[rows]), _VERB_REPRS[block.verbs[rows]],
-        _int_or_none_texts(block.targets[rows])))
-    return list(map("".join, zip(repeat(", (("), actors, repeat("), ("), verbs,
-                                 repeat("), ("), targets, repeat("), ("))))
-
-
-def _action_rows(block: SevenEightBlock, hands: Ints) -> tuple[Ints, Ints]:
-    """The action rows of ``hands``, in order, and the n + 1 offsets of each hand's run
-    of them."""
-    rows, _ = _rows_of(block.action_offsets, hands)
-    counts = block.action_offsets[hands + 1] - block.action_offsets[hands]
-    return rows, np.concatenate(([0], np.cumsum(counts)))
-
-
-def _int_or_none_texts(values: Ints) -> Texts:
-    """The texts of values, ``None`` for -1 (no value)."""
-    texts = _int_texts(np.maximum(values, 0))
-    texts[values < 0] = "None"
-    return texts
-
-
-
-# ---------------------------------------------------------------------------------------
-# Which hands the block rows take
 
 
 # ---------------------------------------------------------------------------------------
@@ -474,7 +104,8 @@ _VERB_NAMES: Final = pa.array(_VERB_TEXT, _STR)
 def block_tables(block: SevenEightBlock, outcome: BlockOutcome, take: Ints, ids: Ints,
                  context: FileContext) -> dict[str, pa.Table]:
     """The tables of hands ``take`` (indexes into the block, increasing) of ``block``, whose
-    ids are ``ids`` (:func:`block_ids`, one per hand of the block): exactly
+    ids are ``ids`` (:func:`~analytics.warehouse.identity.block_ids`, one per hand of the
+    block): exactly
     :meth:`Batch.tables <analytics.warehouse.pipeline.rows.Batch.tables>` after ``Batch.add`` of
     each
     hand in turn with its outcome.  Every hand taken must be accepted by the batch replay

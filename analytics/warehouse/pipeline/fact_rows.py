@@ -887,9 +887,10 @@ def _parts(pots: pa.Array | pa.ChunkedArray) -> npt.NDArray[np.object_]:
 
 
 def award_part(pot: str | None) -> str | None:
-    """views.split_condition in Python: the pots views names go to their part, other
-    pots LIKE 'poker_side%' (``_`` is any one character) to the poker pot, the rest to the
-    finale; a NULL pot to none (every condition is NULL)."""
+    """The award part of a pot (tests/fact_oracle.py's ``split_condition`` in SQL): the pots
+    ``views.SPLIT_POTS`` names go to their part, other pots LIKE 'poker_side%' (``_`` is any
+    one character) to the poker pot, the rest to the finale; a NULL pot to none (every
+    condition is NULL)."""
     if pot is None:
         return None
     if pot in SPLIT_POTS:

@@ -64,7 +64,7 @@ from analytics.warehouse.pipeline.write import (
     record_file,
     rollback,
 )
-from analytics.warehouse.sql.facts import PotGames, PotHold
+from analytics.warehouse.sql.facts import PotGames
 from parsers.fields import VARIANTS
 from parsers.foreign import ForeignFormat, foreign_format
 from parsers.reader import Chunk, Cut, HandCuts, iter_chunks
@@ -221,8 +221,6 @@ class _Planned:
     # the open transaction, its files row written); done (committed, or found loaded, or
     # failed)
     state: str = "pending"
-    # its pot rows held back from one batch to the next (flushed before its files row)
-    pots: PotHold = field(default_factory=PotHold)
 
     def reset(self) -> None:
         """Back to pending: its transaction was rolled back before it committed (a file in
@@ -231,7 +229,6 @@ class _Planned:
         self.games.clear()
         self.started = None
         self.state = "pending"
-        self.pots.clear()
         self.summary.message = None
 
 
@@ -716,7 +713,6 @@ class _Writer:
         loaded, the transaction is rolled back, and the files gathered in it requeued)."""
         if item.state == "open":
             rollback(self.lease.con)
-            item.pots.clear()
             self.active = False
             self.parts = None
             self.rows = 0
@@ -738,13 +734,10 @@ class _Writer:
         stats.hands += result.hands
         game_loaded: Counter[str] = Counter()
         game_duplicates: Counter[str] = Counter(result.batch_duplicates)
-        for number, tables in enumerate(result.batches, start=1):
-            item.pots.last = result.last and number == len(result.batches)
-            loaded, duplicates = load_batch(con, tables, self.games, item.pots)
+        for tables in result.batches:
+            loaded, duplicates = load_batch(con, tables, self.games)
             game_loaded.update(loaded)
             game_duplicates.update(duplicates)
-        if result.last:  # the file's last batch: its held pot rows go in now
-            item.pots.flush(con, self.games)
         rejects = self._logged(result)
         load_rejects(con, item.context, rejects)
         if rejects and file_summary.message is None:

@@ -48,7 +48,8 @@ import pyarrow as pa
 from analytics.rules import Outcome, RuleError, replay
 from analytics.rules.seveneight.block import replay_block
 from analytics.warehouse.errors import SourceError
-from analytics.warehouse.pipeline.block_rows import block_ids, block_tables
+from analytics.warehouse.identity import block_ids
+from analytics.warehouse.pipeline.block_rows import block_tables
 from analytics.warehouse.pipeline.fact_rows import fact_tables
 from analytics.warehouse.pipeline.rows import PASS_TABLE, Batch, FileContext, RejectRow
 from analytics.warehouse.pipeline.sources import Limits, SourceRef, open_source, read_range

@@ -32,9 +32,9 @@ from analytics.warehouse.pipeline.fact_rows import FACT_TABLES, fact_tables
 from analytics.warehouse.pipeline.rows import FileContext, RejectRow, reject_table
 from analytics.warehouse.pipeline.stat_rows import fill_batch_stats
 from analytics.warehouse.sql.arrow_scan import execute_over
-from analytics.warehouse.sql.facts import PotGames, PotHold, fill_batch_pots
+from analytics.warehouse.sql.facts import PotGames, fill_batch_pots
 
-__all__ = ["FileStats", "begin", "begin_file", "commit", "commit_file", "is_loaded",
+__all__ = ["FileStats", "begin", "commit", "is_loaded",
            "known_files", "load_batch", "load_rejects", "record_file", "rollback"]
 
 # Child tables first, ``hands`` last within a batch: nothing reads them mid-transaction.
@@ -85,15 +85,6 @@ def is_loaded(con: duckdb.DuckDBPyConnection, sha256: str) -> bool:
     return bool(rows[0][0])
 
 
-def begin_file(con: duckdb.DuckDBPyConnection, context: FileContext) -> bool:
-    """Start a transaction for the file; False (and no transaction) if it is already loaded."""
-    begin(con)
-    if is_loaded(con, context.sha256):
-        con.execute("ROLLBACK")
-        return False
-    return True
-
-
 def _insert(con: duckdb.DuckDBPyConnection, table: str, data: pa.Table) -> None:
     if table not in _INSERTED:
         raise ValueError(f"not a warehouse table: {table!r}")
@@ -108,15 +99,11 @@ def _insert(con: duckdb.DuckDBPyConnection, table: str, data: pa.Table) -> None:
 
 
 def load_batch(con: duckdb.DuckDBPyConnection, tables: dict[str, pa.Table],
-               games: PotGames | None = None, hold: PotHold | None = None
-               ) -> tuple[Counter[str], Counter[str]]:
+               games: PotGames | None = None) -> tuple[Counter[str], Counter[str]]:
     """Insert one batch's new hands; return (loaded, duplicates) counted by game.
 
     ``games``: the writer's record of which Rummoli games have pot rows, kept across its
-    batches (:class:`~analytics.warehouse.sql.facts.PotGames`), or None to look them up.
-    ``hold``: the file's held-back pot rows (:class:`~analytics.warehouse.sql.facts.PotHold`),
-    kept across the file's batches; the caller flushes it before the file's ``files`` row.
-    Without it every batch's pot rows go in at once."""
+    batches (:class:`~analytics.warehouse.sql.facts.PotGames`), or None to look them up."""
     hands = tables["hands"]
     loaded: Counter[str] = Counter()
     duplicates: Counter[str] = Counter()
@@ -140,7 +127,7 @@ def load_batch(con: duckdb.DuckDBPyConnection, tables: dict[str, pa.Table],
     made = tables if all(name in tables for name in FACT_TABLES) else fact_tables(tables)
     for name in FACT_TABLES:
         _insert(con, name, made[name])
-    fill_batch_pots(con, tables, games, hold)
+    fill_batch_pots(con, tables, games)
     fill_batch_stats(con, tables)  # the 7 & 8 statistics' counts, from the same rows
     return loaded, duplicates
 
@@ -180,13 +167,6 @@ def record_file(con: duckdb.DuckDBPyConnection, context: FileContext, size: int,
 def commit(con: duckdb.DuckDBPyConnection) -> None:
     """Commit the open transaction: the files recorded in it are now all in."""
     con.execute("COMMIT")
-
-
-def commit_file(con: duckdb.DuckDBPyConnection, context: FileContext, size: int,
-                stats: FileStats, started: dt.datetime) -> None:
-    """Record the file as loaded and commit its transaction: the file is now all in."""
-    record_file(con, context, size, stats, started)
-    commit(con)
 
 
 def rollback(con: duckdb.DuckDBPyConnection) -> None:

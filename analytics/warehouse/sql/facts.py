@@ -52,9 +52,9 @@ from analytics.warehouse.pipeline.stat_rows import fill_missing_stats
 from analytics.warehouse.sql.arrow_scan import arrow_over, execute_over
 from analytics.warehouse.sql.views import DAY, PLAY_KIND_COLUMNS, SESSION, STAKES
 
-__all__ = ["CHUNK_HANDS", "HANDS_TABLE", "HANDS_TABLE_V5", "HELD_POT_ROWS", "PASSES_V12",
+__all__ = ["CHUNK_HANDS", "HANDS_TABLE", "HANDS_TABLE_V5", "PASSES_V12",
            "PLAY_KINDS_V8", "POTS_TABLE", "POT_ROWS_SELECT", "SEATS_TABLE", "SEATS_TABLE_V4",
-           "PotGames", "PotHold", "fill_batch_pots", "fill_missing", "fill_missing_hands",
+           "PotGames", "fill_batch_pots", "fill_missing", "fill_missing_hands",
            "fill_missing_passes", "fill_missing_play_kinds", "fill_missing_seats",
            "with_streaks"]
 
@@ -126,7 +126,6 @@ NULL for the other games' seats)."""
 
 # A batch's own Arrow tables are read (arrow_scan) under their warehouse names with this prefix.
 _BATCH_PREFIX: Final = "_handlab_facts_"
-_BATCH_PREFIX_HANDS: Final = _BATCH_PREFIX + "hands"
 
 POTS_TABLE: Final = """
     CREATE TABLE pot_facts (
@@ -301,91 +300,12 @@ class PotGames:
         self._known(con).update(ids)
 
 
-HELD_POT_ROWS: Final = 100_000
-"""At most this many pot rows of one game are held back (:class:`PotHold`): a file of
-rounds without game ids (one game) or one very long game would otherwise be held whole."""
-
-
-class PotHold:
-    """One file's pot rows held back from ``pot_facts``: those of the game its last batch
-    ended in, which the file's next batch may continue.
-
-    The streak columns of a game cover its whole history, so a game whose rounds span two
-    batches made the second one query the first one's rows from ``pot_facts`` and update
-    them: of the ~45 ms of the writer's CPU that an extra Rummoli batch cost, the history
-    query, the update and their numpy were 15-20 (the rest: every statement's own cost).  A
-    file's batches come to the writer in order and commit together (a file is never split
-    between transactions), so a game's rows can wait for the file's next batch: then its
-    rows of both go in at once, with their final streaks, and only games spanning files
-    (or already in the warehouse) take the query and the update.  Whatever is held back is
-    right to write at any time: a held game that appears again later, or in another file,
-    only costs that query, as a game of an earlier batch does.
-
-    The writer keeps one per file being loaded, passes it to every batch of the file
-    (:func:`fill_batch_pots`), sets :attr:`last` before the file's last batch (whose rows
-    then go in with the held ones, nothing held) and :meth:`flush` es it before the file's
-    ``files`` row (a file whose last result has no batch); a file rolled back drops it
-    (:meth:`clear`).
-    """
-
-    def __init__(self) -> None:
-        self._rows: pa.Table | None = None
-        self.last = False  # the next batch is the file's last: hold nothing back
-
-    @property
-    def rows(self) -> int:
-        """How many pot rows are held."""
-        return 0 if self._rows is None else self._rows.num_rows
-
-    def hold_back(self, rows: pa.Table, open_game: tuple[bool, str | None]) -> pa.Table:
-        """The held rows and a batch's ``rows`` (its pot rows, in their insert order), less
-        those of ``open_game`` (whether the batch has a Rummoli hand, and the game id of its
-        last one), which are held instead (unless there are too many): what to write now."""
-        if self._rows is not None and self._rows.num_rows:
-            rows = pa.concat_tables([self._rows, rows], promote_options="default")
-        self._rows = None
-        has_open, game_id = open_game
-        if self.last or not has_open or rows.num_rows == 0:
-            return rows
-        ids = rows["game_id"]
-        keep = (pc.is_null(ids) if game_id is None
-                else pc.fill_null(pc.equal(ids, pa.scalar(game_id, ids.type)), False))
-        held = rows.filter(keep)
-        if held.num_rows == 0 or held.num_rows > HELD_POT_ROWS:
-            return rows
-        self._rows = held
-        return rows.filter(pc.invert(keep))
-
-    def flush(self, con: duckdb.DuckDBPyConnection, games: PotGames | None) -> None:
-        """Write the held rows (the file's last batch is loaded)."""
-        rows, self._rows = self._rows, None
-        if rows is not None:
-            _write_pots(con, rows, games)
-
-    def clear(self) -> None:
-        """Drop the held rows (the file's transaction rolled back)."""
-        self._rows = None
-
-
-def _open_game(hands: pa.Table) -> tuple[bool, str | None]:
-    """Whether ``hands`` has a Rummoli hand, and the game id of its last one (in the file's
-    order): the game the file's next batch may continue."""
-    rummoli = np.flatnonzero(pc.fill_null(pc.equal(hands["game"], "rummoli"), False)
-                             .to_numpy(zero_copy_only=False))
-    if not len(rummoli):
-        return False, None
-    return True, hands["game_id"][int(rummoli[-1])].as_py()
-
-
 def _fill_batch_pots(con: duckdb.DuckDBPyConnection, batch: Mapping[str, pa.Table],
-                     games: PotGames | None, hold: PotHold | None = None) -> None:
+                     games: PotGames | None) -> None:
     """Add the batch's ``board`` rows to ``pot_facts`` and bring its games' streak columns
     up to date (``batch``: its tables by their names in the statements; ``games``: which
-    games have rows, if known; ``hold``: the file's held rows, if they may wait)."""
-    rows = arrow_over(con, _BATCH_POTS, batch)
-    if hold is not None:
-        rows = hold.hold_back(rows, _open_game(batch[_BATCH_PREFIX_HANDS]))
-    _write_pots(con, rows, games)
+    games have rows, if known)."""
+    _write_pots(con, arrow_over(con, _BATCH_POTS, batch), games)
 
 
 def _write_pots(con: duckdb.DuckDBPyConnection, rows: pa.Table, games: PotGames | None
@@ -481,20 +401,18 @@ memory limit (512 MB), which a million hands in one statement do not."""
 
 
 def fill_batch_pots(con: duckdb.DuckDBPyConnection, tables: Mapping[str, pa.Table],
-                    games: PotGames | None = None, hold: PotHold | None = None) -> None:
+                    games: PotGames | None = None) -> None:
     """Add the ``pot_facts`` rows of one batch of new hands, just inserted, whose seat and
     hand facts came with the batch (:mod:`analytics.warehouse.pipeline.fact_rows`): only the pots,
     which need the warehouse's history, are filled here.
 
     ``games``, the writer's record of which games have rows (kept across its batches),
     spares a batch of new games the query for their earlier rows; without it the query
-    always runs.  ``hold``: the file's :class:`PotHold`, which keeps back the rows of the
-    game the batch ends in until the file's next batch or its :meth:`~PotHold.flush`;
-    without it the batch's rows are all written now."""
+    always runs."""
     hands = tables["hands"]
     if hands.num_rows == 0 or not pc.any(pc.equal(hands["game"], "rummoli")).as_py():
         return
-    _fill_batch_pots(con, _batch(tables, _POT_SOURCES), games, hold)
+    _fill_batch_pots(con, _batch(tables, _POT_SOURCES), games)
 
 
 _POT_SOURCES: Final = ("hands", "seats", "board")  # what _BATCH_POTS reads

@@ -22,6 +22,7 @@ from analytics.warehouse.pipeline.stat_rows import (
     STAT_FACTS_TABLE,
     fill_missing_stats,
 )
+from analytics.warehouse.rekey import rekey_hands
 from analytics.warehouse.sql.facts import (
     HANDS_TABLE,
     HANDS_TABLE_V5,
@@ -349,6 +350,13 @@ def _fill_v12(con: duckdb.DuckDBPyConnection) -> None:
     fill_missing_stats(con)
 
 
+def _rekey_hands(con: duckdb.DuckDBPyConnection) -> None:
+    """Migration 13: every hand's IDENTITY_VERSION 2 id, from its file read again
+    (``rekey.rekey_hands``: the ids in every table and in the notes file, the old ones
+    kept in ``hand_id_map``)."""
+    rekey_hands(con)
+
+
 def _restore_notes(con: duckdb.DuckDBPyConnection) -> None:
     """Migration 11's backfill: the notes kept beside the database file, when it is built
     again (``annotations.restore_notes``)."""
@@ -379,6 +387,8 @@ MIGRATIONS: Final = (
     Migration(12, "seat_facts: Big Two passes holding a beating play; stat_facts: Rummoli "
                   "net by pot; both backfilled", (*PASSES_V12, *POT_NETS_V12),
               backfill=_fill_v12),
+    Migration(13, "hand ids of IDENTITY_VERSION 2 (typed values), each hand re-keyed from "
+                  "its file; the old ids in hand_id_map", (), backfill=_rekey_hands),
 )
 LATEST_VERSION: Final = MIGRATIONS[-1].version
 

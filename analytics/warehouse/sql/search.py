@@ -19,7 +19,12 @@ import pandas as pd
 
 from analytics.evaluator import PokerCategory, SevenEightCategory
 from analytics.warehouse.identity import hand_id_hex
-from analytics.warehouse.sql.views import PLAY_KIND_COLUMNS, HandFilter, hand_facts_where
+from analytics.warehouse.sql.views import (
+    PLAY_KIND_COLUMNS,
+    HandFilter,
+    current_hand_id,
+    hand_facts_where,
+)
 from parsers.model import RUMMOLI_POTS
 
 __all__ = ["CATEGORY_ORDER", "HandSearch", "categories_at_least", "describe_hands",
@@ -104,9 +109,9 @@ def search_hands(con: duckdb.DuckDBPyConnection, f: HandFilter, *,
     if search.tag:
         conditions.append("list_contains(n.tags, $tag)")
         params["tag"] = search.tag
-    if search.hand_id is not None:
+    if search.hand_id is not None:  # an id from before migration 13 finds its hand too
         conditions.append("x.hand_id = $hand_id")
-        params["hand_id"] = search.hand_id
+        params["hand_id"] = current_hand_id(con, search.hand_id)
     if search.min_pot is not None or search.max_pot is not None:
         conditions.append("w.pot BETWEEN coalesce($min_pot, w.pot) AND coalesce($max_pot, w.pot)")
         params |= {"min_pot": search.min_pot, "max_pot": search.max_pot}

@@ -38,6 +38,7 @@ __all__ = [
     "bigtwo_places",
     "by_position",
     "by_up_card",
+    "current_hand_id",
     "data_version",
     "dealt_hands",
     "dealt_types",
@@ -559,20 +560,6 @@ SPLIT_COLUMNS: Final = {"poker pot": "won_poker", "pay-card pots": "won_pay_card
 :data:`SPLIT_PARTS` but what was paid in)."""
 
 
-def split_condition(part: str, pot: str = "a.pot") -> str:
-    """SQL condition that an award's ``pot`` (a column expression) counts towards ``part``:
-    the pots :data:`SPLIT_POTS` names, poker side pots (``poker_side...``) with the poker pot,
-    any other pot as the finale; the grouping ``seat_facts`` stores the parts by."""
-    if part not in SPLIT_COLUMNS:
-        raise ValueError(f"unknown part {part!r} (expected one of {', '.join(SPLIT_COLUMNS)})")
-    named = ", ".join(f"'{name}'" for name in SPLIT_POTS)
-    side = f"{pot} NOT IN ({named}) AND {pot} LIKE 'poker_side%'"
-    if part == "finale":
-        return f"({pot} NOT IN ({named}) AND {pot} NOT LIKE 'poker_side%')"
-    listed = ", ".join(f"'{name}'" for name, to in SPLIT_POTS.items() if to == part)
-    return f"({pot} IN ({listed}) OR ({side}))" if part == "poker pot" else f"{pot} IN ({listed})"
-
-
 def rummoli_split(con: duckdb.DuckDBPyConnection, f: HandFilter) -> pd.DataFrame:
     """Rummoli per player and part (:data:`SPLIT_PARTS`): chips won (or paid) per part.
 
@@ -961,6 +948,18 @@ def hand_list(con: duckdb.DuckDBPyConnection, f: HandFilter, *, limit: int = 500
                  h.played_on, h.source_file, h.round, h.hand_label, h.source_index
         ORDER BY h.day DESC, h.played_time DESC NULLS LAST, h.source_index DESC, h.hand_id
     """, params)
+
+
+def current_hand_id(con: duckdb.DuckDBPyConnection, hand_id: int) -> int:
+    """The id ``hand_id`` names now: its new id when it is an id from before migration 13
+    (a saved link, an exported report), else itself (also where there is no map: a lake,
+    whose ids are those its writer gave)."""
+    if not con.execute("SELECT count(*) FROM information_schema.tables "
+                       "WHERE table_name = 'hand_id_map'").fetchall()[0][0]:
+        return hand_id
+    rows = con.execute("SELECT new_id FROM hand_id_map WHERE old_id = $id",
+                       {"id": hand_id}).fetchall()
+    return int(rows[0][0]) if rows else hand_id
 
 
 def hand_detail(con: duckdb.DuckDBPyConnection, hand_id: int) -> dict[str, pd.DataFrame]:
