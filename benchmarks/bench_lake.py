@@ -29,7 +29,9 @@ concurrent processes (each gets its share of the cores; their hands per CPU-seco
 compare, their walls do not), then ``--check-only`` and ``--compact-only`` on the lakes.
 ``--compact-only LAKE`` skips the ingests: it times the questions on an existing lake (for
 example the Dask lake of an earlier run), compacts it, and times them again; ``--check-only
-LAKE`` only checks its tables against the database next to it.
+LAKE`` only checks its tables against the database next to it; ``--questions-only LAKE``
+asks it and that database every dashboard question (``tests/lake_questions.py``, as
+``tests/test_lake.py`` does on the samples) and names any answer that differs.
 """
 
 from __future__ import annotations
@@ -213,6 +215,22 @@ def compacted(lake: Path, on_db: dict[str, float], repeats: int) -> dict[str, fl
     return on_compacted
 
 
+def same_answers(lake: Path, db: Path) -> bool:
+    """Every dashboard question asked of ``lake`` and ``db``: print the calls, the time and
+    each answer that differs; true when none does."""
+    from tests.lake_questions import compare_questions
+
+    started = time.perf_counter()
+    with reader(catalogue(lake)) as ours, reader(db) as theirs:
+        asked, different = compare_questions(ours, theirs)
+    for difference in different:
+        print("DIFFERENT:", difference[:300])
+    print(f"{asked} question calls: {asked - len(different)} equal, {len(different)} "
+          f"different ({time.perf_counter() - started:.0f} s, load {os.getloadavg()[0]:.1f})",
+          flush=True)
+    return not different
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--hands", type=int, default=1_000_000)
@@ -230,12 +248,18 @@ def main() -> None:
     parser.add_argument("--check-only", type=Path, default=None, metavar="LAKE",
                         help="only check LAKE's tables against the database next to it "
                              "(single.duckdb)")
+    parser.add_argument("--questions-only", type=Path, default=None, metavar="LAKE",
+                        help="only ask LAKE and the database next to it (single.duckdb) every "
+                             "dashboard question and compare the answers")
     parser.add_argument("--only", choices=STEPS, default=None,
                         help="only this ingest into --out (the others' outputs kept)")
     args = parser.parse_args()
     if args.check_only is not None:
         sys.exit(0 if check_tables(args.check_only, args.check_only.parent / "single.duckdb",
                                    str(args.check_only)) else 1)
+    if args.questions_only is not None:
+        sys.exit(0 if same_answers(args.questions_only,
+                                   args.questions_only.parent / "single.duckdb") else 1)
     if args.compact_only is not None:
         db = args.compact_only.parent / "single.duckdb"
         on_db = query_times(db, args.repeats)

@@ -397,7 +397,10 @@ def main() -> None:
         for number in range(options.repeats):
             # Alternated: odd rounds start with the base, so neither side always goes first.
             order = [(ROOT, rounds), (options.base, base)] if options.base else [(ROOT, rounds)]
-            for root, results in (order[::-1] if number % 2 else order) if source else ():
+            if source is None:  # a lake alone
+                order = []
+            for root, results in order[::-1] if number % 2 else order:
+                assert source is not None
                 served = root_folder / "served.duckdb"
                 shutil.copy(source, served)
                 Path(f"{served}.wal").unlink(missing_ok=True)
