@@ -23,9 +23,15 @@ needs only the database and the Dask lake.  Worker CPU: the pool's workers (this
 children), the cluster's worker processes (asked for their own CPU before and after); the
 load average is printed beside each figure.
 
+``--only STEP`` (``database``, ``dask`` or ``local``) runs one ingest of the three into
+``--out`` and leaves the others' outputs there: on a crowded machine the three run as
+concurrent processes (each gets its share of the cores; their hands per CPU-second still
+compare, their walls do not), then ``--check-only`` and ``--compact-only`` on the lakes.
 ``--compact-only LAKE`` skips the ingests: it times the questions on an existing lake (for
 example the Dask lake of an earlier run), compacts it, and times them again; ``--check-only
-LAKE`` only checks its tables against the database next to it.
+LAKE`` only checks its tables against the database next to it; ``--questions-only LAKE``
+asks it and that database every dashboard question (``tests/lake_questions.py``, as
+``tests/test_lake.py`` does on the samples) and names any answer that differs.
 """
 
 from __future__ import annotations
@@ -59,6 +65,10 @@ from analytics.warehouse.sql import equity_views, views  # noqa: E402
 from analytics.warehouse.sql.views import HandFilter  # noqa: E402
 
 MIX = (("seveneight", 0.8), ("bigtwo", 0.1), ("rummoli", 0.1))
+STEPS = ("database", "dask", "local")
+FILLED = frozenset({"con", "f", "game", "game_id"})
+"""The parameters a question over all hands is given; one needing another (a hand's id, a
+chart bar's values: a click's drill-down) is not asked."""
 FILES_PER_GAME = 20
 
 
@@ -117,7 +127,9 @@ def questions() -> list[tuple[str, Callable[[Any], Any]]]:
             if not inspect.isfunction(function) or name.endswith("where"):
                 continue
             parameters = inspect.signature(function).parameters
-            if "con" not in parameters or "hand_id" in parameters:
+            if "con" not in parameters or any(  # a drill-down: one hand, one bar's rows
+                    parameter.default is inspect.Parameter.empty and name not in FILLED
+                    for name, parameter in parameters.items()):
                 continue
             needs_game = "game" in parameters and (
                 parameters["game"].default is inspect.Parameter.empty)
@@ -203,6 +215,22 @@ def compacted(lake: Path, on_db: dict[str, float], repeats: int) -> dict[str, fl
     return on_compacted
 
 
+def same_answers(lake: Path, db: Path) -> bool:
+    """Every dashboard question asked of ``lake`` and ``db``: print the calls, the time and
+    each answer that differs; true when none does."""
+    from tests.lake_questions import compare_questions
+
+    started = time.perf_counter()
+    with reader(catalogue(lake)) as ours, reader(db) as theirs:
+        asked, different = compare_questions(ours, theirs)
+    for difference in different:
+        print("DIFFERENT:", difference[:300])
+    print(f"{asked} question calls: {asked - len(different)} equal, {len(different)} "
+          f"different ({time.perf_counter() - started:.0f} s, load {os.getloadavg()[0]:.1f})",
+          flush=True)
+    return not different
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--hands", type=int, default=1_000_000)
@@ -220,10 +248,18 @@ def main() -> None:
     parser.add_argument("--check-only", type=Path, default=None, metavar="LAKE",
                         help="only check LAKE's tables against the database next to it "
                              "(single.duckdb)")
+    parser.add_argument("--questions-only", type=Path, default=None, metavar="LAKE",
+                        help="only ask LAKE and the database next to it (single.duckdb) every "
+                             "dashboard question and compare the answers")
+    parser.add_argument("--only", choices=STEPS, default=None,
+                        help="only this ingest into --out (the others' outputs kept)")
     args = parser.parse_args()
     if args.check_only is not None:
         sys.exit(0 if check_tables(args.check_only, args.check_only.parent / "single.duckdb",
                                    str(args.check_only)) else 1)
+    if args.questions_only is not None:
+        sys.exit(0 if same_answers(args.questions_only,
+                                   args.questions_only.parent / "single.duckdb") else 1)
     if args.compact_only is not None:
         db = args.compact_only.parent / "single.duckdb"
         on_db = query_times(db, args.repeats)
@@ -242,32 +278,30 @@ def main() -> None:
     print(f"{hands:,} hands, {text_bytes / 2**20:,.0f} MiB of histories, "
           f"{args.workers} workers, ranges of {args.range_mb:g} MiB, {os.cpu_count()} cores, "
           f"load average {os.getloadavg()[0]:.1f}", flush=True)
-    if args.out.exists():
+    if args.only is None and args.out.exists():
         shutil.rmtree(args.out)
-    args.out.mkdir(parents=True)
+    args.out.mkdir(parents=True, exist_ok=True)
     db = args.out / "single.duckdb"
     range_bytes = int(args.range_mb * 2**20)
 
     compile_kernels()  # numba's disk cache filled before anything is timed
+    if args.only == "dask":
+        dask_ingest(args, folders, hands, range_bytes)
+        size, files = parquet_bytes(args.out / "lake-dask")
+        print(f"Parquet: {size / 2**20:,.1f} MiB in {files:,} files, {size / hands:,.0f} bytes "
+              f"per hand (histories: {text_bytes / hands:,.0f} bytes per hand)", flush=True)
+        return
+    if args.only == "local":
+        local_ingest(args, folders, hands, range_bytes)
+        return
+    for path in (db, db.with_name(f"{db.name}.wal")):
+        path.unlink(missing_ok=True)
     timed("single machine (database)", lambda: ingest(folders, db, workers=args.workers),
           hands)
+    if args.only == "database":
+        return
 
-    dask: Any = import_module("distributed")
-    started = time.perf_counter()
-    cluster = dask.LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True,
-                                dashboard_address=None,
-                                preload=["analytics.warehouse.lake.engine"])
-    client = dask.Client(cluster)
-    print(f"{'Dask LocalCluster start':<34} {time.perf_counter() - started:8.1f} s", flush=True)
-    dask_lake = args.out / "lake-dask"
-    timed("lake, Dask LocalCluster", lambda: ingest_lake(
-        folders, dask_lake, engine="dask", client=client, range_bytes=range_bytes), hands,
-          lambda: cluster_cpu(client))
-    overhead = scheduler_overhead(client, args.tasks)
-    print(f"scheduler overhead: {overhead * 1e3:.2f} ms per task ({args.tasks} no-op tasks); "
-          f"{len(latest_manifest(dask_lake).files('hands'))} hands files", flush=True)
-    client.close()
-    cluster.close()
+    dask_lake = dask_ingest(args, folders, hands, range_bytes)
 
     size, files = parquet_bytes(dask_lake)
     print(f"Parquet: {size / 2**20:,.1f} MiB in {files:,} files, {size / hands:,.0f} bytes "
@@ -283,10 +317,45 @@ def main() -> None:
         {"database": on_db, "lake": on_lake, "compacted": on_compacted}, indent=1))
 
     # The local engine last: the figures above need only the database and the Dask lake.
-    local = args.out / "lake-local"
+    local = local_ingest(args, folders, hands, range_bytes)
+    check_tables(local, db, "the local engine's lake")
+
+
+def dask_ingest(args: argparse.Namespace, folders: list[Path], hands: int,
+                range_bytes: int) -> Path:
+    """The lake ingest on a Dask LocalCluster of ``args.workers`` (its start timed apart),
+    then the scheduler's overhead per task; returns the lake."""
+    dask: Any = import_module("distributed")
+    started = time.perf_counter()
+    cluster = dask.LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True,
+                                dashboard_address=None,
+                                preload=["analytics.warehouse.lake.engine"])
+    client = dask.Client(cluster)
+    print(f"{'Dask LocalCluster start':<34} {time.perf_counter() - started:8.1f} s", flush=True)
+    dask_lake: Path = args.out / "lake-dask"
+    if dask_lake.exists():
+        shutil.rmtree(dask_lake)
+    timed("lake, Dask LocalCluster", lambda: ingest_lake(
+        folders, dask_lake, engine="dask", client=client, range_bytes=range_bytes), hands,
+          lambda: cluster_cpu(client))
+    overhead = scheduler_overhead(client, args.tasks)
+    print(f"scheduler overhead: {overhead * 1e3:.2f} ms per task ({args.tasks} no-op tasks); "
+          f"{len(latest_manifest(dask_lake).files('hands'))} hands files", flush=True)
+    client.close()
+    cluster.close()
+    return dask_lake
+
+
+def local_ingest(args: argparse.Namespace, folders: list[Path], hands: int,
+                 range_bytes: int) -> Path:
+    """The lake ingest with the local engine (a pool of ``args.workers``); returns the lake."""
+    local: Path = args.out / "lake-local"
+    if local.exists():
+        shutil.rmtree(local)
     timed("lake, local engine", lambda: ingest_lake(
         folders, local, engine="local", workers=args.workers, range_bytes=range_bytes), hands)
-    check_tables(local, db, "the local engine's lake")
+    return local
+
 
 if __name__ == "__main__":
     main()

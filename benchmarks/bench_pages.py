@@ -40,6 +40,12 @@ first, served by this checkout's Python, and prints both medians with their rati
     .venv/bin/python benchmarks/bench_pages.py --db /tmp/big.duckdb  # any database
     .venv/bin/python benchmarks/bench_pages.py --build 1000000 --db /tmp/big.duckdb
     .venv/bin/python benchmarks/bench_pages.py --first --peers --base /work/wt-base
+    .venv/bin/python benchmarks/bench_pages.py --db out/single.duckdb --lake out/lake-dask
+
+``--lake DIR`` serves a Parquet lake as ``handlab serve --lake DIR`` does (``$HANDLAB_LAKE``:
+each script run opens the catalogue of the lake's newest manifest, docs/scale-out.md); with
+``--db`` too, each round serves the database and then the lake, each on a fresh server, and
+both are reported with the lake's median over the database's.
 
 Without ``--db`` the database is built from data/samples/ in a temporary folder (as
 ``handlab serve`` builds its first one).  ``--build N`` first writes a database of about N
@@ -66,6 +72,7 @@ _ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(_ROOT))
 
 from analytics.dashboard.startup import WARM_MARK  # noqa: E402
+from analytics.warehouse.connection import LAKE_ENV_VAR  # noqa: E402
 from analytics.warehouse.pipeline.run import SAMPLES, ensure_database  # noqa: E402
 from parsers.knobs import GAME_NAMES  # noqa: E402
 from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, ROOT  # noqa: E402
@@ -181,16 +188,18 @@ def _warm(server: Any, timeout: float = 600.0) -> None:
 
 
 def _round(db: Path, log: Path, *, wait: bool, first: bool = False, dwell: float = 0.0,
-           root: Path = ROOT) -> dict[tuple[str, str], float]:
+           root: Path = ROOT, env: dict[str, str] | None = None
+           ) -> dict[tuple[str, str], float]:
     """One round on a fresh server of the checkout ``root``: its start, first load, then
     cold, warm and filter-change seconds per page (``first``: only the cold pages up to Win
     rates; ``dwell``: seconds spent on the first load and each cold page before the next
-    click, as a user reading it), then a new browser session's first page."""
+    click, as a user reading it; ``env``: more of the server's environment, the lake's
+    variable), then a new browser session's first page."""
     from playwright.sync_api import sync_playwright
 
     seconds: dict[tuple[str, str], float] = {}
     started = time.perf_counter()
-    with streamlit_server(db, log, script="serve.py", root=root) as server, \
+    with streamlit_server(db, log, script="serve.py", root=root, env=env) as server, \
             sync_playwright() as playwright:
         seconds[("server", "answers")] = time.perf_counter() - started
         if wait:
@@ -308,6 +317,35 @@ def _report_base(rounds: list[dict[tuple[str, str], float]],
             print(f"| {title} | {kind} | {mine:.2f} | {theirs:.2f} | {mine / theirs:.2f}x |")
 
 
+def _lake_round(lake: str, root_folder: Path, number: int, *, wait: bool, first: bool
+                ) -> dict[tuple[str, str], float]:
+    """A round on the lake, served as ``handlab serve --lake`` serves it: ``$HANDLAB_LAKE``
+    naming it and ``$HANDLAB_DB`` its catalogue (a reader never writes to either)."""
+    from analytics.warehouse.lake.catalogue import catalogue
+    from analytics.warehouse.lake.store import open_store
+
+    return _round(catalogue(lake), root_folder / f"streamlit-lake-{number}.log", wait=wait,
+                  first=first, env={LAKE_ENV_VAR: open_store(lake).location("")})
+
+
+def _compare(rounds: list[dict[tuple[str, str], float]],
+             lake_rounds: list[dict[tuple[str, str], float]], *, first: bool) -> None:
+    """Each page's median on the lake over the database's, rounds of the same run."""
+    print("\nthe lake's median over the database's")
+    print("| page | cold | warm | filter change |")
+    print("|---|---:|---:|---:|")
+    for page in PAGES[:3] if first else PAGES:
+        cells = [f"{_median(lake_rounds, page.title, kind):.2f} / "
+                 f"{_median(rounds, page.title, kind):.2f}"
+                 if (page.title, kind) in rounds[0] else "-"
+                 for kind in ("cold", "warm", "filter")]
+        print(f"| {page.title} | {' | '.join(cells)} |")
+    print(f"first load: {_median(lake_rounds, 'Overview', 'first load'):.2f} / "
+          f"{_median(rounds, 'Overview', 'first load'):.2f} s; warm-up over after "
+          f"{_median(lake_rounds, 'server', 'warm'):.2f} / "
+          f"{_median(rounds, 'server', 'warm'):.2f} s")
+
+
 def main() -> None:
     """Time every page cold, warm and after a filter change; print the medians."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -315,11 +353,14 @@ def main() -> None:
                         "data/samples/ in a temporary folder).")
     parser.add_argument("--build", type=int, metavar="HANDS",
                         help="First write a database of about HANDS simulated hands at --db.")
+    parser.add_argument("--lake", metavar="DIR", help="Serve this Parquet lake as "
+                        "`handlab serve --lake` does (with --db: that database too, each "
+                        "round; without: the lake alone).")
     parser.add_argument("--repeats", type=int, default=5, help="Rounds (a fresh server each).")
     parser.add_argument("--no-wait", action="store_true", help="Open the first page as soon "
                         "as the server answers, during its warm-up (default: after it).")
     parser.add_argument("--target", type=float, help="Seconds a page may take (default: 1 "
-                        "on the samples, 2 on another database).")
+                        "on the samples, 2 on another database or a lake).")
     parser.add_argument("--first", action="store_true", help="Only a session's first pages: "
                         "the first load, Upload and Win rates cold after it, a returning tab "
                         "and a new browser.")
@@ -345,15 +386,21 @@ def main() -> None:
             started = time.perf_counter()
             hands = build_large(options.db, options.build)
             print(f"built {options.db}: {hands:,} hands in {time.perf_counter() - started:.0f} s")
-        source = options.db or ensure_database(root_folder / "samples.duckdb", SAMPLES)
-        target = options.target or (2.0 if options.db else 1.0)
+        # The database: --db, else the samples' unless a lake alone is served.
+        source: Path | None = options.db or (
+            None if options.lake else ensure_database(root_folder / "samples.duckdb", SAMPLES))
+        target = options.target or (2.0 if options.db or options.lake else 1.0)
         rounds: list[dict[tuple[str, str], float]] = []
+        lake_rounds: list[dict[tuple[str, str], float]] = []
         base: list[dict[tuple[str, str], float]] = []
         peers: list[dict[tuple[str, str], float]] = []
         for number in range(options.repeats):
             # Alternated: odd rounds start with the base, so neither side always goes first.
             order = [(ROOT, rounds), (options.base, base)] if options.base else [(ROOT, rounds)]
+            if source is None:  # a lake alone
+                order = []
             for root, results in order[::-1] if number % 2 else order:
+                assert source is not None
                 served = root_folder / "served.duckdb"
                 shutil.copy(source, served)
                 Path(f"{served}.wal").unlink(missing_ok=True)
@@ -365,6 +412,12 @@ def main() -> None:
                 print(f"round {number + 1}{side}: " + ", ".join(
                     f"{title} {kind} {value:.2f}" for (title, kind), value in results[-1].items()),
                     flush=True)
+            if options.lake is not None:
+                lake_rounds.append(_lake_round(options.lake, root_folder, number,
+                                               wait=not options.no_wait, first=options.first))
+                print(f"round {number + 1} (lake): " + ", ".join(
+                    f"{title} {kind} {value:.2f}"
+                    for (title, kind), value in lake_rounds[-1].items()), flush=True)
             if options.peers:
                 timed: dict[tuple[str, str], float] = {}
                 for peer in PEERS:
@@ -373,11 +426,17 @@ def main() -> None:
                 print(f"round {number + 1} (peers): " + ", ".join(
                     f"{title} {kind} {value:.2f}" for (title, kind), value in timed.items()),
                     flush=True)
-        print(f"\ndatabase: {source}")
-        _report(rounds, target, first=options.first)
+        if source is not None:
+            print(f"\ndatabase: {source}")
+            _report(rounds, target, first=options.first)
+        if options.lake is not None:
+            print(f"\nlake: {options.lake}")
+            _report(lake_rounds, target, first=options.first)
+        if rounds and lake_rounds:
+            _compare(rounds, lake_rounds, first=options.first)
         if base:
             _report_base(rounds, base)
-        if peers:
+        if peers and rounds:
             _report_peers(rounds, peers)
 
 

@@ -5,19 +5,16 @@ fails or is killed leaves the previous state; a rerun completes it identically."
 from __future__ import annotations
 
 import datetime as dt
-import inspect
-import math
 import os
 import shutil
 import signal
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Final
+from typing import Any
 
 import fsspec
-import numpy as np
 import pandas as pd
 import pytest
 
@@ -28,7 +25,6 @@ from analytics.warehouse import ingest, reader
 from analytics.warehouse.connection import LAKE_ENV_VAR, resolve_db
 from analytics.warehouse.lake import core as lake_module
 from analytics.warehouse.lake.catalogue import (
-    WRITE_TIMES,
     catalogue,
     open_lake,
     table_differences,
@@ -37,10 +33,11 @@ from analytics.warehouse.lake.core import MANIFEST_DIR, LakeConflict, latest_man
 from analytics.warehouse.lake.engine import ingest_lake
 from analytics.warehouse.lake.maintenance import compact, vacuum
 from analytics.warehouse.pipeline.run import SAMPLES, IngestSummary
-from analytics.warehouse.sql import equity_views, queries, scores, stat_views, views
+from analytics.warehouse.sql import views
 from analytics.warehouse.sql.schema import TABLES
 from analytics.warehouse.sql.views import HandFilter
 from parsers import write_hands
+from tests.lake_questions import canonical, compare_questions
 from tests.test_dashboard_data import write_histories
 
 distributed = pytest.importorskip("distributed")
@@ -182,116 +179,12 @@ def test_ranges_start_on_hands_and_keep_their_sizes(histories: list[Path]) -> No
 
 # ---- the dashboard's questions -----------------------------------------------------------
 
-FILTERS = (HandFilter(), HandFilter(game="rummoli"), HandFilter(game="seveneight"),
-           HandFilter(date_from=dt.date(2026, 1, 6), date_to=dt.date(2026, 8, 20)))
-_EVERYTHING = 10**7
-_SKIPPED = frozenset({"facts_where", "hand_facts_where", "where"})
-
-
-def _questions() -> Iterator[tuple[str, Callable[..., Any]]]:
-    for module in (views, equity_views, queries, stat_views, scores):
-        for name in module.__all__:
-            function = getattr(module, name)
-            if inspect.isfunction(function) and name not in _SKIPPED and "con" in (
-                    inspect.signature(function).parameters):
-                yield f"{module.__name__.rsplit('.', 1)[1]}.{name}", function
-
-
-def _calls(function: Callable[..., Any], hand_id: int,
-           sessions: dict[str, dict[Any, Any]]) -> Iterator[tuple[Any, ...]]:
-    """The arguments to ask ``function`` with: every filter, every game where it needs one;
-    a player, or his session, from ``sessions`` (a session of each game) where it needs
-    one."""
-    parameters = inspect.signature(function).parameters
-    games = ("seveneight", "bigtwo", "rummoli") if "game" in parameters and (
-        parameters["game"].default is inspect.Parameter.empty) else (None,)
-    for game in games:
-        keywords: dict[str, Any] = {} if game is None else {"game": game}
-        session = sessions.get(str(game), {})
-        for key in ("player", "place", "start", "end"):
-            if key in parameters and parameters[key].default is inspect.Parameter.empty and (
-                    function.__name__ not in _BARS):
-                keywords[key] = session[key]
-        if "sample" in parameters:
-            keywords["sample"] = _EVERYTHING
-        if "game_id" in parameters and parameters["game_id"].default is inspect.Parameter.empty:
-            keywords["game_id"] = None
-        if function.__name__ in _BARS:  # the hands behind a bar: some bars of each
-            for bar in _BARS[function.__name__]:
-                bar = {k: sessions["bigtwo"]["player"] if v is _PLAYER else v
-                       for k, v in bar.items()}
-                for hand_filter in FILTERS:
-                    yield (hand_filter,), {**keywords, **bar}
-        elif "hand_id" in parameters:
-            yield (hand_id,), keywords
-        elif "f" in parameters:
-            for hand_filter in FILTERS:
-                yield (hand_filter,), keywords
-        else:
-            yield (), keywords
-
-
-_PLAYER: Final = object()
-"""In :data:`_BARS`: a Big Two player (of the first Big Two session)."""
-
-_BARS: Final[dict[str, tuple[dict[str, Any], ...]]] = {
-    "bar_hands": ({"source": "seat_facts", "bar": (("players", 4), ("position", 1))},
-                  {"source": "pot_facts", "bar": (("pot", "AS"),)},
-                  {"source": "hand_facts", "bar": (("game", "seveneight"),)}),
-    "pot_streak_hands": ({"pot": "AS", "since": 1}, {"pot": "rummoli", "since": 2}),
-    "bigtwo_feature_hands": ({"feature": "twos", "player": _PLAYER, "bin": "1"},),
-}
-"""The questions that list the hands behind one bar, and bars to ask them about."""
-
-
-def _canonical(answer: Any) -> Any:
-    """An answer with the times of writing left out, rows in a fixed order, floats rounded."""
-    if isinstance(answer, dict):
-        return {key: _canonical(value) for key, value in answer.items()}
-    if isinstance(answer, tuple):  # data_version: files, last finish, rejects
-        return (answer[0], answer[2]) if len(answer) == 3 else answer
-    if not isinstance(answer, pd.DataFrame):
-        return answer
-    frame = answer.drop(columns=[c for c in answer.columns
-                                 if c in WRITE_TIMES or pd.api.types.is_datetime64_any_dtype(
-                                     answer[c])]).reset_index(drop=True)
-    for column in frame.columns:
-        if pd.api.types.is_float_dtype(frame[column]):
-            frame[column] = frame[column].round(9)
-    keys = frame.map(repr)
-    order = np.lexsort([keys[c].to_numpy() for c in reversed(keys.columns)]) if len(
-        keys.columns) else np.arange(len(frame))
-    return frame.iloc[order].reset_index(drop=True)
-
-
-def _assert_equal(got: Any, expected: Any, what: str) -> None:
-    if isinstance(expected, dict):
-        assert got.keys() == expected.keys(), what
-        for key in expected:
-            _assert_equal(got[key], expected[key], f"{what} [{key}]")
-    elif isinstance(expected, pd.DataFrame):
-        pd.testing.assert_frame_equal(got, expected, check_dtype=False, rtol=1e-9, obj=what)
-    elif isinstance(expected, float) and math.isnan(expected):  # no rows: no mean
-        assert isinstance(got, float) and math.isnan(got), what
-    else:
-        assert got == expected, what
-
-
 def test_every_dashboard_question_answers_the_same(dask_lake: tuple[Path, IngestSummary],
                                                    database: tuple[Path, IngestSummary]
                                                    ) -> None:
-    lake = catalogue(dask_lake[0])
-    asked = 0
-    with reader(lake) as ours, reader(database[0]) as theirs:
-        hand_id = int(theirs.execute("SELECT min(hand_id) FROM allin_results").fetchall()[0][0])
-        sessions = {game: stat_views.player_sessions(theirs, HandFilter(), game=game, limit=1)
-                    .iloc[0].to_dict() for game in ("seveneight", "bigtwo", "rummoli")}
-        for name, function in _questions():
-            for arguments, keywords in _calls(function, hand_id, sessions):
-                what = f"{name}{arguments}{keywords}"
-                _assert_equal(_canonical(function(ours, *arguments, **keywords)),
-                              _canonical(function(theirs, *arguments, **keywords)), what)
-                asked += 1
+    with reader(catalogue(dask_lake[0])) as ours, reader(database[0]) as theirs:
+        asked, different = compare_questions(ours, theirs)
+    assert not different, different[:3]
     assert asked > 100
 
 
@@ -442,7 +335,7 @@ def test_handlab_lake_makes_every_reader_read_the_lake(dask_lake: tuple[Path, In
         got = views.overview(con, HandFilter())
     with reader(database[0]) as con:
         expected = views.overview(con, HandFilter())
-    pd.testing.assert_frame_equal(_canonical(got), _canonical(expected), check_dtype=False)
+    pd.testing.assert_frame_equal(canonical(got), canonical(expected), check_dtype=False)
     out = tmp_path / "report.csv"
     result = CliRunner().invoke(app, ["report", "--out", str(out), "--lake",
                                       str(dask_lake[0])])
