@@ -28,7 +28,7 @@ from typer.testing import CliRunner
 
 from analytics import cli
 from analytics.warehouse import Limits
-from tests.browser.conftest import _stop
+from tests.browser.conftest import stop_server
 
 ROOT: Final = Path(__file__).resolve().parent.parent
 CONFIG: Final = ROOT / ".streamlit" / "config.toml"
@@ -163,5 +163,5 @@ def test_real_server_listens_on_loopback_only_and_checks_xsrf(tmp_path: Path,
             urllib.request.urlopen(request, timeout=10)
         assert refused.value.code == 403, refused.value.code  # XSRF check, before anything
     finally:
-        _stop(process)
+        stop_server(process)
         log.close()

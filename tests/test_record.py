@@ -41,7 +41,7 @@ from parsers.reader import read_hands
 CLOCK = dt.datetime(2026, 12, 5, 20, 15)
 
 
-def _clock() -> dt.datetime:
+def fixed_clock() -> dt.datetime:
     return CLOCK
 
 
@@ -51,7 +51,7 @@ def _act(player: int, verb: Verb, cards: str = "", amount: int | None = None) ->
 
 def _table(folder: Path, ingest: Path | bool = False) -> RecordedTable:
     setup = seveneight_setup("kitchen", ["Ann", "Bo", "Cy"], 100, blinds=(1, 2))
-    return RecordedTable.create(folder, setup, ingest_into=ingest, clock=_clock)
+    return RecordedTable.create(folder, setup, ingest_into=ingest, clock=fixed_clock)
 
 
 # The README's example hand: p1 Ann (small blind), p2 Bo (big blind), p3 Cy (button).
@@ -133,7 +133,7 @@ def test_undo_takes_back_the_last_step_and_survives_a_reload(tmp_path: Path) -> 
     table.undo()
     assert table.next_step().kind is StepKind.BET and table.next_step().player == 3
     table.record(_act(3, Verb.CHECK_CALL))
-    again = RecordedTable.open(tmp_path, "kitchen", ingest_into=False, clock=_clock)
+    again = RecordedTable.open(tmp_path, "kitchen", ingest_into=False, clock=fixed_clock)
     assert again.steps == table.steps
     assert again.hand is not None and again.hand.actions[-1] == _act(3, Verb.CHECK_CALL)
     fresh = _table(tmp_path / "new")
@@ -182,7 +182,7 @@ def test_hidden_cards_stay_unknown_until_shown(tmp_path: Path) -> None:
     assert "d dh p3 Th" in texts and "p2 f" in texts
     assert list(read_hands(table.history_path)) == [hand]
     # The reveal rewrote the deals: a reload reads the same hand back.
-    again = RecordedTable.open(tmp_path, "kitchen", ingest_into=False, clock=_clock)
+    again = RecordedTable.open(tmp_path, "kitchen", ingest_into=False, clock=fixed_clock)
     assert [f.hand for f in again.filed] == [hand]
 
 
@@ -198,13 +198,13 @@ def test_resume_after_a_crash_while_filing(tmp_path: Path) -> None:
     table.history_path.write_text("[1]\nformat_version = 1\nvariant = \"N7")
     with journal.open("a") as stream:
         stream.write('{"filed": 1, "ingest"')  # a torn last line
-    again = RecordedTable.open(tmp_path, "kitchen", ingest_into=db, clock=_clock)
+    again = RecordedTable.open(tmp_path, "kitchen", ingest_into=db, clock=fixed_clock)
     assert len(again.filed) == 1 and again.filed[0].ingest == "loaded"
     assert again.filed[0].hand.finishing_stacks == (118, 98, 84)
     assert list(read_hands(again.history_path)) == [again.filed[0].hand]
     assert again.hand is not None and again.number == 2
     # Opening once more does not file or load anything twice.
-    third = RecordedTable.open(tmp_path, "kitchen", ingest_into=db, clock=_clock)
+    third = RecordedTable.open(tmp_path, "kitchen", ingest_into=db, clock=fixed_clock)
     assert len(list(read_hands(third.history_path))) == 1
     with reader(db) as con:
         row = con.execute("select count(*) from hands").fetchone()
@@ -231,7 +231,7 @@ def _deck_in_quarters() -> list[tuple[object, ...]]:
 
 def test_a_bigtwo_match_is_recorded_with_the_engines_plays(tmp_path: Path) -> None:
     setup = bigtwo_setup("porch", ["Ann", "Bo", "Cy", "Dee"])
-    table = RecordedTable.create(tmp_path, setup, ingest_into=False, clock=_clock)
+    table = RecordedTable.create(tmp_path, setup, ingest_into=False, clock=fixed_clock)
     for game in range(2):
         hands = _deck_in_quarters() if game == 0 else list(reversed(_deck_in_quarters()))
         for player, cards in enumerate(hands, start=1):
@@ -268,7 +268,7 @@ def test_a_bigtwo_match_is_recorded_with_the_engines_plays(tmp_path: Path) -> No
 def test_bigtwo_refuses_a_play_that_does_not_beat_the_table(tmp_path: Path) -> None:
     rules = BigTwoRules(scoring=BigTwoScoring.CARDS)
     table = RecordedTable.create(tmp_path, bigtwo_setup("den", ["Ann", "Bo"], rules),
-                                 ingest_into=False, clock=_clock)
+                                 ingest_into=False, clock=fixed_clock)
     table.record(deal_action(1, parse_cards("3d4d5d6d7d8d9dTdJdQdKdAd2d")))
     with pytest.raises(StepRefused):  # the deal must hold 13 cards each
         table.record(deal_action(2, parse_cards("3c4c")))
@@ -292,7 +292,7 @@ def test_the_bots_play_through_the_recorder_and_the_person_sees_only_his_cards(
         tmp_path: Path) -> None:
     setup = seveneight_setup("attic", ["You", "Bo", "Cy"], 200,
                              bots=("", "tight", "loose"))
-    table = RecordedTable.create(tmp_path, setup, ingest_into=False, clock=_clock)
+    table = RecordedTable.create(tmp_path, setup, ingest_into=False, clock=fixed_clock)
     rng = random.Random(3)
     while table.next_step().kind is StepKind.DEAL:
         action = automatic_action(table, rng)
@@ -327,7 +327,7 @@ def test_the_bots_play_through_the_recorder_and_the_person_sees_only_his_cards(
 def test_a_bigtwo_game_against_the_bots(tmp_path: Path) -> None:
     setup = bigtwo_setup("lounge", ["You", "Bo", "Cy", "Dee"],
                          bots=("", "steady", "aggressive", "random"))
-    table = RecordedTable.create(tmp_path, setup, ingest_into=False, clock=_clock)
+    table = RecordedTable.create(tmp_path, setup, ingest_into=False, clock=fixed_clock)
     rng = random.Random(9)
     while not table.filed:
         action = automatic_action(table, rng)
@@ -359,7 +359,7 @@ def test_bot_tables_file_what_replays_and_reopen_where_they_were(tmp_path: Path,
                      bots=("random", "steady", "aggressive")),
     ]
     for setup in setups:
-        table = RecordedTable.create(tmp_path, setup, ingest_into=False, clock=_clock)
+        table = RecordedTable.create(tmp_path, setup, ingest_into=False, clock=fixed_clock)
         stop = rng.randrange(40, 200)
         for step in range(400):
             if len(table.filed) >= 3 or table.hand is None:
@@ -372,7 +372,7 @@ def test_bot_tables_file_what_replays_and_reopen_where_they_were(tmp_path: Path,
                 table.record(action)
             if step == stop:
                 again = RecordedTable.open(tmp_path, setup.name, ingest_into=False,
-                                           clock=_clock)
+                                           clock=fixed_clock)
                 assert again.steps == table.steps
                 assert [f.hand for f in again.filed] == [f.hand for f in table.filed]
                 assert again.carry == table.carry
@@ -393,7 +393,7 @@ def test_a_hand_the_warehouse_could_not_take_comes_in_with_the_next(tmp_path: Pa
         filed = table.record(action)
     assert filed is not None and filed.ingest.startswith("not loaded")
     assert list(read_hands(table.history_path)) == [filed.hand]  # the file has it anyway
-    again = RecordedTable.open(tmp_path, "kitchen", ingest_into=db, clock=_clock)
+    again = RecordedTable.open(tmp_path, "kitchen", ingest_into=db, clock=fixed_clock)
     rng = random.Random(1)
     while len(again.filed) < 2:
         again.record(_next_by_calling(again, rng))
@@ -425,7 +425,7 @@ def test_rummoli_rounds_through_the_recorder(tmp_path: Path, seed: int) -> None:
     board together are conserved, and the journal reopens to the same table."""
     setup = rummoli_setup("parlour", ["Ann", "Bo", "Cy", "Dee"], 80,
                           bots=("cautious", "bold", "bold", "cautious"))
-    table = RecordedTable.create(tmp_path, setup, ingest_into=False, clock=_clock)
+    table = RecordedTable.create(tmp_path, setup, ingest_into=False, clock=fixed_clock)
     rng = random.Random(seed)
     first = table.next_step()
     assert (first.kind, first.player, first.waiting) == (StepKind.DEAL, 1, (1, 2, 3, 4))
@@ -445,7 +445,7 @@ def test_rummoli_rounds_through_the_recorder(tmp_path: Path, seed: int) -> None:
     assert [r.dealer for r in rounds] == [4, 1, 2]
     total = sum(table.carry.stacks) + sum(table.carry.board)
     assert total == 4 * 80
-    again = RecordedTable.open(tmp_path, "parlour", ingest_into=False, clock=_clock)
+    again = RecordedTable.open(tmp_path, "parlour", ingest_into=False, clock=fixed_clock)
     assert again.carry == table.carry and again.steps == table.steps
 
 
@@ -473,7 +473,7 @@ def test_a_per_pot_finale_plays_each_pot_smallest_first(tmp_path: Path, seed: in
     setup = rummoli_setup("finale", ["Ann", "Bo", "Cy", "Dee"], 80,
                           RummoliRules(finale=Finale.PER_POT),
                           bots=("cautious", "bold", "bold", "cautious"))
-    table = RecordedTable.create(tmp_path, setup, ingest_into=False, clock=_clock)
+    table = RecordedTable.create(tmp_path, setup, ingest_into=False, clock=fixed_clock)
     rng = random.Random(seed)
     _play_rummoli(table, rng, 2)
     assert table.can_end_game and table.finale_pot is None
@@ -486,7 +486,7 @@ def test_a_per_pot_finale_plays_each_pot_smallest_first(tmp_path: Path, seed: in
     assert not table.can_end_game and table.finale_pot == order[0]
     while table.hand is not None:
         _play_rummoli(table, rng, 1)
-        again = RecordedTable.open(tmp_path, "finale", ingest_into=False, clock=_clock)
+        again = RecordedTable.open(tmp_path, "finale", ingest_into=False, clock=fixed_clock)
         assert again.carry == table.carry and again.steps == table.steps
     finale = [filed.hand for filed in table.filed[ordinary:]]
     assert [hand.finale_pot for hand in finale] == order[:len(finale)]
@@ -513,7 +513,7 @@ def test_a_per_pot_finale_plays_each_pot_smallest_first(tmp_path: Path, seed: in
 def test_a_single_finale_plays_the_whole_board_in_one_round(tmp_path: Path) -> None:
     setup = rummoli_setup("single", ["Ann", "Bo", "Cy"], 60,
                           bots=("bold", "cautious", "bold"))  # finale = "single" by default
-    table = RecordedTable.create(tmp_path, setup, ingest_into=False, clock=_clock)
+    table = RecordedTable.create(tmp_path, setup, ingest_into=False, clock=fixed_clock)
     rng = random.Random(5)
     _play_rummoli(table, rng, 1)
     board = sum(table.carry.board)
@@ -527,7 +527,7 @@ def test_a_single_finale_plays_the_whole_board_in_one_round(tmp_path: Path) -> N
     assert last.hand.finale_pot == "all" and not any(table.carry.board)
     assert sum(last.outcome.nets) == board  # the players won the whole board between them
     assert table.hand is None and table.next_step().kind is StepKind.OVER
-    again = RecordedTable.open(tmp_path, "single", ingest_into=False, clock=_clock)
+    again = RecordedTable.open(tmp_path, "single", ingest_into=False, clock=fixed_clock)
     assert again.hand is None and again.carry == table.carry
 
 
@@ -535,7 +535,7 @@ def test_ending_a_game_is_refused_mid_round_and_without_a_finale_ends_at_once(
         tmp_path: Path) -> None:
     setup = rummoli_setup("nofinale", ["Ann", "Bo"], 40, RummoliRules(finale=Finale.NONE),
                           bots=("bold", "bold"))
-    table = RecordedTable.create(tmp_path, setup, ingest_into=False, clock=_clock)
+    table = RecordedTable.create(tmp_path, setup, ingest_into=False, clock=fixed_clock)
     rng = random.Random(2)
     table.record(automatic_action(table, rng) or Action(0, Verb.PASS))  # the first deal
     assert not table.can_end_game
@@ -548,7 +548,7 @@ def test_ending_a_game_is_refused_mid_round_and_without_a_finale_ends_at_once(
     assert table.hand is None and table.carry.ended and len(table.filed) == 1
     assert table.over_reason == ("the game was ended without a finale"
                                  + (f"; {left} chips stay on the board" if left else ""))
-    again = RecordedTable.open(tmp_path, "nofinale", ingest_into=False, clock=_clock)
+    again = RecordedTable.open(tmp_path, "nofinale", ingest_into=False, clock=fixed_clock)
     assert again.hand is None and again.carry == table.carry
     seveneight = _table(tmp_path)
     assert not seveneight.can_end_game
@@ -559,7 +559,7 @@ def test_ending_a_game_is_refused_mid_round_and_without_a_finale_ends_at_once(
 def _bust_cy(folder: Path) -> RecordedTable:
     """The README hand with 16 chips each: Cy (seat 3) bets all-in and loses them all."""
     setup = seveneight_setup("seats", ["Ann", "Bo", "Cy"], 16, blinds=(1, 2))
-    table = RecordedTable.create(folder, setup, ingest_into=False, clock=_clock)
+    table = RecordedTable.create(folder, setup, ingest_into=False, clock=fixed_clock)
     for action in README_HAND:
         table.record(action)
     assert table.seating == (("Ann", 34), ("Bo", 14), ("Cy", 0))
@@ -580,7 +580,7 @@ def test_a_busted_player_rebuys_and_the_hand_lists_him(tmp_path: Path) -> None:
     assert hand.header.players == ("Bo", "Cy", "Ann")
     assert hand.header.seats == (2, 3, 1) and hand.header.starting_stacks == (14, 40, 34)
     assert dict(hand.header.user_fields) == {"_rebuys": ["Cy"]}
-    again = RecordedTable.open(tmp_path, "seats", ingest_into=False, clock=_clock)
+    again = RecordedTable.open(tmp_path, "seats", ingest_into=False, clock=fixed_clock)
     assert again.carry == table.carry and again.steps == table.steps
     rng = random.Random(3)
     while len(table.filed) < 3:
@@ -611,7 +611,7 @@ def test_players_leave_and_join_between_hands_only(tmp_path: Path) -> None:
     assert hand is not None and table.number == 2  # the table goes on with hand 2
     assert hand.header.players == ("Dee", "Ann") and hand.header.seats == (2, 1)
     assert hand.header.user_fields == () and hand.header.seat_count == 3
-    again = RecordedTable.open(tmp_path, "seats", ingest_into=False, clock=_clock)
+    again = RecordedTable.open(tmp_path, "seats", ingest_into=False, clock=fixed_clock)
     assert again.carry == table.carry and again.steps == table.steps
     rng = random.Random(4)
     table.record(_next_by_calling(table, rng))  # the first card of hand 2 is dealt
@@ -638,7 +638,7 @@ def test_random_rebuys_leaves_and_joins_keep_the_books(tmp_path: Path, seed: int
     reopens to the same table after every change."""
     rng = random.Random(seed)
     setup = seveneight_setup("churn", ["Ann", "Bo", "Cy", "Dee"], 12, blinds=(1, 2))
-    table = RecordedTable.create(tmp_path, setup, ingest_into=False, clock=_clock)
+    table = RecordedTable.create(tmp_path, setup, ingest_into=False, clock=fixed_clock)
     bought, taken, newcomers = 4 * 12, 0, iter(f"New{i}" for i in range(100))
     expected_rebuys: list[list[str]] = []
     rebought: list[str] = []
@@ -660,7 +660,7 @@ def test_random_rebuys_leaves_and_joins_keep_the_books(tmp_path: Path, seed: int
                 taken += chips
                 if name in rebought:
                     rebought.remove(name)
-            again = RecordedTable.open(tmp_path, "churn", ingest_into=False, clock=_clock)
+            again = RecordedTable.open(tmp_path, "churn", ingest_into=False, clock=fixed_clock)
             assert again.carry == table.carry and again.steps == table.steps
             assert sum(stack for _, stack in table.seating) == bought - taken
             continue
@@ -702,7 +702,7 @@ def test_rummoli_players_leave_rebuy_and_join_between_rounds(tmp_path: Path,
     game has ended."""
     # A fixed seed for the computer's deals: the same rounds on every run.
     setup = replace(rummoli_setup("club", ["Ann", "Bo", "Cy", "Dee"], 20), seed=seed)
-    table = RecordedTable.create(tmp_path, setup, ingest_into=False, clock=_clock)
+    table = RecordedTable.create(tmp_path, setup, ingest_into=False, clock=fixed_clock)
     rng = random.Random(seed)
     bought, taken = 4 * 20, 0
     people_play(table, rng, 1)
@@ -722,7 +722,7 @@ def test_rummoli_players_leave_rebuy_and_join_between_rounds(tmp_path: Path,
     assert hand is not None and (hand.header.players or ()).count("Eve") == 1
     seats = hand.header.seats or ()
     assert (hand.header.starting_stacks or ())[seats.index(2)] == 20
-    again = RecordedTable.open(tmp_path, "club", ingest_into=False, clock=_clock)
+    again = RecordedTable.open(tmp_path, "club", ingest_into=False, clock=fixed_clock)
     assert again.carry == table.carry and again.steps == table.steps
     while not any(name and not chips for name, chips in table.seating):
         assert table.hand is not None, "a player busts before the table is over"
@@ -756,7 +756,7 @@ def test_bigtwo_players_leave_and_join_between_games(tmp_path: Path) -> None:
     on) and when one joins an empty seat with a score of 0; nobody rebuys; the games name
     their seats once the seating changed, replay, and the scores stay zero-sum."""
     table = RecordedTable.create(tmp_path, bigtwo_setup("match", ["Ann", "Bo", "Cy", "Dee"]),
-                                 ingest_into=False, clock=_clock)
+                                 ingest_into=False, clock=fixed_clock)
     quarters = _deck_in_quarters()
 
     def play_game(count: int) -> None:
@@ -787,7 +787,7 @@ def test_bigtwo_players_leave_and_join_between_games(tmp_path: Path) -> None:
     hand = table.hand
     assert hand is not None and hand.header.players == ("Ann", "Eve", "Cy", "Dee")
     assert (hand.header.starting_stacks or ())[1] == 0 and hand.header.seats == (1, 2, 3, 4)
-    again = RecordedTable.open(tmp_path, "match", ingest_into=False, clock=_clock)
+    again = RecordedTable.open(tmp_path, "match", ingest_into=False, clock=fixed_clock)
     assert again.carry == table.carry and again.steps == table.steps
     play_game(4)
     games = list(read_hands(table.history_path))

@@ -23,7 +23,7 @@ from analytics.record.table import (
 from analytics.rules import replay
 from parsers import Action, Game
 from parsers.reader import read_hands
-from tests.test_record import README_HAND, _clock
+from tests.test_record import README_HAND, fixed_clock
 
 PERSON_STYLE = {Game.SEVENEIGHT: "loose", Game.BIGTWO: "steady", Game.RUMMOLI: "bold"}
 """How the tests make the person's moves: as a bot of this style would."""
@@ -59,7 +59,7 @@ def _bust_cy_the_bot(folder: Path) -> RecordedTable:
     """The README hand at a table of bots: you (Ann) call Cy's all-in and bust him."""
     setup = seveneight_setup("botden", ["Ann", "Bo", "Cy"], 16, blinds=(1, 2),
                              bots=("", "tight", "loose"))
-    table = RecordedTable.create(folder, setup, ingest_into=False, clock=_clock)
+    table = RecordedTable.create(folder, setup, ingest_into=False, clock=fixed_clock)
     for action in README_HAND:
         table.record(action)
     assert table.seating == (("Ann", 34), ("Bo", 14), ("Cy", 0))
@@ -85,7 +85,7 @@ def test_a_bot_leaves_and_a_new_bot_plays_from_the_next_hand(tmp_path: Path) -> 
     assert hand is not None and table.number == 2
     assert table.bot_styles == ("", "tight", "loose")
     assert hand.header.players == ("Ada", "Ann") and hand.header.seats == (2, 1)
-    again = RecordedTable.open(tmp_path, "botden", ingest_into=False, clock=_clock)
+    again = RecordedTable.open(tmp_path, "botden", ingest_into=False, clock=fixed_clock)
     assert again.carry == table.carry and again.steps == table.steps
     assert again.bot_styles == ("", "tight", "loose")
     # Ada acts by herself (the computer's move), the person when it is his turn.
@@ -110,7 +110,7 @@ def test_a_busted_bot_rebuys_and_keeps_its_style(tmp_path: Path) -> None:
     hand = table.hand
     assert hand is not None and hand.header.players == ("Bo", "Cy", "Ann")
     assert dict(hand.header.user_fields) == {"_rebuys": ["Cy"]}
-    again = RecordedTable.open(tmp_path, "botden", ingest_into=False, clock=_clock)
+    again = RecordedTable.open(tmp_path, "botden", ingest_into=False, clock=fixed_clock)
     assert again.carry == table.carry and again.steps == table.steps
     _play_hand(table, random.Random(5))
     assert sum(stack for _, stack in table.seating) == 3 * 16 + 40
@@ -118,7 +118,7 @@ def test_a_busted_bot_rebuys_and_keeps_its_style(tmp_path: Path) -> None:
 
 def test_a_recorded_table_seats_no_bot(tmp_path: Path) -> None:
     setup = seveneight_setup("people", ["Ann", "Bo", "Cy"], 16, blinds=(1, 2))
-    table = RecordedTable.create(tmp_path, setup, ingest_into=False, clock=_clock)
+    table = RecordedTable.create(tmp_path, setup, ingest_into=False, clock=fixed_clock)
     assert table.bot_styles == () and not table.is_persons_seat(1)
     table.leave(3)
     with pytest.raises(StepRefused, match="seats people, not bots"):
@@ -131,7 +131,7 @@ def test_a_new_bots_name_is_one_never_seen_at_the_table(tmp_path: Path) -> None:
     players = ["You", *BOT_NAMES[:3]]
     table = RecordedTable.create(
         tmp_path, bigtwo_setup("names", players, bots=("", "steady", "steady", "random")),
-        ingest_into=False, clock=_clock)
+        ingest_into=False, clock=fixed_clock)
     assert new_bot_name(table) == BOT_NAMES[3]
     _play_hand(table, random.Random(1))
     table.leave(2)  # Ada goes: her name stays hers, in the statistics
@@ -140,7 +140,7 @@ def test_a_new_bots_name_is_one_never_seen_at_the_table(tmp_path: Path) -> None:
     table.leave(2)  # before a hand: he played nowhere, the name is free again
     assert new_bot_name(table) == BOT_NAMES[3]
     crowd = seveneight_setup("crowd", ["You", *BOT_NAMES], 20, bots=("",) + ("tight",) * 16)
-    crowded = RecordedTable.create(tmp_path, crowd, ingest_into=False, clock=_clock)
+    crowded = RecordedTable.create(tmp_path, crowd, ingest_into=False, clock=fixed_clock)
     assert new_bot_name(crowded) == "Bot1"
 
 
@@ -166,7 +166,7 @@ def test_random_seat_changes_at_a_table_of_bots_keep_the_books(tmp_path: Path, g
     styles included) after every change."""
     rng = random.Random(seed)
     setup: TableSetup = SETUPS[game]()
-    table = RecordedTable.create(tmp_path, setup, ingest_into=False, clock=_clock)
+    table = RecordedTable.create(tmp_path, setup, ingest_into=False, clock=fixed_clock)
     bought, taken = sum(setup.stacks), 0
     changes, changed_before = 0, -1  # changed_before: the hand a change last came before
     for _ in range(4000):
@@ -195,7 +195,7 @@ def test_random_seat_changes_at_a_table_of_bots_keep_the_books(tmp_path: Path, g
             else:
                 continue
             changes, changed_before = changes + 1, table.number
-            again = RecordedTable.open(tmp_path, "churn", ingest_into=False, clock=_clock)
+            again = RecordedTable.open(tmp_path, "churn", ingest_into=False, clock=fixed_clock)
             assert again.carry == table.carry and again.steps == table.steps
             board = sum(table.carry.board) if game is Game.RUMMOLI else 0
             assert sum(stack for _, stack in table.seating) + board == bought - taken

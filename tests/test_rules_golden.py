@@ -73,7 +73,7 @@ def result_of(text: str, name: str) -> JSON:
 # ----------------------------------------------------------------------------- cases
 
 
-def _simulated(game: str) -> Iterator[HandHistory]:
+def simulated_hands(game: str) -> Iterator[HandHistory]:
     """Valid hands of many shapes: variants, table sizes, short stacks (side pots), knobs."""
     if game == "seveneight":
         from analytics.simulate.seveneight import simulate_seveneight
@@ -102,7 +102,7 @@ def _simulated(game: str) -> Iterator[HandHistory]:
                                         claim=claim, finale=finale, starting_stack=25)
 
 
-def _mutated(hand: HandHistory, rng: random.Random, kind: str) -> HandHistory:
+def mutated_hand(hand: HandHistory, rng: random.Random, kind: str) -> HandHistory:
     """``hand`` with one action dropped, duplicated, swapped or altered (mostly illegal).
 
     ``kind`` is ``any`` (a random edit) or ``sized``: an amount (betting games)
@@ -176,11 +176,11 @@ def cases(game: str) -> list[str]:
     """The histories of ``game``'s golden file: every simulated hand and two mutated copies."""
     rng = random.Random(f"golden-{game}")
     texts: list[str] = []
-    for hand in _simulated(game):
+    for hand in simulated_hands(game):
         texts.append(dumps_hand(hand))
         if hand.actions:
-            texts.append(dumps_hand(_mutated(hand, rng, "any")))
-            texts.append(dumps_hand(_mutated(hand, rng, "sized")))
+            texts.append(dumps_hand(mutated_hand(hand, rng, "any")))
+            texts.append(dumps_hand(mutated_hand(hand, rng, "sized")))
     return texts
 
 

@@ -52,7 +52,7 @@ from parsers.reader import hand_from_chunk, iter_chunks
 from parsers.writer import dumps_hand, dumps_hands
 from tests.block_reference import block_from_hands
 from tests.mutate import KINDS, Mutation, load_seeds, mutate
-from tests.test_rules_golden import _mutated, _simulated, stated_figures_off
+from tests.test_rules_golden import mutated_hand, simulated_hands, stated_figures_off
 
 ROOT: Final = Path(__file__).resolve().parent.parent
 
@@ -130,7 +130,7 @@ def check_hands(hands: Iterable[HandHistory]) -> tuple[int, int]:
 def simulated() -> tuple[HandHistory, ...]:
     """Valid hands: the rules tests' shapes (side pots, antes, 2 to 9 players) and more
     table sizes up to 17, every variant."""
-    hands = list(_simulated("seveneight"))
+    hands = list(simulated_hands("seveneight"))
     shapes = [("F78", 3, 200, 0), ("P78", 2, 40, 0), ("N78", 10, 60, 1), ("P78", 12, 200, 0),
               ("F78", 14, 80, 1), ("N78", 17, 30, 0), ("N78", 7, 500, 3), ("F78", 9, 24, 0)]
     for number, (variant, players, stack, ante) in enumerate(shapes):
@@ -183,7 +183,7 @@ def test_the_block_takes_every_valid_simulated_hand() -> None:
 @pytest.mark.slow
 def test_hands_altered_at_one_action() -> None:
     rng = random.Random("block")
-    altered = [_mutated(hand, rng, kind) for hand in simulated()
+    altered = [mutated_hand(hand, rng, kind) for hand in simulated()
                for kind in ("any", "any", "sized")]
     check_hands(altered)
 

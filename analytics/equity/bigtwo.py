@@ -35,7 +35,7 @@ import numpy as np
 import numpy.typing as npt
 
 from analytics.evaluator import EvaluationError, bigtwo_all_combos, bigtwo_card_key
-from analytics.evaluator.bigtwo import _runs
+from analytics.evaluator.bigtwo import straight_runs
 from parsers.caching import BoundedCache
 from parsers.cards import DECK, Card, CardError, Rank, parse_cards
 from parsers.fastinit import positional_constructor
@@ -293,7 +293,7 @@ def _lead_code(lead_card: str) -> int:
 def _run_masks(straights: Straights) -> tuple[tuple[int, tuple[int, ...]], ...]:
     """The valid straights as (bit mask of ranks, shifts of their ranks in a hand's mask)."""
     return tuple((sum(1 << rank for rank in run), tuple(4 * rank for rank in sorted(run)))
-                 for run in _runs(straights))
+                 for run in straight_runs(straights))
 
 
 @functools.cache

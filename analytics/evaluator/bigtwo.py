@@ -30,6 +30,7 @@ __all__ = [
     "bigtwo_card_key",
     "bigtwo_combo",
     "bigtwo_rank_index",
+    "straight_runs",
 ]
 
 DEFAULT_RULES: Final = BigTwoRules()
@@ -103,7 +104,7 @@ def bigtwo_card_key(card: Card, rules: BigTwoRules = DEFAULT_RULES) -> int:
 
 
 @cache
-def _runs(straights: Straights) -> dict[frozenset[int], int]:
+def straight_runs(straights: Straights) -> dict[frozenset[int], int]:
     """Valid straights as sets of poker ranks (0 = deuce), mapped to their order 0, 1, ..."""
     # 3-7 (poker ranks 1..5) up to T-A (8..12): the runs every variant allows.
     runs = [frozenset(range(low, low + 5)) for low in range(1, 9)]
@@ -219,7 +220,7 @@ def _classify(hand: tuple[Card, ...], rules: BigTwoRules) -> BigTwoCombo | None:
     if shape != [1, 1, 1, 1, 1]:
         return None
     poker_ranks = frozenset(int(c.rank) for c in ordered if c.rank is not None)
-    run = _runs(rules.straights).get(poker_ranks)
+    run = straight_runs(rules.straights).get(poker_ranks)
     flush = len(set(suits)) == 1
     if run is not None:
         # ordered[0] is the highest card in Big Two order (the 2 in 2-3-4-5-6 and A-2-3-4-5).
@@ -251,7 +252,7 @@ class BigTwoMaskKeys:
                            for code in range(52)]
         # Each valid straight as a mask of its poker ranks (bit rank), with its order.
         self._runs = {sum(1 << rank for rank in run): order
-                      for run, order in _runs(rules.straights).items()}
+                      for run, order in straight_runs(rules.straights).items()}
         self._four_card_plays = rules.four_card_plays
         self._suit_first = rules.flush_order is FlushOrder.SUIT_FIRST
 
@@ -376,7 +377,7 @@ def _candidates(
             for pair_a in combinations(by_rank[low], 2):
                 for pair_b in combinations(by_rank[high], 2):
                     yield pair_a + pair_b
-    runs = _runs(rules.straights)
+    runs = straight_runs(rules.straights)
     for run in runs:
         if all(rank in by_rank for rank in run):
             yield from product(*(by_rank[rank] for rank in sorted(run)))

@@ -26,13 +26,13 @@ CHROMIUM_ARGS = ["--no-sandbox", "--headless=new", "--disable-gpu",
                  "--disable-sync", "--no-first-run"]
 
 
-def _free_port() -> int:
+def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return int(probe.getsockname()[1])
 
 
-def _stop(process: subprocess.Popen[bytes]) -> None:
+def stop_server(process: subprocess.Popen[bytes]) -> None:
     """Stop a server: politely, then by force if it has not gone within 15 s."""
     process.terminate()
     try:
@@ -42,7 +42,7 @@ def _stop(process: subprocess.Popen[bytes]) -> None:
         process.wait(timeout=15)
 
 
-def _wait_healthy(url: str, process: subprocess.Popen[bytes], timeout: float = 90.0) -> None:
+def wait_healthy(url: str, process: subprocess.Popen[bytes], timeout: float = 90.0) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if process.poll() is not None:
@@ -80,7 +80,7 @@ def server(tmp_path_factory: pytest.TempPathFactory, browser_db: Path,
     """The base URL of a dashboard over a private copy of the test warehouse."""
     folder = tmp_path_factory.mktemp("browser")
     db = browser_db
-    port = _free_port()
+    port = free_port()
     log = (folder / "streamlit.log").open("wb")
     environment = dict(os.environ, HANDLAB_DB=str(db), STREAMLIT_BROWSER_GATHER_USAGE_STATS="false",
                        HANDLAB_RECORDED=str(browser_recorded), HANDLAB_BOT_PAUSE="0.05")
@@ -91,10 +91,10 @@ def server(tmp_path_factory: pytest.TempPathFactory, browser_db: Path,
         cwd=ROOT, env=environment, stdout=log, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
     try:
-        _wait_healthy(url, process)
+        wait_healthy(url, process)
         yield url
     finally:
-        _stop(process)
+        stop_server(process)
         log.close()
 
 

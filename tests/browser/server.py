@@ -15,7 +15,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from tests.browser.conftest import ROOT, _free_port, _stop, _wait_healthy
+from tests.browser.conftest import ROOT, free_port, stop_server, wait_healthy
 
 __all__ = ["Server", "streamlit_server"]
 
@@ -46,7 +46,7 @@ def streamlit_server(db: Path, log: Path, *, timeout: float = 90.0,
     environment variables for the server (a planted bug's, say); ``script``: ``serve.py`` for
     the server ``handlab serve`` starts (app.py with the warm-up at start); ``root``: the
     checkout it is run from (another worktree's, for a benchmark's side-by-side rounds)."""
-    port = _free_port()
+    port = free_port()
     environment = dict(os.environ, HANDLAB_DB=str(db), STREAMLIT_BROWSER_GATHER_USAGE_STATS="false",
                        **(env or {}))
     with log.open("wb") as output:
@@ -58,7 +58,7 @@ def streamlit_server(db: Path, log: Path, *, timeout: float = 90.0,
             cwd=root, env=environment, stdout=output, stderr=subprocess.STDOUT)
         url = f"http://127.0.0.1:{port}"
         try:
-            _wait_healthy(url, process, timeout=timeout)
+            wait_healthy(url, process, timeout=timeout)
             yield Server(url, process, log)
         finally:
-            _stop(process)
+            stop_server(process)
