@@ -32,6 +32,7 @@ from parsers.knobs import BigTwoRules, BigTwoScoring, Game
 from parsers.model import HandHistory
 
 __all__ = [
+    "SHEET_PROBE_BYTES",
     "SHEET_VARIANT",
     "ScoreSheet",
     "SheetGame",
@@ -40,6 +41,7 @@ __all__ = [
     "looks_like_score_sheet",
     "read_score_sheet",
     "sheet_hands",
+    "starts_like_score_sheet",
 ]
 
 SHEET_VARIANT: Final = "B2"
@@ -109,6 +111,21 @@ def looks_like_score_sheet(text: str) -> bool:
         if line.startswith("[") or ("=" in line and _THRESHOLD.match(line) is None):
             return False
     return True
+
+
+SHEET_PROBE_BYTES: Final = 64 * 1024
+"""How much of a source decides whether it is a score sheet: a history names its variant in
+its first lines."""
+
+
+def starts_like_score_sheet(head: bytes) -> bool:
+    """Whether a source whose first bytes are ``head`` is a score sheet: the whole lines of
+    its first :data:`SHEET_PROBE_BYTES`, decoded, by :func:`looks_like_score_sheet`.  The
+    ingest's plan and migration 13's re-reading decide by this alone."""
+    head = head[:SHEET_PROBE_BYTES]
+    if len(head) == SHEET_PROBE_BYTES:
+        head = head[:head.rfind(b"\n") + 1]  # whole lines only
+    return looks_like_score_sheet(head.decode("utf-8", errors="replace"))
 
 
 def read_score_sheet(text: str) -> ScoreSheet:

@@ -34,7 +34,7 @@ from analytics.warehouse.pipeline.sources import SourceRef, expand, open_source
 from analytics.warehouse.sql.arrow_scan import execute_over
 from parsers.model import HandHistory
 from parsers.reader import hand_from_chunk, iter_chunks
-from parsers.scoresheet import decode_sheet, looks_like_score_sheet, read_score_sheet, sheet_hands
+from parsers.scoresheet import decode_sheet, read_score_sheet, sheet_hands, starts_like_score_sheet
 
 __all__ = ["HAND_ID_MAP", "KEYED_TABLES", "rekey_hands"]
 
@@ -50,10 +50,6 @@ KEYED_TABLES: Final = ("hands", "seats", "actions", "showdowns", "awards", "boar
                        "allin_results", "rummoli_strength", "bigtwo_features", "seat_facts",
                        "pot_facts", "hand_facts", "bigtwo_scores", "stat_facts", "hand_notes")
 """The tables that may hold a ``hand_id`` column (the ones that do are re-keyed)."""
-
-_PROBE_BYTES: Final = 64 * 1024
-"""How much of a source says whether it is a score sheet (as the ingest's plan reads it)."""
-
 
 def rekey_hands(con: duckdb.DuckDBPyConnection) -> int:
     """Give every hand whose file can be read again its IDENTITY_VERSION 2 id, in every
@@ -138,9 +134,6 @@ def _source(path: str, folder: Path | None) -> SourceRef | None:
 def _hands(data: bytes, name: str) -> list[HandHistory]:
     """The hands of a source's content, numbered as the ingest numbers them: a score
     sheet's games (:func:`parsers.scoresheet.sheet_hands`), else the histories' hands."""
-    head = data[:_PROBE_BYTES]
-    if len(head) == _PROBE_BYTES:
-        head = head[:head.rfind(b"\n") + 1]  # whole lines only
-    if looks_like_score_sheet(head.decode("utf-8", errors="replace")):
+    if starts_like_score_sheet(data):
         return sheet_hands(read_score_sheet(decode_sheet(data)).games, name)
     return [hand_from_chunk(chunk, name) for chunk in iter_chunks(io.BytesIO(data), name)]

@@ -68,7 +68,7 @@ from analytics.warehouse.sql.facts import PotGames
 from parsers.fields import VARIANTS
 from parsers.foreign import ForeignFormat, foreign_format
 from parsers.reader import Chunk, Cut, HandCuts, iter_chunks
-from parsers.scoresheet import looks_like_score_sheet
+from parsers.scoresheet import SHEET_PROBE_BYTES, starts_like_score_sheet
 
 __all__ = [
     "SAMPLES",
@@ -294,13 +294,8 @@ def _units(planned: list[_Planned], limits: Limits, whole_bytes: int
             yield from _split_here(file_no, item, limits)
 
 
-SHEET_PROBE_BYTES: Final = 64 * 1024
-"""How much of a source decides whether it is a score sheet: a history names its variant in
-its first lines."""
-
-
 def _is_score_sheet(item: _Planned, limits: Limits) -> bool:
-    """Whether a source is a Big Two score sheet (:func:`parsers.scoresheet.looks_like_score_sheet`
+    """Whether a source is a Big Two score sheet (:func:`parsers.scoresheet.starts_like_score_sheet`
     on its first bytes): the one place the ingest decides how a source is read.  A source
     that cannot be opened is left to the usual path, which reports it."""
     try:
@@ -308,9 +303,7 @@ def _is_score_sheet(item: _Planned, limits: Limits) -> bool:
             head = stream.read(SHEET_PROBE_BYTES)
     except SourceError:
         return False
-    if len(head) == SHEET_PROBE_BYTES:
-        head = head[:head.rfind(b"\n") + 1]  # whole lines only
-    return looks_like_score_sheet(head.decode("utf-8", errors="replace"))
+    return starts_like_score_sheet(head)
 
 
 def _part_units(file_no: int, item: _Planned, limits: Limits) -> Iterator[Unit | UnitResult]:
