@@ -22,11 +22,11 @@ from __future__ import annotations
 import os
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
 import duckdb
 import pandas as pd
@@ -329,6 +329,23 @@ def start() -> Context:
     ctx = Context(db, version, hand_filter, options)
     st.session_state[_CTX_KEY] = ctx
     return ctx
+
+
+Shown = TypeVar("Shown")
+
+
+def shown_tab(items: Sequence[Shown], labels: Sequence[str], draw: Callable[[Shown], None], *,
+              key: str, in_url: bool = True) -> None:
+    """A tab per item, and ``draw`` of the shown tab's item only: tabs that track which one is
+    open (bound to the URL, or rerunning on a change) skip the others' questions and
+    drawing, a third of the work with three games."""
+    tabs = (st.tabs(list(labels), key=key, bind="query-params") if in_url
+            else st.tabs(list(labels), key=key, on_change="rerun"))
+    for tab, item in zip(tabs, items, strict=True):
+        if tab.open is False:
+            continue
+        with tab:
+            draw(item)
 
 
 def download_buttons(frame: pd.DataFrame, name: str, *, key: str) -> None:

@@ -270,12 +270,7 @@ def render() -> None:
     if not games:
         st.info("No hands match the filters.")
         return
-    tabs = st.tabs([_NAMES[g] for g in games], key="tab", bind="query-params")
-    for tab, game in zip(tabs, games, strict=True):
-        if tab.open is False:
-            continue
-        with tab:
-            _SECTIONS[game]()
+    ui.shown_tab(games, [_NAMES[g] for g in games], lambda game: _SECTIONS[game](), key="tab")
 
 
 render()

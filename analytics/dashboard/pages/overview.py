@@ -70,16 +70,14 @@ def render() -> None:
     # third of a session's first page in the browser (docs/performance.md).
     played = logic.player_games(players)
     if played:
-        tabs = st.tabs([GAME_NAMES[game] for game in played], key="overview_players",
-                       on_change="rerun")
-        for tab, game in zip(tabs, played, strict=True):
-            if tab.open is False:
-                continue
-            with tab:
-                title, table = logic.player_table(players, game)
-                st.markdown(f"**{title}**")
-                st.dataframe(table, hide_index=True)
-                ui.download_buttons(table, f"players-{game}", key=f"players_{game}")
+        def draw(game: str) -> None:
+            title, table = logic.player_table(players, game)
+            st.markdown(f"**{title}**")
+            st.dataframe(table, hide_index=True)
+            ui.download_buttons(table, f"players-{game}", key=f"players_{game}")
+
+        ui.shown_tab(played, [GAME_NAMES[game] for game in played], draw,
+                     key="overview_players", in_url=False)
 
     st.subheader("Sessions")
     session_table = logic.human_table(

@@ -38,13 +38,7 @@ def render() -> None:
     if not games:
         st.info("No game with statistics matches the filters.")
         return
-    tabs = st.tabs([GAME_NAMES[g] for g in games], key="tab",
-                   bind="query-params")
-    for tab, game in zip(tabs, games, strict=True):
-        if tab.open is False:
-            continue
-        with tab:
-            _game(game)
+    ui.shown_tab(games, [GAME_NAMES[g] for g in games], _game, key="tab")
     _player_notes(ctx.db, list(ctx.options.players))
 
 

@@ -60,18 +60,14 @@ def render() -> None:
     if not games:
         st.info("No hands match the filters.")
         return
-    # Tabs that track the shown one (bound to the URL) run only its questions: plain tabs
-    # draw every game's charts on every run, three times the work over a million hands.
-    tabs = st.tabs([GAME_NAMES[g] for g in games], key="tab", bind="query-params")
-    for tab, game in zip(tabs, games, strict=True):
-        if tab.open is False:
-            continue
-        with tab:
-            only = replace(ctx.filter, game=game)
-            if game == "seveneight":
-                _seveneight(results, only)
-            else:
-                _by_level(game, results, only)
+    def draw(game: str) -> None:
+        only = replace(ctx.filter, game=game)
+        if game == "seveneight":
+            _seveneight(results, only)
+        else:
+            _by_level(game, results, only)
+
+    ui.shown_tab(games, [GAME_NAMES[g] for g in games], draw, key="tab")
 
 
 def _cumulative(game: str, only: HandFilter, totals: pd.DataFrame, unit: str) -> None:
