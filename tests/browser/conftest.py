@@ -3,14 +3,12 @@ headless Chromium (Debian's, driven by Playwright) to look at it."""
 
 from __future__ import annotations
 
-import os
 import shutil
 import socket
 import subprocess
-import sys
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +22,30 @@ SCREENSHOTS = ROOT / "tests" / "artifacts" / "screenshots"
 CHROMIUM_ARGS = ["--no-sandbox", "--headless=new", "--disable-gpu",
                  "--disable-background-networking", "--disable-component-update",
                  "--disable-sync", "--no-first-run"]
+SETTLED = ("() => document.querySelector('[data-testid=\"stApp\"]')"
+           "?.getAttribute('data-test-script-state') === 'notRunning'")
+"""True when the page's script has finished running (Streamlit's app state)."""
+RUN_COUNTER = """
+(() => {
+  const STATE = "data-test-script-state";
+  let finished = 0;
+  Object.defineProperty(window, "handlabRunsFinished", {get: () => finished});
+  new MutationObserver((records) => {
+    records.forEach((record, at) => {
+      const next = records.slice(at + 1).find((later) => later.target === record.target);
+      const value = next ? next.oldValue : record.target.getAttribute(STATE);
+      if (record.oldValue !== "notRunning" && value === "notRunning") finished += 1;
+    });
+  }).observe(document, {attributes: true, attributeOldValue: true, subtree: true,
+                        attributeFilter: [STATE]});
+})();
+"""
+"""Runs in every document of a context made by :func:`new_page`: counts the script runs
+that have finished (the app's state turned back to ``notRunning``), so that
+:func:`rerun` waits for the run a click starts, not a fixed time."""
+RERUN_WAIT_MS = 10_000
+"""How long :func:`rerun` waits for the run its action starts to finish before it falls
+back to :func:`settle` (a run too quick for the browser to draw its ``running`` state)."""
 
 
 def free_port() -> int:
@@ -78,24 +100,12 @@ def browser_recorded(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def server(tmp_path_factory: pytest.TempPathFactory, browser_db: Path,
            browser_recorded: Path) -> Iterator[str]:
     """The base URL of a dashboard over a private copy of the test warehouse."""
-    folder = tmp_path_factory.mktemp("browser")
-    db = browser_db
-    port = free_port()
-    log = (folder / "streamlit.log").open("wb")
-    environment = dict(os.environ, HANDLAB_DB=str(db), STREAMLIT_BROWSER_GATHER_USAGE_STATS="false",
-                       HANDLAB_RECORDED=str(browser_recorded), HANDLAB_BOT_PAUSE="0.05")
-    process = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"),
-         "--server.headless", "true", "--server.port", str(port),
-         "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false"],
-        cwd=ROOT, env=environment, stdout=log, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        wait_healthy(url, process)
-        yield url
-    finally:
-        stop_server(process)
-        log.close()
+    from tests.browser.server import streamlit_server  # it imports this module
+
+    env = {"HANDLAB_RECORDED": str(browser_recorded), "HANDLAB_BOT_PAUSE": "0.05"}
+    log = tmp_path_factory.mktemp("browser") / "streamlit.log"
+    with streamlit_server(browser_db, log, env=env) as running:
+        yield running.url
 
 
 @pytest.fixture(scope="session")
@@ -116,17 +126,24 @@ def chromium() -> Iterator[Any]:
             browser.close()
 
 
+def new_page(chromium: Any, **options: Any) -> Any:
+    """A page in a new context of ``chromium`` (``options``: the context's), counting its
+    script runs for :func:`rerun`, waiting up to a minute a step; close its ``context``."""
+    context = chromium.new_context(**options)
+    context.add_init_script(RUN_COUNTER)
+    page = context.new_page()
+    page.set_default_timeout(60_000)
+    return page
+
+
 @pytest.fixture(scope="session")
 def browser_page(server: str, chromium: Any) -> Iterator[object]:
     """A Playwright page in headless Chromium, downloads allowed."""
-    context = chromium.new_context(viewport={"width": 1400, "height": 1000},
-                                   accept_downloads=True)
-    page = context.new_page()
-    page.set_default_timeout(60_000)
+    page = new_page(chromium, viewport={"width": 1400, "height": 1000}, accept_downloads=True)
     try:
         yield page
     finally:
-        context.close()
+        page.context.close()
 
 
 @pytest.fixture
@@ -142,6 +159,25 @@ def patient_page(browser_page: Any) -> Iterator[Any]:
 
 def settle(page: Any) -> None:
     """Wait until the page's script has finished running (Streamlit's app state)."""
-    page.wait_for_function(
-        "() => document.querySelector('[data-testid=\"stApp\"]')"
-        "?.getAttribute('data-test-script-state') === 'notRunning'")
+    page.wait_for_function(SETTLED)
+
+
+def rerun(page: Any, action: Callable[[], object]) -> None:
+    """Do ``action`` (a click, a key pressed in a widget: something that reruns the script)
+    and wait until the run it starts has finished.  Just after a click the app's state still
+    reads ``notRunning`` (the server has not answered yet), so :func:`settle` alone may
+    return before the run; a page of :func:`new_page` counts the runs finished instead of
+    sleeping a fixed time."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    before = page.evaluate("() => window.handlabRunsFinished ?? null")
+    action()
+    if before is None:  # not a page of new_page: no count to wait on
+        settle(page)
+        return
+    try:
+        page.wait_for_function(
+            f"before => window.handlabRunsFinished > before && ({SETTLED})()", arg=before,
+            timeout=RERUN_WAIT_MS)
+    except PlaywrightTimeout:
+        settle(page)

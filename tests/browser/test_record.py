@@ -31,39 +31,42 @@ from analytics.rules import replay
 from analytics.warehouse import ingest, reader
 from analytics.warehouse.identity import hand_id, hand_id_hex
 from parsers import Action, HandHistory, Verb, parse_cards
+from parsers.actions import parse_action
 from parsers.cards import UNKNOWN
+from parsers.knobs import Game
 from parsers.reader import read_hands
-from tests.browser.conftest import ROOT, SCREENSHOTS
+from tests.browser.conftest import ROOT, SCREENSHOTS, new_page, rerun, settle
 from tests.browser.server import streamlit_server
 from tests.test_record import README_HAND, people_play
 
 pytestmark = pytest.mark.browser
 
 
-def _settle(page: Any) -> None:
-    """Wait until the script run is over (after the click's rerun has begun)."""
-    time.sleep(0.25)
-    page.wait_for_function(
-        "() => document.querySelector('[data-testid=\"stApp\"]')"
-        "?.getAttribute('data-test-script-state') === 'notRunning'")
-
-
 def _main(page: Any) -> Any:
     return page.locator('[data-testid="stMain"]')
 
 
+def _button(page: Any, name: str) -> Any:
+    return _main(page).get_by_role("button", name=name, exact=True)
+
+
 def _click(page: Any, name: str) -> None:
-    _main(page).get_by_role("button", name=name, exact=True).click()
-    _settle(page)
+    """Click the button ``name`` and wait until the script run the click starts is over."""
+    rerun(page, _button(page, name).click)
+
+
+def _gone(page: Any, name: str) -> None:
+    """Wait until the page, redrawn, no longer offers the button ``name``."""
+    expect(_button(page, name)).to_have_count(0, timeout=60_000)
 
 
 def _has_button(page: Any, name: str) -> bool:
-    return bool(_main(page).get_by_role("button", name=name, exact=True).count())
+    return bool(_button(page, name).count())
 
 
 def _wait_text(page: Any, text: str) -> None:
     _main(page).get_by_text(text).first.wait_for()
-    _settle(page)
+    settle(page)
 
 
 def _shot(page: Any, name: str) -> None:
@@ -85,16 +88,23 @@ def _step(page: Any) -> int:
     return int(found.group(1)) if found else 0
 
 
+MOVED_ON = """([done, before]) => {
+  const text = document.querySelector('[data-testid="stMain"]')?.innerText ?? "";
+  const step = /[Hh]and \\d+ · step (\\d+)/.exec(text);
+  return text.toLowerCase().includes(done.toLowerCase()) || (step !== null && +step[1] > before);
+}"""
+"""In the page: ``done`` shows, or the table's step is later than ``before``."""
+
+
 def _click_and_wait(page: Any, name: str, done: str) -> None:
     """Click ``name`` and wait until the table has moved on (a later step) or ``done`` shows."""
     before = _step(page)
     _click(page, name)
-    for _ in range(240):
-        if _main(page).get_by_text(done).count() or _step(page) > before:
-            _settle(page)
-            return
-        time.sleep(0.25)
-    raise AssertionError(f"nothing happened after clicking {name!r}")
+    try:
+        page.wait_for_function(MOVED_ON, arg=[done, before], polling=100)
+    except PlaywrightTimeout:
+        raise AssertionError(f"nothing happened after clicking {name!r}") from None
+    settle(page)
 
 
 def _deal(page: Any, who: str, cards: list[str], of: int | None = None) -> None:
@@ -117,18 +127,16 @@ def _deal(page: Any, who: str, cards: list[str], of: int | None = None) -> None:
 def _start_table(page: Any, server: str, game: str, name: str, players: str) -> None:
     page.goto(f"{server}/record")
     page.get_by_role("heading", name="Record a game").wait_for()
-    _settle(page)
+    settle(page)
     if game != "7 & 8":
-        _main(page).get_by_text(game, exact=True).click()
-        _settle(page)
+        rerun(page, _main(page).get_by_text(game, exact=True).click)
     _main(page).get_by_label("Table name (letters, digits, - and _)").fill(name)
     players_box = _main(page).get_by_label("Players in seat order (commas between names)")
     players_box.fill(players)
-    players_box.press("Tab")
-    _settle(page)
+    rerun(page, lambda: players_box.press("Tab"))
     _click(page, "Start the table")
     page.wait_for_url(re.compile(rf"table={name}"))
-    _settle(page)
+    settle(page)
 
 
 def _raise_to_six_and_finish(page: Any, *, slip: bool = False) -> None:
@@ -136,8 +144,7 @@ def _raise_to_six_and_finish(page: Any, *, slip: bool = False) -> None:
     the engine's minimum, 4), Ann calls, Bo folds; the third cards, a bet of 2 called, both
     show.  ``slip``: Ann's call is taken back once (undo) and entered again."""
     for _ in range(2):
-        _main(page).get_by_test_id("stNumberInputStepUp").click()
-        _settle(page)
+        rerun(page, _main(page).get_by_test_id("stNumberInputStepUp").click)
     _click(page, "Bet/raise to 6")
     _wait_text(page, "Ann to act")
     _click(page, "Call 5")  # her small blind of 1 is in
@@ -268,6 +275,15 @@ RUMMOLI_PREFERENCE = ("Keep the hand", "Pass (no bid)", "Check / call", "Show ",
                       "Impasse")
 
 
+def _lay_all_but_the_last(folder: Path, name: str) -> None:
+    """Lay through the journal what the page's first "Lay" button lays, until the player to
+    lay holds one card."""
+    table = _journal(folder, name)
+    while len((step := table.next_step()).holding) > 1:
+        assert step.kind is StepKind.CHOOSE
+        table.record(next(action for action in step.choices if action.verb is Verb.PLAY))
+
+
 def test_record_a_rummoli_round_by_clicking_with_a_reload(
         server: str, browser_page: Any, browser_recorded: Path, browser_db: Path) -> None:
     page = browser_page
@@ -289,12 +305,19 @@ def test_record_a_rummoli_round_by_clicking_with_a_reload(
         choice = next((b for want in RUMMOLI_PREFERENCE for b in buttons
                        if b.startswith(want)), None)
         if choice is None:  # the page is still being redrawn
-            _settle(page)
+            settle(page)
             continue
         if choice.startswith("Lay "):
             lays += 1
             if lays == 6:  # a reload in the middle of the Rummoli phase
                 _shot(page, "record-rummoli-lays")
+                page.reload()
+                _wait_text(page, "Ann to act")
+                continue
+            if lays == 8:
+                # Six lays clicked, one of them after the reload: the recorder the page calls
+                # lays the rest but the last, which the page lays and files.
+                _lay_all_but_the_last(browser_recorded, "hall")
                 page.reload()
                 _wait_text(page, "Ann to act")
                 continue
@@ -332,19 +355,23 @@ def _play_until_over(page: Any, limit: int) -> None:
                 "Call", "Turn up", "Play", "Check / call", "Lay ", "Show ", "Keep the hand",
                 "Pass (no bid)", "Impasse"))), None)
         if choice is None:
-            _settle(page)  # the bots are moving
+            settle(page)  # the bots are moving
             continue
         _click_and_wait(page, choice, "is over")
     raise AssertionError("the hand did not end")
 
 
-def _sit_down(page: Any, server: str, game: str) -> str:
+def _sit_down(page: Any, server: str, game: str, folder: Path) -> str:
+    """Set up a table of ``game`` on the Play page and sit down; its name.  A table is named
+    by the second it is set up in: wait for a second after the last table's in ``folder``."""
+    last = max((int(path.stem.removeprefix("play-")) for path in folder.glob("play-*.journal")),
+               default=0)
+    time.sleep(max(0.0, last + 1 - time.time()))
     page.goto(f"{server}/play")
     page.get_by_role("heading", name="Play the bots").wait_for()
-    _settle(page)
+    settle(page)
     if game != "7 & 8":
-        _main(page).get_by_text(game, exact=True).click()
-        _settle(page)
+        rerun(page, _main(page).get_by_text(game, exact=True).click)
     _click(page, "Sit down")
     page.wait_for_url(re.compile(r"table=play-"))
     match = re.search(r"table=(play-\d+)", page.url)
@@ -355,8 +382,8 @@ def _sit_down(page: Any, server: str, game: str) -> str:
 def test_play_a_seveneight_hand_against_the_bots(server: str, browser_page: Any,
                                                  browser_recorded: Path) -> None:
     page = browser_page
-    name = _sit_down(page, server, "7 & 8")
-    _settle(page)
+    name = _sit_down(page, server, "7 & 8", browser_recorded)
+    settle(page)
     _shot(page, "play-seveneight")
     _play_until_over(page, 40)
     _shot(page, "play-seveneight-over")
@@ -364,14 +391,13 @@ def test_play_a_seveneight_hand_against_the_bots(server: str, browser_page: Any,
     assert len(hands) == 1
     assert UNKNOWN not in {card for action in hands[0].actions for card in action.cards}
     assert sum(replay(hands[0]).nets) == 0
-    time.sleep(1.1)  # the next table's name is the next second
 
 
 def test_play_a_bigtwo_game_against_the_bots(server: str, browser_page: Any,
                                              browser_recorded: Path) -> None:
     page = browser_page
-    name = _sit_down(page, server, "Big Two")
-    _settle(page)
+    name = _sit_down(page, server, "Big Two", browser_recorded)
+    settle(page)
     _shot(page, "play-bigtwo")
     _play_until_over(page, 120)
     _shot(page, "play-bigtwo-over")
@@ -384,9 +410,8 @@ def test_play_a_bigtwo_game_against_the_bots(server: str, browser_page: Any,
 def test_play_a_rummoli_round_against_the_bots(server: str, browser_page: Any,
                                               browser_recorded: Path) -> None:
     page = browser_page
-    time.sleep(1.1)  # a new table name (the second)
-    name = _sit_down(page, server, "Rummoli")
-    _settle(page)
+    name = _sit_down(page, server, "Rummoli", browser_recorded)
+    settle(page)
     _shot(page, "play-rummoli")
     _play_until_over(page, 200)
     _shot(page, "play-rummoli-over")
@@ -424,15 +449,14 @@ def test_a_busted_player_rebuys_by_clicking(server: str, browser_page: Any,
     page.goto(f"{server}/record?table=den78")
     _wait_text(page, "Hand 2 · step 1")
     _main(page).get_by_text("Between hands: rebuys and seats").click()
-    _settle(page)
+    settle(page)
     seat_box = _main(page).locator('[data-testid="stSelectbox"]', has_text="Seat")
     seat_box.wait_for()
     _shot(page, "record-seats")
     for _ in range(3):  # a pick on a page being redrawn can be lost: pick again
         seat_box.click()
         page.keyboard.type("Seat 3")  # the box filters its options by what is typed
-        page.keyboard.press("Enter")
-        _settle(page)
+        rerun(page, lambda: page.keyboard.press("Enter"))
         try:
             _main(page).get_by_text("Cy rebuys for").first.wait_for(timeout=10_000)
             break
@@ -441,10 +465,7 @@ def test_a_busted_player_rebuys_by_clicking(server: str, browser_page: Any,
     _wait_text(page, "Cy rebuys for")
     _shot(page, "record-rebuy")
     _click(page, "Cy rebuys")
-    for _ in range(240):  # the page is redrawn: Cy has chips, so no rebuy is offered
-        if not _has_button(page, "Cy rebuys"):
-            break
-        time.sleep(0.25)
+    _gone(page, "Cy rebuys")  # the page is redrawn: Cy has chips, so no rebuy is offered
     _wait_text(page, "Ann leaves the table")  # a new seating: the box starts at seat 1
     _shot(page, "record-rebuy-done")
     again = RecordedTable.open(browser_recorded, "den78", ingest_into=False)
@@ -462,8 +483,7 @@ def _pick_seat(page: Any, seat: int, then: str) -> None:
     for _ in range(3):
         seat_box.click()
         page.keyboard.type(f"Seat {seat}")  # the box filters its options by what is typed
-        page.keyboard.press("Enter")
-        _settle(page)
+        rerun(page, lambda: page.keyboard.press("Enter"))
         try:
             _main(page).get_by_text(then).first.wait_for(timeout=10_000)
             return
@@ -476,23 +496,18 @@ def _newcomer_sits_down(page: Any, name: str, buy_in: int | None) -> None:
     """Type the newcomer's name (and buy-in), then click "Sits down"."""
     box = _main(page).get_by_label("New player's name")
     box.fill(name)
-    box.press("Enter")
-    _settle(page)
+    rerun(page, lambda: box.press("Enter"))
     if buy_in is not None:
         chips = _main(page).get_by_label("Buys in for")
         chips.fill(str(buy_in))
-        chips.press("Enter")
-        _settle(page)
+        rerun(page, lambda: chips.press("Enter"))
     _click(page, "Sits down")
-    for _ in range(240):  # the page is redrawn with the new seating: no empty seat picked
-        if not _has_button(page, "Sits down"):
-            break
-        time.sleep(0.25)
+    _gone(page, "Sits down")  # the page is redrawn with the new seating: no empty seat
 
 
 def _open_seats(page: Any, title: str) -> None:
     _main(page).get_by_text(title).click()
-    _settle(page)
+    settle(page)
 
 
 def test_seats_change_between_rummoli_rounds_by_clicking(server: str, browser_page: Any,
@@ -508,10 +523,7 @@ def test_seats_change_between_rummoli_rounds_by_clicking(server: str, browser_pa
     _pick_seat(page, 2, "Bo leaves the table")
     _shot(page, "record-rummoli-seats")
     _click(page, "Bo leaves the table")
-    for _ in range(240):
-        if not _has_button(page, "Bo leaves the table"):
-            break
-        time.sleep(0.25)
+    _gone(page, "Bo leaves the table")
     _pick_seat(page, 2, "New player's name")
     _newcomer_sits_down(page, "Eve", 25)
     _wait_text(page, "Ann leaves the table")  # a new seating: the box starts at seat 1
@@ -533,10 +545,7 @@ def test_seats_change_between_bigtwo_games_by_clicking(server: str, browser_page
     _open_seats(page, "Between games: seats")
     _pick_seat(page, 2, "Bo leaves the table")
     _click(page, "Bo leaves the table")
-    for _ in range(240):
-        if not _has_button(page, "Bo leaves the table"):
-            break
-        time.sleep(0.25)
+    _gone(page, "Bo leaves the table")
     hand = RecordedTable.open(browser_recorded, "match2", ingest_into=False).hand
     assert hand is not None and hand.header.players == ("Ann", "Cy", "Dee")
     _pick_seat(page, 2, "Joins the match with a score of 0.")
@@ -549,6 +558,16 @@ def test_seats_change_between_bigtwo_games_by_clicking(server: str, browser_page
     assert hand.header.seats == (1, 2, 3, 4)
 
 
+def _finish_through_the_recorder(folder: Path, name: str) -> None:
+    """The steps :func:`_raise_to_six_and_finish` clicks (without the slip) but Cy's show,
+    entered through the journal as its buttons do (``record``, and ``show`` for Ann)."""
+    table = _journal(folder, name)
+    for text in ("p3 cbr 6", "p1 cc", "p2 f", "d dh p1 2c", "d dh p3 Th", "p1 cc", "p3 cbr 2",
+                 "p1 cc"):
+        table.record(parse_action(text, Game.SEVENEIGHT, 3))
+    table.show(1)
+
+
 def test_a_server_restart_in_the_middle_of_a_hand_resumes_it(chromium: Any,
                                                              tmp_path: Path) -> None:
     """The server is killed (SIGKILL: a crash, no clean shutdown) in the middle of a recorded
@@ -559,9 +578,7 @@ def test_a_server_restart_in_the_middle_of_a_hand_resumes_it(chromium: Any,
     ingest([ROOT / "data" / "samples" / "seveneight-fl-headsup.phhs"], db, workers=0)
     folder = tmp_path / "recorded"
     env = {"HANDLAB_RECORDED": str(folder)}
-    context = chromium.new_context(viewport={"width": 1400, "height": 1000})
-    page = context.new_page()
-    page.set_default_timeout(60_000)
+    page = new_page(chromium, viewport={"width": 1400, "height": 1000})
     try:
         with streamlit_server(db, tmp_path / "first.log", env=env) as first:
             _start_table(page, first.url, "7 & 8", "tavern", "Ann, Bo, Cy")
@@ -584,7 +601,13 @@ def test_a_server_restart_in_the_middle_of_a_hand_resumes_it(chromium: Any,
             _wait_text(page, "Cy turns a card up")
             _click(page, "Turn up 9d")
             _wait_text(page, "Cy to act")
-            _raise_to_six_and_finish(page)
+            # The betting is clicked in the hand recorded above; here the recorder the page
+            # calls takes it, the page the last step, which files the hand.
+            _finish_through_the_recorder(folder, "tavern")
+            page.reload()
+            _wait_text(page, "Cy holds")
+            _click_and_wait(page, "Show", "is over")
+            _wait_text(page, "Hand 1 is over")
             _shot(page, "record-restarted-filed")
             assert second.alive(), second.output()
             # Pot 18 (6 + 6 + 2, then 2 + 2): Ann's seven-eight flush takes it.
@@ -603,7 +626,7 @@ def test_a_server_restart_in_the_middle_of_a_hand_resumes_it(chromium: Any,
         table = RecordedTable.open(folder, "tavern", ingest_into=False)
         assert table.number == 2 and table.hand is not None and not table.hand.actions
     finally:
-        context.close()
+        page.context.close()
 
 
 def _replayer_shows_every_card(page: Any, server: str, hand: HandHistory) -> None:
@@ -611,7 +634,7 @@ def _replayer_shows_every_card(page: Any, server: str, hand: HandHistory) -> Non
     card dealt to each player is drawn face up in his row, and no card face down."""
     page.goto(f"{server}/replayer?hand={hand_id_hex(hand_id(hand))}")
     page.get_by_role("heading", name="Hand replayer").first.wait_for()
-    _settle(page)
+    settle(page)
     seats = _main(page).locator(".hl-seats")
     seats.wait_for()
     assert not _main(page).get_by_text("There is no hand").count()
@@ -644,29 +667,19 @@ def test_the_play_page_seats_a_bot_and_its_hand_opens_in_the_replayer(
     _pick_seat(page, 2, "Bo leaves the table")
     _shot(page, "play-seats")
     _click(page, "Bo leaves the table")
-    for _ in range(240):
-        if not _has_button(page, "Bo leaves the table"):
-            break
-        time.sleep(0.25)
+    _gone(page, "Bo leaves the table")
     _pick_seat(page, 2, "Seat the bot")
     # The name box may draw before its value lands (a CI run read ''): wait for the value.
     expect(_main(page).get_by_label("Bot's name")).to_have_value("Ada", timeout=30_000)
     chips = _main(page).get_by_label("Buys in for")
     chips.fill("30")
-    chips.press("Enter")
-    _settle(page)
+    rerun(page, lambda: chips.press("Enter"))
     _shot(page, "play-seat-a-bot")
     _click(page, "Seat the bot")
-    for _ in range(240):
-        if not _has_button(page, "Seat the bot"):
-            break
-        time.sleep(0.25)
+    _gone(page, "Seat the bot")
     _pick_seat(page, 3, "Cy rebuys for")
     _click(page, "Cy rebuys")
-    for _ in range(240):
-        if not _has_button(page, "Cy rebuys"):
-            break
-        time.sleep(0.25)
+    _gone(page, "Cy rebuys")
     _wait_text(page, "Your seat:")  # a new seating: the box starts at seat 1, yours
     _shot(page, "play-seats-changed")
     again = RecordedTable.open(browser_recorded, "botden78", ingest_into=False)

@@ -39,6 +39,13 @@ def test_statistics_page_in_the_browser(server: str, browser_page: Any,
     cell.hover()
     page.screenshot(path=str(SCREENSHOTS / "statistics.png"), full_page=True)
     assert (SCREENSHOTS / "statistics.png").stat().st_size > 10_000
+    # The results over time below the grid: four lines per player (7 & 8).
+    page.get_by_role("heading", name="Results over time").first.scroll_into_view_if_needed()
+    chart = page.locator(".js-plotly-plot").first
+    chart.wait_for()
+    chart.scroll_into_view_if_needed()
+    assert chart.locator(".scatterlayer .trace").count() >= 4
+    page.screenshot(path=str(SCREENSHOTS / "statistics-results.png"), full_page=True)
     # The cell links to the hands behind it: a click lists them, counted of opportunities.
     player = table.locator("tbody tr").first.locator("td").first.inner_text()
     with reader(browser_db) as con:
@@ -54,24 +61,7 @@ def test_statistics_page_in_the_browser(server: str, browser_page: Any,
     assert page.locator('[data-testid="stException"]').count() == 0
     page.get_by_text(words).first.scroll_into_view_if_needed()
     page.screenshot(path=str(SCREENSHOTS / "statistics-cell-hands.png"), full_page=True)
-    # Its first hand opens in the replayer (the link the list's "open" carries).
-    page.goto(f"{server}/{listed['replay'].iloc[0]}")
-    page.get_by_role("heading", name="Hand replayer").first.wait_for()
-    page.get_by_text(re.compile(r"Step \d+ of \d+")).wait_for()
-    settle(page)
-    assert page.locator('[data-testid="stException"]').count() == 0
-    assert player in page.content()
-    page.goto(f"{server}/statistics")
-    page.locator("table.hl-stats").first.wait_for()
-    settle(page)
-    # The results over time below the grid: four lines per player (7 & 8).
-    page.get_by_role("heading", name="Results over time").first.scroll_into_view_if_needed()
-    chart = page.locator(".js-plotly-plot").first
-    chart.wait_for()
-    chart.scroll_into_view_if_needed()
-    assert chart.locator(".scatterlayer .trace").count() >= 4
-    page.screenshot(path=str(SCREENSHOTS / "statistics-results.png"), full_page=True)
-    # A session's link opens its first hand in the replayer by the hex id.
+    # The sessions of the page, shown.
     page.get_by_role("heading", name="Sessions").first.scroll_into_view_if_needed()
     page.get_by_text("Show the sessions").first.click()
     settle(page)
@@ -81,6 +71,14 @@ def test_statistics_page_in_the_browser(server: str, browser_page: Any,
         first = statistics.sessions_table(player_sessions(con, HandFilter(),
                                                           game="seveneight"))
     link = str(first["replay"].iloc[0])
+    # The cell's first hand opens in the replayer (the link the list's "open" carries) ...
+    page.goto(f"{server}/{listed['replay'].iloc[0]}")
+    page.get_by_role("heading", name="Hand replayer").first.wait_for()
+    page.get_by_text(re.compile(r"Step \d+ of \d+")).wait_for()
+    settle(page)
+    assert page.locator('[data-testid="stException"]').count() == 0
+    assert player in page.content()
+    # ... and a session's link its first hand, by the hex id.
     page.goto(f"{server}/{link}")
     page.get_by_role("heading", name="Hand replayer").first.wait_for()
     page.get_by_text(re.compile(r"Step \d+ of \d+")).wait_for()

@@ -77,8 +77,8 @@ def test_upload_summary_says_what_happened(browser_page: Any, browser_db: Path,
             page.locator('[data-testid="stCode"]').first.scroll_into_view_if_needed()
             page.screenshot(path=str(SCREENSHOTS / "upload-messages.png"))
 
-            # Nothing new and nothing readable: an error, and no "every page shows" promise.
-            page.reload()
+            # Nothing new and nothing readable: an error, and no "every page shows" promise
+            # (the page opened anew).
             _upload(page, server.url, [stars])
             error = _alert(page, "Error").inner_text()
             assert error.startswith("Nothing was loaded: 1 file not read"), error
