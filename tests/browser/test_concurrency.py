@@ -46,7 +46,7 @@ from analytics.simulate.rummoli import simulate_rummoli
 from analytics.simulate.seveneight import simulate_seveneight
 from analytics.warehouse import IngestSummary, ingest, open_reader
 from parsers import write_hands
-from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS
+from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, REDUCED_MOTION
 from tests.browser.server import Server, streamlit_server
 
 pytestmark = pytest.mark.browser
@@ -309,7 +309,8 @@ async def _scenario(server: Server, db: Path, files: Histories, shots: Path, log
         try:
             for who in "ABC":
                 contexts[who] = await browser.new_context(
-                    viewport={"width": 1280, "height": 900}, accept_downloads=True)
+                    viewport={"width": 1280, "height": 900}, accept_downloads=True,
+                    reduced_motion=REDUCED_MOTION)
                 await contexts[who].add_init_script(WATCH)
                 pages[who] = await contexts[who].new_page()
                 pages[who].set_default_timeout(TIMEOUT_MS)

@@ -18,7 +18,7 @@ import pytest
 
 from analytics.warehouse.connection import WriterLease
 from analytics.warehouse.pipeline.errorlog import error_log_path
-from tests.browser.conftest import ROOT, SCREENSHOTS, settle
+from tests.browser.conftest import REDUCED_MOTION, ROOT, SCREENSHOTS, settle
 from tests.browser.server import streamlit_server
 from tests.test_internal_errors import PLANTED, files
 
@@ -34,7 +34,8 @@ def test_upload_with_a_hand_that_meets_a_bug(tmp_path: Path, chromium: Any) -> N
            "HANDLAB_PLANTED_BUG": "1"}
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     with streamlit_server(db, tmp_path / "streamlit.log", env=env) as server:
-        context = chromium.new_context(viewport={"width": 1400, "height": 1100})
+        context = chromium.new_context(reduced_motion=REDUCED_MOTION,
+                                       viewport={"width": 1400, "height": 1100})
         try:
             page = context.new_page()
             page.set_default_timeout(180_000)

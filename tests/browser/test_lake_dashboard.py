@@ -11,7 +11,7 @@ import pytest
 
 from analytics.warehouse.lake.core import latest_manifest
 from analytics.warehouse.lake.engine import ingest_lake
-from tests.browser.conftest import SCREENSHOTS
+from tests.browser.conftest import REDUCED_MOTION, SCREENSHOTS
 from tests.browser.server import streamlit_server
 from tests.test_dashboard_data import extra_histories, write_histories
 
@@ -42,7 +42,8 @@ def test_the_dashboard_reads_and_loads_a_lake(tmp_path: Path, chromium: Any) -> 
     unused = tmp_path / "unused.duckdb"
     with streamlit_server(unused, tmp_path / "streamlit.log",
                           env={"HANDLAB_LAKE": str(lake)}) as server:
-        context = chromium.new_context(viewport={"width": 1400, "height": 1000})
+        context = chromium.new_context(reduced_motion=REDUCED_MOTION,
+                                       viewport={"width": 1400, "height": 1000})
         page = context.new_page()
         page.set_default_timeout(90_000)
         try:

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from analytics.warehouse import ingest
-from tests.browser.conftest import CHROMIUM, ROOT, SCREENSHOTS, settle
+from tests.browser.conftest import CHROMIUM, REDUCED_MOTION, ROOT, SCREENSHOTS, settle
 from tests.browser.server import streamlit_server
 
 pytestmark = pytest.mark.browser
@@ -47,7 +47,8 @@ def test_score_keeper_summary_page(sheet_server: tuple[str, Path], chromium: Any
                             "LIMIT 1").fetchall()[0][0]
 
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    context = chromium.new_context(viewport={"width": 1500, "height": 1000})
+    context = chromium.new_context(reduced_motion=REDUCED_MOTION,
+                                   viewport={"width": 1500, "height": 1000})
     page = context.new_page()
     page.set_default_timeout(90_000)
     try:

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from analytics.dashboard.startup import WARM_MARK
-from tests.browser.conftest import SCREENSHOTS, settle
+from tests.browser.conftest import REDUCED_MOTION, SCREENSHOTS, settle
 from tests.browser.server import streamlit_server
 from tests.test_dashboard_data import build_dashboard_db
 
@@ -33,7 +33,8 @@ def test_the_served_dashboard_warms_up_then_draws_the_overview(tmp_path: Path,
         line = next(text for text in server.output().splitlines() if WARM_MARK in text)
         assert "modules imported" in line and "the first page run in" in line, line
         assert line.endswith("(ok)"), line
-        context = chromium.new_context(viewport={"width": 1400, "height": 1000})
+        context = chromium.new_context(reduced_motion=REDUCED_MOTION,
+                                       viewport={"width": 1400, "height": 1000})
         page = context.new_page()
         page.set_default_timeout(90_000)
         scripts: list[tuple[str, str | None, str | None]] = []

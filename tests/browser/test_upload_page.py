@@ -13,7 +13,7 @@ import pytest
 
 from analytics.simulate.seveneight import simulate_seveneight
 from parsers import write_hands
-from tests.browser.conftest import SCREENSHOTS, settle
+from tests.browser.conftest import REDUCED_MOTION, SCREENSHOTS, settle
 from tests.browser.server import streamlit_server
 from tests.browser.test_e2e import open_page
 from tests.test_warehouse_data import BIGTWO, SEVENEIGHT, phhs
@@ -56,7 +56,8 @@ def test_upload_summary_says_what_happened(browser_page: Any, browser_db: Path,
     stars.write_text(STARS, encoding="utf-8")
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     # The session's Chromium (one Playwright per process), a page of its own.
-    context = browser_page.context.browser.new_context(viewport={"width": 1400, "height": 1000})
+    context = browser_page.context.browser.new_context(reduced_motion=REDUCED_MOTION,
+                                                       viewport={"width": 1400, "height": 1000})
     with streamlit_server(db, tmp_path / "streamlit.log") as server:
         try:
             page = context.new_page()
