@@ -421,13 +421,15 @@ def fresh_ingests(out: Path, plan: list[tuple[str, int, int]], base: int,
 
 
 def ab_rates(folders: dict[str, Path], out: Path, names: list[str], repeats: int,
-             workers: int | None, base: Path | None = None) -> None:
+             workers: int | None, base: Path | None = None, pokerkit_hands: int = 0) -> None:
     """Each game's ingest with every fast path on (A) and with ``names`` turned off (B,
     ``$HANDLAB_FAST_PATHS_OFF``, :mod:`parsers.fast_paths`), or (``base``) by this tree (A)
     and by the tree in ``base`` (B, e.g. ``git archive <commit> | tar -x -C DIR``), each in
     a fresh process into a fresh database, alternately (ABBA...) ``repeats`` times after a
     warm-up run of each; prints the medians and their ratio, the gain the fast paths (or
-    this tree) bring end to end (issue #31 keeps a fast path at 1.5x or more)."""
+    this tree) bring end to end (issue #31 keeps a fast path at 1.5x or more).  Each run
+    also shows its CPU per hand (main process, workers) and, with ``pokerkit_hands``,
+    pokerkit's rate timed just before it and the ratio (issue #6's reading)."""
     import os
     import re
 
@@ -457,13 +459,20 @@ def ab_rates(folders: dict[str, Path], out: Path, names: list[str], repeats: int
                 command = [sys.executable, str(script), "--ingest-one", str(folder), str(db)]
                 if workers is not None:
                     command += ["--workers", str(workers)]
+                reference = pokerkit_rate(pokerkit_hands) if pokerkit_hands else None
                 shown = subprocess.run(command, check=True, env=env, capture_output=True,
                                        text=True).stdout
                 found = re.search(r"([\d,]+) hands in ([\d.]+) s", shown)
                 assert found is not None, shown
                 rate = int(found.group(1).replace(",", "")) / float(found.group(2))
                 rates[setting.removesuffix("-off") if run < 0 else setting].append(rate)
-                print(f"  {game} {setting:3s} {rate:9,.0f} hands/s", flush=True)
+                cpu = re.search(r"main process ([\d,]+) us, workers ([\d,]+) us", shown)
+                print(f"  {game} {setting:3s} {rate:9,.0f} hands/s"
+                      + (f", CPU per hand main {cpu.group(1)} us, workers {cpu.group(2)} us"
+                         if cpu else "")
+                      + (f", pokerkit {reference:,.0f}/s = {rate / reference:.2f}x"
+                         if reference else "")
+                      + f" (load {os.getloadavg()[0]:.1f})", flush=True)
         on, without = statistics.median(rates["on"]), statistics.median(rates["off"])
         print(f"{game}: median {on:,.0f} hands/s with "
               f"{'this tree' if base is not None else 'every fast path'}, {without:,.0f} with "
@@ -557,7 +566,8 @@ def main() -> None:
                 print(f"inputs: {game}, {total:,} hands ({kind}), {size / 2**20:,.0f} MiB in "
                       f"{folders[game]}", flush=True)
     if args.ab or args.ab_tree:
-        ab_rates(folders, args.out / "ab", args.ab, args.repeats, args.workers, args.ab_tree)
+        ab_rates(folders, args.out / "ab", args.ab, args.repeats, args.workers, args.ab_tree,
+                 args.pokerkit_hands)
         return
     if not args.measuring:
         # The measuring in a process of its own, whose only children are the pool's workers:

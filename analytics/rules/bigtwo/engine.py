@@ -20,6 +20,7 @@ game keeps playing the same few hundred singles, pairs and runs.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from enum import Enum
@@ -192,11 +193,10 @@ class _Universe:
         self.masks: npt.NDArray[np.uint64] = np.array([o.mask for o in self.options],
                                                       dtype=np.uint64)
         # By size, strongest first: what :meth:`BigTwoState.can_beat` walks down.
-        self.strongest: dict[int, list[PlayOption]] = {}
-        for option in sorted(self.options, key=_strength, reverse=True):
-            self.strongest.setdefault(option.size, []).append(option)
-        self.strongest_masks = {size: np.array([o.mask for o in options], dtype=np.uint64)
-                                for size, options in self.strongest.items()}
+        by_size: dict[int, list[PlayOption]] = {}
+        for option in self.options:
+            by_size.setdefault(option.size, []).append(option)
+        self.ladders = {size: _Ladder.of(options) for size, options in by_size.items()}
 
     def within(self, hand: int) -> list[PlayOption]:
         """The plays made only of cards in ``hand``, weakest first within each size."""
@@ -205,21 +205,53 @@ class _Universe:
         options = self.options
         return [options[i] for i in hits.tolist()]
 
-    def strongest_first(self, size: int, hand: int) -> list[PlayOption]:
-        """The plays of ``size`` cards that ``hand`` may hold, strongest first: every one of
-        the few singles, pairs, triples and fours; the five-card plays made only of cards
-        in ``hand`` (one vectorised test: there are some 20,000)."""
-        options = self.strongest.get(size, [])
-        if len(options) <= _WALKED_PLAYS:
-            return options
-        outside = np.uint64(~hand & ((1 << DECK_SIZE) - 1))
-        hits = np.flatnonzero((self.strongest_masks[size] & outside) == 0)
-        return [options[i] for i in hits.tolist()]
+
+@dataclass(frozen=True, slots=True)
+class _Ladder:
+    """Plays of one size, strongest first, as :meth:`BigTwoState.can_beat` asks about them:
+    their masks (as an array too, tested in one step, when there are many: the some 20,000
+    five-card plays) and their strengths weakest first (to count the plays that beat a
+    strength by bisection)."""
+
+    masks: list[int]
+    array: npt.NDArray[np.uint64] | None
+    rising: list[tuple[int, ...]]
+
+    @staticmethod
+    def of(options: Iterable[PlayOption]) -> _Ladder:
+        """The ladder of ``options`` (plays of one size)."""
+        strongest = sorted(options, key=_strength, reverse=True)
+        masks = [option.mask for option in strongest]
+        return _Ladder(masks, np.array(masks, dtype=np.uint64) if len(masks) > _WALKED_PLAYS
+                       else None, [option.strength for option in reversed(strongest)])
+
+    def beating(self, strength: tuple[int, ...]) -> int:
+        """How many of the plays beat a play of ``strength`` (:func:`_beats`): the first
+        ones."""
+        rising = self.rising
+        return len(rising) - bisect_right(rising, strength)
+
+    def first_held(self, hand: int, start: int, stop: int) -> int:
+        """The position of the first play from ``start`` on, before ``stop``, made only of
+        cards in ``hand``; ``stop`` when there is none (``start`` when it is not before
+        ``stop``)."""
+        masks, outside = self.masks, ~hand
+        if start >= stop or not masks[start] & outside:  # held: the one found last time
+            return start
+        if self.array is None:
+            start += 1
+            while start < stop and masks[start] & outside:
+                start += 1
+            return start
+        held = (self.array[start:stop] & np.uint64(outside & ((1 << DECK_SIZE) - 1))) == 0
+        first = int(held.argmax())
+        return start + first if held[first] else stop
 
 
 _WALKED_PLAYS: Final = 100
-"""Plays of one size that :meth:`_Universe.strongest_first` hands over whole (walking them in
-Python costs less than a vectorised test): the singles, pairs, triples and fours."""
+"""Plays of one size a :class:`_Ladder` walks in Python (cheaper than a vectorised test for
+so few): the singles, pairs, triples and fours."""
+_NO_PLAYS: Final = _Ladder([], None, [])
 
 
 def _strength(option: PlayOption) -> tuple[int, ...]:
@@ -442,9 +474,9 @@ class BigTwoState:
         # and pruned as cards go (a play that needs a card already played never returns).
         self._options: list[dict[int, list[PlayOption]]] | None = None
         self._pruned = [-1] * (players + 1)  # the hand each player's options were pruned for
-        # can_beat's plays by (player << 3 | size): those he may hold, strongest first, and
-        # how many of the first he no longer holds (hands only shrink once play begins).
-        self._strongest: dict[int, tuple[list[PlayOption], list[int]]] = {}
+        # can_beat's plays by (player << 3 | size), strongest first, and how many of the
+        # first he does not hold (hands only shrink once play begins: never again).
+        self._ladders: dict[int, tuple[_Ladder, int]] = {}
         # Per player (index 0 unused): his passes, and those made holding a beating play.
         self._single_beaters = _single_beaters(self._play_rules)
         self.pass_counts = [0] * (players + 1)
@@ -816,9 +848,10 @@ class BigTwoState:
         (:meth:`legal_plays` would list one; False when he leads or nobody is to act).
 
         Asked at every pass (the ``passes_with_play`` of :meth:`outcome`), so it lists
-        nothing: the strongest play of the trick's size he still holds beats it (:func:`_beats`)
-        or none does.  His plays of that size, strongest first, are found once a game; as his
-        hand only shrinks, the ones he no longer holds are skipped for good."""
+        nothing: a single is one mask test; otherwise, of the plays of the trick's size
+        strongest first (:class:`_Ladder`), those that beat it are the first ones (counted
+        by bisection), and the question is whether he holds one of them.  As his hand only
+        shrinks, the first plays he does not hold are skipped for good."""
         player, table = self.turn, self.table
         if player is None or table is None:
             return False
@@ -828,25 +861,23 @@ class BigTwoState:
             return bool(hand & self._single_beaters[self.table_mask])
         if hand.bit_count() < size:
             return False  # too few cards for a play of the trick's size
-        found = self._strongest.get(player << 3 | size)
-        if found is None:
-            found = self._strongest[player << 3 | size] = (self._strongest_first(player, size),
-                                                           [0])
-        options, skipped = found
-        at, count = skipped[0], len(options)
-        while at < count and options[at].mask & ~hand:
-            at += 1
-        skipped[0] = at
-        return at < count and _beats(options[at], table)
+        slot = player << 3 | size
+        found = self._ladders.get(slot)
+        ladder, skipped = (self._ladder(player, size), 0) if found is None else found
+        beating = ladder.beating(table.key)
+        skipped = ladder.first_held(hand, skipped, beating)
+        self._ladders[slot] = (ladder, skipped)
+        return skipped < beating
 
-    def _strongest_first(self, player: int, size: int) -> list[PlayOption]:
-        """The plays of ``size`` cards ``player`` may hold (or some he no longer does),
-        strongest first: from the table of every play when there is one and the player's
-        own plays are not listed yet (:meth:`legal_plays`, the bots), else from his own."""
+    def _ladder(self, player: int, size: int) -> _Ladder:
+        """The plays of ``size`` cards that ``player`` may hold (or some he no longer does),
+        for :meth:`can_beat`: every play of that size, from the table of every play, when
+        there is one and the player's own plays are not listed yet (:meth:`legal_plays`,
+        the bots); else his own."""
         universe = _UNIVERSES.get(self._play_rules)
         if universe is not None and self._options is None:
-            return universe.strongest_first(size, self.hands[player])
-        return sorted(self._player_options(player).get(size, ()), key=_strength, reverse=True)
+            return universe.ladders.get(size, _NO_PLAYS)
+        return _Ladder.of(self._player_options(player).get(size, ()))
 
     def legal_actions(self) -> list[Action]:
         """The actions open to the player to act: a pass when allowed, then every play."""
