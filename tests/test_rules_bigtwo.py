@@ -273,3 +273,30 @@ def test_random_legal_play_conserves_points(rules: BigTwoRules, players: int, se
         assert outcome.nets == (0,) * players
     else:
         assert outcome.nets[outcome.winner - 1] >= 0
+
+
+def test_many_rule_sets_taking_turns_build_each_table_of_plays_at_most_once(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The house-rules sample (16 sets of play rules, games interleaved) replayed twice in
+    one process: a table of every play is built for at most as many rule sets as the
+    cache keeps, once each; the others enumerate their hands.  (Emptying the cache for a
+    newcomer rebuilt a table, 0.5 s, at nearly every game of the second pass.)"""
+    from analytics.rules.bigtwo import engine
+    from parsers.caching import clear_caches
+
+    built: list[BigTwoRules] = []
+    table = engine._Universe
+
+    def counted(rules: BigTwoRules) -> object:
+        built.append(rules)
+        return table(rules)
+
+    monkeypatch.setattr(engine, "_Universe", counted)
+    clear_caches()
+    hands = list(read_hands(Path(__file__).parent.parent / "data" / "samples"
+                            / "bigtwo-house-rules.phhs"))
+    first = [replay(hand) for hand in hands]
+    again = [replay(hand) for hand in hands]
+    assert again == first
+    assert len(set(built)) == len(built) <= engine._UNIVERSES.limit
+    clear_caches()

@@ -283,7 +283,10 @@ _SINGLE_BEATERS: Final = BoundedCache[BigTwoRules, dict[int, int]](
 
 _UNIVERSES: Final = BoundedCache[BigTwoRules, _Universe](
     "analytics.rules.bigtwo.engine.universes", 4)
-"""Every legal play by rule set: some 23,000 plays each, so only a few are kept."""
+"""Every legal play by rule set: some 23,000 plays (7 MB) each, so only a few are kept: those
+of the first rule sets to reach :data:`_UNIVERSE_AFTER` games.  A rule set met once they are
+all taken enumerates each hand instead (2 ms a game) rather than empty the cache: with more
+rule sets than places, taking turns, every game would build its table again (0.5 s)."""
 _GAMES_SEEN: Final = BoundedCache[BigTwoRules, int]("analytics.rules.bigtwo.engine.games_seen",
                                                     _MAX_PLAY_RULES)
 _UNIVERSE_AFTER: Final = 12
@@ -295,7 +298,7 @@ def _hand_options(hands: Sequence[int], rules: BigTwoRules) -> list[list[PlayOpt
     universe = _UNIVERSES.get(rules)
     if universe is None:
         seen = _GAMES_SEEN[rules] = _GAMES_SEEN.get(rules, 0) + 1
-        if seen >= _UNIVERSE_AFTER:
+        if seen >= _UNIVERSE_AFTER and len(_UNIVERSES) < _UNIVERSES.limit:
             universe = _UNIVERSES[rules] = _Universe(rules)
     if universe is not None:
         return [universe.within(hand) for hand in hands]
