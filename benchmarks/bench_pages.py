@@ -27,7 +27,10 @@ next frame.  Per round, on a freshly started server (its caches empty), the medi
   a title and a small table; with one small plotly chart; with Streamlit's own Vega-Lite bar
   chart) served by the same Streamlit the same way (benchmarks/peer_serve.py), on a fresh
   server each round: its first load, a returning tab and a new browser, timed to idle as
-  above; the report divides handlab's first pages by the peer's.
+  above; the report divides handlab's first pages by the peer's.  ``--peer KIND`` (repeatable)
+  times other peers instead: the table peer plus one of the Overview's parts (``table+nav``,
+  ``table+filters``, ... ``table+overview``: peer_page.py), alternated in order each round;
+  ``--only-peers`` times them alone, each over the first named.
 
 ``--first`` times only a session's first pages (the first load, Upload and Win rates cold
 right after it, a returning tab and a new browser at the end); ``--dwell S`` stays S seconds
@@ -129,7 +132,7 @@ _IDLE = """() => {
 _FRAME = "() => new Promise(done => requestAnimationFrame(() => setTimeout(done, 0)))"
 
 
-def _idle(page: Any, title: str) -> None:
+def wait_idle(page: Any, title: str) -> None:
     page.get_by_role("heading", name=title).first.wait_for()
     page.wait_for_function(_IDLE, polling=10)
     page.evaluate(_FRAME)
@@ -153,7 +156,7 @@ def _open(page: Any, url: str, target: Page) -> float:
     """A page loaded by its address (the browser's first visit: the app starts too)."""
     def go() -> None:
         page.goto(f"{url}/{target.path}")
-        _idle(page, target.title)
+        wait_idle(page, target.title)
     return _timed(go)
 
 
@@ -164,7 +167,7 @@ def _navigate(page: Any, target: Page) -> float:
     def go() -> None:
         link.click()
         page.wait_for_url(_on(target))
-        _idle(page, target.title)
+        wait_idle(page, target.title)
     return _timed(go)
 
 
@@ -180,7 +183,7 @@ def _pick_game(page: Any, target: Page, game: str) -> float:
         option.click()
         # The run writes the filter into the URL: from then on "idle" means that run ended.
         page.wait_for_url(lambda url: (f"game={game}" in url) == (game != "all games"))
-        _idle(page, target.title)
+        wait_idle(page, target.title)
     return _timed(change)
 
 

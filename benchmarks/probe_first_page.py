@@ -1,16 +1,20 @@
-"""Where a session's first page goes in the browser: files fetched and main-thread time.
+"""Where a session's first page goes: the browser's and the server's CPU, files, messages.
 
 For handlab's Overview (``serve.py`` over the samples, after its warm-up) and any peer pages
 (benchmarks/peer_page.py, ``HANDLAB_PEER`` values), on a fresh server each: a new browser
 (nothing cached) and then a returning user's tab (the same browser), each timed to idle as
 benchmarks/bench_pages.py times it, with Chrome's own counters through the DevTools
-Protocol (Playwright's ``new_cdp_session``): the script, layout and style seconds of the
-page's main thread (``Performance.getMetrics``), and the static files it fetched (names
-and compressed bytes, ``Network`` events), in the order they were asked for, each with the
-seconds after the navigation when it was asked for.
+Protocol (Playwright's ``new_cdp_session`` and tracing): the CPU seconds of the renderer's
+main thread (thread time from a trace: what it ran, not what it waited for a loaded machine),
+the server process's CPU seconds (``/proc``), the main thread's script, layout and style
+seconds (``Performance.getMetrics``), the websocket's messages, the static files fetched
+(``--files``: names and compressed bytes, each with the seconds after the navigation when it
+was asked for) and, with ``--profile``, JavaScript seconds by file (the sampling profiler).
+Thread CPU is the figure to compare under load; bench_pages.py's wall seconds the one a user
+feels on an idle machine (docs/dashboard.md, "Where a first page's time goes").
 
-    .venv/bin/python benchmarks/probe_first_page.py                     # handlab, table peer
-    .venv/bin/python benchmarks/probe_first_page.py --peer table+nav --peer table+filters
+    .venv/bin/python benchmarks/probe_first_page.py --peer table  # handlab, the table peer
+    .venv/bin/python benchmarks/probe_first_page.py --repeats 2 --peer table --peer table+filters
     .venv/bin/python benchmarks/probe_first_page.py --no-handlab --files --peer table+overview
 """
 
@@ -29,7 +33,7 @@ _ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(_ROOT))
 sys.path.insert(0, str(_ROOT / "benchmarks"))
 
-from bench_pages import PAGES, Page, _idle  # noqa: E402
+from bench_pages import PAGES, Page, wait_idle  # noqa: E402
 
 from analytics.warehouse.pipeline.run import SAMPLES, ensure_database  # noqa: E402
 from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
@@ -109,7 +113,7 @@ def _probe(page: Any, url: str, target: Page, server: Any, profile: bool = False
     server_before = _cpu(server)
     started = time.perf_counter()
     page.goto(f"{url}/{target.path}")
-    _idle(page, target.title)
+    wait_idle(page, target.title)
     seconds = time.perf_counter() - started
     server_cpu = _cpu(server) - server_before
     by_file = _by_file(cdp.send("Profiler.stop")["profile"]) if profile else {}
@@ -154,10 +158,12 @@ def _session(server: Any, target: Page, label: str, files: bool, profile: bool) 
             context = browser.new_context(viewport={"width": 1400, "height": 1000})
             page = context.new_page()
             page.set_default_timeout(120_000)
-            _show(f"{label} new browser", _probe(page, server.url, target, server.process, profile), files)
+            first = _probe(page, server.url, target, server.process, profile)
+            _show(f"{label} new browser", first, files)
             again = context.new_page()
             again.set_default_timeout(120_000)
-            _show(f"{label} returning tab", _probe(again, server.url, target, server.process, profile), files)
+            returning = _probe(again, server.url, target, server.process, profile)
+            _show(f"{label} returning tab", returning, files)
         finally:
             browser.close()
 
