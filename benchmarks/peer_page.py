@@ -118,7 +118,10 @@ if "nav" in WANTED:
     first_page = st.Page(lambda: _page(ROWS), title=NAVIGATION[0][0],
                          icon=f":material/{NAVIGATION[0][1]}:", url_path="overview",
                          default=True)
-    others = [st.Page(lambda: st.title("Other"), title=title, icon=f":material/{icon}:",
+    def _other() -> None:
+        st.title("Other")
+
+    others = [st.Page(_other, title=title, icon=f":material/{icon}:",
                       url_path=title.lower().replace(" ", "_"))
               for title, icon in NAVIGATION[1:]]
     st.navigation([first_page, *others]).run()

@@ -55,9 +55,9 @@ def _main_thread_cpu(trace: dict[str, Any]) -> float:
     events = trace["traceEvents"] if isinstance(trace, dict) else trace
     main = {(e["pid"], e["tid"]) for e in events
             if e.get("name") == "thread_name" and e.get("args", {}).get("name") == "CrRendererMain"}
-    return sum(e.get("tdur", 0) for e in events
-               if e.get("name") == "RunTask" and e.get("ph") == "X"
-               and (e["pid"], e["tid"]) in main) / 1e6
+    return float(sum(e.get("tdur", 0) for e in events
+                     if e.get("name") == "RunTask" and e.get("ph") == "X"
+                     and (e["pid"], e["tid"]) in main)) / 1e6
 
 
 def _by_file(profile: dict[str, Any]) -> dict[str, float]:
