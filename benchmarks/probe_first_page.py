@@ -177,6 +177,8 @@ def main() -> None:
     parser.add_argument("--files", action="store_true", help="List each file fetched.")
     parser.add_argument("--profile", action="store_true", help="JavaScript seconds by file "
                         "(the sampling profiler; it slows the page).")
+    parser.add_argument("--base", type=Path, metavar="PATH", help="Another checkout's "
+                        "Overview too, each round, alternating which goes first (a worktree of main).")
     parser.add_argument("--repeats", type=int, default=1)
     options = parser.parse_args()
     from analytics.dashboard.startup import WARM_MARK
@@ -184,13 +186,18 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="handlab-probe-") as folder:
         root = Path(folder)
         db = None if options.no_handlab else ensure_database(root / "samples.duckdb", SAMPLES)
-        for _ in range(options.repeats):
-            if db is not None:
-                with streamlit_server(db, root / "serve.log", script="serve.py") as server:
+        for number in range(options.repeats):
+            checkouts = [(_ROOT, "handlab Overview")]
+            if options.base is not None:
+                checkouts.append((options.base, "base Overview"))
+            # Alternated: odd rounds start with the base.
+            for checkout, label in (checkouts[::-1] if number % 2 else checkouts) if db else ():
+                assert db is not None
+                with streamlit_server(db, root / "serve.log", script="serve.py",
+                                      root=checkout) as server:
                     while WARM_MARK not in server.output():
                         time.sleep(0.05)
-                    _session(server, PAGES[0], "handlab Overview", options.files,
-                             options.profile)
+                    _session(server, PAGES[0], label, options.files, options.profile)
             for kind in options.peer:
                 with streamlit_server(root / "unused", root / "peer.log",
                                       script="benchmarks/peer_serve.py",
