@@ -178,7 +178,7 @@ def main() -> None:
     parser.add_argument("--profile", action="store_true", help="JavaScript seconds by file "
                         "(the sampling profiler; it slows the page).")
     parser.add_argument("--base", type=Path, metavar="PATH", help="Another checkout's "
-                        "Overview too, each round, alternating which goes first (a worktree of main).")
+                        "Overview too, each round, alternately first (a worktree of main).")
     parser.add_argument("--repeats", type=int, default=1)
     options = parser.parse_args()
     from analytics.dashboard.startup import WARM_MARK
