@@ -27,7 +27,10 @@ next frame.  Per round, on a freshly started server (its caches empty), the medi
   a title and a small table; with one small plotly chart; with Streamlit's own Vega-Lite bar
   chart) served by the same Streamlit the same way (benchmarks/peer_serve.py), on a fresh
   server each round: its first load, a returning tab and a new browser, timed to idle as
-  above; the report divides handlab's first pages by the peer's.
+  above; the report divides handlab's first pages by the peer's.  ``--peer KIND`` (repeatable)
+  times other peers instead: the table peer plus one of the Overview's parts (``table+nav``,
+  ``table+filters``, ... ``table+overview``: peer_page.py), alternated in order each round;
+  ``--only-peers`` times them alone, each over the first named.
 
 ``--first`` times only a session's first pages (the first load, Upload and Win rates cold
 right after it, a returning tab and a new browser at the end); ``--dwell S`` stays S seconds
@@ -99,8 +102,14 @@ PAGES = (
     Page("replayer", "Hand replayer", "Hand replayer", "seveneight"),
 )
 
-PEERS = tuple(Page("", "", f"Peer {kind}", "") for kind in ("table", "chart", "bar"))
-"""The peer pages (benchmarks/peer_page.py, ``HANDLAB_PEER`` = the title's last word)."""
+PEER_KINDS = ("table", "chart", "bar")
+"""The peer pages timed by default (benchmarks/peer_page.py's ``HANDLAB_PEER``)."""
+
+
+def peer(kind: str) -> Page:
+    """The peer page of ``kind`` (``HANDLAB_PEER``: ``table``, ``table+nav``, ...; its title
+    is ``Peer <kind>``)."""
+    return Page("", "", f"Peer {kind}", "")
 
 SESSION_KINDS = ("first load", "new session", "new browser")
 """A browser session's first page: the server's first, a returning tab, a new browser."""
@@ -123,7 +132,7 @@ _IDLE = """() => {
 _FRAME = "() => new Promise(done => requestAnimationFrame(() => setTimeout(done, 0)))"
 
 
-def _idle(page: Any, title: str) -> None:
+def wait_idle(page: Any, title: str) -> None:
     page.get_by_role("heading", name=title).first.wait_for()
     page.wait_for_function(_IDLE, polling=10)
     page.evaluate(_FRAME)
@@ -147,7 +156,7 @@ def _open(page: Any, url: str, target: Page) -> float:
     """A page loaded by its address (the browser's first visit: the app starts too)."""
     def go() -> None:
         page.goto(f"{url}/{target.path}")
-        _idle(page, target.title)
+        wait_idle(page, target.title)
     return _timed(go)
 
 
@@ -158,7 +167,7 @@ def _navigate(page: Any, target: Page) -> float:
     def go() -> None:
         link.click()
         page.wait_for_url(_on(target))
-        _idle(page, target.title)
+        wait_idle(page, target.title)
     return _timed(go)
 
 
@@ -174,7 +183,7 @@ def _pick_game(page: Any, target: Page, game: str) -> float:
         option.click()
         # The run writes the filter into the URL: from then on "idle" means that run ended.
         page.wait_for_url(lambda url: (f"game={game}" in url) == (game != "all games"))
-        _idle(page, target.title)
+        wait_idle(page, target.title)
     return _timed(change)
 
 
@@ -239,12 +248,12 @@ def _sessions(browser: Any, page: Any, url: str, target: Page,
     seconds[(target.title, "new browser")] = _open(fresh, url, target)
 
 
-def _peer_round(peer: Page, log: Path) -> dict[tuple[str, str], float]:
+def _peer_round(target: Page, log: Path) -> dict[tuple[str, str], float]:
     """The peer page on a fresh server: its first load, a returning tab, a new browser."""
     from playwright.sync_api import sync_playwright
 
     seconds: dict[tuple[str, str], float] = {}
-    kind = peer.title.rsplit(" ", 1)[-1]
+    kind = target.title.split(" ", 1)[1]
     with streamlit_server(log.with_suffix(".unused"), log, script="benchmarks/peer_serve.py",
                           env={"HANDLAB_PEER": kind}) as server, \
             sync_playwright() as playwright:
@@ -252,8 +261,8 @@ def _peer_round(peer: Page, log: Path) -> dict[tuple[str, str], float]:
         try:
             page = browser.new_context(viewport={"width": 1400, "height": 1000}).new_page()
             page.set_default_timeout(120_000)
-            seconds[(peer.title, "first load")] = _open(page, server.url, peer)
-            _sessions(browser, page, server.url, peer, seconds)
+            seconds[(target.title, "first load")] = _open(page, server.url, target)
+            _sessions(browser, page, server.url, target, seconds)
         finally:
             browser.close()
     return seconds
@@ -292,17 +301,30 @@ def _report(rounds: list[dict[tuple[str, str], float]], target: float, *,
 
 
 def _report_peers(rounds: list[dict[tuple[str, str], float]],
-                  peers: list[dict[tuple[str, str], float]]) -> None:
+                  peers: list[dict[tuple[str, str], float]], kinds: tuple[str, ...]) -> None:
     """The peers' first pages and handlab's divided by them."""
     print(f"\npeers (median of {len(peers)} rounds; handlab's Overview / the peer's)")
     print("| page | " + " | ".join(SESSION_KINDS) + " |")
     print("|---|" + "---:|" * len(SESSION_KINDS))
     ours = [_median(rounds, "Overview", kind) for kind in SESSION_KINDS]
-    for peer in PEERS:
-        theirs = [_median(peers, peer.title, kind) for kind in SESSION_KINDS]
-        print(f"| {peer.title} | " + " | ".join(
+    for shown in map(peer, kinds):
+        theirs = [_median(peers, shown.title, kind) for kind in SESSION_KINDS]
+        print(f"| {shown.title} | " + " | ".join(
             f"{value:.2f} s (handlab {mine / value:.2f}x)"
             for mine, value in zip(ours, theirs, strict=True)) + " |")
+
+
+def _report_floor(peers: list[dict[tuple[str, str], float]], kinds: tuple[str, ...]) -> None:
+    """The peers alone (``--only-peers``), each divided by the first one named."""
+    print(f"\npeers (median of {len(peers)} rounds; each over {peer(kinds[0]).title})")
+    print("| page | " + " | ".join(SESSION_KINDS) + " |")
+    print("|---|" + "---:|" * len(SESSION_KINDS))
+    first = [_median(peers, peer(kinds[0]).title, kind) for kind in SESSION_KINDS]
+    for shown in map(peer, kinds):
+        theirs = [_median(peers, shown.title, kind) for kind in SESSION_KINDS]
+        print(f"| {shown.title} | " + " | ".join(
+            f"{value:.2f} s ({value / floor:.2f}x)"
+            for value, floor in zip(theirs, first, strict=True)) + " |")
 
 
 def _report_base(rounds: list[dict[tuple[str, str], float]],
@@ -367,6 +389,12 @@ def main() -> None:
     parser.add_argument("--peers", action="store_true", help="Also time the peer pages "
                         "(benchmarks/peer_page.py: a minimal Streamlit page with a table, a plotly "
                         "chart or a Vega-Lite chart).")
+    parser.add_argument("--peer", action="append", metavar="KIND", help="With --peers: "
+                        "this peer page instead of the default table, chart and bar "
+                        "(benchmarks/peer_page.py's HANDLAB_PEER: table+nav, table+filters, "
+                        "table+overview, ...); repeatable.")
+    parser.add_argument("--only-peers", action="store_true", help="Time the peers alone "
+                        "(no handlab rounds): their first pages side by side.")
     parser.add_argument("--dwell", type=float, default=0.0, metavar="SECONDS",
                         help="Stay on the first load and each cold page this long before the "
                         "next click, as a user reading it (default 0: back to back).")
@@ -388,7 +416,8 @@ def main() -> None:
             print(f"built {options.db}: {hands:,} hands in {time.perf_counter() - started:.0f} s")
         # The database: --db, else the samples' unless a lake alone is served.
         source: Path | None = options.db or (
-            None if options.lake else ensure_database(root_folder / "samples.duckdb", SAMPLES))
+            None if options.lake or options.only_peers
+            else ensure_database(root_folder / "samples.duckdb", SAMPLES))
         target = options.target or (2.0 if options.db or options.lake else 1.0)
         rounds: list[dict[tuple[str, str], float]] = []
         lake_rounds: list[dict[tuple[str, str], float]] = []
@@ -397,7 +426,7 @@ def main() -> None:
         for number in range(options.repeats):
             # Alternated: odd rounds start with the base, so neither side always goes first.
             order = [(ROOT, rounds), (options.base, base)] if options.base else [(ROOT, rounds)]
-            if source is None:  # a lake alone
+            if source is None or options.only_peers:  # a lake alone, or the peers alone
                 order = []
             for root, results in order[::-1] if number % 2 else order:
                 assert source is not None
@@ -418,10 +447,12 @@ def main() -> None:
                 print(f"round {number + 1} (lake): " + ", ".join(
                     f"{title} {kind} {value:.2f}"
                     for (title, kind), value in lake_rounds[-1].items()), flush=True)
-            if options.peers:
+            if options.peers or options.only_peers:
                 timed: dict[tuple[str, str], float] = {}
-                for peer in PEERS:
-                    timed.update(_peer_round(peer, root_folder / f"peer-{number}.log"))
+                # Alternated too: odd rounds take the peers in the reverse order.
+                kinds = options.peer or PEER_KINDS
+                for kind in kinds[::-1] if number % 2 else kinds:
+                    timed.update(_peer_round(peer(kind), root_folder / f"peer-{number}.log"))
                 peers.append(timed)
                 print(f"round {number + 1} (peers): " + ", ".join(
                     f"{title} {kind} {value:.2f}" for (title, kind), value in timed.items()),
@@ -437,7 +468,9 @@ def main() -> None:
         if base:
             _report_base(rounds, base)
         if peers and rounds:
-            _report_peers(rounds, peers)
+            _report_peers(rounds, peers, tuple(options.peer or PEER_KINDS))
+        elif peers:
+            _report_floor(peers, tuple(options.peer or PEER_KINDS))
 
 
 if __name__ == "__main__":

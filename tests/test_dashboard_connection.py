@@ -96,3 +96,27 @@ def test_outside_a_run_each_question_closes_its_own(own_db: Path) -> None:
     assert _hands(own_db) > 0
     assert _writable(own_db)
     ui.release_connection()  # no run: nothing to release, no error
+
+
+def _run_version(db: Path) -> tuple[int, str, int]:
+    """The data version as a script run reads it (inside its run connection)."""
+    with ui.run_connection():
+        return ui.data_version(str(db))
+
+
+def test_the_data_version_is_asked_again_only_when_the_files_change(
+        own_db: Path, opens: list[str]) -> None:
+    from analytics.warehouse.pipeline.run import SAMPLES, ingest
+
+    first = _run_version(own_db)
+    assert _run_version(own_db) == first
+    assert opens == [str(own_db)]  # the second run reused it: the files had not changed
+    with ui.reading(str(own_db)) as con:
+        assert views.data_version(con) == first
+    summary = ingest([SAMPLES / "rummoli-family.phhs"], own_db, workers=1)
+    assert summary.hands > 0
+    loaded = _run_version(own_db)
+    with ui.reading(str(own_db)) as con:
+        assert loaded == views.data_version(con)
+    assert loaded[0] == first[0] + 1  # one more file: every cached answer is asked again
+    assert opens == [str(own_db), str(own_db)]

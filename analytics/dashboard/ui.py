@@ -48,7 +48,7 @@ from analytics.warehouse.sql.schema import LATEST_VERSION
 from analytics.warehouse.sql.views import HandFilter
 from parsers.knobs import GAME_NAMES
 
-__all__ = ["Context", "ask", "context", "download_buttons", "guarded", "reading",
+__all__ = ["Context", "ask", "context", "data_version", "download_buttons", "guarded", "reading",
            "release_connection", "report_button", "run_connection", "start"]
 
 _SCORE_QUESTIONS: Final = frozenset({"bigtwo_score_summary", "outcome_only_games",
@@ -310,11 +310,46 @@ def _sync_url(hand_filter: HandFilter) -> None:
                 del st.query_params[key]
 
 
+# The data version last read per database, with the files' state it was read at.
+_VERSIONS: dict[str, tuple[tuple[int, ...], tuple[int, str, int]]] = {}
+_VERSIONS_LOCK = threading.Lock()
+
+
+def _file_state(db: str) -> tuple[int, ...]:
+    """The database file's and its write-ahead log's inode, size and change times: any
+    commit, checkpoint or replaced file changes one of them."""
+    state: list[int] = []
+    for path in (db, f"{db}.wal"):
+        try:
+            info = os.stat(path)
+        except FileNotFoundError:
+            state.extend((0, 0, 0, 0))
+        else:
+            state.extend((info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns))
+    return tuple(state)
+
+
+def data_version(db: str) -> tuple[int, str, int]:
+    """``views.data_version`` of ``db``, read again only when the database's files changed
+    since this process last read it: opening the database to ask was a third of a warm
+    page's script run (docs/dashboard.md).  The state is taken before the question, so a
+    write in between is seen at the next run."""
+    state = _file_state(db)
+    with _VERSIONS_LOCK:
+        known = _VERSIONS.get(db)
+    if known is not None and known[0] == state:
+        return known[1]
+    with reading(db) as con:
+        version = views.data_version(con)
+    with _VERSIONS_LOCK:
+        _VERSIONS[db] = (state, version)
+    return version
+
+
 def start() -> Context:
     """Prepare the run: database, data version, filters (sidebar + URL); return the context."""
     db = _ensure(str(resolve_db()))
-    with reading(db) as con:
-        version = views.data_version(con)
+    version = data_version(db)
     options = _options(db, version)
     url = {key: st.query_params.get_all(key) for key in st.query_params}
     _init_widgets(filters.from_params(url), options)
@@ -349,10 +384,12 @@ def shown_tab(items: Sequence[Shown], labels: Sequence[str], draw: Callable[[Sho
 
 
 def download_buttons(frame: pd.DataFrame, name: str, *, key: str) -> None:
-    """CSV, XLSX and Parquet downloads of one table (built only when clicked)."""
-    columns = st.columns(3)
-    for column, fmt in zip(columns, ("csv", "xlsx", "parquet"), strict=True):
-        column.download_button(
+    """CSV, XLSX and Parquet downloads of one table (built only when clicked), side by side in
+    one row: a row of three columns was seven elements to send and draw, the row four (a
+    session's first page has five of them: docs/dashboard.md)."""
+    row = st.container(horizontal=True)
+    for fmt in ("csv", "xlsx", "parquet"):
+        row.download_button(
             f"{fmt.upper()}", data=_deferred(frame, fmt), file_name=f"{name}.{fmt}",
             mime=reports.FORMATS[fmt], key=f"dl_{key}_{fmt}", on_click="ignore",
             help=f"Download this table as {fmt.upper()}")
