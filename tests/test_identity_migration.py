@@ -38,6 +38,9 @@ ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "data" / "samples"
 SHEET = ROOT / "tests" / "data" / "scoresheets" / "simple.txt"
 WAITING = 987_654_321  # a noted hand no file holds: its note waits, its id unchanged
+LEFT_OUT = frozenset({"bigtwo-house-rules.phhs", "seveneight-nl-6max.phhs"})
+"""Samples the migration does not need (the others hold every table, a zipped and a gzipped
+file and the file that goes): 2,550 hands and 19 Big Two rule sets, two thirds of the time."""
 
 
 def _inputs(folder: Path) -> dict[int, int]:
@@ -46,6 +49,8 @@ def _inputs(folder: Path) -> dict[int, int]:
     folder.mkdir()
     new_to_old: dict[int, int] = {}
     for path in sorted(SAMPLES.glob("*.phhs")):
+        if path.name in LEFT_OUT:
+            continue
         text = path.read_text(encoding="utf-8")
         for hand in loads_hands(text):
             new_to_old[hand_id(hand)] = hand_id_v1(hand)

@@ -47,13 +47,23 @@ pytestmark = pytest.mark.slow  # every test ingests hundreds of hands twice or m
 RANGE = 96 * 1024
 """Bytes per range in these tests: the large files come in several parts, small ones grouped."""
 
+LAKE_SAMPLES = ("rummoli-manual-claims.phhs", "seveneight-fl-headsup.phhs",
+                "seveneight-pl-4max.phhs")
+"""The samples in these tests: the lake keeps files, ranges and rows whatever the rules, so
+not the 2,400-hand one nor Big Two's house rules (19 rule sets, 5 s each time a process
+reads them again): together 6-8 s of each of some twenty ingests here."""
+
 # ---- data --------------------------------------------------------------------------------
 
 @pytest.fixture(scope="module")
 def histories(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
-    """The samples, simulated histories of the three games (one 7 & 8 file of several
-    ranges), a file with rejects, and a file repeating hands of two others."""
+    """Three of the samples, simulated histories of the three games (one 7 & 8 file of
+    several ranges), a file with rejects, and a file repeating hands of two others."""
     folder = tmp_path_factory.mktemp("histories")
+    samples = folder / "samples"
+    samples.mkdir()
+    for name in LAKE_SAMPLES:
+        shutil.copyfile(SAMPLES / name, samples / name)
     simulated = folder / "simulated"
     simulated.mkdir()
     write_hands(simulate_seveneight(600, 6, 21), simulated / "seveneight.phhs")
@@ -67,7 +77,7 @@ def histories(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
              (simulated / "seveneight.phhs").read_text(encoding="utf-8")[:40_000]]
     cut = texts[1].rfind("\n\n")
     repeats.write_text(texts[0] + "\n" + texts[1][:cut] + "\n", encoding="utf-8")
-    return [SAMPLES, simulated, *small, repeats]
+    return [samples, simulated, *small, repeats]
 
 
 @pytest.fixture(scope="module")
@@ -115,7 +125,7 @@ def assert_same_tables(lake: Path | str, db: Path) -> None:
     found = table_differences(lake, db)
     different = {table: counts for table, counts in found.items() if not counts.equal}
     assert not different, different
-    assert found["hands"].rows > 3000 and found["rejects"].rows > 0
+    assert found["hands"].rows > 1500 and found["rejects"].rows > 0
     assert found["pot_facts"].rows > 0
 
 
