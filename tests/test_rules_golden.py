@@ -213,12 +213,8 @@ def test_golden_file_covers_legal_and_illegal_hands(game: str) -> None:
     assert len(entries) - outcomes >= 200
 
 
-@pytest.mark.parametrize("game", [
-    "seveneight", pytest.param("bigtwo", marks=pytest.mark.slow), "rummoli"])
+@pytest.mark.parametrize("game", GAMES)
 def test_replay_matches_golden_outcomes(game: str) -> None:
-    """Big Two's is ``slow`` (7 s: its games come under dozens of drawn rule sets, and a rule
-    set's table of plays is built again each time a process meets it after a dozen games;
-    tests/test_rules_bigtwo.py and the club sample's golden rows stay in ``make check``)."""
     mismatches = []
     for number, entry in enumerate(_entries(game)):
         text = entry["text"]

@@ -30,10 +30,6 @@ from parsers.reader import hand_from_chunk, iter_chunks  # noqa: E402
 
 GOLDEN = ROOT / "tests" / "data" / "warehouse_rows"
 SOURCES = sorted(GOLDEN.glob("*.phhs")) + sorted((ROOT / "data" / "samples").glob("*.phhs"))
-SLOW_SOURCES = frozenset({"bigtwo-house-rules.phhs"})
-"""``slow`` here: 19 Big Two rule sets, 5-7 s in a process that has read them before (each rule
-set's table of plays built again); the club sample and the simulated file keep Big Two's
-golden rows in ``make check``."""
 CONTEXT = FileContext("golden.phhs", "0" * 64, dt.datetime(2026, 1, 2, 3, 4, 5))
 
 
@@ -75,9 +71,7 @@ def differences(name: str, tables: dict[str, pa.Table]) -> list[str]:
     return found
 
 
-@pytest.mark.parametrize("source", [
-    pytest.param(path, marks=pytest.mark.slow) if path.name in SLOW_SOURCES else path
-    for path in SOURCES], ids=lambda path: path.name)
+@pytest.mark.parametrize("source", SOURCES, ids=lambda path: path.name)
 def test_batch_tables_match_the_golden_tables(source: Path) -> None:
     """Also, for the bundled samples: every hand read strictly and replayed (none left out),
     each with the finishing stacks the file records (what tests/test_samples.py checked with
