@@ -480,14 +480,17 @@ def _pick_seat(page: Any, seat: int, then: str) -> None:
     shows."""
     seat_box = _main(page).locator('[data-testid="stSelectbox"]', has_text="Seat")
     seat_box.wait_for()
+    option = page.get_by_role("option", name=re.compile(rf"^Seat {seat}\b"))
     for _ in range(3):
         seat_box.click()
-        page.keyboard.type(f"Seat {seat}")  # the box filters its options by what is typed
-        rerun(page, lambda: page.keyboard.press("Enter"))
+        # The option is clicked, not typed: typing into a list still opening was kept as
+        # filter text ("Seat 2Seat 2") and Enter then picked nothing.
+        rerun(page, option.first.click)
         try:
             _main(page).get_by_text(then).first.wait_for(timeout=10_000)
             return
         except PlaywrightTimeout:
+            page.keyboard.press("Escape")
             continue
     _wait_text(page, then)
 
