@@ -46,6 +46,7 @@ from analytics.warehouse.connection import LAKE_ENV_VAR, current_version
 from analytics.warehouse.sql import equity_views, scores, stat_views, views
 from analytics.warehouse.sql.schema import LATEST_VERSION
 from analytics.warehouse.sql.views import HandFilter
+from parsers.caching import BoundedCache
 from parsers.knobs import GAME_NAMES
 
 __all__ = ["Context", "ask", "context", "data_version", "download_buttons", "guarded", "reading",
@@ -310,9 +311,9 @@ def _sync_url(hand_filter: HandFilter) -> None:
                 del st.query_params[key]
 
 
-# The data version last read per database, with the files' state it was read at.
-_VERSIONS: dict[str, tuple[tuple[int, ...], tuple[int, str, int]]] = {}
-_VERSIONS_LOCK = threading.Lock()
+_VERSIONS: Final = BoundedCache[str, tuple[tuple[int, ...], tuple[int, str, int]]](
+    "analytics.dashboard.ui.data_versions", 64)
+"""The data version last read per database, with the files' state it was read at."""
 
 
 def _file_state(db: str) -> tuple[int, ...]:
@@ -335,14 +336,12 @@ def data_version(db: str) -> tuple[int, str, int]:
     page's script run (docs/dashboard.md).  The state is taken before the question, so a
     write in between is seen at the next run."""
     state = _file_state(db)
-    with _VERSIONS_LOCK:
-        known = _VERSIONS.get(db)
+    known = _VERSIONS.get(db)
     if known is not None and known[0] == state:
         return known[1]
     with reading(db) as con:
         version = views.data_version(con)
-    with _VERSIONS_LOCK:
-        _VERSIONS[db] = (state, version)
+    _VERSIONS[db] = (state, version)
     return version
 
 
