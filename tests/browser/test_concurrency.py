@@ -46,7 +46,7 @@ from analytics.simulate.rummoli import simulate_rummoli
 from analytics.simulate.seveneight import simulate_seveneight
 from analytics.warehouse import IngestSummary, ingest, open_reader
 from parsers import write_hands
-from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, REDUCED_MOTION
+from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, REDUCED_MOTION, SETTLED
 from tests.browser.server import Server, streamlit_server
 
 pytestmark = pytest.mark.browser
@@ -88,8 +88,6 @@ WATCH = """
 """Runs in every document of a context: counts Streamlit exceptions and busy notices in the
 tab's sessionStorage, which survives reloads, so none that flashed by is missed."""
 
-SETTLED = ("() => document.querySelector('[data-testid=\"stApp\"]')"
-           "?.getAttribute('data-test-script-state') === 'notRunning'")
 LOADED = re.compile(r"Loaded ([\d,]+) new hands?|Nothing new")
 OUTCOME = re.compile(r"Loaded [\d,]+ new hands?|Nothing was loaded|Nothing new")
 

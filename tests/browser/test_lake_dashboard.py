@@ -11,7 +11,7 @@ import pytest
 
 from analytics.warehouse.lake.core import latest_manifest
 from analytics.warehouse.lake.engine import ingest_lake
-from tests.browser.conftest import REDUCED_MOTION, SCREENSHOTS
+from tests.browser.conftest import REDUCED_MOTION, SCREENSHOTS, settle
 from tests.browser.server import streamlit_server
 from tests.test_dashboard_data import extra_histories, write_histories
 
@@ -29,9 +29,7 @@ def _hands(page: Any) -> int:
 def _open(page: Any, url: str, title: str) -> None:
     page.goto(url)
     page.get_by_role("heading", name=title).first.wait_for()
-    page.wait_for_function(
-        "() => document.querySelector('[data-testid=\"stApp\"]')"
-        "?.getAttribute('data-test-script-state') === 'notRunning'")
+    settle(page)
 
 
 def test_the_dashboard_reads_and_loads_a_lake(tmp_path: Path, chromium: Any) -> None:

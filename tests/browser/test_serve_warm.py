@@ -44,9 +44,7 @@ def test_the_served_dashboard_warms_up_then_draws_the_overview(tmp_path: Path,
         try:
             page.goto(server.url)
             page.get_by_role("heading", name="Overview").first.wait_for()
-            page.wait_for_function(
-                "() => document.querySelector('[data-testid=\"stApp\"]')"
-                "?.getAttribute('data-test-script-state') === 'notRunning'")
+            settle(page)
             label = page.locator('[data-testid="stMetricLabel"]',
                                  has_text=re.compile(r"^\s*Hands\s*$"))
             metric = page.locator('[data-testid="stMetric"]', has=label).first
