@@ -485,8 +485,9 @@ def _pick_seat(page: Any, seat: int, then: str) -> None:
         seat_box.click()
         # The option is clicked, not typed: typing into a list still opening was kept as
         # filter text ("Seat 2Seat 2") and Enter then picked nothing.
-        rerun(page, option.first.click)
-        try:
+        try:  # a rerun landing as the box opens may close it: open it again
+            option.first.wait_for(timeout=10_000)
+            rerun(page, option.first.click)
             _main(page).get_by_text(then).first.wait_for(timeout=10_000)
             return
         except PlaywrightTimeout:
