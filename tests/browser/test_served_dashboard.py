@@ -4,16 +4,20 @@ session on a private server (its uploads change its database):
 1. it warms up once at start (analytics/dashboard/startup.py), says so, and then serves the
    dashboard as app.py does, its files compressed and the plotly chunk fetched once the first
    page has settled (analytics/dashboard/assets.py); the Overview's chart opens on demand;
-2. its Upload page says what happened (issue #27.6): a warning when some files or hands were
+2. the Big Two score keeper's summary (issue 29) of two score sheets uploaded through the
+   Upload page beside the warehouse's played games: the summary table, the three scatter
+   plots, and, on the Hand types page, that the outcome-only games are left out of the deals
+   and plays; a sheet's game in the replayer;
+3. its Upload page says what happened (issue #27.6): a warning when some files or hands were
    left out, an error when nothing loaded, every message readable in full, a file in another
    format named as such;
-3. an upload with a hand that meets a bug of handlab (issue #26, defect 1): the server runs
+4. an upload with a hand that meets a bug of handlab (issue #26, defect 1): the server runs
    with the planted bug of tests/planted_bug/sitecustomize.py on its PYTHONPATH (its engine
    raises ValueError for a hand whose table is ``planted bug``, and only for such a hand); a
    file holding such a hand and good ones, and a good file, are uploaded together: the page
    stays up, says the hand was rejected and that the others loaded.
 
-One server for the three (they were three servers: each start, cold first page and stop
+One server for the four (they were four servers: each start, cold first page and stop
 cost ~8 s of the suite's wall time and ~4 s of CPU).
 """
 
@@ -31,6 +35,7 @@ import pytest
 
 from analytics.dashboard.startup import WARM_MARK
 from analytics.simulate.seveneight import simulate_seveneight
+from analytics.warehouse import reader
 from analytics.warehouse.pipeline.errorlog import error_log_path
 from parsers import write_hands
 from tests.browser.conftest import ROOT, SCREENSHOTS, new_page, settle
@@ -39,6 +44,8 @@ from tests.browser.test_e2e import open_page
 from tests.test_dashboard_data import build_dashboard_db
 from tests.test_internal_errors import PLANTED, files
 from tests.test_warehouse_data import BIGTWO, SEVENEIGHT, phhs
+
+SHEETS = ROOT / "tests" / "data" / "scoresheets"
 
 pytestmark = pytest.mark.browser
 
@@ -61,6 +68,7 @@ def test_the_served_dashboard_warms_up_and_its_uploads_say_what_happened(
         page.set_default_timeout(180_000)
         try:
             _warmed_up_then_the_overview(server, page)
+            _score_keepers_summary(server.url, page, db)
             _uploads_say_what_happened(server.url, page, tmp_path)
             _a_hand_that_meets_a_bug(server.url, page, tmp_path)
         finally:
@@ -128,6 +136,53 @@ def _warmed_up_then_the_overview(server: Server, page: Any) -> None:
     page.screenshot(path=str(SCREENSHOTS / "served-overview-chart.png"))
 
 
+def _score_keepers_summary(server: str, page: Any, db: Path) -> None:
+    """Part 2: the sheets uploaded (all their 14 games outcome-only), then their pages.
+    Before part 3's upload, whose one Big Two game of two players would make the summary's
+    line of 4 players per game another."""
+    _upload(page, server, [SHEETS / "2023-03-03.txt", SHEETS / "simple.txt"])
+    assert re.match(r"Loaded 14 new hands", _alert(page, "Success").inner_text())
+    with reader(db) as con:
+        taker = con.execute("SELECT hand_id FROM bigtwo_scores WHERE takes_all_losses "
+                            "LIMIT 1").fetchall()[0][0]
+    page.goto(f"{server}/win_rates?game=bigtwo")
+    page.get_by_role("heading", name="Score keeper's summary").first.wait_for()
+    page.get_by_text("Net score per game against real losses").first.wait_for()
+    settle(page)
+    assert page.locator('[data-testid="stException"]').count() == 0
+    text = page.inner_text("body")
+    assert "14 of the games are outcome-only (score sheets)" in text
+    assert "s = 4(l* − l)" in text
+    assert page.get_by_text("Win fraction against real losses").count() >= 1
+    assert page.get_by_text("Fry fraction against real losses").count() >= 1
+    page.get_by_role("heading", name="Result by deal strength").first.wait_for()
+    # The tab's charts are of one scoring rule at a time: the sheets are zero_sum.
+    page.get_by_role("combobox", name="Results under the scoring rule").click()
+    page.get_by_role("option", name="zero_sum").click()
+    page.get_by_text(re.compile(r"14 outcome-only game\(s\) \(score sheets\) record "
+                                "no deal")).first.wait_for()
+    settle(page)
+    page.get_by_role("heading", name="Score keeper's summary").first \
+        .scroll_into_view_if_needed()
+    page.screenshot(path=str(SCREENSHOTS / "win-rates-bigtwo-sheets.png"), full_page=True)
+    # The scatter plots below the summary's heading: scrolled to (at once, no animation).
+    page.get_by_text("Net score per game against real losses").first.evaluate(
+        "element => element.scrollIntoView({block: 'start'})")
+    page.screenshot(path=str(SCREENSHOTS / "win-rates-bigtwo-sheets-scatter.png"))
+    page.goto(f"{server}/hand_types?game=bigtwo")
+    page.get_by_role("heading", name="Big Two").first.wait_for()
+    settle(page)
+    assert "14 of the Big Two games are outcome-only" in page.inner_text("body")
+    assert page.locator('[data-testid="stException"]').count() == 0
+    page.screenshot(path=str(SCREENSHOTS / "hand-types-bigtwo-sheets.png"), full_page=True)
+    # A sheet's game in the replayer: no plays, its settlement from the cards left.
+    page.goto(f"{server}/replayer?hand={taker}")
+    page.get_by_role("heading", name="Hand replayer").first.wait_for()
+    settle(page)
+    assert page.locator('[data-testid="stException"]').count() == 0
+    page.screenshot(path=str(SCREENSHOTS / "replayer-bigtwo-sheet.png"), full_page=True)
+
+
 def _alert(page: Any, kind: str) -> Any:
     """The page's alert of a kind (Warning, Error, Success, Info) once drawn."""
     alert = page.locator(f'[data-testid="stAlertContent{kind}"]').first
@@ -145,7 +200,7 @@ def _upload(page: Any, server: str, paths: list[Path]) -> None:
 
 
 def _uploads_say_what_happened(server: str, page: Any, tmp_path: Path) -> None:
-    """Part 2: a warning when some were left out, an error when nothing loaded."""
+    """Part 3: a warning when some were left out, an error when nothing loaded."""
     good = tmp_path / "evening.phhs"
     write_hands(simulate_seveneight(25, 3, 4242), good)
     mixed = tmp_path / "mixed.phhs"
@@ -178,7 +233,7 @@ def _uploads_say_what_happened(server: str, page: Any, tmp_path: Path) -> None:
 
 
 def _a_hand_that_meets_a_bug(server: str, page: Any, tmp_path: Path) -> None:
-    """Part 3: the planted bug's hand rejected, the others loaded, the page up."""
+    """Part 4: the planted bug's hand rejected, the others loaded, the page up."""
     bad, good, _ = files(tmp_path / "in")
     open_page(page, f"{server}/upload", "Upload hand histories")
     page.locator('input[type="file"]').set_input_files([str(bad), str(good)])
@@ -196,7 +251,7 @@ def _a_hand_that_meets_a_bug(server: str, page: Any, tmp_path: Path) -> None:
 
 
 def _the_bug_rejected_its_hand_alone(db: Path) -> None:
-    """After the server stopped: part 3's files as stored, the bug in the error log."""
+    """After the server stopped: part 4's files as stored, the bug in the error log."""
     names = ["upload: bad.phhs", "upload: good.phhs"]
     with duckdb.connect(str(db), read_only=True) as con:
         stages = con.execute("SELECT file, hand_index, stage, error FROM rejects "
