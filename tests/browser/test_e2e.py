@@ -50,9 +50,9 @@ def _shot(page: Any, name: str) -> None:
     page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
 
 
-def test_the_dashboard_end_to_end(server: str, browser_page: Any, browser_db: Path,
+def test_the_dashboard_end_to_end(server: str, patient_page: Any, browser_db: Path,
                                   tmp_path: Path) -> None:
-    page = browser_page
+    page = patient_page  # the bars of test_chart_hands.py waited 3 min a step
     open_page(page, server, "Overview")
     assert _hands(page) == 190
     _shot(page, "overview")
