@@ -2,7 +2,9 @@
 page (per player, and by position), of the Overview, Hand types and Pot accumulation pages,
 or on a point of the Statistics page's results by hand number lists the hands behind it,
 exactly those the warehouse says (the list's CSV download read back); the screenshots
-saved."""
+saved.  The bars of the pages tests/browser/test_e2e.py opens anyway (Overview, Pot
+accumulation, Hand types, Win rates) are clicked there, by the functions here (``*_bar``):
+opening a page again cost a second or two a page."""
 
 from __future__ import annotations
 
@@ -23,6 +25,8 @@ from tests.browser.conftest import SCREENSHOTS, settle
 
 pytestmark = pytest.mark.browser
 
+__all__ = ["hand_types_bar", "overview_bar", "pots_bar", "win_rates_bar"]
+
 
 def _listed(page: Any, key: str) -> list[int]:
     """The hand ids of the list drawn under ``key`` (``hand_list.list_behind``'s key), from
@@ -33,11 +37,8 @@ def _listed(page: Any, key: str) -> list[int]:
     return [int(h) for h in pd.read_csv(io.BytesIO(data))["hand_id"]]
 
 
-def test_a_win_rate_bar_lists_its_players_hands(server: str, patient_page: Any,
-                                                browser_db: Path) -> None:
-    page = patient_page
-    page.goto(f"{server}/win_rates")
-    page.get_by_role("heading", name="Win rates").first.wait_for()
+def win_rates_bar(page: Any, db: Path) -> None:
+    """On the Win rates page (open, its chart drawn): a player's bar lists his hands."""
     chart = page.locator(".js-plotly-plot").first
     chart.wait_for()
     settle(page)
@@ -45,7 +46,7 @@ def test_a_win_rate_bar_lists_its_players_hands(server: str, patient_page: Any,
     assert bars.count() >= 2
     # The first bar is the first player of the chart (the rows in the page's order).
     player = str(chart.locator(".xaxislayer-above .xtick text").first.text_content())
-    with reader(browser_db) as con:
+    with reader(db) as con:
         behind = stat_hands(con, HandFilter(game="seveneight"), game="seveneight",
                             player=player)
     bars.first.click(force=True)  # plotly's drag layer lies over the bars
@@ -160,13 +161,9 @@ def _clicked_title(page: Any, bar: Any, pattern: str) -> re.Match[str]:
     return found
 
 
-def test_bars_of_the_overview_hand_types_and_pots_list_their_hands(
-        server: str, patient_page: Any, browser_db: Path) -> None:
-    page = patient_page
-    # The Overview: a week's bar, its first day read from the axis as plotly gives it.
-    page.goto(f"{server}/")
-    page.get_by_role("heading", name="Overview").first.wait_for()
-    settle(page)
+def overview_bar(page: Any, db: Path) -> None:
+    """On the Overview (open, settled): a week's bar, its first day read from the axis as
+    plotly gives it, lists that week's hands."""
     page.get_by_text("Hands over time (chart)").click()  # the chart opens on demand
     chart = page.locator(".js-plotly-plot").first
     chart.wait_for()
@@ -174,7 +171,7 @@ def test_bars_of_the_overview_hand_types_and_pots_list_their_hands(
     found = _clicked_title(page, chart.locator(".barlayer .point").first,
                            r"(7 & 8|Big Two|Rummoli), the week of (\d{4}-\d\d-\d\d)")
     game = {"7 & 8": "seveneight", "Big Two": "bigtwo", "Rummoli": "rummoli"}[found[1]]
-    with reader(browser_db) as con:
+    with reader(db) as con:
         week = con.execute("""
             SELECT hand_id FROM hands WHERE game = $game
             AND date_trunc('week', coalesce(played_on, CAST(loaded_at AS DATE)))
@@ -183,15 +180,16 @@ def test_bars_of_the_overview_hand_types_and_pots_list_their_hands(
     assert sorted(_listed(page, "bar_over_time")) == sorted(week["hand_id"])
     page.screenshot(path=str(SCREENSHOTS / "overview-bar-hands.png"), full_page=True)
 
-    # Hand types: a category of 7 & 8's first two cards (its words on the axis).
-    page.goto(f"{server}/hand_types")
-    page.get_by_role("heading", name="Hand types").first.wait_for()
+
+def hand_types_bar(page: Any, db: Path) -> None:
+    """On the Hand types page (open): a category of 7 & 8's first two cards (its words on
+    the axis) lists the hands of its seats."""
     chart = page.locator(".js-plotly-plot").first
     chart.wait_for()
     settle(page)
     found = _clicked_title(page, chart.locator(".barlayer .point").first,
                            r"7 & 8: first two cards dealt \(every player\): ([a-z ]+)")
-    with reader(browser_db) as con:
+    with reader(db) as con:
         seats = con.execute("""
             SELECT hand_id FROM seat_facts WHERE game = 'seveneight'
             AND dealt_two_category = $label""",
@@ -202,16 +200,17 @@ def test_bars_of_the_overview_hand_types_and_pots_list_their_hands(
     assert sorted(_listed(page, "bar_seveneight-two")) == sorted(hands)
     page.screenshot(path=str(SCREENSHOTS / "hand-types-bar-hands.png"), full_page=True)
 
-    # Pot accumulation: a bar of the carry-over chart (the third chart of the page).
-    page.goto(f"{server}/pots")
-    page.get_by_role("heading", name="Pot accumulation (Rummoli)").first.wait_for()
+
+def pots_bar(page: Any, db: Path) -> None:
+    """On the Pot accumulation page (open): a bar of the carry-over chart (the third chart of
+    the page) lists the rounds of that streak."""
     page.locator(".js-plotly-plot").nth(2).wait_for()
     settle(page)
     chart = page.locator(".js-plotly-plot").nth(2)
     chart.scroll_into_view_if_needed()
     found = _clicked_title(page, _tallest(chart.locator(".barlayer .point")),
                            r"The (\w+) pot carried over (\d+) rounds")
-    with reader(browser_db) as con:
+    with reader(db) as con:
         rounds = pot_streak_hands(con, HandFilter(), pot=found[1], since=int(found[2]))
     assert int(found[3].replace(",", "")) == len(rounds) > 0
     assert sorted(_listed(page, "bar_streaks")) == sorted(rounds["hand_id"].head(500))

@@ -1,6 +1,8 @@
 """The dashboard in real Chromium: open it, upload a file and see the counts change (and its
 name, not a temp path, stored), open a hand in the replayer and a hand with stored
-equities, download the report and read it; a screenshot of every page is saved to
+equities, download the report and read it, click a bar of the Overview, Pot accumulation,
+Hand types and Win rates charts for the hands behind it (tests/browser/test_chart_hands.py's
+checks, made on the pages opened here); a screenshot of every page is saved to
 tests/artifacts/screenshots/ for reviewers."""
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import pytest
 
 from analytics.warehouse import reader
 from tests.browser.conftest import SCREENSHOTS, settle
+from tests.browser.test_chart_hands import hand_types_bar, overview_bar, pots_bar, win_rates_bar
 from tests.test_dashboard_data import extra_histories
 
 pytestmark = pytest.mark.browser
@@ -47,9 +50,9 @@ def _shot(page: Any, name: str) -> None:
     page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
 
 
-def test_the_dashboard_end_to_end(server: str, browser_page: Any, browser_db: Path,
+def test_the_dashboard_end_to_end(server: str, patient_page: Any, browser_db: Path,
                                   tmp_path: Path) -> None:
-    page = browser_page
+    page = patient_page  # the bars of test_chart_hands.py waited 3 min a step
     open_page(page, server, "Overview")
     assert _hands(page) == 190
     _shot(page, "overview")
@@ -80,6 +83,8 @@ def test_the_dashboard_end_to_end(server: str, browser_page: Any, browser_db: Pa
     assert "<h2>7 &amp; 8</h2>" in report
     assert "215 hands in 3 game(s)" in report
     assert re.search(r"<script[^>]+src=", report) is None  # opens offline
+    # A week's bar of the hands over time lists that week's hands.
+    overview_bar(page, browser_db)
 
     # The replayer: a hand opened by its link, stepped through, cards drawn as cards.
     open_page(page, f"{server}/replayer", "Hand replayer")
@@ -119,14 +124,16 @@ def test_the_dashboard_end_to_end(server: str, browser_page: Any, browser_db: Pa
     settle(page)
     assert "vs actual" not in page.locator("table.hl-seats").first.inner_text()
 
-    # Every other page renders without an error; a screenshot of each.
-    for path, title, name in (("pots", "Pot accumulation (Rummoli)", "pots"),
-                              ("hand_types", "Hand types", "hand-types"),
-                              ("win_rates", "Win rates", "win-rates")):
+    # Every other page renders without an error; a screenshot of each; then a bar of its
+    # chart lists the hands behind it.
+    for path, title, name, bar in (("pots", "Pot accumulation (Rummoli)", "pots", pots_bar),
+                                   ("hand_types", "Hand types", "hand-types", hand_types_bar),
+                                   ("win_rates", "Win rates", "win-rates", win_rates_bar)):
         open_page(page, f"{server}/{path}", title)
         page.locator(".js-plotly-plot").first.wait_for()
         assert page.locator('[data-testid="stException"]').count() == 0
         _shot(page, name)
+        bar(page, browser_db)
 
     # Win rates (open) draws only the shown tab: a click on another runs that game's part,
     # and the URL names the tab, so the link opens it again.
@@ -155,5 +162,7 @@ def test_the_dashboard_end_to_end(server: str, browser_page: Any, browser_db: Pa
     # Reviewers look at these (checked here, where they are written: the tests of a file
     # may run on different xdist workers).
     for name in ("overview", "upload", "replayer", "replayer-equities", "win-rates", "pots",
-                 "hand-types", "hand-types-bigtwo", "win-rates-rummoli", "win-rates-bigtwo"):
+                 "hand-types", "hand-types-bigtwo", "win-rates-rummoli", "win-rates-bigtwo",
+                 "overview-bar-hands", "pots-bar-hands", "hand-types-bar-hands",
+                 "win-rates-bar-hands"):
         assert (SCREENSHOTS / f"{name}.png").stat().st_size > 10_000
