@@ -42,6 +42,9 @@ UPLOAD_LIMITS: Final = Limits(max_file_bytes=MAX_FILE_MB * 1024**2,
 # How long an upload waits for another writer (a CLI ingest, another session's upload).
 UPLOAD_WAIT_S: Final = 90.0
 
+# The session key of a press of the Load button not yet acted on.
+LOAD_ASKED: Final = "upload_asked"
+
 _SAFE: Final = re.compile(r"[^A-Za-z0-9._-]+")
 
 
@@ -74,12 +77,20 @@ def render() -> None:
     # Any type: a file in another format is read and named, rather than greyed out.
     files = st.file_uploader("History files", accept_multiple_files=True, key="upload_files",
                              max_upload_size=SERVER_MB)
-    if st.button("Load into the database", type="primary", disabled=not files,
-                 key="upload_go"):
-        _load(ctx.db, list(files or []))
+    # The press is kept in the session by the button's callback, which runs before the
+    # script: a run the busy notice cuts short (a CLI ingest holding the database at the
+    # run's start) loads the files on the notice's rerun instead of forgetting the press.
+    st.button("Load into the database", type="primary", disabled=not files,
+              key="upload_go", on_click=_ask_to_load)
+    if st.session_state.pop(LOAD_ASKED, False) and files:
+        _load(ctx.db, list(files))
     result = st.session_state.get("upload_result")
     if isinstance(result, dict):
         _show(result)
+
+
+def _ask_to_load() -> None:
+    st.session_state[LOAD_ASKED] = True
 
 
 def _load(db: str, uploads: list[object]) -> None:
