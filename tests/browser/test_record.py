@@ -311,11 +311,14 @@ def test_the_end_of_a_rummoli_round_by_clicking_and_the_finale(
     page.goto(f"{server}/record?table=hall")
     _wait_text(page, "Ann to act")
     _shot(page, "record-rummoli-lays")
-    for _ in range(4):
+    for _ in range(6):
         if _main(page).get_by_text("Hand 1 is over").count():
             break
-        lay = next(b for b in _main(page).get_by_role("button").all_inner_texts()
-                   if b.startswith("Lay "))
+        lay = next((b for b in _main(page).get_by_role("button").all_inner_texts()
+                    if b.startswith("Lay ")), None)
+        if lay is None:  # the page is still being redrawn
+            settle(page)
+            continue
         _click_and_wait(page, lay, "Hand 1 is over")
     _wait_text(page, "Hand 1 is over")
     _shot(page, "record-rummoli-filed")
