@@ -500,8 +500,10 @@ def test_the_play_page_plays_a_rummoli_round_and_its_finale(folder: Path) -> Non
         return
     at.button(key="play_next_2").click().run()
     assert not at.exception, [e.value for e in at.exception]
-    assert "Finale: poker for the whole board" in _texts(at)
-    _play_until_over(at, 100)
+    if "finale has been played" not in " ".join(str(i.value) for i in at.info):
+        # (Unless the bots played it out before your turn, all in one run here.)
+        assert "Finale: poker for the whole board" in _texts(at)
+        _play_until_over(at, 100)
     assert "finale has been played" in " ".join(str(i.value) for i in at.info)
     rounds = list(read_hands(folder / f"{name}.phhs"))
     assert [r.finale_pot for r in rounds] == [None, "all"]
