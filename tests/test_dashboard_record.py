@@ -20,9 +20,12 @@ from analytics.record.table import (
     rummoli_setup,
     seveneight_setup,
 )
+from analytics.rules import replay
 from analytics.warehouse import ENV_VAR
-from parsers import Action, Verb
-from parsers.cards import DECK, format_cards
+from parsers import Action, BigTwoRules, RummoliRules, Verb, parse_cards
+from parsers.cards import DECK, UNKNOWN, format_cards
+from parsers.knobs import Game
+from parsers.reader import read_hands
 from tests.test_dashboard_data import dashboard_db
 from tests.test_record import README_HAND, people_play
 
@@ -30,6 +33,8 @@ __all__ = ["dashboard_db"]  # the fixture, re-exported for pytest
 
 APP = str(Path(__file__).resolve().parent.parent / "app.py")
 PAGES = "analytics/dashboard/pages"
+RANKS = "23456789TJQKA"
+"""The ranks in the reader's notation, two to ace."""
 
 
 @pytest.fixture
@@ -322,3 +327,187 @@ def test_the_play_page_lets_a_busted_rummoli_bot_rebuy(folder: Path) -> None:
     hand = again.hand
     assert hand is not None and dict(hand.header.user_fields) == {"_rebuys": [name]}
     assert list(hand.header.board_before or [0] * 9) == board
+
+
+def test_the_record_form_starts_bigtwo_and_rummoli_tables_and_their_pickers_deal(
+        folder: Path) -> None:
+    """The Record page's set-up form for the two games the browser tests start from a journal
+    (tests/browser/test_record.py starts a 7 & 8 table by this form): Big Two deals every
+    player 13 (three players: the whole deck would give the lead card's holder a fourteenth,
+    which the picker does not ask for), Rummoli keeps RULES.md's knobs and its picker takes
+    18 cards for a player of two (17 or 18: no count named), none more.  (The picker's
+    clicks for a count the engine names: the 7 & 8 test above and the browser's.)"""
+    at = _page("record", "porch")
+    at.radio(key="record_game").set_value("Big Two").run()
+    at.text_input(key="record_name").set_value("porch")
+    at.text_input(key="record_players").set_value("Ann, Bo, Cy").run()
+    at.button(key="record_start").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert "Deal 13 cards to Ann" in _texts(at)
+    table = RecordedTable.open(folder, "porch", ingest_into=False)
+    assert table.setup.game is Game.BIGTWO and table.setup.players == ("Ann", "Bo", "Cy")
+    assert table.setup.rules == BigTwoRules() and table.setup.stacks == (0, 0, 0)
+    for rank in "23456789TJQKA":  # Ann's 13 spades, clicked in the picker
+        at.button(key=f"record-1-0-deal-{rank}s").click().run()
+    assert "13 of 13 picked" in _texts(at) and at.button(key="record-1-0-deal-2h").disabled
+    at.button(key="record-1-0-dealgo").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    hand = RecordedTable.open(folder, "porch", ingest_into=False).hand
+    assert hand is not None and hand.actions == (deal_action(1, parse_cards(
+        "2s3s4s5s6s7s8s9sTsJsQsKsAs")),)
+
+    at = _page("record", "hall")
+    at.radio(key="record_game").set_value("Rummoli").run()
+    at.text_input(key="record_name").set_value("hall")
+    at.text_input(key="record_players").set_value("Ann, Bo").run()
+    at.button(key="record_start").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    table = RecordedTable.open(folder, "hall", ingest_into=False)
+    assert table.setup.game is Game.RUMMOLI and table.setup.rules == RummoliRules()
+    assert (table.setup.variant, table.setup.stacks, table.setup.min_bet) == (
+        "NRM", (100, 100), 1)
+    assert "Deal 17 or 18 cards to Ann" in _texts(at)
+    ann = [f"{rank}c" for rank in "23456789TJQKA"] + [f"{rank}d" for rank in "23456"]
+    for card in ann:
+        at.button(key=f"record-1-0-deal-{card}").click().run()
+    assert "18 of 18 picked" in _texts(at) and at.button(key="record-1-0-deal-7d").disabled
+    at.button(key="record-1-0-dealgo").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    hand = RecordedTable.open(folder, "hall", ingest_into=False).hand
+    assert hand is not None and hand.actions == (deal_action(1, parse_cards("".join(ann))),)
+    assert "Deal 17 or 18 cards to Bo" in _texts(at)
+
+
+def test_the_record_page_deals_the_last_bigtwo_hand_in_one_click_and_plays(
+        folder: Path) -> None:
+    """The last Big Two player is dealt the cards left in one click, nothing picked; then the
+    holder of 3d leads with the plays box's first (weakest) play and the next player
+    passes, each a button."""
+    table = RecordedTable.create(folder, bigtwo_setup("porch", ["Ann", "Bo", "Cy", "Dee"]),
+                                 ingest_into=False)
+    for player, suit in ((1, "s"), (2, "h"), (3, "d")):
+        table.record(deal_action(player, parse_cards("".join(r + suit for r in RANKS))))
+    at = _page("record", "porch")
+    assert "The 13 cards left in the deck." in _texts(at)
+    at.button(key="record-1-3-dealgo").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    table = RecordedTable.open(folder, "porch", ingest_into=False)
+    hand = table.hand
+    assert hand is not None and hand.actions[3] == deal_action(
+        4, parse_cards("".join(r + "c" for r in RANKS)))
+    step = table.next_step()
+    assert step.player == 3 and not step.can_pass  # Cy holds 3d: he leads
+    assert at.selectbox(key="record-1-4-plays").value == step.plays[0]
+    at.button(key="record-1-4-play").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    at.button(key="record-1-5-pass").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    hand = RecordedTable.open(folder, "porch", ingest_into=False).hand
+    assert hand is not None and hand.actions[4:] == (
+        Action(3, Verb.PLAY, tuple(step.plays[0])), Action(4, Verb.PASS))
+
+
+def test_the_record_page_takes_back_the_last_step(folder: Path) -> None:
+    """Undo on the Record page: the last step leaves the journal (a reload would not bring it
+    back) and the page offers that step again; the step entered again is kept."""
+    table = RecordedTable.create(folder, seveneight_setup("den", ["Ann", "Bo", "Cy"], 100),
+                                 ingest_into=False)
+    for action in README_HAND[:8]:  # up to Ann's call of Cy's raise to 6
+        table.record(action)
+    at = _page("record", "den")
+    assert "Bo to act" in _texts(at)
+    at.button(key="record_undo_8").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    hand = RecordedTable.open(folder, "den", ingest_into=False).hand
+    assert hand is not None and hand.actions == tuple(README_HAND[:7])
+    assert "Ann to act" in _texts(at) and at.button(key="record-1-7-call").label == "Call 5"
+    at.button(key="record-1-7-call").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    hand = RecordedTable.open(folder, "den", ingest_into=False).hand
+    assert hand is not None and hand.actions == tuple(README_HAND[:8])
+
+
+PERSONS_EXACT = ("Pass", "Check", "Show")
+PERSONS_STARTS = ("Call", "Turn up", "Play", "Check / call", "Lay ", "Show ", "Keep the hand",
+                  "Pass (no bid)", "Impasse")
+"""The person's buttons the Play tests click, the first found (the browser tests' order)."""
+
+
+def _play_until_over(at: AppTest, limit: int) -> None:
+    """Click the person's moves on the Play page until the hand is filed (its "Next hand" or
+    "Play the finale" button shows) or the table is over; the bots move in each run."""
+    for _ in range(limit):
+        labels = [b.label for b in at.button]
+        over = " ".join(str(i.value) for i in at.info)
+        if "Next hand" in labels or "Play the finale" in labels or "table is over" in over:
+            return
+        choice = next((name for name in PERSONS_EXACT if name in labels), None) or next(
+            (label for label in labels if label.startswith(PERSONS_STARTS)), None)
+        assert choice is not None, labels
+        next(b for b in at.button if b.label == choice).click().run()
+        assert not at.exception, [e.value for e in at.exception]
+    raise AssertionError("the hand did not end")
+
+
+def _sit_down(at: AppTest, game: str) -> str:
+    """Set up a table of ``game`` by the Play page's form and sit down; the table's name."""
+    at.radio(key="play_game").set_value(game).run()
+    at.button(key="play_start").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    name = at.query_params["table"]
+    return str(name[0] if isinstance(name, list) else name)
+
+
+def test_the_play_page_sits_you_down_and_plays_a_seveneight_hand(folder: Path) -> None:
+    """Sit down at 7 & 8 by the form and play the hand out against the bots: the file holds
+    every card (the computer deals), and the hand replays to nets adding up to 0."""
+    at = _page("play", "none")
+    name = _sit_down(at, "7 & 8")
+    _play_until_over(at, 40)
+    hands = list(read_hands(folder / f"{name}.phhs"))
+    assert len(hands) == 1
+    assert UNKNOWN not in {card for action in hands[0].actions for card in action.cards}
+    assert sum(replay(hands[0]).nets) == 0
+
+
+def test_the_play_page_plays_a_bigtwo_game(folder: Path) -> None:
+    """A Big Two game against the bots by the Play page's buttons, filed: it replays, with a
+    winner and scores adding up to 0."""
+    at = _page("play", "none")
+    name = _sit_down(at, "Big Two")
+    _play_until_over(at, 120)
+    games = list(read_hands(folder / f"{name}.phhs"))
+    assert len(games) == 1
+    outcome = replay(games[0])
+    assert sum(outcome.nets) == 0 and outcome.winner is not None
+
+
+def test_the_play_page_plays_a_rummoli_round_and_its_finale(folder: Path) -> None:
+    """A Rummoli round against the bots, then *End the game* and *Play the finale*: one poker
+    round (finale ``single``) for the whole board, which goes to the players."""
+    at = _page("play", "none")
+    name = _sit_down(at, "Rummoli")
+    _play_until_over(at, 200)
+    rounds = list(read_hands(folder / f"{name}.phhs"))
+    assert len(rounds) == 1
+    outcome = replay(rounds[0])
+    assert outcome.board_after is not None
+    assert sum(outcome.nets) + sum(outcome.board_after) == 0  # the board starts empty
+    at.button(key="play-endgame-2").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    if not any(outcome.board_after):  # nothing to play for: the table is over at once
+        assert "The table is over" in " ".join(str(i.value) for i in at.info)
+        return
+    at.button(key="play_next_2").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    if "finale has been played" not in " ".join(str(i.value) for i in at.info):
+        # (Unless the bots played it out before your turn, all in one run here.)
+        assert "Finale: poker for the whole board" in _texts(at)
+        _play_until_over(at, 100)
+    assert "finale has been played" in " ".join(str(i.value) for i in at.info)
+    rounds = list(read_hands(folder / f"{name}.phhs"))
+    assert [r.finale_pot for r in rounds] == [None, "all"]
+    finale = replay(rounds[1])
+    assert rounds[1].board_before == outcome.board_after
+    assert finale.board_after is not None and not any(finale.board_after)
+    assert sum(finale.nets) == sum(outcome.board_after)  # the board went to the players
