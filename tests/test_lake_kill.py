@@ -53,20 +53,20 @@ KILLS = 3
 """Kills that must land inside each command (and more until each phase was hit)."""
 
 RANGE = 12 * 1024
-"""Bytes per range of the lake under test: small, so it has a couple of hundred small files
-(a compaction of it takes a while, and a vacuum after it has as many files to delete)."""
+"""Bytes per range of the lake under test: small, so its 170 hands are in about 120 small files
+(a compaction writes about 24, one per table and game; a vacuum after it deletes the rest)."""
 
 
 @pytest.fixture(scope="module")
 def small_files_lake(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A lake of the three games in hundreds of small files (one commit)."""
+    """A lake of the three games in about 120 small files (one commit)."""
     folder = tmp_path_factory.mktemp("kill-histories")
-    write_hands(simulate_seveneight(240, 6, 31), folder / "seveneight.phhs")
-    write_hands(simulate_bigtwo(40, 4, 32), folder / "bigtwo.phhs")
-    write_hands(simulate_rummoli(60, 4, 33), folder / "rummoli.phhs")
+    write_hands(simulate_seveneight(120, 6, 31), folder / "seveneight.phhs")
+    write_hands(simulate_bigtwo(20, 4, 32), folder / "bigtwo.phhs")
+    write_hands(simulate_rummoli(30, 4, 33), folder / "rummoli.phhs")
     lake = tmp_path_factory.mktemp("kill-lakes") / "small-files"
     summary = ingest_lake([folder], lake, engine="local", workers=0, range_bytes=RANGE)
-    assert summary.loaded == 340
+    assert summary.loaded == 170
     return lake
 
 
@@ -117,7 +117,7 @@ def assert_readable_and_same(lake: Path, reference: Path) -> None:
     tables that differ named with :func:`differences`'s counts)."""
     con = open_lake(lake)
     try:
-        assert con.execute("SELECT count(*) FROM hands").fetchall()[0][0] == 340
+        assert con.execute("SELECT count(*) FROM hands").fetchall()[0][0] == 170
         con.execute("SELECT count(*) FROM v_seat_results").fetchall()
     finally:
         con.close()
@@ -258,7 +258,7 @@ def test_kill_nine_of_compact_and_vacuum(small_files_lake: Path, tmp_path: Path)
     lake reads the same rows as before; rerun, the command finishes (a compaction: nothing
     left to compact; a vacuum: nothing unlisted left, one manifest) with the rows unchanged."""
     files_before = sum(len(f) for f in latest_manifest(small_files_lake).tables.values())
-    assert files_before > 150
+    assert files_before > 100
     rng = random.Random(20261205)
     zygote = ForkServer(HANDLAB_COMMANDS)
     try:
@@ -299,7 +299,7 @@ def test_kill_nine_of_compact_and_vacuum(small_files_lake: Path, tmp_path: Path)
 
 def test_a_vacuum_stopped_in_its_deletions(small_files_lake: Path, tmp_path: Path,
                                            monkeypatch: pytest.MonkeyPatch) -> None:
-    """Deleting 215 files takes milliseconds, so random kills rarely land among them: a
+    """Deleting about 95 files takes milliseconds, so random kills rarely land among them: a
     vacuum stopped after its 50th deletion leaves the newest version readable with every
     row, and a rerun finishes (nothing stale, one manifest)."""
     from analytics.warehouse.lake.store import LakeStore
