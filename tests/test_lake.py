@@ -104,14 +104,6 @@ def client() -> Iterator[Any]:
     yield from two_workers()
 
 
-@pytest.fixture
-def own_client() -> Iterator[Any]:
-    """A cluster of its own for a test that kills a worker: the shared one stays whole
-    without waiting for the nanny to restart the killed worker (minutes on a busy
-    machine)."""
-    yield from two_workers()
-
-
 @pytest.fixture(scope="module")
 def dask_lake(histories: list[Path], client: Any, tmp_path_factory: pytest.TempPathFactory
               ) -> tuple[Path, IngestSummary]:
@@ -239,48 +231,14 @@ def test_a_job_stopped_before_its_commit_leaves_the_previous_state(
     def stop() -> None:
         raise KeyboardInterrupt
 
-    with pytest.raises(KeyboardInterrupt):
-        ingest_lake(histories, lake, engine="local", workers=2, range_bytes=RANGE,
+    with pytest.raises(KeyboardInterrupt):  # the simulated histories: several ranges
+        ingest_lake(histories[1:2], lake, engine="local", workers=2, range_bytes=RANGE,
                     before_commit=stop)
     assert latest_manifest(lake).version == 1 and _state(lake) == before
     assert any(lake.glob("hands/**/*.parquet"))  # its files were written, never listed
     ingest_lake(histories, lake, engine="local", workers=2, range_bytes=RANGE)
     assert latest_manifest(lake).version == 2
     assert_same_tables(lake, database[0])
-
-
-def test_a_worker_killed_mid_job_changes_nothing(histories: list[Path], own_client: Any,
-                                                 database: tuple[Path, IngestSummary],
-                                                 tmp_path: Path) -> None:
-    """``kill -9`` of a worker process while the job's ranges run: Dask runs its task again
-    elsewhere and the job ends as an undisturbed one (or fails with nothing new visible)."""
-    lake = tmp_path / "killed"
-    pids = sorted(own_client.run(os.getpid).values())
-    killed = threading.Event()
-
-    def kill_when_writing() -> None:
-        deadline = time.monotonic() + 300
-        while time.monotonic() < deadline and not any(lake.glob("hands/**/*.parquet")):
-            time.sleep(0.05)
-        os.kill(pids[0], signal.SIGKILL)
-        killed.set()
-
-    killer = threading.Thread(target=kill_when_writing, daemon=True)
-    killer.start()
-    try:
-        summary: IngestSummary | None = ingest_lake(histories, lake, engine="dask",
-                                                    client=own_client, range_bytes=RANGE // 4)
-    except distributed.scheduler.KilledWorker:  # a task that failed on every worker it tried
-        summary = None
-    killer.join()
-    assert killed.is_set()
-    if summary is None:
-        assert latest_manifest(lake).version == 0
-        own_client.wait_for_workers(1, timeout=180)  # the survivor suffices
-        summary = ingest_lake(histories, lake, engine="dask", client=own_client,
-                              range_bytes=RANGE // 4)
-    assert_same_tables(lake, database[0])
-    assert_same_summary(summary, database[1])
 
 
 def test_two_jobs_at_once_are_serialised_by_the_commit(
@@ -547,12 +505,13 @@ def _to_month_folders(lake: Path, share: int) -> int:
 
 
 def test_a_lake_with_month_folders_is_read_and_compacted_into_game_folders(
-        histories: list[Path], database: tuple[Path, IngestSummary], tmp_path: Path) -> None:
+        dask_lake: tuple[Path, IngestSummary], database: tuple[Path, IngestSummary],
+        tmp_path: Path) -> None:
     """A lake of session 18 partitioned by game and month, some of its files then added in
     game folders (two layouts, which DuckDB's hive reading refuses to mix), reads as the
     database; a compaction moves every file into its game's folder, rows unchanged."""
     lake = tmp_path / "months"
-    ingest_lake(histories, lake, engine="local", workers=0, range_bytes=RANGE)
+    shutil.copytree(dask_lake[0], lake)
     assert not any("month=" in f for f in _listed_files(lake))
     assert _to_month_folders(lake, 2) > 0
     listed = _listed_files(lake)
@@ -636,3 +595,43 @@ def test_vacuum_deletes_only_files_no_kept_manifest_lists(
         vacuum(lake, keep=0)
     nowhere = CliRunner().invoke(app, ["lake", "vacuum", str(tmp_path / "typo")])
     assert nowhere.exit_code == 2 and "no lake here" in " ".join(nowhere.output.split())
+
+
+# ---- last: a worker of the module's cluster killed ---------------------------------------
+
+def test_a_worker_killed_mid_job_changes_nothing(histories: list[Path], client: Any,
+                                                 database: tuple[Path, IngestSummary],
+                                                 tmp_path: Path) -> None:
+    """``kill -9`` of a worker process while the job's ranges run: Dask runs its task again
+    elsewhere and the job ends as an undisturbed one (or fails with nothing new visible).
+
+    On the module's cluster, and the module's last test: no test after it waits for the
+    nanny to restart the killed worker (minutes on a busy machine), nor needs a cluster of
+    its own started (two worker processes importing the ingest)."""
+    lake = tmp_path / "killed"
+    pids = sorted(client.run(os.getpid).values())
+    killed = threading.Event()
+
+    def kill_when_writing() -> None:
+        deadline = time.monotonic() + 300
+        while time.monotonic() < deadline and not any(lake.glob("hands/**/*.parquet")):
+            time.sleep(0.05)
+        os.kill(pids[0], signal.SIGKILL)
+        killed.set()
+
+    killer = threading.Thread(target=kill_when_writing, daemon=True)
+    killer.start()
+    try:
+        summary: IngestSummary | None = ingest_lake(histories, lake, engine="dask",
+                                                    client=client, range_bytes=RANGE // 4)
+    except distributed.scheduler.KilledWorker:  # a task that failed on every worker it tried
+        summary = None
+    killer.join()
+    assert killed.is_set()
+    if summary is None:
+        assert latest_manifest(lake).version == 0
+        client.wait_for_workers(1, timeout=180)  # the survivor suffices
+        summary = ingest_lake(histories, lake, engine="dask", client=client,
+                              range_bytes=RANGE // 4)
+    assert_same_tables(lake, database[0])
+    assert_same_summary(summary, database[1])

@@ -11,6 +11,7 @@ import shutil
 import signal
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import duckdb
@@ -48,24 +49,24 @@ def run(words):
 """
 """The fork server's script: each line of input is one ``handlab`` command."""
 
-KILLS = 10
-"""Kills that must land inside each command."""
+KILLS = 3
+"""Kills that must land inside each command (and more until each phase was hit)."""
 
 RANGE = 12 * 1024
-"""Bytes per range of the lake under test: small, so it has a couple of hundred small files
-(a compaction of it takes a while, and a vacuum after it has as many files to delete)."""
+"""Bytes per range of the lake under test: small, so its 170 hands are in about 120 small files
+(a compaction writes about 24, one per table and game; a vacuum after it deletes the rest)."""
 
 
 @pytest.fixture(scope="module")
 def small_files_lake(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A lake of the three games in hundreds of small files (one commit)."""
+    """A lake of the three games in about 120 small files (one commit)."""
     folder = tmp_path_factory.mktemp("kill-histories")
-    write_hands(simulate_seveneight(240, 6, 31), folder / "seveneight.phhs")
-    write_hands(simulate_bigtwo(40, 4, 32), folder / "bigtwo.phhs")
-    write_hands(simulate_rummoli(60, 4, 33), folder / "rummoli.phhs")
+    write_hands(simulate_seveneight(120, 6, 31), folder / "seveneight.phhs")
+    write_hands(simulate_bigtwo(20, 4, 32), folder / "bigtwo.phhs")
+    write_hands(simulate_rummoli(30, 4, 33), folder / "rummoli.phhs")
     lake = tmp_path_factory.mktemp("kill-lakes") / "small-files"
     summary = ingest_lake([folder], lake, engine="local", workers=0, range_bytes=RANGE)
-    assert summary.loaded == 340
+    assert summary.loaded == 170
     return lake
 
 
@@ -116,7 +117,7 @@ def assert_readable_and_same(lake: Path, reference: Path) -> None:
     tables that differ named with :func:`differences`'s counts)."""
     con = open_lake(lake)
     try:
-        assert con.execute("SELECT count(*) FROM hands").fetchall()[0][0] == 340
+        assert con.execute("SELECT count(*) FROM hands").fetchall()[0][0] == 170
         con.execute("SELECT count(*) FROM v_seat_results").fetchall()
     finally:
         con.close()
@@ -135,57 +136,146 @@ def stale(lake: Path) -> set[str]:
             if p.is_file()} - listed
 
 
-def kill_rounds(zygote: ForkServer, prepare: Path, command: list[str], tmp_path: Path,
-                rng: random.Random) -> list[Path]:
-    """Copies of ``prepare``, each with ``handlab COMMAND <copy>`` killed -9 at a random
-    moment of its undisturbed duration, until :data:`KILLS` kills landed; the copies."""
+COMPACT_PHASES = ("before its first file", "among its writes", "after its commit")
+"""Where a killed compaction was, as its lake shows it (:func:`compact_phase`)."""
+
+VACUUM_PHASES = ("before its deletions", "among its deletions", "after its deletions")
+"""Where a killed vacuum was, as its lake shows it (:func:`vacuum_phase`); among its
+deletions (milliseconds) a kill rarely lands, so :func:`test_a_vacuum_stopped_in_its_deletions`
+stops one there."""
+
+
+def alive(pid: int) -> bool:
+    """Whether process ``pid`` runs (the fork server reaps its children at once)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+def written(lake: Path) -> int:
+    """The files (and temporary files) a compaction to version 2 has written so far."""
+    return sum(1 for table in TABLES for p in (lake / table).rglob("*")
+               if p.is_file() and "c000002-" in p.name)
+
+
+def compaction_steps(lake: Path, _replaced: int) -> int:
+    """A compaction's steps so far: its files written, then its commit (one more)."""
+    return written(lake) + (lake / MANIFEST_DIR / "v000002.json").exists()
+
+
+def compact_phase(lake: Path, _replaced: int) -> str:
+    """The :data:`COMPACT_PHASES` entry of a killed compaction of ``lake``."""
+    if latest_manifest(lake).version == 2:
+        return COMPACT_PHASES[2]
+    return COMPACT_PHASES[1] if written(lake) else COMPACT_PHASES[0]
+
+
+def vacuum_phase(lake: Path, replaced: int) -> str:
+    """The :data:`VACUUM_PHASES` entry of a killed vacuum of ``lake``, whose compaction
+    replaced ``replaced`` files."""
+    left = len(stale(lake))
+    return VACUUM_PHASES[0] if left == replaced else VACUUM_PHASES[1 if left else 2]
+
+
+def deleted(lake: Path, replaced: int) -> int:
+    """The files a vacuum of ``lake`` has deleted so far (of the ``replaced``)."""
+    return replaced - len(stale(lake))
+
+
+def kill_rounds(zygote: ForkServer, prepare: Path, reference: Path, command: list[str],
+                tmp_path: Path, rng: random.Random, progress: Callable[[Path, int], int],
+                phase: Callable[[Path, int], str], required: tuple[str, ...]
+                ) -> tuple[list[Path], dict[str, int]]:
+    """Copies of ``prepare``, each with ``handlab COMMAND <copy>`` killed -9, until
+    :data:`KILLS` kills landed and each phase of ``required`` was hit; the copies and the
+    kills by phase (``phase(lake, replaced)``).  Each killed copy reads as ``reference``.
+
+    A third of the kills come at a random moment of the first half of an undisturbed run's
+    start (before its ``progress(lake, replaced)`` moves: files written, files deleted), a
+    third a random moment after a random step of it but the first and the last, a third as
+    soon as its last step is seen (the commit; the last deletion): the steps waited for,
+    not timed."""
     timing = tmp_path / "timing"
     shutil.copytree(prepare, timing)
+    replaced = len(stale(prepare))
     started = time.monotonic()
-    zygote.start(*command, str(timing))
+    pid = zygote.start(*command, str(timing))
+    first = last = None
+    steps = 0
+    while alive(pid):
+        now = progress(timing, replaced)
+        if now > steps:
+            steps, last = now, time.monotonic() - started
+            first = last if first is None else first
+        time.sleep(0.002)
     assert zygote.wait() == 0
     duration = time.monotonic() - started
-    print(f"handlab {' '.join(command)}: {duration:.2f} s undisturbed from the fork")
+    if progress(timing, replaced) > steps or first is None or last is None:
+        steps, first, last = progress(timing, replaced), duration, duration
+    print(f"handlab {' '.join(command)}: {duration:.2f} s undisturbed from the fork, "
+          f"{steps} steps from {first:.2f} s to {last:.2f} s")
     lakes: list[Path] = []
+    hit = dict.fromkeys(required, 0)
     kills = attempts = 0
-    while kills < KILLS:
+    while kills < KILLS or not all(hit.values()):
         attempts += 1
-        assert attempts <= 3 * KILLS, f"only {kills} kills landed in {attempts} runs"
+        assert attempts <= 6 * KILLS, f"only {kills} kills landed in {attempts} runs: {hit}"
         lake = tmp_path / f"killed{attempts}"
         shutil.copytree(prepare, lake)
         pid = zygote.start(*command, str(lake))
-        time.sleep(rng.uniform(0.0, duration))
+        aim = attempts % 3
+        if aim == 0 or not steps:  # a random moment of the start's first half (a run
+            time.sleep(rng.uniform(0.0, first / 2))  # may start faster than the timed one)
+        else:  # after a random step but the last, or after the last: waited for
+            # (from the second step: the first whole; a compaction's first file, its
+            # largest table's, takes a good part of its writes)
+            done = rng.randint(2, steps - 1) if aim == 1 and steps > 2 else steps
+            while progress(lake, replaced) < done and alive(pid):
+                time.sleep(0.002)
+            if aim == 1:
+                time.sleep(rng.uniform(0.0, (last - first) / steps))
         with contextlib.suppress(ProcessLookupError):
             os.kill(pid, signal.SIGKILL)
         status = zygote.wait()
         if os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGKILL:
             kills += 1
             lakes.append(lake)
+            assert_readable_and_same(lake, reference)
+            where = phase(lake, replaced)
+            hit[where] = hit.get(where, 0) + 1
         else:
             assert os.WEXITSTATUS(status) == 0
             shutil.rmtree(lake)
-    return lakes
+    print(f"handlab {' '.join(command)}: kills by phase {hit}")
+    return lakes, hit
 
 
 @pytest.mark.slow
 @pytest.mark.skipif(sys.platform != "linux", reason="uses fork and kill -9")
 def test_kill_nine_of_compact_and_vacuum(small_files_lake: Path, tmp_path: Path) -> None:
-    """Compaction, then vacuum, each killed -9 ten times at random moments: every killed
-    lake reads the same rows as before; rerun, the command finishes (a compaction: nothing
-    left to compact; a vacuum: nothing unlisted left, one manifest) with the rows unchanged."""
+    """Compaction, then vacuum, each killed -9 at random moments (:func:`kill_rounds`: at
+    least three kills each, and in each phase: a compaction before its first file and among
+    its writes, after its commit when a kill lands there before the command ends; a vacuum
+    before and after its deletions): every killed lake reads the same rows as before;
+    rerun, the command finishes (a compaction: nothing left to compact; a vacuum: nothing
+    unlisted left, one manifest) with the rows unchanged."""
     files_before = sum(len(f) for f in latest_manifest(small_files_lake).tables.values())
-    assert files_before > 150
+    assert files_before > 100
     rng = random.Random(20261205)
     zygote = ForkServer(HANDLAB_COMMANDS)
     try:
-        compact_lakes = kill_rounds(zygote, small_files_lake, ["lake", "compact"],
-                                    tmp_path / "compact", rng)
+        compact_lakes, _ = kill_rounds(
+            zygote, small_files_lake, small_files_lake, ["lake", "compact"],
+            tmp_path / "compact", rng, compaction_steps, compact_phase, COMPACT_PHASES[:2])
         compacted = tmp_path / "compacted"
         shutil.copytree(small_files_lake, compacted)
         assert compact(compacted).version == 2
-        vacuum_lakes = kill_rounds(
-            zygote, compacted, ["lake", "vacuum", "--keep", "1", "--grace-hours", "0"],
-            tmp_path / "vacuum", rng)
+        vacuum_lakes, _ = kill_rounds(
+            zygote, compacted, small_files_lake,
+            ["lake", "vacuum", "--keep", "1", "--grace-hours", "0"], tmp_path / "vacuum",
+            rng, deleted, vacuum_phase, VACUUM_PHASES[::2])
     finally:
         zygote.close()
 
@@ -193,8 +283,7 @@ def test_kill_nine_of_compact_and_vacuum(small_files_lake: Path, tmp_path: Path)
     for lake in compact_lakes:
         version = latest_manifest(lake).version
         killed_at.append(version)
-        assert version in (1, 2)  # before the commit, or after it
-        assert_readable_and_same(lake, small_files_lake)
+        assert version in (1, 2)  # before the commit, or after it (read by kill_rounds)
         again = compact(lake)
         assert (again.version is None) == (version == 2)
         assert compact(lake).version is None
@@ -205,8 +294,7 @@ def test_kill_nine_of_compact_and_vacuum(small_files_lake: Path, tmp_path: Path)
     assert 1 in killed_at  # some kills landed before the commit
 
     for lake in vacuum_lakes:
-        assert latest_manifest(lake).version == 2
-        assert_readable_and_same(lake, small_files_lake)
+        assert latest_manifest(lake).version == 2  # read as the reference by kill_rounds
         vacuum(lake, keep=1, grace_seconds=0)
         assert stale(lake) == set()
         assert sorted(p.name for p in (lake / MANIFEST_DIR).iterdir()) == ["v000002.json"]
@@ -215,7 +303,7 @@ def test_kill_nine_of_compact_and_vacuum(small_files_lake: Path, tmp_path: Path)
 
 def test_a_vacuum_stopped_in_its_deletions(small_files_lake: Path, tmp_path: Path,
                                            monkeypatch: pytest.MonkeyPatch) -> None:
-    """Deleting 215 files takes milliseconds, so random kills rarely land among them: a
+    """Deleting about 95 files takes milliseconds, so random kills rarely land among them: a
     vacuum stopped after its 50th deletion leaves the newest version readable with every
     row, and a rerun finishes (nothing stale, one manifest)."""
     from analytics.warehouse.lake.store import LakeStore

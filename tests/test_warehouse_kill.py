@@ -25,7 +25,7 @@ from tests.test_warehouse_data import PARSE_BROKEN, phhs, simulated, write
 MARKER = "handlab-kill-test"
 
 INGESTS = f"""# {MARKER}
-import os, sys
+import os, sys, time
 from analytics.warehouse import ingest
 from analytics.rules import replay
 from parsers import read_hands
@@ -35,17 +35,23 @@ for hand in read_hands(sys.argv[1]):  # imports and the evaluator's JIT, once, b
 
 
 def run(words):
-    folder, db, workers, group_rows = words
+    folder, db, workers, group_rows, batches = words
+
+    def batch_done(progress):  # one line per batch of hands read, replayed and handed over
+        with open(batches, "a", encoding="utf-8") as record:
+            print(time.monotonic(), file=record)
+
     try:
         if int(group_rows):  # files per transaction: all eight, or three
             sys.modules["analytics.warehouse.pipeline.run"].GROUP_ROWS = int(group_rows)
-        ingest([folder], db, workers=int(workers), hold=0.3)
+        ingest([folder], db, workers=int(workers), hold=0.3, progress=batch_done)
     except BaseException:
         return 3
     return 0
 """
 """The fork server's script: each line of input is one ingest (folder, database, workers,
-the writer's :data:`GROUP_ROWS` or 0 to leave it)."""
+the writer's :data:`GROUP_ROWS` or 0 to leave it, a file to which each batch done adds a
+line: the ingest's progress, which the test waits on to aim a kill among the commits)."""
 
 
 def make_inputs(folder: Path, per_file: int = 24) -> None:
@@ -100,6 +106,15 @@ def check_consistent(db: Path) -> int:
         return hands
 
 
+def alive(pid: int) -> bool:
+    """Whether process ``pid`` runs (the fork server reaps its children at once)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
 def orphans(zygote: int) -> list[int]:
     """Processes of a killed ingest still alive (workers must die with their parent)."""
     found = []
@@ -114,15 +129,35 @@ def orphans(zygote: int) -> list[int]:
     return found
 
 
-KILLS = 24
+KILLS = 12
+"""Kills that must land (each phase of :data:`PHASES` among them)."""
 ROUNDS_PER_DB = 3
 GROUP_ROWS_SMALL = 2_000
+
+PHASES = ("before its schema was made", "before its first commit", "between its commits",
+          "after its last commit")
+"""Where in an ingest a kill can land, as the database shows it afterwards (:func:`phase`):
+no database or its schema half made; the schema made and nothing of this run committed;
+some of the run's files committed and not all; every file in (killed in the last commit's
+checkpoint or the close)."""
+
+
+def phase(db: Path, before: int, hands: int, expected: int) -> str:
+    """The :data:`PHASES` entry of a run killed on ``db``, which held ``before`` hands when
+    it started and ``hands`` after the kill (of ``expected``)."""
+    if not db.exists() or current_version(db) < LATEST_VERSION:
+        return PHASES[0]
+    if hands == before:
+        return PHASES[1]
+    return PHASES[2] if hands < expected else PHASES[3]
 
 
 @pytest.mark.slow
 @pytest.mark.skipif(sys.platform != "linux", reason="uses fork, /proc and kill -9")
 def test_kill_nine_at_random_moments(tmp_path: Path) -> None:
-    """24 kills -9, inline and with workers; three in a row on each database, then a rerun."""
+    """Kills -9 at random moments, inline and with workers, three in a row on each database,
+    then a rerun: until :data:`KILLS` landed and in each of the first three :data:`PHASES`
+    (the fourth, a kill in the last checkpoint, is counted when it comes)."""
     folder = tmp_path / "in"
     make_inputs(folder)
     reference = ingest([folder], tmp_path / "reference.duckdb", workers=0)
@@ -134,26 +169,45 @@ def test_kill_nine_at_random_moments(tmp_path: Path) -> None:
             "SELECT sha256, hand_index FROM rejects ORDER BY ALL").fetchall()
 
     rng = random.Random(20261129)
+    hit: dict[str, int] = dict.fromkeys(PHASES, 0)
     zygote = ForkServer(INGESTS, str(folder / "part0.phhs"))
     try:
-        # Measure one undisturbed run (from the fork) to spread the kills over the ingest.
+        # Measure one undisturbed run (from the fork): its first batch comes late (the
+        # schema, the plan and the pool come first), the commits after it.
         started = time.monotonic()
-        zygote.start(folder, tmp_path / "timing.duckdb", 0, 0)
+        zygote.start(folder, tmp_path / "timing.duckdb", 0, 0, tmp_path / "timing.batches")
         assert zygote.wait() == 0
         duration = time.monotonic() - started
-        print(f"an undisturbed ingest takes {duration:.2f} s from the fork")
+        moments = [float(line) - started for line in
+                   (tmp_path / "timing.batches").read_text(encoding="utf-8").split()]
+        first, gap = moments[0], (moments[-1] - moments[0]) / (len(moments) - 1)
+        print(f"an undisturbed ingest takes {duration:.2f} s from the fork, its {len(moments)} "
+              f"batches done from {first:.2f} s, {gap:.3f} s apart")
         kills = attempts = on_this_db = 0
         databases = [tmp_path / "killed0.duckdb"]
-        while kills < KILLS:
+        while kills < KILLS or not all(hit[p] for p in PHASES[:3]):
             attempts += 1
-            assert attempts <= 3 * KILLS, f"only {kills} kills landed in {attempts} runs"
+            assert attempts <= 4 * KILLS, (
+                f"only {kills} kills landed in {attempts} runs, in the phases {hit}")
             db = databases[-1]
+            before = check_consistent(db) if db.exists() else 0
             workers = 2 if attempts % 2 else 0
             # Half the runs gather three files per transaction (a file is about 750 rows),
             # so kills land inside and between transactions of several files.
             group_rows = GROUP_ROWS_SMALL if attempts % 4 >= 2 else 0
-            pid = zygote.start(folder, db, workers, group_rows)
-            time.sleep(rng.uniform(0.0, duration))
+            batches = tmp_path / f"run{attempts}.batches"
+            pid = zygote.start(folder, db, workers, group_rows, batches)
+            # A third of the kills at a random moment of the start (a fresh database's
+            # schema: every third run when the kills land, so every other fresh one), a
+            # third before the first batch, a third at a random moment after a random
+            # batch (among the commits, or after the last): waited for, not timed.
+            aim = (attempts // 2) % 3
+            if aim == 2:
+                done = rng.randint(1, len(moments))
+                while len(batches.read_text(encoding="utf-8").split() if batches.exists()
+                          else ()) < done and alive(pid):
+                    time.sleep(0.005)
+            time.sleep(rng.uniform(0.0, (first / 8, first, gap)[aim]))
             with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
             status = zygote.wait()
@@ -170,11 +224,15 @@ def test_kill_nine_at_random_moments(tmp_path: Path) -> None:
             while orphans(zygote.process.pid) and time.monotonic() < deadline:
                 time.sleep(0.05)
             assert orphans(zygote.process.pid) == []
-            if db.exists():
-                # Printed (pytest -s) to see that kills land between and inside files.
-                print(f"kill {kills} (run {attempts}): {check_consistent(db)} of {expected} in")
+            hands = check_consistent(db) if db.exists() else 0
+            if killed:
+                hit[phase(db, before, hands, expected)] += 1
+            # Printed (pytest -s) to see where the kills land.
+            print(f"kill {kills} (run {attempts}, aim {aim}, {workers} workers): "
+                  f"{hands} of {expected} in")
     finally:
         zygote.close()
+    print(f"kills by phase: {hit}")
 
     # Each killed database completes on a rerun, with nothing twice.
     for db in (db for db in databases if db.exists()):
