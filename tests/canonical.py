@@ -2,17 +2,19 @@
 pipeline tests.
 
 :func:`simulated` holds over a thousand simulated hands of each game (every variant,
-player count and rule option), :func:`as_file` writes hand texts as ``bench_ingest``
-does, :func:`line_edits` and :func:`mutated_canonical` spoil canonical hands line by line
-or byte by byte (:mod:`tests.mutate`), :func:`repository_files` lists every history file
-of the repository.
+player count and rule option; :func:`simulated_game` one game's, :func:`simulated_at` a
+few of them without simulating the rest), :func:`as_file` writes hand texts as
+``bench_ingest`` does, :func:`line_edits` and :func:`mutated_canonical` spoil canonical
+hands line by line or byte by byte (:mod:`tests.mutate`), :func:`repository_files` lists
+every history file of the repository.
 """
 
 from __future__ import annotations
 
 import functools
+import itertools
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 from hypothesis import strategies as st
@@ -33,21 +35,63 @@ def repository_files() -> Iterator[Path]:
     yield from sorted(p for p in (ROOT / "data" / "samples").glob("*") if p.is_file())
 
 
+Run = tuple[int, Callable[[], Iterator[HandHistory]]]
+"""A simulator run: how many hands it yields, and the call that yields them."""
+
+
+def _runs(game: str) -> list[Run]:
+    """The runs whose hands, in order, are ``simulated()[game]``: every variant, player
+    count and knob set (Big Two games are slow to simulate: fewer of them)."""
+    if game == "seveneight":
+        return [(120, functools.partial(simulate_seveneight, 120, players, 40 + i,
+                                        variant=variant, ante=i % 2))
+                for i, (variant, players) in enumerate(
+                    (v, p) for v in ("N78", "P78", "F78") for p in (2, 4, 7, 17))]
+    if game == "bigtwo":
+        return [(70, functools.partial(simulate_bigtwo, 70, players, players, random_knobs=True))
+                for players in (2, 3, 4)]
+    if game == "rummoli":
+        return [(70, functools.partial(simulate_rummoli, 70, 2 + i % 7, 60 + i, variant=variant,
+                                       finale=finale, claim=claim))
+                for i, (variant, finale, claim) in enumerate(
+                    (v, f, c) for v in ("NRM", "PRM", "FRM") for f in ("single", "per_pot", "none")
+                    for c in ("auto", "manual"))]
+    raise ValueError(f"no simulated hands of {game!r}")
+
+
+GAMES = ("seveneight", "bigtwo", "rummoli")
+
+
 @functools.cache
+def simulated_game(game: str) -> list[HandHistory]:
+    """Every simulated hand of ``game`` (1,440 of 7 & 8, 210 of Big Two, 1,260 of
+    Rummoli), simulated once per process."""
+    return [hand for _, run in _runs(game) for hand in run()]
+
+
 def simulated() -> dict[str, list[HandHistory]]:
     """Over a thousand hands of each game, with every variant, player count and knob set
     (Big Two games are slow to simulate: fewer of them)."""
-    seveneight = [h for i, (variant, players) in enumerate(
-        (v, p) for v in ("N78", "P78", "F78") for p in (2, 4, 7, 17))
-        for h in simulate_seveneight(120, players, 40 + i, variant=variant, ante=i % 2)]
-    bigtwo = [h for players in (2, 3, 4)
-              for h in simulate_bigtwo(70, players, players, random_knobs=True)]
-    rummoli = [h for i, (variant, finale, claim) in enumerate(
-        (v, f, c) for v in ("NRM", "PRM", "FRM") for f in ("single", "per_pot", "none")
-        for c in ("auto", "manual"))
-        for h in simulate_rummoli(70, 2 + i % 7, 60 + i, variant=variant, finale=finale,
-                                  claim=claim)]
-    return {"seveneight": seveneight, "bigtwo": bigtwo, "rummoli": rummoli}
+    return {game: simulated_game(game) for game in GAMES}
+
+
+def simulated_at(game: str, positions: Iterable[int]) -> list[HandHistory]:
+    """The hands at ``positions`` (ascending) of ``simulated()[game]``, each run simulated
+    only as far as the last hand taken from it (the simulators yield hand by hand)."""
+    wanted = list(positions)
+    assert wanted == sorted(wanted), wanted
+    picked: list[HandHistory] = []
+    first = 0
+    for count, run in _runs(game):
+        inside = [at - first for at in wanted if first <= at < first + count]
+        if inside:
+            hands, taken = run(), 0
+            for offset in inside:
+                picked.append(next(itertools.islice(hands, offset - taken, None)))
+                taken = offset + 1
+        first += count
+    assert len(picked) == len(wanted), (game, wanted)
+    return picked
 
 
 def as_file(texts: list[str], extra: str = "") -> str:
@@ -58,8 +102,8 @@ def as_file(texts: list[str], extra: str = "") -> str:
 @functools.cache
 def canonical_samples() -> list[str]:
     """A few canonical hands of each game, knobs and user fields included."""
-    picked = [dumps_hand(h) for hands_of_game in simulated().values()
-              for h in hands_of_game[::251][:3]]
+    picked = [dumps_hand(h) for game in GAMES for h in simulated_at(
+        game, range(0, sum(count for count, _ in _runs(game)), 251)[:3])]
     return [text + '_note = "x"\n_n = 1\n' if i % 3 == 0 else text
             for i, text in enumerate(picked)]
 

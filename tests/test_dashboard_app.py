@@ -44,14 +44,15 @@ def own_db(dashboard_db: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) 
 
 
 def open_app(page: str | None = None, **params: str | list[str]) -> AppTest:
-    """The dashboard run once with ``params`` in its URL (and switched to ``page``), with no
-    exception; other dashboard test files open it through here too."""
+    """The dashboard run once with ``params`` in its URL, on ``page`` (the default page,
+    Overview, if None) as a link to that page opens it, with no exception; other dashboard
+    test files open it through here too."""
     at = AppTest.from_file(APP, default_timeout=TIMEOUT)
     for key, value in params.items():
         at.query_params[key] = value
+    if page is not None:  # before the first run: the page named by its file, as its URL does
+        at.switch_page(f"{PAGES}/{page}.py")
     at.run()
-    if page is not None:
-        at.switch_page(f"{PAGES}/{page}.py").run()
     assert not at.exception, [e.value for e in at.exception]
     return at
 

@@ -8,6 +8,7 @@ problem -- whatever the bytes, and however the scan is fed.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import io
 import random
@@ -83,7 +84,9 @@ def assert_same_chunks(data: bytes, hands: int = 1, size: int = 1 << 30,
     return cuts
 
 
+@functools.cache
 def simulated() -> bytes:
+    """Simulated 7 & 8 hands and Rummoli rounds as one file, made once per process."""
     text = dumps_hands(simulate_seveneight(30, 4, 3)) + dumps_hands(simulate_rummoli(3, 4, 3))
     return text.encode()
 

@@ -43,6 +43,7 @@ from tests.canonical import (
     mutated_canonical,
     repository_files,
     simulated,
+    simulated_game,
 )
 from tests.mutate import Mutation, apply
 
@@ -114,7 +115,7 @@ def check_data(data: bytes | str) -> tuple[int, int]:
 @functools.cache
 def seveneight_texts() -> list[str]:
     """The simulated 7 & 8 hands (N78, P78, F78; 2, 4, 7 and 17 players), as written."""
-    return [dumps_hand(hand) for hand in simulated()["seveneight"]]
+    return [dumps_hand(hand) for hand in simulated_game("seveneight")]
 
 
 # ---- the repository's files and simulated hands

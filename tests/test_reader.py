@@ -20,7 +20,7 @@ from parsers import dumps_hand, loads_hands, read_hands, reader, tomlsubset
 from parsers.knobs import Game
 from parsers.reader import MAX_LINE_LENGTH, iter_chunks
 from parsers.tomlsubset import Unsupported, parse_document
-from tests.canonical import as_file, simulated
+from tests.canonical import as_file, simulated_at
 
 ROOT = Path(__file__).parent.parent
 SEVENEIGHT = ROOT / "tests" / "data" / "valid" / "seveneight.phh"
@@ -186,7 +186,7 @@ _ODD_HEADERS = ("[7]", " [7]", "\t[7]", " \u3000[7]", "[ 7 ] # c", "\u3000[7]", 
 def test_splitting_finds_the_same_chunks_line_by_line(block: int,
                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     """iter_chunks' split of plain batches at header lines agrees with its line-by-line loop."""
-    texts = [dumps_hand(hand) for hand in simulated()["rummoli"][:30]]
+    texts = [dumps_hand(hand) for hand in simulated_at("rummoli", range(30))]
     lines = as_file(texts).split("\n")
     rng = random.Random(block)
     for odd in _ODD_HEADERS * 3:
