@@ -470,9 +470,10 @@ def test_a_per_pot_finale_plays_each_pot_smallest_first(tmp_path: Path, seed: in
     """Ending the game turns the round about to start into the finale: one poker round per
     pot with chips, smallest first, each round's ``finale_pot`` naming it; the board empties
     pot by pot, the file replays, the journal reopens anywhere, and the table is over."""
-    setup = rummoli_setup("finale", ["Ann", "Bo", "Cy", "Dee"], 80,
-                          RummoliRules(finale=Finale.PER_POT),
-                          bots=("cautious", "bold", "bold", "cautious"))
+    setup = replace(rummoli_setup("finale", ["Ann", "Bo", "Cy", "Dee"], 80,
+                                  RummoliRules(finale=Finale.PER_POT),
+                                  bots=("cautious", "bold", "bold", "cautious")),
+                    seed=seed)  # the deals too, not only the bots' choices
     table = RecordedTable.create(tmp_path, setup, ingest_into=False, clock=fixed_clock)
     rng = random.Random(seed)
     _play_rummoli(table, rng, 2)
@@ -496,6 +497,8 @@ def test_a_per_pot_finale_plays_each_pot_smallest_first(tmp_path: Path, seed: in
         after = replay(hand).board_after
         assert after is not None and after[RUMMOLI_POTS.index(hand.finale_pot or "")] == 0
         assert sum(hand.board_before) - sum(after) == chips  # only its own pot is played
+    with pytest.raises(StepRefused, match="the game is over already: "):
+        table.end_game()
     if len(finale) == len(order):
         assert not any(table.carry.board)
         assert table.over_reason == "the game's finale has been played"
@@ -533,8 +536,9 @@ def test_a_single_finale_plays_the_whole_board_in_one_round(tmp_path: Path) -> N
 
 def test_ending_a_game_is_refused_mid_round_and_without_a_finale_ends_at_once(
         tmp_path: Path) -> None:
-    setup = rummoli_setup("nofinale", ["Ann", "Bo"], 40, RummoliRules(finale=Finale.NONE),
-                          bots=("bold", "bold"))
+    setup = replace(rummoli_setup("nofinale", ["Ann", "Bo"], 40,
+                                  RummoliRules(finale=Finale.NONE), bots=("bold", "bold")),
+                    seed=4)  # a deal in which nobody goes broke in the first round
     table = RecordedTable.create(tmp_path, setup, ingest_into=False, clock=fixed_clock)
     rng = random.Random(2)
     table.record(automatic_action(table, rng) or Action(0, Verb.PASS))  # the first deal
@@ -543,6 +547,7 @@ def test_ending_a_game_is_refused_mid_round_and_without_a_finale_ends_at_once(
         table.end_game()
     table.undo()
     _play_rummoli(table, rng, 1)
+    assert table.can_end_game, table.over_reason
     left = sum(table.carry.board)
     table.end_game()
     assert table.hand is None and table.carry.ended and len(table.filed) == 1

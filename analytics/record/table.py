@@ -569,6 +569,8 @@ class RecordedTable:
         board) the table is over at once.  Raises :class:`StepRefused` unless
         :attr:`can_end_game`."""
         if not self.can_end_game:
+            if self.setup.game is Game.RUMMOLI and self.hand is None:
+                raise StepRefused(f"the game is over already: {self.over_reason}")
             raise StepRefused("only a Rummoli game between two ordinary rounds can end: "
                               "finish or undo the round in progress first")
         assert isinstance(self.setup.rules, RummoliRules)
