@@ -51,3 +51,13 @@ class ForkServer:
         assert self.process.stdin is not None
         self.process.stdin.close()
         self.process.wait(timeout=30)
+
+
+def alive(pid: int) -> bool:
+    """Whether process ``pid`` runs (the fork server reaps its children at once, so a child
+    killed or finished is gone, never a zombie)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True

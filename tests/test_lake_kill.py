@@ -30,7 +30,7 @@ from analytics.warehouse.lake.engine import ingest_lake
 from analytics.warehouse.lake.maintenance import compact, vacuum
 from analytics.warehouse.sql.schema import TABLES
 from parsers import write_hands
-from tests.fork_server import ForkServer
+from tests.fork_server import ForkServer, alive
 
 HANDLAB_COMMANDS = """
 import os, sys
@@ -143,15 +143,6 @@ VACUUM_PHASES = ("before its deletions", "among its deletions", "after its delet
 """Where a killed vacuum was, as its lake shows it (:func:`vacuum_phase`); among its
 deletions (milliseconds) a kill rarely lands, so :func:`test_a_vacuum_stopped_in_its_deletions`
 stops one there."""
-
-
-def alive(pid: int) -> bool:
-    """Whether process ``pid`` runs (the fork server reaps its children at once)."""
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    return True
 
 
 def written(lake: Path) -> int:

@@ -19,7 +19,7 @@ from analytics.warehouse import ingest, reader
 from analytics.warehouse.connection import current_version, reader_unchecked
 from analytics.warehouse.sql.schema import LATEST_VERSION
 from parsers import dumps_hands
-from tests.fork_server import ForkServer
+from tests.fork_server import ForkServer, alive
 from tests.test_warehouse_data import PARSE_BROKEN, phhs, simulated, write
 
 MARKER = "handlab-kill-test"
@@ -104,15 +104,6 @@ def check_consistent(db: Path) -> int:
         assert one("SELECT count(*) FROM (SELECT DISTINCT hand_id, seat FROM seat_facts)"
                    ) == one("SELECT count(*) FROM seat_facts") == one("SELECT count(*) FROM seats")
         return hands
-
-
-def alive(pid: int) -> bool:
-    """Whether process ``pid`` runs (the fork server reaps its children at once)."""
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    return True
 
 
 def orphans(zygote: int) -> list[int]:
