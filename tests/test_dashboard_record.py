@@ -22,7 +22,7 @@ from analytics.record.table import (
 )
 from analytics.rules import replay
 from analytics.warehouse import ENV_VAR
-from parsers import Action, BigTwoRules, RummoliRules, Verb, parse_cards
+from parsers import Action, BigTwoRules, HandHistory, RummoliRules, Verb, parse_cards
 from parsers.cards import DECK, UNKNOWN, format_cards
 from parsers.knobs import Game
 from parsers.reader import read_hands
@@ -337,45 +337,49 @@ def test_the_record_form_starts_bigtwo_and_rummoli_tables_and_their_pickers_deal
     which the picker does not ask for), Rummoli keeps RULES.md's knobs and its picker takes
     18 cards for a player of two (17 or 18: no count named), none more.  (The picker's
     clicks for a count the engine names: the 7 & 8 test above and the browser's.)"""
-    at = _page("record", "porch")
-    at.radio(key="record_game").set_value("Big Two").run()
-    at.text_input(key="record_name").set_value("porch")
-    at.text_input(key="record_players").set_value("Ann, Bo, Cy").run()
-    at.button(key="record_start").click().run()
-    assert not at.exception, [e.value for e in at.exception]
+    at = _set_up("porch", "Big Two", "Ann, Bo, Cy")
     assert "Deal 13 cards to Ann" in _texts(at)
     table = RecordedTable.open(folder, "porch", ingest_into=False)
     assert table.setup.game is Game.BIGTWO and table.setup.players == ("Ann", "Bo", "Cy")
     assert table.setup.rules == BigTwoRules() and table.setup.stacks == (0, 0, 0)
-    for rank in "23456789TJQKA":  # Ann's 13 spades, clicked in the picker
-        at.button(key=f"record-1-0-deal-{rank}s").click().run()
-    assert "13 of 13 picked" in _texts(at) and at.button(key="record-1-0-deal-2h").disabled
-    at.button(key="record-1-0-dealgo").click().run()
-    assert not at.exception, [e.value for e in at.exception]
-    hand = RecordedTable.open(folder, "porch", ingest_into=False).hand
-    assert hand is not None and hand.actions == (deal_action(1, parse_cards(
-        "2s3s4s5s6s7s8s9sTsJsQsKsAs")),)
+    _deal_first_by_picker(at, folder, "porch", [f"{rank}s" for rank in "23456789TJQKA"],
+                          refused="2h")  # Ann's 13 spades
 
-    at = _page("record", "hall")
-    at.radio(key="record_game").set_value("Rummoli").run()
-    at.text_input(key="record_name").set_value("hall")
-    at.text_input(key="record_players").set_value("Ann, Bo").run()
-    at.button(key="record_start").click().run()
-    assert not at.exception, [e.value for e in at.exception]
+    at = _set_up("hall", "Rummoli", "Ann, Bo")
     table = RecordedTable.open(folder, "hall", ingest_into=False)
     assert table.setup.game is Game.RUMMOLI and table.setup.rules == RummoliRules()
     assert (table.setup.variant, table.setup.stacks, table.setup.min_bet) == (
         "NRM", (100, 100), 1)
     assert "Deal 17 or 18 cards to Ann" in _texts(at)
-    ann = [f"{rank}c" for rank in "23456789TJQKA"] + [f"{rank}d" for rank in "23456"]
-    for card in ann:
+    _deal_first_by_picker(at, folder, "hall", [f"{rank}c" for rank in "23456789TJQKA"]
+                          + [f"{rank}d" for rank in "23456"], refused="7d")
+    assert "Deal 17 or 18 cards to Bo" in _texts(at)
+
+
+def _set_up(table: str, game: str, players: str) -> AppTest:
+    """The Record page's set-up form filled in for a table of ``game`` and started."""
+    at = _page("record", table)
+    at.radio(key="record_game").set_value(game).run()
+    at.text_input(key="record_name").set_value(table)
+    at.text_input(key="record_players").set_value(players).run()
+    at.button(key="record_start").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def _deal_first_by_picker(at: AppTest, folder: Path, table: str, cards: list[str], *,
+                          refused: str) -> None:
+    """Click ``cards`` in the first player's picker: then every one is picked, ``refused``
+    can be clicked no more, and the deal recorded holds exactly those cards."""
+    for card in cards:
         at.button(key=f"record-1-0-deal-{card}").click().run()
-    assert "18 of 18 picked" in _texts(at) and at.button(key="record-1-0-deal-7d").disabled
+    picked = len(cards)
+    assert f"{picked} of {picked} picked" in _texts(at)
+    assert at.button(key=f"record-1-0-deal-{refused}").disabled
     at.button(key="record-1-0-dealgo").click().run()
     assert not at.exception, [e.value for e in at.exception]
-    hand = RecordedTable.open(folder, "hall", ingest_into=False).hand
-    assert hand is not None and hand.actions == (deal_action(1, parse_cards("".join(ann))),)
-    assert "Deal 17 or 18 cards to Bo" in _texts(at)
+    hand = RecordedTable.open(folder, table, ingest_into=False).hand
+    assert hand is not None and hand.actions == (deal_action(1, parse_cards("".join(cards))),)
 
 
 def test_the_record_page_deals_the_last_bigtwo_hand_in_one_click_and_plays(
@@ -449,48 +453,44 @@ def _play_until_over(at: AppTest, limit: int) -> None:
     raise AssertionError("the hand did not end")
 
 
-def _sit_down(at: AppTest, game: str) -> str:
-    """Set up a table of ``game`` by the Play page's form and sit down; the table's name."""
+def _play_one_hand(folder: Path, game: str, limit: int
+                   ) -> tuple[AppTest, Path, HandHistory]:
+    """Set up a table of ``game`` by the Play page's form, sit down and play against the bots
+    (at most ``limit`` of your moves) until the hand is over; the page, the table's history
+    file and the one hand it holds."""
+    at = _page("play", "none")
     at.radio(key="play_game").set_value(game).run()
     at.button(key="play_start").click().run()
     assert not at.exception, [e.value for e in at.exception]
     name = at.query_params["table"]
-    return str(name[0] if isinstance(name, list) else name)
+    history = folder / f"{name[0] if isinstance(name, list) else name}.phhs"
+    _play_until_over(at, limit)
+    hands = list(read_hands(history))
+    assert len(hands) == 1
+    return at, history, hands[0]
 
 
 def test_the_play_page_sits_you_down_and_plays_a_seveneight_hand(folder: Path) -> None:
     """Sit down at 7 & 8 by the form and play the hand out against the bots: the file holds
     every card (the computer deals), and the hand replays to nets adding up to 0."""
-    at = _page("play", "none")
-    name = _sit_down(at, "7 & 8")
-    _play_until_over(at, 40)
-    hands = list(read_hands(folder / f"{name}.phhs"))
-    assert len(hands) == 1
-    assert UNKNOWN not in {card for action in hands[0].actions for card in action.cards}
-    assert sum(replay(hands[0]).nets) == 0
+    _, _, hand = _play_one_hand(folder, "7 & 8", 40)
+    assert UNKNOWN not in {card for action in hand.actions for card in action.cards}
+    assert sum(replay(hand).nets) == 0
 
 
 def test_the_play_page_plays_a_bigtwo_game(folder: Path) -> None:
     """A Big Two game against the bots by the Play page's buttons, filed: it replays, with a
     winner and scores adding up to 0."""
-    at = _page("play", "none")
-    name = _sit_down(at, "Big Two")
-    _play_until_over(at, 120)
-    games = list(read_hands(folder / f"{name}.phhs"))
-    assert len(games) == 1
-    outcome = replay(games[0])
+    _, _, game = _play_one_hand(folder, "Big Two", 120)
+    outcome = replay(game)
     assert sum(outcome.nets) == 0 and outcome.winner is not None
 
 
 def test_the_play_page_plays_a_rummoli_round_and_its_finale(folder: Path) -> None:
     """A Rummoli round against the bots, then *End the game* and *Play the finale*: one poker
     round (finale ``single``) for the whole board, which goes to the players."""
-    at = _page("play", "none")
-    name = _sit_down(at, "Rummoli")
-    _play_until_over(at, 200)
-    rounds = list(read_hands(folder / f"{name}.phhs"))
-    assert len(rounds) == 1
-    outcome = replay(rounds[0])
+    at, history, first = _play_one_hand(folder, "Rummoli", 200)
+    outcome = replay(first)
     assert outcome.board_after is not None
     assert sum(outcome.nets) + sum(outcome.board_after) == 0  # the board starts empty
     at.button(key="play-endgame-2").click().run()
@@ -505,7 +505,7 @@ def test_the_play_page_plays_a_rummoli_round_and_its_finale(folder: Path) -> Non
         assert "Finale: poker for the whole board" in _texts(at)
         _play_until_over(at, 100)
     assert "finale has been played" in " ".join(str(i.value) for i in at.info)
-    rounds = list(read_hands(folder / f"{name}.phhs"))
+    rounds = list(read_hands(history))
     assert [r.finale_pot for r in rounds] == [None, "all"]
     finale = replay(rounds[1])
     assert rounds[1].board_before == outcome.board_after
