@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -244,3 +245,37 @@ def test_a_kept_lease_goes_after_its_time_and_after_an_error(tmp_path: Path) -> 
     assert db.resolve() not in kept_writers()
     with reader(db) as read:
         assert int(read.execute("SELECT count(*) FROM hands").fetchall()[0][0]) == 1
+
+
+def test_readers_of_this_process_never_starve_its_writer(tmp_path: Path) -> None:
+    """Readers whose questions overlap (several dashboard sessions) kept a read-only
+    instance of the file alive without a break, and an upload waiting to write gave up
+    after its whole wait.  Once a writer of this process waits, new readers join the
+    read-write instance it will use, the read-only one drains, and the writer gets in."""
+    db = tmp_path / "w.duckdb"
+    ingest([write(tmp_path / "a.phhs", simulated_text("seveneight", 20, 11))], db, workers=0)
+    stop = threading.Event()
+    answers: list[int] = []
+
+    def read_again_and_again(offset: float) -> None:
+        time.sleep(offset)
+        while not stop.is_set():
+            with reader(db, wait=10.0) as con:  # each reader overlaps the next one
+                answers.append(int(con.execute("SELECT count(*) FROM hands").fetchall()[0][0]))
+                time.sleep(0.06)
+
+    threads = [threading.Thread(target=read_again_and_again, args=(i * 0.02,)) for i in range(3)]
+    for thread in threads:
+        thread.start()
+    try:
+        time.sleep(0.3)
+        with writer(db, wait=3.0) as con:  # failed with WarehouseBusy after 3 s before
+            con.execute("CREATE TABLE written AS SELECT 1 AS x")
+        time.sleep(0.2)  # readers go on afterwards
+    finally:
+        stop.set()
+        for thread in threads:
+            thread.join()
+    assert answers and set(answers) == {20}
+    with reader(db) as con:
+        assert con.execute("SELECT x FROM written").fetchall() == [(1,)]

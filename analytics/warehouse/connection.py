@@ -129,6 +129,11 @@ def _retrying_connect(path: Path, *, read_only: bool, wait: float,
     delay = 0.01
     while True:
         try:
+            if read_only and _writers_waiting(path):
+                # Readers whose questions overlap would keep a read-only instance alive for
+                # ever and starve this process's writer: join (or start) the read-write one
+                # it waits for instead, and let the read-only one drain.
+                return duckdb.connect(str(path), config=config)
             return duckdb.connect(str(path), read_only=read_only, config=config)
         except (duckdb.IOException, duckdb.ConnectionException) as error:
             if not is_lock_error(error):
@@ -160,7 +165,8 @@ def open_writer(db: Path | str | None = None, *, wait: float = 60.0) -> duckdb.D
     """
     path = resolve_db(db)
     path.parent.mkdir(parents=True, exist_ok=True)
-    con = _retrying_connect(path, read_only=False, wait=wait, config={})
+    with _writer_waiting(path):
+        con = _retrying_connect(path, read_only=False, wait=wait, config={})
     try:
         # A setting, not connect() config: in-process readers must connect with the same config.
         con.execute(f"SET memory_limit = '{_WRITER_MEMORY}'")
@@ -226,6 +232,27 @@ def reader(db: Path | str | None = None, *, wait: float = 3.0
 _LOCKS_GUARD = threading.Lock()
 _WRITER_LOCKS: dict[Path, threading.Lock] = {}
 _WAITING: Counter[Path] = Counter()  # threads of this process waiting for a writer lock
+_OPENING: Counter[Path] = Counter()  # threads of this process opening a file to write it
+
+
+@contextmanager
+def _writer_waiting(path: Path) -> Iterator[None]:
+    """While inside, readers of this process know a writer waits to open ``path``."""
+    key = path.resolve()
+    with _LOCKS_GUARD:
+        _OPENING[key] += 1
+    try:
+        yield
+    finally:
+        with _LOCKS_GUARD:
+            _OPENING[key] -= 1
+            if not _OPENING[key]:
+                del _OPENING[key]
+
+
+def _writers_waiting(path: Path) -> bool:
+    with _LOCKS_GUARD:
+        return _OPENING[path.resolve()] > 0
 
 
 def _writer_lock(path: Path) -> threading.Lock:

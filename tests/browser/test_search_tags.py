@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from analytics.warehouse import reader
 from analytics.warehouse.sql.search import HandSearch, search_hands
@@ -49,7 +50,8 @@ def test_search_open_tag_reload(server: str, browser_page: Any, browser_db: Path
     page.get_by_role("heading", name="Hand replayer").first.wait_for()
     settle(page)
     page.get_by_text(re.compile(r"Kept: ★ review, cooler")).wait_for()
-    assert page.get_by_label("Tags, separated by commas").input_value() == "review, cooler"
+    # The caption and the box come in the same run, but the box may be filled a frame later.
+    expect(page.get_by_label("Tags, separated by commas")).to_have_value("review, cooler")
     page.screenshot(path=str(SCREENSHOTS / "replayer-tagged.png"), full_page=True)
     # And the search by tag finds it.
     with reader(browser_db) as con:
