@@ -49,3 +49,24 @@ def test_a_press_the_busy_notice_cuts_short_loads_on_its_rerun(
                           "WHERE source_file = 'upload: more.phhs'") == 25
     at.run()  # a later run loads nothing again
     assert count_rows(db, "SELECT count(*) FROM files WHERE path = 'upload: more.phhs'") == 1
+
+
+def test_the_busy_notice_says_what_happens_and_keeps_the_details_small(
+        dashboard_db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The notice is one plain sentence; DuckDB's message (a path, a process id, a link)
+    follows in small print rather than inside it."""
+    monkeypatch.setenv(ENV_VAR, str(dashboard_db))
+    monkeypatch.setattr("analytics.dashboard.ui._MAX_RETRIES", 0)  # the button, no rerun
+    detail = (f"{dashboard_db} is being written by another process; try again in a moment "
+              "(IO Error: Could not set lock on file: Conflicting lock is held in python)")
+
+    def busy(path: str) -> tuple[int, str, int]:
+        raise WarehouseBusy(detail)
+
+    monkeypatch.setattr(ui, "data_version", busy)
+    at = open_app("overview")
+    assert not at.exception, [e.value for e in at.exception]
+    assert [w.value for w in at.warning] == [
+        "The database is busy: an ingest is writing to it. Retrying in 2 s…"]
+    assert f"Details: {detail}" in [c.value for c in at.caption]
+    assert [b.label for b in at.button] == ["Retry now"]

@@ -206,8 +206,8 @@ def guarded() -> Iterator[None]:
         tries = int(st.session_state.get("_handlab_busy", 0)) + 1
         st.session_state["_handlab_busy"] = tries
         st.warning("The database is busy: an ingest is writing to it. "
-                   f"Retrying in {_RETRY_SECONDS:.0f} s… ({error})",
-                   icon=":material/hourglass_top:")
+                   f"Retrying in {_RETRY_SECONDS:.0f} s…", icon=":material/hourglass_top:")
+        st.caption(f"Details: {error}")  # DuckDB's words, with the file's path: small print
         if tries <= _MAX_RETRIES:
             time.sleep(_RETRY_SECONDS)
             st.rerun()
