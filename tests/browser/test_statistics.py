@@ -77,7 +77,10 @@ def test_statistics_page_in_the_browser(server: str, browser_page: Any,
     page.get_by_text(re.compile(r"Step \d+ of \d+")).wait_for()
     settle(page)
     assert page.locator('[data-testid="stException"]').count() == 0
-    assert player in page.content()
+    # The player's name comes with the hand's tables, which may draw after the step line
+    # (under load, once, not yet there when the page had settled).
+    page.wait_for_function("name => document.documentElement.outerHTML.includes(name)",
+                           arg=player)
     # ... and a session's link its first hand, by the hex id.
     page.goto(f"{server}/{link}")
     page.get_by_role("heading", name="Hand replayer").first.wait_for()
