@@ -129,7 +129,7 @@ def _retrying_connect(path: Path, *, read_only: bool, wait: float,
     delay = 0.01
     while True:
         try:
-            if read_only and _writers_waiting(path):
+            if read_only and _writer_opening(path):
                 # Readers whose questions overlap would keep a read-only instance alive for
                 # ever and starve this process's writer: join (or start) the read-write one
                 # it waits for instead, and let the read-only one drain.
@@ -165,7 +165,7 @@ def open_writer(db: Path | str | None = None, *, wait: float = 60.0) -> duckdb.D
     """
     path = resolve_db(db)
     path.parent.mkdir(parents=True, exist_ok=True)
-    with _writer_waiting(path):
+    with _opening_to_write(path):
         con = _retrying_connect(path, read_only=False, wait=wait, config={})
     try:
         # A setting, not connect() config: in-process readers must connect with the same config.
@@ -236,7 +236,7 @@ _OPENING: Counter[Path] = Counter()  # threads of this process opening a file to
 
 
 @contextmanager
-def _writer_waiting(path: Path) -> Iterator[None]:
+def _opening_to_write(path: Path) -> Iterator[None]:
     """While inside, readers of this process know a writer waits to open ``path``."""
     key = path.resolve()
     with _LOCKS_GUARD:
@@ -250,7 +250,7 @@ def _writer_waiting(path: Path) -> Iterator[None]:
                 del _OPENING[key]
 
 
-def _writers_waiting(path: Path) -> bool:
+def _writer_opening(path: Path) -> bool:
     with _LOCKS_GUARD:
         return _OPENING[path.resolve()] > 0
 
