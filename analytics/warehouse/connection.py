@@ -128,19 +128,18 @@ def _retrying_connect(path: Path, *, read_only: bool, wait: float,
     deadline = time.monotonic() + wait
     delay = 0.01
     while True:
+        # Readers whose questions overlap would keep a read-only instance alive for ever
+        # and starve this process's writer: while one waits, a reader joins (or starts) the
+        # read-write instance it waits for instead, and the read-only one drains.
+        shared = read_only and _any_counted(_OPENING, path)
         try:
-            if read_only and _writer_opening(path):
-                # Readers whose questions overlap would keep a read-only instance alive for
-                # ever and starve this process's writer: join (or start) the read-write one
-                # it waits for instead, and let the read-only one drain.
-                return duckdb.connect(str(path), config=config)
-            return duckdb.connect(str(path), read_only=read_only, config=config)
+            return duckdb.connect(str(path), read_only=read_only and not shared, config=config)
         except (duckdb.IOException, duckdb.ConnectionException) as error:
             if not is_lock_error(error):
                 raise
             if isinstance(error, duckdb.IOException):  # another process holds the file
                 _ask_for_turn(path)
-            if read_only and isinstance(error, duckdb.ConnectionException):
+            if read_only and not shared and isinstance(error, duckdb.ConnectionException):
                 # This process already has the file open read-write: share that instance.
                 try:
                     return duckdb.connect(str(path), config=config)
@@ -165,7 +164,7 @@ def open_writer(db: Path | str | None = None, *, wait: float = 60.0) -> duckdb.D
     """
     path = resolve_db(db)
     path.parent.mkdir(parents=True, exist_ok=True)
-    with _opening_to_write(path):
+    with _counted(_OPENING, path):
         con = _retrying_connect(path, read_only=False, wait=wait, config={})
     try:
         # A setting, not connect() config: in-process readers must connect with the same config.
@@ -236,23 +235,25 @@ _OPENING: Counter[Path] = Counter()  # threads of this process opening a file to
 
 
 @contextmanager
-def _opening_to_write(path: Path) -> Iterator[None]:
-    """While inside, readers of this process know a writer waits to open ``path``."""
+def _counted(threads: Counter[Path], path: Path) -> Iterator[None]:
+    """Count this thread in ``threads`` (:data:`_WAITING`, :data:`_OPENING`) for ``path``
+    while inside, so other threads can see that one waits (:func:`_any_counted`)."""
     key = path.resolve()
     with _LOCKS_GUARD:
-        _OPENING[key] += 1
+        threads[key] += 1
     try:
         yield
     finally:
         with _LOCKS_GUARD:
-            _OPENING[key] -= 1
-            if not _OPENING[key]:
-                del _OPENING[key]
+            threads[key] -= 1
+            if not threads[key]:
+                del threads[key]
 
 
-def _writer_opening(path: Path) -> bool:
+def _any_counted(threads: Counter[Path], path: Path) -> bool:
+    """Whether a thread of this process is counted in ``threads`` for ``path``."""
     with _LOCKS_GUARD:
-        return _OPENING[path.resolve()] > 0
+        return threads[path.resolve()] > 0
 
 
 def _writer_lock(path: Path) -> threading.Lock:
@@ -273,25 +274,12 @@ def _acquire(lock: threading.Lock, path: Path, wait: float) -> None:
     _release_kept(path)  # a lease an ingest of this process kept (KeptWriters) goes at once
     if lock.acquire(blocking=False):
         return
-    key = path.resolve()
-    with _LOCKS_GUARD:
-        _WAITING[key] += 1  # a lease of another thread sees it and lets go after its file
-    try:
+    # A lease of another thread sees the count and lets go after its file.
+    with _counted(_WAITING, path):
         acquired = lock.acquire(timeout=max(wait, 0.0))
-    finally:
-        with _LOCKS_GUARD:
-            _WAITING[key] -= 1
-            if not _WAITING[key]:
-                del _WAITING[key]
     if not acquired:
         raise WarehouseBusy(f"{path} is being written by another ingest of this process; "
                             "try again in a moment")
-
-
-def _threads_waiting(path: Path) -> bool:
-    """Whether a thread of this process is waiting for the writer lock of ``path``."""
-    with _LOCKS_GUARD:
-        return _WAITING[path.resolve()] > 0
 
 
 @contextmanager
@@ -385,7 +373,7 @@ class WriterLease:
 
     def asked(self) -> bool:
         """Whether someone has been waiting for the file since this lease took it."""
-        return _threads_waiting(self.path) or self._request_time() != self._requested
+        return _any_counted(_WAITING, self.path) or self._request_time() != self._requested
 
     def configure(self, settings: Mapping[str, str | int]) -> None:
         """Apply DuckDB ``settings`` (name to value, e.g. ``{"threads": 1}``; names from

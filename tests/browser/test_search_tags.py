@@ -50,7 +50,7 @@ def test_search_open_tag_reload(server: str, browser_page: Any, browser_db: Path
     page.get_by_role("heading", name="Hand replayer").first.wait_for()
     settle(page)
     page.get_by_text(re.compile(r"Kept: ★ review, cooler")).wait_for()
-    # The caption and the box come in the same run, but the box may be filled a frame later.
+    # Waited for: once (CI) the box was still empty when the caption had been drawn.
     expect(page.get_by_label("Tags, separated by commas")).to_have_value("review, cooler")
     page.screenshot(path=str(SCREENSHOTS / "replayer-tagged.png"), full_page=True)
     # And the search by tag finds it.
