@@ -15,6 +15,7 @@ play-*.png)."""
 from __future__ import annotations
 
 import re
+import time
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -341,21 +342,37 @@ def test_the_end_of_a_rummoli_round_by_clicking_and_the_finale(
     _shot(page, "record-rummoli-finale")
 
 
+def _steady(element: Any) -> None:
+    """Wait until ``element`` stays where it is for 0.15 s: the box of seats moved 40 px
+    up as the box around it finished opening, after the click had aimed at it, and the
+    click left it focused but shut."""
+    where = element.bounding_box()
+    for _ in range(40):
+        time.sleep(0.15)
+        now = element.bounding_box()
+        if now == where:
+            return
+        where = now
+
+
 def _pick_seat(page: Any, seat: int, then: str) -> None:
     """Pick ``seat`` in the box of seats (again when a redraw lost the pick) until ``then``
     shows."""
     seat_box = _main(page).locator('[data-testid="stSelectbox"]', has_text="Seat")
     seat_box.wait_for()
+    settle(page)
+    _steady(seat_box)
     # In the middle of the window: at its bottom edge (the Record page's box, under the card
     # picker) the list of seats had no room to open below it and no option showed.
     seat_box.evaluate("box => box.scrollIntoView({block: 'center'})")
     option = page.get_by_role("option", name=re.compile(rf"^Seat {seat}\b"))
-    for _ in range(3):
+    for _ in range(6):
+        _steady(seat_box)
         seat_box.click()
         # The option is clicked, not typed: typing into a list still opening was kept as
         # filter text ("Seat 2Seat 2") and Enter then picked nothing.
         try:  # a rerun landing as the box opens may close it: open it again
-            option.first.wait_for(timeout=10_000)
+            option.first.wait_for(timeout=3_000)
             rerun(page, option.first.click)
             _main(page).get_by_text(then).first.wait_for(timeout=10_000)
             return
