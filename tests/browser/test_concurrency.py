@@ -27,6 +27,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import csv
+import datetime as dt
 import json
 import re
 import shutil
@@ -139,13 +140,14 @@ class Log:
     """A timeline of the scenario, printed at the end (and on failure) to judge the overlap."""
 
     start: float = field(default_factory=time.monotonic)
+    started_at: dt.datetime = field(default_factory=dt.datetime.now)  # beside the files table's
     events: list[str] = field(default_factory=list)
 
     def __call__(self, text: str) -> None:
         self.events.append(f"{time.monotonic() - self.start:6.1f} s  {text}")
 
     def __str__(self) -> str:
-        return "\n".join(self.events)
+        return "\n".join([f"from {self.started_at:%H:%M:%S.%f}", *self.events])
 
 
 async def _settle(page: Page) -> None:
@@ -369,6 +371,25 @@ def _contents(db: Path) -> tuple[list[int], dict[str, int], dict[str, int]]:
     return ids, counts, loaded
 
 
+def _files_table(db: Path) -> str:
+    """The ``files`` table in load order, with the write-ahead log's size if one is left:
+    printed with the timeline, so a failure shows which process's commit went where (an
+    upload's commit was missing once, in a fresh clone's run, cause not found:
+    docs/reliability.md, "Open")."""
+    con = open_reader(db)
+    try:
+        rows = con.execute("SELECT path, started_at, finished_at, loaded, duplicates "
+                           "FROM files ORDER BY finished_at").fetchall()
+    finally:
+        con.close()
+    wal = db.with_name(db.name + ".wal")
+    left = f"{wal.stat().st_size} bytes" if wal.exists() else "none"
+    return "\n".join([f"files (write-ahead log left: {left}):",
+                      *(f"  {started:%H:%M:%S.%f}-{finished:%H:%M:%S.%f}  {path}: "
+                        f"{loaded} loaded, {duplicates} duplicates"
+                        for path, started, finished, loaded, duplicates in rows)])
+
+
 def test_uploads_ingest_and_readers_at_once(tmp_path: Path) -> None:
     if not CHROMIUM.exists():
         pytest.skip("Debian chromium is not installed at /usr/bin/chromium "
@@ -392,6 +413,7 @@ def test_uploads_ingest_and_readers_at_once(tmp_path: Path) -> None:
             print(log)
         assert server.alive(), server.output()
     output = server.output()
+    print(_files_table(db))
 
     # No Streamlit exception on any page at any time; the busy notices are only reported.
     for who, seen in outcome.watched.items():
