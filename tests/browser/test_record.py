@@ -373,7 +373,9 @@ def _pick_seat(page: Any, seat: int, then: str) -> None:
         # filter text ("Seat 2Seat 2") and Enter then picked nothing.
         try:  # a rerun landing as the box opens may close it: open it again
             option.first.wait_for(timeout=3_000)
-            rerun(page, option.first.click)
+            # Not the page's 60 s: a click Playwright cannot land (the list redrawn under
+            # it) is a failed try, tried again.
+            rerun(page, lambda: option.first.click(timeout=3_000))
             _main(page).get_by_text(then).first.wait_for(timeout=10_000)
             return
         except PlaywrightTimeout:
