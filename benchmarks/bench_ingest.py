@@ -550,7 +550,9 @@ def main() -> None:
         for game, total in (("seveneight", min(args.hands, 20_000)),
                             ("bigtwo", min(args.games, 2_000)),
                             ("rummoli", min(args.rounds, 2_000))):
-            stage_rates(args.out / "stages" / game, game, total, args.pokerkit_hands)
+            if total:
+                stage_rates(args.out / "stages" / game, game, total,
+                            args.pokerkit_hands)
         return
 
     plan = [("seveneight", args.hands, args.files), ("bigtwo", args.games, 4),

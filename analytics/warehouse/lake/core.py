@@ -44,10 +44,8 @@ import pyarrow.compute as pc
 
 from analytics.warehouse.errors import SourceError, WarehouseBusy, WarehouseError
 from analytics.warehouse.lake.store import LakeStore, open_store
-from analytics.warehouse.pipeline.fact_rows import FACT_TABLES, fact_tables
 from analytics.warehouse.pipeline.rows import FileContext, reject_table
 from analytics.warehouse.pipeline.sources import Limits, SourceRef, content_digest, open_source
-from analytics.warehouse.pipeline.stat_rows import fill_batch_stats
 from analytics.warehouse.pipeline.work import Unit, process_unit
 from analytics.warehouse.sql.arrow_scan import arrow_over
 from analytics.warehouse.sql.facts import POT_ROWS_SELECT, with_streaks
@@ -346,12 +344,7 @@ def write_range(task: LakeRange, root: str) -> RangeOutput:
     """
     output = RangeOutput(task.index)
     collected: dict[str, list[pa.Table]] = {name: [] for name in LAKE_TABLES}
-    scratch = duckdb.connect()  # the facts' SQL runs here (_with_facts)
-    migrate(scratch)
-    try:
-        _collect(task, output, collected, scratch)
-    finally:
-        scratch.close()
+    _collect(task, output, collected)
     schemas = warehouse_schemas()
     stem = f"{task.name}-{task.job}"
     for name, parts in collected.items():
@@ -372,8 +365,8 @@ def write_range(task: LakeRange, root: str) -> RangeOutput:
     return output
 
 
-def _collect(task: LakeRange, output: RangeOutput, collected: dict[str, list[pa.Table]],
-             scratch: duckdb.DuckDBPyConnection) -> None:
+def _collect(task: LakeRange, output: RangeOutput, collected: dict[str, list[pa.Table]]
+             ) -> None:
     """Process the range's units into ``collected`` (rows per table) and ``output``'s counts,
     a hand repeated in the range kept once (the first)."""
     seen = pa.array([], pa.int64())
@@ -387,8 +380,7 @@ def _collect(task: LakeRange, output: RangeOutput, collected: dict[str, list[pa.
         counts.hands += result.hands
         counts.rejected.update(result.rejected)
         counts.duplicates.update(result.batch_duplicates)
-        for tables in result.batches:
-            tables = _with_facts(scratch, tables)
+        for tables in result.batches:  # with their facts (work._with_facts)
             ids = tables["hands"]["hand_id"]
             repeated = pc.is_in(ids, value_set=seen)
             if pc.any(repeated).as_py():
@@ -405,29 +397,6 @@ def _collect(task: LakeRange, output: RangeOutput, collected: dict[str, list[pa.
             collected["rejects"].append(reject_table(unit.context, result.rejects))
             if counts.first_reject is None:
                 counts.first_reject = result.rejects[0].error.splitlines()[0]
-
-
-def _with_facts(con: duckdb.DuckDBPyConnection, tables: dict[str, pa.Table]
-                ) -> dict[str, pa.Table]:
-    """The batch with its ``seat_facts`` and ``hand_facts`` and its ``stat_facts``, through
-    ``con``, an empty scratch database at the latest schema, left empty again.
-
-    The worker made the first two (:func:`~analytics.warehouse.pipeline.fact_rows.fact_tables`; made
-    here for a batch that came without them); the statistics' counts are the SQL's
-    (``stat_facts.fill_batch_stats``, as the single writer fills them from the same rows)."""
-    made: dict[str, pa.Table] = {}
-    if not all(name in tables for name in FACT_TABLES):
-        made = fact_tables(tables)
-    fill_batch_stats(con, tables)
-    made["stat_facts"] = con.sql("SELECT * FROM stat_facts").to_arrow_table()
-    for name in _SCRATCH_TABLES:
-        con.execute(f"DELETE FROM {name}")  # a whitelist: the tables the fills write
-    return {**tables, **made}
-
-
-_SCRATCH_TABLES: Final = ("stat_facts",)
-"""The tables ``stat_facts.fill_batch_stats`` writes in the scratch database
-(:func:`_with_facts` empties them after each batch)."""
 
 
 def conformed(table: pa.Table, schema: pa.Schema) -> pa.Table:

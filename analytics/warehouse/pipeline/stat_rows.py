@@ -5,12 +5,14 @@ The statistics of :mod:`analytics.stats.definitions` need each hand's actions in
 rows a hand) for a million hands takes seconds, so each seat's counts are derived once,
 when its hand is loaded, with the summary query of :mod:`analytics.stats.seveneight`, and
 the grid sums them (:mod:`analytics.warehouse.sql.stat_views`); Rummoli's rounds likewise with
-the summary of :mod:`analytics.stats.rummoli`.  Filled like the other fact
-tables (:mod:`analytics.warehouse.sql.facts`): from a batch's own Arrow tables inside the
-file's transaction (:func:`fill_batch_stats`, called by ``loader.load_batch``), and for
-the hands a database held before by migration 12 and by ``facts.fill_missing``
-(:func:`fill_missing_stats`).  A new statistic of these games needs a migration adding its
-columns (tests/test_stats.py checks the table has a column for every definition).
+the summary of :mod:`analytics.stats.rummoli`.  Made like the other fact tables: by the
+ingest's workers (and the lake's) from a batch's own Arrow tables
+(:func:`batch_stat_facts`, in a scratch database), inserted by the writer with the batch
+in the file's transaction (``write.load_batch``, which runs :func:`fill_batch_stats`
+itself for a caller that brings none); for the hands a database held before by
+migration 12 and by ``facts.fill_missing`` (:func:`fill_missing_stats`).  A new statistic
+of these games needs a migration adding its columns (tests/test_stats.py checks the
+table has a column for every definition).
 """
 
 from __future__ import annotations
@@ -29,8 +31,12 @@ from analytics.warehouse.sql.arrow_scan import execute_over
 from analytics.warehouse.sql.views import DAY, SESSION, STAKES
 from parsers.knobs import Game
 
-__all__ = ["POT_NETS_V12", "STAT_COLUMNS_V9", "STAT_FACTS_TABLE", "fill_batch_stats",
-           "fill_missing_stats"]
+__all__ = ["POT_NETS_V12", "STAT_COLUMNS_V9", "STAT_FACTS", "STAT_FACTS_TABLE",
+           "batch_stat_facts", "fill_batch_stats", "fill_missing_stats"]
+
+STAT_FACTS: Final = "stat_facts"
+"""The table's name, and the key of its rows among a batch's tables once a worker has
+made them (:func:`batch_stat_facts`)."""
 
 STAT_COLUMNS_V9: Final = (
     "vpip", "vpip_opps", "pfr", "pfr_opps", "three_bet", "three_bet_opps",
@@ -153,6 +159,23 @@ def fill_batch_stats(con: duckdb.DuckDBPyConnection, tables: Mapping[str, pa.Tab
         if game.value in present:
             execute_over(con, _FILL_BATCH[game],
                          {_PREFIX + name: tables[name] for name in _SOURCES})
+
+
+def batch_stat_facts(scratch: duckdb.DuckDBPyConnection, tables: Mapping[str, pa.Table]
+                     ) -> pa.Table:
+    """The ``stat_facts`` rows of one batch of hands, every column as the warehouse stores
+    them, made by :func:`fill_batch_stats` in ``scratch`` (an empty database at the latest
+    schema, left empty again).
+
+    The ingest's workers (and the lake's) make them beside the batch's other facts, so
+    the single writer only inserts them: in the writer this query was the largest part
+    of its work per 7 & 8 hand and per Rummoli round."""
+    fill_batch_stats(scratch, tables)
+    try:
+        return scratch.sql(f"SELECT * FROM {STAT_FACTS} ORDER BY day, hand_id, seat"
+                           ).to_arrow_table()
+    finally:
+        scratch.execute(f"DELETE FROM {STAT_FACTS}")
 
 
 def fill_missing_stats(con: duckdb.DuckDBPyConnection) -> None:

@@ -33,6 +33,7 @@ import io
 import os
 import signal
 import sys
+import threading
 import traceback
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
@@ -41,6 +42,7 @@ from functools import partial
 from itertools import islice
 from typing import IO, Final, cast
 
+import duckdb
 import numpy as np
 import numpy.typing as npt
 import pyarrow as pa
@@ -53,6 +55,8 @@ from analytics.warehouse.pipeline.block_rows import block_tables
 from analytics.warehouse.pipeline.fact_rows import fact_tables
 from analytics.warehouse.pipeline.rows import PASS_TABLE, Batch, FileContext, RejectRow
 from analytics.warehouse.pipeline.sources import Limits, SourceRef, open_source, read_range
+from analytics.warehouse.pipeline.stat_rows import STAT_FACTS, batch_stat_facts
+from analytics.warehouse.sql.schema import migrate
 from parsers.block import SevenEightBlock
 from parsers.block_scan import BLOCK_VARIANT_END, scan_seveneight, scan_texts
 from parsers.fast_paths import fast_path_on
@@ -405,14 +409,38 @@ def _internal_reject(error: Exception, name: str, index: int, line: int | None,
 
 
 def _with_facts(tables: dict[str, pa.Table]) -> dict[str, pa.Table]:
-    """The batch with its seat_facts and hand_facts rows, which travel with it, so the
-    single writer only filters and inserts them.  Rows the engine never writes (a hand
-    id or a seat twice) raise ``fact_rows.FactRowsError``, naming the hand: a bug in
+    """The batch with its seat_facts, hand_facts and stat_facts rows, which travel with it,
+    so the single writer only filters and inserts them.  Rows the engine never writes (a
+    hand id or a seat twice) raise ``fact_rows.FactRowsError``, naming the hand: a bug in
     handlab, which stops the ingest (the file's transaction rolls back) rather than
     filling its facts some other way."""
     tables.update(fact_tables(tables))
+    tables[STAT_FACTS] = batch_stat_facts(_scratch(), tables)
     tables.pop(PASS_TABLE, None)  # in the seat facts now
     return tables
+
+
+_SCRATCH: Final = threading.local()
+_INHERITED: Final[list[object]] = []
+"""Scratch connections a forked worker inherited: kept, never closed or freed, since
+DuckDB's teardown in the child of a fork touches threads that exist only in the parent
+(a segmentation fault); the worker ends by ``os._exit``."""
+
+
+def _scratch() -> duckdb.DuckDBPyConnection:
+    """This thread's scratch database for the statistics' SQL: in memory, at the latest
+    schema, one DuckDB thread (a worker is one core's work).  One per process and thread:
+    a connection serves one thread at a time, and one made before a fork (an inline
+    ingest, then a pool) must not be used by the child."""
+    made: tuple[int, duckdb.DuckDBPyConnection] | None = getattr(_SCRATCH, "made", None)
+    if made is None or made[0] != os.getpid():
+        if made is not None:
+            _INHERITED.append(made)
+        con = duckdb.connect(config={"threads": 1})
+        migrate(con)
+        made = (os.getpid(), con)
+        _SCRATCH.made = made
+    return made[1]
 
 
 def _block_batch(group: Sequence[Chunk], context: FileContext,

@@ -30,7 +30,7 @@ import pyarrow.compute as pc
 
 from analytics.warehouse.pipeline.fact_rows import FACT_TABLES, fact_tables
 from analytics.warehouse.pipeline.rows import FileContext, RejectRow, reject_table
-from analytics.warehouse.pipeline.stat_rows import fill_batch_stats
+from analytics.warehouse.pipeline.stat_rows import STAT_FACTS, fill_batch_stats
 from analytics.warehouse.sql.arrow_scan import execute_over
 from analytics.warehouse.sql.facts import PotGames, fill_batch_pots
 
@@ -40,7 +40,7 @@ __all__ = ["FileStats", "begin", "commit", "is_loaded",
 # Child tables first, ``hands`` last within a batch: nothing reads them mid-transaction.
 _BATCH_TABLES: Final = ("hands", "seats", "actions", "showdowns", "awards", "board",
                         "allin_results", "rummoli_strength", "bigtwo_features", "bigtwo_scores")
-_INSERTED: Final = frozenset(_BATCH_TABLES + FACT_TABLES)
+_INSERTED: Final = frozenset((*_BATCH_TABLES, *FACT_TABLES, STAT_FACTS))
 
 
 @dataclass(slots=True)
@@ -128,7 +128,12 @@ def load_batch(con: duckdb.DuckDBPyConnection, tables: dict[str, pa.Table],
     for name in FACT_TABLES:
         _insert(con, name, made[name])
     fill_batch_pots(con, tables, games)
-    fill_batch_stats(con, tables)  # the 7 & 8 statistics' counts, from the same rows
+    # The statistics' counts: made by the worker (work._with_facts), or here from the
+    # same rows for a caller that brings none.
+    if STAT_FACTS in tables:
+        _insert(con, STAT_FACTS, tables[STAT_FACTS])
+    else:
+        fill_batch_stats(con, tables)
     return loaded, duplicates
 
 
