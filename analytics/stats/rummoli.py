@@ -57,9 +57,10 @@ SUMMARY: Final = """
           FROM {actions} a WHERE a.hand_id IN (SELECT hand_id FROM h)),
     poker AS (
         SELECT hand_id, actor AS seat, verb,
-               coalesce(sum(CAST(verb = 'cbr' AS INTEGER)) OVER (
-                   PARTITION BY hand_id ORDER BY seq
-                   ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS raises_before
+               -- the raises before this action: the running count up to it, less its own
+               sum(CAST(verb = 'cbr' AS INTEGER)) OVER (
+                   PARTITION BY hand_id ORDER BY seq ROWS UNBOUNDED PRECEDING)
+                   - CAST(verb = 'cbr' AS INTEGER) AS raises_before
         FROM a WHERE street = 'poker' AND verb IN ('cbr', 'cc', 'f')),
     bets AS (
         SELECT hand_id, seat,

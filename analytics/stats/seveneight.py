@@ -51,9 +51,11 @@ SUMMARY: Final = """
     big AS (SELECT hand_id, max(blind) AS big FROM s GROUP BY hand_id),
     bet AS (
         SELECT a.hand_id, a.seq, a.actor AS seat, a.verb, a.street,
-               coalesce(sum(CAST(a.verb = 'cbr' AS INTEGER)) OVER (
-                   PARTITION BY a.hand_id, a.street ORDER BY a.seq
-                   ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS raises_before
+               -- the raises before this action: the running count up to it, less its own
+               -- (a frame that ends 1 PRECEDING costs DuckDB about twice as much)
+               sum(CAST(a.verb = 'cbr' AS INTEGER)) OVER (
+                   PARTITION BY a.hand_id, a.street ORDER BY a.seq ROWS UNBOUNDED PRECEDING)
+                   - CAST(a.verb = 'cbr' AS INTEGER) AS raises_before
         FROM {actions} a
         WHERE a.street IN ('round1', 'round2') AND a.verb IN ('cbr', 'cc', 'f')
           AND a.hand_id IN (SELECT hand_id FROM h)),
