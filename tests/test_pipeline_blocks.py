@@ -146,7 +146,16 @@ def test_a_whole_file_read_by_a_worker(tmp_path: Path) -> None:
     for size in (len(data), len(data) // 2, 0):
         ref = SourceRef("file", str(path), None, size)
         unit = pipeline.Unit(0, context, True, 7, Limits(), ref, size=size)
-        assert_equal(pipeline.process_unit(unit), expected)
+        result = pipeline.process_unit(unit)
+        # A unit's batches also carry their statistics' rows (one statement for the unit):
+        # one a seat, of that batch's hands.
+        for batch in result.batches:
+            stats = batch.pop("stat_facts")
+            assert sorted(zip(stats["hand_id"].to_pylist(), stats["seat"].to_pylist(),
+                              strict=True)) == sorted(zip(batch["seats"]["hand_id"].to_pylist(),
+                                                          batch["seats"]["seat"].to_pylist(),
+                                                          strict=True))
+        assert_equal(result, expected)
 
 
 def test_simulated_hands_in_small_batches(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -31,7 +31,7 @@ from analytics.warehouse.sql.arrow_scan import execute_over
 from analytics.warehouse.sql.views import DAY, SESSION, STAKES
 from parsers.knobs import Game
 
-__all__ = ["POT_NETS_V12", "STAT_COLUMNS_V9", "STAT_FACTS", "STAT_FACTS_TABLE",
+__all__ = ["POT_NETS_V12", "STAT_COLUMNS_V9", "STAT_FACTS", "STAT_FACTS_TABLE", "STAT_SOURCES",
            "batch_stat_facts", "fill_batch_stats", "fill_missing_stats"]
 
 STAT_FACTS: Final = "stat_facts"
@@ -90,7 +90,8 @@ POT_NETS_V12: Final = (
 them again with the new columns."""
 
 _PREFIX: Final = "_handlab_stats_"
-_SOURCES: Final = ("hands", "seats", "actions", "allin_results", "awards")
+STAT_SOURCES: Final = ("hands", "seats", "actions", "allin_results", "awards")
+"""The batch tables the statistics' query reads."""
 _GAMES: Final = (Game.SEVENEIGHT, Game.RUMMOLI)  # the games whose counts are stored
 _SUMMARIES: Final = {Game.SEVENEIGHT: SEVENEIGHT_SUMMARY, Game.RUMMOLI: RUMMOLI_SUMMARY}
 # The summaries' own columns the table keeps (besides hand and seat).
@@ -109,7 +110,7 @@ def _counted(stat: Stat) -> str:
 def _fill(game: Game, scope: str, prefix: str) -> str:
     """The insert of the stat facts of ``game``'s hands that ``scope`` selects (a condition
     on ``hands h``), reading each source table as ``prefix`` + its name."""
-    tables = {name: prefix + name for name in _SOURCES}
+    tables = {name: prefix + name for name in STAT_SOURCES}
     summary = _SUMMARIES[game].format(hands=tables["hands"], seats=tables["seats"],
                                       actions=tables["actions"], awards=tables["awards"],
                                       scope=scope)
@@ -158,7 +159,7 @@ def fill_batch_stats(con: duckdb.DuckDBPyConnection, tables: Mapping[str, pa.Tab
     for game in _GAMES:
         if game.value in present:
             execute_over(con, _FILL_BATCH[game],
-                         {_PREFIX + name: tables[name] for name in _SOURCES})
+                         {_PREFIX + name: tables[name] for name in STAT_SOURCES})
 
 
 def batch_stat_facts(scratch: duckdb.DuckDBPyConnection, tables: Mapping[str, pa.Table]
