@@ -32,7 +32,7 @@ from analytics.warehouse.sql.views import DAY, SESSION, STAKES
 from parsers.knobs import Game
 
 __all__ = ["POT_NETS_V12", "STAT_COLUMNS_V9", "STAT_FACTS", "STAT_FACTS_TABLE", "STAT_SOURCES",
-           "batch_stat_facts", "fill_batch_stats", "fill_missing_stats"]
+           "batch_stat_facts", "fill_batch_stats", "fill_missing_stats", "stat_games"]
 
 STAT_FACTS: Final = "stat_facts"
 """The table's name, and the key of its rows among a batch's tables once a worker has
@@ -152,14 +152,15 @@ aggregations over their actions must fit the writer's memory limit (512 MB), whi
 def fill_batch_stats(con: duckdb.DuckDBPyConnection, tables: Mapping[str, pa.Table]) -> None:
     """Add the stat facts of one batch of new hands, just inserted (inside the file's
     transaction), from the batch's own tables (as the loader inserted them)."""
-    hands = tables["hands"]
-    if hands.num_rows == 0:
-        return
+    for game in stat_games(tables["hands"]):
+        execute_over(con, _FILL_BATCH[game],
+                     {_PREFIX + name: tables[name] for name in STAT_SOURCES})
+
+
+def stat_games(hands: pa.Table) -> list[Game]:
+    """The games among ``hands`` whose seats get ``stat_facts`` rows (7 & 8, Rummoli)."""
     present = set(hands["game"].unique().to_pylist())
-    for game in _GAMES:
-        if game.value in present:
-            execute_over(con, _FILL_BATCH[game],
-                         {_PREFIX + name: tables[name] for name in STAT_SOURCES})
+    return [game for game in _GAMES if game.value in present]
 
 
 def batch_stat_facts(scratch: duckdb.DuckDBPyConnection, tables: Mapping[str, pa.Table]

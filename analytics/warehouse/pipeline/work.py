@@ -56,7 +56,12 @@ from analytics.warehouse.pipeline.block_rows import block_tables
 from analytics.warehouse.pipeline.fact_rows import fact_tables
 from analytics.warehouse.pipeline.rows import PASS_TABLE, Batch, FileContext, RejectRow
 from analytics.warehouse.pipeline.sources import Limits, SourceRef, open_source, read_range
-from analytics.warehouse.pipeline.stat_rows import STAT_FACTS, STAT_SOURCES, batch_stat_facts
+from analytics.warehouse.pipeline.stat_rows import (
+    STAT_FACTS,
+    STAT_SOURCES,
+    batch_stat_facts,
+    stat_games,
+)
 from analytics.warehouse.sql.schema import migrate
 from parsers.block import SevenEightBlock
 from parsers.block_scan import BLOCK_VARIANT_END, scan_seveneight, scan_texts
@@ -412,10 +417,10 @@ def _internal_reject(error: Exception, name: str, index: int, line: int | None,
 def _with_facts(tables: dict[str, pa.Table]) -> dict[str, pa.Table]:
     """The batch with its seat_facts and hand_facts rows (and, once the unit is done, its
     stat_facts: :func:`_add_stat_facts`), which travel with it, so the single writer only
-    filters and inserts them.  Rows the engine never writes (a
-    hand id or a seat twice) raise ``fact_rows.FactRowsError``, naming the hand: a bug in
-    handlab, which stops the ingest (the file's transaction rolls back) rather than
-    filling its facts some other way."""
+    filters and inserts them.  Rows the engine never writes (a hand id or a seat twice)
+    raise ``fact_rows.FactRowsError``, naming the hand: a bug in handlab, which stops the
+    ingest (the file's transaction rolls back) rather than filling its facts some other
+    way."""
     tables.update(fact_tables(tables))
     tables.pop(PASS_TABLE, None)  # in the seat facts now
     return tables
@@ -426,8 +431,9 @@ def _add_stat_facts(result: UnitResult) -> None:
     from one statement over all of them: the statement costs ~30 ms whatever the number
     of hands, and a unit can be many small batches.  A hand's rows depend on its own rows
     only; a hand repeated in a later batch is counted once and its rows go with both
-    batches (the writer keeps the first)."""
-    if not result.batches:
+    batches (the writer keeps the first).  A unit without hands of those games (Big Two)
+    opens no scratch database."""
+    if not any(stat_games(batch["hands"]) for batch in result.batches):
         return
     ids = [batch["hands"]["hand_id"] for batch in result.batches]
     sources: dict[str, list[pa.Table]] = {name: [] for name in STAT_SOURCES}

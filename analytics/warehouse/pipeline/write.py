@@ -128,8 +128,8 @@ def load_batch(con: duckdb.DuckDBPyConnection, tables: dict[str, pa.Table],
     for name in FACT_TABLES:
         _insert(con, name, made[name])
     fill_batch_pots(con, tables, games)
-    # The statistics' counts: made by the worker (work._with_facts), or here from the
-    # same rows for a caller that brings none.
+    # The statistics' counts: made by the worker (work._add_stat_facts, for units with
+    # hands of those games), or here from the same rows for a batch that comes without.
     if STAT_FACTS in tables:
         _insert(con, STAT_FACTS, tables[STAT_FACTS])
     else:
