@@ -717,6 +717,7 @@ def test_replayer_nets_and_chips_put_in(con: duckdb.DuckDBPyConnection,
 # --------------------------------------------------------------------------- the report
 
 
+@pytest.mark.slow
 def test_the_report_shows_the_same_numbers(con: duckdb.DuckDBPyConnection,
                                            seats: pd.DataFrame) -> None:
     report = reports.build_report(con, EVERYONE)

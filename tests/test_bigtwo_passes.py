@@ -60,7 +60,9 @@ def listed_passes(hand: HandHistory) -> list[tuple[int, int]]:
     return list(zip(passes, with_play, strict=True))
 
 
-@pytest.mark.parametrize("players", [2, 3, 4])
+# make check keeps four players (the most passes) under every setting.
+@pytest.mark.parametrize("players", [pytest.param(2, marks=pytest.mark.slow),
+                                     pytest.param(3, marks=pytest.mark.slow), 4])
 @pytest.mark.parametrize("setting", SETTINGS)
 def test_the_replays_pass_counts_are_the_listed_ones(setting: str, players: int) -> None:
     rules = SETTINGS[setting]
@@ -78,7 +80,7 @@ def test_the_replays_pass_counts_are_the_listed_ones(setting: str, players: int)
     assert sum(count for hand in games for count, _ in listed_passes(hand)) > held > 0
 
 
-@pytest.mark.slow  # 10 s of CPU; make check keeps the seven settings above
+@pytest.mark.slow  # 10 s of CPU; make check keeps the seven settings above at four players
 def test_random_knobs_pass_counts_are_the_listed_ones() -> None:
     """Knobs drawn afresh for every match (simulate_bigtwo's random_knobs)."""
     for players in (2, 3, 4):

@@ -128,6 +128,7 @@ def test_bad_sizes_are_refused() -> None:
         bigtwo_contains(5, suits=5)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rules", RULE_SETS)
 def test_kinds_held_equals_the_evaluator_on_random_deals(rules: BigTwoRules) -> None:
     rng = random.Random(11)

@@ -26,6 +26,7 @@ def db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return build_dashboard_db(tmp_path_factory.mktemp("bundles"))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(FILTERS))
 def test_overview_page_answers_as_its_questions(db: Path, name: str) -> None:
     f = FILTERS[name]

@@ -153,6 +153,7 @@ def _assert_on_full_curve(got: pd.DataFrame, full: pd.DataFrame, points: int) ->
         assert len(mine) <= 2 * points
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", ["seveneight", "bigtwo", "rummoli"])
 def test_running_totals_lie_on_the_full_curve(dashboard_con: duckdb.DuckDBPyConnection,
                                               game: str) -> None:

@@ -59,6 +59,7 @@ def test_definitions_name_every_column() -> None:
         assert definitions_markdown(game).count("\n- ") == len(table) - 1
 
 
+@pytest.mark.slow
 def test_statistics_page(dashboard_db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(ENV_VAR, str(dashboard_db))
     at = AppTest.from_file(APP, default_timeout=TIMEOUT)
@@ -160,6 +161,7 @@ def count_rows_of(con: duckdb.DuckDBPyConnection, player: str, day: object) -> i
         {"player": player, "day": day}).fetchall()[0][0])
 
 
+@pytest.mark.slow
 def test_report_has_a_statistics_section_per_game(dashboard_db: Path) -> None:
     from analytics.reports import build_report, render_html
 

@@ -76,6 +76,7 @@ def test_bad_hands_are_rejected() -> None:
         bigtwo_deal_strength(STRONG, 5, samples=2)
 
 
+@pytest.mark.slow
 def test_fast_features_equal_the_listed_ones() -> None:
     for game in simulate_bigtwo(30, 4, 9):
         assert bigtwo_game_features_fast(game) == bigtwo_game_features(game)

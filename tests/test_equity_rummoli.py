@@ -80,6 +80,7 @@ def test_exchanger_with_two_players_knows_everything() -> None:
     assert result.p_best == expected
 
 
+@pytest.mark.slow
 def test_monte_carlo_agrees_with_exact_enumeration() -> None:
     # Three players, the hero exchanged: 26 unseen cards split 13/13 (10.4 million deals).
     rng = random.Random(9)

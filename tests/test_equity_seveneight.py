@@ -69,6 +69,7 @@ def dead_leaving(hands: list[str], unseen: int, seed: int) -> str:
     return "".join(str(c) for c in random.Random(seed).sample(rest, len(rest) - unseen))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("hands", "unseen"), [
     # Unseen hole cards (a player's view); dead cards keep the brute force small.
     (["7c8d", "As??"], 14),
@@ -96,6 +97,7 @@ def test_exact_tie_splits_the_pot() -> None:
     assert result.win == (0.0, 0.0)
 
 
+@pytest.mark.slow
 def test_fast_single_slot_path_equals_general_kernel() -> None:
     # Random multiway spots: the counting kernel and the plain enumeration agree, for
     # equity and for side pots.

@@ -228,6 +228,7 @@ def _with_nulls(data: st.DataObject, hands: pa.Table) -> pa.Table:
     return hands
 
 
+@pytest.mark.slow
 @settings(max_examples=15, deadline=None)
 @given(_histories(), st.data())
 def test_generated_hands_give_the_oracles_facts(histories: tuple[str, int],

@@ -678,6 +678,7 @@ def test_fill_missing_completes_a_bulk_load(tmp_path: Path, chunk: int,
     pd.testing.assert_frame_equal(_facts(bulk), _facts(fresh))
 
 
+@pytest.mark.slow
 def test_streaks_and_running_nets_on_awkward_data(tmp_path: Path) -> None:
     """A date filter that keeps part of a game's rounds: the streaks count again over the
     rounds kept, as the old windows did, instead of using the stored whole-game counts.

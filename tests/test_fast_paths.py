@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 import duckdb
+import pytest
 
 from analytics.warehouse import ingest
 from parsers.fast_paths import FAST_PATHS
@@ -65,6 +66,7 @@ def _tables(db: Path) -> dict[str, list[str]]:
     return found
 
 
+@pytest.mark.slow
 def test_the_samples_load_the_same_rows_with_every_fast_path_off(tmp_path: Path) -> None:
     """One 7 & 8 sample, with all-ins, through the CLI and the writer: the switch reaches the
     ingest.  (Every fast path is a 7 & 8 one, so the Big Two and Rummoli samples took the

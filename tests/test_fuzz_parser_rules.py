@@ -59,6 +59,7 @@ def warm() -> None:
         run_case(data)
 
 
+@pytest.mark.slow
 @FUZZ
 @given(seed=st.integers(0, 10**6), edits=mutations, text=st.booleans())
 def test_mutated_histories_load_or_are_rejected_at_a_line(warm: None, seed: int,
@@ -69,6 +70,7 @@ def test_mutated_histories_load_or_are_rejected_at_a_line(warm: None, seed: int,
         run_case(mutate(data, edits), text=text)  # raises FuzzFailure or Hang on a break
 
 
+@pytest.mark.slow
 @settings(max_examples=5, deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(start=st.integers(0, 10**6), edits=st.lists(mutations, min_size=25, max_size=25))

@@ -123,6 +123,7 @@ def test_cuts_every_so_many_hands_or_bytes() -> None:
     assert 3 <= len(by_size) <= 4
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", sorted((ROOT / "data" / "samples").glob("*.phh*"))
                          + sorted((ROOT / "tests" / "data").rglob("*.phh*")),
                          ids=lambda p: p.name)
@@ -157,6 +158,7 @@ ODDITIES = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("prefix", PREFIXES)
 @pytest.mark.parametrize("oddity", ODDITIES)
 def test_odd_bytes_anywhere(prefix: bytes, oddity: bytes) -> None:

@@ -97,6 +97,7 @@ CASES: Final[dict[str, tuple[bytes, str]]] = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", list(CASES))
 def test_hostile_hand_is_rejected_at_its_line_and_the_rest_loads(tmp_path: Path,
                                                                  name: str) -> None:

@@ -150,6 +150,7 @@ def _simulated() -> list[HandHistory]:
     return loads_hands(dumps_hands(hands))  # as the reader gives them (shared tuples)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("source", SAMPLES, ids=lambda path: path.name)
 def test_the_key_of_every_sample_hand_is_the_reference_key(source: Path) -> None:
     hands = [hand for hand in loads_hands(source.read_text(encoding="utf-8")) if hand.ok]

@@ -123,6 +123,7 @@ def migrated(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
             "noted": noted}
 
 
+@pytest.mark.slow
 def test_every_table_is_the_fresh_ingests_but_for_the_file_gone(
         migrated: dict[str, object]) -> None:
     db, fresh = migrated["db"], migrated["fresh"]
@@ -150,6 +151,7 @@ def test_every_table_is_the_fresh_ingests_but_for_the_file_gone(
         assert con.execute("SELECT count(DISTINCT game) FROM hands").fetchall() == [(3,)]
 
 
+@pytest.mark.slow
 def test_notes_follow_their_hands_in_the_table_and_the_file(
         migrated: dict[str, object]) -> None:
     db, noted, new_to_old = migrated["db"], migrated["noted"], migrated["new_to_old"]
@@ -167,6 +169,7 @@ def test_notes_follow_their_hands_in_the_table_and_the_file(
     assert {row["hand_id"] for row in kept["hand_notes"]} == {*expected, WAITING}
 
 
+@pytest.mark.slow
 def test_old_ids_still_name_their_hands(migrated: dict[str, object]) -> None:
     db, new_to_old = migrated["db"], migrated["new_to_old"]
     assert isinstance(db, Path) and isinstance(new_to_old, dict)
@@ -196,6 +199,7 @@ def test_old_ids_still_name_their_hands(migrated: dict[str, object]) -> None:
         assert list(found["hand_id"]) == [some]
 
 
+@pytest.mark.slow
 def test_an_old_link_opens_its_hand_in_the_replayer(
         migrated: dict[str, object], monkeypatch: pytest.MonkeyPatch) -> None:
     """A ``?hand=`` link saved before migration 13 opens the same hand, and the address

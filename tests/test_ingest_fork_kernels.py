@@ -101,6 +101,7 @@ START_SCRIPT = textwrap.dedent("""
 """)
 
 
+@pytest.mark.slow
 def test_the_workers_start_with_the_engine_loaded_and_the_parents_objects_frozen() -> None:
     """The Rummoli engine is loaded before the fork (not by every worker on its first
     round), and a worker's start leaves the objects it inherited out of its collections.

@@ -66,6 +66,7 @@ def _rows(db: Path, sql: str) -> list[tuple[object, ...]]:
         return con.execute(sql).fetchall()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("workers", [0, 2])
 def test_a_bug_rejects_its_hand_and_the_rest_loads(tmp_path: Path,
                                                    monkeypatch: pytest.MonkeyPatch,
@@ -178,6 +179,7 @@ def test_handlab_ingest_exits_1_without_a_traceback(tmp_path: Path, workers: str
     assert "ValueError: planted bug" in error_log_path(db).read_text(encoding="utf-8")
 
 
+@pytest.mark.slow
 def test_handlab_validate_reports_the_hand_and_exits_1(tmp_path: Path) -> None:
     bad, good, _ = files(tmp_path / "in")
     done = subprocess.run([sys.executable, "-m", "analytics.cli", "validate", str(bad),

@@ -292,6 +292,7 @@ def test_kill_nine_of_compact_and_vacuum(small_files_lake: Path, tmp_path: Path)
         assert_readable_and_same(lake, small_files_lake)
 
 
+@pytest.mark.slow
 def test_a_vacuum_stopped_in_its_deletions(small_files_lake: Path, tmp_path: Path,
                                            monkeypatch: pytest.MonkeyPatch) -> None:
     """Deleting about 95 files takes milliseconds, so random kills rarely land among them: a

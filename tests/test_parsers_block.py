@@ -121,6 +121,7 @@ def seveneight_texts() -> list[str]:
 # ---- the repository's files and simulated hands
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", list(repository_files()), ids=lambda p: str(p.relative_to(ROOT)))
 def test_repository_files(path: Path) -> None:
     taken, blockable_count = check_data(path.read_bytes())

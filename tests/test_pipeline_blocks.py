@@ -241,6 +241,7 @@ def test_the_same_hand_in_both_parts_of_a_batch(monkeypatch: pytest.MonkeyPatch)
     assert counter.hands == 0
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(0, 10**6), MUTATIONS, st.integers(1, 3))
 def test_mutated_hands(pick: int, mutations: list[Mutation], batch_hands: int) -> None:

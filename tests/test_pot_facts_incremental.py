@@ -69,6 +69,7 @@ def _recomputed(db: Path) -> pd.DataFrame:
     return frame.sort_values(_ORDER, ignore_index=True)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", [3, 11])
 def test_rounds_in_any_order_over_files_and_batches(tmp_path: Path, seed: int,
                                                     monkeypatch: pytest.MonkeyPatch) -> None:

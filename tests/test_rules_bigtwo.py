@@ -275,6 +275,7 @@ def test_random_legal_play_conserves_points(rules: BigTwoRules, players: int, se
         assert outcome.nets[outcome.winner - 1] >= 0
 
 
+@pytest.mark.slow
 def test_many_rule_sets_taking_turns_build_each_table_of_plays_at_most_once(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """The house-rules sample (16 sets of play rules, games interleaved) replayed twice in

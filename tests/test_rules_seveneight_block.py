@@ -154,6 +154,7 @@ def test_rank_tables_are_the_evaluators_values_and_categories() -> None:
             assert categories[x, y, z] == rank.category
 
 
+@pytest.mark.slow
 def test_the_repository_files() -> None:
     paths = sorted([*(ROOT / "data" / "samples").glob("*.phhs"),
                     *(ROOT / "tests" / "data").rglob("*.phhs")])
@@ -203,6 +204,7 @@ def test_stated_figures_off() -> None:
     check_hands(variant for hand in simulated()[::7] for variant in stated_figures_off(hand))
 
 
+@pytest.mark.slow
 def test_odd_headers_and_orders() -> None:
     """Antes, all-ins on the blinds, no blinds, zero bet sizes, other variants, actions
     reversed, shown cards in another order or another player's."""

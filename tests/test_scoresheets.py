@@ -367,6 +367,7 @@ def test_zero_sum_scores_sum_to_zero(left: list[int], threshold: int,
     assert replay(hand).nets == scores
 
 
+@pytest.mark.slow
 def test_migration_9_fills_the_scores_of_games_held(tmp_path: Path) -> None:
     """A database at version 8 holding played Big Two games gets their bigtwo_scores rows
     from migration 9: the rows the ingest itself writes.  (The house rules' sample holds games

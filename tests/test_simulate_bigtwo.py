@@ -55,6 +55,7 @@ def test_same_seed_same_games_other_seed_other_games() -> None:
     assert first != list(simulate_bigtwo(12, 4, seed=12))
 
 
+@pytest.mark.slow
 @settings(max_examples=12, deadline=None)
 @given(seed=st.integers(0, 10**9), players=st.integers(2, 4))
 def test_random_knobs_sessions_replay(seed: int, players: int) -> None:

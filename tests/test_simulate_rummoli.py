@@ -121,6 +121,7 @@ def _cut_short_finales(hands: list[HandHistory]) -> int:
     return cut
 
 
+@pytest.mark.slow
 def test_per_pot_finale_ends_the_game_when_one_player_holds_every_chip() -> None:
     # Short stacks make a game's finale pots worth more than the stacks: in many of these
     # seeds a finale round leaves one player with every chip off the board.  The game is

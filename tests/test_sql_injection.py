@@ -157,6 +157,7 @@ def test_every_view_question_is_covered() -> None:
     assert len(QUESTIONS) >= 10, [name for name, _ in QUESTIONS]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("name", "question"), QUESTIONS, ids=[n for n, _ in QUESTIONS])
 def test_views_bind_every_filter(db: Path, name: str, question: Callable[..., Any]) -> None:
     with reader(db) as con:

@@ -201,6 +201,7 @@ def test_the_repository_files_are_found() -> None:
     assert {"seveneight-nl-6max.phhs", "simulated-seveneight.phhs"} <= names
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", FILES, ids=lambda path: path.name)
 def test_every_repository_file(path: Path) -> None:
     items = blockable(read_items(path.read_text(encoding="utf-8"), path.name))

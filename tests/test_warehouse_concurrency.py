@@ -195,6 +195,7 @@ def _settings(con: duckdb.DuckDBPyConnection) -> list[object]:
                             "current_setting('checkpoint_threshold')").fetchall()[0])
 
 
+@pytest.mark.slow
 def test_a_kept_lease_serves_the_next_ingest_and_goes_when_another_process_asks(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     db = tmp_path / "w.duckdb"

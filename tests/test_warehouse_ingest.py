@@ -318,6 +318,7 @@ def test_cli_exit_codes(tmp_path: Path) -> None:
     assert result.exit_code == 2 and "no such file" in " ".join(result.output.split())
 
 
+@pytest.mark.slow
 def test_default_database_and_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from analytics.warehouse import ensure_database, resolve_db
 
