@@ -132,24 +132,23 @@ def _cards_of(token: str) -> tuple[Card, ...]:
         raise ActionSyntaxError(f"{token[:20]!r} is not a card or a list of cards") from None
 
 
-def parse_action(text: str, game: Game, players: int, line: int = 0) -> Action:
+def parse_action(text: str, game: Game, players: int) -> Action:
     """Read one action string of a hand of ``game`` with ``players`` players.
 
-    Raises :class:`ActionSyntaxError` with a message that says what was expected.
+    Raises :class:`ActionSyntaxError` with a message that says what was expected.  The
+    same text gives the same (shared) object.
     """
     # Betting and passing strings repeat across hands ("p1 cc", "p2 f"): parse each once.
     key = (text, game, players)
     cached = _PARSED.get(key)
     if cached is None:
-        cached = _PARSED.put(key, parse_action_parts(text, game, players))
-    actor, verb, cards, amount, target, pot, comment, _codes = cached
-    return Action(actor, verb, cards, amount, target, pot, comment, line)
+        cached = _PARSED.put(key, _parsed(text, game, players))
+    return cached[0]
 
 
-ParsedAction = tuple[int, Verb, tuple[Card, ...], int | None, int | None, str | None,
-                     str | None, tuple[int, ...] | None]
-"""An action's fields but its line, then the codes of the known cards it deals (dealing verbs
-only, else None): what :func:`action_table` remembers per action text."""
+ParsedAction = tuple[Action, tuple[int, ...] | None]
+"""An action, then the codes of the known cards it deals (dealing verbs only, else None):
+what :func:`action_table` remembers per action text."""
 
 _CACHE_LIMIT: Final = 100_000
 """The most action texts remembered, in all and per game and player count."""
@@ -183,13 +182,21 @@ def parse_into(table: dict[str, ParsedAction], text: str, game: Game,
                players: int) -> ParsedAction:
     """Parse ``text`` as :func:`parse_action` does and remember it in ``table`` (bounded when
     it is a :class:`~parsers.caching.BoundedCache`, as :func:`action_table`'s are)."""
-    entry = table[text] = parse_action_parts(text, game, players)
+    entry = table[text] = _parsed(text, game, players)
     return entry
 
 
-def parse_action_parts(text: str, game: Game, players: int) -> ParsedAction:
-    """The fields of the action ``text`` but its line, as a :data:`ParsedAction` (built as a
-    tuple: an ``Action`` per distinct text would cost more than the parsing)."""
+def _parsed(text: str, game: Game, players: int) -> ParsedAction:
+    """The action ``text`` and the codes of the cards it deals, as a :data:`ParsedAction`."""
+    actor, verb, cards, amount, target, pot, comment, codes = _action_fields(text, game, players)
+    return Action(actor, verb, cards, amount, target, pot, comment), codes
+
+
+def _action_fields(text: str, game: Game, players: int) -> tuple[
+        int, Verb, tuple[Card, ...], int | None, int | None, str | None, str | None,
+        tuple[int, ...] | None]:
+    """The fields of the action ``text`` in :class:`~parsers.model.Action`'s order, then the
+    codes of the known cards it deals (dealing verbs only, else None)."""
     body, hash_mark, comment_text = text.partition("#")
     comment = comment_text.strip() if hash_mark else None
     tokens = body.split()

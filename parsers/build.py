@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from enum import StrEnum
 from typing import Any, Final
 
@@ -115,7 +115,8 @@ def build_hand(doc: Document, *, source: str, index: int, start_line: int, raw: 
     _read_stakes(game, variant.betting is Betting.FIXED_LIMIT,
                  values, fields, problems, players)
 
-    actions = _read_actions(game, values, doc.element_lines.get("actions"), problems, players)
+    actions, fields["action_lines"] = _read_actions(game, values, doc.element_lines.get("actions"),
+                                                    problems, players)
     if game is Game.BIGTWO:
         _read_outcome(values, fields, problems, players, actions)
     fields["user_fields"] = tuple((k, v) for k, v in values.items() if k.startswith("_"))
@@ -378,54 +379,57 @@ def _read_outcome(values: dict[str, Any], fields: dict[str, Any], problems: _Pro
                      key="as_recorded")
 
 
-_NEW_ACTION: Final = positional_constructor(Action)
-
-
-def _read_actions(game: Game, values: dict[str, Any], element_lines: list[int] | None,
-                  problems: _Problems, players: int) -> tuple[Action, ...]:
+def _read_actions(game: Game, values: dict[str, Any], element_lines: Sequence[int] | None,
+                  problems: _Problems, players: int
+                  ) -> tuple[tuple[Action, ...], tuple[int, ...] | range]:
+    """The hand's actions and the line of each (its key's line for all when the document
+    does not say), each problem added to ``problems`` (that action left out)."""
     texts = values.get("actions")
     if texts is None:
         problems.add("missing required field 'actions'", where="actions")
-        return ()
+        return (), ()
     if not isinstance(texts, list) or not (
             {*map(type, texts)} <= _STR_TYPE or all(isinstance(t, str) for t in texts)):
         problems.add("actions must be an array of strings", key="actions")
-        return ()
+        return (), ()
     key_line = problems.lines.get("actions", problems.start_line)
-    lines = element_lines if element_lines and len(element_lines) == len(texts) else None
+    lines = (element_lines if element_lines is not None and len(element_lines) == len(texts)
+             else (key_line,) * len(texts))
     actions: list[Action] = []
     append = actions.append
+    left_out: list[int] = []
     dealt: dict[int, int] = {}
-    # Parsed once per distinct text (per game and player count); per hand, only a lookup
-    # and the object itself, built through the slots (see parsers.fastinit).
+    # Parsed once per distinct text (per game and player count), the action itself shared:
+    # per hand, only a look-up.
     table = action_table(game, players)
     get = table.get
-    new_action = _NEW_ACTION
     for number, text in enumerate(texts):
-        line = lines[number] if lines else key_line
         entry = get(text)
         if entry is None:
             try:
                 entry = parse_into(table, text, game, players)
             except ActionSyntaxError as error:
-                problems.add(str(error), line=line, where=f"actions[{number}]")
+                problems.add(str(error), line=lines[number], where=f"actions[{number}]")
+                left_out.append(number)
                 continue
-        actor, verb, cards, amount, target, pot, comment, codes = entry
-        action = new_action(actor, verb, cards, amount, target, pot, comment, line)
+        action, codes = entry
         if codes is not None:
+            line = lines[number]
             if dealt.keys().isdisjoint(codes):
                 for code in codes:
                     dealt[code] = line
-                append(action)
-                continue
-            for card in action.cards:
-                if not card.is_known:
-                    continue
-                if card.code in dealt:
-                    problems.add(f"card {card} is dealt twice (first on line {dealt[card.code]})",
-                                 line=line, where=f"actions[{number}]")
-                else:
-                    dealt[card.code] = line
+            else:
+                for card in action.cards:
+                    if not card.is_known:
+                        continue
+                    if card.code in dealt:
+                        problems.add(f"card {card} is dealt twice (first on line "
+                                     f"{dealt[card.code]})", line=line,
+                                     where=f"actions[{number}]")
+                    else:
+                        dealt[card.code] = line
         append(action)
-    return tuple(actions)
+    if left_out:
+        lines = [line for number, line in enumerate(lines) if number not in left_out]
+    return tuple(actions), lines if isinstance(lines, range) else tuple(lines)
 

@@ -75,8 +75,9 @@ class Action:
     """One step of a hand: who did what, with which cards or chips.
 
     ``actor`` is 0 for the dealer and N for player ``pN``.  ``target`` is the
-    player dealt to by ``d dh pN``.  ``line`` is where the action stands in its
-    source (not part of equality).
+    player dealt to by ``d dh pN``.  An action is a value: the reader shares one object
+    among every hand that holds the same text, and where it stands in its source is the
+    hand's (:meth:`HandHistory.action_line`).
     """
 
     actor: int
@@ -86,7 +87,6 @@ class Action:
     target: int | None = None
     pot: str | None = None
     comment: str | None = None
-    line: int = field(default=0, compare=False)
 
     def notation(self) -> str:
         """The action in handlab/PHH notation, e.g. ``p2 cbr 6`` or ``d dh p1 AsKd``."""
@@ -101,8 +101,8 @@ class HandHistory:
 
     The fields mirror the format (docs/format.md).  When the reader found
     problems, ``errors`` lists them and the other fields hold what could be
-    read; such a hand must not be replayed.  ``source``, ``line``, ``index``,
-    ``raw`` and ``errors`` describe where the hand came from and are not part
+    read; such a hand must not be replayed.  ``source``, ``line``, ``action_lines``,
+    ``index``, ``raw`` and ``errors`` describe where the hand came from and are not part
     of equality.
     """
 
@@ -152,9 +152,18 @@ class HandHistory:
     # Provenance (not part of equality)
     source: str = field(default="<string>", compare=False)
     line: int = field(default=1, compare=False)
+    action_lines: tuple[int, ...] | range = field(default=(), compare=False, repr=False)
     index: int = field(default=1, compare=False)
     raw: str = field(default="", compare=False, repr=False)
     errors: tuple[ParseError, ...] = field(default=(), compare=False)
+
+    def action_line(self, index: int) -> int | None:
+        """The source line of action ``index``; None when the hand's actions were not read
+        from a text with their lines (made by a program, or replaced since)."""
+        lines = self.action_lines
+        if len(lines) != len(self.actions) or not 0 <= index < len(lines):
+            return None
+        return lines[index]
 
     @property
     def ok(self) -> bool:

@@ -39,7 +39,7 @@ class Document:
 
     values: dict[str, Value]
     lines: dict[str, int]
-    element_lines: dict[str, list[int]]
+    element_lines: dict[str, list[int] | range]
 
 
 INT64_MIN: Final = -(2**63)
@@ -297,6 +297,29 @@ def element_text(line: str) -> str | None:
     return _ELEMENT_CACHE.put(line, text)
 
 
+_WRITER_ELEMENT: Final = r'  "[^"\\\x00-\x1f\x7f]*",'
+_WRITER_ELEMENTS: Final = re.compile(rf"{_WRITER_ELEMENT}(?:\n{_WRITER_ELEMENT})*")
+"""The lines of an array as the writer writes it (``  "p1 cc",`` each): what
+:func:`element_text` reads from each, tested all at once."""
+
+
+def _writer_strings(lines: list[str], row: int) -> tuple[list[Value], int] | None:
+    """The strings of an array in the writer's layout from ``row`` on, and the row of its
+    closing ``]``: found, tested and split in C, as :func:`_fast_multiline_strings` would
+    read them one line at a time; None for any other layout (a comment, a blank line)."""
+    try:
+        end = lines.index("]", row)
+    except ValueError:
+        return None
+    if end == row:
+        return [], end
+    block = "\n".join(lines[row:end])
+    if _WRITER_ELEMENTS.fullmatch(block) is None:
+        return None
+    items: list[Value] = [*block[3:-2].split('",\n  "')]
+    return items, end
+
+
 def _fast_multiline_strings(
     lines: list[str], row: int
 ) -> tuple[list[Value], list[int], int] | None:
@@ -336,7 +359,7 @@ def parse_document(lines: list[str], first_line: int = 1) -> Document:
     """
     values: dict[str, Value] = {}
     key_lines: dict[str, int] = {}
-    element_lines: dict[str, list[int]] = {}
+    element_lines: dict[str, list[int] | range] = {}
     cursor: _Cursor | None = None  # the general scanner, made when first needed
     total = len(lines)
     row = 0
@@ -370,6 +393,13 @@ def parse_document(lines: list[str], first_line: int = 1) -> Document:
             raise Unsupported("duplicate key")
         key_lines[key] = first_line + row
         text = line[equals + 1 :].strip()
+        if text == "[":
+            written = _writer_strings(lines, row + 1)
+            if written is not None:
+                values[key], end = written
+                element_lines[key] = range(first_line + row + 1, first_line + end)
+                row = end + 1
+                continue
         if text == "[" or (text.startswith("[") and text[1:].lstrip().startswith("#")):
             found = _fast_multiline_strings(lines, row + 1)
             if found is not None:

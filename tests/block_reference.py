@@ -69,10 +69,10 @@ def block_from_hands(source: str, hands: Iterable[tuple[int, HandHistory]]) -> S
         per_seat["finishing_stacks"].extend(hand.finishing_stacks)
         per_seat["winnings"].extend(hand.winnings)
         seat_offsets.append(seat_offsets[-1] + n)
-        for action in hand.actions:
+        for number, action in enumerate(hand.actions):
             actor, verb, cards, amount, target = (action.actor, action.verb, action.cards,
                                                   action.amount, action.target)
-            pot, comment, line = action.pot, action.comment, action.line
+            pot, comment, line = action.pot, action.comment, hand.action_line(number)
             if pot is not None or comment is not None or len(cards) > MAX_ACTION_CARDS or (
                     any(card is UNKNOWN for card in cards)):
                 raise ValueError(f"hand {hand.index}: an action a block cannot hold")

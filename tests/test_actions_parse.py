@@ -1,8 +1,9 @@
 """parsers.actions: one action string, read the same way by every entry point.
 
-``parse_action`` (an ``Action``) and ``parse_into`` (the reader's cached tuple) share
-one parser; these cases pin the fields and the messages of both, including the
-card-list shapes (one token, several tokens, unknown cards) and the actor spellings.
+``parse_action`` (an ``Action``) and ``parse_into`` (the reader's table: the action and the
+codes of the cards it deals) share one parser; these cases pin the fields and the messages
+of both, including the card-list shapes (one token, several tokens, unknown cards) and the
+actor spellings.
 """
 
 from __future__ import annotations
@@ -36,12 +37,10 @@ GOOD = [
 @pytest.mark.parametrize(("game", "text", "expected", "codes"), GOOD)
 def test_good_actions(game: Game, text: str, expected: Action, codes: tuple[int, ...] | None
                       ) -> None:
-    action = parse_action(text, game, 4, line=7)
+    action = parse_action(text, game, 4)
     assert action == expected
-    assert type(action) is Action and action.line == 7
-    entry = parse_into({}, text, game, 4)
-    assert entry == (expected.actor, expected.verb, expected.cards, expected.amount,
-                     expected.target, expected.pot, expected.comment, codes)
+    assert type(action) is Action and parse_action(text, game, 4) is action  # shared
+    assert parse_into({}, text, game, 4) == (expected, codes)
 
 
 BAD = [

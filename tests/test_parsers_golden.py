@@ -69,7 +69,7 @@ def test_every_error_names_file_line_and_hand() -> None:
 def test_good_hands_of_a_bad_file_still_load() -> None:
     hands = list(read_hands(DATA / "invalid" / "bad_actions.phhs"))
     assert [hand.ok for hand in hands] == [True, False, False, True]
-    assert hands[3].actions[-1].line == hands[3].line + 2
+    assert hands[3].action_line(len(hands[3].actions) - 1) == hands[3].line + 2
 
 
 def test_strict_mode_raises_the_first_error() -> None:

@@ -1,10 +1,11 @@
-"""The objects the reader builds through the slots (parsers.fastinit) are ordinary ones,
-and the splitter's check for overlong lines finds what measuring each line finds.
+"""The objects the reader builds are ordinary ones, and the splitter's check for overlong
+lines finds what measuring each line finds.
 
-The reader (:mod:`parsers.build`) fills ``Action`` and ``HandHistory`` objects through a
-shadow subclass and then sets their ``__class__``; what comes out must be indistinguishable
-from what the classes' own constructors build: the exact type, equality and hashing, ``repr``,
-immutability, pickling and copying.
+The reader (:mod:`parsers.build`) fills ``HandHistory`` objects through a shadow subclass
+(:mod:`parsers.fastinit`) and then sets their ``__class__``; what comes out must be
+indistinguishable from what the class's own constructor builds: the exact type, equality and
+hashing, ``repr``, immutability, pickling and copying.  Its actions are values shared among
+hands (one object per text), each one's line kept by its hand.
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ def simulated() -> list[HandHistory]:
 def constructed(action: Action) -> Action:
     """The same action built by the class itself."""
     return Action(action.actor, action.verb, action.cards, action.amount, action.target,
-                  action.pot, action.comment, action.line)
+                  action.pot, action.comment)
 
 
 def test_read_actions_are_the_constructors_actions() -> None:
@@ -71,9 +72,28 @@ def test_read_actions_are_frozen_and_pickle() -> None:
         else:
             assert raised.type is first
     for twin in (pickle.loads(pickle.dumps(action)), copy.copy(action), copy.deepcopy(action)):
-        assert type(twin) is Action and twin == action and twin.line == action.line
-    changed = dataclasses.replace(action, line=action.line + 1)
-    assert changed == action and changed.line == action.line + 1
+        assert type(twin) is Action and twin == action
+
+
+def test_an_action_text_is_one_object_and_its_line_is_the_hands() -> None:
+    hands = read_back(simulated())
+    by_text: dict[str, Action] = {}
+    repeats = 0
+    for hand in hands:
+        # [N], then the header: the actions array's lines follow its key line.
+        text_lines = hand.raw.split("\n")
+        assert len(hand.action_lines) == len(hand.actions)
+        for number, action in enumerate(hand.actions):
+            line = hand.action_line(number)
+            assert line is not None
+            assert text_lines[line - hand.line] == f'  "{action.notation()}",'
+            key = f"{hand.variant} {hand.num_players} {action.notation()}"
+            repeats += key in by_text
+            assert by_text.setdefault(key, action) is action  # the same text, the same object
+    assert repeats > 100
+    assert hands[0].action_line(len(hands[0].actions)) is None
+    replaced = dataclasses.replace(hands[0], actions=hands[0].actions[1:])
+    assert replaced.action_line(0) is None  # lines no longer known: the hand's line instead
 
 
 def test_read_hands_are_frozen_hash_and_pickle() -> None:
@@ -84,15 +104,15 @@ def test_read_hands_are_frozen_hash_and_pickle() -> None:
         twin = pickle.loads(pickle.dumps(hand))
         assert type(twin) is HandHistory and twin == hand and repr(twin) == repr(hand)
         assert twin.raw == hand.raw and twin.actions == hand.actions
-        assert [a.line for a in twin.actions] == [a.line for a in hand.actions]
+        assert twin.action_lines == hand.action_lines
 
 
 def test_the_shadow_stays_out_of_sight() -> None:
     """Objects built through the slots are of the class itself, never of its shadow."""
     make = positional_constructor(Action)
-    action = make(1, Verb.FOLD, (), None, None, None, None, 7)
+    action = make(1, Verb.FOLD, (), None, None, None, "a comment")
     assert type(action) is Action and action.__class__ is Action
-    assert action == Action(1, Verb.FOLD, line=7) and action.line == 7
+    assert action == Action(1, Verb.FOLD, comment="a comment")
     assert pickle.loads(pickle.dumps(action)) == action
 
 

@@ -56,8 +56,9 @@ def test_illegal_history_is_rejected_with_its_message(path: Path) -> None:
     if error.action_index is not None:
         # The error names the line the offending action stands on.
         action = hand.actions[error.action_index]
-        assert error.line == action.line
-        line_text = path.read_text(encoding="utf-8").splitlines()[action.line - 1]
+        line = hand.action_line(error.action_index)
+        assert line is not None and error.line == line
+        line_text = path.read_text(encoding="utf-8").splitlines()[line - 1]
         assert action.notation().split(" #")[0] in line_text
 
 

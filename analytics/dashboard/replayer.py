@@ -115,14 +115,15 @@ def hand_from_detail(detail: dict[str, pd.DataFrame]) -> HandHistory:
     seats = detail["seats"].sort_values("seat")
     game = Game(str(head["game"]))
     actions = []
+    lines: list[int | None] = []  # each action's line in its file, when stored
     for row in detail["actions"].itertuples(index=False):
         cards_text = _str_or_none(row.cards)
         actions.append(Action(
             actor=_int_or_none(row.actor) or 0, verb=Verb(str(row.verb)),
             cards=parse_cards(cards_text) if cards_text else (),
             amount=_int_or_none(row.amount), target=_int_or_none(row.target),
-            pot=_str_or_none(row.pot), comment=_str_or_none(row.comment),
-            line=_int_or_none(row.line) or 0))
+            pot=_str_or_none(row.pot), comment=_str_or_none(row.comment)))
+        lines.append(_int_or_none(row.line))
     board = detail.get("board")
     scores = detail.get("scores")
     left: tuple[int, ...] | None = None
@@ -139,7 +140,8 @@ def hand_from_detail(detail: dict[str, pd.DataFrame]) -> HandHistory:
     return HandHistory(
         game=game, variant=str(head["variant"]),
         rules=rules_from_json(game, _str_or_none(head["rules"])),
-        actions=tuple(actions),
+        actions=tuple(actions), action_lines=(tuple(line for line in lines if line is not None)
+                                              if None not in lines else ()),
         starting_stacks=_column(seats, "starting_stack") if game is not Game.BIGTWO else None,
         antes=_column(seats, "ante"), blinds_or_straddles=_column(seats, "blind"),
         min_bet=_int_or_none(head["min_bet"]), small_bet=_int_or_none(head["small_bet"]),

@@ -41,8 +41,9 @@ class RuleError(HandlabError):
         self.hand_index = hand.index if hand is not None else None
         self.action_index = action_index
         self.action_text = format_action(action) if action is not None else None
-        self.line = (action.line if action is not None and action.line
-                     else (hand.line if hand is not None else None))
+        line = (hand.action_line(action_index)
+                if hand is not None and action_index is not None else None)
+        self.line = line if line else (hand.line if hand is not None else None)
         self.rule = rule
         super().__init__(str(self))
 

@@ -289,11 +289,10 @@ class ActionColumns:
     targets: tuple[int | None, ...]
     pots: tuple[str | None, ...]
     comments: tuple[str | None, ...]
-    lines: tuple[int, ...] | range
     groups: tuple[tuple[Card, ...], ...]
 
 
-_NO_ACTIONS: Final = ActionColumns((), (), (), (), (), (), (), (), ())
+_NO_ACTIONS: Final = ActionColumns((), (), (), (), (), (), (), ())
 _NEW_COLUMNS: Final[Callable[..., ActionColumns]] = positional_constructor(ActionColumns)
 """ActionColumns' fields in order, set through its slots (see parsers.fastinit)."""
 
@@ -303,15 +302,15 @@ def action_columns(actions: tuple[Action, ...]) -> ActionColumns:
     are."""
     if not actions:
         return _NO_ACTIONS
-    actors, verbs, groups, amounts, targets, pots, comments, lines = zip(*[
+    actors, verbs, groups, amounts, targets, pots, comments = zip(*[
         (action.actor, action.verb, action.cards, action.amount, action.target, action.pot,
-         action.comment, action.line) for action in actions], strict=True)
+         action.comment) for action in actions], strict=True)
     try:  # all in C when every cards tuple was seen before (the usual case)
         names = tuple(map(_GROUP_TEXT.__getitem__, map(id, groups)))
     except KeyError:  # new deals (most hands have some): look up in C, then fill the gaps
         names = _texts_with_gaps(groups)
     return _NEW_COLUMNS(actors, tuple(map(_VERB_TEXT.__getitem__, verbs)), names, amounts,
-                        targets, pots, comments, lines, groups)
+                        targets, pots, comments, groups)
 
 
 def _texts_with_gaps(groups: tuple[tuple[Card, ...], ...]) -> tuple[str | None, ...]:

@@ -367,7 +367,7 @@ class Batch:
         self._add_hand(key, game, hand, outcome, columns)
         names = _player_names(hand, hand.num_players)
         self._add_seats(game, hand, outcome, names)
-        self._add_actions(kind, columns)
+        self._add_actions(kind, columns, hand.action_lines)
         cols = self.columns
         if outcome.showdown:
             row = cols["showdowns"]
@@ -455,9 +455,13 @@ class Batch:
         else:
             row["winner"].extend([net > 0 for net in nets])
 
-    def _add_actions(self, game: Game, columns: ActionColumns) -> None:
+    def _add_actions(self, game: Game, columns: ActionColumns,
+                     lines: tuple[int, ...] | range) -> None:
+        """The hand's action rows; ``lines``: each action's source line (NULL when the hand
+        does not know them: :meth:`~parsers.model.HandHistory.action_line`)."""
         row = self.columns["actions"]
-        self.action_counts.append(len(columns.actors))
+        count = len(columns.actors)
+        self.action_counts.append(count)
         row["actor"].extend(columns.actors)
         verb_codes, street_codes = _verb_street_codes(game, columns.verbs)
         row["verb"].extend(verb_codes)
@@ -466,8 +470,7 @@ class Batch:
         row["target"].extend(columns.targets)
         row["pot"].extend(columns.pots)
         row["street"].extend(street_codes)
-        lines = columns.lines
-        row["line"].extend(lines if 0 not in lines else [line or None for line in lines])
+        row["line"].extend(lines if len(lines) == count else [None] * count)
         row["comment"].extend(columns.comments)
 
     def _add_passes(self, key: int, outcome: Outcome) -> None:
