@@ -15,7 +15,6 @@ from typing import Any, Final
 
 from parsers.actions import ActionSyntaxError, action_table, parse_into
 from parsers.errors import ParseError
-from parsers.fastinit import positional_constructor
 from parsers.fields import GAME_FIELDS, KNOB_FIELDS, VARIANTS
 from parsers.knobs import Betting, BigTwoRules, Game, RummoliRules, SevenEightRules
 from parsers.model import FORMAT_VERSION, RUMMOLI_POTS, Action, GameRules, HandHistory
@@ -133,7 +132,7 @@ def _finish(game: Game | None, variant: str, rules: GameRules | None, fields: di
         errors=(tuple(sorted(problems.errors, key=lambda error: error.line or 0))
                 if problems.errors else ()),
     )
-    hand: HandHistory = _NEW_HAND(*values.values())  # HandHistory(**values), through the slots
+    hand = HandHistory(*values.values())  # every field, in declaration order
     return hand
 
 
@@ -141,7 +140,6 @@ _HAND_DEFAULTS: Final[dict[str, Any]] = {
     spec.name: None if spec.default is dataclasses.MISSING else spec.default
     for spec in dataclasses.fields(HandHistory)
 }
-_NEW_HAND: Final = positional_constructor(HandHistory)
 
 
 def _read_scalars(values: dict[str, Any], fields: dict[str, Any], problems: _Problems) -> None:

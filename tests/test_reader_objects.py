@@ -1,11 +1,10 @@
 """The objects the reader builds are ordinary ones, and the splitter's check for overlong
 lines finds what measuring each line finds.
 
-The reader (:mod:`parsers.build`) fills ``HandHistory`` objects through a shadow subclass
-(:mod:`parsers.fastinit`) and then sets their ``__class__``; what comes out must be
-indistinguishable from what the class's own constructor builds: the exact type, equality and
-hashing, ``repr``, immutability, pickling and copying.  Its actions are values shared among
-hands (one object per text), each one's line kept by its hand.
+A read hand must be indistinguishable from what ``HandHistory``'s own constructor builds:
+the exact type, equality and hashing, ``repr``, immutability, pickling and copying.  Its
+actions are values shared among hands (one object per text), each one's line kept by its
+hand.
 """
 
 from __future__ import annotations
@@ -22,8 +21,7 @@ from analytics.simulate.bigtwo import simulate_bigtwo
 from analytics.simulate.rummoli import simulate_rummoli
 from analytics.simulate.seveneight import simulate_seveneight
 from parsers import HandHistory, dumps_hand, loads_hands, reader
-from parsers.fastinit import positional_constructor
-from parsers.model import Action, Verb
+from parsers.model import Action
 
 
 def read_back(hands: list[HandHistory]) -> list[HandHistory]:
@@ -105,15 +103,6 @@ def test_read_hands_are_frozen_hash_and_pickle() -> None:
         assert type(twin) is HandHistory and twin == hand and repr(twin) == repr(hand)
         assert twin.raw == hand.raw and twin.actions == hand.actions
         assert twin.action_lines == hand.action_lines
-
-
-def test_the_shadow_stays_out_of_sight() -> None:
-    """Objects built through the slots are of the class itself, never of its shadow."""
-    make = positional_constructor(Action)
-    action = make(1, Verb.FOLD, (), None, None, None, "a comment")
-    assert type(action) is Action and action.__class__ is Action
-    assert action == Action(1, Verb.FOLD, comment="a comment")
-    assert pickle.loads(pickle.dumps(action)) == action
 
 
 @settings(max_examples=300, deadline=None)

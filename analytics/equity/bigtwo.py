@@ -38,7 +38,6 @@ from analytics.evaluator import EvaluationError, bigtwo_all_combos, bigtwo_card_
 from analytics.evaluator.bigtwo import straight_runs
 from parsers.caching import BoundedCache
 from parsers.cards import DECK, Card, CardError, Rank, parse_cards
-from parsers.fastinit import positional_constructor
 from parsers.knobs import BigTwoDeal, BigTwoRules, Game, Straights
 from parsers.model import HandHistory, Verb
 
@@ -255,7 +254,7 @@ def _features_of_mask(seen: int, size: int, tables: _RuleTables, seat: int) -> B
         if quads:  # four of a kind, with any one other card
             five += quads * (size - 4)
             reached |= held
-    features: BigTwoFeatures = _NEW_FEATURES(
+    features = BigTwoFeatures(
         seat, size, (seen >> _TWO_SHIFT & 15).bit_count(), (seen >> _ACE_SHIFT & 15).bit_count(),
         bool(seen >> lead_code & 1), all_pairs, triples, five,
         reached.bit_count())
@@ -277,7 +276,6 @@ def _add_flushes(suit: int, suited: int, runs: tuple[tuple[int, tuple[int, ...]]
     return five, reached
 
 
-_NEW_FEATURES: Final = positional_constructor(BigTwoFeatures)
 """``BigTwoFeatures(...)`` with every field in order, without the frozen class's per-field
 ``object.__setattr__`` (a third of the counting's cost otherwise)."""
 _TWO_SHIFT: Final = 4 * int(Rank.TWO)

@@ -34,12 +34,10 @@ Example (Rummoli poker pot: 9 chips of antes on the board, p2 folded)::
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Final
 
 from analytics.rules.base import PotAward
-from parsers.fastinit import positional_constructor
 
 __all__ = ["NoContenderError", "Pot", "PotLayout", "Settlement", "award_pots", "build_pots",
            "settle"]
@@ -82,15 +80,6 @@ class Settlement:
     nets: tuple[int, ...]
 
 
-# The results' objects built field by field in order, without a frozen dataclass's
-# __init__ (one object.__setattr__ per field): a side-pot settlement builds ten or more.
-_NEW_POT: Final[Callable[[str, int, tuple[int, ...]], Pot]] = positional_constructor(Pot)
-_NEW_LAYOUT: Final[Callable[[tuple[Pot, ...], tuple[int, ...]], PotLayout]] = (
-    positional_constructor(PotLayout))
-_NEW_AWARD: Final[Callable[[str, int, int], PotAward]] = positional_constructor(PotAward)
-_NEW_SETTLEMENT: Final[Callable[..., Settlement]] = positional_constructor(Settlement)
-
-
 def build_pots(
     contributions: Sequence[int],
     in_hand: Sequence[bool],
@@ -127,7 +116,7 @@ def build_pots(
     live_levels = {paid[i] for i in live}
     if len(live_levels) == 1:
         # The usual case: everybody still in put in the same; one pot holds everything.
-        return _NEW_LAYOUT((_NEW_POT(main, sum(paid) + dead, tuple(live)),), tuple(refunds))
+        return PotLayout((Pot(main, sum(paid) + dead, tuple(live)),), tuple(refunds))
     levels = sorted(live_levels)
     last = len(levels) - 1
     pots: list[Pot] = []
@@ -142,9 +131,9 @@ def build_pots(
             amount += dead
         if amount > 0 or number == 0:
             name = main if not pots else f"{side}{len(pots)}"
-            pots.append(_NEW_POT(name, amount, tuple([i for i in live if paid[i] >= level])))
+            pots.append(Pot(name, amount, tuple([i for i in live if paid[i] >= level])))
         previous = level
-    return _NEW_LAYOUT(tuple(pots), tuple(refunds))
+    return PotLayout(tuple(pots), tuple(refunds))
 
 
 def award_pots(
@@ -165,7 +154,7 @@ def award_pots(
         if total == 0:
             continue
         if len(eligible) == 1:
-            awards.append(_NEW_AWARD(name, eligible[0] + 1, total))
+            awards.append(PotAward(name, eligible[0] + 1, total))
             continue
         contenders = [p for p in eligible if strengths[p] is not None]
         if not contenders:
@@ -184,7 +173,7 @@ def award_pots(
         for position, player in enumerate(winners):
             amount = share + 1 if position < odd else share
             if amount:
-                awards.append(_NEW_AWARD(name, player + 1, amount))
+                awards.append(PotAward(name, player + 1, amount))
     return tuple(awards)
 
 
@@ -209,7 +198,7 @@ def settle(
         won[award.player - 1] += award.amount
     refunds = layout.refunds
     nets = tuple([w + r - c for w, r, c in zip(won, refunds, contributions, strict=True)])
-    return _NEW_SETTLEMENT(layout.pots, refunds, awards, tuple(won), nets)
+    return Settlement(layout.pots, refunds, awards, tuple(won), nets)
 
 
 def _settle_one_pot(
@@ -252,7 +241,7 @@ def _settle_one_pot(
     awards: list[PotAward] = []
     if len(eligible) == 1:
         if amount:
-            awards.append(_NEW_AWARD(main, eligible[0] + 1, amount))
+            awards.append(PotAward(main, eligible[0] + 1, amount))
             won[eligible[0]] = amount
     elif amount:
         contenders = [player for player in eligible if strengths[player] is not None]
@@ -267,8 +256,8 @@ def _settle_one_pot(
         for position, player in enumerate(winners):
             chips = share + (1 if position < odd else 0)
             if chips:
-                awards.append(_NEW_AWARD(main, player + 1, chips))
+                awards.append(PotAward(main, player + 1, chips))
                 won[player] += chips
     nets = tuple([w + r - c for w, r, c in zip(won, refunds, contributions, strict=True)])
-    return _NEW_SETTLEMENT((_NEW_POT(main, amount, tuple(eligible)),), tuple(refunds),
+    return Settlement((Pot(main, amount, tuple(eligible)),), tuple(refunds),
                            tuple(awards), tuple(won), nets)

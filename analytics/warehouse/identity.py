@@ -53,7 +53,6 @@ import numpy.typing as npt
 from parsers.block import BLOCK_VERBS, MAX_ACTION_CARDS, SevenEightBlock
 from parsers.caching import BoundedCache
 from parsers.cards import DECK, UNKNOWN, Card
-from parsers.fastinit import positional_constructor
 from parsers.knobs import BigTwoRules, Game, RummoliRules, SevenEightRules
 from parsers.model import FORMAT_VERSION, Action, HandHistory, Verb
 
@@ -293,8 +292,6 @@ class ActionColumns:
 
 
 _NO_ACTIONS: Final = ActionColumns((), (), (), (), (), (), (), ())
-_NEW_COLUMNS: Final[Callable[..., ActionColumns]] = positional_constructor(ActionColumns)
-"""ActionColumns' fields in order, set through its slots (see parsers.fastinit)."""
 
 
 def action_columns(actions: tuple[Action, ...]) -> ActionColumns:
@@ -309,7 +306,7 @@ def action_columns(actions: tuple[Action, ...]) -> ActionColumns:
         names = tuple(map(_GROUP_TEXT.__getitem__, map(id, groups)))
     except KeyError:  # new deals (most hands have some): look up in C, then fill the gaps
         names = _texts_with_gaps(groups)
-    return _NEW_COLUMNS(actors, tuple(map(_VERB_TEXT.__getitem__, verbs)), names, amounts,
+    return ActionColumns(actors, tuple(map(_VERB_TEXT.__getitem__, verbs)), names, amounts,
                         targets, pots, comments, groups)
 
 

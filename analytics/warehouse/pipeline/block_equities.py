@@ -28,7 +28,6 @@ every function against the per-hand path.
 from __future__ import annotations
 
 import operator
-from collections.abc import Callable
 from typing import Final
 
 import numpy as np
@@ -41,7 +40,6 @@ from analytics.rules.seveneight.block import BlockOutcome
 from analytics.warehouse.pipeline.equities import seed_of
 from analytics.warehouse.pipeline.rows import ARROW_SCHEMAS
 from parsers.block import BLOCK_VERBS, SevenEightBlock
-from parsers.fastinit import positional_constructor
 from parsers.model import Verb
 
 __all__ = ["allin_hands", "allin_rows", "allin_spots", "allin_supported", "third_cards"]
@@ -184,7 +182,7 @@ def _spot(moment: _Moment, nets: tuple[int, ...]) -> AllInSpot:
     else:
         eligible = tuple([tuple([player in pot.eligible for player in contestants])
                           for pot in pots])
-    return _NEW_SPOT(
+    return AllInSpot(
         contestants, contributions, layout.refunds, nets,
         sum([pot.amount for pot in pots]), tuple(rows), tuple(owner), tuple(pos),
         tuple(pool), tuple(slots), eligible, tuple([pot.amount for pot in pots]))
@@ -192,7 +190,6 @@ def _spot(moment: _Moment, nets: tuple[int, ...]) -> AllInSpot:
 
 _UNKNOWN_TAIL: Final = ((-1, -1, -1), (-1, -1), (-1,), ())
 """The -1's that fill a row of ``size`` known cards to three, by ``size``."""
-_NEW_SPOT: Final[Callable[..., AllInSpot]] = positional_constructor(AllInSpot)
 """AllInSpot from its fields in order, without the frozen dataclass's ``__init__``."""
 
 
