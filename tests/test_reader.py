@@ -65,6 +65,29 @@ def test_written_files_need_no_tomllib_fallback() -> None:
     assert parse_document(lines).values == tomllib.loads(dumps_hand(hand))
 
 
+@pytest.mark.parametrize(("body", "lines"), [
+    (['  "p1 cc",', '  "d dh p1 AsKd",', "]"], range(11, 13)),  # the writer's layout
+    (['  "p1 cc",', "  # a comment", '  "p2 f",', "]"], [11, 13]),
+    (['  "p1 cc",', "", '  "p2 f" ,', "]"], [11, 13]),
+    (['  "p1 cc", # called', '  "p2 f",', "]"], [11, 12]),
+    (['  "p1 cc",', '  "p2 \\u0066",', "]"], None),  # an escape: the general scanner
+    (['  "p1 cc",', '  "p2 f"', "]"], [11, 12]),  # no comma after the last
+    (["]"], range(11, 11)),
+])
+def test_an_array_of_strings_reads_the_same_in_every_layout(
+        body: list[str], lines: range | list[int] | None) -> None:
+    """The writer's layout is split in one step (a range of lines); any other goes line by
+    line: the same strings as tomllib, each with its own line."""
+    text = ["variant = \"bt\"", "actions = ["] + body
+    document = parse_document(text, first_line=9)
+    assert document.values == tomllib.loads("\n".join(text))
+    found = document.element_lines["actions"]
+    if lines is not None:
+        assert found == lines and type(found) is type(lines)
+    else:
+        assert list(found) == [11, 12]
+
+
 def test_docs_examples_read_without_errors() -> None:
     blocks = [text for name, text in SOURCES if name.startswith("docs/format.md#")]
     assert len(blocks) >= 3

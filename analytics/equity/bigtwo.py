@@ -276,8 +276,6 @@ def _add_flushes(suit: int, suited: int, runs: tuple[tuple[int, tuple[int, ...]]
     return five, reached
 
 
-"""``BigTwoFeatures(...)`` with every field in order, without the frozen class's per-field
-``object.__setattr__`` (a third of the counting's cost otherwise)."""
 _TWO_SHIFT: Final = 4 * int(Rank.TWO)
 _ACE_SHIFT: Final = 4 * int(Rank.ACE)
 

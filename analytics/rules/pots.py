@@ -260,4 +260,4 @@ def _settle_one_pot(
                 won[player] += chips
     nets = tuple([w + r - c for w, r, c in zip(won, refunds, contributions, strict=True)])
     return Settlement((Pot(main, amount, tuple(eligible)),), tuple(refunds),
-                           tuple(awards), tuple(won), nets)
+                      tuple(awards), tuple(won), nets)

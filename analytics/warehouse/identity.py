@@ -307,7 +307,7 @@ def action_columns(actions: tuple[Action, ...]) -> ActionColumns:
     except KeyError:  # new deals (most hands have some): look up in C, then fill the gaps
         names = _texts_with_gaps(groups)
     return ActionColumns(actors, tuple(map(_VERB_TEXT.__getitem__, verbs)), names, amounts,
-                        targets, pots, comments, groups)
+                         targets, pots, comments, groups)
 
 
 def _texts_with_gaps(groups: tuple[tuple[Card, ...], ...]) -> tuple[str | None, ...]:

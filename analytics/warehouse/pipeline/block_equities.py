@@ -190,7 +190,6 @@ def _spot(moment: _Moment, nets: tuple[int, ...]) -> AllInSpot:
 
 _UNKNOWN_TAIL: Final = ((-1, -1, -1), (-1, -1), (-1,), ())
 """The -1's that fill a row of ``size`` known cards to three, by ``size``."""
-"""AllInSpot from its fields in order, without the frozen dataclass's ``__init__``."""
 
 
 def allin_rows(block: SevenEightBlock, outcome: BlockOutcome, hands: Ints, ids: Ints
