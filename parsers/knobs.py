@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import cache
 from typing import Final
 
 from parsers.cards import Card, Suit, parse_card
@@ -157,10 +158,17 @@ class BigTwoRules:
     @property
     def suit_strength(self) -> tuple[int, int, int, int]:
         """Strength 0..3 of each suit, indexed by :class:`Suit` value (clubs, diamonds, ...)."""
-        strength = [0, 0, 0, 0]
-        for position, letter in enumerate(self.suit_order):
-            strength[_SUIT_LETTERS[letter]] = position
-        return (strength[0], strength[1], strength[2], strength[3])
+        return _suit_strength(self.suit_order)
+
+
+@cache
+def _suit_strength(suit_order: str) -> tuple[int, int, int, int]:
+    """:attr:`BigTwoRules.suit_strength` of a suit order, worked out once per order (the
+    evaluator asks for it at every card it compares)."""
+    strength = [0, 0, 0, 0]
+    for position, letter in enumerate(suit_order):
+        strength[_SUIT_LETTERS[letter]] = position
+    return (strength[0], strength[1], strength[2], strength[3])
 
 
 @dataclass(frozen=True, slots=True)
