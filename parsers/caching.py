@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import threading
 import weakref
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from typing import Any, TypeVar, cast
 
 __all__ = ["BoundedCache", "cache_sizes", "clear_caches"]
@@ -47,8 +47,8 @@ class BoundedCache(dict[K, V]):
     A dictionary, so lookups are the dictionary's own, in C (``get``, ``[]``, ``in``,
     ``map(cache.get, keys)``; hot loops may bind ``cache.get`` to a local once), and code
     that takes a ``dict`` takes it.  Stores go through the bound: ``cache[key] = value``,
-    :meth:`put`, :meth:`put_many`, :meth:`get_or_make` and :meth:`values_of` (not
-    ``update`` or ``setdefault``, which are the dictionary's own and would pass it by).
+    :meth:`put`, :meth:`get_or_make` and :meth:`values_of` (not ``update`` or
+    ``setdefault``, which are the dictionary's own and would pass it by).
     """
 
     __slots__ = ("__weakref__", "_lock", "limit", "name")
@@ -85,15 +85,6 @@ class BoundedCache(dict[K, V]):
             found = make(key)
             self.put(key, found)
         return found
-
-    def put_many(self, new: Mapping[K, V]) -> None:
-        """Remember all of ``new`` (emptying the cache first when they would not fit
-        beside what it holds); none of them when they alone pass the limit."""
-        with self._lock:
-            if len(self) + len(new) > self.limit:
-                dict.clear(self)
-            if len(new) <= self.limit:
-                dict.update(self, new)
 
     def values_of(self, keys: Sequence[K], make: Callable[[K], V]) -> list[V]:
         """The value of each key, in order: each missing key made once (keys repeat
