@@ -174,10 +174,10 @@ def batch_stat_facts(scratch: duckdb.DuckDBPyConnection, tables: Mapping[str, pa
     of its work per 7 & 8 hand and per Rummoli round."""
     fill_batch_stats(scratch, tables)
     try:
-        return scratch.sql(f"SELECT * FROM {STAT_FACTS} ORDER BY day, hand_id, seat"
+        return scratch.sql("SELECT * FROM stat_facts ORDER BY day, hand_id, seat"
                            ).to_arrow_table()
     finally:
-        scratch.execute(f"DELETE FROM {STAT_FACTS}")
+        scratch.execute("DELETE FROM stat_facts")
 
 
 def fill_missing_stats(con: duckdb.DuckDBPyConnection) -> None:
