@@ -60,7 +60,7 @@ def _filters() -> None:
     sidebar.date_input("From", value=first, min_value=first, max_value=last, format="YYYY-MM-DD")
     sidebar.date_input("To", value=last, min_value=first, max_value=last, format="YYYY-MM-DD")
     sidebar.selectbox("Session or game id", ["", "s1", "s2"], format_func=lambda s: s or "all")
-    sidebar.multiselect("Rule knobs", ["ante=1", "limit=fixed"], placeholder="any rules")
+    sidebar.multiselect("House rules", ["ante=1", "limit=fixed"], placeholder="any rules")
     sidebar.selectbox("Stakes", ["all stakes", "1/2", "2/4"])
     sidebar.caption("Database: `peer.duckdb` · 3 file(s) loaded")
 

@@ -238,6 +238,10 @@ def test_win_rates_levels_of_big_two_and_rummoli(con: duckdb.DuckDBPyConnection,
         mine = seats[seats["game"] == game]
         assert set(table["level"]) == set(mine["level"])
         assert len(table) == len(mine.groupby(["level", "player"]))
+        # Within a level, the best rate first: the order the bars are drawn in.
+        for _, level_rows in table.groupby("level", sort=False):
+            means = [round(float(m), 9) for m in level_rows["mean"]]
+            assert means == sorted(means, reverse=True)
         for row in table.itertuples(index=False):
             rows = mine[(mine["level"] == row.level) & (mine["player"] == row.player)]
             assert row.hands == len(rows) and row.net == rows["net"].sum()

@@ -41,6 +41,22 @@ def test_confidence_interval_is_mean_plus_minus_1_96_sd_over_root_n() -> None:
     assert math.isnan(out["ci_low"].iloc[1])  # one hand: no interval, not a fake one
 
 
+def test_level_results_list_the_best_rate_first_within_each_level() -> None:
+    """The Big Two and Rummoli rates are listed (and their bars drawn) by the rate, not by
+    the net: a player with a larger net over many more games comes after a better rate."""
+    rows = pd.DataFrame({
+        "game": "bigtwo", "level": ["scoring cards", "scoring cards", "scoring cards",
+                                    "scoring rank"],
+        "player": ["Many", "Few", "Low", "Other"], "hands": [10, 2, 4, 3],
+        "wins": [3, 1, 0, 1], "net": [10, 6, -8, 1], "net_sq": [40.0, 20.0, 20.0, 3.0]})
+    rows["mean"] = rows["net"] / rows["hands"]
+    rows["sd"] = 1.0
+    table = logic.level_results(rows, "bigtwo")
+    assert list(zip(table["level"], table["player"], strict=True)) == [
+        ("scoring cards", "Few"), ("scoring cards", "Many"), ("scoring cards", "Low"),
+        ("scoring rank", "Other")]
+
+
 def test_goodness_of_fit_pools_small_bins_and_detects_a_bad_fit() -> None:
     theory = pd.Series({"a": 0.5, "b": 0.49, "c": 0.01})
     good = logic.goodness_of_fit(pd.Series({"a": 50, "b": 49, "c": 1}), theory)

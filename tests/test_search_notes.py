@@ -21,6 +21,7 @@ from analytics.warehouse.annotations import (
 from analytics.warehouse.identity import hand_id_hex, parse_hand_id
 from analytics.warehouse.sql.search import HandSearch, categories_at_least, search_hands
 from analytics.warehouse.sql.views import HandFilter
+from parsers.knobs import GAME_NAMES
 from tests.test_dashboard_app import open_app
 from tests.test_dashboard_data import dashboard_db
 
@@ -148,7 +149,12 @@ def test_the_search_page_finds_a_pasted_id_and_names_a_wrong_one(
     at = open_app("search")
     at.text_input(key="search_hand_id").input(f"  #{hand_id_hex(hand_id)} ").run()
     assert not at.exception
-    assert any(m.value.startswith("**1 hand(s)**") for m in at.markdown)
+    assert any(m.value.startswith("**1 hand**") for m in at.markdown)
+    with reader(dashboard_db) as con:
+        game = con.execute("SELECT game FROM hands WHERE hand_id = $id",
+                           {"id": hand_id}).fetchall()[0][0]
+    # The game by the name the sidebar gives it ("7 & 8"), not the stored value.
+    assert list(at.dataframe[0].value["game"]) == [GAME_NAMES[game]]
     assert not at.warning
     at.text_input(key="search_hand_id").input("not-an-id").run()
     assert "is not a hand id" in at.warning[0].value

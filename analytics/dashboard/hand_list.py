@@ -21,6 +21,7 @@ import streamlit as st
 
 from analytics.dashboard import logic, ui
 from analytics.warehouse.sql.search import describe_hands
+from parsers.knobs import GAME_NAMES
 
 __all__ = ["LISTED", "Bar", "bar_list", "list_behind", "picked_bar", "picked_point",
            "show_hands"]
@@ -31,10 +32,12 @@ LISTED: Final = 500
 
 def show_hands(found: pd.DataFrame, *, key: str, name: str, note: str = "",
                column_config: Mapping[str, Any] | None = None) -> None:
-    """Draw ``found`` (rows of ``search.describe_hands``): "N hand(s)" and ``note``, the
-    table with the replayer's link ("open"), and the CSV, XLSX and Parquet downloads
-    named ``name``."""
-    st.markdown(f"**{len(found):,} hand(s)**{note}")
+    """Draw ``found`` (rows of ``search.describe_hands``): "N hands" and ``note``, the
+    table with the replayer's link ("open") and each game by its name ("7 & 8"), and the
+    CSV, XLSX and Parquet downloads named ``name``."""
+    if "game" in found.columns:
+        found = found.assign(game=found["game"].map(GAME_NAMES).fillna(found["game"]))
+    st.markdown(f"**{logic.counted(len(found), 'hand')}**{note}")
     st.dataframe(found.drop(columns=["hand_id"]), hide_index=True, key=f"hands_{key}",
                  column_config={
                      "replay": st.column_config.LinkColumn("replay", display_text="open"),

@@ -524,12 +524,15 @@ def big_blind(level: str) -> int:
 def level_results(results: pd.DataFrame, game: str) -> pd.DataFrame:
     """One game's rows of ``views.results_by_level`` with the 95 % interval of the mean, each
     row in its own level's unit (never averaged across levels): level, player, hands
-    (games, rounds), wins, net, mean, sd, ci_low, ci_high."""
+    (games, rounds), wins, net, mean, sd, ci_low, ci_high; within a level the best rate
+    first, as the chart of the rates draws its bars (7 & 8's bars: :func:`in_big_blinds`)."""
     columns = ["level", "player", "hands", "wins", "net", "mean", "sd", "ci_low", "ci_high"]
     rows = results[results["game"] == game]
     if rows.empty:
         return pd.DataFrame(columns=columns)
-    return with_confidence(rows)[columns].reset_index(drop=True)
+    return (with_confidence(rows)[columns]
+            .sort_values(["level", "mean", "player"], ascending=[True, False, True])
+            .reset_index(drop=True))
 
 
 def level_table(results: pd.DataFrame, game: str) -> pd.DataFrame:

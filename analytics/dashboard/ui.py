@@ -275,8 +275,11 @@ def _sidebar(options: filters.Options) -> HandFilter:
         sessions.append(str(state.get("f_session")))
     sidebar.selectbox("Session or game id", sessions, key="f_session",
                       format_func=lambda s: s or "all sessions")
-    sidebar.multiselect("Rule knobs", list(options.knobs), key="f_knobs",
-                        placeholder="any rules")
+    sidebar.multiselect("House rules", list(options.knobs), key="f_knobs",
+                        placeholder="any rules",
+                        help="Only the hands played under every rule picked: a rule line of "
+                             "the histories' headers and its value (scoring=cards is Big "
+                             "Two scored by the cards left; docs/format.md).")
     sidebar.selectbox("Stakes", ["all stakes", *options.stakes], key="f_stakes")
     game = state.get("f_game")
     start, end = state.get("f_from"), state.get("f_to")

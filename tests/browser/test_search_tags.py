@@ -31,7 +31,7 @@ def test_search_open_tag_reload(server: str, browser_page: Any, browser_db: Path
     # (the script state can still read "notRunning" just after the click).
     page.locator('[data-testid="stRadio"]', has_text="All in").get_by_text(
         "yes", exact=True).click()
-    page.get_by_text(re.compile(rf"^{len(found):,} hand\(s\)")).first.wait_for()
+    page.get_by_text(re.compile(rf"^{len(found):,} hands?\b")).first.wait_for()
     settle(page)
     assert page.locator('[data-testid="stException"]').count() == 0
     page.screenshot(path=str(SCREENSHOTS / "search.png"), full_page=True)
