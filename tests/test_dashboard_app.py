@@ -323,7 +323,7 @@ def test_hand_types_compares_with_theory(db: Path) -> None:
     first = at.dataframe[0].value
     assert first["hands"].sum() == count_rows(db, "SELECT count(*) FROM seats "
                                                  "WHERE game = 'seveneight'")
-    assert abs(first["exact share"].sum() - 1) < 1e-3  # shown to four decimals
+    assert abs(first["exact share (%)"].sum() - 100) < 0.05  # percentages to two decimals
     at = _tab(at, "Rummoli")
     assert [h.value for h in at.main.header] == ["Rummoli"]
     sizes = at.dataframe[0].value  # a test per deal size (n too small for some here)
@@ -331,7 +331,7 @@ def test_hand_types_compares_with_theory(db: Path) -> None:
                                               "dealt_poker_category IS NOT NULL")
     assert sizes["p-value"].notna().any()
     shown = at.dataframe[1].value
-    assert abs(shown["exact share"].sum() - 1) < 1e-3
+    assert abs(shown["exact share (%)"].sum() - 100) < 0.05
     assert "Chi-square goodness of fit" in " ".join(c.value for c in at.caption)
 
 
@@ -417,7 +417,7 @@ def test_hand_types_has_big_two_deal_theory(db: Path) -> None:
     most, twos = frames[0], frames[1]
     assert list(most["category"]) == ["no pair", "pair", "three of a kind", "four of a kind"]
     assert most["hands"].sum() == twos["hands"].sum() == deals
-    assert abs(twos["exact share"].sum() - 1) < 1e-3  # shown to four decimals
+    assert abs(twos["exact share (%)"].sum() - 100) < 0.05  # percentages to two decimals
     held = next(f for f in frames if "deals holding it" in f.columns)
     assert set(held["deals"]) == {deals}
     assert {"pair", "straight", "flush", "straight flush"} <= set(held["kind"])

@@ -57,6 +57,21 @@ def test_level_results_list_the_best_rate_first_within_each_level() -> None:
         ("scoring rank", "Other")]
 
 
+def test_human_table_rounds_and_shows_shares_in_percent() -> None:
+    """Headers in words with units; a "(%)" column's fraction as a percentage to two
+    decimals; other fractions rounded; dates without a time of day."""
+    frame = pd.DataFrame({"category": ["flush"], "expected": [301.3575],
+                          "observed_share": [0.567567], "theory_share": [0.00123],
+                          "day": pd.to_datetime(["2026-08-21"])})
+    shown = logic.human_table(frame, {**logic.FIT_HEADERS, "day": "day"}, decimals=1)
+    assert list(shown.columns) == ["category", "expected hands", "observed share (%)",
+                                   "exact share (%)", "day"]
+    row = shown.iloc[0]
+    assert (row["expected hands"], row["observed share (%)"], row["exact share (%)"]) == (
+        301.4, 56.76, 0.12)
+    assert row["day"] == dt.date(2026, 8, 21)
+
+
 def test_goodness_of_fit_pools_small_bins_and_detects_a_bad_fit() -> None:
     theory = pd.Series({"a": 0.5, "b": 0.49, "c": 0.01})
     good = logic.goodness_of_fit(pd.Series({"a": 50, "b": 49, "c": 1}), theory)

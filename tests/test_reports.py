@@ -93,7 +93,7 @@ def test_html_report_has_the_stored_equities(dashboard_db: Path) -> None:
     assert any("Calibration" in t for t in titles)
     assert any("holding each kind" in t for t in titles)
     held = tables["What the deals hold against theory"]
-    assert held["exact share"].between(0, 1).all()
+    assert held["exact share (%)"].between(0, 100).all()
     html = reports.render_html(report)
     assert "<h2>Rummoli</h2>" in html
 

@@ -643,16 +643,22 @@ def human_table(frame: pd.DataFrame, names: dict[str, str], *, decimals: int = 2
                 ) -> pd.DataFrame:
     """A table as people read it: the columns ``names`` lists, in its order and under its
     words (the unit in the header), fractional numbers rounded to ``decimals``, dates
-    without a time of day."""
+    without a time of day.  A column whose header ends in "(%)" holds a fraction (0.5676)
+    and shows it as a percentage to two decimals (56.76)."""
     out = frame[[c for c in names if c in frame.columns]].copy()
     for column in out.columns:
         values = out[column]
-        if pd.api.types.is_float_dtype(values.dtype):
+        if names[column].endswith(PERCENT):
+            out[column] = (values.astype("float64") * 100).round(2)
+        elif pd.api.types.is_float_dtype(values.dtype):
             out[column] = values.round(decimals)
         elif pd.api.types.is_datetime64_any_dtype(values.dtype):
             out[column] = values.dt.date
     return out.rename(columns=names)
 
+
+PERCENT: Final = "(%)"
+"""How a header of :func:`human_table` says its column is a share shown in percent."""
 
 POT_SUMMARY_HEADERS: Final = {
     "pot": "pot", "rounds": "rounds", "won": "rounds won", "share_won": "share won",
@@ -873,8 +879,8 @@ def player_table(results: pd.DataFrame, game: str) -> tuple[str, pd.DataFrame]:
 
 
 FIT_HEADERS: Final = {"category": "category", "observed": "hands",
-                      "expected": "expected hands", "observed_share": "observed share",
-                      "theory_share": "exact share"}
+                      "expected": "expected hands", "observed_share": f"observed share {PERCENT}",
+                      "theory_share": f"exact share {PERCENT}"}
 """Headers of a :class:`Fit` table (and of an observed-only count)."""
 
 SIZE_HEADERS: Final = {"size": "cards dealt", "hands": "hands", "chi_square": "chi-square",
@@ -884,7 +890,8 @@ SIZE_HEADERS: Final = {"size": "cards dealt", "hands": "hands", "chi_square": "c
 HELD_HEADERS: Final = {
     "size": "cards dealt", "straights": "straights", "four_card_plays": "four-card plays",
     "category": "kind", "hands": "deals", "observed": "deals holding it",
-    "observed_share": "observed share", "theory_share": "exact share", "p_value": "p-value"}
+    "observed_share": f"observed share {PERCENT}", "theory_share": f"exact share {PERCENT}",
+    "p_value": "p-value"}
 """Headers of :func:`bigtwo_held_table`."""
 
 

@@ -32,9 +32,9 @@ def _observed(counts: pd.DataFrame, labels: list[str]) -> pd.Series:
     return observed.astype("int64").rename("observed")
 
 
+# The rows behind a category's bar (its label): ``ui.ask("bar_hands", ...)`` of the chart's
+# question.  (A comment: a bare string in a page script is drawn on the page.)
 Behind = Callable[[str], pd.DataFrame]
-"""The rows behind a category's bar (its label): ``ui.ask("bar_hands", ...)`` of the
-chart's question."""
 
 
 def _fit(title: str, observed: pd.Series, theory: pd.Series | None, key: str,
@@ -46,7 +46,7 @@ def _fit(title: str, observed: pd.Series, theory: pd.Series | None, key: str,
         table["observed_share"] = table["observed"] / max(1, int(table["observed"].sum()))
         table["category"] = logic.category_words(table["category"])
         _chart(charts.observed_vs_theory(table, title), observed, key, behind)
-        shown = logic.human_table(table, logic.FIT_HEADERS, decimals=4)
+        shown = logic.human_table(table, logic.FIT_HEADERS, decimals=1)
         st.dataframe(shown, hide_index=True)
         ui.download_buttons(shown, key, key=key)
         return
@@ -54,7 +54,7 @@ def _fit(title: str, observed: pd.Series, theory: pd.Series | None, key: str,
     worded = fit.table.assign(category=logic.category_words(fit.table["category"]))
     _chart(charts.observed_vs_theory(worded, title), observed, key, behind)
     st.caption(_test_words(fit))
-    shown = logic.human_table(worded, logic.FIT_HEADERS, decimals=4)
+    shown = logic.human_table(worded, logic.FIT_HEADERS, decimals=1)
     st.dataframe(shown, hide_index=True)
     ui.download_buttons(shown, key, key=key)
 
