@@ -415,10 +415,14 @@ def test_hand_types_has_big_two_deal_theory(db: Path) -> None:
     frames = [f.value for f in at.dataframe]
     deals = count_rows(db, "SELECT count(*) FROM bigtwo_features")
     most, twos = frames[0], frames[1]
-    assert list(most["category"]) == ["no pair", "pair", "three of a kind", "four of a kind"]
+    # Each table names what its categories are (so does its chart's axis).
+    assert list(most["most cards of one rank"]) == ["no pair", "pair", "three of a kind",
+                                                     "four of a kind"]
+    assert list(twos["2s held"]) == ["0", "1", "2", "3", "4"]
     assert most["hands"].sum() == twos["hands"].sum() == deals
     assert abs(twos["exact share (%)"].sum() - 100) < 0.05  # percentages to two decimals
     held = next(f for f in frames if "deals holding it" in f.columns)
+    assert set(held["straights"]) <= set(logic.STRAIGHTS_WORDS.values())  # not "sg_hk"
     assert set(held["deals"]) == {deals}
     assert {"pair", "straight", "flush", "straight flush"} <= set(held["kind"])
     captions = " ".join(c.value for c in at.caption)

@@ -72,6 +72,16 @@ def test_human_table_rounds_and_shows_shares_in_percent() -> None:
     assert row["day"] == dt.date(2026, 8, 21)
 
 
+def test_held_words_name_the_kinds_and_the_straights_rule() -> None:
+    held = pd.DataFrame({"category": ["full_house", "straight"],
+                         "straights": ["sg_hk", "vietnamese"]})
+    worded = logic.held_words(held)
+    assert list(worded["category"]) == ["full house", "straight"]
+    assert list(worded["straights"]) == ["Singapore and Hong Kong straights",
+                                         "Vietnamese straights (3-7 up to T-A only)"]
+    assert set(logic.STRAIGHTS_WORDS) == {s.value for s in Straights}
+
+
 def test_goodness_of_fit_pools_small_bins_and_detects_a_bad_fit() -> None:
     theory = pd.Series({"a": 0.5, "b": 0.49, "c": 0.01})
     good = logic.goodness_of_fit(pd.Series({"a": 50, "b": 49, "c": 1}), theory)

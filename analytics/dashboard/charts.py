@@ -265,12 +265,13 @@ def pot_growth(frame: pd.DataFrame) -> go.Figure:
     return figure
 
 
-def observed_vs_theory(table: pd.DataFrame, title: str) -> go.Figure:
+def observed_vs_theory(table: pd.DataFrame, title: str, x_title: str = "category"
+                       ) -> go.Figure:
     """Observed category shares beside the exact theory (``observed_share``, and
-    ``theory_share`` when the table has it)."""
+    ``theory_share`` when the table has it); ``x_title`` says what the categories are."""
     if table.empty or table["observed"].sum() == 0:
         return empty(title)
-    figure = _figure(title, barmode="group", x_title="category", y_title="share")
+    figure = _figure(title, barmode="group", x_title=x_title, y_title="share")
     figure.update_yaxes(tickformat=".0%")
     figure.add_trace(go.Bar(x=table["category"], y=table["observed_share"], name="observed",
                             customdata=table["observed"],

@@ -894,6 +894,20 @@ HELD_HEADERS: Final = {
     "p_value": "p-value"}
 """Headers of :func:`bigtwo_held_table`."""
 
+STRAIGHTS_WORDS: Final = {
+    "sg_hk": "Singapore and Hong Kong straights",
+    "vietnamese": "Vietnamese straights (3-7 up to T-A only)",
+    "malaysian": "Malaysian straights (A-2-3-4-5 and 2-3-4-5-6 the highest)"}
+"""Big Two's ``straights`` rule as people say it (RULES.md 2)."""
+
+
+def held_words(held: pd.DataFrame) -> pd.DataFrame:
+    """:func:`bigtwo_held_table` as people read it: each kind and each ``straights`` rule
+    in words (``full house``, ``Singapore and Hong Kong straights``)."""
+    return held.assign(category=category_words(held["category"]),
+                       straights=held["straights"].map(STRAIGHTS_WORDS).fillna(
+                           held["straights"]))
+
 
 def category_words(labels: pd.Series) -> pd.Series:
     """Category labels as words (``seven_eight_flush`` -> ``seven eight flush``), for what

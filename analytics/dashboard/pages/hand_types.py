@@ -38,23 +38,26 @@ Behind = Callable[[str], pd.DataFrame]
 
 
 def _fit(title: str, observed: pd.Series, theory: pd.Series | None, key: str,
-         behind: Behind | None = None) -> None:
+         behind: Behind | None = None, x_title: str = "category") -> None:
     """A chart of observed against theory and the test, or observed alone; with
-    ``behind``, a click on a category's bar (observed or theory) lists its hands."""
+    ``behind``, a click on a category's bar (observed or theory) lists its hands;
+    ``x_title``: what the categories are (the axis' and the table's word)."""
+    headers = {**logic.FIT_HEADERS, "category": x_title}
     if theory is None:
         table = pd.DataFrame({"category": observed.index, "observed": observed.to_numpy()})
         table["observed_share"] = table["observed"] / max(1, int(table["observed"].sum()))
         table["category"] = logic.category_words(table["category"])
-        _chart(charts.observed_vs_theory(table, title), observed, key, behind)
-        shown = logic.human_table(table, logic.FIT_HEADERS, decimals=1)
+        _chart(charts.observed_vs_theory(table, title, x_title=x_title), observed, key,
+               behind)
+        shown = logic.human_table(table, headers, decimals=1)
         st.dataframe(shown, hide_index=True)
         ui.download_buttons(shown, key, key=key)
         return
     fit = logic.goodness_of_fit(observed, theory)
     worded = fit.table.assign(category=logic.category_words(fit.table["category"]))
-    _chart(charts.observed_vs_theory(worded, title), observed, key, behind)
+    _chart(charts.observed_vs_theory(worded, title, x_title=x_title), observed, key, behind)
     st.caption(_test_words(fit))
-    shown = logic.human_table(worded, logic.FIT_HEADERS, decimals=1)
+    shown = logic.human_table(worded, headers, decimals=1)
     st.dataframe(shown, hide_index=True)
     ui.download_buttons(shown, key, key=key)
 
@@ -199,25 +202,22 @@ def _bigtwo_dealt() -> None:
         for what, title in (("most", "most cards of one rank"), ("twos", "2s held")):
             observed, theory = logic.bigtwo_partition_counts(dealt, size, what)
             _fit(f"Big Two: {title}, {size}-card deals", observed, theory,
-                 f"bigtwo-{what}-{size}")
-    held = _held(dealt)
+                 f"bigtwo-{what}-{size}", x_title=title)
+    held = logic.held_words(_held(dealt))
     st.subheader("Combinations the deals hold")
     groups = held[["size", "straights", "four_card_plays"]].drop_duplicates()
-    for size, straights, four in groups.itertuples(index=False):
+    for number, (size, straights, four) in enumerate(groups.itertuples(index=False)):
         table = held[(held["size"] == size) & (held["straights"] == straights)
                      & (held["four_card_plays"] == four)].reset_index(drop=True)
-        table["category"] = logic.category_words(table["category"])
-        label = f"{size}-card deals, straights {straights}" + (
-            ", four-card plays" if four else "")
+        label = f"{size}-card deals, {straights}" + (", four-card plays" if four else "")
         st.plotly_chart(charts.observed_vs_theory(table, f"Big Two: deals holding each "
-                                                         f"kind ({label})"),
-                        key=f"chart_bigtwo_held_{size}_{straights}_{four}")
+                                                         f"kind ({label})", x_title="kind"),
+                        key=f"chart_bigtwo_held_{number}")
     st.caption("Share of deals holding at least one play of each kind, against the exact "
-               "chance (counted over ranks and suits under the game's straights and "
-               "four-card-plays knobs); the kinds overlap, so each has its own two-sided "
+               "chance (counted over ranks and suits under the game's rules for straights "
+               "and four-card plays); the kinds overlap, so each has its own two-sided "
                "binomial test (p-value) instead of one chi-square.")
-    shown = logic.human_table(held.assign(category=logic.category_words(held["category"])),
-                              logic.HELD_HEADERS, decimals=4)
+    shown = logic.human_table(held, logic.HELD_HEADERS, decimals=4)
     st.dataframe(shown, hide_index=True)
     ui.download_buttons(shown, "bigtwo-deals-hold", key="bigtwo-held")
 
