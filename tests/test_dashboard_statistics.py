@@ -202,6 +202,24 @@ def test_results_figure_draws_the_lines_each_game_has() -> None:
     assert names == ["Ann: actual", "Bo: actual"]
 
 
+def test_results_figure_colours_players_as_every_chart_and_marks_days() -> None:
+    """A player's colour is his colour on every other chart (charts.player_colours), not
+    his place in this chart's list; against the date the ticks are whole days."""
+    from analytics.dashboard.charts import player_colours
+    from analytics.dashboard.statistics import results_figure
+
+    frame = pd.DataFrame({"player": ["Ann", "Zed", "Zed"],
+                          "day": pd.to_datetime(["2026-08-20", "2026-08-20", "2026-08-21"]),
+                          "hand_no": [1, 1, 2], "actual": [1.0, -1.0, -3.0]})
+    frame = frame.assign(adjusted=frame["actual"], showdown=None, no_showdown=None)
+    for players in (["Ann", "Zed"], ["Zed"]):
+        figure = results_figure(frame[frame["player"].isin(players)], unit="chips", by="day")
+        drawn = {trace.legendgroup: trace.line.color for trace in figure.data}
+        assert drawn == {name: player_colours(players)[name] for name in players}
+        assert figure.layout.xaxis.tickformat == "%Y-%m-%d"
+        assert figure.layout.xaxis.dtick == 86_400_000
+
+
 def test_a_note_on_a_player_is_kept(dashboard_db: Path, tmp_path: Path,
                                     monkeypatch: pytest.MonkeyPatch) -> None:
     import shutil

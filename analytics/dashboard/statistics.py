@@ -21,6 +21,7 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
+from analytics.dashboard.charts import player_colours
 from analytics.stats.cells import display_grid
 from analytics.stats.definitions import MIN_OPPORTUNITIES, RESULTS, Kind, stats_of
 from analytics.warehouse.identity import hand_id_hex
@@ -161,20 +162,19 @@ LINES: Final = {"actual": ("actual", "solid"), "adjusted": ("all-in adjusted", "
                 "no_showdown": ("won without showdown", "dashdot")}
 """The lines of the results over time: column, then name and dash."""
 
-_PALETTE: Final = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b",
-                   "#e377c2", "#17becf", "#7f7f7f", "#bcbd22")
-
-
 def results_figure(frame: pd.DataFrame, *, unit: str, by: str = "hand",
                    title: str = "Cumulative results") -> go.Figure:
     """The cumulative results of ``stat_views.results_over_time``: a colour per player,
     a dash per line (actual, all-in adjusted, won at showdown, won without showdown; the
     lines a game does not have, all null, are left out; the adjusted line only where it
-    differs from the actual one)."""
+    differs from the actual one).  Each player has the colour he has on every chart
+    (:func:`~analytics.dashboard.charts.player_colours`); against the date, the axis is
+    marked in days."""
     x = "hand_no" if by == "hand" else "day"
     figure = go.Figure()
-    for number, (player, rows) in enumerate(frame.groupby("player", sort=True)):
-        color = _PALETTE[number % len(_PALETTE)]
+    colours = player_colours(str(player) for player in frame["player"].unique())
+    for player, rows in frame.groupby("player", sort=True):
+        color = colours[str(player)]
         for column, (name, dash) in LINES.items():
             values = rows[column]
             if values.isna().all():
@@ -189,7 +189,17 @@ def results_figure(frame: pd.DataFrame, *, unit: str, by: str = "hand",
     figure.update_layout(title=title, xaxis_title="hand number" if by == "hand" else "day",
                          yaxis_title=unit, template="plotly_white", height=480,
                          legend={"font": {"size": 10}})
+    if by != "hand" and not frame.empty:
+        days = pd.to_datetime(frame["day"])
+        # A point is a day: no hours between two days' ticks (a tick a day over a fortnight).
+        short = (days.max() - days.min()).days <= _DAY_TICKS
+        figure.update_xaxes(tickformat="%Y-%m-%d", dtick=_DAY_MS if short else None)
     return figure
+
+
+_DAY_TICKS: Final = 14
+"""Up to how many days the date axis is marked every day (beyond, plotly's own ticks)."""
+_DAY_MS: Final = 86_400_000
 
 
 def sessions_table(sessions: pd.DataFrame) -> pd.DataFrame:
