@@ -31,10 +31,14 @@ __all__ = ["hand_types_bar", "overview_bar", "pots_bar", "win_rates_bar"]
 def _listed(page: Any, key: str) -> list[int]:
     """The hand ids of the list drawn under ``key`` (``hand_list.list_behind``'s key), from
     its CSV download: what the list holds, not what a chart says."""
+    return [int(h) for h in _listed_rows(page, key)["hand_id"]]
+
+
+def _listed_rows(page: Any, key: str) -> pd.DataFrame:
+    """The rows of the list drawn under ``key``, as its CSV download gives them."""
     with page.expect_download() as download_info:
         page.locator(f".st-key-dl_{key}_csv button").first.click()
-    data = Path(download_info.value.path()).read_bytes()
-    return [int(h) for h in pd.read_csv(io.BytesIO(data))["hand_id"]]
+    return pd.read_csv(io.BytesIO(Path(download_info.value.path()).read_bytes()))
 
 
 def win_rates_bar(page: Any, db: Path) -> None:
@@ -55,6 +59,11 @@ def win_rates_bar(page: Any, db: Path) -> None:
     settle(page)
     assert page.locator('[data-testid="stException"]').count() == 0
     assert len(behind) > 0
+    # A win rate's bar lists each hand with its net; a statistic's counts would mean
+    # nothing there.
+    rows = _listed_rows(page, "bar_players_seveneight")
+    assert sorted(rows["hand_id"]) == sorted(behind["hand_id"])
+    assert "net" in rows.columns and not {"counted", "opportunities"} & set(rows.columns)
     page.get_by_text(words).first.scroll_into_view_if_needed()
     page.screenshot(path=str(SCREENSHOTS / "win-rates-bar-hands.png"), full_page=True)
     assert (SCREENSHOTS / "win-rates-bar-hands.png").stat().st_size > 10_000

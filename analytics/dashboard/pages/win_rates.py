@@ -38,12 +38,15 @@ def _bar_hands(only: HandFilter, game: str, *, key: str, title: str,
                player: str | None, stat: str | None = None, split: str | None = None,
                split_value: str | None = None) -> None:
     """The hands behind a clicked bar: ``stat_views.stat_hands`` under the chart's filter
-    (``only``), the seats that count towards ``stat`` (every seat of the bar without one),
-    listed as the search page lists them."""
+    (``only``), the seats that count towards ``stat`` (every seat of the bar without one,
+    listed with its net alone: a statistic's counts mean nothing there), listed as the
+    search page lists them."""
     behind: pd.DataFrame = ui.ask("stat_hands", only, game=game, player=player, stat=stat,
                                   split=split, split_value=split_value)
     if stat is not None:
         behind = behind[behind["counted"] > 0]
+    else:
+        behind = behind.drop(columns=["counted", "opportunities"], errors="ignore")
     bar_list(behind, title=title, key=key, name=f"{game}-{key}-hands")
 
 
