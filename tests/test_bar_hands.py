@@ -187,6 +187,7 @@ def test_a_carry_over_bar_lists_its_rounds(con: duckdb.DuckDBPyConnection,
         behind = pot_streak_hands(con, only, pot=bar.name, since=int(bar.x))
         assert sorted(behind["hand_id"]) == sorted(by_bar[(pot, count)]), (pot, count)
         assert len(behind) == total
+        assert list(behind.columns) == ["hand_id", "day"]  # no count that is always 1
 
 
 def _dealt(con: duckdb.DuckDBPyConnection) -> pd.DataFrame:

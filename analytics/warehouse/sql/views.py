@@ -734,11 +734,12 @@ def pot_streak_hands(con: duckdb.DuckDBPyConnection, f: HandFilter, *, pot: str,
                      since: int) -> pd.DataFrame:
     """The rounds behind one bar of :func:`pot_streaks` (the Pots page's carry-over chart):
     those where ``pot`` had carried over ``since`` rounds, counted as :func:`pot_streaks`
-    counts them.  Columns: hand_id, day, counted (1), the latest first."""
+    counts them.  Columns: hand_id, day, the latest first (a round is one of the bar's
+    count: no count per hand to list)."""
     cond, params = facts_where(f, game="rummoli", seats=False)
     return query_frame(con, f"""
         WITH {_streak_rows(cond)}
-        SELECT hand_id, day, CAST(1 AS BIGINT) AS counted FROM counted
+        SELECT hand_id, day FROM counted
         WHERE pot = $pot AND since = $since
         ORDER BY day DESC, hand_id
     """, params | {"pot": pot, "since": since})
