@@ -639,6 +639,10 @@ def default_players(totals: pd.DataFrame, most: int = 8) -> list[str]:
     return sorted(chosen)
 
 
+PERCENT: Final = "(%)"
+"""How a header of :func:`human_table` says its column is a share shown in percent."""
+
+
 def human_table(frame: pd.DataFrame, names: dict[str, str], *, decimals: int = 2
                 ) -> pd.DataFrame:
     """A table as people read it: the columns ``names`` lists, in its order and under its
@@ -656,9 +660,6 @@ def human_table(frame: pd.DataFrame, names: dict[str, str], *, decimals: int = 2
             out[column] = values.dt.date
     return out.rename(columns=names)
 
-
-PERCENT: Final = "(%)"
-"""How a header of :func:`human_table` says its column is a share shown in percent."""
 
 POT_SUMMARY_HEADERS: Final = {
     "pot": "pot", "rounds": "rounds", "won": "rounds won", "share_won": "share won",

@@ -162,6 +162,7 @@ LINES: Final = {"actual": ("actual", "solid"), "adjusted": ("all-in adjusted", "
                 "no_showdown": ("won without showdown", "dashdot")}
 """The lines of the results over time: column, then name and dash."""
 
+
 def results_figure(frame: pd.DataFrame, *, unit: str, by: str = "hand",
                    title: str = "Cumulative results") -> go.Figure:
     """The cumulative results of ``stat_views.results_over_time``: a colour per player,
