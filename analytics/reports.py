@@ -354,7 +354,8 @@ def build_report(con: duckdb.DuckDBPyConnection, f: HandFilter, *,
     overview = tables["overview"]
     sections = [Section(
         "Overview",
-        f"{int(overview['hands'].sum()):,} hands in {len(games)} game(s).",
+        f"{logic.counted(int(overview['hands'].sum()), 'hand')} in "
+        f"{logic.counted(len(games), 'game')}.",
         [charts.hands_over_time(views.hands_over_time(con, f, bucket="week"))],
         {"Hands by game": logic.human_table(
             overview.assign(game=overview["game"].map(GAME_NAMES)),

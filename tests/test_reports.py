@@ -103,7 +103,7 @@ def test_html_report_follows_the_filter(dashboard_db: Path) -> None:
     assert "game bigtwo" in html
     assert "<h2>Big Two</h2>" in html and "<h2>Rummoli</h2>" not in html
     assert "<h2>7 &amp; 8</h2>" not in html
-    assert "30 hands in 1 game(s)" in html
+    assert "30 hands in 1 game." in html
 
 
 def test_cli_writes_every_format(dashboard_db: Path, tmp_path: Path) -> None:

@@ -81,7 +81,7 @@ def test_the_dashboard_end_to_end(server: str, patient_page: Any, browser_db: Pa
     report = Path(download_info.value.path()).read_text(encoding="utf-8")
     assert "<h2>Contents</h2>" in report and "<h2>Overview</h2>" in report
     assert "<h2>7 &amp; 8</h2>" in report
-    assert "215 hands in 3 game(s)" in report
+    assert "215 hands in 3 games" in report
     assert re.search(r"<script[^>]+src=", report) is None  # opens offline
     # A week's bar of the hands over time lists that week's hands.
     overview_bar(page, browser_db)

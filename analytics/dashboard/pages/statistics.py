@@ -121,13 +121,14 @@ def _cell_hands(game: Game, grid: pd.DataFrame, split: str | None, fry: int) -> 
         fry_threshold=fry)
     counted = int(behind["counted"].sum())
     opportunities = int(behind["opportunities"].sum())
+    hands = logic.counted(len(behind), "hand")
     if stat is None:
-        st.markdown(f"**{row}**: {len(behind):,} hands.")
+        st.markdown(f"**{row}**: {hands}.")
     else:
         share = cells.cell_text(counted, opportunities, stat.kind)
         share = share[len(f"{counted}/{opportunities}"):]  # " (30%)": the cell's share
         st.markdown(f"**{row}, {stat.label}**: {counted:,} counted of {opportunities:,} "
-                    f"opportunities{share}, in {len(behind):,} hands "
+                    f"opportunities{share}, in {hands} "
                     f"({int((behind['counted'] > 0).sum()):,} with a count).")
     list_behind(behind, key=f"cell_{game.value}", name=f"{game.value}-{label}-hands")
 

@@ -301,8 +301,8 @@ def _without_sheets(sheets: int, what: str) -> str:
     """The caption's note on the outcome-only games a statistic cannot count."""
     if not sheets:
         return ""
-    return (f" {sheets:,} outcome-only game(s) (score sheets) record no {what} and are left "
-            "out here, not counted as zeros.")
+    return (f" {logic.counted(sheets, 'outcome-only game')} (score sheets) record no {what} "
+            "and are left out here, not counted as zeros.")
 
 
 def _score_keeper(sheets: int, only: HandFilter) -> None:
