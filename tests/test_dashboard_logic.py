@@ -18,6 +18,7 @@ from analytics.rules import replay
 from analytics.warehouse.pipeline.run import FileSummary
 from analytics.warehouse.sql import views
 from analytics.warehouse.sql.views import HandFilter
+from parsers.cards import parse_cards
 from parsers.knobs import BigTwoRules, BigTwoScoring, Claim, RummoliRules, Straights
 from parsers.model import RUMMOLI_POTS
 from tests.test_dashboard_data import dashboard_con, dashboard_db
@@ -80,6 +81,12 @@ def test_held_words_name_the_kinds_and_the_straights_rule() -> None:
     assert list(worded["straights"]) == ["Singapore and Hong Kong straights",
                                          "Vietnamese straights (3-7 up to T-A only)"]
     assert set(logic.STRAIGHTS_WORDS) == {s.value for s in Straights}
+
+
+def test_cards_words_are_what_a_person_reads() -> None:
+    assert cards.cards_words(parse_cards("Ts5d")) == "10♠ 5♦"
+    assert cards.cards_words(["Ah", "??"]) == "A♥ ?"
+    assert cards.cards_words([]) == ""
 
 
 def test_goodness_of_fit_pools_small_bins_and_detects_a_bad_fit() -> None:

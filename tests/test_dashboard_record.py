@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from analytics.dashboard.cards import cards_words
 from analytics.record.hand import deal_action
 from analytics.record.play import automatic_action, is_persons_turn
 from analytics.record.table import (
@@ -23,7 +24,7 @@ from analytics.record.table import (
 from analytics.rules import replay
 from analytics.warehouse import ENV_VAR
 from parsers import Action, BigTwoRules, HandHistory, RummoliRules, Verb, parse_cards
-from parsers.cards import DECK, UNKNOWN, format_cards
+from parsers.cards import DECK, UNKNOWN
 from parsers.knobs import Game
 from parsers.reader import read_hands
 from tests.test_dashboard_data import dashboard_db
@@ -90,7 +91,7 @@ def test_the_play_page_lets_the_bots_move_until_the_persons_turn(folder: Path) -
     assert hand is not None
     base = f"play-1-{len(hand.actions)}"
     plays = at.selectbox(key=f"{base}-plays")
-    assert list(plays.options) == [format_cards(play) for play in step.plays]
+    assert list(plays.options) == [cards_words(play) for play in step.plays]  # "10♠ 10♥"
     assert bool([b for b in at.button if b.key == f"{base}-pass"]) == step.can_pass
 
 

@@ -90,8 +90,8 @@ def test_statistics_page(dashboard_db: Path, monkeypatch: pytest.MonkeyPatch) ->
             "opportunities") in words
     listed = next(f.value for f in at.dataframe if "counted" in f.value.columns)
     assert len(listed) == first["vpip_opps"]  # every hand dealt is an opportunity
-    hands = f"{len(listed):,} hand" + ("" if len(listed) == 1 else "s")  # never "1 hands"
-    assert f"opportunities ({first['vpip'] / first['vpip_opps']:.0%}), in {hands} (" in words
+    listed_words = f"{len(listed):,} hand" + ("" if len(listed) == 1 else "s")  # never "1 hands"
+    assert f"opportunities ({first['vpip'] / first['vpip_opps']:.0%}), in {listed_words} (" in words
     assert int(listed["counted"].sum()) == first["vpip"]
     assert listed["replay"].str.fullmatch(r"replayer\?hand=[0-9a-f]{16}").all()
     assert listed["players"].str.contains(player).all()

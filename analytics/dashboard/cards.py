@@ -14,7 +14,7 @@ from typing import Final
 
 from parsers.cards import Card, parse_cards
 
-__all__ = ["card_html", "cards_html", "chips_html"]
+__all__ = ["card_html", "cards_html", "cards_words", "chips_html"]
 
 _SUITS: Final = {"c": "♣", "d": "♦", "h": "♥", "s": "♠"}
 _RED: Final = frozenset("dh")
@@ -47,6 +47,19 @@ def cards_html(cards: Iterable[Card | str] | str, *, faded: bool = False,
     items: Iterable[Card | str] = parse_cards(cards) if isinstance(cards, str) else cards
     html = "".join(card_html(card, faded=faded) for card in items)
     return f'<span class="hl-cards">{html}</span>' if html else escape(empty)
+
+
+def cards_words(cards: Iterable[Card | str]) -> str:
+    """Cards as plain text a person reads, for a button or a list (``10♠ 10♥``), where
+    HTML cards cannot go; an unseen card is ``?``."""
+    words = []
+    for card in cards:
+        text = str(card)
+        if text == "??" or len(text) != 2:
+            words.append("?")
+        else:
+            words.append(("10" if text[0] == "T" else text[0]) + _SUITS.get(text[1], "?"))
+    return " ".join(words)
 
 
 def chips_html(amount: int | None, *, label: str = "") -> str:

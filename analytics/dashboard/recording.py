@@ -19,7 +19,7 @@ from typing import Final
 import streamlit as st
 
 from analytics.dashboard import ui
-from analytics.dashboard.cards import cards_html, chips_html
+from analytics.dashboard.cards import cards_html, cards_words, chips_html
 from analytics.record.hand import NextStep, StepKind, StepRefused, deal_action, unseen_cards
 from analytics.record.play import SeatView, new_bot_name, seat_view
 from analytics.record.table import (
@@ -32,7 +32,7 @@ from analytics.record.table import (
     rummoli_setup,
     seveneight_setup,
 )
-from parsers.cards import DECK, UNKNOWN, Card, format_cards, parse_card
+from parsers.cards import DECK, UNKNOWN, Card, parse_card
 from parsers.knobs import (
     BigTwoDeal,
     BigTwoRules,
@@ -397,9 +397,9 @@ _CHOICE_WORDS: Final = {
 def _choice_label(action: Action) -> str:
     """The words on a Rummoli choice's button."""
     if action.verb is Verb.PLAY:
-        return f"Lay {format_cards(action.cards)}"
+        return f"Lay {cards_words(action.cards)}"
     if action.verb is Verb.SHOW_MUCK:
-        return f"Show {format_cards(action.cards)}" if action.cards else "Muck"
+        return f"Show {cards_words(action.cards)}" if action.cards else "Muck"
     if action.verb is Verb.CLAIM:
         return f"Claim {_POT_NAMES.get(action.pot or '', action.pot or '')}"
     if action.verb is Verb.AUCTION_WIN:
@@ -432,7 +432,7 @@ def _choices(table: RecordedTable, step: NextStep, who: str, base: str) -> None:
 def _bigtwo_play(table: RecordedTable, step: NextStep, who: str, base: str) -> None:
     st.html(f"<p><b>{escape(who)}</b> holds {cards_html(step.holding)}</p>")
     choice = st.selectbox(f"Plays that {'lead' if not step.can_pass else 'beat the table'} "
-                          f"({len(step.plays)})", step.plays, format_func=format_cards,
+                          f"({len(step.plays)})", step.plays, format_func=cards_words,
                           index=0 if step.plays else None, key=f"{base}-plays")
     play, passing = st.columns(2)
     if play.button("Play", key=f"{base}-play", type="primary", disabled=choice is None):

@@ -26,10 +26,11 @@ from typing import Any, Final
 
 import pandas as pd
 
+from analytics.dashboard.cards import cards_words
 from analytics.equity import allin_moment
 from analytics.rules import Outcome, RuleError, replay
 from analytics.warehouse.pipeline.fact_rows import rules_from_json
-from parsers.cards import Card, format_cards, parse_cards
+from parsers.cards import Card, parse_cards
 from parsers.knobs import (
     BigTwoRules,
     Game,
@@ -321,9 +322,9 @@ def _remove(held: list[str], cards: Sequence[Card]) -> None:
 
 
 def _words(actor: str, action: Action, hand: HandHistory) -> str:
-    """The action in words: ``Ann bets/raises to 6``, ``dealer deals Bo AsKd``."""
+    """The action in words: ``Ann bets/raises to 6``, ``dealer deals Bo A♠ K♦``."""
     verb = action.verb
-    cards = format_cards(action.cards, " ")
+    cards = cards_words(action.cards)
     if verb is Verb.DEAL_HOLE and action.target is not None:
         text = f"{actor} deals {hand.player_name(action.target)} {cards}"
     else:
