@@ -177,7 +177,10 @@ def _bb_per_100(rows: pd.DataFrame) -> dict[str, float]:
 
 def test_overview_players_tables_each_in_one_unit(con: duckdb.DuckDBPyConnection,
                                                   seats: pd.DataFrame) -> None:
-    tables = logic.player_tables(views.results_by_level(con, EVERYONE))
+    results = views.results_by_level(con, EVERYONE)
+    # As the Overview draws them: a tab per game with players, its table in its own unit.
+    tables = [(game, *logic.player_table(results, game))
+              for game in logic.player_games(results)]
     assert [game for game, _, _ in tables] == ["seveneight", "bigtwo", "rummoli"]
     by_game = {game: table for game, _, table in tables}
     seveneight = by_game["seveneight"].set_index("player")

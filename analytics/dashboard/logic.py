@@ -855,12 +855,6 @@ def files_html(files: pd.DataFrame) -> str:
             f"<tr>{head}</tr>{''.join(rows)}</table>")
 
 
-def player_tables(results: pd.DataFrame) -> list[tuple[str, str, pd.DataFrame]]:
-    """The Overview's players (``views.results_by_level``), one table per game in its own
-    unit: (game, title, table with human headers), each :func:`player_table`."""
-    return [(game, *player_table(results, game)) for game in player_games(results)]
-
-
 def player_games(results: pd.DataFrame) -> list[str]:
     """The games with players in ``results`` (``views.results_by_level``), in the order the
     Overview shows them."""
