@@ -25,8 +25,8 @@ from analytics.commands.lake import lake
 from analytics.commands.report import report
 from analytics.commands.stats import stats
 from parsers.build import PLAYER_LIMITS
-from parsers.knobs import GAME_NAMES, Finale, Game
 from parsers.model import HandHistory
+from parsers.rule_options import GAME_NAMES, Finale, Game
 
 app = typer.Typer(
     name="handlab",

@@ -29,7 +29,7 @@ from analytics.warehouse.annotations import player_notes, tagged_hands
 from analytics.warehouse.identity import hand_id_hex
 from analytics.warehouse.sql import equity_views, scores, stat_views, views
 from analytics.warehouse.sql.views import HandFilter
-from parsers.knobs import GAME_NAMES, Game
+from parsers.rule_options import GAME_NAMES, Game
 
 __all__ = [
     "FORMATS",

@@ -77,7 +77,7 @@ sys.path.insert(0, str(_ROOT))
 from analytics.dashboard.startup import WARM_MARK  # noqa: E402
 from analytics.warehouse.connection import LAKE_ENV_VAR  # noqa: E402
 from analytics.warehouse.pipeline.run import SAMPLES, ensure_database  # noqa: E402
-from parsers.knobs import GAME_NAMES  # noqa: E402
+from parsers.rule_options import GAME_NAMES  # noqa: E402
 from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, ROOT  # noqa: E402
 from tests.browser.server import streamlit_server  # noqa: E402
 

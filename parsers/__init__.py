@@ -23,7 +23,9 @@ from parsers.cards import (
     parse_cards,
 )
 from parsers.errors import HandlabError, ParseError
-from parsers.knobs import (
+from parsers.model import DEALER, FORMAT_VERSION, RUMMOLI_POTS, Action, HandHistory, Verb
+from parsers.reader import loads_hands, read_hands
+from parsers.rule_options import (
     Betting,
     BigTwoDeal,
     BigTwoRules,
@@ -36,8 +38,6 @@ from parsers.knobs import (
     SevenEightRules,
     Straights,
 )
-from parsers.model import DEALER, FORMAT_VERSION, RUMMOLI_POTS, Action, HandHistory, Verb
-from parsers.reader import loads_hands, read_hands
 from parsers.writer import dumps_hand, dumps_hands, format_action, write_hands
 
 __all__ = [

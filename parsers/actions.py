@@ -11,8 +11,8 @@ from typing import Final
 
 from parsers.caching import BoundedCache
 from parsers.cards import Card, CardError, parse_cards
-from parsers.knobs import Game
 from parsers.model import DEALER, RUMMOLI_POTS, Action, Verb
+from parsers.rule_options import Game
 
 __all__ = ["GAME_VERBS", "ActionSyntaxError", "parse_action"]
 

@@ -39,9 +39,9 @@ from parsers.block import MAX_ACTION_CARDS, NO_VALUE, VERB_CODE, SevenEightBlock
 from parsers.build import MAX_CHIPS, PLAYER_LIMITS
 from parsers.caching import BoundedCache
 from parsers.cards import RANK_SYMBOLS, SUIT_SYMBOLS, UNKNOWN
-from parsers.knobs import Game
 from parsers.model import Verb
 from parsers.reader import Chunk
+from parsers.rule_options import Game
 
 __all__ = ["BLOCK_VARIANT_END", "scan_seveneight", "scan_texts"]
 

@@ -16,8 +16,8 @@ from typing import Any, Final
 from parsers.actions import ActionSyntaxError, action_table, parse_into
 from parsers.errors import ParseError
 from parsers.fields import GAME_FIELDS, KNOB_FIELDS, VARIANTS
-from parsers.knobs import Betting, BigTwoRules, Game, RummoliRules, SevenEightRules
 from parsers.model import FORMAT_VERSION, RUMMOLI_POTS, Action, GameRules, HandHistory
+from parsers.rule_options import Betting, BigTwoRules, Game, RummoliRules, SevenEightRules
 from parsers.tomlsubset import Document
 
 __all__ = ["PLAYER_LIMITS", "build_hand"]

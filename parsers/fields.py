@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from parsers.knobs import BIGTWO_KNOBS, RUMMOLI_KNOBS, Betting, Game
+from parsers.rule_options import BIGTWO_KNOBS, RUMMOLI_KNOBS, Betting, Game
 
 __all__ = [
     "ALL_FIELDS",

@@ -14,7 +14,7 @@ from typing import Final
 
 from parsers.cards import Card
 from parsers.errors import ParseError
-from parsers.knobs import BigTwoRules, Game, RummoliRules, SevenEightRules
+from parsers.rule_options import BigTwoRules, Game, RummoliRules, SevenEightRules
 
 __all__ = [
     "DEALER",

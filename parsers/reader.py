@@ -25,8 +25,8 @@ from typing import IO, Any, Final, cast, overload
 
 from parsers.build import build_hand
 from parsers.errors import ParseError
-from parsers.knobs import Game
 from parsers.model import HandHistory
+from parsers.rule_options import Game
 from parsers.tomlsubset import INT64_MAX, INT64_MIN, Document, Unsupported, parse_document
 
 __all__ = [

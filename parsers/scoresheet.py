@@ -28,8 +28,8 @@ from typing import Final
 
 from parsers.build import MAX_CARDS_LEFT, PLAYER_LIMITS
 from parsers.caching import BoundedCache
-from parsers.knobs import BigTwoRules, BigTwoScoring, Game
 from parsers.model import HandHistory
+from parsers.rule_options import BigTwoRules, BigTwoScoring, Game
 
 __all__ = [
     "SHEET_PROBE_BYTES",

@@ -17,8 +17,8 @@ import numpy.typing as npt
 
 from parsers.block import MAX_ACTION_CARDS, NO_VALUE, VERB_CODE, SevenEightBlock
 from parsers.cards import DECK, UNKNOWN
-from parsers.knobs import Game
 from parsers.model import HandHistory
+from parsers.rule_options import Game
 
 __all__ = ["block_from_hands"]
 

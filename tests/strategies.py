@@ -14,7 +14,8 @@ from parsers.actions import GAME_VERBS
 from parsers.build import PLAYER_LIMITS
 from parsers.cards import DECK, UNKNOWN, Card
 from parsers.fields import VARIANTS
-from parsers.knobs import (
+from parsers.model import DEALER, RUMMOLI_POTS, Action, HandHistory, Verb
+from parsers.rule_options import (
     BigTwoDeal,
     BigTwoRules,
     BigTwoScoring,
@@ -26,7 +27,6 @@ from parsers.knobs import (
     SevenEightRules,
     Straights,
 )
-from parsers.model import DEALER, RUMMOLI_POTS, Action, HandHistory, Verb
 
 DEALER_VERBS = {Verb.DEAL_HOLE, Verb.DEAL_WIDOW, Verb.IMPASSE}
 _text = st.text(

@@ -12,8 +12,8 @@ import pytest
 
 from parsers.actions import ActionSyntaxError, parse_action, parse_into
 from parsers.cards import parse_cards
-from parsers.knobs import Game
 from parsers.model import DEALER, Action, Verb
+from parsers.rule_options import Game
 
 GOOD = [
     (Game.BIGTWO, "p1 pl 3d4d", Action(1, Verb.PLAY, parse_cards("3d4d")), None),

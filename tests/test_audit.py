@@ -38,8 +38,8 @@ from analytics.warehouse import ingest
 from analytics.warehouse.sql import equity_views, scores, stat_views, views
 from analytics.warehouse.sql.views import HandFilter
 from parsers import read_hands
-from parsers.knobs import Game
 from parsers.model import RUMMOLI_POTS, HandHistory, Verb
+from parsers.rule_options import Game
 
 AUDIT = Path(__file__).resolve().parent / "data" / "audit"
 FILES = ("seveneight.phhs", "rummoli.phhs", "bigtwo.phhs", "bigtwo-by-hand.phhs",

@@ -20,8 +20,8 @@ from analytics.rules.bigtwo.engine import BigTwoState, prepare_plays
 from analytics.simulate.bigtwo import simulate_bigtwo
 from analytics.stats.bigtwo import game_passes
 from parsers import HandHistory
-from parsers.knobs import BigTwoDeal, BigTwoRules, BigTwoScoring, FlushOrder, Straights
 from parsers.model import Verb
+from parsers.rule_options import BigTwoDeal, BigTwoRules, BigTwoScoring, FlushOrder, Straights
 
 SETTINGS = {
     "cards": BigTwoRules(),

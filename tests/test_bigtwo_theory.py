@@ -25,7 +25,7 @@ from analytics.equity.bigtwo_theory import (
 from analytics.evaluator import BigTwoKind, bigtwo_all_combos
 from analytics.evaluator.categories import card_text_codes
 from parsers.cards import Card, parse_cards
-from parsers.knobs import BigTwoDeal, BigTwoRules, Straights
+from parsers.rule_options import BigTwoDeal, BigTwoRules, Straights
 
 DECK = parse_cards("".join(r + s for r in "23456789TJQKA" for s in "dchs"))
 RULE_SETS = [BigTwoRules(),

@@ -13,7 +13,7 @@ from analytics.cli import app
 from analytics.simulate import simulate
 from parsers import write_hands
 from parsers.foreign import HANDLAB_READS
-from parsers.knobs import Game
+from parsers.rule_options import Game
 from tests.test_dashboard_data import dashboard_db
 
 __all__ = ["dashboard_db"]

@@ -14,7 +14,7 @@ from streamlit.testing.v1 import AppTest
 from analytics.dashboard import charts, logic
 from analytics.warehouse import ENV_VAR, reader
 from analytics.warehouse.sql import views as v
-from parsers.knobs import GAME_NAMES
+from parsers.rule_options import GAME_NAMES
 from tests.test_dashboard_data import build_dashboard_db
 from tests.test_facts import FILTERS
 

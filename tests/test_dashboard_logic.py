@@ -19,8 +19,8 @@ from analytics.warehouse.pipeline.run import FileSummary
 from analytics.warehouse.sql import views
 from analytics.warehouse.sql.views import HandFilter
 from parsers.cards import parse_cards
-from parsers.knobs import BigTwoRules, BigTwoScoring, Claim, RummoliRules, Straights
 from parsers.model import RUMMOLI_POTS
+from parsers.rule_options import BigTwoRules, BigTwoScoring, Claim, RummoliRules, Straights
 from tests.test_dashboard_data import dashboard_con, dashboard_db
 
 __all__ = ["dashboard_con", "dashboard_db"]

@@ -25,8 +25,8 @@ from analytics.rules import replay
 from analytics.warehouse import ENV_VAR
 from parsers import Action, BigTwoRules, HandHistory, RummoliRules, Verb, parse_cards
 from parsers.cards import DECK, UNKNOWN
-from parsers.knobs import Game
 from parsers.reader import read_hands
+from parsers.rule_options import Game
 from tests.test_dashboard_data import dashboard_db
 from tests.test_record import README_HAND, people_play
 

@@ -16,7 +16,7 @@ from analytics.stats import RESULTS, stats_of
 from analytics.warehouse import ENV_VAR, reader
 from analytics.warehouse.sql.stat_views import results_over_time, stat_grid
 from analytics.warehouse.sql.views import HandFilter
-from parsers.knobs import Game
+from parsers.rule_options import Game
 from tests.test_dashboard_data import dashboard_db
 
 __all__ = ["dashboard_db"]  # the shared warehouse fixture, imported for pytest

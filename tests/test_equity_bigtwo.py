@@ -16,7 +16,7 @@ from analytics.equity import (
 from analytics.evaluator import EvaluationError, bigtwo_all_combos
 from analytics.simulate.bigtwo import simulate_bigtwo
 from parsers.cards import DECK, UNKNOWN, parse_cards
-from parsers.knobs import BigTwoDeal, BigTwoRules, Straights
+from parsers.rule_options import BigTwoDeal, BigTwoRules, Straights
 
 STRONG = "2s2h2d2cAsAhKsKhQsQhJsJhTs"
 WEAK = "3d3c4h5s6d7c8h9sTdJcQh4d5c"

@@ -19,7 +19,7 @@ from analytics.evaluator import BigTwoKind
 from analytics.warehouse import ingest
 from analytics.warehouse.sql import equity_views, views
 from analytics.warehouse.sql.views import HandFilter
-from parsers.knobs import BigTwoRules
+from parsers.rule_options import BigTwoRules
 from tests.test_dashboard_data import dashboard_con, dashboard_db, extra_histories
 
 __all__ = ["dashboard_con", "dashboard_db"]

@@ -19,7 +19,7 @@ from analytics.evaluator import (
     describe_hand,
 )
 from parsers.cards import DECK, Card, parse_cards
-from parsers.knobs import BigTwoRules, FlushOrder, Straights
+from parsers.rule_options import BigTwoRules, FlushOrder, Straights
 
 DEFAULT = BigTwoRules()
 SUIT_ORDERS = ["dchs", "cdhs", "cshd", "cdsh", "shdc"]  # default, Taiwan/bridge, seed var. 12/28

@@ -18,7 +18,7 @@ import pytest
 from analytics.evaluator import BigTwoKind, bigtwo_all_combos, bigtwo_combo
 from analytics.evaluator.bigtwo import BigTwoMaskKeys
 from parsers.cards import DECK, Card
-from parsers.knobs import BigTwoRules, FlushOrder, Straights
+from parsers.rule_options import BigTwoRules, FlushOrder, Straights
 
 RULE_SETS = [
     BigTwoRules(suit_order=order, straights=straights, flush_order=flush,

@@ -36,8 +36,8 @@ from analytics.warehouse.sql.schema import LATEST_VERSION, migrate, schema_versi
 from analytics.warehouse.sql.stat_views import results_over_time
 from analytics.warehouse.sql.views import HandFilter, query_frame, seat_players_where, where
 from parsers.cards import DECK
-from parsers.knobs import BigTwoRules
 from parsers.reader import hand_from_chunk, iter_chunks
+from parsers.rule_options import BigTwoRules
 from tests.test_dashboard_data import build_dashboard_db
 from tests.test_warehouse_data import simulated_text, write
 

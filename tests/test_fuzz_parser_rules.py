@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 from analytics import ingest
 from analytics.rules import RuleError, replay
 from parsers import loads_hands, read_hands
-from parsers.knobs import Game
+from parsers.rule_options import Game
 from tests.mutate import KINDS, Mutation, hang_guard, load_seeds, mutate, run_case
 from tests.test_warehouse_data import BIGTWO, SEVENEIGHT, phhs
 from tests.test_warehouse_kill import check_consistent

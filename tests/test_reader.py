@@ -17,8 +17,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from parsers import dumps_hand, loads_hands, read_hands, reader, tomlsubset
-from parsers.knobs import Game
 from parsers.reader import MAX_LINE_LENGTH, iter_chunks
+from parsers.rule_options import Game
 from parsers.tomlsubset import Unsupported, parse_document
 from tests.canonical import as_file, simulated_at
 

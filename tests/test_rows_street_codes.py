@@ -13,8 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from analytics.warehouse.pipeline import rows
-from parsers.knobs import Game
 from parsers.model import Verb
+from parsers.rule_options import Game
 
 VERB_TEXTS = sorted(str(verb.value) for verb in Verb)
 

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from analytics.rules.base import PotAward
 from analytics.rules.betting import BettingError, BettingRound
 from analytics.rules.pots import NoContenderError, award_pots, build_pots, settle
-from parsers.knobs import Betting
+from parsers.rule_options import Betting
 
 NL, PL, FL = Betting.NO_LIMIT, Betting.POT_LIMIT, Betting.FIXED_LIMIT
 

@@ -27,7 +27,7 @@ from analytics.rules.rummoli.engine import (
 from analytics.simulate.bots_rummoli import STYLES, RummoliBot
 from analytics.simulate.rummoli import play_round, simulate_rummoli
 from parsers import RUMMOLI_POTS, Action, HandHistory, Verb, dumps_hand, loads_hands, read_hands
-from parsers.knobs import Betting, Claim, Finale, Game, RummoliRules
+from parsers.rule_options import Betting, Claim, Finale, Game, RummoliRules
 
 ILLEGAL = Path(__file__).parent / "data" / "illegal" / "rummoli"
 ILLEGAL_FILES = sorted(ILLEGAL.glob("*.phh"))

@@ -13,7 +13,7 @@ from analytics.rules import replay
 from analytics.rules.base import Outcome, PotAward, RuleError
 from analytics.rules.seveneight.engine import Phase, SevenEightState
 from parsers import DECK, Action, HandHistory, Verb, dumps_hands, loads_hands, read_hands
-from parsers.knobs import Betting, Game, SevenEightRules
+from parsers.rule_options import Betting, Game, SevenEightRules
 
 ILLEGAL = Path(__file__).parent / "data" / "illegal" / "seveneight"
 ILLEGAL_FILES = sorted(ILLEGAL.glob("*.phh"))

@@ -46,9 +46,9 @@ from analytics.rules.seveneight.engine import SevenEightState
 from analytics.simulate.seveneight import simulate_seveneight
 from parsers.block import SevenEightBlock
 from parsers.cards import DECK
-from parsers.knobs import Betting
 from parsers.model import HandHistory
 from parsers.reader import hand_from_chunk, iter_chunks
+from parsers.rule_options import Betting
 from parsers.writer import dumps_hand, dumps_hands
 from tests.block_reference import block_from_hands
 from tests.mutate import KINDS, Mutation, load_seeds, mutate

@@ -30,7 +30,7 @@ from analytics.warehouse.sql.scores import (
 from analytics.warehouse.sql.views import HandFilter
 from parsers import loads_hands, read_hands, write_hands
 from parsers.block_scan import scan_texts
-from parsers.knobs import BigTwoScoring
+from parsers.rule_options import BigTwoScoring
 from parsers.scoresheet import looks_like_score_sheet, read_score_sheet, sheet_hands
 
 SHEETS: Final = Path(__file__).parent / "data" / "scoresheets"
@@ -328,7 +328,7 @@ def test_scoring_knob_in_replayed_games_agrees_between_paths() -> None:
     player who takes on all losses, and the scores sum to 0."""
     from analytics.rules.bigtwo import engine as bigtwo
     from analytics.simulate.bigtwo import simulate_bigtwo
-    from parsers.knobs import BigTwoRules
+    from parsers.rule_options import BigTwoRules
 
     rules = BigTwoRules(scoring=BigTwoScoring.ZERO_SUM, fry_threshold=7)
     seen = 0
@@ -424,7 +424,7 @@ def test_fry_threshold_moves_the_doubling_of_played_games() -> None:
     from 7 on, 3L with 13 (none played), as counted here from the cards left."""
     from analytics.rules.bigtwo import engine as bigtwo
     from analytics.simulate.bigtwo import simulate_bigtwo
-    from parsers.knobs import BigTwoRules
+    from parsers.rule_options import BigTwoRules
 
     doubled = 0
     for game in simulate_bigtwo(40, 3, 11, rules=BigTwoRules(fry_threshold=7)):

@@ -21,7 +21,7 @@ from analytics.warehouse.annotations import (
 from analytics.warehouse.identity import hand_id_hex, parse_hand_id
 from analytics.warehouse.sql.search import HandSearch, categories_at_least, search_hands
 from analytics.warehouse.sql.views import HandFilter
-from parsers.knobs import GAME_NAMES
+from parsers.rule_options import GAME_NAMES
 from tests.test_dashboard_app import open_app
 from tests.test_dashboard_data import dashboard_db
 

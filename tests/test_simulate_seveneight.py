@@ -15,7 +15,7 @@ from analytics.rules.seveneight.engine import Phase, SevenEightState
 from analytics.simulate.bots_seveneight import LOOSE, TIGHT, SevenEightBot, equity_tables
 from analytics.simulate.seveneight import NAMES, simulate_seveneight
 from parsers import Verb, dumps_hands, loads_hands, parse_cards
-from parsers.knobs import Betting
+from parsers.rule_options import Betting
 
 
 @pytest.mark.parametrize("variant", ["N78", "P78", "F78"])

@@ -39,7 +39,7 @@ from analytics.warehouse.sql.stat_views import (
 )
 from analytics.warehouse.sql.views import HandFilter
 from parsers import write_hands
-from parsers.knobs import Game
+from parsers.rule_options import Game
 from tests.grid_cells import assert_grid_counts, grid_cells
 
 DATA = Path(__file__).parent / "data" / "stats"

@@ -30,8 +30,8 @@ from analytics.warehouse.sql.facts import fill_missing_passes
 from analytics.warehouse.sql.stat_views import results_over_time, stat_grid
 from analytics.warehouse.sql.views import HandFilter
 from parsers import parse_cards, read_hands, write_hands
-from parsers.knobs import BigTwoRules
 from parsers.model import Action, Verb
+from parsers.rule_options import BigTwoRules
 from tests.grid_cells import assert_grid_counts, grid_cells
 
 DATA = Path(__file__).parent / "data" / "stats_cases"

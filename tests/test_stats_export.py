@@ -21,7 +21,7 @@ from analytics.cli import app
 from analytics.stats import RESULTS, stats_of
 from analytics.stats.cells import cell_text
 from analytics.warehouse import ingest
-from parsers.knobs import Game
+from parsers.rule_options import Game
 
 DATA = Path(__file__).parent / "data" / "stats"
 _SHEET = "{http://schemas.openxmlformats.org/spreadsheetml/2006/main}"

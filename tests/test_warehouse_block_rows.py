@@ -34,9 +34,9 @@ from analytics.warehouse.pipeline.block_rows import block_tables  # noqa: E402
 from analytics.warehouse.pipeline.rows import ARROW_SCHEMAS, Batch, FileContext, street_of  # noqa: E402
 from parsers.block import SevenEightBlock  # noqa: E402
 from parsers.block_scan import scan_seveneight  # noqa: E402
-from parsers.knobs import Game  # noqa: E402
 from parsers.model import HandHistory  # noqa: E402
 from parsers.reader import hand_from_chunk, iter_chunks  # noqa: E402
+from parsers.rule_options import Game  # noqa: E402
 from parsers.writer import dumps_hand  # noqa: E402
 from tests.block_reference import block_from_hands  # noqa: E402
 

@@ -19,7 +19,7 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from parsers.knobs import Game
+from parsers.rule_options import Game
 
 __all__ = ["equity"]
 

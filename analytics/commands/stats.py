@@ -18,7 +18,7 @@ from rich.console import Console
 from rich.table import Table
 
 from analytics.commands import parse_day
-from parsers.knobs import Game
+from parsers.rule_options import Game
 
 __all__ = ["stats"]
 

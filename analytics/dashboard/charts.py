@@ -19,8 +19,8 @@ from typing import Any, Final
 import pandas as pd
 import plotly.graph_objects as go
 
-from parsers.knobs import GAME_NAMES
 from parsers.model import RUMMOLI_POTS
+from parsers.rule_options import GAME_NAMES
 
 __all__ = [
     "bar_with_ci",

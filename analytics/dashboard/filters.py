@@ -20,7 +20,7 @@ from urllib.parse import quote
 import pandas as pd
 
 from analytics.warehouse.sql.views import KNOBS, HandFilter
-from parsers.knobs import Game
+from parsers.rule_options import Game
 
 __all__ = ["FILTER_KEYS", "MAX_QUERY_CHARS", "MAX_VALUE_CHARS", "Options", "bounded_params",
            "fits_url", "from_params", "options_from_frame", "oversize_keys", "to_params"]

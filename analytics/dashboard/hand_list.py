@@ -21,7 +21,7 @@ import streamlit as st
 
 from analytics.dashboard import logic, ui
 from analytics.warehouse.sql.search import describe_hands
-from parsers.knobs import GAME_NAMES
+from parsers.rule_options import GAME_NAMES
 
 __all__ = ["LISTED", "Bar", "bar_list", "list_behind", "picked_bar", "picked_point",
            "show_hands"]

@@ -35,8 +35,8 @@ from analytics.evaluator import PokerCategory, SevenEightCategory
 from analytics.evaluator.categories import card_text_codes, poker_labels, seveneight_labels
 from analytics.warehouse.pipeline.fact_rows import bigtwo_rules
 from analytics.warehouse.pipeline.run import FileSummary
-from parsers.knobs import GAME_NAMES, BigTwoRules
 from parsers.model import RUMMOLI_POTS
+from parsers.rule_options import GAME_NAMES, BigTwoRules
 
 __all__ = [
     "EXACT_POKER_MAX",

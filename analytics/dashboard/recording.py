@@ -33,7 +33,8 @@ from analytics.record.table import (
     seveneight_setup,
 )
 from parsers.cards import DECK, UNKNOWN, Card, parse_card
-from parsers.knobs import (
+from parsers.model import DEALER, RUMMOLI_POTS, Action, Verb
+from parsers.rule_options import (
     BigTwoDeal,
     BigTwoRules,
     BigTwoScoring,
@@ -43,7 +44,6 @@ from parsers.knobs import (
     RummoliRules,
     SevenEightRules,
 )
-from parsers.model import DEALER, RUMMOLI_POTS, Action, Verb
 
 __all__ = ["RummoliChoice", "SevenEightChoice", "TableChoice", "bigtwo_knobs",
            "draw_end_game", "draw_filed", "draw_seats", "draw_step", "draw_view", "hand_title",

@@ -31,11 +31,11 @@ from analytics.equity import allin_moment
 from analytics.rules import Outcome, RuleError, replay
 from analytics.warehouse.pipeline.fact_rows import rules_from_json
 from parsers.cards import Card, parse_cards
-from parsers.knobs import (
+from parsers.model import DEALER, Action, HandHistory, Verb
+from parsers.rule_options import (
     BigTwoRules,
     Game,
 )
-from parsers.model import DEALER, Action, HandHistory, Verb
 from parsers.writer import format_action
 
 __all__ = ["EquityProvider", "Step", "StoredEquities", "hand_from_detail", "replay_steps",

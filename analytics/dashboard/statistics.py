@@ -25,7 +25,7 @@ from analytics.dashboard.charts import player_colours
 from analytics.stats.cells import display_grid
 from analytics.stats.definitions import MIN_OPPORTUNITIES, RESULTS, Kind, stats_of
 from analytics.warehouse.identity import hand_id_hex
-from parsers.knobs import Game
+from parsers.rule_options import Game
 
 __all__ = ["ALL_HANDS", "GRID_STYLE", "LINES", "cell_links", "definitions_frame",
            "definitions_markdown", "grid_html", "result_text", "results_figure", "row_label",

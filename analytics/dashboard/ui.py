@@ -47,7 +47,7 @@ from analytics.warehouse.sql import equity_views, scores, stat_views, views
 from analytics.warehouse.sql.schema import LATEST_VERSION
 from analytics.warehouse.sql.views import HandFilter
 from parsers.caching import BoundedCache
-from parsers.knobs import GAME_NAMES
+from parsers.rule_options import GAME_NAMES
 
 __all__ = ["Context", "ask", "context", "data_version", "download_buttons", "guarded", "reading",
            "release_connection", "report_button", "run_connection", "start"]

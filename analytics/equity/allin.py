@@ -53,8 +53,8 @@ from analytics.rules.base import Outcome
 from analytics.rules.pots import build_pots
 from analytics.rules.seveneight.engine import SevenEightState
 from parsers.cards import UNKNOWN, Card
-from parsers.knobs import Game
 from parsers.model import HandHistory, Verb
+from parsers.rule_options import Game
 
 __all__ = ["ALLIN_SAMPLES", "AllInPlayer", "AllInResult", "AllInSpot", "allin_adjusted",
            "allin_adjusted_many", "allin_moment", "allin_spot", "third_card_at"]

@@ -38,8 +38,8 @@ from analytics.evaluator import EvaluationError, bigtwo_all_combos, bigtwo_card_
 from analytics.evaluator.bigtwo import straight_runs
 from parsers.caching import BoundedCache
 from parsers.cards import DECK, Card, CardError, Rank, parse_cards
-from parsers.knobs import BigTwoDeal, BigTwoRules, Game, Straights
 from parsers.model import HandHistory, Verb
+from parsers.rule_options import BigTwoDeal, BigTwoRules, Game, Straights
 
 __all__ = [
     "BIGTWO_SAMPLES",

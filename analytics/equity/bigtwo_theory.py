@@ -49,7 +49,7 @@ import numpy.typing as npt
 from analytics.evaluator import BigTwoKind, bigtwo_combo
 from parsers.caching import BoundedCache
 from parsers.cards import Card, parse_cards
-from parsers.knobs import BigTwoDeal, BigTwoRules, Straights
+from parsers.rule_options import BigTwoDeal, BigTwoRules, Straights
 
 __all__ = [
     "CONTAINED_KINDS",

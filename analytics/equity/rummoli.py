@@ -45,8 +45,8 @@ from analytics.evaluator.lookup_tables import CATEGORY_BASES
 from analytics.rules.base import Outcome
 from parsers.caching import BoundedCache
 from parsers.cards import DECK, Card, CardError, parse_cards
-from parsers.knobs import Game
 from parsers.model import HandHistory, Verb
+from parsers.rule_options import Game
 
 __all__ = [
     "RUMMOLI_BUDGET",

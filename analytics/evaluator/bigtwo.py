@@ -18,7 +18,7 @@ from typing import Final
 
 from analytics.evaluator._common import NamedCategory, as_known_cards
 from parsers.cards import Card, Rank
-from parsers.knobs import BigTwoRules, FlushOrder, Straights
+from parsers.rule_options import BigTwoRules, FlushOrder, Straights
 
 __all__ = [
     "BigTwoCombo",

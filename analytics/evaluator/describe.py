@@ -10,7 +10,7 @@ from analytics.evaluator.bigtwo import BigTwoCombo, BigTwoKind, bigtwo_combo
 from analytics.evaluator.poker import POKER_RANK_COUNT, PokerCategory, poker_rank
 from analytics.evaluator.seveneight import SEVENEIGHT_TWO_CARD_CLASSES, seveneight_rank
 from parsers.cards import Card, CardError, Rank, Suit, parse_cards
-from parsers.knobs import BigTwoRules
+from parsers.rule_options import BigTwoRules
 
 __all__ = ["GAMES", "bigtwo_words", "describe_hand"]
 

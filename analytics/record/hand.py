@@ -26,9 +26,9 @@ from analytics.rules.rummoli.state import RummoliState
 from analytics.rules.seveneight.engine import Phase, SevenEightState
 from parsers.cards import DECK, UNKNOWN, Card
 from parsers.errors import HandlabError
-from parsers.knobs import BigTwoRules, Game
 from parsers.model import DEALER, Action, HandHistory, Verb
 from parsers.reader import loads_hands
+from parsers.rule_options import BigTwoRules, Game
 from parsers.writer import dumps_hand
 
 __all__ = ["RECORDABLE", "EngineState", "HandInProgress", "NextStep", "StepKind",

@@ -36,8 +36,8 @@ from analytics.simulate.bots_seveneight import BOT_STYLES as SEVENEIGHT_STYLES
 from analytics.simulate.bots_seveneight import SevenEightBot
 from analytics.simulate.rummoli import deal_round
 from parsers.cards import DECK, UNKNOWN, Card
-from parsers.knobs import BigTwoRules, Game
 from parsers.model import DEALER, Action, Verb
+from parsers.rule_options import BigTwoRules, Game
 
 __all__ = ["BOT_NAMES", "BOT_STYLE_NAMES", "SeatView", "automatic_action", "is_persons_turn",
            "new_bot_name", "player_of_seat", "seat_view"]

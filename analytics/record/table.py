@@ -40,9 +40,9 @@ from parsers.actions import ActionSyntaxError, parse_action
 from parsers.cards import Card
 from parsers.errors import HandlabError
 from parsers.fields import VARIANTS
-from parsers.knobs import Betting, BigTwoRules, Game, RummoliRules, SevenEightRules
 from parsers.model import RUMMOLI_POTS, Action, GameRules, HandHistory
 from parsers.reader import loads_hands
+from parsers.rule_options import Betting, BigTwoRules, Game, RummoliRules, SevenEightRules
 from parsers.writer import dumps_hand, format_action
 
 __all__ = ["BOT_STYLE_NAMES", "DEFAULT_FOLDER", "FOLDER_VAR", "KEEP_WRITER", "FiledHand",

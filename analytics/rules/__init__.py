@@ -13,8 +13,8 @@ from analytics.rules.base import Outcome, PotAward, RuleError, ShowdownHand
 from analytics.rules.bigtwo.engine import replay as replay_bigtwo
 from analytics.rules.rummoli.engine import replay as replay_rummoli
 from analytics.rules.seveneight.engine import replay as replay_seveneight
-from parsers.knobs import Game
 from parsers.model import HandHistory
+from parsers.rule_options import Game
 
 __all__ = ["Outcome", "PotAward", "RuleError", "ShowdownHand", "replay"]
 

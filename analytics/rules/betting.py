@@ -58,7 +58,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from parsers.knobs import Betting
+from parsers.rule_options import Betting
 
 __all__ = ["FIXED_LIMIT_MAX_BETS", "BettingError", "BettingRound", "LegalBetting"]
 

@@ -12,8 +12,8 @@ from typing import Final
 from analytics.simulate.bigtwo import simulate_bigtwo
 from analytics.simulate.rummoli import simulate_rummoli
 from analytics.simulate.seveneight import simulate_seveneight
-from parsers.knobs import Game
 from parsers.model import HandHistory
+from parsers.rule_options import Game
 
 __all__ = ["simulate"]
 

@@ -19,7 +19,8 @@ from analytics.evaluator import bigtwo_card_key
 from analytics.rules.bigtwo.engine import DECK_SIZE, HAND_SIZE, BigTwoState, card_order
 from analytics.simulate.bots_bigtwo import BigTwoBot, make_bot
 from parsers.cards import DECK, Card
-from parsers.knobs import (
+from parsers.model import DEALER, Action, HandHistory, Verb
+from parsers.rule_options import (
     BigTwoDeal,
     BigTwoRules,
     BigTwoScoring,
@@ -27,7 +28,6 @@ from parsers.knobs import (
     Game,
     Straights,
 )
-from parsers.model import DEALER, Action, HandHistory, Verb
 
 __all__ = ["NAMES", "deal_hands", "random_rules", "simulate_bigtwo"]
 

@@ -24,8 +24,8 @@ from analytics.evaluator import bigtwo_card_key
 from analytics.rules.bigtwo.engine import BigTwoState, PlayOption
 from parsers.caching import BoundedCache
 from parsers.cards import DECK, Rank
-from parsers.knobs import BigTwoRules
 from parsers.model import Action, Verb
+from parsers.rule_options import BigTwoRules
 
 __all__ = ["BOT_STYLES", "AggressiveBot", "BigTwoBot", "RandomBot", "SteadyBot", "make_bot"]
 

@@ -28,8 +28,8 @@ from analytics.rules.rummoli.cards import NINE_POTS
 from analytics.rules.rummoli.state import Phase, RummoliState
 from analytics.simulate.bots_rummoli import STYLES, RummoliBot
 from parsers.cards import DECK
-from parsers.knobs import Betting, Claim, Finale, Game, RummoliRules
 from parsers.model import DEALER, RUMMOLI_POTS, Action, HandHistory, Verb
+from parsers.rule_options import Betting, Claim, Finale, Game, RummoliRules
 
 __all__ = ["NAMES", "RummoliOptions", "deal_round", "finale_pots", "play_round",
            "simulate_rummoli"]

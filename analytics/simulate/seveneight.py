@@ -21,8 +21,8 @@ from analytics.rules.seveneight.engine import STRUCTURES, Phase, SevenEightState
 from analytics.simulate.bots_seveneight import BOT_STYLES, SevenEightBot
 from parsers.caching import BoundedCache
 from parsers.cards import DECK, Card
-from parsers.knobs import Betting, Game, SevenEightRules
 from parsers.model import DEALER, Action, HandHistory, Verb
+from parsers.rule_options import Betting, Game, SevenEightRules
 
 __all__ = ["NAMES", "TABLES", "blinds_in_order", "simulate_seveneight"]
 

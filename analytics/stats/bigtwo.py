@@ -15,8 +15,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from analytics.rules.bigtwo.engine import BigTwoState
-from parsers.knobs import BigTwoRules
 from parsers.model import Action
+from parsers.rule_options import BigTwoRules
 
 __all__ = ["game_passes"]
 

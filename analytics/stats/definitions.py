@@ -27,7 +27,7 @@ import enum
 from dataclasses import dataclass
 from typing import Final
 
-from parsers.knobs import Game
+from parsers.rule_options import Game
 
 __all__ = ["FRY_THRESHOLD", "MIN_OPPORTUNITIES", "RESULTS", "SOURCES", "SPLITS", "STATS",
            "Kind", "Result", "Stat", "stat_columns", "stats_of"]

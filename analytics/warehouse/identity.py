@@ -53,8 +53,8 @@ import numpy.typing as npt
 from parsers.block import BLOCK_VERBS, MAX_ACTION_CARDS, SevenEightBlock
 from parsers.caching import BoundedCache
 from parsers.cards import DECK, UNKNOWN, Card
-from parsers.knobs import BigTwoRules, Game, RummoliRules, SevenEightRules
 from parsers.model import FORMAT_VERSION, Action, HandHistory, Verb
+from parsers.rule_options import BigTwoRules, Game, RummoliRules, SevenEightRules
 
 __all__ = [
     "FIELD_NUMBERS",

@@ -37,8 +37,8 @@ from analytics.warehouse.identity import hand_id, hand_id_hex
 from parsers import Action, HandHistory, Verb, parse_cards
 from parsers.actions import parse_action
 from parsers.cards import UNKNOWN
-from parsers.knobs import Game
 from parsers.reader import read_hands
+from parsers.rule_options import Game
 from tests.browser.conftest import ROOT, SCREENSHOTS, new_page, rerun, settle
 from tests.browser.server import streamlit_server
 from tests.test_record import README_HAND

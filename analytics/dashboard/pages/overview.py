@@ -10,7 +10,7 @@ import streamlit as st
 from analytics.dashboard import charts, logic, ui
 from analytics.dashboard.hand_list import bar_list, picked_bar
 from analytics.warehouse.sql import queries
-from parsers.knobs import GAME_NAMES
+from parsers.rule_options import GAME_NAMES
 
 
 @st.cache_data(max_entries=16, show_spinner=False)

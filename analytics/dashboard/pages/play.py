@@ -20,7 +20,7 @@ from analytics.record.play import (
     seat_view,
 )
 from analytics.record.table import RecordedTable, TableSetup, recorded_folder
-from parsers.knobs import Game
+from parsers.rule_options import Game
 
 # (Comments, not docstrings: a page is a script, and Streamlit's "magic" would show a bare
 # string on the page.)

@@ -23,8 +23,8 @@ from analytics.dashboard.replayer import (
 from analytics.warehouse import writer
 from analytics.warehouse.annotations import HandNote, hand_note, set_hand_note, tags_from_text
 from analytics.warehouse.identity import hand_id_hex, parse_hand_id
-from parsers.knobs import GAME_NAMES, Game
 from parsers.model import RUMMOLI_POTS, HandHistory
+from parsers.rule_options import GAME_NAMES, Game
 
 
 @st.cache_data(max_entries=64, show_spinner=False)

@@ -16,7 +16,7 @@ from analytics.stats import FRY_THRESHOLD, MIN_OPPORTUNITIES, SPLITS, cells, sta
 from analytics.warehouse import writer
 from analytics.warehouse.annotations import player_note, set_player_note
 from analytics.warehouse.sql.stat_views import SESSION_GAP_MINUTES, UNITS
-from parsers.knobs import GAME_NAMES, Game
+from parsers.rule_options import GAME_NAMES, Game
 
 _SPLIT_NAMES = {"": "no split", "position": "position", "stakes": "stakes",
                 "up_rank": "up card rank", "players": "players at the table"}

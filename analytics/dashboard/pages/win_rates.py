@@ -23,7 +23,7 @@ from analytics.dashboard import charts, logic, ui
 from analytics.dashboard.hand_list import bar_list, picked_bar, picked_point
 from analytics.warehouse.sql.equity_views import BIGTWO_FEATURES
 from analytics.warehouse.sql.views import SPLIT_PARTS, HandFilter
-from parsers.knobs import GAME_NAMES
+from parsers.rule_options import GAME_NAMES
 
 _RANKS = list("23456789TJQKA")
 # The knob each game's results are counted under, beside the game (views.level_of's words).

@@ -1,7 +1,7 @@
 """The Big Two rules engine (shared/RULES.md section 2; decisions in docs/rules-bigtwo.md).
 
 :class:`BigTwoState` is one game in progress, built from the number of players
-and the hand's :class:`~parsers.knobs.BigTwoRules`.  Every step has a
+and the hand's :class:`~parsers.rule_options.BigTwoRules`.  Every step has a
 ``can_x`` (a yes/no answer), a ``verify_x`` (raises :class:`RuleError` with a
 message a player understands) and ``x`` itself (verifies, then applies):
 :meth:`~BigTwoState.deal`, :meth:`~BigTwoState.play` and
@@ -43,8 +43,8 @@ from analytics.rules.base import (
 )
 from parsers.caching import BoundedCache
 from parsers.cards import DECK, Card, Rank, format_cards
-from parsers.knobs import BigTwoDeal, BigTwoRules, BigTwoScoring
 from parsers.model import DEALER, Action, HandHistory, Verb
+from parsers.rule_options import BigTwoDeal, BigTwoRules, BigTwoScoring
 
 __all__ = [
     "DECK_SIZE",

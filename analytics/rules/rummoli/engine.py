@@ -31,8 +31,8 @@ from typing import Final
 from analytics.rules.base import Outcome, RuleError
 from analytics.rules.rummoli.cards import NINE_POTS
 from analytics.rules.rummoli.state import Phase, RummoliState
-from parsers.knobs import Betting, Game, RummoliRules
 from parsers.model import RUMMOLI_POTS, HandHistory, Verb
+from parsers.rule_options import Betting, Game, RummoliRules
 
 __all__ = [
     "Phase",

@@ -38,8 +38,8 @@ from analytics.rules.rummoli.common import (
     player_name,
 )
 from parsers.cards import DECK, Card
-from parsers.knobs import Claim, RummoliRules
 from parsers.model import RUMMOLI_POTS
+from parsers.rule_options import Claim, RummoliRules
 
 __all__ = ["LayingPhase"]
 

@@ -25,7 +25,7 @@ from analytics.rules.pots import NoContenderError, build_pots, settle
 from analytics.rules.rummoli.cards import NINE_POTS, POKER_POT, POT_INDEX, cards_of
 from analytics.rules.rummoli.common import R_POKER, Phase, player_name
 from parsers.cards import DECK, format_cards
-from parsers.knobs import Betting
+from parsers.rule_options import Betting
 
 __all__ = ["PokerPhase", "poker_value"]
 

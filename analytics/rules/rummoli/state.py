@@ -51,8 +51,8 @@ from analytics.rules.rummoli.common import (
 from analytics.rules.rummoli.laying import LayingPhase
 from analytics.rules.rummoli.poker import PokerPhase
 from parsers.cards import DECK, Card
-from parsers.knobs import Betting, RummoliRules
 from parsers.model import DEALER, RUMMOLI_POTS, Action, Verb
+from parsers.rule_options import Betting, RummoliRules
 
 __all__ = ["CODE_BY_ID", "Phase", "RummoliState"]
 

@@ -46,8 +46,8 @@ from analytics.rules.base import Outcome, PotAward, ShowdownHand
 from analytics.rules.betting import FIXED_LIMIT_MAX_BETS
 from analytics.rules.seveneight.engine import STRUCTURES
 from parsers.block import BLOCK_VERBS, MAX_ACTION_CARDS, SevenEightBlock
-from parsers.knobs import Betting
 from parsers.model import Verb
+from parsers.rule_options import Betting
 
 __all__ = ["BlockOutcome", "outcome_of", "pot_name", "replay_block", "warm_up"]
 

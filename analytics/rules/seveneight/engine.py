@@ -40,8 +40,8 @@ from analytics.rules.betting import (
 from analytics.rules.pots import NoContenderError, settle
 from parsers.caching import BoundedCache
 from parsers.cards import UNKNOWN, Card, format_cards
-from parsers.knobs import Betting
 from parsers.model import Action, HandHistory, Verb
+from parsers.rule_options import Betting
 
 __all__ = ["STRUCTURES", "Phase", "SevenEightLegal", "SevenEightState", "blinds_problem",
            "replay"]

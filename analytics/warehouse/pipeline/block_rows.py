@@ -28,8 +28,8 @@ from analytics.warehouse.pipeline.block_equities import allin_hands, allin_rows
 from analytics.warehouse.pipeline.rows import ARROW_SCHEMAS, FileContext, rules_json
 from parsers.block import BLOCK_VERBS, MAX_ACTION_CARDS, SevenEightBlock
 from parsers.cards import DECK
-from parsers.knobs import Game, SevenEightRules
 from parsers.model import Verb
+from parsers.rule_options import Game, SevenEightRules
 
 __all__ = ["block_tables"]
 

@@ -40,8 +40,8 @@ from analytics.equity.rummoli import (
     rummoli_round_strengths_many,
 )
 from analytics.rules.base import Outcome
-from parsers.knobs import BigTwoRules, Game
 from parsers.model import HandHistory
+from parsers.rule_options import BigTwoRules, Game
 
 __all__ = ["RUMMOLI_INGEST_SAMPLES", "Columns", "PendingRows", "add_equity_rows",
            "add_pending_rows", "seed_of"]

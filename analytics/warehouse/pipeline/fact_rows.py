@@ -54,7 +54,8 @@ from analytics.warehouse.sql.views import (
     SPLIT_POTS,
 )
 from parsers.cards import CARD_OF_TEXT, CODE_OF_TEXT, Card
-from parsers.knobs import (
+from parsers.model import Action, GameRules, Verb
+from parsers.rule_options import (
     BIGTWO_KNOBS,
     RUMMOLI_KNOBS,
     BigTwoRules,
@@ -62,7 +63,6 @@ from parsers.knobs import (
     RummoliRules,
     SevenEightRules,
 )
-from parsers.model import Action, GameRules, Verb
 
 __all__ = ["FACT_TABLES", "PASS_COLUMNS", "FactRowsError", "award_part", "bigtwo_rules",
            "dealt_categories", "fact_tables", "pass_counts", "play_kind", "play_kinds",

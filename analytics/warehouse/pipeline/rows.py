@@ -26,8 +26,8 @@ from analytics.warehouse.identity import ActionColumns, action_columns, hand_id
 from analytics.warehouse.pipeline.equities import PendingRows, add_equity_rows, add_pending_rows
 from analytics.warehouse.sql.scores import SCORES_SCHEMA, add_score_rows
 from parsers.caching import BoundedCache
-from parsers.knobs import Game, RummoliRules
 from parsers.model import RUMMOLI_POTS, HandHistory, Verb
+from parsers.rule_options import Game, RummoliRules
 
 __all__ = ["ARROW_SCHEMAS", "PASS_SCHEMA", "PASS_TABLE", "RAW_KEPT_BYTES", "Batch", "FileContext",
            "RejectRow", "kept_raw", "reject_table", "rules_json", "street_of"]

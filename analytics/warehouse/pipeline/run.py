@@ -478,7 +478,7 @@ def warm_up(games: frozenset[str] = _ALL_GAMES) -> None:
         seveneight_block.warm_up()  # the batch replay (pipeline's block path)
     if "bigtwo" in games:
         from analytics.equity.bigtwo import bigtwo_features_many
-        from parsers.knobs import BigTwoRules
+        from parsers.rule_options import BigTwoRules
 
         bigtwo_features_many([(1 << 13) - 1], [13], [BigTwoRules()])
     if "rummoli" in games:

@@ -29,7 +29,7 @@ from analytics.stats.rummoli import SUMMARY as RUMMOLI_SUMMARY
 from analytics.stats.seveneight import SUMMARY as SEVENEIGHT_SUMMARY
 from analytics.warehouse.sql.arrow_scan import execute_over
 from analytics.warehouse.sql.views import DAY, SESSION, STAKES
-from parsers.knobs import Game
+from parsers.rule_options import Game
 
 __all__ = ["POT_NETS_V12", "STAT_COLUMNS_V9", "STAT_FACTS", "STAT_FACTS_TABLE", "STAT_SOURCES",
            "batch_stat_facts", "fill_batch_stats", "fill_missing_stats", "stat_games"]

@@ -66,9 +66,9 @@ from analytics.warehouse.sql.schema import migrate
 from parsers.block import SevenEightBlock
 from parsers.block_scan import BLOCK_VARIANT_END, scan_seveneight, scan_texts
 from parsers.fast_paths import fast_path_on
-from parsers.knobs import Game
 from parsers.model import HandHistory
 from parsers.reader import Chunk, Cut, hand_from_chunk, iter_chunks, plain_hands
+from parsers.rule_options import Game
 from parsers.scoresheet import decode_sheet, read_score_sheet, sheet_hands
 
 __all__ = ["INTERNAL_STAGE", "Unit", "UnitResult", "init_worker", "process_chunks", "process_data",

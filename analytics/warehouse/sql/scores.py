@@ -27,8 +27,8 @@ from analytics.rules.base import Outcome
 from analytics.rules.bigtwo.engine import zero_sum_scores
 from analytics.warehouse.sql.arrow_scan import execute_over
 from analytics.warehouse.sql.views import HandFilter, facts_where
-from parsers.knobs import BigTwoRules, BigTwoScoring
 from parsers.model import HandHistory
+from parsers.rule_options import BigTwoRules, BigTwoScoring
 
 __all__ = [
     "RULES_WITH_THRESHOLD",

@@ -27,7 +27,7 @@ from analytics.stats.definitions import (
 )
 from analytics.warehouse.sql.scores import SUMMARY_COLUMNS, bigtwo_score_summary
 from analytics.warehouse.sql.views import HandFilter, facts_where
-from parsers.knobs import Game
+from parsers.rule_options import Game
 
 __all__ = [
     "BY",

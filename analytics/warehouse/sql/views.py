@@ -21,8 +21,8 @@ import duckdb
 import pandas as pd
 
 from analytics.evaluator import BigTwoKind
-from parsers.knobs import BIGTWO_KNOBS, RUMMOLI_KNOBS, Game
 from parsers.model import RUMMOLI_POTS
+from parsers.rule_options import BIGTWO_KNOBS, RUMMOLI_KNOBS, Game
 
 __all__ = [
     "BAR_COLUMNS",

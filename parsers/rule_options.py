@@ -1,4 +1,4 @@
-"""The rule knobs of shared/RULES.md, as typed, immutable rule sets per game.
+"""The rule options of shared/RULES.md (its "knobs"), as typed, immutable rule sets per game.
 
 A history names its knobs in its header; the parser turns them into one of
 :class:`RummoliRules`, :class:`BigTwoRules` or :class:`SevenEightRules`.  An
