@@ -24,6 +24,7 @@ from analytics.commands.ingest import ingest
 from analytics.commands.lake import lake
 from analytics.commands.report import report
 from analytics.commands.stats import stats
+from analytics.words import counted
 from parsers.build import PLAYER_LIMITS
 from parsers.model import HandHistory
 from parsers.rule_options import GAME_NAMES, Finale, Game
@@ -129,7 +130,7 @@ def validate(
     if counts:
         console.print(table)
     if unread:
-        console.print(f"{unread} file(s) without any hand handlab reads", highlight=False)
+        console.print(f"{counted(unread, 'file')} without any hand handlab reads", highlight=False)
     if not counts:
         console.print("no hands found", highlight=False)
     if unread or not counts or any(status == "rejected" for _, status in counts):

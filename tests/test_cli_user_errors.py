@@ -85,6 +85,7 @@ def test_validate_an_empty_file_says_no_hands(tmp_path: Path) -> None:
     result = RUNNER.invoke(app, ["validate", str(empty)])
     assert result.exit_code == 1
     assert "empty.phhs: no hands in this file" in _said(result.output)
+    assert "1 file without any hand handlab reads" in _said(result.output)  # not "file(s)"
     assert "no hands found" in _said(result.output)
 
 

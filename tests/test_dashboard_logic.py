@@ -18,6 +18,7 @@ from analytics.rules import replay
 from analytics.warehouse.pipeline.run import FileSummary
 from analytics.warehouse.sql import views
 from analytics.warehouse.sql.views import HandFilter
+from analytics.words import counted
 from parsers.cards import parse_cards
 from parsers.model import RUMMOLI_POTS
 from parsers.rule_options import BigTwoRules, BigTwoScoring, Claim, RummoliRules, Straights
@@ -310,7 +311,7 @@ def test_upload_table_shows_uploaded_names_not_temp_paths() -> None:
 
 
 def test_counted_words_one_and_many() -> None:
-    assert logic.counted(1, "hand") == "1 hand"
-    assert logic.counted(0, "hand") == "0 hands"
-    assert logic.counted(1200, "hand") == "1,200 hands"
-    assert logic.counted(2, "child", "children") == "2 children"
+    assert counted(1, "hand") == "1 hand"
+    assert counted(0, "hand") == "0 hands"
+    assert counted(1200, "hand") == "1,200 hands"
+    assert counted(2, "child", "children") == "2 children"

@@ -173,7 +173,7 @@ def test_handlab_ingest_exits_1_without_a_traceback(tmp_path: Path, workers: str
                           capture_output=True, text=True, env=_planted_env(), timeout=600)
     assert done.returncode == 1, done.stderr
     assert "Traceback" not in done.stderr + done.stdout
-    assert "1 hand(s) rejected for an internal error" in done.stderr
+    assert "1 hand rejected for an internal error" in done.stderr
     assert _rows(db, "SELECT count(*) FROM hands") == [(51,)]
     assert _rows(db, "SELECT stage FROM rejects") == [(INTERNAL_STAGE,)]
     assert "ValueError: planted bug" in error_log_path(db).read_text(encoding="utf-8")

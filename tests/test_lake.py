@@ -373,7 +373,7 @@ def test_handlab_ingest_lake_on_a_scheduler(histories: list[Path], client: Any,
     assert latest_manifest(lake).version == 1
     assert _state(lake)["hands"] == 190
     again = CliRunner().invoke(app, arguments)
-    assert again.exit_code == 0 and "4 file(s) already loaded" in again.output, again.output
+    assert again.exit_code == 0 and "4 files already loaded" in again.output, again.output
     bad = CliRunner().invoke(app, ["ingest", str(histories[2]), "--lake", str(lake),
                                    "--engine", "spark"])
     assert bad.exit_code == 2

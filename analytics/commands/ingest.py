@@ -27,6 +27,8 @@ from rich.progress import (
 from rich.table import Table
 from rich.text import Text
 
+from analytics.words import counted
+
 __all__ = ["ingest"]
 
 _console = Console(stderr=True)
@@ -119,11 +121,11 @@ def ingest(
     _console.print(table)
     skipped = [f for f in summary.files if f.status == "already loaded"]
     if skipped:
-        _console.print(f"{len(skipped)} file(s) already loaded: nothing added from them.")
+        _console.print(f"{counted(len(skipped), 'file')} already loaded: nothing added from them.")
     for item in summary.files:
         if item.status == "partial":
-            _console.print(f"[yellow]{item.name}[/yellow]: {item.rejected} hand(s) rejected, "
-                           f"first: {item.message}", highlight=False)
+            _console.print(f"[yellow]{item.name}[/yellow]: {counted(item.rejected, 'hand')} "
+                           f"rejected, first: {item.message}", highlight=False)
         elif item.status == "error":
             message = str(item.message)
             shown = message[len(item.name) + 2:] if message.startswith(f"{item.name}: ") \
@@ -132,7 +134,7 @@ def ingest(
         elif item.status == "skipped":
             _console.print(f"[yellow]skipped[/yellow] {item.message}", highlight=False)
     if summary.internal_errors:
-        _console.print(f"[red]{summary.internal_errors:,} hand(s) rejected for an internal "
+        _console.print(f"[red]{counted(summary.internal_errors, 'hand')} rejected for an internal "
                        f"error[/red] (a bug in handlab, not in the histories; the other hands "
                        f"loaded): the tracebacks are in {summary.error_log}", highlight=False)
     _console.print(f"{summary.hands:,} hands read in {summary.seconds:.1f} s "

@@ -18,6 +18,7 @@ from rich.console import Console
 from rich.table import Table
 
 from analytics.commands import parse_day
+from analytics.words import counted
 from parsers.rule_options import Game
 
 __all__ = ["stats"]
@@ -72,8 +73,8 @@ def stats(
     if out is not None and suffix is not None:
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_bytes(table_bytes(rows, suffix))
-        _console.print(f"wrote {len(rows)} player(s) to {out} ({hand_filter.describe()})",
-                       highlight=False)
+        _console.print(f"wrote {counted(len(rows), 'player')} to {out} "
+                       f"({hand_filter.describe()})", highlight=False)
         return
     if rows.empty:
         _console.print(f"No {game.value} hands match ({hand_filter.describe()}).",
@@ -96,8 +97,8 @@ def stats(
                           *(f"[dim]{text}[/dim]" if bool(grey.at[at, name]) else text
                             for name, text in zip(names, texts, strict=True)))
         _out.print(table)
-    counted = {column for stat in definitions for column in (stat.name, stat.opps_column)}
-    results = [c for c in rows.columns if c != "player" and c not in counted]
+    stat_columns = {column for stat in definitions for column in (stat.name, stat.opps_column)}
+    results = [c for c in rows.columns if c != "player" and c not in stat_columns]
     table = Table(title=f"{title}: results")
     table.add_column("player")
     for column in results:

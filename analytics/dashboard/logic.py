@@ -35,6 +35,7 @@ from analytics.evaluator import PokerCategory, SevenEightCategory
 from analytics.evaluator.categories import card_text_codes, poker_labels, seveneight_labels
 from analytics.warehouse.pipeline.fact_rows import bigtwo_rules
 from analytics.warehouse.pipeline.run import FileSummary
+from analytics.words import counted
 from parsers.model import RUMMOLI_POTS
 from parsers.rule_options import GAME_NAMES, BigTwoRules
 
@@ -78,11 +79,6 @@ Z95: Final = 1.959963984540054
 EXACT_POKER_MAX: Final = 26
 """Largest hand size with an exact category distribution: every Rummoli deal has one (5 to
 26 cards; :mod:`analytics.equity.theory` counts them instead of enumerating)."""
-
-def counted(number: int, noun: str, plural: str | None = None) -> str:
-    """``number`` and ``noun`` as a person writes them: "1 hand", "1,200 hands"."""
-    return f"{number:,} {noun if number == 1 else plural or noun + 's'}"
-
 
 def with_confidence(frame: pd.DataFrame, *, mean: str = "mean", sd: str = "sd",
                     n: str = "hands") -> pd.DataFrame:

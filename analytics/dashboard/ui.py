@@ -46,6 +46,7 @@ from analytics.warehouse.connection import LAKE_ENV_VAR, current_version
 from analytics.warehouse.sql import equity_views, scores, stat_views, views
 from analytics.warehouse.sql.schema import LATEST_VERSION
 from analytics.warehouse.sql.views import HandFilter
+from analytics.words import counted
 from parsers.caching import BoundedCache
 from parsers.rule_options import GAME_NAMES
 
@@ -362,7 +363,7 @@ def start() -> Context:
     _sync_url(hand_filter)
     lake = os.environ.get(LAKE_ENV_VAR)
     where = f"Lake: `{Path(lake).name}`" if lake else f"Database: `{Path(db).name}`"
-    st.sidebar.caption(f"{where} · {version[0]} file(s) loaded")
+    st.sidebar.caption(f"{where} · {counted(version[0], 'file')} loaded")
     ctx = Context(db, version, hand_filter, options)
     st.session_state[_CTX_KEY] = ctx
     return ctx

@@ -101,7 +101,7 @@ def _load(db: str, uploads: list[object]) -> None:
         bar.progress(min(1.0, share), text=f"{step.hands:,} hands read…")
 
     def parts(done: int, total: int) -> None:  # a lake's ingest counts its ranges
-        bar.progress(done / total, text=f"{done} of {total} part(s) read…")
+        bar.progress(done / total, text=f"{done} of {logic.counted(total, 'part')} read…")
 
     refused: list[tuple[str, str]] = []
     with tempfile.TemporaryDirectory(prefix="handlab-upload-") as folder:
