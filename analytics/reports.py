@@ -392,7 +392,7 @@ def _score_keeper_section(con: duckdb.DuckDBPyConnection, f: HandFilter) -> Sect
                  "that need the deal or the plays leave them out.")
     return Section("Big Two score keeper", text,
                    [charts.score_scatter(summary, y, line) for y in charts.SCORE_AXES],
-                   {"bigtwo_score_keeper": logic.score_keeper_table(summary)})
+                   {"Score keeper's summary": logic.score_keeper_table(summary)})
 
 
 def notes_sections(con: duckdb.DuckDBPyConnection) -> list[Section]:
@@ -406,8 +406,8 @@ def notes_sections(con: duckdb.DuckDBPyConnection) -> list[Section]:
     hands.insert(1, "id", [hand_id_hex(int(h)) for h in hands["hand_id"]])
     return [Section("Tags and notes", "Hands starred, tagged or noted in the replayer (by "
                     "the hand's id, as the dashboard shows it) and notes on players.",
-                    tables={"hand_notes": hands.drop(columns=["hand_id"]),
-                            "player_notes": players})]
+                    tables={"Hands starred, tagged or noted": hands.drop(columns=["hand_id"]),
+                            "Notes on players": players})]
 
 
 def statistics_sections(con: duckdb.DuckDBPyConnection, f: HandFilter,
@@ -435,8 +435,8 @@ def statistics_sections(con: duckdb.DuckDBPyConnection, f: HandFilter,
             "opportunities are grey. The definitions follow the grid.",
             [statistics.results_figure(results, unit=unit,
                                        title=f"{name}: cumulative results ({unit})")],
-            tables={f"{game}_statistics": grid,
-                    f"{game}_definitions": statistics.definitions_frame(game)},
+            tables={f"Counts and opportunities ({name})": statistics.counts_table(grid, game),
+                    f"Definitions ({name})": statistics.definitions_frame(game)},
             html=statistics.GRID_STYLE + statistics.grid_html(grid, game)))
     return sections
 

@@ -733,8 +733,9 @@ def test_the_report_shows_the_same_numbers(con: duckdb.DuckDBPyConnection,
         "Statistics: 7 & 8", "Statistics: Big Two", "Statistics: Rummoli"]
     tables = report.tables()
     dealt = seats[seats["game"] == "seveneight"].groupby("player").size()
-    grid = tables["seveneight_statistics"]
-    opportunities = dict(zip(grid["player"], grid["vpip_opps"].astype(int), strict=True))
+    grid = tables["Counts and opportunities (7 & 8)"]
+    opportunities = dict(zip(grid["player"], grid["VPIP opportunities"].astype(int),
+                             strict=True))
     # vpip's opportunities: every hand dealt him
     assert opportunities == {str(p): int(n) for p, n in dealt.items()}
     rates = tables["Win rates (big blinds per 100 hands)"].set_index("player")

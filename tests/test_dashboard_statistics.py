@@ -178,8 +178,12 @@ def test_report_has_a_statistics_section_per_game(dashboard_db: Path) -> None:
     assert f">{row['win_rate']}/{row['win_rate_opps']} ({share:.0f}%)</td>" in html
     assert 'class="hl-stats"' in html
     tables = report.tables()
-    assert list(tables["bigtwo_statistics"].columns[:3]) == ["player", "win_rate",
-                                                             "win_rate_opps"]
+    # The numbers behind the grid under the grid's headers, not the column names.
+    counts = tables["Counts and opportunities (Big Two)"]
+    win_rate = next(s for s in stats_of(Game.BIGTWO) if s.name == "win_rate")
+    assert list(counts.columns[:3]) == ["player", win_rate.label,
+                                        f"{win_rate.label} opportunities"]
+    assert not any("_" in str(column) for column in counts.columns)
     with reader(dashboard_db) as con:
         only = build_report(con, HandFilter(game="rummoli"))
     assert [s.title for s in only.sections if s.title.startswith("Statistics")] == [

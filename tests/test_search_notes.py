@@ -115,9 +115,9 @@ def test_notes_are_kept_found_and_survive_loading_again(db: Path) -> None:
 
     with reader(db) as con:
         report = build_report(con, HandFilter())
-    notes = report.tables()["hand_notes"]
+    notes = report.tables()["Hands starred, tagged or noted"]
     assert list(notes["tags"]) == ["bluff, review"]
-    assert list(report.tables()["player_notes"]["player"]) == ["Cy"]
+    assert list(report.tables()["Notes on players"]["player"]) == ["Cy"]
     # An empty note forgets the hand.
     con = open_writer(db)
     try:

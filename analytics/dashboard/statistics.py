@@ -148,6 +148,18 @@ def definitions_frame(game: Game | str) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["column", "header", "family", "kind", "definition"])
 
 
+def counts_table(grid: pd.DataFrame, game: Game | str) -> pd.DataFrame:
+    """``stat_views.stat_grid`` for people to read: each statistic's count under its header
+    (``VPIP``) and its opportunities beside it (``VPIP opportunities``), each result under
+    its header; the row's keys (player, split) as they are.  The report's table of the
+    numbers behind the grid (:func:`definitions_frame` maps headers to column names)."""
+    chosen = Game(game)
+    names = {s.name: s.label for s in stats_of(chosen)}
+    names |= {s.opps_column: f"{s.label} opportunities" for s in stats_of(chosen)}
+    names |= {r.name: r.label for r in RESULTS[chosen]}
+    return grid.rename(columns=names)
+
+
 def definitions_markdown(game: Game | str) -> str:
     """:func:`definitions_frame` as a Markdown list: the header in bold, the column names and
     kind, then the definition (the page's definitions section)."""

@@ -28,7 +28,7 @@ def test_report_has_the_score_keeper_section(tmp_path: Path) -> None:
         report = build_report(con, HandFilter())
     section = next(s for s in report.sections if s.title == "Big Two score keeper")
     assert len(section.figures) == 3
-    table = section.tables["bigtwo_score_keeper"]
+    table = section.tables["Score keeper's summary"]
     assert list(table["player"]) == ["L", "C", "En", "T", "Js", "table (all players)"]
     assert list(table["regular"]) == ["✓", "✓", "✓", "✓", "", "✓"]
     html = render_html(report)
