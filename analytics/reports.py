@@ -435,7 +435,7 @@ def statistics_sections(con: duckdb.DuckDBPyConnection, f: HandFilter,
             "opportunities are grey. The definitions follow the grid.",
             [statistics.results_figure(results, unit=unit,
                                        title=f"{name}: cumulative results ({unit})")],
-            tables={f"Counts and opportunities ({name})": statistics.counts_table(grid, game),
+            tables={f"Statistics counts ({name})": statistics.counts_table(grid, game),
                     f"Definitions ({name})": statistics.definitions_frame(game)},
             html=statistics.GRID_STYLE + statistics.grid_html(grid, game)))
     return sections

@@ -733,7 +733,7 @@ def test_the_report_shows_the_same_numbers(con: duckdb.DuckDBPyConnection,
         "Statistics: 7 & 8", "Statistics: Big Two", "Statistics: Rummoli"]
     tables = report.tables()
     dealt = seats[seats["game"] == "seveneight"].groupby("player").size()
-    grid = tables["Counts and opportunities (7 & 8)"]
+    grid = tables["Statistics counts (7 & 8)"]
     opportunities = dict(zip(grid["player"], grid["VPIP opportunities"].astype(int),
                              strict=True))
     # vpip's opportunities: every hand dealt him

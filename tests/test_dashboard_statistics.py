@@ -179,7 +179,7 @@ def test_report_has_a_statistics_section_per_game(dashboard_db: Path) -> None:
     assert 'class="hl-stats"' in html
     tables = report.tables()
     # The numbers behind the grid under the grid's headers, not the column names.
-    counts = tables["Counts and opportunities (Big Two)"]
+    counts = tables["Statistics counts (Big Two)"]
     win_rate = next(s for s in stats_of(Game.BIGTWO) if s.name == "win_rate")
     assert list(counts.columns[:3]) == ["player", win_rate.label,
                                         f"{win_rate.label} opportunities"]
