@@ -114,18 +114,20 @@ def test_each_format_has_the_exact_columns_and_the_printed_values(
         _run("seveneight", "--db", str(stats_db), *dates, "--out", str(reference))
         csv = pd.read_csv(reference)
     pd.testing.assert_frame_equal(rows, csv, check_dtype=False)
-    # And the values the terminal prints: each cell count/opportunities, each result.
+    # And the values the terminal prints under the grid's headers (VPIP, bb/100): each cell
+    # count/opportunities, each result.
     printed = _printed(_run("seveneight", "--db", str(stats_db), *dates))
+    label = {result.name: result.label for result in RESULTS[Game.SEVENEIGHT]}
     assert set(printed) == set(rows["player"]) == set(NOV_3_TO_4)
     for row in rows.to_dict("records"):
         shown = printed[str(row["player"])]
         for stat in stats_of(Game.SEVENEIGHT):
-            assert shown[stat.name] == cell_text(int(row[stat.name]),
-                                                 int(row[stat.opps_column]), stat.kind)
-        assert shown["hands"] == f"{int(row['hands']):,}"
-        assert shown["net"] == f"{int(row['net']):,}"
+            assert shown[stat.label] == cell_text(int(row[stat.name]),
+                                                  int(row[stat.opps_column]), stat.kind)
+        assert shown[label["hands"]] == f"{int(row['hands']):,}"
+        assert shown[label["net"]] == f"{int(row['net']):,}"
         for result in ("bb_per_100", "allin_adj_bb_per_100"):
-            assert shown[result] == f"{float(row[result]):,.2f}"
+            assert shown[label[result]] == f"{float(row[result]):,.2f}"
         hands, vpip, pfr = NOV_3_TO_4[str(row["player"])]
         assert (row["hands"], row["vpip"], row["vpip_opps"], row["pfr"]) == (
             hands, vpip, hands, pfr)

@@ -44,7 +44,7 @@ def stats(
     """One row per player with the game's statistics (count and opportunities each)."""
     from analytics.dashboard.statistics import result_text
     from analytics.reports import table_bytes
-    from analytics.stats import MIN_OPPORTUNITIES, stats_of
+    from analytics.stats import MIN_OPPORTUNITIES, RESULTS, stats_of
     from analytics.stats.cells import display_grid
     from analytics.warehouse import WarehouseError, reader
     from analytics.warehouse.sql.stat_views import player_rows
@@ -86,11 +86,12 @@ def stats(
     # for a terminal.
     families = dict.fromkeys(stat.family for stat in definitions)
     for family in families:
-        names = [stat.name for stat in definitions if stat.family == family]
+        chosen = [stat for stat in definitions if stat.family == family]
+        names = [stat.name for stat in chosen]
         table = Table(title=f"{title}: {family}")
         table.add_column("player")
-        for name in names:
-            table.add_column(name, justify="right")
+        for stat in chosen:  # headed as the dashboard's grid (the export keeps the names)
+            table.add_column(stat.label, justify="right")
         for at in range(len(rows)):
             texts = [str(cells.at[at, name]) for name in names]
             table.add_row(str(rows["player"].iloc[at]),
@@ -99,10 +100,11 @@ def stats(
         _out.print(table)
     stat_columns = {column for stat in definitions for column in (stat.name, stat.opps_column)}
     results = [c for c in rows.columns if c != "player" and c not in stat_columns]
+    labels = {result.name: result.label for result in RESULTS[game]}
     table = Table(title=f"{title}: results")
     table.add_column("player")
     for column in results:
-        table.add_column(column, justify="right")
+        table.add_column(labels.get(column, column), justify="right")
     for at in range(len(rows)):
         values = [rows[column].iloc[at] for column in results]
         table.add_row(str(rows["player"].iloc[at]), *(result_text(v) for v in values))
