@@ -159,7 +159,7 @@ def _score_keepers_summary(server: str, page: Any, db: Path) -> None:
     # The tab's charts are of one scoring rule at a time: the sheets are zero_sum.
     page.get_by_role("combobox", name="Results under the scoring rule").click()
     page.get_by_role("option", name="zero_sum").click()
-    page.get_by_text(re.compile(r"14 outcome-only game\(s\) \(score sheets\) record "
+    page.get_by_text(re.compile(r"14 outcome-only games \(score sheets\) record "
                                 "no deal")).first.wait_for()
     settle(page)
     page.get_by_role("heading", name="Score keeper's summary").first \
