@@ -83,7 +83,15 @@ def table_bytes(frame: pd.DataFrame, fmt: str) -> bytes:
 
 
 def _sheet_name(name: str, used: set[str]) -> str:
-    base = "".join("_" if c in "[]:*?/\\" else c for c in name)[:_XLSX_SHEET_CHARS] or "sheet"
+    """``name`` as a sheet may be named: the characters Excel refuses (``[]:*?/\\``) as
+    " -" or "-", at most 31 characters (cut at a word, with "…"), unique in ``used``."""
+    base = " ".join("".join("-" if c in "[]*?/\\" else " -" if c == ":" else c
+                            for c in name).split()) or "sheet"
+    if len(base) > _XLSX_SHEET_CHARS:
+        cut = base[:_XLSX_SHEET_CHARS - 1]
+        if base[len(cut)] != " " and " " in cut:  # the cut is inside a word: drop it
+            cut = cut.rsplit(" ", 1)[0]
+        base = cut.rstrip(" ,-(") + "…"
     candidate, number = base, 2
     while candidate.lower() in used:
         suffix = f" {number}"

@@ -52,10 +52,14 @@ def test_xlsx_holds_the_table() -> None:
 
 
 def test_workbook_sheet_names_are_valid_and_unique() -> None:
-    data = reports.tables_xlsx({"a/b": FRAME, "A/B": FRAME, "x" * 40: FRAME})
+    data = reports.tables_xlsx({"a/b": FRAME, "A/B": FRAME, "x" * 40: FRAME,
+                                "The nine pots: how often won, and by whom": FRAME,
+                                "Score by 2s held (scoring cards_with_twos)": FRAME})
     sheets, _ = _xlsx(data)
-    assert len(sheets) == len({s.lower() for s in sheets}) == 3
-    assert all(len(name) <= 31 and "/" not in name for name in sheets)
+    assert len(sheets) == len({s.lower() for s in sheets}) == 5
+    assert all(len(name) <= 31 and not set("[]:*?/\\") & set(name) for name in sheets)
+    # A long title is cut at a word, not in one: what a person reads on the tab.
+    assert sheets[3:] == ["The nine pots - how often won…", "Score by 2s held (scoring…"]
 
 
 def _report_html(db: Path, hand_filter: HandFilter) -> str:
@@ -119,7 +123,7 @@ def test_cli_writes_every_format(dashboard_db: Path, tmp_path: Path) -> None:
     assert {"ci_low", "ci_high"} <= set(players.columns)
     assert len(pd.read_parquet(tmp_path / "r.parquet")) == len(players)
     sheets, _ = _xlsx((tmp_path / "r.xlsx").read_bytes())
-    assert "Hands by game" in sheets and "Win rates (big blinds per 100 h" in sheets
+    assert "Hands by game" in sheets and "Win rates (big blinds per 100…" in sheets
     assert "game seveneight" in (tmp_path / "r.html").read_text(encoding="utf-8")
 
 
