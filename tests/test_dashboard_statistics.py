@@ -143,7 +143,7 @@ def test_statistics_page(dashboard_db: Path, monkeypatch: pytest.MonkeyPatch) ->
     listed = next(f.value for f in at.dataframe if "counted" not in f.value.columns
                   and "players" in f.value.columns)  # the session's (no per-hand count)
     assert len(listed) == sessions["hands"].iloc[0]
-    assert int(listed["net"].sum()) == sessions["net"].iloc[0]
+    assert int(listed["net (chips)"].sum()) == sessions["net"].iloc[0]  # headed with its unit
     assert sessions["replay"].iloc[0] in set(listed["replay"])  # its first hand
     # Big Two's tab, and a player filter keeps his row only.
     at.query_params["tab"] = "Big Two"

@@ -33,9 +33,13 @@ LISTED: Final = 500
 def show_hands(found: pd.DataFrame, *, key: str, name: str, note: str = "",
                column_config: Mapping[str, Any] | None = None) -> None:
     """Draw ``found`` (rows of ``search.describe_hands``): "N hands" and ``note``, the
-    table with the replayer's link ("open") and each game by its name ("7 & 8"), and the
-    CSV, XLSX and Parquet downloads named ``name``."""
+    table with the replayer's link ("open"), each game by its name ("7 & 8") and a ``net``
+    column headed with its unit ("net (chips)"; both units when the list mixes them), and
+    the CSV, XLSX and Parquet downloads named ``name``."""
     if "game" in found.columns:
+        units = sorted({logic.NET_UNITS.get(str(game), "chips") for game in found["game"]})
+        if "net" in found.columns and units:
+            found = found.rename(columns={"net": f"net ({' or '.join(units)})"})
         found = found.assign(game=found["game"].map(GAME_NAMES).fillna(found["game"]))
     st.markdown(f"**{logic.counted(len(found), 'hand')}**{note}")
     st.dataframe(found.drop(columns=["hand_id"]), hide_index=True, key=f"hands_{key}",

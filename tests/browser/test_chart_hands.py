@@ -63,7 +63,7 @@ def win_rates_bar(page: Any, db: Path) -> None:
     # nothing there.
     rows = _listed_rows(page, "bar_players_seveneight")
     assert sorted(rows["hand_id"]) == sorted(behind["hand_id"])
-    assert "net" in rows.columns and not {"counted", "opportunities"} & set(rows.columns)
+    assert "net (chips)" in rows.columns and not {"counted", "opportunities"} & set(rows.columns)
     page.get_by_text(words).first.scroll_into_view_if_needed()
     page.screenshot(path=str(SCREENSHOTS / "win-rates-bar-hands.png"), full_page=True)
     assert (SCREENSHOTS / "win-rates-bar-hands.png").stat().st_size > 10_000
