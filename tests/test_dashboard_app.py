@@ -232,6 +232,8 @@ def test_upload_reports_rejects_with_line_numbers(own_db: Path) -> None:
     at.button(key="upload_go").click().run()
     assert not at.exception
     rejects = at.dataframe[-1].value
+    # Headed as the Overview's data quality table: "hand", "reason", not the column names.
+    assert list(rejects.columns) == list(logic.REJECT_HEADERS.values())
     assert list(rejects["file"]) == ["upload: bad.phhs"]
     assert list(rejects["line"]) == [12]
 

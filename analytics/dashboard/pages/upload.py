@@ -197,8 +197,10 @@ def _show(result: dict[str, object]) -> None:
         st.code("\n".join(messages), language=None, wrap_lines=True)
     if rejects is not None and not rejects.empty:
         st.subheader("Rejected hands")
-        st.dataframe(rejects, hide_index=True)
-        ui.download_buttons(rejects, "upload-rejects", key="upload_rejects")
+        shown = logic.human_table(rejects, logic.REJECT_HEADERS)
+        st.dataframe(shown, hide_index=True, column_config={
+            "reason": st.column_config.TextColumn(width="large")})
+        ui.download_buttons(shown, "upload-rejects", key="upload_rejects")
 
 
 render()
