@@ -214,7 +214,10 @@ def _sessions(game: Game) -> None:
                           column_config={
         "replay": st.column_config.LinkColumn("replay", display_text="open first hand"),
         "minutes": st.column_config.NumberColumn("minutes", format="%.0f"),
-        "net_per_hour": st.column_config.NumberColumn("net per hour", format="%.1f")})
+        "net_per_hour": st.column_config.NumberColumn("net per hour", format="%.1f"),
+        "best": st.column_config.NumberColumn("best hand (net)"),
+        "worst": st.column_config.NumberColumn("worst hand (net)"),
+        "first_hand": st.column_config.TextColumn("first hand (id)")})
     st.caption(f"Net in {'points' if game is Game.BIGTWO else 'chips'}; a session is a "
                "player's hands at one table (or game id) with no longer gap between two "
                "hands; hands without a time of day make one session per table and day. The "
