@@ -31,14 +31,20 @@ _BACK: Final = ("display:inline-block;min-width:2.1em;padding:0.25em 0.3em;margi
 def card_html(card: Card | str, *, faded: bool = False) -> str:
     """One card as an HTML span; ``faded`` draws it greyed (a folded or laid card)."""
     text = str(card)
-    if text == "??" or len(text) != 2:
+    face = _face(text)
+    if face is None:
         return f'<span class="hl-card hl-back" style="{_BACK}" title="unseen card">?</span>'
-    rank, suit = text[0], text[1]
-    color = "#c0392b" if suit in _RED else "#1b1b1b"
+    color = "#c0392b" if text[1] in _RED else "#1b1b1b"
     opacity = "opacity:0.45;" if faded else ""
-    label = "10" if rank == "T" else rank
     return (f'<span class="hl-card" style="{_BASE}color:{color};{opacity}" '
-            f'title="{escape(text)}">{escape(label)}{_SUITS.get(suit, "?")}</span>')
+            f'title="{escape(text)}">{escape(face)}</span>')
+
+
+def _face(text: str) -> str | None:
+    """What a card's face shows (``10♠`` for ``Ts``); None for a card nobody saw."""
+    if text == "??" or len(text) != 2:
+        return None
+    return ("10" if text[0] == "T" else text[0]) + _SUITS.get(text[1], "?")
 
 
 def cards_html(cards: Iterable[Card | str] | str, *, faded: bool = False,
@@ -52,14 +58,7 @@ def cards_html(cards: Iterable[Card | str] | str, *, faded: bool = False,
 def cards_words(cards: Iterable[Card | str]) -> str:
     """Cards as plain text a person reads, for a button or a list (``10♠ 10♥``), where
     HTML cards cannot go; an unseen card is ``?``."""
-    words = []
-    for card in cards:
-        text = str(card)
-        if text == "??" or len(text) != 2:
-            words.append("?")
-        else:
-            words.append(("10" if text[0] == "T" else text[0]) + _SUITS.get(text[1], "?"))
-    return " ".join(words)
+    return " ".join(_face(str(card)) or "?" for card in cards)
 
 
 def chips_html(amount: int | None, *, label: str = "") -> str:
