@@ -29,6 +29,7 @@ from analytics.warehouse.annotations import player_notes, tagged_hands
 from analytics.warehouse.identity import hand_id_hex
 from analytics.warehouse.sql import equity_views, scores, stat_views, views
 from analytics.warehouse.sql.views import HandFilter
+from analytics.words import counted
 from parsers.rule_options import GAME_NAMES, Game
 
 __all__ = [
@@ -362,8 +363,8 @@ def build_report(con: duckdb.DuckDBPyConnection, f: HandFilter, *,
     overview = tables["overview"]
     sections = [Section(
         "Overview",
-        f"{logic.counted(int(overview['hands'].sum()), 'hand')} in "
-        f"{logic.counted(len(games), 'game')}.",
+        f"{counted(int(overview['hands'].sum()), 'hand')} in "
+        f"{counted(len(games), 'game')}.",
         [charts.hands_over_time(views.hands_over_time(con, f, bucket="week"))],
         {"Hands by game": logic.human_table(
             overview.assign(game=overview["game"].map(GAME_NAMES)),

@@ -21,6 +21,7 @@ import streamlit as st
 
 from analytics.dashboard import logic, ui
 from analytics.warehouse.sql.search import describe_hands
+from analytics.words import counted
 from parsers.rule_options import GAME_NAMES
 
 __all__ = ["LISTED", "Bar", "bar_list", "list_behind", "picked_bar", "picked_point",
@@ -41,7 +42,7 @@ def show_hands(found: pd.DataFrame, *, key: str, name: str, note: str = "",
         if "net" in found.columns and units:
             found = found.rename(columns={"net": f"net ({' or '.join(units)})"})
         found = found.assign(game=found["game"].map(GAME_NAMES).fillna(found["game"]))
-    st.markdown(f"**{logic.counted(len(found), 'hand')}**{note}")
+    st.markdown(f"**{counted(len(found), 'hand')}**{note}")
     st.dataframe(found.drop(columns=["hand_id"]), hide_index=True, key=f"hands_{key}",
                  column_config={
                      "replay": st.column_config.LinkColumn("replay", display_text="open"),
@@ -105,6 +106,6 @@ def bar_list(behind: pd.DataFrame, *, title: str, key: str, name: str) -> None:
     hands." (with "(M seats)" when a bar counts several seats of a hand: every player's
     seats of a category) and the list."""
     hands = behind["hand_id"].nunique()
-    seats = f" ({logic.counted(len(behind), 'seat')})" if len(behind) != hands else ""
-    st.markdown(f"**{title}**: {logic.counted(hands, 'hand')}{seats}.")
+    seats = f" ({counted(len(behind), 'seat')})" if len(behind) != hands else ""
+    st.markdown(f"**{title}**: {counted(hands, 'hand')}{seats}.")
     list_behind(behind, key=f"bar_{key}", name=name)

@@ -35,7 +35,6 @@ from analytics.evaluator import PokerCategory, SevenEightCategory
 from analytics.evaluator.categories import card_text_codes, poker_labels, seveneight_labels
 from analytics.warehouse.pipeline.fact_rows import bigtwo_rules
 from analytics.warehouse.pipeline.run import FileSummary
-from analytics.words import counted
 from parsers.model import RUMMOLI_POTS
 from parsers.rule_options import GAME_NAMES, BigTwoRules
 
@@ -54,7 +53,6 @@ __all__ = [
     "calibration_table",
     "card_codes",
     "category_counts",
-    "counted",
     "feature_table",
     "goodness_of_fit",
     "poker_categories",

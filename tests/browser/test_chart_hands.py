@@ -17,10 +17,10 @@ import pandas as pd
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from analytics.dashboard.logic import counted
 from analytics.warehouse import reader
 from analytics.warehouse.sql.stat_views import stat_hands
 from analytics.warehouse.sql.views import HandFilter, bar_hands, pot_streak_hands
+from analytics.words import counted
 from tests.browser.conftest import SCREENSHOTS, settle
 
 pytestmark = pytest.mark.browser

@@ -10,12 +10,13 @@ from urllib.parse import urlencode
 import pandas as pd
 import streamlit as st
 
-from analytics.dashboard import logic, statistics, ui
+from analytics.dashboard import statistics, ui
 from analytics.dashboard.hand_list import list_behind, picked_point
 from analytics.stats import FRY_THRESHOLD, MIN_OPPORTUNITIES, SPLITS, cells, stats_of
 from analytics.warehouse import writer
 from analytics.warehouse.annotations import player_note, set_player_note
 from analytics.warehouse.sql.stat_views import SESSION_GAP_MINUTES, UNITS
+from analytics.words import counted
 from parsers.rule_options import GAME_NAMES, Game
 
 _SPLIT_NAMES = {"": "no split", "position": "position", "stakes": "stakes",
@@ -119,15 +120,15 @@ def _cell_hands(game: Game, grid: pd.DataFrame, split: str | None, fry: int) -> 
         stat=stat.name if stat else None, split=split,
         split_value=statistics.split_value(rows[split].iloc[at]) if split else None,
         fry_threshold=fry)
-    counted = int(behind["counted"].sum())
+    count = int(behind["counted"].sum())
     opportunities = int(behind["opportunities"].sum())
-    hands = logic.counted(len(behind), "hand")
+    hands = counted(len(behind), "hand")
     if stat is None:
         st.markdown(f"**{row}**: {hands}.")
     else:
-        share = cells.cell_text(counted, opportunities, stat.kind)
-        share = share[len(f"{counted}/{opportunities}"):]  # " (30%)": the cell's share
-        st.markdown(f"**{row}, {stat.label}**: {counted:,} counted of {opportunities:,} "
+        share = cells.cell_text(count, opportunities, stat.kind)
+        share = share[len(f"{count}/{opportunities}"):]  # " (30%)": the cell's share
+        st.markdown(f"**{row}, {stat.label}**: {count:,} counted of {opportunities:,} "
                     f"opportunities{share}, in {hands} "
                     f"({int((behind['counted'] > 0).sum()):,} with a count).")
     list_behind(behind, key=f"cell_{game.value}", name=f"{game.value}-{label}-hands")
@@ -177,7 +178,7 @@ def _day_hands(game: Game, player: str, day: dt.date) -> None:
     one_day = dataclasses.replace(ui.context().filter, date_from=day, date_to=day)
     behind: pd.DataFrame = ui.ask("stat_hands", hand_filter=one_day, game=game.value,
                                   player=player)
-    st.markdown(f"**{player}, {day:%Y-%m-%d}**: {logic.counted(len(behind), 'hand')}, net "
+    st.markdown(f"**{player}, {day:%Y-%m-%d}**: {counted(len(behind), 'hand')}, net "
                 f"{int(behind['net'].sum()):,}.")
     list_behind(behind, key=f"day_{game.value}", name=f"{game.value}-{day}-hands")
 
@@ -191,7 +192,7 @@ def _numbered_hands(game: Game, player: str, last: int, drawn: list[int]) -> Non
                                   order="play")
     behind = behind.iloc[first - 1:last]
     span = f"hand {first:,}" if first == last else f"hands {first:,} to {last:,}"
-    st.markdown(f"**{player}, {span}**: {logic.counted(len(behind), 'hand')}, net "
+    st.markdown(f"**{player}, {span}**: {counted(len(behind), 'hand')}, net "
                 f"{int(behind['net'].sum()):,}.")
     list_behind(behind, key=f"numbered_{game.value}", name=f"{game.value}-{player}-hands")
 
@@ -234,7 +235,7 @@ def _sessions(game: Game) -> None:
             end=None if pd.isna(end) else end.to_pydatetime())
         behind = behind.sort_values("day", ascending=False, kind="stable")
         st.markdown(f"**{session['player']}'s session at {session['place']}**, from "
-                    f"{session['start']}: {logic.counted(len(behind), 'hand')}, net "
+                    f"{session['start']}: {counted(len(behind), 'hand')}, net "
                     f"{int(behind['net'].sum()):,}.")
         list_behind(behind, key=f"session_{game.value}", name=f"{game.value}-session-hands")
 

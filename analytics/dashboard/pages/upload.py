@@ -24,6 +24,7 @@ from analytics.warehouse import (
 from analytics.warehouse.connection import LAKE_ENV_VAR, resolve_db
 from analytics.warehouse.lake.engine import ingest_lake
 from analytics.warehouse.sql import views
+from analytics.words import counted
 
 # (Comments, not docstrings: a page is a script, and Streamlit's "magic" would show a bare
 # string on the page.)
@@ -101,7 +102,7 @@ def _load(db: str, uploads: list[object]) -> None:
         bar.progress(min(1.0, share), text=f"{step.hands:,} hands read…")
 
     def parts(done: int, total: int) -> None:  # a lake's ingest counts its ranges
-        bar.progress(done / total, text=f"{done} of {logic.counted(total, 'part')} read…")
+        bar.progress(done / total, text=f"{done} of {counted(total, 'part')} read…")
 
     refused: list[tuple[str, str]] = []
     with tempfile.TemporaryDirectory(prefix="handlab-upload-") as folder:

@@ -23,6 +23,7 @@ from analytics.dashboard import charts, logic, ui
 from analytics.dashboard.hand_list import bar_list, picked_bar, picked_point
 from analytics.warehouse.sql.equity_views import BIGTWO_FEATURES
 from analytics.warehouse.sql.views import SPLIT_PARTS, HandFilter
+from analytics.words import counted
 from parsers.rule_options import GAME_NAMES
 
 _RANKS = list("23456789TJQKA")
@@ -301,7 +302,7 @@ def _without_sheets(sheets: int, what: str) -> str:
     """The caption's note on the outcome-only games a statistic cannot count."""
     if not sheets:
         return ""
-    return (f" {logic.counted(sheets, 'outcome-only game')} (score sheets) record no {what} "
+    return (f" {counted(sheets, 'outcome-only game')} (score sheets) record no {what} "
             "and are left out here, not counted as zeros.")
 
 
