@@ -297,9 +297,9 @@ def _bigtwo(con: duckdb.DuckDBPyConnection, f: HandFilter, results: pd.DataFrame
         tables[f"Score by 2s held (scoring {value})"] = logic.human_table(
             twos, logic.FEATURE_HEADERS)
     held = logic.held_words(logic.bigtwo_held_table(equity_views.bigtwo_dealt(con, f)))
-    for size in sorted(set(held["size"])):
-        figures.append(charts.observed_vs_theory(held[held["size"] == size].reset_index(
-            drop=True), f"Big Two: deals of {size} cards holding each kind", x_title="kind"))
+    for label, table in logic.held_groups(held):
+        figures.append(charts.observed_vs_theory(
+            table, f"Big Two: deals holding each kind ({label})", x_title="kind"))
     tables["What the deals hold against theory"] = logic.human_table(
         held, logic.HELD_HEADERS, decimals=4)
     shown, shown_table = _shown_types(types, "bigtwo")

@@ -32,6 +32,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from analytics.words import counted  # noqa: E402
 from tests.mutate import (  # noqa: E402  (the project root must be on the path first)
     HANG_SECONDS,
     KINDS,
@@ -134,7 +135,7 @@ def main() -> int:
             total.failures.extend(tally.failures)
             print(f"  {total.cases:,} cases...", file=sys.stderr, flush=True)
     seconds = time.perf_counter() - started
-    print(f"fuzz: {total.cases:,} cases in {seconds:.1f} s with {args.workers} worker(s): "
+    print(f"fuzz: {total.cases:,} cases in {seconds:.1f} s with {counted(args.workers, 'worker')}: "
           f"{total.cases / seconds:,.0f} cases/s (seeds {args.seed}, games {args.game}, "
           f"{len(load_seeds())} sample hands)")
     print(f"cases per seed game: {dict(sorted(total.games.items()))}")

@@ -62,7 +62,7 @@ def _filters() -> None:
     sidebar.selectbox("Session or game id", ["", "s1", "s2"], format_func=lambda s: s or "all")
     sidebar.multiselect("House rules", ["ante=1", "limit=fixed"], placeholder="any rules")
     sidebar.selectbox("Stakes", ["all stakes", "1/2", "2/4"])
-    sidebar.caption("Database: `peer.duckdb` · 3 file(s) loaded")
+    sidebar.caption("Database: `peer.duckdb` · 3 files loaded")
 
 
 def _page(rows: pd.DataFrame) -> None:

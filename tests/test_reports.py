@@ -13,7 +13,11 @@ import pytest
 from typer.testing import CliRunner
 
 from analytics import reports
+from analytics.simulate.bigtwo import simulate_bigtwo
+from analytics.warehouse import ingest
 from analytics.warehouse.sql.views import HandFilter
+from parsers import write_hands
+from parsers.rule_options import BigTwoRules, Straights
 from tests.test_dashboard_data import dashboard_db
 
 __all__ = ["dashboard_db"]
@@ -102,9 +106,35 @@ def test_html_report_has_the_stored_equities(dashboard_db: Path) -> None:
     assert "<h2>Rummoli</h2>" in html
 
 
+def test_each_held_chart_is_of_one_deal_size_and_one_set_of_rules(tmp_path: Path) -> None:
+    """What a deal holds depends on the rules for straights (and four-card plays): the
+    report draws one chart per size and rules, as the Hand types page does, never two
+    rules' shares of the same kind side by side in one chart."""
+    histories = tmp_path / "bigtwo.phhs"
+    write_hands([*simulate_bigtwo(12, 4, 31),
+                 *simulate_bigtwo(12, 4, 32, rules=BigTwoRules(straights=Straights.VIETNAMESE))],
+                histories)
+    db = tmp_path / "held.duckdb"
+    ingest([histories], db, workers=0)
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        report = reports.build_report(con, HandFilter())
+    finally:
+        con.close()
+    held = [figure for figure in reports.figures_of(report)
+            if "holding each kind" in figure.layout.title.text]
+    assert sorted(figure.layout.title.text for figure in held) == [
+        "Big Two: deals holding each kind (13-card deals, Singapore and Hong Kong straights)",
+        "Big Two: deals holding each kind (13-card deals, Vietnamese straights (3-7 up to T-A"
+        " only))"]
+    for figure in held:
+        kinds = list(figure.data[0].x)
+        assert len(kinds) == len(set(kinds)), figure.layout.title.text
+
+
 def test_html_report_follows_the_filter(dashboard_db: Path) -> None:
     html = _report_html(dashboard_db, HandFilter(game="bigtwo"))
-    assert "game bigtwo" in html
+    assert "Filters: Big Two" in html and "bigtwo" not in html.split("<h2>")[0]
     assert "<h2>Big Two</h2>" in html and "<h2>Rummoli</h2>" not in html
     assert "<h2>7 &amp; 8</h2>" not in html
     assert "30 hands in 1 game." in html
@@ -124,7 +154,7 @@ def test_cli_writes_every_format(dashboard_db: Path, tmp_path: Path) -> None:
     assert len(pd.read_parquet(tmp_path / "r.parquet")) == len(players)
     sheets, _ = _xlsx((tmp_path / "r.xlsx").read_bytes())
     assert "Hands by game" in sheets and "Win rates (big blinds per 100…" in sheets
-    assert "game seveneight" in (tmp_path / "r.html").read_text(encoding="utf-8")
+    assert "Filters: 7 &amp; 8" in (tmp_path / "r.html").read_text(encoding="utf-8")
 
 
 def test_cli_filters_by_player_and_table(dashboard_db: Path, tmp_path: Path) -> None:

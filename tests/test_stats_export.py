@@ -157,7 +157,7 @@ def test_a_range_without_hands_and_a_reversed_range(stats_db: Path, tmp_path: Pa
     empty = pd.read_parquet(out)
     assert empty.empty and list(empty.columns) == _columns(Game.SEVENEIGHT)
     said = _run("seveneight", "--db", str(stats_db), "--from", "2026-12-01")
-    assert "No seveneight hands match" in said
+    assert "No hands match (7 & 8;" in said
     refused = CliRunner().invoke(app, ["stats", "seveneight", "--db", str(stats_db),
                                        "--from", "2026-11-05", "--to", "2026-11-01"])
     assert refused.exit_code == 2

@@ -77,11 +77,11 @@ def stats(
                        f"({hand_filter.describe()})", highlight=False)
         return
     if rows.empty:
-        _console.print(f"No {game.value} hands match ({hand_filter.describe()}).",
+        _console.print(f"No hands match ({hand_filter.describe()}).",
                        highlight=False)
         return
     cells, _, grey = display_grid(rows, definitions)
-    title = f"handlab stats {game.value} ({hand_filter.describe()})"
+    title = f"Statistics: {hand_filter.describe()}"
     # One table per family of statistics (and one of results): the whole grid is too wide
     # for a terminal.
     families = dict.fromkeys(stat.family for stat in definitions)

@@ -898,6 +898,18 @@ def held_words(held: pd.DataFrame) -> pd.DataFrame:
                            held["straights"]))
 
 
+def held_groups(held: pd.DataFrame) -> list[tuple[str, pd.DataFrame]]:
+    """:func:`held_words`' rows cut into what one chart may show: per hand size and rules
+    for what a play is (the kinds and their theory differ between them), each with its
+    label (``13-card deals, Singapore and Hong Kong straights, four-card plays``)."""
+    keys = ["size", "straights", "four_card_plays"]
+    groups = held[keys].drop_duplicates().itertuples(index=False)
+    return [(f"{size}-card deals, {straights}" + (", four-card plays" if four else ""),
+             held[(held["size"] == size) & (held["straights"] == straights)
+                  & (held["four_card_plays"] == four)].reset_index(drop=True))
+            for size, straights, four in groups]
+
+
 def category_words(labels: pd.Series) -> pd.Series:
     """Category labels as words (``seven_eight_flush`` -> ``seven eight flush``), for what
     people read; the counts and tests use the labels themselves."""

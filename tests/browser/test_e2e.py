@@ -59,7 +59,7 @@ def test_the_dashboard_end_to_end(server: str, patient_page: Any, browser_db: Pa
 
     # A filter in the URL is applied (a shared link opens as sent).
     open_page(page, f"{server}/?game=bigtwo", "Overview")
-    page.wait_for_function("() => document.body.innerText.includes('game bigtwo')")
+    page.wait_for_function("() => document.body.innerText.includes('Filters: Big Two')")
     assert _hands(page) == 30
 
     # Upload a new file: the counts change everywhere.
@@ -72,7 +72,7 @@ def test_the_dashboard_end_to_end(server: str, patient_page: Any, browser_db: Pa
     settle(page)
     _shot(page, "upload")
     open_page(page, server, "Overview")
-    page.wait_for_function("() => !document.body.innerText.includes('game bigtwo')")
+    page.wait_for_function("() => !document.body.innerText.includes('Filters: Big Two')")
     assert _hands(page) == 215
 
     # The report of the current filters (none) downloads and holds what the page shows.

@@ -205,11 +205,7 @@ def _bigtwo_dealt() -> None:
                  f"bigtwo-{what}-{size}", x_title=title)
     held = logic.held_words(_held(dealt))
     st.subheader("Combinations the deals hold")
-    groups = held[["size", "straights", "four_card_plays"]].drop_duplicates()
-    for number, (size, straights, four) in enumerate(groups.itertuples(index=False)):
-        table = held[(held["size"] == size) & (held["straights"] == straights)
-                     & (held["four_card_plays"] == four)].reset_index(drop=True)
-        label = f"{size}-card deals, {straights}" + (", four-card plays" if four else "")
+    for number, (label, table) in enumerate(logic.held_groups(held)):
         st.plotly_chart(charts.observed_vs_theory(table, f"Big Two: deals holding each "
                                                          f"kind ({label})", x_title="kind"),
                         key=f"chart_bigtwo_held_{number}")

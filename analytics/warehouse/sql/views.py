@@ -22,7 +22,7 @@ import pandas as pd
 
 from analytics.evaluator import BigTwoKind
 from parsers.model import RUMMOLI_POTS
-from parsers.rule_options import BIGTWO_KNOBS, RUMMOLI_KNOBS, Game
+from parsers.rule_options import BIGTWO_KNOBS, GAME_NAMES, RUMMOLI_KNOBS, Game
 
 __all__ = [
     "BAR_COLUMNS",
@@ -127,10 +127,11 @@ class HandFilter:
                 raise ValueError(f"unknown knob {name!r} (expected one of {', '.join(KNOBS)})")
 
     def describe(self) -> str:
-        """The filter in words, for report headers: ``game seveneight; players Ann, Bo``."""
+        """The filter in words, for report headers and captions: ``7 & 8; players Ann,
+        Bo`` (the game by its name, not its stored value)."""
         parts = []
         if self.game:
-            parts.append(f"game {self.game}")
+            parts.append(GAME_NAMES[Game(self.game)])
         if self.players:
             parts.append("players " + ", ".join(self.players))
         if self.date_from or self.date_to:
