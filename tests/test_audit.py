@@ -32,6 +32,7 @@ import pytest
 
 from analytics import reports
 from analytics.dashboard import charts, logic
+from analytics.dashboard.cards import pot_code
 from analytics.dashboard.replayer import hand_from_detail, replay_steps
 from analytics.rules import Outcome, replay
 from analytics.warehouse import ingest
@@ -307,6 +308,8 @@ RUMMOLI_WON: Final = {1: {"poker": "Ana", "TS": "Ben", "789": "Cal", "rummoli": 
                           "rummoli": "Ben"},  # the split poker pot: Ben's 4 of the 7
                       3: {"poker": "Cal", "JD": "Ana", "AKD": "Ana", "rummoli": "Ana"},
                       4: {}}
+POTS_SHOWN: Final = ["poker", "10♠", "J♦", "Q♣", "K♥", "A♠", "A♦ K♦", "7-8-9", "Rummoli"]
+"""The nine pots as every table and chart names them, in board order (stored: TS, AKD...)."""
 RUMMOLI_AFTER: Final = {1: (0, 0, 3, 3, 3, 3, 3, 0, 0), 2: (0, 3, 6, 6, 0, 0, 6, 0, 0),
                         3: (0, 6, 0, 8, 2, 2, 0, 2, 0), 4: (0,) * 9}
 # Per player over the game: rounds, rounds won (emptied his hand; the finale's poker winner)
@@ -396,17 +399,17 @@ def test_rummoli_by_hand_pots_page(con: duckdb.DuckDBPyConnection) -> None:
     board = logic.board_table(views.rummoli_board(con, RUMMOLI_ONLY, game_id=RUMMOLI_GAME))
     for number in RUMMOLI_BEFORE:
         mine = board[board["round"] == number].set_index("pot")
-        assert tuple(mine.loc[list(RUMMOLI_POTS), "chips before"]) == RUMMOLI_BEFORE[number]
-        assert tuple(mine.loc[list(RUMMOLI_POTS), "chips after"]) == RUMMOLI_AFTER[number]
+        assert tuple(mine.loc[POTS_SHOWN, "chips before"]) == RUMMOLI_BEFORE[number]
+        assert tuple(mine.loc[POTS_SHOWN, "chips after"]) == RUMMOLI_AFTER[number]
         if number < 4:
-            assert tuple(mine.loc[list(RUMMOLI_POTS), "antes paid in (chips)"]) == \
+            assert tuple(mine.loc[POTS_SHOWN, "antes paid in (chips)"]) == \
                 RUMMOLI_ANTES[number], number
         else:  # the finale clears what is left; nothing is paid in
-            assert tuple(mine.loc[list(RUMMOLI_POTS), "antes paid in (chips)"]) == (0,) * 9
-            assert tuple(mine.loc[list(RUMMOLI_POTS),
+            assert tuple(mine.loc[POTS_SHOWN, "antes paid in (chips)"]) == (0,) * 9
+            assert tuple(mine.loc[POTS_SHOWN,
                                   "chips cleared at the end of the game"]) == \
                 RUMMOLI_BEFORE[4]
-        winners = {str(p): str(w) for p, w in mine["won by"].dropna().items()}
+        winners = {pot_code(str(p)): str(w) for p, w in mine["won by"].dropna().items()}
         assert winners == RUMMOLI_WON[number], number
     areas = logic.board_areas(views.rummoli_board(con, RUMMOLI_ONLY, game_id=RUMMOLI_GAME))
     peaks = {(int(r), str(p)): int(c) for r, p, c in areas.itertuples(index=False)}
@@ -449,7 +452,7 @@ def test_rummoli_by_hand_pots_page(con: duckdb.DuckDBPyConnection) -> None:
         assert got_growth[key][0] == count and _close(got_growth[key][1], before), key
         assert _close(got_growth[key][2], expected), key
     streaks = charts.streak_lengths(views.pot_streaks(con, RUMMOLI_ONLY))
-    assert {t.name: sum(t.y) for t in streaks.data} == dict.fromkeys(RUMMOLI_POTS, 4)
+    assert {t.name: sum(t.y) for t in streaks.data} == dict.fromkeys(POTS_SHOWN, 4)
 
 
 def test_rummoli_by_hand_strength_hand_types_and_report(
@@ -490,7 +493,7 @@ def test_rummoli_by_hand_strength_hand_types_and_report(
             assert _close(_at(parts, name, f"{part} (chips per round)"),
                           round(value / rounds, 2)), (name, part)
     pots = tables["The nine pots: how often won, and by whom"].set_index("pot")
-    assert [int(_at(pots, pot, "rounds won")) for pot in RUMMOLI_POTS] == \
+    assert [int(_at(pots, pot, "rounds won")) for pot in POTS_SHOWN] == \
         [3, 1, 1, 0, 1, 1, 1, 2, 3]
     shown = tables["Hands shown down (Rummoli)"].set_index("category")
     # Round 2: two straights; round 3: four queens, a flush, a straight; the finale: two
@@ -767,18 +770,15 @@ def test_the_report_shows_the_same_numbers(con: duckdb.DuckDBPyConnection,
 def test_pots_charts_count_every_round(con: duckdb.DuckDBPyConnection,
                                        hands: list[tuple[HandHistory, Outcome]]) -> None:
     board = _board_rows(hands)
-    winners = views.pot_winners(con, EVERYONE)
-    won = winners[winners["won_by_player"].notna()]
-    figure = charts.grouped_bars(won, x="pot", y="rounds", color="won_by_player", title="t",
-                                 barmode="stack", x_order=list(RUMMOLI_POTS))
+    figure = charts.pots_won(views.pot_winners(con, EVERYONE))
     drawn: dict[str, int] = defaultdict(int)
     for trace in figure.data:
         for pot, rounds in zip(trace.x, trace.y, strict=True):
-            drawn[str(pot)] += int(rounds)
+            drawn[pot_code(str(pot))] += int(rounds)
     assert dict(drawn) == {str(p): int(n) for p, n in
                            board.groupby("pot")["won"].sum().items() if n}
     streaks = charts.streak_lengths(views.pot_streaks(con, EVERYONE))
-    per_pot = {trace.name: sum(trace.y) for trace in streaks.data}
+    per_pot = {pot_code(trace.name): sum(trace.y) for trace in streaks.data}
     assert per_pot == {str(p): len(rows) for p, rows in board.groupby("pot")}
     one = [(h, o) for h, o in hands if h.game_id == "s5-g001"]
     areas = logic.board_areas(views.rummoli_board(con, EVERYONE, game_id="s5-g001"))

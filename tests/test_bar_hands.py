@@ -20,6 +20,7 @@ import plotly.graph_objects as go
 import pytest
 
 from analytics.dashboard import charts, logic
+from analytics.dashboard.cards import pot_code, pot_words
 from analytics.dashboard.hand_list import Bar, picked_bar
 from analytics.evaluator import poker_rank, seveneight_rank
 from analytics.warehouse.sql.equity_views import bigtwo_feature_hands, bigtwo_feature_results
@@ -140,13 +141,12 @@ def test_a_pot_won_bar_lists_the_rounds_he_won_it(con: duckdb.DuckDBPyConnection
         JOIN seats s ON s.hand_id = b.hand_id AND s.seat = b.won_by""").fetchdf()
     winners = pot_winners(con, HandFilter())
     won = winners[winners["won_by_player"].notna()]
-    figure = charts.grouped_bars(won, x="pot", y="rounds", color="won_by_player",
-                                 title="Pots won", barmode="stack")
+    figure = charts.pots_won(winners)
     assert len(won) >= 10
     for pot, player, rounds in won[["pot", "won_by_player", "rounds"]].itertuples(index=False):
-        bar = _clicked(figure, pot, player)
+        bar = _clicked(figure, pot_words(pot), player)
         behind = bar_hands(con, HandFilter(), source="pot_facts", game="rummoli",
-                           bar=(("pot", bar.x), ("won_by_player", bar.name)))
+                           bar=(("pot", pot_code(bar.x)), ("won_by_player", bar.name)))
         expected = board[(board["pot"] == pot) & (board["winner"] == player)]
         assert sorted(behind["hand_id"]) == sorted(expected["hand_id"]), (pot, player)
         assert len(behind) == rounds
@@ -183,8 +183,8 @@ def test_a_carry_over_bar_lists_its_rounds(con: duckdb.DuckDBPyConnection,
     assert len(streaks) >= 10
     assert sum(streaks["since"] > 0) >= 5
     for pot, count, total in streaks[["pot", "since", "rounds"]].itertuples(index=False):
-        bar = _clicked(figure, str(count), str(pot))
-        behind = pot_streak_hands(con, only, pot=bar.name, since=int(bar.x))
+        bar = _clicked(figure, str(count), pot_words(str(pot)))
+        behind = pot_streak_hands(con, only, pot=pot_code(bar.name), since=int(bar.x))
         assert sorted(behind["hand_id"]) == sorted(by_bar[(pot, count)]), (pot, count)
         assert len(behind) == total
         assert list(behind.columns) == ["hand_id", "day"]  # no count that is always 1

@@ -22,6 +22,7 @@ from analytics.words import counted
 from parsers.cards import parse_cards
 from parsers.model import RUMMOLI_POTS
 from parsers.rule_options import BigTwoRules, BigTwoScoring, Claim, RummoliRules, Straights
+from tests.mutate import SAMPLES
 from tests.test_dashboard_data import dashboard_con, dashboard_db
 
 __all__ = ["dashboard_con", "dashboard_db"]
@@ -298,6 +299,39 @@ def test_replayer_follows_chips_in_a_seveneight_hand() -> None:
     assert steps[-1].stacks == (118, 98, 84)
     assert steps[-1].visible[0] == ("7c", "8c", "2c")
     assert steps[0].equities == (0.5, 0.5, 0.5) and steps[1].equities is None
+
+
+def test_pots_are_named_as_players_name_them() -> None:
+    assert [cards.pot_words(pot) for pot in RUMMOLI_POTS] == [
+        "poker", "10♠", "J♦", "Q♣", "K♥", "A♠", "A♦ K♦", "7-8-9", "Rummoli"]
+    assert [cards.pot_code(cards.pot_words(pot)) for pot in RUMMOLI_POTS] == list(RUMMOLI_POTS)
+    assert [cards.pot_words(pot) for pot in ("main", "side2", "poker_side1", "payments",
+                                             "auction")] == [
+        "main pot", "side pot 2", "poker side pot 1", "end-of-round payments", "auction"]
+    shown = logic.human_table(pd.DataFrame({"pot": ["TS", "789"], "rounds": [3, 4]}),
+                              logic.POT_SUMMARY_HEADERS)
+    assert list(shown["pot"]) == ["10♠", "7-8-9"]
+
+
+def test_the_last_step_says_how_each_game_ends_in_words() -> None:
+    from parsers import loads_hands, read_hands
+    from tests.test_warehouse_data import SEVENEIGHT
+
+    hand = loads_hands(SEVENEIGHT)[0]
+    assert replay_steps(hand)[-1].words == "Settled: Ann takes 34 chips (main pot)."
+    club = next(iter(read_hands(SAMPLES / "bigtwo-club.phhs")))
+    assert replay_steps(club)[-1].words == (
+        "Settled: Fay goes out first; points: Bo -6, Fay +11, Gus -3, Ann -2.")
+    ranked = next(iter(read_hands(SAMPLES / "bigtwo-house-rules.phhs")))
+    assert replay_steps(ranked)[-1].words == (
+        "Settled: Hal goes out first, then Kim, Gus; no points change hands.")
+    claims = next(iter(read_hands(SAMPLES / "rummoli-manual-claims.phhs")))
+    steps = replay_steps(claims)
+    assert [s.words for s in steps if " claims " in s.words][:2] == [
+        "Ivy claims 7-8-9", "Kit claims 10♠"]
+    assert steps[-1].words.startswith(
+        "Settled: Ivy takes 76 chips (poker), Ivy takes 4 chips (7-8-9), Kit takes 4 chips "
+        "(10♠), Ivy takes 4 chips (Rummoli), Lu pays 9 chips (end-of-round payments),")
 
 
 def test_upload_table_shows_uploaded_names_not_temp_paths() -> None:

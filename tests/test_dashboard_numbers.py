@@ -85,7 +85,7 @@ def test_1_pot_growth_expected_never_below_zero(db: Path) -> None:
     # ...which once dragged the expected growth below zero.
     assert min(min(_values(trace, "y")) for trace in expected) >= 0
     rate = _one(db, "SELECT avg(antes) FROM pot_facts WHERE pot = 'TS' AND antes > 0")
-    ts = next(t for t in expected if t["name"] == "TS expected")
+    ts = next(t for t in expected if t["name"] == "10♠ expected")
     for since, value in zip(_values(ts, "x"), _values(ts, "y"), strict=True):
         assert value == pytest.approx(since * rate)
 

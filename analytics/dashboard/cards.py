@@ -8,13 +8,16 @@ their own inline styles so they look the same in the dashboard
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from html import escape
 from typing import Final
 
 from parsers.cards import Card, parse_cards
+from parsers.model import RUMMOLI_POTS
 
-__all__ = ["card_html", "cards_html", "cards_words", "chips_html"]
+__all__ = ["RUMMOLI_POT_WORDS", "card_html", "cards_html", "cards_words", "chips_html",
+           "pot_code", "pot_words"]
 
 _SUITS: Final = {"c": "♣", "d": "♦", "h": "♥", "s": "♠"}
 _RED: Final = frozenset("dh")
@@ -67,3 +70,35 @@ def chips_html(amount: int | None, *, label: str = "") -> str:
     prefix = f"{escape(label)} " if label else ""
     return ('<span style="display:inline-block;padding:0.1em 0.5em;border-radius:1em;'
             f'background:#f3e9c6;border:1px solid #c9b46b;">{prefix}{shown}</span>')
+
+
+RUMMOLI_POT_WORDS: Final = dict(zip(RUMMOLI_POTS, (
+    "poker", "10♠", "J♦", "Q♣", "K♥", "A♠", "A♦ K♦", "7-8-9", "Rummoli"), strict=True))
+"""Rummoli's nine pots as players name them, by the cards that win them, in board order
+(the file and the warehouse store ``TS``, ``AKD``, ``789``...)."""
+
+_SIDE: Final = re.compile(r"(?:(.+)_)?side(\d+)")
+_OTHER_POTS: Final = {"main": "main pot", "payments": "end-of-round payments"}
+
+
+def pot_words(pot: str) -> str:
+    """A pot as people name it: Rummoli's by their cards (``10♠``, ``7-8-9``), a poker
+    hand's ``main pot`` and ``side pot 2`` (``poker side pot 1`` in Rummoli), Rummoli's
+    cards-left ``payments`` as ``end-of-round payments``; any other name (``auction``,
+    ``impasse``) as stored."""
+    if pot in RUMMOLI_POT_WORDS:
+        return RUMMOLI_POT_WORDS[pot]
+    side = _SIDE.fullmatch(pot)
+    if side is not None:
+        owner = f"{RUMMOLI_POT_WORDS.get(side[1], side[1])} " if side[1] else ""
+        return f"{owner}side pot {side[2]}"
+    return _OTHER_POTS.get(pot, pot)
+
+
+_POT_CODES: Final = {words: code for code, words in RUMMOLI_POT_WORDS.items()}
+
+
+def pot_code(words: str) -> str:
+    """The stored name of a Rummoli pot :func:`pot_words` named (a chart's clicked bar);
+    a name that is no pot's words comes back as it is."""
+    return _POT_CODES.get(words, words)

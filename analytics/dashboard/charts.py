@@ -19,6 +19,7 @@ from typing import Any, Final
 import pandas as pd
 import plotly.graph_objects as go
 
+from analytics.dashboard.cards import RUMMOLI_POT_WORDS, pot_words
 from parsers.model import RUMMOLI_POTS
 from parsers.rule_options import GAME_NAMES
 
@@ -235,14 +236,27 @@ def board_areas(frame: pd.DataFrame, game_id: str) -> go.Figure:
         return empty(title, "No rounds of this game match the filters.")
     figure = _figure(title, x_title="round", y_title="chips on the pot", height=440)
     for pot, rows in _groups(frame, "pot", RUMMOLI_POTS):
-        figure.add_trace(go.Scatter(x=rows["round"], y=rows["chips"], name=pot,
+        figure.add_trace(go.Scatter(x=rows["round"], y=rows["chips"], name=pot_words(pot),
                                     mode="lines", stackgroup="board"))
     return figure
 
 
+def pots_won(winners: pd.DataFrame) -> go.Figure:
+    """Rummoli: rounds each pot was won, stacked by winner (``views.pot_winners``), the pots
+    named in words in board order (``cards.pot_code`` reads a clicked bar's pot back)."""
+    won = winners[winners["won_by_player"].notna()]
+    return grouped_bars(won.assign(pot=won["pot"].map(pot_words)), x="pot", y="rounds",
+                        color="won_by_player", title="Pots won, by player", barmode="stack",
+                        x_title="pot", y_title="rounds won",
+                        x_order=list(RUMMOLI_POT_WORDS.values()))
+
+
 def streak_lengths(frame: pd.DataFrame) -> go.Figure:
-    """Rummoli: rounds by how many rounds a pot had carried over (``since``), per pot."""
-    return grouped_bars(frame, x="since", y="rounds", color="pot", order=RUMMOLI_POTS,
+    """Rummoli: rounds by how many rounds a pot had carried over (``since``), per pot, each
+    pot's bars named in words (``cards.pot_code`` reads a clicked bar's pot back)."""
+    named = frame.assign(pot=frame["pot"].map(pot_words)) if len(frame) else frame
+    return grouped_bars(named, x="since", y="rounds", color="pot",
+                        order=RUMMOLI_POT_WORDS.values(),
                         title="Carry-over: rounds since the pot was last won",
                         x_title="rounds carried over")
 
@@ -257,10 +271,11 @@ def pot_growth(frame: pd.DataFrame) -> go.Figure:
     figure = _figure(title, x_title="rounds carried over",
                      y_title="chips before the round's antes", height=440)
     for pot, rows in _groups(frame, "pot", RUMMOLI_POTS):
+        name = pot_words(pot)
         figure.add_trace(go.Scatter(x=rows["since"], y=rows["mean_before_paid"], mode="markers",
-                                    name=f"{pot} observed", legendgroup=pot))
+                                    name=f"{name} observed", legendgroup=pot))
         figure.add_trace(go.Scatter(x=rows["since"], y=rows["expected"], mode="lines",
-                                    name=f"{pot} expected", legendgroup=pot,
+                                    name=f"{name} expected", legendgroup=pot,
                                     line={"dash": "dot"}))
     return figure
 

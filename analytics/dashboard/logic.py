@@ -19,6 +19,7 @@ import numpy.typing as npt
 import pandas as pd
 from scipy import stats
 
+from analytics.dashboard.cards import pot_words
 from analytics.equity import (
     poker_category_counts,
     seveneight_three_card_counts,
@@ -642,11 +643,14 @@ def human_table(frame: pd.DataFrame, names: dict[str, str], *, decimals: int = 2
     """A table as people read it: the columns ``names`` lists, in its order and under its
     words (the unit in the header), fractional numbers rounded to ``decimals``, dates
     without a time of day.  A column whose header ends in "(%)" holds a fraction (0.5676)
-    and shows it as a percentage to two decimals (56.76)."""
+    and shows it as a percentage to two decimals (56.76).  A ``pot`` column of names shows
+    each pot as players name it (``cards.pot_words``: ``10♠``, ``main pot``)."""
     out = frame[[c for c in names if c in frame.columns]].copy()
     for column in out.columns:
         values = out[column]
-        if names[column].endswith(PERCENT):
+        if column == "pot" and not pd.api.types.is_numeric_dtype(values.dtype):
+            out[column] = values.map(lambda pot: pot if pd.isna(pot) else pot_words(str(pot)))
+        elif names[column].endswith(PERCENT):
             out[column] = (values.astype("float64") * 100).round(2)
         elif pd.api.types.is_float_dtype(values.dtype):
             out[column] = values.round(decimals)
@@ -656,7 +660,7 @@ def human_table(frame: pd.DataFrame, names: dict[str, str], *, decimals: int = 2
 
 
 POT_SUMMARY_HEADERS: Final = {
-    "pot": "pot", "rounds": "rounds", "won": "rounds won", "share_won": "share won",
+    "pot": "pot", "rounds": "rounds", "won": "rounds won", "share_won": "share won (%)",
     "chips_paid": "chips paid out", "top_winner": "won most by",
     "top_winner_times": "times he won it"}
 """Headers of :func:`pot_summary`'s table as the Pot accumulation page shows it."""

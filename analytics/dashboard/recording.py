@@ -19,7 +19,7 @@ from typing import Final
 import streamlit as st
 
 from analytics.dashboard import ui
-from analytics.dashboard.cards import cards_html, cards_words, chips_html
+from analytics.dashboard.cards import cards_html, cards_words, chips_html, pot_words
 from analytics.record.hand import NextStep, StepKind, StepRefused, deal_action, unseen_cards
 from analytics.record.play import SeatView, new_bot_name, seat_view
 from analytics.record.table import (
@@ -97,7 +97,7 @@ def hand_title(table: RecordedTable) -> str:
     pot = table.finale_pot
     if pot is None:
         return f"Hand {table.number} · {steps}"
-    what = "the whole board" if pot == "all" else f"the {_POT_NAMES.get(pot, pot)} pot"
+    what = "the whole board" if pot == "all" else f"the {pot_words(pot)} pot"
     return f"Finale: poker for {what} · hand {table.number} · {steps}"
 
 
@@ -218,7 +218,7 @@ def draw_view(view: SeatView, step: NextStep, *, title: str) -> None:
         middle = (f"<p>To beat: {cards_html(view.trick)} by "
                   f"{escape(_name(view, view.trick_player))}</p>")
     if view.board:
-        pots = " ".join(chips_html(chips, label=_POT_NAMES.get(pot, pot))
+        pots = " ".join(chips_html(chips, label=pot_words(pot))
                         for pot, chips in zip(RUMMOLI_POTS, view.board, strict=True))
         middle += f"<p>Board: {pots}</p>"
     if view.laid:
@@ -241,9 +241,6 @@ def draw_filed(filed: FiledHand) -> None:
     if shown:
         st.html("<p>" + " · ".join(shown) + "</p>")
 
-
-_POT_NAMES: Final = {"TS": "10♠", "JD": "J♦", "QC": "Q♣", "KH": "K♥", "AS": "A♠",
-                     "AKD": "A♦K♦", "789": "7-8-9"}
 
 _SUIT_FACES: Final = {"s": "♠", "h": ":red[♥]", "d": ":red[♦]", "c": "♣"}
 
@@ -401,7 +398,7 @@ def _choice_label(action: Action) -> str:
     if action.verb is Verb.SHOW_MUCK:
         return f"Show {cards_words(action.cards)}" if action.cards else "Muck"
     if action.verb is Verb.CLAIM:
-        return f"Claim {_POT_NAMES.get(action.pot or '', action.pot or '')}"
+        return f"Claim {pot_words(action.pot or '')}"
     if action.verb is Verb.AUCTION_WIN:
         return f"Wins the auction at {action.amount}"
     return _CHOICE_WORDS.get(action.verb, action.notation())

@@ -26,10 +26,11 @@ from typing import Any, Final
 
 import pandas as pd
 
-from analytics.dashboard.cards import cards_words
+from analytics.dashboard.cards import cards_words, pot_words
 from analytics.equity import allin_moment
-from analytics.rules import Outcome, RuleError, replay
+from analytics.rules import Outcome, PotAward, RuleError, replay
 from analytics.warehouse.pipeline.fact_rows import rules_from_json
+from analytics.words import counted
 from parsers.cards import Card, parse_cards
 from parsers.model import DEALER, Action, HandHistory, Verb
 from parsers.rule_options import (
@@ -263,8 +264,7 @@ def replay_steps(hand: HandHistory, equities: EquityProvider | None = None,
     final_stacks: tuple[int | None, ...] = (
         tuple(outcome.finishing_stacks) if outcome.finishing_stacks is not None and start
         else (None,) * n)
-    won = ", ".join(f"{hand.player_name(a.player)} {a.amount:+d} ({a.pot})"
-                    for a in outcome.awards if a.amount)
+    won = _settled_words(hand, outcome)
     last = steps[-1]
     recorded = ""
     if hand.cards_left is not None:  # an outcome-only game: only its cards left are known
@@ -274,7 +274,7 @@ def replay_steps(hand: HandHistory, equities: EquityProvider | None = None,
                  if hand.takes_all_losses is not None else "")
         recorded = f"Outcome only (a score sheet's line), cards left: {left}{taker}. "
     steps.append(Step(len(hand.actions), "", "", "settled",
-                      f"{recorded}Settled: {won or 'nothing changes hands'}.", last.holding,
+                      f"{recorded}Settled: {won}.", last.holding,
                       last.visible, last.folded, final_stacks,
                       _settled_put_in(outcome, last.committed),
                       0 if last.pot is not None else None,
@@ -285,6 +285,31 @@ def replay_steps(hand: HandHistory, equities: EquityProvider | None = None,
         steps = [_with_equities(step, values[i] if i < len(values) else None)
                  for i, step in enumerate(steps)]
     return steps
+
+
+def _settled_words(hand: HandHistory, outcome: Outcome) -> str:
+    """How the hand ends, in words: each award (``Cy takes 18 chips (main pot)``, ``Bo pays
+    2 chips (auction)``); for Big Two who went out, in order, and each player's points."""
+    if hand.game is not Game.BIGTWO:
+        awards = [_award_words(hand, award) for award in outcome.awards if award.amount]
+        return ", ".join(awards) or "nothing changes hands"
+    names = [hand.player_name(player) for player in outcome.finishing_order]
+    order = (f"{names[0]} goes out first" + (f", then {', '.join(names[1:])}"
+                                             if len(names) > 1 else "")
+             if names else "nobody goes out")
+    if not any(outcome.nets):
+        return f"{order}; no points change hands"
+    points = ", ".join(f"{hand.player_name(seat)} {net:+,}"
+                       for seat, net in enumerate(outcome.nets, start=1))
+    return f"{order}; points: {points}"
+
+
+def _award_words(hand: HandHistory, award: PotAward) -> str:
+    """One award of a 7 & 8 hand or a Rummoli round: who takes or pays how many chips, from
+    or to which pot (``cards.pot_words``)."""
+    verb = "takes" if award.amount > 0 else "pays"
+    return (f"{hand.player_name(award.player)} {verb} {counted(abs(award.amount), 'chip')}"
+            f" ({pot_words(award.pot)})")
 
 
 def _settled_put_in(outcome: Outcome, committed: tuple[int, ...]) -> tuple[int, ...]:
@@ -334,7 +359,7 @@ def _words(actor: str, action: Action, hand: HandHistory) -> str:
         if cards:
             text += f" {cards}"
         if action.pot:
-            text += f" {action.pot}"
+            text += f" {pot_words(action.pot)}"
     if verb is Verb.SHOW_MUCK and not action.cards:
         text = f"{actor} mucks"
     if action.comment:

@@ -7,8 +7,8 @@ import pandas as pd
 import streamlit as st
 
 from analytics.dashboard import charts, filters, logic, ui
+from analytics.dashboard.cards import pot_code
 from analytics.dashboard.hand_list import bar_list, picked_bar
-from parsers.model import RUMMOLI_POTS
 
 _CLICK = "Click a bar to list the rounds behind it."
 
@@ -40,22 +40,18 @@ def render() -> None:
     st.subheader("How often each pot is won, and by whom")
     summary = logic.pot_summary(winners)
     shown = logic.human_table(summary, logic.POT_SUMMARY_HEADERS)
-    st.dataframe(shown, hide_index=True, column_config={
-        "share won": st.column_config.NumberColumn(format="percent")})
+    st.dataframe(shown, hide_index=True)
     ui.download_buttons(shown, "pots", key="pots")
-    won = winners[winners["won_by_player"].notna()]
-    figure = charts.grouped_bars(won, x="pot", y="rounds", color="won_by_player",
-                                 title="Pots won, by player", barmode="stack",
-                                 x_title="pot", y_title="rounds won",
-                                 x_order=list(RUMMOLI_POTS))
+    figure = charts.pots_won(winners)
     chosen = st.plotly_chart(figure, key="won_by", on_select="rerun", selection_mode="points")
     st.caption(_CLICK)
     bar = picked_bar(figure, chosen)
     if bar is not None:
+        pot = pot_code(bar.x)
         behind: pd.DataFrame = ui.ask("bar_hands", source="pot_facts", game="rummoli",
-                                      bar=(("pot", bar.x), ("won_by_player", bar.name)))
+                                      bar=(("pot", pot), ("won_by_player", bar.name)))
         bar_list(behind, title=f"The {bar.x} pot won by {bar.name}", key="won_by",
-                 name=f"rummoli-{bar.x}-won-by-{bar.name}-rounds")
+                 name=f"rummoli-{pot}-won-by-{bar.name}-rounds")
 
     st.subheader("Carry-over streaks and growth")
     streaks: pd.DataFrame = ui.ask("pot_streaks")
@@ -65,9 +61,10 @@ def render() -> None:
     st.caption(_CLICK)
     bar = picked_bar(figure, chosen)
     if bar is not None:
-        behind = ui.ask("pot_streak_hands", pot=bar.name, since=int(bar.x))
+        pot = pot_code(bar.name)
+        behind = ui.ask("pot_streak_hands", pot=pot, since=int(bar.x))
         bar_list(behind, title=f"The {bar.name} pot carried over {bar.x} rounds",
-                 key="streaks", name=f"rummoli-{bar.name}-since-{bar.x}-rounds")
+                 key="streaks", name=f"rummoli-{pot}-since-{bar.x}-rounds")
     st.plotly_chart(charts.pot_growth(growth), key="growth")
     st.caption("Over the rounds that paid antes in (the end-of-game rounds pay none and may "
                "clear the board: they are left out). Expected: every ante stays on the pot, "

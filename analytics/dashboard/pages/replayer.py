@@ -11,7 +11,7 @@ import pandas as pd
 import streamlit as st
 
 from analytics.dashboard import logic, ui
-from analytics.dashboard.cards import cards_html, chips_html
+from analytics.dashboard.cards import cards_html, chips_html, pot_words
 from analytics.dashboard.replayer import (
     Step,
     StoredEquities,
@@ -92,7 +92,7 @@ def _middle_html(hand: HandHistory, step: Step) -> str:
     if step.pot is not None and hand.game is not None and hand.game.value == "seveneight":
         parts.append(chips_html(step.pot, label="pot"))
     if step.board is not None:
-        pots = " ".join(chips_html(chips, label=name)
+        pots = " ".join(chips_html(chips, label=pot_words(name))
                         for name, chips in zip(RUMMOLI_POTS, step.board, strict=True))
         parts.append(f"<div>Board: {pots}</div>")
         if step.pot:
@@ -214,8 +214,8 @@ def render() -> None:
                args=(key, last, last))
     position = st.slider("Step", 0, last, key=key)
     step = steps[position]
-    st.markdown(f"**Step {position} of {last}** · {step.street} · "
-                f"`{step.notation or '—'}` — {step.words}")
+    notation = f" · `{step.notation}`" if step.notation else ""
+    st.markdown(f"**Step {position} of {last}** · {step.street}{notation} — {step.words}")
     st.html(_seats_html(hand, step, stored) + _middle_html(hand, step))
     _equity_notes(stored, position, chosen, hand.game)
     _notes(ctx.db, int(chosen))

@@ -7,6 +7,7 @@ from __future__ import annotations
 import streamlit as st
 
 from analytics.dashboard import ui
+from analytics.dashboard.cards import pot_words
 from analytics.dashboard.hand_list import show_hands
 from analytics.warehouse.identity import parse_hand_id
 from analytics.warehouse.sql.search import (
@@ -22,13 +23,18 @@ _EITHER = {"any": None, "yes": True, "no": False}
 _LIMIT = 500
 
 
+def _in_words(label: str) -> str:
+    """A category or combination label as an option reads (``full house``)."""
+    return label.replace("_", " ")
+
+
 def _search(game: str | None) -> HandSearch:
     """The criteria the widgets hold."""
     left, middle, right = st.columns(3)
     categories: tuple[str, ...] = ()
     if game in CATEGORY_ORDER:
         shown = left.selectbox("Shown down", ["any", *CATEGORY_ORDER[game]],
-                               key="search_category")
+                               format_func=_in_words, key="search_category")
         better = left.checkbox("or better", value=True, key="search_better")
         if shown and shown != "any":
             categories = categories_at_least(game, shown) if better else (shown,)
@@ -40,8 +46,9 @@ def _search(game: str | None) -> HandSearch:
     showdown = right.radio("Showdown", list(_EITHER), horizontal=True, key="search_showdown")
     one, two, three = st.columns(3)
     combination = one.selectbox("Big Two combination played", ["any", *PLAY_KIND_COLUMNS],
-                                key="search_combination")
-    pot = two.selectbox("Rummoli pot won", ["any", *RUMMOLI_POTS], key="search_pot")
+                                format_func=_in_words, key="search_combination")
+    pot = two.selectbox("Rummoli pot won", ["any", *RUMMOLI_POTS], format_func=pot_words,
+                        key="search_pot")
     starred = three.radio("Starred", list(_EITHER), horizontal=True, key="search_starred")
     tag = three.text_input("Tag", key="search_tag")
     typed = st.text_input("Hand id", key="search_hand_id",
