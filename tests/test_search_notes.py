@@ -158,3 +158,29 @@ def test_the_search_page_finds_a_pasted_id_and_names_a_wrong_one(
     assert not at.warning
     at.text_input(key="search_hand_id").input("not-an-id").run()
     assert "is not a hand id" in at.warning[0].value
+
+
+@pytest.mark.parametrize(("game", "asked"), [
+    (None, {"search_min_pot", "search_all_in", "search_combination", "search_pot"}),
+    ("seveneight", {"search_category", "search_min_pot", "search_all_in"}),
+    ("rummoli", {"search_category", "search_min_pot", "search_all_in", "search_pot"}),
+    ("bigtwo", {"search_combination"}),
+])
+def test_the_search_page_asks_only_what_the_games_shown_have(
+        dashboard_db: Path, monkeypatch: pytest.MonkeyPatch, game: str | None,
+        asked: set[str]) -> None:
+    """A criterion of one game (a Big Two combination, a Rummoli pot, a pot in chips or an
+    all-in, which Big Two has not) is asked only when the sidebar's game lets its hands
+    in; the options read in words ("full house", "10♠") and the list's pot has its unit."""
+    monkeypatch.setenv(ENV_VAR, str(dashboard_db))
+    at = open_app("search", **({"game": game} if game else {}))
+    keys = {w.key for w in [*at.selectbox, *at.number_input, *at.radio]}
+    own = {"search_category", "search_min_pot", "search_all_in", "search_combination",
+           "search_pot"}
+    assert keys & own == asked
+    if "search_pot" in asked:
+        assert at.selectbox(key="search_pot").options[1:3] == ["poker", "10♠"]
+    if "search_combination" in asked:
+        assert "full house" in at.selectbox(key="search_combination").options
+    if at.dataframe:
+        assert "pot (chips)" in at.dataframe[0].value.columns

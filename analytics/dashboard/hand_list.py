@@ -34,9 +34,10 @@ LISTED: Final = 500
 def show_hands(found: pd.DataFrame, *, key: str, name: str, note: str = "",
                column_config: Mapping[str, Any] | None = None) -> None:
     """Draw ``found`` (rows of ``search.describe_hands``): "N hands" and ``note``, the
-    table with the replayer's link ("open"), each game by its name ("7 & 8") and a ``net``
-    column headed with its unit ("net (chips)"; both units when the list mixes them), and
-    the CSV, XLSX and Parquet downloads named ``name``."""
+    table with the replayer's link ("open"), each game by its name ("7 & 8"), the pot and
+    a ``net`` column headed with their unit ("pot (chips)", "net (chips)"; both units when
+    the list mixes them), and the CSV, XLSX and Parquet downloads named ``name``."""
+    found = found.rename(columns={"pot": "pot (chips)"})
     if "game" in found.columns:
         units = sorted({logic.NET_UNITS.get(str(game), "chips") for game in found["game"]})
         if "net" in found.columns and units:

@@ -38,17 +38,25 @@ def _search(game: str | None) -> HandSearch:
         better = left.checkbox("or better", value=True, key="search_better")
         if shown and shown != "any":
             categories = categories_at_least(game, shown) if better else (shown,)
-    else:
+    elif game is None:
         left.caption("Choose 7 & 8 or Rummoli in the sidebar to search by hand category.")
-    low = middle.number_input("Pot at least", min_value=0, value=None, key="search_min_pot")
-    high = middle.number_input("Pot at most", min_value=0, value=None, key="search_max_pot")
-    all_in = right.radio("All in", list(_EITHER), horizontal=True, key="search_all_in")
+    low = high = None
+    all_in = "any"
+    if game != "bigtwo":  # Big Two is played for points: no pot, nobody all in
+        low = middle.number_input("Pot at least (chips)", min_value=0, value=None,
+                                  key="search_min_pot")
+        high = middle.number_input("Pot at most (chips)", min_value=0, value=None,
+                                   key="search_max_pot")
+        all_in = right.radio("All in", list(_EITHER), horizontal=True, key="search_all_in")
     showdown = right.radio("Showdown", list(_EITHER), horizontal=True, key="search_showdown")
     one, two, three = st.columns(3)
-    combination = one.selectbox("Big Two combination played", ["any", *PLAY_KIND_COLUMNS],
-                                format_func=_in_words, key="search_combination")
-    pot = two.selectbox("Rummoli pot won", ["any", *RUMMOLI_POTS], format_func=pot_words,
-                        key="search_pot")
+    # Each game's own criterion only where the sidebar's game allows that game's hands.
+    combination = (one.selectbox("Big Two combination played", ["any", *PLAY_KIND_COLUMNS],
+                                 format_func=_in_words, key="search_combination")
+                   if game in (None, "bigtwo") else None)
+    pot = (two.selectbox("Rummoli pot won", ["any", *RUMMOLI_POTS], format_func=pot_words,
+                         key="search_pot")
+           if game in (None, "rummoli") else None)
     starred = three.radio("Starred", list(_EITHER), horizontal=True, key="search_starred")
     tag = three.text_input("Tag", key="search_tag")
     typed = st.text_input("Hand id", key="search_hand_id",
