@@ -24,7 +24,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from analytics.dashboard import charts, logic, statistics
-from analytics.stats import stats_of
+from analytics.stats import LEVELS, stats_of
 from analytics.warehouse.annotations import player_notes, tagged_hands
 from analytics.warehouse.identity import hand_id_hex
 from analytics.warehouse.sql import equity_views, scores, stat_views, views
@@ -431,22 +431,35 @@ def statistics_sections(con: duckdb.DuckDBPyConnection, f: HandFilter,
             stats_of(game)
         except ValueError:
             continue
-        grid = stat_views.stat_grid(con, f, game=game)
+        # Played under several scoring rules (antes): a row per rule, whose results are in
+        # one unit, as the page opens; Big Two's running points only under one rule.
+        levels = stat_views.stat_levels(con, f, game=game)
+        split = LEVELS[Game(game)][0] if len(levels) > 1 else None
+        grid = stat_views.stat_grid(con, f, game=game, split=split)
         if grid.empty:
             continue
         name = GAME_NAMES[Game(game)]
         unit = stat_views.UNITS[Game(game)]
-        results = stat_views.results_over_time(con, f, game=game)
+        figures = []
+        text = ("Each cell is count/opportunities (share); hover a cell for its 95 % Wilson "
+                "interval and a header for its definition; cells with fewer than 30 "
+                "opportunities are grey. The definitions follow the grid.")
+        if split is not None:
+            words = statistics.SPLIT_NAMES[split]
+            text += (f" Played under more than one {words} ({', '.join(levels)}): a row per "
+                     f"player and {words}.")
+        if split is not None and game == Game.BIGTWO.value:
+            text += " Running points need one scoring rule: choose one to see them."
+        else:
+            results = stat_views.results_over_time(con, f, game=game)
+            figures.append(statistics.results_figure(
+                results, unit=unit, title=f"{name}: cumulative results ({unit})"))
+        keys = ("player", split) if split else ("player",)
         sections.append(Section(
-            f"Statistics: {name}",
-            "Each cell is count/opportunities (share); hover a cell for its 95 % Wilson "
-            "interval and a header for its definition; cells with fewer than 30 "
-            "opportunities are grey. The definitions follow the grid.",
-            [statistics.results_figure(results, unit=unit,
-                                       title=f"{name}: cumulative results ({unit})")],
+            f"Statistics: {name}", text, figures,
             tables={f"Statistics counts ({name})": statistics.counts_table(grid, game),
                     f"Definitions ({name})": statistics.definitions_frame(game)},
-            html=statistics.GRID_STYLE + statistics.grid_html(grid, game)))
+            html=statistics.GRID_STYLE + statistics.grid_html(grid, game, keys=keys)))
     return sections
 
 

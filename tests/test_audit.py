@@ -165,6 +165,20 @@ def test_overview_hands_players_sessions(con: duckdb.DuckDBPyConnection,
     shown = logic.human_table(page["overview"], logic.OVERVIEW_HEADERS)
     assert "00:00:00" not in shown.to_string()
     assert int(page["sessions"]["hands"].sum()) == len(hands)
+    # Each session: its hands, the most players at one of its tables, its first and last
+    # day, as the parsed hands give them (a hand without a date: the day it was loaded).
+    by_session: defaultdict[str, list[HandHistory]] = defaultdict(list)
+    for hand, _ in hands:
+        by_session[_session(hand)].append(hand)
+    for row in page["sessions"].to_dict("records"):
+        mine = by_session[str(row["session"])]
+        days = [hand.date for hand in mine if hand.date is not None]
+        assert (row["hands"], row["players"]) == (len(mine),
+                                                  max(hand.num_players for hand in mine))
+        if len(days) == len(mine):
+            assert (pd.Timestamp(row["first_day"]).date(),
+                    pd.Timestamp(row["last_day"]).date()) == (min(days), max(days))
+    assert set(by_session) == set(page["sessions"]["session"])
     weekly = page["hands_over_time week"]
     figure = charts.hands_over_time(weekly)
     assert sum(sum(trace.y) for trace in figure.data) == len(hands)

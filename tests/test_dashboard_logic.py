@@ -349,3 +349,16 @@ def test_counted_words_one_and_many() -> None:
     assert counted(0, "hand") == "0 hands"
     assert counted(1200, "hand") == "1,200 hands"
     assert counted(2, "child", "children") == "2 children"
+
+
+def test_a_bars_hover_counts_what_its_rows_count() -> None:
+    """A bar's hover says how many games (Big Two's deal strength: ``games``) or hands
+    (``hands``) it averages; it was empty for a table counting games."""
+    games = pd.DataFrame({"player": ["Ann", "Bo"], "bin": ["0", "1"], "games": [7, 3],
+                          "mean": [1.0, -2.0], "ci_low": [0.0, -3.0], "ci_high": [2.0, -1.0]})
+    figure = charts.bar_with_ci(games, x="bin", color="player", title="t", per="games")
+    assert [list(trace.customdata) for trace in figure.data] == [[7], [3]]
+    assert figure.data[0].hovertemplate.endswith("games<extra></extra>")
+    hands = games.rename(columns={"games": "hands"})
+    figure = charts.bar_with_ci(hands, x="bin", color="player", title="t", per="games")
+    assert [list(trace.customdata) for trace in figure.data] == [[7], [3]]

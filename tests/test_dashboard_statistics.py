@@ -11,6 +11,7 @@ import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from analytics import reports
 from analytics.dashboard.statistics import definitions_frame, definitions_markdown, grid_html
 from analytics.stats import RESULTS, stats_of
 from analytics.warehouse import ENV_VAR, reader
@@ -129,10 +130,14 @@ def test_statistics_page(dashboard_db: Path, monkeypatch: pytest.MonkeyPatch) ->
     listed = [f.value for f in at.dataframe if "counted" in f.value.columns][-1]  # below
     assert hands > 0 and len(listed) == hands
     assert (listed["day"] == pd.Timestamp(day)).all()
-    assert not any("first_hand" in f.value.columns for f in at.dataframe)  # on asking
+    assert not any("first hand (id)" in f.value.columns for f in at.dataframe)  # on asking
     at.toggle(key="stats_sessions_seveneight").set_value(True).run()
     assert not at.exception
-    sessions = next(f.value for f in at.dataframe if "first_hand" in f.value.columns)
+    sessions = next(f.value for f in at.dataframe if "first hand (id)" in f.value.columns)
+    assert list(sessions.columns) == [
+        "player", "table or game", "start", "end", "minutes", "hands", "net (chips)",
+        "net per hour (chips)", "best hand (chips)", "worst hand (chips)", "first hand (id)",
+        "replay"]
     assert sessions["replay"].str.fullmatch(r"replayer\?hand=[0-9a-f]{16}").all()
     assert sessions["hands"].sum() == grid["hands"].sum()  # every seat in one session
     # Selecting a session lists its hands.
@@ -143,7 +148,7 @@ def test_statistics_page(dashboard_db: Path, monkeypatch: pytest.MonkeyPatch) ->
     listed = next(f.value for f in at.dataframe if "counted" not in f.value.columns
                   and "players" in f.value.columns)  # the session's (no per-hand count)
     assert len(listed) == sessions["hands"].iloc[0]
-    assert int(listed["net (chips)"].sum()) == sessions["net"].iloc[0]  # headed with its unit
+    assert int(listed["net (chips)"].sum()) == sessions["net (chips)"].iloc[0]  # with its unit
     assert sessions["replay"].iloc[0] in set(listed["replay"])  # its first hand
     # Big Two's tab, and a player filter keeps his row only.
     at.query_params["tab"] = "Big Two"
@@ -244,3 +249,49 @@ def test_a_note_on_a_player_is_kept(dashboard_db: Path, tmp_path: Path,
     assert not at.exception, [e.value for e in at.exception]
     with reader(copy) as con:
         assert player_note(con, player) == "calls too much"
+
+
+@pytest.mark.slow
+def test_big_two_under_two_scoring_rules_is_split_by_rule(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Games under two scoring rules: the Big Two tab opens split by scoring rule (each
+    row's points in one rule's unit) and says why, instead of running points that add one
+    rule's points to another's; one rule chosen in the sidebar draws them again."""
+    from analytics.simulate.bigtwo import simulate_bigtwo
+    from analytics.warehouse import ingest
+    from parsers import write_hands
+    from parsers.rule_options import BigTwoRules, BigTwoScoring
+
+    write_hands([*simulate_bigtwo(10, 4, 51),
+                 *simulate_bigtwo(10, 4, 52, rules=BigTwoRules(
+                     scoring=BigTwoScoring.CARDS_WITH_TWOS))], tmp_path / "b2.phhs")
+    db = tmp_path / "b2.duckdb"
+    ingest([tmp_path / "b2.phhs"], db, workers=0)
+    monkeypatch.setenv(ENV_VAR, str(db))
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    at.query_params["tab"] = "Big Two"
+    at.switch_page("analytics/dashboard/pages/statistics.py").run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.selectbox(key="stats_split_bigtwo").value == "scoring"
+    html = at.get("html")[0].proto.body
+    assert ">cards_with_twos</td>" in html and ">cards</td>" in html
+    assert any("under 2 scoring rules (cards, cards_with_twos)" in i.value for i in at.info)
+    assert not list(at.get("plotly_chart"))
+    at.selectbox(key="stats_split_bigtwo").select("").run()  # the player's rows again
+    assert any(c.value.startswith("—: his games were played under more than one scoring")
+               for c in at.caption)
+    assert ">—</a></td>" in at.get("html")[0].proto.body
+    with reader(db) as con:  # the report's section, as the page opens
+        section, = reports.statistics_sections(con, HandFilter(), ["bigtwo"])
+    assert "more than one scoring rule (cards, cards_with_twos)" in section.text
+    assert not section.figures and ">cards_with_twos</td>" in section.html
+    assert list(section.tables["Statistics counts (Big Two)"].columns[:2]) == [
+        "player", "scoring rule"]
+    one = AppTest.from_file(APP, default_timeout=TIMEOUT)  # a link to one rule's games
+    one.query_params["tab"] = "Big Two"
+    one.query_params["knob"] = "scoring=cards"
+    one.switch_page("analytics/dashboard/pages/statistics.py").run()
+    assert not one.exception, [e.value for e in one.exception]
+    assert one.selectbox(key="stats_split_bigtwo").value == ""  # no split
+    assert not any("scoring rules" in i.value for i in one.info)
+    assert len(one.get("plotly_chart")) == 1  # the running points

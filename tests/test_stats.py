@@ -775,3 +775,44 @@ def test_sessions_by_bins_equal_the_row_by_row_sessions(mixed_db: Path, gap: int
                                   expected.sort_values(key).reset_index(drop=True),
                                   check_dtype=False)
     assert got["end"].isna().sum() > 0 and got["end"].notna().sum() > 0
+
+
+def test_results_in_a_rules_unit_are_never_added_across_rules(tmp_path: Path) -> None:
+    """Points under one Big Two scoring rule are not points under another, nor chips per
+    round under one Rummoli ante those under another: the grid shows a player's Points
+    (net per round) only for a row whose hands share one rule, and the split by the rule
+    gives each rule's own, which add up to the player's nets of those hands, counted here
+    from the replayed hands."""
+    from analytics.rules import replay
+    from parsers.rule_options import BigTwoRules, BigTwoScoring
+
+    bigtwo = [*simulate_bigtwo(16, 4, 41),
+              *simulate_bigtwo(12, 4, 42, rules=BigTwoRules(scoring=BigTwoScoring.ZERO_SUM))]
+    rummoli = [*simulate_rummoli(12, 4, 43), *simulate_rummoli(12, 4, 44, ante=2)]
+    write_hands(bigtwo, tmp_path / "bigtwo.phhs")
+    write_hands(rummoli, tmp_path / "rummoli.phhs")
+    db = tmp_path / "levels.duckdb"
+    assert ingest([tmp_path / "bigtwo.phhs", tmp_path / "rummoli.phhs"], db,
+                  workers=0).rejected == 0
+    expected: dict[tuple[str, str, str], list[int]] = {}
+    for game, hands in (("bigtwo", bigtwo), ("rummoli", rummoli)):
+        for hand in hands:
+            rule = (hand.rules.scoring.value if isinstance(hand.rules, BigTwoRules)
+                    else str(getattr(hand.rules, "ante", 1)))
+            for name, net in zip(hand.players or (), replay(hand).nets, strict=True):
+                expected.setdefault((game, name, rule), []).append(net)
+    with reader(db) as con:
+        for game, split, column in (("bigtwo", "scoring", "net"),
+                                    ("rummoli", "ante", "net_per_round")):
+            whole = stat_grid(con, HandFilter(), game=game).set_index("player")
+            rules = {(p, r) for g, p, r in expected if g == game}
+            players = {p for p, _ in rules}
+            assert len(rules) > len(players)  # somebody played under both
+            for player in players:
+                mine = [r for p, r in rules if p == player]
+                assert pd.isna(whole[column].loc[player]) == (len(mine) > 1), player
+            by_rule = stat_grid(con, HandFilter(), game=game, split=split)
+            for row in by_rule.to_dict("records"):
+                nets = expected[(game, str(row["player"]), str(row[split]))]
+                want = sum(nets) if column == "net" else sum(nets) / len(nets)
+                assert row[column] == pytest.approx(want), (game, row["player"], row[split])

@@ -40,20 +40,39 @@ DATA = Path(__file__).parent / "data" / "stats_cases"
 BIGTWO: dict[str, dict[str, int]] = {
     "Ann": {"games": 2, "wins": 0, "win_rate": 0, "cards_left": 2, "fry": 0, "place_1": 0,
             "not_out": 2, "twos": 0, "five_card": 4, "pass_with_play": 4,
-            "pass_with_play_opps": 14, "points": 1, "net": 1},
+            "pass_with_play_opps": 14},
     "Bo": {"games": 2, "wins": 0, "win_rate": 0, "cards_left": 8, "fry": 0, "place_1": 0,
            "not_out": 2, "twos": 2, "five_card": 2, "pass_with_play": 4,
-           "pass_with_play_opps": 12, "points": -11, "net": -11},
+           "pass_with_play_opps": 12},
     "Cy": {"games": 2, "wins": 2, "win_rate": 2, "cards_left": 0, "fry": 0, "place_1": 2,
            "not_out": 0, "twos": 2, "five_card": 2, "pass_with_play": 8,
-           "pass_with_play_opps": 8, "points": 10, "net": 10},
+           "pass_with_play_opps": 8},
     "Dan": {"games": 2, "wins": 2, "win_rate": 2, "cards_left": 0, "fry": 0, "place_1": 2,
             "place_2": 0, "not_out": 0, "twos": 0, "five_card": 2, "pass_with_play": 0,
-            "pass_with_play_opps": 0, "points": 39, "net": 39},
+            "pass_with_play_opps": 0},
     "Eli": {"games": 2, "wins": 0, "win_rate": 0, "cards_left": 26, "fry": 2, "place_1": 0,
             "place_2": 1, "not_out": 1, "twos": 0, "five_card": 0, "pass_with_play": 2,
-            "pass_with_play_opps": 8, "points": -39, "net": -39},
+            "pass_with_play_opps": 8},
 }
+
+
+# Points by scoring rule, from the file's comments: every player there played one deal
+# under two rules, so the grid's own row has no points (points under one rule are not
+# points under another); split by scoring rule, each rule's.
+BIGTWO_POINTS: dict[tuple[str, str], int] = {
+    ("Ann", "cards"): -1, ("Ann", "zero_sum"): 2, ("Bo", "cards"): -4, ("Bo", "zero_sum"): -7,
+    ("Cy", "cards"): 5, ("Cy", "zero_sum"): 5, ("Dan", "cards"): 39, ("Dan", "rank"): 0,
+    ("Eli", "cards"): -39, ("Eli", "rank"): 0}
+
+
+def assert_points_by_rule(grid: pd.DataFrame, split: pd.DataFrame,
+                          expected: dict[tuple[str, str], int]) -> None:
+    """No points in a row over two rules (``grid``); by rule (``split``) each rule's, and
+    its points per game (the ``points`` statistic, over that rule's games)."""
+    assert grid["points"].isna().all() and grid["net"].isna().all()
+    got = {(str(r["player"]), str(r["scoring"])): (int(r["net"]), int(r["points"]))
+           for r in split.to_dict("records")}
+    assert got == {key: (points, points) for key, points in expected.items()}
 
 
 def ingested_case(folder: Path, name: str) -> Path:
@@ -71,20 +90,24 @@ def bigtwo_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def test_bigtwo_grid_matches_the_hand_counts(bigtwo_db: Path) -> None:
     with reader(bigtwo_db) as con:
-        grid = grid_cells(stat_grid(con, HandFilter(), game="bigtwo"))
-    assert_grid_counts(grid, BIGTWO)
+        whole = stat_grid(con, HandFilter(), game="bigtwo")
+        split = stat_grid(con, HandFilter(), game="bigtwo", split="scoring")
+    assert_grid_counts(grid_cells(whole), BIGTWO)
+    assert_points_by_rule(whole, split, BIGTWO_POINTS)
 
 
 def test_bigtwo_fry_threshold_and_games_by_scoring(bigtwo_db: Path) -> None:
     with reader(bigtwo_db) as con:
         low = grid_cells(stat_grid(con, HandFilter(), game="bigtwo", fry_threshold=4))
-        one = grid_cells(stat_grid(con, HandFilter(date_to=pd.Timestamp("2026-12-01").date()),
-                                   game="bigtwo"))
+        one = stat_grid(con, HandFilter(date_to=pd.Timestamp("2026-12-01").date()),
+                        game="bigtwo", split="scoring")
     # Threshold 4: Bo's 4 cards left fry him in both games, Ann's 1 never; Eli's 13 do.
     assert {p: int(low[p]["fry"]) for p in low} == {"Ann": 0, "Bo": 2, "Cy": 0, "Dan": 0,
                                                     "Eli": 2}
     # 1 December: games 1 (cards: -1, -4, +5) and 2 (zero_sum: +2, -7, +5) only.
-    assert {p: int(one[p]["points"]) for p in one} == {"Ann": 1, "Bo": -11, "Cy": 10}
+    assert {(str(r["player"]), str(r["scoring"])): int(r["points"])
+            for r in one.to_dict("records")} == {
+        key: points for key, points in BIGTWO_POINTS.items() if key[0] in ("Ann", "Bo", "Cy")}
 
 
 def test_engine_can_beat_at_each_pass_of_game_3() -> None:
@@ -316,13 +339,13 @@ def test_rummoli_pot_nets_match_the_board(tmp_path: Path) -> None:
 BIGTWO_TWOS: dict[str, dict[str, int]] = {
     "Fay": {"games": 2, "wins": 2, "win_rate": 2, "cards_left": 0, "fry": 0, "place_1": 2,
             "not_out": 0, "twos": 0, "five_card": 4, "pass_with_play": 0,
-            "pass_with_play_opps": 6, "points": 63, "net": 63},
+            "pass_with_play_opps": 6},
     "Gus": {"games": 2, "wins": 0, "win_rate": 0, "cards_left": 2, "fry": 0, "place_1": 0,
             "not_out": 2, "twos": 2, "five_card": 2, "pass_with_play": 0,
-            "pass_with_play_opps": 2, "points": -3, "net": -3},
+            "pass_with_play_opps": 2},
     "Hal": {"games": 2, "wins": 0, "win_rate": 0, "cards_left": 20, "fry": 2, "place_1": 0,
             "not_out": 2, "twos": 0, "five_card": 0, "pass_with_play": 4,
-            "pass_with_play_opps": 10, "points": -60, "net": -60},
+            "pass_with_play_opps": 10},
 }
 
 
@@ -333,8 +356,13 @@ def bigtwo_twos_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def test_bigtwo_twos_held_at_the_end_match_the_hand_counts(bigtwo_twos_db: Path) -> None:
     with reader(bigtwo_twos_db) as con:
-        grid = grid_cells(stat_grid(con, HandFilter(), game="bigtwo"))
-    assert_grid_counts(grid, BIGTWO_TWOS)
+        whole = stat_grid(con, HandFilter(), game="bigtwo")
+        split = stat_grid(con, HandFilter(), game="bigtwo", split="scoring")
+    assert_grid_counts(grid_cells(whole), BIGTWO_TWOS)
+    # Game 1 under cards_with_twos, game 2 under cards (the points of the next test).
+    assert_points_by_rule(whole, split, {
+        ("Fay", "cards_with_twos"): 42, ("Fay", "cards"): 21, ("Gus", "cards_with_twos"): -2,
+        ("Gus", "cards"): -1, ("Hal", "cards_with_twos"): -40, ("Hal", "cards"): -20})
 
 
 def test_bigtwo_each_two_held_doubles_the_payment(bigtwo_twos_db: Path) -> None:
@@ -358,8 +386,10 @@ def test_bigtwo_fry_threshold_moves_only_the_fry_column(bigtwo_twos_db: Path) ->
     his points stay the ones the game's own rules (threshold 10) scored."""
     with reader(bigtwo_twos_db) as con:
         high = grid_cells(stat_grid(con, HandFilter(), game="bigtwo", fry_threshold=11))
+        split = stat_grid(con, HandFilter(), game="bigtwo", fry_threshold=11, split="scoring")
     assert {p: int(high[p]["fry"]) for p in high} == {"Fay": 0, "Gus": 0, "Hal": 0}
-    assert int(high["Hal"]["points"]) == -60
+    hal = split[split["player"] == "Hal"]
+    assert sorted(hal["points"].astype(int)) == [-40, -20]
 
 
 # tests/data/stats_cases/rummoli_impasse.phhs: one round ending at an impasse (nobody holds

@@ -111,3 +111,7 @@ def stats(
     _out.print(table)
     _console.print(f"Cells: count/opportunities (share); dim: under {MIN_OPPORTUNITIES} "
                    "opportunities. Definitions: docs/statistics.md.", highlight=False)
+    if rows.isna().any().any():
+        _console.print("—: his hands were played under more than one scoring rule (ante), "
+                       "whose points (chips per round) are not the same; the dashboard's "
+                       "Statistics page splits the grid by rule.", highlight=False)

@@ -176,7 +176,7 @@ def bar_with_ci(frame: pd.DataFrame, *, x: str, title: str, color: str | None = 
         figure.add_trace(go.Bar(
             x=rows[x].astype(str), y=rows[mean], name=name or y_title, marker=marker,
             error_y={"type": "data", "array": plus, "arrayminus": minus, "visible": True},
-            customdata=rows.get("hands"),
+            customdata=rows.get(per if per in rows.columns else "hands"),
             hovertemplate=f"%{{x}}: %{{y:.2f}}<br>%{{customdata}} {per}<extra></extra>"))
     _categorical_x(figure, list(x_order) if x_order is not None
                    else list(dict.fromkeys(frame[x].astype(str))))

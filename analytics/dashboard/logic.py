@@ -791,7 +791,8 @@ OVERVIEW_HEADERS: Final = {"game": "game", "hands": "hands (games, rounds)",
 """Headers of ``views.overview`` (a Big Two row counts games, a Rummoli row rounds)."""
 
 SESSION_HEADERS: Final = {"session": "session or game id", "game": "game",
-                          "hands": "hands (games, rounds)", "players": "players",
+                          "hands": "hands (games, rounds)",
+                          "players": "most players at the table",
                           "first_day": "first day", "last_day": "last day"}
 """Headers of ``views.sessions``."""
 

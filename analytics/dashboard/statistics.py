@@ -27,9 +27,9 @@ from analytics.stats.definitions import MIN_OPPORTUNITIES, RESULTS, Kind, stats_
 from analytics.warehouse.identity import hand_id_hex
 from parsers.rule_options import Game
 
-__all__ = ["ALL_HANDS", "GRID_STYLE", "LINES", "cell_links", "definitions_frame",
-           "definitions_markdown", "grid_html", "result_text", "results_figure", "row_label",
-           "sessions_table", "split_value"]
+__all__ = ["ALL_HANDS", "GRID_STYLE", "LINES", "SPLIT_NAMES", "cell_links", "counts_table",
+           "definitions_frame", "definitions_markdown", "grid_html", "result_text",
+           "results_figure", "row_label", "session_headers", "sessions_table", "split_value"]
 
 """The games with statistics, as the page's tabs name them."""
 
@@ -51,9 +51,10 @@ _KIND_WORDS: Final = {Kind.RATE: "share", Kind.RATIO: "ratio", Kind.MEAN: "mean"
 
 
 def result_text(value: object) -> str:
-    """A result cell: integers with thousands separators, floats to two places."""
-    if value is None or (isinstance(value, float) and math.isnan(value)):
-        return ""
+    """A result cell: integers with thousands separators, floats to two places, a dash
+    for none (a row played under several scoring rules or antes)."""
+    if value is None or value is pd.NA or (isinstance(value, float) and math.isnan(value)):
+        return "—"
     if isinstance(value, float):
         return f"{value:,.2f}"
     return f"{int(value):,}" if isinstance(value, int | np.integer) else str(value)
@@ -111,7 +112,8 @@ def grid_html(grid: pd.DataFrame, game: Game | str, *, keys: Sequence[str] = ("p
     results = [r for r in RESULTS[chosen] if r.name in grid.columns]
     cells, tips, grey = display_grid(grid.reset_index(drop=True), stats, keys=keys,
                                      min_opportunities=min_opportunities)
-    head = [f'<th title="{escape(key)}">{escape(key)}</th>' for key in keys]
+    head = [f'<th title="{escape(key)}">{escape(SPLIT_NAMES.get(key, key))}</th>'
+            for key in keys]
     head += [f'<th title="{escape(s.words)}">{escape(s.label)}</th>' for s in stats]
     head += [f'<th title="{escape(r.words)}">{escape(r.label)}</th>' for r in results]
     rows = []
@@ -148,16 +150,22 @@ def definitions_frame(game: Game | str) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["column", "header", "family", "kind", "definition"])
 
 
+SPLIT_NAMES: Final = {"position": "position", "stakes": "stakes", "scoring": "scoring rule",
+                      "ante": "ante", "up_rank": "up card rank",
+                      "players": "players at the table"}
+"""Each split of the grid (``analytics.stats.SPLITS``) as people name it."""
+
+
 def counts_table(grid: pd.DataFrame, game: Game | str) -> pd.DataFrame:
     """``stat_views.stat_grid`` for people to read: each statistic's count under its header
     (``VPIP``) and its opportunities beside it (``VPIP opportunities``), each result under
-    its header; the row's keys (player, split) as they are.  The report's table of the
+    its header; the row's keys (player, split) as people name them.  The report's table of the
     numbers behind the grid (:func:`definitions_frame` maps headers to column names)."""
     chosen = Game(game)
     names = {s.name: s.label for s in stats_of(chosen)}
     names |= {s.opps_column: f"{s.label} opportunities" for s in stats_of(chosen)}
     names |= {r.name: r.label for r in RESULTS[chosen]}
-    return grid.rename(columns=names)
+    return grid.rename(columns={**SPLIT_NAMES, **names})
 
 
 def definitions_markdown(game: Game | str) -> str:
@@ -215,11 +223,20 @@ _DAY_TICKS: Final = 14
 _DAY_MS: Final = 86_400_000
 
 
-def sessions_table(sessions: pd.DataFrame) -> pd.DataFrame:
+def sessions_table(sessions: pd.DataFrame, unit: str) -> pd.DataFrame:
     """``stat_views.player_sessions`` for people: the first hand's id in hex (the form the
-    replayer shows) and ``replay``, a link that opens it in the replayer."""
+    replayer shows), ``replay`` (a link that opens it in the replayer), and every column
+    headed in words, the net ones with their ``unit`` (chips or points)
+    (:func:`session_headers`)."""
     out = sessions.copy()
     ids = [hand_id_hex(int(value)) for value in out["first_hand"]]
     out["first_hand"] = ids
     out["replay"] = [f"replayer?hand={hand}" for hand in ids]
-    return out
+    return out.rename(columns=session_headers(unit))
+
+
+def session_headers(unit: str) -> dict[str, str]:
+    """The headers of :func:`sessions_table`, by ``player_sessions``' column."""
+    return {"place": "table or game", "net": f"net ({unit})",
+            "net_per_hour": f"net per hour ({unit})", "biggest_win": f"best hand ({unit})",
+            "biggest_loss": f"worst hand ({unit})", "first_hand": "first hand (id)"}

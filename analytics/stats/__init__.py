@@ -9,6 +9,7 @@ stores and sums them lives in the warehouse (``stat_facts``, ``stat_views``).
 
 from analytics.stats.definitions import (
     FRY_THRESHOLD,
+    LEVELS,
     MIN_OPPORTUNITIES,
     RESULTS,
     SOURCES,
@@ -21,5 +22,5 @@ from analytics.stats.definitions import (
     stats_of,
 )
 
-__all__ = ["FRY_THRESHOLD", "MIN_OPPORTUNITIES", "RESULTS", "SOURCES", "SPLITS", "STATS",
-           "Kind", "Result", "Stat", "stat_columns", "stats_of"]
+__all__ = ["FRY_THRESHOLD", "LEVELS", "MIN_OPPORTUNITIES", "RESULTS", "SOURCES", "SPLITS",
+           "STATS", "Kind", "Result", "Stat", "stat_columns", "stats_of"]

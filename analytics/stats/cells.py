@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import Final
 
 import numpy as np
 import pandas as pd
@@ -17,7 +18,7 @@ import pandas as pd
 from analytics.stats.definitions import MIN_OPPORTUNITIES, Kind, Stat
 from analytics.stats.interval import ratio_interval, wilson_interval
 
-__all__ = ["cell_text", "display_grid", "interval_text", "stat_intervals"]
+__all__ = ["MIXED_RULES", "cell_text", "display_grid", "interval_text", "stat_intervals"]
 
 
 def cell_text(count: int, opportunities: int, kind: Kind) -> str:
@@ -76,12 +77,20 @@ def display_grid(grid: pd.DataFrame, stats: Sequence[Stat], *,
     tips = grid[list(keys)].copy()
     grey = grid[list(keys)].copy()
     for stat in stats:
-        counts = grid[stat.name].astype("int64").tolist()
+        # None: a count in a rule's unit over several rules (Stat.per_level).
+        mixed = grid[stat.name].isna().to_numpy()
+        counts = grid[stat.name].fillna(0).astype("int64").tolist()
         opps = grid[stat.opps_column].astype("int64").tolist()
-        low, high = stat_intervals(grid, stat)
-        cells[stat.name] = [cell_text(c, o, stat.kind) for c, o in zip(counts, opps,
-                                                                           strict=True)]
-        tips[stat.name] = [interval_text(float(a), float(b), stat.kind)
-                           for a, b in zip(low, high, strict=True)]
-        grey[stat.name] = _sample(grid, stat) < min_opportunities
+        low, high = stat_intervals(grid.assign(**{stat.name: counts}), stat)
+        cells[stat.name] = ["—" if none else cell_text(c, o, stat.kind)
+                            for c, o, none in zip(counts, opps, mixed, strict=True)]
+        tips[stat.name] = [MIXED_RULES if none else interval_text(float(a), float(b), stat.kind)
+                           for a, b, none in zip(low, high, mixed, strict=True)]
+        grey[stat.name] = (_sample(grid.assign(**{stat.name: counts}), stat)
+                           < min_opportunities) & ~mixed
     return cells, tips, grey
+
+
+MIXED_RULES: Final = ("played under more than one scoring rule (ante), whose units differ: "
+                      "split by it")
+"""The tooltip of a cell a statistic in a rule's unit leaves empty (``Stat.per_level``)."""

@@ -29,8 +29,8 @@ from typing import Final
 
 from parsers.rule_options import Game
 
-__all__ = ["FRY_THRESHOLD", "MIN_OPPORTUNITIES", "RESULTS", "SOURCES", "SPLITS", "STATS",
-           "Kind", "Result", "Stat", "stat_columns", "stats_of"]
+__all__ = ["FRY_THRESHOLD", "LEVELS", "MIN_OPPORTUNITIES", "RESULTS", "SOURCES", "SPLITS",
+           "STATS", "Kind", "Result", "Stat", "stat_columns", "stats_of"]
 
 MIN_OPPORTUNITIES: Final = 30
 """A cell with fewer opportunities than this is greyed (the dashboard lets it be changed)."""
@@ -64,6 +64,9 @@ class Stat:
     count: str
     opportunities: str
     kind: Kind = Kind.RATE
+    per_level: bool = False
+    """Its count is in the rule's unit (:data:`LEVELS`, as :attr:`Result.per_level`): none
+    for a row whose hands were played under more than one of those rules."""
 
     @property
     def opps_column(self) -> str:
@@ -80,6 +83,10 @@ class Result:
     label: str
     words: str
     aggregate: str
+    per_level: bool = False
+    """Its unit is the rule's (:data:`LEVELS`): points under one Big Two scoring rule are
+    not points under another, chips per Rummoli round grow with the ante; so a row whose
+    hands were played under more than one has none (``stat_views.stat_grid``)."""
 
 
 _SE: Final = Game.SEVENEIGHT
@@ -191,8 +198,9 @@ _BIGTWO: Final = (
          "play never beats a single or a pair) over all his passes. A leader may not pass.",
          "x.passes_with_play", "x.passes"),
     Stat("points", _B2, "Points per game", "result",
-         "Points (his net score) per game: total over games.",
-         "x.net", "TRUE", Kind.MEAN),
+         "Points (his net score) per game: total over games (under one scoring rule: split "
+         "by it when the games had several).",
+         "x.net", "TRUE", Kind.MEAN, per_level=True),
 )
 
 # Rummoli: over the round's summary (analytics.stats.rummoli.SUMMARY).
@@ -272,33 +280,34 @@ RESULTS: Final = {
         Result("games", _B2, "Games", "Games played.", "count(*)"),
         Result("wins", _B2, "Wins", "Games won (went out first).",
                "count(*) FILTER (WHERE x.place = 1)"),
-        Result("net", _B2, "Points", "Net points over all games.",
-               "CAST(sum(x.net) AS BIGINT)"),
+        Result("net", _B2, "Points", "Net points over all games (under one scoring rule: "
+               "split by it when the games had several).",
+               "CAST(sum(x.net) AS BIGINT)", per_level=True),
     ),
     Game.RUMMOLI: (
         Result("rounds", _RM, "Rounds", "Rounds he sat in.", "count(*)"),
         Result("net", _RM, "Net", "Net result in chips (every pot, payment and ante).",
                "CAST(sum(x.net) AS BIGINT)"),
         Result("net_per_round", _RM, "Net per round", "Net chips per round.",
-               "sum(x.net) / count(*)"),
+               "sum(x.net) / count(*)", per_level=True),
         Result("poker_net_per_round", _RM, "Poker pot net per round",
                "Net chips per round from the poker pot (the poker phase alone): the poker "
                "pot, its side pots and an end-of-game round's pot won, less his ante into the "
                "poker pot and his bets.",
-               "sum(x.poker_net) / count(*)"),
+               "sum(x.poker_net) / count(*)", per_level=True),
         Result("pay_cards_net_per_round", _RM, "Pay-card pots net per round",
                "Net chips per round from the seven pay-card pots: the pots he won by laying "
                "pay cards, less his antes into them.",
-               "sum(x.pay_cards_net) / count(*)"),
+               "sum(x.pay_cards_net) / count(*)", per_level=True),
         Result("rummoli_net_per_round", _RM, "Rummoli pot net per round",
                "Net chips per round from the Rummoli pot: the pot won by going out first, "
                "less his ante into it and what he paid into it at an impasse.",
-               "sum(x.rummoli_net) / count(*)"),
+               "sum(x.rummoli_net) / count(*)", per_level=True),
         Result("payments_net_per_round", _RM, "Cards-left payments net per round",
                "Net chips per round from the payments for cards left: received as the "
                "winner, less paid for his own cards left. With the pots above and the "
                "auction's chips (Auction chips) it adds up to Net per round.",
-               "sum(x.payments_net) / count(*)"),
+               "sum(x.payments_net) / count(*)", per_level=True),
     ),
 }
 """The result columns of each game's grid."""
@@ -307,10 +316,20 @@ SOURCES: Final = {Game.SEVENEIGHT: "stat_facts", Game.BIGTWO: "seat_facts",
                   Game.RUMMOLI: "stat_facts"}
 """The table each game's statistics are summed over (alias ``x``)."""
 
+LEVELS: Final = {
+    Game.BIGTWO: ("scoring", "coalesce(json_extract_string(x.rules, '$.scoring'), 'cards')"),
+    Game.RUMMOLI: ("ante", "coalesce(json_extract_string(x.rules, '$.ante'), '1')"),
+}
+"""The rule a game's results are counted under, besides the stakes (``views.level_of``):
+its split's name and its SQL over the source row ``x`` (the knob's value, its default when
+the rules omit it)."""
+
 SPLITS: Final = {
     Game.SEVENEIGHT: {"position": "x.position", "stakes": "x.stakes", "up_rank": "x.up_rank"},
-    Game.BIGTWO: {"stakes": "x.stakes", "players": "CAST(x.num_players AS VARCHAR)"},
-    Game.RUMMOLI: {"position": "x.position", "stakes": "x.stakes"},
+    Game.BIGTWO: {"scoring": LEVELS[Game.BIGTWO][1],
+                  "players": "CAST(x.num_players AS VARCHAR)"},
+    Game.RUMMOLI: {"position": "x.position", "stakes": "x.stakes",
+                   "ante": LEVELS[Game.RUMMOLI][1]},
 }
 """What each game's grid can be split by (a whitelist: the expressions go into SQL)."""
 

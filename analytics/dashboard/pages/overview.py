@@ -43,7 +43,9 @@ def render() -> None:
     counts.metric("Hands", f"{hands:,}")
     counts.metric("Players", f"{players['player'].nunique():,}")
     counts.metric("Sessions", f"{sessions:,}")
-    counts.metric("Rejected hands", f"{rejected:,}")
+    counts.metric("Rejected hands", f"{rejected:,}",
+                  help="In every file loaded, whatever the filters: a rejected hand was not "
+                       "read far enough to know its players, day or game.")
     if hands == 0:
         st.info("No hands match the filters. Load histories on the Upload page, or widen "
                 "the filters in the sidebar.")

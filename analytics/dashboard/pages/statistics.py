@@ -10,21 +10,18 @@ from urllib.parse import urlencode
 import pandas as pd
 import streamlit as st
 
-from analytics.dashboard import statistics, ui
+from analytics.dashboard import logic, statistics, ui
 from analytics.dashboard.hand_list import list_behind, picked_point
-from analytics.stats import FRY_THRESHOLD, MIN_OPPORTUNITIES, SPLITS, cells, stats_of
+from analytics.stats import FRY_THRESHOLD, LEVELS, MIN_OPPORTUNITIES, SPLITS, cells, stats_of
 from analytics.warehouse import writer
 from analytics.warehouse.annotations import player_note, set_player_note
 from analytics.warehouse.sql.stat_views import SESSION_GAP_MINUTES, UNITS
 from analytics.words import counted
 from parsers.rule_options import GAME_NAMES, Game
 
-_SPLIT_NAMES = {"": "no split", "position": "position", "stakes": "stakes",
-                "up_rank": "up card rank", "players": "players at the table"}
-
 
 def _split_name(split: str) -> str:
-    return _SPLIT_NAMES.get(split, split)
+    return statistics.SPLIT_NAMES.get(split, split) if split else "no split"
 
 
 def render() -> None:
@@ -68,7 +65,12 @@ def _game(game: Game) -> None:
                                         min_value=0, value=MIN_OPPORTUNITIES, step=5,
                                         key=f"stats_threshold_{game.value}"))
     choices: list[str] = ["", *SPLITS[game]]
+    levels: list[str] = ui.ask("stat_levels", game=game.value)
+    level = LEVELS[game][0] if game in LEVELS else None
+    # Played under several scoring rules (antes): rows per rule first, where its results
+    # are in one unit.
     split = left.selectbox("Split by", choices, format_func=_split_name,
+                           index=choices.index(level) if len(levels) > 1 and level else 0,
                            key=f"stats_split_{game.value}") or None
     fry = FRY_THRESHOLD
     if game is Game.BIGTWO:
@@ -86,9 +88,14 @@ def _game(game: Game) -> None:
     st.html(statistics.GRID_STYLE + statistics.grid_html(grid, game, keys=keys,
                                                          min_opportunities=threshold,
                                                          link=links))
+    if len(levels) > 1 and split != level:
+        st.caption(f"—: his {logic.PER[game.value]}s were played under more than one "
+                   f"{_split_name(str(level))} ({', '.join(levels)}), whose "
+                   f"{logic.NET_UNITS[game.value]} are not the same: split by "
+                   f"{_split_name(str(level))}, or choose one under House rules.")
     ui.download_buttons(grid, f"{game.value}-statistics", key=f"stats_{game.value}")
     _cell_hands(game, grid, split, fry)
-    _results(game)
+    _results(game, levels)
     _sessions(game)
     st.subheader("Definitions")
     st.markdown(statistics.definitions_markdown(game))
@@ -134,10 +141,16 @@ def _cell_hands(game: Game, grid: pd.DataFrame, split: str | None, fry: int) -> 
     list_behind(behind, key=f"cell_{game.value}", name=f"{game.value}-{label}-hands")
 
 
-def _results(game: Game) -> None:
+def _results(game: Game, levels: list[str]) -> None:
     """The cumulative results of the four players with most hands (or the chosen ones), by
-    hand number or by day."""
+    hand number or by day; Big Two's only under one scoring rule (points under one are
+    not points under another)."""
     st.subheader("Results over time")
+    if game is Game.BIGTWO and len(levels) > 1:
+        st.info(f"These games were played under {len(levels)} scoring rules "
+                f"({', '.join(levels)}): points under one are not points under another. "
+                "Choose one under House rules in the sidebar to see their running points.")
+        return
     # By date first: a day's sums, then running sums over days (0.18 s CPU over a million
     # hands); by hand number orders only the days holding a point (0.25 s for four players).
     by = st.radio("Against", ["date", "hand"], horizontal=True,
@@ -208,18 +221,17 @@ def _sessions(game: Game) -> None:
     gap = int(st.number_input("A gap longer than this many minutes ends a session",
                               min_value=1, value=SESSION_GAP_MINUTES, step=5,
                               key=f"stats_gap_{game.value}"))
+    unit = "points" if game is Game.BIGTWO else "chips"
     sessions = statistics.sessions_table(ui.ask("player_sessions", game=game.value,
-                                                gap_minutes=gap))
+                                                gap_minutes=gap), unit)
+    headers = statistics.session_headers(unit)
     chosen = st.dataframe(sessions, hide_index=True, on_select="rerun",
                           selection_mode="single-row", key=f"sessions_table_{game.value}",
                           column_config={
         "replay": st.column_config.LinkColumn("replay", display_text="open first hand"),
         "minutes": st.column_config.NumberColumn("minutes", format="%.0f"),
-        "net_per_hour": st.column_config.NumberColumn("net per hour", format="%.1f"),
-        "best": st.column_config.NumberColumn("best hand (net)"),
-        "worst": st.column_config.NumberColumn("worst hand (net)"),
-        "first_hand": st.column_config.TextColumn("first hand (id)")})
-    st.caption(f"Net in {'points' if game is Game.BIGTWO else 'chips'}; a session is a "
+        headers["net_per_hour"]: st.column_config.NumberColumn(format="%.1f")})
+    st.caption(f"Net in {unit}; a session is a "
                "player's hands at one table (or game id) with no longer gap between two "
                "hands; hands without a time of day make one session per table and day. The "
                "latest 1,000 sessions. Select a session (the box at the row's left) to list "
@@ -231,12 +243,12 @@ def _sessions(game: Game) -> None:
         end = session["end"]
         behind: pd.DataFrame = ui.ask(
             "session_hands", game=game.value, player=str(session["player"]),
-            place=str(session["place"]), start=session["start"].to_pydatetime(),
+            place=str(session[headers["place"]]), start=session["start"].to_pydatetime(),
             end=None if pd.isna(end) else end.to_pydatetime())
         behind = behind.sort_values("day", ascending=False, kind="stable")
-        st.markdown(f"**{session['player']}'s session at {session['place']}**, from "
-                    f"{session['start']}: {counted(len(behind), 'hand')}, net "
-                    f"{int(behind['net'].sum()):,}.")
+        st.markdown(f"**{session['player']}'s session at {session[headers['place']]}**, "
+                    f"from {session['start']}: {counted(len(behind), 'hand')}, net "
+                    f"{int(behind['net'].sum()):,} {unit}.")
         list_behind(behind, key=f"session_{game.value}", name=f"{game.value}-session-hands")
 
 

@@ -19,9 +19,11 @@ import pandas as pd
 
 from analytics.stats.definitions import (
     FRY_THRESHOLD,
+    LEVELS,
     RESULTS,
     SOURCES,
     SPLITS,
+    Result,
     Stat,
     stats_of,
 )
@@ -42,6 +44,7 @@ __all__ = [
     "session_hands",
     "stat_grid",
     "stat_hands",
+    "stat_levels",
 ]
 
 Extra = Callable[[duckdb.DuckDBPyConnection, HandFilter], pd.DataFrame]
@@ -60,7 +63,10 @@ def _per_seat(stat: Stat, stored: bool) -> tuple[str, str]:
 def _summed(stat: Stat, stored: bool) -> str:
     """The SQL sums of a statistic's count and opportunities over the rows ``x``."""
     count, opps = _per_seat(stat, stored)
-    return (f"CAST(coalesce(sum({count}), 0) AS BIGINT) AS {stat.name}, "
+    total = f"CAST(coalesce(sum({count}), 0) AS BIGINT)"
+    if stat.per_level:  # none over hands of several rules (Stat.per_level)
+        total = f"CASE WHEN count(DISTINCT {LEVELS[stat.game][1]}) = 1 THEN {total} END"
+    return (f"{total} AS {stat.name}, "
             f"CAST(coalesce(sum({opps}), 0) AS BIGINT) AS {stat.opps_column}")
 
 
@@ -71,8 +77,9 @@ def stat_grid(con: duckdb.DuckDBPyConnection, f: HandFilter, *, game: Game | str
               split: str | None = None, fry_threshold: int = FRY_THRESHOLD) -> pd.DataFrame:
     """Per player (and per ``split`` value: :data:`~analytics.stats.definitions.SPLITS`)
     the game's statistics as ``<name>`` (count) and ``<name>_opps`` columns, then its
-    result columns; ordered by player.  Only the filter's players' own seats count when
-    it names players."""
+    result columns (one counted in a rule's unit: none for a row whose hands were played
+    under several of those rules); ordered by player.  Only the filter's players' own seats
+    count when it names players."""
     chosen = Game(game)
     stats = stats_of(chosen)
     splits = SPLITS[chosen]
@@ -83,7 +90,7 @@ def stat_grid(con: duckdb.DuckDBPyConnection, f: HandFilter, *, game: Game | str
     stored = chosen in _STORED
     by = f", {splits[split]} AS {split}" if split else ""
     columns = ", ".join([*(_summed(stat, stored) for stat in stats),
-                         *(f"{r.aggregate} AS {r.name}" for r in RESULTS[chosen])])
+                         *(f"{_result(r)} AS {r.name}" for r in RESULTS[chosen])])
     sql = f"""
         SELECT x.player{by}, {columns}
         FROM {SOURCES[chosen]} x
@@ -93,6 +100,28 @@ def stat_grid(con: duckdb.DuckDBPyConnection, f: HandFilter, *, game: Game | str
     if "$fry_threshold" in sql:
         params = {**params, "fry_threshold": fry_threshold}
     return con.execute(sql, _named(sql, params)).fetchdf()
+
+
+def stat_levels(con: duckdb.DuckDBPyConnection, f: HandFilter, *, game: Game | str
+                ) -> list[str]:
+    """The scoring rules (Big Two) or antes (Rummoli) the filter's hands of ``game`` were
+    played under (:data:`~analytics.stats.definitions.LEVELS`), in order: with more than
+    one, the grid is split by them (its results in a rule's unit); none for 7 & 8."""
+    chosen = Game(game)
+    if chosen not in LEVELS:
+        return []
+    cond, params = facts_where(f, game=chosen.value)
+    sql = (f"SELECT DISTINCT {LEVELS[chosen][1]} AS level FROM {SOURCES[chosen]} x "
+           f"WHERE {cond} ORDER BY level")
+    return [str(row[0]) for row in con.execute(sql, _named(sql, params)).fetchall()]
+
+
+def _result(result: Result) -> str:
+    """A result column's aggregate; for one counted in its rule's unit (``per_level``),
+    NULL over a row whose hands were played under more than one of those rules."""
+    if not result.per_level:
+        return result.aggregate
+    return f"CASE WHEN count(DISTINCT {LEVELS[result.game][1]}) = 1 THEN {result.aggregate} END"
 
 
 _HAND_ORDERS: Final = {"latest": "day DESC, hand_id",
