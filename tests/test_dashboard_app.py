@@ -337,6 +337,35 @@ def test_hand_types_compares_with_theory(db: Path) -> None:
     assert "Chi-square goodness of fit" in " ".join(c.value for c in at.caption)
 
 
+def test_hand_types_per_player_in_percent_of_his_hands(db: Path) -> None:
+    """The "Per player" tables: each player's hands and his share of each category in
+    percent (a row sums to 100); Rummoli's of the deal size shown, not every size pooled."""
+    at = open_app("hand_types")
+    at.session_state["players_seveneight-two"] = True
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    table = next(f.value for f in at.dataframe if "pair (%)" in f.value.columns)
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        seats = dict(con.execute("SELECT player, count(*) FROM seats "
+                                 "WHERE game = 'seveneight' GROUP BY player").fetchall())
+    finally:
+        con.close()
+    assert dict(zip(table["player"], table["hands"], strict=True)) == seats
+    shares = table[[c for c in table.columns if c.endswith("(%)")]]
+    assert ((shares.sum(axis=1) - 100).abs() < 0.1).all()
+    at = _tab(at, "Rummoli")
+    at.session_state["players_rummoli"] = True
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    size = int(str(at.selectbox(key="rummoli_size").value))
+    assert f"Per player ({size}-card deals)" in [e.label for e in at.expander]
+    rummoli = next(f.value for f in at.dataframe if "straight flush (%)" in f.value.columns)
+    dealt = count_rows(db, "SELECT count(*) FROM seat_facts WHERE game = 'rummoli' AND "
+                           f"dealt_size = {size} AND dealt_poker_category IS NOT NULL")
+    assert int(rummoli["hands"].sum()) == dealt
+
+
 def test_replayer_steps_through_a_hand_from_the_url(db: Path) -> None:
     hand_id = count_rows(db, "SELECT hand_id FROM hands WHERE game = 'seveneight' "
                          "ORDER BY hand_id LIMIT 1")

@@ -129,6 +129,7 @@ def test_statistics_page(dashboard_db: Path, monkeypatch: pytest.MonkeyPatch) ->
     assert f"**{first_player}, {str(day)[:10]}**: {hands:,} hands" in words
     listed = [f.value for f in at.dataframe if "counted" in f.value.columns][-1]  # below
     assert hands > 0 and len(listed) == hands
+    assert f"net {int(listed['net (chips)'].sum()):,} chips." in words  # with its unit
     assert (listed["day"] == pd.Timestamp(day)).all()
     assert not any("first hand (id)" in f.value.columns for f in at.dataframe)  # on asking
     at.toggle(key="stats_sessions_seveneight").set_value(True).run()

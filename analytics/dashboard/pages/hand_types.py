@@ -89,20 +89,25 @@ def _test_words(fit: logic.Fit) -> str:
             "times are pooled).")
 
 
-def _players(counts: pd.DataFrame, labels: list[str], key: str) -> None:
-    """Each player's share of each category, from counts (player, category, hands), in an
-    expander whose table is built only while it is open."""
+def _players(counts: pd.DataFrame, labels: list[str], key: str, label: str = "Per player"
+             ) -> None:
+    """Each player's hands and share of each category in percent, from counts (player,
+    category, hands), in an expander (``label``) whose table is built only while it is
+    open."""
     if counts.empty:
         return
-    expander = st.expander("Per player", key=f"players_{key}", on_change="rerun")
+    expander = st.expander(label, key=f"players_{key}", on_change="rerun")
     if not expander.open:
         return
     with expander:
         table = (counts.pivot_table(index="player", columns="category", values="hands",
                                     aggfunc="sum", fill_value=0)
                  .reindex(columns=labels, fill_value=0))
-        shares = table.div(table.sum(axis=1), axis=0).round(4)
-        shares.columns = logic.category_words(pd.Series(shares.columns)).tolist()
+        hands = table.sum(axis=1)
+        shares = (100 * table.div(hands, axis=0)).round(2)
+        shares.columns = [f"{words} {logic.PERCENT}" for words in
+                          logic.category_words(pd.Series(shares.columns))]
+        shares.insert(0, "hands", hands)
         shares = shares.reset_index()
         st.dataframe(shares, hide_index=True)
         ui.download_buttons(shares, f"{key}-players", key=f"{key}_players")
@@ -167,7 +172,8 @@ def _rummoli() -> None:
     _fit(f"Rummoli: best five of {size} cards dealt", observed[size],
          None if fit is None else logic.poker_theory(size), f"rummoli-{size}",
          _seats("rummoli", "dealt_poker_category", ("dealt_size", size)))
-    _players(hands, _POKER, "rummoli")
+    _players(hands[hands["size"] == size], _POKER, "rummoli",
+             f"Per player ({size}-card deals)")
 
 
 def _size_table(observed: dict[int, pd.Series], fits: dict[int, logic.Fit]) -> pd.DataFrame:

@@ -192,7 +192,7 @@ def _day_hands(game: Game, player: str, day: dt.date) -> None:
     behind: pd.DataFrame = ui.ask("stat_hands", hand_filter=one_day, game=game.value,
                                   player=player)
     st.markdown(f"**{player}, {day:%Y-%m-%d}**: {counted(len(behind), 'hand')}, net "
-                f"{int(behind['net'].sum()):,}.")
+                f"{int(behind['net'].sum()):,} {logic.NET_UNITS[game.value]}.")
     list_behind(behind, key=f"day_{game.value}", name=f"{game.value}-{day}-hands")
 
 
@@ -206,7 +206,7 @@ def _numbered_hands(game: Game, player: str, last: int, drawn: list[int]) -> Non
     behind = behind.iloc[first - 1:last]
     span = f"hand {first:,}" if first == last else f"hands {first:,} to {last:,}"
     st.markdown(f"**{player}, {span}**: {counted(len(behind), 'hand')}, net "
-                f"{int(behind['net'].sum()):,}.")
+                f"{int(behind['net'].sum()):,} {logic.NET_UNITS[game.value]}.")
     list_behind(behind, key=f"numbered_{game.value}", name=f"{game.value}-{player}-hands")
 
 
