@@ -20,6 +20,7 @@ are the hand-worked numbers, never from the warehouse's SQL.
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter, defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -444,6 +445,13 @@ def test_rummoli_by_hand_pots_page(con: duckdb.DuckDBPyConnection) -> None:
     for pot in RUMMOLI_POTS:
         assert (_at(summary, pot, "rounds"), _at(summary, pot, "won")) == (4, won[pot]), pot
         assert _at(summary, pot, "chips_paid") == paid_out[pot], pot
+        # Its share won, and who won it most (ties: the first name), from the rounds.
+        won_by = Counter(w[pot] for w in RUMMOLI_WON.values() if pot in w)
+        top = min(won_by.items(), key=lambda item: (-item[1], item[0]), default=("", 0))
+        assert _close(_at(summary, pot, "share_won"), won[pot] / 4), pot
+        leader = _at(summary, pot, "top_winner")
+        assert ("" if pd.isna(leader) else leader,
+                _at(summary, pot, "top_winner_times")) == top, pot
     # Growth: the rounds that paid antes in, by rounds since the pot was last won (since,
     # chips before, antes paid in), worked out from the board above.
     paying = {"poker": [(0, 0, 3)] * 3, "TS": [(0, 0, 3), (0, 0, 3), (1, 3, 3)],
@@ -514,6 +522,45 @@ def test_rummoli_by_hand_strength_hand_types_and_report(
     # straight flushes.
     assert {str(k): int(v) for k, v in shown["hands shown"].items()} == {
         "straight": 3, "four of a kind": 1, "flush": 1, "straight flush": 2}
+
+
+def test_files_loaded_count_each_files_hands(tmp_path: Path) -> None:
+    """The Overview's "Files loaded": a file's hands, loaded, duplicates and rejects as
+    counted here from the file itself (a hand, the same hand again, one whose player acts
+    after folding), and its size in bytes."""
+    from analytics.warehouse.sql import queries
+
+    text = (AUDIT / FILES[0]).read_text(encoding="utf-8")
+    hands_text = [part for part in re.split(r"(?m)^(?=\[\d+\]$)", text)
+                  if part.strip() and not part.lstrip().startswith("#")]
+    assert len(hands_text) >= 2
+    broken = re.sub(r'"(p\d) f"\]', r'"\1 f", "\1 f"]', hands_text[1], count=1)
+    assert broken != hands_text[1]
+    content = hands_text[0] + hands_text[0] + broken
+    (tmp_path / "mixed.phhs").write_text(content, encoding="utf-8")
+    ingest([tmp_path / "mixed.phhs"], tmp_path / "files.duckdb", workers=0)
+    con = duckdb.connect(str(tmp_path / "files.duckdb"), read_only=True)
+    try:
+        row = queries.files(con).iloc[0]
+    finally:
+        con.close()
+    assert (row["hands"], row["loaded"], row["duplicates"], row["rejected"]) == (3, 1, 1, 1)
+    assert row["size"] == len(content.encode("utf-8"))
+
+
+def test_seveneight_hands_shown_down_are_the_replays(
+        con: duckdb.DuckDBPyConnection, hands: list[tuple[HandHistory, Outcome]]) -> None:
+    """Hand types' 7 & 8 hands at showdown (and the report's): per player and category, the
+    hands the rules engine's replay shows down, counted here from the outcomes."""
+    expected: Counter[tuple[str, str]] = Counter()
+    for hand, outcome in hands:
+        if hand.game is Game.SEVENEIGHT:
+            for shown in outcome.showdown:
+                expected[(hand.player_name(shown.player), shown.category)] += 1
+    assert expected  # the hand-worked hands go to showdown
+    got = views.showdown_types(con, EVERYONE, game="seveneight")
+    assert {(str(p), str(c)): int(n) for p, c, n in
+            got[["player", "category", "hands"]].itertuples(index=False)} == dict(expected)
 
 
 def test_cumulative_lines_end_at_each_players_total(con: duckdb.DuckDBPyConnection,
