@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import math
 import re
+import statistics
 from collections import Counter, defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -41,7 +42,7 @@ from analytics.warehouse.sql import equity_views, scores, stat_views, views
 from analytics.warehouse.sql.views import HandFilter
 from parsers import read_hands
 from parsers.model import RUMMOLI_POTS, HandHistory, Verb
-from parsers.rule_options import Game
+from parsers.rule_options import BigTwoRules, Game
 
 AUDIT = Path(__file__).resolve().parent / "data" / "audit"
 FILES = ("seveneight.phhs", "rummoli.phhs", "bigtwo.phhs", "bigtwo-by-hand.phhs",
@@ -881,6 +882,29 @@ def test_big_two_score_by_twos_counts_every_game(con: duckdb.DuckDBPyConnection,
         table = logic.feature_table(equity_views.bigtwo_feature_results(
             con, HandFilter(knobs=(("scoring", knob),)), feature="twos"))
         assert int(table["games"].sum()) == len(rows)
+    # Each bar of a scoring rule: his games with that many 2s dealt, their mean points and
+    # standard deviation, and the share he went out first, from the replays.
+    dealt: defaultdict[tuple[str, str, str], list[tuple[int, bool]]] = defaultdict(list)
+    for hand, outcome in hands:
+        if hand.game is Game.BIGTWO and isinstance(hand.rules, BigTwoRules):
+            for seat, name in enumerate(hand.players or (), start=1):
+                held_twos = twos[(f"{hand.game_id} {hand.round}", name)]
+                dealt[(hand.rules.scoring.value, name, str(held_twos))].append(
+                    (outcome.nets[seat - 1], outcome.winner == seat))
+    for knob in {scoring for scoring, _, _ in dealt}:
+        table = logic.feature_table(equity_views.bigtwo_feature_results(
+            con, HandFilter(knobs=(("scoring", knob),)), feature="twos"))
+        shown = {(str(r["player"]), str(r["bin"])): r for r in table.to_dict("records")}
+        mine = {(name, bin_): games for (scoring, name, bin_), games in dealt.items()
+                if scoring == knob}
+        assert shown.keys() == mine.keys(), knob
+        for key, games in mine.items():
+            nets = [net for net, _ in games]
+            row = shown[key]
+            assert row["games"] == len(games) and _close(row["mean"], sum(nets) / len(nets))
+            assert _close(row["first_share"], sum(first for _, first in games) / len(games))
+            if len(nets) > 1:
+                assert _close(row["sd"], statistics.stdev(nets)), key
     held = Counter(twos.values())
     everyone = logic.feature_table(equity_views.bigtwo_feature_results(con, EVERYONE,
                                                                       feature="twos"))
