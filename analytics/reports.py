@@ -399,6 +399,8 @@ def _score_keeper_section(con: duckdb.DuckDBPyConnection, f: HandFilter) -> Sect
     if sheets:
         text += (f" {sheets:,} of the games are outcome-only (score sheets): the sections "
                  "that need the deal or the plays leave them out.")
+    if line is not None:
+        text += " " + logic.zero_sum_words(line)
     return Section("Big Two score keeper", text,
                    [charts.score_scatter(summary, y, line) for y in charts.SCORE_AXES],
                    {"Score keeper's summary": logic.score_keeper_table(summary)})

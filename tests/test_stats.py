@@ -816,3 +816,20 @@ def test_results_in_a_rules_unit_are_never_added_across_rules(tmp_path: Path) ->
                 nets = expected[(game, str(row["player"]), str(row[split]))]
                 want = sum(nets) if column == "net" else sum(nets) / len(nets)
                 assert row[column] == pytest.approx(want), (game, row["player"], row[split])
+
+
+def test_the_score_keepers_line_says_when_it_is_an_average(bigtwo_db: Path) -> None:
+    """60 games of 4 players and 40 of 3: the line's n is their mean, 3.6 players a game,
+    and its words say the line is then an approximation; at one table size they do not."""
+    from analytics.dashboard import logic
+    from analytics.warehouse.sql import scores
+
+    with reader(bigtwo_db) as con:
+        seats = scores.seats_per_game(con, HandFilter())
+        summary = scores.bigtwo_score_summary(con, HandFilter())
+    assert seats == pytest.approx((60 * 4 + 40 * 3) / 100)
+    line = logic.zero_sum_line(summary, seats)
+    assert line is not None
+    assert "approximation" in logic.zero_sum_words(line)
+    assert "s = 3.6(l* − l)" in logic.zero_sum_words(line)
+    assert "approximation" not in logic.zero_sum_words((4.0, line[1]))

@@ -70,6 +70,7 @@ __all__ = [
     "upload_verdict",
     "with_confidence",
     "zero_sum_line",
+    "zero_sum_words",
 ]
 
 Z95: Final = 1.959963984540054
@@ -945,6 +946,20 @@ SCORE_KEEPER_HEADERS: Final = {
     "real_losses_per_game": "real losses per game (cards)",
     "net_score_per_game": "net score per game (points)"}
 """Headers of :func:`score_keeper_table` (``handlab stats bigtwo`` keeps the column names)."""
+
+
+def zero_sum_words(line: tuple[float, float]) -> str:
+    """What the theoretical line of :func:`zero_sum_line` is, in words, and where it is only
+    an average: with games of different sizes, ``n`` is the mean players per game and the
+    line no player's exact one."""
+    seats, average = line
+    text = (f"Dashed: the theoretical net score per game s = {seats:.3g}(l* − l), with "
+            f"l* = {average:.4g} the average player's real losses per game and "
+            f"{seats:.3g} players per game (T − n·l with T = n·l*).")
+    if not float(seats).is_integer():
+        text += (" The games had different numbers of players, so n is their mean and the "
+                 "line an approximation: it is exact for games of one size.")
+    return text
 
 
 def zero_sum_line(summary: pd.DataFrame, seats_per_game: float | None

@@ -331,10 +331,7 @@ def _score_keeper(sheets: int, only: HandFilter) -> None:
         with column:
             st.plotly_chart(charts.score_scatter(summary, y, line), key=f"score_{y}")
     if line is not None:
-        seats, average = line
-        st.caption(f"Dashed: the theoretical net score per game s = {seats:g}(l* − l), with "
-                   f"l* = {average:.4g} the average player's real losses per game and "
-                   f"{seats:g} players per game (T − n·l with T = n·l*).")
+        st.caption(logic.zero_sum_words(line))
 
 
 def _rummoli(only: HandFilter) -> None:
