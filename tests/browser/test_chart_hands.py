@@ -116,7 +116,7 @@ def test_a_results_point_by_hand_number_lists_its_hands(server: str, patient_pag
     title.first.wait_for()
     settle(page)
     assert page.locator('[data-testid="stException"]').count() == 0
-    found = re.fullmatch(r"(.+), hand ([\d,]+): ([\d,]+) hand, net (-?[\d,]+)\.",
+    found = re.fullmatch(r"(.+), hand ([\d,]+): ([\d,]+) hand, net (-?[\d,]+) chips\.",
                          str(title.first.text_content()))
     assert found is not None
     player, number = found[1], int(found[2])
