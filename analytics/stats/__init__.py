@@ -18,9 +18,10 @@ from analytics.stats.definitions import (
     Kind,
     Result,
     Stat,
+    level_sql,
     stat_columns,
     stats_of,
 )
 
 __all__ = ["FRY_THRESHOLD", "LEVELS", "MIN_OPPORTUNITIES", "RESULTS", "SOURCES", "SPLITS",
-           "STATS", "Kind", "Result", "Stat", "stat_columns", "stats_of"]
+           "STATS", "Kind", "Result", "Stat", "level_sql", "stat_columns", "stats_of"]

@@ -30,7 +30,7 @@ from typing import Final
 from parsers.rule_options import Game
 
 __all__ = ["FRY_THRESHOLD", "LEVELS", "MIN_OPPORTUNITIES", "RESULTS", "SOURCES", "SPLITS",
-           "STATS", "Kind", "Result", "Stat", "stat_columns", "stats_of"]
+           "STATS", "Kind", "Result", "Stat", "level_sql", "stat_columns", "stats_of"]
 
 MIN_OPPORTUNITIES: Final = 30
 """A cell with fewer opportunities than this is greyed (the dashboard lets it be changed)."""
@@ -316,20 +316,23 @@ SOURCES: Final = {Game.SEVENEIGHT: "stat_facts", Game.BIGTWO: "seat_facts",
                   Game.RUMMOLI: "stat_facts"}
 """The table each game's statistics are summed over (alias ``x``)."""
 
-LEVELS: Final = {
-    Game.BIGTWO: ("scoring", "coalesce(json_extract_string(x.rules, '$.scoring'), 'cards')"),
-    Game.RUMMOLI: ("ante", "coalesce(json_extract_string(x.rules, '$.ante'), '1')"),
-}
+LEVELS: Final = {Game.BIGTWO: ("scoring", "cards"), Game.RUMMOLI: ("ante", "1")}
 """The rule a game's results are counted under, besides the stakes (``views.level_of``):
-its split's name and its SQL over the source row ``x`` (the knob's value, its default when
-the rules omit it)."""
+the knob (also the grid's split of that name) and its value when the rules omit it."""
+
+
+def level_sql(game: Game, rules: str = "x.rules") -> str:
+    """The SQL of ``game``'s :data:`LEVELS` knob read from the rules JSON ``rules``."""
+    knob, default = LEVELS[game]
+    return f"coalesce(json_extract_string({rules}, '$.{knob}'), '{default}')"
+
 
 SPLITS: Final = {
     Game.SEVENEIGHT: {"position": "x.position", "stakes": "x.stakes", "up_rank": "x.up_rank"},
-    Game.BIGTWO: {"scoring": LEVELS[Game.BIGTWO][1],
+    Game.BIGTWO: {"scoring": level_sql(Game.BIGTWO),
                   "players": "CAST(x.num_players AS VARCHAR)"},
     Game.RUMMOLI: {"position": "x.position", "stakes": "x.stakes",
-                   "ante": LEVELS[Game.RUMMOLI][1]},
+                   "ante": level_sql(Game.RUMMOLI)},
 }
 """What each game's grid can be split by (a whitelist: the expressions go into SQL)."""
 
