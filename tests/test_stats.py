@@ -662,22 +662,11 @@ def test_results_by_hand_are_exact_at_every_point(nl_6max_db: Path, points: int)
             assert points <= len(hands) <= 2 * points + 1
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("gap", [2, 30])
-def test_sessions_match_a_recount_of_the_hands(nl_6max_db: Path, gap: int) -> None:
-    from analytics.warehouse.sql.stat_views import player_sessions
-
-    db = nl_6max_db
-    with reader(db) as con:
-        got = player_sessions(con, HandFilter(), game="seveneight", gap_minutes=gap,
-                              limit=100_000)
-        seats = con.execute("""
-            SELECT s.player, coalesce(h.game_id, h.table_name, h.source_file) AS place,
-                   h.played_on + h.played_time AS played_at, h.source_index, s.net
-            FROM seats s JOIN hands h USING (hand_id)""").fetchdf()
-    assert seats["played_at"].notna().all()
-    # The recount, by hand: each player's seats at a place in order of play, a new session
-    # after a longer gap (plain Python: pandas per session was 10 s of 3,000 sessions).
+def _recounted_sessions(seats: pd.DataFrame, gap: int) -> list[tuple[Any, ...]]:
+    """The sessions recounted by hand from seats (player, place, played_at, source_index,
+    net): each player's seats at a place in order of play, a new session after a longer
+    gap than ``gap`` minutes (plain Python: pandas per session was 10 s of 3,000 sessions).
+    Each: player, place, start, hands, net, best and worst hand, minutes."""
     expected = []
     ordered = sorted(zip(seats["player"], seats["place"], seats["played_at"],
                          seats["source_index"], seats["net"].astype(int), strict=True))
@@ -693,10 +682,53 @@ def test_sessions_match_a_recount_of_the_hands(nl_6max_db: Path, gap: int) -> No
             expected.append((part[0][0], part[0][1], start, len(part), sum(nets),
                              max(max(nets), 0), min(min(nets), 0),
                              round((end - start).total_seconds() / 60, 6)))
-    found = sorted(zip(got["player"], got["place"], got["start"], got["hands"], got["net"],
-                       got["biggest_win"], got["biggest_loss"], got["minutes"].round(6),
-                       strict=True))
-    assert found == sorted(expected)
+    return sorted(expected)
+
+
+def _found_sessions(got: pd.DataFrame) -> list[tuple[Any, ...]]:
+    """``player_sessions``' rows in :func:`_recounted_sessions`' form."""
+    return sorted(zip(got["player"], got["place"], got["start"], got["hands"], got["net"],
+                      got["biggest_win"], got["biggest_loss"], got["minutes"].round(6),
+                      strict=True))
+
+
+@pytest.mark.parametrize("game", ["bigtwo", "rummoli"])
+def test_big_two_and_rummoli_sessions_match_a_recount(tmp_path: Path, game: str) -> None:
+    """Big Two's sessions are a player's games of one game id (or session), Rummoli's his
+    rounds of one game: recounted from the hands with the default 30-minute gap, and with
+    2 minutes, which splits them."""
+    from analytics.warehouse.sql.stat_views import player_sessions
+
+    hands = (simulate_bigtwo(40, 4, 61) if game == "bigtwo" else simulate_rummoli(40, 4, 62))
+    write_hands(hands, tmp_path / "hands.phhs")
+    db = tmp_path / "sessions.duckdb"
+    assert ingest([tmp_path / "hands.phhs"], db, workers=0).rejected == 0
+    for gap in (30, 2):
+        with reader(db) as con:
+            got = player_sessions(con, HandFilter(), game=game, gap_minutes=gap)
+            seats = con.execute("""
+                SELECT s.player, coalesce(h.game_id, h.table_name, h.source_file) AS place,
+                       h.played_on + h.played_time AS played_at, h.source_index, s.net
+                FROM seats s JOIN hands h USING (hand_id)""").fetchdf()
+        assert seats["played_at"].notna().all() and seats["place"].nunique() > 1
+        assert _found_sessions(got) == _recounted_sessions(seats, gap), gap
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("gap", [2, 30])
+def test_sessions_match_a_recount_of_the_hands(nl_6max_db: Path, gap: int) -> None:
+    from analytics.warehouse.sql.stat_views import player_sessions
+
+    db = nl_6max_db
+    with reader(db) as con:
+        got = player_sessions(con, HandFilter(), game="seveneight", gap_minutes=gap,
+                              limit=100_000)
+        seats = con.execute("""
+            SELECT s.player, coalesce(h.game_id, h.table_name, h.source_file) AS place,
+                   h.played_on + h.played_time AS played_at, h.source_index, s.net
+            FROM seats s JOIN hands h USING (hand_id)""").fetchdf()
+    assert seats["played_at"].notna().all()
+    assert _found_sessions(got) == _recounted_sessions(seats, gap)
     # The simulator's clock moves 40-180 s a hand: a 2-minute gap splits the evenings,
     # 30 minutes keeps each player's evening at a table whole.
     places = seats.groupby(["player", "place"]).ngroups
