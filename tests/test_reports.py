@@ -196,3 +196,19 @@ def test_cli_reports_a_missing_database(tmp_path: Path) -> None:
     assert result.exit_code == 2
     # rich wraps the message at the terminal width, wherever the temp path ends.
     assert "does not exist" in " ".join(result.output.split())
+
+
+def test_every_exported_table_of_results_says_its_unit(dashboard_db: Path) -> None:
+    """``handlab report --table players`` and ``--table positions``: a row per level, and
+    the unit its numbers are in (7 & 8's chips per hand, Big Two's points per game)."""
+    con = duckdb.connect(str(dashboard_db), read_only=True)
+    try:
+        tables = reports.report_tables(con, HandFilter())
+    finally:
+        con.close()
+    units = {"seveneight": "chips per hand", "bigtwo": "points per game",
+             "rummoli": "chips per round"}
+    for name in ("players", "positions"):
+        table = tables[name]
+        assert list(table.columns[:3]) == ["game", "level", "unit"], name
+        assert (table["unit"] == table["game"].map(units)).all(), name
