@@ -497,6 +497,24 @@ def test_rummoli_by_hand_strength_hand_types_and_report(
     assert int(calibration["rounds"].sum()) == 11
     assert _close((calibration["mean"] * calibration["rounds"]).sum(), 0 + 2.5 + 1.5)
     assert int(calibration["poker_pots_won"].sum()) == 5
+    # Each bin of the strength stored at load (its input): the rounds whose share falls in
+    # it, their mean share and the mean realised share worked out above, round by round.
+    by_round = {("Ana", r): 0.0 for r in (1, 2, 3, 4)} | {
+        ("Ben", 1): 1.0, ("Ben", 2): 0.5, ("Ben", 3): 0.0, ("Ben", 4): 1.0,
+        ("Cal", 1): 0.0, ("Cal", 2): 0.5, ("Cal", 3): 1.0}
+    stored = con.execute("""
+        SELECT r.player, h.round, r.share FROM rummoli_strength r JOIN hands h USING (hand_id)
+        WHERE h.game_id = $game""", {"game": RUMMOLI_GAME}).fetchall()
+    assert {(str(p), int(n)) for p, n, _ in stored} == set(by_round)
+    bins: defaultdict[int, list[tuple[float, float]]] = defaultdict(list)
+    for player, number, share in stored:
+        bins[min(int(share * 10), 9)].append((share, by_round[(str(player), int(number))]))
+    by_bin = calibration.set_index("bin")
+    assert set(by_bin.index) == set(bins)
+    for number, rows in bins.items():
+        assert _at(by_bin, number, "rounds") == len(rows)
+        assert _close(_at(by_bin, number, "expected"), sum(s for s, _ in rows) / len(rows))
+        assert _close(_at(by_bin, number, "mean"), sum(r for _, r in rows) / len(rows))
     # Dealt categories, best five of every card held (13 cards; the finale 17 and 18).
     dealt = views.dealt_types(con, RUMMOLI_ONLY, game="rummoli")
     assert {(str(r["player"]), int(r["size"]), str(r["category"])): int(r["hands"])
