@@ -957,3 +957,59 @@ def test_hand_types_categories_from_the_parsed_cards(
     rummoli = views.dealt_types(con, EVERYONE, game="rummoli")
     assert {int(str(k)): int(v) for k, v in
             rummoli.groupby("size")["hands"].sum().items()} == dict(sizes)
+
+
+def test_allin_adjusted_results_by_enumeration(tmp_path: Path) -> None:
+    """Win rates' all-in table (hands all in with cards to come, adjusted net and luck, in
+    big blinds) over heads-up hands all in before the third cards, against this test's
+    own enumeration: every pair of third cards from the 48 unseen, each hand ranked by the
+    shared evaluator, a tie half; the matched stake m is the shorter stack, so the
+    expected net is m(2e - 1) for equity e, and luck the actual net less it."""
+    from itertools import permutations
+
+    from analytics.equity import allin_moment
+    from analytics.evaluator import seveneight_rank
+    from analytics.simulate.seveneight import simulate_seveneight
+    from parsers import write_hands
+    from parsers.cards import DECK
+
+    chosen = [h for h in simulate_seveneight(300, 2, 71, starting_stack=20)
+              if allin_moment(h) is not None][:6]
+    assert len(chosen) == 6
+    write_hands(chosen, tmp_path / "allin.phhs")
+    db = tmp_path / "allin.duckdb"
+    assert ingest([tmp_path / "allin.phhs"], db, workers=0).rejected == 0
+    expected: defaultdict[str, list[float]] = defaultdict(lambda: [0.0, 0.0, 0.0])
+    for hand in chosen:
+        holes = [tuple(a.cards) for a in hand.actions[:allin_moment(hand)]
+                 if a.verb is Verb.DEAL_HOLE]
+        unseen = [card for card in DECK if card not in {c for h in holes for c in h}]
+        wins = 0.0
+        deals = list(permutations(unseen, 2))
+        for first, second in deals:
+            one, two = seveneight_rank([*holes[0], first]), seveneight_rank([*holes[1], second])
+            wins += 1.0 if one > two else 0.5 if one == two else 0.0
+        equity = (wins / len(deals), 1 - wins / len(deals))
+        stake = min(hand.starting_stacks or (0, 0))
+        blind = max(hand.blinds_or_straddles or (0,))
+        for seat, name in enumerate(hand.players or ()):
+            actual = replay(hand).nets[seat]
+            adjusted = stake * (2 * equity[seat] - 1)
+            totals = expected[name]
+            totals[0] += actual / blind
+            totals[1] += adjusted / blind
+            totals[2] += (actual - adjusted) / blind
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        table = logic.allin_table(views.allin_totals(con, EVERYONE, by_level=True))
+    finally:
+        con.close()
+    shown = table.set_index("player")
+    assert set(shown.index) == set(expected)
+    assert any(abs(luck) > 1 for _, _, luck in expected.values())  # luck to find
+    for name, (net, adjusted, luck) in expected.items():
+        assert _at(shown, name, "all_in_hands") == _at(shown, name, "hands") > 0
+        assert _close(_at(shown, name, "net"), net), name
+        assert math.isclose(float(_at(shown, name, "adjusted_net")), adjusted, abs_tol=1e-6)
+        assert math.isclose(float(_at(shown, name, "luck")), luck, abs_tol=1e-6)
+        assert _at(shown, name, "luck_std_error") == 0  # heads-up: exact
