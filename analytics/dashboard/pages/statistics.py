@@ -89,10 +89,10 @@ def _game(game: Game) -> None:
                                                          min_opportunities=threshold,
                                                          link=links))
     if len(levels) > 1 and split != level:
-        st.caption(f"—: his {logic.PER[game.value]}s were played under more than one "
-                   f"{_split_name(str(level))} ({', '.join(levels)}), whose "
-                   f"{logic.NET_UNITS[game.value]} are not the same: split by "
-                   f"{_split_name(str(level))}, or choose one under House rules.")
+        rule, unit = _split_name(str(level)), logic.NET_UNITS[game.value]
+        st.caption(f"—: his {logic.PER[game.value]}s were played under more than one {rule} "
+                   f"({', '.join(levels)}), and {unit} under one are not {unit} under "
+                   f"another: split by {rule}, or choose one under House rules.")
     ui.download_buttons(grid, f"{game.value}-statistics", key=f"stats_{game.value}")
     _cell_hands(game, grid, split, fry)
     _results(game, levels)
