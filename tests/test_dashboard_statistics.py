@@ -296,3 +296,12 @@ def test_big_two_under_two_scoring_rules_is_split_by_rule(
     assert one.selectbox(key="stats_split_bigtwo").value == ""  # no split
     assert not any("scoring rules" in i.value for i in one.info)
     assert len(one.get("plotly_chart")) == 1  # the running points
+
+
+def test_a_rows_label_names_its_split_in_words() -> None:
+    from analytics.dashboard.statistics import row_label
+
+    assert row_label("Ann") == "Ann"
+    assert row_label("Ann", "A", "up_rank") == "Ann · up card rank: A"
+    assert row_label("Ann", "cards", "scoring") == "Ann · scoring rule: cards"
+    assert row_label("Ann", None, "position") == "Ann · position: none"

@@ -72,13 +72,20 @@ def split_value(value: object) -> str | None:
     return str(value)
 
 
+SPLIT_NAMES: Final = {"position": "position", "stakes": "stakes", "scoring": "scoring rule",
+                      "ante": "ante", "up_rank": "up card rank",
+                      "players": "players at the table"}
+"""Each split of the grid (``analytics.stats.SPLITS``) as people name it."""
+
+
 def row_label(player: str, value: object = None, split: str | None = None) -> str:
     """A grid row as the hand list's picker names it: the player, and with a split its
-    value (``Ann · position: big blind``; ``none`` for an empty value)."""
+    name and value (``Ann · position: big blind``, ``Ann · up card rank: A``; ``none`` for
+    an empty value)."""
     if split is None:
         return player
     text = split_value(value)
-    return f"{player} · {split}: {'none' if text is None else text}"
+    return f"{player} · {SPLIT_NAMES.get(split, split)}: {'none' if text is None else text}"
 
 
 def cell_links(grid: pd.DataFrame, game: Game | str, *, split: str | None, base: str
@@ -148,12 +155,6 @@ def definitions_frame(game: Game | str) -> pd.DataFrame:
     rows += [{"column": r.name, "header": r.label, "family": "result", "kind": "result",
               "definition": r.words} for r in RESULTS[chosen]]
     return pd.DataFrame(rows, columns=["column", "header", "family", "kind", "definition"])
-
-
-SPLIT_NAMES: Final = {"position": "position", "stakes": "stakes", "scoring": "scoring rule",
-                      "ante": "ante", "up_rank": "up card rank",
-                      "players": "players at the table"}
-"""Each split of the grid (``analytics.stats.SPLITS``) as people name it."""
 
 
 def counts_table(grid: pd.DataFrame, game: Game | str) -> pd.DataFrame:
