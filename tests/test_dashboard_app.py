@@ -364,6 +364,17 @@ def test_hand_types_per_player_in_percent_of_his_hands(db: Path) -> None:
     dealt = count_rows(db, "SELECT count(*) FROM seat_facts WHERE game = 'rummoli' AND "
                            f"dealt_size = {size} AND dealt_poker_category IS NOT NULL")
     assert int(rummoli["hands"].sum()) == dealt
+    # Big Two's counts plays, not hands.
+    at = _tab(at, "Big Two")
+    at.session_state["bigtwo_plays"] = True
+    at.session_state["players_bigtwo"] = True
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    plays = next(f.value for f in at.dataframe if "full house (%)" in f.value.columns)
+    assert list(plays.columns[:2]) == ["player", "plays"]
+    assert int(plays["plays"].sum()) == count_rows(
+        db, "SELECT count(*) FROM actions a JOIN hands h USING (hand_id) "
+            "WHERE h.game = 'bigtwo' AND a.verb = 'pl'")
 
 
 def test_replayer_steps_through_a_hand_from_the_url(db: Path) -> None:

@@ -89,11 +89,11 @@ def _test_words(fit: logic.Fit) -> str:
             "times are pooled).")
 
 
-def _players(counts: pd.DataFrame, labels: list[str], key: str, label: str = "Per player"
-             ) -> None:
-    """Each player's hands and share of each category in percent, from counts (player,
-    category, hands), in an expander (``label``) whose table is built only while it is
-    open."""
+def _players(counts: pd.DataFrame, labels: list[str], key: str, label: str = "Per player",
+             counted: str = "hands") -> None:
+    """Each player's hands (Big Two: ``counted`` plays) and share of each category in
+    percent, from counts (player, category, hands), in an expander (``label``) whose table
+    is built only while it is open."""
     if counts.empty:
         return
     expander = st.expander(label, key=f"players_{key}", on_change="rerun")
@@ -107,7 +107,7 @@ def _players(counts: pd.DataFrame, labels: list[str], key: str, label: str = "Pe
         shares = (100 * table.div(hands, axis=0)).round(2)
         shares.columns = [f"{words} {logic.PERCENT}" for words in
                           logic.category_words(pd.Series(shares.columns))]
-        shares.insert(0, "hands", hands)
+        shares.insert(0, counted, hands)
         shares = shares.reset_index()
         st.dataframe(shares, hide_index=True)
         ui.download_buttons(shares, f"{key}-players", key=f"{key}_players")
@@ -246,7 +246,7 @@ def _bigtwo() -> None:
         labels = [k.label for k in BigTwoKind]
         _fit("Big Two: combinations played", _observed(played, labels), None, "bigtwo-plays",
              _played)
-    _players(played, labels, "bigtwo")
+    _players(played, labels, "bigtwo", counted="plays")
 
 
 def _played(kind: str) -> pd.DataFrame:
