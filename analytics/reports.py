@@ -24,7 +24,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from analytics.dashboard import charts, logic, statistics
-from analytics.stats import LEVELS, stats_of
+from analytics.stats import stats_of
 from analytics.warehouse.annotations import player_notes, tagged_hands
 from analytics.warehouse.identity import hand_id_hex
 from analytics.warehouse.sql import equity_views, scores, stat_views, views
@@ -439,7 +439,7 @@ def statistics_sections(con: duckdb.DuckDBPyConnection, f: HandFilter,
         # Played under several scoring rules (antes): a row per rule, whose results are in
         # one unit, as the page opens; Big Two's running points only under one rule.
         levels = stat_views.stat_levels(con, f, game=game)
-        split = LEVELS[Game(game)][0] if len(levels) > 1 else None
+        split = statistics.level_split(game, levels)
         grid = stat_views.stat_grid(con, f, game=game, split=split)
         if grid.empty:
             continue

@@ -23,13 +23,14 @@ import plotly.graph_objects as go
 
 from analytics.dashboard.charts import player_colours
 from analytics.stats.cells import display_grid
-from analytics.stats.definitions import MIN_OPPORTUNITIES, RESULTS, Kind, stats_of
+from analytics.stats.definitions import LEVELS, MIN_OPPORTUNITIES, RESULTS, Kind, stats_of
 from analytics.warehouse.identity import hand_id_hex
 from parsers.rule_options import Game
 
 __all__ = ["ALL_HANDS", "GRID_STYLE", "LINES", "SPLIT_NAMES", "cell_links", "counts_table",
-           "definitions_frame", "definitions_markdown", "grid_html", "result_text",
-           "results_figure", "row_label", "session_headers", "sessions_table", "split_value"]
+           "definitions_frame", "definitions_markdown", "grid_html", "level_split",
+           "result_text", "results_figure", "row_label", "session_headers", "sessions_table",
+           "split_value"]
 
 """The games with statistics, as the page's tabs name them."""
 
@@ -155,6 +156,14 @@ def definitions_frame(game: Game | str) -> pd.DataFrame:
     rows += [{"column": r.name, "header": r.label, "family": "result", "kind": "result",
               "definition": r.words} for r in RESULTS[chosen]]
     return pd.DataFrame(rows, columns=["column", "header", "family", "kind", "definition"])
+
+
+def level_split(game: Game | str, levels: Sequence[str]) -> str | None:
+    """The split a game's grid opens with: its scoring rule or ante (``LEVELS``) when the
+    hands were played under several (``stat_views.stat_levels``), whose results are in one
+    unit only within each; else none."""
+    chosen = Game(game)
+    return LEVELS[chosen][0] if chosen in LEVELS and len(levels) > 1 else None
 
 
 def counts_table(grid: pd.DataFrame, game: Game | str) -> pd.DataFrame:

@@ -79,15 +79,15 @@ def display_grid(grid: pd.DataFrame, stats: Sequence[Stat], *,
     for stat in stats:
         # None: a count in a rule's unit over several rules (Stat.per_level).
         mixed = grid[stat.name].isna().to_numpy()
-        counts = grid[stat.name].fillna(0).astype("int64").tolist()
+        counted = grid.assign(**{stat.name: grid[stat.name].fillna(0).astype("int64")})
+        counts = counted[stat.name].tolist()
         opps = grid[stat.opps_column].astype("int64").tolist()
-        low, high = stat_intervals(grid.assign(**{stat.name: counts}), stat)
+        low, high = stat_intervals(counted, stat)
         cells[stat.name] = ["—" if none else cell_text(c, o, stat.kind)
                             for c, o, none in zip(counts, opps, mixed, strict=True)]
         tips[stat.name] = [MIXED_RULES if none else interval_text(float(a), float(b), stat.kind)
                            for a, b, none in zip(low, high, mixed, strict=True)]
-        grey[stat.name] = (_sample(grid.assign(**{stat.name: counts}), stat)
-                           < min_opportunities) & ~mixed
+        grey[stat.name] = (_sample(counted, stat) < min_opportunities) & ~mixed
     return cells, tips, grey
 
 

@@ -70,7 +70,7 @@ def _game(game: Game) -> None:
     # Played under several scoring rules (antes): rows per rule first, where its results
     # are in one unit.
     split = left.selectbox("Split by", choices, format_func=_split_name,
-                           index=choices.index(level) if len(levels) > 1 and level else 0,
+                           index=choices.index(statistics.level_split(game, levels) or ""),
                            key=f"stats_split_{game.value}") or None
     fry = FRY_THRESHOLD
     if game is Game.BIGTWO:
@@ -221,7 +221,7 @@ def _sessions(game: Game) -> None:
     gap = int(st.number_input("A gap longer than this many minutes ends a session",
                               min_value=1, value=SESSION_GAP_MINUTES, step=5,
                               key=f"stats_gap_{game.value}"))
-    unit = "points" if game is Game.BIGTWO else "chips"
+    unit = logic.NET_UNITS[game.value]
     sessions = statistics.sessions_table(ui.ask("player_sessions", game=game.value,
                                                 gap_minutes=gap), unit)
     headers = statistics.session_headers(unit)
