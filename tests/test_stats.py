@@ -30,7 +30,8 @@ from analytics.stats import STATS, Kind, stat_columns, stats_of
 from analytics.stats.cells import cell_text, display_grid
 from analytics.stats.interval import ratio_interval, wilson_interval
 from analytics.warehouse import ingest, open_writer, reader
-from analytics.warehouse.pipeline.stat_rows import STAT_COLUMNS_V9, fill_missing_stats
+from analytics.warehouse.pipeline.stat_rows import STAT_COLUMNS_V9
+from analytics.warehouse.sql import facts
 from analytics.warehouse.sql.stat_views import (
     player_rows,
     session_hands,
@@ -43,6 +44,7 @@ from parsers.rule_options import Game
 from tests.grid_cells import assert_grid_counts, grid_cells
 
 DATA = Path(__file__).parent / "data" / "stats"
+SAMPLES = Path(__file__).resolve().parents[1] / "data" / "samples"
 
 # Counted by hand (see the module docstring): player -> column -> value.
 EXPECTED: dict[str, dict[str, int]] = {
@@ -239,14 +241,31 @@ def test_the_hands_behind_a_cell_are_the_counted_ones(stats_db: Path) -> None:
             stat_hands(con, HandFilter(), game="seveneight", player="Ann", stat="nope")
 
 
-def test_backfill_gives_the_rows_the_ingest_wrote(stats_db: Path, tmp_path: Path) -> None:
+@pytest.fixture(scope="module")
+def two_games_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The golden 7 & 8 hands and a Rummoli sample (several days each), ingested."""
+    db = tmp_path_factory.mktemp("backfill") / "two-games.duckdb"
+    summary = ingest([DATA, SAMPLES / "rummoli-family.phhs"], db, workers=0)
+    assert summary.rejected == 0
+    return db
+
+
+@pytest.mark.parametrize("chunk", [None, 3])
+def test_backfill_gives_the_rows_the_ingest_wrote(two_games_db: Path, tmp_path: Path,
+                                                  chunk: int | None,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """The backfill (migration 12's, bulk loads') reads the stored rows back and makes the
+    rows the ingest made, for both games, in runs of days (``chunk`` hands at a time)."""
+    if chunk is not None:
+        monkeypatch.setattr(facts, "STAT_CHUNK_HANDS", chunk)
     copy = tmp_path / "copy.duckdb"
-    copy.write_bytes(stats_db.read_bytes())
+    copy.write_bytes(two_games_db.read_bytes())
     con = open_writer(copy)
     try:
         before = con.execute("SELECT * FROM stat_facts ORDER BY hand_id, seat").fetchdf()
-        con.execute("DELETE FROM stat_facts")
-        fill_missing_stats(con)
+        assert set(before["game"]) == {"seveneight", "rummoli"}
+        con.execute("DELETE FROM stat_facts WHERE game = 'rummoli' OR hand_id % 2 = 0")
+        facts.fill_missing_stats(con)
         after = con.execute("SELECT * FROM stat_facts ORDER BY hand_id, seat").fetchdf()
     finally:
         con.close()

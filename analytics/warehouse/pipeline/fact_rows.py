@@ -25,7 +25,7 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Final, TypeVar
+from typing import Any, Final
 
 import numpy as np
 import numpy.typing as npt
@@ -46,6 +46,25 @@ from analytics.evaluator.seveneight import (
 )
 from analytics.rules.base import RuleError
 from analytics.stats.bigtwo import game_passes
+from analytics.warehouse.pipeline.grouping import (
+    Bools,
+    HandIndex,
+    Ints,
+    as_nullable,
+    counts_where,
+    first_repeat,
+    first_where,
+    hand_of_key,
+    int_values,
+    joined_strings,
+    positions_in,
+    runs_of,
+    seat_keys,
+    seat_of_key,
+    single_chunk,
+    valid_rows,
+    values_at,
+)
 from analytics.warehouse.pipeline.rows import PASS_TABLE
 from analytics.warehouse.sql.views import (
     NO_COMBINATION,
@@ -83,12 +102,7 @@ _I16 = pa.int16()
 _I32 = pa.int32()
 _I64 = pa.int64()
 _STR = pa.string()
-_SEAT_BITS: Final = 16  # a seat (SMALLINT) and its hand's index share one int64 key
-_SEAT_OFFSET: Final = 1 << 15
 
-Ints = npt.NDArray[np.int64]
-T = TypeVar("T", bound=np.generic)
-Bools = npt.NDArray[np.bool_]
 
 
 def fact_tables(tables: Mapping[str, pa.Table], names: tuple[str, ...] = FACT_TABLES
@@ -103,7 +117,7 @@ def fact_tables(tables: Mapping[str, pa.Table], names: tuple[str, ...] = FACT_TA
     Raises :class:`FactRowsError` on rows with a hand id twice, a seat twice, or two
     showdown or all-in rows for one seat."""
     hands = tables["hands"]
-    index = _HandIndex(_ints(hands["hand_id"], fill=0))
+    index = HandIndex(int_values(hands["hand_id"], fill=0))
     repeated = index.first_repeat()
     if repeated >= 0:
         raise _fault(hands, repeated, "its hand id is in the hands twice")
@@ -134,48 +148,7 @@ def _fault(hands: pa.Table, at: int, problem: str) -> FactRowsError:
         "without the ingest)")
 
 
-def _first_repeat(sorted_keys: Ints) -> int:
-    """The position of the first of two equal neighbours in sorted ``sorted_keys``, or -1
-    (a sort's neighbours: no hash table)."""
-    if len(sorted_keys) < 2:
-        return -1
-    equal = np.flatnonzero(sorted_keys[1:] == sorted_keys[:-1])
-    return int(equal[0]) if len(equal) else -1
 
-
-def _key_seat(key: int) -> int:
-    """The seat of a (hand position, seat) key of :func:`_keys`."""
-    return (key & ((1 << _SEAT_BITS) - 1)) - _SEAT_OFFSET
-
-
-class _HandIndex:
-    """Positions of hand ids in the batch's ``hands`` table."""
-
-    __slots__ = ("_order", "_sorted")
-
-    def __init__(self, ids: Ints) -> None:
-        self._order = np.argsort(ids, kind="stable")
-        self._sorted = ids[self._order]
-
-    def first_repeat(self) -> int:
-        """The hand position of a hand id that is there twice, or -1."""
-        at = _first_repeat(self._sorted)
-        return int(self._order[at]) if at >= 0 else -1
-
-    def positions(self, column: pa.ChunkedArray | pa.Array) -> tuple[Ints, Bools]:
-        """The hand position of each value of ``column`` and whether it is a batch hand.
-
-        A table holds a hand's rows together, so the ids are looked up once per run of
-        equal values, not once per row."""
-        values = _ints(column, fill=0)
-        if len(self._sorted) == 0 or len(values) == 0:
-            return np.zeros(len(values), np.int64), np.zeros(len(values), np.bool_)
-        starts = _starts(values)
-        runs = values[starts]
-        at = np.minimum(np.searchsorted(self._sorted, runs), len(self._sorted) - 1)
-        sizes = np.diff(np.append(starts, len(values)))
-        found = np.repeat(self._sorted[at] == runs, sizes) & _valid(column)
-        return np.repeat(np.asarray(self._order[at], dtype=np.int64), sizes), found
 
 
 @dataclass(frozen=True, slots=True)
@@ -206,7 +179,7 @@ def _hand_labels(hands: pa.Table) -> _HandLabels:
     # DAY: coalesce(played_on, CAST(loaded_at AS DATE)) (the timestamp's floor day).
     loaded = pc.cast(pc.floor_temporal(hands["loaded_at"], unit="day"), pa.date32())
     day = pc.coalesce(hands["played_on"], loaded)
-    return _HandLabels(_array(stakes), _array(session), _array(day))
+    return _HandLabels(single_chunk(stakes), single_chunk(session), single_chunk(day))
 
 
 def _hand_order(hands: pa.Table, day: pa.Array) -> Ints:
@@ -230,35 +203,35 @@ def _hand_facts(hands: pa.Table, labels: _HandLabels, order: Ints, players: pa.A
     })
 
 
-def _hand_players(seats: pa.Table, index: _HandIndex, hands: int) -> pa.Array:
+def _hand_players(seats: pa.Table, index: HandIndex, hands: int) -> pa.Array:
     """The oracle's HANDS' ``players`` per hand position: coalesce(list(player ORDER BY seat),
     []) over the hand's seats (NULL seats last, as DuckDB orders them)."""
     hand_at, in_batch = index.positions(seats["hand_id"])
-    seat = _ints(seats["seat"], fill=np.iinfo(np.int64).max)
+    seat = int_values(seats["seat"], fill=np.iinfo(np.int64).max)
     kept = np.flatnonzero(in_batch)
     order = kept[np.lexsort((seat[kept], hand_at[kept]))]
     counts = np.bincount(hand_at[order], minlength=hands)
     offsets = pa.array(np.concatenate(([0], np.cumsum(counts))).astype(np.int32), _I32)
-    return pa.ListArray.from_arrays(offsets, _array(seats["player"]).take(pa.array(order)))
+    return pa.ListArray.from_arrays(offsets, single_chunk(seats["player"]).take(pa.array(order)))
 
 
-def _seat_rows(tables: Mapping[str, pa.Table], index: _HandIndex, labels: _HandLabels,
+def _seat_rows(tables: Mapping[str, pa.Table], index: HandIndex, labels: _HandLabels,
                hand_order: Ints) -> pa.Table:
     """The oracle's SEATS over the hands (tests/fact_oracle.py)."""
     hands, seats = tables["hands"], tables["seats"]
     hand_at, in_batch = index.positions(seats["hand_id"])
-    kept = np.flatnonzero(in_batch & _valid(seats["seat"]))
-    seat = _ints(seats["seat"], fill=0)[kept]
+    kept = np.flatnonzero(in_batch & valid_rows(seats["seat"]))
+    seat = int_values(seats["seat"], fill=0)[kept]
     hand_at = hand_at[kept]
-    keys = _keys(hand_at, seat)
+    keys = seat_keys(hand_at, seat)
     # ORDER BY h.game, day, s.hand_id, s.seat: the hand's rank, then the seat.
     rank = np.empty(len(hand_order), np.int64)
     rank[hand_order] = np.arange(len(hand_order))
-    ranked = _keys(rank[hand_at], seat)
+    ranked = seat_keys(rank[hand_at], seat)
     order = np.argsort(ranked, kind="stable")
     kept, seat, hand_at, keys = kept[order], seat[order], hand_at[order], keys[order]
     # A rank is a hand's: two equal neighbours are one seat twice.
-    twice = _first_repeat(ranked[order])
+    twice = first_repeat(ranked[order])
     if twice >= 0:
         raise _fault(hands, int(hand_at[twice]), f"seat {seat[twice]} is in seats twice")
     rows = pa.array(kept)
@@ -325,14 +298,14 @@ def _seveneight_dealt_categories(seats: pa.Table) -> pa.Table | None:
 
     A 7 & 8 seat is labelled when its dealt text is all cards: the first two
     (``dealt_two_category``) and, with three, all three (``dealt_three_category``)."""
-    game, dealt = _array(seats["game"]), _array(seats["dealt"])
+    game, dealt = single_chunk(seats["game"]), single_chunk(seats["dealt"])
     if not pa.types.is_string(dealt.type):  # the buffer read below is int32 offsets'
         return None
     if game.null_count or not pc.all(pc.equal(game, "seveneight")).as_py():
         return None
-    valid = _valid(dealt)
+    valid = valid_rows(dealt)
     rows = np.flatnonzero(valid)
-    lengths = _ints(pc.binary_length(dealt), fill=0)[rows]
+    lengths = int_values(pc.binary_length(dealt), fill=0)[rows]
     three = lengths == _THREE_CARDS
     if not ((lengths == _TWO_CARDS) | three).all():
         return None
@@ -355,8 +328,8 @@ def _seveneight_dealt_categories(seats: pa.Table) -> pa.Table | None:
         three_category[rows[three]] = seveneight_category_of(
             seveneight_rank_batch(np.ascontiguousarray(three_codes)))
     return pa.table({
-        "dealt_two_category": _SEVENEIGHT_LABELS.take(_nullable(two_category)),
-        "dealt_three_category": _SEVENEIGHT_LABELS.take(_nullable(three_category)),
+        "dealt_two_category": _SEVENEIGHT_LABELS.take(as_nullable(two_category)),
+        "dealt_three_category": _SEVENEIGHT_LABELS.take(as_nullable(three_category)),
         "dealt_poker_category": pa.nulls(len(valid), _STR)})
 
 
@@ -366,9 +339,9 @@ def _positions(hands: pa.Table, hand_at: Ints, seat: Ints) -> pa.Array:
     dealer_column = hands["dealer"].take(pa.array(hand_at))
     rummoli = pc.fill_null(pc.equal(hands["game"].take(pa.array(hand_at)), "rummoli"),
                            False).to_numpy(zero_copy_only=False)
-    turned = rummoli & _valid(dealer_column)
-    dealer = _ints(dealer_column, fill=0)
-    players = _ints(hands["num_players"].take(pa.array(hand_at)), fill=1)
+    turned = rummoli & valid_rows(dealer_column)
+    dealer = int_values(dealer_column, fill=0)
+    players = int_values(hands["num_players"].take(pa.array(hand_at)), fill=1)
     players = np.where(turned & (players != 0), players, 1)
     position = np.where(turned, np.fmod(seat - dealer - 1 + players, players) + 1, seat)
     return pa.array(position.astype(np.int16))
@@ -396,17 +369,17 @@ class _Acts:
     def of_seats(self, keys: Ints) -> dict[str, pa.Array]:
         """The columns of seats ``keys``: a seat without such actions has ``up`` false,
         no ``plays`` (an empty list) and NULL for the others (the SQL's LEFT JOIN)."""
-        at = _positions_in(self.keys, keys)
-        taken = _nullable(at)
-        counts = _at(self.play_counts, at, 0)
+        at = positions_in(self.keys, keys)
+        taken = as_nullable(at)
+        counts = values_at(self.play_counts, at, 0)
         offsets = _offsets(counts)
         rows = np.arange(int(offsets[-1]), dtype=np.int64) + np.repeat(
-            _at(self.play_starts, at, 0) - offsets[:-1], counts)
+            values_at(self.play_starts, at, 0) - offsets[:-1], counts)
         return {
-            "up": pa.array(_at(self.up, at, False)),
+            "up": pa.array(values_at(self.up, at, False)),
             "up_rank": self.up_rank.take(taken),
-            "cards_left": pa.array(_at(self.cards_left, at, 0),
-                                   mask=~_at(self.has_cards_left, at, False)),
+            "cards_left": pa.array(values_at(self.cards_left, at, 0),
+                                   mask=~values_at(self.has_cards_left, at, False)),
             "dealt": self.dealt.take(taken),
             # coalesce(plays, []): a seat's list, empty when it played nothing.
             "plays": pa.ListArray.from_arrays(pa.array(offsets, _I32),
@@ -418,95 +391,95 @@ _ACT_VERBS: Final = pa.array(["dh", "up", "pl"])
 _DH, _UP, _PL = range(3)
 
 
-def _acts(actions: pa.Table, index: _HandIndex) -> _Acts:
+def _acts(actions: pa.Table, index: HandIndex) -> _Acts:
     # The verbs the SQL filters on as codes (-1: any other, or NULL), in one pass.
-    code = _ints(pc.index_in(actions["verb"], value_set=_ACT_VERBS), fill=-1)
+    code = int_values(pc.index_in(actions["verb"], value_set=_ACT_VERBS), fill=-1)
     wanted = np.flatnonzero(code >= 0)
     code = code[wanted]
     dh = code == _DH
     # GROUP BY hand_id, CASE WHEN verb = 'dh' THEN target ELSE actor END (a NULL seat
     # groups apart and matches no seat: dropped here).
-    seat = np.where(dh, _ints(actions["target"], fill=0)[wanted],
-                    _ints(actions["actor"], fill=0)[wanted])
-    has_seat = np.where(dh, _valid(actions["target"])[wanted],
-                        _valid(actions["actor"])[wanted])
+    seat = np.where(dh, int_values(actions["target"], fill=0)[wanted],
+                    int_values(actions["actor"], fill=0)[wanted])
+    has_seat = np.where(dh, valid_rows(actions["target"])[wanted],
+                        valid_rows(actions["actor"])[wanted])
     hand_at, in_batch = index.positions(actions["hand_id"])
-    keys = _keys(hand_at[wanted], seat)
-    seq = _ints(actions["seq"], fill=np.iinfo(np.int64).max)[wanted]
+    keys = seat_keys(hand_at[wanted], seat)
+    seq = int_values(actions["seq"], fill=np.iinfo(np.int64).max)[wanted]
     # Grouped by key, ORDER BY seq within a group (NULL seqs last, as DuckDB orders them).
     kept = np.flatnonzero(in_batch[wanted] & has_seat)
     order = kept[np.lexsort((seq[kept], keys[kept]))]
     keys, code = keys[order], code[order]
     # Only the cards are read as Arrow: the rows kept, in group order.
-    cards = _array(actions["cards"]).take(pa.array(wanted[order]))
+    cards = single_chunk(actions["cards"]).take(pa.array(wanted[order]))
     is_dh, is_up, is_pl = code == _DH, code == _UP, code == _PL
-    starts, group = _groups(keys)
+    starts, group = runs_of(keys)
     groups = len(starts)
-    has_cards = _valid(cards)
+    has_cards = valid_rows(cards)
     # up: count(*) FILTER (verb = 'up') > 0.
-    up = _counts(group, is_up, groups) > 0
+    up = counts_where(group, is_up, groups) > 0
     # up_rank: any_value(substr(cards, 1, 1)) FILTER (verb = 'up'): the first non-null.
-    first = _first_in_group(group, is_up & has_cards, groups)
-    up_rank = pc.utf8_slice_codeunits(cards.take(_nullable(first)), 0, 1)
+    first = first_where(group, is_up & has_cards, groups)
+    up_rank = pc.utf8_slice_codeunits(cards.take(as_nullable(first)), 0, 1)
     # cards_left: sum of +len // 2 (dh) and -(len // 2) (pl); NULL without a non-null term.
-    halves = _ints(pc.utf8_length(cards), fill=0) // 2
+    halves = int_values(pc.utf8_length(cards), fill=0) // 2
     counted = (is_dh | is_pl) & has_cards
     terms = np.where(counted, np.where(is_dh, halves, -halves), 0)
     left = _group_sums(group, terms, groups)
     # dealt: string_agg(cards, '' ORDER BY seq) FILTER (verb = 'dh'), NULLs skipped.
-    dealt = _joined_strings(cards, group, is_dh & has_cards, groups)
+    dealt = joined_strings(cards, group, is_dh & has_cards, groups)
     # plays: list(cards ORDER BY seq) FILTER (verb = 'pl'), NULLs kept.
-    play_counts = _counts(group, is_pl, groups)
-    return _Acts(keys[starts], up, up_rank, left, _counts(group, counted, groups) > 0,
+    play_counts = counts_where(group, is_pl, groups)
+    return _Acts(keys[starts], up, up_rank, left, counts_where(group, counted, groups) > 0,
                  dealt, cards.filter(pa.array(is_pl)), _offsets(play_counts)[:-1],
                  play_counts)
 
 
-def _joined(tables: Mapping[str, pa.Table], name: str, seat_name: str, index: _HandIndex,
+def _joined(tables: Mapping[str, pa.Table], name: str, seat_name: str, index: HandIndex,
             keys: Ints, names: tuple[str, ...]) -> dict[str, pa.Array]:
     """LEFT JOIN table ``name`` ON hand_id and ``seat_name`` = seat: its ``names`` columns
     per seat key, and ``_matched``; :class:`FactRowsError` when a seat matches two rows."""
     table = tables[name]
     hand_at, in_batch = index.positions(table["hand_id"])
-    kept = np.flatnonzero(in_batch & _valid(table[seat_name]))
-    own = _keys(hand_at[kept], _ints(table[seat_name], fill=0)[kept])
+    kept = np.flatnonzero(in_batch & valid_rows(table[seat_name]))
+    own = seat_keys(hand_at[kept], int_values(table[seat_name], fill=0)[kept])
     order = np.argsort(own, kind="stable")
     own = own[order]
-    twice = _first_repeat(own)
+    twice = first_repeat(own)
     if twice >= 0:
         key = int(own[twice])
-        raise _fault(tables["hands"], key >> _SEAT_BITS,
-                     f"seat {_key_seat(key)} has two rows in {name}")
+        raise _fault(tables["hands"], hand_of_key(key),
+                     f"seat {seat_of_key(key)} has two rows in {name}")
     found = _lookup(own, keys)
     rows = pa.array(kept[order]).take(found)
-    joined: dict[str, pa.Array] = {column: _array(table[column].take(rows))
+    joined: dict[str, pa.Array] = {column: single_chunk(table[column].take(rows))
                                    for column in names}
     joined[_MATCHED] = pc.is_valid(found)
     return joined
 
 
-def _won(awards: pa.Table, hands: pa.Table, index: _HandIndex, keys: Ints
+def _won(awards: pa.Table, hands: pa.Table, index: HandIndex, keys: Ints
          ) -> dict[str, pa.Array]:
     """The oracle's WON: a Rummoli seat's awards summed per part (NULL: no award in the part)."""
     hand_at, in_batch = index.positions(awards["hand_id"])
     rummoli = pc.fill_null(pc.equal(hands["game"], "rummoli"), False).to_numpy(
         zero_copy_only=False)
-    kept = np.flatnonzero(in_batch & rummoli[hand_at] & _valid(awards["player"]))
-    own = _keys(hand_at[kept], _ints(awards["player"], fill=0)[kept])
+    kept = np.flatnonzero(in_batch & rummoli[hand_at] & valid_rows(awards["player"]))
+    own = seat_keys(hand_at[kept], int_values(awards["player"], fill=0)[kept])
     order = np.argsort(own, kind="stable")
     own, kept = own[order], kept[order]
-    starts, group = _groups(own)
+    starts, group = runs_of(own)
     groups = len(starts)
     found = _lookup(own[starts], keys)
     amount_column = awards["amount"].take(pa.array(kept))
-    amounts = _ints(amount_column, fill=0)
-    has_amount = _valid(amount_column)
+    amounts = int_values(amount_column, fill=0)
+    has_amount = valid_rows(amount_column)
     part_of = _parts(awards["pot"].take(pa.array(kept)))
     won: dict[str, pa.Array] = {}
     for part, column in SPLIT_COLUMNS.items():
         counted = (part_of == part) & has_amount
         sums = _group_sums(group, np.where(counted, amounts, 0), groups)
-        none = _counts(group, counted, groups) == 0
+        none = counts_where(group, counted, groups) == 0
         won[column] = pa.array(sums, mask=none).take(found)
     return won
 
@@ -718,7 +691,7 @@ def pass_counts(rows: pa.Table, actions: pa.Table) -> pa.Table | None:
     return pa.table(columns)
 
 
-def _passes(tables: Mapping[str, pa.Table], index: _HandIndex, seats: pa.Table
+def _passes(tables: Mapping[str, pa.Table], index: HandIndex, seats: pa.Table
             ) -> pa.Table | None:
     """The :data:`PASS_COLUMNS` of the seat rows ``seats``: from the batch's
     :data:`~analytics.warehouse.pipeline.rows.PASS_TABLE` when it has one (what its replays counted;
@@ -730,7 +703,7 @@ def _passes(tables: Mapping[str, pa.Table], index: _HandIndex, seats: pa.Table
     if counted.num_rows == 0:
         return None
     hand_at, _ = index.positions(seats["hand_id"])
-    keys = _keys(hand_at, _ints(seats["seat"], fill=0))
+    keys = seat_keys(hand_at, int_values(seats["seat"], fill=0))
     joined = _joined(tables, PASS_TABLE, "seat", index, keys, PASS_COLUMNS)
     return pa.table({name: joined[name] for name in PASS_COLUMNS})
 
@@ -783,68 +756,20 @@ def _texts(game: pa.ChunkedArray, dealt: pa.StringArray, known: pa.Array, name: 
 # ---- small vector helpers ------------------------------------------------------------
 
 
-def _array(values: pa.Array | pa.ChunkedArray) -> pa.Array:
-    return values.combine_chunks() if isinstance(values, pa.ChunkedArray) else values
 
 
-def _ints(column: pa.Array | pa.ChunkedArray, *, fill: int) -> Ints:
-    """An integer column as int64, nulls as ``fill``."""
-    filled = pc.fill_null(_array(column), fill) if column.null_count else _array(column)
-    return np.asarray(filled.to_numpy(zero_copy_only=False), dtype=np.int64)
 
 
-def _valid(column: pa.Array | pa.ChunkedArray) -> Bools:
-    if not column.null_count:
-        return np.ones(len(column), np.bool_)
-    return np.asarray(pc.is_valid(_array(column)).to_numpy(zero_copy_only=False),
-                      dtype=np.bool_)
 
-
-def _keys(hand_at: Ints, seat: Ints) -> Ints:
-    """One int64 per (hand position, seat)."""
-    return (hand_at << _SEAT_BITS) + (seat + _SEAT_OFFSET)
-
-
-def _starts(keys: Ints) -> Ints:
-    """Where each run of equal values of sorted ``keys`` starts."""
-    if len(keys) == 0:
-        return np.zeros(0, np.int64)
-    return np.flatnonzero(np.concatenate(([True], keys[1:] != keys[:-1])))
-
-
-def _groups(keys: Ints) -> tuple[Ints, Ints]:
-    """The runs of sorted ``keys``: where each starts, and each row's run number."""
-    starts = _starts(keys)
-    sizes = np.diff(np.append(starts, len(keys)))
-    return starts, np.repeat(np.arange(len(starts), dtype=np.int64), sizes)
-
-
-def _counts(group: Ints, mask: Bools, groups: int) -> Ints:
-    """Rows per group where ``mask`` holds."""
-    return np.bincount(group[mask], minlength=groups)
 
 
 def _lookup(sorted_keys: Ints, keys: Ints) -> pa.Array:
     """Position of each of ``keys`` in ``sorted_keys`` (unique), null where absent."""
     if len(sorted_keys) == 0:
         return pa.nulls(len(keys), _I64)
-    return _nullable(_positions_in(sorted_keys, keys))
+    return as_nullable(positions_in(sorted_keys, keys))
 
 
-def _positions_in(sorted_keys: Ints, keys: Ints) -> Ints:
-    """Position of each of ``keys`` in ``sorted_keys`` (unique), -1 where absent."""
-    if len(sorted_keys) == 0:
-        return np.full(len(keys), -1, np.int64)
-    at = np.minimum(np.searchsorted(sorted_keys, keys), len(sorted_keys) - 1)
-    return np.where(sorted_keys[at] == keys, at, -1)
-
-
-def _at(values: npt.NDArray[T], at: Ints, fill: int | bool) -> npt.NDArray[T]:
-    """``values[at]``, ``fill`` where ``at`` is -1."""
-    if not len(values):
-        return np.full(len(at), fill, values.dtype)
-    found: npt.NDArray[T] = np.where(at >= 0, values[np.maximum(at, 0)], fill)
-    return found
 
 
 def _offsets(counts: Ints) -> Ints:
@@ -854,10 +779,6 @@ def _offsets(counts: Ints) -> Ints:
     return offsets
 
 
-def _nullable(positions: Ints) -> pa.Array:
-    """Positions with -1 as null."""
-    return pa.array(positions, mask=positions < 0)
-
 
 def _group_sums(group: Ints, terms: Ints, groups: int) -> Ints:
     """Exact int64 sums of ``terms`` per group."""
@@ -866,20 +787,10 @@ def _group_sums(group: Ints, terms: Ints, groups: int) -> Ints:
     return sums
 
 
-def _first_in_group(group: Ints, mask: Bools, groups: int) -> Ints:
-    """The first row of each group where ``mask`` holds, -1 where none does (rows are
-    sorted by group)."""
-    first = np.full(groups, -1, np.int64)
-    rows = np.flatnonzero(mask)
-    owners = group[rows]
-    at = _starts(owners)
-    first[owners[at]] = rows[at]
-    return first
-
 
 def _parts(pots: pa.Array | pa.ChunkedArray) -> npt.NDArray[np.object_]:
     """The part (a key of views.SPLIT_COLUMNS) each award pot counts towards."""
-    codes = pc.dictionary_encode(_array(pots), null_encoding="encode")
+    codes = pc.dictionary_encode(single_chunk(pots), null_encoding="encode")
     names: npt.NDArray[np.object_] = np.array(
         [award_part(pot) for pot in codes.dictionary.to_pylist()], dtype=object)
     parts: npt.NDArray[np.object_] = names[codes.indices.to_numpy(zero_copy_only=False)]
@@ -899,20 +810,8 @@ def award_part(pot: str | None) -> str | None:
     return "poker pot" if side else "finale"
 
 
-def _counts_offsets(group: Ints, mask: Bools, groups: int) -> tuple[Ints, pa.Array]:
-    counts = np.bincount(group[mask], minlength=groups)
-    offsets = np.concatenate(([0], np.cumsum(counts))).astype(np.int32)
-    return counts, pa.array(offsets, _I32)
-
-
-def _joined_strings(cards: pa.Array, group: Ints, mask: Bools, groups: int) -> pa.Array:
-    """The ``mask`` rows' strings concatenated per group in row order; null for none."""
-    counts, offsets = _counts_offsets(group, mask, groups)
-    values = cards.filter(pa.array(mask))
-    lists = pa.ListArray.from_arrays(offsets, values, mask=pa.array(counts == 0))
-    return pc.binary_join(lists, "")
 
 
 def _halves(cards: pa.Array | pa.ChunkedArray) -> pa.Array:
     """length(cards) // 2 (NULL for NULL)."""
-    return pc.cast(pc.divide(pc.utf8_length(_array(cards)), 2), _I16)
+    return pc.cast(pc.divide(pc.utf8_length(single_chunk(cards)), 2), _I16)

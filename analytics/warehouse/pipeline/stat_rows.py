@@ -26,13 +26,13 @@ import pyarrow as pa
 from analytics.stats.definitions import STATS, Stat
 from analytics.stats.rummoli import POT_NETS
 from analytics.stats.rummoli import SUMMARY as RUMMOLI_SUMMARY
-from analytics.stats.seveneight import SUMMARY as SEVENEIGHT_SUMMARY
-from analytics.warehouse.sql.arrow_scan import execute_over
+from analytics.warehouse.pipeline.stat_summary import seveneight_summary
+from analytics.warehouse.sql.arrow_scan import arrow_over, execute_over
 from analytics.warehouse.sql.views import DAY, SESSION, STAKES
 from parsers.rule_options import Game
 
 __all__ = ["POT_NETS_V12", "STAT_COLUMNS_V9", "STAT_FACTS", "STAT_FACTS_TABLE", "STAT_SOURCES",
-           "batch_stat_facts", "fill_batch_stats", "fill_missing_stats", "stat_games"]
+           "batch_stat_facts", "fill_batch_stats", "stat_games"]
 
 STAT_FACTS: Final = "stat_facts"
 """The table's name, and the key of its rows among a batch's tables once a worker has
@@ -91,9 +91,16 @@ them again with the new columns."""
 
 _PREFIX: Final = "_handlab_stats_"
 STAT_SOURCES: Final = ("hands", "seats", "actions", "allin_results", "awards")
-"""The batch tables the statistics' query reads."""
+"""The batch tables the statistics' rows are made from."""
 _GAMES: Final = (Game.SEVENEIGHT, Game.RUMMOLI)  # the games whose counts are stored
-_SUMMARIES: Final = {Game.SEVENEIGHT: SEVENEIGHT_SUMMARY, Game.RUMMOLI: RUMMOLI_SUMMARY}
+_SUMMARY: Final = _PREFIX + "summary"
+_SUMMARIES: Final = {
+    # Made by stat_summary.seveneight_summary and read by its name.
+    Game.SEVENEIGHT: f"SELECT * FROM {_SUMMARY}",
+    Game.RUMMOLI: RUMMOLI_SUMMARY.format(
+        **{name: _PREFIX + name for name in ("hands", "seats", "actions", "awards")},
+        scope="TRUE"),
+}
 # The summaries' own columns the table keeps (besides hand and seat).
 _KEPT: Final = {Game.SEVENEIGHT: "position, up_rank, big_blind",
                 Game.RUMMOLI: "position, NULL AS up_rank, 1 AS big_blind, "
@@ -107,21 +114,18 @@ def _counted(stat: Stat) -> str:
             f"coalesce(CAST(({stat.opportunities}) AS INTEGER), 0) AS {stat.opps_column}")
 
 
-def _fill(game: Game, scope: str, prefix: str) -> str:
-    """The insert of the stat facts of ``game``'s hands that ``scope`` selects (a condition
-    on ``hands h``), reading each source table as ``prefix`` + its name."""
-    tables = {name: prefix + name for name in STAT_SOURCES}
-    summary = _SUMMARIES[game].format(hands=tables["hands"], seats=tables["seats"],
-                                      actions=tables["actions"], awards=tables["awards"],
-                                      scope=scope)
+def _rows(game: Game) -> str:
+    """The query of the stat facts of ``game``'s hands in a batch's tables (each read as
+    ``_PREFIX`` + its name): the statistics' counts over each seat's summary, with the
+    hand's and the seat's columns."""
+    tables = {name: _PREFIX + name for name in STAT_SOURCES}
     counted = ", ".join(_counted(stat) for stat in STATS[game])
     adjusted = ("coalesce(a.expected_net, s.net)" if game is Game.SEVENEIGHT
                 else "CAST(s.net AS DOUBLE)")
     allin = (f"LEFT JOIN {tables['allin_results']} a "
              "ON a.hand_id = c.hand_id AND a.seat = c.seat" if game is Game.SEVENEIGHT else "")
     return f"""
-        INSERT INTO stat_facts BY NAME
-        WITH t AS ({summary}),
+        WITH t AS ({_SUMMARIES[game]}),
         c AS (SELECT hand_id, seat, {_KEPT[game]}, {counted} FROM t)
         SELECT c.*, h.game, h.variant, h.rules, {STAKES} AS stakes, {SESSION} AS session,
                h.game_id, coalesce(h.game_id, h.table_name, h.source_file) AS place,
@@ -130,31 +134,35 @@ def _fill(game: Game, scope: str, prefix: str) -> str:
         FROM c JOIN {tables["hands"]} h USING (hand_id)
         JOIN {tables["seats"]} s ON s.hand_id = c.hand_id AND s.seat = c.seat
         {allin}
-        ORDER BY day, c.hand_id, c.seat
     """
 
 
-_FILL_BATCH: Final = {game: _fill(game, "TRUE", _PREFIX) for game in _GAMES}
-# A run of days' hands without rows: the anti-join reads only the rows of those days (the
-# table is ordered by game and day, so its row groups' min/max skip the others); a NOT IN
-# over the whole table ran out of the writer's memory at a million hands.
-_FILL_DAYS: Final = {game: _fill(game, f"""{DAY} BETWEEN $first AND $last
-    AND NOT EXISTS (SELECT 1 FROM stat_facts x WHERE x.hand_id = h.hand_id
-                    AND x.game = h.game AND x.day BETWEEN $first AND $last)""", "")
-                     for game in _GAMES}
-
-CHUNK_HANDS: Final = 20_000
-"""Hands filled per statement by :func:`fill_missing_stats`: the summary's windows and
-aggregations over their actions must fit the writer's memory limit (512 MB), which
-100,000 hands' did not (a million-hand backfill ran out of memory)."""
+_ROWS: Final = {game: _rows(game) for game in _GAMES}
+_ORDER: Final = "ORDER BY day, hand_id, seat"
+_GIVEN: Final = {game: frozenset((
+    "hand_id", "seat", *(part.split()[-1] for part in _KEPT[game].split(", ")),
+    *(name for stat in STATS[game] for name in (stat.name, stat.opps_column)),
+    "game", "variant", "rules", "stakes", "session", "game_id", "place", "day", "played_time",
+    "source_index", "player", "net", "adjusted_net")) for game in _GAMES}
+"""The columns :data:`_ROWS` gives for each game."""
 
 
 def fill_batch_stats(con: duckdb.DuckDBPyConnection, tables: Mapping[str, pa.Table]) -> None:
-    """Add the stat facts of one batch of new hands, just inserted (inside the file's
-    transaction), from the batch's own tables (as the loader inserted them)."""
+    """Add the stat facts of a batch of hands without any (``tables``: their rows of
+    :data:`STAT_SOURCES`, each table's rows of a hand together): the ingest's new hands,
+    just inserted inside the file's transaction, or stored ones read back by the backfill
+    (``facts.fill_missing_stats``)."""
     for game in stat_games(tables["hands"]):
-        execute_over(con, _FILL_BATCH[game],
-                     {_PREFIX + name: tables[name] for name in STAT_SOURCES})
+        execute_over(con, f"INSERT INTO stat_facts BY NAME SELECT * FROM ({_ROWS[game]}) {_ORDER}",
+                     _sources(game, tables))
+
+
+def _sources(game: Game, tables: Mapping[str, pa.Table]) -> dict[str, pa.Table]:
+    """The tables :data:`_ROWS` of ``game`` reads, by the names it reads them by."""
+    sources = {_PREFIX + name: tables[name] for name in STAT_SOURCES}
+    if game is Game.SEVENEIGHT:
+        sources[_SUMMARY] = seveneight_summary(tables)
+    return sources
 
 
 def stat_games(hands: pa.Table) -> list[Game]:
@@ -166,49 +174,36 @@ def stat_games(hands: pa.Table) -> list[Game]:
 def batch_stat_facts(scratch: duckdb.DuckDBPyConnection, tables: Mapping[str, pa.Table]
                      ) -> pa.Table:
     """The ``stat_facts`` rows of one batch of hands, every column as the warehouse stores
-    them, made by :func:`fill_batch_stats` in ``scratch`` (an empty database at the latest
-    schema, left empty again).
+    them (the table's columns and types in ``scratch``, a database at the latest schema:
+    what :func:`fill_batch_stats` would insert there), ordered by day, hand and seat.
 
     The ingest's workers (and the lake's) make them beside the batch's other facts, so
     the single writer only inserts them: in the writer this query was the largest part
     of its work per 7 & 8 hand and per Rummoli round."""
-    fill_batch_stats(scratch, tables)
-    try:
-        return scratch.sql("SELECT * FROM stat_facts ORDER BY day, hand_id, seat"
-                           ).to_arrow_table()
-    finally:
-        scratch.execute("DELETE FROM stat_facts")
+    columns = scratch.execute(
+        "SELECT column_name, data_type, column_default FROM duckdb_columns() "
+        "WHERE table_name = 'stat_facts' AND schema_name = 'main' ORDER BY column_index"
+    ).fetchall()
+    parts = [arrow_over(scratch, _stored_shape(game, columns), _sources(game, tables))
+             for game in stat_games(tables["hands"])]
+    if not parts:
+        return arrow_over(scratch, "SELECT * FROM stat_facts LIMIT 0", {})
+    rows = pa.concat_tables(parts)
+    return rows.sort_by([("day", "ascending"), ("hand_id", "ascending"),
+                         ("seat", "ascending")]) if len(parts) > 1 else rows
 
 
-def fill_missing_stats(con: duckdb.DuckDBPyConnection) -> None:
-    """Add the stat facts of every 7 & 8 and Rummoli hand that has none (migration 12's
-    backfill, and ``facts.fill_missing`` for bulk loads), by runs of days of about
-    :data:`CHUNK_HANDS` hands, so the table ends up ordered by day."""
-    for game in _GAMES:
-        days = con.execute(f"""
-            SELECT {DAY} AS day, count(*) AS hands FROM hands h
-            WHERE h.game = $game
-              AND h.hand_id NOT IN (SELECT hand_id FROM stat_facts WHERE game = $game)
-            GROUP BY ALL ORDER BY day
-        """, {"game": game.value}).fetchall()
-        for first, last in _runs(days):
-            con.execute(_FILL_DAYS[game], {"first": first, "last": last})
-
-
-def _runs(days: list[tuple[object, int]]) -> list[tuple[object, object]]:
-    """Consecutive days grouped into runs of about :data:`CHUNK_HANDS` hands."""
-    runs: list[tuple[object, object]] = []
-    start: object = None
-    total = 0
-    previous: object = None
-    for day, hands in days:
-        if start is not None and total + hands > CHUNK_HANDS:
-            runs.append((start, previous))
-            start, total = None, 0
-        if start is None:
-            start = day
-        total += hands
-        previous = day
-    if start is not None:
-        runs.append((start, previous))
-    return runs
+def _stored_shape(game: Game, columns: list[tuple[str, str, str | None]]) -> str:
+    """``game``'s :data:`_ROWS` with the table's ``columns`` (name, type, default), in its
+    order and types, those it does not give at their default, as an insert by name stores
+    them."""
+    given = _GIVEN[game]
+    shaped = []
+    for name, kind, default in columns:
+        if name in given:
+            shaped.append(f"CAST(q.{name} AS {kind}) AS {name}")
+        elif default is not None:
+            shaped.append(f"CAST({default} AS {kind}) AS {name}")
+        else:
+            raise ValueError(f"stat_facts.{name} has no default and the query gives none")
+    return f"SELECT {', '.join(shaped)} FROM ({_ROWS[game]}) q {_ORDER}"

@@ -48,15 +48,15 @@ from analytics.warehouse.pipeline.fact_rows import (
     pass_counts,
     play_kinds,
 )
-from analytics.warehouse.pipeline.stat_rows import fill_missing_stats
+from analytics.warehouse.pipeline.stat_rows import STAT_SOURCES, fill_batch_stats
 from analytics.warehouse.sql.arrow_scan import arrow_over, execute_over
 from analytics.warehouse.sql.views import DAY, PLAY_KIND_COLUMNS, SESSION, STAKES
 
 __all__ = ["CHUNK_HANDS", "HANDS_TABLE", "HANDS_TABLE_V5", "PASSES_V12",
            "PLAY_KINDS_V8", "POTS_TABLE", "POT_ROWS_SELECT", "SEATS_TABLE", "SEATS_TABLE_V4",
-           "PotGames", "fill_batch_pots", "fill_missing", "fill_missing_hands",
+           "STAT_CHUNK_HANDS", "PotGames", "fill_batch_pots", "fill_missing", "fill_missing_hands",
            "fill_missing_passes", "fill_missing_play_kinds", "fill_missing_seats",
-           "with_streaks"]
+           "fill_missing_stats", "with_streaks"]
 
 # The columns of seat_facts as migration 4 created it: migration text, never to be edited
 # (SEATS_TABLE_V4 must stay what migration 4 ran); migration 6 added the ones after them.
@@ -431,13 +431,38 @@ def fill_missing(con: duckdb.DuckDBPyConnection) -> None:
     fill_missing_stats(con)
 
 
+def fill_missing_stats(con: duckdb.DuckDBPyConnection) -> None:
+    """Add the stat facts of every 7 & 8 and Rummoli hand that has none (migration 12's
+    backfill, and :func:`fill_missing` for bulk loads): by game and runs of days of about
+    :data:`STAT_CHUNK_HANDS` hands, so the table ends up ordered by day, each run's stored
+    rows read as Arrow and made rows by ``stat_rows.fill_batch_stats``, the ingest's own."""
+    for game, first, last in _day_chunks(_missing_days(con, _MISSING_STATS), STAT_CHUNK_HANDS):
+        scope = {"game": game, "first": first, "last": last}
+        fill_batch_stats(con, _stored_tables(con, _STATS_BY_DAYS, scope, _STAT_READS))
+
+
+STAT_CHUNK_HANDS: Final = 20_000
+"""Hands :func:`fill_missing_stats` fills at a time: the Rummoli summary's windows and
+aggregations over their actions must fit the writer's memory limit (512 MB), which
+100,000 hands' did not."""
+_MISSING_STATS: Final = ("h.game IN ('seveneight', 'rummoli') "
+                         "AND h.hand_id NOT IN (SELECT hand_id FROM stat_facts)")
+# A day's hands without rows: the anti-join reads only the rows of those days (the table is
+# ordered by game and day, so its row groups' min/max skip the others).
+_STATS_BY_DAYS: Final = f"""h.game = $game AND {DAY} BETWEEN $first AND $last
+    AND h.hand_id NOT IN (SELECT hand_id FROM stat_facts x WHERE x.game = $game
+                          AND x.day BETWEEN $first AND $last)"""
+_STAT_READS: Final = {name: ("*", "TRUE") for name in STAT_SOURCES if name != "hands"}
+"""What the statistics read of each stored table besides ``hands``: whole rows."""
+
+
 def fill_missing_hands(con: duckdb.DuckDBPyConnection) -> None:
     """Add the ``hand_facts`` row of every hand that has none (migration 7's backfill),
     made by :func:`~analytics.warehouse.pipeline.fact_rows.fact_tables` from the stored ``hands``
     and ``seats``, about :data:`CHUNK_HANDS` hands at a time by game and day."""
-    for game, first, last in _day_chunks(_missing_days(con, _MISSING_HANDS)):
+    for game, first, last in _day_chunks(_missing_days(con, _MISSING_HANDS), CHUNK_HANDS):
         scope = {"game": game, "first": first, "last": last}
-        stored = _stored_tables(con, _HANDS_BY_DAYS, scope, ("seats",))
+        stored = _stored_tables(con, _HANDS_BY_DAYS, scope, {"seats": _SOURCE_READS["seats"]})
         _insert_rows(con, "hand_facts", fact_tables(stored, ("hand_facts",))["hand_facts"])
 
 
@@ -451,13 +476,13 @@ def fill_missing_seats(con: duckdb.DuckDBPyConnection) -> None:
     inserted with the columns the table has at this version (migration 6's table has no
     play kinds or passes yet: migrations 8 and 12 add and fill them).
     """
-    for game, first, last in _day_chunks(_missing_days(con, _MISSING)):
+    for game, first, last in _day_chunks(_missing_days(con, _MISSING), CHUNK_HANDS):
         scope = {"game": game, "first": first, "last": last}
         con.execute(_POTS_DELETE_DAYS, scope)
         rows = con.sql(_POT_ROWS_DAYS, params=scope).to_arrow_table()
         if rows.num_rows:
             execute_over(con, _POT_INSERT, {_POT_ROWS: with_streaks(rows)})
-        stored = _stored_tables(con, _BY_DAYS, scope, _SEAT_SOURCES)
+        stored = _stored_tables(con, _BY_DAYS, scope, _SOURCE_READS)
         _insert_rows(con, "seat_facts", fact_tables(stored, ("seat_facts",))["seat_facts"])
 
 
@@ -484,21 +509,19 @@ _SOURCE_READS: Final = {
     "allin_results": ("hand_id, seat, expected_net, actual_net, luck, std_error", "TRUE"),
     "awards": ("hand_id, pot, player, amount", "TRUE"),
 }
-_SEAT_SOURCES: Final = tuple(_SOURCE_READS)
 _CHUNK_IDS: Final = _BATCH_PREFIX + "chunk_ids"
 _ROWS: Final = _BATCH_PREFIX + "rows"
 
 
 def _stored_tables(con: duckdb.DuckDBPyConnection, scope: str, params: Mapping[str, object],
-                   names: tuple[str, ...]) -> dict[str, pa.Table]:
+                   reads: Mapping[str, tuple[str, str]]) -> dict[str, pa.Table]:
     """The stored rows of the hands ``scope`` selects (a condition of this module on
-    ``hands h``) as Arrow: their ``hands`` rows and their rows of the tables ``names`` (keys
-    of :data:`_SOURCE_READS`), the tables ``fact_tables`` reads."""
+    ``hands h``) as Arrow: their ``hands`` rows and, for each table ``reads`` names (as
+    :data:`_SOURCE_READS` does), the columns and rows it says of theirs."""
     hands = con.sql(f"SELECT * FROM hands h WHERE {scope}", params=params).to_arrow_table()
     ids = {_CHUNK_IDS: hands.select(["hand_id"])}
     tables = {"hands": hands}
-    for name in names:
-        columns, condition = _SOURCE_READS[name]
+    for name, (columns, condition) in reads.items():
         tables[name] = arrow_over(con, f"""
             SELECT {columns} FROM {name} t
             WHERE {condition} AND t.hand_id IN (SELECT hand_id FROM {_CHUNK_IDS})""", ids)
@@ -540,7 +563,7 @@ def fill_missing_play_kinds(con: duckdb.DuckDBPyConnection) -> None:
         WHERE x.game = 'bigtwo' AND x.{_FIRST_KIND} IS NULL GROUP BY ALL ORDER BY x.day
     """).fetchall()
     sets = ", ".join(f"{column} = k.{column}" for column in PLAY_KIND_COLUMNS.values())
-    for _, first, last in _day_chunks(days):
+    for _, first, last in _day_chunks(days, CHUNK_HANDS):
         rows = con.sql(f"""
             SELECT x.hand_id, x.seat, x.game, x.rules, x.plays FROM seat_facts x
             WHERE x.game = 'bigtwo' AND x.day BETWEEN $first AND $last
@@ -569,7 +592,7 @@ def fill_missing_passes(con: duckdb.DuckDBPyConnection) -> None:
     """).fetchall()
     sets = ", ".join(f"{column} = k.{column}" for column in PASS_COLUMNS)
     chunk = "x.game = 'bigtwo' AND x.day BETWEEN $first AND $last AND x.passes IS NULL"
-    for _, first, last in _day_chunks(days):
+    for _, first, last in _day_chunks(days, CHUNK_HANDS):
         span = {"first": first, "last": last}
         rows = con.sql(f"""
             SELECT x.hand_id, x.seat, x.game, x.rules, x.num_players FROM seat_facts x
@@ -590,12 +613,12 @@ PASSES_V12: Final = tuple(f"ALTER TABLE seat_facts ADD COLUMN {column} INTEGER"
 """Migration 12: the :data:`PASS_COLUMNS` (NULL for the other games' seats)."""
 
 
-def _day_chunks(days: list[tuple[str, dt.date, int]]
+def _day_chunks(days: list[tuple[str, dt.date, int]], hands: int
                 ) -> Iterator[tuple[str, dt.date, dt.date]]:
-    """Consecutive days of one game grouped into runs of about :data:`CHUNK_HANDS` hands."""
+    """Consecutive days of one game grouped into runs of about ``hands`` hands."""
     run: list[tuple[str, dt.date, int]] = []
     for day in days:
-        if run and (day[0] != run[0][0] or sum(n for _, _, n in run) + day[2] > CHUNK_HANDS):
+        if run and (day[0] != run[0][0] or sum(n for _, _, n in run) + day[2] > hands):
             yield run[0][0], run[0][1], run[-1][1]
             run = []
         run.append(day)

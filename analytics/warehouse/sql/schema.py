@@ -17,11 +17,7 @@ import duckdb
 
 from analytics.warehouse.annotations import ANNOTATION_TABLES, restore_notes
 from analytics.warehouse.errors import WarehouseSchemaError
-from analytics.warehouse.pipeline.stat_rows import (
-    POT_NETS_V12,
-    STAT_FACTS_TABLE,
-    fill_missing_stats,
-)
+from analytics.warehouse.pipeline.stat_rows import POT_NETS_V12, STAT_FACTS_TABLE
 from analytics.warehouse.rekey import rekey_hands
 from analytics.warehouse.sql.facts import (
     HANDS_TABLE,
@@ -35,6 +31,7 @@ from analytics.warehouse.sql.facts import (
     fill_missing_passes,
     fill_missing_play_kinds,
     fill_missing_seats,
+    fill_missing_stats,
 )
 from analytics.warehouse.sql.scores import RULES_WITH_THRESHOLD, SCORES_TABLE, fill_missing_scores
 

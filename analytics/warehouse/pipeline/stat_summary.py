@@ -1,0 +1,266 @@
+"""The 7 & 8 seats' betting summary: the rows the statistics of a 7 & 8 seat are counted over.
+
+:func:`seveneight_summary` is its one definition: numpy and Arrow over a batch's (or the
+stored) ``hands``, ``seats`` and ``actions``, one row per 7 & 8 seat with the columns
+:data:`~analytics.stats.seveneight.SUMMARY_COLUMNS` names (how the actions are read:
+:mod:`analytics.stats.seveneight`).  The statistics' own counts are SQL over these rows
+(:mod:`analytics.stats.definitions`, by :mod:`~analytics.warehouse.pipeline.stat_rows`).
+tests/stat_oracle.py writes the same summary as one SQL query, the oracle the tests check
+this against column by column; each step below names the SQL it computes, with DuckDB's
+semantics (``arg_min`` skips a NULL argument, ``any_value`` a NULL value, ``string_agg``
+NULL strings; ``instr`` of an empty text is 1).  Made here rather than in SQL: the query
+cost a worker more than reading, replaying and making rows of the hand together.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Final
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from analytics.stats.seveneight import POSITIONS, RANKS
+from analytics.warehouse.pipeline.grouping import (
+    Bools,
+    HandIndex,
+    Ints,
+    as_nullable,
+    counts_where,
+    first_where,
+    int_values,
+    joined_strings,
+    positions_in,
+    run_starts,
+    runs_of,
+    seat_keys,
+    single_chunk,
+    valid_rows,
+    values_at,
+)
+from parsers.rule_options import Game
+
+__all__ = ["seveneight_summary"]
+
+_VERBS: Final = pa.array(["cbr", "cc", "f", "dh", "up", "sm"])
+_CBR, _CC, _FOLD, _DH, _UP, _SM = range(6)
+_BET_VERBS: Final = pa.array(["cbr", "cc", "f"])
+"""The verbs a ``bet`` row has, by code (its first three)."""
+_STREETS: Final = pa.array(["round1", "round2", "deal", "third"])
+_ROUND1, _ROUND2, _DEAL, _THIRD = range(4)
+_POSITION_NAMES: Final = pa.array([None, *POSITIONS])
+_BIG_BLIND, _SMALL_BLIND, _EARLY, _LATE, _BUTTON = (
+    POSITIONS.index(name) + 1 for name in ("big blind", "small blind", "early", "late", "button"))
+_RANK_TEXTS: Final = pa.array(list(RANKS))
+_NONE: Final = -1
+
+
+def seveneight_summary(tables: Mapping[str, pa.Table]) -> pa.Table:
+    """One row per seat of the 7 & 8 hands of ``tables`` (``hands``, ``seats``, ``actions``;
+    any game's rows, each table's rows of one hand together): ``hand_id``, ``seat``,
+    ``position``, ``up_rank``, ``big_blind`` and the summary columns."""
+    hands = tables["hands"]
+    hands = hands.filter(pc.fill_null(pc.equal(hands["game"], Game.SEVENEIGHT.value), False))
+    index = HandIndex(int_values(hands["hand_id"], fill=0))
+    seats = _Seats(tables["seats"], index, hands.num_rows)
+    actions = _Actions(tables["actions"], index)
+    columns: dict[str, pa.Array | pa.ChunkedArray] = {
+        "hand_id": seats.table["hand_id"].take(seats.rows),
+        "seat": seats.table["seat"].take(seats.rows),
+        "position": _positions(seats, int_values(hands["num_players"], fill=_NONE)),
+    }
+    cards = _cards(actions, seats)
+    columns["up_rank"] = pc.utf8_slice_codeunits(cards.pop("up_card"), 0, 1)
+    # CASE WHEN big > 0 THEN big ELSE coalesce(min_bet, small_bet, 1) END
+    fallback = int_values(pc.coalesce(hands["min_bet"], hands["small_bet"],
+                                      pa.scalar(1, pa.int64())), fill=1)
+    columns["big_blind"] = pa.array(np.where(seats.big > 0, seats.big,
+                                             fallback[seats.hand_at]))
+    columns.update(_betting(actions, seats, hands.num_rows))
+    columns["saw_round2"] = cards.pop("saw_round2")
+    columns["showdown"] = cards.pop("showdown")
+    columns["won"] = seats.table["won"].take(seats.rows)
+    columns["up_rank_value"] = _rank_values(columns["up_rank"])
+    columns["down_rank_value"] = _rank_values(pc.utf8_slice_codeunits(cards.pop("down"), 0, 1))
+    return pa.table(columns)
+
+
+class _Seats:
+    """``s`` and ``big``: the seats of the batch's 7 & 8 hands sorted by (hand, seat), their
+    ``coalesce(blind, 0)``, and the hand's largest blind."""
+
+    def __init__(self, table: pa.Table, index: HandIndex, hands: int) -> None:
+        hand_at, in_batch = index.positions(table["hand_id"])
+        rows = np.flatnonzero(in_batch & valid_rows(table["seat"]))
+        seat = int_values(table["seat"], fill=0)[rows]
+        keys = seat_keys(hand_at[rows], seat)
+        order = np.argsort(keys, kind="stable")
+        self.table = table
+        self.rows = pa.array(rows[order])
+        self.hand_at: Ints = hand_at[rows][order]
+        self.seat: Ints = seat[order]
+        self.keys: Ints = keys[order]
+        self.blind: Ints = int_values(table["blind"], fill=0)[rows][order]
+        largest = np.full(hands, np.iinfo(np.int64).min, np.int64)
+        np.maximum.at(largest, self.hand_at, self.blind)
+        self.big: Ints = largest[self.hand_at]
+
+
+class _Actions:
+    """The batch's actions of its 7 & 8 hands: verb and street codes (-1 for any other),
+    hand positions, ``seq`` and the actor."""
+
+    def __init__(self, table: pa.Table, index: HandIndex) -> None:
+        self.table = table
+        hand_at, in_batch = index.positions(table["hand_id"])
+        self.hand_at: Ints = hand_at
+        self.verb: Ints = np.where(in_batch, int_values(
+            pc.index_in(table["verb"], value_set=_VERBS), fill=_NONE), _NONE)
+        self.street: Ints = int_values(pc.index_in(table["street"], value_set=_STREETS),
+                                       fill=_NONE)
+        self.seq: Ints = int_values(table["seq"], fill=np.iinfo(np.int64).max)
+        self.actor: Ints = int_values(table["actor"], fill=0)
+        self.has_actor: Bools = valid_rows(table["actor"])
+
+
+def _betting(actions: _Actions, seats: _Seats, hands: int) -> dict[str, pa.Array]:
+    """The ``bet``, ``raisers``, ``per`` and ``cbets`` parts, per seat of ``seats``."""
+    # bet: the cbr, cc and f of rounds 1 and 2, with raises_before = sum(verb = 'cbr') OVER
+    # (PARTITION BY hand_id, street ORDER BY seq) - (verb = 'cbr').
+    verb, street = actions.verb, actions.street
+    rows = np.flatnonzero((verb >= 0) & (verb <= _FOLD)
+                          & ((street == _ROUND1) | (street == _ROUND2)))
+    round2 = street[rows] == _ROUND2
+    partition = actions.hand_at[rows] * 2 + round2
+    order = np.lexsort((actions.seq[rows], partition))
+    rows, round2, partition = rows[order], round2[order], partition[order]
+    bet_verb = verb[rows]
+    raises = (bet_verb == _CBR).astype(np.int64)
+    starts, group = runs_of(partition)
+    before = np.cumsum(raises) - raises
+    raises_before = before - before[starts][group]
+    hand_at, actor, has_actor = actions.hand_at[rows], actions.actor[rows], actions.has_actor[rows]
+    # raisers: arg_min / arg_max(actor, seq) FILTER (street = 'round1' AND verb = 'cbr').
+    first_raiser = np.full(hands, _NONE, np.int64)
+    last_raiser = np.full(hands, _NONE, np.int64)
+    raised = np.flatnonzero(~round2 & (bet_verb == _CBR) & has_actor)
+    owners = hand_at[raised]
+    first = run_starts(owners)
+    last = np.append(first[1:], len(owners))[:len(first)] - 1
+    first_raiser[owners[first]] = actor[raised[first]]
+    last_raiser[owners[last]] = actor[raised[last]]
+    # per: bet JOIN s USING (hand_id, seat), grouped by seat, in seq order.
+    keys = seat_keys(hand_at, actor)
+    seat_at = positions_in(seats.keys, keys)
+    kept = np.flatnonzero(has_actor & (seat_at >= 0))
+    kept = kept[np.lexsort((actions.seq[rows][kept], keys[kept]))]
+    by_seat = keys[kept]
+    kind, second, facing = bet_verb[kept], round2[kept], raises_before[kept]
+    owed = seats.blind[seat_at[kept]] < seats.big[seat_at[kept]]
+    starts, group = runs_of(by_seat)
+    groups = len(starts)
+    first_round = ~second
+    at = positions_in(by_seat[starts], seats.keys)  # each seat's group, -1 for none
+
+    def count(mask: Bools) -> pa.Array:  # coalesce(count(*) FILTER (WHERE mask), 0)
+        return pa.array(values_at(counts_where(group, mask, groups), at, 0))
+
+    def first_of(mask: Bools) -> Ints:  # the bet row of arg_min(..., seq) FILTER (mask)
+        return values_at(first_where(group, mask, groups), at, _NONE)
+
+    def verb_at(row: Ints) -> pa.Array:
+        return _BET_VERBS.take(as_nullable(np.where(row >= 0, kind[np.maximum(row, 0)], _NONE)
+                                           if len(kind) else row))
+
+    columns = {
+        "r1_raises": count(first_round & (kind == _CBR)),
+        "r1_calls": count(first_round & (kind == _CC) & ((facing > 0) | owed)),
+        "r1_folds": count(first_round & (kind == _FOLD)),
+        "r2_raises": count(second & (kind == _CBR)),
+        "r2_calls": count(second & (kind == _CC) & (facing > 0)),
+        "r2_folds": count(second & (kind == _FOLD)),
+        "facing_one_raise": verb_at(first_of(first_round & (facing == 1))),
+        "facing_two_raises": verb_at(first_of(first_round & (facing == 2))),
+        "first_raiser": pa.array(first_raiser[seats.hand_at] == seats.seat),
+        "last_raiser": pa.array(last_raiser[seats.hand_at] == seats.seat),
+    }
+    opening = first_of(second)
+    columns["first_r2_verb"] = verb_at(opening)
+    opening_facing = np.where(opening >= 0, facing[np.maximum(opening, 0)]
+                              if len(facing) else 0, _NONE)
+    columns["first_r2_facing"] = pa.array(opening_facing, mask=opening < 0)
+    # cbets: the hand's last raiser of round 1 whose first action of round 2 was a bet,
+    # facing none; facing_cbet: another seat's first action facing one bet in round 2.
+    bettor = (last_raiser[seats.hand_at] == seats.seat) & (opening >= 0) & (opening_facing == 0)
+    bettor &= np.where(opening >= 0, kind[np.maximum(opening, 0)] == _CBR
+                       if len(kind) else False, False)
+    cbettor = np.full(hands, _NONE, np.int64)
+    cbettor[seats.hand_at[bettor]] = seats.seat[bettor]
+    faced = cbettor[seats.hand_at]
+    facing_bet = first_of(second & (facing == 1))
+    columns["facing_cbet"] = verb_at(np.where((faced != _NONE) & (faced != seats.seat),
+                                              facing_bet, _NONE))
+    return columns
+
+
+def _cards(actions: _Actions, seats: _Seats) -> dict[str, pa.Array]:
+    """The ``cards`` part per seat: ``saw_round2``, ``showdown``, the ``up_card`` and the
+    ``down`` card (of the two dealt, the one not turned up)."""
+    verb = actions.verb
+    rows = np.flatnonzero(verb >= _DH)
+    dealt = verb[rows] == _DH
+    # GROUP BY hand_id, CASE WHEN verb = 'dh' THEN target ELSE actor END (a NULL seat
+    # matches no seat).
+    target = actions.table["target"]
+    seat = np.where(dealt, int_values(target, fill=0)[rows], actions.actor[rows])
+    has_seat = np.where(dealt, valid_rows(target)[rows], actions.has_actor[rows])
+    rows, seat, dealt = rows[has_seat], seat[has_seat], dealt[has_seat]
+    keys = seat_keys(actions.hand_at[rows], seat)
+    order = np.lexsort((actions.seq[rows], keys))
+    rows, keys, dealt = rows[order], keys[order], dealt[order]
+    kind, street = verb[rows], actions.street[rows]
+    cards = single_chunk(actions.table["cards"]).take(pa.array(rows))
+    has_cards = valid_rows(cards)
+    starts, group = runs_of(keys)
+    groups = len(starts)
+    at = positions_in(keys[starts], seats.keys)
+    taken = as_nullable(at)
+    # string_agg(cards, '' ORDER BY seq) FILTER (verb = 'dh' AND street = 'deal')
+    two = joined_strings(cards, group, dealt & (street == _DEAL) & has_cards, groups).take(taken)
+    # any_value(cards) FILTER (verb = 'up')
+    up_card = cards.take(as_nullable(first_where(group, (kind == _UP) & has_cards, groups))
+                         ).take(taken)
+    # CASE WHEN substr(two, 1, 2) = up_card THEN substr(two, 3, 2) ELSE substr(two, 1, 2) END
+    head = pc.utf8_slice_codeunits(two, 0, 2)
+    turned = pc.fill_null(pc.equal(head, up_card), False)
+    return {
+        "saw_round2": pa.array(values_at(
+            counts_where(group, dealt & (street == _THIRD), groups) > 0, at, False)),
+        "showdown": pa.array(values_at(counts_where(group, kind == _SM, groups) > 0, at, False)),
+        "up_card": up_card,
+        "down": pc.if_else(turned, pc.utf8_slice_codeunits(two, 2, 4), head),
+    }
+
+
+def _positions(seats: _Seats, players: Ints) -> pa.Array:
+    """``fixed`` and ``middle``: the big blind (the largest blind, when there is one), the
+    small blind (any other blind), the button (the last seat), and the others in seat
+    order, the first half early and the rest late."""
+    fixed = np.where((seats.big > 0) & (seats.blind == seats.big), _BIG_BLIND,
+                     np.where(seats.blind > 0, _SMALL_BLIND,
+                              np.where(seats.seat == players[seats.hand_at], _BUTTON, 0)))
+    free = np.flatnonzero(fixed == 0)
+    starts, group = runs_of(seats.hand_at[free])
+    rank = np.arange(len(free)) - starts[group] + 1  # row_number() OVER (... ORDER BY seat)
+    total = np.bincount(group, minlength=len(starts))[group]
+    fixed[free] = np.where(rank <= total // 2, _EARLY, _LATE)
+    return _POSITION_NAMES.take(pa.array(fixed))
+
+
+def _rank_values(first: pa.Array | pa.ChunkedArray) -> pa.Array:
+    """instr(RANKS, x) of one-character texts ``x``: the rank's place from 1, 0 for no rank,
+    1 for an empty text, NULL for NULL."""
+    place = int_values(pc.index_in(first, value_set=_RANK_TEXTS), fill=_NONE) + 1
+    empty = int_values(pc.utf8_length(first), fill=1) == 0
+    return pa.array(np.where(empty, 1, place), mask=~valid_rows(first))
