@@ -1,11 +1,12 @@
-"""The 7 & 8 seats' betting summary in SQL: the independent oracle that checks
-:func:`analytics.warehouse.pipeline.stat_summary.seveneight_summary`.
+"""The statistics' summaries in SQL: the independent oracle that checks
+:mod:`analytics.warehouse.pipeline.stat_summary` (7 & 8's betting, Rummoli's rounds).
 
 The warehouse makes the summary once, in numpy and pyarrow, for the ingest and the
 backfills alike.  This is the same definition as the one query over a batch's ``hands``,
-``seats`` and ``actions`` that the ingest ran before (how the actions are read:
-:mod:`analytics.stats.seveneight`); only the tests run it (tests/test_stat_summary.py),
-column for column on the golden, simulated and sample histories and on generated hands.
+``seats``, ``actions`` (and Rummoli's ``awards``) that the ingest ran before (how they are
+read: :mod:`analytics.stats.seveneight`, :mod:`analytics.stats.rummoli`); only the tests
+run them (tests/test_stat_summary.py), column for column on the golden, simulated and
+sample histories and on generated hands.
 """
 
 from __future__ import annotations
@@ -15,11 +16,13 @@ from typing import Final
 
 import pyarrow as pa
 
+from analytics.stats.rummoli import PAY_CARD_POTS, PAY_CARDS
+from analytics.stats.rummoli import RANKS as RUMMOLI_RANKS
 from analytics.stats.seveneight import RANKS
 from analytics.warehouse.sql.arrow_scan import arrow_over
 from tests.fact_oracle import scratch
 
-__all__ = ["SUMMARY", "oracle_summary"]
+__all__ = ["RUMMOLI_SUMMARY", "SUMMARY", "oracle_summary"]
 
 # {hands}, {seats}, {actions}: the tables read; {scope}: a condition on hands h.
 # Output: hand_id, seat, position, up_rank, big_blind and SUMMARY_COLUMNS, for every seat
@@ -127,10 +130,122 @@ SUMMARY: Final = """
 """.replace("{ranks}", RANKS)
 
 
-def oracle_summary(tables: Mapping[str, pa.Table]) -> pa.Table:
-    """The summary of the 7 & 8 hands of ``tables`` by :data:`SUMMARY`, ordered by hand
-    and seat."""
-    names = {name: f"_oracle_{name}" for name in ("hands", "seats", "actions")}
-    query = SUMMARY.format(**names, scope="TRUE")
+# Output: hand_id, seat, position ('1'.. counted from the dealer's left, the dealer last:
+# 'dealer'), dealt, laying (the round has a Rummoli phase), and the summary columns.
+RUMMOLI_SUMMARY: Final = """
+    WITH h AS (SELECT h.hand_id, h.dealer, h.num_players, h.finale_pot IS NULL AS laying,
+                      coalesce(CAST(json_extract(h.rules, '$.ante') AS BIGINT), 1) AS ante
+               FROM {hands} h WHERE h.game = 'rummoli' AND {scope}),
+    s AS (SELECT s.hand_id, s.seat, s.starting_stack, s.net
+          FROM {seats} s WHERE s.hand_id IN (SELECT hand_id FROM h)),
+    a AS (SELECT a.hand_id, a.seq, a.actor, a.verb, a.cards, a.amount, a.target, a.street
+          FROM {actions} a WHERE a.hand_id IN (SELECT hand_id FROM h)),
+    poker AS (
+        SELECT hand_id, actor AS seat, verb,
+               -- the raises before this action: the running count up to it, less its own
+               sum(CAST(verb = 'cbr' AS INTEGER)) OVER (
+                   PARTITION BY hand_id ORDER BY seq ROWS UNBOUNDED PRECEDING)
+                   - CAST(verb = 'cbr' AS INTEGER) AS raises_before
+        FROM a WHERE street = 'poker' AND verb IN ('cbr', 'cc', 'f')),
+    bets AS (
+        SELECT hand_id, seat,
+               count(*) FILTER (WHERE verb = 'cbr') AS raises,
+               count(*) FILTER (WHERE verb = 'cc' AND raises_before > 0) AS calls
+        FROM poker GROUP BY ALL),
+    laid AS (
+        SELECT hand_id, actor AS seat, cards,
+               lead(cards) OVER (PARTITION BY hand_id ORDER BY seq) AS next_card
+        FROM a WHERE verb = 'pl' AND street = 'rummoli'),
+    lays AS (
+        SELECT hand_id, seat,
+               count(*) FILTER (WHERE list_contains({pay_cards}, cards)) AS pay_cards,
+               count(*) FILTER (WHERE next_card IS NOT NULL AND NOT (
+                   substr(next_card, 2, 1) = substr(cards, 2, 1)
+                   AND instr('{ranks}', substr(next_card, 1, 1))
+                       = instr('{ranks}', substr(cards, 1, 1)) + 1)) AS stops
+        FROM laid GROUP BY ALL),
+    acts AS (
+        SELECT hand_id, CASE WHEN verb = 'dh' THEN target ELSE actor END AS seat,
+               count(*) FILTER (WHERE verb = 'dh') > 0 AS dealt,
+               count(*) FILTER (WHERE verb = 'sm') > 0 AS showdown,
+               count(*) FILTER (WHERE verb = 'xw') AS exchanged,
+               count(*) FILTER (WHERE verb IN ('xw', 'pw')) AS widow_choice,
+               count(*) FILTER (WHERE verb = 'ab') > 0 AS bid,
+               count(*) FILTER (WHERE verb IN ('ab', 'ap', 'aw')) > 0 AS asked,
+               count(*) FILTER (WHERE verb = 'aw') AS auctions_won,
+               coalesce(sum(amount) FILTER (WHERE verb = 'aw'), 0) AS winning_bids,
+               coalesce(sum(length(cards) // 2) FILTER (WHERE verb = 'dh'), 0) AS dealt_cards,
+               coalesce(sum(length(cards) // 2) FILTER (WHERE verb = 'pl'), 0) AS laid_cards
+        FROM a WHERE verb IN ('dh', 'sm', 'xw', 'pw', 'ab', 'ap', 'aw', 'pl')
+        GROUP BY ALL),
+    widow AS (
+        SELECT hand_id, sum(length(cards) // 2) AS widow_cards
+        FROM a WHERE verb = 'dw' GROUP BY hand_id),
+    won AS (
+        SELECT w.hand_id, w.player AS seat,
+               coalesce(sum(w.amount) FILTER (WHERE w.pot = 'poker' OR w.pot LIKE 'poker_side%'
+                                              OR w.pot LIKE 'finale%'), 0) AS poker_won,
+               coalesce(sum(w.amount) FILTER (WHERE w.pot = 'rummoli'), 0) AS rummoli_won,
+               coalesce(sum(w.amount) FILTER (WHERE w.pot = 'auction'), 0) AS auction_net,
+               -coalesce(sum(w.amount) FILTER (WHERE w.pot IN ('payments', 'impasse')
+                                               AND w.amount < 0), 0) AS chips_paid,
+               coalesce(sum(w.amount) FILTER (WHERE w.pot IN {pay_pots}), 0) AS pay_won,
+               coalesce(sum(w.amount) FILTER (WHERE w.pot = 'impasse'), 0) AS impasse,
+               coalesce(sum(w.amount) FILTER (WHERE w.pot = 'payments'), 0) AS payments,
+               coalesce(sum(w.amount), 0) AS awarded
+        FROM {awards} w WHERE w.hand_id IN (SELECT hand_id FROM h)
+        GROUP BY ALL),
+    -- What he paid in: every award less his net; his antes (none in an end-of-game round),
+    -- a full ante into each pot in board order while he could (RULES.md 1); the rest his
+    -- poker bets.
+    paid AS (
+        SELECT s.hand_id, s.seat, h.ante,
+               coalesce(w.awarded, 0) - s.net AS paid_in,
+               CASE WHEN h.laying THEN least(9 * h.ante, coalesce(s.starting_stack, 9 * h.ante))
+                    ELSE 0 END AS antes
+        FROM s JOIN h USING (hand_id) LEFT JOIN won w USING (hand_id, seat))
+    SELECT s.hand_id, s.seat,
+           CASE WHEN s.seat = h.dealer THEN 'dealer'
+                WHEN h.dealer IS NULL THEN CAST(s.seat AS VARCHAR)
+                ELSE CAST(((s.seat - h.dealer - 1 + h.num_players) % h.num_players) + 1
+                          AS VARCHAR) END AS position,
+           coalesce(c.dealt, FALSE) AS dealt, h.laying,
+           coalesce(b.raises, 0) AS raises, coalesce(b.calls, 0) AS calls,
+           coalesce(c.showdown, FALSE) AS showdown,
+           coalesce(w.poker_won, 0) AS poker_won,
+           coalesce(c.exchanged, 0) AS exchanged, coalesce(c.widow_choice, 0) AS widow_choice,
+           coalesce(c.bid, FALSE) AS bid, coalesce(c.asked, FALSE) AS asked,
+           coalesce(c.auctions_won, 0) AS auctions_won,
+           coalesce(c.winning_bids, 0) AS winning_bids,
+           coalesce(w.auction_net, 0) AS auction_net,
+           coalesce(l.pay_cards, 0) AS pay_cards, coalesce(l.stops, 0) AS stops,
+           CASE WHEN coalesce(c.exchanged, 0) + coalesce(c.auctions_won, 0) > 0
+                THEN coalesce(d.widow_cards, 0) ELSE coalesce(c.dealt_cards, 0) END
+               - coalesce(c.laid_cards, 0) AS cards_left, coalesce(w.chips_paid, 0) AS chips_paid,
+           coalesce(w.rummoli_won, 0) AS rummoli_won,
+           coalesce(w.poker_won, 0) - (p.paid_in - p.antes) - least(p.ante, p.antes)
+               AS poker_net,
+           coalesce(w.pay_won, 0) - least(7 * p.ante, greatest(p.antes - p.ante, 0))
+               AS pay_cards_net,
+           coalesce(w.rummoli_won, 0) + coalesce(w.impasse, 0)
+               - greatest(p.antes - 8 * p.ante, 0) AS rummoli_net,
+           coalesce(w.payments, 0) AS payments_net
+    FROM s JOIN h USING (hand_id)
+    JOIN paid p USING (hand_id, seat)
+    LEFT JOIN bets b USING (hand_id, seat)
+    LEFT JOIN lays l USING (hand_id, seat)
+    LEFT JOIN acts c USING (hand_id, seat)
+    LEFT JOIN won w USING (hand_id, seat)
+    LEFT JOIN widow d USING (hand_id)
+""".replace("{ranks}", RUMMOLI_RANKS).replace(
+    "{pay_cards}", "[" + ", ".join(f"'{card}'" for card in PAY_CARDS) + "]").replace(
+    "{pay_pots}", "(" + ", ".join(f"'{pot}'" for pot in PAY_CARD_POTS) + ")")
+
+
+def oracle_summary(tables: Mapping[str, pa.Table], game: str = "seveneight") -> pa.Table:
+    """The summary of ``game``'s hands of ``tables`` by its query (:data:`SUMMARY`,
+    :data:`RUMMOLI_SUMMARY`), ordered by hand and seat."""
+    names = {name: f"_oracle_{name}" for name in ("hands", "seats", "actions", "awards")}
+    query = (SUMMARY if game == "seveneight" else RUMMOLI_SUMMARY).format(**names, scope="TRUE")
     return arrow_over(scratch(), f"SELECT * FROM ({query}) ORDER BY hand_id, seat",
-                      {names[name]: tables[name] for name in names})
+                      {names[name]: tables[name] for name in names if name in tables})

@@ -1,10 +1,11 @@
-"""The 7 & 8 betting summary (``stat_summary.seveneight_summary``) is the SQL oracle's.
+"""The statistics' summaries (``stat_summary``: 7 & 8's betting, Rummoli's rounds) are the
+SQL oracle's.
 
-tests/stat_oracle.py writes the summary as one SQL query.  For the golden tables, the
+tests/stat_oracle.py writes each summary as one SQL query.  For the golden tables, the
 golden statistics' hands, the simulated and sample histories, and generated hands (every
-7 & 8 variant and table size, in batches of drawn sizes, their rows shuffled and thinned
-and given NULLs the engine never writes), every column of every seat's row is the
-oracle's.
+7 & 8 variant and table size, Rummoli under both finales and several rounds a game, in
+batches of drawn sizes, their rows shuffled and thinned and given NULLs the engine never
+writes), every column of every seat's row is the oracle's.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from analytics.stats.seveneight import SUMMARY_COLUMNS
-from analytics.warehouse.pipeline.stat_summary import seveneight_summary
+from analytics.warehouse.pipeline.stat_summary import rummoli_summary, seveneight_summary
 from analytics.warehouse.sql.arrow_scan import arrow_over
 from parsers.writer import dumps_hands
 from tests.fact_oracle import scratch
@@ -30,9 +31,10 @@ from tests.test_fact_rows import batches, text_batches
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = ROOT / "tests" / "data" / "warehouse_rows"
 HISTORIES = [ROOT / "tests" / "data" / "stats" / "seveneight.phhs",
-             GOLDEN / "simulated-seveneight.phhs"]
+             GOLDEN / "simulated-seveneight.phhs", GOLDEN / "simulated-rummoli.phhs"]
 SAMPLES = sorted((ROOT / "data" / "samples").glob("*.phhs"))
-_READ = ("hands", "seats", "actions")
+_READ = ("hands", "seats", "actions", "awards")
+_SUMMARIES = {"seveneight": seveneight_summary, "rummoli": rummoli_summary}
 
 
 def _sorted(summary: pa.Table) -> pa.Table:
@@ -41,10 +43,11 @@ def _sorted(summary: pa.Table) -> pa.Table:
                       {"_summary": summary})
 
 
-def assert_oracles(tables: dict[str, pa.Table]) -> pa.Table:
-    """Assert the summary of ``tables`` is the oracle's, column by column; return it."""
-    expected = oracle_summary(tables)
-    got = _sorted(seveneight_summary(tables))
+def assert_oracles(tables: dict[str, pa.Table], game: str = "seveneight") -> pa.Table:
+    """Assert ``game``'s summary of ``tables`` is the oracle's, column by column; return
+    it."""
+    expected = oracle_summary(tables, game)
+    got = _sorted(_SUMMARIES[game](tables))
     assert got.column_names == expected.column_names
     assert got.num_rows == expected.num_rows
     for name in expected.column_names:
@@ -53,10 +56,11 @@ def assert_oracles(tables: dict[str, pa.Table]) -> pa.Table:
 
 
 @pytest.mark.parametrize("name", ["seveneight-fl-headsup", "seveneight-nl-6max",
-                                  "seveneight-pl-4max"])
+                                  "seveneight-pl-4max", "rummoli-family",
+                                  "rummoli-manual-claims", "simulated-rummoli"])
 def test_the_golden_tables(name: str) -> None:
     tables = {table: pq.read_table(GOLDEN / f"{name}.{table}.parquet") for table in _READ}
-    got = assert_oracles(tables)
+    got = assert_oracles(tables, name.split("-")[0].replace("simulated", "rummoli"))
     assert got.num_rows == tables["seats"].num_rows
 
 
@@ -65,14 +69,15 @@ def test_the_golden_tables(name: str) -> None:
                          ids=lambda path: path.name)
 def test_histories_in_batches(path: Path) -> None:
     for tables in batches(path, batch_hands=40):
-        assert_oracles(tables)
+        for game in _SUMMARIES:
+            assert_oracles(tables, game)
 
 
 def test_what_the_summaries_cover() -> None:
     """The golden statistics' hands and the simulated ones reach every column's values:
     raises facing one and two raises, continuation bets faced, showdowns, every
     position."""
-    summaries = [assert_oracles(tables) for path in HISTORIES for tables in batches(path)]
+    summaries = [assert_oracles(tables) for path in HISTORIES[:2] for tables in batches(path)]
     summary = pa.concat_tables(summaries)
     assert set(summary.column_names) >= set(SUMMARY_COLUMNS)
     assert set(summary["position"].to_pylist()) == {"small blind", "big blind", "early",
@@ -84,6 +89,24 @@ def test_what_the_summaries_cover() -> None:
     assert pc.max(summary["r1_calls"]).as_py() >= 1
 
 
+def test_what_the_rummoli_summaries_cover() -> None:
+    """The golden and simulated rounds reach the widow's choices and auctions, stops, pay
+    cards, end-of-game rounds, positions from the dealer and every pot's net."""
+    summary = pa.concat_tables([assert_oracles(tables, "rummoli")
+                                for path in (GOLDEN / "simulated-rummoli.phhs",
+                                             ROOT / "data" / "samples" / "rummoli-family.phhs")
+                                for tables in batches(path)])
+    assert {"dealer", "1", "2"} <= set(summary["position"].to_pylist())
+    assert set(summary["dealt"].to_pylist()) == {True}
+    for name in ("laying", "showdown", "bid", "asked"):
+        assert set(summary[name].to_pylist()) == {True, False}, name
+    for name in ("raises", "calls", "exchanged", "auctions_won", "winning_bids", "pay_cards",
+                 "stops", "cards_left", "chips_paid", "rummoli_won", "poker_won"):
+        assert pc.max(summary[name]).as_py() > 0, name
+    for name in ("poker_net", "pay_cards_net", "rummoli_net", "payments_net", "auction_net"):
+        assert pc.min(summary[name]).as_py() < 0 < pc.max(summary[name]).as_py(), name
+
+
 def test_other_games_and_no_hands() -> None:
     """Seats of other games' hands are left out; a batch without 7 & 8 hands has none."""
     (seveneight,) = batches(GOLDEN / "simulated-seveneight.phhs")
@@ -91,16 +114,18 @@ def test_other_games_and_no_hands() -> None:
     mixed = {name: pa.concat_tables([seveneight[name], bigtwo[name]], promote_options="default")
              for name in _READ}
     assert assert_oracles(mixed).num_rows == seveneight["seats"].num_rows
-    assert assert_oracles({name: bigtwo[name] for name in _READ}).num_rows == 0
-    empty = {name: seveneight[name].slice(0, 0) for name in _READ}
-    assert assert_oracles(empty).num_rows == 0
+    for game in _SUMMARIES:
+        assert assert_oracles({name: bigtwo[name] for name in _READ}, game).num_rows == 0
+        empty = {name: seveneight[name].slice(0, 0) for name in _READ}
+        assert assert_oracles(empty, game).num_rows == 0
 
 
 # NULLs and rows the engine never writes, which the backfill could meet in a database
 # written by other means: the oracle's joins and aggregates take them as they come.
-_NULLABLE = {"hands": ("num_players", "min_bet", "small_bet"),
-             "seats": ("blind", "won"),
-             "actions": ("actor", "target", "cards", "verb", "street")}
+_NULLABLE = {"hands": ("num_players", "min_bet", "small_bet", "dealer", "finale_pot", "rules"),
+             "seats": ("blind", "won", "starting_stack", "net"),
+             "actions": ("actor", "target", "cards", "verb", "street", "amount"),
+             "awards": ("pot", "player", "amount")}
 
 
 def _nulled(data: st.DataObject, table: pa.Table, names: tuple[str, ...]) -> pa.Table:
@@ -132,9 +157,47 @@ def test_generated_hands(players: int, seed: int, count: int, variant: str, batc
     from analytics.simulate.seveneight import simulate_seveneight
 
     text = dumps_hands(list(simulate_seveneight(count, players, seed, variant=variant)))
+    _assert_generated(text, batch_hands, data, "seveneight")
+
+
+@pytest.mark.slow
+@settings(max_examples=20, deadline=None)
+@given(players=st.integers(2, 8), seed=st.integers(0, 10_000), count=st.integers(1, 8),
+       finale=st.sampled_from(["single", "per_pot"]), rounds=st.integers(1, 4),
+       batch_hands=st.integers(1, 8), data=st.data())
+def test_generated_rounds(players: int, seed: int, count: int, finale: str, rounds: int,
+                          batch_hands: int, data: st.DataObject) -> None:
+    from analytics.simulate.rummoli import simulate_rummoli
+
+    text = dumps_hands(list(simulate_rummoli(count, players, seed, finale=finale,
+                                             rounds_per_game=rounds)))
+    _assert_generated(text, batch_hands, data, "rummoli")
+
+
+def _assert_generated(text: str, batch_hands: int, data: st.DataObject, game: str) -> None:
+    """The summaries of ``text``'s batches as the ingest makes them, then with drawn NULLs
+    and their seats, actions and awards shuffled and thinned, are the oracle's."""
     for tables in text_batches(io.StringIO(text), "generated.phhs", batch_hands):
-        assert_oracles(tables)
+        assert_oracles(tables, game)
         changed = {name: _nulled(data, tables[name], _NULLABLE[name]) for name in _READ}
-        changed["seats"] = _shuffled(data, changed["seats"])
-        changed["actions"] = _shuffled(data, changed["actions"])
-        assert_oracles(changed)
+        for name in ("seats", "actions", "awards"):
+            changed[name] = _shuffled(data, changed[name])
+        assert_oracles(changed, game)
+        assert_oracles(_odd_cards(data, tables), game)
+
+
+_ODD_CARDS = ("Ts", "Js", "Qs", "Tx", "Jx", "", "9", "AsKd", "1s", "Ad")
+
+
+def _odd_cards(data: st.DataObject, tables: dict[str, pa.Table]) -> dict[str, pa.Table]:
+    """``tables`` with drawn card texts, which the engine never writes, in drawn actions:
+    the oracle's ``substr`` and ``instr`` take them as they come."""
+    actions = tables["actions"]
+    rows = actions.num_rows
+    picked = data.draw(st.lists(st.sampled_from([None, *_ODD_CARDS]), min_size=rows,
+                                max_size=rows))
+    cards = pa.array([card if card is not None else old
+                      for card, old in zip(picked, actions["cards"].to_pylist(), strict=True)],
+                     pa.string())
+    return {**tables, "actions": actions.set_column(actions.column_names.index("cards"),
+                                                      "cards", cards)}

@@ -203,7 +203,7 @@ _BIGTWO: Final = (
          "x.net", "TRUE", Kind.MEAN, per_level=True),
 )
 
-# Rummoli: over the round's summary (analytics.stats.rummoli.SUMMARY).
+# Rummoli: over the round's summary (analytics.warehouse.pipeline.stat_summary.rummoli_summary).
 _RM: Final = Game.RUMMOLI
 _RUMMOLI: Final = (
     Stat("vpip", _RM, "VPIP", "poker phase",

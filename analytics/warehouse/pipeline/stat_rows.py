@@ -3,14 +3,15 @@
 The statistics of :mod:`analytics.stats.definitions` need each hand's actions in order
 (who raised first, what a player faced when he acted); reading ``actions`` (about 25
 rows a hand) for a million hands takes seconds, so each seat's counts are derived once,
-when its hand is loaded, with the summary query of :mod:`analytics.stats.seveneight`, and
-the grid sums them (:mod:`analytics.warehouse.sql.stat_views`); Rummoli's rounds likewise with
-the summary of :mod:`analytics.stats.rummoli`.  Made like the other fact tables: by the
+when its hand is loaded, from its seat's summary (:mod:`~analytics.warehouse.pipeline.stat_summary`:
+7 & 8's betting, Rummoli's round), and the grid sums them
+(:mod:`analytics.warehouse.sql.stat_views`).  Made like the other fact tables: by the
 ingest's workers (and the lake's) from a batch's own Arrow tables
 (:func:`batch_stat_facts`, in a scratch database), inserted by the writer with the batch
 in the file's transaction (``write.load_batch``, which runs :func:`fill_batch_stats`
 itself for a caller that brings none); for the hands a database held before by
-migration 12 and by ``facts.fill_missing`` (:func:`fill_missing_stats`).  A new statistic
+migration 12 and by ``facts.fill_missing`` (``facts.fill_missing_stats``, which reads
+them back and fills them as a batch).  A new statistic
 of these games needs a migration adding its columns (tests/test_stats.py checks the
 table has a column for every definition).
 """
@@ -25,8 +26,7 @@ import pyarrow as pa
 
 from analytics.stats.definitions import STATS, Stat
 from analytics.stats.rummoli import POT_NETS
-from analytics.stats.rummoli import SUMMARY as RUMMOLI_SUMMARY
-from analytics.warehouse.pipeline.stat_summary import seveneight_summary
+from analytics.warehouse.pipeline.stat_summary import rummoli_summary, seveneight_summary
 from analytics.warehouse.sql.arrow_scan import arrow_over, execute_over
 from analytics.warehouse.sql.views import DAY, SESSION, STAKES
 from parsers.rule_options import Game
@@ -94,13 +94,9 @@ STAT_SOURCES: Final = ("hands", "seats", "actions", "allin_results", "awards")
 """The batch tables the statistics' rows are made from."""
 _GAMES: Final = (Game.SEVENEIGHT, Game.RUMMOLI)  # the games whose counts are stored
 _SUMMARY: Final = _PREFIX + "summary"
-_SUMMARIES: Final = {
-    # Made by stat_summary.seveneight_summary and read by its name.
-    Game.SEVENEIGHT: f"SELECT * FROM {_SUMMARY}",
-    Game.RUMMOLI: RUMMOLI_SUMMARY.format(
-        **{name: _PREFIX + name for name in ("hands", "seats", "actions", "awards")},
-        scope="TRUE"),
-}
+_SUMMARIES: Final = {Game.SEVENEIGHT: seveneight_summary, Game.RUMMOLI: rummoli_summary}
+"""Each game's seats' summary (:mod:`~analytics.warehouse.pipeline.stat_summary`), which
+:data:`_ROWS` reads by the name ``_SUMMARY``."""
 # The summaries' own columns the table keeps (besides hand and seat).
 _KEPT: Final = {Game.SEVENEIGHT: "position, up_rank, big_blind",
                 Game.RUMMOLI: "position, NULL AS up_rank, 1 AS big_blind, "
@@ -125,7 +121,7 @@ def _rows(game: Game) -> str:
     allin = (f"LEFT JOIN {tables['allin_results']} a "
              "ON a.hand_id = c.hand_id AND a.seat = c.seat" if game is Game.SEVENEIGHT else "")
     return f"""
-        WITH t AS ({_SUMMARIES[game]}),
+        WITH t AS (SELECT * FROM {_SUMMARY}),
         c AS (SELECT hand_id, seat, {_KEPT[game]}, {counted} FROM t)
         SELECT c.*, h.game, h.variant, h.rules, {STAKES} AS stakes, {SESSION} AS session,
                h.game_id, coalesce(h.game_id, h.table_name, h.source_file) AS place,
@@ -160,8 +156,7 @@ def fill_batch_stats(con: duckdb.DuckDBPyConnection, tables: Mapping[str, pa.Tab
 def _sources(game: Game, tables: Mapping[str, pa.Table]) -> dict[str, pa.Table]:
     """The tables :data:`_ROWS` of ``game`` reads, by the names it reads them by."""
     sources = {_PREFIX + name: tables[name] for name in STAT_SOURCES}
-    if game is Game.SEVENEIGHT:
-        sources[_SUMMARY] = seveneight_summary(tables)
+    sources[_SUMMARY] = _SUMMARIES[game](tables)
     return sources
 
 

@@ -14,6 +14,7 @@ cost a worker more than reading, replaying and making rows of the hand together.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Final
 
@@ -21,6 +22,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from analytics.stats.rummoli import PAY_CARD_POTS, PAY_CARDS
 from analytics.stats.seveneight import POSITIONS, RANKS
 from analytics.warehouse.pipeline.grouping import (
     Bools,
@@ -41,7 +43,7 @@ from analytics.warehouse.pipeline.grouping import (
 )
 from parsers.rule_options import Game
 
-__all__ = ["seveneight_summary"]
+__all__ = ["rummoli_summary", "seveneight_summary"]
 
 _VERBS: Final = pa.array(["cbr", "cc", "f", "dh", "up", "sm"])
 _CBR, _CC, _FOLD, _DH, _UP, _SM = range(6)
@@ -264,3 +266,278 @@ def _rank_values(first: pa.Array | pa.ChunkedArray) -> pa.Array:
     place = int_values(pc.index_in(first, value_set=_RANK_TEXTS), fill=_NONE) + 1
     empty = int_values(pc.utf8_length(first), fill=1) == 0
     return pa.array(np.where(empty, 1, place), mask=~valid_rows(first))
+
+
+# -- Rummoli ----------------------------------------------------------------------------
+
+_RUMMOLI_VERBS: Final = pa.array(["cbr", "cc", "f", "pl", "dh", "sm", "xw", "pw", "ab", "ap",
+                                  "aw", "dw"])
+(_R_CBR, _R_CC, _R_FOLD, _R_PL, _R_DH, _R_SM, _R_XW, _R_PW, _R_AB, _R_AP, _R_AW,
+ _R_DW) = range(12)
+_RUMMOLI_STREETS: Final = pa.array(["poker", "rummoli"])
+_POKER, _LAYING = range(2)
+_PAY_CARD_TEXTS: Final = pa.array(list(PAY_CARDS))
+# The award parts the summary sums (besides every award, ``awarded``), by pot.
+_POKER_WON, _RUMMOLI_WON, _AUCTION, _PAYMENTS, _IMPASSE, _PAY_WON = range(6)
+
+
+def rummoli_summary(tables: Mapping[str, pa.Table]) -> pa.Table:
+    """One row per seat of the Rummoli rounds of ``tables`` (``hands``, ``seats``,
+    ``actions``, ``awards``; any game's rows): ``hand_id``, ``seat``, ``position`` and the
+    round's summary (:mod:`analytics.stats.rummoli`)."""
+    hands = tables["hands"]
+    hands = hands.filter(pc.fill_null(pc.equal(hands["game"], Game.RUMMOLI.value), False))
+    index = HandIndex(int_values(hands["hand_id"], fill=0))
+    seats = tables["seats"]
+    hand_at, in_batch = index.positions(seats["hand_id"])
+    rows = np.flatnonzero(in_batch & valid_rows(seats["seat"]))
+    hand_at = hand_at[rows]
+    seat = int_values(seats["seat"], fill=0)[rows]
+    keys = seat_keys(hand_at, seat)
+    order = np.argsort(keys, kind="stable")
+    rows, hand_at, seat, keys = rows[order], hand_at[order], seat[order], keys[order]
+    taken = pa.array(rows)
+    actions = _RummoliActions(tables["actions"], index)
+    columns: dict[str, pa.Array | pa.ChunkedArray] = {
+        "hand_id": seats["hand_id"].take(taken), "seat": seats["seat"].take(taken),
+        "position": _rummoli_positions(hands, hand_at, seat)}
+    acts = _rummoli_acts(actions, keys)
+    laying = pc.is_null(hands["finale_pot"]).to_numpy(zero_copy_only=False)[hand_at]
+    columns["dealt"] = pa.array(acts.pop("dealt"))
+    columns["laying"] = pa.array(laying)
+    columns.update(_rummoli_bets(actions, keys))
+    won = _rummoli_won(tables["awards"], index, keys)
+    columns["showdown"] = pa.array(acts.pop("showdown"))
+    columns["poker_won"] = pa.array(won[_POKER_WON])
+    for name in ("exchanged", "widow_choice", "bid", "asked", "auctions_won", "winning_bids"):
+        columns[name] = pa.array(acts[name])
+    columns["auction_net"] = pa.array(won[_AUCTION])
+    columns.update(_rummoli_lays(actions, keys))
+    widow = _widow_cards(actions, hands.num_rows)[hand_at]
+    took_widow = acts["exchanged"] + acts["auctions_won"] > 0
+    columns["cards_left"] = pa.array(np.where(took_widow, widow, acts["dealt_cards"])
+                                     - acts["laid_cards"])
+    columns["chips_paid"] = pa.array(won["chips_paid"])
+    columns["rummoli_won"] = pa.array(won[_RUMMOLI_WON])
+    columns.update(_pot_nets(hands, hand_at, laying, seats, rows, won))
+    return pa.table(columns)
+
+
+class _RummoliActions:
+    """The batch's actions of its Rummoli rounds: verb and street codes (-1 for any other,
+    and for every action of another game's hand), hand positions, ``seq`` and the actor."""
+
+    def __init__(self, table: pa.Table, index: HandIndex) -> None:
+        self.table = table
+        hand_at, in_batch = index.positions(table["hand_id"])
+        self.hand_at: Ints = hand_at
+        self.verb: Ints = np.where(in_batch, int_values(
+            pc.index_in(table["verb"], value_set=_RUMMOLI_VERBS), fill=_NONE), _NONE)
+        self.street: Ints = int_values(pc.index_in(table["street"], value_set=_RUMMOLI_STREETS),
+                                       fill=_NONE)
+        self.seq: Ints = int_values(table["seq"], fill=np.iinfo(np.int64).max)
+        self.actor: Ints = int_values(table["actor"], fill=0)
+        self.has_actor: Bools = valid_rows(table["actor"])
+        self.halves: Ints = int_values(pc.utf8_length(table["cards"]), fill=0) // 2
+        self.has_cards: Bools = valid_rows(table["cards"])
+
+
+def _by_seat(keys: Ints, rows_keys: Ints, seq: Ints) -> tuple[Ints, Ints, int, Ints]:
+    """Rows grouped by their (hand, seat) keys ``rows_keys``, in ``seq`` order within a
+    group: the rows' order, each row's group (in that order), the number of groups, and
+    the group of each seat of ``keys`` (-1 for none)."""
+    order = np.lexsort((seq, rows_keys))
+    starts, group = runs_of(rows_keys[order])
+    return order, group, len(starts), positions_in(rows_keys[order][starts], keys)
+
+
+def _rummoli_bets(actions: _RummoliActions, keys: Ints) -> dict[str, pa.Array]:
+    """``poker`` and ``bets``: per seat, his raises and his calls facing a raise (a ``cc``
+    after a ``cbr`` of the round's poker phase)."""
+    verb = actions.verb
+    rows = np.flatnonzero((verb >= 0) & (verb <= _R_FOLD) & (actions.street == _POKER))
+    # sum(verb = 'cbr') OVER (PARTITION BY hand_id ORDER BY seq) - (verb = 'cbr')
+    order = np.lexsort((actions.seq[rows], actions.hand_at[rows]))
+    rows = rows[order]
+    raises = (verb[rows] == _R_CBR).astype(np.int64)
+    starts, group = runs_of(actions.hand_at[rows])
+    before = np.cumsum(raises) - raises
+    facing = before - before[starts][group]
+    rows, facing = rows[actions.has_actor[rows]], facing[actions.has_actor[rows]]
+    seat_rows = seat_keys(actions.hand_at[rows], actions.actor[rows])
+    order, group, groups, at = _by_seat(keys, seat_rows, actions.seq[rows])
+    kind, facing = verb[rows][order], facing[order]
+    return {"raises": pa.array(values_at(counts_where(group, kind == _R_CBR, groups), at, 0)),
+            "calls": pa.array(values_at(counts_where(group, (kind == _R_CC) & (facing > 0),
+                                                     groups), at, 0))}
+
+
+def _rummoli_lays(actions: _RummoliActions, keys: Ints) -> dict[str, pa.Array]:
+    """``laid`` and ``lays``: per seat, the pay cards he laid and his stops (a card laid
+    that the round's next card laid does not follow: not the next rank of its suit)."""
+    rows = np.flatnonzero((actions.verb == _R_PL) & (actions.street == _LAYING))
+    rows = rows[np.lexsort((actions.seq[rows], actions.hand_at[rows]))]
+    cards = single_chunk(actions.table["cards"]).take(pa.array(rows))
+    # lead(cards) OVER (PARTITION BY hand_id ORDER BY seq): the next row of the same hand.
+    hand_at = actions.hand_at[rows]
+    has_next = np.append(hand_at[1:] == hand_at[:-1], False) if len(rows) else hand_at > 0
+    valid = valid_rows(cards)
+    next_valid = np.append(valid[1:], False) & has_next if len(rows) else valid
+    rank = int_values(pc.index_in(pc.utf8_slice_codeunits(cards, 0, 1),
+                                  value_set=_RANK_TEXTS), fill=_NONE) + 1
+    rank = np.where(int_values(pc.utf8_length(cards), fill=1) == 0, 1, rank)  # instr of ''
+    suit = int_values(pc.dictionary_encode(pc.utf8_slice_codeunits(cards, 1, 2)).indices,
+                      fill=_NONE)  # equal texts, equal codes
+    follows = np.zeros(len(rows), np.bool_)
+    if len(rows):
+        follows[:-1] = (suit[1:] == suit[:-1]) & (rank[1:] == rank[:-1] + 1)
+    stop = next_valid & valid & ~follows
+    pay = pc.fill_null(pc.is_in(cards, value_set=_PAY_CARD_TEXTS), False).to_numpy(
+        zero_copy_only=False)
+    kept = actions.has_actor[rows]
+    seat_rows = seat_keys(hand_at, actions.actor[rows])[kept]
+    order, group, groups, at = _by_seat(keys, seat_rows, actions.seq[rows][kept])
+    return {"pay_cards": pa.array(values_at(counts_where(group, pay[kept][order], groups),
+                                            at, 0)),
+            "stops": pa.array(values_at(counts_where(group, stop[kept][order], groups), at, 0))}
+
+
+def _rummoli_acts(actions: _RummoliActions, keys: Ints) -> dict[str, Ints | Bools]:
+    """``acts``: per seat (the dealt player of a ``dh``, else the actor), whether he was
+    dealt, showed down, bid or was asked in the auction; his widow choices, exchanges,
+    auctions won and winning bids; the cards dealt to him and laid by him."""
+    verb = actions.verb
+    rows = np.flatnonzero(np.isin(verb, (_R_DH, _R_SM, _R_XW, _R_PW, _R_AB, _R_AP, _R_AW,
+                                         _R_PL)))
+    dealt = verb[rows] == _R_DH
+    target = actions.table["target"]
+    seat = np.where(dealt, int_values(target, fill=0)[rows], actions.actor[rows])
+    has_seat = np.where(dealt, valid_rows(target)[rows], actions.has_actor[rows])
+    rows, seat = rows[has_seat], seat[has_seat]
+    order, group, groups, at = _by_seat(keys, seat_keys(actions.hand_at[rows], seat),
+                                        actions.seq[rows])
+    rows = rows[order]
+    kind = verb[rows]
+
+    def count(mask: Bools) -> Ints:
+        return values_at(counts_where(group, mask, groups), at, 0)
+
+    def total(values: Ints, mask: Bools) -> Ints:  # coalesce(sum(...) FILTER (mask), 0)
+        sums = np.zeros(groups, np.int64)
+        np.add.at(sums, group[mask], values[mask])
+        return values_at(sums, at, 0)
+
+    amount = int_values(actions.table["amount"], fill=0)[rows]
+    has_amount = valid_rows(actions.table["amount"])[rows]
+    halves, has_cards = actions.halves[rows], actions.has_cards[rows]
+    return {
+        "dealt": count(kind == _R_DH) > 0,
+        "showdown": count(kind == _R_SM) > 0,
+        "exchanged": count(kind == _R_XW),
+        "widow_choice": count((kind == _R_XW) | (kind == _R_PW)),
+        "bid": count(kind == _R_AB) > 0,
+        "asked": count((kind == _R_AB) | (kind == _R_AP) | (kind == _R_AW)) > 0,
+        "auctions_won": count(kind == _R_AW),
+        "winning_bids": total(amount, (kind == _R_AW) & has_amount),
+        "dealt_cards": total(halves, (kind == _R_DH) & has_cards),
+        "laid_cards": total(halves, (kind == _R_PL) & has_cards),
+    }
+
+
+def _widow_cards(actions: _RummoliActions, hands: int) -> Ints:
+    """``widow``: per hand, coalesce(sum(length(cards) // 2) FILTER (verb = 'dw'), 0)."""
+    rows = np.flatnonzero((actions.verb == _R_DW) & actions.has_cards)
+    cards = np.zeros(hands, np.int64)
+    np.add.at(cards, actions.hand_at[rows], actions.halves[rows])
+    return cards
+
+
+def _award_part(pot: str | None) -> int:
+    """The summary's part of an award of ``pot`` (-1: none but ``awarded``)."""
+    if pot is None:
+        return _NONE
+    if pot == "poker" or pot.startswith("finale") or (
+            len(pot) >= 10 and pot.startswith("poker") and pot[6:10] == "side"):
+        return _POKER_WON  # 'poker', LIKE 'poker_side%', LIKE 'finale%'
+    parts = {"rummoli": _RUMMOLI_WON, "auction": _AUCTION, "payments": _PAYMENTS,
+             "impasse": _IMPASSE}
+    return parts.get(pot, _PAY_WON if pot in PAY_CARD_POTS else _NONE)
+
+
+def _rummoli_won(awards: pa.Table, index: HandIndex, keys: Ints) -> dict[object, Ints]:
+    """``won``: per seat, the awards by part, ``chips_paid`` (what he paid to payments and
+    the impasse) and ``awarded`` (every award), 0 for none."""
+    hand_at, in_batch = index.positions(awards["hand_id"])
+    rows = np.flatnonzero(in_batch & valid_rows(awards["player"]) & valid_rows(awards["amount"]))
+    codes = pc.dictionary_encode(single_chunk(awards["pot"]), null_encoding="encode")
+    parts = np.array([_award_part(pot) for pot in codes.dictionary.to_pylist()] or [_NONE],
+                     dtype=np.int64)[int_values(codes.indices, fill=0)][rows]
+    amount = int_values(awards["amount"], fill=0)[rows]
+    at = positions_in(keys, seat_keys(hand_at[rows], int_values(awards["player"], fill=0)[rows]))
+    kept = at >= 0
+    at, parts, amount = at[kept], parts[kept], amount[kept]
+
+    def total(mask: Bools) -> Ints:
+        sums = np.zeros(len(keys), np.int64)
+        np.add.at(sums, at[mask], amount[mask])
+        return sums
+
+    won: dict[object, Ints] = {part: total(parts == part) for part in range(6)}
+    paid = ((parts == _PAYMENTS) | (parts == _IMPASSE)) & (amount < 0)
+    won["chips_paid"] = -total(paid)
+    won["awarded"] = total(np.ones(len(at), np.bool_))
+    return won
+
+
+def _pot_nets(hands: pa.Table, hand_at: Ints, laying: Bools, seats: pa.Table, rows: Ints,
+              won: dict[object, Ints]) -> dict[str, pa.Array]:
+    """``paid`` and the round's net by pot: his antes (a full ante into each of the nine
+    pots while his stack lasts, none in an end-of-game round) and his bets (what he paid
+    in, every award less his net, less his antes) against what each pot paid him."""
+    ante = _antes(hands)[hand_at]
+    stack = seats["starting_stack"].take(pa.array(rows))
+    antes = np.where(laying, np.minimum(9 * ante, np.where(
+        valid_rows(stack), int_values(stack, fill=0), 9 * ante)), 0)
+    net = seats["net"].take(pa.array(rows))
+    paid_in = won["awarded"] - int_values(net, fill=0)
+    no_net = ~valid_rows(net)
+    return {
+        "poker_net": pa.array(won[_POKER_WON] - (paid_in - antes) - np.minimum(ante, antes),
+                              mask=no_net),
+        "pay_cards_net": pa.array(won[_PAY_WON] - np.minimum(7 * ante,
+                                                             np.maximum(antes - ante, 0))),
+        "rummoli_net": pa.array(won[_RUMMOLI_WON] + won[_IMPASSE]
+                                - np.maximum(antes - 8 * ante, 0)),
+        "payments_net": pa.array(won[_PAYMENTS]),
+    }
+
+
+def _antes(hands: pa.Table) -> Ints:
+    """coalesce(CAST(json_extract(rules, '$.ante') AS BIGINT), 1) of each hand: read once
+    per distinct rules text."""
+    codes = pc.dictionary_encode(single_chunk(hands["rules"]), null_encoding="encode")
+    antes = [_ante(text) for text in codes.dictionary.to_pylist()] or [1]
+    return np.array(antes, np.int64)[int_values(codes.indices, fill=0)]
+
+
+def _ante(text: str | None) -> int:
+    ante = json.loads(text).get("ante") if text is not None else None
+    return 1 if ante is None else int(ante)
+
+
+def _rummoli_positions(hands: pa.Table, hand_at: Ints, seat: Ints) -> pa.Array:
+    """'dealer' for the dealer, else the seat counted from his left (the seat itself when
+    there is no dealer): CAST(((seat - dealer - 1 + num_players) % num_players) + 1 AS
+    VARCHAR)."""
+    dealer_column = hands["dealer"].take(pa.array(hand_at))
+    dealer = int_values(dealer_column, fill=0)
+    has_dealer = valid_rows(dealer_column)
+    players_column = hands["num_players"].take(pa.array(hand_at))
+    players = int_values(players_column, fill=0)
+    counted = valid_rows(players_column) & (players != 0)
+    turned = np.fmod(seat - dealer - 1 + players, np.where(counted, players, 1)) + 1
+    number = np.where(has_dealer, turned, seat)
+    texts = pc.cast(pa.array(number), pa.string())
+    known = ~has_dealer | counted
+    texts = pc.if_else(pa.array(known), texts, pa.nulls(len(seat), pa.string()))
+    return pc.if_else(pa.array(has_dealer & (seat == dealer)), "dealer", texts)
