@@ -140,7 +140,9 @@ _GIVEN: Final = {game: frozenset((
     *(name for stat in STATS[game] for name in (stat.name, stat.opps_column)),
     "game", "variant", "rules", "stakes", "session", "game_id", "place", "day", "played_time",
     "source_index", "player", "net", "adjusted_net")) for game in _GAMES}
-"""The columns :data:`_ROWS` gives for each game."""
+"""The columns :data:`_ROWS` gives for each game (the others are stored at their default;
+tests/test_stats.py's backfill test checks the ingest's rows, shaped this way, against the
+backfill's, inserted by name)."""
 
 
 def fill_batch_stats(con: duckdb.DuckDBPyConnection, tables: Mapping[str, pa.Table]) -> None:

@@ -442,9 +442,9 @@ def fill_missing_stats(con: duckdb.DuckDBPyConnection) -> None:
 
 
 STAT_CHUNK_HANDS: Final = 20_000
-"""Hands :func:`fill_missing_stats` fills at a time: the Rummoli summary's windows and
-aggregations over their actions must fit the writer's memory limit (512 MB), which
-100,000 hands' did not."""
+"""Hands :func:`fill_missing_stats` fills at a time: their stored rows are read into memory
+as Arrow (a Rummoli round has some 100 actions), and the statistics' query over them must
+fit the writer's memory limit (512 MB), which 100,000 hands' once did not."""
 _MISSING_STATS: Final = ("h.game IN ('seveneight', 'rummoli') "
                          "AND h.hand_id NOT IN (SELECT hand_id FROM stat_facts)")
 # A day's hands without rows: the anti-join reads only the rows of those days (the table is
