@@ -1,15 +1,16 @@
-"""The 7 & 8 seats' betting summary: the rows the statistics of a 7 & 8 seat are counted over.
+"""The seats' summaries the statistics of 7 & 8 and Rummoli are counted over.
 
-:func:`seveneight_summary` is its one definition: numpy and Arrow over a batch's (or the
-stored) ``hands``, ``seats`` and ``actions``, one row per 7 & 8 seat with the columns
-:data:`~analytics.stats.seveneight.SUMMARY_COLUMNS` names (how the actions are read:
-:mod:`analytics.stats.seveneight`).  The statistics' own counts are SQL over these rows
+:func:`seveneight_summary` (each seat's betting) and :func:`rummoli_summary` (each seat's
+round: poker phase, widow, laying, net by pot) are their one definition: numpy and Arrow
+over a batch's (or the stored) ``hands``, ``seats``, ``actions`` and ``awards``, one row
+per seat (how the actions are read: :mod:`analytics.stats.seveneight`,
+:mod:`analytics.stats.rummoli`).  The statistics' own counts are SQL over these rows
 (:mod:`analytics.stats.definitions`, by :mod:`~analytics.warehouse.pipeline.stat_rows`).
-tests/stat_oracle.py writes the same summary as one SQL query, the oracle the tests check
-this against column by column; each step below names the SQL it computes, with DuckDB's
+tests/stat_oracle.py writes the same summaries as SQL queries, the oracle the tests check
+these against column by column; the steps below name the SQL they compute, with DuckDB's
 semantics (``arg_min`` skips a NULL argument, ``any_value`` a NULL value, ``string_agg``
-NULL strings; ``instr`` of an empty text is 1).  Made here rather than in SQL: the query
-cost a worker more than reading, replaying and making rows of the hand together.
+and ``sum`` NULLs; ``instr`` of an empty text is 1).  Made here rather than in SQL: the
+queries cost a worker more than reading, replaying and making rows of a 7 & 8 hand.
 """
 
 from __future__ import annotations
@@ -60,13 +61,13 @@ _NONE: Final = -1
 
 def seveneight_summary(tables: Mapping[str, pa.Table]) -> pa.Table:
     """One row per seat of the 7 & 8 hands of ``tables`` (``hands``, ``seats``, ``actions``;
-    any game's rows, each table's rows of one hand together): ``hand_id``, ``seat``,
-    ``position``, ``up_rank``, ``big_blind`` and the summary columns."""
+    any game's rows, in any order): ``hand_id``, ``seat``, ``position``, ``up_rank``,
+    ``big_blind`` and the summary columns, in the order of the hands and their seats."""
     hands = tables["hands"]
     hands = hands.filter(pc.fill_null(pc.equal(hands["game"], Game.SEVENEIGHT.value), False))
     index = HandIndex(int_values(hands["hand_id"], fill=0))
     seats = _Seats(tables["seats"], index, hands.num_rows)
-    actions = _Actions(tables["actions"], index)
+    actions = _Actions(tables["actions"], index, _VERBS, _STREETS)
     columns: dict[str, pa.Array | pa.ChunkedArray] = {
         "hand_id": seats.table["hand_id"].take(seats.rows),
         "seat": seats.table["seat"].take(seats.rows),
@@ -110,20 +111,24 @@ class _Seats:
 
 
 class _Actions:
-    """The batch's actions of its 7 & 8 hands: verb and street codes (-1 for any other),
-    hand positions, ``seq`` and the actor."""
+    """A batch's actions of one game's hands: codes of their verbs (of ``verbs``) and
+    streets (of ``streets``), -1 for any other and for every action of another hand;
+    their hand positions, ``seq``, actor, and cards' length in cards."""
 
-    def __init__(self, table: pa.Table, index: HandIndex) -> None:
+    def __init__(self, table: pa.Table, index: HandIndex, verbs: pa.Array,
+                 streets: pa.Array) -> None:
         self.table = table
         hand_at, in_batch = index.positions(table["hand_id"])
         self.hand_at: Ints = hand_at
         self.verb: Ints = np.where(in_batch, int_values(
-            pc.index_in(table["verb"], value_set=_VERBS), fill=_NONE), _NONE)
-        self.street: Ints = int_values(pc.index_in(table["street"], value_set=_STREETS),
+            pc.index_in(table["verb"], value_set=verbs), fill=_NONE), _NONE)
+        self.street: Ints = int_values(pc.index_in(table["street"], value_set=streets),
                                        fill=_NONE)
         self.seq: Ints = int_values(table["seq"], fill=np.iinfo(np.int64).max)
         self.actor: Ints = int_values(table["actor"], fill=0)
         self.has_actor: Bools = valid_rows(table["actor"])
+        self.halves: Ints = int_values(pc.utf8_length(table["cards"]), fill=0) // 2
+        self.has_cards: Bools = valid_rows(table["cards"])
 
 
 def _betting(actions: _Actions, seats: _Seats, hands: int) -> dict[str, pa.Array]:
@@ -283,8 +288,8 @@ _POKER_WON, _RUMMOLI_WON, _AUCTION, _PAYMENTS, _IMPASSE, _PAY_WON = range(6)
 
 def rummoli_summary(tables: Mapping[str, pa.Table]) -> pa.Table:
     """One row per seat of the Rummoli rounds of ``tables`` (``hands``, ``seats``,
-    ``actions``, ``awards``; any game's rows): ``hand_id``, ``seat``, ``position`` and the
-    round's summary (:mod:`analytics.stats.rummoli`)."""
+    ``actions``, ``awards``; any game's rows, in any order): ``hand_id``, ``seat``,
+    ``position`` and the round's summary (:mod:`analytics.stats.rummoli`)."""
     hands = tables["hands"]
     hands = hands.filter(pc.fill_null(pc.equal(hands["game"], Game.RUMMOLI.value), False))
     index = HandIndex(int_values(hands["hand_id"], fill=0))
@@ -297,7 +302,7 @@ def rummoli_summary(tables: Mapping[str, pa.Table]) -> pa.Table:
     order = np.argsort(keys, kind="stable")
     rows, hand_at, seat, keys = rows[order], hand_at[order], seat[order], keys[order]
     taken = pa.array(rows)
-    actions = _RummoliActions(tables["actions"], index)
+    actions = _Actions(tables["actions"], index, _RUMMOLI_VERBS, _RUMMOLI_STREETS)
     columns: dict[str, pa.Array | pa.ChunkedArray] = {
         "hand_id": seats["hand_id"].take(taken), "seat": seats["seat"].take(taken),
         "position": _rummoli_positions(hands, hand_at, seat)}
@@ -323,25 +328,6 @@ def rummoli_summary(tables: Mapping[str, pa.Table]) -> pa.Table:
     return pa.table(columns)
 
 
-class _RummoliActions:
-    """The batch's actions of its Rummoli rounds: verb and street codes (-1 for any other,
-    and for every action of another game's hand), hand positions, ``seq`` and the actor."""
-
-    def __init__(self, table: pa.Table, index: HandIndex) -> None:
-        self.table = table
-        hand_at, in_batch = index.positions(table["hand_id"])
-        self.hand_at: Ints = hand_at
-        self.verb: Ints = np.where(in_batch, int_values(
-            pc.index_in(table["verb"], value_set=_RUMMOLI_VERBS), fill=_NONE), _NONE)
-        self.street: Ints = int_values(pc.index_in(table["street"], value_set=_RUMMOLI_STREETS),
-                                       fill=_NONE)
-        self.seq: Ints = int_values(table["seq"], fill=np.iinfo(np.int64).max)
-        self.actor: Ints = int_values(table["actor"], fill=0)
-        self.has_actor: Bools = valid_rows(table["actor"])
-        self.halves: Ints = int_values(pc.utf8_length(table["cards"]), fill=0) // 2
-        self.has_cards: Bools = valid_rows(table["cards"])
-
-
 def _by_seat(keys: Ints, rows_keys: Ints, seq: Ints) -> tuple[Ints, Ints, int, Ints]:
     """Rows grouped by their (hand, seat) keys ``rows_keys``, in ``seq`` order within a
     group: the rows' order, each row's group (in that order), the number of groups, and
@@ -351,7 +337,7 @@ def _by_seat(keys: Ints, rows_keys: Ints, seq: Ints) -> tuple[Ints, Ints, int, I
     return order, group, len(starts), positions_in(rows_keys[order][starts], keys)
 
 
-def _rummoli_bets(actions: _RummoliActions, keys: Ints) -> dict[str, pa.Array]:
+def _rummoli_bets(actions: _Actions, keys: Ints) -> dict[str, pa.Array]:
     """``poker`` and ``bets``: per seat, his raises and his calls facing a raise (a ``cc``
     after a ``cbr`` of the round's poker phase)."""
     verb = actions.verb
@@ -372,7 +358,7 @@ def _rummoli_bets(actions: _RummoliActions, keys: Ints) -> dict[str, pa.Array]:
                                                      groups), at, 0))}
 
 
-def _rummoli_lays(actions: _RummoliActions, keys: Ints) -> dict[str, pa.Array]:
+def _rummoli_lays(actions: _Actions, keys: Ints) -> dict[str, pa.Array]:
     """``laid`` and ``lays``: per seat, the pay cards he laid and his stops (a card laid
     that the round's next card laid does not follow: not the next rank of its suit)."""
     rows = np.flatnonzero((actions.verb == _R_PL) & (actions.street == _LAYING))
@@ -402,7 +388,7 @@ def _rummoli_lays(actions: _RummoliActions, keys: Ints) -> dict[str, pa.Array]:
             "stops": pa.array(values_at(counts_where(group, stop[kept][order], groups), at, 0))}
 
 
-def _rummoli_acts(actions: _RummoliActions, keys: Ints) -> dict[str, Ints | Bools]:
+def _rummoli_acts(actions: _Actions, keys: Ints) -> dict[str, Ints | Bools]:
     """``acts``: per seat (the dealt player of a ``dh``, else the actor), whether he was
     dealt, showed down, bid or was asked in the auction; his widow choices, exchanges,
     auctions won and winning bids; the cards dealt to him and laid by him."""
@@ -444,7 +430,7 @@ def _rummoli_acts(actions: _RummoliActions, keys: Ints) -> dict[str, Ints | Bool
     }
 
 
-def _widow_cards(actions: _RummoliActions, hands: int) -> Ints:
+def _widow_cards(actions: _Actions, hands: int) -> Ints:
     """``widow``: per hand, coalesce(sum(length(cards) // 2) FILTER (verb = 'dw'), 0)."""
     rows = np.flatnonzero((actions.verb == _R_DW) & actions.has_cards)
     cards = np.zeros(hands, np.int64)
