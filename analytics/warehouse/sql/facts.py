@@ -48,7 +48,7 @@ from analytics.warehouse.pipeline.fact_rows import (
     pass_counts,
     play_kinds,
 )
-from analytics.warehouse.pipeline.stat_rows import STAT_SOURCES, fill_batch_stats
+from analytics.warehouse.pipeline.stat_rows import fill_batch_stats
 from analytics.warehouse.sql.arrow_scan import arrow_over, execute_over
 from analytics.warehouse.sql.views import DAY, PLAY_KIND_COLUMNS, SESSION, STAKES
 
@@ -441,10 +441,11 @@ def fill_missing_stats(con: duckdb.DuckDBPyConnection) -> None:
         fill_batch_stats(con, _stored_tables(con, _STATS_BY_DAYS, scope, _STAT_READS))
 
 
-STAT_CHUNK_HANDS: Final = 20_000
-"""Hands :func:`fill_missing_stats` fills at a time: their stored rows are read into memory
-as Arrow (a Rummoli round has some 100 actions), and the statistics' query over them must
-fit the writer's memory limit (512 MB), which 100,000 hands' once did not."""
+STAT_CHUNK_HANDS: Final = 10_000
+"""Hands :func:`fill_missing_stats` fills at a time: their stored rows are read into the
+writer's memory as Arrow (:data:`_STAT_READS`), with the summaries' numpy columns beside
+them (a Rummoli round has some 40 actions): the backfill of 20,000 rounds raised the
+writer's peak by 233 MiB."""
 _MISSING_STATS: Final = ("h.game IN ('seveneight', 'rummoli') "
                          "AND h.hand_id NOT IN (SELECT hand_id FROM stat_facts)")
 # A day's hands without rows: the anti-join reads only the rows of those days (the table is
@@ -452,8 +453,14 @@ _MISSING_STATS: Final = ("h.game IN ('seveneight', 'rummoli') "
 _STATS_BY_DAYS: Final = f"""h.game = $game AND {DAY} BETWEEN $first AND $last
     AND h.hand_id NOT IN (SELECT hand_id FROM stat_facts x WHERE x.game = $game
                           AND x.day BETWEEN $first AND $last)"""
-_STAT_READS: Final = {name: ("*", "TRUE") for name in STAT_SOURCES if name != "hands"}
-"""What the statistics read of each stored table besides ``hands``: whole rows."""
+_STAT_READS: Final = {
+    "seats": ("hand_id, seat, player, net, blind, won, starting_stack", "TRUE"),
+    "actions": ("hand_id, seq, actor, verb, cards, amount, target, street", "TRUE"),
+    "allin_results": ("hand_id, seat, expected_net", "TRUE"),
+    "awards": ("hand_id, pot, player, amount", "TRUE"),
+}
+"""What the statistics read of each stored table besides ``hands``: the columns their
+summaries and rows use (a Rummoli round has some 100 actions, held in memory at once)."""
 
 
 def fill_missing_hands(con: duckdb.DuckDBPyConnection) -> None:
