@@ -90,8 +90,8 @@ def seveneight_summary(tables: Mapping[str, pa.Table]) -> pa.Table:
 
 
 class _Seats:
-    """``s`` and ``big``: the seats of the batch's 7 & 8 hands sorted by (hand, seat), their
-    ``coalesce(blind, 0)``, and the hand's largest blind."""
+    """``s`` (and 7 & 8's ``big``): the seats of the indexed hands sorted by (hand, seat),
+    their ``coalesce(blind, 0)``, and their hand's largest blind."""
 
     def __init__(self, table: pa.Table, index: HandIndex, hands: int) -> None:
         hand_at, in_batch = index.positions(table["hand_id"])
@@ -131,6 +131,34 @@ class _Actions:
         self.has_cards: Bools = valid_rows(table["cards"])
 
 
+def _by_seat(keys: Ints, rows_keys: Ints, seq: Ints) -> tuple[Ints, Ints, int, Ints]:
+    """Rows grouped by their (hand, seat) keys ``rows_keys``, in ``seq`` order within a
+    group: the rows' order, each row's group (in that order), the number of groups, and
+    the group of each seat of ``keys`` (-1 for none)."""
+    order = np.lexsort((seq, rows_keys))
+    starts, group = runs_of(rows_keys[order])
+    return order, group, len(starts), positions_in(rows_keys[order][starts], keys)
+
+
+def _raises_before(raised: Bools, partition: Ints) -> Ints:
+    """sum(raised) OVER (PARTITION BY partition ORDER BY ...) - raised: the raises before
+    each row of its partition (rows sorted by partition, then in order)."""
+    raises = raised.astype(np.int64)
+    starts, group = runs_of(partition)
+    before = np.cumsum(raises) - raises
+    return before - before[starts][group]
+
+
+def _seated(actions: _Actions, rows: Ints, dealing: int) -> tuple[Ints, Ints]:
+    """``rows`` and their seats: CASE WHEN verb = 'dh' (code ``dealing``) THEN target ELSE
+    actor END, the rows without one left out (a NULL seat matches no seat)."""
+    dealt = actions.verb[rows] == dealing
+    target = actions.table["target"]
+    seat = np.where(dealt, int_values(target, fill=0)[rows], actions.actor[rows])
+    has_seat = np.where(dealt, valid_rows(target)[rows], actions.has_actor[rows])
+    return rows[has_seat], seat[has_seat]
+
+
 def _betting(actions: _Actions, seats: _Seats, hands: int) -> dict[str, pa.Array]:
     """The ``bet``, ``raisers``, ``per`` and ``cbets`` parts, per seat of ``seats``."""
     # bet: the cbr, cc and f of rounds 1 and 2, with raises_before = sum(verb = 'cbr') OVER
@@ -143,10 +171,7 @@ def _betting(actions: _Actions, seats: _Seats, hands: int) -> dict[str, pa.Array
     order = np.lexsort((actions.seq[rows], partition))
     rows, round2, partition = rows[order], round2[order], partition[order]
     bet_verb = verb[rows]
-    raises = (bet_verb == _CBR).astype(np.int64)
-    starts, group = runs_of(partition)
-    before = np.cumsum(raises) - raises
-    raises_before = before - before[starts][group]
+    raises_before = _raises_before(bet_verb == _CBR, partition)
     hand_at, actor, has_actor = actions.hand_at[rows], actions.actor[rows], actions.has_actor[rows]
     # raisers: arg_min / arg_max(actor, seq) FILTER (street = 'round1' AND verb = 'cbr').
     first_raiser = np.full(hands, _NONE, np.int64)
@@ -161,14 +186,11 @@ def _betting(actions: _Actions, seats: _Seats, hands: int) -> dict[str, pa.Array
     keys = seat_keys(hand_at, actor)
     seat_at = positions_in(seats.keys, keys)
     kept = np.flatnonzero(has_actor & (seat_at >= 0))
-    kept = kept[np.lexsort((actions.seq[rows][kept], keys[kept]))]
-    by_seat = keys[kept]
+    order, group, groups, at = _by_seat(seats.keys, keys[kept], actions.seq[rows][kept])
+    kept = kept[order]
     kind, second, facing = bet_verb[kept], round2[kept], raises_before[kept]
     owed = seats.blind[seat_at[kept]] < seats.big[seat_at[kept]]
-    starts, group = runs_of(by_seat)
-    groups = len(starts)
     first_round = ~second
-    at = positions_in(by_seat[starts], seats.keys)  # each seat's group, -1 for none
 
     def count(mask: Bools) -> pa.Array:  # coalesce(count(*) FILTER (WHERE mask), 0)
         return pa.array(values_at(counts_where(group, mask, groups), at, 0))
@@ -214,24 +236,15 @@ def _betting(actions: _Actions, seats: _Seats, hands: int) -> dict[str, pa.Array
 def _cards(actions: _Actions, seats: _Seats) -> dict[str, pa.Array]:
     """The ``cards`` part per seat: ``saw_round2``, ``showdown``, the ``up_card`` and the
     ``down`` card (of the two dealt, the one not turned up)."""
-    verb = actions.verb
-    rows = np.flatnonzero(verb >= _DH)
-    dealt = verb[rows] == _DH
-    # GROUP BY hand_id, CASE WHEN verb = 'dh' THEN target ELSE actor END (a NULL seat
-    # matches no seat).
-    target = actions.table["target"]
-    seat = np.where(dealt, int_values(target, fill=0)[rows], actions.actor[rows])
-    has_seat = np.where(dealt, valid_rows(target)[rows], actions.has_actor[rows])
-    rows, seat, dealt = rows[has_seat], seat[has_seat], dealt[has_seat]
-    keys = seat_keys(actions.hand_at[rows], seat)
-    order = np.lexsort((actions.seq[rows], keys))
-    rows, keys, dealt = rows[order], keys[order], dealt[order]
-    kind, street = verb[rows], actions.street[rows]
+    # GROUP BY hand_id, CASE WHEN verb = 'dh' THEN target ELSE actor END
+    rows, seat = _seated(actions, np.flatnonzero(actions.verb >= _DH), _DH)
+    order, group, groups, at = _by_seat(seats.keys, seat_keys(actions.hand_at[rows], seat),
+                                        actions.seq[rows])
+    rows = rows[order]
+    kind, street = actions.verb[rows], actions.street[rows]
+    dealt = kind == _DH
     cards = single_chunk(actions.table["cards"]).take(pa.array(rows))
     has_cards = valid_rows(cards)
-    starts, group = runs_of(keys)
-    groups = len(starts)
-    at = positions_in(keys[starts], seats.keys)
     taken = as_nullable(at)
     # string_agg(cards, '' ORDER BY seq) FILTER (verb = 'dh' AND street = 'deal')
     two = joined_strings(cards, group, dealt & (street == _DEAL) & has_cards, groups).take(taken)
@@ -293,19 +306,13 @@ def rummoli_summary(tables: Mapping[str, pa.Table]) -> pa.Table:
     hands = tables["hands"]
     hands = hands.filter(pc.fill_null(pc.equal(hands["game"], Game.RUMMOLI.value), False))
     index = HandIndex(int_values(hands["hand_id"], fill=0))
-    seats = tables["seats"]
-    hand_at, in_batch = index.positions(seats["hand_id"])
-    rows = np.flatnonzero(in_batch & valid_rows(seats["seat"]))
-    hand_at = hand_at[rows]
-    seat = int_values(seats["seat"], fill=0)[rows]
-    keys = seat_keys(hand_at, seat)
-    order = np.argsort(keys, kind="stable")
-    rows, hand_at, seat, keys = rows[order], hand_at[order], seat[order], keys[order]
-    taken = pa.array(rows)
+    seats = _Seats(tables["seats"], index, hands.num_rows)
+    hand_at, keys = seats.hand_at, seats.keys
     actions = _Actions(tables["actions"], index, _RUMMOLI_VERBS, _RUMMOLI_STREETS)
     columns: dict[str, pa.Array | pa.ChunkedArray] = {
-        "hand_id": seats["hand_id"].take(taken), "seat": seats["seat"].take(taken),
-        "position": _rummoli_positions(hands, hand_at, seat)}
+        "hand_id": seats.table["hand_id"].take(seats.rows),
+        "seat": seats.table["seat"].take(seats.rows),
+        "position": _rummoli_positions(hands, hand_at, seats.seat)}
     acts = _rummoli_acts(actions, keys)
     laying = pc.is_null(hands["finale_pot"]).to_numpy(zero_copy_only=False)[hand_at]
     columns["dealt"] = pa.array(acts.pop("dealt"))
@@ -324,17 +331,8 @@ def rummoli_summary(tables: Mapping[str, pa.Table]) -> pa.Table:
                                      - acts["laid_cards"])
     columns["chips_paid"] = pa.array(won["chips_paid"])
     columns["rummoli_won"] = pa.array(won[_RUMMOLI_WON])
-    columns.update(_pot_nets(hands, hand_at, laying, seats, rows, won))
+    columns.update(_pot_nets(hands, laying, seats, won))
     return pa.table(columns)
-
-
-def _by_seat(keys: Ints, rows_keys: Ints, seq: Ints) -> tuple[Ints, Ints, int, Ints]:
-    """Rows grouped by their (hand, seat) keys ``rows_keys``, in ``seq`` order within a
-    group: the rows' order, each row's group (in that order), the number of groups, and
-    the group of each seat of ``keys`` (-1 for none)."""
-    order = np.lexsort((seq, rows_keys))
-    starts, group = runs_of(rows_keys[order])
-    return order, group, len(starts), positions_in(rows_keys[order][starts], keys)
 
 
 def _rummoli_bets(actions: _Actions, keys: Ints) -> dict[str, pa.Array]:
@@ -345,10 +343,7 @@ def _rummoli_bets(actions: _Actions, keys: Ints) -> dict[str, pa.Array]:
     # sum(verb = 'cbr') OVER (PARTITION BY hand_id ORDER BY seq) - (verb = 'cbr')
     order = np.lexsort((actions.seq[rows], actions.hand_at[rows]))
     rows = rows[order]
-    raises = (verb[rows] == _R_CBR).astype(np.int64)
-    starts, group = runs_of(actions.hand_at[rows])
-    before = np.cumsum(raises) - raises
-    facing = before - before[starts][group]
+    facing = _raises_before(verb[rows] == _R_CBR, actions.hand_at[rows])
     rows, facing = rows[actions.has_actor[rows]], facing[actions.has_actor[rows]]
     seat_rows = seat_keys(actions.hand_at[rows], actions.actor[rows])
     order, group, groups, at = _by_seat(keys, seat_rows, actions.seq[rows])
@@ -393,13 +388,8 @@ def _rummoli_acts(actions: _Actions, keys: Ints) -> dict[str, Ints | Bools]:
     dealt, showed down, bid or was asked in the auction; his widow choices, exchanges,
     auctions won and winning bids; the cards dealt to him and laid by him."""
     verb = actions.verb
-    rows = np.flatnonzero(np.isin(verb, (_R_DH, _R_SM, _R_XW, _R_PW, _R_AB, _R_AP, _R_AW,
-                                         _R_PL)))
-    dealt = verb[rows] == _R_DH
-    target = actions.table["target"]
-    seat = np.where(dealt, int_values(target, fill=0)[rows], actions.actor[rows])
-    has_seat = np.where(dealt, valid_rows(target)[rows], actions.has_actor[rows])
-    rows, seat = rows[has_seat], seat[has_seat]
+    rows, seat = _seated(actions, np.flatnonzero(np.isin(
+        verb, (_R_DH, _R_SM, _R_XW, _R_PW, _R_AB, _R_AP, _R_AW, _R_PL))), _R_DH)
     order, group, groups, at = _by_seat(keys, seat_keys(actions.hand_at[rows], seat),
                                         actions.seq[rows])
     rows = rows[order]
@@ -475,16 +465,16 @@ def _rummoli_won(awards: pa.Table, index: HandIndex, keys: Ints) -> dict[object,
     return won
 
 
-def _pot_nets(hands: pa.Table, hand_at: Ints, laying: Bools, seats: pa.Table, rows: Ints,
-              won: dict[object, Ints]) -> dict[str, pa.Array]:
+def _pot_nets(hands: pa.Table, laying: Bools, seats: _Seats, won: dict[object, Ints]
+              ) -> dict[str, pa.Array]:
     """``paid`` and the round's net by pot: his antes (a full ante into each of the nine
     pots while his stack lasts, none in an end-of-game round) and his bets (what he paid
     in, every award less his net, less his antes) against what each pot paid him."""
-    ante = _antes(hands)[hand_at]
-    stack = seats["starting_stack"].take(pa.array(rows))
+    ante = _antes(hands)[seats.hand_at]
+    stack = seats.table["starting_stack"].take(seats.rows)
     antes = np.where(laying, np.minimum(9 * ante, np.where(
         valid_rows(stack), int_values(stack, fill=0), 9 * ante)), 0)
-    net = seats["net"].take(pa.array(rows))
+    net = seats.table["net"].take(seats.rows)
     paid_in = won["awarded"] - int_values(net, fill=0)
     no_net = ~valid_rows(net)
     return {
