@@ -157,18 +157,21 @@ REPORT_PLAYERS: Final = 16
 winner and loser always): its title says how many of how many."""
 
 
+def _with_unit(rows: pd.DataFrame) -> pd.DataFrame:
+    """``rows`` (one per game and level) with a third column, ``unit``: what each row's
+    numbers are in (``chips per hand``, ``points per game``)."""
+    rows.insert(2, "unit", [f"{logic.NET_UNITS[g]} per {logic.PER[g]}" for g in rows["game"]])
+    return rows
+
+
 def report_tables(con: duckdb.DuckDBPyConnection, f: HandFilter) -> dict[str, pd.DataFrame]:
     """The tables of :data:`TABLES` for the filter (what ``--table`` chooses from).
 
     ``players`` is one row per game, level and player (``views.results_by_level``), and
     ``positions`` one per game, level and position, each with the unit its numbers are in:
     a row never averages across units."""
-    players = logic.with_confidence(views.results_by_level(con, f))
-    players.insert(2, "unit", [f"{logic.NET_UNITS[g]} per {logic.PER[g]}"
-                               for g in players["game"]])
-    positions = logic.with_confidence(views.by_position(con, f, by_level=True))
-    positions.insert(2, "unit", [f"{logic.NET_UNITS[g]} per {logic.PER[g]}"
-                                 for g in positions["game"]])
+    players = _with_unit(logic.with_confidence(views.results_by_level(con, f)))
+    positions = _with_unit(logic.with_confidence(views.by_position(con, f, by_level=True)))
     return {
         "players": players.drop(columns=["net_sq"]),
         "overview": views.overview(con, f),

@@ -76,11 +76,11 @@ def display_grid(grid: pd.DataFrame, stats: Sequence[Stat], *,
     cells = grid[list(keys)].copy()
     tips = grid[list(keys)].copy()
     grey = grid[list(keys)].copy()
+    # None: a count in a rule's unit over several rules (Stat.per_level); 0 in ``counted``.
+    counted = grid.fillna({stat.name: 0 for stat in stats})
     for stat in stats:
-        # None: a count in a rule's unit over several rules (Stat.per_level).
         mixed = grid[stat.name].isna().to_numpy()
-        counted = grid.assign(**{stat.name: grid[stat.name].fillna(0).astype("int64")})
-        counts = counted[stat.name].tolist()
+        counts = counted[stat.name].astype("int64").tolist()
         opps = grid[stat.opps_column].astype("int64").tolist()
         low, high = stat_intervals(counted, stat)
         cells[stat.name] = ["—" if none else cell_text(c, o, stat.kind)

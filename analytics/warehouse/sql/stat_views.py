@@ -65,8 +65,8 @@ def _summed(stat: Stat, stored: bool) -> str:
     """The SQL sums of a statistic's count and opportunities over the rows ``x``."""
     count, opps = _per_seat(stat, stored)
     total = f"CAST(coalesce(sum({count}), 0) AS BIGINT)"
-    if stat.per_level:  # none over hands of several rules (Stat.per_level)
-        total = f"CASE WHEN {_ONE_LEVEL[stat.game]} THEN {total} END"
+    if stat.per_level:
+        total = _in_one_level(total, stat.game)
     return (f"{total} AS {stat.name}, "
             f"CAST(coalesce(sum({opps}), 0) AS BIGINT) AS {stat.opps_column}")
 
@@ -121,9 +121,13 @@ def stat_levels(con: duckdb.DuckDBPyConnection, f: HandFilter, *, game: Game | s
 def _result(result: Result) -> str:
     """A result column's aggregate; for one counted in its rule's unit (``per_level``),
     NULL over a row whose hands were played under more than one of those rules."""
-    if not result.per_level:
-        return result.aggregate
-    return f"CASE WHEN {_ONE_LEVEL[result.game]} THEN {result.aggregate} END"
+    return _in_one_level(result.aggregate, result.game) if result.per_level else result.aggregate
+
+
+def _in_one_level(aggregate: str, game: Game) -> str:
+    """``aggregate`` over a group whose rows were all played under one of ``game``'s
+    :data:`LEVELS` rules, else NULL (a count or result in the rule's unit)."""
+    return f"CASE WHEN {_ONE_LEVEL[game]} THEN {aggregate} END"
 
 
 _ONE_LEVEL: Final = {game: "len(list_distinct(list_transform(list(DISTINCT x.rules), "
