@@ -277,6 +277,12 @@ _PAGE_VISITS: tuple[tuple[str, str, dict[str, str], dict[str, bool]], ...] = (
     ("Hand types, Big Two tab, plays opened", "hand_types", {"tab": "Big Two"},
      {"bigtwo_plays": True}),
     ("Hand replayer", "replayer", {}, {}),
+    ("Statistics (7 & 8 tab)", "statistics", {}, {}),
+    ("Statistics, Big Two tab", "statistics", {"tab": "Big Two"}, {}),
+    ("Statistics, Rummoli tab", "statistics", {"tab": "Rummoli"}, {}),
+    ("Hand search", "search", {}, {}),
+    ("Record a game", "record", {}, {}),
+    ("Play the bots", "play", {}, {}),
 )
 
 

@@ -84,22 +84,28 @@ from tests.browser.server import streamlit_server  # noqa: E402
 
 @dataclass(frozen=True, slots=True)
 class Page:
-    """A dashboard page: its URL path, sidebar link, title and the game its filter change
-    picks."""
+    """A dashboard page: its URL path, sidebar link, title, the game its filter change
+    picks, and its tabs (the first shown on arrival; each other one timed when clicked: a
+    tab draws only when shown)."""
 
     path: str
     link: str
     title: str
     game: str
+    tabs: tuple[str, ...] = ()
 
 
 PAGES = (
     Page("", "Overview", "Overview", "seveneight"),
     Page("upload", "Upload", "Upload hand histories", "seveneight"),
-    Page("win_rates", "Win rates", "Win rates", "seveneight"),
+    Page("win_rates", "Win rates", "Win rates", "seveneight", ("7 & 8", "Big Two", "Rummoli")),
     Page("pots", "Pot accumulation", "Pot accumulation (Rummoli)", "rummoli"),
-    Page("hand_types", "Hand types", "Hand types", "seveneight"),
+    Page("hand_types", "Hand types", "Hand types", "seveneight", ("7 & 8", "Big Two", "Rummoli")),
     Page("replayer", "Hand replayer", "Hand replayer", "seveneight"),
+    Page("statistics", "Statistics", "Statistics", "seveneight", ("7 & 8", "Big Two", "Rummoli")),
+    Page("search", "Hand search", "Hand search", "seveneight"),
+    Page("record", "Record a game", "Record a game", "seveneight"),
+    Page("play", "Play the bots", "Play the bots", "seveneight"),
 )
 
 PEER_KINDS = ("table", "chart", "bar")
@@ -171,6 +177,31 @@ def _navigate(page: Any, target: Page) -> float:
     return _timed(go)
 
 
+def _click_tab(page: Any, target: Page, tab: str) -> float:
+    """Open the page's tab ``tab``; seconds until the page is idle again (the tab is bound
+    to the URL: its run starts with the URL's change)."""
+    button = page.get_by_role("tab", name=tab, exact=True).first
+
+    def click() -> None:
+        button.click()
+        page.wait_for_url(lambda url: ("tab=" in url) == (tab != target.tabs[0]))
+        wait_idle(page, target.title)
+    return _timed(click)
+
+
+def _tabs(page: Any, seconds: dict[tuple[str, str], float]) -> None:
+    """Each page's tabs but the first, clicked on the page once (cold: the tab's questions
+    not cached yet) and again after going back to the first tab (warm)."""
+    for target in PAGES:
+        if not target.tabs:
+            continue
+        _navigate(page, target)
+        for kind in ("cold", "warm"):
+            for tab in target.tabs[1:]:
+                seconds[(f"{target.title}: {tab}", kind)] = _click_tab(page, target, tab)
+            _click_tab(page, target, target.tabs[0])
+
+
 def _pick_game(page: Any, target: Page, game: str) -> float:
     """Pick ``game`` in the sidebar's Game filter; seconds until the page is idle again."""
     box = page.locator('[data-testid="stSidebar"] [data-testid="stSelectbox"]',
@@ -232,6 +263,8 @@ def _round(db: Path, log: Path, *, wait: bool, first: bool = False, dwell: float
                 seconds[(target.title, "warm")] = _navigate(page, target)
                 seconds[(target.title, "filter")] = _pick_game(page, target, target.game)
                 _pick_game(page, target, "all games")
+            if not first:
+                _tabs(page, seconds)
             _sessions(browser, page, server.url, PAGES[0], seconds)
         finally:
             browser.close()
@@ -284,6 +317,11 @@ def _report(rounds: list[dict[tuple[str, str], float]], target: float, *,
         cells = [f"{median(page.title, kind):.2f}" if (page.title, kind) in rounds[0] else "-"
                  for kind in ("cold", "warm", "filter")]
         print(f"| {page.title} | {' | '.join(cells)} |")
+        for tab in page.tabs[1:]:
+            label = f"{page.title}: {tab}"
+            if (label, "cold") in rounds[0]:
+                print(f"| {label} | {median(label, 'cold'):.2f} | {median(label, 'warm'):.2f} "
+                      "| - |")
     print(f"\nserver start: answers after {median('server', 'answers'):.2f} s, warm-up over "
           f"after {median('server', 'warm'):.2f} s")
     print(f"the app opened by its address: the server's first load "
