@@ -12,7 +12,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from analytics.dashboard import logic
-from analytics.dashboard.logic import SEVENEIGHT_VIEWS
+from analytics.dashboard.logic import POT_VIEWS, SEVENEIGHT_VIEWS, WIN_RATE_VIEWS
 from analytics.warehouse import ENV_VAR
 from analytics.warehouse.connection import current_version
 from analytics.warehouse.pipeline.fact_rows import PASS_COLUMNS
@@ -246,10 +246,11 @@ def _tab(at: AppTest, label: str) -> AppTest:
     return at
 
 
-def show_view(at: AppTest, label: str) -> AppTest:
-    """Show another part of the Win rates page's 7 & 8 tab, as a click on its picker (or a
-    link with ``?view=``) does."""
-    at.segmented_control(key="view").set_value(label).run()
+def show_view(at: AppTest, label: str, game: str = "seveneight") -> AppTest:
+    """Show another part of a tab of the Win rates page (``game``'s), as a click on its
+    picker (or a link with ``?view=``, ``?view_bigtwo=``...) does."""
+    key = "view" if game == "seveneight" else f"view_{game}"
+    at.segmented_control(key=key).set_value(label).run()
     assert not at.exception, [e.value for e in at.exception]
     return at
 
@@ -268,12 +269,13 @@ def test_win_rates_has_a_tab_per_game_and_follows_filters(db: Path) -> None:
     assert everyone["hands"].sum() == count_rows(db, "SELECT count(*) FROM seats "
                                                  "WHERE game = 'seveneight'")
     _tab(at, "Big Two")
+    assert at.segmented_control(key="view_bigtwo").options == list(WIN_RATE_VIEWS["bigtwo"])
     assert "points per game" in at.dataframe[0].value.columns
-    # and the score keeper's three scatter plots, places, cards left, deal strength
-    assert len(at.get("plotly_chart")) == 9
+    assert len(at.get("plotly_chart")) == 1  # per player: the other parts are a click away
     _tab(at, "Rummoli")
+    assert at.segmented_control(key="view_rummoli").value == "Per player"
     assert "chips per round" in at.dataframe[0].value.columns
-    assert len(at.get("plotly_chart")) == 6  # and by part, share, calibration
+    assert len(at.get("plotly_chart")) == 1
     at.selectbox(key="f_game").select("bigtwo").run()
     assert not at.exception
     assert [t.label for t in at.tabs] == ["Big Two"]
@@ -282,34 +284,51 @@ def test_win_rates_has_a_tab_per_game_and_follows_filters(db: Path) -> None:
     assert list(at.dataframe[0].value["player"]) == [player]
 
 
+# The charts of each part of each tab of the Win rates page (logic.WIN_RATE_VIEWS' order).
+PART_CHARTS = {"seveneight": (1, 1, 1, 1), "bigtwo": (1, 1, 1, 3, 2, 1),
+               "rummoli": (1, 1, 1, 1, 2)}
+
+
 def test_win_rates_tabs_show_what_one_page_of_tabs_showed(db: Path) -> None:
-    """Each tab (the 7 & 8 tab's parts together) draws the charts and tables that game's
-    part of the page always had, each part one chart."""
+    """The parts of each tab together draw the charts and tables that game's part of the
+    page always had (nineteen charts), each part one to three of them."""
     at = open_app("win_rates")
-    charts = {chart.proto.id for chart in at.get("plotly_chart")}
-    for label in SEVENEIGHT_VIEWS[1:]:
-        shown = show_view(at, label).get("plotly_chart")
-        assert len(shown) == 1
-        charts |= {chart.proto.id for chart in shown}
-    allin = next(f.value for f in show_view(at, "Running totals").dataframe
-                 if "luck (big blinds)" in f.value.columns)
-    assert allin["hands"].sum() == count_rows(db, "SELECT count(*) FROM seats "
-                                              "WHERE game = 'seveneight'")
-    for label in ("Big Two", "Rummoli"):
-        charts |= {chart.proto.id for chart in _tab(at, label).get("plotly_chart")}
-    assert len(charts) == 19
+    charts: set[str] = set()
+    for game, label in (("seveneight", "7 & 8"), ("bigtwo", "Big Two"),
+                        ("rummoli", "Rummoli")):
+        _tab(at, label)
+        for view, count in zip(WIN_RATE_VIEWS[game], PART_CHARTS[game], strict=True):
+            shown = show_view(at, view, game).get("plotly_chart")
+            assert len(shown) == count, (game, view)
+            charts |= {chart.proto.id for chart in shown}
+            if view == "Running totals" and game == "seveneight":
+                allin = next(f.value for f in at.dataframe
+                             if "luck (big blinds)" in f.value.columns)
+                assert allin["hands"].sum() == count_rows(db, "SELECT count(*) FROM seats "
+                                                          "WHERE game = 'seveneight'")
+    assert len(charts) == sum(map(sum, PART_CHARTS.values())) == 19
 
 
 def test_pots_page_draws_the_board_of_a_game(db: Path) -> None:
     at = open_app("pots")
     assert at.title[0].value == "Pot accumulation (Rummoli)"
-    assert len(at.get("plotly_chart")) == 4
-    summary = at.dataframe[0].value
-    assert summary["pot"].iloc[0] == "poker"
-    assert len(summary) == 9
+    # One part at a time: the board first, then who wins each pot, then the streaks.
+    assert at.segmented_control(key="pots_view").options == list(POT_VIEWS)
+    charts = [len(at.get("plotly_chart"))]
     game_id = at.selectbox(key="pots_game").options[1]
     at.selectbox(key="pots_game").select(game_id).run()
     assert at.query_params["pot_game"] == game_id
+    at.segmented_control(key="pots_view").set_value(POT_VIEWS[1]).run()
+    charts.append(len(at.get("plotly_chart")))
+    summary = at.dataframe[0].value
+    assert summary["pot"].iloc[0] == "poker"
+    assert len(summary) == 9
+    at.segmented_control(key="pots_view").set_value(POT_VIEWS[2]).run()
+    assert not at.exception, [e.value for e in at.exception]
+    charts.append(len(at.get("plotly_chart")))
+    assert charts == [1, 1, 2]  # the page's four charts
+    assert [list(f.value.columns) for f in at.dataframe] == [
+        list(logic.POT_GROWTH_HEADERS.values())]
     at.selectbox(key="f_game").select("bigtwo").run()
     assert "another game" in at.info[0].value
 
@@ -432,13 +451,15 @@ def test_replayer_says_when_no_equity_is_known(db: Path) -> None:
 
 
 def test_win_rates_shows_the_stored_equities(db: Path) -> None:
-    at = _tab(open_app("win_rates"), "Rummoli")
+    at = show_view(_tab(open_app("win_rates"), "Rummoli"), "Poker pot against strength",
+                   "rummoli")
     frames = [f.value for f in at.dataframe]
     shares = next(f for f in frames if "realised share per round" in f.columns)
     assert shares["rounds"].sum() == count_rows(db, "SELECT count(*) FROM rummoli_strength")
     calibration = next(f for f in frames if "expected share (bin)" in f.columns)
     assert calibration["rounds"].sum() == shares["rounds"].sum()
-    frames = [f.value for f in _tab(at, "Big Two").dataframe]
+    frames = [f.value for f in show_view(_tab(at, "Big Two"), "By deal strength",
+                                         "bigtwo").dataframe]
     by_twos = next(f for f in frames if "share of games out first" in f.columns)
     assert by_twos["games"].sum() == count_rows(db, "SELECT count(*) FROM bigtwo_features")
     at.selectbox(key="bigtwo_feature").select("five_card").run()
@@ -470,6 +491,42 @@ def test_hand_types_has_big_two_deal_theory(db: Path) -> None:
     captions = " ".join(c.value for c in at.caption)
     assert captions.count("Chi-square goodness of fit") >= 1
     assert "binomial" in captions
+
+
+@pytest.mark.slow
+def test_hand_types_big_two_draws_one_deal_size_and_rule_set_at_a_time(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The house-rules sample deals 13, 17 and 18 cards under five or six rule sets each:
+    the tab draws three charts, those of the size and rule set picked (the most dealt size
+    first), its pickers offer every group of the held table, and a group's table is that
+    group's rows (nothing the page showed before is out of reach)."""
+    from analytics.warehouse import ingest, reader
+    from analytics.warehouse.sql import equity_views
+
+    db = tmp_path / "house.duckdb"
+    ingest([Path(__file__).resolve().parent.parent / "data" / "samples"
+            / "bigtwo-house-rules.phhs"], db, workers=0)
+    monkeypatch.setenv(ENV_VAR, str(db))
+    with reader(db) as con:
+        dealt = equity_views.bigtwo_dealt(con, HandFilter())
+    groups = dict(logic.held_groups(logic.held_words(logic.bigtwo_held_table(dealt))))
+    at = open_app("hand_types", game="bigtwo")
+    assert at.selectbox(key="bigtwo_size").options == ["13-card deals", "17-card deals",
+                                                        "18-card deals"]
+    for size in (13, 17, 18):
+        at.selectbox(key="bigtwo_size").select(size).run()
+        ours = [label for label in groups if label.startswith(f"{size}-card deals, ")]
+        rules = at.selectbox(key="bigtwo_rules")
+        assert rules.options == [label.split(", ", 1)[1] for label in ours]
+        for label in (ours[0], ours[-1]) if size != 17 else ():
+            at.selectbox(key="bigtwo_rules").set_value(label).run()
+            assert not at.exception, [e.value for e in at.exception]
+            specs = [chart.proto.spec for chart in at.get("plotly_chart")]
+            assert len(specs) == 3 and all(f"{size}-card deals" in s for s in specs)
+            assert f"({label})" in specs[-1]
+            table = next(f.value for f in at.dataframe if "deals holding it" in f.value.columns)
+            assert list(table["kind"]) == list(groups[label]["category"])
+            assert list(table["deals holding it"]) == list(groups[label]["observed"])
 
 
 def test_the_busy_database_shows_a_retry_notice() -> None:

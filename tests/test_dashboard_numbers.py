@@ -18,9 +18,10 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from analytics.dashboard import charts, logic
-from analytics.dashboard.logic import SEVENEIGHT_VIEWS
+from analytics.dashboard.logic import WIN_RATE_VIEWS
 from analytics.warehouse import ENV_VAR
 from analytics.warehouse.identity import hand_id_hex
+from parsers.rule_options import GAME_NAMES
 from tests.test_dashboard_app import open_app, show_view
 from tests.test_dashboard_data import dashboard_db
 
@@ -28,6 +29,8 @@ __all__ = ["dashboard_db"]  # the fixture, re-exported for pytest
 
 APP = str(Path(__file__).resolve().parent.parent / "app.py")
 PAGES = "analytics/dashboard/pages"
+GAME_OF_NAME = {name: game for game, name in GAME_NAMES.items()}
+"""A tab's label (the game's name) -> the game."""
 
 
 @pytest.fixture
@@ -78,7 +81,7 @@ def _values(trace: dict[str, Any], axis: str) -> list[Any]:
 def test_1_pot_growth_expected_never_below_zero(db: Path) -> None:
     # The warehouse holds rounds that clear a pot (stored as negative antes)...
     assert _one(db, "SELECT count(*) FROM pot_facts WHERE antes < 0") > 0
-    at = open_app("pots")
+    at = open_app("pots", pots_view=logic.POT_VIEWS[2])
     figure = _figure(at, "Pot growth: observed against expected")
     expected = [trace for trace in figure["data"] if trace["name"].endswith("expected")]
     assert expected
@@ -104,7 +107,7 @@ def test_2_every_rank_turned_up_is_on_the_axis(db: Path) -> None:
 
 
 def test_3_big_two_places_count_every_game(db: Path) -> None:
-    at = _tab(open_app("win_rates"), "Big Two")
+    at = show_view(_tab(open_app("win_rates"), "Big Two"), "Places and cards left", "bigtwo")
     figure = _figure(at, "Games by finishing place")
     total = sum(sum(_values(trace, "y")) for trace in figure["data"])
     assert total == _one(db, "SELECT count(*) FROM seats WHERE game = 'bigtwo'")
@@ -235,13 +238,20 @@ def test_9_tables_show_no_internals(db: Path) -> None:
     for page, tabs in (("overview", ()), ("win_rates", ("7 & 8", "Big Two", "Rummoli")),
                        ("pots", ()), ("hand_types", ("7 & 8", "Rummoli", "Big Two"))):
         at = open_app(None if page == "overview" else page)
-        # The first tab (7 & 8) as opened, each part of it on Win rates, then each other tab.
+        # The first tab (7 & 8) as opened, then each other tab; on Win rates each part of
+        # each tab.
         frames = [f.value for f in at.dataframe]
-        if page == "win_rates":
-            frames += [f.value for label in SEVENEIGHT_VIEWS[1:]
-                       for f in show_view(at, label).dataframe]
-        for label in tabs[1:]:
-            frames += [f.value for f in _tab(at, label).dataframe]
+        for label in tabs:
+            if label != tabs[0]:
+                frames += [f.value for f in _tab(at, label).dataframe]
+            if page == "win_rates":
+                game = GAME_OF_NAME[label]
+                frames += [f.value for view in WIN_RATE_VIEWS[game][1:]
+                           for f in show_view(at, view, game).dataframe]
+        if page == "pots":
+            for view in logic.POT_VIEWS[1:]:
+                at.segmented_control(key="pots_view").set_value(view).run()
+                frames += [f.value for f in at.dataframe]
         for frame in frames:
             for column in frame.columns:
                 assert not re.search(r"ci_low|ci_high|luck_std_error|sha256|_share\b|"
@@ -279,17 +289,19 @@ def test_7_big_two_and_rummoli_show_one_level_at_a_time(
     assert int(table["games"].sum()) == _one(
         db, "SELECT count(*) FROM seat_facts WHERE game = 'bigtwo' "
             "AND json_extract_string(rules, '$.scoring') = 'rank'")
-    places = next(f.value for f in at.dataframe if "finishing place" in f.value.columns)
-    assert int(places["games"].sum()) == int(table["games"].sum())
     assert "Win rate per player (scoring rule rank)" in {
         f["layout"]["title"]["text"] for f in _figures(at)}
+    places = next(f.value for f in show_view(at, "Places and cards left", "bigtwo").dataframe
+                  if "finishing place" in f.value.columns)
+    assert int(places["games"].sum()) == int(table["games"].sum())
     at = _tab(at, "Rummoli")
     picker = at.selectbox(key="level_rummoli")
     assert picker.options == ["1", "2"]
     picker.select("2").run()
     table = at.dataframe[0].value
     assert set(table["ante"]) == {"2"}
-    split = next(f.value for f in at.dataframe if "net (chips per round)" in f.value.columns)
+    split = next(f.value for f in show_view(at, "Where the chips came from", "rummoli").dataframe
+                 if "net (chips per round)" in f.value.columns)
     assert int(split["rounds"].sum()) == int(table["rounds"].sum()) == _one(
         db, "SELECT count(*) FROM seat_facts WHERE game = 'rummoli' "
             "AND json_extract_string(rules, '$.ante') = '2'")

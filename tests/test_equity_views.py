@@ -140,6 +140,18 @@ def test_bigtwo_held_table_counts_against_theory() -> None:
     assert "two_pairs" in set(viet["category"])
     assert viet["p_value"].between(0, 1).all()
     assert logic.bigtwo_held_table(dealt.iloc[:0]).empty
+    # One group at a time (the page's picker): that group's rows of the whole table, and
+    # the groups and their words are those the whole table is cut into.
+    groups = logic.bigtwo_held_groups(dealt)
+    assert groups == [(13, "sg_hk", False), (13, "vietnamese", True)]
+    worded = dict(logic.held_groups(logic.held_words(table)))
+    assert [logic.held_label(group) for group in groups] == list(worded)
+    for group in groups:
+        alone = logic.bigtwo_held_table(dealt, group)
+        size, straights, four = group
+        whole = table[(table["size"] == size) & (table["straights"] == straights)
+                      & (table["four_card_plays"] == four)].reset_index(drop=True)
+        pd.testing.assert_frame_equal(alone, whole)
 
 
 def test_bigtwo_partitions() -> None:

@@ -42,12 +42,16 @@ from parsers.rule_options import GAME_NAMES, BigTwoRules
 __all__ = [
     "EXACT_POKER_MAX",
     "POSITION_WORDS",
+    "POT_VIEWS",
     "SCORE_KEEPER_HEADERS",
     "SEVENEIGHT_VIEWS",
     "TABLE_ROW",
+    "WIN_RATE_VIEWS",
     "Fit",
+    "HeldGroup",
     "UploadVerdict",
     "allin_table",
+    "bigtwo_held_groups",
     "bigtwo_held_table",
     "bigtwo_partition_counts",
     "board_areas",
@@ -56,6 +60,7 @@ __all__ = [
     "category_counts",
     "feature_table",
     "goodness_of_fit",
+    "held_label",
     "poker_categories",
     "poker_theory",
     "pot_summary",
@@ -440,15 +445,35 @@ def _bigtwo_groups(dealt: pd.DataFrame
     return groups
 
 
-def bigtwo_held_table(dealt: pd.DataFrame) -> pd.DataFrame:
+HeldGroup = tuple[int, str, bool]
+"""A group of Big Two deals with one theory: hand size, ``straights``, ``four_card_plays``."""
+
+
+def bigtwo_held_groups(dealt: pd.DataFrame) -> list[HeldGroup]:
+    """The groups of :func:`bigtwo_held_table`, in its order (no theory computed)."""
+    return sorted(_bigtwo_groups(dealt))
+
+
+def held_label(group: HeldGroup) -> str:
+    """A group's words, for a chart's title or a picker (``13-card deals, Singapore and Hong
+    Kong straights, four-card plays``)."""
+    size, straights, four = group
+    return (f"{size}-card deals, {STRAIGHTS_WORDS.get(straights, straights)}"
+            + (", four-card plays" if four else ""))
+
+
+def bigtwo_held_table(dealt: pd.DataFrame, only: HeldGroup | None = None) -> pd.DataFrame:
     """Big Two: what the dealt hands (``equity_views.bigtwo_dealt``) hold against the exact
     theory, per hand size and the knobs that decide what a play is (``straights``,
     ``four_card_plays``): per kind, hands, observed holding it, observed and theory share,
-    and a two-sided exact binomial test's p-value."""
+    and a two-sided exact binomial test's p-value.  ``only``: that group's rows alone (each
+    group's theory costs 0.1-0.2 s the first time it is counted in a process)."""
     columns = ["size", "straights", "four_card_plays", "category", "hands", "observed",
                "observed_share", "theory_share", "p_value"]
     rows = []
     for (size, straights, four), (rule_set, hands) in sorted(_bigtwo_groups(dealt).items()):
+        if only is not None and (size, straights, four) != only:
+            continue
         theory = bigtwo_contains(size, rule_set)
         held = bigtwo_kinds_held_counts(card_codes(hands, size), rule_set)
         n = len(hands)
@@ -493,11 +518,24 @@ PER: Final = {"seveneight": "hand", "bigtwo": "game", "rummoli": "round"}
 """What one row of ``seat_facts`` is, per game: a 7 & 8 hand, a Big Two game, a Rummoli
 round."""
 
-SEVENEIGHT_VIEWS: Final = ("Per player", "Running totals", "By position",
-                           "By the card turned up")
-"""The parts of the Win rates page's 7 & 8 tab, one drawn at a time (the shown one in the
-URL as ``view``): all four charts and their tables on every visit kept the page over its
-1 s target (docs/performance.md, docs/dashboard.md)."""
+WIN_RATE_VIEWS: Final = {
+    "seveneight": ("Per player", "Running totals", "By position", "By the card turned up"),
+    "bigtwo": ("Per player", "Running totals", "By position", "Score keeper",
+               "Places and cards left", "By deal strength"),
+    "rummoli": ("Per player", "Running totals", "By position", "Where the chips came from",
+                "Poker pot against strength"),
+}
+"""The parts of each tab of the Win rates page, one drawn at a time (the shown one in the
+URL as ``view``, ``view_bigtwo`` or ``view_rummoli``): every chart and table of a tab on
+every visit kept it over its 1 s target, the Big Two tab's nine charts 2 s even with its
+questions cached (docs/performance.md, docs/dashboard.md)."""
+SEVENEIGHT_VIEWS: Final = WIN_RATE_VIEWS["seveneight"]
+"""The parts of the 7 & 8 tab (:data:`WIN_RATE_VIEWS`)."""
+POT_VIEWS: Final = ("The board round by round", "Who wins each pot",
+                    "Carry-over streaks and growth")
+"""The parts of the Pot accumulation page, one drawn at a time as on Win rates (the shown
+one in the URL as ``pots_view``): its four charts and two tables together took 1.1 s in
+Chromium with the questions cached (docs/performance.md)."""
 
 NET_UNITS: Final = {"seveneight": "chips", "bigtwo": "points", "rummoli": "chips"}
 """What a result is counted in, per game (7 & 8 also in big blinds: :func:`big_blind`)."""
@@ -910,7 +948,7 @@ def held_groups(held: pd.DataFrame) -> list[tuple[str, pd.DataFrame]]:
     label (``13-card deals, Singapore and Hong Kong straights, four-card plays``)."""
     keys = ["size", "straights", "four_card_plays"]
     groups = held[keys].drop_duplicates().itertuples(index=False)
-    return [(f"{size}-card deals, {straights}" + (", four-card plays" if four else ""),
+    return [(held_label((size, straights, four)),
              held[(held["size"] == size) & (held["straights"] == straights)
                   & (held["four_card_plays"] == four)].reset_index(drop=True))
             for size, straights, four in groups]

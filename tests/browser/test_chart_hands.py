@@ -21,7 +21,7 @@ from analytics.warehouse import reader
 from analytics.warehouse.sql.stat_views import stat_hands
 from analytics.warehouse.sql.views import HandFilter, bar_hands, pot_streak_hands
 from analytics.words import counted
-from tests.browser.conftest import SCREENSHOTS, settle
+from tests.browser.conftest import SCREENSHOTS, rerun, settle
 
 pytestmark = pytest.mark.browser
 
@@ -211,11 +211,12 @@ def hand_types_bar(page: Any, db: Path) -> None:
 
 
 def pots_bar(page: Any, db: Path) -> None:
-    """On the Pot accumulation page (open): a bar of the carry-over chart (the third chart of
-    the page) lists the rounds of that streak."""
-    page.locator(".js-plotly-plot").nth(2).wait_for()
+    """On the Pot accumulation page (open): its carry-over part shown, a bar of the streaks'
+    chart (the part's first) lists the rounds of that streak."""
+    rerun(page, page.get_by_role("radio", name="Carry-over streaks and growth").click)
+    page.get_by_text("Carry-over: rounds since the pot was last won").first.wait_for()
     settle(page)
-    chart = page.locator(".js-plotly-plot").nth(2)
+    chart = page.locator(".js-plotly-plot").first
     chart.scroll_into_view_if_needed()
     found = _clicked_title(page, _tallest(chart.locator(".barlayer .point")),
                            r"The (\w+) pot carried over (\d+) rounds")

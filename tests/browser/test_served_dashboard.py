@@ -145,7 +145,7 @@ def _score_keepers_summary(server: str, page: Any, db: Path) -> None:
     with reader(db) as con:
         taker = con.execute("SELECT hand_id FROM bigtwo_scores WHERE takes_all_losses "
                             "LIMIT 1").fetchall()[0][0]
-    page.goto(f"{server}/win_rates?game=bigtwo")
+    page.goto(f"{server}/win_rates?game=bigtwo&view_bigtwo=Score+keeper")
     page.get_by_role("heading", name="Score keeper's summary").first.wait_for()
     page.get_by_text("Net score per game against real losses").first.wait_for()
     settle(page)
@@ -155,12 +155,10 @@ def _score_keepers_summary(server: str, page: Any, db: Path) -> None:
     assert "s = 4(l* − l)" in text
     assert page.get_by_text("Win fraction against real losses").count() >= 1
     assert page.get_by_text("Fry fraction against real losses").count() >= 1
-    page.get_by_role("heading", name="Result by deal strength").first.wait_for()
-    # The tab's charts are of one scoring rule at a time: the sheets are zero_sum.
+    # The tab's other parts are of one scoring rule at a time (the summary scores every
+    # game that counts cards left): the sheets are zero_sum.
     page.get_by_role("combobox", name="Results under the scoring rule").click()
     page.get_by_role("option", name="zero_sum").click()
-    page.get_by_text(re.compile(r"14 outcome-only games \(score sheets\) record "
-                                "no deal")).first.wait_for()
     settle(page)
     page.get_by_role("heading", name="Score keeper's summary").first \
         .scroll_into_view_if_needed()
@@ -169,6 +167,11 @@ def _score_keepers_summary(server: str, page: Any, db: Path) -> None:
     page.get_by_text("Net score per game against real losses").first.evaluate(
         "element => element.scrollIntoView({block: 'start'})")
     page.screenshot(path=str(SCREENSHOTS / "win-rates-bigtwo-sheets-scatter.png"))
+    page.get_by_role("radio", name="By deal strength").click()
+    page.get_by_text(re.compile(r"14 outcome-only games \(score sheets\) record "
+                                "no deal")).first.wait_for()
+    settle(page)
+    assert "view_bigtwo=By" in page.url, page.url
     page.goto(f"{server}/hand_types?game=bigtwo")
     page.get_by_role("heading", name="Big Two").first.wait_for()
     settle(page)

@@ -3,10 +3,12 @@ chi-square goodness-of-fit test, overall and per player.
 
 One tab per game (the shown one kept in the URL as ``tab``, as on Win rates): only the
 shown tab's questions run, and the per-player tables and the Big Two plays only once
-their expander is opened.  Dealt 7 & 8 and Rummoli hands and Big Two plays are counted
-exactly over every hand the filters keep (``views.dealt_types``: the categories are stored
-when a hand is loaded; ``views.play_kinds``: so are each seat's plays counted by kind); Big
-Two deals are a sample (``equity_views.bigtwo_dealt``)."""
+their expander is opened; Rummoli and Big Two deals are drawn one deal size at a time (and
+Big Two's under one rule set for what a play is), each picked when there are several.
+Dealt 7 & 8 and Rummoli hands and Big Two plays are counted exactly over every hand the
+filters keep (``views.dealt_types``: the categories are stored when a hand is loaded;
+``views.play_kinds``: so are each seat's plays counted by kind); Big Two deals are a
+sample (``equity_views.bigtwo_dealt``)."""
 
 from __future__ import annotations
 
@@ -189,8 +191,8 @@ def _size_table(observed: dict[int, pd.Series], fits: dict[int, logic.Fit]) -> p
 
 
 @st.cache_data(max_entries=64, show_spinner="Counting what the deals hold…")
-def _held(dealt: pd.DataFrame) -> pd.DataFrame:
-    return logic.bigtwo_held_table(dealt)
+def _held(dealt: pd.DataFrame, group: logic.HeldGroup) -> pd.DataFrame:
+    return logic.bigtwo_held_table(dealt, group)
 
 
 def _bigtwo_dealt() -> None:
@@ -203,18 +205,31 @@ def _bigtwo_dealt() -> None:
         return
     st.caption("A random sample of up to 20,000 deals matching the filters whose cards are "
                "all known, the same sample on every visit.")
-    sizes = sorted(int(n) for n in (dealt["cards"].str.len() // 2).unique())
-    for size in sizes:
-        for what, title in (("most", "most cards of one rank"), ("twos", "2s held")):
-            observed, theory = logic.bigtwo_partition_counts(dealt, size, what)
-            _fit(f"Big Two: {title}, {size}-card deals", observed, theory,
-                 f"bigtwo-{what}-{size}", x_title=title)
-    held = logic.held_words(_held(dealt))
+    # One deal size at a time (the most dealt first), as on the Rummoli tab: a size's charts
+    # are three, and every size's and rule set's together drew twenty on the samples, over
+    # 2 s in the browser.
+    counts = (dealt["cards"].str.len() // 2).value_counts()
+    sizes = sorted((int(n) for n in counts.index), key=lambda n: (-int(counts[n]), n))
+    size = sizes[0]
+    if len(sizes) > 1:
+        size = st.selectbox("Cards dealt", sizes, format_func=lambda n: f"{n}-card deals",
+                            key="bigtwo_size") or size
+    for what, title in (("most", "most cards of one rank"), ("twos", "2s held")):
+        observed, theory = logic.bigtwo_partition_counts(dealt, size, what)
+        _fit(f"Big Two: {title}, {size}-card deals", observed, theory,
+             f"bigtwo-{what}-{size}", x_title=title)
     st.subheader("Combinations the deals hold")
-    for number, (label, table) in enumerate(logic.held_groups(held)):
-        st.plotly_chart(charts.observed_vs_theory(table, f"Big Two: deals holding each "
-                                                         f"kind ({label})", x_title="kind"),
-                        key=f"chart_bigtwo_held_{number}")
+    groups = {logic.held_label(group): group for group in logic.bigtwo_held_groups(dealt)
+              if group[0] == size}
+    label = next(iter(groups))
+    if len(groups) > 1:  # deals of this size under several rules for what a play is
+        label = st.selectbox("Rules for what a play is", list(groups), key="bigtwo_rules",
+                             format_func=lambda text: text.split(", ", 1)[1]) or label
+    # Only the shown group's theory is counted (each 0.1-0.2 s the first time).
+    held = logic.held_words(_held(dealt, groups[label]))
+    st.plotly_chart(charts.observed_vs_theory(held, f"Big Two: deals holding each kind "
+                                                    f"({label})", x_title="kind"),
+                    key="chart_bigtwo_held")
     st.caption("Share of deals holding at least one play of each kind, against the exact "
                "chance (counted over ranks and suits under the game's rules for straights "
                "and four-card plays); the kinds overlap, so each has its own two-sided "

@@ -1,5 +1,8 @@
-"""Pot accumulation (Rummoli): the nine pots round by round within a game, carry-over streaks,
-how often each pot is won and by whom, expected growth against the observed."""
+"""Pot accumulation (Rummoli): the nine pots round by round within a game, how often each
+pot is won and by whom, carry-over streaks and expected growth against the observed.
+
+One part at a time, picked above it (``logic.POT_VIEWS``, the shown one in the URL as
+``pots_view``), as on Win rates: a visit draws one or two charts, not four."""
 
 from __future__ import annotations
 
@@ -24,6 +27,19 @@ def render() -> None:
     if winners.empty:
         st.info("No Rummoli rounds match the filters.")
         return
+    board, won, _ = logic.POT_VIEWS
+    view = st.segmented_control("Show", logic.POT_VIEWS, default=board, required=True,
+                                key="pots_view", bind="query-params") or board
+    if view == board:
+        _board()
+    elif view == won:
+        _winners(winners)
+    else:
+        _streaks()
+
+
+def _board() -> None:
+    """A game's nine pots round by round (the game picked, kept in the URL)."""
     games: pd.DataFrame = ui.ask("sessions", limit=5000)
     ids = [str(s) for s in games.loc[games["game"] == "rummoli", "session"]]
     wanted = st.query_params.get("pot_game")
@@ -37,6 +53,9 @@ def render() -> None:
         ui.download_buttons(logic.board_table(board), f"board-{game_id}",
                             key="board")
 
+
+def _winners(winners: pd.DataFrame) -> None:
+    """How often each pot is won and by whom (a bar lists the rounds)."""
     st.subheader("How often each pot is won, and by whom")
     summary = logic.pot_summary(winners)
     shown = logic.human_table(summary, logic.POT_SUMMARY_HEADERS)
@@ -53,6 +72,10 @@ def render() -> None:
         bar_list(behind, title=f"The {bar.x} pot won by {bar.name}", key="won_by",
                  name=f"rummoli-{pot}-won-by-{bar.name}-rounds")
 
+
+def _streaks() -> None:
+    """Carry-over streaks (a bar lists the rounds) and each pot's growth against the
+    expected."""
     st.subheader("Carry-over streaks and growth")
     streaks: pd.DataFrame = ui.ask("pot_streaks")
     growth = logic.pot_growth(streaks)

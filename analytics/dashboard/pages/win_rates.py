@@ -2,9 +2,12 @@
 and visible card (7 & 8), by place, cards left and deal strength (Big Two), by part and
 poker-pot share against strength (Rummoli).
 
-One tab per game, only the shown one drawn (``tab`` in the URL); the 7 & 8 tab draws one of
-its parts at a time (``view``: per player, running totals, by position, by the card turned
-up), so a visit draws one chart, not four.
+One tab per game, only the shown one drawn (``tab`` in the URL); each tab draws one of its
+parts at a time (``logic.WIN_RATE_VIEWS``, the shown one in the URL as ``view``,
+``view_bigtwo`` or ``view_rummoli``): per player, running totals and by position in every
+game, then the game's own (7 & 8 by the card turned up; Big Two the score keeper's summary,
+places and cards left, deal strength; Rummoli where the chips came from and the poker pot
+against strength), so a visit draws one to three charts, not up to nine.
 
 Units never mix (docs/dashboard.md): 7 & 8 in big blinds per 100 hands (each stake's chips
 divided by its own big blind) with a table of chips per hand per stake level; Big Two in
@@ -97,8 +100,7 @@ def _seveneight(results: pd.DataFrame, only: HandFilter) -> None:
     chips per stake level, running totals in big blinds with the all-in table, by position,
     or by the card turned up."""
     players, running, position, _ = logic.SEVENEIGHT_VIEWS
-    view = st.segmented_control("Show", logic.SEVENEIGHT_VIEWS, default=players, required=True,
-                                key="view", bind="query-params") or players
+    view = _view("seveneight")
     rates = logic.seveneight_big_blinds(results)
     if view == players:
         _seveneight_players(results, rates, only)
@@ -108,6 +110,15 @@ def _seveneight(results: pd.DataFrame, only: HandFilter) -> None:
         _seveneight_position(only)
     else:
         _seveneight_up_card(only)
+
+
+def _view(game: str) -> str:
+    """The part of ``game``'s tab to draw, picked above it (bound to the URL: ``view`` for
+    7 & 8, as links made before the other tabs had parts name it, ``view_<game>`` else)."""
+    views = logic.WIN_RATE_VIEWS[game]
+    key = "view" if game == "seveneight" else f"view_{game}"
+    return st.segmented_control("Show", views, default=views[0], required=True, key=key,
+                                bind="query-params") or views[0]
 
 
 def _seveneight_players(results: pd.DataFrame, rates: pd.DataFrame, only: HandFilter) -> None:
@@ -212,44 +223,69 @@ def _by_level(game: str, results: pd.DataFrame, only: HandFilter) -> None:
     level = f"{knob} {value}"
     narrowed = replace(only, knobs=(*only.knobs, (knob, value)))
     unit = f"{logic.NET_UNITS[game]} per {logic.PER[game]}"
-    table = logic.level_results(rows[rows["level"] == level].assign(game=game), game)
+    at_level = rows[rows["level"] == level].assign(game=game)
+    table = logic.level_results(at_level, game)
+    players, running, position, *_ = logic.WIN_RATE_VIEWS[game]
+    view = _view(game)
+    if view == players:
+        _level_players(game, table, logic.level_table(at_level, game), narrowed,
+                       f"{words} {value}", unit)
+    elif view == running:
+        _cumulative(game, narrowed, table[["player", "hands", "net"]], logic.NET_UNITS[game])
+    elif view == position:
+        _level_position(game, narrowed, unit)
+    elif game == "bigtwo":
+        _bigtwo(view, narrowed, value, only)
+    else:
+        _rummoli(view, narrowed)
+
+
+def _level_players(game: str, table: pd.DataFrame, shown: pd.DataFrame, only: HandFilter,
+                   level: str, unit: str) -> None:
+    """Big Two's or Rummoli's results per player under one level (``level`` in words): the
+    chart (a bar lists his hands) and the table."""
     chosen = st.plotly_chart(charts.bar_with_ci(table, x="player",
-                                                title=f"Win rate per player ({words} {value})",
+                                                title=f"Win rate per player ({level})",
                                                 y_title=unit, per=f"{logic.PER[game]}s"),
                              key=f"ci_{game}", on_select="rerun", selection_mode="points")
     st.caption(_CLICK_PLAYER)
     point = picked_point(chosen)
     if point is not None:
-        _bar_hands(narrowed, game, key=f"players_{game}",
-                   title=f"{point['x']} ({words} {value})", player=str(point["x"]))
-    shown = logic.level_table(rows[rows["level"] == level].assign(game=game), game)
+        _bar_hands(only, game, key=f"players_{game}", title=f"{point['x']} ({level})",
+                   player=str(point["x"]))
     st.dataframe(shown, hide_index=True)
     ui.download_buttons(shown, f"{game}-win-rates", key=f"win_rates_{game}")
-    totals = table[["player", "hands", "net"]]
-    _cumulative(game, narrowed, totals, logic.NET_UNITS[game])
-    by_seat = logic.with_confidence(ui.ask("by_position", narrowed))
+
+
+def _level_position(game: str, only: HandFilter, unit: str) -> None:
+    """Big Two's or Rummoli's results by position under one level, per table size."""
+    by_seat = logic.with_confidence(ui.ask("by_position", only))
     by_seat = by_seat[by_seat["game"] == game]
     _position_bars(charts.bar_with_ci(by_seat.assign(players=by_seat["players"].astype(str)),
                                       x="position", color="players",
                                       title="By position (colour: players at the table)",
                                       x_title=logic.POSITION_WORDS[game],
                                       y_title=unit, per=f"{logic.PER[game]}s"),
-                   narrowed, game, key=f"pos_{game}")
+                   only, game, key=f"pos_{game}")
     ui.download_buttons(logic.human_table(by_seat, logic.position_headers(game)),
                         f"{game}-positions", key=f"pos_{game}")
-    if game == "bigtwo":
-        _bigtwo(narrowed, value, only)
+
+
+def _bigtwo(view: str, only: HandFilter, scoring: str, every_rule: HandFilter) -> None:
+    """Big Two's own parts under one scoring rule (``only``): the score keeper's summary,
+    which scores every game that counts cards left alike (zero-sum from the cards left), so
+    it reads every rule's games (``every_rule``); places and cards left; deal strength."""
+    score_keeper, places, _ = logic.WIN_RATE_VIEWS["bigtwo"][3:]
+    if view == score_keeper:
+        _score_keeper(int(ui.ask("outcome_only_games", every_rule)), every_rule)
+    elif view == places:
+        _places(only, scoring)
     else:
-        _rummoli(narrowed)
+        _deal_strength(only)
 
 
-def _bigtwo(only: HandFilter, scoring: str, every_rule: HandFilter) -> None:
-    """Big Two under one scoring rule (``only``); first the score keeper's summary, which
-    scores every game that counts cards left alike (zero-sum from the cards left), so it
-    reads every rule's games (``every_rule``)."""
-    _score_keeper(int(ui.ask("outcome_only_games", every_rule)), every_rule)
-    sheets = int(ui.ask("outcome_only_games", only))
-    st.subheader("Places and cards left")
+def _places(only: HandFilter, scoring: str) -> None:
+    """Games by finishing place per player (a bar lists its games), and the cards left."""
     places = logic.bigtwo_place_table(ui.ask("bigtwo_places", only))
     order = list(places["place"].cat.categories) if len(places) else []
     figure = charts.grouped_bars(places.assign(place=places["place"].astype(str)),
@@ -273,7 +309,11 @@ def _bigtwo(only: HandFilter, scoring: str, every_rule: HandFilter) -> None:
     ui.download_buttons(logic.human_table(left, logic.CARDS_LEFT_HEADERS),
                         "bigtwo-cards-left", key="cards_left")
 
-    st.subheader("Result by deal strength")
+
+def _deal_strength(only: HandFilter) -> None:
+    """Points per game by a feature of the deal (picked), per player; a bar lists its
+    games."""
+    sheets = int(ui.ask("outcome_only_games", only))
     names = {name: words for name, (_, words) in BIGTWO_FEATURES.items()}
     feature = st.selectbox("Deal feature", list(names), format_func=names.__getitem__,
                            key="bigtwo_feature") or "twos"
@@ -334,7 +374,18 @@ def _score_keeper(sheets: int, only: HandFilter) -> None:
         st.caption(logic.zero_sum_words(line))
 
 
-def _rummoli(only: HandFilter) -> None:
+def _rummoli(view: str, only: HandFilter) -> None:
+    """Rummoli's own parts under one ante (``only``): where the chips came from, and the
+    poker pot against strength."""
+    split, _ = logic.WIN_RATE_VIEWS["rummoli"][3:]
+    if view == split:
+        _split(only)
+    else:
+        _poker_pot(only)
+
+
+def _split(only: HandFilter) -> None:
+    """Chips per round by where they came from, per player."""
     split = logic.split_table(ui.ask("rummoli_split", only), list(SPLIT_PARTS))
     st.plotly_chart(charts.split_bars(split, list(SPLIT_PARTS)), key="split")
     st.caption("Chips per round from the poker pot, the pay-card pots, the Rummoli pot, the "
@@ -344,6 +395,10 @@ def _rummoli(only: HandFilter) -> None:
     st.dataframe(split_table, hide_index=True)
     ui.download_buttons(split_table, "rummoli-split", key="split")
 
+
+def _poker_pot(only: HandFilter) -> None:
+    """The poker pot's share realised against expected from strength, per player and in
+    bins of expected share."""
     st.subheader("Poker pot: realised against expected from strength")
     shares = logic.share_vs_expected(ui.ask("rummoli_share_by_player", only))
     st.plotly_chart(charts.share_vs_expected(shares), key="rummoli_share")
