@@ -51,7 +51,8 @@ from parsers.caching import BoundedCache
 from parsers.rule_options import GAME_NAMES
 
 __all__ = ["Context", "ask", "context", "data_version", "download_buttons", "guarded", "reading",
-           "release_connection", "report_button", "run_connection", "start"]
+           "release_connection", "report_button", "run_connection", "shown_part", "shown_tab",
+           "start"]
 
 _SCORE_QUESTIONS: Final = frozenset({"bigtwo_score_summary", "outcome_only_games",
                                      "seats_per_game"})
@@ -384,6 +385,16 @@ def shown_tab(items: Sequence[Shown], labels: Sequence[str], draw: Callable[[Sho
             continue
         with tab:
             draw(item)
+
+
+def shown_part(parts: Sequence[str], *, key: str) -> str:
+    """The part of a page (or of a tab) to draw, picked in a "Show" row above it and kept in
+    the URL as ``key`` (the first part by default): one part at a time kept the Win rates
+    tabs and Pot accumulation within their 1 s, where all their charts at once took up to
+    2 s in the browser (docs/dashboard.md)."""
+    chosen: str | None = st.segmented_control("Show", parts, default=parts[0], required=True,
+                                              key=key, bind="query-params")
+    return chosen or parts[0]
 
 
 def download_buttons(frame: pd.DataFrame, name: str, *, key: str) -> None:

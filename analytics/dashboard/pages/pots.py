@@ -28,8 +28,7 @@ def render() -> None:
         st.info("No Rummoli rounds match the filters.")
         return
     board, won, _ = logic.POT_VIEWS
-    view = st.segmented_control("Show", logic.POT_VIEWS, default=board, required=True,
-                                key="pots_view", bind="query-params") or board
+    view = ui.shown_part(logic.POT_VIEWS, key="pots_view")
     if view == board:
         _board()
     elif view == won:

@@ -113,12 +113,10 @@ def _seveneight(results: pd.DataFrame, only: HandFilter) -> None:
 
 
 def _view(game: str) -> str:
-    """The part of ``game``'s tab to draw, picked above it (bound to the URL: ``view`` for
-    7 & 8, as links made before the other tabs had parts name it, ``view_<game>`` else)."""
-    views = logic.WIN_RATE_VIEWS[game]
+    """The part of ``game``'s tab to draw (in the URL as ``view`` for 7 & 8, as links made
+    before the other tabs had parts name it, ``view_<game>`` else)."""
     key = "view" if game == "seveneight" else f"view_{game}"
-    return st.segmented_control("Show", views, default=views[0], required=True, key=key,
-                                bind="query-params") or views[0]
+    return ui.shown_part(logic.WIN_RATE_VIEWS[game], key=key)
 
 
 def _seveneight_players(results: pd.DataFrame, rates: pd.DataFrame, only: HandFilter) -> None:
