@@ -20,6 +20,8 @@ next frame.  Per round, on a freshly started server (its caches empty), the medi
 * **warm**: the page visited again through the sidebar (``st.cache_data`` hits);
 * **filter**: on the warm page, the sidebar's game filter changed, until the page is idle
   again (the new filter's questions are not cached yet);
+* **tabs**: the other tabs of Win rates, Hand types and Statistics, each clicked on its
+  page (cold: its questions not cached yet) and again after the first tab (warm);
 * **a new browser session**: the app opened again by its address at the end, in the same
   browser (its files cached: a returning user's new tab) and in a new browser (nothing
   cached: a new user);
