@@ -241,8 +241,8 @@ def test_9_tables_show_no_internals(db: Path) -> None:
         # The first tab (7 & 8) as opened, then each other tab; on Win rates each part of
         # each tab.
         frames = [f.value for f in at.dataframe]
-        for label in tabs:
-            if label != tabs[0]:
+        for number, label in enumerate(tabs):
+            if number:
                 frames += [f.value for f in _tab(at, label).dataframe]
             if page == "win_rates":
                 game = GAME_OF_NAME[label]
