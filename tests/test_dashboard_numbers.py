@@ -294,6 +294,11 @@ def test_7_big_two_and_rummoli_show_one_level_at_a_time(
     places = next(f.value for f in show_view(at, "Places and cards left", "bigtwo").dataframe
                   if "finishing place" in f.value.columns)
     assert int(places["games"].sum()) == int(table["games"].sum())
+    # The score keeper's summary scores every rule's games that count cards left: no
+    # scoring rule picker there (it would seem to narrow what it does not).
+    show_view(at, "Score keeper", "bigtwo")
+    assert "level_bigtwo" not in {box.key for box in at.selectbox}
+    assert any("real losses" in " ".join(f.value.columns) for f in at.dataframe)
     at = _tab(at, "Rummoli")
     picker = at.selectbox(key="level_rummoli")
     assert picker.options == ["1", "2"]

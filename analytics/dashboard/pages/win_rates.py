@@ -36,6 +36,7 @@ _LEVEL_KNOB = {"bigtwo": ("scoring", "scoring rule"), "rummoli": ("ante", "ante"
 _PLACE_STATS = {**{logic.place_label(k): f"place_{k}" for k in (1, 2, 3, 4)},
                 logic.NOT_OUT: "not_out"}
 _CLICK_PLAYER = "Click a bar to list the hands behind it."
+_SCORE_KEEPER, _PLACES = logic.WIN_RATE_VIEWS["bigtwo"][3:5]
 
 
 def _bar_hands(only: HandFilter, game: str, *, key: str, title: str,
@@ -207,8 +208,15 @@ def _seveneight_up_card(only: HandFilter) -> None:
 
 
 def _by_level(game: str, results: pd.DataFrame, only: HandFilter) -> None:
-    """Big Two or Rummoli under one scoring rule or ante (a picker when there are several):
-    every chart and table of the tab is of that level's games alone."""
+    """Big Two or Rummoli, the part picked, under one scoring rule or ante (a picker when
+    there are several): every chart and table of the part is of that level's games alone.
+    The score keeper's summary scores every Big Two game that counts cards left alike
+    (zero-sum from the cards left), so it reads every rule's games and has no such picker."""
+    players, running, position = logic.WIN_RATE_VIEWS[game][:3]
+    view = _view(game)
+    if view == _SCORE_KEEPER:
+        _score_keeper(int(ui.ask("outcome_only_games", only)), only)
+        return
     knob, words = _LEVEL_KNOB[game]
     rows = results[results["game"] == game]
     levels = sorted(str(v) for v in rows["level"].unique())
@@ -223,8 +231,6 @@ def _by_level(game: str, results: pd.DataFrame, only: HandFilter) -> None:
     unit = f"{logic.NET_UNITS[game]} per {logic.PER[game]}"
     at_level = rows[rows["level"] == level].assign(game=game)
     table = logic.level_results(at_level, game)
-    players, running, position, *_ = logic.WIN_RATE_VIEWS[game]
-    view = _view(game)
     if view == players:
         _level_players(game, table, logic.level_table(at_level, game), narrowed,
                        f"{words} {value}", unit)
@@ -233,7 +239,7 @@ def _by_level(game: str, results: pd.DataFrame, only: HandFilter) -> None:
     elif view == position:
         _level_position(game, narrowed, unit)
     elif game == "bigtwo":
-        _bigtwo(view, narrowed, value, only)
+        _bigtwo(view, narrowed, value)
     else:
         _rummoli(view, narrowed)
 
@@ -269,14 +275,10 @@ def _level_position(game: str, only: HandFilter, unit: str) -> None:
                         f"{game}-positions", key=f"pos_{game}")
 
 
-def _bigtwo(view: str, only: HandFilter, scoring: str, every_rule: HandFilter) -> None:
-    """Big Two's own parts under one scoring rule (``only``): the score keeper's summary,
-    which scores every game that counts cards left alike (zero-sum from the cards left), so
-    it reads every rule's games (``every_rule``); places and cards left; deal strength."""
-    score_keeper, places, _ = logic.WIN_RATE_VIEWS["bigtwo"][3:]
-    if view == score_keeper:
-        _score_keeper(int(ui.ask("outcome_only_games", every_rule)), every_rule)
-    elif view == places:
+def _bigtwo(view: str, only: HandFilter, scoring: str) -> None:
+    """Big Two's own parts under one scoring rule (``only``, ``scoring``): places and cards
+    left, or deal strength (the score keeper's summary is drawn by :func:`_by_level`)."""
+    if view == _PLACES:
         _places(only, scoring)
     else:
         _deal_strength(only)
