@@ -36,7 +36,9 @@ _LEVEL_KNOB = {"bigtwo": ("scoring", "scoring rule"), "rummoli": ("ante", "ante"
 _PLACE_STATS = {**{logic.place_label(k): f"place_{k}" for k in (1, 2, 3, 4)},
                 logic.NOT_OUT: "not_out"}
 _CLICK_PLAYER = "Click a bar to list the hands behind it."
+# The parts of the Big Two and Rummoli tabs that are theirs alone (logic.WIN_RATE_VIEWS).
 _SCORE_KEEPER, _PLACES = logic.WIN_RATE_VIEWS["bigtwo"][3:5]
+_CHIPS_SPLIT = logic.WIN_RATE_VIEWS["rummoli"][3]
 
 
 def _bar_hands(only: HandFilter, game: str, *, key: str, title: str,
@@ -230,12 +232,12 @@ def _by_level(game: str, results: pd.DataFrame, only: HandFilter) -> None:
     narrowed = replace(only, knobs=(*only.knobs, (knob, value)))
     unit = f"{logic.NET_UNITS[game]} per {logic.PER[game]}"
     at_level = rows[rows["level"] == level].assign(game=game)
-    table = logic.level_results(at_level, game)
     if view == players:
-        _level_players(game, table, logic.level_table(at_level, game), narrowed,
-                       f"{words} {value}", unit)
+        _level_players(game, logic.level_results(at_level, game),
+                       logic.level_table(at_level, game), narrowed, f"{words} {value}", unit)
     elif view == running:
-        _cumulative(game, narrowed, table[["player", "hands", "net"]], logic.NET_UNITS[game])
+        totals = logic.level_results(at_level, game)[["player", "hands", "net"]]
+        _cumulative(game, narrowed, totals, logic.NET_UNITS[game])
     elif view == position:
         _level_position(game, narrowed, unit)
     elif game == "bigtwo":
@@ -377,8 +379,7 @@ def _score_keeper(sheets: int, only: HandFilter) -> None:
 def _rummoli(view: str, only: HandFilter) -> None:
     """Rummoli's own parts under one ante (``only``): where the chips came from, and the
     poker pot against strength."""
-    split, _ = logic.WIN_RATE_VIEWS["rummoli"][3:]
-    if view == split:
+    if view == _CHIPS_SPLIT:
         _split(only)
     else:
         _poker_pot(only)
