@@ -301,6 +301,33 @@ def test_replayer_follows_chips_in_a_seveneight_hand() -> None:
     assert steps[0].equities == (0.5, 0.5, 0.5) and steps[1].equities is None
 
 
+def test_the_replayer_says_how_each_player_left_the_hand() -> None:
+    """7 & 8: a fold and a muck at the showdown are named as such, the cards of both out of
+    play; Rummoli: a fold gives up the poker pot only, his cards stay in play and are laid."""
+    from parsers import loads_hands, read_hands
+    from parsers.model import Verb
+    from tests.test_warehouse_data import SEVENEIGHT
+
+    text = (SEVENEIGHT.replace('"p1 sm 7c8c2c"', '"p1 sm"')  # Ann mucks: Cy wins
+            .replace("[118, 98, 84]", "[84, 98, 118]").replace("[34, 0, 0]", "[0, 0, 34]"))
+    assert text.count("[84, 98, 118]") == text.count("[0, 0, 34]") == text.count('"p1 sm"') == 1
+    steps = replay_steps(loads_hands(text)[0])
+    fold = next(s for s in steps if s.notation == "p2 f")
+    assert fold.out == ("", "folded", "") and fold.dead == (False, True, False)
+    assert steps[-1].out == ("mucked", "folded", "")
+    assert steps[-1].dead == (True, True, False)
+    assert steps[-1].visible[0] == ("7c",)  # his up card; the rest was never shown
+
+    round_ = next(h for h in read_hands(SAMPLES / "rummoli-family.phhs")
+                  if any(a.verb is Verb.FOLD for a in h.actions))
+    steps = replay_steps(round_)
+    folder = next(a.actor for a in round_.actions if a.verb is Verb.FOLD)
+    assert steps[-1].out[folder - 1] == "folded the poker pot"
+    assert not any(steps[-1].dead)
+    laid = [a for a in round_.actions if a.verb is Verb.PLAY and a.actor == folder]
+    assert laid, "the folder lays cards in the Rummoli phase"
+
+
 def test_pots_are_named_as_players_name_them() -> None:
     assert [cards.pot_words(pot) for pot in RUMMOLI_POTS] == [
         "poker", "10♠", "J♦", "Q♣", "K♥", "A♠", "A♦ K♦", "7-8-9", "Rummoli"]

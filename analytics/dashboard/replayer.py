@@ -21,7 +21,7 @@ that step on.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
 import pandas as pd
@@ -62,7 +62,10 @@ class Step:
 
     Per seat (index 0 is ``p1``): ``holding`` the cards held now (as dealt and
     not yet played; ``??`` unseen), ``visible`` the cards others can see (7 & 8
-    up card, shown hands), ``folded``, ``stacks`` chips behind (None for Big Two,
+    up card, shown hands), ``out`` how he left the hand, "" while in (7 & 8:
+    "folded", "mucked" at the showdown; Rummoli: "folded the poker pot", "mucked the
+    poker pot", and he plays on in the laying phase), ``dead`` whether his cards are out of
+    play (7 & 8's folded and mucked hands), ``stacks`` chips behind (None for Big Two,
     which is played for points), ``committed`` chips put in this hand so far.
     ``pot`` is the chips in the middle (7 & 8; Rummoli: bets of the poker phase),
     ``board`` the nine Rummoli pots, ``table`` the cards on the table (Big Two's
@@ -76,7 +79,8 @@ class Step:
     words: str
     holding: tuple[tuple[str, ...], ...]
     visible: tuple[tuple[str, ...], ...]
-    folded: tuple[bool, ...]
+    out: tuple[str, ...]
+    dead: tuple[bool, ...]
     stacks: tuple[int | None, ...]
     committed: tuple[int, ...]
     pot: int | None
@@ -220,7 +224,10 @@ def replay_steps(hand: HandHistory, equities: EquityProvider | None = None,
     start = tuple(hand.starting_stacks) if hand.starting_stacks is not None else None
     holding: list[list[str]] = [[] for _ in range(n)]
     visible: list[list[str]] = [[] for _ in range(n)]
-    folded = [False] * n
+    out = [""] * n
+    dead = [False] * n
+    # A Rummoli fold or muck gives up the poker pot only: his cards are laid later.
+    pot_only = game is Game.RUMMOLI
     widow: list[str] = []
     table: list[str] = []
     steps: list[Step] = []
@@ -229,7 +236,7 @@ def replay_steps(hand: HandHistory, equities: EquityProvider | None = None,
         stacks, committed, pot, board = _chips(game, state, n, start)
         return Step(index, notation, actor, street, words,
                     tuple(tuple(h) for h in holding), tuple(tuple(v) for v in visible),
-                    tuple(folded), stacks, committed, pot, board, tuple(table))
+                    tuple(out), tuple(dead), stacks, committed, pot, board, tuple(table))
 
     steps.append(snapshot(-1, "", "", "start", "Before the first action: antes and blinds in."))
     for index, action in enumerate(hand.actions):
@@ -245,12 +252,12 @@ def replay_steps(hand: HandHistory, equities: EquityProvider | None = None,
             holding[seat], widow = sorted(widow, key=_card_order), holding[seat]
         elif verb is Verb.TURN_UP:
             visible[seat] = cards
+        elif verb is Verb.FOLD or (verb is Verb.SHOW_MUCK and not cards):
+            out[seat] = ("folded" if verb is Verb.FOLD else "mucked") + (
+                " the poker pot" if pot_only else "")
+            dead[seat] = not pot_only
         elif verb is Verb.SHOW_MUCK:
-            visible[seat] = cards if cards else visible[seat]
-            if not cards:
-                folded[seat] = True
-        elif verb is Verb.FOLD:
-            folded[seat] = True
+            visible[seat] = cards
         elif verb is Verb.PLAY:
             _remove(holding[seat], action.cards)
             # Big Two shows the last play; Rummoli the current run, as far as it fits.
@@ -275,7 +282,7 @@ def replay_steps(hand: HandHistory, equities: EquityProvider | None = None,
         recorded = f"Outcome only (a score sheet's line), cards left: {left}{taker}. "
     steps.append(Step(len(hand.actions), "", "", "settled",
                       f"{recorded}Settled: {won}.", last.holding,
-                      last.visible, last.folded, final_stacks,
+                      last.visible, last.out, last.dead, final_stacks,
                       _settled_put_in(outcome, last.committed),
                       0 if last.pot is not None else None,
                       tuple(outcome.board_after) if outcome.board_after is not None else None,
@@ -327,9 +334,7 @@ def _settled_put_in(outcome: Outcome, committed: tuple[int, ...]) -> tuple[int, 
 
 
 def _with_equities(step: Step, values: tuple[float | None, ...] | None) -> Step:
-    return Step(step.index, step.notation, step.actor, step.street, step.words, step.holding,
-                step.visible, step.folded, step.stacks, step.committed, step.pot, step.board,
-                step.table, step.nets, values)
+    return replace(step, equities=values)
 
 
 def _card_order(text: str) -> int:

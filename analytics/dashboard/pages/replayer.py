@@ -62,12 +62,12 @@ def _seats_html(hand: HandHistory, step: Step, stored: StoredEquities | None) ->
         v is not None for v in step.equities)
     for seat in range(hand.num_players):
         name = escape(hand.player_name(seat + 1))
-        folded = step.folded[seat]
-        holding = cards_html(step.holding[seat], faded=folded)
+        holding = cards_html(step.holding[seat], faded=step.dead[seat])
         visible = cards_html(step.visible[seat], empty="")
         stack = step.stacks[seat] if seat < len(step.stacks) else None
         net = "" if step.nets is None else f"{step.nets[seat]:+d}"
-        cells = [f"<b>{name}</b>{' (folded)' if folded else ''}", holding]
+        out = f" ({step.out[seat]})" if step.out[seat] else ""
+        cells = [f"<b>{name}</b>{out}", holding]
         if chips:  # Big Two has no cards face up nor a showdown, nor chips
             cells.append(visible)
             cells += [chips_html(stack) if stack is not None else "",
