@@ -128,7 +128,7 @@ def test_the_record_page_ends_a_rummoli_game_with_its_finale(folder: Path) -> No
     assert "one round of poker is played for it" in _texts(at)
     at.button(key="record-endgame-2").click().run()
     assert not at.exception, [e.value for e in at.exception]
-    assert "Finale: poker for the whole board · hand 2 · step 1" in _texts(at)
+    assert "Finale: poker for the whole board · round 2 · step 1" in _texts(at)
     assert not [b for b in at.button if b.key == "record-endgame-2"]  # ended once
     again = RecordedTable.open(folder, "parlour", ingest_into=False)
     assert again.finale_pot == "all"
@@ -438,13 +438,18 @@ PERSONS_STARTS = ("Call", "Turn up", "Play", "Check / call", "Lay ", "Show ", "K
 """The person's buttons the Play tests click, the first found (the browser tests' order)."""
 
 
+NEXT_BUTTONS = frozenset({"Next hand", "Next game", "Next round", "Play the finale"})
+"""The Play page's button after a filed hand: each game names its own (a 7 & 8 hand, a Big
+Two game, a Rummoli round)."""
+
+
 def _play_until_over(at: AppTest, limit: int) -> None:
-    """Click the person's moves on the Play page until the hand is filed (its "Next hand" or
-    "Play the finale" button shows) or the table is over; the bots move in each run."""
+    """Click the person's moves on the Play page until the hand is filed (one of
+    :data:`NEXT_BUTTONS` shows) or the table is over; the bots move in each run."""
     for _ in range(limit):
         labels = [b.label for b in at.button]
         over = " ".join(str(i.value) for i in at.info)
-        if "Next hand" in labels or "Play the finale" in labels or "table is over" in over:
+        if NEXT_BUTTONS.intersection(labels) or "table is over" in over:
             return
         choice = next((name for name in PERSONS_EXACT if name in labels), None) or next(
             (label for label in labels if label.startswith(PERSONS_STARTS)), None)
@@ -482,15 +487,19 @@ def test_the_play_page_sits_you_down_and_plays_a_seveneight_hand(folder: Path) -
 def test_the_play_page_plays_a_bigtwo_game(folder: Path) -> None:
     """A Big Two game against the bots by the Play page's buttons, filed: it replays, with a
     winner and scores adding up to 0."""
-    _, _, game = _play_one_hand(folder, "Big Two", 120)
+    at, _, game = _play_one_hand(folder, "Big Two", 120)
     outcome = replay(game)
     assert sum(outcome.nets) == 0 and outcome.winner is not None
+    # Named as Big Two players name it: a game, not a hand.
+    assert " ".join(str(s.value) for s in at.success).startswith("Game 1 is over")
+    assert "Next game" in [b.label for b in at.button]
 
 
 def test_the_play_page_plays_a_rummoli_round_and_its_finale(folder: Path) -> None:
     """A Rummoli round against the bots, then *End the game* and *Play the finale*: one poker
     round (finale ``single``) for the whole board, which goes to the players."""
     at, history, first = _play_one_hand(folder, "Rummoli", 200)
+    assert " ".join(str(s.value) for s in at.success).startswith("Round 1 is over")
     outcome = replay(first)
     assert outcome.board_after is not None
     assert sum(outcome.nets) + sum(outcome.board_after) == 0  # the board starts empty

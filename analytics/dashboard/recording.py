@@ -18,7 +18,7 @@ from typing import Final
 
 import streamlit as st
 
-from analytics.dashboard import ui
+from analytics.dashboard import logic, ui
 from analytics.dashboard.cards import cards_html, cards_words, chips_html, pot_words
 from analytics.record.hand import NextStep, StepKind, StepRefused, deal_action, unseen_cards
 from analytics.record.play import SeatView, new_bot_name, seat_view
@@ -90,15 +90,17 @@ def take(table: RecordedTable, step: Callable[[], FiledHand | None]) -> None:
 
 
 def hand_title(table: RecordedTable) -> str:
-    """The heading of the hand in progress: its number and step, and the pot a Rummoli
-    finale round plays for."""
+    """The heading of the hand in progress, named as its game names it (a 7 & 8 hand, a
+    Big Two game, a Rummoli round): its number and step, and the pot a Rummoli finale
+    round plays for."""
     hand = table.hand
     steps = f"step {len(hand.actions) + 1}" if hand is not None else "over"
+    per = logic.PER[table.setup.game.value]
     pot = table.finale_pot
     if pot is None:
-        return f"Hand {table.number} · {steps}"
+        return f"{per.capitalize()} {table.number} · {steps}"
     what = "the whole board" if pot == "all" else f"the {pot_words(pot)} pot"
-    return f"Finale: poker for {what} · hand {table.number} · {steps}"
+    return f"Finale: poker for {what} · {per} {table.number} · {steps}"
 
 
 _FINALE_WORDS: Final = {
@@ -132,7 +134,7 @@ def draw_seats(table: RecordedTable, key: str, *, expanded: bool | None = None) 
     seating = table.seating
     scores = table.setup.game is Game.BIGTWO
     unit = "points" if scores else "chips"
-    between = _BETWEEN[table.setup.game]
+    between = f"{logic.PER[table.setup.game.value]}s"
     bots = table.bot_styles
     # A new seating is a new box: the labels of a kept box would stay as first drawn.
     version = zlib.crc32(repr((seating, bots)).encode("utf-8"))
@@ -191,9 +193,6 @@ def _draw_join(table: RecordedTable, seat: int, base: str, scores: bool) -> None
         take(table, lambda: table.join(seat, newcomer, stack, style))
 
 
-_BETWEEN: Final = {Game.SEVENEIGHT: "hands", Game.RUMMOLI: "rounds", Game.BIGTWO: "games"}
-
-
 def _name(view: SeatView, player: int) -> str:
     names = view.names
     return names[player - 1] if 0 < player <= len(names) else f"p{player}"
@@ -233,7 +232,8 @@ def draw_filed(filed: FiledHand) -> None:
     names = hand.players or ()
     results = ", ".join(f"{names[i] if i < len(names) else f'p{i + 1}'} {net:+d}"
                         for i, net in enumerate(filed.outcome.nets))
-    st.success(f"Hand {hand.hand} is over: {results}. Written to the table's file; "
+    per = logic.PER[hand.game.value] if hand.game is not None else "hand"
+    st.success(f"{per.capitalize()} {hand.hand} is over: {results}. Written to the table's file; "
                f"warehouse: {filed.ingest}. The Hand replayer shows it with every card.")
     shown = [f"{escape(names[s.player - 1] if 0 < s.player <= len(names) else '')}: "
              f"{cards_html(s.cards)} ({escape(s.category.replace('_', ' '))})"

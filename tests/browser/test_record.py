@@ -86,15 +86,15 @@ def _hands_in(db: Path, table: str) -> int:
 
 
 def _step(page: Any) -> int:
-    """The step number in the table's heading ("Hand 1 · step 12", "Finale: ... · hand 2 ·
-    step 3"), 0 when there is none."""
-    found = re.search(r"[Hh]and \d+ · step (\d+)", _main(page).inner_text())
+    """The step number in the table's heading ("Hand 1 · step 12", "Game 1 · step 40",
+    "Finale: ... · round 2 · step 3"), 0 when there is none."""
+    found = re.search(r"(?:[Hh]and|[Gg]ame|[Rr]ound) \d+ · step (\d+)", _main(page).inner_text())
     return int(found.group(1)) if found else 0
 
 
 MOVED_ON = """([done, before]) => {
   const text = document.querySelector('[data-testid="stMain"]')?.innerText ?? "";
-  const step = /[Hh]and \\d+ · step (\\d+)/.exec(text);
+  const step = /(?:[Hh]and|[Gg]ame|[Rr]ound) \\d+ · step (\\d+)/.exec(text);
   return text.toLowerCase().includes(done.toLowerCase()) || (step !== null && +step[1] > before);
 }"""
 """In the page: ``done`` shows, or the table's step is later than ``before``."""
@@ -261,11 +261,11 @@ def test_the_end_of_a_bigtwo_game_by_clicking(server: str, browser_page: Any,
     _wait_text(page, "Cy holds")
     _shot(page, "record-bigtwo")
     for _ in range(10):
-        if _main(page).get_by_text("Hand 1 is over").count():
+        if _main(page).get_by_text("Game 1 is over").count():
             break
         _click_and_wait(page, "Pass" if _has_button(page, "Pass") else "Play",
-                        "Hand 1 is over")
-    _wait_text(page, "Hand 1 is over")
+                        "Game 1 is over")
+    _wait_text(page, "Game 1 is over")
     _shot(page, "record-bigtwo-filed")
     games = list(read_hands(browser_recorded / "porch.phhs"))
     assert len(games) == 1
@@ -313,15 +313,15 @@ def test_the_end_of_a_rummoli_round_by_clicking_and_the_finale(
     _wait_text(page, "Ann to act")
     _shot(page, "record-rummoli-lays")
     for _ in range(6):
-        if _main(page).get_by_text("Hand 1 is over").count():
+        if _main(page).get_by_text("Round 1 is over").count():
             break
         lay = next((b for b in _main(page).get_by_role("button").all_inner_texts()
                     if b.startswith("Lay ")), None)
         if lay is None:  # the page is still being redrawn
             settle(page)
             continue
-        _click_and_wait(page, lay, "Hand 1 is over")
-    _wait_text(page, "Hand 1 is over")
+        _click_and_wait(page, lay, "Round 1 is over")
+    _wait_text(page, "Round 1 is over")
     _shot(page, "record-rummoli-filed")
     rounds = list(read_hands(browser_recorded / "hall.phhs"))
     assert len(rounds) == 1

@@ -9,7 +9,7 @@ import time
 
 import streamlit as st
 
-from analytics.dashboard import recording, ui
+from analytics.dashboard import logic, recording, ui
 from analytics.record.hand import StepKind
 from analytics.record.play import (
     BOT_NAMES,
@@ -93,7 +93,8 @@ def _play(table: RecordedTable) -> None:
             st.info(f"The table is over: {table.over_reason}.")
             recording.draw_seats(table, "play", expanded=True)
             return
-        label = "Play the finale" if table.finale_pot is not None else "Next hand"
+        label = ("Play the finale" if table.finale_pot is not None
+                 else f"Next {logic.PER[table.setup.game.value]}")
         if st.button(label, type="primary", key=f"play_next_{table.number}"):
             st.session_state[f"play_seen_{table.setup.name}"] = table.filed[-1].hand.hand
             st.rerun()
