@@ -303,7 +303,8 @@ def test_replayer_follows_chips_in_a_seveneight_hand() -> None:
 
 def test_the_replayer_says_how_each_player_left_the_hand() -> None:
     """7 & 8: a fold and a muck at the showdown are named as such, the cards of both out of
-    play; Rummoli: a fold gives up the poker pot only, his cards stay in play and are laid."""
+    play; Rummoli: a fold gives up the poker pot only, his cards stay in play and are laid
+    (but in the finale, a poker round alone)."""
     from parsers import loads_hands, read_hands
     from parsers.model import Verb
     from tests.test_warehouse_data import SEVENEIGHT
@@ -326,6 +327,12 @@ def test_the_replayer_says_how_each_player_left_the_hand() -> None:
     assert not any(steps[-1].dead)
     laid = [a for a in round_.actions if a.verb is Verb.PLAY and a.actor == folder]
     assert laid, "the folder lays cards in the Rummoli phase"
+    # The finale is a poker round alone: a fold there is out of the hand.
+    finale = next(h for h in read_hands(SAMPLES / "rummoli-family.phhs")
+                  if h.finale_pot is not None and any(a.verb is Verb.FOLD for a in h.actions))
+    folder = next(a.actor for a in finale.actions if a.verb is Verb.FOLD)
+    settled = replay_steps(finale)[-1]
+    assert settled.out[folder - 1] == "folded" and settled.dead[folder - 1]
 
 
 def test_pots_are_named_as_players_name_them() -> None:

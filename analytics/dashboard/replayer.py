@@ -63,10 +63,11 @@ class Step:
     Per seat (index 0 is ``p1``): ``holding`` the cards held now (as dealt and
     not yet played; ``??`` unseen), ``visible`` the cards others can see (7 & 8
     up card, shown hands), ``out`` how he left the hand, "" while in (7 & 8:
-    "folded", "mucked" at the showdown; Rummoli: "folded the poker pot", "mucked the
-    poker pot", and he plays on in the laying phase), ``dead`` whether his cards are out of
-    play (7 & 8's folded and mucked hands), ``stacks`` chips behind (None for Big Two,
-    which is played for points), ``committed`` chips put in this hand so far.
+    "folded", "mucked" at the showdown; a Rummoli round: "folded the poker pot", "mucked
+    the poker pot", and he plays on in the laying phase), ``dead`` whether his cards are out
+    of play (folded or mucked at 7 & 8 and in a Rummoli finale), ``stacks`` chips behind
+    (None for Big Two, which is played for points), ``committed`` chips put in this hand so
+    far.
     ``pot`` is the chips in the middle (7 & 8; Rummoli: bets of the poker phase),
     ``board`` the nine Rummoli pots, ``table`` the cards on the table (Big Two's
     last play, Rummoli's cards laid in the current run).
@@ -226,8 +227,9 @@ def replay_steps(hand: HandHistory, equities: EquityProvider | None = None,
     visible: list[list[str]] = [[] for _ in range(n)]
     out = [""] * n
     dead = [False] * n
-    # A Rummoli fold or muck gives up the poker pot only: his cards are laid later.
-    pot_only = game is Game.RUMMOLI
+    # A Rummoli fold or muck gives up the poker pot only: his cards are laid later (but in
+    # the finale, a poker round alone).
+    pot_only = game is Game.RUMMOLI and hand.finale_pot is None
     widow: list[str] = []
     table: list[str] = []
     steps: list[Step] = []
