@@ -159,8 +159,10 @@ winner and loser always): its title says how many of how many."""
 
 def _with_unit(rows: pd.DataFrame) -> pd.DataFrame:
     """``rows`` (one per game and level) with a third column, ``unit``: what each row's
-    numbers are in (``chips per hand``, ``points per game``)."""
-    rows.insert(2, "unit", [f"{logic.NET_UNITS[g]} per {logic.PER[g]}" for g in rows["game"]])
+    mean is in (``chips per hand``, ``points per game``, ``win fraction``:
+    :func:`logic.level_unit`)."""
+    rows.insert(2, "unit", [logic.level_unit(str(g), str(level))[1]
+                            for g, level in zip(rows["game"], rows["level"], strict=True)])
     return rows
 
 
@@ -252,25 +254,24 @@ def _levels(results: pd.DataFrame, game: str) -> list[tuple[str, str]]:
 
 
 def _level_figures(con: duckdb.DuckDBPyConnection, f: HandFilter, game: str,
-                   results: pd.DataFrame, knob: str, words: str
+                   results: pd.DataFrame, knob: str
                    ) -> tuple[list[go.Figure], dict[str, pd.DataFrame]]:
     """Per level of ``game`` (each scoring rule, each ante): the win rates and the running
-    totals, in that level's own unit."""
+    totals, in that level's own unit (:func:`logic.level_unit`)."""
     figures: list[go.Figure] = []
     tables: dict[str, pd.DataFrame] = {}
-    unit = f"{logic.NET_UNITS[game]} per {logic.PER[game]}"
     name = GAME_NAMES[game]
     for value, level in _levels(results, game):
+        unit, mean = logic.level_unit(game, level)
+        words = logic.level_words(level)
         table = logic.level_results(results[results["level"] == level], game)
         narrowed = replace(f, game=game, knobs=(*f.knobs, (knob, value)))
         figures.append(charts.bar_with_ci(
-            table, x="player", title=f"{name}: win rate per player ({words} {value})",
-            y_title=unit, per=f"{logic.PER[game]}s"))
+            table, x="player", title=f"{name}: win rate per player ({words})",
+            y_title=mean, per=f"{logic.PER[game]}s"))
         figures.append(_cumulative(con, narrowed, game, table[["player", "hands", "net"]],
-                                   logic.NET_UNITS[game],
-                                   title=f"{name}: cumulative {logic.NET_UNITS[game]} "
-                                         f"({words} {value})"))
-        tables[f"Win rates ({words} {value})"] = logic.level_table(
+                                   unit, title=f"{name}: cumulative {unit} ({words})"))
+        tables[f"Win rates ({words})"] = logic.level_table(
             results[results["level"] == level], game)
     return figures, tables
 
@@ -279,7 +280,7 @@ def _bigtwo(con: duckdb.DuckDBPyConnection, f: HandFilter, results: pd.DataFrame
             types: pd.DataFrame) -> Section:
     """The Big Two section: per scoring rule the win rates, running totals and score by 2s
     held; every game by finishing place; cards left; what the deals hold."""
-    figures, tables = _level_figures(con, f, "bigtwo", results, "scoring", "scoring")
+    figures, tables = _level_figures(con, f, "bigtwo", results, "scoring")
     places = logic.bigtwo_place_table(views.bigtwo_places(con, f))
     order = list(places["place"].cat.categories) if len(places) else []
     figures.append(charts.grouped_bars(
@@ -291,17 +292,16 @@ def _bigtwo(con: duckdb.DuckDBPyConnection, f: HandFilter, results: pd.DataFrame
     left = views.bigtwo_cards_left(con, f)
     figures.append(charts.cards_left(left))
     tables["Cards left at the end"] = logic.human_table(left, logic.CARDS_LEFT_HEADERS)
-    for value, _ in _levels(results, "bigtwo"):
+    for value, level in _levels(results, "bigtwo"):
         narrowed = replace(f, knobs=(*f.knobs, ("scoring", value)))
         twos = logic.feature_table(equity_views.bigtwo_feature_results(con, narrowed,
-                                                                       feature="twos"))
+                                                                       feature="twos"), level)
+        mean, words = logic.level_unit("bigtwo", level)[1], logic.level_words(level)
         figures.append(charts.bar_with_ci(twos, x="bin", color="player",
-                                          title=f"Big Two: score per game by 2s held "
-                                                f"(scoring {value})",
-                                          x_title="2s held", y_title="points per game",
-                                          per="games"))
-        tables[f"Score by 2s held (scoring {value})"] = logic.human_table(
-            twos, logic.FEATURE_HEADERS)
+                                          title=f"Big Two: {mean} by 2s held ({words})",
+                                          x_title="2s held", y_title=mean, per="games"))
+        tables[f"By 2s held ({words})"] = logic.human_table(
+            twos, logic.feature_headers("2s held", level))
     held = logic.held_words(logic.bigtwo_held_table(equity_views.bigtwo_dealt(con, f)))
     for label, table in logic.held_groups(held):
         figures.append(charts.observed_vs_theory(
@@ -314,7 +314,9 @@ def _bigtwo(con: duckdb.DuckDBPyConnection, f: HandFilter, results: pd.DataFrame
         tables["Hands shown down (Big Two)"] = shown_table
     return Section(
         "Big Two", "Points per game under each scoring rule on its own (points under one "
-        "rule are not points under another); every game counted by finishing place, a "
+        "rule are not points under another; under rank scoring, finishing order, no points "
+        "change hands: the win fraction and games won); every game counted by finishing "
+        "place, a "
         f"player still holding cards at the end as '{logic.NOT_OUT}'; what the deals hold "
         "against the exact theory (a two-sided binomial test per kind).", figures, tables)
 
@@ -323,7 +325,7 @@ def _rummoli(con: duckdb.DuckDBPyConnection, f: HandFilter, results: pd.DataFram
              types: pd.DataFrame) -> Section:
     """The Rummoli section: per ante the win rates, running totals and the result by part;
     the nine pots; carry-over growth; poker strength against the realised share."""
-    figures, tables = _level_figures(con, f, "rummoli", results, "ante", "ante")
+    figures, tables = _level_figures(con, f, "rummoli", results, "ante")
     for value, _ in _levels(results, "rummoli"):
         narrowed = replace(f, knobs=(*f.knobs, ("ante", value)))
         split = logic.split_table(views.rummoli_split(con, narrowed), list(views.SPLIT_PARTS))
@@ -447,19 +449,19 @@ def statistics_sections(con: duckdb.DuckDBPyConnection, f: HandFilter,
         if grid.empty:
             continue
         name = GAME_NAMES[Game(game)]
-        unit = stat_views.UNITS[Game(game)]
         figures = []
         text = ("Each cell is count/opportunities (share); hover a cell for its 95 % Wilson "
                 "interval and a header for its definition; cells with fewer than 30 "
                 "opportunities are grey. The definitions follow the grid.")
         if split is not None:
             words = statistics.SPLIT_NAMES[split]
-            text += (f" Played under more than one {words} ({', '.join(levels)}): a row per "
-                     f"player and {words}.")
+            text += (f" Played under more than one {words} "
+                     f"({statistics.levels_text(game, levels)}): a row per player and {words}.")
         if split is not None and game == Game.BIGTWO.value:
             text += " Running points need one scoring rule: choose one to see them."
         else:
-            results = stat_views.results_over_time(con, f, game=game)
+            scope, unit = statistics.results_scope(f, game, levels)
+            results = stat_views.results_over_time(con, scope, game=game)
             figures.append(statistics.results_figure(
                 results, unit=unit, title=f"{name}: cumulative results ({unit})"))
         keys = ("player", split) if split else ("player",)

@@ -31,6 +31,7 @@ from typing import Any, Final, cast
 import duckdb
 import pandas as pd
 import pytest
+from scipy.stats import binomtest
 
 from analytics import reports
 from analytics.dashboard import charts, logic
@@ -134,6 +135,12 @@ def con(tmp_path_factory: pytest.TempPathFactory) -> Iterator[duckdb.DuckDBPyCon
         connection.close()
 
 
+def _results(seats: pd.DataFrame) -> pd.Series:
+    """Each seat's result as the pages count it: its net, but under Big Two's rank scoring,
+    which has no points (RULES.md 2), 1 for the game won and 0 else."""
+    return seats["winner"].astype(int).where(seats["level"] == "scoring rank", seats["net"])
+
+
 def _close(a: Any, b: Any) -> bool:
     return math.isclose(float(a), float(b), rel_tol=1e-9, abs_tol=1e-9)
 
@@ -196,7 +203,7 @@ def test_overview_players_tables_each_in_one_unit(con: duckdb.DuckDBPyConnection
                                                   seats: pd.DataFrame) -> None:
     results = views.results_by_level(con, EVERYONE)
     # As the Overview draws them: a tab per game with players, its table in its own unit.
-    tables = [(game, *logic.player_table(results, game))
+    tables = [(game, *logic.player_tables(results, game)[0])
               for game in logic.player_games(results)]
     assert [game for game, _, _ in tables] == ["seveneight", "bigtwo", "rummoli"]
     by_game = {game: table for game, _, table in tables}
@@ -209,17 +216,29 @@ def test_overview_players_tables_each_in_one_unit(con: duckdb.DuckDBPyConnection
     # Ann: +18 + -2 + +40 (bb 2) and -1 (bb 2, fixed limit) = 55 chips = 27.5 bb in 4 hands.
     assert seveneight.loc["Ann", "net (big blinds)"] == 27.5
     assert seveneight.loc["Ann", "big blinds per 100 hands"] == 687.5
-    for game, unit in (("bigtwo", "points per game"), ("rummoli", "chips per round")):
-        table = by_game[game]
+    # Big Two's points, then its rank scoring's games won (no points) in a table of its own.
+    bigtwo = logic.player_tables(results, "bigtwo")
+    assert [title for title, _ in bigtwo] == ["Big Two: points per game",
+                                             "Big Two: win fraction"]
+    words = {"scoring cards": "cards left", "scoring cards_with_twos": "cards left, 2s double",
+             "scoring zero_sum": "zero-sum", "scoring rank": "finishing order"}
+    for game, table, unit, net in (
+            ("bigtwo", bigtwo[0][1], "points per game", "net (points)"),
+            ("bigtwo", bigtwo[1][1], "win fraction", "games won"),
+            ("rummoli", by_game["rummoli"], "chips per round", "net (chips)")):
         assert unit in table.columns
-        mine = seats[seats["game"] == game]
-        level = "scoring rule" if game == "bigtwo" else "ante"
+        mine = seats[seats["game"] == game].assign(result=_results)
+        if game == "bigtwo":
+            mine = mine[(mine["level"] == "scoring rank") == (unit == "win fraction")]
+        column = "scoring rule" if game == "bigtwo" else "ante"
+        assert len(table) == len(mine.groupby(["level", "player"]))
         for (lvl, name), rows in mine.groupby(["level", "player"]):
-            knob = str(lvl).split(" ", 1)[1]  # the knob's value: "cards", "1"
-            row = table[(table[level] == knob) & (table["player"] == name)]
+            # The rule in words ("cards left"), an ante as its chips ("1").
+            shown = words.get(str(lvl), str(lvl).split(" ", 1)[1])
+            row = table[(table[column] == shown) & (table["player"] == name)]
             assert len(row) == 1
-            assert row.iloc[0][unit] == round(rows["net"].mean(), 2)
-            assert row.iloc[0][f"net ({logic.NET_UNITS[game]})"] == rows["net"].sum()
+            assert row.iloc[0][unit] == round(rows["result"].mean(), 2)
+            assert row.iloc[0][net] == rows["result"].sum()
 
 
 # --------------------------------------------------------------------------- Win rates
@@ -264,9 +283,16 @@ def test_win_rates_levels_of_big_two_and_rummoli(con: duckdb.DuckDBPyConnection,
             assert means == sorted(means, reverse=True)
         for row in table.itertuples(index=False):
             rows = mine[(mine["level"] == row.level) & (mine["player"] == row.player)]
-            assert row.hands == len(rows) and row.net == rows["net"].sum()
+            assert row.hands == len(rows) and row.net == _results(rows).sum()
             assert row.wins == int(rows["winner"].sum())
-            assert _close(row.mean, rows["net"].mean())
+            assert _close(row.mean, _results(rows).mean())
+    rank = logic.level_results(results, "bigtwo")
+    rank = rank[rank["level"] == views.RANK_LEVEL]
+    assert len(rank) and (rank["net"] == rank["wins"]).all()  # no points: the games won
+    for wins, games, low, high in rank[["wins", "hands", "ci_low", "ci_high"]].itertuples(
+            index=False):  # a fraction's interval: Wilson's, within 0..1
+        wilson = binomtest(int(str(wins)), int(str(games))).proportion_ci(method="wilson")
+        assert _close(low, wilson.low) and _close(high, wilson.high), (wins, games)
 
 
 # bigtwo-by-hand.phhs: one game under each scoring knob, worked out by hand in its comments.
@@ -598,6 +624,17 @@ def test_cumulative_lines_end_at_each_players_total(con: duckdb.DuckDBPyConnecti
         assert f"showing {len(names)} of {len(names)} players" in figure.layout.title.text
         colours = [trace.line.color for trace in figure.data if "adjusted" not in trace.name]
         assert len(set(colours)) == len(colours)
+    # Under rank scoring alone (no points), each line ends at the games he won.
+    rank = seats[seats["level"] == "scoring rank"]
+    names = tuple(sorted(rank["player"].unique()))
+    for by in ("hand", "date"):
+        curves = stat_views.results_over_time(
+            con, HandFilter(players=names, knobs=(views.RANK_KNOB,)), game="bigtwo",
+            top=len(names), by=by)
+        last = curves.groupby("player")["actual"].last()
+        assert {p: int(v) for p, v in last.items()} == {
+            p: int(v) for p, v in rank.groupby("player")["winner"].sum().items()}
+        assert int(curves.groupby("player")["hands"].last().sum()) == len(rank)
 
 
 def test_by_position_and_up_card_in_big_blinds(con: duckdb.DuckDBPyConnection,
@@ -626,6 +663,37 @@ def test_by_position_and_up_card_in_big_blinds(con: duckdb.DuckDBPyConnection,
     assert figure.layout.xaxis.type == "category"
     assert list(figure.layout.xaxis.categoryarray) == list("23456789TJQKA")
     assert {"T", "J", "Q"} <= set(figure.data[0].x)
+
+
+def test_big_two_by_position_counts_games_won_under_rank_scoring(
+        con: duckdb.DuckDBPyConnection, seats: pd.DataFrame) -> None:
+    """By position, Big Two under each scoring rule: the mean points per game, and under rank
+    scoring (no points) the win fraction, per table size and place in the order of play."""
+    mine = seats[seats["game"] == "bigtwo"].assign(result=_results)
+    for level, rows in mine.groupby("level"):
+        knob = ("scoring", str(level).split(" ", 1)[1])
+        by_seat = views.by_position(con, HandFilter(game="bigtwo", knobs=(knob,)))
+        expected = rows.groupby(["players", "position"])["result"].agg(["size", "mean"])
+        assert len(by_seat) == len(expected), level
+        for row in by_seat.itertuples(index=False):
+            key = (row.players, row.position)
+            assert row.hands == _at(expected, key, "size")
+            assert _close(row.mean, _at(expected, key, "mean")), (level, key)
+    levels = views.by_position(con, EVERYONE, by_level=True)
+    rank = levels[levels["level"] == views.RANK_LEVEL]
+    means = mine[mine["level"] == "scoring rank"].groupby(["players", "position"])[
+        "result"].mean().reset_index()
+    assert _by_seat(rank, "mean") == _by_seat(means, "result")
+    table = logic.human_table(logic.with_confidence(rank),
+                              logic.position_headers("bigtwo", views.RANK_LEVEL))
+    assert "win fraction" in table.columns and "points per game" not in table.columns
+
+
+def _by_seat(frame: pd.DataFrame, column: str) -> dict[tuple[int, int], float]:
+    """``column`` by table size and position, rounded to 9 places."""
+    return {(int(str(players)), int(str(position))): round(float(str(value)), 9)
+            for players, position, value in frame[["players", "position", column]].itertuples(
+                index=False)}
 
 
 def test_allin_table_in_big_blinds(con: duckdb.DuckDBPyConnection, seats: pd.DataFrame) -> None:
@@ -826,11 +894,15 @@ def test_the_report_shows_the_same_numbers(con: duckdb.DuckDBPyConnection,
         assert abs(float(_at(rates, player, "big blinds per 100 hands")) - value) <= 0.005
     places = tables["Games by finishing place"]
     assert int(places["games"].sum()) == int((seats["game"] == "bigtwo").sum())
-    for game, words in (("bigtwo", "scoring"), ("rummoli", "ante")):
+    for game in ("bigtwo", "rummoli"):
         for level, rows in seats[seats["game"] == game].groupby("level"):
-            table = tables[f"Win rates ({words} {str(level).split(' ', 1)[1]})"]
+            table = tables[f"Win rates ({logic.level_words(str(level))})"]
             assert int(table[f"{logic.PER[game]}s"].sum()) == len(rows)
-            assert int(table[f"net ({logic.NET_UNITS[game]})"].sum()) == rows["net"].sum()
+            net = ("games won" if level == "scoring rank"
+                   else f"net ({logic.NET_UNITS[game]})")
+            assert int(table[net].sum()) == _results(rows).sum()
+    assert "Win rates (scoring: finishing order)" in tables
+    assert "By 2s held (scoring: finishing order)" in tables
     growth = tables["Pot growth: observed against expected"]
     assert (growth["expected chips (every ante kept)"] >= 0).all()
     html = reports.render_html(report)
@@ -907,8 +979,11 @@ def test_big_two_score_by_twos_counts_every_game(con: duckdb.DuckDBPyConnection,
         if hand.game is Game.BIGTWO and isinstance(hand.rules, BigTwoRules):
             for seat, name in enumerate(hand.players or (), start=1):
                 held_twos = twos[(f"{hand.game_id} {hand.round}", name)]
-                dealt[(hand.rules.scoring.value, name, str(held_twos))].append(
-                    (outcome.nets[seat - 1], outcome.winner == seat))
+                # The result: points, or under rank scoring (no points) the game won.
+                won = outcome.winner == seat
+                result = int(won) if hand.rules.scoring.value == "rank" else outcome.nets[
+                    seat - 1]
+                dealt[(hand.rules.scoring.value, name, str(held_twos))].append((result, won))
     for knob in {scoring for scoring, _, _ in dealt}:
         table = logic.feature_table(equity_views.bigtwo_feature_results(
             con, HandFilter(knobs=(("scoring", knob),)), feature="twos"))

@@ -17,6 +17,7 @@ from analytics.warehouse import ENV_VAR
 from analytics.warehouse.connection import current_version
 from analytics.warehouse.pipeline.fact_rows import PASS_COLUMNS
 from analytics.warehouse.sql import views
+from analytics.warehouse.sql.equity_views import BIGTWO_FEATURES
 from analytics.warehouse.sql.schema import LATEST_VERSION, TABLES, migrate
 from analytics.warehouse.sql.views import PLAY_KIND_COLUMNS, HandFilter
 from tests.test_dashboard_data import dashboard_db, extra_histories
@@ -103,13 +104,16 @@ def test_overview_players_are_a_tab_per_game_only_the_shown_one_drawn(db: Path) 
         at.session_state["overview_players"] = label
         at.run()
         assert not at.exception, [e.value for e in at.exception]
-        title, table = logic.player_table(results, game)
+        tables = logic.player_tables(results, game)
         assert [m.value for m in at.markdown if str(m.value).startswith("**")] == [
-            f"**{title}**"]
-        shown = [f.value for f in at.dataframe if list(f.value.columns) == list(table.columns)]
-        assert len(shown) == 1
-        pd.testing.assert_frame_equal(shown[0].reset_index(drop=True),
-                                      table.reset_index(drop=True), check_dtype=False)
+            f"**{title}**" for title, _ in tables]
+        for _, table in tables:
+            shown = [f.value for f in at.dataframe
+                     if list(f.value.columns) == list(table.columns)
+                     and len(f.value) == len(table)]
+            assert len(shown) == 1
+            pd.testing.assert_frame_equal(shown[0].reset_index(drop=True),
+                                          table.reset_index(drop=True), check_dtype=False)
 
 
 def test_overview_without_rejects_says_so(own_db: Path) -> None:
@@ -466,7 +470,8 @@ def test_win_rates_shows_the_stored_equities(db: Path) -> None:
     assert not at.exception
     bins = next(f for f in (d.value for d in at.dataframe)
                 if "share of games out first" in f.columns)
-    assert set(bins["feature"]) <= {"0", "1-9", "10-49", "50-199", "200+"}
+    # The bins under the feature's own words, not "feature".
+    assert set(bins[BIGTWO_FEATURES["five_card"][1]]) <= {"0", "1-9", "10-49", "50-199", "200+"}
 
 
 def test_hand_types_has_big_two_deal_theory(db: Path) -> None:

@@ -281,16 +281,23 @@ def test_7_big_two_and_rummoli_show_one_level_at_a_time(
     monkeypatch.setenv(ENV_VAR, str(db))
     at = _tab(open_app("win_rates"), "Big Two")
     picker = at.selectbox(key="level_bigtwo")
-    assert picker.options == ["cards", "cards_with_twos", "rank"]
-    picker.select("rank").run()
+    assert picker.options == ["cards left", "cards left, 2s double", "finishing order"]
+    picker.select("scoring rank").run()
     assert not at.exception
     table = at.dataframe[0].value
-    assert set(table["scoring rule"]) == {"rank"}
+    assert set(table["scoring rule"]) == {"finishing order"}
     assert int(table["games"].sum()) == _one(
         db, "SELECT count(*) FROM seat_facts WHERE game = 'bigtwo' "
             "AND json_extract_string(rules, '$.scoring') = 'rank'")
-    assert "Win rate per player (scoring rule rank)" in {
-        f["layout"]["title"]["text"] for f in _figures(at)}
+    # Rank scoring has no points: its results are games won, its mean the win fraction.
+    assert "net (points)" not in table.columns
+    assert int(table["games won"].sum()) == _one(
+        db, "SELECT count(*) FROM seat_facts WHERE game = 'bigtwo' AND winner "
+            "AND json_extract_string(rules, '$.scoring') = 'rank'")
+    figure = next(f for f in _figures(at)
+                  if f["layout"]["title"]["text"] == "Win rate per player (scoring: "
+                                                     "finishing order)")
+    assert figure["layout"]["yaxis"]["title"]["text"] == "win fraction"
     places = next(f.value for f in show_view(at, "Places and cards left", "bigtwo").dataframe
                   if "finishing place" in f.value.columns)
     assert int(places["games"].sum()) == int(table["games"].sum())

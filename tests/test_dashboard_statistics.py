@@ -8,6 +8,7 @@ from pathlib import Path
 
 import duckdb
 import pandas as pd
+import plotly.io
 import pytest
 from streamlit.testing.v1 import AppTest
 
@@ -275,8 +276,9 @@ def test_big_two_under_two_scoring_rules_is_split_by_rule(
     assert not at.exception, [e.value for e in at.exception]
     assert at.selectbox(key="stats_split_bigtwo").value == "scoring"
     html = at.get("html")[0].proto.body
-    assert ">cards_with_twos</td>" in html and ">cards</td>" in html
-    assert any("under 2 scoring rules (cards, cards_with_twos)" in i.value for i in at.info)
+    assert ">cards left, 2s double</td>" in html and ">cards left</td>" in html
+    assert any("under 2 scoring rules (cards left, cards left, 2s double)" in i.value
+               for i in at.info)
     assert not list(at.get("plotly_chart"))
     at.selectbox(key="stats_split_bigtwo").select("").run()  # the player's rows again
     assert any(c.value.startswith("—: his games were played under more than one scoring")
@@ -284,8 +286,8 @@ def test_big_two_under_two_scoring_rules_is_split_by_rule(
     assert ">—</a></td>" in at.get("html")[0].proto.body
     with reader(db) as con:  # the report's section, as the page opens
         section, = reports.statistics_sections(con, HandFilter(), ["bigtwo"])
-    assert "more than one scoring rule (cards, cards_with_twos)" in section.text
-    assert not section.figures and ">cards_with_twos</td>" in section.html
+    assert "more than one scoring rule (cards left, cards left, 2s double)" in section.text
+    assert not section.figures and ">cards left, 2s double</td>" in section.html
     assert list(section.tables["Statistics counts (Big Two)"].columns[:2]) == [
         "player", "scoring rule"]
     one = AppTest.from_file(APP, default_timeout=TIMEOUT)  # a link to one rule's games
@@ -298,10 +300,45 @@ def test_big_two_under_two_scoring_rules_is_split_by_rule(
     assert len(one.get("plotly_chart")) == 1  # the running points
 
 
+@pytest.mark.slow
+def test_big_two_under_rank_scoring_runs_in_games_won(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Games under rank scoring alone (no points: RULES.md 2): the results over time are
+    each player's games won, on the page and in the report, not a flat line at 0 points."""
+    from analytics.simulate.bigtwo import simulate_bigtwo
+    from analytics.warehouse import ingest
+    from parsers import write_hands
+    from parsers.rule_options import BigTwoRules, BigTwoScoring
+
+    write_hands(simulate_bigtwo(12, 4, 53, rules=BigTwoRules(scoring=BigTwoScoring.RANK)),
+                tmp_path / "rank.phhs")
+    db = tmp_path / "rank.duckdb"
+    ingest([tmp_path / "rank.phhs"], db, workers=0)
+    with reader(db) as con:
+        wins = {str(name): int(won) for name, won in con.execute(
+            "SELECT player, count(*) FILTER (WHERE winner) FROM seat_facts "
+            "GROUP BY player").fetchall()}
+        section = reports.statistics_sections(con, HandFilter(), ["bigtwo"])[0]
+    assert sum(wins.values()) == 12
+    monkeypatch.setenv(ENV_VAR, str(db))
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    at.query_params["tab"] = "Big Two"
+    at.switch_page("analytics/dashboard/pages/statistics.py").run()
+    assert not at.exception, [e.value for e in at.exception]
+    chart, = at.get("plotly_chart")
+    assert plotly.io.from_json(chart.proto.spec).layout.yaxis.title.text == "games won"
+    shown, = section.figures  # the report's, from the same scope
+    assert shown.layout.yaxis.title.text == "games won"
+    ends = {trace.legendgroup: trace.y[-1] for trace in shown.data
+            if trace.name.endswith("actual")}
+    assert ends == {name: wins[name] for name in ends} and sum(ends.values()) > 0
+
+
 def test_a_rows_label_names_its_split_in_words() -> None:
     from analytics.dashboard.statistics import row_label
 
     assert row_label("Ann") == "Ann"
     assert row_label("Ann", "A", "up_rank") == "Ann · up card rank: A"
-    assert row_label("Ann", "cards", "scoring") == "Ann · scoring rule: cards"
+    assert row_label("Ann", "cards", "scoring") == "Ann · scoring rule: cards left"
+    assert row_label("Ann", "rank", "scoring") == "Ann · scoring rule: finishing order"
     assert row_label("Ann", None, "position") == "Ann · position: none"

@@ -34,8 +34,10 @@ from analytics.equity.bigtwo_theory import (
 )
 from analytics.evaluator import PokerCategory, SevenEightCategory
 from analytics.evaluator.categories import card_text_codes, poker_labels, seveneight_labels
+from analytics.stats.interval import wilson_interval
 from analytics.warehouse.pipeline.fact_rows import bigtwo_rules
 from analytics.warehouse.pipeline.run import FileSummary
+from analytics.warehouse.sql.views import RANK_LEVEL
 from parsers.model import RUMMOLI_POTS
 from parsers.rule_options import GAME_NAMES, BigTwoRules
 
@@ -86,18 +88,29 @@ EXACT_POKER_MAX: Final = 26
 26 cards; :mod:`analytics.equity.theory` counts them instead of enumerating)."""
 
 def with_confidence(frame: pd.DataFrame, *, mean: str = "mean", sd: str = "sd",
-                    n: str = "hands") -> pd.DataFrame:
-    """``frame`` with ``ci_low``/``ci_high``: mean ± 1.96·sd/√n (the normal approximation).
+                    n: str = "hands", fraction: bool | None = None) -> pd.DataFrame:
+    """``frame`` with ``ci_low``/``ci_high``: mean ± 1.96·sd/√n (the normal approximation),
+    but Wilson's interval (which stays within 0 and 1) where the mean is a win fraction:
+    the rows of ``views.RANK_LEVEL`` when ``frame`` has a ``level`` column, every row with
+    ``fraction`` (a frame asked under rank scoring alone: ``views.counts_wins``).
 
-    A group of one hand has no standard deviation; its interval is left empty
+    A group of one hand has no standard deviation; its normal interval is left empty
     rather than pretending to be exact.
     """
     out = frame.copy()
     counts = out[n].astype("float64")
+    means = out[mean].astype("float64")
     spread = out[sd].astype("float64")
     half: pd.Series = Z95 * spread / np.sqrt(counts)
-    out["ci_low"] = out[mean].astype("float64") - half
-    out["ci_high"] = out[mean].astype("float64") + half
+    out["ci_low"] = means - half
+    out["ci_high"] = means + half
+    if fraction is None and "level" in out:
+        won = out["level"] == RANK_LEVEL
+    else:
+        won = pd.Series(bool(fraction), index=out.index)
+    if won.any():
+        low, high = wilson_interval((means[won] * counts[won]).round(), counts[won])
+        out.loc[won, "ci_low"], out.loc[won, "ci_high"] = low, high
     return out
 
 
@@ -420,13 +433,14 @@ def calibration_table(frame: pd.DataFrame, bins: int = 10) -> pd.DataFrame:
     return out[columns]
 
 
-def feature_table(frame: pd.DataFrame) -> pd.DataFrame:
+def feature_table(frame: pd.DataFrame, level: str | None = None) -> pd.DataFrame:
     """Big Two results by a deal feature (from ``equity_views.bigtwo_feature_results``) with
-    the 95 % interval of the mean score per game."""
+    the 95 % interval of the mean score per game (of the win fraction under rank scoring,
+    ``level`` ``views.RANK_LEVEL``)."""
     columns = ["player", "bin", "games", "mean", "sd", "ci_low", "ci_high", "first_share"]
     if frame.empty:
         return pd.DataFrame(columns=columns)
-    return with_confidence(frame, n="games")[columns]
+    return with_confidence(frame, n="games", fraction=level == RANK_LEVEL)[columns]
 
 
 def _bigtwo_groups(dealt: pd.DataFrame
@@ -538,7 +552,49 @@ one in the URL as ``pots_view``): its four charts and two tables together took 1
 Chromium with the questions cached (docs/performance.md)."""
 
 NET_UNITS: Final = {"seveneight": "chips", "bigtwo": "points", "rummoli": "chips"}
-"""What a result is counted in, per game (7 & 8 also in big blinds: :func:`big_blind`)."""
+"""What a result is counted in, per game (7 & 8 also in big blinds: :func:`big_blind`; Big
+Two under rank scoring in games won: :func:`level_unit`)."""
+
+SCORING_WORDS: Final = {"cards": "cards left", "cards_with_twos": "cards left, 2s double",
+                        "rank": "finishing order", "zero_sum": "zero-sum"}
+"""Big Two's scoring rules (the knob ``scoring``, RULES.md 2) as the pages name them."""
+
+
+def level_value(level: str) -> str:
+    """A level (``views.level_of``) as a table's level column shows it: Big Two's scoring
+    rule in words (``scoring cards_with_twos`` -> ``cards left, 2s double``), Rummoli's
+    ante as its chips (``ante 2`` -> ``2``), a 7 & 8 stake level as it is."""
+    knob, _, value = level.partition(" ")
+    if knob == "scoring":
+        return SCORING_WORDS.get(value, value)
+    return value if knob == "ante" else level
+
+
+def level_words(level: str) -> str:
+    """A level in a title: ``scoring: finishing order``, ``ante 2``, ``N78 min 2``."""
+    if level.startswith("scoring "):
+        return f"scoring: {level_value(level)}"
+    return level
+
+
+def places_words(level: str) -> str:
+    """What a Big Two game's places mean under the scoring rule of ``level``."""
+    if level == RANK_LEVEL:
+        return ("Under rank scoring (finishing order) play goes on until one player is left, "
+                "so every player has a place.")
+    return (f"Under '{level_value(level)}' scoring the game ends when the first player goes "
+            f"out: a player still holding cards then has no place and is counted under "
+            f"'{NOT_OUT}' (docs/dashboard.md).")
+
+
+def level_unit(game: str, level: str | None = None) -> tuple[str, str]:
+    """What a result of ``game`` at ``level`` counts and what its mean is called:
+    ``("points", "points per game")``, ``("chips", "chips per round")``; under Big Two's
+    rank scoring, which has no points, ``("games won", "win fraction")``
+    (``views.RANK_LEVEL``)."""
+    if level == RANK_LEVEL:
+        return "games won", "win fraction"
+    return NET_UNITS[game], f"{NET_UNITS[game]} per {PER[game]}"
 
 
 def big_blind(level: str) -> int:
@@ -570,12 +626,29 @@ def level_results(results: pd.DataFrame, game: str) -> pd.DataFrame:
 
 
 def level_table(results: pd.DataFrame, game: str) -> pd.DataFrame:
-    """:func:`level_results` as people read it: human headers with units, the level as the
-    knob's value alone (``cards``, ``1``; 7 & 8's stakes label as it is)."""
+    """:func:`level_results` of levels in one unit as people read it: human headers with
+    that unit, the level as :func:`level_value` shows it; games won without a net column
+    under rank scoring (where they are the net).  Raises ValueError for rows in two units
+    (:func:`unit_groups` parts them)."""
     table = level_results(results, game)
-    if game != "seveneight":
-        table = table.assign(level=[str(v).split(" ", 1)[-1] for v in table["level"]])
-    return human_table(table, level_headers(game))
+    rank = table["level"] == RANK_LEVEL
+    if rank.any() and not rank.all():
+        raise ValueError("rank scoring's games won and points in one table")
+    level = RANK_LEVEL if rank.any() else None
+    table = table.assign(level=[level_value(str(v)) for v in table["level"]])
+    if level is not None:
+        table = table.drop(columns="net")
+    return human_table(table, level_headers(game, level))
+
+
+def unit_groups(results: pd.DataFrame, game: str) -> list[tuple[str, pd.DataFrame]]:
+    """``game``'s rows of ``views.results_by_level`` parted by unit (:func:`level_unit`),
+    each with its mean's name: Big Two's points, then its rank scoring's games won; one part
+    for the other games."""
+    rows = results[results["game"] == game]
+    rank = rows["level"] == RANK_LEVEL
+    parts = [(None, rows[~rank]), (RANK_LEVEL, rows[rank])]
+    return [(level_unit(game, level)[1], part) for level, part in parts if len(part)]
 
 
 def in_big_blinds(rows: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
@@ -766,11 +839,13 @@ CARDS_LEFT_HEADERS: Final = {"player": "player", "cards_left": "cards left at th
                              "games": "games"}
 """Headers of ``views.bigtwo_cards_left``."""
 
-FEATURE_HEADERS: Final = {
-    "player": "player", "bin": "feature", "games": "games", "mean": "points per game",
-    "sd": "sd (points)", "ci_low": "95 % CI low (points)", "ci_high": "95 % CI high (points)",
-    "first_share": "share of games out first"}
-"""Headers of :func:`feature_table`."""
+def feature_headers(feature: str, level: str | None = None) -> dict[str, str]:
+    """Headers of :func:`feature_table` by ``feature`` (its words: ``2s held``) under
+    ``level`` (:func:`level_unit`: points, or the win fraction under rank scoring)."""
+    unit, mean = level_unit("bigtwo", level)
+    return {"player": "player", "bin": feature, "games": "games", "mean": mean,
+            "sd": f"sd ({unit})", "ci_low": f"95 % CI low ({mean})",
+            "ci_high": f"95 % CI high ({mean})", "first_share": "share of games out first"}
 
 SHARE_HEADERS: Final = {
     "player": "player", "rounds": "rounds", "expected": "expected share per round",
@@ -786,24 +861,24 @@ CALIBRATION_HEADERS: Final = {
 """Headers of :func:`calibration_table`."""
 
 
-def level_headers(game: str) -> dict[str, str]:
-    """Headers of :func:`level_results` for ``game``, the unit in each."""
-    per, unit = PER[game], NET_UNITS[game]
-    level = {"seveneight": "stakes", "bigtwo": "scoring rule", "rummoli": "ante"}[game]
-    return {"level": level, "player": "player", "hands": f"{per}s", "wins": f"{per}s won",
-            "net": f"net ({unit})", "mean": f"{unit} per {per}", "sd": f"sd ({unit})",
-            "ci_low": f"95 % CI low ({unit} per {per})",
-            "ci_high": f"95 % CI high ({unit} per {per})"}
+def level_headers(game: str, level: str | None = None) -> dict[str, str]:
+    """Headers of :func:`level_results` for ``game``, the unit of ``level``
+    (:func:`level_unit`) in each."""
+    per = PER[game]
+    unit, mean = level_unit(game, level)
+    column = {"seveneight": "stakes", "bigtwo": "scoring rule", "rummoli": "ante"}[game]
+    return {"level": column, "player": "player", "hands": f"{per}s", "wins": f"{per}s won",
+            "net": f"net ({unit})", "mean": mean, "sd": f"sd ({unit})",
+            "ci_low": f"95 % CI low ({mean})", "ci_high": f"95 % CI high ({mean})"}
 
 
-def position_headers(game: str) -> dict[str, str]:
+def position_headers(game: str, level: str | None = None) -> dict[str, str]:
     """Headers of results by position of one level of ``game``."""
-    per, unit = PER[game], NET_UNITS[game]
+    per = PER[game]
+    unit, mean = level_unit(game, level)
     return {"players": "players at the table", "position": POSITION_WORDS[game],
-            "hands": f"{per}s",
-            "mean": f"{unit} per {per}", "sd": f"sd ({unit})",
-            "ci_low": f"95 % CI low ({unit} per {per})",
-            "ci_high": f"95 % CI high ({unit} per {per})"}
+            "hands": f"{per}s", "mean": mean, "sd": f"sd ({unit})",
+            "ci_low": f"95 % CI low ({mean})", "ci_high": f"95 % CI high ({mean})"}
 
 
 def split_headers(parts: list[str]) -> dict[str, str]:
@@ -900,15 +975,16 @@ def player_games(results: pd.DataFrame) -> list[str]:
             if (results["game"] == game).any()]
 
 
-def player_table(results: pd.DataFrame, game: str) -> tuple[str, pd.DataFrame]:
-    """One game's players table in its own unit (title, table with human headers): 7 & 8 in
-    big blinds per 100 hands over every stake (:func:`seveneight_big_blinds`); Big Two and
-    Rummoli one row per level (scoring rule, ante) and player, each in its level's unit."""
+def player_tables(results: pd.DataFrame, game: str) -> list[tuple[str, pd.DataFrame]]:
+    """One game's players tables, each in one unit (title, table with human headers): 7 & 8
+    in big blinds per 100 hands over every stake (:func:`seveneight_big_blinds`); Big Two and
+    Rummoli one row per level (scoring rule, ante) and player, each in its level's unit, Big
+    Two's rank scoring (games won) in a table of its own (:func:`unit_groups`)."""
     if game == "seveneight":
-        return ("7 & 8: big blinds per 100 hands",
-                human_table(seveneight_big_blinds(results), BB_HEADERS))
-    return (f"{GAME_NAMES[game]}: {NET_UNITS[game]} per {PER[game]}",
-            level_table(results, game))
+        return [("7 & 8: big blinds per 100 hands",
+                 human_table(seveneight_big_blinds(results), BB_HEADERS))]
+    return [(f"{GAME_NAMES[game]}: {mean}", level_table(part, game))
+            for mean, part in unit_groups(results, game)]
 
 
 FIT_HEADERS: Final = {"category": "category", "observed": "hands",

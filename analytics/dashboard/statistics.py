@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from html import escape
 from typing import Final
 from urllib.parse import urlencode
@@ -22,15 +23,18 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from analytics.dashboard.charts import player_colours
+from analytics.dashboard.logic import level_unit, level_value
 from analytics.stats.cells import display_grid
 from analytics.stats.definitions import LEVELS, MIN_OPPORTUNITIES, RESULTS, Kind, stats_of
 from analytics.warehouse.identity import hand_id_hex
+from analytics.warehouse.sql.stat_views import UNITS
+from analytics.warehouse.sql.views import RANK_KNOB, RANK_LEVEL, HandFilter
 from parsers.rule_options import Game
 
 __all__ = ["ALL_HANDS", "GRID_STYLE", "LINES", "SPLIT_NAMES", "cell_links", "counts_table",
-           "definitions_frame", "definitions_markdown", "grid_html", "level_split",
-           "result_text", "results_figure", "row_label", "session_headers", "sessions_table",
-           "split_value"]
+           "definitions_frame", "definitions_markdown", "grid_html", "key_text", "level_split",
+           "levels_text", "result_text", "results_figure", "results_scope", "row_label",
+           "session_headers", "sessions_table", "split_value"]
 
 """The games with statistics, as the page's tabs name them."""
 
@@ -79,14 +83,40 @@ SPLIT_NAMES: Final = {"position": "position", "stakes": "stakes", "scoring": "sc
 """Each split of the grid (``analytics.stats.SPLITS``) as people name it."""
 
 
+def key_text(split: str, value: object) -> str:
+    """A grid row's split value as people read it: a Big Two scoring rule in words
+    (``logic.level_value``: ``cards left, 2s double``), any other as it is; ``none`` for an
+    empty value."""
+    text = split_value(value)
+    if text is None:
+        return "none"
+    return level_value(f"{split} {text}") if split == "scoring" else text
+
+
 def row_label(player: str, value: object = None, split: str | None = None) -> str:
     """A grid row as the hand list's picker names it: the player, and with a split its
-    name and value (``Ann · position: big blind``, ``Ann · up card rank: A``; ``none`` for
-    an empty value)."""
+    name and value (``Ann · position: big blind``, ``Ann · up card rank: A``,
+    ``Ann · scoring rule: cards left``)."""
     if split is None:
         return player
-    text = split_value(value)
-    return f"{player} · {SPLIT_NAMES.get(split, split)}: {'none' if text is None else text}"
+    return f"{player} · {SPLIT_NAMES.get(split, split)}: {key_text(split, value)}"
+
+
+def levels_text(game: Game | str, levels: Sequence[str]) -> str:
+    """The scoring rules (antes) of ``stat_views.stat_levels`` as people read them, joined:
+    ``cards left, finishing order``; ``1, 2``."""
+    return ", ".join(key_text(LEVELS[Game(game)][0], value) for value in levels)
+
+
+def results_scope(f: HandFilter, game: Game | str, levels: Sequence[str]
+                  ) -> tuple[HandFilter, str]:
+    """The filter and unit of ``game``'s results over time, its hands played under
+    ``levels``: Big Two under rank scoring alone, which has no points, in games won
+    (``views.counts_wins``: the filter narrowed to that rule); else ``stat_views.UNITS``."""
+    chosen = Game(game)
+    if chosen is Game.BIGTWO and list(levels) == [RANK_KNOB[1]]:
+        return replace(f, knobs=(*f.knobs, RANK_KNOB)), level_unit(chosen.value, RANK_LEVEL)[0]
+    return f, UNITS[chosen]
 
 
 def cell_links(grid: pd.DataFrame, game: Game | str, *, split: str | None, base: str
@@ -126,7 +156,7 @@ def grid_html(grid: pd.DataFrame, game: Game | str, *, keys: Sequence[str] = ("p
     head += [f'<th title="{escape(r.words)}">{escape(r.label)}</th>' for r in results]
     rows = []
     for at in range(len(cells)):
-        row = [f"<td>{escape(str(cells.at[at, key]))}</td>" for key in keys]
+        row = [f"<td>{escape(key_text(key, cells.at[at, key]))}</td>" for key in keys]
         for stat in stats:
             shade = ' class="hl-grey"' if bool(grey.at[at, stat.name]) else ""
             tip = str(tips.at[at, stat.name]) or f"{_KIND_WORDS[stat.kind]}, no interval"

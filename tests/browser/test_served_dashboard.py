@@ -168,7 +168,7 @@ def _score_keepers_summary(server: str, page: Any, db: Path) -> None:
     rerun(page, page.get_by_role("radio", name="By deal strength").click)
     assert "view_bigtwo=By" in page.url, page.url
     page.get_by_role("combobox", name="Results under the scoring rule").click()
-    page.get_by_role("option", name="zero_sum").click()
+    page.get_by_role("option", name="zero-sum").click()
     page.get_by_text(re.compile(r"14 outcome-only games \(score sheets\) record "
                                 "no deal")).first.wait_for()
     settle(page)

@@ -68,16 +68,19 @@ def render() -> None:
     st.subheader("Players")
     st.caption("Each game in its own unit, never averaged across units: 7 & 8 in big blinds "
                "per 100 hands over every stake, Big Two in points per game under each "
-               "scoring rule, Rummoli in chips per round under each ante.")
+               "scoring rule (under rank scoring, which has no points, the win fraction), "
+               "Rummoli in chips per round under each ante.")
     # A tab per game, only the shown one drawn: three tables and their downloads were a
     # third of a session's first page in the browser (docs/performance.md).
     played = logic.player_games(players)
     if played:
         def draw(game: str) -> None:
-            title, table = logic.player_table(players, game)
-            st.markdown(f"**{title}**")
-            st.dataframe(table, hide_index=True)
-            ui.download_buttons(table, f"players-{game}", key=f"players_{game}")
+            for number, (title, table) in enumerate(logic.player_tables(players, game)):
+                st.markdown(f"**{title}**")
+                st.dataframe(table, hide_index=True)
+                suffix = f"-{number + 1}" if number else ""
+                ui.download_buttons(table, f"players-{game}{suffix}",
+                                    key=f"players_{game}{suffix}")
 
         ui.shown_tab(played, [GAME_NAMES[game] for game in played], draw,
                      key="overview_players", in_url=False)

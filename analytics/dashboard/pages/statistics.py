@@ -15,7 +15,7 @@ from analytics.dashboard.hand_list import list_behind, picked_point
 from analytics.stats import FRY_THRESHOLD, LEVELS, MIN_OPPORTUNITIES, SPLITS, cells, stats_of
 from analytics.warehouse import writer
 from analytics.warehouse.annotations import player_note, set_player_note
-from analytics.warehouse.sql.stat_views import SESSION_GAP_MINUTES, UNITS
+from analytics.warehouse.sql.stat_views import SESSION_GAP_MINUTES
 from analytics.words import counted
 from parsers.rule_options import GAME_NAMES, Game
 
@@ -91,8 +91,8 @@ def _game(game: Game) -> None:
     if len(levels) > 1 and split != level:
         rule, unit = _split_name(str(level)), logic.NET_UNITS[game.value]
         st.caption(f"—: his {logic.PER[game.value]}s were played under more than one {rule} "
-                   f"({', '.join(levels)}), and {unit} under one are not {unit} under "
-                   f"another: split by {rule}, or choose one under House rules.")
+                   f"({statistics.levels_text(game, levels)}), and {unit} under one are not "
+                   f"{unit} under another: split by {rule}, or choose one under House rules.")
     ui.download_buttons(grid, f"{game.value}-statistics", key=f"stats_{game.value}")
     _cell_hands(game, grid, split, fry)
     _results(game, levels)
@@ -148,16 +148,18 @@ def _results(game: Game, levels: list[str]) -> None:
     st.subheader("Results over time")
     if game is Game.BIGTWO and len(levels) > 1:
         st.info(f"These games were played under {len(levels)} scoring rules "
-                f"({', '.join(levels)}): points under one are not points under another. "
+                f"({statistics.levels_text(game, levels)}): points under one are not points under "
+                "another. "
                 "Choose one under House rules in the sidebar to see their running points.")
         return
+    only, unit = statistics.results_scope(ui.context().filter, game, levels)
     # By date first: a day's sums, then running sums over days (0.18 s CPU over a million
     # hands); by hand number orders only the days holding a point (0.25 s for four players).
     by = st.radio("Against", ["date", "hand"], horizontal=True,
                   format_func={"hand": "hand number", "date": "date"}.__getitem__,
                   key=f"stats_by_{game.value}") or "date"
-    frame: pd.DataFrame = ui.ask("results_over_time", game=game.value, by=by, top=4)
-    unit = UNITS[game]
+    frame: pd.DataFrame = ui.ask("results_over_time", hand_filter=only, game=game.value,
+                                 by=by, top=4)
     figure = statistics.results_figure(frame, unit=unit, by=by,
                                        title=f"Cumulative results ({unit})")
     chosen = st.plotly_chart(figure, key=f"results_{game.value}", on_select="rerun",

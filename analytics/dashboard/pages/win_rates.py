@@ -25,7 +25,7 @@ import streamlit as st
 from analytics.dashboard import charts, logic, ui
 from analytics.dashboard.hand_list import bar_list, picked_bar, picked_point
 from analytics.warehouse.sql.equity_views import BIGTWO_FEATURES
-from analytics.warehouse.sql.views import SPLIT_PARTS, HandFilter
+from analytics.warehouse.sql.views import RANK_LEVEL, SPLIT_PARTS, HandFilter
 from analytics.words import counted
 from parsers.rule_options import GAME_NAMES
 
@@ -64,7 +64,7 @@ def render() -> None:
     st.title("Win rates")
     st.caption("7 & 8 in big blinds per 100 hands, Big Two in points per game under one "
                "scoring rule, Rummoli in chips per round under one ante, with 95 % confidence "
-               "intervals: mean ± 1.96·sd/√n.")
+               "intervals: mean ± 1.96·sd/√n (a win fraction's: Wilson's).")
     results: pd.DataFrame = ui.ask("results_by_level")
     games = [g for g in ("seveneight", "bigtwo", "rummoli") if g in set(results["game"])]
     if not games:
@@ -222,26 +222,28 @@ def _by_level(game: str, results: pd.DataFrame, only: HandFilter) -> None:
     knob, words = _LEVEL_KNOB[game]
     rows = results[results["game"] == game]
     levels = sorted(str(v) for v in rows["level"].unique())
-    values = [level.split(" ", 1)[1] for level in levels]
-    value = values[0]
-    if len(values) > 1:
-        value = st.selectbox(f"Results under the {words}", values, key=f"level_{game}",
+    level = levels[0]
+    if len(levels) > 1:
+        level = st.selectbox(f"Results under the {words}", levels, key=f"level_{game}",
+                             format_func=logic.level_value,
                              help=f"Points (chips) under one {words} are not those of another: "
-                                  "each is shown on its own.") or values[0]
-    level = f"{knob} {value}"
-    narrowed = replace(only, knobs=(*only.knobs, (knob, value)))
-    unit = f"{logic.NET_UNITS[game]} per {logic.PER[game]}"
+                                  "each is shown on its own. Under rank scoring (finishing "
+                                  "order) no points change hands: its results are games "
+                                  "won.") or levels[0]
+    narrowed = replace(only, knobs=(*only.knobs, (knob, level.split(" ", 1)[1])))
+    unit, mean = logic.level_unit(game, level)
     at_level = rows[rows["level"] == level].assign(game=game)
     if view == players:
         _level_players(game, logic.level_results(at_level, game),
-                       logic.level_table(at_level, game), narrowed, f"{words} {value}", unit)
+                       logic.level_table(at_level, game), narrowed, logic.level_words(level),
+                       mean)
     elif view == running:
         totals = logic.level_results(at_level, game)[["player", "hands", "net"]]
-        _cumulative(game, narrowed, totals, logic.NET_UNITS[game])
+        _cumulative(game, narrowed, totals, unit)
     elif view == position:
-        _level_position(game, narrowed, unit)
+        _level_position(game, narrowed, level)
     elif game == "bigtwo":
-        _bigtwo(view, narrowed, value)
+        _bigtwo(view, narrowed, level)
     else:
         _rummoli(view, narrowed)
 
@@ -263,46 +265,49 @@ def _level_players(game: str, table: pd.DataFrame, shown: pd.DataFrame, only: Ha
     ui.download_buttons(shown, f"{game}-win-rates", key=f"win_rates_{game}")
 
 
-def _level_position(game: str, only: HandFilter, unit: str) -> None:
+def _level_position(game: str, only: HandFilter, level: str) -> None:
     """Big Two's or Rummoli's results by position under one level, per table size."""
-    by_seat = logic.with_confidence(ui.ask("by_position", only))
+    by_seat = logic.with_confidence(ui.ask("by_position", only),
+                                    fraction=level == RANK_LEVEL)
     by_seat = by_seat[by_seat["game"] == game]
     _position_bars(charts.bar_with_ci(by_seat.assign(players=by_seat["players"].astype(str)),
                                       x="position", color="players",
                                       title="By position (colour: players at the table)",
                                       x_title=logic.POSITION_WORDS[game],
-                                      y_title=unit, per=f"{logic.PER[game]}s"),
+                                      y_title=logic.level_unit(game, level)[1],
+                                      per=f"{logic.PER[game]}s"),
                    only, game, key=f"pos_{game}")
-    ui.download_buttons(logic.human_table(by_seat, logic.position_headers(game)),
+    ui.download_buttons(logic.human_table(by_seat, logic.position_headers(game, level)),
                         f"{game}-positions", key=f"pos_{game}")
 
 
-def _bigtwo(view: str, only: HandFilter, scoring: str) -> None:
-    """Big Two's own parts under one scoring rule (``only``, ``scoring``): places and cards
+def _bigtwo(view: str, only: HandFilter, level: str) -> None:
+    """Big Two's own parts under one scoring rule (``only``, ``level``): places and cards
     left, or deal strength (the score keeper's summary is drawn by :func:`_by_level`)."""
     if view == _PLACES:
-        _places(only, scoring)
+        _places(only, level)
     else:
-        _deal_strength(only)
+        _deal_strength(only, level)
 
 
-def _places(only: HandFilter, scoring: str) -> None:
+def _places(only: HandFilter, level: str) -> None:
     """Games by finishing place per player (a bar lists its games), and the cards left."""
     places = logic.bigtwo_place_table(ui.ask("bigtwo_places", only))
     order = list(places["place"].cat.categories) if len(places) else []
     figure = charts.grouped_bars(places.assign(place=places["place"].astype(str)),
                                  x="player", y="games", color="place", order=order,
-                                 title="Games by finishing place (every game; "
-                                       f"'{logic.NOT_OUT}': still holding cards)",
+                                 title="Games by finishing place (every game"
+                                       + ("" if level == RANK_LEVEL else
+                                          f"; '{logic.NOT_OUT}': still holding cards")
+                                       + ")",
                                  barmode="stack", y_title="games")
     chosen = st.plotly_chart(figure, key="places", on_select="rerun", selection_mode="points")
     bar = picked_bar(figure, chosen)
     if bar is not None:
         _bar_hands(only, "bigtwo", key="places", title=f"{bar.x}, {bar.name}",
                    player=bar.x, stat=_PLACE_STATS[bar.name])
-    st.caption(f"Every game counts once per player. Under '{scoring}' scoring a player "
-               f"still holding cards when the game ended has no place: he is counted "
-               f"under '{logic.NOT_OUT}' (docs/dashboard.md). {_CLICK_PLAYER}")
+    st.caption(f"Every game counts once per player. {logic.places_words(level)} "
+               f"{_CLICK_PLAYER}")
     place_table = logic.human_table(places, logic.PLACE_HEADERS)
     st.dataframe(place_table, hide_index=True)
     ui.download_buttons(place_table, "bigtwo-places", key="places")
@@ -312,18 +317,18 @@ def _places(only: HandFilter, scoring: str) -> None:
                         "bigtwo-cards-left", key="cards_left")
 
 
-def _deal_strength(only: HandFilter) -> None:
-    """Points per game by a feature of the deal (picked), per player; a bar lists its
-    games."""
+def _deal_strength(only: HandFilter, level: str) -> None:
+    """Points per game (under rank scoring the win fraction) by a feature of the deal
+    (picked), per player; a bar lists its games."""
     sheets = int(ui.ask("outcome_only_games", only))
     names = {name: words for name, (_, words) in BIGTWO_FEATURES.items()}
     feature = st.selectbox("Deal feature", list(names), format_func=names.__getitem__,
                            key="bigtwo_feature") or "twos"
-    table = logic.feature_table(ui.ask("bigtwo_feature_results", only, feature=feature))
+    table = logic.feature_table(ui.ask("bigtwo_feature_results", only, feature=feature), level)
+    mean = logic.level_unit("bigtwo", level)[1]
     figure = charts.bar_with_ci(table, x="bin", color="player",
-                                title=f"Score per game by {names[feature]}",
-                                x_title=names[feature], y_title="points per game",
-                                per="games")
+                                title=f"{mean.capitalize()} by {names[feature]}",
+                                x_title=names[feature], y_title=mean, per="games")
     chosen = st.plotly_chart(figure, key="bigtwo_feature_chart", on_select="rerun",
                              selection_mode="points")
     st.caption("The features are counted from each player's dealt cards when the game is "
@@ -335,7 +340,7 @@ def _deal_strength(only: HandFilter) -> None:
                                       player=bar.name, bin=bar.x)
         bar_list(behind, title=f"{bar.name}, {names[feature]}: {bar.x}",
                  key="bigtwo_feature", name=f"bigtwo-{feature}-{bar.x}-hands")
-    shown = logic.human_table(table, logic.FEATURE_HEADERS)
+    shown = logic.human_table(table, logic.feature_headers(names[feature], level))
     st.dataframe(shown, hide_index=True)
     ui.download_buttons(shown, f"bigtwo-by-{feature}", key="bigtwo_feature")
 

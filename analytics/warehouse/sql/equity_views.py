@@ -14,7 +14,7 @@ from typing import Final
 import duckdb
 import pandas as pd
 
-from analytics.warehouse.sql.views import DAY, HandFilter, facts_where, where
+from analytics.warehouse.sql.views import DAY, HandFilter, facts_where, result_sql, where
 
 __all__ = [
     "BIGTWO_FEATURES",
@@ -137,11 +137,13 @@ def bigtwo_feature_results(con: duckdb.DuckDBPyConnection, f: HandFilter, *,
                            feature: str = "twos") -> pd.DataFrame:
     """Big Two results by a deal feature (:data:`BIGTWO_FEATURES`), per player: the
     feature's bin, games, mean score per game and its standard deviation, and the share
-    of games won (first out)."""
+    of games won (first out); under rank scoring alone the mean is the win fraction
+    (:func:`~analytics.warehouse.sql.views.counts_wins`)."""
     expression, rows, params = _feature_rows(f, feature)
+    result = result_sql(f, "s")
     return _frame(con, f"""
-        SELECT s.player, {expression} AS bin, count(*) AS games, avg(s.net) AS mean,
-               stddev_samp(s.net) AS sd,
+        SELECT s.player, {expression} AS bin, count(*) AS games, avg({result}) AS mean,
+               stddev_samp({result}) AS sd,
                avg(CASE WHEN s.place = 1 THEN 1.0 ELSE 0.0 END) AS first_share
         {rows}
         GROUP BY ALL ORDER BY s.player, bin

@@ -29,7 +29,7 @@ from analytics.stats.definitions import (
     stats_of,
 )
 from analytics.warehouse.sql.scores import SUMMARY_COLUMNS, bigtwo_score_summary
-from analytics.warehouse.sql.views import HandFilter, facts_where
+from analytics.warehouse.sql.views import HandFilter, facts_where, result_sql
 from parsers.rule_options import Game
 
 __all__ = [
@@ -317,16 +317,19 @@ def results_over_time(con: duckdb.DuckDBPyConnection, f: HandFilter, *, game: Ga
     ``points`` points, each exact) or by day: ``actual``, ``adjusted`` (7 & 8: the all-in
     adjusted result; the actual one elsewhere), ``showdown`` and ``no_showdown`` (the
     results of the hands that went to showdown with him, and of the others; null for Big
-    Two), and ``hands`` so far.  For the filter's players, else the ``top`` players with
-    most hands.  Rummoli's lines are its poker phase's net; with ``whole_round`` the whole
-    round's (every pot, payment and ante: the Win rates page's running totals and the
-    report's)."""
+    Two), and ``hands`` so far (Big Two under rank scoring alone: games won,
+    :func:`~analytics.warehouse.sql.views.counts_wins`).  For the filter's players, else the
+    ``top`` players with most hands.  Rummoli's lines are its poker phase's net; with
+    ``whole_round`` the whole round's (every pot, payment and ante: the Win rates page's
+    running totals and the report's)."""
     chosen = Game(game)
     if by not in BY:
         raise ValueError(f"unknown order {by!r} (expected one of {', '.join(BY)})")
     table, unit, adjusted, showdown = _RESULT_TERMS[chosen]
     if whole_round and chosen is Game.RUMMOLI:
         unit = adjusted = "CAST(x.net AS DOUBLE)"
+    if chosen is Game.BIGTWO:  # points, or games won under rank scoring
+        unit = adjusted = f"CAST({result_sql(f)} AS DOUBLE)"
     cond, params = facts_where(f, game=chosen.value)
     players = [str(row[0]) for row in con.execute(f"""
         SELECT x.player FROM {table} x WHERE {cond}

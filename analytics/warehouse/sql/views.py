@@ -427,11 +427,44 @@ def results_by_level(con: duckdb.DuckDBPyConnection, f: HandFilter) -> pd.DataFr
         WHERE {cond}
         GROUP BY ALL
     """, params)
-    out = _by_levels(rows, ["game", "level", "player"], ["hands", "wins", "net", "net_sq"])
+    out = _wins_counted(_by_levels(rows, ["game", "level", "player"],
+                                   ["hands", "wins", "net", "net_sq"]))
     out["mean"] = out["net"] / out["hands"]
     out["sd"] = _sd(out)
     return out.sort_values(["game", "level", "net", "player"],
                            ascending=[True, True, False, True], ignore_index=True)
+
+
+RANK_KNOB: Final = ("scoring", "rank")
+"""Big Two's ``rank`` scoring as a filter's knob."""
+RANK_LEVEL: Final = " ".join(RANK_KNOB)
+"""The level of Big Two's ``rank`` scoring, which has no points: only the order in which the
+players go out is recorded (RULES.md 2).  A result at this level is a game won (1) or not
+(0), so its mean is the win fraction and its running total the games won
+(:func:`counts_wins`); everywhere else a result is the net (chips, points)."""
+
+
+def counts_wins(f: HandFilter) -> bool:
+    """Whether the questions asked under ``f`` count games won rather than nets: its hands
+    are Big Two games under ``rank`` scoring alone (the knob ``scoring = rank``, which only
+    Big Two has; :data:`RANK_LEVEL`)."""
+    return RANK_KNOB in f.knobs
+
+
+def result_sql(f: HandFilter, alias: str = "x") -> str:
+    """The per-seat result the questions under ``f`` sum and average: the seat's net, or 1
+    for a game won and 0 else when :func:`counts_wins` (fixed text: a column of ``alias``)."""
+    return f"CAST({alias}.winner AS INTEGER)" if counts_wins(f) else f"{alias}.net"
+
+
+def _wins_counted(out: pd.DataFrame) -> pd.DataFrame:
+    """Rows per level with ``wins``, ``net`` and ``net_sq``: those of :data:`RANK_LEVEL`
+    with their games won as the net (a win's result is 1, so its square too)."""
+    rank = out["level"] == RANK_LEVEL
+    if rank.any():
+        out.loc[rank, "net"] = out.loc[rank, "wins"]
+        out.loc[rank, "net_sq"] = out.loc[rank, "wins"]
+    return out
 
 
 def level_of(game: str, stakes: str, rules: str) -> str:
@@ -483,20 +516,22 @@ def by_position(con: duckdb.DuckDBPyConnection, f: HandFilter, *, by_level: bool
     if by_level:
         rows = query_frame(con, f"""
             SELECT x.game, x.stakes, x.rules, x.num_players AS players, x.position,
-                   count(*) AS hands, CAST(sum(x.net) AS BIGINT) AS net,
+                   count(*) AS hands, count(*) FILTER (WHERE x.winner) AS wins,
+                   CAST(sum(x.net) AS BIGINT) AS net,
                    sum(CAST(x.net AS DOUBLE) * x.net) AS net_sq
             FROM seat_facts x
             WHERE {cond}
             GROUP BY ALL
         """, params)
-        out = _by_levels(rows, ["game", "level", "players", "position"],
-                         ["hands", "net", "net_sq"])
+        out = _wins_counted(_by_levels(rows, ["game", "level", "players", "position"],
+                                       ["hands", "wins", "net", "net_sq"]))
         out["mean"] = out["net"] / out["hands"]
         out["sd"] = _sd(out)
         return out.sort_values(["game", "level", "players", "position"], ignore_index=True)
+    result = result_sql(f)
     return query_frame(con, f"""
         SELECT x.game, x.num_players AS players, x.position,
-               count(*) AS hands, avg(x.net) AS mean, stddev_samp(x.net) AS sd
+               count(*) AS hands, avg({result}) AS mean, stddev_samp({result}) AS sd
         FROM seat_facts x
         WHERE {cond}
         GROUP BY ALL ORDER BY x.game, players, position
