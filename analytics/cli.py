@@ -27,7 +27,7 @@ from analytics.commands.stats import stats
 from analytics.words import counted
 from parsers.build import PLAYER_LIMITS
 from parsers.model import HandHistory
-from parsers.rule_options import GAME_NAMES, Finale, Game
+from parsers.rule_options import GAME_NAMES, BigTwoRules, Finale, Game
 
 app = typer.Typer(
     name="handlab",
@@ -141,15 +141,48 @@ def validate(
 def eval_command(
     game: Annotated[Game, typer.Argument(help="rummoli (poker ranks), bigtwo or seveneight.")],
     cards: Annotated[list[str], typer.Argument(help="Cards, e.g. As Kd or AsKd.")],
+    rule: Annotated[list[str] | None, typer.Option(
+        "--rule", "-r", metavar="KNOB=VALUE",
+        help="Big Two: a house rule as a history's header writes it, e.g. "
+             "four_card_plays=true, straights=vietnamese, suit_order=cdhs (repeatable).")
+    ] = None,
 ) -> None:
     """Evaluate cards with the shared evaluator: category and rank."""
     from analytics.evaluator.describe import describe_hand as describe
 
     try:
-        out.print(describe(game.value, " ".join(cards)))
+        rules = _eval_rules(game, rule or [])
+        out.print(describe(game.value, " ".join(cards), rules), highlight=False)
     except ValueError as error:
-        console.print(f"[red]error:[/red] {error}")
+        console.print(f"[red]error:[/red] {error}", highlight=False)
         raise typer.Exit(2) from None
+
+
+def _eval_rules(game: Game, pairs: list[str]) -> BigTwoRules | None:
+    """The Big Two rules of ``--rule KNOB=VALUE`` pairs, each value read as the format reads
+    it (``true``, ``8``; a bare word as text), checked by the reader's own rules
+    (:func:`parsers.build.rules_of`); None without pairs."""
+    import tomllib
+
+    from parsers.build import rules_of
+
+    if not pairs:
+        return None
+    if game is not Game.BIGTWO:
+        raise ValueError("--rule applies to Big Two only: the other games' hands rank alike "
+                         "under every house rule")
+    values: dict[str, object] = {}
+    for pair in pairs:
+        knob, equals, text = pair.partition("=")
+        if not equals or not knob.strip():
+            raise ValueError(f"--rule {pair!r}: expected KNOB=VALUE, e.g. four_card_plays=true")
+        try:
+            values[knob.strip()] = tomllib.loads(f"v = {text.strip()}")["v"]
+        except tomllib.TOMLDecodeError:
+            values[knob.strip()] = text.strip()
+    rules = rules_of(Game.BIGTWO, values)
+    assert isinstance(rules, BigTwoRules)
+    return rules
 
 
 def _players_help() -> str:

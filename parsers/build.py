@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from enum import StrEnum
 from typing import Any, Final
 
@@ -17,10 +17,17 @@ from parsers.actions import ActionSyntaxError, action_table, parse_into
 from parsers.errors import ParseError
 from parsers.fields import GAME_FIELDS, KNOB_FIELDS, VARIANTS
 from parsers.model import FORMAT_VERSION, RUMMOLI_POTS, Action, GameRules, HandHistory
-from parsers.rule_options import Betting, BigTwoRules, Game, RummoliRules, SevenEightRules
+from parsers.rule_options import (
+    GAME_NAMES,
+    Betting,
+    BigTwoRules,
+    Game,
+    RummoliRules,
+    SevenEightRules,
+)
 from parsers.tomlsubset import Document
 
-__all__ = ["PLAYER_LIMITS", "build_hand"]
+__all__ = ["PLAYER_LIMITS", "build_hand", "rules_of"]
 
 PLAYER_LIMITS: Final = {Game.SEVENEIGHT: (2, 17), Game.RUMMOLI: (2, 8), Game.BIGTWO: (2, 4)}
 """Fewest and most players per game (RULES.md)."""
@@ -244,6 +251,22 @@ def _read_rules(game: Game, values: dict[str, Any], problems: _Problems) -> Game
         Game.RUMMOLI: RummoliRules, Game.BIGTWO: BigTwoRules, Game.SEVENEIGHT: SevenEightRules
     }[game]
     return factory(**knobs)
+
+
+def rules_of(game: Game, values: Mapping[str, object]) -> GameRules:
+    """The rule set of ``game`` from knob values as a history's header writes them (enum
+    values as text, whole numbers, true or false), checked as the reader checks a header;
+    a knob left out keeps its default.  Raises ValueError with every problem in the
+    reader's words, an unknown knob among them."""
+    problems = _Problems("", 0, 0, {})
+    for key in values:
+        if key not in KNOB_FIELDS[game]:
+            known = ", ".join(KNOB_FIELDS[game]) or "none"
+            problems.add(f"{key!r} is not a knob of {GAME_NAMES[game]} (its knobs: {known})")
+    rules = _read_rules(game, dict(values), problems)
+    if problems.errors or rules is None:
+        raise ValueError("; ".join(error.message for error in problems.errors))
+    return rules
 
 
 def _player_count(game: Game, values: dict[str, Any], fields: dict[str, Any],

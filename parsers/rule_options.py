@@ -190,3 +190,4 @@ BIGTWO_KNOBS: Final = {
     "fry_threshold": int,
 }
 """Header keys that are Big Two knobs, with the type or enum of their values."""
+

@@ -130,3 +130,43 @@ def test_eval_prints_words(game: str, cards: list[str], expected: str) -> None:
     result = RUNNER.invoke(app, ["eval", game, *cards])
     assert result.exit_code == 0
     assert expected in result.output and "key" not in result.output
+
+
+@pytest.mark.parametrize(("cards", "rules", "said"), [
+    (["3d", "3c", "3h", "3s"], [], "no Big Two play: four cards make a play only with "
+                                   "four_card_plays = true"),
+    (["3d", "4d", "5d", "6d", "7d", "8d"], [], "a play has 1, 2, 3 or 5 cards, not 6"),
+    (["3d", "4c", "6d"], [], "3 cards make a play only as three of a kind"),
+    (["2d", "3c", "4d", "5d", "6h"], ["-r", "straights=vietnamese"],
+     "5 cards make a play only as a straight (straights = vietnamese"),
+    (["3d", "3c"], ["-r", "bogus=1"], "'bogus' is not a knob of Big Two"),
+    (["3d", "3c"], ["--rule", "four_card_plays=yes"],
+     "knob four_card_plays must be true or false, not 'yes'"),
+    (["3d", "3c"], ["--rule", "straights"], "expected KNOB=VALUE"),
+])
+def test_eval_says_why_cards_are_no_big_two_play(cards: list[str], rules: list[str],
+                                                said: str) -> None:
+    result = RUNNER.invoke(app, ["eval", "bigtwo", *cards, *rules])
+    assert result.exit_code == 2
+    assert said in _said(result.output)
+
+
+@pytest.mark.parametrize(("cards", "rules", "expected"), [
+    # Four of a kind without a fifth card: a play only under four_card_plays (RULES.md 2).
+    (["3d", "3c", "3h", "3s"], ["-r", "four_card_plays=true"], "four 3s"),
+    # 2-3-4-5-6 is a straight by default, not with Vietnamese straights.
+    (["2d", "3c", "4d", "5d", "6h"], [], "straight 2-3-4-5-6"),
+    # The suit order decides which 3 is the pair's higher card.
+    (["3d", "3c"], [], "3♣ high"),
+    (["3d", "3c"], ["-r", "suit_order=cdhs"], "3♦ high"),
+])
+def test_eval_takes_big_two_house_rules(cards: list[str], rules: list[str],
+                                        expected: str) -> None:
+    result = RUNNER.invoke(app, ["eval", "bigtwo", *cards, *rules])
+    assert result.exit_code == 0, result.output
+    assert expected in result.output
+
+
+def test_eval_rules_are_big_two_only() -> None:
+    result = RUNNER.invoke(app, ["eval", "rummoli", "As", "Ks", "-r", "ante=2"])
+    assert result.exit_code == 2 and "Big Two only" in _said(result.output)

@@ -293,7 +293,8 @@ def test_describe_hand() -> None:
     assert describe_hand("bigtwo", "2c3d4h5s6c") == (
         "straight 2-3-4-5-6, 2♣ high: 2♣ 6♣ 5♠ 4♥ 3♦")
     vietnamese = BigTwoRules(straights=Straights.VIETNAMESE)
-    with pytest.raises(ValueError, match="not a legal Big Two"):
+    with pytest.raises(ValueError, match="no Big Two play: 5 cards make a play only as a "
+                                         "straight \\(straights = vietnamese"):
         describe_hand("bigtwo", "2c3d4h5s6c", vietnamese)
     with pytest.raises(ValueError, match="unknown game"):
         describe_hand("chess", "As")

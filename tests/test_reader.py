@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import gc
 import io
+import json
 import random
 import re
 import tomllib
@@ -17,8 +18,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from parsers import dumps_hand, loads_hands, read_hands, reader, tomlsubset
+from parsers.build import rules_of
 from parsers.reader import MAX_LINE_LENGTH, iter_chunks
-from parsers.rule_options import Game
+from parsers.rule_options import Game, RummoliRules
 from parsers.tomlsubset import Unsupported, parse_document
 from tests.canonical import as_file, simulated_at
 
@@ -241,3 +243,29 @@ def test_element_lines_read_as_the_element_rule_says(text: str, shape: str) -> N
     match = tomlsubset._SIMPLE_ELEMENT.match(line)
     assert tomlsubset.element_text(line) == (None if match is None else match.group(1))
     assert tomlsubset.element_text(line) == (None if match is None else match.group(1))
+
+
+@pytest.mark.parametrize("knobs", [
+    {},
+    {"four_card_plays": True, "straights": "vietnamese", "suit_order": "cdhs"},
+    {"scoring": "zero_sum", "fry_threshold": 8, "lead_card": "3c", "deal": "all"},
+    {"flush_order": "suit_first", "scoring": "rank"},
+])
+def test_rules_of_reads_knobs_as_a_header_does(knobs: dict[str, object]) -> None:
+    """``rules_of`` (the CLI's ``--rule``) gives the rule set the reader gives for the same
+    knobs in a history's header."""
+    header = "".join(f"{key} = {json.dumps(value)}\n" for key, value in knobs.items())
+    hand, = loads_hands(f'variant = "B2"\n{header}players = ["a", "b"]\nactions = []\n')
+    assert not hand.errors
+    assert rules_of(Game.BIGTWO, knobs) == hand.rules
+
+
+def test_rules_of_refuses_what_the_reader_refuses() -> None:
+    with pytest.raises(ValueError, match="'x' is not a knob of Big Two"):
+        rules_of(Game.BIGTWO, {"x": 1})
+    with pytest.raises(ValueError, match=r"'weird' is not a value of knob straights .*; knob "
+                                         "fry_threshold must be 1 or more, not 0"):
+        rules_of(Game.BIGTWO, {"straights": "weird", "fry_threshold": 0})
+    with pytest.raises(ValueError, match="is not a knob of 7 & 8 \\(its knobs: none\\)"):
+        rules_of(Game.SEVENEIGHT, {"ante": 1})
+    assert rules_of(Game.RUMMOLI, {"ante": 2}) == RummoliRules(ante=2)

@@ -60,11 +60,37 @@ def describe_hand(game: str, cards: str, rules: BigTwoRules | None = None) -> st
         if hand78.third is not None:
             text += f", third card {_card(hand78.third)} (breaks ties)"
         return text
-    play = bigtwo_combo(hand, rules or BigTwoRules())
+    chosen = rules or BigTwoRules()
+    play = bigtwo_combo(hand, chosen)
     if play is None:
-        raise ValueError(f"{cards!r} is not a legal Big Two combination under these rules")
+        raise ValueError(f"{cards!r} is no Big Two play: {_why_no_play(len(hand), chosen)}")
     words = bigtwo_words(play)
     return words if play.kind is BigTwoKind.SINGLE else f"{words}: {_cards(play.cards)}"
+
+
+_STRAIGHTS_WORDS: Final = {"sg_hk": "3-4-5-6-7 up to 10-J-Q-K-A, 2-3-4-5-6 and A-2-3-4-5, "
+                                    "none round the corner",
+                           "vietnamese": "3-4-5-6-7 up to 10-J-Q-K-A only",
+                           "malaysian": "3-4-5-6-7 up to 10-J-Q-K-A, then A-2-3-4-5 and "
+                                        "2-3-4-5-6"}
+
+
+def _why_no_play(size: int, rules: BigTwoRules) -> str:
+    """Why ``size`` cards that the evaluator refuses are no play under ``rules`` (RULES.md
+    2), in words: the sizes a play has, or what a play of this size must be."""
+    if size == 4 and not rules.four_card_plays:
+        return ("four cards make a play only with four_card_plays = true (two pairs, or four "
+                "of a kind without a fifth card)")
+    if size not in (1, 2, 3, 4, 5):
+        sizes = "1, 2, 3, 4 or 5" if rules.four_card_plays else "1, 2, 3 or 5"
+        return f"a play has {sizes} cards, not {size}"
+    must = {2: "a pair (two cards of one rank)",
+            3: "three of a kind",
+            4: "two pairs or four of a kind",
+            5: (f"a straight (straights = {rules.straights.value}: "
+                f"{_STRAIGHTS_WORDS[rules.straights.value]}), a flush, a full house, four of a "
+                "kind with one more card, or a straight flush")}
+    return f"{size} cards make a play only as {must[size]}"
 
 
 _SUIT_SIGNS: Final = {Suit.CLUBS: "♣", Suit.DIAMONDS: "♦", Suit.HEARTS: "♥", Suit.SPADES: "♠"}

@@ -72,16 +72,11 @@ from analytics.warehouse.sql.views import (
     SPLIT_COLUMNS,
     SPLIT_POTS,
 )
+from parsers.build import rules_of
 from parsers.cards import CARD_OF_TEXT, CODE_OF_TEXT, Card
+from parsers.fields import KNOB_FIELDS
 from parsers.model import Action, GameRules, Verb
-from parsers.rule_options import (
-    BIGTWO_KNOBS,
-    RUMMOLI_KNOBS,
-    BigTwoRules,
-    Game,
-    RummoliRules,
-    SevenEightRules,
-)
+from parsers.rule_options import BigTwoRules, Game
 
 __all__ = ["FACT_TABLES", "PASS_COLUMNS", "FactRowsError", "award_part", "bigtwo_rules",
            "dealt_categories", "fact_tables", "pass_counts", "play_kind", "play_kinds",
@@ -491,13 +486,8 @@ def rules_from_json(game: Game | str, text: str | None) -> GameRules:
     """The rule set of ``game`` from the warehouse's JSON of knobs (missing knobs: defaults)."""
     values: dict[str, Any] = json.loads(text) if text else {}
     game = Game(game)
-    if game is Game.SEVENEIGHT:
-        return SevenEightRules()
-    kinds: dict[str, Any] = dict(RUMMOLI_KNOBS if game is Game.RUMMOLI else BIGTWO_KNOBS)
-    # The JSON holds enum values as text; the rule sets compare enum members.
-    typed = {name: (kinds[name](value) if kinds[name] not in (int, str, bool) else value)
-             for name, value in values.items() if name in kinds}
-    return RummoliRules(**typed) if game is Game.RUMMOLI else BigTwoRules(**typed)
+    known = KNOB_FIELDS[game]
+    return rules_of(game, {name: value for name, value in values.items() if name in known})
 
 
 # A play's kind as the position of its column in views.PLAY_KIND_COLUMNS.
