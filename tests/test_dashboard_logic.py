@@ -75,6 +75,16 @@ def test_human_table_rounds_and_shows_shares_in_percent() -> None:
     assert row["day"] == dt.date(2026, 8, 21)
 
 
+def test_categories_read_as_the_evaluator_says_them() -> None:
+    """One spelling per category on every page: the evaluator's ("seven-eight", as
+    ``handlab eval`` prints it), not the label with its underscores blanked."""
+    labels = pd.Series(["seven_eight_flush", "seven_eight", "full_house", "two_pairs",
+                        "three_of_a_kind", "no_such_label"])
+    assert list(logic.category_words(labels)) == [
+        "seven-eight flush", "seven-eight", "full house", "two pairs", "three of a kind",
+        "no such label"]
+
+
 def test_held_words_name_the_kinds_and_the_straights_rule() -> None:
     held = pd.DataFrame({"category": ["full_house", "straight"],
                          "straights": ["sg_hk", "vietnamese"]})

@@ -32,7 +32,7 @@ from analytics.equity.bigtwo_theory import (
     bigtwo_twos,
     kinds_for,
 )
-from analytics.evaluator import PokerCategory, SevenEightCategory
+from analytics.evaluator import BigTwoKind, PokerCategory, SevenEightCategory
 from analytics.evaluator.categories import card_text_codes, poker_labels, seveneight_labels
 from analytics.stats.interval import wilson_interval
 from analytics.warehouse.pipeline.fact_rows import bigtwo_rules
@@ -1030,10 +1030,22 @@ def held_groups(held: pd.DataFrame) -> list[tuple[str, pd.DataFrame]]:
             for size, straights, four in groups]
 
 
+_CATEGORY_TEXT: Final[dict[str, str]] = {
+    str(category.label): str(category.text)
+    for category in (*PokerCategory, *SevenEightCategory, *BigTwoKind)}
+"""Every category and combination label with the evaluator's own words for it."""
+
+
+def category_text(label: str) -> str:
+    """A category or combination label in the evaluator's words (``seven_eight_flush`` ->
+    ``seven-eight flush``, ``full_house`` -> ``full house``), for what people read; the
+    counts and tests use the labels themselves."""
+    return _CATEGORY_TEXT.get(label, label.replace("_", " "))
+
+
 def category_words(labels: pd.Series) -> pd.Series:
-    """Category labels as words (``seven_eight_flush`` -> ``seven eight flush``), for what
-    people read; the counts and tests use the labels themselves."""
-    return labels.astype(str).str.replace("_", " ", regex=False)
+    """:func:`category_text` of each label."""
+    return labels.astype(str).map(category_text)
 
 
 def score_keeper_table(summary: pd.DataFrame) -> pd.DataFrame:

@@ -236,7 +236,7 @@ def draw_filed(filed: FiledHand) -> None:
     st.success(f"{per.capitalize()} {hand.hand} is over: {results}. Written to the table's file; "
                f"warehouse: {filed.ingest}. The Hand replayer shows it with every card.")
     shown = [f"{escape(names[s.player - 1] if 0 < s.player <= len(names) else '')}: "
-             f"{cards_html(s.cards)} ({escape(s.category.replace('_', ' '))})"
+             f"{cards_html(s.cards)} ({escape(logic.category_text(s.category))})"
              for s in filed.outcome.showdown]
     if shown:
         st.html("<p>" + " · ".join(shown) + "</p>")

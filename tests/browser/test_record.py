@@ -456,7 +456,7 @@ def test_the_play_page_seats_a_bot_and_its_hand_opens_in_the_replayer(
     seat and busted Cy rebuys, by clicking; the next hand is played against them, filed
     with every card, and opens in the Hand replayer with every card face up."""
     page = browser_page
-    setup = seveneight_setup("botden78", ["You", "Bo", "Cy"], 16, blinds=(1, 2),
+    setup = seveneight_setup("botden78", ["Hero", "Bo", "Cy"], 16, blinds=(1, 2),
                              bots=("", "tight", "loose"))
     table = RecordedTable.create(browser_recorded, setup, ingest_into=False)
     for action in README_HAND:  # you call Cy's all-in and bust him
@@ -482,7 +482,7 @@ def test_the_play_page_seats_a_bot_and_its_hand_opens_in_the_replayer(
     _wait_text(page, "Your seat:")  # a new seating: the box starts at seat 1, yours
     _shot(page, "play-seats-changed")
     again = RecordedTable.open(browser_recorded, "botden78", ingest_into=False)
-    assert again.seating == (("You", 34), ("Ada", 30), ("Cy", 100))
+    assert again.seating == (("Hero", 34), ("Ada", 30), ("Cy", 100))
     assert again.bot_styles == ("", "tight", "loose")
     _click(page, "Next hand")
     _wait_text(page, "Hand 2 · step")  # the computer deals, the bots play up to you
@@ -491,7 +491,7 @@ def test_the_play_page_seats_a_bot_and_its_hand_opens_in_the_replayer(
     hands = list(read_hands(browser_recorded / "botden78.phhs"))
     assert len(hands) == 2
     played = hands[1]
-    assert played.players == ("Ada", "Cy", "You") and played.seats == (2, 3, 1)
+    assert played.players == ("Ada", "Cy", "Hero") and played.seats == (2, 3, 1)
     assert dict(played.user_fields) == {"_rebuys": ["Cy"]}
     assert sum(replay(played).nets) == 0
     _replayer_shows_every_card(page, server, played)

@@ -27,12 +27,15 @@ from parsers.rule_options import Game
 # Seconds the table waits before each bot's move, so a person can follow the play
 # ($HANDLAB_BOT_PAUSE: the browser tests play faster).
 PAUSE = float(os.environ.get("HANDLAB_BOT_PAUSE", "0.6"))
+DEFAULT_NAME = "Hero"
 GAMES = {"7 & 8": Game.SEVENEIGHT, "Big Two": Game.BIGTWO, "Rummoli": Game.RUMMOLI}
 
 
 def _setup_form() -> TableSetup | None:
     game = GAMES[st.radio("Game", list(GAMES), horizontal=True, key="play_game")]
-    you = st.text_input("Your name", value="You", key="play_you")
+    # "Hero", as trackers name the user: "You" made the replayer say "You takes 15 chips".
+    you = st.text_input("Your name", value=DEFAULT_NAME, key="play_you",
+                        help="Your seat's name in the histories and on every page.")
     most = 4 if game is Game.BIGTWO else 8
     seats = int(st.number_input("Seats (you and the bots)", 2, most, min(4, most),
                                 key=f"play_seats_{game}"))
@@ -41,7 +44,7 @@ def _setup_form() -> TableSetup | None:
     bots = [column.selectbox(f"{BOT_NAMES[i]}'s style", styles, index=i % len(styles),
                              key=f"play_style_{game}_{i}")
             for i, column in enumerate(columns)]
-    players = [you.strip() or "You", *BOT_NAMES[:seats - 1]]
+    players = [you.strip() or DEFAULT_NAME, *BOT_NAMES[:seats - 1]]
     name = f"play-{int(time.time())}"
     choice: recording.TableChoice
     if game is Game.SEVENEIGHT:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from analytics.dashboard import ui
+from analytics.dashboard import logic, ui
 from analytics.dashboard.cards import pot_words
 from analytics.dashboard.hand_list import show_hands
 from analytics.warehouse.identity import parse_hand_id
@@ -23,18 +23,13 @@ _EITHER = {"any": None, "yes": True, "no": False}
 _LIMIT = 500
 
 
-def _in_words(label: str) -> str:
-    """A category or combination label as an option reads (``full house``)."""
-    return label.replace("_", " ")
-
-
 def _search(game: str | None) -> HandSearch:
     """The criteria the widgets hold."""
     left, middle, right = st.columns(3)
     categories: tuple[str, ...] = ()
     if game in CATEGORY_ORDER:
         shown = left.selectbox("Shown down", ["any", *CATEGORY_ORDER[game]],
-                               format_func=_in_words, key="search_category")
+                               format_func=logic.category_text, key="search_category")
         better = left.checkbox("or better", value=True, key="search_better")
         if shown and shown != "any":
             categories = categories_at_least(game, shown) if better else (shown,)
@@ -52,7 +47,7 @@ def _search(game: str | None) -> HandSearch:
     one, two, three = st.columns(3)
     # Each game's own criterion only where the sidebar's game allows that game's hands.
     combination = (one.selectbox("Big Two combination played", ["any", *PLAY_KIND_COLUMNS],
-                                 format_func=_in_words, key="search_combination")
+                                 format_func=logic.category_text, key="search_combination")
                    if game in (None, "bigtwo") else None)
     pot = (two.selectbox("Rummoli pot won", ["any", *RUMMOLI_POTS], format_func=pot_words,
                          key="search_pot")
