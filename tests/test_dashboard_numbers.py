@@ -7,7 +7,9 @@ fix.  tests/test_audit.py checks every table and chart against hand-worked value
 
 from __future__ import annotations
 
+import itertools
 import json
+import math
 import re
 from pathlib import Path
 from typing import Any, cast
@@ -199,6 +201,29 @@ def test_7_units_never_mix(db: Path) -> None:
     levels = next(f.value for f in at.dataframe if "stakes" in f.value.columns)
     assert "chips per hand" in levels.columns
     assert levels.groupby(["stakes", "player"]).size().max() == 1
+
+
+def _lab(colour: str) -> tuple[float, float, float]:
+    """CIE L*a*b* (D65) of an ``#rrggbb`` sRGB colour."""
+    def linear(channel: float) -> float:
+        return channel / 12.92 if channel <= 0.04045 else ((channel + 0.055) / 1.055) ** 2.4
+    r, g, b = (linear(int(colour[i:i + 2], 16) / 255) for i in (1, 3, 5))
+    x = (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047
+    y = 0.2126 * r + 0.7152 * g + 0.0722 * b
+    z = (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883
+
+    def f(t: float) -> float:
+        return t ** (1 / 3) if t > 0.008856 else 7.787 * t + 16 / 116
+    return 116 * f(y) - 16, 500 * (f(x) - f(y)), 200 * (f(y) - f(z))
+
+
+def test_8_palette_colours_read_apart() -> None:
+    """No two colours of the palette read as one in a legend: at least 20 apart (CIE76;
+    about 2.3 is the smallest difference seen)."""
+    closest = min(math.dist(_lab(a), _lab(b))
+                  for a, b in itertools.combinations(charts.PALETTE, 2))
+    assert closest >= 20
+    assert len(set(charts.PALETTE)) == len(charts.PALETTE) >= 16
 
 
 def test_8_player_colours_are_distinct_and_stable() -> None:
