@@ -278,22 +278,23 @@ def _level_figures(con: duckdb.DuckDBPyConnection, f: HandFilter, game: str,
 
 def _bigtwo(con: duckdb.DuckDBPyConnection, f: HandFilter, results: pd.DataFrame,
             types: pd.DataFrame) -> Section:
-    """The Big Two section: per scoring rule the win rates, running totals and score by 2s
-    held; every game by finishing place; cards left; what the deals hold."""
+    """The Big Two section: per scoring rule the win rates, running totals, every game by
+    finishing place, the cards left and the results by 2s held; what the deals hold."""
     figures, tables = _level_figures(con, f, "bigtwo", results, "scoring")
-    places = logic.bigtwo_place_table(views.bigtwo_places(con, f))
-    order = list(places["place"].cat.categories) if len(places) else []
-    figures.append(charts.grouped_bars(
-        places.assign(place=places["place"].astype(str)), x="player", y="games",
-        color="place", order=order, barmode="stack", y_title="games",
-        title=f"Big Two: games by finishing place (every game; '{logic.NOT_OUT}': still "
-              "holding cards)"))
-    tables["Games by finishing place"] = logic.human_table(places, logic.PLACE_HEADERS)
-    left = views.bigtwo_cards_left(con, f)
-    figures.append(charts.cards_left(left))
-    tables["Cards left at the end"] = logic.human_table(left, logic.CARDS_LEFT_HEADERS)
     for value, level in _levels(results, "bigtwo"):
         narrowed = replace(f, knobs=(*f.knobs, ("scoring", value)))
+        places = logic.bigtwo_place_table(views.bigtwo_places(con, narrowed))
+        order = list(places["place"].cat.categories) if len(places) else []
+        figures.append(charts.grouped_bars(
+            places.assign(place=places["place"].astype(str)), x="player", y="games",
+            color="place", order=order, barmode="stack", y_title="games",
+            title=f"Big Two: {logic.places_title(level)}"))
+        tables[f"Games by finishing place ({logic.level_words(level)})"] = logic.human_table(
+            places, logic.PLACE_HEADERS)
+        left = views.bigtwo_cards_left(con, narrowed)
+        figures.append(charts.cards_left(left))
+        tables[f"Cards left at the end ({logic.level_words(level)})"] = logic.human_table(
+            left, logic.CARDS_LEFT_HEADERS)
         twos = logic.feature_table(equity_views.bigtwo_feature_results(con, narrowed,
                                                                        feature="twos"), level)
         mean, words = logic.level_unit("bigtwo", level)[1], logic.level_words(level)
@@ -315,8 +316,8 @@ def _bigtwo(con: duckdb.DuckDBPyConnection, f: HandFilter, results: pd.DataFrame
     return Section(
         "Big Two", "Points per game under each scoring rule on its own (points under one "
         "rule are not points under another; under rank scoring, finishing order, no points "
-        "change hands: the win fraction and games won); every game counted by finishing "
-        "place, a "
+        "change hands: the win fraction and games won); under each rule every game counted "
+        "by finishing place, a "
         f"player still holding cards at the end as '{logic.NOT_OUT}'; what the deals hold "
         "against the exact theory (a two-sided binomial test per kind).", figures, tables)
 

@@ -892,8 +892,14 @@ def test_the_report_shows_the_same_numbers(con: duckdb.DuckDBPyConnection,
     rates = tables["Win rates (big blinds per 100 hands)"].set_index("player")
     for player, value in _bb_per_100(seats[seats["game"] == "seveneight"]).items():
         assert abs(float(_at(rates, player, "big blinds per 100 hands")) - value) <= 0.005
-    places = tables["Games by finishing place"]
-    assert int(places["games"].sum()) == int((seats["game"] == "bigtwo").sum())
+    for level, rows in seats[seats["game"] == "bigtwo"].groupby("level"):
+        # Every game by finishing place under each scoring rule: a place for every player
+        # under rank scoring, else the winner's alone ("did not go out" for the others).
+        places = tables[f"Games by finishing place ({logic.level_words(str(level))})"]
+        assert int(places["games"].sum()) == len(rows)
+        not_out = int(places.loc[places["finishing place"] == logic.NOT_OUT, "games"].sum())
+        assert not_out == int(rows["place"].isna().sum())
+        assert (not_out == 0) == (level == "scoring rank")
     for game in ("bigtwo", "rummoli"):
         for level, rows in seats[seats["game"] == game].groupby("level"):
             table = tables[f"Win rates ({logic.level_words(str(level))})"]

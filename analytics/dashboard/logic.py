@@ -577,6 +577,12 @@ def level_words(level: str) -> str:
     return level
 
 
+def places_title(level: str) -> str:
+    """The title of the chart of Big Two games by finishing place under ``level``."""
+    note = "" if level == RANK_LEVEL else f"; '{NOT_OUT}': still holding cards"
+    return f"Games by finishing place ({level_words(level)}{note})"
+
+
 def places_words(level: str) -> str:
     """What a Big Two game's places mean under the scoring rule of ``level``."""
     if level == RANK_LEVEL:
@@ -839,6 +845,7 @@ CARDS_LEFT_HEADERS: Final = {"player": "player", "cards_left": "cards left at th
                              "games": "games"}
 """Headers of ``views.bigtwo_cards_left``."""
 
+
 def feature_headers(feature: str, level: str | None = None) -> dict[str, str]:
     """Headers of :func:`feature_table` by ``feature`` (its words: ``2s held``) under
     ``level`` (:func:`level_unit`: points, or the win fraction under rank scoring)."""
@@ -846,6 +853,7 @@ def feature_headers(feature: str, level: str | None = None) -> dict[str, str]:
     return {"player": "player", "bin": feature, "games": "games", "mean": mean,
             "sd": f"sd ({unit})", "ci_low": f"95 % CI low ({mean})",
             "ci_high": f"95 % CI high ({mean})", "first_share": "share of games out first"}
+
 
 SHARE_HEADERS: Final = {
     "player": "player", "rounds": "rounds", "expected": "expected share per round",

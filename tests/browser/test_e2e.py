@@ -138,7 +138,7 @@ def test_the_dashboard_end_to_end(server: str, patient_page: Any, browser_db: Pa
     # Win rates (open) draws only the shown tab: a click on another runs that game's part,
     # and the URL names the tab, so the link opens it again.
     page.get_by_role("tab", name="Big Two").click()
-    page.get_by_text(re.compile(r"Win rate per player \(scoring rule")).first.wait_for()
+    page.get_by_text(re.compile(r"Win rate per player \(scoring: ")).first.wait_for()
     settle(page)
     assert re.search(r"[?&]tab=Big(\+|%20)Two", page.url), page.url
     assert page.locator('[data-testid="stException"]').count() == 0

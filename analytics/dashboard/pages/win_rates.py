@@ -296,10 +296,7 @@ def _places(only: HandFilter, level: str) -> None:
     order = list(places["place"].cat.categories) if len(places) else []
     figure = charts.grouped_bars(places.assign(place=places["place"].astype(str)),
                                  x="player", y="games", color="place", order=order,
-                                 title="Games by finishing place (every game"
-                                       + ("" if level == RANK_LEVEL else
-                                          f"; '{logic.NOT_OUT}': still holding cards")
-                                       + ")",
+                                 title=logic.places_title(level),
                                  barmode="stack", y_title="games")
     chosen = st.plotly_chart(figure, key="places", on_select="rerun", selection_mode="points")
     bar = picked_bar(figure, chosen)
