@@ -218,8 +218,9 @@ def test_overview_players_tables_each_in_one_unit(con: duckdb.DuckDBPyConnection
     assert seveneight.loc["Ann", "big blinds per 100 hands"] == 687.5
     # Big Two's points, then its rank scoring's games won (no points) in a table of its own.
     bigtwo = logic.player_tables(results, "bigtwo")
-    assert [title for title, _ in bigtwo] == ["Big Two: points per game",
-                                             "Big Two: win fraction"]
+    assert [title for title, _ in bigtwo] == [
+        "Big Two: points per game",
+        "Big Two: win fraction (rank scoring: no points change hands)"]
     words = {"scoring cards": "cards left", "scoring cards_with_twos": "cards left, 2s double",
              "scoring zero_sum": "zero-sum", "scoring rank": "finishing order"}
     for game, table, unit, net in (

@@ -991,8 +991,12 @@ def player_tables(results: pd.DataFrame, game: str) -> list[tuple[str, pd.DataFr
     if game == "seveneight":
         return [("7 & 8: big blinds per 100 hands",
                  human_table(seveneight_big_blinds(results), BB_HEADERS))]
-    return [(f"{GAME_NAMES[game]}: {mean}", level_table(part, game))
-            for mean, part in unit_groups(results, game)]
+    tables = []
+    for mean, part in unit_groups(results, game):
+        note = (" (rank scoring: no points change hands)"
+                if (part["level"] == RANK_LEVEL).all() else "")
+        tables.append((f"{GAME_NAMES[game]}: {mean}{note}", level_table(part, game)))
+    return tables
 
 
 FIT_HEADERS: Final = {"category": "category", "observed": "hands",
