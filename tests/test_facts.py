@@ -35,6 +35,7 @@ from analytics.warehouse.sql import views as v
 from analytics.warehouse.sql.schema import LATEST_VERSION, migrate, schema_version
 from analytics.warehouse.sql.stat_views import results_over_time
 from analytics.warehouse.sql.views import HandFilter, query_frame, seat_players_where, where
+from parsers.caching import clear_caches
 from parsers.cards import DECK
 from parsers.reader import hand_from_chunk, iter_chunks
 from parsers.rule_options import BigTwoRules
@@ -977,7 +978,7 @@ def test_play_kind_is_the_evaluators_on_every_play_and_random_cards(knobs: str) 
             texts.append("".join(map(str, cards)))
     # Other notations parse_cards reads: the evaluator's path, the same kinds.
     texts += ["3c 3d", "3C3D", "10s10h", "10sJsQsKsAs", "as ks qs js ts", "3c4d 5h6s7c"]
-    fact_rows._play_kind.cache_clear()
+    clear_caches()  # every kind worked out again, none remembered from another test
     got = [fact_rows.play_kind(text, knobs) for text in texts]
     expected = reference_kinds(pd.Series(texts, dtype="object"),
                                pd.Series([knobs] * len(texts), dtype="object"))

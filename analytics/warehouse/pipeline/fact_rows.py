@@ -24,7 +24,6 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any, Final
 
 import numpy as np
@@ -73,6 +72,7 @@ from analytics.warehouse.sql.views import (
     SPLIT_POTS,
 )
 from parsers.build import rules_of
+from parsers.caching import BoundedCache
 from parsers.cards import CARD_OF_TEXT, CODE_OF_TEXT, Card
 from parsers.fields import KNOB_FIELDS
 from parsers.model import Action, GameRules, Verb
@@ -497,19 +497,31 @@ _KINDS: Final = len(_KIND_CODES)
 _NO_KIND: Final = _KIND_CODES[NO_COMBINATION]
 
 
-@lru_cache(maxsize=64)
 def bigtwo_rules(knobs: str | None) -> BigTwoRules:
     """The Big Two rule set of the warehouse's JSON of knobs, enums typed (the evaluator
     compares enum members, so ``"sg_hk"`` as plain text would not count 2-6 and A-5 as
     runs); cached: a warehouse holds a handful of rule sets."""
+    return _RULE_SETS.get_or_make(knobs, _bigtwo_rules_of)
+
+
+def _bigtwo_rules_of(knobs: str | None) -> BigTwoRules:
     rules = rules_from_json(Game.BIGTWO, knobs)
     assert isinstance(rules, BigTwoRules)
     return rules
 
 
-@lru_cache(maxsize=64)
 def _mask_keys(knobs: str | None) -> BigTwoMaskKeys:
-    return BigTwoMaskKeys(bigtwo_rules(knobs))
+    return _MASK_KEYS.get_or_make(knobs, lambda text: BigTwoMaskKeys(bigtwo_rules(text)))
+
+
+_RULE_SETS: Final = BoundedCache[str | None, BigTwoRules](
+    "analytics.warehouse.pipeline.fact_rows.rule_sets", 64)
+_MASK_KEYS: Final = BoundedCache[str | None, BigTwoMaskKeys](
+    "analytics.warehouse.pipeline.fact_rows.mask_keys", 64)
+_PLAY_KINDS: Final = BoundedCache[tuple[str | None, str | None], int](
+    "analytics.warehouse.pipeline.fact_rows.play_kinds", 65_536)
+"""Each distinct (play, rule set) pair's kind: the same few hundred plays come up again and
+again."""
 
 
 def play_kind(cards: str | None, knobs: str | None) -> str:
@@ -521,19 +533,19 @@ def play_kind(cards: str | None, knobs: str | None) -> str:
     that is no cards at all counts as no combination too (the engine stores none of them,
     but a page or a migration must not stop at one odd row).
     """
-    return _KIND_LABELS[_play_kind(cards, knobs)]
+    return _KIND_LABELS[_PLAY_KINDS.get_or_make((cards, knobs), _kind_code)]
 
 
-@lru_cache(maxsize=65_536)
-def _play_kind(cards: str | None, knobs: str | None) -> int:
-    """:func:`play_kind` as the position of the kind in ``views.PLAY_KIND_COLUMNS``; cached:
-    the same few hundred plays come up again and again.
+def _kind_code(pair: tuple[str | None, str | None]) -> int:
+    """:func:`play_kind` of a (cards, knobs) pair as the position of the kind in
+    ``views.PLAY_KIND_COLUMNS`` (remembered in :data:`_PLAY_KINDS`).
 
     A text in the writer's form (every stored play) is read to a card mask and classified
     by the mask (``BigTwoMaskKeys``, a few microseconds; ``bigtwo_combo`` took some twenty,
     a cost every new play paid in every worker); any other text goes to ``bigtwo_combo``,
     which reads the other notations ``parse_cards`` knows, so the kinds are its kinds.
     """
+    cards, knobs = pair
     if cards is None:
         return _NO_KIND
     mask = 0
@@ -597,13 +609,18 @@ def play_kinds(rows: pa.Table) -> pa.Table | None:
         # The NULL rule set's row only when a seat has no rules (a Big Two hand always has
         # them): else it would classify every play a second time, under the default rules.
         null_rules = bool((knob_codes < 0).any())
-        kind = np.array([_play_kind(text, rules) if number or null_rules else _NO_KIND
-                         for number, rules in enumerate(knobs_of) for text in text_of],
-                        dtype=np.int64)[pair]
+        kinds = [*_PLAY_KINDS.values_of([(text, rules) for number, rules in enumerate(knobs_of)
+                                         if number or null_rules for text in text_of],
+                                        _kind_code)]
+        if not null_rules:  # the NULL rule set's row: no play
+            kinds[:0] = [_NO_KIND] * len(text_of)
+        kind = np.array(kinds, dtype=np.int64)[pair]
     else:  # many: only the pairs that occur
         pairs, inverse = np.unique(pair, return_inverse=True)
-        kind = np.array([_play_kind(text_of[number % width], knobs_of[number // width])
-                         for number in pairs.tolist()], dtype=np.int64)[inverse.reshape(-1)]
+        kind = np.array(_PLAY_KINDS.values_of([(text_of[number % width],
+                                                knobs_of[number // width])
+                                               for number in pairs.tolist()], _kind_code),
+                        dtype=np.int64)[inverse.reshape(-1)]
     per_seat = np.bincount(owner * _KINDS + kind,
                            minlength=len(at) * _KINDS).reshape(len(at), _KINDS)
     columns = {}
