@@ -37,7 +37,10 @@ from analytics import reports
 from analytics.dashboard import charts, logic
 from analytics.dashboard.cards import pot_code
 from analytics.dashboard.replayer import hand_from_detail, replay_steps
+from analytics.dashboard.statistics import RANK_NOTE, rank_note
 from analytics.rules import Outcome, replay
+from analytics.stats import stats_of
+from analytics.stats.cells import display_grid
 from analytics.warehouse import ingest
 from analytics.warehouse.sql import equity_views, scores, stat_views, views
 from analytics.warehouse.sql.views import HandFilter
@@ -695,6 +698,25 @@ def _by_seat(frame: pd.DataFrame, column: str) -> dict[tuple[int, int], float]:
     return {(int(str(players)), int(str(position))): round(float(str(value)), 9)
             for players, position, value in frame[["players", "position", column]].itertuples(
                 index=False)}
+
+
+def test_statistics_grid_gives_rank_scoring_games_won_and_no_points(
+        con: duckdb.DuckDBPyConnection, seats: pd.DataFrame) -> None:
+    """Split by scoring rule, a rank row's points are empty ("—", not 0: rank scoring has no
+    points) and its wins his games won; every other rule's row has its points."""
+    grid = stat_views.stat_grid(con, EVERYONE, game="bigtwo", split="scoring")
+    rank = grid[grid["scoring"] == "rank"]
+    mine = seats[seats["level"] == "scoring rank"]
+    assert {str(p): int(str(w)) for p, w in zip(rank["player"], rank["wins"], strict=True)} == {
+        str(p): int(w) for p, w in mine.groupby("player")["winner"].sum().items()}
+    assert rank["points"].isna().all() and rank["net"].isna().all()
+    others = grid[grid["scoring"] != "rank"]
+    assert len(others) and others["points"].notna().all() and others["net"].notna().all()
+    cells, tips, _ = display_grid(rank.reset_index(drop=True), stats_of("bigtwo"),
+                                  keys=("player", "scoring"))
+    assert set(cells["points"]) == {"—"} and "rank scoring" in str(tips["points"].iloc[0])
+    assert rank_note("bigtwo", ["cards", "rank"]) == RANK_NOTE
+    assert rank_note("bigtwo", ["cards"]) is None
 
 
 def test_allin_table_in_big_blinds(con: duckdb.DuckDBPyConnection, seats: pd.DataFrame) -> None:

@@ -58,19 +58,25 @@ BIGTWO: dict[str, dict[str, int]] = {
 
 # Points by scoring rule, from the file's comments: every player there played one deal
 # under two rules, so the grid's own row has no points (points under one rule are not
-# points under another); split by scoring rule, each rule's.
-BIGTWO_POINTS: dict[tuple[str, str], int] = {
+# points under another); split by scoring rule, each rule's; none (not 0) under rank
+# scoring, which has no points.
+BIGTWO_POINTS: dict[tuple[str, str], int | None] = {
     ("Ann", "cards"): -1, ("Ann", "zero_sum"): 2, ("Bo", "cards"): -4, ("Bo", "zero_sum"): -7,
-    ("Cy", "cards"): 5, ("Cy", "zero_sum"): 5, ("Dan", "cards"): 39, ("Dan", "rank"): 0,
-    ("Eli", "cards"): -39, ("Eli", "rank"): 0}
+    ("Cy", "cards"): 5, ("Cy", "zero_sum"): 5, ("Dan", "cards"): 39, ("Dan", "rank"): None,
+    ("Eli", "cards"): -39, ("Eli", "rank"): None}
+
+
+def _points(value: object) -> int | None:
+    """A grid cell's points: None where the grid has none (NULL, pandas' NA)."""
+    return None if value is None or value is pd.NA or value != value else int(str(value))
 
 
 def assert_points_by_rule(grid: pd.DataFrame, split: pd.DataFrame,
-                          expected: dict[tuple[str, str], int]) -> None:
+                          expected: dict[tuple[str, str], int | None]) -> None:
     """No points in a row over two rules (``grid``); by rule (``split``) each rule's, and
     its points per game (the ``points`` statistic, over that rule's games)."""
     assert grid["points"].isna().all() and grid["net"].isna().all()
-    got = {(str(r["player"]), str(r["scoring"])): (int(r["net"]), int(r["points"]))
+    got = {(str(r["player"]), str(r["scoring"])): (_points(r["net"]), _points(r["points"]))
            for r in split.to_dict("records")}
     assert got == {key: (points, points) for key, points in expected.items()}
 
@@ -105,7 +111,7 @@ def test_bigtwo_fry_threshold_and_games_by_scoring(bigtwo_db: Path) -> None:
     assert {p: int(low[p]["fry"]) for p in low} == {"Ann": 0, "Bo": 2, "Cy": 0, "Dan": 0,
                                                     "Eli": 2}
     # 1 December: games 1 (cards: -1, -4, +5) and 2 (zero_sum: +2, -7, +5) only.
-    assert {(str(r["player"]), str(r["scoring"])): int(r["points"])
+    assert {(str(r["player"]), str(r["scoring"])): _points(r["points"])
             for r in one.to_dict("records")} == {
         key: points for key, points in BIGTWO_POINTS.items() if key[0] in ("Ann", "Bo", "Cy")}
 

@@ -31,10 +31,10 @@ from analytics.warehouse.sql.stat_views import UNITS
 from analytics.warehouse.sql.views import RANK_KNOB, RANK_LEVEL, HandFilter
 from parsers.rule_options import Game
 
-__all__ = ["ALL_HANDS", "GRID_STYLE", "LINES", "SPLIT_NAMES", "cell_links", "counts_table",
-           "definitions_frame", "definitions_markdown", "grid_html", "key_text", "level_split",
-           "levels_text", "result_text", "results_figure", "results_scope", "row_label",
-           "session_headers", "sessions_table", "split_value"]
+__all__ = ["ALL_HANDS", "GRID_STYLE", "LINES", "RANK_NOTE", "SPLIT_NAMES", "cell_links",
+           "counts_table", "definitions_frame", "definitions_markdown", "grid_html", "key_text",
+           "level_split", "levels_text", "rank_note", "result_text", "results_figure",
+           "results_scope", "row_label", "session_headers", "sessions_table", "split_value"]
 
 """The games with statistics, as the page's tabs name them."""
 
@@ -106,6 +106,17 @@ def levels_text(game: Game | str, levels: Sequence[str]) -> str:
     """The scoring rules (antes) of ``stat_views.stat_levels`` as people read them, joined:
     ``cards left, finishing order``; ``1, 2``."""
     return ", ".join(key_text(LEVELS[Game(game)][0], value) for value in levels)
+
+
+RANK_NOTE: Final = ("—: under rank scoring (finishing order) no points change hands, so its "
+                    "games have no points per game; Wins counts the games won.")
+"""What the grid's Big Two points cells of rank-scored games say instead of 0."""
+
+
+def rank_note(game: Game | str, levels: Sequence[str]) -> str | None:
+    """:data:`RANK_NOTE` when ``game``'s hands (played under ``levels``,
+    ``stat_views.stat_levels``) count some rank-scored Big Two games, else None."""
+    return RANK_NOTE if Game(game) is Game.BIGTWO and RANK_KNOB[1] in levels else None
 
 
 def results_scope(f: HandFilter, game: Game | str, levels: Sequence[str]

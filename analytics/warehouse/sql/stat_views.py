@@ -29,7 +29,7 @@ from analytics.stats.definitions import (
     stats_of,
 )
 from analytics.warehouse.sql.scores import SUMMARY_COLUMNS, bigtwo_score_summary
-from analytics.warehouse.sql.views import HandFilter, facts_where, result_sql
+from analytics.warehouse.sql.views import RANK_KNOB, HandFilter, facts_where, result_sql
 from parsers.rule_options import Game
 
 __all__ = [
@@ -120,21 +120,29 @@ def stat_levels(con: duckdb.DuckDBPyConnection, f: HandFilter, *, game: Game | s
 
 def _result(result: Result) -> str:
     """A result column's aggregate; for one counted in its rule's unit (``per_level``),
-    NULL over a row whose hands were played under more than one of those rules."""
+    NULL over a row whose hands were played under more than one of those rules, or under
+    Big Two's rank scoring, which has none."""
     return _in_one_level(result.aggregate, result.game) if result.per_level else result.aggregate
 
 
 def _in_one_level(aggregate: str, game: Game) -> str:
     """``aggregate`` over a group whose rows were all played under one of ``game``'s
-    :data:`LEVELS` rules, else NULL (a count or result in the rule's unit)."""
+    :data:`LEVELS` rules, one with a unit, else NULL (a count or result in the rule's
+    unit)."""
     return f"CASE WHEN {_ONE_LEVEL[game]} THEN {aggregate} END"
 
 
-_ONE_LEVEL: Final = {game: "len(list_distinct(list_transform(list(DISTINCT x.rules), "
-                           f"lambda r: {level_sql(game, 'r')}))) = 1" for game in LEVELS}
-"""Whether a group's rows were all played under one of their game's :data:`LEVELS`: the
-knob read from each distinct rules text, not from every row (a tenth of the time over a
-million seats)."""
+_ROW_LEVELS: Final = {game: "list_distinct(list_transform(list(DISTINCT x.rules), "
+                            f"lambda r: {level_sql(game, 'r')}))" for game in LEVELS}
+"""A group's distinct :data:`LEVELS` values: the knob read from each distinct rules text,
+not from every row (a tenth of the time over a million seats)."""
+_ONE_LEVEL: Final = {
+    game: f"len({levels}) = 1"
+          + (f" AND {levels}[1] <> '{RANK_KNOB[1]}'" if game is Game.BIGTWO else "")
+    for game, levels in _ROW_LEVELS.items()}
+"""Whether a group's rows were all played under one of their game's :data:`LEVELS`, and
+one with points: Big Two's rank scoring has none (``views.RANK_LEVEL``), so its points are
+NULL too, not 0."""
 
 
 _HAND_ORDERS: Final = {"latest": "day DESC, hand_id",
