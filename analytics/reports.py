@@ -355,7 +355,9 @@ def _rummoli(con: duckdb.DuckDBPyConnection, f: HandFilter, results: pd.DataFram
         tables["Hands shown down (Rummoli)"] = shown_table
     return Section(
         "Rummoli", "Chips per round under each ante on its own, split into the parts of the "
-        "round; the nine pots: how often won and by whom, and carry-over growth against "
+        "round; the nine pots: how often won and by whom in the rounds played for them (the "
+        "end-of-game rounds play the leftover board off as one poker hand, the finale), "
+        "and carry-over growth against "
         "every ante paid in staying on the pot; the poker pot's realised share against "
         "the share expected from each player's strength.", figures, tables)
 

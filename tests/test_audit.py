@@ -473,13 +473,16 @@ def test_rummoli_by_hand_pots_page(con: duckdb.DuckDBPyConnection) -> None:
                    "789": 2, "rummoli": 3}
     assert paid_out == {"poker": 9, "TS": 3, "JD": 9, "QC": 0, "KH": 6, "AS": 6, "AKD": 8,
                         "789": 6, "rummoli": 8}
-    for pot in RUMMOLI_POTS:
-        assert (_at(summary, pot, "rounds"), _at(summary, pot, "won")) == (4, won[pot]), pot
+    for number, pot in enumerate(RUMMOLI_POTS):
+        # Rounds 1-3 are played for every pot; round 4 is the finale, which clears the
+        # board: each pot's chips then (RUMMOLI_BEFORE[4]) go to the finale's winner.
+        assert (_at(summary, pot, "rounds"), _at(summary, pot, "won")) == (3, won[pot]), pot
         assert _at(summary, pot, "chips_paid") == paid_out[pot], pot
+        assert _at(summary, pot, "left_for_finale") == RUMMOLI_BEFORE[4][number], pot
         # Its share won, and who won it most (ties: the first name), from the rounds.
         won_by = Counter(w[pot] for w in RUMMOLI_WON.values() if pot in w)
         top = min(won_by.items(), key=lambda item: (-item[1], item[0]), default=("", 0))
-        assert _close(_at(summary, pot, "share_won"), won[pot] / 4), pot
+        assert _close(_at(summary, pot, "share_won"), won[pot] / 3), pot
         leader = _at(summary, pot, "top_winner")
         assert ("" if pd.isna(leader) else leader,
                 _at(summary, pot, "top_winner_times")) == top, pot
@@ -807,7 +810,7 @@ def _board_rows(hands: list[tuple[HandHistory, Outcome]]) -> pd.DataFrame:
             key = (hand.game_id or "", pot)
             rows.append({"pot": pot, "before": before[number], "paid_in": max(put, 0),
                          "cleared": max(-put, 0), "won": pot in won,
-                         "since": streak[key]})
+                         "since": streak[key], "finale": hand.finale_pot is not None})
             streak[key] = 0 if pot in won else streak[key] + 1
     return pd.DataFrame(rows)
 
@@ -832,8 +835,13 @@ def test_pot_growth_uses_only_antes_paid_in(con: duckdb.DuckDBPyConnection,
     assert min(min(t.y) for t in figure.data) >= 0
     summary = logic.pot_summary(views.pot_winners(con, EVERYONE)).set_index("pot")
     for pot, mine in board.groupby("pot"):
-        assert _at(summary, pot, "rounds") == len(mine)
-        assert _at(summary, pot, "won") == int(mine["won"].sum())
+        played = mine[~mine["finale"]]
+        assert _at(summary, pot, "rounds") == len(played)
+        assert _at(summary, pot, "won") == int(played["won"].sum())
+        assert _at(summary, pot, "left_for_finale") == int(mine.loc[mine["finale"],
+                                                                    "cleared"].sum())
+    poker = summary.loc["poker"]  # always won in a round played for it
+    assert poker["won"] == poker["rounds"] > 0
     one = views.rummoli_board(con, EVERYONE, game_id="s5-g001")
     table = logic.board_table(one)
     numbers = table.select_dtypes("number")

@@ -292,12 +292,17 @@ def board_areas(board: pd.DataFrame) -> pd.DataFrame:
 
 
 def pot_summary(winners: pd.DataFrame) -> pd.DataFrame:
-    """Per pot: rounds, rounds won, share won, chips paid out, the player who won it most."""
+    """Per pot (``views.pot_winners``): the rounds played for it, those it was won in, the
+    share won, chips paid out, the player who won it most, and the chips its games' finales
+    cleared from it (``left_for_finale``).  The end-of-game rounds are no rounds played for a
+    pot: they play the leftover board off as one poker hand, so counted here they made the
+    poker pot, always won in play, seem unwon in one round of nine."""
     rows = []
     for pot in RUMMOLI_POTS:
-        part = winners[winners["pot"] == pot]
-        if part.empty:
+        every = winners[winners["pot"] == pot]
+        if every.empty:
             continue
+        part = every[~every["finale"].astype(bool)]
         won = part[part["won_by_player"].notna()]
         rounds = int(part["rounds"].sum())
         top = won.sort_values(["rounds", "won_by_player"], ascending=[False, True]).head(1)
@@ -307,9 +312,10 @@ def pot_summary(winners: pd.DataFrame) -> pd.DataFrame:
             "chips_paid": int(part["chips"].sum()),
             "top_winner": top["won_by_player"].iloc[0] if len(top) else None,
             "top_winner_times": int(top["rounds"].iloc[0]) if len(top) else 0,
+            "left_for_finale": int(every.loc[every["finale"].astype(bool), "cleared"].sum()),
         })
     return pd.DataFrame(rows, columns=["pot", "rounds", "won", "share_won", "chips_paid",
-                                       "top_winner", "top_winner_times"])
+                                       "top_winner", "top_winner_times", "left_for_finale"])
 
 
 def upload_table(files: Iterable[FileSummary], names: dict[str, str],
@@ -778,9 +784,10 @@ def human_table(frame: pd.DataFrame, names: dict[str, str], *, decimals: int = 2
 
 
 POT_SUMMARY_HEADERS: Final = {
-    "pot": "pot", "rounds": "rounds", "won": "rounds won", "share_won": "share won (%)",
-    "chips_paid": "chips paid out", "top_winner": "won most by",
-    "top_winner_times": "times he won it"}
+    "pot": "pot", "rounds": "rounds played for it", "won": "rounds won",
+    "share_won": "share won (%)", "chips_paid": "chips paid out", "top_winner": "won most by",
+    "top_winner_times": "times he won it",
+    "left_for_finale": "chips left at the game's end (to the finale)"}
 """Headers of :func:`pot_summary`'s table as the Pot accumulation page shows it."""
 
 POT_GROWTH_HEADERS: Final = {

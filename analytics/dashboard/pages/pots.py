@@ -59,6 +59,7 @@ def _winners(winners: pd.DataFrame) -> None:
     summary = logic.pot_summary(winners)
     shown = logic.human_table(summary, logic.POT_SUMMARY_HEADERS)
     st.dataframe(shown, hide_index=True)
+    st.caption(_FINALE_WORDS)
     ui.download_buttons(shown, "pots", key="pots")
     figure = charts.pots_won(winners)
     chosen = st.plotly_chart(figure, key="won_by", on_select="rerun", selection_mode="points")
@@ -70,6 +71,12 @@ def _winners(winners: pd.DataFrame) -> None:
                                       bar=(("pot", pot), ("won_by_player", bar.name)))
         bar_list(behind, title=f"The {bar.x} pot won by {bar.name}", key="won_by",
                  name=f"rummoli-{pot}-won-by-{bar.name}-rounds")
+
+
+_FINALE_WORDS = ("Rounds played for it: every round but the games' end-of-game rounds, which "
+                 "play the leftover board off as one poker hand (the finale): no pot is won "
+                 "by its own card there, and the chips a pot still held go to the finale's "
+                 "winner (the last column).")
 
 
 def _streaks() -> None:

@@ -684,14 +684,22 @@ def rummoli_board(con: duckdb.DuckDBPyConnection, f: HandFilter, *, game_id: str
 
 
 def pot_winners(con: duckdb.DuckDBPyConnection, f: HandFilter) -> pd.DataFrame:
-    """Per pot: rounds, rounds it was won, and by whom (player, times, chips)."""
+    """Per pot and kind of round: rounds, rounds it was won, and by whom (player, times,
+    chips paid out), and the chips cleared from it without a winner (``cleared``: the
+    negative antes).  ``finale`` marks a game's end-of-game rounds (``hands.finale_pot``),
+    which play the leftover board off as poker: no pot is won by its own rule there; a
+    pot's chips are cleared to the finale (all at once, or its own round with ``finale =
+    per_pot``)."""
     cond, params = facts_where(f, game="rummoli", seats=False)
     return query_frame(con, f"""
         SELECT x.pot, any_value(x.pot_order) AS pot_order, x.won_by_player,
-               count(*) AS rounds, CAST(sum(x.amount) AS BIGINT) AS chips
+               x.hand_id IN (SELECT hand_id FROM hands WHERE finale_pot IS NOT NULL)
+                   AS finale,
+               count(*) AS rounds, CAST(sum(x.amount) AS BIGINT) AS chips,
+               CAST(sum(greatest(-x.antes, 0)) AS BIGINT) AS cleared
         FROM pot_facts x
         WHERE {cond}
-        GROUP BY ALL ORDER BY pot_order, rounds DESC
+        GROUP BY ALL ORDER BY pot_order, finale, rounds DESC
     """, params)
 
 
