@@ -368,11 +368,13 @@ def old_pot_winners(con: Con, f: HandFilter) -> pd.DataFrame:
     cond, params = where(f, game="rummoli")
     return query_frame(con, f"""
         SELECT b.pot, any_value(b.pot_order) AS pot_order, s.player AS won_by_player,
-               count(*) AS rounds, CAST(sum(b.amount) AS BIGINT) AS chips
+               h.finale_pot IS NOT NULL AS finale,
+               count(*) AS rounds, CAST(sum(b.amount) AS BIGINT) AS chips,
+               CAST(sum(greatest(-b.antes, 0)) AS BIGINT) AS cleared
         FROM board b JOIN hands h USING (hand_id)
         LEFT JOIN seats s ON s.hand_id = b.hand_id AND s.seat = b.won_by
         WHERE {cond}
-        GROUP BY ALL ORDER BY pot_order, rounds DESC
+        GROUP BY ALL ORDER BY pot_order, finale, rounds DESC
     """, params)
 
 
