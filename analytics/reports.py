@@ -283,21 +283,17 @@ def _bigtwo(con: duckdb.DuckDBPyConnection, f: HandFilter, results: pd.DataFrame
     figures, tables = _level_figures(con, f, "bigtwo", results, "scoring")
     for value, level in _levels(results, "bigtwo"):
         narrowed = replace(f, knobs=(*f.knobs, ("scoring", value)))
+        mean, words = logic.level_unit("bigtwo", level)[1], logic.level_words(level)
         places = logic.bigtwo_place_table(views.bigtwo_places(con, narrowed))
-        order = list(places["place"].cat.categories) if len(places) else []
-        figures.append(charts.grouped_bars(
-            places.assign(place=places["place"].astype(str)), x="player", y="games",
-            color="place", order=order, barmode="stack", y_title="games",
-            title=f"Big Two: {logic.places_title(level)}"))
-        tables[f"Games by finishing place ({logic.level_words(level)})"] = logic.human_table(
+        figures.append(charts.places(places, f"Big Two: {logic.places_title(level)}"))
+        tables[f"Games by finishing place ({words})"] = logic.human_table(
             places, logic.PLACE_HEADERS)
         left = views.bigtwo_cards_left(con, narrowed)
         figures.append(charts.cards_left(left))
-        tables[f"Cards left at the end ({logic.level_words(level)})"] = logic.human_table(
+        tables[f"Cards left at the end ({words})"] = logic.human_table(
             left, logic.CARDS_LEFT_HEADERS)
         twos = logic.feature_table(equity_views.bigtwo_feature_results(con, narrowed,
                                                                        feature="twos"), level)
-        mean, words = logic.level_unit("bigtwo", level)[1], logic.level_words(level)
         figures.append(charts.bar_with_ci(twos, x="bin", color="player",
                                           title=f"Big Two: {mean} by 2s held ({words})",
                                           x_title="2s held", y_title=mean, per="games"))

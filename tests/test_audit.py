@@ -743,9 +743,7 @@ def test_bigtwo_every_game_has_a_place(con: duckdb.DuckDBPyConnection,
     shown = Counter({(r.player, str(r.place)): r.games for r in places.itertuples()})
     assert shown == expected
     assert expected[("Gus", logic.NOT_OUT)] == 0 and expected[("Cy", logic.NOT_OUT)] > 0
-    figure = charts.grouped_bars(places.assign(place=places["place"].astype(str)), x="player",
-                                 y="games", color="place", title="t", barmode="stack",
-                                 order=list(places["place"].cat.categories))
+    figure = charts.places(places, "t")
     assert sum(sum(t.y) for t in figure.data) == len(mine)
     left = views.bigtwo_cards_left(con, EVERYONE)
     counted = Counter(zip(mine["player"], mine["cards_left"], strict=True))

@@ -33,6 +33,7 @@ __all__ = [
     "grouped_bars",
     "hands_over_time",
     "observed_vs_theory",
+    "places",
     "player_colours",
     "pot_growth",
     "score_scatter",
@@ -210,6 +211,15 @@ def cumulative(frame: pd.DataFrame, *, unit: str = "chips", of: int | None = Non
                                           legendgroup=player,
                                           name=f"{player} (all-in adjusted)"))
     return figure
+
+
+def places(table: pd.DataFrame, title: str) -> go.Figure:
+    """Big Two: games per player stacked by finishing place (``logic.bigtwo_place_table``:
+    its places in their own order, "did not go out" last)."""
+    order = list(table["place"].cat.categories) if len(table) else []
+    return grouped_bars(table.assign(place=table["place"].astype(str)), x="player",
+                        y="games", color="place", order=order, title=title,
+                        barmode="stack", y_title="games")
 
 
 def cards_left(frame: pd.DataFrame) -> go.Figure:

@@ -302,7 +302,8 @@ def pot_summary(winners: pd.DataFrame) -> pd.DataFrame:
         every = winners[winners["pot"] == pot]
         if every.empty:
             continue
-        part = every[~every["finale"].astype(bool)]
+        finale = every["finale"].astype(bool)
+        part = every[~finale]
         won = part[part["won_by_player"].notna()]
         rounds = int(part["rounds"].sum())
         top = won.sort_values(["rounds", "won_by_player"], ascending=[False, True]).head(1)
@@ -312,7 +313,7 @@ def pot_summary(winners: pd.DataFrame) -> pd.DataFrame:
             "chips_paid": int(part["chips"].sum()),
             "top_winner": top["won_by_player"].iloc[0] if len(top) else None,
             "top_winner_times": int(top["rounds"].iloc[0]) if len(top) else 0,
-            "left_for_finale": int(every.loc[every["finale"].astype(bool), "cleared"].sum()),
+            "left_for_finale": int(every.loc[finale, "cleared"].sum()),
         })
     return pd.DataFrame(rows, columns=["pot", "rounds", "won", "share_won", "chips_paid",
                                        "top_winner", "top_winner_times", "left_for_finale"])

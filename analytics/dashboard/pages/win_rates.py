@@ -293,11 +293,7 @@ def _bigtwo(view: str, only: HandFilter, level: str) -> None:
 def _places(only: HandFilter, level: str) -> None:
     """Games by finishing place per player (a bar lists its games), and the cards left."""
     places = logic.bigtwo_place_table(ui.ask("bigtwo_places", only))
-    order = list(places["place"].cat.categories) if len(places) else []
-    figure = charts.grouped_bars(places.assign(place=places["place"].astype(str)),
-                                 x="player", y="games", color="place", order=order,
-                                 title=logic.places_title(level),
-                                 barmode="stack", y_title="games")
+    figure = charts.places(places, logic.places_title(level))
     chosen = st.plotly_chart(figure, key="places", on_select="rerun", selection_mode="points")
     bar = picked_bar(figure, chosen)
     if bar is not None:
