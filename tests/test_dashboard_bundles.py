@@ -44,12 +44,15 @@ def test_overview_page_answers_as_its_questions(db: Path, name: str) -> None:
 
 
 def _plain_detail(con: duckdb.DuckDBPyConnection, hand_id: int) -> dict[str, pd.DataFrame]:
-    """hand_detail as it was: every table looked up, whatever the hand's game."""
+    """hand_detail as it was: every table looked up, whatever the hand's game (the hand
+    with its stakes label)."""
     orders = {"hands": "", "seats": " ORDER BY seat", "actions": " ORDER BY seq",
               "board": " ORDER BY pot_order", "showdowns": "", "awards": "",
               "bigtwo_scores": " ORDER BY seat"}
-    frames = {table: con.execute(f"SELECT * FROM {table} WHERE hand_id = $h{order}",
-                                 {"h": hand_id}).fetchdf() for table, order in orders.items()}
+    stakes = {"hands": f", {v.STAKES} AS stakes"}
+    frames = {table: con.execute(f"SELECT *{stakes.get(table, '')} FROM {table} h "
+                                 f"WHERE hand_id = $h{order}", {"h": hand_id}).fetchdf()
+              for table, order in orders.items()}
     frames["hand"] = frames.pop("hands")
     frames["scores"] = frames.pop("bigtwo_scores")
     return frames

@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from analytics.dashboard import cards, charts, filters, logic
+from analytics.dashboard import cards, charts, filters, logic, statistics
 from analytics.dashboard.replayer import hand_from_detail, replay_steps, rules_from_json
 from analytics.evaluator import poker_rank, seveneight_rank
 from analytics.rules import replay
@@ -146,6 +146,23 @@ def test_exact_theory_is_a_distribution_with_the_known_counts() -> None:
     assert five["straight_flush"] == pytest.approx(40 / 2598960)  # royal flushes included
     with pytest.raises(ValueError, match="counted for 5"):
         logic.poker_theory(logic.EXACT_POKER_MAX + 1)
+
+
+def test_stake_levels_are_named_in_words() -> None:
+    """A stakes label (the filter's value) is read in words on every page: the tables'
+    level column, the titles, the Statistics grid's split, the filter's description."""
+    cases = {"N78 min 2": "no limit, big blind 2", "P78 min 5": "pot limit, big blind 5",
+             "F78 2/4": "fixed limit 2/4", "NRM min 1": "no limit, minimum bet 1",
+             "FRM 1/2": "fixed limit 1/2", "points": "points"}
+    for label, words in cases.items():
+        assert views.stakes_words(label) == words
+        assert statistics.key_text("stakes", label) == words
+    assert logic.level_value("N78 min 2") == logic.level_words("N78 min 2") == cases["N78 min 2"]
+    assert logic.level_words("ante 2") == "ante 2"
+    assert logic.level_value("ante 2") == "2"
+    # The label itself is still what a 7 & 8 level's big blind is read from.
+    assert logic.big_blind("F78 2/4") == 2 and logic.big_blind("N78 min 2") == 2
+    assert HandFilter(stakes="F78 2/4").describe() == "stakes fixed limit 2/4"
 
 
 # -- filters <-> URL -----------------------------------------------------------------------

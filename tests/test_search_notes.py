@@ -19,8 +19,14 @@ from analytics.warehouse.annotations import (
     tags_from_text,
 )
 from analytics.warehouse.identity import hand_id_hex, parse_hand_id
-from analytics.warehouse.sql.search import HandSearch, categories_at_least, search_hands
-from analytics.warehouse.sql.views import HandFilter
+from analytics.warehouse.sql.search import (
+    HandSearch,
+    categories_at_least,
+    describe_hands,
+    search_hands,
+)
+from analytics.warehouse.sql.stat_views import stat_hands
+from analytics.warehouse.sql.views import HandFilter, bar_hands
 from parsers.rule_options import GAME_NAMES
 from tests.test_dashboard_app import open_app
 from tests.test_dashboard_data import dashboard_db
@@ -87,6 +93,43 @@ def test_search_by_the_id_shown(db: Path) -> None:
     assert _ids(db, every, HandSearch(hand_id=ids[1], showdown=True)) == []
     unknown = next(value for value in range(1, 100) if value not in ids.values())
     assert _ids(db, every, HandSearch(hand_id=unknown)) == []
+
+
+def test_the_latest_hands_come_first_in_order_of_play(db: Path) -> None:
+    """Two hands a day and no times: the later day first, then the later hand of the file;
+    a limit keeps the latest (the id, a hash, decides nothing)."""
+    with reader(db) as con:
+        index = dict(con.execute("SELECT hand_id, source_index FROM hands").fetchall())
+        found = search_hands(con, HandFilter(), search=HandSearch())
+        latest = search_hands(con, HandFilter(), search=HandSearch(), limit=3)
+    assert [index[int(h)] for h in found["hand_id"]] == [9, 8, 7, 6, 5, 4, 3, 2, 1]
+    assert [index[int(h)] for h in latest["hand_id"]] == [9, 8, 7]
+
+
+def test_the_dashboard_lists_the_latest_hands_first_by_their_time(dashboard_db: Path) -> None:
+    """A search, a bar's hands and a cell's hands of the bundled data, whose hands carry
+    their time of play, come in the order of day and time, the latest first; the hands
+    behind a point in order of play keep that order when they are described."""
+    with reader(dashboard_db) as con:
+        played = {hand_id: (day, time, index) for hand_id, day, time, index in con.execute(
+            """SELECT hand_id, coalesce(played_on, CAST(loaded_at AS DATE)), played_time,
+                      source_index FROM hands WHERE game = 'seveneight'""").fetchall()}
+        found = search_hands(con, HandFilter(game="seveneight"), search=HandSearch(),
+                             limit=40)
+        bar = bar_hands(con, HandFilter(), source="seat_facts", game="seveneight",
+                        bar=(("position", 1),))
+        cell = stat_hands(con, HandFilter(), game="seveneight", player="Ann")
+        in_play = stat_hands(con, HandFilter(), game="seveneight", player="Ann",
+                             order="play")
+        described = describe_hands(con, in_play["hand_id"].head(30).tolist())
+    for hands in (found["hand_id"], bar["hand_id"].head(40), cell["hand_id"].head(40)):
+        times = [played[int(h)] for h in hands]
+        assert all(time is not None for _, time, _ in times)
+        assert times == sorted(times, reverse=True), times
+    assert played[int(found["hand_id"][0])] == max(played.values())
+    assert described["hand_id"].tolist() == in_play["hand_id"].head(30).tolist()
+    times = [played[int(h)] for h in described["hand_id"]]
+    assert times == sorted(times)
 
 
 def test_notes_are_kept_found_and_survive_loading_again(db: Path) -> None:

@@ -37,7 +37,7 @@ from analytics.evaluator.categories import card_text_codes, poker_labels, sevene
 from analytics.stats.interval import wilson_interval
 from analytics.warehouse.pipeline.fact_rows import bigtwo_rules
 from analytics.warehouse.pipeline.run import FileSummary
-from analytics.warehouse.sql.views import RANK_LEVEL
+from analytics.warehouse.sql.views import RANK_LEVEL, stakes_words
 from parsers.model import RUMMOLI_POTS
 from parsers.rule_options import GAME_NAMES, BigTwoRules
 
@@ -570,18 +570,20 @@ SCORING_WORDS: Final = {"cards": "cards left", "cards_with_twos": "cards left, 2
 def level_value(level: str) -> str:
     """A level (``views.level_of``) as a table's level column shows it: Big Two's scoring
     rule in words (``scoring cards_with_twos`` -> ``cards left, 2s double``), Rummoli's
-    ante as its chips (``ante 2`` -> ``2``), a 7 & 8 stake level as it is."""
+    ante as its chips (``ante 2`` -> ``2``), a 7 & 8 stake level in words (``N78 min 2`` ->
+    ``no limit, big blind 2``: ``views.stakes_words``)."""
     knob, _, value = level.partition(" ")
     if knob == "scoring":
         return SCORING_WORDS.get(value, value)
-    return value if knob == "ante" else level
+    return value if knob == "ante" else stakes_words(level)
 
 
 def level_words(level: str) -> str:
-    """A level in a title: ``scoring: finishing order``, ``ante 2``, ``N78 min 2``."""
+    """A level in a title: ``scoring: finishing order``, ``ante 2``, ``no limit, big blind
+    2``."""
     if level.startswith("scoring "):
         return f"scoring: {level_value(level)}"
-    return level
+    return level if level.startswith("ante ") else stakes_words(level)
 
 
 def places_title(level: str) -> str:

@@ -28,7 +28,7 @@ from analytics.stats.cells import display_grid
 from analytics.stats.definitions import LEVELS, MIN_OPPORTUNITIES, RESULTS, Kind, stats_of
 from analytics.warehouse.identity import hand_id_hex
 from analytics.warehouse.sql.stat_views import UNITS
-from analytics.warehouse.sql.views import RANK_KNOB, RANK_LEVEL, HandFilter
+from analytics.warehouse.sql.views import RANK_KNOB, RANK_LEVEL, HandFilter, stakes_words
 from parsers.rule_options import Game
 
 __all__ = ["ALL_HANDS", "GRID_STYLE", "LINES", "RANK_NOTE", "SPLIT_NAMES", "cell_links",
@@ -84,12 +84,14 @@ SPLIT_NAMES: Final = {"position": "position", "stakes": "stakes", "scoring": "sc
 
 
 def key_text(split: str, value: object) -> str:
-    """A grid row's split value as people read it: a Big Two scoring rule in words
-    (``logic.level_value``: ``cards left, 2s double``), any other as it is; ``none`` for an
-    empty value."""
+    """A grid row's split value as people read it: a Big Two scoring rule and a stake level
+    in words (``logic.level_value``: ``cards left, 2s double``, ``no limit, big blind 2``),
+    any other as it is; ``none`` for an empty value."""
     text = split_value(value)
     if text is None:
         return "none"
+    if split == "stakes":
+        return stakes_words(text)
     return level_value(f"{split} {text}") if split == "scoring" else text
 
 

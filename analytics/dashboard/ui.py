@@ -45,7 +45,7 @@ from analytics.warehouse import (
 from analytics.warehouse.connection import LAKE_ENV_VAR, current_version
 from analytics.warehouse.sql import equity_views, scores, stat_views, views
 from analytics.warehouse.sql.schema import LATEST_VERSION
-from analytics.warehouse.sql.views import HandFilter
+from analytics.warehouse.sql.views import HandFilter, stakes_words
 from analytics.words import counted
 from parsers.caching import BoundedCache
 from parsers.rule_options import GAME_NAMES
@@ -282,7 +282,8 @@ def _sidebar(options: filters.Options) -> HandFilter:
                         help="Only the hands played under every rule picked: a rule line of "
                              "the histories' headers and its value (scoring=cards is Big "
                              "Two scored by the cards left; docs/format.md).")
-    sidebar.selectbox("Stakes", ["all stakes", *options.stakes], key="f_stakes")
+    sidebar.selectbox("Stakes", ["all stakes", *options.stakes], key="f_stakes",
+                      format_func=stakes_words)
     game = state.get("f_game")
     start, end = state.get("f_from"), state.get("f_to")
     knobs = tuple(tuple(k.split("=", 1)) for k in state.get("f_knobs", []))

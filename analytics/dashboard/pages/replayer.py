@@ -23,6 +23,7 @@ from analytics.dashboard.replayer import (
 from analytics.warehouse import writer
 from analytics.warehouse.annotations import HandNote, hand_note, set_hand_note, tags_from_text
 from analytics.warehouse.identity import hand_id_hex, parse_hand_id
+from analytics.warehouse.sql.views import level_of
 from parsers.model import RUMMOLI_POTS, HandHistory
 from parsers.rule_options import GAME_NAMES, Game
 
@@ -192,7 +193,9 @@ def render() -> None:
         st.error(f"There is no hand {shown_id} in the database.")
         return
     info = head.iloc[0]
-    st.caption(f"{GAME_NAMES.get(str(info['game']), info['game'])} · {info['variant']} · "
+    level = level_of(str(info["game"]), str(info["stakes"]), str(info["rules"]))
+    st.caption(f"{GAME_NAMES.get(str(info['game']), info['game'])} · "
+               f"{logic.level_words(level)} · "
                f"hand id `{shown_id}` · from {logic.short_name(str(info['source_file']))} "
                f"(hand {info['source_index']}, line {info['source_line']})",
                help=f"File: {info['source_file']}")

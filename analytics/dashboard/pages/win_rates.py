@@ -138,9 +138,8 @@ def _seveneight_players(results: pd.DataFrame, rates: pd.DataFrame, only: HandFi
     rates_table = logic.human_table(rates, logic.BB_HEADERS)
     st.dataframe(rates_table, hide_index=True)
     ui.download_buttons(rates_table, "seveneight-win-rates", key="win_rates_seveneight")
-    st.caption("A big blind is the stake's opening bet (min_bet; the small bet in fixed "
-               "limit): each stake's chips are divided by its own big blind before they are "
-               "added.")
+    st.caption("A big blind is the stake's minimum bet (the small bet in fixed limit): each "
+               "stake's chips are divided by its own big blind before they are added.")
     levels = logic.level_table(results, "seveneight")
     with st.expander("Chips per hand at each stake level"):
         st.dataframe(levels, hide_index=True)

@@ -14,7 +14,14 @@ from typing import Final
 import duckdb
 import pandas as pd
 
-from analytics.warehouse.sql.views import DAY, HandFilter, facts_where, result_sql, where
+from analytics.warehouse.sql.views import (
+    DAY,
+    HandFilter,
+    facts_where,
+    latest_first,
+    result_sql,
+    where,
+)
 
 __all__ = [
     "BIGTWO_FEATURES",
@@ -157,10 +164,11 @@ def bigtwo_feature_hands(con: duckdb.DuckDBPyConnection, f: HandFilter, *, featu
     score), the latest first."""
     expression, rows, params = _feature_rows(f, feature)
     return _frame(con, f"""
-        SELECT s.hand_id, {DAY} AS day,
-               CAST(1 AS BIGINT) AS counted, CAST(s.net AS BIGINT) AS net
-        {rows} AND s.player = $bar_player AND {expression} = $bar_bin
-        ORDER BY day DESC, s.hand_id
+        SELECT hand_id, day, counted, net FROM (
+            SELECT s.hand_id, {DAY} AS day, h.played_time, h.source_index,
+                   CAST(1 AS BIGINT) AS counted, CAST(s.net AS BIGINT) AS net
+            {rows} AND s.player = $bar_player AND {expression} = $bar_bin)
+        ORDER BY {latest_first()}
     """, params | {"bar_player": player, "bar_bin": bin})
 
 

@@ -24,6 +24,7 @@ from analytics.warehouse.sql.views import (
     HandFilter,
     current_hand_id,
     hand_facts_where,
+    latest_first,
 )
 from parsers.model import RUMMOLI_POTS
 
@@ -112,43 +113,48 @@ def search_hands(con: duckdb.DuckDBPyConnection, f: HandFilter, *,
     if search.hand_id is not None:  # an id from before migration 13 finds its hand too
         conditions.append("x.hand_id = $hand_id")
         params["hand_id"] = current_hand_id(con, search.hand_id)
-    if search.min_pot is not None or search.max_pot is not None:
+    by_pot = search.min_pot is not None or search.max_pot is not None
+    if by_pot:
         conditions.append("w.pot BETWEEN coalesce($min_pot, w.pot) AND coalesce($max_pot, w.pot)")
         params |= {"min_pot": search.min_pot, "max_pot": search.max_pot}
     pot_join = ("JOIN (SELECT hand_id, sum(won) AS pot FROM seats GROUP BY hand_id) w "
-                "USING (hand_id)" if search.min_pot is not None or search.max_pot is not None
-                else "")
+                "ON w.hand_id = x.hand_id" if by_pot else "")
     found = f"""
-        SELECT x.hand_id, x.game, x.day, x.session, x.players, n.starred, n.tags
-        FROM hand_facts x LEFT JOIN hand_notes n USING (hand_id) {pot_join}
-        WHERE {" AND ".join(conditions)}
-        ORDER BY x.day DESC, x.hand_id
+        SELECT * FROM (
+            SELECT x.hand_id, x.game, x.day, x.session, x.players, n.starred, n.tags,
+                   t.played_time, t.source_index
+            FROM hand_facts x JOIN hands t ON t.hand_id = x.hand_id
+            LEFT JOIN hand_notes n ON n.hand_id = x.hand_id {pot_join}
+            WHERE {" AND ".join(conditions)})
+        ORDER BY {latest_first()}
         LIMIT $limit"""
-    return _described(con, found, params | {"limit": limit})
+    return _described(con, found, params | {"limit": limit}, order=latest_first("f"))
 
 
 def describe_hands(con: duckdb.DuckDBPyConnection, hand_ids: Sequence[int]) -> pd.DataFrame:
-    """The hands ``hand_ids`` as :func:`search_hands` lists them (the same columns, the
-    latest first): how the lists of hands behind a statistic or a session show them."""
+    """The hands ``hand_ids`` as :func:`search_hands` lists them (the same columns), in the
+    order given: how the lists of hands behind a statistic, a session, a point or a bar
+    show them (the latest first, or a player's hands in order of play)."""
     found = """
         SELECT x.hand_id, x.game, x.day, x.session, x.players, n.starred, n.tags
         FROM hand_facts x LEFT JOIN hand_notes n USING (hand_id)
         WHERE list_contains($hand_ids, x.hand_id)"""
-    return _described(con, found, {"hand_ids": [int(h) for h in hand_ids]})
+    return _described(con, found, {"hand_ids": [int(h) for h in hand_ids]},
+                      order="list_position($hand_ids, f.hand_id)")
 
 
-def _described(con: duckdb.DuckDBPyConnection, found: str,
-               params: dict[str, object]) -> pd.DataFrame:
-    """The rows of a list of hands: ``found`` (SQL of hand_facts rows ``x`` with their
-    notes) with the players, the pot, the star and tags, the hex id and the replayer's
-    link, the latest first."""
+def _described(con: duckdb.DuckDBPyConnection, found: str, params: dict[str, object], *,
+               order: str) -> pd.DataFrame:
+    """The rows of a list of hands: ``found`` (SQL of hand_facts rows with their notes)
+    with the players, the pot, the star and tags, the hex id and the replayer's link, in
+    the ``order`` (SQL over ``found f``) the caller gives."""
     sql = f"""
         WITH found AS ({found})
         SELECT f.hand_id, f.game, f.day, f.session, array_to_string(f.players, ', ')
                    AS players,
                (SELECT sum(won) FROM seats s WHERE s.hand_id = f.hand_id) AS pot,
                coalesce(f.starred, FALSE) AS starred, coalesce(f.tags, []) AS tags
-        FROM found f ORDER BY f.day DESC, f.hand_id
+        FROM found f ORDER BY {order}
     """
     used = {key: value for key, value in params.items() if f"${key}" in sql}
     rows = con.execute(sql, used).fetchdf()

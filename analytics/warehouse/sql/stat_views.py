@@ -29,7 +29,13 @@ from analytics.stats.definitions import (
     stats_of,
 )
 from analytics.warehouse.sql.scores import SUMMARY_COLUMNS, bigtwo_score_summary
-from analytics.warehouse.sql.views import RANK_KNOB, HandFilter, facts_where, result_sql
+from analytics.warehouse.sql.views import (
+    RANK_KNOB,
+    HandFilter,
+    facts_where,
+    latest_first,
+    result_sql,
+)
 from parsers.rule_options import Game
 
 __all__ = [
@@ -145,9 +151,9 @@ one with points: Big Two's rank scoring has none (``views.RANK_LEVEL``), so its 
 NULL too, not 0."""
 
 
-_HAND_ORDERS: Final = {"latest": "day DESC, hand_id",
+_HAND_ORDERS: Final = {"latest": latest_first(),
                        "play": "day, played_time NULLS LAST, source_index, hand_id"}
-"""How :func:`stat_hands` orders its rows (a whitelist): the latest day first, or in order
+"""How :func:`stat_hands` orders its rows (a whitelist): the latest first, or in order
 of play as :func:`results_over_time` numbers a player's hands."""
 
 

@@ -21,6 +21,7 @@ import duckdb
 import pandas as pd
 
 from analytics.evaluator import BigTwoKind
+from parsers.fields import VARIANTS
 from parsers.model import RUMMOLI_POTS
 from parsers.rule_options import BIGTWO_KNOBS, GAME_NAMES, RUMMOLI_KNOBS, Game
 
@@ -48,6 +49,8 @@ __all__ = [
     "hand_facts_where",
     "hand_list",
     "hands_over_time",
+    "in_latest_order",
+    "latest_first",
     "level_of",
     "overview",
     "overview_page",
@@ -64,6 +67,7 @@ __all__ = [
     "rummoli_split",
     "sessions",
     "showdown_types",
+    "stakes_words",
     "where",
 ]
 
@@ -74,11 +78,50 @@ SESSION: Final = ("coalesce(h.game_id, h.table_name || ' ' || CAST(h.played_on A
                   "h.table_name, h.source_file)")
 """A session: the Rummoli/Big Two ``game_id``, else the table and day, else the source file."""
 
+
+def latest_first(table: str = "") -> str:
+    """The ORDER BY of every list of hands said to be "the latest first": the day, then the
+    time of play, then the place in its file (a day's hands without a time), the id only
+    to break ties.  ``table``: the alias of rows with the columns day, played_time,
+    source_index and hand_id (``seat_facts``, or a query's own), "" for bare names."""
+    at = f"{table}." if table else ""
+    return (f"{at}day DESC, {at}played_time DESC NULLS LAST, {at}source_index DESC, "
+            f"{at}hand_id")
+
+
+def in_latest_order(rows: str, columns: str) -> str:
+    """SQL of ``rows`` (a query of rows with a hand_id and a day) :func:`latest_first`,
+    giving their ``columns``: the time of play and the place in the file joined from
+    ``hands`` for rows that have neither (``hand_facts``, ``pot_facts``)."""
+    return f"""
+        SELECT {columns} FROM (
+            SELECT r.*, t.played_time, t.source_index
+            FROM ({rows}) r JOIN hands t ON t.hand_id = r.hand_id)
+        ORDER BY {latest_first()}"""
+
+
 STAKES: Final = ("CASE WHEN h.game = 'bigtwo' THEN 'points' "
                  "WHEN h.small_bet IS NOT NULL THEN h.variant || ' ' || h.small_bet || '/' "
                  "|| h.big_bet "
                  "ELSE h.variant || ' min ' || coalesce(h.min_bet, 1) END")
-"""Stakes as a label: variant and bet size (Big Two is played for points)."""
+"""Stakes as a label: variant and bet size (Big Two is played for points).  The label is
+what the filters and the stored facts keep; people read it in :func:`stakes_words`."""
+
+
+def stakes_words(stakes: str) -> str:
+    """A stakes label (:data:`STAKES`) in words: ``N78 min 2`` -> ``no limit, big blind 2``
+    (7 & 8's minimum bet is its big blind, RULES.md 3), ``F78 2/4`` -> ``fixed limit 2/4``,
+    ``NRM min 1`` -> ``no limit, minimum bet 1`` (Rummoli's poker phase has no blinds);
+    anything else (``points``, a label of an unknown variant) as it is."""
+    code, _, size = stakes.partition(" ")
+    variant = VARIANTS.get(code)
+    if variant is None or variant.betting is None or not size:
+        return stakes
+    betting = variant.betting.value.replace("_", " ")
+    if not size.startswith("min "):
+        return f"{betting} {size}"
+    bet = "big blind" if variant.game is Game.SEVENEIGHT else "minimum bet"
+    return f"{betting}, {bet} {size.removeprefix('min ')}"
 
 KNOBS: Final = ("variant", *sorted({*RUMMOLI_KNOBS, *BIGTWO_KNOBS}))
 """Knobs a view can be filtered by (a whitelist: the names go into a JSON path)."""
@@ -140,7 +183,7 @@ class HandFilter:
             parts.append(f"session {self.session}")
         parts.extend(f"{name} = {value}" for name, value in self.knobs)
         if self.stakes:
-            parts.append(f"stakes {self.stakes}")
+            parts.append(f"stakes {stakes_words(self.stakes)}")
         return "; ".join(parts) if parts else "all hands"
 
 
@@ -781,12 +824,11 @@ def pot_streak_hands(con: duckdb.DuckDBPyConnection, f: HandFilter, *, pot: str,
     counts them.  Columns: hand_id, day, the latest first (a round is one of the bar's
     count: no count per hand to list)."""
     cond, params = facts_where(f, game="rummoli", seats=False)
-    return query_frame(con, f"""
+    rows = f"""
         WITH {_streak_rows(cond)}
-        SELECT hand_id, day FROM counted
-        WHERE pot = $pot AND since = $since
-        ORDER BY day DESC, hand_id
-    """, params | {"pot": pot, "since": since})
+        SELECT hand_id, day FROM counted WHERE pot = $pot AND since = $since"""
+    return query_frame(con, in_latest_order(rows, "hand_id, day"),
+                       params | {"pot": pot, "since": since})
 
 
 def _whole_games(f: HandFilter) -> bool:
@@ -957,12 +999,17 @@ def bar_hands(con: duckdb.DuckDBPyConnection, f: HandFilter, *, source: str,
     if kind is not None:
         counted = f"x.{PLAY_KIND_COLUMNS[kind]}"
         conditions.append(f"{counted} > 0")
-    net = ", CAST(x.net AS BIGINT) AS net" if source == "seat_facts" else ""
+    if source != "seat_facts":
+        return query_frame(con, in_latest_order(f"""
+            SELECT x.hand_id, x.day, CAST({counted} AS BIGINT) AS counted
+            FROM {source} x WHERE {" AND ".join(conditions)}""", "hand_id, day, counted"),
+            params)
     return query_frame(con, f"""
-        SELECT x.hand_id, x.day, CAST({counted} AS BIGINT) AS counted{net}
-        FROM {source} x
+        SELECT x.hand_id, x.day, CAST({counted} AS BIGINT) AS counted,
+               CAST(x.net AS BIGINT) AS net
+        FROM seat_facts x
         WHERE {" AND ".join(conditions)}
-        ORDER BY x.day DESC, x.hand_id
+        ORDER BY {latest_first("x")}
     """, params)
 
 
@@ -982,7 +1029,7 @@ def hand_list(con: duckdb.DuckDBPyConnection, f: HandFilter, *, limit: int = 500
                    h.table_name, h.played_on, h.source_file, h.round, h.hand_label, h.winner,
                    h.source_index
             FROM hands h WHERE {cond}
-            ORDER BY day DESC, h.played_time DESC NULLS LAST, h.source_index DESC, h.hand_id
+            ORDER BY {latest_first()}
             LIMIT $limit OFFSET $offset)
         SELECT h.hand_id, h.game, h.variant, h.day, h.played_time, {SESSION} AS session,
                h.round, h.hand_label, string_agg(s.player, ', ' ORDER BY s.seat) AS players,
@@ -991,7 +1038,7 @@ def hand_list(con: duckdb.DuckDBPyConnection, f: HandFilter, *, limit: int = 500
         FROM fh h JOIN seat_facts s ON s.hand_id = h.hand_id AND s.day = h.day
         GROUP BY h.hand_id, h.game, h.variant, h.day, h.played_time, h.game_id, h.table_name,
                  h.played_on, h.source_file, h.round, h.hand_label, h.source_index
-        ORDER BY h.day DESC, h.played_time DESC NULLS LAST, h.source_index DESC, h.hand_id
+        ORDER BY {latest_first("h")}
     """, params)
 
 
@@ -1008,11 +1055,13 @@ def current_hand_id(con: duckdb.DuckDBPyConnection, hand_id: int) -> int:
 
 
 def hand_detail(con: duckdb.DuckDBPyConnection, hand_id: int) -> dict[str, pd.DataFrame]:
-    """Everything stored about one hand: ``hand`` (one row), ``seats``, ``actions``,
+    """Everything stored about one hand: ``hand`` (one row, with its :data:`STAKES` label
+    ``stakes``), ``seats``, ``actions``,
     ``board`` (Rummoli), ``showdowns``, ``awards`` and ``scores`` (Big Two: the
     ``bigtwo_scores`` rows, which hold an outcome-only game's cards left)."""
     params: Params = {"hand_id": hand_id}
-    hand = query_frame(con, "SELECT * FROM hands WHERE hand_id = $hand_id", params)
+    hand = query_frame(con, f"SELECT *, {STAKES} AS stakes FROM hands h "
+                            "WHERE hand_id = $hand_id", params)
     # Hand ids are hashes, so no zone map narrows a lookup: each scans its table's whole
     # hand_id column.  Tables that cannot hold rows of this hand are not scanned (an
     # unknown hand has none; only Rummoli has a board): ``$scan`` false makes the plan an
