@@ -121,6 +121,23 @@ def test_report_for_nobody_writes_nothing_and_says_so(dashboard_db: Path,
     assert not out.exists()
 
 
+def test_report_takes_stakes_in_the_words_the_pages_show(dashboard_db: Path,
+                                                       tmp_path: Path) -> None:
+    """``--stakes`` takes what the pages show ("no limit, big blind 2") or the label."""
+    written = {}
+    for name, stakes in (("words", "No limit,  big blind 2"), ("label", "N78 min 2")):
+        out = tmp_path / f"{name}.csv"
+        result = RUNNER.invoke(app, ["report", "--db", str(dashboard_db), "--stakes", stakes,
+                                     "--out", str(out)])
+        assert result.exit_code == 0, result.output
+        assert "stakes no limit, big blind 2" in _said(result.output)
+        written[name] = out.read_text()
+    assert written["words"] == written["label"] and written["words"].count("\n") > 1
+    result = RUNNER.invoke(app, ["report", "--db", str(dashboard_db), "--stakes",
+                                 "no limit, big blind 99", "--out", str(tmp_path / "x.csv")])
+    assert result.exit_code == 1 and "no hands match" in _said(result.output)
+
+
 @pytest.mark.parametrize(("game", "cards", "expected"), [
     ("bigtwo", ["3d", "3c"], "pair of 3s, 3♣ high: 3♣ 3♦"),
     ("rummoli", ["As", "Ad", "7c", "7d", "2h"], "two pair, aces and 7s"),

@@ -163,6 +163,11 @@ def test_stake_levels_are_named_in_words() -> None:
     # The label itself is still what a 7 & 8 level's big blind is read from.
     assert logic.big_blind("F78 2/4") == 2 and logic.big_blind("N78 min 2") == 2
     assert HandFilter(stakes="F78 2/4").describe() == "stakes fixed limit 2/4"
+    labels = [*cases, "F78 2/4"]
+    assert views.stakes_named(labels, "No Limit, big  blind 2") == ["N78 min 2"]
+    assert views.stakes_named(labels, "n78 min 2") == ["N78 min 2"]
+    assert views.stakes_named([*labels, "FRM 2/4"], "fixed limit 2/4") == ["F78 2/4", "FRM 2/4"]
+    assert views.stakes_named(labels, "no limit, big blind 9") == []
 
 
 # -- filters <-> URL -----------------------------------------------------------------------

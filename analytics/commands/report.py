@@ -11,14 +11,18 @@ a database that cannot be read.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
 
 from analytics.commands import parse_day
 from parsers.rule_options import Game
+
+if TYPE_CHECKING:
+    import duckdb
 
 __all__ = ["report"]
 
@@ -40,7 +44,8 @@ def report(
     knob: Annotated[list[str] | None, typer.Option(
         "--knob", help="A rule knob as name=value, e.g. scoring=cards (repeatable).")] = None,
     stakes: Annotated[str | None, typer.Option(
-        "--stakes", help="A stakes label as the dashboard shows it, e.g. 'N78 min 2'.")] = None,
+        "--stakes", help="Stakes as the dashboard names them, e.g. 'no limit, big blind 2' "
+        "(or the label, 'N78 min 2').")] = None,
     table: Annotated[str, typer.Option(
         "--table", help="For .csv/.parquet: players, overview, sessions, hand_types or "
         "positions.")] = "players",
@@ -65,7 +70,7 @@ def report(
         hand_filter = HandFilter(
             game=game.value if game is not None else None, players=tuple(player or ()),
             date_from=parse_day(date_from, "--from"), date_to=parse_day(date_to, "--to"),
-            session=session, knobs=tuple(knobs), stakes=stakes)
+            session=session, knobs=tuple(knobs))
     except ValueError as error:
         raise typer.BadParameter(str(error)) from None
     try:
@@ -74,6 +79,8 @@ def report(
 
             db = catalogue(lake)
         with reader(db) as con:
+            if stakes is not None:
+                hand_filter = replace(hand_filter, stakes=_stakes_label(con, stakes))
             if views.overview(con, hand_filter).empty:
                 # An empty report looks like a report of nothing happening: say it instead.
                 _console.print(f"[red]error:[/red] no hands match ({hand_filter.describe()}); "
@@ -87,3 +94,17 @@ def report(
         _console.print(f"[red]error:[/red] {error}", highlight=False)
         raise typer.Exit(2) from None
     _console.print(f"wrote {written} ({hand_filter.describe()})", highlight=False)
+
+
+def _stakes_label(con: duckdb.DuckDBPyConnection, text: str) -> str:
+    """The stakes label ``text`` names (``views.stakes_named``); ``text`` itself when it
+    names none (then no hand matches, which the caller says); a ValueError when its words
+    fit several."""
+    from analytics.warehouse.sql import views
+
+    options = views.filter_options(con)
+    labels = options.loc[options["kind"] == "stakes", "value"].astype(str)
+    named = views.stakes_named(labels, text)
+    if len(named) > 1:
+        raise ValueError(f"--stakes {text!r} fits {' and '.join(named)}: give the label")
+    return named[0] if named else text

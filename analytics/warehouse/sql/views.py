@@ -67,6 +67,7 @@ __all__ = [
     "rummoli_split",
     "sessions",
     "showdown_types",
+    "stakes_named",
     "stakes_words",
     "where",
 ]
@@ -122,6 +123,18 @@ def stakes_words(stakes: str) -> str:
         return f"{betting} {size}"
     bet = "big blind" if variant.game is Game.SEVENEIGHT else "minimum bet"
     return f"{betting}, {bet} {size.removeprefix('min ')}"
+
+
+def stakes_named(labels: Iterable[str], text: str) -> list[str]:
+    """The stakes labels among ``labels`` that ``text`` names, as a person types it: the
+    label (``N78 min 2``) or its words (``no limit, big blind 2``), case and spaces aside.
+    Words can name two labels (``fixed limit 2/4``: 7 & 8's and Rummoli's)."""
+    def plain(value: str) -> str:
+        return " ".join(value.lower().split())
+
+    wanted = plain(text)
+    return sorted(label for label in set(labels)
+                  if wanted in (plain(label), plain(stakes_words(label))))
 
 KNOBS: Final = ("variant", *sorted({*RUMMOLI_KNOBS, *BIGTWO_KNOBS}))
 """Knobs a view can be filtered by (a whitelist: the names go into a JSON path)."""
