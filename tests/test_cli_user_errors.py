@@ -138,6 +138,19 @@ def test_report_takes_stakes_in_the_words_the_pages_show(dashboard_db: Path,
     assert result.exit_code == 1 and "no hands match" in _said(result.output)
 
 
+def test_stats_bigtwo_prints_the_score_keeper_in_words(dashboard_db: Path) -> None:
+    """The terminal's tables head the score keeper's columns in words (its files keep the
+    scorer's names) and say why its games can be fewer than a player's games."""
+    result = RUNNER.invoke(app, ["stats", "bigtwo", "--db", str(dashboard_db)])
+    assert result.exit_code == 0, result.output
+    said = _said(result.output)
+    for name in ("is_regular", "game_count", "real_losses_per_game", "net_score"):
+        assert name not in said
+    assert "✓" in said  # regular players marked, not True/False
+    assert "True" not in said
+    assert "Score keeper: games scored by finishing order (rank)" in said
+
+
 @pytest.mark.parametrize(("game", "cards", "expected"), [
     ("bigtwo", ["3d", "3c"], "pair of 3s, 3♣ high: 3♣ 3♦"),
     ("rummoli", ["As", "Ad", "7c", "7d", "2h"], "two pair, aces and 7s"),

@@ -10,8 +10,9 @@ code 0 on success, 2 for usage errors or a database that cannot be read.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, Final
 
 import typer
 from rich.console import Console
@@ -21,11 +22,22 @@ from analytics.commands import parse_day
 from analytics.words import counted
 from parsers.rule_options import Game
 
+if TYPE_CHECKING:
+    import pandas as pd
+
 __all__ = ["stats"]
 
 _console = Console(stderr=True)
 _out = Console()
 _FORMATS = ("csv", "xlsx", "parquet")
+_MIXED_RESULTS: Final = {
+    Game.BIGTWO: "his games were played under more than one scoring rule, whose points are "
+                 "not the same, or under finishing-order scoring, which has no points; the "
+                 "dashboard's Statistics page splits the grid by rule.",
+    Game.RUMMOLI: "his rounds were played under more than one ante, whose chips per round are "
+                  "not the same; the dashboard's Statistics page splits the grid by ante.",
+    Game.SEVENEIGHT: "no result in one unit for his hands."}
+"""What a result cell's dash means, per game (7 & 8's results, in big blinds, never mix)."""
 
 
 def stats(
@@ -42,7 +54,7 @@ def stats(
         "--fry", min=1, help="Big Two: cards left that make a fry.")] = 10,
 ) -> None:
     """One row per player with the game's statistics (count and opportunities each)."""
-    from analytics.dashboard.statistics import result_text
+    from analytics.dashboard.logic import SCORE_KEEPER_HEADERS, SCORE_KEEPER_NOTE
     from analytics.reports import table_bytes
     from analytics.stats import MIN_OPPORTUNITIES, RESULTS, stats_of
     from analytics.stats.cells import display_grid
@@ -99,19 +111,33 @@ def stats(
                             for name, text in zip(names, texts, strict=True)))
         _out.print(table)
     stat_columns = {column for stat in definitions for column in (stat.name, stat.opps_column)}
-    results = [c for c in rows.columns if c != "player" and c not in stat_columns]
     labels = {result.name: result.label for result in RESULTS[game]}
-    table = Table(title=f"{title}: results")
-    table.add_column("player")
-    for column in results:
-        table.add_column(labels.get(column, column), justify="right")
-    for at in range(len(rows)):
-        values = [rows[column].iloc[at] for column in results]
-        table.add_row(str(rows["player"].iloc[at]), *(result_text(v) for v in values))
-    _out.print(table)
+    results = [c for c in rows.columns if c in labels]
+    _out.print(_result_table(f"{title}: results", rows, results, labels))
+    kept = [c for c in rows.columns if c not in stat_columns and c not in labels
+            and c != "player"]
+    if kept:  # Big Two: the score keeper's summary (scores.bigtwo_score_summary)
+        shown = rows.assign(is_regular=["✓" if flag else "" for flag in rows["is_regular"]])
+        _out.print(_result_table(f"{title}: score keeper", shown, kept, SCORE_KEEPER_HEADERS))
     _console.print(f"Cells: count/opportunities (share); dim: under {MIN_OPPORTUNITIES} "
                    "opportunities. Definitions: docs/statistics.md.", highlight=False)
-    if rows.isna().any().any():
-        _console.print("—: his hands were played under more than one scoring rule (ante), "
-                       "whose points (chips per round) are not the same; the dashboard's "
-                       "Statistics page splits the grid by rule.", highlight=False)
+    if kept:
+        _console.print(f"Score keeper: {SCORE_KEEPER_NOTE}", highlight=False)
+    if rows[results].isna().any().any():
+        _console.print(f"—: {_MIXED_RESULTS[game]}", highlight=False)
+
+
+def _result_table(title: str, rows: pd.DataFrame, columns: list[str],
+                  headers: Mapping[str, str]) -> Table:
+    """A table of ``rows``' player and ``columns``, headed by ``headers``, as
+    :func:`~analytics.dashboard.statistics.result_text` writes a cell."""
+    from analytics.dashboard.statistics import result_text
+
+    table = Table(title=title)
+    table.add_column("player")
+    for column in columns:
+        table.add_column(headers.get(column, column), justify="right")
+    for at in range(len(rows)):
+        table.add_row(str(rows["player"].iloc[at]),
+                      *(result_text(rows[column].iloc[at]) for column in columns))
+    return table

@@ -46,6 +46,7 @@ __all__ = [
     "POSITION_WORDS",
     "POT_VIEWS",
     "SCORE_KEEPER_HEADERS",
+    "SCORE_KEEPER_NOTE",
     "SEVENEIGHT_VIEWS",
     "TABLE_ROW",
     "WIN_RATE_VIEWS",
@@ -1078,8 +1079,7 @@ def score_keeper_table(summary: pd.DataFrame) -> pd.DataFrame:
     if summary.empty:
         return summary
     table = summary.copy()
-    table.insert(1, "regular", ["✓" if bool(flag) else "" for flag in table["is_regular"]])
-    table = table.drop(columns=["is_regular"])
+    table["is_regular"] = ["✓" if bool(flag) else "" for flag in table["is_regular"]]
     table["name"] = [TABLE_ROW if name == "*" else name for name in table["name"]]
     return table.rename(columns={"name": "player", **SCORE_KEEPER_HEADERS})
 
@@ -1088,12 +1088,18 @@ TABLE_ROW: Final = "table (all players)"
 """How the page names the summary's ``*`` row."""
 
 SCORE_KEEPER_HEADERS: Final = {
-    "game_count": "games", "win_count": "wins", "fry_count": "fries",
+    "is_regular": "regular", "game_count": "games", "win_count": "wins", "fry_count": "fries",
     "real_losses": "real losses (cards)", "net_score": "net score (zero-sum points)",
     "win_fraction": "win fraction", "fry_fraction": "fry fraction",
     "real_losses_per_game": "real losses per game (cards)",
     "net_score_per_game": "net score per game (points)"}
-"""Headers of :func:`score_keeper_table` (``handlab stats bigtwo`` keeps the column names)."""
+"""Headers of :func:`score_keeper_table` and of ``handlab stats bigtwo``'s score keeper
+table (its ``--out`` files keep the column names, as yawnoc/big-two-scorer writes them)."""
+
+SCORE_KEEPER_NOTE: Final = ("games scored by finishing order (rank) have no cards-left "
+                            "score and are not counted, so a player's games here can be "
+                            "fewer than all his games.")
+"""Why the score keeper's games can be fewer than a player's games elsewhere."""
 
 
 def zero_sum_words(line: tuple[float, float]) -> str:

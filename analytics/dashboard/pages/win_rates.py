@@ -361,7 +361,8 @@ def _score_keeper(sheets: int, only: HandFilter) -> None:
     st.caption("Real loss: the cards left, doubled when fried (fry_threshold or more left, "
                "default 10), tripled with 13; net score: zero-sum, every player pays his real "
                "loss to every other (scores sum to 0). Regular (✓): at least a quarter of all "
-               "games. Played games and score sheets count alike"
+               "games. Played games and score sheets count alike; "
+               + logic.SCORE_KEEPER_NOTE.removesuffix(".")
                + (f"; {sheets:,} of the games are outcome-only (score sheets)." if sheets
                   else ".") + " Fractions and per-game values to 4 decimals.")
     ui.download_buttons(table, "bigtwo-score-keeper", key="score_keeper")
