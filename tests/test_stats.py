@@ -872,7 +872,7 @@ def test_results_in_a_rules_unit_are_never_added_across_rules(tmp_path: Path) ->
 def test_the_score_keepers_line_says_when_it_is_an_average(bigtwo_db: Path) -> None:
     """60 games of 4 players and 40 of 3: the line's n is their mean, 3.6 players a game,
     and its words say the line is then an approximation; at one table size they do not."""
-    from analytics.dashboard import logic
+    from analytics.dashboard import charts, logic
     from analytics.warehouse.sql import scores
 
     with reader(bigtwo_db) as con:
@@ -884,3 +884,7 @@ def test_the_score_keepers_line_says_when_it_is_an_average(bigtwo_db: Path) -> N
     assert "approximation" in logic.zero_sum_words(line)
     assert "s = 3.6(l* − l)" in logic.zero_sum_words(line)
     assert "approximation" not in logic.zero_sum_words((4.0, line[1]))
+    # The chart's legend writes the line as its caption does (3.81, not 3.80645).
+    figure = charts.score_scatter(summary, "net_score_per_game", (3.80645, line[1]))
+    assert figure.data[-1].name == "s = 3.81(l* − l)"
+    assert "s = 3.81(l* − l)" in logic.zero_sum_words((3.80645, line[1]))

@@ -40,6 +40,7 @@ __all__ = [
     "share_vs_expected",
     "split_bars",
     "streak_lengths",
+    "zero_sum_formula",
 ]
 
 _GRID = "#e5e5e5"
@@ -359,6 +360,12 @@ SCORE_AXES: Final = {
 """The score keeper's scatter plots: y column -> axis words (x: real losses per game)."""
 
 
+def zero_sum_formula(seats: float) -> str:
+    """The theoretical net score per game with ``seats`` players per game (a mean: three
+    significant digits), as the chart's legend and its caption write it."""
+    return f"s = {seats:.3g}(l* − l)"
+
+
 def score_scatter(summary: pd.DataFrame, y: str,
                   line: tuple[float, float] | None = None) -> go.Figure:
     """Big Two: each player's real losses per game against ``y`` (a key of
@@ -394,6 +401,6 @@ def score_scatter(summary: pd.DataFrame, y: str,
         low, high = float(losses.min()) - spread, float(losses.max()) + spread
         figure.add_trace(go.Scatter(
             x=[low, high], y=[seats * (average - low), seats * (average - high)],
-            mode="lines", name=f"s = {seats:g}(l* − l)",
+            mode="lines", name=zero_sum_formula(seats),
             line={"color": "#d62728", "dash": "dash"}))
     return figure

@@ -20,6 +20,7 @@ import pandas as pd
 from scipy import stats
 
 from analytics.dashboard.cards import pot_words
+from analytics.dashboard.charts import zero_sum_formula
 from analytics.equity import (
     poker_category_counts,
     seveneight_three_card_counts,
@@ -1107,7 +1108,7 @@ def zero_sum_words(line: tuple[float, float]) -> str:
     an average: with games of different sizes, ``n`` is the mean players per game and the
     line no player's exact one."""
     seats, average = line
-    text = (f"Dashed: the theoretical net score per game s = {seats:.3g}(l* − l), with "
+    text = (f"Dashed: the theoretical net score per game {zero_sum_formula(seats)}, with "
             f"l* = {average:.4g} the average player's real losses per game and "
             f"{seats:.3g} players per game (T − n·l with T = n·l*).")
     if not float(seats).is_integer():

@@ -356,7 +356,10 @@ def _score_keeper(sheets: int, only: HandFilter) -> None:
         st.info("No Big Two games scored by cards left match the filters.")
         return
     table = logic.score_keeper_table(summary)
-    st.dataframe(table, hide_index=True)
+    st.dataframe(table, hide_index=True, column_config={  # "to 4 decimals", 0.3100 too
+        logic.SCORE_KEEPER_HEADERS[name]: st.column_config.NumberColumn(format="%.4f")
+        for name in ("win_fraction", "fry_fraction", "real_losses_per_game",
+                     "net_score_per_game")})
     line = logic.zero_sum_line(summary, ui.ask("seats_per_game", only))
     st.caption("Real loss: the cards left, doubled when fried (fry_threshold or more left, "
                "default 10), tripled with 13; net score: zero-sum, every player pays his real "
