@@ -170,6 +170,15 @@ def test_stake_levels_are_named_in_words() -> None:
     assert views.stakes_named(labels, "no limit, big blind 9") == []
 
 
+def test_the_result_by_part_names_every_part() -> None:
+    """The caption under Rummoli's result by part names each part the chart draws (the
+    finale was missing) and says which one is what was paid in."""
+    words = logic.split_words(views.SPLIT_PARTS)
+    for part in views.SPLIT_PARTS[:-1]:
+        assert f"the {part}" in words
+    assert f"'{views.SPLIT_PARTS[-1]}' is what was paid in" in words
+
+
 # -- filters <-> URL -----------------------------------------------------------------------
 
 

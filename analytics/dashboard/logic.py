@@ -9,7 +9,7 @@ Rummoli board in shapes the charts want, and the upload summary.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import Final, cast
@@ -73,6 +73,7 @@ __all__ = [
     "seveneight_theory",
     "share_vs_expected",
     "split_table",
+    "split_words",
     "upload_messages",
     "upload_refusal",
     "upload_table",
@@ -899,6 +900,14 @@ def position_headers(game: str, level: str | None = None) -> dict[str, str]:
     return {"players": "players at the table", "position": POSITION_WORDS[game],
             "hands": f"{per}s", "mean": mean, "sd": f"sd ({unit})",
             "ci_low": f"95 % CI low ({mean})", "ci_high": f"95 % CI high ({mean})"}
+
+
+def split_words(parts: Sequence[str]) -> str:
+    """What the chart and table of a Rummoli result by part (``views.SPLIT_PARTS``, what
+    was paid in last) show, naming every part."""
+    won, paid = list(parts[:-1]), parts[-1]
+    return (f"Chips per round from the {', the '.join(won[:-1])} and the {won[-1]}; "
+            f"'{paid}' is what was paid in, so the parts add up to the net.")
 
 
 def split_headers(parts: list[str]) -> dict[str, str]:

@@ -390,9 +390,7 @@ def _split(only: HandFilter) -> None:
     """Chips per round by where they came from, per player."""
     split = logic.split_table(ui.ask("rummoli_split", only), list(SPLIT_PARTS))
     st.plotly_chart(charts.split_bars(split, list(SPLIT_PARTS)), key="split")
-    st.caption("Chips per round from the poker pot, the pay-card pots, the Rummoli pot, the "
-               "auction and the end-of-round payments; 'antes and bets' is what was paid in, "
-               "so the parts add up to the net.")
+    st.caption(logic.split_words(SPLIT_PARTS))
     split_table = logic.human_table(split, logic.split_headers(list(SPLIT_PARTS)))
     st.dataframe(split_table, hide_index=True)
     ui.download_buttons(split_table, "rummoli-split", key="split")
