@@ -127,6 +127,9 @@ def test_the_dashboard_lists_the_latest_hands_first_by_their_time(dashboard_db: 
         assert all(time is not None for _, time, _ in times)
         assert times == sorted(times, reverse=True), times
     assert played[int(found["hand_id"][0])] == max(played.values())
+    # The list shows each hand's time of play beside its day.
+    assert [(d, t) for d, t, _ in (played[int(h)] for h in found["hand_id"])] == [
+        (d.date(), t) for d, t in zip(found["day"], found["time"], strict=True)]
     assert described["hand_id"].tolist() == in_play["hand_id"].head(30).tolist()
     times = [played[int(h)] for h in described["hand_id"]]
     assert times == sorted(times)

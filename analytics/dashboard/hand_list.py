@@ -48,6 +48,7 @@ def show_hands(found: pd.DataFrame, *, key: str, name: str, note: str = "",
                  column_config={
                      "replay": st.column_config.LinkColumn("replay", display_text="open"),
                      "day": st.column_config.DateColumn("day"),
+                     "time": st.column_config.TimeColumn("time"),
                      **(column_config or {})})
     ui.download_buttons(found, name, key=key)
 

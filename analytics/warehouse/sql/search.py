@@ -84,7 +84,7 @@ def _seat(condition: str, f: HandFilter) -> str:
 def search_hands(con: duckdb.DuckDBPyConnection, f: HandFilter, *,
                  search: HandSearch = HandSearch(), limit: int = 500) -> pd.DataFrame:
     """The hands matching ``f`` and ``search``, the latest first (at most ``limit``): id
-    (and in hex), game, day, session, players, pot, the note's star and tags, and
+    (and in hex), game, day, time, session, players, pot, the note's star and tags, and
     ``replay``: the replayer's link."""
     cond, params = hand_facts_where(f)
     conditions = [cond]
@@ -146,12 +146,14 @@ def describe_hands(con: duckdb.DuckDBPyConnection, hand_ids: Sequence[int]) -> p
 def _described(con: duckdb.DuckDBPyConnection, found: str, params: dict[str, object], *,
                order: str) -> pd.DataFrame:
     """The rows of a list of hands: ``found`` (SQL of hand_facts rows with their notes)
-    with the players, the pot, the star and tags, the hex id and the replayer's link, in
-    the ``order`` (SQL over ``found f``) the caller gives."""
+    with the time of play (none where the history has none), the players, the pot, the
+    star and tags, the hex id and the replayer's link, in the ``order`` (SQL over ``found
+    f``) the caller gives."""
     sql = f"""
         WITH found AS ({found})
-        SELECT f.hand_id, f.game, f.day, f.session, array_to_string(f.players, ', ')
-                   AS players,
+        SELECT f.hand_id, f.game, f.day,
+               (SELECT played_time FROM hands t WHERE t.hand_id = f.hand_id) AS time,
+               f.session, array_to_string(f.players, ', ') AS players,
                (SELECT sum(won) FROM seats s WHERE s.hand_id = f.hand_id) AS pot,
                coalesce(f.starred, FALSE) AS starred, coalesce(f.tags, []) AS tags
         FROM found f ORDER BY {order}
