@@ -179,6 +179,18 @@ def test_the_result_by_part_names_every_part() -> None:
     assert f"'{views.SPLIT_PARTS[-1]}' is what was paid in" in words
 
 
+def test_every_interval_header_says_what_it_bounds() -> None:
+    """A "95 % CI" column names the figure it is an interval of (two tables of the poker
+    pot's share said only "95 % CI low", beside a share and a difference of shares)."""
+    headers = [header for name in dir(logic) if name.endswith("_HEADERS")
+               for header in getattr(logic, name).values()]
+    headers += [*logic.level_headers("rummoli").values(), *logic.level_headers("bigtwo").values()]
+    intervals = [header for header in headers if "CI" in header]
+    assert len(intervals) >= 10
+    for header in intervals:
+        assert header.endswith(")") and "(" in header, header
+
+
 # -- filters <-> URL -----------------------------------------------------------------------
 
 

@@ -871,14 +871,16 @@ def feature_headers(feature: str, level: str | None = None) -> dict[str, str]:
 SHARE_HEADERS: Final = {
     "player": "player", "rounds": "rounds", "expected": "expected share per round",
     "realised": "realised share per round", "mean": "realised − expected",
-    "sd": "sd (share)", "ci_low": "95 % CI low", "ci_high": "95 % CI high",
+    "sd": "sd (share)", "ci_low": "95 % CI low (realised − expected)",
+    "ci_high": "95 % CI high (realised − expected)",
     "mc_std_error": "Monte Carlo std. error", "poker_pots_won": "poker pots won"}
 """Headers of :func:`share_vs_expected`."""
 
 CALIBRATION_HEADERS: Final = {
     "strength": "expected share (bin)", "rounds": "rounds", "expected": "mean expected share",
-    "mean": "mean realised share", "sd": "sd (share)", "ci_low": "95 % CI low",
-    "ci_high": "95 % CI high", "poker_pots_won": "poker pots won"}
+    "mean": "mean realised share", "sd": "sd (share)",
+    "ci_low": "95 % CI low (mean realised share)",
+    "ci_high": "95 % CI high (mean realised share)", "poker_pots_won": "poker pots won"}
 """Headers of :func:`calibration_table`."""
 
 
