@@ -37,22 +37,29 @@ from tests.grid_cells import assert_grid_counts, grid_cells
 DATA = Path(__file__).parent / "data" / "stats_cases"
 
 # Counted by hand in the file's comments: player -> column -> value (fry threshold 10).
+# Places after the first count over the games played out to the last place (game 4: rank
+# scoring, two players, so no place 3); "not out" over the games that end when the first
+# player goes out (games 1 to 3).
 BIGTWO: dict[str, dict[str, int]] = {
     "Ann": {"games": 2, "wins": 0, "win_rate": 0, "cards_left": 2, "fry": 0, "place_1": 0,
             "not_out": 2, "twos": 0, "five_card": 4, "pass_with_play": 4,
-            "pass_with_play_opps": 14},
+            "pass_with_play_opps": 14, "place_2_opps": 0, "place_3_opps": 0,
+            "not_out_opps": 2},
     "Bo": {"games": 2, "wins": 0, "win_rate": 0, "cards_left": 8, "fry": 0, "place_1": 0,
            "not_out": 2, "twos": 2, "five_card": 2, "pass_with_play": 4,
-           "pass_with_play_opps": 12},
+           "pass_with_play_opps": 12, "place_2_opps": 0, "place_3_opps": 0,
+           "not_out_opps": 2},
     "Cy": {"games": 2, "wins": 2, "win_rate": 2, "cards_left": 0, "fry": 0, "place_1": 2,
            "not_out": 0, "twos": 2, "five_card": 2, "pass_with_play": 8,
-           "pass_with_play_opps": 8},
+           "pass_with_play_opps": 8, "place_2_opps": 0, "place_3_opps": 0, "not_out_opps": 2},
     "Dan": {"games": 2, "wins": 2, "win_rate": 2, "cards_left": 0, "fry": 0, "place_1": 2,
             "place_2": 0, "not_out": 0, "twos": 0, "five_card": 2, "pass_with_play": 0,
-            "pass_with_play_opps": 0},
+            "pass_with_play_opps": 0, "place_2_opps": 1, "place_3_opps": 0,
+            "not_out_opps": 1},
     "Eli": {"games": 2, "wins": 0, "win_rate": 0, "cards_left": 26, "fry": 2, "place_1": 0,
             "place_2": 1, "not_out": 1, "twos": 0, "five_card": 0, "pass_with_play": 2,
-            "pass_with_play_opps": 8},
+            "pass_with_play_opps": 8, "place_2_opps": 1, "place_3_opps": 0,
+            "not_out_opps": 1},
 }
 
 

@@ -89,6 +89,17 @@ class Result:
     hands were played under more than one has none (``stat_views.stat_grid``)."""
 
 
+LEVELS: Final = {Game.BIGTWO: ("scoring", "cards"), Game.RUMMOLI: ("ante", "1")}
+"""The rule a game's results are counted under, besides the stakes (``views.level_of``):
+the knob (also the grid's split of that name) and its value when the rules omit it."""
+
+
+def level_sql(game: Game, rules: str = "x.rules") -> str:
+    """The SQL of ``game``'s :data:`LEVELS` knob read from the rules JSON ``rules``."""
+    knob, default = LEVELS[game]
+    return f"coalesce(json_extract_string({rules}, '$.{knob}'), '{default}')"
+
+
 _SE: Final = Game.SEVENEIGHT
 _B2: Final = Game.BIGTWO
 
@@ -166,6 +177,8 @@ _TWOS: Final = ("length(array_to_string(x.plays, '')) "
                 "- length(replace(array_to_string(x.plays, ''), '2', ''))")
 _FIVE: Final = ("x.played_straight + x.played_flush + x.played_full_house "
                 "+ x.played_four_of_a_kind + x.played_straight_flush")
+_PLAYED_OUT: Final = f"{level_sql(_B2)} = 'rank'"
+"""A Big Two game played out to the last place: scored by finishing order (RULES.md 2)."""
 _BIGTWO: Final = (
     Stat("win_rate", _B2, "Win rate", "result",
          "Games won (he went out first) over games played.",
@@ -178,12 +191,21 @@ _BIGTWO: Final = (
          "Games he ended holding at least the fry threshold of cards (10 unless chosen "
          "otherwise) over games.",
          "x.cards_left >= $fry_threshold", "TRUE"),
+    Stat("place_1", _B2, "Place 1", "places",
+         "Games he finished in place 1 (he went out first) over games.",
+         "x.place = 1", "TRUE"),
     *(Stat(f"place_{place}", _B2, f"Place {place}", "places",
-           f"Games he finished in place {place} (the order players went out) over games.",
-           f"x.place = {place}", "TRUE") for place in (1, 2, 3, 4)),
+           f"Games he finished in place {place} (the order players went out) over the games "
+           f"played out to the last place (scoring by finishing order: under every other "
+           f"rule a game ends when the first player goes out)"
+           + (f" at tables of {place} or more." if place > 2 else "."),
+           f"x.place = {place}", f"{_PLAYED_OUT} AND x.num_players >= {place}")
+      for place in (2, 3, 4)),
     Stat("not_out", _B2, "Not out", "places",
-         "Games that ended with him still holding cards (no finishing place) over games.",
-         "x.place IS NULL", "TRUE"),
+         "Games that ended with him still holding cards (no finishing place) over the games "
+         "that end when the first player goes out (every scoring rule but finishing order, "
+         "which plays on to the last place).",
+         "x.place IS NULL", f"NOT ({_PLAYED_OUT})"),
     Stat("twos", _B2, "2s per game", "plays",
          "2s he played per game: 2s in all his plays over games.",
          _TWOS, "TRUE", Kind.MEAN),
@@ -315,17 +337,6 @@ RESULTS: Final = {
 SOURCES: Final = {Game.SEVENEIGHT: "stat_facts", Game.BIGTWO: "seat_facts",
                   Game.RUMMOLI: "stat_facts"}
 """The table each game's statistics are summed over (alias ``x``)."""
-
-LEVELS: Final = {Game.BIGTWO: ("scoring", "cards"), Game.RUMMOLI: ("ante", "1")}
-"""The rule a game's results are counted under, besides the stakes (``views.level_of``):
-the knob (also the grid's split of that name) and its value when the rules omit it."""
-
-
-def level_sql(game: Game, rules: str = "x.rules") -> str:
-    """The SQL of ``game``'s :data:`LEVELS` knob read from the rules JSON ``rules``."""
-    knob, default = LEVELS[game]
-    return f"coalesce(json_extract_string({rules}, '$.{knob}'), '{default}')"
-
 
 SPLITS: Final = {
     Game.SEVENEIGHT: {"position": "x.position", "stakes": "x.stakes", "up_rank": "x.up_rank"},
