@@ -126,11 +126,15 @@ def test_statistics_page(dashboard_db: Path, monkeypatch: pytest.MonkeyPatch) ->
     assert not at.exception, [e.value for e in at.exception]
     with reader(dashboard_db) as con:
         hands = count_rows_of(con, first_player, pd.Timestamp(day).date())
+        chips, blinds = day_result_of(con, first_player, pd.Timestamp(day).date())
     words = " ".join(m.value for m in at.markdown)
     assert f"**{first_player}, {str(day)[:10]}**: {hands:,} hands" in words
-    listed = [f.value for f in at.dataframe if "counted" in f.value.columns][-1]  # below
+    listed = [f.value for f in at.dataframe if "net (chips)" in f.value.columns][-1]  # below
     assert hands > 0 and len(listed) == hands
-    assert f"net {int(listed['net (chips)'].sum()):,} chips." in words  # with its unit
+    assert "counted" not in listed.columns  # 1 of 1 for every hand says nothing
+    # In the chart's unit, big blinds (never chips of several stakes alone), and the chips.
+    assert f"{blinds:,.2f} big blinds (net {chips:,} chips)." in words
+    assert int(listed["net (chips)"].sum()) == chips
     assert (listed["day"] == pd.Timestamp(day)).all()
     assert not any("first hand (id)" in f.value.columns for f in at.dataframe)  # on asking
     at.toggle(key="stats_sessions_seveneight").set_value(True).run()
@@ -147,8 +151,7 @@ def test_statistics_page(dashboard_db: Path, monkeypatch: pytest.MonkeyPatch) ->
         "selection": {"rows": [0], "columns": [], "cells": []}}
     at.run()
     assert not at.exception, [e.value for e in at.exception]
-    listed = next(f.value for f in at.dataframe if "counted" not in f.value.columns
-                  and "players" in f.value.columns)  # the session's (no per-hand count)
+    listed = [f.value for f in at.dataframe if "players" in f.value.columns][-1]  # below
     assert len(listed) == sessions["hands"].iloc[0]
     assert int(listed["net (chips)"].sum()) == sessions["net (chips)"].iloc[0]  # with its unit
     assert sessions["replay"].iloc[0] in set(listed["replay"])  # its first hand
@@ -168,6 +171,20 @@ def count_rows_of(con: duckdb.DuckDBPyConnection, player: str, day: object) -> i
         WHERE h.game = 'seveneight' AND s.player = $player
           AND coalesce(h.played_on, CAST(h.loaded_at AS DATE)) = $day""",
         {"player": player, "day": day}).fetchall()[0][0])
+
+
+def day_result_of(con: duckdb.DuckDBPyConnection, player: str, day: object
+                  ) -> tuple[int, float]:
+    """A player's 7 & 8 net of one day in chips and in big blinds (each hand's chips over
+    its stake's opening bet: the small bet in fixed limit, else the minimum bet), counted
+    from ``seats`` and ``hands``."""
+    chips, blinds = con.execute("""
+        SELECT sum(s.net), sum(s.net / coalesce(h.small_bet, h.min_bet))
+        FROM seats s JOIN hands h USING (hand_id)
+        WHERE h.game = 'seveneight' AND s.player = $player
+          AND coalesce(h.played_on, CAST(h.loaded_at AS DATE)) = $day""",
+        {"player": player, "day": day}).fetchall()[0]
+    return int(chips), float(blinds)
 
 
 @pytest.mark.slow

@@ -33,8 +33,9 @@ from parsers.rule_options import Game
 
 __all__ = ["ALL_HANDS", "GRID_STYLE", "LINES", "RANK_NOTE", "SPLIT_NAMES", "cell_links",
            "counts_table", "definitions_frame", "definitions_markdown", "grid_html", "key_text",
-           "level_split", "levels_text", "rank_note", "result_text", "results_figure",
-           "results_scope", "row_label", "session_headers", "sessions_table", "split_value"]
+           "level_split", "levels_text", "point_result", "rank_note", "result_text",
+           "results_figure", "results_scope", "row_label", "session_headers",
+           "sessions_table", "split_value"]
 
 """The games with statistics, as the page's tabs name them."""
 
@@ -63,6 +64,19 @@ def result_text(value: object) -> str:
     if isinstance(value, float):
         return f"{value:,.2f}"
     return f"{int(value):,}" if isinstance(value, int | np.integer) else str(value)
+
+
+def point_result(behind: pd.DataFrame, game: Game | str, unit: str) -> str:
+    """What the hands behind a point of the results over time add up to, in the chart's
+    ``unit`` (their ``result``: 7 & 8's big blinds, Rummoli's poker phase, Big Two's points
+    or games won), with their net in chips where that is another figure: ``-0.50 big
+    blinds (net -1 chips)``; never chips of several stakes alone."""
+    chosen = Game(game)
+    total = float(behind["result"].sum())
+    text = f"{total:,.2f} {unit}" if chosen is Game.SEVENEIGHT else f"{total:,.0f} {unit}"
+    if chosen is Game.BIGTWO:  # its points are its net; games won are no chips
+        return text
+    return f"{text} (net {int(behind['net'].sum()):,} chips)"
 
 
 ALL_HANDS: Final = "All hands"

@@ -112,12 +112,13 @@ def test_a_results_point_by_hand_number_lists_its_hands(server: str, patient_pag
     settle(page)
     chart.scroll_into_view_if_needed()
     points.nth(4).click(force=True)  # the fifth point: the player's fifth hand alone
-    title = page.get_by_text(re.compile(r"^.+, hands? [\d,]+( to [\d,]+)?: [\d,]+ hands?, net "))
+    title = page.get_by_text(re.compile(r"^.+, hands? [\d,]+( to [\d,]+)?: [\d,]+ hands?, "
+                                        r"-?[\d,.]+ big blinds \(net "))
     title.first.wait_for()
     settle(page)
     assert page.locator('[data-testid="stException"]').count() == 0
-    found = re.fullmatch(r"(.+), hand ([\d,]+): ([\d,]+) hand, net (-?[\d,]+) chips\.",
-                         str(title.first.text_content()))
+    found = re.fullmatch(r"(.+), hand ([\d,]+): ([\d,]+) hand, (-?[\d,.]+) big blinds "
+                         r"\(net (-?[\d,]+) chips\)\.", str(title.first.text_content()))
     assert found is not None
     player, number = found[1], int(found[2])
     assert (player, number) == ("Fay", 5)
@@ -126,14 +127,16 @@ def test_a_results_point_by_hand_number_lists_its_hands(server: str, patient_pag
                             order="play")
         # Independently: his hands in order of play (day, time, place in the file, id).
         mine = con.execute("""
-            SELECT h.hand_id, s.net FROM seats s JOIN hands h USING (hand_id)
+            SELECT h.hand_id, s.net, s.net / coalesce(h.small_bet, h.min_bet) AS blinds
+            FROM seats s JOIN hands h USING (hand_id)
             WHERE h.game = 'seveneight' AND s.player = $player
             ORDER BY coalesce(h.played_on, CAST(h.loaded_at AS DATE)),
                      h.played_time NULLS LAST, h.source_index, h.hand_id
         """, {"player": player}).fetchdf()
     assert list(played["hand_id"]) == list(mine["hand_id"])
     fifth = mine.iloc[4:5]
-    assert int(found[3]) == 1 and int(found[4].replace(",", "")) == int(fifth["net"].sum())
+    assert int(found[3]) == 1 and int(found[5].replace(",", "")) == int(fifth["net"].sum())
+    assert found[4] == f"{float(fifth['blinds'].sum()):,.2f}"  # the chart's unit
     title.first.scroll_into_view_if_needed()
     page.screenshot(path=str(SCREENSHOTS / "statistics-point-hands.png"), full_page=True)
     assert _listed(page, "numbered_seveneight") == list(fifth["hand_id"])

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+from typing import Final
 from urllib.parse import urlencode
 
 import pandas as pd
@@ -141,7 +142,8 @@ def _cell_hands(game: Game, grid: pd.DataFrame, split: str | None, fry: int) -> 
         st.markdown(f"**{row}, {stat.label}**: {count:,} counted of {opportunities:,} "
                     f"opportunities{share}, in {hands} "
                     f"({int((behind['counted'] > 0).sum()):,} with a count).")
-    list_behind(behind, key=f"cell_{game.value}", name=f"{game.value}-{label}-hands")
+    list_behind(behind if stat else behind[_POINT_COLUMNS], key=f"cell_{game.value}",
+                name=f"{game.value}-{label}-hands")
 
 
 def _results(game: Game, levels: list[str]) -> None:
@@ -172,13 +174,13 @@ def _results(game: Game, levels: list[str]) -> None:
         st.caption("Click a point to list that player's hands of that day.")
         if point is not None:
             _day_hands(game, str(figure.data[int(point["curve_number"])].legendgroup),
-                       dt.date.fromisoformat(str(point["x"])[:10]))
+                       dt.date.fromisoformat(str(point["x"])[:10]), unit)
     else:
         st.caption("Click a point to list that player's hands since the point before it.")
         if point is not None:
             trace = figure.data[int(point["curve_number"])]
             _numbered_hands(game, str(trace.legendgroup), int(point["x"]),
-                            [int(x) for x in trace.x])
+                            [int(x) for x in trace.x], unit)
     if game is Game.SEVENEIGHT:
         st.caption("Big blinds: each hand's net over its big blind. Dashed: all-in adjusted "
                    "(the expected result where the hand was all in with cards to come); "
@@ -190,29 +192,40 @@ def _results(game: Game, levels: list[str]) -> None:
     ui.download_buttons(frame, f"{game.value}-results", key=f"results_{game.value}")
 
 
-def _day_hands(game: Game, player: str, day: dt.date) -> None:
+_POINT_COLUMNS: Final = ["hand_id", "net"]
+"""What the list behind a point, or a row's "All hands", shows besides each hand: its net
+(a count and an opportunity of 1 per hand would say nothing)."""
+
+
+def _day_hands(game: Game, player: str, day: dt.date, unit: str) -> None:
     """The hands behind a point of the results by date: the player's hands of that day
-    (the grid's "All hands" of his row, the filters narrowed to the day)."""
+    (the grid's "All hands" of his row, the filters narrowed to the day), and what they
+    add up to in the chart's ``unit``."""
     one_day = dataclasses.replace(ui.context().filter, date_from=day, date_to=day)
     behind: pd.DataFrame = ui.ask("stat_hands", hand_filter=one_day, game=game.value,
                                   player=player)
-    st.markdown(f"**{player}, {day:%Y-%m-%d}**: {counted(len(behind), 'hand')}, net "
-                f"{int(behind['net'].sum()):,} {logic.NET_UNITS[game.value]}.")
-    list_behind(behind, key=f"day_{game.value}", name=f"{game.value}-{day}-hands")
+    st.markdown(f"**{player}, {day:%Y-%m-%d}**: {counted(len(behind), 'hand')}, "
+                f"{statistics.point_result(behind, game, unit)}.")
+    list_behind(behind[_POINT_COLUMNS], key=f"day_{game.value}",
+                name=f"{game.value}-{day}-hands")
 
 
-def _numbered_hands(game: Game, player: str, last: int, drawn: list[int]) -> None:
+def _numbered_hands(game: Game, player: str, last: int, drawn: list[int], unit: str
+                    ) -> None:
     """The hands behind a point of the results by hand number: the player's hands in order
     of play after the point drawn before it (``drawn``: his line's hand numbers), up to and
-    including hand number ``last`` (the hands the line's step to the point sums)."""
+    including hand number ``last`` (the hands the line's step to the point sums), and what
+    they add up to in the chart's ``unit``."""
     first = max((x for x in drawn if x < last), default=0) + 1
     behind: pd.DataFrame = ui.ask("stat_hands", game=game.value, player=player,
                                   order="play")
     behind = behind.iloc[first - 1:last]
     span = f"hand {first:,}" if first == last else f"hands {first:,} to {last:,}"
-    st.markdown(f"**{player}, {span}**: {counted(len(behind), 'hand')}, net "
-                f"{int(behind['net'].sum()):,} {logic.NET_UNITS[game.value]}.")
-    list_behind(behind, key=f"numbered_{game.value}", name=f"{game.value}-{player}-hands")
+    st.markdown(f"**{player}, {span}**: {counted(len(behind), 'hand')}, "
+                f"{statistics.point_result(behind, game, unit)}.")
+    list_behind(behind[_POINT_COLUMNS], key=f"numbered_{game.value}",
+                name=f"{game.value}-{player}-hands")
+
 
 
 def _sessions(game: Game) -> None:

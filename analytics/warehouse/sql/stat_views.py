@@ -169,7 +169,9 @@ def stat_hands(con: duckdb.DuckDBPyConnection, f: HandFilter, *, game: Game | st
     counts, each with ``counted`` = ``opportunities`` = 1.  With ``player`` None, every
     player's seats the filter keeps (a bar over all players: one row per seat).  The
     latest first, or with ``order="play"`` in order of play (his hand numbers of
-    :func:`results_over_time`).  Columns: hand_id, day, counted, opportunities, net."""
+    :func:`results_over_time`).  Columns: hand_id, day, counted, opportunities, net, and
+    ``result``: the seat's result in the unit of :func:`results_over_time` (:data:`UNITS`:
+    7 & 8's big blinds, Rummoli's poker phase, Big Two's points or game won)."""
     chosen = Game(game)
     splits = SPLITS[chosen]
     if split is not None and split not in splits:
@@ -188,12 +190,13 @@ def stat_hands(con: duckdb.DuckDBPyConnection, f: HandFilter, *, game: Game | st
     cond, params = facts_where(f, game=chosen.value)
     by = f" AND {splits[split]} IS NOT DISTINCT FROM $split_value" if split else ""
     his = " AND x.player = $player" if player is not None else ""
+    result = _result_terms(chosen, f)[1]
     sql = f"""
-        SELECT hand_id, day, counted, opportunities, net FROM (
+        SELECT hand_id, day, counted, opportunities, net, result FROM (
             SELECT x.hand_id, x.day, x.played_time, x.source_index,
                    CAST(coalesce({count}, 0) AS BIGINT) AS counted,
                    CAST(coalesce({opps}, 0) AS BIGINT) AS opportunities,
-                   CAST(x.net AS BIGINT) AS net
+                   CAST(x.net AS BIGINT) AS net, {result} AS result
             FROM {SOURCES[chosen]} x
             WHERE {cond}{his}{by})
         WHERE counted <> 0 OR opportunities <> 0
@@ -253,6 +256,19 @@ _RESULT_TERMS: Final = {
 UNITS: Final = {Game.SEVENEIGHT: "big blinds", Game.RUMMOLI: "chips, poker phase",
                 Game.BIGTWO: "points"}
 """The unit of each game's results over time."""
+
+
+def _result_terms(game: Game, f: HandFilter, *, whole_round: bool = False
+                  ) -> tuple[str, str, str, str]:
+    """:data:`_RESULT_TERMS` of ``game`` under ``f``: Big Two's result is its points, or a
+    game won under rank scoring alone (``views.result_sql``); Rummoli's, with
+    ``whole_round``, the whole round's net instead of the poker phase's."""
+    table, unit, adjusted, showdown = _RESULT_TERMS[game]
+    if whole_round and game is Game.RUMMOLI:
+        unit = adjusted = "CAST(x.net AS DOUBLE)"
+    if game is Game.BIGTWO:  # points, or games won under rank scoring
+        unit = adjusted = f"CAST({result_sql(f)} AS DOUBLE)"
+    return table, unit, adjusted, showdown
 
 
 # Results by hand number without a running sum over every hand in order of play (3 s CPU
@@ -339,11 +355,7 @@ def results_over_time(con: duckdb.DuckDBPyConnection, f: HandFilter, *, game: Ga
     chosen = Game(game)
     if by not in BY:
         raise ValueError(f"unknown order {by!r} (expected one of {', '.join(BY)})")
-    table, unit, adjusted, showdown = _RESULT_TERMS[chosen]
-    if whole_round and chosen is Game.RUMMOLI:
-        unit = adjusted = "CAST(x.net AS DOUBLE)"
-    if chosen is Game.BIGTWO:  # points, or games won under rank scoring
-        unit = adjusted = f"CAST({result_sql(f)} AS DOUBLE)"
+    table, unit, adjusted, showdown = _result_terms(chosen, f, whole_round=whole_round)
     cond, params = facts_where(f, game=chosen.value)
     players = [str(row[0]) for row in con.execute(f"""
         SELECT x.player FROM {table} x WHERE {cond}
