@@ -125,7 +125,8 @@ def validate(
     for column in ("valid", "duplicates", "rejected"):
         table.add_column(column, justify="right")
     for game in sorted({game for game, _ in counts}):
-        table.add_row(game, str(counts[(game, "valid")]), str(counts[(game, "duplicate")]),
+        table.add_row(GAME_NAMES.get(game, game), str(counts[(game, "valid")]),
+                      str(counts[(game, "duplicate")]),
                       str(counts[(game, "rejected")]))
     if counts:
         console.print(table)

@@ -108,7 +108,7 @@ def test_validate_flags_duplicates_as_ingest_would_skip_them(tmp_path: Path) -> 
     assert result.exit_code == 0, result.output  # a duplicate is skipped, not an error
     said = _said(result.output)
     assert "hand 4: duplicate of" in said and "hand 2 (ingest would skip it)" in said
-    assert "│ bigtwo │ 3 │ 1 │ 0 │" in said
+    assert "│ Big Two │ 3 │ 1 │ 0 │" in said
 
 
 def test_report_for_nobody_writes_nothing_and_says_so(dashboard_db: Path,

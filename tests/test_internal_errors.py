@@ -190,4 +190,4 @@ def test_handlab_validate_reports_the_hand_and_exits_1(tmp_path: Path) -> None:
     line = _line_of_hand(bad, 3)
     assert (f"{bad}:{line}: hand 3: internal error: ValueError: {MESSAGE}"
             in done.stdout.replace("\n", ""))
-    assert re.search(r"rummoli\s*│\s*11\s*│\s*0\s*│\s*1", done.stderr)  # valid, dup, rejected
+    assert re.search(r"Rummoli\s*│\s*11\s*│\s*0\s*│\s*1", done.stderr)  # valid, dup, rejected

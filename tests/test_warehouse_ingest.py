@@ -309,7 +309,7 @@ def test_cli_exit_codes(tmp_path: Path) -> None:
     bad = write(tmp_path / "bad.phhs", phhs(BIGTWO, PARSE_BROKEN))
     result = runner.invoke(app, ["ingest", str(good), "--db", str(db), "-q"])
     assert result.exit_code == 0, result.output
-    assert "seveneight" in result.output
+    assert "7 & 8" in result.output  # the game by its name
     result = runner.invoke(app, ["ingest", str(good), str(bad), "--db", str(db), "-q"])
     assert result.exit_code == 1, result.output
     assert "already loaded" in result.output and "rejected" in result.output

@@ -28,6 +28,7 @@ from rich.table import Table
 from rich.text import Text
 
 from analytics.words import counted
+from parsers.rule_options import GAME_NAMES
 
 __all__ = ["ingest"]
 
@@ -114,7 +115,7 @@ def ingest(
         table.add_column(column, justify="left" if column == "game" else "right")
     for game in sorted(summary.by_game):
         counts = summary.by_game[game]
-        table.add_row(game, f"{counts.loaded:,}", f"{counts.duplicates:,}",
+        table.add_row(GAME_NAMES.get(game, game), f"{counts.loaded:,}", f"{counts.duplicates:,}",
                       f"{counts.rejected:,}")
     table.add_row("all", f"{summary.loaded:,}", f"{summary.duplicates:,}",
                   f"{summary.rejected:,}", style="bold")
