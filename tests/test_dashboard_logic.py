@@ -191,6 +191,28 @@ def test_every_interval_header_says_what_it_bounds() -> None:
         assert header.endswith(")") and "(" in header, header
 
 
+def test_rejected_hands_and_files_read_in_words() -> None:
+    """The data quality table names the game ("unknown" where the hand never said), the
+    file by its short name, and the reason without the path, line and hand its own columns
+    give; a file all of whose hands were rejected is not said to be "partial"."""
+    import pandas as pd
+
+    rejects = pd.DataFrame({
+        "file": ["/data/in/a.phhs", "upload: b.phhs"], "hand_index": [1, 2], "line": [10, 31],
+        "stage": ["replay", "parse"], "game": ["seveneight", None],
+        "error": ["/data/in/a.phhs:10: hand 1: actions[0]: 'p9' is not a player",
+                  "/tmp/up-x1/b.phhs:31: hand 2: variant: missing required field 'variant'"]})
+    shown = logic.rejects_table(rejects)
+    assert list(shown.columns) == list(logic.REJECT_HEADERS.values())
+    assert list(shown["file"]) == ["a.phhs", "upload: b.phhs"]
+    assert list(shown["game"]) == ["7 & 8", "unknown"]
+    assert list(shown["reason"]) == ["actions[0]: 'p9' is not a player",
+                                     "variant: missing required field 'variant'"]
+    assert logic.file_status("partial", 0, 0) == "every hand rejected"
+    assert logic.file_status("partial", 3, 1) == "some hands rejected"
+    assert logic.file_status("loaded", 5, 0) == "loaded"
+
+
 # -- filters <-> URL -----------------------------------------------------------------------
 
 

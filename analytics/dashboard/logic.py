@@ -9,10 +9,10 @@ Rummoli board in shapes the charts want, and the upload summary.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import Final, cast
+from typing import Any, Final, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -969,10 +969,41 @@ def short_name(path: str) -> str:
 
 def files_table(files: pd.DataFrame) -> pd.DataFrame:
     """The files loaded (``queries.files``) as people read them: the short name first, the
-    counts, when it was loaded (to the second) and the full path last; no content hash."""
+    status in words (:func:`file_status`), the counts, when it was loaded (to the second)
+    and the full path last; no content hash."""
     loaded = pd.to_datetime(files["finished_at"]).dt.strftime("%Y-%m-%d %H:%M:%S")
-    out = files.assign(name=[short_name(str(p)) for p in files["path"]], finished_at=loaded)
+    status = [file_status(str(s), int(n), int(d)) for s, n, d in
+              zip(files["status"], files["loaded"], files["duplicates"], strict=True)]
+    out = files.assign(name=[short_name(str(p)) for p in files["path"]], finished_at=loaded,
+                       status=status)
     return human_table(out, FILE_HEADERS)
+
+
+def file_status(status: str, loaded: int, duplicates: int) -> str:
+    """A file's stored status in words: ``partial`` (some hands rejected) says whether any
+    hand of it is in the database."""
+    if status != "partial":
+        return status
+    return "some hands rejected" if loaded + duplicates else "every hand rejected"
+
+
+def rejects_table(rejects: pd.DataFrame) -> pd.DataFrame:
+    """The rejected hands (``views.rejects``) as people read them: the file by its short
+    name, the game by its name ("unknown" where the hand never said), and the reason
+    without the file, line and hand its own columns give."""
+    def reason(row: Mapping[Hashable, Any]) -> str:
+        # "<path>:<line>: hand <n>: why", the path as the reader saw it (an upload's
+        # temporary file), so everything up to the line and hand goes.
+        where = f":{row['line']}: hand {row['hand_index']}: "
+        text = str(row["error"])
+        return text.split(where, 1)[1] if where in text else text
+
+    out = rejects.assign(
+        error=[reason(row) for row in rejects.to_dict("records")],
+        file=[short_name(str(path)) for path in rejects["file"]],
+        game=[GAME_NAMES.get(str(game), "unknown") if isinstance(game, str) else "unknown"
+              for game in rejects["game"]])
+    return human_table(out, REJECT_HEADERS)
 
 
 def files_html(files: pd.DataFrame) -> str:

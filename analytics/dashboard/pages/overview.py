@@ -107,8 +107,9 @@ def render() -> None:
         by_file = (rejects.groupby(["file", "stage"]).agg(rejected=("hand_index", "size"),
                                                            first_line=("line", "min"))
                    .reset_index())
+        by_file["file"] = [logic.short_name(str(path)) for path in by_file["file"]]
         st.dataframe(logic.human_table(by_file, logic.REJECT_FILE_HEADERS), hide_index=True)
-        shown = logic.human_table(rejects, logic.REJECT_HEADERS)
+        shown = logic.rejects_table(rejects)
         st.dataframe(shown, hide_index=True, column_config={
             "reason": st.column_config.TextColumn(width="large")})
         ui.download_buttons(shown, "rejects", key="rejects")

@@ -198,7 +198,7 @@ def _show(result: dict[str, object]) -> None:
         st.code("\n".join(messages), language=None, wrap_lines=True)
     if rejects is not None and not rejects.empty:
         st.subheader("Rejected hands")
-        shown = logic.human_table(rejects, logic.REJECT_HEADERS)
+        shown = logic.rejects_table(rejects)
         st.dataframe(shown, hide_index=True, column_config={
             "reason": st.column_config.TextColumn(width="large")})
         ui.download_buttons(shown, "upload-rejects", key="upload_rejects")
