@@ -192,9 +192,10 @@ def _results(game: Game, levels: list[str]) -> None:
     ui.download_buttons(frame, f"{game.value}-results", key=f"results_{game.value}")
 
 
+# What the list behind a point, or a row's "All hands", shows besides each hand: its net
+# (a count and an opportunity of 1 per hand would say nothing).  A comment, not a docstring:
+# Streamlit's magic would draw a bare string of a page script.
 _POINT_COLUMNS: Final = ["hand_id", "net"]
-"""What the list behind a point, or a row's "All hands", shows besides each hand: its net
-(a count and an opportunity of 1 per hand would say nothing)."""
 
 
 def _day_hands(game: Game, player: str, day: dt.date, unit: str) -> None:
