@@ -228,5 +228,7 @@ def test_the_search_page_asks_only_what_the_games_shown_have(
         assert at.selectbox(key="search_pot").options[1:3] == ["poker", "10♠"]
     if "search_combination" in asked:
         assert "full house" in at.selectbox(key="search_combination").options
-    if at.dataframe:
-        assert "pot (chips)" in at.dataframe[0].value.columns
+    if at.dataframe:  # Big Two is played for points, the others for chips
+        unit = {None: "chips or points", "bigtwo": "points"}.get(game, "chips")
+        shown = at.dataframe[0].value
+        assert f"pot ({unit})" in shown.columns, shown.columns

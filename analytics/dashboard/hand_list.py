@@ -35,13 +35,14 @@ def show_hands(found: pd.DataFrame, *, key: str, name: str, note: str = "",
                column_config: Mapping[str, Any] | None = None) -> None:
     """Draw ``found`` (rows of ``search.describe_hands``): "N hands" and ``note``, the
     table with the replayer's link ("open"), each game by its name ("7 & 8"), the pot and
-    a ``net`` column headed with their unit ("pot (chips)", "net (chips)"; both units when
-    the list mixes them), and the CSV, XLSX and Parquet downloads named ``name``."""
-    found = found.rename(columns={"pot": "pot (chips)"})
+    a ``net`` column headed with their unit ("pot (chips)", "net (points)" for Big Two
+    alone; both units when the list mixes them), and the CSV, XLSX and Parquet downloads
+    named ``name``."""
+    units = sorted({logic.NET_UNITS.get(str(game), "chips") for game in found["game"]}
+                   if "game" in found.columns else ()) or ["chips"]
+    found = found.rename(columns={column: f"{column} ({' or '.join(units)})"
+                                  for column in ("pot", "net")})
     if "game" in found.columns:
-        units = sorted({logic.NET_UNITS.get(str(game), "chips") for game in found["game"]})
-        if "net" in found.columns and units:
-            found = found.rename(columns={"net": f"net ({' or '.join(units)})"})
         found = found.assign(game=found["game"].map(GAME_NAMES).fillna(found["game"]))
     st.markdown(f"**{counted(len(found), 'hand')}**{note}")
     st.dataframe(found.drop(columns=["hand_id"]), hide_index=True, key=f"hands_{key}",
