@@ -170,11 +170,13 @@ def test_a_carry_over_bar_lists_its_rounds(con: duckdb.DuckDBPyConnection,
                                            only: HandFilter) -> None:
     rounds = con.execute("""
         SELECT b.hand_id, b.pot, b.won_by IS NOT NULL AS won, h.game_id, h.round,
-               coalesce(h.played_on, CAST(h.loaded_at AS DATE)) AS day
+               coalesce(h.played_on, CAST(h.loaded_at AS DATE)) AS day,
+               h.finale_pot IS NOT NULL AS finale
         FROM board b JOIN hands h USING (hand_id)""").fetchdf()
     if only.date_from is not None:  # a filter that cuts games: counted over the rows kept
         rounds = rounds[rounds["day"] >= pd.Timestamp(only.date_from)]
-    since = _since(rounds)
+    finales = set(rounds.loc[rounds["finale"], "hand_id"])  # no rounds played for a pot
+    since = {key: count for key, count in _since(rounds).items() if key[0] not in finales}
     streaks = pot_streaks(con, only)
     figure = charts.streak_lengths(streaks)
     by_bar: defaultdict[tuple[str, int], list[int]] = defaultdict(list)

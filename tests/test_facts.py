@@ -383,7 +383,7 @@ def old_pot_streaks(con: Con, f: HandFilter) -> pd.DataFrame:
     return query_frame(con, f"""
         WITH rows AS (
             SELECT h.game_id, h.round, b.pot, b.pot_order, b.before, b.antes,
-                   b.won_by IS NOT NULL AS won
+                   b.won_by IS NOT NULL AS won, h.finale_pot IS NOT NULL AS finale
             FROM board b JOIN hands h USING (hand_id) WHERE {cond}),
         grouped AS (
             SELECT *, coalesce(sum(CAST(won AS INTEGER)) OVER (
@@ -399,7 +399,8 @@ def old_pot_streaks(con: Con, f: HandFilter) -> pd.DataFrame:
                CAST(coalesce(sum(antes) FILTER (WHERE antes > 0), 0) AS BIGINT) AS paid_in,
                count(*) FILTER (WHERE antes > 0) AS paid_rounds,
                avg(before) FILTER (WHERE antes > 0) AS mean_before_paid
-        FROM numbered GROUP BY pot, since ORDER BY pot_order, since
+        FROM numbered WHERE NOT finale  -- the rounds played for the pots
+        GROUP BY pot, since ORDER BY pot_order, since
     """, params)
 
 

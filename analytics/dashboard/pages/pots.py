@@ -87,7 +87,8 @@ def _streaks() -> None:
     growth = logic.pot_growth(streaks)
     figure = charts.streak_lengths(streaks)
     chosen = st.plotly_chart(figure, key="streaks", on_select="rerun", selection_mode="points")
-    st.caption(_CLICK)
+    st.caption("Over the rounds played for the pots (the games' end-of-game rounds, the "
+               f"finale, are left out: no pot is won by its own card there). {_CLICK}")
     bar = picked_bar(figure, chosen)
     if bar is not None:
         pot = pot_code(bar.name)

@@ -45,6 +45,7 @@ __all__ = [
     "dealt_types",
     "facts_where",
     "filter_options",
+    "finale_round",
     "hand_detail",
     "hand_facts_where",
     "hand_list",
@@ -739,6 +740,13 @@ def rummoli_board(con: duckdb.DuckDBPyConnection, f: HandFilter, *, game_id: str
     """, params)
 
 
+def finale_round(table: str) -> str:
+    """SQL: the row of ``table`` (an alias with a ``hand_id``) is a round of a Rummoli game's
+    end (``hands.finale_pot``), which plays the leftover board off as poker: no pot is won
+    by its own card there, so those rounds are not rounds played for a pot."""
+    return f"{table}.hand_id IN (SELECT hand_id FROM hands WHERE finale_pot IS NOT NULL)"
+
+
 def pot_winners(con: duckdb.DuckDBPyConnection, f: HandFilter) -> pd.DataFrame:
     """Per pot and kind of round: rounds, rounds it was won, and by whom (player, times,
     chips paid out), and the chips cleared from it without a winner (``cleared``: the
@@ -749,8 +757,7 @@ def pot_winners(con: duckdb.DuckDBPyConnection, f: HandFilter) -> pd.DataFrame:
     cond, params = facts_where(f, game="rummoli", seats=False)
     return query_frame(con, f"""
         SELECT x.pot, any_value(x.pot_order) AS pot_order, x.won_by_player,
-               x.hand_id IN (SELECT hand_id FROM hands WHERE finale_pot IS NOT NULL)
-                   AS finale,
+               {finale_round("x")} AS finale,
                count(*) AS rounds, CAST(sum(x.amount) AS BIGINT) AS chips,
                CAST(sum(greatest(-x.antes, 0)) AS BIGINT) AS cleared
         FROM pot_facts x
@@ -763,7 +770,10 @@ def pot_streaks(con: duckdb.DuckDBPyConnection, f: HandFilter) -> pd.DataFrame:
     """Per pot and ``since`` (rounds since the pot was last won within its game): rounds,
     mean chips on the pot before the round's antes, how often it was won, and the antes
     actually paid in: ``paid_in`` (chips) over ``paid_rounds`` (rounds that paid some), and
-    ``mean_before_paid``, the mean chips before the round over those rounds alone.
+    ``mean_before_paid``, the mean chips before the round over those rounds alone.  Only
+    the rounds played for the pots count (:func:`finale_round`: a game's end-of-game rounds,
+    where no pot is won by its own card, would show the poker pot, won in every round
+    played for it, carried over for rounds).
 
     A round that clears a pot without a winner (the end-of-game finale moves the board
     into its own pot) is stored with negative ``antes`` (``before + antes - amount =
@@ -784,7 +794,7 @@ def pot_streaks(con: duckdb.DuckDBPyConnection, f: HandFilter) -> pd.DataFrame:
                        AS paid_in,
                    count(*) FILTER (WHERE x.antes > 0) AS paid_rounds,
                    avg(x.before) FILTER (WHERE x.antes > 0) AS mean_before_paid
-            FROM pot_facts x WHERE {cond}
+            FROM pot_facts x WHERE {cond} AND NOT {finale_round("x")}
             GROUP BY x.pot, x.since_all ORDER BY pot_order, since
         """, params)
     return query_frame(con, f"""
@@ -794,7 +804,8 @@ def pot_streaks(con: duckdb.DuckDBPyConnection, f: HandFilter) -> pd.DataFrame:
                CAST(coalesce(sum(antes) FILTER (WHERE antes > 0), 0) AS BIGINT) AS paid_in,
                count(*) FILTER (WHERE antes > 0) AS paid_rounds,
                avg(before) FILTER (WHERE antes > 0) AS mean_before_paid
-        FROM counted GROUP BY pot, since ORDER BY pot_order, since
+        FROM counted WHERE NOT {finale_round("counted")}
+        GROUP BY pot, since ORDER BY pot_order, since
     """, params)
 
 
@@ -839,7 +850,8 @@ def pot_streak_hands(con: duckdb.DuckDBPyConnection, f: HandFilter, *, pot: str,
     cond, params = facts_where(f, game="rummoli", seats=False)
     rows = f"""
         WITH {_streak_rows(cond)}
-        SELECT hand_id, day FROM counted WHERE pot = $pot AND since = $since"""
+        SELECT hand_id, day FROM counted
+        WHERE pot = $pot AND since = $since AND NOT {finale_round("counted")}"""
     return query_frame(con, in_latest_order(rows, "hand_id, day"),
                        params | {"pot": pot, "since": since})
 
