@@ -3,10 +3,13 @@ itself under AppTest (tabs, split, threshold, filters)."""
 
 from __future__ import annotations
 
+import base64
 import re
 from pathlib import Path
+from typing import cast
 
 import duckdb
+import numpy as np
 import pandas as pd
 import plotly.io
 import pytest
@@ -270,12 +273,22 @@ def test_a_note_on_a_player_is_kept(dashboard_db: Path, tmp_path: Path,
         assert player_note(con, player) == "calls too much"
 
 
+def _values(data: object) -> list[float]:
+    """A trace's numbers as the chart's JSON holds them: a list, or plotly's typed array
+    (``{"dtype": ..., "bdata": base64}``)."""
+    if isinstance(data, dict):
+        raw = base64.b64decode(str(data["bdata"]))
+        return [float(v) for v in np.frombuffer(raw, dtype=np.dtype(str(data["dtype"])))]
+    return [float(v) for v in cast(list[float], data)]
+
+
 @pytest.mark.slow
 def test_big_two_under_two_scoring_rules_is_split_by_rule(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Games under two scoring rules: the Big Two tab opens split by scoring rule (each
-    row's points in one rule's unit) and says why, instead of running points that add one
-    rule's points to another's; one rule chosen in the sidebar draws them again."""
+    row's points in one rule's unit) and says why; the running points are one rule's at a
+    time (never one rule's points added to another's), picked beside the chart or in the
+    sidebar."""
     from analytics.simulate.bigtwo import simulate_bigtwo
     from analytics.warehouse import ingest
     from parsers import write_hands
@@ -294,9 +307,22 @@ def test_big_two_under_two_scoring_rules_is_split_by_rule(
     assert at.selectbox(key="stats_split_bigtwo").value == "scoring"
     html = at.get("html")[0].proto.body
     assert ">cards left, 2s double</td>" in html and ">cards left</td>" in html
-    assert any("under 2 scoring rules (cards left, cards left, 2s double)" in i.value
-               for i in at.info)
-    assert not list(at.get("plotly_chart"))
+    # Results over time: one rule's running points at a time, picked beside the chart.
+    assert at.selectbox(key="stats_results_rule").options == [
+        "cards left", "cards left, 2s double"]
+    for rule in ("cards", "cards_with_twos"):
+        at.selectbox(key="stats_results_rule").select(rule).run()
+        assert not at.exception, [e.value for e in at.exception]
+        chart, = at.get("plotly_chart")
+        drawn = {trace.name: _values(trace.y)
+                 for trace in plotly.io.from_json(chart.proto.spec).data}
+        with reader(db) as con:
+            frame = results_over_time(con, HandFilter(knobs=(("scoring", rule),)),
+                                      game="bigtwo", by="date", top=4)
+        for player, rows in frame.groupby("player"):
+            assert drawn[f"{player}: actual"] == [float(v) for v in rows["actual"]], (
+                rule, player)
+    at.selectbox(key="stats_results_rule").select("cards").run()
     at.selectbox(key="stats_split_bigtwo").select("").run()  # the player's rows again
     assert any(c.value.startswith("—: his games were played under more than one scoring")
                for c in at.caption)

@@ -142,7 +142,8 @@ def results_scope(f: HandFilter, game: Game | str, levels: Sequence[str]
     (``views.counts_wins``: the filter narrowed to that rule); else ``stat_views.UNITS``."""
     chosen = Game(game)
     if chosen is Game.BIGTWO and list(levels) == [RANK_KNOB[1]]:
-        return replace(f, knobs=(*f.knobs, RANK_KNOB)), level_unit(chosen.value, RANK_LEVEL)[0]
+        knobs = f.knobs if RANK_KNOB in f.knobs else (*f.knobs, RANK_KNOB)
+        return replace(f, knobs=knobs), level_unit(chosen.value, RANK_LEVEL)[0]
     return f, UNITS[chosen]
 
 

@@ -17,6 +17,7 @@ from analytics.stats import FRY_THRESHOLD, LEVELS, MIN_OPPORTUNITIES, SPLITS, ce
 from analytics.warehouse import writer
 from analytics.warehouse.annotations import player_note, set_player_note
 from analytics.warehouse.sql.stat_views import SESSION_GAP_MINUTES
+from analytics.warehouse.sql.views import HandFilter
 from analytics.words import counted
 from parsers.rule_options import GAME_NAMES, Game
 
@@ -148,16 +149,22 @@ def _cell_hands(game: Game, grid: pd.DataFrame, split: str | None, fry: int) -> 
 
 def _results(game: Game, levels: list[str]) -> None:
     """The cumulative results of the four players with most hands (or the chosen ones), by
-    hand number or by day; Big Two's only under one scoring rule (points under one are
-    not points under another)."""
+    hand number or by day; Big Two's under one scoring rule at a time, picked here when the
+    games had several (points under one are not points under another)."""
     st.subheader("Results over time")
-    if game is Game.BIGTWO and len(levels) > 1:
-        st.info(f"These games were played under {len(levels)} scoring rules "
-                f"({statistics.levels_text(game, levels)}): points under one are not points under "
-                "another. "
-                "Choose one under House rules in the sidebar to see their running points.")
-        return
-    only, unit = statistics.results_scope(ui.context().filter, game, levels)
+    shown, base = levels, ui.context().filter
+    by_rule = game is Game.BIGTWO and len(levels) > 1  # one rule's points are not another's
+    if by_rule:
+        rule = st.selectbox(
+            "Results under the scoring rule", levels, key="stats_results_rule",
+            format_func=lambda value: statistics.key_text(LEVELS[game][0], value),
+            help=f"These games were played under {len(levels)} scoring rules: points under "
+                 "one are not points under another, so each is drawn on its own. Under rank "
+                 "scoring (finishing order) no points change hands: its results are games "
+                 "won.")
+        shown = [rule or levels[0]]
+        base = dataclasses.replace(base, knobs=(*base.knobs, (LEVELS[game][0], shown[0])))
+    only, unit = statistics.results_scope(base, game, shown)
     # By date first: a day's sums, then running sums over days (0.18 s CPU over a million
     # hands); by hand number orders only the days holding a point (0.25 s for four players).
     by = st.radio("Against", ["date", "hand"], horizontal=True,
@@ -165,21 +172,22 @@ def _results(game: Game, levels: list[str]) -> None:
                   key=f"stats_by_{game.value}") or "date"
     frame: pd.DataFrame = ui.ask("results_over_time", hand_filter=only, game=game.value,
                                  by=by, top=4)
+    scope = f"; scoring: {statistics.key_text(LEVELS[game][0], shown[0])}" if by_rule else ""
     figure = statistics.results_figure(frame, unit=unit, by=by,
-                                       title=f"Cumulative results ({unit})")
+                                       title=f"Cumulative results ({unit}{scope})")
     chosen = st.plotly_chart(figure, key=f"results_{game.value}", on_select="rerun",
                              selection_mode="points")
     point = picked_point(chosen)
     if by == "date":
         st.caption("Click a point to list that player's hands of that day.")
         if point is not None:
-            _day_hands(game, str(figure.data[int(point["curve_number"])].legendgroup),
+            _day_hands(game, only, str(figure.data[int(point["curve_number"])].legendgroup),
                        dt.date.fromisoformat(str(point["x"])[:10]), unit)
     else:
         st.caption("Click a point to list that player's hands since the point before it.")
         if point is not None:
             trace = figure.data[int(point["curve_number"])]
-            _numbered_hands(game, str(trace.legendgroup), int(point["x"]),
+            _numbered_hands(game, only, str(trace.legendgroup), int(point["x"]),
                             [int(x) for x in trace.x], unit)
     if game is Game.SEVENEIGHT:
         st.caption("Big blinds: each hand's net over its big blind. Dashed: all-in adjusted "
@@ -198,11 +206,11 @@ def _results(game: Game, levels: list[str]) -> None:
 _POINT_COLUMNS: Final = ["hand_id", "net"]
 
 
-def _day_hands(game: Game, player: str, day: dt.date, unit: str) -> None:
+def _day_hands(game: Game, only: HandFilter, player: str, day: dt.date, unit: str) -> None:
     """The hands behind a point of the results by date: the player's hands of that day
-    (the grid's "All hands" of his row, the filters narrowed to the day), and what they
-    add up to in the chart's ``unit``."""
-    one_day = dataclasses.replace(ui.context().filter, date_from=day, date_to=day)
+    (the chart's filter ``only`` narrowed to the day), and what they add up to in the
+    chart's ``unit``."""
+    one_day = dataclasses.replace(only, date_from=day, date_to=day)
     behind: pd.DataFrame = ui.ask("stat_hands", hand_filter=one_day, game=game.value,
                                   player=player)
     st.markdown(f"**{player}, {day:%Y-%m-%d}**: {counted(len(behind), 'hand')}, "
@@ -211,14 +219,15 @@ def _day_hands(game: Game, player: str, day: dt.date, unit: str) -> None:
                 name=f"{game.value}-{day}-hands")
 
 
-def _numbered_hands(game: Game, player: str, last: int, drawn: list[int], unit: str
-                    ) -> None:
-    """The hands behind a point of the results by hand number: the player's hands in order
-    of play after the point drawn before it (``drawn``: his line's hand numbers), up to and
-    including hand number ``last`` (the hands the line's step to the point sums), and what
-    they add up to in the chart's ``unit``."""
+def _numbered_hands(game: Game, only: HandFilter, player: str, last: int, drawn: list[int],
+                    unit: str) -> None:
+    """The hands behind a point of the results by hand number: the player's hands (under
+    the chart's filter ``only``) in order of play after the point drawn before it
+    (``drawn``: his line's hand numbers), up to and including hand number ``last`` (the
+    hands the line's step to the point sums), and what they add up to in the chart's
+    ``unit``."""
     first = max((x for x in drawn if x < last), default=0) + 1
-    behind: pd.DataFrame = ui.ask("stat_hands", game=game.value, player=player,
+    behind: pd.DataFrame = ui.ask("stat_hands", only, game=game.value, player=player,
                                   order="play")
     behind = behind.iloc[first - 1:last]
     span = f"hand {first:,}" if first == last else f"hands {first:,} to {last:,}"
