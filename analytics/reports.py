@@ -461,7 +461,13 @@ def statistics_sections(con: duckdb.DuckDBPyConnection, f: HandFilter,
         if note is not None:
             text += " " + note
         if split is not None and game == Game.BIGTWO.value:
-            text += " Running points need one scoring rule: choose one to see them."
+            text += " Running points under each scoring rule on its own."
+            for rule in levels:
+                scope, unit = statistics.rule_scope(f, game, rule)
+                words = statistics.key_text(split, rule)
+                figures.append(statistics.results_figure(
+                    stat_views.results_over_time(con, scope, game=game), unit=unit,
+                    title=f"{name}: cumulative results ({unit}; scoring: {words})"))
         else:
             scope, unit = statistics.results_scope(f, game, levels)
             results = stat_views.results_over_time(con, scope, game=game)

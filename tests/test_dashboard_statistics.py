@@ -330,7 +330,17 @@ def test_big_two_under_two_scoring_rules_is_split_by_rule(
     with reader(db) as con:  # the report's section, as the page opens
         section, = reports.statistics_sections(con, HandFilter(), ["bigtwo"])
     assert "more than one scoring rule (cards left, cards left, 2s double)" in section.text
-    assert not section.figures and ">cards left, 2s double</td>" in section.html
+    assert ">cards left, 2s double</td>" in section.html
+    # The report draws each rule's running points on its own, as the page's picker does.
+    assert [figure.layout.title.text for figure in section.figures] == [
+        "Big Two: cumulative results (points; scoring: cards left)",
+        "Big Two: cumulative results (points; scoring: cards left, 2s double)"]
+    with reader(db) as con:
+        twos = results_over_time(con, HandFilter(knobs=(("scoring", "cards_with_twos"),)),
+                                 game="bigtwo")
+    first = sorted(twos["player"].unique())[0]
+    assert [float(v) for v in section.figures[1].data[0].y] == [
+        float(v) for v in twos.loc[twos["player"] == first, "actual"]]
     assert list(section.tables["Statistics counts (Big Two)"].columns[:2]) == [
         "player", "scoring rule"]
     one = AppTest.from_file(APP, default_timeout=TIMEOUT)  # a link to one rule's games

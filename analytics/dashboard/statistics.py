@@ -34,7 +34,7 @@ from parsers.rule_options import Game
 __all__ = ["ALL_HANDS", "GRID_STYLE", "LINES", "RANK_NOTE", "SPLIT_NAMES", "cell_links",
            "counts_table", "definitions_frame", "definitions_markdown", "grid_html", "key_text",
            "level_split", "levels_text", "point_result", "rank_note", "result_text",
-           "results_figure", "results_scope", "row_label", "session_headers",
+           "results_figure", "results_scope", "row_label", "rule_scope", "session_headers",
            "sessions_table", "split_value"]
 
 """The games with statistics, as the page's tabs name them."""
@@ -145,6 +145,15 @@ def results_scope(f: HandFilter, game: Game | str, levels: Sequence[str]
         knobs = f.knobs if RANK_KNOB in f.knobs else (*f.knobs, RANK_KNOB)
         return replace(f, knobs=knobs), level_unit(chosen.value, RANK_LEVEL)[0]
     return f, UNITS[chosen]
+
+
+def rule_scope(f: HandFilter, game: Game | str, rule: str) -> tuple[HandFilter, str]:
+    """:func:`results_scope` of ``game``'s hands under one scoring rule (ante) ``rule`` of
+    :data:`~analytics.stats.LEVELS`: the filter narrowed to it, and its unit (Big Two's
+    running points, one rule at a time)."""
+    chosen = Game(game)
+    narrowed = replace(f, knobs=(*f.knobs, (LEVELS[chosen][0], rule)))
+    return results_scope(narrowed, chosen, [rule])
 
 
 def cell_links(grid: pd.DataFrame, game: Game | str, *, split: str | None, base: str

@@ -163,8 +163,9 @@ def _results(game: Game, levels: list[str]) -> None:
                  "scoring (finishing order) no points change hands: its results are games "
                  "won.")
         shown = [rule or levels[0]]
-        base = dataclasses.replace(base, knobs=(*base.knobs, (LEVELS[game][0], shown[0])))
-    only, unit = statistics.results_scope(base, game, shown)
+        only, unit = statistics.rule_scope(base, game, shown[0])
+    else:
+        only, unit = statistics.results_scope(base, game, levels)
     # By date first: a day's sums, then running sums over days (0.18 s CPU over a million
     # hands); by hand number orders only the days holding a point (0.25 s for four players).
     by = st.radio("Against", ["date", "hand"], horizontal=True,
