@@ -324,7 +324,7 @@ def _deal_strength(only: HandFilter, level: str) -> None:
     chosen = st.plotly_chart(figure, key="bigtwo_feature_chart", on_select="rerun",
                              selection_mode="points")
     st.caption("The features are counted from each player's dealt cards when the game is "
-               "loaded (docs/schema.md, bigtwo_features). Bars: mean ± 95 % CI. "
+               "loaded (docs/schema.md). Bars: mean ± 95 % CI. "
                + _CLICK_PLAYER + _without_sheets(sheets, "deal"))
     bar = picked_bar(figure, chosen)
     if bar is not None:
@@ -361,10 +361,11 @@ def _score_keeper(sheets: int, only: HandFilter) -> None:
         for name in ("win_fraction", "fry_fraction", "real_losses_per_game",
                      "net_score_per_game")})
     line = logic.zero_sum_line(summary, ui.ask("seats_per_game", only))
-    st.caption("Real loss: the cards left, doubled when fried (fry_threshold or more left, "
-               "default 10), tripled with 13; net score: zero-sum, every player pays his real "
-               "loss to every other (scores sum to 0). Regular (✓): at least a quarter of all "
-               "games. Played games and score sheets count alike; "
+    st.caption("Real loss: the cards left, doubled when fried (the fry threshold or more "
+               "left: 10 unless the house rule fry_threshold says otherwise), tripled with "
+               "13; net score: zero-sum, every player pays his real loss to every other "
+               "(scores sum to 0). Regular (✓): at least a quarter of all games. Played "
+               "games and score sheets count alike; "
                + logic.SCORE_KEEPER_NOTE.removesuffix(".")
                + (f"; {sheets:,} of the games are outcome-only (score sheets)." if sheets
                   else ".") + " Fractions and per-game values to 4 decimals.")
