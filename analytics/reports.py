@@ -27,7 +27,7 @@ from analytics.dashboard import charts, logic, statistics
 from analytics.stats import stats_of
 from analytics.warehouse.annotations import player_notes, tagged_hands
 from analytics.warehouse.identity import hand_id_hex
-from analytics.warehouse.sql import equity_views, scores, stat_views, views
+from analytics.warehouse.sql import equity_views, queries, scores, stat_views, views
 from analytics.warehouse.sql.views import HandFilter
 from analytics.words import counted
 from parsers.rule_options import GAME_NAMES, Game
@@ -389,6 +389,7 @@ def build_report(con: duckdb.DuckDBPyConnection, f: HandFilter, *,
             sections.append(_score_keeper_section(con, f))
     sections.extend(statistics_sections(con, f, ordered))
     sections.extend(notes_sections(con))
+    sections.append(files_section(con))
     return Report(title, f.describe(), dt.datetime.now().replace(microsecond=0), sections)
 
 
@@ -412,6 +413,21 @@ def _score_keeper_section(con: duckdb.DuckDBPyConnection, f: HandFilter) -> Sect
     return Section("Big Two score keeper", text,
                    [charts.score_scatter(summary, y, line) for y in charts.SCORE_AXES],
                    {"Score keeper's summary": logic.score_keeper_table(summary)})
+
+
+def files_section(con: duckdb.DuckDBPyConnection) -> Section:
+    """What went into the database, whatever the filter, as the Overview shows it: every
+    file loaded, and the hands rejected (the latest 1,000) with their reasons."""
+    rejected = views.rejects(con, limit=1000)
+    tables = {"Files loaded": logic.files_table(queries.files(con))}
+    if rejected.empty:
+        text = ("Every file in the database, newest first (these follow no filter). No hand "
+                "was rejected.")
+    else:
+        tables["Rejected hands"] = logic.rejects_table(rejected)
+        text = ("Every file in the database, newest first, and the hands rejected with the "
+                "line and the reason (these follow no filter; the latest 1,000 listed).")
+    return Section("Files and data quality", text, tables=tables)
 
 
 def notes_sections(con: duckdb.DuckDBPyConnection) -> list[Section]:

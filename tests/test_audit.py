@@ -911,7 +911,8 @@ def test_the_report_shows_the_same_numbers(con: duckdb.DuckDBPyConnection,
     report = reports.build_report(con, EVERYONE)
     assert [s.title for s in report.sections] == [
         "Overview", "7 & 8", "Big Two", "Big Two score keeper", "Rummoli",
-        "Statistics: 7 & 8", "Statistics: Big Two", "Statistics: Rummoli"]
+        "Statistics: 7 & 8", "Statistics: Big Two", "Statistics: Rummoli",
+        "Files and data quality"]
     tables = report.tables()
     dealt = seats[seats["game"] == "seveneight"].groupby("player").size()
     grid = tables["Statistics counts (7 & 8)"]

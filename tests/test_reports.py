@@ -86,6 +86,26 @@ def test_html_report_is_self_contained(dashboard_db: Path) -> None:
         assert f"<h2>{heading}</h2>" in html
 
 
+def test_the_report_says_what_went_in_whatever_the_filter(dashboard_db: Path) -> None:
+    """The report's last section lists every file loaded and the rejected hand, as the
+    Overview does, under a filter too (files and rejects follow none)."""
+    con = duckdb.connect(str(dashboard_db), read_only=True)
+    try:
+        files = con.execute("SELECT path, status, rejected FROM files").fetchall()
+        for hand_filter in (HandFilter(), HandFilter(game="bigtwo", players=("Cy",))):
+            section = reports.build_report(con, hand_filter).sections[-1]
+            assert section.title == "Files and data quality"
+            listed = section.tables["Files loaded"]
+            assert sorted(listed["full path"]) == sorted(path for path, _, _ in files)
+            assert int(listed["rejected"].sum()) == sum(n for _, _, n in files) == 1
+            rejected = section.tables["Rejected hands"]
+            assert list(rejected["game"]) == ["7 & 8"] and list(rejected["line"]) == [12]
+            assert "p9" in rejected["reason"].iloc[0]
+            assert ":12: hand" not in rejected["reason"].iloc[0]  # said by its own columns
+    finally:
+        con.close()
+
+
 def test_html_report_has_the_stored_equities(dashboard_db: Path) -> None:
     con = duckdb.connect(str(dashboard_db), read_only=True)
     try:
