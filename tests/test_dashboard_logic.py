@@ -195,8 +195,6 @@ def test_rejected_hands_and_files_read_in_words() -> None:
     """The data quality table names the game ("unknown" where the hand never said), the
     file by its short name, and the reason without the path, line and hand its own columns
     give; a file all of whose hands were rejected is not said to be "partial"."""
-    import pandas as pd
-
     rejects = pd.DataFrame({
         "file": ["/data/in/a.phhs", "upload: b.phhs"], "hand_index": [1, 2], "line": [10, 31],
         "stage": ["replay", "parse"], "game": ["seveneight", None],
