@@ -24,6 +24,7 @@ from analytics.warehouse.sql.views import (
     HandFilter,
     current_hand_id,
     hand_facts_where,
+    in_latest_order,
     latest_first,
 )
 from parsers.model import RUMMOLI_POTS
@@ -119,15 +120,10 @@ def search_hands(con: duckdb.DuckDBPyConnection, f: HandFilter, *,
         params |= {"min_pot": search.min_pot, "max_pot": search.max_pot}
     pot_join = ("JOIN (SELECT hand_id, sum(won) AS pot FROM seats GROUP BY hand_id) w "
                 "ON w.hand_id = x.hand_id" if by_pot else "")
-    found = f"""
-        SELECT * FROM (
-            SELECT x.hand_id, x.game, x.day, x.session, x.players, n.starred, n.tags,
-                   t.played_time, t.source_index
-            FROM hand_facts x JOIN hands t ON t.hand_id = x.hand_id
-            LEFT JOIN hand_notes n ON n.hand_id = x.hand_id {pot_join}
-            WHERE {" AND ".join(conditions)})
-        ORDER BY {latest_first()}
-        LIMIT $limit"""
+    found = in_latest_order(f"""
+        SELECT x.hand_id, x.game, x.day, x.session, x.players, n.starred, n.tags
+        FROM hand_facts x LEFT JOIN hand_notes n ON n.hand_id = x.hand_id {pot_join}
+        WHERE {" AND ".join(conditions)}""", "*") + " LIMIT $limit"
     return _described(con, found, params | {"limit": limit}, order=latest_first("f"))
 
 
@@ -136,8 +132,10 @@ def describe_hands(con: duckdb.DuckDBPyConnection, hand_ids: Sequence[int]) -> p
     order given: how the lists of hands behind a statistic, a session, a point or a bar
     show them (the latest first, or a player's hands in order of play)."""
     found = """
-        SELECT x.hand_id, x.game, x.day, x.session, x.players, n.starred, n.tags
-        FROM hand_facts x LEFT JOIN hand_notes n USING (hand_id)
+        SELECT x.hand_id, x.game, x.day, x.session, x.players, n.starred, n.tags,
+               t.played_time
+        FROM hand_facts x JOIN hands t ON t.hand_id = x.hand_id
+        LEFT JOIN hand_notes n ON n.hand_id = x.hand_id
         WHERE list_contains($hand_ids, x.hand_id)"""
     return _described(con, found, {"hand_ids": [int(h) for h in hand_ids]},
                       order="list_position($hand_ids, f.hand_id)")
@@ -145,15 +143,13 @@ def describe_hands(con: duckdb.DuckDBPyConnection, hand_ids: Sequence[int]) -> p
 
 def _described(con: duckdb.DuckDBPyConnection, found: str, params: dict[str, object], *,
                order: str) -> pd.DataFrame:
-    """The rows of a list of hands: ``found`` (SQL of hand_facts rows with their notes)
-    with the time of play (none where the history has none), the players, the pot, the
-    star and tags, the hex id and the replayer's link, in the ``order`` (SQL over ``found
-    f``) the caller gives."""
+    """The rows of a list of hands: ``found`` (SQL of hand_facts rows with their notes and
+    the hand's ``played_time``) with the players, the pot, the star and tags, the hex id
+    and the replayer's link, in the ``order`` (SQL over ``found f``) the caller gives."""
     sql = f"""
         WITH found AS ({found})
-        SELECT f.hand_id, f.game, f.day,
-               (SELECT played_time FROM hands t WHERE t.hand_id = f.hand_id) AS time,
-               f.session, array_to_string(f.players, ', ') AS players,
+        SELECT f.hand_id, f.game, f.day, f.played_time AS time, f.session,
+               array_to_string(f.players, ', ') AS players,
                (SELECT sum(won) FROM seats s WHERE s.hand_id = f.hand_id) AS pot,
                coalesce(f.starred, FALSE) AS starred, coalesce(f.tags, []) AS tags
         FROM found f ORDER BY {order}
