@@ -143,7 +143,7 @@ def eval_command(
     game: Annotated[Game, typer.Argument(help="rummoli (poker ranks), bigtwo or seveneight.")],
     cards: Annotated[list[str], typer.Argument(help="Cards, e.g. As Kd or AsKd.")],
     rule: Annotated[list[str] | None, typer.Option(
-        "--rule", "-r", metavar="KNOB=VALUE",
+        "--rule", "-r", metavar="NAME=VALUE",
         help="Big Two: a house rule as a history's header writes it, e.g. "
              "four_card_plays=true, straights=vietnamese, suit_order=cdhs (repeatable).")
     ] = None,

@@ -121,6 +121,46 @@ def test_report_for_nobody_writes_nothing_and_says_so(dashboard_db: Path,
     assert not out.exists()
 
 
+def test_a_filter_that_matches_nothing_says_which_values_no_hand_has(
+        dashboard_db: Path, tmp_path: Path) -> None:
+    """A misspelt name, rule or stake is the usual reason nothing matches: ``report`` and
+    ``stats`` name each value no hand has, with what the database has instead."""
+    out = tmp_path / "none.html"
+    result = RUNNER.invoke(app, [
+        "report", "--db", str(dashboard_db), "--player", "cy", "--player", "Nobody",
+        "--rule", "scoring=card", "--stakes", "pot limit, big blind 9",
+        "--from", "2099-01-01", "--out", str(out)])
+    said = _said(result.output)
+    assert result.exit_code == 1 and not out.exists()
+    assert "no player 'cy'; did you mean Cy?" in said
+    assert "no player 'Nobody' " in said or said.endswith("no player 'Nobody'")
+    assert "no hand has the house rule scoring = card; the database has scoring = " in said
+    assert "no hand is played at stakes 'pot limit, big blind 9'; the database has " in said
+    assert "no limit, big blind 2" in said
+    assert "the hands loaded were played from " in said
+    # Values the database has, matching nothing together, give no hint.
+    result = RUNNER.invoke(app, ["report", "--db", str(dashboard_db), "--game", "bigtwo",
+                                 "--stakes", "N78 min 2", "--out", str(out)])
+    assert result.exit_code == 1
+    assert _said(result.output).startswith("error: no hands match (Big Two; stakes no limit")
+    assert "the database has" not in _said(result.output)
+
+
+@pytest.mark.parametrize("out", [None, "stats.csv"])
+def test_stats_for_nobody_writes_nothing_and_says_so(dashboard_db: Path, tmp_path: Path,
+                                                     out: str | None) -> None:
+    """As ``report``: an empty table reads as players who did nothing, so ``stats`` says no
+    hand matched, names what no hand has, writes nothing and exits 1."""
+    written = [] if out is None else ["--out", str(tmp_path / out)]
+    result = RUNNER.invoke(app, ["stats", "bigtwo", "--db", str(dashboard_db), "--player",
+                                 "Kitt", *written])
+    said = _said(result.output)
+    assert result.exit_code == 1
+    assert said.startswith("error: no hands match (Big Two; players Kitt)")
+    assert "no player 'Kitt'; did you mean Kit?" in said
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_report_takes_stakes_in_the_words_the_pages_show(dashboard_db: Path,
                                                        tmp_path: Path) -> None:
     """``--stakes`` takes what the pages show ("no limit, big blind 2") or the label."""

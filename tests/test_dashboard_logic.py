@@ -298,7 +298,7 @@ def test_views_follow_the_filter(con: duckdb.DuckDBPyConnection) -> None:
     assert late.empty
     knob = views.overview(con, HandFilter(knobs=(("variant", "B2"),)))
     assert list(knob["game"]) == ["bigtwo"]
-    with pytest.raises(ValueError, match="unknown knob"):
+    with pytest.raises(ValueError, match="unknown house rule"):
         HandFilter(knobs=(("'; DROP TABLE hands; --", "x"),))
 
 

@@ -195,7 +195,8 @@ def test_cli_filters_by_player_and_table(dashboard_db: Path, tmp_path: Path) -> 
     (["--out", "r.txt"], "use .html"),
     (["--out", "r.csv", "--table", "secrets"], "unknown table"),
     (["--out", "r.html", "--knob", "nonsense"], "name=value"),
-    (["--out", "r.html", "--knob", "evil=1"], "unknown knob"),
+    (["--out", "r.html", "--knob", "evil=1"], "unknown house rule"),
+    (["--out", "r.html", "--rule", "evil=1"], "unknown house rule"),
     (["--out", "r.html", "--from", "yesterday"], "not a date"),
 ])
 def test_cli_refuses_bad_arguments(dashboard_db: Path, tmp_path: Path, arguments: list[str],

@@ -153,11 +153,12 @@ def test_from_and_to_keep_the_hands_of_those_days(
 
 def test_a_range_without_hands_and_a_reversed_range(stats_db: Path, tmp_path: Path) -> None:
     out = tmp_path / "none.parquet"
-    _run("seveneight", "--db", str(stats_db), "--from", "2026-12-01", "--out", str(out))
-    empty = pd.read_parquet(out)
-    assert empty.empty and list(empty.columns) == _columns(Game.SEVENEIGHT)
-    said = _run("seveneight", "--db", str(stats_db), "--from", "2026-12-01")
-    assert "No hands match (7 & 8;" in said
+    for written in ([], ["--out", str(out)]):
+        said = CliRunner().invoke(app, ["stats", "seveneight", "--db", str(stats_db),
+                                        "--from", "2026-12-01", *written])
+        assert said.exit_code == 1
+        assert "no hands match (7 & 8; days 2026-12-01 to ...)" in said.output
+        assert not out.exists()
     refused = CliRunner().invoke(app, ["stats", "seveneight", "--db", str(stats_db),
                                        "--from", "2026-11-05", "--to", "2026-11-01"])
     assert refused.exit_code == 2

@@ -3,10 +3,17 @@
 from __future__ import annotations
 
 import datetime as dt
+from difflib import get_close_matches
+from typing import TYPE_CHECKING
 
 import typer
 
-__all__ = ["parse_day"]
+if TYPE_CHECKING:
+    import duckdb
+
+    from analytics.warehouse.sql.views import HandFilter
+
+__all__ = ["no_match_hints", "parse_day"]
 
 
 def parse_day(text: str | None, option: str) -> dt.date | None:
@@ -19,3 +26,42 @@ def parse_day(text: str | None, option: str) -> dt.date | None:
     except ValueError:
         raise typer.BadParameter(f"{text!r} is not a date (YYYY-MM-DD)",
                                  param_hint=option) from None
+
+
+def no_match_hints(con: duckdb.DuckDBPyConnection, hand_filter: HandFilter) -> list[str]:
+    """Why a filter matched no hand, where the database can tell: each player, house rule
+    or stake it names that no hand has (with the close names it does have), and days
+    outside those loaded.  A misspelt name or rule is the usual cause; [] when every value
+    exists and only their combination matches nothing."""
+    from analytics.dashboard.filters import options_from_frame
+    from analytics.warehouse.sql import views
+
+    options = options_from_frame(views.filter_options(con))
+    hints = [_unknown("player", name, options.players) for name in hand_filter.players
+             if name not in options.players]
+    rules: dict[str, list[str]] = {}
+    for text in options.knobs:
+        name, _, value = text.partition("=")
+        rules.setdefault(name, []).append(value)
+    for name, value in hand_filter.knobs:
+        if value not in rules.get(name, ()):
+            known = rules.get(name)
+            hints.append(f"no hand has the house rule {name} = {value}" + (
+                f"; the database has {name} = {', '.join(known)}" if known
+                else f"; no hand in the database sets {name}"))
+    if hand_filter.stakes and hand_filter.stakes not in options.stakes:
+        hints.append(f"no hand is played at stakes {hand_filter.stakes!r}; the database has "
+                     + "; ".join(map(views.stakes_words, options.stakes)))
+    first, last = options.first_day, options.last_day
+    if first is not None and last is not None and (
+            (hand_filter.date_from is not None and hand_filter.date_from > last)
+            or (hand_filter.date_to is not None and hand_filter.date_to < first)):
+        hints.append(f"the hands loaded were played from {first} to {last}")
+    return hints
+
+
+def _unknown(kind: str, value: str, known: tuple[str, ...]) -> str:
+    """``no player 'ann'; did you mean Ann?``: the closest names when some are close."""
+    close = [name for name in known if name.casefold() == value.casefold()] or (
+        get_close_matches(value, known, n=3, cutoff=0.6))
+    return f"no {kind} {value!r}" + (f"; did you mean {' or '.join(close)}?" if close else "")

@@ -4,9 +4,10 @@ The suffix of ``--out`` picks the format: ``.html`` (self-contained: charts and
 plotly.js embedded), ``.xlsx`` (every table of the report, a sheet each),
 ``.csv`` or ``.parquet`` (one table, ``--table``).  The filters are the
 dashboard's: ``--game``, ``--player`` (repeatable), ``--from``/``--to``,
-``--session``, ``--knob name=value`` (repeatable), ``--stakes``.  Exit code 0 on
-success, 1 when no hand matches the filters (nothing is written), 2 for usage errors or
-a database that cannot be read.
+``--session``, ``--rule name=value`` (a house rule, repeatable; ``--knob`` is its old
+name), ``--stakes``.  Exit code 0 on success, 1 when no hand matches the filters (nothing
+is written; what the filters name that no hand has is said), 2 for usage errors or a
+database that cannot be read.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 from rich.console import Console
 
-from analytics.commands import parse_day
+from analytics.commands import no_match_hints, parse_day
 from parsers.rule_options import Game
 
 if TYPE_CHECKING:
@@ -36,13 +37,17 @@ def report(
         "--db", help="Database file (default: $HANDLAB_DB, else data/handlab.duckdb).")] = None,
     game: Annotated[Game | None, typer.Option("--game", "-g", help="Only this game.")] = None,
     player: Annotated[list[str] | None, typer.Option(
-        "--player", "-p", help="Only hands with this player (repeatable).")] = None,
-    date_from: Annotated[str | None, typer.Option("--from", help="First day, YYYY-MM-DD.")] = None,
-    date_to: Annotated[str | None, typer.Option("--to", help="Last day, YYYY-MM-DD.")] = None,
+        "--player", "-p", metavar="NAME", help="Only hands with this player (repeatable).")] = None,
+    date_from: Annotated[str | None, typer.Option(
+        "--from", metavar="DAY", help="First day, YYYY-MM-DD.")] = None,
+    date_to: Annotated[str | None, typer.Option(
+        "--to", metavar="DAY", help="Last day, YYYY-MM-DD.")] = None,
     session: Annotated[str | None, typer.Option(
         "--session", help="A game id, or a session label (table and day).")] = None,
-    knob: Annotated[list[str] | None, typer.Option(
-        "--knob", help="A rule knob as name=value, e.g. scoring=cards (repeatable).")] = None,
+    rule: Annotated[list[str] | None, typer.Option(
+        "--rule", "--knob", "-r", metavar="NAME=VALUE",
+        help="A house rule as name=value, e.g. scoring=cards (repeatable; --knob is its "
+        "old name).")] = None,
     stakes: Annotated[str | None, typer.Option(
         "--stakes", help="Stakes as the dashboard names them, e.g. 'no limit, big blind 2' "
         "(or the label, 'N78 min 2').")] = None,
@@ -61,10 +66,10 @@ def report(
     from analytics.warehouse.sql.views import HandFilter
 
     knobs = []
-    for text in knob or []:
+    for text in rule or []:
         name, sep, value = text.partition("=")
         if not sep or not name or not value:
-            raise typer.BadParameter(f"{text!r} is not name=value", param_hint="--knob")
+            raise typer.BadParameter(f"{text!r} is not name=value", param_hint="--rule")
         knobs.append((name.strip(), value.strip()))
     try:
         hand_filter = HandFilter(
@@ -85,6 +90,8 @@ def report(
                 # An empty report looks like a report of nothing happening: say it instead.
                 _console.print(f"[red]error:[/red] no hands match ({hand_filter.describe()}); "
                                f"nothing written to {out}", highlight=False)
+                for hint in no_match_hints(con, hand_filter):
+                    _console.print(f"  {hint}", highlight=False)
                 raise typer.Exit(1)
             written = write_report(con, hand_filter, out, table=table, title=title)
     except ValueError as error:

@@ -5,7 +5,8 @@ Prints (a rich table of ``12/40 (30%)`` cells) or writes (``--out`` .csv, .xlsx 
 named as in docs/statistics.md: ``vpip``, ``vpip_opps``, ``pfr``, ``pfr_opps``, ... one
 ``_opps`` column beside each count, then the result columns.  The rows come from
 ``stat_views.player_rows``, the one place a game's per-player row is assembled.  Exit
-code 0 on success, 2 for usage errors or a database that cannot be read.
+code 0 on success, 1 when no hand matches (nothing is written), 2 for usage errors or a
+database that cannot be read.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from analytics.commands import parse_day
+from analytics.commands import no_match_hints, parse_day
 from analytics.words import counted
 from parsers.rule_options import Game
 
@@ -45,9 +46,11 @@ def stats(
     db: Annotated[Path | None, typer.Option(
         "--db", help="Database file (default: $HANDLAB_DB, else data/handlab.duckdb).")] = None,
     player: Annotated[list[str] | None, typer.Option(
-        "--player", "-p", help="Only this player's seats (repeatable).")] = None,
-    date_from: Annotated[str | None, typer.Option("--from", help="First day, YYYY-MM-DD.")] = None,
-    date_to: Annotated[str | None, typer.Option("--to", help="Last day, YYYY-MM-DD.")] = None,
+        "--player", "-p", metavar="NAME", help="Only this player's seats (repeatable).")] = None,
+    date_from: Annotated[str | None, typer.Option(
+        "--from", metavar="DAY", help="First day, YYYY-MM-DD.")] = None,
+    date_to: Annotated[str | None, typer.Option(
+        "--to", metavar="DAY", help="Last day, YYYY-MM-DD.")] = None,
     out: Annotated[Path | None, typer.Option(
         "--out", "-o", help="Write the rows to .csv, .xlsx or .parquet instead.")] = None,
     fry: Annotated[int, typer.Option(
@@ -79,18 +82,22 @@ def stats(
     try:
         with reader(db) as con:
             rows = player_rows(con, hand_filter, game=game, fry_threshold=fry)
+            hints = no_match_hints(con, hand_filter) if rows.empty else []
     except (WarehouseError, OSError) as error:
         _console.print(f"[red]error:[/red] {error}", highlight=False)
         raise typer.Exit(2) from None
+    if rows.empty:  # an empty table reads as players who did nothing: say it instead
+        _console.print(f"[red]error:[/red] no hands match ({hand_filter.describe()})"
+                       + (f"; nothing written to {out}" if out is not None else ""),
+                       highlight=False)
+        for hint in hints:
+            _console.print(f"  {hint}", highlight=False)
+        raise typer.Exit(1)
     if out is not None and suffix is not None:
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_bytes(table_bytes(rows, suffix))
         _console.print(f"wrote {counted(len(rows), 'player')} to {out} "
                        f"({hand_filter.describe()})", highlight=False)
-        return
-    if rows.empty:
-        _console.print(f"No hands match ({hand_filter.describe()}).",
-                       highlight=False)
         return
     cells, _, grey = display_grid(rows, definitions)
     title = f"Statistics: {hand_filter.describe()}"

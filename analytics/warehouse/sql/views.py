@@ -181,7 +181,8 @@ class HandFilter:
                              f"{', '.join(g.value for g in Game)})")
         for name, _ in self.knobs:
             if name not in KNOBS:
-                raise ValueError(f"unknown knob {name!r} (expected one of {', '.join(KNOBS)})")
+                raise ValueError(f"unknown house rule {name!r} (expected one of "
+                                 f"{', '.join(KNOBS)})")
 
     def describe(self) -> str:
         """The filter in words, for report headers and captions: ``7 & 8; players Ann,
