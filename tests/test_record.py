@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from analytics.dashboard.recording import up_note
 from analytics.record.hand import HandInProgress, StepKind, StepRefused, deal_action
 from analytics.record.journal import append_entry, read_entries
 from analytics.record.play import automatic_action, is_persons_turn, seat_view
@@ -97,6 +98,31 @@ def test_a_seveneight_hand_is_recorded_filed_and_replays(tmp_path: Path) -> None
     assert hand.header.seats == (2, 3, 1)
     assert hand.header.starting_stacks == (98, 84, 118)
     assert hand.header.hand == 2 and hand.header.table == "kitchen"
+
+
+def test_the_view_shows_each_rounds_bets_and_the_card_turned_up(tmp_path: Path) -> None:
+    """What a player at the table sees of the README hand, worked by hand: the blinds (1,
+    2) in front of p1 and p2, then p3's raise to 6 and p1's call; nothing between the
+    rounds; round 2's bet of 10.  His own hand shows which card the others see."""
+    table = _table(tmp_path)
+    bets = []
+    for action in README_HAND[:14]:
+        hand = table.hand
+        assert hand is not None
+        bets.append(seat_view(hand, 0).bets)
+        table.record(action)
+    assert bets[6] == (1, 2, 0)  # the blinds, before p3 acts
+    assert bets[7] == (1, 2, 6) and bets[8] == (6, 2, 6)  # p3 raises to 6, p1 calls
+    assert bets[9] == ()  # round 1 is over, round 2's cards are being dealt
+    assert bets[12] == (0, 0, 0) and bets[13] == (0, 0, 10)  # p1 checks, p3 bets 10
+    hand = table.hand
+    assert hand is not None
+    mine = seat_view(hand, 0)  # p1's own seat: 7c 8c 2c, the 7c turned up
+    assert mine.up[0] == parse_cards("7c")[0] and UNKNOWN not in mine.cards[0]
+    assert mine.cards[2][0] == UNKNOWN and parse_cards("9d")[0] in mine.cards[2]
+    assert up_note(mine, 0) == "<small>7♣ up</small>"  # his own cards: which one is up
+    assert up_note(mine, 2) == ""  # p3's face-down cards already tell
+    assert up_note(seat_view(hand, None), 2) == "<small>9♦ up</small>"  # the recorder
 
 
 def test_illegal_steps_are_refused_and_change_nothing(tmp_path: Path) -> None:

@@ -47,7 +47,7 @@ from parsers.rule_options import (
 
 __all__ = ["RummoliChoice", "SevenEightChoice", "TableChoice", "bigtwo_knobs",
            "draw_end_game", "draw_filed", "draw_seats", "draw_step", "draw_view", "hand_title",
-           "open_table", "remember", "rummoli_knobs", "setup_table", "take"]
+           "open_table", "remember", "rummoli_knobs", "setup_table", "take", "up_note"]
 
 _TABLES: Final = "_record_tables"
 
@@ -200,17 +200,21 @@ def _name(view: SeatView, player: int) -> str:
 
 def draw_view(view: SeatView, step: NextStep, *, title: str) -> None:
     """The table as ``view`` sees it: each player's chips or score and cards, the pot or
-    the trick, whose turn it is."""
+    the trick, whose turn it is; in 7 & 8 what each player has bet in the round under way,
+    and which of the cards the viewer sees whole is the one turned up for everyone."""
     rows = []
     for index, name in enumerate(view.names):
         player = index + 1
         turn = "▶ " if step.kind is not StepKind.OVER and player == step.player else ""
         out = "" if view.in_hand[index] else " (out)"
         mine = " (you)" if view.me == player else ""
+        bet = view.bets[index] if view.bets else 0
         rows.append(
             f"<tr><td><b>{escape(turn + name)}</b>{escape(mine + out)}</td>"
             f"<td>{chips_html(view.stacks[index])}</td>"
-            f"<td>{cards_html(view.cards[index], empty='no cards')}</td></tr>")
+            f"<td>{cards_html(view.cards[index], empty='no cards')}</td>"
+            f"<td>{up_note(view, index)}</td>"
+            f"<td>{chips_html(bet, label='bet') if bet else ''}</td></tr>")
     middle = (f"<p>Pot {chips_html(view.pot)}</p>" if view.trick_player is None and view.pot
               else "")
     if view.trick_player is not None:
@@ -224,6 +228,16 @@ def draw_view(view: SeatView, step: NextStep, *, title: str) -> None:
         middle += f"<p>Laid: {cards_html(view.laid)}</p>"
     st.markdown(f"#### {escape(title)}")
     st.html(f'<table class="hl-record">{"".join(rows)}</table>{middle}')
+
+
+def up_note(view: SeatView, index: int) -> str:
+    """``J♥ up`` beside a 7 & 8 hand whose cards the viewer sees whole (his own, or every
+    hand to the recorder): which of them the table sees; "" where the face-down cards
+    already tell."""
+    up, cards = view.up[index], view.cards[index]
+    if up is None or len(cards) < 2 or UNKNOWN in cards:
+        return ""
+    return f"<small>{escape(cards_words([up]))} up</small>"
 
 
 def draw_filed(filed: FiledHand) -> None:
@@ -319,7 +333,7 @@ def draw_step(table: RecordedTable, step: NextStep, *, seat_player: int | None =
         st.markdown(f"**{escape(who)} turns a card up**")
         columns = st.columns(max(2, len(step.up_choices) + (1 if step.hidden else 0)))
         for column, card in zip(columns, step.up_choices, strict=False):
-            if column.button(f"Turn up {card}", key=f"{base}-up{card}"):
+            if column.button(f"Turn up {cards_words([card])}", key=f"{base}-up{card}"):
                 take(table, _doing(table, Action(step.player, Verb.TURN_UP, (card,))))
         if step.hidden:
             named = _card_picker("The card turned up", unseen_cards(hand.actions), 1,

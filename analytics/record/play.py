@@ -144,7 +144,9 @@ class SeatView:
     a card he may not see); ``up`` the 7 & 8 up cards; ``stacks`` the chips behind
     (7 & 8) or the match score (Big Two); ``pot`` the chips in the middle;
     ``trick`` the Big Two play to beat and ``trick_player`` who made it; ``board``
-    the nine Rummoli pots (``RUMMOLI_POTS`` order) and ``laid`` the cards laid so far.
+    the nine Rummoli pots (``RUMMOLI_POTS`` order) and ``laid`` the cards laid so far;
+    ``bets`` the chips each 7 & 8 player has put in during the betting round under way
+    (blinds included; () between rounds and in the other games).
     """
 
     names: tuple[str, ...]
@@ -158,6 +160,7 @@ class SeatView:
     me: int | None
     board: tuple[int, ...] = ()
     laid: tuple[Card, ...] = ()
+    bets: tuple[int, ...] = ()
 
 
 def seat_view(hand: HandInProgress, seat: int | None) -> SeatView:
@@ -175,7 +178,8 @@ def seat_view(hand: HandInProgress, seat: int | None) -> SeatView:
             else tuple(card if card is state.up_cards[player] else UNKNOWN for card in holes)
             for player, holes in enumerate(state.holes))
         return SeatView(names, cards, tuple(state.up_cards), stacks, tuple(state.in_hand),
-                        state.pot, (), None, me)
+                        state.pot, (), None, me,
+                        bets=tuple(betting.committed) if betting is not None else ())
     if isinstance(state, RummoliState):
         counts = tuple(state.hand_mask(p).bit_count() for p in range(1, state.n + 1))
         cards = tuple(state.hand_of(p) if everything or p == me else (UNKNOWN,) * counts[p - 1]

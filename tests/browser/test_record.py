@@ -173,7 +173,7 @@ def test_a_seveneight_hand_recorded_by_clicking_through_a_reload_and_a_crash(
             _journal(folder, "kitchen").record(deal_action(3, parse_cards("5d9d")))
             page.reload()
             _wait_text(page, "Ann turns a card up")
-            _click(page, "Turn up 7c")
+            _click(page, "Turn up 7♣")
             _wait_text(page, "Bo turns a card up")
             _click(page, "A♠")  # Bo's cards are unknown: the card he turns up is named
             _click(page, "Turn up the picked card")
@@ -189,7 +189,7 @@ def test_a_seveneight_hand_recorded_by_clicking_through_a_reload_and_a_crash(
             _wait_text(page, "Cy turns a card up")
             assert _step(page) == before  # the hand where it was, nothing twice
             _shot(page, "record-restarted")
-            _click(page, "Turn up 9d")
+            _click(page, "Turn up 9♦")
             _wait_text(page, "Cy to act")
             _shot(page, "record-bet")
             for _ in range(2):  # the box starts at the engine's minimum raise, to 4
