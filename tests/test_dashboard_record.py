@@ -433,7 +433,7 @@ def test_the_record_page_takes_back_the_last_step(folder: Path) -> None:
 
 
 PERSONS_EXACT = ("Pass", "Check", "Show")
-PERSONS_STARTS = ("Call", "Turn up", "Play", "Check / call", "Lay ", "Show ", "Keep the hand",
+PERSONS_STARTS = ("Call", "Turn up", "Play", "Lay ", "Show ", "Keep the hand",
                   "Pass (no bid)", "Impasse")
 """The person's buttons the Play tests click, the first found (the browser tests' order)."""
 

@@ -455,13 +455,33 @@ def test_rummoli_rounds_through_the_recorder(tmp_path: Path, seed: int) -> None:
     rng = random.Random(seed)
     first = table.next_step()
     assert (first.kind, first.player, first.waiting) == (StepKind.DEAL, 1, (1, 2, 3, 4))
+    calls = folds = 0
     while len(table.filed) < 3 and table.hand is not None:
         step = table.next_step()
         if step.kind is StepKind.CHOOSE:
             assert step.choices  # the engine's legal actions
         action = automatic_action(table, rng)
         assert action is not None
-        table.record(action)
+        hand = table.hand
+        assert hand is not None
+        shown = seat_view(hand, None)
+        done = table.record(action)
+        if action.verb is Verb.CHECK_CALL and done is None:
+            # What the "Call N" button says is what the call puts in, in front of him.
+            now = table.hand
+            assert now is not None
+            later = seat_view(now, None)
+            seat = action.actor - 1
+            assert shown.stacks[seat] - later.stacks[seat] == step.call
+            if later.bets:  # the betting goes on
+                assert later.bets[seat] - shown.bets[seat] == step.call
+                assert later.bets[seat] == max(later.bets) or later.stacks[seat] == 0
+            calls += step.call > 0
+        if action.verb is Verb.FOLD and done is None and table.next_step().min_to:
+            now = table.hand
+            assert now is not None
+            folds += seat_view(now, None).folded[action.actor - 1]
+    assert calls and folds  # some call put chips in; a fold in the betting is shown
     rounds = list(read_hands(table.history_path))
     assert rounds == [filed.hand for filed in table.filed]
     for before, after in itertools.pairwise(rounds):

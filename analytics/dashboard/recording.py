@@ -201,7 +201,8 @@ def _name(view: SeatView, player: int) -> str:
 def draw_view(view: SeatView, step: NextStep, *, title: str) -> None:
     """The table as ``view`` sees it: each player's chips or score and cards, the pot or
     the trick, whose turn it is; in 7 & 8 what each player has bet in the round under way,
-    and which of the cards the viewer sees whole is the one turned up for everyone."""
+    and Rummoli (its poker phase), and which of the 7 & 8 cards the viewer sees whole is the
+    one turned up for everyone."""
     rows = []
     for index, name in enumerate(view.names):
         player = index + 1
@@ -209,12 +210,15 @@ def draw_view(view: SeatView, step: NextStep, *, title: str) -> None:
         out = "" if view.in_hand[index] else " (out)"
         mine = " (you)" if view.me == player else ""
         bet = view.bets[index] if view.bets else 0
+        folded = bool(view.folded) and view.folded[index]
+        in_front = (chips_html(bet, label="bet") if bet else "") + (
+            " <small>folded</small>" if folded else "")
         rows.append(
             f"<tr><td><b>{escape(turn + name)}</b>{escape(mine + out)}</td>"
             f"<td>{chips_html(view.stacks[index])}</td>"
             f"<td>{cards_html(view.cards[index], empty='no cards')}</td>"
             f"<td>{up_note(view, index)}</td>"
-            f"<td>{chips_html(bet, label='bet') if bet else ''}</td></tr>")
+            f"<td>{in_front}</td></tr>")
     middle = (f"<p>Pot {chips_html(view.pot)}</p>" if view.trick_player is None and view.pot
               else "")
     if view.trick_player is not None:
@@ -401,12 +405,12 @@ def _showdown(table: RecordedTable, step: NextStep, view: SeatView, base: str,
 
 _CHOICE_WORDS: Final = {
     Verb.EXCHANGE: "Exchange with the widow", Verb.PASS_WIDOW: "Keep the hand",
-    Verb.BID_PASS: "Pass (no bid)", Verb.FOLD: "Fold", Verb.CHECK_CALL: "Check / call",
+    Verb.BID_PASS: "Pass (no bid)", Verb.FOLD: "Fold",
     Verb.IMPASSE: "Impasse: nobody can lay", Verb.PASS: "Pass"}
 
 
-def _choice_label(action: Action) -> str:
-    """The words on a Rummoli choice's button."""
+def _choice_label(action: Action, call: int) -> str:
+    """The words on a Rummoli choice's button (``call``: what a check or call puts in)."""
     if action.verb is Verb.PLAY:
         return f"Lay {cards_words(action.cards)}"
     if action.verb is Verb.SHOW_MUCK:
@@ -415,6 +419,8 @@ def _choice_label(action: Action) -> str:
         return f"Claim {pot_words(action.pot or '')}"
     if action.verb is Verb.AUCTION_WIN:
         return f"Wins the auction at {action.amount}"
+    if action.verb is Verb.CHECK_CALL:
+        return f"Call {call}" if call else "Check"
     return _CHOICE_WORDS.get(action.verb, action.notation())
 
 
@@ -426,7 +432,7 @@ def _choices(table: RecordedTable, step: NextStep, who: str, base: str) -> None:
     plain = [a for a in step.choices if a.verb not in (Verb.BET_RAISE, Verb.BID)]
     columns = st.columns(max(2, min(6, len(plain))))
     for index, action in enumerate(plain):
-        if columns[index % len(columns)].button(_choice_label(action),
+        if columns[index % len(columns)].button(_choice_label(action, step.call),
                                                  key=f"{base}-choice{index}"):
             take(table, _doing(table, action))
     ranged = next((a for a in step.choices if a.verb in (Verb.BET_RAISE, Verb.BID)), None)

@@ -73,7 +73,8 @@ class NextStep:
     several may act in any order (the deal, turning up, the showdown); ``player`` is
     the first of them.  CHOOSE (Rummoli): ``choices`` are the engine's legal actions (the
     widow, the auction, the betting, the showdown, the lays, claims, an impasse); a bet or
-    bid may be any amount from ``min_to`` to ``max_to``.  A Rummoli DEAL to player 0 is the
+    bid may be any amount from ``min_to`` to ``max_to``, and ``call`` is what a check or
+    call puts in.  A Rummoli DEAL to player 0 is the
     widow's; ``deal_count`` 0 there means any number (the engine checks the sizes once
     the whole deck is out).
     """
@@ -334,7 +335,7 @@ def _rummoli_next(state: RummoliState) -> NextStep:
         return NextStep(StepKind.DEAL, dealt[0] if dealt else 0, waiting=tuple(dealt))
     bet = state.bet_range() or state.bid_range()
     player = state.turn or choices[0].actor
-    return NextStep(StepKind.CHOOSE, player, choices=choices,
+    return NextStep(StepKind.CHOOSE, player, choices=choices, call=state.to_call(),
                     min_to=bet[0] if bet else None, max_to=bet[1] if bet else None,
                     holding=state.hand_of(player) if player else ())
 

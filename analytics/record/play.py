@@ -145,8 +145,9 @@ class SeatView:
     (7 & 8) or the match score (Big Two); ``pot`` the chips in the middle;
     ``trick`` the Big Two play to beat and ``trick_player`` who made it; ``board``
     the nine Rummoli pots (``RUMMOLI_POTS`` order) and ``laid`` the cards laid so far;
-    ``bets`` the chips each 7 & 8 player has put in during the betting round under way
-    (blinds included; () between rounds and in the other games).
+    ``bets`` the chips each player has put in during the betting round under way (7 & 8's
+    blinds included, Rummoli's antes not; () between rounds and in Big Two); ``folded``
+    who has folded in Rummoli's poker betting (he plays on in the laying phase).
     """
 
     names: tuple[str, ...]
@@ -161,6 +162,7 @@ class SeatView:
     board: tuple[int, ...] = ()
     laid: tuple[Card, ...] = ()
     bets: tuple[int, ...] = ()
+    folded: tuple[bool, ...] = ()
 
 
 def seat_view(hand: HandInProgress, seat: int | None) -> SeatView:
@@ -187,10 +189,11 @@ def seat_view(hand: HandInProgress, seat: int | None) -> SeatView:
         laid = 0
         for mask in state.laid_by:
             laid |= mask
-        return SeatView(names, cards, (None,) * state.n, tuple(state.stacks),
+        return SeatView(names, cards, (None,) * state.n, state.chips_behind(),
                         tuple(count > 0 or state.phase is RummoliPhase.DEAL
                               for count in counts), 0, (), None, me,
-                        tuple(state.board), cards_of_mask(laid))
+                        tuple(state.board), cards_of_mask(laid), bets=state.poker_bets(),
+                        folded=state.poker_folded())
     counts = tuple(state.card_count(p) for p in range(1, state.players + 1))
     cards = tuple(state.cards_of(p) if everything or p == me else (UNKNOWN,) * counts[p - 1]
                   for p in range(1, state.players + 1))

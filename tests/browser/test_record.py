@@ -282,7 +282,7 @@ RUMMOLI_BO = parse_cards("".join(r + "h" for r in RANKS) + "2s3s4s5s")
 RUMMOLI_PREFERENCE = (Verb.PASS_WIDOW, Verb.BID_PASS, Verb.CHECK_CALL, Verb.SHOW_MUCK,
                       Verb.PLAY, Verb.IMPASSE)
 """The choices the round takes, the first of these the engine offers ("Keep the hand",
-"Pass (no bid)", "Check / call", a show, the first "Lay", an impasse)."""
+"Pass (no bid)", "Check" or "Call N", a show, the first "Lay", an impasse)."""
 
 
 def _rummoli_choice(table: RecordedTable) -> Action:
@@ -419,7 +419,7 @@ def _play_until_over(page: Any, limit: int) -> None:
         choice = next((name for name in ("Pass", "Check", "Show") if name in buttons), None)
         choice = choice or next(
             (b for b in buttons if b.startswith((
-                "Call", "Turn up", "Play", "Check / call", "Lay ", "Show ", "Keep the hand",
+                "Call", "Turn up", "Play", "Lay ", "Show ", "Keep the hand",
                 "Pass (no bid)", "Impasse"))), None)
         if choice is None:
             settle(page)  # the bots are moving

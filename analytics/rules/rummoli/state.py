@@ -653,6 +653,35 @@ class RummoliState(PokerPhase, LayingPhase):
             return None
         return legal.min_to, legal.max_to
 
+    def to_call(self) -> int:
+        """The chips a check or call puts in for the player to act in the poker phase (0: a
+        check, and outside the betting)."""
+        if self.phase is not _PHASE_BETTING or self.poker is None:
+            return 0
+        legal = self.poker.legal_actions()
+        return legal.call if legal is not None else 0
+
+    def poker_bets(self) -> tuple[int, ...]:
+        """What each player has put in during the poker phase's betting (his ante aside);
+        () outside it."""
+        if self.phase is not _PHASE_BETTING or self.poker is None:
+            return ()
+        return tuple(self.poker.committed)
+
+    def poker_folded(self) -> tuple[bool, ...]:
+        """Who has folded in the poker phase's betting (he still plays the laying phase);
+        () outside it."""
+        if self.phase is not _PHASE_BETTING or self.poker is None:
+            return ()
+        return tuple(not playing for playing in self.poker.in_hand)
+
+    def chips_behind(self) -> tuple[int, ...]:
+        """Each player's chips not yet in a pot: during the poker phase's betting, less
+        what he has bet so far (:attr:`stacks` takes the bets when the betting ends)."""
+        if self.phase is not _PHASE_BETTING or self.poker is None:
+            return tuple(self.stacks)
+        return tuple(self.poker.stacks)
+
     # ================================================================= outcome
 
     def outcome(self) -> Outcome:
