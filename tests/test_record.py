@@ -365,6 +365,10 @@ def test_a_bigtwo_game_against_the_bots(tmp_path: Path) -> None:
     game = table.filed[0]
     assert sum(game.outcome.nets) == 0
     assert list(read_hands(table.history_path)) == [game.hand]
+    following = table.hand
+    assert following is not None
+    view = seat_view(following, 0)  # the match score carried into game 2, said to be one
+    assert view.stacks == game.hand.finishing_stacks and view.stacks_are == "score"
     hand = HandInProgress(table.filed[0].hand, ())
     assert hand.header.players == ("You", "Bo", "Cy", "Dee")
 

@@ -215,7 +215,7 @@ def draw_view(view: SeatView, step: NextStep, *, title: str) -> None:
             " <small>folded</small>" if folded else "")
         rows.append(
             f"<tr><td><b>{escape(turn + name)}</b>{escape(mine + out)}</td>"
-            f"<td>{chips_html(view.stacks[index])}</td>"
+            f"<td>{chips_html(view.stacks[index], label=view.stacks_are)}</td>"
             f"<td>{cards_html(view.cards[index], empty='no cards')}</td>"
             f"<td>{up_note(view, index)}</td>"
             f"<td>{in_front}</td></tr>")

@@ -147,7 +147,8 @@ class SeatView:
     the nine Rummoli pots (``RUMMOLI_POTS`` order) and ``laid`` the cards laid so far;
     ``bets`` the chips each player has put in during the betting round under way (7 & 8's
     blinds included, Rummoli's antes not; () between rounds and in Big Two); ``folded``
-    who has folded in Rummoli's poker betting (he plays on in the laying phase).
+    who has folded in Rummoli's poker betting (he plays on in the laying phase);
+    ``stacks_are`` the word shown before a stack that is not chips (Big Two's ``score``).
     """
 
     names: tuple[str, ...]
@@ -163,6 +164,7 @@ class SeatView:
     laid: tuple[Card, ...] = ()
     bets: tuple[int, ...] = ()
     folded: tuple[bool, ...] = ()
+    stacks_are: str = ""
 
 
 def seat_view(hand: HandInProgress, seat: int | None) -> SeatView:
@@ -201,4 +203,5 @@ def seat_view(hand: HandInProgress, seat: int | None) -> SeatView:
     return SeatView(names, cards, (None,) * state.players, tuple(starting),
                     tuple(count > 0 or not state.plays for count in counts), 0,
                     state.table_cards if state.table is not None else (),
-                    state.table_player if state.table is not None else None, me)
+                    state.table_player if state.table is not None else None, me,
+                    stacks_are="score")
