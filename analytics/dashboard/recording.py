@@ -200,9 +200,9 @@ def _name(view: SeatView, player: int) -> str:
 
 def draw_view(view: SeatView, step: NextStep, *, title: str) -> None:
     """The table as ``view`` sees it: each player's chips or score and cards, the pot or
-    the trick, whose turn it is; in 7 & 8 what each player has bet in the round under way,
-    and Rummoli (its poker phase), and which of the 7 & 8 cards the viewer sees whole is the
-    one turned up for everyone."""
+    the trick, whose turn it is; what each player has bet in the betting under way (7 & 8,
+    Rummoli's poker phase) and who folded there; which 7 & 8 card is turned up for
+    everyone (:func:`up_note`)."""
     rows = []
     for index, name in enumerate(view.names):
         player = index + 1

@@ -74,9 +74,8 @@ class NextStep:
     the first of them.  CHOOSE (Rummoli): ``choices`` are the engine's legal actions (the
     widow, the auction, the betting, the showdown, the lays, claims, an impasse); a bet or
     bid may be any amount from ``min_to`` to ``max_to``, and ``call`` is what a check or
-    call puts in.  A Rummoli DEAL to player 0 is the
-    widow's; ``deal_count`` 0 there means any number (the engine checks the sizes once
-    the whole deck is out).
+    call puts in.  A Rummoli DEAL to player 0 is the widow's; ``deal_count`` 0 there means
+    any number (the engine checks the sizes once the whole deck is out).
     """
 
     kind: StepKind

@@ -142,7 +142,7 @@ class SeatView:
 
     ``cards[i]`` are player ``i + 1``'s cards as the person sees them (``??`` for
     a card he may not see); ``up`` the 7 & 8 up cards; ``stacks`` the chips behind
-    (7 & 8) or the match score (Big Two); ``pot`` the chips in the middle;
+    (7 & 8, Rummoli) or the match score (Big Two); ``pot`` the chips in the middle;
     ``trick`` the Big Two play to beat and ``trick_player`` who made it; ``board``
     the nine Rummoli pots (``RUMMOLI_POTS`` order) and ``laid`` the cards laid so far;
     ``bets`` the chips each player has put in during the betting round under way (7 & 8's

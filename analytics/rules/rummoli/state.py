@@ -656,31 +656,31 @@ class RummoliState(PokerPhase, LayingPhase):
     def to_call(self) -> int:
         """The chips a check or call puts in for the player to act in the poker phase (0: a
         check, and outside the betting)."""
-        if self.phase is not _PHASE_BETTING or self.poker is None:
-            return 0
-        legal = self.poker.legal_actions()
+        betting = self._betting_under_way()
+        legal = betting.legal_actions() if betting is not None else None
         return legal.call if legal is not None else 0
 
     def poker_bets(self) -> tuple[int, ...]:
         """What each player has put in during the poker phase's betting (his ante aside);
         () outside it."""
-        if self.phase is not _PHASE_BETTING or self.poker is None:
-            return ()
-        return tuple(self.poker.committed)
+        betting = self._betting_under_way()
+        return tuple(betting.committed) if betting is not None else ()
 
     def poker_folded(self) -> tuple[bool, ...]:
         """Who has folded in the poker phase's betting (he still plays the laying phase);
         () outside it."""
-        if self.phase is not _PHASE_BETTING or self.poker is None:
-            return ()
-        return tuple(not playing for playing in self.poker.in_hand)
+        betting = self._betting_under_way()
+        return tuple(not playing for playing in betting.in_hand) if betting is not None else ()
 
     def chips_behind(self) -> tuple[int, ...]:
         """Each player's chips not yet in a pot: during the poker phase's betting, less
         what he has bet so far (:attr:`stacks` takes the bets when the betting ends)."""
-        if self.phase is not _PHASE_BETTING or self.poker is None:
-            return tuple(self.stacks)
-        return tuple(self.poker.stacks)
+        betting = self._betting_under_way()
+        return tuple(betting.stacks if betting is not None else self.stacks)
+
+    def _betting_under_way(self) -> BettingRound | None:
+        """The poker phase's betting round while it goes on, else None."""
+        return self.poker if self.phase is _PHASE_BETTING else None
 
     # ================================================================= outcome
 
