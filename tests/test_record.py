@@ -105,15 +105,18 @@ def test_the_view_shows_each_rounds_bets_and_the_card_turned_up(tmp_path: Path) 
     2) in front of p1 and p2, then p3's raise to 6 and p1's call; nothing between the
     rounds; round 2's bet of 10.  His own hand shows which card the others see."""
     table = _table(tmp_path)
-    bets = []
+    bets, pots = [], []
     for action in README_HAND[:14]:
         hand = table.hand
         assert hand is not None
         bets.append(seat_view(hand, 0).bets)
+        pots.append(seat_view(hand, 0).pot)
         table.record(action)
-    assert bets[6] == (1, 2, 0)  # the blinds, before p3 acts
+    # The pot holds the blinds from the start: 3, then 3 + 6 (p3), 8 (p1's call), ...
+    assert pots[:10] == [3] * 7 + [9, 14, 14] and pots[13] == 24
+    assert bets[0] == bets[6] == (1, 2, 0)  # the blinds, from the deal to p3's turn
     assert bets[7] == (1, 2, 6) and bets[8] == (6, 2, 6)  # p3 raises to 6, p1 calls
-    assert bets[9] == ()  # round 1 is over, round 2's cards are being dealt
+    assert bets[9] == (0, 0, 0)  # round 1 is over, round 2's cards are being dealt
     assert bets[12] == (0, 0, 0) and bets[13] == (0, 0, 10)  # p1 checks, p3 bets 10
     hand = table.hand
     assert hand is not None

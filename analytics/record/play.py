@@ -146,9 +146,9 @@ class SeatView:
     ``trick`` the Big Two play to beat and ``trick_player`` who made it; ``board``
     the nine Rummoli pots (``RUMMOLI_POTS`` order) and ``laid`` the cards laid so far;
     ``bets`` the chips each player has put in during the betting round under way (7 & 8's
-    blinds included, Rummoli's antes not; () between rounds and in Big Two); ``folded``
-    who has folded in Rummoli's poker betting (he plays on in the laying phase);
-    ``stacks_are`` the word shown before a stack that is not chips (Big Two's ``score``).
+    blinds from the deal on, Rummoli's antes not; none between rounds and in Big Two);
+    ``folded`` who has folded in Rummoli's poker betting (he plays on in the laying
+    phase); ``stacks_are`` the word shown before a stack that is not chips (Big Two's ``score``).
     """
 
     names: tuple[str, ...]
@@ -183,7 +183,7 @@ def seat_view(hand: HandInProgress, seat: int | None) -> SeatView:
             for player, holes in enumerate(state.holes))
         return SeatView(names, cards, tuple(state.up_cards), stacks, tuple(state.in_hand),
                         state.pot, (), None, me,
-                        bets=tuple(betting.committed) if betting is not None else ())
+                        bets=state.round_bets)
     if isinstance(state, RummoliState):
         counts = tuple(state.hand_mask(p).bit_count() for p in range(1, state.n + 1))
         cards = tuple(state.hand_of(p) if everything or p == me else (UNKNOWN,) * counts[p - 1]

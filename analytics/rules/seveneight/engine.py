@@ -86,6 +86,9 @@ _PHASE_DEAL_THIRD: Final = Phase.DEAL_THIRD
 _PHASE_OVER: Final = Phase.OVER
 _PHASE_SHOWDOWN: Final = Phase.SHOWDOWN
 _PHASE_TURN_UP: Final = Phase.TURN_UP
+_ROUND_OPEN: Final = frozenset({Phase.DEAL, Phase.TURN_UP, Phase.BETTING1, Phase.BETTING2})
+"""The phases whose betting round holds chips not yet in ``contributions``: round 1's from
+the deal on (the blinds are posted before the cards), round 2's while it is bet."""
 _VERB_NOOP: Final = Verb.NOOP
 
 
@@ -289,10 +292,17 @@ class SevenEightState:
         return self._betting.actor if self.betting is not None else None
 
     @property
+    def round_bets(self) -> tuple[int, ...]:
+        """What each player has put in during the betting round under way, or about to
+        start: round 1's blinds from the deal on; zeros between the rounds and after."""
+        if self.phase in _ROUND_OPEN:
+            return tuple(self._betting.committed)
+        return (0,) * self.n
+
+    @property
     def pot(self) -> int:
         """All chips put in so far (antes, blinds, bets; uncalled chips not yet returned)."""
-        committed = sum(self._betting.committed) if self.betting is not None else 0
-        return sum(self.contributions) + committed
+        return sum(self.contributions) + sum(self.round_bets)
 
     def legal_actions(self) -> SevenEightLegal:
         """What may happen next (see :class:`SevenEightLegal`)."""
