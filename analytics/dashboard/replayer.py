@@ -187,16 +187,14 @@ def _chips(game: Game, state: Any, n: int, start: Sequence[int] | None
         return (None,) * n, (0,) * n, None, None
     if game is Game.SEVENEIGHT:
         # Stacks from the round in progress (it holds the bets); what is missing from the
-        # starting stacks is in the pot, blinds included, which the state's own ``pot``
-        # leaves out before the first betting round starts.
+        # starting stacks is in the pot (the state's ``pot`` until the prizes are paid).
         betting = state.betting
         stacks = list(betting.stacks if betting is not None else state.stacks)
         committed = tuple(s - now for s, now in zip(start or stacks, stacks, strict=True))
         return tuple(stacks), committed, sum(committed), None
     # Rummoli: a poker round in progress holds the stacks and the bets.
-    poker = state.poker if getattr(state.phase, "name", "") == "BETTING" else None
-    stacks = list(poker.stacks if poker is not None else state.stacks)
-    bets = int(sum(poker.committed)) if poker is not None else 0
+    stacks = list(state.chips_behind())
+    bets = sum(state.poker_bets())
     # Put in: what left the stack less what came back as a prize (pots, payments, the
     # auction price: the awards so far), so a winner's is never negative; an uncalled bet
     # handed back is no prize, so it is no longer counted once it is back.
