@@ -475,3 +475,28 @@ def test_a_bars_hover_counts_what_its_rows_count() -> None:
     hands = games.rename(columns={"games": "hands"})
     figure = charts.bar_with_ci(hands, x="bin", color="player", title="t", per="games")
     assert [list(trace.customdata) for trace in figure.data] == [[7], [3]]
+
+
+@pytest.mark.parametrize(("game", "table"), [
+    ("seveneight", "allin_results"), ("rummoli", "rummoli_strength"),
+    ("bigtwo", "bigtwo_features")])
+def test_a_hands_stored_equities_are_headed_in_words(con: duckdb.DuckDBPyConnection,
+                                                     game: str, table: str) -> None:
+    """The replayer's "Stored equities" / "Deal features" list of one hand: every stored
+    column but the hand's id under a header in words (a column added to the table fails
+    here until it has one), fractions as percentages, poker hands named in words."""
+    from analytics.warehouse.sql.equity_views import hand_equities
+
+    hand_id = con.execute(f"SELECT min(hand_id) FROM {table}").fetchall()[0][0]
+    assert hand_id is not None
+    rows = hand_equities(con, hand_id)[{"seveneight": "allin", "rummoli": "rummoli",
+                                        "bigtwo": "bigtwo"}[game]]
+    shown = logic.stored_equity_table(game, rows.drop(columns=["hand_id"]))
+    headers = logic.STORED_EQUITY_HEADERS[game]
+    assert set(headers) == set(rows.columns) - {"hand_id"}
+    assert list(shown.columns) == list(headers.values()) and len(shown) == len(rows)
+    for name, header in headers.items():
+        if header.endswith("(%)"):
+            assert np.allclose(shown[header], (rows[name] * 100).round(2)), header
+    if game == "rummoli":
+        assert not shown["best five"].str.contains("_").any()

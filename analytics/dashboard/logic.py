@@ -851,6 +851,42 @@ ALLIN_HEADERS: Final = {
     "luck": "luck (big blinds)", "luck_std_error": "luck's Monte Carlo std. error (bb)"}
 """Headers of :func:`allin_table` over levels (big blinds)."""
 
+STORED_EQUITY_HEADERS: Final[dict[str, dict[str, str]]] = {
+    "seveneight": {
+        "seat": "seat", "player": "player", "contributed": "put in (chips)",
+        "refund": "uncalled bet returned (chips)", "equity": "equity (%)",
+        "expected_won": "expected won (chips)", "actual_won": "won (chips)",
+        "expected_net": "all-in adjusted net (chips)", "actual_net": "net (chips)",
+        "luck": "luck (chips)", "std_error": "expected won's Monte Carlo std. error (chips)",
+        "pot": "pots at the all-in (chips)", "pots": "pots (main and side)",
+        "exact": "exact", "deals": "deals counted"},
+    "rummoli": {
+        "seat": "seat", "player": "player", "hand_size": "cards held", "category": "best five",
+        "p_best": "chance nobody holds better (%)",
+        "std_error": "that chance's Monte Carlo std. error (%)",
+        "p_win": "chance of the best hand alone (%)",
+        "share": "expected share of the poker pot",
+        "share_std_error": "expected share's Monte Carlo std. error", "exact": "exact",
+        "samples": "deals counted", "realised_share": "realised share",
+        "won_poker_pot": "won the poker pot"},
+    "bigtwo": {
+        "seat": "seat", "player": "player", "cards": "cards dealt", "twos": "2s", "aces": "aces",
+        "has_lead": "holds the lead card", "pairs": "pair plays", "triples": "triple plays",
+        "five_card": "five-card plays",
+        "distinct_five_card_ranks": "ranks a five-card play can shed"},
+}
+"""Headers of the replayer's stored equities of one hand, per game (the ``allin_results``,
+``rummoli_strength`` and ``bigtwo_features`` rows; docs/schema.md says what each means)."""
+
+
+def stored_equity_table(game: str, rows: pd.DataFrame) -> pd.DataFrame:
+    """One hand's stored equities as the replayer lists them: headed in words, fractions
+    as percentages, Rummoli's poker hands named as players say them (``full house``)."""
+    shown = rows.assign(category=category_words(rows["category"])) if "category" in rows \
+        else rows
+    return human_table(shown, STORED_EQUITY_HEADERS[game], decimals=3)
+
+
 PLACE_HEADERS: Final = {"player": "player", "place": "finishing place", "games": "games"}
 """Headers of :func:`bigtwo_place_table` (the score is on the win-rate table, per rule)."""
 

@@ -120,9 +120,10 @@ def _equity_notes(stored: StoredEquities | None, position: int, hand_id: int,
     what = "Deal features" if game is Game.BIGTWO else "Stored equities"
     st.caption(f"{what}{when}: {stored.note}")
     with st.expander(f"{what} of this hand"):
-        st.dataframe(stored.table, hide_index=True)
-        ui.download_buttons(stored.table, f"hand-{hand_id_hex(hand_id)}-equities",
-                            key="hand_equities")
+        table = logic.stored_equity_table(game.value, stored.table) if game is not None \
+            else stored.table
+        st.dataframe(table, hide_index=True)
+        ui.download_buttons(table, f"hand-{hand_id_hex(hand_id)}-equities", key="hand_equities")
 
 
 def _notes(db: str, hand_id: int) -> None:
