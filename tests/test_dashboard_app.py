@@ -3,6 +3,7 @@ the URL carries the filters, uploads show everywhere, the replayer steps through
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -89,6 +90,13 @@ def test_overview_shows_counts_tables_and_the_reject(db: Path) -> None:
     assert list(rejects["line"]) == [12]
     assert "p9" in rejects["reason"].iloc[0]
     assert len(at.get("download_button")) >= 4 * 3 + 1  # tables x formats + the report
+    # Counts grouped by thousands in the browser (2,000 hands, as the metrics write them);
+    # a line or hand number stays as it is.
+    grouped = {"type_config": {"type": "number", "format": "localized"}}
+    games = json.loads(at.dataframe[0].proto.columns)
+    assert games["hands (games, rounds)"] == grouped and games["sessions"] == grouped
+    listed = json.loads(at.dataframe[-1].proto.columns)
+    assert "line" not in listed and "hand" not in listed
 
 
 def test_overview_players_are_a_tab_per_game_only_the_shown_one_drawn(db: Path) -> None:

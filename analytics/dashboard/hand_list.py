@@ -45,7 +45,7 @@ def show_hands(found: pd.DataFrame, *, key: str, name: str, note: str = "",
     if "game" in found.columns:
         found = found.assign(game=found["game"].map(GAME_NAMES).fillna(found["game"]))
     st.markdown(f"**{counted(len(found), 'hand')}**{note}")
-    st.dataframe(found.drop(columns=["hand_id"]), hide_index=True, key=f"hands_{key}",
+    ui.dataframe(found.drop(columns=["hand_id"]), hide_index=True, key=f"hands_{key}",
                  column_config={
                      "replay": st.column_config.LinkColumn("replay", display_text="open"),
                      "day": st.column_config.DateColumn("day"),

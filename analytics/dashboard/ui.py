@@ -50,7 +50,8 @@ from analytics.words import counted
 from parsers.caching import BoundedCache
 from parsers.rule_options import GAME_NAMES
 
-__all__ = ["Context", "ask", "context", "data_version", "download_buttons", "guarded", "reading",
+__all__ = ["Context", "ask", "context", "data_version", "dataframe", "download_buttons", "guarded",
+           "reading",
            "release_connection", "report_button", "run_connection", "shown_part", "shown_tab",
            "start"]
 
@@ -396,6 +397,25 @@ def shown_part(parts: Sequence[str], *, key: str) -> str:
     chosen: str | None = st.segmented_control("Show", parts, default=parts[0], required=True,
                                               key=key, bind="query-params")
     return chosen or parts[0]
+
+
+NAMING_NUMBERS: Final = frozenset({"line", "hand", "seat", "step", "round", "year"})
+"""Integer columns whose numbers name something (a line of a file, a hand's number, a seat)
+rather than count it: shown as they are, never grouped ("line 1170")."""
+
+
+def dataframe(frame: pd.DataFrame, *, column_config: dict[str, Any] | None = None,
+              **arguments: Any) -> Any:
+    """``st.dataframe`` with its counts grouped by thousands (``1,000,300`` hands), as the
+    metrics above the tables write them: every integer column but those of
+    :data:`NAMING_NUMBERS`, unless ``column_config`` says otherwise.  Only integers: the
+    browser's grouping would also cut fractions to three places."""
+    grouped: dict[str, Any] = {
+        str(name): st.column_config.NumberColumn(format="localized")
+        for name in frame.columns
+        if pd.api.types.is_integer_dtype(frame[name].dtype) and name not in NAMING_NUMBERS}
+    return st.dataframe(frame, column_config={**grouped, **(column_config or {})},
+                        **arguments)
 
 
 def download_buttons(frame: pd.DataFrame, name: str, *, key: str) -> None:

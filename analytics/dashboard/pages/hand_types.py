@@ -52,7 +52,7 @@ def _fit(title: str, observed: pd.Series, theory: pd.Series | None, key: str,
         _chart(charts.observed_vs_theory(table, title, x_title=x_title), observed, key,
                behind)
         shown = logic.human_table(table, headers, decimals=1)
-        st.dataframe(shown, hide_index=True)
+        ui.dataframe(shown, hide_index=True)
         ui.download_buttons(shown, key, key=key)
         return
     fit = logic.goodness_of_fit(observed, theory)
@@ -60,7 +60,7 @@ def _fit(title: str, observed: pd.Series, theory: pd.Series | None, key: str,
     _chart(charts.observed_vs_theory(worded, title, x_title=x_title), observed, key, behind)
     st.caption(_test_words(fit))
     shown = logic.human_table(worded, headers, decimals=1)
-    st.dataframe(shown, hide_index=True)
+    ui.dataframe(shown, hide_index=True)
     ui.download_buttons(shown, key, key=key)
 
 
@@ -111,7 +111,7 @@ def _players(counts: pd.DataFrame, labels: list[str], key: str, label: str = "Pe
                           logic.category_words(pd.Series(shares.columns))]
         shares.insert(0, counted, hands)
         shares = shares.reset_index()
-        st.dataframe(shares, hide_index=True)
+        ui.dataframe(shares, hide_index=True)
         ui.download_buttons(shares, f"{key}-players", key=f"{key}_players")
 
 
@@ -163,7 +163,7 @@ def _rummoli() -> None:
                 for size in hands["size"].unique().tolist()}
     fits = {size: logic.goodness_of_fit(counts, logic.poker_theory(size))
             for size, counts in observed.items() if 5 <= size <= logic.EXACT_POKER_MAX}
-    st.dataframe(logic.human_table(_size_table(observed, fits), logic.SIZE_HEADERS, decimals=4),
+    ui.dataframe(logic.human_table(_size_table(observed, fits), logic.SIZE_HEADERS, decimals=4),
                  hide_index=True)
     # One chart, of the chosen size (the most dealt first): a chart per size cost about
     # 55 ms of Plotly each, seven sizes at a million hands.
@@ -235,7 +235,7 @@ def _bigtwo_dealt() -> None:
                "and four-card plays); the kinds overlap, so each has its own two-sided "
                "binomial test (p-value) instead of one chi-square.")
     shown = logic.human_table(held, logic.HELD_HEADERS, decimals=4)
-    st.dataframe(shown, hide_index=True)
+    ui.dataframe(shown, hide_index=True)
     ui.download_buttons(shown, "bigtwo-deals-hold", key="bigtwo-held")
 
 

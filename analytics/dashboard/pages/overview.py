@@ -54,7 +54,7 @@ def render() -> None:
     st.subheader("Hands by game")
     games_table = logic.human_table(games.assign(game=games["game"].map(GAME_NAMES)),
                                     logic.OVERVIEW_HEADERS)
-    st.dataframe(games_table, hide_index=True)
+    ui.dataframe(games_table, hide_index=True)
     ui.download_buttons(games_table, "hands-by-game", key="games")
 
     # The chart opens on demand: plotly's code is most of a new browser's first page
@@ -77,7 +77,7 @@ def render() -> None:
         def draw(game: str) -> None:
             for number, (title, table) in enumerate(logic.player_tables(players, game)):
                 st.markdown(f"**{title}**")
-                st.dataframe(table, hide_index=True)
+                ui.dataframe(table, hide_index=True)
                 suffix = f"-{number + 1}" if number else ""
                 ui.download_buttons(table, f"players-{game}{suffix}",
                                     key=f"players_{game}{suffix}")
@@ -89,7 +89,7 @@ def render() -> None:
     session_table = logic.human_table(
         page["sessions"].assign(game=page["sessions"]["game"].map(GAME_NAMES)),
         logic.SESSION_HEADERS)
-    st.dataframe(session_table, hide_index=True)
+    ui.dataframe(session_table, hide_index=True)
     ui.download_buttons(session_table, "sessions", key="sessions")
 
     st.subheader("Files loaded")
@@ -108,9 +108,9 @@ def render() -> None:
                                                            first_line=("line", "min"))
                    .reset_index())
         by_file["file"] = [logic.short_name(str(path)) for path in by_file["file"]]
-        st.dataframe(logic.human_table(by_file, logic.REJECT_FILE_HEADERS), hide_index=True)
+        ui.dataframe(logic.human_table(by_file, logic.REJECT_FILE_HEADERS), hide_index=True)
         shown = logic.rejects_table(rejects)
-        st.dataframe(shown, hide_index=True, column_config={
+        ui.dataframe(shown, hide_index=True, column_config={
             "reason": st.column_config.TextColumn(width="large")})
         ui.download_buttons(shown, "rejects", key="rejects")
 

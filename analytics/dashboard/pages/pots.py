@@ -58,7 +58,7 @@ def _winners(winners: pd.DataFrame) -> None:
     st.subheader("How often each pot is won, and by whom")
     summary = logic.pot_summary(winners)
     shown = logic.human_table(summary, logic.POT_SUMMARY_HEADERS)
-    st.dataframe(shown, hide_index=True)
+    ui.dataframe(shown, hide_index=True)
     st.caption(_FINALE_WORDS)
     ui.download_buttons(shown, "pots", key="pots")
     figure = charts.pots_won(winners)
@@ -101,7 +101,7 @@ def _streaks() -> None:
                "rounds carried over × the pot's mean antes per round; observed: the mean "
                "chips on the pot before the round.")
     growth_table = logic.human_table(growth, logic.POT_GROWTH_HEADERS)
-    st.dataframe(growth_table, hide_index=True)
+    ui.dataframe(growth_table, hide_index=True)
     ui.download_buttons(growth_table, "pot-growth", key="growth")
 
 

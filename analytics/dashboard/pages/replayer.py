@@ -122,7 +122,7 @@ def _equity_notes(stored: StoredEquities | None, position: int, hand_id: int,
     with st.expander(f"{what} of this hand"):
         table = logic.stored_equity_table(game.value, stored.table) if game is not None \
             else stored.table
-        st.dataframe(table, hide_index=True)
+        ui.dataframe(table, hide_index=True)
         ui.download_buttons(table, f"hand-{hand_id_hex(hand_id)}-equities", key="hand_equities")
 
 
@@ -225,7 +225,7 @@ def render() -> None:
     _notes(ctx.db, int(chosen))
     table = steps_frame(steps, [hand.player_name(s + 1) for s in range(hand.num_players)])
     with st.expander("All steps"):
-        st.dataframe(table, hide_index=True)
+        ui.dataframe(table, hide_index=True)
         ui.download_buttons(table, f"hand-{shown_id}", key="hand_steps")
 
 

@@ -254,7 +254,7 @@ def _sessions(game: Game) -> None:
     sessions = statistics.sessions_table(ui.ask("player_sessions", game=game.value,
                                                 gap_minutes=gap), unit)
     headers = statistics.session_headers(unit)
-    chosen = st.dataframe(sessions, hide_index=True, on_select="rerun",
+    chosen = ui.dataframe(sessions, hide_index=True, on_select="rerun",
                           selection_mode="single-row", key=f"sessions_table_{game.value}",
                           column_config={
         "replay": st.column_config.LinkColumn("replay", display_text="open first hand"),

@@ -186,7 +186,7 @@ def _show(result: dict[str, object]) -> None:
     verdict = logic.upload_verdict(table)
     _SAY[verdict.level](verdict.text)
     st.subheader("Per file")
-    st.dataframe(table, hide_index=True, column_config={
+    ui.dataframe(table, hide_index=True, column_config={
         "message": st.column_config.TextColumn("message (in full below)", width="large")})
     ui.download_buttons(table, "upload-summary", key="upload_summary")
     if rejects is None:
@@ -199,7 +199,7 @@ def _show(result: dict[str, object]) -> None:
     if rejects is not None and not rejects.empty:
         st.subheader("Rejected hands")
         shown = logic.rejects_table(rejects)
-        st.dataframe(shown, hide_index=True, column_config={
+        ui.dataframe(shown, hide_index=True, column_config={
             "reason": st.column_config.TextColumn(width="large")})
         ui.download_buttons(shown, "upload-rejects", key="upload_rejects")
 

@@ -136,13 +136,13 @@ def _seveneight_players(results: pd.DataFrame, rates: pd.DataFrame, only: HandFi
         _bar_hands(only, "seveneight", key="players_seveneight", title=str(point["x"]),
                    player=str(point["x"]))
     rates_table = logic.human_table(rates, logic.BB_HEADERS)
-    st.dataframe(rates_table, hide_index=True)
+    ui.dataframe(rates_table, hide_index=True)
     ui.download_buttons(rates_table, "seveneight-win-rates", key="win_rates_seveneight")
     st.caption("A big blind is the stake's minimum bet (the small bet in fixed limit): each "
                "stake's chips are divided by its own big blind before they are added.")
     levels = logic.level_table(results, "seveneight")
     with st.expander("Chips per hand at each stake level"):
-        st.dataframe(levels, hide_index=True)
+        ui.dataframe(levels, hide_index=True)
         ui.download_buttons(levels, "seveneight-by-stakes", key="levels_seveneight")
 
 
@@ -156,7 +156,7 @@ def _seveneight_running(rates: pd.DataFrame, only: HandFilter) -> None:
                "actual one; luck = actual − expected.")
     allin = logic.human_table(logic.allin_table(ui.ask("allin_totals", by_level=True)),
                               logic.ALLIN_HEADERS)
-    st.dataframe(allin, hide_index=True)
+    ui.dataframe(allin, hide_index=True)
     ui.download_buttons(allin, "seveneight-allin", key="allin")
 
 
@@ -260,7 +260,7 @@ def _level_players(game: str, table: pd.DataFrame, shown: pd.DataFrame, only: Ha
     if point is not None:
         _bar_hands(only, game, key=f"players_{game}", title=f"{point['x']} ({level})",
                    player=str(point["x"]))
-    st.dataframe(shown, hide_index=True)
+    ui.dataframe(shown, hide_index=True)
     ui.download_buttons(shown, f"{game}-win-rates", key=f"win_rates_{game}")
 
 
@@ -301,7 +301,7 @@ def _places(only: HandFilter, level: str) -> None:
     st.caption(f"Every game counts once per player. {logic.places_words(level)} "
                f"{_CLICK_PLAYER}")
     place_table = logic.human_table(places, logic.PLACE_HEADERS)
-    st.dataframe(place_table, hide_index=True)
+    ui.dataframe(place_table, hide_index=True)
     ui.download_buttons(place_table, "bigtwo-places", key="places")
     left: pd.DataFrame = ui.ask("bigtwo_cards_left", only)
     st.plotly_chart(charts.cards_left(left), key="cards_left")
@@ -333,7 +333,7 @@ def _deal_strength(only: HandFilter, level: str) -> None:
         bar_list(behind, title=f"{bar.name}, {names[feature]}: {bar.x}",
                  key="bigtwo_feature", name=f"bigtwo-{feature}-{bar.x}-hands")
     shown = logic.human_table(table, logic.feature_headers(names[feature], level))
-    st.dataframe(shown, hide_index=True)
+    ui.dataframe(shown, hide_index=True)
     ui.download_buttons(shown, f"bigtwo-by-{feature}", key="bigtwo_feature")
 
 
@@ -356,7 +356,7 @@ def _score_keeper(sheets: int, only: HandFilter) -> None:
         st.info("No Big Two games scored by cards left match the filters.")
         return
     table = logic.score_keeper_table(summary)
-    st.dataframe(table, hide_index=True, column_config={  # "to 4 decimals", 0.3100 too
+    ui.dataframe(table, hide_index=True, column_config={  # "to 4 decimals", 0.3100 too
         logic.SCORE_KEEPER_HEADERS[name]: st.column_config.NumberColumn(format="%.4f")
         for name in ("win_fraction", "fry_fraction", "real_losses_per_game",
                      "net_score_per_game")})
@@ -393,7 +393,7 @@ def _split(only: HandFilter) -> None:
     st.plotly_chart(charts.split_bars(split, list(SPLIT_PARTS)), key="split")
     st.caption(logic.split_words(SPLIT_PARTS))
     split_table = logic.human_table(split, logic.split_headers(list(SPLIT_PARTS)))
-    st.dataframe(split_table, hide_index=True)
+    ui.dataframe(split_table, hide_index=True)
     ui.download_buttons(split_table, "rummoli-split", key="split")
 
 
@@ -408,14 +408,14 @@ def _poker_pot(only: HandFilter) -> None:
                "same on everyone's actual cards. The interval is realised − expected ± "
                "1.96·sd/√rounds: one that leaves out 0 is more than the luck of the deal.")
     shown = logic.human_table(shares, logic.SHARE_HEADERS, decimals=3)
-    st.dataframe(shown, hide_index=True)
+    ui.dataframe(shown, hide_index=True)
     ui.download_buttons(shown, "rummoli-poker-share", key="rummoli_share")
     calibration = logic.calibration_table(ui.ask("rummoli_calibration", only))
     st.plotly_chart(charts.calibration(calibration), key="rummoli_calibration")
     st.caption("Rounds in ten bins of expected share: a calibrated strength estimate puts "
                "every bin's realised share on the diagonal (within its interval).")
     shown = logic.human_table(calibration, logic.CALIBRATION_HEADERS, decimals=3)
-    st.dataframe(shown, hide_index=True)
+    ui.dataframe(shown, hide_index=True)
     ui.download_buttons(shown, "rummoli-calibration", key="rummoli_calibration")
 
 
