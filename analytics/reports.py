@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Final
 
 import duckdb
+import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
@@ -372,7 +373,7 @@ def build_report(con: duckdb.DuckDBPyConnection, f: HandFilter, *,
         "Overview",
         f"{counted(int(overview['hands'].sum()), 'hand')} in "
         f"{counted(len(games), 'game')}.",
-        [charts.hands_over_time(views.hands_over_time(con, f, bucket="week"))],
+        [charts.hands_over_time(views.hands_over_time(con, f, bucket="week"), "week")],
         {"Hands by game": logic.human_table(
             overview.assign(game=overview["game"].map(GAME_NAMES)),
             logic.OVERVIEW_HEADERS),
@@ -540,13 +541,20 @@ def render_html(report: Report, *, max_rows: int = 500) -> str:
         for table_number, (name, frame) in enumerate(section.tables.items(), start=1):
             parts.append(f'<h3 id="s{number}-t{table_number}">{escape(name)}</h3>')
             shown = frame.head(max_rows)
-            parts.append(shown.to_html(index=False, escape=True, na_rep="",
-                                       float_format=_number))
+            counts = {name: shown[name].map(_count) for name in logic.grouped_columns(shown)}
+            parts.append(shown.assign(**counts).to_html(index=False, escape=True, na_rep="",
+                                                        float_format=_number))
             if len(frame) > max_rows:
                 parts.append(f"<p>First {max_rows:,} of {len(frame):,} rows.</p>")
         parts.append("</section>")
     parts.append("</body></html>")
     return "\n".join(parts)
+
+
+def _count(value: object) -> str:
+    """A whole number in a report table, thousands separated (``2,000``); "" when missing
+    (``<NA>`` of a nullable integer column)."""
+    return f"{value:,}" if isinstance(value, int | np.integer) else ""
 
 
 def _number(value: float) -> str:

@@ -258,6 +258,10 @@ def test_cards_are_drawn_with_suits_colours_and_backs() -> None:
 def test_charts_handle_empty_and_real_frames() -> None:
     nothing = charts.hands_over_time(pd.DataFrame(columns=["period", "game", "hands"]))
     assert nothing.layout.annotations[0].text.startswith("No hands")
+    weeks = pd.DataFrame({"period": [dt.date(2026, 11, 30)], "game": ["bigtwo"], "hands": [3]})
+    # The axis says what a bar is: a week from its Monday (DuckDB's date_trunc), a month...
+    assert charts.hands_over_time(weeks).layout.xaxis.title.text == "week (from its Monday)"
+    assert charts.hands_over_time(weeks, "month").layout.xaxis.title.text == "month"
     frame = pd.DataFrame({"player": ["a", "b"], "mean": [1.0, -1.0], "ci_low": [0.0, -2.0],
                           "ci_high": [2.0, 0.0], "hands": [10, 12]})
     figure = charts.bar_with_ci(frame, x="player", title="t")

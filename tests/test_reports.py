@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import io
 import re
 import zipfile
@@ -233,3 +234,17 @@ def test_every_exported_table_of_results_says_its_unit(dashboard_db: Path) -> No
         table = tables[name]
         assert list(table.columns[:3]) == ["game", "level", "unit"], name
         assert (table["unit"] == table["game"].map(units)).all(), name
+
+
+def test_report_tables_group_counts_by_thousands() -> None:
+    """A report's counts read as the dashboard's (``2,000`` hands), missing ones blank; the
+    numbers that name a line or a hand stay as they are; fractions keep their rounding."""
+    table = pd.DataFrame({
+        "hands": [2000, 1_000_300], "net (chips)": pd.array([-12345, None], dtype="Int64"),
+        "line": [1170, 12], "share": [1234.5678, 0.5]})
+    report = reports.Report("t", "all hands", dt.datetime(2026, 12, 7),
+                            [reports.Section("Numbers", tables={"counts": table})])
+    html = reports.render_html(report)
+    cells = re.findall(r"<td>([^<]*)</td>", html)
+    assert cells == ["2,000", "-12,345", "1170", "1,234.568",
+                     "1,000,300", "", "12", "0.5"]

@@ -151,12 +151,18 @@ def _categorical_x(figure: go.Figure, order: Sequence[str]) -> None:
     figure.update_xaxes(type="category", categoryorder="array", categoryarray=list(order))
 
 
-def hands_over_time(frame: pd.DataFrame) -> go.Figure:
+def hands_over_time(frame: pd.DataFrame, bucket: str = "week") -> go.Figure:
     """Stacked bars of hands per period and game (``period``, ``game``, ``hands``), each game
-    under its name (a Big Two bar counts games, a Rummoli bar rounds)."""
+    under its name (a Big Two bar counts games, a Rummoli bar rounds); the axis says which
+    ``bucket`` (``views.BUCKETS``) a bar is."""
     named = frame.assign(game=frame["game"].map(lambda g: GAME_NAMES.get(str(g), str(g))))
     return grouped_bars(named, x="period", y="hands", color="game", title="Hands over time",
-                        barmode="stack", x_title="period", y_title="hands (games, rounds)")
+                        barmode="stack", x_title=_BUCKET_WORDS.get(bucket, bucket),
+                        y_title="hands (games, rounds)")
+
+
+_BUCKET_WORDS: Final = {"day": "day", "week": "week (from its Monday)", "month": "month",
+                        "year": "year"}
 
 
 def bar_with_ci(frame: pd.DataFrame, *, x: str, title: str, color: str | None = None,

@@ -768,6 +768,18 @@ PERCENT: Final = "(%)"
 """How a header of :func:`human_table` says its column is a share shown in percent."""
 
 
+NAMING_NUMBERS: Final = frozenset({"line", "hand", "seat", "step", "round", "year"})
+"""Integer columns whose numbers name something (a line of a file, a hand's number, a seat)
+rather than count it: shown as they are, never grouped ("line 1170")."""
+
+
+def grouped_columns(frame: pd.DataFrame) -> list[str]:
+    """The columns of a table whose numbers are shown grouped by thousands (``2,000``
+    hands, as the metrics write them): the integer ones, but :data:`NAMING_NUMBERS`."""
+    return [str(name) for name in frame.columns
+            if pd.api.types.is_integer_dtype(frame[name].dtype) and name not in NAMING_NUMBERS]
+
+
 def human_table(frame: pd.DataFrame, names: dict[str, str], *, decimals: int = 2
                 ) -> pd.DataFrame:
     """A table as people read it: the columns ``names`` lists, in its order and under its

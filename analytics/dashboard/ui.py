@@ -33,7 +33,7 @@ import pandas as pd
 import streamlit as st
 
 from analytics import reports
-from analytics.dashboard import filters
+from analytics.dashboard import filters, logic
 from analytics.warehouse import (
     WarehouseBusy,
     ensure_database,
@@ -399,21 +399,14 @@ def shown_part(parts: Sequence[str], *, key: str) -> str:
     return chosen or parts[0]
 
 
-NAMING_NUMBERS: Final = frozenset({"line", "hand", "seat", "step", "round", "year"})
-"""Integer columns whose numbers name something (a line of a file, a hand's number, a seat)
-rather than count it: shown as they are, never grouped ("line 1170")."""
-
-
 def dataframe(frame: pd.DataFrame, *, column_config: dict[str, Any] | None = None,
               **arguments: Any) -> Any:
     """``st.dataframe`` with its counts grouped by thousands (``1,000,300`` hands), as the
-    metrics above the tables write them: every integer column but those of
-    :data:`NAMING_NUMBERS`, unless ``column_config`` says otherwise.  Only integers: the
-    browser's grouping would also cut fractions to three places."""
-    grouped: dict[str, Any] = {
-        str(name): st.column_config.NumberColumn(format="localized")
-        for name in frame.columns
-        if pd.api.types.is_integer_dtype(frame[name].dtype) and name not in NAMING_NUMBERS}
+    metrics above the tables write them (``logic.grouped_columns``), unless
+    ``column_config`` says otherwise.  Only integers: the browser's grouping would also cut
+    fractions to three places."""
+    grouped: dict[str, Any] = {name: st.column_config.NumberColumn(format="localized")
+                               for name in logic.grouped_columns(frame)}
     return st.dataframe(frame, column_config={**grouped, **(column_config or {})},
                         **arguments)
 
