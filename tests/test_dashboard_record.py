@@ -459,13 +459,16 @@ def _play_until_over(at: AppTest, limit: int) -> None:
     raise AssertionError("the hand did not end")
 
 
-def _play_one_hand(folder: Path, game: str, limit: int
+def _play_one_hand(folder: Path, game: str, limit: int, **chosen: object
                    ) -> tuple[AppTest, Path, HandHistory]:
-    """Set up a table of ``game`` by the Play page's form, sit down and play against the bots
-    (at most ``limit`` of your moves) until the hand is over; the page, the table's history
-    file and the one hand it holds."""
+    """Set up a table of ``game`` by the Play page's form (``chosen``: a value for the form's
+    selectbox of each key), sit down and play against the bots (at most ``limit`` of your
+    moves) until the hand is over; the page, the table's history file and the one hand it
+    holds."""
     at = _page("play", "none")
     at.radio(key="play_game").set_value(game).run()
+    for key, value in chosen.items():
+        at.selectbox(key=key).set_value(value).run()
     at.button(key="play_start").click().run()
     assert not at.exception, [e.value for e in at.exception]
     name = at.query_params["table"]
@@ -476,10 +479,14 @@ def _play_one_hand(folder: Path, game: str, limit: int
     return at, history, hands[0]
 
 
-def test_the_play_page_sits_you_down_and_plays_a_seveneight_hand(folder: Path) -> None:
-    """Sit down at 7 & 8 by the form and play the hand out against the bots: the file holds
-    every card (the computer deals), and the hand replays to nets adding up to 0."""
-    _, _, hand = _play_one_hand(folder, "7 & 8", 40)
+@pytest.mark.parametrize("variant", ["N78", "F78"])
+def test_the_play_page_sits_you_down_and_plays_a_seveneight_hand(folder: Path,
+                                                                  variant: str) -> None:
+    """Sit down at 7 & 8 by the form, with the betting chosen as on the Record page, and
+    play the hand out against the bots: the file holds every card (the computer deals), the
+    hand is of that betting, and it replays to nets adding up to 0."""
+    _, _, hand = _play_one_hand(folder, "7 & 8", 40, play_variant=variant)
+    assert hand.variant == variant
     assert UNKNOWN not in {card for action in hand.actions for card in action.cards}
     assert sum(replay(hand).nets) == 0
 

@@ -47,7 +47,8 @@ from parsers.rule_options import (
 
 __all__ = ["RummoliChoice", "SevenEightChoice", "TableChoice", "bigtwo_knobs",
            "draw_end_game", "draw_filed", "draw_seats", "draw_step", "draw_view", "hand_title",
-           "open_table", "remember", "rummoli_knobs", "setup_table", "take", "up_note"]
+           "open_table", "remember", "rummoli_knobs", "setup_table", "seveneight_knobs", "take",
+           "up_note"]
 
 _TABLES: Final = "_record_tables"
 
@@ -497,6 +498,20 @@ def setup_table(name: str, players: Sequence[str], choice: TableChoice, *,
     except (StepRefused, ValueError) as error:
         st.error(str(error))
         return None
+
+
+def seveneight_knobs(key: str) -> SevenEightChoice:
+    """The 7 & 8 table a set-up form asks for (Record and Play): the betting, the starting
+    stack, the blinds and an ante."""
+    left, middle, right, last = st.columns(4)
+    variant = left.selectbox("Betting", ("N78", "P78", "F78"), key=f"{key}_variant",
+                             format_func={"N78": "no limit", "P78": "pot limit",
+                                          "F78": "fixed limit"}.__getitem__) or "N78"
+    stack = int(middle.number_input("Starting stack", 1, 10**9, 200, key=f"{key}_stack"))
+    small = int(right.number_input("Small blind", 1, 10**6, 1, key=f"{key}_small"))
+    big = int(last.number_input("Big blind", 1, 10**6, 2, key=f"{key}_big"))
+    ante = int(st.number_input("Ante", 0, 10**6, 0, key=f"{key}_ante"))
+    return SevenEightChoice(variant, stack, (small, big), ante)
 
 
 def rummoli_knobs(key: str, *, claims: bool = True) -> RummoliChoice:

@@ -48,11 +48,7 @@ def _setup_form() -> TableSetup | None:
     name = f"play-{int(time.time())}"
     choice: recording.TableChoice
     if game is Game.SEVENEIGHT:
-        left, middle, right = st.columns(3)
-        stack = int(left.number_input("Starting stack", 10, 10**6, 200, key="play_stack"))
-        small = int(middle.number_input("Small blind", 1, 10**4, 1, key="play_small"))
-        big = int(right.number_input("Big blind", 1, 10**4, 2, key="play_big"))
-        choice = recording.SevenEightChoice("N78", stack, (small, big))
+        choice = recording.seveneight_knobs("play")
     elif game is Game.RUMMOLI:
         choice = recording.rummoli_knobs("play", claims=False)
     else:

@@ -23,15 +23,7 @@ def _new_table_form() -> TableSetup | None:
     players = [p.strip() for p in players_text.split(",") if p.strip()]
     choice: recording.TableChoice
     if GAMES[game] == "seveneight":
-        left, middle, right, last = st.columns(4)
-        variant = left.selectbox("Betting", ("N78", "P78", "F78"), key="record_variant",
-                                 format_func={"N78": "no limit", "P78": "pot limit",
-                                              "F78": "fixed limit"}.__getitem__)
-        stack = int(middle.number_input("Starting stack", 1, 10**9, 200, key="record_stack"))
-        small = int(right.number_input("Small blind", 1, 10**6, 1, key="record_small"))
-        big = int(last.number_input("Big blind", 1, 10**6, 2, key="record_big"))
-        ante = int(st.number_input("Ante", 0, 10**6, 0, key="record_ante"))
-        choice = recording.SevenEightChoice(variant or "N78", stack, (small, big), ante)
+        choice = recording.seveneight_knobs("record")
     elif GAMES[game] == "rummoli":
         choice = recording.rummoli_knobs("record")
     else:
