@@ -240,3 +240,17 @@ def test_eval_takes_big_two_house_rules(cards: list[str], rules: list[str],
 def test_eval_rules_are_big_two_only() -> None:
     result = RUNNER.invoke(app, ["eval", "rummoli", "As", "Ks", "-r", "ante=2"])
     assert result.exit_code == 2 and "Big Two only" in _said(result.output)
+
+
+def test_ingest_names_a_rejecting_file_once(tmp_path: Path) -> None:
+    """``ingest``'s line for a file with rejected hands names the file, then the first
+    reject by its line and hand, not the file's path again."""
+    good = tmp_path / "good.phhs"
+    write_hands(list(simulate(Game.BIGTWO, 2, 4, 3)), good)
+    broken = tmp_path / "broken.phhs"
+    broken.write_text('variant = "N78"\nantes = [0, 0]\n')
+    result = RUNNER.invoke(app, ["ingest", str(tmp_path), "--db", str(tmp_path / "h.duckdb")])
+    assert result.exit_code == 1, result.output  # some hand was rejected
+    said = _said(result.output)
+    assert f"{broken}: 1 hand rejected, first: line 1: hand 1: starting_stacks: " in said
+    assert said.count(str(broken)) == 1

@@ -126,12 +126,11 @@ def ingest(
     for item in summary.files:
         if item.status == "partial":
             _console.print(f"[yellow]{item.name}[/yellow]: {counted(item.rejected, 'hand')} "
-                           f"rejected, first: {item.message}", highlight=False)
+                           f"rejected, first: {_after_name(item.name, str(item.message))}",
+                           highlight=False)
         elif item.status == "error":
-            message = str(item.message)
-            shown = message[len(item.name) + 2:] if message.startswith(f"{item.name}: ") \
-                else message  # the file is named once
-            _console.print(f"[red]{item.name}[/red]: {shown}", highlight=False)
+            _console.print(f"[red]{item.name}[/red]: {_after_name(item.name, str(item.message))}",
+                           highlight=False)
         elif item.status == "skipped":
             _console.print(f"[yellow]skipped[/yellow] {item.message}", highlight=False)
     if summary.internal_errors:
@@ -141,3 +140,15 @@ def ingest(
     _console.print(f"{summary.hands:,} hands read in {summary.seconds:.1f} s "
                    f"({summary.hands_per_second:,.0f} hands/s)")
     raise typer.Exit(summary.exit_code)
+
+
+def _after_name(name: str, message: str) -> str:
+    """``message`` without the file name it starts with, as the line printing it names the
+    file first: ``line 12: hand 3: ...`` for a reject's ``FILE:12: hand 3: ...``, ``...``
+    for ``FILE: ...``; any other message as it is."""
+    if message.startswith(f"{name}: "):
+        return message[len(name) + 2:]
+    line, colon, rest = message.removeprefix(f"{name}:").partition(": ")
+    if message.startswith(f"{name}:") and colon and line.isdigit():
+        return f"line {line}: {rest}"
+    return message
