@@ -12,7 +12,7 @@ import sys
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Final
 
 import typer
 from rich.console import Console
@@ -61,6 +61,10 @@ def version() -> None:
     from importlib.metadata import version as package_version
 
     out.print(package_version("handlab"))
+
+
+_VALIDATED: Final = ("valid", "duplicate", "rejected")
+"""What ``validate`` finds a hand to be, in its table's column order."""
 
 
 @app.command()
@@ -124,10 +128,13 @@ def validate(
     table.add_column("game")
     for column in ("valid", "duplicates", "rejected"):
         table.add_column(column, justify="right")
-    for game in sorted({game for game, _ in counts}):
-        table.add_row(GAME_NAMES.get(game, game), str(counts[(game, "valid")]),
-                      str(counts[(game, "duplicate")]),
-                      str(counts[(game, "rejected")]))
+    games = sorted({game for game, _ in counts})
+    for game in games:
+        table.add_row(GAME_NAMES.get(game, game),
+                      *(f"{counts[(game, status)]:,}" for status in _VALIDATED))
+    if len(games) > 1:  # as ingest's table: the files' total
+        table.add_row("all", *(f"{sum(n for (_, s), n in counts.items() if s == status):,}"
+                               for status in _VALIDATED))
     if counts:
         console.print(table)
     if unread:

@@ -108,7 +108,7 @@ def test_validate_flags_duplicates_as_ingest_would_skip_them(tmp_path: Path) -> 
     assert result.exit_code == 0, result.output  # a duplicate is skipped, not an error
     said = _said(result.output)
     assert "hand 4: duplicate of" in said and "hand 2 (ingest would skip it)" in said
-    assert "│ Big Two │ 3 │ 1 │ 0 │" in said
+    assert "│ Big Two │ 3 │ 1 │ 0 │" in said and "│ all" not in said  # one game: no total
 
 
 def test_report_for_nobody_writes_nothing_and_says_so(dashboard_db: Path,
@@ -254,3 +254,14 @@ def test_ingest_names_a_rejecting_file_once(tmp_path: Path) -> None:
     said = _said(result.output)
     assert f"{broken}: 1 hand rejected, first: line 1: hand 1: starting_stacks: " in said
     assert said.count(str(broken)) == 1
+
+
+def test_validate_totals_the_games_and_groups_thousands(tmp_path: Path) -> None:
+    """Over several games ``validate``'s table ends with the total, as ``ingest``'s does,
+    and its counts read 1,000 as ingest's do."""
+    write_hands(list(simulate(Game.SEVENEIGHT, 1000, 2, 5)), tmp_path / "duel.phhs")
+    write_hands(list(simulate(Game.BIGTWO, 2, 4, 3)), tmp_path / "games.phhs")
+    result = RUNNER.invoke(app, ["validate", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    said = _said(result.output)
+    assert "│ 7 & 8 │ 1,000 │ 0 │ 0 │" in said and "│ all │ 1,002 │ 0 │ 0 │" in said
