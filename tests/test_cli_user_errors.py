@@ -265,3 +265,13 @@ def test_validate_totals_the_games_and_groups_thousands(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     said = _said(result.output)
     assert "│ 7 & 8 │ 1,000 │ 0 │ 0 │" in said and "│ all │ 1,002 │ 0 │ 0 │" in said
+
+
+def test_equity_says_what_a_rummoli_hand_holds_at_that_table() -> None:
+    """A Rummoli hand of the wrong size for the table is refused in the table's terms, not
+    by the library's keyword arguments."""
+    result = RUNNER.invoke(app, ["equity", "rummoli", "AsKsQsJsTs2c3d", "--players", "4"])
+    assert result.exit_code == 2
+    said = _said(result.output)
+    assert "with 4 players a Rummoli hand holds 10 or 11 cards, not 7" in said
+    assert "opponent_sizes" not in said

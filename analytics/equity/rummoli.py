@@ -112,8 +112,8 @@ def rummoli_default_sizes(hand_size: int, players: int) -> tuple[tuple[int, ...]
         long_hands = r
     else:
         raise EvaluationError(
-            f"with {players} players hands hold {q} or {q + 1} cards, not {hand_size};"
-            " give opponent_sizes and widow_size")
+            f"with {players} players a Rummoli hand holds {q} or {q + 1} cards, not "
+            f"{hand_size}")
     opponents = (q + 1,) * long_hands + (q,) * (players - 1 - long_hands)
     return opponents, q
 
