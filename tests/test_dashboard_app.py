@@ -97,6 +97,8 @@ def test_overview_shows_counts_tables_and_the_reject(db: Path) -> None:
     assert games["hands (games, rounds)"] == grouped and games["sessions"] == grouped
     listed = json.loads(at.dataframe[-1].proto.columns)
     assert "line" not in listed and "hand" not in listed
+    players = json.loads(at.dataframe[1].proto.columns)  # 7 & 8's, in big blinds (1888.5)
+    assert players["net (big blinds)"] == grouped
 
 
 def test_overview_players_are_a_tab_per_game_only_the_shown_one_drawn(db: Path) -> None:

@@ -504,3 +504,14 @@ def test_a_hands_stored_equities_are_headed_in_words(con: duckdb.DuckDBPyConnect
             assert np.allclose(shown[header], (rows[name] * 100).round(2)), header
     if game == "rummoli":
         assert not shown["best five"].str.contains("_").any()
+
+
+def test_the_numbers_a_table_groups_by_thousands() -> None:
+    """Counts (but the numbers that name a line or a hand) and fractions the browser can
+    group without cutting a digit (at most three decimals); a p-value of four is left."""
+    frame = pd.DataFrame({
+        "hands": [5313, 2], "line": [1170, 3], "expected hands": [5321.3, 0.25],
+        "share (%)": [54.21, float("nan")], "p-value": [0.5569, 0.1], "player": ["a", "b"],
+        "exact": [True, False]})
+    assert logic.grouped_columns(frame) == ["hands"]
+    assert logic.short_fraction_columns(frame) == ["expected hands", "share (%)"]

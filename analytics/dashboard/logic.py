@@ -780,6 +780,21 @@ def grouped_columns(frame: pd.DataFrame) -> list[str]:
             if pd.api.types.is_integer_dtype(frame[name].dtype) and name not in NAMING_NUMBERS]
 
 
+def short_fraction_columns(frame: pd.DataFrame) -> list[str]:
+    """The fractional columns of a table whose numbers all have at most three decimals (as
+    :func:`human_table` rounds them): a browser can group them by thousands (``5,321.3``)
+    without cutting a digit; a column of four decimals (a p-value) is left as it is."""
+    shown = []
+    for name in frame.columns:
+        values = frame[name]
+        if not pd.api.types.is_float_dtype(values.dtype):
+            continue
+        thousandths = values.dropna().to_numpy(dtype="float64") * 1000
+        if np.allclose(thousandths, np.round(thousandths), rtol=0, atol=1e-6):
+            shown.append(str(name))
+    return shown
+
+
 def human_table(frame: pd.DataFrame, names: dict[str, str], *, decimals: int = 2
                 ) -> pd.DataFrame:
     """A table as people read it: the columns ``names`` lists, in its order and under its

@@ -401,12 +401,14 @@ def shown_part(parts: Sequence[str], *, key: str) -> str:
 
 def dataframe(frame: pd.DataFrame, *, column_config: dict[str, Any] | None = None,
               **arguments: Any) -> Any:
-    """``st.dataframe`` with its counts grouped by thousands (``1,000,300`` hands), as the
-    metrics above the tables write them (``logic.grouped_columns``), unless
-    ``column_config`` says otherwise.  Only integers: the browser's grouping would also cut
-    fractions to three places."""
-    grouped: dict[str, Any] = {name: st.column_config.NumberColumn(format="localized")
-                               for name in logic.grouped_columns(frame)}
+    """``st.dataframe`` with its numbers grouped by thousands (``1,000,300`` hands,
+    ``5,321.3`` expected), as the metrics above the tables write them, unless
+    ``column_config`` says otherwise: the counts (``logic.grouped_columns``) and the
+    fractions of at most three decimals (``logic.short_fraction_columns``: the browser's
+    grouping would cut a fourth)."""
+    grouped: dict[str, Any] = {
+        name: st.column_config.NumberColumn(format="localized")
+        for name in (*logic.grouped_columns(frame), *logic.short_fraction_columns(frame))}
     return st.dataframe(frame, column_config={**grouped, **(column_config or {})},
                         **arguments)
 
