@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from html import escape
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
 
 import streamlit as st
 
@@ -33,6 +33,7 @@ from analytics.record.table import (
     seveneight_setup,
 )
 from parsers.cards import DECK, UNKNOWN, Card, parse_card
+from parsers.fields import VARIANTS
 from parsers.model import DEALER, RUMMOLI_POTS, Action, Verb
 from parsers.rule_options import (
     BigTwoDeal,
@@ -504,9 +505,7 @@ def seveneight_knobs(key: str) -> SevenEightChoice:
     """The 7 & 8 table a set-up form asks for (Record and Play): the betting, the starting
     stack, the blinds and an ante."""
     left, middle, right, last = st.columns(4)
-    variant = left.selectbox("Betting", ("N78", "P78", "F78"), key=f"{key}_variant",
-                             format_func={"N78": "no limit", "P78": "pot limit",
-                                          "F78": "fixed limit"}.__getitem__) or "N78"
+    variant = _betting_choice(left, "Betting", ("N78", "P78", "F78"), f"{key}_variant")
     stack = int(middle.number_input("Starting stack", 1, 10**9, 200, key=f"{key}_stack"))
     small = int(right.number_input("Small blind", 1, 10**6, 1, key=f"{key}_small"))
     big = int(last.number_input("Big blind", 1, 10**6, 2, key=f"{key}_big"))
@@ -514,13 +513,23 @@ def seveneight_knobs(key: str) -> SevenEightChoice:
     return SevenEightChoice(variant, stack, (small, big), ante)
 
 
+def _betting_choice(column: Any, label: str, variants: tuple[str, ...], key: str) -> str:
+    """A variant of ``variants`` chosen in ``column`` by its betting, in words (``no
+    limit``, ``pot limit``, ``fixed limit``); the first until one is chosen."""
+    return str(column.selectbox(label, variants, key=key, format_func=_betting_words)
+               or variants[0])
+
+
+def _betting_words(variant: str) -> str:
+    betting = VARIANTS[variant].betting
+    return betting.value.replace("_", " ") if betting is not None else variant
+
+
 def rummoli_knobs(key: str, *, claims: bool = True) -> RummoliChoice:
     """The Rummoli knobs a table is set up with.  Without ``claims`` pots are won as laid
     (the Play page: the bots claim only automatically)."""
     left, middle, right, last = st.columns(4)
-    variant = left.selectbox("Poker betting", ("NRM", "PRM", "FRM"), key=f"{key}-rvariant",
-                             format_func={"NRM": "no limit", "PRM": "pot limit",
-                                          "FRM": "fixed limit"}.__getitem__) or "NRM"
+    variant = _betting_choice(left, "Poker betting", ("NRM", "PRM", "FRM"), f"{key}-rvariant")
     stack = int(middle.number_input("Starting chips", 10, 10**6, 100, key=f"{key}-rstack"))
     ante = int(right.number_input("Ante (per pot)", 1, 10**4, 1, key=f"{key}-rante"))
     min_bet = int(last.number_input("Minimum bet", 1, 10**4, 1, key=f"{key}-rmin"))
