@@ -541,7 +541,8 @@ def render_html(report: Report, *, max_rows: int = 500) -> str:
         for table_number, (name, frame) in enumerate(section.tables.items(), start=1):
             parts.append(f'<h3 id="s{number}-t{table_number}">{escape(name)}</h3>')
             shown = frame.head(max_rows)
-            counts = {name: shown[name].map(_count) for name in logic.grouped_columns(shown)}
+            counts = {column: shown[column].map(_count)
+                      for column in logic.grouped_columns(shown)}
             parts.append(shown.assign(**counts).to_html(index=False, escape=True, na_rep="",
                                                         float_format=_number))
             if len(frame) > max_rows:

@@ -51,9 +51,8 @@ from parsers.caching import BoundedCache
 from parsers.rule_options import GAME_NAMES
 
 __all__ = ["Context", "ask", "context", "data_version", "dataframe", "download_buttons", "guarded",
-           "reading",
-           "release_connection", "report_button", "run_connection", "shown_part", "shown_tab",
-           "start"]
+           "reading", "release_connection", "report_button", "run_connection", "shown_part",
+           "shown_tab", "start"]
 
 _SCORE_QUESTIONS: Final = frozenset({"bigtwo_score_summary", "outcome_only_games",
                                      "seats_per_game"})
