@@ -543,13 +543,32 @@ def render_html(report: Report, *, max_rows: int = 500) -> str:
             shown = frame.head(max_rows)
             counts = {column: shown[column].map(_count)
                       for column in logic.grouped_columns(shown)}
-            parts.append(shown.assign(**counts).to_html(index=False, escape=True, na_rep="",
-                                                        float_format=_number))
+            parts.append(_left_aligned(shown, f"s{number}-t{table_number}-rows"))
+            parts.append(shown.assign(**counts).to_html(
+                index=False, escape=True, na_rep="", float_format=_number,
+                table_id=f"s{number}-t{table_number}-rows"))
             if len(frame) > max_rows:
                 parts.append(f"<p>First {max_rows:,} of {len(frame):,} rows.</p>")
         parts.append("</section>")
     parts.append("</body></html>")
     return "\n".join(parts)
+
+
+def _left_aligned(frame: pd.DataFrame, table_id: str) -> str:
+    """A style rule that sets the text columns of the table ``table_id`` left, as text is
+    read (the style sheet sets every cell right, for the numbers, and the first column
+    left); "" when only the first column is text."""
+    selectors = [f"#{table_id} td:nth-child({at}),#{table_id} th:nth-child({at})"
+                 for at, column in enumerate(frame.columns, start=1)
+                 if at > 1 and _is_text(frame[column])]
+    return f"<style>{','.join(selectors)}{{text-align:left}}</style>" if selectors else ""
+
+
+def _is_text(values: pd.Series) -> bool:
+    """Whether a column holds words (names, games, reasons) rather than numbers or days."""
+    return (pd.api.types.is_object_dtype(values.dtype)
+            or pd.api.types.is_string_dtype(values.dtype)) and not values.dropna().map(
+        lambda value: isinstance(value, int | float | dt.date)).any()
 
 
 def _count(value: object) -> str:

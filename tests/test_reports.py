@@ -248,3 +248,22 @@ def test_report_tables_group_counts_by_thousands() -> None:
     cells = re.findall(r"<td>([^<]*)</td>", html)
     assert cells == ["2,000", "-12,345", "1170", "1,234.568",
                      "1,000,300", "", "12", "0.5"]
+
+
+def test_report_tables_set_text_left_and_numbers_right() -> None:
+    """Words read from the left (a session's game, a reject's reason), numbers and days
+    line up on the right; the first column is left by the style sheet already."""
+    table = pd.DataFrame({"session": ["Den 2026-11-11"], "game": ["7 & 8"], "hands": [23],
+                          "first day": [dt.date(2026, 11, 11)], "reason": ["p9 acts"]})
+    report = reports.Report("t", "all hands", dt.datetime(2026, 12, 7),
+                            [reports.Section("Sessions", tables={"sessions": table})])
+    html = reports.render_html(report)
+    rule = re.search(r"<style>([^<]*)</style>\s*<table[^>]*id=\"s1-t1-rows\"", html)
+    assert rule is not None
+    assert rule[1] == ("#s1-t1-rows td:nth-child(2),#s1-t1-rows th:nth-child(2),"
+                       "#s1-t1-rows td:nth-child(5),#s1-t1-rows th:nth-child(5)"
+                       "{text-align:left}")
+    numbers = pd.DataFrame({"player": ["Ann"], "hands": [3]})
+    only = reports.Report("t", "all hands", dt.datetime(2026, 12, 7),
+                          [reports.Section("Players", tables={"players": numbers})])
+    assert "<style>#s1" not in reports.render_html(only)
