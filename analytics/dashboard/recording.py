@@ -32,8 +32,8 @@ from analytics.record.table import (
     rummoli_setup,
     seveneight_setup,
 )
+from analytics.warehouse.sql.views import betting_words
 from parsers.cards import DECK, UNKNOWN, Card, parse_card
-from parsers.fields import VARIANTS
 from parsers.model import DEALER, RUMMOLI_POTS, Action, Verb
 from parsers.rule_options import (
     BigTwoDeal,
@@ -516,13 +516,8 @@ def seveneight_knobs(key: str) -> SevenEightChoice:
 def _betting_choice(column: Any, label: str, variants: tuple[str, ...], key: str) -> str:
     """A variant of ``variants`` chosen in ``column`` by its betting, in words (``no
     limit``, ``pot limit``, ``fixed limit``); the first until one is chosen."""
-    return str(column.selectbox(label, variants, key=key, format_func=_betting_words)
+    return str(column.selectbox(label, variants, key=key, format_func=betting_words)
                or variants[0])
-
-
-def _betting_words(variant: str) -> str:
-    betting = VARIANTS[variant].betting
-    return betting.value.replace("_", " ") if betting is not None else variant
 
 
 def rummoli_knobs(key: str, *, claims: bool = True) -> RummoliChoice:

@@ -35,6 +35,7 @@ __all__ = [
     "HandFilter",
     "allin_totals",
     "bar_hands",
+    "betting_words",
     "bigtwo_cards_left",
     "bigtwo_places",
     "by_position",
@@ -110,6 +111,15 @@ STAKES: Final = ("CASE WHEN h.game = 'bigtwo' THEN 'points' "
 what the filters and the stored facts keep; people read it in :func:`stakes_words`."""
 
 
+def betting_words(variant: str) -> str:
+    """A variant code's betting in words (``N78`` -> ``no limit``, ``FRM`` -> ``fixed
+    limit``); the code itself for a variant without betting (Big Two) or an unknown one."""
+    known = VARIANTS.get(variant)
+    if known is None or known.betting is None:
+        return variant
+    return known.betting.value.replace("_", " ")
+
+
 def stakes_words(stakes: str) -> str:
     """A stakes label (:data:`STAKES`) in words: ``N78 min 2`` -> ``no limit, big blind 2``
     (7 & 8's minimum bet is its big blind, RULES.md 3), ``F78 2/4`` -> ``fixed limit 2/4``,
@@ -119,7 +129,7 @@ def stakes_words(stakes: str) -> str:
     variant = VARIANTS.get(code)
     if variant is None or variant.betting is None or not size:
         return stakes
-    betting = variant.betting.value.replace("_", " ")
+    betting = betting_words(code)
     if not size.startswith("min "):
         return f"{betting} {size}"
     bet = "big blind" if variant.game is Game.SEVENEIGHT else "minimum bet"
