@@ -22,7 +22,14 @@ from analytics.simulate.bigtwo import simulate_bigtwo
 from analytics.simulate.rummoli import simulate_rummoli
 from analytics.simulate.seveneight import simulate_seveneight
 from analytics.warehouse import ingest, reader
-from analytics.warehouse.connection import LAKE_ENV_VAR, resolve_db
+from analytics.warehouse.annotations import (
+    HandNote,
+    hand_note,
+    player_note,
+    set_hand_note,
+    set_player_note,
+)
+from analytics.warehouse.connection import LAKE_ENV_VAR, resolve_db, writer
 from analytics.warehouse.lake import core as lake_module
 from analytics.warehouse.lake.catalogue import (
     catalogue,
@@ -32,6 +39,7 @@ from analytics.warehouse.lake.catalogue import (
 from analytics.warehouse.lake.core import MANIFEST_DIR, LakeConflict, latest_manifest
 from analytics.warehouse.lake.engine import ingest_lake
 from analytics.warehouse.lake.maintenance import compact, vacuum
+from analytics.warehouse.lake.store import NOTES_FILE
 from analytics.warehouse.pipeline.run import SAMPLES, IngestSummary
 from analytics.warehouse.sql import views
 from analytics.warehouse.sql.schema import TABLES
@@ -320,6 +328,42 @@ def test_handlab_lake_makes_every_reader_read_the_lake(dask_lake: tuple[Path, In
         pd.testing.assert_frame_equal(lake_rows, pd.read_csv(on_db), check_exact=False,
                                       rtol=1e-9)
         assert len(lake_rows) > 1
+
+
+def test_notes_kept_on_a_lake_outlive_its_versions(histories: list[Path], tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """A star, tags and notes saved through the catalogue (as the dashboard saves them on a
+    lake) are kept in the lake's notes file; the next version's catalogue has them again,
+    and ``handlab report --lake`` lists them (it failed: the catalogue had no notes
+    tables)."""
+    from typer.testing import CliRunner
+
+    from analytics.cli import app
+
+    lake = tmp_path / "lake"
+    small = histories[2:5]  # the simulated 7 & 8, Big Two and Rummoli files of write_histories
+    ingest_lake(small[:1], lake, engine="local", workers=0)
+    first = catalogue(lake)
+    with reader(first) as con:
+        hand = int(con.execute("SELECT min(hand_id) FROM hands").fetchall()[0][0])
+        player = str(con.execute("SELECT min(player) FROM seats").fetchall()[0][0])
+    with writer(first) as con:
+        set_hand_note(con, hand, HandNote(True, ("bluff", "review"), "check the river"))
+        set_player_note(con, player, "calls too wide")
+    assert (lake / NOTES_FILE).exists()
+    ingest_lake(small[1:], lake, engine="local", workers=0)
+    second = catalogue(lake)
+    assert second != first and not first.exists()
+    with reader(second) as con:
+        assert hand_note(con, hand) == HandNote(True, ("bluff", "review"), "check the river")
+        assert player_note(con, player) == "calls too wide"
+    with open_lake(lake) as con:
+        assert hand_note(con, hand).tags == ("bluff", "review")
+    out = tmp_path / "report.html"
+    monkeypatch.delenv(LAKE_ENV_VAR, raising=False)
+    result = CliRunner().invoke(app, ["report", "--lake", str(lake), "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "check the river" in out.read_text(encoding="utf-8")
 
 
 def test_a_file_that_changes_mid_job_is_dropped_whole(histories: list[Path],

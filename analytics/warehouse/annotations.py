@@ -11,7 +11,9 @@ People's notes are the one thing in the database no file can give back, so every
 also copies both tables to a file beside the database (:func:`notes_file`:
 ``<database>.notes.json``, replaced atomically), and migration 11 fills the new tables
 from it (:func:`restore_notes`): a database deleted and built again from the same files
-gets its notes back, each on the hand with the same id (docs/statistics.md).
+gets its notes back, each on the hand with the same id (docs/statistics.md).  A Parquet
+lake's notes are kept the same way, in the lake's notes file: its catalogue, a database
+built again at every version of the lake, restores them from it (docs/scale-out.md).
 """
 
 from __future__ import annotations
@@ -29,12 +31,18 @@ import pyarrow as pa
 
 from analytics.warehouse.errors import SourceError
 
-__all__ = ["ANNOTATION_TABLES", "NOTES_SUFFIX", "HandNote", "hand_note", "notes_file",
-           "player_note", "player_notes", "restore_notes", "save_notes_file",
-           "set_hand_note", "set_player_note", "tagged_hands", "tags_from_text"]
+__all__ = ["ANNOTATION_TABLES", "NOTES_HOME_TABLE", "NOTES_SUFFIX", "HandNote", "hand_note",
+           "notes_file", "notes_home_statements", "player_note", "player_notes",
+           "restore_notes", "save_notes_file", "set_hand_note", "set_player_note",
+           "tagged_hands", "tags_from_text"]
 
 NOTES_SUFFIX: Final = ".notes.json"
 """The file beside a database that keeps a copy of its notes: ``hands.duckdb.notes.json``."""
+
+NOTES_HOME_TABLE: Final = "notes_home"
+"""A one-row table (``path``) in a database whose notes are kept elsewhere than beside it:
+a Parquet lake's catalogue, which is rebuilt at every version of the lake
+(:func:`notes_home_statements`)."""
 
 ANNOTATION_TABLES: Final = (
     """
@@ -135,12 +143,29 @@ def player_notes(con: duckdb.DuckDBPyConnection) -> pd.DataFrame:
 
 
 def notes_file(con: duckdb.DuckDBPyConnection) -> Path | None:
-    """The file keeping the notes of ``con``'s database (None for one in memory)."""
+    """The file keeping the notes of ``con``'s database: the one its
+    :data:`NOTES_HOME_TABLE` names (a Parquet lake's catalogue, rebuilt at every version of
+    the lake, names the lake's own), else ``<database>.notes.json``; None for a database in
+    memory."""
+    home = con.execute("SELECT count(*) FROM duckdb_tables() WHERE table_name = $name "
+                       "AND database_name = current_database()",
+                       {"name": NOTES_HOME_TABLE}).fetchall()
+    if home[0][0]:
+        return Path(str(con.execute(f"SELECT path FROM {NOTES_HOME_TABLE}").fetchall()[0][0]))
     rows = con.execute("SELECT path FROM duckdb_databases() "
                        "WHERE database_name = current_database()").fetchall()
     if not rows or not rows[0][0]:
         return None
     return Path(str(rows[0][0] + NOTES_SUFFIX))
+
+
+def notes_home_statements(path: Path) -> list[str]:
+    """The statements that make a database keep its notes in ``path`` rather than beside
+    itself: the notes tables and the one-row :data:`NOTES_HOME_TABLE` naming ``path``
+    (then :func:`restore_notes` fills the tables from it)."""
+    literal = "'" + str(path).replace("'", "''") + "'"
+    return [*ANNOTATION_TABLES,
+            f"CREATE TABLE {NOTES_HOME_TABLE} AS SELECT {literal}::VARCHAR AS path"]
 
 
 def save_notes_file(con: duckdb.DuckDBPyConnection) -> Path | None:

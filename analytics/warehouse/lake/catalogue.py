@@ -25,6 +25,7 @@ from typing import Final
 
 import duckdb
 
+from analytics.warehouse.annotations import notes_home_statements, restore_notes
 from analytics.warehouse.lake.core import (
     LAKE_TABLES,
     Manifest,
@@ -45,7 +46,15 @@ WRITE_TIMES: Final = frozenset({"loaded_at", "rejected_at", "started_at", "finis
 the same histories may differ (docs/scale-out.md, "Times of writing")."""
 
 _VIEW_PREFIX: Final = "CREATE OR REPLACE VIEW"
-_CATALOGUE_NAME: Final = re.compile(r"^v(\d+)\.duckdb$")
+_CATALOGUE_FORMAT: Final = 2
+"""The catalogue's own layout, in its file name: a catalogue of an older layout (1, before it
+held the notes' tables: ``v000042.duckdb``) is built again, not read."""
+_CATALOGUE_NAME: Final = re.compile(r"^v(\d+)(?:-(\d+))?\.duckdb$")
+
+
+def _catalogue_name(version: int) -> str:
+    """The file name of the catalogue of the lake's ``version``."""
+    return f"v{version:06d}-{_CATALOGUE_FORMAT}.duckdb"
 
 
 def _literal(text: str) -> str:
@@ -75,7 +84,17 @@ def lake_statements(root: LakeStore | Path | str, manifest: Manifest | None = No
     statements.extend(
         f"INSERT INTO schema_version (version, description) VALUES "
         f"({migration.version}, {_literal(migration.description)})" for migration in MIGRATIONS)
+    statements.extend(notes_home_statements(lake.notes_file()))
     return statements
+
+
+def _read_lake(con: duckdb.DuckDBPyConnection, lake: LakeStore,
+               manifest: Manifest | None = None) -> None:
+    """Make ``con`` read the lake as the warehouse (:func:`lake_statements`), with the notes
+    kept on it (``annotations.restore_notes``)."""
+    for statement in lake_statements(lake, manifest):
+        con.execute(statement)
+    restore_notes(con)
 
 
 def open_lake(root: LakeStore | Path | str) -> duckdb.DuckDBPyConnection:
@@ -84,8 +103,7 @@ def open_lake(root: LakeStore | Path | str) -> duckdb.DuckDBPyConnection:
     store = open_store(root)
     con = store.connect()
     try:
-        for statement in lake_statements(store):
-            con.execute(statement)
+        _read_lake(con, store)
     except BaseException:
         con.close()
         raise
@@ -100,25 +118,24 @@ def catalogue(root: LakeStore | Path | str) -> Path:
     DuckDB's ``httpfs`` and the store's credentials, docs/scale-out.md)."""
     lake = open_store(root)
     folder = lake.catalogue_folder()
-    target = folder / f"v{latest_version(lake):06d}.duckdb"
+    target = folder / _catalogue_name(latest_version(lake))
     if target.exists():  # the dashboard asks at every script run: no manifest read then
         return target
     manifest = latest_manifest(lake)
-    target = folder / f"v{manifest.version:06d}.duckdb"
+    target = folder / _catalogue_name(manifest.version)
     folder.mkdir(parents=True, exist_ok=True)
     temporary = folder / f".v{manifest.version:06d}.{os.getpid()}.tmp"
     temporary.unlink(missing_ok=True)
     con = duckdb.connect(str(temporary))
     try:
-        for statement in lake_statements(lake, manifest):
-            con.execute(statement)
+        _read_lake(con, lake, manifest)
         con.execute("CHECKPOINT")
     finally:
         con.close()
     os.replace(temporary, target)
     for older in folder.glob("v*.duckdb"):
         found = _CATALOGUE_NAME.match(older.name)
-        if found and int(found.group(1)) < manifest.version:
+        if found and older != target and int(found.group(1)) <= manifest.version:
             with contextlib.suppress(OSError):  # a reader may still hold it: unlinked anyway
                 older.unlink()
     return target

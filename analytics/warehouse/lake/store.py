@@ -36,7 +36,8 @@ from fsspec.implementations.local import LocalFileSystem
 
 from analytics.warehouse.errors import WarehouseError
 
-__all__ = ["CATALOGUE_DIR", "DUCKDB_PROTOCOLS", "LakeFile", "LakeStore", "open_store"]
+__all__ = ["CATALOGUE_DIR", "DUCKDB_PROTOCOLS", "NOTES_FILE", "LakeFile", "LakeStore",
+           "open_store"]
 
 DUCKDB_PROTOCOLS: Final = frozenset({"s3", "s3a", "s3n", "gs", "gcs", "r2", "az", "azure",
                                      "abfss", "http", "https", "hf"})
@@ -47,6 +48,10 @@ connection."""
 CATALOGUE_DIR: Final = "_catalogue"
 """A local lake's folder of the readers' DuckDB catalogues
 (:func:`~analytics.warehouse.lake.catalogue.catalogue`)."""
+
+NOTES_FILE: Final = "_notes.json"
+"""A local lake's file of the stars, tags and notes people keep
+(:meth:`LakeStore.notes_file`)."""
 
 @dataclass(frozen=True, slots=True)
 class LakeFile:
@@ -214,6 +219,15 @@ class LakeStore:
         cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
         name = hashlib.sha256(self.location("").encode()).hexdigest()[:16]
         return cache / "handlab" / "lakes" / name
+
+    def notes_file(self) -> Path:
+        """Where the stars, tags and notes people keep on this lake's hands and players are
+        kept (``annotations``' JSON): ``_notes.json`` in a local lake, beside the readers'
+        catalogues in this machine's cache for a lake elsewhere (written as a local file,
+        replaced atomically)."""
+        if self.is_local:
+            return Path(self.root) / NOTES_FILE
+        return self.catalogue_folder() / NOTES_FILE.lstrip("_")
 
 
 def _write_parts(target: Any, schema: pa.Schema, parts: Iterable[pa.Table]) -> None:
