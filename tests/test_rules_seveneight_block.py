@@ -44,6 +44,7 @@ from analytics.rules.seveneight.block import (
 )
 from analytics.rules.seveneight.engine import SevenEightState
 from analytics.simulate.seveneight import simulate_seveneight
+from parsers import loads_hands
 from parsers.block import SevenEightBlock
 from parsers.cards import DECK
 from parsers.model import HandHistory
@@ -296,15 +297,43 @@ def test_a_shown_hand_with_a_repeated_card_is_left_to_the_per_hand_replay() -> N
     assert check_block(block, [hand]) == (0, 1)
 
 
+_HUGE_BLIND: Final = """\
+format_version = 1
+variant = "N78"
+antes = [0, 0, 0]
+blinds_or_straddles = [1, 2, 0]
+min_bet = 2
+starting_stacks = [50, 50, 50]
+actions = ["d dh p1 7c8d", "d dh p2 8c7d", "d dh p3 AsKs", "p1 up 7c", "p2 up 7d", "p3 up As",
+           "p3 f", "p1 f"]
+finishing_stacks = [49, 51, 50]
+winnings = [0, 2, 0]
+players = ["A", "B", "C"]
+seats = [1, 2, 3]
+seat_count = 3
+hand = 1
+table = "T"
+time = 19:00:00
+day = 1
+month = 1
+year = 2026
+"""
+"""A hand whose blinds the test raises past the reader's bounds: the big blind, all in
+for his 50 chips, wins the small blind's 1 (the rest of his blind uncalled)."""
+
+
 def test_chips_beyond_the_kernels_int64_bounds_are_left_to_the_per_hand_replay() -> None:
     """The reader bounds chips far below (parsers.build.MAX_CHIPS), but the kernel must not
     overflow on other blocks: the hand's header is altered after reading."""
     text = _TIES.format(number=1, variant="N78", sizes="min_bet = 2", shown="7c8d2h")
     _, [hand] = read_block(text.encode("utf-8"))
     big = 1 << 59
+    # A big blind (and so a minimum bet) of 2**62 chips, posted all in for 50 and uncalled.
+    _, [huge_blind] = read_block(dumps_hands(loads_hands(_HUGE_BLIND)).encode("utf-8"))
     huge = [dataclasses.replace(hand, starting_stacks=(big, big, big),
                                 finishing_stacks=(big + 1, big, big - 1)),
-            dataclasses.replace(hand, min_bet=1 << 62)]
+            dataclasses.replace(huge_blind, blinds_or_straddles=(1, 1 << 62, 0),
+                                min_bet=1 << 62)]
     for altered in huge:
         assert replay(altered).nets  # the per-hand replay plays it
         block = block_from_hands("huge.phhs", [(1, altered)])

@@ -155,13 +155,14 @@ def _writable(values: _A) -> _A:
     return values if values.flags.writeable else values.copy()
 
 
-def _blinds_right(block: SevenEightBlock, fixed: npt.NDArray[np.bool_], min_bets: Ints
-                  ) -> npt.NDArray[np.bool_]:
-    """Per hand of ``block``, whether its blinds and min_bet keep the rule
+def _blinds_right(block: SevenEightBlock, fixed: npt.NDArray[np.bool_], size1: Ints,
+                  size2: Ints) -> npt.NDArray[np.bool_]:
+    """Per hand of ``block``, whether its blinds and bet sizes (``size1`` and ``size2``:
+    fixed limit's ``small_bet`` and ``big_bet``, else ``min_bet`` twice) keep the rule
     :func:`analytics.rules.seveneight.engine.blinds_problem` states (on the columns, at once):
     a small and a big blind of at least 1, the small no larger, on ``p1`` and ``p2``
-    (heads-up ``p2`` the small, ``p1`` the big), 0 elsewhere; ``min_bet`` at least the big
-    blind unless the betting is fixed-limit."""
+    (heads-up ``p2`` the small, ``p1`` the big), 0 elsewhere; the first bet size the big
+    blind, the second twice it in fixed limit (no-limit's two are its ``min_bet``)."""
     offsets = _int64(block.seat_offsets)
     blinds = _int64(block.blinds)
     counts = np.diff(offsets)
@@ -177,12 +178,12 @@ def _blinds_right(block: SevenEightBlock, fixed: npt.NDArray[np.bool_], min_bets
     # Seats posting something, per hand: exactly the two blinds.
     posting = np.add.reduceat((blinds != 0).astype(np.int64), starts) * (counts > 0)
     kept: npt.NDArray[np.bool_] = (right & (small >= 1) & (small <= big) & (posting == 2)
-                                   & (fixed | (min_bets >= big)))
+                                   & (size1 == big) & (~fixed | (size2 == 2 * size1)))
     return kept
 
 
 def replay_block(block: SevenEightBlock) -> BlockOutcome:
-    """Replay every hand of ``block`` the kernel plainly accepts (blinds and min_bet by the
+    """Replay every hand of ``block`` the kernel plainly accepts (blinds and bet sizes by the
     rule, chips within int64; see the module), with its outcome; the others are left to
     the full engine, :func:`analytics.rules.seveneight.engine.replay` (:class:`BlockOutcome`)."""
     structures = np.array([_STRUCTURE_CODES.get(variant, -1) for variant in block.variants],
@@ -191,8 +192,8 @@ def replay_block(block: SevenEightBlock) -> BlockOutcome:
     min_bets = _int64(block.min_bets)
     size1 = np.where(fixed, _int64(block.small_bets), min_bets)
     size2 = np.where(fixed, _int64(block.big_bets), min_bets)
-    # A hand whose blinds or min_bet break the rule is left to the engine, which says why.
-    structures[~_blinds_right(block, fixed, min_bets)] = -1
+    # A hand whose blinds or bet sizes break the rule is left to the engine, which says why.
+    structures[~_blinds_right(block, fixed, size1, size2)] = -1
     values, categories = rank_tables()
     (accepted, winners, nets, won, refunds, contributions, finishing, award_offsets,
      award_players, award_amounts, award_pots, showdown_offsets, showdown_players, showdown_actions,

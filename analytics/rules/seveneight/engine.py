@@ -130,14 +130,17 @@ def _p(player: int) -> str:
     return f"p{player + 1}"
 
 
-def blinds_problem(blinds: Sequence[int], structure: Betting, min_bet: int) -> str | None:
-    """What is wrong with a hand's blinds (``blinds_or_straddles``) and, in no-limit and
-    pot-limit, its ``min_bet``; None when nothing is (RULES.md 3).
+def blinds_problem(blinds: Sequence[int], structure: Betting, bet_sizes: tuple[int, int]
+                   ) -> str | None:
+    """What is wrong with a hand's blinds (``blinds_or_straddles``) and its bet sizes
+    (``min_bet`` in no-limit and pot-limit; ``small_bet`` and ``big_bet`` in fixed limit);
+    None when nothing is (RULES.md 3).
 
     The blinds are exactly a small and a big blind (each at least 1, the small no larger
     than the big) posted by the two seats after the button, ``p1`` and ``p2``, every other
     seat posting 0; heads-up the button ``p2`` posts the small blind and ``p1`` the big.
-    The minimum bet (``min_bet``) is at least the big blind.  The block replay
+    The minimum bet is the big blind; in fixed limit the small bet (round 1's) is the big
+    blind and the big bet (round 2's) twice it.  The block replay
     (:func:`analytics.rules.seveneight.block.replay_block`) applies the same rule to a
     block's columns at once, leaving the hands it refuses to this engine.
     """
@@ -164,8 +167,17 @@ def blinds_problem(blinds: Sequence[int], structure: Betting, min_bet: int) -> s
         if third is not None:
             return (f"blinds_or_straddles {list(blinds)}: {_p(third)} posts {blinds[third]}, but"
                     " only the small and the big blind post (p1 and p2); every other seat 0")
-    if structure is not _BETTING_FIXED_LIMIT and min_bet < big:
-        return f"min_bet {min_bet} is below the big blind {big} (the big blind is the minimum bet)"
+    first, second = bet_sizes
+    if structure is _BETTING_FIXED_LIMIT:
+        if first != big:
+            return (f"fixed limit: small_bet {first} is not the big blind {big} (round 1's bet"
+                    " is the big blind)")
+        if second != 2 * first:
+            return (f"fixed limit: big_bet {second} is not twice the small bet {first} (round"
+                    " 2's bet is double round 1's)")
+    elif first != big:
+        side = "below" if first < big else "above"
+        return f"min_bet {first} is {side} the big blind {big} (the big blind is the minimum bet)"
     return None
 
 
@@ -213,7 +225,7 @@ class SevenEightState:
             raise _error(f"7 & 8 is played by 2 to 17 players, not {n}", "players")
         if len(antes) != n or len(blinds) != n:
             raise _error("antes and blinds_or_straddles need one entry per player", "header")
-        blinds_wrong = blinds_problem(blinds, structure, bet_sizes[0])
+        blinds_wrong = blinds_problem(blinds, structure, bet_sizes)
         if blinds_wrong is not None:
             raise _error(blinds_wrong, "blinds")
         if min(starting_stacks) <= 0:
