@@ -325,7 +325,8 @@ def _independent_summary(con: duckdb.DuckDBPyConnection) -> dict[str, tuple[int,
 
 def test_scoring_knob_in_replayed_games_agrees_between_paths() -> None:
     """Simulated games under zero_sum with another threshold replay, with and without a
-    player who takes on all losses, and the scores sum to 0."""
+    player who takes on all losses, and the scores sum to 0.  Only the winner and the
+    player before him in turn may take them on (RULES.md 2); anyone else is refused."""
     from analytics.rules.bigtwo import engine as bigtwo
     from analytics.simulate.bigtwo import simulate_bigtwo
     from parsers.rule_options import BigTwoRules
@@ -335,13 +336,23 @@ def test_scoring_knob_in_replayed_games_agrees_between_paths() -> None:
     for game in simulate_bigtwo(30, 4, 5, rules=rules):
         full = bigtwo.replay(game)
         assert sum(full.nets) == 0
-        taker = bigtwo.replay(dataclasses.replace(game, takes_all_losses=2,
-                                                  finishing_stacks=None))
-        assert sum(taker.nets) == 0
-        left = full.extra["cards_left"]
-        assert isinstance(left, tuple)
-        assert [net < 0 for net in taker.nets] == [seat == 2 and any(left)
-                                                  for seat in range(1, 5)]
+        winner = full.winner
+        assert winner is not None
+        before = (winner - 2) % 4 + 1
+        for seat in range(1, 5):
+            with_taker = dataclasses.replace(game, takes_all_losses=seat,
+                                             finishing_stacks=None)
+            if seat not in (winner, before):
+                with pytest.raises(RuleError, match=rf"p{seat} cannot take on all losses: "
+                                   rf"only p{winner} \(who went out.* or p{before} \("):
+                    bigtwo.replay(with_taker)
+                continue
+            taker = bigtwo.replay(with_taker)
+            assert sum(taker.nets) == 0
+            left = full.extra["cards_left"]
+            assert isinstance(left, tuple)
+            assert [net < 0 for net in taker.nets] == [other == seat and any(left)
+                                                      for other in range(1, 5)]
         seen += 1
     assert seen == 30
 

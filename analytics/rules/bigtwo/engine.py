@@ -61,6 +61,7 @@ __all__ = [
     "prepare_plays",
     "real_loss",
     "replay",
+    "taker_problem",
     "zero_sum_scores",
 ]
 
@@ -383,6 +384,21 @@ def zero_sum_scores(cards_left: Sequence[int], fry_threshold: int,
                   for player in range(1, len(losses) + 1)]
     count = len(losses)
     return tuple(losses), tuple([total - count * loss for loss in losses])
+
+
+def taker_problem(players: int, winner: int, taker: int) -> str | None:
+    """What is wrong with naming ``taker`` (1-based) as the player who takes on all losses
+    in a played game that ``winner`` ended by going out; None when nothing is (RULES.md 2).
+
+    Only two players can: the winner, for going out without announcing his last card, and
+    the player before him in turn, for failing to stop him going out on it.  (A score sheet
+    does not record the order of play, so its games are taken as written.)"""
+    before = (winner - 2) % players + 1
+    if taker in (winner, before):
+        return None
+    return (f"p{taker} cannot take on all losses: only p{winner} (who went out, for not "
+            f"announcing his last card) or p{before} (the player before him in turn, for not "
+            "stopping him) can")
 
 
 def game_nets(rules: BigTwoRules, left: Sequence[int], dealt: Sequence[int],
@@ -917,6 +933,10 @@ class BigTwoState:
             raise RuleError(self._unfinished_text(), rule="incomplete")
         rules = self.rules
         winner = self.finishing_order[0]
+        if takes_all_losses is not None and rules.scoring is _SCORING_ZERO_SUM:
+            problem = taker_problem(self.players, winner, takes_all_losses)
+            if problem is not None:
+                raise RuleError(problem, rule="takes-all-losses")
         players = range(1, self.players + 1)
         left = [self.hands[p].bit_count() for p in players]
         nets = game_nets(rules, left, self.dealt[1:], [(self.hands[p] & _TWOS_MASK).bit_count()
