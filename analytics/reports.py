@@ -35,6 +35,7 @@ from parsers.rule_options import GAME_NAMES, Game
 
 __all__ = [
     "FORMATS",
+    "FORMULA_STARTS",
     "TABLES",
     "Report",
     "Section",
@@ -71,10 +72,32 @@ def _plain(frame: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
+FORMULA_STARTS: Final = ("=", "+", "-", "@", "\t", "\r")
+"""What a spreadsheet reads a cell beginning with as a formula (OWASP's list): a text cell
+that begins so is written as text."""
+
+
+def _text_as_text(frame: pd.DataFrame) -> pd.DataFrame:
+    """``frame`` with every text cell that a spreadsheet would run as a formula (a player
+    named ``=HYPERLINK(...)``, a tag ``+1``) prefixed by ``'``, the quote by which a
+    spreadsheet keeps a cell as the text typed; numbers and other cells as they are."""
+    out = frame.copy()
+    for column in out.columns:
+        values = out[column]
+        if values.dtype == object or isinstance(values.dtype, pd.StringDtype):
+            out[column] = values.map(
+                lambda value: "'" + value if isinstance(value, str)
+                and value.startswith(FORMULA_STARTS) else value)
+    return out
+
+
 def table_bytes(frame: pd.DataFrame, fmt: str) -> bytes:
-    """One table as ``csv``, ``xlsx`` or ``parquet`` bytes."""
+    """One table as ``csv``, ``xlsx`` or ``parquet`` bytes.  The spreadsheet formats keep
+    every text as text: a CSV cell that would start a formula gets a leading ``'``
+    (:func:`_text_as_text`), an XLSX cell is written as a string whatever it begins with
+    (:func:`tables_xlsx`); Parquet holds the values as they are."""
     if fmt == "csv":
-        return frame.to_csv(index=False).encode("utf-8")
+        return _text_as_text(frame).to_csv(index=False).encode("utf-8")
     if fmt == "xlsx":
         return tables_xlsx({"data": frame})
     if fmt == "parquet":
@@ -104,10 +127,13 @@ def _sheet_name(name: str, used: set[str]) -> str:
 
 
 def tables_xlsx(tables: Mapping[str, pd.DataFrame]) -> bytes:
-    """Several tables as one workbook, a sheet each (names made valid and unique)."""
+    """Several tables as one workbook, a sheet each (names made valid and unique).  Every
+    text is a string cell: never a formula (a player named ``=1+2``) nor a link."""
     buffer = io.BytesIO()
     used: set[str] = set()
-    with pd.ExcelWriter(buffer, engine="xlsxwriter") as workbook:
+    options = {"strings_to_formulas": False, "strings_to_urls": False}
+    with pd.ExcelWriter(buffer, engine="xlsxwriter",
+                        engine_kwargs={"options": options}) as workbook:
         for name, frame in tables.items():
             plain = _plain(frame)
             for column in plain.columns:  # Excel has no time zones

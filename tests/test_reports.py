@@ -56,6 +56,32 @@ def test_xlsx_holds_the_table() -> None:
     assert "Ann" in text and "player" in text
 
 
+HOSTILE = pd.DataFrame({"player": ["=1+2", "+SUM(A1)", "-2+3", "@cmd", "Bo", "\t=1",
+                                   "http://example.com"],
+                        "net": [-5, 3, 0, 1, 1, 0, 0]})
+"""Player names a spreadsheet would run as formulas or turn into links."""
+
+
+def test_csv_keeps_text_that_starts_a_formula_as_text() -> None:
+    """A name that begins with = + - @ (or a tab) gets a leading quote in CSV, which a
+    spreadsheet shows as the text; other names and the numbers (-5 too) as they are."""
+    back = pd.read_csv(io.BytesIO(reports.table_bytes(HOSTILE, "csv")))
+    assert back["player"].tolist() == ["'=1+2", "'+SUM(A1)", "'-2+3", "'@cmd", "Bo", "'\t=1",
+                                       "http://example.com"]
+    assert back["net"].tolist() == [-5, 3, 0, 1, 1, 0, 0]
+
+
+def test_xlsx_writes_every_text_as_a_string_cell() -> None:
+    """No formula (``<f>``) and no link in the workbook: each name is a shared string."""
+    data = reports.table_bytes(HOSTILE, "xlsx")
+    with zipfile.ZipFile(io.BytesIO(data)) as book:
+        sheet = book.read("xl/worksheets/sheet1.xml").decode("utf-8")
+        strings = book.read("xl/sharedStrings.xml").decode("utf-8")
+        assert not [name for name in book.namelist() if "rels" in name and "sheet1" in name]
+    assert "<f>" not in sheet and "hyperlink" not in sheet
+    assert all(name in strings for name in ("=1+2", "+SUM(A1)", "@cmd", "http://example.com"))
+
+
 def test_workbook_sheet_names_are_valid_and_unique() -> None:
     data = reports.tables_xlsx({"a/b": FRAME, "A/B": FRAME, "x" * 40: FRAME,
                                 "The nine pots: how often won, and by whom": FRAME,
