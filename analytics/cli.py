@@ -212,7 +212,9 @@ def simulate(
 ) -> None:
     """Play hands with the bots and write them as a .phhs file (deterministic for a seed).
 
-    Arguments are checked first; a failed run leaves no file behind.
+    The file is named by everything that makes its hands (game, players, seed, hands, any
+    finale): a run with other arguments never replaces an earlier one. Arguments are
+    checked first; a failed run leaves no file behind.
     """
     low, high = PLAYER_LIMITS[game]
     if not low <= players <= high:
@@ -223,13 +225,22 @@ def simulate(
         if game is not Game.RUMMOLI:
             raise typer.BadParameter("only Rummoli has a finale", param_hint="'--finale'")
         options["finale"] = finale.value
-    target = out_dir / f"{game.value}-p{players}-seed{seed}.phhs"
+    target = out_dir / simulated_name(game, players, seed, hands, finale)
     try:
         written = _write_simulated(game, hands, players, seed, options, target)
     except (ValueError, OSError) as error:
         console.print(f"[red]error:[/red] {error}", highlight=False)
         raise typer.Exit(2) from None
     console.print(f"wrote {written} {game.value} hands to {target}")
+
+
+def simulated_name(game: Game, players: int, seed: int, hands: int,
+                   finale: Finale | None) -> str:
+    """The file name of a simulated run: every argument that makes its hands, so that two
+    runs share a name only when they write the same hands (``seveneight-p6-seed7-n1000``,
+    ``rummoli-p5-seed1-n1000-per_pot``)."""
+    suffix = f"-{finale.value}" if finale is not None else ""
+    return f"{game.value}-p{players}-seed{seed}-n{hands}{suffix}.phhs"
 
 
 def _write_simulated(game: Game, hands: int, players: int, seed: int,

@@ -79,6 +79,39 @@ def test_simulate_rummoli_finale_option(tmp_path: Path) -> None:
     assert not (tmp_path / "other").exists()
 
 
+def test_simulate_never_replaces_another_runs_file(tmp_path: Path) -> None:
+    """The file is named by every argument that makes its hands: a run of 3 hands after one
+    of 5 with the same seed writes beside it (it replaced it: 5 hands lost)."""
+    from parsers import read_hands
+
+    for hands in ("5", "3"):
+        result = RUNNER.invoke(app, ["simulate", "seveneight", "-p", "3", "-n", hands,
+                                     "-s", "7", "-o", str(tmp_path)])
+        assert result.exit_code == 0, result.output
+    names = sorted(path.name for path in tmp_path.iterdir())
+    assert names == ["seveneight-p3-seed7-n3.phhs", "seveneight-p3-seed7-n5.phhs"]
+    assert len(list(read_hands(tmp_path / names[1]))) == 5
+
+
+def test_convert_never_replaces_the_sheet_nor_a_file_without_force(tmp_path: Path) -> None:
+    """``convert`` wrote over its own sheet (its bad lines gone) and over any history named
+    as --out; now the sheet never, another file only with --force."""
+    sheet = tmp_path / "sheet.txt"
+    sheet.write_text("a b c d\n0 1 2 3\n", encoding="utf-8")
+    before = sheet.read_text(encoding="utf-8")
+    result = RUNNER.invoke(app, ["convert", str(sheet), "-o", str(sheet), "--force"])
+    assert result.exit_code == 2 and "score sheet itself" in _said(result.output)
+    assert sheet.read_text(encoding="utf-8") == before
+    mine = tmp_path / "mine.phhs"
+    mine.write_text("kept", encoding="utf-8")
+    result = RUNNER.invoke(app, ["convert", str(sheet), "-o", str(mine)])
+    assert result.exit_code == 2 and "exists: give --force" in _said(result.output)
+    assert mine.read_text(encoding="utf-8") == "kept"
+    result = RUNNER.invoke(app, ["convert", str(sheet), "-o", str(mine), "--force"])
+    assert result.exit_code == 0, result.output
+    assert mine.read_text(encoding="utf-8") != "kept"
+
+
 def test_validate_an_empty_file_says_no_hands(tmp_path: Path) -> None:
     empty = tmp_path / "empty.phhs"
     empty.write_text("")

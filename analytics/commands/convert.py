@@ -4,7 +4,8 @@ The sheet (yawnoc/big-two-scorer's plain text: docs/format.md, "Score sheets") b
 outcome-only Big Two game per losses line, in order, with its date, players and fry
 threshold.  Bad lines are printed as ``file:line: game N: what is wrong`` and left out; the
 rest is written.  Exit code 0 when every line was read, 1 when some lines were bad, 2 when
-the input is no score sheet or cannot be read or written.
+the input is no score sheet or cannot be read or written, or when writing would replace the
+sheet itself or (without ``--force``) an existing file.
 """
 
 from __future__ import annotations
@@ -23,8 +24,13 @@ _console = Console(stderr=True)
 def convert(
     path: Annotated[Path, typer.Argument(help="A Big Two score sheet (plain text).")],
     out: Annotated[Path, typer.Option("--out", "-o", help="The .phhs file to write.")],
+    force: Annotated[bool, typer.Option(
+        "--force", help="Replace the --out file if it exists.")] = False,
 ) -> None:
-    """Write a Big Two score sheet as handlab histories (outcome-only games)."""
+    """Write a Big Two score sheet as handlab histories (outcome-only games).
+
+    An existing --out file is replaced only with --force, and never when it is the sheet.
+    """
     from parsers import write_hands
     from parsers.scoresheet import (
         decode_sheet,
@@ -33,6 +39,10 @@ def convert(
         sheet_hands,
     )
 
+    refusal = _replacing(path, out, force)
+    if refusal is not None:
+        _console.print(refusal, markup=False, highlight=False)
+        raise typer.Exit(2)
     try:
         text = decode_sheet(path.read_bytes())
     except OSError as error:
@@ -54,3 +64,15 @@ def convert(
                    markup=False, highlight=False)
     if sheet.problems:
         raise typer.Exit(1)
+
+
+def _replacing(sheet: Path, out: Path, force: bool) -> str | None:
+    """Why writing ``out`` would lose data (None when it would not): it is the sheet
+    itself, or an existing file and ``force`` was not given."""
+    if not out.exists():
+        return None
+    if sheet.exists() and out.resolve() == sheet.resolve():
+        return f"{out}: that is the score sheet itself: give another --out"
+    if not force:
+        return f"{out} exists: give --force to replace it, or another --out"
+    return None
