@@ -4,12 +4,15 @@ charts, the replayer and the extra warehouse questions."""
 from __future__ import annotations
 
 import datetime as dt
+import html
 import math
 
 import duckdb
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import example, given
+from hypothesis import strategies as st
 
 from analytics.dashboard import cards, charts, filters, logic, statistics
 from analytics.dashboard.replayer import hand_from_detail, replay_steps, rules_from_json
@@ -515,3 +518,18 @@ def test_the_numbers_a_table_groups_by_thousands() -> None:
         "exact": [True, False]})
     assert logic.grouped_columns(frame) == ["hands"]
     assert logic.short_fraction_columns(frame) == ["expected hands", "share (%)"]
+
+
+@given(st.text(st.characters(min_codepoint=32, max_codepoint=0x2FF, exclude_characters="\x7f"),
+               max_size=40))
+@example("[Bo](https://x.example) **b** &amp; <b>c</b> `d` $e$")
+def test_literal_text_reads_as_written_in_markdown(text: str) -> None:
+    """What people and files name, put into st.markdown through ``ui.literal``, renders as
+    its own characters (CommonMark, as Streamlit's markdown reads it): no link, no bold, no
+    entity; a player named ``[Bo](https://x.example)`` stays that text."""
+    from markdown_it import MarkdownIt
+
+    from analytics.dashboard.ui import literal
+
+    rendered = MarkdownIt("commonmark").renderInline(literal(text))
+    assert html.unescape(rendered) == text

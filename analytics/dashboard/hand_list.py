@@ -110,5 +110,5 @@ def bar_list(behind: pd.DataFrame, *, title: str, key: str, name: str) -> None:
     seats of a category) and the list."""
     hands = behind["hand_id"].nunique()
     seats = f" ({counted(len(behind), 'seat')})" if len(behind) != hands else ""
-    st.markdown(f"**{title}**: {counted(hands, 'hand')}{seats}.")
+    st.markdown(f"**{ui.literal(title)}**: {counted(hands, 'hand')}{seats}.")
     list_behind(behind, key=f"bar_{key}", name=name)

@@ -20,6 +20,7 @@
 from __future__ import annotations
 
 import os
+import re
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -51,8 +52,8 @@ from parsers.caching import BoundedCache
 from parsers.rule_options import GAME_NAMES
 
 __all__ = ["Context", "ask", "context", "data_version", "dataframe", "download_buttons", "guarded",
-           "reading", "release_connection", "report_button", "run_connection", "shown_part",
-           "shown_tab", "start"]
+           "literal", "reading", "release_connection", "report_button", "run_connection",
+           "shown_part", "shown_tab", "start"]
 
 _SCORE_QUESTIONS: Final = frozenset({"bigtwo_score_summary", "outcome_only_games",
                                      "seats_per_game"})
@@ -67,6 +68,19 @@ _UNFILTERED: Final = frozenset({"current_hand_id", "hand_detail", "filter_option
 _RETRY_SECONDS: Final = 2.0
 _MAX_RETRIES: Final = 30
 _CTX_KEY: Final = "_handlab_context"
+
+
+MARKDOWN_ACTIVE: Final = re.compile(r"([\\`*_{}\[\]()<>#+\-.!|~$:&])")
+"""The characters Markdown (and Streamlit's ``:color[...]``, ``$math$``; ``&`` starts an
+entity) acts on."""
+
+
+def literal(text: object) -> str:
+    """``text`` to be read as written inside ``st.markdown`` or ``st.caption``: every
+    character Markdown acts on backslash-escaped.  For what people and files name (players,
+    tables, tags, file names): a player named ``[Bo](https://...)`` is his name, not a
+    link, and ``**Bo**`` is not bold."""
+    return MARKDOWN_ACTIVE.sub(r"\\\1", str(text))
 
 
 @dataclass(frozen=True, slots=True)

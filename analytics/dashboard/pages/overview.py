@@ -26,7 +26,7 @@ def render() -> None:
     """Draw the page for the current filters."""
     ctx = ui.context()
     st.title("Overview")
-    st.caption(f"Filters: {ctx.filter.describe()}")
+    st.caption(f"Filters: {ui.literal(ctx.filter.describe())}")
     # One question for the hands by game, over time and by session: they share the work of
     # finding the filter's hands (views.overview_page).
     page: dict[str, pd.DataFrame] = ui.ask("overview_page", limit=500)

@@ -84,7 +84,7 @@ def render() -> None:
 def _play(table: RecordedTable) -> None:
     error = st.session_state.get("record_error")
     if error:
-        st.error(f"Not allowed: {error}")
+        st.error(f"Not allowed: {ui.literal(error)}")
     seen = st.session_state.get(f"play_seen_{table.setup.name}", 0)
     if table.filed and table.filed[-1].hand.hand != seen:
         recording.draw_filed(table.filed[-1])

@@ -69,7 +69,7 @@ def render() -> None:
 def _record(table: RecordedTable) -> None:
     error = st.session_state.get("record_error")
     if error:
-        st.error(f"Not allowed: {error}")
+        st.error(f"Not allowed: {ui.literal(error)}")
     filed_number = st.session_state.get("record_filed")
     if table.filed and table.filed[-1].hand.hand == filed_number:
         recording.draw_filed(table.filed[-1])

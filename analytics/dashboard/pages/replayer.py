@@ -151,7 +151,7 @@ def _notes(db: str, hand_id: int) -> None:
         st.success("Saved.")
     elif not kept.empty:
         star = "★ " if kept.starred else ""
-        st.caption(f"Kept: {star}{', '.join(kept.tags)}")
+        st.caption(f"Kept: {star}{ui.literal(', '.join(kept.tags))}")
 
 
 def _move(key: str, to: int, last: int) -> None:
@@ -195,9 +195,10 @@ def render() -> None:
         return
     info = head.iloc[0]
     level = level_of(str(info["game"]), str(info["stakes"]), str(info["rules"]))
+    source = ui.literal(logic.short_name(str(info["source_file"])))
     st.caption(f"{GAME_NAMES.get(str(info['game']), info['game'])} · "
                f"{logic.level_words(level)} · "
-               f"hand id `{shown_id}` · from {logic.short_name(str(info['source_file']))} "
+               f"hand id `{shown_id}` · from {source} "
                f"(hand {info['source_index']}, line {info['source_line']})",
                help=f"File: {info['source_file']}")
     last = len(steps) - 1

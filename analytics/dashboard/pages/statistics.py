@@ -136,11 +136,11 @@ def _cell_hands(game: Game, grid: pd.DataFrame, split: str | None, fry: int) -> 
     opportunities = int(behind["opportunities"].sum())
     hands = counted(len(behind), "hand")
     if stat is None:
-        st.markdown(f"**{row}**: {hands}.")
+        st.markdown(f"**{ui.literal(row)}**: {hands}.")
     else:
         share = cells.cell_text(count, opportunities, stat.kind)
         share = share[len(f"{count}/{opportunities}"):]  # " (30%)": the cell's share
-        st.markdown(f"**{row}, {stat.label}**: {count:,} counted of {opportunities:,} "
+        st.markdown(f"**{ui.literal(row)}, {stat.label}**: {count:,} counted of {opportunities:,} "
                     f"opportunities{share}, in {hands} "
                     f"({int((behind['counted'] > 0).sum()):,} with a count).")
     list_behind(behind if stat else behind[_POINT_COLUMNS], key=f"cell_{game.value}",
@@ -214,7 +214,7 @@ def _day_hands(game: Game, only: HandFilter, player: str, day: dt.date, unit: st
     one_day = dataclasses.replace(only, date_from=day, date_to=day)
     behind: pd.DataFrame = ui.ask("stat_hands", hand_filter=one_day, game=game.value,
                                   player=player)
-    st.markdown(f"**{player}, {day:%Y-%m-%d}**: {counted(len(behind), 'hand')}, "
+    st.markdown(f"**{ui.literal(player)}, {day:%Y-%m-%d}**: {counted(len(behind), 'hand')}, "
                 f"{statistics.point_result(behind, game, unit)}.")
     list_behind(behind[_POINT_COLUMNS], key=f"day_{game.value}",
                 name=f"{game.value}-{day}-hands")
@@ -232,7 +232,7 @@ def _numbered_hands(game: Game, only: HandFilter, player: str, last: int, drawn:
                                   order="play")
     behind = behind.iloc[first - 1:last]
     span = f"hand {first:,}" if first == last else f"hands {first:,} to {last:,}"
-    st.markdown(f"**{player}, {span}**: {counted(len(behind), 'hand')}, "
+    st.markdown(f"**{ui.literal(player)}, {span}**: {counted(len(behind), 'hand')}, "
                 f"{statistics.point_result(behind, game, unit)}.")
     list_behind(behind[_POINT_COLUMNS], key=f"numbered_{game.value}",
                 name=f"{game.value}-{player}-hands")
@@ -275,7 +275,8 @@ def _sessions(game: Game) -> None:
             place=str(session[headers["place"]]), start=session["start"].to_pydatetime(),
             end=None if pd.isna(end) else end.to_pydatetime())
         behind = behind.sort_values("day", ascending=False, kind="stable")
-        st.markdown(f"**{session['player']}'s session at {session[headers['place']]}**, "
+        st.markdown(f"**{ui.literal(session['player'])}'s session at "
+                    f"{ui.literal(session[headers['place']])}**, "
                     f"from {session['start']}: {counted(len(behind), 'hand')}, net "
                     f"{int(behind['net'].sum()):,} {unit}.")
         list_behind(behind, key=f"session_{game.value}", name=f"{game.value}-session-hands")

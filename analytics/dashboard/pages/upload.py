@@ -135,7 +135,7 @@ def _load(db: str, uploads: list[object]) -> None:
                                    progress=progress, wait=UPLOAD_WAIT_S, names=names).files
             except SourceError as error:
                 bar.empty()
-                st.error(f"Nothing was loaded: {error}")
+                st.error(f"Nothing was loaded: {ui.literal(error)}")
                 return
             except WarehouseBusy:
                 # Said here rather than by the pages' busy notice, whose rerun would forget
