@@ -151,8 +151,13 @@ def _players(text: str) -> Players:
         return _REFUSED, (), (), 0
     names = tuple(found.group(1)[1:-1].split('", "'))  # no quote inside a name
     seats = tuple(map(int, found.group(2).split(", ")))
-    count = len(names) if len(seats) == len(names) else _REFUSED
-    return count, names, seats, int(found.group(3))
+    seat_count = int(found.group(3))
+    # A blank or repeated name, a repeated seat or one off the table: the general reader
+    # says which (parsers.build's seating check).
+    seated = (len(seats) == len(names) == len(set(names)) == len(set(seats))
+              and all(name.strip() for name in names)
+              and all(1 <= seat <= seat_count for seat in seats))
+    return (len(names) if seated else _REFUSED), names, seats, seat_count
 
 
 Table = tuple[bool, str]

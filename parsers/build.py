@@ -120,6 +120,7 @@ def build_hand(doc: Document, *, source: str, index: int, start_line: int, raw: 
     players = _player_count(game, values, fields, problems)
     _read_stakes(game, variant.betting is Betting.FIXED_LIMIT,
                  values, fields, problems, players)
+    _check_seating(fields, problems)
 
     actions, fields["action_lines"] = _read_actions(game, values, doc.element_lines.get("actions"),
                                                     problems, players)
@@ -286,6 +287,33 @@ def _player_count(game: Game, values: dict[str, Any], fields: dict[str, Any],
     if names is not None and len(names) != count:
         problems.add(f"players has {len(names)} names for {count} players", key="players")
     return count
+
+
+def _check_seating(fields: dict[str, Any], problems: _Problems) -> None:
+    """Each player has a name and one seat: a blank name, a name given to two players or a
+    seat given to two (or beyond ``seat_count``) is a problem (one player at two seats
+    would be counted twice in every statistic)."""
+    names = fields.get("players")
+    first_with: dict[str, int] = {}
+    for number, name in enumerate(names or (), start=1):
+        if not name.strip():
+            problems.add(f"p{number} has no name", key="players")
+        elif name in first_with:
+            problems.add(f"{name!r} is the name of p{first_with[name]} and p{number}: each"
+                         " player sits at one seat", key="players")
+        first_with.setdefault(name, number)
+    seats = fields.get("seats")
+    seat_count = fields.get("seat_count")
+    first_at: dict[int, int] = {}
+    for number, seat in enumerate(seats or (), start=1):
+        if seat < 1 or (seat_count is not None and seat > seat_count):
+            top = f"1..{seat_count}" if seat_count is not None else "1 or more"
+            problems.add(f"p{number}'s seat {seat} is not a seat of the table ({top})",
+                         key="seats")
+        elif seat in first_at:
+            problems.add(f"seat {seat} is given to p{first_at[seat]} and p{number}",
+                         key="seats")
+        first_at.setdefault(seat, number)
 
 
 def _int_list(key: str, value: object, count: int, problems: _Problems,

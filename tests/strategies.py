@@ -102,7 +102,9 @@ def hands(draw: st.DrawFn, game: Game | None = None) -> HandHistory:
     per_player = st.lists(_chips, min_size=players, max_size=players).map(tuple)
     fields: dict[str, Any] = {
         "starting_stacks": draw(per_player),
-        "players": draw(st.none() | st.lists(_text, min_size=players, max_size=players).map(tuple)),
+        # Each player has a name of his own (parsers.build refuses a blank or repeated one).
+        "players": draw(st.none() | st.lists(_text.filter(str.strip), min_size=players,
+                                             max_size=players, unique=True).map(tuple)),
         "table": draw(st.none() | _text | st.integers(0, 999)),
         "hand": draw(st.none() | st.integers(0, 10**6)),
         "time": draw(st.none() | st.times().map(lambda t: t.replace(tzinfo=None))),

@@ -239,6 +239,16 @@ def value_edits(text: str) -> Iterator[str]:
                      ("small_bet = ", "min_bet = "), ("format_version = 1", "format_version = 2")):
         if old in text:
             yield text.replace(old, new, 1)
+    for row, line in enumerate(lines):  # seating: a repeated or blank name, a seat twice
+        key, _, value = line.partition(" = ")  # or off the table (parsers.build says which)
+        if key not in ("players", "seats") or not value.startswith("["):
+            continue
+        items = value[1:-1].split(", ")
+        swaps = [(1, items[0])] + ([(0, '" "'), (0, '""')] if key == "players"
+                                   else [(len(items) - 1, "99"), (0, "0")])
+        for at, item in swaps:
+            changed = items[:at] + [item] + items[at + 1:]
+            yield "\n".join(lines[:row] + [f"{key} = [{', '.join(changed)}]"] + lines[row + 1:])
     actions = [row for row, line in enumerate(lines) if line.startswith('  "')]
     deal = lines[actions[0]]
     yield "\n".join(lines[:actions[0]] + [deal] + lines[actions[0]:])  # dealt twice
