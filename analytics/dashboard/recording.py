@@ -497,7 +497,7 @@ def setup_table(name: str, players: Sequence[str], choice: TableChoice, *,
                                  variant=choice.variant, min_bet=choice.min_bet, bots=bots)
         return bigtwo_setup(name, players, choice, bots=bots)
     except (StepRefused, ValueError) as error:
-        st.error(str(error))
+        st.error(ui.literal(error))
         return None
 
 

@@ -162,13 +162,23 @@ def _check_name(name: str) -> str:
     return name
 
 
+def _check_players(players: Sequence[str]) -> tuple[str, ...]:
+    """The players of a new table, each with a name of his own (as every history needs)."""
+    for number, player in enumerate(players, start=1):
+        if not player.strip():
+            raise StepRefused(f"player {number} has no name")
+        if player in players[:number - 1]:
+            raise StepRefused(f"{player!r} is named twice: each player needs a name of his own")
+    return tuple(players)
+
+
 def seveneight_setup(name: str, players: Sequence[str], stack: int, *,
                      blinds: tuple[int, int] = (1, 2), ante: int = 0, variant: str = "N78",
                      bots: Sequence[str] = ()) -> TableSetup:
     """A 7 & 8 table: everyone starts with ``stack`` chips (the engine checks the rest)."""
     if variant not in ("N78", "P78", "F78"):
         raise StepRefused(f"{variant!r} is not a 7 & 8 variant (N78, P78 or F78)")
-    return TableSetup(_check_name(name), variant, SevenEightRules(), tuple(players),
+    return TableSetup(_check_name(name), variant, SevenEightRules(), _check_players(players),
                       (stack,) * len(players), blinds, ante, tuple(bots),
                       secrets.randbits(48))
 
@@ -176,7 +186,7 @@ def seveneight_setup(name: str, players: Sequence[str], stack: int, *,
 def bigtwo_setup(name: str, players: Sequence[str], rules: BigTwoRules | None = None, *,
                  bots: Sequence[str] = ()) -> TableSetup:
     """A Big Two match: ``players`` in the order of play, the match score starting at 0."""
-    return TableSetup(_check_name(name), "B2", rules or BigTwoRules(), tuple(players),
+    return TableSetup(_check_name(name), "B2", rules or BigTwoRules(), _check_players(players),
                       (0,) * len(players), bots=tuple(bots), seed=secrets.randbits(48))
 
 
@@ -187,7 +197,7 @@ def rummoli_setup(name: str, players: Sequence[str], stack: int,
     until :meth:`RecordedTable.end_game` plays the finale ``rules.finale`` says."""
     if variant not in ("NRM", "PRM", "FRM"):
         raise StepRefused(f"{variant!r} is not a Rummoli variant (NRM, PRM or FRM)")
-    return TableSetup(_check_name(name), variant, rules or RummoliRules(), tuple(players),
+    return TableSetup(_check_name(name), variant, rules or RummoliRules(), _check_players(players),
                       (stack,) * len(players), bots=tuple(bots), seed=secrets.randbits(48),
                       min_bet=min_bet)
 

@@ -56,7 +56,7 @@ def render() -> None:
             try:
                 RecordedTable.create(folder, setup, ingest_into=ctx.db)
             except StepRefused as error:
-                st.error(str(error))
+                st.error(ui.literal(error))
                 return
             st.query_params["table"] = setup.name
             st.rerun()
