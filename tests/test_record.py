@@ -870,8 +870,9 @@ def test_bigtwo_players_leave_and_join_between_games(tmp_path: Path) -> None:
 def test_a_table_needs_a_name_of_his_own_for_each_player(players: list[str]) -> None:
     """Every history gives each player a name of his own (parsers.build): the set-up says
     so before the first hand, for each game, instead of a refused first step."""
-    for setup in (lambda: seveneight_setup("kitchen", players, 100),
-                  lambda: bigtwo_setup("porch", players),
-                  lambda: rummoli_setup("den", players, 50)):
-        with pytest.raises(StepRefused, match=r"named twice|has no name"):
-            setup()
+    with pytest.raises(StepRefused, match=r"named twice|has no name"):
+        seveneight_setup("kitchen", players, 100)
+    with pytest.raises(StepRefused, match=r"named twice|has no name"):
+        bigtwo_setup("porch", players)
+    with pytest.raises(StepRefused, match=r"named twice|has no name"):
+        rummoli_setup("den", players, 50)
