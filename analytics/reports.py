@@ -560,7 +560,7 @@ def render_html(report: Report, *, max_rows: int = 500) -> str:
         if section.html:
             parts.append(section.html)
         for figure in section.figures:
-            parts.append(figure.to_html(full_html=False,
+            parts.append(charts.as_text(figure).to_html(full_html=False,
                                         include_plotlyjs=not plotly_included,
                                         config={"displaylogo": False}))
             plotly_included = True

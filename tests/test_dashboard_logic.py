@@ -533,3 +533,22 @@ def test_literal_text_reads_as_written_in_markdown(text: str) -> None:
 
     rendered = MarkdownIt("commonmark").renderInline(literal(text))
     assert html.unescape(rendered) == text
+
+
+def test_charts_draw_names_as_text() -> None:
+    """A player named as a link or in bold is drawn as written: ``charts.as_text`` escapes
+    the names and labels plotly would read as HTML in a copy; numbers, dates and the
+    figure's own hover templates are kept, and the figure itself is untouched (clicks are
+    read against it)."""
+    hostile = '<a href="https://evil.example">Bo</a>'
+    frame = pd.DataFrame({"player": [hostile, "<b>Cy</b>"], "mean": [1.5, -2.0],
+                          "ci_low": [1.0, -3.0], "ci_high": [2.0, -1.0], "hands": [10, 20]})
+    figure = charts.bar_with_ci(frame, x="player", mean="mean", title=f"Win rate of {hostile}")
+    shown = charts.as_text(figure)
+    text = shown.to_json()
+    assert "evil.example" in text and "<a href" not in text and "<b>Cy" not in text
+    assert list(shown.data[0].x) == ['&lt;a href="https://evil.example"&gt;Bo&lt;/a&gt;',
+                                     "&lt;b&gt;Cy&lt;/b&gt;"]
+    assert list(shown.data[0].y) == [1.5, -2.0]
+    assert list(figure.data[0].x) == [hostile, "<b>Cy</b>"]
+    assert shown.data[0].hovertemplate == figure.data[0].hovertemplate

@@ -26,11 +26,11 @@ def test_page_imports_read_every_absolute_import_once(tmp_path: Path) -> None:
 
 
 def test_chart_pages_are_the_scripts_that_draw_a_plotly_chart(tmp_path: Path) -> None:
-    (tmp_path / "win_rates.py").write_text("import streamlit as st\nst.plotly_chart(f)\n",
-                                           encoding="utf-8")
+    (tmp_path / "win_rates.py").write_text("from analytics.dashboard import ui\n"
+                                           "ui.plotly_chart(f)\n", encoding="utf-8")
     (tmp_path / "upload.py").write_text("import streamlit as st\nst.file_uploader('x')\n",
                                         encoding="utf-8")
-    (tmp_path / "pots.py").write_text("st.plotly_chart(a)\nst.plotly_chart(b)\n",
+    (tmp_path / "pots.py").write_text("ui.plotly_chart(a)\nui.plotly_chart(b)\n",
                                       encoding="utf-8")
     assert startup.chart_pages(tmp_path) == ("pots", "win_rates")
     # The dashboard's own: every page that draws plotly charts, none that does not.

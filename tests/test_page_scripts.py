@@ -46,3 +46,13 @@ def test_the_check_finds_a_string_after_an_alias() -> None:
 @pytest.mark.parametrize("script", SCRIPTS, ids=lambda path: path.name)
 def test_no_page_script_has_a_bare_expression(script: Path) -> None:
     assert drawn_by_magic(script.read_text(encoding="utf-8")) == []
+
+
+def test_every_chart_is_drawn_through_ui_plotly_chart() -> None:
+    """Plotly reads HTML in names and labels: a page draws its charts through
+    ``ui.plotly_chart``, which draws them as text (``charts.as_text``), never through
+    ``st.plotly_chart`` itself."""
+    dashboard = ROOT / "analytics" / "dashboard"
+    direct = [str(path.relative_to(ROOT)) for path in [*dashboard.rglob("*.py"), *SCRIPTS]
+              if path.name != "ui.py" and "st.plotly_chart(" in path.read_text(encoding="utf-8")]
+    assert not direct, direct

@@ -12,10 +12,12 @@ express costs about 0.15 s and a template 0.07 s per figure, against under
 
 from __future__ import annotations
 
+import html
 import zlib
 from collections.abc import Iterable, Sequence
 from typing import Any, Final
 
+import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
@@ -24,6 +26,7 @@ from parsers.model import RUMMOLI_POTS
 from parsers.rule_options import GAME_NAMES
 
 __all__ = [
+    "as_text",
     "bar_with_ci",
     "board_areas",
     "calibration",
@@ -79,6 +82,42 @@ def player_colours(names: Iterable[str]) -> dict[str, str]:
             used.clear()
         colours[name] = PALETTE[slot]
     return colours
+
+
+TEXT_PROPERTIES: Final = ("name", "x", "y", "text", "hovertext", "customdata")
+"""The properties of a trace whose words plotly draws (in the legend, on an axis, in a
+hover) and reads a subset of HTML in."""
+_LAYOUT_TEXTS: Final = ("title", "xaxis.title", "yaxis.title", "legend.title")
+
+
+def _escaped(value: Any) -> Any:
+    """``value`` (a text, or a sequence of values, nested) with each text HTML-escaped."""
+    if isinstance(value, str):
+        return html.escape(value, quote=False)
+    if isinstance(value, tuple | list | np.ndarray):
+        items = list(value)
+        if any(isinstance(item, str | tuple | list | np.ndarray) for item in items):
+            return [_escaped(item) for item in items]
+    return value  # numbers, dates: nothing plotly would read as HTML
+
+
+def as_text(figure: go.Figure) -> go.Figure:
+    """A copy of ``figure`` whose words plotly draws as written: plotly reads ``<a href>``,
+    ``<b>`` and entities in trace names, category labels and hovers, so a player named
+    ``<a href="https://...">Bo</a>`` was a link in the legend.  What people and files name
+    is escaped (plotly shows ``&lt;`` as ``<``), the figure's own hover templates are kept.
+    The pages draw through :func:`analytics.dashboard.ui.plotly_chart` and the report embeds
+    through it too; a click on the copy reads back through ``hand_list``'s pickers."""
+    shown = go.Figure(figure)
+    for trace in shown.data:
+        for prop in TEXT_PROPERTIES:
+            if prop in trace and trace[prop] is not None:  # a property of this kind of trace
+                trace[prop] = _escaped(trace[prop])
+    for path in _LAYOUT_TEXTS:
+        text = shown.layout[path].text if shown.layout[path] is not None else None
+        if isinstance(text, str):
+            shown.layout[path].text = html.escape(text, quote=False)
+    return shown
 
 
 def _figure(title: str, *, height: int = 380, barmode: str | None = None,

@@ -6,11 +6,12 @@ hand in the replayer (by its 16-hex id), and the downloads.  The rows are what
 :func:`analytics.warehouse.sql.search.describe_hands` and ``search_hands`` return, with any
 columns the caller adds (a statistic's count per hand).  :func:`list_behind` draws the rows
 of ``stat_views.stat_hands`` or ``session_hands`` with it, and :func:`picked_point` reads
-the point or bar a click on a chart (``st.plotly_chart(..., on_select="rerun")``) chose.
+the point or bar a click on a chart (``ui.plotly_chart(..., on_select="rerun")``) chose.
 """
 
 from __future__ import annotations
 
+import html
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
@@ -78,7 +79,12 @@ def picked_point(chosen: Any) -> Mapping[str, Any] | None:
     if chosen is None:
         return None
     points = chosen["selection"]["points"]
-    return points[0] if points else None
+    if not points:
+        return None
+    point = dict(points[0])
+    if isinstance(point.get("x"), str):  # drawn escaped (charts.as_text): the value again
+        point["x"] = html.unescape(point["x"])
+    return point
 
 
 @dataclass(frozen=True, slots=True)

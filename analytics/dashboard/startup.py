@@ -59,10 +59,10 @@ def page_imports(folder: Path = PAGES) -> tuple[str, ...]:
 
 
 def chart_pages(folder: Path = PAGES) -> tuple[str, ...]:
-    """The URL paths of the pages whose script draws a plotly chart (``st.plotly_chart``),
+    """The URL paths of the pages whose script draws a plotly chart (``ui.plotly_chart``),
     read from their source: the page's path is its script's name (``st.Page``'s default)."""
     return tuple(sorted(script.stem for script in folder.glob("*.py")
-                        if "st.plotly_chart(" in script.read_text(encoding="utf-8")))
+                        if "ui.plotly_chart(" in script.read_text(encoding="utf-8")))
 
 
 def import_pages(folder: Path = PAGES) -> int:

@@ -31,10 +31,11 @@ from typing import Any, Final, TypeVar
 
 import duckdb
 import pandas as pd
+import plotly.graph_objects as go
 import streamlit as st
 
 from analytics import reports
-from analytics.dashboard import filters, logic
+from analytics.dashboard import charts, filters, logic
 from analytics.warehouse import (
     WarehouseBusy,
     ensure_database,
@@ -52,8 +53,8 @@ from parsers.caching import BoundedCache
 from parsers.rule_options import GAME_NAMES
 
 __all__ = ["Context", "ask", "context", "data_version", "dataframe", "download_buttons", "guarded",
-           "literal", "reading", "release_connection", "report_button", "run_connection",
-           "shown_part", "shown_tab", "start"]
+           "literal", "plotly_chart", "reading", "release_connection", "report_button",
+           "run_connection", "shown_part", "shown_tab", "start"]
 
 _SCORE_QUESTIONS: Final = frozenset({"bigtwo_score_summary", "outcome_only_games",
                                      "seats_per_game"})
@@ -73,6 +74,14 @@ _CTX_KEY: Final = "_handlab_context"
 MARKDOWN_ACTIVE: Final = re.compile(r"([\\`*_{}\[\]()<>#+\-.!|~$:&])")
 """The characters Markdown (and Streamlit's ``:color[...]``, ``$math$``; ``&`` starts an
 entity) acts on."""
+
+
+def plotly_chart(figure: go.Figure, **options: Any) -> Any:
+    """``st.plotly_chart`` of ``figure`` with its words drawn as written
+    (:func:`~analytics.dashboard.charts.as_text`): every page draws its charts here.  Its
+    answer (a click's selection) is ``st.plotly_chart``'s, read with ``hand_list``'s
+    pickers against ``figure``."""
+    return st.plotly_chart(charts.as_text(figure), **options)
 
 
 def literal(text: object) -> str:

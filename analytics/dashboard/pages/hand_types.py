@@ -68,9 +68,9 @@ def _chart(figure: go.Figure, observed: pd.Series, key: str, behind: Behind | No
     """Draw ``figure`` (categories as words); with ``behind``, a clicked bar's category
     (its label, from ``observed``'s index) lists the hands behind it."""
     if behind is None:
-        st.plotly_chart(figure, key=f"chart_{key}")
+        ui.plotly_chart(figure, key=f"chart_{key}")
         return
-    chosen = st.plotly_chart(figure, key=f"chart_{key}", on_select="rerun",
+    chosen = ui.plotly_chart(figure, key=f"chart_{key}", on_select="rerun",
                              selection_mode="points")
     st.caption("Click a bar to list the hands of that category.")
     bar = picked_bar(figure, chosen)
@@ -227,7 +227,7 @@ def _bigtwo_dealt() -> None:
                              format_func=lambda text: text.split(", ", 1)[1]) or label
     # Only the shown group's theory is counted (each 0.1-0.2 s the first time).
     held = logic.held_words(_held(dealt, groups[label]))
-    st.plotly_chart(charts.observed_vs_theory(held, f"Big Two: deals holding each kind "
+    ui.plotly_chart(charts.observed_vs_theory(held, f"Big Two: deals holding each kind "
                                                     f"({label})", x_title="kind"),
                     key="chart_bigtwo_held")
     st.caption("Share of deals holding at least one play of each kind, against the exact "

@@ -120,7 +120,7 @@ def _hands_over_time(page: dict[str, pd.DataFrame]) -> None:
     bucket = st.segmented_control("Period", ["day", "week", "month", "year"], default="week",
                                   key="overview_bucket") or "week"
     figure = charts.hands_over_time(page[f"hands_over_time {bucket}"], bucket)
-    chosen = st.plotly_chart(figure, key="chart_over_time", on_select="rerun",
+    chosen = ui.plotly_chart(figure, key="chart_over_time", on_select="rerun",
                              selection_mode="points")
     st.caption(f"Bars by the {bucket} (its first day). Click a bar to list its hands.")
     bar = picked_bar(figure, chosen)

@@ -48,7 +48,7 @@ def _board() -> None:
         if st.query_params.get("pot_game") != game_id and filters.fits_url(game_id):
             st.query_params["pot_game"] = game_id  # (a game id too long for a link: not kept)
         board: pd.DataFrame = ui.ask("rummoli_board", game_id=game_id)
-        st.plotly_chart(charts.board_areas(logic.board_areas(board), game_id), key="board")
+        ui.plotly_chart(charts.board_areas(logic.board_areas(board), game_id), key="board")
         ui.download_buttons(logic.board_table(board), f"board-{game_id}",
                             key="board")
 
@@ -62,7 +62,7 @@ def _winners(winners: pd.DataFrame) -> None:
     st.caption(_FINALE_WORDS)
     ui.download_buttons(shown, "pots", key="pots")
     figure = charts.pots_won(winners)
-    chosen = st.plotly_chart(figure, key="won_by", on_select="rerun", selection_mode="points")
+    chosen = ui.plotly_chart(figure, key="won_by", on_select="rerun", selection_mode="points")
     st.caption(_CLICK)
     bar = picked_bar(figure, chosen)
     if bar is not None:
@@ -86,7 +86,7 @@ def _streaks() -> None:
     streaks: pd.DataFrame = ui.ask("pot_streaks")
     growth = logic.pot_growth(streaks)
     figure = charts.streak_lengths(streaks)
-    chosen = st.plotly_chart(figure, key="streaks", on_select="rerun", selection_mode="points")
+    chosen = ui.plotly_chart(figure, key="streaks", on_select="rerun", selection_mode="points")
     st.caption("Over the rounds played for the pots (the games' end-of-game rounds, the "
                f"finale, are left out: no pot is won by its own card there). {_CLICK}")
     bar = picked_bar(figure, chosen)
@@ -95,7 +95,7 @@ def _streaks() -> None:
         behind = ui.ask("pot_streak_hands", pot=pot, since=int(bar.x))
         bar_list(behind, title=f"The {bar.name} pot carried over {bar.x} rounds",
                  key="streaks", name=f"rummoli-{pot}-since-{bar.x}-rounds")
-    st.plotly_chart(charts.pot_growth(growth), key="growth")
+    ui.plotly_chart(charts.pot_growth(growth), key="growth")
     st.caption("Over the rounds that paid antes in (the end-of-game rounds pay none and may "
                "clear the board: they are left out). Expected: every ante stays on the pot, "
                "rounds carried over × the pot's mean antes per round; observed: the mean "

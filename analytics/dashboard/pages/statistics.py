@@ -176,7 +176,7 @@ def _results(game: Game, levels: list[str]) -> None:
     scope = f"; scoring: {statistics.key_text(LEVELS[game][0], shown[0])}" if by_rule else ""
     figure = statistics.results_figure(frame, unit=unit, by=by,
                                        title=f"Cumulative results ({unit}{scope})")
-    chosen = st.plotly_chart(figure, key=f"results_{game.value}", on_select="rerun",
+    chosen = ui.plotly_chart(figure, key=f"results_{game.value}", on_select="rerun",
                              selection_mode="points")
     point = picked_point(chosen)
     if by == "date":

@@ -94,7 +94,7 @@ def _cumulative(game: str, only: HandFilter, totals: pd.DataFrame, unit: str) ->
         return
     curves = ui.ask("results_over_time", replace(only, players=tuple(chosen)), game=game,
                     top=len(chosen), whole_round=True)
-    st.plotly_chart(charts.cumulative(curves, unit=unit, of=len(names),
+    ui.plotly_chart(charts.cumulative(curves, unit=unit, of=len(names),
                                       per=logic.PER[game]), key=f"cum_{game}")
 
 
@@ -125,7 +125,7 @@ def _view(game: str) -> str:
 def _seveneight_players(results: pd.DataFrame, rates: pd.DataFrame, only: HandFilter) -> None:
     """Big blinds per 100 hands per player (chart and table; a bar lists his hands) and
     chips per stake level."""
-    chosen = st.plotly_chart(charts.bar_with_ci(
+    chosen = ui.plotly_chart(charts.bar_with_ci(
         rates, x="player", mean="bb_per_100",
         title="Win rate per player (big blinds per 100 hands)",
         y_title="big blinds per 100 hands"), key="ci_seveneight", on_select="rerun",
@@ -178,7 +178,7 @@ def _position_bars(figure: go.Figure, only: HandFilter, game: str, *, key: str) 
     """A chart of results by position (x: the position, colour: players at the table); a
     bar lists every seat of that position at tables of that size (``views.bar_hands`` over
     the seats ``views.by_position`` counts)."""
-    chosen = st.plotly_chart(figure, key=key, on_select="rerun", selection_mode="points")
+    chosen = ui.plotly_chart(figure, key=key, on_select="rerun", selection_mode="points")
     st.caption(_CLICK_PLAYER)
     bar = picked_bar(figure, chosen)
     if bar is not None:
@@ -193,7 +193,7 @@ def _seveneight_up_card(only: HandFilter) -> None:
     """Big blinds per 100 hands by the rank of the card a player turned up, 2 to A (a bar
     lists the hands where a player turned up that rank)."""
     cards = logic.up_card_table(ui.ask("by_up_card", by_level=True))
-    chosen = st.plotly_chart(charts.bar_with_ci(cards, x="up_rank", mean="bb_per_100",
+    chosen = ui.plotly_chart(charts.bar_with_ci(cards, x="up_rank", mean="bb_per_100",
                                                 title="By the card turned up",
                                                 x_title="rank turned up", x_order=_RANKS,
                                                 y_title="big blinds per 100 hands"),
@@ -251,7 +251,7 @@ def _level_players(game: str, table: pd.DataFrame, shown: pd.DataFrame, only: Ha
                    level: str, unit: str) -> None:
     """Big Two's or Rummoli's results per player under one level (``level`` in words): the
     chart (a bar lists his hands) and the table."""
-    chosen = st.plotly_chart(charts.bar_with_ci(table, x="player",
+    chosen = ui.plotly_chart(charts.bar_with_ci(table, x="player",
                                                 title=f"Win rate per player ({level})",
                                                 y_title=unit, per=f"{logic.PER[game]}s"),
                              key=f"ci_{game}", on_select="rerun", selection_mode="points")
@@ -293,7 +293,7 @@ def _places(only: HandFilter, level: str) -> None:
     """Games by finishing place per player (a bar lists its games), and the cards left."""
     places = logic.bigtwo_place_table(ui.ask("bigtwo_places", only))
     figure = charts.places(places, logic.places_title(level))
-    chosen = st.plotly_chart(figure, key="places", on_select="rerun", selection_mode="points")
+    chosen = ui.plotly_chart(figure, key="places", on_select="rerun", selection_mode="points")
     bar = picked_bar(figure, chosen)
     if bar is not None:
         _bar_hands(only, "bigtwo", key="places", title=f"{bar.x}, {bar.name}",
@@ -304,7 +304,7 @@ def _places(only: HandFilter, level: str) -> None:
     ui.dataframe(place_table, hide_index=True)
     ui.download_buttons(place_table, "bigtwo-places", key="places")
     left: pd.DataFrame = ui.ask("bigtwo_cards_left", only)
-    st.plotly_chart(charts.cards_left(left), key="cards_left")
+    ui.plotly_chart(charts.cards_left(left), key="cards_left")
     ui.download_buttons(logic.human_table(left, logic.CARDS_LEFT_HEADERS),
                         "bigtwo-cards-left", key="cards_left")
 
@@ -321,7 +321,7 @@ def _deal_strength(only: HandFilter, level: str) -> None:
     figure = charts.bar_with_ci(table, x="bin", color="player",
                                 title=f"{mean.capitalize()} by {names[feature]}",
                                 x_title=names[feature], y_title=mean, per="games")
-    chosen = st.plotly_chart(figure, key="bigtwo_feature_chart", on_select="rerun",
+    chosen = ui.plotly_chart(figure, key="bigtwo_feature_chart", on_select="rerun",
                              selection_mode="points")
     st.caption("The features are counted from each player's dealt cards when the game is "
                "loaded (docs/schema.md). Bars: mean ± 95 % CI. "
@@ -373,7 +373,7 @@ def _score_keeper(sheets: int, only: HandFilter) -> None:
     columns = st.columns(3)
     for column, y in zip(columns, charts.SCORE_AXES, strict=True):
         with column:
-            st.plotly_chart(charts.score_scatter(summary, y, line), key=f"score_{y}")
+            ui.plotly_chart(charts.score_scatter(summary, y, line), key=f"score_{y}")
     if line is not None:
         st.caption(logic.zero_sum_words(line))
 
@@ -390,7 +390,7 @@ def _rummoli(view: str, only: HandFilter) -> None:
 def _split(only: HandFilter) -> None:
     """Chips per round by where they came from, per player."""
     split = logic.split_table(ui.ask("rummoli_split", only), list(SPLIT_PARTS))
-    st.plotly_chart(charts.split_bars(split, list(SPLIT_PARTS)), key="split")
+    ui.plotly_chart(charts.split_bars(split, list(SPLIT_PARTS)), key="split")
     st.caption(logic.split_words(SPLIT_PARTS))
     split_table = logic.human_table(split, logic.split_headers(list(SPLIT_PARTS)))
     ui.dataframe(split_table, hide_index=True)
@@ -402,7 +402,7 @@ def _poker_pot(only: HandFilter) -> None:
     bins of expected share."""
     st.subheader("Poker pot: realised against expected from strength")
     shares = logic.share_vs_expected(ui.ask("rummoli_share_by_player", only))
-    st.plotly_chart(charts.share_vs_expected(shares), key="rummoli_share")
+    ui.plotly_chart(charts.share_vs_expected(shares), key="rummoli_share")
     st.caption("Expected: each round's chance of holding the best poker hand at the table "
                "(ties shared), judged from the player's own cards when loaded; realised: the "
                "same on everyone's actual cards. The interval is realised − expected ± "
@@ -411,7 +411,7 @@ def _poker_pot(only: HandFilter) -> None:
     ui.dataframe(shown, hide_index=True)
     ui.download_buttons(shown, "rummoli-poker-share", key="rummoli_share")
     calibration = logic.calibration_table(ui.ask("rummoli_calibration", only))
-    st.plotly_chart(charts.calibration(calibration), key="rummoli_calibration")
+    ui.plotly_chart(charts.calibration(calibration), key="rummoli_calibration")
     st.caption("Rounds in ten bins of expected share: a calibrated strength estimate puts "
                "every bin's realised share on the diagonal (within its interval).")
     shown = logic.human_table(calibration, logic.CALIBRATION_HEADERS, decimals=3)
