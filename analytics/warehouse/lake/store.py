@@ -216,18 +216,22 @@ class LakeStore:
                 f"{self.url}: DuckDB reads lakes on a local disk or at s3://, gs://, r2://, "
                 f"az://, abfss:// and http(s):// URLs; a reader cannot open one on "
                 f"{self.protocol}://")
+        return self._cache_folder()
+
+    def _cache_folder(self) -> Path:
+        """This machine's cache folder for a lake elsewhere, named after its URL."""
         cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
         name = hashlib.sha256(self.location("").encode()).hexdigest()[:16]
         return cache / "handlab" / "lakes" / name
 
     def notes_file(self) -> Path:
         """Where the stars, tags and notes people keep on this lake's hands and players are
-        kept (``annotations``' JSON): ``_notes.json`` in a local lake, beside the readers'
-        catalogues in this machine's cache for a lake elsewhere (written as a local file,
-        replaced atomically)."""
+        kept (``annotations``' JSON): ``_notes.json`` in a local lake, in this machine's
+        cache folder of the lake (beside its catalogues) for a lake elsewhere (written as a
+        local file, replaced atomically)."""
         if self.is_local:
             return Path(self.root) / NOTES_FILE
-        return self.catalogue_folder() / NOTES_FILE.lstrip("_")
+        return self._cache_folder() / NOTES_FILE.lstrip("_")
 
 
 def _write_parts(target: Any, schema: pa.Schema, parts: Iterable[pa.Table]) -> None:
