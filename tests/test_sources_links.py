@@ -158,3 +158,24 @@ def test_the_etc_passwd_case_of_the_issue(tmp_path: Path) -> None:
     summary = ingest([folder], db, workers=0)
     assert {f.status for f in summary.files} <= {"skipped"}
     assert _rejects(db) == []
+
+
+@pytest.mark.parametrize(("bad", "kept", "problem"), [
+    ('"Bö"'.encode("latin-1"), '"B\\xf6"', "not valid UTF-8"),
+    (b'"B\x00"', '"B\\x00"', "binary data (NUL byte)"),
+    (b'"B\xff\x00"', '"B\\xff\\x00"', "not valid UTF-8")])
+def test_a_rejected_hands_line_of_bad_bytes_is_kept(tmp_path: Path, bad: bytes, kept: str,
+                                                    problem: str) -> None:
+    """A hand whose ``players`` line holds a Latin-1 or a NUL byte is rejected at that line,
+    and rejects.raw keeps the line (the bad bytes escaped), so the hand's text is complete:
+    what was rejected can be read back from the database."""
+    hand = SEVENEIGHT.encode().replace(b'"Bo"', bad)
+    source = tmp_path / "latin1.phhs"
+    source.write_bytes(b"[1]\n" + hand + b"\n[2]\n" + BIGTWO.encode())
+    db = tmp_path / "w.duckdb"
+    summary = ingest([source], db, workers=0)
+    assert (summary.loaded, summary.rejected) == (1, 1)
+    ((_, error, raw),) = _rejects(db)
+    line = 1 + SEVENEIGHT.splitlines().index('players = ["Ann", "Bo", "Cy"]') + 1
+    assert error.startswith(f"{source}:{line}: hand 1: {problem}")
+    assert raw.splitlines() == SEVENEIGHT.replace('"Bo"', kept).splitlines()
