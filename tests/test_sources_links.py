@@ -13,7 +13,7 @@ import pytest
 from analytics.warehouse import SourceError, ingest, reader
 from analytics.warehouse.pipeline.rows import RAW_KEPT_BYTES, kept_raw
 from analytics.warehouse.pipeline.sources import SourceRef, expand, open_source
-from tests.test_warehouse_data import BIGTWO, SEVENEIGHT, phhs, write
+from tests.test_warehouse_data import BIGTWO, RULES_BROKEN, SEVENEIGHT, phhs, write
 from tests.test_warehouse_kill import check_consistent
 
 SECRET = "root:x:0:0:the secret line:/root:/bin/bash\n" * 3
@@ -179,3 +179,33 @@ def test_a_rejected_hands_line_of_bad_bytes_is_kept(tmp_path: Path, bad: bytes, 
     line = 1 + SEVENEIGHT.splitlines().index('players = ["Ann", "Bo", "Cy"]') + 1
     assert error.startswith(f"{source}:{line}: hand 1: {problem}")
     assert raw.splitlines() == SEVENEIGHT.replace('"Bo"', kept).splitlines()
+
+
+def _folder_with_a_name_not_utf8(tmp_path: Path) -> tuple[Path, str]:
+    """A folder with a good history and one whose file name holds bytes that are not UTF-8
+    (a hand loads from it, another is rejected); and how that file is named."""
+    folder = tmp_path / "in"
+    write(folder / "good.phhs", phhs(SEVENEIGHT))
+    with open(os.path.join(os.fsencode(folder), b"bad\xff\xfename.phhs"), "wb") as stream:
+        stream.write(phhs(BIGTWO, RULES_BROKEN).encode())
+    return folder, f"{folder}{os.sep}bad\\xff\\xfename.phhs"
+
+
+def test_a_file_name_not_utf8_loads_under_an_escaped_name(tmp_path: Path) -> None:
+    """A file whose name is not UTF-8 loads under its name with the bad bytes escaped, the
+    same in every run (so a rerun finds it loaded), and the rest of the folder loads."""
+    folder, shown = _folder_with_a_name_not_utf8(tmp_path)
+    db = tmp_path / "w.duckdb"
+    summary = ingest([folder], db, workers=0)
+    check_consistent(db)
+    assert sorted((f.name, f.status) for f in summary.files) == [
+        (shown, "partial"), (str(folder / "good.phhs"), "loaded")]
+    assert (summary.loaded, summary.rejected, summary.exit_code) == (2, 1, 1)
+    ((file, error, _),) = _rejects(db)
+    assert file == shown and error.startswith(f"{shown}:")
+    with reader(db) as con:
+        stored = sorted(str(path) for (path,) in con.execute("SELECT path FROM files").fetchall())
+    assert stored == sorted([shown, str(folder / "good.phhs")])
+    given = os.fsdecode(os.path.join(os.fsencode(folder), b"bad\xff\xfename.phhs"))
+    again = ingest([given], db, workers=0)
+    assert [(f.name, f.status) for f in again.files] == [(shown, "already loaded")]

@@ -41,6 +41,7 @@ __all__ = [
     "open_source",
     "read_head",
     "read_range",
+    "shown_path",
 ]
 
 HISTORY_SUFFIXES: Final = (".phh", ".phhs")
@@ -95,9 +96,25 @@ class SourceRef:
 
     @property
     def name(self) -> str:
-        """The source's name as shown and stored."""
+        """The source's name as shown and stored (:func:`shown_path`: valid UTF-8)."""
         shown = self.path if self.label is None else self.label
-        return f"{shown}:{self.member}" if self.member is not None else shown
+        return shown_path(f"{shown}:{self.member}" if self.member is not None else shown)
+
+
+def shown_path(path: str) -> str:
+    """``path`` as text that can be printed and stored (valid UTF-8): each byte of a file
+    name that is not UTF-8 (which Python holds as a lone surrogate, ``os.fsdecode``) as
+    ``\\xff``, any other lone surrogate as ``\\udcff``.
+
+    A folder may hold a file whose name is not UTF-8; as it was, the name reached DuckDB,
+    which refused it, and the whole ingest stopped.  The same path always gives the same
+    text, so the file is named alike in every run (its content says whether it is loaded).
+    """
+    try:
+        data = path.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:  # a surrogate no file name decodes to: an upload's, say
+        return path.encode("utf-8", "backslashreplace").decode("utf-8")
+    return data.decode("utf-8", "backslashreplace")
 
 
 _LOCAL_SCHEMES: Final = ("file://", "local://")
@@ -140,7 +157,9 @@ def _zip_members(path: str, limits: Limits, follow: bool = True) -> list[SourceR
     try:
         with _open_binary(path, follow) as raw, zipfile.ZipFile(raw) as archive:
             infos = [info for info in archive.infolist() if not info.is_dir()]
-    except (zipfile.BadZipFile, OSError) as error:
+    except (zipfile.BadZipFile, OSError, UnicodeDecodeError) as error:
+        # UnicodeDecodeError: a member's name marked as UTF-8 is not (zipfile cannot open
+        # such an archive at all).
         return [SourceRef("zip", path, None, 0, f"not a readable zip archive: {error}",
                           follow=follow)]
     if len(infos) > limits.max_members:
@@ -273,9 +292,9 @@ def expand(paths: Sequence[Path | str], limits: Limits | None = None) -> list[So
         try:
             refs.extend(_one_path(path, limits, explicit=True))
         except FileNotFoundError:
-            raise SourceError(f"{path}: no such file or folder") from None
+            raise SourceError(f"{shown_path(str(path))}: no such file or folder") from None
         except OSError as error:
-            raise SourceError(f"{path}: {error.strerror or error}") from error
+            raise SourceError(f"{shown_path(str(path))}: {error.strerror or error}") from error
     return refs
 
 
@@ -355,7 +374,7 @@ def open_source(ref: SourceRef, limits: Limits | None = None, offset: int = 0
                 assert ref.member is not None
                 raw = stack.enter_context(archive.open(ref.member))
                 limit = limits.max_uncompressed_bytes
-        except (*_READ_ERRORS, KeyError) as error:
+        except (*_READ_ERRORS, KeyError, UnicodeDecodeError) as error:
             raise SourceError(f"{ref.name}: cannot be read: {error}") from error
         yield BoundedReader(raw, limit, ref.name)
 
