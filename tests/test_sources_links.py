@@ -209,3 +209,65 @@ def test_a_file_name_not_utf8_loads_under_an_escaped_name(tmp_path: Path) -> Non
     given = os.fsdecode(os.path.join(os.fsencode(folder), b"bad\xff\xfename.phhs"))
     again = ingest([given], db, workers=0)
     assert [(f.name, f.status) for f in again.files] == [(shown, "already loaded")]
+
+
+def test_a_named_pipe_inside_a_folder_is_skipped_unopened(tmp_path: Path) -> None:
+    """A named pipe named like a history inside a folder hung the ingest (opening it waits
+    for a writer): it is named as skipped, never opened, and the rest loads."""
+    folder = tmp_path / "in"
+    write(folder / "good.phhs", phhs(SEVENEIGHT))
+    os.mkfifo(folder / "zz.phhs")
+    why = "a named pipe (FIFO), not a regular file inside a folder: not read"
+    assert [(ref.name, ref.skipped) for ref in expand([folder])] == [
+        (str(folder / "good.phhs"), None), (str(folder / "zz.phhs"), why)]
+    summary = ingest([folder], tmp_path / "w.duckdb", workers=0)
+    assert [(f.status, f.message) for f in summary.files] == [
+        ("skipped", f"{folder / 'zz.phhs'}: {why}"), ("loaded", None)]
+    assert (summary.loaded, summary.exit_code) == (1, 0)
+
+
+def test_a_named_pipe_or_a_device_given_itself_is_refused(tmp_path: Path) -> None:
+    """A named pipe or a device given on the command line is refused (never opened): an
+    error naming what it is; the other paths load."""
+    fifo = tmp_path / "pipe.phhs"
+    os.mkfifo(fifo)
+    good = write(tmp_path / "good.phhs", phhs(SEVENEIGHT))
+    (pipe_ref,) = expand([fifo])
+    assert pipe_ref.problem == ("a named pipe (FIFO), not a regular file: refused (handlab "
+                                "reads files and folders)")
+    summary = ingest([fifo, "/dev/null", good], tmp_path / "w.duckdb", workers=0)
+    assert [(f.name, f.status) for f in summary.files] == [
+        (str(fifo), "error"), ("/dev/null", "error"), (str(good), "loaded")]
+    assert "a character device, not a regular file: refused" in str(summary.files[1].message)
+    assert (summary.loaded, summary.exit_code) == (1, 2)
+
+
+def test_a_source_that_became_a_device_is_not_read() -> None:
+    """A file replaced by a device (or a pipe) after the folder was listed fails as
+    unreadable when it is opened: a device is never read endlessly, a pipe never waited
+    on."""
+    with pytest.raises(SourceError, match="a character device, not a regular file"), \
+            open_source(SourceRef("file", "/dev/zero", follow=False)) as stream:
+        stream.read(1)
+
+
+def test_a_sub_folder_that_cannot_be_listed_is_an_error(tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A sub-folder that cannot be listed (no permission) was passed over in silence: it is
+    an error naming it, and the rest of the folder loads."""
+    folder = tmp_path / "in"
+    write(folder / "good.phhs", phhs(SEVENEIGHT))
+    write(folder / "locked" / "hidden.phhs", phhs(BIGTWO))
+    listing = os.scandir
+
+    def scandir(path: str) -> object:
+        if os.fspath(path).endswith("locked"):
+            raise PermissionError(13, "Permission denied", os.fspath(path))
+        return listing(path)
+
+    monkeypatch.setattr(os, "scandir", scandir)
+    summary = ingest([folder], tmp_path / "w.duckdb", workers=0)
+    assert [(f.name, f.status, f.message) for f in summary.files] == [
+        (str(folder / "locked"), "error",
+         f"{folder / 'locked'}: cannot be listed: Permission denied"),
+        (str(folder / "good.phhs"), "loaded", None)]

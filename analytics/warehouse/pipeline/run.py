@@ -128,7 +128,8 @@ class FileSummary:
 
     ``status`` is ``loaded``, ``partial`` (loaded, some hands rejected),
     ``already loaded`` (its content was loaded before: nothing to do),
-    ``skipped`` (a symbolic link inside a folder or an archive: not followed, by design) or
+    ``skipped`` (a symbolic link inside a folder or an archive: not followed; a named pipe,
+    socket or device inside a folder: not opened; by design) or
     ``error`` (unreadable or over a limit: nothing of it loaded; see ``message``).
     """
 
