@@ -36,6 +36,12 @@ from typing import Final
 from analytics.warehouse.connection import WriterLease, leased, project_root, resolve_db
 from analytics.warehouse.errors import SourceError
 from analytics.warehouse.pipeline.errorlog import ErrorLog
+from analytics.warehouse.pipeline.reading import (
+    HISTORIES,
+    SCORE_SHEET,
+    SourceFormat,
+    source_format,
+)
 from analytics.warehouse.pipeline.rows import FileContext, RejectRow
 from analytics.warehouse.pipeline.sources import (
     Limits,
@@ -43,7 +49,6 @@ from analytics.warehouse.pipeline.sources import (
     content_digest,
     expand,
     open_source,
-    read_head,
 )
 from analytics.warehouse.pipeline.work import (
     INTERNAL_ERROR_LOG,
@@ -66,9 +71,8 @@ from analytics.warehouse.pipeline.write import (
 )
 from analytics.warehouse.sql.facts import PotGames
 from parsers.fields import VARIANTS
-from parsers.foreign import ForeignFormat, foreign_format
+from parsers.foreign import ForeignFormat
 from parsers.reader import Chunk, Cut, HandCuts, iter_chunks
-from parsers.scoresheet import SHEET_PROBE_BYTES, starts_like_score_sheet
 
 __all__ = [
     "SAMPLES",
@@ -218,6 +222,7 @@ class _Planned:
     # (loaded|duplicates|rejected, game) -> hands; added to the summary when the file commits
     games: Counter[tuple[str, str]] = field(default_factory=Counter)
     started: dt.datetime | None = None  # when its load began
+    sheet: bool = False  # a Big Two score sheet (read whole by work.process_sheet)
     # pending; open (its first parts loaded in the open transaction); loaded (whole, in
     # the open transaction, its files row written); done (committed, or found loaded, or
     # failed)
@@ -256,26 +261,28 @@ def _plan(refs: list[SourceRef], limits: Limits, known: Callable[[list[str]], se
             summary.files.append(FileSummary(ref.name, "already loaded", sha,
                                              message=f"same content as {first_seen[sha]}"))
             continue
-        foreign = _foreign(ref, limits)
-        if foreign is not None:
+        kind = _format(ref, limits)
+        if isinstance(kind, ForeignFormat):
             # Not a history at all: one clear message instead of a TOML error per "hand".
             summary.files.append(FileSummary(ref.name, "error", sha,
-                                             message=f"{ref.name}: {foreign.message}"))
+                                             message=f"{ref.name}: {kind.message}"))
             continue
         first_seen[sha] = ref.name
         file_summary = FileSummary(ref.name, "pending", sha)
         summary.files.append(file_summary)
         context = FileContext(ref.name, sha, dt.datetime.now())
-        planned.append(_Planned(ref, context, size, file_summary))
+        planned.append(_Planned(ref, context, size, file_summary, sheet=kind == SCORE_SHEET))
     return planned
 
 
-def _foreign(ref: SourceRef, limits: Limits) -> ForeignFormat | None:
-    """The foreign format the source is in (a PokerStars export, CSV, JSON...), or None."""
+def _format(ref: SourceRef, limits: Limits) -> SourceFormat:
+    """What the source holds (:func:`~analytics.warehouse.pipeline.reading.source_format`:
+    the one place the ingest decides how a source is read); histories when it cannot be
+    read now: that is reported where the source is read."""
     try:
-        return foreign_format(read_head(ref, limits))
+        return source_format(ref, limits)
     except SourceError:
-        return None  # reported where the source is read
+        return HISTORIES
 
 
 def _units(planned: list[_Planned], limits: Limits, whole_bytes: int
@@ -283,7 +290,7 @@ def _units(planned: list[_Planned], limits: Limits, whole_bytes: int
     """The work, file by file, in order.  A source that fails while the main process
     splits it yields a ready-made error result in its place."""
     for file_no, item in enumerate(planned):
-        if _is_score_sheet(item, limits):
+        if item.sheet:
             yield Unit(file_no, item.context, True, BATCH_HANDS, limits, item.ref,
                        size=item.size, sheet=True)
         elif item.size <= whole_bytes:
@@ -293,18 +300,6 @@ def _units(planned: list[_Planned], limits: Limits, whole_bytes: int
             yield from _part_units(file_no, item, limits)
         else:
             yield from _split_here(file_no, item, limits)
-
-
-def _is_score_sheet(item: _Planned, limits: Limits) -> bool:
-    """Whether a source is a Big Two score sheet (:func:`parsers.scoresheet.starts_like_score_sheet`
-    on its first bytes): the one place the ingest decides how a source is read.  A source
-    that cannot be opened is left to the usual path, which reports it."""
-    try:
-        with open_source(item.ref, limits) as stream:
-            head = stream.read(SHEET_PROBE_BYTES)
-    except SourceError:
-        return False
-    return starts_like_score_sheet(head)
 
 
 def _part_units(file_no: int, item: _Planned, limits: Limits) -> Iterator[Unit | UnitResult]:
