@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 
 from analytics.warehouse import SourceError, ingest, reader
+from analytics.warehouse.lake.catalogue import open_lake
+from analytics.warehouse.lake.engine import ingest_lake
 from analytics.warehouse.pipeline.rows import RAW_KEPT_BYTES, kept_raw
 from analytics.warehouse.pipeline.sources import SourceRef, expand, open_source
 from tests.test_warehouse_data import BIGTWO, RULES_BROKEN, SEVENEIGHT, phhs, write
@@ -271,3 +273,25 @@ def test_a_sub_folder_that_cannot_be_listed_is_an_error(tmp_path: Path,
         (str(folder / "locked"), "error",
          f"{folder / 'locked'}: cannot be listed: Permission denied"),
         (str(folder / "good.phhs"), "loaded", None)]
+
+
+def test_a_lake_ingest_skips_links_and_pipes_as_the_database_ingest_does(
+        tmp_path: Path) -> None:
+    """``ingest --lake`` read the symbolic links inside a folder (the /etc/passwd case of
+    the issue, stored as rejects in the lake): it now sets aside what the database's ingest
+    sets aside, and reads the rest."""
+    folder, _ = _folder_of_links(tmp_path)
+    os.mkfifo(folder / "pipe.phhs")
+    lake = tmp_path / "lake"
+    summary = ingest_lake([folder], lake, engine="local", workers=0)
+    by_name = {Path(f.name).relative_to(folder).as_posix(): f.status for f in summary.files}
+    assert by_name == {"good.phhs": "loaded", "passwd.phhs": "skipped",
+                       "sub/shadow.phh": "skipped", "linked": "skipped",
+                       "broken.phhs": "skipped", "pipe.phhs": "skipped"}
+    assert (summary.loaded, summary.rejected, summary.exit_code) == (1, 0, 0)
+    con = open_lake(lake)
+    try:
+        assert con.execute("SELECT count(*) FROM rejects").fetchall() == [(0,)]
+        assert con.execute("SELECT count(*) FROM files").fetchall() == [(1,)]
+    finally:
+        con.close()

@@ -36,7 +36,13 @@ from analytics.warehouse.lake.core import (
     write_range,
 )
 from analytics.warehouse.lake.store import LakeStore, open_store
-from analytics.warehouse.pipeline.run import FileSummary, GameCounts, IngestSummary, warm_up
+from analytics.warehouse.pipeline.run import (
+    FileSummary,
+    GameCounts,
+    IngestSummary,
+    set_aside,
+    warm_up,
+)
 from analytics.warehouse.pipeline.sources import Limits, expand
 from analytics.warehouse.pipeline.work import init_worker
 
@@ -156,6 +162,7 @@ def ingest_lake(
         from dataclasses import replace
         refs = [replace(ref, label=names[ref.path]) if ref.path in names else ref
                 for ref in refs]
+    refs = set_aside(refs, summary)
     job = new_job_id()
     known = known_sources(store, latest_manifest(store))
     sources, ranges, skipped = plan(refs, limits, known, job, range_bytes=range_bytes,

@@ -83,6 +83,7 @@ __all__ = [
     "compile_kernels",
     "ensure_database",
     "ingest",
+    "set_aside",
     "warm_up",
 ]
 
@@ -553,14 +554,7 @@ def ingest(
     if names:
         refs = [replace(ref, label=names[ref.path]) if ref.path in names else ref
                 for ref in refs]
-    for ref in refs:
-        if ref.skipped is not None:
-            summary.files.append(FileSummary(ref.name, "skipped", message=f"{ref.name}: "
-                                             f"{ref.skipped}"))
-        elif ref.problem is not None:
-            summary.files.append(FileSummary(ref.name, "error", message=f"{ref.name}: "
-                                             f"{ref.problem}"))
-    refs = [ref for ref in refs if ref.problem is None and ref.skipped is None]
+    refs = set_aside(refs, summary)
     with leased(summary.db, wait=wait, hold=hold, keep=keep) as lease:
         planned = _plan(refs, limits, lambda shas: known_files(lease.con, shas), summary)
         total = sum(item.size for item in planned)
@@ -592,6 +586,22 @@ def ingest(
             raise
     summary.seconds = time.perf_counter() - started
     return summary
+
+
+def set_aside(refs: list[SourceRef], summary: IngestSummary) -> list[SourceRef]:
+    """The sources to read: those skipped on purpose (a link or a pipe inside a folder) go
+    into ``summary`` as ``skipped``, those with a problem (over a limit, an unsafe name) as
+    ``error``, each with its reason, and none of them is ever opened.  The database's
+    ingest and the lake's (:func:`~analytics.warehouse.lake.engine.ingest_lake`) both set
+    them aside here."""
+    for ref in refs:
+        if ref.skipped is not None:
+            summary.files.append(FileSummary(ref.name, "skipped", message=f"{ref.name}: "
+                                             f"{ref.skipped}"))
+        elif ref.problem is not None:
+            summary.files.append(FileSummary(ref.name, "error", message=f"{ref.name}: "
+                                             f"{ref.problem}"))
+    return [ref for ref in refs if ref.problem is None and ref.skipped is None]
 
 
 def _writer_settings(workers: int) -> dict[str, str | int]:

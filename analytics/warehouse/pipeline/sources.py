@@ -232,7 +232,8 @@ def _one_path(path: Path, limits: Limits, explicit: bool) -> list[SourceRef]:
         if explicit:
             return [SourceRef("file", text, problem=f"{what}: refused (handlab reads files "
                               "and folders)")]
-        return [SourceRef("file", text, skipped=f"{what} inside a folder: not read")]
+        return [SourceRef("file", text, skipped=f"{what} inside a folder: not read",
+                          follow=False)]
     lower = text.lower()
     if lower.endswith(".zip"):
         return _zip_members(text, limits, follow=explicit)
@@ -266,7 +267,8 @@ def _folder(text: str, limits: Limits) -> list[SourceRef]:
         dirs.sort()
         for name in dirs:
             if os.path.islink(os.path.join(root, name)):
-                refs.append(SourceRef("file", os.path.join(root, name), skipped=_LINK_TO_FOLDER))
+                refs.append(SourceRef("file", os.path.join(root, name), skipped=_LINK_TO_FOLDER,
+                                      follow=False))
         for name in sorted(files):
             lower = name.lower()
             if _is_history(lower) or lower.endswith((".zip", ".gz")):
@@ -278,7 +280,7 @@ def _folder_entry(full: str, limits: Limits) -> list[SourceRef]:
     """The sources of a file found in a folder (a link: skipped, never followed); one that
     vanished or cannot be looked at since the folder was listed is an error of its own."""
     if os.path.islink(full):
-        return [SourceRef("file", full, skipped=_LINK_IN_FOLDER)]
+        return [SourceRef("file", full, skipped=_LINK_IN_FOLDER, follow=False)]
     try:
         return _one_path(Path(full), limits, explicit=False)
     except OSError as error:
