@@ -70,6 +70,7 @@ from analytics.warehouse.pipeline.write import (
     rollback,
 )
 from analytics.warehouse.sql.facts import PotGames
+from analytics.words import counted
 from parsers.fields import VARIANTS
 from parsers.foreign import ForeignFormat
 from parsers.reader import Chunk, Cut, HandCuts, iter_chunks
@@ -150,7 +151,8 @@ class FileSummary:
 
 @dataclass(slots=True)
 class IngestSummary:
-    """The outcome of an ingest; ``exit_code`` is 0 (all loaded), 1 (rejects) or 2 (errors)."""
+    """The outcome of an ingest; ``exit_code`` is 0 (all loaded), 1 (rejects, or no hand at
+    all) or 2 (errors)."""
 
     db: Path
     files: list[FileSummary] = field(default_factory=list)
@@ -193,11 +195,34 @@ class IngestSummary:
         return self.hands / self.seconds if self.seconds > 0 else 0.0
 
     @property
+    def nothing_read(self) -> str | None:
+        """Why not one hand was read, in words, or None when some hand was, or a source was
+        found already loaded (a rerun: nothing new, nothing wrong).
+
+        An ingest of an empty file, an empty folder, or a folder of links only used to end
+        with an all-zero table and exit code 0, as if all had gone well."""
+        if self.hands or any(f.status == "already loaded" for f in self.files):
+            return None
+        read = sum(f.status in ("loaded", "partial") for f in self.files)
+        others = len(self.files) - read
+        if read:
+            return (f"the {counted(read, 'file')} read {'holds' if read == 1 else 'hold'} no "
+                    "hand" + (f"; {counted(others, 'other')} skipped or not readable"
+                              if others else ""))
+        if not self.files:
+            return ("no history file was found (a folder is searched for .phh, .phhs, .zip "
+                    "and .gz files)")
+        if all(f.status == "skipped" for f in self.files):
+            return "every file was skipped"
+        return "no file could be read"
+
+    @property
     def exit_code(self) -> int:
-        """2 when a source could not be read, else 1 when hands were rejected, else 0."""
+        """2 when a source could not be read, else 1 when hands were rejected or none was
+        read at all (:attr:`nothing_read`), else 0."""
         if self.errors:
             return 2
-        return 1 if self.rejected else 0
+        return 1 if self.rejected or self.nothing_read is not None else 0
 
 
 @dataclass(frozen=True, slots=True)
