@@ -81,9 +81,11 @@ __all__ = [
     "GameCounts",
     "IngestProgress",
     "IngestSummary",
+    "capped_workers",
     "compile_kernels",
     "ensure_database",
     "ingest",
+    "machine_cores",
     "set_aside",
     "warm_up",
 ]
@@ -533,7 +535,32 @@ def _warm_up_allin() -> None:
 def _auto_workers(total_bytes: int) -> int:
     if total_bytes < _INLINE_BYTES:
         return 0
-    return max(1, min(os.cpu_count() or 1, 8))
+    return max(1, min(machine_cores(), 8))
+
+
+def machine_cores() -> int:
+    """The cores this process may run on (its CPU affinity, where the system says)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def capped_workers(requested: int, units: int) -> int:
+    """Worker processes to start when ``requested`` were asked for and there are about
+    ``units`` pieces of work: at most one per core and one per unit (0 stays 0: inline).
+
+    ``handlab ingest -j 100000 one_file.phhs`` started 100,000 processes, each a copy of
+    the parent, and the machine killed the ingest for lack of memory; a worker more than
+    the cores or the work only waits."""
+    return max(0, min(requested, machine_cores(), units))
+
+
+def _work_units(planned: list[_Planned]) -> int:
+    """About how many units of work the planned sources make (:func:`_units`): one per
+    whole source, one per :data:`PART_BYTES` of a larger one."""
+    return sum(1 if item.sheet or item.size <= WHOLE_SOURCE_BYTES
+               else -(-item.size // PART_BYTES) for item in planned)
 
 
 def ingest(
@@ -583,7 +610,8 @@ def ingest(
     with leased(summary.db, wait=wait, hold=hold, keep=keep) as lease:
         planned = _plan(refs, limits, lambda shas: known_files(lease.con, shas), summary)
         total = sum(item.size for item in planned)
-        count = _auto_workers(total) if workers is None else workers
+        count = capped_workers(_auto_workers(total) if workers is None else workers,
+                               _work_units(planned))
         lease.configure(_writer_settings(count))
         whole = WHOLE_SOURCE_BYTES if count > 0 else 0  # inline: always stream in batches
         hands_done = bytes_done = 0
