@@ -10,6 +10,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from fsspec.registry import known_implementations
 from typer.testing import CliRunner
 
 from analytics.cli import app
@@ -340,3 +341,46 @@ def test_validate_names_a_link_loop_as_ingest_does(tmp_path: Path) -> None:
     result = RUNNER.invoke(app, ["validate", str(tmp_path / "loop1")])
     assert result.exit_code == 2
     assert "loop1: Too many levels of symbolic links" in _said(result.output)
+
+
+@pytest.fixture
+def scheme_without_package(monkeypatch: pytest.MonkeyPatch) -> str:
+    """A URL scheme fsspec knows but whose package is not installed (as ``s3://`` without
+    s3fs): fsspec raises ImportError("Install nopkg_fs") for it."""
+    monkeypatch.setitem(known_implementations, "nopkg",
+                        {"class": "nopkg_fs.NoPkgFileSystem", "err": "Install nopkg_fs"})
+    return "nopkg"
+
+
+@pytest.mark.parametrize("command", [
+    ["ingest", "-q", "--db", "{tmp}/u.duckdb", "{scheme}://bucket/x.phhs"],
+    ["ingest", "-q", "--lake", "{scheme}://bucket/lake", "{tmp}/good.phhs"],
+    ["validate", "{scheme}://bucket/x.phhs"],
+    ["report", "--lake", "{scheme}://bucket/lake", "-o", "{tmp}/r.html"],
+    ["lake", "compact", "{scheme}://bucket/lake"],
+    ["lake", "vacuum", "{scheme}://bucket/lake"]])
+@pytest.mark.parametrize("scheme", ["nopkg", "foo"])
+def test_a_url_that_cannot_be_reached_is_a_clear_error(
+        tmp_path: Path, scheme_without_package: str, command: list[str], scheme: str) -> None:
+    """A URL whose fsspec package is missing (s3:// without s3fs) or whose scheme fsspec
+    does not know gave an ImportError or ValueError traceback: each command says which and
+    what to install, and exits 2."""
+    write_hands(list(simulate(Game.BIGTWO, 2, 4, 3)), tmp_path / "good.phhs")
+    args = [part.format(tmp=tmp_path, scheme=scheme) for part in command]
+    result = RUNNER.invoke(app, args)
+    said = _said(result.output)
+    assert result.exit_code == 2 and isinstance(result.exception, SystemExit), said
+    expected = ("nopkg:// needs the nopkg_fs package: pip install nopkg_fs"
+                if scheme == scheme_without_package else "unknown URL scheme foo://")
+    assert f"error: {scheme}://bucket/" in said and expected in said, said
+
+
+@pytest.mark.parametrize("action", ["compact", "vacuum"])
+def test_a_lake_command_on_a_file_says_no_lake_here(tmp_path: Path, action: str) -> None:
+    """``lake vacuum FILE`` raised NotADirectoryError: a file is no lake, as a missing
+    folder is none."""
+    afile = tmp_path / "afile"
+    afile.write_text("")
+    result = RUNNER.invoke(app, ["lake", action, str(afile)])
+    assert result.exit_code == 2 and isinstance(result.exception, SystemExit), result.output
+    assert "afile: no lake here (no committed manifest)" in _said(result.output)

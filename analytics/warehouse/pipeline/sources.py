@@ -25,9 +25,8 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import IO, Final, Literal, cast
 
-from fsspec.core import url_to_fs
-
 from analytics.warehouse.errors import SourceError, SourceLimitError
+from analytics.warehouse.urls import url_filesystem
 from parsers.foreign import HEAD_BYTES
 
 __all__ = [
@@ -155,7 +154,7 @@ def _open_binary(path: str, follow: bool) -> IO[bytes]:
     :class:`SourceError`: a named pipe put in place of a listed file would otherwise hang
     the ingest at the open (no writer) or the read, and a device read endlessly."""
     if is_url(path):
-        fs, inner = url_to_fs(path)
+        fs, inner = url_filesystem(path)
         return cast(IO[bytes], fs.open(inner, "rb"))
     flags = os.O_RDONLY | _NONBLOCK | (0 if follow else getattr(os, "O_NOFOLLOW", 0))
     descriptor = os.open(path, flags)
@@ -290,7 +289,7 @@ def _folder_entry(full: str, limits: Limits) -> list[SourceRef]:
 def _url_sources(url: str, limits: Limits) -> list[SourceRef]:
     """The sources an fsspec URL names: a file, or a folder's history files, ``.zip`` and
     ``.gz`` (recursively, sorted), each by its URL; raise SourceError when there is none."""
-    fs, path = url_to_fs(url)
+    fs, path = url_filesystem(url)
     try:
         info = fs.info(path)
     except FileNotFoundError:
