@@ -12,7 +12,7 @@ import sys
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Annotated, Final
+from typing import TYPE_CHECKING, Annotated, Final
 
 import typer
 from rich.console import Console
@@ -26,8 +26,13 @@ from analytics.commands.report import report
 from analytics.commands.stats import stats
 from analytics.words import counted
 from parsers.build import PLAYER_LIMITS
+from parsers.foreign import ForeignFormat
 from parsers.model import HandHistory
 from parsers.rule_options import GAME_NAMES, BigTwoRules, Finale, Game
+from parsers.scoresheet import SheetProblem
+
+if TYPE_CHECKING:
+    from analytics.warehouse.pipeline.sources import SourceRef
 
 app = typer.Typer(
     name="handlab",
@@ -39,20 +44,6 @@ console = Console(stderr=True)
 out = Console()
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
-HISTORY_SUFFIXES = (".phh", ".phhs")
-
-
-def _history_files(paths: list[Path]) -> list[Path]:
-    files: list[Path] = []
-    for path in paths:
-        if path.is_dir():
-            files.extend(sorted(p for p in path.rglob("*") if p.suffix in HISTORY_SUFFIXES))
-        elif path.exists():
-            files.append(path)
-        else:
-            console.print(f"[red]error:[/red] {path}: no such file or folder")
-            raise typer.Exit(2)
-    return files
 
 
 @app.command()
@@ -69,61 +60,149 @@ _VALIDATED: Final = ("valid", "duplicate", "rejected")
 
 @app.command()
 def validate(
-    paths: Annotated[list[Path], typer.Argument(help="Files or folders of .phh/.phhs histories.")],
+    paths: Annotated[list[str], typer.Argument(
+        help="Files, folders (recursive), .zip or .gz of .phh/.phhs histories and Big Two "
+             "score sheets: what ingest reads.")],
     rules: Annotated[bool, typer.Option(help="Also replay each hand by the rules.")] = True,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Only the summary.")] = False,
 ) -> None:
     """Check histories: syntax and structure, then (by default) the rules of play.
 
-    Every problem is printed as ``file:line: hand N: what is wrong``; a hand that repeats
-    an earlier one (the same hand id: ingest would skip it) as a duplicate.  A file in
-    another format (a poker site's export, CSV, JSON) or without any hand is an error.
-    Exit code 1 when anything is rejected or no hand was found at all.
+    The paths are read exactly as ``ingest`` reads them (folders, zip members, gzip files,
+    score sheets; links, pipes and devices inside a folder skipped and named).  Every
+    problem is printed as ``file:line: hand N: what is wrong``; a hand that repeats an
+    earlier one (the same hand id: ingest would skip it) as a duplicate.  A file in another
+    format (a poker site's export, CSV, JSON) or without any hand is an error.  Exit code 1
+    when anything is rejected or no hand was found at all, 2 when a path is missing or a
+    file cannot be read.
     """
-    from analytics.rules import RuleError, replay
-    from analytics.warehouse.identity import hand_id
-    from parsers import read_hands
-    from parsers.foreign import HEAD_BYTES, foreign_format
+    from analytics.warehouse import SourceError
+    from analytics.warehouse.pipeline.sources import expand
 
-    counts: Counter[tuple[str, str]] = Counter()
-    first_seen: dict[int, str] = {}
-    unread = 0
-    for path in _history_files(paths):
-        with path.open("rb") as stream:
-            foreign = foreign_format(stream.read(HEAD_BYTES))
-        if foreign is not None:
-            unread += 1
-            out.print(f"{path}: {foreign.message}", markup=False, highlight=False,
-                      soft_wrap=True)
-            continue
+    try:
+        refs = expand(paths)
+    except SourceError as error:
+        console.print(f"[red]error:[/red] {error}", highlight=False)
+        raise typer.Exit(2) from None
+    tally = _Tally(rules=rules, quiet=quiet)
+    for ref in refs:
+        tally.source(ref)
+    raise typer.Exit(tally.report())
+
+
+def _say(text: str) -> None:
+    """One line of ``validate``'s findings on standard output, as it is (no markup)."""
+    out.print(text, markup=False, highlight=False, soft_wrap=True)
+
+
+class _Tally:
+    """What ``validate`` found so far: hands by game and verdict, files without hands, files
+    that could not be read; the hands seen, by id, to name a repeat's first."""
+
+    def __init__(self, *, rules: bool, quiet: bool) -> None:
+        self.rules = rules
+        self.quiet = quiet
+        self.counts: Counter[tuple[str, str]] = Counter()
+        self.first_seen: dict[int, str] = {}
+        self.unread = 0  # files without any hand handlab reads
+        self.failed = 0  # files that could not be read
+
+    def source(self, ref: SourceRef) -> None:
+        """Check one source as the ingest reads it (``pipeline.reading``), saying what is
+        wrong with it or its hands."""
+        from analytics.warehouse import SourceError
+        from analytics.warehouse.pipeline.reading import source_format, source_hands
+
+        if ref.skipped is not None:
+            _say(f"skipped {ref.name}: {ref.skipped}")
+            return
+        if ref.problem is not None:
+            self.failed += 1
+            _say(f"{ref.name}: {ref.problem}")
+            return
         hands = 0
-        for hand in read_hands(path):
-            hands += 1
-            game = hand.game.value if hand.game else "unknown"
-            problem: str | None = str(hand.errors[0]) if hand.errors else None
-            if problem is None and rules:
-                try:
-                    replay(hand)
-                except RuleError as error:
-                    problem = str(error)
-                except Exception as error:  # a bug in handlab: this hand, not the run
-                    problem = (f"{hand.source}:{hand.line}: hand {hand.index}: internal error:"
-                               f" {type(error).__name__}: {error} (a bug in handlab, not a"
-                               " fault of the hand)")
-            status = "rejected" if problem else "valid"
-            where = f"{path}:{hand.line}: hand {hand.index}"
-            if problem is None:
-                first = first_seen.setdefault(hand_id(hand), where)
-                if first != where:
-                    status = "duplicate"
-                    problem = f"{where}: duplicate of {first} (ingest would skip it)"
-            counts[(game, status)] += 1
-            if problem and not quiet:
-                out.print(problem, markup=False, highlight=False, soft_wrap=True)
+        try:
+            kind = source_format(ref)
+            if isinstance(kind, ForeignFormat):
+                self.unread += 1
+                _say(f"{ref.name}: {kind.message}")
+                return
+            for item in source_hands(ref, kind):
+                hands += 1
+                self.hand(item, ref.name)
+        except SourceError as error:
+            self.failed += 1
+            _say(str(error))
+            return
         if hands == 0:
-            unread += 1
-            out.print(f"{path}: no hands in this file", markup=False, highlight=False,
-                      soft_wrap=True)
+            self.unread += 1
+            _say(f"{ref.name}: no hands in this file")
+
+    def hand(self, item: HandHistory | SheetProblem, name: str) -> None:
+        """Count one hand (or a score sheet's bad line) and print its problem, if any."""
+        if isinstance(item, SheetProblem):
+            self._count("bigtwo", "rejected", item.describe(name))
+            return
+        game = item.game.value if item.game else "unknown"
+        problem = str(item.errors[0]) if item.errors else None
+        if problem is None and self.rules:
+            problem = _replay_problem(item)
+        if problem is not None:
+            self._count(game, "rejected", problem)
+            return
+        from analytics.warehouse.identity import hand_id
+
+        where = f"{name}:{item.line}: hand {item.index}"
+        first = self.first_seen.setdefault(hand_id(item), where)
+        if first != where:
+            self._count(game, "duplicate",
+                        f"{where}: duplicate of {first} (ingest would skip it)")
+            return
+        self._count(game, "valid", None)
+
+    def _count(self, game: str, status: str, problem: str | None) -> None:
+        self.counts[(game, status)] += 1
+        if problem and not self.quiet:
+            _say(problem)
+
+    def report(self) -> int:
+        """Print the table by game and what was not read; the exit code."""
+        counts = self.counts
+        if counts:
+            console.print(_validated_table(counts))
+        if self.unread:
+            console.print(f"{counted(self.unread, 'file')} without any hand handlab reads",
+                          highlight=False)
+        if self.failed:
+            console.print(f"{counted(self.failed, 'file')} could not be read", highlight=False)
+        if not counts:
+            console.print("no hands found", highlight=False)
+        if self.failed:
+            return 2
+        if self.unread or not counts or any(status == "rejected" for _, status in counts):
+            return 1
+        return 0
+
+
+def _replay_problem(hand: HandHistory) -> str | None:
+    """Why the rules engine refuses ``hand``, or None; a bug met on the way is this hand's
+    internal error, not the run's end."""
+    from analytics.rules import RuleError, replay
+
+    try:
+        replay(hand)
+    except RuleError as error:
+        return str(error)
+    except Exception as error:  # a bug in handlab: this hand, not the run
+        return (f"{hand.source}:{hand.line}: hand {hand.index}: internal error:"
+                f" {type(error).__name__}: {error} (a bug in handlab, not a"
+                " fault of the hand)")
+    return None
+
+
+def _validated_table(counts: Counter[tuple[str, str]]) -> Table:
+    """``validate``'s table: hands valid, duplicated and rejected by game (and all games, as
+    ingest's table, when there are several)."""
     table = Table(title="handlab validate")
     table.add_column("game")
     for column in ("valid", "duplicates", "rejected"):
@@ -135,14 +214,7 @@ def validate(
     if len(games) > 1:  # as ingest's table: the files' total
         table.add_row("all", *(f"{sum(n for (_, s), n in counts.items() if s == status):,}"
                                for status in _VALIDATED))
-    if counts:
-        console.print(table)
-    if unread:
-        console.print(f"{counted(unread, 'file')} without any hand handlab reads", highlight=False)
-    if not counts:
-        console.print("no hands found", highlight=False)
-    if unread or not counts or any(status == "rejected" for _, status in counts):
-        raise typer.Exit(1)
+    return table
 
 
 @app.command("eval")

@@ -110,12 +110,18 @@ def _has_long_line(text: str | bytes) -> bool:
 
 
 class _BadLine:
-    """A line that cannot be read, with the reason; it takes its place in the line count."""
+    """A line that cannot be read, with the reason; it takes its place in the line count.
 
-    __slots__ = ("problem",)
+    ``text`` is what the hand's text (and so ``rejects.raw``) keeps of it: a line of bytes
+    that are not UTF-8, or with a NUL byte, with those bytes backslash-escaped (``"B\\xf6"``,
+    ``\\x00``), so a rejected hand's text stays complete and shows what was wrong; nothing
+    of a line too long to keep."""
 
-    def __init__(self, problem: str) -> None:
+    __slots__ = ("problem", "text")
+
+    def __init__(self, problem: str, text: str = "") -> None:
         self.problem = problem
+        self.text = text
 
 
 _Line = str | _BadLine
@@ -129,17 +135,28 @@ def _careful(raw_lines: list[bytes] | list[str]) -> list[_Line]:
             try:
                 text = raw.decode("utf-8")
             except UnicodeDecodeError as error:
-                out.append(_BadLine(f"not valid UTF-8 (byte {error.start + 1} of the line)"))
+                out.append(_undecodable(raw, error))
                 continue
         else:
             text = raw
         if len(text) > MAX_LINE_LENGTH:
             out.append(_BadLine(f"line longer than {MAX_LINE_LENGTH} characters"))
         elif "\x00" in text:
-            out.append(_BadLine("binary data (NUL byte) in the line"))
+            out.append(_BadLine("binary data (NUL byte) in the line",
+                                text.replace("\x00", "\\x00").rstrip("\r")))
         else:
             out.append(text.rstrip("\r"))
     return out
+
+
+def _undecodable(raw: bytes, error: UnicodeDecodeError) -> _BadLine:
+    """A line that is not UTF-8: the first bad byte named, the line kept with every bad byte
+    escaped (unless it is too long to keep, :data:`MAX_LINE_LENGTH`)."""
+    problem = f"not valid UTF-8 (byte {error.start + 1} of the line)"
+    if len(raw) > MAX_LINE_LENGTH:
+        return _BadLine(problem)
+    text = raw.decode("utf-8", "backslashreplace").replace("\x00", "\\x00")
+    return _BadLine(problem, text.rstrip("\r"))
 
 
 def _line_batches(stream: IO[bytes] | IO[str]) -> Iterator[tuple[list[_Line], str | None]]:
@@ -288,7 +305,7 @@ def iter_chunks(stream: IO[bytes] | IO[str], source: str, start: Cut | None = No
                 if current.problem is None:
                     current.problem = ParseError(line.problem, source=source, line=line_number,
                                                  hand_index=current.index)
-                current.lines.append("")
+                current.lines.append(line.text)
                 continue
             first_char = line[:1]
             if first_char == "[" or (first_char in (" ", "\t") and "[" in line):

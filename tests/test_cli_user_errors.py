@@ -4,17 +4,23 @@ files, foreign formats and duplicates, report refuses to write an empty report."
 
 from __future__ import annotations
 
+import gzip
+import os
+import zipfile
 from pathlib import Path
 
 import pytest
+from fsspec.registry import known_implementations
 from typer.testing import CliRunner
 
 from analytics.cli import app
 from analytics.simulate import simulate
-from parsers import write_hands
+from analytics.warehouse import ingest
+from parsers import dumps_hands, write_hands
 from parsers.foreign import HANDLAB_READS
-from parsers.rule_options import Game
+from parsers.rule_options import GAME_NAMES, Game
 from tests.test_dashboard_data import dashboard_db
+from tests.test_scoresheets import SHEETS
 
 __all__ = ["dashboard_db"]
 
@@ -309,3 +315,105 @@ def test_equity_says_what_a_rummoli_hand_holds_at_that_table() -> None:
     said = _said(result.output)
     assert "with 4 players a Rummoli hand holds 10 or 11 cards, not 7" in said
     assert "opponent_sizes" not in said
+
+
+def _inputs_ingest_reads(folder: Path) -> dict[str, Path]:
+    """A Big Two score sheet, a zip of histories and a gzip file of histories."""
+    sheet = folder / "sheet.txt"
+    sheet.write_bytes((SHEETS / "simple.txt").read_bytes())
+    histories = dumps_hands(list(simulate(Game.SEVENEIGHT, 6, 3, 11))).encode()
+    archive = folder / "hands.zip"
+    with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as packed:
+        packed.writestr("day/one.phhs", histories)
+        packed.writestr("README.txt", b"not a history")
+    packed_gz = folder / "more.phhs.gz"
+    packed_gz.write_bytes(gzip.compress(dumps_hands(list(simulate(Game.BIGTWO, 3, 4, 2)))
+                                        .encode()))
+    return {"sheet": sheet, "zip": archive, "gz": packed_gz}
+
+
+@pytest.mark.parametrize("kind", ["sheet", "zip", "gz"])
+def test_validate_reads_what_ingest_reads(tmp_path: Path, kind: str) -> None:
+    """validate read a score sheet as TOML ("malformed TOML") and a zip or gzip file as
+    text ("not valid UTF-8"), though ingest loads them: it now reads each source as ingest
+    does, and finds the hands ingest loads, by game."""
+    path = _inputs_ingest_reads(tmp_path)[kind]
+    summary = ingest([path], tmp_path / "h.duckdb", workers=0)
+    assert summary.loaded > 0 and summary.files[0].status in ("loaded", "partial")
+    result = RUNNER.invoke(app, ["validate", str(path)])
+    said = _said(result.output)
+    assert "malformed TOML" not in said and "not valid UTF-8" not in said, said
+    for game, counts in summary.by_game.items():
+        assert (f"│ {GAME_NAMES[game]} │ {counts.loaded:,} │ 0 │ {counts.rejected:,} │"
+                in said), said
+    assert result.exit_code == (1 if summary.rejected else 0), said
+
+
+def test_validate_skips_what_ingest_skips(tmp_path: Path) -> None:
+    """validate crashed on a dangling link (FileNotFoundError) and a folder named like a
+    history (IsADirectoryError), and hung on a named pipe: it now expands its paths as
+    ingest does, names what it skips and checks the rest."""
+    folder = tmp_path / "in"
+    folder.mkdir()
+    write_hands(list(simulate(Game.BIGTWO, 2, 4, 3)), folder / "good.phhs")
+    (folder / "x.phhs").symlink_to(tmp_path / "nowhere.phhs")
+    (folder / "sub.phhs").mkdir()
+    write_hands(list(simulate(Game.BIGTWO, 3, 4, 4)), folder / "sub.phhs" / "inner.phhs")
+    os.mkfifo(folder / "pipe.phhs")
+    result = RUNNER.invoke(app, ["validate", str(folder)])
+    said = _said(result.output)
+    assert result.exit_code == 0, said
+    assert "│ Big Two │ 5 │ 0 │ 0 │" in said
+    assert f"skipped {folder / 'x.phhs'}: a symbolic link inside a folder" in said
+    assert f"skipped {folder / 'pipe.phhs'}: a named pipe (FIFO)" in said
+
+
+def test_validate_names_a_link_loop_as_ingest_does(tmp_path: Path) -> None:
+    (tmp_path / "loop1").symlink_to(tmp_path / "loop2")
+    (tmp_path / "loop2").symlink_to(tmp_path / "loop1")
+    result = RUNNER.invoke(app, ["validate", str(tmp_path / "loop1")])
+    assert result.exit_code == 2
+    assert "loop1: Too many levels of symbolic links" in _said(result.output)
+
+
+@pytest.fixture
+def scheme_without_package(monkeypatch: pytest.MonkeyPatch) -> str:
+    """A URL scheme fsspec knows but whose package is not installed (as ``s3://`` without
+    s3fs): fsspec raises ImportError("Install nopkg_fs") for it."""
+    monkeypatch.setitem(known_implementations, "nopkg",
+                        {"class": "nopkg_fs.NoPkgFileSystem", "err": "Install nopkg_fs"})
+    return "nopkg"
+
+
+@pytest.mark.parametrize("command", [
+    ["ingest", "-q", "--db", "{tmp}/u.duckdb", "{scheme}://bucket/x.phhs"],
+    ["ingest", "-q", "--lake", "{scheme}://bucket/lake", "{tmp}/good.phhs"],
+    ["validate", "{scheme}://bucket/x.phhs"],
+    ["report", "--lake", "{scheme}://bucket/lake", "-o", "{tmp}/r.html"],
+    ["lake", "compact", "{scheme}://bucket/lake"],
+    ["lake", "vacuum", "{scheme}://bucket/lake"]])
+@pytest.mark.parametrize("scheme", ["nopkg", "foo"])
+def test_a_url_that_cannot_be_reached_is_a_clear_error(
+        tmp_path: Path, scheme_without_package: str, command: list[str], scheme: str) -> None:
+    """A URL whose fsspec package is missing (s3:// without s3fs) or whose scheme fsspec
+    does not know gave an ImportError or ValueError traceback: each command says which and
+    what to install, and exits 2."""
+    write_hands(list(simulate(Game.BIGTWO, 2, 4, 3)), tmp_path / "good.phhs")
+    args = [part.format(tmp=tmp_path, scheme=scheme) for part in command]
+    result = RUNNER.invoke(app, args)
+    said = _said(result.output)
+    assert result.exit_code == 2 and isinstance(result.exception, SystemExit), said
+    expected = ("nopkg:// needs the nopkg_fs package: pip install nopkg_fs"
+                if scheme == scheme_without_package else "unknown URL scheme foo://")
+    assert f"error: {scheme}://bucket/" in said and expected in said, said
+
+
+@pytest.mark.parametrize("action", ["compact", "vacuum"])
+def test_a_lake_command_on_a_file_says_no_lake_here(tmp_path: Path, action: str) -> None:
+    """``lake vacuum FILE`` raised NotADirectoryError: a file is no lake, as a missing
+    folder is none."""
+    afile = tmp_path / "afile"
+    afile.write_text("")
+    result = RUNNER.invoke(app, ["lake", action, str(afile)])
+    assert result.exit_code == 2 and isinstance(result.exception, SystemExit), result.output
+    assert "afile: no lake here (no committed manifest)" in _said(result.output)

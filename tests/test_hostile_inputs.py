@@ -181,6 +181,21 @@ def test_zip_member_lying_about_its_size(tmp_path: Path) -> None:
     assert summary.loaded == 0
 
 
+def test_zip_member_name_marked_utf8_but_not(tmp_path: Path) -> None:
+    """A member whose name the archive marks as UTF-8 but is not (zipfile raises a
+    UnicodeDecodeError opening the archive) fails that archive with a clear error; the
+    other files load."""
+    archive = zip_with(tmp_path / "names.zip", {"gooé.phhs": phhs(BIGTWO).encode()})
+    archive.write_bytes(archive.read_bytes().replace("gooé".encode(), b"goo\xff\xfe"))
+    other = write(tmp_path / "other.phhs", phhs(SEVENEIGHT))
+    summary = load(tmp_path, archive, other)
+    by_name = {f.name: f for f in summary.files}
+    assert by_name[str(other)].status == "loaded"
+    assert by_name[str(archive)].status == "error"
+    assert "not a readable zip archive" in str(by_name[str(archive)].message)
+    assert (summary.loaded, summary.exit_code) == (1, 2)
+
+
 BIG_SCRIPT = """
 import json, resource, sys, time, tracemalloc
 from pathlib import Path

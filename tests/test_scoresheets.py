@@ -526,3 +526,27 @@ def test_stats_command_has_the_score_keepers_columns(tmp_path: Path, name: str) 
                 assert got == expected, (player, column)
             else:
                 assert float(got) == float(expected), (player, column, got, expected)
+
+
+def test_a_lake_reads_a_sheet_as_a_sheet_and_names_a_foreign_file(tmp_path: Path) -> None:
+    """``ingest --lake`` read a score sheet as TOML (every line a reject) and a poker
+    site's export as broken hands: it now decides what a source holds as the database's
+    ingest does, and loads the same games."""
+    from analytics.warehouse.lake.catalogue import open_lake
+    from analytics.warehouse.lake.engine import ingest_lake
+
+    export = tmp_path / "stars.txt"
+    export.write_text("PokerStars Hand #254446474436: Hold'em No Limit ($0.01/$0.02 USD) - "
+                      "2024/12/01 12:00:00 ET\nTable 'Aase II' 6-max Seat #3 is the button\n")
+    sources = [SHEETS / "simple.txt", export]
+    single = ingest(sources, tmp_path / "w.duckdb", workers=0)
+    summary = ingest_lake(sources, tmp_path / "lake", engine="local", workers=0)
+    files = {f.name: (f.status, f.loaded, f.rejected, f.message) for f in summary.files}
+    assert files == {f.name: (f.status, f.loaded, f.rejected, f.message) for f in single.files}
+    assert files[str(SHEETS / "simple.txt")][:3] == ("loaded", single.loaded, 0)
+    assert "looks like a PokerStars hand history" in str(files[str(export)][3])
+    con = open_lake(tmp_path / "lake")
+    try:
+        assert con.execute("SELECT count(*) FROM hands").fetchall() == [(single.loaded,)]
+    finally:
+        con.close()

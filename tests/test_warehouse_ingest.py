@@ -318,6 +318,51 @@ def test_cli_exit_codes(tmp_path: Path) -> None:
     assert result.exit_code == 2 and "no such file" in " ".join(result.output.split())
 
 
+def _nothing_to_read(tmp_path: Path, case: str) -> list[Path]:
+    """Inputs from which not one hand is read: an empty file, an empty folder, a folder of
+    a link only, a folder of a link to itself, a file and a folder of nothing readable."""
+    folder = tmp_path / case
+    folder.mkdir()
+    if case == "empty file":
+        return [write(folder / "empty.phhs", "")]
+    if case == "link only":
+        (folder / "link.phhs").symlink_to(write(tmp_path / "real.phhs", SEVENEIGHT))
+    elif case == "link loop":
+        (folder / "self").symlink_to(folder, target_is_directory=True)
+    elif case == "empty file and a link":
+        write(folder / "empty.phhs", "")
+        (folder / "link.phhs").symlink_to(write(tmp_path / "real.phhs", SEVENEIGHT))
+    return [folder]
+
+
+@pytest.mark.parametrize(("case", "why"), [
+    ("empty file", "the 1 file read holds no hand"),
+    ("empty folder", "no history file was found (a folder is searched for .phh, .phhs, "
+                     ".zip and .gz files)"),
+    ("link only", "every file was skipped"),
+    ("link loop", "every file was skipped"),
+    ("empty file and a link", "the 1 file read holds no hand; 1 other skipped or not "
+                              "readable")])
+def test_an_ingest_that_reads_no_hand_says_why_and_exits_1(tmp_path: Path, case: str,
+                                                           why: str) -> None:
+    """An ingest that found not one hand ended with an all-zero table and exit code 0: it
+    now says why nothing was read and exits 1; a rerun that finds everything already
+    loaded (nothing new, nothing wrong) still exits 0."""
+    from analytics.cli import app
+
+    paths = _nothing_to_read(tmp_path, case)
+    summary = ingest(paths, tmp_path / "api.duckdb", workers=0)
+    assert (summary.hands, summary.nothing_read, summary.exit_code) == (0, why, 1)
+    db = tmp_path / "cli.duckdb"
+    result = CliRunner().invoke(app, ["ingest", *map(str, paths), "--db", str(db), "-q"])
+    assert result.exit_code == 1, result.output
+    assert f"no hand found: {why}" in " ".join(result.output.split())
+    good = write(tmp_path / "good.phhs", SEVENEIGHT)
+    ingest([good], db, workers=0)
+    again = ingest([good, *paths], db, workers=0)
+    assert (again.hands, again.nothing_read, again.exit_code) == (0, None, 0)
+
+
 @pytest.mark.slow
 def test_default_database_and_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from analytics.warehouse import ensure_database, resolve_db

@@ -4,7 +4,8 @@ load histories into the warehouse, or into a Parquet lake (docs/scale-out.md).
 Shows a progress bar with hands per second, then a summary table by game and
 the files that need attention.  Exit code 0 when everything loaded (or was
 already there), 1 when some hands were rejected (they are in the ``rejects``
-table with their line and reason), 2 for usage or I/O errors (a missing path,
+table with their line and reason) or not one hand was found (an empty file or
+folder, every file skipped: said in words), 2 for usage or I/O errors (a missing path,
 an unreadable or over-limit source, a database held by another process).
 """
 
@@ -133,12 +134,17 @@ def ingest(
                            highlight=False)
         elif item.status == "skipped":
             _console.print(f"[yellow]skipped[/yellow] {item.message}", highlight=False)
+        elif item.status == "loaded" and item.hands == 0:
+            _console.print(f"[yellow]{item.name}[/yellow]: no hands in this file",
+                           highlight=False)
     if summary.internal_errors:
         _console.print(f"[red]{counted(summary.internal_errors, 'hand')} rejected for an internal "
                        f"error[/red] (a bug in handlab, not in the histories; the other hands "
                        f"loaded): the tracebacks are in {summary.error_log}", highlight=False)
     _console.print(f"{summary.hands:,} hands read in {summary.seconds:.1f} s "
                    f"({summary.hands_per_second:,.0f} hands/s)")
+    if summary.nothing_read is not None:
+        _console.print(f"[red]no hand found:[/red] {summary.nothing_read}", highlight=False)
     raise typer.Exit(summary.exit_code)
 
 

@@ -19,10 +19,17 @@ _console = Console(stderr=True)
 
 def _require_lake(root: str) -> None:
     """Exit 2 unless ``root`` holds a committed lake (a typo must not look like an empty
-    lake)."""
+    lake; a file is no lake either), or when it cannot be reached (a URL whose scheme is
+    unknown or whose package is not installed)."""
+    from analytics.warehouse import WarehouseError
     from analytics.warehouse.lake.core import latest_version
 
-    if not latest_version(root):
+    try:
+        found = latest_version(root)
+    except (WarehouseError, OSError) as error:
+        _console.print(f"[red]error:[/red] {error}", highlight=False)
+        raise typer.Exit(2) from None
+    if not found:
         _console.print(f"[red]error:[/red] {root}: no lake here (no committed manifest)",
                        highlight=False)
         raise typer.Exit(2)

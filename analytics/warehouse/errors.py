@@ -15,6 +15,7 @@ from parsers.errors import HandlabError
 __all__ = [
     "SourceError",
     "SourceLimitError",
+    "UnsupportedURL",
     "WarehouseBusy",
     "WarehouseError",
     "WarehouseMissing",
@@ -47,3 +48,8 @@ class SourceError(WarehouseError):
 
 class SourceLimitError(SourceError):
     """An input exceeds a safety limit: too large, too compressed, or an unsafe member name."""
+
+
+class UnsupportedURL(SourceError):
+    """A URL (an input's or a lake's) that cannot be reached here: a scheme fsspec does not
+    know, or one whose package is not installed (s3fs for ``s3://``)."""

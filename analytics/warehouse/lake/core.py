@@ -44,12 +44,14 @@ import pyarrow.compute as pc
 
 from analytics.warehouse.errors import SourceError, WarehouseBusy, WarehouseError
 from analytics.warehouse.lake.store import LakeStore, open_store
+from analytics.warehouse.pipeline.reading import SCORE_SHEET, source_format
 from analytics.warehouse.pipeline.rows import FileContext, reject_table
 from analytics.warehouse.pipeline.sources import Limits, SourceRef, content_digest, open_source
 from analytics.warehouse.pipeline.work import Unit, process_unit
 from analytics.warehouse.sql.arrow_scan import arrow_over
 from analytics.warehouse.sql.facts import POT_ROWS_SELECT, with_streaks
 from analytics.warehouse.sql.schema import LATEST_VERSION, TABLES, migrate
+from parsers.foreign import ForeignFormat
 from parsers.reader import Cut, HandCuts
 
 __all__ = [
@@ -225,7 +227,11 @@ def plan(refs: Sequence[SourceRef], limits: Limits, known: set[str], job: str, *
     dropped when ``known`` (the lake's ``files``) or an earlier source of the job has it.
     A plain file larger than ``range_bytes`` is cut into parts by
     :class:`~parsers.reader.HandCuts`; smaller sources (and compressed ones, which cannot be
-    read from an offset) are grouped whole into ranges of up to ``range_bytes``.
+    read from an offset) are grouped whole into ranges of up to ``range_bytes``.  What a
+    source holds is decided as the single-machine ingest decides it
+    (:func:`~analytics.warehouse.pipeline.reading.source_format`): a foreign format is not
+    loaded, a Big Two score sheet goes whole (never cut) to be read as a sheet.  A source
+    skipped on purpose (a link or a pipe inside a folder) or with a problem is never read.
     """
     sources: list[PlannedSource] = []
     ranges: list[LakeRange] = []
@@ -243,8 +249,9 @@ def plan(refs: Sequence[SourceRef], limits: Limits, known: set[str], job: str, *
 
     first_seen: dict[str, str] = {}
     for ref in refs:
-        if ref.problem is not None:
-            skipped.append((ref.name, None, f"{ref.name}: {ref.problem}"))
+        unread = ref.problem if ref.problem is not None else ref.skipped
+        if unread is not None:
+            skipped.append((ref.name, None, f"{ref.name}: {unread}"))
             continue
         try:
             sha, size = content_digest(ref, limits)
@@ -257,11 +264,20 @@ def plan(refs: Sequence[SourceRef], limits: Limits, known: set[str], job: str, *
         if sha in first_seen:
             skipped.append((ref.name, sha, f"same content as {first_seen[sha]}"))
             continue
+        try:
+            kind = source_format(ref, limits)
+        except SourceError as error:
+            skipped.append((ref.name, sha, str(error)))
+            continue
+        if isinstance(kind, ForeignFormat):
+            skipped.append((ref.name, sha, f"{ref.name}: {kind.message}"))
+            continue
         first_seen[sha] = ref.name
         source = PlannedSource(len(sources), sha, ref.name, size)
         sources.append(source)
         context = FileContext(ref.name, sha, now)
-        if ref.kind == "file" and size > range_bytes:
+        sheet = kind == SCORE_SHEET
+        if ref.kind == "file" and size > range_bytes and not sheet:
             close_group()
             try:
                 for part, unit in enumerate(_parts(source, ref, context, limits, range_bytes)):
@@ -274,7 +290,8 @@ def plan(refs: Sequence[SourceRef], limits: Limits, known: set[str], job: str, *
             continue
         if group and group_bytes + size > range_bytes:
             close_group()
-        group.append(Unit(source.number, context, True, BATCH_HANDS, limits, ref, size=size))
+        group.append(Unit(source.number, context, True, BATCH_HANDS, limits, ref, size=size,
+                          sheet=sheet))
         group_bytes += size
     close_group()
     return sources, ranges, skipped

@@ -36,7 +36,15 @@ from analytics.warehouse.lake.core import (
     write_range,
 )
 from analytics.warehouse.lake.store import LakeStore, open_store
-from analytics.warehouse.pipeline.run import FileSummary, GameCounts, IngestSummary, warm_up
+from analytics.warehouse.pipeline.run import (
+    FileSummary,
+    GameCounts,
+    IngestSummary,
+    capped_workers,
+    machine_cores,
+    set_aside,
+    warm_up,
+)
 from analytics.warehouse.pipeline.sources import Limits, expand
 from analytics.warehouse.pipeline.work import init_worker
 
@@ -51,10 +59,12 @@ as they finish (any order)."""
 
 
 def run_local(workers: int | None = None) -> RangeRunner:
-    """The ranges in a process pool of ``workers`` (default: one per core; 0: inline)."""
-    count = (os.cpu_count() or 1) if workers is None else workers
+    """The ranges in a process pool of ``workers`` (default: one per core; 0: inline; never
+    more than the cores or the ranges: :func:`~analytics.warehouse.pipeline.run.capped_workers`)."""
+    requested = machine_cores() if workers is None else workers
 
     def run(ranges: Sequence[LakeRange], root: str) -> Iterator[RangeOutput]:
+        count = capped_workers(requested, len(ranges))
         if count <= 0 or len(ranges) <= 1:
             for task in ranges:
                 yield write_range(task, root)
@@ -63,7 +73,7 @@ def run_local(workers: int | None = None) -> RangeRunner:
         if method == "fork":
             warm_up()  # the kernels loaded once, inherited by every worker
         context = multiprocessing.get_context(method)
-        with context.Pool(min(count, len(ranges)), initializer=init_worker,
+        with context.Pool(count, initializer=init_worker,
                           initargs=(os.getpid(),)) as pool:
             yield from pool.imap_unordered(_write_range_star, [(t, root) for t in ranges])
     return run
@@ -77,9 +87,10 @@ def run_dask(scheduler: str | None = None, *, workers: int | None = None,
              client: Any = None) -> RangeRunner:
     """The ranges as Dask tasks: on ``client`` if given, else on the scheduler at
     ``scheduler``, else on a ``LocalCluster`` of ``workers`` single-threaded processes
-    (default: one per core) started for the job.  A task's key is its range's files' name,
-    so the scheduler runs each range once however often it is resubmitted; a worker that
-    dies mid-task has its task run again elsewhere (Dask's ``allowed-failures``)."""
+    (default: one per core; never more than the cores or the ranges) started for the job.
+    A task's key is its range's files' name, so the scheduler runs each range once however
+    often it is resubmitted; a worker that dies mid-task has its task run again elsewhere
+    (Dask's ``allowed-failures``)."""
     def run(ranges: Sequence[LakeRange], root: str) -> Iterator[RangeOutput]:
         dask: Any = import_module("distributed")  # untyped: used through Any
         own: list[Any] = []
@@ -89,7 +100,8 @@ def run_dask(scheduler: str | None = None, *, workers: int | None = None,
                 if scheduler is not None:
                     active = dask.Client(scheduler)
                 else:
-                    cluster = dask.LocalCluster(n_workers=workers or os.cpu_count() or 1,
+                    count = capped_workers(workers or machine_cores(), len(ranges)) or 1
+                    cluster = dask.LocalCluster(n_workers=count,
                                            threads_per_worker=1, processes=True,
                                            dashboard_address=None, preload=[__name__])
                     own.append(cluster)
@@ -156,6 +168,7 @@ def ingest_lake(
         from dataclasses import replace
         refs = [replace(ref, label=names[ref.path]) if ref.path in names else ref
                 for ref in refs]
+    refs = set_aside(refs, summary)
     job = new_job_id()
     known = known_sources(store, latest_manifest(store))
     sources, ranges, skipped = plan(refs, limits, known, job, range_bytes=range_bytes,

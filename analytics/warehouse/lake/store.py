@@ -31,10 +31,10 @@ from typing import Any, Final
 import duckdb
 import pyarrow as pa
 import pyarrow.parquet as pq
-from fsspec.core import url_to_fs
 from fsspec.implementations.local import LocalFileSystem
 
 from analytics.warehouse.errors import WarehouseError
+from analytics.warehouse.urls import url_filesystem
 
 __all__ = ["CATALOGUE_DIR", "DUCKDB_PROTOCOLS", "NOTES_FILE", "LakeFile", "LakeStore",
            "open_store"]
@@ -105,10 +105,10 @@ class LakeStore:
 
     def names(self, folder: str) -> list[str]:
         """The names of the entries of ``folder`` (relative to the lake); none when it does
-        not exist."""
+        not exist (or the lake's path is a file)."""
         try:
             entries = self.fs.ls(self.path(folder), detail=False)
-        except FileNotFoundError:
+        except (FileNotFoundError, NotADirectoryError):  # no lake, or a file where it would be
             return []
         return [str(entry).rstrip("/").rsplit("/", 1)[-1] for entry in entries]
 
@@ -261,12 +261,13 @@ def _modified(info: dict[str, Any]) -> float:
 
 def open_store(lake: LakeStore | Path | str) -> LakeStore:
     """The store of the lake named by ``lake``: a folder path, a ``file://`` URL or any
-    fsspec URL (its filesystem's package installed: s3fs for ``s3://``)."""
+    fsspec URL (its filesystem's package installed: s3fs for ``s3://``; else
+    :class:`~analytics.warehouse.errors.UnsupportedURL`)."""
     if isinstance(lake, LakeStore):
         return lake
     text = os.fspath(lake)
-    fs, root = url_to_fs(text)
-    root = str(root).rstrip("/") or "/"
+    fs, root = url_filesystem(text)
+    root = root.rstrip("/") or "/"
     if isinstance(fs, LocalFileSystem):
         root = os.path.abspath(root)
     return LakeStore(text, fs, root)

@@ -36,6 +36,12 @@ from typing import Final
 from analytics.warehouse.connection import WriterLease, leased, project_root, resolve_db
 from analytics.warehouse.errors import SourceError
 from analytics.warehouse.pipeline.errorlog import ErrorLog
+from analytics.warehouse.pipeline.reading import (
+    HISTORIES,
+    SCORE_SHEET,
+    SourceFormat,
+    source_format,
+)
 from analytics.warehouse.pipeline.rows import FileContext, RejectRow
 from analytics.warehouse.pipeline.sources import (
     Limits,
@@ -43,7 +49,6 @@ from analytics.warehouse.pipeline.sources import (
     content_digest,
     expand,
     open_source,
-    read_head,
 )
 from analytics.warehouse.pipeline.work import (
     INTERNAL_ERROR_LOG,
@@ -65,10 +70,10 @@ from analytics.warehouse.pipeline.write import (
     rollback,
 )
 from analytics.warehouse.sql.facts import PotGames
+from analytics.words import counted
 from parsers.fields import VARIANTS
-from parsers.foreign import ForeignFormat, foreign_format
+from parsers.foreign import ForeignFormat
 from parsers.reader import Chunk, Cut, HandCuts, iter_chunks
-from parsers.scoresheet import SHEET_PROBE_BYTES, starts_like_score_sheet
 
 __all__ = [
     "SAMPLES",
@@ -76,9 +81,12 @@ __all__ = [
     "GameCounts",
     "IngestProgress",
     "IngestSummary",
+    "capped_workers",
     "compile_kernels",
     "ensure_database",
     "ingest",
+    "machine_cores",
+    "set_aside",
     "warm_up",
 ]
 
@@ -128,7 +136,8 @@ class FileSummary:
 
     ``status`` is ``loaded``, ``partial`` (loaded, some hands rejected),
     ``already loaded`` (its content was loaded before: nothing to do),
-    ``skipped`` (a symbolic link inside a folder or an archive: not followed, by design) or
+    ``skipped`` (a symbolic link inside a folder or an archive: not followed; a named pipe,
+    socket or device inside a folder: not opened; by design) or
     ``error`` (unreadable or over a limit: nothing of it loaded; see ``message``).
     """
 
@@ -144,7 +153,8 @@ class FileSummary:
 
 @dataclass(slots=True)
 class IngestSummary:
-    """The outcome of an ingest; ``exit_code`` is 0 (all loaded), 1 (rejects) or 2 (errors)."""
+    """The outcome of an ingest; ``exit_code`` is 0 (all loaded), 1 (rejects, or no hand at
+    all) or 2 (errors)."""
 
     db: Path
     files: list[FileSummary] = field(default_factory=list)
@@ -187,11 +197,34 @@ class IngestSummary:
         return self.hands / self.seconds if self.seconds > 0 else 0.0
 
     @property
+    def nothing_read(self) -> str | None:
+        """Why not one hand was read, in words, or None when some hand was, or a source was
+        found already loaded (a rerun: nothing new, nothing wrong).
+
+        An ingest of an empty file, an empty folder, or a folder of links only used to end
+        with an all-zero table and exit code 0, as if all had gone well."""
+        if self.hands or any(f.status == "already loaded" for f in self.files):
+            return None
+        read = sum(f.status in ("loaded", "partial") for f in self.files)
+        others = len(self.files) - read
+        if read:
+            return (f"the {counted(read, 'file')} read {'holds' if read == 1 else 'hold'} no "
+                    "hand" + (f"; {counted(others, 'other')} skipped or not readable"
+                              if others else ""))
+        if not self.files:
+            return ("no history file was found (a folder is searched for .phh, .phhs, .zip "
+                    "and .gz files)")
+        if all(f.status == "skipped" for f in self.files):
+            return "every file was skipped"
+        return "no file could be read"
+
+    @property
     def exit_code(self) -> int:
-        """2 when a source could not be read, else 1 when hands were rejected, else 0."""
+        """2 when a source could not be read, else 1 when hands were rejected or none was
+        read at all (:attr:`nothing_read`), else 0."""
         if self.errors:
             return 2
-        return 1 if self.rejected else 0
+        return 1 if self.rejected or self.nothing_read is not None else 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -217,6 +250,7 @@ class _Planned:
     # (loaded|duplicates|rejected, game) -> hands; added to the summary when the file commits
     games: Counter[tuple[str, str]] = field(default_factory=Counter)
     started: dt.datetime | None = None  # when its load began
+    sheet: bool = False  # a Big Two score sheet (read whole by work.process_sheet)
     # pending; open (its first parts loaded in the open transaction); loaded (whole, in
     # the open transaction, its files row written); done (committed, or found loaded, or
     # failed)
@@ -255,26 +289,28 @@ def _plan(refs: list[SourceRef], limits: Limits, known: Callable[[list[str]], se
             summary.files.append(FileSummary(ref.name, "already loaded", sha,
                                              message=f"same content as {first_seen[sha]}"))
             continue
-        foreign = _foreign(ref, limits)
-        if foreign is not None:
+        kind = _format(ref, limits)
+        if isinstance(kind, ForeignFormat):
             # Not a history at all: one clear message instead of a TOML error per "hand".
             summary.files.append(FileSummary(ref.name, "error", sha,
-                                             message=f"{ref.name}: {foreign.message}"))
+                                             message=f"{ref.name}: {kind.message}"))
             continue
         first_seen[sha] = ref.name
         file_summary = FileSummary(ref.name, "pending", sha)
         summary.files.append(file_summary)
         context = FileContext(ref.name, sha, dt.datetime.now())
-        planned.append(_Planned(ref, context, size, file_summary))
+        planned.append(_Planned(ref, context, size, file_summary, sheet=kind == SCORE_SHEET))
     return planned
 
 
-def _foreign(ref: SourceRef, limits: Limits) -> ForeignFormat | None:
-    """The foreign format the source is in (a PokerStars export, CSV, JSON...), or None."""
+def _format(ref: SourceRef, limits: Limits) -> SourceFormat:
+    """What the source holds (:func:`~analytics.warehouse.pipeline.reading.source_format`:
+    the one place the ingest decides how a source is read); histories when it cannot be
+    read now: that is reported where the source is read."""
     try:
-        return foreign_format(read_head(ref, limits))
+        return source_format(ref, limits)
     except SourceError:
-        return None  # reported where the source is read
+        return HISTORIES
 
 
 def _units(planned: list[_Planned], limits: Limits, whole_bytes: int
@@ -282,7 +318,7 @@ def _units(planned: list[_Planned], limits: Limits, whole_bytes: int
     """The work, file by file, in order.  A source that fails while the main process
     splits it yields a ready-made error result in its place."""
     for file_no, item in enumerate(planned):
-        if _is_score_sheet(item, limits):
+        if item.sheet:
             yield Unit(file_no, item.context, True, BATCH_HANDS, limits, item.ref,
                        size=item.size, sheet=True)
         elif item.size <= whole_bytes:
@@ -292,18 +328,6 @@ def _units(planned: list[_Planned], limits: Limits, whole_bytes: int
             yield from _part_units(file_no, item, limits)
         else:
             yield from _split_here(file_no, item, limits)
-
-
-def _is_score_sheet(item: _Planned, limits: Limits) -> bool:
-    """Whether a source is a Big Two score sheet (:func:`parsers.scoresheet.starts_like_score_sheet`
-    on its first bytes): the one place the ingest decides how a source is read.  A source
-    that cannot be opened is left to the usual path, which reports it."""
-    try:
-        with open_source(item.ref, limits) as stream:
-            head = stream.read(SHEET_PROBE_BYTES)
-    except SourceError:
-        return False
-    return starts_like_score_sheet(head)
 
 
 def _part_units(file_no: int, item: _Planned, limits: Limits) -> Iterator[Unit | UnitResult]:
@@ -511,7 +535,32 @@ def _warm_up_allin() -> None:
 def _auto_workers(total_bytes: int) -> int:
     if total_bytes < _INLINE_BYTES:
         return 0
-    return max(1, min(os.cpu_count() or 1, 8))
+    return max(1, min(machine_cores(), 8))
+
+
+def machine_cores() -> int:
+    """The cores this process may run on (its CPU affinity, where the system says)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def capped_workers(requested: int, units: int) -> int:
+    """Worker processes to start when ``requested`` were asked for and there are about
+    ``units`` pieces of work: at most one per core and one per unit (0 stays 0: inline).
+
+    ``handlab ingest -j 100000 one_file.phhs`` started 100,000 processes, each a copy of
+    the parent, and the machine killed the ingest for lack of memory; a worker more than
+    the cores or the work only waits."""
+    return max(0, min(requested, machine_cores(), units))
+
+
+def _work_units(planned: list[_Planned]) -> int:
+    """About how many units of work the planned sources make (:func:`_units`): one per
+    whole source, one per :data:`PART_BYTES` of a larger one."""
+    return sum(1 if item.sheet or item.size <= WHOLE_SOURCE_BYTES
+               else -(-item.size // PART_BYTES) for item in planned)
 
 
 def ingest(
@@ -557,18 +606,12 @@ def ingest(
     if names:
         refs = [replace(ref, label=names[ref.path]) if ref.path in names else ref
                 for ref in refs]
-    for ref in refs:
-        if ref.skipped is not None:
-            summary.files.append(FileSummary(ref.name, "skipped", message=f"{ref.name}: "
-                                             f"{ref.skipped}"))
-        elif ref.problem is not None:
-            summary.files.append(FileSummary(ref.name, "error", message=f"{ref.name}: "
-                                             f"{ref.problem}"))
-    refs = [ref for ref in refs if ref.problem is None and ref.skipped is None]
+    refs = set_aside(refs, summary)
     with leased(summary.db, wait=wait, hold=hold, keep=keep) as lease:
         planned = _plan(refs, limits, lambda shas: known_files(lease.con, shas), summary)
         total = sum(item.size for item in planned)
-        count = _auto_workers(total) if workers is None else workers
+        count = capped_workers(_auto_workers(total) if workers is None else workers,
+                               _work_units(planned))
         lease.configure(_writer_settings(count))
         whole = WHOLE_SOURCE_BYTES if count > 0 else 0  # inline: always stream in batches
         hands_done = bytes_done = 0
@@ -596,6 +639,22 @@ def ingest(
             raise
     summary.seconds = time.perf_counter() - started
     return summary
+
+
+def set_aside(refs: list[SourceRef], summary: IngestSummary) -> list[SourceRef]:
+    """The sources to read: those skipped on purpose (a link or a pipe inside a folder) go
+    into ``summary`` as ``skipped``, those with a problem (over a limit, an unsafe name) as
+    ``error``, each with its reason, and none of them is ever opened.  The database's
+    ingest and the lake's (:func:`~analytics.warehouse.lake.engine.ingest_lake`) both set
+    them aside here."""
+    for ref in refs:
+        if ref.skipped is not None:
+            summary.files.append(FileSummary(ref.name, "skipped", message=f"{ref.name}: "
+                                             f"{ref.skipped}"))
+        elif ref.problem is not None:
+            summary.files.append(FileSummary(ref.name, "error", message=f"{ref.name}: "
+                                             f"{ref.problem}"))
+    return [ref for ref in refs if ref.problem is None and ref.skipped is None]
 
 
 def _writer_settings(workers: int) -> dict[str, str | int]:

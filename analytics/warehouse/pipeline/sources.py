@@ -25,9 +25,8 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import IO, Final, Literal, cast
 
-from fsspec.core import url_to_fs
-
 from analytics.warehouse.errors import SourceError, SourceLimitError
+from analytics.warehouse.urls import url_filesystem
 from parsers.foreign import HEAD_BYTES
 
 __all__ = [
@@ -41,6 +40,7 @@ __all__ = [
     "open_source",
     "read_head",
     "read_range",
+    "shown_path",
 ]
 
 HISTORY_SUFFIXES: Final = (".phh", ".phhs")
@@ -87,7 +87,8 @@ class SourceRef:
     """Shown and stored instead of ``path`` (an upload's original name, not its temp path)."""
     skipped: str | None = None
     """Why the source is left unread on purpose (a symbolic link inside a folder or an
-    archive); the ingest names it in its summary as skipped."""
+    archive, a named pipe, socket or device inside a folder); the ingest names it in its
+    summary as skipped."""
     follow: bool = True
     """Whether the file at ``path`` may be opened through a symbolic link: True for a path
     given itself, False for one found in a folder (opened with ``O_NOFOLLOW``, so a file
@@ -95,9 +96,25 @@ class SourceRef:
 
     @property
     def name(self) -> str:
-        """The source's name as shown and stored."""
+        """The source's name as shown and stored (:func:`shown_path`: valid UTF-8)."""
         shown = self.path if self.label is None else self.label
-        return f"{shown}:{self.member}" if self.member is not None else shown
+        return shown_path(f"{shown}:{self.member}" if self.member is not None else shown)
+
+
+def shown_path(path: str) -> str:
+    """``path`` as text that can be printed and stored (valid UTF-8): each byte of a file
+    name that is not UTF-8 (which Python holds as a lone surrogate, ``os.fsdecode``) as
+    ``\\xff``, any other lone surrogate as ``\\udcff``.
+
+    A folder may hold a file whose name is not UTF-8; as it was, the name reached DuckDB,
+    which refused it, and the whole ingest stopped.  The same path always gives the same
+    text, so the file is named alike in every run (its content says whether it is loaded).
+    """
+    try:
+        data = path.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:  # a surrogate no file name decodes to: an upload's, say
+        return path.encode("utf-8", "backslashreplace").decode("utf-8")
+    return data.decode("utf-8", "backslashreplace")
 
 
 _LOCAL_SCHEMES: Final = ("file://", "local://")
@@ -126,21 +143,48 @@ def _unsafe_member(name: str) -> str | None:
     return None
 
 
+_NONBLOCK: Final = getattr(os, "O_NONBLOCK", 0)
+
+
 def _open_binary(path: str, follow: bool) -> IO[bytes]:
     """``path`` opened for reading bytes (a URL through fsspec); with ``follow`` False, not
-    through a symbolic link (``O_NOFOLLOW``: a link raises OSError)."""
+    through a symbolic link (``O_NOFOLLOW``: a link raises OSError).
+
+    A local file is opened without blocking and must be a regular file, or
+    :class:`SourceError`: a named pipe put in place of a listed file would otherwise hang
+    the ingest at the open (no writer) or the read, and a device read endlessly."""
     if is_url(path):
-        fs, inner = url_to_fs(path)
+        fs, inner = url_filesystem(path)
         return cast(IO[bytes], fs.open(inner, "rb"))
-    flags = os.O_RDONLY | (0 if follow else getattr(os, "O_NOFOLLOW", 0))
-    return os.fdopen(os.open(path, flags), "rb")
+    flags = os.O_RDONLY | _NONBLOCK | (0 if follow else getattr(os, "O_NOFOLLOW", 0))
+    descriptor = os.open(path, flags)
+    try:
+        mode = os.fstat(descriptor).st_mode
+        if not stat.S_ISREG(mode):
+            raise SourceError(f"{shown_path(path)}: {_not_regular(mode)}: not read")
+        if _NONBLOCK:
+            os.set_blocking(descriptor, True)
+    except BaseException:
+        os.close(descriptor)
+        raise
+    return os.fdopen(descriptor, "rb")
+
+
+def _not_regular(mode: int) -> str:
+    """What a file of ``mode`` that is neither a regular file nor a folder is, in words."""
+    kinds = ((stat.S_ISFIFO, "a named pipe (FIFO)"), (stat.S_ISSOCK, "a socket"),
+             (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"))
+    what = next((words for test, words in kinds if test(mode)), "a special file")
+    return f"{what}, not a regular file"
 
 
 def _zip_members(path: str, limits: Limits, follow: bool = True) -> list[SourceRef]:
     try:
         with _open_binary(path, follow) as raw, zipfile.ZipFile(raw) as archive:
             infos = [info for info in archive.infolist() if not info.is_dir()]
-    except (zipfile.BadZipFile, OSError) as error:
+    except (zipfile.BadZipFile, OSError, UnicodeDecodeError, SourceError) as error:
+        # UnicodeDecodeError: a member's name marked as UTF-8 is not (zipfile cannot open
+        # such an archive at all).
         return [SourceRef("zip", path, None, 0, f"not a readable zip archive: {error}",
                           follow=follow)]
     if len(infos) > limits.max_members:
@@ -181,6 +225,14 @@ def _one_path(path: Path, limits: Limits, explicit: bool) -> list[SourceRef]:
     info = path.stat() if explicit else path.lstat()
     if stat.S_ISDIR(info.st_mode):
         return _folder(text, limits)
+    if not stat.S_ISREG(info.st_mode):
+        # Never opened: a named pipe blocks the reader until someone writes to it.
+        what = _not_regular(info.st_mode)
+        if explicit:
+            return [SourceRef("file", text, problem=f"{what}: refused (handlab reads files "
+                              "and folders)")]
+        return [SourceRef("file", text, skipped=f"{what} inside a folder: not read",
+                          follow=False)]
     lower = text.lower()
     if lower.endswith(".zip"):
         return _zip_members(text, limits, follow=explicit)
@@ -199,29 +251,45 @@ def _folder(text: str, limits: Limits) -> list[SourceRef]:
 
     A symbolic link inside it, to a file or a folder, is not followed: it is named as
     skipped.  A folder of links would otherwise read (and, as rejects, store) whatever
-    they point to, ``/etc/passwd`` say; and links to folders can loop.
+    they point to, ``/etc/passwd`` say; and links to folders can loop.  So is a named pipe,
+    a socket or a device (never opened).  A sub-folder that cannot be listed, or an entry
+    gone or unreadable, is an error of its own: the rest of the folder is still read.
     """
     refs: list[SourceRef] = []
-    for root, dirs, files in os.walk(text, followlinks=False):
+
+    def unlisted(error: OSError) -> None:
+        where = error.filename if isinstance(error.filename, str) else text
+        refs.append(SourceRef("file", where, problem=f"cannot be listed: "
+                              f"{error.strerror or error}"))
+
+    for root, dirs, files in os.walk(text, followlinks=False, onerror=unlisted):
         dirs.sort()
         for name in dirs:
             if os.path.islink(os.path.join(root, name)):
-                refs.append(SourceRef("file", os.path.join(root, name), skipped=_LINK_TO_FOLDER))
+                refs.append(SourceRef("file", os.path.join(root, name), skipped=_LINK_TO_FOLDER,
+                                      follow=False))
         for name in sorted(files):
             lower = name.lower()
             if _is_history(lower) or lower.endswith((".zip", ".gz")):
-                full = os.path.join(root, name)
-                if os.path.islink(full):
-                    refs.append(SourceRef("file", full, skipped=_LINK_IN_FOLDER))
-                else:
-                    refs.extend(_one_path(Path(full), limits, explicit=False))
+                refs.extend(_folder_entry(os.path.join(root, name), limits))
     return refs
+
+
+def _folder_entry(full: str, limits: Limits) -> list[SourceRef]:
+    """The sources of a file found in a folder (a link: skipped, never followed); one that
+    vanished or cannot be looked at since the folder was listed is an error of its own."""
+    if os.path.islink(full):
+        return [SourceRef("file", full, skipped=_LINK_IN_FOLDER, follow=False)]
+    try:
+        return _one_path(Path(full), limits, explicit=False)
+    except OSError as error:
+        return [SourceRef("file", full, problem=f"cannot be read: {error.strerror or error}")]
 
 
 def _url_sources(url: str, limits: Limits) -> list[SourceRef]:
     """The sources an fsspec URL names: a file, or a folder's history files, ``.zip`` and
     ``.gz`` (recursively, sorted), each by its URL; raise SourceError when there is none."""
-    fs, path = url_to_fs(url)
+    fs, path = url_filesystem(url)
     try:
         info = fs.info(path)
     except FileNotFoundError:
@@ -260,7 +328,9 @@ def expand(paths: Sequence[Path | str], limits: Limits | None = None) -> list[So
     Folders are searched recursively for ``.phh``, ``.phhs``, ``.zip`` and ``.gz``;
     a file named explicitly is read whatever its suffix.  A symbolic link given in
     ``paths`` is followed; one inside a folder or an archive is not: its record says why
-    (``skipped``).  A path may be an fsspec URL (a ``file://`` URL is a local path).
+    (``skipped``), as does a named pipe, a socket or a device inside a folder (one given in
+    ``paths`` is refused: its record's ``problem``).  A path may be an fsspec URL (a
+    ``file://`` URL is a local path).
     """
     limits = limits or Limits()
     refs: list[SourceRef] = []
@@ -273,9 +343,9 @@ def expand(paths: Sequence[Path | str], limits: Limits | None = None) -> list[So
         try:
             refs.extend(_one_path(path, limits, explicit=True))
         except FileNotFoundError:
-            raise SourceError(f"{path}: no such file or folder") from None
+            raise SourceError(f"{shown_path(str(path))}: no such file or folder") from None
         except OSError as error:
-            raise SourceError(f"{path}: {error.strerror or error}") from error
+            raise SourceError(f"{shown_path(str(path))}: {error.strerror or error}") from error
     return refs
 
 
@@ -355,7 +425,7 @@ def open_source(ref: SourceRef, limits: Limits | None = None, offset: int = 0
                 assert ref.member is not None
                 raw = stack.enter_context(archive.open(ref.member))
                 limit = limits.max_uncompressed_bytes
-        except (*_READ_ERRORS, KeyError) as error:
+        except (*_READ_ERRORS, KeyError, UnicodeDecodeError) as error:
             raise SourceError(f"{ref.name}: cannot be read: {error}") from error
         yield BoundedReader(raw, limit, ref.name)
 
