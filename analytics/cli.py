@@ -15,9 +15,9 @@ from pathlib import Path
 from typing import Annotated, Final
 
 import typer
-from rich.console import Console
 from rich.table import Table
 
+from analytics.commands import terminal
 from analytics.commands.convert import convert
 from analytics.commands.equity import equity
 from analytics.commands.ingest import ingest
@@ -35,8 +35,8 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
 )
-console = Console(stderr=True)
-out = Console()
+console = terminal.console(stderr=True)
+out = terminal.console()
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 HISTORY_SUFFIXES = (".phh", ".phhs")
@@ -50,7 +50,7 @@ def _history_files(paths: list[Path]) -> list[Path]:
         elif path.exists():
             files.append(path)
         else:
-            console.print(f"[red]error:[/red] {path}: no such file or folder")
+            console.print(terminal.error(f"{path}: no such file or folder"))
             raise typer.Exit(2)
     return files
 
@@ -93,8 +93,7 @@ def validate(
             foreign = foreign_format(stream.read(HEAD_BYTES))
         if foreign is not None:
             unread += 1
-            out.print(f"{path}: {foreign.message}", markup=False, highlight=False,
-                      soft_wrap=True)
+            out.print(f"{path}: {foreign.message}", soft_wrap=True)
             continue
         hands = 0
         for hand in read_hands(path):
@@ -119,11 +118,10 @@ def validate(
                     problem = f"{where}: duplicate of {first} (ingest would skip it)"
             counts[(game, status)] += 1
             if problem and not quiet:
-                out.print(problem, markup=False, highlight=False, soft_wrap=True)
+                out.print(problem, soft_wrap=True)
         if hands == 0:
             unread += 1
-            out.print(f"{path}: no hands in this file", markup=False, highlight=False,
-                      soft_wrap=True)
+            out.print(f"{path}: no hands in this file", soft_wrap=True)
     table = Table(title="handlab validate")
     table.add_column("game")
     for column in ("valid", "duplicates", "rejected"):
@@ -138,9 +136,9 @@ def validate(
     if counts:
         console.print(table)
     if unread:
-        console.print(f"{counted(unread, 'file')} without any hand handlab reads", highlight=False)
+        console.print(f"{counted(unread, 'file')} without any hand handlab reads")
     if not counts:
-        console.print("no hands found", highlight=False)
+        console.print("no hands found")
     if unread or not counts or any(status == "rejected" for _, status in counts):
         raise typer.Exit(1)
 
@@ -160,9 +158,9 @@ def eval_command(
 
     try:
         rules = _eval_rules(game, rule or [])
-        out.print(describe(game.value, " ".join(cards), rules), highlight=False)
+        out.print(describe(game.value, " ".join(cards), rules))
     except ValueError as error:
-        console.print(f"[red]error:[/red] {error}", highlight=False)
+        console.print(terminal.error(str(error)))
         raise typer.Exit(2) from None
 
 
@@ -227,7 +225,7 @@ def simulate(
     try:
         written = _write_simulated(game, hands, players, seed, options, target)
     except (ValueError, OSError) as error:
-        console.print(f"[red]error:[/red] {error}", highlight=False)
+        console.print(terminal.error(str(error)))
         raise typer.Exit(2) from None
     console.print(f"wrote {written} {game.value} hands to {target}")
 
@@ -318,7 +316,7 @@ def _prepare_database() -> Path:
     if resolve_db().exists():
         return ensure_database()
     console.print("handlab: first start: building the database from data/samples/")
-    with Progress(SpinnerColumn(), TextColumn("{task.description}"), BarColumn(),
+    with Progress(SpinnerColumn(), TextColumn("{task.description}", markup=False), BarColumn(),
                   TimeElapsedColumn(), console=console) as bar:
         task = bar.add_task("starting", total=None)
 

@@ -276,3 +276,55 @@ def test_equity_says_what_a_rummoli_hand_holds_at_that_table() -> None:
     said = _said(result.output)
     assert "with 4 players a Rummoli hand holds 10 or 11 cards, not 7" in said
     assert "opponent_sizes" not in said
+
+
+# ---- what the user typed is printed as typed, never read as rich markup ----------------
+
+MARKUP_NAME = "Bo[/b][red]"
+"""A name that rich markup would close a tag with (MarkupError) and open red with."""
+
+
+@pytest.mark.parametrize("command", [
+    ["validate", "no[/such]"],
+    ["eval", "rummoli", "As[/x]"],
+    ["equity", "seveneight", "7c8c[/x]", "AsKs"],
+    ["stats", "rummoli", "--db", "x[/y].duckdb"],
+    ["report", "--db", "x[/y].duckdb", "-o", "r.html"],
+])
+def test_a_typed_bracket_is_echoed_not_read_as_markup(command: list[str]) -> None:
+    """A path or cards holding ``[/x]`` are named in the error as typed, not a
+    MarkupError traceback."""
+    result = RUNNER.invoke(app, command)
+    assert result.exit_code in (1, 2), result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    typed = next(word for word in command if "[/" in word)
+    assert typed in "".join(result.output.split())
+
+
+@pytest.mark.parametrize("command", [["report", "-o", "unused.html"], ["stats", "rummoli"]])
+def test_a_player_filter_with_brackets_is_echoed(dashboard_db: Path, tmp_path: Path,
+                                                 command: list[str]) -> None:
+    result = RUNNER.invoke(app, [*command, "--db", str(dashboard_db), "-p", MARKUP_NAME])
+    assert result.exit_code == 1, result.output
+    assert f"no player '{MARKUP_NAME}'" in _said(result.output)
+
+
+def test_ingest_names_files_and_players_with_brackets_as_they_are(tmp_path: Path) -> None:
+    """A file named ``[b]x.phhs`` is not reported as ``x.phhs``; a database whose path holds
+    ``[/y]`` titles the summary after the hands are written; a player named with
+    brackets heads his row of ``stats`` as he is named."""
+    from dataclasses import replace
+
+    hands = [replace(hand, players=(MARKUP_NAME, "[b]Al", "Cy", "Di"))
+             for hand in simulate(Game.BIGTWO, 2, 4, 3)]
+    write_hands(hands, tmp_path / "named.phhs")
+    (tmp_path / "[b]x.phhs").write_text('variant = "N78"\nantes = [0, 0]\n')
+    db = tmp_path / "n[" / "y]z.duckdb"
+    result = RUNNER.invoke(app, ["ingest", "-q", str(tmp_path), "--db", str(db)])
+    assert result.exit_code == 1, result.output  # one hand rejected
+    said = "".join(result.output.split())
+    assert f"{tmp_path / '[b]x.phhs'}:1handrejected" in said
+    assert str(db) in said
+    result = RUNNER.invoke(app, ["stats", "bigtwo", "--db", str(db)])
+    assert result.exit_code == 0, result.output
+    assert MARKUP_NAME in result.output and "[b]Al" in result.output

@@ -17,14 +17,14 @@ from __future__ import annotations
 from typing import Annotated
 
 import typer
-from rich.console import Console
 
+from analytics.commands import terminal
 from parsers.rule_options import Game
 
 __all__ = ["equity"]
 
-_out = Console()
-_err = Console(stderr=True)
+_out = terminal.console()
+_err = terminal.console(stderr=True)
 
 
 def equity(
@@ -49,7 +49,7 @@ def equity(
     from analytics.evaluator import EvaluationError
 
     if exact and monte_carlo:
-        _err.print("[red]error:[/red] choose --exact or --monte-carlo, not both")
+        _err.print(terminal.error("choose --exact or --monte-carlo, not both"))
         raise typer.Exit(2)
     method: Method = "exact" if exact else "monte_carlo" if monte_carlo else "auto"
     try:
@@ -58,8 +58,7 @@ def equity(
 
             result = seveneight_equity(hands, dead=dead, street=street, method=method,
                                        samples=samples or DEFAULT_SAMPLES, seed=seed)
-            _out.print(result.describe([f"p{i + 1} {h}" for i, h in enumerate(hands)]),
-                       highlight=False)
+            _out.print(result.describe([f"p{i + 1} {h}" for i, h in enumerate(hands)]))
         elif game is Game.RUMMOLI:
             from analytics.equity.rummoli import RUMMOLI_SAMPLES, rummoli_strength
 
@@ -70,7 +69,7 @@ def equity(
                    else f"Monte Carlo, {strength.deals:,} samples")
             _out.print(f"best at the table: {100 * strength.p_best:.3f}%"
                        f" +/- {100 * strength.std_error:.3f}%  (alone {100 * strength.p_win:.3f}%,"
-                       f" pot share {100 * strength.share:.3f}%; {how})", highlight=False)
+                       f" pot share {100 * strength.share:.3f}%; {how})")
         else:
             from analytics.equity.bigtwo import (
                 BIGTWO_SAMPLES,
@@ -84,12 +83,11 @@ def equity(
                                          seed=seed)
             _out.print(f"goes out first: {100 * first.p_first:.1f}%"
                        f" +/- {100 * first.std_error:.1f}% ({first.samples} continuations,"
-                       f" {first.style} bots)", highlight=False)
+                       f" {first.style} bots)")
             _out.print(f"2s {features.twos}, aces {features.aces}, pairs {features.pairs},"
-                       f" triples {features.triples}, five-card plays {features.five_card}",
-                       highlight=False)
+                       f" triples {features.triples}, five-card plays {features.five_card}")
     except (EvaluationError, ValueError) as error:
-        _err.print(f"[red]error:[/red] {error}")
+        _err.print(terminal.error(str(error)))
         raise typer.Exit(2) from None
 
 

@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
 from rich.progress import (
     BarColumn,
     Progress,
@@ -27,12 +26,13 @@ from rich.progress import (
 from rich.table import Table
 from rich.text import Text
 
+from analytics.commands import terminal
 from analytics.words import counted
 from parsers.rule_options import GAME_NAMES
 
 __all__ = ["ingest"]
 
-_console = Console(stderr=True)
+_console = terminal.console(stderr=True)
 
 
 class _HandsColumn(ProgressColumn):
@@ -104,10 +104,10 @@ def ingest(
             else:
                 summary = run_ingest(paths, db, workers=workers, progress=report)
     except WarehouseError as error:
-        _console.print(f"[red]error:[/red] {error}", highlight=False)
+        _console.print(terminal.error(str(error)))
         raise typer.Exit(2) from None
     except OSError as error:
-        _console.print(f"[red]error:[/red] {error}", highlight=False)
+        _console.print(terminal.error(str(error)))
         raise typer.Exit(2) from None
 
     table = Table(title=f"handlab ingest → {summary.db if lake is None else lake}")
@@ -125,18 +125,19 @@ def ingest(
         _console.print(f"{counted(len(skipped), 'file')} already loaded: nothing added from them.")
     for item in summary.files:
         if item.status == "partial":
-            _console.print(f"[yellow]{item.name}[/yellow]: {counted(item.rejected, 'hand')} "
-                           f"rejected, first: {_after_name(item.name, str(item.message))}",
-                           highlight=False)
+            _console.print(terminal.styled(
+                item.name, "yellow", f": {counted(item.rejected, 'hand')} rejected, first: "
+                f"{_after_name(item.name, str(item.message))}"))
         elif item.status == "error":
-            _console.print(f"[red]{item.name}[/red]: {_after_name(item.name, str(item.message))}",
-                           highlight=False)
+            _console.print(terminal.styled(
+                item.name, "red", f": {_after_name(item.name, str(item.message))}"))
         elif item.status == "skipped":
-            _console.print(f"[yellow]skipped[/yellow] {item.message}", highlight=False)
+            _console.print(terminal.styled("skipped", "yellow", f" {item.message}"))
     if summary.internal_errors:
-        _console.print(f"[red]{counted(summary.internal_errors, 'hand')} rejected for an internal "
-                       f"error[/red] (a bug in handlab, not in the histories; the other hands "
-                       f"loaded): the tracebacks are in {summary.error_log}", highlight=False)
+        _console.print(terminal.styled(
+            f"{counted(summary.internal_errors, 'hand')} rejected for an internal error", "red",
+            " (a bug in handlab, not in the histories; the other hands loaded): the tracebacks "
+            f"are in {summary.error_log}"))
     _console.print(f"{summary.hands:,} hands read in {summary.seconds:.1f} s "
                    f"({summary.hands_per_second:,.0f} hands/s)")
     raise typer.Exit(summary.exit_code)

@@ -16,10 +16,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Final
 
 import typer
-from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
-from analytics.commands import no_match_hints, parse_day
+from analytics.commands import no_match_hints, parse_day, terminal
 from analytics.words import counted
 from parsers.rule_options import Game
 
@@ -28,8 +28,8 @@ if TYPE_CHECKING:
 
 __all__ = ["stats"]
 
-_console = Console(stderr=True)
-_out = Console()
+_console = terminal.console(stderr=True)
+_out = terminal.console()
 _FORMATS = ("csv", "xlsx", "parquet")
 _MIXED_RESULTS: Final = {
     Game.BIGTWO: "his games were played under more than one scoring rule, whose points are "
@@ -84,20 +84,20 @@ def stats(
             rows = player_rows(con, hand_filter, game=game, fry_threshold=fry)
             hints = no_match_hints(con, hand_filter) if rows.empty else []
     except (WarehouseError, OSError) as error:
-        _console.print(f"[red]error:[/red] {error}", highlight=False)
+        _console.print(terminal.error(str(error)))
         raise typer.Exit(2) from None
     if rows.empty:  # an empty table reads as players who did nothing: say it instead
-        _console.print(f"[red]error:[/red] no hands match ({hand_filter.describe()})"
-                       + (f"; nothing written to {out}" if out is not None else ""),
-                       highlight=False)
+        _console.print(terminal.error(f"no hands match ({hand_filter.describe()})"
+                                      + (f"; nothing written to {out}" if out is not None
+                                         else "")))
         for hint in hints:
-            _console.print(f"  {hint}", highlight=False)
+            _console.print(f"  {hint}")
         raise typer.Exit(1)
     if out is not None and suffix is not None:
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_bytes(table_bytes(rows, suffix))
         _console.print(f"wrote {counted(len(rows), 'player')} to {out} "
-                       f"({hand_filter.describe()})", highlight=False)
+                       f"({hand_filter.describe()})")
         return
     cells, _, grey = display_grid(rows, definitions)
     title = f"Statistics: {hand_filter.describe()}"
@@ -114,7 +114,7 @@ def stats(
         for at in range(len(rows)):
             texts = [str(cells.at[at, name]) for name in names]
             table.add_row(str(rows["player"].iloc[at]),
-                          *(f"[dim]{text}[/dim]" if bool(grey.at[at, name]) else text
+                          *(Text(text, style="dim" if bool(grey.at[at, name]) else "")
                             for name, text in zip(names, texts, strict=True)))
         _out.print(table)
     stat_columns = {column for stat in definitions for column in (stat.name, stat.opps_column)}
@@ -127,11 +127,11 @@ def stats(
         shown = rows.assign(is_regular=["✓" if flag else "" for flag in rows["is_regular"]])
         _out.print(_result_table(f"{title}: score keeper", shown, kept, SCORE_KEEPER_HEADERS))
     _console.print(f"Cells: count/opportunities (share); dim: under {MIN_OPPORTUNITIES} "
-                   "opportunities. Definitions: docs/statistics.md.", highlight=False)
+                   "opportunities. Definitions: docs/statistics.md.")
     if kept:
-        _console.print(f"Score keeper: {SCORE_KEEPER_NOTE}", highlight=False)
+        _console.print(f"Score keeper: {SCORE_KEEPER_NOTE}")
     if rows[results].isna().any().any():
-        _console.print(f"—: {_MIXED_RESULTS[game]}", highlight=False)
+        _console.print(f"—: {_MIXED_RESULTS[game]}")
 
 
 def _result_table(title: str, rows: pd.DataFrame, columns: list[str],
