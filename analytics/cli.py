@@ -6,6 +6,7 @@ Exit codes: 0 all good, 1 some hands were rejected, 2 usage or I/O errors.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
 import sys
@@ -270,6 +271,7 @@ def serve(
         "s3://bucket/lake) instead of a database (also $HANDLAB_LAKE).")] = None,
 ) -> None:
     """Open the dashboard (building the default database from the bundled samples if needed)."""
+    from analytics.warehouse import WarehouseError
     from analytics.warehouse.connection import LAKE_ENV_VAR
 
     lake_dir = lake if lake is not None else (os.environ.get(LAKE_ENV_VAR) or None)
@@ -279,7 +281,11 @@ def serve(
         database = catalogue(lake_dir)
         console.print(f"handlab: dashboard on http://{host}:{port} (lake {lake_dir})")
     else:
-        database = _prepare_database()
+        try:
+            database = _prepare_database()
+        except (WarehouseError, OSError) as error:
+            console.print(terminal.error(str(error)))
+            raise typer.Exit(2) from None
         console.print(f"handlab: dashboard on http://{host}:{port} (database {database})")
     # Streamlit always runs headless (its first-run e-mail prompt would block a fresh
     # machine); handlab opens the browser itself once the server answers.
@@ -307,14 +313,23 @@ def serve(
 
 def _prepare_database() -> Path:
     """The dashboard's database, built (kernels compiled, samples loaded) with a spinner and
-    a progress bar when it does not exist yet."""
+    a progress bar when it does not exist yet.
+
+    An existing one is opened once first: a folder or a file that is no DuckDB database
+    raises :class:`~analytics.warehouse.WarehouseNotADatabase` here, before the server
+    starts, not as a traceback of its first page.  One that an ingest holds is the
+    dashboard's to wait for."""
     from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
-    from analytics.warehouse.connection import resolve_db
+    from analytics.warehouse import WarehouseBusy
+    from analytics.warehouse.connection import current_version, resolve_db
     from analytics.warehouse.pipeline.run import IngestProgress, ensure_database
 
-    if resolve_db().exists():
-        return ensure_database()
+    path = resolve_db()
+    if path.exists():
+        with contextlib.suppress(WarehouseBusy):
+            current_version(path)
+        return path
     console.print("handlab: first start: building the database from data/samples/")
     with Progress(SpinnerColumn(), TextColumn("{task.description}", markup=False), BarColumn(),
                   TimeElapsedColumn(), console=console) as bar:

@@ -25,6 +25,11 @@ def _said(output: str) -> str:
     return " ".join(output.split())  # rich wraps at the terminal width
 
 
+def _unfolded(output: str) -> str:
+    """``output`` without any space: rich folds a long path anywhere across lines."""
+    return "".join(output.split())
+
+
 @pytest.mark.parametrize(("game", "players", "limits"), [
     ("bigtwo", 6, "2 to 4"), ("rummoli", 9, "2 to 8"), ("seveneight", 18, "2 to 17"),
     ("bigtwo", 1, "2 to 4"),
@@ -298,7 +303,7 @@ def test_a_typed_bracket_is_echoed_not_read_as_markup(command: list[str]) -> Non
     assert result.exit_code in (1, 2), result.output
     assert result.exception is None or isinstance(result.exception, SystemExit)
     typed = next(word for word in command if "[/" in word)
-    assert typed in "".join(result.output.split())
+    assert typed in _unfolded(result.output)
 
 
 @pytest.mark.parametrize("command", [["report", "-o", "unused.html"], ["stats", "rummoli"]])
@@ -322,9 +327,59 @@ def test_ingest_names_files_and_players_with_brackets_as_they_are(tmp_path: Path
     db = tmp_path / "n[" / "y]z.duckdb"
     result = RUNNER.invoke(app, ["ingest", "-q", str(tmp_path), "--db", str(db)])
     assert result.exit_code == 1, result.output  # one hand rejected
-    said = "".join(result.output.split())
+    said = _unfolded(result.output)
     assert f"{tmp_path / '[b]x.phhs'}:1handrejected" in said
     assert str(db) in said
     result = RUNNER.invoke(app, ["stats", "bigtwo", "--db", str(db)])
     assert result.exit_code == 0, result.output
     assert MARKUP_NAME in result.output and "[b]Al" in result.output
+
+
+# ---- a --db that is no database ---------------------------------------------------------
+
+def _no_database(tmp_path: Path, kind: str) -> tuple[Path, str]:
+    """A folder, or a history file, where a database is expected, and what is said of it."""
+    if kind == "folder":
+        folder = tmp_path / "folder"
+        folder.mkdir()
+        return folder, f"{folder} is a folder, not a database"
+    history = tmp_path / "hands.phhs"
+    write_hands(list(simulate(Game.BIGTWO, 1, 4, 3)), history)
+    return history, f"{history} is not a handlab database (not a DuckDB file)"
+
+
+@pytest.mark.parametrize("kind", ["folder", "history"])
+@pytest.mark.parametrize("command", [["ingest", "-q", "-j", "0"], ["report", "-o", "r.html"],
+                                     ["stats", "bigtwo"]])
+def test_a_db_that_is_no_database_is_named(tmp_path: Path, kind: str,
+                                           command: list[str]) -> None:
+    db, said = _no_database(tmp_path, kind)
+    before = sorted(tmp_path.rglob("*"))
+    histories = [str(tmp_path / "hands.phhs")] if command[0] == "ingest" else []
+    if histories and kind == "folder":
+        write_hands(list(simulate(Game.BIGTWO, 1, 4, 3)), tmp_path / "hands.phhs")
+        before = sorted(tmp_path.rglob("*"))
+    result = RUNNER.invoke(app, [*command, *histories, "--db", str(db)])
+    assert result.exit_code == 2, result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    assert _unfolded(f"error: {said}") in _unfolded(result.output)
+    assert sorted(tmp_path.rglob("*")) == before
+
+
+@pytest.mark.parametrize("kind", ["folder", "history"])
+def test_serve_refuses_a_database_that_is_none_before_starting(
+        tmp_path: Path, kind: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``HANDLAB_DB`` naming a folder or a history: an error before the server starts, not
+    a traceback of the dashboard's first page."""
+    import subprocess
+
+    def no_server(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the server was started")
+
+    db, said = _no_database(tmp_path, kind)
+    monkeypatch.setattr(subprocess, "Popen", no_server)
+    monkeypatch.delenv("HANDLAB_LAKE", raising=False)
+    monkeypatch.setenv("HANDLAB_DB", str(db))
+    result = RUNNER.invoke(app, ["serve", "--headless", "--port", "8637"])
+    assert result.exit_code == 2, result.output
+    assert _unfolded(f"error: {said}") in _unfolded(result.output)
