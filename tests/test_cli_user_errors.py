@@ -383,3 +383,15 @@ def test_serve_refuses_a_database_that_is_none_before_starting(
     result = RUNNER.invoke(app, ["serve", "--headless", "--port", "8637"])
     assert result.exit_code == 2, result.output
     assert _unfolded(f"error: {said}") in _unfolded(result.output)
+
+
+@pytest.mark.parametrize("command", [["stats", "bigtwo"], ["report"]])
+def test_an_out_that_cannot_be_written_is_an_error(dashboard_db: Path, tmp_path: Path,
+                                                   command: list[str]) -> None:
+    """``stats --out`` naming a folder says so and exits 2, as ``report`` does."""
+    folder = tmp_path / "taken.csv"
+    folder.mkdir()
+    result = RUNNER.invoke(app, [*command, "--db", str(dashboard_db), "--out", str(folder)])
+    assert result.exit_code == 2, result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    assert _unfolded(f"error: [Errno 21] Is a directory: '{folder}'") in _unfolded(result.output)

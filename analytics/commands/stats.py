@@ -94,8 +94,12 @@ def stats(
             _console.print(f"  {hint}")
         raise typer.Exit(1)
     if out is not None and suffix is not None:
-        out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_bytes(table_bytes(rows, suffix))
+        try:
+            out.parent.mkdir(parents=True, exist_ok=True)
+            out.write_bytes(table_bytes(rows, suffix))
+        except OSError as error:  # a folder of that name, a place no one may write: as report
+            _console.print(terminal.error(str(error)))
+            raise typer.Exit(2) from None
         _console.print(f"wrote {counted(len(rows), 'player')} to {out} "
                        f"({hand_filter.describe()})")
         return
