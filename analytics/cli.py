@@ -18,7 +18,7 @@ from typing import Annotated, Final
 import typer
 from rich.table import Table
 
-from analytics.commands import terminal
+from analytics.commands import SEED_HELP, checked_seed, terminal
 from analytics.commands.convert import convert
 from analytics.commands.equity import equity
 from analytics.commands.ingest import ingest
@@ -203,7 +203,8 @@ def simulate(
     game: Annotated[Game, typer.Argument(help="The game to simulate.")],
     hands: Annotated[int, typer.Option("--hands", "-n", min=1, help="Hands/games/rounds.")] = 1000,
     players: Annotated[int, typer.Option("--players", "-p", help=_players_help())] = 4,
-    seed: Annotated[int, typer.Option("--seed", "-s")] = 1,
+    seed: Annotated[int, typer.Option("--seed", "-s", callback=checked_seed,
+                                      help=SEED_HELP)] = 1,
     out_dir: Annotated[Path, typer.Option("--out", "-o", help="Folder to write into.")] = Path("."),
     finale: Annotated[Finale | None, typer.Option(
         help="Rummoli only: how each game's leftover board is played off (default single).")

@@ -5,6 +5,7 @@ files, foreign formats and duplicates, report refuses to write an empty report."
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Final
 
 import pytest
 from typer.testing import CliRunner
@@ -395,3 +396,31 @@ def test_an_out_that_cannot_be_written_is_an_error(dashboard_db: Path, tmp_path:
     assert result.exit_code == 2, result.output
     assert result.exception is None or isinstance(result.exception, SystemExit)
     assert _unfolded(f"error: [Errno 21] Is a directory: '{folder}'") in _unfolded(result.output)
+
+
+SEEDED: Final = (["equity", "seveneight", "7c8c", "AsKs", "--monte-carlo", "-n", "100"],
+                 ["equity", "rummoli", "2d3d4d4s6d6s8cTsJhQdKh", "--monte-carlo", "-n", "100"],
+                 ["simulate", "bigtwo", "-n", "1"])
+"""Commands that take --seed, each as quick as it runs."""
+
+
+@pytest.mark.parametrize("command", SEEDED)
+def test_a_seed_is_a_whole_number_from_0_to_2_to_the_63(tmp_path: Path,
+                                                        command: list[str]) -> None:
+    """The equity kernels hold a seed in 64 bits: a larger one was a numba TypingError
+    traceback.  ``equity`` and ``simulate`` take the same range; simulate writes nothing."""
+    where = ["-o", str(tmp_path)] if command[0] == "simulate" else []
+    for seed in ("99999999999999999999999", "-1"):
+        result = RUNNER.invoke(app, [*command, *where, "--seed", seed])
+        assert result.exit_code == 2, result.output
+        assert f"{seed} is not a seed: give a whole number from 0 to 2^63 - 1" in _said(
+            result.output)
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.slow  # the equity kernels' first run in a process: about 1.5 s each
+@pytest.mark.parametrize("command", SEEDED)
+def test_the_largest_seed_works(tmp_path: Path, command: list[str]) -> None:
+    where = ["-o", str(tmp_path)] if command[0] == "simulate" else []
+    result = RUNNER.invoke(app, [*command, *where, "--seed", str(2**63 - 1)])
+    assert result.exit_code == 0, result.output

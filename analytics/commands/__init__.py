@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 from difflib import get_close_matches
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 import typer
 
@@ -13,7 +13,24 @@ if TYPE_CHECKING:
 
     from analytics.warehouse.sql.views import HandFilter
 
-__all__ = ["no_match_hints", "parse_day"]
+__all__ = ["SEED_HELP", "SEED_MAX", "checked_seed", "no_match_hints", "parse_day"]
+
+SEED_MAX: Final = 2**63 - 1
+"""The largest ``--seed`` a command takes (the smallest is 0): the equity kernels (numba)
+hold a seed in 64 bits and stopped at a larger one with a typing error; ``simulate``
+takes the same range, so one seed serves both."""
+
+SEED_HELP: Final = "Random seed, a whole number from 0 to 2^63 - 1."
+
+
+def checked_seed(seed: int) -> int:
+    """``--seed``'s callback: ``seed``, or a usage error for one outside 0 to
+    :data:`SEED_MAX` (in words: typer's ``min``/``max`` would print the 19-digit range in
+    the help, wrapped mid-number at 80 columns)."""
+    if not 0 <= seed <= SEED_MAX:
+        raise typer.BadParameter(f"{seed} is not a seed: give a whole number from 0 to 2^63 - 1 "
+                                 f"({SEED_MAX})")
+    return seed
 
 
 def parse_day(text: str | None, option: str) -> dt.date | None:

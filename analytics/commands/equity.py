@@ -18,7 +18,7 @@ from typing import Annotated
 
 import typer
 
-from analytics.commands import terminal
+from analytics.commands import SEED_HELP, checked_seed, terminal
 from parsers.rule_options import Game
 
 __all__ = ["equity"]
@@ -42,7 +42,8 @@ def equity(
     monte_carlo: Annotated[bool, typer.Option("--monte-carlo", help="Simulate.")] = False,
     samples: Annotated[int | None, typer.Option(
         "--samples", "-n", min=2, help="Monte Carlo samples / bot continuations.")] = None,
-    seed: Annotated[int, typer.Option("--seed", "-s", help="Random seed.")] = 0,
+    seed: Annotated[int, typer.Option(
+        "--seed", "-s", callback=checked_seed, help=SEED_HELP)] = 0,
 ) -> None:
     """Equity of a 7 & 8 spot, Rummoli poker strength, or Big Two deal strength."""
     from analytics.equity.seveneight import Method
