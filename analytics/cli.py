@@ -265,7 +265,7 @@ def _write_simulated(game: Game, hands: int, players: int, seed: int,
 def serve(
     host: Annotated[str, typer.Option(help="Address to bind; localhost unless you mean it.")] = (
         "127.0.0.1"),
-    port: Annotated[int, typer.Option(help="Port.")] = 8501,
+    port: Annotated[int, typer.Option(min=1, max=65535, help="Port.")] = 8501,
     headless: Annotated[bool, typer.Option(help="Do not open a browser.")] = False,
     lake: Annotated[str | None, typer.Option(
         "--lake", help="Read this Parquet lake (a folder or an fsspec URL such as "
@@ -275,6 +275,7 @@ def serve(
     from analytics.warehouse import WarehouseError
     from analytics.warehouse.connection import LAKE_ENV_VAR
 
+    _require_free_address(host, port)
     lake_dir = lake if lake is not None else (os.environ.get(LAKE_ENV_VAR) or None)
     if lake_dir is not None:
         from analytics.warehouse.lake.catalogue import catalogue
@@ -310,6 +311,33 @@ def serve(
         server.terminate()
         code = server.wait()
     raise typer.Exit(code)
+
+
+def _require_free_address(host: str, port: int) -> None:
+    """Exit 2 unless ``host`` resolves to an address of this machine on which ``port`` is
+    free: checked before "dashboard on http://..." is announced, instead of the server's
+    traceback after it.  The probe binds as the server will (SO_REUSEADDR), and closes."""
+    import socket
+
+    try:
+        family, kind, protocol, _, address = socket.getaddrinfo(
+            host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)[0]
+    except (socket.gaierror, UnicodeError) as error:
+        reason = error.strerror if isinstance(error, OSError) else str(error)
+        console.print(terminal.error(f"--host {host}: no such host ({reason})"))
+        raise typer.Exit(2) from None
+    with socket.socket(family, kind, protocol) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(address)
+        except OSError as error:
+            import errno
+
+            console.print(terminal.error(
+                f"port {port} on {host} is in use (another dashboard?): choose another "
+                "with --port" if error.errno == errno.EADDRINUSE
+                else f"cannot serve on {host} port {port}: {error.strerror}"))
+            raise typer.Exit(2) from None
 
 
 def _prepare_database() -> Path:

@@ -367,6 +367,15 @@ def test_a_db_that_is_no_database_is_named(tmp_path: Path, kind: str,
     assert sorted(tmp_path.rglob("*")) == before
 
 
+def _free_port() -> int:
+    """A port free on 127.0.0.1 a moment ago (the system's choice)."""
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
 @pytest.mark.parametrize("kind", ["folder", "history"])
 def test_serve_refuses_a_database_that_is_none_before_starting(
         tmp_path: Path, kind: str, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -381,7 +390,7 @@ def test_serve_refuses_a_database_that_is_none_before_starting(
     monkeypatch.setattr(subprocess, "Popen", no_server)
     monkeypatch.delenv("HANDLAB_LAKE", raising=False)
     monkeypatch.setenv("HANDLAB_DB", str(db))
-    result = RUNNER.invoke(app, ["serve", "--headless", "--port", "8637"])
+    result = RUNNER.invoke(app, ["serve", "--headless", "--port", str(_free_port())])
     assert result.exit_code == 2, result.output
     assert _unfolded(f"error: {said}") in _unfolded(result.output)
 
@@ -424,3 +433,46 @@ def test_the_largest_seed_works(tmp_path: Path, command: list[str]) -> None:
     where = ["-o", str(tmp_path)] if command[0] == "simulate" else []
     result = RUNNER.invoke(app, [*command, *where, "--seed", str(2**63 - 1)])
     assert result.exit_code == 0, result.output
+
+
+# ---- serve: an address it cannot serve on is said before announcing it ------------------
+
+@pytest.fixture
+def no_server(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``serve`` may not start the server here: a test that reaches it fails."""
+    import subprocess
+
+    def refused(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the server was started")
+
+    monkeypatch.setattr(subprocess, "Popen", refused)
+
+
+@pytest.mark.usefixtures("no_server")
+@pytest.mark.parametrize(("options", "said"), [
+    (["--port", "99999"], "Invalid value for '--port'"),
+    (["--port", "-1"], "Invalid value for '--port'"),
+    (["--port", "0"], "Invalid value for '--port'"),
+    (["--host", "nonsense.invalid"], "error: --host nonsense.invalid: no such host"),
+])
+def test_serve_refuses_an_address_before_announcing_it(options: list[str], said: str) -> None:
+    result = RUNNER.invoke(app, ["serve", "--headless", *options])
+    assert result.exit_code == 2, result.output
+    assert said in _said(result.output)
+    assert "dashboard on" not in result.output
+
+
+@pytest.mark.usefixtures("no_server")
+def test_serve_says_a_port_is_in_use() -> None:
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = RUNNER.invoke(app, ["serve", "--headless", "--host", "127.0.0.1",
+                                     "--port", str(port)])
+    assert result.exit_code == 2, result.output
+    assert (f"error: port {port} on 127.0.0.1 is in use (another dashboard?): choose another "
+            "with --port") in _said(result.output)
+    assert "dashboard on" not in result.output
