@@ -18,7 +18,13 @@ from typing import Annotated, Final
 import typer
 from rich.table import Table
 
-from analytics.commands import SEED_HELP, checked_seed, terminal
+from analytics.commands import (
+    SEED_HELP,
+    check_table_size,
+    checked_seed,
+    players_ranges,
+    terminal,
+)
 from analytics.commands.convert import convert
 from analytics.commands.equity import equity
 from analytics.commands.ingest import ingest
@@ -192,17 +198,14 @@ def _eval_rules(game: Game, pairs: list[str]) -> BigTwoRules | None:
     return rules
 
 
-def _players_help() -> str:
-    ranges = ", ".join(f"{GAME_NAMES[game]} {low}-{high}"
-                       for game, (low, high) in PLAYER_LIMITS.items())
-    return f"Players at the table: {ranges}."
 
 
 @app.command()
 def simulate(
     game: Annotated[Game, typer.Argument(help="The game to simulate.")],
     hands: Annotated[int, typer.Option("--hands", "-n", min=1, help="Hands/games/rounds.")] = 1000,
-    players: Annotated[int, typer.Option("--players", "-p", help=_players_help())] = 4,
+    players: Annotated[int, typer.Option(
+        "--players", "-p", help=f"Players at the table: {players_ranges(*PLAYER_LIMITS)}.")] = 4,
     seed: Annotated[int, typer.Option("--seed", "-s", callback=checked_seed,
                                       help=SEED_HELP)] = 1,
     out_dir: Annotated[Path, typer.Option("--out", "-o", help="Folder to write into.")] = Path("."),
@@ -214,10 +217,7 @@ def simulate(
 
     Arguments are checked first; a failed run leaves no file behind.
     """
-    low, high = PLAYER_LIMITS[game]
-    if not low <= players <= high:
-        raise typer.BadParameter(f"{GAME_NAMES[game]} is played by {low} to {high} players, "
-                                 f"not {players}", param_hint="'--players' / '-p'")
+    check_table_size(game, players)
     options: dict[str, object] = {}
     if finale is not None:
         if game is not Game.RUMMOLI:

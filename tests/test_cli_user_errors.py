@@ -476,3 +476,33 @@ def test_serve_says_a_port_is_in_use() -> None:
     assert (f"error: port {port} on 127.0.0.1 is in use (another dashboard?): choose another "
             "with --port") in _said(result.output)
     assert "dashboard on" not in result.output
+
+
+# ---- equity: an option the game has no use for is refused, not ignored -------------------
+
+BIG_TWO_HAND = "3d4c5h6s7d8c8d8h9s9cKdKc2s"
+RUMMOLI_HAND = "2d3d4d4s6d6s8cTsJhQdKh"
+
+
+@pytest.mark.parametrize(("arguments", "said"), [
+    (["bigtwo", BIG_TWO_HAND, "--exact"], "Invalid value for '--exact': a Big Two deal's "
+                                          "strength is only estimated"),
+    (["bigtwo", BIG_TWO_HAND, "--dead", "4d"], "Invalid value for '--dead': only 7 & 8"),
+    (["bigtwo", BIG_TWO_HAND, "--street", "1"], "Invalid value for '--street': only 7 & 8"),
+    (["rummoli", RUMMOLI_HAND, "--street", "2"], "Invalid value for '--street': only 7 & 8"),
+    (["seveneight", "7c8c", "AsKs", "-p", "3"], "7 & 8 has one player per hand given"),
+    (["bigtwo", BIG_TWO_HAND, "-p", "5"], "Big Two is played by 2 to 4 players, not 5"),
+    (["rummoli", RUMMOLI_HAND, "-p", "9"], "Rummoli is played by 2 to 8 players, not 9"),
+    (["rummoli", RUMMOLI_HAND, "-p", "1"], "Rummoli is played by 2 to 8 players, not 1"),
+])
+def test_equity_refuses_an_option_the_game_does_not_use(arguments: list[str],
+                                                        said: str) -> None:
+    result = RUNNER.invoke(app, ["equity", *arguments])
+    assert result.exit_code == 2, result.output
+    assert said in _said(result.output)
+
+
+def test_equity_help_gives_each_games_table() -> None:
+    said = _said(RUNNER.invoke(app, ["equity", "--help"]).output)
+    assert "Rummoli 2-8, Big Two 2-4 (default 4); 7 & 8 has one per hand given" in said
+    assert "2<=x<=8" not in said

@@ -14,14 +14,24 @@ Exit codes: 0 done, 2 bad input.
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Final
 
 import typer
 
-from analytics.commands import SEED_HELP, checked_seed, terminal
+from analytics.commands import (
+    SEED_HELP,
+    check_table_size,
+    checked_seed,
+    players_ranges,
+    terminal,
+)
 from parsers.rule_options import Game
 
-__all__ = ["equity"]
+__all__ = ["DEFAULT_PLAYERS", "TABLE_GAMES", "equity"]
+
+TABLE_GAMES: Final = (Game.RUMMOLI, Game.BIGTWO)
+"""The games whose one hand is rated at a table of ``--players``."""
+DEFAULT_PLAYERS: Final = 4
 
 _out = terminal.console()
 _err = terminal.console(stderr=True)
@@ -36,9 +46,11 @@ def equity(
         "--dead", help="seveneight: cards out of play. rummoli: widow cards you know.")] = "",
     street: Annotated[int | None, typer.Option(
         "--street", min=1, max=2, help="seveneight: betting round (default: inferred).")] = None,
-    players: Annotated[int, typer.Option(
-        "--players", "-p", min=2, max=8, help="rummoli, bigtwo: players at the table.")] = 4,
-    exact: Annotated[bool, typer.Option("--exact", help="Enumerate, however long.")] = False,
+    players: Annotated[int | None, typer.Option(
+        "--players", "-p", help=f"Players at the table: {players_ranges(*TABLE_GAMES)} "
+        f"(default {DEFAULT_PLAYERS}); 7 & 8 has one per hand given.")] = None,
+    exact: Annotated[bool, typer.Option(
+        "--exact", help="seveneight, rummoli: enumerate, however long.")] = False,
     monte_carlo: Annotated[bool, typer.Option("--monte-carlo", help="Simulate.")] = False,
     samples: Annotated[int | None, typer.Option(
         "--samples", "-n", min=2, help="Monte Carlo samples / bot continuations.")] = None,
@@ -52,6 +64,10 @@ def equity(
     if exact and monte_carlo:
         _err.print(terminal.error("choose --exact or --monte-carlo, not both"))
         raise typer.Exit(2)
+    _refuse_unused(game, dead=dead, street=street, players=players, exact=exact)
+    table = DEFAULT_PLAYERS if players is None else players
+    if game in TABLE_GAMES:
+        check_table_size(game, table)
     method: Method = "exact" if exact else "monte_carlo" if monte_carlo else "auto"
     try:
         if game is Game.SEVENEIGHT:
@@ -64,7 +80,7 @@ def equity(
             from analytics.equity.rummoli import RUMMOLI_SAMPLES, rummoli_strength
 
             _one_hand(hands)
-            strength = rummoli_strength(hands[0], players, widow=dead, method=method,
+            strength = rummoli_strength(hands[0], table, widow=dead, method=method,
                                         samples=samples or RUMMOLI_SAMPLES, seed=seed)
             how = (f"exact, {strength.deals:,} deals" if strength.exact
                    else f"Monte Carlo, {strength.deals:,} samples")
@@ -80,7 +96,7 @@ def equity(
 
             _one_hand(hands)
             features = bigtwo_features(hands[0])
-            first = bigtwo_deal_strength(hands[0], players, samples=samples or BIGTWO_SAMPLES,
+            first = bigtwo_deal_strength(hands[0], table, samples=samples or BIGTWO_SAMPLES,
                                          seed=seed)
             _out.print(f"goes out first: {100 * first.p_first:.1f}%"
                        f" +/- {100 * first.std_error:.1f}% ({first.samples} continuations,"
@@ -90,6 +106,23 @@ def equity(
     except (EvaluationError, ValueError) as error:
         _err.print(terminal.error(str(error)))
         raise typer.Exit(2) from None
+
+
+def _refuse_unused(game: Game, *, dead: str, street: int | None, players: int | None,
+                   exact: bool) -> None:
+    """A usage error for an option ``game`` has no use for: each was silently ignored (an
+    ``--exact`` Big Two estimate was Monte Carlo all the same)."""
+    if street is not None and game is not Game.SEVENEIGHT:
+        raise typer.BadParameter("only 7 & 8 has betting rounds", param_hint="'--street'")
+    if dead and game is Game.BIGTWO:
+        raise typer.BadParameter("only 7 & 8 (cards out of play) and Rummoli (widow cards "
+                                 "you know) take dead cards", param_hint="'--dead'")
+    if exact and game is Game.BIGTWO:
+        raise typer.BadParameter("a Big Two deal's strength is only estimated, by bot "
+                                 "continuations (--samples of them)", param_hint="'--exact'")
+    if players is not None and game is Game.SEVENEIGHT:
+        raise typer.BadParameter("7 & 8 has one player per hand given",
+                                 param_hint="'--players' / '-p'")
 
 
 def _one_hand(hands: list[str]) -> None:
