@@ -277,18 +277,18 @@ def serve(
 
     _require_free_address(host, port)
     lake_dir = lake if lake is not None else (os.environ.get(LAKE_ENV_VAR) or None)
-    if lake_dir is not None:
-        from analytics.warehouse.lake.catalogue import catalogue
+    try:
+        if lake_dir is not None:  # a lake must exist: a typo must not serve an empty one
+            from analytics.warehouse.lake.catalogue import catalogue
 
-        database = catalogue(lake_dir)
-        console.print(f"handlab: dashboard on http://{host}:{port} (lake {lake_dir})")
-    else:
-        try:
+            database = catalogue(lake_dir)
+        else:
             database = _prepare_database()
-        except (WarehouseError, OSError) as error:
-            console.print(terminal.error(str(error)))
-            raise typer.Exit(2) from None
-        console.print(f"handlab: dashboard on http://{host}:{port} (database {database})")
+    except (WarehouseError, OSError) as error:
+        console.print(terminal.error(str(error)))
+        raise typer.Exit(2) from None
+    served = f"lake {lake_dir}" if lake_dir is not None else f"database {database}"
+    console.print(f"handlab: dashboard on http://{host}:{port} ({served})")
     # Streamlit always runs headless (its first-run e-mail prompt would block a fresh
     # machine); handlab opens the browser itself once the server answers.
     # serve.py: app.py with the warm-up at start (analytics/dashboard/startup.py).

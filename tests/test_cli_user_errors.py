@@ -506,3 +506,26 @@ def test_equity_help_gives_each_games_table() -> None:
     said = _said(RUNNER.invoke(app, ["equity", "--help"]).output)
     assert "Rummoli 2-8, Big Two 2-4 (default 4); 7 & 8 has one per hand given" in said
     assert "2<=x<=8" not in said
+
+
+# ---- a mistyped --lake is no lake, not an empty one --------------------------------------
+
+@pytest.mark.usefixtures("no_server")
+@pytest.mark.parametrize("command", ["report", "serve", "stats"])
+def test_a_reading_command_says_there_is_no_lake_and_creates_nothing(
+        tmp_path: Path, command: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A typo in ``--lake`` (or ``$HANDLAB_LAKE``) read as an empty lake: report said "no
+    hands match" and serve an empty dashboard, both after creating the folder."""
+    typo = tmp_path / "nolake"
+    monkeypatch.delenv("HANDLAB_LAKE", raising=False)
+    arguments = {"report": ["report", "--lake", str(typo), "-o", str(tmp_path / "r.html")],
+                 "serve": ["serve", "--headless", "--port", str(_free_port()),
+                           "--lake", str(typo)],
+                 "stats": ["stats", "bigtwo"]}[command]
+    if command == "stats":
+        monkeypatch.setenv("HANDLAB_LAKE", str(typo))
+    result = RUNNER.invoke(app, arguments)
+    assert result.exit_code == 2, result.output
+    assert _unfolded(f"error: {typo}: no lake here (no committed manifest)") in _unfolded(
+        result.output)
+    assert list(tmp_path.iterdir()) == []

@@ -36,7 +36,7 @@ class WarehouseBusy(WarehouseError):
 
 
 class WarehouseMissing(WarehouseError):
-    """A reader asked for a database file that does not exist."""
+    """A reader asked for a database file, or a Parquet lake, that does not exist."""
 
 
 class WarehouseNotADatabase(WarehouseError):
