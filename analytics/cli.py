@@ -229,7 +229,7 @@ def simulate(
     except (ValueError, OSError) as error:
         console.print(terminal.error(str(error)))
         raise typer.Exit(2) from None
-    console.print(f"wrote {written} {game.value} hands to {target}")
+    console.print(f"wrote {counted(written, f'{game.value} hand')} to {target}")
 
 
 def _write_simulated(game: Game, hands: int, players: int, seed: int,

@@ -529,3 +529,50 @@ def test_a_reading_command_says_there_is_no_lake_and_creates_nothing(
     assert _unfolded(f"error: {typo}: no lake here (no committed manifest)") in _unfolded(
         result.output)
     assert list(tmp_path.iterdir()) == []
+
+
+# ---- numbers in words: "1 hand", "1,000 hands" -------------------------------------------
+
+def test_simulate_and_convert_count_in_words(tmp_path: Path) -> None:
+    result = RUNNER.invoke(app, ["simulate", "seveneight", "-p", "2", "-n", "1000",
+                                 "-o", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    assert "wrote 1,000 seveneight hands to" in _said(result.output)
+    result = RUNNER.invoke(app, ["simulate", "bigtwo", "-n", "1", "-o", str(tmp_path)])
+    assert "wrote 1 bigtwo hand to" in _said(result.output)
+    sheet = tmp_path / "sheet.txt"
+    sheet.write_text("a b c d\n" + "0 1 2 3\n" * 1000)
+    result = RUNNER.invoke(app, ["convert", str(sheet), "--out", str(tmp_path / "a.phhs")])
+    assert result.exit_code == 0, result.output
+    assert _unfolded("1,000 games written to") in _unfolded(result.output)
+    assert _unfolded(", 0 bad lines") in _unfolded(result.output)
+    sheet.write_text("a b c d\n0 1 2 3\n0 1 2\n")
+    result = RUNNER.invoke(app, ["convert", str(sheet), "--out", str(tmp_path / "b.phhs")])
+    assert result.exit_code == 1, result.output
+    assert _unfolded(": 1 game written to") in _unfolded(result.output)
+    assert _unfolded(", 1 bad line") in _unfolded(result.output)
+
+
+def test_ingest_and_equity_say_one_in_the_singular(tmp_path: Path) -> None:
+    history = tmp_path / "one.phhs"
+    write_hands(list(simulate(Game.BIGTWO, 1, 4, 3)), history)
+    db = ["--db", str(tmp_path / "h.duckdb"), "-q", "-j", "0"]
+    result = RUNNER.invoke(app, ["ingest", str(history), *db])
+    assert result.exit_code == 0, result.output
+    assert "1 hand read in" in _said(result.output)
+    result = RUNNER.invoke(app, ["ingest", str(history), *db])
+    assert "1 file already loaded: nothing added from it." in _said(result.output)
+    result = RUNNER.invoke(app, ["equity", "seveneight", "7c8c2d", "AsKsQh", "--street", "2"])
+    assert result.exit_code == 0, result.output
+    assert "exact, 1 deal" in result.output and "1 deals" not in result.output
+
+
+def test_stats_tables_keep_every_number_whole_at_80_columns(dashboard_db: Path) -> None:
+    """At 80 columns (a terminal's default, and a pipe's) the score keeper's eleven columns
+    cut its numbers to ``-1.…`` and its headers to ``pla…``."""
+    narrow = CliRunner(env={"COLUMNS": "80"})
+    for game in ("bigtwo", "rummoli", "seveneight"):
+        result = narrow.invoke(app, ["stats", game, "--db", str(dashboard_db)])
+        assert result.exit_code == 0, result.output
+        assert "…" not in result.output, result.output
+        assert max(map(len, result.output.splitlines())) <= 80

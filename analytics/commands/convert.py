@@ -15,6 +15,7 @@ from typing import Annotated
 import typer
 
 from analytics.commands import terminal
+from analytics.words import counted
 
 __all__ = ["convert"]
 
@@ -50,6 +51,7 @@ def convert(
     except OSError as error:
         _console.print(f"{out}: cannot write it: {error}")
         raise typer.Exit(2) from None
-    _console.print(f"{path}: {written} games written to {out}, {len(sheet.problems)} bad lines")
+    _console.print(f"{path}: {counted(written, 'game')} written to {out}, "
+                   f"{counted(len(sheet.problems), 'bad line')}")
     if sheet.problems:
         raise typer.Exit(1)

@@ -25,6 +25,7 @@ from analytics.commands import (
     players_ranges,
     terminal,
 )
+from analytics.words import counted
 from parsers.rule_options import Game
 
 __all__ = ["DEFAULT_PLAYERS", "TABLE_GAMES", "equity"]
@@ -82,8 +83,8 @@ def equity(
             _one_hand(hands)
             strength = rummoli_strength(hands[0], table, widow=dead, method=method,
                                         samples=samples or RUMMOLI_SAMPLES, seed=seed)
-            how = (f"exact, {strength.deals:,} deals" if strength.exact
-                   else f"Monte Carlo, {strength.deals:,} samples")
+            how = (f"exact, {counted(strength.deals, 'deal')}" if strength.exact
+                   else f"Monte Carlo, {counted(strength.deals, 'sample')}")
             _out.print(f"best at the table: {100 * strength.p_best:.3f}%"
                        f" +/- {100 * strength.std_error:.3f}%  (alone {100 * strength.p_win:.3f}%,"
                        f" pot share {100 * strength.share:.3f}%; {how})")
@@ -99,8 +100,8 @@ def equity(
             first = bigtwo_deal_strength(hands[0], table, samples=samples or BIGTWO_SAMPLES,
                                          seed=seed)
             _out.print(f"goes out first: {100 * first.p_first:.1f}%"
-                       f" +/- {100 * first.std_error:.1f}% ({first.samples} continuations,"
-                       f" {first.style} bots)")
+                       f" +/- {100 * first.std_error:.1f}%"
+                       f" ({counted(first.samples, 'continuation')}, {first.style} bots)")
             _out.print(f"2s {features.twos}, aces {features.aces}, pairs {features.pairs},"
                        f" triples {features.triples}, five-card plays {features.five_card}")
     except (EvaluationError, ValueError) as error:

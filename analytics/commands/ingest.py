@@ -122,7 +122,8 @@ def ingest(
     _console.print(table)
     skipped = [f for f in summary.files if f.status == "already loaded"]
     if skipped:
-        _console.print(f"{counted(len(skipped), 'file')} already loaded: nothing added from them.")
+        _console.print(f"{counted(len(skipped), 'file')} already loaded: nothing added from "
+                       f"{'it' if len(skipped) == 1 else 'them'}.")
     for item in summary.files:
         if item.status == "partial":
             _console.print(terminal.styled(
@@ -138,7 +139,7 @@ def ingest(
             f"{counted(summary.internal_errors, 'hand')} rejected for an internal error", "red",
             " (a bug in handlab, not in the histories; the other hands loaded): the tracebacks "
             f"are in {summary.error_log}"))
-    _console.print(f"{summary.hands:,} hands read in {summary.seconds:.1f} s "
+    _console.print(f"{counted(summary.hands, 'hand')} read in {summary.seconds:.1f} s "
                    f"({summary.hands_per_second:,.0f} hands/s)")
     raise typer.Exit(summary.exit_code)
 

@@ -12,6 +12,7 @@ from typing import Annotated
 import typer
 
 from analytics.commands import terminal
+from analytics.words import counted
 
 __all__ = ["lake"]
 
@@ -49,11 +50,11 @@ def compact(
         _console.print(terminal.error(str(error)))
         raise typer.Exit(2) from None
     if result.version is None:
-        _console.print(f"{root}: nothing to compact ({result.files_before:,} files, each "
+        _console.print(f"{root}: nothing to compact ({counted(result.files_before, 'file')}, each "
                        f"partition's as large as --target-mb allows)")
         return
-    _console.print(f"{root}: version {result.version}: {result.merged:,} files merged into "
-                   f"{result.written:,}; {result.files_before:,} files before, "
+    _console.print(f"{root}: version {result.version}: {counted(result.merged, 'file')} merged "
+                   f"into {result.written:,}; {counted(result.files_before, 'file')} before, "
                    f"{result.files_after:,} now")
 
 
@@ -79,7 +80,9 @@ def vacuum(
         _console.print(terminal.error(str(error)))
         raise typer.Exit(2) from None
     versions = ", ".join(str(v) for v in result.kept_versions) or "none"
-    _console.print(f"{root}: kept versions {versions}; deleted {result.deleted_files:,} files "
+    _console.print(f"{root}: kept versions {versions}; deleted "
+                   f"{counted(result.deleted_files, 'file')} "
                    f"({result.deleted_bytes / 2**20:,.1f} MiB) and "
-                   f"{result.deleted_manifests:,} older manifests; {result.young_files:,} "
-                   f"unlisted files younger than {grace_hours:g} h kept")
+                   f"{counted(result.deleted_manifests, 'older manifest')}; "
+                   f"{counted(result.young_files, 'unlisted file')} younger than "
+                   f"{grace_hours:g} h kept")

@@ -39,6 +39,9 @@ _MIXED_RESULTS: Final = {
                   "not the same; the dashboard's Statistics page splits the grid by ante.",
     Game.SEVENEIGHT: "no result in one unit for his hands."}
 """What a result cell's dash means, per game (7 & 8's results, in big blinds, never mix)."""
+_SCORE_KEEPER_RATES: Final = frozenset({"win_fraction", "fry_fraction", "real_losses_per_game",
+                                        "net_score_per_game"})
+"""The score keeper's columns per game, printed as a table of their own."""
 
 
 def stats(
@@ -112,9 +115,9 @@ def stats(
         chosen = [stat for stat in definitions if stat.family == family]
         names = [stat.name for stat in chosen]
         table = Table(title=f"{title}: {family}")
-        table.add_column("player")
+        table.add_column("player", overflow="fold")
         for stat in chosen:  # headed as the dashboard's grid (the export keeps the names)
-            table.add_column(stat.label, justify="right")
+            table.add_column(stat.label, justify="right", overflow="fold")
         for at in range(len(rows)):
             texts = [str(cells.at[at, name]) for name in names]
             table.add_row(str(rows["player"].iloc[at]),
@@ -129,7 +132,12 @@ def stats(
             and c != "player"]
     if kept:  # Big Two: the score keeper's summary (scores.bigtwo_score_summary)
         shown = rows.assign(is_regular=["✓" if flag else "" for flag in rows["is_regular"]])
-        _out.print(_result_table(f"{title}: score keeper", shown, kept, SCORE_KEEPER_HEADERS))
+        # Two tables: its eleven columns in one left a number four characters at 80 columns.
+        rates = [c for c in kept if c in _SCORE_KEEPER_RATES]
+        for part, columns in (("totals", [c for c in kept if c not in rates]),
+                              ("rates", rates)):
+            _out.print(_result_table(f"{title}: score keeper {part}", shown, columns,
+                                     SCORE_KEEPER_HEADERS))
     _console.print(f"Cells: count/opportunities (share); dim: under {MIN_OPPORTUNITIES} "
                    "opportunities. Definitions: docs/statistics.md.")
     if kept:
@@ -145,9 +153,9 @@ def _result_table(title: str, rows: pd.DataFrame, columns: list[str],
     from analytics.dashboard.statistics import result_text
 
     table = Table(title=title)
-    table.add_column("player")
+    table.add_column("player", overflow="fold")
     for column in columns:
-        table.add_column(headers.get(column, column), justify="right")
+        table.add_column(headers.get(column, column), justify="right", overflow="fold")
     for at in range(len(rows)):
         table.add_row(str(rows["player"].iloc[at]),
                       *(result_text(rows[column].iloc[at]) for column in columns))
