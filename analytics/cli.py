@@ -13,10 +13,11 @@ import sys
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Annotated, Final
+from typing import Annotated, Any, Final
 
 import typer
 from rich.table import Table
+from typer.core import TyperGroup
 
 from analytics.commands import (
     SEED_HELP,
@@ -36,11 +37,34 @@ from parsers.build import PLAYER_LIMITS
 from parsers.model import HandHistory
 from parsers.rule_options import GAME_NAMES, BigTwoRules, Finale, Game
 
+
+class _CommandGroup(TyperGroup):
+    """handlab's command group, whose usage errors read as typer's own.
+
+    typer 0.29 checks a value with pydantic, and a value an enum does not have came out as
+    "Invalid value for 'game': Value error, 'poker' is not one of ...": pydantic's prefix
+    goes (typer's own message, and click's, is "'poker' is not one of ...").  The
+    sub-commands' values are read inside :meth:`invoke`, so this one place serves them all.
+    """
+
+    def invoke(self, ctx: Any) -> Any:
+        try:
+            return super().invoke(ctx)
+        except typer.BadParameter as error:
+            error.message = error.message.removeprefix(_PYDANTIC_PREFIX)
+            raise
+
+
+_PYDANTIC_PREFIX: Final = "Value error, "
+"""How pydantic starts the message of a ValueError raised while checking a value."""
+
 app = typer.Typer(
     name="handlab",
+    cls=_CommandGroup,
     help="Hand-history analytics for Rummoli, Big Two and 7 & 8 Poker.",
     no_args_is_help=True,
     add_completion=False,
+    rich_markup_mode="markdown",
 )
 console = terminal.console(stderr=True)
 out = terminal.console()
@@ -82,10 +106,11 @@ def validate(
 ) -> None:
     """Check histories: syntax and structure, then (by default) the rules of play.
 
-    Every problem is printed as ``file:line: hand N: what is wrong``; a hand that repeats
-    an earlier one (the same hand id: ingest would skip it) as a duplicate.  A file in
-    another format (a poker site's export, CSV, JSON) or without any hand is an error.
-    Exit code 1 when anything is rejected or no hand was found at all.
+    Every problem is printed on a line of its own, as "FILE:LINE: hand N: what is wrong".
+    A hand that repeats an earlier one (the same hand id, which ingest would skip) is
+    reported as a duplicate. A file in another format (a poker site's export, CSV, JSON)
+    or without any hand is an error. Exit code 1 when anything is rejected or no hand was
+    found at all.
     """
     from analytics.rules import RuleError, replay
     from analytics.warehouse.identity import hand_id

@@ -29,7 +29,7 @@ def _require_lake(root: str) -> None:
         raise typer.Exit(2)
 
 lake = typer.Typer(help="Keep a Parquet lake fast and small: compact, vacuum.",
-                   no_args_is_help=True)
+                   no_args_is_help=True, rich_markup_mode="markdown")
 
 
 @lake.command()

@@ -34,7 +34,9 @@ def report(
         "--out", "-o", help="Where to write: .html, .xlsx, .csv or .parquet.")],
     db: Annotated[Path | None, typer.Option(
         "--db", help="Database file (default: $HANDLAB_DB, else data/handlab.duckdb).")] = None,
-    game: Annotated[Game | None, typer.Option("--game", "-g", help="Only this game.")] = None,
+    game: Annotated[Game | None, typer.Option(
+        "--game", "-g", metavar="GAME", help="Only this game: seveneight, bigtwo or "
+        "rummoli.")] = None,
     player: Annotated[list[str] | None, typer.Option(
         "--player", "-p", metavar="NAME", help="Only hands with this player (repeatable).")] = None,
     date_from: Annotated[str | None, typer.Option(
