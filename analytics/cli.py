@@ -6,18 +6,26 @@ Exit codes: 0 all good, 1 some hands were rejected, 2 usage or I/O errors.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
 import sys
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Final
+from typing import TYPE_CHECKING, Annotated, Any, Final
 
 import typer
-from rich.console import Console
 from rich.table import Table
+from typer.core import TyperGroup
 
+from analytics.commands import (
+    SEED_HELP,
+    check_table_size,
+    checked_seed,
+    players_ranges,
+    terminal,
+)
 from analytics.commands.convert import convert
 from analytics.commands.equity import equity
 from analytics.commands.ingest import ingest
@@ -34,14 +42,36 @@ from parsers.scoresheet import SheetProblem
 if TYPE_CHECKING:
     from analytics.warehouse.pipeline.sources import SourceRef
 
+class _CommandGroup(TyperGroup):
+    """handlab's command group, whose usage errors read as typer's own.
+
+    typer 0.29 checks a value with pydantic, and a value an enum does not have came out as
+    "Invalid value for 'game': Value error, 'poker' is not one of ...": pydantic's prefix
+    goes (typer's own message, and click's, is "'poker' is not one of ...").  The
+    sub-commands' values are read inside :meth:`invoke`, so this one place serves them all.
+    """
+
+    def invoke(self, ctx: Any) -> Any:
+        try:
+            return super().invoke(ctx)
+        except typer.BadParameter as error:
+            error.message = error.message.removeprefix(_PYDANTIC_PREFIX)
+            raise
+
+
+_PYDANTIC_PREFIX: Final = "Value error, "
+"""How pydantic starts the message of a ValueError raised while checking a value."""
+
 app = typer.Typer(
     name="handlab",
+    cls=_CommandGroup,
     help="Hand-history analytics for Rummoli, Big Two and 7 & 8 Poker.",
     no_args_is_help=True,
     add_completion=False,
+    rich_markup_mode="markdown",
 )
-console = Console(stderr=True)
-out = Console()
+console = terminal.console(stderr=True)
+out = terminal.console()
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 
@@ -68,13 +98,13 @@ def validate(
 ) -> None:
     """Check histories: syntax and structure, then (by default) the rules of play.
 
-    The paths are read exactly as ``ingest`` reads them (folders, zip members, gzip files,
-    score sheets; links, pipes and devices inside a folder skipped and named).  Every
-    problem is printed as ``file:line: hand N: what is wrong``; a hand that repeats an
-    earlier one (the same hand id: ingest would skip it) as a duplicate.  A file in another
-    format (a poker site's export, CSV, JSON) or without any hand is an error.  Exit code 1
-    when anything is rejected or no hand was found at all, 2 when a path is missing or a
-    file cannot be read.
+    The paths are read as ingest reads them: folders, zip members, gzip files and score
+    sheets; links, pipes and devices inside a folder are skipped and named. Every problem
+    is printed on a line of its own, as "FILE:LINE: hand N: what is wrong". A hand that
+    repeats an earlier one (the same hand id, which ingest would skip) is reported as a
+    duplicate. A file in another format (a poker site's export, CSV, JSON) or without any
+    hand is an error. Exit code 1 when anything is rejected or no hand was found at all, 2
+    when a path is missing or a file cannot be read.
     """
     from analytics.warehouse import SourceError
     from analytics.warehouse.pipeline.sources import expand
@@ -82,7 +112,7 @@ def validate(
     try:
         refs = expand(paths)
     except SourceError as error:
-        console.print(f"[red]error:[/red] {error}", highlight=False)
+        console.print(terminal.error(str(error)))
         raise typer.Exit(2) from None
     tally = _Tally(rules=rules, quiet=quiet)
     for ref in refs:
@@ -92,7 +122,7 @@ def validate(
 
 def _say(text: str) -> None:
     """One line of ``validate``'s findings on standard output, as it is (no markup)."""
-    out.print(text, markup=False, highlight=False, soft_wrap=True)
+    out.print(text, soft_wrap=True)
 
 
 class _Tally:
@@ -171,12 +201,11 @@ class _Tally:
         if counts:
             console.print(_validated_table(counts))
         if self.unread:
-            console.print(f"{counted(self.unread, 'file')} without any hand handlab reads",
-                          highlight=False)
+            console.print(f"{counted(self.unread, 'file')} without any hand handlab reads")
         if self.failed:
-            console.print(f"{counted(self.failed, 'file')} could not be read", highlight=False)
+            console.print(f"{counted(self.failed, 'file')} could not be read")
         if not counts:
-            console.print("no hands found", highlight=False)
+            console.print("no hands found")
         if self.failed:
             return 2
         if self.unread or not counts or any(status == "rejected" for _, status in counts):
@@ -232,9 +261,9 @@ def eval_command(
 
     try:
         rules = _eval_rules(game, rule or [])
-        out.print(describe(game.value, " ".join(cards), rules), highlight=False)
+        out.print(describe(game.value, " ".join(cards), rules))
     except ValueError as error:
-        console.print(f"[red]error:[/red] {error}", highlight=False)
+        console.print(terminal.error(str(error)))
         raise typer.Exit(2) from None
 
 
@@ -265,18 +294,14 @@ def _eval_rules(game: Game, pairs: list[str]) -> BigTwoRules | None:
     return rules
 
 
-def _players_help() -> str:
-    ranges = ", ".join(f"{GAME_NAMES[game]} {low}-{high}"
-                       for game, (low, high) in PLAYER_LIMITS.items())
-    return f"Players at the table: {ranges}."
-
-
 @app.command()
 def simulate(
     game: Annotated[Game, typer.Argument(help="The game to simulate.")],
     hands: Annotated[int, typer.Option("--hands", "-n", min=1, help="Hands/games/rounds.")] = 1000,
-    players: Annotated[int, typer.Option("--players", "-p", help=_players_help())] = 4,
-    seed: Annotated[int, typer.Option("--seed", "-s")] = 1,
+    players: Annotated[int, typer.Option(
+        "--players", "-p", help=f"Players at the table: {players_ranges(*PLAYER_LIMITS)}.")] = 4,
+    seed: Annotated[int, typer.Option("--seed", "-s", callback=checked_seed,
+                                      help=SEED_HELP)] = 1,
     out_dir: Annotated[Path, typer.Option("--out", "-o", help="Folder to write into.")] = Path("."),
     finale: Annotated[Finale | None, typer.Option(
         help="Rummoli only: how each game's leftover board is played off (default single).")
@@ -288,10 +313,7 @@ def simulate(
     finale): a run with other arguments never replaces an earlier one. Arguments are
     checked first; a failed run leaves no file behind.
     """
-    low, high = PLAYER_LIMITS[game]
-    if not low <= players <= high:
-        raise typer.BadParameter(f"{GAME_NAMES[game]} is played by {low} to {high} players, "
-                                 f"not {players}", param_hint="'--players' / '-p'")
+    check_table_size(game, players)
     options: dict[str, object] = {}
     if finale is not None:
         if game is not Game.RUMMOLI:
@@ -301,9 +323,9 @@ def simulate(
     try:
         written = _write_simulated(game, hands, players, seed, options, target)
     except (ValueError, OSError) as error:
-        console.print(f"[red]error:[/red] {error}", highlight=False)
+        console.print(terminal.error(str(error)))
         raise typer.Exit(2) from None
-    console.print(f"wrote {written} {game.value} hands to {target}")
+    console.print(f"wrote {counted(written, f'{game.value} hand')} to {target}")
 
 
 def simulated_name(game: Game, players: int, seed: int, hands: int,
@@ -348,24 +370,30 @@ def _write_simulated(game: Game, hands: int, players: int, seed: int,
 def serve(
     host: Annotated[str, typer.Option(help="Address to bind; localhost unless you mean it.")] = (
         "127.0.0.1"),
-    port: Annotated[int, typer.Option(help="Port.")] = 8501,
+    port: Annotated[int, typer.Option(min=1, max=65535, help="Port.")] = 8501,
     headless: Annotated[bool, typer.Option(help="Do not open a browser.")] = False,
     lake: Annotated[str | None, typer.Option(
         "--lake", help="Read this Parquet lake (a folder or an fsspec URL such as "
         "s3://bucket/lake) instead of a database (also $HANDLAB_LAKE).")] = None,
 ) -> None:
     """Open the dashboard (building the default database from the bundled samples if needed)."""
+    from analytics.warehouse import WarehouseError
     from analytics.warehouse.connection import LAKE_ENV_VAR
 
+    _require_free_address(host, port)
     lake_dir = lake if lake is not None else (os.environ.get(LAKE_ENV_VAR) or None)
-    if lake_dir is not None:
-        from analytics.warehouse.lake.catalogue import catalogue
+    try:
+        if lake_dir is not None:  # a lake must exist: a typo must not serve an empty one
+            from analytics.warehouse.lake.catalogue import catalogue
 
-        database = catalogue(lake_dir)
-        console.print(f"handlab: dashboard on http://{host}:{port} (lake {lake_dir})")
-    else:
-        database = _prepare_database()
-        console.print(f"handlab: dashboard on http://{host}:{port} (database {database})")
+            database = catalogue(lake_dir)
+        else:
+            database = _prepare_database()
+    except (WarehouseError, OSError) as error:
+        console.print(terminal.error(str(error)))
+        raise typer.Exit(2) from None
+    served = f"lake {lake_dir}" if lake_dir is not None else f"database {database}"
+    console.print(f"handlab: dashboard on http://{host}:{port} ({served})")
     # Streamlit always runs headless (its first-run e-mail prompt would block a fresh
     # machine); handlab opens the browser itself once the server answers.
     # serve.py: app.py with the warm-up at start (analytics/dashboard/startup.py).
@@ -390,18 +418,54 @@ def serve(
     raise typer.Exit(code)
 
 
+def _require_free_address(host: str, port: int) -> None:
+    """Exit 2 unless ``host`` resolves to an address of this machine on which ``port`` is
+    free: checked before "dashboard on http://..." is announced, instead of the server's
+    traceback after it.  The probe binds as the server will (SO_REUSEADDR), and closes."""
+    import socket
+
+    try:
+        family, kind, protocol, _, address = socket.getaddrinfo(
+            host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)[0]
+    except (socket.gaierror, UnicodeError) as error:
+        reason = error.strerror if isinstance(error, OSError) else str(error)
+        console.print(terminal.error(f"--host {host}: no such host ({reason})"))
+        raise typer.Exit(2) from None
+    with socket.socket(family, kind, protocol) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(address)
+        except OSError as error:
+            import errno
+
+            console.print(terminal.error(
+                f"port {port} on {host} is in use (another dashboard?): choose another "
+                "with --port" if error.errno == errno.EADDRINUSE
+                else f"cannot serve on {host} port {port}: {error.strerror}"))
+            raise typer.Exit(2) from None
+
+
 def _prepare_database() -> Path:
     """The dashboard's database, built (kernels compiled, samples loaded) with a spinner and
-    a progress bar when it does not exist yet."""
+    a progress bar when it does not exist yet.
+
+    An existing one is opened once first: a folder or a file that is no DuckDB database
+    raises :class:`~analytics.warehouse.WarehouseNotADatabase` here, before the server
+    starts, not as a traceback of its first page.  One that an ingest holds is the
+    dashboard's to wait for."""
     from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
-    from analytics.warehouse.connection import resolve_db
+    from analytics.warehouse import WarehouseBusy
+    from analytics.warehouse.connection import current_version, resolve_db
     from analytics.warehouse.pipeline.run import IngestProgress, ensure_database
 
-    if resolve_db().exists():
-        return ensure_database()
+    path = resolve_db()
+    if path.exists():
+        with contextlib.suppress(WarehouseBusy):
+            current_version(path)
+        return path
     console.print("handlab: first start: building the database from data/samples/")
-    with Progress(SpinnerColumn(), TextColumn("{task.description}"), BarColumn(),
+    with Progress(SpinnerColumn(), TextColumn("{task.description}", markup=False), BarColumn(),
                   TimeElapsedColumn(), console=console) as bar:
         task = bar.add_task("starting", total=None)
 

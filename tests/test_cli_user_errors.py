@@ -8,6 +8,7 @@ import gzip
 import os
 import zipfile
 from pathlib import Path
+from typing import Final
 
 import pytest
 from fsspec.registry import known_implementations
@@ -29,6 +30,11 @@ RUNNER = CliRunner(env={"COLUMNS": "240"})
 
 def _said(output: str) -> str:
     return " ".join(output.split())  # rich wraps at the terminal width
+
+
+def _unfolded(output: str) -> str:
+    """``output`` without any space: rich folds a long path anywhere across lines."""
+    return "".join(output.split())
 
 
 @pytest.mark.parametrize(("game", "players", "limits"), [
@@ -417,3 +423,363 @@ def test_a_lake_command_on_a_file_says_no_lake_here(tmp_path: Path, action: str)
     result = RUNNER.invoke(app, ["lake", action, str(afile)])
     assert result.exit_code == 2 and isinstance(result.exception, SystemExit), result.output
     assert "afile: no lake here (no committed manifest)" in _said(result.output)
+
+
+# ---- what the user typed is printed as typed, never read as rich markup ----------------
+
+MARKUP_NAME = "Bo[/b][red]"
+"""A name that rich markup would close a tag with (MarkupError) and open red with."""
+
+
+@pytest.mark.parametrize("command", [
+    ["validate", "no[/such]"],
+    ["eval", "rummoli", "As[/x]"],
+    ["equity", "seveneight", "7c8c[/x]", "AsKs"],
+    ["stats", "rummoli", "--db", "x[/y].duckdb"],
+    ["report", "--db", "x[/y].duckdb", "-o", "r.html"],
+])
+def test_a_typed_bracket_is_echoed_not_read_as_markup(command: list[str]) -> None:
+    """A path or cards holding ``[/x]`` are named in the error as typed, not a
+    MarkupError traceback."""
+    result = RUNNER.invoke(app, command)
+    assert result.exit_code in (1, 2), result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    typed = next(word for word in command if "[/" in word)
+    assert typed in _unfolded(result.output)
+
+
+@pytest.mark.parametrize("command", [["report", "-o", "unused.html"], ["stats", "rummoli"]])
+def test_a_player_filter_with_brackets_is_echoed(dashboard_db: Path, tmp_path: Path,
+                                                 command: list[str]) -> None:
+    result = RUNNER.invoke(app, [*command, "--db", str(dashboard_db), "-p", MARKUP_NAME])
+    assert result.exit_code == 1, result.output
+    assert f"no player '{MARKUP_NAME}'" in _said(result.output)
+
+
+def test_ingest_names_files_and_players_with_brackets_as_they_are(tmp_path: Path) -> None:
+    """A file named ``[b]x.phhs`` is not reported as ``x.phhs``; a database whose path holds
+    ``[/y]`` titles the summary after the hands are written; a player named with
+    brackets heads his row of ``stats`` as he is named."""
+    from dataclasses import replace
+
+    hands = [replace(hand, players=(MARKUP_NAME, "[b]Al", "Cy", "Di"))
+             for hand in simulate(Game.BIGTWO, 2, 4, 3)]
+    write_hands(hands, tmp_path / "named.phhs")
+    (tmp_path / "[b]x.phhs").write_text('variant = "N78"\nantes = [0, 0]\n')
+    db = tmp_path / "n[" / "y]z.duckdb"
+    result = RUNNER.invoke(app, ["ingest", "-q", str(tmp_path), "--db", str(db)])
+    assert result.exit_code == 1, result.output  # one hand rejected
+    said = _unfolded(result.output)
+    assert f"{tmp_path / '[b]x.phhs'}:1handrejected" in said
+    assert str(db) in said
+    result = RUNNER.invoke(app, ["stats", "bigtwo", "--db", str(db)])
+    assert result.exit_code == 0, result.output
+    assert MARKUP_NAME in result.output and "[b]Al" in result.output
+
+
+# ---- a --db that is no database ---------------------------------------------------------
+
+def _no_database(tmp_path: Path, kind: str) -> tuple[Path, str]:
+    """A folder, or a history file, where a database is expected, and what is said of it."""
+    if kind == "folder":
+        folder = tmp_path / "folder"
+        folder.mkdir()
+        return folder, f"{folder} is a folder, not a database"
+    history = tmp_path / "hands.phhs"
+    write_hands(list(simulate(Game.BIGTWO, 1, 4, 3)), history)
+    return history, f"{history} is not a handlab database (not a DuckDB file)"
+
+
+@pytest.mark.parametrize("kind", ["folder", "history"])
+@pytest.mark.parametrize("command", [["ingest", "-q", "-j", "0"], ["report", "-o", "r.html"],
+                                     ["stats", "bigtwo"]])
+def test_a_db_that_is_no_database_is_named(tmp_path: Path, kind: str,
+                                           command: list[str]) -> None:
+    db, said = _no_database(tmp_path, kind)
+    before = sorted(tmp_path.rglob("*"))
+    histories = [str(tmp_path / "hands.phhs")] if command[0] == "ingest" else []
+    if histories and kind == "folder":
+        write_hands(list(simulate(Game.BIGTWO, 1, 4, 3)), tmp_path / "hands.phhs")
+        before = sorted(tmp_path.rglob("*"))
+    result = RUNNER.invoke(app, [*command, *histories, "--db", str(db)])
+    assert result.exit_code == 2, result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    assert _unfolded(f"error: {said}") in _unfolded(result.output)
+    assert sorted(tmp_path.rglob("*")) == before
+
+
+def _free_port() -> int:
+    """A port free on 127.0.0.1 a moment ago (the system's choice)."""
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@pytest.mark.parametrize("kind", ["folder", "history"])
+def test_serve_refuses_a_database_that_is_none_before_starting(
+        tmp_path: Path, kind: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``HANDLAB_DB`` naming a folder or a history: an error before the server starts, not
+    a traceback of the dashboard's first page."""
+    import subprocess
+
+    def no_server(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the server was started")
+
+    db, said = _no_database(tmp_path, kind)
+    monkeypatch.setattr(subprocess, "Popen", no_server)
+    monkeypatch.delenv("HANDLAB_LAKE", raising=False)
+    monkeypatch.setenv("HANDLAB_DB", str(db))
+    result = RUNNER.invoke(app, ["serve", "--headless", "--port", str(_free_port())])
+    assert result.exit_code == 2, result.output
+    assert _unfolded(f"error: {said}") in _unfolded(result.output)
+
+
+@pytest.mark.parametrize("command", [["stats", "bigtwo"], ["report"]])
+def test_an_out_that_cannot_be_written_is_an_error(dashboard_db: Path, tmp_path: Path,
+                                                   command: list[str]) -> None:
+    """``stats --out`` naming a folder says so and exits 2, as ``report`` does."""
+    folder = tmp_path / "taken.csv"
+    folder.mkdir()
+    result = RUNNER.invoke(app, [*command, "--db", str(dashboard_db), "--out", str(folder)])
+    assert result.exit_code == 2, result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    assert _unfolded(f"error: [Errno 21] Is a directory: '{folder}'") in _unfolded(result.output)
+
+
+SEEDED: Final = (["equity", "seveneight", "7c8c", "AsKs", "--monte-carlo", "-n", "100"],
+                 ["equity", "rummoli", "2d3d4d4s6d6s8cTsJhQdKh", "--monte-carlo", "-n", "100"],
+                 ["simulate", "bigtwo", "-n", "1"])
+"""Commands that take --seed, each as quick as it runs."""
+
+
+@pytest.mark.parametrize("command", SEEDED)
+def test_a_seed_is_a_whole_number_from_0_to_2_to_the_63(tmp_path: Path,
+                                                        command: list[str]) -> None:
+    """The equity kernels hold a seed in 64 bits: a larger one was a numba TypingError
+    traceback.  ``equity`` and ``simulate`` take the same range; simulate writes nothing."""
+    where = ["-o", str(tmp_path)] if command[0] == "simulate" else []
+    for seed in ("99999999999999999999999", "-1"):
+        result = RUNNER.invoke(app, [*command, *where, "--seed", seed])
+        assert result.exit_code == 2, result.output
+        assert f"{seed} is not a seed: give a whole number from 0 to 2^63 - 1" in _said(
+            result.output)
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.slow  # the equity kernels' first run in a process: about 1.5 s each
+@pytest.mark.parametrize("command", SEEDED)
+def test_the_largest_seed_works(tmp_path: Path, command: list[str]) -> None:
+    where = ["-o", str(tmp_path)] if command[0] == "simulate" else []
+    result = RUNNER.invoke(app, [*command, *where, "--seed", str(2**63 - 1)])
+    assert result.exit_code == 0, result.output
+
+
+# ---- serve: an address it cannot serve on is said before announcing it ------------------
+
+@pytest.fixture
+def no_server(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``serve`` may not start the server here: a test that reaches it fails."""
+    import subprocess
+
+    def refused(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the server was started")
+
+    monkeypatch.setattr(subprocess, "Popen", refused)
+
+
+@pytest.mark.usefixtures("no_server")
+@pytest.mark.parametrize(("options", "said"), [
+    (["--port", "99999"], "Invalid value for '--port'"),
+    (["--port", "-1"], "Invalid value for '--port'"),
+    (["--port", "0"], "Invalid value for '--port'"),
+    (["--host", "nonsense.invalid"], "error: --host nonsense.invalid: no such host"),
+])
+def test_serve_refuses_an_address_before_announcing_it(options: list[str], said: str) -> None:
+    result = RUNNER.invoke(app, ["serve", "--headless", *options])
+    assert result.exit_code == 2, result.output
+    assert said in _said(result.output)
+    assert "dashboard on" not in result.output
+
+
+@pytest.mark.usefixtures("no_server")
+def test_serve_says_a_port_is_in_use() -> None:
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = RUNNER.invoke(app, ["serve", "--headless", "--host", "127.0.0.1",
+                                     "--port", str(port)])
+    assert result.exit_code == 2, result.output
+    assert (f"error: port {port} on 127.0.0.1 is in use (another dashboard?): choose another "
+            "with --port") in _said(result.output)
+    assert "dashboard on" not in result.output
+
+
+# ---- equity: an option the game has no use for is refused, not ignored -------------------
+
+BIG_TWO_HAND = "3d4c5h6s7d8c8d8h9s9cKdKc2s"
+RUMMOLI_HAND = "2d3d4d4s6d6s8cTsJhQdKh"
+
+
+@pytest.mark.parametrize(("arguments", "said"), [
+    (["bigtwo", BIG_TWO_HAND, "--exact"], "Invalid value for '--exact': a Big Two deal's "
+                                          "strength is only estimated"),
+    (["bigtwo", BIG_TWO_HAND, "--dead", "4d"], "Invalid value for '--dead': only 7 & 8"),
+    (["bigtwo", BIG_TWO_HAND, "--street", "1"], "Invalid value for '--street': only 7 & 8"),
+    (["rummoli", RUMMOLI_HAND, "--street", "2"], "Invalid value for '--street': only 7 & 8"),
+    (["seveneight", "7c8c", "AsKs", "-p", "3"], "7 & 8 has one player per hand given"),
+    (["bigtwo", BIG_TWO_HAND, "-p", "5"], "Big Two is played by 2 to 4 players, not 5"),
+    (["rummoli", RUMMOLI_HAND, "-p", "9"], "Rummoli is played by 2 to 8 players, not 9"),
+    (["rummoli", RUMMOLI_HAND, "-p", "1"], "Rummoli is played by 2 to 8 players, not 1"),
+])
+def test_equity_refuses_an_option_the_game_does_not_use(arguments: list[str],
+                                                        said: str) -> None:
+    result = RUNNER.invoke(app, ["equity", *arguments])
+    assert result.exit_code == 2, result.output
+    assert said in _said(result.output)
+
+
+def test_equity_help_gives_each_games_table() -> None:
+    said = _said(RUNNER.invoke(app, ["equity", "--help"]).output)
+    assert "Rummoli 2-8, Big Two 2-4 (default 4); 7 & 8 has one per hand given" in said
+    assert "2<=x<=8" not in said
+
+
+# ---- a mistyped --lake is no lake, not an empty one --------------------------------------
+
+@pytest.mark.usefixtures("no_server")
+@pytest.mark.parametrize("command", ["report", "serve", "stats"])
+def test_a_reading_command_says_there_is_no_lake_and_creates_nothing(
+        tmp_path: Path, command: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A typo in ``--lake`` (or ``$HANDLAB_LAKE``) read as an empty lake: report said "no
+    hands match" and serve an empty dashboard, both after creating the folder."""
+    typo = tmp_path / "nolake"
+    monkeypatch.delenv("HANDLAB_LAKE", raising=False)
+    arguments = {"report": ["report", "--lake", str(typo), "-o", str(tmp_path / "r.html")],
+                 "serve": ["serve", "--headless", "--port", str(_free_port()),
+                           "--lake", str(typo)],
+                 "stats": ["stats", "bigtwo"]}[command]
+    if command == "stats":
+        monkeypatch.setenv("HANDLAB_LAKE", str(typo))
+    result = RUNNER.invoke(app, arguments)
+    assert result.exit_code == 2, result.output
+    assert _unfolded(f"error: {typo}: no lake here (no committed manifest)") in _unfolded(
+        result.output)
+    assert list(tmp_path.iterdir()) == []
+
+
+# ---- numbers in words: "1 hand", "1,000 hands" -------------------------------------------
+
+def test_simulate_and_convert_count_in_words(tmp_path: Path) -> None:
+    result = RUNNER.invoke(app, ["simulate", "seveneight", "-p", "2", "-n", "1000",
+                                 "-o", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    assert "wrote 1,000 seveneight hands to" in _said(result.output)
+    result = RUNNER.invoke(app, ["simulate", "bigtwo", "-n", "1", "-o", str(tmp_path)])
+    assert "wrote 1 bigtwo hand to" in _said(result.output)
+    sheet = tmp_path / "sheet.txt"
+    sheet.write_text("a b c d\n" + "0 1 2 3\n" * 1000)
+    result = RUNNER.invoke(app, ["convert", str(sheet), "--out", str(tmp_path / "a.phhs")])
+    assert result.exit_code == 0, result.output
+    assert _unfolded("1,000 games written to") in _unfolded(result.output)
+    assert _unfolded(", 0 bad lines") in _unfolded(result.output)
+    sheet.write_text("a b c d\n0 1 2 3\n0 1 2\n")
+    result = RUNNER.invoke(app, ["convert", str(sheet), "--out", str(tmp_path / "b.phhs")])
+    assert result.exit_code == 1, result.output
+    assert _unfolded(": 1 game written to") in _unfolded(result.output)
+    assert _unfolded(", 1 bad line") in _unfolded(result.output)
+
+
+def test_ingest_and_equity_say_one_in_the_singular(tmp_path: Path) -> None:
+    history = tmp_path / "one.phhs"
+    write_hands(list(simulate(Game.BIGTWO, 1, 4, 3)), history)
+    db = ["--db", str(tmp_path / "h.duckdb"), "-q", "-j", "0"]
+    result = RUNNER.invoke(app, ["ingest", str(history), *db])
+    assert result.exit_code == 0, result.output
+    assert "1 hand read in" in _said(result.output)
+    result = RUNNER.invoke(app, ["ingest", str(history), *db])
+    assert "1 file already loaded: nothing added from it." in _said(result.output)
+    result = RUNNER.invoke(app, ["equity", "seveneight", "7c8c2d", "AsKsQh", "--street", "2"])
+    assert result.exit_code == 0, result.output
+    assert "exact, 1 deal" in result.output and "1 deals" not in result.output
+
+
+def test_stats_tables_keep_every_number_whole_at_80_columns(dashboard_db: Path) -> None:
+    """At 80 columns (a terminal's default, and a pipe's) the score keeper's eleven columns
+    cut its numbers to ``-1.…`` and its headers to ``pla…``."""
+    narrow = CliRunner(env={"COLUMNS": "80"})
+    for game in ("bigtwo", "rummoli", "seveneight"):
+        result = narrow.invoke(app, ["stats", game, "--db", str(dashboard_db)])
+        assert result.exit_code == 0, result.output
+        assert "…" not in result.output, result.output
+        assert max(map(len, result.output.splitlines())) <= 80
+
+
+# ---- help at 80 columns: prose, not source ------------------------------------------------
+
+def _command_paths() -> list[list[str]]:
+    """Every command's words: [], ["validate"], ..., ["lake", "compact"], ..."""
+    import typer.main
+
+    def below(group: object, path: list[str]) -> list[list[str]]:
+        commands = getattr(group, "commands", {})
+        return [path] + [found for name, command in commands.items()
+                         for found in below(command, [*path, name])]
+
+    return below(typer.main.get_command(app), [])
+
+
+def _early_breaks(help_text: str, width: int = 80) -> list[str]:
+    """The lines of ``help_text`` that end although the next line's first word would have
+    fitted after them: a line break kept from a docstring's source, mid-sentence.  Within
+    a panel's cell (the continuation starts where the line's last text starts); typer's
+    own ``[default: ...]`` lines, which it puts on a line of their own, are not counted."""
+    import itertools
+    import re
+
+    lines = [line.rstrip() for line in help_text.splitlines()]
+    found = []
+    for line, following in itertools.pairwise(lines):
+        boxed = line.startswith("│")
+        texts = list(re.finditer(r"[^\s│](?:\S| (?=\S))*", line))
+        after = list(re.finditer(r"[^\s│](?:\S| (?=\S))*", following))
+        if not texts or not after or after[0].start() != texts[-1].start():
+            continue
+        word = after[0].group().split()[0]
+        room = (width - 2 if boxed else width - 1) - texts[-1].end()
+        if not word.startswith("[") and len(word) + 1 <= room:
+            found.append(f"{line.strip()} / {word}")
+    return found
+
+
+def test_every_help_reads_as_prose_at_80_columns() -> None:
+    """No RST ``code`` marks and no line broken mid-sentence where the docstring's source
+    was (``validate --help``, ``lake --help`` did both)."""
+    narrow = CliRunner(env={"COLUMNS": "80"})
+    paths = _command_paths()
+    assert ["lake", "vacuum"] in paths and len(paths) >= 14
+    for path in paths:
+        shown = narrow.invoke(app, [*path, "--help"]).output
+        assert "``" not in shown, path
+        assert _early_breaks(shown) == [], (path, shown)
+    said = _said(narrow.invoke(app, ["validate", "--help"]).output)
+    assert "(the same hand id, which ingest would skip) is reported as a duplicate." in said
+
+
+@pytest.mark.parametrize(("command", "said"), [
+    (["eval", "poker", "As"], "Invalid value for 'game': 'poker' is not one of 'rummoli', "
+                              "'bigtwo', 'seveneight'."),
+    (["report", "-g", "poker", "-o", "x.html"], "Invalid value for '--game' / '-g': 'poker' "
+                                                "is not one of"),
+    (["simulate", "rummoli", "--finale", "x"], "Invalid value for '--finale': 'x' is not one "
+                                               "of 'single', 'per_pot', 'none'."),
+])
+def test_a_value_an_enum_does_not_have_reads_as_typers_own(command: list[str],
+                                                           said: str) -> None:
+    result = RUNNER.invoke(app, command)
+    assert result.exit_code == 2, result.output
+    assert said in _said(result.output) and "Value error" not in result.output

@@ -20,6 +20,7 @@ import pytest
 from analytics.warehouse import (
     WarehouseBusy,
     WarehouseMissing,
+    WarehouseNotADatabase,
     WarehouseSchemaError,
     connection,
     ingest,
@@ -164,6 +165,25 @@ def test_a_lease_sets_only_listed_settings_and_restores_them(tmp_path: Path) -> 
         assert current(lease.con) == [1, "61.0 MiB"]  # reopened: applied again
     with reader(db) as read:
         assert int(read.execute("SELECT count(*) FROM hands").fetchall()[0][0]) == 1
+
+
+@pytest.mark.parametrize("opening", [open_reader, open_writer])
+def test_a_folder_or_a_file_of_another_kind_is_no_database(tmp_path: Path,
+                                                            opening: object) -> None:
+    """A mistyped path is named for what it is, neither opened nor overwritten: a folder,
+    or a file that is not a DuckDB database (even with "lock" in its path, which DuckDB's
+    lock errors are told by)."""
+    assert callable(opening)
+    folder = tmp_path / "blocks"
+    folder.mkdir()
+    with pytest.raises(WarehouseNotADatabase, match=r"blocks is a folder, not a database$"):
+        opening(folder)
+    history = folder / "hands.phhs"
+    history.write_text('variant = "N78"\n')
+    with pytest.raises(WarehouseNotADatabase,
+                       match=r"hands.phhs is not a handlab database \(not a DuckDB file\)$"):
+        opening(history)
+    assert history.read_text() == 'variant = "N78"\n'
 
 
 def test_reader_errors_are_clear(tmp_path: Path) -> None:

@@ -4,16 +4,37 @@ from __future__ import annotations
 
 import datetime as dt
 from difflib import get_close_matches
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 import typer
+
+from parsers.build import PLAYER_LIMITS
+from parsers.rule_options import GAME_NAMES, Game
 
 if TYPE_CHECKING:
     import duckdb
 
     from analytics.warehouse.sql.views import HandFilter
 
-__all__ = ["no_match_hints", "parse_day"]
+__all__ = ["SEED_HELP", "SEED_MAX", "check_table_size", "checked_seed", "no_match_hints",
+           "parse_day", "players_ranges"]
+
+SEED_MAX: Final = 2**63 - 1
+"""The largest ``--seed`` a command takes (the smallest is 0): the equity kernels (numba)
+hold a seed in 64 bits and stopped at a larger one with a typing error; ``simulate``
+takes the same range, so one seed serves both."""
+
+SEED_HELP: Final = "Random seed, a whole number from 0 to 2^63 - 1."
+
+
+def checked_seed(seed: int) -> int:
+    """``--seed``'s callback: ``seed``, or a usage error for one outside 0 to
+    :data:`SEED_MAX` (in words: typer's ``min``/``max`` would print the 19-digit range in
+    the help, wrapped mid-number at 80 columns)."""
+    if not 0 <= seed <= SEED_MAX:
+        raise typer.BadParameter(f"{seed} is not a seed: give a whole number from 0 to 2^63 - 1 "
+                                 f"({SEED_MAX})")
+    return seed
 
 
 def parse_day(text: str | None, option: str) -> dt.date | None:
@@ -26,6 +47,22 @@ def parse_day(text: str | None, option: str) -> dt.date | None:
     except ValueError:
         raise typer.BadParameter(f"{text!r} is not a date (YYYY-MM-DD)",
                                  param_hint=option) from None
+
+
+def players_ranges(*games: Game) -> str:
+    """How many play each of ``games``, for a ``--players`` help: ``Rummoli 2-8, Big Two
+    2-4`` (:data:`~parsers.build.PLAYER_LIMITS`)."""
+    return ", ".join(f"{GAME_NAMES[game]} {PLAYER_LIMITS[game][0]}-{PLAYER_LIMITS[game][1]}"
+                     for game in games)
+
+
+def check_table_size(game: Game, players: int) -> None:
+    """A usage error of ``--players`` unless ``game`` is played by ``players``: each game
+    has its own range, which one option's ``min``/``max`` cannot say."""
+    low, high = PLAYER_LIMITS[game]
+    if not low <= players <= high:
+        raise typer.BadParameter(f"{GAME_NAMES[game]} is played by {low} to {high} players, "
+                                 f"not {players}", param_hint="'--players' / '-p'")
 
 
 def no_match_hints(con: duckdb.DuckDBPyConnection, hand_filter: HandFilter) -> list[str]:

@@ -14,11 +14,13 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
+
+from analytics.commands import terminal
+from analytics.words import counted
 
 __all__ = ["convert"]
 
-_console = Console(stderr=True)
+_console = terminal.console(stderr=True)
 
 
 def convert(
@@ -41,27 +43,26 @@ def convert(
 
     refusal = _replacing(path, out, force)
     if refusal is not None:
-        _console.print(refusal, markup=False, highlight=False)
+        _console.print(refusal)
         raise typer.Exit(2)
     try:
         text = decode_sheet(path.read_bytes())
     except OSError as error:
-        _console.print(f"{path}: cannot read it: {error}", markup=False, highlight=False)
+        _console.print(f"{path}: cannot read it: {error}")
         raise typer.Exit(2) from None
     if not looks_like_score_sheet(text):
-        _console.print(f"{path}: not a Big Two score sheet (docs/format.md, Score sheets)",
-                       markup=False, highlight=False)
+        _console.print(f"{path}: not a Big Two score sheet (docs/format.md, Score sheets)")
         raise typer.Exit(2)
     sheet = read_score_sheet(text)
     for problem in sheet.problems:
-        _console.print(problem.describe(str(path)), markup=False, highlight=False)
+        _console.print(problem.describe(str(path)))
     try:
         written = write_hands(sheet_hands(sheet.games, str(path)), out, single=False)
     except OSError as error:
-        _console.print(f"{out}: cannot write it: {error}", markup=False, highlight=False)
+        _console.print(f"{out}: cannot write it: {error}")
         raise typer.Exit(2) from None
-    _console.print(f"{path}: {written} games written to {out}, {len(sheet.problems)} bad lines",
-                   markup=False, highlight=False)
+    _console.print(f"{path}: {counted(written, 'game')} written to {out}, "
+                   f"{counted(len(sheet.problems), 'bad line')}")
     if sheet.problems:
         raise typer.Exit(1)
 

@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
 from rich.progress import (
     BarColumn,
     Progress,
@@ -28,12 +27,13 @@ from rich.progress import (
 from rich.table import Table
 from rich.text import Text
 
+from analytics.commands import terminal
 from analytics.words import counted
 from parsers.rule_options import GAME_NAMES
 
 __all__ = ["ingest"]
 
-_console = Console(stderr=True)
+_console = terminal.console(stderr=True)
 
 
 class _HandsColumn(ProgressColumn):
@@ -105,10 +105,10 @@ def ingest(
             else:
                 summary = run_ingest(paths, db, workers=workers, progress=report)
     except WarehouseError as error:
-        _console.print(f"[red]error:[/red] {error}", highlight=False)
+        _console.print(terminal.error(str(error)))
         raise typer.Exit(2) from None
     except OSError as error:
-        _console.print(f"[red]error:[/red] {error}", highlight=False)
+        _console.print(terminal.error(str(error)))
         raise typer.Exit(2) from None
 
     table = Table(title=f"handlab ingest → {summary.db if lake is None else lake}")
@@ -123,28 +123,29 @@ def ingest(
     _console.print(table)
     skipped = [f for f in summary.files if f.status == "already loaded"]
     if skipped:
-        _console.print(f"{counted(len(skipped), 'file')} already loaded: nothing added from them.")
+        _console.print(f"{counted(len(skipped), 'file')} already loaded: nothing added from "
+                       f"{'it' if len(skipped) == 1 else 'them'}.")
     for item in summary.files:
         if item.status == "partial":
-            _console.print(f"[yellow]{item.name}[/yellow]: {counted(item.rejected, 'hand')} "
-                           f"rejected, first: {_after_name(item.name, str(item.message))}",
-                           highlight=False)
+            _console.print(terminal.styled(
+                item.name, "yellow", f": {counted(item.rejected, 'hand')} rejected, first: "
+                f"{_after_name(item.name, str(item.message))}"))
         elif item.status == "error":
-            _console.print(f"[red]{item.name}[/red]: {_after_name(item.name, str(item.message))}",
-                           highlight=False)
+            _console.print(terminal.styled(
+                item.name, "red", f": {_after_name(item.name, str(item.message))}"))
         elif item.status == "skipped":
-            _console.print(f"[yellow]skipped[/yellow] {item.message}", highlight=False)
+            _console.print(terminal.styled("skipped", "yellow", f" {item.message}"))
         elif item.status == "loaded" and item.hands == 0:
-            _console.print(f"[yellow]{item.name}[/yellow]: no hands in this file",
-                           highlight=False)
+            _console.print(terminal.styled(item.name, "yellow", ": no hands in this file"))
     if summary.internal_errors:
-        _console.print(f"[red]{counted(summary.internal_errors, 'hand')} rejected for an internal "
-                       f"error[/red] (a bug in handlab, not in the histories; the other hands "
-                       f"loaded): the tracebacks are in {summary.error_log}", highlight=False)
-    _console.print(f"{summary.hands:,} hands read in {summary.seconds:.1f} s "
+        _console.print(terminal.styled(
+            f"{counted(summary.internal_errors, 'hand')} rejected for an internal error", "red",
+            " (a bug in handlab, not in the histories; the other hands loaded): the tracebacks "
+            f"are in {summary.error_log}"))
+    _console.print(f"{counted(summary.hands, 'hand')} read in {summary.seconds:.1f} s "
                    f"({summary.hands_per_second:,.0f} hands/s)")
     if summary.nothing_read is not None:
-        _console.print(f"[red]no hand found:[/red] {summary.nothing_read}", highlight=False)
+        _console.print(terminal.styled("no hand found:", "red", f" {summary.nothing_read}"))
     raise typer.Exit(summary.exit_code)
 
 

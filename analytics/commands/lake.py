@@ -10,11 +10,13 @@ from __future__ import annotations
 from typing import Annotated
 
 import typer
-from rich.console import Console
+
+from analytics.commands import terminal
+from analytics.words import counted
 
 __all__ = ["lake"]
 
-_console = Console(stderr=True)
+_console = terminal.console(stderr=True)
 
 
 def _require_lake(root: str) -> None:
@@ -27,15 +29,14 @@ def _require_lake(root: str) -> None:
     try:
         found = latest_version(root)
     except (WarehouseError, OSError) as error:
-        _console.print(f"[red]error:[/red] {error}", highlight=False)
+        _console.print(terminal.error(str(error)))
         raise typer.Exit(2) from None
     if not found:
-        _console.print(f"[red]error:[/red] {root}: no lake here (no committed manifest)",
-                       highlight=False)
+        _console.print(terminal.error(f"{root}: no lake here (no committed manifest)"))
         raise typer.Exit(2)
 
 lake = typer.Typer(help="Keep a Parquet lake fast and small: compact, vacuum.",
-                   no_args_is_help=True)
+                   no_args_is_help=True, rich_markup_mode="markdown")
 
 
 @lake.command()
@@ -53,15 +54,15 @@ def compact(
     try:
         result = run_compact(root, target_bytes=target_mb * 1024**2)
     except (WarehouseError, OSError) as error:
-        _console.print(f"[red]error:[/red] {error}", highlight=False)
+        _console.print(terminal.error(str(error)))
         raise typer.Exit(2) from None
     if result.version is None:
-        _console.print(f"{root}: nothing to compact ({result.files_before:,} files, each "
-                       f"partition's as large as --target-mb allows)", highlight=False)
+        _console.print(f"{root}: nothing to compact ({counted(result.files_before, 'file')}, each "
+                       f"partition's as large as --target-mb allows)")
         return
-    _console.print(f"{root}: version {result.version}: {result.merged:,} files merged into "
-                   f"{result.written:,}; {result.files_before:,} files before, "
-                   f"{result.files_after:,} now", highlight=False)
+    _console.print(f"{root}: version {result.version}: {counted(result.merged, 'file')} merged "
+                   f"into {result.written:,}; {counted(result.files_before, 'file')} before, "
+                   f"{result.files_after:,} now")
 
 
 @lake.command()
@@ -83,10 +84,12 @@ def vacuum(
     try:
         result = run_vacuum(root, keep, grace_seconds=grace_hours * 3600)
     except (WarehouseError, OSError) as error:
-        _console.print(f"[red]error:[/red] {error}", highlight=False)
+        _console.print(terminal.error(str(error)))
         raise typer.Exit(2) from None
     versions = ", ".join(str(v) for v in result.kept_versions) or "none"
-    _console.print(f"{root}: kept versions {versions}; deleted {result.deleted_files:,} files "
+    _console.print(f"{root}: kept versions {versions}; deleted "
+                   f"{counted(result.deleted_files, 'file')} "
                    f"({result.deleted_bytes / 2**20:,.1f} MiB) and "
-                   f"{result.deleted_manifests:,} older manifests; {result.young_files:,} "
-                   f"unlisted files younger than {grace_hours:g} h kept", highlight=False)
+                   f"{counted(result.deleted_manifests, 'older manifest')}; "
+                   f"{counted(result.young_files, 'unlisted file')} younger than "
+                   f"{grace_hours:g} h kept")

@@ -17,9 +17,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.console import Console
 
-from analytics.commands import no_match_hints, parse_day
+from analytics.commands import no_match_hints, parse_day, terminal
 from parsers.rule_options import Game
 
 if TYPE_CHECKING:
@@ -27,7 +26,7 @@ if TYPE_CHECKING:
 
 __all__ = ["report"]
 
-_console = Console(stderr=True)
+_console = terminal.console(stderr=True)
 
 
 def report(
@@ -35,7 +34,9 @@ def report(
         "--out", "-o", help="Where to write: .html, .xlsx, .csv or .parquet.")],
     db: Annotated[Path | None, typer.Option(
         "--db", help="Database file (default: $HANDLAB_DB, else data/handlab.duckdb).")] = None,
-    game: Annotated[Game | None, typer.Option("--game", "-g", help="Only this game.")] = None,
+    game: Annotated[Game | None, typer.Option(
+        "--game", "-g", metavar="GAME", help="Only this game: seveneight, bigtwo or "
+        "rummoli.")] = None,
     player: Annotated[list[str] | None, typer.Option(
         "--player", "-p", metavar="NAME", help="Only hands with this player (repeatable).")] = None,
     date_from: Annotated[str | None, typer.Option(
@@ -88,19 +89,19 @@ def report(
                 hand_filter = replace(hand_filter, stakes=_stakes_label(con, stakes))
             if views.overview(con, hand_filter).empty:
                 # An empty report looks like a report of nothing happening: say it instead.
-                _console.print(f"[red]error:[/red] no hands match ({hand_filter.describe()}); "
-                               f"nothing written to {out}", highlight=False)
+                _console.print(terminal.error(f"no hands match ({hand_filter.describe()}); "
+                                              f"nothing written to {out}"))
                 for hint in no_match_hints(con, hand_filter):
-                    _console.print(f"  {hint}", highlight=False)
+                    _console.print(f"  {hint}")
                 raise typer.Exit(1)
             written = write_report(con, hand_filter, out, table=table, title=title)
     except ValueError as error:
-        _console.print(f"[red]error:[/red] {error}", highlight=False)
+        _console.print(terminal.error(str(error)))
         raise typer.Exit(2) from None
     except (WarehouseError, OSError) as error:
-        _console.print(f"[red]error:[/red] {error}", highlight=False)
+        _console.print(terminal.error(str(error)))
         raise typer.Exit(2) from None
-    _console.print(f"wrote {written} ({hand_filter.describe()})", highlight=False)
+    _console.print(f"wrote {written} ({hand_filter.describe()})")
 
 
 def _stakes_label(con: duckdb.DuckDBPyConnection, text: str) -> str:

@@ -16,10 +16,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Final
 
 import typer
-from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
-from analytics.commands import no_match_hints, parse_day
+from analytics.commands import no_match_hints, parse_day, terminal
 from analytics.words import counted
 from parsers.rule_options import Game
 
@@ -28,8 +28,8 @@ if TYPE_CHECKING:
 
 __all__ = ["stats"]
 
-_console = Console(stderr=True)
-_out = Console()
+_console = terminal.console(stderr=True)
+_out = terminal.console()
 _FORMATS = ("csv", "xlsx", "parquet")
 _MIXED_RESULTS: Final = {
     Game.BIGTWO: "his games were played under more than one scoring rule, whose points are "
@@ -39,6 +39,9 @@ _MIXED_RESULTS: Final = {
                   "not the same; the dashboard's Statistics page splits the grid by ante.",
     Game.SEVENEIGHT: "no result in one unit for his hands."}
 """What a result cell's dash means, per game (7 & 8's results, in big blinds, never mix)."""
+_SCORE_KEEPER_RATES: Final = frozenset({"win_fraction", "fry_fraction", "real_losses_per_game",
+                                        "net_score_per_game"})
+"""The score keeper's columns per game, printed as a table of their own."""
 
 
 def stats(
@@ -84,20 +87,24 @@ def stats(
             rows = player_rows(con, hand_filter, game=game, fry_threshold=fry)
             hints = no_match_hints(con, hand_filter) if rows.empty else []
     except (WarehouseError, OSError) as error:
-        _console.print(f"[red]error:[/red] {error}", highlight=False)
+        _console.print(terminal.error(str(error)))
         raise typer.Exit(2) from None
     if rows.empty:  # an empty table reads as players who did nothing: say it instead
-        _console.print(f"[red]error:[/red] no hands match ({hand_filter.describe()})"
-                       + (f"; nothing written to {out}" if out is not None else ""),
-                       highlight=False)
+        _console.print(terminal.error(f"no hands match ({hand_filter.describe()})"
+                                      + (f"; nothing written to {out}" if out is not None
+                                         else "")))
         for hint in hints:
-            _console.print(f"  {hint}", highlight=False)
+            _console.print(f"  {hint}")
         raise typer.Exit(1)
     if out is not None and suffix is not None:
-        out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_bytes(table_bytes(rows, suffix))
+        try:
+            out.parent.mkdir(parents=True, exist_ok=True)
+            out.write_bytes(table_bytes(rows, suffix))
+        except OSError as error:  # a folder of that name, a place no one may write: as report
+            _console.print(terminal.error(str(error)))
+            raise typer.Exit(2) from None
         _console.print(f"wrote {counted(len(rows), 'player')} to {out} "
-                       f"({hand_filter.describe()})", highlight=False)
+                       f"({hand_filter.describe()})")
         return
     cells, _, grey = display_grid(rows, definitions)
     title = f"Statistics: {hand_filter.describe()}"
@@ -108,13 +115,13 @@ def stats(
         chosen = [stat for stat in definitions if stat.family == family]
         names = [stat.name for stat in chosen]
         table = Table(title=f"{title}: {family}")
-        table.add_column("player")
+        table.add_column("player", overflow="fold")
         for stat in chosen:  # headed as the dashboard's grid (the export keeps the names)
-            table.add_column(stat.label, justify="right")
+            table.add_column(stat.label, justify="right", overflow="fold")
         for at in range(len(rows)):
             texts = [str(cells.at[at, name]) for name in names]
             table.add_row(str(rows["player"].iloc[at]),
-                          *(f"[dim]{text}[/dim]" if bool(grey.at[at, name]) else text
+                          *(Text(text, style="dim" if bool(grey.at[at, name]) else "")
                             for name, text in zip(names, texts, strict=True)))
         _out.print(table)
     stat_columns = {column for stat in definitions for column in (stat.name, stat.opps_column)}
@@ -125,13 +132,18 @@ def stats(
             and c != "player"]
     if kept:  # Big Two: the score keeper's summary (scores.bigtwo_score_summary)
         shown = rows.assign(is_regular=["✓" if flag else "" for flag in rows["is_regular"]])
-        _out.print(_result_table(f"{title}: score keeper", shown, kept, SCORE_KEEPER_HEADERS))
+        # Two tables: its eleven columns in one left a number four characters at 80 columns.
+        rates = [c for c in kept if c in _SCORE_KEEPER_RATES]
+        for part, columns in (("totals", [c for c in kept if c not in rates]),
+                              ("rates", rates)):
+            _out.print(_result_table(f"{title}: score keeper {part}", shown, columns,
+                                     SCORE_KEEPER_HEADERS))
     _console.print(f"Cells: count/opportunities (share); dim: under {MIN_OPPORTUNITIES} "
-                   "opportunities. Definitions: docs/statistics.md.", highlight=False)
+                   "opportunities. Definitions: docs/statistics.md.")
     if kept:
-        _console.print(f"Score keeper: {SCORE_KEEPER_NOTE}", highlight=False)
+        _console.print(f"Score keeper: {SCORE_KEEPER_NOTE}")
     if rows[results].isna().any().any():
-        _console.print(f"—: {_MIXED_RESULTS[game]}", highlight=False)
+        _console.print(f"—: {_MIXED_RESULTS[game]}")
 
 
 def _result_table(title: str, rows: pd.DataFrame, columns: list[str],
@@ -141,9 +153,9 @@ def _result_table(title: str, rows: pd.DataFrame, columns: list[str],
     from analytics.dashboard.statistics import result_text
 
     table = Table(title=title)
-    table.add_column("player")
+    table.add_column("player", overflow="fold")
     for column in columns:
-        table.add_column(headers.get(column, column), justify="right")
+        table.add_column(headers.get(column, column), justify="right", overflow="fold")
     for at in range(len(rows)):
         table.add_row(str(rows["player"].iloc[at]),
                       *(result_text(rows[column].iloc[at]) for column in columns))

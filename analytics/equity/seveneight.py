@@ -30,6 +30,7 @@ import numpy as np
 import numpy.typing as npt
 
 from analytics.evaluator import EvaluationError, seveneight_rank_batch
+from analytics.words import counted
 from parsers.cards import UNKNOWN, Card, CardError, format_cards, parse_cards
 
 __all__ = [
@@ -82,8 +83,8 @@ class EquityResult:
             if not self.exact:
                 text += f"  +/- {100 * self.std_error[i]:.3f}%"
             lines.append(text)
-        how = (f"exact, {self.deals:,} deals" if self.exact
-               else f"Monte Carlo, {self.deals:,} samples (+/- is one standard error)")
+        how = (f"exact, {counted(self.deals, 'deal')}" if self.exact
+               else f"Monte Carlo, {counted(self.deals, 'sample')} (+/- is one standard error)")
         return "\n".join([*lines, how])
 
 

@@ -21,6 +21,7 @@ from analytics.warehouse.errors import (
     WarehouseBusy,
     WarehouseError,
     WarehouseMissing,
+    WarehouseNotADatabase,
     WarehouseSchemaError,
 )
 from analytics.warehouse.pipeline.run import (
@@ -46,6 +47,7 @@ __all__ = [
     "WarehouseBusy",
     "WarehouseError",
     "WarehouseMissing",
+    "WarehouseNotADatabase",
     "WarehouseSchemaError",
     "ensure_database",
     "ingest",

@@ -33,7 +33,12 @@ from typing import Final
 
 import duckdb
 
-from analytics.warehouse.errors import WarehouseBusy, WarehouseMissing, WarehouseSchemaError
+from analytics.warehouse.errors import (
+    WarehouseBusy,
+    WarehouseMissing,
+    WarehouseNotADatabase,
+    WarehouseSchemaError,
+)
 from analytics.warehouse.sql.schema import LATEST_VERSION, migrate, schema_version
 
 __all__ = [
@@ -121,10 +126,19 @@ def _ask_for_turn(path: Path) -> None:
         pass
 
 
+_NOT_A_DATABASE: Final = "is not a valid DuckDB database file"
+"""What DuckDB's IOException says of an existing file that is no DuckDB database."""
+
+
 def _retrying_connect(path: Path, *, read_only: bool, wait: float,
                       config: dict[str, str | bool | int | float | list[str]]
                       ) -> duckdb.DuckDBPyConnection:
-    """Connect, retrying lock conflicts with jittered backoff until ``wait`` seconds pass."""
+    """Connect, retrying lock conflicts with jittered backoff until ``wait`` seconds pass.
+
+    A folder, or a file that is not a DuckDB database, raises :class:`WarehouseNotADatabase`
+    (before DuckDB's own error: its message may say "lock" in the path, read as a conflict)."""
+    if path.is_dir():
+        raise WarehouseNotADatabase(f"{path} is a folder, not a database")
     deadline = time.monotonic() + wait
     delay = 0.01
     while True:
@@ -135,6 +149,9 @@ def _retrying_connect(path: Path, *, read_only: bool, wait: float,
         try:
             return duckdb.connect(str(path), read_only=read_only and not shared, config=config)
         except (duckdb.IOException, duckdb.ConnectionException) as error:
+            if _NOT_A_DATABASE in str(error):
+                raise WarehouseNotADatabase(
+                    f"{path} is not a handlab database (not a DuckDB file)") from None
             if not is_lock_error(error):
                 raise
             if isinstance(error, duckdb.IOException):  # another process holds the file

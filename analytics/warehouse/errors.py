@@ -4,7 +4,8 @@ Every one derives from :class:`WarehouseError` (itself a
 :class:`~parsers.errors.HandlabError`), so the CLI and the dashboard can catch
 the family in one clause and still tell "try again in a moment"
 (:class:`WarehouseBusy`) from "this database is unusable"
-(:class:`WarehouseSchemaError`) or "this input is hostile or unreadable"
+(:class:`WarehouseSchemaError`), "this is no database at all"
+(:class:`WarehouseNotADatabase`) or "this input is hostile or unreadable"
 (:class:`SourceError`).
 """
 
@@ -19,6 +20,7 @@ __all__ = [
     "WarehouseBusy",
     "WarehouseError",
     "WarehouseMissing",
+    "WarehouseNotADatabase",
     "WarehouseSchemaError",
 ]
 
@@ -35,7 +37,13 @@ class WarehouseBusy(WarehouseError):
 
 
 class WarehouseMissing(WarehouseError):
-    """A reader asked for a database file that does not exist."""
+    """A reader asked for a database file, or a Parquet lake, that does not exist."""
+
+
+class WarehouseNotADatabase(WarehouseError):
+    """The database path names a folder, or a file that is not a DuckDB database (a
+    history, a spreadsheet): a mistyped ``--db`` or ``$HANDLAB_DB``, which must be named
+    as such, neither opened nor overwritten."""
 
 
 class WarehouseSchemaError(WarehouseError):

@@ -26,6 +26,7 @@ from typing import Final
 import duckdb
 
 from analytics.warehouse.annotations import notes_home_statements, restore_notes
+from analytics.warehouse.errors import WarehouseMissing
 from analytics.warehouse.lake.core import (
     LAKE_TABLES,
     Manifest,
@@ -115,10 +116,16 @@ def catalogue(root: LakeStore | Path | str) -> Path:
     whole: written aside and renamed into place), which readers open as a database: in the
     lake's ``_catalogue`` folder, or for a lake on an object store in this machine's cache
     (:meth:`~analytics.warehouse.lake.store.LakeStore.catalogue_folder`; its readers need
-    DuckDB's ``httpfs`` and the store's credentials, docs/scale-out.md)."""
+    DuckDB's ``httpfs`` and the store's credentials, docs/scale-out.md).
+
+    A folder or URL without a committed manifest raises :class:`WarehouseMissing`, and
+    nothing is created: a mistyped path must not read as an empty lake (nor become one)."""
     lake = open_store(root)
+    version = latest_version(lake)
+    if not version:
+        raise WarehouseMissing(f"{lake.url}: no lake here (no committed manifest)")
     folder = lake.catalogue_folder()
-    target = folder / _catalogue_name(latest_version(lake))
+    target = folder / _catalogue_name(version)
     if target.exists():  # the dashboard asks at every script run: no manifest read then
         return target
     manifest = latest_manifest(lake)
