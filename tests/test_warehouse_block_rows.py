@@ -300,7 +300,9 @@ _USER_VALUE = st.one_of(st.integers(-(2**63), 2**63 - 1), _TEXT, st.booleans(),
 def dressed(draw: st.DrawFn, hand: HandHistory) -> HandHistory:
     """``hand`` with other names, table, number, time and user fields."""
     count = hand.num_players
-    names = draw(st.lists(_NAME, min_size=count, max_size=count))
+    # Each player a name of his own (parsers.build refuses a blank or repeated one).
+    names = draw(st.lists(_NAME.filter(str.strip), min_size=count, max_size=count,
+                          unique=True))
     user = draw(st.lists(st.tuples(st.sampled_from(["_a", "_note", "_x1"]), _USER_VALUE),
                          max_size=3, unique_by=lambda pair: pair[0]))
     return dataclasses.replace(
@@ -344,7 +346,8 @@ def scannable(draw: st.DrawFn, hand: HandHistory) -> HandHistory:
     """``hand`` with other names, table, number, time (whole seconds) and user fields, of
     the values the scanner reads (no escapes, no booleans)."""
     count = hand.num_players
-    names = draw(st.lists(_PLAIN_TEXT.filter(bool), min_size=count, max_size=count))
+    names = draw(st.lists(_PLAIN_TEXT.filter(str.strip), min_size=count, max_size=count,
+                          unique=True))
     user = draw(st.lists(st.tuples(st.sampled_from(["_a", "_note", "_x1", "_copy"]),
                                    _PLAIN_USER_VALUE),
                          max_size=4, unique_by=lambda pair: pair[0]))
