@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime as dt
 import html
 import math
+import re
 
 import duckdb
 import numpy as np
@@ -522,17 +523,21 @@ def test_the_numbers_a_table_groups_by_thousands() -> None:
 
 @given(st.text(st.characters(min_codepoint=32, max_codepoint=0x2FF, exclude_characters="\x7f"),
                max_size=40))
-@example("[Bo](https://x.example) **b** &amp; <b>c</b> `d` $e$")
+@example("[Bo](https://x.example) **b** &amp; <b>c</b> `d` $e$ www.x.example bo@x.example")
 def test_literal_text_reads_as_written_in_markdown(text: str) -> None:
     """What people and files name, put into st.markdown through ``ui.literal``, renders as
     its own characters (CommonMark, as Streamlit's markdown reads it): no link, no bold, no
     entity; a player named ``[Bo](https://x.example)`` stays that text."""
     from markdown_it import MarkdownIt
 
-    from analytics.dashboard.ui import literal
+    from analytics.dashboard.ui import WORD_JOINER, literal
 
-    rendered = MarkdownIt("commonmark").renderInline(literal(text))
-    assert html.unescape(rendered) == text
+    shown = literal(text)
+    rendered = MarkdownIt("commonmark").renderInline(shown)
+    assert html.unescape(rendered).replace(WORD_JOINER, "") == text.replace(WORD_JOINER, "")
+    # Nothing GitHub-flavoured Markdown would link by itself: a scheme's ://, www., an @.
+    plain = shown.replace("\\", "")
+    assert not re.search(r"[A-Za-z]://|www\.|[^\u2060]@", plain)
 
 
 def test_charts_draw_names_as_text() -> None:
@@ -550,5 +555,8 @@ def test_charts_draw_names_as_text() -> None:
     assert list(shown.data[0].x) == ['&lt;a href="https://evil.example"&gt;Bo&lt;/a&gt;',
                                      "&lt;b&gt;Cy&lt;/b&gt;"]
     assert list(shown.data[0].y) == [1.5, -2.0]
+    # The axis's order names the same categories (else plotly draws each name twice: the
+    # order's, as a link and empty, and the data's).
+    assert list(shown.layout.xaxis.categoryarray) == list(shown.data[0].x)
     assert list(figure.data[0].x) == [hostile, "<b>Cy</b>"]
     assert shown.data[0].hovertemplate == figure.data[0].hovertemplate

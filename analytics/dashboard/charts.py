@@ -88,6 +88,7 @@ TEXT_PROPERTIES: Final = ("name", "x", "y", "text", "hovertext", "customdata")
 """The properties of a trace whose words plotly draws (in the legend, on an axis, in a
 hover) and reads a subset of HTML in."""
 _LAYOUT_TEXTS: Final = ("title", "xaxis.title", "yaxis.title", "legend.title")
+_AXIS_TEXTS: Final = ("categoryarray", "ticktext")
 
 
 def _escaped(value: Any) -> Any:
@@ -117,6 +118,11 @@ def as_text(figure: go.Figure) -> go.Figure:
         text = shown.layout[path].text if shown.layout[path] is not None else None
         if isinstance(text, str):
             shown.layout[path].text = html.escape(text, quote=False)
+    for axis in ("xaxis", "yaxis"):  # an axis's order names its categories as the data does
+        for prop in _AXIS_TEXTS:
+            value = shown.layout[axis][prop]
+            if value is not None:
+                shown.layout[axis][prop] = _escaped(value)
     return shown
 
 

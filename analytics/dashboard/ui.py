@@ -84,12 +84,22 @@ def plotly_chart(figure: go.Figure, **options: Any) -> Any:
     return st.plotly_chart(charts.as_text(figure), **options)
 
 
+WORD_JOINER: Final = "\u2060"
+"""An invisible character that joins what is around it (Unicode's WORD JOINER)."""
+AUTOLINK_STARTS: Final = re.compile(r"(?=\\://)|(?<=www)(?=\\\.)|(?=@)")
+"""Where GitHub-flavoured Markdown (Streamlit's) starts a link in plain text: a scheme's
+``://``, ``www.``, an e-mail's ``@`` (placed after the escapes)."""
+
+
 def literal(text: object) -> str:
     """``text`` to be read as written inside ``st.markdown`` or ``st.caption``: every
     character Markdown acts on backslash-escaped.  For what people and files name (players,
     tables, tags, file names): a player named ``[Bo](https://...)`` is his name, not a
-    link, and ``**Bo**`` is not bold."""
-    return MARKDOWN_ACTIVE.sub(r"\\\1", str(text))
+    link, and ``**Bo**`` is not bold.  An invisible word joiner goes where plain text would
+    become a link (``https://``, ``www.``, ``@``): Streamlit's Markdown links a bare URL
+    even when every character of it is escaped."""
+    escaped = MARKDOWN_ACTIVE.sub(r"\\\1", str(text))
+    return AUTOLINK_STARTS.sub(WORD_JOINER, escaped)
 
 
 @dataclass(frozen=True, slots=True)
