@@ -587,3 +587,21 @@ def test_the_dashboard_migrates_a_database_an_older_handlab_wrote(
                        "AND played_single IS NULL") == 0
     assert count_rows(old, "SELECT count(*) FROM bigtwo_scores") == count_rows(
         dashboard_db, "SELECT count(*) FROM bigtwo_scores") > 0
+
+
+@pytest.mark.parametrize("kind", ["folder", "not a database"])
+def test_a_database_that_cannot_be_read_is_named_in_words(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kind: str) -> None:
+    """HANDLAB_DB naming a folder or a file that is no DuckDB database: the page says so
+    (and what to do), where Streamlit showed its redacted exception."""
+    target = tmp_path / "hands.duckdb"
+    if kind == "folder":
+        target.mkdir()
+    else:
+        target.write_text("not a database", encoding="utf-8")
+    monkeypatch.setenv(ENV_VAR, str(target))
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT).run()
+    assert not at.exception, [e.value for e in at.exception]
+    said = " ".join(str(error.value) for error in at.error).replace("\\", "")
+    assert "cannot read its data" in said and "hands.duckdb" in said
+    assert ("is a folder" if kind == "folder" else "not a handlab database") in said

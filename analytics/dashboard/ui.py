@@ -38,6 +38,7 @@ from analytics import reports
 from analytics.dashboard import charts, filters, logic
 from analytics.warehouse import (
     WarehouseBusy,
+    WarehouseError,
     ensure_database,
     open_reader,
     reader,
@@ -234,7 +235,10 @@ def context() -> Context:
 
 @contextmanager
 def guarded() -> Iterator[None]:
-    """Show "database busy, retrying" and rerun shortly when a writer holds the database."""
+    """Show "database busy, retrying" and rerun shortly when a writer holds the database;
+    say in words what is wrong with a database or lake that cannot be read at all (a
+    folder, a file that is no DuckDB database, a newer schema, no lake there) instead of
+    Streamlit's redacted exception."""
     try:
         yield
     except WarehouseBusy as error:
@@ -247,6 +251,11 @@ def guarded() -> Iterator[None]:
             time.sleep(_RETRY_SECONDS)
             st.rerun()
         st.button("Retry now")
+    except WarehouseError as error:
+        st.error(f"The dashboard cannot read its data: {literal(error)}",
+                 icon=":material/error:")
+        st.caption("Set HANDLAB_DB to a handlab database (or HANDLAB_LAKE to a lake), or "
+                   "unset it: handlab serve builds data/handlab.duckdb from the samples.")
     else:
         st.session_state["_handlab_busy"] = 0
 
