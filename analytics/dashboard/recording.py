@@ -232,7 +232,7 @@ def draw_view(view: SeatView, step: NextStep, *, title: str) -> None:
         middle += f"<p>Board: {pots}</p>"
     if view.laid:
         middle += f"<p>Laid: {cards_html(view.laid)}</p>"
-    st.markdown(f"#### {escape(title)}")
+    st.markdown(f"#### {title}")  # hand_title: words of the code, no name
     st.html(f'<table class="hl-record">{"".join(rows)}</table>{middle}')
 
 
@@ -250,11 +250,12 @@ def draw_filed(filed: FiledHand) -> None:
     """The last finished hand: every player's result and what the warehouse said."""
     hand = filed.hand
     names = hand.players or ()
-    results = ", ".join(f"{names[i] if i < len(names) else f'p{i + 1}'} {net:+d}"
+    results = ", ".join(f"{ui.literal(names[i]) if i < len(names) else f'p{i + 1}'} {net:+d}"
                         for i, net in enumerate(filed.outcome.nets))
     per = logic.PER[hand.game.value] if hand.game is not None else "hand"
     st.success(f"{per.capitalize()} {hand.hand} is over: {results}. Written to the table's file; "
-               f"warehouse: {filed.ingest}. The Hand replayer shows it with every card.")
+               f"warehouse: {ui.literal(filed.ingest)}. The Hand replayer shows it with every "
+               "card.")
     shown = [f"{escape(names[s.player - 1] if 0 < s.player <= len(names) else '')}: "
              f"{cards_html(s.cards)} ({escape(logic.category_text(s.category))})"
              for s in filed.outcome.showdown]
@@ -315,7 +316,7 @@ def draw_step(table: RecordedTable, step: NextStep, *, seat_player: int | None =
             count = max(sizes)
         whom = "the widow" if step.player == 0 else who
         many = " or ".join(map(str, sorted(sizes)))
-        st.markdown(f"**Deal {many} card{'s' if count > 1 else ''} to {escape(whom)}**")
+        st.markdown(f"**Deal {many} card{'s' if count > 1 else ''} to {ui.literal(whom)}**")
         if hand.game is Game.RUMMOLI and step.player:
             st.caption("Every card is named (no face-down cards): who holds each card "
                        "decides the Rummoli phase. A player at the table enters the round "
@@ -336,7 +337,7 @@ def draw_step(table: RecordedTable, step: NextStep, *, seat_player: int | None =
     if seat_player is not None and step.player != seat_player:
         return
     if step.kind is StepKind.TURN_UP:
-        st.markdown(f"**{escape(who)} turns a card up**")
+        st.markdown(f"**{ui.literal(who)} turns a card up**")
         columns = st.columns(max(2, len(step.up_choices) + (1 if step.hidden else 0)))
         for column, card in zip(columns, step.up_choices, strict=False):
             if column.button(f"Turn up {cards_words([card])}", key=f"{base}-up{card}"):
@@ -365,7 +366,7 @@ def _doing(table: RecordedTable, action: Action) -> Callable[[], FiledHand | Non
 
 
 def _betting(table: RecordedTable, step: NextStep, who: str, base: str) -> None:
-    st.markdown(f"**{escape(who)} to act**")
+    st.markdown(f"**{ui.literal(who)} to act**")
     fold, call, raise_to, go = st.columns(4)
     if fold.button("Fold", key=f"{base}-fold"):
         take(table, _doing(table, Action(step.player, Verb.FOLD)))
@@ -428,7 +429,7 @@ def _choice_label(action: Action, call: int) -> str:
 
 def _choices(table: RecordedTable, step: NextStep, who: str, base: str) -> None:
     """One button per engine choice; a bet or bid with an amount in the engine's range."""
-    st.markdown(f"**{escape(who)} to act**" if step.player != DEALER else "**The dealer**")
+    st.markdown(f"**{ui.literal(who)} to act**" if step.player != DEALER else "**The dealer**")
     if step.holding:
         st.html(f"<p>{escape(who)} holds {cards_html(step.holding)}</p>")
     plain = [a for a in step.choices if a.verb not in (Verb.BET_RAISE, Verb.BID)]
