@@ -62,6 +62,15 @@ def _texts(at: AppTest) -> str:
         str(c.value) for c in at.caption)
 
 
+def test_the_record_page_names_a_player_as_typed(folder: Path) -> None:
+    """A player named as Markdown (bold, a link) is named as typed in the steps: his name
+    reaches st.markdown escaped (``ui.literal``), where html.escape left it Markdown."""
+    RecordedTable.create(folder, seveneight_setup("den", ["**Ann**", "[Bo](https://x.example)"],
+                                                  50), ingest_into=False)
+    at = _page("record", "den")
+    assert "Deal 2 cards to \\*\\*Ann\\*\\*" in _texts(at)
+
+
 def test_the_record_page_offers_the_engines_choices_and_takes_a_step(folder: Path) -> None:
     RecordedTable.create(folder, seveneight_setup("den", ["Ann", "Bo"], 50), ingest_into=False)
     at = _page("record", "den")
