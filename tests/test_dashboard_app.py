@@ -3,6 +3,7 @@ the URL carries the filters, uploads show everywhere, the replayer steps through
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import shutil
 from pathlib import Path
@@ -605,3 +606,24 @@ def test_a_database_that_cannot_be_read_is_named_in_words(
     said = " ".join(str(error.value) for error in at.error).replace("\\", "")
     assert "cannot read its data" in said and "hands.duckdb" in said
     assert ("is a folder" if kind == "folder" else "not a handlab database") in said
+
+
+def test_replayer_names_a_player_as_typed(own_db: Path, tmp_path: Path) -> None:
+    """A player named as Markdown is named as typed in the replayer's step line ("**Ann**
+    deals" was drawn bold)."""
+    from analytics.simulate import simulate
+    from analytics.warehouse import ingest
+    from parsers import write_hands
+    from parsers.rule_options import Game
+
+    [hand] = simulate(Game.SEVENEIGHT, 1, 3, 44)
+    path = tmp_path / "named.phhs"
+    write_hands([dataclasses.replace(hand, players=("**Ann**", "Bo", "Cy"))], path)
+    ingest([path], own_db, workers=0)
+    hand_id = count_rows(own_db, "SELECT h.hand_id FROM hands h JOIN seats s USING (hand_id) "
+                                 "WHERE s.player = '**Ann**' LIMIT 1")
+    at = open_app("replayer", hand=str(hand_id))
+    at.button(key="step_start").click().run()
+    at.button(key="step_next").click().run()
+    step = at.markdown[0].value
+    assert "Step 1 of" in step and "\\*\\*Ann\\*\\*" in step, step

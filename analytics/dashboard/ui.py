@@ -246,7 +246,7 @@ def guarded() -> Iterator[None]:
         st.session_state["_handlab_busy"] = tries
         st.warning("The database is busy: an ingest is writing to it. "
                    f"Retrying in {_RETRY_SECONDS:.0f} s…", icon=":material/hourglass_top:")
-        st.caption(f"Details: {error}")  # DuckDB's words, with the file's path: small print
+        st.caption(f"Details: {literal(error)}")  # DuckDB's words and the file: small print
         if tries <= _MAX_RETRIES:
             time.sleep(_RETRY_SECONDS)
             st.rerun()

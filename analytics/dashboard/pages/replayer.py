@@ -220,7 +220,8 @@ def render() -> None:
     position = st.slider("Step", 0, last, key=key)
     step = steps[position]
     notation = f" · `{step.notation}`" if step.notation else ""
-    st.markdown(f"**Step {position} of {last}** · {step.street}{notation} — {step.words}")
+    st.markdown(f"**Step {position} of {last}** · {step.street}{notation} — "
+                f"{ui.literal(step.words)}")
     st.html(_seats_html(hand, step, stored) + _middle_html(hand, step))
     _equity_notes(stored, position, chosen, hand.game)
     _notes(ctx.db, int(chosen))
