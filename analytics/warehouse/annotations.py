@@ -32,7 +32,7 @@ import pyarrow as pa
 from analytics.warehouse.errors import SourceError
 
 __all__ = ["ANNOTATION_TABLES", "NOTES_HOME_TABLE", "NOTES_SUFFIX", "HandNote", "hand_note",
-           "notes_file", "notes_home_statements", "player_note", "player_notes",
+           "keep_notes_in", "notes_file", "player_note", "player_notes",
            "restore_notes", "save_notes_file", "set_hand_note", "set_player_note",
            "tagged_hands", "tags_from_text"]
 
@@ -42,7 +42,7 @@ NOTES_SUFFIX: Final = ".notes.json"
 NOTES_HOME_TABLE: Final = "notes_home"
 """A one-row table (``path``) in a database whose notes are kept elsewhere than beside it:
 a Parquet lake's catalogue, which is rebuilt at every version of the lake
-(:func:`notes_home_statements`)."""
+(:func:`keep_notes_in`)."""
 
 ANNOTATION_TABLES: Final = (
     """
@@ -159,13 +159,16 @@ def notes_file(con: duckdb.DuckDBPyConnection) -> Path | None:
     return Path(str(rows[0][0] + NOTES_SUFFIX))
 
 
-def notes_home_statements(path: Path) -> list[str]:
-    """The statements that make a database keep its notes in ``path`` rather than beside
-    itself: the notes tables and the one-row :data:`NOTES_HOME_TABLE` naming ``path``
-    (then :func:`restore_notes` fills the tables from it)."""
-    literal = "'" + str(path).replace("'", "''") + "'"
-    return [*ANNOTATION_TABLES,
-            f"CREATE TABLE {NOTES_HOME_TABLE} AS SELECT {literal}::VARCHAR AS path"]
+def keep_notes_in(con: duckdb.DuckDBPyConnection, path: Path) -> int:
+    """Make ``con``'s database keep its notes in ``path`` rather than beside itself: the
+    notes tables, the one-row :data:`NOTES_HOME_TABLE` naming ``path`` (bound, not
+    formatted into the statement), then the notes kept there (:func:`restore_notes`);
+    returns the rows restored."""
+    for statement in ANNOTATION_TABLES:
+        con.execute(statement)
+    con.execute(f"CREATE TABLE {NOTES_HOME_TABLE} (path VARCHAR NOT NULL)")
+    con.execute(f"INSERT INTO {NOTES_HOME_TABLE} VALUES ($path)", {"path": str(path)})
+    return restore_notes(con)
 
 
 def save_notes_file(con: duckdb.DuckDBPyConnection) -> Path | None:

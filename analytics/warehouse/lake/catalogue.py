@@ -25,7 +25,7 @@ from typing import Final
 
 import duckdb
 
-from analytics.warehouse.annotations import notes_home_statements, restore_notes
+from analytics.warehouse.annotations import keep_notes_in
 from analytics.warehouse.errors import WarehouseMissing
 from analytics.warehouse.lake.core import (
     LAKE_TABLES,
@@ -85,17 +85,16 @@ def lake_statements(root: LakeStore | Path | str, manifest: Manifest | None = No
     statements.extend(
         f"INSERT INTO schema_version (version, description) VALUES "
         f"({migration.version}, {_literal(migration.description)})" for migration in MIGRATIONS)
-    statements.extend(notes_home_statements(lake.notes_file()))
     return statements
 
 
 def _read_lake(con: duckdb.DuckDBPyConnection, lake: LakeStore,
                manifest: Manifest | None = None) -> None:
     """Make ``con`` read the lake as the warehouse (:func:`lake_statements`), with the notes
-    kept on it (``annotations.restore_notes``)."""
+    kept on it in the lake's notes file (``annotations.keep_notes_in``)."""
     for statement in lake_statements(lake, manifest):
         con.execute(statement)
-    restore_notes(con)
+    keep_notes_in(con, lake.notes_file())
 
 
 def open_lake(root: LakeStore | Path | str) -> duckdb.DuckDBPyConnection:
