@@ -120,6 +120,9 @@ units (docs/performance.md, Session 11)."""
 _INLINE_BYTES: Final = 2 * 1024**2
 """Below this much content a worker pool costs more than it saves."""
 
+_MOST_AUTO_WORKERS: Final = 8
+"""The most workers an ingest starts when it is not told how many."""
+
 
 @dataclass(slots=True)
 class GameCounts:
@@ -533,9 +536,10 @@ def _warm_up_allin() -> None:
 
 
 def _auto_workers(total_bytes: int) -> int:
-    if total_bytes < _INLINE_BYTES:
-        return 0
-    return max(1, min(machine_cores(), 8))
+    """Workers asked for when none were given: none below :data:`_INLINE_BYTES`, else
+    :data:`_MOST_AUTO_WORKERS` (:func:`capped_workers` then keeps them to the cores and the
+    work, as it does a number given)."""
+    return 0 if total_bytes < _INLINE_BYTES else _MOST_AUTO_WORKERS
 
 
 def machine_cores() -> int:
