@@ -30,9 +30,12 @@ __all__ = ["RUMMOLI_SUMMARY", "SUMMARY", "oracle_summary"]
 SUMMARY: Final = """
     WITH h AS (SELECT h.hand_id, h.num_players, h.min_bet, h.small_bet
                FROM {hands} h WHERE h.game = 'seveneight' AND {scope}),
-    s AS (SELECT s.hand_id, s.seat, coalesce(s.blind, 0) AS blind, s.won
+    s AS (SELECT s.hand_id, s.seat, coalesce(s.blind, 0) AS blind, s.won,
+                 least(coalesce(s.blind, 0),
+                       coalesce(s.starting_stack - coalesce(s.ante, 0), s.blind, 0)) AS posted
           FROM {seats} s WHERE s.hand_id IN (SELECT hand_id FROM h)),
-    big AS (SELECT hand_id, max(blind) AS big FROM s GROUP BY hand_id),
+    big AS (SELECT hand_id, max(blind) AS big, max(posted) AS most_posted
+            FROM s GROUP BY hand_id),
     bet AS (
         SELECT a.hand_id, a.seq, a.actor AS seat, a.verb, a.street,
                -- the raises before this action: the running count up to it, less its own
@@ -52,9 +55,10 @@ SUMMARY: Final = """
         FROM bet GROUP BY hand_id),
     per AS (
         SELECT b.hand_id, b.seat,
+               count(*) FILTER (WHERE b.street = 'round1') AS r1_acts,
                count(*) FILTER (WHERE b.street = 'round1' AND b.verb = 'cbr') AS r1_raises,
                count(*) FILTER (WHERE b.street = 'round1' AND b.verb = 'cc'
-                                AND (b.raises_before > 0 OR s.blind < g.big)) AS r1_calls,
+                                AND (b.raises_before > 0 OR s.posted < g.most_posted)) AS r1_calls,
                count(*) FILTER (WHERE b.street = 'round1' AND b.verb = 'f') AS r1_folds,
                count(*) FILTER (WHERE b.street = 'round2' AND b.verb = 'cbr') AS r2_raises,
                count(*) FILTER (WHERE b.street = 'round2' AND b.verb = 'cc'
@@ -85,12 +89,17 @@ SUMMARY: Final = """
         FROM {actions} a
         WHERE a.verb IN ('dh', 'up', 'sm') AND a.hand_id IN (SELECT hand_id FROM h)
         GROUP BY ALL),
+    bigs AS (  -- the seats posting the largest blind: two when the blinds are equal
+        SELECT s.hand_id, min(s.seat) AS first_big, max(s.seat) AS last_big
+        FROM s JOIN big g USING (hand_id) WHERE g.big > 0 AND s.blind = g.big
+        GROUP BY ALL),
     fixed AS (
         SELECT s.hand_id, s.seat,
-               CASE WHEN g.big > 0 AND s.blind = g.big THEN 'big blind'
+               CASE WHEN s.seat = CASE WHEN h.num_players = 2 THEN b.first_big
+                                       ELSE b.last_big END THEN 'big blind'
                     WHEN s.blind > 0 THEN 'small blind'
                     WHEN s.seat = h.num_players THEN 'button' END AS fixed
-        FROM s JOIN big g USING (hand_id) JOIN h USING (hand_id)),
+        FROM s JOIN h USING (hand_id) LEFT JOIN bigs b USING (hand_id)),
     middle AS (
         SELECT hand_id, seat,
                CASE WHEN row_number() OVER w <= count(*) OVER w // 2 THEN 'early'
@@ -103,7 +112,8 @@ SUMMARY: Final = """
                substr(c.up_card, 1, 1) AS up_rank,
                CASE WHEN g.big > 0 THEN g.big
                     ELSE coalesce(h.min_bet, h.small_bet, 1) END AS big_blind,
-               coalesce(p.r1_raises, 0) AS r1_raises, coalesce(p.r1_calls, 0) AS r1_calls,
+               coalesce(p.r1_acts, 0) AS r1_acts, coalesce(p.r1_raises, 0) AS r1_raises,
+               coalesce(p.r1_calls, 0) AS r1_calls,
                coalesce(p.r1_folds, 0) AS r1_folds, coalesce(p.r2_raises, 0) AS r2_raises,
                coalesce(p.r2_calls, 0) AS r2_calls, coalesce(p.r2_folds, 0) AS r2_folds,
                p.facing_one_raise, p.facing_two_raises,

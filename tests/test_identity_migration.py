@@ -85,7 +85,7 @@ def _made_old(db: Path, new_to_old: dict[int, int], noted: list[int]) -> None:
             execute_over(con, f"UPDATE {table} SET hand_id = m.old_id FROM mapping m "
                               f"WHERE {table}.hand_id = m.new_id", {"mapping": mapping})
         con.execute("DROP TABLE hand_id_map")
-        con.execute("DELETE FROM schema_version WHERE version = 13")
+        con.execute("DELETE FROM schema_version WHERE version >= 13")
         for number, new in enumerate(noted):
             set_hand_note(con, new_to_old[new], HandNote(number % 2 == 0, (f"tag{number}",),
                                                           f"note {number}"))
@@ -113,7 +113,7 @@ def migrated(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
         *(new_to_old[new] for new in noted), WAITING}
     con = duckdb.connect(str(db), read_only=True)  # a reader refuses an older schema
     try:
-        assert schema_version(con) == LATEST_VERSION - 1
+        assert schema_version(con) == 12
     finally:
         con.close()
     (Path(gone)).unlink()  # its hands cannot be keyed again: they keep their old ids

@@ -55,7 +55,8 @@ EXPECTED: dict[str, dict[str, int]] = {
             "afq_opps": 12, "cbet": 0, "cbet_opps": 0, "fold_to_cbet": 0,
             "fold_to_cbet_opps": 0, "wtsd": 1, "wtsd_opps": 3, "wsd": 1, "wsd_opps": 1,
             "wwsr2": 1, "wwsr2_opps": 3, "up_high": 4, "up_high_opps": 9, "hands": 9},
-    "Bo": {"vpip": 3, "vpip_opps": 9, "pfr": 0, "pfr_opps": 9,
+    # Bo's two walks (A, H) are no VPIP or PFR chance: he never acted in round 1.
+    "Bo": {"vpip": 3, "vpip_opps": 7, "pfr": 0, "pfr_opps": 7,
            "three_bet": 0, "three_bet_opps": 3, "fold_to_three_bet": 0,
            "fold_to_three_bet_opps": 0, "af_round1": 0, "af_round1_opps": 3,
            "af_round2": 2, "af_round2_opps": 1, "af": 2, "af_opps": 4, "afq": 2,
@@ -159,6 +160,33 @@ def test_positions_by_blinds_and_button(stats_db: Path) -> None:
     ann = grid_cells(split[split["player"] == "Ann"], "position")
     # Ann: small blind in A-G (7 hands) and H, and in the heads-up hand I.
     assert int(ann["small blind"]["vpip_opps"]) == 9
+
+
+# Hands at the edges of the blinds, counted by hand in the file's comments: (hand, player)
+# -> position, VPIP, VPIP (and PFR) opportunities.
+EDGES_FILE = Path(__file__).parent / "data" / "stats_cases" / "seveneight_edges.phhs"
+EDGES = {
+    (1, "Ann"): ("small blind", 0, 1), (1, "Bo"): ("big blind", 0, 0),
+    (1, "Cy"): ("late", 0, 1), (1, "Dee"): ("button", 1, 1),
+    (2, "Ann"): ("small blind", 0, 1), (2, "Bo"): ("big blind", 0, 1),
+    (2, "Cy"): ("late", 0, 1), (2, "Dee"): ("button", 0, 1),
+    (3, "Bo"): ("big blind", 0, 0), (3, "Ann"): ("small blind", 0, 1),
+}
+
+
+def test_short_and_equal_blinds_and_walks(tmp_path: Path) -> None:
+    """A call costs chips (a short big blind's post is the bet), a walk and an all-in
+    before round 1 are no VPIP or PFR chance, and of two equal blinds the big one is
+    seat 2 (heads-up seat 1), as docs/statistics.md decides."""
+    db = tmp_path / "edges.duckdb"
+    assert ingest([EDGES_FILE], db, workers=0).rejected == 0
+    with reader(db) as con:
+        rows = con.execute("""
+            SELECT h.source_index, x.player, x.position, x.vpip, x.vpip_opps, x.pfr_opps
+            FROM stat_facts x JOIN hands h USING (hand_id)""").fetchall()
+    found = {(index, player): (position, vpip, opps)
+             for index, player, position, vpip, opps, pfr_opps in rows if pfr_opps == opps}
+    assert found == EDGES
 
 
 def test_split_by_up_rank_and_stakes_add_up(stats_db: Path) -> None:
@@ -446,6 +474,23 @@ def test_migration_10_backfills_a_database_held_before(stats_db: Path, tmp_path:
         con.execute("DELETE FROM schema_version WHERE version >= 10")
     open_writer(copy).close()
     with reader(copy) as con:
+        got = con.execute("SELECT * FROM stat_facts ORDER BY hand_id, seat").fetchdf()
+    pd.testing.assert_frame_equal(got, expected)
+
+
+def test_migration_14_counts_the_seveneight_rows_again(tmp_path: Path) -> None:
+    """A database at version 13 holds 7 & 8 rows counted the old way (the short big
+    blind's small blind's check as a call, a walk as a chance, equal blinds both big);
+    a writer opening it makes them again."""
+    db = tmp_path / "old.duckdb"
+    ingest([EDGES_FILE], db, workers=0)
+    with duckdb.connect(str(db)) as con:
+        expected = con.execute("SELECT * FROM stat_facts ORDER BY hand_id, seat").fetchdf()
+        con.execute("UPDATE stat_facts SET vpip = 1, vpip_opps = 1, pfr_opps = 1, "
+                    "position = 'big blind'")
+        con.execute("DELETE FROM schema_version WHERE version >= 14")
+    open_writer(db).close()
+    with reader(db) as con:
         got = con.execute("SELECT * FROM stat_facts ORDER BY hand_id, seat").fetchdf()
     pd.testing.assert_frame_equal(got, expected)
 

@@ -27,7 +27,7 @@ from analytics.stats.bigtwo import game_passes
 from analytics.stats.rummoli import POT_NETS
 from analytics.warehouse import ingest, open_writer, reader
 from analytics.warehouse.sql.facts import fill_missing_passes
-from analytics.warehouse.sql.stat_views import results_over_time, stat_grid
+from analytics.warehouse.sql.stat_views import player_rows, results_over_time, stat_grid
 from analytics.warehouse.sql.views import HandFilter
 from parsers import parse_cards, read_hands, write_hands
 from parsers.model import Action, Verb
@@ -171,6 +171,47 @@ def test_four_card_plays_beat_only_four_cards() -> None:
     # Without four_card_plays neither is a play at all: the engine refuses 4d4c9c9h.
     with pytest.raises(RuleError, match="four-card plays are not allowed"):
         game_passes(BigTwoRules(), 2, [*deal, *single, *pairs])
+
+
+# A Big Two score sheet at fry threshold 8 (F=8): four games of Ann, Bo, Cy and Dee, each
+# line the cards each had left.  Counted by hand: Ann 0+3+9+0 = 12 left, fried once (9);
+# Bo 5+0+9+2 = 16, once (9); Cy 8+8+0+2 = 18, twice (8, 8); Dee 9+2+1+8 = 20, twice.
+SHEET = "2026-01-10\nF=8\nAnn Bo Cy Dee\n0 5 8 9\n3 0 8 2\n9 9 0 1\n0 2 2 8\n"
+
+
+def test_a_score_sheet_counts_in_the_bigtwo_grid(tmp_path: Path) -> None:
+    """A sheet's games count their cards left and fries (at the sheet's own threshold)
+    beside the played games; 2s and five-card plays count only the played games; a
+    player's "regular" is against every game the filter keeps, whoever it names."""
+    sheet = tmp_path / "sheet.txt"
+    sheet.write_text(SHEET, encoding="utf-8")
+    db = tmp_path / "b2.duckdb"
+    assert ingest([DATA / "bigtwo.phhs", sheet], db, workers=0).rejected == 0
+    with reader(db) as con:
+        grid = grid_cells(stat_grid(con, HandFilter(), game="bigtwo"))
+        at_eight = grid_cells(stat_grid(con, HandFilter(), game="bigtwo", fry_threshold=8))
+        everyone = player_rows(con, HandFilter(), game="bigtwo").set_index("player")
+        dan = player_rows(con, HandFilter(players=("Dan",)), game="bigtwo")
+    # The played games' counts (BIGTWO above) plus the sheet's.
+    played = {name: BIGTWO[name] for name in ("Ann", "Bo", "Cy")}
+    sheet_left, sheet_fries = {"Ann": 12, "Bo": 16, "Cy": 18}, {"Ann": 1, "Bo": 1, "Cy": 2}
+    for name, counts in played.items():
+        assert int(grid[name]["cards_left"]) == counts["cards_left"] + sheet_left[name]
+        assert int(grid[name]["cards_left_opps"]) == counts["games"] + 4
+        assert int(grid[name]["fry"]) == counts["fry"] + sheet_fries[name]
+        assert int(grid[name]["twos"]) == counts["twos"]
+        assert int(grid[name]["twos_opps"]) == int(grid[name]["five_card_opps"]) == 2
+    assert {column: int(grid["Dee"][column]) for column in (
+        "cards_left", "cards_left_opps", "fry", "fry_opps", "twos_opps", "five_card_opps")} == {
+        "cards_left": 20, "cards_left_opps": 4, "fry": 2, "fry_opps": 4, "twos_opps": 0,
+        "five_card_opps": 0}
+    # At one threshold of 8 for every game: Bo's 4s never fry him, Eli's 13s do.
+    assert {name: int(at_eight[name]["fry"]) for name in at_eight} == {
+        "Ann": 1, "Bo": 1, "Cy": 2, "Dan": 0, "Dee": 2, "Eli": 2}
+    # Seven scored games (the rank-scored one has no score): Dan's one is under a quarter,
+    # whether the filter names him or not.
+    assert not everyone.loc["Dan", "is_regular"] and everyone.loc["Dee", "is_regular"]
+    assert dan["is_regular"].tolist() == [False]
 
 
 def test_migration_12_backfills_the_passes(bigtwo_db: Path, tmp_path: Path) -> None:

@@ -38,6 +38,14 @@ NOV_1: dict[str, tuple[int, int, int]] = {
     "Ann": (2, 1, 0), "Bo": (2, 0, 0), "Cy": (2, 1, 0), "Dee": (2, 1, 0)}
 # I (heads-up, limped: Ann on the button completes, Bo checks).
 NOV_5: dict[str, tuple[int, int, int]] = {"Ann": (1, 1, 0), "Bo": (1, 0, 0)}
+# The walks (A on the 1st, H on the 4th, both Bo's big blind): no VPIP or PFR chance.
+WALKS: dict[tuple[str, str], int] = {("2026-11-01", "Bo"): 1, ("2026-11-04", "Bo"): 1}
+
+
+def _walks(player: str, first: str, last: str) -> int:
+    """``player``'s walks from day ``first`` to ``last`` (ISO dates, both included)."""
+    return sum(count for (day, name), count in WALKS.items()
+               if name == player and first <= day <= last)
 
 
 @pytest.fixture(scope="module")
@@ -129,18 +137,19 @@ def test_each_format_has_the_exact_columns_and_the_printed_values(
         for result in ("bb_per_100", "allin_adj_bb_per_100"):
             assert shown[label[result]] == f"{float(row[result]):,.2f}"
         hands, vpip, pfr = NOV_3_TO_4[str(row["player"])]
+        walks = _walks(str(row["player"]), "2026-11-03", "2026-11-04")
         assert (row["hands"], row["vpip"], row["vpip_opps"], row["pfr"]) == (
-            hands, vpip, hands, pfr)
+            hands, vpip, hands - walks, pfr)
 
 
-@pytest.mark.parametrize(("dates", "expected"), [
-    (("--from", "2026-11-03", "--to", "2026-11-04"), NOV_3_TO_4),
-    (("--to", "2026-11-01"), NOV_1),
-    (("--from", "2026-11-05"), NOV_5),
-    (("--from", "2026-11-01", "--to", "2026-11-01"), NOV_1),
+@pytest.mark.parametrize(("dates", "days", "expected"), [
+    (("--from", "2026-11-03", "--to", "2026-11-04"), ("2026-11-03", "2026-11-04"), NOV_3_TO_4),
+    (("--to", "2026-11-01"), ("2026-11-01", "2026-11-01"), NOV_1),
+    (("--from", "2026-11-05"), ("2026-11-05", "2026-11-05"), NOV_5),
+    (("--from", "2026-11-01", "--to", "2026-11-01"), ("2026-11-01", "2026-11-01"), NOV_1),
 ], ids=["3-4 November", "to the 1st", "from the 5th", "one day"])
 def test_from_and_to_keep_the_hands_of_those_days(
-        stats_db: Path, tmp_path: Path, dates: tuple[str, ...],
+        stats_db: Path, tmp_path: Path, dates: tuple[str, ...], days: tuple[str, str],
         expected: dict[str, tuple[int, int, int]]) -> None:
     out = tmp_path / "stats.csv"
     _run("seveneight", "--db", str(stats_db), *dates, "--out", str(out))
@@ -148,7 +157,9 @@ def test_from_and_to_keep_the_hands_of_those_days(
     got = {str(player): (int(row["hands"]), int(row["vpip"]), int(row["pfr"]))
            for player, row in rows.iterrows()}
     assert got == expected
-    assert (rows["vpip_opps"] == rows["hands"]).all()  # every hand dealt is an opportunity
+    # Every hand dealt is an opportunity, but a walk.
+    assert {str(player): int(opps) for player, opps in rows["vpip_opps"].items()} == {
+        player: hands - _walks(player, *days) for player, (hands, _, _) in expected.items()}
 
 
 def test_a_range_without_hands_and_a_reversed_range(stats_db: Path, tmp_path: Path) -> None:

@@ -56,8 +56,9 @@ def stats(
         "--to", metavar="DAY", help="Last day, YYYY-MM-DD.")] = None,
     out: Annotated[Path | None, typer.Option(
         "--out", "-o", help="Write the rows to .csv, .xlsx or .parquet instead.")] = None,
-    fry: Annotated[int, typer.Option(
-        "--fry", min=1, help="Big Two: cards left that make a fry.")] = 10,
+    fry: Annotated[int | None, typer.Option(
+        "--fry", min=1, max=13, help="Big Two: cards left that make a fry (default: each "
+        "game's own fry_threshold, 10 unless its rules say otherwise).")] = None,
 ) -> None:
     """One row per player with the game's statistics (count and opportunities each)."""
     from analytics.dashboard.logic import SCORE_KEEPER_HEADERS, SCORE_KEEPER_NOTE

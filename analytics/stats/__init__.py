@@ -8,6 +8,7 @@ stores and sums them lives in the warehouse (``stat_facts``, ``stat_views``).
 """
 
 from analytics.stats.definitions import (
+    BIGTWO_SEATS,
     FRY_THRESHOLD,
     LEVELS,
     MIN_OPPORTUNITIES,
@@ -23,5 +24,5 @@ from analytics.stats.definitions import (
     stats_of,
 )
 
-__all__ = ["FRY_THRESHOLD", "LEVELS", "MIN_OPPORTUNITIES", "RESULTS", "SOURCES", "SPLITS",
-           "STATS", "Kind", "Result", "Stat", "level_sql", "stat_columns", "stats_of"]
+__all__ = ["BIGTWO_SEATS", "FRY_THRESHOLD", "LEVELS", "MIN_OPPORTUNITIES", "RESULTS", "SOURCES",
+           "SPLITS", "STATS", "Kind", "Result", "Stat", "level_sql", "stat_columns", "stats_of"]

@@ -29,14 +29,15 @@ from typing import Final
 
 from parsers.rule_options import Game
 
-__all__ = ["FRY_THRESHOLD", "LEVELS", "MIN_OPPORTUNITIES", "RESULTS", "SOURCES", "SPLITS",
-           "STATS", "Kind", "Result", "Stat", "level_sql", "stat_columns", "stats_of"]
+__all__ = ["BIGTWO_SEATS", "FRY_THRESHOLD", "LEVELS", "MIN_OPPORTUNITIES", "RESULTS", "SOURCES",
+           "SPLITS", "STATS", "Kind", "Result", "Stat", "level_sql", "stat_columns", "stats_of"]
 
 MIN_OPPORTUNITIES: Final = 30
 """A cell with fewer opportunities than this is greyed (the dashboard lets it be changed)."""
 
 FRY_THRESHOLD: Final = 10
-"""Big Two: a game ended with at least this many cards in hand is a fry (a parameter)."""
+"""Big Two: a game ended with at least this many cards in hand is a fry, unless its rules'
+``fry_threshold`` says otherwise (RULES.md 2); the grid can be asked for another."""
 
 
 class Kind(enum.Enum):
@@ -109,12 +110,14 @@ _SEVENEIGHT: Final = (
          "Voluntarily put money in the pot: hands where he called or raised in round 1 (the "
          "betting after the up cards). Blinds do not count, nor does the big blind's check "
          "when nobody raised; the small blind completing does count. Opportunities: hands "
-         "dealt.",
-         "r1_raises + r1_calls > 0", "TRUE"),
+         "where he acted in round 1 (as trackers count it: not a walk, where everyone "
+         "folds to his big blind, nor a hand he was all in before round 1).",
+         "r1_raises + r1_calls > 0", "r1_acts > 0"),
     Stat("pfr", _SE, "PFR", "round 1",
          "Raised in round 1: hands where he bet or raised (cbr) at least once in round 1, an "
-         "all-in for less than a full raise included. Opportunities: hands dealt.",
-         "r1_raises > 0", "TRUE"),
+         "all-in for less than a full raise included. Opportunities: hands where he acted "
+         "in round 1 (as for VPIP).",
+         "r1_raises > 0", "r1_acts > 0"),
     Stat("three_bet", _SE, "3-bet", "round 1",
          "Made the second raise of round 1: of the hands where he acted in round 1 facing "
          "exactly one raise (blinds are not raises), those where that action was a raise.",
@@ -170,7 +173,8 @@ _SEVENEIGHT: Final = (
          "up_rank_value > 0 AND down_rank_value > 0 AND up_rank_value <> down_rank_value"),
 )
 
-# Big Two: over seat_facts x ($fry_threshold is bound by the grid).
+# Big Two: over BIGTWO_SEATS x ($fry_threshold is bound by the grid: NULL for each game's
+# own threshold).
 # The 2s in his plays: the plays joined, less the text without its '2's (a suit is never
 # '2'); about half the CPU of summing the same per play with a lambda.
 _TWOS: Final = ("length(array_to_string(x.plays, '')) "
@@ -179,18 +183,29 @@ _FIVE: Final = ("x.played_straight + x.played_flush + x.played_full_house "
                 "+ x.played_four_of_a_kind + x.played_straight_flush")
 _PLAYED_OUT: Final = f"{level_sql(_B2)} = 'rank'"
 """A Big Two game played out to the last place: scored by finishing order (RULES.md 2)."""
+BIGTWO_SEATS: Final = """(
+    SELECT s.* REPLACE (coalesce(s.cards_left, b.cards_left) AS cards_left),
+           coalesce(b.outcome_only, FALSE) AS outcome_only
+    FROM seat_facts s
+    LEFT JOIN bigtwo_scores b ON b.hand_id = s.hand_id AND b.seat = s.seat)"""
+"""A Big Two seat's row: ``seat_facts`` with the cards left of an outcome-only game (a score
+sheet's line, which has no deal or plays to count them from) as ``bigtwo_scores`` holds
+them, and ``outcome_only``: the game's plays are not known."""
+_FRY: Final = (f"x.cards_left >= coalesce($fry_threshold, TRY_CAST(json_extract_string("
+               f"x.rules, '$.fry_threshold') AS INTEGER), {FRY_THRESHOLD})")
+_PLAYED: Final = "NOT x.outcome_only"
 _BIGTWO: Final = (
     Stat("win_rate", _B2, "Win rate", "result",
          "Games won (he went out first) over games played.",
          "x.place = 1", "TRUE"),
     Stat("cards_left", _B2, "Cards left", "result",
          "Average cards left in his hand when the game ended (0 when he went out): total "
-         "cards left over games.",
-         "coalesce(x.cards_left, 0)", "TRUE", Kind.MEAN),
+         "cards left over games (a score sheet's games as the sheet records them).",
+         "x.cards_left", "x.cards_left IS NOT NULL", Kind.MEAN),
     Stat("fry", _B2, "Fry", "result",
-         "Games he ended holding at least the fry threshold of cards (10 unless chosen "
-         "otherwise) over games.",
-         "x.cards_left >= $fry_threshold", "TRUE"),
+         "Games he ended holding at least the fry threshold of cards (each game's own: 10 "
+         "unless its rules' fry_threshold says otherwise, or the one chosen) over games.",
+         _FRY, "x.cards_left IS NOT NULL"),
     Stat("place_1", _B2, "Place 1", "places",
          "Games he finished in place 1 (he went out first) over games.",
          "x.place = 1", "TRUE"),
@@ -207,13 +222,14 @@ _BIGTWO: Final = (
          "which plays on to the last place).",
          "x.place IS NULL", f"NOT ({_PLAYED_OUT})"),
     Stat("twos", _B2, "2s per game", "plays",
-         "2s he played per game: 2s in all his plays over games.",
-         _TWOS, "TRUE", Kind.MEAN),
+         "2s he played per game: 2s in all his plays over the games whose plays are known "
+         "(not a score sheet's).",
+         _TWOS, _PLAYED, Kind.MEAN),
     Stat("five_card", _B2, "5-card plays per game", "plays",
          "Five-card plays (straights, flushes, full houses, four of a kind with a kicker, "
          "straight flushes, as the evaluator classifies them under the game's rules) per "
-         "game.",
-         _FIVE, "TRUE", Kind.MEAN),
+         "game whose plays are known (not a score sheet's).",
+         _FIVE, _PLAYED, Kind.MEAN),
     Stat("pass_with_play", _B2, "Pass with play", "plays",
          "Passes he made while he held a play that beats the trick's last play (as many "
          "cards, stronger; the rules engine decides, so a four of a kind or any five-card "
@@ -334,9 +350,9 @@ RESULTS: Final = {
 }
 """The result columns of each game's grid."""
 
-SOURCES: Final = {Game.SEVENEIGHT: "stat_facts", Game.BIGTWO: "seat_facts",
+SOURCES: Final = {Game.SEVENEIGHT: "stat_facts", Game.BIGTWO: BIGTWO_SEATS,
                   Game.RUMMOLI: "stat_facts"}
-"""The table each game's statistics are summed over (alias ``x``)."""
+"""The table (or subquery) each game's statistics are summed over (alias ``x``)."""
 
 SPLITS: Final = {
     Game.SEVENEIGHT: {"position": "x.position", "stakes": "x.stakes", "up_rank": "x.up_rank"},

@@ -74,10 +74,13 @@ def _game(game: Game) -> None:
     split = left.selectbox("Split by", choices, format_func=_split_name,
                            index=choices.index(statistics.level_split(game, levels) or ""),
                            key=f"stats_split_{game.value}") or None
-    fry = FRY_THRESHOLD
+    fry: int | None = None  # each game's own fry_threshold
     if game is Game.BIGTWO:
-        fry = int(right.number_input("Fry: at least this many cards left", min_value=1,
-                                     max_value=13, value=FRY_THRESHOLD, key="stats_fry"))
+        chosen = right.number_input(
+            "Fry: at least this many cards left", min_value=1, max_value=13, value=None,
+            placeholder=f"each game's own ({FRY_THRESHOLD} unless its rules say otherwise)",
+            key="stats_fry")
+        fry = None if chosen is None else int(chosen)
     grid: pd.DataFrame = ui.ask("stat_grid", game=game.value, split=split, fry_threshold=fry)
     if grid.empty:
         st.info("No hands of this game match the filters.")
@@ -106,7 +109,7 @@ def _game(game: Game) -> None:
     st.markdown(statistics.definitions_markdown(game))
 
 
-def _cell_hands(game: Game, grid: pd.DataFrame, split: str | None, fry: int) -> None:
+def _cell_hands(game: Game, grid: pd.DataFrame, split: str | None, fry: int | None) -> None:
     """The hands behind one cell of the grid: a row and a statistic picked here (a click on
     a cell picks them through the URL), the count and opportunities over them, and the
     list, each hand opening in the replayer."""

@@ -91,7 +91,8 @@ def seveneight_summary(tables: Mapping[str, pa.Table]) -> pa.Table:
 
 class _Seats:
     """``s`` (and 7 & 8's ``big``): the seats of the indexed hands sorted by (hand, seat),
-    their ``coalesce(blind, 0)``, and their hand's largest blind."""
+    their ``coalesce(blind, 0)``, their hand's largest blind, what they posted of their
+    blind (all of it, or a short stack's all: ``posted``) and their hand's largest post."""
 
     def __init__(self, table: pa.Table, index: HandIndex, hands: int) -> None:
         hand_at, in_batch = index.positions(table["hand_id"])
@@ -105,9 +106,21 @@ class _Seats:
         self.seat: Ints = seat[order]
         self.keys: Ints = keys[order]
         self.blind: Ints = int_values(table["blind"], fill=0)[rows][order]
-        largest = np.full(hands, np.iinfo(np.int64).min, np.int64)
-        np.maximum.at(largest, self.hand_at, self.blind)
-        self.big: Ints = largest[self.hand_at]
+        self.big: Ints = _hand_maxima(self.hand_at, self.blind, hands)
+        # least(blind, starting_stack - coalesce(ante, 0)): an unknown stack covers it.
+        stack = table["starting_stack"].take(self.rows)
+        behind = (int_values(stack, fill=0)
+                  - int_values(table["ante"].take(self.rows), fill=0))
+        self.posted: Ints = np.where(valid_rows(stack), np.minimum(self.blind, behind),
+                                     self.blind)
+        self.most_posted: Ints = _hand_maxima(self.hand_at, self.posted, hands)
+
+
+def _hand_maxima(hand_at: Ints, values: Ints, hands: int) -> Ints:
+    """Per row, the largest of ``values`` over the rows of its hand (``hand_at``)."""
+    largest = np.full(hands, np.iinfo(np.int64).min, np.int64)
+    np.maximum.at(largest, hand_at, values)
+    return largest[hand_at]
 
 
 class _Actions:
@@ -189,7 +202,9 @@ def _betting(actions: _Actions, seats: _Seats, hands: int) -> dict[str, pa.Array
     order, group, groups, at = _by_seat(seats.keys, keys[kept], actions.seq[rows][kept])
     kept = kept[order]
     kind, second, facing = bet_verb[kept], round2[kept], raises_before[kept]
-    owed = seats.blind[seat_at[kept]] < seats.big[seat_at[kept]]
+    # A check costs nothing: owed only when his post is below the hand's largest (a big
+    # blind all in for less makes the bet his post: docs/rules-seveneight.md, Betting 1).
+    owed = seats.posted[seat_at[kept]] < seats.most_posted[seat_at[kept]]
     first_round = ~second
 
     def count(mask: Bools) -> pa.Array:  # coalesce(count(*) FILTER (WHERE mask), 0)
@@ -203,6 +218,7 @@ def _betting(actions: _Actions, seats: _Seats, hands: int) -> dict[str, pa.Array
                                            if len(kind) else row))
 
     columns = {
+        "r1_acts": count(first_round),
         "r1_raises": count(first_round & (kind == _CBR)),
         "r1_calls": count(first_round & (kind == _CC) & ((facing > 0) | owed)),
         "r1_folds": count(first_round & (kind == _FOLD)),
@@ -264,10 +280,19 @@ def _cards(actions: _Actions, seats: _Seats) -> dict[str, pa.Array]:
 
 
 def _positions(seats: _Seats, players: Ints) -> pa.Array:
-    """``fixed`` and ``middle``: the big blind (the largest blind, when there is one), the
-    small blind (any other blind), the button (the last seat), and the others in seat
-    order, the first half early and the rest late."""
-    fixed = np.where((seats.big > 0) & (seats.blind == seats.big), _BIG_BLIND,
+    """``fixed`` and ``middle``: the big blind (the largest blind, when there is one; two
+    equal blinds: the second, or heads-up the first, as PHH lists them), the small blind
+    (any other blind), the button (the last seat), and the others in seat order, the first
+    half early and the rest late."""
+    largest = (seats.big > 0) & (seats.blind == seats.big)
+    ties = np.flatnonzero(largest)
+    first = np.full(len(players), np.iinfo(np.int64).max, np.int64)
+    last = np.full(len(players), np.iinfo(np.int64).min, np.int64)
+    np.minimum.at(first, seats.hand_at[ties], seats.seat[ties])
+    np.maximum.at(last, seats.hand_at[ties], seats.seat[ties])
+    heads_up = players[seats.hand_at] == 2
+    big_seat = np.where(heads_up, first[seats.hand_at], last[seats.hand_at])
+    fixed = np.where(largest & (seats.seat == big_seat), _BIG_BLIND,
                      np.where(seats.blind > 0, _SMALL_BLIND,
                               np.where(seats.seat == players[seats.hand_at], _BUTTON, 0)))
     free = np.flatnonzero(fixed == 0)

@@ -454,7 +454,7 @@ _STATS_BY_DAYS: Final = f"""h.game = $game AND {DAY} BETWEEN $first AND $last
     AND h.hand_id NOT IN (SELECT hand_id FROM stat_facts x WHERE x.game = $game
                           AND x.day BETWEEN $first AND $last)"""
 _STAT_READS: Final = {
-    "seats": ("hand_id, seat, player, net, blind, won, starting_stack", "TRUE"),
+    "seats": ("hand_id, seat, player, net, ante, blind, won, starting_stack", "TRUE"),
     "actions": ("hand_id, seq, actor, verb, cards, amount, target, street", "TRUE"),
     "allin_results": ("hand_id, seat, expected_net", "TRUE"),
     "awards": ("hand_id, pot, player, amount", "TRUE"),

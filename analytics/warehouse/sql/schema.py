@@ -386,6 +386,10 @@ MIGRATIONS: Final = (
               backfill=_fill_v12),
     Migration(13, "hand ids of IDENTITY_VERSION 2 (typed values), each hand re-keyed from "
                   "its file; the old ids in hand_id_map", (), backfill=_rekey_hands),
+    Migration(14, "stat_facts: the 7 & 8 rows made again (a short big blind's post, walks "
+                  "and equal blinds counted as the tracker now counts them)",
+              ("DELETE FROM stat_facts WHERE game = 'seveneight'",),
+              backfill=fill_missing_stats),
 )
 LATEST_VERSION: Final = MIGRATIONS[-1].version
 

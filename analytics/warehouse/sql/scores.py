@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Final
 
 import duckdb
@@ -145,17 +146,26 @@ def bigtwo_score_summary(con: duckdb.DuckDBPyConnection, f: HandFilter | None = 
     ``game_count`` games played, ``win_count`` won (0 cards left), ``fry_count`` fried
     (``fry_threshold`` or more left), ``real_losses`` and ``net_score`` (zero-sum) summed;
     the fractions and per-game values are these over ``game_count``, rounded to 4
-    decimals; ``is_regular``: at least a quarter of all the games (``*``: always).  Players
+    decimals; ``is_regular``: at least a quarter of all the games the filter keeps, whichever
+players it names (``*``: always).  Players
     come in order of real losses per game, fewest first (then by name).  Outcome-only
     games (score sheets) and played games count alike; ``rank``-scored games have no rows.
     """
-    cond, params = facts_where(f or HandFilter(), game="bigtwo")
+    chosen = f or HandFilter()
+    cond, params = facts_where(chosen, game="bigtwo")
+    # Regular: against all the games the filter keeps, whoever it names.
+    every, _ = facts_where(replace(chosen, players=()), game="bigtwo")
     sql = f"""
         WITH s AS (
             SELECT b.hand_id, b.player, b.won, b.fried, b.real_loss, b.score
             FROM bigtwo_scores b
             JOIN seat_facts x ON x.hand_id = b.hand_id AND x.seat = b.seat
             WHERE {cond}
+        ), every AS (
+            SELECT count(DISTINCT b.hand_id) AS games
+            FROM bigtwo_scores b
+            JOIN seat_facts x ON x.hand_id = b.hand_id AND x.seat = b.seat
+            WHERE {every}
         ), per AS (
             SELECT player AS name, FALSE AS total, count(*) AS game_count,
                    count(*) FILTER (WHERE won) AS win_count,
@@ -170,8 +180,7 @@ def bigtwo_score_summary(con: duckdb.DuckDBPyConnection, f: HandFilter | None = 
             FROM s HAVING count(*) > 0
         )
         SELECT name,
-               total OR game_count * 4 >= (SELECT count(DISTINCT hand_id) FROM s)
-                   AS is_regular,
+               total OR game_count * 4 >= (SELECT games FROM every) AS is_regular,
                game_count, win_count, fry_count, real_losses, net_score,
                round(win_count / game_count, 4) AS win_fraction,
                round(fry_count / game_count, 4) AS fry_fraction,

@@ -18,7 +18,6 @@ import duckdb
 import pandas as pd
 
 from analytics.stats.definitions import (
-    FRY_THRESHOLD,
     LEVELS,
     RESULTS,
     SOURCES,
@@ -81,12 +80,13 @@ _STORED: Final = frozenset({Game.SEVENEIGHT, Game.RUMMOLI})  # games whose count
 
 
 def stat_grid(con: duckdb.DuckDBPyConnection, f: HandFilter, *, game: Game | str,
-              split: str | None = None, fry_threshold: int = FRY_THRESHOLD) -> pd.DataFrame:
+              split: str | None = None, fry_threshold: int | None = None) -> pd.DataFrame:
     """Per player (and per ``split`` value: :data:`~analytics.stats.definitions.SPLITS`)
     the game's statistics as ``<name>`` (count) and ``<name>_opps`` columns, then its
     result columns (one counted in a rule's unit: none for a row whose hands were played
     under several of those rules); ordered by player.  Only the filter's players' own seats
-    count when it names players."""
+    count when it names players.  Big Two's fry is each game's own ``fry_threshold``, or
+    ``fry_threshold`` for every game when given."""
     chosen = Game(game)
     stats = stats_of(chosen)
     splits = SPLITS[chosen]
@@ -159,7 +159,7 @@ of play as :func:`results_over_time` numbers a player's hands."""
 
 def stat_hands(con: duckdb.DuckDBPyConnection, f: HandFilter, *, game: Game | str,
                player: str | None, stat: str | None = None, split: str | None = None,
-               split_value: str | None = None, fry_threshold: int = FRY_THRESHOLD,
+               split_value: str | None = None, fry_threshold: int | None = None,
                order: str = "latest") -> pd.DataFrame:
     """The hands behind one cell of :func:`stat_grid`: ``player``'s seats (of the ``split``
     value given, NULL for the grid's empty one) that count towards ``stat`` or are an
@@ -222,7 +222,7 @@ for Big Two)."""
 
 
 def player_rows(con: duckdb.DuckDBPyConnection, f: HandFilter, *, game: Game | str,
-                fry_threshold: int = FRY_THRESHOLD, extras: Sequence[Extra] | None = None
+                fry_threshold: int | None = None, extras: Sequence[Extra] | None = None
                 ) -> pd.DataFrame:
     """One row per player of ``game``: the statistics grid, then the columns of each of
     ``extras`` (by default the game's :data:`GAME_EXTRAS`) joined on the player (a player

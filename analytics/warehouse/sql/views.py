@@ -21,6 +21,7 @@ import duckdb
 import pandas as pd
 
 from analytics.evaluator import BigTwoKind
+from analytics.stats import BIGTWO_SEATS
 from parsers.fields import VARIANTS
 from parsers.model import RUMMOLI_POTS
 from parsers.rule_options import BIGTWO_KNOBS, GAME_NAMES, RUMMOLI_KNOBS, Game
@@ -647,12 +648,9 @@ def bigtwo_cards_left(con: duckdb.DuckDBPyConnection, f: HandFilter) -> pd.DataF
     from ``bigtwo_scores``)."""
     cond, params = facts_where(f, game="bigtwo")
     return query_frame(con, f"""
-        SELECT x.player, CAST(coalesce(x.cards_left, b.cards_left) AS HUGEINT) AS cards_left,
-               count(*) AS games
-        FROM seat_facts x
-        LEFT JOIN bigtwo_scores b ON b.hand_id = x.hand_id AND b.seat = x.seat
-                                 AND x.cards_left IS NULL
-        WHERE coalesce(x.cards_left, b.cards_left) IS NOT NULL AND {cond}
+        SELECT x.player, CAST(x.cards_left AS HUGEINT) AS cards_left, count(*) AS games
+        FROM {BIGTWO_SEATS} x
+        WHERE x.cards_left IS NOT NULL AND {cond}
         GROUP BY ALL ORDER BY x.player, cards_left
     """, params)
 
