@@ -48,7 +48,11 @@ SHEET_VARIANT: Final = "B2"
 """The variant code of a sheet's games (Big Two)."""
 
 _DATE: Final = re.compile(r"\d{4}-\d{2}-\d{2}\Z")
-_THRESHOLD: Final = re.compile(r"F\s*=\s*(\S*)\Z")
+_THRESHOLD: Final = re.compile(r"F\s*=\s*(\S*)\Z", re.IGNORECASE)
+_TOML_LINE: Final = re.compile(
+    r"\[|[A-Za-z_][\w-]*\s*=\s*(?:[\"'\[{]|[-+]?\d[\d_]*(?:\.\d+)?\s*\Z|(?:true|false)\s*\Z)")
+"""A line of a TOML history: a table (``[1]``) or a key with a TOML value (a text, an
+array, a table, a number or a boolean), as a sheet's lines never are."""
 _LOSS: Final = re.compile(r"(-?\d+)(t?)\Z")
 _NUMBER_LINE: Final = re.compile(r"^[ \t]*-?\d+t?(?:[ \t]+-?\d+t?)+[ \t]*(?:#.*)?$", re.MULTILINE)
 _UNDECODED: Final = re.compile("[\udc80-\udcff]")
@@ -99,16 +103,16 @@ class ScoreSheet:
 
 def looks_like_score_sheet(text: str) -> bool:
     """Whether ``text`` is a score sheet rather than a history (or anything else): it holds
-    a line of two or more whole numbers (a game), and no line is a TOML key or table (a
-    ``=`` other than ``F=<n>``, or an opening ``[``).  Bad sheet lines do not stop it being
-    a sheet: they are reported when it is read."""
-    if _NUMBER_LINE.search(text) is None:
+    a line of two or more whole numbers (a game), and no line is a TOML table or a key
+    with a TOML value (``variant = "B2"``; ``F=8`` is the sheet's own).  Bad sheet lines (a
+    ``Total = 6 4 15`` row) do not stop it being a sheet: they are reported, with their
+    line, when it is read.  Lines may end in ``\r\n``."""
+    lines = text.splitlines()
+    if _NUMBER_LINE.search("\n".join(lines)) is None:
         return False
-    for raw in text.splitlines():
+    for raw in lines:
         line = raw.split("#", 1)[0].strip()
-        if not line:
-            continue
-        if line.startswith("[") or ("=" in line and _THRESHOLD.match(line) is None):
+        if line and _THRESHOLD.match(line) is None and _TOML_LINE.match(line):
             return False
     return True
 
@@ -172,12 +176,16 @@ def read_score_sheet(text: str) -> ScoreSheet:
                 date = dt.date.fromisoformat(line)
             except ValueError:
                 problems.append(SheetProblem(number, raw, f"{line!r} is not a date"))
-        elif line.startswith("F") and "=" in line:
+        elif line[:1] in ("F", "f") and "=" in line:
             value = _threshold(line)
             if isinstance(value, str):
                 problems.append(SheetProblem(number, raw, value))
             else:
                 threshold = value
+        elif "=" in line:  # a total row, say: no names, and the names above stay
+            problems.append(SheetProblem(
+                number, raw, f"{line!r} is not a sheet line (a sheet holds dates, F=<n>, "
+                             "players' names and each game's cards left)"))
         else:
             problem = _names_problem(tokens)
             if problem is None:

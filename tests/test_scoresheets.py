@@ -137,7 +137,20 @@ def test_recogniser_tells_sheets_from_histories() -> None:
             assert not looks_like_score_sheet(stream.read(65536)), path
     assert not looks_like_score_sheet("Ann Bo Cy\n# no games\n")
     assert not looks_like_score_sheet("x = 1\n0 1 2\n")
+    assert not looks_like_score_sheet('variant = "B2"\nAnn Bo\n0 5\n')
     assert looks_like_score_sheet("Ann Bo\nF = 3\n0 5\n")
+    # A sheet written on Windows (CRLF), with a BOM, a lower-case f= or a total row.
+    assert looks_like_score_sheet("2024-03-02\r\nAnn Bob Cy\r\n0 4 5\r\n6 0 10\r\n")
+    assert looks_like_score_sheet("\ufeff2024-03-02\r\nAnn Bob Cy\r\n0 4 5\r\n")
+    assert looks_like_score_sheet("f=8\nAnn Bob Cy\n0 4 5\n")
+    total = "Ann Bob Cy\n0 4 5\n6 0 10\nTotal = 6 4 15\n1 0 3\n"
+    assert looks_like_score_sheet(total)
+    sheet = read_score_sheet(total)
+    assert [g.cards_left for g in sheet.games] == [(0, 4, 5), (6, 0, 10), (1, 0, 3)]
+    assert [p.describe("s.txt") for p in sheet.problems] == [
+        "s.txt:4: 'Total = 6 4 15' is not a sheet line (a sheet holds dates, F=<n>, players' "
+        "names and each game's cards left)"]
+    assert read_score_sheet("f=8\nAnn Bob\n0 9\n").games[0].fry_threshold == 8
 
 
 def test_outcome_only_games_round_trip_and_skip_the_fast_path(tmp_path: Path) -> None:
