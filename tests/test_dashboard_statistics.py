@@ -94,7 +94,7 @@ def test_statistics_page(dashboard_db: Path, monkeypatch: pytest.MonkeyPatch) ->
     assert (f"**{player}, VPIP**: {first['vpip']} counted of {first['vpip_opps']} "
             "opportunities") in words
     listed = next(f.value for f in at.dataframe if "counted" in f.value.columns)
-    assert len(listed) == first["vpip_opps"]  # every hand dealt is an opportunity
+    assert len(listed) == first["vpip_opps"]  # every hand he acted in
     listed_words = f"{len(listed):,} hand" + ("" if len(listed) == 1 else "s")  # never "1 hands"
     assert f"opportunities ({first['vpip'] / first['vpip_opps']:.0%}), in {listed_words} (" in words
     assert int(listed["counted"].sum()) == first["vpip"]
@@ -146,7 +146,8 @@ def test_statistics_page(dashboard_db: Path, monkeypatch: pytest.MonkeyPatch) ->
     assert list(sessions.columns) == [
         "player", "table or game", "start", "end", "minutes", "hands", "net (chips)",
         "net per hour (chips)", "best hand (chips)", "worst hand (chips)", "first hand (id)",
-        "replay"]
+        "replay", "start_at", "end_at"]  # the last two hidden: the times, for a selection
+    assert sessions["start"].str.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d").all()
     assert sessions["replay"].str.fullmatch(r"replayer\?hand=[0-9a-f]{16}").all()
     assert sessions["hands"].sum() == grid["hands"].sum()  # every seat in one session
     # Selecting a session lists its hands.

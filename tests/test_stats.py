@@ -11,6 +11,7 @@ count is checked to lie within its opportunities on simulated hands (hypothesis)
 
 from __future__ import annotations
 
+import datetime as dt
 import itertools
 from pathlib import Path
 from typing import Any
@@ -871,6 +872,26 @@ def test_sessions_by_bins_equal_the_row_by_row_sessions(mixed_db: Path, gap: int
                                   expected.sort_values(key).reset_index(drop=True),
                                   check_dtype=False)
     assert got["end"].isna().sum() > 0 and got["end"].notna().sum() > 0
+
+
+def test_a_days_untimed_session_is_listed_as_its_last(mixed_db: Path) -> None:
+    """Latest first: a day's session of hands without a time of day comes before that
+    day's timed sessions (it is counted after them), and the page shows its day alone."""
+    from analytics.dashboard.statistics import sessions_table
+    from analytics.warehouse.sql.stat_views import player_sessions
+
+    with reader(mixed_db) as con:
+        got = player_sessions(con, HandFilter(), game="seveneight", limit=100_000)
+    order = list(zip(got["start"].dt.date, got["end"].isna(), got["start"], strict=True))
+    assert order == sorted(order, reverse=True)
+    untimed = got[got["end"].isna()]
+    assert len(untimed) > 0 and (untimed["start"].dt.time == dt.time(0)).all()
+    shown = sessions_table(got, "chips")
+    assert set(shown.loc[got["end"].isna(), "start"]) == {
+        f"{day:%Y-%m-%d} (no times)" for day in untimed["start"]}
+    assert not shown.loc[got["end"].isna(), "end"].any()
+    assert (shown.loc[got["end"].notna(), "start"] == [
+        f"{start:%Y-%m-%d %H:%M}" for start in got.loc[got["end"].notna(), "start"]]).all()
 
 
 def test_results_in_a_rules_unit_are_never_added_across_rules(tmp_path: Path) -> None:

@@ -301,14 +301,23 @@ _DAY_MS: Final = 86_400_000
 
 
 def sessions_table(sessions: pd.DataFrame, unit: str) -> pd.DataFrame:
-    """``stat_views.player_sessions`` for people: the first hand's id in hex (the form the
-    replayer shows), ``replay`` (a link that opens it in the replayer), and every column
-    headed in words, the net ones with their ``unit`` (chips or points)
+    """``stat_views.player_sessions`` for people: start and end as text (a session of
+    hands without a time of day shows its day alone, not a midnight it was not played at;
+    the times themselves stay in ``start_at`` and ``end_at``), the first hand's id in hex
+    (the form the replayer shows), ``replay`` (a link that opens it in the replayer), and
+    every column headed in words, the net ones with their ``unit`` (chips or points)
     (:func:`session_headers`)."""
     out = sessions.copy()
+    starts, ends = out["start"], out["end"]
+    untimed = ends.isna()
+    out["start"] = [f"{start:%Y-%m-%d} (no times)" if none else f"{start:%Y-%m-%d %H:%M}"
+                    for start, none in zip(starts, untimed, strict=True)]
+    out["end"] = ["" if none else f"{end:%Y-%m-%d %H:%M}"
+                  for end, none in zip(ends, untimed, strict=True)]
     ids = [hand_id_hex(int(value)) for value in out["first_hand"]]
     out["first_hand"] = ids
     out["replay"] = [f"replayer?hand={hand}" for hand in ids]
+    out["start_at"], out["end_at"] = starts, ends
     return out.rename(columns=session_headers(unit))
 
 

@@ -303,7 +303,10 @@ STATS: Final = {Game.SEVENEIGHT: _SEVENEIGHT, Game.BIGTWO: _BIGTWO, Game.RUMMOLI
 RESULTS: Final = {
     Game.SEVENEIGHT: (
         Result("hands", _SE, "Hands", "Hands dealt.", "count(*)"),
-        Result("net", _SE, "Net", "Net result in chips.", "CAST(sum(x.net) AS BIGINT)"),
+        Result("net", _SE, "Net", "Net result in chips, summed over every stake level he "
+               "played, as a tracker sums money won (bb/100 weighs each hand by its big "
+               "blind; split by stakes for each level's chips).",
+               "CAST(sum(x.net) AS BIGINT)"),
         Result("bb_per_100", _SE, "bb/100",
                "Net in big blinds per 100 hands: each hand's net divided by its big blind "
                "(the largest blind posted; the minimum bet, else the small bet, when nobody "

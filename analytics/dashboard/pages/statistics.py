@@ -261,6 +261,7 @@ def _sessions(game: Game) -> None:
                           selection_mode="single-row", key=f"sessions_table_{game.value}",
                           column_config={
         "replay": st.column_config.LinkColumn("replay", display_text="open first hand"),
+        "start_at": None, "end_at": None,
         "minutes": st.column_config.NumberColumn("minutes", format="%.0f"),
         headers["net_per_hour"]: st.column_config.NumberColumn(format="%.1f")})
     st.caption(f"Net in {unit}; a session is a "
@@ -272,10 +273,10 @@ def _sessions(game: Game) -> None:
     picked = chosen.selection.rows if chosen is not None else []
     if picked:
         session = sessions.iloc[picked[0]]
-        end = session["end"]
+        end = session["end_at"]
         behind: pd.DataFrame = ui.ask(
             "session_hands", game=game.value, player=str(session["player"]),
-            place=str(session[headers["place"]]), start=session["start"].to_pydatetime(),
+            place=str(session[headers["place"]]), start=session["start_at"].to_pydatetime(),
             end=None if pd.isna(end) else end.to_pydatetime())
         behind = behind.sort_values("day", ascending=False, kind="stable")
         st.markdown(f"**{ui.literal(session['player'])}'s session at "

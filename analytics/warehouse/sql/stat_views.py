@@ -405,7 +405,8 @@ def player_sessions(con: duckdb.DuckDBPyConnection, f: HandFilter, *, game: Game
     game id, else the table, else the source file; Big Two: the game id, else the
     ``seat_facts.session`` label) with no gap over ``gap_minutes`` between two hands'
     times of day.  Hands without a time of day make one session per place and day (no
-    duration).  Columns: player,
+    duration, no end; its start is the day's midnight, and it is listed as after that
+    day's timed sessions, as it is counted).  Columns: player,
     place, start and end (the first and last hand's time), minutes, hands, net (chips;
     Big Two points), net_per_hour (none for a session without duration), biggest_win and
     biggest_loss (the best and worst hand, 0 when none won or lost), first_hand (the id of
@@ -456,7 +457,7 @@ def player_sessions(con: duckdb.DuckDBPyConnection, f: HandFilter, *, game: Game
                        AS net_per_hour,
                    greatest(max(best), 0) AS biggest_win, least(min(worst), 0) AS biggest_loss
             FROM g GROUP BY player, place, number
-            ORDER BY start DESC, player, place
+            ORDER BY CAST(start AS DATE) DESC, "end" IS NULL DESC, start DESC, player, place
             LIMIT $limit),
         f AS (
             SELECT t.player, t.place, t.start, t."end" IS NULL AS untimed,
@@ -469,7 +470,8 @@ def player_sessions(con: duckdb.DuckDBPyConnection, f: HandFilter, *, game: Game
         SELECT t.*, f.first_hand
         FROM t JOIN f ON f.player = t.player AND f.place = t.place AND f.start = t.start
                      AND f.untimed = (t."end" IS NULL)
-        ORDER BY t.start DESC, t.player, t.place
+        ORDER BY CAST(t.start AS DATE) DESC, t."end" IS NULL DESC, t.start DESC, t.player,
+                 t.place
     """
     return con.execute(sql, _named(sql, params | {"gap": gap_minutes, "limit": limit})
                        ).fetchdf()
