@@ -24,7 +24,7 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from analytics.dashboard import charts, logic, statistics
+from analytics.dashboard import charts, filters, logic, statistics
 from analytics.stats import stats_of
 from analytics.warehouse.annotations import player_notes, tagged_hands
 from analytics.warehouse.identity import hand_id_hex
@@ -163,6 +163,9 @@ class Report:
     filter_text: str
     generated: dt.datetime
     sections: list[Section]
+    roster: tuple[str, ...] = ()
+    """Every player of the database: each is drawn in the colour he has on the dashboard's
+    charts (``charts.in_roster_colours``)."""
 
     def tables(self) -> dict[str, pd.DataFrame]:
         """Every table of every section, by a unique name."""
@@ -417,7 +420,9 @@ def build_report(con: duckdb.DuckDBPyConnection, f: HandFilter, *,
     sections.extend(statistics_sections(con, f, ordered))
     sections.extend(notes_sections(con))
     sections.append(files_section(con))
-    return Report(title, f.describe(), dt.datetime.now().replace(microsecond=0), sections)
+    roster = filters.options_from_frame(views.filter_options(con)).players
+    return Report(title, f.describe(), dt.datetime.now().replace(microsecond=0), sections,
+                  roster)
 
 
 def _score_keeper_section(con: duckdb.DuckDBPyConnection, f: HandFilter) -> Section:
@@ -560,9 +565,10 @@ def render_html(report: Report, *, max_rows: int = 500) -> str:
         if section.html:
             parts.append(section.html)
         for figure in section.figures:
-            parts.append(charts.as_text(figure).to_html(full_html=False,
-                                        include_plotlyjs=not plotly_included,
-                                        config={"displaylogo": False}))
+            drawn = charts.as_text(charts.in_roster_colours(figure, report.roster))
+            parts.append(drawn.to_html(full_html=False,
+                                       include_plotlyjs=not plotly_included,
+                                       config={"displaylogo": False}))
             plotly_included = True
         for table_number, (name, frame) in enumerate(section.tables.items(), start=1):
             parts.append(f'<h3 id="s{number}-t{table_number}">{escape(name)}</h3>')

@@ -242,6 +242,32 @@ def test_8_player_colours_are_distinct_and_stable() -> None:
     assert len(chosen) == 9
 
 
+def test_8_a_players_colour_is_his_on_every_chart_of_the_database() -> None:
+    """Over the database's players (17 here, the samples'), a player has one colour on
+    every chart whoever else it draws, as the dashboard and the report draw them
+    (charts.in_roster_colours); without the roster, two charts of different players gave
+    Gus, Dee, Ned and Quin different colours."""
+    roster = ["Ann", "Bo", "Cy", "Dee", "Eli", "Fay", "Gus", "Hal", "Ivy", "Jo", "Kim",
+              "Lu", "Max", "Ned", "Ora", "Pia", "Quin"]
+    bars = pd.DataFrame({"player": roster[3:], "mean": 1.0, "ci_low": 0.0, "ci_high": 2.0,
+                         "hands": 10})
+    curves = pd.DataFrame({"player": ["Gus", "Dee", "Ned", "Quin", "Ann"], "hand_no": 1,
+                           "actual": 1.0, "adjusted": 1.0})
+    per_player = charts.in_roster_colours(
+        charts.bar_with_ci(bars, x="player", title="per player"), roster)
+    running = charts.in_roster_colours(charts.cumulative(curves), roster)
+    bar_colours = dict(zip(per_player.data[0].x, per_player.data[0].marker.color,
+                           strict=True))
+    line_colours = {trace.name: trace.line.color for trace in running.data}
+    assert len(set(bar_colours.values())) == len(bar_colours)  # distinct within a chart
+    assert len(set(line_colours.values())) == len(line_colours)
+    assert all(line_colours[name] == bar_colours[name] for name in line_colours if
+               name in bar_colours)
+    everyone = charts.player_colours(roster, roster)
+    assert bar_colours == {name: everyone[name] for name in roster[3:]}
+    assert len(set(everyone.values())) == len(roster)
+
+
 def test_8_cumulative_chart_says_how_many_and_lets_the_user_choose(db: Path) -> None:
     at = show_view(open_app("win_rates"), "Running totals")
     figure = _figure(at, "Cumulative big blinds")

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import html
 import zlib
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Final
 
 import numpy as np
@@ -26,6 +26,8 @@ from parsers.model import RUMMOLI_POTS
 from parsers.rule_options import GAME_NAMES
 
 __all__ = [
+    "PLAYERS_ON_X",
+    "PLAYER_META",
     "as_text",
     "bar_with_ci",
     "board_areas",
@@ -35,6 +37,7 @@ __all__ = [
     "empty",
     "grouped_bars",
     "hands_over_time",
+    "in_roster_colours",
     "observed_vs_theory",
     "places",
     "player_colours",
@@ -60,19 +63,29 @@ purples, two reds, two yellows and two browns read as one colour in a legend); e
 are at least 22 apart."""
 
 
-def player_colours(names: Iterable[str]) -> dict[str, str]:
+def player_colours(names: Iterable[str], roster: Iterable[str] = ()) -> dict[str, str]:
     """One distinct colour per name, the same for a name on every chart and page.
 
-    A name's colour is its place in :data:`PALETTE` by a stable hash (CRC-32 of its text,
-    not Python's salted ``hash``); when two names of one chart land on one colour, the
-    later in name order takes the next free one, so colours stay distinct within a chart
-    (up to the palette's size, then they repeat).  Every chart that colours by player uses
-    this function.
+    Over the ``roster`` (every player of the database, where the caller knows it) each
+    name is given a colour once: its place in :data:`PALETTE` by a stable hash (CRC-32 of
+    its text, not Python's salted ``hash``), the later in name order taking the next free
+    one when two land on one.  A chart's names keep those colours, so a roster of up to
+    the palette's 20 players colours each of them alike everywhere; past that, a name whose
+    colour another of the chart already has takes the next free one, so the chart's
+    colours stay distinct (up to the palette's size, then they repeat).
     """
-    colours: dict[str, str] = {}
+    chart = sorted(set(names))
+    preferred = _slots(sorted(set(roster) | set(chart)), {})
+    return {name: PALETTE[slot] for name, slot in _slots(chart, preferred).items()}
+
+
+def _slots(names: Sequence[str], preferred: Mapping[str, int]) -> dict[str, int]:
+    """Palette places for ``names`` in order, each its ``preferred`` place (else its
+    hash's) or the next one free among them; the places are reused once all are taken."""
+    slots: dict[str, int] = {}
     used: set[int] = set()
-    for name in sorted(set(names)):
-        slot = zlib.crc32(name.encode("utf-8")) % len(PALETTE)
+    for name in names:
+        slot = preferred.get(name, zlib.crc32(name.encode("utf-8")) % len(PALETTE))
         for step in range(len(PALETTE)):
             if (slot + step) % len(PALETTE) not in used:
                 slot = (slot + step) % len(PALETTE)
@@ -80,8 +93,41 @@ def player_colours(names: Iterable[str]) -> dict[str, str]:
         used.add(slot)
         if len(used) == len(PALETTE):
             used.clear()
-        colours[name] = PALETTE[slot]
-    return colours
+        slots[name] = slot
+    return slots
+
+
+PLAYER_META: Final = "player"
+"""A trace's ``meta`` key naming the player it is drawn for (its colour is his)."""
+PLAYERS_ON_X: Final = "players_on_x"
+"""A bar trace's ``meta`` key: its x values are players, each bar in his colour."""
+
+
+def in_roster_colours(figure: go.Figure, roster: Iterable[str]) -> go.Figure:
+    """``figure`` with its players' traces (tagged :data:`PLAYER_META` or
+    :data:`PLAYERS_ON_X`) coloured by :func:`player_colours` over ``roster``: the colours
+    a player has on every chart of the database.  The dashboard's ``ui.plotly_chart`` and
+    the report draw every figure through this."""
+    def meta(trace: Any) -> dict[str, Any]:
+        return trace.meta if isinstance(trace.meta, dict) else {}
+
+    names = [str(meta(t)[PLAYER_META]) for t in figure.data if PLAYER_META in meta(t)]
+    names += [str(x) for t in figure.data if meta(t).get(PLAYERS_ON_X) for x in t.x]
+    if not names:
+        return figure
+    colours = player_colours(names, roster)
+    out = go.Figure(figure)
+    for trace in out.data:
+        tags = meta(trace)
+        if PLAYER_META in tags:
+            colour = colours[str(tags[PLAYER_META])]
+            if isinstance(trace, go.Bar):
+                trace.marker.color = colour
+            else:
+                trace.line.color = colour
+        elif tags.get(PLAYERS_ON_X):
+            trace.marker.color = [colours[str(x)] for x in trace.x]
+    return out
 
 
 TEXT_PROPERTIES: Final = ("name", "x", "y", "text", "hovertext", "customdata")
@@ -178,7 +224,8 @@ def grouped_bars(frame: pd.DataFrame, *, x: str, y: str, color: str | None, titl
     colours = player_colours(name for name, _ in groups) if color in _PLAYER_COLUMNS else {}
     for name, rows in groups:
         marker = {"color": colours[name]} if name in colours else None
-        figure.add_trace(go.Bar(x=rows[x], y=rows[y], name=name or y, marker=marker))
+        figure.add_trace(go.Bar(x=rows[x], y=rows[y], name=name or y, marker=marker,
+                                meta={PLAYER_META: name} if name in colours else None))
     if x_order is not None:
         _categorical_x(figure, x_order)
     if order is not None:  # a stack's legend in the given order, not reversed
@@ -227,8 +274,11 @@ def bar_with_ci(frame: pd.DataFrame, *, x: str, title: str, color: str | None = 
         minus = (rows[mean] - rows["ci_low"]).fillna(0)
         marker = ({"color": colours[name]} if name in colours else
                   {"color": [single[str(v)] for v in rows[x]]} if single else None)
+        meta = ({PLAYER_META: name} if name in colours else
+                {PLAYERS_ON_X: True} if single else None)
         figure.add_trace(go.Bar(
             x=rows[x].astype(str), y=rows[mean], name=name or y_title, marker=marker,
+            meta=meta,
             error_y={"type": "data", "array": plus, "arrayminus": minus, "visible": True},
             customdata=rows.get(per if per in rows.columns else "hands"),
             hovertemplate=f"%{{x}}: %{{y:.2f}}<br>%{{customdata}} {per}<extra></extra>"))
@@ -256,11 +306,12 @@ def cumulative(frame: pd.DataFrame, *, unit: str = "chips", of: int | None = Non
     for player, rows in groups:
         line = {"color": colours[player]}
         figure.add_trace(go.Scattergl(x=rows["hand_no"], y=rows["actual"], mode="lines",
-                                      name=player, line=line, legendgroup=player))
+                                      name=player, line=line, legendgroup=player,
+                                      meta={PLAYER_META: player}))
         if "adjusted" in rows and (rows["adjusted"] != rows["actual"]).any():
             figure.add_trace(go.Scattergl(x=rows["hand_no"], y=rows["adjusted"],
                                           mode="lines", line={**line, "dash": "dash"},
-                                          legendgroup=player,
+                                          legendgroup=player, meta={PLAYER_META: player},
                                           name=f"{player} (all-in adjusted)"))
     return figure
 

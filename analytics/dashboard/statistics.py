@@ -22,7 +22,7 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from analytics.dashboard.charts import player_colours
+from analytics.dashboard.charts import PLAYER_META, player_colours
 from analytics.dashboard.logic import level_unit, level_value
 from analytics.stats.cells import display_grid
 from analytics.stats.definitions import LEVELS, MIN_OPPORTUNITIES, RESULTS, Kind, stats_of
@@ -282,7 +282,7 @@ def results_figure(frame: pd.DataFrame, *, unit: str, by: str = "hand",
                 continue
             figure.add_trace(go.Scatter(  # few points: drawn too (one day is a point)
                 x=rows[x], y=values, mode="lines+markers" if len(rows) <= 60 else "lines",
-                name=f"{player}: {name}",
+                name=f"{player}: {name}", meta={PLAYER_META: str(player)},
                 legendgroup=str(player), line={"color": color, "dash": dash}))
     figure.update_layout(title=title, xaxis_title="hand number" if by == "hand" else "day",
                          yaxis_title=unit, template="plotly_white", height=480,
