@@ -144,6 +144,11 @@ def test_bigtwo_held_table_counts_against_theory() -> None:
     # the groups and their words are those the whole table is cut into.
     groups = logic.bigtwo_held_groups(dealt)
     assert groups == [(13, "sg_hk", False), (13, "vietnamese", True)]
+    # The most dealt first (the picker's default), not the first in name order.
+    malaysian = dealt.assign(rules=['{"straights": "sg_hk"}', '{"straights": "malaysian"}',
+                                    '{"straights": "sg_hk"}'])
+    assert logic.bigtwo_held_groups(malaysian) == [(13, "sg_hk", False),
+                                                   (13, "malaysian", False)]
     worded = dict(logic.held_groups(logic.held_words(table)))
     assert [logic.held_label(group) for group in groups] == list(worded)
     for group in groups:

@@ -138,6 +138,25 @@ def test_ingest_names_foreign_files_and_loads_the_rest(tmp_path: Path) -> None:
     assert summary.rejected == 0 and summary.exit_code == 2
 
 
+def test_an_archive_names_the_members_it_does_not_read(tmp_path: Path) -> None:
+    """A zip of a CSV and a JSON file loads nothing and says why for each (it used to say
+    only that the files hold no hands); beside a history, the history loads."""
+    packed = tmp_path / "tables.zip"
+    with zipfile.ZipFile(packed, "w") as archive:
+        archive.writestr("results.csv", FOREIGN["csv"][0])
+        archive.writestr("night.json", FOREIGN["json"][0])
+    summary = ingest([packed], tmp_path / "db.duckdb", workers=0)
+    assert {f.name: f.status for f in summary.files} == {
+        f"{packed}:results.csv": "skipped", f"{packed}:night.json": "skipped"}
+    assert all("of an archive, handlab reads the histories (.phh, .phhs members)"
+               in str(f.message) for f in summary.files)
+    assert (summary.loaded, summary.exit_code) == (0, 1)
+    with zipfile.ZipFile(packed, "a") as archive:
+        archive.writestr("good.phhs", phhs(SEVENEIGHT))
+    summary = ingest([packed], tmp_path / "db2.duckdb", workers=0)
+    assert [f.status for f in summary.files].count("loaded") == 1 and summary.loaded == 1
+
+
 def test_upload_verdict_says_what_happened() -> None:
     good = FileSummary("upload: a.phhs", "loaded", "s", 5, 5, 0, 0)
     partial = FileSummary("upload: b.phhs", "partial", "t", 4, 3, 0, 1,
@@ -148,6 +167,8 @@ def test_upload_verdict_says_what_happened() -> None:
                          message="this content was loaded before")
     dupes = FileSummary("upload: d.phhs", "loaded", "w", 3, 0, 3, 0)
     refused = (("upload: huge.phhs", "150.0 MB, over the upload limit of 100 MB"),)
+    skipped = FileSummary("upload: notes.zip:notes.csv", "skipped", "",
+                          message="not read: of an archive, handlab reads the histories")
     cases = [
         ((good,), (), "success", "Loaded 5 new hands. Every page shows the new hands now."),
         ((good, dupes), (), "success", "Loaded 5 new hands (3 duplicates skipped)."),
@@ -158,6 +179,9 @@ def test_upload_verdict_says_what_happened() -> None:
         ((before, dupes), (), "info", "Nothing new: 3 duplicates skipped; 1 file loaded before."),
         ((FileSummary("upload: e.phhs", "loaded", "x"),), (), "error",
          "Nothing was loaded: the files hold no hands."),
+        ((skipped, skipped), (), "error", "Nothing was loaded: 2 files skipped, none of them "
+                                          "a history."),
+        ((good, skipped), (), "success", "Loaded 5 new hands (1 file skipped)."),
     ]
     for files, refusals, level, start in cases:
         verdict = logic.upload_verdict(logic.upload_table(list(files), {}, refusals))

@@ -188,7 +188,9 @@ def test_zip_and_gz_and_folders(tmp_path: Path) -> None:
     summary = ingest([tmp_path / "in"], db, workers=0)
     names = sorted(f.name for f in summary.files)
     assert names == sorted([f"{archive}:week1/s78.phhs", str(tmp_path / "in" / "b2.phhs.gz"),
-                            str(tmp_path / "in" / "deep" / "er" / "rm.phhs")])
+                            str(tmp_path / "in" / "deep" / "er" / "rm.phhs"),
+                            f"{archive}:README.txt"])  # an archive's other files: skipped
+    assert {f.name: f.status for f in summary.files}[f"{archive}:README.txt"] == "skipped"
     assert summary.loaded == 12 and summary.exit_code == 0
     assert {g: c.loaded for g, c in summary.by_game.items()} == {
         "seveneight": 4, "bigtwo": 4, "rummoli": 4}

@@ -376,6 +376,7 @@ def upload_verdict(table: pd.DataFrame) -> UploadVerdict:
     rejected = int(table["rejected"].sum())
     unread = int(table["status"].isin(["error", "refused"]).sum())
     before = int((table["status"] == "already loaded").sum())
+    skipped = int((table["status"] == "skipped").sum())  # not histories, links: never read
     problems = []
     if rejected:
         problems.append(f"{_plural(rejected, 'hand')} rejected")
@@ -386,7 +387,8 @@ def upload_verdict(table: pd.DataFrame) -> UploadVerdict:
         kept.append(f"{_plural(duplicates, 'duplicate')} skipped")
     if before:
         kept.append(f"{_plural(before, 'file')} loaded before")
-    tail = f" ({'; '.join(kept)})" if kept else ""
+    tail = "; ".join([*kept, *([f"{_plural(skipped, 'file')} skipped"] if skipped else [])])
+    tail = f" ({tail})" if tail else ""
     if loaded and problems:
         return UploadVerdict("warning", f"Loaded {_plural(loaded, 'new hand')}, but "
                              f"{' and '.join(problems)}: see the messages below{tail}. "
@@ -399,7 +401,10 @@ def upload_verdict(table: pd.DataFrame) -> UploadVerdict:
                              "The messages below say why.")
     if kept:
         return UploadVerdict("info", f"Nothing new: {'; '.join(kept)}. These hands were "
-                             "already in the database.")
+                             f"already in the database.{' ' + tail.strip() if skipped else ''}")
+    if skipped:
+        return UploadVerdict("error", f"Nothing was loaded: {_plural(skipped, 'file')} "
+                             "skipped, none of them a history. The messages below say why.")
     return UploadVerdict("error", "Nothing was loaded: the files hold no hands.")
 
 
@@ -474,8 +479,10 @@ HeldGroup = tuple[int, str, bool]
 
 
 def bigtwo_held_groups(dealt: pd.DataFrame) -> list[HeldGroup]:
-    """The groups of :func:`bigtwo_held_table`, in its order (no theory computed)."""
-    return sorted(_bigtwo_groups(dealt))
+    """The groups of :func:`bigtwo_held_table` (no theory computed), the most dealt first
+    (then in the table's order): a picker opens on the rules most deals were played by."""
+    groups = _bigtwo_groups(dealt)
+    return sorted(groups, key=lambda group: (-len(groups[group][1]), group))
 
 
 def held_label(group: HeldGroup) -> str:
@@ -994,7 +1001,7 @@ def up_card_table(rows: pd.DataFrame) -> pd.DataFrame:
 
 
 OVERVIEW_HEADERS: Final = {"game": "game", "hands": "hands (games, rounds)",
-                           "players": "players", "sessions": "sessions",
+                           "players": "players at these tables", "sessions": "sessions",
                            "first_day": "first day", "last_day": "last day"}
 """Headers of ``views.overview`` (a Big Two row counts games, a Rummoli row rounds)."""
 

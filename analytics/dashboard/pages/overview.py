@@ -41,11 +41,18 @@ def render() -> None:
     # One row, not four columns: five elements to send and draw instead of nine.
     counts = st.container(horizontal=True)
     counts.metric("Hands", f"{hands:,}")
-    counts.metric("Players", f"{players['player'].nunique():,}")
+    if ctx.filter.players:  # his (their) seats only: the table below counts every seat
+        counts.metric("Players chosen", f"{players['player'].nunique():,}",
+                      help="The players the filter names who played the hands; the table "
+                           "below counts everyone at those tables.")
+    else:
+        counts.metric("Players", f"{players['player'].nunique():,}")
     counts.metric("Sessions", f"{sessions:,}")
     counts.metric("Rejected hands", f"{rejected:,}",
-                  help="In every file loaded, whatever the filters: a rejected hand was not "
-                       "read far enough to know its players, day or game.")
+                  help="In every file loaded, whatever the filters: a rejected hand is "
+                       "not among the hands they choose from (its players and day may not "
+                       "even be known). The Data quality page lists each, with its game "
+                       "where it was read that far.")
     if hands == 0:
         st.info("No hands match the filters. Load histories on the Upload page, or widen "
                 "the filters in the sidebar.")

@@ -199,7 +199,11 @@ def _zip_members(path: str, limits: Limits, follow: bool = True) -> list[SourceR
     for info in infos:
         problem = _unsafe_member(info.filename)
         if problem is None and not _is_history(info.filename):
-            continue  # READMEs and the like travel in archives; only histories are loaded
+            # READMEs and the like travel in archives: listed as skipped, never read, so
+            # an archive of other files says why nothing loaded.
+            refs.append(SourceRef("zip", path, info.filename, info.file_size,
+                                  skipped=_NOT_A_HISTORY_MEMBER, follow=follow))
+            continue
         if problem is None and stat.S_ISLNK(info.external_attr >> 16):
             refs.append(SourceRef("zip", path, info.filename, info.file_size,
                                   skipped=_LINK_IN_ARCHIVE, follow=follow))
@@ -217,6 +221,9 @@ _LINK_IN_FOLDER: Final = ("a symbolic link inside a folder: not followed (only a
                           "itself is read)")
 _LINK_TO_FOLDER: Final = "a symbolic link to a folder inside a folder: not followed"
 _LINK_IN_ARCHIVE: Final = "a symbolic link inside an archive: not followed"
+_NOT_A_HISTORY_MEMBER: Final = (
+    f"not read: of an archive, handlab reads the histories ({', '.join(HISTORY_SUFFIXES)} "
+    "members); give a Big Two score sheet by itself")
 
 
 def _one_path(path: Path, limits: Limits, explicit: bool) -> list[SourceRef]:
