@@ -34,6 +34,7 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
+from analytics.equity.sampling import mean_std_error
 from analytics.evaluator import EvaluationError, bigtwo_all_combos, bigtwo_card_key
 from analytics.evaluator.bigtwo import straight_runs
 from parsers.caching import BoundedCache
@@ -520,4 +521,4 @@ def bigtwo_deal_strength(
         first += state.finishing_order[0] == 1
         played += 1
     p = first / samples
-    return BigTwoStrength(p, math.sqrt(p * (1 - p) / (samples - 1)), samples, players, style)
+    return BigTwoStrength(p, mean_std_error(p, p * (1 - p), samples), samples, players, style)

@@ -30,6 +30,7 @@ from typing import Any, Final
 import numba
 import numpy as np
 
+from analytics.equity.sampling import mean_std_error
 from analytics.evaluator.kernels import cached_jit as _jit
 from analytics.evaluator.kernels import rank_from_suit_masks
 
@@ -41,6 +42,10 @@ CHUNKS: Final = 64
 # table passed on the stack and a status check per hand valued, and the draw loop around it
 # kept fewer values in registers.  Compiled only into its callers, whose cache holds it.
 _rank = numba.njit(inline="always", nogil=True)(rank_from_suit_masks)
+
+
+_mean_std_error = _jit()(mean_std_error)
+"""``sampling.mean_std_error``, compiled for the kernels."""
 
 
 @_jit()
@@ -457,8 +462,8 @@ def _rummoli_round_row(row: Any, sums: Any, count: int, exact: bool) -> None:  #
         row[1] = p_best
         row[2] = share
         row[3] = third / count
-        row[4] = np.sqrt(p_best * (1 - p_best) / (count - 1))
-        row[5] = np.sqrt(share_var / (count - 1))
+        row[4] = _mean_std_error(p_best, p_best * (1 - p_best), count)
+        row[5] = _mean_std_error(share, share_var, count)
         row[6] = 0.0
     row[7] = count
 

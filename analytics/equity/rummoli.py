@@ -39,6 +39,7 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
+from analytics.equity.sampling import mean_std_error
 from analytics.equity.seveneight import Method
 from analytics.evaluator import EvaluationError, PokerCategory, poker_rank
 from analytics.evaluator.lookup_tables import CATEGORY_BASES
@@ -316,8 +317,8 @@ def _from_sums(share_sum: float, share_sq: float, wins: float, ties: float,
     share_var = max(share_sq / samples - share * share, 0.0)
     return RummoliStrength(
         p_best, share, wins / samples,
-        math.sqrt(p_best * (1 - p_best) / (samples - 1)),
-        math.sqrt(share_var / (samples - 1)), False, samples)
+        mean_std_error(p_best, p_best * (1 - p_best), samples),
+        mean_std_error(share, share_var, samples), False, samples)
 
 
 def _category_label(value: int) -> str:

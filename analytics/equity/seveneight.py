@@ -29,6 +29,7 @@ from typing import Final, Literal
 import numpy as np
 import numpy.typing as npt
 
+from analytics.equity.sampling import mean_std_error
 from analytics.evaluator import EvaluationError, seveneight_rank_batch
 from analytics.words import counted
 from parsers.cards import UNKNOWN, Card, CardError, format_cards, parse_cards
@@ -273,9 +274,10 @@ def equity_of_spot(spot: SevenEightSpot, *, method: Method = "auto",
                                     samples, seed, sums, squares, wins, ties)
     mean = sums.sum(axis=0) / samples
     variance = np.maximum(squares.sum(axis=0) / samples - mean * mean, 0.0)
-    std_error = np.sqrt(variance * samples / (samples - 1) / samples)
+    std_error = [mean_std_error(float(m), float(v), samples)
+                 for m, v in zip(mean, variance, strict=True)]
     return EquityResult(_tuple(mean), _tuple(wins.sum(axis=0) / samples),
-                        _tuple(ties.sum(axis=0) / samples), _tuple(std_error), False, samples)
+                        _tuple(ties.sum(axis=0) / samples), tuple(std_error), False, samples)
 
 
 NO_POTS: Final = np.zeros((0, 0), dtype=np.bool_)
