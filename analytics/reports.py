@@ -95,9 +95,11 @@ def table_bytes(frame: pd.DataFrame, fmt: str) -> bytes:
     """One table as ``csv``, ``xlsx`` or ``parquet`` bytes.  The spreadsheet formats keep
     every text as text: a CSV cell that would start a formula gets a leading ``'``
     (:func:`_text_as_text`), an XLSX cell is written as a string whatever it begins with
-    (:func:`tables_xlsx`); Parquet holds the values as they are."""
+    (:func:`tables_xlsx`); the CSV opens with a UTF-8 byte-order mark, without which a
+    spreadsheet reads ``Zoë`` as ``ZoÃ«``.  Parquet, for programs, holds the values as
+    they are."""
     if fmt == "csv":
-        return _text_as_text(frame).to_csv(index=False).encode("utf-8")
+        return _text_as_text(frame).to_csv(index=False).encode("utf-8-sig")
     if fmt == "xlsx":
         return tables_xlsx({"data": frame})
     if fmt == "parquet":

@@ -77,6 +77,15 @@ def test_human_table_rounds_and_shows_shares_in_percent() -> None:
     assert (row["expected hands"], row["observed share (%)"], row["exact share (%)"]) == (
         301.4, 56.76, 0.12)
     assert row["day"] == dt.date(2026, 8, 21)
+    # A small share keeps two significant digits: 5-card Rummoli hands' straight flush
+    # (0.00154 %) and four of a kind (0.024 %) were shown and downloaded as 0.0.
+    small = pd.DataFrame({"category": ["straight_flush", "four_of_a_kind"],
+                          "expected": [0.000308, 0.0048], "observed_share": [0.0, 0.0],
+                          "theory_share": [0.0000154, 0.00024]})
+    shown = logic.human_table(small, logic.FIT_HEADERS, decimals=1)
+    assert list(shown["exact share (%)"]) == [0.0015, 0.024]
+    assert list(shown["expected hands"]) == [0.00031, 0.0048]
+    assert list(shown["observed share (%)"]) == [0.0, 0.0]
 
 
 def test_categories_read_as_the_evaluator_says_them() -> None:

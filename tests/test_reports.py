@@ -71,6 +71,16 @@ def test_csv_keeps_text_that_starts_a_formula_as_text() -> None:
     assert back["net"].tolist() == [-5, 3, 0, 1, 1, 0, 0]
 
 
+def test_csv_opens_with_a_byte_order_mark_for_spreadsheets() -> None:
+    """Without the mark Excel reads UTF-8 as Windows-1252 (``Zoë`` as ``ZoÃ«``); readers
+    that know UTF-8 take the mark as such, not as part of the first header."""
+    data = reports.table_bytes(pd.DataFrame({"player": ["Zoë", "李小龙"], "net": [1, -1]}),
+                               "csv")
+    assert data.startswith(b"\xef\xbb\xbfplayer,net")
+    assert data.decode("utf-8-sig").splitlines() == ["player,net", "Zoë,1", "李小龙,-1"]
+    assert pd.read_csv(io.BytesIO(data)).columns.tolist() == ["player", "net"]
+
+
 def test_xlsx_writes_every_text_as_a_string_cell() -> None:
     """No formula (``<f>``) and no link in the workbook: each name is a shared string."""
     data = reports.table_bytes(HOSTILE, "xlsx")

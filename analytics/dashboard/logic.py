@@ -805,22 +805,37 @@ def short_fraction_columns(frame: pd.DataFrame) -> list[str]:
 def human_table(frame: pd.DataFrame, names: dict[str, str], *, decimals: int = 2
                 ) -> pd.DataFrame:
     """A table as people read it: the columns ``names`` lists, in its order and under its
-    words (the unit in the header), fractional numbers rounded to ``decimals``, dates
-    without a time of day.  A column whose header ends in "(%)" holds a fraction (0.5676)
-    and shows it as a percentage to two decimals (56.76).  A ``pot`` column of names shows
-    each pot as players name it (``cards.pot_words``: ``10♠``, ``main pot``)."""
+    words (the unit in the header), fractional numbers rounded to ``decimals`` (one under
+    1 to two significant digits at least, so that a small share is not shown, nor
+    downloaded, as 0), dates without a time of day.  A column whose header ends in "(%)" holds a fraction
+    (0.5676) and shows it as a percentage to two decimals (56.76; 0.024 % stays 0.024).  A
+    ``pot`` column of names shows each pot as players name it (``cards.pot_words``:
+    ``10♠``, ``main pot``)."""
     out = frame[[c for c in names if c in frame.columns]].copy()
     for column in out.columns:
         values = out[column]
         if column == "pot" and not pd.api.types.is_numeric_dtype(values.dtype):
             out[column] = values.map(lambda pot: pot if pd.isna(pot) else pot_words(str(pot)))
         elif names[column].endswith(PERCENT):
-            out[column] = (values.astype("float64") * 100).round(2)
+            out[column] = rounded(values.astype("float64") * 100, 2)
         elif pd.api.types.is_float_dtype(values.dtype):
-            out[column] = values.round(decimals)
+            out[column] = rounded(values, decimals)
         elif pd.api.types.is_datetime64_any_dtype(values.dtype):
             out[column] = values.dt.date
     return out.rename(columns=names)
+
+
+def rounded(values: pd.Series, decimals: int) -> pd.Series:
+    """``values`` rounded to ``decimals``, those between -1 and 1 (not 0) to at least two
+    significant digits: 0.00154 is 0.0015 where two decimals would show 0."""
+    numbers = values.to_numpy(dtype=np.float64, na_value=np.nan)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        magnitude = np.floor(np.log10(np.abs(numbers)))
+    places = np.where(np.isfinite(magnitude) & (magnitude < 0),
+                      np.maximum(decimals, 1 - magnitude), decimals).astype(np.int64)
+    out = [value if not np.isfinite(value) else round(float(value), int(place))
+           for value, place in zip(numbers, places, strict=True)]
+    return pd.Series(out, index=values.index, dtype=np.float64)
 
 
 POT_SUMMARY_HEADERS: Final = {
