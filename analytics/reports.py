@@ -129,20 +129,30 @@ def _sheet_name(name: str, used: set[str]) -> str:
 
 
 def tables_xlsx(tables: Mapping[str, pd.DataFrame]) -> bytes:
-    """Several tables as one workbook, a sheet each (names made valid and unique).  Every
+    """Several tables as one workbook, a sheet each (names made valid and unique), and
+    with several, a first sheet ``contents`` naming each sheet's table in full (a sheet's
+    name holds 31 characters: "Win rates (scoring - cards…" twice says nothing).  Every
     text is a string cell: never a formula (a player named ``=1+2``) nor a link."""
     buffer = io.BytesIO()
-    used: set[str] = set()
+    used: set[str] = {CONTENTS_SHEET} if len(tables) > 1 else set()
+    sheets = {_sheet_name(name, used): frame for name, frame in tables.items()}
+    if len(tables) > 1:
+        sheets = {CONTENTS_SHEET: pd.DataFrame({"sheet": list(sheets),
+                                                "table": list(tables)}), **sheets}
     options = {"strings_to_formulas": False, "strings_to_urls": False}
     with pd.ExcelWriter(buffer, engine="xlsxwriter",
                         engine_kwargs={"options": options}) as workbook:
-        for name, frame in tables.items():
+        for sheet, frame in sheets.items():
             plain = _plain(frame)
             for column in plain.columns:  # Excel has no time zones
                 if isinstance(plain[column].dtype, pd.DatetimeTZDtype):
                     plain[column] = plain[column].dt.tz_localize(None)
-            plain.to_excel(workbook, sheet_name=_sheet_name(name, used), index=False)
+            plain.to_excel(workbook, sheet_name=sheet, index=False)
     return buffer.getvalue()
+
+
+CONTENTS_SHEET: Final = "contents"
+"""The first sheet of a workbook of several tables: each sheet's table by its full name."""
 
 
 @dataclass(slots=True)

@@ -96,11 +96,15 @@ def test_workbook_sheet_names_are_valid_and_unique() -> None:
     data = reports.tables_xlsx({"a/b": FRAME, "A/B": FRAME, "x" * 40: FRAME,
                                 "The nine pots: how often won, and by whom": FRAME,
                                 "Score by 2s held (scoring cards_with_twos)": FRAME})
-    sheets, _ = _xlsx(data)
-    assert len(sheets) == len({s.lower() for s in sheets}) == 5
+    sheets, text = _xlsx(data)
+    assert len(sheets) == len({s.lower() for s in sheets}) == 6
     assert all(len(name) <= 31 and not set("[]:*?/\\") & set(name) for name in sheets)
     # A long title is cut at a word, not in one: what a person reads on the tab.
-    assert sheets[3:] == ["The nine pots - how often won…", "Score by 2s held (scoring…"]
+    assert sheets[4:] == ["The nine pots - how often won…", "Score by 2s held (scoring…"]
+    # The first sheet names each sheet's table in full.
+    assert sheets[0] == "contents"
+    assert "The nine pots: how often won, and by whom" in text
+    assert "Score by 2s held (scoring cards_with_twos)" in text
 
 
 def _report_html(db: Path, hand_filter: HandFilter) -> str:
