@@ -341,7 +341,13 @@ def _write_simulated(game: Game, hands: int, players: int, seed: int,
                      options: dict[str, object], target: Path) -> int:
     """Simulate into a temporary file beside ``target`` and rename it to ``target`` once
     every hand is written; on any failure the temporary file is removed."""
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeRemainingColumn,
+    )
 
     from analytics.simulate import simulate as run_simulator
     from parsers import write_hands
@@ -349,7 +355,9 @@ def _write_simulated(game: Game, hands: int, players: int, seed: int,
     target.parent.mkdir(parents=True, exist_ok=True)
     temporary = target.with_name(f".{target.name}.{os.getpid()}.part")
     try:
-        with Progress("[progress.description]{task.description}", BarColumn(),
+        # The console reads no markup (names are text): the column gets its style as such.
+        with Progress(TextColumn("{task.description}", style="progress.description",
+                                 markup=False), BarColumn(),
                       MofNCompleteColumn(), TimeRemainingColumn(), console=console) as progress:
             task = progress.add_task(f"simulating {game.value}", total=hands)
 

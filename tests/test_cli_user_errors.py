@@ -680,6 +680,8 @@ def test_simulate_and_convert_count_in_words(tmp_path: Path) -> None:
                                  "-o", str(tmp_path)])
     assert result.exit_code == 0, result.output
     assert "wrote 1,000 seveneight hands to" in _said(result.output)
+    # The progress line's style is a style, not text (the console reads no markup).
+    assert "simulating seveneight" in result.output and "[progress" not in result.output
     result = RUNNER.invoke(app, ["simulate", "bigtwo", "-n", "1", "-o", str(tmp_path)])
     assert "wrote 1 bigtwo hand to" in _said(result.output)
     sheet = tmp_path / "sheet.txt"

@@ -352,7 +352,7 @@ def test_hand_types_compares_with_theory(db: Path) -> None:
     at = open_app("hand_types")
     assert at.title[0].value == "Hand types"
     # A tab per game, as on Win rates: only the shown one (7 & 8 first) runs.
-    assert [t.label for t in at.tabs] == ["7 & 8", "Rummoli", "Big Two"]
+    assert [t.label for t in at.tabs] == ["7 & 8", "Big Two", "Rummoli"]
     assert [h.value for h in at.main.header] == ["7 & 8"]
     captions = " ".join(c.value for c in at.caption)
     assert "Chi-square goodness of fit" in captions
@@ -531,7 +531,10 @@ def test_hand_types_big_two_draws_one_deal_size_and_rule_set_at_a_time(
                                                         "18-card deals"]
     for size in (13, 17, 18):
         at.selectbox(key="bigtwo_size").select(size).run()
-        ours = [label for label in groups if label.startswith(f"{size}-card deals, ")]
+        # Every group of the table, the most dealt first (the picker opens on it).
+        ours = [logic.held_label(group) for group in logic.bigtwo_held_groups(dealt)
+                if group[0] == size]
+        assert set(ours) == {label for label in groups if label.startswith(f"{size}-card ")}
         rules = at.selectbox(key="bigtwo_rules")
         assert rules.options == [label.split(", ", 1)[1] for label in ours]
         for label in (ours[0], ours[-1]) if size != 17 else ():

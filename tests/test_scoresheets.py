@@ -528,7 +528,7 @@ def test_stats_command_has_the_score_keepers_columns(tmp_path: Path, name: str) 
     out = tmp_path / "stats.csv"
     result = CliRunner().invoke(app, ["stats", "bigtwo", "--db", str(db), "--out", str(out)])
     assert result.exit_code == 0, result.output
-    with open(out, encoding="utf-8", newline="") as stream:
+    with open(out, encoding="utf-8-sig", newline="") as stream:  # a spreadsheet's CSV
         rows = {row["player"]: row for row in csv.DictReader(stream)}
     theirs = {row["name"]: row for row in published(name) if row["name"] != "*"}
     assert set(rows) == set(theirs)

@@ -152,8 +152,10 @@ def test_notes_are_kept_found_and_survive_loading_again(db: Path) -> None:
         assert player_note(con, "Bo") == ""
         tagged = tagged_hands(con)
         assert list(tagged["hand_id"]) == [first] and tagged["game"].iloc[0] == "seveneight"
-        assert list(search_hands(con, HandFilter(), search=HandSearch(tag="review"))
-                    ["hand_id"]) == [first]
+        for typed in ("review", "Review", " REVIEW "):  # as people type a tag
+            assert list(search_hands(con, HandFilter(), search=HandSearch(tag=typed))
+                        ["hand_id"]) == [first], typed
+        assert search_hands(con, HandFilter(), search=HandSearch(tag="revie")).empty
         assert list(search_hands(con, HandFilter(), search=HandSearch(starred=True))
                     ["hand_id"]) == [first]
     # The report lists them.

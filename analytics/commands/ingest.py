@@ -82,7 +82,8 @@ def ingest(
         raise typer.BadParameter(f"{engine!r} is not local or dask", param_hint="--engine")
     if lake is None and db is None and os.environ.get(LAKE_ENV_VAR):
         lake = os.environ[LAKE_ENV_VAR]
-    progress = Progress(TextColumn("[progress.description]{task.description}"), BarColumn(),
+    progress = Progress(TextColumn("{task.description}", style="progress.description",
+                                   markup=False), BarColumn(),
                         TaskProgressColumn(), _HandsColumn(), TimeElapsedColumn(),
                         console=_console, disable=quiet, transient=False)
     task = progress.add_task("ingest", total=None, hands=0)

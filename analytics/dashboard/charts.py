@@ -28,6 +28,7 @@ from parsers.rule_options import GAME_NAMES
 __all__ = [
     "PLAYERS_ON_X",
     "PLAYER_META",
+    "POT_COLOURS",
     "as_text",
     "bar_with_ci",
     "board_areas",
@@ -95,6 +96,12 @@ def _slots(names: Sequence[str], preferred: Mapping[str, int]) -> dict[str, int]
             used.clear()
         slots[name] = slot
     return slots
+
+
+POT_COLOURS: Final = {words: PALETTE[place]
+                      for place, words in enumerate(RUMMOLI_POT_WORDS.values())}
+"""Each Rummoli pot's colour (by its words, ``cards.pot_words``), the same on every chart
+of the pots: the board, carry-over, growth."""
 
 
 PLAYER_META: Final = "player"
@@ -221,11 +228,13 @@ def grouped_bars(frame: pd.DataFrame, *, x: str, y: str, color: str | None, titl
     figure = _figure(title, barmode=barmode, x_title=x_title or x, y_title=y_title or y,
                      height=height)
     groups = _groups(frame, color, order)
-    colours = player_colours(name for name, _ in groups) if color in _PLAYER_COLUMNS else {}
+    players = color in _PLAYER_COLUMNS
+    colours = (player_colours(name for name, _ in groups) if players else
+               POT_COLOURS if color == "pot" else {})
     for name, rows in groups:
         marker = {"color": colours[name]} if name in colours else None
         figure.add_trace(go.Bar(x=rows[x], y=rows[y], name=name or y, marker=marker,
-                                meta={PLAYER_META: name} if name in colours else None))
+                                meta={PLAYER_META: name} if players else None))
     if x_order is not None:
         _categorical_x(figure, x_order)
     if order is not None:  # a stack's legend in the given order, not reversed
@@ -350,8 +359,10 @@ def board_areas(frame: pd.DataFrame, game_id: str) -> go.Figure:
         return empty(title, "No rounds of this game match the filters.")
     figure = _figure(title, x_title="round", y_title="chips on the pot", height=440)
     for pot, rows in _groups(frame, "pot", RUMMOLI_POTS):
-        figure.add_trace(go.Scatter(x=rows["round"], y=rows["chips"], name=pot_words(pot),
-                                    mode="lines", stackgroup="board"))
+        name = pot_words(pot)
+        figure.add_trace(go.Scatter(x=rows["round"], y=rows["chips"], name=name,
+                                    mode="lines", stackgroup="board",
+                                    line={"color": POT_COLOURS.get(name)}))
     return figure
 
 
@@ -386,11 +397,16 @@ def pot_growth(frame: pd.DataFrame) -> go.Figure:
                      y_title="chips before the round's antes", height=440)
     for pot, rows in _groups(frame, "pot", RUMMOLI_POTS):
         name = pot_words(pot)
+        colour = POT_COLOURS.get(name)  # a pot's colour on the charts above it too
         figure.add_trace(go.Scatter(x=rows["since"], y=rows["mean_before_paid"], mode="markers",
-                                    name=f"{name} observed", legendgroup=pot))
+                                    name=f"{name} observed", legendgroup=pot,
+                                    marker={"color": colour}))
         figure.add_trace(go.Scatter(x=rows["since"], y=rows["expected"], mode="lines",
                                     name=f"{name} expected", legendgroup=pot,
-                                    line={"dash": "dot"}))
+                                    line={"dash": "dot", "color": colour}))
+    # Eighteen entries: below the chart in rows, all visible, not a scrolled column.
+    figure.update_layout(legend={"orientation": "h", "yanchor": "top", "y": -0.2},
+                         height=520)
     return figure
 
 

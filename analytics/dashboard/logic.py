@@ -807,10 +807,10 @@ def human_table(frame: pd.DataFrame, names: dict[str, str], *, decimals: int = 2
     """A table as people read it: the columns ``names`` lists, in its order and under its
     words (the unit in the header), fractional numbers rounded to ``decimals`` (one under
     1 to two significant digits at least, so that a small share is not shown, nor
-    downloaded, as 0), dates without a time of day.  A column whose header ends in "(%)" holds a fraction
-    (0.5676) and shows it as a percentage to two decimals (56.76; 0.024 % stays 0.024).  A
-    ``pot`` column of names shows each pot as players name it (``cards.pot_words``:
-    ``10♠``, ``main pot``)."""
+    downloaded, as 0), dates without a time of day.  A column whose header ends in "(%)"
+    holds a fraction (0.5676) and shows it as a percentage to two decimals (56.76; 0.024 %
+    stays 0.024).  A ``pot`` column of names shows each pot as players name it
+    (``cards.pot_words``: ``10♠``, ``main pot``)."""
     out = frame[[c for c in names if c in frame.columns]].copy()
     for column in out.columns:
         values = out[column]

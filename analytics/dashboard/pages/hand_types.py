@@ -22,12 +22,10 @@ import streamlit as st
 from analytics.dashboard import charts, logic, ui
 from analytics.dashboard.hand_list import bar_list, picked_bar
 from analytics.evaluator import BigTwoKind, PokerCategory, SevenEightCategory
+from parsers.rule_options import GAME_NAMES, Game
 
 _SEVENEIGHT = [c.label for c in SevenEightCategory]
 _POKER = [c.label for c in PokerCategory]
-_NAMES = {"seveneight": "7 & 8", "rummoli": "Rummoli", "bigtwo": "Big Two"}
-
-
 def _observed(counts: pd.DataFrame, labels: list[str]) -> pd.Series:
     """Hands per category (player, category, hands rows summed), in ``labels`` order."""
     observed = counts.groupby("category")["hands"].sum().reindex(labels, fill_value=0)
@@ -283,11 +281,14 @@ def render() -> None:
     st.title("Hand types")
     # The games come from the filter choices every page loads already: no question of its
     # own (the overview it asked before cost about 0.2-0.3 s of CPU at a million hands).
-    games = [g for g in _NAMES if g in ctx.options.games and ctx.filter.game in (None, g)]
+    # In the order of every other page's tabs: 7 & 8, Big Two, Rummoli.
+    games = [Game(g).value for g in GAME_NAMES
+             if g in ctx.options.games and ctx.filter.game in (None, g)]
     if not games:
         st.info("No hands match the filters.")
         return
-    ui.shown_tab(games, [_NAMES[g] for g in games], lambda game: _SECTIONS[game](), key="tab")
+    ui.shown_tab(games, [GAME_NAMES[Game(g)] for g in games], lambda game: _SECTIONS[game](),
+                 key="tab")
 
 
 render()

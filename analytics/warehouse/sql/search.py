@@ -52,8 +52,9 @@ class HandSearch:
     ``categories``: a shown-down hand of one of them; ``min_pot``/``max_pot``: the chips
     (points) won from the hand's pots; ``combination``: a Big Two kind played (a
     ``views.PLAY_KIND_COLUMNS`` key); ``pot_won``: a Rummoli pot someone won chips from
-    (``RUMMOLI_POTS``); ``tag``: a label kept on the hand; ``hand_id``: one hand, by the
-    id shown everywhere (:func:`~analytics.warehouse.identity.parse_hand_id` reads it)."""
+    (``RUMMOLI_POTS``); ``tag``: a label kept on the hand (in any case); ``hand_id``: one
+    hand, by the id shown everywhere (:func:`~analytics.warehouse.identity.parse_hand_id`
+    reads it)."""
 
     categories: tuple[str, ...] = ()
     min_pot: int | None = None
@@ -109,8 +110,9 @@ def search_hands(con: duckdb.DuckDBPyConnection, f: HandFilter, *,
     if search.starred is not None:
         conditions.append(("" if search.starred else "NOT ") + "coalesce(n.starred, FALSE)")
     if search.tag:
-        conditions.append("list_contains(n.tags, $tag)")
-        params["tag"] = search.tag
+        # As people type it: "review" finds the hands tagged "Review".
+        conditions.append("list_contains(list_transform(n.tags, lambda t: lower(t)), lower($tag))")
+        params["tag"] = search.tag.strip()
     if search.hand_id is not None:  # an id from before migration 13 finds its hand too
         conditions.append("x.hand_id = $hand_id")
         params["hand_id"] = current_hand_id(con, search.hand_id)
