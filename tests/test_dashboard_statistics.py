@@ -192,6 +192,36 @@ def day_result_of(con: duckdb.DuckDBPyConnection, player: str, day: object
 
 
 @pytest.mark.slow
+def test_results_over_time_draws_the_players_chosen(dashboard_db: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """At first the four with most hands, as the chart's title says ("showing 4 of N");
+    the picker draws any others (it used to draw the top four, saying neither which nor
+    why)."""
+    monkeypatch.setenv(ENV_VAR, str(dashboard_db))
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    at.run()
+    at.switch_page("analytics/dashboard/pages/statistics.py").run()
+    with reader(dashboard_db) as con:
+        top = results_over_time(con, HandFilter(), game="seveneight", by="date", top=4)
+        everyone = sorted(stat_grid(con, HandFilter(), game="seveneight")["player"])
+    picker = at.multiselect(key="stats_results_players_seveneight")
+    assert picker.value == sorted(set(top["player"])) and picker.options == everyone
+
+    def drawn() -> tuple[set[str], str]:
+        chart, = at.get("plotly_chart")
+        figure = plotly.io.from_json(chart.proto.spec)
+        return {trace.legendgroup for trace in figure.data}, figure.layout.title.text
+
+    players, title = drawn()
+    assert players == set(top["player"])
+    assert title.endswith(f"; showing 4 of {len(everyone)} players)")
+    others = [name for name in everyone if name not in players][:2]
+    picker.set_value(others).run()
+    assert not at.exception, [e.value for e in at.exception]
+    players, title = drawn()
+    assert players == set(others) and title.endswith(f"showing 2 of {len(everyone)} players)")
+
+
 def test_report_has_a_statistics_section_per_game(dashboard_db: Path) -> None:
     from analytics.reports import build_report, render_html
 

@@ -13,7 +13,14 @@ import streamlit as st
 
 from analytics.dashboard import logic, statistics, ui
 from analytics.dashboard.hand_list import list_behind, picked_point
-from analytics.stats import FRY_THRESHOLD, LEVELS, MIN_OPPORTUNITIES, SPLITS, cells, stats_of
+from analytics.stats import (
+    FRY_THRESHOLD,
+    LEVELS,
+    MIN_OPPORTUNITIES,
+    SPLITS,
+    cells,
+    stats_of,
+)
 from analytics.warehouse import writer
 from analytics.warehouse.annotations import player_note, set_player_note
 from analytics.warehouse.sql.stat_views import SESSION_GAP_MINUTES
@@ -103,7 +110,7 @@ def _game(game: Game) -> None:
         st.caption(note)
     ui.download_buttons(grid, f"{game.value}-statistics", key=f"stats_{game.value}")
     _cell_hands(game, grid, split, fry)
-    _results(game, levels)
+    _results(game, levels, grid)
     _sessions(game)
     st.subheader("Definitions")
     st.markdown(statistics.definitions_markdown(game))
@@ -150,10 +157,15 @@ def _cell_hands(game: Game, grid: pd.DataFrame, split: str | None, fry: int | No
                 name=f"{game.value}-{label}-hands")
 
 
-def _results(game: Game, levels: list[str]) -> None:
-    """The cumulative results of the four players with most hands (or the chosen ones), by
-    hand number or by day; Big Two's under one scoring rule at a time, picked here when the
-    games had several (points under one are not points under another)."""
+RESULTS_DRAWN: Final = 4
+"""How many players "Results over time" draws before anyone chooses: those with most hands."""
+
+
+def _results(game: Game, levels: list[str], grid: pd.DataFrame) -> None:
+    """The cumulative results of the players chosen in a picker (at first the four with most
+    hands in the grid), by hand number or by day; Big Two's under one scoring rule at a
+    time, picked here when the games had several (points under one are not points under
+    another)."""
     st.subheader("Results over time")
     shown, base = levels, ui.context().filter
     by_rule = game is Game.BIGTWO and len(levels) > 1  # one rule's points are not another's
@@ -174,11 +186,27 @@ def _results(game: Game, levels: list[str]) -> None:
     by = st.radio("Against", ["date", "hand"], horizontal=True,
                   format_func={"hand": "hand number", "date": "date"}.__getitem__,
                   key=f"stats_by_{game.value}") or "date"
+    # At first the players with most hands (of this rule): the question's own choice.
     frame: pd.DataFrame = ui.ask("results_over_time", hand_filter=only, game=game.value,
-                                 by=by, top=4)
+                                 by=by, top=RESULTS_DRAWN)
+    most = sorted({str(name) for name in frame["player"]})
+    names = sorted({str(name) for name in grid["player"]} | set(most))
+    chosen = st.multiselect(
+        "Players drawn", names, default=most,  # one picker per rule: its players
+        key=f"stats_results_players_{game.value}{'_' + shown[0] if by_rule else ''}",
+        help=f"At first the {RESULTS_DRAWN} with most {logic.PER[game.value]}s; the "
+             "sidebar's player filter narrows the whole page.")
+    if not chosen:
+        st.info("Choose players to draw their results over time.")
+        return
+    if sorted(chosen) != most:
+        only = dataclasses.replace(only, players=tuple(chosen))
+        frame = ui.ask("results_over_time", hand_filter=only, game=game.value, by=by,
+                       top=len(chosen))
     scope = f"; scoring: {statistics.key_text(LEVELS[game][0], shown[0])}" if by_rule else ""
-    figure = statistics.results_figure(frame, unit=unit, by=by,
-                                       title=f"Cumulative results ({unit}{scope})")
+    figure = statistics.results_figure(
+        frame, unit=unit, by=by, title=f"Cumulative results ({unit}{scope}; showing "
+                                       f"{len(chosen)} of {len(names)} players)")
     chosen = ui.plotly_chart(figure, key=f"results_{game.value}", on_select="rerun",
                              selection_mode="points")
     point = picked_point(chosen)
