@@ -157,8 +157,9 @@ def _cell_hands(game: Game, grid: pd.DataFrame, split: str | None, fry: int | No
                 name=f"{game.value}-{label}-hands")
 
 
+# How many players "Results over time" draws before anyone chooses: those with most hands.
+# (A comment: Streamlit's magic would draw a bare string of a page script.)
 RESULTS_DRAWN: Final = 4
-"""How many players "Results over time" draws before anyone chooses: those with most hands."""
 
 
 def _results(game: Game, levels: list[str], grid: pd.DataFrame) -> None:
