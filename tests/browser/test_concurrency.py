@@ -198,7 +198,7 @@ async def _load(page: Page, who: str, log: Log) -> Upload:
     async with page.expect_download(timeout=TIMEOUT_MS) as download_info:
         await page.get_by_role("button", name="CSV", exact=True).first.click(timeout=TIMEOUT_MS)
     download = await download_info.value
-    text = Path(await download.path()).read_text(encoding="utf-8")
+    text = Path(await download.path()).read_text(encoding="utf-8-sig")  # a CSV for spreadsheets
     rows = {}
     for row in csv.DictReader(text.splitlines()):
         # Stored and shown under the name it was uploaded with, never a temporary path.
