@@ -46,7 +46,7 @@ from parsers.rule_options import (
     SevenEightRules,
 )
 
-__all__ = ["RummoliChoice", "SevenEightChoice", "TableChoice", "bigtwo_knobs",
+__all__ = ["RummoliChoice", "SevenEightChoice", "TableChoice", "attempt", "bigtwo_knobs",
            "draw_end_game", "draw_filed", "draw_seats", "draw_step", "draw_view", "hand_title",
            "open_table", "remember", "rummoli_knobs", "setup_table", "seveneight_knobs", "take",
            "up_note"]
@@ -55,39 +55,45 @@ _TABLES: Final = "_record_tables"
 
 
 def open_table(folder: Path, name: str, db: str) -> RecordedTable:
-    """The table ``name``, kept for the session and read again from its journal when the
-    journal changed (another tab, a restart)."""
+    """The table ``name``, kept for the session and read again from its journal when another
+    session changed it (another tab, a restart, a reload while the bots played)."""
     tables = st.session_state.setdefault(_TABLES, {})
-    path = folder / f"{name}.journal"
-    size = path.stat().st_size if path.exists() else -1
     kept = tables.get(name)
-    if kept is None or kept[1] != size:
-        ui.release_connection()  # opening may finish filing a hand: it writes
-        opened = RecordedTable.open(folder, name, ingest_into=db)
-        tables[name] = (opened, path.stat().st_size)
-        return opened
-    table: RecordedTable = kept[0]
-    return table
+    if isinstance(kept, RecordedTable) and kept.is_current:
+        return kept
+    ui.release_connection()  # opening may finish filing a hand: it writes
+    opened = RecordedTable.open(folder, name, ingest_into=db)
+    tables[name] = opened
+    return opened
 
 
 def remember(table: RecordedTable) -> None:
-    """Keep ``table`` for the session as its journal stands now (after steps it took)."""
-    st.session_state.setdefault(_TABLES, {})[table.setup.name] = (
-        table, table.journal_path.stat().st_size)
+    """Keep ``table`` for the session (it knows how far it read its journal)."""
+    st.session_state.setdefault(_TABLES, {})[table.setup.name] = table
 
 
-def take(table: RecordedTable, step: Callable[[], FiledHand | None]) -> None:
-    """Run one step of ``table`` (a record, show or undo); show why when it is refused."""
+def attempt(table: RecordedTable, step: Callable[[], FiledHand | None]) -> FiledHand | None:
+    """Run one step of ``table`` (a record, show, undo or seat change) and return the hand it
+    filed, if any.  When it is refused (not allowed, or another session moved the table on:
+    the table has read its journal again) the page runs again and says why."""
     ui.release_connection()  # a finished hand is loaded into the warehouse: this run writes
     try:
         filed = step()
     except StepRefused as error:
         st.session_state["record_error"] = str(error)
-    else:
-        st.session_state.pop("record_error", None)
-        if filed is not None:
-            st.session_state["record_filed"] = filed.hand.hand
+        remember(table)
+        st.rerun()
+    st.session_state.pop("record_error", None)
     remember(table)
+    return filed
+
+
+def take(table: RecordedTable, step: Callable[[], FiledHand | None]) -> None:
+    """Run one step of ``table`` (a record, show or undo) and draw the page again; show why
+    when it is refused."""
+    filed = attempt(table, step)
+    if filed is not None:
+        st.session_state["record_filed"] = filed.hand.hand
     st.rerun()
 
 

@@ -36,6 +36,8 @@ import streamlit as st
 
 from analytics import reports
 from analytics.dashboard import charts, filters, logic
+from analytics.record.journal import JournalError
+from analytics.record.lock import TableBusy
 from analytics.warehouse import (
     WarehouseBusy,
     WarehouseError,
@@ -241,7 +243,8 @@ def context() -> Context:
 def guarded() -> Iterator[None]:
     """Show "database busy, retrying" and rerun shortly when a writer holds the database;
     say in words what is wrong with a database or lake that cannot be read at all (a
-    folder, a file that is no DuckDB database, a newer schema, no lake there) instead of
+    folder, a file that is no DuckDB database, a newer schema, no lake there), with a
+    recorded table's journal (its file and line) or why a table stayed busy, instead of
     Streamlit's redacted exception."""
     try:
         yield
@@ -260,6 +263,15 @@ def guarded() -> Iterator[None]:
                  icon=":material/error:")
         st.caption("Set HANDLAB_DB to a handlab database (or HANDLAB_LAKE to a lake), or "
                    "unset it: handlab serve builds data/handlab.duckdb from the samples.")
+    except TableBusy as error:
+        st.warning(f"The table is busy: {literal(error)}", icon=":material/hourglass_top:")
+        st.button("Retry now")
+    except JournalError as error:
+        st.error(f"This table cannot be read back from its journal: {literal(error)}",
+                 icon=":material/error:")
+        st.caption("The line named holds a step the recorder does not accept there (written "
+                   "by hand, or by two sessions at once before tables were locked); the "
+                   "other tables are not affected.")
     else:
         st.session_state["_handlab_busy"] = 0
 

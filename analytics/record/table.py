@@ -10,7 +10,8 @@ the table goes on: the next button and the stacks carried over (7 & 8), the
 board carried to the next round (Rummoli, until :meth:`RecordedTable.end_game` starts
 the end-of-game finale), the running match score (Big Two).  :meth:`RecordedTable.open`
 reads the journal back after a reload or a restart and finishes whatever a crash
-interrupted.
+interrupted.  One session at a time changes a table (:mod:`analytics.record.lock`): a
+session whose table another changed meanwhile reads it again and is refused its step.
 """
 
 from __future__ import annotations
@@ -19,7 +20,8 @@ import datetime as dt
 import os
 import re
 import secrets
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Final
@@ -28,7 +30,8 @@ import duckdb
 
 from analytics.record.hand import HandInProgress, NextStep, StepKind, StepRefused
 from analytics.record.journal import JournalError, append_entry, read_entries
-from analytics.rules.base import Outcome
+from analytics.record.lock import table_lock
+from analytics.rules.base import Outcome, RuleError
 from analytics.simulate.bots_bigtwo import BOT_STYLES as BIGTWO_STYLES
 from analytics.simulate.bots_rummoli import STYLES as RUMMOLI_STYLES
 from analytics.simulate.bots_seveneight import BOT_STYLES as SEVENEIGHT_STYLES
@@ -253,6 +256,8 @@ class RecordedTable:
     warehouse to load finished hands into (None: ``$HANDLAB_DB`` or the default;
     False: none, the hands only go to the file); ``keep_writer`` how long its write
     connection stays open for the next hand (:data:`KEEP_WRITER`; 0: closed each time).
+    ``journal_size`` is the journal's length as this instance last read or wrote it: a
+    longer journal means another session changed the table (:attr:`is_current`).
     """
 
     folder: Path
@@ -263,6 +268,7 @@ class RecordedTable:
     steps: list[HandInProgress] = field(default_factory=list)
     filed: list[FiledHand] = field(default_factory=list)
     carry: _Carry = field(default_factory=lambda: _Carry([], [], 0))
+    journal_size: int = 0
 
     # -- files ------------------------------------------------------------------------
 
@@ -276,6 +282,32 @@ class RecordedTable:
         """The table's finished hands."""
         return self.folder / f"{self.setup.name}.phhs"
 
+    @property
+    def is_current(self) -> bool:
+        """True while no other session has changed the table since this instance read its
+        journal (the journal is as long as this instance left it)."""
+        try:
+            return self.journal_path.stat().st_size == self.journal_size
+        except OSError:
+            return False
+
+    def _write(self, entry: dict[str, object]) -> None:
+        """Journal ``entry`` (the table's lock held) and note the journal's new length."""
+        append_entry(self.journal_path, entry)
+        self.journal_size = self.journal_path.stat().st_size
+
+    @contextmanager
+    def _changing(self) -> Iterator[None]:
+        """Hold the table's lock for one change.  When another session changed the table
+        since this instance read it, the change was chosen on a table that is gone: read
+        the journal again and refuse it (:class:`StepRefused`)."""
+        with table_lock(self.journal_path) as first:
+            if not self.is_current:
+                self._load(read_entries(self.journal_path), first)
+                raise StepRefused("the table moved on (another tab or session changed it): "
+                                  "reload to see where it is now")
+            yield
+
     # -- opening ----------------------------------------------------------------------
 
     @classmethod
@@ -286,8 +318,6 @@ class RecordedTable:
         :class:`StepRefused` when the name is taken or the engine rejects the setup)."""
         folder.mkdir(parents=True, exist_ok=True)
         table = cls(folder, setup, ingest_into, clock)
-        if table.journal_path.exists():
-            raise StepRefused(f"a table named {setup.name!r} exists already")
         table.carry = _Carry(list(setup.stacks), [0] * len(RUMMOLI_POTS),
                              len(setup.players) - 2, names=list(setup.players),
                              bots=list(setup.bots))
@@ -295,75 +325,57 @@ class RecordedTable:
         if first is None:
             raise StepRefused("the table needs at least two players with chips")
         HandInProgress.start(first)
-        append_entry(table.journal_path, {"setup": setup.to_json()})
-        table._start(first)
+        with table_lock(table.journal_path):  # two sessions creating one name: one wins
+            if table.journal_path.exists():
+                raise StepRefused(f"a table named {setup.name!r} exists already")
+            table._write({"setup": setup.to_json()})
+            table._start(first)
         return table
 
     @classmethod
     def open(cls, folder: Path, name: str, *, ingest_into: Path | str | bool | None = None,
              clock: Callable[[], dt.datetime] = dt.datetime.now) -> RecordedTable:
         """The table ``name`` as its journal left it; finishes filing a hand a crash
-        interrupted and starts the next hand when none is in progress."""
+        interrupted and starts the next hand when none is in progress.  Reads under the
+        table's lock: a filing another session has under way is waited for, never done
+        again.  Raises :class:`JournalError` naming the file and line of an entry that does
+        not read or of a step the rules engine refuses."""
         path = folder / f"{_check_name(name)}.journal"
-        entries = read_entries(path)
-        if not entries or "setup" not in entries[0]:
-            raise JournalError(f"{path}:1: the journal does not start with the table's setup")
-        setup_entry = entries[0]["setup"]
-        assert isinstance(setup_entry, dict)
-        setup = TableSetup.from_json(setup_entry)
-        table = cls(folder, setup, ingest_into, clock)
-        table.carry = _Carry(list(setup.stacks), [0] * len(RUMMOLI_POTS),
-                             len(setup.players) - 2, names=list(setup.players),
-                             bots=list(setup.bots))
-        filing: int | None = None
-        for number, entry in enumerate(entries[1:], start=2):
-            try:
-                filing = table._redo(entry, filing)
-            except (HandlabError, ActionSyntaxError, KeyError, ValueError) as error:
-                raise JournalError(f"{path}:{number}: {error}") from None
-        if table.steps and table.steps[-1].is_over:
-            table._file(filing)  # the crash came while (or before) filing it
-        elif not table.steps:
-            header = table._next_header()
-            if header is not None:
-                table._start(header)
+        path.stat()  # no such table: FileNotFoundError, before a lock file is made for it
+        with table_lock(path) as first:
+            entries = read_entries(path)
+            if not entries or "setup" not in entries[0]:
+                raise JournalError(f"{path}:1: the journal does not start with the table's "
+                                   "setup")
+            setup_entry = entries[0]["setup"]
+            assert isinstance(setup_entry, dict)
+            table = cls(folder, TableSetup.from_json(setup_entry), ingest_into, clock)
+            table._load(entries, first)
         return table
 
-    def _redo(self, entry: dict[str, object], filing: int | None) -> int | None:
-        """Take one journal entry again (no writing); return the offset of a filing begun."""
-        if "seat" in entry:
-            self._seat(int(str(entry["seat"])), str(entry["player"]), int(str(entry["stack"])),
-                       str(entry.get("bot", "")))
-        if "last" in entry:  # a seat change left fewer than two players with chips
-            self.steps = []
-            self.carry.number = int(str(entry["last"]))
-        elif "start" in entry:
-            header = loads_hands(str(entry["header"]), name="a journalled header")[0]
-            self.steps = [HandInProgress(header)]
-            self.carry.number = int(str(entry["start"]))
-            self.carry.finale = header.finale_pot is not None
-        elif "end" in entry:
-            self.steps = []
-            self.carry.ended = True
-        elif "add" in entry:
-            hand = self.steps[-1]
-            action = parse_action(str(entry["add"]), hand.game, hand.header.num_players)
-            self.steps.append(HandInProgress(hand.header, (*hand.actions, action)))
-        elif "set" in entry:
-            hand = self.steps[-1]
-            texts = entry["set"]
-            assert isinstance(texts, list)
-            actions = tuple(parse_action(str(text), hand.game, hand.header.num_players)
-                            for text in texts)
-            self.steps.append(HandInProgress(hand.header, actions))
-        elif "undo" in entry:
-            self.steps.pop()
-        elif "filing" in entry:
-            return int(str(entry["offset"]))
-        elif "filed" in entry:
-            self._filed(self.steps[-1].finished(), str(entry.get("ingest", "")))
-            return None
-        return filing
+    def _load(self, entries: list[dict[str, object]], first: bool) -> None:
+        """Take the journal's ``entries`` again from the table's setup on (the lock held).
+        The thread's ``first`` hold also finishes filing a hand a crash interrupted and
+        starts the next hand when none is in progress (both write); a hold inside another
+        (a table opened in the middle of its own filing) leaves them to that one."""
+        setup = self.setup
+        self.carry = _Carry(list(setup.stacks), [0] * len(RUMMOLI_POTS),
+                            len(setup.players) - 2, names=list(setup.players),
+                            bots=list(setup.bots))
+        self.steps, self.filed = [], []
+        self.journal_size = self.journal_path.stat().st_size
+        replay = _Replay(self)
+        for number, entry in enumerate(entries[1:], start=2):
+            replay.take(entry, number)
+        replay.verify()
+        if not first:
+            return
+        if self.steps and self.steps[-1].is_over:
+            self._file(replay.filing)  # the crash came while (or before) filing it
+        elif not self.steps:
+            header = self._next_header()
+            if header is not None:
+                self._start(header)
 
     # -- the hand in progress ---------------------------------------------------------
 
@@ -390,30 +402,33 @@ class RecordedTable:
     def record(self, action: Action) -> FiledHand | None:
         """Take ``action`` (raises :class:`StepRefused` when it is not allowed); when it
         ends the hand, file it and start the next; return the filed hand then."""
-        hand = self._current()
-        after = hand.with_action(action)
-        append_entry(self.journal_path, {"add": format_action(action)})
-        self.steps.append(after)
-        return self._file(None) if after.is_over else None
+        with self._changing():
+            hand = self._current()
+            after = hand.with_action(action)
+            self._write({"add": format_action(action)})
+            self.steps.append(after)
+            return self._file(None) if after.is_over else None
 
     def show(self, player: int, hidden: Sequence[Card] = ()) -> FiledHand | None:
         """``player`` shows his cards, naming those recorded as ``??`` (``hidden``, in the
         order he was dealt them): the deals are rewritten with them, then the show."""
-        hand = self._current()
-        after = hand.show(player, hidden)
-        if after.actions[:-1] == hand.actions:
-            append_entry(self.journal_path, {"add": format_action(after.actions[-1])})
-        else:
-            append_entry(self.journal_path, {"set": [format_action(a) for a in after.actions]})
-        self.steps.append(after)
-        return self._file(None) if after.is_over else None
+        with self._changing():
+            hand = self._current()
+            after = hand.show(player, hidden)
+            if after.actions[:-1] == hand.actions:
+                self._write({"add": format_action(after.actions[-1])})
+            else:
+                self._write({"set": [format_action(a) for a in after.actions]})
+            self.steps.append(after)
+            return self._file(None) if after.is_over else None
 
     def undo(self) -> None:
         """Take back the last step of the hand in progress."""
-        if not self.can_undo:
-            raise StepRefused("nothing to undo in this hand")
-        append_entry(self.journal_path, {"undo": True})
-        self.steps.pop()
+        with self._changing():
+            if not self.can_undo:
+                raise StepRefused("nothing to undo in this hand")
+            self._write({"undo": True})
+            self.steps.pop()
 
     def _current(self) -> HandInProgress:
         hand = self.hand
@@ -470,43 +485,46 @@ class RecordedTable:
         """The busted player in 1-based ``seat`` buys ``stack`` chips before the next hand
         (the hand lists him in its ``_rebuys`` user field, as the simulator's hands do); 7 & 8
         and Rummoli (a Big Two score is no stack: nobody rebuys)."""
-        name, chips = self._seated(seat)
-        if self.setup.game is Game.BIGTWO:
-            raise StepRefused("a Big Two match keeps a score, not chips: nobody rebuys")
-        if chips:
-            raise StepRefused(f"{name} has {chips} chips: only a player with none rebuys")
-        self._reseat(seat, name, stack)
+        with self._changing():
+            name, chips = self._seated(seat)
+            if self.setup.game is Game.BIGTWO:
+                raise StepRefused("a Big Two match keeps a score, not chips: nobody rebuys")
+            if chips:
+                raise StepRefused(f"{name} has {chips} chips: only a player with none rebuys")
+            self._reseat(seat, name, stack)
 
     def leave(self, seat: int) -> None:
         """The player in 1-based ``seat`` leaves the table with his chips (Big Two: his match
         score is final); the seat is empty.  Rummoli: what he anted stays on the board.  At a
         table played against the bots only a bot leaves this way (the person leaves the
         table itself; his seat stays his)."""
-        self._seated(seat)
-        if self.is_persons_seat(seat):
-            raise StepRefused("your seat stays yours: leave the table to stop playing")
-        self._reseat(seat, "", 0)
+        with self._changing():
+            self._seated(seat)
+            if self.is_persons_seat(seat):
+                raise StepRefused("your seat stays yours: leave the table to stop playing")
+            self._reseat(seat, "", 0)
 
     def join(self, seat: int, name: str, stack: int, bot: str = "") -> None:
         """``name`` sits down in the empty 1-based ``seat`` with ``stack`` chips (Big Two:
         ``stack`` is 0, the score he joins the match with, as everyone's at its start).  At a
         table played against the bots the newcomer is a bot of style ``bot`` (one of
         :data:`BOT_STYLE_NAMES` for the game); at a recorded table ``bot`` stays empty."""
-        if self.setup.game is Game.BIGTWO and stack:
-            raise StepRefused(f"a new Big Two player joins the match with a score of 0, "
-                              f"not {stack}")
-        if not 1 <= seat <= len(self.carry.names) or self.carry.names[seat - 1]:
-            raise StepRefused(f"seat {seat} is not an empty seat of this table")
-        name = name.strip()
-        if not name or name in self.carry.names:
-            raise StepRefused(f"{name!r} is not a new player's name (one not seated yet)")
-        styles = BOT_STYLE_NAMES[self.setup.game]
-        if self.carry.bots and bot not in styles:
-            raise StepRefused("only a bot joins a table played against the bots, of style "
-                              f"{' or '.join(styles)}" + (f", not {bot!r}" if bot else ""))
-        if bot and not self.carry.bots:
-            raise StepRefused("a recorded table seats people, not bots")
-        self._reseat(seat, name, stack, bot)
+        with self._changing():
+            if self.setup.game is Game.BIGTWO and stack:
+                raise StepRefused(f"a new Big Two player joins the match with a score of 0, "
+                                  f"not {stack}")
+            if not 1 <= seat <= len(self.carry.names) or self.carry.names[seat - 1]:
+                raise StepRefused(f"seat {seat} is not an empty seat of this table")
+            name = name.strip()
+            if not name or name in self.carry.names:
+                raise StepRefused(f"{name!r} is not a new player's name (one not seated yet)")
+            styles = BOT_STYLE_NAMES[self.setup.game]
+            if self.carry.bots and bot not in styles:
+                raise StepRefused("only a bot joins a table played against the bots, of style "
+                                  f"{' or '.join(styles)}" + (f", not {bot!r}" if bot else ""))
+            if bot and not self.carry.bots:
+                raise StepRefused("a recorded table seats people, not bots")
+            self._reseat(seat, name, stack, bot)
 
     def _seated(self, seat: int) -> tuple[str, int]:
         if not 1 <= seat <= len(self.carry.names) or not self.carry.names[seat - 1]:
@@ -536,11 +554,10 @@ class RecordedTable:
         change: dict[str, object] = {"seat": seat, "player": name, "stack": stack,
                                      **({"bot": bot} if bot else {})}
         if header is None or hand is None:  # fewer than two with chips: no hand for now
-            append_entry(self.journal_path, {**change, "last": number - 1})
+            self._write({**change, "last": number - 1})
             self.carry.number, self.steps = number - 1, []
         else:
-            append_entry(self.journal_path, {**change, "start": number,
-                                             "header": dumps_hand(header)})
+            self._write({**change, "start": number, "header": dumps_hand(header)})
             self.carry.number, self.steps = number, [hand]
 
     def _seat(self, seat: int, name: str, stack: int, bot: str = "") -> None:
@@ -578,25 +595,26 @@ class RecordedTable:
         and the ``finale`` knob; with no pot to play for (``finale = "none"`` or an empty
         board) the table is over at once.  Raises :class:`StepRefused` unless
         :attr:`can_end_game`."""
-        if not self.can_end_game:
-            if self.setup.game is Game.RUMMOLI and self.hand is None:
-                raise StepRefused(f"the game is over already: {self.over_reason}")
-            raise StepRefused("only a Rummoli game between two ordinary rounds can end: "
-                              "finish or undo the round in progress first")
-        assert isinstance(self.setup.rules, RummoliRules)
-        pots = finale_pots(self.setup.rules.finale, self.carry.board)
-        number = self.carry.number
-        if not pots:
-            append_entry(self.journal_path, {"end": number})
-            self.steps = []
-            self.carry.ended = True
-            return
-        header = self._next_rummoli(number, pots[0])
-        assert header is not None  # the round in progress has two players with chips
-        hand = HandInProgress.start(header)
-        append_entry(self.journal_path, {"start": number, "header": dumps_hand(header)})
-        self.steps = [hand]
-        self.carry.finale = True
+        with self._changing():
+            if not self.can_end_game:
+                if self.setup.game is Game.RUMMOLI and self.hand is None:
+                    raise StepRefused(f"the game is over already: {self.over_reason}")
+                raise StepRefused("only a Rummoli game between two ordinary rounds can end: "
+                                  "finish or undo the round in progress first")
+            assert isinstance(self.setup.rules, RummoliRules)
+            pots = finale_pots(self.setup.rules.finale, self.carry.board)
+            number = self.carry.number
+            if not pots:
+                self._write({"end": number})
+                self.steps = []
+                self.carry.ended = True
+                return
+            header = self._next_rummoli(number, pots[0])
+            assert header is not None  # the round in progress has two players with chips
+            hand = HandInProgress.start(header)
+            self._write({"start": number, "header": dumps_hand(header)})
+            self.steps = [hand]
+            self.carry.finale = True
 
     # -- the next hand ----------------------------------------------------------------
 
@@ -691,8 +709,7 @@ class RecordedTable:
 
     def _start(self, header: HandHistory) -> None:
         hand = HandInProgress.start(header)
-        append_entry(self.journal_path, {"start": self.carry.number + 1,
-                                         "header": dumps_hand(header)})
+        self._write({"start": self.carry.number + 1, "header": dumps_hand(header)})
         self.carry.number += 1
         self.steps = [hand]
 
@@ -700,12 +717,13 @@ class RecordedTable:
 
     def _file(self, offset: int | None) -> FiledHand:
         """Append the finished hand to the ``.phhs`` file (at ``offset`` when a filing was
-        begun before a crash), load it into the warehouse, start the next hand."""
+        begun before a crash), load it into the warehouse, start the next hand; the table's
+        lock held throughout, so no other session finds the filing half done."""
         hand = self.steps[-1].finished()
         path = self.history_path
         if offset is None:
             offset = path.stat().st_size if path.exists() else 0
-            append_entry(self.journal_path, {"filing": self.carry.number, "offset": offset})
+            self._write({"filing": self.carry.number, "offset": offset})
         text = ("\n" if offset else "") + f"[{self.carry.number}]\n" + dumps_hand(hand)
         with path.open("ab") as stream:
             stream.truncate(offset)  # a torn append before a crash goes
@@ -714,7 +732,7 @@ class RecordedTable:
             stream.flush()
             os.fsync(stream.fileno())
         message = self._ingest(hand)
-        append_entry(self.journal_path, {"filed": self.carry.number, "ingest": message})
+        self._write({"filed": self.carry.number, "ingest": message})
         filed = self._filed(hand, message)
         header = self._next_header()
         if header is not None:
@@ -755,7 +773,8 @@ class RecordedTable:
         behind = bool(self.filed) and self.filed[-1].ingest.startswith("not loaded")
         staging = self.folder / ".ingest"
         staging.mkdir(exist_ok=True)
-        path = staging / f"{self.setup.name}-{self.carry.number}.phh"
+        # A name of this filing's own: no other filing writes or deletes it under this one.
+        path = staging / f"{self.setup.name}-{self.carry.number}-{secrets.token_hex(4)}.phh"
         if behind:
             path = path.with_suffix(".phhs")
             path.write_bytes(self.history_path.read_bytes())
@@ -775,3 +794,91 @@ class RecordedTable:
             problem = next((f.message for f in summary.files if f.message), "rejected")
             return f"not loaded: {problem}"
         return "loaded" if summary.loaded else "already loaded"
+
+
+@dataclass(slots=True)
+class _Replay:
+    """A journal read back into ``table``, entry by entry, nothing written: the offset of a
+    filing begun and not finished (``filing``), and for each step of the hand in progress
+    the journal line of the hand's start and of each of its actions (``lines``), so that a
+    step the rules engine refuses is named by its line."""
+
+    table: RecordedTable
+    filing: int | None = None
+    lines: list[tuple[int, ...]] = field(default_factory=list)
+
+    @property
+    def path(self) -> Path:
+        """The journal."""
+        return self.table.journal_path
+
+    def take(self, entry: dict[str, object], number: int) -> None:
+        """Take ``entry``, line ``number`` of the journal, again; the hand in progress is
+        checked by its engine before anything replaces or files it."""
+        if not {"add", "set", "undo"}.intersection(entry):
+            self.verify()
+        try:
+            self._redo(entry, number)
+        except (HandlabError, ActionSyntaxError, KeyError, ValueError, IndexError) as error:
+            raise JournalError(f"{self.path}:{number}: {error}") from None
+
+    def verify(self) -> None:
+        """Replay the hand in progress through its rules engine; a step it refuses raises
+        :class:`JournalError` naming the step's journal line (two sessions wrote the
+        table at once, before the lock, or the file was edited)."""
+        hand = self.table.hand
+        if hand is None or not self.lines:
+            return
+        try:
+            hand.state()
+        except RuleError as error:
+            lines, index = self.lines[-1], error.action_index
+            line = lines[index + 1] if index is not None and index + 1 < len(lines) else lines[0]
+            step = f"the step {error.action_text!r} is refused: " if error.action_text else ""
+            raise JournalError(f"{self.path}:{line}: {step}{error.message}") from None
+
+    def _redo(self, entry: dict[str, object], number: int) -> None:
+        table, carry = self.table, self.table.carry
+        if "seat" in entry:
+            table._seat(int(str(entry["seat"])), str(entry["player"]),
+                        int(str(entry["stack"])), str(entry.get("bot", "")))
+        if "last" in entry:  # a seat change left fewer than two players with chips
+            table.steps, self.lines = [], []
+            carry.number = int(str(entry["last"]))
+        elif "start" in entry:
+            header = loads_hands(str(entry["header"]), name="a journalled header")[0]
+            table.steps, self.lines = [HandInProgress(header)], [(number,)]
+            carry.number = int(str(entry["start"]))
+            carry.finale = header.finale_pot is not None
+        elif "end" in entry:
+            table.steps, self.lines = [], []
+            carry.ended = True
+        elif "add" in entry:
+            hand = table.steps[-1]
+            action = parse_action(str(entry["add"]), hand.game, hand.header.num_players)
+            table.steps.append(HandInProgress(hand.header, (*hand.actions, action)))
+            self.lines.append((*self.lines[-1], number))
+        elif "set" in entry:
+            self._redo_set(entry["set"], number)
+        elif "undo" in entry:
+            if len(table.steps) < 2:
+                raise JournalError("nothing to undo in this hand")
+            table.steps.pop()
+            self.lines.pop()
+        elif "filing" in entry:
+            self.filing = int(str(entry["offset"]))
+        elif "filed" in entry:
+            table._filed(table.steps[-1].finished(), str(entry.get("ingest", "")))
+            self.filing, self.lines = None, []
+
+    def _redo_set(self, texts: object, number: int) -> None:
+        """A step that rewrote the hand (a reveal): an action kept keeps its line."""
+        hand, lines = self.table.steps[-1], self.lines[-1]
+        if not isinstance(texts, list):
+            raise JournalError(f"expected a list of actions, got {texts!r}")
+        actions = tuple(parse_action(str(text), hand.game, hand.header.num_players)
+                        for text in texts)
+        self.table.steps.append(HandInProgress(hand.header, actions))
+        self.lines.append((lines[0], *(
+            lines[index + 1] if index < len(hand.actions) and hand.actions[index] == action
+            else number for index, action in enumerate(actions))))

@@ -3,14 +3,16 @@ game; between hands a bot is seated or leaves, a busted player rebuys."""
 
 from __future__ import annotations
 
+import functools
 import os
 import random
+import secrets
 import time
 
 import streamlit as st
 
 from analytics.dashboard import logic, recording, ui
-from analytics.record.hand import StepKind
+from analytics.record.hand import StepKind, StepRefused
 from analytics.record.play import (
     BOT_NAMES,
     BOT_STYLE_NAMES,
@@ -45,7 +47,8 @@ def _setup_form() -> TableSetup | None:
                              key=f"play_style_{game}_{i}")
             for i, column in enumerate(columns)]
     players = [you.strip() or DEFAULT_NAME, *BOT_NAMES[:seats - 1]]
-    name = f"play-{int(time.time())}"
+    # The second and a random suffix: two sit-downs in one second get tables of their own.
+    name = f"play-{int(time.time())}-{secrets.token_hex(3)}"
     choice: recording.TableChoice
     if game is Game.SEVENEIGHT:
         choice = recording.seveneight_knobs("play")
@@ -70,7 +73,11 @@ def render() -> None:
         setup = _setup_form()
         if setup is not None:
             ui.release_connection()
-            RecordedTable.create(folder, setup, ingest_into=ctx.db)
+            try:
+                RecordedTable.create(folder, setup, ingest_into=ctx.db)
+            except StepRefused as error:
+                st.error(ui.literal(error))
+                return
             st.query_params["table"] = setup.name
             st.rerun()
         return
@@ -119,9 +126,7 @@ def _play(table: RecordedTable) -> None:
             break
         if step.kind is not StepKind.DEAL:
             time.sleep(PAUSE)
-        ui.release_connection()
-        filed = table.record(action)
-        recording.remember(table)
+        filed = recording.attempt(table, functools.partial(table.record, action))
         if filed is not None:
             st.rerun()  # the hand's result first
     if hand is None or not is_persons_turn(table):
