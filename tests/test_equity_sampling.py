@@ -5,7 +5,10 @@ value about as often as it says, counted exactly over the binomial distribution.
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
+import duckdb
+import pandas as pd
 import pytest
 from scipy.stats import binom
 
@@ -43,3 +46,38 @@ def test_a_rummoli_hand_that_never_wins_in_128_deals_is_not_certain() -> None:
     if strength.p_best == 0:
         assert strength.std_error == pytest.approx(mean_std_error(0.0, 0.0, 128))
     assert strength.std_error > 0 and strength.share_std_error > 0
+
+
+def test_a_stored_monte_carlo_strength_is_never_called_exact(tmp_path: Path) -> None:
+    """The replayer labels a strength by the stored ``exact`` (it read an error of 0 as
+    exact: "best 0% (exact)" under "Monte Carlo, 128 samples"), and migration 15 gives the
+    rows a database stored with an error of 0 the error the ingest now stores."""
+    from analytics.dashboard.replayer import stored_equities
+    from analytics.simulate.rummoli import simulate_rummoli
+    from analytics.warehouse import ingest, open_writer, reader
+    from parsers import write_hands
+
+    rounds = list(simulate_rummoli(30, 6, 5))
+    write_hands(rounds, tmp_path / "rounds.phhs")
+    db = tmp_path / "r.duckdb"
+    ingest([tmp_path / "rounds.phhs"], db, workers=0)
+    with duckdb.connect(str(db)) as con:
+        expected = con.execute("SELECT * FROM rummoli_strength ORDER BY hand_id, seat"
+                               ).fetchdf()
+        sampled = expected[~expected["exact"]]
+        assert len(sampled) > 0 and (sampled["std_error"] > 0).all()
+        agreed = sampled["p_best"].isin([0.0, 1.0])
+        assert agreed.any()  # rows whose samples all agreed: the errors changed
+        con.execute("UPDATE rummoli_strength SET std_error = 0, share_std_error = 0 "
+                    "WHERE NOT exact AND p_best IN (0, 1)")
+        con.execute("DELETE FROM schema_version WHERE version >= 15")
+    open_writer(db).close()
+    with reader(db) as con:
+        got = con.execute("SELECT * FROM rummoli_strength ORDER BY hand_id, seat").fetchdf()
+    pd.testing.assert_frame_equal(got, expected)
+    row = sampled[agreed].iloc[0]
+    hand = rounds[0]  # the cells go by seat: any round of six seats draws them
+    shown = stored_equities(hand, {"rummoli": expected[expected["hand_id"] == row["hand_id"]]})
+    assert shown is not None
+    cell = shown.cells[int(row["seat"]) - 1]
+    assert "(exact)" not in cell and " ± " in cell, cell

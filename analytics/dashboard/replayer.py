@@ -488,8 +488,9 @@ def _allin_cell(row: pd.Series) -> str:
 
 
 def _rummoli_cell(row: pd.Series) -> str:
-    error = float(row["std_error"])
-    spread = f" ± {1.96 * error:.0%}" if error > 0 else " (exact)"
+    # Exact or not as stored (a Monte Carlo error of 0, from before migration 15, is not
+    # an exact result).
+    spread = " (exact)" if bool(row["exact"]) else f" ± {1.96 * float(row['std_error']):.0%}"
     return (f"{str(row['category']).replace('_', ' ')} · best {float(row['p_best']):.0%}"
             f"{spread} · share {float(row['share']):.2f} (realised "
             f"{float(row['realised_share']):.2f})")

@@ -14,11 +14,14 @@ from dataclasses import dataclass
 from typing import Final
 
 import duckdb
+import pyarrow as pa
 
+from analytics.equity.sampling import mean_std_error
 from analytics.warehouse.annotations import ANNOTATION_TABLES, restore_notes
 from analytics.warehouse.errors import WarehouseSchemaError
 from analytics.warehouse.pipeline.stat_rows import POT_NETS_V12, STAT_FACTS_TABLE
 from analytics.warehouse.rekey import rekey_hands
+from analytics.warehouse.sql.arrow_scan import execute_over
 from analytics.warehouse.sql.facts import (
     HANDS_TABLE,
     HANDS_TABLE_V5,
@@ -347,6 +350,35 @@ def _fill_v12(con: duckdb.DuckDBPyConnection) -> None:
     fill_missing_stats(con)
 
 
+def _fill_sampling_errors(con: duckdb.DuckDBPyConnection) -> None:
+    """Migration 15's backfill: the Monte Carlo Rummoli strengths whose samples all agreed
+    were stored with a standard error of 0 ("0 ± 0"); each gets ``mean_std_error``'s, the
+    one definition the ingest now uses (analytics/equity/sampling.py)."""
+    rows = con.execute("""
+        SELECT hand_id, seat, p_best, share, std_error, share_std_error, samples
+        FROM rummoli_strength
+        WHERE NOT exact AND samples > 1 AND (std_error = 0 OR share_std_error = 0)
+    """).fetchall()
+    if not rows:
+        return
+    hands, seats, errors, share_errors = [], [], [], []
+    for hand, seat, p_best, share, error, share_error, samples in rows:
+        hands.append(hand)
+        seats.append(seat)
+        errors.append(error or mean_std_error(p_best, p_best * (1 - p_best), samples))
+        share_errors.append(share_error or mean_std_error(share, 0.0, samples))
+    fixed = pa.table({"hand_id": pa.array(hands, pa.int64()),
+                      "seat": pa.array(seats, pa.int16()),
+                      "std_error": pa.array(errors, pa.float64()),
+                      "share_std_error": pa.array(share_errors, pa.float64())})
+    execute_over(con, """
+        UPDATE rummoli_strength SET std_error = f.std_error,
+                                    share_std_error = f.share_std_error
+        FROM fixed f
+        WHERE rummoli_strength.hand_id = f.hand_id AND rummoli_strength.seat = f.seat
+    """, {"fixed": fixed})
+
+
 def _rekey_hands(con: duckdb.DuckDBPyConnection) -> None:
     """Migration 13: every hand's IDENTITY_VERSION 2 id, from its file read again
     (``rekey.rekey_hands``: the ids in every table and in the notes file, the old ones
@@ -390,6 +422,8 @@ MIGRATIONS: Final = (
                   "and equal blinds counted as the tracker now counts them)",
               ("DELETE FROM stat_facts WHERE game = 'seveneight'",),
               backfill=fill_missing_stats),
+    Migration(15, "rummoli_strength: a Monte Carlo standard error where every sample "
+                  "agreed (stored as 0)", (), backfill=_fill_sampling_errors),
 )
 LATEST_VERSION: Final = MIGRATIONS[-1].version
 
