@@ -5,6 +5,7 @@ shared dashboard warehouse; the notes outlive loading the same files again."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -189,6 +190,40 @@ def test_dashboard_search_finds_bigtwo_and_rummoli_hands(dashboard_db: Path) -> 
     assert len(pots) == min(ts, 500) and set(pots["game"]) <= {"rummoli"}
 
 
+def test_the_poker_pot_with_its_side_pots_the_finale_and_pots_in_chips(
+        dashboard_db: Path) -> None:
+    """"poker" finds the rounds whose poker side pot someone won (it missed them), the
+    finale is a pot to look for, and a pot range leaves Big Two's points out."""
+    def found(search: HandSearch, *players: str) -> Any:
+        return search_hands(con, HandFilter(players=players), search=search, limit=100_000)
+
+    def counted(where: str) -> int:
+        return int(con.execute(f"SELECT count(DISTINCT hand_id) FROM awards a "
+                               f"WHERE a.amount > 0 AND ({where})").fetchall()[0][0])
+
+    with reader(dashboard_db) as con:
+        poker, finale = found(HandSearch(pot_won="poker")), found(HandSearch(pot_won="finale"))
+        big = found(HandSearch(min_pot=50))
+        expected = (counted("a.pot = 'poker' OR a.pot LIKE 'poker_side%'"),
+                    counted("a.pot = 'finale'"))
+        # A player whose only poker chips of a round came from a side pot: Kit, say.
+        hand, player = con.execute("""
+            SELECT a.hand_id, s.player FROM awards a
+            JOIN seats s ON s.hand_id = a.hand_id AND s.seat = a.player
+            WHERE a.pot LIKE 'poker_side%' AND a.amount > 0 AND NOT EXISTS (
+                SELECT 1 FROM awards b WHERE b.hand_id = a.hand_id AND b.player = a.player
+                  AND b.pot = 'poker' AND b.amount > 0)
+            ORDER BY ALL LIMIT 1""").fetchall()[0]
+        his = found(HandSearch(pot_won="poker"), player)
+        chips = con.execute("""
+            SELECT count(*) FROM (SELECT s.hand_id FROM seats s JOIN hands h USING (hand_id)
+                                  WHERE h.game <> 'bigtwo' GROUP BY ALL
+                                  HAVING sum(s.won) >= 50)""").fetchall()[0][0]
+    assert (len(poker), len(finale)) == expected and expected[1] > 0
+    assert hand in set(his["hand_id"])
+    assert len(big) == chips and "bigtwo" not in set(big["game"])
+
+
 def test_the_search_page_finds_a_pasted_id_and_names_a_wrong_one(
         dashboard_db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(ENV_VAR, str(dashboard_db))
@@ -209,25 +244,28 @@ def test_the_search_page_finds_a_pasted_id_and_names_a_wrong_one(
 
 
 @pytest.mark.parametrize(("game", "asked"), [
-    (None, {"search_min_pot", "search_all_in", "search_combination", "search_pot"}),
-    ("seveneight", {"search_category", "search_min_pot", "search_all_in"}),
-    ("rummoli", {"search_category", "search_min_pot", "search_all_in", "search_pot"}),
+    (None, {"search_min_pot", "search_all_in", "search_combination", "search_pot",
+            "search_showdown"}),
+    ("seveneight", {"search_category", "search_min_pot", "search_all_in", "search_showdown"}),
+    ("rummoli", {"search_category", "search_min_pot", "search_pot", "search_showdown"}),
     ("bigtwo", {"search_combination"}),
 ])
 def test_the_search_page_asks_only_what_the_games_shown_have(
         dashboard_db: Path, monkeypatch: pytest.MonkeyPatch, game: str | None,
         asked: set[str]) -> None:
-    """A criterion of one game (a Big Two combination, a Rummoli pot, a pot in chips or an
-    all-in, which Big Two has not) is asked only when the sidebar's game lets its hands
-    in; the options read in words ("full house", "10♠") and the list's pot has its unit."""
+    """A criterion of one game (a Big Two combination, a Rummoli pot, a pot in chips or a
+    showdown, which Big Two has not, an all-in with cards to come, which only 7 & 8 has)
+    is asked only when the sidebar's game lets its hands in; the options read in words
+    ("full house", "10♠", the finale) and the list's pot has its unit."""
     monkeypatch.setenv(ENV_VAR, str(dashboard_db))
     at = open_app("search", **({"game": game} if game else {}))
     keys = {w.key for w in [*at.selectbox, *at.number_input, *at.radio]}
     own = {"search_category", "search_min_pot", "search_all_in", "search_combination",
-           "search_pot"}
+           "search_pot", "search_showdown"}
     assert keys & own == asked
     if "search_pot" in asked:
-        assert at.selectbox(key="search_pot").options[1:3] == ["poker", "10♠"]
+        options = at.selectbox(key="search_pot").options
+        assert options[1:3] == ["poker", "10♠"] and options[-1] == "finale"
     if "search_combination" in asked:
         assert "full house" in at.selectbox(key="search_combination").options
     if at.dataframe:  # Big Two is played for points, the others for chips

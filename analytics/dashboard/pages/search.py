@@ -12,12 +12,12 @@ from analytics.dashboard.hand_list import show_hands
 from analytics.warehouse.identity import parse_hand_id
 from analytics.warehouse.sql.search import (
     CATEGORY_ORDER,
+    POTS_WON,
     HandSearch,
     categories_at_least,
     search_hands,
 )
 from analytics.warehouse.sql.views import PLAY_KIND_COLUMNS
-from parsers.model import RUMMOLI_POTS
 
 _EITHER = {"any": None, "yes": True, "no": False}
 _LIMIT = 500
@@ -36,21 +36,26 @@ def _search(game: str | None) -> HandSearch:
     elif game is None:
         left.caption("Choose 7 & 8 or Rummoli in the sidebar to search by hand category.")
     low = high = None
-    all_in = "any"
-    if game != "bigtwo":  # Big Two is played for points: no pot, nobody all in
+    all_in = showdown = "any"
+    if game != "bigtwo":  # Big Two is played for points: no pot, no showdown
         low = middle.number_input("Pot at least (chips)", min_value=0, value=None,
-                                  key="search_min_pot")
+                                  key="search_min_pot",
+                                  help="Chips: Big Two games, played for points, are left out.")
         high = middle.number_input("Pot at most (chips)", min_value=0, value=None,
                                    key="search_max_pot")
-        all_in = right.radio("All in", list(_EITHER), horizontal=True, key="search_all_in")
-    showdown = right.radio("Showdown", list(_EITHER), horizontal=True, key="search_showdown")
+        showdown = right.radio("Showdown", list(_EITHER), horizontal=True,
+                               key="search_showdown")
+    if game in (None, "seveneight"):  # only a 7 & 8 hand is all in with cards to come
+        all_in = right.radio("All in with cards to come (7 & 8)", list(_EITHER),
+                             horizontal=True, key="search_all_in")
     one, two, three = st.columns(3)
     # Each game's own criterion only where the sidebar's game allows that game's hands.
     combination = (one.selectbox("Big Two combination played", ["any", *PLAY_KIND_COLUMNS],
                                  format_func=logic.category_text, key="search_combination")
                    if game in (None, "bigtwo") else None)
-    pot = (two.selectbox("Rummoli pot won", ["any", *RUMMOLI_POTS], format_func=pot_words,
-                         key="search_pot")
+    pot = (two.selectbox("Rummoli pot won", ["any", *POTS_WON], format_func=pot_words,
+                         key="search_pot", help="The poker pot with its side pots; the "
+                         "finale: the game's last hand, for what the board held.")
            if game in (None, "rummoli") else None)
     starred = three.radio("Starred", list(_EITHER), horizontal=True, key="search_starred")
     tag = three.text_input("Tag", key="search_tag")

@@ -29,8 +29,8 @@ from analytics.warehouse.sql.views import (
 )
 from parsers.model import RUMMOLI_POTS
 
-__all__ = ["CATEGORY_ORDER", "HandSearch", "categories_at_least", "describe_hands",
-           "search_hands"]
+__all__ = ["CATEGORY_ORDER", "POTS_WON", "HandSearch", "categories_at_least",
+           "describe_hands", "search_hands"]
 
 CATEGORY_ORDER: Final = {
     "seveneight": tuple(c.label for c in SevenEightCategory),
@@ -50,11 +50,13 @@ class HandSearch:
     """What a search looks for besides the filters; empty fields do not filter.
 
     ``categories``: a shown-down hand of one of them; ``min_pot``/``max_pot``: the chips
-    (points) won from the hand's pots; ``combination``: a Big Two kind played (a
-    ``views.PLAY_KIND_COLUMNS`` key); ``pot_won``: a Rummoli pot someone won chips from
-    (``RUMMOLI_POTS``); ``tag``: a label kept on the hand (in any case); ``hand_id``: one
-    hand, by the id shown everywhere (:func:`~analytics.warehouse.identity.parse_hand_id`
-    reads it)."""
+    won from the hand's pots (a Big Two game, played for points, has no pot: it is left
+    out); ``all_in``: all in with cards to come (7 & 8 alone can be); ``combination``: a
+    Big Two kind played (a ``views.PLAY_KIND_COLUMNS`` key); ``pot_won``: a Rummoli pot
+    someone won chips from (:data:`POTS_WON`: ``poker`` with its side pots, and the
+    end-of-game ``finale``); ``tag``: a label kept on the hand (in any case); ``hand_id``:
+    one hand, by the id shown everywhere
+    (:func:`~analytics.warehouse.identity.parse_hand_id` reads it)."""
 
     categories: tuple[str, ...] = ()
     min_pot: int | None = None
@@ -71,9 +73,14 @@ class HandSearch:
         if self.combination is not None and self.combination not in PLAY_KIND_COLUMNS:
             raise ValueError(f"unknown combination {self.combination!r} (expected one of "
                              f"{', '.join(PLAY_KIND_COLUMNS)})")
-        if self.pot_won is not None and self.pot_won not in RUMMOLI_POTS:
+        if self.pot_won is not None and self.pot_won not in POTS_WON:
             raise ValueError(f"unknown pot {self.pot_won!r} (expected one of "
-                             f"{', '.join(RUMMOLI_POTS)})")
+                             f"{', '.join(POTS_WON)})")
+
+
+POTS_WON: Final = (*RUMMOLI_POTS, "finale")
+"""The Rummoli pots a search can ask who won: the board's, and the finale's (the chips the
+board held at the game's end, played for in one last poker hand)."""
 
 
 def _seat(condition: str, f: HandFilter) -> str:
@@ -104,7 +111,9 @@ def search_hands(con: duckdb.DuckDBPyConnection, f: HandFilter, *,
         mine = (" AND list_contains($players, p.player)" if f.players else "")
         conditions.append(
             "EXISTS (SELECT 1 FROM awards a JOIN seats p ON p.hand_id = a.hand_id "
-            "AND p.seat = a.player WHERE a.hand_id = x.hand_id AND a.pot = $pot_won "
+            "AND p.seat = a.player WHERE a.hand_id = x.hand_id "
+            # the poker pot with its side pots (poker_side1, ...), the finale's per pot too
+            "AND (a.pot = $pot_won OR starts_with(a.pot, $pot_won || '_')) "
             f"AND a.amount > 0{mine})")
         params["pot_won"] = search.pot_won
     if search.starred is not None:
@@ -117,7 +126,8 @@ def search_hands(con: duckdb.DuckDBPyConnection, f: HandFilter, *,
         conditions.append("x.hand_id = $hand_id")
         params["hand_id"] = current_hand_id(con, search.hand_id)
     by_pot = search.min_pot is not None or search.max_pot is not None
-    if by_pot:
+    if by_pot:  # chips: a Big Two game's points are no pot
+        conditions.append("x.game <> 'bigtwo'")
         conditions.append("w.pot BETWEEN coalesce($min_pot, w.pot) AND coalesce($max_pot, w.pot)")
         params |= {"min_pot": search.min_pot, "max_pot": search.max_pot}
     pot_join = ("JOIN (SELECT hand_id, sum(won) AS pot FROM seats GROUP BY hand_id) w "
