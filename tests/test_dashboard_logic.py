@@ -7,6 +7,7 @@ import datetime as dt
 import html
 import math
 import re
+from pathlib import Path
 
 import duckdb
 import numpy as np
@@ -209,16 +210,21 @@ def test_rejected_hands_and_files_read_in_words() -> None:
     file by its short name, and the reason without the path, line and hand its own columns
     give; a file all of whose hands were rejected is not said to be "partial"."""
     rejects = pd.DataFrame({
-        "file": ["/data/in/a.phhs", "upload: b.phhs"], "hand_index": [1, 2], "line": [10, 31],
-        "stage": ["replay", "parse"], "game": ["seveneight", None],
+        "file": ["/data/in/a.phhs", "upload: b.phhs", "/data/in/c.phhs"],
+        "hand_index": [1, 2, 1], "line": [10, 31, 5],
+        "stage": ["replay", "parse", "parse"], "game": ["seveneight", None, "seveneight"],
         "error": ["/data/in/a.phhs:10: hand 1: actions[0]: 'p9' is not a player",
-                  "/tmp/up-x1/b.phhs:31: hand 2: variant: missing required field 'variant'"]})
+                  "/tmp/up-x1/b.phhs:31: hand 2: variant: missing required field 'variant'",
+                  # several problems of one hand: a line each, each with its place
+                  "/data/in/c.phhs:5: hand 1: min_bet: expected an integer, not 2.5\n"
+                  "/data/in/c.phhs:6: hand 1: starting_stacks: expected integers"]})
     shown = logic.rejects_table(rejects)
     assert list(shown.columns) == list(logic.REJECT_HEADERS.values())
-    assert list(shown["file"]) == ["a.phhs", "upload: b.phhs"]
-    assert list(shown["game"]) == ["7 & 8", "unknown"]
-    assert list(shown["reason"]) == ["actions[0]: 'p9' is not a player",
-                                     "variant: missing required field 'variant'"]
+    assert list(shown["file"]) == ["a.phhs", "upload: b.phhs", "c.phhs"]
+    assert list(shown["game"]) == ["7 & 8", "unknown", "7 & 8"]
+    assert list(shown["reason"]) == [
+        "actions[0]: 'p9' is not a player", "variant: missing required field 'variant'",
+        "min_bet: expected an integer, not 2.5; starting_stacks: expected integers"]
     assert logic.file_status("partial", 0, 0) == "every hand rejected"
     assert logic.file_status("partial", 3, 1) == "some hands rejected"
     assert logic.file_status("loaded", 5, 0) == "loaded"
@@ -569,3 +575,26 @@ def test_charts_draw_names_as_text() -> None:
     assert list(shown.layout.xaxis.categoryarray) == list(shown.data[0].x)
     assert list(figure.data[0].x) == [hostile, "<b>Cy</b>"]
     assert shown.data[0].hovertemplate == figure.data[0].hovertemplate
+
+
+@pytest.mark.slow
+def test_data_quality_counts_every_reject_per_file(tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """1,100 bad hands in one file and one in another: the per-file counts are over every
+    reject (they were over the latest 1,000 listed: 1,000, and the other file gone), and
+    the list says it shows the latest 1,000 of 1,101."""
+    from analytics.warehouse import ENV_VAR, ingest
+    from tests.test_dashboard_app import open_app
+
+    (tmp_path / "many.phhs").write_text("".join(
+        f"[{n}]\nvariant = \"N78\"\nthis is not toml\n" for n in range(1, 1101)))
+    (tmp_path / "one.phhs").write_text("[1]\nvariant = \"B2\"\n")
+    db = tmp_path / "bad.duckdb"
+    summary = ingest([tmp_path / "many.phhs", tmp_path / "one.phhs"], db, workers=0)
+    assert summary.rejected == 1101
+    monkeypatch.setenv(ENV_VAR, str(db))
+    at = open_app()
+    per_file = next(f.value for f in at.dataframe if "hands rejected" in f.value.columns)
+    assert dict(zip(per_file["file"], per_file["hands rejected"], strict=True)) == {
+        "many.phhs": 1100, "one.phhs": 1}
+    assert any("The latest 1,000 of 1,101 rejected hands" in c.value for c in at.caption)

@@ -9,6 +9,7 @@ Rummoli board in shapes the charts want, and the upload summary.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -1072,16 +1073,20 @@ def file_status(status: str, loaded: int, duplicates: int) -> str:
     return "some hands rejected" if loaded + duplicates else "every hand rejected"
 
 
+_REJECT_PLACE: Final = re.compile(r"^.*?:\d+(?::\d+)?: hand \d+: ")
+"""Where a reject's problem was: ``<path>:<line>[:<column>]: hand <n>: `` before its words."""
+
+
 def rejects_table(rejects: pd.DataFrame) -> pd.DataFrame:
     """The rejected hands (``views.rejects``) as people read them: the file by its short
     name, the game by its name ("unknown" where the hand never said), and the reason
-    without the file, line and hand its own columns give."""
+    without the file, line and hand its own columns give (several problems of one hand,
+    a line each in the reject, joined by "; ")."""
     def reason(row: Mapping[Hashable, Any]) -> str:
-        # "<path>:<line>: hand <n>: why", the path as the reader saw it (an upload's
-        # temporary file), so everything up to the line and hand goes.
-        where = f":{row['line']}: hand {row['hand_index']}: "
-        text = str(row["error"])
-        return text.split(where, 1)[1] if where in text else text
+        # "<path>:<line>: hand <n>: why", a line per problem, the path as the reader saw it
+        # (an upload's temporary file): each line's place goes, the lines are joined.
+        lines = str(row["error"]).splitlines() or [""]
+        return "; ".join(_REJECT_PLACE.sub("", line, count=1) for line in lines)
 
     out = rejects.assign(
         error=[reason(row) for row in rejects.to_dict("records")],

@@ -68,7 +68,8 @@ _QUESTIONS: Final = frozenset(name for module in _MODULES[:-1] for name in modul
                               ) | _SCORE_QUESTIONS
 # Questions about the whole database or one hand: no filter argument.
 _UNFILTERED: Final = frozenset({"current_hand_id", "hand_detail", "filter_options",
-                                "data_version", "rejects", "hand_equities"})
+                                "data_version", "rejects", "rejects_by_file",
+                                "hand_equities"})
 _RETRY_SECONDS: Final = 2.0
 _MAX_RETRIES: Final = 30
 _CTX_KEY: Final = "_handlab_context"

@@ -51,8 +51,8 @@ def render() -> None:
     counts.metric("Rejected hands", f"{rejected:,}",
                   help="In every file loaded, whatever the filters: a rejected hand is "
                        "not among the hands they choose from (its players and day may not "
-                       "even be known). The Data quality page lists each, with its game "
-                       "where it was read that far.")
+                       "even be known). The Data quality section below lists each, with "
+                       "its game where it was read that far.")
     if hands == 0:
         st.info("No hands match the filters. Load histories on the Upload page, or widen "
                 "the filters in the sidebar.")
@@ -111,11 +111,13 @@ def render() -> None:
     if rejects.empty:
         st.success("No hand was rejected.")
     else:
-        by_file = (rejects.groupby(["file", "stage"]).agg(rejected=("hand_index", "size"),
-                                                           first_line=("line", "min"))
-                   .reset_index())
-        by_file["file"] = [logic.short_name(str(path)) for path in by_file["file"]]
+        # Counted over every reject, not over the latest listed below.
+        by_file: pd.DataFrame = ui.ask("rejects_by_file")
+        by_file = by_file.assign(file=[logic.short_name(str(path)) for path in by_file["file"]])
         ui.dataframe(logic.human_table(by_file, logic.REJECT_FILE_HEADERS), hide_index=True)
+        if rejected > len(rejects):
+            st.caption(f"The latest {len(rejects):,} of {rejected:,} rejected hands, each "
+                       "with its line and reason (the download holds these too).")
         shown = logic.rejects_table(rejects)
         ui.dataframe(shown, hide_index=True, column_config={
             "reason": st.column_config.TextColumn(width="large")})

@@ -64,6 +64,7 @@ __all__ = [
     "pot_streaks",
     "pot_winners",
     "rejects",
+    "rejects_by_file",
     "results_by_level",
     "rummoli_board",
     "rummoli_poker_share",
@@ -1119,6 +1120,15 @@ def hand_detail(con: duckdb.DuckDBPyConnection, hand_id: int) -> dict[str, pd.Da
         "scores": rows("SELECT * FROM bigtwo_scores WHERE $scan AND hand_id = $hand_id "
                        "ORDER BY seat", bigtwo),
     }
+
+
+def rejects_by_file(con: duckdb.DuckDBPyConnection) -> pd.DataFrame:
+    """Every rejected hand counted per file and stage (however many: :func:`rejects` lists
+    the latest), the first line of each: file, stage, rejected, first_line; most first."""
+    return query_frame(con, """
+        SELECT file, stage, count(*) AS rejected, min(line) AS first_line
+        FROM rejects GROUP BY ALL ORDER BY rejected DESC, file, stage
+    """, {})
 
 
 def rejects(con: duckdb.DuckDBPyConnection, *, files: list[str] | None = None,
