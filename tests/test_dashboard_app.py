@@ -461,7 +461,8 @@ def test_replayer_says_when_no_equity_is_known(db: Path) -> None:
     hand_id = count_rows(db, "SELECT min(hand_id) FROM hands WHERE game = 'seveneight' AND "
                          "hand_id NOT IN (SELECT hand_id FROM allin_results)")
     at = open_app("replayer", hand=str(hand_id))
-    assert "Equities: not known for this hand" in " ".join(c.value for c in at.caption)
+    assert ("Equities: none for this hand. They are stored for a 7 & 8 hand all in with "
+            "cards to come.") in " ".join(c.value for c in at.caption)
     assert "equity" not in _seats(at)
 
 

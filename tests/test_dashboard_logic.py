@@ -468,6 +468,32 @@ def test_the_last_step_says_how_each_game_ends_in_words() -> None:
     assert steps[-1].words.startswith(
         "Settled: Ivy takes 76 chips (poker), Ivy takes 4 chips (7-8-9), Kit takes 4 chips "
         "(10♠), Ivy takes 4 chips (Rummoli), Lu pays 9 chips (end-of-round payments),")
+    # The step before the first action in each game's words (Big Two has no antes).
+    assert [replay_steps(h)[0].words for h in (hand, club, claims)] == [
+        "Before the first action: antes and blinds in.", "Before the deal.",
+        "Before the first action: the antes on the board's pots."]
+
+
+def test_a_bet_nobody_called_comes_back_in_words() -> None:
+    """Cy bets 50 into Bo, who calls all in for his last 10: 40 of it is uncalled and goes
+    back to Cy, which the settled step says (the reviewer's hand put 278 uncalled chips in
+    the pot and never said where they went)."""
+    from parsers import loads_hands
+
+    hand = loads_hands("""
+variant = "N78"
+antes = [0, 0, 0]
+blinds_or_straddles = [1, 2, 0]
+min_bet = 2
+starting_stacks = [100, 12, 100]
+actions = ["d dh p1 7c8c", "d dh p2 AsKs", "d dh p3 5d9d", "p1 up 7c", "p2 up As",
+           "p3 up 9d", "p3 cc", "p1 f", "p2 cc", "d dh p2 Qs", "d dh p3 Td",
+           "p2 cc", "p3 cbr 50", "p2 cc", "p2 sm AsKsQs", "p3 sm 5d9dTd"]
+players = ["Ann", "Bo", "Cy"]
+""")[0]
+    settled = replay_steps(hand)[-1]
+    assert settled.words.endswith(", Cy gets 40 uncalled chips back.")
+    assert settled.committed[2] == 12  # what he put in, once settled: the call, not the bet
 
 
 def test_upload_table_shows_uploaded_names_not_temp_paths() -> None:

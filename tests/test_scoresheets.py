@@ -441,6 +441,7 @@ def test_replayer_rebuilds_a_sheet_game(tmp_path: Path) -> None:
             steps = replay_steps(rebuilt)
             assert steps[-1].nets == replay(game).nets
             assert "cards left" in steps[-1].words
+            assert steps[0].words == "A score sheet's line: no deal or plays were recorded."
 
 
 def test_fry_threshold_moves_the_doubling_of_played_games() -> None:

@@ -238,7 +238,8 @@ def replay_steps(hand: HandHistory, equities: EquityProvider | None = None,
                     tuple(tuple(h) for h in holding), tuple(tuple(v) for v in visible),
                     tuple(out), tuple(dead), stacks, committed, pot, board, tuple(table))
 
-    steps.append(snapshot(-1, "", "", "start", "Before the first action: antes and blinds in."))
+    steps.append(snapshot(-1, "", "", "start", _START_WORDS[game] if hand.cards_left is None
+                          else "A score sheet's line: no deal or plays were recorded."))
     for index, action in enumerate(hand.actions):
         state.apply(action)
         seat = action.actor - 1
@@ -280,10 +281,13 @@ def replay_steps(hand: HandHistory, equities: EquityProvider | None = None,
         taker = (f"; {hand.player_name(hand.takes_all_losses)} takes on all losses"
                  if hand.takes_all_losses is not None else "")
         recorded = f"Outcome only (a score sheet's line), cards left: {left}{taker}. "
+    put_in = _settled_put_in(outcome, last.committed)
+    if game is Game.SEVENEIGHT:  # a bet nobody called came back: say so, as dealers do
+        won += _returned_words(hand, last.committed, put_in)
     steps.append(Step(len(hand.actions), "", "", "settled",
                       f"{recorded}Settled: {won}.", last.holding,
                       last.visible, last.out, last.dead, final_stacks,
-                      _settled_put_in(outcome, last.committed),
+                      put_in,
                       0 if last.pot is not None else None,
                       tuple(outcome.board_after) if outcome.board_after is not None else None,
                       last.table, nets=tuple(outcome.nets)))
@@ -292,6 +296,25 @@ def replay_steps(hand: HandHistory, equities: EquityProvider | None = None,
         steps = [_with_equities(step, values[i] if i < len(values) else None)
                  for i, step in enumerate(steps)]
     return steps
+
+
+_START_WORDS: Final = {
+    Game.SEVENEIGHT: "Before the first action: antes and blinds in.",
+    Game.RUMMOLI: "Before the first action: the antes on the board's pots.",
+    Game.BIGTWO: "Before the deal.",
+}
+"""What the step before the first action says, per game."""
+
+
+def _returned_words(hand: HandHistory, committed: Sequence[int], put_in: Sequence[int]
+                    ) -> str:
+    """The uncalled chips each player got back once the betting ended (what he had put in
+    during the hand less what he put in once settled): ``Ola gets 278 uncalled chips
+    back``, or nothing."""
+    back = [(seat, before - after) for seat, (before, after)
+            in enumerate(zip(committed, put_in, strict=True), start=1) if before > after]
+    return "".join(f", {hand.player_name(seat)} gets {counted(chips, 'uncalled chip')} back"
+                   for seat, chips in back)
 
 
 def _settled_words(hand: HandHistory, outcome: Outcome) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Mapping
 from html import escape
-from typing import Any
+from typing import Any, Final
 
 import pandas as pd
 import streamlit as st
@@ -105,13 +105,26 @@ def _middle_html(hand: HandHistory, step: Step) -> str:
     return "<div class='hl-middle' style='margin:0.6em 0'>" + "".join(parts) + "</div>"
 
 
+# Why a hand has no stored equities, per game (a comment: Streamlit's magic would draw a
+# bare string of a page script).
+_NONE_STORED: Final = {
+    Game.SEVENEIGHT: "Equities: none for this hand. They are stored for a 7 & 8 hand all in "
+                     "with cards to come. Chips and pots are the rules engine's.",
+    Game.RUMMOLI: "Poker strengths: none for this round. They are stored for a Rummoli round "
+                  "whose dealt cards are all known. Chips and pots are the rules engine's.",
+    Game.BIGTWO: "Deal features: none for this game. Points are the rules engine's."}
+
+
 def _equity_notes(stored: StoredEquities | None, position: int, hand_id: int,
-                  game: Game | None) -> None:
+                  hand: HandHistory) -> None:
     """What the equity column means, or why there is none (Big Two's are deal features)."""
+    game = hand.game
     if stored is None:
-        st.caption("Equities: not known for this hand. They are stored for 7 & 8 hands all "
-                   "in with cards to come, Rummoli rounds whose cards are all known and "
-                   "every Big Two game. Chips and pots are the rules engine's.")
+        if hand.cards_left is not None:  # a score sheet's line
+            st.caption("Deal features: none, as a score sheet records only the cards each "
+                       "player had left, not the deal.")
+        elif game is not None:
+            st.caption(_NONE_STORED[game])
         return
     when = ("" if position >= stored.from_step
             else f" (shown from step {stored.from_step}, ")
@@ -223,7 +236,7 @@ def render() -> None:
     st.markdown(f"**Step {position} of {last}** · {step.street}{notation} — "
                 f"{ui.literal(step.words)}")
     st.html(_seats_html(hand, step, stored) + _middle_html(hand, step))
-    _equity_notes(stored, position, chosen, hand.game)
+    _equity_notes(stored, position, chosen, hand)
     _notes(ctx.db, int(chosen))
     table = steps_frame(steps, [hand.player_name(s + 1) for s in range(hand.num_players)])
     with st.expander("All steps"):
