@@ -321,7 +321,8 @@ def _level_figures(con: duckdb.DuckDBPyConnection, f: HandFilter, game: str,
 def _bigtwo(con: duckdb.DuckDBPyConnection, f: HandFilter, results: pd.DataFrame,
             types: pd.DataFrame) -> Section:
     """The Big Two section: per scoring rule the win rates, running totals, every game by
-    finishing place, the cards left and the results by 2s held; what the deals hold."""
+    finishing place, the cards left and the results by 2s held (none where only score
+    sheets, which record no deal, were played under a rule); what the deals hold."""
     figures, tables = _level_figures(con, f, "bigtwo", results, "scoring")
     for value, level in _levels(results, "bigtwo"):
         narrowed = replace(f, knobs=(*f.knobs, ("scoring", value)))
@@ -336,6 +337,8 @@ def _bigtwo(con: duckdb.DuckDBPyConnection, f: HandFilter, results: pd.DataFrame
             left, logic.CARDS_LEFT_HEADERS)
         twos = logic.feature_table(equity_views.bigtwo_feature_results(con, narrowed,
                                                                        feature="twos"), level)
+        if twos.empty:  # score sheets' games alone: no deal, so no 2s held to count
+            continue
         figures.append(charts.bar_with_ci(twos, x="bin", color="player",
                                           title=f"Big Two: {mean} by 2s held ({words})",
                                           x_title="2s held", y_title=mean, per="games"))

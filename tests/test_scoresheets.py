@@ -564,3 +564,17 @@ def test_a_lake_reads_a_sheet_as_a_sheet_and_names_a_foreign_file(tmp_path: Path
         assert con.execute("SELECT count(*) FROM hands").fetchall() == [(single.loaded,)]
     finally:
         con.close()
+
+
+def test_the_report_shows_no_empty_2s_table_for_sheets(tmp_path: Path) -> None:
+    """A score sheet records no deal: the report's Big Two section has no "By 2s held"
+    table for its rule (it had an empty one, with no word why), the rest as ever."""
+    from analytics.reports import build_report
+    from analytics.warehouse.sql.views import HandFilter
+
+    db = tmp_path / "w.duckdb"
+    ingest([SHEETS / "simple.txt"], db, workers=0)
+    with reader(db) as con:
+        tables = build_report(con, HandFilter()).tables()
+    assert not [name for name in tables if name.startswith("By 2s held")]
+    assert "Cards left at the end (scoring: zero-sum)" in tables
