@@ -112,6 +112,8 @@ def test_outcome_shortcut_equals_full_replay() -> None:
 
 
 def test_folded_cards_count_only_when_asked() -> None:
+    """A folded player's up card (7c, turned up for the table) is always out of the deck;
+    his down card (8d) only when asked: 47 x 46 deals, or 46 x 45."""
     hand = hand_from([
         "d dh p1 7c8d", "d dh p2 AsKs", "d dh p3 5d9d",
         "p1 up 7c", "p2 up As", "p3 up 9d",
@@ -122,7 +124,9 @@ def test_folded_cards_count_only_when_asked() -> None:
     plain = allin_adjusted(hand)
     informed = allin_adjusted(hand, use_folded_cards=True)
     assert plain is not None and informed is not None
-    assert plain.deals == 48 * 47 and informed.deals == 46 * 45
+    assert plain.deals == 47 * 46 and informed.deals == 46 * 45
+    assert plain.players[0].equity == pytest.approx(
+        seveneight_equity(["AsKs", "5d9d"], dead="7c").equity[0])
     assert informed.players[0].equity == pytest.approx(
         seveneight_equity(["AsKs", "5d9d"], dead="7c8d").equity[0])
 

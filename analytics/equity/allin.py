@@ -23,9 +23,9 @@ among its own eligible players, in one enumeration for all pots.
 
 **Which cards are known.** The hole cards of the players still in (an all-in
 showdown shows them); ``??`` cards and the third cards are drawn from the
-unseen cards.  Folded players' cards are not used by default, as in
-PokerTracker and Hold'em Manager, where they are not known; pass
-``use_folded_cards=True`` to treat folded players' recorded cards as dead.
+unseen cards.  A folded player's up card, turned up for the whole table, is out of the
+deck; his other cards are not used by default, as in PokerTracker and Hold'em Manager,
+where they are not known; pass ``use_folded_cards=True`` to treat them as dead too.
 
 Exact enumeration covers every hand with up to four players all in
 (``4 x 3`` known cards: 3.3 million deals); more players, or unseen hole cards
@@ -225,6 +225,12 @@ def allin_spot(hand: HandHistory, outcome: Outcome | None = None, *,
         for player in range(n):
             if not in_hand[player]:
                 seen.update(code for code in holes[player] if code >= 0)
+    # A folded player's up card was turned up for the whole table: it is out of the deck
+    # (his down card stays unseen, as trackers take folded cards).
+    for action in hand.actions[:third]:
+        if action.verb is Verb.TURN_UP and 1 <= action.actor <= n \
+                and not in_hand[action.actor - 1]:
+            seen.update(card.code for card in action.cards if card.code >= 0)
     return AllInSpot(
         contestants=tuple(contestants), contributions=contributions,
         refunds=tuple(layout.refunds), nets=tuple(outcome.nets),

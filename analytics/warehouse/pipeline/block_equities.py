@@ -48,6 +48,7 @@ Ints = npt.NDArray[np.int64]
 Bools = npt.NDArray[np.bool_]
 
 _DEAL: Final = BLOCK_VERBS.index(Verb.DEAL_HOLE)
+_UP: Final = BLOCK_VERBS.index(Verb.TURN_UP)
 _BETTING: Final = np.array([BLOCK_VERBS.index(verb) for verb in (
     Verb.BET_RAISE, Verb.CHECK_CALL, Verb.FOLD)], dtype=np.int8)
 _SCHEMA: Final = ARROW_SCHEMAS["allin_results"]
@@ -94,7 +95,9 @@ def allin_supported(block: SevenEightBlock, outcome: BlockOutcome) -> Bools:
     return supported
 
 
-_Moment = tuple[tuple[int, ...], list[bool], list[list[int]]]
+_Moment = tuple[tuple[int, ...], list[bool], list[list[int]], list[int]]
+"""Contributions, who is in, the hole cards' codes and the up cards of the folded (seen by
+the whole table: out of the deck, as ``allin.allin_spot`` takes them)."""
 
 
 def allin_spots(block: SevenEightBlock, outcome: BlockOutcome, hands: Ints
@@ -133,10 +136,14 @@ def _moments(block: SevenEightBlock, outcome: BlockOutcome, hands: Ints, thirds:
     owner = np.repeat(np.arange(len(hands), dtype=np.int64), counts)
     rows = np.arange(int(counts.sum()), dtype=np.int64) + np.repeat(
         starts - (np.cumsum(counts) - counts), counts)
-    deals = (block.verbs[rows] == _DEAL) & (block.targets[rows] >= 0)
+    verbs = block.verbs[rows]
+    deals = ((verbs == _DEAL) & (block.targets[rows] >= 0)) | (verbs == _UP)
     rows, owner = rows[deals], owner[deals]
     before = (rows < thirds[owner]).tolist()
-    targets = (block.targets[rows] - 1).tolist()
+    up = (block.verbs[rows] == _UP).tolist()
+    # A deal's seat is its target, an up card's its actor.
+    seats = (np.where(block.verbs[rows] == _UP, block.actors[rows], block.targets[rows])
+             - 1).tolist()
     cards = block.cards[rows].tolist()
     by_hand = np.searchsorted(owner, np.arange(len(hands) + 1)).tolist()
     moments: list[_Moment] = []
@@ -144,19 +151,24 @@ def _moments(block: SevenEightBlock, outcome: BlockOutcome, hands: Ints, thirds:
         n = len(paid)
         holes: list[list[int]] = [[] for _ in range(n)]
         in_hand = [False] * n
+        turned: list[tuple[int, int]] = []
         for row in range(by_hand[hand], by_hand[hand + 1]):
-            if before[row]:
-                holes[targets[row]] = [code for code in cards[row] if code >= 0]
+            if up[row]:
+                if before[row]:
+                    turned += [(seats[row], code) for code in cards[row] if code >= 0]
+            elif before[row]:
+                holes[seats[row]] = [code for code in cards[row] if code >= 0]
             else:
-                in_hand[targets[row]] = True
-        moments.append((paid, in_hand, holes))
+                in_hand[seats[row]] = True
+        moments.append((paid, in_hand, holes,
+                        [code for seat, code in turned if 0 <= seat < n and not in_hand[seat]]))
     return moments
 
 
 def _spot(moment: _Moment, nets: tuple[int, ...]) -> AllInSpot:
     """The spot of a moment: :func:`~analytics.equity.allin.allin_spot`'s construction, with
     shortcuts for the usual shapes (one pot everybody still in is eligible for)."""
-    contributions, in_hand, holes = moment
+    contributions, in_hand, holes, folded_up = moment
     contestants = tuple([p for p in range(len(in_hand)) if in_hand[p]])
     layout = build_pots(contributions, in_hand)
     pots = [pot for pot in layout.pots if pot.amount > 0]
@@ -175,6 +187,7 @@ def _spot(moment: _Moment, nets: tuple[int, ...]) -> AllInSpot:
             owner.append(row)
             pos.append(column)
     pool = list(_DECK)
+    seen += folded_up
     for code in sorted(set(seen), reverse=True):  # a few known cards out of the deck
         del pool[code]
     if len(pots) == 1 and pots[0].eligible == contestants:
