@@ -24,6 +24,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from scipy.stats import binomtest
 
+from analytics.equity import seveneight_equity
 from analytics.simulate.bigtwo import simulate_bigtwo
 from analytics.simulate.rummoli import simulate_rummoli
 from analytics.simulate.seveneight import simulate_seveneight
@@ -639,8 +640,11 @@ def test_results_over_time_by_hand_and_by_date(stats_db: Path) -> None:
         np.cumsum([net / 2 if shown else 0 for net, shown in nets]))
     assert list(by_hand["no_showdown"]) == list(
         np.cumsum([0 if shown else net / 2 for net, shown in nets]))
-    # Hand D was all in before round 2: Cy's adjusted result there is his expected one.
-    assert by_hand["adjusted"].iloc[3] == pytest.approx(-4 + (-159.11790780141843) / 2)
+    # Hand D was all in before round 2: Cy's adjusted result there is his expected one,
+    # his equity against Bo with Ann's and Dee's up cards (8c, 2h) out of the deck, over
+    # the pot of 401 (both stacks and Ann's small blind), less his 200.
+    cy = seveneight_equity(["5d9d", "AsKs"], dead="8c2h").equity[0]
+    assert by_hand["adjusted"].iloc[3] == pytest.approx(-4 + (cy * 401 - 200) / 2)
     assert by_day["actual"].iloc[-1] == by_hand["actual"].iloc[-1]
     assert list(by_day["hands"]) == [2, 4, 6, 7]  # 1-4 November
     with reader(stats_db) as con:

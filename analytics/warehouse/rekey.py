@@ -36,7 +36,7 @@ from parsers.model import HandHistory
 from parsers.reader import hand_from_chunk, iter_chunks
 from parsers.scoresheet import decode_sheet, read_score_sheet, sheet_hands, starts_like_score_sheet
 
-__all__ = ["HAND_ID_MAP", "KEYED_TABLES", "rekey_hands"]
+__all__ = ["HAND_ID_MAP", "KEYED_TABLES", "loaded_hands", "rekey_hands"]
 
 HAND_ID_MAP: Final = """
     CREATE TABLE hand_id_map (
@@ -97,6 +97,20 @@ def _ids_by_index(path: str, sha256: str, folder: Path | None) -> dict[int, int]
     """The new id of each hand of the file loaded from ``path`` (as ``files.path`` names
     it), by its position in the file; empty when the file cannot be read again or its
     content is no longer the one loaded (``sha256``)."""
+    return {index: hand_id(hand)
+            for index, hand in _hands_by_index(path, sha256, folder).items()}
+
+
+def loaded_hands(con: duckdb.DuckDBPyConnection, path: str, sha256: str
+                 ) -> dict[int, HandHistory]:
+    """The hands of the file ``files`` holds as loaded from ``path`` with content
+    ``sha256``, read again where it was loaded from (or beside the database), by their
+    position in the file (``hands.source_index``); empty when it cannot be read again or
+    its content changed.  For a migration whose rows come from the hands' own text."""
+    return _hands_by_index(path, sha256, _database_folder(con))
+
+
+def _hands_by_index(path: str, sha256: str, folder: Path | None) -> dict[int, HandHistory]:
     ref = _source(path, folder)
     if ref is None:
         return {}
@@ -107,7 +121,7 @@ def _ids_by_index(path: str, sha256: str, folder: Path | None) -> dict[int, int]
         return {}
     if hashlib.sha256(data).hexdigest() != sha256:
         return {}
-    return {hand.index: hand_id(hand) for hand in _hands(data, path) if not hand.errors}
+    return {hand.index: hand for hand in _hands(data, path) if not hand.errors}
 
 
 def _source(path: str, folder: Path | None) -> SourceRef | None:

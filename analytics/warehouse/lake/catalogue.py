@@ -36,7 +36,7 @@ from analytics.warehouse.lake.core import (
     warehouse_schemas,
 )
 from analytics.warehouse.lake.store import CATALOGUE_DIR, LakeStore, open_store
-from analytics.warehouse.sql.schema import MIGRATIONS, TABLES
+from analytics.warehouse.sql.schema import LATEST_VERSION, MIGRATIONS, TABLES
 
 __all__ = ["CATALOGUE_DIR", "WRITE_TIMES", "TableDifference", "catalogue", "lake_statements",
            "open_lake", "table_differences"]
@@ -50,12 +50,14 @@ _VIEW_PREFIX: Final = "CREATE OR REPLACE VIEW"
 _CATALOGUE_FORMAT: Final = 2
 """The catalogue's own layout, in its file name: a catalogue of an older layout (1, before it
 held the notes' tables: ``v000042.duckdb``) is built again, not read."""
-_CATALOGUE_NAME: Final = re.compile(r"^v(\d+)(?:-(\d+))?\.duckdb$")
+_CATALOGUE_NAME: Final = re.compile(r"^v(\d+)(?:-(\d+))?(?:-s(\d+))?\.duckdb$")
 
 
 def _catalogue_name(version: int) -> str:
-    """The file name of the catalogue of the lake's ``version``."""
-    return f"v{version:06d}-{_CATALOGUE_FORMAT}.duckdb"
+    """The file name of the catalogue of the lake's ``version``, built by this handlab's
+    schema (an older handlab's catalogue of the same version holds older views: it is
+    built again, not read)."""
+    return f"v{version:06d}-{_CATALOGUE_FORMAT}-s{LATEST_VERSION}.duckdb"
 
 
 def _literal(text: str) -> str:

@@ -50,7 +50,7 @@ from analytics.warehouse.pipeline.sources import Limits, SourceRef, content_dige
 from analytics.warehouse.pipeline.work import Unit, process_unit
 from analytics.warehouse.sql.arrow_scan import arrow_over
 from analytics.warehouse.sql.facts import POT_ROWS_SELECT, with_streaks
-from analytics.warehouse.sql.schema import LATEST_VERSION, TABLES, migrate
+from analytics.warehouse.sql.schema import LAKE_FILES_SINCE, LATEST_VERSION, TABLES, migrate
 from parsers.foreign import ForeignFormat
 from parsers.reader import Cut, HandCuts
 
@@ -499,10 +499,14 @@ def read_manifest(root: LakeStore | Path | str, version: int) -> Manifest:
     if data.get("format") != _FORMAT:
         raise WarehouseError(f"{path}: a lake manifest of an unknown format "
                              f"({data.get('format')!r}); upgrade handlab")
-    if int(data.get("schema_version", 0)) != LATEST_VERSION:
-        raise WarehouseError(f"{path}: written for warehouse schema "
-                             f"{data.get('schema_version')}, this handlab reads "
-                             f"{LATEST_VERSION}")
+    written = int(data.get("schema_version", 0))
+    if written > LATEST_VERSION:
+        raise WarehouseError(f"{path}: written for warehouse schema {written}, newer than "
+                             f"this handlab's ({LATEST_VERSION}); upgrade handlab")
+    if written < LAKE_FILES_SINCE:  # its tables or ids are not today's
+        raise WarehouseError(f"{path}: written for warehouse schema {written}, whose files "
+                             f"this handlab ({LATEST_VERSION}) cannot read; ingest the "
+                             "inputs again into a new lake")
     tables = {name: tuple(files) for name, files in data["tables"].items()}
     return Manifest(int(data["version"]), tables, data.get("job"))
 

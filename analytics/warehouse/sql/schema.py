@@ -17,10 +17,14 @@ import duckdb
 import pyarrow as pa
 
 from analytics.equity.sampling import mean_std_error
+from analytics.rules import replay
 from analytics.warehouse.annotations import ANNOTATION_TABLES, restore_notes
 from analytics.warehouse.errors import WarehouseSchemaError
+from analytics.warehouse.identity import hand_id
+from analytics.warehouse.pipeline.equities import add_equity_rows
+from analytics.warehouse.pipeline.rows import ARROW_SCHEMAS
 from analytics.warehouse.pipeline.stat_rows import POT_NETS_V12, STAT_FACTS_TABLE
-from analytics.warehouse.rekey import rekey_hands
+from analytics.warehouse.rekey import loaded_hands, rekey_hands
 from analytics.warehouse.sql.arrow_scan import execute_over
 from analytics.warehouse.sql.facts import (
     HANDS_TABLE,
@@ -38,8 +42,8 @@ from analytics.warehouse.sql.facts import (
 )
 from analytics.warehouse.sql.scores import RULES_WITH_THRESHOLD, SCORES_TABLE, fill_missing_scores
 
-__all__ = ["LATEST_VERSION", "MIGRATIONS", "TABLES", "VIEWS", "Migration", "migrate",
-           "schema_version"]
+__all__ = ["LAKE_FILES_SINCE", "LATEST_VERSION", "MIGRATIONS", "TABLES", "VIEWS", "Migration",
+           "migrate", "schema_version"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -379,6 +383,40 @@ def _fill_sampling_errors(con: duckdb.DuckDBPyConnection) -> None:
     """, {"fixed": fixed})
 
 
+def _refresh_allin_results(con: duckdb.DuckDBPyConnection) -> None:
+    """Migration 16's backfill: the all-in equities of every 7 & 8 hand that has them,
+    computed again (a folded player's up card out of the deck now) from the hand's own
+    text, its file read again as migration 13 reads it; then its seat and stat facts,
+    which carry the adjusted results, made again.  A hand whose file cannot be read again
+    keeps the rows it has."""
+    files = con.execute("""
+        SELECT f.path, f.sha256, list(h.hand_id), list(h.source_index)
+        FROM files f JOIN hands h ON h.source_sha256 = f.sha256
+        WHERE h.hand_id IN (SELECT hand_id FROM allin_results)
+        GROUP BY ALL ORDER BY f.path
+    """).fetchall()
+    columns: dict[str, list[object]] = {name: [] for name in ARROW_SCHEMAS["allin_results"].names}
+    redone: list[int] = []
+    for path, sha256, ids, indexes in files:
+        hands = loaded_hands(con, str(path), str(sha256))
+        for key, index in zip(ids, indexes, strict=True):
+            hand = hands.get(int(index))
+            if hand is None or hand_id(hand) != key:
+                continue
+            add_equity_rows({"allin_results": columns}, int(key), hand, replay(hand))
+            redone.append(int(key))
+    if not redone:
+        return
+    done = pa.table({"hand_id": pa.array(redone, pa.int64())})
+    rows = pa.table(columns, schema=ARROW_SCHEMAS["allin_results"])
+    for table in ("allin_results", "seat_facts", "stat_facts"):  # identifiers: these only
+        execute_over(con, f"DELETE FROM {table} WHERE hand_id IN (SELECT hand_id FROM done)",
+                     {"done": done})
+    execute_over(con, "INSERT INTO allin_results SELECT * FROM rows", {"rows": rows})
+    fill_missing_seats(con)
+    fill_missing_stats(con)
+
+
 def _rekey_hands(con: duckdb.DuckDBPyConnection) -> None:
     """Migration 13: every hand's IDENTITY_VERSION 2 id, from its file read again
     (``rekey.rekey_hands``: the ids in every table and in the notes file, the old ones
@@ -424,8 +462,19 @@ MIGRATIONS: Final = (
               backfill=fill_missing_stats),
     Migration(15, "rummoli_strength: a Monte Carlo standard error where every sample "
                   "agreed (stored as 0)", (), backfill=_fill_sampling_errors),
+    Migration(16, "allin_results: each 7 & 8 all-in equity again, a folded player's up "
+                  "card out of the deck; its seat and stat facts again",
+              (), backfill=_refresh_allin_results),
 )
 LATEST_VERSION: Final = MIGRATIONS[-1].version
+
+LAKE_FILES_SINCE: Final = 13
+"""The oldest schema version whose lake files this handlab reads and writes beside its
+own: the migrations after it add no column and re-key nothing, they only count derived
+numbers again (7 & 8's statistics, a Monte Carlo error, all-in equities), which a lake's
+files keep as they were written until the lake is built again from its inputs (a lake's
+files are never rewritten in place).  A migration that changes a table or the ids moves
+it to its own version."""
 
 TABLES: Final = ("files", "hands", "seats", "actions", "showdowns", "awards", "board", "rejects",
                   "allin_results", "rummoli_strength", "bigtwo_features", "seat_facts",

@@ -1,0 +1,91 @@
+"""The data-only migrations after 13 (docs/schema.md): a database's all-in equities made
+again from its files (16), and a lake written at 13 or later still read and added to,
+while one from before 13 or from a newer handlab says what to do."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import duckdb
+import pandas as pd
+import pytest
+
+from analytics.simulate.seveneight import simulate_seveneight
+from analytics.warehouse import WarehouseError, ingest, open_writer, reader
+from analytics.warehouse.lake.catalogue import catalogue, open_lake
+from analytics.warehouse.lake.core import MANIFEST_DIR
+from analytics.warehouse.lake.engine import ingest_lake
+from analytics.warehouse.sql.schema import LAKE_FILES_SINCE, LATEST_VERSION
+from parsers import write_hands
+
+
+@pytest.fixture(scope="module")
+def histories(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Six-handed 7 & 8 with all-ins after folds (a folded player's up card is seen)."""
+    folder = tmp_path_factory.mktemp("hands")
+    write_hands(list(simulate_seveneight(300, 6, 17)), folder / "six.phhs")
+    return folder / "six.phhs"
+
+
+def _rows(db: Path, table: str, order: str) -> pd.DataFrame:
+    with reader(db) as con:
+        return con.execute(f"SELECT * FROM {table} ORDER BY {order}").fetchdf()
+
+
+@pytest.mark.slow
+def test_migration_16_counts_the_all_in_equities_again(histories: Path, tmp_path: Path
+                                                       ) -> None:
+    """Equities stored the old way (a folded up card in the deck) and the facts made of
+    them are made again from the file, as a fresh ingest makes them."""
+    db = tmp_path / "old.duckdb"
+    ingest([histories], db, workers=0)
+    tables = {"allin_results": "hand_id, seat", "seat_facts": "hand_id, seat",
+              "stat_facts": "hand_id, seat"}
+    expected = {table: _rows(db, table, order) for table, order in tables.items()}
+    assert len(expected["allin_results"]) > 0
+    with duckdb.connect(str(db)) as con:
+        con.execute("UPDATE allin_results SET equity = 0.5, expected_net = 0, luck = 0")
+        con.execute("UPDATE seat_facts SET allin_expected_net = 0 WHERE all_in")
+        con.execute("UPDATE stat_facts SET adjusted_net = 0 "
+                    "WHERE hand_id IN (SELECT hand_id FROM allin_results)")
+        con.execute("DELETE FROM schema_version WHERE version >= 16")
+    open_writer(db).close()
+    for table, order in tables.items():
+        got = _rows(db, table, order)
+        pd.testing.assert_frame_equal(got.sort_values(list(got.columns[:2])).reset_index(
+            drop=True), expected[table].sort_values(list(got.columns[:2])).reset_index(
+            drop=True), check_like=True, obj=table)
+
+
+def _manifest_schema(lake: Path, version: int) -> None:
+    """Write ``version`` as the schema of every manifest of ``lake`` (as an older or newer
+    handlab would have), and drop its catalogues."""
+    for path in (lake / MANIFEST_DIR).glob("v*.json"):
+        body = json.loads(path.read_text())
+        body["schema_version"] = version
+        path.write_text(json.dumps(body))
+    for path in (lake / "_catalogue").glob("*.duckdb"):
+        path.unlink()
+
+
+@pytest.mark.slow
+def test_a_lake_from_schema_13_on_is_read_and_grows(histories: Path, tmp_path: Path) -> None:
+    """A lake written at 13 (before the data-only migrations) is read and added to (each
+    migration after it used to lock every lake out of every command); one from 12 or from
+    a newer handlab says what to do."""
+    lake = tmp_path / "lake"
+    ingest_lake([histories], lake, engine="local", workers=0)
+    _manifest_schema(lake, LAKE_FILES_SINCE)
+    with open_lake(lake) as con:
+        assert con.execute("SELECT count(*) FROM hands").fetchall()[0][0] == 300
+    more = tmp_path / "more.phhs"
+    write_hands(list(simulate_seveneight(20, 6, 18)), more)
+    assert ingest_lake([more], lake, engine="local", workers=0).loaded == 20
+    assert catalogue(lake).name.endswith(f"-s{LATEST_VERSION}.duckdb")
+    _manifest_schema(lake, LAKE_FILES_SINCE - 1)
+    with pytest.raises(WarehouseError, match="ingest the inputs again into a new lake"):
+        open_lake(lake)
+    _manifest_schema(lake, LATEST_VERSION + 1)
+    with pytest.raises(WarehouseError, match="upgrade handlab"):
+        open_lake(lake)
