@@ -786,3 +786,26 @@ def test_a_value_an_enum_does_not_have_reads_as_typers_own(command: list[str],
     result = RUNNER.invoke(app, command)
     assert result.exit_code == 2, result.output
     assert said in _said(result.output) and "Value error" not in result.output
+
+
+def test_a_database_that_cannot_be_written_is_an_io_error(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A full disk under the database (DuckDB's IOException, or the FatalException that
+    follows it) exits 2 with one line naming the database, not a traceback and exit 1
+    ("hands rejected"), as a reviewer saw on a 3 MB tmpfs."""
+    import duckdb
+
+    import analytics.warehouse as warehouse
+
+    def full(*_: object, **__: object) -> None:
+        raise duckdb.IOException('Could not write file "x.duckdb": No space left on device')
+
+    monkeypatch.setattr(warehouse, "ingest", full)
+    history = tmp_path / "a.phhs"
+    write_hands(list(simulate(Game.BIGTWO, 1, 4, 3)), history)
+    db = tmp_path / "x.duckdb"
+    result = RUNNER.invoke(app, ["ingest", str(history), "--db", str(db)])
+    assert result.exit_code == 2, result.output
+    said = _said(result.output)
+    assert f"{db}: could not be written:" in said and "No space left on device" in said
+    assert "Traceback" not in result.output

@@ -477,3 +477,32 @@ def test_tables_hold_one_row_set_per_hand(tmp_path: Path) -> None:
             JOIN board b2 ON b2.hand_id = h2.hand_id AND b2.pot = b1.pot
             WHERE b2.before <> b1.after""").fetchall()[0][0]
         assert chained == 0
+
+
+@pytest.mark.parametrize("packed", [False, True])
+def test_a_file_replaced_after_it_was_planned_loads_nothing(tmp_path: Path, packed: bool
+                                                            ) -> None:
+    """A worker loads the content the plan hashed or nothing: a file replaced in between
+    (a reviewer swapped one 1.5 s into an ingest) was recorded under the first content's
+    hash with the second's hands, and the first could never be loaded."""
+    import datetime as dt
+    import hashlib
+
+    from analytics.warehouse.pipeline.rows import FileContext
+    from analytics.warehouse.pipeline.sources import expand
+    from analytics.warehouse.pipeline.work import Unit, process_unit
+
+    planned = simulated_text("bigtwo", 4, 3)
+    now = simulated_text("rummoli", 4, 5)
+    path = tmp_path / ("live.phhs.gz" if packed else "live.phhs")
+    path.write_bytes(gzip.compress(now.encode()) if packed else now.encode())
+    ref = expand([path])[0]
+
+    def unit(content: str) -> Unit:
+        digest = hashlib.sha256(content.encode()).hexdigest()
+        return Unit(0, FileContext(str(path), digest, dt.datetime(2026, 1, 1)), True, 1000,
+                    Limits(), ref=ref, size=len(content.encode()))
+
+    changed = process_unit(unit(planned))
+    assert changed.error is not None and "changed while it was being loaded" in changed.error
+    assert process_unit(unit(now)).error is None  # the content planned: loaded

@@ -74,6 +74,8 @@ def ingest(
     """Validate, re-score and load hand histories; a file already loaded is skipped."""
     import os
 
+    import duckdb
+
     from analytics.warehouse import IngestProgress, WarehouseError
     from analytics.warehouse import ingest as run_ingest
     from analytics.warehouse.connection import LAKE_ENV_VAR
@@ -110,6 +112,13 @@ def ingest(
         raise typer.Exit(2) from None
     except OSError as error:
         _console.print(terminal.error(str(error)))
+        raise typer.Exit(2) from None
+    except (duckdb.IOException, duckdb.FatalException) as error:
+        # The database could not be written (a full disk, say): nothing of this ingest was
+        # committed; an I/O error, as the exit codes say, not a traceback.
+        where = lake if lake is not None else (db or "the database")
+        _console.print(terminal.error(f"{where}: could not be written: {error}; nothing "
+                                      "of this ingest was committed"))
         raise typer.Exit(2) from None
 
     table = Table(title=f"handlab ingest → {summary.db if lake is None else lake}")

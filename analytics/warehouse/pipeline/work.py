@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import ctypes
 import gc
+import hashlib
 import io
 import os
 import signal
@@ -565,24 +566,72 @@ def _processed(unit: Unit) -> UnitResult:
         else:
             with open_source(ref, unit.limits) as stream:
                 if unit.sheet:
-                    process_sheet(stream.read(), unit.context, unit.batch_hands, result)
+                    data = stream.read()
+                    _check_planned(unit, data)
+                    process_sheet(data, unit.context, unit.batch_hands, result)
                     return result
                 if ref.kind == "file":
                     # A whole (small) plain file is read at once -- unless it grew since it
                     # was planned: then the rest is streamed after what was read.
                     data = stream.read(unit.size + 1)
+                    _check_planned(unit, data[:unit.size])
                     if len(data) <= unit.size:
                         process_data(data, unit.context, unit.batch_hands, result)
                         return result
                     source = cast(IO[bytes], _Prefixed(data, stream.as_io()))
+                    hashed = None
                 else:
-                    source = stream.as_io()
+                    hashed = _Hashing(stream.as_io(), unit.size)
+                    source = cast(IO[bytes], hashed)
                 chunks = iter_chunks(source, unit.context.path)
                 process_chunks(chunks, unit.context, unit.batch_hands, result)
+                if hashed is not None:
+                    _check_digest(unit, hashed.hexdigest())
     except SourceError as error:
         # The whole file is dropped (its transaction never starts): report, don't load half.
         return UnitResult(unit.file_no, unit.last, unit.size, error=str(error))
     return result
+
+
+def _check_planned(unit: Unit, content: bytes) -> None:
+    """Raise :class:`SourceError` unless ``content`` is the content the plan hashed (the
+    file's ``files`` row names that hash: a file replaced between the plan and this read
+    would be recorded as loaded with hands it does not hold, and never loaded again)."""
+    _check_digest(unit, hashlib.sha256(content).hexdigest())
+
+
+def _check_digest(unit: Unit, digest: str) -> None:
+    if digest != unit.context.sha256:
+        raise SourceError(f"{unit.context.path}: changed while it was being loaded (not the "
+                          "content hashed when the ingest began): nothing of it is loaded; "
+                          "load it again")
+
+
+class _Hashing(io.RawIOBase):
+    """A binary stream of ``raw`` that hashes (sha256) its first ``size`` bytes as they are
+    read: a compressed source's content, checked once read (:func:`_check_digest`)."""
+
+    def __init__(self, raw: IO[bytes], size: int) -> None:
+        super().__init__()
+        self._raw = raw
+        self._left = size
+        self._digest = hashlib.sha256()
+
+    def readable(self) -> bool:
+        return True
+
+    def read(self, size: int = -1) -> bytes:
+        data = self._raw.read(size)
+        if self._left > 0:
+            self._digest.update(data[:self._left])
+            self._left -= len(data)
+        return data
+
+    def hexdigest(self) -> str:
+        """The digest of what was read, once all of it was (the rest read now if not)."""
+        while self._left > 0 and self.read(1 << 20):
+            pass
+        return self._digest.hexdigest()
 
 
 class _Prefixed(io.RawIOBase):
