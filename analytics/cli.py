@@ -7,7 +7,9 @@ Exit codes: 0 all good, 1 some hands were rejected, 2 usage or I/O errors.
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import os
+import signal
 import subprocess
 import sys
 from collections import Counter
@@ -414,7 +416,12 @@ def serve(
         from analytics.warehouse.lake.store import open_store
 
         environment[LAKE_ENV_VAR] = open_store(lake_dir).location("")
-    server = subprocess.Popen(command, cwd=PROJECT_ROOT, env=environment)
+    server = subprocess.Popen(command, cwd=PROJECT_ROOT, env=environment,
+                              preexec_fn=_end_with_parent)
+    # Stopped by a service manager or a closed terminal, handlab stops its server too (it
+    # was left running, the port taken, with init as its parent).
+    for stop in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(stop, lambda *_: server.terminate())
     if not headless:
         _open_when_ready(f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else host}:{port}",
                          server)
@@ -424,6 +431,14 @@ def serve(
         server.terminate()
         code = server.wait()
     raise typer.Exit(code)
+
+
+def _end_with_parent() -> None:
+    """In the server's process, before Streamlit starts: on Linux the kernel sends it
+    SIGTERM when handlab's process dies, even by ``kill -9`` (as the ingest's workers)."""
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError, AttributeError):
+            ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PDEATHSIG
 
 
 def _require_free_address(host: str, port: int) -> None:

@@ -209,9 +209,11 @@ def open_reader(db: Path | str | None = None, *, wait: float = 3.0) -> duckdb.Du
     version = _reader_version(con)
     if version != LATEST_VERSION:
         con.close()
+        advice = ("a newer handlab wrote it: upgrade handlab" if version > LATEST_VERSION else
+                  "open it once for writing (handlab ingest) to migrate it")
         raise WarehouseSchemaError(
             f"{path} is at schema version {version}, this handlab reads {LATEST_VERSION}; "
-            "open it once for writing (handlab ingest) to migrate it")
+            f"{advice}")
     return con
 
 
