@@ -23,6 +23,7 @@ from analytics.warehouse.errors import (
     WarehouseMissing,
     WarehouseNotADatabase,
     WarehouseSchemaError,
+    WarehouseUnreadable,
 )
 from analytics.warehouse.pipeline.run import (
     FileSummary,
@@ -49,6 +50,7 @@ __all__ = [
     "WarehouseMissing",
     "WarehouseNotADatabase",
     "WarehouseSchemaError",
+    "WarehouseUnreadable",
     "ensure_database",
     "ingest",
     "open_reader",

@@ -38,6 +38,7 @@ from analytics.warehouse.errors import (
     WarehouseMissing,
     WarehouseNotADatabase,
     WarehouseSchemaError,
+    WarehouseUnreadable,
 )
 from analytics.warehouse.sql.schema import LATEST_VERSION, migrate, schema_version
 
@@ -239,10 +240,15 @@ def _reader_version(con: duckdb.DuckDBPyConnection) -> int:
 @contextmanager
 def reader(db: Path | str | None = None, *, wait: float = 3.0
            ) -> Iterator[duckdb.DuckDBPyConnection]:
-    """``with reader(db) as con:`` a read connection, closed on exit."""
+    """``with reader(db) as con:`` a read connection, closed on exit.  A table file that
+    cannot be read (a lake's Parquet file missing or damaged) raises
+    :class:`WarehouseUnreadable` naming it, not DuckDB's error."""
     con = open_reader(db, wait=wait)
     try:
         yield con
+    except (duckdb.IOException, duckdb.InvalidInputException) as error:
+        raise WarehouseUnreadable(f"{resolve_db(db)}: a file its tables are read from "
+                                  f"cannot be read: {error}") from error
     finally:
         con.close()
 

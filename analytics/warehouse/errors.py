@@ -22,6 +22,7 @@ __all__ = [
     "WarehouseMissing",
     "WarehouseNotADatabase",
     "WarehouseSchemaError",
+    "WarehouseUnreadable",
 ]
 
 
@@ -48,6 +49,11 @@ class WarehouseNotADatabase(WarehouseError):
 
 class WarehouseSchemaError(WarehouseError):
     """The database's schema is newer than this code, or older and opened read-only."""
+
+
+class WarehouseUnreadable(WarehouseError):
+    """A file the warehouse's tables are read from cannot be read: a Parquet file a lake's
+    manifest lists, missing or damaged (DuckDB's I/O or invalid-input error, named)."""
 
 
 class SourceError(WarehouseError):

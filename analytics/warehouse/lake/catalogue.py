@@ -26,7 +26,7 @@ from typing import Final
 import duckdb
 
 from analytics.warehouse.annotations import keep_notes_in
-from analytics.warehouse.errors import WarehouseMissing
+from analytics.warehouse.errors import WarehouseMissing, WarehouseUnreadable
 from analytics.warehouse.lake.core import (
     LAKE_TABLES,
     Manifest,
@@ -93,7 +93,17 @@ def lake_statements(root: LakeStore | Path | str, manifest: Manifest | None = No
 def _read_lake(con: duckdb.DuckDBPyConnection, lake: LakeStore,
                manifest: Manifest | None = None) -> None:
     """Make ``con`` read the lake as the warehouse (:func:`lake_statements`), with the notes
-    kept on it in the lake's notes file (``annotations.keep_notes_in``)."""
+    kept on it in the lake's notes file (``annotations.keep_notes_in``).  A file the
+    manifest lists that is missing or damaged raises :class:`WarehouseUnreadable`."""
+    try:
+        _views_over(con, lake, manifest)
+    except (duckdb.IOException, duckdb.InvalidInputException) as error:
+        raise WarehouseUnreadable(f"{lake.url}: a file its newest manifest lists cannot be "
+                                  f"read (missing or damaged): {error}") from error
+
+
+def _views_over(con: duckdb.DuckDBPyConnection, lake: LakeStore,
+                manifest: Manifest | None) -> None:
     for statement in lake_statements(lake, manifest):
         con.execute(statement)
     keep_notes_in(con, lake.notes_file())
@@ -138,6 +148,10 @@ def catalogue(root: LakeStore | Path | str) -> Path:
     try:
         _read_lake(con, lake, manifest)
         con.execute("CHECKPOINT")
+    except BaseException:
+        con.close()
+        temporary.unlink(missing_ok=True)
+        raise
     finally:
         con.close()
     os.replace(temporary, target)
