@@ -495,7 +495,10 @@ def read_manifest(root: LakeStore | Path | str, version: int) -> Manifest:
     """Manifest ``version`` of the lake at ``root``."""
     store = open_store(root)
     path = store.location(manifest_name(version))
-    data: dict[str, Any] = json.loads(store.read_bytes(manifest_name(version)))
+    try:
+        data: dict[str, Any] = json.loads(store.read_bytes(manifest_name(version)))
+    except (ValueError, UnicodeDecodeError) as error:  # a torn or foreign file
+        raise WarehouseError(f"{path}: not a readable lake manifest: {error}") from None
     if data.get("format") != _FORMAT:
         raise WarehouseError(f"{path}: a lake manifest of an unknown format "
                              f"({data.get('format')!r}); upgrade handlab")

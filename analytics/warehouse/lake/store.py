@@ -129,7 +129,15 @@ class LakeStore:
     # -- writing ------------------------------------------------------------------------
 
     def make_root(self) -> None:
-        """Create the lake's folder (nothing to do on an object store)."""
+        """Create the lake's folder (nothing to do on an object store).  A file where the
+        folder would be raises :class:`WarehouseError` saying what it is (a DuckDB database:
+        ``--db`` was meant), never written into."""
+        if self.is_local and os.path.isfile(self.root):
+            with open(self.root, "rb") as stream:
+                database = stream.read(16)[8:12] == b"DUCK"
+            raise WarehouseError(f"{self.root} is " + (
+                "a DuckDB database, not a lake folder: use --db for it" if database
+                else "a file, not a lake folder"))
         self.fs.makedirs(self.root, exist_ok=True)
 
     def write_parquet(self, relative: str, table: pa.Table) -> None:
