@@ -806,6 +806,7 @@ def test_a_database_that_cannot_be_written_is_an_io_error(
     db = tmp_path / "x.duckdb"
     result = RUNNER.invoke(app, ["ingest", str(history), "--db", str(db)])
     assert result.exit_code == 2, result.output
-    said = _said(result.output)
-    assert f"{db}: could not be written:" in said and "No space left on device" in said
+    said = _unfolded(result.output)
+    assert _unfolded(f"{db}: could not be written:") in said
+    assert _unfolded("No space left on device") in said
     assert "Traceback" not in result.output

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import hashlib
 import io
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -137,13 +138,15 @@ def test_golden_tables_come_out_of_the_block_path(monkeypatch: pytest.MonkeyPatc
 
 def test_a_whole_file_read_by_a_worker(tmp_path: Path) -> None:
     # process_unit reads a whole plain file at once; one that grew since it was planned is
-    # read to its end all the same (its first bytes and then the rest of the stream).
+    # read to its end all the same (its first bytes and then the rest of the stream), the
+    # planned bytes checked against the plan's hash of them.
     data = simulated_text("seveneight", 40, seed=11).encode()
     path = tmp_path / "whole.phhs"
     path.write_bytes(data)
-    context = dataclasses.replace(CONTEXT, path=str(path))
-    expected = run(data, 7, blocks=False, context=context)
     for size in (len(data), len(data) // 2, 0):
+        context = dataclasses.replace(CONTEXT, path=str(path),
+                                      sha256=hashlib.sha256(data[:size]).hexdigest())
+        expected = run(data, 7, blocks=False, context=context)
         ref = SourceRef("file", str(path), None, size)
         unit = pipeline.Unit(0, context, True, 7, Limits(), ref, size=size)
         result = pipeline.process_unit(unit)
