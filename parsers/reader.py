@@ -143,9 +143,15 @@ def _careful(raw_lines: list[bytes] | list[str]) -> list[_Line]:
             out.append(_BadLine(f"line longer than {MAX_LINE_LENGTH} characters"))
         elif "\x00" in text:
             out.append(_BadLine("binary data (NUL byte) in the line",
-                                text.replace("\x00", "\\x00").rstrip("\r")))
+                                _without_line_end(text.replace("\x00", "\\x00"))))
         else:
-            out.append(text.rstrip("\r"))
+            text = _without_line_end(text)
+            if "\r" in text:
+                out.append(_BadLine("a carriage return (\\r) that does not end the line: TOML"
+                                    " allows one only before the line end",
+                                    text.replace("\r", "\\r")))
+            else:
+                out.append(text)
     return out
 
 
@@ -156,7 +162,13 @@ def _undecodable(raw: bytes, error: UnicodeDecodeError) -> _BadLine:
     if len(raw) > MAX_LINE_LENGTH:
         return _BadLine(problem)
     text = raw.decode("utf-8", "backslashreplace").replace("\x00", "\\x00")
-    return _BadLine(problem, text.rstrip("\r"))
+    return _BadLine(problem, _without_line_end(text))
+
+
+def _without_line_end(line: str) -> str:
+    """``line`` (split at ``\\n``) without the ``\\r`` of a ``\\r\\n`` line end: one at most,
+    as TOML reads line ends; any other carriage return stays, for TOML to refuse."""
+    return line[:-1] if line[-1:] == "\r" else line
 
 
 def _line_batches(stream: IO[bytes] | IO[str]) -> Iterator[tuple[list[_Line], str | None]]:

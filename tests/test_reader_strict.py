@@ -1,0 +1,125 @@
+"""The reader refuses what TOML and the format refuse, and gives out values no other read
+shares: the reviewer's cases (values shared through a cache, TOML the fast subset read
+more loosely than tomllib, lone carriage returns), each as a test."""
+
+from __future__ import annotations
+
+import io
+import tomllib
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from parsers import loads_hands, read_hands
+from parsers.tomlsubset import Unsupported, parse_document
+
+HAND = """format_version = 1
+variant = "B2"
+players = ["Ann", "Bo"]
+actions = [
+  "d dh p1 3d",
+  "p1 pl 3d",
+]
+"""
+
+
+def test_a_user_array_edited_in_one_hand_is_not_in_the_next() -> None:
+    """The fast subset remembers one-line fields by their text; the list it gives a hand is
+    that hand's own, so editing it changes no other read."""
+    text = HAND + '_tags = ["friday", "home"]\n'
+    (first,) = loads_hands(text)
+    tags = first.user_fields[0][1]
+    assert isinstance(tags, list)
+    tags.append("EDITED")
+    (other,) = loads_hands(text.replace('"Bo"', '"Cy"'))
+    assert other.user_fields == (("_tags", ["friday", "home"]),)
+
+
+@pytest.mark.parametrize("line", [
+    "_e = [,]",
+    "_e = [ , ]",
+    '_e = [",", ,]',
+    "_e = [1,,]",
+    "min_bet\u00a0= 2",
+    "_e = 2\x0c",
+    "_e = 2 # \x01",
+    '_e = "x" # \x7f',
+    "_e = [1, 2] # \x1b",
+    "_e = 'a\x01b'",
+    "\x0c",
+    "# \x01 a comment with a control character",
+    "\u3000_e = 1",
+], ids=repr)
+def test_the_subset_declines_what_tomllib_refuses(line: str) -> None:
+    """Each line is invalid TOML: the fast subset must not read it (it declines, and the
+    hand's error is tomllib's)."""
+    lines = [*HAND.splitlines(), line]
+    with pytest.raises(tomllib.TOMLDecodeError):
+        tomllib.loads("\n".join(lines))
+    with pytest.raises(Unsupported):
+        parse_document(lines)
+    (hand,) = loads_hands("\n".join(lines) + "\n")
+    assert "malformed TOML" in str(hand.errors[0]), hand.errors
+
+
+@pytest.mark.parametrize("body", [
+    ['  "d dh p1 3d"', '  "p1 pl 3d"', "]"],  # no comma between two elements
+    ['  "d dh p1 3d",', '  "p1 pl 3d" "p2 ps",', "]"],
+    ['  "d dh p1 3d"', "  # a comment", '  "p1 pl 3d",', "]"],
+    ['  "d dh p1 3d", # \x01', "]"],
+    ['  "d dh p1 3d",', "\x0c", "]"],
+    ['  "d dh p1 3d",', "] # \x01"],
+], ids=repr)
+def test_a_multi_line_array_needs_its_commas_and_clean_comments(body: list[str]) -> None:
+    lines = ['variant = "B2"', 'players = ["Ann", "Bo"]', "actions = [", *body]
+    with pytest.raises(tomllib.TOMLDecodeError):
+        tomllib.loads("\n".join(lines))
+    with pytest.raises(Unsupported):
+        parse_document(lines)
+
+
+@pytest.mark.parametrize("opening", ["actions = [ # \x01", "actions = [ \x0c"], ids=repr)
+def test_the_opening_line_of_an_array_is_checked_too(opening: str) -> None:
+    lines = ['variant = "B2"', opening, '  "p1 ps",', "]"]
+    with pytest.raises(tomllib.TOMLDecodeError):
+        tomllib.loads("\n".join(lines))
+    with pytest.raises(Unsupported):
+        parse_document(lines)
+
+
+def test_the_last_element_may_go_without_its_comma() -> None:
+    lines = ['variant = "B2"', "actions = [", '  "d dh p1 3d",', '  "p1 pl 3d" # last',
+             "  # after it", "]"]
+    document = parse_document(lines)
+    assert document.values == tomllib.loads("\n".join(lines))
+    assert document.element_lines["actions"] == [3, 4]
+
+
+def test_a_carriage_return_that_ends_no_line_is_refused() -> None:
+    """``\\r\\n`` is a line end; a ``\\r`` anywhere else is not TOML (``2\\r\\r\\n`` read as
+    ``2`` before)."""
+    good = HAND.replace("\n", "\r\n").encode()
+    (hand,) = read_hands(io.BytesIO(good))
+    assert hand.ok, hand.errors
+    bad = HAND.replace('variant = "B2"\n', 'variant = "B2"\r\r\n').encode()
+    (hand,) = read_hands(io.BytesIO(bad), name="cr.phh")
+    assert str(hand.errors[0]).startswith("cr.phh:2: hand 1: a carriage return")
+
+
+_PIECES = st.sampled_from([
+    "_k", "min_bet", " ", "\t", "\u00a0", "\x0c", "\x0b", "\u3000", "\x01", "\x7f", "=", ",",
+    "[", "]", '"', "'", "#", "1", "-", "_", "a", "\u00e9", ":", ".", "\\", "\\u0041"])
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.lists(st.lists(_PIECES, max_size=10).map("".join), min_size=1, max_size=4))
+def test_what_the_subset_reads_tomllib_reads_the_same(lines: list[str]) -> None:
+    """Lines of TOML's delimiters and whitespace, TOML's and others: whatever the subset
+    reads, tomllib reads to the same values (else the subset declines)."""
+    lines = ["_k0 = 1", *lines]
+    try:
+        document = parse_document(lines)
+    except (Unsupported, IndexError, RecursionError):
+        return
+    assert document.values == tomllib.loads("\n".join(lines))
