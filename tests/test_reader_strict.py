@@ -12,7 +12,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from parsers import loads_hands, read_hands
+from parsers.reader import iter_chunks
 from parsers.tomlsubset import Unsupported, parse_document
+from tests.test_hand_cuts import assert_same_chunks
 
 HAND = """format_version = 1
 variant = "B2"
@@ -123,3 +125,64 @@ def test_what_the_subset_reads_tomllib_reads_the_same(lines: list[str]) -> None:
     except (Unsupported, IndexError, RecursionError):
         return
     assert document.values == tomllib.loads("\n".join(lines))
+
+
+# ---- splitting a file into hands
+
+def _hands(text: str) -> list[tuple[int, str | None, tuple[str, ...]]]:
+    """Each hand's index, header and problems, read from bytes (the streaming path) and
+    checked against the plain split and the cut parts (tests/test_hand_cuts.py)."""
+    assert_same_chunks(text.encode(), hands=1, block=7)
+    chunks = list(iter_chunks(io.BytesIO(text.encode()), "f"))
+    hands = list(read_hands(io.BytesIO(text.encode()), name="f"))
+    return [(hand.index, chunk.header, tuple(str(e) for e in hand.errors))
+            for chunk, hand in zip(chunks, hands, strict=True)]
+
+
+@pytest.mark.parametrize("element", ["  [3]", "[3]", "\t[ 3 ] # the last group"])
+def test_a_header_line_inside_an_open_array_is_its_last_element(element: str) -> None:
+    text = f"[1]\n{HAND}_groups = [\n  [1, 2],\n{element}\n\n  # end\n]\n[2]\n{HAND}"
+    assert tomllib.loads(text)["1"]["_groups"] == [[1, 2], [3]]
+    assert _hands(text) == [(1, "1", ()), (2, "2", ())]
+    (first, _) = loads_hands(text)
+    assert first.user_fields == (("_groups", [[1, 2], [3]]),)
+
+
+def test_a_header_line_inside_a_multi_line_string_is_text() -> None:
+    text = f'[1]\n{HAND}_note = """\nSecond game\n[2]\nwas wild"""\n[3]\n{HAND}'
+    assert _hands(text) == [(1, "1", ()), (2, "3", ())]
+    (first, _) = loads_hands(text)
+    assert first.user_fields == (("_note", "Second game\n[2]\nwas wild"),)
+
+
+def test_an_array_left_open_by_mistake_spoils_its_own_hand_only() -> None:
+    """A header line after an unclosed array is a header when a key follows it (no array
+    element could): the next hand is read as ever."""
+    text = f"[1]\n{HAND}_groups = [\n  [1, 2],\n[2]\n{HAND}"
+    found = _hands(text)
+    assert [(index, header) for index, header, _ in found] == [(1, "1"), (2, "2")]
+    assert found[0][2] and not found[1][2]
+
+
+@pytest.mark.parametrize("indent", ["\u3000", "\x0c", "\u00a0"], ids=repr)
+def test_only_spaces_and_tabs_may_indent_a_header(indent: str) -> None:
+    """TOML's whitespace: a header indented by anything else is no header (tomllib refuses
+    it too), so the line is part of the hand before and spoils it."""
+    text = f"[1]\n{HAND}{indent}[2]\n{HAND}"
+    found = _hands(text)
+    assert len(found) == 1 and "malformed TOML" in found[0][2][0]
+
+
+def test_a_byte_order_mark_before_a_header_is_skipped() -> None:
+    """Two files saved with a byte-order mark, joined: every hand of both is read."""
+    text = f"\ufeff[1]\n{HAND}\ufeff[1]\n{HAND}[2]\n{HAND}"
+    assert _hands(text[1:]) == [(1, "1", ()), (2, "1", ()), (3, "2", ())]
+    (hand,) = read_hands(io.BytesIO(f"{HAND}\ufeff{HAND}".encode()), name="j.phh")
+    assert "byte-order mark" in str(hand.errors[0])
+
+
+def test_a_repeated_header_is_a_label_not_a_key() -> None:
+    """Files may be joined, so a header name may come again: each hand is read (its id is
+    its content; docs/format.md, Files)."""
+    text = f"[1]\n{HAND}[1]\n{HAND.replace('Bo', 'Cy')}"
+    assert _hands(text) == [(1, "1", ()), (2, "1", ())]
