@@ -757,6 +757,11 @@ def _parse_chunk(chunk: Chunk, source: str) -> tuple[Document | None, ParseError
             filled = [n for n, text_line in enumerate(chunk.lines) if text_line.strip()]
             line = chunk.first_line + (filled[-1] if filled else 0)
             message = message.replace("(at end of document)", "at the end of the hand").strip()
+        plain = _plain_words(message, chunk, line)
+        if plain is not None:
+            key, words = plain
+            return None, ParseError(words, source=source, line=line, hand_index=chunk.index,
+                                    field=key)
         if "\ufeff" in chunk.lines[line - chunk.first_line]:
             message += (" (the line holds a byte-order mark, U+FEFF: files joined? A mark is"
                         " skipped only at the start of the file or of a header line)")
@@ -775,6 +780,31 @@ def _parse_chunk(chunk: Chunk, source: str) -> tuple[Document | None, ParseError
                                 " 64-bit)", source=source, line=line, hand_index=chunk.index)
     key_lines = _key_lines(chunk)
     return Document(values, {k: key_lines.get(k, chunk.first_line) for k in values}, {}), None
+
+
+_KEY_AT: Final = re.compile(r"[ \t]*([A-Za-z0-9_-]+)[ \t]*=[ \t]*(.*)")
+_TIME_LIKE: Final = re.compile(r"[0-9]{1,2}:[0-9]{1,2}(?::[0-9]{1,2}(?:\.[0-9]+)?)?")
+
+
+def _plain_words(message: str, chunk: Chunk, line: int) -> tuple[str, str] | None:
+    """The field and the format's own words for two TOML errors at ``line`` that tomllib
+    words obscurely: a key given twice ("Cannot overwrite a value"), a time of day that is
+    none (``25:16:00``); None for any other."""
+    found = _KEY_AT.match(chunk.lines[line - chunk.first_line])
+    if found is None:
+        return None
+    key, value = found.groups()
+    if message.startswith(("Cannot overwrite a value", "Cannot declare")):
+        for offset, text in enumerate(chunk.lines[: line - chunk.first_line]):
+            earlier = _KEY_AT.match(text)
+            if earlier is not None and earlier.group(1) == key:
+                return key, f"given twice (first on line {chunk.first_line + offset})"
+        return None
+    time = _TIME_LIKE.match(value)
+    if time is not None:
+        return key, (f"{time.group()} is not a time of day (expected a local time like"
+                     " 20:15:00: hours 00 to 23, minutes and seconds 00 to 59)")
+    return None
 
 
 def _out_of_range(value: object) -> bool:
@@ -818,12 +848,12 @@ def hand_from_chunk(chunk: Chunk, source: str) -> HandHistory:
         assert error is not None
         return _broken(chunk, source, raw, error)
     return build_hand(document, source=source, index=chunk.index, start_line=chunk.first_line,
-                      raw=raw)
+                      raw=raw, header=chunk.header)
 
 
 def _broken(chunk: Chunk, source: str, raw: str, error: ParseError) -> HandHistory:
     return HandHistory(game=None, variant="", rules=None, source=source, line=chunk.first_line,
-                       index=chunk.index, raw=raw, errors=(error,))
+                       index=chunk.index, raw=raw, errors=(error.under_header(chunk.header),))
 
 
 def _open(source: Source) -> tuple[IO[bytes] | IO[str], str, bool]:

@@ -4,6 +4,7 @@ more loosely than tomllib, lone carriage returns), each as a test."""
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import tomllib
 
@@ -186,3 +187,84 @@ def test_a_repeated_header_is_a_label_not_a_key() -> None:
     its content; docs/format.md, Files)."""
     text = f"[1]\n{HAND}[1]\n{HAND.replace('Bo', 'Cy')}"
     assert _hands(text) == [(1, "1", ()), (2, "1", ())]
+
+
+# ---- fields and actions
+
+def _errors(text: str, name: str = "f.phhs") -> list[str]:
+    return [str(error) for hand in read_hands(io.BytesIO(text.encode()), name=name)
+            for error in hand.errors]
+
+
+@pytest.mark.parametrize(("fields", "message"), [
+    ("day = 31\nmonth = 2\nyear = 2026", "f.phhs:8: hand 1: day/month/year: day 31, month 2,"
+     " year 2026 is not a date (February 2026 has 28 days)"),
+    ("day = 29\nmonth = 2\nyear = 2025", "February 2025 has 28 days"),
+    ("day = 30\nmonth = 2", "day 30, month 2 is not a date (February has 29 days)"),
+    ("day = 0", "day: day must be 1 to 31, not 0"),
+    ("day = 99", "day must be 1 to 31, not 99"),
+    ("month = 13", "month: month must be 1 to 12, not 13"),
+    ("year = 0", "year: year must be 1 to 9999, not 0"),
+    ("year = 99999", "year must be 1 to 9999, not 99999"),
+    ('time_zone = "Mars/Olympus"', "time_zone: 'Mars/Olympus' is not an IANA time zone name"),
+    ('format_version = "1"', "format_version: must be the integer 1 (a whole number, no"
+     " quotes), not a string '1'"),
+    ("time = 25:16:00", "f.phhs:8: hand 1: time: 25:16:00 is not a time of day"),
+    ("_x = 1\n_x = 2", "f.phhs:9: hand 1: _x: given twice (first on line 8)"),
+    ('players = ["\u200b", "Bo"]', "players: p1 has no name (only spaces or invisible"),
+    ('players = ["\u3164", "\u00a0"]', "p2 has no name"),
+    ('players = [" Ann", "Bo"]', "p1's name ' Ann' begins or ends with a space: write 'Ann'"),
+], ids=repr)
+def test_a_field_the_format_refuses_is_named(fields: str, message: str) -> None:
+    text = "[1]\n" + HAND.replace('players = ["Ann", "Bo"]\n', "") + fields + "\n"
+    if "format_version" in fields:
+        text = text.replace("format_version = 1\n", "")
+    if "players" not in fields:
+        text += 'players = ["Ann", "Bo"]\n'
+    errors = _errors(text)
+    assert any(message in error for error in errors), errors
+
+
+@pytest.mark.parametrize(("fields", "date"), [
+    ("day = 29\nmonth = 2\nyear = 2024", "2024-02-29"),
+    ('day = 1\nmonth = 1\nyear = 1\ntime_zone = "Europe/Amsterdam"', "0001-01-01"),
+])
+def test_real_dates_and_zones_are_read(fields: str, date: str) -> None:
+    (hand,) = loads_hands(HAND + fields + "\n")
+    assert hand.ok, hand.errors
+    assert hand.date is not None and hand.date.isoformat() == date
+
+
+def test_an_impossible_date_of_a_made_hand_is_not_dropped() -> None:
+    (hand,) = loads_hands(HAND)
+    made = dataclasses.replace(hand, day=31, month=2, year=2026)
+    with pytest.raises(ValueError, match="year 2026, month 2, day 31 is not a date"):
+        made.date  # noqa: B018
+
+
+def test_an_error_names_the_hand_header_when_it_is_not_the_position() -> None:
+    text = f"[1]\n{HAND}[10]\n{HAND}_x = 1\n_x = 2\n[11]\n{HAND}variant = 3\n"
+    errors = _errors(text)
+    assert errors == ["f.phhs:18: hand 2 [10]: _x: given twice (first on line 17)",
+                      "f.phhs:27: hand 3 [11]: variant: given twice (first on line 21)"]
+    assert _errors(f"[1]\n{HAND}[2]\nvariant = 3\n")[0].startswith("f.phhs:10: hand 2: ")
+
+
+@pytest.mark.parametrize(("action", "message"), [
+    ("p\uff12 pl 3d", "'p\uff12' is not an actor"),
+    ("p\u0662 pl 3d", "is not an actor"),
+    ("p1\u00a0pl 3d", "'p1\\xa0pl' is not an actor"),
+    ("p1\tpl 3d", "'p1\\tpl' is not an actor"),
+    ("", "'' is an empty action"),
+    ("  #  ", "is an empty action"),
+], ids=repr)
+def test_actions_take_ascii_numbers_and_words_split_at_spaces(action: str,
+                                                                message: str) -> None:
+    text = HAND.replace('  "p1 pl 3d",', f'  "{action}",')
+    errors = _errors(text)
+    assert any(message in error for error in errors), errors
+
+
+def test_a_note_is_still_an_action() -> None:
+    (hand,) = loads_hands(HAND.replace('  "p1 pl 3d",', '  "# a note",\n  "p1  pl 3d",'))
+    assert hand.ok and hand.actions[1].comment == "a note"
