@@ -95,7 +95,9 @@ def _actor(token: str, players: int) -> int:
 def _read_actor(token: str, players: int) -> int:
     if token == "d":
         return DEALER
-    if len(token) >= 2 and token[0] == "p" and token[1:].isdigit() and token[1] != "0":
+    digits = token[1:]
+    if len(token) >= 2 and token[0] == "p" and digits.isascii() and digits.isdigit() and (
+            token[1] != "0"):
         number = int(token[1:])
         if number <= players:
             return number
@@ -199,8 +201,13 @@ def _action_fields(text: str, game: Game, players: int) -> tuple[
     codes of the known cards it deals (dealing verbs only, else None)."""
     body, hash_mark, comment_text = text.partition("#")
     comment = comment_text.strip() if hash_mark else None
-    tokens = body.split()
+    # Words are separated by spaces only (docs/format.md): a no-break space or a tab is
+    # part of a word, which then names no actor, verb or card.
+    tokens = [word for word in body.split(" ") if word]
     if not tokens:
+        if not comment:
+            raise ActionSyntaxError(f"{text!r} is an empty action: an action is 'actor verb"
+                                    " ...', a note '# ...' (or leave the string out)")
         return DEALER, Verb.NOOP, (), None, None, None, comment, None
     if len(tokens) < 2:
         raise ActionSyntaxError(f"{text.strip()!r}: expected an actor then a verb")

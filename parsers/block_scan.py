@@ -189,8 +189,12 @@ def _date(text: str) -> Date:
     found = _DATE.fullmatch(text)
     if found is None:
         return False, 0, 0, 0
-    day, month, year = found.groups()
-    return True, int(day), int(month), int(year)
+    day, month, year = map(int, found.groups())
+    try:  # an impossible date is the per-hand path's error (parsers.build's date check)
+        dt.date(year, month, day)
+    except ValueError:
+        return False, 0, 0, 0
+    return True, day, month, year
 
 
 UserFields = tuple[tuple[str, object], ...]

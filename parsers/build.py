@@ -7,8 +7,11 @@ the field or action it concerns.
 
 from __future__ import annotations
 
+import calendar
 import dataclasses
 import datetime as dt
+import unicodedata
+import zoneinfo
 from collections.abc import Callable, Mapping, Sequence
 from enum import StrEnum
 from typing import Any, Final
@@ -27,7 +30,7 @@ from parsers.rule_options import (
 )
 from parsers.tomlsubset import Document
 
-__all__ = ["PLAYER_LIMITS", "build_hand", "rules_of"]
+__all__ = ["PLAYER_LIMITS", "build_hand", "rules_of", "visible_name"]
 
 PLAYER_LIMITS: Final = {Game.SEVENEIGHT: (2, 17), Game.RUMMOLI: (2, 8), Game.BIGTWO: (2, 4)}
 """Fewest and most players per game (RULES.md)."""
@@ -49,8 +52,10 @@ _CHIPS: Final = ("min_bet", "small_bet", "big_bet")
 class _Problems:
     """Collects errors for one hand, each located at a line."""
 
-    def __init__(self, source: str, index: int, start_line: int, lines: dict[str, int]) -> None:
+    def __init__(self, source: str, index: int, start_line: int, lines: dict[str, int],
+                 header: str | None = None) -> None:
         self.source = source
+        self.header = header
         self.index = index
         self.start_line = start_line
         self.lines = lines
@@ -62,7 +67,7 @@ class _Problems:
             line = self.lines.get(key, self.start_line) if key else self.start_line
         self.errors.append(
             ParseError(message, source=self.source, line=line, hand_index=self.index,
-                       field=where or key)
+                       field=where or key, hand_header=self.header)
         )
 
 
@@ -80,14 +85,19 @@ def _type_name(value: object) -> str:
     return names.get(type(value), type(value).__name__)
 
 
-def build_hand(doc: Document, *, source: str, index: int, start_line: int, raw: str) -> HandHistory:
-    """Validate ``doc`` and build the hand; problems go to ``HandHistory.errors``."""
+def build_hand(doc: Document, *, source: str, index: int, start_line: int, raw: str,
+               header: str | None = None) -> HandHistory:
+    """Validate ``doc`` and build the hand; problems go to ``HandHistory.errors`` (each
+    naming the hand's table ``header`` too, when it has one)."""
     values = doc.values
-    problems = _Problems(source, index, start_line, doc.lines)
+    problems = _Problems(source, index, start_line, doc.lines, header)
     fields: dict[str, Any] = {}
 
     version = values.get("format_version", FORMAT_VERSION)
-    if version != FORMAT_VERSION or not _is_int(version):
+    if not _is_int(version):
+        problems.add(f"must be the integer {FORMAT_VERSION} (a whole number, no quotes), not "
+                     f"{_type_name(version)} {version!r}", key="format_version")
+    elif version != FORMAT_VERSION:
         problems.add(f"format version {version!r} is not supported (this handlab reads "
                      f"version {FORMAT_VERSION})", key="format_version")
 
@@ -174,6 +184,8 @@ def _read_scalars(values: dict[str, Any], fields: dict[str, Any], problems: _Pro
             else:
                 problems.add(f"{key} must be a string or an integer, not {_type_name(value)}",
                              key=key)
+    _check_date(fields, problems)
+    _check_time_zone(fields, problems)
     if "time" in values:
         value = values["time"]
         if isinstance(value, dt.time):
@@ -192,6 +204,46 @@ def _read_scalars(values: dict[str, Any], fields: dict[str, Any], problems: _Pro
             fields["players"] = tuple(names)
         else:
             problems.add("players must be an array of strings", key="players")
+
+
+def _check_date(fields: dict[str, Any], problems: _Problems) -> None:
+    """``year``, ``month`` and ``day`` make a real date, as far as they are given: year 1 to
+    9999, month 1 to 12, and a day the month has (February 29 only in a leap year, or any
+    year when the year is not given).  A hand with an impossible date is refused: stored
+    without one it would move to the day it was loaded."""
+    year, month, day = fields.get("year"), fields.get("month"), fields.get("day")
+    ranges = (("year", year, 1, 9999), ("month", month, 1, 12), ("day", day, 1, 31))
+    bad = False
+    for key, value, low, high in ranges:
+        if value is not None and not low <= value <= high:
+            problems.add(f"{key} must be {low} to {high}, not {value}", key=key)
+            bad = True
+    if bad or day is None or month is None:
+        return
+    length = calendar.monthrange(2000 if year is None else year, month)[1]  # 2000: a leap year
+    if day > length:
+        in_year = "" if year is None else f" {year}"
+        given = "" if year is None else f", year {year}"
+        problems.add(f"day {day}, month {month}{given} is not a date ({calendar.month_name[month]}"
+                     f"{in_year} has {length} days)", key="day", where="day/month/year")
+
+
+_TIME_ZONES: list[frozenset[str]] = []
+"""The IANA names of the time zones this Python knows, found once (a scan of the time zone
+database) when a hand first gives a ``time_zone``."""
+
+
+def _check_time_zone(fields: dict[str, Any], problems: _Problems) -> None:
+    """``time_zone`` is an IANA name (``Europe/Amsterdam``), one the time zone database
+    knows; without a database (none installed) any name is taken."""
+    name = fields.get("time_zone")
+    if name is None:
+        return
+    if not _TIME_ZONES:
+        _TIME_ZONES.append(frozenset(zoneinfo.available_timezones()))
+    if _TIME_ZONES[0] and name not in _TIME_ZONES[0]:
+        problems.add(f"{name!r} is not an IANA time zone name (as in 'Europe/Amsterdam')",
+                     key="time_zone")
 
 
 def _knob(enum_or_type: object, key: str, value: object, problems: _Problems) -> object:
@@ -296,8 +348,12 @@ def _check_seating(fields: dict[str, Any], problems: _Problems) -> None:
     names = fields.get("players")
     first_with: dict[str, int] = {}
     for number, name in enumerate(names or (), start=1):
-        if not name.strip():
-            problems.add(f"p{number} has no name", key="players")
+        if not visible_name(name):
+            problems.add(f"p{number} has no name (only spaces or invisible characters:"
+                         f" {name!r})", key="players")
+        elif name != name.strip():
+            problems.add(f"p{number}'s name {name!r} begins or ends with a space: write"
+                         f" {name.strip()!r} (else it would be another player)", key="players")
         elif name in first_with:
             problems.add(f"{name!r} is the name of p{first_with[name]} and p{number}: each"
                          " player sits at one seat", key="players")
@@ -314,6 +370,20 @@ def _check_seating(fields: dict[str, Any], problems: _Problems) -> None:
             problems.add(f"seat {seat} is given to p{first_at[seat]} and p{number}",
                          key="seats")
         first_at.setdefault(seat, number)
+
+
+_INVISIBLE: Final = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zs", "Zl", "Zp", "Mn", "Me"})
+"""Unicode categories that show nothing on their own: controls, format characters (a
+zero-width space), spaces and separators, combining marks."""
+_BLANK_LETTERS: Final = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+"""Letters and symbols drawn as blanks (Hangul fillers, the blank Braille pattern)."""
+
+
+def visible_name(name: str) -> bool:
+    """Whether ``name`` shows something: a character that is not a space, a control, a
+    format character or a combining mark, nor drawn as a blank."""
+    return any(unicodedata.category(char) not in _INVISIBLE and char not in _BLANK_LETTERS
+               for char in name)
 
 
 def _int_list(key: str, value: object, count: int, problems: _Problems,

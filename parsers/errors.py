@@ -16,6 +16,8 @@ class ParseError(HandlabError):
     which hand of the file (``hand_index``, counted from 1), the field or action
     concerned, and what was expected.  ``str(error)`` gives one readable line:
     ``games.phhs:42:9: hand 3: actions[4]: 'p9' is not a player (this hand has 4)``.
+    ``hand_header`` is the hand's table header when it has one: named too when it is not
+    the hand's position (``hand 2 [10]``), so the hand is found either way.
     """
 
     def __init__(
@@ -27,8 +29,10 @@ class ParseError(HandlabError):
         column: int | None = None,
         hand_index: int | None = None,
         field: str | None = None,
+        hand_header: str | None = None,
     ) -> None:
         self.message = message
+        self.hand_header = hand_header
         self.source = source
         self.line = line
         self.column = column
@@ -44,7 +48,10 @@ class ParseError(HandlabError):
                 where += f":{self.column}"
         parts = [where]
         if self.hand_index is not None:
-            parts.append(f"hand {self.hand_index}")
+            hand = f"hand {self.hand_index}"
+            header = self.hand_header
+            parts.append(hand if header is None or header == str(self.hand_index)
+                         else f"{hand} [{header}]")
         if self.field is not None:
             parts.append(self.field)
         parts.append(self.message)
@@ -53,7 +60,15 @@ class ParseError(HandlabError):
     def __reduce__(self) -> tuple[object, ...]:
         # Keep keyword-only state when errors cross process boundaries (ingest workers).
         return (_rebuild_parse_error, (self.message, self.source, self.line, self.column,
-                                       self.hand_index, self.field))
+                                       self.hand_index, self.field, self.hand_header))
+
+    def under_header(self, header: str | None) -> ParseError:
+        """This error naming its hand's table header ``header`` too (itself when it does
+        already, or there is none)."""
+        if header is None or self.hand_header is not None:
+            return self
+        return ParseError(self.message, source=self.source, line=self.line, column=self.column,
+                          hand_index=self.hand_index, field=self.field, hand_header=header)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, ParseError):
@@ -71,6 +86,7 @@ def _rebuild_parse_error(
     column: int | None,
     hand_index: int | None,
     field: str | None,
+    hand_header: str | None = None,
 ) -> ParseError:
     return ParseError(message, source=source, line=line, column=column,
-                      hand_index=hand_index, field=field)
+                      hand_index=hand_index, field=field, hand_header=hand_header)

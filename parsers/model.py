@@ -185,13 +185,17 @@ class HandHistory:
 
     @property
     def date(self) -> dt.date | None:
-        """The date of play when ``year``, ``month`` and ``day`` are all given and valid."""
+        """The date of play when ``year``, ``month`` and ``day`` are all given; None when one
+        is not.  The reader refuses an impossible date; a hand made with one raises
+        ValueError here rather than lose its date (stored without it, the hand would move
+        to the day it was loaded)."""
         if self.year is None or self.month is None or self.day is None:
             return None
         try:
             return dt.date(self.year, self.month, self.day)
-        except ValueError:
-            return None
+        except ValueError as error:
+            raise ValueError(f"year {self.year}, month {self.month}, day {self.day} is not a"
+                             f" date: {error}") from None
 
     def player_name(self, seat: int) -> str:
         """The name of player ``seat`` (1-based), or ``pN`` when names are not recorded."""

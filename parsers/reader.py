@@ -49,12 +49,14 @@ MAX_LINE_LENGTH: Final = 64 * 1024
 MAX_HAND_LINES: Final = 20_000
 """A hand with more lines is refused; the longest legal Rummoli round is a few hundred."""
 
-_HEADER_TEXT: Final = (r"(?:\[|[ \t][^\S\n]*\[)[^\S\n]*([A-Za-z0-9_-]+)[^\S\n]*\][^\S\n]*"
-                       r"(?:#[^\n]*)?")
-"""The format's one rule for a table header line (``[1]``, `` [ name ] # comment``): a ``[``
-first, or a space or tab and then whitespace and a ``[``; a bare name; ``]``; a comment at
-most.  Every splitter of a file into hands finds the hands by it, in two forms:
-:data:`_HEADER` for one line, :data:`_HEADER_LINE` in a text."""
+_HEADER_TEXT: Final = (r"\ufeff?[ \t]*\[[ \t]*([A-Za-z0-9_-]+)[ \t]*\][ \t]*"
+                       r"(?:#[^\x00-\x08\x0a-\x1f\x7f]*)?")
+"""The format's one rule for a table header line (``[1]``, `` [ name ] # comment``): spaces
+or tabs (TOML's whitespace, no other), ``[``, a bare name, ``]``, a comment at most; a
+byte-order mark may open it (two files saved with one, joined).  Every splitter of a file
+into hands finds the hands by it, in two forms: :data:`_HEADER` for one line,
+:data:`_HEADER_LINE` in a text.  A header line inside a value left open by the hand before
+it (a multi-line string or array) is not a header: :func:`open_value`."""
 
 _HEADER: Final = re.compile(_HEADER_TEXT + r"\Z")
 """A line (without its line end) that is a table header: ``_HEADER.match(line)``."""
@@ -63,6 +65,42 @@ _HEADER_LINE: Final = re.compile(r"\n" + _HEADER_TEXT + r"(?=\n|\Z)")
 """A line end and the table header line after it, in a text of whole lines with a line end
 put before the first (whitespace but the line end, so a match never runs past its line).
 Its literal first character lets the engine skip from line end to line end in C."""
+
+_OPEN_STRING: Final = "string"
+_OPEN_ARRAY: Final = "array"
+_LEXEMES: Final = re.compile(
+    r'"""(?:[^"\\]|\\[\s\S]|""?(?!"))*"""|\'\'\'(?:[^\']|\'\'?(?!\'))*\'\'\''
+    r'|"""|\'\'\'|"(?:[^"\\\n]|\\.)*"|\'[^\'\n]*\'|#[^\n]*|[\[\]]')
+"""What decides whether a TOML text ends inside a value: multi-line strings (whole, or
+unclosed), one-line strings and comments (their brackets do not count), brackets."""
+
+
+def may_be_open(text: str, start: int = 0, end: int | None = None) -> bool:
+    """Whether ``text[start:end]`` (a hand's lines) may end inside a multi-line string or
+    array: it holds a triple quote, or unbalanced brackets.  A few scans in C; when False
+    the hand is taken as closed (a bracket inside a string that balances an open array
+    hides it: the hand is then split there and reported broken, never misread)."""
+    stop = len(text) if end is None else end
+    return (text.find('"""', start, stop) >= 0 or text.find("'''", start, stop) >= 0
+            or text.count("[", start, stop) != text.count("]", start, stop))
+
+
+def open_value(text: str) -> str | None:
+    """What ``text`` (a hand's lines so far) ends inside: ``"string"`` (a multi-line string),
+    ``"array"`` (a multi-line array), or None, checked only when :func:`may_be_open`."""
+    if not may_be_open(text):
+        return None
+    depth = 0
+    for lexeme in _LEXEMES.finditer(text):
+        token = lexeme.group()
+        if token == "[":
+            depth += 1
+        elif token == "]":
+            depth = max(depth - 1, 0)
+        elif token in ('"""', "'''"):
+            return _OPEN_STRING
+    return _OPEN_ARRAY if depth else None
+
 
 _TOML_POSITION: Final = re.compile(r"\(at line (\d+), column (\d+)\)")
 
@@ -143,9 +181,15 @@ def _careful(raw_lines: list[bytes] | list[str]) -> list[_Line]:
             out.append(_BadLine(f"line longer than {MAX_LINE_LENGTH} characters"))
         elif "\x00" in text:
             out.append(_BadLine("binary data (NUL byte) in the line",
-                                text.replace("\x00", "\\x00").rstrip("\r")))
+                                _without_line_end(text.replace("\x00", "\\x00"))))
         else:
-            out.append(text.rstrip("\r"))
+            text = _without_line_end(text)
+            if "\r" in text:
+                out.append(_BadLine("a carriage return (\\r) that does not end the line: TOML"
+                                    " allows one only before the line end",
+                                    text.replace("\r", "\\r")))
+            else:
+                out.append(text)
     return out
 
 
@@ -156,7 +200,13 @@ def _undecodable(raw: bytes, error: UnicodeDecodeError) -> _BadLine:
     if len(raw) > MAX_LINE_LENGTH:
         return _BadLine(problem)
     text = raw.decode("utf-8", "backslashreplace").replace("\x00", "\\x00")
-    return _BadLine(problem, text.rstrip("\r"))
+    return _BadLine(problem, _without_line_end(text))
+
+
+def _without_line_end(line: str) -> str:
+    """``line`` (split at ``\\n``) without the ``\\r`` of a ``\\r\\n`` line end: one at most,
+    as TOML reads line ends; any other carriage return stays, for TOML to refuse."""
+    return line[:-1] if line[-1:] == "\r" else line
 
 
 def _line_batches(stream: IO[bytes] | IO[str]) -> Iterator[tuple[list[_Line], str | None]]:
@@ -269,71 +319,178 @@ def iter_chunks(stream: IO[bytes] | IO[str], source: str, start: Cut | None = No
     ``start`` says the stream is the part of a file from that cut on (found by
     :class:`HandCuts`): the chunks are numbered, and their lines counted, as in the
     whole file.
+
+    A header line is no header inside a value the hand left open (:func:`open_value`): in a
+    multi-line string it is text; in a multi-line array it is the array's last element
+    when the next line that is not blank or a comment closes the array (``]``) or holds
+    its comma (TOML: elements are separated by commas, so no other could follow).
     """
-    index = 0 if start is None else start.hands
-    current: Chunk | None = None
-    pending: list[str] = []  # blank and comment lines before any key of a headerless hand
-    line_number = 0 if start is None else start.lines
-    header_match = _HEADER.match
+    splitter = _Splitter(source, start)
     for batch, text in _line_batches(stream):
-        if text is not None and (current is not None or (
-                not pending and _opens_with_header(cast(str, batch[0])))):
-            # The usual case, a batch of good lines inside the file's hands (or opening with
-            # the header of the first, as a .phhs file or a part from a cut does): find the
-            # header lines in the batch's text, and hand the lines between them over in slices.
-            first = 0
-            for row, found in _header_rows(text):
-                if current is not None:  # else row 0, the first header of the stream
-                    if not current.lines and row - first <= MAX_HAND_LINES:
-                        current.lines = batch[first:row]  # type: ignore[assignment]
-                    else:  # begun in an earlier batch, or too long
-                        _take_lines(current, batch, first, row, line_number, source)
-                    yield current
-                index += 1
-                current = Chunk(index, line_number + row + 2, [], found.group(1))
-                first = row + 1
-            assert current is not None  # the batch's first line at least was a header
-            _take_lines(current, batch, first, len(batch), line_number, source)
-            line_number += len(batch)
-            continue
-        for line in batch:
-            line_number += 1
-            if not isinstance(line, str):
-                if current is None:
-                    index += 1
-                    current = Chunk(index, line_number, [], None)
-                if current.problem is None:
-                    current.problem = ParseError(line.problem, source=source, line=line_number,
-                                                 hand_index=current.index)
-                current.lines.append(line.text)
-                continue
-            first_char = line[:1]
-            if first_char == "[" or (first_char in (" ", "\t") and "[" in line):
-                header = header_match(line)
-                if header is not None:
-                    if current is not None:
-                        yield current
-                    index += 1
-                    current = Chunk(index, line_number + 1, [], header.group(1))
-                    pending = []
-                    continue
-            if current is None:
-                stripped = line.strip()
-                if not stripped or stripped[0] == "#":
-                    pending.append(line)
-                    continue
-                index += 1
-                current = Chunk(index, line_number - len(pending), pending, None)
-                pending = []
-            lines = current.lines
-            if len(lines) < MAX_HAND_LINES:
-                lines.append(line)
-            elif current.problem is None:
-                current.problem = ParseError(f"hand longer than {MAX_HAND_LINES} lines",
-                                             source=source, line=line_number,
-                                             hand_index=current.index)
-    if current is not None:
-        yield current
+        if text is None or not splitter.take_batch(batch, text):
+            for line in batch:
+                yield from splitter.line(line)
+        yield from splitter.ready()
+    yield from splitter.end()
+
+
+_ARRAY_GOES_ON: Final = re.compile(r"[ \t]*[\],]")
+"""A line that continues an array after an element (its comma, or its closing bracket)."""
+
+
+class _Splitter:
+    """The state of :func:`iter_chunks` between lines: the hand being read, the lines of a
+    headerless hand's blank start, and a header line held while deciding whether it
+    ends a hand or is an element of the array the hand left open."""
+
+    def __init__(self, source: str, start: Cut | None) -> None:
+        self.source = source
+        self.index = 0 if start is None else start.hands
+        self.line_number = 0 if start is None else start.lines
+        self.current: Chunk | None = None
+        self.pending: list[str] = []  # blank and comment lines before a headerless hand's keys
+        self.held: list[str] = []  # a header line (first) and the blank lines after it
+        self.held_name = ""
+        self.held_number = 0
+        self.done: list[Chunk] = []
+
+    def ready(self) -> Iterator[Chunk]:
+        """The chunks completed so far."""
+        done, self.done = self.done, []
+        return iter(done)
+
+    def end(self) -> Iterator[Chunk]:
+        """The chunks left at the end of the stream."""
+        if self.held:
+            self._start_held()
+        if self.current is not None:
+            self.done.append(self.current)
+        return self.ready()
+
+    def take_batch(self, batch: list[_Line], text: str) -> bool:
+        """Split a batch of good lines (``text``: them joined, each ended) at its header
+        lines in slices, when that is simple: inside the file's hands (or opening with the
+        header of the first, as a .phhs file or a part from a cut does), no header held,
+        and no hand that may end inside a value (:func:`may_be_open`).  False when not
+        simple: the caller gives the batch line by line."""
+        current = self.current
+        if self.held or (current is None and (self.pending or not _opens_with_header(
+                cast(str, batch[0])))):
+            return False
+        headers = [*_header_rows(text)]
+        before = "\n".join(current.lines) if current is not None and current.lines else ""
+        body_start = 0
+        for _, found in headers:
+            if (current is not None or body_start) and (
+                    may_be_open(text, body_start, found.start())
+                    or (before and may_be_open(before + "\n" + text[:found.start()]))):
+                return False
+            before = ""
+            body_start = found.end()
+        first = 0
+        line_number = self.line_number
+        for row, found in headers:
+            if current is not None:  # else row 0, the first header of the stream
+                if not current.lines and row - first <= MAX_HAND_LINES:
+                    current.lines = batch[first:row]  # type: ignore[assignment]
+                else:  # begun in an earlier batch, or too long
+                    _take_lines(current, batch, first, row, line_number, self.source)
+                self.done.append(current)
+            self.index += 1
+            current = Chunk(self.index, line_number + row + 2, [], found.group(1))
+            first = row + 1
+        assert current is not None  # the batch's first line at least was a header
+        _take_lines(current, batch, first, len(batch), line_number, self.source)
+        self.current = current
+        self.line_number += len(batch)
+        return True
+
+    def line(self, line: _Line) -> Iterator[Chunk]:
+        """Take the next line; the chunks it completes."""
+        self.line_number += 1
+        if self.held:
+            if isinstance(line, str) and _is_blank(line):
+                self.held.append(line)
+                return self.ready()
+            if isinstance(line, str) and _ARRAY_GOES_ON.match(line):
+                self._keep_held()
+            else:
+                self._start_held()
+        if not isinstance(line, str):
+            self._bad(line)
+            return self.ready()
+        first_char = line[:1]
+        if first_char in _HEADER_FIRSTS and "[" in line:
+            header = _HEADER.match(line)
+            if header is not None and self._header(line, header.group(1)):
+                return self.ready()
+        self._append(line)
+        return self.ready()
+
+    def _header(self, line: str, name: str) -> bool:
+        """Take a header line: it starts a hand, or is held (the hand left an array open);
+        False when it is text of the hand's open string."""
+        current = self.current
+        kind = open_value("\n".join(current.lines)) if current is not None else None
+        if kind == _OPEN_STRING:
+            return False
+        self.held, self.held_name, self.held_number = [line], name, self.line_number
+        if kind is None:
+            self._start_held()
+        return True
+
+    def _start_held(self) -> None:
+        """The held header line starts a hand (the blank lines after it are its own)."""
+        if self.current is not None:
+            self.done.append(self.current)
+        self.index += 1
+        self.current = Chunk(self.index, self.held_number + 1, self.held[1:], self.held_name)
+        self.pending = []
+        self.held = []
+
+    def _keep_held(self) -> None:
+        """The held header line is an element of the open array: the hand's own lines."""
+        held, self.held = self.held, []
+        for line in held:
+            self._append(line)
+
+    def _bad(self, line: _BadLine) -> None:
+        if self.current is None:
+            self.index += 1
+            self.current = Chunk(self.index, self.line_number, [], None)
+        if self.current.problem is None:
+            self.current.problem = ParseError(line.problem, source=self.source,
+                                              line=self.line_number,
+                                              hand_index=self.current.index)
+        self.current.lines.append(line.text)
+
+    def _append(self, line: str) -> None:
+        current = self.current
+        if current is None:
+            if _is_blank(line):
+                self.pending.append(line)
+                return
+            self.index += 1
+            current = self.current = Chunk(self.index, self.line_number - len(self.pending),
+                                           self.pending, None)
+            self.pending = []
+        lines = current.lines
+        if len(lines) < MAX_HAND_LINES:
+            lines.append(line)
+        elif current.problem is None:
+            current.problem = ParseError(f"hand longer than {MAX_HAND_LINES} lines",
+                                         source=self.source, line=self.line_number,
+                                         hand_index=current.index)
+
+
+_HEADER_FIRSTS: Final = frozenset("[ \t\ufeff")
+"""The characters a header line may begin with."""
+
+
+def _is_blank(line: str) -> bool:
+    """Whether ``line`` is blank or a comment (a line that neither starts nor ends a hand)."""
+    stripped = line.strip()
+    return not stripped or stripped[0] == "#"
 
 
 class HandTexts:
@@ -403,8 +560,9 @@ def plain_hands(data: bytes, source: str, start: Cut | None = None) -> HandTexts
 
     Simple is the usual file: valid UTF-8 without a byte order mark, NUL byte, carriage
     return or overlong line, ending with a line end, its first line a table header, no hand
-    over :data:`MAX_HAND_LINES` lines -- then no chunk has a problem, and each hand is the
-    text between two header lines.  The caller reads any other with :func:`iter_chunks`.
+    over :data:`MAX_HAND_LINES` lines or that may end inside a value (:func:`may_be_open`)
+    -- then no chunk has a problem, and each hand is the text between two header lines.
+    The caller reads any other with :func:`iter_chunks`.
     """
     if not data.endswith(b"\n") or data.startswith(_BYTE_ORDER_MARKS):
         return None
@@ -419,6 +577,8 @@ def plain_hands(data: bytes, source: str, start: Cut | None = None) -> HandTexts
         return None  # not a header first: iter_chunks' line-by-line case
     headers = pieces[1::2]
     bodies = pieces[2::2]
+    if any(map(may_be_open, bodies)):
+        return None  # a header line may be inside a value: iter_chunks decides
     counts = [*map(str.count, bodies, repeat("\n"))]  # each line's end before it
     if max(counts) > MAX_HAND_LINES:
         return None
@@ -476,6 +636,8 @@ class HandCuts:
         self._last = Cut(0, 0, 0)
         self._started = False  # a first line holding keys or a bad line starts a hand
         self._stopped = False
+        self._excess = 0  # brackets opened and not closed since the last header line
+        self._triple = False  # a triple quote since the last header line
 
     @property
     def cuts(self) -> list[Cut]:
@@ -514,8 +676,16 @@ class HandCuts:
             self._stopped = True
             return
         ascii_only = len(text) == len(complete)
+        body_start = 0
         for header in _header_matches(text):
             position = header.start()
+            self._note(text, body_start, position)
+            if self._triple or self._excess:
+                # The hand before may end inside a value (may_be_open), where a header line
+                # is not one: iter_chunks decides on the rest of the file, as one part.
+                self._stopped = True
+                return
+            body_start = header.end()
             if not self._started:
                 self._started = True
                 # Keys, not just blanks and comments, before the first header: a hand of its own.
@@ -530,8 +700,17 @@ class HandCuts:
         if not self._started:
             self._started = _opens_hand(text) > 0
             self._hands += self._started
+        self._note(text, body_start, len(text))
         self._lines += complete.count(b"\n")
         self._offset += len(complete)
+
+
+    def _note(self, text: str, start: int, end: int) -> None:
+        """Count the brackets and triple quotes of ``text[start:end]``, lines of the hand
+        since the last header line (:func:`may_be_open` of the hand, across blocks)."""
+        self._excess += text.count("[", start, end) - text.count("]", start, end)
+        self._triple = (self._triple or text.find('"""', start, end) >= 0
+                        or text.find("'''", start, end) >= 0)
 
 
 def _plain_text(complete: bytes) -> str | None:
@@ -578,6 +757,14 @@ def _parse_chunk(chunk: Chunk, source: str) -> tuple[Document | None, ParseError
             filled = [n for n, text_line in enumerate(chunk.lines) if text_line.strip()]
             line = chunk.first_line + (filled[-1] if filled else 0)
             message = message.replace("(at end of document)", "at the end of the hand").strip()
+        plain = _plain_words(message, chunk, line)
+        if plain is not None:
+            key, words = plain
+            return None, ParseError(words, source=source, line=line, hand_index=chunk.index,
+                                    field=key)
+        if "\ufeff" in chunk.lines[line - chunk.first_line]:
+            message += (" (the line holds a byte-order mark, U+FEFF: files joined? A mark is"
+                        " skipped only at the start of the file or of a header line)")
         return None, ParseError(f"malformed TOML: {message}", source=source, line=line,
                                 column=column, hand_index=chunk.index)
     except (RecursionError, ValueError) as error:
@@ -593,6 +780,31 @@ def _parse_chunk(chunk: Chunk, source: str) -> tuple[Document | None, ParseError
                                 " 64-bit)", source=source, line=line, hand_index=chunk.index)
     key_lines = _key_lines(chunk)
     return Document(values, {k: key_lines.get(k, chunk.first_line) for k in values}, {}), None
+
+
+_KEY_AT: Final = re.compile(r"[ \t]*([A-Za-z0-9_-]+)[ \t]*=[ \t]*(.*)")
+_TIME_LIKE: Final = re.compile(r"[0-9]{1,2}:[0-9]{1,2}(?::[0-9]{1,2}(?:\.[0-9]+)?)?")
+
+
+def _plain_words(message: str, chunk: Chunk, line: int) -> tuple[str, str] | None:
+    """The field and the format's own words for two TOML errors at ``line`` that tomllib
+    words obscurely: a key given twice ("Cannot overwrite a value"), a time of day that is
+    none (``25:16:00``); None for any other."""
+    found = _KEY_AT.match(chunk.lines[line - chunk.first_line])
+    if found is None:
+        return None
+    key, value = found.groups()
+    if message.startswith(("Cannot overwrite a value", "Cannot declare")):
+        for offset, text in enumerate(chunk.lines[: line - chunk.first_line]):
+            earlier = _KEY_AT.match(text)
+            if earlier is not None and earlier.group(1) == key:
+                return key, f"given twice (first on line {chunk.first_line + offset})"
+        return None
+    time = _TIME_LIKE.match(value)
+    if time is not None:
+        return key, (f"{time.group()} is not a time of day (expected a local time like"
+                     " 20:15:00: hours 00 to 23, minutes and seconds 00 to 59)")
+    return None
 
 
 def _out_of_range(value: object) -> bool:
@@ -636,12 +848,12 @@ def hand_from_chunk(chunk: Chunk, source: str) -> HandHistory:
         assert error is not None
         return _broken(chunk, source, raw, error)
     return build_hand(document, source=source, index=chunk.index, start_line=chunk.first_line,
-                      raw=raw)
+                      raw=raw, header=chunk.header)
 
 
 def _broken(chunk: Chunk, source: str, raw: str, error: ParseError) -> HandHistory:
     return HandHistory(game=None, variant="", rules=None, source=source, line=chunk.first_line,
-                       index=chunk.index, raw=raw, errors=(error,))
+                       index=chunk.index, raw=raw, errors=(error.under_header(chunk.header),))
 
 
 def _open(source: Source) -> tuple[IO[bytes] | IO[str], str, bool]:

@@ -53,6 +53,8 @@ _FLOAT: Final = re.compile(
 _TIME: Final = re.compile(r"([01][0-9]|2[0-3]):([0-5][0-9]):([0-5][0-9]|60)(?:\.([0-9]+))?\Z")
 _ESCAPES: Final = {"b": "\b", "t": "\t", "n": "\n", "f": "\f", "r": "\r", '"': '"', "\\": "\\"}
 _STRING_BODY: Final = re.compile(r'"((?:[^"\\\x00-\x08\x0a-\x1f\x7f]|\\.)*)"')
+_LITERAL_BODY: Final = re.compile(r"[^\x00-\x08\x0a-\x1f\x7f]*")
+_COMMENT_TEXT: Final = re.compile(r"#[^\x00-\x08\x0a-\x1f\x7f]*\Z")
 
 
 def _unescape(body: str) -> str:
@@ -113,6 +115,8 @@ class _Cursor:
             while self.pos < length and line[self.pos] in " \t":
                 self.pos += 1
             if self.pos < length and line[self.pos] == "#":
+                if _COMMENT_TEXT.match(line, self.pos) is None:
+                    raise Unsupported("control character in a comment")
                 self.pos = length
             if self.pos < length or not multiline:
                 return
@@ -141,6 +145,8 @@ class _Cursor:
             if end < 0:
                 raise Unsupported("bad literal string")
             text = line[self.pos + 1 : end]
+            if _LITERAL_BODY.fullmatch(text) is None:
+                raise Unsupported("control character in a literal string")
             self.pos = end + 1
             return text
         if char == "[":
@@ -200,19 +206,31 @@ def _scalar(token: str) -> Value:
     raise Unsupported(f"unsupported value {token!r}")
 
 
-_SIMPLE_STRING: Final = re.compile(r'"([^"\\\x00-\x1f\x7f]*)"\s*(?:#.*)?\Z')
-_SIMPLE_ELEMENT: Final = re.compile(r'\s*"([^"\\\x00-\x1f\x7f]*)"\s*,?\s*(?:#.*)?\Z')
-_SIMPLE_INTEGER: Final = re.compile(r"(-?(?:0|[1-9][0-9]{0,17}))\s*(?:#.*)?\Z")
+COMMENT: Final = r"#[^\x00-\x08\x0a-\x1f\x7f]*"
+"""A TOML comment: ``#`` and any character but a control character other than tab."""
+_COMMENT_LINE: Final = re.compile(rf"[ \t]*(?:{COMMENT})?\Z")
+"""A line that is blank or a comment, as TOML says: spaces and tabs only (``str.strip``
+would also take a no-break space or a form feed, which TOML refuses)."""
+_END: Final = rf"[ \t]*(?:{COMMENT})?\Z"
+_SIMPLE_STRING: Final = re.compile(rf'"([^"\\\x00-\x1f\x7f]*)"{_END}')
+_SIMPLE_ELEMENT: Final = re.compile(rf'[ \t]*"([^"\\\x00-\x1f\x7f]*)"[ \t]*,{_END}')
+"""An element line of a multi-line array, its comma included (the last element's comma
+may be left out: :data:`_LAST_ELEMENT`)."""
+_LAST_ELEMENT: Final = re.compile(rf'[ \t]*"([^"\\\x00-\x1f\x7f]*)"{_END}')
+"""An element line without its comma: only the last element of an array may be one."""
+_SIMPLE_INTEGER: Final = re.compile(rf"(-?(?:0|[1-9][0-9]{{0,17}})){_END}")
 _INT: Final = r"-?(?:0|[1-9][0-9]{0,17})"
 _STR: Final = r'"[^"\\\x00-\x1f\x7f]*"'
+# One or more elements, then at most one comma: TOML allows a trailing comma, not ``[,]``.
 _INTEGER_ARRAY: Final = re.compile(
-    rf"\[\s*((?:{_INT}\s*,\s*)*(?:{_INT})?)\s*,?\s*\]\s*(?:#.*)?\Z",
-    re.ASCII,  # int() rejects some Unicode spaces that \s matches (U+001C...)
-)
+    rf"\[[ \t]*(?:((?:{_INT}[ \t]*,[ \t]*)*{_INT})[ \t]*,?)?[ \t]*\]{_END}")
 _STRING_ARRAY: Final = re.compile(
-    rf"\[\s*((?:{_STR}\s*,\s*)*(?:{_STR})?)\s*,?\s*\]\s*(?:#.*)?\Z"
-)
-_ARRAY_END: Final = re.compile(r"\s*\]\s*(?:#.*)?\Z")
+    rf"\[[ \t]*(?:((?:{_STR}[ \t]*,[ \t]*)*{_STR})[ \t]*,?)?[ \t]*\]{_END}")
+_ARRAY_END: Final = re.compile(rf"[ \t]*\]{_END}")
+_ARRAY_START: Final = re.compile(rf"\[{_END}")
+"""The value part of ``key = [`` opening a multi-line array (a comment may follow)."""
+_TOML_BLANK: Final = " \t"
+"""TOML's whitespace: what is stripped around keys and values, nothing else."""
 
 
 def _fast_value(text: str) -> Value | None:
@@ -224,11 +242,11 @@ def _fast_value(text: str) -> Value | None:
     if first == "[":
         match = _INTEGER_ARRAY.match(text)
         if match:
-            body = match.group(1).strip().rstrip(",")  # TOML allows a trailing comma
+            body = match.group(1)
             return [*map(int, body.split(","))] if body else []
         match = _STRING_ARRAY.match(text)
         if match:
-            return re.findall(r'"([^"]*)"', match.group(1))
+            return re.findall(r'"([^"]*)"', match.group(1) or "")
         return None
     if first.isdigit() or first == "-":
         match = _SIMPLE_INTEGER.match(text)
@@ -248,22 +266,23 @@ _LINE_CACHE: Final = BoundedCache[str, tuple[str, Value]]("parsers.tomlsubset.li
 def _cached_line(line: str) -> tuple[str, Value] | None:
     """``key = value`` of a one-line field, remembered: headers repeat from hand to hand.
 
-    Cached values are shared between documents, which is safe because nothing
-    mutates a parsed document (the hand builder copies arrays into tuples).
+    The remembered value is shared by every document holding the line: a list among them
+    must be copied before it is given out (:func:`parse_document` does), or an edit of one
+    hand's user field would show in the next hand read.
     """
     found = _LINE_CACHE.get(line)
     if found is not None:
         return found
     key, equals, rest = line.partition("=")
-    key = key.strip()
+    key = key.strip(_TOML_BLANK)
     if not equals or not _BARE_KEY.match(key):
         return None
-    text = rest.strip()
+    text = rest.strip(_TOML_BLANK)
     value = _fast_value(text)
     if value is None:
         # One bare scalar -- a time (``19:05:00``), a float, a boolean -- read as the general
         # scanner reads it (which skips only spaces and tabs around it).
-        if not _BARE_TOKEN.match(text) or rest.strip(" \t") != text:
+        if not _BARE_TOKEN.match(text):
             return None
         try:
             value = _scalar(text)
@@ -332,20 +351,23 @@ def _fast_multiline_strings(
     rows: list[int] = []
     total = len(lines)
     known = _ELEMENT_CACHE.get  # element lines repeat from hand to hand ("p1 cc",)
+    last = False  # an element without its comma was read: only the end may follow
     while row < total:
         line = lines[row]
-        item = known(line)
-        if item is None:
+        item = None if last else known(line)
+        if item is None and not last:
             item = element_text(line)
+            if item is None:
+                found = _LAST_ELEMENT.match(line)
+                if found is not None:
+                    item, last = found.group(1), True
         if item is not None:
             items.append(item)
             rows.append(row)
         elif _ARRAY_END.match(line):
             return items, rows, row
-        else:
-            stripped = line.strip()
-            if stripped and stripped[0] != "#":
-                return None
+        elif _COMMENT_LINE.match(line) is None:
+            return None
         row += 1
     return None
 
@@ -368,8 +390,7 @@ def parse_document(lines: list[str], first_line: int = 1) -> Document:
         line = lines[row]
         simple = cached(line)  # a header line seen before: no other work
         if simple is None:
-            stripped = line.strip()
-            if not stripped or stripped[0] == "#":
+            if _COMMENT_LINE.match(line) is not None:
                 row += 1
                 continue
             simple = _cached_line(line)
@@ -377,22 +398,23 @@ def parse_document(lines: list[str], first_line: int = 1) -> Document:
             key, value = simple
             if key in values:
                 raise Unsupported("duplicate key")
+            if isinstance(value, list):  # the cache's own: a copy for this document
+                value = value.copy()
+                element_lines[key] = [first_line + row] * len(value)
             values[key] = value
             key_lines[key] = first_line + row
-            if isinstance(value, list):
-                element_lines[key] = [first_line + row] * len(value)
             row += 1
             continue
         equals = line.find("=")
         if equals < 0:
             raise Unsupported("expected key = value")
-        key = line[:equals].strip()
+        key = line[:equals].strip(_TOML_BLANK)
         if not _BARE_KEY.match(key):
             raise Unsupported("non-bare key")
         if key in values:
             raise Unsupported("duplicate key")
         key_lines[key] = first_line + row
-        text = line[equals + 1 :].strip()
+        text = line[equals + 1 :].strip(_TOML_BLANK)
         if text == "[":
             written = _writer_strings(lines, row + 1)
             if written is not None:
@@ -400,7 +422,7 @@ def parse_document(lines: list[str], first_line: int = 1) -> Document:
                 element_lines[key] = range(first_line + row + 1, first_line + end)
                 row = end + 1
                 continue
-        if text == "[" or (text.startswith("[") and text[1:].lstrip().startswith("#")):
+        if _ARRAY_START.match(text) is not None:
             found = _fast_multiline_strings(lines, row + 1)
             if found is not None:
                 items, rows, end = found

@@ -11,7 +11,7 @@ from typing import Any
 from hypothesis import strategies as st
 
 from parsers.actions import GAME_VERBS
-from parsers.build import PLAYER_LIMITS
+from parsers.build import PLAYER_LIMITS, visible_name
 from parsers.cards import DECK, UNKNOWN, Card
 from parsers.fields import VARIANTS
 from parsers.model import DEALER, RUMMOLI_POTS, Action, HandHistory, Verb
@@ -65,8 +65,8 @@ def actions_for(draw: st.DrawFn, game: Game, players: int) -> tuple[Action, ...]
     for _ in range(draw(st.integers(0, 12))):
         verb = draw(st.sampled_from(verbs))
         comment = draw(_comment)
-        if verb is Verb.NOOP:
-            actions.append(Action(DEALER, verb, comment=comment))
+        if verb is Verb.NOOP:  # a note: an action without its words is refused
+            actions.append(Action(DEALER, verb, comment=comment or "a note"))
             continue
         actor = DEALER if verb in DEALER_VERBS else draw(st.integers(1, players))
         cards: tuple[Card, ...] = ()
@@ -102,8 +102,10 @@ def hands(draw: st.DrawFn, game: Game | None = None) -> HandHistory:
     per_player = st.lists(_chips, min_size=players, max_size=players).map(tuple)
     fields: dict[str, Any] = {
         "starting_stacks": draw(per_player),
-        # Each player has a name of his own (parsers.build refuses a blank or repeated one).
-        "players": draw(st.none() | st.lists(_text.filter(str.strip), min_size=players,
+        # Each player has a name of his own (parsers.build refuses a blank, padded or
+        # repeated one).
+        "players": draw(st.none() | st.lists(_text.map(str.strip).filter(visible_name),
+                                             min_size=players,
                                              max_size=players, unique=True).map(tuple)),
         "table": draw(st.none() | _text | st.integers(0, 999)),
         "hand": draw(st.none() | st.integers(0, 10**6)),

@@ -27,7 +27,6 @@ GOOD = [
     (Game.SEVENEIGHT, "p1 cbr 20", Action(1, Verb.BET_RAISE, amount=20), None),
     (Game.SEVENEIGHT, "p2 up 7h", Action(2, Verb.TURN_UP, parse_cards("7h")), None),
     (Game.SEVENEIGHT, "p3 sm", Action(3, Verb.SHOW_MUCK), None),
-    (Game.SEVENEIGHT, "p\u0663 f", Action(3, Verb.FOLD), None),  # a Unicode digit, as before
     (Game.RUMMOLI, "d dw As Kd ??", Action(DEALER, Verb.DEAL_WIDOW, parse_cards("AsKd??")),
      (51, 45)),
     (Game.RUMMOLI, "p2 cl rummoli", Action(2, Verb.CLAIM, pot="rummoli"), None),
@@ -55,6 +54,11 @@ BAD = [
     (Game.SEVENEIGHT, "p1 up 7h8h", "up turns exactly one card face up, not 2"),
     (Game.SEVENEIGHT, "d cbr 5", "'cbr' is not an action of the dealer"),
     (Game.SEVENEIGHT, "p1", "'p1': expected an actor then a verb"),
+    # Actor numbers are ASCII digits, words are separated by spaces only (docs/format.md).
+    (Game.SEVENEIGHT, "p\u0663 f", "'p\u0663' is not an actor (expected d or p1..p4)"),
+    (Game.SEVENEIGHT, "p3\u00a0f", "'p3\\xa0f': expected an actor then a verb"),
+    (Game.SEVENEIGHT, "", "'' is an empty action: an action is 'actor verb ...', a note"
+     " '# ...' (or leave the string out)"),
 ]
 
 

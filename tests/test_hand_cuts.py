@@ -177,7 +177,9 @@ def test_odd_bytes_anywhere(prefix: bytes, oddity: bytes) -> None:
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.sampled_from(["[1]", " [2]", "\t[x]", "[", "a = 1", "", "# c", "  ",
                                  "[3] # c", "b = [", "]", "\u00e9 = 2", "[[a]]", "[4",
-                                 "\x00", "\r", "\u00a0[5]"]), max_size=40),
+                                 "\x00", "\r", "\u00a0[5]", 'n = """', '"""', "l = '''",
+                                 "\ufeff[6]", "  [7],", "b = [ # c", 's = "]"']),
+                max_size=40),
        st.integers(1, 4), st.integers(1, 50), st.booleans())
 def test_any_line_mix(lines: list[str], hands: int, block: int, end_newline: bool) -> None:
     text = "\n".join(lines) + ("\n" if end_newline else "")

@@ -294,13 +294,21 @@ def test_a_card_dealt_twice_declines_only_its_hand() -> None:
     assert check_data(as_file([texts[0], doubled, texts[2]])) == (2, 2)
 
 
-def test_odd_dates_and_times_are_read_as_the_per_hand_path_reads_them() -> None:
-    """The format checks no calendar: day 31 of month 2 is a value like any other."""
+@pytest.mark.parametrize(("date", "taken"), [
+    ({"day": "31", "month": "2", "year": "2026"}, 0),  # the per-hand path refuses these
+    ({"day": "29", "month": "2", "year": "2025"}, 0),
+    ({"day": "0"}, 0), ({"day": "99"}, 0), ({"month": "13"}, 0), ({"year": "0"}, 0),
+    ({"year": "99999"}, 0),
+    ({"day": "29", "month": "2", "year": "2024"}, 1),  # odd but real: taken
+    ({"day": "31", "month": "12", "year": "9999", "time": "00:00:00"}, 1),
+])
+def test_dates_are_read_as_the_per_hand_path_reads_them(date: dict[str, str],
+                                                         taken: int) -> None:
+    """An impossible date is the per-hand path's error, so the block declines the hand."""
     text = seveneight_texts()[5]
-    lines = [{"day": "day = 31", "month": "month = 2", "time": "time = 00:00:00",
-              "year": "year = 0"}.get(line.partition(" = ")[0], line)
+    lines = [f"{key} = {date[key]}" if (key := line.partition(" = ")[0]) in date else line
              for line in text.split("\n")]
-    assert check_data(as_file(["\n".join(lines)])) == (1, 1)
+    assert check_data(as_file(["\n".join(lines)])) == (taken, taken)
 
 
 # ---- hypothesis

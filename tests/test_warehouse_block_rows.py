@@ -34,6 +34,7 @@ from analytics.warehouse.pipeline.block_rows import block_tables  # noqa: E402
 from analytics.warehouse.pipeline.rows import ARROW_SCHEMAS, Batch, FileContext, street_of  # noqa: E402
 from parsers.block import SevenEightBlock  # noqa: E402
 from parsers.block_scan import scan_seveneight  # noqa: E402
+from parsers.build import visible_name  # noqa: E402
 from parsers.model import HandHistory  # noqa: E402
 from parsers.reader import hand_from_chunk, iter_chunks  # noqa: E402
 from parsers.rule_options import Game  # noqa: E402
@@ -296,21 +297,26 @@ _USER_VALUE = st.one_of(st.integers(-(2**63), 2**63 - 1), _TEXT, st.booleans(),
                         st.lists(_TEXT, max_size=2))
 
 
+_DATES = st.dates(dt.date(1900, 1, 1), dt.date(2100, 12, 31))
+"""Real dates only: the reader refuses an impossible one (parsers.build)."""
+
+
 @st.composite
 def dressed(draw: st.DrawFn, hand: HandHistory) -> HandHistory:
     """``hand`` with other names, table, number, time and user fields."""
     count = hand.num_players
-    # Each player a name of his own (parsers.build refuses a blank or repeated one).
-    names = draw(st.lists(_NAME.filter(str.strip), min_size=count, max_size=count,
-                          unique=True))
+    # Each player a name of his own (parsers.build refuses a blank, padded or repeated one).
+    names = draw(st.lists(_NAME.map(str.strip).filter(visible_name), min_size=count,
+                          max_size=count, unique=True))
     user = draw(st.lists(st.tuples(st.sampled_from(["_a", "_note", "_x1"]), _USER_VALUE),
                          max_size=3, unique_by=lambda pair: pair[0]))
+    date = draw(_DATES)
     return dataclasses.replace(
         hand, players=tuple(names),
         table=draw(_NAME),  # a block holds text tables only (block_from_hands)
         hand=draw(st.integers(0, 10**12)),
-        time=draw(st.times()), day=draw(st.integers(1, 31)), month=draw(st.integers(1, 12)),
-        year=draw(st.integers(1900, 2100)), user_fields=tuple(user))
+        time=draw(st.times()), day=date.day, month=date.month, year=date.year,
+        user_fields=tuple(user))
 
 
 _BASE_HANDS = list(simulate_seveneight(6, 3, 9, variant="F78"))
@@ -346,16 +352,16 @@ def scannable(draw: st.DrawFn, hand: HandHistory) -> HandHistory:
     """``hand`` with other names, table, number, time (whole seconds) and user fields, of
     the values the scanner reads (no escapes, no booleans)."""
     count = hand.num_players
-    names = draw(st.lists(_PLAIN_TEXT.filter(str.strip), min_size=count, max_size=count,
-                          unique=True))
+    names = draw(st.lists(_PLAIN_TEXT.map(str.strip).filter(visible_name), min_size=count,
+                          max_size=count, unique=True))
     user = draw(st.lists(st.tuples(st.sampled_from(["_a", "_note", "_x1", "_copy"]),
                                    _PLAIN_USER_VALUE),
                          max_size=4, unique_by=lambda pair: pair[0]))
+    date = draw(_DATES)
     return dataclasses.replace(
         hand, players=tuple(names), table=draw(_PLAIN_TEXT), hand=draw(st.integers(0, 10**12)),
-        time=draw(st.times()).replace(microsecond=0), day=draw(st.integers(1, 31)),
-        month=draw(st.integers(1, 12)), year=draw(st.integers(1900, 2100)),
-        user_fields=tuple(user))
+        time=draw(st.times()).replace(microsecond=0), day=date.day, month=date.month,
+        year=date.year, user_fields=tuple(user))
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
