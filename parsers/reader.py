@@ -19,7 +19,7 @@ import re
 import tomllib
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from itertools import accumulate, compress, repeat
+from itertools import accumulate, compress, pairwise, repeat
 from operator import not_
 from typing import IO, Any, Final, cast, overload
 
@@ -378,15 +378,8 @@ class _Splitter:
                 cast(str, batch[0])))):
             return False
         headers = [*_header_rows(text)]
-        before = "\n".join(current.lines) if current is not None and current.lines else ""
-        body_start = 0
-        for _, found in headers:
-            if (current is not None or body_start) and (
-                    may_be_open(text, body_start, found.start())
-                    or (before and may_be_open(before + "\n" + text[:found.start()]))):
-                return False
-            before = ""
-            body_start = found.end()
+        if headers and self._opens_inside(current, text, headers):
+            return False
         first = 0
         line_number = self.line_number
         for row, found in headers:
@@ -404,6 +397,28 @@ class _Splitter:
         self.current = current
         self.line_number += len(batch)
         return True
+
+    def _opens_inside(self, current: Chunk | None, text: str,
+                      headers: list[tuple[int, re.Match[str]]]) -> bool:
+        """Whether a hand before one of the batch's ``headers`` may end inside a value, so
+        that header may be none (:func:`may_be_open`).  A hand begun in an earlier batch is
+        judged whole (its part here alone holds the closing bracket of an array opened
+        there: unbalanced, yet closed).  Without a triple quote in the batch (the usual), a
+        hand is open only by its brackets: two counts a hand, not may_be_open's four
+        scans.  (The brackets of several hands together say nothing: an array that holds
+        a header-looking line balances only after it.)"""
+        opening = headers[0][1].start()
+        if current is not None and (
+                may_be_open("\n".join(current.lines) + "\n" + text[:opening])
+                if current.lines else may_be_open(text, 0, opening)):
+            return True
+        if '"""' in text or "'''" in text:
+            return any(may_be_open(text, previous.end(), found.start())
+                       for (_, previous), (_, found) in pairwise(headers))
+        count = text.count
+        return any(count("[", previous.end(), found.start())
+                   != count("]", previous.end(), found.start())
+                   for (_, previous), (_, found) in pairwise(headers))
 
     def line(self, line: _Line) -> Iterator[Chunk]:
         """Take the next line; the chunks it completes."""
