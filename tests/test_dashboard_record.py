@@ -48,7 +48,8 @@ def folder(dashboard_db: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) 
     return tmp_path / "recorded"
 
 
-def _page(page: str, table: str) -> AppTest:
+def open_page(page: str, table: str) -> AppTest:
+    """The dashboard's ``page`` opened on the recorded ``table``, with no exception."""
     at = AppTest.from_file(APP, default_timeout=180)
     at.run()
     at.query_params["table"] = table
@@ -67,13 +68,13 @@ def test_the_record_page_names_a_player_as_typed(folder: Path) -> None:
     reaches st.markdown escaped (``ui.literal``), where html.escape left it Markdown."""
     RecordedTable.create(folder, seveneight_setup("den", ["**Ann**", "[Bo](https://x.example)"],
                                                   50), ingest_into=False)
-    at = _page("record", "den")
+    at = open_page("record", "den")
     assert "Deal 2 cards to \\*\\*Ann\\*\\*" in _texts(at)
 
 
 def test_the_record_page_offers_the_engines_choices_and_takes_a_step(folder: Path) -> None:
     RecordedTable.create(folder, seveneight_setup("den", ["Ann", "Bo"], 50), ingest_into=False)
-    at = _page("record", "den")
+    at = open_page("record", "den")
     assert "Deal 2 cards to Ann" in _texts(at)
     for card in ("7c", "8c"):
         at.button(key=f"record-1-0-deal-{card}").click().run()
@@ -91,7 +92,7 @@ def test_the_play_page_lets_the_bots_move_until_the_persons_turn(folder: Path) -
     setup = bigtwo_setup("lounge", ["You", "Bo", "Cy", "Dee"],
                          bots=("", "steady", "steady", "steady"))
     RecordedTable.create(folder, setup, ingest_into=False)
-    at = _page("play", "lounge")
+    at = open_page("play", "lounge")
     table = RecordedTable.open(folder, "lounge", ingest_into=False)
     step = table.next_step()
     # The computer dealt, the bots played up to the person (p1), who now sees his plays.
@@ -110,7 +111,7 @@ def test_the_record_page_deals_a_rummoli_round_and_offers_the_widow(folder: Path
     cards = list(DECK)
     for player, share in ((1, cards[0:18]), (2, cards[18:35])):
         table.record(deal_action(player, share))
-    at = _page("record", "hall")
+    at = open_page("record", "hall")
     assert "Deal 17 cards to the widow" in _texts(at)
     at.button(key="record-1-2-dealgo").click().run()  # the 17 cards left: no picking
     assert not at.exception, [e.value for e in at.exception]
@@ -133,7 +134,7 @@ def test_the_record_page_ends_a_rummoli_game_with_its_finale(folder: Path) -> No
         assert action is not None
         table.record(action)
     assert any(table.carry.board)
-    at = _page("record", "parlour")
+    at = open_page("record", "parlour")
     assert "one round of poker is played for it" in _texts(at)
     at.button(key="record-endgame-2").click().run()
     assert not at.exception, [e.value for e in at.exception]
@@ -149,7 +150,7 @@ def test_the_record_page_takes_a_rebuy_between_hands(folder: Path) -> None:
     for action in README_HAND:
         table.record(action)
     assert table.seating[2] == ("Cy", 0)
-    at = _page("record", "den")
+    at = open_page("record", "den")
     next(box for box in at.selectbox if box.label == "Seat").set_value(3).run()
     at.number_input(key="record-seat3-2-rebuy-stack").set_value(30).run()
     at.button(key="record-seat3-2-rebuy").click().run()
@@ -166,7 +167,7 @@ def test_the_record_page_changes_seats_between_rummoli_rounds(folder: Path) -> N
     table = RecordedTable.create(folder, setup, ingest_into=False)
     people_play(table, random.Random(3), 1)
     board = table.carry.board
-    at = _page("record", "club")
+    at = open_page("record", "club")
     assert any(e.label == "Between rounds: rebuys and seats" for e in at.expander)
     next(box for box in at.selectbox if box.label == "Seat").set_value(2).run()
     at.button(key="record-seat2-2-leave").click().run()
@@ -186,7 +187,7 @@ def test_the_record_page_changes_seats_between_rummoli_rounds(folder: Path) -> N
 def test_the_record_page_changes_seats_between_bigtwo_games(folder: Path) -> None:
     RecordedTable.create(folder, bigtwo_setup("match", ["Ann", "Bo", "Cy", "Dee"]),
                          ingest_into=False)
-    at = _page("record", "match")
+    at = open_page("record", "match")
     assert any(e.label == "Between games: seats" for e in at.expander)
     assert not [b for b in at.button if b.key is not None and "rebuy" in b.key]
     next(box for box in at.selectbox if box.label == "Seat").set_value(2).run()
@@ -212,7 +213,7 @@ def test_the_play_page_seats_and_removes_bots_between_hands(folder: Path) -> Non
     table = RecordedTable.create(folder, setup, ingest_into=False)
     for action in README_HAND:  # you call Cy's all-in and bust him
         table.record(action)
-    at = _page("play", "botden")
+    at = open_page("play", "botden")
     assert "Hand 1 is over" in " ".join(str(s.value) for s in at.success)
     assert any(e.label == "Between hands: rebuys and seats" for e in at.expander)
     seats = next(box for box in at.selectbox if box.label == "Seat")
@@ -263,7 +264,7 @@ def test_the_play_page_seats_a_bot_between_bigtwo_games(folder: Path) -> None:
                       else Action(step.player, Verb.PLAY, step.plays[0]))
         table.record(action)
     scores = [score for _, score in table.seating]
-    at = _page("play", "lounge")
+    at = open_page("play", "lounge")
     assert any(e.label == "Between games: seats" for e in at.expander)
     assert not [b for b in at.button if b.key is not None and "rebuy" in b.key]
     next(box for box in at.selectbox if box.label == "Seat").set_value(3).run()
@@ -287,13 +288,13 @@ def test_the_record_page_offers_no_face_down_rummoli_deal(folder: Path) -> None:
     """A Rummoli deal names every card (docs/recording.md): no "Face down" button, and the
     page says why; a 7 & 8 deal offers it."""
     RecordedTable.create(folder, rummoli_setup("nook", ["Ann", "Bo"], 40), ingest_into=False)
-    at = _page("record", "nook")
+    at = open_page("record", "nook")
     assert "Deal 17 or 18 cards to Ann" in _texts(at)
     assert "no face-down cards" in _texts(at)
     assert not [b for b in at.button if b.key == "record-1-0-dealhidden"]
     RecordedTable.create(folder, seveneight_setup("nook78", ["Ann", "Bo"], 40),
                          ingest_into=False)
-    at = _page("record", "nook78")
+    at = open_page("record", "nook78")
     assert [b for b in at.button if b.key == "record-1-0-dealhidden"]
     assert "no face-down cards" not in _texts(at)
 
@@ -325,7 +326,7 @@ def test_the_play_page_lets_a_busted_rummoli_bot_rebuy(folder: Path) -> None:
     name = table.seating[busted - 1][0]
     board = list(table.carry.board)
     number = table.number
-    at = _page("play", "snug")
+    at = open_page("play", "snug")
     assert any(e.label == "Between rounds: rebuys and seats" for e in at.expander)
     next(box for box in at.selectbox if box.label == "Seat").set_value(busted).run()
     at.number_input(key=f"play-seat{busted}-{number}-rebuy-stack").set_value(20).run()
@@ -368,7 +369,7 @@ def test_the_record_form_starts_bigtwo_and_rummoli_tables_and_their_pickers_deal
 
 def _set_up(table: str, game: str, players: str) -> AppTest:
     """The Record page's set-up form filled in for a table of ``game`` and started."""
-    at = _page("record", table)
+    at = open_page("record", table)
     at.radio(key="record_game").set_value(game).run()
     at.text_input(key="record_name").set_value(table)
     at.text_input(key="record_players").set_value(players).run()
@@ -401,7 +402,7 @@ def test_the_record_page_deals_the_last_bigtwo_hand_in_one_click_and_plays(
                                  ingest_into=False)
     for player, suit in ((1, "s"), (2, "h"), (3, "d")):
         table.record(deal_action(player, parse_cards("".join(r + suit for r in RANKS))))
-    at = _page("record", "porch")
+    at = open_page("record", "porch")
     assert "The 13 cards left in the deck." in _texts(at)
     at.button(key="record-1-3-dealgo").click().run()
     assert not at.exception, [e.value for e in at.exception]
@@ -428,7 +429,7 @@ def test_the_record_page_takes_back_the_last_step(folder: Path) -> None:
                                  ingest_into=False)
     for action in README_HAND[:8]:  # up to Ann's call of Cy's raise to 6
         table.record(action)
-    at = _page("record", "den")
+    at = open_page("record", "den")
     assert "Bo to act" in _texts(at)
     at.button(key="record_undo_8").click().run()
     assert not at.exception, [e.value for e in at.exception]
@@ -474,7 +475,7 @@ def _play_one_hand(folder: Path, game: str, limit: int, **chosen: object
     selectbox of each key), sit down and play against the bots (at most ``limit`` of your
     moves) until the hand is over; the page, the table's history file and the one hand it
     holds."""
-    at = _page("play", "none")
+    at = open_page("play", "none")
     at.radio(key="play_game").set_value(game).run()
     for key, value in chosen.items():
         at.selectbox(key=key).set_value(value).run()

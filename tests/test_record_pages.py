@@ -8,28 +8,16 @@ import time
 from pathlib import Path
 
 import pytest
-from streamlit.testing.v1 import AppTest
 
 import analytics.record.play as play_module
 from analytics.record.journal import append_entry
 from analytics.record.table import RecordedTable, seveneight_setup
 from parsers import Action
-from tests.test_dashboard_record import dashboard_db, folder
+from tests.test_dashboard_record import dashboard_db, folder, open_page
 from tests.test_record import README_HAND
 
 __all__ = ["dashboard_db", "folder"]  # the fixtures, re-exported for pytest
 
-APP = str(Path(__file__).resolve().parent.parent / "app.py")
-PAGES = "analytics/dashboard/pages"
-
-
-def _page(page: str, table: str) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=180)
-    at.run()
-    at.query_params["table"] = table
-    at.switch_page(f"{PAGES}/{page}.py").run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
 
 
 def test_sitting_down_gets_a_table_of_its_own_when_the_second_is_taken(folder: Path) -> None:
@@ -39,7 +27,7 @@ def test_sitting_down_gets_a_table_of_its_own_when_the_second_is_taken(folder: P
     now = int(time.time())
     for second in range(now - 1, now + 180):
         (folder / f"play-{second}.journal").write_text("")
-    at = _page("play", "none")
+    at = open_page("play", "none")
     at.button(key="play_start").click().run()
     assert not at.exception, [e.value for e in at.exception]
     name = at.query_params["table"]
@@ -58,7 +46,7 @@ def test_a_journal_with_a_refused_step_is_named_in_words(folder: Path) -> None:
     append_entry(table.journal_path, {"add": "p3 f"})
     append_entry(table.journal_path, {"add": "p3 cc"})
     line = len(table.journal_path.read_text().splitlines())
-    at = _page("record", "den")
+    at = open_page("record", "den")
     errors = " ".join(str(error.value) for error in at.error).replace("\\", "")  # Markdown
     assert f"den.journal:{line}: the step 'p3 cc' is refused" in errors
     assert "cannot be read back from its journal" in errors
@@ -83,7 +71,7 @@ def test_a_bot_move_another_session_took_first_is_refused_and_play_goes_on(
         return action
 
     monkeypatch.setattr(play_module, "automatic_action", taken_first)
-    at = _page("play", "duel")
+    at = open_page("play", "duel")
     assert "the table moved on" in " ".join(str(error.value) for error in at.error)
     table = RecordedTable.open(folder, "duel", ingest_into=False)
     assert table.hand is not None and table.hand.actions.count(taken[0]) == 1
