@@ -7,13 +7,12 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
-import duckdb
-import pandas as pd
 import pytest
 from scipy.stats import binom
 
 from analytics.equity import rummoli_strength
 from analytics.equity.sampling import mean_std_error
+from tests.migrated import assert_migrated_again
 
 
 @pytest.mark.parametrize("samples", [128, 1000])
@@ -54,27 +53,20 @@ def test_a_stored_monte_carlo_strength_is_never_called_exact(tmp_path: Path) -> 
     rows a database stored with an error of 0 the error the ingest now stores."""
     from analytics.dashboard.replayer import stored_equities
     from analytics.simulate.rummoli import simulate_rummoli
-    from analytics.warehouse import ingest, open_writer, reader
+    from analytics.warehouse import ingest
     from parsers import write_hands
 
     rounds = list(simulate_rummoli(30, 6, 5))
     write_hands(rounds, tmp_path / "rounds.phhs")
     db = tmp_path / "r.duckdb"
     ingest([tmp_path / "rounds.phhs"], db, workers=0)
-    with duckdb.connect(str(db)) as con:
-        expected = con.execute("SELECT * FROM rummoli_strength ORDER BY hand_id, seat"
-                               ).fetchdf()
-        sampled = expected[~expected["exact"]]
-        assert len(sampled) > 0 and (sampled["std_error"] > 0).all()
-        agreed = sampled["p_best"].isin([0.0, 1.0])
-        assert agreed.any()  # rows whose samples all agreed: the errors changed
-        con.execute("UPDATE rummoli_strength SET std_error = 0, share_std_error = 0 "
-                    "WHERE NOT exact AND p_best IN (0, 1)")
-        con.execute("DELETE FROM schema_version WHERE version >= 15")
-    open_writer(db).close()
-    with reader(db) as con:
-        got = con.execute("SELECT * FROM rummoli_strength ORDER BY hand_id, seat").fetchdf()
-    pd.testing.assert_frame_equal(got, expected)
+    expected = assert_migrated_again(db, 15, ["rummoli_strength"], [
+        "UPDATE rummoli_strength SET std_error = 0, share_std_error = 0 "
+        "WHERE NOT exact AND p_best IN (0, 1)"])["rummoli_strength"]
+    sampled = expected[~expected["exact"]]
+    assert len(sampled) > 0 and (sampled["std_error"] > 0).all()
+    agreed = sampled["p_best"].isin([0.0, 1.0])
+    assert agreed.any()  # rows whose samples all agreed: the errors changed
     row = sampled[agreed].iloc[0]
     hand = rounds[0]  # the cells go by seat: any round of six seats draws them
     shown = stored_equities(hand, {"rummoli": expected[expected["hand_id"] == row["hand_id"]]})

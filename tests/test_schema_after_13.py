@@ -7,17 +7,16 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import duckdb
-import pandas as pd
 import pytest
 
 from analytics.simulate.seveneight import simulate_seveneight
-from analytics.warehouse import WarehouseError, ingest, open_writer, reader
+from analytics.warehouse import WarehouseError, ingest
 from analytics.warehouse.lake.catalogue import catalogue, open_lake
 from analytics.warehouse.lake.core import MANIFEST_DIR
 from analytics.warehouse.lake.engine import ingest_lake
 from analytics.warehouse.sql.schema import LAKE_FILES_SINCE, LATEST_VERSION
 from parsers import write_hands
+from tests.migrated import assert_migrated_again
 
 
 @pytest.fixture(scope="module")
@@ -28,11 +27,6 @@ def histories(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return folder / "six.phhs"
 
 
-def _rows(db: Path, table: str, order: str) -> pd.DataFrame:
-    with reader(db) as con:
-        return con.execute(f"SELECT * FROM {table} ORDER BY {order}").fetchdf()
-
-
 @pytest.mark.slow
 def test_migration_16_counts_the_all_in_equities_again(histories: Path, tmp_path: Path
                                                        ) -> None:
@@ -40,22 +34,12 @@ def test_migration_16_counts_the_all_in_equities_again(histories: Path, tmp_path
     them are made again from the file, as a fresh ingest makes them."""
     db = tmp_path / "old.duckdb"
     ingest([histories], db, workers=0)
-    tables = {"allin_results": "hand_id, seat", "seat_facts": "hand_id, seat",
-              "stat_facts": "hand_id, seat"}
-    expected = {table: _rows(db, table, order) for table, order in tables.items()}
+    expected = assert_migrated_again(db, 16, ["allin_results", "seat_facts", "stat_facts"], [
+        "UPDATE allin_results SET equity = 0.5, expected_net = 0, luck = 0",
+        "UPDATE seat_facts SET allin_expected_net = 0 WHERE all_in",
+        "UPDATE stat_facts SET adjusted_net = 0 "
+        "WHERE hand_id IN (SELECT hand_id FROM allin_results)"])
     assert len(expected["allin_results"]) > 0
-    with duckdb.connect(str(db)) as con:
-        con.execute("UPDATE allin_results SET equity = 0.5, expected_net = 0, luck = 0")
-        con.execute("UPDATE seat_facts SET allin_expected_net = 0 WHERE all_in")
-        con.execute("UPDATE stat_facts SET adjusted_net = 0 "
-                    "WHERE hand_id IN (SELECT hand_id FROM allin_results)")
-        con.execute("DELETE FROM schema_version WHERE version >= 16")
-    open_writer(db).close()
-    for table, order in tables.items():
-        got = _rows(db, table, order)
-        pd.testing.assert_frame_equal(got.sort_values(list(got.columns[:2])).reset_index(
-            drop=True), expected[table].sort_values(list(got.columns[:2])).reset_index(
-            drop=True), check_like=True, obj=table)
 
 
 def _manifest_schema(lake: Path, version: int) -> None:

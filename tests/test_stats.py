@@ -44,6 +44,7 @@ from analytics.warehouse.sql.views import HandFilter
 from parsers import write_hands
 from parsers.rule_options import Game
 from tests.grid_cells import assert_grid_counts, grid_cells
+from tests.migrated import assert_migrated_again
 
 DATA = Path(__file__).parent / "data" / "stats"
 SAMPLES = Path(__file__).resolve().parents[1] / "data" / "samples"
@@ -486,15 +487,8 @@ def test_migration_14_counts_the_seveneight_rows_again(tmp_path: Path) -> None:
     a writer opening it makes them again."""
     db = tmp_path / "old.duckdb"
     ingest([EDGES_FILE], db, workers=0)
-    with duckdb.connect(str(db)) as con:
-        expected = con.execute("SELECT * FROM stat_facts ORDER BY hand_id, seat").fetchdf()
-        con.execute("UPDATE stat_facts SET vpip = 1, vpip_opps = 1, pfr_opps = 1, "
-                    "position = 'big blind'")
-        con.execute("DELETE FROM schema_version WHERE version >= 14")
-    open_writer(db).close()
-    with reader(db) as con:
-        got = con.execute("SELECT * FROM stat_facts ORDER BY hand_id, seat").fetchdf()
-    pd.testing.assert_frame_equal(got, expected)
+    assert_migrated_again(db, 14, ["stat_facts"], [
+        "UPDATE stat_facts SET vpip = 1, vpip_opps = 1, pfr_opps = 1, position = 'big blind'"])
 
 
 RANK_ORDER = "23456789TJQKA"
