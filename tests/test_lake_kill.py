@@ -54,9 +54,9 @@ KILLS = 3
 
 ATTEMPTS = 12 * KILLS
 """Runs tried before giving up on a phase.  A vacuum deletes its files within a few
-milliseconds and ends soon after: on the busy machine of ``make test`` a run in three aims
-at the moment between its last deletion and its end and may miss it (6 runs a kill gave up
-once with 'after its deletions' missed in 19)."""
+milliseconds and ends soon after, so a kill between its last deletion and its end is not
+required: on a fresh CI machine none landed in 37 runs.  :func:`test_a_vacuum_stopped`
+stops one among its deletions and one after them."""
 
 RANGE = 12 * 1024
 """Bytes per range of the lake under test: small, so its 170 hands are in about 120 small files
@@ -146,9 +146,9 @@ COMPACT_PHASES = ("before its first file", "among its writes", "after its commit
 """Where a killed compaction was, as its lake shows it (:func:`compact_phase`)."""
 
 VACUUM_PHASES = ("before its deletions", "among its deletions", "after its deletions")
-"""Where a killed vacuum was, as its lake shows it (:func:`vacuum_phase`); among its
-deletions (milliseconds) a kill rarely lands, so :func:`test_a_vacuum_stopped_in_its_deletions`
-stops one there."""
+"""Where a killed vacuum was, as its lake shows it (:func:`vacuum_phase`); among and after
+its deletions (milliseconds before its end) a kill rarely lands, so
+:func:`test_a_vacuum_stopped` stops one there."""
 
 
 def written(lake: Path) -> int:
@@ -255,9 +255,9 @@ def test_kill_nine_of_compact_and_vacuum(small_files_lake: Path, tmp_path: Path)
     """Compaction, then vacuum, each killed -9 at random moments (:func:`kill_rounds`: at
     least three kills each, and in each phase: a compaction before its first file and among
     its writes, after its commit when a kill lands there before the command ends; a vacuum
-    before and after its deletions): every killed lake reads the same rows as before;
-    rerun, the command finishes (a compaction: nothing left to compact; a vacuum: nothing
-    unlisted left, one manifest) with the rows unchanged."""
+    before its deletions, and after them when a kill lands there): every killed lake reads
+    the same rows as before; rerun, the command finishes (a compaction: nothing left to
+    compact; a vacuum: nothing unlisted left, one manifest) with the rows unchanged."""
     files_before = sum(len(f) for f in latest_manifest(small_files_lake).tables.values())
     assert files_before > 100
     rng = random.Random(20261205)
@@ -272,7 +272,7 @@ def test_kill_nine_of_compact_and_vacuum(small_files_lake: Path, tmp_path: Path)
         vacuum_lakes, _ = kill_rounds(
             zygote, compacted, small_files_lake,
             ["lake", "vacuum", "--keep", "1", "--grace-hours", "0"], tmp_path / "vacuum",
-            rng, deleted, vacuum_phase, VACUUM_PHASES[::2])
+            rng, deleted, vacuum_phase, VACUUM_PHASES[:1])
     finally:
         zygote.close()
 
@@ -299,11 +299,13 @@ def test_kill_nine_of_compact_and_vacuum(small_files_lake: Path, tmp_path: Path)
 
 
 @pytest.mark.slow
-def test_a_vacuum_stopped_in_its_deletions(small_files_lake: Path, tmp_path: Path,
-                                           monkeypatch: pytest.MonkeyPatch) -> None:
-    """Deleting about 95 files takes milliseconds, so random kills rarely land among them: a
-    vacuum stopped after its 50th deletion leaves the newest version readable with every
-    row, and a rerun finishes (nothing stale, one manifest)."""
+@pytest.mark.parametrize("stop", VACUUM_PHASES[1:])
+def test_a_vacuum_stopped(stop: str, small_files_lake: Path, tmp_path: Path,
+                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """Deleting about 95 files takes milliseconds and the vacuum ends soon after, so random
+    kills rarely land among or after them: a vacuum stopped after its 50th deletion, or
+    after its last file's before the older manifest's, leaves the newest version readable
+    with every row, and a rerun finishes (nothing stale, one manifest)."""
     from analytics.warehouse.lake.store import LakeStore
 
     lake = tmp_path / "stopped-vacuum"
@@ -314,7 +316,8 @@ def test_a_vacuum_stopped_in_its_deletions(small_files_lake: Path, tmp_path: Pat
     real_delete = LakeStore.delete
 
     def delete(self: LakeStore, relative: str) -> None:
-        if len(deletions) == 50:
+        among = stop == VACUUM_PHASES[1] and len(deletions) == 50
+        if among or relative.startswith(f"{MANIFEST_DIR}/"):
             raise KeyboardInterrupt
         deletions.append(relative)
         real_delete(self, relative)
@@ -323,7 +326,9 @@ def test_a_vacuum_stopped_in_its_deletions(small_files_lake: Path, tmp_path: Pat
     with pytest.raises(KeyboardInterrupt):
         vacuum(lake, keep=1, grace_seconds=0)
     monkeypatch.setattr(LakeStore, "delete", real_delete)
-    assert len(stale(lake)) == replaced - 50
+    assert vacuum_phase(lake, replaced) == stop
+    assert len(stale(lake)) == replaced - len(deletions)
+    assert len(deletions) == (50 if stop == VACUUM_PHASES[1] else replaced)
     assert_readable_and_same(lake, small_files_lake)
     vacuum(lake, keep=1, grace_seconds=0)
     assert stale(lake) == set()
