@@ -17,7 +17,13 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from analytics.dashboard import cards, charts, filters, logic, statistics
-from analytics.dashboard.replayer import hand_from_detail, replay_steps, rules_from_json
+from analytics.dashboard.replayer import (
+    hand_from_detail,
+    pots_text,
+    replay_steps,
+    rules_from_json,
+    steps_frame,
+)
 from analytics.evaluator import poker_rank, seveneight_rank
 from analytics.rules import replay
 from analytics.warehouse.pipeline.run import FileSummary
@@ -474,13 +480,7 @@ def test_the_last_step_says_how_each_game_ends_in_words() -> None:
         "Before the first action: the antes on the board's pots."]
 
 
-def test_a_bet_nobody_called_comes_back_in_words() -> None:
-    """Cy bets 50 into Bo, who calls all in for his last 10: 40 of it is uncalled and goes
-    back to Cy, which the settled step says (the reviewer's hand put 278 uncalled chips in
-    the pot and never said where they went)."""
-    from parsers import loads_hands
-
-    hand = loads_hands("""
+UNCALLED_BET = """
 variant = "N78"
 antes = [0, 0, 0]
 blinds_or_straddles = [1, 2, 0]
@@ -490,10 +490,54 @@ actions = ["d dh p1 7c8c", "d dh p2 AsKs", "d dh p3 5d9d", "p1 up 7c", "p2 up As
            "p3 up 9d", "p3 cc", "p1 f", "p2 cc", "d dh p2 Qs", "d dh p3 Td",
            "p2 cc", "p3 cbr 50", "p2 cc", "p2 sm AsKsQs", "p3 sm 5d9dTd"]
 players = ["Ann", "Bo", "Cy"]
-""")[0]
+"""
+"""Cy bets 50 into Bo, who calls all in for his last 10: one pot, 40 chips uncalled."""
+
+
+def test_a_bet_nobody_called_comes_back_in_words() -> None:
+    """Cy bets 50 into Bo, who calls all in for his last 10: 40 of it is uncalled and goes
+    back to Cy, which the settled step says (the reviewer's hand put 278 uncalled chips in
+    the pot and never said where they went)."""
+    from parsers import loads_hands
+
+    hand = loads_hands(UNCALLED_BET)[0]
     settled = replay_steps(hand)[-1]
     assert settled.words.endswith(", Cy gets 40 uncalled chips back.")
     assert settled.committed[2] == 12  # what he put in, once settled: the call, not the bet
+
+
+def test_the_replayer_shows_side_pots_as_the_dealer_makes_them() -> None:
+    """Ann is all in for 30, Bo raises to 60 and Cy calls: when round 1 ends the dealer
+    makes a main pot of 90 (all three) and a side pot of 60 (Bo, Cy); Cy's fold in round
+    2 leaves each pot to those still in, Bo's bet nobody called is no pot, and the
+    settlement pays the pots shown.  Before an all-in for less there is one pot (none
+    listed); mid-round the bets are not yet pots."""
+    from parsers import loads_hands
+
+    hand = loads_hands("""
+variant = "N78"
+antes = [0, 0, 0]
+blinds_or_straddles = [1, 2, 0]
+min_bet = 2
+starting_stacks = [30, 100, 100]
+actions = ["d dh p1 7c8c", "d dh p2 AsKs", "d dh p3 5d9d", "p1 up 7c", "p2 up As",
+           "p3 up 9d", "p3 cc", "p1 cbr 30", "p2 cbr 60", "p3 cc", "d dh p1 2h",
+           "d dh p2 Qs", "d dh p3 Td", "p2 cbr 20", "p3 f", "p1 sm 7c8c2h", "p2 sm AsKsQs"]
+players = ["Ann", "Bo", "Cy"]
+""")[0]
+    steps = replay_steps(hand)
+    names = ["Ann", "Bo", "Cy"]
+    texts = [pots_text(step.pots, names) for step in steps]
+    assert texts[:10] == [""] * 10  # through Bo's raise: round 1 not over
+    assert texts[10] == "main pot 90 (Ann, Bo, Cy); side pot 1 60 (Bo, Cy)"  # Cy calls
+    assert texts[15:] == ["main pot 90 (Ann, Bo); side pot 1 60 (Bo)"] * 4  # Cy folds
+    settled = steps[-1]
+    assert settled.words == ("Settled: Ann takes 90 chips (main pot), Bo takes 60 chips "
+                             "(side pot 1), Bo gets 20 uncalled chips back.")
+    frame = steps_frame(steps, names)
+    assert frame["pots (chips)"].iloc[10] == texts[10]
+    one_pot = replay_steps(loads_hands(UNCALLED_BET)[0])  # all in, called: one pot
+    assert "pots (chips)" not in steps_frame(one_pot, names)
 
 
 def test_upload_table_shows_uploaded_names_not_temp_paths() -> None:

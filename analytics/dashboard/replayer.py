@@ -29,6 +29,7 @@ import pandas as pd
 from analytics.dashboard.cards import cards_words, pot_words
 from analytics.equity import allin_moment
 from analytics.rules import Outcome, PotAward, RuleError, replay
+from analytics.rules.pots import Pot, build_pots
 from analytics.warehouse.pipeline.fact_rows import rules_from_json
 from analytics.words import counted
 from parsers.cards import Card, parse_cards
@@ -39,8 +40,8 @@ from parsers.rule_options import (
 )
 from parsers.writer import format_action
 
-__all__ = ["EquityProvider", "Step", "StoredEquities", "hand_from_detail", "replay_steps",
-           "rules_from_json", "steps_frame", "stored_equities"]
+__all__ = ["EquityProvider", "Step", "StoredEquities", "hand_from_detail", "pots_text",
+           "replay_steps", "rules_from_json", "steps_frame", "stored_equities"]
 
 EquityProvider = Callable[[HandHistory], Sequence[tuple[float | None, ...] | None]]
 """Given a hand, one tuple of equities (per seat, None when unknown) per step."""
@@ -70,7 +71,10 @@ class Step:
     far.
     ``pot`` is the chips in the middle (7 & 8; Rummoli: bets of the poker phase),
     ``board`` the nine Rummoli pots, ``table`` the cards on the table (Big Two's
-    last play, Rummoli's cards laid in the current run).
+    last play, Rummoli's cards laid in the current run).  ``pots`` are 7 & 8's main and
+    side pots as the dealer has made them at the end of the betting rounds over so far,
+    when a player all in for less makes more than one (else empty); the bets of the round
+    in progress join them when it ends.
     """
 
     index: int
@@ -89,6 +93,7 @@ class Step:
     table: tuple[str, ...]
     nets: tuple[int, ...] | None = None
     equities: tuple[float | None, ...] | None = field(default=None)
+    pots: tuple[Pot, ...] = ()
 
 
 def _missing(value: object) -> bool:
@@ -207,6 +212,16 @@ def _chips(game: Game, state: Any, n: int, start: Sequence[int] | None
     return tuple(stacks), committed, bets, tuple(int(c) for c in state.board)
 
 
+def _side_pots(game: Game, state: Any) -> tuple[Pot, ...]:
+    """7 & 8's pots made from the betting rounds over so far (the engine brings its
+    ``contributions`` up to date as each ends), when an all-in for less makes more than
+    one; a bet nobody matched is no pot (it goes back, said at the settlement)."""
+    if game is not Game.SEVENEIGHT or not any(state.in_hand):
+        return ()
+    layout = build_pots(state.contributions, state.in_hand)
+    return layout.pots if len(layout.pots) > 1 else ()
+
+
 def replay_steps(hand: HandHistory, equities: EquityProvider | None = None,
                  streets: Sequence[str] | None = None) -> list[Step]:
     """The state before the first action, after each action, and settled at the end.
@@ -236,7 +251,8 @@ def replay_steps(hand: HandHistory, equities: EquityProvider | None = None,
         stacks, committed, pot, board = _chips(game, state, n, start)
         return Step(index, notation, actor, street, words,
                     tuple(tuple(h) for h in holding), tuple(tuple(v) for v in visible),
-                    tuple(out), tuple(dead), stacks, committed, pot, board, tuple(table))
+                    tuple(out), tuple(dead), stacks, committed, pot, board, tuple(table),
+                    pots=_side_pots(game, state))
 
     steps.append(snapshot(-1, "", "", "start", _START_WORDS[game] if hand.cards_left is None
                           else "A score sheet's line: no deal or plays were recorded."))
@@ -290,7 +306,7 @@ def replay_steps(hand: HandHistory, equities: EquityProvider | None = None,
                       put_in,
                       0 if last.pot is not None else None,
                       tuple(outcome.board_after) if outcome.board_after is not None else None,
-                      last.table, nets=tuple(outcome.nets)))
+                      last.table, nets=tuple(outcome.nets), pots=last.pots))
     if equities is not None:
         values = list(equities(hand))
         steps = [_with_equities(step, values[i] if i < len(values) else None)
@@ -395,16 +411,28 @@ def _words(actor: str, action: Action, hand: HandHistory) -> str:
     return text
 
 
+def pots_text(pots: Sequence[Pot], players: Sequence[str]) -> str:
+    """Pots in words, each with its chips and who can win it: ``main pot 150 (Ola, Bo,
+    Cy); side pot 1 200 (Bo, Cy)``; "" for none."""
+    return "; ".join(
+        f"{pot_words(pot.name)} {pot.amount:,} ("
+        f"{', '.join(players[i] if i < len(players) else f'p{i + 1}' for i in pot.eligible)})"
+        for pot in pots)
+
+
 def steps_frame(steps: Sequence[Step], players: Sequence[str]) -> pd.DataFrame:
     """The steps as a table (one row per step): step, action, words, pot, and per player his
     stack and cards, for download and for the page's action list."""
     rows = []
     chips = any(v is not None for step in steps for v in step.stacks)
+    side_pots = any(step.pots for step in steps)
     for step in steps:
         row: dict[str, object] = {"step": step.index + 1, "action": step.notation,
                                   "words": step.words}
         if chips:  # Big Two is played for points: no pot, stacks nor chips put in
             row["pot (chips)"] = step.pot
+        if side_pots:
+            row["pots (chips)"] = pots_text(step.pots, players)
         for seat, name in enumerate(players):
             if chips:
                 row[f"{name} stack (chips)"] = (step.stacks[seat] if seat < len(step.stacks)

@@ -20,6 +20,7 @@ from analytics.dashboard.replayer import (
     steps_frame,
     stored_equities,
 )
+from analytics.rules.pots import Pot
 from analytics.warehouse import writer
 from analytics.warehouse.annotations import HandNote, hand_note, set_hand_note, tags_from_text
 from analytics.warehouse.identity import hand_id_hex, parse_hand_id
@@ -88,10 +89,20 @@ def _seats_html(hand: HandHistory, step: Step, stored: StoredEquities | None) ->
             f"<tr>{head}</tr>{''.join(rows)}</table>")
 
 
+def _eligible_names(hand: HandHistory, pots: tuple[Pot, ...]) -> list[str]:
+    return [", ".join(hand.player_name(i + 1) for i in pot.eligible) for pot in pots]
+
+
 def _middle_html(hand: HandHistory, step: Step) -> str:
     parts = []
     if step.pot is not None and hand.game is not None and hand.game.value == "seveneight":
         parts.append(chips_html(step.pot, label="pot"))
+        if step.pots:  # an all-in for less: the main and side pots, who can win each
+            pills = " ".join(
+                f"<span title='{escape(who)}'>{chips_html(pot.amount, label=pot_words(pot.name))}"
+                f" <small>{escape(who)}</small></span>"
+                for pot, who in zip(step.pots, _eligible_names(hand, step.pots), strict=True))
+            parts.append(f"<div>Pots so far: {pills}</div>")
     if step.board is not None:
         pots = " ".join(chips_html(chips, label=pot_words(name))
                         for name, chips in zip(RUMMOLI_POTS, step.board, strict=True))
