@@ -30,6 +30,7 @@ from analytics.commands import (
 )
 from analytics.commands.convert import convert
 from analytics.commands.equity import equity
+from analytics.commands.forget import forget
 from analytics.commands.ingest import ingest
 from analytics.commands.lake import lake
 from analytics.commands.report import report
@@ -517,7 +518,7 @@ def _open_when_ready(url: str, server: subprocess.Popen[bytes], timeout: float =
 
 
 # The commands whose modules live in analytics.commands (each imports its work when it runs).
-for _command in (ingest, report, equity, convert, stats):
+for _command in (ingest, forget, report, equity, convert, stats):
     app.command(_command.__name__)(_command)
 app.add_typer(lake, name="lake")
 

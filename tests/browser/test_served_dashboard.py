@@ -15,9 +15,10 @@ session on a private server (its uploads change its database):
    with the planted bug of tests/planted_bug/sitecustomize.py on its PYTHONPATH (its engine
    raises ValueError for a hand whose table is ``planted bug``, and only for such a hand); a
    file holding such a hand and good ones, and a good file, are uploaded together: the page
-   stays up, says the hand was rejected and that the others loaded.
+   stays up, says the hand was rejected and that the others loaded;
+5. part 3's upload taken out of the database on the Overview (``handlab forget``).
 
-One server for the four (they were four servers: each start, cold first page and stop
+One server for the five (they were four servers: each start, cold first page and stop
 cost ~8 s of the suite's wall time and ~4 s of CPU).
 """
 
@@ -71,11 +72,15 @@ def test_the_served_dashboard_warms_up_and_its_uploads_say_what_happened(
             _score_keepers_summary(server.url, page, db)
             _uploads_say_what_happened(server.url, page, tmp_path)
             _a_hand_that_meets_a_bug(server.url, page, tmp_path)
+            _an_upload_taken_out(server.url, page)
         finally:
             page.context.close()
         assert server.alive()
         assert "Traceback" not in server.output()
     _the_bug_rejected_its_hand_alone(db)
+    with duckdb.connect(str(db), read_only=True) as con:  # part 5's file is out
+        assert con.execute("SELECT count(*) FROM files WHERE path = 'upload: evening.phhs'"
+                           ).fetchall() == [(0,)]
 
 
 def _warmed_up_then_the_overview(server: Server, page: Any) -> None:
@@ -251,6 +256,32 @@ def _a_hand_that_meets_a_bug(server: str, page: Any, tmp_path: Path) -> None:
     page.screenshot(path=str(SCREENSHOTS / "upload-internal-error.png"), full_page=True)
     assert page.locator('[data-testid="stException"]').count() == 0
     assert "Traceback" not in page.locator("body").inner_text()
+
+
+def _an_upload_taken_out(server: str, page: Any) -> None:
+    """Part 5: part 3's evening.phhs taken out on the Overview (``handlab forget``): its
+    25 hands leave the Hands count, which the page says."""
+    open_page(page, server, "Overview")
+    hands = page.locator('[data-testid="stMetric"]', has=page.locator(
+        '[data-testid="stMetricLabel"]', has_text=re.compile(r"^\s*Hands\s*$"))).first
+    before = int(hands.locator('[data-testid="stMetricValue"]').inner_text().replace(",", ""))
+    page.get_by_text("Take a file out of the database").click()
+    choice = page.get_by_role("combobox", name="File to take out")
+    choice.click()
+    choice.press_sequentially("evening")
+    choice.press("Enter")
+    page.wait_for_function("() => [...document.querySelectorAll('input[role=combobox]')]"
+                           ".some(box => box.value.startsWith('upload: evening.phhs'))")
+    button = page.get_by_role("button", name="Take it out")
+    assert button.is_disabled()  # not before the box says yes
+    page.get_by_text("Yes, take this file's hands out").click()
+    rerun(page, button.click)
+    page.get_by_text("upload: evening.phhs: 25 hands taken out.").wait_for()
+    settle(page)
+    after = int(hands.locator('[data-testid="stMetricValue"]').inner_text().replace(",", ""))
+    assert after == before - 25
+    page.screenshot(path=str(SCREENSHOTS / "overview-file-taken-out.png"), full_page=True)
+    assert page.locator('[data-testid="stException"]').count() == 0
 
 
 def _the_bug_rejected_its_hand_alone(db: Path) -> None:

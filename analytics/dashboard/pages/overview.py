@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 import datetime as dt
+import os
 
 import pandas as pd
 import streamlit as st
 
 from analytics.dashboard import charts, logic, ui
 from analytics.dashboard.hand_list import bar_list, picked_bar
+from analytics.warehouse import WarehouseBusy, writer
+from analytics.warehouse.connection import LAKE_ENV_VAR
+from analytics.warehouse.forget import forget_files
 from analytics.warehouse.sql import queries
+from analytics.words import counted
 from parsers.rule_options import GAME_NAMES
 
 
@@ -20,6 +25,36 @@ def _files(db: str, version: tuple[int, str, int]) -> pd.DataFrame:
     with ui.reading(db) as con:
         table = queries.files(con)
     return table.iloc[::-1].reset_index(drop=True)
+
+
+def _forget_form(db: str, files: pd.DataFrame) -> None:
+    """Take a loaded file out of the database (``handlab forget``): a file loaded by
+    mistake, or a score sheet corrected since (forget it, then upload the new one)."""
+    said = st.session_state.pop("forget_said", None)
+    if said:
+        st.success(said)
+    with st.expander("Take a file out of the database"):
+        names = dict(zip(files["sha256"], files["path"], strict=True))
+        chosen = st.selectbox("File to take out", list(names), format_func=lambda sha: (
+            f"{logic.short_name(str(names[sha]))} ({sha[:12]})"), key="forget_file")
+        st.caption("Its hands and rejected hands leave every page; a hand another loaded "
+                   "file also holds stays. Tags and notes are kept for the hand's return.")
+        sure = st.checkbox("Yes, take this file's hands out", key="forget_sure")
+        if st.button("Take it out", disabled=not sure, key="forget_go") and chosen:
+            ui.release_connection()
+            try:
+                with writer(db, wait=30.0) as con:
+                    result = forget_files(con, [str(chosen)])
+            except WarehouseBusy:
+                st.error("Nothing was changed: another ingest is writing to the database; "
+                         "try again in a moment.")
+                return
+            st.session_state["forget_said"] = (
+                f"{logic.short_name(str(names[chosen]))}: {counted(result.hands, 'hand')} "
+                f"taken out" + (f", {counted(sum(f.kept for f in result.files), 'hand')} "
+                                "kept (another loaded file holds them)"
+                                if any(f.kept for f in result.files) else "") + ".")
+            st.rerun()
 
 
 def render() -> None:
@@ -106,6 +141,8 @@ def render() -> None:
                "name for its full path.")
     st.html(logic.files_html(files))
     ui.download_buttons(logic.files_table(files), "files", key="files")
+    if not files.empty and not os.environ.get(LAKE_ENV_VAR):
+        _forget_form(ctx.db, files)
 
     st.subheader("Data quality")
     if rejects.empty:

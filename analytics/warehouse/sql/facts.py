@@ -56,7 +56,7 @@ __all__ = ["CHUNK_HANDS", "HANDS_TABLE", "HANDS_TABLE_V5", "PASSES_V12",
            "PLAY_KINDS_V8", "POTS_TABLE", "POT_ROWS_SELECT", "SEATS_TABLE", "SEATS_TABLE_V4",
            "STAT_CHUNK_HANDS", "PotGames", "fill_batch_pots", "fill_missing", "fill_missing_hands",
            "fill_missing_passes", "fill_missing_play_kinds", "fill_missing_seats",
-           "fill_missing_stats", "with_streaks"]
+           "fill_missing_stats", "recount_streaks", "with_streaks"]
 
 # The columns of seat_facts as migration 4 created it: migration text, never to be edited
 # (SEATS_TABLE_V4 must stay what migration 4 ran); migration 6 added the ones after them.
@@ -329,9 +329,23 @@ def _write_pots(con: duckdb.DuckDBPyConnection, rows: pa.Table, games: PotGames 
     execute_over(con, _POT_INSERT, {_POT_ROWS: rows})
     if games is not None:
         games.add(con, ids)
-    if earlier is None or not count:
-        return
-    since_all, history_rounds = since_all[:count], history_rounds[:count]
+    if earlier is not None and count:
+        _update_streaks(con, earlier, since_all[:count], history_rounds[:count])
+
+
+def recount_streaks(con: duckdb.DuckDBPyConnection, game_ids: pa.Array) -> None:
+    """Count the streak columns of the Rummoli games ``game_ids`` (None: the rounds without
+    one) again over their rows left in ``pot_facts``: after some of their rounds left the
+    warehouse (:mod:`analytics.warehouse.forget`)."""
+    earlier = arrow_over(con, _POT_HISTORY, {_POT_GAMES: pa.table({"game_id": game_ids})})
+    if earlier.num_rows:
+        _update_streaks(con, earlier, *_pot_streaks(earlier.select(_STREAK_INPUTS)))
+
+
+def _update_streaks(con: duckdb.DuckDBPyConnection, earlier: pa.Table,
+                    since_all: npt.NDArray[np.int64], history_rounds: npt.NDArray[np.int64]
+                    ) -> None:
+    """Update the stored pot rows ``earlier`` whose streak columns are not the ones given."""
     changed = ((since_all != earlier["since_all"].to_numpy())
                | (history_rounds != earlier["history_rounds"].to_numpy()))
     if not changed.any():
