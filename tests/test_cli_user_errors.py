@@ -10,6 +10,7 @@ import zipfile
 from pathlib import Path
 from typing import Final
 
+import pandas as pd
 import pytest
 from fsspec.registry import known_implementations
 from typer.testing import CliRunner
@@ -481,25 +482,32 @@ def test_ingest_names_files_and_players_with_brackets_as_they_are(tmp_path: Path
 # ---- a --db that is no database ---------------------------------------------------------
 
 def _no_database(tmp_path: Path, kind: str) -> tuple[Path, str]:
-    """A folder, or a history file, where a database is expected, and what is said of it."""
+    """A folder, a history file or an export (CSV, Parquet: DuckDB opened these as an
+    in-memory database with a view over them, and an ingest stored nothing, silently)
+    where a database is expected, and what is said of it."""
     if kind == "folder":
         folder = tmp_path / "folder"
         folder.mkdir()
         return folder, f"{folder} is a folder, not a database"
+    if kind in ("csv", "parquet"):
+        export = tmp_path / f"stats.{kind}"
+        pd.DataFrame({"player": ["Ann"], "vpip": [3]}).to_csv(export) if kind == "csv" \
+            else pd.DataFrame({"player": ["Ann"]}).to_parquet(export)
+        return export, f"{export} is not a handlab database (not a DuckDB file)"
     history = tmp_path / "hands.phhs"
     write_hands(list(simulate(Game.BIGTWO, 1, 4, 3)), history)
     return history, f"{history} is not a handlab database (not a DuckDB file)"
 
 
-@pytest.mark.parametrize("kind", ["folder", "history"])
+@pytest.mark.parametrize("kind", ["folder", "history", "csv", "parquet"])
 @pytest.mark.parametrize("command", [["ingest", "-q", "-j", "0"], ["report", "-o", "r.html"],
-                                     ["stats", "bigtwo"]])
+                                     ["stats", "bigtwo"], ["forget", "--list"]])
 def test_a_db_that_is_no_database_is_named(tmp_path: Path, kind: str,
                                            command: list[str]) -> None:
     db, said = _no_database(tmp_path, kind)
     before = sorted(tmp_path.rglob("*"))
     histories = [str(tmp_path / "hands.phhs")] if command[0] == "ingest" else []
-    if histories and kind == "folder":
+    if histories and kind != "history":
         write_hands(list(simulate(Game.BIGTWO, 1, 4, 3)), tmp_path / "hands.phhs")
         before = sorted(tmp_path.rglob("*"))
     result = RUNNER.invoke(app, [*command, *histories, "--db", str(db)])
@@ -518,7 +526,7 @@ def _free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-@pytest.mark.parametrize("kind", ["folder", "history"])
+@pytest.mark.parametrize("kind", ["folder", "history", "csv"])
 def test_serve_refuses_a_database_that_is_none_before_starting(
         tmp_path: Path, kind: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """``HANDLAB_DB`` naming a folder or a history: an error before the server starts, not

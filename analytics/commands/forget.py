@@ -48,7 +48,7 @@ def forget(
     from analytics.warehouse.forget import NotLoaded, forget_files
 
     path = resolve_db(db)
-    if not path.is_file():
+    if not path.exists():
         _console.print(terminal.error(f"{path}: no such database"))
         raise typer.Exit(2)
     if bool(files) == list_files:
@@ -64,7 +64,10 @@ def forget(
     except NotLoaded as error:
         _console.print(terminal.error(f"{error}; nothing was changed"))
         raise typer.Exit(1) from None
-    except (WarehouseError, OSError, duckdb.IOException, duckdb.FatalException) as error:
+    except WarehouseError as error:
+        _console.print(terminal.error(f"{error}; nothing was changed"))
+        raise typer.Exit(2) from None
+    except (OSError, duckdb.IOException, duckdb.FatalException) as error:
         _console.print(terminal.error(f"{path}: {error}; nothing was changed"))
         raise typer.Exit(2) from None
     table = Table(title=f"handlab forget → {path}")

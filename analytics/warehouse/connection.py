@@ -131,6 +131,26 @@ _NOT_A_DATABASE: Final = "is not a valid DuckDB database file"
 """What DuckDB's IOException says of an existing file that is no DuckDB database."""
 
 
+_DUCKDB_MAGIC: Final = (8, b"DUCK")
+"""Where a DuckDB database file says what it is: its first block's bytes 8 to 11."""
+
+
+def _is_duckdb_file(path: Path) -> bool:
+    """Whether ``path`` is a DuckDB database, or nothing yet (no file, an empty file: a new
+    database).  DuckDB itself opens a CSV, Parquet or JSON file named as a database as an
+    in-memory database with a view over it: an ingest into it stored nothing, and said
+    nothing."""
+    offset, magic = _DUCKDB_MAGIC
+    try:
+        with path.open("rb") as stream:
+            head = stream.read(offset + len(magic))
+    except FileNotFoundError:
+        return True
+    except OSError:  # unreadable: DuckDB's own error says why
+        return True
+    return not head or head[offset:] == magic
+
+
 def _retrying_connect(path: Path, *, read_only: bool, wait: float,
                       config: dict[str, str | bool | int | float | list[str]]
                       ) -> duckdb.DuckDBPyConnection:
@@ -140,6 +160,8 @@ def _retrying_connect(path: Path, *, read_only: bool, wait: float,
     (before DuckDB's own error: its message may say "lock" in the path, read as a conflict)."""
     if path.is_dir():
         raise WarehouseNotADatabase(f"{path} is a folder, not a database")
+    if not _is_duckdb_file(path):
+        raise WarehouseNotADatabase(f"{path} is not a handlab database (not a DuckDB file)")
     deadline = time.monotonic() + wait
     delay = 0.01
     while True:
