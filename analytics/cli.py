@@ -118,7 +118,11 @@ def validate(
         console.print(terminal.error(str(error)))
         raise typer.Exit(2) from None
     tally = _Tally(rules=rules, quiet=quiet)
+    checked: set[str] = set()
     for ref in refs:
+        if ref.name in checked:  # named twice (a folder and a file in it): ingest reads it once
+            continue
+        checked.add(ref.name)
         tally.source(ref)
     raise typer.Exit(tally.report())
 

@@ -157,6 +157,30 @@ def test_validate_flags_duplicates_as_ingest_would_skip_them(tmp_path: Path) -> 
     assert "│ Big Two │ 3 │ 1 │ 0 │" in said and "│ all" not in said  # one game: no total
 
 
+def test_a_file_named_twice_is_checked_once(tmp_path: Path) -> None:
+    """A folder and a file in it, as ingest takes them: the file's hands once, no
+    duplicates (they were counted valid twice)."""
+    write_hands(list(simulate(Game.BIGTWO, 3, 4, 7)), tmp_path / "games.phhs")
+    result = RUNNER.invoke(app, ["validate", str(tmp_path), str(tmp_path / "games.phhs")])
+    assert result.exit_code == 0, result.output
+    assert "│ Big Two │ 3 │ 0 │ 0 │" in _said(result.output)
+
+
+@pytest.mark.parametrize("path", ["", " ", "file://"])
+@pytest.mark.parametrize("command", ["validate", "ingest"])
+def test_an_empty_path_is_no_folder(tmp_path: Path, path: str, command: str,
+                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """``handlab ingest "$UNSET"``: an empty path named as such, exit 2, nothing read
+    (``Path("")`` is the working folder, whose every history was loaded)."""
+    write_hands(list(simulate(Game.BIGTWO, 3, 4, 7)), tmp_path / "games.phhs")
+    monkeypatch.chdir(tmp_path)
+    db = tmp_path / "out" / "x.duckdb"
+    result = RUNNER.invoke(app, [command, path, *(["--db", str(db)] * (command == "ingest"))])
+    assert result.exit_code == 2, result.output
+    assert "names no file or folder (an empty path)" in _said(result.output)
+    assert not db.exists()
+
+
 def test_report_for_nobody_writes_nothing_and_says_so(dashboard_db: Path,
                                                       tmp_path: Path) -> None:
     out = tmp_path / "nobody.csv"

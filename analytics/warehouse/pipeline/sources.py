@@ -346,7 +346,10 @@ def expand(paths: Sequence[Path | str], limits: Limits | None = None) -> list[So
         if is_url(text):
             refs.extend(_url_sources(text, limits))
             continue
-        path = Path(text.removeprefix("file://") if text.startswith("file://") else text)
+        local = text.removeprefix("file://") if text.startswith("file://") else text
+        if not local.strip():  # Path("") is the working folder: ``ingest "$UNSET"`` loaded it
+            raise SourceError(f"{text!r} names no file or folder (an empty path)")
+        path = Path(local)
         try:
             refs.extend(_one_path(path, limits, explicit=True))
         except FileNotFoundError:
