@@ -181,6 +181,37 @@ def test_an_empty_path_is_no_folder(tmp_path: Path, path: str, command: str,
     assert not db.exists()
 
 
+@pytest.mark.parametrize(("arguments", "said"), [
+    (["ingest", "{h}", "--lake", "{t}/lake", "--db", "{t}/d.duckdb"],
+     "--lake and --db name two places to load into: give one"),
+    (["ingest", "{h}", "--db", "{t}/d.duckdb", "--engine", "dask"],
+     "--engine is for --lake only"),
+    (["ingest", "{h}", "--db", "{t}/d.duckdb", "--scheduler", "tcp://127.0.0.1:1",
+      "--range-mb", "1"], "--scheduler and --range-mb are for --lake only"),
+    (["ingest", "{h}", "--lake", "{t}/lake", "--scheduler", "tcp://127.0.0.1:1"],
+     "--scheduler is for --engine dask only"),
+    (["report", "--lake", "{t}/lake", "--db", "{t}/d.duckdb", "-o", "{t}/r.csv"],
+     "--lake and --db name two places to read: give one"),
+    (["report", "-o", "{t}/r.html", "--table", "nope"], "--table is for .csv and .parquet"),
+    (["report", "-o", "{t}/r.csv", "--from", "2026-05-01", "--to", "2026-04-01"],
+     "2026-05-01 is after --to 2026-04-01"),
+    (["report", "-o", "{t}/r.csv", "--rule", "nope=1"], "Invalid value for --rule"),
+    (["stats", "seveneight", "--fry", "5"], "--fry is for Big Two only"),
+])
+def test_an_option_without_its_use_is_refused(tmp_path: Path, arguments: list[str],
+                                              said: str) -> None:
+    """An option the command would ignore, or that contradicts another, is a usage error
+    (exit 2) naming it, and nothing is written: ``--lake`` with ``--db`` wrote to the lake
+    and never made the database, ``--engine dask`` without a lake was ignored."""
+    history = tmp_path / "games.phhs"
+    write_hands(list(simulate(Game.BIGTWO, 3, 4, 7)), history)
+    before = sorted(tmp_path.rglob("*"))
+    result = RUNNER.invoke(app, [a.format(h=history, t=tmp_path) for a in arguments])
+    assert result.exit_code == 2, result.output
+    assert said in _said(result.output)
+    assert sorted(tmp_path.rglob("*")) == before
+
+
 def test_report_for_nobody_writes_nothing_and_says_so(dashboard_db: Path,
                                                       tmp_path: Path) -> None:
     out = tmp_path / "nobody.csv"

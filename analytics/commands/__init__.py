@@ -16,8 +16,8 @@ if TYPE_CHECKING:
 
     from analytics.warehouse.sql.views import HandFilter
 
-__all__ = ["SEED_HELP", "SEED_MAX", "check_table_size", "checked_seed", "no_match_hints",
-           "parse_day", "players_ranges"]
+__all__ = ["SEED_HELP", "SEED_MAX", "check_table_size", "checked_seed", "day_range",
+           "no_match_hints", "parse_day", "players_ranges", "refuse_unused"]
 
 SEED_MAX: Final = 2**63 - 1
 """The largest ``--seed`` a command takes (the smallest is 0): the equity kernels (numba)
@@ -47,6 +47,26 @@ def parse_day(text: str | None, option: str) -> dt.date | None:
     except ValueError:
         raise typer.BadParameter(f"{text!r} is not a date (YYYY-MM-DD)",
                                  param_hint=option) from None
+
+
+def day_range(date_from: str | None, date_to: str | None
+              ) -> tuple[dt.date | None, dt.date | None]:
+    """``--from`` and ``--to`` as days; a usage error for a first day after the last (no
+    hand could match: a mistake, not an empty answer)."""
+    first, last = parse_day(date_from, "--from"), parse_day(date_to, "--to")
+    if first is not None and last is not None and first > last:
+        raise typer.BadParameter(f"{first} is after --to {last}: no day is in both",
+                                 param_hint="--from")
+    return first, last
+
+
+def refuse_unused(given: dict[str, bool], needs: str) -> None:
+    """A usage error naming each option of ``given`` (option: whether it was given) that
+    was given without ``needs``, which they are for: an option is refused, not ignored."""
+    unused = [option for option, was_given in given.items() if was_given]
+    if unused:
+        raise typer.BadParameter(f"{' and '.join(unused)} {'is' if len(unused) == 1 else 'are'}"
+                                 f" for {needs} only", param_hint=unused[0])
 
 
 def players_ranges(*games: Game) -> str:

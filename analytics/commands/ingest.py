@@ -27,7 +27,7 @@ from rich.progress import (
 from rich.table import Table
 from rich.text import Text
 
-from analytics.commands import terminal
+from analytics.commands import refuse_unused, terminal
 from analytics.words import counted
 from parsers.rule_options import GAME_NAMES
 
@@ -61,15 +61,15 @@ def ingest(
         "--lake", help="Load into this Parquet lake (a folder or an fsspec URL such as "
         "s3://bucket/lake) instead of a database (default: $HANDLAB_LAKE when set and no "
         "--db).")] = None,
-    engine: Annotated[str, typer.Option(
-        "--engine", help="With --lake: local (a process pool) or dask (a Dask cluster).")
-    ] = "local",
+    engine: Annotated[str | None, typer.Option(
+        "--engine", help="With --lake: local (a process pool, the default) or dask (a Dask "
+        "cluster).")] = None,
     scheduler: Annotated[str | None, typer.Option(
         "--scheduler", help="With --engine dask: the scheduler, e.g. tcp://host:8786 "
         "(default: a local cluster of this machine's cores).")] = None,
-    range_mb: Annotated[int, typer.Option(
-        "--range-mb", min=1, help="With --lake: MiB of histories per task (64-256 for a "
-        "large archive).")] = 128,
+    range_mb: Annotated[int | None, typer.Option(
+        "--range-mb", min=1, help="With --lake: MiB of histories per task (default 128; "
+        "64-256 for a large archive).")] = None,
 ) -> None:
     """Validate, re-score and load hand histories; a file already loaded is skipped."""
     import os
@@ -80,10 +80,18 @@ def ingest(
     from analytics.warehouse import ingest as run_ingest
     from analytics.warehouse.connection import LAKE_ENV_VAR
 
-    if engine not in ("local", "dask"):
+    if engine not in (None, "local", "dask"):
         raise typer.BadParameter(f"{engine!r} is not local or dask", param_hint="--engine")
+    if lake is not None and db is not None:
+        raise typer.BadParameter("--lake and --db name two places to load into: give one",
+                                 param_hint="--lake")
     if lake is None and db is None and os.environ.get(LAKE_ENV_VAR):
         lake = os.environ[LAKE_ENV_VAR]
+    if lake is None:
+        refuse_unused({"--engine": engine is not None, "--scheduler": scheduler is not None,
+                       "--range-mb": range_mb is not None}, "--lake")
+    elif engine != "dask":
+        refuse_unused({"--scheduler": scheduler is not None}, "--engine dask")
     progress = Progress(TextColumn("{task.description}", style="progress.description",
                                    markup=False), BarColumn(),
                         TaskProgressColumn(), _HandsColumn(), TimeElapsedColumn(),
@@ -104,7 +112,8 @@ def ingest(
 
                 summary = ingest_lake(paths, lake, engine="dask" if engine == "dask" else "local",
                                       scheduler=scheduler, workers=workers,
-                                      range_bytes=range_mb * 1024**2, progress=ranges_done)
+                                      range_bytes=(range_mb or 128) * 1024**2,
+                                      progress=ranges_done)
             else:
                 summary = run_ingest(paths, db, workers=workers, progress=report)
     except WarehouseError as error:

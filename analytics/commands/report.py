@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from analytics.commands import no_match_hints, parse_day, terminal
+from analytics.commands import day_range, no_match_hints, refuse_unused, terminal
 from parsers.rule_options import Game
 
 if TYPE_CHECKING:
@@ -52,9 +52,9 @@ def report(
     stakes: Annotated[str | None, typer.Option(
         "--stakes", help="Stakes as the dashboard names them, e.g. 'no limit, big blind 2' "
         "(or the label, 'N78 min 2').")] = None,
-    table: Annotated[str, typer.Option(
-        "--table", help="For .csv/.parquet: players, overview, sessions, hand_types or "
-        "positions.")] = "players",
+    table: Annotated[str | None, typer.Option(
+        "--table", help="For .csv/.parquet: players (the default), overview, sessions, "
+        "hand_types or positions.")] = None,
     title: Annotated[str, typer.Option("--title", help="The report's title.")] = "handlab report",
     lake: Annotated[str | None, typer.Option(
         "--lake", help="Read this Parquet lake (a folder or an fsspec URL such as "
@@ -66,6 +66,12 @@ def report(
     from analytics.warehouse.sql import views
     from analytics.warehouse.sql.views import HandFilter
 
+    if lake is not None and db is not None:
+        raise typer.BadParameter("--lake and --db name two places to read: give one",
+                                 param_hint="--lake")
+    if out.suffix.lower() not in (".csv", ".parquet"):
+        refuse_unused({"--table": table is not None}, ".csv and .parquet")
+    first, last = day_range(date_from, date_to)
     knobs = []
     for text in rule or []:
         name, sep, value = text.partition("=")
@@ -75,10 +81,9 @@ def report(
     try:
         hand_filter = HandFilter(
             game=game.value if game is not None else None, players=tuple(player or ()),
-            date_from=parse_day(date_from, "--from"), date_to=parse_day(date_to, "--to"),
-            session=session, knobs=tuple(knobs))
-    except ValueError as error:
-        raise typer.BadParameter(str(error)) from None
+            date_from=first, date_to=last, session=session, knobs=tuple(knobs))
+    except ValueError as error:  # a house rule of no game
+        raise typer.BadParameter(str(error), param_hint="--rule") from None
     try:
         if lake is not None:
             from analytics.warehouse.lake.catalogue import catalogue
@@ -94,7 +99,8 @@ def report(
                 for hint in no_match_hints(con, hand_filter):
                     _console.print(f"  {hint}")
                 raise typer.Exit(1)
-            written = write_report(con, hand_filter, out, table=table, title=title)
+            written = write_report(con, hand_filter, out, table=table or "players",
+                                   title=title)
     except ValueError as error:
         _console.print(terminal.error(str(error)))
         raise typer.Exit(2) from None

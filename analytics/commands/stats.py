@@ -19,7 +19,7 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
-from analytics.commands import no_match_hints, parse_day, terminal
+from analytics.commands import day_range, no_match_hints, refuse_unused, terminal
 from analytics.words import counted
 from parsers.rule_options import Game
 
@@ -77,10 +77,9 @@ def stats(
         definitions = stats_of(game.value)
     except ValueError as error:
         raise typer.BadParameter(str(error), param_hint="GAME") from None
-    first, last = parse_day(date_from, "--from"), parse_day(date_to, "--to")
-    if first is not None and last is not None and first > last:
-        raise typer.BadParameter(f"{first} is after --to {last}: no day is in both",
-                                 param_hint="--from")
+    first, last = day_range(date_from, date_to)
+    if game is not Game.BIGTWO:
+        refuse_unused({"--fry": fry is not None}, "Big Two")
     hand_filter = HandFilter(game=game.value, players=tuple(player or ()),
                              date_from=first, date_to=last)
     try:
