@@ -97,7 +97,9 @@ def validate(
         help="Files, folders (recursive), .zip or .gz of .phh/.phhs histories and Big Two "
              "score sheets: what ingest reads.")],
     rules: Annotated[bool, typer.Option(help="Also replay each hand by the rules.")] = True,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Only the summary.")] = False,
+    quiet: Annotated[bool, typer.Option(
+        "--quiet", "-q", help="Only the summary and the files that could not be read, not "
+        "each hand's problem.")] = False,
 ) -> None:
     """Check histories: syntax and structure, then (by default) the rules of play.
 
@@ -321,6 +323,10 @@ def simulate(
     checked first; a failed run leaves no file behind.
     """
     check_table_size(game, players)
+    if out_dir.suffix.lower() in (".phh", ".phhs") or out_dir.is_file():
+        raise typer.BadParameter(f"{out_dir} is {'a file' if out_dir.is_file() else 'a file name'}"
+                                 ": --out names the folder to write into (the file is named "
+                                 "by the run's arguments)", param_hint="--out")
     options: dict[str, object] = {}
     if finale is not None:
         if game is not Game.RUMMOLI:
@@ -330,9 +336,9 @@ def simulate(
     try:
         written = _write_simulated(game, hands, players, seed, options, target)
     except (ValueError, OSError) as error:
-        console.print(terminal.error(str(error)))
+        console.print(terminal.error(error))
         raise typer.Exit(2) from None
-    console.print(f"wrote {counted(written, f'{game.value} hand')} to {target}")
+    console.print(f"wrote {counted(written, f'{GAME_NAMES[game]} hand')} to {target}")
 
 
 def simulated_name(game: Game, players: int, seed: int, hands: int,
@@ -405,7 +411,7 @@ def serve(
         else:
             database = _prepare_database()
     except (WarehouseError, OSError) as error:
-        console.print(terminal.error(str(error)))
+        console.print(terminal.error(error))
         raise typer.Exit(2) from None
     served = f"lake {lake_dir}" if lake_dir is not None else f"database {database}"
     console.print(f"handlab: dashboard on http://{host}:{port} ({served})")

@@ -92,6 +92,19 @@ def test_simulate_rummoli_finale_option(tmp_path: Path) -> None:
     assert not (tmp_path / "other").exists()
 
 
+@pytest.mark.parametrize("out", ["existing.phhs", "new.phhs"])
+def test_simulate_out_is_a_folder(tmp_path: Path, out: str) -> None:
+    """``simulate -o out.phhs`` made a folder of that name (``--out`` is the folder the run's
+    file goes into), and on an existing file said ``[Errno 17] File exists``: both are
+    usage errors naming ``--out``; nothing is written."""
+    (tmp_path / "existing.phhs").write_text("")
+    before = sorted(tmp_path.rglob("*"))
+    result = RUNNER.invoke(app, ["simulate", "bigtwo", "-n", "2", "-o", str(tmp_path / out)])
+    assert result.exit_code == 2, result.output
+    assert "--out names the folder to write into" in _said(result.output)
+    assert sorted(tmp_path.rglob("*")) == before
+
+
 def test_simulate_never_replaces_another_runs_file(tmp_path: Path) -> None:
     """The file is named by every argument that makes its hands: a run of 3 hands after one
     of 5 with the same seed writes beside it (it replaced it: 5 hands lost)."""
@@ -609,7 +622,7 @@ def test_an_out_that_cannot_be_written_is_an_error(dashboard_db: Path, tmp_path:
     result = RUNNER.invoke(app, [*command, "--db", str(dashboard_db), "--out", str(folder)])
     assert result.exit_code == 2, result.output
     assert result.exception is None or isinstance(result.exception, SystemExit)
-    assert _unfolded(f"error: [Errno 21] Is a directory: '{folder}'") in _unfolded(result.output)
+    assert _unfolded(f"error: {folder}: is a directory") in _unfolded(result.output)
 
 
 SEEDED: Final = (["equity", "seveneight", "7c8c", "AsKs", "--monte-carlo", "-n", "100"],
@@ -742,11 +755,11 @@ def test_simulate_and_convert_count_in_words(tmp_path: Path) -> None:
     result = RUNNER.invoke(app, ["simulate", "seveneight", "-p", "2", "-n", "1000",
                                  "-o", str(tmp_path)])
     assert result.exit_code == 0, result.output
-    assert "wrote 1,000 seveneight hands to" in _said(result.output)
+    assert "wrote 1,000 7 & 8 hands to" in _said(result.output)
     # The progress line's style is a style, not text (the console reads no markup).
     assert "simulating seveneight" in result.output and "[progress" not in result.output
     result = RUNNER.invoke(app, ["simulate", "bigtwo", "-n", "1", "-o", str(tmp_path)])
-    assert "wrote 1 bigtwo hand to" in _said(result.output)
+    assert "wrote 1 Big Two hand to" in _said(result.output)
     sheet = tmp_path / "sheet.txt"
     sheet.write_text("a b c d\n" + "0 1 2 3\n" * 1000)
     result = RUNNER.invoke(app, ["convert", str(sheet), "--out", str(tmp_path / "a.phhs")])

@@ -120,7 +120,7 @@ def ingest(
         _console.print(terminal.error(str(error)))
         raise typer.Exit(2) from None
     except OSError as error:
-        _console.print(terminal.error(str(error)))
+        _console.print(terminal.error(error))
         raise typer.Exit(2) from None
     except (duckdb.IOException, duckdb.FatalException) as error:
         # The database could not be written (a full disk, say): nothing of this ingest was

@@ -29,7 +29,7 @@ def _require_lake(root: str) -> None:
     try:
         found = latest_version(root)
     except (WarehouseError, OSError) as error:
-        _console.print(terminal.error(str(error)))
+        _console.print(terminal.error(error))
         raise typer.Exit(2) from None
     if not found:
         _console.print(terminal.error(f"{root}: no lake here (no committed manifest)"))
@@ -54,7 +54,7 @@ def compact(
     try:
         result = run_compact(root, target_bytes=target_mb * 1024**2)
     except (WarehouseError, OSError) as error:
-        _console.print(terminal.error(str(error)))
+        _console.print(terminal.error(error))
         raise typer.Exit(2) from None
     if result.version is None:
         _console.print(f"{root}: nothing to compact ({counted(result.files_before, 'file')}, each "
@@ -84,10 +84,11 @@ def vacuum(
     try:
         result = run_vacuum(root, keep, grace_seconds=grace_hours * 3600)
     except (WarehouseError, OSError) as error:
-        _console.print(terminal.error(str(error)))
+        _console.print(terminal.error(error))
         raise typer.Exit(2) from None
     versions = ", ".join(str(v) for v in result.kept_versions) or "none"
-    _console.print(f"{root}: kept versions {versions}; deleted "
+    kept = "version" if len(result.kept_versions) == 1 else "versions"
+    _console.print(f"{root}: kept {kept} {versions}; deleted "
                    f"{counted(result.deleted_files, 'file')} "
                    f"({result.deleted_bytes / 2**20:,.1f} MiB) and "
                    f"{counted(result.deleted_manifests, 'older manifest')}; "

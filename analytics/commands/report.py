@@ -105,7 +105,7 @@ def report(
         _console.print(terminal.error(str(error)))
         raise typer.Exit(2) from None
     except (WarehouseError, OSError) as error:
-        _console.print(terminal.error(str(error)))
+        _console.print(terminal.error(error))
         raise typer.Exit(2) from None
     _console.print(f"wrote {written} ({hand_filter.describe()})")
 

@@ -87,7 +87,7 @@ def stats(
             rows = player_rows(con, hand_filter, game=game, fry_threshold=fry)
             hints = no_match_hints(con, hand_filter) if rows.empty else []
     except (WarehouseError, OSError) as error:
-        _console.print(terminal.error(str(error)))
+        _console.print(terminal.error(error))
         raise typer.Exit(2) from None
     if rows.empty:  # an empty table reads as players who did nothing: say it instead
         _console.print(terminal.error(f"no hands match ({hand_filter.describe()})"
@@ -101,7 +101,7 @@ def stats(
             out.parent.mkdir(parents=True, exist_ok=True)
             out.write_bytes(table_bytes(rows, suffix))
         except OSError as error:  # a folder of that name, a place no one may write: as report
-            _console.print(terminal.error(str(error)))
+            _console.print(terminal.error(error))
             raise typer.Exit(2) from None
         _console.print(f"wrote {counted(len(rows), 'player')} to {out} "
                        f"({hand_filter.describe()})")

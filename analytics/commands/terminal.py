@@ -14,7 +14,7 @@ from __future__ import annotations
 from rich.console import Console
 from rich.text import Text
 
-__all__ = ["console", "error", "styled"]
+__all__ = ["console", "error", "os_error_words", "styled"]
 
 
 def console(*, stderr: bool = False) -> Console:
@@ -23,9 +23,19 @@ def console(*, stderr: bool = False) -> Console:
     return Console(stderr=stderr, markup=False, emoji=False, highlight=False)
 
 
-def error(message: str) -> Text:
-    """``error: message``, the prefix in red, ``message`` exactly as given."""
-    return styled("error:", "red", f" {message}")
+def error(message: str | BaseException) -> Text:
+    """``error: message``, the prefix in red, ``message`` exactly as given; an operating
+    system's error as ``PATH: what went wrong`` (not ``[Errno 13] Permission denied: 'PATH'``)."""
+    return styled("error:", "red", f" {os_error_words(message)}"
+                  if isinstance(message, OSError) else f" {message}")
+
+
+def os_error_words(error: OSError) -> str:
+    """An operating system's error in words: ``/sys/x.csv: permission denied``."""
+    if not error.strerror:
+        return str(error)
+    reason = error.strerror[:1].lower() + error.strerror[1:]
+    return f"{error.filename}: {reason}" if error.filename is not None else reason
 
 
 def styled(text: str, style: str, rest: str = "") -> Text:
