@@ -410,11 +410,18 @@ def _int_list(key: str, value: object, count: int, problems: _Problems,
     return tuple(value)
 
 
+def _default_blinds(players: int) -> tuple[int, ...]:
+    """RULES.md 3's blinds, small 1 and big 2, as ``blinds_or_straddles``: ``p1`` and ``p2``
+    post them (heads-up the button ``p2`` the small blind, ``p1`` the big)."""
+    if players == 2:
+        return (2, 1)
+    return (1, 2, *(0,) * (players - 2))
+
+
 def required_fields(game: Game, fixed_limit: bool) -> list[str]:
     """The stakes fields a hand of ``game`` must state, in the order they are checked."""
     if game is Game.SEVENEIGHT:
-        return ["antes", "blinds_or_straddles", "starting_stacks",
-                *(["small_bet", "big_bet"] if fixed_limit else ["min_bet"])]
+        return ["starting_stacks", *(["small_bet", "big_bet"] if fixed_limit else ["min_bet"])]
     if game is Game.RUMMOLI:
         return ["starting_stacks", "dealer", *(["small_bet"] if fixed_limit else [])]
     return []
@@ -435,6 +442,11 @@ def _read_stakes(game: Game, fixed_limit: bool, values: dict[str, Any], fields: 
             else:
                 problems.add(f"{key} must be a whole number of chips above 0, not {value!r}",
                              key=key)
+    if game is Game.SEVENEIGHT and players >= 2:  # RULES.md 3's defaults, stated or not
+        if "antes" not in values:
+            fields["antes"] = (0,) * players
+        if "blinds_or_straddles" not in values:
+            fields["blinds_or_straddles"] = _default_blinds(players)
     for key in required_fields(game, fixed_limit):
         if key not in values:
             problems.add(f"missing required field {key!r} for {_GAME_NAMES[game]}", where=key)

@@ -319,6 +319,25 @@ def test_a_field_at_its_default_is_left_out() -> None:
     assert hand_key(with_currency) == reference_key(with_currency) != hand_key(hand)
 
 
+@pytest.mark.parametrize("players", [2, 3, 6])
+def test_7_and_8_antes_and_blinds_left_out_are_rules_defaults(players: int) -> None:
+    """RULES.md 3's defaults (antes 0, blinds 1 and 2: heads-up ``p1`` posts the big) for a
+    7 & 8 hand that leaves ``antes`` and ``blinds_or_straddles`` out (it was rejected as
+    missing them): the same hand, and id, as the one stating them; written, it states
+    them."""
+    hand = next(iter(simulate_seveneight(1, players, 11, starting_stack=200)))
+    assert hand.antes == (0,) * players
+    stated = dumps_hands([hand])
+    left_out = "\n".join(line for line in stated.splitlines()
+                         if not line.startswith(("antes =", "blinds_or_straddles =")))
+    assert left_out != stated
+    [read] = loads_hands(left_out)
+    assert read.ok, read.errors
+    assert read.blinds_or_straddles == hand.blinds_or_straddles
+    assert read == hand and hand_id(read) == hand_id(hand)
+    assert "blinds_or_straddles = " in dumps_hands([read])
+
+
 @given(strategies.integers(min_value=-(1 << 63), max_value=(1 << 63) - 1))
 def test_parse_hand_id_reads_the_hex_shown_and_the_stored_decimal(value: int) -> None:
     from analytics.warehouse.identity import parse_hand_id

@@ -592,3 +592,19 @@ def test_blinds_against_the_rule_are_left_to_the_engine_which_rejects_them() -> 
         with pytest.raises(RuleError, match=r"blinds_or_straddles|min_bet"):
             seveneight.replay(hand)
     assert total == len(hands) + len(wrong) and accepted <= len(hands)
+
+
+def test_antes_that_differ_are_left_to_the_engine_which_rejects_them() -> None:
+    """RULES.md 3's ante is one number: a hand whose antes differ between players (its
+    larger ante came back as uncalled chips, costing nothing) is accepted by neither the
+    block nor the engine; one ante for all, and a 0 ante, are accepted."""
+    hands = list(simulated()[::9])
+    n = [hand.num_players for hand in hands]
+    unequal = [dataclasses.replace(hand, antes=(0,) * (count - 1) + (5,))
+               for hand, count in zip(hands, n, strict=True)]
+    outcome = replay_block(read_block(dumps_hands([*hands, *unequal]).encode("utf-8"))[0])
+    assert not outcome.accepted[len(hands):].any()
+    assert outcome.accepted[:len(hands)].any()
+    for hand in unequal:
+        with pytest.raises(RuleError, match=r"every player owes the same ante"):
+            seveneight.replay(hand)

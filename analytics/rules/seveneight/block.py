@@ -162,7 +162,8 @@ def _blinds_right(block: SevenEightBlock, fixed: npt.NDArray[np.bool_], size1: I
     :func:`analytics.rules.seveneight.engine.blinds_problem` states (on the columns, at once):
     a small and a big blind of at least 1, the small no larger, on ``p1`` and ``p2``
     (heads-up ``p2`` the small, ``p1`` the big), 0 elsewhere; the first bet size the big
-    blind, the second twice it in fixed limit (no-limit's two are its ``min_bet``)."""
+    blind, the second twice it in fixed limit (no-limit's two are its ``min_bet``); one
+    ante for every player (the engine's antes check)."""
     offsets = _int64(block.seat_offsets)
     blinds = _int64(block.blinds)
     counts = np.diff(offsets)
@@ -177,8 +178,12 @@ def _blinds_right(block: SevenEightBlock, fixed: npt.NDArray[np.bool_], size1: I
     big = np.where(heads_up, first, second)
     # Seats posting something, per hand: exactly the two blinds.
     posting = np.add.reduceat((blinds != 0).astype(np.int64), starts) * (counts > 0)
+    antes = _int64(block.antes)
+    one_ante = (np.maximum.reduceat(antes, starts) == np.minimum.reduceat(antes, starts)
+                if len(antes) == len(blinds) else np.zeros(len(counts), np.bool_))
     kept: npt.NDArray[np.bool_] = (right & (small >= 1) & (small <= big) & (posting == 2)
-                                   & (size1 == big) & (~fixed | (size2 == 2 * size1)))
+                                   & (size1 == big) & (~fixed | (size2 == 2 * size1))
+                                   & one_ante)
     return kept
 
 

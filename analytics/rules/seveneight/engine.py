@@ -228,6 +228,9 @@ class SevenEightState:
         blinds_wrong = blinds_problem(blinds, structure, bet_sizes)
         if blinds_wrong is not None:
             raise _error(blinds_wrong, "blinds")
+        if len(set(antes)) > 1:  # a player short of it posts what he has, all in
+            raise _error(f"antes {list(antes)}: every player owes the same ante (RULES.md 3's "
+                         "antes knob is one number)", "antes")
         if min(starting_stacks) <= 0:
             for player, stack in enumerate(starting_stacks):
                 if stack <= 0:
