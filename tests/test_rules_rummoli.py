@@ -169,6 +169,15 @@ def test_inconsistent_finale_headers(pot: str, finale: Finale, fragment: str) ->
                      rules=RummoliRules(finale=finale))
 
 
+@pytest.mark.parametrize("board", [None, (0,) * 9])
+def test_a_finale_on_an_empty_board_is_refused(board: tuple[int, ...] | None) -> None:
+    """RULES.md 1.7: the end-of-game round plays for the chips left on the board; with none
+    left (no board_before, or nine zeros) there is nothing to play for, as per_pot
+    already said of an empty pot."""
+    with pytest.raises(RuleError, match="the board is empty"):
+        RummoliState([20, 20], 1, board_before=board, finale_pot="all")
+
+
 def test_widow_exchange_swaps_hands_and_the_old_hand_is_dead() -> None:
     for seed in range(40):
         state = _fresh(3, seed=seed)

@@ -195,6 +195,9 @@ class RummoliState(PokerPhase, LayingPhase):
         if finale.value == "single" and pot != "all":
             raise RuleError(f"with finale = 'single' the end-of-game round plays for the whole"
                             f" board (finale_pot = 'all'), not for {pot!r}", rule=R_FINALE)
+        if finale.value == "single" and not any(self.board_before):
+            raise RuleError("the board is empty: an end-of-game round plays for the chips left"
+                            " on the board (board_before), and there are none", rule=R_FINALE)
         if finale.value == "per_pot":
             if pot == "all":
                 raise RuleError("with finale = 'per_pot' the end-of-game rounds play for one pot"
