@@ -43,6 +43,8 @@ from parsers.rule_options import GAME_NAMES, BigTwoRules, Finale, Game
 from parsers.scoresheet import SheetProblem
 
 if TYPE_CHECKING:
+    from analytics.rules import Outcome
+    from analytics.warehouse.pipeline.continuity import BoardChain
     from analytics.warehouse.pipeline.sources import SourceRef
 
 class _CommandGroup(TyperGroup):
@@ -143,6 +145,7 @@ class _Tally:
         self.quiet = quiet
         self.counts: Counter[tuple[str, str]] = Counter()
         self.first_seen: dict[int, str] = {}
+        self.boards: dict[str, BoardChain] = {}  # each file's Rummoli rounds
         self.unread = 0  # files without any hand handlab reads
         self.failed = 0  # files that could not be read
 
@@ -184,8 +187,10 @@ class _Tally:
             return
         game = item.game.value if item.game else "unknown"
         problem = str(item.errors[0]) if item.errors else None
+        outcome: Outcome | None = None
         if problem is None and self.rules:
-            problem = _replay_problem(item)
+            found = _replayed(item)
+            problem, outcome = (found, None) if isinstance(found, str) else (None, found)
         if problem is not None:
             self._count(game, "rejected", problem)
             return
@@ -197,7 +202,25 @@ class _Tally:
             self._count(game, "duplicate",
                         f"{where}: duplicate of {first} (ingest would skip it)")
             return
+        broken = self._board_break(item, outcome, name)
+        if broken is not None:
+            self._count(game, "rejected", f"{where}: {broken}")
+            return
         self._count(game, "valid", None)
+
+    def _board_break(self, hand: HandHistory, outcome: Outcome | None, name: str
+                     ) -> str | None:
+        """What breaks a Rummoli round's board beside the rounds of its game read so far
+        in its file ``name`` (``pipeline.continuity``, as ingest checks it), or None."""
+        if (outcome is None or outcome.board_after is None or hand.game_id is None
+                or hand.round is None):
+            return None
+        from analytics.warehouse.pipeline.continuity import BOARD_RULE, BoardChain
+
+        chain = self.boards.setdefault(name, BoardChain())
+        problem = chain.add(hand.game_id, hand.round, hand.board_before or (0,) * 9,
+                                  tuple(outcome.board_after))
+        return None if problem is None else f"{problem} ({BOARD_RULE})"
 
     def _count(self, game: str, status: str, problem: str | None) -> None:
         self.counts[(game, status)] += 1
@@ -222,20 +245,19 @@ class _Tally:
         return 0
 
 
-def _replay_problem(hand: HandHistory) -> str | None:
-    """Why the rules engine refuses ``hand``, or None; a bug met on the way is this hand's
-    internal error, not the run's end."""
+def _replayed(hand: HandHistory) -> Outcome | str:
+    """The rules engine's outcome of ``hand``, or why it refuses it; a bug met on the way
+    is this hand's internal error, not the run's end."""
     from analytics.rules import RuleError, replay
 
     try:
-        replay(hand)
+        return replay(hand)
     except RuleError as error:
         return str(error)
     except Exception as error:  # a bug in handlab: this hand, not the run
         return (f"{hand.source}:{hand.line}: hand {hand.index}: internal error:"
                 f" {type(error).__name__}: {error} (a bug in handlab, not a"
                 " fault of the hand)")
-    return None
 
 
 def _validated_table(counts: Counter[tuple[str, str]]) -> Table:

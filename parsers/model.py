@@ -20,6 +20,7 @@ __all__ = [
     "DEALER",
     "FORMAT_VERSION",
     "RUMMOLI_POTS",
+    "RUMMOLI_POT_WORDS",
     "Action",
     "GameRules",
     "HandHistory",
@@ -35,6 +36,11 @@ DEALER: Final = 0
 
 RUMMOLI_POTS: Final = ("poker", "TS", "JD", "QC", "KH", "AS", "AKD", "789", "rummoli")
 """The nine Rummoli pots, in the order of the ``board_before`` array."""
+
+RUMMOLI_POT_WORDS: Final = dict(zip(RUMMOLI_POTS, (
+    "poker", "10♠", "J♦", "Q♣", "K♥", "A♠", "A♦ K♦", "7-8-9", "Rummoli"), strict=True))
+"""Rummoli's nine pots as players name them, by the cards that win them, in board order
+(the file and the warehouse store ``TS``, ``AKD``, ``789``...)."""
 
 GameRules = RummoliRules | BigTwoRules | SevenEightRules
 

@@ -87,7 +87,7 @@ def test_a_name_matching_nothing_changes_nothing(histories: dict[str, Path],
     db = tmp_path / "one.duckdb"
     ingest([histories["other"]], db, workers=0)
     before = _contents(db)
-    with writer(db) as con, pytest.raises(NotLoaded, match="'nothing.phhs' is not a loaded"):
+    with writer(db) as con, pytest.raises(NotLoaded, match=r"'nothing\.phhs' is not a loaded"):
         forget_files(con, ["other.phhs", "nothing.phhs"])
     assert _contents(db) == before
 

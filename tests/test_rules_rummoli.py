@@ -492,7 +492,8 @@ def test_board_continuity_between_rounds() -> None:
     assert second.board_before is not None
     broken = list(second.board_before)
     broken[1] += 1
-    with pytest.raises(RuleError, match="pot TS"):
+    with pytest.raises(RuleError, match=f"10♠: it left {broken[1] - 1}, this round begins "
+                                        f"with {broken[1]}$"):
         check_board_continuity(first, replace(second, board_before=tuple(broken)))
     with pytest.raises(RuleError, match="does not follow round"):
         check_board_continuity(first, replace(second, round=5))

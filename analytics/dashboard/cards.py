@@ -14,7 +14,7 @@ from html import escape
 from typing import Final
 
 from parsers.cards import Card, parse_cards
-from parsers.model import RUMMOLI_POTS
+from parsers.model import RUMMOLI_POT_WORDS
 
 __all__ = ["RUMMOLI_POT_WORDS", "card_html", "cards_html", "cards_words", "chips_html",
            "pot_code", "pot_words"]
@@ -71,11 +71,6 @@ def chips_html(amount: int | None, *, label: str = "") -> str:
     return ('<span style="display:inline-block;padding:0.1em 0.5em;border-radius:1em;'
             f'background:#f3e9c6;border:1px solid #c9b46b;">{prefix}{shown}</span>')
 
-
-RUMMOLI_POT_WORDS: Final = dict(zip(RUMMOLI_POTS, (
-    "poker", "10♠", "J♦", "Q♣", "K♥", "A♠", "A♦ K♦", "7-8-9", "Rummoli"), strict=True))
-"""Rummoli's nine pots as players name them, by the cards that win them, in board order
-(the file and the warehouse store ``TS``, ``AKD``, ``789``...)."""
 
 _SIDE: Final = re.compile(r"(?:(.+)_)?side(\d+)")
 _OTHER_POTS: Final = {"main": "main pot", "payments": "end-of-round payments"}

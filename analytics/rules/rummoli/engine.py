@@ -26,17 +26,19 @@ Conservation: ``sum(nets) + sum(board_after) - sum(board_before) == 0``.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Final
 
 from analytics.rules.base import Outcome, RuleError
 from analytics.rules.rummoli.cards import NINE_POTS
 from analytics.rules.rummoli.state import Phase, RummoliState
-from parsers.model import RUMMOLI_POTS, HandHistory, Verb
+from parsers.model import RUMMOLI_POT_WORDS, RUMMOLI_POTS, HandHistory, Verb
 from parsers.rule_options import Betting, Game, RummoliRules
 
 __all__ = [
     "Phase",
     "RummoliState",
+    "board_difference",
     "check_board_continuity",
     "replay",
     "state_from_hand",
@@ -141,8 +143,24 @@ def _difference(field: str, stated: tuple[int, ...], derived: tuple[int, ...]) -
             f" (p{first + 1}: {stated[first]} stated, {derived[first]} derived)")
 
 
+def board_difference(left: Sequence[int] | None, begins: Sequence[int] | None, *,
+                     left_words: str = "it left", begins_words: str = "this round begins with"
+                     ) -> str | None:
+    """Where a round's board (``begins``, its ``board_before``) is not the board the round
+    before it ``left`` (its ``board_after``), pot by pot in words (``10♠: it left 3, this
+    round begins with 5``); None when they agree (RULES.md 1.6: pots not won stay on the
+    board and carry to the next round).  None stands for an empty board."""
+    after = tuple(left) if left is not None else (0,) * NINE_POTS
+    before = tuple(begins) if begins is not None else (0,) * NINE_POTS
+    if after == before:
+        return None
+    return "; ".join(f"{RUMMOLI_POT_WORDS[pot]}: {left_words} {a}, {begins_words} {b}"
+                     for pot, a, b in zip(RUMMOLI_POTS, after, before, strict=True) if a != b)
+
+
 def check_board_continuity(previous: Outcome | HandHistory, following: HandHistory) -> None:
-    """Raise :class:`RuleError` unless ``following`` starts with the board ``previous`` left.
+    """Raise :class:`RuleError` unless ``following`` starts with the board ``previous`` left
+    (:func:`board_difference`).
 
     ``previous`` is the earlier round's outcome, or its history (then it is
     replayed; its ``game_id`` must match and ``following.round`` must be the
@@ -157,12 +175,9 @@ def check_board_continuity(previous: Outcome | HandHistory, following: HandHisto
             raise RuleError(f"round {following.round} does not follow round {previous.round}",
                             hand=following, rule="board continuity")
         previous = replay(previous)
-    after = previous.board_after or (0,) * NINE_POTS
-    before = following.board_before if following.board_before is not None else (0,) * NINE_POTS
-    if tuple(after) != tuple(before):
-        pot = next(i for i in range(NINE_POTS) if after[i] != before[i])
-        raise RuleError(f"board_before {list(before)} is not the board the previous round left"
-                        f" {list(after)} (pot {RUMMOLI_POTS[pot]}: {before[pot]} here,"
-                        f" {after[pot]} left)", hand=following, rule="board continuity")
+    differs = board_difference(previous.board_after, following.board_before)
+    if differs is not None:
+        raise RuleError(f"board_before is not the board the previous round left: {differs}",
+                        hand=following, rule="board continuity")
 
 

@@ -35,6 +35,7 @@ from typing import Final
 
 from analytics.warehouse.connection import WriterLease, leased, project_root, resolve_db
 from analytics.warehouse.errors import SourceError
+from analytics.warehouse.pipeline.continuity import BoardChain, board_breaks
 from analytics.warehouse.pipeline.errorlog import ErrorLog
 from analytics.warehouse.pipeline.reading import (
     HISTORIES,
@@ -715,6 +716,7 @@ class _Writer:
         self.parts: _Planned | None = None  # the file in parts being loaded
         self.active = False  # a transaction is open
         self.games = PotGames()  # the Rummoli games with pot rows, across the batches
+        self.boards: dict[str, BoardChain] = {}  # each file's Rummoli rounds, by content
         self.log = ErrorLog(summary.db)  # the tracebacks of the bugs met
         # complete files of a transaction rolled back by a file in parts that failed
         self.requeued: list[_Planned] = []
@@ -790,21 +792,27 @@ class _Writer:
         stats.hands += result.hands
         game_loaded: Counter[str] = Counter()
         game_duplicates: Counter[str] = Counter(result.batch_duplicates)
-        for tables in result.batches:
+        breaks: list[RejectRow] = []  # Rummoli rounds whose board does not continue
+        chain = self.boards.setdefault(item.context.sha256, BoardChain())
+        for batch in result.batches:
+            tables, broken = board_breaks(chain, batch, item.context)
+            breaks += broken
             loaded, duplicates = load_batch(con, tables, self.games)
             game_loaded.update(loaded)
             game_duplicates.update(duplicates)
-        rejects = self._logged(result)
+        rejects = self._logged(result) + breaks
         load_rejects(con, item.context, rejects)
         if rejects and file_summary.message is None:
             file_summary.message = rejects[0].error.splitlines()[0]
         stats.loaded += sum(game_loaded.values())
         stats.duplicates += sum(game_duplicates.values())
-        stats.rejected += len(result.rejects)
+        stats.rejected += len(result.rejects) + len(breaks)
         stats.internal += sum(r.stage == INTERNAL_STAGE for r in result.rejects)
         item.games.update({("loaded", g): n for g, n in game_loaded.items()})
         item.games.update({("duplicates", g): n for g, n in game_duplicates.items()})
         item.games.update({("rejected", g): n for g, n in result.rejected.items()})
+        if breaks:
+            item.games.update({("rejected", "rummoli"): len(breaks)})
         self.rows += _result_rows(result)
 
     def _logged(self, result: UnitResult) -> list[RejectRow]:
