@@ -131,24 +131,20 @@ _NOT_A_DATABASE: Final = "is not a valid DuckDB database file"
 """What DuckDB's IOException says of an existing file that is no DuckDB database."""
 
 
-_DUCKDB_MAGIC: Final = (8, b"DUCK")
-"""Where a DuckDB database file says what it is: its first block's bytes 8 to 11."""
+_IN_MEMORY: Final = "in-memory database"
+"""What DuckDB's CatalogException says when a data file named as a database (a CSV,
+Parquet or JSON file: DuckDB opens one as an in-memory database with a view over it) is
+opened read-only."""
 
 
-def _is_duckdb_file(path: Path) -> bool:
-    """Whether ``path`` is a DuckDB database, or nothing yet (no file, an empty file: a new
-    database).  DuckDB itself opens a CSV, Parquet or JSON file named as a database as an
-    in-memory database with a view over it: an ingest into it stored nothing, and said
-    nothing."""
-    offset, magic = _DUCKDB_MAGIC
-    try:
-        with path.open("rb") as stream:
-            head = stream.read(offset + len(magic))
-    except FileNotFoundError:
-        return True
-    except OSError:  # unreadable: DuckDB's own error says why
-        return True
-    return not head or head[offset:] == magic
+def _is_a_file_database(con: duckdb.DuckDBPyConnection) -> bool:
+    """Whether ``con`` is a database file's, not the in-memory database DuckDB makes of a
+    CSV, Parquet or JSON file named as a database (an ingest into it stored nothing, and
+    said nothing).  Asked of DuckDB: opening the file here to look at its first bytes would
+    drop this process's lock on a database it holds (POSIX locks go with any close)."""
+    rows = con.execute("SELECT path FROM duckdb_databases() "
+                       "WHERE database_name = current_database()").fetchall()
+    return bool(rows and rows[0][0])
 
 
 def _retrying_connect(path: Path, *, read_only: bool, wait: float,
@@ -160,8 +156,6 @@ def _retrying_connect(path: Path, *, read_only: bool, wait: float,
     (before DuckDB's own error: its message may say "lock" in the path, read as a conflict)."""
     if path.is_dir():
         raise WarehouseNotADatabase(f"{path} is a folder, not a database")
-    if not _is_duckdb_file(path):
-        raise WarehouseNotADatabase(f"{path} is not a handlab database (not a DuckDB file)")
     deadline = time.monotonic() + wait
     delay = 0.01
     while True:
@@ -170,7 +164,12 @@ def _retrying_connect(path: Path, *, read_only: bool, wait: float,
         # read-write instance it waits for instead, and the read-only one drains.
         shared = read_only and _any_counted(_OPENING, path)
         try:
-            return duckdb.connect(str(path), read_only=read_only and not shared, config=config)
+            con = duckdb.connect(str(path), read_only=read_only and not shared, config=config)
+        except duckdb.CatalogException as error:
+            if _IN_MEMORY not in str(error):
+                raise
+            raise WarehouseNotADatabase(
+                f"{path} is not a handlab database (not a DuckDB file)") from None
         except (duckdb.IOException, duckdb.ConnectionException) as error:
             if _NOT_A_DATABASE in str(error):
                 raise WarehouseNotADatabase(
@@ -192,6 +191,11 @@ def _retrying_connect(path: Path, *, read_only: bool, wait: float,
                 who = "being written by another process" if read_only else "in use"
                 raise WarehouseBusy(f"{path} is {who}; try again in a moment "
                                     f"({error})") from error
+        else:
+            if _is_a_file_database(con):
+                return con
+            con.close()
+            raise WarehouseNotADatabase(f"{path} is not a handlab database (not a DuckDB file)")
         time.sleep(min(delay, max(0.0, deadline - time.monotonic())) * random.uniform(0.5, 1.0))
         delay = min(delay * 2, 0.1)
 
