@@ -14,17 +14,19 @@ from analytics.warehouse import open_writer, reader
 __all__ = ["assert_migrated_again"]
 
 
-def _rows(con: duckdb.DuckDBPyConnection, table: str) -> pd.DataFrame:
-    return con.execute(f"SELECT * FROM {table} ORDER BY hand_id, seat").fetchdf()
+def _rows(con: duckdb.DuckDBPyConnection, table: str, order: str) -> pd.DataFrame:
+    return con.execute(f"SELECT * FROM {table} ORDER BY {order}").fetchdf()
 
 
 def assert_migrated_again(db: Path, version: int, tables: Sequence[str],
-                          damage: Sequence[str]) -> dict[str, pd.DataFrame]:
-    """Take ``tables``' rows (ordered by hand and seat) of the freshly ingested ``db``, run
-    the ``damage`` statements and set the schema back to before migration ``version``;
-    assert that a writer opening it gives each table's rows again.  Returns the rows."""
+                          damage: Sequence[str], *, order: str = "hand_id, seat"
+                          ) -> dict[str, pd.DataFrame]:
+    """Take ``tables``' rows (ordered by ``order``: hand and seat) of the freshly ingested
+    ``db``, run the ``damage`` statements and set the schema back to before migration
+    ``version``; assert that a writer opening it gives each table's rows again.  Returns
+    the rows."""
     with duckdb.connect(str(db)) as con:
-        expected = {table: _rows(con, table) for table in tables}
+        expected = {table: _rows(con, table, order) for table in tables}
         for statement in damage:
             con.execute(statement)
         con.execute("DELETE FROM schema_version WHERE version >= $version",
@@ -32,5 +34,5 @@ def assert_migrated_again(db: Path, version: int, tables: Sequence[str],
     open_writer(db).close()
     with reader(db) as con:
         for table in tables:
-            pd.testing.assert_frame_equal(_rows(con, table), expected[table], obj=table)
+            pd.testing.assert_frame_equal(_rows(con, table, order), expected[table], obj=table)
     return expected

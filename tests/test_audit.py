@@ -353,7 +353,8 @@ RUMMOLI_WON: Final = {1: {"poker": "Ana", "TS": "Ben", "789": "Cal", "rummoli": 
                       2: {"poker": "Ben", "KH": "Ben", "AS": "Ben", "789": "Ben",
                           "rummoli": "Ben"},  # the split poker pot: Ben's 4 of the 7
                       3: {"poker": "Cal", "JD": "Ana", "AKD": "Ana", "rummoli": "Ana"},
-                      4: {}}
+                      # The finale: Ben's poker hand takes every pot with chips left.
+                      4: {"TS": "Ben", "QC": "Ben", "KH": "Ben", "AS": "Ben", "789": "Ben"}}
 POTS_SHOWN: Final = ["poker", "10♠", "J♦", "Q♣", "K♥", "A♠", "A♦ K♦", "7-8-9", "Rummoli"]
 """The nine pots as every table and chart names them, in board order (stored: TS, AKD...)."""
 RUMMOLI_AFTER: Final = {1: (0, 0, 3, 3, 3, 3, 3, 0, 0), 2: (0, 3, 6, 6, 0, 0, 6, 0, 0),
@@ -450,25 +451,24 @@ def test_rummoli_by_hand_pots_page(con: duckdb.DuckDBPyConnection) -> None:
         if number < 4:
             assert tuple(mine.loc[POTS_SHOWN, "antes paid in (chips)"]) == \
                 RUMMOLI_ANTES[number], number
-        else:  # the finale clears what is left; nothing is paid in
+        else:  # the finale's winner takes what is left; nothing is paid in
             assert tuple(mine.loc[POTS_SHOWN, "antes paid in (chips)"]) == (0,) * 9
-            assert tuple(mine.loc[POTS_SHOWN,
-                                  "chips cleared at the end of the game"]) == \
-                RUMMOLI_BEFORE[4]
+            assert tuple(mine.loc[POTS_SHOWN, "chips won"]) == RUMMOLI_BEFORE[4]
         winners = {pot_code(str(p)): str(w) for p, w in mine["won by"].dropna().items()}
         assert winners == RUMMOLI_WON[number], number
     areas = logic.board_areas(views.rummoli_board(con, RUMMOLI_ONLY, game_id=RUMMOLI_GAME))
     peaks = {(int(r), str(p)): int(c) for r, p, c in areas.itertuples(index=False)}
-    for number in RUMMOLI_BEFORE:  # each pot at its fullest: before plus the antes; the
-        # finale's board is cleared (its chips are the finale's poker pot)
+    for number in RUMMOLI_BEFORE:  # each pot at its fullest: before plus the antes (the
+        # finale's: its chips, which the finale's winner takes)
         assert tuple(peaks[(number, pot)] for pot in RUMMOLI_POTS) == tuple(
-            b + a if number < 4 else 0 for b, a in zip(
+            b + a for b, a in zip(
                 RUMMOLI_BEFORE[number], RUMMOLI_ANTES[number], strict=True)), number
     summary = logic.pot_summary(views.pot_winners(con, RUMMOLI_ONLY)).set_index("pot")
-    won = {pot: sum(pot in w for w in RUMMOLI_WON.values()) for pot in RUMMOLI_POTS}
+    played = (1, 2, 3)  # the rounds played for the pots: not the finale
+    won = {pot: sum(pot in RUMMOLI_WON[n] for n in played) for pot in RUMMOLI_POTS}
     paid_out = {pot: sum(b + a - after for b, a, after, w in (
         (RUMMOLI_BEFORE[n][i], RUMMOLI_ANTES[n][i], RUMMOLI_AFTER[n][i], RUMMOLI_WON[n])
-        for n in RUMMOLI_BEFORE) if pot in w) for i, pot in enumerate(RUMMOLI_POTS)}
+        for n in played) if pot in w) for i, pot in enumerate(RUMMOLI_POTS)}
     assert won == {"poker": 3, "TS": 1, "JD": 1, "QC": 0, "KH": 1, "AS": 1, "AKD": 1,
                    "789": 2, "rummoli": 3}
     assert paid_out == {"poker": 9, "TS": 3, "JD": 9, "QC": 0, "KH": 6, "AS": 6, "AKD": 8,
@@ -480,7 +480,7 @@ def test_rummoli_by_hand_pots_page(con: duckdb.DuckDBPyConnection) -> None:
         assert _at(summary, pot, "chips_paid") == paid_out[pot], pot
         assert _at(summary, pot, "left_for_finale") == RUMMOLI_BEFORE[4][number], pot
         # Its share won, and who won it most (ties: the first name), from the rounds.
-        won_by = Counter(w[pot] for w in RUMMOLI_WON.values() if pot in w)
+        won_by = Counter(RUMMOLI_WON[n][pot] for n in played if pot in RUMMOLI_WON[n])
         top = min(won_by.items(), key=lambda item: (-item[1], item[0]), default=("", 0))
         assert _close(_at(summary, pot, "share_won"), won[pot] / 3), pot
         leader = _at(summary, pot, "top_winner")
@@ -973,9 +973,8 @@ def test_pots_charts_count_every_round(con: duckdb.DuckDBPyConnection,
     areas = logic.board_areas(views.rummoli_board(con, EVERYONE, game_id="s5-g001"))
     mine = _board_rows(one).assign(round=[int(h.round or 0) for h, _ in sorted(
         one, key=lambda p: p[0].round or 0) for _ in RUMMOLI_POTS])
-    expected = {(int(r), str(p)): int(b + a - c) for r, p, b, a, c in zip(
-        mine["round"], mine["pot"], mine["before"], mine["paid_in"], mine["cleared"],
-        strict=True)}
+    expected = {(int(r), str(p)): int(b + a) for r, p, b, a in zip(
+        mine["round"], mine["pot"], mine["before"], mine["paid_in"], strict=True)}
     assert {(int(r), str(p)): int(c) for r, p, c in areas.itertuples(index=False)} == expected
 
 

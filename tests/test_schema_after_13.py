@@ -7,8 +7,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import duckdb
 import pytest
 
+from analytics.simulate.rummoli import simulate_rummoli
 from analytics.simulate.seveneight import simulate_seveneight
 from analytics.warehouse import WarehouseError, ingest
 from analytics.warehouse.lake.catalogue import catalogue, open_lake
@@ -40,6 +42,29 @@ def test_migration_16_counts_the_all_in_equities_again(histories: Path, tmp_path
         "UPDATE stat_facts SET adjusted_net = 0 "
         "WHERE hand_id IN (SELECT hand_id FROM allin_results)"])
     assert len(expected["allin_results"]) > 0
+
+
+@pytest.mark.slow
+def test_migration_17_gives_a_finale_s_pots_to_its_winner(tmp_path: Path) -> None:
+    """End-of-game rounds stored the old way (the pots played for as antes below zero, no
+    winner, their games' streaks counted so) come back as a fresh ingest makes them."""
+    db = tmp_path / "finales.duckdb"
+    for finale in ("single", "per_pot"):
+        path = tmp_path / f"{finale}.phhs"
+        write_hands(simulate_rummoli(60, 4, 9, finale=finale, rounds_per_game=5), path)
+        ingest([path], db, workers=0)
+    finales = ("hand_id IN (SELECT hand_id FROM hands WHERE finale_pot IS NOT NULL) "
+               "AND amount > 0")
+    expected = assert_migrated_again(db, 17, ["board", "pot_facts"], [
+        f"UPDATE board SET antes = coalesce(after, 0) - before, amount = 0, won_by = NULL "
+        f"WHERE {finales}",
+        f"UPDATE pot_facts SET antes = coalesce(after, 0) - before, amount = 0, won_by = NULL,"
+        f" won_by_player = NULL, since_all = 99 WHERE {finales}"], order="hand_id, pot_order")
+    board, facts = expected["board"], expected["pot_facts"]
+    assert (board["antes"] >= 0).all() and (facts["antes"] >= 0).all()
+    with duckdb.connect(str(db), read_only=True) as con:  # finales' pots have winners
+        assert con.execute(f"SELECT count(*) FROM board WHERE {finales} AND won_by IS NOT NULL"
+                           ).fetchall()[0][0] > 0
 
 
 def _manifest_schema(lake: Path, version: int) -> None:

@@ -368,8 +368,9 @@ def board_areas(frame: pd.DataFrame, game_id: str) -> go.Figure:
 
 def pots_won(winners: pd.DataFrame) -> go.Figure:
     """Rummoli: rounds each pot was won, stacked by winner (``views.pot_winners``), the pots
-    named in words in board order (``cards.pot_code`` reads a clicked bar's pot back)."""
-    won = winners[winners["won_by_player"].notna()]
+    named in words in board order (``cards.pot_code`` reads a clicked bar's pot back).  The
+    rounds played for the pots: not a game's finale, whose winner takes the pots left."""
+    won = winners[winners["won_by_player"].notna() & ~winners["finale"].astype(bool)]
     return grouped_bars(won.assign(pot=won["pot"].map(pot_words)), x="pot", y="rounds",
                         color="won_by_player", title="Pots won, by player", barmode="stack",
                         x_title="pot", y_title="rounds won",

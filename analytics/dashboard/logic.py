@@ -298,7 +298,7 @@ def board_areas(board: pd.DataFrame) -> pd.DataFrame:
 def pot_summary(winners: pd.DataFrame) -> pd.DataFrame:
     """Per pot (``views.pot_winners``): the rounds played for it, those it was won in, the
     share won, chips paid out, the player who won it most, and the chips its games' finales
-    cleared from it (``left_for_finale``).  The end-of-game rounds are no rounds played for a
+    took from it (``left_for_finale``).  The end-of-game rounds are no rounds played for a
     pot: they play the leftover board off as one poker hand, so counted here they made the
     poker pot, always won in play, seem unwon in one round of nine."""
     rows = []
@@ -317,7 +317,7 @@ def pot_summary(winners: pd.DataFrame) -> pd.DataFrame:
             "chips_paid": int(part["chips"].sum()),
             "top_winner": top["won_by_player"].iloc[0] if len(top) else None,
             "top_winner_times": int(top["rounds"].iloc[0]) if len(top) else 0,
-            "left_for_finale": int(every.loc[finale, "cleared"].sum()),
+            "left_for_finale": int(every.loc[finale, "chips"].sum()),
         })
     return pd.DataFrame(rows, columns=["pot", "rounds", "won", "share_won", "chips_paid",
                                        "top_winner", "top_winner_times", "left_for_finale"])
@@ -856,18 +856,17 @@ POT_GROWTH_HEADERS: Final = {
 
 BOARD_HEADERS: Final = {
     "game_id": "game", "round": "round", "pot": "pot", "before": "chips before",
-    "paid_in": "antes paid in (chips)", "cleared": "chips cleared at the end of the game",
+    "paid_in": "antes paid in (chips)",
     "amount": "chips won", "won_by_player": "won by", "after": "chips after"}
 """Headers of :func:`board_table`."""
 
 
 def board_table(board: pd.DataFrame) -> pd.DataFrame:
     """One Rummoli game's board round by round (``views.rummoli_board``) as people read it:
-    the stored ``antes`` split into the antes paid in and the chips a finale cleared off
-    the pot (stored as negative antes), so no column shows negative chips."""
+    a finale's pots are won by its winner (migration 17); antes below zero, in a lake's
+    rows written before it, are no antes paid in (shown as 0)."""
     out = board.copy()
     out["paid_in"] = board["antes"].clip(lower=0)
-    out["cleared"] = (-board["antes"]).clip(lower=0)
     return human_table(out, BOARD_HEADERS)
 
 

@@ -15,6 +15,7 @@ import datetime as dt
 import json
 import operator
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field, fields
 from typing import Final, cast
 
@@ -322,6 +323,28 @@ _GAME_TEXT: Final = {game: str(game.value) for game in Game}
 """A game's text by member: a dict look-up, not the ``value`` property (a Python call)."""
 
 
+
+FINALE_POT: Final = "finale"
+"""The pot an end-of-game round plays for (its awards' ``pot``; side pots ``finale_side1``...)."""
+
+
+def _finale_board(played: str, outcome: Outcome, before: Sequence[int],
+                  after: Sequence[int], amounts: list[int], won_by: list[int | None]) -> None:
+    """An end-of-game round's board rows: the pots it plays for (``played``: ``all``, or
+    one pot's name) are taken by the finale's winner, their chips leaving the board as
+    ``amount`` (none put in), rather than as antes below zero with no winner."""
+    winner: int | None = None
+    largest = 0
+    for award in outcome.awards:
+        if award.pot == FINALE_POT and (winner is None or award.amount > largest or (
+                award.amount == largest and award.player < winner)):
+            winner, largest = award.player, award.amount
+    orders = range(len(RUMMOLI_POTS)) if played == "all" else (_POT_ORDER[played],)
+    for order in orders:
+        amounts[order] = before[order] - after[order]
+        won_by[order] = winner if amounts[order] else None
+
+
 @dataclass(slots=True)
 class Batch:
     """Columns of the hands of one batch; ``add`` skips a hand already in the batch."""
@@ -504,6 +527,8 @@ class Batch:
                     amount == largest[order] and player < winner):
                 won_by[order], largest[order] = player, amount
             amounts[order] += amount
+        if hand.finale_pot is not None and after:
+            _finale_board(hand.finale_pot, outcome, before, after, amounts, won_by)
         row["hand_id"].extend([key] * count)
         row["pot"].extend(RUMMOLI_POTS)
         row["pot_order"].extend(_POT_ORDERS)

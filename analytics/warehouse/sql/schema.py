@@ -15,6 +15,7 @@ from typing import Final
 
 import duckdb
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from analytics.equity.sampling import mean_std_error
 from analytics.rules import replay
@@ -39,6 +40,7 @@ from analytics.warehouse.sql.facts import (
     fill_missing_play_kinds,
     fill_missing_seats,
     fill_missing_stats,
+    recount_streaks,
 )
 from analytics.warehouse.sql.scores import RULES_WITH_THRESHOLD, SCORES_TABLE, fill_missing_scores
 
@@ -430,6 +432,42 @@ def _restore_notes(con: duckdb.DuckDBPyConnection) -> None:
     restore_notes(con)
 
 
+_FINALE_HANDS: Final = """
+    SELECT h.hand_id, h.game_id, h.finale_pot,
+           (list(a.player ORDER BY a.amount DESC, a.player))[1] AS winner
+    FROM hands h LEFT JOIN awards a ON a.hand_id = h.hand_id AND a.pot = 'finale'
+    WHERE h.game = 'rummoli' AND h.finale_pot IS NOT NULL
+    GROUP BY h.hand_id, h.game_id, h.finale_pot
+"""
+"""Migration 17: each stored end-of-game round, its game and the pot it played for, and
+the finale's winner as ``rows._finale_board`` names him (the largest share, the lower seat
+of a tie)."""
+
+
+def _finale_boards(con: duckdb.DuckDBPyConnection) -> None:
+    """Migration 17's backfill: the board rows of every stored end-of-game round made as the
+    ingest now makes them (``rows._finale_board``): the pots it played for taken by the
+    finale's winner (``amount``, ``won_by``), no antes, where they were stored as antes
+    below zero with no winner; ``pot_facts`` the same, its games' streaks counted again."""
+    finales = con.sql(_FINALE_HANDS).to_arrow_table()
+    if finales.num_rows == 0:
+        return
+    execute_over(con, """
+        UPDATE board SET antes = 0, amount = board.before - coalesce(board.after, 0),
+               won_by = CASE WHEN board.before <> coalesce(board.after, 0) THEN f.winner END
+        FROM finales f
+        WHERE board.hand_id = f.hand_id AND (f.finale_pot = 'all' OR board.pot = f.finale_pot)
+    """, {"finales": finales})
+    execute_over(con, """
+        UPDATE pot_facts SET antes = b.antes, amount = b.amount, won_by = b.won_by,
+               won_by_player = s.player
+        FROM board b LEFT JOIN seats s ON s.hand_id = b.hand_id AND s.seat = b.won_by
+        WHERE pot_facts.hand_id = b.hand_id AND pot_facts.pot = b.pot
+          AND b.hand_id IN (SELECT hand_id FROM finales)
+    """, {"finales": finales})
+    recount_streaks(con, pc.unique(finales["game_id"]))
+
+
 MIGRATIONS: Final = (
     Migration(1, "tables: files, hands, seats, actions, showdowns, awards, board, rejects",
               _TABLES_V1),
@@ -465,13 +503,17 @@ MIGRATIONS: Final = (
     Migration(16, "allin_results: each 7 & 8 all-in equity again, a folded player's up "
                   "card out of the deck; its seat and stat facts again",
               (), backfill=_refresh_allin_results),
+    Migration(17, "board, pot_facts: an end-of-game round's pots taken by its winner, not "
+                  "antes below zero with no winner; its games' pot streaks again",
+              (), backfill=_finale_boards),
 )
 LATEST_VERSION: Final = MIGRATIONS[-1].version
 
 LAKE_FILES_SINCE: Final = 13
 """The oldest schema version whose lake files this handlab reads and writes beside its
 own: the migrations after it add no column and re-key nothing, they only count derived
-numbers again (7 & 8's statistics, a Monte Carlo error, all-in equities), which a lake's
+numbers again (7 & 8's statistics, a Monte Carlo error, all-in equities, an end-of-game
+round's board rows), which a lake's
 files keep as they were written until the lake is built again from its inputs (a lake's
 files are never rewritten in place).  A migration that changes a table or the ids moves
 it to its own version."""

@@ -759,17 +759,15 @@ def finale_round(table: str) -> str:
 
 def pot_winners(con: duckdb.DuckDBPyConnection, f: HandFilter) -> pd.DataFrame:
     """Per pot and kind of round: rounds, rounds it was won, and by whom (player, times,
-    chips paid out), and the chips cleared from it without a winner (``cleared``: the
-    negative antes).  ``finale`` marks a game's end-of-game rounds (``hands.finale_pot``),
+    chips paid out).  ``finale`` marks a game's end-of-game rounds (``hands.finale_pot``),
     which play the leftover board off as poker: no pot is won by its own rule there; a
-    pot's chips are cleared to the finale (all at once, or its own round with ``finale =
-    per_pot``)."""
+    pot's chips go to the finale's winner (all at once, or its own round with ``finale =
+    per_pot``), its ``chips`` there what the game left on it."""
     cond, params = facts_where(f, game="rummoli", seats=False)
     return query_frame(con, f"""
         SELECT x.pot, any_value(x.pot_order) AS pot_order, x.won_by_player,
                {finale_round("x")} AS finale,
-               count(*) AS rounds, CAST(sum(x.amount) AS BIGINT) AS chips,
-               CAST(sum(greatest(-x.antes, 0)) AS BIGINT) AS cleared
+               count(*) AS rounds, CAST(sum(x.amount) AS BIGINT) AS chips
         FROM pot_facts x
         WHERE {cond}
         GROUP BY ALL ORDER BY pot_order, finale, rounds DESC
@@ -785,10 +783,9 @@ def pot_streaks(con: duckdb.DuckDBPyConnection, f: HandFilter) -> pd.DataFrame:
     where no pot is won by its own card, would show the poker pot, won in every round
     played for it, carried over for rounds).
 
-    A round that clears a pot without a winner (the end-of-game finale moves the board
-    into its own pot) is stored with negative ``antes`` (``before + antes - amount =
-    after``); those are no antes, so ``paid_in`` counts only positive ones and the
-    expected growth (:func:`analytics.dashboard.logic.pot_growth`) never falls below 0."""
+    ``paid_in`` counts only positive antes, so the expected growth
+    (:func:`analytics.dashboard.logic.pot_growth`) never falls below 0 in a lake's rows
+    written before migration 17, where a finale's pots were negative antes."""
     cond, params = facts_where(f, game="rummoli", seats=False)
     # ``since_all`` (stored) counts over each game's whole history: it is the answer when
     # the filter keeps every game it touches whole; otherwise the windows count again over
@@ -1034,6 +1031,8 @@ def bar_hands(con: duckdb.DuckDBPyConnection, f: HandFilter, *, source: str,
     if kind is not None:
         counted = f"x.{PLAY_KIND_COLUMNS[kind]}"
         conditions.append(f"{counted} > 0")
+    if source == "pot_facts":  # the rounds played for the pots, as charts.pots_won counts
+        conditions.append(f"NOT {finale_round('x')}")
     if source != "seat_facts":
         return query_frame(con, in_latest_order(f"""
             SELECT x.hand_id, x.day, CAST({counted} AS BIGINT) AS counted
