@@ -17,8 +17,10 @@ import gzip
 import hashlib
 import os
 import stat
+import threading
 import zipfile
 import zlib
+from collections import OrderedDict
 from collections.abc import Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
@@ -181,15 +183,16 @@ def _not_regular(mode: int) -> str:
 def _zip_members(path: str, limits: Limits, follow: bool = True) -> list[SourceRef]:
     try:
         with _open_binary(path, follow) as raw, zipfile.ZipFile(raw) as archive:
+            entries = len(archive.infolist())  # folders too: each costs its index's reading
             infos = [info for info in archive.infolist() if not info.is_dir()]
     except (zipfile.BadZipFile, OSError, UnicodeDecodeError, SourceError) as error:
         # UnicodeDecodeError: a member's name marked as UTF-8 is not (zipfile cannot open
         # such an archive at all).
         return [SourceRef("zip", path, None, 0, f"not a readable zip archive: {error}",
                           follow=follow)]
-    if len(infos) > limits.max_members:
+    if entries > limits.max_members:
         return [SourceRef("zip", path, None, 0,
-                          f"{len(infos)} members, more than the limit of {limits.max_members}")]
+                          f"{entries} members, more than the limit of {limits.max_members}")]
     declared = sum(info.file_size for info in infos)
     if declared > limits.max_uncompressed_bytes:
         return [SourceRef("zip", path, None, 0,
@@ -431,13 +434,64 @@ def open_source(ref: SourceRef, limits: Limits | None = None, offset: int = 0
                 limit = min(limits.max_uncompressed_bytes,
                             max(limits.ratio_floor, int(limits.max_ratio * compressed)))
             else:
-                archive = stack.enter_context(zipfile.ZipFile(outer))
+                archive = _archive(ref, outer, stack)
                 assert ref.member is not None
                 raw = stack.enter_context(archive.open(ref.member))
                 limit = limits.max_uncompressed_bytes
         except (*_READ_ERRORS, KeyError, UnicodeDecodeError) as error:
             raise SourceError(f"{ref.name}: cannot be read: {error}") from error
         yield BoundedReader(raw, limit, ref.name)
+
+
+_ARCHIVES_KEPT: Final = 4
+"""Archives one process keeps open with their index of members (the latest used)."""
+_ARCHIVES: OrderedDict[tuple[int, int, int, int], zipfile.ZipFile] = OrderedDict()
+_ARCHIVES_LOCK = threading.Lock()
+
+
+def _forget_archives() -> None:
+    """In a forked child: none of the parent's archives, and a lock no thread holds."""
+    global _ARCHIVES_LOCK  # replaced, not shared, after a fork
+    _ARCHIVES_LOCK = threading.Lock()
+    _ARCHIVES.clear()
+
+
+os.register_at_fork(after_in_child=_forget_archives)
+
+
+def _archive(ref: SourceRef, outer: IO[bytes], stack: ExitStack) -> zipfile.ZipFile:
+    """The zip archive ``ref`` is a member of (``outer``: the archive, opened and checked).
+
+    Reading an archive's index of members costs time in its number of members, and every
+    member is opened two or three times (its head, its digest, its hands): opened anew each
+    time, an archive of 10,000 tiny members took quadratic time (a denial of service an
+    upload could cause).  So a local archive is kept open with its index while it is the
+    same file, unchanged (device, inode, size, modification time: the file zipfile opens
+    must be ``outer``'s, or it is not kept), and its members are read through it, as
+    zipfile allows from several threads; one evicted closes once its readers are done."""
+    if is_url(ref.path):
+        return stack.enter_context(zipfile.ZipFile(outer))
+    info = os.fstat(outer.fileno())
+    key = (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns)
+    with _ARCHIVES_LOCK:
+        kept = _ARCHIVES.get(key)
+        if kept is not None:
+            _ARCHIVES.move_to_end(key)
+            return kept
+    opened = zipfile.ZipFile(ref.path)
+    assert opened.fp is not None
+    mine = os.fstat(opened.fp.fileno())
+    if (mine.st_dev, mine.st_ino, mine.st_size, mine.st_mtime_ns) != key:  # replaced
+        opened.close()
+        return stack.enter_context(zipfile.ZipFile(outer))
+    evicted = []
+    with _ARCHIVES_LOCK:
+        _ARCHIVES[key] = opened
+        while len(_ARCHIVES) > _ARCHIVES_KEPT:
+            evicted.append(_ARCHIVES.popitem(last=False)[1])
+    for archive in evicted:
+        archive.close()
+    return opened
 
 
 def content_digest(ref: SourceRef, limits: Limits | None = None) -> tuple[str, int]:
