@@ -10,6 +10,7 @@ from __future__ import annotations
 import calendar
 import dataclasses
 import datetime as dt
+import re
 import unicodedata
 import zoneinfo
 from collections.abc import Callable, Mapping, Sequence
@@ -30,7 +31,8 @@ from parsers.rule_options import (
 )
 from parsers.tomlsubset import Document
 
-__all__ = ["PLAYER_LIMITS", "build_hand", "rules_of", "visible_name"]
+__all__ = ["PLAYER_LIMITS", "build_hand", "escape_controls", "has_control", "rules_of",
+           "visible_name"]
 
 PLAYER_LIMITS: Final = {Game.SEVENEIGHT: (2, 17), Game.RUMMOLI: (2, 8), Game.BIGTWO: (2, 4)}
 """Fewest and most players per game (RULES.md)."""
@@ -164,7 +166,9 @@ def _read_scalars(values: dict[str, Any], fields: dict[str, Any], problems: _Pro
     for key in _STRINGS:
         if key in values:
             value = values[key]
-            if isinstance(value, str):
+            if isinstance(value, str) and has_control(value):
+                problems.add(f"{key} {value!r} holds a control character", key=key)
+            elif isinstance(value, str):
                 fields[key] = value
             else:
                 problems.add(f"{key} must be a string, not {_type_name(value)}", key=key)
@@ -179,7 +183,9 @@ def _read_scalars(values: dict[str, Any], fields: dict[str, Any], problems: _Pro
     for key in ("hand", "table"):
         if key in values:
             value = values[key]
-            if isinstance(value, str) or (_is_int(value) and abs(value) <= MAX_CHIPS):
+            if isinstance(value, str) and has_control(value):
+                problems.add(f"{key} {value!r} holds a control character", key=key)
+            elif isinstance(value, str) or (_is_int(value) and abs(value) <= MAX_CHIPS):
                 fields[key] = value
             else:
                 problems.add(f"{key} must be a string or an integer, not {_type_name(value)}",
@@ -351,6 +357,9 @@ def _check_seating(fields: dict[str, Any], problems: _Problems) -> None:
         if not visible_name(name):
             problems.add(f"p{number} has no name (only spaces or invisible characters:"
                          f" {name!r})", key="players")
+        elif has_control(name):
+            problems.add(f"p{number}'s name {name!r} holds a control character (a terminal "
+                         "would act on it: move, recolour, retitle)", key="players")
         elif name != name.strip():
             problems.add(f"p{number}'s name {name!r} begins or ends with a space: write"
                          f" {name.strip()!r} (else it would be another player)", key="players")
@@ -370,6 +379,23 @@ def _check_seating(fields: dict[str, Any], problems: _Problems) -> None:
             problems.add(f"seat {seat} is given to p{first_at[seat]} and p{number}",
                          key="seats")
         first_at.setdefault(seat, number)
+
+
+_CONTROL: Final = re.compile("[\x00-\x1f\x7f-\x9f]")
+"""C0 and C1 control characters: an escape sequence in a name or a label is printed as it
+is by a terminal, which acts on it (clears the screen, retitles the window, recolours)."""
+
+
+def has_control(text: str) -> bool:
+    """Whether ``text`` holds a C0 or C1 control character (a tab or a newline too: names and
+    labels are one line)."""
+    return _CONTROL.search(text) is not None
+
+
+def escape_controls(text: str) -> str:
+    """``text`` with each C0 or C1 control character written as ``\\xNN``: a file name
+    printed or stored as it can be read, never acted on by a terminal."""
+    return _CONTROL.sub(lambda found: f"\\x{ord(found.group()):02x}", text)
 
 
 _INVISIBLE: Final = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zs", "Zl", "Zp", "Mn", "Me"})

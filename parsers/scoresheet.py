@@ -26,7 +26,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Final
 
-from parsers.build import MAX_CARDS_LEFT, PLAYER_LIMITS
+from parsers.build import MAX_CARDS_LEFT, PLAYER_LIMITS, has_control
 from parsers.caching import BoundedCache
 from parsers.model import HandHistory
 from parsers.rule_options import BigTwoRules, BigTwoScoring, Game
@@ -222,6 +222,9 @@ def _names_problem(tokens: list[str]) -> str | None:
     starred = next((name for name in tokens if "*" in name), None)
     if starred is not None:
         return f"player name {starred!r} holds '*' (the summary's total row)"
+    control = next((name for name in tokens if has_control(name)), None)
+    if control is not None:
+        return f"player name {control!r} holds a control character"
     if not low <= len(tokens) <= high:
         return (f"Big Two is played by {low} to {high} players, not {len(tokens)} "
                 f"({' '.join(tokens)})")

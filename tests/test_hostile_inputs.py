@@ -324,3 +324,38 @@ def test_big_hostile_inputs_in_bounded_memory_and_time(tmp_path: Path) -> None:
         assert any("zip bomb" in str(f[3]) for f in files(f"bomb.zip/{limits}"))
         ((status, loaded, _, message),) = files(f"bomb.phhs.gz/{limits}")
         assert status == "error" and loaded == 0 and "decompressed" in str(message), message
+
+
+ESCAPES: Final = "\x1b]0;PWNED\x07\x1b[2J\x1b[31mRED\x1b[0m"
+"""A terminal's escape sequences: retitle the window, clear the screen, recolour."""
+
+
+@pytest.mark.parametrize("where", ["players", "table", "event", "file name", "sheet name"])
+def test_escape_sequences_never_reach_the_terminal(tmp_path: Path, where: str) -> None:
+    """A name, a label or a file name holding escape sequences: a history's is refused
+    naming the field (the reader, as the recorder and the score sheet reader), a file name
+    is printed with its control characters as ``\\x1b``; nothing a command prints holds
+    one (``stats`` wrote them to the terminal, which acted on them)."""
+    from typer.testing import CliRunner
+
+    from analytics.cli import app
+
+    text = phhs(BIGTWO)
+    name = "games.phhs"
+    if where == "players":
+        text = text.replace('players = ["', f'players = ["{ESCAPES}'.replace("\x1b", "\\u001b")
+                            .replace("\x07", "\\u0007"), 1)
+    elif where in ("table", "event"):
+        text = text.replace("[1]\n", f'[1]\n{where} = "x\\u001b[2J"\n', 1)
+    elif where == "file name":  # with a bad hand, so that the file is named
+        name = f"games{ESCAPES}.phhs"
+        text += '[2]\nvariant = "nope"\n'
+    if where == "sheet name":
+        name = "sheet.txt"
+        text = f"Ann B{ESCAPES} Cy\n0 1 2\n"
+    (tmp_path / name).write_text(text, encoding="utf-8")
+    result = CliRunner().invoke(app, ["validate", str(tmp_path / name)])
+    assert "\x1b" not in result.output and "\x07" not in result.output
+    assert result.exit_code == 1, result.output
+    said = "games\\x1b]0;PWNED\\x07" if where == "file name" else "holds a control character"
+    assert said in result.output

@@ -866,13 +866,17 @@ def test_bigtwo_players_leave_and_join_between_games(tmp_path: Path) -> None:
     assert table.hand is None and "fewer than two players are seated" in table.over_reason
 
 
-@pytest.mark.parametrize("players", [["Ann", "Ann", "Cy"], ["Ann", " ", "Cy"]])
+@pytest.mark.parametrize("players", [["Ann", "Ann", "Cy"], ["Ann", " ", "Cy"],
+                                     ["Ann", "\u200b", "Cy"], ["Ann", "B\x1b[2Jo", "Cy"],
+                                     ["Ann", " Bo", "Cy"]])
 def test_a_table_needs_a_name_of_his_own_for_each_player(players: list[str]) -> None:
     """Every history gives each player a name of his own (parsers.build): the set-up says
-    so before the first hand, for each game, instead of a refused first step."""
-    with pytest.raises(StepRefused, match=r"named twice|has no name"):
+    so before the first hand, for each game, instead of a refused first step; a name the
+    reader refuses (invisible, a control character, a space at an end) is refused here."""
+    refused = r"named twice|has no name|control character|begins or ends with a space"
+    with pytest.raises(StepRefused, match=refused):
         seveneight_setup("kitchen", players, 100)
-    with pytest.raises(StepRefused, match=r"named twice|has no name"):
+    with pytest.raises(StepRefused, match=refused):
         bigtwo_setup("porch", players)
-    with pytest.raises(StepRefused, match=r"named twice|has no name"):
+    with pytest.raises(StepRefused, match=refused):
         rummoli_setup("den", players, 50)

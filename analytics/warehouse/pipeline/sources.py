@@ -29,6 +29,7 @@ from typing import IO, Final, Literal, cast
 
 from analytics.warehouse.errors import SourceError, SourceLimitError
 from analytics.warehouse.urls import url_filesystem
+from parsers.build import escape_controls
 from parsers.foreign import HEAD_BYTES
 
 __all__ = [
@@ -106,7 +107,8 @@ class SourceRef:
 def shown_path(path: str) -> str:
     """``path`` as text that can be printed and stored (valid UTF-8): each byte of a file
     name that is not UTF-8 (which Python holds as a lone surrogate, ``os.fsdecode``) as
-    ``\\xff``, any other lone surrogate as ``\\udcff``.
+    ``\\xff``, any other lone surrogate as ``\\udcff``, a control character as ``\\x1b``
+    (an escape sequence in a name was acted on by the terminal printing it).
 
     A folder may hold a file whose name is not UTF-8; as it was, the name reached DuckDB,
     which refused it, and the whole ingest stopped.  The same path always gives the same
@@ -115,8 +117,8 @@ def shown_path(path: str) -> str:
     try:
         data = path.encode("utf-8", "surrogateescape")
     except UnicodeEncodeError:  # a surrogate no file name decodes to: an upload's, say
-        return path.encode("utf-8", "backslashreplace").decode("utf-8")
-    return data.decode("utf-8", "backslashreplace")
+        return escape_controls(path.encode("utf-8", "backslashreplace").decode("utf-8"))
+    return escape_controls(data.decode("utf-8", "backslashreplace"))
 
 
 _LOCAL_SCHEMES: Final = ("file://", "local://")
