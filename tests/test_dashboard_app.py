@@ -15,6 +15,7 @@ from streamlit.testing.v1 import AppTest
 
 from analytics.dashboard import logic
 from analytics.dashboard.logic import POT_VIEWS, SEVENEIGHT_VIEWS, WIN_RATE_VIEWS
+from analytics.dashboard.ui import literal
 from analytics.warehouse import ENV_VAR
 from analytics.warehouse.connection import current_version
 from analytics.warehouse.pipeline.fact_rows import PASS_COLUMNS
@@ -409,6 +410,20 @@ def test_hand_types_per_player_in_percent_of_his_hands(db: Path) -> None:
     assert int(plays["plays"].sum()) == count_rows(
         db, "SELECT count(*) FROM actions a JOIN hands h USING (hand_id) "
             "WHERE h.game = 'bigtwo' AND a.verb = 'pl'")
+
+
+def test_the_replayer_names_a_file_as_written_not_as_markdown(own_db: Path) -> None:
+    """A file (a zip member) named like a Markdown link: the caption's tooltip showed a live
+    link to another site; the name is now read as written."""
+    link = "games.zip:[Verify your account](https://evil.example/login).phhs"
+    with duckdb.connect(str(own_db)) as con:
+        [(hand_id,)] = con.execute("SELECT min(hand_id) FROM hands WHERE game = 'bigtwo'"
+                                   ).fetchall()
+        con.execute("UPDATE hands SET source_file = $link WHERE hand_id = $hand",
+                    {"link": link, "hand": hand_id})
+    at = open_app("replayer", hand=str(hand_id))
+    [tooltip] = [c.proto.help for c in at.caption if c.proto.help.startswith("File:")]
+    assert tooltip == f"File: {literal(link)}" and "](https" not in tooltip
 
 
 def test_replayer_steps_through_a_hand_from_the_url(db: Path) -> None:

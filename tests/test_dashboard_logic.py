@@ -668,3 +668,17 @@ def test_data_quality_counts_every_reject_per_file(tmp_path: Path,
     assert dict(zip(per_file["file"], per_file["hands rejected"], strict=True)) == {
         "many.phhs": 1100, "one.phhs": 1}
     assert any("The latest 1,000 of 1,101 rejected hands" in c.value for c in at.caption)
+
+
+@pytest.mark.parametrize(("stored", "shown"), [
+    ("/data/club/evening.phhs", "evening.phhs"),
+    ("/data/club.zip:week 1/evening.phhs", "club.zip:week 1/evening.phhs"),
+    ("/data/bad\\xff\\xfename.phhs", "bad\\xff\\xfename.phhs"),  # a name's escaped bytes
+    ("upload: a/b.phhs", "upload: a/b.phhs"),  # as the browser sent it
+    ("C:\\Users\\ann\\evening.phhs", "evening.phhs"),
+])
+def test_a_short_name_keeps_the_whole_file_name(stored: str, shown: str) -> None:
+    """The Files tables cut a name at a backslash, which a name's escaped bytes hold
+    (``bad\\xff\\xfename.phhs`` showed as ``xfename.phhs``), and an upload's name at a
+    slash; only a Windows path's backslashes end folders."""
+    assert logic.short_name(stored) == shown

@@ -96,3 +96,23 @@ def test_an_unreadable_notes_file_stops_the_build_and_is_kept(tmp_path: Path) ->
     with pytest.raises(SourceError, match=r"hands\.duckdb\.notes\.json: the notes kept"):
         ingest([DATA], db, workers=0)
     assert kept.read_text(encoding="utf-8") == '{"hand_notes": [{"hand_id": "not a number"'
+
+
+def test_a_note_that_cannot_be_kept_leaves_the_one_before(tmp_path: Path) -> None:
+    """A save that fails (a text DuckDB refuses: a lone surrogate) deleted the note kept,
+    then failed to write the new one: the database and its notes file then disagreed.
+    One statement now: the note before stays, in both, for a hand and a player."""
+    db = tmp_path / "n.duckdb"
+    kept = HandNote(starred=True, tags=("review",), note="an important note")
+    with writer(db) as con:
+        set_hand_note(con, 42, kept)
+        set_player_note(con, "Ann", "calls too much")
+        for save in (lambda: set_hand_note(con, 42, HandNote(note="edited \ud800")),
+                     lambda: set_player_note(con, "Ann", "edited \ud800")):
+            with pytest.raises(Exception, match="surrogate"):
+                save()
+    with reader(db) as con:
+        assert hand_note(con, 42) == kept
+        assert player_note(con, "Ann") == "calls too much"
+    saved = json.loads(db.with_name(db.name + NOTES_SUFFIX).read_text(encoding="utf-8"))
+    assert saved["hand_notes"][0]["note"] == "an important note"

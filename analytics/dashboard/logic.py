@@ -1043,13 +1043,19 @@ FILE_HEADERS: Final = {"name": "file", "status": "status", "hands": "hands",
 def short_name(path: str) -> str:
     """A stored file's name as people read it: the last part of its path (an upload keeps
     ``upload: name``; a zip member ``archive.zip:member``)."""
-    prefix = ""
-    if path.startswith("upload: "):
-        prefix, path = "upload: ", path[len("upload: "):]
+    if path.startswith("upload: "):  # the name as the browser sent it: no folder to cut
+        return path
+    if _WINDOWS_PATH.match(path):  # else a backslash is part of a name (``\\xff``)
+        path = path.replace("\\", "/")
     head, _, member = path.partition(".zip:")
     if member:
-        return prefix + head.replace("\\", "/").rsplit("/", 1)[-1] + ".zip:" + member
-    return prefix + path.replace("\\", "/").rsplit("/", 1)[-1]
+        return head.rsplit("/", 1)[-1] + ".zip:" + member
+    return path.rsplit("/", 1)[-1]
+
+
+_WINDOWS_PATH: Final = re.compile(r"[A-Za-z]:\\|\\\\")
+"""A path stored on Windows (``C:\\...``, ``\\\\server\\...``), whose folders end at a
+backslash."""
 
 
 def files_table(files: pd.DataFrame) -> pd.DataFrame:

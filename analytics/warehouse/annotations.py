@@ -91,10 +91,13 @@ def _clean_tags(tags: tuple[str, ...]) -> list[str]:
 
 def set_hand_note(con: duckdb.DuckDBPyConnection, hand_id: int, note: HandNote) -> None:
     """Keep ``note`` for the hand (replacing any), or forget it when it is empty.  The hand
-    need not be in the warehouse: a note waits for its hand to be loaded."""
-    con.execute("DELETE FROM hand_notes WHERE hand_id = $hand", {"hand": hand_id})
-    if not note.empty:
-        con.execute("INSERT INTO hand_notes VALUES ($hand, $starred, $tags, $note, $at)",
+    need not be in the warehouse: a note waits for its hand to be loaded.  One statement
+    either way: a note that cannot be kept leaves the one before it as it was."""
+    if note.empty:
+        con.execute("DELETE FROM hand_notes WHERE hand_id = $hand", {"hand": hand_id})
+    else:
+        con.execute("INSERT OR REPLACE INTO hand_notes "
+                    "VALUES ($hand, $starred, $tags, $note, $at)",
                     {"hand": hand_id, "starred": note.starred, "tags": _clean_tags(note.tags),
                      "note": note.note.strip(), "at": dt.datetime.now()})
     save_notes_file(con)
@@ -111,10 +114,12 @@ def hand_note(con: duckdb.DuckDBPyConnection, hand_id: int) -> HandNote:
 
 
 def set_player_note(con: duckdb.DuckDBPyConnection, player: str, note: str) -> None:
-    """Keep ``note`` on the player (replacing any); an empty note forgets it."""
-    con.execute("DELETE FROM player_notes WHERE player = $player", {"player": player})
-    if note.strip():
-        con.execute("INSERT INTO player_notes VALUES ($player, $note, $at)",
+    """Keep ``note`` on the player (replacing any); an empty note forgets it.  One
+    statement either way, as :func:`set_hand_note`."""
+    if not note.strip():
+        con.execute("DELETE FROM player_notes WHERE player = $player", {"player": player})
+    else:
+        con.execute("INSERT OR REPLACE INTO player_notes VALUES ($player, $note, $at)",
                     {"player": player, "note": note.strip(), "at": dt.datetime.now()})
     save_notes_file(con)
 

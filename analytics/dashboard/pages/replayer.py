@@ -224,7 +224,7 @@ def render() -> None:
                f"{logic.level_words(level)} · "
                f"hand id `{shown_id}` · from {source} "
                f"(hand {info['source_index']}, line {info['source_line']})",
-               help=f"File: {info['source_file']}")
+               help=f"File: {ui.literal(info['source_file'])}")
     last = len(steps) - 1
     key = f"replayer_step_{chosen}"
     if key not in st.session_state:
