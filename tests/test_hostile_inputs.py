@@ -192,7 +192,7 @@ def test_an_archive_index_is_read_once_not_once_a_member(
             bundle.writestr(f"m{number:03d}.phhs",
                             phhs(BIGTWO.replace("round = 1", f"round = {number + 1}")))
     reads = 0
-    real = zipfile.ZipFile._RealGetContents
+    real = zipfile.ZipFile._RealGetContents  # type: ignore[attr-defined]
 
     def counted(self: zipfile.ZipFile) -> None:
         nonlocal reads
