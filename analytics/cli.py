@@ -163,6 +163,7 @@ class _Tally:
             _say(f"{ref.name}: {ref.problem}")
             return
         hands = 0
+        counted_before = Counter(self.counts)
         try:
             kind = source_format(ref)
             if isinstance(kind, ForeignFormat):
@@ -173,8 +174,13 @@ class _Tally:
                 hands += 1
                 self.hand(item, ref.name)
         except SourceError as error:
+            # Ingest loads a source whole or not at all: its hands read before the damage
+            # are not counted as valid, as ingest loads none of them.
             self.failed += 1
-            _say(str(error))
+            self.counts = counted_before
+            read = (f" (ingest loads a file whole: none of the {counted(hands, 'hand')} read "
+                    "before this is loaded)" if hands else "")
+            _say(f"{error}{read}")
             return
         if hands == 0:
             self.unread += 1

@@ -13,6 +13,7 @@ import gzip
 import io
 import json
 import os
+import re
 import struct
 import subprocess
 import sys
@@ -359,3 +360,25 @@ def test_escape_sequences_never_reach_the_terminal(tmp_path: Path, where: str) -
     assert result.exit_code == 1, result.output
     said = "games\\x1b]0;PWNED\\x07" if where == "file name" else "holds a control character"
     assert said in result.output
+
+
+def test_a_truncated_gzip_is_no_valid_hand_in_validate_as_in_ingest(tmp_path: Path) -> None:
+    """The first half of a gzipped file: ingest loads none of it (a source loads whole);
+    validate counted the hands read before the break as valid. It now says they are not
+    loaded, and counts none."""
+    from typer.testing import CliRunner
+
+    from analytics.cli import app
+    from analytics.simulate.seveneight import simulate_seveneight
+    from parsers import dumps_hands
+
+    whole = gzip.compress(dumps_hands(list(simulate_seveneight(3000, 6, 3))).encode())
+    cut = tmp_path / "cut.phhs.gz"
+    cut.write_bytes(whole[: len(whole) // 2])
+    result = CliRunner().invoke(app, ["validate", str(cut)])
+    assert result.exit_code == 2, result.output  # a file that cannot be read
+    said = " ".join(result.output.split())
+    assert re.search(r"cut\.phhs\.gz: cannot be read: .* \(ingest loads a file whole: none "
+                     r"of the [\d,]+ hands read before this is loaded\)", said), said
+    assert "valid" not in said  # no table of valid hands: none is
+    assert load(tmp_path, cut).loaded == 0
