@@ -33,6 +33,8 @@ _text = st.text(
     alphabet=st.characters(blacklist_categories=["Cs"], blacklist_characters="\r"), max_size=12
 )
 _comment = st.none() | _text.map(str.strip).filter(lambda t: "\n" not in t)
+_label = st.text(alphabet=st.characters(blacklist_categories=["Cs", "Cc"]), max_size=12)
+"""Names and header labels: no control character (parsers.build refuses one)."""
 _chips = st.integers(min_value=0, max_value=10**6)
 
 
@@ -104,16 +106,16 @@ def hands(draw: st.DrawFn, game: Game | None = None) -> HandHistory:
         "starting_stacks": draw(per_player),
         # Each player has a name of his own (parsers.build refuses a blank, padded or
         # repeated one).
-        "players": draw(st.none() | st.lists(_text.map(str.strip).filter(visible_name),
+        "players": draw(st.none() | st.lists(_label.map(str.strip).filter(visible_name),
                                              min_size=players,
                                              max_size=players, unique=True).map(tuple)),
-        "table": draw(st.none() | _text | st.integers(0, 999)),
+        "table": draw(st.none() | _label | st.integers(0, 999)),
         "hand": draw(st.none() | st.integers(0, 10**6)),
         "time": draw(st.none() | st.times().map(lambda t: t.replace(tzinfo=None))),
         "day": draw(st.none() | st.integers(1, 28)),
         "month": draw(st.none() | st.integers(1, 12)),
         "year": draw(st.none() | st.integers(1990, 2100)),
-        "event": draw(st.none() | _text),
+        "event": draw(st.none() | _label),
         "finishing_stacks": draw(st.none() | per_player),
     }
     if game is Game.SEVENEIGHT:
@@ -133,7 +135,7 @@ def hands(draw: st.DrawFn, game: Game | None = None) -> HandHistory:
         fields["board_before"] = draw(st.none() | board)
         fields["finale_pot"] = draw(st.none() | st.sampled_from(("all", *RUMMOLI_POTS)))
     if game in (Game.RUMMOLI, Game.BIGTWO):
-        fields["game_id"] = draw(st.none() | _text)
+        fields["game_id"] = draw(st.none() | _label)
         fields["round"] = draw(st.none() | st.integers(1, 500))
     user = draw(st.dictionaries(st.from_regex(r"_[a-z][a-z0-9_]{0,8}", fullmatch=True),
                                 st.integers(-5, 5) | _text | st.booleans()
