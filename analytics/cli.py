@@ -203,14 +203,15 @@ class _Tally:
         from analytics.warehouse.identity import hand_id
 
         where = f"{name}:{item.line}: hand {item.index}"
+        # The board first, as ingest's writer checks every round of a file, duplicates too.
+        broken = self._board_break(item, outcome, name)
+        if broken is not None:
+            self._count(game, "rejected", f"{where}: {broken}")
+            return
         first = self.first_seen.setdefault(hand_id(item), where)
         if first != where:
             self._count(game, "duplicate",
                         f"{where}: duplicate of {first} (ingest would skip it)")
-            return
-        broken = self._board_break(item, outcome, name)
-        if broken is not None:
-            self._count(game, "rejected", f"{where}: {broken}")
             return
         self._count(game, "valid", None)
 

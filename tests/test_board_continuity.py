@@ -40,9 +40,9 @@ def _padded(hand: HandHistory, pot: int, chips: int) -> HandHistory:
 
 def test_a_round_beginning_with_chips_never_left_is_rejected(tmp_path: Path) -> None:
     """Round 2 begins with 50 chips more in the Rummoli pot than round 1 left: ingest
-    rejects it naming the pot and both counts, loads the others (round 3 is checked
-    against round 1's board, not the rejected round's, so one typo rejects one round),
-    and validate says the same."""
+    rejects it naming the pot and both counts and loads the others (a rejected round is
+    no neighbour: round 3 is not checked against it, so one typo rejects one round), and
+    validate says the same."""
     rounds = _game()
     rounds[1] = _padded(rounds[1], 8, 50)
     path = tmp_path / "game.phhs"
@@ -105,3 +105,40 @@ def test_simulated_games_keep_their_boards(tmp_path: Path, finale: str) -> None:
     write_hands(simulate_rummoli(120, 4, 5, finale=finale, rounds_per_game=6), path)
     summary = ingest([path], tmp_path / "s.duckdb", workers=0)
     assert summary.rejected == 0 and summary.loaded == 120
+
+
+@pytest.mark.parametrize("order", [(0, 1, 2), (0, 2, 1)])
+def test_a_round_given_twice_with_other_boards_is_rejected(tmp_path: Path,
+                                                           order: tuple[int, ...]) -> None:
+    """Round 3 twice, the second beginning on another board, beside round 4: whatever the
+    order, the second round 3 is rejected and the first stands (it loaded or not with the
+    file's order)."""
+    rounds = _game(4)
+    third, padded, fourth = rounds[2], _padded(rounds[2], 1, 5), rounds[3]
+    given = [third, padded, fourth]
+    path = tmp_path / "twice.phhs"
+    write_hands([*rounds[:2], *(given[i] for i in order)], path)
+    summary = ingest([path], tmp_path / "t.duckdb", workers=0)
+    assert (summary.loaded, summary.rejected) == (4, 1)
+    result = RUNNER.invoke(app, ["validate", str(path)])
+    assert result.exit_code == 1
+    said = " ".join(result.output.split())
+    hand = 3 + order.index(1)  # the padded round 3, where the file holds it
+    assert f"hand {hand}: round 3 of game {rounds[0].game_id!r} is given twice, with other " \
+           "boards (the first one stands)" in said
+
+
+def test_validate_checks_a_duplicate_round_s_board_as_ingest_does(tmp_path: Path) -> None:
+    """A file holding round 2 (also in another file read first: a duplicate), then a round
+    3 that does not continue it: ingest checks every round of the file, duplicates too,
+    and rejects round 3; validate passed the file (a duplicate never joined its chain)."""
+    rounds = _game(3)
+    write_hands([rounds[1]], tmp_path / "a.phhs")
+    write_hands([rounds[0], rounds[1], _padded(rounds[2], 8, 9)], tmp_path / "b.phhs")
+    summary = ingest([tmp_path / "a.phhs", tmp_path / "b.phhs"], tmp_path / "v.duckdb",
+                     workers=0)
+    assert summary.rejected == 1
+    result = RUNNER.invoke(app, ["validate", str(tmp_path / "a.phhs"),
+                                 str(tmp_path / "b.phhs")])
+    assert result.exit_code == 1
+    assert "hand 3: board_before does not continue round 2" in " ".join(result.output.split())

@@ -10,6 +10,7 @@ changed), 2 for a database that cannot be read or written.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -34,7 +35,8 @@ def forget(
         help="Loaded files: a path as loaded, a file name, or the start of a sha256.",
         show_default=False)] = None,
     db: Annotated[Path | None, typer.Option(
-        "--db", help="Database file (default: $HANDLAB_DB, else data/handlab.duckdb).")] = None,
+        "--db", help="Database file (default: $HANDLAB_DB, else data/handlab.duckdb; not "
+        "a Parquet lake).")] = None,
     list_files: Annotated[bool, typer.Option(
         "--list", help="List the loaded files (path, sha256, hands) and change nothing.")
     ] = False,
@@ -44,9 +46,14 @@ def forget(
     import duckdb
 
     from analytics.warehouse import WarehouseError
-    from analytics.warehouse.connection import reader, resolve_db, writer
-    from analytics.warehouse.forget import NotLoaded, forget_files
+    from analytics.warehouse.connection import LAKE_ENV_VAR, reader, resolve_db, writer
+    from analytics.warehouse.forget import NotLoaded, forget_files, unread_words
 
+    if db is None and os.environ.get(LAKE_ENV_VAR):
+        _console.print(terminal.error(
+            f"${LAKE_ENV_VAR} names a Parquet lake, whose files are never rewritten: forget "
+            "works on a database (give --db)"))
+        raise typer.Exit(2)
     path = resolve_db(db)
     if not path.exists():
         _console.print(terminal.error(f"{path}: no such database"))
@@ -82,10 +89,7 @@ def forget(
         _console.print(f"{counted(count, 'hand')} kept: loaded from {source}, which held "
                        f"{'it' if count == 1 else 'them'} too.")
     if result.unreadable:
-        _console.print(terminal.styled(
-            "not read again:", "yellow",
-            f" {', '.join(result.unreadable)} (moved or changed since loaded): a copy of a "
-            "forgotten hand there is not loaded; ingest it again to load it"))
+        _console.print(terminal.styled("not read again:", "yellow", f" {unread_words(result)}"))
 
 
 def _print_loaded(con: duckdb.DuckDBPyConnection) -> None:

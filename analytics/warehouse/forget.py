@@ -7,9 +7,10 @@ Trackers call this deleting hands; here the unit is the file, as it is for loadi
 A hand of a forgotten file may also be in another loaded file, which skipped it as a
 duplicate (``files.duplicates``): each such file is read again where it was loaded from
 (:func:`~analytics.warehouse.rekey.loaded_hands`: only while its content is the one
-loaded) and its copies of the forgotten hands are loaded under it, so a hand two files
-hold stays while one of them does.  A file that cannot be read again any more is named
-in the result; its copies leave with the forgotten file.
+loaded) and its copies of the forgotten hands are loaded under it (not one its ingest
+rejected), so a hand two files hold stays while one of them does.  A file that cannot be
+read again any more is named in the result: copies it may hold leave with the forgotten
+file, until it is forgotten and loaded again itself.
 
 Tags and notes stay (in ``hand_notes`` and the notes file, keyed by hand id): a hand
 loaded again gets them back.  The Rummoli games that lost rounds get their pot streaks
@@ -39,7 +40,8 @@ from analytics.warehouse.rekey import KEYED_TABLES, loaded_hands
 from analytics.warehouse.sql.arrow_scan import arrow_over, execute_over
 from analytics.warehouse.sql.facts import recount_streaks
 
-__all__ = ["ForgetResult", "ForgottenFile", "NotLoaded", "forget_files", "loaded_file_matches"]
+__all__ = ["ForgetResult", "ForgottenFile", "NotLoaded", "forget_files", "loaded_file_matches",
+           "unread_words"]
 
 
 class NotLoaded(WarehouseError):
@@ -82,8 +84,8 @@ _MIN_SHA_PREFIX: Final = 8
 
 def loaded_file_matches(con: duckdb.DuckDBPyConnection, name: str) -> list[tuple[str, str]]:
     """The loaded files (sha256, path) that ``name`` names: a path as loaded (or that path
-    made absolute), a file name when one loaded file has it, or the start of a sha256 (at
-    least 8 hex digits).  Empty when none does."""
+    made absolute: two versions of one file loaded are two), a file name, or the start of
+    a sha256 (at least 8 hex digits).  Empty when none does."""
     files = [(str(sha), str(path)) for sha, path in con.execute(
         "SELECT sha256, path FROM files ORDER BY path").fetchall()]
     absolute = str(Path(name).expanduser().absolute())
@@ -111,12 +113,12 @@ def forget_files(con: duckdb.DuckDBPyConnection, names: Sequence[str]) -> Forget
     problems = []
     for name in names:
         found = loaded_file_matches(con, name)
-        if len(found) == 1 or (found and all(path == found[0][1] for _, path in found)):
+        if len(found) == 1:
             targets.update(found)
-        elif found:
+        elif found:  # two files, or two versions of one path (a sheet loaded, then mended)
             problems.append(f"{name!r} names {len(found)} loaded files: "
-                            + ", ".join(path for _, path in found[:5])
-                            + " (give the path or a longer sha256)")
+                            + ", ".join(f"{path} ({sha[:12]})" for sha, path in found[:5])
+                            + " (give the start of the sha256 of the one to take out)")
         else:
             problems.append(f"{name!r} is not a loaded file")
     if problems:
@@ -181,8 +183,12 @@ def _load_copies(con: duckdb.DuckDBPyConnection, forgotten: set[int]
         if not hands:
             unreadable.append(str(path))
             continue
+        rejected = {int(row[0]) for row in con.execute(
+            "SELECT hand_index FROM rejects WHERE sha256 = $sha", {"sha": str(sha)}).fetchall()}
         batch = Batch(FileContext(str(path), str(sha), _as_datetime(started)))
-        for hand in hands.values():
+        for index, hand in hands.items():
+            if index in rejected:  # that file's ingest refused it (its board, say)
+                continue
             key = hand_id(hand)
             if key in forgotten and key not in kept:
                 try:
@@ -199,6 +205,13 @@ def _load_copies(con: duckdb.DuckDBPyConnection, forgotten: set[int]
         if kept == forgotten:
             break
     return kept, tuple(reloaded), tuple(unreadable)
+
+
+def unread_words(result: ForgetResult) -> str:
+    """The files :func:`forget_files` could not read again, and what to do, in words."""
+    return (f"{', '.join(result.unreadable)} (moved or changed since loaded) may hold "
+            "copies of forgotten hands, which are not loaded from them: to load them, forget "
+            "such a file too and ingest it again")
 
 
 def _as_datetime(value: object) -> dt.datetime:

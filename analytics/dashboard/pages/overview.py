@@ -10,9 +10,9 @@ import streamlit as st
 
 from analytics.dashboard import charts, logic, ui
 from analytics.dashboard.hand_list import bar_list, picked_bar
-from analytics.warehouse import WarehouseBusy, writer
+from analytics.warehouse import WarehouseBusy, WarehouseError, writer
 from analytics.warehouse.connection import LAKE_ENV_VAR
-from analytics.warehouse.forget import forget_files
+from analytics.warehouse.forget import forget_files, unread_words
 from analytics.warehouse.sql import queries
 from analytics.words import counted
 from parsers.rule_options import GAME_NAMES
@@ -32,7 +32,7 @@ def _forget_form(db: str, files: pd.DataFrame) -> None:
     mistake, or a score sheet corrected since (forget it, then upload the new one)."""
     said = st.session_state.pop("forget_said", None)
     if said:
-        st.success(said)
+        st.success(ui.literal(said))
     with st.expander("Take a file out of the database"):
         names = dict(zip(files["sha256"], files["path"], strict=True))
         chosen = st.selectbox("File to take out", list(names), format_func=lambda sha: (
@@ -49,11 +49,15 @@ def _forget_form(db: str, files: pd.DataFrame) -> None:
                 st.error("Nothing was changed: another ingest is writing to the database; "
                          "try again in a moment.")
                 return
+            except WarehouseError as error:  # taken out meanwhile by another session, say
+                st.error(f"Nothing was changed: {ui.literal(error)}")
+                return
             st.session_state["forget_said"] = (
                 f"{logic.short_name(str(names[chosen]))}: {counted(result.hands, 'hand')} "
                 f"taken out" + (f", {counted(sum(f.kept for f in result.files), 'hand')} "
                                 "kept (another loaded file holds them)"
-                                if any(f.kept for f in result.files) else "") + ".")
+                                if any(f.kept for f in result.files) else "") + "."
+                + (f" Not read again: {unread_words(result)}." if result.unreadable else ""))
             st.rerun()
 
 

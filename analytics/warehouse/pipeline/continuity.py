@@ -9,9 +9,10 @@ game (``game_id``) in one file are checked against each other, in any order:
 * a round's ``board_before`` must be the board after the game's round before it;
 * its board after must be the ``board_before`` of the game's next round.
 
-A round that breaks either is a rules reject naming the pots that differ; the round seen
-first stands, and the round after a rejected one is checked against the round before
-that, if any.  Rounds without a ``game_id`` or ``round`` are not linked to any other.
+A round that breaks either, or repeats a round number with another board, is a rules
+reject naming the pots that differ; the round seen first stands.  A rejected round is no
+neighbour: the round after it is not checked on that side.  Rounds without a ``game_id``
+or ``round`` are not linked to any other.
 Handlab's decision: the check stays inside a file, where a game's rounds are (the
 recorder and the simulator write a game to one file); game ids are not unique across
 files (two simulations of one seed share them, a table's name is its recorded game's
@@ -55,6 +56,10 @@ class BoardChain:
         """Check round ``number`` of ``game_id`` (its board ``before`` its antes and
         ``after`` it) and keep it; or say what breaks the chain (it is not kept)."""
         board = _Round(tuple(before), tuple(after))
+        same = self._known.get((game_id, number))
+        if same is not None and same != board:
+            return (f"round {number} of game {game_id!r} is given twice, with other boards "
+                    "(the first one stands)")
         earlier = self._known.get((game_id, number - 1))
         differs = None if earlier is None else board_difference(earlier.after, board.before)
         if differs is not None:

@@ -742,6 +742,7 @@ class _Writer:
         record_file(self.lease.con, item.context, item.size, item.stats,
                     item.started or item.context.loaded_at)
         item.state = "loaded"
+        self.boards.pop(item.context.sha256, None)  # its rounds are all checked
         self.parts = None
         self.files.append(item)
         if self.rows >= GROUP_ROWS:
@@ -769,6 +770,7 @@ class _Writer:
     def _fail(self, item: _Planned, error: str) -> None:
         """A source that could not be read: nothing of it stays (when its first parts were
         loaded, the transaction is rolled back, and the files gathered in it requeued)."""
+        self.boards.pop(item.context.sha256, None)
         if item.state == "open":
             rollback(self.lease.con)
             self.active = False
