@@ -382,3 +382,84 @@ def test_a_truncated_gzip_is_no_valid_hand_in_validate_as_in_ingest(tmp_path: Pa
                      r"of the [\d,]+ hands read before this is loaded\)", said), said
     assert "valid" not in said  # no table of valid hands: none is
     assert load(tmp_path, cut).loaded == 0
+
+
+def _zips(folder: Path, count: int) -> list[Path]:
+    """``count`` small archives of three members each."""
+    folder.mkdir(exist_ok=True)
+    paths = []
+    for number in range(count):
+        path = folder / f"a{number}.zip"
+        with zipfile.ZipFile(path, "w") as bundle:
+            for member in range(3):
+                bundle.writestr(f"m{member}.phhs", f"# archive {number} member {member}\n" * 9)
+        paths.append(path)
+    return paths
+
+
+def test_kept_archives_are_read_by_many_threads_at_once(tmp_path: Path) -> None:
+    """Six threads read the members of more archives than are kept open: one thread's
+    archive was closed by another's eviction before its member opened (ValueError:
+    'Attempt to use ZIP archive that was already closed', 7 of 18,000 reads)."""
+    import threading
+
+    from analytics.warehouse.pipeline.sources import SourceRef, open_source
+
+    refs = [SourceRef("zip", str(path), f"m{member}.phhs")
+            for path in _zips(tmp_path / "zips", 8) for member in range(3)]
+    errors: list[str] = []
+
+    def read(start: int) -> None:
+        for number in range(1500):
+            ref = refs[(start * 7 + number) % len(refs)]
+            try:
+                with open_source(ref) as stream:
+                    assert stream.read().startswith(b"# archive ")
+            except Exception as error:  # every failure is counted
+                errors.append(f"{type(error).__name__}: {error}")
+
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        threads = [threading.Thread(target=read, args=(k,)) for k in range(6)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    finally:
+        sys.setswitchinterval(interval)
+    assert errors == []
+
+
+def test_an_archive_rewritten_in_place_is_read_anew(tmp_path: Path) -> None:
+    """Rewritten in place with the same size and modification time put back (rsync
+    --inplace -t): the kept index read the old bytes; the change time tells."""
+    from analytics.warehouse.pipeline.sources import SourceRef, open_source
+
+    def archive(text: str) -> bytes:
+        data = io.BytesIO()
+        with zipfile.ZipFile(data, "w", zipfile.ZIP_STORED) as bundle:
+            bundle.writestr("a.phhs", text)
+        return data.getvalue()
+
+    path = tmp_path / "inplace.zip"
+    path.write_bytes(archive("# version A\n" * 20))
+    ref = SourceRef("zip", str(path), "a.phhs")
+    with open_source(ref) as stream:
+        assert stream.read(12) == b"# version A\n"
+    before = os.stat(path)
+    with path.open("r+b") as rewrite:
+        rewrite.write(archive("# version B\n" * 20))
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+    with open_source(ref) as stream:
+        assert stream.read(12) == b"# version B\n"
+
+
+def test_an_ingest_keeps_no_archive_open(tmp_path: Path) -> None:
+    """An upload's zip stayed open in the dashboard's process after its temporary folder
+    was removed (its disk space held); an ingest lets its archives go."""
+    archive = zip_with(tmp_path / "upload.zip", {"h.phhs": phhs(BIGTWO).encode()})
+    assert load(tmp_path, archive).loaded == 1
+    held = [os.readlink(f"/proc/self/fd/{fd}") for fd in os.listdir("/proc/self/fd")
+            if os.path.exists(f"/proc/self/fd/{fd}")]
+    assert str(archive) not in held

@@ -50,6 +50,7 @@ from analytics.warehouse.pipeline.sources import (
     content_digest,
     expand,
     open_source,
+    release_archives,
 )
 from analytics.warehouse.pipeline.work import (
     INTERNAL_ERROR_LOG,
@@ -642,6 +643,8 @@ def ingest(
         except BaseException:
             writer.abandon()
             raise
+        finally:
+            release_archives()  # an upload's zip, whose folder goes next, held no longer
     summary.seconds = time.perf_counter() - started
     return summary
 

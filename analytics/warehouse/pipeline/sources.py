@@ -43,6 +43,7 @@ __all__ = [
     "open_source",
     "read_head",
     "read_range",
+    "release_archives",
     "shown_path",
 ]
 
@@ -436,9 +437,7 @@ def open_source(ref: SourceRef, limits: Limits | None = None, offset: int = 0
                 limit = min(limits.max_uncompressed_bytes,
                             max(limits.ratio_floor, int(limits.max_ratio * compressed)))
             else:
-                archive = _archive(ref, outer, stack)
-                assert ref.member is not None
-                raw = stack.enter_context(archive.open(ref.member))
+                raw = _member(ref, outer, stack)
                 limit = limits.max_uncompressed_bytes
         except (*_READ_ERRORS, KeyError, UnicodeDecodeError) as error:
             raise SourceError(f"{ref.name}: cannot be read: {error}") from error
@@ -447,7 +446,7 @@ def open_source(ref: SourceRef, limits: Limits | None = None, offset: int = 0
 
 _ARCHIVES_KEPT: Final = 4
 """Archives one process keeps open with their index of members (the latest used)."""
-_ARCHIVES: OrderedDict[tuple[int, int, int, int], zipfile.ZipFile] = OrderedDict()
+_ARCHIVES: OrderedDict[tuple[int, ...], zipfile.ZipFile] = OrderedDict()
 _ARCHIVES_LOCK = threading.Lock()
 
 
@@ -461,39 +460,55 @@ def _forget_archives() -> None:
 os.register_at_fork(after_in_child=_forget_archives)
 
 
-def _archive(ref: SourceRef, outer: IO[bytes], stack: ExitStack) -> zipfile.ZipFile:
-    """The zip archive ``ref`` is a member of (``outer``: the archive, opened and checked).
+def release_archives() -> None:
+    """Close the archives kept open (:func:`open_source`): at the end of an ingest, so a
+    process that lives on (the dashboard's server) holds no upload's file once its
+    temporary folder is gone.  A member being read goes on: zipfile closes the file when
+    its last reader is done."""
+    with _ARCHIVES_LOCK:
+        kept = list(_ARCHIVES.values())
+        _ARCHIVES.clear()
+        for archive in kept:
+            archive.close()
+
+
+def _file_key(info: os.stat_result) -> tuple[int, ...]:
+    """A file as the same one, unchanged: device, inode, size, modification and change
+    times (the change time, which no one can set back, sees a rewrite in place that put the
+    old size and modification time back)."""
+    return (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns)
+
+
+def _member(ref: SourceRef, outer: IO[bytes], stack: ExitStack) -> IO[bytes]:
+    """Member ``ref.member`` of the zip archive ``ref`` names, opened (``outer``: the
+    archive, opened and checked).
 
     Reading an archive's index of members costs time in its number of members, and every
     member is opened two or three times (its head, its digest, its hands): opened anew each
     time, an archive of 10,000 tiny members took quadratic time (a denial of service an
     upload could cause).  So a local archive is kept open with its index while it is the
-    same file, unchanged (device, inode, size, modification time: the file zipfile opens
-    must be ``outer``'s, or it is not kept), and its members are read through it, as
-    zipfile allows from several threads; one evicted closes once its readers are done."""
+    same file, unchanged (:func:`_file_key`; the file zipfile opens must be ``outer``'s, or
+    it is not kept).  A member is opened while the lock is held, so no other thread closes
+    its archive in between; zipfile reads members from several threads at once."""
+    assert ref.member is not None
     if is_url(ref.path):
-        return stack.enter_context(zipfile.ZipFile(outer))
-    info = os.fstat(outer.fileno())
-    key = (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns)
+        return stack.enter_context(stack.enter_context(zipfile.ZipFile(outer)).open(ref.member))
+    key = _file_key(os.fstat(outer.fileno()))
     with _ARCHIVES_LOCK:
         kept = _ARCHIVES.get(key)
         if kept is not None:
             _ARCHIVES.move_to_end(key)
-            return kept
+            return stack.enter_context(kept.open(ref.member))
     opened = zipfile.ZipFile(ref.path)
     assert opened.fp is not None
-    mine = os.fstat(opened.fp.fileno())
-    if (mine.st_dev, mine.st_ino, mine.st_size, mine.st_mtime_ns) != key:  # replaced
+    if _file_key(os.fstat(opened.fp.fileno())) != key:  # replaced since ``outer`` opened it
         opened.close()
-        return stack.enter_context(zipfile.ZipFile(outer))
-    evicted = []
+        return stack.enter_context(stack.enter_context(zipfile.ZipFile(outer)).open(ref.member))
     with _ARCHIVES_LOCK:
         _ARCHIVES[key] = opened
         while len(_ARCHIVES) > _ARCHIVES_KEPT:
-            evicted.append(_ARCHIVES.popitem(last=False)[1])
-    for archive in evicted:
-        archive.close()
-    return opened
+            _ARCHIVES.popitem(last=False)[1].close()
+        return stack.enter_context(opened.open(ref.member))
 
 
 def content_digest(ref: SourceRef, limits: Limits | None = None) -> tuple[str, int]:
