@@ -98,3 +98,24 @@ def test_a_lake_from_schema_13_on_is_read_and_grows(histories: Path, tmp_path: P
     _manifest_schema(lake, LATEST_VERSION + 1)
     with pytest.raises(WarehouseError, match="upgrade handlab"):
         open_lake(lake)
+
+
+def test_a_finale_s_chips_read_the_same_in_rows_from_before_17(tmp_path: Path) -> None:
+    """A lake keeps its rows as written (LAKE_FILES_SINCE = 13): in rows from before
+    migration 17 a finale's pots are antes below zero and amount 0. The Pots page's "left
+    for the finale" reads both forms alike (it read 0 for the old)."""
+    from analytics.dashboard.logic import pot_summary
+    from analytics.warehouse.sql.views import HandFilter, pot_winners
+
+    path = tmp_path / "finales.phhs"
+    write_hands(simulate_rummoli(60, 4, 9, finale="single", rounds_per_game=5), path)
+    db = tmp_path / "f.duckdb"
+    ingest([path], db, workers=0)
+    with duckdb.connect(str(db)) as con:
+        now = pot_summary(pot_winners(con, HandFilter()))
+        con.execute("UPDATE pot_facts SET antes = coalesce(after, 0) - before, amount = 0, "
+                    "won_by = NULL, won_by_player = NULL WHERE pot <> 'poker' AND hand_id IN "
+                    "(SELECT hand_id FROM hands WHERE finale_pot IS NOT NULL)")
+        before = pot_summary(pot_winners(con, HandFilter()))
+    assert now["left_for_finale"].sum() > 0
+    assert list(before["left_for_finale"]) == list(now["left_for_finale"])

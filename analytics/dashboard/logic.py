@@ -317,7 +317,8 @@ def pot_summary(winners: pd.DataFrame) -> pd.DataFrame:
             "chips_paid": int(part["chips"].sum()),
             "top_winner": top["won_by_player"].iloc[0] if len(top) else None,
             "top_winner_times": int(top["rounds"].iloc[0]) if len(top) else 0,
-            "left_for_finale": int(every.loc[finale, "chips"].sum()),
+            # Taken by its winner (migration 17), or cleared as antes below zero (before).
+            "left_for_finale": int(every.loc[finale, ["chips", "cleared"]].sum().sum()),
         })
     return pd.DataFrame(rows, columns=["pot", "rounds", "won", "share_won", "chips_paid",
                                        "top_winner", "top_winner_times", "left_for_finale"])

@@ -762,12 +762,15 @@ def pot_winners(con: duckdb.DuckDBPyConnection, f: HandFilter) -> pd.DataFrame:
     chips paid out).  ``finale`` marks a game's end-of-game rounds (``hands.finale_pot``),
     which play the leftover board off as poker: no pot is won by its own rule there; a
     pot's chips go to the finale's winner (all at once, or its own round with ``finale =
-    per_pot``), its ``chips`` there what the game left on it."""
+    per_pot``), its ``chips`` there what the game left on it.  ``cleared``: the chips a
+    finale took as antes below zero, as a lake's rows written before migration 17 hold
+    them (0 in every row written since)."""
     cond, params = facts_where(f, game="rummoli", seats=False)
     return query_frame(con, f"""
         SELECT x.pot, any_value(x.pot_order) AS pot_order, x.won_by_player,
                {finale_round("x")} AS finale,
-               count(*) AS rounds, CAST(sum(x.amount) AS BIGINT) AS chips
+               count(*) AS rounds, CAST(sum(x.amount) AS BIGINT) AS chips,
+               CAST(sum(greatest(-x.antes, 0)) AS BIGINT) AS cleared
         FROM pot_facts x
         WHERE {cond}
         GROUP BY ALL ORDER BY pot_order, finale, rounds DESC
