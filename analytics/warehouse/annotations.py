@@ -30,6 +30,7 @@ import pandas as pd
 import pyarrow as pa
 
 from analytics.warehouse.errors import SourceError
+from analytics.warehouse.sql.queries import database_file
 
 __all__ = ["ANNOTATION_TABLES", "NOTES_HOME_TABLE", "NOTES_SUFFIX", "HandNote", "hand_note",
            "keep_notes_in", "notes_file", "player_note", "player_notes",
@@ -157,11 +158,8 @@ def notes_file(con: duckdb.DuckDBPyConnection) -> Path | None:
                        {"name": NOTES_HOME_TABLE}).fetchall()
     if home[0][0]:
         return Path(str(con.execute(f"SELECT path FROM {NOTES_HOME_TABLE}").fetchall()[0][0]))
-    rows = con.execute("SELECT path FROM duckdb_databases() "
-                       "WHERE database_name = current_database()").fetchall()
-    if not rows or not rows[0][0]:
-        return None
-    return Path(str(rows[0][0] + NOTES_SUFFIX))
+    database = database_file(con)
+    return None if database is None else database.with_name(database.name + NOTES_SUFFIX)
 
 
 def keep_notes_in(con: duckdb.DuckDBPyConnection, path: Path) -> int:

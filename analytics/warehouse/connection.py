@@ -40,6 +40,7 @@ from analytics.warehouse.errors import (
     WarehouseSchemaError,
     WarehouseUnreadable,
 )
+from analytics.warehouse.sql.queries import database_file
 from analytics.warehouse.sql.schema import LATEST_VERSION, migrate, schema_version
 
 __all__ = [
@@ -137,16 +138,6 @@ Parquet or JSON file: DuckDB opens one as an in-memory database with a view over
 opened read-only."""
 
 
-def _is_a_file_database(con: duckdb.DuckDBPyConnection) -> bool:
-    """Whether ``con`` is a database file's, not the in-memory database DuckDB makes of a
-    CSV, Parquet or JSON file named as a database (an ingest into it stored nothing, and
-    said nothing).  Asked of DuckDB: opening the file here to look at its first bytes would
-    drop this process's lock on a database it holds (POSIX locks go with any close)."""
-    rows = con.execute("SELECT path FROM duckdb_databases() "
-                       "WHERE database_name = current_database()").fetchall()
-    return bool(rows and rows[0][0])
-
-
 def _retrying_connect(path: Path, *, read_only: bool, wait: float,
                       config: dict[str, str | bool | int | float | list[str]]
                       ) -> duckdb.DuckDBPyConnection:
@@ -192,7 +183,12 @@ def _retrying_connect(path: Path, *, read_only: bool, wait: float,
                 raise WarehouseBusy(f"{path} is {who}; try again in a moment "
                                     f"({error})") from error
         else:
-            if _is_a_file_database(con):
+            # DuckDB opens a CSV, Parquet or JSON file named as a database as an in-memory
+            # database with a view over it (an ingest into it stored nothing, and said
+            # nothing).  Asked of DuckDB: opening the file here to look at its first bytes
+            # would drop this process's lock on a database it holds (POSIX locks go with
+            # any close of the file).
+            if database_file(con) is not None:
                 return con
             con.close()
             raise WarehouseNotADatabase(f"{path} is not a handlab database (not a DuckDB file)")

@@ -32,6 +32,7 @@ from analytics.warehouse.errors import SourceError
 from analytics.warehouse.identity import hand_id
 from analytics.warehouse.pipeline.sources import SourceRef, expand, open_source
 from analytics.warehouse.sql.arrow_scan import execute_over
+from analytics.warehouse.sql.queries import database_file
 from parsers.model import HandHistory
 from parsers.reader import hand_from_chunk, iter_chunks
 from parsers.scoresheet import decode_sheet, read_score_sheet, sheet_hands, starts_like_score_sheet
@@ -88,9 +89,8 @@ def rekey_hands(con: duckdb.DuckDBPyConnection) -> int:
 
 
 def _database_folder(con: duckdb.DuckDBPyConnection) -> Path | None:
-    rows = con.execute("SELECT path FROM duckdb_databases() "
-                       "WHERE database_name = current_database()").fetchall()
-    return Path(str(rows[0][0])).parent if rows and rows[0][0] else None
+    database = database_file(con)
+    return None if database is None else database.parent
 
 
 def _ids_by_index(path: str, sha256: str, folder: Path | None) -> dict[int, int]:
