@@ -99,10 +99,11 @@ def _middle_html(hand: HandHistory, step: Step) -> str:
         parts.append(chips_html(step.pot, label="pot"))
         if step.pots:  # an all-in for less: the main and side pots, who can win each
             pills = " ".join(
-                f"<span title='{escape(who)}'>{chips_html(pot.amount, label=pot_words(pot.name))}"
+                f"<span title='{escape(who)}'>"
+                f"{chips_html(pot.amount, label=pot_words(pot.name) + ':')}"
                 f" <small>{escape(who)}</small></span>"
                 for pot, who in zip(step.pots, _eligible_names(hand, step.pots), strict=True))
-            parts.append(f"<div>Pots so far: {pills}</div>")
+            parts.append(f"<div>Pots: {pills}</div>")
     if step.board is not None:
         pots = " ".join(chips_html(chips, label=pot_words(name))
                         for name, chips in zip(RUMMOLI_POTS, step.board, strict=True))
