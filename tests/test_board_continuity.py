@@ -142,3 +142,18 @@ def test_validate_checks_a_duplicate_round_s_board_as_ingest_does(tmp_path: Path
                                  str(tmp_path / "b.phhs")])
     assert result.exit_code == 1
     assert "hand 3: board_before does not continue round 2" in " ".join(result.output.split())
+
+
+def test_a_lake_rejects_the_round_the_database_rejects(tmp_path: Path) -> None:
+    """A Parquet lake's ingest checks a range's rounds as the single writer checks a file's:
+    the padded round is a reject of the lake too, its other rounds loaded."""
+    from analytics.warehouse.lake.engine import ingest_lake
+
+    rounds = _game()
+    rounds[1] = _padded(rounds[1], 8, 50)
+    path = tmp_path / "game.phhs"
+    write_hands(rounds, path)
+    summary = ingest_lake([path], tmp_path / "lake", engine="local", workers=0)
+    assert (summary.loaded, summary.rejected) == (3, 1)
+    rejects = [str(item.message) for item in summary.files]
+    assert any("hand 2: board_before does not continue round 1" in text for text in rejects)

@@ -44,6 +44,7 @@ import pyarrow.compute as pc
 
 from analytics.warehouse.errors import SourceError, WarehouseBusy, WarehouseError
 from analytics.warehouse.lake.store import LakeStore, open_store
+from analytics.warehouse.pipeline.continuity import BoardChain, board_breaks
 from analytics.warehouse.pipeline.reading import SCORE_SHEET, source_format
 from analytics.warehouse.pipeline.rows import FileContext, reject_table
 from analytics.warehouse.pipeline.sources import Limits, SourceRef, content_digest, open_source
@@ -387,6 +388,7 @@ def _collect(task: LakeRange, output: RangeOutput, collected: dict[str, list[pa.
     """Process the range's units into ``collected`` (rows per table) and ``output``'s counts,
     a hand repeated in the range kept once (the first)."""
     seen = pa.array([], pa.int64())
+    chains: dict[str, BoardChain] = {}  # each source's Rummoli rounds in the range
     for unit in task.units:
         result = process_unit(unit)
         sha = unit.context.sha256
@@ -397,7 +399,14 @@ def _collect(task: LakeRange, output: RangeOutput, collected: dict[str, list[pa.
         counts.hands += result.hands
         counts.rejected.update(result.rejected)
         counts.duplicates.update(result.batch_duplicates)
-        for tables in result.batches:  # with their facts (work._with_facts)
+        rejects = list(result.rejects)
+        for batch in result.batches:  # with their facts (work._with_facts)
+            # The board as the single writer checks it (continuity.board_breaks), here
+            # within the range: a source split over ranges is not checked across them.
+            tables, broken = board_breaks(chains.setdefault(sha, BoardChain()), batch,
+                                          unit.context)
+            counts.rejected.update({"rummoli": len(broken)} if broken else {})
+            rejects += broken
             ids = tables["hands"]["hand_id"]
             repeated = pc.is_in(ids, value_set=seen)
             if pc.any(repeated).as_py():
@@ -410,10 +419,10 @@ def _collect(task: LakeRange, output: RangeOutput, collected: dict[str, list[pa.
             for name in collected:
                 if name in tables:
                     collected[name].append(tables[name])
-        if result.rejects:
-            collected["rejects"].append(reject_table(unit.context, result.rejects))
+        if rejects:
+            collected["rejects"].append(reject_table(unit.context, rejects))
             if counts.first_reject is None:
-                counts.first_reject = result.rejects[0].error.splitlines()[0]
+                counts.first_reject = rejects[0].error.splitlines()[0]
 
 
 def conformed(table: pa.Table, schema: pa.Schema) -> pa.Table:
