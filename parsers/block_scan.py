@@ -36,7 +36,7 @@ import numpy.typing as npt
 
 from parsers.actions import GAME_VERBS, ActionSyntaxError, parse_action
 from parsers.block import MAX_ACTION_CARDS, NO_VALUE, VERB_CODE, SevenEightBlock
-from parsers.build import MAX_CHIPS, PLAYER_LIMITS
+from parsers.build import MAX_CHIPS, PLAYER_LIMITS, visible_name
 from parsers.caching import BoundedCache
 from parsers.cards import RANK_SYMBOLS, SUIT_SYMBOLS, UNKNOWN
 from parsers.model import Verb
@@ -58,8 +58,10 @@ _CACHE_LIMIT: Final = 100_000
 _CHIPS: Final = r"(?:0|[1-9][0-9]{0,14})"
 _POSITIVE_CHIPS: Final = r"[1-9][0-9]{0,14}"
 _COUNT: Final = r"(?:0|[1-9][0-9]{0,8})"
-_STRING: Final = r'[^"\\\x00-\x1f\x7f]*'
-"""A TOML basic string's body without escapes: what the reader's one-line forms take as it is."""
+_STRING: Final = r'[^"\\\x00-\x1f\x7f-\x9f]*'
+"""A TOML basic string's body without escapes or control characters (C0 and C1, which the
+reader refuses in a name or a label, parsers.build.has_control): what the reader's
+one-line forms take as it is."""
 _CHIP_LIST: Final = rf"({_CHIPS}(?:, {_CHIPS})*)"
 _USER_INT: Final = r"(?:0|-?[1-9][0-9]{0,15})"
 _USER_KEY: Final = r"_[A-Za-z0-9_-]*"
@@ -152,10 +154,10 @@ def _players(text: str) -> Players:
     names = tuple(found.group(1)[1:-1].split('", "'))  # no quote inside a name
     seats = tuple(map(int, found.group(2).split(", ")))
     seat_count = int(found.group(3))
-    # A blank or repeated name, a repeated seat or one off the table: the general reader
-    # says which (parsers.build's seating check).
+    # A blank, padded or repeated name, a repeated seat or one off the table: the general
+    # reader says which (parsers.build's seating check).
     seated = (len(seats) == len(names) == len(set(names)) == len(set(seats))
-              and all(name.strip() for name in names)
+              and all(visible_name(name) and name == name.strip() for name in names)
               and all(1 <= seat <= seat_count for seat in seats))
     return (len(names) if seated else _REFUSED), names, seats, seat_count
 

@@ -16,6 +16,7 @@ mutations:
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import functools
 import io
@@ -28,7 +29,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from parsers import dumps_hand
+from analytics.simulate.seveneight import simulate_seveneight
+from parsers import dumps_hand, dumps_hands
 from parsers.block import SevenEightBlock
 from parsers.block_scan import scan_seveneight
 from parsers.build import MAX_CHIPS
@@ -387,3 +389,15 @@ def test_a_large_random_mix_of_edited_hands() -> None:
     mixed = [rng.choice(edits) if rng.random() < 0.3 else rng.choice(texts) for _ in range(600)]
     taken, could = check_data(as_file(mixed))
     assert taken > 300 and taken <= could
+
+
+def test_names_the_reader_refuses_are_left_to_it() -> None:
+    """A padded name, an invisible one and one holding a C1 control character: the reader
+    refuses each (parsers.build's seating check), so the scanner takes none (it took the
+    first and the last, which then loaded by the block path)."""
+    hands = list(simulate_seveneight(3, 3, 5))
+    names = [(" Ann", "Bo", "Cy"), ("\u200b", "Bo", "Cy"), ("A\x85nn", "Bo", "Cy")]
+    odd = [dataclasses.replace(hand, players=players)
+           for hand, players in zip(hands, names, strict=True)]
+    taken, _ = check_data(dumps_hands(odd).encode())
+    assert taken == 0
