@@ -162,6 +162,7 @@ for _card in DECK:
 
 # One card token: a rank (10 or one symbol) then a suit (letter or unicode), or ??.
 _TOKEN = re.compile(r"\?\?|(?:10|[2-9TJQKAtjqka])[cdhsCDHS♣♧♦♢♥♡♠♤]")
+_WORD = re.compile(r"[^ ,\t]+")
 
 
 def parse_card(text: str) -> Card:
@@ -185,9 +186,11 @@ def _scan(text: str) -> Iterator[Card]:
             position += 1
             continue
         match = _TOKEN.match(text, position)
-        if match is None:
-            snippet = text[position : position + 3]
-            raise CardError(f"{snippet!r} at position {position + 1} of {text!r} is not a card")
+        if match is None:  # the word it stands in (up to a separator), as written
+            word = _WORD.match(text, position)
+            snippet = word.group()[:12] if word else char
+            raise CardError(f"{snippet!r} at position {position + 1} of {text!r} is not a card"
+                            " (a rank 2-9, T or 10, J, Q, K, A, then a suit c, d, h, s)")
         yield _BY_TEXT[match.group()]
         position = match.end()
 

@@ -105,3 +105,12 @@ def test_canonical_path_reads_what_the_slices_read(text: str) -> None:
     except CardError as error:
         got = str(error)
     assert got == _pieces_reference(text)
+
+
+def test_a_card_error_quotes_the_word_and_says_what_a_card_is() -> None:
+    """``eval rummoli As Xs`` said ``'Xs ' ... is not a card``: three characters, a space
+    among them, and no word of what a card is."""
+    with pytest.raises(CardError) as error:
+        parse_cards("As Xs Qs")
+    assert str(error.value) == ("'Xs' at position 4 of 'As Xs Qs' is not a card (a rank 2-9, "
+                                "T or 10, J, Q, K, A, then a suit c, d, h, s)")
