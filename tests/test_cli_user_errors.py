@@ -285,6 +285,7 @@ def test_report_takes_stakes_in_the_words_the_pages_show(dashboard_db: Path,
                                      "--out", str(out)])
         assert result.exit_code == 0, result.output
         assert "stakes no limit, big blind 2" in _said(result.output)
+        assert _unfolded(f"from {dashboard_db}") in _unfolded(result.output)  # what it read
         written[name] = out.read_text()
     assert written["words"] == written["label"] and written["words"].count("\n") > 1
     result = RUNNER.invoke(app, ["report", "--db", str(dashboard_db), "--stakes",

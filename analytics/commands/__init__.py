@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 from difflib import get_close_matches
+from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
 import typer
@@ -16,8 +17,8 @@ if TYPE_CHECKING:
 
     from analytics.warehouse.sql.views import HandFilter
 
-__all__ = ["SEED_HELP", "SEED_MAX", "check_table_size", "checked_seed", "day_range",
-           "no_match_hints", "parse_day", "players_ranges", "refuse_unused"]
+__all__ = ["SEED_HELP", "SEED_MAX", "check_table_size", "checked_seed", "data_source",
+           "day_range", "no_match_hints", "parse_day", "players_ranges", "refuse_unused"]
 
 SEED_MAX: Final = 2**63 - 1
 """The largest ``--seed`` a command takes (the smallest is 0): the equity kernels (numba)
@@ -47,6 +48,20 @@ def parse_day(text: str | None, option: str) -> dt.date | None:
     except ValueError:
         raise typer.BadParameter(f"{text!r} is not a date (YYYY-MM-DD)",
                                  param_hint=option) from None
+
+
+def data_source(db: Path | None, lake: str | None = None) -> str:
+    """What a command reads, as a user named it or the defaults chose it: ``lake``, else
+    ``db``, else ``$HANDLAB_LAKE``, else the database file (``resolve_db``)."""
+    import os
+
+    from analytics.warehouse.connection import LAKE_ENV_VAR, resolve_db
+
+    if lake is not None:
+        return lake
+    if db is None and os.environ.get(LAKE_ENV_VAR):
+        return os.environ[LAKE_ENV_VAR]
+    return str(resolve_db(db))
 
 
 def day_range(date_from: str | None, date_to: str | None

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from analytics.commands import day_range, no_match_hints, refuse_unused, terminal
+from analytics.commands import data_source, day_range, no_match_hints, refuse_unused, terminal
 from parsers.rule_options import Game
 
 if TYPE_CHECKING:
@@ -107,7 +107,8 @@ def report(
     except (WarehouseError, OSError) as error:
         _console.print(terminal.error(error))
         raise typer.Exit(2) from None
-    _console.print(f"wrote {written} ({hand_filter.describe()})")
+    _console.print(f"wrote {written} from {data_source(db, lake)} "
+                   f"({hand_filter.describe()})")
 
 
 def _stakes_label(con: duckdb.DuckDBPyConnection, text: str) -> str:

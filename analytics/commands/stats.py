@@ -19,7 +19,7 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
-from analytics.commands import day_range, no_match_hints, refuse_unused, terminal
+from analytics.commands import data_source, day_range, no_match_hints, refuse_unused, terminal
 from analytics.words import counted
 from parsers.rule_options import Game
 
@@ -103,8 +103,8 @@ def stats(
         except OSError as error:  # a folder of that name, a place no one may write: as report
             _console.print(terminal.error(error))
             raise typer.Exit(2) from None
-        _console.print(f"wrote {counted(len(rows), 'player')} to {out} "
-                       f"({hand_filter.describe()})")
+        _console.print(f"wrote {counted(len(rows), 'player')} to {out} from "
+                       f"{data_source(db)} ({hand_filter.describe()})")
         return
     cells, _, grey = display_grid(rows, definitions)
     title = f"Statistics: {hand_filter.describe()}"
