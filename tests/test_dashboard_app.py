@@ -646,3 +646,26 @@ def test_replayer_names_a_player_as_typed(own_db: Path, tmp_path: Path) -> None:
     at.button(key="step_next").click().run()
     step = at.markdown[0].value
     assert "Step 1 of" in step and "\\*\\*Ann\\*\\*" in step, step
+
+
+def test_taking_a_file_out_twice_changes_nothing_the_second_time(own_db: Path) -> None:
+    """Two tabs take out the same file: the first does; the second, still showing it, must
+    not take out the file its box falls back to (it took the newest file out instead),
+    and says the file is no longer loaded. Each take-out clears the choice and the box."""
+    [(sha, before)] = duckdb.connect(str(own_db), read_only=True).execute(
+        "SELECT sha256, (SELECT count(*) FROM files) FROM files ORDER BY path LIMIT 1"
+    ).fetchall()
+    tabs = [open_app(), open_app()]
+    for tab in tabs:  # both show the file, confirmed
+        tab.selectbox(key="forget_file").set_value(sha).run()
+        tab.checkbox(key="forget_sure").check().run()
+    first, second = tabs
+    first.button(key="forget_go").click().run()
+    assert not first.exception
+    assert any("taken out" in str(message.value) for message in first.success)
+    assert first.selectbox(key="forget_file").value is None
+    assert first.checkbox(key="forget_sure").value is False
+    second.button(key="forget_go").click().run()
+    assert not second.exception
+    assert any("is no longer loaded" in str(message.value) for message in second.error)
+    assert count_rows(own_db, "SELECT count(*) FROM files") == before - 1

@@ -509,9 +509,9 @@ def test_a_bet_nobody_called_comes_back_in_words() -> None:
 def test_the_replayer_shows_side_pots_as_the_dealer_makes_them() -> None:
     """Ann is all in for 30, Bo raises to 60 and Cy calls: when round 1 ends the dealer
     makes a main pot of 90 (all three) and a side pot of 60 (Bo, Cy); Cy's fold in round
-    2 leaves each pot to those still in, Bo's bet nobody called is no pot, and the
-    settlement pays the pots shown.  Before an all-in for less there is one pot (none
-    listed); mid-round the bets are not yet pots."""
+    2 leaves each pot to those still in, Bo's bet nobody called is no pot but listed as
+    going back, and the settlement pays the pots shown.  Before an all-in for less there
+    is one pot (none listed); mid-round the bets are not yet pots."""
     from parsers import loads_hands
 
     hand = loads_hands("""
@@ -530,7 +530,11 @@ players = ["Ann", "Bo", "Cy"]
     texts = [pots_text(step.pots, names) for step in steps]
     assert texts[:10] == [""] * 10  # through Bo's raise: round 1 not over
     assert texts[10] == "main pot 90 (Ann, Bo, Cy); side pot 1 60 (Bo, Cy)"  # Cy calls
-    assert texts[15:] == ["main pot 90 (Ann, Bo); side pot 1 60 (Bo)"] * 4  # Cy folds
+    # Cy folds: round 2 ends, and Bo's 20 nobody called is listed as going back to him,
+    # so that the pots and it add up to the pot shown (170).
+    assert texts[15:] == ["main pot 90 (Ann, Bo); side pot 1 60 (Bo); uncalled 20 "
+                          "(back to Bo)"] * 4
+    assert sum(pot.amount for pot in steps[15].pots) == steps[15].pot == 170
     settled = steps[-1]
     assert settled.words == ("Settled: Ann takes 90 chips (main pot), Bo takes 60 chips "
                              "(side pot 1), Bo gets 20 uncalled chips back.")

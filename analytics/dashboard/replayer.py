@@ -40,7 +40,7 @@ from parsers.rule_options import (
 )
 from parsers.writer import format_action
 
-__all__ = ["EquityProvider", "Step", "StoredEquities", "hand_from_detail", "pots_text",
+__all__ = ["UNCALLED", "EquityProvider", "Step", "StoredEquities", "hand_from_detail", "pots_text",
            "replay_steps", "rules_from_json", "steps_frame", "stored_equities"]
 
 EquityProvider = Callable[[HandHistory], Sequence[tuple[float | None, ...] | None]]
@@ -73,8 +73,8 @@ class Step:
     ``board`` the nine Rummoli pots, ``table`` the cards on the table (Big Two's
     last play, Rummoli's cards laid in the current run).  ``pots`` are 7 & 8's main and
     side pots as the dealer has made them at the end of the betting rounds over so far,
-    when a player all in for less makes more than one (else empty); the bets of the round
-    in progress join them when it ends.
+    when a player all in for less makes more than one (else empty), then a bet nobody
+    called (:data:`UNCALLED`); the bets of the round in progress join them when it ends.
     """
 
     index: int
@@ -212,14 +212,23 @@ def _chips(game: Game, state: Any, n: int, start: Sequence[int] | None
     return tuple(stacks), committed, bets, tuple(int(c) for c in state.board)
 
 
+UNCALLED: Final = "uncalled"
+"""The name :func:`replay_steps` gives the chips of a bet nobody matched, beside the pots
+(``eligible``: the one they go back to), so that the pots and it add up to the pot."""
+
+
 def _side_pots(game: Game, state: Any) -> tuple[Pot, ...]:
     """7 & 8's pots made from the betting rounds over so far (the engine brings its
     ``contributions`` up to date as each ends), when an all-in for less makes more than
-    one; a bet nobody matched is no pot (it goes back, said at the settlement)."""
+    one; a bet nobody matched is no pot: it follows them as :data:`UNCALLED`."""
     if game is not Game.SEVENEIGHT or not any(state.in_hand):
         return ()
     layout = build_pots(state.contributions, state.in_hand)
-    return layout.pots if len(layout.pots) > 1 else ()
+    if len(layout.pots) < 2:
+        return ()
+    back = tuple(Pot(UNCALLED, chips, (player,))
+                 for player, chips in enumerate(layout.refunds) if chips)
+    return (*layout.pots, *back)
 
 
 def replay_steps(hand: HandHistory, equities: EquityProvider | None = None,
@@ -416,7 +425,8 @@ def pots_text(pots: Sequence[Pot], players: Sequence[str]) -> str:
     Cy); side pot 1 200 (Bo, Cy)``; "" for none."""
     return "; ".join(
         f"{pot_words(pot.name)} {pot.amount:,} ("
-        f"{', '.join(players[i] if i < len(players) else f'p{i + 1}' for i in pot.eligible)})"
+        + ("back to " if pot.name == UNCALLED else "")
+        + f"{', '.join(players[i] if i < len(players) else f'p{i + 1}' for i in pot.eligible)})"
         for pot in pots)
 
 

@@ -207,11 +207,15 @@ def _load_copies(con: duckdb.DuckDBPyConnection, forgotten: set[int]
     return kept, tuple(reloaded), tuple(unreadable)
 
 
-def unread_words(result: ForgetResult) -> str:
-    """The files :func:`forget_files` could not read again, and what to do, in words."""
-    return (f"{', '.join(result.unreadable)} (moved or changed since loaded) may hold "
-            "copies of forgotten hands, which are not loaded from them: to load them, forget "
-            "such a file too and ingest it again")
+def unread_words(result: ForgetResult, shown: int = 3) -> str:
+    """The files :func:`forget_files` could not read again (the first ``shown`` named), and
+    what to do, in words."""
+    files = list(result.unreadable)
+    named = ", ".join(files[:shown]) + (f" and {len(files) - shown:,} more" if
+                                         len(files) > shown else "")
+    return (f"{named}, which skipped duplicates, could not be read again (uploads, or moved "
+            "or changed since loaded): copies of forgotten hands they may hold are not "
+            "loaded; to load them, forget such a file too and ingest it again")
 
 
 def _as_datetime(value: object) -> dt.datetime:

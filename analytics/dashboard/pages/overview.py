@@ -29,36 +29,59 @@ def _files(db: str, version: tuple[int, str, int]) -> pd.DataFrame:
 
 def _forget_form(db: str, files: pd.DataFrame) -> None:
     """Take a loaded file out of the database (``handlab forget``): a file loaded by
-    mistake, or a score sheet corrected since (forget it, then upload the new one)."""
+    mistake, or a score sheet corrected since (forget it, then upload the new one).
+
+    The file taken out is the one shown when the button was pressed (the button's
+    callback keeps its sha256), never what the box falls back to once that file is gone
+    (taken out in another tab); each take-out clears the choice and the confirmation."""
     said = st.session_state.pop("forget_said", None)
     if said:
         st.success(ui.literal(said))
+    asked = st.session_state.pop("forget_asked", None)
+    if asked is not None and _forget(db, str(asked), files):
+        st.rerun()
     with st.expander("Take a file out of the database"):
         names = dict(zip(files["sha256"], files["path"], strict=True))
-        chosen = st.selectbox("File to take out", list(names), format_func=lambda sha: (
-            f"{logic.short_name(str(names[sha]))} ({sha[:12]})"), key="forget_file")
+        chosen = st.selectbox("File to take out", list(names), index=None,
+                              placeholder="Choose a file", format_func=lambda sha: (
+                                  f"{logic.short_name(str(names[sha]))} ({sha[:12]})"),
+                              key="forget_file")
         st.caption("Its hands and rejected hands leave every page; a hand another loaded "
                    "file also holds stays. Tags and notes are kept for the hand's return.")
         sure = st.checkbox("Yes, take this file's hands out", key="forget_sure")
-        if st.button("Take it out", disabled=not sure, key="forget_go") and chosen:
-            ui.release_connection()
-            try:
-                with writer(db, wait=30.0) as con:
-                    result = forget_files(con, [str(chosen)])
-            except WarehouseBusy:
-                st.error("Nothing was changed: another ingest is writing to the database; "
-                         "try again in a moment.")
-                return
-            except WarehouseError as error:  # taken out meanwhile by another session, say
-                st.error(f"Nothing was changed: {ui.literal(error)}")
-                return
-            st.session_state["forget_said"] = (
-                f"{logic.short_name(str(names[chosen]))}: {counted(result.hands, 'hand')} "
-                f"taken out" + (f", {counted(sum(f.kept for f in result.files), 'hand')} "
-                                "kept (another loaded file holds them)"
-                                if any(f.kept for f in result.files) else "") + "."
-                + (f" Not read again: {unread_words(result)}." if result.unreadable else ""))
-            st.rerun()
+        st.button("Take it out", disabled=not (sure and chosen), key="forget_go",
+                  on_click=_ask_forget, args=(chosen,))
+
+
+def _ask_forget(sha: str | None) -> None:
+    """The button's callback (before the script runs): the file shown, and a clear form."""
+    if sha is not None:
+        st.session_state["forget_asked"] = sha
+    st.session_state["forget_file"] = None
+    st.session_state["forget_sure"] = False
+
+
+def _forget(db: str, sha: str, files: pd.DataFrame) -> bool:
+    """Take the file ``sha`` out; whether it was (else the page says why, in words)."""
+    shown = dict(zip(files["sha256"], files["path"], strict=True))
+    name = logic.short_name(str(shown.get(sha, sha)))
+    ui.release_connection()
+    try:
+        with writer(db, wait=30.0) as con:
+            result = forget_files(con, [sha])
+    except WarehouseBusy:
+        st.error("Nothing was changed: another ingest is writing to the database; try again "
+                 "in a moment.")
+        return False
+    except WarehouseError:  # taken out meanwhile, in another tab or by the command line
+        st.error(f"Nothing was changed: {ui.literal(name)} is no longer loaded.")
+        return False
+    kept = sum(file.kept for file in result.files)
+    st.session_state["forget_said"] = (
+        f"{name}: {counted(result.hands, 'hand')} taken out"
+        + (f", {counted(kept, 'hand')} kept (another loaded file holds them)" if kept else "")
+        + "." + (f" Not read again: {unread_words(result)}." if result.unreadable else ""))
+    return True
 
 
 def render() -> None:

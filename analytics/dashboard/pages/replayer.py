@@ -13,6 +13,7 @@ import streamlit as st
 from analytics.dashboard import logic, ui
 from analytics.dashboard.cards import cards_html, chips_html, pot_words
 from analytics.dashboard.replayer import (
+    UNCALLED,
     Step,
     StoredEquities,
     hand_from_detail,
@@ -101,9 +102,11 @@ def _middle_html(hand: HandHistory, step: Step) -> str:
             pills = " ".join(
                 f"<span title='{escape(who)}'>"
                 f"{chips_html(pot.amount, label=pot_words(pot.name) + ':')}"
-                f" <small>{escape(who)}</small></span>"
+                f" <small>{'back to ' if pot.name == UNCALLED else ''}{escape(who)}</small>"
+                "</span>"
                 for pot, who in zip(step.pots, _eligible_names(hand, step.pots), strict=True))
-            parts.append(f"<div>Pots: {pills}</div>")
+            paid = " (paid out)" if step.street == "settled" else ""
+            parts.append(f"<div>Pots{paid}: {pills}</div>")
     if step.board is not None:
         pots = " ".join(chips_html(chips, label=pot_words(name))
                         for name, chips in zip(RUMMOLI_POTS, step.board, strict=True))
