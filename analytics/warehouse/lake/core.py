@@ -46,7 +46,7 @@ from analytics.warehouse.errors import SourceError, WarehouseBusy, WarehouseErro
 from analytics.warehouse.lake.store import LakeStore, open_store
 from analytics.warehouse.pipeline.continuity import BoardChain, board_breaks
 from analytics.warehouse.pipeline.reading import SCORE_SHEET, source_format
-from analytics.warehouse.pipeline.rows import FileContext, reject_table
+from analytics.warehouse.pipeline.rows import FileContext, reject_table, without_hands
 from analytics.warehouse.pipeline.sources import Limits, SourceRef, content_digest, open_source
 from analytics.warehouse.pipeline.work import Unit, process_unit
 from analytics.warehouse.sql.arrow_scan import arrow_over
@@ -411,9 +411,7 @@ def _collect(task: LakeRange, output: RangeOutput, collected: dict[str, list[pa.
             repeated = pc.is_in(ids, value_set=seen)
             if pc.any(repeated).as_py():
                 counts.duplicates.update(tables["hands"].filter(repeated)["game"].to_pylist())
-                tables = {name: table.filter(pc.invert(pc.is_in(table["hand_id"],
-                                                                value_set=seen)))
-                          for name, table in tables.items()}
+                tables = without_hands(tables, seen)
                 ids = tables["hands"]["hand_id"]
             seen = pa.concat_arrays([seen, *ids.chunks])
             for name in collected:

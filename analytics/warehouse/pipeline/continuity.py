@@ -29,7 +29,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from analytics.rules.rummoli.engine import board_difference
-from analytics.warehouse.pipeline.rows import FileContext, RejectRow
+from analytics.warehouse.pipeline.rows import FileContext, RejectRow, without_hands
 
 __all__ = ["BOARD_RULE", "BoardChain", "board_breaks"]
 
@@ -108,10 +108,7 @@ def board_breaks(chain: BoardChain, tables: Mapping[str, pa.Table], context: Fil
             raw=f"(round {number} of game {game}: see {context.path}, line {line})"))
     if not broken:
         return dict(tables), []
-    gone = pa.array(broken, pa.int64())
-    kept = {name: table.filter(pc.invert(pc.is_in(table["hand_id"], value_set=gone)))
-            if "hand_id" in table.column_names else table for name, table in tables.items()}
-    return kept, rejects
+    return without_hands(tables, pa.array(broken, pa.int64())), rejects
 
 
 def _boards(board: pa.Table) -> dict[int, _Round]:

@@ -15,12 +15,13 @@ import datetime as dt
 import json
 import operator
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Final, cast
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from analytics.rules.base import Outcome
 from analytics.warehouse.identity import ActionColumns, action_columns, hand_id
@@ -31,7 +32,7 @@ from parsers.model import RUMMOLI_POTS, HandHistory, Verb
 from parsers.rule_options import Game, RummoliRules
 
 __all__ = ["ARROW_SCHEMAS", "PASS_SCHEMA", "PASS_TABLE", "RAW_KEPT_BYTES", "Batch", "FileContext",
-           "RejectRow", "kept_raw", "reject_table", "rules_json", "street_of"]
+           "RejectRow", "kept_raw", "reject_table", "rules_json", "street_of", "without_hands"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -598,6 +599,14 @@ def kept_raw(raw: str) -> tuple[str, str | None]:
     kept = data[:RAW_KEPT_BYTES].decode("utf-8", "ignore")
     return kept, (f"the hand's text is {len(data):,} bytes: rejects.raw keeps its first "
                   f"{RAW_KEPT_BYTES:,}")
+
+
+def without_hands(tables: Mapping[str, pa.Table], ids: pa.Array) -> dict[str, pa.Table]:
+    """A batch's ``tables`` without the rows of the hands ``ids`` (a table without a
+    ``hand_id`` column kept whole): a batch's duplicates, or its rejected rounds, taken
+    out of every table at once."""
+    return {name: table.filter(pc.invert(pc.is_in(table["hand_id"], value_set=ids)))
+            if "hand_id" in table.column_names else table for name, table in tables.items()}
 
 
 def reject_table(context: FileContext, rejects: list[RejectRow]) -> pa.Table:

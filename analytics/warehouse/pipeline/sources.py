@@ -479,6 +479,11 @@ def _file_key(info: os.stat_result) -> tuple[int, ...]:
     return (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns)
 
 
+def _opened_member(outer: IO[bytes], member: str, stack: ExitStack) -> IO[bytes]:
+    """``member`` of the archive ``outer``, its index read for this read alone."""
+    return stack.enter_context(stack.enter_context(zipfile.ZipFile(outer)).open(member))
+
+
 def _member(ref: SourceRef, outer: IO[bytes], stack: ExitStack) -> IO[bytes]:
     """Member ``ref.member`` of the zip archive ``ref`` names, opened (``outer``: the
     archive, opened and checked).
@@ -492,7 +497,7 @@ def _member(ref: SourceRef, outer: IO[bytes], stack: ExitStack) -> IO[bytes]:
     its archive in between; zipfile reads members from several threads at once."""
     assert ref.member is not None
     if is_url(ref.path):
-        return stack.enter_context(stack.enter_context(zipfile.ZipFile(outer)).open(ref.member))
+        return _opened_member(outer, ref.member, stack)
     key = _file_key(os.fstat(outer.fileno()))
     with _ARCHIVES_LOCK:
         kept = _ARCHIVES.get(key)
@@ -503,7 +508,7 @@ def _member(ref: SourceRef, outer: IO[bytes], stack: ExitStack) -> IO[bytes]:
     assert opened.fp is not None
     if _file_key(os.fstat(opened.fp.fileno())) != key:  # replaced since ``outer`` opened it
         opened.close()
-        return stack.enter_context(stack.enter_context(zipfile.ZipFile(outer)).open(ref.member))
+        return _opened_member(outer, ref.member, stack)
     with _ARCHIVES_LOCK:
         _ARCHIVES[key] = opened
         while len(_ARCHIVES) > _ARCHIVES_KEPT:

@@ -29,7 +29,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from analytics.warehouse.pipeline.fact_rows import FACT_TABLES, fact_tables
-from analytics.warehouse.pipeline.rows import FileContext, RejectRow, reject_table
+from analytics.warehouse.pipeline.rows import FileContext, RejectRow, reject_table, without_hands
 from analytics.warehouse.pipeline.stat_rows import STAT_FACTS, fill_batch_stats
 from analytics.warehouse.sql.arrow_scan import execute_over
 from analytics.warehouse.sql.facts import PotGames, fill_batch_pots
@@ -116,8 +116,7 @@ def load_batch(con: duckdb.DuckDBPyConnection, tables: dict[str, pa.Table],
         seen = pa.array(existing, type=pa.int64())
         old = pc.is_in(hands["hand_id"], value_set=seen)
         duplicates.update(hands.filter(old)["game"].to_pylist())
-        tables = {name: table.filter(pc.invert(pc.is_in(table["hand_id"], value_set=seen)))
-                  for name, table in tables.items()}
+        tables = without_hands(tables, seen)
         hands = tables["hands"]
     loaded.update(dict(zip(*_value_counts(hands["game"]), strict=True)))
     for name in _BATCH_TABLES:
