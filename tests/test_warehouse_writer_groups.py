@@ -172,16 +172,17 @@ def test_a_failing_source_in_a_group_loads_nothing_and_the_others_load(
 
 
 def count_loads(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """Patch the writer's batch load to record the hands of every batch it loads."""
+    """Patch the writer's load to record the hands of every load (a part of a file, or
+    whole files together)."""
     module = _ingest_module()
     loaded: list[int] = []
-    real_load = module.load_batch
+    real_load = module.load_new
 
     def load(con: Any, tables: Any, *rest: Any) -> Any:
         loaded.append(tables["hands"].num_rows)
         return real_load(con, tables, *rest)
 
-    monkeypatch.setattr(module, "load_batch", load)
+    monkeypatch.setattr(module, "load_new", load)
     return loaded
 
 
@@ -210,8 +211,9 @@ def test_a_file_in_parts_failing_late_takes_back_the_files_gathered_with_it(
     assert [f.hands for f in summary.files] == [3, 0, 3]  # a's first load is not counted
     assert sorted((game, c.loaded) for game, c in summary.by_game.items()) == [
         ("bigtwo", 3), ("seveneight", 3)]
-    assert loaded_parts[0] == 3 and loaded_parts[-1] == 3  # a.phhs, then again at the end
-    assert len(loaded_parts) >= 5  # a, some of b's parts before its stream broke, c, a
+    # a.phhs, then at the end c.phhs and a.phhs again, whole files loaded together
+    assert loaded_parts[0] == 3 and loaded_parts[-1] == 6
+    assert len(loaded_parts) >= 4  # a, some of b's parts before its stream broke, c with a
     assert len(commits) == 1  # c and a again, together at the end
     (folder / "b.phhs.gz").unlink()
     reference = ingest([folder], tmp_path / "reference.duckdb", workers=workers)
@@ -251,8 +253,16 @@ def test_a_file_loaded_by_another_ingest_meanwhile_is_skipped_inside_the_group(
     first = ingest([folder / "b.phhs"], db, workers=0)
     assert first.loaded == 12
     module = _ingest_module()
-    # As if b.phhs had been loaded after this ingest planned its work.
-    monkeypatch.setattr(module, "known_files", lambda con, digests: set())
+    # As if b.phhs had been loaded after this ingest planned its work: the plan's check
+    # (the first) finds nothing, the writer's in its transaction finds it.
+    real = module.known_files
+    checks: list[list[str]] = []
+
+    def blind_plan(con: Any, digests: list[str]) -> set[str]:
+        checks.append(digests)
+        return set() if len(checks) == 1 else real(con, digests)
+
+    monkeypatch.setattr(module, "known_files", blind_plan)
     summary = ingest([folder], db, workers=0)
     statuses = {Path(f.name).name: (f.status, f.message) for f in summary.files}
     assert statuses["b.phhs"] == ("already loaded", "loaded by another ingest meanwhile")
@@ -332,3 +342,52 @@ def test_only_the_last_commit_checkpoints_and_the_setting_is_restored(
     assert outcome(ingest([folder], reference, workers=0)) == outcome(summary)
     assert logged[-1] > 0  # the reference's last commit was logged
     assert content(db) == content(reference)
+
+
+def one_hand_files(folder: Path) -> int:
+    """A folder in PHH's own layout, a hand per file, of all three games: two files repeat
+    hands of others, one is rejected.  Returns the number of files."""
+    files = 0
+    for game, count, seed in (("seveneight", 30, 9), ("rummoli", 6, 4), ("bigtwo", 4, 8)):
+        for number, hand in enumerate(simulated(game, count, seed=seed)):
+            write(folder / f"{game}-{number:02d}.phh", dumps_hands([hand]))
+            files += 1
+    write(folder / "again.phhs", dumps_hands(simulated("seveneight", 30, seed=9)[5:8]))
+    write(folder / "more-again.phhs", dumps_hands(simulated("rummoli", 6, seed=4)[:2]))
+    write(folder / "rejected.phh", phhs(SEVENEIGHT, RULES_BROKEN))
+    return files + 3
+
+
+@pytest.mark.parametrize("workers", [0, pytest.param(2, marks=pytest.mark.slow)])
+def test_small_files_load_together_as_they_would_one_by_one(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, workers: int) -> None:
+    """Small files go to the workers in bundles and the writer loads them together (one
+    statement per table, not a dozen per file: a thousand one-hand files loaded at ten hands
+    a second); the database and the summary are those of one file at a time."""
+    folder = tmp_path / "in"
+    files = one_hand_files(folder)
+    module = _ingest_module()
+    loads = count_loads(monkeypatch)
+    bundles: list[int] = []
+    real_process = module.process_units
+
+    def process(units: Any) -> Any:
+        bundles.append(len(units))
+        return real_process(units)
+
+    if workers == 0:  # a worker's calls are not seen here
+        monkeypatch.setattr(module, "process_units", process)
+    monkeypatch.setattr(module, "BUNDLE_UNITS", 10)
+    together = ingest([folder], tmp_path / "together.duckdb", workers=workers)
+    assert loads == [together.loaded]  # one load of every file's new hands
+    if workers == 0:
+        assert bundles == [10, 10, 10, 10, files - 40]
+    # 40 simulated hands and the 7 & 8 example beside the rejected one
+    assert (together.loaded, together.duplicates, together.rejected) == (41, 5, 1)
+    monkeypatch.setattr(module, "STAGED_FILES", 1)
+    monkeypatch.setattr(module, "BUNDLE_UNITS", 1)
+    loads.clear()
+    alone = ingest([folder], tmp_path / "alone.duckdb", workers=workers)
+    assert len(loads) == files  # each file alone
+    assert outcome(together) == outcome(alone)
+    assert content(tmp_path / "together.duckdb") == content(tmp_path / "alone.duckdb")

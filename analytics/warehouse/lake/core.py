@@ -46,9 +46,9 @@ from analytics.warehouse.errors import SourceError, WarehouseBusy, WarehouseErro
 from analytics.warehouse.lake.store import LakeStore, open_store
 from analytics.warehouse.pipeline.continuity import BoardChain, board_breaks
 from analytics.warehouse.pipeline.reading import SCORE_SHEET, source_format
-from analytics.warehouse.pipeline.rows import FileContext, reject_table, without_hands
+from analytics.warehouse.pipeline.rows import FileContext, first_of_hands, reject_table
 from analytics.warehouse.pipeline.sources import Limits, SourceRef, content_digest, open_source
-from analytics.warehouse.pipeline.work import Unit, process_unit
+from analytics.warehouse.pipeline.work import Unit, process_units
 from analytics.warehouse.sql.arrow_scan import arrow_over
 from analytics.warehouse.sql.facts import POT_ROWS_SELECT, with_streaks
 from analytics.warehouse.sql.schema import LAKE_FILES_SINCE, LATEST_VERSION, TABLES, migrate
@@ -353,7 +353,7 @@ class RangeOutput:
 
 
 def write_range(task: LakeRange, root: str) -> RangeOutput:
-    """Do one range: every unit through :func:`~analytics.warehouse.pipeline.work.process_unit`
+    """Do one range: every unit through :func:`~analytics.warehouse.pipeline.work.process_units`
     (parse, replay, re-score, Arrow tables with their facts), a hand repeated in the range
     kept once (the first, as the single writer keeps it), then each table's rows written
     under ``root`` as Parquet, partitioned (:data:`PARTITIONS`), named ``<range>-<job>``.
@@ -389,8 +389,7 @@ def _collect(task: LakeRange, output: RangeOutput, collected: dict[str, list[pa.
     a hand repeated in the range kept once (the first)."""
     seen = pa.array([], pa.int64())
     chains: dict[str, BoardChain] = {}  # each source's Rummoli rounds in the range
-    for unit in task.units:
-        result = process_unit(unit)
+    for unit, result in zip(task.units, process_units(task.units), strict=True):
         sha = unit.context.sha256
         if result.error is not None:
             output.errors[sha] = result.error
@@ -407,13 +406,8 @@ def _collect(task: LakeRange, output: RangeOutput, collected: dict[str, list[pa.
                                           unit.context)
             counts.rejected.update({"rummoli": len(broken)} if broken else {})
             rejects += broken
-            ids = tables["hands"]["hand_id"]
-            repeated = pc.is_in(ids, value_set=seen)
-            if pc.any(repeated).as_py():
-                counts.duplicates.update(tables["hands"].filter(repeated)["game"].to_pylist())
-                tables = without_hands(tables, seen)
-                ids = tables["hands"]["hand_id"]
-            seen = pa.concat_arrays([seen, *ids.chunks])
+            tables, repeated, seen = first_of_hands(tables, seen)
+            counts.duplicates.update(repeated)
             for name in collected:
                 if name in tables:
                     collected[name].append(tables[name])

@@ -609,6 +609,24 @@ def without_hands(tables: Mapping[str, pa.Table], ids: pa.Array) -> dict[str, pa
             if "hand_id" in table.column_names else table for name, table in tables.items()}
 
 
+def first_of_hands(tables: Mapping[str, pa.Table], seen: pa.Array
+                   ) -> tuple[dict[str, pa.Table], Counter[str], pa.Array]:
+    """A batch's ``tables`` without the hands ``seen`` (the ids of a run's earlier
+    batches), those hands counted by game, and ``seen`` with this batch's hands added: how
+    a run of batches (a writer's group of files, a lake's range) keeps the first of a hand
+    given twice."""
+    ids = tables["hands"]["hand_id"]
+    repeated: Counter[str] = Counter()
+    kept = dict(tables)
+    if len(seen):
+        again = pc.is_in(ids, value_set=seen)
+        if pc.any(again).as_py():
+            repeated.update(tables["hands"].filter(again)["game"].to_pylist())
+            kept = without_hands(tables, seen)
+            ids = kept["hands"]["hand_id"]
+    return kept, repeated, pa.concat_arrays([seen, *ids.chunks])
+
+
 def reject_table(context: FileContext, rejects: list[RejectRow]) -> pa.Table:
     """Rejected hands of one file as an Arrow table for the ``rejects`` table (a hand's
     text cut to :data:`RAW_KEPT_BYTES`, :func:`kept_raw`, the error saying so)."""

@@ -33,6 +33,9 @@ from multiprocessing.pool import AsyncResult, Pool
 from pathlib import Path
 from typing import Final
 
+import pyarrow as pa
+import pyarrow.compute as pc
+
 from analytics.warehouse.connection import WriterLease, leased, project_root, resolve_db
 from analytics.warehouse.errors import SourceError
 from analytics.warehouse.pipeline.continuity import BoardChain, board_breaks
@@ -43,7 +46,7 @@ from analytics.warehouse.pipeline.reading import (
     SourceFormat,
     source_format,
 )
-from analytics.warehouse.pipeline.rows import FileContext, RejectRow
+from analytics.warehouse.pipeline.rows import FileContext, RejectRow, first_of_hands
 from analytics.warehouse.pipeline.sources import (
     Limits,
     SourceRef,
@@ -58,17 +61,18 @@ from analytics.warehouse.pipeline.work import (
     Unit,
     UnitResult,
     init_worker,
-    process_unit,
+    process_units,
 )
 from analytics.warehouse.pipeline.write import (
     FileStats,
+    LoadedFile,
     begin,
     commit,
     is_loaded,
     known_files,
-    load_batch,
+    load_new,
     load_rejects,
-    record_file,
+    record_files,
     rollback,
 )
 from analytics.warehouse.sql.facts import PotGames
@@ -394,12 +398,12 @@ _ALL_GAMES: Final = frozenset(variant.game.value for variant in VARIANTS.values(
 
 def _run(units: Iterator[Unit | UnitResult], workers: int, *,
          kernels: frozenset[str] = _ALL_GAMES) -> Iterator[UnitResult]:
-    """Results in the order of ``units``: computed by a process pool, or inline.
-    ``kernels``: the games whose numba kernels the units are likely to need
-    (:func:`_kernel_games`)."""
+    """Results in the order of ``units``: computed by a process pool, or inline, small
+    units in bundles (:func:`_bundles`).  ``kernels``: the games whose numba kernels the
+    units are likely to need (:func:`_kernel_games`)."""
     if workers <= 0:
-        for unit in units:
-            yield unit if isinstance(unit, UnitResult) else process_unit(unit)
+        for bundle in _bundles(units):
+            yield from [bundle] if isinstance(bundle, UnitResult) else process_units(bundle)
         return
     # fork: workers inherit the loaded modules (fast start).
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
@@ -408,20 +412,52 @@ def _run(units: Iterator[Unit | UnitResult], workers: int, *,
         # is most of it: the CPU of a worker's first batch).
         warm_up(kernels)
     pool = _start_pool(workers, multiprocessing.get_context(method))
-    pending: deque[AsyncResult[UnitResult] | UnitResult] = deque()
+    pending: deque[AsyncResult[list[UnitResult]] | UnitResult] = deque()
     window = 2 * workers  # in flight: keeps workers busy, bounds memory
     try:
-        for unit in units:
-            pending.append(unit if isinstance(unit, UnitResult)
-                           else pool.apply_async(process_unit, (unit,)))
+        for bundle in _bundles(units):
+            pending.append(bundle if isinstance(bundle, UnitResult)
+                           else pool.apply_async(process_units, (bundle,)))
             while len(pending) >= window:
-                yield _take(pending.popleft())
+                yield from _take(pending.popleft())
         while pending:
-            yield _take(pending.popleft())
+            yield from _take(pending.popleft())
         pool.close()
     finally:
         pool.terminate()
         pool.join()
+
+
+BUNDLE_BYTES: Final = 256 * 1024
+"""Consecutive units go to a worker together until they hold this much content: a unit
+pays a fixed ~60-100 ms (the statistics' statement, a round trip, small Arrow tables), so
+a folder or a zip of one-hand files loaded at ~10 hands a second one file at a time."""
+
+BUNDLE_UNITS: Final = 100
+"""The most units in one bundle, so that the files of a small folder still spread over
+the workers."""
+
+
+def _bundles(units: Iterator[Unit | UnitResult]) -> Iterator[list[Unit] | UnitResult]:
+    """``units`` in bundles of consecutive units of at most :data:`BUNDLE_UNITS` and about
+    :data:`BUNDLE_BYTES` (a large unit alone), each yielded as soon as it is full; a
+    ready-made result (a source that failed while it was split) on its own, in its place."""
+    bundle: list[Unit] = []
+    size = 0
+    for unit in units:
+        if isinstance(unit, UnitResult):
+            if bundle:
+                yield bundle
+                bundle, size = [], 0
+            yield unit
+            continue
+        bundle.append(unit)
+        size += unit.size
+        if size >= BUNDLE_BYTES or len(bundle) >= BUNDLE_UNITS:
+            yield bundle
+            bundle, size = [], 0
+    if bundle:
+        yield bundle
 
 
 def _start_pool(workers: int, context: multiprocessing.context.BaseContext) -> Pool:
@@ -450,8 +486,8 @@ class _QuietPool(Pool):
         return [notifier._reader]
 
 
-def _take(item: AsyncResult[UnitResult] | UnitResult) -> UnitResult:
-    return item if isinstance(item, UnitResult) else item.get()
+def _take(item: AsyncResult[list[UnitResult]] | UnitResult) -> list[UnitResult]:
+    return [item] if isinstance(item, UnitResult) else item.get()
 
 
 PEEK_BYTES: Final = 64 * 1024
@@ -691,6 +727,24 @@ When DuckDB cannot checkpoint then (another connection of this process in a tran
 the commit is logged as before."""
 
 
+STAGED_ROWS: Final = 50_000
+"""Rows of small whole files the writer gathers before it loads them together; a file of
+more (a 5,000-hand 7 & 8 file has about 156,000) goes in alone, as soon as it comes."""
+
+STAGED_FILES: Final = 1_000
+"""The most whole files the writer loads together."""
+
+_NO_HANDS: Final = pa.table({"hand_id": pa.array([], pa.int64()),
+                             "game": pa.array([], pa.string())})
+
+
+def _joined(tables: list[pa.Table], small: bool) -> pa.Table:
+    """One table of a load's ``tables``; of ``small`` files in one chunk, since DuckDB
+    scans a table of a thousand small chunks (one-hand files) at ~0.2 s a statement."""
+    joined = pa.concat_tables(tables, promote_options="permissive")
+    return joined.combine_chunks() if small else joined
+
+
 def _result_rows(result: UnitResult) -> int:
     return sum(table.num_rows for tables in result.batches for table in tables.values())
 
@@ -723,46 +777,82 @@ class _Writer:
         self.log = ErrorLog(summary.db)  # the tracebacks of the bugs met
         # complete files of a transaction rolled back by a file in parts that failed
         self.requeued: list[_Planned] = []
+        self.staged: list[tuple[_Planned, UnitResult]] = []  # whole files to load together
+        self.staged_rows = 0
 
     def between_files(self) -> bool:
         """Whether every file of the open transaction is complete (it may commit now)."""
         return self.parts is None
 
     def apply(self, item: _Planned, result: UnitResult) -> None:
-        """Load one result; a file's last result adds the file to the transaction."""
+        """Take one result; a file's last result adds the file to the transaction.
+
+        A whole file in one result waits in :attr:`staged` with the next ones, and they go
+        in together (:meth:`flush`): a statement costs ~1-3 ms whatever its rows, and a
+        file's load is about a dozen of them."""
         if item.state == "done":
             return  # the file was found loaded, or failed: its remaining units are moot
+        rows = _result_rows(result)
+        if result.last and item.state == "pending" and result.error is None \
+                and rows < STAGED_ROWS:
+            self.staged.append((item, result))
+            self.staged_rows += rows
+            if (self.staged_rows >= STAGED_ROWS or len(self.staged) >= STAGED_FILES
+                    or self.rows + self.staged_rows >= GROUP_ROWS):
+                self.flush()  # and commit, at GROUP_ROWS
+            return
+        self.flush()
         if result.error is not None:
             self._fail(item, result.error)
             return
-        if item.state == "pending" and not self._start(item):
+        if item.state == "pending" and not self._start([item]):
             return
-        self._load(item, result)
-        if not result.last:
+        self._load([(item, result)])
+        if result.last:
+            self._finish([item])
+        else:
             item.state = "open"
             self.parts = item
-            return
-        record_file(self.lease.con, item.context, item.size, item.stats,
-                    item.started or item.context.loaded_at)
-        item.state = "loaded"
-        self.boards.pop(item.context.sha256, None)  # its rounds are all checked
-        self.parts = None
-        self.files.append(item)
-        if self.rows >= GROUP_ROWS:
-            self.commit()
 
-    def _start(self, item: _Planned) -> bool:
-        """Open the transaction if none is, and check the file inside it; False (the file
-        done) when another ingest has loaded it meanwhile."""
+    def flush(self) -> None:
+        """Load the staged whole files, in one statement per table."""
+        staged, self.staged, self.staged_rows = self.staged, [], 0
+        started = self._start([item for item, _ in staged])
+        if started:
+            self._load([pair for pair in staged if pair[0] in started])
+            self._finish(started)
+
+    def _start(self, items: list[_Planned]) -> list[_Planned]:
+        """Open the transaction if none is, and check the files inside it; those that
+        another ingest has loaded meanwhile are done, the others returned."""
+        if not items:
+            return []
         if not self.active:
             begin(self.lease.con)
             self.active = True
-        if is_loaded(self.lease.con, item.context.sha256):
-            self._loaded_elsewhere(item)
-            return False
-        item.state = "open"
-        item.started = dt.datetime.now()
-        return True
+        loaded = known_files(self.lease.con, [item.context.sha256 for item in items])
+        started = []
+        for item in items:
+            if item.context.sha256 in loaded:
+                self._loaded_elsewhere(item)
+                continue
+            item.state = "open"
+            item.started = dt.datetime.now()
+            started.append(item)
+        return started
+
+    def _finish(self, items: list[_Planned]) -> None:
+        """Record ``items``, whose last results are loaded, as loaded in the transaction."""
+        record_files(self.lease.con, [
+            LoadedFile(item.context, item.size, item.stats, item.started or item.context.loaded_at)
+            for item in items])
+        for item in items:
+            item.state = "loaded"
+            self.boards.pop(item.context.sha256, None)  # its rounds are all checked
+        self.parts = None
+        self.files.extend(items)
+        if self.rows >= GROUP_ROWS:
+            self.commit()
 
     @staticmethod
     def _loaded_elsewhere(item: _Planned) -> None:
@@ -790,35 +880,58 @@ class _Writer:
         item.summary.status = "error"
         item.summary.message = error
 
-    def _load(self, item: _Planned, result: UnitResult) -> None:
-        con = self.lease.con
-        file_summary = item.summary
-        stats = item.stats
-        stats.hands += result.hands
-        game_loaded: Counter[str] = Counter()
-        game_duplicates: Counter[str] = Counter(result.batch_duplicates)
-        breaks: list[RejectRow] = []  # Rummoli rounds whose board does not continue
-        chain = self.boards.setdefault(item.context.sha256, BoardChain())
-        for batch in result.batches:
-            tables, broken = board_breaks(chain, batch, item.context)
-            breaks += broken
-            loaded, duplicates = load_batch(con, tables, self.games)
-            game_loaded.update(loaded)
-            game_duplicates.update(duplicates)
+    def _load(self, group: list[tuple[_Planned, UnitResult]]) -> None:
+        """Load the results of ``group`` (files in order) together: each file's Rummoli
+        rounds checked against its board, a hand given twice kept the first time, the
+        hands already stored left out and counted as its file's duplicates."""
+        seen = pa.array([], pa.int64())
+        kept: dict[str, list[pa.Table]] = {}
+        files: list[tuple[_Planned, UnitResult, pa.Table, Counter[str]]] = []
+        rejected: list[tuple[FileContext, list[RejectRow]]] = []
+        for item, result in group:
+            chain = self.boards.setdefault(item.context.sha256, BoardChain())
+            breaks: list[RejectRow] = []  # Rummoli rounds whose board does not continue
+            hands: list[pa.Table] = []
+            repeated: Counter[str] = Counter(result.batch_duplicates)
+            for batch in result.batches:
+                tables, broken = board_breaks(chain, batch, item.context)
+                tables, again, seen = first_of_hands(tables, seen)
+                breaks += broken
+                repeated.update(again)
+                hands.append(tables["hands"].select(["hand_id", "game"]))
+                for name, table in tables.items():
+                    kept.setdefault(name, []).append(table)
+            rejected.append((item.context, self._counted_rejects(item, result, breaks)))
+            files.append((item, result, pa.concat_tables(hands) if hands else _NO_HANDS,
+                          repeated))
+        stored = load_new(self.lease.con, {name: _joined(tables, len(group) > 1)
+                                           for name, tables in kept.items()},
+                          self.games) if kept else pa.array([], pa.int64())
+        load_rejects(self.lease.con, rejected)
+        for item, result, file_hands, repeated in files:
+            old = pc.is_in(file_hands["hand_id"], value_set=stored)
+            loaded = Counter(file_hands.filter(pc.invert(old))["game"].to_pylist())
+            repeated.update(file_hands.filter(old)["game"].to_pylist())
+            item.stats.hands += result.hands
+            item.stats.loaded += sum(loaded.values())
+            item.stats.duplicates += sum(repeated.values())
+            item.games.update({("loaded", g): n for g, n in loaded.items()})
+            item.games.update({("duplicates", g): n for g, n in repeated.items()})
+            self.rows += _result_rows(result)
+
+    def _counted_rejects(self, item: _Planned, result: UnitResult, breaks: list[RejectRow]
+                         ) -> list[RejectRow]:
+        """``item``'s rejects of ``result`` and its rounds whose board does not continue,
+        counted into its stats."""
         rejects = self._logged(result) + breaks
-        load_rejects(con, item.context, rejects)
-        if rejects and file_summary.message is None:
-            file_summary.message = rejects[0].error.splitlines()[0]
-        stats.loaded += sum(game_loaded.values())
-        stats.duplicates += sum(game_duplicates.values())
-        stats.rejected += len(result.rejects) + len(breaks)
-        stats.internal += sum(r.stage == INTERNAL_STAGE for r in result.rejects)
-        item.games.update({("loaded", g): n for g, n in game_loaded.items()})
-        item.games.update({("duplicates", g): n for g, n in game_duplicates.items()})
+        if rejects and item.summary.message is None:
+            item.summary.message = rejects[0].error.splitlines()[0]
+        item.stats.rejected += len(result.rejects) + len(breaks)
+        item.stats.internal += sum(r.stage == INTERNAL_STAGE for r in result.rejects)
         item.games.update({("rejected", g): n for g, n in result.rejected.items()})
         if breaks:
             item.games.update({("rejected", "rummoli"): len(breaks)})
-        self.rows += _result_rows(result)
+        return rejects
 
     def _logged(self, result: UnitResult) -> list[RejectRow]:
         """``result``'s rejects, their tracebacks and the fast paths' written to the error
@@ -847,6 +960,7 @@ class _Writer:
         """
         if self.parts is not None:
             raise RuntimeError("a file in parts cannot commit before its last part")
+        self.flush()
         if self.active:
             if last:
                 self.lease.configure(_LAST_COMMIT)

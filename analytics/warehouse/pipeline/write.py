@@ -21,6 +21,7 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 from collections import Counter
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final
 
@@ -34,8 +35,8 @@ from analytics.warehouse.pipeline.stat_rows import STAT_FACTS, fill_batch_stats
 from analytics.warehouse.sql.arrow_scan import execute_over
 from analytics.warehouse.sql.facts import PotGames, fill_batch_pots
 
-__all__ = ["FileStats", "begin", "commit", "is_loaded",
-           "known_files", "load_batch", "load_rejects", "record_file", "rollback"]
+__all__ = ["FileStats", "LoadedFile", "begin", "commit", "is_loaded", "known_files", "load_batch",
+           "load_new", "load_rejects", "record_files", "rollback"]
 
 # Child tables first, ``hands`` last within a batch: nothing reads them mid-transaction.
 _BATCH_TABLES: Final = ("hands", "seats", "actions", "showdowns", "awards", "board",
@@ -100,72 +101,94 @@ def _insert(con: duckdb.DuckDBPyConnection, table: str, data: pa.Table) -> None:
 
 def load_batch(con: duckdb.DuckDBPyConnection, tables: dict[str, pa.Table],
                games: PotGames | None = None) -> tuple[Counter[str], Counter[str]]:
-    """Insert one batch's new hands; return (loaded, duplicates) counted by game.
+    """Insert one batch's new hands (:func:`load_new`); return (loaded, duplicates)
+    counted by game."""
+    hands = tables["hands"]
+    stored = load_new(con, tables, games)
+    old = pc.is_in(hands["hand_id"], value_set=stored)
+    duplicates = Counter(hands.filter(old)["game"].to_pylist())
+    loaded = Counter(hands.filter(pc.invert(old))["game"].to_pylist())
+    return loaded, duplicates
+
+
+def load_new(con: duckdb.DuckDBPyConnection, tables: Mapping[str, pa.Table],
+             games: PotGames | None = None) -> pa.Array:
+    """Insert the hands of ``tables`` that are not stored yet, with every row hanging off
+    them and their facts; return the ids of those already stored (left out).
 
     ``games``: the writer's record of which Rummoli games have pot rows, kept across its
     batches (:class:`~analytics.warehouse.sql.facts.PotGames`), or None to look them up."""
     hands = tables["hands"]
-    loaded: Counter[str] = Counter()
-    duplicates: Counter[str] = Counter()
     if hands.num_rows == 0:
-        return loaded, duplicates
+        return pa.array([], pa.int64())
     existing = execute_over(
         con, "SELECT hand_id FROM hands WHERE hand_id IN (SELECT hand_id FROM _handlab_ids)",
         {"_handlab_ids": hands.select(["hand_id"])}).fetchnumpy()["hand_id"]
-    if len(existing):
-        seen = pa.array(existing, type=pa.int64())
-        old = pc.is_in(hands["hand_id"], value_set=seen)
-        duplicates.update(hands.filter(old)["game"].to_pylist())
-        tables = without_hands(tables, seen)
-        hands = tables["hands"]
-    loaded.update(dict(zip(*_value_counts(hands["game"]), strict=True)))
+    stored = pa.array(existing, type=pa.int64())
+    new = without_hands(tables, stored) if len(stored) else dict(tables)
     for name in _BATCH_TABLES:
-        _insert(con, name, tables[name])
+        _insert(con, name, new[name])
     # Built by the worker from the batch's own rows (filtered with them above), or here
     # for a caller that brings none (fact_rows.fact_tables either way).
-    made = tables if all(name in tables for name in FACT_TABLES) else fact_tables(tables)
+    made = new if all(name in new for name in FACT_TABLES) else fact_tables(new)
     for name in FACT_TABLES:
         _insert(con, name, made[name])
-    fill_batch_pots(con, tables, games)
+    fill_batch_pots(con, new, games)
     # The statistics' counts: made by the worker (work._add_stat_facts, for units with
     # hands of those games), or here from the same rows for a batch that comes without.
-    if STAT_FACTS in tables:
-        _insert(con, STAT_FACTS, tables[STAT_FACTS])
+    if STAT_FACTS in new:
+        _insert(con, STAT_FACTS, new[STAT_FACTS])
     else:
-        fill_batch_stats(con, tables)
-    return loaded, duplicates
+        fill_batch_stats(con, new)
+    return stored
 
 
-def _value_counts(column: pa.ChunkedArray) -> tuple[list[str], list[int]]:
-    counts = pc.value_counts(column)
-    return counts.field("values").to_pylist(), counts.field("counts").to_pylist()
-
-
-def load_rejects(con: duckdb.DuckDBPyConnection, context: FileContext,
-                 rejects: list[RejectRow]) -> None:
-    """Record rejected hands; one per (file content, hand index), however often it is read."""
-    if not rejects:
+def load_rejects(con: duckdb.DuckDBPyConnection,
+                 rejected: Sequence[tuple[FileContext, list[RejectRow]]]) -> None:
+    """Record rejected hands of one or more files, in one statement; one row per (file
+    content, hand index), however often it is read."""
+    tables = [reject_table(context, rejects) for context, rejects in rejected if rejects]
+    if not tables:
         return
     execute_over(con, """
         INSERT INTO rejects BY NAME
         SELECT * FROM _handlab_rejects r
         WHERE NOT EXISTS (SELECT 1 FROM rejects x
                           WHERE x.sha256 = r.sha256 AND x.hand_index = r.hand_index)
-    """, {"_handlab_rejects": reject_table(context, rejects)})
+    """, {"_handlab_rejects": pa.concat_tables(tables)})
 
 
-def record_file(con: duckdb.DuckDBPyConnection, context: FileContext, size: int,
-                stats: FileStats, started: dt.datetime) -> None:
-    """Record the file as loaded, inside its transaction: the last row of the file, which
-    commits with it."""
+@dataclass(frozen=True, slots=True)
+class LoadedFile:
+    """What a file's ``files`` row says: its content, size, counts and when its load began."""
+
+    context: FileContext
+    size: int
+    stats: FileStats
+    started: dt.datetime
+
+
+def record_files(con: duckdb.DuckDBPyConnection, files: Sequence[LoadedFile]) -> None:
+    """Record the files as loaded, inside their transaction, in one statement: the last
+    rows of the files, which commit with them."""
+    if not files:
+        return
     finished = dt.datetime.now()
-    con.execute(
-        "INSERT INTO files (sha256, path, size, status, hands, loaded, duplicates, rejected, "
-        "started_at, finished_at, seconds) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        [context.sha256, context.path, size, stats.status, stats.hands, stats.loaded,
-         stats.duplicates, stats.rejected, started, finished,
-         (finished - started).total_seconds()],
-    )
+    rows = pa.table({
+        "sha256": [f.context.sha256 for f in files],
+        "path": [f.context.path for f in files],
+        "size": pa.array([f.size for f in files], pa.int64()),
+        "status": [f.stats.status for f in files],
+        "hands": pa.array([f.stats.hands for f in files], pa.int32()),
+        "loaded": pa.array([f.stats.loaded for f in files], pa.int32()),
+        "duplicates": pa.array([f.stats.duplicates for f in files], pa.int32()),
+        "rejected": pa.array([f.stats.rejected for f in files], pa.int32()),
+        "started_at": pa.array([f.started for f in files], pa.timestamp("us")),
+        "finished_at": pa.array([finished] * len(files), pa.timestamp("us")),
+        "seconds": [(finished - f.started).total_seconds() for f in files],
+    })
+    execute_over(con, "INSERT INTO files BY NAME SELECT * FROM _handlab_files",
+                 {"_handlab_files": rows})
 
 
 def commit(con: duckdb.DuckDBPyConnection) -> None:
