@@ -218,7 +218,7 @@ def test_upload_names_are_tamed_and_zip_members_keep_theirs(own_db: Path,
 
 def test_upload_says_when_the_database_stays_busy(own_db: Path, tmp_path: Path,
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
-    import analytics.warehouse as warehouse
+    import analytics.warehouse.loading as loading
     from analytics.warehouse import WarehouseBusy
 
     def busy(*args: object, **kwargs: object) -> None:
@@ -229,7 +229,7 @@ def test_upload_says_when_the_database_stays_busy(own_db: Path, tmp_path: Path,
     at.file_uploader(key="upload_files").set_value(
         ("more.phhs", extra, "application/octet-stream"))
     at.run()
-    monkeypatch.setattr(warehouse, "ingest", busy)  # the page imports it on every run
+    monkeypatch.setattr(loading, "ingest", busy)  # the upload's load_where_read calls it
     at.button(key="upload_go").click().run()
     assert not at.exception, [e.value for e in at.exception]
     assert "Nothing was loaded" in at.error[0].value

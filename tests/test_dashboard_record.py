@@ -538,3 +538,21 @@ def test_the_play_page_plays_a_rummoli_round_and_its_finale(folder: Path) -> Non
     assert rounds[1].board_before == outcome.board_after
     assert finale.board_after is not None and not any(finale.board_after)
     assert sum(finale.nets) == sum(outcome.board_after)  # the board went to the players
+
+
+def test_a_hand_the_warehouse_did_not_take_is_a_warning_not_a_success(
+        folder: Path, tmp_path: Path) -> None:
+    """A finished hand whose load failed was shown in green, pointing to the replayer that
+    could not show it (a lake's recorded hands, all of them)."""
+    not_a_database = tmp_path / "a-folder.duckdb"
+    not_a_database.mkdir()
+    setup = seveneight_setup("botden", ["You", "Bo", "Cy"], 16, bots=("", "tight", "loose"))
+    table = RecordedTable.create(folder, setup, ingest_into=not_a_database)
+    for action in README_HAND:
+        filed = table.record(action)
+    assert filed is not None and filed.ingest.startswith("not loaded:")
+    at = open_page("play", "botden")
+    assert not at.success
+    warning = " ".join(str(w.value) for w in at.warning)
+    assert "Hand 1 is over" in warning and "not into the warehouse yet" in warning
+    assert "The next hand that loads brings it in" in warning

@@ -13,8 +13,14 @@ import pytest
 
 from analytics.dashboard.recording import up_note
 from analytics.record.hand import HandInProgress, StepKind, StepRefused, deal_action
-from analytics.record.journal import append_entry, read_entries
-from analytics.record.play import automatic_action, is_persons_turn, seat_view
+from analytics.record.journal import JournalError, append_entry, read_entries
+from analytics.record.play import (
+    BOT_NAMES,
+    automatic_action,
+    is_persons_turn,
+    seat_view,
+    seated_bot_names,
+)
 from analytics.record.table import (
     RecordedTable,
     bigtwo_setup,
@@ -242,6 +248,33 @@ def test_resume_after_a_crash_while_filing(tmp_path: Path) -> None:
     assert table_names(tmp_path) == ["kitchen"]
 
 
+def test_a_last_step_that_lost_its_newline_is_left_out_every_time(tmp_path: Path) -> None:
+    """A torn write that kept the whole step but not its newline: reading the journal left
+    it out only if it did not parse, while the next write cut it off, so the first reload
+    filed the hand and the second could not open the table ("the hand is not finished")."""
+    table = RecordedTable.create(tmp_path, seveneight_setup("torn", ["A", "B", "C"], 50,
+                                                            bots=["loose"] * 3),
+                                 ingest_into=False)
+    rng = random.Random(1)
+    while True:  # up to the step that ends hand 1, not taking it
+        action = automatic_action(table, rng)
+        assert action is not None and table.hand is not None
+        if table.hand.with_action(action).is_over:
+            break
+        table.record(action)
+    journal = table.journal_path
+    entries = read_entries(journal)
+    journal.write_bytes(journal.read_bytes() + b'{"add":"%s"}' % action.notation().encode())
+    assert read_entries(journal) == entries  # the torn step left out
+    first = RecordedTable.open(tmp_path, "torn", ingest_into=False)
+    assert first.number == 1 and not first.filed  # hand 1 still to finish
+    second = RecordedTable.open(tmp_path, "torn", ingest_into=False)
+    assert second.number == 1 and second.hand is not None
+    filed = second.record(action)  # the step taken again, and kept this time
+    assert filed is not None and filed.hand.hand == 1
+    assert RecordedTable.open(tmp_path, "torn", ingest_into=False).filed[0].hand == filed.hand
+
+
 def test_a_finished_hand_is_in_the_warehouse_at_once(tmp_path: Path) -> None:
     db = tmp_path / "hands.duckdb"
     table = _table(tmp_path, ingest=db)
@@ -249,6 +282,25 @@ def test_a_finished_hand_is_in_the_warehouse_at_once(tmp_path: Path) -> None:
         filed = table.record(action)
     assert filed is not None and filed.ingest == "loaded"
     with reader(db) as con:
+        rows = con.execute("select count(*), min(game) from hands").fetchall()
+    assert rows == [(1, "seveneight")]
+
+
+def test_with_a_lake_a_finished_hand_goes_into_the_lake(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The pages leave ``ingest_into`` to where the dashboard reads: with a lake, every
+    recorded hand failed ("hands is not a table": it went to the lake's read-only
+    catalogue) while the page said it was in the replayer."""
+    from analytics.warehouse.lake.catalogue import catalogue
+
+    lake = tmp_path / "lake"
+    monkeypatch.setenv("HANDLAB_LAKE", str(lake))
+    setup = seveneight_setup("kitchen", ["Ann", "Bo", "Cy"], 100, blinds=(1, 2))
+    table = RecordedTable.create(tmp_path / "rec", setup, clock=fixed_clock)
+    for action in README_HAND:
+        filed = table.record(action)
+    assert filed is not None and filed.ingest == "loaded"
+    with reader(catalogue(lake)) as con:
         rows = con.execute("select count(*), min(game) from hands").fetchall()
     assert rows == [(1, "seveneight")]
 
@@ -880,3 +932,26 @@ def test_a_table_needs_a_name_of_his_own_for_each_player(players: list[str]) -> 
         bigtwo_setup("porch", players)
     with pytest.raises(StepRefused, match=refused):
         rummoli_setup("den", players, 50)
+
+
+def test_the_bots_never_take_the_name_the_person_chose() -> None:
+    """"Ada" typed as one's name was refused as named twice: the first bot is Ada."""
+    assert seated_bot_names("Hero", 3) == list(BOT_NAMES[:3])
+    assert seated_bot_names("ada", 3) == ["Bix", "Cog", "Dot"]
+    setup = seveneight_setup("t", ["Ada", *seated_bot_names("Ada", 3)], 100,
+                             bots=["", "loose", "loose", "loose"])
+    assert setup.players == ("Ada", "Bix", "Cog", "Dot")
+
+
+def test_a_renamed_journal_is_named_not_a_crash(tmp_path: Path) -> None:
+    """A journal copied under another name opened the original's files (or crashed the page
+    with FileNotFoundError when there was none): it is refused, naming the table it is."""
+    table = _table(tmp_path)
+    table.record(README_HAND[0])
+    copy = tmp_path / "renamed.journal"
+    copy.write_bytes(table.journal_path.read_bytes())
+    entries = read_entries(table.journal_path)
+    with pytest.raises(JournalError, match=r"renamed.journal:1: this is the journal of the "
+                                           r"table 'kitchen'"):
+        RecordedTable.open(tmp_path, "renamed", ingest_into=False)
+    assert read_entries(table.journal_path) == entries  # the original untouched

@@ -54,15 +54,16 @@ __all__ = ["RummoliChoice", "SevenEightChoice", "TableChoice", "attempt", "bigtw
 _TABLES: Final = "_record_tables"
 
 
-def open_table(folder: Path, name: str, db: str) -> RecordedTable:
+def open_table(folder: Path, name: str) -> RecordedTable:
     """The table ``name``, kept for the session and read again from its journal when another
-    session changed it (another tab, a restart, a reload while the bots played)."""
+    session changed it (another tab, a restart, a reload while the bots played); its hands
+    load where the dashboard reads (the database, or a lake)."""
     tables = st.session_state.setdefault(_TABLES, {})
     kept = tables.get(name)
     if isinstance(kept, RecordedTable) and kept.is_current:
         return kept
     ui.release_connection()  # opening may finish filing a hand: it writes
-    opened = RecordedTable.open(folder, name, ingest_into=db)
+    opened = RecordedTable.open(folder, name)
     tables[name] = opened
     return opened
 
@@ -259,9 +260,17 @@ def draw_filed(filed: FiledHand) -> None:
     results = ", ".join(f"{ui.literal(names[i]) if i < len(names) else f'p{i + 1}'} {net:+d}"
                         for i, net in enumerate(filed.outcome.nets))
     per = logic.PER[hand.game.value] if hand.game is not None else "hand"
-    st.success(f"{per.capitalize()} {hand.hand} is over: {results}. Written to the table's file; "
-               f"warehouse: {ui.literal(filed.ingest)}. The Hand replayer shows it with every "
-               "card.")
+    over = f"{per.capitalize()} {hand.hand} is over: {results}. Written to the table's file"
+    if filed.ingest.startswith("not loaded:"):
+        # The next hand that loads takes the whole file, this one with it (RecordedTable).
+        st.warning(f"{over}, but not into the warehouse yet: {ui.literal(filed.ingest)}. The "
+                   f"next {per} that loads brings it in; until then the statistics and the "
+                   "Hand replayer do not show it.")
+    elif filed.ingest.startswith("not loaded"):  # a table kept out of the warehouse
+        st.success(f"{over}.")
+    else:
+        st.success(f"{over}; warehouse: {ui.literal(filed.ingest)}. The Hand replayer shows "
+                   "it with every card.")
     shown = [f"{escape(names[s.player - 1] if 0 < s.player <= len(names) else '')}: "
              f"{cards_html(s.cards)} ({escape(logic.category_text(s.category))})"
              for s in filed.outcome.showdown]

@@ -270,9 +270,8 @@ def guarded() -> Iterator[None]:
     except JournalError as error:
         st.error(f"This table cannot be read back from its journal: {literal(error)}",
                  icon=":material/error:")
-        st.caption("The line named holds a step the recorder does not accept there (written "
-                   "by hand, or by two sessions at once before tables were locked); the "
-                   "other tables are not affected.")
+        st.caption("Nothing was changed: the journal stays as it is, and the other tables "
+                   "are not affected.")
     else:
         st.session_state["_handlab_busy"] = 0
 

@@ -66,12 +66,13 @@ def _sync_folder(folder: Path) -> None:
 def read_entries(path: Path) -> list[dict[str, object]]:
     """Every complete entry of the journal at ``path``, in order.
 
-    A last line without its newline that does not parse is a write the crash cut
-    short and is left out; any other unreadable line raises :class:`JournalError`
-    naming the file and line.
+    A last line without its newline is a write the crash cut short, even when what
+    was written parses: it is left out, as :func:`append_entry` cuts it off, so that a
+    step is read back exactly when the next write keeps it.  Any other unreadable line
+    raises :class:`JournalError` naming the file and line.
     """
     data = path.read_bytes()
-    lines = data.split(b"\n")
+    lines = data.split(b"\n")[:-1]  # the last piece: "" or the torn line
     entries: list[dict[str, object]] = []
     for number, raw in enumerate(lines, start=1):
         if not raw.strip():
@@ -79,8 +80,6 @@ def read_entries(path: Path) -> list[dict[str, object]]:
         try:
             entry = json.loads(raw)
         except ValueError:
-            if number == len(lines):  # the torn last line (no newline after it)
-                break
             raise JournalError(f"{path}:{number}: not a journal entry") from None
         if not isinstance(entry, dict):
             raise JournalError(f"{path}:{number}: not a journal entry")

@@ -40,11 +40,18 @@ from parsers.model import DEALER, Action, Verb
 from parsers.rule_options import BigTwoRules, Game
 
 __all__ = ["BOT_NAMES", "BOT_STYLE_NAMES", "SeatView", "automatic_action", "is_persons_turn",
-           "new_bot_name", "player_of_seat", "seat_view"]
+           "new_bot_name", "player_of_seat", "seat_view", "seated_bot_names"]
 
 BOT_NAMES: Final = ("Ada", "Bix", "Cog", "Dot", "Eon", "Fiz", "Gig", "Hex", "Ivo", "Jax",
                     "Kip", "Lux", "Max", "Nib", "Orb", "Pix")
 """The bots' names, in the order the Play page seats them."""
+
+
+def seated_bot_names(person: str, count: int) -> list[str]:
+    """The names of ``count`` bots sitting down with ``person``: the first of
+    :data:`BOT_NAMES` but the person's own (a table refuses a name given twice, and the
+    person only chose one)."""
+    return [bot for bot in BOT_NAMES if bot.casefold() != person.casefold()][:count]
 
 
 def new_bot_name(table: RecordedTable) -> str:

@@ -39,6 +39,7 @@ from analytics.simulate.rummoli import finale_pots
 from analytics.simulate.seveneight import blinds_in_order
 from analytics.warehouse import WarehouseError, ingest
 from analytics.warehouse.connection import project_root
+from analytics.warehouse.loading import load_where_read
 from parsers.actions import ActionSyntaxError, parse_action
 from parsers.build import has_control, visible_name
 from parsers.cards import Card
@@ -267,7 +268,8 @@ class RecordedTable:
 
     ``steps`` is the hand in progress after each of its steps (the first is the
     hand as dealt-to-nobody), so undo drops the last.  ``ingest_into`` is the
-    warehouse to load finished hands into (None: ``$HANDLAB_DB`` or the default;
+    database to load finished hands into (None: where the dashboard reads, the lake
+    ``$HANDLAB_LAKE`` names or the database, :func:`~analytics.warehouse.loading.load_where_read`;
     False: none, the hands only go to the file); ``keep_writer`` how long its write
     connection stays open for the next hand (:data:`KEEP_WRITER`; 0: closed each time).
     ``journal_size`` is the journal's length as this instance last read or wrote it: a
@@ -363,7 +365,13 @@ class RecordedTable:
                                    "setup")
             setup_entry = entries[0]["setup"]
             assert isinstance(setup_entry, dict)
-            table = cls(folder, TableSetup.from_json(setup_entry), ingest_into, clock)
+            setup = TableSetup.from_json(setup_entry)
+            if setup.name != name:  # its file and lock go by the setup's name
+                raise JournalError(f"{path}:1: this is the journal of the table "
+                                   f"{setup.name!r} (its setup says so), renamed or copied: "
+                                   f"a table's journal is read under its own name "
+                                   f"({setup.name}.journal)")
+            table = cls(folder, setup, ingest_into, clock)
             table._load(entries, first)
         return table
 
@@ -794,12 +802,16 @@ class RecordedTable:
             path.write_bytes(self.history_path.read_bytes())
         else:
             path.write_text(dumps_hand(hand), encoding="utf-8")
-        db = self.ingest_into if isinstance(self.ingest_into, str | Path) else None
         label = (f"recorded: {self.setup.name}.phhs" if behind
                  else f"recorded: {self.setup.name}.phhs hand {self.carry.number}")
+        names = {str(path): label}
         try:
-            summary = ingest([path], db, workers=0, names={str(path): label}, wait=INGEST_WAIT,
-                             keep=self.keep_writer)
+            if isinstance(self.ingest_into, str | Path):
+                summary = ingest([path], self.ingest_into, workers=0, names=names,
+                                 wait=INGEST_WAIT, keep=self.keep_writer)
+            else:
+                summary = load_where_read([path], names=names, wait=INGEST_WAIT,
+                                          keep=self.keep_writer)
         except (WarehouseError, OSError, duckdb.Error) as error:
             return f"not loaded: {error}"
         finally:

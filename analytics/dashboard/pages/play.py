@@ -14,12 +14,12 @@ import streamlit as st
 from analytics.dashboard import logic, recording, ui
 from analytics.record.hand import StepKind, StepRefused
 from analytics.record.play import (
-    BOT_NAMES,
     BOT_STYLE_NAMES,
     automatic_action,
     is_persons_turn,
     player_of_seat,
     seat_view,
+    seated_bot_names,
 )
 from analytics.record.table import RecordedTable, TableSetup, recorded_folder
 from parsers.rule_options import Game
@@ -42,11 +42,13 @@ def _setup_form() -> TableSetup | None:
     seats = int(st.number_input("Seats (you and the bots)", 2, most, min(4, most),
                                 key=f"play_seats_{game}"))
     styles = BOT_STYLE_NAMES[game]
+    you = you.strip() or DEFAULT_NAME
+    bot_names = seated_bot_names(you, seats - 1)
     columns = st.columns(seats - 1)
-    bots = [column.selectbox(f"{BOT_NAMES[i]}'s style", styles, index=i % len(styles),
+    bots = [column.selectbox(f"{bot_names[i]}'s style", styles, index=i % len(styles),
                              key=f"play_style_{game}_{i}")
             for i, column in enumerate(columns)]
-    players = [you.strip() or DEFAULT_NAME, *BOT_NAMES[:seats - 1]]
+    players = [you, *bot_names]
     # The second and a random suffix: two sit-downs in one second get tables of their own.
     name = f"play-{int(time.time())}-{secrets.token_hex(3)}"
     choice: recording.TableChoice
@@ -63,7 +65,7 @@ def _setup_form() -> TableSetup | None:
 
 def render() -> None:
     """Draw the page: set up a table, then play it; the bots move by themselves."""
-    ctx = ui.context()
+    ui.context()  # the sidebar
     folder = recorded_folder()
     st.title("Play the bots")
     name = st.query_params.get("table")
@@ -74,14 +76,14 @@ def render() -> None:
         if setup is not None:
             ui.release_connection()
             try:
-                RecordedTable.create(folder, setup, ingest_into=ctx.db)
+                RecordedTable.create(folder, setup)  # loads where the dashboard reads
             except StepRefused as error:
                 st.error(ui.literal(error))
                 return
             st.query_params["table"] = setup.name
             st.rerun()
         return
-    table = recording.open_table(folder, name, ctx.db)
+    table = recording.open_table(folder, name)
     if st.button("Leave this table", key="play_leave"):
         del st.query_params["table"]
         st.rerun()

@@ -36,7 +36,7 @@ def _new_table_form() -> TableSetup | None:
 
 def render() -> None:
     """Draw the page: choose or start a table, then record its hands step by step."""
-    ctx = ui.context()
+    ui.context()  # the sidebar
     folder = recorded_folder()
     st.title("Record a game")
     st.caption("Enter a game as it is played at the table. Only what the rules engine allows "
@@ -54,7 +54,7 @@ def render() -> None:
         if setup is not None:
             ui.release_connection()
             try:
-                RecordedTable.create(folder, setup, ingest_into=ctx.db)
+                RecordedTable.create(folder, setup)  # loads where the dashboard reads
             except StepRefused as error:
                 st.error(ui.literal(error))
                 return
@@ -62,7 +62,7 @@ def render() -> None:
             st.rerun()
         return
     st.query_params["table"] = choice
-    table = recording.open_table(folder, choice, ctx.db)
+    table = recording.open_table(folder, choice)
     _record(table)
 
 

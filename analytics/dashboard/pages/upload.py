@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import re
 import tempfile
 from pathlib import Path
@@ -18,11 +17,10 @@ from analytics.warehouse import (
     Limits,
     SourceError,
     WarehouseBusy,
-    ingest,
     reader,
 )
-from analytics.warehouse.connection import LAKE_ENV_VAR, resolve_db
-from analytics.warehouse.lake.engine import ingest_lake
+from analytics.warehouse.connection import resolve_db
+from analytics.warehouse.loading import load_where_read
 from analytics.warehouse.sql import views
 from analytics.words import counted
 
@@ -65,7 +63,7 @@ def stored_name(name: str) -> str:
 
 def render() -> None:
     """Draw the page; load the chosen files when asked."""
-    ctx = ui.context()
+    ui.context()  # the sidebar
     st.title("Upload hand histories")
     st.write("Histories in handlab's format (`.phh`, `.phhs`), gzip files (`.gz`) or whole "
              "folders packed as `.zip`, and Big Two score sheets (`.txt`, recognised by their "
@@ -84,7 +82,7 @@ def render() -> None:
     st.button("Load into the database", type="primary", disabled=not files,
               key="upload_go", on_click=_ask_to_load)
     if st.session_state.pop(LOAD_ASKED, False) and files:
-        _load(ctx.db, list(files))
+        _load(list(files))
     result = st.session_state.get("upload_result")
     if isinstance(result, dict):
         _show(result)
@@ -94,7 +92,7 @@ def _ask_to_load() -> None:
     st.session_state[LOAD_ASKED] = True
 
 
-def _load(db: str, uploads: list[object]) -> None:
+def _load(uploads: list[object]) -> None:
     bar = st.progress(0.0, text="Reading…")
 
     def progress(step: IngestProgress) -> None:
@@ -123,16 +121,10 @@ def _load(db: str, uploads: list[object]) -> None:
             # DuckDB opens the file read-write only if this process does not hold it
             # read-only.
             ui.release_connection()
-            lake = os.environ.get(LAKE_ENV_VAR)
             try:
-                if lake:  # the dashboard reads a Parquet lake: the upload is a job of its own
-                    files = ingest_lake(paths, lake, engine="local", workers=0,
-                                        limits=UPLOAD_LIMITS, names=names,
-                                        progress=parts).files
-                    db = str(resolve_db())  # the new manifest's catalogue
-                else:
-                    files = ingest(paths, db, workers=0, limits=UPLOAD_LIMITS,
-                                   progress=progress, wait=UPLOAD_WAIT_S, names=names).files
+                files = load_where_read(paths, limits=UPLOAD_LIMITS, names=names,
+                                        wait=UPLOAD_WAIT_S, progress=progress,
+                                        parts=parts).files
             except SourceError as error:
                 bar.empty()
                 st.error(f"Nothing was loaded: {ui.literal(error)}")
@@ -146,6 +138,7 @@ def _load(db: str, uploads: list[object]) -> None:
                          f"{UPLOAD_WAIT_S:.0f} s. Press the button again to retry.")
                 return
     bar.progress(1.0, text="Done.")
+    db = str(resolve_db())  # after a lake's upload, its new manifest's catalogue
     # The summary is kept before anything else touches the database: another writer (a CLI
     # ingest) may take it right now, and the rejected hands' details can wait for it.
     table = logic.upload_table(files, names, refused)
