@@ -49,10 +49,12 @@ SHEET_VARIANT: Final = "B2"
 
 _DATE: Final = re.compile(r"\d{4}-\d{2}-\d{2}\Z")
 _THRESHOLD: Final = re.compile(r"F\s*=\s*(\S*)\Z", re.IGNORECASE)
-_TOML_LINE: Final = re.compile(
-    r"\[|[A-Za-z_][\w-]*\s*=\s*(?:[\"'\[{]|[-+]?\d[\d_]*(?:\.\d+)?\s*\Z|(?:true|false)\s*\Z)")
-"""A line of a TOML history: a table (``[1]``) or a key with a TOML value (a text, an
-array, a table, a number or a boolean), as a sheet's lines never are."""
+_HISTORY_LINE: Final = re.compile(
+    r"\[\s*[\"']?\d+[\"']?\s*\]\s*\Z|(?:variant|format_version)\s*=", re.IGNORECASE)
+"""A line only a history has: a hand's table (``[1]``) or the key every hand names
+(``variant = "B2"``, ``format_version = 1``).  Any other line that is not a sheet's (a
+``Total = 6`` row, a ``[table 2]`` heading) is a bad line of the sheet, reported with its
+number, not a reason to read the whole file as TOML (which blamed its line 1)."""
 _LOSS: Final = re.compile(r"(-?\d+)(t?)\Z")
 _NUMBER_LINE: Final = re.compile(r"^[ \t]*-?\d+t?(?:[ \t]+-?\d+t?)+[ \t]*(?:#.*)?$", re.MULTILINE)
 _UNDECODED: Final = re.compile("[\udc80-\udcff]")
@@ -103,18 +105,15 @@ class ScoreSheet:
 
 def looks_like_score_sheet(text: str) -> bool:
     """Whether ``text`` is a score sheet rather than a history (or anything else): it holds
-    a line of two or more whole numbers (a game), and no line is a TOML table or a key
-    with a TOML value (``variant = "B2"``; ``F=8`` is the sheet's own).  Bad sheet lines (a
-    ``Total = 6 4 15`` row) do not stop it being a sheet: they are reported, with their
-    line, when it is read.  Lines may end in ``\r\n``."""
+    a line of two or more whole numbers (a game), and no line is one only a history has
+    (:data:`_HISTORY_LINE`).  Bad sheet lines (a ``Total = 6`` row, a ``[table 2]``
+    heading) do not stop it being a sheet: they are reported, with their line, when it is
+    read.  Lines may end in ``\r\n``."""
     lines = text.splitlines()
     if _NUMBER_LINE.search("\n".join(lines)) is None:
         return False
-    for raw in lines:
-        line = raw.split("#", 1)[0].strip()
-        if line and _THRESHOLD.match(line) is None and _TOML_LINE.match(line):
-            return False
-    return True
+    return not any(_HISTORY_LINE.match(raw.split("#", 1)[0].strip().lstrip("\ufeff"))
+                   for raw in lines)
 
 
 SHEET_PROBE_BYTES: Final = 64 * 1024

@@ -774,6 +774,27 @@ def test_simulate_and_convert_count_in_words(tmp_path: Path) -> None:
     assert _unfolded(", 1 bad line") in _unfolded(result.output)
 
 
+def test_convert_reads_a_gzipped_sheet_as_ingest_does(tmp_path: Path) -> None:
+    """``ingest`` and ``validate`` read a ``.gz`` sheet; ``convert`` said "not a Big Two
+    score sheet" (it read the compressed bytes).  A folder or a zip is named as such."""
+    import gzip
+    import zipfile
+
+    sheet = tmp_path / "night.txt.gz"
+    sheet.write_bytes(gzip.compress(b"a b c d\n0 1 2 3\n2 0 1 1\n"))
+    result = RUNNER.invoke(app, ["convert", str(sheet), "--out", str(tmp_path / "a.phhs")])
+    assert result.exit_code == 0, result.output
+    assert _unfolded("2 games written to") in _unfolded(result.output)
+    packed = tmp_path / "sheets.zip"
+    with zipfile.ZipFile(packed, "w") as archive:
+        archive.writestr("night.txt", "a b c d\n0 1 2 3\n")
+    for given in (packed, tmp_path):
+        result = RUNNER.invoke(app, ["convert", str(given), "--out", str(tmp_path / "b.phhs")])
+        assert result.exit_code == 2, result.output
+        assert _unfolded("give one score sheet (a plain or .gz file), not a folder or an "
+                         "archive") in _unfolded(result.output)
+
+
 def test_ingest_and_equity_say_one_in_the_singular(tmp_path: Path) -> None:
     history = tmp_path / "one.phhs"
     write_hands(list(simulate(Game.BIGTWO, 1, 4, 3)), history)

@@ -154,12 +154,18 @@ def test_two_versions_of_one_path_are_two_files(tmp_path: Path) -> None:
     sheet.write_text("Ann Bo Cy\n0 1 2\n")
     ingest([sheet], db, workers=0)
     sheet.write_text("Ann Bo Cy\n0 1 3\n")
-    ingest([sheet], db, workers=0)
+    mended = ingest([sheet], db, workers=0)
     with writer(db) as con:
         with pytest.raises(NotLoaded, match=r"names 2 loaded files"):
             forget_files(con, ["sheet.txt"])
         [(first,)] = con.execute("SELECT sha256 FROM files ORDER BY started_at LIMIT 1"
                                  ).fetchall()
+        # The ingest of the mended sheet said so, and named the old one by its sha256.
+        assert mended.files[0].earlier == (first,)
+        note = mended.files[0].earlier_note
+        assert note is not None and f"handlab forget {str(first)[:12]}" in note
+        with pytest.raises(NotLoaded, match=r"too short: give at least 8 characters"):
+            forget_files(con, [str(first)[:5]])
         forget_files(con, [str(first)[:12]])
         assert con.execute("SELECT count(*) FROM files").fetchall() == [(1,)]
 

@@ -33,6 +33,7 @@ def convert(
 
     An existing --out file is replaced only with --force, and never when it is the sheet.
     """
+    from analytics.warehouse.errors import SourceError
     from parsers import write_hands
     from parsers.scoresheet import (
         decode_sheet,
@@ -46,8 +47,8 @@ def convert(
         _console.print(refusal)
         raise typer.Exit(2)
     try:
-        text = decode_sheet(path.read_bytes())
-    except OSError as error:
+        text = decode_sheet(_sheet_bytes(path))
+    except (OSError, SourceError) as error:
         _console.print(f"{path}: cannot read it: {error}")
         raise typer.Exit(2) from None
     if not looks_like_score_sheet(text):
@@ -65,6 +66,23 @@ def convert(
                    f"{counted(len(sheet.problems), 'bad line')}")
     if sheet.problems:
         raise typer.Exit(1)
+
+
+def _sheet_bytes(path: Path) -> bytes:
+    """The sheet's content, read as the ingest reads a source (a ``.gz`` sheet
+    decompressed, within the same limits); one sheet, not a folder or an archive."""
+    from analytics.warehouse.errors import SourceError
+    from analytics.warehouse.pipeline.sources import expand, open_source
+
+    refs = expand([path])
+    if len(refs) != 1 or refs[0].kind == "zip" or path.is_dir():
+        raise SourceError("give one score sheet (a plain or .gz file), not a folder or an "
+                          "archive")
+    reason = refs[0].problem or refs[0].skipped
+    if reason is not None:
+        raise SourceError(reason)
+    with open_source(refs[0]) as stream:
+        return bytes(stream.read())
 
 
 def _replacing(sheet: Path, out: Path, force: bool) -> str | None:

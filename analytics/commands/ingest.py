@@ -156,6 +156,8 @@ def ingest(
             _console.print(terminal.styled("skipped", "yellow", f" {item.message}"))
         elif item.status == "loaded" and item.hands == 0:
             _console.print(terminal.styled(item.name, "yellow", ": no hands in this file"))
+        if item.earlier_note is not None:
+            _console.print(terminal.styled(item.name, "yellow", f": {item.earlier_note}"))
     if summary.internal_errors:
         _console.print(terminal.styled(
             f"{counted(summary.internal_errors, 'hand')} rejected for an internal error", "red",

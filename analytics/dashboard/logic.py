@@ -339,7 +339,7 @@ def upload_table(files: Iterable[FileSummary], names: dict[str, str],
         for temp, original in names.items():
             if shown == temp or shown.startswith(f"{temp}:"):
                 shown = original + shown[len(temp):]
-        message = item.message or ""
+        message = "; ".join(text for text in (item.message, item.earlier_note) if text)
         for temp, original in names.items():
             message = message.replace(temp, original)  # no temp paths in what people read
         rows.append({"file": shown, "status": item.status, "hands": item.hands,

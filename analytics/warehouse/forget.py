@@ -93,11 +93,16 @@ def loaded_file_matches(con: duckdb.DuckDBPyConnection, name: str) -> list[tuple
     if exact:
         return exact
     digest = name.lower()
-    if len(digest) >= _MIN_SHA_PREFIX and all(c in "0123456789abcdef" for c in digest):
+    if len(digest) >= _MIN_SHA_PREFIX and _is_hex(digest):
         by_sha = [file for file in files if file[0].startswith(digest)]
         if by_sha:
             return by_sha
     return [file for file in files if _file_name(file[1]) == name]
+
+
+def _is_hex(text: str) -> bool:
+    """Whether ``text`` could be the start of a sha256 (hex digits only)."""
+    return bool(text) and all(c in "0123456789abcdef" for c in text.lower())
 
 
 def _file_name(path: str) -> str:
@@ -118,7 +123,11 @@ def forget_files(con: duckdb.DuckDBPyConnection, names: Sequence[str]) -> Forget
         elif found:  # two files, or two versions of one path (a sheet loaded, then mended)
             problems.append(f"{name!r} names {len(found)} loaded files: "
                             + ", ".join(f"{path} ({sha[:12]})" for sha, path in found[:5])
-                            + " (give the start of the sha256 of the one to take out)")
+                            + f" (give the start of the sha256 of the one to take out, "
+                              f"at least {_MIN_SHA_PREFIX} characters)")
+        elif _is_hex(name) and len(name) < _MIN_SHA_PREFIX:
+            problems.append(f"{name!r} is not a loaded file (as the start of a sha256 it is "
+                            f"too short: give at least {_MIN_SHA_PREFIX} characters)")
         else:
             problems.append(f"{name!r} is not a loaded file")
     if problems:

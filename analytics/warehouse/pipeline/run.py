@@ -72,6 +72,7 @@ from analytics.warehouse.pipeline.write import (
     known_files,
     load_new,
     load_rejects,
+    loaded_versions,
     record_files,
     rollback,
 )
@@ -148,6 +149,9 @@ class FileSummary:
     ``skipped`` (a symbolic link inside a folder or an archive: not followed; a named pipe,
     socket or device inside a folder: not opened; by design) or
     ``error`` (unreadable or over a limit: nothing of it loaded; see ``message``).
+    ``earlier``: the sha256 of other contents loaded before under the same name (a score
+    sheet mended, a file edited): their hands stay beside this one's until taken out
+    (``handlab forget``), which a person is told.
     """
 
     name: str
@@ -158,6 +162,18 @@ class FileSummary:
     duplicates: int = 0
     rejected: int = 0
     message: str | None = None
+    earlier: tuple[str, ...] = ()
+
+    @property
+    def earlier_note(self) -> str | None:
+        """What a person is told of :attr:`earlier` once this file is loaded (None when
+        there is nothing to tell)."""
+        if not self.earlier or self.status not in ("loaded", "partial"):
+            return None
+        shas = ", ".join(sha[:12] for sha in self.earlier)
+        return (f"loaded before with other content ({shas}): both versions are in the "
+                f"database now, so hands in both may count twice; `handlab forget "
+                f"{self.earlier[-1][:12]}` takes the old version out")
 
 
 @dataclass(slots=True)
@@ -651,6 +667,9 @@ def ingest(
     refs = set_aside(refs, summary)
     with leased(summary.db, wait=wait, hold=hold, keep=keep) as lease:
         planned = _plan(refs, limits, lambda shas: known_files(lease.con, shas), summary)
+        versions = loaded_versions(lease.con, [item.context.path for item in planned])
+        for item in planned:
+            item.summary.earlier = tuple(versions.get(item.context.path, ()))
         total = sum(item.size for item in planned)
         count = capped_workers(_auto_workers(total) if workers is None else workers,
                                _work_units(planned))

@@ -36,7 +36,7 @@ from analytics.warehouse.sql.arrow_scan import execute_over
 from analytics.warehouse.sql.facts import PotGames, fill_batch_pots
 
 __all__ = ["FileStats", "LoadedFile", "begin", "commit", "is_loaded", "known_files", "load_batch",
-           "load_new", "load_rejects", "record_files", "rollback"]
+           "load_new", "load_rejects", "loaded_versions", "record_files", "rollback"]
 
 # Child tables first, ``hands`` last within a batch: nothing reads them mid-transaction.
 _BATCH_TABLES: Final = ("hands", "seats", "actions", "showdowns", "awards", "board",
@@ -67,6 +67,19 @@ def known_files(con: duckdb.DuckDBPyConnection, digests: list[str]) -> set[str]:
     found = con.execute("SELECT sha256 FROM files WHERE sha256 IN (SELECT unnest(?))",
                         [digests]).fetchall()
     return {row[0] for row in found}
+
+
+def loaded_versions(con: duckdb.DuckDBPyConnection, paths: list[str]) -> dict[str, list[str]]:
+    """The sha256 of the contents loaded under each of ``paths``, oldest first (paths never
+    loaded left out)."""
+    if not paths:
+        return {}
+    versions: dict[str, list[str]] = {}
+    for path, sha in con.execute(
+            "SELECT path, sha256 FROM files WHERE path IN (SELECT unnest(?)) "
+            "ORDER BY started_at", [paths]).fetchall():
+        versions.setdefault(str(path), []).append(str(sha))
+    return versions
 
 
 def begin(con: duckdb.DuckDBPyConnection) -> None:
