@@ -65,7 +65,8 @@ def _session_list(con: duckdb.DuckDBPyConnection) -> Any:
     row = latest.iloc[0]
     end = None if row["end"] is None or row["end"] != row["end"] else row["end"]
     behind = session_hands(con, HandFilter(), game="seveneight", player="Ann",
-                           place=str(row["place"]), start=row["start"].to_pydatetime(),
+                           place=str(row["place"]), unit=str(row["unit"]),
+                           start=row["start"].to_pydatetime(),
                            end=None if end is None else end.to_pydatetime())
     return describe_hands(con, behind["hand_id"].head(500).tolist())
 

@@ -804,6 +804,7 @@ def test_sessions_match_a_recount_of_the_hands(nl_6max_db: Path, gap: int) -> No
         for session in sessions if gap == 30 else sessions[::10]:
             hands = session_hands(con, HandFilter(), game="seveneight",
                                   player=str(session["player"]), place=str(session["place"]),
+                                  unit=str(session["unit"]),
                                   start=session["start"].to_pydatetime(),
                                   end=session["end"].to_pydatetime())
             assert (len(hands), int(hands["net"].sum())) == (session["hands"], session["net"])
@@ -820,14 +821,14 @@ def test_sessions_match_a_recount_of_the_hands(nl_6max_db: Path, gap: int) -> No
 # here only to compare with.
 _SESSIONS_ROW_BY_ROW = """
     WITH s AS (
-        SELECT x.player, x.place, x.hand_id, x.net, x.day, x.source_index,
+        SELECT x.player, x.place, x.stakes AS unit, x.hand_id, x.net, x.day, x.source_index,
                CASE WHEN x.played_time IS NOT NULL THEN x.day + x.played_time END AS played_at
         FROM stat_facts x WHERE x.game = 'seveneight'),
     o AS (
         SELECT *, lag(played_at) OVER w AS prev_at, lag(day) OVER w AS prev_day,
                lag(hand_id) OVER w AS prev_hand
         FROM s
-        WINDOW w AS (PARTITION BY player, place
+        WINDOW w AS (PARTITION BY player, place, unit
                      ORDER BY day, played_at NULLS LAST, source_index, hand_id)),
     g AS (
         SELECT *, sum(CASE WHEN prev_hand IS NULL
@@ -835,7 +836,7 @@ _SESSIONS_ROW_BY_ROW = """
                              OR (played_at IS NULL AND day <> prev_day)
                              OR epoch(played_at) - epoch(prev_at) > $gap * 60
                            THEN 1 ELSE 0 END) OVER (
-                   PARTITION BY player, place
+                   PARTITION BY player, place, unit
                    ORDER BY day, played_at NULLS LAST, source_index, hand_id
                    ROWS UNBOUNDED PRECEDING) AS number
         FROM o)
@@ -847,10 +848,61 @@ _SESSIONS_ROW_BY_ROW = """
                 THEN sum(net) * 3600 / (epoch(max(played_at)) - epoch(min(played_at))) END
                AS net_per_hour,
            greatest(max(net), 0) AS biggest_win, least(min(net), 0) AS biggest_loss,
-           arg_min(hand_id, (played_at, source_index, hand_id)) AS first_hand
-    FROM g GROUP BY player, place, number
+           arg_min(hand_id, (played_at, source_index, hand_id)) AS first_hand, unit
+    FROM g GROUP BY player, place, unit, number
     ORDER BY start DESC, player, place
 """
+
+
+_ONE_DEAL_THREE_RULES = "".join(f"""[{number}]
+format_version = 1
+variant = "B2"
+scoring = "{scoring}"
+actions = [
+  "d dh p1 3d4c5h6s7d8c8d8h9c9dJcJdJh",
+  "d dh p2 2c2d2h2s3c3h4d4h5c6c7cKcKd",
+  "p1 pl 3d4c5h6s7d", "p2 ps",
+  "p1 pl 8c8d8h9c9d", "p2 ps",
+  "p1 pl JcJdJh",
+]
+players = ["Ann", "Bo"]
+day = 2
+month = 12
+year = 2026
+time = 20:{5 * number:02d}:00
+
+""" for number, scoring in enumerate(("cards", "cards_with_twos", "zero_sum"), start=1))
+
+
+def test_a_sitting_under_three_scoring_rules_is_three_sessions(tmp_path: Path) -> None:
+    """Three games five minutes apart at one place under three scoring rules made one
+    session whose net added their points (702 "points" for Ann, 4,212 per hour); a session
+    is now one unit's, its net that unit's alone, as the replayed games count it."""
+    from analytics.dashboard.statistics import sessions_table
+    from analytics.rules import replay
+    from analytics.warehouse.sql.stat_views import player_sessions
+    from parsers import loads_hands
+
+    path = tmp_path / "rules.phhs"
+    path.write_text(_ONE_DEAL_THREE_RULES, encoding="utf-8")
+    db = tmp_path / "rules.duckdb"
+    assert ingest([path], db, workers=0).loaded == 3
+    expected = {(hand.players[seat], hand.rules.scoring.value): net  # type: ignore[union-attr]
+                for hand in loads_hands(_ONE_DEAL_THREE_RULES)
+                for seat, net in enumerate(replay(hand).nets) if hand.players}
+    with reader(db) as con:
+        got = player_sessions(con, HandFilter(), game="bigtwo")
+        hands = {(str(r["player"]), str(r["unit"])): session_hands(
+            con, HandFilter(), game="bigtwo", player=str(r["player"]), place=str(r["place"]),
+            unit=str(r["unit"]), start=r["start"].to_pydatetime(),
+            end=r["end"].to_pydatetime()) for r in got.to_dict("records")}
+    assert len(got) == 6 and (got["hands"] == 1).all()
+    assert {(str(r["player"]), str(r["unit"])): int(r["net"])
+            for r in got.to_dict("records")} == expected
+    assert {key: int(listed["net"].sum()) for key, listed in hands.items()} == expected
+    shown = sessions_table(got, "points")
+    assert set(shown["stakes or scoring"]) == {
+        "scoring: cards left", "scoring: cards left, 2s double", "scoring: zero-sum"}
 
 
 @pytest.mark.parametrize("gap", [1, 3, 30])

@@ -39,7 +39,8 @@ DATA = Path(__file__).parent / "data" / "stats_cases"
 # Counted by hand in the file's comments: player -> column -> value (fry threshold 10).
 # Places after the first count over the games played out to the last place (game 4: rank
 # scoring, two players, so no place 3); "not out" over the games that end when the first
-# player goes out (games 1 to 3).
+# player goes out (games 1 to 3), and so do cards left and fries (game 4's 13 cards of
+# Eli's, last when the others had gone out, are no game's cards left).
 BIGTWO: dict[str, dict[str, int]] = {
     "Ann": {"games": 2, "wins": 0, "win_rate": 0, "cards_left": 2, "fry": 0, "place_1": 0,
             "not_out": 2, "twos": 0, "five_card": 4, "pass_with_play": 4,
@@ -56,7 +57,8 @@ BIGTWO: dict[str, dict[str, int]] = {
             "place_2": 0, "not_out": 0, "twos": 0, "five_card": 2, "pass_with_play": 0,
             "pass_with_play_opps": 0, "place_2_opps": 1, "place_3_opps": 0,
             "not_out_opps": 1},
-    "Eli": {"games": 2, "wins": 0, "win_rate": 0, "cards_left": 26, "fry": 2, "place_1": 0,
+    "Eli": {"games": 2, "wins": 0, "win_rate": 0, "cards_left": 13, "fry": 1, "place_1": 0,
+            "cards_left_opps": 1, "fry_opps": 1,
             "place_2": 1, "not_out": 1, "twos": 0, "five_card": 0, "pass_with_play": 2,
             "pass_with_play_opps": 8, "place_2_opps": 1, "place_3_opps": 0,
             "not_out_opps": 1},
@@ -114,9 +116,10 @@ def test_bigtwo_fry_threshold_and_games_by_scoring(bigtwo_db: Path) -> None:
         low = grid_cells(stat_grid(con, HandFilter(), game="bigtwo", fry_threshold=4))
         one = stat_grid(con, HandFilter(date_to=pd.Timestamp("2026-12-01").date()),
                         game="bigtwo", split="scoring")
-    # Threshold 4: Bo's 4 cards left fry him in both games, Ann's 1 never; Eli's 13 do.
+    # Threshold 4: Bo's 4 cards left fry him in both games, Ann's 1 never; Eli's 13 do, in
+    # the game that ended at the first out (not in game 4, played out by finishing order).
     assert {p: int(low[p]["fry"]) for p in low} == {"Ann": 0, "Bo": 2, "Cy": 0, "Dan": 0,
-                                                    "Eli": 2}
+                                                    "Eli": 1}
     # 1 December: games 1 (cards: -1, -4, +5) and 2 (zero_sum: +2, -7, +5) only.
     assert {(str(r["player"]), str(r["scoring"])): _points(r["points"])
             for r in one.to_dict("records")} == {
@@ -205,9 +208,10 @@ def test_a_score_sheet_counts_in_the_bigtwo_grid(tmp_path: Path) -> None:
         "cards_left", "cards_left_opps", "fry", "fry_opps", "twos_opps", "five_card_opps")} == {
         "cards_left": 20, "cards_left_opps": 4, "fry": 2, "fry_opps": 4, "twos_opps": 0,
         "five_card_opps": 0}
-    # At one threshold of 8 for every game: Bo's 4s never fry him, Eli's 13s do.
+    # At one threshold of 8 for every game: Bo's 4s never fry him, Eli's 13s do (in the
+    # game that ended at the first out).
     assert {name: int(at_eight[name]["fry"]) for name in at_eight} == {
-        "Ann": 1, "Bo": 1, "Cy": 2, "Dan": 0, "Dee": 2, "Eli": 2}
+        "Ann": 1, "Bo": 1, "Cy": 2, "Dan": 0, "Dee": 2, "Eli": 1}
     # Seven scored games (the rank-scored one has no score): Dan's one is under a quarter,
     # whether the filter names him or not.
     assert not everyone.loc["Dan", "is_regular"] and everyone.loc["Dee", "is_regular"]

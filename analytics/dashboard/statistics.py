@@ -23,7 +23,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from analytics.dashboard.charts import PLAYER_META, player_colours
-from analytics.dashboard.logic import level_unit, level_value
+from analytics.dashboard.logic import SCORING_WORDS, level_unit, level_value
 from analytics.stats.cells import display_grid
 from analytics.stats.definitions import LEVELS, MIN_OPPORTUNITIES, RESULTS, Kind, stats_of
 from analytics.warehouse.identity import hand_id_hex
@@ -316,13 +316,26 @@ def sessions_table(sessions: pd.DataFrame, unit: str) -> pd.DataFrame:
                   for end, none in zip(ends, untimed, strict=True)]
     ids = [hand_id_hex(int(value)) for value in out["first_hand"]]
     out["first_hand"] = ids
+    out.insert(list(out.columns).index("place") + 1, "stakes",
+               [session_unit_words(str(unit)) for unit in out["unit"]])
     out["replay"] = [f"replayer?hand={hand}" for hand in ids]
     out["start_at"], out["end_at"] = starts, ends
     return out.rename(columns=session_headers(unit))
 
 
+def session_unit_words(unit: str) -> str:
+    """A session's unit (``stat_views.session_unit``) in words: ``no limit, big blind 2``;
+    ``no limit, minimum bet 1, ante 2``; ``scoring: cards left``."""
+    stakes, ante, size = unit.partition(" ante ")
+    if ante:
+        return f"{stakes_words(stakes)}, ante {size}"
+    if unit in SCORING_WORDS:
+        return f"scoring: {SCORING_WORDS[unit]}"
+    return stakes_words(unit)
+
+
 def session_headers(unit: str) -> dict[str, str]:
     """The headers of :func:`sessions_table`, by ``player_sessions``' column."""
-    return {"place": "table or game", "net": f"net ({unit})",
+    return {"place": "table or game", "stakes": "stakes or scoring", "net": f"net ({unit})",
             "net_per_hour": f"net per hour ({unit})", "biggest_win": f"best hand ({unit})",
             "biggest_loss": f"worst hand ({unit})", "first_hand": "first hand (id)"}

@@ -183,6 +183,9 @@ _FIVE: Final = ("x.played_straight + x.played_flush + x.played_full_house "
                 "+ x.played_four_of_a_kind + x.played_straight_flush")
 _PLAYED_OUT: Final = f"{level_sql(_B2)} = 'rank'"
 """A Big Two game played out to the last place: scored by finishing order (RULES.md 2)."""
+_ENDS_AT_FIRST_OUT: Final = f"NOT ({_PLAYED_OUT})"
+"""A Big Two game that ends when the first player goes out (every scoring rule but
+finishing order): the others' cards left are what it is scored by."""
 BIGTWO_SEATS: Final = """(
     SELECT s.* REPLACE (coalesce(s.cards_left, b.cards_left) AS cards_left),
            coalesce(b.outcome_only, FALSE) AS outcome_only
@@ -200,12 +203,16 @@ _BIGTWO: Final = (
          "x.place = 1", "TRUE"),
     Stat("cards_left", _B2, "Cards left", "result",
          "Average cards left in his hand when the game ended (0 when he went out): total "
-         "cards left over games (a score sheet's games as the sheet records them).",
-         "x.cards_left", "x.cards_left IS NOT NULL", Kind.MEAN),
+         "cards left over games (a score sheet's games as the sheet records them) that end "
+         "when the first player goes out (not those scored by finishing order, played on "
+         "until one player is left with his cards).",
+         f"CASE WHEN {_ENDS_AT_FIRST_OUT} THEN x.cards_left END",
+         f"x.cards_left IS NOT NULL AND {_ENDS_AT_FIRST_OUT}", Kind.MEAN),
     Stat("fry", _B2, "Fry", "result",
          "Games he ended holding at least the fry threshold of cards (each game's own: 10 "
-         "unless its rules' fry_threshold says otherwise, or the one chosen) over games.",
-         _FRY, "x.cards_left IS NOT NULL"),
+         "unless its rules' fry_threshold says otherwise, or the one chosen) over games "
+         "that end when the first player goes out (as Cards left).",
+         f"{_FRY} AND {_ENDS_AT_FIRST_OUT}", f"x.cards_left IS NOT NULL AND {_ENDS_AT_FIRST_OUT}"),
     Stat("place_1", _B2, "Place 1", "places",
          "Games he finished in place 1 (he went out first) over games.",
          "x.place = 1", "TRUE"),

@@ -290,12 +290,14 @@ def _sessions(game: Game) -> None:
                           selection_mode="single-row", key=f"sessions_table_{game.value}",
                           column_config={
         "replay": st.column_config.LinkColumn("replay", display_text="open first hand"),
-        "start_at": None, "end_at": None,
+        "start_at": None, "end_at": None, "unit": None,
         "minutes": st.column_config.NumberColumn("minutes", format="%.0f"),
         headers["net_per_hour"]: st.column_config.NumberColumn(format="%.1f")})
     st.caption(f"Net in {unit}; a session is a "
-               "player's hands at one table (or game id) with no longer gap between two "
-               "hands; hands without a time of day make one session per table and day. The "
+               "player's hands at one table (or game id) and one stakes or scoring rule with "
+               "no longer gap between two hands (so no net adds two stakes' chips or two "
+               "rules' points); hands without a time of day make one session per table and "
+               "day. The "
                "latest 1,000 sessions. Select a session (the box at the row's left) to list "
                "its hands.")
     ui.download_buttons(sessions, f"{game.value}-sessions", key=f"sessions_{game.value}")
@@ -305,11 +307,13 @@ def _sessions(game: Game) -> None:
         end = session["end_at"]
         behind: pd.DataFrame = ui.ask(
             "session_hands", game=game.value, player=str(session["player"]),
-            place=str(session[headers["place"]]), start=session["start_at"].to_pydatetime(),
+            place=str(session[headers["place"]]), unit=str(session["unit"]),
+            start=session["start_at"].to_pydatetime(),
             end=None if pd.isna(end) else end.to_pydatetime())
         behind = behind.sort_values("day", ascending=False, kind="stable")
         st.markdown(f"**{ui.literal(session['player'])}'s session at "
-                    f"{ui.literal(session[headers['place']])}**, "
+                    f"{ui.literal(session[headers['place']])}** "
+                    f"({ui.literal(session[headers['stakes']])}), "
                     f"from {session['start']}: {counted(len(behind), 'hand')}, net "
                     f"{int(behind['net'].sum()):,} {unit}.")
         list_behind(behind, key=f"session_{game.value}", name=f"{game.value}-session-hands")

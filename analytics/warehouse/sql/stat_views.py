@@ -48,6 +48,7 @@ __all__ = [
     "results_over_time",
     "score_keeper_columns",
     "session_hands",
+    "session_unit",
     "stat_grid",
     "stat_hands",
     "stat_levels",
@@ -410,10 +411,13 @@ def player_sessions(con: duckdb.DuckDBPyConnection, f: HandFilter, *, game: Game
     place, start and end (the first and last hand's time), minutes, hands, net (chips;
     Big Two points), net_per_hour (none for a session without duration), biggest_win and
     biggest_loss (the best and worst hand, 0 when none won or lost), first_hand (the id of
-    its first hand in order of play: time, place in the file, id)."""
+    its first hand in order of play: time, place in the file, id), unit (what its net is
+    counted in: :func:`session_unit`; a sitting whose stakes or rules changed is a session
+    per unit, so that no net adds chips of two stakes or points of two scoring rules)."""
     chosen = Game(game)
     cond, params = facts_where(f, game=chosen.value)
     table, place = _session_rows(chosen)
+    unit = session_unit(chosen)
     # Not every hand in order (3 s CPU over a million hands): the hands are first summed in
     # bins of the gap's length (per place, day and bin of the time of day; a day's hands
     # without a time are one bin, after its timed ones), in which no two hands are more
@@ -425,11 +429,12 @@ def player_sessions(con: duckdb.DuckDBPyConnection, f: HandFilter, *, game: Game
     # every bin: an arg_min over (time, place in file, id) per bin was a third of the CPU.
     sql = f"""
         WITH s AS NOT MATERIALIZED (
-            SELECT x.player, {place} AS place, x.hand_id, x.net, x.day, x.source_index,
+            SELECT x.player, {place} AS place, {unit} AS unit, x.hand_id, x.net, x.day,
+                   x.source_index,
                    CASE WHEN x.played_time IS NOT NULL THEN x.day + x.played_time END AS played_at
             FROM {table} x WHERE {cond}),
         b AS (
-            SELECT player, place, day, played_at IS NULL AS untimed,
+            SELECT player, place, unit, day, played_at IS NULL AS untimed,
                    coalesce(epoch_us(played_at) // ($gap * 60000000), 0) AS bin,
                    count(*) AS hands, sum(net) AS net, max(net) AS best, min(net) AS worst,
                    min(played_at) AS first_at, max(played_at) AS last_at
@@ -438,17 +443,18 @@ def player_sessions(con: duckdb.DuckDBPyConnection, f: HandFilter, *, game: Game
             SELECT *, lag(last_at) OVER w AS prev_at, lag(day) OVER w AS prev_day,
                    lag(untimed) OVER w AS prev_untimed
             FROM b
-            WINDOW w AS (PARTITION BY player, place ORDER BY day, untimed, bin)),
+            WINDOW w AS (PARTITION BY player, place, unit ORDER BY day, untimed, bin)),
         g AS (
             SELECT *, sum(CASE WHEN prev_untimed IS NULL OR untimed <> prev_untimed
                                  OR (untimed AND day <> prev_day)
                                  OR epoch(first_at) - epoch(prev_at) > $gap * 60
                                THEN 1 ELSE 0 END) OVER (
-                       PARTITION BY player, place ORDER BY day, untimed, bin
+                       PARTITION BY player, place, unit ORDER BY day, untimed, bin
                        ROWS UNBOUNDED PRECEDING) AS number
             FROM o),
         t AS (
-            SELECT player, place, coalesce(min(first_at), CAST(min(day) AS TIMESTAMP)) AS start,
+            SELECT player, place, unit,
+                   coalesce(min(first_at), CAST(min(day) AS TIMESTAMP)) AS start,
                    max(last_at) AS "end",
                    (epoch(max(last_at)) - epoch(min(first_at))) / 60 AS minutes,
                    sum(hands) AS hands, CAST(sum(net) AS BIGINT) AS net,
@@ -456,25 +462,37 @@ def player_sessions(con: duckdb.DuckDBPyConnection, f: HandFilter, *, game: Game
                         THEN sum(net) * 3600 / (epoch(max(last_at)) - epoch(min(first_at))) END
                        AS net_per_hour,
                    greatest(max(best), 0) AS biggest_win, least(min(worst), 0) AS biggest_loss
-            FROM g GROUP BY player, place, number
-            ORDER BY CAST(start AS DATE) DESC, "end" IS NULL DESC, start DESC, player, place
+            FROM g GROUP BY player, place, unit, number
+            ORDER BY CAST(start AS DATE) DESC, "end" IS NULL DESC, start DESC, player, place,
+                     unit
             LIMIT $limit),
         f AS (
-            SELECT t.player, t.place, t.start, t."end" IS NULL AS untimed,
+            SELECT t.player, t.place, t.unit, t.start, t."end" IS NULL AS untimed,
                    arg_min(s.hand_id, (s.source_index, s.hand_id)) AS first_hand
-            FROM t JOIN s ON s.player = t.player AND s.place = t.place
+            FROM t JOIN s ON s.player = t.player AND s.place = t.place AND s.unit = t.unit
                          AND s.day = CAST(t.start AS DATE)
                          AND (s.played_at = t.start
                               OR (t."end" IS NULL AND s.played_at IS NULL))
             GROUP BY ALL)
-        SELECT t.*, f.first_hand
-        FROM t JOIN f ON f.player = t.player AND f.place = t.place AND f.start = t.start
-                     AND f.untimed = (t."end" IS NULL)
+        SELECT t.* EXCLUDE (unit), f.first_hand, t.unit
+        FROM t JOIN f ON f.player = t.player AND f.place = t.place AND f.unit = t.unit
+                     AND f.start = t.start AND f.untimed = (t."end" IS NULL)
         ORDER BY CAST(t.start AS DATE) DESC, t."end" IS NULL DESC, t.start DESC, t.player,
-                 t.place
+                 t.place, t.unit
     """
     return con.execute(sql, _named(sql, params | {"gap": gap_minutes, "limit": limit})
                        ).fetchdf()
+
+
+def session_unit(game: Game) -> str:
+    """The SQL (over ``x``) of what a session's net of ``game`` is counted in: 7 & 8's
+    stakes (``views.STAKES``), Rummoli's stakes and ante (``NRM min 1 ante 2``), Big Two's
+    scoring rule (``cards``)."""
+    if game is Game.BIGTWO:
+        return level_sql(game)
+    if game is Game.RUMMOLI:
+        return f"x.stakes || ' ante ' || {level_sql(game)}"
+    return "x.stakes"
 
 
 def _session_rows(game: Game) -> tuple[str, str]:
@@ -485,10 +503,10 @@ def _session_rows(game: Game) -> tuple[str, str]:
 
 
 def session_hands(con: duckdb.DuckDBPyConnection, f: HandFilter, *, game: Game | str,
-                  player: str, place: str, start: dt.datetime, end: dt.datetime | None
-                  ) -> pd.DataFrame:
-    """The hands of one session of :func:`player_sessions` (its player, place, start and
-    end), in order of play: his hands at the place played from ``start`` to ``end``, or,
+                  player: str, place: str, unit: str, start: dt.datetime,
+                  end: dt.datetime | None) -> pd.DataFrame:
+    """The hands of one session of :func:`player_sessions` (its player, place, unit, start
+    and end), in order of play: his hands at the place played from ``start`` to ``end``, or,
     for a session without times of day (no ``end``), those of the start's day without a
     time.  A session's hands are exactly these: his next hand at the place after a gap
     starts another session, and hands without a time are sessions of their own.
@@ -503,8 +521,10 @@ def session_hands(con: duckdb.DuckDBPyConnection, f: HandFilter, *, game: Game |
                CASE WHEN x.played_time IS NOT NULL THEN x.day + x.played_time END AS played_at,
                CAST(x.net AS BIGINT) AS net
         FROM {table} x
-        WHERE {cond} AND x.player = $player AND {where} = $place AND {when}
+        WHERE {cond} AND x.player = $player AND {where} = $place
+              AND {session_unit(chosen)} = $unit AND {when}
         ORDER BY x.day, x.played_time NULLS LAST, x.source_index, x.hand_id
     """
-    params = {**params, "player": player, "place": place, "start": start, "end": end}
+    params = {**params, "player": player, "place": place, "unit": unit, "start": start,
+              "end": end}
     return con.execute(sql, _named(sql, params)).fetchdf()
