@@ -50,7 +50,7 @@ def calls(function: Callable[..., Any], hand_id: int,
     for game in games:
         keywords: dict[str, Any] = {} if game is None else {"game": game}
         session = sessions.get(str(game), {})
-        for key in ("player", "place", "start", "end"):
+        for key in ("player", "place", "unit", "start", "end"):
             if key in parameters and parameters[key].default is inspect.Parameter.empty and (
                     function.__name__ not in BARS):
                 keywords[key] = session[key]

@@ -160,7 +160,8 @@ RUMMOLI_SUMMARY: Final = """
     bets AS (
         SELECT hand_id, seat,
                count(*) FILTER (WHERE verb = 'cbr') AS raises,
-               count(*) FILTER (WHERE verb = 'cc' AND raises_before > 0) AS calls
+               count(*) FILTER (WHERE verb = 'cc' AND raises_before > 0) AS calls,
+               count(*) AS poker_acts
         FROM poker GROUP BY ALL),
     laid AS (
         SELECT hand_id, actor AS seat, cards,
@@ -221,7 +222,7 @@ RUMMOLI_SUMMARY: Final = """
                           AS VARCHAR) END AS position,
            coalesce(c.dealt, FALSE) AS dealt, h.laying,
            coalesce(b.raises, 0) AS raises, coalesce(b.calls, 0) AS calls,
-           coalesce(c.showdown, FALSE) AS showdown,
+           coalesce(b.poker_acts, 0) AS poker_acts, coalesce(c.showdown, FALSE) AS showdown,
            coalesce(w.poker_won, 0) AS poker_won,
            coalesce(c.exchanged, 0) AS exchanged, coalesce(c.widow_choice, 0) AS widow_choice,
            coalesce(c.bid, FALSE) AS bid, coalesce(c.asked, FALSE) AS asked,

@@ -55,7 +55,7 @@ EXPECTED: dict[str, dict[str, int]] = {
             "three_bet": 0, "three_bet_opps": 3, "fold_to_three_bet": 0,
             "fold_to_three_bet_opps": 0, "af_round1": 0, "af_round1_opps": 3,
             "af_round2": 1, "af_round2_opps": 0, "af": 1, "af_opps": 3, "afq": 1,
-            "afq_opps": 12, "cbet": 0, "cbet_opps": 0, "fold_to_cbet": 0,
+            "afq_opps": 3, "cbet": 0, "cbet_opps": 0, "fold_to_cbet": 0,
             "fold_to_cbet_opps": 0, "wtsd": 1, "wtsd_opps": 3, "wsd": 1, "wsd_opps": 1,
             "wwsr2": 1, "wwsr2_opps": 3, "up_high": 4, "up_high_opps": 9, "hands": 9},
     # Bo's two walks (A, H) are no VPIP or PFR chance: he never acted in round 1.
@@ -63,28 +63,29 @@ EXPECTED: dict[str, dict[str, int]] = {
            "three_bet": 0, "three_bet_opps": 3, "fold_to_three_bet": 0,
            "fold_to_three_bet_opps": 0, "af_round1": 0, "af_round1_opps": 3,
            "af_round2": 2, "af_round2_opps": 1, "af": 2, "af_opps": 4, "afq": 2,
-           "afq_opps": 9, "cbet": 0, "cbet_opps": 0, "fold_to_cbet": 0,
+           "afq_opps": 4, "cbet": 0, "cbet_opps": 0, "fold_to_cbet": 0,
            "fold_to_cbet_opps": 1, "wtsd": 3, "wtsd_opps": 5, "wsd": 1, "wsd_opps": 3,
            "wwsr2": 2, "wwsr2_opps": 5, "up_high": 4, "up_high_opps": 9, "hands": 9},
     "Cy": {"vpip": 5, "vpip_opps": 7, "pfr": 4, "pfr_opps": 7,
            "three_bet": 0, "three_bet_opps": 0, "fold_to_three_bet": 1,
            "fold_to_three_bet_opps": 2, "af_round1": 4, "af_round1_opps": 2,
-           "af_round2": 1, "af_round2_opps": 0, "af": 5, "af_opps": 2, "afq": 5,
-           "afq_opps": 11, "cbet": 1, "cbet_opps": 1, "fold_to_cbet": 0,
+           "af_round2": 1, "af_round2_opps": 0, "af": 5, "af_opps": 2, "afq": 1,
+           "afq_opps": 2, "cbet": 1, "cbet_opps": 1, "fold_to_cbet": 0,
            "fold_to_cbet_opps": 0, "wtsd": 3, "wtsd_opps": 4, "wsd": 3, "wsd_opps": 3,
            "wwsr2": 3, "wwsr2_opps": 4, "up_high": 4, "up_high_opps": 7, "hands": 7},
     "Dee": {"vpip": 5, "vpip_opps": 7, "pfr": 3, "pfr_opps": 7,
             "three_bet": 2, "three_bet_opps": 4, "fold_to_three_bet": 0,
             "fold_to_three_bet_opps": 0, "af_round1": 3, "af_round1_opps": 2,
-            "af_round2": 0, "af_round2_opps": 2, "af": 3, "af_opps": 4, "afq": 3,
-            "afq_opps": 10, "cbet": 0, "cbet_opps": 0, "fold_to_cbet": 1,
+            "af_round2": 0, "af_round2_opps": 2, "af": 3, "af_opps": 4, "afq": 0,
+            "afq_opps": 3, "cbet": 0, "cbet_opps": 0, "fold_to_cbet": 1,
             "fold_to_cbet_opps": 1, "wtsd": 3, "wtsd_opps": 4, "wsd": 0, "wsd_opps": 3,
             "wwsr2": 0, "wwsr2_opps": 4, "up_high": 4, "up_high_opps": 7, "hands": 7},
-    # Hand H only: a fold each (Gus's two jacks give no up_high chance).
-    "Eve": {"vpip": 0, "afq": 0, "afq_opps": 1, "up_high": 0, "up_high_opps": 1},
-    "Fay": {"vpip": 0, "afq": 0, "afq_opps": 1, "up_high": 1, "up_high_opps": 1},
-    "Gus": {"vpip": 0, "afq": 0, "afq_opps": 1, "up_high": 0, "up_high_opps": 0},
-    "Hal": {"vpip": 0, "afq": 0, "afq_opps": 1, "up_high": 1, "up_high_opps": 1},
+    # Hand H only: a fold each in round 1, so no AFq (round 2's) chance (Gus's two jacks
+    # give no up_high chance).
+    "Eve": {"vpip": 0, "afq": 0, "afq_opps": 0, "up_high": 0, "up_high_opps": 1},
+    "Fay": {"vpip": 0, "afq": 0, "afq_opps": 0, "up_high": 1, "up_high_opps": 1},
+    "Gus": {"vpip": 0, "afq": 0, "afq_opps": 0, "up_high": 0, "up_high_opps": 0},
+    "Hal": {"vpip": 0, "afq": 0, "afq_opps": 0, "up_high": 1, "up_high_opps": 1},
 }
 
 # Positions by hand (file order) and player, by the blinds and the button (seat N).
@@ -491,6 +492,17 @@ def test_migration_14_counts_the_seveneight_rows_again(tmp_path: Path) -> None:
         "UPDATE stat_facts SET vpip = 1, vpip_opps = 1, pfr_opps = 1, position = 'big blind'"])
 
 
+def test_migration_18_counts_afq_and_rummoli_chances_again(tmp_path: Path) -> None:
+    """A database at version 17 holds AFq over both rounds and Rummoli's VPIP and Raise
+    over every round dealt in: a writer opening it makes every stat_facts row again."""
+    db = tmp_path / "old.duckdb"
+    ingest([EDGES_FILE, *sorted(SAMPLES.glob("rummoli-*.phhs"))], db, workers=0)
+    assert_migrated_again(db, 18, ["stat_facts"], [
+        "UPDATE stat_facts SET afq_opps = afq_opps + 3 WHERE game = 'seveneight'",
+        "UPDATE stat_facts SET vpip_opps = 1, raise_opps = 1, rummoli_pot = 0 "
+        "WHERE game = 'rummoli'"])
+
+
 RANK_ORDER = "23456789TJQKA"
 
 
@@ -508,7 +520,8 @@ def _rummoli_recount(paths: list[Path]) -> dict[str, dict[str, int]]:
             outcome = replay(hand)
             seats = range(1, hand.num_players + 1)
             row = {seat: dict.fromkeys(
-                ("rounds", "dealt", "raises", "calls", "showdown", "poker_won", "exchanged",
+                ("rounds", "dealt", "acted", "raises", "calls", "showdown", "poker_won",
+                 "exchanged",
                  "choice", "bid", "asked", "won_auctions", "bids", "auction_net", "laying",
                  "pay", "stops", "held", "laid", "paid", "rummoli"), 0) for seat in seats}
             widow = 0
@@ -524,9 +537,11 @@ def _rummoli_recount(paths: list[Path]) -> dict[str, dict[str, int]]:
                     widow += len(action.cards)
                 elif verb is Verb.BET_RAISE:
                     row[actor]["raises"] += 1
+                    row[actor]["acted"] = 1
                     raised = True
-                elif verb is Verb.CHECK_CALL and raised:
-                    row[actor]["calls"] += 1
+                elif verb in (Verb.CHECK_CALL, Verb.FOLD):
+                    row[actor]["calls"] += verb is Verb.CHECK_CALL and raised
+                    row[actor]["acted"] = 1
                 elif verb is Verb.SHOW_MUCK:
                     row[actor]["showdown"] = 1
                 elif verb in (Verb.EXCHANGE, Verb.PASS_WIDOW):
@@ -563,8 +578,8 @@ def _rummoli_recount(paths: list[Path]) -> dict[str, dict[str, int]]:
                 r = row[seat]
                 laying = int(hand.finale_pot is None and bool(r["dealt"]))
                 counts = {
-                    "vpip": int(r["raises"] + r["calls"] > 0), "vpip_opps": r["dealt"],
-                    "raise": int(r["raises"] > 0), "raise_opps": r["dealt"],
+                    "vpip": int(r["raises"] + r["calls"] > 0), "vpip_opps": r["acted"],
+                    "raise": int(r["raises"] > 0), "raise_opps": r["acted"],
                     "poker_pot_won": int(r["poker_won"] > 0), "poker_pot_won_opps": r["dealt"],
                     "wsd": int(bool(r["showdown"]) and r["poker_won"] > 0),
                     "wsd_opps": r["showdown"],
@@ -576,7 +591,9 @@ def _rummoli_recount(paths: list[Path]) -> dict[str, dict[str, int]]:
                     "stops": r["stops"], "stops_opps": laying,
                     "cards_left": (r["held"] - r["laid"]) * laying, "cards_left_opps": laying,
                     "chips_paid": r["paid"], "chips_paid_opps": laying,
-                    "rummoli_pot": int(r["rummoli"] > 0), "rummoli_pot_opps": laying,
+                    # emptied his hand first, whatever the pot held
+                    "rummoli_pot": int(laying and r["held"] == r["laid"]),
+                    "rummoli_pot_opps": laying,
                     "rounds": 1,
                 }
                 player = totals.setdefault(hand.player_name(seat), {})

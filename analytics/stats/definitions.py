@@ -134,14 +134,15 @@ _SEVENEIGHT: Final = (
     Stat("af_round2", _SE, "AF round 2", "aggression",
          "Aggression factor in round 2 (after the third card): bets and raises over calls.",
          "r2_raises", "r2_calls", Kind.RATIO),
-    Stat("af", _SE, "AF", "aggression",
-         "Aggression factor over both rounds: bets and raises over calls.",
+    Stat("af", _SE, "AF both rounds", "aggression",
+         "Aggression factor over both rounds: bets and raises over calls (a tracker's AF is "
+         "round 2's, after the flop: AF round 2).",
          "r1_raises + r2_raises", "r1_calls + r2_calls", Kind.RATIO),
     Stat("afq", _SE, "AFq", "aggression",
-         "Aggression frequency: his bets and raises over all his bets, raises, calls and "
-         "folds, both rounds (checks do not count).",
-         "r1_raises + r2_raises",
-         "r1_raises + r2_raises + r1_calls + r2_calls + r1_folds + r2_folds"),
+         "Aggression frequency in round 2 (after the third card), as trackers count it "
+         "after the flop: his bets and raises over all his bets, raises, calls and folds "
+         "there (checks do not count). Round 1's folds would swamp it.",
+         "r2_raises", "r2_raises + r2_calls + r2_folds"),
     Stat("cbet", _SE, "C-bet", "round 2",
          "Continuation bet: of the hands where he made the last raise of round 1, round 2 "
          "was reached and nobody bet before his first action in round 2, those where that "
@@ -253,13 +254,15 @@ _RM: Final = Game.RUMMOLI
 _RUMMOLI: Final = (
     Stat("vpip", _RM, "VPIP", "poker phase",
          "Put chips in the poker pot voluntarily: rounds where he called a bet or bet or "
-         "raised in the poker phase (the antes do not count, nor a check) over rounds he "
-         "was dealt in.",
-         "raises + calls > 0", "dealt"),
+         "raised in the poker phase (the antes do not count, nor a check) over rounds where "
+         "he acted in it (checked, called, bet, raised or folded: not a round where the "
+         "antes left him or everyone else all in, as 7 & 8's VPIP leaves out a hand he "
+         "had no decision in).",
+         "raises + calls > 0", "poker_acts > 0"),
     Stat("raise", _RM, "Raise", "poker phase",
-         "Rounds where he bet or raised (cbr) in the poker phase over rounds he was dealt "
-         "in.",
-         "raises > 0", "dealt"),
+         "Rounds where he bet or raised (cbr) in the poker phase over rounds where he acted "
+         "in it (as VPIP).",
+         "raises > 0", "poker_acts > 0"),
     Stat("poker_pot_won", _RM, "Poker pot won", "poker phase",
          "Rounds where he won at least part of the poker pot (a side pot, a split, the "
          "finale's pot included) over rounds he was dealt in.",
@@ -299,9 +302,9 @@ _RUMMOLI: Final = (
          "Rummoli pot at an impasse), per round with a Rummoli phase.",
          "chips_paid", "dealt AND laying", Kind.MEAN),
     Stat("rummoli_pot", _RM, "Rummoli pot", "laying",
-         "Rounds where he won the Rummoli pot (emptied his hand first) over rounds with a "
-         "Rummoli phase.",
-         "rummoli_won > 0", "dealt AND laying"),
+         "Rounds where he won the Rummoli pot (emptied his hand first, whatever the pot "
+         "held: with no ante it holds nothing) over rounds with a Rummoli phase.",
+         "laying AND cards_left = 0", "dealt AND laying"),
 )
 
 STATS: Final = {Game.SEVENEIGHT: _SEVENEIGHT, Game.BIGTWO: _BIGTWO, Game.RUMMOLI: _RUMMOLI}

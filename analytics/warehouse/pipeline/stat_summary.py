@@ -361,8 +361,9 @@ def rummoli_summary(tables: Mapping[str, pa.Table]) -> pa.Table:
 
 
 def _rummoli_bets(actions: _Actions, keys: Ints) -> dict[str, pa.Array]:
-    """``poker`` and ``bets``: per seat, his raises and his calls facing a raise (a ``cc``
-    after a ``cbr`` of the round's poker phase)."""
+    """``poker`` and ``bets``: per seat, his raises, his calls facing a raise (a ``cc``
+    after a ``cbr`` of the round's poker phase) and all his actions there (``poker_acts``:
+    checks and folds too; none when the antes put him all in, or everyone else was)."""
     verb = actions.verb
     rows = np.flatnonzero((verb >= 0) & (verb <= _R_FOLD) & (actions.street == _POKER))
     # sum(verb = 'cbr') OVER (PARTITION BY hand_id ORDER BY seq) - (verb = 'cbr')
@@ -375,7 +376,8 @@ def _rummoli_bets(actions: _Actions, keys: Ints) -> dict[str, pa.Array]:
     kind, facing = verb[rows][order], facing[order]
     return {"raises": pa.array(values_at(counts_where(group, kind == _R_CBR, groups), at, 0)),
             "calls": pa.array(values_at(counts_where(group, (kind == _R_CC) & (facing > 0),
-                                                     groups), at, 0))}
+                                                     groups), at, 0)),
+            "poker_acts": pa.array(values_at(counts_where(group, kind >= 0, groups), at, 0))}
 
 
 def _rummoli_lays(actions: _Actions, keys: Ints) -> dict[str, pa.Array]:

@@ -506,6 +506,11 @@ MIGRATIONS: Final = (
     Migration(17, "board, pot_facts: an end-of-game round's pots taken by its winner, not "
                   "antes below zero with no winner; its games' pot streaks again",
               (), backfill=_finale_boards),
+    Migration(18, "stat_facts made again: 7 & 8's AFq over round 2, as trackers count it "
+                  "after the flop; Rummoli's VPIP and Raise over rounds he acted in the "
+                  "poker phase, its Rummoli pot to whoever emptied his hand (an ante of 0 "
+                  "too)",
+              ("DELETE FROM stat_facts",), backfill=fill_missing_stats),
 )
 LATEST_VERSION: Final = MIGRATIONS[-1].version
 
