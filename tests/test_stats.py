@@ -503,6 +503,75 @@ def test_migration_18_counts_afq_and_rummoli_chances_again(tmp_path: Path) -> No
         "WHERE game = 'rummoli'"])
 
 
+_TWO_CURRENCIES = """[1]
+variant = "N78"
+blinds_or_straddles = [2, 1]
+min_bet = 2
+starting_stacks = [200, 200]
+currency = "USD"
+actions = ["d dh p1 9c9h", "d dh p2 AcKd", "p1 up 9c", "p2 up Ac", "p2 cbr 20", "p1 f"]
+players = ["Dee", "Ann"]
+day = 5
+month = 12
+year = 2026
+
+[2]
+variant = "N78"
+blinds_or_straddles = [100, 50]
+min_bet = 100
+starting_stacks = [20000, 20000]
+currency = "JPY"
+actions = ["d dh p1 9c9h", "d dh p2 AcKd", "p1 up 9c", "p2 up Ac", "p2 f"]
+players = ["Dee", "Ann"]
+day = 5
+month = 12
+year = 2026
+
+[3]
+variant = "N78"
+blinds_or_straddles = [2, 1]
+min_bet = 2
+starting_stacks = [200, 200]
+actions = ["d dh p1 9c9h", "d dh p2 AcKd", "p1 up 9c", "p2 up Ac", "p2 f"]
+players = ["Dee", "Ann"]
+day = 6
+month = 12
+year = 2026
+"""
+
+
+def test_two_currencies_are_two_stakes_and_their_chips_never_add(tmp_path: Path) -> None:
+    """A hand in USD and one in JPY: Net said -48 for Ann (+2 dollars and -50 yen) and no
+    label named a currency.  Each currency is now a stakes of its own (the label ends in
+    it, as the ingest stores it and as views.STAKES reads it from the hands), and a row
+    over two currencies has no Net; migration 19 gives stored labels their currency."""
+    from analytics.warehouse.sql.views import STAKES, stakes_words
+
+    path = tmp_path / "money.phhs"
+    path.write_text(_TWO_CURRENCIES, encoding="utf-8")
+    db = tmp_path / "money.duckdb"
+    assert ingest([path], db, workers=0).loaded == 3
+    with reader(db) as con:
+        stored = dict(con.execute("SELECT source_index, stakes FROM hand_facts JOIN hands USING "
+                                  "(hand_id)").fetchall())
+        read = dict(con.execute(f"SELECT source_index, {STAKES} FROM hands h").fetchall())
+        grid = stat_grid(con, HandFilter(), game="seveneight").set_index("player")
+        split = stat_grid(con, HandFilter(), game="seveneight", split="stakes")
+    assert stored == read == {1: "N78 min 2 USD", 2: "N78 min 100 JPY", 3: "N78 min 2"}
+    assert stakes_words("N78 min 100 JPY") == "no limit, big blind 100 JPY"
+    assert grid.loc[["Ann", "Dee"], "net"].isna().all()
+    nets = {(str(r["player"]), str(r["stakes"])): int(r["net"])
+            for r in split.to_dict("records")}
+    assert nets == {("Ann", "N78 min 2 USD"): 2, ("Dee", "N78 min 2 USD"): -2,
+                    ("Ann", "N78 min 100 JPY"): -50, ("Dee", "N78 min 100 JPY"): 50,
+                    ("Ann", "N78 min 2"): -1, ("Dee", "N78 min 2"): 1}
+    unnamed = "SET stakes = regexp_replace(stakes, ' (USD|JPY)$', '')"
+    assert_migrated_again(db, 19, ["hand_facts"], [f"UPDATE hand_facts {unnamed}"],
+                          order="hand_id")
+    assert_migrated_again(db, 19, ["seat_facts", "stat_facts"], [
+        f"UPDATE {table} {unnamed}" for table in ("seat_facts", "stat_facts")])
+
+
 RANK_ORDER = "23456789TJQKA"
 
 

@@ -627,8 +627,10 @@ def level_unit(game: str, level: str | None = None) -> tuple[str, str]:
 def big_blind(level: str) -> int:
     """The big blind of a 7 & 8 stake level (``views.STAKES``: ``N78 min 2``, ``F78 2/4``):
     the stake's opening bet, ``min_bet`` in no-limit and pot-limit and the small bet in
-    fixed-limit, which the big blind posts (docs/dashboard.md)."""
-    words = level.rsplit(" ", 1)[-1]
+    fixed-limit, which the big blind posts (docs/dashboard.md); a currency after the size
+    (``N78 min 2 USD``) aside."""
+    parts = level.split(" ")
+    words = parts[2] if len(parts) > 2 and parts[1] == "min" else parts[min(1, len(parts) - 1)]
     try:
         value = int(words.split("/", 1)[0])
     except ValueError:

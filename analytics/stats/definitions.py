@@ -310,13 +310,19 @@ _RUMMOLI: Final = (
 STATS: Final = {Game.SEVENEIGHT: _SEVENEIGHT, Game.BIGTWO: _BIGTWO, Game.RUMMOLI: _RUMMOLI}
 """Every statistic, per game, in the grid's column order."""
 
+_ONE_CURRENCY: Final = ("len(list_distinct(list_transform(list(DISTINCT x.stakes), lambda s: "
+                       "regexp_extract(s, '^\\S+ (?:min )?\\S+ ?(.*)$', 1)))) = 1")
+"""Whether a group's 7 & 8 or Rummoli rows share one currency (``views.STAKES`` ends in
+it; none is one too): read from the distinct stakes labels, not from every row."""
+
 RESULTS: Final = {
     Game.SEVENEIGHT: (
         Result("hands", _SE, "Hands", "Hands dealt.", "count(*)"),
-        Result("net", _SE, "Net", "Net result in chips, summed over every stake level he "
-               "played, as a tracker sums money won (bb/100 weighs each hand by its big "
-               "blind; split by stakes for each level's chips).",
-               "CAST(sum(x.net) AS BIGINT)"),
+        Result("net", _SE, "Net", "Net result in chips (or the hands' declared currency), "
+               "summed over every stake level he played, as a tracker sums money won; none "
+               "for a row whose hands name two currencies, or one and none (bb/100 weighs "
+               "each hand by its big blind; split by stakes for each level's chips).",
+               f"CASE WHEN {_ONE_CURRENCY} THEN CAST(sum(x.net) AS BIGINT) END"),
         Result("bb_per_100", _SE, "bb/100",
                "Net in big blinds per 100 hands: each hand's net divided by its big blind "
                "(the largest blind posted; the minimum bet, else the small bet, when nobody "
@@ -337,8 +343,9 @@ RESULTS: Final = {
     ),
     Game.RUMMOLI: (
         Result("rounds", _RM, "Rounds", "Rounds he sat in.", "count(*)"),
-        Result("net", _RM, "Net", "Net result in chips (every pot, payment and ante).",
-               "CAST(sum(x.net) AS BIGINT)"),
+        Result("net", _RM, "Net", "Net result in chips (every pot, payment and ante); none "
+               "for a row whose rounds name two currencies, or one and none.",
+               f"CASE WHEN {_ONE_CURRENCY} THEN CAST(sum(x.net) AS BIGINT) END"),
         Result("net_per_round", _RM, "Net per round", "Net chips per round.",
                "sum(x.net) / count(*)", per_level=True),
         Result("poker_net_per_round", _RM, "Poker pot net per round",

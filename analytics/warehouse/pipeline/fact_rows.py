@@ -158,14 +158,20 @@ class _HandLabels:
 def _hand_labels(hands: pa.Table) -> _HandLabels:
     game = hands["game"]
     variant = hands["variant"]
-    # STAKES: CASE bigtwo 'points' / small_bet set: variant small/big / else variant min m.
+    # STAKES: CASE bigtwo 'points' / small_bet set: variant small/big / else variant min m,
+    # then the currency.
     bets = pc.binary_join_element_wise(
         variant, pc.binary_join_element_wise(pc.cast(hands["small_bet"], _STR),
                                              pc.cast(hands["big_bet"], _STR), "/"), " ")
     minimum = pc.binary_join_element_wise(
         variant, pc.cast(pc.fill_null(hands["min_bet"], 1), _STR), " min ")
-    stakes = pc.if_else(pc.fill_null(pc.equal(game, "bigtwo"), False), "points",
-                        pc.if_else(pc.is_valid(hands["small_bet"]), bets, minimum))
+    sizes = pc.if_else(pc.is_valid(hands["small_bet"]), bets, minimum)
+    # || coalesce(' ' || nullif(currency, ''), '')
+    currency = hands["currency"]
+    named = pc.and_(pc.is_valid(currency), pc.not_equal(pc.fill_null(currency, ""), ""))
+    sizes = pc.if_else(pc.fill_null(named, False),
+                       pc.binary_join_element_wise(sizes, currency, " "), sizes)
+    stakes = pc.if_else(pc.fill_null(pc.equal(game, "bigtwo"), False), "points", sizes)
     # SESSION: coalesce(game_id, table_name || ' ' || played_on, table_name, source_file).
     table_day = pc.binary_join_element_wise(hands["table_name"],
                                             pc.cast(hands["played_on"], _STR), " ")

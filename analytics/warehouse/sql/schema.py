@@ -43,6 +43,7 @@ from analytics.warehouse.sql.facts import (
     recount_streaks,
 )
 from analytics.warehouse.sql.scores import RULES_WITH_THRESHOLD, SCORES_TABLE, fill_missing_scores
+from analytics.warehouse.sql.views import STAKES
 
 __all__ = ["LAKE_FILES_SINCE", "LATEST_VERSION", "MIGRATIONS", "TABLES", "VIEWS", "Migration",
            "migrate", "schema_version"]
@@ -511,6 +512,12 @@ MIGRATIONS: Final = (
                   "poker phase, its Rummoli pot to whoever emptied his hand (an ante of 0 "
                   "too)",
               ("DELETE FROM stat_facts",), backfill=fill_missing_stats),
+    Migration(19, "hand_facts, seat_facts, stat_facts, pot_facts: the stakes label of a hand "
+                  "with a declared currency ends in it (two currencies are two stakes)",
+              tuple(f"UPDATE {table} SET stakes = {STAKES} FROM hands h "
+                    f"WHERE {table}.hand_id = h.hand_id AND h.game <> 'bigtwo' "
+                    "AND nullif(h.currency, '') IS NOT NULL"
+                    for table in ("hand_facts", "seat_facts", "stat_facts", "pot_facts"))),
 )
 LATEST_VERSION: Final = MIGRATIONS[-1].version
 
@@ -518,7 +525,7 @@ LAKE_FILES_SINCE: Final = 13
 """The oldest schema version whose lake files this handlab reads and writes beside its
 own: the migrations after it add no column and re-key nothing, they only count derived
 numbers again (7 & 8's statistics, a Monte Carlo error, all-in equities, an end-of-game
-round's board rows), which a lake's
+round's board rows, every statistic's chances; a currency in a stakes label), which a lake's
 files keep as they were written until the lake is built again from its inputs (a lake's
 files are never rewritten in place).  A migration that changes a table or the ids moves
 it to its own version."""

@@ -71,6 +71,7 @@ __all__ = [
     "rummoli_split",
     "sessions",
     "showdown_types",
+    "stakes_currency",
     "stakes_named",
     "stakes_words",
     "where",
@@ -106,11 +107,21 @@ def in_latest_order(rows: str, columns: str) -> str:
 
 
 STAKES: Final = ("CASE WHEN h.game = 'bigtwo' THEN 'points' "
-                 "WHEN h.small_bet IS NOT NULL THEN h.variant || ' ' || h.small_bet || '/' "
-                 "|| h.big_bet "
-                 "ELSE h.variant || ' min ' || coalesce(h.min_bet, 1) END")
-"""Stakes as a label: variant and bet size (Big Two is played for points).  The label is
-what the filters and the stored facts keep; people read it in :func:`stakes_words`."""
+                 "ELSE (CASE WHEN h.small_bet IS NOT NULL THEN h.variant || ' ' || h.small_bet "
+                 "|| '/' || h.big_bet "
+                 "ELSE h.variant || ' min ' || coalesce(h.min_bet, 1) END) "
+                 "|| coalesce(' ' || nullif(h.currency, ''), '') END")
+"""Stakes as a label: variant, bet size and the declared currency, if any (``N78 min 2``,
+``F78 2/4 USD``; Big Two is played for points): hands in two currencies are two stakes,
+whose chips are never added.  The label is what the filters and the stored facts keep;
+people read it in :func:`stakes_words`."""
+
+
+def stakes_currency(stakes: str) -> str | None:
+    """The currency a stakes label (:data:`STAKES`) names after its size, or None."""
+    parts = stakes.split(" ")
+    rest = parts[3:] if len(parts) > 1 and parts[1] == "min" else parts[2:]
+    return " ".join(rest) or None
 
 
 def betting_words(variant: str) -> str:
@@ -125,7 +136,8 @@ def betting_words(variant: str) -> str:
 def stakes_words(stakes: str) -> str:
     """A stakes label (:data:`STAKES`) in words: ``N78 min 2`` -> ``no limit, big blind 2``
     (7 & 8's minimum bet is its big blind, RULES.md 3), ``F78 2/4`` -> ``fixed limit 2/4``,
-    ``NRM min 1`` -> ``no limit, minimum bet 1`` (Rummoli's poker phase has no blinds);
+    ``NRM min 1`` -> ``no limit, minimum bet 1`` (Rummoli's poker phase has no blinds), a
+    currency after the size (``N78 min 2 USD`` -> ``no limit, big blind 2 USD``);
     anything else (``points``, a label of an unknown variant) as it is."""
     code, _, size = stakes.partition(" ")
     variant = VARIANTS.get(code)
