@@ -325,8 +325,9 @@ RESULTS: Final = {
                f"CASE WHEN {_ONE_CURRENCY} THEN CAST(sum(x.net) AS BIGINT) END"),
         Result("bb_per_100", _SE, "bb/100",
                "Net in big blinds per 100 hands: each hand's net divided by its big blind "
-               "(the largest blind posted; the minimum bet, else the small bet, when nobody "
-               "posted one), summed, over hands, times 100.",
+               "(the largest blind the hand declares, as trackers take the stake's big blind "
+               "even when a short stack posts less; the minimum bet, else the small bet, when "
+               "it declares none), summed, over hands, times 100.",
                "100 * sum(x.net / x.big_blind) / count(*)"),
         Result("allin_adj_bb_per_100", _SE, "All-in adj. bb/100",
                "As bb/100, with the expected net (equity times the pots) in place of the "
