@@ -556,3 +556,18 @@ def test_a_hand_the_warehouse_did_not_take_is_a_warning_not_a_success(
     warning = " ".join(str(w.value) for w in at.warning)
     assert "Hand 1 is over" in warning and "not into the warehouse yet" in warning
     assert "The next hand that loads brings it in" in warning
+
+
+def test_the_record_form_takes_a_fry_threshold(folder: Path) -> None:
+    """A score sheet can say its fry threshold (F=8) and the recorder could not: a recorded
+    game and the same game imported from a sheet scored differently.  The form asks for it
+    under every scoring by cards left, and the table's rules keep it."""
+    at = open_page("record", "den")
+    at.radio(key="record_game").set_value("Big Two").run()
+    at.number_input(key="record-fry").set_value(8).run()
+    at.text_input(key="record_name").set_value("den")
+    at.text_input(key="record_players").set_value("Ann, Bo, Cy").run()
+    at.button(key="record_start").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    table = RecordedTable.open(folder, "den", ingest_into=False)
+    assert table.setup.rules == BigTwoRules(fry_threshold=8)

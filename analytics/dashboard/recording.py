@@ -565,5 +565,12 @@ def bigtwo_knobs(key: str, *, deal_knob: bool = True) -> BigTwoRules:
             if deal_knob else BigTwoDeal.THIRTEEN)
     lead = right.selectbox("Lead card", ("3d", "3c"), key=f"{key}-lead")
     four = st.checkbox("Four-card plays", key=f"{key}-four")
+    fry = BigTwoRules().fry_threshold
+    if scoring is not BigTwoScoring.RANK:  # every scoring by cards left doubles a fry
+        fry = int(st.number_input(
+            "Fried from this many cards left", min_value=1, max_value=52, value=fry,
+            key=f"{key}-fry", help="A loser holding this many cards or more pays double "
+            "(RULES.md 2: 10 by default; more than a hand holds switches frying off)."))
     return BigTwoRules(deal=deal or BigTwoDeal.THIRTEEN, lead_card=lead or "3d",
-                       scoring=scoring or BigTwoScoring.CARDS, four_card_plays=four)
+                       scoring=scoring or BigTwoScoring.CARDS, four_card_plays=four,
+                       fry_threshold=fry)
