@@ -586,3 +586,23 @@ def test_the_report_shows_no_empty_2s_table_for_sheets(tmp_path: Path) -> None:
         tables = build_report(con, HandFilter()).tables()
     assert not [name for name in tables if name.startswith("By 2s held")]
     assert "Cards left at the end (scoring: zero-sum)" in tables
+
+
+def test_a_line_with_two_players_at_zero_is_won_by_nobody(tmp_path: Path) -> None:
+    """The line "0 0 1 2" (kept as recorded) counted a win for a and for b in the score
+    keeper's totals while the results counted none: a win is going out alone, in both; a
+    database that counted it (before migration 20) is mended when it is opened."""
+    from analytics.warehouse.sql.stat_views import player_rows
+    from tests.migrated import assert_migrated_again
+
+    sheet = tmp_path / "night.txt"
+    sheet.write_text("a b c d\n0 1 2 3\n0 0 1 2\n2 0 4 4\n", encoding="utf-8")
+    db = tmp_path / "night.duckdb"
+    assert ingest([sheet], db, workers=0).loaded == 3
+    with reader(db) as con:
+        totals = bigtwo_score_summary(con).set_index("name")["win_count"].to_dict()
+        wins = player_rows(con, HandFilter(), game="bigtwo").set_index("player")["wins"]
+    assert totals == {"a": 1, "b": 1, "c": 0, "d": 0, "*": 2}
+    assert wins.to_dict() == {"a": 1, "b": 1, "c": 0, "d": 0}
+    assert_migrated_again(db, 20, ["bigtwo_scores"], [
+        "UPDATE bigtwo_scores SET won = cards_left = 0"])

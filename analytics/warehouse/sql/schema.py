@@ -518,6 +518,10 @@ MIGRATIONS: Final = (
                     f"WHERE {table}.hand_id = h.hand_id AND h.game <> 'bigtwo' "
                     "AND nullif(h.currency, '') IS NOT NULL"
                     for table in ("hand_facts", "seat_facts", "stat_facts", "pot_facts"))),
+    Migration(20, "bigtwo_scores: a score keeper's line with two players at 0 cards won by "
+                  "nobody (it counted a win for each)",
+              ("UPDATE bigtwo_scores SET won = FALSE WHERE hand_id IN (SELECT hand_id FROM "
+               "bigtwo_scores GROUP BY hand_id HAVING count(*) FILTER (WHERE won) > 1)",)),
 )
 LATEST_VERSION: Final = MIGRATIONS[-1].version
 

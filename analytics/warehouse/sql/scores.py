@@ -104,7 +104,10 @@ def _append(columns: Columns, key: int, names: Sequence[str], left: Sequence[int
     columns["seat"].extend(range(1, count + 1))
     columns["player"].extend(names[:count])
     columns["cards_left"].extend(left)
-    columns["won"].extend([cards == 0 for cards in left])
+    # A win is going out alone: a score keeper's line with no 0 or two (kept as recorded)
+    # has no winner, as the results and the places count it.
+    single = left.count(0) == 1
+    columns["won"].extend([single and cards == 0 for cards in left])
     columns["fried"].extend([cards >= fry_threshold for cards in left])
     columns["takes_all_losses"].extend([seat == taker for seat in range(1, count + 1)])
     columns["real_loss"].extend(losses)
