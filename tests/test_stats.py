@@ -503,41 +503,26 @@ def test_migration_18_counts_afq_and_rummoli_chances_again(tmp_path: Path) -> No
         "WHERE game = 'rummoli'"])
 
 
-_TWO_CURRENCIES = """[1]
+def _heads_up(number: int, big: int, currency: str | None, last: str, day: int) -> str:
+    """Hand ``number`` of Dee and Ann heads-up at blinds ``big``/half, 100 big blinds each:
+    Ann's ace up, then ``last`` (her raise and Dee's fold, or her fold)."""
+    money = f'currency = "{currency}"\n' if currency else ""
+    return f"""[{number}]
 variant = "N78"
-blinds_or_straddles = [2, 1]
-min_bet = 2
-starting_stacks = [200, 200]
-currency = "USD"
-actions = ["d dh p1 9c9h", "d dh p2 AcKd", "p1 up 9c", "p2 up Ac", "p2 cbr 20", "p1 f"]
+blinds_or_straddles = [{big}, {big // 2}]
+min_bet = {big}
+starting_stacks = [{100 * big}, {100 * big}]
+{money}actions = ["d dh p1 9c9h", "d dh p2 AcKd", "p1 up 9c", "p2 up Ac", {last}]
 players = ["Dee", "Ann"]
-day = 5
-month = 12
-year = 2026
-
-[2]
-variant = "N78"
-blinds_or_straddles = [100, 50]
-min_bet = 100
-starting_stacks = [20000, 20000]
-currency = "JPY"
-actions = ["d dh p1 9c9h", "d dh p2 AcKd", "p1 up 9c", "p2 up Ac", "p2 f"]
-players = ["Dee", "Ann"]
-day = 5
-month = 12
-year = 2026
-
-[3]
-variant = "N78"
-blinds_or_straddles = [2, 1]
-min_bet = 2
-starting_stacks = [200, 200]
-actions = ["d dh p1 9c9h", "d dh p2 AcKd", "p1 up 9c", "p2 up Ac", "p2 f"]
-players = ["Dee", "Ann"]
-day = 6
+day = {day}
 month = 12
 year = 2026
 """
+
+
+_TWO_CURRENCIES = "\n".join([_heads_up(1, 2, "USD", '"p2 cbr 20", "p1 f"', 5),
+                             _heads_up(2, 100, "JPY", '"p2 f"', 5),
+                             _heads_up(3, 2, None, '"p2 f"', 6)])
 
 
 def test_two_currencies_are_two_stakes_and_their_chips_never_add(tmp_path: Path) -> None:
