@@ -850,12 +850,11 @@ POT_SUMMARY_HEADERS: Final = {
 """Headers of :func:`pot_summary`'s table as the Pot accumulation page shows it."""
 
 POT_GROWTH_HEADERS: Final = {
-    "pot": "pot", "since": "rounds carried over", "paid_rounds": "rounds that paid antes in",
-    "mean_before_paid": "mean chips on the pot before the round",
-    "paid_in": "antes paid in (chips)",
-    "mean_paid_in": "mean antes per paying round (chips)",
-    "expected": "expected chips (every ante kept)"}
-"""Headers of :func:`pot_growth`'s table."""
+    "pot": "pot", "since": "carried over (rounds)", "paid_rounds": "paying rounds",
+    "mean_before_paid": "observed (chips)", "paid_in": "antes in (chips)",
+    "mean_paid_in": "mean antes (chips)", "expected": "expected (chips)"}
+"""Headers of :func:`pot_growth`'s table: short, so that its seven columns fit the page
+(the page's caption says what observed and expected are)."""
 
 BOARD_HEADERS: Final = {
     "game_id": "game", "round": "round", "pot": "pot", "before": "chips before",

@@ -96,10 +96,10 @@ def _streaks() -> None:
         bar_list(behind, title=f"The {bar.name} pot carried over {bar.x} rounds",
                  key="streaks", name=f"rummoli-{pot}-since-{bar.x}-rounds")
     ui.plotly_chart(charts.pot_growth(growth), key="growth")
-    st.caption("Over the rounds that paid antes in (the end-of-game rounds pay none and may "
-               "clear the board: they are left out). Expected: every ante stays on the pot, "
-               "rounds carried over × the pot's mean antes per round; observed: the mean "
-               "chips on the pot before the round.")
+    st.caption("Over the rounds that paid antes in (paying rounds: the end-of-game rounds "
+               "pay none and may clear the board, so they are left out). Expected: every ante "
+               "stays on the pot, rounds carried over × the pot's mean antes per paying "
+               "round; observed: the mean chips on the pot before the round.")
     growth_table = logic.human_table(growth, logic.POT_GROWTH_HEADERS)
     ui.dataframe(growth_table, hide_index=True)
     ui.download_buttons(growth_table, "pot-growth", key="growth")
