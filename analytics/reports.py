@@ -332,9 +332,10 @@ def _bigtwo(con: duckdb.DuckDBPyConnection, f: HandFilter, results: pd.DataFrame
         tables[f"Games by finishing place ({words})"] = logic.human_table(
             places, logic.PLACE_HEADERS)
         left = views.bigtwo_cards_left(con, narrowed)
-        figures.append(charts.cards_left(left))
-        tables[f"Cards left at the end ({words})"] = logic.human_table(
-            left, logic.CARDS_LEFT_HEADERS)
+        if not left.empty:  # finishing order plays every game out: none left to count
+            figures.append(charts.cards_left(left))
+            tables[f"Cards left at the end ({words})"] = logic.human_table(
+                left, logic.CARDS_LEFT_HEADERS)
         twos = logic.feature_table(equity_views.bigtwo_feature_results(con, narrowed,
                                                                        feature="twos"), level)
         if twos.empty:  # score sheets' games alone: no deal, so no 2s held to count

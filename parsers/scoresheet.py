@@ -49,12 +49,11 @@ SHEET_VARIANT: Final = "B2"
 
 _DATE: Final = re.compile(r"\d{4}-\d{2}-\d{2}\Z")
 _THRESHOLD: Final = re.compile(r"F\s*=\s*(\S*)\Z", re.IGNORECASE)
-_HISTORY_LINE: Final = re.compile(
-    r"\[\s*[\"']?\d+[\"']?\s*\]\s*\Z|(?:variant|format_version)\s*=", re.IGNORECASE)
-"""A line only a history has: a hand's table (``[1]``) or the key every hand names
-(``variant = "B2"``, ``format_version = 1``).  Any other line that is not a sheet's (a
-``Total = 6`` row, a ``[table 2]`` heading) is a bad line of the sheet, reported with its
-number, not a reason to read the whole file as TOML (which blamed its line 1)."""
+_HISTORY_LINE: Final = re.compile(r"(?:variant|format_version)\s*=", re.IGNORECASE)
+"""A line only a history has: a key every hand names (``variant = "B2"``,
+``format_version = 1``).  Any other line that is not a sheet's (a ``Total = 6`` row, a
+``[2]`` or ``[table 2]`` heading) is a bad line of the sheet, reported with its number,
+not a reason to read the whole file as TOML (which blamed its line 1)."""
 _LOSS: Final = re.compile(r"(-?\d+)(t?)\Z")
 _NUMBER_LINE: Final = re.compile(r"^[ \t]*-?\d+t?(?:[ \t]+-?\d+t?)+[ \t]*(?:#.*)?$", re.MULTILINE)
 _UNDECODED: Final = re.compile("[\udc80-\udcff]")
@@ -181,7 +180,7 @@ def read_score_sheet(text: str) -> ScoreSheet:
                 problems.append(SheetProblem(number, raw, value))
             else:
                 threshold = value
-        elif "=" in line:  # a total row, say: no names, and the names above stay
+        elif "=" in line or line.startswith("["):  # a total row, a heading: the names stay
             problems.append(SheetProblem(
                 number, raw, f"{line!r} is not a sheet line (a sheet holds dates, F=<n>, "
                              "players' names and each game's cards left)"))

@@ -160,14 +160,46 @@ def test_two_versions_of_one_path_are_two_files(tmp_path: Path) -> None:
             forget_files(con, ["sheet.txt"])
         [(first,)] = con.execute("SELECT sha256 FROM files ORDER BY started_at LIMIT 1"
                                  ).fetchall()
-        # The ingest of the mended sheet said so, and named the old one by its sha256.
+        # The ingest of the mended sheet said so, and named both versions to take out
+        # before loading it again (forgetting the old one alone would take the games the
+        # two share, which the mended one holds as duplicates, when it cannot be re-read).
         assert mended.files[0].earlier == (first,)
         note = mended.files[0].earlier_note
-        assert note is not None and f"handlab forget {str(first)[:12]}" in note
+        new = str(mended.files[0].sha256)
+        assert note is not None and f"handlab forget {str(first)[:12]} {new[:12]}" in note
         with pytest.raises(NotLoaded, match=r"too short: give at least 8 characters"):
             forget_files(con, [str(first)[:5]])
         forget_files(con, [str(first)[:12]])
         assert con.execute("SELECT count(*) FROM files").fetchall() == [(1,)]
+
+
+def test_a_history_file_that_grew_gets_no_word_and_a_mended_sheet_upload_warns(
+        tmp_path: Path) -> None:
+    """The note is a score sheet's: a history file loaded again with more hands holds the
+    old ones as duplicates (known by their content), so nothing counts twice and there is
+    nothing to take out.  On the Upload page a mended sheet is a warning, not a success."""
+    from analytics.dashboard import logic
+    from tests.test_warehouse_data import simulated_text
+
+    history = tmp_path / "hands.phhs"
+    db = tmp_path / "h.duckdb"
+    text = simulated_text("bigtwo", 5, seed=3)
+    history.write_text(text.split("[4]")[0])
+    ingest([history], db, workers=0)
+    history.write_text(text)
+    grown = ingest([history], db, workers=0)
+    assert grown.files[0].duplicates == 3 and grown.files[0].earlier == ()
+    assert grown.files[0].earlier_note is None
+    sheet = tmp_path / "sheet.txt"
+    sheet.write_text("Ann Bo Cy\n0 1 2\n")
+    ingest([sheet], db, workers=0)
+    sheet.write_text("Ann Bo Cy\n0 1 3\n")
+    mended = ingest([sheet], db, workers=0)
+    table = logic.upload_table(mended.files, {})
+    assert table["earlier version"].iloc[0] == str(mended.files[0].earlier[0])[:12]
+    verdict = logic.upload_verdict(table)
+    assert verdict.level == "warning"
+    assert "1 score sheet loaded before with other content" in verdict.text
 
 
 def test_forget_refuses_a_lake(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

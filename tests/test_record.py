@@ -937,7 +937,7 @@ def test_a_table_needs_a_name_of_his_own_for_each_player(players: list[str]) -> 
 def test_the_bots_never_take_the_name_the_person_chose() -> None:
     """"Ada" typed as one's name was refused as named twice: the first bot is Ada."""
     assert seated_bot_names("Hero", 3) == list(BOT_NAMES[:3])
-    assert seated_bot_names("ada", 3) == ["Bix", "Cog", "Dot"]
+    assert seated_bot_names("Ada", 3) == ["Bix", "Cog", "Dot"]
     setup = seveneight_setup("t", ["Ada", *seated_bot_names("Ada", 3)], 100,
                              bots=["", "loose", "loose", "loose"])
     assert setup.players == ("Ada", "Bix", "Cog", "Dot")

@@ -137,15 +137,20 @@ def test_recogniser_tells_sheets_from_histories() -> None:
             assert not looks_like_score_sheet(stream.read(65536)), path
     assert not looks_like_score_sheet("Ann Bo Cy\n# no games\n")
     assert not looks_like_score_sheet('variant = "B2"\nAnn Bo\n0 5\n')
-    assert not looks_like_score_sheet("[1]\nAnn Bo\n0 5\n")
     assert not looks_like_score_sheet("\ufeffformat_version = 1\n0 5\n")
     # A row or a heading a sheet does not have is a bad line of it, not a history: one
     # "Total = 6" row made the whole sheet "malformed TOML" at its line 1.
-    for stray in ("Total = 6", "Games = 2", "[table 2]", "x = 1"):
+    for stray in ("Total = 6", "Games = 2", "[table 2]", "[2]", "x = 1"):
         text = f"2023-03-03\nL T C En\n0 10 5 3\n2 7 5 0\n{stray}\n"
         assert looks_like_score_sheet(text), stray
         sheet = read_score_sheet(text)
         assert len(sheet.games) == 2 and [p.line for p in sheet.problems] == [5], stray
+        # Between the names and the games, the names above it stay in force.
+        text = f"L T C En\n{stray}\n0 10 5 3\n2 7 5 0\n"
+        sheet = read_score_sheet(text)
+        assert looks_like_score_sheet(text), stray
+        assert [g.players for g in sheet.games] == [("L", "T", "C", "En")] * 2, stray
+        assert [p.line for p in sheet.problems] == [2], stray
     assert looks_like_score_sheet("Ann Bo\nF = 3\n0 5\n")
     # A sheet written on Windows (CRLF), with a BOM, a lower-case f= or a total row.
     assert looks_like_score_sheet("2024-03-02\r\nAnn Bob Cy\r\n0 4 5\r\n6 0 10\r\n")

@@ -391,3 +391,28 @@ def test_small_files_load_together_as_they_would_one_by_one(
     assert len(loads) == files  # each file alone
     assert outcome(together) == outcome(alone)
     assert content(tmp_path / "together.duckdb") == content(tmp_path / "alone.duckdb")
+
+
+def test_staged_files_are_bounded_by_their_bytes_too(tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """A file whose hands are all rejected has no rows but keeps every hand's text in its
+    rejects: staged by rows alone, a thousand such files waited together (8 MiB each).
+    Staging stops at STAGED_BYTES of content: six files of rejects, three at a time."""
+    folder = tmp_path / "in"
+    for number in range(6):
+        write(folder / f"f{number}.phhs", phhs(*(relabel(RULES_BROKEN, 10 * number + copy)
+                                                 for copy in range(3))))
+    size = (folder / "f0.phhs").stat().st_size
+    module = _ingest_module()
+    monkeypatch.setattr(module, "STAGED_BYTES", int(2.5 * size))
+    loads: list[int] = []
+    real = module.load_rejects
+
+    def counting(con: Any, rejected: Any) -> None:
+        loads.append(len(rejected))
+        real(con, rejected)
+
+    monkeypatch.setattr(module, "load_rejects", counting)
+    summary = ingest([folder], tmp_path / "r.duckdb", workers=0)
+    assert summary.rejected == 18 and summary.loaded == 0
+    assert loads == [3, 3]  # the third file reached the bytes: three, then the other three

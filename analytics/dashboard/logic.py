@@ -327,13 +327,15 @@ def pot_summary(winners: pd.DataFrame) -> pd.DataFrame:
 def upload_table(files: Iterable[FileSummary], names: dict[str, str],
                  refused: Iterable[tuple[str, str]] = ()) -> pd.DataFrame:
     """The upload's per-file summary: file (as stored), status, hands, loaded, duplicates,
-    rejected, message.  ``files`` are the ingest's FileSummary records; ``names`` maps the
-    temporary paths to the names stored (the ingest stores those already; any temp path
-    left is replaced too, zip members keep their member name).  ``refused`` are the files
-    the page did not pass to the ingest (name, reason: over the size limit), listed first
-    with the status ``refused``."""
+    rejected, message, earlier version (the sha256 starts of a score sheet's other contents
+    loaded before under its name).  ``files`` are the ingest's FileSummary records;
+    ``names`` maps the temporary paths to the names stored (the ingest stores those
+    already; any temp path left is replaced too, zip members keep their member name).
+    ``refused`` are the files the page did not pass to the ingest (name, reason: over the
+    size limit), listed first with the status ``refused``."""
     rows = [{"file": name, "status": "refused", "hands": 0, "loaded": 0, "duplicates": 0,
-             "rejected": 0, "message": reason} for name, reason in refused]
+             "rejected": 0, "message": reason, "earlier version": ""}
+            for name, reason in refused]
     for item in files:
         shown = item.name
         for temp, original in names.items():
@@ -344,9 +346,11 @@ def upload_table(files: Iterable[FileSummary], names: dict[str, str],
             message = message.replace(temp, original)  # no temp paths in what people read
         rows.append({"file": shown, "status": item.status, "hands": item.hands,
                      "loaded": item.loaded, "duplicates": item.duplicates,
-                     "rejected": item.rejected, "message": message})
+                     "rejected": item.rejected, "message": message,
+                     "earlier version": ", ".join(sha[:12] for sha in item.earlier)
+                     if item.earlier_note else ""})
     return pd.DataFrame(rows, columns=["file", "status", "hands", "loaded", "duplicates",
-                                       "rejected", "message"])
+                                       "rejected", "message", "earlier version"])
 
 
 def upload_refusal(size: int, limit_mb: int) -> str | None:
@@ -379,11 +383,16 @@ def upload_verdict(table: pd.DataFrame) -> UploadVerdict:
     unread = int(table["status"].isin(["error", "refused"]).sum())
     before = int((table["status"] == "already loaded").sum())
     skipped = int((table["status"] == "skipped").sum())  # not histories, links: never read
+    earlier = int((table["earlier version"].fillna("") != "").sum()) \
+        if "earlier version" in table else 0
     problems = []
     if rejected:
         problems.append(f"{_plural(rejected, 'hand')} rejected")
     if unread:
         problems.append(f"{_plural(unread, 'file')} not read")
+    if earlier:  # a sheet mended and loaded again: both versions count now
+        problems.append(f"{_plural(earlier, 'score sheet')} loaded before with other content "
+                        "(both versions count now)")
     kept = []
     if duplicates:
         kept.append(f"{_plural(duplicates, 'duplicate')} skipped")

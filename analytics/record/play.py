@@ -49,9 +49,9 @@ BOT_NAMES: Final = ("Ada", "Bix", "Cog", "Dot", "Eon", "Fiz", "Gig", "Hex", "Ivo
 
 def seated_bot_names(person: str, count: int) -> list[str]:
     """The names of ``count`` bots sitting down with ``person``: the first of
-    :data:`BOT_NAMES` but the person's own (a table refuses a name given twice, and the
-    person only chose one)."""
-    return [bot for bot in BOT_NAMES if bot.casefold() != person.casefold()][:count]
+    :data:`BOT_NAMES` but the person's own (a table refuses a name given twice, as it is
+    written, and the person only chose one)."""
+    return [bot for bot in BOT_NAMES if bot != person][:count]
 
 
 def new_bot_name(table: RecordedTable) -> str:

@@ -9,6 +9,7 @@ stores and sums them lives in the warehouse (``stat_facts``, ``stat_views``).
 
 from analytics.stats.definitions import (
     BIGTWO_SEATS,
+    ENDS_AT_FIRST_OUT,
     FRY_THRESHOLD,
     LEVELS,
     MIN_OPPORTUNITIES,
@@ -24,5 +25,6 @@ from analytics.stats.definitions import (
     stats_of,
 )
 
-__all__ = ["BIGTWO_SEATS", "FRY_THRESHOLD", "LEVELS", "MIN_OPPORTUNITIES", "RESULTS", "SOURCES",
-           "SPLITS", "STATS", "Kind", "Result", "Stat", "level_sql", "stat_columns", "stats_of"]
+__all__ = ["BIGTWO_SEATS", "ENDS_AT_FIRST_OUT", "FRY_THRESHOLD", "LEVELS", "MIN_OPPORTUNITIES",
+           "RESULTS", "SOURCES", "SPLITS", "STATS", "Kind", "Result", "Stat", "level_sql",
+           "stat_columns", "stats_of"]

@@ -29,8 +29,9 @@ from typing import Final
 
 from parsers.rule_options import Game
 
-__all__ = ["BIGTWO_SEATS", "FRY_THRESHOLD", "LEVELS", "MIN_OPPORTUNITIES", "RESULTS", "SOURCES",
-           "SPLITS", "STATS", "Kind", "Result", "Stat", "level_sql", "stat_columns", "stats_of"]
+__all__ = ["BIGTWO_SEATS", "ENDS_AT_FIRST_OUT", "FRY_THRESHOLD", "LEVELS", "MIN_OPPORTUNITIES",
+           "ONE_CURRENCY", "RESULTS", "SOURCES", "SPLITS", "STATS", "Kind", "Result", "Stat",
+           "level_sql", "stat_columns", "stats_of"]
 
 MIN_OPPORTUNITIES: Final = 30
 """A cell with fewer opportunities than this is greyed (the dashboard lets it be changed)."""
@@ -184,7 +185,7 @@ _FIVE: Final = ("x.played_straight + x.played_flush + x.played_full_house "
                 "+ x.played_four_of_a_kind + x.played_straight_flush")
 _PLAYED_OUT: Final = f"{level_sql(_B2)} = 'rank'"
 """A Big Two game played out to the last place: scored by finishing order (RULES.md 2)."""
-_ENDS_AT_FIRST_OUT: Final = f"NOT ({_PLAYED_OUT})"
+ENDS_AT_FIRST_OUT: Final = f"NOT ({_PLAYED_OUT})"
 """A Big Two game that ends when the first player goes out (every scoring rule but
 finishing order): the others' cards left are what it is scored by."""
 BIGTWO_SEATS: Final = """(
@@ -207,13 +208,13 @@ _BIGTWO: Final = (
          "cards left over games (a score sheet's games as the sheet records them) that end "
          "when the first player goes out (not those scored by finishing order, played on "
          "until one player is left with his cards).",
-         f"CASE WHEN {_ENDS_AT_FIRST_OUT} THEN x.cards_left END",
-         f"x.cards_left IS NOT NULL AND {_ENDS_AT_FIRST_OUT}", Kind.MEAN),
+         f"CASE WHEN {ENDS_AT_FIRST_OUT} THEN x.cards_left END",
+         f"x.cards_left IS NOT NULL AND {ENDS_AT_FIRST_OUT}", Kind.MEAN),
     Stat("fry", _B2, "Fry", "result",
          "Games he ended holding at least the fry threshold of cards (each game's own: 10 "
          "unless its rules' fry_threshold says otherwise, or the one chosen) over games "
          "that end when the first player goes out (as Cards left).",
-         f"{_FRY} AND {_ENDS_AT_FIRST_OUT}", f"x.cards_left IS NOT NULL AND {_ENDS_AT_FIRST_OUT}"),
+         f"{_FRY} AND {ENDS_AT_FIRST_OUT}", f"x.cards_left IS NOT NULL AND {ENDS_AT_FIRST_OUT}"),
     Stat("place_1", _B2, "Place 1", "places",
          "Games he finished in place 1 (he went out first) over games.",
          "x.place = 1", "TRUE"),
@@ -310,7 +311,7 @@ _RUMMOLI: Final = (
 STATS: Final = {Game.SEVENEIGHT: _SEVENEIGHT, Game.BIGTWO: _BIGTWO, Game.RUMMOLI: _RUMMOLI}
 """Every statistic, per game, in the grid's column order."""
 
-_ONE_CURRENCY: Final = ("len(list_distinct(list_transform(list(DISTINCT x.stakes), lambda s: "
+ONE_CURRENCY: Final = ("len(list_distinct(list_transform(list(DISTINCT x.stakes), lambda s: "
                        "regexp_extract(s, '^\\S+ (?:min )?\\S+ ?(.*)$', 1)))) = 1")
 """Whether a group's 7 & 8 or Rummoli rows share one currency (``views.STAKES`` ends in
 it; none is one too): read from the distinct stakes labels, not from every row."""
@@ -322,7 +323,7 @@ RESULTS: Final = {
                "summed over every stake level he played, as a tracker sums money won; none "
                "for a row whose hands name two currencies, or one and none (bb/100 weighs "
                "each hand by its big blind; split by stakes for each level's chips).",
-               f"CASE WHEN {_ONE_CURRENCY} THEN CAST(sum(x.net) AS BIGINT) END"),
+               f"CASE WHEN {ONE_CURRENCY} THEN CAST(sum(x.net) AS BIGINT) END"),
         Result("bb_per_100", _SE, "bb/100",
                "Net in big blinds per 100 hands: each hand's net divided by its big blind "
                "(the largest blind the hand declares, as trackers take the stake's big blind "
@@ -346,7 +347,7 @@ RESULTS: Final = {
         Result("rounds", _RM, "Rounds", "Rounds he sat in.", "count(*)"),
         Result("net", _RM, "Net", "Net result in chips (every pot, payment and ante); none "
                "for a row whose rounds name two currencies, or one and none.",
-               f"CASE WHEN {_ONE_CURRENCY} THEN CAST(sum(x.net) AS BIGINT) END"),
+               f"CASE WHEN {ONE_CURRENCY} THEN CAST(sum(x.net) AS BIGINT) END"),
         Result("net_per_round", _RM, "Net per round", "Net chips per round.",
                "sum(x.net) / count(*)", per_level=True),
         Result("poker_net_per_round", _RM, "Poker pot net per round",

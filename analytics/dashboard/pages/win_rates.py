@@ -304,6 +304,10 @@ def _places(only: HandFilter, level: str) -> None:
     ui.dataframe(place_table, hide_index=True)
     ui.download_buttons(place_table, "bigtwo-places", key="places")
     left: pd.DataFrame = ui.ask("bigtwo_cards_left", only)
+    if left.empty:  # finishing order: every game is played out to its last player
+        st.caption("No cards left to count: scored by finishing order, every game is played "
+                   "on until one player is left holding his cards.")
+        return
     ui.plotly_chart(charts.cards_left(left), key="cards_left")
     ui.download_buttons(logic.human_table(left, logic.CARDS_LEFT_HEADERS),
                         "bigtwo-cards-left", key="cards_left")

@@ -9,7 +9,7 @@ The ingest's core in four steps that any engine can run (docs/scale-out.md):
   (:class:`~parsers.reader.HandCuts`; a part remembers the hands and lines before it, so
   its hands are numbered as in the whole file), small sources grouped whole;
 * **work** and **write** (:func:`write_range`): a pure function of its range, the same
-  :func:`~analytics.warehouse.pipeline.work.process_unit` the single-machine ingest runs, then
+  :func:`~analytics.warehouse.pipeline.work.process_units` the single-machine ingest runs, then
   every table's rows as Parquet files named after the range and the job, so a retried task
   overwrites its own output and nothing else;
 * **commit** (:func:`commit`): duplicates removed (in DuckDB: against the lake's ids and the
@@ -678,7 +678,7 @@ def _count(result: CommitResult, output: RangeOutput, repeated: pa.Array | None)
 def _files_rows(sources: Sequence[PlannedSource], outputs: Sequence[RangeOutput],
                 result: CommitResult, started: dt.datetime) -> pa.Table:
     """The ``files`` rows of the sources this commit loads (as the single writer's
-    ``record_file`` writes them; one finish time, the commit's)."""
+    ``record_files`` writes them; one finish time, the commit's)."""
     hands: Counter[str] = Counter()
     rejected: Counter[str] = Counter()
     for output in outputs:

@@ -149,9 +149,11 @@ class FileSummary:
     ``skipped`` (a symbolic link inside a folder or an archive: not followed; a named pipe,
     socket or device inside a folder: not opened; by design) or
     ``error`` (unreadable or over a limit: nothing of it loaded; see ``message``).
-    ``earlier``: the sha256 of other contents loaded before under the same name (a score
-    sheet mended, a file edited): their hands stay beside this one's until taken out
-    (``handlab forget``), which a person is told.
+    ``earlier``: the sha256 of other contents of a score sheet loaded before under the same
+    name (a sheet mended): a sheet's game is known by its line's place, so a line inserted
+    or changed makes the games after it new games, and the old ones stay beside them until
+    taken out (``handlab forget``), which a person is told.  (A history file that grew
+    needs no word: its hands are known by their content, the old ones duplicates.)
     """
 
     name: str
@@ -170,10 +172,12 @@ class FileSummary:
         there is nothing to tell)."""
         if not self.earlier or self.status not in ("loaded", "partial"):
             return None
-        shas = ", ".join(sha[:12] for sha in self.earlier)
-        return (f"loaded before with other content ({shas}): both versions are in the "
-                f"database now, so hands in both may count twice; `handlab forget "
-                f"{self.earlier[-1][:12]}` takes the old version out")
+        shas = [sha[:12] for sha in self.earlier]
+        both = " ".join([*shas, (self.sha256 or "")[:12]])
+        return (f"loaded before with other content ({', '.join(shas)}): both versions are in "
+                f"the database now, so a game in both counts twice; to keep only this one, "
+                f"take them out (`handlab forget {both}`, or the Overview's \"Take a file "
+                f"out\") and load this file again")
 
 
 @dataclass(slots=True)
@@ -667,7 +671,8 @@ def ingest(
     refs = set_aside(refs, summary)
     with leased(summary.db, wait=wait, hold=hold, keep=keep) as lease:
         planned = _plan(refs, limits, lambda shas: known_files(lease.con, shas), summary)
-        versions = loaded_versions(lease.con, [item.context.path for item in planned])
+        versions = loaded_versions(lease.con, [item.context.path for item in planned
+                                               if item.sheet])
         for item in planned:
             item.summary.earlier = tuple(versions.get(item.context.path, ()))
         total = sum(item.size for item in planned)
@@ -750,6 +755,11 @@ STAGED_ROWS: Final = 50_000
 """Rows of small whole files the writer gathers before it loads them together; a file of
 more (a 5,000-hand 7 & 8 file has about 156,000) goes in alone, as soon as it comes."""
 
+STAGED_BYTES: Final = 4 * 1024**2
+"""Content of the whole files the writer gathers, at most: a file whose hands are all
+rejected has no rows but keeps every hand's text (in its rejects) until it is loaded, so
+rows alone let a thousand 8 MiB files of rejects wait together."""
+
 STAGED_FILES: Final = 1_000
 """The most whole files the writer loads together."""
 
@@ -798,6 +808,7 @@ class _Writer:
         self.requeued: list[_Planned] = []
         self.staged: list[tuple[_Planned, UnitResult]] = []  # whole files to load together
         self.staged_rows = 0
+        self.staged_bytes = 0
 
     def between_files(self) -> bool:
         """Whether every file of the open transaction is complete (it may commit now)."""
@@ -813,10 +824,12 @@ class _Writer:
             return  # the file was found loaded, or failed: its remaining units are moot
         rows = _result_rows(result)
         if result.last and item.state == "pending" and result.error is None \
-                and rows < STAGED_ROWS:
+                and rows < STAGED_ROWS and item.size < STAGED_BYTES:
             self.staged.append((item, result))
             self.staged_rows += rows
-            if (self.staged_rows >= STAGED_ROWS or len(self.staged) >= STAGED_FILES
+            self.staged_bytes += item.size
+            if (self.staged_rows >= STAGED_ROWS or self.staged_bytes >= STAGED_BYTES
+                    or len(self.staged) >= STAGED_FILES
                     or self.rows + self.staged_rows >= GROUP_ROWS):
                 self.flush()  # and commit, at GROUP_ROWS
             return
@@ -835,10 +848,11 @@ class _Writer:
 
     def flush(self) -> None:
         """Load the staged whole files, in one statement per table."""
-        staged, self.staged, self.staged_rows = self.staged, [], 0
+        staged, self.staged, self.staged_rows, self.staged_bytes = self.staged, [], 0, 0
         started = self._start([item for item, _ in staged])
         if started:
-            self._load([pair for pair in staged if pair[0] in started])
+            kept = {id(item) for item in started}  # by identity: _Planned compares by value
+            self._load([pair for pair in staged if id(pair[0]) in kept])
             self._finish(started)
 
     def _start(self, items: list[_Planned]) -> list[_Planned]:

@@ -8,7 +8,7 @@ when its hand is loaded, from its seat's summary (:mod:`~analytics.warehouse.pip
 (:mod:`analytics.warehouse.sql.stat_views`).  Made like the other fact tables: by the
 ingest's workers (and the lake's) from a batch's own Arrow tables
 (:func:`batch_stat_facts`, in a scratch database), inserted by the writer with the batch
-in the file's transaction (``write.load_batch``, which runs :func:`fill_batch_stats`
+in the file's transaction (``write.load_new``, which runs :func:`fill_batch_stats`
 itself for a caller that brings none); for the hands a database held before by
 migration 12 and by ``facts.fill_missing`` (``facts.fill_missing_stats``, which reads
 them back and fills them as a batch).  A new statistic

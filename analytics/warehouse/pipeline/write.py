@@ -12,7 +12,9 @@ statement alone: :mod:`analytics.warehouse.sql.arrow_scan`).
 Duplicates are removed by an anti-join: the batch's ids are semi-joined against
 ``hands`` (the small side is the hash-table side, so this costs one scan of the id
 column), and rows of hands already there are filtered out of every table before the
-insert.  The transaction sees its own earlier inserts, so a hand repeated in two files of one
+insert.  Small whole files are loaded together, one statement per table (the writer's
+``flush``: a hand given twice among them kept the first time, ``rows.first_of_hands``); the
+transaction sees its own earlier inserts, so a hand repeated in two loads of one
 transaction loads once.
 """
 

@@ -19,6 +19,7 @@ import pandas as pd
 
 from analytics.stats.definitions import (
     LEVELS,
+    ONE_CURRENCY,
     RESULTS,
     SOURCES,
     SPLITS,
@@ -146,10 +147,11 @@ not from every row (a tenth of the time over a million seats)."""
 _ONE_LEVEL: Final = {
     game: f"len({levels}) = 1"
           + (f" AND {levels}[1] <> '{RANK_KNOB[1]}'" if game is Game.BIGTWO else "")
+          + (f" AND {ONE_CURRENCY}" if game is Game.RUMMOLI else "")
     for game, levels in _ROW_LEVELS.items()}
 """Whether a group's rows were all played under one of their game's :data:`LEVELS`, and
 one with points: Big Two's rank scoring has none (``views.RANK_LEVEL``), so its points are
-NULL too, not 0."""
+NULL too, not 0; Rummoli's rows also in one currency (chips of two are never averaged)."""
 
 
 _HAND_ORDERS: Final = {"latest": latest_first(),

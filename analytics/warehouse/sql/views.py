@@ -21,7 +21,7 @@ import duckdb
 import pandas as pd
 
 from analytics.evaluator import BigTwoKind
-from analytics.stats import BIGTWO_SEATS
+from analytics.stats import BIGTWO_SEATS, ENDS_AT_FIRST_OUT
 from parsers.fields import VARIANTS
 from parsers.model import RUMMOLI_POTS
 from parsers.rule_options import BIGTWO_KNOBS, GAME_NAMES, RUMMOLI_KNOBS, Game
@@ -71,7 +71,6 @@ __all__ = [
     "rummoli_split",
     "sessions",
     "showdown_types",
-    "stakes_currency",
     "stakes_named",
     "stakes_words",
     "where",
@@ -115,13 +114,6 @@ STAKES: Final = ("CASE WHEN h.game = 'bigtwo' THEN 'points' "
 ``F78 2/4 USD``; Big Two is played for points): hands in two currencies are two stakes,
 whose chips are never added.  The label is what the filters and the stored facts keep;
 people read it in :func:`stakes_words`."""
-
-
-def stakes_currency(stakes: str) -> str | None:
-    """The currency a stakes label (:data:`STAKES`) names after its size, or None."""
-    parts = stakes.split(" ")
-    rest = parts[3:] if len(parts) > 1 and parts[1] == "min" else parts[2:]
-    return " ".join(rest) or None
 
 
 def betting_words(variant: str) -> str:
@@ -658,12 +650,14 @@ def bigtwo_places(con: duckdb.DuckDBPyConnection, f: HandFilter) -> pd.DataFrame
 def bigtwo_cards_left(con: duckdb.DuckDBPyConnection, f: HandFilter) -> pd.DataFrame:
     """Big Two: how many games ended with each number of cards left in a player's hand
     (played games: dealt minus played; outcome-only games: as the score sheet records it,
-    from ``bigtwo_scores``)."""
+    from ``bigtwo_scores``), over the games that end when the first player goes out, as the
+    statistics count Cards left (not those scored by finishing order, played on until one
+    player is left with his cards)."""
     cond, params = facts_where(f, game="bigtwo")
     return query_frame(con, f"""
         SELECT x.player, CAST(x.cards_left AS HUGEINT) AS cards_left, count(*) AS games
         FROM {BIGTWO_SEATS} x
-        WHERE x.cards_left IS NOT NULL AND {cond}
+        WHERE x.cards_left IS NOT NULL AND {ENDS_AT_FIRST_OUT} AND {cond}
         GROUP BY ALL ORDER BY x.player, cards_left
     """, params)
 
