@@ -47,7 +47,6 @@ import duckdb
 import numpy as np
 import numpy.typing as npt
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from analytics.rules import Outcome, RuleError, replay
 from analytics.rules.seveneight.block import replay_block
@@ -430,28 +429,42 @@ def _with_facts(tables: dict[str, pa.Table]) -> dict[str, pa.Table]:
 def _add_stat_facts(results: Sequence[UnitResult]) -> None:
     """Give each batch of ``results`` its stat_facts rows (``stat_rows.batch_stat_facts``),
     from one statement over all of them: the statement costs ~30-45 ms whatever the number
-    of hands, and a unit can be many small batches, a bundle many small files.  A hand's
-    rows depend on its own rows only; a hand repeated in a later batch is counted once and
-    its rows go with both batches (the writer keeps the first).  Results without hands of
-    those games (Big Two) open no scratch database."""
+    of hands, and a unit can be many small batches, a bundle many small files, a lake's
+    range thousands.  A hand's rows depend on its own rows only; a hand repeated in a
+    later batch is counted once and its rows go with both batches (the writer keeps the
+    first).  Sorted ids, not a membership test per batch: with one-hand batches that was
+    quadratic in the batches.  Results without hands of those games (Big Two) open no
+    scratch database."""
     batches = [batch for result in results for batch in result.batches]
     if not any(stat_games(batch["hands"]) for batch in batches):
         return
-    ids = [batch["hands"]["hand_id"] for batch in batches]
-    sources: dict[str, list[pa.Table]] = {name: [] for name in STAT_SOURCES}
-    seen = pa.array([], pa.int64())
+    ids = [batch["hands"]["hand_id"].to_numpy() for batch in batches]
+    hand_ids, first_at = np.unique(np.concatenate(ids), return_index=True)
+    first_batch = np.repeat(np.arange(len(batches)), [len(b) for b in ids])[first_at]
+    sources = {name: pa.concat_tables([_first_rows(batch[name], number, hand_ids, first_batch)
+                                       for number, batch in enumerate(batches)],
+                                      promote_options="permissive")
+               for name in STAT_SOURCES}
+    stats = batch_stat_facts(_scratch(), sources)
+    stat_ids = stats["hand_id"].to_numpy()
+    order = np.argsort(stat_ids, kind="stable")
+    ordered = stat_ids[order]
     for batch, batch_ids in zip(batches, ids, strict=True):
-        for name in STAT_SOURCES:
-            table = batch[name]
-            if len(seen):
-                table = table.filter(pc.invert(pc.is_in(table["hand_id"], value_set=seen)))
-            sources[name].append(table)
-        seen = pa.concat_arrays([seen, *batch_ids.chunks])
-    stats = batch_stat_facts(_scratch(), {
-        name: pa.concat_tables(tables, promote_options="permissive")
-        for name, tables in sources.items()})
-    for batch, batch_ids in zip(batches, ids, strict=True):
-        batch[STAT_FACTS] = stats.filter(pc.is_in(stats["hand_id"], value_set=batch_ids))
+        low = np.searchsorted(ordered, batch_ids, "left")
+        lengths = np.searchsorted(ordered, batch_ids, "right") - low
+        ends = np.cumsum(lengths)
+        rows = order[np.repeat(low - ends + lengths, lengths) + np.arange(ends[-1] if len(ends)
+                                                                          else 0)]
+        batch[STAT_FACTS] = stats.take(np.sort(rows))
+
+
+def _first_rows(table: pa.Table, number: int, hand_ids: npt.NDArray[np.int64],
+                first_batch: npt.NDArray[np.int64]) -> pa.Table:
+    """The rows of batch ``number``'s ``table`` whose hand first appears in that batch
+    (``hand_ids`` sorted, ``first_batch`` the batch each first appears in)."""
+    rows = table["hand_id"].to_numpy()
+    kept = first_batch[np.searchsorted(hand_ids, rows)] == number
+    return table if kept.all() else table.filter(pa.array(kept))
 
 
 _SCRATCH: Final = threading.local()
