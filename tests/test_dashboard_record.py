@@ -571,3 +571,20 @@ def test_the_record_form_takes_a_fry_threshold(folder: Path) -> None:
     assert not at.exception, [e.value for e in at.exception]
     table = RecordedTable.open(folder, "den", ingest_into=False)
     assert table.setup.rules == BigTwoRules(fry_threshold=8)
+
+
+def test_a_tab_opened_in_the_middle_of_a_hand_shows_that_hand(folder: Path) -> None:
+    """A new tab on a table whose next hand was under way showed the last hand's result and
+    a "Next hand" button, which went back into the hand already being played."""
+    setup = seveneight_setup("den", ["You", "Bo", "Cy"], 16, bots=("", "tight", "loose"))
+    table = RecordedTable.create(folder, setup, ingest_into=False)
+    for action in README_HAND:
+        table.record(action)
+    rng = random.Random(3)
+    for _ in range(3):  # the next hand's deals
+        action = automatic_action(table, rng)
+        assert action is not None
+        table.record(action)
+    at = open_page("play", "den")
+    assert not [s for s in at.success if "Hand 1 is over" in str(s.value)]
+    assert not [b for b in at.button if str(b.key).startswith("play_next_")]

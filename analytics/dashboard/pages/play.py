@@ -95,6 +95,8 @@ def _play(table: RecordedTable) -> None:
     if error:
         st.error(f"Not allowed: {ui.literal(error)}")
     seen = st.session_state.get(f"play_seen_{table.setup.name}", 0)
+    if table.filed and len(table.steps) > 1:  # a hand under way: its result was seen
+        seen = table.filed[-1].hand.hand  # (a tab opened in the middle of the next hand)
     if table.filed and table.filed[-1].hand.hand != seen:
         recording.draw_filed(table.filed[-1])
         if table.hand is None:
