@@ -310,7 +310,7 @@ def _sessions(game: Game) -> None:
             place=str(session[headers["place"]]), unit=str(session["unit"]),
             start=session["start_at"].to_pydatetime(),
             end=None if pd.isna(end) else end.to_pydatetime())
-        behind = behind.sort_values("day", ascending=False, kind="stable")
+        behind = behind.iloc[::-1]  # in order of play: the latest first, as every list
         st.markdown(f"**{ui.literal(session['player'])}'s session at "
                     f"{ui.literal(session[headers['place']])}** "
                     f"({ui.literal(session[headers['stakes']])}), "
