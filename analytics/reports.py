@@ -514,7 +514,8 @@ def statistics_sections(con: duckdb.DuckDBPyConnection, f: HandFilter,
             continue
         name = GAME_NAMES[Game(game)]
         figures = []
-        text = ("Each cell is count/opportunities (share); hover a cell for its 95 % Wilson "
+        text = ("Each cell is count/opportunities (share), a ratio count:calls (AF), a mean "
+                "total in opportunities; hover a cell for its 95 % Wilson "
                 "interval and a header for its definition; cells with fewer than 30 "
                 "opportunities are grey. The definitions follow the grid.")
         if split is not None:

@@ -325,8 +325,9 @@ def test_ratio_interval_maps_the_share_interval() -> None:
 
 def test_cells_text_and_grey() -> None:
     assert cell_text(12, 40, Kind.RATE) == "12/40 (30%)"
-    assert cell_text(12, 40, Kind.RATIO) == "12/40 (0.30)"
-    assert cell_text(3, 0, Kind.RATIO) == "3/0 (∞)"
+    assert cell_text(12, 40, Kind.RATIO) == "12:40 (0.30)"
+    assert cell_text(3, 0, Kind.RATIO) == "3:0 (∞)"
+    assert cell_text(185, 83, Kind.MEAN) == "185 in 83 (2.23)"
     assert cell_text(0, 0, Kind.RATE) == "0/0"
     grid = pd.DataFrame({"player": ["a", "b"], "vpip": [12, 3], "vpip_opps": [40, 29],
                          "af": [20, 5], "af_opps": [10, 5]})

@@ -138,7 +138,8 @@ def stats(
                               ("rates", rates)):
             _out.print(_result_table(f"{title}: score keeper {part}", shown, columns,
                                      SCORE_KEEPER_HEADERS))
-    _console.print(f"Cells: count/opportunities (share); dim: under {MIN_OPPORTUNITIES} "
+    _console.print(f"Cells: count/opportunities (share), bets:calls (ratio), total in "
+                   f"opportunities (mean); dim: under {MIN_OPPORTUNITIES} "
                    "opportunities. Definitions: docs/statistics.md.")
     if kept:
         _console.print(f"Score keeper: {SCORE_KEEPER_NOTE}")

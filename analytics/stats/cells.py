@@ -22,9 +22,11 @@ __all__ = ["MIXED_RULES", "cell_text", "display_grid", "interval_text", "stat_in
 
 
 def cell_text(count: int, opportunities: int, kind: Kind) -> str:
-    """One cell: ``12/40 (30%)`` (a share), ``12/40 (0.30)`` (a ratio or a mean);
-    ``0/0`` with nothing in brackets when there is no opportunity."""
-    head = f"{count}/{opportunities}"
+    """One cell: ``12/40 (30%)`` (a share), ``12:40 (0.30)`` (a ratio: 12 bets and raises
+    to 40 calls), ``185 in 83 (2.23)`` (a mean: 185 stops in 83 rounds), so that neither
+    reads as a share over 100 %; nothing in brackets when there is no opportunity."""
+    head = {Kind.RATE: f"{count}/{opportunities}", Kind.RATIO: f"{count}:{opportunities}",
+            Kind.MEAN: f"{count} in {opportunities}"}[kind]
     if kind is Kind.RATE:
         return f"{head} ({100 * count / opportunities:.0f}%)" if opportunities else head
     if opportunities:

@@ -37,7 +37,8 @@ def render() -> None:
     """Draw the page: one tab per game with statistics (the tab is in the URL as ``tab``)."""
     ctx = ui.context()
     st.title("Statistics")
-    st.caption("Each cell is count/opportunities (share); hover a cell for its 95 % Wilson "
+    st.caption("Each cell is count/opportunities (share), a ratio count:calls (AF), a mean "
+               "total in opportunities; hover a cell for its 95 % Wilson "
                "interval and a column header for its definition. Cells with fewer "
                "opportunities than the threshold are greyed. The definitions are listed "
                "below the grid (and in docs/statistics.md).")
