@@ -522,9 +522,9 @@ def statistics_sections(con: duckdb.DuckDBPyConnection, f: HandFilter,
             words = statistics.SPLIT_NAMES[split]
             text += (f" Played under more than one {words} "
                      f"({statistics.levels_text(game, levels)}): a row per player and {words}.")
-        note = statistics.rank_note(game, levels)
-        if note is not None:
-            text += " " + note
+        for note in (statistics.rank_note(game, levels), statistics.currency_note(game, grid)):
+            if note is not None:
+                text += " " + note
         if split is not None and game == Game.BIGTWO.value:
             text += " Running points under each scoring rule on its own."
             for rule in levels:

@@ -582,9 +582,9 @@ def test_a_tab_opened_in_the_middle_of_a_hand_shows_that_hand(folder: Path) -> N
         table.record(action)
     rng = random.Random(3)
     for _ in range(3):  # the next hand's deals
-        action = automatic_action(table, rng)
-        assert action is not None
-        table.record(action)
+        deal = automatic_action(table, rng)
+        assert deal is not None
+        table.record(deal)
     at = open_page("play", "den")
     assert not [s for s in at.success if "Hand 1 is over" in str(s.value)]
     assert not [b for b in at.button if str(b.key).startswith("play_next_")]

@@ -531,6 +531,7 @@ def test_two_currencies_are_two_stakes_and_their_chips_never_add(tmp_path: Path)
     label named a currency.  Each currency is now a stakes of its own (the label ends in
     it, as the ingest stores it and as views.STAKES reads it from the hands), and a row
     over two currencies has no Net; migration 19 gives stored labels their currency."""
+    from analytics.dashboard.statistics import CURRENCY_NOTE, currency_note
     from analytics.warehouse.sql.views import STAKES, stakes_words
 
     path = tmp_path / "money.phhs"
@@ -546,6 +547,8 @@ def test_two_currencies_are_two_stakes_and_their_chips_never_add(tmp_path: Path)
     assert stored == read == {1: "N78 min 2 USD", 2: "N78 min 100 JPY", 3: "N78 min 2"}
     assert stakes_words("N78 min 100 JPY") == "no limit, big blind 100 JPY"
     assert grid.loc[["Ann", "Dee"], "net"].isna().all()
+    assert currency_note("seveneight", grid) == CURRENCY_NOTE  # the page says why
+    assert currency_note("seveneight", split) is None
     nets = {(str(r["player"]), str(r["stakes"])): int(r["net"])
             for r in split.to_dict("records")}
     assert nets == {("Ann", "N78 min 2 USD"): 2, ("Dee", "N78 min 2 USD"): -2,

@@ -31,8 +31,9 @@ from analytics.warehouse.sql.stat_views import UNITS
 from analytics.warehouse.sql.views import RANK_KNOB, RANK_LEVEL, HandFilter, stakes_words
 from parsers.rule_options import Game
 
-__all__ = ["ALL_HANDS", "GRID_STYLE", "LINES", "RANK_NOTE", "SPLIT_NAMES", "cell_links",
-           "counts_table", "definitions_frame", "definitions_markdown", "grid_html", "key_text",
+__all__ = ["ALL_HANDS", "CURRENCY_NOTE", "GRID_STYLE", "LINES", "RANK_NOTE", "SPLIT_NAMES",
+           "cell_links", "counts_table", "currency_note", "definitions_frame",
+           "definitions_markdown", "grid_html", "key_text",
            "level_split", "levels_text", "point_result", "rank_note", "result_text",
            "results_figure", "results_scope", "row_label", "rule_scope", "session_headers",
            "sessions_table", "split_value"]
@@ -133,6 +134,19 @@ def rank_note(game: Game | str, levels: Sequence[str]) -> str | None:
     """:data:`RANK_NOTE` when ``game``'s hands (played under ``levels``,
     ``stat_views.stat_levels``) count some rank-scored Big Two games, else None."""
     return RANK_NOTE if Game(game) is Game.BIGTWO and RANK_KNOB[1] in levels else None
+
+
+CURRENCY_NOTE: Final = ("— in Net: his hands name more than one currency (or one and none), "
+                        "and chips of two currencies are never added: split by stakes for "
+                        "each currency's own.")
+"""What the grid's empty Net cells of 7 & 8 and Rummoli say (``definitions.ONE_CURRENCY``)."""
+
+
+def currency_note(game: Game | str, grid: pd.DataFrame) -> str | None:
+    """:data:`CURRENCY_NOTE` when a row of ``game``'s grid has no Net for its currencies."""
+    if Game(game) is Game.BIGTWO or "net" not in grid or grid.empty:
+        return None
+    return CURRENCY_NOTE if bool(grid["net"].isna().any()) else None
 
 
 def results_scope(f: HandFilter, game: Game | str, levels: Sequence[str]

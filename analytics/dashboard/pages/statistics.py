@@ -106,9 +106,9 @@ def _game(game: Game) -> None:
         st.caption(f"—: his {logic.PER[game.value]}s were played under more than one {rule} "
                    f"({statistics.levels_text(game, levels)}), and {unit} under one are not "
                    f"{unit} under another: split by {rule}, or choose one under House rules.")
-    note = statistics.rank_note(game, levels)
-    if note is not None:
-        st.caption(note)
+    for note in (statistics.rank_note(game, levels), statistics.currency_note(game, grid)):
+        if note is not None:
+            st.caption(note)
     ui.download_buttons(grid, f"{game.value}-statistics", key=f"stats_{game.value}")
     _cell_hands(game, grid, split, fry)
     _results(game, levels, grid)
