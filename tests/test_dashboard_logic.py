@@ -231,6 +231,12 @@ def test_rejected_hands_and_files_read_in_words() -> None:
     assert list(shown["reason"]) == [
         "actions[0]: 'p9' is not a player", "variant: missing required field 'variant'",
         "min_bet: expected an integer, not 2.5; starting_stacks: expected integers"]
+    # A score sheet's bad line that is no game (keyed by minus its line): no hand shown,
+    # where the reviewer read "hand -4".
+    sheet = pd.DataFrame({"file": ["s.txt"], "hand_index": [-4], "line": [4],
+                          "stage": ["parse"], "game": ["bigtwo"],
+                          "error": ["s.txt:4: 'Total = 6' is not a sheet line"]})
+    assert logic.rejects_table(sheet)["hand"].isna().all()
     assert logic.file_status("partial", 0, 0) == "every hand rejected"
     assert logic.file_status("partial", 3, 1) == "some hands rejected"
     assert logic.file_status("loaded", 5, 0) == "loaded"

@@ -1097,7 +1097,8 @@ def rejects_table(rejects: pd.DataFrame) -> pd.DataFrame:
     """The rejected hands (``views.rejects``) as people read them: the file by its short
     name, the game by its name ("unknown" where the hand never said), and the reason
     without the file, line and hand its own columns give (several problems of one hand,
-    a line each in the reject, joined by "; ")."""
+    a line each in the reject, joined by "; "); no hand for a score sheet's bad line that
+    is no game (a names line, a ``Total = 6`` row)."""
     def reason(row: Mapping[Hashable, Any]) -> str:
         # "<path>:<line>: hand <n>: why", a line per problem, the path as the reader saw it
         # (an upload's temporary file): each line's place goes, the lines are joined.
@@ -1107,6 +1108,8 @@ def rejects_table(rejects: pd.DataFrame) -> pd.DataFrame:
     out = rejects.assign(
         error=[reason(row) for row in rejects.to_dict("records")],
         file=[short_name(str(path)) for path in rejects["file"]],
+        # A score sheet's bad line that is no game is keyed by minus its line: no hand.
+        hand_index=rejects["hand_index"].where(rejects["hand_index"] > 0),
         game=[GAME_NAMES.get(str(game), "unknown") if isinstance(game, str) else "unknown"
               for game in rejects["game"]])
     return human_table(out, REJECT_HEADERS)
