@@ -459,17 +459,23 @@ def serve(
     server = subprocess.Popen(command, cwd=PROJECT_ROOT, env=environment,
                               preexec_fn=_end_with_parent)
     # Stopped by a service manager or a closed terminal, handlab stops its server too (it
-    # was left running, the port taken, with init as its parent).
-    for stop in (signal.SIGTERM, signal.SIGHUP):
-        signal.signal(stop, lambda *_: server.terminate())
-    if not headless:
-        _open_when_ready(f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else host}:{port}",
-                         server)
+    # was left running, the port taken, with init as its parent).  The handlers go with the
+    # server: left in place, a process that ran serve in-process (a test) kept one, and the
+    # pool workers it forked later ignored their pool's SIGTERM.
+    previous = {stop: signal.signal(stop, lambda *_: server.terminate())
+                for stop in (signal.SIGTERM, signal.SIGHUP)}
     try:
-        code = server.wait()
-    except KeyboardInterrupt:
-        server.terminate()
-        code = server.wait()
+        if not headless:
+            _open_when_ready(
+                f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else host}:{port}", server)
+        try:
+            code = server.wait()
+        except KeyboardInterrupt:
+            server.terminate()
+            code = server.wait()
+    finally:
+        for stop, handler in previous.items():
+            signal.signal(stop, handler)
     raise typer.Exit(code)
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import ast
 import importlib
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -69,8 +70,12 @@ def test_serve_binds_to_localhost_by_default(monkeypatch: pytest.MonkeyPatch,
             return 0
 
     monkeypatch.setattr(subprocess, "Popen", Server)
+    handlers = [signal.getsignal(stop) for stop in (signal.SIGTERM, signal.SIGHUP)]
     result = CliRunner().invoke(cli.app, ["serve", "--headless"])
     assert result.exit_code == 0, result.output
+    # Its stop handlers went with its server: left in place, the pools this process forked
+    # later ignored their own SIGTERM, and the test run hung at pool.terminate().
+    assert [signal.getsignal(stop) for stop in (signal.SIGTERM, signal.SIGHUP)] == handlers
     (command,) = calls
     assert Path(command[command.index("run") + 1]).name == "serve.py"  # with the warm-up
     assert command[command.index("--server.address") + 1] == "127.0.0.1"

@@ -12,22 +12,29 @@ import pytest
 from analytics.warehouse.pipeline import work as pipeline
 
 
-def _started_worker() -> tuple[int, int, bool]:
+def _started_worker() -> tuple[int, int, bool, bool]:
     from analytics.warehouse.pipeline.work import init_worker
 
     init_worker()
     return (gc.get_threshold()[0], gc.get_freeze_count(),
-            signal.getsignal(signal.SIGINT) is signal.SIG_IGN)
+            signal.getsignal(signal.SIGINT) is signal.SIG_IGN,
+            signal.getsignal(signal.SIGTERM) is signal.SIG_DFL)
 
 
 def test_a_worker_collects_less_and_leaves_ctrl_c_to_the_parent() -> None:
-    # In a child of its own: init_worker changes the process it runs in.
+    # In a child of its own: init_worker changes the process it runs in.  The parent has a
+    # SIGTERM handler of its own (as a process that ran ``handlab serve`` had): a worker
+    # that inherited it ignored its pool's terminate, and the pool waited for ever.
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
-    with multiprocessing.get_context(method).Pool(1) as pool:
-        threshold, frozen, ignores_ctrl_c = pool.apply(_started_worker)
+    previous = signal.signal(signal.SIGTERM, lambda *_: None)
+    try:
+        with multiprocessing.get_context(method).Pool(1) as pool:
+            threshold, frozen, ignores_ctrl_c, ends_on_term = pool.apply(_started_worker)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
     assert threshold == pipeline._YOUNG_THRESHOLD
     assert frozen > 0  # what the worker inherited (or imported) is left out of collections
-    assert ignores_ctrl_c
+    assert ignores_ctrl_c and ends_on_term
 
 
 def _start_with_another_parent() -> None:

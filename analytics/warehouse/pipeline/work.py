@@ -704,6 +704,9 @@ def init_worker(parent: int | None = None) -> None:
     parent died before the request took effect (None: only a worker handed to init tells).
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # The pool ends its workers by SIGTERM: a handler the parent had (handlab serve's, run
+    # in-process before an ingest) must not keep a worker alive, the pool waiting for it.
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     # A unit makes hundreds of thousands of short-lived tuples, lists and chunks, which at
     # CPython's threshold means a young collection every 700 and a full one every 70,000.
     # A worker's cycles are rare (an exception's traceback) and its garbage dies with the
