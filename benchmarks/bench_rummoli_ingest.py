@@ -5,7 +5,7 @@ Run: ``.venv/bin/python benchmarks/bench_rummoli_ingest.py [--base DIR] [--round
 
 * **Writer**: the bench_ingest Rummoli input (``--rounds`` copies of 500 simulated rounds,
   4 files) ingested with one worker into a fresh database; the main process's CPU time
-  per round, and within it ``load_batch`` (inserts and fact tables), the pot facts alone
+  per round, and within it the writer's loads (inserts and fact tables), the pot facts alone
   and the commits.
 * **A worker's first round**: a process forked from one that has imported the ingest
   (as the pool's workers are) processes one round, then 50 more: CPU seconds of the
@@ -67,7 +67,9 @@ def writer(tree: Path, rounds: int, out: Path) -> None:
         setattr(module, name, wrapper)
 
     ingest_module = sys.modules["analytics.warehouse.pipeline.run"]
-    timed(ingest_module, "load_batch", "load_batch (inserts + facts)")
+    # The writer's insert path: load_new here, load_batch in trees before session 39.
+    load = "load_new" if hasattr(ingest_module, "load_new") else "load_batch"
+    timed(ingest_module, load, "loads (inserts + facts)")
     timed(ingest_module, "commit", "commits")
     if hasattr(facts, "_fill_batch_pots"):
         timed(facts, "_fill_batch_pots", "  pot facts")

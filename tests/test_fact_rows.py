@@ -35,7 +35,7 @@ from analytics.warehouse.pipeline.fact_rows import (
     with_dealt_categories,
 )
 from analytics.warehouse.pipeline.rows import FileContext
-from analytics.warehouse.pipeline.write import load_batch
+from analytics.warehouse.pipeline.write import load_new
 from analytics.warehouse.sql.arrow_scan import execute_over
 from analytics.warehouse.sql.schema import migrate
 from analytics.warehouse.sql.views import SPLIT_COLUMNS
@@ -301,7 +301,7 @@ def test_a_seat_with_two_rows_is_an_error_naming_the_hand(table: str) -> None:
         fact_tables(tables)
     con = _database()
     with pytest.raises(FactRowsError):
-        load_batch(con, tables)
+        load_new(con, tables)
 
 
 def test_a_hand_id_or_a_seat_twice_is_an_error_naming_the_hand() -> None:

@@ -29,7 +29,7 @@ from analytics.rules import replay
 from analytics.warehouse import ingest, open_writer, reader
 from analytics.warehouse.pipeline import fact_rows
 from analytics.warehouse.pipeline.rows import Batch, FileContext
-from analytics.warehouse.pipeline.write import begin, is_loaded, load_batch, rollback
+from analytics.warehouse.pipeline.write import begin, known_files, load_new, rollback
 from analytics.warehouse.sql import equity_views, facts
 from analytics.warehouse.sql import views as v
 from analytics.warehouse.sql.schema import LATEST_VERSION, migrate, schema_version
@@ -612,8 +612,8 @@ def test_a_rolled_back_file_leaves_no_facts(tmp_path: Path) -> None:
     con = open_writer(db)
     try:
         begin(con)
-        assert not is_loaded(con, context.sha256)
-        load_batch(con, batch.tables())  # fills the batch's facts too
+        assert not known_files(con, [context.sha256])
+        load_new(con, batch.tables())  # fills the batch's facts too
         assert _count(con, "SELECT count(*) FROM seat_facts") == 24
         rollback(con)
         assert _count(con, "SELECT count(*) FROM seat_facts") == 0

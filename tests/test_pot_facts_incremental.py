@@ -25,7 +25,7 @@ from analytics.warehouse import ingest, reader
 from analytics.warehouse.connection import open_writer
 from analytics.warehouse.pipeline.rows import FileContext
 from analytics.warehouse.pipeline.work import UnitResult, process_chunks
-from analytics.warehouse.pipeline.write import begin, commit, load_batch
+from analytics.warehouse.pipeline.write import begin, commit, load_new
 from analytics.warehouse.sql import facts
 from analytics.warehouse.sql.arrow_scan import arrow_over
 from parsers import dumps_hand
@@ -220,7 +220,7 @@ def test_the_record_of_games_is_read_again_on_another_connection(tmp_path: Path)
         con = open_writer(db)
         try:
             begin(con)
-            load_batch(con, tables, record)
+            load_new(con, tables, record)
             commit(con)
         finally:
             con.close()

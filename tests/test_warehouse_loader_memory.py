@@ -2,7 +2,7 @@
 
 DuckDB keeps an object given to ``register`` alive until the transaction ends, even once
 unregistered: with several files per transaction the writer held every batch of them
-(about 15 MB per 5,000 7 & 8 hands).  ``load_batch`` must hold none, and still load them:
+(about 15 MB per 5,000 7 & 8 hands).  ``load_new`` must hold none, and still load them:
 neither its inserts nor the facts it fills (Rummoli's pots, ``facts.fill_batch_pots``, which
 read the batch's tables through :mod:`analytics.warehouse.sql.arrow_scan`; the seat and hand
 facts of a batch that comes without them, ``fact_rows.fact_tables``).
@@ -23,7 +23,7 @@ from analytics.warehouse.connection import open_writer
 from analytics.warehouse.pipeline.fact_rows import FACT_TABLES
 from analytics.warehouse.pipeline.rows import FileContext
 from analytics.warehouse.pipeline.work import UnitResult, process_chunks
-from analytics.warehouse.pipeline.write import begin, commit, load_batch
+from analytics.warehouse.pipeline.write import begin, commit, load_new
 from analytics.warehouse.sql.arrow_scan import arrow_over, execute_over
 from parsers.reader import iter_chunks
 from tests.test_warehouse_data import simulated_text
@@ -59,7 +59,7 @@ def test_inserted_batches_are_freed_before_the_commit(tmp_path: Path, with_facts
                         continue  # never given to DuckDB (and may be a shared empty table)
                     alive.append(weakref.ref(table))
                     names[id(alive[-1])] = f"{game} {name}"
-                load_batch(con, tables)
+                load_new(con, tables)
                 del tables, table
         gc.collect()  # the transaction is still open
         assert [names[id(ref)] for ref in alive if ref() is not None] == []

@@ -35,7 +35,7 @@ from analytics.rules import RuleError, replay
 from analytics.warehouse.errors import WarehouseError
 from analytics.warehouse.identity import hand_id
 from analytics.warehouse.pipeline.rows import Batch, FileContext
-from analytics.warehouse.pipeline.write import load_batch
+from analytics.warehouse.pipeline.write import load_new
 from analytics.warehouse.rekey import KEYED_TABLES, loaded_hands
 from analytics.warehouse.sql.arrow_scan import arrow_over, execute_over
 from analytics.warehouse.sql.facts import recount_streaks
@@ -207,7 +207,7 @@ def _load_copies(con: duckdb.DuckDBPyConnection, forgotten: set[int]
                 batch.add(hand, outcome)
                 kept.add(key)
         if len(batch):
-            load_batch(con, batch.tables())
+            load_new(con, batch.tables())
             con.execute("UPDATE files SET loaded = loaded + $n, duplicates = duplicates - $n "
                         "WHERE sha256 = $sha", {"n": len(batch), "sha": str(sha)})
             reloaded.append((str(path), len(batch)))

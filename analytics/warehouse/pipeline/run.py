@@ -68,7 +68,6 @@ from analytics.warehouse.pipeline.write import (
     LoadedFile,
     begin,
     commit,
-    is_loaded,
     known_files,
     load_new,
     load_rejects,
@@ -906,7 +905,7 @@ class _Writer:
                 gathered.reset()
             self.requeued.extend(self.files)
             self.files = []
-        elif is_loaded(self.lease.con, item.context.sha256):
+        elif known_files(self.lease.con, [item.context.sha256]):
             self._loaded_elsewhere(item)
             return
         item.state = "done"

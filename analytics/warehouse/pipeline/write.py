@@ -22,14 +22,12 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final
 
 import duckdb
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from analytics.warehouse.pipeline.fact_rows import FACT_TABLES, fact_tables
 from analytics.warehouse.pipeline.rows import FileContext, RejectRow, reject_table, without_hands
@@ -37,8 +35,8 @@ from analytics.warehouse.pipeline.stat_rows import STAT_FACTS, fill_batch_stats
 from analytics.warehouse.sql.arrow_scan import execute_over
 from analytics.warehouse.sql.facts import PotGames, fill_batch_pots
 
-__all__ = ["FileStats", "LoadedFile", "begin", "commit", "is_loaded", "known_files", "load_batch",
-           "load_new", "load_rejects", "loaded_versions", "record_files", "rollback"]
+__all__ = ["FileStats", "LoadedFile", "begin", "commit", "known_files", "load_new", "load_rejects",
+           "loaded_versions", "record_files", "rollback"]
 
 # Child tables first, ``hands`` last within a batch: nothing reads them mid-transaction.
 _BATCH_TABLES: Final = ("hands", "seats", "actions", "showdowns", "awards", "board",
@@ -63,7 +61,9 @@ class FileStats:
 
 
 def known_files(con: duckdb.DuckDBPyConnection, digests: list[str]) -> set[str]:
-    """Which of ``digests`` are already recorded as loaded."""
+    """Which of ``digests`` are already recorded as loaded (committed, or earlier in the
+    open transaction): asked by the plan, and again inside the transaction that would load
+    them, because another ingest may have loaded the same content meanwhile."""
     if not digests:
         return set()
     found = con.execute("SELECT sha256 FROM files WHERE sha256 IN (SELECT unnest(?))",
@@ -89,18 +89,6 @@ def begin(con: duckdb.DuckDBPyConnection) -> None:
     con.execute("BEGIN TRANSACTION")
 
 
-def is_loaded(con: duckdb.DuckDBPyConnection, sha256: str) -> bool:
-    """Whether a file of this content is recorded as loaded (committed, or earlier in the
-    open transaction).
-
-    Checked inside the transaction that would load it, because another ingest may have
-    loaded the same content since this one planned its work.
-    """
-    # fetchall, not fetchone: DuckDB refuses another statement while a result is unfinished.
-    rows = con.execute("SELECT count(*) FROM files WHERE sha256 = ?", [sha256]).fetchall()
-    return bool(rows[0][0])
-
-
 def _insert(con: duckdb.DuckDBPyConnection, table: str, data: pa.Table) -> None:
     if table not in _INSERTED:
         raise ValueError(f"not a warehouse table: {table!r}")
@@ -112,18 +100,6 @@ def _insert(con: duckdb.DuckDBPyConnection, table: str, data: pa.Table) -> None:
     # An identifier cannot be bound: it is checked against the fixed tuple above.
     execute_over(con, f"INSERT INTO {table} BY NAME SELECT * FROM _handlab_batch",
                  {"_handlab_batch": data})
-
-
-def load_batch(con: duckdb.DuckDBPyConnection, tables: dict[str, pa.Table],
-               games: PotGames | None = None) -> tuple[Counter[str], Counter[str]]:
-    """Insert one batch's new hands (:func:`load_new`); return (loaded, duplicates)
-    counted by game."""
-    hands = tables["hands"]
-    stored = load_new(con, tables, games)
-    old = pc.is_in(hands["hand_id"], value_set=stored)
-    duplicates = Counter(hands.filter(old)["game"].to_pylist())
-    loaded = Counter(hands.filter(pc.invert(old))["game"].to_pylist())
-    return loaded, duplicates
 
 
 def load_new(con: duckdb.DuckDBPyConnection, tables: Mapping[str, pa.Table],

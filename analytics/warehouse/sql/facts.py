@@ -13,7 +13,7 @@ The seat and hand rows have one definition,
 tables; tests/fact_oracle.py is the SQL that checks it).  It runs:
 
 * in the ingest's workers, on every batch: the writer inserts the rows with the batch
-  (``loader.load_batch``) inside the file's transaction, so a file's facts commit or roll
+  (``write.load_new``) inside the file's transaction, so a file's facts commit or roll
   back with its hands, and adds the batch's pot rows (:func:`fill_batch_pots`, which need
   the warehouse's history);
 * over the stored tables, read as Arrow about :data:`CHUNK_HANDS` hands at a time, for the
