@@ -18,12 +18,7 @@ from analytics.warehouse.lake.engine import ingest_lake
 from analytics.warehouse.pipeline.run import IngestSummary, ProgressCallback, ingest
 from analytics.warehouse.pipeline.sources import Limits
 
-__all__ = ["load_where_read", "reads_a_lake"]
-
-
-def reads_a_lake() -> bool:
-    """Whether the dashboard reads a Parquet lake (``$HANDLAB_LAKE`` is set)."""
-    return bool(os.environ.get(LAKE_ENV_VAR))
+__all__ = ["load_where_read"]
 
 
 def load_where_read(paths: Sequence[Path], *, limits: Limits | None = None,

@@ -168,9 +168,8 @@ def _hand_labels(hands: pa.Table) -> _HandLabels:
     sizes = pc.if_else(pc.is_valid(hands["small_bet"]), bets, minimum)
     # || coalesce(' ' || nullif(currency, ''), '')
     currency = hands["currency"]
-    named = pc.and_(pc.is_valid(currency), pc.not_equal(pc.fill_null(currency, ""), ""))
-    sizes = pc.if_else(pc.fill_null(named, False),
-                       pc.binary_join_element_wise(sizes, currency, " "), sizes)
+    named = pc.not_equal(pc.fill_null(currency, ""), "")  # never null
+    sizes = pc.if_else(named, pc.binary_join_element_wise(sizes, currency, " "), sizes)
     stakes = pc.if_else(pc.fill_null(pc.equal(game, "bigtwo"), False), "points", sizes)
     # SESSION: coalesce(game_id, table_name || ' ' || played_on, table_name, source_file).
     table_day = pc.binary_join_element_wise(hands["table_name"],
