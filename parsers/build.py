@@ -31,8 +31,8 @@ from parsers.rule_options import (
 )
 from parsers.tomlsubset import Document
 
-__all__ = ["PLAYER_LIMITS", "build_hand", "escape_controls", "has_control", "rules_of",
-           "visible_name"]
+__all__ = ["PLAYER_LIMITS", "build_hand", "escape_controls", "has_control", "name_problem",
+           "rules_of", "visible_name"]
 
 PLAYER_LIMITS: Final = {Game.SEVENEIGHT: (2, 17), Game.RUMMOLI: (2, 8), Game.BIGTWO: (2, 4)}
 """Fewest and most players per game (RULES.md)."""
@@ -354,15 +354,9 @@ def _check_seating(fields: dict[str, Any], problems: _Problems) -> None:
     names = fields.get("players")
     first_with: dict[str, int] = {}
     for number, name in enumerate(names or (), start=1):
-        if not visible_name(name):
-            problems.add(f"p{number} has no name (only spaces or invisible characters:"
-                         f" {name!r})", key="players")
-        elif has_control(name):
-            problems.add(f"p{number}'s name {name!r} holds a control character (a terminal "
-                         "would act on it: move, recolour, retitle)", key="players")
-        elif name != name.strip():
-            problems.add(f"p{number}'s name {name!r} begins or ends with a space: write"
-                         f" {name.strip()!r} (else it would be another player)", key="players")
+        problem = name_problem(name, f"p{number}")
+        if problem is not None:
+            problems.add(problem, key="players")
         elif name in first_with:
             problems.add(f"{name!r} is the name of p{first_with[name]} and p{number}: each"
                          " player sits at one seat", key="players")
@@ -403,6 +397,21 @@ _INVISIBLE: Final = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zs", "Zl", "Zp", "
 zero-width space), spaces and separators, combining marks."""
 _BLANK_LETTERS: Final = frozenset("\u115f\u1160\u3164\uffa0\u2800")
 """Letters and symbols drawn as blanks (Hangul fillers, the blank Braille pattern)."""
+
+
+def name_problem(name: str, who: str) -> str | None:
+    """Why ``name`` cannot be a player's name (``who``: how the message names the player,
+    ``p2``), or None: it shows nothing, holds a control character, or begins or ends with a
+    space.  The reader's rule, which the recorder asks of a table's players too."""
+    if not visible_name(name):
+        return f"{who} has no name (only spaces or invisible characters: {name!r})"
+    if has_control(name):
+        return (f"{who}'s name {name!r} holds a control character (a terminal would act on "
+                "it: move, recolour, retitle)")
+    if name != name.strip():
+        return (f"{who}'s name {name!r} begins or ends with a space: write {name.strip()!r} "
+                "(else it would be another player)")
+    return None
 
 
 def visible_name(name: str) -> bool:

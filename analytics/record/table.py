@@ -41,7 +41,7 @@ from analytics.warehouse import WarehouseError, ingest
 from analytics.warehouse.connection import project_root
 from analytics.warehouse.loading import load_where_read
 from parsers.actions import ActionSyntaxError, parse_action
-from parsers.build import has_control, visible_name
+from parsers.build import name_problem
 from parsers.cards import Card
 from parsers.errors import HandlabError
 from parsers.fields import VARIANTS
@@ -167,24 +167,12 @@ def _check_name(name: str) -> str:
     return name
 
 
-def _name_problem(name: str) -> str | None:
-    """Why ``name`` cannot be a player's in a history (the reader's checks), or None."""
-    if not visible_name(name):
-        return "has no name (only spaces or invisible characters)"
-    if has_control(name):
-        return f"{name!r} holds a control character"
-    if name != name.strip():
-        return f"{name!r} begins or ends with a space"
-    return None
-
-
 def _check_players(players: Sequence[str]) -> tuple[str, ...]:
     """The players of a new table, each with a name of his own (as every history needs)."""
     for number, player in enumerate(players, start=1):
-        problem = _name_problem(player)
+        problem = name_problem(player, f"player {number}")
         if problem is not None:
-            raise StepRefused(f"player {number} {problem}" if problem.startswith("has")
-                              else f"player {number}: {problem}")
+            raise StepRefused(problem)
         if player in players[:number - 1]:
             raise StepRefused(f"{player!r} is named twice: each player needs a name of his own")
     return tuple(players)
@@ -538,7 +526,7 @@ class RecordedTable:
             if not 1 <= seat <= len(self.carry.names) or self.carry.names[seat - 1]:
                 raise StepRefused(f"seat {seat} is not an empty seat of this table")
             name = name.strip()
-            if _name_problem(name) is not None or name in self.carry.names:
+            if name_problem(name, "the player") is not None or name in self.carry.names:
                 raise StepRefused(f"{name!r} is not a new player's name (one not seated yet)")
             styles = BOT_STYLE_NAMES[self.setup.game]
             if self.carry.bots and bot not in styles:
