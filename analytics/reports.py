@@ -288,26 +288,23 @@ def _seveneight(con: duckdb.DuckDBPyConnection, f: HandFilter, results: pd.DataF
          "Hands shown down (7 & 8)": shown_table})
 
 
-def _levels(results: pd.DataFrame, game: str) -> list[tuple[str, str]]:
-    """A game's levels in the results: (knob value, level label), e.g. ("cards",
-    "scoring cards")."""
-    labels = sorted(str(v) for v in results.loc[results["game"] == game, "level"].unique())
-    return [(label.split(" ", 1)[1], label) for label in labels]
+def _levels(results: pd.DataFrame, game: str) -> list[str]:
+    """A game's levels in the results (``views.level_of``), in order."""
+    return sorted(str(v) for v in results.loc[results["game"] == game, "level"].unique())
 
 
 def _level_figures(con: duckdb.DuckDBPyConnection, f: HandFilter, game: str,
-                   results: pd.DataFrame, knob: str
-                   ) -> tuple[list[go.Figure], dict[str, pd.DataFrame]]:
-    """Per level of ``game`` (each scoring rule, each ante): the win rates and the running
-    totals, in that level's own unit (:func:`logic.level_unit`)."""
+                   results: pd.DataFrame) -> tuple[list[go.Figure], dict[str, pd.DataFrame]]:
+    """Per level of ``game`` (each scoring rule; each stakes and ante): the win rates and the
+    running totals, in that level's own unit (:func:`logic.level_unit`)."""
     figures: list[go.Figure] = []
     tables: dict[str, pd.DataFrame] = {}
     name = GAME_NAMES[game]
-    for value, level in _levels(results, game):
+    for level in _levels(results, game):
         unit, mean = logic.level_unit(game, level)
         words = logic.level_words(level)
         table = logic.level_results(results[results["level"] == level], game)
-        narrowed = replace(f, game=game, knobs=(*f.knobs, (knob, value)))
+        narrowed = views.level_filter(f, game, level)
         figures.append(charts.bar_with_ci(
             table, x="player", title=f"{name}: win rate per player ({words})",
             y_title=mean, per=f"{logic.PER[game]}s"))
@@ -323,9 +320,9 @@ def _bigtwo(con: duckdb.DuckDBPyConnection, f: HandFilter, results: pd.DataFrame
     """The Big Two section: per scoring rule the win rates, running totals, every game by
     finishing place, the cards left and the results by 2s held (none where only score
     sheets, which record no deal, were played under a rule); what the deals hold."""
-    figures, tables = _level_figures(con, f, "bigtwo", results, "scoring")
-    for value, level in _levels(results, "bigtwo"):
-        narrowed = replace(f, knobs=(*f.knobs, ("scoring", value)))
+    figures, tables = _level_figures(con, f, "bigtwo", results)
+    for level in _levels(results, "bigtwo"):
+        narrowed = views.level_filter(f, "bigtwo", level)
         mean, words = logic.level_unit("bigtwo", level)[1], logic.level_words(level)
         places = logic.bigtwo_place_table(views.bigtwo_places(con, narrowed))
         figures.append(charts.places(places, f"Big Two: {logic.places_title(level)}"))
@@ -366,16 +363,16 @@ def _bigtwo(con: duckdb.DuckDBPyConnection, f: HandFilter, results: pd.DataFrame
 
 def _rummoli(con: duckdb.DuckDBPyConnection, f: HandFilter, results: pd.DataFrame,
              types: pd.DataFrame) -> Section:
-    """The Rummoli section: per ante the win rates, running totals and the result by part;
-    the nine pots; carry-over growth; poker strength against the realised share."""
-    figures, tables = _level_figures(con, f, "rummoli", results, "ante")
-    for value, _ in _levels(results, "rummoli"):
-        narrowed = replace(f, knobs=(*f.knobs, ("ante", value)))
+    """The Rummoli section: per stakes and ante the win rates, running totals and the result
+    by part; the nine pots; carry-over growth; poker strength against the realised share."""
+    figures, tables = _level_figures(con, f, "rummoli", results)
+    for level in _levels(results, "rummoli"):
+        narrowed, words = views.level_filter(f, "rummoli", level), logic.level_words(level)
         split = logic.split_table(views.rummoli_split(con, narrowed), list(views.SPLIT_PARTS))
         figure = charts.split_bars(split, list(views.SPLIT_PARTS))
-        figure.update_layout(title={"text": f"Rummoli result per round, by part (ante {value})"})
+        figure.update_layout(title={"text": f"Rummoli result per round, by part ({words})"})
         figures.append(figure)
-        tables[f"Result by part (ante {value})"] = logic.human_table(
+        tables[f"Result by part ({words})"] = logic.human_table(
             split, logic.split_headers(list(views.SPLIT_PARTS)))
     pots = logic.pot_summary(views.pot_winners(con, f))
     growth = logic.pot_growth(views.pot_streaks(con, f))
@@ -433,7 +430,7 @@ def build_report(con: duckdb.DuckDBPyConnection, f: HandFilter, *,
         sections.append(_SECTIONS[game](con, f, results, types))
         if game == "bigtwo":
             sections.append(_score_keeper_section(con, f))
-    sections.extend(statistics_sections(con, f, ordered))
+    sections.extend(statistics_sections(con, f, ordered, results))
     sections.extend(notes_sections(con))
     sections.append(files_section(con))
     roster = filters.options_from_frame(views.filter_options(con)).players
@@ -494,11 +491,12 @@ def notes_sections(con: duckdb.DuckDBPyConnection) -> list[Section]:
 
 
 def statistics_sections(con: duckdb.DuckDBPyConnection, f: HandFilter,
-                        games: Sequence[str]) -> list[Section]:
+                        games: Sequence[str], results: pd.DataFrame) -> list[Section]:
     """One section per game of ``games`` that has statistics: the grid as the dashboard
     draws it (cells ``12/40 (30%)``, intervals and definitions on hover, thin cells
-    greyed), the cumulative results, the counts as a table (for the exports) and the
-    definitions in words."""
+    greyed), the cumulative results (under each level of ``results``,
+    ``views.results_by_level``, on its own), the counts as a table (for the exports) and
+    the definitions in words."""
     sections = []
     for game in games:
         try:
@@ -525,19 +523,21 @@ def statistics_sections(con: duckdb.DuckDBPyConnection, f: HandFilter,
         for note in (statistics.rank_note(game, levels), statistics.currency_note(game, grid)):
             if note is not None:
                 text += " " + note
-        if split is not None and game == Game.BIGTWO.value:
-            text += " Running points under each scoring rule on its own."
-            for rule in levels:
+        rules = statistics.result_levels(game, levels, results)
+        if len(rules) > 1:
+            text += (" Running results under each scoring rule (Rummoli: stakes and ante) on "
+                     "its own.")
+            for rule in rules:
                 scope, unit = statistics.rule_scope(f, game, rule)
-                words = statistics.key_text(split, rule)
+                words = statistics.level_scope(game, rule)
                 figures.append(statistics.results_figure(
                     stat_views.results_over_time(con, scope, game=game), unit=unit,
-                    title=f"{name}: cumulative results ({unit}; scoring: {words})"))
+                    title=f"{name}: cumulative results ({unit}; {words})"))
         else:
             scope, unit = statistics.results_scope(f, game, levels)
-            results = stat_views.results_over_time(con, scope, game=game)
             figures.append(statistics.results_figure(
-                results, unit=unit, title=f"{name}: cumulative results ({unit})"))
+                stat_views.results_over_time(con, scope, game=game), unit=unit,
+                title=f"{name}: cumulative results ({unit})"))
         keys = ("player", split) if split else ("player",)
         sections.append(Section(
             f"Statistics: {name}", text, figures,

@@ -73,15 +73,31 @@ class Seat:
     session: str
 
 
+def _stakes(hand: HandHistory) -> str:
+    """A 7 & 8 or Rummoli hand's stakes as the pages label them: betting, size, currency."""
+    size = (f"{hand.small_bet}/{hand.big_bet}" if hand.small_bet is not None
+            else f"min {hand.min_bet or 1}")
+    return f"{hand.variant} {size}" + (f" {hand.currency}" if hand.currency else "")
+
+
 def _level(hand: HandHistory) -> str:
-    """The unit a result counts in, as the pages name it."""
+    """The unit a result counts in, as the pages name it: 7 & 8's stakes, Big Two's scoring
+    rule, Rummoli's stakes and ante."""
     if hand.game is Game.SEVENEIGHT:
-        if hand.small_bet is not None:
-            return f"{hand.variant} {hand.small_bet}/{hand.big_bet}"
-        return f"{hand.variant} min {hand.min_bet}"
+        return _stakes(hand)
     if hand.game is Game.BIGTWO:
         return f"scoring {hand.rules.scoring.value}"  # type: ignore[union-attr]
-    return f"ante {hand.rules.ante}"  # type: ignore[union-attr]
+    return f"{_stakes(hand)} ante {hand.rules.ante}"  # type: ignore[union-attr]
+
+
+def _rummoli_level_words(level: str) -> str:
+    """A Rummoli level (``NRM min 1 ante 2``) as the tables write it, worked out here:
+    ``no limit, minimum bet 1, ante 2``; ``fixed limit 2/4 USD, ante 1``."""
+    stakes, _, ante = level.rpartition(" ante ")
+    code, size = stakes.split(" ", 1)
+    betting = {"N": "no limit", "F": "fixed limit", "P": "pot limit"}[code[0]]
+    size = f", minimum bet {size[4:]}" if size.startswith("min ") else f" {size}"
+    return f"{betting}{size}, ante {ante}"
 
 
 def _session(hand: HandHistory) -> str:
@@ -234,11 +250,11 @@ def test_overview_players_tables_each_in_one_unit(con: duckdb.DuckDBPyConnection
         mine = seats[seats["game"] == game].assign(result=_results)
         if game == "bigtwo":
             mine = mine[(mine["level"] == "scoring rank") == (unit == "win fraction")]
-        column = "scoring rule" if game == "bigtwo" else "ante"
+        column = "scoring rule" if game == "bigtwo" else "stakes and ante"
         assert len(table) == len(mine.groupby(["level", "player"]))
         for (lvl, name), rows in mine.groupby(["level", "player"]):
-            # The rule in words ("cards left"), an ante as its chips ("1").
-            shown = words.get(str(lvl), str(lvl).split(" ", 1)[1])
+            # The rule in words ("cards left"), Rummoli's stakes in words and its ante.
+            shown = words.get(str(lvl)) or _rummoli_level_words(str(lvl))
             row = table[(table[column] == shown) & (table["player"] == name)]
             assert len(row) == 1
             assert row.iloc[0][unit] == round(rows["result"].mean(), 2)
@@ -400,7 +416,7 @@ def test_rummoli_by_hand_win_rates(con: duckdb.DuckDBPyConnection) -> None:
         nets = [n[name] for n in RUMMOLI_NETS.values() if name in n]
         mean = sum(nets) / rounds
         sd = math.sqrt(sum((x - mean) ** 2 for x in nets) / (rounds - 1))
-        assert _at(table, name, "level") == "ante 1"
+        assert _at(table, name, "level") == "NRM min 1 ante 1"
         assert (_at(table, name, "hands"), _at(table, name, "wins")) == (rounds, wins)
         assert _at(table, name, "net") == sum(parts.values())
         assert _close(_at(table, name, "mean"), mean) and _close(_at(table, name, "sd"), sd)
@@ -559,10 +575,10 @@ def test_rummoli_by_hand_strength_hand_types_and_report(
         ("Cal", 13, "straight_flush"): 1, ("Cal", 13, "straight"): 1,
         ("Cal", 13, "four_of_a_kind"): 1}
     tables = reports.build_report(con, RUMMOLI_ONLY).tables()
-    rates = tables["Win rates (ante 1)"].set_index("player")
+    rates = tables["Win rates (no limit, minimum bet 1, ante 1)"].set_index("player")
     assert {p: (int(_at(rates, p, "rounds")), int(_at(rates, p, "net (chips)")))
             for p in RUMMOLI_PLAYERS} == {"Ana": (4, 12), "Ben": (4, 23), "Cal": (3, -35)}
-    parts = tables["Result by part (ante 1)"].set_index("player")
+    parts = tables["Result by part (no limit, minimum bet 1, ante 1)"].set_index("player")
     for name, (rounds, _, chips) in RUMMOLI_PLAYERS.items():
         for part, value in chips.items():
             assert _close(_at(parts, name, f"{part} (chips per round)"),

@@ -178,8 +178,11 @@ def test_stake_levels_are_named_in_words() -> None:
         assert views.stakes_words(label) == words
         assert statistics.key_text("stakes", label) == words
     assert logic.level_value("N78 min 2") == logic.level_words("N78 min 2") == cases["N78 min 2"]
-    assert logic.level_words("ante 2") == "ante 2"
-    assert logic.level_value("ante 2") == "2"
+    # A Rummoli level: its stakes and ante (views.level_of), a currency in the stakes.
+    assert logic.level_words("NRM min 1 ante 2") == "no limit, minimum bet 1, ante 2"
+    assert logic.level_value("FRM 1/2 USD ante 3") == "fixed limit 1/2 USD, ante 3"
+    assert views.level_filter(HandFilter(), "rummoli", "FRM 1/2 USD ante 3") == HandFilter(
+        game="rummoli", stakes="FRM 1/2 USD", knobs=(("ante", "3"),))
     # The label itself is still what a 7 & 8 level's big blind is read from.
     assert logic.big_blind("F78 2/4") == 2 and logic.big_blind("N78 min 2") == 2
     assert HandFilter(stakes="F78 2/4").describe() == "stakes fixed limit 2/4"

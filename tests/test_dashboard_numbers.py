@@ -194,7 +194,7 @@ def test_7_units_never_mix(db: Path) -> None:
         assert not any(c in ("mean", "mean per hand") for c in _headers(at))
     assert "big blinds per 100 hands" in players[0].columns
     assert "points per game" in players[1].columns and "scoring rule" in players[1].columns
-    assert "chips per round" in players[2].columns and "ante" in players[2].columns
+    assert "chips per round" in players[2].columns and "stakes and ante" in players[2].columns
     assert not any(c in ("mean", "mean per hand") for c in _headers(at))
     at = open_app("win_rates")
     first = at.dataframe[0].value
@@ -381,10 +381,11 @@ def test_7_big_two_and_rummoli_show_one_level_at_a_time(
     assert any("real losses" in " ".join(f.value.columns) for f in at.dataframe)
     at = _tab(at, "Rummoli")
     picker = at.selectbox(key="level_rummoli")
-    assert picker.options == ["1", "2"]
-    picker.select("2").run()
+    two = "no limit, minimum bet 1, ante 2"
+    assert picker.options == ["no limit, minimum bet 1, ante 1", two]
+    picker.select("NRM min 1 ante 2").run()
     table = at.dataframe[0].value
-    assert set(table["ante"]) == {"2"}
+    assert set(table["stakes and ante"]) == {two}
     split = next(f.value for f in show_view(at, "Where the chips came from", "rummoli").dataframe
                  if "net (chips per round)" in f.value.columns)
     assert int(split["rounds"].sum()) == int(table["rounds"].sum()) == _one(

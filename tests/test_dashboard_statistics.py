@@ -19,6 +19,7 @@ from analytics import reports
 from analytics.dashboard.statistics import definitions_frame, definitions_markdown, grid_html
 from analytics.stats import RESULTS, stats_of
 from analytics.warehouse import ENV_VAR, reader
+from analytics.warehouse.sql import views
 from analytics.warehouse.sql.stat_views import results_over_time, stat_grid
 from analytics.warehouse.sql.views import HandFilter
 from parsers.rule_options import Game
@@ -341,10 +342,10 @@ def test_big_two_under_two_scoring_rules_is_split_by_rule(
     html = at.get("html")[0].proto.body
     assert ">cards left, 2s double</td>" in html and ">cards left</td>" in html
     # Results over time: one rule's running points at a time, picked beside the chart.
-    assert at.selectbox(key="stats_results_rule").options == [
+    assert at.selectbox(key="stats_results_rule_bigtwo").options == [
         "cards left", "cards left, 2s double"]
     for rule in ("cards", "cards_with_twos"):
-        at.selectbox(key="stats_results_rule").select(rule).run()
+        at.selectbox(key="stats_results_rule_bigtwo").select(rule).run()
         assert not at.exception, [e.value for e in at.exception]
         chart, = at.get("plotly_chart")
         drawn = {trace.name: _values(trace.y)
@@ -355,13 +356,14 @@ def test_big_two_under_two_scoring_rules_is_split_by_rule(
         for player, rows in frame.groupby("player"):
             assert drawn[f"{player}: actual"] == [float(v) for v in rows["actual"]], (
                 rule, player)
-    at.selectbox(key="stats_results_rule").select("cards").run()
+    at.selectbox(key="stats_results_rule_bigtwo").select("cards").run()
     at.selectbox(key="stats_split_bigtwo").select("").run()  # the player's rows again
     assert any(c.value.startswith("—: his games were played under more than one scoring")
                for c in at.caption)
     assert ">—</a></td>" in at.get("html")[0].proto.body
     with reader(db) as con:  # the report's section, as the page opens
-        section, = reports.statistics_sections(con, HandFilter(), ["bigtwo"])
+        section, = reports.statistics_sections(con, HandFilter(), ["bigtwo"],
+                                                views.results_by_level(con, HandFilter()))
     assert "more than one scoring rule (cards left, cards left, 2s double)" in section.text
     assert ">cards left, 2s double</td>" in section.html
     # The report draws each rule's running points on its own, as the page's picker does.
@@ -404,7 +406,8 @@ def test_big_two_under_rank_scoring_runs_in_games_won(
         wins = {str(name): int(won) for name, won in con.execute(
             "SELECT player, count(*) FILTER (WHERE winner) FROM seat_facts "
             "GROUP BY player").fetchall()}
-        section = reports.statistics_sections(con, HandFilter(), ["bigtwo"])[0]
+        section = reports.statistics_sections(con, HandFilter(), ["bigtwo"],
+                                                views.results_by_level(con, HandFilter()))[0]
     assert sum(wins.values()) == 12
     monkeypatch.setenv(ENV_VAR, str(db))
     at = AppTest.from_file(APP, default_timeout=TIMEOUT)

@@ -688,6 +688,68 @@ def test_rummoli_counts_match_a_recount_of_the_rounds(tmp_path: Path) -> None:
         assert sum(counts[name] for counts in expected.values()) > 0, name
 
 
+_CHIP_STATS = ("winning_bid", "widow_net", "chips_paid")
+"""Rummoli's statistics counted in chips (Stat.per_level)."""
+
+
+def test_rummoli_chips_of_two_currencies_never_add(tmp_path: Path) -> None:
+    """The sample game played once in dollars and once in yen (each its own game): Auction
+    chips, Winning bid and Chips paid averaged dollars with yen, and so did Win rates and the
+    results over time (Rummoli's level was its ante alone).  Now a row over both currencies
+    has none of them; split by stakes each currency's equals a recount of its own rounds;
+    each stakes and ante is a level of its own on Win rates, in the results over time and
+    in the report."""
+    from dataclasses import replace
+
+    from analytics import reports
+    from analytics.rules import replay
+    from analytics.warehouse.sql.stat_views import results_over_time
+    from analytics.warehouse.sql.views import level_filter, results_by_level
+    from parsers import read_hands
+
+    sample = Path(__file__).resolve().parents[1] / "data" / "samples" / "rummoli-family.phhs"
+    hands = list(read_hands(sample))
+    paths = {}
+    for currency in ("USD", "JPY"):
+        paths[currency] = tmp_path / f"{currency}.phhs"
+        write_hands([replace(hand, currency=currency, game_id=f"{hand.game_id}-{currency}")
+                     for hand in hands], paths[currency])
+    db = tmp_path / "money.duckdb"
+    assert ingest(list(paths.values()), db, workers=0).loaded == 2 * len(hands)
+    expected = {currency: _rummoli_recount([path]) for currency, path in paths.items()}
+    nets: dict[str, int] = {}
+    for hand in hands:
+        for seat, net in enumerate(replay(hand).nets, start=1):
+            nets[hand.player_name(seat)] = nets.get(hand.player_name(seat), 0) + net
+    with reader(db) as con:
+        grid = stat_grid(con, HandFilter(), game="rummoli").set_index("player")
+        split = stat_grid(con, HandFilter(), game="rummoli", split="stakes")
+        results = results_by_level(con, HandFilter())
+        levels = sorted(set(results.loc[results["game"] == "rummoli", "level"]))
+        curves = {level: results_over_time(con, level_filter(HandFilter(), "rummoli", level),
+                                           game="rummoli", top=20, whole_round=True)
+                  for level in levels}
+        section, = reports.statistics_sections(con, HandFilter(), ["rummoli"], results)
+    for name in (*_CHIP_STATS, "net", "net_per_round"):
+        assert grid[name].isna().all(), name
+    assert (grid["vpip_opps"] == [2 * expected["USD"][p]["vpip_opps"] for p in grid.index]).all()
+    for row in split.to_dict("records"):
+        counts = expected[str(row["stakes"]).rsplit(" ", 1)[1]][str(row["player"])]
+        assert {name: int(row[name]) for name in _CHIP_STATS} == {
+            name: counts[name] for name in _CHIP_STATS}
+    assert any(counts[name] for counts in expected["USD"].values() for name in _CHIP_STATS)
+    assert levels == ["NRM min 1 JPY ante 1", "NRM min 1 USD ante 1"]
+    for level in levels:  # each level's results: one currency's rounds, net as replayed
+        rows = results[results["level"] == level].set_index("player")
+        assert {str(p): int(n) for p, n in rows["net"].items()} == nets
+        last = curves[level].groupby("player")["actual"].last()
+        assert {str(p): int(n) for p, n in last.items()} == {
+            p: n for p, n in nets.items() if p in set(last.index)}
+    assert [figure.layout.title.text for figure in section.figures] == [
+        f"Rummoli: cumulative results (chips, poker phase; no limit, minimum bet 1 {currency}, "
+        "ante 1)" for currency in ("JPY", "USD")]
+
+
 def test_results_over_time_by_hand_and_by_date(stats_db: Path) -> None:
     from analytics.warehouse.sql.stat_views import results_over_time
 

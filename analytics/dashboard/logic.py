@@ -39,7 +39,7 @@ from analytics.evaluator.categories import card_text_codes, poker_labels, sevene
 from analytics.stats.interval import wilson_interval
 from analytics.warehouse.pipeline.fact_rows import bigtwo_rules
 from analytics.warehouse.pipeline.run import FileSummary
-from analytics.warehouse.sql.views import RANK_LEVEL, stakes_words
+from analytics.warehouse.sql.views import RANK_LEVEL, rummoli_level_parts, stakes_words
 from parsers.model import RUMMOLI_POTS
 from parsers.rule_options import GAME_NAMES, BigTwoRules
 
@@ -591,20 +591,24 @@ SCORING_WORDS: Final = {"cards": "cards left", "cards_with_twos": "cards left, 2
 def level_value(level: str) -> str:
     """A level (``views.level_of``) as a table's level column shows it: Big Two's scoring
     rule in words (``scoring cards_with_twos`` -> ``cards left, 2s double``), Rummoli's
-    ante as its chips (``ante 2`` -> ``2``), a 7 & 8 stake level in words (``N78 min 2`` ->
-    ``no limit, big blind 2``: ``views.stakes_words``)."""
+    stakes in words and its ante (``NRM min 1 ante 2`` -> ``no limit, minimum bet 1, ante
+    2``), a 7 & 8 stake level in words (``N78 min 2`` -> ``no limit, big blind 2``:
+    ``views.stakes_words``)."""
     knob, _, value = level.partition(" ")
     if knob == "scoring":
         return SCORING_WORDS.get(value, value)
-    return value if knob == "ante" else stakes_words(level)
+    rummoli = rummoli_level_parts(level)
+    if rummoli is not None:
+        return f"{stakes_words(rummoli[0])}, ante {rummoli[1]}"
+    return stakes_words(level)
 
 
 def level_words(level: str) -> str:
-    """A level in a title: ``scoring: finishing order``, ``ante 2``, ``no limit, big blind
-    2``."""
+    """A level in a title: ``scoring: finishing order``, ``no limit, minimum bet 1, ante 2``,
+    ``no limit, big blind 2``."""
     if level.startswith("scoring "):
         return f"scoring: {level_value(level)}"
-    return level if level.startswith("ante ") else stakes_words(level)
+    return level_value(level)
 
 
 def places_title(level: str) -> str:
@@ -985,7 +989,7 @@ def level_headers(game: str, level: str | None = None) -> dict[str, str]:
     (:func:`level_unit`) in each."""
     per = PER[game]
     unit, mean = level_unit(game, level)
-    column = {"seveneight": "stakes", "bigtwo": "scoring rule", "rummoli": "ante"}[game]
+    column = {"seveneight": "stakes", "bigtwo": "scoring rule", "rummoli": "stakes and ante"}[game]
     return {"level": column, "player": "player", "hands": f"{per}s", "wins": f"{per}s won",
             "net": f"net ({unit})", "mean": mean, "sd": f"sd ({unit})",
             "ci_low": f"95 % CI low ({mean})", "ci_high": f"95 % CI high ({mean})"}
@@ -1149,8 +1153,8 @@ def player_games(results: pd.DataFrame) -> list[str]:
 def player_tables(results: pd.DataFrame, game: str) -> list[tuple[str, pd.DataFrame]]:
     """One game's players tables, each in one unit (title, table with human headers): 7 & 8
     in big blinds per 100 hands over every stake (:func:`seveneight_big_blinds`); Big Two and
-    Rummoli one row per level (scoring rule, ante) and player, each in its level's unit, Big
-    Two's rank scoring (games won) in a table of its own (:func:`unit_groups`)."""
+    Rummoli one row per level (scoring rule; stakes and ante) and player, each in its level's
+    unit, Big Two's rank scoring (games won) in a table of its own (:func:`unit_groups`)."""
     if game == "seveneight":
         return [("7 & 8: big blinds per 100 hands",
                  human_table(seveneight_big_blinds(results), BB_HEADERS))]

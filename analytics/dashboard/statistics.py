@@ -28,15 +28,46 @@ from analytics.stats.cells import display_grid
 from analytics.stats.definitions import LEVELS, MIN_OPPORTUNITIES, RESULTS, Kind, stats_of
 from analytics.warehouse.identity import hand_id_hex
 from analytics.warehouse.sql.stat_views import UNITS
-from analytics.warehouse.sql.views import RANK_KNOB, RANK_LEVEL, HandFilter, stakes_words
+from analytics.warehouse.sql.views import (
+    RANK_KNOB,
+    RANK_LEVEL,
+    HandFilter,
+    level_filter,
+    stakes_words,
+)
 from parsers.rule_options import Game
 
-__all__ = ["ALL_HANDS", "CURRENCY_NOTE", "GRID_STYLE", "LINES", "RANK_NOTE", "SPLIT_NAMES",
-           "cell_links", "counts_table", "currency_note", "definitions_frame",
-           "definitions_markdown", "grid_html", "key_text",
-           "level_split", "levels_text", "point_result", "rank_note", "result_text",
-           "results_figure", "results_scope", "row_label", "rule_scope", "session_headers",
-           "sessions_table", "split_value"]
+__all__ = [
+    "ALL_HANDS",
+    "CURRENCY_NOTE",
+    "GRID_STYLE",
+    "LINES",
+    "RANK_NOTE",
+    "SPLIT_NAMES",
+    "cell_links",
+    "counts_table",
+    "currency_note",
+    "definitions_frame",
+    "definitions_markdown",
+    "grid_html",
+    "key_text",
+    "level_picker",
+    "level_scope",
+    "level_split",
+    "level_text",
+    "levels_text",
+    "point_result",
+    "rank_note",
+    "result_levels",
+    "result_text",
+    "results_figure",
+    "results_scope",
+    "row_label",
+    "rule_scope",
+    "session_headers",
+    "sessions_table",
+    "split_value",
+]
 
 """The games with statistics, as the page's tabs name them."""
 
@@ -162,12 +193,56 @@ def results_scope(f: HandFilter, game: Game | str, levels: Sequence[str]
 
 
 def rule_scope(f: HandFilter, game: Game | str, rule: str) -> tuple[HandFilter, str]:
-    """:func:`results_scope` of ``game``'s hands under one scoring rule (ante) ``rule`` of
-    :data:`~analytics.stats.LEVELS`: the filter narrowed to it, and its unit (Big Two's
-    running points, one rule at a time)."""
+    """:func:`results_scope` of ``game``'s hands under one level ``rule``: Big Two's scoring
+    rule (a :data:`~analytics.stats.LEVELS` value), Rummoli's stakes and ante
+    (``views.level_of``); the filter narrowed to it, and its unit (running points or
+    chips, one level at a time)."""
     chosen = Game(game)
+    if chosen is Game.RUMMOLI:
+        return level_filter(f, chosen.value, rule), UNITS[chosen]
     narrowed = replace(f, knobs=(*f.knobs, (LEVELS[chosen][0], rule)))
     return results_scope(narrowed, chosen, [rule])
+
+
+def result_levels(game: Game | str, levels: Sequence[str], results: pd.DataFrame
+                  ) -> list[str]:
+    """The levels ``game``'s results over time are drawn under, one at a time when there are
+    several: Big Two's scoring rules ``levels`` (``stat_views.stat_levels``), Rummoli's
+    stakes and antes in ``results`` (``views.results_by_level``); none for 7 & 8, whose big
+    blinds add up across stakes."""
+    chosen = Game(game)
+    if chosen is Game.RUMMOLI:
+        return sorted({str(v) for v in results.loc[results["game"] == chosen.value, "level"]})
+    return list(levels) if chosen is Game.BIGTWO else []
+
+
+def level_text(game: Game | str) -> Callable[[str], str]:
+    """How the results' level picker of ``game`` names a level (:func:`level_picker`):
+    ``cards left``; ``no limit, minimum bet 1, ante 2``."""
+    if Game(game) is Game.BIGTWO:
+        return lambda rule: key_text(LEVELS[Game.BIGTWO][0], rule)
+    return level_value
+
+
+def level_scope(game: Game | str, level: str) -> str:
+    """The results' level in a chart's title: ``scoring: cards left``; ``no limit, minimum
+    bet 1, ante 2``."""
+    words = level_text(game)(level)
+    return f"scoring: {words}" if Game(game) is Game.BIGTWO else words
+
+
+def level_picker(game: Game, levels: Sequence[str]) -> tuple[str, str]:
+    """The label and help of the picker of the level ``game``'s results over time are
+    drawn under, when its hands were played under the several ``levels``."""
+    if game is Game.BIGTWO:
+        return ("Results under the scoring rule",
+                f"These games were played under {len(levels)} scoring rules: points under "
+                "one are not points under another, so each is drawn on its own. Under rank "
+                "scoring (finishing order) no points change hands: its results are games won.")
+    return ("Results at the stakes and ante",
+            f"These rounds were played at {len(levels)} stakes and antes: chips per round grow "
+            "with the ante, and chips of two currencies are never added, so each is drawn on "
+            "its own.")
 
 
 def cell_links(grid: pd.DataFrame, game: Game | str, *, split: str | None, base: str
@@ -339,13 +414,11 @@ def sessions_table(sessions: pd.DataFrame, unit: str) -> pd.DataFrame:
 
 def session_unit_words(unit: str) -> str:
     """A session's unit (``stat_views.session_unit``) in words: ``no limit, big blind 2``;
-    ``no limit, minimum bet 1, ante 2``; ``scoring: cards left``."""
-    stakes, ante, size = unit.partition(" ante ")
-    if ante:
-        return f"{stakes_words(stakes)}, ante {size}"
+    ``no limit, minimum bet 1, ante 2`` (a Rummoli unit is its level:
+    ``views.level_of``); ``scoring: cards left``."""
     if unit in SCORING_WORDS:
         return f"scoring: {SCORING_WORDS[unit]}"
-    return stakes_words(unit)
+    return level_value(unit)
 
 
 def session_headers(unit: str) -> dict[str, str]:

@@ -94,6 +94,6 @@ def display_grid(grid: pd.DataFrame, stats: Sequence[Stat], *,
 
 
 MIXED_RULES: Final = ("played under more than one scoring rule (ante), whose units differ: "
-                      "split by it; or under rank scoring (finishing order), which has no "
-                      "points")
+                      "split by it; or in more than one currency: split by stakes; or under "
+                      "rank scoring (finishing order), which has no points")
 """The tooltip of a cell a statistic in a rule's unit leaves empty (``Stat.per_level``)."""

@@ -166,19 +166,19 @@ RESULTS_DRAWN: Final = 4
 def _results(game: Game, levels: list[str], grid: pd.DataFrame) -> None:
     """The cumulative results of the players chosen in a picker (at first the four with most
     hands in the grid), by hand number or by day; Big Two's under one scoring rule at a
-    time, picked here when the games had several (points under one are not points under
-    another)."""
+    time, Rummoli's under one stakes and ante, picked here when the games had several
+    (points under one rule are not points under another, chips of one ante or currency not
+    those of another)."""
     st.subheader("Results over time")
-    shown, base = levels, ui.context().filter
-    by_rule = game is Game.BIGTWO and len(levels) > 1  # one rule's points are not another's
+    base = ui.context().filter
+    if game is Game.RUMMOLI:  # its levels: each stakes (currency) and ante
+        levels = statistics.result_levels(game, levels, ui.ask("results_by_level"))
+    shown = levels
+    by_rule = game in LEVELS and len(levels) > 1  # one level's units are not another's
     if by_rule:
-        rule = st.selectbox(
-            "Results under the scoring rule", levels, key="stats_results_rule",
-            format_func=lambda value: statistics.key_text(LEVELS[game][0], value),
-            help=f"These games were played under {len(levels)} scoring rules: points under "
-                 "one are not points under another, so each is drawn on its own. Under rank "
-                 "scoring (finishing order) no points change hands: its results are games "
-                 "won.")
+        label, why = statistics.level_picker(game, levels)
+        rule = st.selectbox(label, levels, key=f"stats_results_rule_{game.value}",
+                            format_func=statistics.level_text(game), help=why)
         shown = [rule or levels[0]]
         only, unit = statistics.rule_scope(base, game, shown[0])
     else:
@@ -205,7 +205,7 @@ def _results(game: Game, levels: list[str], grid: pd.DataFrame) -> None:
         only = dataclasses.replace(only, players=tuple(chosen))
         frame = ui.ask("results_over_time", hand_filter=only, game=game.value, by=by,
                        top=len(chosen))
-    scope = f"; scoring: {statistics.key_text(LEVELS[game][0], shown[0])}" if by_rule else ""
+    scope = f"; {statistics.level_scope(game, shown[0])}" if by_rule else ""
     figure = statistics.results_figure(
         frame, unit=unit, by=by, title=f"Cumulative results ({unit}{scope}; showing "
                                        f"{len(chosen)} of {len(names)} players)")

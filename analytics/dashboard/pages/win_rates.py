@@ -11,8 +11,8 @@ against strength), so a visit draws one to three charts, not up to nine.
 
 Units never mix (docs/dashboard.md): 7 & 8 in big blinds per 100 hands (each stake's chips
 divided by its own big blind) with a table of chips per hand per stake level; Big Two in
-points per game under one scoring rule at a time, Rummoli in chips per round under one ante
-at a time (a picker when the filters keep several)."""
+points per game under one scoring rule at a time, Rummoli in chips per round under one
+stakes and ante at a time (a picker when the filters keep several)."""
 
 from __future__ import annotations
 
@@ -24,6 +24,7 @@ import streamlit as st
 
 from analytics.dashboard import charts, logic, ui
 from analytics.dashboard.hand_list import bar_list, picked_bar, picked_point
+from analytics.warehouse.sql import views
 from analytics.warehouse.sql.equity_views import BIGTWO_FEATURES
 from analytics.warehouse.sql.views import RANK_LEVEL, SPLIT_PARTS, HandFilter
 from analytics.words import counted
@@ -31,7 +32,7 @@ from parsers.rule_options import GAME_NAMES
 
 _RANKS = list("23456789TJQKA")
 # The knob each game's results are counted under, beside the game (views.level_of's words).
-_LEVEL_KNOB = {"bigtwo": ("scoring", "scoring rule"), "rummoli": ("ante", "ante")}
+_LEVEL_WORDS = {"bigtwo": "scoring rule", "rummoli": "stakes and ante"}
 # A Big Two place bar's stack (logic.place_label's words) -> the grid's statistic counting it.
 _PLACE_STATS = {**{logic.place_label(k): f"place_{k}" for k in (1, 2, 3, 4)},
                 logic.NOT_OUT: "not_out"}
@@ -63,8 +64,8 @@ def render() -> None:
     ctx = ui.context()
     st.title("Win rates")
     st.caption("7 & 8 in big blinds per 100 hands, Big Two in points per game under one "
-               "scoring rule, Rummoli in chips per round under one ante, with 95 % confidence "
-               "intervals: mean ± 1.96·sd/√n (a win fraction's: Wilson's).")
+               "scoring rule, Rummoli in chips per round under one stakes and ante, with 95 % "
+               "confidence intervals: mean ± 1.96·sd/√n (a win fraction's: Wilson's).")
     results: pd.DataFrame = ui.ask("results_by_level")
     games = [g for g in ("seveneight", "bigtwo", "rummoli") if g in set(results["game"])]
     if not games:
@@ -84,8 +85,9 @@ def _cumulative(game: str, only: HandFilter, totals: pd.DataFrame, unit: str) ->
     """The running totals of the players chosen in a picker (at first the most active, and
     the biggest winner and loser), the title saying how many of how many."""
     names = sorted(str(p) for p in totals["player"])
-    # One picker per scoring rule or ante: another rule's players are not this one's.
-    level = "".join(f"_{knob}={value}" for knob, value in only.knobs)
+    # One picker per scoring rule or stakes and ante: another's players are not this one's.
+    level = "".join(f"_{knob}={value}" for knob, value in [*only.knobs, ("stakes", only.stakes)]
+                    if value)
     chosen = st.multiselect("Players in the running totals", names,
                             default=logic.default_players(totals),
                             key=f"cum_players_{game}{level}")
@@ -218,7 +220,7 @@ def _by_level(game: str, results: pd.DataFrame, only: HandFilter) -> None:
     if view == _SCORE_KEEPER:
         _score_keeper(int(ui.ask("outcome_only_games", only)), only)
         return
-    knob, words = _LEVEL_KNOB[game]
+    words = _LEVEL_WORDS[game]
     rows = results[results["game"] == game]
     levels = sorted(str(v) for v in rows["level"].unique())
     level = levels[0]
@@ -229,7 +231,7 @@ def _by_level(game: str, results: pd.DataFrame, only: HandFilter) -> None:
                                   "each is shown on its own. Under rank scoring (finishing "
                                   "order) no points change hands: its results are games "
                                   "won.") or levels[0]
-    narrowed = replace(only, knobs=(*only.knobs, (knob, level.split(" ", 1)[1])))
+    narrowed = views.level_filter(only, game, level)
     unit, mean = logic.level_unit(game, level)
     at_level = rows[rows["level"] == level].assign(game=game)
     if view == players:
@@ -383,7 +385,7 @@ def _score_keeper(sheets: int, only: HandFilter) -> None:
 
 
 def _rummoli(view: str, only: HandFilter) -> None:
-    """Rummoli's own parts under one ante (``only``): where the chips came from, and the
+    """Rummoli's own parts under one stakes and ante (``only``): where the chips came from, and the
     poker pot against strength."""
     if view == _CHIPS_SPLIT:
         _split(only)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Final
 
 import duckdb
@@ -54,6 +54,7 @@ __all__ = [
     "hands_over_time",
     "in_latest_order",
     "latest_first",
+    "level_filter",
     "level_of",
     "overview",
     "overview_page",
@@ -67,6 +68,7 @@ __all__ = [
     "rejects_by_file",
     "results_by_level",
     "rummoli_board",
+    "rummoli_level_parts",
     "rummoli_poker_share",
     "rummoli_split",
     "sessions",
@@ -544,14 +546,42 @@ def _wins_counted(out: pd.DataFrame) -> pd.DataFrame:
 def level_of(game: str, stakes: str, rules: str) -> str:
     """The unit a hand's result is counted in, besides its game: 7 & 8's stakes label (chips
     of one stake level are not chips of another), Big Two's ``scoring`` knob (points under
-    one rule are not points under another: ``scoring cards``), Rummoli's ante (chips per
-    round grow with it: ``ante 1``); the format's defaults when the rules omit a knob."""
+    one rule are not points under another: ``scoring cards``), Rummoli's stakes label and
+    ante (chips per round grow with the ante, and chips of two currencies are never added:
+    ``NRM min 1 USD ante 2``, as ``stat_views.session_unit`` counts a session); the format's
+    defaults when the rules omit a knob."""
     if game == "seveneight":
         return stakes
     knobs = json.loads(rules) if rules else {}
     if game == "bigtwo":
         return f"scoring {knobs.get('scoring', 'cards')}"
-    return f"ante {knobs.get('ante', 1)}"
+    return f"{stakes}{_RUMMOLI_ANTE}{knobs.get('ante', 1)}"
+
+
+_RUMMOLI_ANTE: Final = " ante "
+"""What parts a Rummoli level's stakes label from its ante (:func:`level_of`)."""
+
+
+def rummoli_level_parts(level: str) -> tuple[str, str] | None:
+    """A Rummoli level (:func:`level_of`) as its stakes label and ante: ``NRM min 1 USD ante
+    2`` -> ``("NRM min 1 USD", "2")``; None for another game's level."""
+    stakes, parted, ante = level.rpartition(_RUMMOLI_ANTE)
+    return (stakes, ante) if parted else None
+
+
+def level_filter(f: HandFilter, game: str, level: str) -> HandFilter:
+    """``f`` narrowed to ``game``'s hands of one level (:func:`level_of`): 7 & 8's stakes,
+    Big Two's scoring rule, Rummoli's stakes and ante."""
+    if game == "seveneight":
+        return replace(f, game=game, stakes=level)
+    if game == "bigtwo":
+        knob, _, value = level.partition(" ")
+        return replace(f, game=game, knobs=(*f.knobs, (knob, value)))
+    parts = rummoli_level_parts(level)
+    if parts is None:
+        raise ValueError(f"not a Rummoli level: {level!r}")
+    stakes, ante = parts
+    return replace(f, game=game, stakes=stakes, knobs=(*f.knobs, ("ante", ante)))
 
 
 def _by_levels(rows: pd.DataFrame, keys: list[str], sums: list[str]) -> pd.DataFrame:
