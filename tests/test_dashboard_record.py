@@ -489,6 +489,18 @@ def _play_one_hand(folder: Path, game: str, limit: int, **chosen: object
     return at, history, hands[0]
 
 
+def test_the_play_page_shows_posted_blinds_as_put_in_not_bet(folder: Path) -> None:
+    """A blind is posted, not bet: the chips in front of the blinds before anyone acts are
+    "put in" (they read "bet 1" and "bet 2")."""
+    at = open_page("play", "none")
+    at.radio(key="play_game").set_value("7 & 8").run()
+    at.button(key="play_start").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    table = next(h.proto.body for h in at.get("html") if "hl-record" in h.proto.body)
+    assert "put in 1<" in table and "put in 2<" in table
+    assert ">bet " not in table
+
+
 @pytest.mark.parametrize("variant", ["N78", "F78"])
 def test_the_play_page_sits_you_down_and_plays_a_seveneight_hand(folder: Path,
                                                                   variant: str) -> None:

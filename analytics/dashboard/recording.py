@@ -209,8 +209,9 @@ def _name(view: SeatView, player: int) -> str:
 
 def draw_view(view: SeatView, step: NextStep, *, title: str) -> None:
     """The table as ``view`` sees it: each player's chips or score and cards, the pot or
-    the trick, whose turn it is; what each player has bet in the betting under way (7 & 8,
-    Rummoli's poker phase) and who folded there; which 7 & 8 card is turned up for
+    the trick, whose turn it is; what each player has put in during the betting under way
+    (7 & 8, Rummoli's poker phase: "put in", a posted blind too, which is no bet) and who
+    folded there; which 7 & 8 card is turned up for
     everyone (:func:`up_note`)."""
     rows = []
     for index, name in enumerate(view.names):
@@ -220,7 +221,7 @@ def draw_view(view: SeatView, step: NextStep, *, title: str) -> None:
         mine = " (you)" if view.me == player else ""
         bet = view.bets[index] if view.bets else 0
         folded = bool(view.folded) and view.folded[index]
-        in_front = (chips_html(bet, label="bet") if bet else "") + (
+        in_front = (chips_html(bet, label="put in") if bet else "") + (
             " <small>folded</small>" if folded else "")
         rows.append(
             f"<tr><td><b>{escape(turn + name)}</b>{escape(mine + out)}</td>"
