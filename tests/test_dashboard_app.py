@@ -150,6 +150,17 @@ def test_the_game_filter_changes_the_numbers_and_the_url(db: Path) -> None:
     assert "game" not in at.query_params
 
 
+def test_the_stakes_filter_names_each_stakes_game(db: Path) -> None:
+    """The sidebar's stakes, each with its game and grouped by it: "fixed limit 2/4" alone
+    would name 7 & 8's stakes and Rummoli's alike."""
+    at = open_app()
+    box = at.selectbox(key="f_stakes")
+    games = [option.partition(":")[0] for option in box.options[1:]]
+    assert box.options[0] == "all stakes"
+    assert set(games) <= {"7 & 8", "Big Two", "Rummoli"} and len(set(games)) == 3
+    assert games == sorted(games)  # grouped by game
+
+
 def test_filters_are_read_from_the_url(db: Path) -> None:
     at = open_app(game="rummoli")
     assert at.selectbox(key="f_game").value == "rummoli"

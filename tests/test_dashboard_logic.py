@@ -191,6 +191,9 @@ def test_stake_levels_are_named_in_words() -> None:
     assert views.stakes_named(labels, "n78 min 2") == ["N78 min 2"]
     assert views.stakes_named([*labels, "FRM 2/4"], "fixed limit 2/4") == ["F78 2/4", "FRM 2/4"]
     assert views.stakes_named(labels, "no limit, big blind 9") == []
+    # The sidebar offers each stakes with its game: the words alone can name two games'.
+    assert [views.stakes_choice(label) for label in ("F78 2/4", "FRM 2/4 USD", "points")] == [
+        "7 & 8: fixed limit 2/4", "Rummoli: fixed limit 2/4 USD", "Big Two: points"]
 
 
 def test_the_result_by_part_names_every_part() -> None:

@@ -50,7 +50,7 @@ from analytics.warehouse import (
 from analytics.warehouse.connection import LAKE_ENV_VAR, current_version
 from analytics.warehouse.sql import equity_views, scores, stat_views, views
 from analytics.warehouse.sql.schema import LATEST_VERSION
-from analytics.warehouse.sql.views import HandFilter, stakes_words
+from analytics.warehouse.sql.views import HandFilter, stakes_choice
 from analytics.words import counted
 from parsers.caching import BoundedCache
 from parsers.rule_options import GAME_NAMES
@@ -340,8 +340,9 @@ def _sidebar(options: filters.Options) -> HandFilter:
                         help="Only the hands played under every rule picked: a rule line of "
                              "the histories' headers and its value (scoring=cards is Big "
                              "Two scored by the cards left; docs/format.md).")
-    sidebar.selectbox("Stakes", ["all stakes", *options.stakes], key="f_stakes",
-                      format_func=stakes_words)
+    sidebar.selectbox("Stakes", ["all stakes", *sorted(options.stakes, key=stakes_choice)],
+                      key="f_stakes", format_func=lambda label: (
+                          label if label == "all stakes" else stakes_choice(label)))
     game = state.get("f_game")
     start, end = state.get("f_from"), state.get("f_to")
     knobs = tuple(tuple(k.split("=", 1)) for k in state.get("f_knobs", []))

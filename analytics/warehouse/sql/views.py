@@ -73,6 +73,7 @@ __all__ = [
     "rummoli_split",
     "sessions",
     "showdown_types",
+    "stakes_choice",
     "stakes_named",
     "stakes_words",
     "where",
@@ -142,6 +143,18 @@ def stakes_words(stakes: str) -> str:
         return f"{betting} {size}"
     bet = "big blind" if variant.game is Game.SEVENEIGHT else "minimum bet"
     return f"{betting}, {bet} {size.removeprefix('min ')}"
+
+
+def stakes_choice(stakes: str) -> str:
+    """A stakes label as a filter offers it, its game first (the words alone can name two
+    games' stakes: ``fixed limit 2/4``): ``7 & 8: no limit, big blind 2``, ``Rummoli: fixed
+    limit 2/4 USD``, ``Big Two: points``; a label of an unknown variant as it is."""
+    if stakes == "points":
+        return f"{GAME_NAMES[Game.BIGTWO]}: points"
+    variant = VARIANTS.get(stakes.partition(" ")[0])
+    if variant is None:
+        return stakes
+    return f"{GAME_NAMES[variant.game]}: {stakes_words(stakes)}"
 
 
 def stakes_named(labels: Iterable[str], text: str) -> list[str]:
