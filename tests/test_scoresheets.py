@@ -277,7 +277,11 @@ def test_bad_lines_are_rejected_and_the_rest_loads(tmp_path: Path) -> None:
     sheet = tmp_path / "bad.txt"
     sheet.write_text("0 1 2 3\na b c d\n0 1 2 3\n0 1 2\n0t 1t 2 3\n1a b c d\n0 1 1 1\n")
     summary = ingest([sheet], db, workers=0)
-    assert (summary.loaded, summary.rejected, summary.exit_code) == (1, 5, 1)
+    # Six losses lines (games: one loaded, four rejected) and one bad names line, which is
+    # no game: a reject, but not a hand (it was counted as one).
+    assert (summary.loaded, summary.rejected, summary.exit_code) == (1, 4, 1)
+    assert (summary.hands, summary.bad_lines) == (5, 1)
+    assert summary.files[0].refused_words == "4 hands rejected and 1 bad line"
     with reader(db) as con:
         rows = con.execute("SELECT hand_index, line, stage, error FROM rejects "
                            "ORDER BY line").fetchall()
@@ -491,11 +495,35 @@ def test_worker_pool_loads_a_sheet_as_inline(tmp_path: Path) -> None:
     assert rows[0] == rows[2] and rows[1] == rows[3]
 
 
+def test_a_bad_line_that_is_no_game_is_no_hand(tmp_path: Path) -> None:
+    """A sheet of one game and a ``Total`` row: one hand read and loaded, nothing rejected,
+    one bad line (in the rejects, the file partial, exit code 1), in the database, in a
+    lake and in the Upload page's summary alike; "2 hands read" counted the row."""
+    from analytics.dashboard import logic
+    from analytics.warehouse.lake.engine import ingest_lake
+
+    sheet = tmp_path / "total.txt"
+    sheet.write_text("a b\n0 5\nTotal = 0 5\n")
+    single = ingest([sheet], tmp_path / "w.duckdb", workers=0)
+    lake = ingest_lake([sheet], tmp_path / "lake", engine="local", workers=0)
+    for summary in (single, lake):
+        counts = (summary.hands, summary.loaded, summary.rejected, summary.bad_lines)
+        assert counts == (1, 1, 0, 1)
+        assert (summary.files[0].status, summary.exit_code) == ("partial", 1)
+    table = logic.upload_table(single.files, {})
+    assert table["bad lines"].tolist() == [1]
+    verdict = logic.upload_verdict(table)
+    assert verdict.level == "warning" and "1 bad line in score sheets" in verdict.text
+    assert "bad lines" not in logic.upload_table(
+        ingest([SHEETS / "simple.txt"], tmp_path / "x.duckdb", workers=0).files, {})
+
+
 def test_bytes_that_are_not_utf8_spoil_only_their_line(tmp_path: Path) -> None:
     sheet = tmp_path / "bytes.txt"
     sheet.write_bytes(b"a b\n0 5\n0 \xff\n1 0  # caf\xe9\nJ\xf6 b\n5 0\n")
     summary = ingest([sheet], tmp_path / "w.duckdb", workers=0)
-    assert (summary.loaded, summary.rejected, summary.exit_code) == (2, 3, 1)
+    assert (summary.loaded, summary.rejected, summary.exit_code) == (2, 2, 1)
+    assert (summary.hands, summary.bad_lines, summary.files[0].status) == (4, 1, "partial")
     with reader(tmp_path / "w.duckdb") as con:
         rows = con.execute("SELECT hand_index, line, error FROM rejects ORDER BY line"
                            ).fetchall()

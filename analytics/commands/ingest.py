@@ -147,7 +147,7 @@ def ingest(
     for item in summary.files:
         if item.status == "partial":
             _console.print(terminal.styled(
-                item.name, "yellow", f": {counted(item.rejected, 'hand')} rejected, first: "
+                item.name, "yellow", f": {item.refused_words}, first: "
                 f"{_after_name(item.name, str(item.message))}"))
         elif item.status == "error":
             _console.print(terminal.styled(

@@ -327,14 +327,15 @@ def pot_summary(winners: pd.DataFrame) -> pd.DataFrame:
 def upload_table(files: Iterable[FileSummary], names: dict[str, str],
                  refused: Iterable[tuple[str, str]] = ()) -> pd.DataFrame:
     """The upload's per-file summary: file (as stored), status, hands, loaded, duplicates,
-    rejected, message, earlier version (the sha256 starts of a score sheet's other contents
-    loaded before under its name).  ``files`` are the ingest's FileSummary records;
+    rejected, bad lines (a score sheet's lines that are no game; only when there are some),
+    message, earlier version (the sha256 starts of a score sheet's other contents loaded
+    before under its name).  ``files`` are the ingest's FileSummary records;
     ``names`` maps the temporary paths to the names stored (the ingest stores those
     already; any temp path left is replaced too, zip members keep their member name).
     ``refused`` are the files the page did not pass to the ingest (name, reason: over the
     size limit), listed first with the status ``refused``."""
     rows = [{"file": name, "status": "refused", "hands": 0, "loaded": 0, "duplicates": 0,
-             "rejected": 0, "message": reason, "earlier version": ""}
+             "rejected": 0, "bad lines": 0, "message": reason, "earlier version": ""}
             for name, reason in refused]
     for item in files:
         shown = item.name
@@ -346,11 +347,14 @@ def upload_table(files: Iterable[FileSummary], names: dict[str, str],
             message = message.replace(temp, original)  # no temp paths in what people read
         rows.append({"file": shown, "status": item.status, "hands": item.hands,
                      "loaded": item.loaded, "duplicates": item.duplicates,
-                     "rejected": item.rejected, "message": message,
+                     "rejected": item.rejected, "bad lines": item.bad_lines, "message": message,
                      "earlier version": ", ".join(sha[:12] for sha in item.earlier)
                      if item.earlier_note else ""})
-    return pd.DataFrame(rows, columns=["file", "status", "hands", "loaded", "duplicates",
-                                       "rejected", "message", "earlier version"])
+    columns = ["file", "status", "hands", "loaded", "duplicates", "rejected", "bad lines",
+               "message", "earlier version"]
+    table = pd.DataFrame(rows, columns=columns)
+    # A score sheet's bad lines that are no game: a column only when a file had some.
+    return table if table["bad lines"].any() else table.drop(columns="bad lines")
 
 
 def upload_refusal(size: int, limit_mb: int) -> str | None:
@@ -380,6 +384,7 @@ def upload_verdict(table: pd.DataFrame) -> UploadVerdict:
     """The verdict on an upload from its :func:`upload_table`."""
     loaded, duplicates = int(table["loaded"].sum()), int(table["duplicates"].sum())
     rejected = int(table["rejected"].sum())
+    bad = int(table["bad lines"].sum()) if "bad lines" in table else 0
     unread = int(table["status"].isin(["error", "refused"]).sum())
     before = int((table["status"] == "already loaded").sum())
     skipped = int((table["status"] == "skipped").sum())  # not histories, links: never read
@@ -388,6 +393,8 @@ def upload_verdict(table: pd.DataFrame) -> UploadVerdict:
     problems = []
     if rejected:
         problems.append(f"{_plural(rejected, 'hand')} rejected")
+    if bad:  # a score sheet's lines that are no game
+        problems.append(f"{_plural(bad, 'bad line')} in score sheets")
     if unread:
         problems.append(f"{_plural(unread, 'file')} not read")
     if earlier:  # a sheet mended and loaded again: both versions count now

@@ -144,7 +144,8 @@ def _load(uploads: list[object]) -> None:
     table = logic.upload_table(files, names, refused)
     st.session_state["upload_result"] = {
         "table": table, "rejects": None, "names": names, "db": db,
-        "rejected": int(table["rejected"].sum()),
+        "rejected": int(table["rejected"].sum())
+        + int(table["bad lines"].sum() if "bad lines" in table else 0),
     }
     # Drawn again from the top: the sidebar's filters and file count then include the upload.
     st.rerun()

@@ -329,6 +329,7 @@ class SourceCounts:
     rejected: Counter[str] = field(default_factory=Counter)
     duplicates: Counter[str] = field(default_factory=Counter)
     first_reject: str | None = None
+    bad_lines: int = 0  # a score sheet's bad lines that are no game (work.UnitResult)
 
 
 @dataclass(slots=True)
@@ -396,6 +397,7 @@ def _collect(task: LakeRange, output: RangeOutput, collected: dict[str, list[pa.
             continue
         counts = output.sources.setdefault(sha, SourceCounts())
         counts.hands += result.hands
+        counts.bad_lines += result.bad_lines
         counts.rejected.update(result.rejected)
         counts.duplicates.update(result.batch_duplicates)
         rejects = list(result.rejects)
@@ -681,10 +683,12 @@ def _files_rows(sources: Sequence[PlannedSource], outputs: Sequence[RangeOutput]
     ``record_files`` writes them; one finish time, the commit's)."""
     hands: Counter[str] = Counter()
     rejected: Counter[str] = Counter()
+    bad: Counter[str] = Counter()
     for output in outputs:
         for sha, counts in output.sources.items():
             hands[sha] += counts.hands
             rejected[sha] += sum(counts.rejected.values())
+            bad[sha] += counts.bad_lines
     finished = dt.datetime.now()
     rows = []
     for source in sources:
@@ -693,7 +697,7 @@ def _files_rows(sources: Sequence[PlannedSource], outputs: Sequence[RangeOutput]
             continue
         rows.append({
             "sha256": sha, "path": source.name, "size": source.size,
-            "status": "partial" if rejected[sha] else "loaded", "hands": hands[sha],
+            "status": "partial" if rejected[sha] or bad[sha] else "loaded", "hands": hands[sha],
             "loaded": sum(result.loaded.get(sha, Counter()).values()),
             "duplicates": sum(result.duplicates.get(sha, Counter()).values()),
             "rejected": rejected[sha], "started_at": started, "finished_at": finished,

@@ -201,11 +201,13 @@ def _summarise(summary: IngestSummary, sources: Sequence[PlannedSource],
     if result is None:
         return
     hands: dict[str, int] = {}
+    bad: dict[str, int] = {}
     rejected: dict[str, dict[str, int]] = {}
     first_reject: dict[str, str] = {}
     for output in outputs:
         for sha, counts in output.sources.items():
             hands[sha] = hands.get(sha, 0) + counts.hands
+            bad[sha] = bad.get(sha, 0) + counts.bad_lines
             games = rejected.setdefault(sha, {})
             for game, n in counts.rejected.items():
                 games[game] = games.get(game, 0) + n
@@ -222,9 +224,10 @@ def _summarise(summary: IngestSummary, sources: Sequence[PlannedSource],
         repeated: Mapping[str, int] = result.duplicates.get(sha, {})
         refused: Mapping[str, int] = rejected.get(sha, {})
         file_summary = FileSummary(
-            source.name, "partial" if refused else "loaded", sha, hands=hands.get(sha, 0),
-            loaded=sum(loaded.values()), duplicates=sum(repeated.values()),
-            rejected=sum(refused.values()), message=first_reject.get(sha))
+            source.name, "partial" if refused or bad.get(sha) else "loaded", sha,
+            hands=hands.get(sha, 0), loaded=sum(loaded.values()),
+            duplicates=sum(repeated.values()), rejected=sum(refused.values()),
+            message=first_reject.get(sha), bad_lines=bad.get(sha, 0))
         summary.files.append(file_summary)
         for kind, by_game in (("loaded", loaded), ("duplicates", repeated),
                               ("rejected", refused)):

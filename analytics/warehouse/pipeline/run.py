@@ -164,6 +164,18 @@ class FileSummary:
     rejected: int = 0
     message: str | None = None
     earlier: tuple[str, ...] = ()
+    bad_lines: int = 0
+    """A score sheet's bad lines that are no game (a names line, a ``Total`` row): in the
+    rejects, but not hands, so not among ``hands`` nor ``rejected``."""
+
+    @property
+    def refused_words(self) -> str:
+        """What of the file was refused, in words: ``3 hands rejected``, ``1 hand rejected
+        and 2 bad lines`` (a sheet's bad lines that are no game)."""
+        parts = [f"{counted(self.rejected, 'hand')} rejected"] if self.rejected else []
+        if self.bad_lines:
+            parts.append(counted(self.bad_lines, "bad line"))
+        return " and ".join(parts) or "nothing refused"
 
     @property
     def earlier_note(self) -> str | None:
@@ -215,6 +227,11 @@ class IngestSummary:
         return sum(f.rejected for f in self.files)
 
     @property
+    def bad_lines(self) -> int:
+        """Score sheets' bad lines that are no game, recorded in ``rejects``."""
+        return sum(f.bad_lines for f in self.files)
+
+    @property
     def errors(self) -> list[FileSummary]:
         """Sources that could not be read at all."""
         return [f for f in self.files if f.status == "error"]
@@ -248,11 +265,11 @@ class IngestSummary:
 
     @property
     def exit_code(self) -> int:
-        """2 when a source could not be read, else 1 when hands were rejected or none was
-        read at all (:attr:`nothing_read`), else 0."""
+        """2 when a source could not be read, else 1 when hands were rejected, a sheet had
+        bad lines or no hand was read at all (:attr:`nothing_read`), else 0."""
         if self.errors:
             return 2
-        return 1 if self.rejected or self.nothing_read is not None else 0
+        return 1 if self.rejected or self.bad_lines or self.nothing_read is not None else 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -958,7 +975,8 @@ class _Writer:
         rejects = self._logged(result) + breaks
         if rejects and item.summary.message is None:
             item.summary.message = rejects[0].error.splitlines()[0]
-        item.stats.rejected += len(result.rejects) + len(breaks)
+        item.stats.rejected += len(result.rejects) - result.bad_lines + len(breaks)
+        item.stats.bad_lines += result.bad_lines
         item.stats.internal += sum(r.stage == INTERNAL_STAGE for r in result.rejects)
         item.games.update({("rejected", g): n for g, n in result.rejected.items()})
         if breaks:
@@ -1011,6 +1029,7 @@ class _Writer:
         file_summary.status = stats.status
         file_summary.hands, file_summary.loaded = stats.hands, stats.loaded
         file_summary.duplicates, file_summary.rejected = stats.duplicates, stats.rejected
+        file_summary.bad_lines = stats.bad_lines
         self.summary.internal_errors += stats.internal
         for (kind, game), n in item.games.items():
             counts = self.summary.by_game.setdefault(game, GameCounts())

@@ -111,6 +111,9 @@ class UnitResult:
     rejected: Counter[str] = field(default_factory=Counter)
     batch_duplicates: Counter[str] = field(default_factory=Counter)
     error: str | None = None
+    bad_lines: int = 0
+    """A score sheet's bad lines that are no game (a names line, a ``Total`` row): among
+    ``rejects``, not among ``hands`` nor ``rejected``."""
     # Tracebacks of batches whose rows, made together, failed and were made again hand by
     # hand (no hand is lost by it, but the bug goes to the error log).
     fallbacks: list[str] = field(default_factory=list)
@@ -179,20 +182,27 @@ def process_sheet(data: bytes, context: FileContext, batch_hands: int, result: U
     games (outcome-only, :func:`analytics.rules.replay`) and batch them into ``result``.
 
     Each bad line is a reject (stage ``parse``) naming the file and line: a losses line
-    under its game number, any other line under minus its line number (it is no game, and
-    the rejects' key is the file and that number).  Its games are the file's hands, its
-    bad lines count among them, so ``hands = loaded + duplicates + rejected`` holds.
+    under its game number, a game rejected; any other line under minus its line number, a
+    bad line (``UnitResult.bad_lines``) that is no game, and the rejects' key is the file
+    and that number.  Its losses lines are the file's hands, so ``hands = loaded +
+    duplicates + rejected`` holds.
     """
     name = context.path
     sheet = read_score_sheet(decode_sheet(data))
+    refused = 0
     for problem in sheet.problems:
         result.rejects.append(RejectRow(
             hand_index=problem.position if problem.position is not None else -problem.line,
             line=problem.line, stage="parse", game=Game.BIGTWO.value,
             error=problem.describe(name), raw=problem.text))
-        result.rejected[Game.BIGTWO.value] += 1
+        if problem.position is not None:
+            refused += 1
+        else:
+            result.bad_lines += 1
+    if refused:
+        result.rejected[Game.BIGTWO.value] += refused
     hands = sheet_hands(sheet.games, name)
-    result.hands += len(hands) + len(sheet.problems)
+    result.hands += len(hands) + refused
     for begin in range(0, len(hands), batch_hands):
         batch = Batch(context)
         rejects: list[RejectRow] = []

@@ -53,11 +53,13 @@ class FileStats:
     duplicates: int = 0
     rejected: int = 0
     internal: int = 0  # of the rejected, those rejected for a bug in handlab (not recorded)
+    bad_lines: int = 0  # a score sheet's bad lines that are no game (rejects, not hands)
 
     @property
     def status(self) -> str:
-        """The file's status: ``partial`` when some hands were rejected, else ``loaded``."""
-        return "partial" if self.rejected else "loaded"
+        """The file's status: ``partial`` when some hands were rejected or a sheet had bad
+        lines, else ``loaded``."""
+        return "partial" if self.rejected or self.bad_lines else "loaded"
 
 
 def known_files(con: duckdb.DuckDBPyConnection, digests: list[str]) -> set[str]:
