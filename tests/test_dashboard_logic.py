@@ -183,6 +183,15 @@ def test_stake_levels_are_named_in_words() -> None:
     assert logic.level_value("FRM 1/2 USD ante 3") == "fixed limit 1/2 USD, ante 3"
     assert views.level_filter(HandFilter(), "rummoli", "FRM 1/2 USD ante 3") == HandFilter(
         game="rummoli", stakes="FRM 1/2 USD", knobs=(("ante", "3"),))
+    # A level's chips in its declared currency, which every header then names.
+    currencies = {"F78 2/4 USD": "USD", "N78 min 100 JPY": "JPY", "NRM min 1 EUR ante 2": "EUR",
+                  "NRM min 1 ante 2": None, "N78 min 2": None, "points": None}
+    assert {label: views.stakes_currency(label) for label in currencies} == currencies
+    assert logic.level_unit("rummoli", "NRM min 1 EUR ante 2") == ("EUR", "EUR per round")
+    assert logic.level_unit("seveneight", "N78 min 2") == ("chips", "chips per hand")
+    assert logic.level_headers("rummoli", "NRM min 1 EUR ante 2")["net"] == "net (EUR)"
+    assert statistics.rule_scope(HandFilter(), "rummoli", "NRM min 1 EUR ante 2")[1] == (
+        "EUR, poker phase")
     # The label itself is still what a 7 & 8 level's big blind is read from.
     assert logic.big_blind("F78 2/4") == 2 and logic.big_blind("N78 min 2") == 2
     assert HandFilter(stakes="F78 2/4").describe() == "stakes fixed limit 2/4"

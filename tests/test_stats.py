@@ -746,8 +746,8 @@ def test_rummoli_chips_of_two_currencies_never_add(tmp_path: Path) -> None:
         assert {str(p): int(n) for p, n in last.items()} == {
             p: n for p, n in nets.items() if p in set(last.index)}
     assert [figure.layout.title.text for figure in section.figures] == [
-        f"Rummoli: cumulative results (chips, poker phase; no limit, minimum bet 1 {currency}, "
-        "ante 1)" for currency in ("JPY", "USD")]
+        f"Rummoli: cumulative results ({currency}, poker phase; no limit, minimum bet 1 "
+        f"{currency}, ante 1)" for currency in ("JPY", "USD")]
 
 
 def test_results_over_time_by_hand_and_by_date(stats_db: Path) -> None:

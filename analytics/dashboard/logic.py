@@ -39,7 +39,12 @@ from analytics.evaluator.categories import card_text_codes, poker_labels, sevene
 from analytics.stats.interval import wilson_interval
 from analytics.warehouse.pipeline.fact_rows import bigtwo_rules
 from analytics.warehouse.pipeline.run import FileSummary
-from analytics.warehouse.sql.views import RANK_LEVEL, rummoli_level_parts, stakes_words
+from analytics.warehouse.sql.views import (
+    RANK_LEVEL,
+    rummoli_level_parts,
+    stakes_currency,
+    stakes_words,
+)
 from parsers.model import RUMMOLI_POTS
 from parsers.rule_options import GAME_NAMES, BigTwoRules
 
@@ -636,12 +641,14 @@ def places_words(level: str) -> str:
 
 def level_unit(game: str, level: str | None = None) -> tuple[str, str]:
     """What a result of ``game`` at ``level`` counts and what its mean is called:
-    ``("points", "points per game")``, ``("chips", "chips per round")``; under Big Two's
-    rank scoring, which has no points, ``("games won", "win fraction")``
+    ``("points", "points per game")``, ``("chips", "chips per round")``, a level's declared
+    currency for its chips (``("USD", "USD per round")``: ``views.stakes_currency``); under
+    Big Two's rank scoring, which has no points, ``("games won", "win fraction")``
     (``views.RANK_LEVEL``)."""
     if level == RANK_LEVEL:
         return "games won", "win fraction"
-    return NET_UNITS[game], f"{NET_UNITS[game]} per {PER[game]}"
+    unit = (stakes_currency(level) if level else None) or NET_UNITS[game]
+    return unit, f"{unit} per {PER[game]}"
 
 
 def big_blind(level: str) -> int:

@@ -33,6 +33,7 @@ from analytics.warehouse.sql.views import (
     RANK_LEVEL,
     HandFilter,
     level_filter,
+    stakes_currency,
     stakes_words,
 )
 from parsers.rule_options import Game
@@ -198,8 +199,10 @@ def rule_scope(f: HandFilter, game: Game | str, rule: str) -> tuple[HandFilter, 
     (``views.level_of``); the filter narrowed to it, and its unit (running points or
     chips, one level at a time)."""
     chosen = Game(game)
-    if chosen is Game.RUMMOLI:
-        return level_filter(f, chosen.value, rule), UNITS[chosen]
+    if chosen is Game.RUMMOLI:  # chips, or the level's currency, of the poker phase
+        currency = stakes_currency(rule)
+        unit = UNITS[chosen] if currency is None else f"{currency}, poker phase"
+        return level_filter(f, chosen.value, rule), unit
     narrowed = replace(f, knobs=(*f.knobs, (LEVELS[chosen][0], rule)))
     return results_scope(narrowed, chosen, [rule])
 

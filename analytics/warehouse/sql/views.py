@@ -74,6 +74,7 @@ __all__ = [
     "sessions",
     "showdown_types",
     "stakes_choice",
+    "stakes_currency",
     "stakes_named",
     "stakes_words",
     "where",
@@ -143,6 +144,17 @@ def stakes_words(stakes: str) -> str:
         return f"{betting} {size}"
     bet = "big blind" if variant.game is Game.SEVENEIGHT else "minimum bet"
     return f"{betting}, {bet} {size.removeprefix('min ')}"
+
+
+def stakes_currency(stakes: str) -> str | None:
+    """The currency a stakes label (:data:`STAKES`) ends in, or None: ``F78 2/4 USD`` ->
+    ``USD``, ``NRM min 1`` -> None; a level (:func:`level_of`) gives its stakes'."""
+    rummoli = rummoli_level_parts(stakes)
+    code, _, size = (rummoli[0] if rummoli else stakes).partition(" ")
+    if code not in VARIANTS or not size:
+        return None
+    after = size.removeprefix("min ").partition(" ")[2]
+    return after or None
 
 
 def stakes_choice(stakes: str) -> str:
