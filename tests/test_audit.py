@@ -497,10 +497,10 @@ def test_rummoli_by_hand_pots_page(con: duckdb.DuckDBPyConnection) -> None:
         assert _at(summary, pot, "left_for_finale") == RUMMOLI_BEFORE[4][number], pot
         # Its share won, and who won it most (ties: the first name), from the rounds.
         won_by = Counter(RUMMOLI_WON[n][pot] for n in played if pot in RUMMOLI_WON[n])
-        top = min(won_by.items(), key=lambda item: (-item[1], item[0]), default=("", 0))
+        top = min(won_by.items(), key=lambda item: (-item[1], item[0]), default=("—", 0))
         assert _close(_at(summary, pot, "share_won"), won[pot] / 3), pot
         leader = _at(summary, pot, "top_winner")
-        assert ("" if pd.isna(leader) else leader,
+        assert (leader,
                 _at(summary, pot, "top_winner_times")) == top, pot
     # Growth: the rounds that paid antes in, by rounds since the pot was last won (since,
     # chips before, antes paid in), worked out from the board above.

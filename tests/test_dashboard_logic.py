@@ -7,6 +7,7 @@ import datetime as dt
 import html
 import math
 import re
+from dataclasses import replace
 from pathlib import Path
 
 import duckdb
@@ -18,6 +19,7 @@ from hypothesis import strategies as st
 
 from analytics.dashboard import cards, charts, filters, logic, statistics
 from analytics.dashboard.replayer import (
+    chips_unit,
     hand_from_detail,
     pots_text,
     replay_steps,
@@ -464,6 +466,21 @@ def test_the_replayer_says_how_each_player_left_the_hand() -> None:
     assert settled.out[folder - 1] == "folded" and settled.dead[folder - 1]
 
 
+def test_a_pot_nobody_won_or_played_for_says_so() -> None:
+    """A pot played for and never won names no winner ("None" was shown), and one of an
+    end-of-game round alone has no share won (it said 0 %)."""
+    winners = pd.DataFrame({
+        "pot": ["poker", "TS", "TS"], "finale": [True, False, False],
+        "won_by_player": ["Ann", None, None], "rounds": [1, 2, 1], "chips": [9, 0, 0],
+        "cleared": [0, 0, 0]})
+    summary = logic.pot_summary(winners).set_index("pot")
+    assert summary.loc["poker", "rounds"] == 0 and summary["share_won"].isna().tolist() == [
+        True, False]
+    assert summary.loc["TS", "top_winner"] == logic.NOBODY == "—"
+    assert summary.loc["TS", "share_won"] == 0.0
+    assert summary.loc["poker", "left_for_finale"] == 9
+
+
 def test_pots_are_named_as_players_name_them() -> None:
     assert [cards.pot_words(pot) for pot in RUMMOLI_POTS] == [
         "poker", "10♠", "J♦", "Q♣", "K♥", "A♠", "A♦ K♦", "7-8-9", "Rummoli"]
@@ -563,6 +580,14 @@ players = ["Ann", "Bo", "Cy"]
     assert frame["pots (chips)"].iloc[10] == texts[10]
     one_pot = replay_steps(loads_hands(UNCALLED_BET)[0])  # all in, called: one pot
     assert "pots (chips)" not in steps_frame(one_pot, names)
+    assert frame["Ann cards"].iloc[-1] == "7♣ 8♣ 2♥"  # in words beside the words column
+    # A hand played for dollars is told in dollars: its words, headers and unit.
+    dollars = replace(hand, currency="USD")
+    in_usd = replay_steps(dollars)
+    assert chips_unit(dollars) == "USD" and chips_unit(hand) == "chips"
+    assert in_usd[-1].words == ("Settled: Ann takes 90 USD (main pot), Bo takes 60 USD "
+                                "(side pot 1), Bo gets 20 USD back (uncalled).")
+    assert "Ann stack (USD)" in steps_frame(in_usd, names, chips_unit(dollars))
 
 
 def test_upload_table_shows_uploaded_names_not_temp_paths() -> None:

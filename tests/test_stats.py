@@ -702,9 +702,10 @@ def test_rummoli_chips_of_two_currencies_never_add(tmp_path: Path) -> None:
     from dataclasses import replace
 
     from analytics import reports
+    from analytics.dashboard.replayer import hand_from_detail
     from analytics.rules import replay
     from analytics.warehouse.sql.stat_views import results_over_time
-    from analytics.warehouse.sql.views import level_filter, results_by_level
+    from analytics.warehouse.sql.views import hand_detail, level_filter, results_by_level
     from parsers import read_hands
 
     sample = Path(__file__).resolve().parents[1] / "data" / "samples" / "rummoli-family.phhs"
@@ -730,6 +731,10 @@ def test_rummoli_chips_of_two_currencies_never_add(tmp_path: Path) -> None:
                                            game="rummoli", top=20, whole_round=True)
                   for level in levels}
         section, = reports.statistics_sections(con, HandFilter(), ["rummoli"], results)
+        stored = {hand_from_detail(hand_detail(con, int(hand_id))).currency
+                  for hand_id, in con.execute("SELECT min(hand_id) FROM hands GROUP BY currency"
+                                              ).fetchall()}
+    assert stored == {"USD", "JPY"}  # the replayer's hands keep their currency
     for name in (*_CHIP_STATS, "net", "net_per_round"):
         assert grid[name].isna().all(), name
     assert (grid["vpip_opps"] == [2 * expected["USD"][p]["vpip_opps"] for p in grid.index]).all()

@@ -300,10 +300,15 @@ def board_areas(board: pd.DataFrame) -> pd.DataFrame:
     return out.sort_values(["round", "pot"])[["round", "pot", "chips"]].reset_index(drop=True)
 
 
+NOBODY: Final = "—"
+"""A table's cell naming a player where there is none (a pot nobody won)."""
+
+
 def pot_summary(winners: pd.DataFrame) -> pd.DataFrame:
     """Per pot (``views.pot_winners``): the rounds played for it, those it was won in, the
-    share won, chips paid out, the player who won it most, and the chips its games' finales
-    took from it (``left_for_finale``).  The end-of-game rounds are no rounds played for a
+    share won (none without a round played for it), chips paid out, the player who won it
+    most (``—`` when nobody won it), and the chips its games' finales took from it
+    (``left_for_finale``).  The end-of-game rounds are no rounds played for a
     pot: they play the leftover board off as one poker hand, so counted here they made the
     poker pot, always won in play, seem unwon in one round of nine."""
     rows = []
@@ -318,9 +323,9 @@ def pot_summary(winners: pd.DataFrame) -> pd.DataFrame:
         top = won.sort_values(["rounds", "won_by_player"], ascending=[False, True]).head(1)
         rows.append({
             "pot": pot, "rounds": rounds, "won": int(won["rounds"].sum()),
-            "share_won": float(won["rounds"].sum()) / rounds if rounds else 0.0,
+            "share_won": float(won["rounds"].sum()) / rounds if rounds else math.nan,
             "chips_paid": int(part["chips"].sum()),
-            "top_winner": top["won_by_player"].iloc[0] if len(top) else None,
+            "top_winner": top["won_by_player"].iloc[0] if len(top) else NOBODY,
             "top_winner_times": int(top["rounds"].iloc[0]) if len(top) else 0,
             # Taken by its winner (migration 17), or cleared as antes below zero (before).
             "left_for_finale": int(every.loc[finale, ["chips", "cleared"]].sum().sum()),

@@ -40,8 +40,9 @@ from parsers.rule_options import (
 )
 from parsers.writer import format_action
 
-__all__ = ["UNCALLED", "EquityProvider", "Step", "StoredEquities", "hand_from_detail", "pots_text",
-           "replay_steps", "rules_from_json", "steps_frame", "stored_equities"]
+__all__ = ["UNCALLED", "EquityProvider", "Step", "StoredEquities", "chips_unit",
+           "hand_from_detail", "pots_text", "replay_steps", "rules_from_json", "steps_frame",
+           "stored_equities"]
 
 EquityProvider = Callable[[HandHistory], Sequence[tuple[float | None, ...] | None]]
 """Given a hand, one tuple of equities (per seat, None when unknown) per step."""
@@ -162,7 +163,7 @@ def hand_from_detail(detail: dict[str, pd.DataFrame]) -> HandHistory:
         game_id=_str_or_none(head["game_id"]), round=_int_or_none(head["round"]),
         dealer=_int_or_none(head["dealer"]), board_before=board_before,
         finale_pot=_str_or_none(head["finale_pot"]),
-        table=_str_or_none(head["table_name"]),
+        table=_str_or_none(head["table_name"]), currency=_str_or_none(head.get("currency")),
         cards_left=left, takes_all_losses=taker,
         as_recorded=True if left is not None and left.count(0) != 1 else None,
     )
@@ -338,6 +339,9 @@ def _returned_words(hand: HandHistory, committed: Sequence[int], put_in: Sequenc
     back``, or nothing."""
     back = [(seat, before - after) for seat, (before, after)
             in enumerate(zip(committed, put_in, strict=True), start=1) if before > after]
+    if hand.currency:
+        return "".join(f", {hand.player_name(seat)} gets {chips:,} {hand.currency} back "
+                       "(uncalled)" for seat, chips in back)
     return "".join(f", {hand.player_name(seat)} gets {counted(chips, 'uncalled chip')} back"
                    for seat, chips in back)
 
@@ -363,8 +367,17 @@ def _award_words(hand: HandHistory, award: PotAward) -> str:
     """One award of a 7 & 8 hand or a Rummoli round: who takes or pays how many chips, from
     or to which pot (``cards.pot_words``)."""
     verb = "takes" if award.amount > 0 else "pays"
-    return (f"{hand.player_name(award.player)} {verb} {counted(abs(award.amount), 'chip')}"
-            f" ({pot_words(award.pot)})")
+    amount = abs(award.amount)
+    chips = f"{amount:,} {hand.currency}" if hand.currency else counted(amount, "chip")
+    return f"{hand.player_name(award.player)} {verb} {chips} ({pot_words(award.pot)})"
+
+
+def chips_unit(hand: HandHistory) -> str:
+    """What a hand's chips are counted in: its declared currency (``USD``), else chips;
+    Big Two's points."""
+    if hand.game is Game.BIGTWO:
+        return "points"
+    return hand.currency or "chips"
 
 
 def _settled_put_in(outcome: Outcome, committed: tuple[int, ...]) -> tuple[int, ...]:
@@ -430,9 +443,11 @@ def pots_text(pots: Sequence[Pot], players: Sequence[str]) -> str:
         for pot in pots)
 
 
-def steps_frame(steps: Sequence[Step], players: Sequence[str]) -> pd.DataFrame:
+def steps_frame(steps: Sequence[Step], players: Sequence[str], unit: str = "chips"
+                ) -> pd.DataFrame:
     """The steps as a table (one row per step): step, action, words, pot, and per player his
-    stack and cards, for download and for the page's action list."""
+    stack, chips put in (in ``unit``: :func:`chips_unit`) and cards (in words: ``7♥ Q♥``),
+    for download and for the page's action list."""
     rows = []
     chips = any(v is not None for step in steps for v in step.stacks)
     side_pots = any(step.pots for step in steps)
@@ -440,16 +455,17 @@ def steps_frame(steps: Sequence[Step], players: Sequence[str]) -> pd.DataFrame:
         row: dict[str, object] = {"step": step.index + 1, "action": step.notation,
                                   "words": step.words}
         if chips:  # Big Two is played for points: no pot, stacks nor chips put in
-            row["pot (chips)"] = step.pot
+            row[f"pot ({unit})"] = step.pot
         if side_pots:
-            row["pots (chips)"] = pots_text(step.pots, players)
+            row[f"pots ({unit})"] = pots_text(step.pots, players)
         for seat, name in enumerate(players):
             if chips:
-                row[f"{name} stack (chips)"] = (step.stacks[seat] if seat < len(step.stacks)
-                                                else None)
-                row[f"{name} put in (chips)"] = (step.committed[seat]
-                                                 if seat < len(step.committed) else None)
-            row[f"{name} cards"] = "".join(step.holding[seat]) if seat < len(step.holding) else ""
+                row[f"{name} stack ({unit})"] = (step.stacks[seat] if seat < len(step.stacks)
+                                                 else None)
+                row[f"{name} put in ({unit})"] = (step.committed[seat]
+                                                  if seat < len(step.committed) else None)
+            row[f"{name} cards"] = (cards_words(step.holding[seat])
+                                    if seat < len(step.holding) else "")
         rows.append(row)
     return pd.DataFrame(rows)
 

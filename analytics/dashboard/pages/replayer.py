@@ -16,6 +16,7 @@ from analytics.dashboard.replayer import (
     UNCALLED,
     Step,
     StoredEquities,
+    chips_unit,
     hand_from_detail,
     replay_steps,
     steps_frame,
@@ -58,7 +59,7 @@ def _seats_html(hand: HandHistory, step: Step, stored: StoredEquities | None) ->
     """The seats at ``step``: the columns the game has (Big Two is played for points: no
     stack, no chips put in)."""
     chips = hand.game is not Game.BIGTWO
-    unit = "chips" if chips else "points"
+    unit = chips_unit(hand)
     rows = []
     # The column shows from the step the stored figures apply to; before it, a dash.
     shown = stored is not None and step.equities is not None and any(
@@ -81,7 +82,7 @@ def _seats_html(hand: HandHistory, step: Step, stored: StoredEquities | None) ->
             cells.append(escape(text or "not in the all-in"))
         rows.append("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
     heads = ["player", "cards held",
-             *(["face up / shown", "stack (chips)", "put in (chips)"] if chips else []),
+             *(["face up / shown", f"stack ({unit})", f"put in ({unit})"] if chips else []),
              f"result ({unit})"]
     if stored is not None:
         heads.append(escape(stored.heading))
@@ -253,7 +254,8 @@ def render() -> None:
     st.html(_seats_html(hand, step, stored) + _middle_html(hand, step))
     _equity_notes(stored, position, chosen, hand)
     _notes(ctx.db, int(chosen))
-    table = steps_frame(steps, [hand.player_name(s + 1) for s in range(hand.num_players)])
+    table = steps_frame(steps, [hand.player_name(s + 1) for s in range(hand.num_players)],
+                        chips_unit(hand))
     with st.expander("All steps"):
         ui.dataframe(table, hide_index=True)
         ui.download_buttons(table, f"hand-{shown_id}", key="hand_steps")
