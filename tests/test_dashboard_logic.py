@@ -466,6 +466,16 @@ def test_the_replayer_says_how_each_player_left_the_hand() -> None:
     assert settled.out[folder - 1] == "folded" and settled.dead[folder - 1]
 
 
+def test_the_files_loaded_group_their_counts_by_thousands() -> None:
+    """The Overview's Files loaded wrote "1200" where every other table writes "1,200"."""
+    files = pd.DataFrame({
+        "path": ["/data/club.phhs"], "status": ["loaded"], "hands": [1200], "loaded": [1200],
+        "duplicates": [0], "rejected": [0], "finished_at": [dt.datetime(2026, 12, 7, 14, 0)]})
+    row = logic.files_html(files).split("</tr>")[1]
+    assert "<td>1,200</td><td>1,200</td><td>0</td>" in row
+    assert 'title="/data/club.phhs">club.phhs<' in row
+
+
 def test_a_pot_nobody_won_or_played_for_says_so() -> None:
     """A pot played for and never won names no winner ("None" was shown), and one of an
     end-of-game round alone has no share won (it said 0 %)."""

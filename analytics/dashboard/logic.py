@@ -1140,7 +1140,8 @@ def rejects_table(rejects: pd.DataFrame) -> pd.DataFrame:
 
 def files_html(files: pd.DataFrame) -> str:
     """:func:`files_table` as an HTML table whose file names show the full path on hover
-    (a ``title``), every text escaped."""
+    (a ``title``), counts grouped by thousands (``1,200``) as every other table writes
+    them, every text escaped."""
     from html import escape
 
     table = files_table(files)
@@ -1149,7 +1150,9 @@ def files_html(files: pd.DataFrame) -> str:
     for record in table.to_dict("records"):
         cells = []
         for column in heads:
-            value = "" if pd.isna(record[column]) else str(record[column])
+            cell = record[column]
+            value = ("" if pd.isna(cell) else f"{cell:,}" if isinstance(cell, int | np.integer)
+                     else str(cell))
             title = (f' title="{escape(str(record[FILE_HEADERS["path"]]))}"'
                      if column == FILE_HEADERS["name"] else "")
             cells.append(f"<td{title}>{escape(value)}</td>")
