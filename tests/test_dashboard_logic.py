@@ -334,6 +334,10 @@ def test_allin_table() -> None:
     assert table["net_per_hand"].tolist() == [2.0, -4.0]
     assert table["adjusted_per_hand"].tolist() == [1.5, -4.0]
     assert (table["net"] - table["adjusted_net"]).tolist() == table["luck"].tolist()
+    # Every equity exact: no column of zeros for a sampling error; one sampled: its error.
+    assert "luck_std_error" not in table
+    sampled = logic.allin_table(totals.assign(luck_std_error=[0.5, 0.0]))
+    assert sampled["luck_std_error"].tolist() == [0.5, 0.0]
 
 
 # -- views ------------------------------------------------------------------------------

@@ -252,8 +252,9 @@ def goodness_of_fit(observed: pd.Series, theory: pd.Series) -> Fit:
 
 def allin_table(totals: pd.DataFrame) -> pd.DataFrame:
     """7 & 8 actual against all-in adjusted results per player (from ``views.allin_totals``):
-    hands, all-in hands, net and adjusted net (total and per hand), luck, and luck in
-    standard errors of the Monte Carlo rows (0 when every row was exact).
+    hands, all-in hands, net and adjusted net (total and per hand), luck, and the standard
+    error of the luck from the Monte Carlo equities, a column only when some equity was
+    sampled (every exact equity: a column of zeros that said nothing).
 
     Rows per stake level (``by_level``: a ``level`` column) are counted in big blinds, each
     level's chips divided by its own big blind before they are added (:func:`big_blind`);
@@ -273,6 +274,8 @@ def allin_table(totals: pd.DataFrame) -> pd.DataFrame:
         table["luck_std_error"] = np.sqrt(table["luck_std_error"])
     table["net_per_hand"] = table["net"] / table["hands"]
     table["adjusted_per_hand"] = table["adjusted_net"] / table["hands"]
+    if not (table["luck_std_error"] > 0).any():  # every equity exact: no sampling error
+        columns.remove("luck_std_error")
     return table[columns].sort_values(["luck", "player"], ascending=[False, True],
                                       ignore_index=True)
 
