@@ -303,7 +303,9 @@ def test_stats_bigtwo_prints_the_score_keeper_in_words(dashboard_db: Path) -> No
         assert name not in said
     assert "✓" in said  # regular players marked, not True/False
     assert "True" not in said
-    assert "Score keeper: games scored by finishing order (rank)" in said
+    # It says it scores every rule's games by its own rule, and leaves rank scoring out.
+    assert "Score keeper: every game that counts cards left is scored here by this one" in said
+    assert "games scored by finishing order (rank) have no cards-left score" in said
 
 
 @pytest.mark.parametrize(("game", "cards", "expected"), [

@@ -1277,9 +1277,12 @@ SCORE_KEEPER_HEADERS: Final = {
 """Headers of :func:`score_keeper_table` and of ``handlab stats bigtwo``'s score keeper
 table (its ``--out`` files keep the column names, as yawnoc/big-two-scorer writes them)."""
 
-SCORE_KEEPER_NOTE: Final = ("games scored by finishing order (rank) have no cards-left "
-                            "score and are not counted, so a player's games here can be "
-                            "fewer than all his games.")
+SCORE_KEEPER_NOTE: Final = ("every game that counts cards left is scored here by this one "
+                            "rule, whatever scoring it was played under (cards left, 2s "
+                            "double, zero-sum), so its net score is not the points the Per "
+                            "player view shows under each rule; games scored by finishing "
+                            "order (rank) have no cards-left score and are not counted, so "
+                            "a player's games here can be fewer than all his games.")
 """Why the score keeper's games can be fewer than a player's games elsewhere."""
 
 
