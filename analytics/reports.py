@@ -374,13 +374,15 @@ def _rummoli(con: duckdb.DuckDBPyConnection, f: HandFilter, results: pd.DataFram
         figures.append(figure)
         tables[f"Result by part ({words})"] = logic.human_table(
             split, logic.split_headers(list(views.SPLIT_PARTS)))
-    pots = logic.pot_summary(views.pot_winners(con, f))
-    growth = logic.pot_growth(views.pot_streaks(con, f))
-    figures.append(charts.pot_growth(growth))
-    tables["The nine pots: how often won, and by whom"] = logic.human_table(
-        pots, logic.POT_SUMMARY_HEADERS)
-    tables["Pot growth: observed against expected"] = logic.human_table(
-        growth, logic.POT_GROWTH_HEADERS)
+        pots = logic.pot_summary(views.pot_winners(con, narrowed))
+        growth = logic.pot_growth(views.pot_streaks(con, narrowed))
+        figure = charts.pot_growth(growth)
+        figure.update_layout(title={"text": f"Pot growth: observed against expected ({words})"})
+        figures.append(figure)
+        tables[f"The nine pots: how often won, and by whom ({words})"] = logic.human_table(
+            pots, logic.POT_SUMMARY_HEADERS)
+        tables[f"Pot growth: observed against expected ({words})"] = logic.human_table(
+            growth, logic.POT_GROWTH_HEADERS)
     shares = logic.share_vs_expected(equity_views.rummoli_share_by_player(con, f))
     calibration = logic.calibration_table(equity_views.rummoli_calibration(con, f))
     figures += [charts.share_vs_expected(shares), charts.calibration(calibration)]
@@ -393,11 +395,11 @@ def _rummoli(con: duckdb.DuckDBPyConnection, f: HandFilter, results: pd.DataFram
         figures.append(shown)
         tables["Hands shown down (Rummoli)"] = shown_table
     return Section(
-        "Rummoli", "Chips per round under each ante on its own, split into the parts of the "
-        "round; the nine pots: how often won and by whom in the rounds played for them (the "
-        "end-of-game rounds play the leftover board off as one poker hand, the finale), "
-        "and carry-over growth against "
-        "every ante paid in staying on the pot; the poker pot's realised share against "
+        "Rummoli", "Under each stakes and ante on its own: chips per round, split into the "
+        "parts of the round; the nine pots: how often won and by whom in the rounds played "
+        "for them (the end-of-game rounds play the leftover board off as one poker hand, the "
+        "finale), and carry-over growth against every ante paid in staying on the pot. The "
+        "poker pot's realised share against "
         "the share expected from each player's strength.", figures, tables)
 
 

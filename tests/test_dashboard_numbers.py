@@ -391,3 +391,23 @@ def test_7_big_two_and_rummoli_show_one_level_at_a_time(
     assert int(split["rounds"].sum()) == int(table["rounds"].sum()) == _one(
         db, "SELECT count(*) FROM seat_facts WHERE game = 'rummoli' "
             "AND json_extract_string(rules, '$.ante') = '2'")
+    # Pot accumulation: who wins the pots and their growth, one stakes and ante at a time
+    # (it added the antes' rounds and chips together).
+    pots = open_app("pots", pots_view=logic.POT_VIEWS[1])
+    picker = pots.selectbox(key="pots_level")
+    assert picker.options == ["no limit, minimum bet 1, ante 1", two]
+    picker.select("NRM min 1 ante 2").run()
+    assert not pots.exception, [e.value for e in pots.exception]
+    won = pots.dataframe[0].value.set_index("pot")
+    assert int(won.loc["10♠", "rounds played for it"]) == _one(
+        db, "SELECT count(*) FROM hands WHERE game = 'rummoli' AND finale_pot IS NULL "
+            "AND json_extract_string(rules, '$.ante') = '2'")
+    growth = open_app("pots", pots_view=logic.POT_VIEWS[2])
+    growth.selectbox(key="pots_level").select("NRM min 1 ante 2").run()
+    rate = _one(db, "SELECT avg(p.antes) FROM pot_facts p JOIN hands h USING (hand_id) "
+                    "WHERE p.pot = 'TS' AND p.antes > 0 "
+                    "AND json_extract_string(h.rules, '$.ante') = '2'")
+    ts = next(t for t in _figure(growth, "Pot growth: observed against expected")["data"]
+              if t["name"] == "10♠ expected")
+    for since, value in zip(_values(ts, "x"), _values(ts, "y"), strict=True):
+        assert value == pytest.approx(since * rate)

@@ -2,7 +2,9 @@
 pot is won and by whom, carry-over streaks and expected growth against the observed.
 
 One part at a time, picked above it (``logic.POT_VIEWS``, the shown one in the URL as
-``pots_view``), as on Win rates: a visit draws one or two charts, not four."""
+``pots_view``), as on Win rates: a visit draws one or two charts, not four.  Who wins the
+pots and their growth are of one stakes and ante at a time (a picker when the filters keep
+several), as Win rates' Rummoli tab: chips of one ante or currency are not another's."""
 
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ import streamlit as st
 from analytics.dashboard import charts, filters, logic, ui
 from analytics.dashboard.cards import pot_code
 from analytics.dashboard.hand_list import bar_list, picked_bar
+from analytics.warehouse.sql.views import HandFilter, level_filter
 
 _CLICK = "Click a bar to list the rounds behind it."
 
@@ -31,10 +34,27 @@ def render() -> None:
     view = ui.shown_part(logic.POT_VIEWS, key="pots_view")
     if view == board:
         _board()
-    elif view == won:
-        _winners(winners)
+        return
+    only = _one_level(ctx.filter)
+    if view == won:
+        _winners(winners if only == ctx.filter else ui.ask("pot_winners", only), only)
     else:
-        _streaks()
+        _streaks(only)
+
+
+def _one_level(shown: HandFilter) -> HandFilter:
+    """``shown`` narrowed to one Rummoli stakes and ante (``views.level_of``), picked here
+    when the filtered rounds were played at several."""
+    results: pd.DataFrame = ui.ask("results_by_level")
+    levels = sorted({str(v) for v in results.loc[results["game"] == "rummoli", "level"]})
+    if len(levels) < 2:
+        return shown
+    level = st.selectbox("Stakes and ante", levels, key="pots_level",
+                         format_func=logic.level_value,
+                         help=f"These rounds were played at {len(levels)} stakes and antes: "
+                              "a pot's chips grow with the ante, and chips of two currencies "
+                              "are never added, so each is shown on its own.")
+    return level_filter(shown, "rummoli", level or levels[0])
 
 
 def _board() -> None:
@@ -53,8 +73,8 @@ def _board() -> None:
                             key="board")
 
 
-def _winners(winners: pd.DataFrame) -> None:
-    """How often each pot is won and by whom (a bar lists the rounds)."""
+def _winners(winners: pd.DataFrame, only: HandFilter) -> None:
+    """How often each pot is won and by whom (a bar lists the rounds), over ``only``."""
     st.subheader("How often each pot is won, and by whom")
     summary = logic.pot_summary(winners)
     shown = logic.human_table(summary, logic.POT_SUMMARY_HEADERS)
@@ -67,7 +87,7 @@ def _winners(winners: pd.DataFrame) -> None:
     bar = picked_bar(figure, chosen)
     if bar is not None:
         pot = pot_code(bar.x)
-        behind: pd.DataFrame = ui.ask("bar_hands", source="pot_facts", game="rummoli",
+        behind: pd.DataFrame = ui.ask("bar_hands", only, source="pot_facts", game="rummoli",
                                       bar=(("pot", pot), ("won_by_player", bar.name)))
         bar_list(behind, title=f"The {bar.x} pot won by {bar.name}", key="won_by",
                  name=f"rummoli-{pot}-won-by-{bar.name}-rounds")
@@ -79,11 +99,11 @@ _FINALE_WORDS = ("Rounds played for it: every round but the games' end-of-game r
                  "winner (the last column).")
 
 
-def _streaks() -> None:
+def _streaks(only: HandFilter) -> None:
     """Carry-over streaks (a bar lists the rounds) and each pot's growth against the
-    expected."""
+    expected, over ``only``."""
     st.subheader("Carry-over streaks and growth")
-    streaks: pd.DataFrame = ui.ask("pot_streaks")
+    streaks: pd.DataFrame = ui.ask("pot_streaks", only)
     growth = logic.pot_growth(streaks)
     figure = charts.streak_lengths(streaks)
     chosen = ui.plotly_chart(figure, key="streaks", on_select="rerun", selection_mode="points")
@@ -92,7 +112,7 @@ def _streaks() -> None:
     bar = picked_bar(figure, chosen)
     if bar is not None:
         pot = pot_code(bar.name)
-        behind = ui.ask("pot_streak_hands", pot=pot, since=int(bar.x))
+        behind = ui.ask("pot_streak_hands", only, pot=pot, since=int(bar.x))
         bar_list(behind, title=f"The {bar.name} pot carried over {bar.x} rounds",
                  key="streaks", name=f"rummoli-{pot}-since-{bar.x}-rounds")
     ui.plotly_chart(charts.pot_growth(growth), key="growth")
