@@ -161,6 +161,18 @@ def test_the_stakes_filter_names_each_stakes_game(db: Path) -> None:
     assert games == sorted(games)  # grouped by game
 
 
+def test_the_house_rules_filter_names_each_rules_game(db: Path) -> None:
+    """The sidebar's house rules, each after its game and grouped by it (they read
+    "ante=1", "deal=thirteen", "variant=N78" with no game)."""
+    at = open_app()
+    box = at.multiselect(key="f_knobs")
+    games = [option.partition(":")[0] for option in box.options]
+    assert set(games) == {"7 & 8", "Big Two", "Rummoli"} and games == sorted(games)
+    assert "Rummoli: ante = 1" in box.options and "7 & 8: variant N78 (no limit)" in box.options
+    box.select("ante=1").run()  # the value is still the rule line
+    assert at.query_params["knob"] == "ante=1" and not at.exception
+
+
 def test_filters_are_read_from_the_url(db: Path) -> None:
     at = open_app(game="rummoli")
     assert at.selectbox(key="f_game").value == "rummoli"

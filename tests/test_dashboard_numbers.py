@@ -398,8 +398,8 @@ def test_7_big_two_and_rummoli_show_one_level_at_a_time(
     assert picker.options == ["no limit, minimum bet 1, ante 1", two]
     picker.select("NRM min 1 ante 2").run()
     assert not pots.exception, [e.value for e in pots.exception]
-    won = pots.dataframe[0].value.set_index("pot")
-    assert int(won.loc["10♠", "rounds played for it"]) == _one(
+    won = pots.dataframe[0].value.set_index("pot")["rounds played for it"]
+    assert int(won["10♠"]) == _one(
         db, "SELECT count(*) FROM hands WHERE game = 'rummoli' AND finale_pot IS NULL "
             "AND json_extract_string(rules, '$.ante') = '2'")
     growth = open_app("pots", pots_view=logic.POT_VIEWS[2])

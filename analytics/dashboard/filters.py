@@ -19,11 +19,13 @@ from urllib.parse import quote
 
 import pandas as pd
 
-from analytics.warehouse.sql.views import KNOBS, HandFilter
-from parsers.rule_options import Game
+from analytics.warehouse.sql.views import KNOBS, HandFilter, betting_words
+from parsers.fields import VARIANTS
+from parsers.rule_options import BIGTWO_KNOBS, GAME_NAMES, RUMMOLI_KNOBS, Game
 
 __all__ = ["FILTER_KEYS", "MAX_QUERY_CHARS", "MAX_VALUE_CHARS", "Options", "bounded_params",
-           "fits_url", "from_params", "options_from_frame", "oversize_keys", "to_params"]
+           "fits_url", "from_params", "knob_choice", "options_from_frame", "oversize_keys",
+           "to_params"]
 
 FILTER_KEYS: Final = ("game", "player", "from", "to", "session", "knob", "stakes")
 """The query parameters the filters own; pages may add others (``hand``, ``pot_game``)."""
@@ -196,3 +198,22 @@ def options_from_frame(frame: pd.DataFrame) -> Options:
     return Options(values("game"), values("player"), values("session"), values("stakes"),
                    tuple(sorted(knobs)), _day(first[0]) if first else None,
                    _day(last[0]) if last else None)
+
+
+def knob_choice(knob: str) -> str:
+    """A house rule (``name=value``, as :class:`Options` lists them) as the filter offers
+    it, its game first: ``Rummoli: ante = 2``, ``Big Two: four card plays = false``, ``7 &
+    8: variant N78 (no limit)``; anything else as it is."""
+    name, _, value = knob.partition("=")
+    if name == "variant":
+        variant = VARIANTS.get(value)
+        if variant is None:
+            return knob
+        betting = betting_words(value)
+        kind = f" ({betting})" if betting != value else ""
+        return f"{GAME_NAMES[variant.game]}: variant {value}{kind}"
+    game = (Game.RUMMOLI if name in RUMMOLI_KNOBS else Game.BIGTWO if name in BIGTWO_KNOBS
+            else None)
+    if game is None:
+        return knob
+    return f"{GAME_NAMES[game]}: {name.replace('_', ' ')} = {value}"
