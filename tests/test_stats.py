@@ -704,7 +704,7 @@ def test_rummoli_chips_of_two_currencies_never_add(tmp_path: Path) -> None:
     from analytics import reports
     from analytics.dashboard.replayer import hand_from_detail
     from analytics.rules import replay
-    from analytics.warehouse.sql.stat_views import results_over_time
+    from analytics.warehouse.sql.stat_views import player_sessions, results_over_time
     from analytics.warehouse.sql.views import hand_detail, level_filter, results_by_level
     from parsers import read_hands
 
@@ -731,6 +731,7 @@ def test_rummoli_chips_of_two_currencies_never_add(tmp_path: Path) -> None:
                                            game="rummoli", top=20, whole_round=True)
                   for level in levels}
         section, = reports.statistics_sections(con, HandFilter(), ["rummoli"], results)
+        units = set(player_sessions(con, HandFilter(), game="rummoli")["unit"])
         stored = {hand_from_detail(hand_detail(con, int(hand_id))).currency
                   for hand_id, in con.execute("SELECT min(hand_id) FROM hands GROUP BY currency"
                                               ).fetchall()}
@@ -744,6 +745,7 @@ def test_rummoli_chips_of_two_currencies_never_add(tmp_path: Path) -> None:
             name: counts[name] for name in _CHIP_STATS}
     assert any(counts[name] for counts in expected["USD"].values() for name in _CHIP_STATS)
     assert levels == ["NRM min 1 JPY ante 1", "NRM min 1 USD ante 1"]
+    assert units == set(levels)  # a session's unit is its level (stat_views.session_unit)
     for level in levels:  # each level's results: one currency's rounds, net as replayed
         rows = results[results["level"] == level].set_index("player")
         assert {str(p): int(n) for p, n in rows["net"].items()} == nets
