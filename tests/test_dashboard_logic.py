@@ -34,7 +34,7 @@ from analytics.warehouse.sql.views import HandFilter
 from analytics.words import counted
 from parsers.cards import parse_cards
 from parsers.model import RUMMOLI_POTS
-from parsers.rule_options import BigTwoRules, BigTwoScoring, Claim, RummoliRules, Straights
+from parsers.rule_options import BigTwoRules, BigTwoScoring, Claim, Game, RummoliRules, Straights
 from tests.mutate import SAMPLES
 from tests.test_dashboard_data import dashboard_con, dashboard_db
 
@@ -196,6 +196,14 @@ def test_stake_levels_are_named_in_words() -> None:
         "EUR, poker phase")
     # The label itself is still what a 7 & 8 level's big blind is read from.
     assert logic.big_blind("F78 2/4") == 2 and logic.big_blind("N78 min 2") == 2
+    assert logic.big_blind("N78 min 100 JPY") == 100
+    for bad in ("points", "N78", "N78 min 0", "X78 min 2"):
+        with pytest.raises(ValueError, match="7 & 8 stake level"):
+            logic.big_blind(bad)
+    # One reader of the labels: its parts.
+    assert views.read_stakes("FRM 2/4 USD") == views.StakesLabel(
+        "FRM", Game.RUMMOLI, "2/4", False, "USD")
+    assert views.read_stakes("points") is None
     assert HandFilter(stakes="F78 2/4").describe() == "stakes fixed limit 2/4"
     labels = [*cases, "F78 2/4"]
     assert views.stakes_named(labels, "No Limit, big  blind 2") == ["N78 min 2"]

@@ -41,6 +41,7 @@ from analytics.warehouse.pipeline.fact_rows import bigtwo_rules
 from analytics.warehouse.pipeline.run import FileSummary
 from analytics.warehouse.sql.views import (
     RANK_LEVEL,
+    read_stakes,
     rummoli_level_parts,
     stakes_currency,
     stakes_words,
@@ -663,16 +664,14 @@ def big_blind(level: str) -> int:
     """The big blind of a 7 & 8 stake level (``views.STAKES``: ``N78 min 2``, ``F78 2/4``):
     the stake's opening bet, ``min_bet`` in no-limit and pot-limit and the small bet in
     fixed-limit, which the big blind posts (docs/dashboard.md); a currency after the size
-    (``N78 min 2 USD``) aside."""
-    parts = level.split(" ")
-    words = parts[2] if len(parts) > 2 and parts[1] == "min" else parts[min(1, len(parts) - 1)]
+    (``N78 min 2 USD``) aside (``views.read_stakes``)."""
+    read = read_stakes(level)
+    if read is None:
+        raise ValueError(f"not a 7 & 8 stake level: {level!r}")
     try:
-        value = int(words.split("/", 1)[0])
+        return read.opening_bet
     except ValueError:
-        raise ValueError(f"not a 7 & 8 stake level: {level!r}") from None
-    if value <= 0:
-        raise ValueError(f"a 7 & 8 stake level with no bet size: {level!r}")
-    return value
+        raise ValueError(f"a 7 & 8 stake level with no bet size: {level!r}") from None
 
 
 def level_results(results: pd.DataFrame, game: str) -> pd.DataFrame:

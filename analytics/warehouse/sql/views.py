@@ -34,6 +34,7 @@ __all__ = [
     "SESSION",
     "STAKES",
     "HandFilter",
+    "StakesLabel",
     "allin_totals",
     "bar_hands",
     "betting_words",
@@ -64,6 +65,7 @@ __all__ = [
     "pot_streak_hands",
     "pot_streaks",
     "pot_winners",
+    "read_stakes",
     "rejects",
     "rejects_by_file",
     "results_by_level",
@@ -129,32 +131,66 @@ def betting_words(variant: str) -> str:
     return known.betting.value.replace("_", " ")
 
 
+@dataclass(frozen=True, slots=True)
+class StakesLabel:
+    """A stakes label (:data:`STAKES`) read back into its parts: ``F78 2/4 USD`` is variant
+    ``F78`` of 7 & 8, size ``2/4`` (fixed limit's small and big bet), currency ``USD``;
+    ``N78 min 2`` is size ``2`` as a minimum bet (``minimum``)."""
+
+    variant: str
+    game: Game
+    size: str
+    minimum: bool
+    currency: str | None
+
+    @property
+    def opening_bet(self) -> int:
+        """The stake's opening bet: the minimum bet, or fixed limit's small bet (which 7 &
+        8's big blind posts, RULES.md 3).  Raises ValueError for a size that is none."""
+        try:
+            value = int(self.size.split("/", 1)[0])
+        except ValueError:
+            raise ValueError(f"a stakes label with no bet size: {self.size!r}") from None
+        if value <= 0:
+            raise ValueError(f"a stakes label with no bet size: {self.size!r}")
+        return value
+
+
+def read_stakes(label: str) -> StakesLabel | None:
+    """A stakes label's parts (:class:`StakesLabel`), the one reader of the labels
+    :data:`STAKES` writes; None for ``points`` (Big Two), a label of an unknown variant or
+    one without a size."""
+    code, _, rest = label.partition(" ")
+    variant = VARIANTS.get(code)
+    if variant is None or not rest:
+        return None
+    size, _, currency = rest.removeprefix("min ").partition(" ")
+    return StakesLabel(code, variant.game, size, rest.startswith("min "), currency or None)
+
+
 def stakes_words(stakes: str) -> str:
     """A stakes label (:data:`STAKES`) in words: ``N78 min 2`` -> ``no limit, big blind 2``
     (7 & 8's minimum bet is its big blind, RULES.md 3), ``F78 2/4`` -> ``fixed limit 2/4``,
     ``NRM min 1`` -> ``no limit, minimum bet 1`` (Rummoli's poker phase has no blinds), a
     currency after the size (``N78 min 2 USD`` -> ``no limit, big blind 2 USD``);
     anything else (``points``, a label of an unknown variant) as it is."""
-    code, _, size = stakes.partition(" ")
-    variant = VARIANTS.get(code)
-    if variant is None or variant.betting is None or not size:
+    read = read_stakes(stakes)
+    if read is None or VARIANTS[read.variant].betting is None:
         return stakes
-    betting = betting_words(code)
-    if not size.startswith("min "):
+    betting = betting_words(read.variant)
+    size = read.size + (f" {read.currency}" if read.currency else "")
+    if not read.minimum:
         return f"{betting} {size}"
-    bet = "big blind" if variant.game is Game.SEVENEIGHT else "minimum bet"
-    return f"{betting}, {bet} {size.removeprefix('min ')}"
+    bet = "big blind" if read.game is Game.SEVENEIGHT else "minimum bet"
+    return f"{betting}, {bet} {size}"
 
 
 def stakes_currency(stakes: str) -> str | None:
     """The currency a stakes label (:data:`STAKES`) ends in, or None: ``F78 2/4 USD`` ->
     ``USD``, ``NRM min 1`` -> None; a level (:func:`level_of`) gives its stakes'."""
     rummoli = rummoli_level_parts(stakes)
-    code, _, size = (rummoli[0] if rummoli else stakes).partition(" ")
-    if code not in VARIANTS or not size:
-        return None
-    after = size.removeprefix("min ").partition(" ")[2]
-    return after or None
+    read = read_stakes(rummoli[0] if rummoli else stakes)
+    return None if read is None else read.currency
 
 
 def stakes_choice(stakes: str) -> str:
@@ -163,10 +199,8 @@ def stakes_choice(stakes: str) -> str:
     limit 2/4 USD``, ``Big Two: points``; a label of an unknown variant as it is."""
     if stakes == "points":
         return f"{GAME_NAMES[Game.BIGTWO]}: points"
-    variant = VARIANTS.get(stakes.partition(" ")[0])
-    if variant is None:
-        return stakes
-    return f"{GAME_NAMES[variant.game]}: {stakes_words(stakes)}"
+    read = read_stakes(stakes)
+    return stakes if read is None else f"{GAME_NAMES[read.game]}: {stakes_words(stakes)}"
 
 
 def stakes_named(labels: Iterable[str], text: str) -> list[str]:
