@@ -36,7 +36,8 @@ _MIXED_RESULTS: Final = {
                  "not the same, or under finishing-order scoring, which has no points; the "
                  "dashboard's Statistics page splits the grid by rule.",
     Game.RUMMOLI: "his rounds were played under more than one ante, whose chips per round are "
-                  "not the same; the dashboard's Statistics page splits the grid by ante.",
+                  "not the same, or in more than one currency; the dashboard's Statistics "
+                  "page splits the grid by ante (by stakes for currencies).",
     Game.SEVENEIGHT: "no result in one unit for his hands."}
 """What a result cell's dash means, per game (7 & 8's results, in big blinds, never mix)."""
 _SCORE_KEEPER_RATES: Final = frozenset({"win_fraction", "fry_fraction", "real_losses_per_game",

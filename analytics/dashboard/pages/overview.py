@@ -138,7 +138,7 @@ def render() -> None:
     st.caption("Each game in its own unit, never averaged across units: 7 & 8 in big blinds "
                "per 100 hands over every stake, Big Two in points per game under each "
                "scoring rule (under rank scoring, which has no points, the win fraction), "
-               "Rummoli in chips per round under each ante.")
+               "Rummoli in chips per round under each stakes and ante.")
     # A tab per game, only the shown one drawn: three tables and their downloads were a
     # third of a session's first page in the browser (docs/performance.md).
     played = logic.player_games(players)
