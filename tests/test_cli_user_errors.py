@@ -250,7 +250,7 @@ def test_a_filter_that_matches_nothing_says_which_values_no_hand_has(
     assert "no player 'Nobody' " in said or said.endswith("no player 'Nobody'")
     assert "no hand has the house rule scoring = card; the database has scoring = " in said
     assert "no hand is played at stakes 'pot limit, big blind 9'; the database has " in said
-    assert "no limit, big blind 2" in said
+    assert "7 & 8: no limit, big blind 2" in said  # each stakes with its game
     assert "the hands loaded were played from " in said
     # Values the database has, matching nothing together, give no hint.
     result = RUNNER.invoke(app, ["report", "--db", str(dashboard_db), "--game", "bigtwo",
@@ -910,3 +910,16 @@ def test_a_database_that_cannot_be_written_is_an_io_error(
     assert _unfolded(f"{db}: could not be written:") in said
     assert _unfolded("No space left on device") in said
     assert "Traceback" not in result.output
+
+
+def test_stats_takes_one_stakes(dashboard_db: Path) -> None:
+    """``stats --stakes``: the rows of one stakes (in one currency, its chips alone), named
+    as the dashboard names them or by the label; another game's stakes match nothing."""
+    one = RUNNER.invoke(app, ["stats", "seveneight", "--db", str(dashboard_db),
+                              "--stakes", "no limit, big blind 2"])
+    assert one.exit_code == 0, one.output
+    assert "Statistics: 7 & 8; stakes no limit, big blind 2" in _said(one.output)
+    other = RUNNER.invoke(app, ["stats", "seveneight", "--db", str(dashboard_db),
+                                "--stakes", "NRM min 1"])
+    assert other.exit_code == 1
+    assert "no hands match (7 & 8; stakes no limit, minimum bet 1)" in _said(other.output)

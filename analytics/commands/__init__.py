@@ -17,8 +17,27 @@ if TYPE_CHECKING:
 
     from analytics.warehouse.sql.views import HandFilter
 
-__all__ = ["SEED_HELP", "SEED_MAX", "check_table_size", "checked_seed", "data_source",
-           "day_range", "no_match_hints", "parse_day", "players_ranges", "refuse_unused"]
+__all__ = ["SEED_HELP", "SEED_MAX", "STAKES_HELP", "check_table_size", "checked_seed",
+           "data_source", "day_range", "no_match_hints", "parse_day", "players_ranges",
+           "refuse_unused", "stakes_label"]
+
+STAKES_HELP: Final = ("Stakes as the dashboard names them, e.g. 'no limit, big blind 2' (or "
+                      "the label, 'N78 min 2').")
+"""``--stakes``' help, the same for every command that takes it."""
+
+
+def stakes_label(con: duckdb.DuckDBPyConnection, text: str) -> str:
+    """The stakes label ``text`` names, as a person types it (``views.stakes_named``);
+    ``text`` itself when it names none (then no hand matches, which the caller says); a
+    ValueError when its words fit several (7 & 8's and Rummoli's ``fixed limit 2/4``)."""
+    from analytics.warehouse.sql import views
+
+    options = views.filter_options(con)
+    labels = options.loc[options["kind"] == "stakes", "value"].astype(str)
+    named = views.stakes_named(labels, text)
+    if len(named) > 1:
+        raise ValueError(f"--stakes {text!r} fits {' and '.join(named)}: give the label")
+    return named[0] if named else text
 
 SEED_MAX: Final = 2**63 - 1
 """The largest ``--seed`` a command takes (the smallest is 0): the equity kernels (numba)
@@ -123,7 +142,7 @@ def no_match_hints(con: duckdb.DuckDBPyConnection, hand_filter: HandFilter) -> l
                 else f"; no hand in the database sets {name}"))
     if hand_filter.stakes and hand_filter.stakes not in options.stakes:
         hints.append(f"no hand is played at stakes {hand_filter.stakes!r}; the database has "
-                     + "; ".join(map(views.stakes_words, options.stakes)))
+                     + "; ".join(sorted(map(views.stakes_choice, options.stakes))))
     first, last = options.first_day, options.last_day
     if first is not None and last is not None and (
             (hand_filter.date_from is not None and hand_filter.date_from > last)

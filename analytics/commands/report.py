@@ -14,15 +14,20 @@ from __future__ import annotations
 
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 import typer
 
-from analytics.commands import data_source, day_range, no_match_hints, refuse_unused, terminal
+from analytics.commands import (
+    STAKES_HELP,
+    data_source,
+    day_range,
+    no_match_hints,
+    refuse_unused,
+    stakes_label,
+    terminal,
+)
 from parsers.rule_options import Game
-
-if TYPE_CHECKING:
-    import duckdb
 
 __all__ = ["report"]
 
@@ -50,8 +55,7 @@ def report(
         help="A house rule as name=value, e.g. scoring=cards (repeatable; --knob is its "
         "old name).")] = None,
     stakes: Annotated[str | None, typer.Option(
-        "--stakes", help="Stakes as the dashboard names them, e.g. 'no limit, big blind 2' "
-        "(or the label, 'N78 min 2').")] = None,
+        "--stakes", help=STAKES_HELP)] = None,
     table: Annotated[str | None, typer.Option(
         "--table", help="For .csv/.parquet: players (the default), overview, sessions, "
         "hand_types or positions.")] = None,
@@ -91,7 +95,7 @@ def report(
             db = catalogue(lake)
         with reader(db) as con:
             if stakes is not None:
-                hand_filter = replace(hand_filter, stakes=_stakes_label(con, stakes))
+                hand_filter = replace(hand_filter, stakes=stakes_label(con, stakes))
             if views.overview(con, hand_filter).empty:
                 # An empty report looks like a report of nothing happening: say it instead.
                 _console.print(terminal.error(f"no hands match ({hand_filter.describe()}); "
@@ -109,17 +113,3 @@ def report(
         raise typer.Exit(2) from None
     _console.print(f"wrote {written} from {data_source(db, lake)} "
                    f"({hand_filter.describe()})")
-
-
-def _stakes_label(con: duckdb.DuckDBPyConnection, text: str) -> str:
-    """The stakes label ``text`` names (``views.stakes_named``); ``text`` itself when it
-    names none (then no hand matches, which the caller says); a ValueError when its words
-    fit several."""
-    from analytics.warehouse.sql import views
-
-    options = views.filter_options(con)
-    labels = options.loc[options["kind"] == "stakes", "value"].astype(str)
-    named = views.stakes_named(labels, text)
-    if len(named) > 1:
-        raise ValueError(f"--stakes {text!r} fits {' and '.join(named)}: give the label")
-    return named[0] if named else text

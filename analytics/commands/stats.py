@@ -12,6 +12,7 @@ database that cannot be read.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Final
 
@@ -19,7 +20,15 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
-from analytics.commands import data_source, day_range, no_match_hints, refuse_unused, terminal
+from analytics.commands import (
+    STAKES_HELP,
+    data_source,
+    day_range,
+    no_match_hints,
+    refuse_unused,
+    stakes_label,
+    terminal,
+)
 from analytics.words import counted
 from parsers.rule_options import Game
 
@@ -36,8 +45,9 @@ _MIXED_RESULTS: Final = {
                  "not the same, or under finishing-order scoring, which has no points; the "
                  "dashboard's Statistics page splits the grid by rule.",
     Game.RUMMOLI: "his rounds were played under more than one ante, whose chips per round are "
-                  "not the same, or in more than one currency; the dashboard's Statistics "
-                  "page splits the grid by ante (by stakes for currencies).",
+                  "not the same, or in more than one currency; give --stakes for one "
+                  "currency's, or split the grid by ante or stakes on the dashboard's "
+                  "Statistics page.",
     Game.SEVENEIGHT: "no result in one unit for his hands."}
 """What a result cell's dash means, per game (7 & 8's results, in big blinds, never mix)."""
 _SCORE_KEEPER_RATES: Final = frozenset({"win_fraction", "fry_fraction", "real_losses_per_game",
@@ -60,6 +70,7 @@ def stats(
     fry: Annotated[int | None, typer.Option(
         "--fry", min=1, max=13, help="Big Two: cards left that make a fry (default: each "
         "game's own fry_threshold, 10 unless its rules say otherwise).")] = None,
+    stakes: Annotated[str | None, typer.Option("--stakes", help=STAKES_HELP)] = None,
 ) -> None:
     """One row per player with the game's statistics (count and opportunities each)."""
     from analytics.dashboard.logic import SCORE_KEEPER_HEADERS, SCORE_KEEPER_NOTE
@@ -85,8 +96,12 @@ def stats(
                              date_from=first, date_to=last)
     try:
         with reader(db) as con:
+            if stakes is not None:  # one stakes: its chips (its currency) alone
+                hand_filter = replace(hand_filter, stakes=stakes_label(con, stakes))
             rows = player_rows(con, hand_filter, game=game, fry_threshold=fry)
             hints = no_match_hints(con, hand_filter) if rows.empty else []
+    except ValueError as error:  # --stakes words that fit two labels
+        raise typer.BadParameter(str(error), param_hint="--stakes") from None
     except (WarehouseError, OSError) as error:
         _console.print(terminal.error(error))
         raise typer.Exit(2) from None
