@@ -28,7 +28,7 @@ from parsers.cards import DECK, UNKNOWN
 from parsers.reader import read_hands
 from parsers.rule_options import Game
 from tests.test_dashboard_data import dashboard_db
-from tests.test_record import README_HAND, people_play
+from tests.test_record import README_HAND, people_play, to_the_last_play
 
 __all__ = ["dashboard_db"]  # the fixture, re-exported for pytest
 
@@ -487,6 +487,33 @@ def _play_one_hand(folder: Path, game: str, limit: int, **chosen: object
     hands = list(read_hands(history))
     assert len(hands) == 1
     return at, history, hands[0]
+
+
+def test_the_record_page_asks_who_takes_on_all_losses_in_a_zero_sum_game(
+        folder: Path) -> None:
+    """A finished zero_sum Big Two game waits on the Record page for who, if anyone, takes
+    on all losses: nobody, the winner or the player before him; filing it files the game
+    with the one picked."""
+    from parsers.rule_options import BigTwoScoring
+
+    setup = bigtwo_setup("den", ["Ann", "Bo", "Cy", "Dee"],
+                         BigTwoRules(scoring=BigTwoScoring.ZERO_SUM))
+    table = RecordedTable.create(folder, setup, ingest_into=False)
+    to_the_last_play(table)
+    step = table.next_step()
+    at = open_page("record", "den")
+    base = f"record-{table.number}-{len(table.hand.actions) if table.hand else 0}"
+    choice = at.radio(key=f"{base}-taker")
+    assert choice.options == ["nobody", *(
+        f"{name} ({why})" for name, why in zip(
+            [setup.players[p - 1] for p in step.waiting],
+            ["went out without announcing his last card", "did not stop him going out on it"],
+            strict=True))]
+    choice.set_value(step.waiting[1]).run()
+    at.button(key=f"{base}-takergo").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    (filed,) = read_hands(folder / "den.phhs")
+    assert filed.takes_all_losses == step.waiting[1]
 
 
 def test_the_play_page_shows_posted_blinds_as_put_in_not_bet(folder: Path) -> None:

@@ -347,6 +347,63 @@ def test_a_bigtwo_match_is_recorded_with_the_engines_plays(tmp_path: Path) -> No
     assert (first.round, second.round, second.game_id) == (1, 2, "porch")
 
 
+def to_the_last_play(table: RecordedTable) -> None:
+    """Deal :func:`_deck_in_quarters` and play until the game is over: the holder of 3d
+    leads the weakest play, the others pass, until he goes out."""
+    for player, cards in enumerate(_deck_in_quarters(), start=1):
+        table.record(deal_action(player, cards))  # type: ignore[arg-type]
+    while table.next_step().kind is StepKind.PLAY:
+        step = table.next_step()
+        verb = Verb.PASS if step.can_pass else Verb.PLAY
+        table.record(Action(step.player, verb, () if step.can_pass else step.plays[0]))
+
+
+def test_a_zero_sum_game_asks_who_takes_on_all_losses(tmp_path: Path) -> None:
+    """Under zero_sum scoring a player may take on all losses (RULES.md 2: the winner, for
+    not announcing his last card, or the player before him, for not stopping him): the
+    recorder could not say so.  A finished zero_sum game now waits for it (TAKER), offers
+    those two or nobody, files the game with it, and keeps the question over a reload."""
+    rules = BigTwoRules(scoring=BigTwoScoring.ZERO_SUM)
+    setup = bigtwo_setup("den", ["Ann", "Bo", "Cy", "Dee"], rules)
+    table = RecordedTable.create(tmp_path, setup, ingest_into=False, clock=fixed_clock)
+    to_the_last_play(table)
+    step = table.next_step()
+    assert step.kind is StepKind.TAKER and not table.filed  # nothing filed yet
+    hand = table.hand
+    assert hand is not None
+    state = hand.state()
+    assert isinstance(state, BigTwoState)
+    winner = state.finishing_order[0]
+    before = (winner - 2) % 4 + 1
+    assert step.waiting == (winner, before)
+    other = next(p for p in range(1, 5) if p not in step.waiting)
+    with pytest.raises(StepRefused):
+        table.take_losses(other)
+    again = RecordedTable.open(tmp_path, "den", ingest_into=False)  # a reload: still asked
+    assert again.next_step().kind is StepKind.TAKER
+    filed = again.take_losses(before)
+    assert filed.hand.takes_all_losses == before
+    # Real losses 0 and 39 for the three others (13 left, tripled): T = 117; the taker
+    # carries T, the others 0: scores T - 4 x loss.
+    assert list(filed.outcome.nets) == [117 if p != before else 117 - 4 * 117
+                                        for p in range(1, 5)]
+    assert list(read_hands(again.history_path)) == [filed.hand]
+    assert replay(filed.hand).nets == filed.outcome.nets
+    assert again.next_step().kind is StepKind.DEAL  # the next game
+    # Nobody: the game as scored without a taker.
+    other_table = RecordedTable.create(tmp_path, replace(setup, name="den2"),
+                                       ingest_into=False, clock=fixed_clock)
+    to_the_last_play(other_table)
+    plain = other_table.take_losses(None)
+    assert plain.hand.takes_all_losses is None
+    assert list(plain.outcome.nets) == [117 if p == winner else -39 for p in range(1, 5)]
+    # Cards scoring asks nothing: the game files with its last play.
+    cards = RecordedTable.create(tmp_path, bigtwo_setup("den3", ["Ann", "Bo", "Cy", "Dee"]),
+                                 ingest_into=False, clock=fixed_clock)
+    to_the_last_play(cards)
+    assert len(cards.filed) == 1 and cards.next_step().kind is StepKind.DEAL
+
+
 def test_bigtwo_refuses_a_play_that_does_not_beat_the_table(tmp_path: Path) -> None:
     rules = BigTwoRules(scoring=BigTwoScoring.CARDS)
     table = RecordedTable.create(tmp_path, bigtwo_setup("den", ["Ann", "Bo"], rules),

@@ -374,7 +374,26 @@ def draw_step(table: RecordedTable, step: NextStep, *, seat_player: int | None =
     if step.kind is StepKind.CHOOSE:
         _choices(table, step, who, base)
         return
+    if step.kind is StepKind.TAKER:
+        _taker(table, step, view, base)
+        return
     _bigtwo_play(table, step, who, base)
+
+
+def _taker(table: RecordedTable, step: NextStep, view: SeatView, base: str) -> None:
+    """Who, if anyone, takes on all losses in the zero_sum game just finished (RULES.md 2):
+    nobody, the winner (he went out without announcing his last card) or the player before
+    him (he did not stop him going out)."""
+    winner, before = step.waiting
+    why = {winner: "went out without announcing his last card",
+           before: "did not stop him going out on it"}
+    st.markdown(f"**The game is over: {ui.literal(_name(view, winner))} went out first.** "
+                "Under zero-sum scoring, does a player take on all losses?")
+    taker = st.radio("Takes on all losses", [0, *step.waiting], key=f"{base}-taker",
+                     format_func=lambda p: "nobody" if p == 0 else
+                     f"{_name(view, p)} ({why[p]})")
+    if st.button("File the game", key=f"{base}-takergo", type="primary"):
+        take(table, lambda: table.take_losses(taker or None))
 
 
 def _doing(table: RecordedTable, action: Action) -> Callable[[], FiledHand | None]:

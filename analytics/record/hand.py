@@ -28,7 +28,7 @@ from parsers.cards import DECK, UNKNOWN, Card
 from parsers.errors import HandlabError
 from parsers.model import DEALER, Action, HandHistory, Verb
 from parsers.reader import loads_hands
-from parsers.rule_options import BigTwoRules, Game
+from parsers.rule_options import BigTwoRules, BigTwoScoring, Game
 from parsers.writer import dumps_hand
 
 __all__ = ["RECORDABLE", "EngineState", "HandInProgress", "NextStep", "StepKind",
@@ -54,6 +54,7 @@ class StepKind(StrEnum):
     SHOWDOWN = "showdown"  # show or muck
     PLAY = "play"  # Big Two: play a combination or pass
     CHOOSE = "choose"  # Rummoli: one of the engine's ``choices`` (amounts within a range)
+    TAKER = "taker"  # Big Two, zero_sum: who (of ``waiting``), if anyone, takes all losses
     OVER = "over"
 
 
@@ -75,7 +76,9 @@ class NextStep:
     widow, the auction, the betting, the showdown, the lays, claims, an impasse); a bet or
     bid may be any amount from ``min_to`` to ``max_to``, and ``call`` is what a check or
     call puts in.  A Rummoli DEAL to player 0 is the widow's; ``deal_count`` 0 there means
-    any number (the engine checks the sizes once the whole deck is out).
+    any number (the engine checks the sizes once the whole deck is out).  TAKER: a Big Two
+    game under ``zero_sum`` scoring is over, and the recorder says who takes on all losses
+    (RULES.md 2), one of ``waiting`` (the winner, the player before him), or nobody.
     """
 
     kind: StepKind
@@ -198,7 +201,7 @@ class HandInProgress:
         state = self.state()
         try:
             if isinstance(state, BigTwoState):
-                return state.outcome(self.header.starting_stacks)
+                return state.outcome(self.header.starting_stacks, self.header.takes_all_losses)
             return state.outcome()
         except RuleError as error:
             raise StepRefused(error.message) from None
@@ -215,6 +218,26 @@ class HandInProgress:
         except RuleError as error:  # pragma: no cover - the same engine accepted every step
             raise StepRefused(error.message) from None
         return hand
+
+    def taker_choices(self) -> tuple[int, ...]:
+        """Who may take on all losses in this finished Big Two game under ``zero_sum``
+        scoring (RULES.md 2: the winner, for going out without announcing his last card,
+        or the player before him, for not stopping him); none for any other hand."""
+        state = self.state()
+        rules = self.header.rules
+        if (not isinstance(state, BigTwoState) or not isinstance(rules, BigTwoRules)
+                or rules.scoring is not BigTwoScoring.ZERO_SUM or not state.is_over):
+            return ()
+        winner = state.finishing_order[0]
+        return (winner, (winner - 2) % state.players + 1)
+
+    def with_taker(self, taker: int | None) -> HandInProgress:
+        """The finished hand with ``taker`` (None: nobody) taking on all losses; raises
+        :class:`StepRefused` for a player :meth:`taker_choices` does not offer."""
+        if taker is not None and taker not in self.taker_choices():
+            raise StepRefused(f"p{taker} cannot take on all losses here (RULES.md 2)")
+        return HandInProgress(replace(self.header, takes_all_losses=taker), self.actions,
+                              {"state": self.state()})
 
     def holding(self, player: int) -> tuple[Card, ...]:
         """The cards ``player`` holds now as recorded (``??`` where unknown)."""

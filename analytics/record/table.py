@@ -273,6 +273,9 @@ class RecordedTable:
     filed: list[FiledHand] = field(default_factory=list)
     carry: _Carry = field(default_factory=lambda: _Carry([], [], 0))
     journal_size: int = 0
+    taker_given: bool = False
+    """Whether the hand in progress, a finished Big Two game under ``zero_sum``, has been
+    told who takes on all losses (:meth:`take_losses`): until then it waits for it."""
 
     # -- files ------------------------------------------------------------------------
 
@@ -380,7 +383,7 @@ class RecordedTable:
         replay.verify()
         if not first:
             return
-        if self.steps and self.steps[-1].is_over:
+        if self.steps and self._ends(self.steps[-1]):
             self._file(replay.filing)  # the crash came while (or before) filing it
         elif not self.steps:
             header = self._next_header()
@@ -400,9 +403,35 @@ class RecordedTable:
         return self.carry.number
 
     def next_step(self) -> NextStep:
-        """What the hand in progress waits for (OVER when the table is over)."""
+        """What the hand in progress waits for (OVER when the table is over); a finished
+        Big Two game under ``zero_sum`` scoring first waits for who takes on all losses
+        (TAKER, :meth:`take_losses`) when a person records the table (no bots)."""
         hand = self.hand
-        return hand.next_step() if hand is not None else NextStep(StepKind.OVER)
+        if hand is None:
+            return NextStep(StepKind.OVER)
+        if self._awaits_taker(hand):
+            return NextStep(StepKind.TAKER, waiting=hand.taker_choices())
+        return hand.next_step()
+
+    def _awaits_taker(self, hand: HandInProgress) -> bool:
+        """Whether ``hand`` is over and waits for :meth:`take_losses`: a zero_sum Big Two
+        game of a table without bots (the Play page's games file with nobody taking on
+        the losses: a bot neither fails to stop a player nor forgets to announce)."""
+        return (not self.taker_given and not any(self.bot_styles) and hand.is_over
+                and bool(hand.taker_choices()))
+
+    def take_losses(self, taker: int | None) -> FiledHand:
+        """Say who takes on all losses (``taker``, a player of the game; None: nobody) in the
+        finished zero_sum Big Two game the table waits for (TAKER), and file it."""
+        with self._changing():
+            hand = self._current()
+            if not self._awaits_taker(hand):
+                raise StepRefused("no game waits for who takes on all losses")
+            after = hand.with_taker(taker)
+            self._write({"taker": taker or 0})
+            self.steps.append(after)
+            self.taker_given = True
+            return self._file(None)
 
     @property
     def can_undo(self) -> bool:
@@ -417,7 +446,7 @@ class RecordedTable:
             after = hand.with_action(action)
             self._write({"add": format_action(action)})
             self.steps.append(after)
-            return self._file(None) if after.is_over else None
+            return self._file(None) if self._ends(after) else None
 
     def show(self, player: int, hidden: Sequence[Card] = ()) -> FiledHand | None:
         """``player`` shows his cards, naming those recorded as ``??`` (``hidden``, in the
@@ -430,7 +459,12 @@ class RecordedTable:
             else:
                 self._write({"set": [format_action(a) for a in after.actions]})
             self.steps.append(after)
-            return self._file(None) if after.is_over else None
+            return self._file(None) if self._ends(after) else None
+
+    def _ends(self, hand: HandInProgress) -> bool:
+        """Whether ``hand`` is finished and to be filed now (not waiting for who takes on
+        all losses)."""
+        return hand.is_over and not self._awaits_taker(hand)
 
     def undo(self) -> None:
         """Take back the last step of the hand in progress."""
@@ -439,6 +473,7 @@ class RecordedTable:
                 raise StepRefused("nothing to undo in this hand")
             self._write({"undo": True})
             self.steps.pop()
+            self.taker_given = False
 
     def _current(self) -> HandInProgress:
         hand = self.hand
@@ -722,6 +757,7 @@ class RecordedTable:
         self._write({"start": self.carry.number + 1, "header": dumps_hand(header)})
         self.carry.number += 1
         self.steps = [hand]
+        self.taker_given = False
 
     # -- filing -----------------------------------------------------------------------
 
@@ -862,6 +898,7 @@ class _Replay:
         elif "start" in entry:
             header = loads_hands(str(entry["header"]), name="a journalled header")[0]
             table.steps, self.lines = [HandInProgress(header)], [(number,)]
+            table.taker_given = False
             carry.number = int(str(entry["start"]))
             carry.finale = header.finale_pot is not None
         elif "end" in entry:
@@ -879,6 +916,12 @@ class _Replay:
                 raise JournalError("nothing to undo in this hand")
             table.steps.pop()
             self.lines.pop()
+            table.taker_given = False
+        elif "taker" in entry:  # who takes on all losses in a finished zero_sum game
+            taker = int(str(entry["taker"]))
+            table.steps.append(table.steps[-1].with_taker(taker or None))
+            self.lines.append(self.lines[-1])
+            table.taker_given = True
         elif "filing" in entry:
             self.filing = int(str(entry["offset"]))
         elif "filed" in entry:
