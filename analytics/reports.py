@@ -536,7 +536,8 @@ def statistics_sections(con: duckdb.DuckDBPyConnection, f: HandFilter,
                     stat_views.results_over_time(con, scope, game=game), unit=unit,
                     title=f"{name}: cumulative results ({unit}; {words})"))
         else:
-            scope, unit = statistics.results_scope(f, game, levels)
+            scope, unit = (statistics.rule_scope(f, game, rules[0]) if rules
+                           else statistics.results_scope(f, game, levels))
             figures.append(statistics.results_figure(
                 stat_views.results_over_time(con, scope, game=game), unit=unit,
                 title=f"{name}: cumulative results ({unit})"))

@@ -702,6 +702,7 @@ def test_rummoli_chips_of_two_currencies_never_add(tmp_path: Path) -> None:
     from dataclasses import replace
 
     from analytics import reports
+    from analytics.dashboard import logic
     from analytics.dashboard.replayer import hand_from_detail
     from analytics.rules import replay
     from analytics.warehouse.sql.stat_views import player_sessions, results_over_time
@@ -732,6 +733,9 @@ def test_rummoli_chips_of_two_currencies_never_add(tmp_path: Path) -> None:
                   for level in levels}
         section, = reports.statistics_sections(con, HandFilter(), ["rummoli"], results)
         units = set(player_sessions(con, HandFilter(), game="rummoli")["unit"])
+        dollars = HandFilter(stakes="NRM min 1 USD")
+        one, = reports.statistics_sections(con, dollars, ["rummoli"],
+                                           results_by_level(con, dollars))
         stored = {hand_from_detail(hand_detail(con, int(hand_id))).currency
                   for hand_id, in con.execute("SELECT min(hand_id) FROM hands GROUP BY currency"
                                               ).fetchall()}
@@ -746,6 +750,11 @@ def test_rummoli_chips_of_two_currencies_never_add(tmp_path: Path) -> None:
     assert any(counts[name] for counts in expected["USD"].values() for name in _CHIP_STATS)
     assert levels == ["NRM min 1 JPY ante 1", "NRM min 1 USD ante 1"]
     assert units == set(levels)  # a session's unit is its level (stat_views.session_unit)
+    # Every table of one currency's rows is headed in it: the Overview's one per currency.
+    tables = logic.player_tables(results, "rummoli")
+    assert [title for title, _ in tables] == ["Rummoli: JPY per round", "Rummoli: USD per round"]
+    assert all(f"net ({title.split()[1]})" in table.columns for title, table in tables)
+    assert one.figures[0].layout.title.text == "Rummoli: cumulative results (USD, poker phase)"
     for level in levels:  # each level's results: one currency's rounds, net as replayed
         rows = results[results["level"] == level].set_index("player")
         assert {str(p): int(n) for p, n in rows["net"].items()} == nets

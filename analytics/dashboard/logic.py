@@ -689,29 +689,40 @@ def level_results(results: pd.DataFrame, game: str) -> pd.DataFrame:
 
 
 def level_table(results: pd.DataFrame, game: str) -> pd.DataFrame:
-    """:func:`level_results` of levels in one unit as people read it: human headers with
-    that unit, the level as :func:`level_value` shows it; games won without a net column
-    under rank scoring (where they are the net).  Raises ValueError for rows in two units
-    (:func:`unit_groups` parts them)."""
+    """:func:`level_results` as people read them: human headers with the rows' unit (a
+    level's declared currency, ``net (USD)``, when every row is counted in it; chips when
+    7 & 8's stake levels name several), the level as :func:`level_value` shows it; games
+    won without a net column under rank scoring (where they are the net).  Raises
+    ValueError for Big Two's or Rummoli's rows in two units (:func:`unit_groups` parts
+    them)."""
     table = level_results(results, game)
     rank = table["level"] == RANK_LEVEL
     if rank.any() and not rank.all():
         raise ValueError("rank scoring's games won and points in one table")
-    level = RANK_LEVEL if rank.any() else None
+    levels = [str(v) for v in dict.fromkeys(table["level"])]
+    units = {level_unit(game, level) for level in levels}
+    if len(units) > 1 and game != "seveneight":
+        raise ValueError(f"{game} results in {len(units)} units in one table")
+    level = levels[0] if len(units) == 1 and levels else None
     table = table.assign(level=[level_value(str(v)) for v in table["level"]])
-    if level is not None:
+    if level == RANK_LEVEL:
         table = table.drop(columns="net")
     return human_table(table, level_headers(game, level))
 
 
 def unit_groups(results: pd.DataFrame, game: str) -> list[tuple[str, pd.DataFrame]]:
     """``game``'s rows of ``views.results_by_level`` parted by unit (:func:`level_unit`),
-    each with its mean's name: Big Two's points, then its rank scoring's games won; one part
-    for the other games."""
+    each with its mean's name, in the order their units first appear among the sorted
+    levels: Big Two's points, then its rank scoring's games won; Rummoli's chips, then
+    each currency's rows; one part for 7 & 8."""
     rows = results[results["game"] == game]
-    rank = rows["level"] == RANK_LEVEL
-    parts = [(None, rows[~rank]), (RANK_LEVEL, rows[rank])]
-    return [(level_unit(game, level)[1], part) for level, part in parts if len(part)]
+    if game == "seveneight" or rows.empty:
+        return [(level_unit(game)[1], rows)] if len(rows) else []
+    means = {level: level_unit(game, level)[1] for level in sorted(set(rows["level"]))}
+    ordered = sorted(dict.fromkeys(means.values()),
+                     key=lambda mean: (mean == level_unit(game, RANK_LEVEL)[1],
+                                       mean != level_unit(game)[1], mean))
+    return [(mean, rows[rows["level"].map(means) == mean]) for mean in ordered]
 
 
 def in_big_blinds(rows: pd.DataFrame, keys: list[str]) -> pd.DataFrame:

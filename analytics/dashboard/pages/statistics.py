@@ -181,6 +181,8 @@ def _results(game: Game, levels: list[str], grid: pd.DataFrame) -> None:
                             format_func=statistics.level_text(game), help=why)
         shown = [rule or levels[0]]
         only, unit = statistics.rule_scope(base, game, shown[0])
+    elif game in LEVELS and len(levels) == 1:  # its unit: a currency's, rank's games won
+        only, unit = statistics.rule_scope(base, game, levels[0])
     else:
         only, unit = statistics.results_scope(base, game, levels)
     # By date first: a day's sums, then running sums over days (0.18 s CPU over a million
