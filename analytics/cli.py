@@ -188,8 +188,9 @@ class _Tally:
 
     def hand(self, item: HandHistory | SheetProblem, name: str) -> None:
         """Count one hand (or a score sheet's bad line) and print its problem, if any."""
-        if isinstance(item, SheetProblem):
-            self._count("bigtwo", "rejected", item.describe(name))
+        if isinstance(item, SheetProblem):  # a losses line is a game; any other line none
+            bad = "rejected" if item.position is not None else "bad line"
+            self._count("bigtwo", bad, item.describe(name))
             return
         game = item.game.value if item.game else "unknown"
         problem = str(item.errors[0]) if item.errors else None
@@ -239,6 +240,10 @@ class _Tally:
         counts = self.counts
         if counts:
             console.print(_validated_table(counts))
+        bad = sum(n for (_, status), n in counts.items() if status == "bad line")
+        if bad:
+            console.print(f"{counted(bad, 'bad line')} of score sheets that no game is on "
+                          "(not counted as hands)")
         if self.unread:
             console.print(f"{counted(self.unread, 'file')} without any hand handlab reads")
         if self.failed:
@@ -247,7 +252,8 @@ class _Tally:
             console.print("no hands found")
         if self.failed:
             return 2
-        if self.unread or not counts or any(status == "rejected" for _, status in counts):
+        if self.unread or not counts or any(status in ("rejected", "bad line")
+                                            for _, status in counts):
             return 1
         return 0
 
@@ -274,7 +280,7 @@ def _validated_table(counts: Counter[tuple[str, str]]) -> Table:
     table.add_column("game")
     for column in ("valid", "duplicates", "rejected"):
         table.add_column(column, justify="right")
-    games = sorted({game for game, _ in counts})
+    games = sorted({game for game, status in counts if status != "bad line"})
     for game in games:
         table.add_row(GAME_NAMES.get(game, game),
                       *(f"{counts[(game, status)]:,}" for status in _VALIDATED))

@@ -262,9 +262,11 @@ def test_rejected_hands_and_files_read_in_words() -> None:
                           "stage": ["parse"], "game": ["bigtwo"],
                           "error": ["s.txt:4: 'Total = 6' is not a sheet line"]})
     assert logic.rejects_table(sheet)["hand"].isna().all()
-    assert logic.file_status("partial", 0, 0) == "every hand rejected"
-    assert logic.file_status("partial", 3, 1) == "some hands rejected"
-    assert logic.file_status("loaded", 5, 0) == "loaded"
+    assert logic.file_status("partial", 0, 0, 2) == "every hand rejected"
+    assert logic.file_status("partial", 3, 1, 1) == "some hands rejected"
+    assert logic.file_status("loaded", 5, 0, 0) == "loaded"
+    # A score sheet whose only problems are lines that are no game: no hand rejected.
+    assert logic.file_status("partial", 1, 0, 0) == "bad lines in the sheet"
 
 
 # -- filters <-> URL -----------------------------------------------------------------------

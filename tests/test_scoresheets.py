@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import csv
 import dataclasses
+import re
 from pathlib import Path
 from typing import Any, Final
 
@@ -277,7 +278,7 @@ def test_bad_lines_are_rejected_and_the_rest_loads(tmp_path: Path) -> None:
     sheet = tmp_path / "bad.txt"
     sheet.write_text("0 1 2 3\na b c d\n0 1 2 3\n0 1 2\n0t 1t 2 3\n1a b c d\n0 1 1 1\n")
     summary = ingest([sheet], db, workers=0)
-    # Six losses lines (games: one loaded, four rejected) and one bad names line, which is
+    # Five losses lines (games: one loaded, four rejected) and one bad names line, which is
     # no game: a reject, but not a hand (it was counted as one).
     assert (summary.loaded, summary.rejected, summary.exit_code) == (1, 4, 1)
     assert (summary.hands, summary.bad_lines) == (5, 1)
@@ -499,8 +500,10 @@ def test_a_bad_line_that_is_no_game_is_no_hand(tmp_path: Path) -> None:
     """A sheet of one game and a ``Total`` row: one hand read and loaded, nothing rejected,
     one bad line (in the rejects, the file partial, exit code 1), in the database, in a
     lake and in the Upload page's summary alike; "2 hands read" counted the row."""
+    from analytics.cli import app
     from analytics.dashboard import logic
     from analytics.warehouse.lake.engine import ingest_lake
+    from analytics.warehouse.sql import queries, views
 
     sheet = tmp_path / "total.txt"
     sheet.write_text("a b\n0 5\nTotal = 0 5\n")
@@ -512,6 +515,16 @@ def test_a_bad_line_that_is_no_game_is_no_hand(tmp_path: Path) -> None:
         assert (summary.files[0].status, summary.exit_code) == ("partial", 1)
     table = logic.upload_table(single.files, {})
     assert table["bad lines"].tolist() == [1]
+    with reader(tmp_path / "w.duckdb") as con:  # the Overview's files and data quality
+        files = logic.files_table(queries.files(con))
+        by_file = views.rejects_by_file(con)
+    assert files["status"].tolist() == ["bad lines in the sheet"]
+    assert (int(by_file["rejected"].sum()), int(by_file["bad_lines"].sum())) == (0, 1)
+    said = CliRunner().invoke(app, ["validate", str(sheet)])  # as ingest counts it
+    assert said.exit_code == 1
+    assert "1 bad line of score sheets" in " ".join(said.output.split())
+    # Big Two: valid 1, duplicates 0, rejected 0 (it said rejected 1).
+    assert re.search(r"Big Two\s*│\s*1\s*│\s*0\s*│\s*0\s*│", said.output), said.output
     verdict = logic.upload_verdict(table)
     assert verdict.level == "warning" and "1 bad line in score sheets" in verdict.text
     assert "bad lines" not in logic.upload_table(

@@ -3,8 +3,8 @@ load histories into the warehouse, or into a Parquet lake (docs/scale-out.md).
 
 Shows a progress bar with hands per second, then a summary table by game and
 the files that need attention.  Exit code 0 when everything loaded (or was
-already there), 1 when some hands were rejected (they are in the ``rejects``
-table with their line and reason) or not one hand was found (an empty file or
+already there), 1 when some hands were rejected or a score sheet had bad lines (they
+are in the ``rejects`` table with their line and reason) or not one hand was found (an empty file or
 folder, every file skipped: said in words), 2 for usage or I/O errors (a missing path,
 an unreadable or over-limit source, a database held by another process).
 """

@@ -1074,7 +1074,7 @@ SESSION_HEADERS: Final = {"session": "session or game id", "game": "game",
 """Headers of ``views.sessions``."""
 
 REJECT_FILE_HEADERS: Final = {"file": "file", "stage": "stage", "rejected": "hands rejected",
-                              "first_line": "first line"}
+                              "bad_lines": "bad lines (no game)", "first_line": "first line"}
 """Headers of the rejected hands counted per file."""
 
 REJECT_HEADERS: Final = {"file": "file", "hand_index": "hand", "line": "line",
@@ -1110,18 +1110,21 @@ def files_table(files: pd.DataFrame) -> pd.DataFrame:
     status in words (:func:`file_status`), the counts, when it was loaded (to the second)
     and the full path last; no content hash."""
     loaded = pd.to_datetime(files["finished_at"]).dt.strftime("%Y-%m-%d %H:%M:%S")
-    status = [file_status(str(s), int(n), int(d)) for s, n, d in
-              zip(files["status"], files["loaded"], files["duplicates"], strict=True)]
+    status = [file_status(str(s), int(n), int(d), int(r)) for s, n, d, r in
+              zip(files["status"], files["loaded"], files["duplicates"], files["rejected"],
+                  strict=True)]
     out = files.assign(name=[short_name(str(p)) for p in files["path"]], finished_at=loaded,
                        status=status)
     return human_table(out, FILE_HEADERS)
 
 
-def file_status(status: str, loaded: int, duplicates: int) -> str:
-    """A file's stored status in words: ``partial`` (some hands rejected) says whether any
-    hand of it is in the database."""
+def file_status(status: str, loaded: int, duplicates: int, rejected: int) -> str:
+    """A file's stored status in words: ``partial`` says whether any hand of it is in the
+    database, or that a score sheet had bad lines and no hand of it was rejected."""
     if status != "partial":
         return status
+    if not rejected:
+        return "bad lines in the sheet"
     return "some hands rejected" if loaded + duplicates else "every hand rejected"
 
 

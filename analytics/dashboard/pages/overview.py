@@ -94,12 +94,17 @@ def render() -> None:
     page: dict[str, pd.DataFrame] = ui.ask("overview_page", limit=500)
     games = page["overview"]
     players: pd.DataFrame = ui.ask("results_by_level")
-    hands, sessions, rejected = (int(games["hands"].sum()), int(games["sessions"].sum()),
+    hands, sessions, recorded = (int(games["hands"].sum()), int(games["sessions"].sum()),
                                  ctx.version[2])
     # The data version counts the rejects: none recorded, no question (nor connection) asked.
-    rejects: pd.DataFrame = (ui.ask("rejects", limit=1000) if rejected else
+    rejects: pd.DataFrame = (ui.ask("rejects", limit=1000) if recorded else
                              pd.DataFrame(columns=["file", "hand_index", "line", "stage",
                                                    "game", "error"]))
+    by_file: pd.DataFrame = (ui.ask("rejects_by_file") if recorded else
+                             pd.DataFrame(columns=["file", "stage", "rejected", "bad_lines",
+                                                   "first_line"]))
+    # Hands rejected; a score sheet's bad lines, no game, are listed but not counted.
+    rejected = int(by_file["rejected"].sum())
     # One row, not four columns: five elements to send and draw instead of nine.
     counts = st.container(horizontal=True)
     counts.metric("Hands", f"{hands:,}")
@@ -114,7 +119,8 @@ def render() -> None:
                   help="In every file loaded, whatever the filters: a rejected hand is "
                        "not among the hands they choose from (its players and day may not "
                        "even be known). The Data quality section below lists each, with "
-                       "its game where it was read that far.")
+                       "its game where it was read that far, and score sheets' bad lines "
+                       "that are no game (not counted here).")
     if hands == 0:
         st.info("No hands match the filters. Load histories on the Upload page, or widen "
                 "the filters in the sidebar.")
@@ -176,11 +182,14 @@ def render() -> None:
         st.success("No hand was rejected.")
     else:
         # Counted over every reject, not over the latest listed below.
-        by_file: pd.DataFrame = ui.ask("rejects_by_file")
         by_file = by_file.assign(file=[logic.short_name(str(path)) for path in by_file["file"]])
+        bad = bool(by_file["bad_lines"].any())  # a score sheet's lines that are no game
+        if not bad:
+            by_file = by_file.drop(columns="bad_lines")
         ui.dataframe(logic.human_table(by_file, logic.REJECT_FILE_HEADERS), hide_index=True)
-        if rejected > len(rejects):
-            st.caption(f"The latest {len(rejects):,} of {rejected:,} rejected hands, each "
+        if recorded > len(rejects):
+            what = "rejected hands and bad lines" if bad else "rejected hands"
+            st.caption(f"The latest {len(rejects):,} of {recorded:,} {what}, each "
                        "with its line and reason (the download holds these too).")
         shown = logic.rejects_table(rejects)
         ui.dataframe(shown, hide_index=True, column_config={

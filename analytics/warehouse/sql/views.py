@@ -1220,11 +1220,13 @@ def hand_detail(con: duckdb.DuckDBPyConnection, hand_id: int) -> dict[str, pd.Da
 
 
 def rejects_by_file(con: duckdb.DuckDBPyConnection) -> pd.DataFrame:
-    """Every rejected hand counted per file and stage (however many: :func:`rejects` lists
-    the latest), the first line of each: file, stage, rejected, first_line; most first."""
+    """Every reject counted per file and stage (however many: :func:`rejects` lists the
+    latest), the first line of each: file, stage, rejected (hands), bad_lines (a score
+    sheet's lines that are no game, keyed by minus their line), first_line; most first."""
     return query_frame(con, """
-        SELECT file, stage, count(*) AS rejected, min(line) AS first_line
-        FROM rejects GROUP BY ALL ORDER BY rejected DESC, file, stage
+        SELECT file, stage, count(*) FILTER (WHERE hand_index >= 0) AS rejected,
+               count(*) FILTER (WHERE hand_index < 0) AS bad_lines, min(line) AS first_line
+        FROM rejects GROUP BY ALL ORDER BY rejected + bad_lines DESC, file, stage
     """, {})
 
 
