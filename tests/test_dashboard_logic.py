@@ -213,6 +213,12 @@ def test_stake_levels_are_named_in_words() -> None:
     # The sidebar offers each stakes with its game: the words alone can name two games'.
     assert [views.stakes_choice(label) for label in ("F78 2/4", "FRM 2/4 USD", "points")] == [
         "7 & 8: fixed limit 2/4", "Rummoli: fixed limit 2/4 USD", "Big Two: points"]
+    # In reading order: numbers by value (a sort by text put 10 before 2).
+    assert filters.in_reading_order(["N78 min 10", "N78 min 2", "NRM min 1"],
+                                    views.stakes_choice) == ["N78 min 2", "N78 min 10",
+                                                             "NRM min 1"]
+    assert filters.in_reading_order(["ante=10", "ante=2"], filters.knob_choice) == [
+        "ante=2", "ante=10"]
 
 
 def test_the_result_by_part_names_every_part() -> None:

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-from collections.abc import Mapping
+import re
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Final
 from urllib.parse import quote
@@ -24,8 +25,8 @@ from parsers.fields import VARIANTS
 from parsers.rule_options import BIGTWO_KNOBS, GAME_NAMES, RUMMOLI_KNOBS, Game
 
 __all__ = ["FILTER_KEYS", "MAX_QUERY_CHARS", "MAX_VALUE_CHARS", "Options", "bounded_params",
-           "fits_url", "from_params", "knob_choice", "options_from_frame", "oversize_keys",
-           "to_params"]
+           "fits_url", "from_params", "in_reading_order", "knob_choice", "options_from_frame",
+           "oversize_keys", "to_params"]
 
 FILTER_KEYS: Final = ("game", "player", "from", "to", "session", "knob", "stakes")
 """The query parameters the filters own; pages may add others (``hand``, ``pot_game``)."""
@@ -217,3 +218,14 @@ def knob_choice(knob: str) -> str:
     if game is None:
         return knob
     return f"{GAME_NAMES[game]}: {name.replace('_', ' ')} = {value}"
+
+
+def in_reading_order(texts: Iterable[str], words: Callable[[str], str]) -> list[str]:
+    """``texts`` sorted by how :func:`knob_choice` or ``views.stakes_choice`` (``words``)
+    shows them, numbers by value: ``ante = 2`` before ``ante = 10``, ``big blind 2``
+    before ``big blind 10`` (a sort by text put them the other way)."""
+    def key(text: str) -> list[tuple[int, int | str]]:
+        return [(0, int(part)) if part.isdigit() else (1, part)
+                for part in re.split(r"(\d+)", words(text))]
+
+    return sorted(texts, key=key)

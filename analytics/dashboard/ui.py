@@ -335,13 +335,14 @@ def _sidebar(options: filters.Options) -> HandFilter:
         sessions.append(str(state.get("f_session")))
     sidebar.selectbox("Session or game id", sessions, key="f_session",
                       format_func=lambda s: s or "all sessions")
-    sidebar.multiselect("House rules", sorted(options.knobs, key=filters.knob_choice),
+    sidebar.multiselect("House rules", filters.in_reading_order(options.knobs, filters.knob_choice),
                         key="f_knobs", placeholder="any rules", format_func=filters.knob_choice,
                         help="Only the hands played under every rule picked: a rule line of "
                              "the histories' headers and its value, after its game (Big "
                              "Two: scoring = cards is Big Two scored by the cards left; "
                              "docs/format.md).")
-    sidebar.selectbox("Stakes", ["all stakes", *sorted(options.stakes, key=stakes_choice)],
+    sidebar.selectbox("Stakes", ["all stakes", *filters.in_reading_order(options.stakes,
+                                                                          stakes_choice)],
                       key="f_stakes", format_func=lambda label: (
                           label if label == "all stakes" else stakes_choice(label)))
     game = state.get("f_game")
