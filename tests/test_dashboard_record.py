@@ -507,7 +507,8 @@ def test_the_record_page_asks_who_takes_on_all_losses_in_a_zero_sum_game(
     assert choice.options == ["nobody", *(
         f"{name} ({why})" for name, why in zip(
             [setup.players[p - 1] for p in step.waiting],
-            ["went out without announcing his last card", "did not stop him going out on it"],
+            ["for going out without announcing his last card",
+             "for not stopping him going out on it"],
             strict=True))]
     choice.set_value(step.waiting[1]).run()
     at.button(key=f"{base}-takergo").click().run()

@@ -385,8 +385,8 @@ def _taker(table: RecordedTable, step: NextStep, view: SeatView, base: str) -> N
     nobody, the winner (he went out without announcing his last card) or the player before
     him (he did not stop him going out)."""
     winner, before = step.waiting
-    why = {winner: "went out without announcing his last card",
-           before: "did not stop him going out on it"}
+    why = {winner: "for going out without announcing his last card",
+           before: "for not stopping him going out on it"}
     st.markdown(f"**The game is over: {ui.literal(_name(view, winner))} went out first.** "
                 "Under zero-sum scoring, does a player take on all losses?")
     taker = st.radio("Takes on all losses", [0, *step.waiting], key=f"{base}-taker",
