@@ -368,21 +368,22 @@ def _rummoli(con: duckdb.DuckDBPyConnection, f: HandFilter, results: pd.DataFram
     figures, tables = _level_figures(con, f, "rummoli", results)
     for level in _levels(results, "rummoli"):
         narrowed, words = views.level_filter(f, "rummoli", level), logic.level_words(level)
+        unit = logic.filter_unit(narrowed)  # the level's currency, or chips
         split = logic.split_table(views.rummoli_split(con, narrowed), list(views.SPLIT_PARTS))
-        figure = charts.split_bars(split, list(views.SPLIT_PARTS))
+        figure = charts.split_bars(split, list(views.SPLIT_PARTS), unit)
         figure.update_layout(title={"text": f"Rummoli result per round, by part ({words})"})
         figures.append(figure)
         tables[f"Result by part ({words})"] = logic.human_table(
-            split, logic.split_headers(list(views.SPLIT_PARTS)))
+            split, logic.split_headers(list(views.SPLIT_PARTS), unit))
         pots = logic.pot_summary(views.pot_winners(con, narrowed))
         growth = logic.pot_growth(views.pot_streaks(con, narrowed))
-        figure = charts.pot_growth(growth)
+        figure = charts.pot_growth(growth, unit)
         figure.update_layout(title={"text": f"Pot growth: observed against expected ({words})"})
         figures.append(figure)
         tables[f"The nine pots: how often won, and by whom ({words})"] = logic.human_table(
-            pots, logic.POT_SUMMARY_HEADERS)
+            pots, logic.pot_summary_headers(unit))
         tables[f"Pot growth: observed against expected ({words})"] = logic.human_table(
-            growth, logic.POT_GROWTH_HEADERS)
+            growth, logic.pot_growth_headers(unit))
     shares = logic.share_vs_expected(equity_views.rummoli_share_by_player(con, f))
     calibration = logic.calibration_table(equity_views.rummoli_calibration(con, f))
     figures += [charts.share_vs_expected(shares), charts.calibration(calibration)]

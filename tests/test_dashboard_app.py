@@ -367,7 +367,7 @@ def test_pots_page_draws_the_board_of_a_game(db: Path) -> None:
     charts.append(len(at.get("plotly_chart")))
     assert charts == [1, 1, 2]  # the page's four charts
     assert [list(f.value.columns) for f in at.dataframe] == [
-        list(logic.POT_GROWTH_HEADERS.values())]
+        list(logic.pot_growth_headers().values())]
     at.selectbox(key="f_game").select("bigtwo").run()
     assert "another game" in at.info[0].value
 

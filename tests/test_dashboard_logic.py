@@ -519,7 +519,7 @@ def test_pots_are_named_as_players_name_them() -> None:
                                              "auction")] == [
         "main pot", "side pot 2", "poker side pot 1", "end-of-round payments", "auction"]
     shown = logic.human_table(pd.DataFrame({"pot": ["TS", "789"], "rounds": [3, 4]}),
-                              logic.POT_SUMMARY_HEADERS)
+                              logic.pot_summary_headers())
     assert list(shown["pot"]) == ["10♠", "7-8-9"]
 
 

@@ -515,6 +515,7 @@ def test_a_bad_line_that_is_no_game_is_no_hand(tmp_path: Path) -> None:
         assert (summary.files[0].status, summary.exit_code) == ("partial", 1)
     table = logic.upload_table(single.files, {})
     assert table["bad lines"].tolist() == [1]
+    assert table["status"].tolist() == ["bad lines in the sheet"]  # as the Overview says
     with reader(tmp_path / "w.duckdb") as con:  # the Overview's files and data quality
         files = logic.files_table(queries.files(con))
         by_file = views.rejects_by_file(con)

@@ -736,6 +736,7 @@ def test_rummoli_chips_of_two_currencies_never_add(tmp_path: Path) -> None:
         dollars = HandFilter(stakes="NRM min 1 USD")
         one, = reports.statistics_sections(con, dollars, ["rummoli"],
                                            results_by_level(con, dollars))
+        report = reports.build_report(con, dollars).tables()
         stored = {hand_from_detail(hand_detail(con, int(hand_id))).currency
                   for hand_id, in con.execute("SELECT min(hand_id) FROM hands GROUP BY currency"
                                               ).fetchall()}
@@ -755,6 +756,10 @@ def test_rummoli_chips_of_two_currencies_never_add(tmp_path: Path) -> None:
     assert [title for title, _ in tables] == ["Rummoli: JPY per round", "Rummoli: USD per round"]
     assert all(f"net ({title.split()[1]})" in table.columns for title, table in tables)
     assert one.figures[0].layout.title.text == "Rummoli: cumulative results (USD, poker phase)"
+    words = "no limit, minimum bet 1 USD, ante 1"  # the level's parts and pots, in USD too
+    assert "net (USD per round)" in report[f"Result by part ({words})"].columns
+    assert "paid out (USD)" in report[f"The nine pots: how often won, and by whom ({words})"]
+    assert "expected (USD)" in report[f"Pot growth: observed against expected ({words})"]
     for level in levels:  # each level's results: one currency's rounds, net as replayed
         rows = results[results["level"] == level].set_index("player")
         assert {str(p): int(n) for p, n in rows["net"].items()} == nets

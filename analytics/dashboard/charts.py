@@ -340,12 +340,13 @@ def cards_left(frame: pd.DataFrame) -> go.Figure:
                         title="Cards left when the game ended", x_title="cards left")
 
 
-def split_bars(table: pd.DataFrame, parts: list[str]) -> go.Figure:
-    """Rummoli: per player, chips per round from each part, stacked (positive and negative)."""
+def split_bars(table: pd.DataFrame, parts: list[str], unit: str = "chips") -> go.Figure:
+    """Rummoli: per player, chips (in ``unit``) per round from each part, stacked (positive
+    and negative)."""
     title = "Rummoli result per round, by part"
     if table.empty:
         return empty(title)
-    figure = _figure(title, barmode="relative", x_title="player", y_title="chips per round",
+    figure = _figure(title, barmode="relative", x_title="player", y_title=f"{unit} per round",
                      height=420)
     for part in parts:
         figure.add_trace(go.Bar(x=table["player"], y=table[part], name=part))
@@ -387,7 +388,7 @@ def streak_lengths(frame: pd.DataFrame) -> go.Figure:
                         x_title="rounds carried over")
 
 
-def pot_growth(frame: pd.DataFrame) -> go.Figure:
+def pot_growth(frame: pd.DataFrame, unit: str = "chips") -> go.Figure:
     """Rummoli: mean chips on a pot after k carried-over rounds that paid antes in, observed
     (markers) against the growth expected if every ante stays on it (``expected``, dotted
     lines; ``logic.pot_growth``)."""
@@ -395,7 +396,7 @@ def pot_growth(frame: pd.DataFrame) -> go.Figure:
     if frame.empty:
         return empty(title)
     figure = _figure(title, x_title="rounds carried over",
-                     y_title="chips before the round's antes", height=440)
+                     y_title=f"{unit} before the round's antes", height=440)
     for pot, rows in _groups(frame, "pot", RUMMOLI_POTS):
         name = pot_words(pot)
         colour = POT_COLOURS.get(name)  # a pot's colour on the charts above it too

@@ -41,6 +41,7 @@ from analytics.warehouse.pipeline.fact_rows import bigtwo_rules
 from analytics.warehouse.pipeline.run import FileSummary
 from analytics.warehouse.sql.views import (
     RANK_LEVEL,
+    HandFilter,
     read_stakes,
     rummoli_level_parts,
     stakes_currency,
@@ -70,11 +71,14 @@ __all__ = [
     "card_codes",
     "category_counts",
     "feature_table",
+    "filter_unit",
     "goodness_of_fit",
     "held_label",
     "poker_categories",
     "poker_theory",
+    "pot_growth_headers",
     "pot_summary",
+    "pot_summary_headers",
     "score_keeper_table",
     "seveneight_categories",
     "seveneight_theory",
@@ -359,7 +363,9 @@ def upload_table(files: Iterable[FileSummary], names: dict[str, str],
         message = "; ".join(text for text in (item.message, item.earlier_note) if text)
         for temp, original in names.items():
             message = message.replace(temp, original)  # no temp paths in what people read
-        rows.append({"file": shown, "status": item.status, "hands": item.hands,
+        status = (file_status(item.status, item.loaded, item.duplicates, item.rejected)
+                  if item.status == "partial" else item.status)
+        rows.append({"file": shown, "status": status, "hands": item.hands,
                      "loaded": item.loaded, "duplicates": item.duplicates,
                      "rejected": item.rejected, "bad lines": item.bad_lines, "message": message,
                      "earlier version": ", ".join(sha[:12] for sha in item.earlier)
@@ -887,19 +893,27 @@ def rounded(values: pd.Series, decimals: int) -> pd.Series:
     return pd.Series(out, index=values.index, dtype=np.float64)
 
 
-POT_SUMMARY_HEADERS: Final = {
-    "pot": "pot", "rounds": "rounds played for it", "won": "rounds won",
-    "share_won": "share won (%)", "chips_paid": "chips paid out", "top_winner": "won most by",
-    "top_winner_times": "times he won it",
-    "left_for_finale": "chips left at the game's end (to the finale)"}
-"""Headers of :func:`pot_summary`'s table as the Pot accumulation page shows it."""
+def pot_summary_headers(unit: str = "chips") -> dict[str, str]:
+    """Headers of :func:`pot_summary`'s table as the Pot accumulation page shows it, its
+    chips counted in ``unit`` (a level's currency: :func:`filter_unit`)."""
+    return {"pot": "pot", "rounds": "rounds played for it", "won": "rounds won",
+            "share_won": "share won (%)", "chips_paid": f"paid out ({unit})",
+            "top_winner": "won most by", "top_winner_times": "times he won it",
+            "left_for_finale": f"left at the game's end, to the finale ({unit})"}
 
-POT_GROWTH_HEADERS: Final = {
-    "pot": "pot", "since": "carried over (rounds)", "paid_rounds": "paying rounds",
-    "mean_before_paid": "observed (chips)", "paid_in": "antes in (chips)",
-    "mean_paid_in": "mean antes (chips)", "expected": "expected (chips)"}
-"""Headers of :func:`pot_growth`'s table: short, so that its seven columns fit the page
-(the page's caption says what observed and expected are)."""
+
+def pot_growth_headers(unit: str = "chips") -> dict[str, str]:
+    """Headers of :func:`pot_growth`'s table in ``unit``: short, so that its seven columns
+    fit the page (the page's caption says what observed and expected are)."""
+    return {"pot": "pot", "since": "carried over (rounds)", "paid_rounds": "paying rounds",
+            "mean_before_paid": f"observed ({unit})", "paid_in": f"antes in ({unit})",
+            "mean_paid_in": f"mean antes ({unit})", "expected": f"expected ({unit})"}
+
+
+def filter_unit(f: HandFilter) -> str:
+    """What the chips of the hands ``f`` keeps are counted in: the currency its stakes
+    declare (``views.stakes_currency``), else chips."""
+    return (stakes_currency(f.stakes) if f.stakes else None) or "chips"
 
 BOARD_HEADERS: Final = {
     "game_id": "game", "round": "round", "pot": "pot", "before": "chips before",
@@ -1036,19 +1050,20 @@ def position_headers(game: str, level: str | None = None) -> dict[str, str]:
             "ci_low": f"95 % CI low ({mean})", "ci_high": f"95 % CI high ({mean})"}
 
 
-def split_words(parts: Sequence[str]) -> str:
+def split_words(parts: Sequence[str], unit: str = "chips") -> str:
     """What the chart and table of a Rummoli result by part (``views.SPLIT_PARTS``, what
-    was paid in last) show, naming every part."""
+    was paid in last) show, naming every part, in ``unit``."""
     won, paid = list(parts[:-1]), parts[-1]
-    return (f"Chips per round from the {', the '.join(won[:-1])} and the {won[-1]}; "
-            f"'{paid}' is what was paid in, so the parts add up to the net.")
+    return (f"{unit[0].upper()}{unit[1:]} per round from the {', the '.join(won[:-1])} and "
+            f"the {won[-1]}; '{paid}' is what was paid in, so the parts add up to the net.")
 
 
-def split_headers(parts: list[str]) -> dict[str, str]:
-    """Headers of :func:`split_table`: each part in chips per round."""
+def split_headers(parts: list[str], unit: str = "chips") -> dict[str, str]:
+    """Headers of :func:`split_table`: each part in ``unit`` (chips, a currency) per
+    round."""
     return {"player": "player", "rounds": "rounds",
-            **{part: f"{part} (chips per round)" for part in parts},
-            "net per round": "net (chips per round)"}
+            **{part: f"{part} ({unit} per round)" for part in parts},
+            "net per round": f"net ({unit} per round)"}
 
 
 def up_card_table(rows: pd.DataFrame) -> pd.DataFrame:

@@ -168,9 +168,10 @@ def rank_note(game: Game | str, levels: Sequence[str]) -> str | None:
     return RANK_NOTE if Game(game) is Game.BIGTWO and RANK_KNOB[1] in levels else None
 
 
-CURRENCY_NOTE: Final = ("— in Net: his hands name more than one currency (or one and none), "
-                        "and chips of two currencies are never added: split by stakes for "
-                        "each currency's own.")
+CURRENCY_NOTE: Final = ("— in Net (and in every column counted in chips): his hands name "
+                        "more than one currency (or one and none), and chips of two "
+                        "currencies are never added: split by stakes for each currency's "
+                        "own.")
 """What the grid's empty Net cells of 7 & 8 and Rummoli say (``definitions.ONE_CURRENCY``)."""
 
 

@@ -47,8 +47,8 @@ def _one_level(shown: HandFilter) -> HandFilter:
     when the filtered rounds were played at several."""
     results: pd.DataFrame = ui.ask("results_by_level")
     levels = sorted({str(v) for v in results.loc[results["game"] == "rummoli", "level"]})
-    if len(levels) < 2:
-        return shown
+    if len(levels) < 2:  # the one level (its currency names the chips), or none
+        return level_filter(shown, "rummoli", levels[0]) if levels else shown
     level = st.selectbox("Stakes and ante", levels, key="pots_level",
                          format_func=logic.level_value,
                          help=f"These rounds were played at {len(levels)} stakes and antes: "
@@ -77,7 +77,7 @@ def _winners(winners: pd.DataFrame, only: HandFilter) -> None:
     """How often each pot is won and by whom (a bar lists the rounds), over ``only``."""
     st.subheader("How often each pot is won, and by whom")
     summary = logic.pot_summary(winners)
-    shown = logic.human_table(summary, logic.POT_SUMMARY_HEADERS)
+    shown = logic.human_table(summary, logic.pot_summary_headers(logic.filter_unit(only)))
     ui.dataframe(shown, hide_index=True)
     st.caption(_FINALE_WORDS)
     ui.download_buttons(shown, "pots", key="pots")
@@ -115,12 +115,13 @@ def _streaks(only: HandFilter) -> None:
         behind = ui.ask("pot_streak_hands", only, pot=pot, since=int(bar.x))
         bar_list(behind, title=f"The {bar.name} pot carried over {bar.x} rounds",
                  key="streaks", name=f"rummoli-{pot}-since-{bar.x}-rounds")
-    ui.plotly_chart(charts.pot_growth(growth), key="growth")
+    unit = logic.filter_unit(only)  # the level's currency, or chips
+    ui.plotly_chart(charts.pot_growth(growth, unit), key="growth")
     st.caption("Over the rounds that paid antes in (paying rounds: the end-of-game rounds "
                "pay none and may clear the board, so they are left out). Expected: every ante "
                "stays on the pot, rounds carried over × the pot's mean antes per paying "
                "round; observed: the mean chips on the pot before the round.")
-    growth_table = logic.human_table(growth, logic.POT_GROWTH_HEADERS)
+    growth_table = logic.human_table(growth, logic.pot_growth_headers(unit))
     ui.dataframe(growth_table, hide_index=True)
     ui.download_buttons(growth_table, "pot-growth", key="growth")
 

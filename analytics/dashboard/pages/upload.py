@@ -191,7 +191,8 @@ def _show(result: dict[str, object]) -> None:
         st.subheader("Messages in full")
         st.code("\n".join(messages), language=None, wrap_lines=True)
     if rejects is not None and not rejects.empty:
-        st.subheader("Rejected hands")
+        bad = "bad lines" in table and bool(table["bad lines"].any())
+        st.subheader("Rejected hands and bad lines" if bad else "Rejected hands")
         shown = logic.rejects_table(rejects)
         ui.dataframe(shown, hide_index=True, column_config={
             "reason": st.column_config.TextColumn(width="large")})

@@ -396,9 +396,10 @@ def _rummoli(view: str, only: HandFilter) -> None:
 def _split(only: HandFilter) -> None:
     """Chips per round by where they came from, per player."""
     split = logic.split_table(ui.ask("rummoli_split", only), list(SPLIT_PARTS))
-    ui.plotly_chart(charts.split_bars(split, list(SPLIT_PARTS)), key="split")
-    st.caption(logic.split_words(SPLIT_PARTS))
-    split_table = logic.human_table(split, logic.split_headers(list(SPLIT_PARTS)))
+    unit = logic.filter_unit(only)  # the level's currency, or chips
+    ui.plotly_chart(charts.split_bars(split, list(SPLIT_PARTS), unit), key="split")
+    st.caption(logic.split_words(SPLIT_PARTS, unit))
+    split_table = logic.human_table(split, logic.split_headers(list(SPLIT_PARTS), unit))
     ui.dataframe(split_table, hide_index=True)
     ui.download_buttons(split_table, "rummoli-split", key="split")
 
