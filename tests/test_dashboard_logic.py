@@ -205,6 +205,9 @@ def test_stake_levels_are_named_in_words() -> None:
         "FRM", Game.RUMMOLI, "2/4", False, "USD")
     assert views.read_stakes("points") is None
     assert HandFilter(stakes="F78 2/4").describe() == "stakes fixed limit 2/4"
+    # A house rule described after its game, as the sidebar offers it (it said "ante = 1").
+    assert HandFilter(knobs=(("ante", "1"), ("scoring", "cards"))).describe() == (
+        "Rummoli: ante = 1; Big Two: scoring = cards")
     labels = [*cases, "F78 2/4"]
     assert views.stakes_named(labels, "No Limit, big  blind 2") == ["N78 min 2"]
     assert views.stakes_named(labels, "n78 min 2") == ["N78 min 2"]
@@ -217,7 +220,7 @@ def test_stake_levels_are_named_in_words() -> None:
     assert filters.in_reading_order(["N78 min 10", "N78 min 2", "NRM min 1"],
                                     views.stakes_choice) == ["N78 min 2", "N78 min 10",
                                                              "NRM min 1"]
-    assert filters.in_reading_order(["ante=10", "ante=2"], filters.knob_choice) == [
+    assert filters.in_reading_order(["ante=10", "ante=2"], views.knob_choice) == [
         "ante=2", "ante=10"]
 
 

@@ -20,12 +20,11 @@ from urllib.parse import quote
 
 import pandas as pd
 
-from analytics.warehouse.sql.views import KNOBS, HandFilter, betting_words
-from parsers.fields import VARIANTS
-from parsers.rule_options import BIGTWO_KNOBS, GAME_NAMES, RUMMOLI_KNOBS, Game
+from analytics.warehouse.sql.views import KNOBS, HandFilter
+from parsers.rule_options import Game
 
 __all__ = ["FILTER_KEYS", "MAX_QUERY_CHARS", "MAX_VALUE_CHARS", "Options", "bounded_params",
-           "fits_url", "from_params", "in_reading_order", "knob_choice", "options_from_frame",
+           "fits_url", "from_params", "in_reading_order", "options_from_frame",
            "oversize_keys", "to_params"]
 
 FILTER_KEYS: Final = ("game", "player", "from", "to", "session", "knob", "stakes")
@@ -201,27 +200,8 @@ def options_from_frame(frame: pd.DataFrame) -> Options:
                    _day(last[0]) if last else None)
 
 
-def knob_choice(knob: str) -> str:
-    """A house rule (``name=value``, as :class:`Options` lists them) as the filter offers
-    it, its game first: ``Rummoli: ante = 2``, ``Big Two: four card plays = false``, ``7 &
-    8: variant N78 (no limit)``; anything else as it is."""
-    name, _, value = knob.partition("=")
-    if name == "variant":
-        variant = VARIANTS.get(value)
-        if variant is None:
-            return knob
-        betting = betting_words(value)
-        kind = f" ({betting})" if betting != value else ""
-        return f"{GAME_NAMES[variant.game]}: variant {value}{kind}"
-    game = (Game.RUMMOLI if name in RUMMOLI_KNOBS else Game.BIGTWO if name in BIGTWO_KNOBS
-            else None)
-    if game is None:
-        return knob
-    return f"{GAME_NAMES[game]}: {name.replace('_', ' ')} = {value}"
-
-
 def in_reading_order(texts: Iterable[str], words: Callable[[str], str]) -> list[str]:
-    """``texts`` sorted by how :func:`knob_choice` or ``views.stakes_choice`` (``words``)
+    """``texts`` sorted by how ``views.knob_choice`` or ``views.stakes_choice`` (``words``)
     shows them, numbers by value: ``ante = 2`` before ``ante = 10``, ``big blind 2``
     before ``big blind 10`` (a sort by text put them the other way)."""
     def key(text: str) -> list[tuple[int, int | str]]:

@@ -50,7 +50,7 @@ from analytics.warehouse import (
 from analytics.warehouse.connection import LAKE_ENV_VAR, current_version
 from analytics.warehouse.sql import equity_views, scores, stat_views, views
 from analytics.warehouse.sql.schema import LATEST_VERSION
-from analytics.warehouse.sql.views import HandFilter, stakes_choice
+from analytics.warehouse.sql.views import HandFilter, knob_choice, stakes_choice
 from analytics.words import counted
 from parsers.caching import BoundedCache
 from parsers.rule_options import GAME_NAMES
@@ -335,8 +335,8 @@ def _sidebar(options: filters.Options) -> HandFilter:
         sessions.append(str(state.get("f_session")))
     sidebar.selectbox("Session or game id", sessions, key="f_session",
                       format_func=lambda s: s or "all sessions")
-    sidebar.multiselect("House rules", filters.in_reading_order(options.knobs, filters.knob_choice),
-                        key="f_knobs", placeholder="any rules", format_func=filters.knob_choice,
+    sidebar.multiselect("House rules", filters.in_reading_order(options.knobs, knob_choice),
+                        key="f_knobs", placeholder="any rules", format_func=knob_choice,
                         help="Only the hands played under every rule picked: a rule line of "
                              "the histories' headers and its value, after its game (Big "
                              "Two: scoring = cards is Big Two scored by the cards left; "

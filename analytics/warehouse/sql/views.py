@@ -54,6 +54,7 @@ __all__ = [
     "hand_list",
     "hands_over_time",
     "in_latest_order",
+    "knob_choice",
     "latest_first",
     "level_filter",
     "level_of",
@@ -203,6 +204,25 @@ def stakes_choice(stakes: str) -> str:
     return stakes if read is None else f"{GAME_NAMES[read.game]}: {stakes_words(stakes)}"
 
 
+def knob_choice(knob: str) -> str:
+    """A house rule (``name=value``, as the filters list them) as the filter offers
+    it, its game first: ``Rummoli: ante = 2``, ``Big Two: four card plays = false``, ``7 &
+    8: variant N78 (no limit)``; anything else as it is."""
+    name, _, value = knob.partition("=")
+    if name == "variant":
+        variant = VARIANTS.get(value)
+        if variant is None:
+            return knob
+        betting = betting_words(value)
+        kind = f" ({betting})" if betting != value else ""
+        return f"{GAME_NAMES[variant.game]}: variant {value}{kind}"
+    game = (Game.RUMMOLI if name in RUMMOLI_KNOBS else Game.BIGTWO if name in BIGTWO_KNOBS
+            else None)
+    if game is None:
+        return knob
+    return f"{GAME_NAMES[game]}: {name.replace('_', ' ')} = {value}"
+
+
 def stakes_named(labels: Iterable[str], text: str) -> list[str]:
     """The stakes labels among ``labels`` that ``text`` names, as a person types it: the
     label (``N78 min 2``) or its words (``no limit, big blind 2``), case and spaces aside.
@@ -273,7 +293,7 @@ class HandFilter:
             parts.append(f"days {self.date_from or '...'} to {self.date_to or '...'}")
         if self.session:
             parts.append(f"session {self.session}")
-        parts.extend(f"{name} = {value}" for name, value in self.knobs)
+        parts.extend(knob_choice(f"{name}={value}") for name, value in self.knobs)
         if self.stakes:
             parts.append(f"stakes {stakes_words(self.stakes)}")
         return "; ".join(parts) if parts else "all hands"
