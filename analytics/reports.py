@@ -509,7 +509,8 @@ def statistics_sections(con: duckdb.DuckDBPyConnection, f: HandFilter,
         # Played under several scoring rules (antes): a row per rule, whose results are in
         # one unit, as the page opens; Big Two's running points only under one rule.
         levels = stat_views.stat_levels(con, f, game=game)
-        split = statistics.level_split(game, levels)
+        rules = statistics.result_levels(game, levels, results)
+        split = statistics.level_split(game, levels, rules)
         grid = stat_views.stat_grid(con, f, game=game, split=split)
         if grid.empty:
             continue
@@ -519,14 +520,15 @@ def statistics_sections(con: duckdb.DuckDBPyConnection, f: HandFilter,
                 "total in opportunities; hover a cell for its 95 % Wilson "
                 "interval and a header for its definition; cells with fewer than 30 "
                 "opportunities are grey. The definitions follow the grid.")
-        if split is not None:
+        if split == "stakes":  # Rummoli at one ante, in several currencies
+            text += " Played in more than one currency: a row per player and stakes."
+        elif split is not None:
             words = statistics.SPLIT_NAMES[split]
             text += (f" Played under more than one {words} "
                      f"({statistics.levels_text(game, levels)}): a row per player and {words}.")
         for note in (statistics.rank_note(game, levels), statistics.currency_note(game, grid)):
             if note is not None:
                 text += " " + note
-        rules = statistics.result_levels(game, levels, results)
         if len(rules) > 1:
             text += (" Running results under each scoring rule (Rummoli: stakes and ante) on "
                      "its own.")

@@ -756,6 +756,14 @@ def test_rummoli_chips_of_two_currencies_never_add(tmp_path: Path) -> None:
     assert [title for title, _ in tables] == ["Rummoli: JPY per round", "Rummoli: USD per round"]
     assert all(f"net ({title.split()[1]})" in table.columns for title, table in tables)
     assert one.figures[0].layout.title.text == "Rummoli: cumulative results (USD, poker phase)"
+    # One ante, two currencies: the grid opens split by stakes (its chip columns filled),
+    # on the page and in the report.
+    from analytics.dashboard.statistics import level_split
+
+    assert level_split("rummoli", ["1"], levels) == "stakes"
+    assert level_split("rummoli", ["1"], levels[:1]) is None
+    assert "Played in more than one currency: a row per player and stakes." in section.text
+    assert list(section.tables["Statistics counts (Rummoli)"].columns[:2]) == ["player", "stakes"]
     words = "no limit, minimum bet 1 USD, ante 1"  # the level's parts and pots, in USD too
     assert "net (USD per round)" in report[f"Result by part ({words})"].columns
     assert "paid out (USD)" in report[f"The nine pots: how often won, and by whom ({words})"]

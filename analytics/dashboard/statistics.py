@@ -318,12 +318,18 @@ def definitions_frame(game: Game | str) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["column", "header", "family", "kind", "definition"])
 
 
-def level_split(game: Game | str, levels: Sequence[str]) -> str | None:
+def level_split(game: Game | str, levels: Sequence[str],
+                units: Sequence[str] = ()) -> str | None:
     """The split a game's grid opens with: its scoring rule or ante (``LEVELS``) when the
     hands were played under several (``stat_views.stat_levels``), whose results are in one
-    unit only within each; else none."""
+    unit only within each; Rummoli's stakes when its rounds share one ante but not one
+    currency (``units``: :func:`result_levels`, whose stakes name the currencies); else
+    none."""
     chosen = Game(game)
-    return LEVELS[chosen][0] if chosen in LEVELS and len(levels) > 1 else None
+    if chosen in LEVELS and len(levels) > 1:
+        return LEVELS[chosen][0]
+    currencies = {stakes_currency(unit) for unit in units}
+    return "stakes" if chosen is Game.RUMMOLI and len(currencies) > 1 else None
 
 
 def counts_table(grid: pd.DataFrame, game: Game | str) -> pd.DataFrame:

@@ -77,10 +77,13 @@ def _game(game: Game) -> None:
     choices: list[str] = ["", *SPLITS[game]]
     levels: list[str] = ui.ask("stat_levels", game=game.value)
     level = LEVELS[game][0] if game in LEVELS else None
-    # Played under several scoring rules (antes): rows per rule first, where its results
-    # are in one unit.
+    units = (statistics.result_levels(game, levels, ui.ask("results_by_level"))
+             if game is Game.RUMMOLI else [])
+    # Played under several scoring rules (antes), or Rummoli in several currencies: rows
+    # per rule (stakes) first, where its results are in one unit.
+    opening = statistics.level_split(game, levels, units) or ""
     split = left.selectbox("Split by", choices, format_func=_split_name,
-                           index=choices.index(statistics.level_split(game, levels) or ""),
+                           index=choices.index(opening),
                            key=f"stats_split_{game.value}") or None
     fry: int | None = None  # each game's own fry_threshold
     if game is Game.BIGTWO:
