@@ -288,11 +288,6 @@ def _seveneight(con: duckdb.DuckDBPyConnection, f: HandFilter, results: pd.DataF
          "Hands shown down (7 & 8)": shown_table})
 
 
-def _levels(results: pd.DataFrame, game: str) -> list[str]:
-    """A game's levels in the results (``views.level_of``), in order."""
-    return sorted(str(v) for v in results.loc[results["game"] == game, "level"].unique())
-
-
 def _level_figures(con: duckdb.DuckDBPyConnection, f: HandFilter, game: str,
                    results: pd.DataFrame) -> tuple[list[go.Figure], dict[str, pd.DataFrame]]:
     """Per level of ``game`` (each scoring rule; each stakes and ante): the win rates and the
@@ -300,7 +295,7 @@ def _level_figures(con: duckdb.DuckDBPyConnection, f: HandFilter, game: str,
     figures: list[go.Figure] = []
     tables: dict[str, pd.DataFrame] = {}
     name = GAME_NAMES[game]
-    for level in _levels(results, game):
+    for level in logic.game_levels(results, game):
         unit, mean = logic.level_unit(game, level)
         words = logic.level_words(level)
         table = logic.level_results(results[results["level"] == level], game)
@@ -321,7 +316,7 @@ def _bigtwo(con: duckdb.DuckDBPyConnection, f: HandFilter, results: pd.DataFrame
     finishing place, the cards left and the results by 2s held (none where only score
     sheets, which record no deal, were played under a rule); what the deals hold."""
     figures, tables = _level_figures(con, f, "bigtwo", results)
-    for level in _levels(results, "bigtwo"):
+    for level in logic.game_levels(results, "bigtwo"):
         narrowed = views.level_filter(f, "bigtwo", level)
         mean, words = logic.level_unit("bigtwo", level)[1], logic.level_words(level)
         places = logic.bigtwo_place_table(views.bigtwo_places(con, narrowed))
@@ -366,7 +361,7 @@ def _rummoli(con: duckdb.DuckDBPyConnection, f: HandFilter, results: pd.DataFram
     """The Rummoli section: per stakes and ante the win rates, running totals and the result
     by part; the nine pots; carry-over growth; poker strength against the realised share."""
     figures, tables = _level_figures(con, f, "rummoli", results)
-    for level in _levels(results, "rummoli"):
+    for level in logic.game_levels(results, "rummoli"):
         narrowed, words = views.level_filter(f, "rummoli", level), logic.level_words(level)
         unit = logic.filter_unit(narrowed)  # the level's currency, or chips
         split = logic.split_table(views.rummoli_split(con, narrowed), list(views.SPLIT_PARTS))

@@ -72,6 +72,7 @@ __all__ = [
     "category_counts",
     "feature_table",
     "filter_unit",
+    "game_levels",
     "goodness_of_fit",
     "held_label",
     "poker_categories",
@@ -363,8 +364,7 @@ def upload_table(files: Iterable[FileSummary], names: dict[str, str],
         message = "; ".join(text for text in (item.message, item.earlier_note) if text)
         for temp, original in names.items():
             message = message.replace(temp, original)  # no temp paths in what people read
-        status = (file_status(item.status, item.loaded, item.duplicates, item.rejected)
-                  if item.status == "partial" else item.status)
+        status = file_status(item.status, item.loaded, item.duplicates, item.rejected)
         rows.append({"file": shown, "status": status, "hands": item.hands,
                      "loaded": item.loaded, "duplicates": item.duplicates,
                      "rejected": item.rejected, "bad lines": item.bad_lines, "message": message,
@@ -678,6 +678,12 @@ def big_blind(level: str) -> int:
         return read.opening_bet
     except ValueError:
         raise ValueError(f"a 7 & 8 stake level with no bet size: {level!r}") from None
+
+
+def game_levels(results: pd.DataFrame, game: str) -> list[str]:
+    """``game``'s levels (``views.level_of``) among ``views.results_by_level``'s rows, in
+    order: each a unit its results are counted in, shown one at a time."""
+    return sorted({str(v) for v in results.loc[results["game"] == game, "level"]})
 
 
 def level_results(results: pd.DataFrame, game: str) -> pd.DataFrame:

@@ -23,7 +23,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from analytics.dashboard.charts import PLAYER_META, player_colours
-from analytics.dashboard.logic import SCORING_WORDS, level_unit, level_value
+from analytics.dashboard.logic import SCORING_WORDS, game_levels, level_unit, level_value
 from analytics.stats.cells import display_grid
 from analytics.stats.definitions import LEVELS, MIN_OPPORTUNITIES, RESULTS, Kind, stats_of
 from analytics.warehouse.identity import hand_id_hex
@@ -216,7 +216,7 @@ def result_levels(game: Game | str, levels: Sequence[str], results: pd.DataFrame
     blinds add up across stakes."""
     chosen = Game(game)
     if chosen is Game.RUMMOLI:
-        return sorted({str(v) for v in results.loc[results["game"] == chosen.value, "level"]})
+        return game_levels(results, chosen.value)
     return list(levels) if chosen is Game.BIGTWO else []
 
 

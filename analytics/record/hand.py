@@ -19,7 +19,7 @@ from typing import Final
 
 from analytics.rules import replay
 from analytics.rules.base import Outcome, RuleError
-from analytics.rules.bigtwo.engine import BigTwoState
+from analytics.rules.bigtwo.engine import BigTwoState, possible_takers
 from analytics.rules.bigtwo.engine import Phase as BigTwoPhase
 from analytics.rules.rummoli.engine import state_from_hand
 from analytics.rules.rummoli.state import RummoliState
@@ -228,8 +228,7 @@ class HandInProgress:
         if (not isinstance(state, BigTwoState) or not isinstance(rules, BigTwoRules)
                 or rules.scoring is not BigTwoScoring.ZERO_SUM or not state.is_over):
             return ()
-        winner = state.finishing_order[0]
-        return (winner, (winner - 2) % state.players + 1)
+        return possible_takers(state.players, state.finishing_order[0])
 
     def with_taker(self, taker: int | None) -> HandInProgress:
         """The finished hand with ``taker`` (None: nobody) taking on all losses; raises

@@ -46,7 +46,7 @@ def _one_level(shown: HandFilter) -> HandFilter:
     """``shown`` narrowed to one Rummoli stakes and ante (``views.level_of``), picked here
     when the filtered rounds were played at several."""
     results: pd.DataFrame = ui.ask("results_by_level")
-    levels = sorted({str(v) for v in results.loc[results["game"] == "rummoli", "level"]})
+    levels = logic.game_levels(results, "rummoli")
     if len(levels) < 2:  # the one level (its currency names the chips), or none
         return level_filter(shown, "rummoli", levels[0]) if levels else shown
     level = st.selectbox("Stakes and ante", levels, key="pots_level",

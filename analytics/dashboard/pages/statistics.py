@@ -77,8 +77,9 @@ def _game(game: Game) -> None:
     choices: list[str] = ["", *SPLITS[game]]
     levels: list[str] = ui.ask("stat_levels", game=game.value)
     level = LEVELS[game][0] if game in LEVELS else None
+    # The levels its results are counted under: Rummoli's each stakes (currency) and ante.
     units = (statistics.result_levels(game, levels, ui.ask("results_by_level"))
-             if game is Game.RUMMOLI else [])
+             if game is Game.RUMMOLI else levels)
     # Played under several scoring rules (antes), or Rummoli in several currencies: rows
     # per rule (stakes) first, where its results are in one unit.
     opening = statistics.level_split(game, levels, units) or ""
@@ -114,7 +115,7 @@ def _game(game: Game) -> None:
             st.caption(note)
     ui.download_buttons(grid, f"{game.value}-statistics", key=f"stats_{game.value}")
     _cell_hands(game, grid, split, fry)
-    _results(game, levels, grid)
+    _results(game, units, grid)
     _sessions(game)
     st.subheader("Definitions")
     st.markdown(statistics.definitions_markdown(game))
@@ -170,12 +171,10 @@ def _results(game: Game, levels: list[str], grid: pd.DataFrame) -> None:
     """The cumulative results of the players chosen in a picker (at first the four with most
     hands in the grid), by hand number or by day; Big Two's under one scoring rule at a
     time, Rummoli's under one stakes and ante, picked here when the games had several
-    (points under one rule are not points under another, chips of one ante or currency not
-    those of another)."""
+    (``levels``: ``statistics.result_levels``; points under one rule are not points under
+    another, chips of one ante or currency not those of another)."""
     st.subheader("Results over time")
     base = ui.context().filter
-    if game is Game.RUMMOLI:  # its levels: each stakes (currency) and ante
-        levels = statistics.result_levels(game, levels, ui.ask("results_by_level"))
     shown = levels
     by_rule = game in LEVELS and len(levels) > 1  # one level's units are not another's
     if by_rule:

@@ -222,7 +222,7 @@ def _by_level(game: str, results: pd.DataFrame, only: HandFilter) -> None:
         return
     words = _LEVEL_WORDS[game]
     rows = results[results["game"] == game]
-    levels = sorted(str(v) for v in rows["level"].unique())
+    levels = logic.game_levels(results, game)
     level = levels[0]
     if len(levels) > 1:
         level = st.selectbox(f"Results under the {words}", levels, key=f"level_{game}",

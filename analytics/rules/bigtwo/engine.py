@@ -58,6 +58,7 @@ __all__ = [
     "game_nets",
     "mask_of",
     "payment",
+    "possible_takers",
     "prepare_plays",
     "real_loss",
     "replay",
@@ -386,16 +387,22 @@ def zero_sum_scores(cards_left: Sequence[int], fry_threshold: int,
     return tuple(losses), tuple([total - count * loss for loss in losses])
 
 
+def possible_takers(players: int, winner: int) -> tuple[int, int]:
+    """Who may take on all losses in a played game that ``winner`` (1-based) ended by going
+    out (RULES.md 2): the winner, for going out without announcing his last card, and the
+    player before him in turn, for failing to stop him going out on it."""
+    return winner, (winner - 2) % players + 1
+
+
 def taker_problem(players: int, winner: int, taker: int) -> str | None:
     """What is wrong with naming ``taker`` (1-based) as the player who takes on all losses
-    in a played game that ``winner`` ended by going out; None when nothing is (RULES.md 2).
-
-    Only two players can: the winner, for going out without announcing his last card, and
-    the player before him in turn, for failing to stop him going out on it.  (A score sheet
-    does not record the order of play, so its games are taken as written.)"""
-    before = (winner - 2) % players + 1
-    if taker in (winner, before):
+    in a played game that ``winner`` ended by going out; None when nothing is
+    (:func:`possible_takers`).  (A score sheet does not record the order of play, so its
+    games are taken as written.)"""
+    allowed = possible_takers(players, winner)
+    if taker in allowed:
         return None
+    before = allowed[1]
     return (f"p{taker} cannot take on all losses: only p{winner} (who went out, for not "
             f"announcing his last card) or p{before} (the player before him in turn, for not "
             "stopping him) can")
