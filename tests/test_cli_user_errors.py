@@ -919,6 +919,7 @@ def test_stats_takes_one_stakes(dashboard_db: Path) -> None:
                               "--stakes", "no limit, big blind 2"])
     assert one.exit_code == 0, one.output
     assert "Statistics: 7 & 8; stakes no limit, big blind 2" in _said(one.output)
+    assert "Net (chips)" in _said(one.output)  # its results' unit: no currency declared
     other = RUNNER.invoke(app, ["stats", "seveneight", "--db", str(dashboard_db),
                                 "--stakes", "NRM min 1"])
     assert other.exit_code == 1

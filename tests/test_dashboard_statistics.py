@@ -55,6 +55,22 @@ def test_grid_html_cells_tooltips_and_grey() -> None:
     assert "hl-grey" not in grid_html(_grid(), "seveneight", min_opportunities=0)
 
 
+def test_grid_html_names_the_currency_of_its_nets() -> None:
+    """A grid in one currency heads its nets with it; a grid over several currencies names
+    each row's (a row over two has no Net); bb/100 is in big blinds, never a currency."""
+    chips = grid_html(_grid().assign(currency=["chips", "chips"]), "seveneight")
+    assert '">Net (chips)</th>' in chips and '">bb/100</th>' in chips
+    assert "<td>10</td>" in chips and "<td>12.50</td>" in chips
+    mixed = _grid().assign(currency=["USD", "JPY"], net=pd.array([10, -10], dtype="Int64"))
+    html = grid_html(mixed, "seveneight")
+    assert '">Net</th>' in html and "<td>10 USD</td>" in html and "<td>-10 JPY</td>" in html
+    assert "<td>12.50</td>" in html
+    # A row over both currencies has no Net: the others' share the header's.
+    one = grid_html(mixed.assign(currency=pd.Series(["USD", None], dtype=object),
+                                 net=pd.array([10, None], "Int64")), "seveneight")
+    assert '">Net (USD)</th>' in one and "<td>10</td>" in one and "<td>—</td>" in one
+
+
 def test_definitions_name_every_column() -> None:
     for game in (Game.SEVENEIGHT, Game.BIGTWO, Game.RUMMOLI):
         table = definitions_frame(game)

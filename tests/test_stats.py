@@ -777,6 +777,31 @@ def test_rummoli_chips_of_two_currencies_never_add(tmp_path: Path) -> None:
     assert [figure.layout.title.text for figure in section.figures] == [
         f"Rummoli: cumulative results ({currency}, poker phase; no limit, minimum bet 1 "
         f"{currency}, ante 1)" for currency in ("JPY", "USD")]
+    _check_result_currencies(db, grid, split, nets)
+
+
+def _check_result_currencies(db: Path, grid: pd.DataFrame, split: pd.DataFrame,
+                             nets: dict[str, int]) -> None:
+    """Each result in chips is read in its currency: the grid's header names the one its
+    rows share, else each cell names its row's; the Net column had no unit at all."""
+    from analytics.dashboard.statistics import counts_table, grid_html
+
+    assert grid["currency"].isna().all()  # every player played in both currencies
+    assert list(split["currency"]) == [str(s).rsplit(" ", 1)[1] for s in split["stakes"]]
+    html = grid_html(split, "rummoli", keys=("player", "stakes"))
+    assert '">Net</th>' in html and '">Net per round</th>' in html
+    for row in split.to_dict("records"):
+        assert f"<td>{int(row['net']):,} {row['currency']}</td>" in html
+    assert list(counts_table(split, "rummoli")["currency"]) == list(split["currency"])
+    with reader(db) as con:
+        dollars = stat_grid(con, HandFilter(stakes="NRM min 1 USD"), game="rummoli")
+    html = grid_html(dollars, "rummoli")
+    assert '">Net (USD)</th>' in html and '">Net per round (USD)</th>' in html
+    assert '">Rounds</th>' in html  # a count has no currency
+    assert {str(p): int(n) for p, n in zip(dollars["player"], dollars["net"],
+                                           strict=True)} == nets
+    for net in dollars["net"]:
+        assert f"<td>{int(net):,}</td>" in html  # the unit is in the header alone
 
 
 def test_results_over_time_by_hand_and_by_date(stats_db: Path) -> None:

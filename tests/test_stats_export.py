@@ -18,6 +18,7 @@ import pytest
 from typer.testing import CliRunner
 
 from analytics.cli import app
+from analytics.dashboard.statistics import result_header
 from analytics.stats import RESULTS, stats_of
 from analytics.stats.cells import cell_text
 from analytics.warehouse import ingest
@@ -88,9 +89,10 @@ def _read(path: Path) -> pd.DataFrame:
 
 def _columns(game: Game) -> list[str]:
     """The exact columns: player, then each statistic's count and opportunities, then the
-    results (docs/statistics.md)."""
+    results and (7 & 8, Rummoli) the currency they are counted in (docs/statistics.md)."""
     counted = [column for stat in stats_of(game) for column in (stat.name, stat.opps_column)]
-    return ["player", *counted, *(result.name for result in RESULTS[game])]
+    currency = [] if game is Game.BIGTWO else ["currency"]
+    return ["player", *counted, *(result.name for result in RESULTS[game]), *currency]
 
 
 def _printed(output: str) -> dict[str, dict[str, str]]:
@@ -125,7 +127,9 @@ def test_each_format_has_the_exact_columns_and_the_printed_values(
     # And the values the terminal prints under the grid's headers (VPIP, bb/100): each cell
     # count/opportunities, each result.
     printed = _printed(_run("seveneight", "--db", str(stats_db), *dates))
-    label = {result.name: result.label for result in RESULTS[Game.SEVENEIGHT]}
+    assert set(rows["currency"]) == {"chips"}  # no hand of tests/data/stats declares one
+    label = {result.name: result_header(result, "chips")
+             for result in RESULTS[Game.SEVENEIGHT]}
     assert set(printed) == set(rows["player"]) == set(NOV_3_TO_4)
     for row in rows.to_dict("records"):
         shown = printed[str(row["player"])]

@@ -74,6 +74,7 @@ def stats(
 ) -> None:
     """One row per player with the game's statistics (count and opportunities each)."""
     from analytics.dashboard.logic import SCORE_KEEPER_HEADERS, SCORE_KEEPER_NOTE
+    from analytics.dashboard.statistics import currency_texts, result_header, shared_currency
     from analytics.reports import table_bytes
     from analytics.stats import MIN_OPPORTUNITIES, RESULTS, stats_of
     from analytics.stats.cells import display_grid
@@ -141,11 +142,15 @@ def stats(
                             for name, text in zip(names, texts, strict=True)))
         _out.print(table)
     stat_columns = {column for stat in definitions for column in (stat.name, stat.opps_column)}
-    labels = {result.name: result.label for result in RESULTS[game]}
+    shared = shared_currency(rows)  # in the headers, else a column of each row's own
+    labels = {result.name: result_header(result, shared) for result in RESULTS[game]}
     results = [c for c in rows.columns if c in labels]
-    _out.print(_result_table(f"{title}: results", rows, results, labels))
+    by_row = "currency" in rows and shared is None
+    _out.print(_result_table(
+        f"{title}: results", rows.assign(currency=currency_texts(rows)) if by_row else rows,
+        [*results, "currency"] if by_row else results, labels))
     kept = [c for c in rows.columns if c not in stat_columns and c not in labels
-            and c != "player"]
+            and c not in ("player", "currency")]
     if kept:  # Big Two: the score keeper's summary (scores.bigtwo_score_summary)
         shown = rows.assign(is_regular=["✓" if flag else "" for flag in rows["is_regular"]])
         # Two tables: its eleven columns in one left a number four characters at 80 columns.

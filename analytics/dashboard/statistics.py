@@ -25,7 +25,14 @@ import plotly.graph_objects as go
 from analytics.dashboard.charts import PLAYER_META, player_colours
 from analytics.dashboard.logic import SCORING_WORDS, game_levels, level_unit, level_value
 from analytics.stats.cells import display_grid
-from analytics.stats.definitions import LEVELS, MIN_OPPORTUNITIES, RESULTS, Kind, stats_of
+from analytics.stats.definitions import (
+    LEVELS,
+    MIN_OPPORTUNITIES,
+    RESULTS,
+    Kind,
+    Result,
+    stats_of,
+)
 from analytics.warehouse.identity import hand_id_hex
 from analytics.warehouse.sql.stat_views import UNITS
 from analytics.warehouse.sql.views import (
@@ -48,6 +55,7 @@ __all__ = [
     "cell_links",
     "counts_table",
     "currency_note",
+    "currency_texts",
     "definitions_frame",
     "definitions_markdown",
     "grid_html",
@@ -59,6 +67,7 @@ __all__ = [
     "levels_text",
     "point_result",
     "rank_note",
+    "result_header",
     "result_levels",
     "result_text",
     "results_figure",
@@ -67,6 +76,7 @@ __all__ = [
     "rule_scope",
     "session_headers",
     "sessions_table",
+    "shared_currency",
     "split_value",
 ]
 
@@ -282,8 +292,12 @@ def grid_html(grid: pd.DataFrame, game: Game | str, *, keys: Sequence[str] = ("p
                                      min_opportunities=min_opportunities)
     head = [f'<th title="{escape(key)}">{escape(SPLIT_NAMES.get(key, key))}</th>'
             for key in keys]
+    shared = shared_currency(grid)
+    # Several currencies: each cell counted in one names its row's.
+    currencies = currency_texts(grid) if "currency" in grid and shared is None else None
     head += [f'<th title="{escape(s.words)}">{escape(s.label)}</th>' for s in stats]
-    head += [f'<th title="{escape(r.words)}">{escape(r.label)}</th>' for r in results]
+    head += [f'<th title="{escape(r.words)}">{escape(result_header(r, shared))}</th>'
+             for r in results]
     rows = []
     for at in range(len(cells)):
         row = [f"<td>{escape(key_text(key, cells.at[at, key]))}</td>" for key in keys]
@@ -293,11 +307,37 @@ def grid_html(grid: pd.DataFrame, game: Game | str, *, keys: Sequence[str] = ("p
             text = _linked(escape(str(cells.at[at, stat.name])), link, at, stat.name)
             row.append(f'<td{shade} title="{escape(tip)}">{text}</td>')
         for r in results:
-            value = escape(result_text(grid.at[grid.index[at], r.name]))
-            row.append(f"<td>{_linked(value, link, at, r.name)}</td>")
+            value = result_text(grid.at[grid.index[at], r.name])
+            if r.in_currency and currencies is not None and value != "—":
+                value += f" {currencies[at]}"
+            row.append(f"<td>{_linked(escape(value), link, at, r.name)}</td>")
         rows.append("<tr>" + "".join(row) + "</tr>")
     return (f'<div class="hl-stats-wrap"><table class="hl-stats"><thead><tr>{"".join(head)}'
             f'</tr></thead><tbody>{"".join(rows)}</tbody></table></div>')
+
+
+def currency_texts(grid: pd.DataFrame) -> list[str]:
+    """Each row's ``currency`` (``chips`` when its hands declare none), ``—`` for a row
+    whose hands name several."""
+    return [c if isinstance(c, str) else "—" for c in grid["currency"]]
+
+
+def shared_currency(grid: pd.DataFrame) -> str | None:
+    """The one currency of every row of ``grid`` (``stat_views.stat_grid``) with a result
+    in chips; None when they name several, or the game has none (Big Two), so that each
+    such cell names its own (:func:`grid_html`)."""
+    if "currency" not in grid:
+        return None
+    named = set(grid["currency"].dropna())
+    return str(named.pop()) if len(named) == 1 else None
+
+
+def result_header(result: Result, currency: str | None) -> str:
+    """A result column's header: its label, with the currency its cells share (``Net
+    (USD)``, ``Net per round (chips)``) when it is counted in one."""
+    if not result.in_currency or currency is None:
+        return result.label
+    return f"{result.label} ({currency})"
 
 
 def _linked(text: str, link: Callable[[int, str], str] | None, at: int, column: str) -> str:
@@ -341,6 +381,8 @@ def counts_table(grid: pd.DataFrame, game: Game | str) -> pd.DataFrame:
     names = {s.name: s.label for s in stats_of(chosen)}
     names |= {s.opps_column: f"{s.label} opportunities" for s in stats_of(chosen)}
     names |= {r.name: r.label for r in RESULTS[chosen]}
+    if "currency" in grid:
+        grid = grid.assign(currency=currency_texts(grid))
     return grid.rename(columns={**SPLIT_NAMES, **names})
 
 

@@ -29,9 +29,9 @@ from typing import Final
 
 from parsers.rule_options import Game
 
-__all__ = ["BIGTWO_SEATS", "ENDS_AT_FIRST_OUT", "FRY_THRESHOLD", "LEVELS", "MIN_OPPORTUNITIES",
-           "ONE_CURRENCY", "RESULTS", "SOURCES", "SPLITS", "STATS", "Kind", "Result", "Stat",
-           "level_sql", "stat_columns", "stats_of"]
+__all__ = ["BIGTWO_SEATS", "CURRENCY", "ENDS_AT_FIRST_OUT", "FRY_THRESHOLD", "LEVELS",
+           "MIN_OPPORTUNITIES", "ONE_CURRENCY", "RESULTS", "SOURCES", "SPLITS", "STATS", "Kind",
+           "Result", "Stat", "level_sql", "stat_columns", "stats_of"]
 
 MIN_OPPORTUNITIES: Final = 30
 """A cell with fewer opportunities than this is greyed (the dashboard lets it be changed)."""
@@ -89,6 +89,9 @@ class Result:
     """Its unit is the rule's (:data:`LEVELS`): points under one Big Two scoring rule are
     not points under another, chips per Rummoli round grow with the ante; so a row whose
     hands were played under more than one has none (``stat_views.stat_grid``)."""
+    in_currency: bool = False
+    """It is counted in the row's currency (:data:`CURRENCY`: chips, or the one currency
+    its hands declare), which the grid names beside it."""
 
 
 LEVELS: Final = {Game.BIGTWO: ("scoring", "cards"), Game.RUMMOLI: ("ante", "1")}
@@ -311,10 +314,21 @@ _RUMMOLI: Final = (
 STATS: Final = {Game.SEVENEIGHT: _SEVENEIGHT, Game.BIGTWO: _BIGTWO, Game.RUMMOLI: _RUMMOLI}
 """Every statistic, per game, in the grid's column order."""
 
+
+def _currency_of(stakes: str) -> str:
+    """The SQL of the currency a ``views.STAKES`` label ends in (``''``: none declared)."""
+    return f"regexp_extract({stakes}, '^\\S+ (?:min )?\\S+ ?(.*)$', 1)"
+
+
 ONE_CURRENCY: Final = ("len(list_distinct(list_transform(list(DISTINCT x.stakes), lambda s: "
-                       "regexp_extract(s, '^\\S+ (?:min )?\\S+ ?(.*)$', 1)))) = 1")
+                       f"{_currency_of('s')}))) = 1")
 """Whether a group's 7 & 8 or Rummoli rows share one currency (``views.STAKES`` ends in
 it; none is one too): read from the distinct stakes labels, not from every row."""
+
+CURRENCY: Final = (f"CASE WHEN {ONE_CURRENCY} THEN "
+                   f"coalesce(nullif({_currency_of('any_value(x.stakes)')}, ''), 'chips') END")
+"""A group's one currency (``chips`` when its hands declare none), NULL when its 7 & 8 or
+Rummoli rows name several: the unit of its results :attr:`Result.in_currency`."""
 
 RESULTS: Final = {
     Game.SEVENEIGHT: (
@@ -323,7 +337,8 @@ RESULTS: Final = {
                "summed over every stake level he played, as a tracker sums money won; none "
                "for a row whose hands name two currencies, or one and none (bb/100 weighs "
                "each hand by its big blind; split by stakes for each level's chips).",
-               f"CASE WHEN {ONE_CURRENCY} THEN CAST(sum(x.net) AS BIGINT) END"),
+               f"CASE WHEN {ONE_CURRENCY} THEN CAST(sum(x.net) AS BIGINT) END",
+               in_currency=True),
         Result("bb_per_100", _SE, "bb/100",
                "Net in big blinds per 100 hands: each hand's net divided by its big blind "
                "(the largest blind the hand declares, as trackers take the stake's big blind "
@@ -347,27 +362,28 @@ RESULTS: Final = {
         Result("rounds", _RM, "Rounds", "Rounds he sat in.", "count(*)"),
         Result("net", _RM, "Net", "Net result in chips (every pot, payment and ante); none "
                "for a row whose rounds name two currencies, or one and none.",
-               f"CASE WHEN {ONE_CURRENCY} THEN CAST(sum(x.net) AS BIGINT) END"),
+               f"CASE WHEN {ONE_CURRENCY} THEN CAST(sum(x.net) AS BIGINT) END",
+               in_currency=True),
         Result("net_per_round", _RM, "Net per round", "Net chips per round.",
-               "sum(x.net) / count(*)", per_level=True),
+               "sum(x.net) / count(*)", per_level=True, in_currency=True),
         Result("poker_net_per_round", _RM, "Poker pot net per round",
                "Net chips per round from the poker pot (the poker phase alone): the poker "
                "pot, its side pots and an end-of-game round's pot won, less his ante into the "
                "poker pot and his bets.",
-               "sum(x.poker_net) / count(*)", per_level=True),
+               "sum(x.poker_net) / count(*)", per_level=True, in_currency=True),
         Result("pay_cards_net_per_round", _RM, "Pay-card pots net per round",
                "Net chips per round from the seven pay-card pots: the pots he won by laying "
                "pay cards, less his antes into them.",
-               "sum(x.pay_cards_net) / count(*)", per_level=True),
+               "sum(x.pay_cards_net) / count(*)", per_level=True, in_currency=True),
         Result("rummoli_net_per_round", _RM, "Rummoli pot net per round",
                "Net chips per round from the Rummoli pot: the pot won by going out first, "
                "less his ante into it and what he paid into it at an impasse.",
-               "sum(x.rummoli_net) / count(*)", per_level=True),
+               "sum(x.rummoli_net) / count(*)", per_level=True, in_currency=True),
         Result("payments_net_per_round", _RM, "Cards-left payments net per round",
                "Net chips per round from the payments for cards left: received as the "
                "winner, less paid for his own cards left. With the pots above and the "
                "auction's chips (Auction chips) it adds up to Net per round.",
-               "sum(x.payments_net) / count(*)", per_level=True),
+               "sum(x.payments_net) / count(*)", per_level=True, in_currency=True),
     ),
 }
 """The result columns of each game's grid."""

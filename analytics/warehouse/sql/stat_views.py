@@ -18,6 +18,7 @@ import duckdb
 import pandas as pd
 
 from analytics.stats.definitions import (
+    CURRENCY,
     LEVELS,
     ONE_CURRENCY,
     RESULTS,
@@ -86,9 +87,11 @@ def stat_grid(con: duckdb.DuckDBPyConnection, f: HandFilter, *, game: Game | str
     """Per player (and per ``split`` value: :data:`~analytics.stats.definitions.SPLITS`)
     the game's statistics as ``<name>`` (count) and ``<name>_opps`` columns, then its
     result columns (one counted in a rule's unit: none for a row whose hands were played
-    under several of those rules); ordered by player.  Only the filter's players' own seats
-    count when it names players.  Big Two's fry is each game's own ``fry_threshold``, or
-    ``fry_threshold`` for every game when given."""
+    under several of those rules), and for 7 & 8 and Rummoli ``currency``: the one its
+    results in chips are counted in (``chips`` when none is declared), none over several; ordered by
+    player.  Only the filter's players' own seats count when it names players.  Big
+    Two's fry is each game's own ``fry_threshold``, or ``fry_threshold`` for every game
+    when given."""
     chosen = Game(game)
     stats = stats_of(chosen)
     splits = SPLITS[chosen]
@@ -99,7 +102,8 @@ def stat_grid(con: duckdb.DuckDBPyConnection, f: HandFilter, *, game: Game | str
     stored = chosen in _STORED
     by = f", {splits[split]} AS {split}" if split else ""
     columns = ", ".join([*(_summed(stat, stored) for stat in stats),
-                         *(f"{_result(r)} AS {r.name}" for r in RESULTS[chosen])])
+                         *(f"{_result(r)} AS {r.name}" for r in RESULTS[chosen]),
+                         *([f"{CURRENCY} AS currency"] if stored else [])])
     sql = f"""
         SELECT x.player{by}, {columns}
         FROM {SOURCES[chosen]} x
