@@ -159,6 +159,12 @@ def test_the_stakes_filter_names_each_stakes_game(db: Path) -> None:
     assert box.options[0] == "all stakes"
     assert set(games) <= {"7 & 8", "Big Two", "Rummoli"} and len(set(games)) == 3
     assert games == sorted(games)  # grouped by game
+    # Picked, its whole name stands under the box, which cuts a long one at its end
+    # ("Rummoli: no limit, minimum bet" for both "... 1" and "... 1 USD").
+    assert not [c.value for c in at.sidebar.caption if c.value.startswith("Rummoli")]
+    label = next(option for option in box.options if option.startswith("Rummoli"))
+    box.select_index(box.options.index(label)).run()
+    assert label in [c.value for c in at.sidebar.caption] and not at.exception
 
 
 def test_the_house_rules_filter_names_each_rules_game(db: Path) -> None:

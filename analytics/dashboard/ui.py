@@ -345,6 +345,9 @@ def _sidebar(options: filters.Options) -> HandFilter:
                                                                           stakes_choice)],
                       key="f_stakes", format_func=lambda label: (
                           label if label == "all stakes" else stakes_choice(label)))
+    picked = state.get("f_stakes")
+    if picked not in (None, "all stakes"):  # the narrow box cuts "... 1" and "... 1 USD" alike
+        sidebar.caption(stakes_choice(str(picked)))
     game = state.get("f_game")
     start, end = state.get("f_from"), state.get("f_to")
     knobs = tuple(tuple(k.split("=", 1)) for k in state.get("f_knobs", []))
