@@ -469,7 +469,7 @@ BUNDLE_BYTES: Final = 2 * 1024 * 1024
 pays a fixed ~60-100 ms (the statistics' statement, a round trip, small Arrow tables), so
 a folder or a zip of one-hand files loaded at ~10 hands a second one file at a time.  The
 statistics' statement costs ~20 ms whatever its rows up to a few thousand hands, so a
-folder of 750-hand files spends a sixth less worker CPU on 2 MiB bundles than on 256 KiB
+folder of 750-hand files spends about 15 % less worker CPU on 2 MiB bundles than on 256 KiB
 ones (docs/warehouse.md)."""
 
 BUNDLE_UNITS: Final = 100
