@@ -393,6 +393,37 @@ def test_small_files_load_together_as_they_would_one_by_one(
     assert content(tmp_path / "together.duckdb") == content(tmp_path / "alone.duckdb")
 
 
+def test_bundles_keep_a_large_unit_alone_and_every_worker_busy() -> None:
+    """A unit that would take a bundle over its bytes starts the next: two 1.4 MiB files
+    went to one worker together under 2 MiB, and a 16 MiB part joined a 1.9 MiB file.
+    A small folder is cut into two bundles a worker at least, so that no worker idles."""
+    from types import SimpleNamespace
+
+    from analytics.warehouse.pipeline.run import (
+        BUNDLE_BYTES,
+        LEAST_BUNDLE_BYTES,
+        bundle_bytes,
+        bundles,
+    )
+
+    kib = 1024
+
+    def sizes(units_kib: list[int], most_bytes: int) -> list[list[int]]:
+        units: Any = [SimpleNamespace(size=size * kib) for size in units_kib]
+        made: Any = list(bundles(units, most_bytes))
+        return [[unit.size // kib for unit in bundle] for bundle in made]
+
+    assert sizes([1434] * 4, 2048 * kib) == [[1434]] * 4
+    assert sizes([1946, 16384, 100], 2048 * kib) == [[1946], [16384], [100]]
+    assert sizes([496] * 8, 2048 * kib) == [[496] * 4, [496] * 4]
+    assert sizes([496] * 8, 256 * kib) == [[496]] * 8
+    assert sizes([1] * 250, 2048 * kib) == [[1] * 100, [1] * 100, [1] * 50]
+    assert bundle_bytes(19 * 1024 * kib, 2) == BUNDLE_BYTES == 2048 * kib
+    assert bundle_bytes(4 * 1024 * kib, 8) == LEAST_BUNDLE_BYTES
+    assert bundle_bytes(6 * 1024 * kib, 2) == 1536 * kib  # four bundles for two workers
+    assert bundle_bytes(1, 0) == BUNDLE_BYTES  # inline
+
+
 def test_staged_files_are_bounded_by_their_bytes_too(tmp_path: Path,
                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     """A file whose hands are all rejected has no rows but keeps every hand's text in its

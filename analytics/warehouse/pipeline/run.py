@@ -27,7 +27,7 @@ import os
 import re
 import time
 from collections import Counter, deque
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from multiprocessing.pool import AsyncResult, Pool
 from pathlib import Path
@@ -87,6 +87,8 @@ __all__ = [
     "GameCounts",
     "IngestProgress",
     "IngestSummary",
+    "bundle_bytes",
+    "bundles",
     "capped_workers",
     "compile_kernels",
     "ensure_database",
@@ -433,12 +435,13 @@ _ALL_GAMES: Final = frozenset(variant.game.value for variant in VARIANTS.values(
 
 
 def _run(units: Iterator[Unit | UnitResult], workers: int, *,
-         kernels: frozenset[str] = _ALL_GAMES) -> Iterator[UnitResult]:
+         most_bytes: int, kernels: frozenset[str] = _ALL_GAMES
+         ) -> Iterator[UnitResult]:
     """Results in the order of ``units``: computed by a process pool, or inline, small
-    units in bundles (:func:`_bundles`).  ``kernels``: the games whose numba kernels the
-    units are likely to need (:func:`_kernel_games`)."""
+    units in bundles of up to ``most_bytes`` (:func:`bundles`).  ``kernels``: the games
+    whose numba kernels the units are likely to need (:func:`_kernel_games`)."""
     if workers <= 0:
-        for bundle in _bundles(units):
+        for bundle in bundles(units, most_bytes):
             yield from [bundle] if isinstance(bundle, UnitResult) else process_units(bundle)
         return
     # fork: workers inherit the loaded modules (fast start).
@@ -451,7 +454,7 @@ def _run(units: Iterator[Unit | UnitResult], workers: int, *,
     pending: deque[AsyncResult[list[UnitResult]] | UnitResult] = deque()
     window = 2 * workers  # in flight: keeps workers busy, bounds memory
     try:
-        for bundle in _bundles(units):
+        for bundle in bundles(units, most_bytes):
             pending.append(bundle if isinstance(bundle, UnitResult)
                            else pool.apply_async(process_units, (bundle,)))
             while len(pending) >= window:
@@ -465,22 +468,37 @@ def _run(units: Iterator[Unit | UnitResult], workers: int, *,
 
 
 BUNDLE_BYTES: Final = 2 * 1024 * 1024
-"""Consecutive units go to a worker together until they hold this much content: a unit
-pays a fixed ~60-100 ms (the statistics' statement, a round trip, small Arrow tables), so
-a folder or a zip of one-hand files loaded at ~10 hands a second one file at a time.  The
-statistics' statement costs ~20 ms whatever its rows up to a few thousand hands, so a
-folder of 750-hand files spends about 15 % less worker CPU on 2 MiB bundles than on 256 KiB
-ones (docs/warehouse.md)."""
+"""The most content a bundle holds: consecutive units go to a worker together up to it.  A
+unit pays a fixed ~60-100 ms (the statistics' statement, a round trip, small Arrow
+tables), so a folder or a zip of one-hand files loaded at ~10 hands a second one file at a
+time.  The statistics' statement costs ~20 ms whatever its rows up to a few thousand
+hands, so a folder of 750-hand files spends about 15 % less worker CPU on 2 MiB bundles
+than on 256 KiB ones (docs/warehouse.md)."""
+
+LEAST_BUNDLE_BYTES: Final = 256 * 1024
+"""The least :func:`bundle_bytes` gives: below it a unit's fixed cost outweighs its work."""
 
 BUNDLE_UNITS: Final = 100
 """The most units in one bundle, so that the files of a small folder still spread over
 the workers."""
 
 
-def _bundles(units: Iterator[Unit | UnitResult]) -> Iterator[list[Unit] | UnitResult]:
-    """``units`` in bundles of consecutive units of at most :data:`BUNDLE_UNITS` and about
-    :data:`BUNDLE_BYTES` (a large unit alone), each yielded as soon as it is full; a
-    ready-made result (a source that failed while it was split) on its own, in its place."""
+def bundle_bytes(total: int, workers: int) -> int:
+    """The most content of a bundle when ``workers`` share ``total`` bytes: two bundles a
+    worker at least, so that a small folder keeps every worker busy, within
+    :data:`LEAST_BUNDLE_BYTES` and :data:`BUNDLE_BYTES` (inline, ``workers`` 0: the
+    largest)."""
+    if workers <= 0:
+        return BUNDLE_BYTES
+    return max(LEAST_BUNDLE_BYTES, min(BUNDLE_BYTES, total // (2 * workers)))
+
+
+def bundles(units: Iterable[Unit | UnitResult], most_bytes: int = BUNDLE_BYTES
+            ) -> Iterator[list[Unit] | UnitResult]:
+    """``units`` in bundles of consecutive units, each yielded as soon as it is full: at
+    most :data:`BUNDLE_UNITS` units and ``most_bytes`` of content, a unit that would take
+    a bundle over it starting the next (a larger unit goes alone); a ready-made result (a
+    source that failed while it was split) on its own, in its place."""
     bundle: list[Unit] = []
     size = 0
     for unit in units:
@@ -490,9 +508,12 @@ def _bundles(units: Iterator[Unit | UnitResult]) -> Iterator[list[Unit] | UnitRe
                 bundle, size = [], 0
             yield unit
             continue
+        if bundle and size + unit.size > most_bytes:
+            yield bundle
+            bundle, size = [], 0
         bundle.append(unit)
         size += unit.size
-        if size >= BUNDLE_BYTES or len(bundle) >= BUNDLE_UNITS:
+        if size >= most_bytes or len(bundle) >= BUNDLE_UNITS:
             yield bundle
             bundle, size = [], 0
     if bundle:
@@ -705,7 +726,8 @@ def ingest(
             kernels = _kernel_games(planned, limits) if count > 1 else frozenset()
             todo = planned
             while todo:  # then the files a failing file in parts took back with it, if any
-                for result in _run(_units(todo, limits, whole), count, kernels=kernels):
+                for result in _run(_units(todo, limits, whole), count, kernels=kernels,
+                                   most_bytes=bundle_bytes(total, count)):
                     item = todo[result.file_no]
                     bytes_done += result.size
                     hands_done += result.hands
