@@ -79,6 +79,8 @@ def test_definitions_name_every_column() -> None:
             assert stat.name in named and stat.opps_column in named
         assert table["definition"].str.len().min() > 10
         assert definitions_markdown(game).count("\n- ") == len(table) - 1
+        # The currency column of the games played for chips is defined too.
+        assert ("currency" in set(table["column"])) is (game is not Game.BIGTWO)
 
 
 @pytest.mark.slow

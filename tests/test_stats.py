@@ -792,12 +792,21 @@ def _check_result_currencies(db: Path, grid: pd.DataFrame, split: pd.DataFrame,
     assert '">Net</th>' in html and '">Net per round</th>' in html
     for row in split.to_dict("records"):
         assert f"<td>{int(row['net']):,} {row['currency']}</td>" in html
+    bids = [f"{int(row['winning_bid'])} in {int(row['winning_bid_opps'])}" for row in
+            split.to_dict("records") if row["currency"] == "USD" and row["winning_bid_opps"]]
+    assert bids and all(f">{bid} (" in html and " USD</td>" in html for bid in bids)
+    assert '">Winning bid</th>' in html
     assert list(counts_table(split, "rummoli")["currency"]) == list(split["currency"])
+    assert "Net" in counts_table(split, "rummoli").columns  # several currencies: per row
     with reader(db) as con:
         dollars = stat_grid(con, HandFilter(stakes="NRM min 1 USD"), game="rummoli")
+        mixed = stat_grid(con, HandFilter(), game="rummoli")
+    assert counts_table(mixed, "rummoli")["currency"].isna().all()  # empty, not "—"
     html = grid_html(dollars, "rummoli")
     assert '">Net (USD)</th>' in html and '">Net per round (USD)</th>' in html
-    assert '">Rounds</th>' in html  # a count has no currency
+    assert '">Winning bid (USD)</th>' in html and '">Chips paid (USD)</th>' in html
+    assert '">Rounds</th>' in html and '">VPIP</th>' in html  # a count has no currency
+    assert {"Net (USD)", "Auction chips (USD)"} <= set(counts_table(dollars, "rummoli"))
     assert {str(p): int(n) for p, n in zip(dollars["player"], dollars["net"],
                                            strict=True)} == nets
     for net in dollars["net"]:

@@ -127,6 +127,11 @@ def stats(
     title = f"Statistics: {hand_filter.describe()}"
     # One table per family of statistics (and one of results): the whole grid is too wide
     # for a terminal.
+    # Counts in chips: the currency their rows share in the headers, else a column of
+    # each row's own.
+    shared = shared_currency(rows)
+    by_row = "currency" in rows and shared is None
+    row_currencies = currency_texts(rows) if by_row else []
     families = dict.fromkeys(stat.family for stat in definitions)
     for family in families:
         chosen = [stat for stat in definitions if stat.family == family]
@@ -134,20 +139,22 @@ def stats(
         table = Table(title=f"{title}: {family}")
         table.add_column("player", overflow="fold")
         for stat in chosen:  # headed as the dashboard's grid (the export keeps the names)
-            table.add_column(stat.label, justify="right", overflow="fold")
+            table.add_column(result_header(stat, shared), justify="right", overflow="fold")
+        in_currency = by_row and any(stat.in_currency for stat in chosen)
+        if in_currency:
+            table.add_column("currency", justify="right", overflow="fold")
         for at in range(len(rows)):
             texts = [str(cells.at[at, name]) for name in names]
             table.add_row(str(rows["player"].iloc[at]),
                           *(Text(text, style="dim" if bool(grey.at[at, name]) else "")
-                            for name, text in zip(names, texts, strict=True)))
+                            for name, text in zip(names, texts, strict=True)),
+                          *([row_currencies[at]] if in_currency else []))
         _out.print(table)
     stat_columns = {column for stat in definitions for column in (stat.name, stat.opps_column)}
-    shared = shared_currency(rows)  # in the headers, else a column of each row's own
     labels = {result.name: result_header(result, shared) for result in RESULTS[game]}
     results = [c for c in rows.columns if c in labels]
-    by_row = "currency" in rows and shared is None
     _out.print(_result_table(
-        f"{title}: results", rows.assign(currency=currency_texts(rows)) if by_row else rows,
+        f"{title}: results", rows.assign(currency=row_currencies) if by_row else rows,
         [*results, "currency"] if by_row else results, labels))
     kept = [c for c in rows.columns if c not in stat_columns and c not in labels
             and c not in ("player", "currency")]

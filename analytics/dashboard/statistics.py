@@ -31,6 +31,7 @@ from analytics.stats.definitions import (
     RESULTS,
     Kind,
     Result,
+    Stat,
     stats_of,
 )
 from analytics.warehouse.identity import hand_id_hex
@@ -48,6 +49,7 @@ from parsers.rule_options import Game
 __all__ = [
     "ALL_HANDS",
     "CURRENCY_NOTE",
+    "CURRENCY_WORDS",
     "GRID_STYLE",
     "LINES",
     "RANK_NOTE",
@@ -178,6 +180,12 @@ def rank_note(game: Game | str, levels: Sequence[str]) -> str | None:
     return RANK_NOTE if Game(game) is Game.BIGTWO and RANK_KNOB[1] in levels else None
 
 
+CURRENCY_WORDS: Final = ("The currency the row's counts and results in chips are in: the "
+                         "one its hands declare, chips when they declare none; none for a "
+                         "row whose hands name several (those counts and results are then "
+                         "none too).")
+"""The definition of ``stat_grid``'s ``currency`` column (:func:`definitions_frame`)."""
+
 CURRENCY_NOTE: Final = ("— in Net (and in every column counted in chips): his hands name "
                         "more than one currency (or one and none), and chips of two "
                         "currencies are never added: split by stakes for each currency's "
@@ -295,7 +303,8 @@ def grid_html(grid: pd.DataFrame, game: Game | str, *, keys: Sequence[str] = ("p
     shared = shared_currency(grid)
     # Several currencies: each cell counted in one names its row's.
     currencies = currency_texts(grid) if "currency" in grid and shared is None else None
-    head += [f'<th title="{escape(s.words)}">{escape(s.label)}</th>' for s in stats]
+    head += [f'<th title="{escape(s.words)}">{escape(result_header(s, shared))}</th>'
+             for s in stats]
     head += [f'<th title="{escape(r.words)}">{escape(result_header(r, shared))}</th>'
              for r in results]
     rows = []
@@ -304,7 +313,10 @@ def grid_html(grid: pd.DataFrame, game: Game | str, *, keys: Sequence[str] = ("p
         for stat in stats:
             shade = ' class="hl-grey"' if bool(grey.at[at, stat.name]) else ""
             tip = str(tips.at[at, stat.name]) or f"{_KIND_WORDS[stat.kind]}, no interval"
-            text = _linked(escape(str(cells.at[at, stat.name])), link, at, stat.name)
+            text = str(cells.at[at, stat.name])
+            if stat.in_currency and currencies is not None and not _missing(grid, at, stat):
+                text += f" {currencies[at]}"
+            text = _linked(escape(text), link, at, stat.name)
             row.append(f'<td{shade} title="{escape(tip)}">{text}</td>')
         for r in results:
             value = result_text(grid.at[grid.index[at], r.name])
@@ -332,12 +344,18 @@ def shared_currency(grid: pd.DataFrame) -> str | None:
     return str(named.pop()) if len(named) == 1 else None
 
 
-def result_header(result: Result, currency: str | None) -> str:
-    """A result column's header: its label, with the currency its cells share (``Net
-    (USD)``, ``Net per round (chips)``) when it is counted in one."""
-    if not result.in_currency or currency is None:
-        return result.label
-    return f"{result.label} ({currency})"
+def result_header(column: Result | Stat, currency: str | None) -> str:
+    """A result or statistic column's header: its label, with the currency its cells share
+    (``Net (USD)``, ``Winning bid (chips)``) when it is counted in one."""
+    if not column.in_currency or currency is None:
+        return column.label
+    return f"{column.label} ({currency})"
+
+
+def _missing(grid: pd.DataFrame, at: int, stat: Stat) -> bool:
+    """Whether row ``at`` has no count of ``stat`` (its hands in several units)."""
+    value = grid[stat.name].iloc[at]
+    return value is None or value is pd.NA or (isinstance(value, float) and math.isnan(value))
 
 
 def _linked(text: str, link: Callable[[int, str], str] | None, at: int, column: str) -> str:
@@ -355,6 +373,9 @@ def definitions_frame(game: Game | str) -> pd.DataFrame:
              "kind": _KIND_WORDS[s.kind], "definition": s.words} for s in stats_of(chosen)]
     rows += [{"column": r.name, "header": r.label, "family": "result", "kind": "result",
               "definition": r.words} for r in RESULTS[chosen]]
+    if chosen is not Game.BIGTWO:  # played for chips: stat_grid's currency column
+        rows.append({"column": "currency", "header": "currency", "family": "result",
+                     "kind": "unit", "definition": CURRENCY_WORDS})
     return pd.DataFrame(rows, columns=["column", "header", "family", "kind", "definition"])
 
 
@@ -378,11 +399,10 @@ def counts_table(grid: pd.DataFrame, game: Game | str) -> pd.DataFrame:
     its header; the row's keys (player, split) as people name them.  The report's table of the
     numbers behind the grid (:func:`definitions_frame` maps headers to column names)."""
     chosen = Game(game)
-    names = {s.name: s.label for s in stats_of(chosen)}
+    shared = shared_currency(grid)
+    names = {s.name: result_header(s, shared) for s in stats_of(chosen)}
     names |= {s.opps_column: f"{s.label} opportunities" for s in stats_of(chosen)}
-    names |= {r.name: r.label for r in RESULTS[chosen]}
-    if "currency" in grid:
-        grid = grid.assign(currency=currency_texts(grid))
+    names |= {r.name: result_header(r, shared) for r in RESULTS[chosen]}
     return grid.rename(columns={**SPLIT_NAMES, **names})
 
 

@@ -69,6 +69,8 @@ class Stat:
     per_level: bool = False
     """Its count is in the rule's unit (:data:`LEVELS`, as :attr:`Result.per_level`): none
     for a row whose hands were played under more than one of those rules."""
+    in_currency: bool = False
+    """Its count is in the row's currency, as :attr:`Result.in_currency`."""
 
     @property
     def opps_column(self) -> str:
@@ -285,11 +287,11 @@ _RUMMOLI: Final = (
     Stat("winning_bid", _RM, "Winning bid", "widow",
          "Average winning bid: the chips he paid for the auctions he won over those "
          "auctions.",
-         "winning_bids", "auctions_won", Kind.MEAN, per_level=True),
+         "winning_bids", "auctions_won", Kind.MEAN, per_level=True, in_currency=True),
     Stat("widow_net", _RM, "Auction chips", "widow",
          "Chips the widow's auction gained him (as the dealer, paid the price) or cost him "
          "(as the winning bidder), per round dealt in.",
-         "auction_net", "dealt", Kind.MEAN, per_level=True),
+         "auction_net", "dealt", Kind.MEAN, per_level=True, in_currency=True),
     Stat("pay_cards", _RM, "Pay cards laid", "laying",
          "Pay cards (T♠ J♦ Q♣ K♥ A♠ K♦ A♦) he laid per round with a Rummoli phase.",
          "pay_cards", "dealt AND laying", Kind.MEAN),
@@ -304,7 +306,7 @@ _RUMMOLI: Final = (
     Stat("chips_paid", _RM, "Chips paid", "laying",
          "Chips he paid for the cards he held at the end (to the winner, or into the "
          "Rummoli pot at an impasse), per round with a Rummoli phase.",
-         "chips_paid", "dealt AND laying", Kind.MEAN, per_level=True),
+         "chips_paid", "dealt AND laying", Kind.MEAN, per_level=True, in_currency=True),
     Stat("rummoli_pot", _RM, "Rummoli pot", "laying",
          "Rounds where he won the Rummoli pot (emptied his hand first, whatever the pot "
          "held: with no ante it holds nothing) over rounds with a Rummoli phase.",
