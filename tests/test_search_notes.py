@@ -269,6 +269,10 @@ def test_the_search_page_asks_only_what_the_games_shown_have(
     if "search_combination" in asked:
         assert "full house" in at.selectbox(key="search_combination").options
     if at.dataframe:  # Big Two is played for points, the others for chips
-        unit = {None: "chips or points", "bigtwo": "points"}.get(game, "chips")
         shown = at.dataframe[0].value
-        assert f"pot ({unit})" in shown.columns, shown.columns
+        if game is None:  # chips and points: each hand's unit beside it
+            assert "pot" in shown.columns and set(shown["unit"]) == {"chips", "points"}
+            assert {"points"} == set(shown.loc[shown["game"] == "Big Two", "unit"])
+        else:
+            unit = "points" if game == "bigtwo" else "chips"
+            assert f"pot ({unit})" in shown.columns and "unit" not in shown.columns

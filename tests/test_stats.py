@@ -798,9 +798,17 @@ def _check_result_currencies(db: Path, grid: pd.DataFrame, split: pd.DataFrame,
     assert '">Winning bid</th>' in html
     assert list(counts_table(split, "rummoli")["currency"]) == list(split["currency"])
     assert "Net" in counts_table(split, "rummoli").columns  # several currencies: per row
+    from analytics.warehouse.sql.search import describe_hands
+
     with reader(db) as con:
         dollars = stat_grid(con, HandFilter(stakes="NRM min 1 USD"), game="rummoli")
         mixed = stat_grid(con, HandFilter(), game="rummoli")
+        currencies = dict(con.execute("SELECT hand_id, currency FROM hands").fetchall())
+        listed = describe_hands(con, list(currencies))
+    # A list of hands (a cell's, a session's, the search's) gives each hand's unit: its
+    # pot and nets were headed "chips" whatever the currency.
+    assert {int(h): u for h, u in zip(listed["hand_id"], listed["unit"], strict=True)} == {
+        int(h): c for h, c in currencies.items()}
     assert counts_table(mixed, "rummoli")["currency"].isna().all()  # empty, not "—"
     html = grid_html(dollars, "rummoli")
     assert '">Net (USD)</th>' in html and '">Net per round (USD)</th>' in html

@@ -20,7 +20,7 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from analytics.dashboard import logic, ui
+from analytics.dashboard import ui
 from analytics.warehouse.sql.search import describe_hands
 from analytics.words import counted
 from parsers.rule_options import GAME_NAMES
@@ -36,13 +36,15 @@ def show_hands(found: pd.DataFrame, *, key: str, name: str, note: str = "",
                column_config: Mapping[str, Any] | None = None) -> None:
     """Draw ``found`` (rows of ``search.describe_hands``): "N hands" and ``note``, the
     table with the replayer's link ("open"), each game by its name ("7 & 8"), the pot and
-    a ``net`` column headed with their unit ("pot (chips)", "net (points)" for Big Two
-    alone; both units when the list mixes them), and the CSV, XLSX and Parquet downloads
-    named ``name``."""
-    units = sorted({logic.NET_UNITS.get(str(game), "chips") for game in found["game"]}
-                   if "game" in found.columns else ()) or ["chips"]
-    found = found.rename(columns={column: f"{column} ({' or '.join(units)})"
-                                  for column in ("pot", "net")})
+    a ``net`` column headed with their unit when the hands share one ("pot (chips)", "net
+    (USD)", "net (points)" for Big Two), else beside each hand (its ``unit``: chips of
+    two currencies, or chips and points, are not one number), and the CSV, XLSX and
+    Parquet downloads named ``name``."""
+    units = set(found["unit"]) if "unit" in found.columns else set()
+    if len(units) <= 1:
+        unit = units.pop() if units else "chips"
+        found = found.drop(columns=["unit"], errors="ignore").rename(
+            columns={column: f"{column} ({unit})" for column in ("pot", "net")})
     if "game" in found.columns:
         found = found.assign(game=found["game"].map(GAME_NAMES).fillna(found["game"]))
     st.markdown(f"**{counted(len(found), 'hand')}**{note}")

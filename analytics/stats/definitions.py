@@ -31,7 +31,7 @@ from parsers.rule_options import Game
 
 __all__ = ["BIGTWO_SEATS", "CURRENCY", "ENDS_AT_FIRST_OUT", "FRY_THRESHOLD", "LEVELS",
            "MIN_OPPORTUNITIES", "ONE_CURRENCY", "RESULTS", "SOURCES", "SPLITS", "STATS", "Kind",
-           "Result", "Stat", "level_sql", "stat_columns", "stats_of"]
+           "Result", "Stat", "currency_sql", "level_sql", "stat_columns", "stats_of"]
 
 MIN_OPPORTUNITIES: Final = 30
 """A cell with fewer opportunities than this is greyed (the dashboard lets it be changed)."""
@@ -317,18 +317,19 @@ STATS: Final = {Game.SEVENEIGHT: _SEVENEIGHT, Game.BIGTWO: _BIGTWO, Game.RUMMOLI
 """Every statistic, per game, in the grid's column order."""
 
 
-def _currency_of(stakes: str) -> str:
-    """The SQL of the currency a ``views.STAKES`` label ends in (``''``: none declared)."""
+def currency_sql(stakes: str) -> str:
+    """The SQL of the currency the ``views.STAKES`` label ``stakes`` ends in (``''``: none
+    declared; Big Two's ``points`` has none either)."""
     return f"regexp_extract({stakes}, '^\\S+ (?:min )?\\S+ ?(.*)$', 1)"
 
 
 ONE_CURRENCY: Final = ("len(list_distinct(list_transform(list(DISTINCT x.stakes), lambda s: "
-                       f"{_currency_of('s')}))) = 1")
+                       f"{currency_sql('s')}))) = 1")
 """Whether a group's 7 & 8 or Rummoli rows share one currency (``views.STAKES`` ends in
 it; none is one too): read from the distinct stakes labels, not from every row."""
 
 CURRENCY: Final = (f"CASE WHEN {ONE_CURRENCY} THEN "
-                   f"coalesce(nullif({_currency_of('any_value(x.stakes)')}, ''), 'chips') END")
+                   f"coalesce(nullif({currency_sql('any_value(x.stakes)')}, ''), 'chips') END")
 """A group's one currency (``chips`` when its hands declare none), NULL when its 7 & 8 or
 Rummoli rows name several: the unit of its results :attr:`Result.in_currency`."""
 

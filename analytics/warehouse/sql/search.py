@@ -18,6 +18,7 @@ import duckdb
 import pandas as pd
 
 from analytics.evaluator import PokerCategory, SevenEightCategory
+from analytics.stats.definitions import currency_sql
 from analytics.warehouse.identity import hand_id_hex
 from analytics.warehouse.sql.views import (
     PLAY_KIND_COLUMNS,
@@ -133,7 +134,7 @@ def search_hands(con: duckdb.DuckDBPyConnection, f: HandFilter, *,
     pot_join = ("JOIN (SELECT hand_id, sum(won) AS pot FROM seats GROUP BY hand_id) w "
                 "ON w.hand_id = x.hand_id" if by_pot else "")
     found = in_latest_order(f"""
-        SELECT x.hand_id, x.game, x.day, x.session, x.players, n.starred, n.tags
+        SELECT x.hand_id, x.game, x.day, x.session, x.players, x.stakes, n.starred, n.tags
         FROM hand_facts x LEFT JOIN hand_notes n ON n.hand_id = x.hand_id {pot_join}
         WHERE {" AND ".join(conditions)}""", "*") + " LIMIT $limit"
     return _described(con, found, params | {"limit": limit}, order=latest_first("f"))
@@ -144,13 +145,19 @@ def describe_hands(con: duckdb.DuckDBPyConnection, hand_ids: Sequence[int]) -> p
     order given: how the lists of hands behind a statistic, a session, a point or a bar
     show them (the latest first, or a player's hands in order of play)."""
     found = """
-        SELECT x.hand_id, x.game, x.day, x.session, x.players, n.starred, n.tags,
+        SELECT x.hand_id, x.game, x.day, x.session, x.players, x.stakes, n.starred, n.tags,
                t.played_time
         FROM hand_facts x JOIN hands t ON t.hand_id = x.hand_id
         LEFT JOIN hand_notes n ON n.hand_id = x.hand_id
         WHERE list_contains($hand_ids, x.hand_id)"""
     return _described(con, found, {"hand_ids": [int(h) for h in hand_ids]},
                       order="list_position($hand_ids, f.hand_id)")
+
+
+_UNIT: Final = (f"CASE WHEN f.game = 'bigtwo' THEN 'points' "
+                f"ELSE coalesce(nullif({currency_sql('f.stakes')}, ''), 'chips') END")
+"""A listed hand's unit, its pot's and its nets': Big Two's points, else the currency its
+stakes declare, else chips."""
 
 
 def _described(con: duckdb.DuckDBPyConnection, found: str, params: dict[str, object], *,
@@ -163,6 +170,7 @@ def _described(con: duckdb.DuckDBPyConnection, found: str, params: dict[str, obj
         SELECT f.hand_id, f.game, f.day, f.played_time AS time, f.session,
                array_to_string(f.players, ', ') AS players,
                (SELECT sum(won) FROM seats s WHERE s.hand_id = f.hand_id) AS pot,
+               {_UNIT} AS unit,
                coalesce(f.starred, FALSE) AS starred, coalesce(f.tags, []) AS tags
         FROM found f ORDER BY {order}
     """
