@@ -74,7 +74,7 @@ def stats(
 ) -> None:
     """One row per player with the game's statistics (count and opportunities each)."""
     from analytics.dashboard.logic import SCORE_KEEPER_HEADERS, SCORE_KEEPER_NOTE
-    from analytics.dashboard.statistics import currency_texts, result_header, shared_currency
+    from analytics.dashboard.statistics import result_header, row_currencies, shared_currency
     from analytics.reports import table_bytes
     from analytics.stats import MIN_OPPORTUNITIES, RESULTS, stats_of
     from analytics.stats.cells import display_grid
@@ -129,9 +129,7 @@ def stats(
     # for a terminal.
     # Counts in chips: the currency their rows share in the headers, else a column of
     # each row's own.
-    shared = shared_currency(rows)
-    by_row = "currency" in rows and shared is None
-    row_currencies = currency_texts(rows) if by_row else []
+    shared, per_row = shared_currency(rows), row_currencies(rows)
     families = dict.fromkeys(stat.family for stat in definitions)
     for family in families:
         chosen = [stat for stat in definitions if stat.family == family]
@@ -140,7 +138,7 @@ def stats(
         table.add_column("player", overflow="fold")
         for stat in chosen:  # headed as the dashboard's grid (the export keeps the names)
             table.add_column(result_header(stat, shared), justify="right", overflow="fold")
-        in_currency = by_row and any(stat.in_currency for stat in chosen)
+        in_currency = per_row is not None and any(stat.in_currency for stat in chosen)
         if in_currency:
             table.add_column("currency", justify="right", overflow="fold")
         for at in range(len(rows)):
@@ -148,14 +146,14 @@ def stats(
             table.add_row(str(rows["player"].iloc[at]),
                           *(Text(text, style="dim" if bool(grey.at[at, name]) else "")
                             for name, text in zip(names, texts, strict=True)),
-                          *([row_currencies[at]] if in_currency else []))
+                          *([per_row[at]] if per_row is not None and in_currency else []))
         _out.print(table)
     stat_columns = {column for stat in definitions for column in (stat.name, stat.opps_column)}
     labels = {result.name: result_header(result, shared) for result in RESULTS[game]}
     results = [c for c in rows.columns if c in labels]
     _out.print(_result_table(
-        f"{title}: results", rows.assign(currency=row_currencies) if by_row else rows,
-        [*results, "currency"] if by_row else results, labels))
+        f"{title}: results", rows if per_row is None else rows.assign(currency=per_row),
+        results if per_row is None else [*results, "currency"], labels))
     kept = [c for c in rows.columns if c not in stat_columns and c not in labels
             and c not in ("player", "currency")]
     if kept:  # Big Two: the score keeper's summary (scores.bigtwo_score_summary)

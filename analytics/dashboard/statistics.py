@@ -74,6 +74,7 @@ __all__ = [
     "result_text",
     "results_figure",
     "results_scope",
+    "row_currencies",
     "row_label",
     "rule_scope",
     "session_headers",
@@ -300,9 +301,7 @@ def grid_html(grid: pd.DataFrame, game: Game | str, *, keys: Sequence[str] = ("p
                                      min_opportunities=min_opportunities)
     head = [f'<th title="{escape(key)}">{escape(SPLIT_NAMES.get(key, key))}</th>'
             for key in keys]
-    shared = shared_currency(grid)
-    # Several currencies: each cell counted in one names its row's.
-    currencies = currency_texts(grid) if "currency" in grid and shared is None else None
+    shared, currencies = shared_currency(grid), row_currencies(grid)
     head += [f'<th title="{escape(s.words)}">{escape(result_header(s, shared))}</th>'
              for s in stats]
     head += [f'<th title="{escape(r.words)}">{escape(result_header(r, shared))}</th>'
@@ -313,15 +312,12 @@ def grid_html(grid: pd.DataFrame, game: Game | str, *, keys: Sequence[str] = ("p
         for stat in stats:
             shade = ' class="hl-grey"' if bool(grey.at[at, stat.name]) else ""
             tip = str(tips.at[at, stat.name]) or f"{_KIND_WORDS[stat.kind]}, no interval"
-            text = str(cells.at[at, stat.name])
-            if stat.in_currency and currencies is not None and not _missing(grid, at, stat):
-                text += f" {currencies[at]}"
+            text = _in_currency(str(cells.at[at, stat.name]), stat, currencies, at)
             text = _linked(escape(text), link, at, stat.name)
             row.append(f'<td{shade} title="{escape(tip)}">{text}</td>')
         for r in results:
-            value = result_text(grid.at[grid.index[at], r.name])
-            if r.in_currency and currencies is not None and value != "—":
-                value += f" {currencies[at]}"
+            value = _in_currency(result_text(grid.at[grid.index[at], r.name]), r,
+                                 currencies, at)
             row.append(f"<td>{_linked(escape(value), link, at, r.name)}</td>")
         rows.append("<tr>" + "".join(row) + "</tr>")
     return (f'<div class="hl-stats-wrap"><table class="hl-stats"><thead><tr>{"".join(head)}'
@@ -352,10 +348,21 @@ def result_header(column: Result | Stat, currency: str | None) -> str:
     return f"{column.label} ({currency})"
 
 
-def _missing(grid: pd.DataFrame, at: int, stat: Stat) -> bool:
-    """Whether row ``at`` has no count of ``stat`` (its hands in several units)."""
-    value = grid[stat.name].iloc[at]
-    return value is None or value is pd.NA or (isinstance(value, float) and math.isnan(value))
+def row_currencies(grid: pd.DataFrame) -> list[str] | None:
+    """Each row's currency (:func:`currency_texts`) when the rows of ``grid`` name several,
+    so that each cell counted in one names its row's; None when they share one (the header
+    names it) or the game has none."""
+    return (currency_texts(grid) if "currency" in grid and shared_currency(grid) is None
+            else None)
+
+
+def _in_currency(text: str, column: Result | Stat, currencies: list[str] | None,
+                 at: int) -> str:
+    """A cell's ``text`` with row ``at``'s currency after it when ``column`` is counted in
+    one and the rows name several; as it is for a cell with none (``—``)."""
+    if not column.in_currency or currencies is None or text == "—":
+        return text
+    return f"{text} {currencies[at]}"
 
 
 def _linked(text: str, link: Callable[[int, str], str] | None, at: int, column: str) -> str:

@@ -31,7 +31,8 @@ from parsers.rule_options import Game
 
 __all__ = ["BIGTWO_SEATS", "CURRENCY", "ENDS_AT_FIRST_OUT", "FRY_THRESHOLD", "LEVELS",
            "MIN_OPPORTUNITIES", "ONE_CURRENCY", "RESULTS", "SOURCES", "SPLITS", "STATS", "Kind",
-           "Result", "Stat", "currency_sql", "level_sql", "stat_columns", "stats_of"]
+           "Result", "Stat", "currency_sql", "level_sql", "stat_columns", "stats_of",
+           "unit_sql"]
 
 MIN_OPPORTUNITIES: Final = 30
 """A cell with fewer opportunities than this is greyed (the dashboard lets it be changed)."""
@@ -328,8 +329,13 @@ ONE_CURRENCY: Final = ("len(list_distinct(list_transform(list(DISTINCT x.stakes)
 """Whether a group's 7 & 8 or Rummoli rows share one currency (``views.STAKES`` ends in
 it; none is one too): read from the distinct stakes labels, not from every row."""
 
-CURRENCY: Final = (f"CASE WHEN {ONE_CURRENCY} THEN "
-                   f"coalesce(nullif({currency_sql('any_value(x.stakes)')}, ''), 'chips') END")
+def unit_sql(stakes: str) -> str:
+    """The SQL of what the chips of the ``views.STAKES`` label ``stakes`` are counted in:
+    the currency it declares, else ``chips``."""
+    return f"coalesce(nullif({currency_sql(stakes)}, ''), 'chips')"
+
+
+CURRENCY: Final = f"CASE WHEN {ONE_CURRENCY} THEN {unit_sql('any_value(x.stakes)')} END"
 """A group's one currency (``chips`` when its hands declare none), NULL when its 7 & 8 or
 Rummoli rows name several: the unit of its results :attr:`Result.in_currency`."""
 

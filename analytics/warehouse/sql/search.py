@@ -18,7 +18,7 @@ import duckdb
 import pandas as pd
 
 from analytics.evaluator import PokerCategory, SevenEightCategory
-from analytics.stats.definitions import currency_sql
+from analytics.stats.definitions import unit_sql
 from analytics.warehouse.identity import hand_id_hex
 from analytics.warehouse.sql.views import (
     PLAY_KIND_COLUMNS,
@@ -154,8 +154,7 @@ def describe_hands(con: duckdb.DuckDBPyConnection, hand_ids: Sequence[int]) -> p
                       order="list_position($hand_ids, f.hand_id)")
 
 
-_UNIT: Final = (f"CASE WHEN f.game = 'bigtwo' THEN 'points' "
-                f"ELSE coalesce(nullif({currency_sql('f.stakes')}, ''), 'chips') END")
+_UNIT: Final = f"CASE WHEN f.game = 'bigtwo' THEN 'points' ELSE {unit_sql('f.stakes')} END"
 """A listed hand's unit, its pot's and its nets': Big Two's points, else the currency its
 stakes declare, else chips."""
 
