@@ -66,10 +66,59 @@ def test_search_by_each_criterion(db: Path) -> None:
     assert best == ("seven_eight_flush",)
     assert _ids(db, every, HandSearch(categories=best)) == [7]  # Ann's 7c8c4c in G
     # The pot: chips won from the pots (A: the blinds, 2 chips won by Bo).
-    assert _ids(db, every, HandSearch(max_pot=2)) == [1, 8]
-    assert _ids(db, every, HandSearch(min_pot=300)) == [4]  # D: 401
+    assert _ids(db, every, HandSearch(max_pot=2, pot_unit="chips")) == [1, 8]
+    assert _ids(db, every, HandSearch(min_pot=300, pot_unit="chips")) == [4]  # D: 401
+    assert _ids(db, every, HandSearch(min_pot=300, pot_unit="USD")) == []
     with pytest.raises(ValueError, match="unknown combination"):
         HandSearch(combination="royal")
+    with pytest.raises(ValueError, match="pot bound needs the unit"):
+        HandSearch(min_pot=300)
+
+
+def test_a_pot_bound_finds_the_hands_of_its_currency_alone(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same hands played for chips and for dollars: "pot at least 300" found the chips
+    hand and the dollar one alike (and would have found 300 yen beside 300 dollars); now
+    the bound counts in one unit, and the page asks which when the hands hold several."""
+    from dataclasses import replace
+
+    from analytics.warehouse.sql.search import pot_units
+    from parsers import read_hands, write_hands
+
+    dollars = tmp_path / "usd.phhs"
+    write_hands([replace(hand, currency="USD") for hand in read_hands(DATA / "seveneight.phhs")
+                 if hand.index in (1, 4, 8)], dollars)  # A, D, H: pots of 2, 401, 2
+    db = tmp_path / "money.duckdb"
+    assert ingest([DATA, dollars], db, workers=0).loaded == 12
+    with reader(db) as con:
+        assert pot_units(con, HandFilter()) == ["chips", "USD"]  # the most hands first
+        usd_stakes = con.execute("SELECT any_value(stakes) FROM hand_facts WHERE "
+                                 "stakes LIKE '% USD'").fetchone()
+        assert usd_stakes is not None
+        assert pot_units(con, HandFilter(stakes=usd_stakes[0])) == ["USD"]
+        assert pot_units(con, HandFilter(game="bigtwo")) == []
+
+        def found(search: HandSearch) -> list[tuple[int, str]]:
+            rows = search_hands(con, HandFilter(), search=search)
+            return sorted(zip(rows["pot"].astype(int), rows["unit"], strict=True))
+
+        assert found(HandSearch(min_pot=300, pot_unit="chips")) == [(401, "chips")]
+        assert found(HandSearch(min_pot=300, pot_unit="USD")) == [(401, "USD")]
+        assert found(HandSearch(max_pot=2, pot_unit="USD")) == [(2, "USD"), (2, "USD")]
+        assert found(HandSearch(min_pot=300, pot_unit="JPY")) == []
+    # The page: the bounds name their unit, picked among the hands' own.
+    monkeypatch.setenv(ENV_VAR, str(db))
+    at = open_app("search")
+    assert at.selectbox(key="search_pot_unit").options == ["chips", "USD"]
+    at.selectbox(key="search_pot_unit").set_value("USD").run()
+    assert at.number_input(key="search_min_pot").label == "Pot at least (USD)"
+    at.number_input(key="search_min_pot").set_value(300).run()
+    assert not at.exception
+    shown = at.dataframe[0].value
+    assert list(shown["pot (USD)"]) == [401] and "unit" not in shown.columns
+    one = open_app("search", game="seveneight", stakes=usd_stakes[0])
+    assert not [w for w in one.selectbox if w.key == "search_pot_unit"]
+    assert one.number_input(key="search_max_pot").label == "Pot at most (USD)"
 
 
 def test_results_open_the_replayer_by_hex_id(db: Path) -> None:
@@ -203,7 +252,7 @@ def test_the_poker_pot_with_its_side_pots_the_finale_and_pots_in_chips(
 
     with reader(dashboard_db) as con:
         poker, finale = found(HandSearch(pot_won="poker")), found(HandSearch(pot_won="finale"))
-        big = found(HandSearch(min_pot=50))
+        big = found(HandSearch(min_pot=50, pot_unit="chips"))
         expected = (counted("a.pot = 'poker' OR a.pot LIKE 'poker_side%'"),
                     counted("a.pot = 'finale'"))
         # A player whose only poker chips of a round came from a side pot: Kit, say.

@@ -5,6 +5,7 @@ starred or tagged, a hand's id); each result opens in the replayer."""
 from __future__ import annotations
 
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
 from analytics.dashboard import logic, ui
 from analytics.dashboard.cards import pot_words
@@ -15,6 +16,7 @@ from analytics.warehouse.sql.search import (
     POTS_WON,
     HandSearch,
     categories_at_least,
+    pot_units,
     search_hands,
 )
 from analytics.warehouse.sql.views import PLAY_KIND_COLUMNS
@@ -23,8 +25,9 @@ _EITHER = {"any": None, "yes": True, "no": False}
 _LIMIT = 500
 
 
-def _search(game: str | None) -> HandSearch:
-    """The criteria the widgets hold."""
+def _search(game: str | None, units: list[str]) -> HandSearch:
+    """The criteria the widgets hold; ``units``: those the filtered hands' pots count in
+    (:func:`pot_units`), the most used first."""
     left, middle, right = st.columns(3)
     categories: tuple[str, ...] = ()
     if game in CATEGORY_ORDER:
@@ -35,13 +38,13 @@ def _search(game: str | None) -> HandSearch:
             categories = categories_at_least(game, shown) if better else (shown,)
     elif game is None:
         left.caption("Choose 7 & 8 or Rummoli in the sidebar to search by hand category.")
-    low = high = None
+    low = high = unit = None
     all_in = showdown = "any"
     if game != "bigtwo":  # Big Two is played for points: no pot, no showdown
-        low = middle.number_input("Pot at least (chips)", min_value=0, value=None,
-                                  key="search_min_pot",
-                                  help="Chips: Big Two games, played for points, are left out.")
-        high = middle.number_input("Pot at most (chips)", min_value=0, value=None,
+        unit = _pot_unit(middle, units)
+        low = middle.number_input(f"Pot at least ({unit})", min_value=0, value=None,
+                                  key="search_min_pot", help=_POT_HELP)
+        high = middle.number_input(f"Pot at most ({unit})", min_value=0, value=None,
                                    key="search_max_pot")
         showdown = right.radio("Showdown", list(_EITHER), horizontal=True,
                                key="search_showdown")
@@ -68,11 +71,26 @@ def _search(game: str | None) -> HandSearch:
     return HandSearch(
         hand_id=hand_id,
         categories=categories, min_pot=None if low is None else int(low),
-        max_pot=None if high is None else int(high), all_in=_EITHER[str(all_in)],
+        max_pot=None if high is None else int(high),
+        pot_unit=unit if low is not None or high is not None else None, all_in=_EITHER[str(all_in)],
         showdown=_EITHER[str(showdown)],
         combination=None if combination in (None, "any") else str(combination),
         pot_won=None if pot in (None, "any") else str(pot),
         starred=_EITHER[str(starred)], tag=tag.strip() or None)
+
+
+_POT_HELP = ("The chips won from the hand's pots, in the unit named: a hand counted in "
+             "another currency, and a Big Two game (played for points), is left out.")
+
+
+def _pot_unit(column: DeltaGenerator, units: list[str]) -> str:
+    """The unit a pot bound counts in: the filtered hands' one, else the one picked (a
+    pot of 50 dollars and one of 50 yen are not the same size)."""
+    if len(units) <= 1:
+        return units[0] if units else "chips"
+    return str(column.selectbox("Pot counted in", units, key="search_pot_unit",
+                                help="The hands' pots are in several currencies: a pot "
+                                "bound finds the hands of this one."))
 
 
 def render() -> None:
@@ -83,7 +101,9 @@ def render() -> None:
                "500 first; with players chosen, the per-seat criteria ask about their seats. "
                "'open' shows the hand in the replayer, where it can be starred, tagged and "
                "noted.")
-    search = _search(ctx.filter.game)
+    with ui.reading(ctx.db) as con:
+        units = pot_units(con, ctx.filter)
+    search = _search(ctx.filter.game, units)
     with ui.reading(ctx.db) as con:
         found = search_hands(con, ctx.filter, search=search, limit=_LIMIT)
     show_hands(found, key="search", name="hands-found",

@@ -31,7 +31,7 @@ from analytics.warehouse.sql.views import (
 from parsers.model import RUMMOLI_POTS
 
 __all__ = ["CATEGORY_ORDER", "POTS_WON", "HandSearch", "categories_at_least",
-           "describe_hands", "search_hands"]
+           "describe_hands", "pot_units", "search_hands"]
 
 CATEGORY_ORDER: Final = {
     "seveneight": tuple(c.label for c in SevenEightCategory),
@@ -51,17 +51,20 @@ class HandSearch:
     """What a search looks for besides the filters; empty fields do not filter.
 
     ``categories``: a shown-down hand of one of them; ``min_pot``/``max_pot``: the chips
-    won from the hand's pots (a Big Two game, played for points, has no pot: it is left
-    out); ``all_in``: all in with cards to come (7 & 8 alone can be); ``combination``: a
-    Big Two kind played (a ``views.PLAY_KIND_COLUMNS`` key); ``pot_won``: a Rummoli pot
-    someone won chips from (:data:`POTS_WON`: ``poker`` with its side pots, and the
-    end-of-game ``finale``); ``tag``: a label kept on the hand (in any case); ``hand_id``:
-    one hand, by the id shown everywhere
-    (:func:`~analytics.warehouse.identity.parse_hand_id` reads it)."""
+    won from the hand's pots, counted in ``pot_unit`` (a currency the hands' stakes declare,
+    or ``chips`` where they declare none: :func:`pot_units`), which either bound needs, as
+    50 dollars and 50 yen are no comparable pots: a hand in another unit, or a Big Two
+    game (played for points, no pot), is left out; ``all_in``: all in with cards to come
+    (7 & 8 alone can be); ``combination``: a Big Two kind played (a
+    ``views.PLAY_KIND_COLUMNS`` key); ``pot_won``: a Rummoli pot someone won chips from
+    (:data:`POTS_WON`: ``poker`` with its side pots, and the end-of-game ``finale``);
+    ``tag``: a label kept on the hand (in any case); ``hand_id``: one hand, by the id
+    shown everywhere (:func:`~analytics.warehouse.identity.parse_hand_id` reads it)."""
 
     categories: tuple[str, ...] = ()
     min_pot: int | None = None
     max_pot: int | None = None
+    pot_unit: str | None = None
     all_in: bool | None = None
     showdown: bool | None = None
     combination: str | None = None
@@ -71,6 +74,9 @@ class HandSearch:
     hand_id: int | None = None
 
     def __post_init__(self) -> None:
+        if (self.min_pot is not None or self.max_pot is not None) and not self.pot_unit:
+            raise ValueError("a pot bound needs the unit it counts in (pot_unit: a "
+                             "currency, or 'chips')")
         if self.combination is not None and self.combination not in PLAY_KIND_COLUMNS:
             raise ValueError(f"unknown combination {self.combination!r} (expected one of "
                              f"{', '.join(PLAY_KIND_COLUMNS)})")
@@ -127,8 +133,9 @@ def search_hands(con: duckdb.DuckDBPyConnection, f: HandFilter, *,
         conditions.append("x.hand_id = $hand_id")
         params["hand_id"] = current_hand_id(con, search.hand_id)
     by_pot = search.min_pot is not None or search.max_pot is not None
-    if by_pot:  # chips: a Big Two game's points are no pot
-        conditions.append("x.game <> 'bigtwo'")
+    if by_pot:  # in one unit: a Big Two game's points are no pot
+        conditions.append(f"x.game <> 'bigtwo' AND {unit_sql('x.stakes')} = $pot_unit")
+        params["pot_unit"] = search.pot_unit
         conditions.append("w.pot BETWEEN coalesce($min_pot, w.pot) AND coalesce($max_pot, w.pot)")
         params |= {"min_pot": search.min_pot, "max_pot": search.max_pot}
     pot_join = ("JOIN (SELECT hand_id, sum(won) AS pot FROM seats GROUP BY hand_id) w "
@@ -138,6 +145,17 @@ def search_hands(con: duckdb.DuckDBPyConnection, f: HandFilter, *,
         FROM hand_facts x LEFT JOIN hand_notes n ON n.hand_id = x.hand_id {pot_join}
         WHERE {" AND ".join(conditions)}""", "*") + " LIMIT $limit"
     return _described(con, found, params | {"limit": limit}, order=latest_first("f"))
+
+
+def pot_units(con: duckdb.DuckDBPyConnection, f: HandFilter) -> list[str]:
+    """The units the pots of the hands matching ``f`` count in (a currency their stakes
+    declare, else ``chips``; Big Two's games have no pot), those of the most hands first:
+    what :attr:`HandSearch.pot_unit` can be."""
+    cond, params = hand_facts_where(f)
+    sql = f"""
+        SELECT {unit_sql('x.stakes')} AS unit, count(*) AS hands FROM hand_facts x
+        WHERE {cond} AND x.game <> 'bigtwo' GROUP BY unit ORDER BY hands DESC, unit"""
+    return [str(unit) for unit, _ in con.execute(sql, _bound(sql, params)).fetchall()]
 
 
 def describe_hands(con: duckdb.DuckDBPyConnection, hand_ids: Sequence[int]) -> pd.DataFrame:
@@ -159,6 +177,11 @@ _UNIT: Final = f"CASE WHEN f.game = 'bigtwo' THEN 'points' ELSE {unit_sql('f.sta
 stakes declare, else chips."""
 
 
+def _bound(sql: str, params: dict[str, object]) -> dict[str, object]:
+    """The parameters ``sql`` names: DuckDB refuses unused named parameters."""
+    return {key: value for key, value in params.items() if f"${key}" in sql}
+
+
 def _described(con: duckdb.DuckDBPyConnection, found: str, params: dict[str, object], *,
                order: str) -> pd.DataFrame:
     """The rows of a list of hands: ``found`` (SQL of hand_facts rows with their notes and
@@ -173,8 +196,7 @@ def _described(con: duckdb.DuckDBPyConnection, found: str, params: dict[str, obj
                coalesce(f.starred, FALSE) AS starred, coalesce(f.tags, []) AS tags
         FROM found f ORDER BY {order}
     """
-    used = {key: value for key, value in params.items() if f"${key}" in sql}
-    rows = con.execute(sql, used).fetchdf()
+    rows = con.execute(sql, _bound(sql, params)).fetchdf()
     ids = [hand_id_hex(int(value)) for value in rows["hand_id"]]
     rows.insert(1, "id", ids)
     rows["replay"] = [f"replayer?hand={hand}" for hand in ids]
