@@ -4,6 +4,7 @@ docs/RULES.md is the team's spec."""
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from pathlib import Path
 
@@ -65,14 +66,15 @@ DELETED_NAMES = frozenset({"facts.PotHold", "parsers.fastpath", "parsers.fastini
 FILE_SUFFIXES = frozenset({"py", "md", "phh", "phhs", "duckdb", "json", "txt", "csv", "html"})
 
 
-def _top_level_names(path: Path) -> set[str]:
+@functools.cache
+def _top_level_names(path: Path) -> frozenset[str]:
     """What a module (a file) or a package (a folder: its ``__init__`` and its modules)
     defines or imports at its top level, read with ``ast`` (no import: a page script would
-    run)."""
+    run); read once per file, however often the docs name it."""
     if path.is_dir():
         children = {child.stem for child in path.iterdir()
                     if child.suffix == ".py" or (child / "__init__.py").exists()}
-        return children | _top_level_names(path / "__init__.py")
+        return frozenset(children | _top_level_names(path / "__init__.py"))
     names: set[str] = set()
     for node in ast.parse(path.read_text(encoding="utf-8")).body:
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
@@ -83,7 +85,7 @@ def _top_level_names(path: Path) -> set[str]:
             names.add(node.target.id)
         elif isinstance(node, ast.Import | ast.ImportFrom):
             names |= {(alias.asname or alias.name).split(".")[0] for alias in node.names}
-    return names
+    return frozenset(names)
 
 
 def _modules_by_name() -> dict[str, list[Path]]:
