@@ -489,6 +489,11 @@ def test_rummoli_by_hand_pots_page(con: duckdb.DuckDBPyConnection) -> None:
                    "789": 2, "rummoli": 3}
     assert paid_out == {"poker": 9, "TS": 3, "JD": 9, "QC": 0, "KH": 6, "AS": 6, "AKD": 8,
                         "789": 6, "rummoli": 8}
+    # The poker pot pays its antes and the bets too, side pots included: it read 9 (the
+    # board's antes alone) while its winners took 21.
+    paid_out["poker"] = sum(chips for n in played for pot, _, chips in RUMMOLI_AWARDS[n]
+                            if pot == "poker" or pot.startswith("poker_side"))
+    assert paid_out["poker"] == 3 + 7 + 11
     for number, pot in enumerate(RUMMOLI_POTS):
         # Rounds 1-3 are played for every pot; round 4 is the finale, which clears the
         # board: each pot's chips then (RUMMOLI_BEFORE[4]) go to the finale's winner.

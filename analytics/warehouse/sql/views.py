@@ -874,19 +874,28 @@ def finale_round(table: str) -> str:
 
 def pot_winners(con: duckdb.DuckDBPyConnection, f: HandFilter) -> pd.DataFrame:
     """Per pot and kind of round: rounds, rounds it was won, and by whom (player, times,
-    chips paid out).  ``finale`` marks a game's end-of-game rounds (``hands.finale_pot``),
-    which play the leftover board off as poker: no pot is won by its own rule there; a
-    pot's chips go to the finale's winner (all at once, or its own round with ``finale =
-    per_pot``), its ``chips`` there what the game left on it.  ``cleared``: the chips a
-    finale took as antes below zero, as a lake's rows written before migration 17 hold
-    them (0 in every row written since)."""
+    chips paid out: the poker pot's are its antes and the poker hand's bets, side pots
+    included, all its winners took; a pay-card or Rummoli pot's, what the board paid).
+    ``finale`` marks a game's end-of-game rounds (``hands.finale_pot``), which play the
+    leftover board off as poker: no pot is won by its own rule there; a pot's chips go
+    to the finale's winner (all at once, or its own round with ``finale = per_pot``), its
+    ``chips`` there what the game left on it.  ``cleared``: the chips a finale took as
+    antes below zero, as a lake's rows written before migration 17 hold them (0 in every
+    row written since)."""
     cond, params = facts_where(f, game="rummoli", seats=False)
+    # The poker pot pays its antes (the board's row) and the poker hand's bets, side pots
+    # included: what its winners took (seat_facts.won_poker, their awards of that part).
     return query_frame(con, f"""
         SELECT x.pot, any_value(x.pot_order) AS pot_order, x.won_by_player,
                {finale_round("x")} AS finale,
-               count(*) AS rounds, CAST(sum(x.amount) AS BIGINT) AS chips,
+               count(*) AS rounds,
+               CAST(sum(CASE WHEN x.pot = 'poker' THEN coalesce(p.paid, 0) ELSE x.amount END)
+                    AS BIGINT) AS chips,
                CAST(sum(greatest(-x.antes, 0)) AS BIGINT) AS cleared
         FROM pot_facts x
+        LEFT JOIN (SELECT s.hand_id, sum(s.won_poker) AS paid FROM seat_facts s
+                   WHERE s.game = 'rummoli' AND s.won_poker IS NOT NULL
+                   GROUP BY s.hand_id) p ON x.pot = 'poker' AND p.hand_id = x.hand_id
         WHERE {cond}
         GROUP BY ALL ORDER BY pot_order, finale, rounds DESC
     """, params)
