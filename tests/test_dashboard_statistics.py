@@ -164,8 +164,8 @@ def test_statistics_page(dashboard_db: Path, monkeypatch: pytest.MonkeyPatch) ->
     sessions = next(f.value for f in at.dataframe if "first hand (id)" in f.value.columns)
     assert list(sessions.columns) == [
         "player", "table or game", "stakes or scoring", "start", "end", "minutes", "hands",
-        "net (chips)", "net per hour (chips)", "best hand (chips)", "worst hand (chips)",
-        "first hand (id)", "unit", "replay", "start_at", "end_at"]
+        "counted in", "net (chips)", "net per hour (chips)", "best hand (chips)",
+        "worst hand (chips)", "first hand (id)", "unit", "replay", "start_at", "end_at"]
     # unit, start_at and end_at hidden: what a selected session is looked up by
     assert sessions["start"].str.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d").all()
     assert sessions["replay"].str.fullmatch(r"replayer\?hand=[0-9a-f]{16}").all()

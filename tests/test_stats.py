@@ -732,7 +732,9 @@ def test_rummoli_chips_of_two_currencies_never_add(tmp_path: Path) -> None:
                                            game="rummoli", top=20, whole_round=True)
                   for level in levels}
         section, = reports.statistics_sections(con, HandFilter(), ["rummoli"], results)
-        units = set(player_sessions(con, HandFilter(), game="rummoli")["unit"])
+        sessions = player_sessions(con, HandFilter(), game="rummoli")
+        units = set(sessions["unit"])
+        usd_sessions = player_sessions(con, HandFilter(stakes="NRM min 1 USD"), game="rummoli")
         dollars = HandFilter(stakes="NRM min 1 USD")
         one, = reports.statistics_sections(con, dollars, ["rummoli"],
                                            results_by_level(con, dollars))
@@ -751,6 +753,16 @@ def test_rummoli_chips_of_two_currencies_never_add(tmp_path: Path) -> None:
     assert any(counts[name] for counts in expected["USD"].values() for name in _CHIP_STATS)
     assert levels == ["NRM min 1 JPY ante 1", "NRM min 1 USD ante 1"]
     assert units == set(levels)  # a session's unit is its level (stat_views.session_unit)
+    # Each session's net in its currency: they were headed "net (chips)", dollars and yen.
+    from analytics.dashboard.statistics import sessions_table
+
+    both, dollars_only = sessions_table(sessions, "rummoli"), sessions_table(usd_sessions,
+                                                                             "rummoli")
+    assert "net" in both and "net (chips)" not in both and "best hand" in both
+    assert list(both["counted in"]) == [str(u).split()[3] for u in sessions["unit"]]
+    assert set(both["counted in"]) == {"USD", "JPY"}
+    assert "net (USD)" in dollars_only and "net per hour (USD)" in dollars_only
+    assert set(dollars_only["counted in"]) == {"USD"}
     # Every table of one currency's rows is headed in it: the Overview's one per currency.
     tables = logic.player_tables(results, "rummoli")
     assert [title for title, _ in tables] == ["Rummoli: JPY per round", "Rummoli: USD per round"]
@@ -1108,7 +1120,7 @@ def test_a_sitting_under_three_scoring_rules_is_three_sessions(tmp_path: Path) -
     assert {(str(r["player"]), str(r["unit"])): int(r["net"])
             for r in got.to_dict("records")} == expected
     assert {key: int(listed["net"].sum()) for key, listed in hands.items()} == expected
-    shown = sessions_table(got, "points")
+    shown = sessions_table(got, "bigtwo")
     assert set(shown["stakes or scoring"]) == {
         "scoring: cards left", "scoring: cards left, 2s double", "scoring: zero-sum"}
 
@@ -1144,7 +1156,7 @@ def test_a_days_untimed_session_is_listed_as_its_last(mixed_db: Path) -> None:
     assert order == sorted(order, reverse=True)
     untimed = got[got["end"].isna()]
     assert len(untimed) > 0 and (untimed["start"].dt.time == dt.time(0)).all()
-    shown = sessions_table(got, "chips")
+    shown = sessions_table(got, "seveneight")
     assert set(shown.loc[got["end"].isna(), "start"]) == {
         f"{day:%Y-%m-%d} (no times)" for day in untimed["start"]}
     assert not shown.loc[got["end"].isna(), "end"].any()

@@ -78,7 +78,9 @@ __all__ = [
     "row_label",
     "rule_scope",
     "session_headers",
+    "session_units",
     "sessions_table",
+    "sessions_unit",
     "shared_currency",
     "split_value",
 ]
@@ -468,13 +470,26 @@ _DAY_TICKS: Final = 14
 _DAY_MS: Final = 86_400_000
 
 
-def sessions_table(sessions: pd.DataFrame, unit: str) -> pd.DataFrame:
+def session_units(sessions: pd.DataFrame, game: str) -> list[str]:
+    """What each session's net (``stat_views.player_sessions``) counts in: the currency its
+    stakes declare, else chips; Big Two's points (``logic.level_unit`` of its unit)."""
+    return [level_unit(game, str(unit))[0] for unit in sessions["unit"]]
+
+
+def sessions_unit(sessions: pd.DataFrame, game: str) -> str | None:
+    """The one unit every session's net counts in (:func:`session_units`; the game's own
+    when there is none), None when they hold several: each row then names its own."""
+    units = set(session_units(sessions, game)) or {level_unit(game)[0]}
+    return units.pop() if len(units) == 1 else None
+
+
+def sessions_table(sessions: pd.DataFrame, game: str) -> pd.DataFrame:
     """``stat_views.player_sessions`` for people: start and end as text (a session of
     hands without a time of day shows its day alone, not a midnight it was not played at;
     the times themselves stay in ``start_at`` and ``end_at``), the first hand's id in hex
-    (the form the replayer shows), ``replay`` (a link that opens it in the replayer), and
-    every column headed in words, the net ones with their ``unit`` (chips or points)
-    (:func:`session_headers`)."""
+    (the form the replayer shows), ``replay`` (a link that opens it in the replayer), what
+    each net ``counted in`` (:func:`session_units`), and every column headed in words, the
+    net ones with the unit when the sessions share one (:func:`session_headers`)."""
     out = sessions.copy()
     starts, ends = out["start"], out["end"]
     untimed = ends.isna()
@@ -486,9 +501,10 @@ def sessions_table(sessions: pd.DataFrame, unit: str) -> pd.DataFrame:
     out["first_hand"] = ids
     out.insert(list(out.columns).index("place") + 1, "stakes",
                [session_unit_words(str(unit)) for unit in out["unit"]])
+    out.insert(list(out.columns).index("net"), "counted in", session_units(sessions, game))
     out["replay"] = [f"replayer?hand={hand}" for hand in ids]
     out["start_at"], out["end_at"] = starts, ends
-    return out.rename(columns=session_headers(unit))
+    return out.rename(columns=session_headers(sessions_unit(sessions, game)))
 
 
 def session_unit_words(unit: str) -> str:
@@ -500,8 +516,10 @@ def session_unit_words(unit: str) -> str:
     return level_value(unit)
 
 
-def session_headers(unit: str) -> dict[str, str]:
-    """The headers of :func:`sessions_table`, by ``player_sessions``' column."""
-    return {"place": "table or game", "stakes": "stakes or scoring", "net": f"net ({unit})",
-            "net_per_hour": f"net per hour ({unit})", "biggest_win": f"best hand ({unit})",
-            "biggest_loss": f"worst hand ({unit})", "first_hand": "first hand (id)"}
+def session_headers(unit: str | None) -> dict[str, str]:
+    """The headers of :func:`sessions_table`, by ``player_sessions``' column: the net ones
+    with ``unit`` when the sessions share it (else their ``counted in`` says each's)."""
+    named = f" ({unit})" if unit else ""
+    return {"place": "table or game", "stakes": "stakes or scoring", "net": f"net{named}",
+            "net_per_hour": f"net per hour{named}", "biggest_win": f"best hand{named}",
+            "biggest_loss": f"worst hand{named}", "first_hand": "first hand (id)"}

@@ -69,7 +69,7 @@ def test_statistics_page_in_the_browser(server: str, browser_page: Any,
     assert page.locator('[data-testid="stException"]').count() == 0
     with reader(browser_db) as con:
         first = statistics.sessions_table(player_sessions(con, HandFilter(),
-                                                          game="seveneight"), "chips")
+                                                          game="seveneight"), "seveneight")
     link = str(first["replay"].iloc[0])
     # The cell's first hand opens in the replayer (the link the list's "open" carries) ...
     page.goto(f"{server}/{listed['replay'].iloc[0]}")

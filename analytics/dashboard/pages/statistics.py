@@ -287,18 +287,20 @@ def _sessions(game: Game) -> None:
     gap = int(st.number_input("A gap longer than this many minutes ends a session",
                               min_value=1, value=SESSION_GAP_MINUTES, step=5,
                               key=f"stats_gap_{game.value}"))
-    unit = logic.NET_UNITS[game.value]
-    sessions = statistics.sessions_table(ui.ask("player_sessions", game=game.value,
-                                                gap_minutes=gap), unit)
+    found = ui.ask("player_sessions", game=game.value, gap_minutes=gap)
+    unit = statistics.sessions_unit(found, game.value)
+    sessions = statistics.sessions_table(found, game.value)
     headers = statistics.session_headers(unit)
     chosen = ui.dataframe(sessions, hide_index=True, on_select="rerun",
                           selection_mode="single-row", key=f"sessions_table_{game.value}",
                           column_config={
         "replay": st.column_config.LinkColumn("replay", display_text="open first hand"),
         "start_at": None, "end_at": None, "unit": None,
+        **({"counted in": None} if unit else {}),
         "minutes": st.column_config.NumberColumn("minutes", format="%.0f"),
         headers["net_per_hour"]: st.column_config.NumberColumn(format="%.1f")})
-    st.caption(f"Net in {unit}; a session is a "
+    st.caption(("Net in " + unit if unit else "Each net in its session's unit (counted in)")
+               + "; a session is a "
                "player's hands at one table (or game id) and one stakes or scoring rule with "
                "no longer gap between two hands (so no net adds two stakes' chips or two "
                "rules' points); hands without a time of day make one session per table and "
@@ -320,7 +322,7 @@ def _sessions(game: Game) -> None:
                     f"{ui.literal(session[headers['place']])}** "
                     f"({ui.literal(session[headers['stakes']])}), "
                     f"from {session['start']}: {counted(len(behind), 'hand')}, net "
-                    f"{int(behind['net'].sum()):,} {unit}.")
+                    f"{int(behind['net'].sum()):,} {session['counted in']}.")
         list_behind(behind, key=f"session_{game.value}", name=f"{game.value}-session-hands")
 
 
