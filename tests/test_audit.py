@@ -679,6 +679,16 @@ def test_by_position_and_up_card_in_big_blinds(con: duckdb.DuckDBPyConnection,
         size, mean = _at(expected, (row.players, row.position), "size"), _at(
             expected, (row.players, row.position), "mean")
         assert row.hands == size and _close(row.bb_per_100, 100 * mean)
+    # The axis names the seats as they post: seat 1 the small blind, but heads-up the big
+    # blind (the button posts the small one); it read "1: small blind" at every table.
+    first_is_big = dict(con.execute("""
+        SELECT h.num_players = 2, list_distinct(list(one.blind > two.blind))
+        FROM hands h JOIN seats one ON one.hand_id = h.hand_id AND one.seat = 1
+        JOIN seats two ON two.hand_id = h.hand_id AND two.seat = 2
+        WHERE h.game = 'seveneight' AND one.blind > 0 AND two.blind > 0 GROUP BY 1""").fetchall())
+    assert first_is_big == {True: [True], False: [False]}  # heads-up: seat 1 the big blind
+    assert logic.POSITION_WORDS["seveneight"] == (
+        "seat (1: small blind, heads-up the big blind; last: button)")
     cards = logic.up_card_table(views.by_up_card(con, EVERYONE, by_level=True))
     assert list(cards["up_rank"]) == list("23456789TJQKA")
     counted = mine.groupby("up_rank")["bb"].agg(["size", "mean"])

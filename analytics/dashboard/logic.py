@@ -944,7 +944,7 @@ BB_HEADERS: Final = {
 """Headers of :func:`seveneight_big_blinds`."""
 
 POSITION_WORDS: Final = {
-    "seveneight": "seat (1: small blind, last: button)",
+    "seveneight": "seat (1: small blind, heads-up the big blind; last: button)",
     "bigtwo": "seat",
     "rummoli": "seat from the dealer's left (last: the dealer)",
 }
