@@ -382,7 +382,7 @@ def _rummoli(con: duckdb.DuckDBPyConnection, f: HandFilter, results: pd.DataFram
     shares = logic.share_vs_expected(equity_views.rummoli_share_by_player(con, f))
     calibration = logic.calibration_table(equity_views.rummoli_calibration(con, f))
     figures += [charts.share_vs_expected(shares), charts.calibration(calibration)]
-    tables["Poker-pot share against strength"] = logic.human_table(
+    tables["Best-hand share against strength"] = logic.human_table(
         shares, logic.SHARE_HEADERS, decimals=3)
     tables["Calibration of the strength"] = logic.human_table(
         calibration, logic.CALIBRATION_HEADERS, decimals=3)

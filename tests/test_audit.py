@@ -985,7 +985,7 @@ def test_the_report_shows_the_same_numbers(con: duckdb.DuckDBPyConnection,
     for name, table in tables.items():
         assert not any(str(c).startswith(("ci_", "luck_std")) for c in table.columns), name
     shares = equity_views.rummoli_share_by_player(con, EVERYONE)
-    assert int(shares["rounds"].sum()) == int(tables["Poker-pot share against strength"][
+    assert int(shares["rounds"].sum()) == int(tables["Best-hand share against strength"][
         "rounds"].sum())
 
 

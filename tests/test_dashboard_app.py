@@ -511,12 +511,17 @@ def test_replayer_says_when_no_equity_is_known(db: Path) -> None:
 
 
 def test_win_rates_shows_the_stored_equities(db: Path) -> None:
-    at = show_view(_tab(open_app("win_rates"), "Rummoli"), "Poker pot against strength",
+    at = show_view(_tab(open_app("win_rates"), "Rummoli"), "Best hand against strength",
                    "rummoli")
     frames = [f.value for f in at.dataframe]
-    shares = next(f for f in frames if "realised share per round" in f.columns)
+    shares = next(f for f in frames if "realised best-hand share per round" in f.columns)
     assert shares["rounds"].sum() == count_rows(db, "SELECT count(*) FROM rummoli_strength")
-    calibration = next(f for f in frames if "expected share (bin)" in f.columns)
+    # The share is the best hand's at the table on everyone's cards, folded or not: a hand
+    # folded may hold it, a pot won may not. It was headed as the poker pot's share.
+    assert count_rows(db, "SELECT count(*) FROM rummoli_strength WHERE realised_share > 0 "
+                          "AND NOT won_poker_pot") > 0
+    assert not [c for f in frames for c in f.columns if "share" in c and "poker pot" in c]
+    calibration = next(f for f in frames if "expected best-hand share (bin)" in f.columns)
     assert calibration["rounds"].sum() == shares["rounds"].sum()
     frames = [f.value for f in show_view(_tab(at, "Big Two"), "By deal strength",
                                          "bigtwo").dataframe]

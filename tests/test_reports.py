@@ -154,7 +154,7 @@ def test_html_report_has_the_stored_equities(dashboard_db: Path) -> None:
     finally:
         con.close()
     tables = report.tables()
-    for name in ("Poker-pot share against strength", "Calibration of the strength",
+    for name in ("Best-hand share against strength", "Calibration of the strength",
                  "By 2s held (scoring: cards left)", "What the deals hold against theory"):
         assert not tables[name].empty, name
     titles = [figure.layout.title.text for figure in reports.figures_of(report)]

@@ -433,10 +433,11 @@ def share_vs_expected(table: pd.DataFrame) -> go.Figure:
     """Rummoli per player: the expected poker-pot share per round from his strength (bars)
     and the realised share (markers) with the 95 % interval of realised minus expected
     around it (``logic.share_vs_expected``)."""
-    title = "Poker-pot share per round: realised against expected from strength"
+    title = "Best-hand share per round: realised against expected from strength"
     if table.empty:
         return empty(title, "No Rummoli strengths stored for these hands.")
-    figure = _figure(title, x_title="player", y_title="share of the poker pot per round")
+    figure = _figure(title, x_title="player",
+                     y_title="best-hand share per round (every hand shown down)")
     figure.add_trace(go.Bar(x=table["player"], y=table["expected"], name="expected",
                             marker={"color": "#9ecae1"},
                             hovertemplate="%{x}: expected %{y:.3f}<extra></extra>"))
@@ -458,7 +459,8 @@ def calibration(table: pd.DataFrame) -> go.Figure:
     title = "Calibration: realised share by bin of expected share"
     if table.empty:
         return empty(title, "No Rummoli strengths stored for these hands.")
-    figure = _figure(title, x_title="expected share (strength)", y_title="realised share")
+    figure = _figure(title, x_title="expected best-hand share (strength)",
+                     y_title="realised best-hand share")
     figure.add_trace(go.Scatter(x=[0, 1], y=[0, 1], mode="lines", name="calibrated",
                                 line={"dash": "dot", "color": "#888"}))
     plus = (table["ci_high"] - table["mean"]).fillna(0)

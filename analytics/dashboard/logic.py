@@ -592,7 +592,7 @@ WIN_RATE_VIEWS: Final = {
     "bigtwo": ("Per player", "Running totals", "By position", "Score keeper",
                "Places and cards left", "By deal strength"),
     "rummoli": ("Per player", "Running totals", "By position", "Where the chips came from",
-                "Poker pot against strength"),
+                "Best hand against strength"),
 }
 """The parts of each tab of the Win rates page, one drawn at a time (the shown one in the
 URL as ``view``, ``view_bigtwo`` or ``view_rummoli``): every chart and table of a tab on
@@ -981,9 +981,10 @@ STORED_EQUITY_HEADERS: Final[dict[str, dict[str, str]]] = {
         "p_best": "chance nobody holds better (%)",
         "std_error": "that chance's Monte Carlo std. error (%)",
         "p_win": "chance of the best hand alone (%)",
-        "share": "expected share of the poker pot",
+        "share": "expected best-hand share (every hand shown down)",
         "share_std_error": "expected share's Monte Carlo std. error", "exact": "exact",
-        "samples": "deals counted", "realised_share": "realised share",
+        "samples": "deals counted",
+        "realised_share": "best-hand share on everyone's cards",
         "won_poker_pot": "won the poker pot"},
     "bigtwo": {
         "seat": "seat", "player": "player", "cards": "cards dealt", "twos": "2s", "aces": "aces",
@@ -1021,18 +1022,19 @@ def feature_headers(feature: str, level: str | None = None) -> dict[str, str]:
 
 
 SHARE_HEADERS: Final = {
-    "player": "player", "rounds": "rounds", "expected": "expected share per round",
-    "realised": "realised share per round", "mean": "realised − expected",
+    "player": "player", "rounds": "rounds", "expected": "expected best-hand share per round",
+    "realised": "realised best-hand share per round", "mean": "realised − expected",
     "sd": "sd (share)", "ci_low": "95 % CI low (realised − expected)",
     "ci_high": "95 % CI high (realised − expected)",
     "mc_std_error": "Monte Carlo std. error", "poker_pots_won": "poker pots won"}
 """Headers of :func:`share_vs_expected`."""
 
 CALIBRATION_HEADERS: Final = {
-    "strength": "expected share (bin)", "rounds": "rounds", "expected": "mean expected share",
-    "mean": "mean realised share", "sd": "sd (share)",
-    "ci_low": "95 % CI low (mean realised share)",
-    "ci_high": "95 % CI high (mean realised share)", "poker_pots_won": "poker pots won"}
+    "strength": "expected best-hand share (bin)", "rounds": "rounds",
+    "expected": "mean expected best-hand share", "mean": "mean realised best-hand share",
+    "sd": "sd (share)", "ci_low": "95 % CI low (mean realised best-hand share)",
+    "ci_high": "95 % CI high (mean realised best-hand share)",
+    "poker_pots_won": "poker pots won"}
 """Headers of :func:`calibration_table`."""
 
 

@@ -525,8 +525,9 @@ def stored_equities(hand: HandHistory, equities: dict[str, pd.DataFrame]
         return _build(rows, n, start, "poker strength", _rummoli_cell, "share",
                       "Each player's poker hand judged from his own cards (and the widow's "
                       "if he took it): chance nobody holds better ± 1.96 standard errors, "
-                      f"expected share of the poker pot, {_method(rows)}; realised = share "
-                      "on everyone's actual cards.")
+                      "best-hand share: the share of the poker pot his hand would take if "
+                      f"every hand showed down, {_method(rows)}; on all cards = that share on "
+                      "everyone's actual cards, folded or not (not the pot he won).")
     rows = equities.get("bigtwo")
     if rows is None or rows.empty:
         return None
@@ -569,7 +570,7 @@ def _rummoli_cell(row: pd.Series) -> str:
     # an exact result).
     spread = " (exact)" if bool(row["exact"]) else f" ± {1.96 * float(row['std_error']):.0%}"
     return (f"{str(row['category']).replace('_', ' ')} · best {float(row['p_best']):.0%}"
-            f"{spread} · share {float(row['share']):.2f} (realised "
+            f"{spread} · best-hand share {float(row['share']):.2f} (on all cards "
             f"{float(row['realised_share']):.2f})")
 
 

@@ -149,8 +149,9 @@ def test_the_dashboard_end_to_end(server: str, patient_page: Any, browser_db: Pa
     for path, title, heading, name in (
             ("hand_types?game=bigtwo", "Hand types", "Combinations the deals hold",
              "hand-types-bigtwo"),
-            ("win_rates?game=rummoli&view_rummoli=Poker+pot+against+strength", "Win rates",
-             "Poker pot: realised against expected from strength", "win-rates-rummoli")):
+            ("win_rates?game=rummoli&view_rummoli=Best+hand+against+strength", "Win rates",
+             "Best poker hand: realised against expected from strength",
+             "win-rates-rummoli")):
         open_page(page, f"{server}/{path}", title)
         section = page.get_by_role("heading", name=heading).first
         section.wait_for()

@@ -407,13 +407,16 @@ def _split(only: HandFilter) -> None:
 def _poker_pot(only: HandFilter) -> None:
     """The poker pot's share realised against expected from strength, per player and in
     bins of expected share."""
-    st.subheader("Poker pot: realised against expected from strength")
+    st.subheader("Best poker hand: realised against expected from strength")
     shares = logic.share_vs_expected(ui.ask("rummoli_share_by_player", only))
     ui.plotly_chart(charts.share_vs_expected(shares), key="rummoli_share")
-    st.caption("Expected: each round's chance of holding the best poker hand at the table "
-               "(ties shared), judged from the player's own cards when loaded; realised: the "
-               "same on everyone's actual cards. The interval is realised − expected ± "
-               "1.96·sd/√rounds: one that leaves out 0 is more than the luck of the deal.")
+    st.caption("The best-hand share is the poker pot's share a player's hand would take if "
+               "every hand showed down (1 for the best, 1/k in a k-way tie), folded or not: "
+               "it measures the strength estimate, not the pots won (those are the table's "
+               "'poker pots won'). Expected: judged from the player's own cards when "
+               "loaded; realised: on everyone's actual cards. The interval is realised − "
+               "expected ± 1.96·sd/√rounds: one that leaves out 0 is more than the luck of "
+               "the deal.")
     shown = logic.human_table(shares, logic.SHARE_HEADERS, decimals=3)
     ui.dataframe(shown, hide_index=True)
     ui.download_buttons(shown, "rummoli-poker-share", key="rummoli_share")
