@@ -444,7 +444,7 @@ def _score_keeper_section(con: duckdb.DuckDBPyConnection, f: HandFilter) -> Sect
     sheets = scores.outcome_only_games(con, f)
     text = ("Per player: games, wins, fries, real losses (cards left, doubled when fried, "
             "tripled with 13) and zero-sum net score, with their per-game values; regular "
-            "players (a quarter of the games or more) marked; the last row is the table; "
+            "players (a quarter of the games or more) marked; "
             + logic.SCORE_KEEPER_NOTE + " "
             "Real losses per game against win fraction, fry fraction and net score per game, "
             "the last with the theoretical line s = n(l* − l).")

@@ -1291,7 +1291,7 @@ def category_words(labels: pd.Series) -> pd.Series:
 def score_keeper_table(summary: pd.DataFrame) -> pd.DataFrame:
     """The score keeper's summary (``scores.bigtwo_score_summary``) as the page shows it:
     ``regular`` marked with a check (players of at least a quarter of the games), the
-    ``*`` row named "table (all players)", headers in words with units
+    ``*`` row named :data:`TABLE_ROW`, headers in words with units
     (:data:`SCORE_KEEPER_HEADERS`); the numbers as the query gives them."""
     if summary.empty:
         return summary
@@ -1301,8 +1301,10 @@ def score_keeper_table(summary: pd.DataFrame) -> pd.DataFrame:
     return table.rename(columns={"name": "player", **SCORE_KEEPER_HEADERS})
 
 
-TABLE_ROW: Final = "table (all players)"
-"""How the page names the summary's ``*`` row."""
+TABLE_ROW: Final = "all players (each game once a player)"
+"""How the page names the summary's ``*`` row: every player's games added up, a game of four
+counted four times (its games are seats played, its fractions the average player's); it read
+"table", with four times the table's games."""
 
 SCORE_KEEPER_HEADERS: Final = {
     "is_regular": "regular", "game_count": "games", "win_count": "wins", "fry_count": "fries",
@@ -1318,7 +1320,9 @@ SCORE_KEEPER_NOTE: Final = ("every game that counts cards left is scored here by
                             "double, zero-sum), so its net score is not the points the Per "
                             "player view shows under each rule; games scored by finishing "
                             "order (rank) have no cards-left score and are not counted, so "
-                            "a player's games here can be fewer than all his games.")
+                            "a player's games here can be fewer than all his games. The "
+                            "last row adds every player's games up: a game counts once for "
+                            "each player in it, so its fractions are the average player's.")
 """Why the score keeper's games can be fewer than a player's games elsewhere."""
 
 

@@ -18,6 +18,7 @@ SHEETS = ROOT / "tests" / "data" / "scoresheets"
 
 def test_report_has_the_score_keeper_section(tmp_path: Path) -> None:
     """The HTML report carries the summary table and the three scatter plots."""
+    from analytics.dashboard import logic
     from analytics.reports import build_report, render_html
     from analytics.warehouse import reader
     from analytics.warehouse.sql.views import HandFilter
@@ -29,7 +30,16 @@ def test_report_has_the_score_keeper_section(tmp_path: Path) -> None:
     section = next(s for s in report.sections if s.title == "Big Two score keeper")
     assert len(section.figures) == 3
     table = section.tables["Score keeper's summary"]
-    assert list(table["player"]) == ["L", "C", "En", "T", "Js", "table (all players)"]
+    assert list(table["player"]) == ["L", "C", "En", "T", "Js", logic.TABLE_ROW]
     assert list(table["regular"]) == ["✓", "✓", "✓", "✓", "", "✓"]
+    # The last row adds up the players' games (a game once per player in it), as its name
+    # says: it was "table", with every game counted once per player.
+    games = logic.SCORE_KEEPER_HEADERS["game_count"]
+    players, everyone = table.iloc[:-1], table.iloc[-1]
+    assert everyone[games] == players[games].sum()
+    with reader(db) as con:
+        played = con.execute("SELECT count(*) FROM hands").fetchall()[0][0]
+    assert everyone[logic.SCORE_KEEPER_HEADERS["win_count"]] <= played < everyone[games]
+    assert "table" not in logic.TABLE_ROW and "once" in logic.SCORE_KEEPER_NOTE
     html = render_html(report)
     assert "Big Two score keeper" in html and "Net score per game against real losses" in html
