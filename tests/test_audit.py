@@ -421,6 +421,12 @@ def test_rummoli_by_hand_win_rates(con: duckdb.DuckDBPyConnection) -> None:
         assert _at(table, name, "net") == sum(parts.values())
         assert _close(_at(table, name, "mean"), mean) and _close(_at(table, name, "sd"), sd)
         assert _close(_at(table, name, "ci_low"), mean - 1.959963984540054 * sd / rounds ** .5)
+    # A round won is the engine's winner (he emptied his hand first; a finale's poker
+    # winner), not one of the pots: the header says so ("rounds won" said nothing).
+    words = logic.level_table(results, "rummoli").set_index("player")[
+        "rounds won (emptied his hand first; a finale: its poker winner)"]
+    assert {str(name): int(won) for name, won in words.items()} == {
+        name: wins for name, (_, wins, _) in RUMMOLI_PLAYERS.items()}
     assert {name: (int(net), round(float(mean), 2)) for name, net, mean in logic.level_table(
         results, "rummoli")[["player", "net (chips)", "chips per round"]].itertuples(
             index=False)} == {"Ana": (12, 3.0), "Ben": (23, 5.75), "Cal": (-35, -11.67)}

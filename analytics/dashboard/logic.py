@@ -58,6 +58,7 @@ __all__ = [
     "SCORE_KEEPER_NOTE",
     "SEVENEIGHT_VIEWS",
     "TABLE_ROW",
+    "WINS_WORDS",
     "WIN_RATE_VIEWS",
     "Fit",
     "HeldGroup",
@@ -1038,13 +1039,22 @@ CALIBRATION_HEADERS: Final = {
 """Headers of :func:`calibration_table`."""
 
 
+WINS_WORDS: Final = {
+    "seveneight": "hands won (the main pot)",
+    "bigtwo": "games won",
+    "rummoli": "rounds won (emptied his hand first; a finale: its poker winner)",
+}
+"""What a win is in each game (``hands.winner``, the engine's): the headers say it, since a
+Rummoli round's poker pot, pay-card pots and Rummoli pot each have winners of their own."""
+
+
 def level_headers(game: str, level: str | None = None) -> dict[str, str]:
     """Headers of :func:`level_results` for ``game``, the unit of ``level``
     (:func:`level_unit`) in each."""
     per = PER[game]
     unit, mean = level_unit(game, level)
     column = {"seveneight": "stakes", "bigtwo": "scoring rule", "rummoli": "stakes and ante"}[game]
-    return {"level": column, "player": "player", "hands": f"{per}s", "wins": f"{per}s won",
+    return {"level": column, "player": "player", "hands": f"{per}s", "wins": WINS_WORDS[game],
             "net": f"net ({unit})", "mean": mean, "sd": f"sd ({unit})",
             "ci_low": f"95 % CI low ({mean})", "ci_high": f"95 % CI high ({mean})"}
 
