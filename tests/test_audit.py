@@ -554,6 +554,15 @@ def test_rummoli_by_hand_strength_hand_types_and_report(
         assert _at(shares, name, "rounds") == rounds
         assert _close(_at(shares, name, "realised"), realised), name
         assert _at(shares, name, "poker_pots_won") == won
+    # Three counts of poker pots, each headed with what it counts: this one the main pot
+    # (Ana's side pot of round 3 left out), the Statistics page's with side pots (Ana 2).
+    shown = logic.human_table(shares.reset_index(), logic.SHARE_HEADERS).set_index("player")
+    assert shown.loc["Ana", "poker pots won (main pot, finales too)"] == 1
+    side = sum(chips for pot, player, chips in RUMMOLI_AWARDS[3]
+               if player == "Ana" and pot.startswith("poker_side"))
+    stat, = (s for s in stats_of("rummoli") if s.name == "poker_pot_won")
+    assert side == 8 and stat.label == "Poker pot won" and "side pot" in stat.words
+    assert "rounds played for it" in logic.pot_summary_headers()["top_winner_times"]
     calibration = logic.calibration_table(equity_views.rummoli_calibration(con, RUMMOLI_ONLY))
     assert int(calibration["rounds"].sum()) == 11
     assert _close((calibration["mean"] * calibration["rounds"]).sum(), 0 + 2.5 + 1.5)

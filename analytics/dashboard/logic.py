@@ -905,7 +905,8 @@ def pot_summary_headers(unit: str = "chips") -> dict[str, str]:
     chips counted in ``unit`` (a level's currency: :func:`filter_unit`)."""
     return {"pot": "pot", "rounds": "rounds played for it", "won": "rounds won",
             "share_won": "share won (%)", "chips_paid": f"paid out ({unit})",
-            "top_winner": "won most by", "top_winner_times": "times he won it",
+            "top_winner": "won most by",
+            "top_winner_times": "times he won it (rounds played for it)",
             "left_for_finale": f"left at the game's end, to the finale ({unit})"}
 
 
@@ -1022,12 +1023,17 @@ def feature_headers(feature: str, level: str | None = None) -> dict[str, str]:
             "ci_high": f"95 % CI high ({mean})", "first_share": "share of games out first"}
 
 
+POKER_POTS_WON: Final = "poker pots won (main pot, finales too)"
+"""The rounds where he took chips from the main poker pot, a finale's included (``rummoli_
+strength.won_poker_pot``): the Statistics page's "Poker pot won" counts side pots too, and
+Pot accumulation's "times he won it" the rounds played for the pots alone."""
+
 SHARE_HEADERS: Final = {
     "player": "player", "rounds": "rounds", "expected": "expected best-hand share per round",
     "realised": "realised best-hand share per round", "mean": "realised − expected",
     "sd": "sd (share)", "ci_low": "95 % CI low (realised − expected)",
     "ci_high": "95 % CI high (realised − expected)",
-    "mc_std_error": "Monte Carlo std. error", "poker_pots_won": "poker pots won"}
+    "mc_std_error": "Monte Carlo std. error", "poker_pots_won": POKER_POTS_WON}
 """Headers of :func:`share_vs_expected`."""
 
 CALIBRATION_HEADERS: Final = {
@@ -1035,7 +1041,7 @@ CALIBRATION_HEADERS: Final = {
     "expected": "mean expected best-hand share", "mean": "mean realised best-hand share",
     "sd": "sd (share)", "ci_low": "95 % CI low (mean realised best-hand share)",
     "ci_high": "95 % CI high (mean realised best-hand share)",
-    "poker_pots_won": "poker pots won"}
+    "poker_pots_won": POKER_POTS_WON}
 """Headers of :func:`calibration_table`."""
 
 
