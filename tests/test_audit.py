@@ -424,7 +424,7 @@ def test_rummoli_by_hand_win_rates(con: duckdb.DuckDBPyConnection) -> None:
     # A round won is the engine's winner (he emptied his hand first; a finale's poker
     # winner), not one of the pots: the header says so ("rounds won" said nothing).
     words = logic.level_table(results, "rummoli").set_index("player")[
-        "rounds won (emptied his hand first; a finale: its poker winner)"]
+        "rounds won (went out first)"]
     assert {str(name): int(won) for name, won in words.items()} == {
         name: wins for name, (_, wins, _) in RUMMOLI_PLAYERS.items()}
     assert {name: (int(net), round(float(mean), 2)) for name, net, mean in logic.level_table(

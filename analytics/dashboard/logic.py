@@ -1048,10 +1048,11 @@ CALIBRATION_HEADERS: Final = {
 WINS_WORDS: Final = {
     "seveneight": "hands won (the main pot)",
     "bigtwo": "games won",
-    "rummoli": "rounds won (emptied his hand first; a finale: its poker winner)",
+    "rummoli": "rounds won (went out first)",
 }
 """What a win is in each game (``hands.winner``, the engine's): the headers say it, since a
-Rummoli round's poker pot, pay-card pots and Rummoli pot each have winners of their own."""
+Rummoli round's poker pot, pay-card pots and Rummoli pot each have winners of their own (a
+Rummoli round is won by who empties his hand first; a game's finale by its poker winner)."""
 
 
 def level_headers(game: str, level: str | None = None) -> dict[str, str]:
