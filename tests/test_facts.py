@@ -365,14 +365,21 @@ def old_rummoli_board(con: Con, f: HandFilter, *, game_id: str | None,
 
 
 def old_pot_winners(con: Con, f: HandFilter) -> pd.DataFrame:
+    # The poker pot pays what its awards hold (the main pot and its side pots), the other
+    # pots what the board paid.
     cond, params = where(f, game="rummoli")
     return query_frame(con, f"""
         SELECT b.pot, any_value(b.pot_order) AS pot_order, s.player AS won_by_player,
                h.finale_pot IS NOT NULL AS finale,
-               count(*) AS rounds, CAST(sum(b.amount) AS BIGINT) AS chips,
+               count(*) AS rounds,
+               CAST(sum(CASE WHEN b.pot = 'poker' THEN coalesce(a.paid, 0) ELSE b.amount END)
+                    AS BIGINT) AS chips,
                CAST(sum(greatest(-b.antes, 0)) AS BIGINT) AS cleared
         FROM board b JOIN hands h USING (hand_id)
         LEFT JOIN seats s ON s.hand_id = b.hand_id AND s.seat = b.won_by
+        LEFT JOIN (SELECT hand_id, sum(amount) AS paid FROM awards
+                   WHERE pot = 'poker' OR starts_with(pot, 'poker_side') GROUP BY hand_id) a
+            ON b.pot = 'poker' AND a.hand_id = b.hand_id
         WHERE {cond}
         GROUP BY ALL ORDER BY pot_order, finale, rounds DESC
     """, params)
