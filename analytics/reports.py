@@ -395,7 +395,7 @@ def _rummoli(con: duckdb.DuckDBPyConnection, f: HandFilter, results: pd.DataFram
         "parts of the round; the nine pots: how often won and by whom in the rounds played "
         "for them (the end-of-game rounds play the leftover board off as one poker hand, the "
         "finale), and carry-over growth against every ante paid in staying on the pot. The "
-        "poker pot's realised share against "
+        "best-hand share (the poker pot's share at a showdown of every hand) realised against "
         "the share expected from each player's strength.", figures, tables)
 
 
@@ -445,7 +445,7 @@ def _score_keeper_section(con: duckdb.DuckDBPyConnection, f: HandFilter) -> Sect
     text = ("Per player: games, wins, fries, real losses (cards left, doubled when fried, "
             "tripled with 13) and zero-sum net score, with their per-game values; regular "
             "players (a quarter of the games or more) marked; "
-            + logic.SCORE_KEEPER_NOTE + " "
+            + logic.SCORE_KEEPER_NOTE + " " + logic.TABLE_ROW_NOTE + " "
             "Real losses per game against win fraction, fry fraction and net score per game, "
             "the last with the theoretical line s = n(l* − l).")
     if sheets:

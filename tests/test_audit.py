@@ -424,7 +424,7 @@ def test_rummoli_by_hand_win_rates(con: duckdb.DuckDBPyConnection) -> None:
     # A round won is the engine's winner (he emptied his hand first; a finale's poker
     # winner), not one of the pots: the header says so ("rounds won" said nothing).
     words = logic.level_table(results, "rummoli").set_index("player")[
-        "rounds won (went out first)"]
+        "rounds won (out first, or a finale's winner)"]
     assert {str(name): int(won) for name, won in words.items()} == {
         name: wins for name, (_, wins, _) in RUMMOLI_PLAYERS.items()}
     assert {name: (int(net), round(float(mean), 2)) for name, net, mean in logic.level_table(
@@ -558,11 +558,23 @@ def test_rummoli_by_hand_strength_hand_types_and_report(
     # (Ana's side pot of round 3 left out), the Statistics page's with side pots (Ana 2).
     shown = logic.human_table(shares.reset_index(), logic.SHARE_HEADERS).set_index("player")
     assert shown.loc["Ana", "poker pots won (main pot, finales too)"] == 1
-    side = sum(chips for pot, player, chips in RUMMOLI_AWARDS[3]
-               if player == "Ana" and pot.startswith("poker_side"))
+    from analytics.warehouse.sql.stat_views import stat_grid
+
+    grid = stat_grid(con, RUMMOLI_ONLY, game="rummoli").set_index("player")
+    main_or_side = {name: sum(any(pot.startswith(("poker", "finale")) and who == name
+                                  and chips > 0 for pot, who, chips in RUMMOLI_AWARDS[n])
+                              for n in RUMMOLI_AWARDS) for name in ("Ana", "Ben", "Cal")}
+    assert main_or_side["Ana"] == 2  # round 1's pot and round 3's side pot (the finale's
+    # pot counts too: Ben's round 2 and the finale)
+    assert {name: int(str(grid.loc[name, "poker_pot_won"])) for name in main_or_side} == (
+        main_or_side)
     stat, = (s for s in stats_of("rummoli") if s.name == "poker_pot_won")
-    assert side == 8 and stat.label == "Poker pot won" and "side pot" in stat.words
-    assert "rounds played for it" in logic.pot_summary_headers()["top_winner_times"]
+    assert stat.label == "Poker pot won" and "side pot" in stat.words
+    # Pot accumulation's: the board's main pot in the rounds played for it, its winner's.
+    pots = logic.human_table(logic.pot_summary(views.pot_winners(con, RUMMOLI_ONLY)),
+                             logic.pot_summary_headers()).set_index("pot")
+    assert pots.loc["poker", "times he won it (rounds played for it)"] == max(
+        Counter(RUMMOLI_WON[n]["poker"] for n in (1, 2, 3)).values())
     calibration = logic.calibration_table(equity_views.rummoli_calibration(con, RUMMOLI_ONLY))
     assert int(calibration["rounds"].sum()) == 11
     assert _close((calibration["mean"] * calibration["rounds"]).sum(), 0 + 2.5 + 1.5)

@@ -692,7 +692,8 @@ _CHIP_STATS = ("winning_bid", "widow_net", "chips_paid")
 """Rummoli's statistics counted in chips (Stat.per_level)."""
 
 
-def test_rummoli_chips_of_two_currencies_never_add(tmp_path: Path) -> None:
+def test_rummoli_chips_of_two_currencies_never_add(tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     """The sample game played once in dollars and once in yen (each its own game): Auction
     chips, Winning bid and Chips paid averaged dollars with yen, and so did Win rates and the
     results over time (Rummoli's level was its ante alone).  Now a row over both currencies
@@ -763,6 +764,7 @@ def test_rummoli_chips_of_two_currencies_never_add(tmp_path: Path) -> None:
     assert set(both["counted in"]) == {"USD", "JPY"}
     assert "net (USD)" in dollars_only and "net per hour (USD)" in dollars_only
     assert set(dollars_only["counted in"]) == {"USD"}
+    _check_sessions_page(db, sessions, monkeypatch)
     # Every table of one currency's rows is headed in it: the Overview's one per currency.
     tables = logic.player_tables(results, "rummoli")
     assert [title for title, _ in tables] == ["Rummoli: JPY per round", "Rummoli: USD per round"]
@@ -790,6 +792,31 @@ def test_rummoli_chips_of_two_currencies_never_add(tmp_path: Path) -> None:
         f"Rummoli: cumulative results ({currency}, poker phase; no limit, minimum bet 1 "
         f"{currency}, ante 1)" for currency in ("JPY", "USD")]
     _check_result_currencies(db, grid, split, nets)
+
+
+def _check_sessions_page(db: Path, sessions: pd.DataFrame,
+                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """The Statistics page's sessions over dollars and yen: each net's unit in a column of
+    its own (the headers name none), the caption says so, and a session picked says its
+    hands' net in its own currency."""
+    from analytics.warehouse import ENV_VAR
+    from tests.test_dashboard_app import open_app
+
+    monkeypatch.setenv(ENV_VAR, str(db))
+    at = open_app("statistics", game="rummoli")
+    at.toggle(key="stats_sessions_rummoli").set_value(True).run()
+    assert not at.exception
+    shown = next(f.value for f in at.dataframe if "first hand (id)" in f.value.columns)
+    assert len(shown) == len(sessions)
+    assert "net" in shown.columns and "net (chips)" not in shown.columns
+    assert set(shown["counted in"]) == {"USD", "JPY"}
+    assert any("Each net in its session's unit" in c.value for c in at.caption)
+    at.session_state["sessions_table_rummoli"] = {
+        "selection": {"rows": [0], "columns": [], "cells": []}}
+    at.run()
+    assert not at.exception
+    said = " ".join(m.value for m in at.markdown)
+    assert "'s session at" in said and f" {shown.iloc[0]['counted in']}." in said
 
 
 def _check_result_currencies(db: Path, grid: pd.DataFrame, split: pd.DataFrame,

@@ -430,7 +430,7 @@ def observed_vs_theory(table: pd.DataFrame, title: str, x_title: str = "category
 
 
 def share_vs_expected(table: pd.DataFrame) -> go.Figure:
-    """Rummoli per player: the expected poker-pot share per round from his strength (bars)
+    """Rummoli per player: the expected best-hand share per round from his strength (bars)
     and the realised share (markers) with the 95 % interval of realised minus expected
     around it (``logic.share_vs_expected``)."""
     title = "Best-hand share per round: realised against expected from strength"

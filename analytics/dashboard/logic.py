@@ -58,6 +58,7 @@ __all__ = [
     "SCORE_KEEPER_NOTE",
     "SEVENEIGHT_VIEWS",
     "TABLE_ROW",
+    "TABLE_ROW_NOTE",
     "WINS_WORDS",
     "WIN_RATE_VIEWS",
     "Fit",
@@ -466,7 +467,7 @@ def upload_messages(table: pd.DataFrame, rejects: pd.DataFrame | None) -> list[s
 
 def share_vs_expected(frame: pd.DataFrame) -> pd.DataFrame:
     """Rummoli per player (from ``equity_views.rummoli_share_by_player``): expected and
-    realised poker-pot share per round, and ``ci_low``/``ci_high`` of realised minus
+    realised best-hand share per round, and ``ci_low``/``ci_high`` of realised minus
     expected (``mean``); an interval that excludes 0 is luck (or skill) beyond chance."""
     columns = ["player", "rounds", "expected", "realised", "mean", "sd", "ci_low", "ci_high",
                "mc_std_error", "poker_pots_won"]
@@ -1046,13 +1047,14 @@ CALIBRATION_HEADERS: Final = {
 
 
 WINS_WORDS: Final = {
-    "seveneight": "hands won (the main pot)",
+    "seveneight": "hands won (the main pot; split: its first winner)",
     "bigtwo": "games won",
-    "rummoli": "rounds won (went out first)",
+    "rummoli": "rounds won (out first, or a finale's winner)",
 }
 """What a win is in each game (``hands.winner``, the engine's): the headers say it, since a
 Rummoli round's poker pot, pay-card pots and Rummoli pot each have winners of their own (a
-Rummoli round is won by who empties his hand first; a game's finale by its poker winner)."""
+Rummoli round is won by who empties his hand first; a game's finale by its poker winner; a
+7 & 8 hand by the first player the main pot pays, one of a split's winners)."""
 
 
 def level_headers(game: str, level: str | None = None) -> dict[str, str]:
@@ -1337,10 +1339,13 @@ SCORE_KEEPER_NOTE: Final = ("every game that counts cards left is scored here by
                             "double, zero-sum), so its net score is not the points the Per "
                             "player view shows under each rule; games scored by finishing "
                             "order (rank) have no cards-left score and are not counted, so "
-                            "a player's games here can be fewer than all his games. The "
-                            "last row adds every player's games up: a game counts once for "
-                            "each player in it, so its fractions are the average player's.")
+                            "a player's games here can be fewer than all his games.")
 """Why the score keeper's games can be fewer than a player's games elsewhere."""
+
+TABLE_ROW_NOTE: Final = ("The last row adds every player's games up: a game counts once for "
+                         "each player in it, so its fractions are the average player's.")
+"""What :data:`TABLE_ROW` is, where the table shows it (the page, the report; ``handlab
+stats`` lists the players alone)."""
 
 
 def zero_sum_words(line: tuple[float, float]) -> str:

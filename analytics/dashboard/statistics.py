@@ -80,8 +80,8 @@ __all__ = [
     "session_headers",
     "session_units",
     "sessions_table",
-    "sessions_unit",
     "shared_currency",
+    "shared_session_unit",
     "split_value",
 ]
 
@@ -476,7 +476,7 @@ def session_units(sessions: pd.DataFrame, game: str) -> list[str]:
     return [level_unit(game, str(unit))[0] for unit in sessions["unit"]]
 
 
-def sessions_unit(sessions: pd.DataFrame, game: str) -> str | None:
+def shared_session_unit(sessions: pd.DataFrame, game: str) -> str | None:
     """The one unit every session's net counts in (:func:`session_units`; the game's own
     when there is none), None when they hold several: each row then names its own."""
     units = set(session_units(sessions, game)) or {level_unit(game)[0]}
@@ -504,7 +504,7 @@ def sessions_table(sessions: pd.DataFrame, game: str) -> pd.DataFrame:
     out.insert(list(out.columns).index("net"), "counted in", session_units(sessions, game))
     out["replay"] = [f"replayer?hand={hand}" for hand in ids]
     out["start_at"], out["end_at"] = starts, ends
-    return out.rename(columns=session_headers(sessions_unit(sessions, game)))
+    return out.rename(columns=session_headers(shared_session_unit(sessions, game)))
 
 
 def session_unit_words(unit: str) -> str:

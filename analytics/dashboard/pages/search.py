@@ -24,6 +24,9 @@ from analytics.warehouse.sql.views import PLAY_KIND_COLUMNS
 _EITHER = {"any": None, "yes": True, "no": False}
 _LIMIT = 500
 
+_POT_HELP = ("The chips won from the hand's pots, in the unit named: a hand counted in "
+             "another currency, and a Big Two game (played for points), is left out.")
+
 
 def _search(game: str | None, units: list[str]) -> HandSearch:
     """The criteria the widgets hold; ``units``: those the filtered hands' pots count in
@@ -77,10 +80,6 @@ def _search(game: str | None, units: list[str]) -> HandSearch:
         combination=None if combination in (None, "any") else str(combination),
         pot_won=None if pot in (None, "any") else str(pot),
         starred=_EITHER[str(starred)], tag=tag.strip() or None)
-
-
-_POT_HELP = ("The chips won from the hand's pots, in the unit named: a hand counted in "
-             "another currency, and a Big Two game (played for points), is left out.")
 
 
 def _pot_unit(column: DeltaGenerator, units: list[str]) -> str:

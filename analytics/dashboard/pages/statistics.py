@@ -288,7 +288,7 @@ def _sessions(game: Game) -> None:
                               min_value=1, value=SESSION_GAP_MINUTES, step=5,
                               key=f"stats_gap_{game.value}"))
     found = ui.ask("player_sessions", game=game.value, gap_minutes=gap)
-    unit = statistics.sessions_unit(found, game.value)
+    unit = statistics.shared_session_unit(found, game.value)
     sessions = statistics.sessions_table(found, game.value)
     headers = statistics.session_headers(unit)
     chosen = ui.dataframe(sessions, hide_index=True, on_select="rerun",

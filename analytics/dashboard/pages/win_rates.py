@@ -1,6 +1,6 @@
 """Win rates: per player and game with confidence intervals, cumulative results, by position
 and visible card (7 & 8), by place, cards left and deal strength (Big Two), by part and
-poker-pot share against strength (Rummoli).
+best-hand share against strength (Rummoli).
 
 One tab per game, only the shown one drawn (``tab`` in the URL); each tab draws one of its
 parts at a time (``logic.WIN_RATE_VIEWS``, the shown one in the URL as ``view``,
@@ -374,7 +374,8 @@ def _score_keeper(sheets: int, only: HandFilter) -> None:
                "games and score sheets count alike; "
                + logic.SCORE_KEEPER_NOTE.removesuffix(".")
                + (f"; {sheets:,} of the games are outcome-only (score sheets)." if sheets
-                  else ".") + " Fractions and per-game values to 4 decimals.")
+                  else ".") + " " + logic.TABLE_ROW_NOTE
+               + " Fractions and per-game values to 4 decimals.")
     ui.download_buttons(table, "bigtwo-score-keeper", key="score_keeper")
     columns = st.columns(3)
     for column, y in zip(columns, charts.SCORE_AXES, strict=True):
@@ -385,8 +386,8 @@ def _score_keeper(sheets: int, only: HandFilter) -> None:
 
 
 def _rummoli(view: str, only: HandFilter) -> None:
-    """Rummoli's own parts under one stakes and ante (``only``): where the chips came from, and the
-    poker pot against strength."""
+    """Rummoli's own parts under one stakes and ante (``only``): where the chips came from, and
+    the best hand against strength."""
     if view == _CHIPS_SPLIT:
         _split(only)
     else:
@@ -405,8 +406,8 @@ def _split(only: HandFilter) -> None:
 
 
 def _poker_pot(only: HandFilter) -> None:
-    """The poker pot's share realised against expected from strength, per player and in
-    bins of expected share."""
+    """The best-hand share (the poker pot's share at a showdown of every hand) realised
+    against expected from strength, per player and in bins of expected share."""
     st.subheader("Best poker hand: realised against expected from strength")
     shares = logic.share_vs_expected(ui.ask("rummoli_share_by_player", only))
     ui.plotly_chart(charts.share_vs_expected(shares), key="rummoli_share")

@@ -83,7 +83,7 @@ def hand_equities(con: duckdb.DuckDBPyConnection, hand_id: int) -> dict[str, pd.
 
 
 def rummoli_share_by_player(con: duckdb.DuckDBPyConnection, f: HandFilter) -> pd.DataFrame:
-    """Rummoli per player: rounds, mean expected poker-pot share (from his strength), mean
+    """Rummoli per player: rounds, mean expected best-hand share (from his strength), mean
     realised share (best hand at the table on everyone's cards), the mean and standard
     deviation of realised minus expected per round, and the Monte Carlo standard error of
     the mean expected share."""

@@ -27,6 +27,7 @@ from analytics.warehouse.sql.views import (
     hand_facts_where,
     in_latest_order,
     latest_first,
+    query_frame,
 )
 from parsers.model import RUMMOLI_POTS
 
@@ -151,11 +152,17 @@ def pot_units(con: duckdb.DuckDBPyConnection, f: HandFilter) -> list[str]:
     """The units the pots of the hands matching ``f`` count in (a currency their stakes
     declare, else ``chips``; Big Two's games have no pot), those of the most hands first:
     what :attr:`HandSearch.pot_unit` can be."""
+    if f.game == "bigtwo":
+        return []
     cond, params = hand_facts_where(f)
-    sql = f"""
-        SELECT {unit_sql('x.stakes')} AS unit, count(*) AS hands FROM hand_facts x
-        WHERE {cond} AND x.game <> 'bigtwo' GROUP BY unit ORDER BY hands DESC, unit"""
-    return [str(unit) for unit, _ in con.execute(sql, _bound(sql, params)).fetchall()]
+    # The unit read from each distinct stakes label, not from every hand (a fifth of the
+    # CPU over a million hands).
+    found = query_frame(con, f"""
+        WITH labels AS (SELECT x.stakes, count(*) AS hands FROM hand_facts x
+                        WHERE {cond} AND x.game <> 'bigtwo' GROUP BY x.stakes)
+        SELECT {unit_sql('stakes')} AS unit, sum(hands) AS hands FROM labels
+        GROUP BY unit ORDER BY hands DESC, unit""", params)
+    return [str(unit) for unit in found["unit"]]
 
 
 def describe_hands(con: duckdb.DuckDBPyConnection, hand_ids: Sequence[int]) -> pd.DataFrame:
@@ -177,11 +184,6 @@ _UNIT: Final = f"CASE WHEN f.game = 'bigtwo' THEN 'points' ELSE {unit_sql('f.sta
 stakes declare, else chips."""
 
 
-def _bound(sql: str, params: dict[str, object]) -> dict[str, object]:
-    """The parameters ``sql`` names: DuckDB refuses unused named parameters."""
-    return {key: value for key, value in params.items() if f"${key}" in sql}
-
-
 def _described(con: duckdb.DuckDBPyConnection, found: str, params: dict[str, object], *,
                order: str) -> pd.DataFrame:
     """The rows of a list of hands: ``found`` (SQL of hand_facts rows with their notes and
@@ -196,7 +198,7 @@ def _described(con: duckdb.DuckDBPyConnection, found: str, params: dict[str, obj
                coalesce(f.starred, FALSE) AS starred, coalesce(f.tags, []) AS tags
         FROM found f ORDER BY {order}
     """
-    rows = con.execute(sql, _bound(sql, params)).fetchdf()
+    rows = query_frame(con, sql, params)
     ids = [hand_id_hex(int(value)) for value in rows["hand_id"]]
     rows.insert(1, "id", ids)
     rows["replay"] = [f"replayer?hand={hand}" for hand in ids]

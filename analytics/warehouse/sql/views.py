@@ -875,7 +875,8 @@ def finale_round(table: str) -> str:
 def pot_winners(con: duckdb.DuckDBPyConnection, f: HandFilter) -> pd.DataFrame:
     """Per pot and kind of round: rounds, rounds it was won, and by whom (player, times,
     chips paid out: the poker pot's are its antes and the poker hand's bets, side pots
-    included, all its winners took; a pay-card or Rummoli pot's, what the board paid).
+    included, all its winners took, under the main pot's winner; a pay-card or Rummoli
+    pot's, what the board paid).
     ``finale`` marks a game's end-of-game rounds (``hands.finale_pot``), which play the
     leftover board off as poker: no pot is won by its own rule there; a pot's chips go
     to the finale's winner (all at once, or its own round with ``finale = per_pot``), its
