@@ -476,11 +476,12 @@ def session_units(sessions: pd.DataFrame, game: str) -> list[str]:
     return [level_unit(game, str(unit))[0] for unit in sessions["unit"]]
 
 
-def shared_session_unit(sessions: pd.DataFrame, game: str) -> str | None:
-    """The one unit every session's net counts in (:func:`session_units`; the game's own
-    when there is none), None when they hold several: each row then names its own."""
-    units = set(session_units(sessions, game)) or {level_unit(game)[0]}
-    return units.pop() if len(units) == 1 else None
+def shared_session_unit(units: Sequence[str], game: str) -> str | None:
+    """The one unit of ``units`` (:func:`session_units`, or a :func:`sessions_table`'s
+    ``counted in``; the game's own when there is none), None when they hold several: each
+    row then names its own."""
+    found = set(units) or {level_unit(game)[0]}
+    return found.pop() if len(found) == 1 else None
 
 
 def sessions_table(sessions: pd.DataFrame, game: str) -> pd.DataFrame:
@@ -501,10 +502,11 @@ def sessions_table(sessions: pd.DataFrame, game: str) -> pd.DataFrame:
     out["first_hand"] = ids
     out.insert(list(out.columns).index("place") + 1, "stakes",
                [session_unit_words(str(unit)) for unit in out["unit"]])
-    out.insert(list(out.columns).index("net"), "counted in", session_units(sessions, game))
+    units = session_units(sessions, game)
+    out.insert(list(out.columns).index("net"), "counted in", units)
     out["replay"] = [f"replayer?hand={hand}" for hand in ids]
     out["start_at"], out["end_at"] = starts, ends
-    return out.rename(columns=session_headers(shared_session_unit(sessions, game)))
+    return out.rename(columns=session_headers(shared_session_unit(units, game)))
 
 
 def session_unit_words(unit: str) -> str:

@@ -100,10 +100,8 @@ def render() -> None:
                "500 first; with players chosen, the per-seat criteria ask about their seats. "
                "'open' shows the hand in the replayer, where it can be starred, tagged and "
                "noted.")
-    with ui.reading(ctx.db) as con:
-        units = pot_units(con, ctx.filter)
-    search = _search(ctx.filter.game, units)
-    with ui.reading(ctx.db) as con:
+    with ui.reading(ctx.db) as con:  # one connection for both questions
+        search = _search(ctx.filter.game, pot_units(con, ctx.filter))
         found = search_hands(con, ctx.filter, search=search, limit=_LIMIT)
     show_hands(found, key="search", name="hands-found",
                note=f" (the latest {_LIMIT})" if len(found) == _LIMIT else "")

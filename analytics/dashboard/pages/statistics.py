@@ -287,9 +287,9 @@ def _sessions(game: Game) -> None:
     gap = int(st.number_input("A gap longer than this many minutes ends a session",
                               min_value=1, value=SESSION_GAP_MINUTES, step=5,
                               key=f"stats_gap_{game.value}"))
-    found = ui.ask("player_sessions", game=game.value, gap_minutes=gap)
-    unit = statistics.shared_session_unit(found, game.value)
-    sessions = statistics.sessions_table(found, game.value)
+    sessions = statistics.sessions_table(ui.ask("player_sessions", game=game.value,
+                                                gap_minutes=gap), game.value)
+    unit = statistics.shared_session_unit(list(sessions["counted in"]), game.value)
     headers = statistics.session_headers(unit)
     chosen = ui.dataframe(sessions, hide_index=True, on_select="rerun",
                           selection_mode="single-row", key=f"sessions_table_{game.value}",
