@@ -177,7 +177,7 @@ class Report:
     sections: list[Section]
     roster: tuple[str, ...] = ()
     """Every player of the database: each is drawn in the colour he has on the dashboard's
-    charts (``charts.in_roster_colours``)."""
+    charts (``charts.as_drawn``)."""
 
     def tables(self) -> dict[str, pd.DataFrame]:
         """Every table of every section, by a unique name."""
@@ -583,7 +583,7 @@ def render_html(report: Report, *, max_rows: int = 500) -> str:
         if section.html:
             parts.append(section.html)
         for figure in section.figures:
-            drawn = charts.as_text(charts.in_roster_colours(figure, report.roster))
+            drawn = charts.as_drawn(figure, report.roster)
             parts.append(drawn.to_html(full_html=False,
                                        include_plotlyjs=not plotly_included,
                                        config={"displaylogo": False}))

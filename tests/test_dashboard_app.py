@@ -334,6 +334,7 @@ PART_CHARTS = {"seveneight": (1, 1, 1, 1), "bigtwo": (1, 1, 1, 3, 2, 1),
                "rummoli": (1, 1, 1, 1, 2)}
 
 
+@pytest.mark.slow
 def test_win_rates_tabs_show_what_one_page_of_tabs_showed(db: Path) -> None:
     """The parts of each tab together draw the charts and tables that game's part of the
     page always had (nineteen charts), each part one to three of them."""
@@ -615,6 +616,7 @@ def test_the_busy_database_shows_a_retry_notice() -> None:
     assert at.button[0].label == "Retry now"
 
 
+@pytest.mark.slow
 def test_the_dashboard_migrates_a_database_an_older_handlab_wrote(
         dashboard_db: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A version-7 database (no play kinds: its readers would refuse it) is migrated when

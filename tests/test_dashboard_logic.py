@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 import html
+import json
 import math
 import re
 from dataclasses import replace
@@ -13,6 +14,7 @@ from pathlib import Path
 import duckdb
 import numpy as np
 import pandas as pd
+import plotly.graph_objects as go
 import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
@@ -709,7 +711,7 @@ def test_literal_text_reads_as_written_in_markdown(text: str) -> None:
 
 
 def test_charts_draw_names_as_text() -> None:
-    """A player named as a link or in bold is drawn as written: ``charts.as_text`` escapes
+    """A player named as a link or in bold is drawn as written: ``charts.as_drawn`` escapes
     the names and labels plotly would read as HTML in a copy; numbers, dates and the
     figure's own hover templates are kept, and the figure itself is untouched (clicks are
     read against it)."""
@@ -717,7 +719,7 @@ def test_charts_draw_names_as_text() -> None:
     frame = pd.DataFrame({"player": [hostile, "<b>Cy</b>"], "mean": [1.5, -2.0],
                           "ci_low": [1.0, -3.0], "ci_high": [2.0, -1.0], "hands": [10, 20]})
     figure = charts.bar_with_ci(frame, x="player", mean="mean", title=f"Win rate of {hostile}")
-    shown = charts.as_text(figure)
+    shown = charts.as_drawn(figure)
     text = shown.to_json()
     assert "evil.example" in text and "<a href" not in text and "<b>Cy" not in text
     assert list(shown.data[0].x) == ['&lt;a href="https://evil.example"&gt;Bo&lt;/a&gt;',
@@ -728,6 +730,19 @@ def test_charts_draw_names_as_text() -> None:
     assert list(shown.layout.xaxis.categoryarray) == list(shown.data[0].x)
     assert list(figure.data[0].x) == [hostile, "<b>Cy</b>"]
     assert shown.data[0].hovertemplate == figure.data[0].hovertemplate
+
+
+@pytest.mark.parametrize("template", [None, "plotly_white", "none"])
+def test_a_drawn_chart_is_plotlys_own_copy_of_it(template: str | None) -> None:
+    """``charts.as_drawn`` copies a figure under the default template without checking the
+    template again: the copy is the one plotly makes (``go.Figure(figure)``), template
+    and all, under any other template too."""
+    frame = pd.DataFrame({"player": ["Ann", "Bo"], "mean": [1.5, -2.0], "ci_low": [1.0, -3.0],
+                          "ci_high": [2.0, -1.0], "hands": [10, 20]})
+    figure = charts.bar_with_ci(frame, x="player", mean="mean", title="Win rate")
+    if template is not None:
+        figure.update_layout(template=template)
+    assert json.loads(charts.as_drawn(figure).to_json()) == json.loads(go.Figure(figure).to_json())
 
 
 @pytest.mark.slow

@@ -247,7 +247,7 @@ def test_8_player_colours_are_distinct_and_stable() -> None:
 def test_8_a_players_colour_is_his_on_every_chart_of_the_database() -> None:
     """Over the database's players (17 here, the samples'), a player has one colour on
     every chart whoever else it draws, as the dashboard and the report draw them
-    (charts.in_roster_colours); without the roster, two charts of different players gave
+    (charts.as_drawn); without the roster, two charts of different players gave
     Gus, Dee, Ned and Quin different colours."""
     roster = ["Ann", "Bo", "Cy", "Dee", "Eli", "Fay", "Gus", "Hal", "Ivy", "Jo", "Kim",
               "Lu", "Max", "Ned", "Ora", "Pia", "Quin"]
@@ -255,9 +255,9 @@ def test_8_a_players_colour_is_his_on_every_chart_of_the_database() -> None:
                          "hands": 10})
     curves = pd.DataFrame({"player": ["Gus", "Dee", "Ned", "Quin", "Ann"], "hand_no": 1,
                            "actual": 1.0, "adjusted": 1.0})
-    per_player = charts.in_roster_colours(
+    per_player = charts.as_drawn(
         charts.bar_with_ci(bars, x="player", title="per player"), roster)
-    running = charts.in_roster_colours(charts.cumulative(curves), roster)
+    running = charts.as_drawn(charts.cumulative(curves), roster)
     bar_colours = dict(zip(per_player.data[0].x, per_player.data[0].marker.color,
                            strict=True))
     line_colours = {trace.name: trace.line.color for trace in running.data}

@@ -552,6 +552,7 @@ def test_the_play_page_plays_a_bigtwo_game(folder: Path) -> None:
     assert "Next game" in [b.label for b in at.button]
 
 
+@pytest.mark.slow
 def test_the_play_page_plays_a_rummoli_round_and_its_finale(folder: Path) -> None:
     """A Rummoli round against the bots, then *End the game* and *Play the finale*: one poker
     round (finale ``single``) for the whole board, which goes to the players."""

@@ -243,6 +243,7 @@ def test_results_over_time_draws_the_players_chosen(dashboard_db: Path,
     assert players == set(others) and title.endswith(f"showing 2 of {len(everyone)} players)")
 
 
+@pytest.mark.slow
 def test_report_has_a_statistics_section_per_game(dashboard_db: Path) -> None:
     from analytics.reports import build_report, render_html
 

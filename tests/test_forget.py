@@ -54,6 +54,7 @@ def histories(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     return files
 
 
+@pytest.mark.slow
 def test_forgetting_a_file_leaves_what_the_others_alone_load(
         histories: dict[str, Path], tmp_path: Path) -> None:
     """The first file forgotten: its 4 rounds leave (the game's pot streaks are counted

@@ -182,6 +182,7 @@ def test_zip_folder_entries_count_against_the_member_limit(tmp_path: Path) -> No
         summary.files[0].message)
 
 
+@pytest.mark.slow
 def test_an_archive_index_is_read_once_not_once_a_member(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Each member was read two or three times, each read opening the archive and reading

@@ -50,7 +50,7 @@ def test_no_page_script_has_a_bare_expression(script: Path) -> None:
 
 def test_every_chart_is_drawn_through_ui_plotly_chart() -> None:
     """Plotly reads HTML in names and labels: a page draws its charts through
-    ``ui.plotly_chart``, which draws them as text (``charts.as_text``), never through
+    ``ui.plotly_chart``, which draws them as text (``charts.as_drawn``), never through
     ``st.plotly_chart`` itself."""
     dashboard = ROOT / "analytics" / "dashboard"
     direct = [str(path.relative_to(ROOT)) for path in [*dashboard.rglob("*.py"), *SCRIPTS]

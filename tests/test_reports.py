@@ -107,16 +107,28 @@ def test_workbook_sheet_names_are_valid_and_unique() -> None:
     assert "Score by 2s held (scoring cards_with_twos)" in text
 
 
-def _report_html(db: Path, hand_filter: HandFilter) -> str:
+def _report(db: Path, hand_filter: HandFilter) -> reports.Report:
     con = duckdb.connect(str(db), read_only=True)
     try:
-        return reports.render_html(reports.build_report(con, hand_filter, title="Test <report>"))
+        return reports.build_report(con, hand_filter, title="Test <report>")
     finally:
         con.close()
 
 
-def test_html_report_is_self_contained(dashboard_db: Path) -> None:
-    html = _report_html(dashboard_db, HandFilter())
+def _report_html(db: Path, hand_filter: HandFilter) -> str:
+    return reports.render_html(_report(db, hand_filter))
+
+
+@pytest.fixture(scope="module")
+def whole_report(dashboard_db: Path) -> tuple[reports.Report, str]:
+    """The report of every hand of ``dashboard_db`` and its HTML, built once for the tests
+    that read it (about a second each)."""
+    report = _report(dashboard_db, HandFilter())
+    return report, reports.render_html(report)
+
+
+def test_html_report_is_self_contained(whole_report: tuple[reports.Report, str]) -> None:
+    html = whole_report[1]
     assert html.startswith("<!DOCTYPE html>")
     assert "Test &lt;report&gt;" in html  # escaped
     assert re.search(r"<script[^>]+src=", html) is None  # nothing fetched from the network
@@ -127,14 +139,16 @@ def test_html_report_is_self_contained(dashboard_db: Path) -> None:
         assert f"<h2>{heading}</h2>" in html
 
 
-def test_the_report_says_what_went_in_whatever_the_filter(dashboard_db: Path) -> None:
+def test_the_report_says_what_went_in_whatever_the_filter(
+        dashboard_db: Path, whole_report: tuple[reports.Report, str]) -> None:
     """The report's last section lists every file loaded and the rejected hand, as the
     Overview does, under a filter too (files and rejects follow none)."""
     con = duckdb.connect(str(dashboard_db), read_only=True)
     try:
         files = con.execute("SELECT path, status, rejected FROM files").fetchall()
-        for hand_filter in (HandFilter(), HandFilter(game="bigtwo", players=("Cy",))):
-            section = reports.build_report(con, hand_filter).sections[-1]
+        for report in (whole_report[0], reports.build_report(
+                con, HandFilter(game="bigtwo", players=("Cy",)))):
+            section = report.sections[-1]
             assert section.title == "Files and data quality"
             listed = section.tables["Files loaded"]
             assert sorted(listed["full path"]) == sorted(path for path, _, _ in files)
@@ -147,12 +161,8 @@ def test_the_report_says_what_went_in_whatever_the_filter(dashboard_db: Path) ->
         con.close()
 
 
-def test_html_report_has_the_stored_equities(dashboard_db: Path) -> None:
-    con = duckdb.connect(str(dashboard_db), read_only=True)
-    try:
-        report = reports.build_report(con, HandFilter())
-    finally:
-        con.close()
+def test_html_report_has_the_stored_equities(whole_report: tuple[reports.Report, str]) -> None:
+    report, html = whole_report
     tables = report.tables()
     for name in ("Best-hand share against strength", "Calibration of the strength",
                  "By 2s held (scoring: cards left)", "What the deals hold against theory"):
@@ -163,7 +173,6 @@ def test_html_report_has_the_stored_equities(dashboard_db: Path) -> None:
     assert any("holding each kind" in t for t in titles)
     held = tables["What the deals hold against theory"]
     assert held["exact share (%)"].between(0, 100).all()
-    html = reports.render_html(report)
     assert "<h2>Rummoli</h2>" in html
 
 

@@ -692,6 +692,7 @@ _CHIP_STATS = ("winning_bid", "widow_net", "chips_paid")
 """Rummoli's statistics counted in chips (Stat.per_level)."""
 
 
+@pytest.mark.slow
 def test_rummoli_chips_of_two_currencies_never_add(tmp_path: Path,
                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     """The sample game played once in dollars and once in yen (each its own game): Auction

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import duckdb
@@ -10,8 +11,16 @@ import pytest
 from analytics.warehouse import WarehouseSchemaError, ingest, open_writer, reader
 from analytics.warehouse.pipeline.rows import ARROW_SCHEMAS
 from analytics.warehouse.sql import queries as q
-from analytics.warehouse.sql import views
-from analytics.warehouse.sql.schema import LATEST_VERSION, TABLES, VIEWS, migrate, schema_version
+from analytics.warehouse.sql import schema, views
+from analytics.warehouse.sql.schema import (
+    LATEST_VERSION,
+    MIGRATIONS,
+    TABLES,
+    VIEWS,
+    Migration,
+    migrate,
+    schema_version,
+)
 from analytics.warehouse.sql.views import PLAY_KIND_COLUMNS, HandFilter
 from tests.test_warehouse_data import BIGTWO, RULES_BROKEN, SEVENEIGHT, phhs, relabel, write
 
@@ -33,6 +42,30 @@ def test_migrates_step_by_step(tmp_path: Path) -> None:
         assert migrate(con, target=1) == [1]
         assert schema_version(con) == 1
         assert migrate(con) == list(range(2, LATEST_VERSION + 1))
+
+
+def _failing_at(version: int) -> list[Migration]:
+    """:data:`MIGRATIONS` with ``version``'s backfill raising, as a kill in it would stop it."""
+    def fail(con: duckdb.DuckDBPyConnection) -> None:
+        raise KeyboardInterrupt
+
+    return [replace(m, backfill=fail) if m.version == version else m for m in MIGRATIONS]
+
+
+@pytest.mark.parametrize("start", [0, 5])
+def test_a_migration_stopped_midway_leaves_the_last_whole_version(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, start: int) -> None:
+    """Stopped in migration 12: a new database (every migration in one transaction) stays
+    empty, an existing one at 11 (one transaction each); the next writer finishes it."""
+    with duckdb.connect(str(tmp_path / "w.duckdb")) as con:
+        migrate(con, target=start)
+        monkeypatch.setattr(schema, "MIGRATIONS", _failing_at(12))
+        with pytest.raises(KeyboardInterrupt):
+            migrate(con)
+        assert schema_version(con) == (0 if start == 0 else 11)
+        monkeypatch.undo()
+        assert migrate(con) == list(range(1 if start == 0 else 12, LATEST_VERSION + 1))
+        assert schema_version(con) == LATEST_VERSION
 
 
 @pytest.mark.parametrize("target", [0, 1, LATEST_VERSION - 1, LATEST_VERSION, 999])

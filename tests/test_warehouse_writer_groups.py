@@ -348,11 +348,11 @@ def one_hand_files(folder: Path) -> int:
     """A folder in PHH's own layout, a hand per file, of all three games: two files repeat
     hands of others, one is rejected.  Returns the number of files."""
     files = 0
-    for game, count, seed in (("seveneight", 30, 9), ("rummoli", 6, 4), ("bigtwo", 4, 8)):
+    for game, count, seed in (("seveneight", 12, 9), ("rummoli", 6, 4), ("bigtwo", 4, 8)):
         for number, hand in enumerate(simulated(game, count, seed=seed)):
             write(folder / f"{game}-{number:02d}.phh", dumps_hands([hand]))
             files += 1
-    write(folder / "again.phhs", dumps_hands(simulated("seveneight", 30, seed=9)[5:8]))
+    write(folder / "again.phhs", dumps_hands(simulated("seveneight", 12, seed=9)[5:8]))
     write(folder / "more-again.phhs", dumps_hands(simulated("rummoli", 6, seed=4)[:2]))
     write(folder / "rejected.phh", phhs(SEVENEIGHT, RULES_BROKEN))
     return files + 3
@@ -381,9 +381,9 @@ def test_small_files_load_together_as_they_would_one_by_one(
     together = ingest([folder], tmp_path / "together.duckdb", workers=workers)
     assert loads == [together.loaded]  # one load of every file's new hands
     if workers == 0:
-        assert bundles == [10, 10, 10, 10, files - 40]
-    # 40 simulated hands and the 7 & 8 example beside the rejected one
-    assert (together.loaded, together.duplicates, together.rejected) == (41, 5, 1)
+        assert bundles == [10, 10, files - 20]
+    # 22 simulated hands and the 7 & 8 example beside the rejected one
+    assert (together.loaded, together.duplicates, together.rejected) == (23, 5, 1)
     monkeypatch.setattr(module, "STAGED_FILES", 1)
     monkeypatch.setattr(module, "BUNDLE_UNITS", 1)
     loads.clear()

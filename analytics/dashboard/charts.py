@@ -12,6 +12,7 @@ express costs about 0.15 s and a template 0.07 s per figure, against under
 
 from __future__ import annotations
 
+import functools
 import html
 import zlib
 from collections.abc import Iterable, Mapping, Sequence
@@ -20,6 +21,7 @@ from typing import Any, Final
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
+import plotly.io as pio
 
 from analytics.dashboard.cards import RUMMOLI_POT_WORDS, pot_words
 from parsers.model import RUMMOLI_POTS
@@ -29,7 +31,7 @@ __all__ = [
     "PLAYERS_ON_X",
     "PLAYER_META",
     "POT_COLOURS",
-    "as_text",
+    "as_drawn",
     "bar_with_ci",
     "board_areas",
     "calibration",
@@ -38,7 +40,6 @@ __all__ = [
     "empty",
     "grouped_bars",
     "hands_over_time",
-    "in_roster_colours",
     "observed_vs_theory",
     "places",
     "player_colours",
@@ -110,21 +111,18 @@ PLAYERS_ON_X: Final = "players_on_x"
 """A bar trace's ``meta`` key: its x values are players, each bar in his colour."""
 
 
-def in_roster_colours(figure: go.Figure, roster: Iterable[str]) -> go.Figure:
-    """``figure`` with its players' traces (tagged :data:`PLAYER_META` or
-    :data:`PLAYERS_ON_X`) coloured by :func:`player_colours` over ``roster``: the colours
-    a player has on every chart of the database.  The dashboard's ``ui.plotly_chart`` and
-    the report draw every figure through this."""
+def _colour_players(figure: go.Figure, roster: Iterable[str]) -> None:
+    """Colour ``figure``'s players' traces (tagged :data:`PLAYER_META` or
+    :data:`PLAYERS_ON_X`) by :func:`player_colours` over ``roster``, in place."""
     def meta(trace: Any) -> dict[str, Any]:
         return trace.meta if isinstance(trace.meta, dict) else {}
 
     names = [str(meta(t)[PLAYER_META]) for t in figure.data if PLAYER_META in meta(t)]
     names += [str(x) for t in figure.data if meta(t).get(PLAYERS_ON_X) for x in t.x]
     if not names:
-        return figure
+        return
     colours = player_colours(names, roster)
-    out = go.Figure(figure)
-    for trace in out.data:
+    for trace in figure.data:
         tags = meta(trace)
         if PLAYER_META in tags:
             colour = colours[str(tags[PLAYER_META])]
@@ -134,7 +132,6 @@ def in_roster_colours(figure: go.Figure, roster: Iterable[str]) -> go.Figure:
                 trace.line.color = colour
         elif tags.get(PLAYERS_ON_X):
             trace.marker.color = [colours[str(x)] for x in trace.x]
-    return out
 
 
 TEXT_PROPERTIES: Final = ("name", "x", "y", "text", "hovertext", "customdata")
@@ -155,14 +152,18 @@ def _escaped(value: Any) -> Any:
     return value  # numbers, dates: nothing plotly would read as HTML
 
 
-def as_text(figure: go.Figure) -> go.Figure:
-    """A copy of ``figure`` whose words plotly draws as written: plotly reads ``<a href>``,
-    ``<b>`` and entities in trace names, category labels and hovers, so a player named
-    ``<a href="https://...">Bo</a>`` was a link in the legend.  What people and files name
-    is escaped (plotly shows ``&lt;`` as ``<``), the figure's own hover templates are kept.
-    The pages draw through :func:`analytics.dashboard.ui.plotly_chart` and the report embeds
-    through it too; a click on the copy reads back through ``hand_list``'s pickers."""
-    shown = go.Figure(figure)
+def as_drawn(figure: go.Figure, roster: Iterable[str] = ()) -> go.Figure:
+    """A copy of ``figure`` as the pages and the report draw it: each player in the colour
+    he has on every chart of the database (over ``roster``), and its words drawn as
+    written.  ``figure`` is untouched: a click on the copy reads back against it through
+    ``hand_list``'s pickers.
+
+    Plotly reads ``<a href>``, ``<b>`` and entities in trace names, category labels and
+    hovers, so a player named ``<a href="https://...">Bo</a>`` was a link in the legend:
+    what people and files name is escaped (plotly shows ``&lt;`` as ``<``), the figure's
+    own hover templates are kept."""
+    shown = _copy(figure)
+    _colour_players(shown, roster)
     for trace in shown.data:
         for prop in TEXT_PROPERTIES:
             if prop in trace and trace[prop] is not None:  # a property of this kind of trace
@@ -177,6 +178,23 @@ def as_text(figure: go.Figure) -> go.Figure:
             if value is not None:
                 shown.layout[axis][prop] = _escaped(value)
     return shown
+
+
+def _copy(figure: go.Figure) -> go.Figure:
+    """A copy of ``figure``.  Plotly checks every property of the figure it copies, the
+    default template's hundreds too (about two thirds of a copy's time): a figure under
+    the default template is copied without it, and the copy takes the default again."""
+    layout = figure.layout.to_plotly_json()
+    if layout.get("template") == _default_template(str(pio.templates.default)):
+        del layout["template"]
+    return go.Figure(data=figure.data, layout=layout, frames=figure.frames)
+
+
+@functools.cache
+def _default_template(name: str) -> object:
+    """The default template ``name`` (``plotly.io.templates.default``) as a figure's
+    layout holds it."""
+    return go.Figure().layout.template.to_plotly_json()
 
 
 def _figure(title: str, *, height: int = 380, barmode: str | None = None,

@@ -84,7 +84,7 @@ def picked_point(chosen: Any) -> Mapping[str, Any] | None:
     if not points:
         return None
     point = dict(points[0])
-    if isinstance(point.get("x"), str):  # drawn escaped (charts.as_text): the value again
+    if isinstance(point.get("x"), str):  # drawn escaped (charts.as_drawn): the value again
         point["x"] = html.unescape(point["x"])
     return point
 

@@ -18,7 +18,6 @@ from typing import Any, Final, cast
 import numpy as np
 import numpy.typing as npt
 import pandas as pd
-from scipy import stats
 
 from analytics.dashboard.cards import pot_words
 from analytics.dashboard.charts import zero_sum_formula
@@ -254,6 +253,8 @@ def goodness_of_fit(observed: pd.Series, theory: pd.Series) -> Fit:
             exp_bins[target] += pooled_exp
     if n == 0 or len(obs_bins) < 2:
         return Fit(table, math.nan, math.nan, 0, n)
+    from scipy import stats  # here: importing scipy.stats costs about half a second
+
     result = stats.chisquare(np.array(obs_bins), np.array(exp_bins))
     return Fit(table, float(result.statistic), float(result.pvalue), len(obs_bins) - 1, n)
 
@@ -542,6 +543,8 @@ def bigtwo_held_table(dealt: pd.DataFrame, only: HeldGroup | None = None) -> pd.
     columns = ["size", "straights", "four_card_plays", "category", "hands", "observed",
                "observed_share", "theory_share", "p_value"]
     rows = []
+    from scipy import stats  # here: importing scipy.stats costs about half a second
+
     for (size, straights, four), (rule_set, hands) in sorted(_bigtwo_groups(dealt).items()):
         if only is not None and (size, straights, four) != only:
             continue

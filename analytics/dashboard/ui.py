@@ -81,15 +81,13 @@ entity) acts on."""
 
 
 def plotly_chart(figure: go.Figure, **options: Any) -> Any:
-    """``st.plotly_chart`` of ``figure`` with its words drawn as written
-    (:func:`~analytics.dashboard.charts.as_text`) and each player in the colour he has on
-    every chart of the database (``charts.in_roster_colours`` over the filters' players):
-    every page draws its charts here.  Its answer (a click's selection) is
-    ``st.plotly_chart``'s, read with ``hand_list``'s pickers against ``figure``."""
+    """``st.plotly_chart`` of ``figure`` as :func:`~analytics.dashboard.charts.as_drawn`
+    draws it over the filters' players (each in his colour, words as written): every page
+    draws its charts here.  Its answer (a click's selection) is ``st.plotly_chart``'s,
+    read with ``hand_list``'s pickers against ``figure``."""
     ctx = st.session_state.get(_CTX_KEY)
     roster = ctx.options.players if isinstance(ctx, Context) else ()
-    return st.plotly_chart(charts.as_text(charts.in_roster_colours(figure, roster)),
-                           **options)
+    return st.plotly_chart(charts.as_drawn(figure, roster), **options)
 
 
 WORD_JOINER: Final = "\u2060"

@@ -3,8 +3,9 @@
 Each migration is a numbered list of SQL statements applied in one transaction
 together with its row in ``schema_version``, so a process killed during a
 migration leaves the database at the previous version, and the next writer
-simply applies it again.  Add a migration by appending to :data:`MIGRATIONS`;
-never edit one that has shipped.  docs/schema.md explains every column.
+simply applies it again (a new database takes all of them in one transaction).
+Add a migration by appending to :data:`MIGRATIONS`; never edit one that has
+shipped.  docs/schema.md explains every column.
 """
 
 from __future__ import annotations
@@ -576,22 +577,23 @@ def migrate(con: duckdb.DuckDBPyConnection, target: int = LATEST_VERSION) -> lis
             f"the database is at schema version {current}, newer than this handlab "
             f"({LATEST_VERSION}); upgrade handlab"
         )
-    applied: list[int] = []
-    for migration in MIGRATIONS:
-        if migration.version <= current or migration.version > target:
-            continue
+    pending = [m for m in MIGRATIONS if current < m.version <= target]
+    # A new database takes them all in one transaction (killed, it stays empty): one
+    # commit's sync instead of twenty roughly halves creating one (~110 -> ~60 ms here).
+    for together in ([pending] if current == 0 and pending else [[m] for m in pending]):
         con.execute("BEGIN TRANSACTION")
         try:
             con.execute(_VERSION_TABLE)
-            for statement in migration.statements:
-                con.execute(statement)
-            if migration.backfill is not None:
-                migration.backfill(con)
-            con.execute("INSERT INTO schema_version (version, description) VALUES (?, ?)",
-                        [migration.version, migration.description])
+            for migration in together:
+                for statement in migration.statements:
+                    con.execute(statement)
+                if migration.backfill is not None:
+                    migration.backfill(con)
+            con.executemany("INSERT INTO schema_version (version, description) VALUES (?, ?)",
+                            [[m.version, m.description] for m in together])
             con.execute("COMMIT")
         except BaseException:
             con.execute("ROLLBACK")
             raise
-        applied.append(migration.version)
+    applied = [m.version for m in pending]
     return applied
