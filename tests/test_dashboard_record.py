@@ -340,6 +340,7 @@ def test_the_play_page_lets_a_busted_rummoli_bot_rebuy(folder: Path) -> None:
     assert list(hand.header.board_before or [0] * 9) == board
 
 
+@pytest.mark.slow
 def test_the_record_form_starts_bigtwo_and_rummoli_tables_and_their_pickers_deal(
         folder: Path) -> None:
     """The Record page's set-up form for the two games the browser tests start from a journal

@@ -71,7 +71,9 @@ def differences(name: str, tables: dict[str, pa.Table]) -> list[str]:
     return found
 
 
-@pytest.mark.parametrize("source", SOURCES, ids=lambda path: path.name)
+@pytest.mark.parametrize("source", [  # Big Two's house rules: 150 games, about 1.7 s
+    pytest.param(path, marks=pytest.mark.slow) if path.name == "bigtwo-house-rules.phhs"
+    else path for path in SOURCES], ids=lambda path: path.name)
 def test_batch_tables_match_the_golden_tables(source: Path) -> None:
     """Also, for the bundled samples: every hand read strictly and replayed (none left out),
     each with the finishing stacks the file records (what tests/test_samples.py checked with

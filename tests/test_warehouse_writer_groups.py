@@ -358,7 +358,8 @@ def one_hand_files(folder: Path) -> int:
     return files + 3
 
 
-@pytest.mark.parametrize("workers", [0, pytest.param(2, marks=pytest.mark.slow)])
+@pytest.mark.slow
+@pytest.mark.parametrize("workers", [0, 2])
 def test_small_files_load_together_as_they_would_one_by_one(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, workers: int) -> None:
     """Small files go to the workers in bundles and the writer loads them together (one
