@@ -209,8 +209,9 @@ def open_writer(db: Path | str | None = None, *, wait: float = 60.0) -> duckdb.D
     try:
         # A setting, not connect() config: in-process readers must connect with the same config.
         con.execute(f"SET memory_limit = '{_WRITER_MEMORY}'")
-        if _reader_version(con) != LATEST_VERSION:  # the cheap look first (~1 ms, not ~10)
-            migrate(con)
+        version = _reader_version(con)  # the cheap look (~1 ms, not ~10)
+        if version != LATEST_VERSION:
+            migrate(con, current=version)
     except BaseException:
         con.close()
         raise

@@ -565,13 +565,17 @@ def schema_version(con: duckdb.DuckDBPyConnection) -> int:
     return int(rows[0][0])
 
 
-def migrate(con: duckdb.DuckDBPyConnection, target: int = LATEST_VERSION) -> list[int]:
+def migrate(con: duckdb.DuckDBPyConnection, target: int = LATEST_VERSION, *,
+            current: int | None = None) -> list[int]:
     """Bring the schema up to ``target``; return the versions applied (empty when current).
+    ``current``: the version the caller read on this connection, if it did (looking it up
+    costs about 10 ms on a connection just opened).
 
     A database newer than this code is refused rather than written to, since an
     old writer could violate invariants it does not know about.
     """
-    current = schema_version(con)
+    if current is None:
+        current = schema_version(con)
     if current > LATEST_VERSION:
         raise WarehouseSchemaError(
             f"the database is at schema version {current}, newer than this handlab "
