@@ -511,6 +511,14 @@ def test_replayer_says_when_no_equity_is_known(db: Path) -> None:
     assert "equity" not in _seats(at)
 
 
+def test_a_link_to_a_renamed_part_opens_it(db: Path) -> None:
+    """Win rates' Rummoli view "Poker pot against strength" is "Best hand against strength"
+    now: a link saved with the old name opened the tab's first view."""
+    at = open_app("win_rates", tab="Rummoli", view_rummoli="Poker pot against strength")
+    assert at.segmented_control(key="view_rummoli").value == "Best hand against strength"
+    assert any("realised best-hand share per round" in f.value.columns for f in at.dataframe)
+
+
 def test_win_rates_shows_the_stored_equities(db: Path) -> None:
     at = show_view(_tab(open_app("win_rates"), "Rummoli"), "Best hand against strength",
                    "rummoli")

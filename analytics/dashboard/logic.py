@@ -603,6 +603,10 @@ WIN_RATE_VIEWS: Final = {
 URL as ``view``, ``view_bigtwo`` or ``view_rummoli``): every chart and table of a tab on
 every visit kept it over its 1 s target, the Big Two tab's nine charts 2 s even with its
 questions cached (docs/performance.md, docs/dashboard.md)."""
+RENAMED_PARTS: Final = {"Poker pot against strength": "Best hand against strength"}
+"""Parts of a page renamed since they were first shown, old name to new: a link saved with
+the old name in its URL (``?view_rummoli=Poker+pot+against+strength``) opens the part it
+named, not the page's first."""
 SEVENEIGHT_VIEWS: Final = WIN_RATE_VIEWS["seveneight"]
 """The parts of the 7 & 8 tab (:data:`WIN_RATE_VIEWS`)."""
 POT_VIEWS: Final = ("The board round by round", "Who wins each pot",

@@ -454,7 +454,11 @@ def shown_part(parts: Sequence[str], *, key: str) -> str:
     """The part of a page (or of a tab) to draw, picked in a "Show" row above it and kept in
     the URL as ``key`` (the first part by default): one part at a time kept the Win rates
     tabs and Pot accumulation within their 1 s, where all their charts at once took up to
-    2 s in the browser (docs/dashboard.md)."""
+    2 s in the browser (docs/dashboard.md).  A link naming a part by its old name
+    (``logic.RENAMED_PARTS``) opens it under the new one."""
+    renamed = logic.RENAMED_PARTS.get(st.query_params.get(key, ""))
+    if renamed in parts:  # the control shows the session's value (the link stays as it is)
+        st.session_state[key] = renamed
     chosen: str | None = st.segmented_control("Show", parts, default=parts[0], required=True,
                                               key=key, bind="query-params")
     return chosen or parts[0]
