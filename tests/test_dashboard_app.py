@@ -517,6 +517,7 @@ def test_a_link_to_a_renamed_part_opens_it(db: Path) -> None:
     at = open_app("win_rates", tab="Rummoli", view_rummoli="Poker pot against strength")
     assert at.segmented_control(key="view_rummoli").value == "Best hand against strength"
     assert any("realised best-hand share per round" in f.value.columns for f in at.dataframe)
+    assert not at.warning
 
 
 def test_win_rates_shows_the_stored_equities(db: Path) -> None:
