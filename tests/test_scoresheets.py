@@ -653,3 +653,32 @@ def test_a_line_with_two_players_at_zero_is_won_by_nobody(tmp_path: Path) -> Non
     assert wins.to_dict() == {"a": 1, "b": 1, "c": 0, "d": 0}
     assert_migrated_again(db, 20, ["bigtwo_scores"], [
         "UPDATE bigtwo_scores SET won = cards_left = 0"])
+
+
+def test_a_game_or_round_nobody_won_is_no_win_of_anyone(tmp_path: Path) -> None:
+    """A score keeper's line with no player at 0 cards, and a Rummoli round ended by an
+    impasse, are won by nobody (format.md, RULES.md), but the seats took a win for each
+    player ahead: the report's wins counted 2 in 2 games nobody won.  A database that
+    counted them (before migration 21) is mended when it is opened."""
+    from analytics import reports
+    from tests.migrated import assert_migrated_again
+
+    sheet = tmp_path / "nowin.txt"
+    sheet.write_text("2024-09-01\nAnn Bo Cy\n1 2 5\n0 0 4\n", encoding="utf-8")
+    rummoli = Path(__file__).resolve().parents[1] / "data" / "samples" / "rummoli-family.phhs"
+    db = tmp_path / "nowin.duckdb"
+    assert ingest([sheet, rummoli], db, workers=0).loaded == 242
+    with reader(db) as con:
+        impasses = con.execute("SELECT count(*) FROM hands WHERE game = 'rummoli' AND "
+                               "winner IS NULL").fetchall()[0][0]
+        wins = con.execute("SELECT count(*) FILTER (WHERE s.winner), count(*) FILTER (WHERE "
+                           "x.winner) FROM seats s JOIN seat_facts x USING (hand_id, seat) "
+                           "JOIN hands h USING (hand_id) WHERE h.winner IS NULL").fetchall()
+        players = reports.report_tables(con, HandFilter())["players"]
+    assert impasses > 0  # the sample's impasses, beside the sheet's two games
+    assert wins == [(0, 0)]
+    sheet_wins = players[(players["game"] == "bigtwo")].set_index("player")["wins"]
+    assert sheet_wins.to_dict() == {"Ann": 0, "Bo": 0, "Cy": 0}
+    assert_migrated_again(db, 21, ["seats", "seat_facts"], [
+        f"UPDATE {table} SET winner = net > 0 WHERE hand_id IN "
+        "(SELECT hand_id FROM hands WHERE winner IS NULL)" for table in ("seats", "seat_facts")])

@@ -259,8 +259,7 @@ def _seats_table(block: SevenEightBlock, outcome: BlockOutcome, take: Ints, hand
     won, pots_won = _won(block, outcome, award_rows)
     nets = outcome.nets[rows]
     winners = outcome.winners[take][hands]
-    # The engine names the winner where it has one; otherwise a positive net wins.
-    flags = np.where(winners >= 0, seat == winners, nets > 0)
+    flags = seat == winners  # the main pot's (first) winner; -1, none: nobody won
     return _table("seats", [
         np.repeat(hand_ids, offsets[take + 1] - offsets[take]), _repeated(_GAME, len(rows)),
         _ints(seat, _I16), _player_names(block, take, rows), block.starting_stacks[rows],

@@ -469,15 +469,12 @@ class Batch:
             row["place"].extend(place)
         else:
             row["place"].extend(nothing)
-        # The engine names the winner where the game has one; otherwise a positive net wins.
-        winner = outcome.winner
-        if winner is not None:
-            flags = [False] * count
-            if 1 <= winner <= count:
-                flags[winner - 1] = True
-            row["winner"].extend(flags)
-        else:
-            row["winner"].extend([net > 0 for net in nets])
+        # The engine names the winner where the game has one; none (a Rummoli impasse, a
+        # score keeper's line with no player at 0 cards) is a hand nobody won.
+        flags = [False] * count
+        if outcome.winner is not None and 1 <= outcome.winner <= count:
+            flags[outcome.winner - 1] = True
+        row["winner"].extend(flags)
 
     def _add_actions(self, game: Game, columns: ActionColumns,
                      lines: tuple[int, ...] | range) -> None:

@@ -523,6 +523,11 @@ MIGRATIONS: Final = (
                   "nobody (it counted a win for each)",
               ("UPDATE bigtwo_scores SET won = FALSE WHERE hand_id IN (SELECT hand_id FROM "
                "bigtwo_scores GROUP BY hand_id HAVING count(*) FILTER (WHERE won) > 1)",)),
+    Migration(21, "seats, seat_facts: a hand nobody won (a Rummoli impasse, a score keeper's "
+                  "line with no player at 0 cards) counted a win for each player ahead",
+              tuple(f"UPDATE {table} SET winner = FALSE WHERE winner AND hand_id IN "
+                    "(SELECT hand_id FROM hands WHERE winner IS NULL)"
+                    for table in ("seats", "seat_facts"))),
 )
 LATEST_VERSION: Final = MIGRATIONS[-1].version
 
@@ -530,7 +535,8 @@ LAKE_FILES_SINCE: Final = 13
 """The oldest schema version whose lake files this handlab reads and writes beside its
 own: the migrations after it add no column and re-key nothing, they only count derived
 numbers again (7 & 8's statistics, a Monte Carlo error, all-in equities, an end-of-game
-round's board rows, every statistic's chances; a currency in a stakes label), which a lake's
+round's board rows, every statistic's chances; a currency in a stakes label; no winner of a
+hand nobody won), which a lake's
 files keep as they were written until the lake is built again from its inputs (a lake's
 files are never rewritten in place).  A migration that changes a table or the ids moves
 it to its own version."""
