@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
@@ -184,6 +184,12 @@ def read_score_sheet(text: str) -> ScoreSheet:
             problems.append(SheetProblem(
                 number, raw, f"{line!r} is not a sheet line (a sheet holds dates, F=<n>, "
                              "players' names and each game's cards left)"))
+        elif _LOSS.match(tokens[0]):  # a game's losses with a typo: the names stay in force
+            position += 1
+            bad = next(token for token in tokens if not _LOSS.match(token))
+            problems.append(SheetProblem(
+                number, raw, f"{bad!r} is not a number of cards left (a line opening with a "
+                             "number is a game's losses)", position))
         else:
             problem = _names_problem(tokens)
             if problem is None:
@@ -225,10 +231,20 @@ def _names_problem(tokens: list[str]) -> str | None:
         return f"player name {control!r} holds a control character"
     if not low <= len(tokens) <= high:
         return (f"Big Two is played by {low} to {high} players, not {len(tokens)} "
-                f"({' '.join(tokens)})")
+                f"({_listed(tokens)})")
     if len(set(tokens)) != len(tokens):
-        return f"a player is named twice ({' '.join(tokens)})"
+        return f"a player is named twice ({_listed(tokens)})"
     return None
+
+
+_LISTED: Final = 20
+"""How many names a message lists (a names line may hold thousands)."""
+
+
+def _listed(names: Sequence[str]) -> str:
+    """``names`` for a message: the first :data:`_LISTED`, then how many in all."""
+    shown = " ".join(names[:_LISTED])
+    return shown if len(names) <= _LISTED else f"{shown} ... ({len(names)} names)"
 
 
 def _game(tokens: list[str], names: tuple[str, ...] | None, names_problem: int | None,
@@ -239,7 +255,7 @@ def _game(tokens: list[str], names: tuple[str, ...] | None, names_problem: int |
             return f"the names line above it (line {names_problem}) was rejected"
         return "a losses line before any line of player names"
     if len(tokens) != len(names):
-        return (f"{len(tokens)} losses for {len(names)} players ({' '.join(names)})")
+        return (f"{len(tokens)} losses for {len(names)} players ({_listed(names)})")
     left: list[int] = []
     takers: list[int] = []
     for player, token in enumerate(tokens, start=1):

@@ -682,3 +682,34 @@ def test_a_game_or_round_nobody_won_is_no_win_of_anyone(tmp_path: Path) -> None:
     assert_migrated_again(db, 21, ["seats", "seat_facts"], [
         f"UPDATE {table} SET winner = net > 0 WHERE hand_id IN "
         "(SELECT hand_id FROM hands WHERE winner IS NULL)" for table in ("seats", "seat_facts")])
+
+
+def test_a_typo_in_a_losses_line_keeps_the_names_and_the_game_numbers(tmp_path: Path) -> None:
+    """``3 O 5`` (a letter O for a 0) was read as a names line: "player name '3' starts
+    with a digit", every game under it refused, and the typo mended, the games after it
+    took other numbers and loaded again (6 games held for 4). It is a bad losses line now:
+    it takes its number, the names stay, and the mended sheet adds only the mended game;
+    the score keeper's nets are the sheet's own (Ann 0, Bo +6, Cy -6)."""
+    from analytics.warehouse.sql.stat_views import player_rows
+
+    text = "2024-08-01\nAnn Bo Cy\n0 4 2\n{}\nAnn Bo Cy\n0 2 2\n5 0 1\n"
+    before, after = tmp_path / "before.txt", tmp_path / "after.txt"
+    before.write_text(text.format("3 O 5"), encoding="utf-8")
+    after.write_text(text.format("3 0 5"), encoding="utf-8")
+    sheet = read_score_sheet(before.read_text(encoding="utf-8"))
+    assert [game.position for game in sheet.games] == [1, 3, 4]
+    (problem,) = sheet.problems
+    assert (problem.line, problem.position) == (4, 2)
+    assert problem.message.startswith("'O' is not a number of cards left")
+    db = tmp_path / "sheet.duckdb"
+    assert (ingest([before], db, workers=0).loaded, ingest([after], db, workers=0).loaded) == (3, 1)
+    with reader(db) as con:
+        nets = player_rows(con, HandFilter(), game="bigtwo").set_index("player")["net"]
+    assert nets.to_dict() == {"Ann": 0, "Bo": 6, "Cy": -6}
+
+
+def test_a_names_line_of_thousands_is_named_in_a_short_message() -> None:
+    """A names line of 100,000 names gave a 400,000-character reason, printed and stored."""
+    names = " ".join(f"p{n}" for n in range(100_000))
+    (problem,) = read_score_sheet(f"{names}\n").problems
+    assert "p19 ... (100000 names)" in problem.message and len(problem.message) < 300
