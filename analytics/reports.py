@@ -281,7 +281,7 @@ def _seveneight(con: duckdb.DuckDBPyConnection, f: HandFilter, results: pd.DataF
                             y_title="big blinds per 100 hands"),
          shown],
         {"Win rates (big blinds per 100 hands)": logic.human_table(rates, logic.BB_HEADERS),
-         "Chips per hand at each stake level": logic.level_table(results, "seveneight"),
+         "Result per hand at each stake level": logic.level_table(results, "seveneight"),
          "All-in adjusted results and luck": logic.human_table(allin, logic.ALLIN_HEADERS),
          "By position": logic.human_table(by_seat, logic.POSITION_BB_HEADERS),
          "By the card turned up": logic.human_table(cards, logic.UP_CARD_HEADERS),

@@ -561,6 +561,28 @@ def test_two_currencies_are_two_stakes_and_their_chips_never_add(tmp_path: Path)
         f"UPDATE {table} {unnamed}" for table in ("seat_facts", "stat_facts")])
 
 
+def test_stake_levels_in_several_currencies_say_each_rows_unit(tmp_path: Path) -> None:
+    """7 & 8's result per hand at each stake level, over levels in USD, JPY and chips, was
+    headed "net (chips)" and "chips per hand" in the report and on Win rates: each row now
+    says what it is counted in, and no header names one unit for all."""
+    from analytics import reports
+    from analytics.dashboard import logic
+    from analytics.warehouse.sql.views import results_by_level
+
+    path = tmp_path / "money.phhs"
+    path.write_text(_TWO_CURRENCIES, encoding="utf-8")
+    db = tmp_path / "money.duckdb"
+    ingest([path], db, workers=0)
+    with reader(db) as con:
+        table = logic.level_table(results_by_level(con, HandFilter()), "seveneight")
+        tables = reports.build_report(con, HandFilter()).tables()
+    units = dict(zip(table["stakes"], table["counted in"], strict=True))
+    assert units == {"no limit, big blind 2 USD": "USD", "no limit, big blind 100 JPY": "JPY",
+                     "no limit, big blind 2": "chips"}
+    assert not [header for header in table.columns if "chips" in header]
+    assert list(tables["Result per hand at each stake level"].columns) == list(table.columns)
+
+
 RANK_ORDER = "23456789TJQKA"
 
 

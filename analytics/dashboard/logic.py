@@ -711,11 +711,11 @@ def level_results(results: pd.DataFrame, game: str) -> pd.DataFrame:
 
 def level_table(results: pd.DataFrame, game: str) -> pd.DataFrame:
     """:func:`level_results` as people read them: human headers with the rows' unit (a
-    level's declared currency, ``net (USD)``, when every row is counted in it; chips when
-    7 & 8's stake levels name several), the level as :func:`level_value` shows it; games
-    won without a net column under rank scoring (where they are the net).  Raises
-    ValueError for Big Two's or Rummoli's rows in two units (:func:`unit_groups` parts
-    them)."""
+    level's declared currency, ``net (USD)``, when every row is counted in it; when 7 & 8's
+    stake levels are counted in several, a "counted in" column gives each row's), the level
+    as :func:`level_value` shows it; games won without a net column under rank scoring
+    (where they are the net).  Raises ValueError for Big Two's or Rummoli's rows in two
+    units (:func:`unit_groups` parts them)."""
     table = level_results(results, game)
     rank = table["level"] == RANK_LEVEL
     if rank.any() and not rank.all():
@@ -725,10 +725,12 @@ def level_table(results: pd.DataFrame, game: str) -> pd.DataFrame:
     if len(units) > 1 and game != "seveneight":
         raise ValueError(f"{game} results in {len(units)} units in one table")
     level = levels[0] if len(units) == 1 and levels else None
+    if len(units) > 1:  # chips and currencies side by side: each row says its own
+        table.insert(1, "unit", [level_unit(game, str(v))[0] for v in table["level"]])
     table = table.assign(level=[level_value(str(v)) for v in table["level"]])
     if level == RANK_LEVEL:
         table = table.drop(columns="net")
-    return human_table(table, level_headers(game, level))
+    return human_table(table, level_headers(game, level, several_units=len(units) > 1))
 
 
 def unit_groups(results: pd.DataFrame, game: str) -> list[tuple[str, pd.DataFrame]]:
@@ -1064,14 +1066,19 @@ Rummoli round is won by who empties his hand first; a game's finale by its poker
 7 & 8 hand by the first player the main pot pays, one of a split's winners)."""
 
 
-def level_headers(game: str, level: str | None = None) -> dict[str, str]:
+def level_headers(game: str, level: str | None = None, *,
+                  several_units: bool = False) -> dict[str, str]:
     """Headers of :func:`level_results` for ``game``, the unit of ``level``
-    (:func:`level_unit`) in each."""
+    (:func:`level_unit`) in each; ``several_units``: rows in several units, each named in
+    its "counted in" column (``unit``) and none in the headers."""
     per = PER[game]
     unit, mean = level_unit(game, level)
+    if several_units:
+        mean = f"per {per}"
+    named = "" if several_units else f" ({unit})"
     column = {"seveneight": "stakes", "bigtwo": "scoring rule", "rummoli": "stakes and ante"}[game]
-    return {"level": column, "player": "player", "hands": f"{per}s", "wins": WINS_WORDS[game],
-            "net": f"net ({unit})", "mean": mean, "sd": f"sd ({unit})",
+    return {"level": column, "unit": "counted in", "player": "player", "hands": f"{per}s",
+            "wins": WINS_WORDS[game], "net": f"net{named}", "mean": mean, "sd": f"sd{named}",
             "ci_low": f"95 % CI low ({mean})", "ci_high": f"95 % CI high ({mean})"}
 
 

@@ -143,7 +143,7 @@ def _seveneight_players(results: pd.DataFrame, rates: pd.DataFrame, only: HandFi
     st.caption("A big blind is the stake's minimum bet (the small bet in fixed limit): each "
                "stake's chips are divided by its own big blind before they are added.")
     levels = logic.level_table(results, "seveneight")
-    with st.expander("Chips per hand at each stake level"):
+    with st.expander("Result per hand at each stake level"):
         ui.dataframe(levels, hide_index=True)
         ui.download_buttons(levels, "seveneight-by-stakes", key="levels_seveneight")
 
