@@ -202,9 +202,11 @@ winner and loser always): its title says how many of how many."""
 def _with_unit(rows: pd.DataFrame) -> pd.DataFrame:
     """``rows`` (one per game and level) with a third column, ``unit``: what each row's
     mean is in (``chips per hand``, ``points per game``, ``win fraction``:
-    :func:`logic.level_unit`)."""
+    :func:`logic.level_unit`).  Big Two's rank scoring has no points: its rows' ``net``
+    (the games won the questions count as its result) is left empty, ``wins`` has them."""
     rows.insert(2, "unit", [logic.level_unit(str(g), str(level))[1]
                             for g, level in zip(rows["game"], rows["level"], strict=True)])
+    rows["net"] = rows["net"].astype("Int64").mask(rows["level"] == views.RANK_LEVEL)
     return rows
 
 

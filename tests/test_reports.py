@@ -316,3 +316,28 @@ def test_report_tables_set_text_left_and_numbers_right() -> None:
     only = reports.Report("t", "all hands", dt.datetime(2026, 12, 7),
                           [reports.Section("Players", tables={"players": numbers})])
     assert "<style>#s1" not in reports.render_html(only)
+
+
+def test_rank_scoring_rows_export_no_net(tmp_path: Path) -> None:
+    """Big Two's rank scoring has no points, but the players and positions tables (CSV,
+    Parquet) held its games won in ``net`` (Lu 14, Gus 8), so summing ``net`` over Big Two
+    added wins to points.  The net is empty there; ``wins`` holds the games won."""
+    samples = Path(__file__).resolve().parents[1] / "data" / "samples"
+    db = tmp_path / "bigtwo.duckdb"
+    ingest(sorted(samples.glob("bigtwo-*.phhs")), db, workers=0)
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        tables = reports.report_tables(con, HandFilter())
+    finally:
+        con.close()
+    for name in ("players", "positions"):
+        rank = tables[name]["level"] == "scoring rank"
+        assert rank.any() and (~rank).any(), name
+        assert tables[name].loc[rank, "net"].isna().all(), name
+        assert tables[name].loc[~rank, "net"].notna().all(), name
+    players = tables["players"]
+    assert players.loc[players["level"] == "scoring rank", "wins"].sum() > 0
+    for fmt in ("csv", "parquet"):
+        read = (pd.read_csv(io.BytesIO(reports.table_bytes(players, fmt))) if fmt == "csv"
+                else pd.read_parquet(io.BytesIO(reports.table_bytes(players, fmt))))
+        assert read.loc[read["level"] == "scoring rank", "net"].isna().all(), fmt
