@@ -713,3 +713,30 @@ def test_a_names_line_of_thousands_is_named_in_a_short_message() -> None:
     names = " ".join(f"p{n}" for n in range(100_000))
     (problem,) = read_score_sheet(f"{names}\n").problems
     assert "p19 ... (100000 names)" in problem.message and len(problem.message) < 300
+
+
+def test_convert_decides_what_a_sheet_is_as_the_ingest_does(tmp_path: Path) -> None:
+    """A sheet whose first game line is longer than the ingest's probe (64 KiB): the ingest
+    and validate read it as histories, convert read the whole text as a sheet and wrote a
+    game.  Convert decides by the same first 64 KiB now."""
+    from analytics.cli import app
+    from parsers.scoresheet import SHEET_PROBE_BYTES
+
+    sheet = tmp_path / "huge.txt"
+    long_line = " ".join(["1"] * SHEET_PROBE_BYTES)
+    sheet.write_text(f"2024-01-01\nAnn Bo\n{long_line}\n0 3\n", encoding="utf-8")
+    assert ingest([sheet], tmp_path / "w.duckdb", workers=0).loaded == 0
+    result = CliRunner().invoke(app, ["convert", str(sheet), "--out", str(tmp_path / "h.phhs")])
+    assert result.exit_code == 2 and "not a Big Two score sheet" in " ".join(result.output.split())
+    assert not (tmp_path / "h.phhs").exists()
+
+
+def test_convert_writes_nothing_when_no_game_is_valid(tmp_path: Path) -> None:
+    """A sheet whose every game is bad was converted into an empty history file."""
+    from analytics.cli import app
+
+    sheet = tmp_path / "bad.txt"
+    sheet.write_text("Ann Bo Cy\n0 1\n", encoding="utf-8")  # two losses for three
+    result = CliRunner().invoke(app, ["convert", str(sheet), "--out", str(tmp_path / "h.phhs")])
+    assert result.exit_code == 1 and "no game to write" in " ".join(result.output.split())
+    assert not (tmp_path / "h.phhs").exists()

@@ -37,9 +37,9 @@ def convert(
     from parsers import write_hands
     from parsers.scoresheet import (
         decode_sheet,
-        looks_like_score_sheet,
         read_score_sheet,
         sheet_hands,
+        starts_like_score_sheet,
     )
 
     refusal = _replacing(path, out, force)
@@ -47,16 +47,21 @@ def convert(
         _console.print(refusal)
         raise typer.Exit(2)
     try:
-        text = decode_sheet(_sheet_bytes(path))
+        data = _sheet_bytes(path)
     except (OSError, SourceError) as error:
         _console.print(f"{path}: cannot read it: {error}")
         raise typer.Exit(2) from None
-    if not looks_like_score_sheet(text):
+    text = decode_sheet(data)
+    if not starts_like_score_sheet(data):  # as the ingest and validate decide
         _console.print(f"{path}: not a Big Two score sheet (docs/format.md, Score sheets)")
         raise typer.Exit(2)
     sheet = read_score_sheet(text)
     for problem in sheet.problems:
         _console.print(problem.describe(str(path)))
+    if not sheet.games:  # an empty history file would only look like a result
+        _console.print(f"{path}: no game to write, {counted(len(sheet.problems), 'bad line')}; "
+                       f"{out} is not written")
+        raise typer.Exit(1)
     try:
         written = write_hands(sheet_hands(sheet.games, str(path)), out, single=False)
     except OSError as error:
