@@ -139,6 +139,16 @@ def test_html_report_is_self_contained(whole_report: tuple[reports.Report, str])
         assert f"<h2>{heading}</h2>" in html
 
 
+def test_html_tables_have_no_column_of_their_columns_name(
+        whole_report: tuple[reports.Report, str]) -> None:
+    """Rummoli's "Result by part" table drew an extra first column headed "part" (its
+    columns' name), empty in every row, and its left-aligned columns were one off."""
+    html = whole_report[1]
+    bodies = re.findall(r"<tbody>(.*?)</tbody>", html, flags=re.DOTALL)
+    assert "Result by part" in html and len(bodies) > 10
+    assert not [body for body in bodies if "<th" in body]
+
+
 def test_the_report_says_what_went_in_whatever_the_filter(
         dashboard_db: Path, whole_report: tuple[reports.Report, str]) -> None:
     """The report's last section lists every file loaded and the rejected hand, as the

@@ -299,7 +299,8 @@ def split_table(split: pd.DataFrame, parts: Iterable[str]) -> pd.DataFrame:
     wide = wide.reindex(columns=list(parts), fill_value=0)
     per_round = wide.div(wide.index.get_level_values("rounds"), axis=0)
     per_round["net per round"] = per_round.sum(axis=1)
-    return per_round.reset_index()
+    # No name over the columns: the report's HTML drew it as an extra, empty header row.
+    return per_round.reset_index().rename_axis(columns=None)
 
 
 def board_areas(board: pd.DataFrame) -> pd.DataFrame:
