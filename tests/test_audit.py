@@ -506,9 +506,10 @@ def test_rummoli_by_hand_pots_page(con: duckdb.DuckDBPyConnection) -> None:
         assert (_at(summary, pot, "rounds"), _at(summary, pot, "won")) == (3, won[pot]), pot
         assert _at(summary, pot, "chips_paid") == paid_out[pot], pot
         assert _at(summary, pot, "left_for_finale") == RUMMOLI_BEFORE[4][number], pot
-        # Its share won, and who won it most (ties: the first name), from the rounds.
+        # Its share won, and who won it most (in a tie, each of them), from the rounds.
         won_by = Counter(RUMMOLI_WON[n][pot] for n in played if pot in RUMMOLI_WON[n])
-        top = min(won_by.items(), key=lambda item: (-item[1], item[0]), default=("—", 0))
+        most = max(won_by.values(), default=0)
+        top = (", ".join(sorted(p for p, n in won_by.items() if n == most)) or "—", most)
         assert _close(_at(summary, pot, "share_won"), won[pot] / 3), pot
         leader = _at(summary, pot, "top_winner")
         assert (leader,
@@ -573,7 +574,7 @@ def test_rummoli_by_hand_strength_hand_types_and_report(
     # Pot accumulation's: the board's main pot in the rounds played for it, its winner's.
     pots = logic.human_table(logic.pot_summary(views.pot_winners(con, RUMMOLI_ONLY)),
                              logic.pot_summary_headers()).set_index("pot")
-    assert pots.loc["poker", "times he won it (rounds played for it)"] == max(
+    assert pots.loc["poker", "times he won it (each, in a tie)"] == max(
         Counter(RUMMOLI_WON[n]["poker"] for n in (1, 2, 3)).values())
     calibration = logic.calibration_table(equity_views.rummoli_calibration(con, RUMMOLI_ONLY))
     assert int(calibration["rounds"].sum()) == 11

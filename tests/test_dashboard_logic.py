@@ -516,6 +516,16 @@ def test_a_pot_nobody_won_or_played_for_says_so() -> None:
     assert summary.loc["poker", "left_for_finale"] == 9
 
 
+def test_a_pot_won_most_by_two_names_both() -> None:
+    """K♥ won 20 times by Ivy and 20 by Kit named Ivy alone (the first name)."""
+    winners = pd.DataFrame({
+        "pot": ["KH"] * 3, "finale": [False] * 3, "won_by_player": ["Kit", "Ivy", "Bo"],
+        "rounds": [20, 20, 3], "chips": [40, 40, 6], "cleared": [0] * 3})
+    summary = logic.pot_summary(winners).set_index("pot")
+    assert (summary.loc["KH", "top_winner"], summary.loc["KH", "top_winner_times"]) == (
+        "Ivy, Kit", 20)
+
+
 def test_pots_are_named_as_players_name_them() -> None:
     assert [cards.pot_words(pot) for pot in RUMMOLI_POTS] == [
         "poker", "10♠", "J♦", "Q♣", "K♥", "A♠", "A♦ K♦", "7-8-9", "Rummoli"]

@@ -320,7 +320,8 @@ NOBODY: Final = "—"
 def pot_summary(winners: pd.DataFrame) -> pd.DataFrame:
     """Per pot (``views.pot_winners``): the rounds played for it, those it was won in, the
     share won (none without a round played for it), chips paid out, the player who won it
-    most (``—`` when nobody won it), and the chips its games' finales took from it
+    most (every one of them in a tie, ``Ivy, Kit``; ``—`` when nobody won it) and how often
+    each did, and the chips its games' finales took from it
     (``left_for_finale``).  The end-of-game rounds are no rounds played for a
     pot: they play the leftover board off as one poker hand, so counted here they made the
     poker pot, always won in play, seem unwon in one round of nine."""
@@ -333,13 +334,14 @@ def pot_summary(winners: pd.DataFrame) -> pd.DataFrame:
         part = every[~finale]
         won = part[part["won_by_player"].notna()]
         rounds = int(part["rounds"].sum())
-        top = won.sort_values(["rounds", "won_by_player"], ascending=[False, True]).head(1)
+        most = int(won["rounds"].max()) if len(won) else 0
+        tied = sorted(str(name) for name in won.loc[won["rounds"] == most, "won_by_player"])
         rows.append({
             "pot": pot, "rounds": rounds, "won": int(won["rounds"].sum()),
             "share_won": float(won["rounds"].sum()) / rounds if rounds else math.nan,
             "chips_paid": int(part["chips"].sum()),
-            "top_winner": top["won_by_player"].iloc[0] if len(top) else NOBODY,
-            "top_winner_times": int(top["rounds"].iloc[0]) if len(top) else 0,
+            "top_winner": ", ".join(tied) if tied else NOBODY,
+            "top_winner_times": most,
             # Taken by its winner (migration 17), or cleared as antes below zero (before).
             "left_for_finale": int(every.loc[finale, ["chips", "cleared"]].sum().sum()),
         })
@@ -917,7 +919,7 @@ def pot_summary_headers(unit: str = "chips") -> dict[str, str]:
     return {"pot": "pot", "rounds": "rounds played for it", "won": "rounds won",
             "share_won": "share won (%)", "chips_paid": f"paid out ({unit})",
             "top_winner": "won most by",
-            "top_winner_times": "times he won it (rounds played for it)",
+            "top_winner_times": "times he won it (each, in a tie)",
             "left_for_finale": f"left at the game's end, to the finale ({unit})"}
 
 
