@@ -1047,3 +1047,36 @@ def test_migration_8_counts_the_plays_of_a_version_7_database(tmp_path: Path) ->
     finally:
         con.close()
     pd.testing.assert_frame_equal(_facts(old), _facts(fresh))
+
+
+def test_a_table_game_past_midnight_is_one_session(tmp_path: Path) -> None:
+    """A 7 & 8 table's session was its table and day, so a night's game split at midnight:
+    the sample's "Den 2026-11-08" held 97 of its 100 hands and "Den 2026-11-09" 3, and the
+    session filter found 97.  A session is the table's gaming day now, 6:00 to 6:00, in
+    the ingest's rows as in the SQL (views.SESSION); migration 22 mends a database held
+    before."""
+    from analytics.warehouse.sql.views import sessions
+    from tests.migrated import assert_migrated_again
+
+    sample = Path(__file__).resolve().parents[1] / "data" / "samples" / "seveneight-nl-6max.phhs"
+    db = tmp_path / "night.duckdb"
+    ingest([sample], db, workers=0)
+    with reader(db) as con:
+        den = con.execute("SELECT session, count(*), min(played_on), max(played_on) FROM "
+                          "hand_facts JOIN hands USING (hand_id) WHERE table_name = 'Den' "
+                          "GROUP BY session ORDER BY session").fetchall()
+        listed = sessions(con, HandFilter(session="Den 2026-11-08"))
+        early = con.execute("SELECT count(*) FROM hands WHERE played_time < TIME '06:00'"
+                            ).fetchall()[0][0]
+    assert ("Den 2026-11-08", 100, dt.date(2026, 11, 8), dt.date(2026, 11, 9)) in den
+    assert not [row for row in den if row[0] == "Den 2026-11-09"]
+    assert listed["hands"].tolist() == [100]
+    assert early > 0
+    old = ("coalesce(h.game_id, h.table_name || ' ' || CAST(h.played_on AS VARCHAR), "
+           "h.table_name, h.source_file)")
+    assert_migrated_again(db, 22, ["hand_facts"], [
+        f"UPDATE hand_facts SET session = {old} FROM hands h "
+        "WHERE hand_facts.hand_id = h.hand_id"], order="hand_id")
+    assert_migrated_again(db, 22, ["seat_facts", "stat_facts"], [
+        f"UPDATE {table} SET session = {old} FROM hands h WHERE {table}.hand_id = h.hand_id"
+        for table in ("seat_facts", "stat_facts")])

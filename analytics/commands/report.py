@@ -49,7 +49,8 @@ def report(
     date_to: Annotated[str | None, typer.Option(
         "--to", metavar="DAY", help="Last day, YYYY-MM-DD.")] = None,
     session: Annotated[str | None, typer.Option(
-        "--session", help="A game id, or a session label (table and day).")] = None,
+        "--session", help="A game id, or a session label (a table and its gaming day, "
+                          "6:00 to 6:00).")] = None,
     rule: Annotated[list[str] | None, typer.Option(
         "--rule", "--knob", "-r", metavar="NAME=VALUE",
         help="A house rule as name=value, e.g. scoring=cards (repeatable; --knob is its "

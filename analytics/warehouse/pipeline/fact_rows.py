@@ -21,6 +21,7 @@ hand: there is no second way to fill them.
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -66,6 +67,7 @@ from analytics.warehouse.pipeline.grouping import (
 )
 from analytics.warehouse.pipeline.rows import PASS_TABLE
 from analytics.warehouse.sql.views import (
+    GAMING_DAY_STARTS,
     NO_COMBINATION,
     PLAY_KIND_COLUMNS,
     SPLIT_COLUMNS,
@@ -171,15 +173,26 @@ def _hand_labels(hands: pa.Table) -> _HandLabels:
     named = pc.not_equal(pc.fill_null(currency, ""), "")  # never null
     sizes = pc.if_else(named, pc.binary_join_element_wise(sizes, currency, " "), sizes)
     stakes = pc.if_else(pc.fill_null(pc.equal(game, "bigtwo"), False), "points", sizes)
-    # SESSION: coalesce(game_id, table_name || ' ' || played_on, table_name, source_file).
+    # SESSION: coalesce(game_id, table_name || ' ' || GAMING_DAY, table_name, source_file).
     table_day = pc.binary_join_element_wise(hands["table_name"],
-                                            pc.cast(hands["played_on"], _STR), " ")
+                                            pc.cast(_gaming_day(hands), _STR), " ")
     session = pc.coalesce(hands["game_id"], table_day, hands["table_name"],
                           hands["source_file"])
     # DAY: coalesce(played_on, CAST(loaded_at AS DATE)) (the timestamp's floor day).
     loaded = pc.cast(pc.floor_temporal(hands["loaded_at"], unit="day"), pa.date32())
     day = pc.coalesce(hands["played_on"], loaded)
     return _HandLabels(single_chunk(stakes), single_chunk(session), single_chunk(day))
+
+
+def _gaming_day(hands: pa.Table) -> pa.ChunkedArray:
+    """views.GAMING_DAY: ``played_on``, the day before for a hand played before 6:00."""
+    early = pc.fill_null(pc.less(hands["played_time"], _GAMING_DAY_TIME), False)
+    days = pc.cast(hands["played_on"], pa.int32())
+    before = pc.cast(pc.subtract(days, pa.scalar(1, pa.int32())), pa.date32())
+    return pc.if_else(early, before, hands["played_on"])
+
+
+_GAMING_DAY_TIME: Final = pa.scalar(dt.time.fromisoformat(GAMING_DAY_STARTS), pa.time64("us"))
 
 
 def _hand_order(hands: pa.Table, day: pa.Array) -> Ints:

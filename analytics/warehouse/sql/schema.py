@@ -44,7 +44,7 @@ from analytics.warehouse.sql.facts import (
     recount_streaks,
 )
 from analytics.warehouse.sql.scores import RULES_WITH_THRESHOLD, SCORES_TABLE, fill_missing_scores
-from analytics.warehouse.sql.views import STAKES
+from analytics.warehouse.sql.views import GAMING_DAY_STARTS, SESSION, STAKES
 
 __all__ = ["LAKE_FILES_SINCE", "LATEST_VERSION", "MIGRATIONS", "TABLES", "VIEWS", "Migration",
            "migrate", "schema_version"]
@@ -528,6 +528,12 @@ MIGRATIONS: Final = (
               tuple(f"UPDATE {table} SET winner = FALSE WHERE winner AND hand_id IN "
                     "(SELECT hand_id FROM hands WHERE winner IS NULL)"
                     for table in ("seats", "seat_facts"))),
+    Migration(22, "hand_facts, seat_facts, stat_facts, pot_facts: a table's session is its "
+                  "gaming day, 6:00 to 6:00 (a game past midnight was two sessions)",
+              tuple(f"UPDATE {table} SET session = {SESSION} FROM hands h "
+                    f"WHERE {table}.hand_id = h.hand_id AND h.game_id IS NULL "
+                    f"AND h.played_time < TIME '{GAMING_DAY_STARTS}'"
+                    for table in ("hand_facts", "seat_facts", "stat_facts", "pot_facts"))),
 )
 LATEST_VERSION: Final = MIGRATIONS[-1].version
 
@@ -536,7 +542,7 @@ LAKE_FILES_SINCE: Final = 13
 own: the migrations after it add no column and re-key nothing, they only count derived
 numbers again (7 & 8's statistics, a Monte Carlo error, all-in equities, an end-of-game
 round's board rows, every statistic's chances; a currency in a stakes label; no winner of a
-hand nobody won), which a lake's
+hand nobody won; a session's gaming day), which a lake's
 files keep as they were written until the lake is built again from its inputs (a lake's
 files are never rewritten in place).  A migration that changes a table or the ids moves
 it to its own version."""

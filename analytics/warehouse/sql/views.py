@@ -30,6 +30,8 @@ __all__ = [
     "BAR_COLUMNS",
     "BUCKETS",
     "DAY",
+    "GAMING_DAY",
+    "GAMING_DAY_STARTS",
     "KNOBS",
     "SESSION",
     "STAKES",
@@ -86,9 +88,16 @@ __all__ = [
 DAY: Final = "coalesce(h.played_on, CAST(h.loaded_at AS DATE))"
 """The day of a hand: when it was played, else when it was loaded."""
 
-SESSION: Final = ("coalesce(h.game_id, h.table_name || ' ' || CAST(h.played_on AS VARCHAR), "
+GAMING_DAY_STARTS: Final = "06:00"
+"""When a table's gaming day begins: a hand played before it (a night's game past midnight)
+counts in the session of the day before, as a casino's gaming day runs 6:00 to 6:00."""
+GAMING_DAY: Final = (f"CASE WHEN h.played_time < TIME '{GAMING_DAY_STARTS}' "
+                     "THEN h.played_on - 1 ELSE h.played_on END")
+"""A hand's gaming day (:data:`GAMING_DAY_STARTS`): its day, or the day before before 6:00."""
+SESSION: Final = (f"coalesce(h.game_id, h.table_name || ' ' || CAST({GAMING_DAY} AS VARCHAR), "
                   "h.table_name, h.source_file)")
-"""A session: the Rummoli/Big Two ``game_id``, else the table and day, else the source file."""
+"""A session: the Rummoli/Big Two ``game_id``, else the table and its gaming day
+(:data:`GAMING_DAY`: a game from 21:00 to 01:00 is one session), else the source file."""
 
 
 def latest_first(table: str = "") -> str:
