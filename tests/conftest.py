@@ -90,7 +90,8 @@ SHARED_SETUP: Final = frozenset({
     "test_audit.py", "test_dashboard_bundles.py", "test_evaluator_poker.py",
     "test_evaluator_tables.py", "test_facts.py", "test_fuzz_parser_rules.py",
     "test_identity_migration.py", "test_lake.py",
-    "test_lake_kill.py", "test_sql_injection.py", "test_stats.py", "test_stats_cases.py",
+    "test_lake_kill.py", "test_reports.py", "test_sql_injection.py", "test_stats.py",
+    "test_stats_cases.py",
     "test_stats_export.py", "test_warehouse_equity.py", "test_warehouse_schema.py"})
 """Test modules (in tests/) whose module-scoped fixtures ingest, enumerate or start a Dask
 cluster: each runs on one worker (:class:`SharedSetupScheduling`)."""
