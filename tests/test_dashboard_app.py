@@ -625,7 +625,6 @@ def test_the_busy_database_shows_a_retry_notice() -> None:
     assert at.button[0].label == "Retry now"
 
 
-@pytest.mark.slow
 def test_the_dashboard_migrates_a_database_an_older_handlab_wrote(
         dashboard_db: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A version-7 database (no play kinds: its readers would refuse it) is migrated when

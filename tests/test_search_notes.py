@@ -185,7 +185,6 @@ def test_the_dashboard_lists_the_latest_hands_first_by_their_time(dashboard_db: 
     assert times == sorted(times)
 
 
-@pytest.mark.slow
 def test_notes_are_kept_found_and_survive_loading_again(db: Path) -> None:
     with reader(db) as con:
         first = int(search_hands(con, HandFilter(), search=HandSearch(all_in=True))
