@@ -723,13 +723,13 @@ def level_table(results: pd.DataFrame, game: str) -> pd.DataFrame:
     rank = table["level"] == RANK_LEVEL
     if rank.any() and not rank.all():
         raise ValueError("rank scoring's games won and points in one table")
-    levels = [str(v) for v in dict.fromkeys(table["level"])]
-    units = {level_unit(game, level) for level in levels}
+    unit_of = {str(v): level_unit(game, str(v)) for v in dict.fromkeys(table["level"])}
+    units = set(unit_of.values())
     if len(units) > 1 and game != "seveneight":
         raise ValueError(f"{game} results in {len(units)} units in one table")
-    level = levels[0] if len(units) == 1 and levels else None
+    level = next(iter(unit_of)) if len(units) == 1 else None
     if len(units) > 1:  # chips and currencies side by side: each row says its own
-        table.insert(1, "unit", [level_unit(game, str(v))[0] for v in table["level"]])
+        table.insert(1, "unit", [unit_of[str(v)][0] for v in table["level"]])
     table = table.assign(level=[level_value(str(v)) for v in table["level"]])
     if level == RANK_LEVEL:
         table = table.drop(columns="net")

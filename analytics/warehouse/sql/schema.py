@@ -605,11 +605,13 @@ def migrate(con: duckdb.DuckDBPyConnection, target: int = LATEST_VERSION, *,
                     con.execute(statement)
                 if migration.backfill is not None:
                     migration.backfill(con)
-            con.executemany("INSERT INTO schema_version (version, description) VALUES (?, ?)",
-                            [[m.version, m.description] for m in together])
+            versions = pa.table({"version": [m.version for m in together],
+                                 "description": [m.description for m in together]})
+            execute_over(con, "INSERT INTO schema_version (version, description) "
+                              "SELECT version, description FROM versions",
+                         {"versions": versions})
             con.execute("COMMIT")
         except BaseException:
             con.execute("ROLLBACK")
             raise
-    applied = [m.version for m in pending]
-    return applied
+    return [m.version for m in pending]
